@@ -1,0 +1,1 @@
+//! The physical floor: one cache line bounced between two CPUs. (Being built.)

@@ -1,0 +1,26 @@
+//! The one atomic facade: std atomics normally, loom's under `cfg(loom)` so every
+//! lock-free protocol in the crate can be model-checked without changing its code.
+
+#[cfg(not(loom))]
+pub use std::sync::atomic::{fence, AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+
+#[cfg(loom)]
+pub use loom::sync::atomic::{fence, AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+
+/// A hint inside a spin loop (`pause` on x86); under loom, a yield so the model advances.
+#[inline]
+pub fn spin_hint() {
+    #[cfg(not(loom))]
+    std::hint::spin_loop();
+    #[cfg(loom)]
+    loom::thread::yield_now();
+}
+
+/// Gives up the CPU (sched_yield); under loom, a model yield.
+#[inline]
+pub fn yield_now() {
+    #[cfg(not(loom))]
+    std::thread::yield_now();
+    #[cfg(loom)]
+    loom::thread::yield_now();
+}

@@ -1,0 +1,48 @@
+//! Who a waiter waits on: a wait checks its peers now and then so a dead peer ends it with
+//! [`WaitError::PeerGone`] instead of a hang.
+
+use crate::sys::ProcessId;
+use crate::WaitError;
+
+/// Something that can tell whether the peers of a wait are still alive.
+///
+/// A shared segment implements it over its table of attached processes; threads of one
+/// process use [`NoPeers`]. Checks cost a `/proc` read, so waits call it rarely (every 2^16
+/// spins, or between futex slices of at most 50 ms).
+pub trait PeerWatch {
+    /// `Err(PeerGone { pid })` when a peer has exited or been killed.
+    fn check_peers(&self) -> Result<(), WaitError>;
+}
+
+/// No peers to watch: threads of one process.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoPeers;
+
+impl PeerWatch for NoPeers {
+    #[inline]
+    fn check_peers(&self) -> Result<(), WaitError> {
+        Ok(())
+    }
+}
+
+impl PeerWatch for ProcessId {
+    fn check_peers(&self) -> Result<(), WaitError> {
+        if self.is_alive() {
+            Ok(())
+        } else {
+            Err(WaitError::PeerGone { pid: self.pid })
+        }
+    }
+}
+
+impl PeerWatch for [ProcessId] {
+    fn check_peers(&self) -> Result<(), WaitError> {
+        self.iter().try_for_each(PeerWatch::check_peers)
+    }
+}
+
+impl<T: PeerWatch + ?Sized> PeerWatch for &T {
+    fn check_peers(&self) -> Result<(), WaitError> {
+        (**self).check_peers()
+    }
+}
