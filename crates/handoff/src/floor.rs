@@ -1,1 +1,398 @@
-//! The physical floor: one cache line bounced between two CPUs. (Being built.)
+//! The physical floor: one cache line bounced between two CPUs.
+//!
+//! No hand-off between two CPUs can beat the time it takes one cache line to move from one
+//! core's cache to the other's. [`c2c`] measures it: two threads, pinned to `cpu_a` and
+//! `cpu_b`, take turns writing one counter in one cache-line-aligned word, each spinning
+//! until it sees the other's write. One-way latency is the round trip divided by two.
+//!
+//! # Protocol and memory ordering
+//!
+//! The word starts at 0. In round trip `i` (counted from 0 over the whole run):
+//!
+//! | step | thread | action | word becomes |
+//! |---|---|---|---|
+//! | ping | A (`cpu_a`) | Release store | `2i + 1` |
+//! | pong | B (`cpu_b`) | Acquire-load until it sees `2i + 1`, then Release store | `2i + 2` |
+//! | done | A | Acquire-load until it sees `2i + 2` | |
+//!
+//! Every load must see either the value the waiter itself wrote last or the one it waits for;
+//! anything else is a protocol error, reported as an error (never a panic). A thread that
+//! fails (cannot pin, sees a wrong value, runs out of time) stores `POISON` (`u64::MAX`),
+//! so its peer stops too. Each Release store pairs with the peer's Acquire load of the same
+//! value.
+//!
+//! # Same CPU
+//!
+//! When `cpu_a == cpu_b`, both threads share one CPU: a spinning waiter would hold it for a
+//! whole scheduler time slice (milliseconds) before its peer could answer. Both threads then
+//! `yield` instead of spinning, and the result (flagged `same_cpu`) measures a hand-off by
+//! context switch, not a cache-line transfer.
+
+use std::time::Duration;
+
+use crate::sync::atomic::{spin_hint, yield_now, AtomicU64, Ordering};
+use crate::sys::affinity;
+use crate::sys::clock::{Clock, ClockSource};
+use crate::sys::Deadline;
+use crate::{Error, Result};
+
+/// Stored by a thread that gives up, so its peer stops waiting.
+const POISON: u64 = u64::MAX;
+
+/// How often (in spins) a waiter checks its deadline: rarely enough to cost nothing.
+const DEADLINE_CHECK_EVERY: u64 = 1 << 14;
+
+/// How [`c2c`] measures.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct C2cOptions {
+    /// Round trips timed together as one sample (default 1000).
+    pub round_trips_per_sample: u32,
+    /// Samples kept (default 100).
+    pub samples: u32,
+    /// Samples run first and discarded, to warm caches, branch predictors and clocks
+    /// (default 10).
+    pub warmup_samples: u32,
+    /// Give up with [`crate::WaitError::Timeout`] if the whole measurement takes longer
+    /// (default 30 s; e.g. when another process hogs one of the CPUs).
+    pub timeout: Duration,
+}
+
+impl Default for C2cOptions {
+    fn default() -> Self {
+        C2cOptions {
+            round_trips_per_sample: 1000,
+            samples: 100,
+            warmup_samples: 10,
+            timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// What [`c2c`] measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct C2cResult {
+    /// The pinging CPU.
+    pub cpu_a: usize,
+    /// The ponging CPU.
+    pub cpu_b: usize,
+    /// One-way latency of each sample in nanoseconds (sample round-trip time / round trips /
+    /// 2), in the order measured.
+    pub one_way_ns_samples: Vec<f64>,
+    /// Median of `one_way_ns_samples`.
+    pub median_one_way_ns: f64,
+    /// Minimum of `one_way_ns_samples`.
+    pub min_one_way_ns: f64,
+    /// Both threads ran on one CPU and yielded to each other: a context-switch hand-off, not
+    /// a cache-line transfer (see the module docs).
+    pub same_cpu: bool,
+    /// The clock that timed the samples.
+    pub clock: ClockSource,
+}
+
+/// Cache-line-aligned (128 bytes: a line, and the adjacent-line prefetch pair on Intel) so
+/// nothing else shares the bouncing line.
+#[repr(align(128))]
+struct Line(AtomicU64);
+
+/// Measures one-way cache-line latency between `cpu_a` and `cpu_b` (see the module docs).
+///
+/// Errors: [`Error::CpuUnavailable`] when either CPU is not in
+/// [`affinity::allowed_cpus`] (so on a one-CPU process every cross-CPU pair fails);
+/// [`Error::InvalidArgument`] for zero `samples` or `round_trips_per_sample`;
+/// [`crate::WaitError::Timeout`] (as [`Error::Wait`]) past `opts.timeout`; [`Error::Io`]
+/// (kind `InvalidData`) if a bounce carried the wrong value.
+pub fn c2c(cpu_a: usize, cpu_b: usize, opts: &C2cOptions) -> Result<C2cResult> {
+    if opts.samples == 0 || opts.round_trips_per_sample == 0 {
+        return Err(Error::InvalidArgument(format!(
+            "c2c needs at least one sample of at least one round trip (got samples = {}, \
+             round_trips_per_sample = {})",
+            opts.samples, opts.round_trips_per_sample
+        )));
+    }
+    let allowed = affinity::allowed_cpus()?;
+    for cpu in [cpu_a, cpu_b] {
+        if allowed.binary_search(&cpu).is_err() {
+            return Err(Error::CpuUnavailable {
+                cpu,
+                allowed: affinity::format_cpu_list(&allowed),
+            });
+        }
+    }
+    let clock = Clock::detect();
+    let calibration = clock.calibration();
+    let same_cpu = cpu_a == cpu_b;
+    let deadline = Deadline::after(opts.timeout);
+    let total_samples = opts.warmup_samples as u64 + opts.samples as u64;
+    let rts = opts.round_trips_per_sample as u64;
+    let line = Line(AtomicU64::new(0));
+    let bouncer = Bouncer {
+        line: &line.0,
+        same_cpu,
+        deadline,
+    };
+
+    let (ticks, pong) = std::thread::scope(|s| {
+        let pong = s.spawn(|| -> Result<()> {
+            bouncer.pin(cpu_b)?;
+            for i in 0..total_samples * rts {
+                bouncer.wait_for(2 * i + 1, 2 * i)?;
+                // Release pairs with the Acquire load in A's `wait_for(2i + 2)`.
+                bouncer.line.store(2 * i + 2, Ordering::Release);
+            }
+            Ok(())
+        });
+        let ping = s.spawn(|| -> Result<Vec<u64>> {
+            bouncer.pin(cpu_a)?;
+            let mut ticks = Vec::with_capacity(total_samples as usize);
+            let mut i = 0u64;
+            for _ in 0..total_samples {
+                let t0 = clock.now();
+                for _ in 0..rts {
+                    // Release pairs with the Acquire load in B's `wait_for(2i + 1)`.
+                    bouncer.line.store(2 * i + 1, Ordering::Release);
+                    bouncer.wait_for(2 * i + 2, 2 * i + 1)?;
+                    i += 1;
+                }
+                let t1 = clock.now();
+                ticks.push(t1.wrapping_sub(t0));
+            }
+            Ok(ticks)
+        });
+        (join(ping), join(pong))
+    });
+    // Prefer the error that says what went wrong over the peer's "my peer gave up".
+    let ticks = match (ticks, pong) {
+        (Ok(t), Ok(())) => t,
+        (Err(e), Ok(())) | (Ok(_), Err(e)) => return Err(e),
+        (Err(a), Err(b)) => return Err(if is_poisoned(&a) { b } else { a }),
+    };
+
+    let one_way_ns_samples: Vec<f64> = ticks[opts.warmup_samples as usize..]
+        .iter()
+        .map(|&t| calibration.to_ns(t) / rts as f64 / 2.0)
+        .collect();
+    let mut sorted = one_way_ns_samples.clone();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    let median_one_way_ns = if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+    };
+    Ok(C2cResult {
+        cpu_a,
+        cpu_b,
+        min_one_way_ns: sorted[0],
+        median_one_way_ns,
+        one_way_ns_samples,
+        same_cpu,
+        clock: clock.source(),
+    })
+}
+
+/// What both threads share.
+#[derive(Clone, Copy)]
+struct Bouncer<'a> {
+    line: &'a AtomicU64,
+    same_cpu: bool,
+    deadline: Deadline,
+}
+
+/// The message of the error a thread reports when its peer poisoned the line.
+const PEER_GAVE_UP: &str = "the other c2c thread gave up";
+
+impl Bouncer<'_> {
+    /// Pins the calling thread; on failure poisons the line so the peer stops.
+    fn pin(&self, cpu: usize) -> Result<()> {
+        affinity::pin_current_thread(cpu).inspect_err(|_| self.poison())
+    }
+
+    fn poison(&self) {
+        // Release pairs with the peer's Acquire load in `wait_for`, which then stops.
+        self.line.store(POISON, Ordering::Release);
+    }
+
+    /// Spins (or yields, on one CPU) until the word holds `want`; while waiting it may only
+    /// hold `mine`, the value this thread wrote (or saw) last.
+    #[inline]
+    fn wait_for(&self, want: u64, mine: u64) -> Result<()> {
+        let mut spins = 0u64;
+        loop {
+            // Acquire pairs with the peer's Release store of `want` (in `c2c`).
+            let v = self.line.load(Ordering::Acquire);
+            if v == want {
+                return Ok(());
+            }
+            if v != mine {
+                return Err(self.bad_value(want, mine, v));
+            }
+            spins += 1;
+            if spins % DEADLINE_CHECK_EVERY == 0 && self.deadline.expired() {
+                self.poison();
+                return Err(crate::WaitError::Timeout.into());
+            }
+            if self.same_cpu {
+                yield_now();
+            } else {
+                spin_hint();
+            }
+        }
+    }
+
+    #[cold]
+    fn bad_value(&self, want: u64, mine: u64, saw: u64) -> Error {
+        if saw == POISON {
+            return Error::io(
+                "c2c ping-pong",
+                std::io::Error::new(std::io::ErrorKind::Interrupted, PEER_GAVE_UP),
+            );
+        }
+        self.poison();
+        Error::io(
+            "c2c ping-pong",
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "the shared counter held {saw} while waiting for {want} (expected {mine} \
+                     or {want}): a bounce was lost or duplicated"
+                ),
+            ),
+        )
+    }
+}
+
+fn is_poisoned(e: &Error) -> bool {
+    matches!(e, Error::Io { source, .. } if source.to_string() == PEER_GAVE_UP)
+}
+
+fn join<T>(h: std::thread::ScopedJoinHandle<'_, Result<T>>) -> Result<T> {
+    h.join().unwrap_or_else(|_| {
+        Err(Error::io(
+            "c2c ping-pong",
+            std::io::Error::other("a c2c thread panicked"),
+        ))
+    })
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    fn quick() -> C2cOptions {
+        C2cOptions {
+            round_trips_per_sample: 200,
+            samples: 20,
+            warmup_samples: 2,
+            ..C2cOptions::default()
+        }
+    }
+
+    fn check(r: &C2cResult, samples: u32) {
+        assert_eq!(r.one_way_ns_samples.len(), samples as usize);
+        for &x in &r.one_way_ns_samples {
+            assert!(x.is_finite() && x > 0.0, "{x}");
+        }
+        assert!(r.min_one_way_ns <= r.median_one_way_ns);
+        assert!(r.median_one_way_ns.is_finite() && r.median_one_way_ns > 0.0);
+    }
+
+    #[test]
+    fn cross_cpu() {
+        let cpus = affinity::allowed_cpus().unwrap();
+        let [a, b, ..] = cpus[..] else {
+            println!("skipped: needs two allowed CPUs, have {cpus:?}");
+            return;
+        };
+        let r = c2c(a, b, &quick()).unwrap();
+        println!(
+            "c2c {a}<->{b}: median one-way {:.1} ns",
+            r.median_one_way_ns
+        );
+        check(&r, 20);
+        assert!(!r.same_cpu);
+        assert_eq!((r.cpu_a, r.cpu_b), (a, b));
+    }
+
+    #[test]
+    fn defaults_cross_cpu() {
+        let cpus = affinity::allowed_cpus().unwrap();
+        let [a, b, ..] = cpus[..] else {
+            println!("skipped: needs two allowed CPUs, have {cpus:?}");
+            return;
+        };
+        let r = c2c(b, a, &C2cOptions::default()).unwrap();
+        println!(
+            "c2c {b}<->{a} (defaults): median one-way {:.1} ns",
+            r.median_one_way_ns
+        );
+        check(&r, 100);
+    }
+
+    #[test]
+    fn same_cpu() {
+        let cpu = affinity::allowed_cpus().unwrap()[0];
+        let opts = C2cOptions {
+            round_trips_per_sample: 50,
+            samples: 10,
+            warmup_samples: 1,
+            ..C2cOptions::default()
+        };
+        let r = c2c(cpu, cpu, &opts).unwrap();
+        println!(
+            "c2c {cpu}<->{cpu}: median one-way {:.1} ns",
+            r.median_one_way_ns
+        );
+        check(&r, 10);
+        assert!(r.same_cpu);
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let cpu = affinity::allowed_cpus().unwrap()[0];
+        assert!(matches!(
+            c2c(cpu, 9999, &quick()),
+            Err(Error::CpuUnavailable { cpu: 9999, .. })
+        ));
+        assert!(matches!(
+            c2c(9999, cpu, &quick()),
+            Err(Error::CpuUnavailable { cpu: 9999, .. })
+        ));
+        let zero = C2cOptions {
+            samples: 0,
+            ..quick()
+        };
+        assert!(matches!(
+            c2c(cpu, cpu, &zero),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
+
+    #[test]
+    fn wrong_value_is_an_error_not_a_panic() {
+        let line = Line(AtomicU64::new(7));
+        let b = Bouncer {
+            line: &line.0,
+            same_cpu: false,
+            deadline: Deadline::after(Duration::from_secs(5)),
+        };
+        let e = b.wait_for(2, 1).unwrap_err();
+        assert!(e.to_string().contains("held 7"), "{e}");
+        // The failing side poisoned the line, so a peer stops with "gave up".
+        assert_eq!(line.0.load(Ordering::Relaxed), POISON);
+        assert!(is_poisoned(&b.wait_for(4, 3).unwrap_err()));
+    }
+
+    #[test]
+    fn stalled_peer_times_out() {
+        let line = Line(AtomicU64::new(1));
+        let b = Bouncer {
+            line: &line.0,
+            same_cpu: false,
+            deadline: Deadline::after(Duration::from_millis(20)),
+        };
+        assert!(matches!(
+            b.wait_for(2, 1),
+            Err(Error::Wait(crate::WaitError::Timeout))
+        ));
+    }
+}

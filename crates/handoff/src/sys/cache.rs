@@ -1,1 +1,233 @@
-//! (Being built.)
+//! Cache flushing, so a benchmark can start from cold caches ("flush caches" in the lab).
+//!
+//! On x86-64, [`flush`] writes back and invalidates every cache line of a buffer with
+//! `clflushopt` (then `sfence`) when the CPU has it, `clflush` (then `mfence`) otherwise. On
+//! other architectures it falls back to [`sweep`]: touching a buffer about twice the size of
+//! the last-level cache, which evicts (most of) everything else. Flushing never changes the
+//! bytes, only where they live.
+
+use std::sync::{Mutex, OnceLock};
+
+/// Cache line size when sysfs does not say.
+const DEFAULT_LINE: usize = 64;
+/// Last-level cache size when sysfs does not say.
+const DEFAULT_LLC: usize = 64 << 20;
+/// Where CPU 0's caches are described.
+const CACHE_DIR: &str = "/sys/devices/system/cpu/cpu0/cache";
+
+/// The cache line size in bytes (`coherency_line_size` of CPU 0's level-1 data cache in
+/// sysfs; 64 when unknown). Read once.
+pub fn cache_line_size() -> usize {
+    static LINE: OnceLock<usize> = OnceLock::new();
+    *LINE.get_or_init(|| {
+        read_caches()
+            .iter()
+            .filter(|c| c.level == 1 && c.kind != "Instruction")
+            .map(|c| c.line)
+            .find(|&l| l.is_power_of_two() && l >= 16)
+            .unwrap_or(DEFAULT_LINE)
+    })
+}
+
+/// The size in bytes of the largest data (or unified) cache CPU 0 sees, normally the L3
+/// (64 MiB when sysfs does not say). Read once.
+pub fn last_level_cache_size() -> usize {
+    static LLC: OnceLock<usize> = OnceLock::new();
+    *LLC.get_or_init(|| {
+        read_caches()
+            .iter()
+            .filter(|c| c.kind != "Instruction")
+            .map(|c| c.size)
+            .max()
+            .filter(|&s| s > 0)
+            .unwrap_or(DEFAULT_LLC)
+    })
+}
+
+/// Writes back and evicts `buf` from every cache level (see the module docs for how).
+pub fn flush(buf: &[u8]) {
+    // SAFETY: a slice is one valid, readable allocation of `buf.len()` bytes.
+    unsafe { flush_ptr(buf.as_ptr(), buf.len()) }
+}
+
+/// Like [`flush`], for memory reached through a raw pointer (e.g. part of a shared segment
+/// that other processes write concurrently: flushing does not read or change the bytes).
+///
+/// # Safety
+///
+/// `ptr..ptr + len` must be mapped for the whole call (flushing an unmapped address faults).
+/// It need not be initialized or exclusively borrowed.
+pub unsafe fn flush_ptr(ptr: *const u8, len: usize) {
+    if len == 0 {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { x86::flush_lines(ptr, len) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = ptr;
+        sweep();
+    }
+}
+
+/// Evicts (most of) every cache by reading and writing one byte per cache line of a private
+/// buffer twice the size of the last-level cache. Slow (milliseconds); the buffer is
+/// allocated once and kept.
+pub fn sweep() {
+    static BUF: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+    let mut buf = BUF.lock().unwrap_or_else(|p| p.into_inner());
+    if buf.is_empty() {
+        *buf = vec![1u8; 2 * last_level_cache_size()];
+    }
+    let step = cache_line_size();
+    let mut i = 0;
+    while i < buf.len() {
+        // Volatile so the compiler keeps every touch; writing makes the line ours (and
+        // dirty), which pushes out lines other CPUs' caches share with us too.
+        let p: *mut u8 = &mut buf[i];
+        // SAFETY: `p` points at an initialized byte of `buf`, which we hold exclusively.
+        unsafe { p.write_volatile(p.read_volatile().wrapping_add(1)) };
+        i += step;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::x86_64::__cpuid_count;
+    use std::sync::OnceLock;
+
+    /// CPUID.(EAX=7,ECX=0):EBX bit 23: CLFLUSHOPT.
+    const CLFLUSHOPT_BIT: u32 = 1 << 23;
+    /// Every x86-64 CPU flushes 64-byte lines; a smaller step would only repeat lines.
+    const FLUSH_LINE: usize = 64;
+
+    fn has_clflushopt() -> bool {
+        static HAS: OnceLock<bool> = OnceLock::new();
+        *HAS.get_or_init(|| {
+            __cpuid_count(0, 0).eax >= 7 && __cpuid_count(7, 0).ebx & CLFLUSHOPT_BIT != 0
+        })
+    }
+
+    /// # Safety
+    /// `ptr..ptr + len` is mapped.
+    pub unsafe fn flush_lines(ptr: *const u8, len: usize) {
+        let step = super::cache_line_size().min(FLUSH_LINE);
+        let start = ptr as usize & !(step - 1);
+        let end = ptr as usize + len;
+        let opt = has_clflushopt();
+        let mut line = start;
+        while line < end {
+            let p = line as *const u8;
+            if opt {
+                // SAFETY: `p` lies in the cache line of a mapped byte of the caller's range
+                // (the first line may start before `ptr`, but a line is never split between
+                // pages); clflushopt neither reads nor writes the data.
+                unsafe {
+                    core::arch::asm!("clflushopt [{}]", in(reg) p, options(nostack, preserves_flags))
+                };
+            } else {
+                // SAFETY: as above, for clflush (SSE2, baseline on x86-64).
+                unsafe {
+                    core::arch::asm!("clflush [{}]", in(reg) p, options(nostack, preserves_flags))
+                };
+            }
+            line += step;
+        }
+        if opt {
+            // SAFETY: sfence only orders stores and flushes; clflushopt is ordered by it.
+            unsafe { core::arch::asm!("sfence", options(nostack, preserves_flags)) };
+        } else {
+            // SAFETY: mfence only orders memory operations; clflush is ordered by it.
+            unsafe { core::arch::asm!("mfence", options(nostack, preserves_flags)) };
+        }
+    }
+}
+
+/// One cache as sysfs describes it.
+struct CacheInfo {
+    level: u32,
+    kind: String,
+    size: usize,
+    line: usize,
+}
+
+fn read_caches() -> Vec<CacheInfo> {
+    let Ok(dir) = std::fs::read_dir(CACHE_DIR) else {
+        return Vec::new();
+    };
+    let read = |p: &std::path::Path, f: &str| {
+        std::fs::read_to_string(p.join(f))
+            .map(|s| s.trim().to_owned())
+            .unwrap_or_default()
+    };
+    dir.flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("index"))
+        .map(|e| {
+            let p = e.path();
+            CacheInfo {
+                level: read(&p, "level").parse().unwrap_or(0),
+                kind: read(&p, "type"),
+                size: parse_size(&read(&p, "size")).unwrap_or(0),
+                line: read(&p, "coherency_line_size").parse().unwrap_or(0),
+            }
+        })
+        .collect()
+}
+
+/// Parses sysfs cache sizes: `"48K"`, `"32768K"`, `"1M"`, `"512"`.
+pub(crate) fn parse_size(text: &str) -> Option<usize> {
+    let text = text.trim();
+    let (digits, mult) = match text.as_bytes().last()? {
+        b'K' | b'k' => (&text[..text.len() - 1], 1 << 10),
+        b'M' | b'm' => (&text[..text.len() - 1], 1 << 20),
+        b'G' | b'g' => (&text[..text.len() - 1], 1 << 30),
+        _ => (text, 1),
+    };
+    digits.parse::<usize>().ok()?.checked_mul(mult)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("48K"), Some(48 << 10));
+        assert_eq!(parse_size("32768K\n"), Some(32 << 20));
+        assert_eq!(parse_size("1M"), Some(1 << 20));
+        assert_eq!(parse_size("512"), Some(512));
+        assert_eq!(parse_size(""), None);
+        assert_eq!(parse_size("K"), None);
+        assert_eq!(parse_size("xK"), None);
+    }
+
+    #[test]
+    fn sysfs_values_are_sane() {
+        let line = cache_line_size();
+        assert!(line.is_power_of_two() && line >= 16, "{line}");
+        assert!(last_level_cache_size() >= 64 << 10);
+    }
+
+    #[test]
+    fn flush_leaves_contents_unchanged() {
+        let buf: Vec<u8> = (0..100_003u32).map(|i| (i * 7 + 3) as u8).collect();
+        let copy = buf.clone();
+        flush(&buf);
+        assert_eq!(buf, copy);
+        // Odd offsets and lengths, and the empty slice.
+        flush(&buf[1..2]);
+        flush(&buf[63..130]);
+        flush(&buf[..0]);
+        assert_eq!(buf, copy);
+    }
+
+    #[test]
+    fn sweep_runs() {
+        let buf = vec![9u8; 4096];
+        sweep();
+        assert!(buf.iter().all(|&b| b == 9));
+    }
+}

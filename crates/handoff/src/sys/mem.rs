@@ -1,1 +1,612 @@
-//! (Being built.)
+//! Shared memory: named POSIX shm objects and anonymous memfds, mapped read-write `MAP_SHARED`.
+//!
+//! This is the raw layer under [`crate::shm::Segment`]: it knows files, sizes, owners and
+//! mappings, not headers. Names have the form `/handoff-<creator pid>-<user part>` so stale
+//! objects can be traced back to the process that made them; [`cleanup_stale`] removes the
+//! ones whose creator is dead.
+//!
+//! Objects are created owner-only (`0600`) unless the caller asks otherwise, with
+//! `O_CREAT | O_EXCL` so two creators never share one by accident. Sizes are rounded up to
+//! whole pages; a zero size is refused with [`Error::InvalidArgument`].
+//!
+//! Linux only: elsewhere every constructor returns [`Error::Unsupported`].
+
+use crate::shm::SegmentError;
+use crate::sys::ProcessId;
+use crate::{Error, Result};
+use std::ptr::NonNull;
+
+/// Where Linux exposes POSIX shm objects as files.
+pub const SHM_DIR: &str = "/dev/shm";
+
+/// The project prefix every segment name starts with (after the leading `/`).
+pub const NAME_PREFIX: &str = "handoff-";
+
+/// Longest user part of a name, in bytes. `NAME_MAX` (255) leaves room for the prefix, a
+/// pid and the separators.
+pub const MAX_USER_NAME_LEN: usize = 200;
+
+/// Default permission bits: owner read/write only.
+pub const DEFAULT_MODE: u32 = 0o600;
+
+/// The system page size in bytes.
+pub fn page_size() -> usize {
+    rustix::param::page_size()
+}
+
+/// `len` rounded up to a whole number of pages; `None` on overflow.
+pub fn round_up_to_pages(len: usize) -> Option<usize> {
+    let page = page_size();
+    len.checked_add(page - 1).map(|v| v / page * page)
+}
+
+/// The effective uid of the calling process (the owner of the objects it creates).
+pub fn current_uid() -> u32 {
+    rustix::process::geteuid().as_raw()
+}
+
+/// Checks the user part of a segment name: non-empty, at most [`MAX_USER_NAME_LEN`] bytes,
+/// only ASCII letters, digits, `.`, `_` and `-` (so never a `/`), and not `.` or `..`.
+pub fn validate_user_name(user: &str) -> Result<()> {
+    let bad = |reason: String| {
+        Err(Error::Segment(SegmentError::InvalidName {
+            name: user.to_string(),
+            reason,
+        }))
+    };
+    if user.is_empty() {
+        return bad("the name is empty".into());
+    }
+    if user.len() > MAX_USER_NAME_LEN {
+        return bad(format!(
+            "it is {} bytes long; at most {MAX_USER_NAME_LEN} are allowed",
+            user.len()
+        ));
+    }
+    if let Some(c) = user
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+    {
+        return bad(format!(
+            "it contains {c:?}; use only ASCII letters, digits, '.', '_' and '-' \
+             (handoff adds the \"/{NAME_PREFIX}<pid>-\" prefix itself)"
+        ));
+    }
+    if user == "." || user == ".." {
+        return bad("'.' and '..' are not names".into());
+    }
+    Ok(())
+}
+
+/// The full shm name a segment created by this process under `user` gets:
+/// `/handoff-<pid>-<user>`.
+pub fn segment_name(user: &str) -> Result<String> {
+    validate_user_name(user)?;
+    Ok(format!("/{NAME_PREFIX}{}-{user}", std::process::id()))
+}
+
+/// Splits a full name (`/handoff-<pid>-<user>`, the leading `/` optional) into the creator
+/// pid and the user part; `None` if it is not a handoff name.
+pub fn parse_segment_name(name: &str) -> Option<(u32, &str)> {
+    let rest = name.strip_prefix('/').unwrap_or(name);
+    let rest = rest.strip_prefix(NAME_PREFIX)?;
+    let (pid, user) = rest.split_once('-')?;
+    if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let pid: u32 = pid.parse().ok()?;
+    if pid == 0 || validate_user_name(user).is_err() {
+        return None;
+    }
+    Some((pid, user))
+}
+
+/// Normalizes a full name to its canonical `/handoff-<pid>-<user>` form, or explains why it
+/// is not one.
+pub fn canonical_name(name: &str) -> Result<String> {
+    match parse_segment_name(name) {
+        Some((pid, user)) => Ok(format!("/{NAME_PREFIX}{pid}-{user}")),
+        None => Err(Error::Segment(SegmentError::InvalidName {
+            name: name.to_string(),
+            reason: format!(
+                "a full segment name has the form \"/{NAME_PREFIX}<pid>-<name>\" (what \
+                 Segment::name() returns)"
+            ),
+        })),
+    }
+}
+
+/// Whether a pid certainly no longer runs (no `/proc` entry, or a zombie). When `/proc`
+/// cannot tell (e.g. `hidepid`), the answer is `false`: never call a live process dead.
+pub fn pid_is_gone(pid: u32) -> bool {
+    match ProcessId::of(pid) {
+        Ok(_) => false,
+        Err(Error::Io { source, .. }) => source.raw_os_error() == Some(libc::ESRCH),
+        Err(_) => false,
+    }
+}
+
+/// What `fstat` says about a shared object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileInfo {
+    /// Size in bytes. Compare it with what a header claims to detect truncation.
+    pub size: u64,
+    /// Owner uid.
+    pub uid: u32,
+    /// Permission bits (`st_mode & 0o7777`).
+    pub mode: u32,
+    /// Device id; with `ino`, identifies the object behind a name.
+    pub dev: u64,
+    /// Inode number.
+    pub ino: u64,
+}
+
+/// An open shared-memory object: a named POSIX shm object or an anonymous memfd.
+///
+/// Closing it (drop) does not unlink the name; see [`unlink`].
+#[derive(Debug)]
+pub struct ShmFile {
+    #[cfg(target_os = "linux")]
+    fd: rustix::fd::OwnedFd,
+    name: Option<String>,
+}
+
+/// A read-write `MAP_SHARED` mapping; unmapped on drop.
+#[derive(Debug)]
+pub struct Mapping {
+    ptr: NonNull<u8>,
+    len: usize,
+}
+
+// SAFETY: a Mapping is an address range owned by this value; it holds no thread-bound state,
+// and accesses through the pointer are the users' responsibility (atomics / ShmSafe types).
+unsafe impl Send for Mapping {}
+// SAFETY: `&Mapping` only hands out the base pointer and length, which are immutable.
+unsafe impl Sync for Mapping {}
+
+impl Mapping {
+    /// The base address (page aligned).
+    #[inline]
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// The mapped length in bytes (a whole number of pages).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the mapping is empty (never: zero-length mappings are refused).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: `ptr`/`len` describe a mapping this value created with mmap and owns;
+            // nothing borrowed from it outlives `self` (borrows are tied to the owner's life).
+            let r = unsafe { rustix::mm::munmap(self.ptr.as_ptr().cast(), self.len) };
+            debug_assert!(r.is_ok(), "munmap failed: {r:?}");
+        }
+    }
+}
+
+fn refuse_zero(len: usize) -> Result<usize> {
+    if len == 0 {
+        return Err(Error::InvalidArgument(
+            "a shared segment of size 0 is meaningless; ask for at least 1 byte".into(),
+        ));
+    }
+    round_up_to_pages(len).ok_or_else(|| {
+        Error::InvalidArgument(format!(
+            "size {len} overflows when rounded up to pages; ask for less"
+        ))
+    })
+}
+
+#[cfg(target_os = "linux")]
+mod imp {
+    use super::*;
+    use rustix::fs::{Mode, Uid};
+    use rustix::io::Errno;
+    use rustix::mm::{MapFlags, ProtFlags};
+    use rustix::shm;
+
+    fn name_error(name: &str, e: Errno, op: &str) -> Error {
+        match e {
+            Errno::NOENT => Error::Segment(SegmentError::NotFound {
+                name: name.to_string(),
+            }),
+            Errno::EXIST => Error::Segment(SegmentError::AlreadyExists {
+                name: name.to_string(),
+            }),
+            Errno::NAMETOOLONG | Errno::INVAL => Error::Segment(SegmentError::InvalidName {
+                name: name.to_string(),
+                reason: format!("the system refused it ({e})"),
+            }),
+            _ => Error::io(format!("{op} {name}"), e),
+        }
+    }
+
+    impl ShmFile {
+        /// Creates a new named object (`O_CREAT | O_EXCL`, read-write) of `len` bytes rounded
+        /// up to pages, with exactly the permission bits `mode` (the umask is overridden).
+        ///
+        /// `name` is a full name such as [`segment_name`] returns. On failure after the
+        /// object exists it is unlinked again.
+        pub fn create(name: &str, len: usize, mode: u32) -> Result<ShmFile> {
+            let len = refuse_zero(len)?;
+            if mode & !0o777 != 0 {
+                return Err(Error::InvalidArgument(format!(
+                    "mode {mode:#o} has bits beyond 0o777; pass permission bits only"
+                )));
+            }
+            let fd = shm::open(
+                name,
+                shm::OFlags::CREATE | shm::OFlags::EXCL | shm::OFlags::RDWR,
+                Mode::from_bits_truncate(mode),
+            )
+            .map_err(|e| name_error(name, e, "shm_open"))?;
+            let file = ShmFile {
+                fd,
+                name: Some(name.to_string()),
+            };
+            let setup = || -> Result<()> {
+                // The umask may have cleared bits of `mode`; set them exactly.
+                rustix::fs::fchmod(&file.fd, Mode::from_bits_truncate(mode))
+                    .map_err(|e| Error::io(format!("fchmod {name}"), e))?;
+                file.set_len(len as u64)
+            };
+            if let Err(e) = setup() {
+                let _ = shm::unlink(name);
+                return Err(e);
+            }
+            Ok(file)
+        }
+
+        /// Opens an existing named object read-write.
+        pub fn open(name: &str) -> Result<ShmFile> {
+            let fd = shm::open(name, shm::OFlags::RDWR, Mode::empty())
+                .map_err(|e| name_error(name, e, "shm_open"))?;
+            Ok(ShmFile {
+                fd,
+                name: Some(name.to_string()),
+            })
+        }
+
+        /// Opens an existing named object read-only (enough for [`ShmFile::read_at`]).
+        pub fn open_read_only(name: &str) -> Result<ShmFile> {
+            let fd = shm::open(name, shm::OFlags::RDONLY, Mode::empty())
+                .map_err(|e| name_error(name, e, "shm_open"))?;
+            Ok(ShmFile {
+                fd,
+                name: Some(name.to_string()),
+            })
+        }
+
+        /// Creates an anonymous memfd of `len` bytes rounded up to pages (close-on-exec).
+        pub fn anonymous(len: usize) -> Result<ShmFile> {
+            let len = refuse_zero(len)?;
+            let fd = rustix::fs::memfd_create("handoff-anon", rustix::fs::MemfdFlags::CLOEXEC)
+                .map_err(|e| Error::io("memfd_create", e))?;
+            let file = ShmFile { fd, name: None };
+            file.set_len(len as u64)?;
+            Ok(file)
+        }
+
+        /// `fstat`: size, owner, mode and identity.
+        pub fn stat(&self) -> Result<FileInfo> {
+            let st = rustix::fs::fstat(&self.fd)
+                .map_err(|e| Error::io(format!("fstat {}", self.describe()), e))?;
+            Ok(FileInfo {
+                size: st.st_size.max(0) as u64,
+                uid: st.st_uid,
+                mode: st.st_mode & 0o7777,
+                dev: st.st_dev,
+                ino: st.st_ino,
+            })
+        }
+
+        /// `ftruncate` to `len` bytes. Shrinking an object others map makes their accesses
+        /// past the new end fault (SIGBUS): only tests and creators should call this.
+        pub fn set_len(&self, len: u64) -> Result<()> {
+            rustix::fs::ftruncate(&self.fd, len)
+                .map_err(|e| Error::io(format!("ftruncate {}", self.describe()), e))
+        }
+
+        /// `fchown` to `uid` (group unchanged). Needs privilege; used by tests to make a
+        /// foreign-owned object.
+        pub fn set_owner(&self, uid: u32) -> Result<()> {
+            rustix::fs::fchown(&self.fd, Some(Uid::from_raw(uid)), None)
+                .map_err(|e| Error::io(format!("fchown {}", self.describe()), e))
+        }
+
+        /// `pread`: copies bytes at `offset` into `buf`; returns how many were read (fewer at
+        /// the end of the object). Never maps, so it cannot fault on a truncated object.
+        pub fn read_at(&self, buf: &mut [u8], offset: u64) -> Result<usize> {
+            rustix::io::pread(&self.fd, buf, offset)
+                .map_err(|e| Error::io(format!("pread {}", self.describe()), e))
+        }
+
+        /// `pwrite`: writes `buf` at `offset`; returns how many bytes were written.
+        pub fn write_at(&self, buf: &[u8], offset: u64) -> Result<usize> {
+            rustix::io::pwrite(&self.fd, buf, offset)
+                .map_err(|e| Error::io(format!("pwrite {}", self.describe()), e))
+        }
+
+        /// Maps the first `len` bytes (rounded up to pages) read-write and shared.
+        ///
+        /// The caller checks `len` against [`ShmFile::stat`] first: touching mapped pages
+        /// beyond the end of the object raises SIGBUS.
+        pub fn map(&self, len: usize) -> Result<Mapping> {
+            let len = refuse_zero(len)?;
+            // SAFETY: a fresh mapping at an address the kernel picks (null hint) aliases no
+            // Rust object; the fd is valid for the duration of the call.
+            let ptr = unsafe {
+                rustix::mm::mmap(
+                    std::ptr::null_mut(),
+                    len,
+                    ProtFlags::READ | ProtFlags::WRITE,
+                    MapFlags::SHARED,
+                    &self.fd,
+                    0,
+                )
+            }
+            .map_err(|e| Error::io(format!("mmap {len} bytes of {}", self.describe()), e))?;
+            let ptr = NonNull::new(ptr.cast::<u8>())
+                .ok_or_else(|| Error::io("mmap", std::io::Error::other("returned null")))?;
+            Ok(Mapping { ptr, len })
+        }
+    }
+
+    pub fn unlink(name: &str) -> Result<()> {
+        shm::unlink(name).map_err(|e| name_error(name, e, "shm_unlink"))
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod imp {
+    use super::*;
+
+    const WHAT: &str = "shared memory segments";
+
+    impl ShmFile {
+        /// Unsupported here.
+        pub fn create(_name: &str, _len: usize, _mode: u32) -> Result<ShmFile> {
+            Err(Error::Unsupported(WHAT))
+        }
+        /// Unsupported here.
+        pub fn open(_name: &str) -> Result<ShmFile> {
+            Err(Error::Unsupported(WHAT))
+        }
+        /// Unsupported here.
+        pub fn open_read_only(_name: &str) -> Result<ShmFile> {
+            Err(Error::Unsupported(WHAT))
+        }
+        /// Unsupported here.
+        pub fn anonymous(_len: usize) -> Result<ShmFile> {
+            Err(Error::Unsupported(WHAT))
+        }
+        /// Unsupported here.
+        pub fn stat(&self) -> Result<FileInfo> {
+            Err(Error::Unsupported(WHAT))
+        }
+        /// Unsupported here.
+        pub fn set_len(&self, _len: u64) -> Result<()> {
+            Err(Error::Unsupported(WHAT))
+        }
+        /// Unsupported here.
+        pub fn set_owner(&self, _uid: u32) -> Result<()> {
+            Err(Error::Unsupported(WHAT))
+        }
+        /// Unsupported here.
+        pub fn read_at(&self, _buf: &mut [u8], _offset: u64) -> Result<usize> {
+            Err(Error::Unsupported(WHAT))
+        }
+        /// Unsupported here.
+        pub fn write_at(&self, _buf: &[u8], _offset: u64) -> Result<usize> {
+            Err(Error::Unsupported(WHAT))
+        }
+        /// Unsupported here.
+        pub fn map(&self, _len: usize) -> Result<Mapping> {
+            Err(Error::Unsupported(WHAT))
+        }
+    }
+
+    pub fn unlink(_name: &str) -> Result<()> {
+        Err(Error::Unsupported(WHAT))
+    }
+}
+
+impl ShmFile {
+    /// The full name, or `None` for an anonymous memfd.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    fn describe(&self) -> &str {
+        self.name.as_deref().unwrap_or("<memfd>")
+    }
+}
+
+/// Removes a named object (`shm_unlink`). Mappings and open descriptors stay valid; only the
+/// name goes. A missing name is [`SegmentError::NotFound`].
+pub fn unlink(name: &str) -> Result<()> {
+    imp::unlink(name)
+}
+
+/// The full names (`/handoff-<pid>-<user>`) of every handoff object in [`SHM_DIR`].
+pub fn list_segments() -> Result<Vec<String>> {
+    if !cfg!(target_os = "linux") {
+        return Err(Error::Unsupported("shared memory segments"));
+    }
+    let dir = match std::fs::read_dir(SHM_DIR) {
+        Ok(d) => d,
+        Err(e) => return Err(Error::io(format!("listing {SHM_DIR}"), e)),
+    };
+    let mut names = Vec::new();
+    for entry in dir.flatten() {
+        if let Some(file) = entry.file_name().to_str() {
+            if parse_segment_name(file).is_some() {
+                names.push(format!("/{file}"));
+            }
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Whether the object behind `name` was made by a process that is gone.
+///
+/// Conservative: `false` whenever it cannot be sure (unreadable object of a live pid, or an
+/// object still being initialized by a live pid).
+fn is_stale(name: &str, pid: u32) -> bool {
+    if pid_is_gone(pid) {
+        return true;
+    }
+    // The pid runs, but it may be a new process that reused the pid: a published header
+    // names the creator with its start time.
+    let Ok(file) = ShmFile::open_read_only(name) else {
+        return false;
+    };
+    let mut buf = vec![0u8; crate::shm::HEADER_SIZE];
+    match file.read_at(&mut buf, 0) {
+        Ok(n) if n == buf.len() => match crate::shm::published_creator(&buf) {
+            Some(creator) if creator.pid == pid => !creator.is_alive(),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Unlinks `name` if its creator is dead (see [`cleanup_stale`]); returns whether it did.
+pub fn remove_if_stale(name: &str) -> bool {
+    match parse_segment_name(name) {
+        Some((pid, _)) => is_stale(name, pid) && unlink(name).is_ok(),
+        None => false,
+    }
+}
+
+/// Unlinks every handoff object in [`SHM_DIR`] whose creator process is dead (by pid, and by
+/// pid + start time when the segment header is readable, so a reused pid does not protect a
+/// stale object). Returns the full names removed.
+///
+/// Processes still mapping a removed object keep their mapping; only the name goes. Objects
+/// this user may not remove (another user's, in the sticky `/dev/shm`) are left alone.
+pub fn cleanup_stale() -> Result<Vec<String>> {
+    let mut removed = Vec::new();
+    for name in list_segments()? {
+        let Some((pid, _)) = parse_segment_name(&name) else {
+            continue;
+        };
+        if is_stale(&name, pid) && unlink(&name).is_ok() {
+            removed.push(name);
+        }
+    }
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        let full = segment_name("abc.1_x-y").unwrap();
+        let (pid, user) = parse_segment_name(&full).unwrap();
+        assert_eq!(pid, std::process::id());
+        assert_eq!(user, "abc.1_x-y");
+        assert_eq!(canonical_name(&full[1..]).unwrap(), full);
+        assert!(parse_segment_name("/handoff--x").is_none());
+        assert!(parse_segment_name("/handoff-12x-y").is_none());
+        assert!(parse_segment_name("/other-12-y").is_none());
+        assert!(parse_segment_name("/handoff-12-").is_none());
+        assert!(canonical_name("nope").is_err());
+    }
+
+    #[test]
+    fn bad_user_names() {
+        for bad in ["", "a/b", ".", "..", "sp ace", "\0", "é"] {
+            assert!(
+                matches!(
+                    segment_name(bad),
+                    Err(Error::Segment(SegmentError::InvalidName { .. }))
+                ),
+                "{bad:?}"
+            );
+        }
+        let long = "x".repeat(MAX_USER_NAME_LEN + 1);
+        assert!(segment_name(&long).is_err());
+        let ok = "x".repeat(MAX_USER_NAME_LEN);
+        assert!(segment_name(&ok).unwrap().len() < 255);
+    }
+
+    #[test]
+    fn rounding() {
+        let p = page_size();
+        assert_eq!(round_up_to_pages(1), Some(p));
+        assert_eq!(round_up_to_pages(p), Some(p));
+        assert_eq!(round_up_to_pages(p + 1), Some(2 * p));
+        assert_eq!(round_up_to_pages(usize::MAX), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn create_map_unlink() {
+        let name = segment_name("mem-unit-create").unwrap();
+        assert!(matches!(
+            ShmFile::create(&name, 0, DEFAULT_MODE),
+            Err(Error::InvalidArgument(_))
+        ));
+        let f = ShmFile::create(&name, 10, DEFAULT_MODE).unwrap();
+        let info = f.stat().unwrap();
+        assert_eq!(info.size, page_size() as u64);
+        assert_eq!(info.mode, 0o600);
+        assert_eq!(info.uid, current_uid());
+        assert!(matches!(
+            ShmFile::create(&name, 10, DEFAULT_MODE),
+            Err(Error::Segment(SegmentError::AlreadyExists { .. }))
+        ));
+        let m = f.map(10).unwrap();
+        assert_eq!(m.len(), page_size());
+        assert_eq!(m.as_ptr() as usize % page_size(), 0);
+        let g = ShmFile::open(&name).unwrap();
+        assert_eq!(g.write_at(b"hi", 3).unwrap(), 2);
+        let mut buf = [0u8; 2];
+        assert_eq!(f.read_at(&mut buf, 3).unwrap(), 2);
+        assert_eq!(&buf, b"hi");
+        assert!(list_segments().unwrap().contains(&name));
+        unlink(&name).unwrap();
+        assert!(matches!(
+            unlink(&name),
+            Err(Error::Segment(SegmentError::NotFound { .. }))
+        ));
+        assert!(matches!(
+            ShmFile::open(&name),
+            Err(Error::Segment(SegmentError::NotFound { .. }))
+        ));
+        drop(m);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn anonymous_memfd() {
+        let f = ShmFile::anonymous(1).unwrap();
+        assert!(f.name().is_none());
+        assert_eq!(f.stat().unwrap().size, page_size() as u64);
+        assert!(matches!(
+            ShmFile::anonymous(0),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
+
+    #[test]
+    fn live_pid_is_not_gone() {
+        assert!(!pid_is_gone(std::process::id()));
+    }
+}

@@ -6,10 +6,14 @@ pub mod affinity;
 pub mod cache;
 pub mod clock;
 pub mod deadline;
+pub mod fsinfo;
 pub mod futex;
 pub mod mem;
+pub mod pipe;
+pub mod posix_sem;
 pub mod proc;
 pub mod topology;
+pub mod usage;
 
 pub use deadline::Deadline;
 pub use proc::ProcessId;
