@@ -1,1 +1,13 @@
-pub fn placeholder() {}
+//! The handoff lab: experiments built on the `handoff` library, their statistics, output
+//! formats, plots and the machine report.
+
+pub mod compare;
+pub mod experiments;
+pub mod machine;
+pub mod output;
+pub mod plot;
+pub mod progress;
+pub mod report;
+pub mod schema;
+pub mod stats;
+pub mod units;

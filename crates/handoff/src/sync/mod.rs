@@ -1,5 +1,17 @@
 //! Synchronization primitives that live in shared memory and work between threads and
-//! between processes. Every blocking call takes a [`Wait`] strategy and an optional deadline.
+//! between processes. Every blocking call takes a [`Wait`] strategy, an optional deadline and
+//! the peers to watch, and returns [`crate::WaitError`] on a timeout or a dead peer.
+//!
+//! | primitive | what it is | wakes |
+//! |---|---|---|
+//! | [`Flag`] | a 32-bit value / sequence word: release publish, acquire wait | all sleepers |
+//! | [`Signal`] | a 64-bit counter (counting-put completion): add, set, wait until ≥ n | all sleepers |
+//! | [`Semaphore`] | a counting semaphore | one sleeper per post |
+//! | [`Barrier`] | N parties, reusable (generation counting) | all, by the last arrival |
+//!
+//! Each is `repr(C, align(128))` (one cache-line pair, never shared with a neighbour),
+//! pointer-free and valid when all-zero, so it can be placed in a [`crate::shm`] segment.
+//! [`wait`] explains the strategies and the one wait loop they all use.
 
 pub mod atomic;
 pub mod barrier;
@@ -9,4 +21,9 @@ pub mod semaphore;
 pub mod signal;
 pub mod wait;
 
+pub use barrier::{Barrier, BarrierWaitResult};
+pub use flag::Flag;
 pub use peers::{NoPeers, PeerWatch};
+pub use semaphore::Semaphore;
+pub use signal::Signal;
+pub use wait::{CpuHint, Wait, WaitCondition};

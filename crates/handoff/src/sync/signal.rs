@@ -1,1 +1,303 @@
-//! (Being built.)
+//! [`Signal`]: a 64-bit counter that waiters wait on until it reaches a value — the
+//! completion counter of a counting put (write data, then `add` to the signal).
+//!
+//! # Protocol
+//!
+//! Futexes are 32-bit, so the 64-bit counter is paired with a separate 32-bit futex word that
+//! only sleepers and wakers touch. State words (one 128-byte block):
+//!
+//! | word | written by | meaning |
+//! |---|---|---|
+//! | `count` (u64) | [`add`](Signal::add), [`set`](Signal::set) | the counter |
+//! | `wake_seq` (u32) | wakers, when a sleeper is registered | futex word: bumped (+1, wrapping) before every wake |
+//! | `sleepers` (u32) | waiters about to sleep (+1) and after (−1) | [`NO_SLEEPERS`] = 0: wakers skip the syscall |
+//! | `publisher` | adders (Relaxed) | [`CpuHint`] for adaptive waits |
+//!
+//! Publish (`add`/`set`): write `count` (Release), `fence(SeqCst)`, load `sleepers`; if it is
+//! not [`NO_SLEEPERS`]: `wake_seq.fetch_add(1, Release)`, then `futex_wake_all(wake_seq)`.
+//!
+//! Sleep: `sleepers.fetch_add(1)`, `fence(SeqCst)`, `seq = wake_seq.load(Acquire)`, re-load
+//! `count`; if still below the target, `futex_wait(wake_seq, seq)`; then `sleepers - 1`.
+//!
+//! # Memory ordering
+//!
+//! - The Release RMW/store of `count` in `add`/`set` pairs with the Acquire loads of `count`
+//!   in [`load`](Signal::load) and the waits: data written before `add` is visible to a waiter
+//!   that sees the count.
+//! - The `SeqCst` fence after publishing pairs with the `SeqCst` fence in the sleeper's
+//!   registration: either the waker sees the registration, or the sleeper's re-load sees the
+//!   new count.
+//! - If the waker saw the registration, its Release bump of `wake_seq` pairs with the
+//!   sleeper's Acquire load of `wake_seq`: a sleeper that read the bumped sequence also sees
+//!   the count; one that read the old sequence sleeps on it, and the bump makes that sleep
+//!   return (value changed) or the wake that follows the bump ends it.
+//!
+//! All-zero is a valid signal at 0; `repr(C)`, pointer-free: it may live in a segment.
+
+use crate::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
+use crate::sync::peers::PeerWatch;
+use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
+use crate::sys::{futex, Deadline};
+use crate::WaitError;
+
+/// The `sleepers` value meaning that nobody may be sleeping: wakers skip the syscall.
+pub const NO_SLEEPERS: u32 = 0;
+
+/// A 64-bit counter with release `add`/`set` and acquire waits until it reaches a value.
+///
+/// ```
+/// use handoff::sync::{signal::Signal, NoPeers, Wait};
+/// let s = Signal::new();
+/// s.add(3);
+/// assert_eq!(s.wait_until(2, Wait::Block, None, &NoPeers), Ok(3));
+/// ```
+#[repr(C, align(128))]
+#[derive(Debug)]
+pub struct Signal {
+    count: AtomicU64,
+    wake_seq: AtomicU32,
+    sleepers: AtomicU32,
+    publisher: CpuHint,
+}
+
+// SAFETY: `Signal` is `repr(C)`, holds only atomics (no pointers), every bit pattern is a
+// valid state, and all-zero is a signal at 0 with no sleepers; its futex word is
+// process-shared. It may be placed in a shared segment and used from several processes.
+// Not under loom: loom's atomics are handles into the model, not plain memory.
+#[cfg(not(loom))]
+unsafe impl crate::shm::ShmSafe for Signal {}
+
+impl Signal {
+    /// A signal at 0.
+    pub fn new() -> Self {
+        Self::with_value(0)
+    }
+
+    /// A signal at `value`.
+    pub fn with_value(value: u64) -> Self {
+        Signal {
+            count: AtomicU64::new(value),
+            wake_seq: AtomicU32::new(0),
+            sleepers: AtomicU32::new(NO_SLEEPERS),
+            publisher: CpuHint::new(),
+        }
+    }
+
+    /// The current count.
+    #[inline]
+    pub fn load(&self) -> u64 {
+        // Acquire: pairs with the Release RMW/store in `add`/`set`.
+        self.count.load(Ordering::Acquire)
+    }
+
+    /// Adds `n` (wrapping modulo 2^64), publishes it (Release) and wakes sleepers, if any.
+    /// Returns the new count.
+    #[inline]
+    pub fn add(&self, n: u64) -> u64 {
+        self.publisher.note();
+        // Release: pairs with the Acquire loads in `load` and the waits.
+        let new = self.count.fetch_add(n, Ordering::Release).wrapping_add(n);
+        self.wake_sleepers();
+        new
+    }
+
+    /// Sets the count to `value` (Release) and wakes sleepers, if any.
+    #[inline]
+    pub fn set(&self, value: u64) {
+        self.publisher.note();
+        // Release: pairs with the Acquire loads in `load` and the waits.
+        self.count.store(value, Ordering::Release);
+        self.wake_sleepers();
+    }
+
+    #[inline]
+    fn wake_sleepers(&self) {
+        // SeqCst fence: pairs with the fence in `SignalWait::prepare_sleep`.
+        fence(Ordering::SeqCst);
+        if self.sleepers.load(Ordering::Relaxed) != NO_SLEEPERS {
+            self.wake_slow();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wake_slow(&self) {
+        // Release: pairs with the Acquire load of `wake_seq` in `SignalWait::prepare_sleep`.
+        self.wake_seq.fetch_add(1, Ordering::Release);
+        futex::wake_all(&self.wake_seq);
+    }
+
+    /// Waits until the count is at least `target`; returns the count seen.
+    #[inline]
+    pub fn wait_until<P: PeerWatch + ?Sized>(
+        &self,
+        target: u64,
+        how: Wait,
+        deadline: Option<Deadline>,
+        peers: &P,
+    ) -> Result<u64, WaitError> {
+        let v = self.load();
+        if v >= target {
+            return Ok(v);
+        }
+        let cond = SignalWait {
+            signal: self,
+            target,
+        };
+        wait_on(cond, how, deadline, peers, self.publisher.get())
+    }
+}
+
+impl Default for Signal {
+    fn default() -> Self {
+        Signal::new()
+    }
+}
+
+struct SignalWait<'a> {
+    signal: &'a Signal,
+    target: u64,
+}
+
+impl WaitCondition for SignalWait<'_> {
+    type Output = u64;
+
+    #[inline]
+    fn poll(&mut self) -> Option<u64> {
+        let v = self.signal.load();
+        (v >= self.target).then_some(v)
+    }
+
+    fn futex_word(&self) -> &AtomicU32 {
+        &self.signal.wake_seq
+    }
+
+    fn prepare_sleep(&mut self) -> Result<u32, u64> {
+        self.signal.sleepers.fetch_add(1, Ordering::Relaxed);
+        // SeqCst fence: pairs with the fence in `Signal::wake_sleepers`.
+        fence(Ordering::SeqCst);
+        // Acquire: pairs with the Release bump in `Signal::wake_slow`.
+        let seq = self.signal.wake_seq.load(Ordering::Acquire);
+        match self.poll() {
+            Some(v) => {
+                self.finish_sleep();
+                Err(v)
+            }
+            None => Ok(seq),
+        }
+    }
+
+    fn finish_sleep(&mut self) {
+        self.signal.sleepers.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::sync::NoPeers;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    #[test]
+    fn layout_and_zero_init() {
+        assert_eq!(std::mem::size_of::<Signal>(), 128);
+        assert_eq!(std::mem::align_of::<Signal>(), 128);
+        // SAFETY: all-zero is a valid `Signal` (see the `ShmSafe` impl).
+        let s: Signal = unsafe { std::mem::zeroed() };
+        assert_eq!(s.load(), 0);
+        assert_eq!(s.sleepers.load(Ordering::Relaxed), NO_SLEEPERS);
+    }
+
+    #[test]
+    fn add_set_and_wrap() {
+        let s = Signal::with_value(u64::MAX);
+        assert_eq!(s.add(2), 1);
+        s.set(1 << 40);
+        assert_eq!(s.load(), 1 << 40);
+        assert_eq!(s.wait_until(5, Wait::Block, None, &NoPeers), Ok(1 << 40));
+        assert_eq!(s.wait_until(0, Wait::Spin, None, &NoPeers), Ok(1 << 40));
+    }
+
+    #[test]
+    fn deadlines_expire_in_every_strategy() {
+        let s = Signal::new();
+        for how in Wait::ALL {
+            let d = Some(Deadline::after(Duration::from_millis(3)));
+            assert_eq!(
+                s.wait_until(1, how, d, &NoPeers),
+                Err(WaitError::Timeout),
+                "{how}"
+            );
+        }
+        assert_eq!(s.sleepers.load(Ordering::Relaxed), NO_SLEEPERS);
+    }
+
+    /// A producer adds 1 per item after writing it; the consumer waits for each count in turn.
+    #[test]
+    fn counting_put_between_threads() {
+        const N: u64 = 5_000;
+        for how in [Wait::SpinYield, Wait::Block, Wait::ADAPTIVE] {
+            let shared = Arc::new((
+                Signal::new(),
+                (0..N).map(|_| AtomicU64::new(0)).collect::<Vec<_>>(),
+            ));
+            let s2 = shared.clone();
+            let t = std::thread::spawn(move || {
+                for i in 0..N {
+                    s2.1[i as usize].store(i * 3 + 1, Ordering::Relaxed);
+                    s2.0.add(1);
+                }
+            });
+            let d = Some(Deadline::after(Duration::from_secs(30)));
+            for i in 0..N {
+                let seen = shared.0.wait_until(i + 1, how, d, &NoPeers).unwrap();
+                assert!(seen > i);
+                assert_eq!(
+                    shared.1[i as usize].load(Ordering::Relaxed),
+                    i * 3 + 1,
+                    "{how}"
+                );
+            }
+            t.join().unwrap();
+        }
+    }
+}
+
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::*;
+    use crate::sync::NoPeers;
+    use loom::sync::Arc;
+
+    /// A counting put: data then `add`; the blocked waiter wakes and sees the data.
+    #[test]
+    fn loom_signal_add_wakes_blocked_waiter() {
+        loom::model(|| {
+            let s = Arc::new((Signal::new(), AtomicU32::new(0)));
+            let s2 = s.clone();
+            let t = loom::thread::spawn(move || {
+                s2.1.store(7, Ordering::Relaxed);
+                s2.0.add(1);
+            });
+            assert_eq!(s.0.wait_until(1, Wait::Block, None, &NoPeers), Ok(1));
+            assert_eq!(s.1.load(Ordering::Relaxed), 7);
+            t.join().unwrap();
+        });
+    }
+
+    /// Two adds; the waiter wants both (it may sleep after seeing the first).
+    #[test]
+    fn loom_signal_two_adds() {
+        loom::model(|| {
+            let s = Arc::new(Signal::new());
+            let s2 = s.clone();
+            let t = loom::thread::spawn(move || {
+                s2.add(1);
+                s2.set(2);
+            });
+            assert_eq!(s.wait_until(2, Wait::Block, None, &NoPeers), Ok(2));
+            t.join().unwrap();
+        });
+    }
+}

@@ -1,1 +1,799 @@
-//! (Being built.)
+//! Wait strategies, and the one wait loop every primitive in [`crate::sync`] runs.
+//!
+//! # Strategies
+//!
+//! | [`Wait`] | how it waits | costs | use it when |
+//! |---|---|---|---|
+//! | [`Spin`](Wait::Spin) | re-reads the word with a `pause` between reads | a whole CPU while waiting | waiter and peer run on *different* CPUs and the wait is short |
+//! | [`SpinYield`](Wait::SpinYield) | 64 `pause` spins, then `sched_yield` between reads | a CPU, but gives it up to other runnable threads | CPUs are shared and latency still matters |
+//! | [`Block`](Wait::Block) | futex sleep | one wake-up syscall per hand-off (15-28 µs across CPUs on a KVM VM) | waits are long, or CPUs are scarce |
+//! | [`Adaptive`](Wait::Adaptive) | spins up to `spin_budget`, then futex sleep; blocks at once when the peer last ran on *this* CPU | spin-like when the peer answers within the budget, block-like otherwise | the default |
+//!
+//! ## The same-CPU trap
+//!
+//! A spinner that shares its CPU with the thread it waits for only lets that thread run when
+//! the scheduler preempts it: on these VMs a whole 4 ms tick per hand-off. **`Spin` on a
+//! shared CPU is a mistake**: pin the two parties to distinct CPUs, or use `Adaptive`. (Debug
+//! builds print a one-time warning when a `Spin` wait sees the peer on its own CPU.)
+//!
+//! `Adaptive` detects the case: every primitive keeps a [`CpuHint`], the CPU its last
+//! publisher ran on (`sched_getcpu`, ~1.5 ns via the vDSO, stored with a Relaxed store next
+//! to the word it publishes). A waiter entering the slow path compares it with its own CPU
+//! and, if they match, skips spinning and sleeps at once. The hint is a heuristic (either
+//! side may migrate a moment later); a wrong guess costs one spin budget or one futex
+//! wake-up, never correctness.
+//!
+//! ## Learning the spin budget
+//!
+//! `Adaptive` keeps a small per-thread score of how its recent waits ended. While most waits
+//! end within the budget it spins the full budget; once most outlast it (the peer is slow, so
+//! spinning only burns the CPU before the futex sleep anyway) it spins only
+//! [`SHORT_SPIN`] (1 µs) and probes the full budget again every 16th wait. A probe that ends
+//! by spinning switches back to full-budget spins. See [`adaptive_stats`] for counts.
+//!
+//! # The wait loop ([`wait_on`])
+//!
+//! 1. Poll the condition (an Acquire load in every primitive).
+//! 2. Spin phase (`Spin`, `SpinYield`, the first part of `Adaptive`): poll, `pause` (or
+//!    yield), and every 64 iterations read the clock for the deadline, the adaptive budget
+//!    and the peer check.
+//! 3. Block phase (`Block`, the rest of `Adaptive`): register as a sleeper, re-check, then a
+//!    futex sleep of at most [`SLEEP_SLICE`] (50 ms), until woken or the slice ends.
+//!
+//! A deadline that passes ends the wait with [`WaitError::Timeout`], but only after one more
+//! poll found the condition still false: a wait never reports a timeout for a condition that
+//! came true.
+//!
+//! # Dead peers
+//!
+//! Spinners call [`PeerWatch::check_peers`] every 2^16 iterations or every 50 ms, whichever
+//! comes first; sleepers between futex slices of at most 50 ms. A wait whose peer died so
+//! returns [`WaitError::PeerGone`] within about 50 ms (well within the 100 ms promised),
+//! and a healthy long wait pays one peer check (a `/proc` read) per 50 ms.
+//!
+//! # Sleeping without lost wake-ups
+//!
+//! Each primitive implements [`WaitCondition`]: its futex word, a poll, and a
+//! `prepare_sleep` that registers the waiter (a sleeper count or a SLEEPERS bit) and re-checks
+//! the condition. Wakers skip the wake syscall when nobody is registered, so a hand-off
+//! between two spinners makes no syscall at all. The register/re-check on the waiter side and
+//! the publish/check-sleepers on the waker side are ordered by `SeqCst` fences (or by being
+//! read-modify-writes of one word); each module spells out its pairing.
+
+use std::cell::Cell;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+#[cfg(not(loom))]
+use crate::sync::atomic::Ordering;
+use crate::sync::atomic::{spin_hint, yield_now, AtomicU32};
+use crate::sync::peers::PeerWatch;
+use crate::sys::deadline::monotonic_ns;
+use crate::sys::{futex, Deadline};
+use crate::{Error, WaitError};
+
+/// How a blocking call waits. Every blocking call in [`crate::sync`] takes one.
+///
+/// See the [module docs](self) for the trade-offs; [`Wait::default`] is
+/// [`Wait::ADAPTIVE`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Wait {
+    /// Busy-wait with a `pause` between reads. The lowest latency when waiter and peer run on
+    /// different CPUs; a mistake when they share one (see the module docs).
+    Spin,
+    /// Busy-wait, giving the CPU to other runnable threads (`sched_yield`) between reads.
+    SpinYield,
+    /// Sleep on a futex until woken.
+    Block,
+    /// Spin for up to `spin_budget`, then sleep on a futex; sleep at once when the peer last
+    /// ran on the waiter's CPU. The budget actually spun is learned per thread.
+    Adaptive {
+        /// The longest a wait spins before it sleeps. Zero means "always block".
+        spin_budget: Duration,
+    },
+}
+
+impl Wait {
+    /// The default adaptive budget: about one cross-CPU futex wake-up on a KVM VM, so a wait
+    /// that outlasts it costs at most twice what blocking at once would have.
+    pub const DEFAULT_SPIN_BUDGET: Duration = Duration::from_micros(20);
+
+    /// `Adaptive` with [`Wait::DEFAULT_SPIN_BUDGET`].
+    pub const ADAPTIVE: Wait = Wait::Adaptive {
+        spin_budget: Self::DEFAULT_SPIN_BUDGET,
+    };
+
+    /// One of each strategy (adaptive with the default budget), for benchmarks and tests.
+    pub const ALL: [Wait; 4] = [Wait::Spin, Wait::SpinYield, Wait::Block, Wait::ADAPTIVE];
+
+    /// The strategy's short name: `spin`, `spin-yield`, `block` or `adaptive`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Wait::Spin => "spin",
+            Wait::SpinYield => "spin-yield",
+            Wait::Block => "block",
+            Wait::Adaptive { .. } => "adaptive",
+        }
+    }
+
+    /// Whether the strategy ever sleeps on a futex (`Block`, `Adaptive`).
+    pub fn may_sleep(&self) -> bool {
+        matches!(self, Wait::Block | Wait::Adaptive { .. })
+    }
+}
+
+impl Default for Wait {
+    fn default() -> Self {
+        Wait::ADAPTIVE
+    }
+}
+
+impl fmt::Display for Wait {
+    /// `spin`, `spin-yield`, `block`, `adaptive` (default budget) or `adaptive:<N>ns`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Wait::Adaptive { spin_budget } if *spin_budget != Self::DEFAULT_SPIN_BUDGET => {
+                write!(f, "adaptive:{}ns", spin_budget.as_nanos())
+            }
+            other => f.write_str(other.name()),
+        }
+    }
+}
+
+impl FromStr for Wait {
+    type Err = Error;
+
+    /// Parses `spin`, `spin-yield` (or `yield`), `block` (or `futex`), `adaptive`, or
+    /// `adaptive:<N><unit>` with unit `ns`, `us` or `ms` (e.g. `adaptive:5us`).
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let t = s.trim().to_ascii_lowercase();
+        match t.as_str() {
+            "spin" => return Ok(Wait::Spin),
+            "spin-yield" | "spinyield" | "spin_yield" | "yield" => return Ok(Wait::SpinYield),
+            "block" | "futex" => return Ok(Wait::Block),
+            "adaptive" => return Ok(Wait::ADAPTIVE),
+            _ => {}
+        }
+        let bad = || {
+            Error::InvalidArgument(format!(
+                "unknown wait strategy {s:?}: expected spin, spin-yield, block, adaptive or \
+                 adaptive:<N>(ns|us|ms), e.g. adaptive:20us"
+            ))
+        };
+        let budget = t.strip_prefix("adaptive:").ok_or_else(bad)?;
+        let (digits, scale) = if let Some(d) = budget.strip_suffix("ns") {
+            (d, 1)
+        } else if let Some(d) = budget.strip_suffix("us") {
+            (d, 1_000)
+        } else if let Some(d) = budget.strip_suffix("ms") {
+            (d, 1_000_000)
+        } else {
+            return Err(bad());
+        };
+        let n: u64 = digits.trim().parse().map_err(|_| bad())?;
+        let ns = n.checked_mul(scale).ok_or_else(bad)?;
+        Ok(Wait::Adaptive {
+            spin_budget: Duration::from_nanos(ns),
+        })
+    }
+}
+
+/// The longest single futex sleep; sleepers check their peers between slices.
+pub const SLEEP_SLICE: Duration = Duration::from_millis(50);
+/// [`SLEEP_SLICE`] in nanoseconds.
+const SLICE_NS: u64 = SLEEP_SLICE.as_nanos() as u64;
+/// Spinners check their peers at least every this many iterations (and every 50 ms).
+pub const SPIN_PEER_CHECK_EVERY: u32 = 1 << 16;
+/// Spinners read the clock (deadline, budget, peer-check time) every this many iterations.
+const CLOCK_EVERY: u64 = 64;
+/// `SpinYield` spins with `pause` this many times before it starts yielding.
+const YIELD_AFTER: u64 = 64;
+/// What `Adaptive` spins once its recent waits mostly outlasted the budget.
+pub const SHORT_SPIN: Duration = Duration::from_micros(1);
+
+/// The CPU a primitive's last publisher ran on, so a waiter can tell when it would spin on
+/// its peer's CPU (see the [module docs](self)).
+///
+/// Stored as CPU + 1; 0 (the all-zero state) means "unknown". Written and read with Relaxed
+/// ordering: it is a hint, never part of a synchronization protocol.
+///
+/// Recorded only where `sched_getcpu` is a cheap vDSO call (x86 and x86-64, ~1.5 ns); on
+/// other architectures it would be a syscall per publish, so the hint stays unknown there
+/// and `Adaptive` relies on its learned spin budget alone.
+#[repr(transparent)]
+#[derive(Debug)]
+pub struct CpuHint(AtomicU32);
+
+impl CpuHint {
+    /// An unknown hint.
+    pub fn new() -> Self {
+        CpuHint(AtomicU32::new(0))
+    }
+
+    /// Records the calling thread's current CPU.
+    #[inline]
+    pub fn note(&self) {
+        #[cfg(not(loom))]
+        self.0
+            .store(current_cpu().wrapping_add(1), Ordering::Relaxed);
+    }
+
+    /// The recorded CPU, if any.
+    #[inline]
+    pub fn get(&self) -> Option<u32> {
+        #[cfg(not(loom))]
+        {
+            self.0.load(Ordering::Relaxed).checked_sub(1)
+        }
+        // Under loom the hint is inert: it would only add uninteresting interleavings.
+        #[cfg(loom)]
+        None
+    }
+
+    /// Records the calling thread's CPU and returns the one recorded before (for primitives
+    /// whose every party publishes, such as a barrier).
+    #[inline]
+    pub fn replace(&self) -> Option<u32> {
+        let before = self.get();
+        self.note();
+        before
+    }
+}
+
+impl Default for CpuHint {
+    fn default() -> Self {
+        CpuHint::new()
+    }
+}
+
+/// The calling thread's CPU as a u32.
+#[inline]
+fn current_cpu() -> u32 {
+    crate::sys::affinity::current_cpu() as u32
+}
+
+/// A condition a primitive waits for, with the futex protocol that lets a waiter sleep on it.
+///
+/// Implemented by each primitive's waits; public so that higher layers (queues, channels)
+/// build their own waits on the same loop. The contract, for a waker that publishes and then
+/// wakes the futex word only when a sleeper is registered:
+///
+/// - [`poll`](Self::poll) returns `Some` once the condition holds, with Acquire ordering
+///   towards the publisher.
+/// - [`prepare_sleep`](Self::prepare_sleep) registers the caller as a sleeper, then re-checks
+///   the condition: `Err(output)` if it now holds (having deregistered), else `Ok(expected)`,
+///   the value [`futex_word`](Self::futex_word) must still hold for the sleep to begin. Any
+///   publish after that re-check must either change the word or see the registration and
+///   wake the word.
+/// - [`finish_sleep`](Self::finish_sleep) deregisters after the sleep.
+pub trait WaitCondition {
+    /// What a successful wait returns.
+    type Output;
+    /// Checks the condition once.
+    fn poll(&mut self) -> Option<Self::Output>;
+    /// The futex word sleepers wait on.
+    fn futex_word(&self) -> &AtomicU32;
+    /// Registers as a sleeper and re-checks (see the trait docs).
+    fn prepare_sleep(&mut self) -> Result<u32, Self::Output>;
+    /// Deregisters after a sleep (nothing for protocols whose registration the waker clears).
+    fn finish_sleep(&mut self) {}
+}
+
+/// Waits for `cond` with strategy `how` until `deadline`, checking `peers` now and then
+/// (see the [module docs](self)).
+///
+/// `peer_cpu` is the CPU the peer last published from (a [`CpuHint`]), used by `Adaptive`
+/// to avoid spinning on the peer's CPU. Primitives call this on their slow path after a
+/// failed inline poll.
+#[cold]
+#[inline(never)]
+pub fn wait_on<C, P>(
+    mut cond: C,
+    how: Wait,
+    deadline: Option<Deadline>,
+    peers: &P,
+    peer_cpu: Option<u32>,
+) -> Result<C::Output, WaitError>
+where
+    C: WaitCondition,
+    P: PeerWatch + ?Sized,
+{
+    if let Some(v) = cond.poll() {
+        return Ok(v);
+    }
+    let start = monotonic_ns();
+    let mut w = Waiter {
+        deadline,
+        peers,
+        next_peer_check: start.saturating_add(SLICE_NS),
+        warn_spin_same_cpu: matches!(how, Wait::Spin) && peer_cpu.is_some(),
+        peer_cpu,
+    };
+    match how {
+        Wait::Spin => w.spin(&mut cond, u64::MAX, None, u64::MAX),
+        Wait::SpinYield => w.spin(&mut cond, YIELD_AFTER, None, u64::MAX),
+        Wait::Block => w.block(&mut cond),
+        Wait::Adaptive { spin_budget } => {
+            let same_cpu = peer_cpu.is_some_and(|c| c == current_cpu());
+            let plan = if same_cpu {
+                learn::same_cpu();
+                None
+            } else {
+                learn::plan(spin_budget)
+            };
+            if let Some((budget_ns, probe)) = plan {
+                // Under loom time is not part of the model: spin a fixed two polls instead.
+                let max_iters = if cfg!(loom) { 2 } else { u64::MAX };
+                match w.spin(
+                    &mut cond,
+                    u64::MAX,
+                    Some(start.saturating_add(budget_ns)),
+                    max_iters,
+                ) {
+                    Err(WaitError::Timeout) if !w.deadline_passed() => {} // budget spent
+                    done => {
+                        if done.is_ok() {
+                            learn::spun(probe);
+                        }
+                        return done;
+                    }
+                }
+                learn::blocked();
+            }
+            w.block(&mut cond)
+        }
+    }
+}
+
+/// The state of one wait in progress.
+struct Waiter<'a, P: ?Sized> {
+    deadline: Option<Deadline>,
+    peers: &'a P,
+    next_peer_check: u64,
+    warn_spin_same_cpu: bool,
+    peer_cpu: Option<u32>,
+}
+
+impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
+    fn deadline_passed(&self) -> bool {
+        self.deadline.is_some_and(Deadline::expired)
+    }
+
+    /// Checks the peers if one was due at `now` (or `force`).
+    fn maybe_check_peers(&mut self, now: u64, force: bool) -> Result<(), WaitError> {
+        if force || now >= self.next_peer_check {
+            self.peers.check_peers()?;
+            self.next_peer_check = now.saturating_add(SLICE_NS);
+            if self.warn_spin_same_cpu {
+                self.warn_spin_same_cpu = false;
+                warn_if_spinning_on_peer_cpu(self.peer_cpu);
+            }
+        }
+        Ok(())
+    }
+
+    /// Spins until the condition holds, the deadline passes or `budget_end` (ns) / `max_iters`
+    /// is reached — the last two reported as `Timeout` while the deadline has not passed.
+    /// Pauses for the first `yield_after` iterations, then yields.
+    fn spin<C: WaitCondition>(
+        &mut self,
+        cond: &mut C,
+        yield_after: u64,
+        budget_end: Option<u64>,
+        max_iters: u64,
+    ) -> Result<C::Output, WaitError> {
+        let mut i: u64 = 0;
+        loop {
+            if let Some(v) = cond.poll() {
+                return Ok(v);
+            }
+            i += 1;
+            if i >= max_iters {
+                return Err(WaitError::Timeout);
+            }
+            let yielding = i >= yield_after;
+            if yielding {
+                yield_now();
+            } else {
+                spin_hint();
+            }
+            // Yields are syscalls already: read the clock after each one.
+            if yielding || i % CLOCK_EVERY == 0 {
+                let now = monotonic_ns();
+                if self.deadline.is_some_and(|d| now >= d.as_ns()) {
+                    return cond.poll().ok_or(WaitError::Timeout);
+                }
+                if budget_end.is_some_and(|end| now >= end) {
+                    return Err(WaitError::Timeout);
+                }
+                self.maybe_check_peers(now, i % u64::from(SPIN_PEER_CHECK_EVERY) == 0)?;
+            }
+        }
+    }
+
+    /// Sleeps on the futex word in slices of at most [`SLEEP_SLICE`].
+    fn block<C: WaitCondition>(&mut self, cond: &mut C) -> Result<C::Output, WaitError> {
+        loop {
+            if let Some(v) = cond.poll() {
+                return Ok(v);
+            }
+            let now = monotonic_ns();
+            if self.deadline.is_some_and(|d| now >= d.as_ns()) {
+                return Err(WaitError::Timeout); // polled just above
+            }
+            self.maybe_check_peers(now, false)?;
+            let expected = match cond.prepare_sleep() {
+                Ok(expected) => expected,
+                Err(v) => return Ok(v),
+            };
+            // Under loom a timed futex wait returns at once (the model has no time), so sleep
+            // untimed there unless the caller gave a deadline; slices only serve peer checks.
+            let slice = if cfg!(loom) {
+                self.deadline
+            } else {
+                let end = Deadline::at_ns(now.saturating_add(SLICE_NS));
+                Some(self.deadline.map_or(end, |d| d.min(end)))
+            };
+            futex::wait(cond.futex_word(), expected, slice);
+            cond.finish_sleep();
+        }
+    }
+}
+
+/// Debug builds: say once per process that `Spin` is waiting on a peer that shares its CPU.
+#[cfg(all(debug_assertions, not(loom)))]
+fn warn_if_spinning_on_peer_cpu(peer_cpu: Option<u32>) {
+    if peer_cpu == Some(current_cpu()) {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            eprintln!(
+                "handoff: warning: a Wait::Spin wait is spinning on the CPU its peer last ran \
+                 on ({}); each hand-off then costs a scheduler tick. Pin the two sides to \
+                 distinct CPUs, or use Wait::Adaptive / Wait::SpinYield.",
+                current_cpu()
+            );
+        });
+    }
+}
+
+#[cfg(not(all(debug_assertions, not(loom))))]
+fn warn_if_spinning_on_peer_cpu(_peer_cpu: Option<u32>) {}
+
+/// What `Adaptive` waits of the calling thread did (see [`adaptive_stats`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AdaptiveStats {
+    /// Waits that ended while spinning (slow path only: a wait whose first poll succeeded is
+    /// not counted).
+    pub spun: u64,
+    /// Waits that spun their budget out and slept.
+    pub blocked: u64,
+    /// Waits that slept at once because the peer last ran on the waiter's CPU.
+    pub same_cpu: u64,
+    /// Waits that spun only [`SHORT_SPIN`] because recent waits outlasted the budget.
+    pub short: u64,
+}
+
+/// Counts of how the calling thread's `Adaptive` waits ended, since the thread started or the
+/// last [`reset_adaptive_stats`].
+pub fn adaptive_stats() -> AdaptiveStats {
+    learn::STATE.with(|s| s.stats.get())
+}
+
+/// Zeroes the calling thread's [`adaptive_stats`].
+pub fn reset_adaptive_stats() {
+    learn::STATE.with(|s| s.stats.set(AdaptiveStats::default()));
+}
+
+/// The per-thread learning of `Adaptive` (module docs, "Learning the spin budget").
+mod learn {
+    use super::*;
+
+    /// Score units: 0 = recent waits all ended spinning, `FULL` = all outlasted the budget.
+    const FULL: u32 = 256;
+    /// Above this score, spin only [`SHORT_SPIN`].
+    const SHORT_ABOVE: u32 = FULL / 2;
+    /// In short mode, every this many waits spin the full budget (a probe).
+    const PROBE_EVERY: u32 = 16;
+
+    pub(super) struct State {
+        pub(super) stats: Cell<AdaptiveStats>,
+        score: Cell<u32>,
+        waits: Cell<u32>,
+    }
+
+    thread_local! {
+        pub(super) static STATE: State = const {
+            State {
+                stats: Cell::new(AdaptiveStats { spun: 0, blocked: 0, same_cpu: 0, short: 0 }),
+                score: Cell::new(0),
+                waits: Cell::new(0),
+            }
+        };
+    }
+
+    fn bump(f: impl FnOnce(&mut AdaptiveStats)) {
+        STATE.with(|s| {
+            let mut st = s.stats.get();
+            f(&mut st);
+            s.stats.set(st);
+        });
+    }
+
+    /// How long to spin (ns) and whether this is a full-budget probe from short mode; `None`
+    /// for a zero budget.
+    pub(super) fn plan(budget: Duration) -> Option<(u64, bool)> {
+        let budget_ns = u64::try_from(budget.as_nanos()).unwrap_or(u64::MAX);
+        if budget_ns == 0 {
+            return None;
+        }
+        STATE.with(|s| {
+            let n = s.waits.get().wrapping_add(1);
+            s.waits.set(n);
+            if cfg!(loom) || s.score.get() <= SHORT_ABOVE {
+                Some((budget_ns, false))
+            } else if n % PROBE_EVERY == 0 {
+                Some((budget_ns, true))
+            } else {
+                let mut st = s.stats.get();
+                st.short += 1;
+                s.stats.set(st);
+                Some((budget_ns.min(SHORT_SPIN.as_nanos() as u64), false))
+            }
+        })
+    }
+
+    /// A wait ended while spinning.
+    pub(super) fn spun(probe: bool) {
+        STATE.with(|s| {
+            let score = s.score.get();
+            s.score.set(if probe { 0 } else { score - score / 4 });
+        });
+        bump(|st| st.spun += 1);
+    }
+
+    /// A wait spun its budget out and sleeps.
+    pub(super) fn blocked() {
+        STATE.with(|s| {
+            let score = s.score.get();
+            s.score.set(score + (FULL - score) / 4);
+        });
+        bump(|st| st.blocked += 1);
+    }
+
+    /// A wait sleeps at once because the peer shares its CPU.
+    pub(super) fn same_cpu() {
+        bump(|st| st.same_cpu += 1);
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::sync::atomic::fence;
+    use crate::sync::NoPeers;
+    use std::sync::Arc;
+
+    #[test]
+    fn parse_and_display_round_trip() {
+        for w in Wait::ALL {
+            assert_eq!(w.to_string().parse::<Wait>().unwrap(), w);
+        }
+        let w: Wait = "adaptive:5us".parse().unwrap();
+        assert_eq!(
+            w,
+            Wait::Adaptive {
+                spin_budget: Duration::from_micros(5)
+            }
+        );
+        assert_eq!(w.to_string(), "adaptive:5000ns");
+        assert_eq!(w.to_string().parse::<Wait>().unwrap(), w);
+        assert_eq!("FUTEX".parse::<Wait>().unwrap(), Wait::Block);
+        assert_eq!(Wait::default(), Wait::ADAPTIVE);
+        for bad in [
+            "",
+            "spinn",
+            "adaptive:",
+            "adaptive:5",
+            "adaptive:xus",
+            "adaptive:99999999999999999999ms",
+        ] {
+            let err = bad.parse::<Wait>().unwrap_err();
+            assert!(matches!(err, Error::InvalidArgument(_)), "{bad:?} -> {err}");
+        }
+    }
+
+    /// A minimal primitive for exercising the loop: a word that becomes nonzero.
+    struct NonZero<'a> {
+        word: &'a AtomicU32,
+        sleepers: &'a AtomicU32,
+    }
+
+    impl WaitCondition for NonZero<'_> {
+        type Output = u32;
+        fn poll(&mut self) -> Option<u32> {
+            Some(self.word.load(Ordering::Acquire)).filter(|&v| v != 0)
+        }
+        fn futex_word(&self) -> &AtomicU32 {
+            self.word
+        }
+        fn prepare_sleep(&mut self) -> Result<u32, u32> {
+            self.sleepers.fetch_add(1, Ordering::Relaxed);
+            fence(Ordering::SeqCst);
+            match self.poll() {
+                Some(v) => {
+                    self.sleepers.fetch_sub(1, Ordering::Relaxed);
+                    Err(v)
+                }
+                None => Ok(0),
+            }
+        }
+        fn finish_sleep(&mut self) {
+            self.sleepers.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    fn publish(word: &AtomicU32, sleepers: &AtomicU32, v: u32) {
+        word.store(v, Ordering::Release);
+        fence(Ordering::SeqCst);
+        if sleepers.load(Ordering::Relaxed) != 0 {
+            futex::wake_all(word);
+        }
+    }
+
+    #[test]
+    fn every_strategy_times_out_on_a_false_condition() {
+        let word = AtomicU32::new(0);
+        let sleepers = AtomicU32::new(0);
+        for how in Wait::ALL {
+            let d = Deadline::after(Duration::from_millis(5));
+            let r = wait_on(
+                NonZero {
+                    word: &word,
+                    sleepers: &sleepers,
+                },
+                how,
+                Some(d),
+                &NoPeers,
+                None,
+            );
+            assert_eq!(r, Err(WaitError::Timeout), "{how}");
+            assert!(d.expired());
+            assert_eq!(sleepers.load(Ordering::Relaxed), 0);
+        }
+    }
+
+    #[test]
+    fn every_strategy_sees_a_publish_from_another_thread() {
+        for how in Wait::ALL.into_iter().chain([Wait::Adaptive {
+            spin_budget: Duration::ZERO,
+        }]) {
+            let word = Arc::new(AtomicU32::new(0));
+            let sleepers = Arc::new(AtomicU32::new(0));
+            let (w2, s2) = (word.clone(), sleepers.clone());
+            let t = std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(2));
+                publish(&w2, &s2, 7);
+            });
+            let d = Deadline::after(Duration::from_secs(20));
+            let r = wait_on(
+                NonZero {
+                    word: &word,
+                    sleepers: &sleepers,
+                },
+                how,
+                Some(d),
+                &NoPeers,
+                None,
+            );
+            assert_eq!(r, Ok(7), "{how}");
+            t.join().unwrap();
+        }
+    }
+
+    struct DeadPeer;
+    impl PeerWatch for DeadPeer {
+        fn check_peers(&self) -> Result<(), WaitError> {
+            Err(WaitError::PeerGone { pid: 4242 })
+        }
+    }
+
+    #[test]
+    fn a_dead_peer_ends_every_strategy() {
+        let word = AtomicU32::new(0);
+        let sleepers = AtomicU32::new(0);
+        for how in Wait::ALL {
+            // The watchdog is the deadline: a hang would show as Timeout, not PeerGone.
+            let d = Deadline::after(Duration::from_secs(20));
+            let r = wait_on(
+                NonZero {
+                    word: &word,
+                    sleepers: &sleepers,
+                },
+                how,
+                Some(d),
+                &DeadPeer,
+                None,
+            );
+            assert_eq!(r, Err(WaitError::PeerGone { pid: 4242 }), "{how}");
+        }
+    }
+
+    #[test]
+    fn adaptive_blocks_at_once_on_the_peer_cpu() {
+        reset_adaptive_stats();
+        let word = AtomicU32::new(0);
+        let sleepers = AtomicU32::new(0);
+        let d = Deadline::after(Duration::from_millis(2));
+        let me = Some(current_cpu());
+        let r = wait_on(
+            NonZero {
+                word: &word,
+                sleepers: &sleepers,
+            },
+            Wait::ADAPTIVE,
+            Some(d),
+            &NoPeers,
+            me,
+        );
+        assert_eq!(r, Err(WaitError::Timeout));
+        // We may have migrated between the two getcpu calls; then it spun instead.
+        let s = adaptive_stats();
+        assert_eq!(s.same_cpu + s.blocked, 1, "{s:?}");
+    }
+
+    #[test]
+    fn adaptive_learns_to_spin_short_and_probes_back() {
+        reset_adaptive_stats();
+        let word = AtomicU32::new(0);
+        let sleepers = AtomicU32::new(0);
+        let how = Wait::Adaptive {
+            spin_budget: Duration::from_micros(50),
+        };
+        for _ in 0..8 {
+            let d = Deadline::after(Duration::from_micros(200));
+            let r = wait_on(
+                NonZero {
+                    word: &word,
+                    sleepers: &sleepers,
+                },
+                how,
+                Some(d),
+                &NoPeers,
+                None,
+            );
+            assert_eq!(r, Err(WaitError::Timeout));
+        }
+        let s = adaptive_stats();
+        assert!(
+            s.short > 0,
+            "long waits should switch to short spins: {s:?}"
+        );
+        // Now the condition holds at once for every wait: a probe switches back.
+        word.store(1, Ordering::Release);
+        for _ in 0..40 {
+            wait_on(
+                NonZero {
+                    word: &word,
+                    sleepers: &sleepers,
+                },
+                how,
+                None,
+                &NoPeers,
+                None,
+            )
+            .unwrap();
+        }
+        reset_adaptive_stats();
+    }
+
+    #[test]
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+    fn cpu_hint_records_the_cpu() {
+        let h = CpuHint::new();
+        assert_eq!(h.get(), None);
+        h.note();
+        assert!(h.get().is_some());
+        assert!(h.replace().is_some());
+    }
+}

@@ -1,0 +1,459 @@
+//! Argument parsing and dispatch. The lab does the work; this file only turns flags into its
+//! configurations and its results into files and exit codes.
+
+use crate::{progress, Failure, EXIT_INTERRUPTED};
+use clap::{Args, Parser, Subcommand};
+use handoff::sys::clock::Clock;
+use handoff::sys::topology::Topology;
+use handoff_lab::experiments::exchange::{self, ExchangeConfig, Mode};
+use handoff_lab::output::{self, Format};
+use handoff_lab::schema::{C2cResults, ExchangeResults};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Measure how fast two processes (or two threads) on this machine hand data to each other.
+///
+/// Start with `handoff report`: it characterizes the machine and writes a report with plots
+/// and a recommendation. `handoff bench NAME` runs one experiment.
+#[derive(Debug, Parser)]
+#[command(name = "handoff", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Characterize this machine: c2c floor, exchange per CPU, size sweep, cache effects;
+    /// writes results, plots, report.md and index.html into one folder.
+    Report(ReportArgs),
+    /// Run one experiment.
+    #[command(subcommand)]
+    Bench(Bench),
+    /// Re-draw every plot from a results file.
+    Plot {
+        /// A results.json written by `report` or `bench exchange --format json`.
+        results: PathBuf,
+        /// Output folder (default: the results file's folder).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Compare two results files: ratio B/A of means with a bootstrapped CI per matched record.
+    ///
+    /// Exit codes: 0 ok, 1 when --fail-above is exceeded, 2 usage error, 3 runtime error.
+    Compare {
+        /// The baseline results file.
+        a: PathBuf,
+        /// The results file to compare against the baseline.
+        b: PathBuf,
+        /// Exit with 1 when a ratio B/A (CI lower bound) exceeds this, e.g. 1.10.
+        #[arg(long, value_name = "RATIO")]
+        fail_above: Option<f64>,
+        /// table or json.
+        #[arg(long, default_value = "table")]
+        format: String,
+    },
+    /// Remove shared-memory segments left behind by handoff processes that died.
+    Cleanup,
+    /// Internal: a worker process of a cross-process experiment.
+    #[command(name = "__worker", hide = true)]
+    Worker {
+        /// The experiment.
+        experiment: String,
+        /// Its JSON spec.
+        spec: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum Bench {
+    /// The source paper's experiment: a producer fills a block, a consumer sums it, in
+    /// lock-step, between threads or processes, per mode, size, consumer CPU and cache state.
+    Exchange(ExchangeArgs),
+    /// The hardware floor: one cache line bounced between every pair of CPUs (one-way ns).
+    C2c(C2cArgs),
+}
+
+/// Flags shared by `bench exchange` and `report`.
+#[derive(Debug, Args, Clone)]
+pub struct CommonExchangeArgs {
+    /// Modes, comma-separated, or `all`: single-thread, file, threads-spin, processes-spin,
+    /// threads-blocking, processes-semaphore, processes-futex, processes-adaptive, pipe.
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// Block sizes, comma-separated, with units: 4KiB,64KiB,1MiB (multiples of 4 bytes).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Consumer CPUs: a list such as 0,1 or 0-3, or `all` (every CPU this process may use).
+    #[arg(long)]
+    pub consumer_core: Option<String>,
+    /// Measured repetitions per run.
+    #[arg(long)]
+    pub reps: Option<u32>,
+    /// Runs per point, each with a fresh pair of threads or processes.
+    #[arg(long)]
+    pub runs: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+struct ExchangeArgs {
+    #[command(flatten)]
+    common: CommonExchangeArgs,
+    /// The producer's CPU.
+    #[arg(long, default_value_t = 0)]
+    producer_core: usize,
+    /// Repetitions discarded before measuring, per run.
+    #[arg(long, default_value_t = 10)]
+    warmup: u32,
+    /// Flush the block from every cache after writing it (clflushopt + sfence), excluded from
+    /// the metrics and reported as flush_us.
+    #[arg(long)]
+    flush_cache: bool,
+    /// Where `file` mode writes (default: the system temp dir).
+    #[arg(long)]
+    file_dir: Option<PathBuf>,
+    /// table, json or csv.
+    #[arg(long, default_value = "table")]
+    format: String,
+    /// Write the output here instead of stdout.
+    #[arg(long)]
+    output: Option<PathBuf>,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Slow producer: sleep this many microseconds before each fill (to watch what a waiting
+    /// consumer costs in CPU).
+    #[arg(long, default_value_t = 0, hide = true)]
+    producer_delay_us: u64,
+}
+
+#[derive(Debug, Args)]
+struct C2cArgs {
+    /// CPUs to measure between: a list such as 0-3,8, or `all`.
+    #[arg(long, default_value = "all")]
+    cores: String,
+    /// Samples per pair (each the mean of --round-trips round trips).
+    #[arg(long, default_value_t = 100)]
+    samples: u32,
+    /// Round trips per sample.
+    #[arg(long, default_value_t = 1000)]
+    round_trips: u32,
+    /// table, json or csv.
+    #[arg(long, default_value = "table")]
+    format: String,
+    /// Write the output here instead of stdout.
+    #[arg(long)]
+    output: Option<PathBuf>,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// `handoff report` flags.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub common: CommonExchangeArgs,
+    /// Output folder (default: handoff-report-<host>-<date>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// A shorter run (under a minute on 2 CPUs): fewer repetitions, runs and sizes.
+    #[arg(long)]
+    pub quick: bool,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Stop after this many exchange records and write a partial report (for tests).
+    #[arg(long, hide = true)]
+    pub stop_after_records: Option<usize>,
+}
+
+pub static CANCEL: AtomicBool = AtomicBool::new(false);
+
+/// Ctrl-C (and SIGTERM) set the cancel flag; experiments stop at the next safe point.
+pub fn install_interrupt_handler() {
+    // An error here only means a handler is already installed.
+    let _ = ctrlc::set_handler(|| CANCEL.store(true, Ordering::SeqCst));
+}
+
+/// Runs the command; `Ok(exit code)`.
+pub fn run(cli: Cli) -> Result<u8, Failure> {
+    match cli.command {
+        Command::Worker { experiment, spec } => worker(&experiment, &spec),
+        Command::Bench(Bench::Exchange(a)) => bench_exchange(a),
+        Command::Bench(Bench::C2c(a)) => bench_c2c(a),
+        Command::Report(a) => crate::cli_report::report(a),
+        Command::Plot { results, out } => plot(&results, out.as_deref()),
+        Command::Compare {
+            a,
+            b,
+            fail_above,
+            format,
+        } => compare(&a, &b, fail_above, &format),
+        Command::Cleanup => cleanup(),
+    }
+}
+
+fn worker(experiment: &str, spec: &str) -> Result<u8, Failure> {
+    match experiment {
+        "exchange" => exchange::worker::worker_main(spec)
+            .map(|()| 0)
+            .map_err(|e| Failure::runtime(format!("worker: {e}"))),
+        other => Err(Failure::usage(format!("unknown worker experiment '{other}'"))),
+    }
+}
+
+/// The CPUs this process may use.
+pub fn allowed_cpus() -> Result<Vec<usize>, Failure> {
+    handoff::sys::affinity::allowed_cpus()
+        .map_err(|e| Failure::runtime(format!("reading the CPU affinity mask: {e}")))
+}
+
+/// Parses `all` or a CPU list, checking every CPU is allowed.
+pub fn parse_cores(text: &str, allowed: &[usize], flag: &str) -> Result<Vec<usize>, Failure> {
+    if text.trim() == "all" {
+        return Ok(allowed.to_vec());
+    }
+    let cpus = handoff::sys::affinity::parse_cpu_list(text)
+        .map_err(|e| Failure::usage(format!("{flag} {text}: {e}")))?;
+    if cpus.is_empty() {
+        return Err(Failure::usage(format!("{flag} names no CPU")));
+    }
+    for &c in &cpus {
+        if !allowed.contains(&c) {
+            return Err(Failure::usage(format!(
+                "{flag}: CPU {c} is not available: this process may use CPUs {}",
+                handoff::sys::affinity::format_cpu_list(allowed)
+            )));
+        }
+    }
+    Ok(cpus)
+}
+
+fn parse_format(text: &str) -> Result<Format, Failure> {
+    text.parse::<Format>()
+        .map_err(|e| Failure::usage(e.to_string()))
+}
+
+/// Applies the shared flags to a configuration.
+pub fn apply_common(
+    cfg: &mut ExchangeConfig,
+    common: &CommonExchangeArgs,
+    allowed: &[usize],
+) -> Result<(), Failure> {
+    if let Some(m) = &common.mode {
+        cfg.modes = Mode::parse_list(m).map_err(Failure::usage)?;
+    }
+    if let Some(s) = &common.size {
+        cfg.sizes = handoff_lab::units::parse_size_list(s).map_err(Failure::usage)?;
+    }
+    if let Some(c) = &common.consumer_core {
+        cfg.consumer_cores = parse_cores(c, allowed, "--consumer-core")?;
+    }
+    if let Some(r) = common.reps {
+        cfg.reps = r;
+    }
+    if let Some(r) = common.runs {
+        cfg.runs = r;
+    }
+    Ok(())
+}
+
+/// Everything an exchange measurement needs from the machine.
+pub struct Machine {
+    pub clock: Clock,
+    pub calibration: handoff::sys::clock::Calibration,
+    pub topology: Topology,
+    pub launcher: exchange::Launcher,
+}
+
+impl Machine {
+    pub fn detect() -> Result<Machine, Failure> {
+        let clock = Clock::detect();
+        let calibration = clock.calibration();
+        let topology = Topology::detect()
+            .map_err(|e| Failure::runtime(format!("reading the CPU topology: {e}")))?;
+        let exe = std::env::current_exe()
+            .map_err(|e| Failure::runtime(format!("finding our own executable: {e}")))?;
+        Ok(Machine {
+            clock,
+            calibration,
+            topology,
+            launcher: exchange::Launcher {
+                exe,
+                args: vec!["__worker".into(), "exchange".into()],
+            },
+        })
+    }
+
+    pub fn env<'a>(&'a self, cfg: &ExchangeConfig) -> exchange::Env<'a> {
+        exchange::Env {
+            launcher: &self.launcher,
+            cancel: &CANCEL,
+            clock: self.clock,
+            calibration: self.calibration,
+            topology: &self.topology,
+            file_dir: cfg.file_dir.clone(),
+            producer_delay_us: cfg.producer_delay_us,
+        }
+    }
+}
+
+/// Wraps an exchange outcome into a results file.
+pub fn results(
+    m: &Machine,
+    cfg: &serde_json::Value,
+    outcome: exchange::Outcome,
+) -> ExchangeResults {
+    let mut r = ExchangeResults::new(
+        handoff_lab::machine::detect(&m.calibration),
+        handoff_lab::machine::tool(),
+        cfg.clone(),
+    );
+    r.c2c = outcome.c2c;
+    r.records = outcome.records;
+    r.partial = outcome.stopped.is_some();
+    r.stopped_early = outcome.stopped;
+    r
+}
+
+fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
+    let allowed = allowed_cpus()?;
+    let mut cfg = ExchangeConfig {
+        consumer_cores: allowed.clone(),
+        producer_core: a.producer_core,
+        warmup: a.warmup,
+        flush_cache: vec![a.flush_cache],
+        producer_delay_us: a.producer_delay_us,
+        ..ExchangeConfig::default()
+    };
+    if let Some(d) = a.file_dir {
+        cfg.file_dir = d;
+    }
+    apply_common(&mut cfg, &a.common, &allowed)?;
+    cfg.validate(&allowed).map_err(Failure::usage)?;
+    let format = parse_format(&a.format)?;
+    if let Some(path) = &a.output {
+        output::check_output_path(path).map_err(|e| Failure::usage(e.to_string()))?;
+    }
+    install_interrupt_handler();
+    let m = Machine::detect()?;
+    let env = m.env(&cfg);
+    let points = exchange::plan(&cfg);
+    let mut prog = progress::Stderr::new(a.quiet);
+    let outcome = exchange::run_points(&points, &env, &[], &mut prog, None)
+        .map_err(|e| Failure::runtime(e.to_string()))?;
+    let interrupted = outcome.stopped.is_some();
+    let config = serde_json::to_value(&cfg).map_err(|e| Failure::runtime(e.to_string()))?;
+    let res = results(&m, &config, outcome);
+    output::write_output(&output::render_exchange(&res, format), a.output.as_deref())
+        .map_err(|e| Failure::runtime(e.to_string()))?;
+    if interrupted {
+        eprintln!("handoff: interrupted; the output holds the records measured so far");
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(0)
+}
+
+fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {
+    let allowed = allowed_cpus()?;
+    let cpus = parse_cores(&a.cores, &allowed, "--cores")?;
+    if a.samples == 0 || a.round_trips == 0 {
+        return Err(Failure::usage("--samples and --round-trips must be at least 1"));
+    }
+    let format = parse_format(&a.format)?;
+    if let Some(path) = &a.output {
+        output::check_output_path(path).map_err(|e| Failure::usage(e.to_string()))?;
+    }
+    if cpus.len() < 2 {
+        return Err(Failure::usage(format!(
+            "c2c needs at least two CPUs; this process may use {}",
+            handoff::sys::affinity::format_cpu_list(&cpus)
+        )));
+    }
+    install_interrupt_handler();
+    let m = Machine::detect()?;
+    let opts = handoff::floor::C2cOptions {
+        samples: a.samples,
+        round_trips_per_sample: a.round_trips,
+        ..Default::default()
+    };
+    let pairs = handoff_lab::experiments::c2c::all_pairs(&cpus);
+    let mut prog = progress::Stderr::new(a.quiet);
+    use handoff_lab::progress::Progress;
+    prog.begin(pairs.len(), "c2c");
+    let measured = handoff_lab::experiments::c2c::measure(
+        &pairs,
+        &opts,
+        &m.topology,
+        &CANCEL,
+        &mut |_, _| {},
+    )
+    .map_err(Failure::runtime)?;
+    prog.end();
+    let config = serde_json::json!({
+        "cores": cpus,
+        "samples": a.samples,
+        "round_trips_per_sample": a.round_trips,
+    });
+    let res = C2cResults::new(
+        handoff_lab::machine::detect(&m.calibration),
+        handoff_lab::machine::tool(),
+        config,
+        cpus,
+        measured,
+    );
+    output::write_output(&output::render_c2c(&res, format), a.output.as_deref())
+        .map_err(|e| Failure::runtime(e.to_string()))?;
+    Ok(if CANCEL.load(Ordering::Relaxed) {
+        EXIT_INTERRUPTED
+    } else {
+        0
+    })
+}
+
+fn load(path: &Path) -> Result<ExchangeResults, Failure> {
+    ExchangeResults::load(path).map_err(|e| Failure::runtime(e.to_string()))
+}
+
+fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
+    let res = load(results)?;
+    let dir = match out {
+        Some(d) => d.to_path_buf(),
+        None => results
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf(),
+    };
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Failure::runtime(format!("creating {}: {e}", dir.display())))?;
+    let files = handoff_lab::plot::plot_all(&res, &dir).map_err(|e| Failure::runtime(e.to_string()))?;
+    for f in files {
+        println!("{}", f.display());
+    }
+    Ok(0)
+}
+
+fn compare(a: &Path, b: &Path, fail_above: Option<f64>, format: &str) -> Result<u8, Failure> {
+    if !matches!(format, "table" | "json") {
+        return Err(Failure::usage(format!("--format {format}: use table or json")));
+    }
+    let (ra, rb) = (load(a)?, load(b)?);
+    let cmp = handoff_lab::compare::compare(&ra, &rb, fail_above)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let _ = format; // json lands with Comparison: Serialize
+    print!("{}", cmp.render_table());
+    Ok(u8::try_from(cmp.exit_code()).unwrap_or(crate::EXIT_RUNTIME))
+}
+
+fn cleanup() -> Result<u8, Failure> {
+    let removed = handoff::sys::mem::cleanup_stale().map_err(|e| Failure::runtime(e.to_string()))?;
+    if removed.is_empty() {
+        println!("no stale handoff segments");
+    }
+    for name in removed {
+        println!("removed {name}");
+    }
+    Ok(0)
+}

@@ -1,0 +1,389 @@
+//! The `handoff` command as a user runs it: argument errors, output schemas, a short run of
+//! every mode, a worker killed mid-run, Ctrl-C, and the report. No timing assertions.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_handoff");
+
+/// Measuring tests run one at a time: they pin to the same CPUs.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn handoff(args: &[&str]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start handoff");
+    // Watchdog: no test may hang.
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let dog = std::thread::spawn(move || {
+        if rx.recv_timeout(Duration::from_secs(120)).is_err() {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        }
+    });
+    let mut out = String::new();
+    let mut err = String::new();
+    use std::io::Read;
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let t = std::thread::spawn(move || {
+        let mut e = String::new();
+        let _ = se.read_to_string(&mut e);
+        e
+    });
+    let _ = so.read_to_string(&mut out);
+    err.push_str(&t.join().unwrap());
+    let status = child.wait().unwrap();
+    let _ = tx.send(());
+    dog.join().unwrap();
+    Output {
+        status,
+        stdout: out.into_bytes(),
+        stderr: err.into_bytes(),
+    }
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn cpus() -> usize {
+    handoff::sys::affinity::allowed_cpus().unwrap().len()
+}
+
+fn tmpdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("handoff-cli-test-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Our segments carry the creator pid: none of `pid`'s may be left in /dev/shm.
+fn segments_of(pid: u32) -> Vec<String> {
+    let prefix = format!("handoff-{pid}-");
+    std::fs::read_dir("/dev/shm")
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with(&prefix) || n.starts_with(&format!("sem.{prefix}")))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2_before_anything_runs() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["bench", "exchange", "--mode", "threads-spn"], "unknown mode"),
+        (&["bench", "exchange", "--size", "0"], "size 0"),
+        (&["bench", "exchange", "--size", "6"], "multiple of 4"),
+        (&["bench", "exchange", "--size", "4XB"], "unknown unit"),
+        (&["bench", "exchange", "--consumer-core", "9999"], "9999"),
+        (&["bench", "exchange", "--producer-core", "9999"], "9999"),
+        (&["bench", "exchange", "--reps", "0"], "--reps"),
+        (&["bench", "exchange", "--runs", "0"], "--runs"),
+        (&["bench", "exchange", "--format", "xml"], "format"),
+        (
+            &["bench", "exchange", "--output", "/nonexistent-dir/x.json"],
+            "/nonexistent-dir",
+        ),
+        (&["bench", "c2c", "--cores", "0,9999"], "9999"),
+        (&["bench", "exchange", "--bogus"], "--bogus"),
+    ];
+    for (args, want) in cases {
+        let started = Instant::now();
+        let out = handoff(args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: stderr {err:?} should mention {want}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?} printed {:?}", text(&out.stdout));
+        // Refused before measuring: no c2c or exchange progress was printed.
+        assert!(!err.contains("exchange:"), "{args:?} started measuring: {err}");
+        let _ = started;
+    }
+}
+
+#[test]
+fn every_mode_runs_verified_with_the_json_schema() {
+    let _g = serial();
+    let out = handoff(&[
+        "bench", "exchange", "--mode", "all", "--size", "64KiB", "--reps", "5", "--warmup",
+        "1", "--runs", "2", "--format", "json", "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(v["schema"], "handoff.exchange/1");
+    for key in ["machine", "tool", "config", "c2c", "records"] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert!(v["machine"]["cpu_model"].is_string());
+    assert!(v["machine"]["clock"]["source"].is_string());
+    let records = v["records"].as_array().unwrap();
+    let n = cpus();
+    // 2 single-thread modes once, 7 two-party modes per consumer CPU.
+    assert_eq!(records.len(), 2 + 7 * n);
+    let modes: std::collections::BTreeSet<&str> =
+        records.iter().map(|r| r["mode"].as_str().unwrap()).collect();
+    assert_eq!(modes.len(), 9, "{modes:?}");
+    for r in records {
+        assert_eq!(r["verified"], true, "{r}");
+        assert_eq!(r["size_bytes"], 65536);
+        assert_eq!(r["reps"], 5);
+        assert_eq!(r["runs"], 2);
+        assert_eq!(r["runs_detail"].as_array().unwrap().len(), 2);
+        for metric in ["read_us", "latency_us", "write_us"] {
+            for stat in ["mean", "median", "min", "max", "p99"] {
+                assert!(r[metric][stat].is_number(), "{metric}.{stat} in {r}");
+            }
+            assert!(r[metric]["ci95_low"].is_number(), "2 runs give a CI");
+        }
+        let wait = r["wait"].as_str().unwrap();
+        assert!(
+            ["none", "spin", "spin-yield", "futex", "adaptive", "semaphore", "condvar", "pipe"]
+                .contains(&wait),
+            "{wait}"
+        );
+        assert!(r["placement"].is_string());
+    }
+    if n >= 2 {
+        let c2c = v["c2c"].as_array().unwrap();
+        assert!(!c2c.is_empty());
+        assert!(c2c[0]["one_way_ns"].as_f64().unwrap() > 0.0);
+    }
+}
+
+#[test]
+fn csv_and_table_formats() {
+    let _g = serial();
+    let dir = tmpdir("csv");
+    let csv = dir.join("out.csv");
+    let out = handoff(&[
+        "bench", "exchange", "--mode", "threads-spin,processes-futex", "--size", "4KiB,16KiB",
+        "--reps", "3", "--warmup", "0", "--runs", "1", "--format", "csv", "--output",
+        csv.to_str().unwrap(), "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let body = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = body.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    for col in ["mode", "size_bytes", "read_us_mean", "latency_us_median", "write_us_p99", "verified"] {
+        assert!(header.contains(&col), "{col} missing from {header:?}");
+    }
+    assert_eq!(lines.count(), 2 * 2 * cpus());
+    let out = handoff(&[
+        "bench", "exchange", "--mode", "single-thread", "--size", "4KiB", "--reps", "3",
+        "--runs", "1", "-q",
+    ]);
+    assert!(out.status.success());
+    let table = text(&out.stdout);
+    assert!(table.contains("single-thread") && table.contains("read"), "{table}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn c2c_matrix_json() {
+    if cpus() < 2 {
+        eprintln!("skip: c2c needs two CPUs, this process may use one");
+        return;
+    }
+    let _g = serial();
+    let out = handoff(&[
+        "bench", "c2c", "--samples", "5", "--round-trips", "100", "--format", "json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["schema"], "handoff.c2c/1");
+    let pairs = v["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), cpus() * (cpus() - 1) / 2);
+    assert!(pairs.iter().all(|p| p["one_way_ns"].as_f64().unwrap() > 0.0));
+}
+
+/// The pids of `parent`'s direct children.
+fn children_of(parent: u32) -> Vec<u32> {
+    let mut kids = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 2..]) else { continue };
+        let ppid: u32 = rest.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        if ppid == parent {
+            kids.push(pid);
+        }
+    }
+    kids
+}
+
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| !s.contains(") Z"))
+        .unwrap_or(false)
+}
+
+/// Starts a slow run (a 100 ms producer delay per repetition) and returns it once its
+/// workers are up.
+fn start_slow_run(mode: &str, output: &Path) -> (std::process::Child, Vec<u32>) {
+    let child = Command::new(BIN)
+        .args([
+            "bench", "exchange", "--mode", mode, "--size", "4KiB", "--reps", "100", "--warmup",
+            "0", "--runs", "1", "--consumer-core", "0", "--producer-delay-us", "100000",
+            "--format", "json", "--output", output.to_str().unwrap(), "-q",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let kids = children_of(child.id());
+        if kids.len() >= 2 {
+            std::thread::sleep(Duration::from_millis(300));
+            return (child, kids);
+        }
+        assert!(Instant::now() < deadline, "workers never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn wait_with_watchdog(mut child: std::process::Child) -> (Option<i32>, String) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            use std::io::Read;
+            let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+            return (st.code(), err);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("handoff did not exit after its worker died or Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_worker_killed_mid_run_fails_the_command_and_leaves_nothing_behind() {
+    let _g = serial();
+    let dir = tmpdir("kill");
+    for mode in ["processes-futex", "processes-spin", "processes-semaphore", "pipe"] {
+        let (child, kids) = start_slow_run(mode, &dir.join("x.json"));
+        let parent = child.id();
+        // Kill the producer or the consumer (whichever listed first); the other must notice.
+        let victim = kids[0];
+        let _ = Command::new("kill").args(["-9", &victim.to_string()]).status();
+        let (code, err) = wait_with_watchdog(child);
+        assert_eq!(code, Some(3), "{mode}: {err}");
+        assert!(err.contains(mode) && err.contains("run 1"), "{mode}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        for k in kids {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while alive(k) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            assert!(!alive(k), "{mode}: worker {k} outlived the command");
+        }
+        assert!(segments_of(parent).is_empty(), "{mode}: {:?}", segments_of(parent));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_with_partial_output() {
+    let _g = serial();
+    let dir = tmpdir("int");
+    let out = dir.join("partial.json");
+    let (child, kids) = start_slow_run("processes-adaptive", &out);
+    let parent = child.id();
+    let _ = Command::new("kill").args(["-INT", &parent.to_string()]).status();
+    let (code, err) = wait_with_watchdog(child);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v["partial"], true);
+    for k in kids {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while alive(k) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(!alive(k), "worker {k} outlived Ctrl-C");
+    }
+    assert!(segments_of(parent).is_empty(), "{:?}", segments_of(parent));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn partial_report_writes_every_file_and_says_so() {
+    let _g = serial();
+    let dir = tmpdir("report");
+    let out = handoff(&[
+        "report", "--quick", "--out", dir.to_str().unwrap(), "--stop-after-records", "3",
+        "--mode", "single-thread,threads-spin,processes-spin", "--reps", "3", "--runs", "2",
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
+    assert_eq!(v["partial"], true);
+    assert_eq!(v["records"].as_array().unwrap().len(), 3);
+    assert!(v["report"]["rep_scaling_description"].is_string());
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.to_lowercase().contains("partial"), "report.md must say it is partial");
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(html.to_lowercase().contains("partial"));
+    assert!(!html.contains("http://") && !html.contains("https://"));
+    // The plot command redraws from the results file.
+    let plots = dir.join("replot");
+    let out = handoff(&[
+        "plot", dir.join("results.json").to_str().unwrap(), "--out", plots.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn compare_exit_codes() {
+    let _g = serial();
+    let dir = tmpdir("cmp");
+    let a = dir.join("a.json");
+    let out = handoff(&[
+        "bench", "exchange", "--mode", "single-thread", "--size", "64KiB", "--reps", "5",
+        "--runs", "3", "--format", "json", "--output", a.to_str().unwrap(), "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // B: the same results with every read time doubled.
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
+    for r in v["records"].as_array_mut().unwrap() {
+        for d in r["runs_detail"].as_array_mut().unwrap() {
+            let x = d["read_us"].as_f64().unwrap();
+            d["read_us"] = serde_json::json!(x * 2.0);
+        }
+        let m = r["read_us"]["mean"].as_f64().unwrap();
+        r["read_us"]["mean"] = serde_json::json!(m * 2.0);
+    }
+    let b = dir.join("b.json");
+    std::fs::write(&b, serde_json::to_string(&v).unwrap()).unwrap();
+    let ok = handoff(&["compare", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    assert!(text(&ok.stdout).contains("slower"), "{}", text(&ok.stdout));
+    let fail = handoff(&[
+        "compare", a.to_str().unwrap(), b.to_str().unwrap(), "--fail-above", "1.5",
+    ]);
+    assert_eq!(fail.status.code(), Some(1), "{}", text(&fail.stdout));
+    let usage = handoff(&["compare", a.to_str().unwrap()]);
+    assert_eq!(usage.status.code(), Some(2));
+    let missing = handoff(&["compare", a.to_str().unwrap(), "/nonexistent.json"]);
+    assert_eq!(missing.status.code(), Some(3), "{}", text(&missing.stderr));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,523 @@
+//! `bench exchange`: the process-boundary experiment of the source paper.
+//!
+//! A producer writes a block of 32-bit integers, a consumer sums it and checks the sum, in
+//! lock-step, for every mode (threads or processes; spin, futex, adaptive, semaphore, condvar,
+//! pipe, file), block size, consumer CPU and cache state. Each run uses a fresh pair of
+//! threads or processes; processes are this binary re-executed as hidden workers
+//! ([`worker::worker_main`]). Raw clock ticks are recorded in the shared segment and converted
+//! in the parent with one calibration.
+
+pub mod config;
+pub mod layout;
+pub mod lockstep;
+pub mod mode;
+pub mod pipe;
+pub mod roles;
+pub mod worker;
+
+pub use config::ExchangeConfig;
+pub use mode::{Mode, WaitKind};
+
+use crate::schema::{ExchangeRecord, RunDetail};
+use crate::schema::Summary;
+use crate::stats;
+use handoff::shm::Segment;
+use handoff::sync::wait::Wait;
+use handoff::sys::clock::{Calibration, Clock};
+use handoff::sys::topology::Topology;
+use handoff::sys::Deadline;
+use layout::Layout;
+use lockstep::{CondvarLockStep, FlagLockStep, OneShot, ThreadPartner};
+use roles::{Consumer, Producer};
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// One measured configuration: one record of the results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    /// The mode.
+    pub mode: Mode,
+    /// Block bytes.
+    pub size: usize,
+    /// Producer CPU.
+    pub producer_core: usize,
+    /// Consumer CPU (= producer CPU for single-thread modes).
+    pub consumer_core: usize,
+    /// Flush the block after writing.
+    pub flush: bool,
+    /// Measured repetitions per run.
+    pub reps: u32,
+    /// Discarded repetitions per run.
+    pub warmup: u32,
+    /// Runs.
+    pub runs: u32,
+}
+
+impl Point {
+    /// A short label for progress lines and errors.
+    pub fn label(&self) -> String {
+        format!(
+            "{} {} {}->{}{}",
+            self.mode,
+            crate::units::format_size(self.size),
+            self.producer_core,
+            self.consumer_core,
+            if self.flush { " flushed" } else { "" }
+        )
+    }
+}
+
+/// Every point of a configuration, in the order they run (mode, size, cache state, consumer).
+pub fn plan(cfg: &ExchangeConfig) -> Vec<Point> {
+    let mut points = Vec::new();
+    for &mode in &cfg.modes {
+        for &size in &cfg.sizes {
+            for &flush in &cfg.flush_cache {
+                let consumers: Vec<usize> = if mode.is_single_thread() {
+                    vec![cfg.producer_core]
+                } else {
+                    cfg.consumer_cores.clone()
+                };
+                for consumer_core in consumers {
+                    points.push(Point {
+                        mode,
+                        size,
+                        producer_core: cfg.producer_core,
+                        consumer_core,
+                        flush,
+                        reps: cfg.reps,
+                        warmup: cfg.warmup,
+                        runs: cfg.runs,
+                    });
+                }
+            }
+        }
+    }
+    points
+}
+
+/// How to start a worker process: this binary plus the hidden subcommand's arguments; the
+/// worker spec (JSON) is appended as the last argument.
+#[derive(Debug, Clone)]
+pub struct Launcher {
+    /// The executable (normally `std::env::current_exe()`).
+    pub exe: PathBuf,
+    /// Arguments before the spec, e.g. `["__worker", "exchange"]`.
+    pub args: Vec<OsString>,
+}
+
+/// What every point needs from its surroundings.
+pub struct Env<'a> {
+    /// How to start worker processes.
+    pub launcher: &'a Launcher,
+    /// Set by Ctrl-C: stop as soon as possible.
+    pub cancel: &'a AtomicBool,
+    /// The clock all parties read.
+    pub clock: Clock,
+    /// Its calibration (converts the workers' ticks).
+    pub calibration: Calibration,
+    /// Placement classes.
+    pub topology: &'a Topology,
+    /// `--file-dir`.
+    pub file_dir: PathBuf,
+    /// Slow-producer delay per repetition, microseconds.
+    pub producer_delay_us: u64,
+}
+
+/// Why a point could not be measured.
+#[derive(Debug, thiserror::Error)]
+pub enum ExchangeError {
+    /// Ctrl-C (or a stop request) arrived.
+    #[error("interrupted")]
+    Interrupted,
+    /// A run failed: a worker died, a sum was wrong, a deadline passed.
+    #[error("{point}, run {run}: {message}")]
+    RunFailed {
+        /// The point's label.
+        point: String,
+        /// 1-based run number.
+        run: u32,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// The raw outcome of one run, in ticks.
+pub(crate) struct RunData {
+    write: Vec<u64>,
+    flush: Vec<u64>,
+    done: Vec<u64>,
+    start: Vec<u64>,
+    read: Vec<u64>,
+    cpu_ns: u64,
+    wall_ticks: u64,
+}
+
+impl RunData {
+    fn from_slots(slots: &roles::SampleSlots<'_>) -> RunData {
+        let get = |a: &[handoff::sync::atomic::AtomicU64]| -> Vec<u64> {
+            a.iter().map(|x| x.load(Ordering::Relaxed)).collect()
+        };
+        RunData {
+            write: get(slots.write),
+            flush: get(slots.flush),
+            done: get(slots.done),
+            start: get(slots.start),
+            read: get(slots.read),
+            cpu_ns: slots.consumer_usage[0].load(Ordering::Relaxed),
+            wall_ticks: slots.consumer_usage[1].load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// Extra facts a run learns about its mode (recorded in the record).
+#[derive(Default)]
+pub(crate) struct RunFacts {
+    pipe_size: Option<u64>,
+}
+
+/// Measures one point: `runs` fresh pairs, each `warmup + reps` repetitions.
+pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeError> {
+    let same_cpu = p.producer_core == p.consumer_core;
+    let cal = &env.calibration;
+    let w = p.warmup as usize;
+    let (mut read, mut latency, mut write, mut flush) = (vec![], vec![], vec![], vec![]);
+    let mut anomalies = 0u64;
+    let mut cpu_pct = Vec::new();
+    let mut details: Vec<RunDetail> = Vec::new();
+    let mut facts = RunFacts::default();
+    for run in 1..=p.runs {
+        if env.cancel.load(Ordering::Relaxed) {
+            return Err(ExchangeError::Interrupted);
+        }
+        let data = run_once(p, env, &mut facts).map_err(|message| {
+            if env.cancel.load(Ordering::Relaxed) {
+                ExchangeError::Interrupted
+            } else {
+                ExchangeError::RunFailed {
+                    point: p.label(),
+                    run,
+                    message,
+                }
+            }
+        })?;
+        let us = |t: &[u64]| -> Vec<f64> { t[w..].iter().map(|&x| cal.to_ns(x) / 1e3).collect() };
+        let lat: Vec<f64> = (w..data.done.len())
+            .map(|i| cal.delta_ns(data.done[i], data.start[i]) / 1e3)
+            .collect();
+        anomalies += lat.iter().filter(|&&l| l < 0.0).count() as u64;
+        let (r, wr, fl) = (us(&data.read), us(&data.write), us(&data.flush));
+        details.push(stats::run_detail(&r, &lat, &wr, p.flush.then_some(&fl[..])));
+        let wall_ns = cal.to_ns(data.wall_ticks);
+        if wall_ns > 0.0 {
+            cpu_pct.push(100.0 * data.cpu_ns as f64 / wall_ns);
+        }
+        read.push(r);
+        latency.push(lat);
+        write.push(wr);
+        flush.push(fl);
+    }
+    let summary = |s: &[Vec<f64>]| Summary::from_runs(s).map_err(|e| e.to_string());
+    let fail = |message: String| ExchangeError::RunFailed {
+        point: p.label(),
+        run: p.runs,
+        message,
+    };
+    let two_party = !p.mode.is_single_thread();
+    Ok(ExchangeRecord {
+        mode: p.mode.as_str().to_string(),
+        size_bytes: p.size as u64,
+        producer_core: p.producer_core,
+        consumer_core: p.consumer_core,
+        placement: env
+            .topology
+            .placement(p.producer_core, p.consumer_core)
+            .as_str()
+            .to_string(),
+        flush_cache: p.flush,
+        reps: p.reps as u64,
+        runs: p.runs as u64,
+        wait: p.mode.wait_kind(same_cpu).as_str().to_string(),
+        verified: true,
+        clock_anomalies: anomalies,
+        c2c_one_way_ns: None,
+        consumer_cpu_pct: if two_party && !cpu_pct.is_empty() {
+            stats::mean(&cpu_pct)
+        } else {
+            100.0
+        },
+        runs_detail: details,
+        read_us: summary(&read).map_err(fail)?,
+        latency_us: summary(&latency).map_err(fail)?,
+        write_us: summary(&write).map_err(fail)?,
+        flush_us: if p.flush {
+            Some(summary(&flush).map_err(fail)?)
+        } else {
+            None
+        },
+        pipe_size_bytes: facts.pipe_size,
+        filesystem: (p.mode == Mode::File)
+            .then(|| handoff::sys::fsinfo::filesystem_type(&env.file_dir).ok())
+            .flatten(),
+    })
+}
+
+/// A deadline for one run: generous, so only a stuck run hits it.
+fn run_deadline(p: &Point, delay_us: u64) -> Deadline {
+    let reps = (p.reps + p.warmup) as u64;
+    // 50 MB/s is far below any memory or pipe bandwidth; plus a fixed 30 s for start-up.
+    let per_rep_us = p.size as u64 / 50 + delay_us + 1000;
+    Deadline::after(Duration::from_secs(30) + Duration::from_micros(reps * per_rep_us))
+}
+
+fn run_once(p: &Point, env: &Env<'_>, facts: &mut RunFacts) -> Result<RunData, String> {
+    match p.mode {
+        Mode::SingleThread | Mode::File => single_thread(p, env),
+        Mode::ThreadsSpin | Mode::ThreadsBlocking => threads(p, env),
+        _ => worker::run_processes(p, env, facts),
+    }
+}
+
+/// Runs `f` on a thread pinned to `cpu` (so the caller's own affinity is untouched).
+fn on_cpu<T: Send>(cpu: usize, f: impl FnOnce() -> Result<T, String> + Send) -> Result<T, String> {
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            handoff::sys::affinity::pin_current_thread(cpu).map_err(|e| e.to_string())?;
+            f()
+        })
+        .join()
+        .unwrap_or_else(|_| Err("the measuring thread panicked".into()))
+    })
+}
+
+fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
+    let total = (p.reps + p.warmup) as usize;
+    let layout = Layout::new(total, p.size);
+    let seg = Segment::anonymous(layout.payload_len()).map_err(|e| e.to_string())?;
+    let slots = layout.slots(&seg)?;
+    let block = layout.block(&seg)?;
+    let clock = env.clock;
+    let file = (p.mode == Mode::File).then(|| {
+        env.file_dir
+            .join(format!("handoff-exchange-{}.bin", std::process::id()))
+    });
+    let result = on_cpu(p.producer_core, || {
+        let mut scratch = vec![0i32; if file.is_some() { block.len() } else { 0 }];
+        let usage0 = (handoff::sys::usage::thread_cpu_ns(), clock.now());
+        for rep in 0..total as u32 {
+            // SAFETY: one thread plays both roles, so it always holds the block alone.
+            let b = unsafe { block.producer_slice() };
+            let t0 = clock.now();
+            roles::fill(b, roles::fill_value(rep));
+            if let Some(path) = &file {
+                write_file(path, roles::as_bytes(b))?;
+            }
+            let t1 = clock.now();
+            if p.flush {
+                handoff::sys::cache::flush(roles::as_bytes(b));
+            }
+            let t_done = clock.now();
+            let t_start = clock.now();
+            let s = match &file {
+                Some(path) => {
+                    read_file(path, &mut scratch)?;
+                    roles::sum(std::hint::black_box(&scratch))
+                }
+                None => roles::sum(std::hint::black_box(b)),
+            };
+            let t_end = clock.now();
+            let want = roles::expected_sum(rep, b.len());
+            if std::hint::black_box(s) != want {
+                return Err(format!(
+                    "verification failed in repetition {rep}: summed {s}, expected {want}"
+                ));
+            }
+            let r = rep as usize;
+            slots.write[r].store(t1.wrapping_sub(t0), Ordering::Relaxed);
+            slots.flush[r].store(t_done.wrapping_sub(t1), Ordering::Relaxed);
+            slots.done[r].store(t_done, Ordering::Relaxed);
+            slots.start[r].store(t_start, Ordering::Relaxed);
+            slots.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);
+        }
+        let cpu = handoff::sys::usage::thread_cpu_ns() - usage0.0;
+        slots.consumer_usage[0].store(cpu, Ordering::Relaxed);
+        slots.consumer_usage[1].store(clock.now().wrapping_sub(usage0.1), Ordering::Relaxed);
+        Ok(())
+    });
+    if let Some(path) = &file {
+        let _ = std::fs::remove_file(path);
+    }
+    result?;
+    Ok(RunData::from_slots(&slots))
+}
+
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    let mut f = std::fs::File::create(path)
+        .map_err(|e| format!("creating {}: {e}", path.display()))?;
+    f.write_all(bytes)
+        .map_err(|e| format!("writing {}: {e}", path.display()))
+    // Closed on drop, no fsync: the paper measures the page cache, not the disk.
+}
+
+fn read_file(path: &std::path::Path, into: &mut [i32]) -> Result<(), String> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).map_err(|e| format!("opening {}: {e}", path.display()))?;
+    // SAFETY: i32 has no padding and every byte pattern is a valid i32.
+    let bytes = unsafe {
+        std::slice::from_raw_parts_mut(into.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(into))
+    };
+    f.read_exact(bytes)
+        .map_err(|e| format!("reading {}: {e}", path.display()))
+}
+
+fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
+    let total = (p.reps + p.warmup) as usize;
+    let layout = Layout::new(total, p.size);
+    let seg = Segment::anonymous(layout.payload_len()).map_err(|e| e.to_string())?;
+    let slots = layout.slots(&seg)?;
+    let ctl = layout.control(&seg)?;
+    let block = layout.block(&seg)?;
+    let deadline = run_deadline(p, env.producer_delay_us);
+    let same_cpu = p.producer_core == p.consumer_core;
+    let wait = if same_cpu { Wait::SpinYield } else { Wait::Spin };
+    let failed = AtomicBool::new(false);
+    let (full, free) = (OneShot::default(), OneShot::default());
+    let clock = env.clock;
+    let (prod, cons) = std::thread::scope(|s| {
+        let party = |core: usize, is_producer: bool| {
+            let (slots, failed, full, free) = (&slots, &failed, &full, &free);
+            move || -> Result<(), String> {
+                let r = (|| {
+                    handoff::sys::affinity::pin_current_thread(core).map_err(|e| e.to_string())?;
+                    let partner = ThreadPartner(failed);
+                    let mut flags = FlagLockStep { ctl, wait, deadline, peers: &partner };
+                    let mut condvars = CondvarLockStep { full, free, deadline, abort: failed };
+                    let sync: &mut dyn roles::LockStep = match p.mode {
+                        Mode::ThreadsBlocking => &mut condvars,
+                        _ => &mut flags,
+                    };
+                    if is_producer {
+                        Producer { block, clock: &clock, flush: p.flush, delay_us: env.producer_delay_us }
+                            .run(sync, slots)
+                    } else {
+                        Consumer { block, clock: &clock, warmup: p.warmup }.run(sync, slots)
+                    }
+                })();
+                if r.is_err() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                r
+            }
+        };
+        let c = s.spawn(party(p.consumer_core, false));
+        let pr = s.spawn(party(p.producer_core, true));
+        let join = |h: std::thread::ScopedJoinHandle<'_, Result<(), String>>| {
+            h.join().unwrap_or_else(|_| Err("thread panicked".into()))
+        };
+        (join(pr), join(c))
+    });
+    // Report the first real failure, not the partner's "gave up".
+    match (prod, cons) {
+        (Ok(()), Ok(())) => Ok(RunData::from_slots(&slots)),
+        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+        (Err(a), Err(b)) => Err(if a.contains("gave up") || a.contains("died") { b } else { a }),
+    }
+}
+
+/// A process-unique counter for segment and semaphore names.
+pub(crate) fn next_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// What a sequence of points produced.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// One record per measured point, in plan order.
+    pub records: Vec<ExchangeRecord>,
+    /// The c2c floor of every CPU pair the records used.
+    pub c2c: Vec<crate::schema::C2cPair>,
+    /// Why the run stopped before the end (Ctrl-C, a stop request), if it did.
+    pub stopped: Option<String>,
+}
+
+/// Measures the c2c floor of every distinct CPU pair in `points` not already in `known`,
+/// then every point.
+///
+/// Stops early, keeping what it has, on Ctrl-C (`env.cancel`) or after `stop_after`
+/// records; a failed run is an error.
+pub fn run_points(
+    points: &[Point],
+    env: &Env<'_>,
+    known: &[crate::schema::C2cPair],
+    progress: &mut dyn crate::progress::Progress,
+    stop_after: Option<usize>,
+) -> Result<Outcome, ExchangeError> {
+    let mut out = Outcome {
+        c2c: known.to_vec(),
+        ..Outcome::default()
+    };
+    let mut pairs: Vec<(usize, usize)> = points
+        .iter()
+        .filter(|p| p.producer_core != p.consumer_core)
+        .map(|p| (p.producer_core.min(p.consumer_core), p.producer_core.max(p.consumer_core)))
+        .filter(|&(a, b)| !known.iter().any(|k| (k.cpu_a.min(k.cpu_b), k.cpu_a.max(k.cpu_b)) == (a, b)))
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    if !pairs.is_empty() {
+        progress.begin(pairs.len(), "c2c floor");
+        let opts = handoff::floor::C2cOptions::default();
+        let measured = super::c2c::measure(&pairs, &opts, env.topology, env.cancel, &mut |_, _| {
+            progress.advance("c2c")
+        })
+        .map_err(|message| ExchangeError::RunFailed {
+            point: "c2c floor".into(),
+            run: 1,
+            message,
+        })?;
+        out.c2c.extend(measured);
+        progress.end();
+    }
+    progress.begin(points.len(), "exchange");
+    for (i, p) in points.iter().enumerate() {
+        if stop_after.is_some_and(|n| i >= n) {
+            out.stopped = Some(format!(
+                "stopped on request after {i} of {} records",
+                points.len()
+            ));
+            break;
+        }
+        match run_point(p, env) {
+            Ok(mut rec) => {
+                let key = (p.producer_core.min(p.consumer_core), p.producer_core.max(p.consumer_core));
+                rec.c2c_one_way_ns = out
+                    .c2c
+                    .iter()
+                    .find(|c| (c.cpu_a.min(c.cpu_b), c.cpu_a.max(c.cpu_b)) == key)
+                    .map(|c| c.one_way_ns);
+                out.records.push(rec);
+                progress.advance(&p.label());
+            }
+            Err(ExchangeError::Interrupted) => {
+                out.stopped = Some(format!(
+                    "interrupted (Ctrl-C) after {i} of {} records",
+                    points.len()
+                ));
+                break;
+            }
+            Err(e) => {
+                progress.end();
+                return Err(e);
+            }
+        }
+    }
+    progress.end();
+    if out.stopped.is_none() && env.cancel.load(Ordering::Relaxed) {
+        out.stopped = Some("interrupted (Ctrl-C)".into());
+    }
+    Ok(out)
+}

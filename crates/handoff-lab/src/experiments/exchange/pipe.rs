@@ -1,0 +1,108 @@
+//! `pipe` mode: the block is copied through a pipe from the producer's private buffer into
+//! the consumer's; a one-byte pipe back tells the producer the consumer is done.
+//!
+//! `t_done` is stamped just before the first write, `t_start` when the first read returns, so
+//! latency is the time until the first bytes arrive and read time includes copying the rest.
+
+use super::roles::{as_bytes, expected_sum, fill, fill_value, sum, SampleSlots};
+use handoff::sync::atomic::Ordering;
+use handoff::sys::clock::Clock;
+use std::fs::File;
+use std::io::{Read, Write};
+
+fn as_bytes_mut(block: &mut [i32]) -> &mut [u8] {
+    // SAFETY: i32 has no padding and every byte pattern is a valid i32, so the same memory may
+    // be written as bytes; the length covers exactly the slice.
+    unsafe {
+        std::slice::from_raw_parts_mut(block.as_mut_ptr().cast(), std::mem::size_of_val(block))
+    }
+}
+
+/// The producer: fill, stamp, write the whole block; wait for the consumer's byte.
+pub fn producer(
+    data: &mut File,
+    ack: &mut File,
+    elems: usize,
+    clock: &Clock,
+    flush: bool,
+    delay_us: u64,
+    slots: &SampleSlots<'_>,
+) -> Result<(), String> {
+    let mut buf = vec![0i32; elems];
+    for rep in 0..slots.write.len() as u32 {
+        if rep > 0 {
+            let mut b = [0u8; 1];
+            ack.read_exact(&mut b).map_err(|e| {
+                format!("producer waiting for the consumer's ack: {e} (consumer gone?)")
+            })?;
+        }
+        if delay_us > 0 {
+            std::thread::sleep(std::time::Duration::from_micros(delay_us));
+        }
+        let t0 = clock.now();
+        fill(&mut buf, fill_value(rep));
+        let t1 = clock.now();
+        if flush {
+            handoff::sys::cache::flush(as_bytes(&buf));
+        }
+        let t_done = clock.now();
+        let r = rep as usize;
+        slots.write[r].store(t1.wrapping_sub(t0), Ordering::Relaxed);
+        slots.flush[r].store(t_done.wrapping_sub(t1), Ordering::Relaxed);
+        slots.done[r].store(t_done, Ordering::Relaxed);
+        data.write_all(as_bytes(&buf))
+            .map_err(|e| format!("producer writing the block: {e} (consumer gone?)"))?;
+    }
+    // The last acknowledgement: the consumer checked the last block before we leave.
+    let mut b = [0u8; 1];
+    ack.read_exact(&mut b)
+        .map_err(|e| format!("producer waiting for the final ack: {e} (consumer gone?)"))
+}
+
+/// The consumer: read the block into its own buffer, sum, check, send one byte back.
+pub fn consumer(
+    data: &mut File,
+    ack: &mut File,
+    elems: usize,
+    clock: &Clock,
+    warmup: u32,
+    slots: &SampleSlots<'_>,
+) -> Result<(), String> {
+    let mut buf = vec![0i32; elems];
+    let mut usage_start = (0u64, 0u64);
+    for rep in 0..slots.read.len() as u32 {
+        if rep == warmup {
+            usage_start = (handoff::sys::usage::thread_cpu_ns(), clock.now());
+        }
+        let bytes = as_bytes_mut(&mut buf);
+        let first = loop {
+            match data.read(bytes) {
+                Ok(0) => return Err("consumer reading the block: end of file (producer gone)".into()),
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(format!("consumer reading the block: {e}")),
+            }
+        };
+        let t_start = clock.now();
+        data.read_exact(&mut bytes[first..])
+            .map_err(|e| format!("consumer reading the block: {e} (producer gone?)"))?;
+        let s = std::hint::black_box(sum(std::hint::black_box(&buf)));
+        let t_end = clock.now();
+        let want = expected_sum(rep, elems);
+        if s != want {
+            return Err(format!(
+                "verification failed in repetition {rep}: the consumer summed {s}, expected {want}"
+            ));
+        }
+        let r = rep as usize;
+        slots.start[r].store(t_start, Ordering::Relaxed);
+        slots.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);
+        ack.write_all(&[1])
+            .map_err(|e| format!("consumer acknowledging: {e} (producer gone?)"))?;
+    }
+    let cpu = handoff::sys::usage::thread_cpu_ns().saturating_sub(usage_start.0);
+    let wall = clock.now().wrapping_sub(usage_start.1);
+    slots.consumer_usage[0].store(cpu, Ordering::Relaxed);
+    slots.consumer_usage[1].store(wall, Ordering::Relaxed);
+    Ok(())
+}

@@ -1,0 +1,301 @@
+//! Process modes: the parent creates the segment (and semaphores or pipes), starts a producer
+//! and a consumer worker by re-executing this binary, waits for both, and reads the samples
+//! the workers left in the segment.
+
+use super::layout::Layout;
+use super::lockstep::{FlagLockStep, SemLockStep};
+use super::roles::{Consumer, Producer};
+use super::{next_id, run_deadline, Env, Mode, Point, RunData, RunFacts};
+use handoff::shm::Segment;
+use handoff::sync::wait::Wait;
+use handoff::sys::clock::{Clock, ClockSource};
+use handoff::sys::posix_sem::NamedSemaphore;
+use handoff::sys::proc::ChildGuard;
+use handoff::sys::Deadline;
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::process::{Command, Stdio};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// Which side a worker plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// Fills the block.
+    Producer,
+    /// Sums the block.
+    Consumer,
+}
+
+/// Everything a worker needs, passed as one JSON argument.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WorkerSpec {
+    /// Producer or consumer.
+    pub role: Role,
+    /// The mode's name.
+    pub mode: String,
+    /// Full name of the exchange segment.
+    pub segment: String,
+    /// Block bytes.
+    pub size: usize,
+    /// Measured repetitions.
+    pub reps: u32,
+    /// Warm-up repetitions.
+    pub warmup: u32,
+    /// CPU to pin to.
+    pub core: usize,
+    /// The other worker's CPU (spin mode yields when both share one).
+    pub peer_core: usize,
+    /// Whether the producer flushes the block.
+    pub flush: bool,
+    /// Slow-producer delay, microseconds.
+    pub delay_us: u64,
+    /// Absolute CLOCK_MONOTONIC deadline of the run, ns.
+    pub deadline_ns: u64,
+    /// Whether the parent reads the TSC (the worker must read the same clock).
+    pub tsc: bool,
+    /// Semaphore names (full, free) in semaphore mode.
+    pub semaphores: Option<(String, String)>,
+    /// Inherited pipe fds (data read, data write, ack read, ack write) in pipe mode.
+    pub pipe_fds: Option<[i32; 4]>,
+}
+
+impl WorkerSpec {
+    fn mode(&self) -> Result<Mode, String> {
+        self.mode.parse()
+    }
+}
+
+/// Entry point of the hidden worker subcommand; returns the error text to print.
+pub fn worker_main(spec_json: &str) -> Result<(), String> {
+    handoff::sys::proc::die_with_parent().map_err(|e| e.to_string())?;
+    let spec: WorkerSpec =
+        serde_json::from_str(spec_json).map_err(|e| format!("bad worker spec: {e}"))?;
+    let mode = spec.mode()?;
+    let role = spec.role;
+    let clock = Clock::detect();
+    if (clock.source() == ClockSource::Tsc) != spec.tsc {
+        return Err("worker and parent disagree on the clock source".into());
+    }
+    // Take the inherited pipe ends first (closing those this role does not use, so the peer's
+    // death shows as end-of-file instead of a hang).
+    let pipes = match spec.pipe_fds {
+        Some(fds) => {
+            let mut owned: Vec<OwnedFd> = fds
+                .iter()
+                .map(|&fd| handoff::sys::pipe::adopt_inherited_fd(fd).map_err(|e| e.to_string()))
+                .collect::<Result<_, _>>()?;
+            let ack_w = owned.pop().expect("4 fds");
+            let ack_r = owned.pop().expect("4 fds");
+            let data_w = owned.pop().expect("4 fds");
+            let data_r = owned.pop().expect("4 fds");
+            Some(match role {
+                Role::Producer => (File::from(data_w), File::from(ack_r)),
+                Role::Consumer => (File::from(data_r), File::from(ack_w)),
+            })
+        }
+        None => None,
+    };
+    handoff::sys::affinity::pin_current_thread(spec.core).map_err(|e| e.to_string())?;
+    let deadline = Deadline::at_ns(spec.deadline_ns);
+    let seg = Segment::open(&spec.segment, Deadline::after(Duration::from_secs(10)).min(deadline))
+        .map_err(|e| format!("opening the exchange segment: {e}"))?;
+    let total = (spec.reps + spec.warmup) as usize;
+    let layout = Layout::new(total, if mode == Mode::Pipe { 0 } else { spec.size });
+    let slots = layout.slots(&seg)?;
+    if let Some((mut data, mut ack)) = pipes {
+        let elems = spec.size / 4;
+        return match role {
+            Role::Producer => super::pipe::producer(
+                &mut data, &mut ack, elems, &clock, spec.flush, spec.delay_us, &slots,
+            ),
+            Role::Consumer => {
+                super::pipe::consumer(&mut data, &mut ack, elems, &clock, spec.warmup, &slots)
+            }
+        };
+    }
+    let block = layout.block(&seg)?;
+    let ctl = layout.control(&seg)?;
+    let mut flags;
+    let mut sems;
+    let sync: &mut dyn super::roles::LockStep = match mode {
+        Mode::ProcessesSemaphore => {
+            let (full, free) = spec
+                .semaphores
+                .as_ref()
+                .ok_or("semaphore mode without semaphore names")?;
+            let open = |n: &str| NamedSemaphore::open(n).map_err(|e| e.to_string());
+            sems = SemLockStep {
+                full: open(full)?,
+                free: open(free)?,
+                deadline,
+                peers: &seg,
+            };
+            &mut sems
+        }
+        _ => {
+            let wait = match mode {
+                Mode::ProcessesFutex => Wait::Block,
+                Mode::ProcessesAdaptive => Wait::ADAPTIVE,
+                _ if spec.core == spec.peer_core => Wait::SpinYield,
+                _ => Wait::Spin,
+            };
+            flags = FlagLockStep {
+                ctl,
+                wait,
+                deadline,
+                peers: &seg,
+            };
+            &mut flags
+        }
+    };
+    match role {
+        Role::Producer => Producer {
+            block,
+            clock: &clock,
+            flush: spec.flush,
+            delay_us: spec.delay_us,
+        }
+        .run(sync, &slots),
+        Role::Consumer => Consumer {
+            block,
+            clock: &clock,
+            warmup: spec.warmup,
+        }
+        .run(sync, &slots),
+    }
+}
+
+/// Runs one process-mode run and returns its samples.
+pub(crate) fn run_processes(
+    p: &Point,
+    env: &Env<'_>,
+    facts: &mut RunFacts,
+) -> Result<RunData, String> {
+    let total = (p.reps + p.warmup) as usize;
+    let layout = Layout::new(total, if p.mode == Mode::Pipe { 0 } else { p.size });
+    let seg = Segment::create(&format!("ex{}", next_id()), layout.payload_len())
+        .map_err(|e| e.to_string())?;
+    seg.publish_ready();
+    let deadline = run_deadline(p, env.producer_delay_us);
+
+    let mut sem_names = None;
+    let mut _sems = Vec::new();
+    if p.mode == Mode::ProcessesSemaphore {
+        let id = next_id();
+        let base = format!("/handoff-{}-sem{id}", std::process::id());
+        let (full, free) = (format!("{base}-full"), format!("{base}-free"));
+        _sems.push(SemGuard(NamedSemaphore::create(&full, 0).map_err(|e| e.to_string())?));
+        _sems.push(SemGuard(NamedSemaphore::create(&free, 1).map_err(|e| e.to_string())?));
+        sem_names = Some((full, free));
+    }
+    let mut pipe_ends: Vec<OwnedFd> = Vec::new();
+    let mut pipe_fds = None;
+    if p.mode == Mode::Pipe {
+        let (dr, dw, size) =
+            handoff::sys::pipe::pipe_with_size(p.size).map_err(|e| e.to_string())?;
+        let (ar, aw, _) = handoff::sys::pipe::pipe_with_size(0).map_err(|e| e.to_string())?;
+        facts.pipe_size = Some(size as u64);
+        for fd in [&dr, &dw, &ar, &aw] {
+            handoff::sys::pipe::clear_cloexec(fd).map_err(|e| e.to_string())?;
+        }
+        pipe_fds = Some([dr.as_raw_fd(), dw.as_raw_fd(), ar.as_raw_fd(), aw.as_raw_fd()]);
+        pipe_ends = vec![dr, dw, ar, aw];
+    }
+
+    let spec = |role: Role, core: usize, peer_core: usize| WorkerSpec {
+        role,
+        peer_core,
+        mode: p.mode.as_str().into(),
+        segment: seg.name().unwrap_or_default().to_string(),
+        size: p.size,
+        reps: p.reps,
+        warmup: p.warmup,
+        core,
+        flush: p.flush,
+        delay_us: env.producer_delay_us,
+        deadline_ns: deadline.as_ns(),
+        tsc: env.clock.source() == ClockSource::Tsc,
+        semaphores: sem_names.clone(),
+        pipe_fds,
+    };
+    let spawn = |s: WorkerSpec| -> Result<ChildGuard, String> {
+        let json = serde_json::to_string(&s).map_err(|e| e.to_string())?;
+        let mut cmd = Command::new(&env.launcher.exe);
+        cmd.args(&env.launcher.args)
+            .arg(json)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        ChildGuard::spawn(&mut cmd).map_err(|e| format!("starting a worker: {e}"))
+    };
+    let mut workers = [
+        (Role::Consumer, spawn(spec(Role::Consumer, p.consumer_core, p.producer_core))?),
+        (Role::Producer, spawn(spec(Role::Producer, p.producer_core, p.consumer_core))?),
+    ];
+    // The workers hold their own copies now; ours would keep a dead peer's pipe open.
+    drop(pipe_ends);
+    wait_all(&mut workers, deadline, env)?;
+    Ok(RunData::from_slots(&layout.slots(&seg)?))
+}
+
+/// Unlinks a semaphore the parent created when the run ends.
+struct SemGuard(NamedSemaphore);
+
+impl Drop for SemGuard {
+    fn drop(&mut self) {
+        let _ = NamedSemaphore::unlink(self.0.name());
+    }
+}
+
+/// Waits for both workers; on the first failure kills the other and explains.
+fn wait_all(
+    workers: &mut [(Role, ChildGuard)],
+    deadline: Deadline,
+    env: &Env<'_>,
+) -> Result<(), String> {
+    let mut done = vec![false; workers.len()];
+    while done.iter().any(|d| !d) {
+        if env.cancel.load(Ordering::Relaxed) {
+            return Err("interrupted".into());
+        }
+        if deadline.expired() {
+            return Err(format!(
+                "workers still running at the run's deadline ({}); killed them",
+                "a hang: check for a stuck peer"
+            ));
+        }
+        for (i, (role, child)) in workers.iter_mut().enumerate() {
+            if done[i] {
+                continue;
+            }
+            // Short slices keep Ctrl-C responsive; the parent sleeps in between, so it does
+            // not steal CPU from the workers.
+            let slice = Deadline::after(Duration::from_millis(50)).min(deadline);
+            match child.wait_deadline(slice).map_err(|e| e.to_string())? {
+                None => {}
+                Some(status) if status.success() => done[i] = true,
+                Some(status) => {
+                    let mut err = String::new();
+                    if let Some(mut e) = child.child_mut().stderr.take() {
+                        use std::io::Read;
+                        let _ = e.read_to_string(&mut err);
+                    }
+                    let role = match role {
+                        Role::Producer => "producer",
+                        Role::Consumer => "consumer",
+                    };
+                    let err = err.trim();
+                    return Err(format!(
+                        "{role} worker (pid {}) failed ({status}){}{err}",
+                        child.id(),
+                        if err.is_empty() { "" } else { ": " }
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}

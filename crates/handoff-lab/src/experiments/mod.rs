@@ -1,0 +1,4 @@
+//! One module per experiment.
+
+pub mod c2c;
+pub mod exchange;

@@ -1,0 +1,759 @@
+//! `handoff report`'s output: one folder with `results.json`, a CSV per figure, every plot
+//! (PNG and SVG), `report.md` and a self-contained `index.html` (images embedded as
+//! `data:image/png;base64,` URIs, no network reference).
+//!
+//! The report leads with a generated recommendation ([`recommend::recommend`]), then the
+//! machine, the method (how repetitions were scaled), one section per figure with a table of
+//! medians and confidence intervals (the c2c floor beside latencies), and the records whose
+//! runs disagree ([`crate::stats::disagreement`]). A partial run says so at the top.
+
+pub mod doc;
+pub mod recommend;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use crate::output::{c2c_csv, exchange_csv, fmt_ci, fmt_ns, fmt_size, fmt_us};
+use crate::plot::{self, Figure, FigureKind, PlotError};
+use crate::schema::{
+    mode_rank, placement, ExchangeRecord, ExchangeResults, Summary, CACHE_INSTRUCTION,
+};
+use crate::stats::{ratio_of_means, record_disagreements, run_means, Metric};
+use doc::Block;
+use recommend::{fmt_ratio, ratio_verdict, Recommendation};
+
+/// The report could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// The output directory could not be created.
+    #[error("cannot create report directory {}: {source}", path.display())]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A report file could not be written.
+    #[error("cannot write report file {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A plot failed.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+}
+
+/// Writes the whole report for `results` into `out_dir` (created if needed); returns every
+/// file written. Works for partial results too (the banner says so).
+pub fn write_report(
+    results: &ExchangeResults,
+    out_dir: &Path,
+) -> Result<Vec<PathBuf>, ReportError> {
+    std::fs::create_dir_all(out_dir).map_err(|source| ReportError::CreateDir {
+        path: out_dir.to_path_buf(),
+        source,
+    })?;
+    let mut written = Vec::new();
+    let write = |name: &str, bytes: &[u8], written: &mut Vec<PathBuf>| {
+        let path = out_dir.join(name);
+        std::fs::write(&path, bytes).map_err(|source| ReportError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        written.push(path);
+        Ok::<(), ReportError>(())
+    };
+    write(
+        "results.json",
+        results.to_json_pretty().as_bytes(),
+        &mut written,
+    )?;
+
+    let figures = plot::plan_figures(results);
+    let mut pngs = HashMap::new();
+    for fig in &figures {
+        let png = plot::render_png(results, fig)?;
+        let svg = plot::render_svg(results, fig)?;
+        write(&format!("{}.png", fig.id), &png, &mut written)?;
+        write(&format!("{}.svg", fig.id), svg.as_bytes(), &mut written)?;
+        let csv = figure_csv(results, fig);
+        write(&format!("{}.csv", fig.id), csv.as_bytes(), &mut written)?;
+        pngs.insert(fig.id.clone(), png);
+    }
+
+    let blocks = build(results, &figures);
+    write(
+        "report.md",
+        doc::to_markdown(&blocks).as_bytes(),
+        &mut written,
+    )?;
+    let html = doc::to_html(&title(results), &blocks, &pngs);
+    write("index.html", html.as_bytes(), &mut written)?;
+    Ok(written)
+}
+
+/// The CSV of one figure's data: its records flattened (or the c2c pairs for the heatmap).
+pub fn figure_csv(results: &ExchangeResults, fig: &Figure) -> String {
+    match fig.kind {
+        FigureKind::C2cHeatmap => c2c_csv(&results.c2c),
+        _ => {
+            let recs: Vec<ExchangeRecord> = fig
+                .records
+                .iter()
+                .map(|&i| results.records[i].clone())
+                .collect();
+            exchange_csv(&recs)
+        }
+    }
+}
+
+fn title(results: &ExchangeResults) -> String {
+    format!("handoff report — {}", results.machine.hostname)
+}
+
+/// The report as Markdown text (what `report.md` holds), without writing anything.
+pub fn render_markdown(results: &ExchangeResults) -> String {
+    doc::to_markdown(&build(results, &plot::plan_figures(results)))
+}
+
+fn build(results: &ExchangeResults, figures: &[Figure]) -> Vec<Block> {
+    let mut b = vec![Block::Heading(1, title(results))];
+    if results.partial {
+        b.push(Block::Banner(format!(
+            "PARTIAL REPORT: {}. Only the {} record(s) measured before the stop are shown; \
+             figures, tables and the recommendation cover those alone.",
+            results
+                .stopped_early
+                .as_deref()
+                .unwrap_or("the run stopped early"),
+            results.records.len()
+        )));
+    }
+    b.push(Block::Para(intro(results)));
+
+    let rec = recommend::recommend(results);
+    b.push(Block::Heading(2, "Recommendation".to_string()));
+    b.push(Block::List(rec.sentences.clone()));
+    if !rec.picks.is_empty() {
+        b.push(Block::Para(
+            "How the pick is made: only cached, verified two-party modes compete; the cost of a \
+             mode is its mean read time + mean latency; within a size class a mode's score is \
+             the geometric mean of its cost relative to the best mode at each size measured."
+                .to_string(),
+        ));
+        b.push(ranking_table(&rec));
+    }
+    if !rec.proc_vs_threads.is_empty() {
+        b.push(Block::Heading(
+            3,
+            "Processes vs threads at every size".to_string(),
+        ));
+        b.push(proc_vs_threads_table(&rec));
+    }
+
+    b.push(Block::Heading(2, "Machine".to_string()));
+    b.push(machine_table(results));
+
+    b.push(Block::Heading(2, "Method".to_string()));
+    b.extend(method(results));
+
+    b.push(Block::Heading(2, "Figures".to_string()));
+    if figures.is_empty() {
+        b.push(Block::Para(
+            "No figure: the results do not vary along any figure's axis (consumer CPU, block \
+             size, cache state) and hold no c2c pair."
+                .to_string(),
+        ));
+    }
+    for fig in figures {
+        b.push(Block::Heading(3, fig.title.clone()));
+        b.push(Block::Figure {
+            id: fig.id.clone(),
+            alt: fig.title.clone(),
+            caption: caption(fig),
+            csv: true,
+        });
+        b.extend(figure_table(results, fig));
+    }
+
+    b.push(Block::Heading(2, "Run-to-run disagreement".to_string()));
+    b.push(disagreements(results));
+
+    let bad: Vec<String> = results
+        .records
+        .iter()
+        .filter(|r| !r.verified)
+        .map(record_name)
+        .collect();
+    let anomalies: Vec<String> = results
+        .records
+        .iter()
+        .filter(|r| r.clock_anomalies > 0)
+        .map(|r| format!("{}: {}", record_name(r), r.clock_anomalies))
+        .collect();
+    if !bad.is_empty() || !anomalies.is_empty() {
+        b.push(Block::Heading(2, "Data checks".to_string()));
+        if !bad.is_empty() {
+            b.push(Block::Para(format!(
+                "**NOT VERIFIED** (the consumer computed a wrong sum; these numbers are not \
+                 data): {}.",
+                bad.join("; ")
+            )));
+        }
+        if !anomalies.is_empty() {
+            b.push(Block::Para(format!(
+                "Clock anomalies (negative latencies, kept as measured, never clamped): {}.",
+                anomalies.join("; ")
+            )));
+        }
+    }
+
+    b.push(Block::Heading(2, "Files".to_string()));
+    let mut files = vec![
+        "`results.json`: every record, the machine, the configuration (schema `handoff.exchange/1`)"
+            .to_string(),
+        "`report.md`, `index.html`: this report (the HTML embeds every image)".to_string(),
+    ];
+    for fig in figures {
+        files.push(format!(
+            "`{0}.png`, `{0}.svg`, `{0}.csv`: {1}",
+            fig.id,
+            fig.title.to_lowercase()
+        ));
+    }
+    b.push(Block::List(files));
+    b.push(Block::Para(
+        "Redraw the plots with `handoff plot results.json`; compare two machines or versions \
+         with `handoff compare A/results.json B/results.json`."
+            .to_string(),
+    ));
+    b
+}
+
+fn intro(results: &ExchangeResults) -> String {
+    let m = &results.machine;
+    let mut s = format!(
+        "{} with {} logical CPUs, measured by handoff {}",
+        m.cpu_model, m.logical_cpus, results.tool.version
+    );
+    if let Some(c) = &results.tool.git_commit {
+        s.push_str(&format!(" (commit `{c}`)"));
+    }
+    if let Some(rs) = &results.report {
+        if let Some(t) = &rs.started {
+            s.push_str(&format!(", started {t}"));
+        }
+        if let Some(e) = rs.elapsed_s {
+            s.push_str(&format!(", took {e:.0} s"));
+        }
+        s.push_str(&format!(". Command: `{}`", rs.command));
+        if rs.quick {
+            s.push_str(" (quick mode: fewer repetitions and points)");
+        }
+    }
+    s.push_str(&format!(
+        ". {} record(s). Times are medians over all repetitions with the 95% confidence \
+         interval of the mean over runs in brackets, unless a table says otherwise.",
+        results.records.len()
+    ));
+    s
+}
+
+fn ranking_table(rec: &Recommendation) -> Block {
+    let header = vec![
+        "size class".to_string(),
+        "placement".to_string(),
+        "best mode".to_string(),
+        "read + latency".to_string(),
+        "consumer CPU".to_string(),
+        "runners-up (relative cost)".to_string(),
+    ];
+    let rows = rec
+        .picks
+        .iter()
+        .map(|p| {
+            vec![
+                format!("{} ({})", p.class.name, p.class.range_text()),
+                p.placement.clone(),
+                format!("**{}**", p.mode),
+                format!(
+                    "{} at {}",
+                    fmt_us(p.read_us + p.latency_us),
+                    fmt_size(p.at_size)
+                ),
+                format!("{:.0}%", p.cpu_pct),
+                p.ranking
+                    .iter()
+                    .skip(1)
+                    .take(3)
+                    .map(|(m, s)| format!("{m} ×{s:.2}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ]
+        })
+        .collect();
+    Block::Table { header, rows }
+}
+
+fn proc_vs_threads_table(rec: &Recommendation) -> Block {
+    let header = vec![
+        "block size".to_string(),
+        "placement".to_string(),
+        "processes-spin / threads-spin read time".to_string(),
+        "verdict".to_string(),
+    ];
+    let mut rows: Vec<(u64, u8, Vec<String>)> = rec
+        .proc_vs_threads
+        .iter()
+        .map(|r| {
+            (
+                r.size_bytes,
+                placement::rank(&r.placement),
+                vec![
+                    fmt_size(r.size_bytes),
+                    r.placement.clone(),
+                    fmt_ratio(&r.ratio),
+                    ratio_verdict(&r.ratio),
+                ],
+            )
+        })
+        .collect();
+    rows.sort_by_key(|r| (r.1, r.0));
+    Block::Table {
+        header,
+        rows: rows.into_iter().map(|r| r.2).collect(),
+    }
+}
+
+fn machine_table(results: &ExchangeResults) -> Block {
+    let m = &results.machine;
+    let mut rows = vec![
+        vec!["CPU model".to_string(), m.cpu_model.clone()],
+        vec![
+            "logical CPUs".to_string(),
+            format!(
+                "{} (this run may use: {})",
+                m.logical_cpus,
+                cpu_list(&m.allowed_cpus)
+            ),
+        ],
+        vec!["topology".to_string(), m.topology.summary.clone()],
+    ];
+    let mut caches = m.caches.clone();
+    caches.sort_by_key(|c| (c.level, c.kind.clone()));
+    for c in &caches {
+        let kind = match c.kind.as_str() {
+            CACHE_INSTRUCTION => "i",
+            "data" => "d",
+            _ => "",
+        };
+        rows.push(vec![
+            format!("L{}{kind} cache", c.level),
+            format!(
+                "{} per instance, shared by CPU{} {}",
+                fmt_size(c.size_bytes),
+                if c.shared_by.len() == 1 { "" } else { "s" },
+                cpu_list(&c.shared_by)
+            ),
+        ]);
+    }
+    rows.push(vec!["kernel".to_string(), m.kernel.clone()]);
+    rows.push(vec![
+        "clock".to_string(),
+        format!(
+            "{}{}, one read costs {}",
+            m.clock.source,
+            m.clock
+                .ticks_per_ns
+                .map(|t| format!(" at {t:.3} ticks/ns"))
+                .unwrap_or_default(),
+            fmt_ns(m.clock.read_cost_ns)
+        ),
+    ]);
+    rows.push(vec![
+        "virtualized".to_string(),
+        if m.virtualized {
+            format!(
+                "yes{}",
+                m.hypervisor
+                    .as_deref()
+                    .map(|h| format!(" ({h})"))
+                    .unwrap_or_default()
+            )
+        } else {
+            "no".to_string()
+        },
+    ]);
+    rows.push(vec![
+        "frequency governor".to_string(),
+        m.governor
+            .clone()
+            .unwrap_or_else(|| "not readable".to_string()),
+    ]);
+    rows.push(vec!["host name".to_string(), m.hostname.clone()]);
+    Block::Table {
+        header: vec!["".to_string(), "".to_string()],
+        rows,
+    }
+}
+
+/// "0–3, 8" style CPU list.
+fn cpu_list(cpus: &[usize]) -> String {
+    let mut cpus = cpus.to_vec();
+    cpus.sort_unstable();
+    cpus.dedup();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < cpus.len() {
+        let mut j = i;
+        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j > i {
+            format!("{}–{}", cpus[i], cpus[j])
+        } else {
+            cpus[i].to_string()
+        });
+        i = j + 1;
+    }
+    if parts.is_empty() {
+        "unknown".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn method(results: &ExchangeResults) -> Vec<Block> {
+    let mut b = Vec::new();
+    match &results.report {
+        Some(rs) => {
+            b.push(Block::Para(format!(
+                "**How repetitions were scaled** ({}): {}",
+                rs.rep_scaling, rs.rep_scaling_description
+            )));
+            if !rs.notes.is_empty() {
+                b.push(Block::List(rs.notes.clone()));
+            }
+        }
+        None => b.push(Block::Para(
+            "**How repetitions were scaled:** as configured for `bench exchange` (the same for \
+             every point; see the table)."
+                .to_string(),
+        )),
+    }
+    // reps and runs per size, as recorded.
+    let mut per_size: BTreeMap<u64, (Vec<u64>, Vec<u64>)> = BTreeMap::new();
+    for r in &results.records {
+        let e = per_size.entry(r.size_bytes).or_default();
+        e.0.push(r.reps);
+        e.1.push(r.runs);
+    }
+    let span = |v: &mut Vec<u64>| {
+        v.sort_unstable();
+        v.dedup();
+        match v.as_slice() {
+            [one] => one.to_string(),
+            [first, .., last] => format!("{first}–{last}"),
+            [] => "-".to_string(),
+        }
+    };
+    let rows = per_size
+        .into_iter()
+        .map(|(size, (mut reps, mut runs))| vec![fmt_size(size), span(&mut reps), span(&mut runs)])
+        .collect();
+    b.push(Block::Table {
+        header: vec![
+            "block size".to_string(),
+            "repetitions per run".to_string(),
+            "runs".to_string(),
+        ],
+        rows,
+    });
+    b.push(Block::Para(
+        "Each run is a fresh pair of threads or processes. Mean and 95% CI: Student-t over the \
+         per-run means (df = runs − 1). Median, p99: over every repetition of every run. \
+         Ratios: ratio of means with a percentile bootstrap CI over runs (2000 resamples). \
+         Latency is measured from the producer's last write (before it notifies) to the \
+         consumer's first read, so it includes the cost of waking the consumer. The c2c floor \
+         is the one-way latency of one cache line between the two CPUs: no handoff between \
+         those CPUs can be faster."
+            .to_string(),
+    ));
+    b
+}
+
+fn caption(fig: &Figure) -> String {
+    match &fig.kind {
+        FigureKind::PerCpu { metric, log_y, .. } => format!(
+            "Bars: mean {} per consumer CPU; error bars: 95% CI of the mean over runs{}{}.",
+            metric.name(),
+            if *metric == Metric::Latency {
+                "; dashed: c2c one-way floor"
+            } else {
+                ""
+            },
+            if *log_y { "; log scale" } else { "" }
+        ),
+        FigureKind::VsSize {
+            metric,
+            producer_core,
+            consumer_core,
+            ..
+        } => format!(
+            "Mean {} vs block size, log-log; error bars: 95% CI; dashed verticals: cache sizes{}.",
+            metric.name(),
+            if *metric == Metric::Latency && producer_core != consumer_core {
+                "; dashed horizontal: c2c one-way floor"
+            } else {
+                ""
+            }
+        ),
+        FigureKind::CachedVsFlushed { .. } => "Mean read time with the block left in cache by the \
+            producer vs flushed from every cache (clflushopt) before the handoff; error bars: 95% CI."
+            .to_string(),
+        FigureKind::C2cHeatmap => {
+            "One-way latency of one cache line between each pair of CPUs, in ns.".to_string()
+        }
+    }
+}
+
+fn metric_summary(r: &ExchangeRecord, metric: Metric) -> &Summary {
+    match metric {
+        Metric::Read => &r.read_us,
+        Metric::Latency => &r.latency_us,
+    }
+}
+
+/// "26.1 µs [25.8–26.5 µs]", with † when the record's runs disagree on this metric.
+fn cell(r: &ExchangeRecord, metric: Metric) -> String {
+    let s = metric_summary(r, metric);
+    let dag = if record_disagreements(r).iter().any(|(m, _)| *m == metric) {
+        " †"
+    } else {
+        ""
+    };
+    match fmt_ci(s).as_str() {
+        "-" => format!("{}{dag}", fmt_us(s.median)),
+        ci => format!("{} [{ci}]{dag}", fmt_us(s.median)),
+    }
+}
+
+fn modes_of(results: &ExchangeResults, idx: &[usize]) -> Vec<String> {
+    let mut modes: Vec<String> = idx
+        .iter()
+        .map(|&i| results.records[i].mode.clone())
+        .collect();
+    modes.sort_by(|a, b| mode_rank(a).cmp(&mode_rank(b)).then(a.cmp(b)));
+    modes.dedup();
+    modes
+}
+
+fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block> {
+    let recs = &results.records;
+    let find = |pred: &dyn Fn(&ExchangeRecord) -> bool| {
+        fig.records.iter().map(|&i| &recs[i]).find(|r| pred(r))
+    };
+    let dagger_note = Block::Para(
+        "Cells: median [95% CI of the mean]; † = the runs of this record disagree (see below)."
+            .to_string(),
+    );
+    match &fig.kind {
+        FigureKind::PerCpu { metric, .. } => {
+            let mut cpus: Vec<usize> = fig.records.iter().map(|&i| recs[i].consumer_core).collect();
+            cpus.sort_unstable();
+            cpus.dedup();
+            let mut header = vec!["mode".to_string()];
+            for &c in &cpus {
+                let pl = find(&|r| r.consumer_core == c)
+                    .map(|r| r.placement.clone())
+                    .unwrap_or_default();
+                header.push(format!("CPU {c} ({pl})"));
+            }
+            let mut rows = Vec::new();
+            for m in modes_of(results, &fig.records) {
+                let mut row = vec![m.clone()];
+                for &c in &cpus {
+                    row.push(
+                        find(&|r| r.mode == m && r.consumer_core == c)
+                            .map(|r| cell(r, *metric))
+                            .unwrap_or_else(|| "–".to_string()),
+                    );
+                }
+                rows.push(row);
+            }
+            if *metric == Metric::Latency {
+                let mut row = vec!["**c2c floor** (one-way)".to_string()];
+                for &c in &cpus {
+                    row.push(
+                        find(&|r| r.consumer_core == c)
+                            .and_then(|r| {
+                                r.c2c_one_way_ns.or_else(|| {
+                                    (r.producer_core != c)
+                                        .then(|| results.c2c_between(r.producer_core, c))
+                                        .flatten()
+                                })
+                            })
+                            .map(fmt_ns)
+                            .unwrap_or_else(|| "– (same CPU)".to_string()),
+                    );
+                }
+                rows.push(row);
+            }
+            vec![Block::Table { header, rows }, dagger_note]
+        }
+        FigureKind::VsSize { metric, .. } => {
+            let mut sizes: Vec<u64> = fig.records.iter().map(|&i| recs[i].size_bytes).collect();
+            sizes.sort_unstable();
+            sizes.dedup();
+            let mut header = vec!["mode".to_string()];
+            header.extend(sizes.iter().map(|&s| fmt_size(s)));
+            let mut rows = Vec::new();
+            for m in modes_of(results, &fig.records) {
+                let mut row = vec![m.clone()];
+                for &s in &sizes {
+                    row.push(
+                        find(&|r| r.mode == m && r.size_bytes == s)
+                            .map(|r| cell(r, *metric))
+                            .unwrap_or_else(|| "–".to_string()),
+                    );
+                }
+                rows.push(row);
+            }
+            if *metric == Metric::Latency {
+                if let Some(f) = fig.records.iter().find_map(|&i| recs[i].c2c_one_way_ns) {
+                    let mut row = vec!["**c2c floor** (one-way)".to_string()];
+                    row.extend(sizes.iter().map(|_| fmt_ns(f)));
+                    rows.push(row);
+                }
+            }
+            vec![Block::Table { header, rows }, dagger_note]
+        }
+        FigureKind::CachedVsFlushed { .. } => {
+            let header = vec![
+                "mode".to_string(),
+                "read, cached".to_string(),
+                "read, flushed".to_string(),
+                "flushed / cached".to_string(),
+                "flush time".to_string(),
+            ];
+            let mut rows = Vec::new();
+            for m in modes_of(results, &fig.records) {
+                let (Some(c), Some(f)) = (
+                    find(&|r| r.mode == m && !r.flush_cache),
+                    find(&|r| r.mode == m && r.flush_cache),
+                ) else {
+                    continue;
+                };
+                let ratio =
+                    ratio_of_means(&run_means(c, Metric::Read), &run_means(f, Metric::Read))
+                        .map(|r| fmt_ratio(&r))
+                        .unwrap_or_else(|| "–".to_string());
+                rows.push(vec![
+                    m.clone(),
+                    cell(c, Metric::Read),
+                    cell(f, Metric::Read),
+                    ratio,
+                    f.flush_us
+                        .as_ref()
+                        .map(|s| fmt_us(s.median))
+                        .unwrap_or_else(|| "–".to_string()),
+                ]);
+            }
+            vec![Block::Table { header, rows }, dagger_note]
+        }
+        FigureKind::C2cHeatmap => {
+            let mut cpus: Vec<usize> = results
+                .c2c
+                .iter()
+                .flat_map(|p| [p.cpu_a, p.cpu_b])
+                .collect();
+            cpus.sort_unstable();
+            cpus.dedup();
+            if cpus.len() > 32 {
+                return vec![Block::Para(format!(
+                    "{} pairs measured over {} CPUs: see `c2c_heatmap.csv`.",
+                    results.c2c.len(),
+                    cpus.len()
+                ))];
+            }
+            let mut header = vec!["from \\ to".to_string()];
+            header.extend(cpus.iter().map(|c| format!("CPU {c}")));
+            let rows = cpus
+                .iter()
+                .map(|&a| {
+                    let mut row = vec![format!("CPU {a}")];
+                    for &b in &cpus {
+                        row.push(
+                            results
+                                .c2c
+                                .iter()
+                                .find(|p| p.cpu_a == a && p.cpu_b == b)
+                                .map(|p| format!("{} ({})", fmt_ns(p.one_way_ns), p.placement))
+                                .unwrap_or_else(|| "–".to_string()),
+                        );
+                    }
+                    row
+                })
+                .collect();
+            vec![Block::Table { header, rows }]
+        }
+    }
+}
+
+fn record_name(r: &ExchangeRecord) -> String {
+    format!(
+        "{} {} CPU {}→{}{}",
+        r.mode,
+        fmt_size(r.size_bytes),
+        r.producer_core,
+        r.consumer_core,
+        if r.flush_cache { " flushed" } else { "" }
+    )
+}
+
+fn disagreements(results: &ExchangeResults) -> Block {
+    let mut items = Vec::new();
+    for r in &results.records {
+        for (metric, d) in record_disagreements(r) {
+            let means: Vec<String> = d.run_means.iter().map(|m| fmt_us(*m)).collect();
+            let which = if d.outside.is_empty() {
+                String::new()
+            } else {
+                let runs: Vec<String> = d.outside.iter().map(|i| (i + 1).to_string()).collect();
+                format!(
+                    "; run(s) {} stand apart from every other run",
+                    runs.join(", ")
+                )
+            };
+            items.push(format!(
+                "**{}**, {}: run means {} disagree (spread {:.0}% of the median{which}).",
+                record_name(r),
+                metric.name(),
+                means.join(", "),
+                d.relative_spread * 100.0
+            ));
+        }
+    }
+    if items.is_empty() {
+        Block::Para(
+            "None flagged: in every record, the runs agree (no run stands apart from the \
+             others' interquartile ranges with run means spread over 10%)."
+                .to_string(),
+        )
+    } else {
+        items.insert(
+            0,
+            format!(
+                "{} flagged (runs disagree: a run's mean falls outside every other run's \
+                 interquartile range, its own interquartile range overlaps none of theirs, and \
+                 the run means spread by more than 10%). The means average over a real \
+                 difference between runs; rerun, or look for interference:",
+                items.len()
+            ),
+        );
+        Block::List(items)
+    }
+}

@@ -1,0 +1,563 @@
+//! The report's recommendation: which mode to use for which size class and placement, and
+//! the paper's question (processes vs threads) answered with a ratio and its CI.
+//!
+//! # Method
+//!
+//! Only cached (not flushed), verified records of two-party modes are candidates. For a size
+//! class (fits L1 / L2 / last-level cache / beyond, from the machine's data-cache sizes) and
+//! a placement class, the cost of a mode at a size is its mean read time + mean latency
+//! (averaged over the consumer CPUs of that placement). Each mode's score is the geometric
+//! mean, over the class's sizes it was measured at, of its cost divided by the best cost at
+//! that size (1.0 = best everywhere); modes measured at fewer than half of the class's sizes
+//! are not ranked. The lowest score wins. When the winner keeps the consumer's CPU busy
+//! (≥ 50%), the best mode using under 50% and at most half the winner's CPU is named as the
+//! alternative.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::output::{fmt_ns, fmt_size, fmt_us};
+use crate::schema::{is_two_party, placement, ExchangeRecord, ExchangeResults, Machine};
+use crate::stats::{ratio_of_means, run_means, Metric, Ratio};
+
+/// Consumer CPU use (percent) at or above which a mode counts as busy.
+pub const BUSY_CPU_PCT: f64 = 50.0;
+
+/// A class of block sizes relative to the machine's caches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SizeClass {
+    /// e.g. "fits L1", "fits L2", "fits the last-level cache", "beyond the last-level cache".
+    pub name: String,
+    /// Smallest size of the class, exclusive (0 for the first).
+    pub above: u64,
+    /// Largest size of the class, inclusive (`None` for the last).
+    pub up_to: Option<u64>,
+}
+
+impl SizeClass {
+    /// Whether `size` falls in the class.
+    pub fn contains(&self, size: u64) -> bool {
+        size > self.above && self.up_to.map_or(true, |hi| size <= hi)
+    }
+
+    /// "≤ 32 KiB", "32 KiB – 1 MiB", "> 32 MiB".
+    pub fn range_text(&self) -> String {
+        match (self.above, self.up_to) {
+            (0, Some(hi)) => format!("≤ {}", fmt_size(hi)),
+            (lo, Some(hi)) => format!("> {} and ≤ {}", fmt_size(lo), fmt_size(hi)),
+            (lo, None) if lo > 0 => format!("> {}", fmt_size(lo)),
+            _ => "all sizes".to_string(),
+        }
+    }
+}
+
+/// The size classes of `machine`: one per distinct data-cache size, plus "beyond".
+pub fn size_classes(machine: &Machine) -> Vec<SizeClass> {
+    let llc = machine.llc_size();
+    let mut bounds: Vec<(String, u64)> = Vec::new();
+    for level in 1..=4u8 {
+        let Some(size) = machine.cache_size(level) else {
+            continue;
+        };
+        let name = if Some(size) == llc && level > 1 {
+            "fits the last-level cache".to_string()
+        } else if level == 1 {
+            "fits L1".to_string()
+        } else {
+            format!("fits L{level}")
+        };
+        if bounds.last().map_or(true, |(_, s)| *s < size) {
+            bounds.push((name, size));
+        }
+    }
+    let mut classes = Vec::new();
+    let mut above = 0;
+    for (name, size) in bounds {
+        classes.push(SizeClass {
+            name,
+            above,
+            up_to: Some(size),
+        });
+        above = size;
+    }
+    classes.push(SizeClass {
+        name: if above > 0 {
+            "beyond the last-level cache".to_string()
+        } else {
+            "all sizes (cache sizes unknown)".to_string()
+        },
+        above,
+        up_to: None,
+    });
+    classes
+}
+
+/// The recommended mode for one size class and placement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pick {
+    /// The size class.
+    pub class: SizeClass,
+    /// The placement class.
+    pub placement: String,
+    /// Sizes of the class that were measured.
+    pub sizes: Vec<u64>,
+    /// The winning mode.
+    pub mode: String,
+    /// The size its numbers are quoted at (the largest measured in the class).
+    pub at_size: u64,
+    /// Its mean read time there (µs).
+    pub read_us: f64,
+    /// Its mean latency there (µs).
+    pub latency_us: f64,
+    /// Its consumer CPU use there (percent).
+    pub cpu_pct: f64,
+    /// The c2c one-way floor of the placement (ns), if measured.
+    pub floor_ns: Option<f64>,
+    /// Modes ranked, best first: (mode, score = geometric-mean cost relative to the best).
+    pub ranking: Vec<(String, f64)>,
+    /// When the winner is busy: the best mode under [`BUSY_CPU_PCT`] and at most half the
+    /// winner's CPU use: (mode, score, CPU %).
+    pub alternative: Option<(String, f64, f64)>,
+}
+
+/// processes-spin / threads-spin read time at one size and placement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProcVsThreads {
+    /// The placement class.
+    pub placement: String,
+    /// Block size.
+    pub size_bytes: u64,
+    /// Ratio of means, bootstrapped CI over runs.
+    pub ratio: Ratio,
+}
+
+/// The whole recommendation.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Recommendation {
+    /// One pick per (size class, placement) with data.
+    pub picks: Vec<Pick>,
+    /// processes-spin / threads-spin read time ratios, every size and placement measured.
+    pub proc_vs_threads: Vec<ProcVsThreads>,
+    /// Same-core processes-futex / single-thread read time (the paper's cache-reuse effect).
+    pub cache_reuse: Option<ProcVsThreads>,
+    /// The generated sentences, in order (Markdown inline syntax).
+    pub sentences: Vec<String>,
+}
+
+fn candidates(results: &ExchangeResults) -> Vec<&ExchangeRecord> {
+    results
+        .records
+        .iter()
+        .filter(|r| !r.flush_cache && r.verified && is_two_party(&r.mode))
+        .collect()
+}
+
+/// Builds the recommendation from `results` (see the module docs for the method).
+pub fn recommend(results: &ExchangeResults) -> Recommendation {
+    let cands = candidates(results);
+    let mut placements: Vec<String> = cands.iter().map(|r| r.placement.clone()).collect();
+    placements.sort_by_key(|p| (placement::rank(p), p.clone()));
+    placements.dedup();
+
+    let mut picks = Vec::new();
+    for class in size_classes(&results.machine) {
+        for pl in &placements {
+            if let Some(p) = pick(results, &cands, &class, pl) {
+                picks.push(p);
+            }
+        }
+    }
+
+    let proc_vs_threads = ratios(results, "threads-spin", "processes-spin", None);
+    let cache_reuse = ratios(
+        results,
+        "single-thread",
+        "processes-futex",
+        Some(placement::SAME_CORE),
+    )
+    .into_iter()
+    .min_by(|a, b| size_pref(a.size_bytes).total_cmp(&size_pref(b.size_bytes)));
+
+    let mut rec = Recommendation {
+        picks,
+        proc_vs_threads,
+        cache_reuse,
+        sentences: Vec::new(),
+    };
+    rec.sentences = sentences(results, &rec);
+    rec
+}
+
+/// Distance from 1 MiB in octaves (the size headline numbers prefer).
+fn size_pref(size: u64) -> f64 {
+    ((size.max(1) as f64).log2() - 20.0).abs()
+}
+
+fn pick(
+    results: &ExchangeResults,
+    cands: &[&ExchangeRecord],
+    class: &SizeClass,
+    pl: &str,
+) -> Option<Pick> {
+    let recs: Vec<&ExchangeRecord> = cands
+        .iter()
+        .copied()
+        .filter(|r| r.placement == pl && class.contains(r.size_bytes))
+        .collect();
+    if recs.is_empty() {
+        return None;
+    }
+    // Sums over the consumer CPUs of one placement, per (mode, size).
+    #[derive(Default, Clone, Copy)]
+    struct Acc {
+        read: f64,
+        latency: f64,
+        cpu: f64,
+        floor: f64,
+        n: usize,
+    }
+    let mut cost: BTreeMap<(String, u64), Acc> = BTreeMap::new();
+    for r in &recs {
+        let e = cost.entry((r.mode.clone(), r.size_bytes)).or_default();
+        e.read += r.read_us.mean;
+        e.latency += r.latency_us.mean;
+        e.cpu += r.consumer_cpu_pct;
+        e.floor += r.c2c_one_way_ns.unwrap_or(f64::NAN);
+        e.n += 1;
+    }
+    let avg = |k: &(String, u64)| {
+        let e = cost[k];
+        let n = e.n as f64;
+        (e.read / n, e.latency / n, e.cpu / n, e.floor / n)
+    };
+    let sizes: BTreeSet<u64> = recs.iter().map(|r| r.size_bytes).collect();
+    let modes: BTreeSet<String> = recs.iter().map(|r| r.mode.clone()).collect();
+    let best_at: BTreeMap<u64, f64> = sizes
+        .iter()
+        .map(|&s| {
+            let best = modes
+                .iter()
+                .filter_map(|m| {
+                    let k = (m.clone(), s);
+                    cost.contains_key(&k).then(|| {
+                        let (rd, lt, _, _) = avg(&k);
+                        rd + lt
+                    })
+                })
+                .fold(f64::INFINITY, f64::min);
+            (s, best)
+        })
+        .collect();
+    let mut ranking: Vec<(String, f64)> = Vec::new();
+    for m in &modes {
+        let rel: Vec<f64> = sizes
+            .iter()
+            .filter_map(|&s| {
+                let k = (m.clone(), s);
+                cost.contains_key(&k).then(|| {
+                    let (rd, lt, _, _) = avg(&k);
+                    (rd + lt).max(1e-9) / best_at[&s].max(1e-9)
+                })
+            })
+            .collect();
+        if rel.is_empty() || rel.len() * 2 < sizes.len() {
+            continue;
+        }
+        let score = (rel.iter().map(|x| x.ln()).sum::<f64>() / rel.len() as f64).exp();
+        ranking.push((m.clone(), score));
+    }
+    ranking.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    let (mode, _) = ranking.first()?.clone();
+    let at_size = sizes
+        .iter()
+        .rev()
+        .copied()
+        .find(|&s| cost.contains_key(&(mode.clone(), s)))?;
+    let (read_us, latency_us, cpu_pct, floor) = avg(&(mode.clone(), at_size));
+    let floor_ns = if floor.is_finite() {
+        Some(floor)
+    } else {
+        results
+            .c2c
+            .iter()
+            .filter(|p| p.placement == pl && p.cpu_a != p.cpu_b)
+            .map(|p| p.one_way_ns)
+            .reduce(f64::min)
+    };
+    let mode_cpu = |m: &str| {
+        let v: Vec<f64> = sizes
+            .iter()
+            .filter_map(|&s| {
+                let k = (m.to_string(), s);
+                cost.contains_key(&k).then(|| avg(&k).2)
+            })
+            .collect();
+        v.iter().sum::<f64>() / v.len().max(1) as f64
+    };
+    let alternative = if cpu_pct >= BUSY_CPU_PCT {
+        ranking
+            .iter()
+            .skip(1)
+            .find(|(m, _)| {
+                let c = mode_cpu(m);
+                c < BUSY_CPU_PCT && c <= cpu_pct / 2.0
+            })
+            .map(|(m, s)| (m.clone(), *s, mode_cpu(m)))
+    } else {
+        None
+    };
+    Some(Pick {
+        class: class.clone(),
+        placement: pl.to_string(),
+        sizes: sizes.into_iter().collect(),
+        mode,
+        at_size,
+        read_us,
+        latency_us,
+        cpu_pct,
+        floor_ns,
+        ranking,
+        alternative,
+    })
+}
+
+/// Ratios `b_mode` / `a_mode` of read time for every (placement, size) where both were
+/// measured on the same core pair, cached. With several core pairs per placement the pair
+/// with the lowest consumer CPU number is used.
+fn ratios(
+    results: &ExchangeResults,
+    a_mode: &str,
+    b_mode: &str,
+    only_placement: Option<&str>,
+) -> Vec<ProcVsThreads> {
+    let mut out = Vec::new();
+    let find = |mode: &str, size: u64, p: usize, c: usize| {
+        results.records.iter().find(|r| {
+            !r.flush_cache
+                && r.mode == mode
+                && r.size_bytes == size
+                && r.producer_core == p
+                && r.consumer_core == c
+        })
+    };
+    let mut seen: BTreeSet<(u8, String, u64)> = BTreeSet::new();
+    let mut bs: Vec<&ExchangeRecord> = results
+        .records
+        .iter()
+        .filter(|r| !r.flush_cache && r.mode == b_mode)
+        .filter(|r| only_placement.map_or(true, |p| p == r.placement))
+        .collect();
+    bs.sort_by_key(|r| (placement::rank(&r.placement), r.size_bytes, r.consumer_core));
+    for b in bs {
+        let key = (
+            placement::rank(&b.placement),
+            b.placement.clone(),
+            b.size_bytes,
+        );
+        if seen.contains(&key) {
+            continue;
+        }
+        // single-thread has consumer = producer; match it by producer only.
+        let a = find(a_mode, b.size_bytes, b.producer_core, b.consumer_core).or_else(|| {
+            (!is_two_party(a_mode))
+                .then(|| find(a_mode, b.size_bytes, b.producer_core, b.producer_core))
+                .flatten()
+        });
+        let Some(a) = a else {
+            continue;
+        };
+        let (am, bm) = (run_means(a, Metric::Read), run_means(b, Metric::Read));
+        let ratio = if am.is_empty() || bm.is_empty() {
+            ratio_of_means(&[a.read_us.mean], &[b.read_us.mean])
+        } else {
+            ratio_of_means(&am, &bm)
+        };
+        if let Some(ratio) = ratio {
+            seen.insert(key);
+            out.push(ProcVsThreads {
+                placement: b.placement.clone(),
+                size_bytes: b.size_bytes,
+                ratio,
+            });
+        }
+    }
+    out
+}
+
+/// "1.02 (95% CI 0.99–1.05)".
+pub fn fmt_ratio(r: &Ratio) -> String {
+    match (r.ci95_low, r.ci95_high) {
+        (Some(l), Some(h)) => format!("{:.2} (95% CI {:.2}–{:.2})", r.ratio, l, h),
+        _ => format!("{:.2} (no CI: one run)", r.ratio),
+    }
+}
+
+/// What a processes/threads ratio means, in words.
+pub fn ratio_verdict(r: &Ratio) -> String {
+    match (r.ci95_low, r.ci95_high) {
+        (Some(l), Some(h)) if l <= 1.0 && 1.0 <= h => "no measurable difference".to_string(),
+        (Some(_), Some(h)) if h < 1.0 => {
+            format!("processes are faster by {:.0}%", (1.0 - r.ratio) * 100.0)
+        }
+        (Some(_), Some(h)) if h <= 1.05 => format!(
+            "processes are slower by {:.1}%, within 5%",
+            (r.ratio - 1.0) * 100.0
+        ),
+        (Some(_), Some(_)) => format!("processes are slower by {:.0}%", (r.ratio - 1.0) * 100.0),
+        _ => "a single run cannot tell".to_string(),
+    }
+}
+
+fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<String> {
+    let mut out = Vec::new();
+    if rec.picks.is_empty() {
+        out.push(
+            "No two-party mode was measured with the block cached, so there is nothing to \
+             recommend yet: run the exchange with at least one of threads-spin, processes-spin, \
+             processes-futex, processes-adaptive, processes-semaphore, threads-blocking or pipe."
+                .to_string(),
+        );
+    }
+    for p in &rec.picks {
+        let measured = match (p.sizes.first(), p.sizes.last()) {
+            (Some(a), Some(b)) if a != b => format!("{}–{}", fmt_size(*a), fmt_size(*b)),
+            (Some(a), _) => fmt_size(*a),
+            _ => String::new(),
+        };
+        let floor = match p.floor_ns {
+            Some(f) if p.placement != placement::SAME_CORE && f > 0.0 => format!(
+                " = {:.1}× the c2c floor of {}",
+                p.latency_us * 1e3 / f,
+                fmt_ns(f)
+            ),
+            _ => String::new(),
+        };
+        let spin = if p.cpu_pct >= BUSY_CPU_PCT {
+            " (it keeps the consumer's CPU busy while waiting)"
+        } else {
+            ""
+        };
+        let mut s = format!(
+            "**Blocks that {} ({}; measured {measured}), consumer {}:** use **{}** — read + \
+             latency {} at {} (read {}, latency {}{floor}), consumer CPU {:.0}%{spin}.",
+            p.class
+                .name
+                .trim_start_matches("fits ")
+                .replace("beyond", "go beyond"),
+            p.class.range_text(),
+            placement::describe(&p.placement),
+            p.mode,
+            fmt_us(p.read_us + p.latency_us),
+            fmt_size(p.at_size),
+            fmt_us(p.read_us),
+            fmt_us(p.latency_us),
+            p.cpu_pct,
+        );
+        s = s.replace("Blocks that L", "Blocks that fit L").replace(
+            "Blocks that the last-level cache",
+            "Blocks that fit the last-level cache",
+        );
+        if p.class.name.starts_with("all sizes") {
+            s = s.replace(
+                "Blocks that all sizes (cache sizes unknown)",
+                "All block sizes",
+            );
+        }
+        if let Some((m, score, cpu)) = &p.alternative {
+            let _ = std::fmt::Write::write_fmt(
+                &mut s,
+                format_args!(
+                    " To leave the CPU free: **{m}**, {:+.0}% read + latency, {cpu:.0}% CPU.",
+                    (score - 1.0) * 100.0
+                ),
+            );
+        }
+        if let Some((second, score)) = p.ranking.get(1) {
+            let is_alt = p.alternative.as_ref().is_some_and(|a| &a.0 == second);
+            if *score < 1.03 && !is_alt {
+                let _ = std::fmt::Write::write_fmt(
+                    &mut s,
+                    format_args!(" (**{second}** is within 3%.)"),
+                );
+            }
+        }
+        out.push(s);
+    }
+
+    // The paper's question.
+    let headline: Vec<&ProcVsThreads> = {
+        let mut by_pl: BTreeMap<(u8, String), &ProcVsThreads> = BTreeMap::new();
+        for r in &rec.proc_vs_threads {
+            let k = (placement::rank(&r.placement), r.placement.clone());
+            let better = by_pl.get(&k).map_or(true, |old| {
+                size_pref(r.size_bytes) < size_pref(old.size_bytes)
+            });
+            if better {
+                by_pl.insert(k, r);
+            }
+        }
+        by_pl.into_values().collect()
+    };
+    if headline.is_empty() {
+        out.push(
+            "**Processes vs threads:** not answered: processes-spin and threads-spin were not \
+             both measured on the same core pair."
+                .to_string(),
+        );
+    } else {
+        let parts: Vec<String> = headline
+            .iter()
+            .map(|r| {
+                format!(
+                    "consumer {}, {}: {} — {}",
+                    placement::describe(&r.placement),
+                    fmt_size(r.size_bytes),
+                    fmt_ratio(&r.ratio),
+                    ratio_verdict(&r.ratio)
+                )
+            })
+            .collect();
+        let all_same = rec
+            .proc_vs_threads
+            .iter()
+            .all(|r| r.ratio.ci95_high.is_some_and(|h| h <= 1.05));
+        let conclusion = if all_same {
+            " At every size and placement measured the upper bound of the CI is within 1.05: \
+             on this machine two processes exchange a block as fast as two threads."
+        } else {
+            " See the table below for every size: where the CI stays above 1.05 the process \
+             boundary costs something measurable here."
+        };
+        out.push(format!(
+            "**Processes vs threads** (the paper's question; processes-spin / threads-spin read \
+             time, ratio of means with a CI bootstrapped over runs): {}.{conclusion}",
+            parts.join("; ")
+        ));
+    }
+    if let Some(c) = &rec.cache_reuse {
+        out.push(format!(
+            "**Cache reuse on one core:** processes-futex / single-thread read time at {} = {} — {}.",
+            fmt_size(c.size_bytes),
+            fmt_ratio(&c.ratio),
+            match (c.ratio.ci95_low, c.ratio.ci95_high) {
+                (_, Some(h)) if h <= 1.10 => {
+                    "the consumer process reads the block from the cache the producer left it in"
+                }
+                (_, Some(_)) => "the consumer process pays to bring the block back into cache",
+                _ => "a single run cannot tell",
+            }
+        ));
+    }
+    let flagged = results
+        .records
+        .iter()
+        .filter(|r| !crate::stats::record_disagreements(r).is_empty())
+        .count();
+    if flagged > 0 {
+        out.push(format!(
+            "**Run-to-run disagreement:** {flagged} record(s) have runs whose means disagree \
+             (listed under \"Run-to-run disagreement\"); their means hide a real difference \
+             between runs, so treat them with care."
+        ));
+    }
+    out
+}
