@@ -13,7 +13,11 @@ fn main() {
         .ok()
         .filter(|o| o.status.success() && !o.stdout.is_empty())
         .is_some();
-    let commit = if dirty && !commit.is_empty() { format!("{commit}-dirty") } else { commit };
+    let commit = if dirty && !commit.is_empty() {
+        format!("{commit}-dirty")
+    } else {
+        commit
+    };
     println!("cargo:rustc-env=HANDOFF_GIT_COMMIT={commit}");
     println!("cargo:rerun-if-changed=../../.git/HEAD");
     println!("cargo:rerun-if-changed=../../.git/index");

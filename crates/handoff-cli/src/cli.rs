@@ -154,7 +154,7 @@ struct C2cArgs {
 pub struct ReportArgs {
     #[command(flatten)]
     pub common: CommonExchangeArgs,
-    /// Output folder (default: handoff-report-<host>-<date>).
+    /// Output folder (default: handoff-report-HOST-DATE).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// A shorter run (under a minute on 2 CPUs): fewer repetitions, runs and sizes.
@@ -199,7 +199,9 @@ fn worker(experiment: &str, spec: &str) -> Result<u8, Failure> {
         "exchange" => exchange::worker::worker_main(spec)
             .map(|()| 0)
             .map_err(|e| Failure::runtime(format!("worker: {e}"))),
-        other => Err(Failure::usage(format!("unknown worker experiment '{other}'"))),
+        other => Err(Failure::usage(format!(
+            "unknown worker experiment '{other}'"
+        ))),
     }
 }
 
@@ -359,7 +361,9 @@ fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {
     let allowed = allowed_cpus()?;
     let cpus = parse_cores(&a.cores, &allowed, "--cores")?;
     if a.samples == 0 || a.round_trips == 0 {
-        return Err(Failure::usage("--samples and --round-trips must be at least 1"));
+        return Err(Failure::usage(
+            "--samples and --round-trips must be at least 1",
+        ));
     }
     let format = parse_format(&a.format)?;
     if let Some(path) = &a.output {
@@ -382,14 +386,9 @@ fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {
     let mut prog = progress::Stderr::new(a.quiet);
     use handoff_lab::progress::Progress;
     prog.begin(pairs.len(), "c2c");
-    let measured = handoff_lab::experiments::c2c::measure(
-        &pairs,
-        &opts,
-        &m.topology,
-        &CANCEL,
-        &mut |_, _| {},
-    )
-    .map_err(Failure::runtime)?;
+    let measured =
+        handoff_lab::experiments::c2c::measure(&pairs, &opts, &m.topology, &CANCEL, &mut |_, _| {})
+            .map_err(Failure::runtime)?;
     prog.end();
     let config = serde_json::json!({
         "cores": cpus,
@@ -428,7 +427,8 @@ fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
     };
     std::fs::create_dir_all(&dir)
         .map_err(|e| Failure::runtime(format!("creating {}: {e}", dir.display())))?;
-    let files = handoff_lab::plot::plot_all(&res, &dir).map_err(|e| Failure::runtime(e.to_string()))?;
+    let files =
+        handoff_lab::plot::plot_all(&res, &dir).map_err(|e| Failure::runtime(e.to_string()))?;
     for f in files {
         println!("{}", f.display());
     }
@@ -437,18 +437,26 @@ fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
 
 fn compare(a: &Path, b: &Path, fail_above: Option<f64>, format: &str) -> Result<u8, Failure> {
     if !matches!(format, "table" | "json") {
-        return Err(Failure::usage(format!("--format {format}: use table or json")));
+        return Err(Failure::usage(format!(
+            "--format {format}: use table or json"
+        )));
     }
     let (ra, rb) = (load(a)?, load(b)?);
-    let cmp = handoff_lab::compare::compare(&ra, &rb, fail_above)
-        .map_err(|e| Failure::usage(e.to_string()))?;
-    let _ = format; // json lands with Comparison: Serialize
-    print!("{}", cmp.render_table());
+    use handoff_lab::compare::CompareError;
+    let cmp = handoff_lab::compare::compare(&ra, &rb, fail_above).map_err(|e| match e {
+        CompareError::BadThreshold(_) => Failure::usage(e.to_string()),
+        CompareError::NothingMatched { .. } => Failure::runtime(e.to_string()),
+    })?;
+    match format {
+        "json" => println!("{}", cmp.to_json_pretty()),
+        _ => print!("{}", cmp.render_table()),
+    }
     Ok(u8::try_from(cmp.exit_code()).unwrap_or(crate::EXIT_RUNTIME))
 }
 
 fn cleanup() -> Result<u8, Failure> {
-    let removed = handoff::sys::mem::cleanup_stale().map_err(|e| Failure::runtime(e.to_string()))?;
+    let removed =
+        handoff::sys::mem::cleanup_stale().map_err(|e| Failure::runtime(e.to_string()))?;
     if removed.is_empty() {
         println!("no stale handoff segments");
     }

@@ -36,7 +36,8 @@ pub struct Plan {
 
 /// Repetitions for a block of `size` bytes: many for small blocks, fewer for large ones.
 pub fn scaled_reps(max_reps: u32, min_reps: u32, size: usize) -> u32 {
-    let r = (max_reps as u64 * MIB as u64 / size.max(1) as u64).clamp(min_reps as u64, max_reps as u64);
+    let r =
+        (max_reps as u64 * MIB as u64 / size.max(1) as u64).clamp(min_reps as u64, max_reps as u64);
     r as u32
 }
 
@@ -119,7 +120,11 @@ pub fn plan(
 
     let mut points: Vec<Point> = Vec::new();
     let mut add = |mode: Mode, size: usize, consumer: usize, flush: bool| {
-        let consumer = if mode.is_single_thread() { producer } else { consumer };
+        let consumer = if mode.is_single_thread() {
+            producer
+        } else {
+            consumer
+        };
         let reps = match args.common.reps {
             Some(r) => r,
             None => scaled_reps(cfg.reps, min_reps, size),
@@ -167,7 +172,10 @@ pub fn plan(
         c2c::all_pairs(allowed)
     };
     let rep_scaling = if args.common.reps.is_some() {
-        format!("fixed: {} repetitions per run at every size (--reps)", args.common.reps.unwrap_or(0))
+        format!(
+            "fixed: {} repetitions per run at every size (--reps)",
+            args.common.reps.unwrap_or(0)
+        )
     } else {
         format!(
             "by size, as OSU does: reps = clamp({} x 1 MiB / size, {min_reps}, {}), warm-up = max(2, reps / 10), {} runs per point",
@@ -224,7 +232,10 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         }
     };
     std::fs::create_dir_all(&out).map_err(|e| {
-        Failure::usage(format!("cannot create the output folder {}: {e}", out.display()))
+        Failure::usage(format!(
+            "cannot create the output folder {}: {e}",
+            out.display()
+        ))
     })?;
     crate::cli::install_interrupt_handler();
     let started = Instant::now();
@@ -247,8 +258,14 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         prog.end();
     }
     let env = m.env(&cfg);
-    let outcome = exchange::run_points(&plan.points, &env, &known, &mut prog, args.stop_after_records)
-        .map_err(|e| Failure::runtime(e.to_string()))?;
+    let outcome = exchange::run_points(
+        &plan.points,
+        &env,
+        &known,
+        &mut prog,
+        args.stop_after_records,
+    )
+    .map_err(|e| Failure::runtime(e.to_string()))?;
     let stopped = outcome.stopped.is_some();
     let config = serde_json::json!({
         "exchange": cfg,
@@ -260,7 +277,12 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         command: std::env::args().collect::<Vec<_>>().join(" "),
         started: None,
         elapsed_s: Some(started.elapsed().as_secs_f64()),
-        rep_scaling: if args.common.reps.is_some() { "fixed" } else { "by-size" }.to_string(),
+        rep_scaling: if args.common.reps.is_some() {
+            "fixed"
+        } else {
+            "by-size"
+        }
+        .to_string(),
         rep_scaling_description: plan.rep_scaling.clone(),
         notes: plan.notes.clone(),
     });
@@ -272,15 +294,21 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
             files.len(),
             out.display(),
             started.elapsed().as_secs_f64(),
-            if stopped { " (partial: the run was stopped early)" } else { "" }
+            if stopped {
+                " (partial: the run was stopped early)"
+            } else {
+                ""
+            }
         );
     }
     println!("{}", out.join("index.html").display());
-    Ok(if stopped && cancel.load(std::sync::atomic::Ordering::Relaxed) {
-        EXIT_INTERRUPTED
-    } else {
-        0
-    })
+    Ok(
+        if stopped && cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            EXIT_INTERRUPTED
+        } else {
+            0
+        },
+    )
 }
 
 #[cfg(test)]
@@ -299,7 +327,17 @@ mod tests {
     fn sweep_is_powers_of_four_then_max() {
         assert_eq!(
             sweep_sizes(128 * MIB, 1),
-            vec![4096, 16384, 65536, 262144, MIB, 4 * MIB, 16 * MIB, 64 * MIB, 128 * MIB]
+            vec![
+                4096,
+                16384,
+                65536,
+                262144,
+                MIB,
+                4 * MIB,
+                16 * MIB,
+                64 * MIB,
+                128 * MIB
+            ]
         );
         assert_eq!(sweep_sizes(16 * MIB, 2), vec![4096, 65536, MIB, 16 * MIB]);
     }

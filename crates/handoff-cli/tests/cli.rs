@@ -84,7 +84,10 @@ fn segments_of(pid: u32) -> Vec<String> {
 #[test]
 fn bad_input_is_one_line_and_exit_2_before_anything_runs() {
     let cases: &[(&[&str], &str)] = &[
-        (&["bench", "exchange", "--mode", "threads-spn"], "unknown mode"),
+        (
+            &["bench", "exchange", "--mode", "threads-spn"],
+            "unknown mode",
+        ),
         (&["bench", "exchange", "--size", "0"], "size 0"),
         (&["bench", "exchange", "--size", "6"], "multiple of 4"),
         (&["bench", "exchange", "--size", "4XB"], "unknown unit"),
@@ -105,11 +108,21 @@ fn bad_input_is_one_line_and_exit_2_before_anything_runs() {
         let out = handoff(args);
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(want), "{args:?}: stderr {err:?} should mention {want}");
+        assert!(
+            err.contains(want),
+            "{args:?}: stderr {err:?} should mention {want}"
+        );
         assert!(!err.contains("panicked"), "{args:?}: {err}");
-        assert!(out.stdout.is_empty(), "{args:?} printed {:?}", text(&out.stdout));
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?} printed {:?}",
+            text(&out.stdout)
+        );
         // Refused before measuring: no c2c or exchange progress was printed.
-        assert!(!err.contains("exchange:"), "{args:?} started measuring: {err}");
+        assert!(
+            !err.contains("exchange:"),
+            "{args:?} started measuring: {err}"
+        );
         let _ = started;
     }
 }
@@ -118,8 +131,8 @@ fn bad_input_is_one_line_and_exit_2_before_anything_runs() {
 fn every_mode_runs_verified_with_the_json_schema() {
     let _g = serial();
     let out = handoff(&[
-        "bench", "exchange", "--mode", "all", "--size", "64KiB", "--reps", "5", "--warmup",
-        "1", "--runs", "2", "--format", "json", "-q",
+        "bench", "exchange", "--mode", "all", "--size", "64KiB", "--reps", "5", "--warmup", "1",
+        "--runs", "2", "--format", "json", "-q",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
@@ -133,8 +146,10 @@ fn every_mode_runs_verified_with_the_json_schema() {
     let n = cpus();
     // 2 single-thread modes once, 7 two-party modes per consumer CPU.
     assert_eq!(records.len(), 2 + 7 * n);
-    let modes: std::collections::BTreeSet<&str> =
-        records.iter().map(|r| r["mode"].as_str().unwrap()).collect();
+    let modes: std::collections::BTreeSet<&str> = records
+        .iter()
+        .map(|r| r["mode"].as_str().unwrap())
+        .collect();
     assert_eq!(modes.len(), 9, "{modes:?}");
     for r in records {
         assert_eq!(r["verified"], true, "{r}");
@@ -150,8 +165,17 @@ fn every_mode_runs_verified_with_the_json_schema() {
         }
         let wait = r["wait"].as_str().unwrap();
         assert!(
-            ["none", "spin", "spin-yield", "futex", "adaptive", "semaphore", "condvar", "pipe"]
-                .contains(&wait),
+            [
+                "none",
+                "spin",
+                "spin-yield",
+                "futex",
+                "adaptive",
+                "semaphore",
+                "condvar",
+                "pipe"
+            ]
+            .contains(&wait),
             "{wait}"
         );
         assert!(r["placement"].is_string());
@@ -169,25 +193,58 @@ fn csv_and_table_formats() {
     let dir = tmpdir("csv");
     let csv = dir.join("out.csv");
     let out = handoff(&[
-        "bench", "exchange", "--mode", "threads-spin,processes-futex", "--size", "4KiB,16KiB",
-        "--reps", "3", "--warmup", "0", "--runs", "1", "--format", "csv", "--output",
-        csv.to_str().unwrap(), "-q",
+        "bench",
+        "exchange",
+        "--mode",
+        "threads-spin,processes-futex",
+        "--size",
+        "4KiB,16KiB",
+        "--reps",
+        "3",
+        "--warmup",
+        "0",
+        "--runs",
+        "1",
+        "--format",
+        "csv",
+        "--output",
+        csv.to_str().unwrap(),
+        "-q",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let body = std::fs::read_to_string(&csv).unwrap();
     let mut lines = body.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    for col in ["mode", "size_bytes", "read_us_mean", "latency_us_median", "write_us_p99", "verified"] {
+    for col in [
+        "mode",
+        "size_bytes",
+        "read_us_mean",
+        "latency_us_median",
+        "write_us_p99",
+        "verified",
+    ] {
         assert!(header.contains(&col), "{col} missing from {header:?}");
     }
     assert_eq!(lines.count(), 2 * 2 * cpus());
     let out = handoff(&[
-        "bench", "exchange", "--mode", "single-thread", "--size", "4KiB", "--reps", "3",
-        "--runs", "1", "-q",
+        "bench",
+        "exchange",
+        "--mode",
+        "single-thread",
+        "--size",
+        "4KiB",
+        "--reps",
+        "3",
+        "--runs",
+        "1",
+        "-q",
     ]);
     assert!(out.status.success());
     let table = text(&out.stdout);
-    assert!(table.contains("single-thread") && table.contains("read"), "{table}");
+    assert!(
+        table.contains("single-thread") && table.contains("read"),
+        "{table}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -199,24 +256,43 @@ fn c2c_matrix_json() {
     }
     let _g = serial();
     let out = handoff(&[
-        "bench", "c2c", "--samples", "5", "--round-trips", "100", "--format", "json",
+        "bench",
+        "c2c",
+        "--samples",
+        "5",
+        "--round-trips",
+        "100",
+        "--format",
+        "json",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["schema"], "handoff.c2c/1");
     let pairs = v["pairs"].as_array().unwrap();
     assert_eq!(pairs.len(), cpus() * (cpus() - 1) / 2);
-    assert!(pairs.iter().all(|p| p["one_way_ns"].as_f64().unwrap() > 0.0));
+    assert!(pairs
+        .iter()
+        .all(|p| p["one_way_ns"].as_f64().unwrap() > 0.0));
 }
 
 /// The pids of `parent`'s direct children.
 fn children_of(parent: u32) -> Vec<u32> {
     let mut kids = Vec::new();
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
-        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 2..]) else { continue };
-        let ppid: u32 = rest.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
+            continue;
+        };
+        let ppid: u32 = rest
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
         if ppid == parent {
             kids.push(pid);
         }
@@ -231,13 +307,32 @@ fn alive(pid: u32) -> bool {
 }
 
 /// Starts a slow run (a 100 ms producer delay per repetition) and returns it once its
-/// workers are up.
+/// workers are up. The caller reaps it with `wait_with_watchdog`.
+#[allow(clippy::zombie_processes)]
 fn start_slow_run(mode: &str, output: &Path) -> (std::process::Child, Vec<u32>) {
     let child = Command::new(BIN)
         .args([
-            "bench", "exchange", "--mode", mode, "--size", "4KiB", "--reps", "100", "--warmup",
-            "0", "--runs", "1", "--consumer-core", "0", "--producer-delay-us", "100000",
-            "--format", "json", "--output", output.to_str().unwrap(), "-q",
+            "bench",
+            "exchange",
+            "--mode",
+            mode,
+            "--size",
+            "4KiB",
+            "--reps",
+            "100",
+            "--warmup",
+            "0",
+            "--runs",
+            "1",
+            "--consumer-core",
+            "0",
+            "--producer-delay-us",
+            "100000",
+            "--format",
+            "json",
+            "--output",
+            output.to_str().unwrap(),
+            "-q",
         ])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -277,12 +372,19 @@ fn wait_with_watchdog(mut child: std::process::Child) -> (Option<i32>, String) {
 fn a_worker_killed_mid_run_fails_the_command_and_leaves_nothing_behind() {
     let _g = serial();
     let dir = tmpdir("kill");
-    for mode in ["processes-futex", "processes-spin", "processes-semaphore", "pipe"] {
+    for mode in [
+        "processes-futex",
+        "processes-spin",
+        "processes-semaphore",
+        "pipe",
+    ] {
         let (child, kids) = start_slow_run(mode, &dir.join("x.json"));
         let parent = child.id();
         // Kill the producer or the consumer (whichever listed first); the other must notice.
         let victim = kids[0];
-        let _ = Command::new("kill").args(["-9", &victim.to_string()]).status();
+        let _ = Command::new("kill")
+            .args(["-9", &victim.to_string()])
+            .status();
         let (code, err) = wait_with_watchdog(child);
         assert_eq!(code, Some(3), "{mode}: {err}");
         assert!(err.contains(mode) && err.contains("run 1"), "{mode}: {err}");
@@ -294,7 +396,11 @@ fn a_worker_killed_mid_run_fails_the_command_and_leaves_nothing_behind() {
             }
             assert!(!alive(k), "{mode}: worker {k} outlived the command");
         }
-        assert!(segments_of(parent).is_empty(), "{mode}: {:?}", segments_of(parent));
+        assert!(
+            segments_of(parent).is_empty(),
+            "{mode}: {:?}",
+            segments_of(parent)
+        );
     }
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -306,11 +412,14 @@ fn ctrl_c_stops_cleanly_with_partial_output() {
     let out = dir.join("partial.json");
     let (child, kids) = start_slow_run("processes-adaptive", &out);
     let parent = child.id();
-    let _ = Command::new("kill").args(["-INT", &parent.to_string()]).status();
+    let _ = Command::new("kill")
+        .args(["-INT", &parent.to_string()])
+        .status();
     let (code, err) = wait_with_watchdog(child);
     assert_eq!(code, Some(130), "{err}");
     assert!(err.contains("interrupted"), "{err}");
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v["partial"], true);
     for k in kids {
         let deadline = Instant::now() + Duration::from_secs(5);
@@ -328,8 +437,18 @@ fn partial_report_writes_every_file_and_says_so() {
     let _g = serial();
     let dir = tmpdir("report");
     let out = handoff(&[
-        "report", "--quick", "--out", dir.to_str().unwrap(), "--stop-after-records", "3",
-        "--mode", "single-thread,threads-spin,processes-spin", "--reps", "3", "--runs", "2",
+        "report",
+        "--quick",
+        "--out",
+        dir.to_str().unwrap(),
+        "--stop-after-records",
+        "3",
+        "--mode",
+        "single-thread,threads-spin,processes-spin",
+        "--reps",
+        "3",
+        "--runs",
+        "2",
         "-q",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -339,14 +458,20 @@ fn partial_report_writes_every_file_and_says_so() {
     assert_eq!(v["records"].as_array().unwrap().len(), 3);
     assert!(v["report"]["rep_scaling_description"].is_string());
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(md.to_lowercase().contains("partial"), "report.md must say it is partial");
+    assert!(
+        md.to_lowercase().contains("partial"),
+        "report.md must say it is partial"
+    );
     let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
     assert!(html.to_lowercase().contains("partial"));
     assert!(!html.contains("http://") && !html.contains("https://"));
     // The plot command redraws from the results file.
     let plots = dir.join("replot");
     let out = handoff(&[
-        "plot", dir.join("results.json").to_str().unwrap(), "--out", plots.to_str().unwrap(),
+        "plot",
+        dir.join("results.json").to_str().unwrap(),
+        "--out",
+        plots.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let _ = std::fs::remove_dir_all(dir);
@@ -358,12 +483,26 @@ fn compare_exit_codes() {
     let dir = tmpdir("cmp");
     let a = dir.join("a.json");
     let out = handoff(&[
-        "bench", "exchange", "--mode", "single-thread", "--size", "64KiB", "--reps", "5",
-        "--runs", "3", "--format", "json", "--output", a.to_str().unwrap(), "-q",
+        "bench",
+        "exchange",
+        "--mode",
+        "single-thread",
+        "--size",
+        "64KiB",
+        "--reps",
+        "5",
+        "--runs",
+        "3",
+        "--format",
+        "json",
+        "--output",
+        a.to_str().unwrap(),
+        "-q",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     // B: the same results with every read time doubled.
-    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
     for r in v["records"].as_array_mut().unwrap() {
         for d in r["runs_detail"].as_array_mut().unwrap() {
             let x = d["read_us"].as_f64().unwrap();
@@ -378,7 +517,11 @@ fn compare_exit_codes() {
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
     assert!(text(&ok.stdout).contains("slower"), "{}", text(&ok.stdout));
     let fail = handoff(&[
-        "compare", a.to_str().unwrap(), b.to_str().unwrap(), "--fail-above", "1.5",
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--fail-above",
+        "1.5",
     ]);
     assert_eq!(fail.status.code(), Some(1), "{}", text(&fail.stdout));
     let usage = handoff(&["compare", a.to_str().unwrap()]);

@@ -21,6 +21,8 @@
 
 use std::collections::BTreeMap;
 
+use serde::Serialize;
+
 use crate::output::{fmt_size, fmt_us, Align, TextTable};
 use crate::schema::{mode_rank, ExchangeRecord, ExchangeResults};
 use crate::stats::{ratio_of_means, run_means, Metric, Ratio};
@@ -49,7 +51,8 @@ pub enum CompareError {
 }
 
 /// The verdict for one metric of one matched record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// B takes less time than A (CI below 1).
     Faster,
@@ -83,7 +86,7 @@ impl Verdict {
 }
 
 /// B/A of one metric.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MetricComparison {
     /// Mean of A (µs).
     pub a_mean: f64,
@@ -98,7 +101,7 @@ pub struct MetricComparison {
 }
 
 /// One matched pair of records.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Matched {
     /// Mode.
     pub mode: String,
@@ -119,7 +122,7 @@ pub struct Matched {
 }
 
 /// The result of [`compare`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
     /// Matched records, sorted by placement, mode, size, flush.
     pub matched: Vec<Matched>,
@@ -146,6 +149,24 @@ impl Comparison {
         } else {
             EXIT_OK
         }
+    }
+
+    /// The comparison as pretty JSON (every matched record with both metrics, the unmatched
+    /// keys, the threshold and `exceeded`).
+    pub fn to_json_pretty(&self) -> String {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            #[serde(flatten)]
+            c: &'a Comparison,
+            exceeded: bool,
+        }
+        let mut text = serde_json::to_string_pretty(&Out {
+            c: self,
+            exceeded: self.exceeded(),
+        })
+        .unwrap_or_else(|e| format!("{{\"error\": \"cannot serialize: {e}\"}}"));
+        text.push('\n');
+        text
     }
 
     /// The comparison as an aligned text table with a summary line.

@@ -1008,7 +1008,8 @@ fn short_placement(pl: &str) -> &str {
         placement::SHARED_L2 => "shares L2",
         placement::SHARED_L3 => "shares L3",
         placement::SAME_PACKAGE => "same package",
-        placement::OTHER_PACKAGE => "other package",
+        placement::CROSS_PACKAGE => "other package",
+        placement::CROSS_NUMA => "other NUMA node",
         other => other,
     }
 }

@@ -21,7 +21,8 @@ pub const C2C_SCHEMA: &str = "handoff.c2c/1";
 /// Placement class names the lab uses for a (producer, consumer) core pair.
 ///
 /// Records carry the name as a plain string so that a newer library can add classes without
-/// breaking older readers; these constants are the names the report knows how to describe.
+/// breaking older readers; these constants are the names the report knows how to describe,
+/// the same as [`handoff::sys::topology::Placement::as_str`] (a test keeps them equal).
 pub mod placement {
     /// Producer and consumer on the same logical CPU.
     pub const SAME_CORE: &str = "same-core";
@@ -33,8 +34,10 @@ pub mod placement {
     pub const SHARED_L3: &str = "shared-l3";
     /// Same package, no shared cache.
     pub const SAME_PACKAGE: &str = "same-package";
-    /// Different packages or NUMA nodes.
-    pub const OTHER_PACKAGE: &str = "other-package";
+    /// Another package (socket) in the same NUMA node.
+    pub const CROSS_PACKAGE: &str = "cross-package";
+    /// Another NUMA node.
+    pub const CROSS_NUMA: &str = "cross-numa";
 
     /// A short human description of a placement class, e.g. "on the same core".
     pub fn describe(placement: &str) -> String {
@@ -44,7 +47,8 @@ pub mod placement {
             SHARED_L2 => "on another core sharing L2".to_string(),
             SHARED_L3 => "on another core sharing the last-level cache".to_string(),
             SAME_PACKAGE => "on another core of the same package".to_string(),
-            OTHER_PACKAGE => "on another package".to_string(),
+            CROSS_PACKAGE => "on another package".to_string(),
+            CROSS_NUMA => "on another NUMA node".to_string(),
             other => format!("with placement `{other}`"),
         }
     }
@@ -57,8 +61,32 @@ pub mod placement {
             SHARED_L2 => 2,
             SHARED_L3 => 3,
             SAME_PACKAGE => 4,
-            OTHER_PACKAGE => 5,
-            _ => 6,
+            CROSS_PACKAGE => 5,
+            CROSS_NUMA => 6,
+            _ => 7,
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use handoff::sys::topology::Placement;
+
+        #[test]
+        fn names_match_the_library() {
+            let ours = [
+                super::SAME_CORE,
+                super::SMT_SIBLING,
+                super::SHARED_L2,
+                super::SHARED_L3,
+                super::SAME_PACKAGE,
+                super::CROSS_PACKAGE,
+                super::CROSS_NUMA,
+            ];
+            let lib: Vec<&str> = Placement::ALL.iter().map(|p| p.as_str()).collect();
+            assert_eq!(ours.to_vec(), lib);
+            for (i, p) in ours.iter().enumerate() {
+                assert_eq!(super::rank(p) as usize, i);
+            }
         }
     }
 }

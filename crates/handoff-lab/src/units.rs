@@ -7,7 +7,9 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
     let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     if num.is_empty() {
-        return Err(format!("size '{text}' must start with a number, e.g. 4KiB or 1MiB"));
+        return Err(format!(
+            "size '{text}' must start with a number, e.g. 4KiB or 1MiB"
+        ));
     }
     let n: u64 = num
         .parse()

@@ -607,7 +607,7 @@ fn many_cpus() {
             r.consumer_core = cpu;
             let far = cpu >= 8;
             r.placement = if far {
-                placement::OTHER_PACKAGE
+                placement::CROSS_PACKAGE
             } else {
                 placement::SHARED_L3
             }
@@ -627,7 +627,7 @@ fn many_cpus() {
                     cpu_a: a,
                     cpu_b: b,
                     placement: if far {
-                        placement::OTHER_PACKAGE
+                        placement::CROSS_PACKAGE
                     } else {
                         placement::SHARED_L3
                     }
@@ -645,10 +645,30 @@ fn many_cpus() {
     assert!(files.iter().any(|f| f.ends_with("c2c_heatmap.png")));
     let table = handoff_lab::output::render_exchange(&results, handoff_lab::output::Format::Table);
     assert!(
-        table.contains("other-package") && table.contains("pairs)"),
+        table.contains("cross-package") && table.contains("pairs)"),
         "footer summary"
     );
     if std::env::var_os("HANDOFF_SAMPLE_REPORT").is_none() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+#[test]
+fn empty_and_cacheless_results_still_report() {
+    let mut results = fixture();
+    results.records.clear();
+    results.c2c.clear();
+    let dir = temp_dir("empty");
+    let files = report::write_report(&results, &dir).unwrap();
+    assert_eq!(files.len(), 3, "{files:?}"); // results.json, report.md, index.html
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("nothing to recommend"), "{md}");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // Unknown cache sizes: one size class.
+    let mut results = fixture();
+    results.machine.caches.clear();
+    let md = report::render_markdown(&results);
+    assert!(md.contains("**All block sizes (all sizes;"), "{md}");
+    assert!(!md.contains("fit L1"));
 }

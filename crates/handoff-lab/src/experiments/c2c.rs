@@ -17,7 +17,11 @@ pub fn all_pairs(cpus: &[usize]) -> Vec<(usize, usize)> {
 }
 
 /// On a large machine, one pair per placement class from `from` instead of all pairs.
-pub fn representative_pairs(topology: &Topology, from: usize, cpus: &[usize]) -> Vec<(usize, usize)> {
+pub fn representative_pairs(
+    topology: &Topology,
+    from: usize,
+    cpus: &[usize],
+) -> Vec<(usize, usize)> {
     topology
         .representatives(from, cpus)
         .into_iter()

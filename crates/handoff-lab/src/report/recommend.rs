@@ -39,7 +39,19 @@ impl SizeClass {
         size > self.above && self.up_to.map_or(true, |hi| size <= hi)
     }
 
-    /// "≤ 32 KiB", "32 KiB – 1 MiB", "> 32 MiB".
+    /// The start of a sentence about the class: "Blocks that fit L1", "Blocks that go beyond
+    /// the last-level cache", "All block sizes".
+    pub fn phrase(&self) -> String {
+        if let Some(rest) = self.name.strip_prefix("fits ") {
+            format!("Blocks that fit {rest}")
+        } else if self.name.starts_with("beyond") {
+            format!("Blocks that go {}", self.name)
+        } else {
+            "All block sizes".to_string()
+        }
+    }
+
+    /// "≤ 32 KiB", "> 32 KiB and ≤ 1 MiB", "> 32 MiB".
     pub fn range_text(&self) -> String {
         match (self.above, self.up_to) {
             (0, Some(hi)) => format!("≤ {}", fmt_size(hi)),
@@ -437,12 +449,9 @@ fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<String> {
             ""
         };
         let mut s = format!(
-            "**Blocks that {} ({}; measured {measured}), consumer {}:** use **{}** — read + \
-             latency {} at {} (read {}, latency {}{floor}), consumer CPU {:.0}%{spin}.",
-            p.class
-                .name
-                .trim_start_matches("fits ")
-                .replace("beyond", "go beyond"),
+            "**{} ({}; measured {measured}), consumer {}:** use **{}** — read + latency {} at \
+             {} (read {}, latency {}{floor}), consumer CPU {:.0}%{spin}.",
+            p.class.phrase(),
             p.class.range_text(),
             placement::describe(&p.placement),
             p.mode,
@@ -452,16 +461,6 @@ fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<String> {
             fmt_us(p.latency_us),
             p.cpu_pct,
         );
-        s = s.replace("Blocks that L", "Blocks that fit L").replace(
-            "Blocks that the last-level cache",
-            "Blocks that fit the last-level cache",
-        );
-        if p.class.name.starts_with("all sizes") {
-            s = s.replace(
-                "Blocks that all sizes (cache sizes unknown)",
-                "All block sizes",
-            );
-        }
         if let Some((m, score, cpu)) = &p.alternative {
             let _ = std::fmt::Write::write_fmt(
                 &mut s,

@@ -37,7 +37,13 @@ mod imp {
         // FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC timeout (plain FUTEX_WAIT's is
         // relative), so a retry after EINTR keeps the caller's deadline exactly.
         loop {
-            match futex::wait_bitset(word, futex::Flags::empty(), expected, ts.as_ref(), MATCH_ANY) {
+            match futex::wait_bitset(
+                word,
+                futex::Flags::empty(),
+                expected,
+                ts.as_ref(),
+                MATCH_ANY,
+            ) {
                 Ok(()) => return WaitOutcome::Returned,
                 Err(Errno::AGAIN) => return WaitOutcome::Returned,
                 Err(Errno::TIMEDOUT) => return WaitOutcome::TimedOut,

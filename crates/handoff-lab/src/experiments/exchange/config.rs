@@ -60,7 +60,9 @@ impl ExchangeConfig {
         }
         for &s in &self.sizes {
             if s == 0 {
-                return Err("size 0 is not allowed: the block needs at least one 4-byte integer".into());
+                return Err(
+                    "size 0 is not allowed: the block needs at least one 4-byte integer".into(),
+                );
             }
             if s % 4 != 0 {
                 return Err(format!(
@@ -139,14 +141,41 @@ mod tests {
     #[test]
     fn bad_input_is_refused_with_a_reason() {
         let cases: Vec<(ExchangeConfig, &str)> = vec![
-            (ExchangeConfig { sizes: vec![0], ..cfg() }, "size 0"),
-            (ExchangeConfig { sizes: vec![6], ..cfg() }, "multiple of 4"),
+            (
+                ExchangeConfig {
+                    sizes: vec![0],
+                    ..cfg()
+                },
+                "size 0",
+            ),
+            (
+                ExchangeConfig {
+                    sizes: vec![6],
+                    ..cfg()
+                },
+                "multiple of 4",
+            ),
             (ExchangeConfig { reps: 0, ..cfg() }, "--reps"),
             (ExchangeConfig { runs: 0, ..cfg() }, "--runs"),
-            (ExchangeConfig { consumer_cores: vec![7], ..cfg() }, "CPU 7 is not available"),
-            (ExchangeConfig { producer_core: 3, ..cfg() }, "CPU 3"),
             (
-                ExchangeConfig { file_dir: "/nonexistent/dir".into(), ..cfg() },
+                ExchangeConfig {
+                    consumer_cores: vec![7],
+                    ..cfg()
+                },
+                "CPU 7 is not available",
+            ),
+            (
+                ExchangeConfig {
+                    producer_core: 3,
+                    ..cfg()
+                },
+                "CPU 3",
+            ),
+            (
+                ExchangeConfig {
+                    file_dir: "/nonexistent/dir".into(),
+                    ..cfg()
+                },
                 "not a directory",
             ),
         ];

@@ -18,8 +18,8 @@ pub mod worker;
 pub use config::ExchangeConfig;
 pub use mode::{Mode, WaitKind};
 
-use crate::schema::{ExchangeRecord, RunDetail};
 use crate::schema::Summary;
+use crate::schema::{ExchangeRecord, RunDetail};
 use crate::stats;
 use handoff::shm::Segment;
 use handoff::sync::wait::Wait;
@@ -355,8 +355,8 @@ fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
 
 fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     use std::io::Write;
-    let mut f = std::fs::File::create(path)
-        .map_err(|e| format!("creating {}: {e}", path.display()))?;
+    let mut f =
+        std::fs::File::create(path).map_err(|e| format!("creating {}: {e}", path.display()))?;
     f.write_all(bytes)
         .map_err(|e| format!("writing {}: {e}", path.display()))
     // Closed on drop, no fsync: the paper measures the page cache, not the disk.
@@ -364,7 +364,8 @@ fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
 
 fn read_file(path: &std::path::Path, into: &mut [i32]) -> Result<(), String> {
     use std::io::Read;
-    let mut f = std::fs::File::open(path).map_err(|e| format!("opening {}: {e}", path.display()))?;
+    let mut f =
+        std::fs::File::open(path).map_err(|e| format!("opening {}: {e}", path.display()))?;
     // SAFETY: i32 has no padding and every byte pattern is a valid i32.
     let bytes = unsafe {
         std::slice::from_raw_parts_mut(into.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(into))
@@ -382,7 +383,11 @@ fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
     let block = layout.block(&seg)?;
     let deadline = run_deadline(p, env.producer_delay_us);
     let same_cpu = p.producer_core == p.consumer_core;
-    let wait = if same_cpu { Wait::SpinYield } else { Wait::Spin };
+    let wait = if same_cpu {
+        Wait::SpinYield
+    } else {
+        Wait::Spin
+    };
     let failed = AtomicBool::new(false);
     let (full, free) = (OneShot::default(), OneShot::default());
     let clock = env.clock;
@@ -393,17 +398,37 @@ fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
                 let r = (|| {
                     handoff::sys::affinity::pin_current_thread(core).map_err(|e| e.to_string())?;
                     let partner = ThreadPartner(failed);
-                    let mut flags = FlagLockStep { ctl, wait, deadline, peers: &partner };
-                    let mut condvars = CondvarLockStep { full, free, deadline, abort: failed };
+                    let mut flags = FlagLockStep {
+                        ctl,
+                        wait,
+                        deadline,
+                        peers: &partner,
+                    };
+                    let mut condvars = CondvarLockStep {
+                        full,
+                        free,
+                        deadline,
+                        abort: failed,
+                    };
                     let sync: &mut dyn roles::LockStep = match p.mode {
                         Mode::ThreadsBlocking => &mut condvars,
                         _ => &mut flags,
                     };
                     if is_producer {
-                        Producer { block, clock: &clock, flush: p.flush, delay_us: env.producer_delay_us }
-                            .run(sync, slots)
+                        Producer {
+                            block,
+                            clock: &clock,
+                            flush: p.flush,
+                            delay_us: env.producer_delay_us,
+                        }
+                        .run(sync, slots)
                     } else {
-                        Consumer { block, clock: &clock, warmup: p.warmup }.run(sync, slots)
+                        Consumer {
+                            block,
+                            clock: &clock,
+                            warmup: p.warmup,
+                        }
+                        .run(sync, slots)
                     }
                 })();
                 if r.is_err() {
@@ -423,7 +448,11 @@ fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
     match (prod, cons) {
         (Ok(()), Ok(())) => Ok(RunData::from_slots(&slots)),
         (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
-        (Err(a), Err(b)) => Err(if a.contains("gave up") || a.contains("died") { b } else { a }),
+        (Err(a), Err(b)) => Err(if a.contains("gave up") || a.contains("died") {
+            b
+        } else {
+            a
+        }),
     }
 }
 
@@ -463,8 +492,17 @@ pub fn run_points(
     let mut pairs: Vec<(usize, usize)> = points
         .iter()
         .filter(|p| p.producer_core != p.consumer_core)
-        .map(|p| (p.producer_core.min(p.consumer_core), p.producer_core.max(p.consumer_core)))
-        .filter(|&(a, b)| !known.iter().any(|k| (k.cpu_a.min(k.cpu_b), k.cpu_a.max(k.cpu_b)) == (a, b)))
+        .map(|p| {
+            (
+                p.producer_core.min(p.consumer_core),
+                p.producer_core.max(p.consumer_core),
+            )
+        })
+        .filter(|&(a, b)| {
+            !known
+                .iter()
+                .any(|k| (k.cpu_a.min(k.cpu_b), k.cpu_a.max(k.cpu_b)) == (a, b))
+        })
         .collect();
     pairs.sort_unstable();
     pairs.dedup();
@@ -493,7 +531,10 @@ pub fn run_points(
         }
         match run_point(p, env) {
             Ok(mut rec) => {
-                let key = (p.producer_core.min(p.consumer_core), p.producer_core.max(p.consumer_core));
+                let key = (
+                    p.producer_core.min(p.consumer_core),
+                    p.producer_core.max(p.consumer_core),
+                );
                 rec.c2c_one_way_ns = out
                     .c2c
                     .iter()

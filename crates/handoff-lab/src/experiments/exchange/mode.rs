@@ -105,7 +105,10 @@ impl FromStr for Mode {
             .find(|m| m.as_str() == s)
             .ok_or_else(|| {
                 let names: Vec<_> = Mode::ALL.iter().map(|m| m.as_str()).collect();
-                format!("unknown mode '{s}': choose from {} (or all)", names.join(", "))
+                format!(
+                    "unknown mode '{s}': choose from {} (or all)",
+                    names.join(", ")
+                )
             })
     }
 }

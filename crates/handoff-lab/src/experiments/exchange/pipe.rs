@@ -77,7 +77,9 @@ pub fn consumer(
         let bytes = as_bytes_mut(&mut buf);
         let first = loop {
             match data.read(bytes) {
-                Ok(0) => return Err("consumer reading the block: end of file (producer gone)".into()),
+                Ok(0) => {
+                    return Err("consumer reading the block: end of file (producer gone)".into())
+                }
                 Ok(n) => break n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(format!("consumer reading the block: {e}")),

@@ -100,8 +100,11 @@ pub fn worker_main(spec_json: &str) -> Result<(), String> {
     };
     handoff::sys::affinity::pin_current_thread(spec.core).map_err(|e| e.to_string())?;
     let deadline = Deadline::at_ns(spec.deadline_ns);
-    let seg = Segment::open(&spec.segment, Deadline::after(Duration::from_secs(10)).min(deadline))
-        .map_err(|e| format!("opening the exchange segment: {e}"))?;
+    let seg = Segment::open(
+        &spec.segment,
+        Deadline::after(Duration::from_secs(10)).min(deadline),
+    )
+    .map_err(|e| format!("opening the exchange segment: {e}"))?;
     let total = (spec.reps + spec.warmup) as usize;
     let layout = Layout::new(total, if mode == Mode::Pipe { 0 } else { spec.size });
     let slots = layout.slots(&seg)?;
@@ -109,7 +112,13 @@ pub fn worker_main(spec_json: &str) -> Result<(), String> {
         let elems = spec.size / 4;
         return match role {
             Role::Producer => super::pipe::producer(
-                &mut data, &mut ack, elems, &clock, spec.flush, spec.delay_us, &slots,
+                &mut data,
+                &mut ack,
+                elems,
+                &clock,
+                spec.flush,
+                spec.delay_us,
+                &slots,
             ),
             Role::Consumer => {
                 super::pipe::consumer(&mut data, &mut ack, elems, &clock, spec.warmup, &slots)
@@ -187,8 +196,12 @@ pub(crate) fn run_processes(
         let id = next_id();
         let base = format!("/handoff-{}-sem{id}", std::process::id());
         let (full, free) = (format!("{base}-full"), format!("{base}-free"));
-        _sems.push(SemGuard(NamedSemaphore::create(&full, 0).map_err(|e| e.to_string())?));
-        _sems.push(SemGuard(NamedSemaphore::create(&free, 1).map_err(|e| e.to_string())?));
+        _sems.push(SemGuard(
+            NamedSemaphore::create(&full, 0).map_err(|e| e.to_string())?,
+        ));
+        _sems.push(SemGuard(
+            NamedSemaphore::create(&free, 1).map_err(|e| e.to_string())?,
+        ));
         sem_names = Some((full, free));
     }
     let mut pipe_ends: Vec<OwnedFd> = Vec::new();
@@ -201,7 +214,12 @@ pub(crate) fn run_processes(
         for fd in [&dr, &dw, &ar, &aw] {
             handoff::sys::pipe::clear_cloexec(fd).map_err(|e| e.to_string())?;
         }
-        pipe_fds = Some([dr.as_raw_fd(), dw.as_raw_fd(), ar.as_raw_fd(), aw.as_raw_fd()]);
+        pipe_fds = Some([
+            dr.as_raw_fd(),
+            dw.as_raw_fd(),
+            ar.as_raw_fd(),
+            aw.as_raw_fd(),
+        ]);
         pipe_ends = vec![dr, dw, ar, aw];
     }
 
@@ -232,8 +250,14 @@ pub(crate) fn run_processes(
         ChildGuard::spawn(&mut cmd).map_err(|e| format!("starting a worker: {e}"))
     };
     let mut workers = [
-        (Role::Consumer, spawn(spec(Role::Consumer, p.consumer_core, p.producer_core))?),
-        (Role::Producer, spawn(spec(Role::Producer, p.producer_core, p.consumer_core))?),
+        (
+            Role::Consumer,
+            spawn(spec(Role::Consumer, p.consumer_core, p.producer_core))?,
+        ),
+        (
+            Role::Producer,
+            spawn(spec(Role::Producer, p.producer_core, p.consumer_core))?,
+        ),
     ];
     // The workers hold their own copies now; ours would keep a dead peer's pipe open.
     drop(pipe_ends);
