@@ -1,4 +1,5 @@
-//! Prints the one-way cache-line latency (median, ns) between every pair of allowed CPUs.
+//! Prints the machine's placement classes and the one-way cache-line latency (median, ns)
+//! between every pair of allowed CPUs.
 //!
 //! `cargo run --release -p handoff --example c2c [CPU-LIST]`, e.g. `0-3,8`. With more than
 //! 16 CPUs and no list, measures the first allowed CPU against every other one.
@@ -25,6 +26,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cal.ticks_per_ns,
         cal.read_cost_ns
     );
+    // The machine's placement classes: one example pair each.
+    let topo = handoff::sys::topology::Topology::detect()?;
+    println!("topology: {}", topo.summary());
+    println!("placement classes (one example CPU pair each):");
+    for (class, a, b) in topo.class_pairs(&allowed) {
+        println!("  {:<13} CPU {a} <-> CPU {b}", class.as_str());
+    }
     if cpus.len() < 2 {
         println!(
             "only one CPU ({}): no pair to measure",
