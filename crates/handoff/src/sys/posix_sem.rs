@@ -304,6 +304,32 @@ impl NamedSemaphore {
     }
 }
 
+/// Removes named semaphores `/handoff-<pid>-...` whose creating process is gone (glibc keeps
+/// them as `/dev/shm/sem.<name>`); returns the names removed. Semaphores of live processes
+/// and of other programs are left alone.
+pub fn cleanup_stale() -> Result<Vec<String>> {
+    let dir = match std::fs::read_dir(super::mem::SHM_DIR) {
+        Ok(d) => d,
+        Err(e) => return Err(Error::io(format!("listing {}", super::mem::SHM_DIR), e)),
+    };
+    let mut removed = Vec::new();
+    for entry in dir.flatten() {
+        let file = entry.file_name();
+        let Some(name) = file.to_str().and_then(|f| f.strip_prefix("sem.")) else {
+            continue;
+        };
+        let Some((pid, _)) = super::mem::parse_segment_name(name) else {
+            continue;
+        };
+        let full = format!("/{name}");
+        if super::mem::pid_is_gone(pid) && NamedSemaphore::unlink(&full).is_ok() {
+            removed.push(full);
+        }
+    }
+    removed.sort();
+    Ok(removed)
+}
+
 #[cfg(all(test, target_os = "linux", not(loom)))]
 mod tests {
     use super::*;
@@ -417,5 +443,25 @@ mod tests {
             "{e}"
         );
         assert!(NamedSemaphore::unlink(&name).is_err());
+    }
+
+    #[test]
+    fn stale_semaphores_of_dead_creators_are_removed() {
+        // A pid that certainly exited: a reaped child's.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let name = format!("/handoff-{dead}-semtest{}", std::process::id());
+        let sem = NamedSemaphore::create(&name, 0).unwrap();
+        drop(sem);
+        let removed = cleanup_stale().unwrap();
+        assert!(removed.contains(&name), "{removed:?} should hold {name}");
+        assert!(NamedSemaphore::open(&name).is_err());
+        // A live creator's semaphore stays.
+        let mine = format!("/handoff-{}-semlive", std::process::id());
+        let _ = NamedSemaphore::unlink(&mine);
+        let _s = NamedSemaphore::create(&mine, 0).unwrap();
+        assert!(!cleanup_stale().unwrap().contains(&mine));
+        NamedSemaphore::unlink(&mine).unwrap();
     }
 }
