@@ -105,80 +105,8 @@ pub fn current_cpu() -> usize {
     imp::current_cpu()
 }
 
-/// Formats a CPU list the way the kernel does: sorted ranges, `[0, 1, 2, 3, 8]` → `"0-3,8"`.
-/// Duplicates are ignored; an empty list gives `""`.
-pub fn format_cpu_list(cpus: &[usize]) -> String {
-    let mut sorted = cpus.to_vec();
-    sorted.sort_unstable();
-    sorted.dedup();
-    let mut out = String::new();
-    let mut i = 0;
-    while i < sorted.len() {
-        let start = sorted[i];
-        let mut end = start;
-        while i + 1 < sorted.len() && sorted[i + 1] == end + 1 {
-            i += 1;
-            end = sorted[i];
-        }
-        if !out.is_empty() {
-            out.push(',');
-        }
-        if end == start {
-            out.push_str(&start.to_string());
-        } else {
-            out.push_str(&format!("{start}-{end}"));
-        }
-        i += 1;
-    }
-    out
-}
-
-/// Largest CPU id [`parse_cpu_list`] accepts (Linux's `NR_CPUS` ceiling is 8192).
-pub const MAX_CPU_ID: usize = 65_535;
-
-/// Parses a kernel-style CPU list such as `"0-3,8"` (blanks around items are allowed) into a
-/// sorted list without duplicates. An empty string gives an empty list.
-/// `"all"` is not handled here.
-pub fn parse_cpu_list(text: &str) -> Result<Vec<usize>> {
-    let bad = |why: &str| {
-        Error::InvalidArgument(format!(
-            "bad CPU list {text:?}: {why}; expected ids and ranges like \"0-3,8\""
-        ))
-    };
-    let num = |s: &str| -> Result<usize> {
-        let n: usize = s
-            .trim()
-            .parse()
-            .map_err(|_| bad(&format!("{:?} is not a CPU id", s.trim())))?;
-        if n > MAX_CPU_ID {
-            return Err(bad(&format!("CPU id {n} is larger than {MAX_CPU_ID}")));
-        }
-        Ok(n)
-    };
-    let mut cpus = Vec::new();
-    for item in text.split(',') {
-        let item = item.trim();
-        if item.is_empty() {
-            if text.trim().is_empty() {
-                continue;
-            }
-            return Err(bad("empty item"));
-        }
-        match item.split_once('-') {
-            Some((a, b)) => {
-                let (a, b) = (num(a)?, num(b)?);
-                if a > b {
-                    return Err(bad(&format!("range {a}-{b} runs backwards")));
-                }
-                cpus.extend(a..=b);
-            }
-            None => cpus.push(num(item)?),
-        }
-    }
-    cpus.sort_unstable();
-    cpus.dedup();
-    Ok(cpus)
-}
+// One parser and formatter for the kernel's CPU list format, shared with the topology code.
+pub use super::topology::{format_cpu_list, parse_cpu_list};
 
 /// Checks `cpu` against the process's allowed set.
 fn check_allowed(cpu: usize) -> Result<()> {
