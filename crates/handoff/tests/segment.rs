@@ -7,17 +7,17 @@
 //! `/dev/shm/handoff-*` object behind.
 #![cfg(all(target_os = "linux", not(loom)))]
 
+mod common;
+use common::Kid;
 use handoff::shm::{
     offsets, OpenOptions, Segment, SegmentError, HEADER_SIZE, LAYOUT_VERSION, MAGIC,
 };
 use handoff::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use handoff::sync::PeerWatch;
 use handoff::sys::mem::{self, ShmFile};
-use handoff::sys::proc::{die_with_parent, ChildGuard, Watchdog};
+use handoff::sys::proc::die_with_parent;
 use handoff::sys::{Deadline, ProcessId};
 use handoff::{Error, WaitError};
-use std::io::{BufRead, BufReader};
-use std::process::{ChildStdout, Command, Stdio};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -53,67 +53,20 @@ fn exists(full: &str) -> bool {
     std::path::Path::new(&format!("{}{full}", mem::SHM_DIR)).exists()
 }
 
+/// A child running `test` of this binary in `role` on segment `name`.
+fn kid(test: &str, role: &str, name: &str) -> Kid {
+    Kid::spawn(
+        test,
+        ROLE_ENV,
+        role,
+        &[(NAME_ENV, name.to_string())],
+        WATCHDOG,
+    )
+}
+
 #[track_caller]
 fn assert_gone(full: &str) {
     assert!(!exists(full), "{full} was left behind in {}", mem::SHM_DIR);
-}
-
-/// A child running `test` of this binary in `role`, guarded and watched.
-struct Kid {
-    guard: ChildGuard,
-    out: BufReader<ChildStdout>,
-    _dog: Watchdog,
-}
-
-impl Kid {
-    fn spawn(test: &str, role: &str, name: &str) -> Kid {
-        let exe = std::env::current_exe().unwrap();
-        let mut cmd = Command::new(exe);
-        cmd.args(["--exact", test, "--nocapture", "--test-threads=1"])
-            .env(ROLE_ENV, role)
-            .env(NAME_ENV, name)
-            .stdout(Stdio::piped());
-        let mut guard = ChildGuard::spawn(&mut cmd).unwrap();
-        let dog = Watchdog::new([guard.process_id()], WATCHDOG);
-        let out = BufReader::new(guard.child_mut().stdout.take().unwrap());
-        Kid {
-            guard,
-            out,
-            _dog: dog,
-        }
-    }
-
-    /// Reads the child's stdout until a line containing `prefix`; returns what follows it.
-    fn expect_line(&mut self, prefix: &str) -> String {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            let n = self.out.read_line(&mut line).unwrap();
-            assert!(n > 0, "child exited before printing {prefix:?}");
-            // The harness may print "test NAME ... " on the same line first.
-            if let Some(at) = line.find(prefix) {
-                return line[at + prefix.len()..].trim_end().to_string();
-            }
-        }
-    }
-
-    fn pid(&self) -> u32 {
-        self.guard.id()
-    }
-
-    /// SIGKILLs the child and reaps it.
-    fn kill(&mut self) {
-        self.guard.kill().unwrap();
-        self.guard.wait().unwrap();
-    }
-
-    fn wait_success(&mut self) {
-        let status = self.guard.wait_deadline(deadline()).unwrap();
-        assert!(
-            status.is_some_and(|s| s.success()),
-            "child failed: {status:?}"
-        );
-    }
 }
 
 /// In a child: die with the parent, and never outlive the watchdog.
@@ -152,7 +105,7 @@ fn round_trip_between_processes() {
     }
     let seg = Segment::create(&unique("rt"), 3 * 4096 + 8).unwrap();
     let name = seg.name().unwrap().to_string();
-    let mut kid = Kid::spawn("round_trip_between_processes", "open", &name);
+    let mut kid = kid("round_trip_between_processes", "open", &name);
     seg.get::<AtomicU64>(0)
         .unwrap()
         .store(VALUE_FROM_PARENT, Ordering::Relaxed);
@@ -433,7 +386,7 @@ fn attached_table_and_peer_gone_after_sigkill() {
     seg.publish_ready();
     let name = seg.name().unwrap().to_string();
     assert!(seg.attached().is_empty());
-    let mut kid = Kid::spawn(
+    let mut kid = kid(
         "attached_table_and_peer_gone_after_sigkill",
         "attach",
         &name,
@@ -466,7 +419,7 @@ fn stale_cleanup_after_sigkilled_creator() {
         child_park();
     }
     let _serial = serial();
-    let mut kid = Kid::spawn(
+    let mut kid = kid(
         "stale_cleanup_after_sigkilled_creator",
         "create",
         &unique("stale"),
@@ -508,7 +461,7 @@ fn survivor_unlinks_after_sigkilled_creator() {
     let user = unique("surv");
     // We make a segment under the same short name: opening by short name is then ambiguous.
     let mine = Segment::create(&user, 64).unwrap();
-    let mut kid = Kid::spawn("survivor_unlinks_after_sigkilled_creator", "create", &user);
+    let mut kid = kid("survivor_unlinks_after_sigkilled_creator", "create", &user);
     let name = kid.expect_line("NAME=");
     match Segment::open(&user, deadline()) {
         Err(Error::Segment(SegmentError::Ambiguous { candidates, .. })) => {

@@ -12,16 +12,16 @@
 //! SpinYield, Adaptive and Block only, each value checked for loss, duplication and tearing.
 #![cfg(all(target_os = "linux", not(loom)))]
 
+mod common;
+use common::Kid;
 use handoff::shm::{Segment, ShmSafe};
 use handoff::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use handoff::sync::{Barrier, Flag, Semaphore, Signal, Wait};
 use handoff::sys::affinity;
 use handoff::sys::mem;
-use handoff::sys::proc::{die_with_parent, ChildGuard, Signal as UnixSignal, Watchdog};
+use handoff::sys::proc::{die_with_parent, Signal as UnixSignal};
 use handoff::sys::Deadline;
 use handoff::WaitError;
-use std::io::{BufRead, BufReader};
-use std::process::{ChildStdout, Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -124,57 +124,9 @@ fn create_shared(tag: &str) -> Segment {
     seg
 }
 
-/// A child running `test` of this binary in `role`, guarded and watched.
-struct Kid {
-    guard: ChildGuard,
-    out: BufReader<ChildStdout>,
-    _dog: Watchdog,
-}
-
-impl Kid {
-    fn spawn(test: &str, role: &str, vars: &[(&str, String)]) -> Kid {
-        let exe = std::env::current_exe().unwrap();
-        let mut cmd = Command::new(exe);
-        cmd.args(["--exact", test, "--nocapture", "--test-threads=1"])
-            .env(ROLE_ENV, role)
-            .stdout(Stdio::piped());
-        for (k, v) in vars {
-            cmd.env(k, v);
-        }
-        let mut guard = ChildGuard::spawn(&mut cmd).unwrap();
-        let dog = Watchdog::new([guard.process_id()], WATCHDOG);
-        let out = BufReader::new(guard.child_mut().stdout.take().unwrap());
-        Kid {
-            guard,
-            out,
-            _dog: dog,
-        }
-    }
-
-    /// Reads the child's stdout until a line containing `prefix`; returns what follows.
-    fn expect_line(&mut self, prefix: &str) -> String {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            let n = self.out.read_line(&mut line).unwrap();
-            assert!(n > 0, "child exited before printing {prefix:?}");
-            if let Some(at) = line.find(prefix) {
-                return line[at + prefix.len()..].trim_end().to_string();
-            }
-        }
-    }
-
-    fn pid(&self) -> u32 {
-        self.guard.id()
-    }
-
-    fn wait_success(&mut self) {
-        let status = self.guard.wait_deadline(Deadline::after(WATCHDOG)).unwrap();
-        assert!(
-            status.is_some_and(|s| s.success()),
-            "child failed: {status:?}"
-        );
-    }
+/// A child running `test` of this binary in `role` with `vars`.
+fn kid(test: &str, role: &str, vars: &[(&str, String)]) -> Kid {
+    Kid::spawn(test, ROLE_ENV, role, vars, WATCHDOG)
 }
 
 /// In a child: the role, after arranging to die with the parent.
@@ -241,7 +193,7 @@ fn run(test: &str, scenario: Scenario, how: Wait, n: u64, pin: bool) {
     if let Some((_, child_cpu)) = cpus {
         vars.push((CPU_ENV, child_cpu.to_string()));
     }
-    let mut kid = Kid::spawn(test, "peer", &vars);
+    let mut kid = kid(test, "peer", &vars);
     // The parent's side runs on its own thread so that pinning it leaves the harness alone.
     let started = Instant::now();
     let handoffs = std::thread::scope(|s| {
@@ -561,7 +513,7 @@ fn killed_child_ends_parent_wait_in_every_strategy() {
         let seg = create_shared("kill-child");
         let full = seg.name().unwrap().to_string();
         let sh: &Shared = seg.get(0).unwrap();
-        let mut kid = Kid::spawn(TEST, "sleeper", &[(NAME_ENV, full.clone())]);
+        let mut kid = kid(TEST, "sleeper", &[(NAME_ENV, full.clone())]);
         sh.ready.wait_for(1, Wait::Block, limit(), &seg).unwrap();
 
         // Alive peer, short deadline: Timeout from every primitive.
@@ -580,14 +532,14 @@ fn killed_child_ends_parent_wait_in_every_strategy() {
         );
         assert_eq!(sh.barrier.wait(how, short(), &seg), Err(WaitError::Timeout));
 
-        let victim = kid.guard.process_id();
+        let victim = kid.guard().process_id();
         let killer = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(20));
             victim.kill(UnixSignal::KILL).unwrap();
         });
         every_wait_sees_peer_gone(sh, &seg, how, kid.pid());
         killer.join().unwrap();
-        kid.guard.wait().unwrap();
+        kid.guard().wait().unwrap();
         drop(seg);
         assert!(!shm_exists(&full), "{full} left behind");
     }
@@ -625,17 +577,17 @@ fn survivor_of_killed_creator_cleans_up() {
     }
     let _serial = serial();
     for how in Wait::ALL {
-        let mut creator = Kid::spawn(TEST, "creator", &[]);
+        let mut creator = kid(TEST, "creator", &[]);
         let full = creator.expect_line("name: ");
-        let mut survivor = Kid::spawn(
+        let mut survivor = kid(
             TEST,
             "survivor",
             &[(NAME_ENV, full.clone()), (WAIT_ENV, how.to_string())],
         );
         survivor.expect_line("waiting");
         std::thread::sleep(Duration::from_millis(10));
-        creator.guard.kill().unwrap();
-        creator.guard.wait().unwrap();
+        creator.guard().kill().unwrap();
+        creator.guard().wait().unwrap();
         let result = survivor.expect_line("result: ");
         assert_eq!(
             result,
