@@ -18,8 +18,10 @@
 //! Every load must see either the value the waiter itself wrote last or the one it waits for;
 //! anything else is a protocol error, reported as an error (never a panic). A thread that
 //! fails (cannot pin, sees a wrong value, runs out of time) stores `POISON` (`u64::MAX`),
-//! so its peer stops too. Each Release store pairs with the peer's Acquire load of the same
-//! value.
+//! so its peer stops too; since a bounce store is blind and may overwrite `POISON`, it also
+//! sets a give-up flag the waiters check off the hot path (with their deadline). Each
+//! Release store pairs with the peer's Acquire load of the same value. The steps are
+//! small functions on the atomic facade, model-checked by this module's loom tests.
 //!
 //! # Same CPU
 //!
@@ -30,7 +32,7 @@
 
 use std::time::Duration;
 
-use crate::sync::atomic::{spin_hint, yield_now, AtomicU64, Ordering};
+use crate::sync::atomic::{spin_hint, yield_now, AtomicBool, AtomicU64, Ordering};
 use crate::sys::affinity;
 use crate::sys::clock::{Clock, ClockSource};
 use crate::sys::Deadline;
@@ -39,8 +41,9 @@ use crate::{Error, Result};
 /// Stored by a thread that gives up, so its peer stops waiting.
 const POISON: u64 = u64::MAX;
 
-/// How often (in spins) a waiter checks its deadline: rarely enough to cost nothing.
-const DEADLINE_CHECK_EVERY: u64 = 1 << 14;
+/// How often (in spins) a waiter checks its deadline and the peer's give-up flag: rarely
+/// enough to cost nothing. Every spin under loom (whose models run a handful of spins).
+const DEADLINE_CHECK_EVERY: u64 = if cfg!(loom) { 1 } else { 1 << 14 };
 
 /// How [`c2c`] measures.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,8 +128,10 @@ pub fn c2c(cpu_a: usize, cpu_b: usize, opts: &C2cOptions) -> Result<C2cResult> {
     let total_samples = opts.warmup_samples as u64 + opts.samples as u64;
     let rts = opts.round_trips_per_sample as u64;
     let line = Line(AtomicU64::new(0));
+    let gave_up = AtomicBool::new(false);
     let bouncer = Bouncer {
         line: &line.0,
+        gave_up: &gave_up,
         same_cpu,
         deadline,
     };
@@ -135,9 +140,7 @@ pub fn c2c(cpu_a: usize, cpu_b: usize, opts: &C2cOptions) -> Result<C2cResult> {
         let pong = s.spawn(|| -> Result<()> {
             bouncer.pin(cpu_b)?;
             for i in 0..total_samples * rts {
-                bouncer.wait_for(2 * i + 1, 2 * i)?;
-                // Release pairs with the Acquire load in A's `wait_for(2i + 2)`.
-                bouncer.line.store(2 * i + 2, Ordering::Release);
+                bouncer.pong(i)?;
             }
             Ok(())
         });
@@ -148,9 +151,7 @@ pub fn c2c(cpu_a: usize, cpu_b: usize, opts: &C2cOptions) -> Result<C2cResult> {
             for _ in 0..total_samples {
                 let t0 = clock.now();
                 for _ in 0..rts {
-                    // Release pairs with the Acquire load in B's `wait_for(2i + 1)`.
-                    bouncer.line.store(2 * i + 1, Ordering::Release);
-                    bouncer.wait_for(2 * i + 2, 2 * i + 1)?;
+                    bouncer.ping(i)?;
                     i += 1;
                 }
                 let t1 = clock.now();
@@ -190,10 +191,16 @@ pub fn c2c(cpu_a: usize, cpu_b: usize, opts: &C2cOptions) -> Result<C2cResult> {
     })
 }
 
-/// What both threads share.
+/// What both threads share; its methods are the protocol's steps (model-checked by the
+/// `loom_tests` below).
 #[derive(Clone, Copy)]
 struct Bouncer<'a> {
+    /// The bouncing word.
     line: &'a AtomicU64,
+    /// Set by a thread that gives up, next to storing `POISON`: the peer's next bounce store
+    /// may overwrite `POISON` (it stores blind), so waiters also check this flag, off the
+    /// hot path (with the deadline).
+    gave_up: &'a AtomicBool,
     same_cpu: bool,
     deadline: Deadline,
 }
@@ -208,8 +215,40 @@ impl Bouncer<'_> {
     }
 
     fn poison(&self) {
+        // Relaxed: a stop signal that publishes no data.
+        self.gave_up.store(true, Ordering::Relaxed);
         // Release pairs with the peer's Acquire load in `wait_for`, which then stops.
         self.line.store(POISON, Ordering::Release);
+    }
+
+    /// Thread A's half of round trip `i`: sends `2i + 1`, waits for the answer `2i + 2`.
+    #[inline]
+    fn ping(&self, i: u64) -> Result<()> {
+        // Release pairs with the Acquire load in B's `await_ping(i)` (`wait_for(2i + 1)`).
+        self.line.store(2 * i + 1, Ordering::Release);
+        self.wait_for(2 * i + 2, 2 * i + 1)
+    }
+
+    /// Thread B's half of round trip `i`: [`Bouncer::await_ping`], then
+    /// [`Bouncer::answer`].
+    #[inline]
+    fn pong(&self, i: u64) -> Result<()> {
+        self.await_ping(i)?;
+        self.answer(i);
+        Ok(())
+    }
+
+    /// B waits for A's ping `2i + 1` (the word holds B's last answer `2i` meanwhile).
+    #[inline]
+    fn await_ping(&self, i: u64) -> Result<()> {
+        self.wait_for(2 * i + 1, 2 * i)
+    }
+
+    /// B answers ping `i` with `2i + 2`.
+    #[inline]
+    fn answer(&self, i: u64) {
+        // Release pairs with the Acquire load in A's `ping(i)` (`wait_for(2i + 2)`).
+        self.line.store(2 * i + 2, Ordering::Release);
     }
 
     /// Spins (or yields, on one CPU) until the word holds `want`; while waiting it may only
@@ -218,7 +257,7 @@ impl Bouncer<'_> {
     fn wait_for(&self, want: u64, mine: u64) -> Result<()> {
         let mut spins = 0u64;
         loop {
-            // Acquire pairs with the peer's Release store of `want` (in `c2c`).
+            // Acquire pairs with the peer's Release store of `want` (in `ping` / `answer`).
             let v = self.line.load(Ordering::Acquire);
             if v == want {
                 return Ok(());
@@ -227,9 +266,15 @@ impl Bouncer<'_> {
                 return Err(self.bad_value(want, mine, v));
             }
             spins += 1;
-            if spins % DEADLINE_CHECK_EVERY == 0 && self.deadline.expired() {
-                self.poison();
-                return Err(crate::WaitError::Timeout.into());
+            if spins.is_multiple_of(DEADLINE_CHECK_EVERY) {
+                // Relaxed: pairs with nothing (see `poison`); only stops us.
+                if self.gave_up.load(Ordering::Relaxed) {
+                    return Err(peer_gave_up());
+                }
+                if self.deadline.expired() {
+                    self.poison();
+                    return Err(crate::WaitError::Timeout.into());
+                }
             }
             if self.same_cpu {
                 yield_now();
@@ -242,10 +287,7 @@ impl Bouncer<'_> {
     #[cold]
     fn bad_value(&self, want: u64, mine: u64, saw: u64) -> Error {
         if saw == POISON {
-            return Error::io(
-                "c2c ping-pong",
-                std::io::Error::new(std::io::ErrorKind::Interrupted, PEER_GAVE_UP),
-            );
+            return peer_gave_up();
         }
         self.poison();
         Error::io(
@@ -259,6 +301,14 @@ impl Bouncer<'_> {
             ),
         )
     }
+}
+
+/// The error of a thread whose peer gave up.
+fn peer_gave_up() -> Error {
+    Error::io(
+        "c2c ping-pong",
+        std::io::Error::new(std::io::ErrorKind::Interrupted, PEER_GAVE_UP),
+    )
 }
 
 fn is_poisoned(e: &Error) -> bool {
@@ -370,8 +420,10 @@ mod tests {
     #[test]
     fn wrong_value_is_an_error_not_a_panic() {
         let line = Line(AtomicU64::new(7));
+        let gave_up = AtomicBool::new(false);
         let b = Bouncer {
             line: &line.0,
+            gave_up: &gave_up,
             same_cpu: false,
             deadline: Deadline::after(Duration::from_secs(5)),
         };
@@ -383,10 +435,27 @@ mod tests {
     }
 
     #[test]
-    fn stalled_peer_times_out() {
+    fn overwritten_poison_still_stops_the_waiter() {
+        // The peer gave up, then our blind bounce store overwrote its POISON: the word holds
+        // our own value, and only the give-up flag tells.
         let line = Line(AtomicU64::new(1));
+        let gave_up = AtomicBool::new(true);
         let b = Bouncer {
             line: &line.0,
+            gave_up: &gave_up,
+            same_cpu: false,
+            deadline: Deadline::after(Duration::from_secs(30)),
+        };
+        assert!(is_poisoned(&b.wait_for(2, 1).unwrap_err()));
+    }
+
+    #[test]
+    fn stalled_peer_times_out() {
+        let line = Line(AtomicU64::new(1));
+        let gave_up = AtomicBool::new(false);
+        let b = Bouncer {
+            line: &line.0,
+            gave_up: &gave_up,
             same_cpu: false,
             deadline: Deadline::after(Duration::from_millis(20)),
         };
@@ -394,5 +463,105 @@ mod tests {
             b.wait_for(2, 1),
             Err(Error::Wait(crate::WaitError::Timeout))
         ));
+    }
+}
+
+/// Loom models of the ping-pong, on the same `Bouncer` steps `c2c` runs.
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::*;
+    use loom::cell::UnsafeCell;
+    use loom::sync::Arc;
+
+    /// The bouncing line, the give-up flag, and plain data handed over with each bounce.
+    type Shared = (Line, AtomicBool, UnsafeCell<u64>);
+
+    fn shared() -> Arc<Shared> {
+        Arc::new((
+            Line(AtomicU64::new(0)),
+            AtomicBool::new(false),
+            UnsafeCell::new(0),
+        ))
+    }
+
+    fn bouncer(s: &Shared) -> Bouncer<'_> {
+        Bouncer {
+            line: &s.0 .0,
+            gave_up: &s.1,
+            same_cpu: false,
+            deadline: Deadline::after(Duration::from_secs(3600)),
+        }
+    }
+
+    /// Two round trips: every wait sees only the protocol's values (`wait_for` errors on
+    /// anything else), and each bounce is a hand-off: plain data written before a Release
+    /// store is read race-free after the peer's Acquire load (loom checks the cell).
+    #[test]
+    fn loom_c2c_two_round_trips_hand_over() {
+        loom::model(|| {
+            let s = shared();
+            let pong = {
+                let s = s.clone();
+                loom::thread::spawn(move || {
+                    let b = bouncer(&s);
+                    for i in 0..2 {
+                        b.await_ping(i).unwrap();
+                        // SAFETY: A wrote the cell before pinging and waits until we answer.
+                        assert_eq!(s.2.with(|p| unsafe { *p }), 100 + i);
+                        // SAFETY: as above; A reads it only after seeing our answer.
+                        s.2.with_mut(|p| unsafe { *p = 200 + i });
+                        b.answer(i);
+                    }
+                })
+            };
+            let b = bouncer(&s);
+            for i in 0..2 {
+                // SAFETY: B touches the cell only between seeing our ping and answering.
+                s.2.with_mut(|p| unsafe { *p = 100 + i });
+                b.ping(i).unwrap();
+                // SAFETY: B answered (its last access to the cell) and waits for our ping.
+                assert_eq!(s.2.with(|p| unsafe { *p }), 200 + i);
+            }
+            pong.join().unwrap();
+            assert_eq!(s.0 .0.load(Ordering::Relaxed), 4);
+        });
+    }
+
+    /// B fails before the first bounce (e.g. cannot pin) while A pings: A must stop with
+    /// "peer gave up", also when its blind store of 1 overwrote B's POISON.
+    #[test]
+    fn loom_c2c_poison_before_first_bounce_stops_peer() {
+        loom::model(|| {
+            let s = shared();
+            let failing = {
+                let s = s.clone();
+                loom::thread::spawn(move || bouncer(&s).poison())
+            };
+            let e = bouncer(&s).ping(0).unwrap_err();
+            assert!(is_poisoned(&e), "{e}");
+            failing.join().unwrap();
+        });
+    }
+
+    /// A fails after one round trip: B, waiting for the second ping, stops with "peer gave
+    /// up" and never sees a value outside the protocol.
+    #[test]
+    fn loom_c2c_poison_mid_run_stops_peer() {
+        loom::model(|| {
+            let s = shared();
+            let pong = {
+                let s = s.clone();
+                loom::thread::spawn(move || {
+                    let b = bouncer(&s);
+                    b.pong(0).unwrap();
+                    let e = b.pong(1).unwrap_err();
+                    assert!(is_poisoned(&e), "{e}");
+                })
+            };
+            let b = bouncer(&s);
+            b.ping(0).unwrap();
+            b.poison();
+            pong.join().unwrap();
+        });
     }
 }

@@ -34,6 +34,11 @@
 //! from 0 (`Acquire`, pairs with the `Release` store of 0 by the previous holder), then the
 //! start time is stored with `Release` (pairs with the `Acquire` load in readers).
 //!
+//! Both protocols are small private functions on the atomic facade's words
+//! (`publish_ready_word`, `abandon_ready_word`, `await_ready_word`; `claim_slot`,
+//! `release_slot`, `read_slot`) that the segment calls on its header, so the module's
+//! `loom_tests` model-check exactly that code under `cfg(loom)`.
+//!
 //! # Unlink policy
 //!
 //! A named segment's name is removed (`shm_unlink`) when
@@ -573,22 +578,14 @@ impl Segment {
             payload_offset,
             payload_len,
         };
-        seg.slot = claim_slot(seg.header(), me)?;
+        seg.slot = claim_table_slot(seg.header(), me)?;
         Ok(seg)
     }
 
     /// Marks the segment `READY` and wakes waiting openers. The creator calls it once, after
     /// initializing the payload; later calls (and calls on opened segments) do nothing.
     pub fn publish_ready(&self) {
-        let ready = &self.header().ready;
-        // Release: pairs with the Acquire load of the ready word in `wait_ready`, so an
-        // opener that sees READY also sees the header and the payload written before.
-        if ready
-            .compare_exchange(INITIALIZING, READY, Ordering::Release, Ordering::Relaxed)
-            .is_ok()
-        {
-            futex::wake_all(ready);
-        }
+        publish_ready_word(&self.header().ready);
     }
 
     /// Opens the segment `name`, waiting until `deadline` for its creator to publish it,
@@ -668,7 +665,7 @@ impl Segment {
             payload_offset: v.payload_offset,
             payload_len: v.payload_len,
         };
-        seg.slot = claim_slot(seg.header(), me)?;
+        seg.slot = claim_table_slot(seg.header(), me)?;
         Ok(seg)
     }
 
@@ -719,7 +716,7 @@ impl Segment {
     fn check(&self, offset: usize, size: usize, align: usize) -> Result<()> {
         if offset
             .checked_add(size)
-            .map_or(true, |end| end > self.payload_len)
+            .is_none_or(|end| end > self.payload_len)
         {
             return Err(seg_err(SegmentError::OutOfBounds {
                 offset,
@@ -728,7 +725,7 @@ impl Segment {
             }));
         }
         // The payload base is page aligned, so offset alignment is address alignment.
-        if offset % align != 0 || align > mem::page_size() {
+        if !offset.is_multiple_of(align) || align > mem::page_size() {
             return Err(seg_err(SegmentError::Misaligned { offset, align }));
         }
         Ok(())
@@ -751,7 +748,7 @@ impl Segment {
 
     /// Whether the creator has published the segment.
     pub fn is_ready(&self) -> bool {
-        // Acquire: pairs with the Release CAS in `publish_ready`.
+        // Acquire: pairs with the Release CAS in `publish_ready_word`.
         self.header().ready.load(Ordering::Acquire) == READY
     }
 
@@ -781,19 +778,9 @@ impl Drop for Segment {
     fn drop(&mut self) {
         let h = self.header();
         if self.is_creator {
-            // Release: pairs with the Acquire load in `wait_ready` (an opener then fails
-            // with Abandoned instead of waiting for its deadline).
-            if h.ready
-                .compare_exchange(
-                    INITIALIZING,
-                    ABANDONED,
-                    Ordering::Release,
-                    Ordering::Relaxed,
-                )
-                .is_ok()
-            {
-                futex::wake_all(&h.ready);
-            }
+            // An opener then fails with Abandoned instead of waiting for its deadline; a no-op
+            // once published.
+            abandon_ready_word(&h.ready);
         }
         if let Some(slot) = h.slots.get(self.slot) {
             release_slot(slot);
@@ -832,6 +819,95 @@ fn gone(p: &ProcessId) -> bool {
     }
 }
 
+// ---------------------------------------------------------------------------------------
+// The two lock-free protocols of the header, as small functions on the facade's atomics
+// (std's in a real segment, loom's in the `loom_tests` models below).
+// ---------------------------------------------------------------------------------------
+
+/// Ready protocol, creator side: `INITIALIZING -> READY`, then wakes every waiting opener.
+/// Returns whether this call made the transition (false once published or abandoned).
+fn publish_ready_word(ready: &AtomicU32) -> bool {
+    // Release: pairs with the Acquire load in `await_ready_word` (and `Segment::is_ready`),
+    // so an opener that sees READY also sees the header and payload written before.
+    let won = ready
+        .compare_exchange(INITIALIZING, READY, Ordering::Release, Ordering::Relaxed)
+        .is_ok();
+    if won {
+        futex::wake_all(ready);
+    }
+    won
+}
+
+/// Ready protocol, creator giving up before publishing: `INITIALIZING -> ABANDONED`, then
+/// wakes every waiting opener. Returns whether this call made the transition.
+fn abandon_ready_word(ready: &AtomicU32) -> bool {
+    // Release: pairs with the Acquire load in `await_ready_word` (an opener then fails with
+    // Abandoned instead of waiting for its deadline).
+    let won = ready
+        .compare_exchange(
+            INITIALIZING,
+            ABANDONED,
+            Ordering::Release,
+            Ordering::Relaxed,
+        )
+        .is_ok();
+    if won {
+        futex::wake_all(ready);
+    }
+    won
+}
+
+/// How [`await_ready_word`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReadyWait {
+    /// `READY`: everything the creator wrote before publishing is visible.
+    Ready,
+    /// `ABANDONED`: the creator dropped the segment before publishing it.
+    Abandoned,
+    /// Still `INITIALIZING`, but `creator_gone` said the creator is dead.
+    CreatorGone,
+    /// Still `INITIALIZING` at the deadline.
+    TimedOut,
+    /// The word holds no state (a foreign or corrupt object).
+    BadState(u32),
+}
+
+/// Ready protocol, opener side: waits (futex) until the ready word leaves `INITIALIZING`,
+/// `creator_gone()` returns true, or `deadline` passes (`None`: no deadline).
+///
+/// Sleeps in slices of at most [`READY_POLL`] so a dead creator is noticed; under loom (no
+/// time in the model) it sleeps untimed when there is no deadline, so a lost wake-up shows
+/// up as a deadlock.
+fn await_ready_word(
+    ready: &AtomicU32,
+    deadline: Option<Deadline>,
+    mut creator_gone: impl FnMut() -> bool,
+) -> ReadyWait {
+    loop {
+        // Acquire: pairs with the Release CAS in `publish_ready_word` (and the one in
+        // `abandon_ready_word`): the header fields read after READY are the creator's.
+        match ready.load(Ordering::Acquire) {
+            READY => return ReadyWait::Ready,
+            INITIALIZING => {}
+            ABANDONED => return ReadyWait::Abandoned,
+            found => return ReadyWait::BadState(found),
+        }
+        if creator_gone() {
+            return ReadyWait::CreatorGone;
+        }
+        if deadline.is_some_and(Deadline::expired) {
+            return ReadyWait::TimedOut;
+        }
+        let slice = if cfg!(loom) {
+            deadline
+        } else {
+            let poll = Deadline::after(READY_POLL);
+            Some(deadline.map_or(poll, |d| d.min(poll)))
+        };
+        futex::wait(ready, INITIALIZING, slice);
+    }
+}
+
 /// A consistent (pid, start time) snapshot of a slot, `None` if free.
 fn read_slot(s: &Slot) -> Option<ProcessId> {
     loop {
@@ -850,6 +926,7 @@ fn read_slot(s: &Slot) -> Option<ProcessId> {
     }
 }
 
+/// Attached-table protocol: gives a slot back (start time first, then the pid word).
 fn release_slot(s: &Slot) {
     s.start_time.store(0, Ordering::Relaxed);
     // Release: pairs with the Acquire CAS in `claim_slot`, so the next holder's start time
@@ -857,16 +934,22 @@ fn release_slot(s: &Slot) {
     s.pid.store(0, Ordering::Release);
 }
 
-/// Claims a free slot for `me`, reclaiming slots of dead processes if none is free.
-fn claim_slot(h: &Header, me: ProcessId) -> Result<usize> {
+/// Attached-table protocol: claims a free slot of `slots` for `me` (CAS of the pid word
+/// from 0), reclaiming slots of processes `is_dead` says are gone if none is free.
+/// `None` when every slot is held by a live process.
+fn claim_slot(
+    slots: &[Slot],
+    me: ProcessId,
+    is_dead: impl Fn(&ProcessId) -> bool,
+) -> Option<usize> {
     for pass in 0..2 {
-        for (i, s) in h.slots.iter().enumerate() {
+        for (i, s) in slots.iter().enumerate() {
             if pass == 1 {
                 // Reclaim a dead process's slot: whoever resets its start time first owns
                 // the reclaim, then frees the slot for the normal claim below.
                 if let Some(p) = read_slot(s) {
                     if p.start_time != 0
-                        && !p.is_alive()
+                        && is_dead(&p)
                         && s.start_time
                             .compare_exchange(p.start_time, 0, Ordering::Relaxed, Ordering::Relaxed)
                             .is_ok()
@@ -876,56 +959,51 @@ fn claim_slot(h: &Header, me: ProcessId) -> Result<usize> {
                     }
                 }
             }
-            // Acquire: pairs with the Release store of 0 in `release_slot`.
+            // Acquire: pairs with the Release store of 0 in `release_slot` (or the reclaim
+            // above).
             if s.pid
                 .compare_exchange(0, me.pid, Ordering::Acquire, Ordering::Relaxed)
                 .is_ok()
             {
                 // Release: pairs with the Acquire load of the start time in `read_slot`.
                 s.start_time.store(me.start_time, Ordering::Release);
-                return Ok(i);
+                return Some(i);
             }
         }
     }
-    Err(seg_err(SegmentError::TableFull {
-        slots: MAX_ATTACHED,
-    }))
+    None
+}
+
+/// Claims a slot of the header's attached table for `me` (dead processes' slots are
+/// reclaimed when the table is full).
+fn claim_table_slot(h: &Header, me: ProcessId) -> Result<usize> {
+    claim_slot(&h.slots, me, |p| !p.is_alive()).ok_or_else(|| {
+        seg_err(SegmentError::TableFull {
+            slots: MAX_ATTACHED,
+        })
+    })
 }
 
 /// Waits until the ready word says `READY` (or fails: deadline, abandoned, bad state).
 fn wait_ready(h: &Header, name: &str, creator_pid: u32, deadline: Deadline) -> Result<()> {
-    loop {
-        // Acquire: pairs with the Release CAS in `publish_ready` (and the ABANDONED CAS in
-        // `Segment::drop`): the header fields read after READY are the creator's.
-        match h.ready.load(Ordering::Acquire) {
-            READY => return Ok(()),
-            INITIALIZING => {}
-            ABANDONED => {
-                return Err(seg_err(SegmentError::Abandoned {
-                    name: name.to_string(),
-                    pid: creator_pid,
-                }))
+    let abandoned = || {
+        seg_err(SegmentError::Abandoned {
+            name: name.to_string(),
+            pid: creator_pid,
+        })
+    };
+    match await_ready_word(&h.ready, Some(deadline), || mem::pid_is_gone(creator_pid)) {
+        ReadyWait::Ready => Ok(()),
+        ReadyWait::Abandoned | ReadyWait::CreatorGone => Err(abandoned()),
+        ReadyWait::TimedOut => Err(Error::Wait(WaitError::Timeout)),
+        ReadyWait::BadState(found) => {
+            // A foreign object most likely: its magic tells.
+            let magic = h.magic;
+            if magic != MAGIC {
+                return Err(seg_err(SegmentError::BadMagic { found: magic }));
             }
-            found => {
-                // A foreign object most likely: its magic tells.
-                let magic = h.magic;
-                if magic != MAGIC {
-                    return Err(seg_err(SegmentError::BadMagic { found: magic }));
-                }
-                return Err(seg_err(SegmentError::BadState { found }));
-            }
+            Err(seg_err(SegmentError::BadState { found }))
         }
-        if mem::pid_is_gone(creator_pid) {
-            return Err(seg_err(SegmentError::Abandoned {
-                name: name.to_string(),
-                pid: creator_pid,
-            }));
-        }
-        if deadline.expired() {
-            return Err(Error::Wait(WaitError::Timeout));
-        }
-        let slice = deadline.min(Deadline::after(READY_POLL));
-        futex::wait(&h.ready, INITIALIZING, Some(slice));
     }
 }
 
@@ -1135,21 +1213,182 @@ mod tests {
         let fake = ProcessId::current();
         let mut claimed = vec![];
         for _ in 1..MAX_ATTACHED {
-            claimed.push(claim_slot(h, fake).unwrap());
+            claimed.push(claim_table_slot(h, fake).unwrap());
         }
         assert!(matches!(
-            claim_slot(h, fake),
+            claim_table_slot(h, fake),
             Err(Error::Segment(SegmentError::TableFull { .. }))
         ));
         release_slot(&h.slots[claimed[3]]);
-        assert_eq!(claim_slot(h, fake).unwrap(), claimed[3]);
+        assert_eq!(claim_table_slot(h, fake).unwrap(), claimed[3]);
         // A dead process's slot is reclaimed when the table is full.
         let dead = ProcessId::new(fake.pid, fake.start_time + 1);
         release_slot(&h.slots[claimed[5]]);
-        assert_eq!(claim_slot(h, dead).unwrap(), claimed[5]);
-        assert_eq!(claim_slot(h, fake).unwrap(), claimed[5]);
+        assert_eq!(claim_table_slot(h, dead).unwrap(), claimed[5]);
+        assert_eq!(claim_table_slot(h, fake).unwrap(), claimed[5]);
         for i in claimed {
             release_slot(&h.slots[i]);
         }
+    }
+}
+
+/// Loom models of the header's two protocols, on the same functions the real segment calls
+/// (the segment itself cannot be built under loom). Payload / header fields are modelled as
+/// loom `UnsafeCell`s (plain memory), so a missing happens-before edge is a loom failure.
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::*;
+    use loom::cell::UnsafeCell;
+    use loom::sync::Arc;
+
+    /// Two fake processes (the models never ask the OS about them).
+    fn a() -> ProcessId {
+        ProcessId::new(10, 11)
+    }
+    fn b() -> ProcessId {
+        ProcessId::new(20, 22)
+    }
+
+    fn table(n: usize) -> Vec<Slot> {
+        (0..n)
+            .map(|_| Slot {
+                pid: AtomicU32::new(0),
+                _pad: 0,
+                start_time: AtomicU64::new(0),
+            })
+            .collect()
+    }
+
+    fn never_dead(_: &ProcessId) -> bool {
+        false
+    }
+
+    /// The creator writes a plain header/payload word and publishes; an opener blocked on the
+    /// futex (no deadline) must wake (a lost wake-up is a loom deadlock) and read the word
+    /// without a race. Dropping after publishing abandons nothing.
+    #[test]
+    fn loom_ready_publish_wakes_opener_and_shows_payload() {
+        loom::model(|| {
+            let seg = Arc::new((AtomicU32::new(INITIALIZING), UnsafeCell::new(0u64)));
+            let creator = {
+                let seg = seg.clone();
+                loom::thread::spawn(move || {
+                    // SAFETY: no opener reads the payload before READY (that is the model).
+                    seg.1.with_mut(|p| unsafe { *p = 42 });
+                    assert!(publish_ready_word(&seg.0));
+                    assert!(!abandon_ready_word(&seg.0), "drop after publish is a no-op");
+                })
+            };
+            assert_eq!(await_ready_word(&seg.0, None, || false), ReadyWait::Ready);
+            // SAFETY: READY was seen with Acquire; the creator writes the payload only before.
+            assert_eq!(seg.1.with(|p| unsafe { *p }), 42);
+            creator.join().unwrap();
+        });
+    }
+
+    /// A creator that gives up before publishing: a blocked opener wakes with `Abandoned`,
+    /// and a late publish cannot resurrect the segment.
+    #[test]
+    fn loom_ready_abandon_wakes_opener() {
+        loom::model(|| {
+            let ready = Arc::new(AtomicU32::new(INITIALIZING));
+            let creator = {
+                let ready = ready.clone();
+                loom::thread::spawn(move || {
+                    assert!(abandon_ready_word(&ready));
+                    assert!(!publish_ready_word(&ready));
+                })
+            };
+            assert_eq!(
+                await_ready_word(&ready, None, || false),
+                ReadyWait::Abandoned
+            );
+            creator.join().unwrap();
+        });
+    }
+
+    /// Two processes claim concurrently while a third reads a slot: distinct slots, each
+    /// holder reads back its own identity, a reader never sees a torn (pid, start time)
+    /// pair, and releasing frees the table.
+    #[test]
+    fn loom_slots_concurrent_claims_are_distinct() {
+        loom::model(|| {
+            let t = Arc::new(table(2));
+            let claimer = |me: ProcessId| {
+                let t = t.clone();
+                loom::thread::spawn(move || {
+                    let i = claim_slot(&t, me, never_dead).expect("two slots for two claimers");
+                    assert_eq!(read_slot(&t[i]), Some(me));
+                    i
+                })
+            };
+            let (ta, tb) = (claimer(a()), claimer(b()));
+            let seen = read_slot(&t[0]);
+            let in_progress = |p: ProcessId| Some(ProcessId::new(p.pid, 0));
+            assert!(
+                seen.is_none()
+                    || [Some(a()), Some(b()), in_progress(a()), in_progress(b())].contains(&seen),
+                "torn slot {seen:?}"
+            );
+            let (ia, ib) = (ta.join().unwrap(), tb.join().unwrap());
+            assert_ne!(ia, ib);
+            release_slot(&t[ia]);
+            release_slot(&t[ib]);
+            assert!(t.iter().all(|s| read_slot(s).is_none()));
+        });
+    }
+
+    /// One slot, two processes: at most one holds it at a time (each holder writes plain
+    /// per-slot data; loom reports a race if two hold it or the release -> claim hand-over
+    /// lacks a happens-before edge), a full table gives `None`, and the slot ends free.
+    #[test]
+    fn loom_slots_release_hands_over_exclusively() {
+        loom::model(|| {
+            let shared = Arc::new((table(1), UnsafeCell::new(0u32)));
+            let user = |me: ProcessId| {
+                let shared = shared.clone();
+                loom::thread::spawn(move || {
+                    let Some(i) = claim_slot(&shared.0, me, never_dead) else {
+                        return false;
+                    };
+                    // SAFETY: the slot is ours until `release_slot`; loom checks exclusivity.
+                    shared.1.with_mut(|p| unsafe { *p = me.pid });
+                    assert_eq!(read_slot(&shared.0[i]), Some(me));
+                    release_slot(&shared.0[i]);
+                    true
+                })
+            };
+            let (ta, tb) = (user(a()), user(b()));
+            let (got_a, got_b) = (ta.join().unwrap(), tb.join().unwrap());
+            assert!(
+                got_a || got_b,
+                "the first claimer always finds the slot free"
+            );
+            assert_eq!(read_slot(&shared.0[0]), None);
+        });
+    }
+
+    /// A full table whose only entry is dead: two concurrent claimers reclaim it exactly once
+    /// (one wins, the other finds the table full).
+    #[test]
+    fn loom_slots_dead_entry_reclaimed_once() {
+        loom::model(|| {
+            let t = Arc::new(table(1));
+            let dead = ProcessId::new(9, 99);
+            assert_eq!(claim_slot(&t, dead, never_dead), Some(0));
+            let is_dead = move |p: &ProcessId| *p == dead;
+            let claimer = |me: ProcessId| {
+                let t = t.clone();
+                loom::thread::spawn(move || claim_slot(&t, me, is_dead))
+            };
+            let (ta, tb) = (claimer(a()), claimer(b()));
+            let (ga, gb) = (ta.join().unwrap(), tb.join().unwrap());
+            let winner = match (ga, gb) {
+                (Some(0), None) => a(),
+                (None, Some(0)) => b(),
+                other => panic!("reclaimed {other:?}"),
+            };
+            assert_eq!(read_slot(&t[0]), Some(winner));
+        });
     }
 }

@@ -402,7 +402,7 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
                 spin_hint();
             }
             // Yields are syscalls already: read the clock after each one.
-            if yielding || i % CLOCK_EVERY == 0 {
+            if yielding || i.is_multiple_of(CLOCK_EVERY) {
                 let now = monotonic_ns();
                 if self.deadline.is_some_and(|d| now >= d.as_ns()) {
                     return cond.poll().ok_or(WaitError::Timeout);
@@ -410,7 +410,7 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
                 if budget_end.is_some_and(|end| now >= end) {
                     return Err(WaitError::Timeout);
                 }
-                self.maybe_check_peers(now, i % u64::from(SPIN_PEER_CHECK_EVERY) == 0)?;
+                self.maybe_check_peers(now, i.is_multiple_of(u64::from(SPIN_PEER_CHECK_EVERY)))?;
             }
         }
     }

@@ -97,7 +97,7 @@ pub fn format_bytes(bytes: u64) -> String {
     const MIB: u64 = 1 << 20;
     const GIB: u64 = 1 << 30;
     let scaled = |unit: u64, name: &str| {
-        if bytes % unit == 0 {
+        if bytes.is_multiple_of(unit) {
             format!("{} {name}", bytes / unit)
         } else {
             let v = format!("{:.2}", bytes as f64 / unit as f64);
