@@ -560,7 +560,7 @@ pub fn exchange_csv(records: &[ExchangeRecord]) -> String {
                     s.max.to_string(),
                     s.p99.to_string(),
                 ]),
-                None => cells.extend(std::iter::repeat(String::new()).take(CSV_STATS.len())),
+                None => cells.extend(std::iter::repeat_n(String::new(), CSV_STATS.len())),
             }
         }
         cells.push(r.pipe_size_bytes.map(|v| v.to_string()).unwrap_or_default());

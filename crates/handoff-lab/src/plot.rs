@@ -227,7 +227,7 @@ pub fn plan_figures(results: &ExchangeResults) -> Vec<Figure> {
         let key = (placement::rank(pl), pl.clone());
         let better = per_placement
             .get(&key)
-            .map_or(true, |(_, n)| sizes.len() > *n);
+            .is_none_or(|(_, n)| sizes.len() > *n);
         if better {
             per_placement.insert(key, (*pair, sizes.len()));
         }

@@ -38,7 +38,7 @@ pub struct SizeClass {
 impl SizeClass {
     /// Whether `size` falls in the class.
     pub fn contains(&self, size: u64) -> bool {
-        size > self.above && self.up_to.map_or(true, |hi| size <= hi)
+        size > self.above && self.up_to.is_none_or(|hi| size <= hi)
     }
 
     /// The start of a sentence about the class: "Blocks that fit L1", "Blocks that go beyond
@@ -79,7 +79,7 @@ pub fn size_classes(machine: &Machine) -> Vec<SizeClass> {
         } else {
             format!("fits L{level}")
         };
-        if bounds.last().map_or(true, |(_, s)| *s < size) {
+        if bounds.last().is_none_or(|(_, s)| *s < size) {
             bounds.push((name, size));
         }
     }
@@ -358,7 +358,7 @@ fn ratios(
         .records
         .iter()
         .filter(|r| !r.flush_cache && r.mode == b_mode)
-        .filter(|r| only_placement.map_or(true, |p| p == r.placement))
+        .filter(|r| only_placement.is_none_or(|p| p == r.placement))
         .collect();
     bs.sort_by_key(|r| (placement::rank(&r.placement), r.size_bytes, r.consumer_core));
     for b in bs {
@@ -489,9 +489,9 @@ fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<String> {
         let mut by_pl: BTreeMap<(u8, String), &ProcVsThreads> = BTreeMap::new();
         for r in &rec.proc_vs_threads {
             let k = (placement::rank(&r.placement), r.placement.clone());
-            let better = by_pl.get(&k).map_or(true, |old| {
-                size_pref(r.size_bytes) < size_pref(old.size_bytes)
-            });
+            let better = by_pl
+                .get(&k)
+                .is_none_or(|old| size_pref(r.size_bytes) < size_pref(old.size_bytes));
             if better {
                 by_pl.insert(k, r);
             }
