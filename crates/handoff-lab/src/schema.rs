@@ -379,7 +379,8 @@ pub struct ExchangeRecord {
     pub verified: bool,
     /// Repetitions whose latency came out negative (counted, never clamped).
     pub clock_anomalies: u64,
-    /// One-way c2c latency of this core pair, in nanoseconds (`None` on the same core).
+    /// One-way c2c latency of this core pair in nanoseconds, measured just before the record's
+    /// runs (the host may move vCPUs during a long run); `None` on the same core.
     pub c2c_one_way_ns: Option<f64>,
     /// Consumer CPU time divided by wall time, in percent.
     pub consumer_cpu_pct: f64,

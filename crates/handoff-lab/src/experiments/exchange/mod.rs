@@ -462,6 +462,14 @@ pub(crate) fn next_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+/// The short c2c measurement taken just before each record (about a millisecond).
+const ADJACENT_C2C: handoff::floor::C2cOptions = handoff::floor::C2cOptions {
+    round_trips_per_sample: 500,
+    samples: 21,
+    warmup_samples: 5,
+    timeout: Duration::from_secs(10),
+};
+
 /// What a sequence of points produced.
 #[derive(Debug, Default)]
 pub struct Outcome {
@@ -529,17 +537,24 @@ pub fn run_points(
             ));
             break;
         }
+        // The floor next to the record, not only at the start: the host may move vCPUs during
+        // a long run, and a latency must be compared with the floor of its own moment.
+        let adjacent_floor = (p.producer_core != p.consumer_core)
+            .then(|| handoff::floor::c2c(p.producer_core, p.consumer_core, &ADJACENT_C2C).ok())
+            .flatten()
+            .map(|r| r.median_one_way_ns);
         match run_point(p, env) {
             Ok(mut rec) => {
                 let key = (
                     p.producer_core.min(p.consumer_core),
                     p.producer_core.max(p.consumer_core),
                 );
-                rec.c2c_one_way_ns = out
-                    .c2c
-                    .iter()
-                    .find(|c| (c.cpu_a.min(c.cpu_b), c.cpu_a.max(c.cpu_b)) == key)
-                    .map(|c| c.one_way_ns);
+                rec.c2c_one_way_ns = adjacent_floor.or_else(|| {
+                    out.c2c
+                        .iter()
+                        .find(|c| (c.cpu_a.min(c.cpu_b), c.cpu_a.max(c.cpu_b)) == key)
+                        .map(|c| c.one_way_ns)
+                });
                 out.records.push(rec);
                 progress.advance(&p.label());
             }
