@@ -181,7 +181,11 @@ fn every_mode_runs_verified_with_the_json_schema() {
         assert!(r["placement"].is_string());
         // The floor is measured next to every cross-CPU record; none on one CPU.
         let cross = r["producer_core"] != r["consumer_core"];
-        assert_eq!(r["c2c_one_way_ns"].as_f64().is_some_and(|f| f > 0.0), cross, "{r}");
+        assert_eq!(
+            r["c2c_one_way_ns"].as_f64().is_some_and(|f| f > 0.0),
+            cross,
+            "{r}"
+        );
     }
     if n >= 2 {
         let c2c = v["c2c"].as_array().unwrap();
