@@ -507,17 +507,22 @@ fn compare_exit_codes() {
         "-q",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    // B: the same results with every read time doubled.
+    // Pin A's per-run read times to known values (real runs on a noisy VM can spread widely,
+    // which would widen the bootstrapped CI), then make B the same with reads doubled.
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
-    for r in v["records"].as_array_mut().unwrap() {
-        for d in r["runs_detail"].as_array_mut().unwrap() {
-            let x = d["read_us"].as_f64().unwrap();
-            d["read_us"] = serde_json::json!(x * 2.0);
+    let set_reads = |v: &mut serde_json::Value, scale: f64| {
+        for r in v["records"].as_array_mut().unwrap() {
+            let runs = r["runs_detail"].as_array_mut().unwrap();
+            for (i, d) in runs.iter_mut().enumerate() {
+                d["read_us"] = serde_json::json!(scale * (10.0 + 0.1 * i as f64));
+            }
+            r["read_us"]["mean"] = serde_json::json!(scale * 10.1);
         }
-        let m = r["read_us"]["mean"].as_f64().unwrap();
-        r["read_us"]["mean"] = serde_json::json!(m * 2.0);
-    }
+    };
+    set_reads(&mut v, 1.0);
+    std::fs::write(&a, serde_json::to_string(&v).unwrap()).unwrap();
+    set_reads(&mut v, 2.0);
     let b = dir.join("b.json");
     std::fs::write(&b, serde_json::to_string(&v).unwrap()).unwrap();
     let ok = handoff(&["compare", a.to_str().unwrap(), b.to_str().unwrap()]);
