@@ -1060,13 +1060,7 @@ fn draw_per_cpu<DB: DrawingBackend>(
                 .iter()
                 .map(|&i| &recs[i])
                 .find(|r| r.consumer_core == c)
-                .and_then(|r| {
-                    r.c2c_one_way_ns.or_else(|| {
-                        (r.producer_core != c)
-                            .then(|| results.c2c_between(r.producer_core, c))
-                            .flatten()
-                    })
-                })
+                .and_then(|r| results.floor_for(r))
                 .map(|ns| ns / 1e3)
         })
         .collect();
@@ -1468,13 +1462,7 @@ fn draw_heatmap<DB: DrawingBackend>(
     let body = draw_title(root, &fig.title)?;
     let (w, _) = body.dim_in_pixel();
     let (chart_area, bar_area) = body.split_horizontally(w.saturating_sub(150));
-    let mut cpus: Vec<usize> = results
-        .c2c
-        .iter()
-        .flat_map(|p| [p.cpu_a, p.cpu_b])
-        .collect();
-    cpus.sort_unstable();
-    cpus.dedup();
+    let cpus = results.c2c_cpus();
     let n = cpus.len();
     let value = |a: usize, b: usize| -> Option<f64> {
         results

@@ -589,13 +589,7 @@ fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block> {
                 for &c in &cpus {
                     row.push(
                         find(&|r| r.consumer_core == c)
-                            .and_then(|r| {
-                                r.c2c_one_way_ns.or_else(|| {
-                                    (r.producer_core != c)
-                                        .then(|| results.c2c_between(r.producer_core, c))
-                                        .flatten()
-                                })
-                            })
+                            .and_then(|r| results.floor_for(r))
                             .map(fmt_ns)
                             .unwrap_or_else(|| "– (same CPU)".to_string()),
                     );
@@ -665,13 +659,7 @@ fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block> {
             vec![Block::Table { header, rows }, dagger_note]
         }
         FigureKind::C2cHeatmap => {
-            let mut cpus: Vec<usize> = results
-                .c2c
-                .iter()
-                .flat_map(|p| [p.cpu_a, p.cpu_b])
-                .collect();
-            cpus.sort_unstable();
-            cpus.dedup();
+            let cpus = results.c2c_cpus();
             if cpus.len() > 32 {
                 return vec![Block::Para(format!(
                     "{} pairs measured over {} CPUs: see `c2c_heatmap.csv`.",

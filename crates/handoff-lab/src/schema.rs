@@ -187,6 +187,24 @@ impl ExchangeResults {
             .or_else(|| self.c2c.iter().find(|p| p.cpu_a == b && p.cpu_b == a))
             .map(|p| p.one_way_ns)
     }
+
+    /// The c2c floor beside a record: the one measured next to it, else the run's matrix
+    /// value for its CPU pair; `None` on one CPU.
+    pub fn floor_for(&self, r: &ExchangeRecord) -> Option<f64> {
+        r.c2c_one_way_ns.or_else(|| {
+            (r.producer_core != r.consumer_core)
+                .then(|| self.c2c_between(r.producer_core, r.consumer_core))
+                .flatten()
+        })
+    }
+
+    /// The CPUs of the c2c matrix, sorted.
+    pub fn c2c_cpus(&self) -> Vec<usize> {
+        let mut cpus: Vec<usize> = self.c2c.iter().flat_map(|p| [p.cpu_a, p.cpu_b]).collect();
+        cpus.sort_unstable();
+        cpus.dedup();
+        cpus
+    }
 }
 
 /// The results of `handoff bench c2c` (schema [`C2C_SCHEMA`]).
