@@ -146,23 +146,25 @@ pub fn plan(
             points.push(p);
         }
     };
+    // Modes innermost: the modes a figure compares are measured next to each other in time,
+    // so a change on the host (vCPUs moved) between them cannot pass for a mode difference.
     // 2. per CPU at 1 MiB (Figs. 1-4)
-    for &mode in &cfg.modes {
-        for &c in &cfg.consumer_cores {
+    for &c in &cfg.consumer_cores {
+        for &mode in &cfg.modes {
             add(mode, per_cpu_size, c, false);
         }
     }
     // 3. size sweep (Figs. 5-6)
-    for &mode in &cfg.modes {
+    for &s in &sizes {
         for &c in &sweep_consumers {
-            for &s in &sizes {
+            for &mode in &cfg.modes {
                 add(mode, s, c, false);
             }
         }
     }
     // 4. cached vs flushed (Fig. 7)
-    for &mode in &cfg.modes {
-        for &c in &sweep_consumers {
+    for &c in &sweep_consumers {
+        for &mode in &cfg.modes {
             add(mode, per_cpu_size, c, true);
         }
     }

@@ -69,18 +69,26 @@ impl Point {
     }
 }
 
-/// Every point of a configuration, in the order they run (mode, size, cache state, consumer).
+/// Every point of a configuration, in the order they run: size, cache state, consumer, then
+/// mode innermost, so the modes compared at one size and placement run next to each other in
+/// time (a host that moves vCPUs between them cannot pass for a mode difference).
 pub fn plan(cfg: &ExchangeConfig) -> Vec<Point> {
     let mut points = Vec::new();
-    for &mode in &cfg.modes {
-        for &size in &cfg.sizes {
-            for &flush in &cfg.flush_cache {
-                let consumers: Vec<usize> = if mode.is_single_thread() {
-                    vec![cfg.producer_core]
-                } else {
-                    cfg.consumer_cores.clone()
-                };
-                for consumer_core in consumers {
+    for &size in &cfg.sizes {
+        for &flush in &cfg.flush_cache {
+            for &consumer_core in &cfg.consumer_cores {
+                for &mode in &cfg.modes {
+                    let consumer_core = if mode.is_single_thread() {
+                        cfg.producer_core
+                    } else {
+                        consumer_core
+                    };
+                    if points.iter().any(|q: &Point| {
+                        (q.mode, q.size, q.flush, q.consumer_core)
+                            == (mode, size, flush, consumer_core)
+                    }) {
+                        continue; // a single-thread mode runs once per size and cache state
+                    }
                     points.push(Point {
                         mode,
                         size,
@@ -572,6 +580,15 @@ pub fn run_points(
         }
     }
     progress.end();
+    // Measured interleaved (see `plan`); presented grouped by mode.
+    out.records.sort_by_key(|r| {
+        (
+            r.mode.parse::<Mode>().ok(),
+            r.size_bytes,
+            r.flush_cache,
+            r.consumer_core,
+        )
+    });
     if out.stopped.is_none() && env.cancel.load(Ordering::Relaxed) {
         out.stopped = Some("interrupted (Ctrl-C)".into());
     }
