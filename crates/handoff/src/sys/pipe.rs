@@ -79,6 +79,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn adopting_a_closed_or_negative_fd_is_an_error() {
+        let e = adopt_inherited_fd(-1).unwrap_err();
+        assert!(e.to_string().contains("negative"), "{e}");
+        let e = adopt_inherited_fd(987_654).unwrap_err();
+        assert!(e.to_string().contains("not open"), "{e}");
+        let (r, _w, _) = pipe_with_size(0).unwrap();
+        let raw = std::os::fd::IntoRawFd::into_raw_fd(r);
+        let owned = adopt_inherited_fd(raw).unwrap();
+        assert_eq!(std::os::fd::AsRawFd::as_raw_fd(&owned), raw);
+    }
+
+    #[test]
     fn size_is_set_and_reported() {
         let (r, w, size) = pipe_with_size(1 << 20).unwrap();
         let max = pipe_max_size().unwrap_or(usize::MAX);

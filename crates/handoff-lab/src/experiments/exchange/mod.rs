@@ -313,7 +313,7 @@ fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
     });
     let result = on_cpu(p.producer_core, || {
         let mut scratch = vec![0i32; if file.is_some() { block.len() } else { 0 }];
-        let usage0 = (handoff::sys::usage::thread_cpu_ns(), clock.now());
+        let usage = roles::UsageMeter::start(&clock);
         for rep in 0..total as u32 {
             // SAFETY: one thread plays both roles, so it always holds the block alone.
             let b = unsafe { block.producer_slice() };
@@ -349,9 +349,7 @@ fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
             slots.start[r].store(t_start, Ordering::Relaxed);
             slots.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);
         }
-        let cpu = handoff::sys::usage::thread_cpu_ns() - usage0.0;
-        slots.consumer_usage[0].store(cpu, Ordering::Relaxed);
-        slots.consumer_usage[1].store(clock.now().wrapping_sub(usage0.1), Ordering::Relaxed);
+        usage.record(&clock, &slots);
         Ok(())
     });
     if let Some(path) = &file {

@@ -4,7 +4,7 @@
 //! `t_done` is stamped just before the first write, `t_start` when the first read returns, so
 //! latency is the time until the first bytes arrive and read time includes copying the rest.
 
-use super::roles::{as_bytes, expected_sum, fill, fill_value, sum, SampleSlots};
+use super::roles::{as_bytes, expected_sum, fill, fill_value, sum, SampleSlots, UsageMeter};
 use handoff::sync::atomic::Ordering;
 use handoff::sys::clock::Clock;
 use std::fs::File;
@@ -69,10 +69,10 @@ pub fn consumer(
     slots: &SampleSlots<'_>,
 ) -> Result<(), String> {
     let mut buf = vec![0i32; elems];
-    let mut usage_start = (0u64, 0u64);
+    let mut usage = UsageMeter::start(clock);
     for rep in 0..slots.read.len() as u32 {
         if rep == warmup {
-            usage_start = (handoff::sys::usage::thread_cpu_ns(), clock.now());
+            usage = UsageMeter::start(clock);
         }
         let bytes = as_bytes_mut(&mut buf);
         let first = loop {
@@ -102,9 +102,6 @@ pub fn consumer(
         ack.write_all(&[1])
             .map_err(|e| format!("consumer acknowledging: {e} (producer gone?)"))?;
     }
-    let cpu = handoff::sys::usage::thread_cpu_ns().saturating_sub(usage_start.0);
-    let wall = clock.now().wrapping_sub(usage_start.1);
-    slots.consumer_usage[0].store(cpu, Ordering::Relaxed);
-    slots.consumer_usage[1].store(wall, Ordering::Relaxed);
+    usage.record(clock, slots);
     Ok(())
 }

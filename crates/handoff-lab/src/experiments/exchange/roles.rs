@@ -75,6 +75,31 @@ pub struct SampleSlots<'a> {
     pub consumer_usage: &'a [AtomicU64],
 }
 
+/// Measures the consumer's CPU time against wall time over the measured repetitions.
+#[derive(Clone, Copy)]
+pub struct UsageMeter {
+    cpu_ns: u64,
+    wall_ticks: u64,
+}
+
+impl UsageMeter {
+    /// Starts measuring on the calling thread.
+    pub fn start(clock: &Clock) -> Self {
+        UsageMeter {
+            cpu_ns: handoff::sys::usage::thread_cpu_ns(),
+            wall_ticks: clock.now(),
+        }
+    }
+
+    /// Stores the thread CPU ns and wall ticks since `start` in the slots.
+    pub fn record(self, clock: &Clock, slots: &SampleSlots<'_>) {
+        let cpu = handoff::sys::usage::thread_cpu_ns().saturating_sub(self.cpu_ns);
+        let wall = clock.now().wrapping_sub(self.wall_ticks);
+        slots.consumer_usage[0].store(cpu, Ordering::Relaxed);
+        slots.consumer_usage[1].store(wall, Ordering::Relaxed);
+    }
+}
+
 /// The block in shared memory, as a raw pointer: producer and consumer never hold references
 /// to it at the same time; each makes a slice only inside its phase of the protocol.
 #[derive(Clone, Copy)]
@@ -183,10 +208,10 @@ impl Consumer<'_> {
     /// Runs `reps` repetitions, checking every sum.
     pub fn run(&mut self, sync: &mut dyn LockStep, slots: &SampleSlots<'_>) -> Result<(), String> {
         let n = slots.read.len() as u32;
-        let mut usage_start = (0u64, 0u64);
+        let mut usage = UsageMeter::start(self.clock);
         for rep in 0..n {
             if rep == self.warmup {
-                usage_start = (handoff::sys::usage::thread_cpu_ns(), self.clock.now());
+                usage = UsageMeter::start(self.clock);
             }
             sync.wait_full(rep)?;
             // SAFETY: `wait_full` returned, so it is the consumer's turn (module docs).
@@ -206,10 +231,7 @@ impl Consumer<'_> {
             slots.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);
             sync.notify_free(rep)?;
         }
-        let cpu = handoff::sys::usage::thread_cpu_ns().saturating_sub(usage_start.0);
-        let wall = self.clock.now().wrapping_sub(usage_start.1);
-        slots.consumer_usage[0].store(cpu, Ordering::Relaxed);
-        slots.consumer_usage[1].store(wall, Ordering::Relaxed);
+        usage.record(self.clock, slots);
         Ok(())
     }
 }

@@ -286,10 +286,11 @@ fn wait_all(
             return Err("interrupted".into());
         }
         if deadline.expired() {
-            return Err(format!(
-                "workers still running at the run's deadline ({}); killed them",
-                "a hang: check for a stuck peer"
-            ));
+            return Err(
+                "the workers were still running at the run's deadline (a hang: a peer stuck \
+                 or starved of CPU); they were killed"
+                    .into(),
+            );
         }
         for (i, (role, child)) in workers.iter_mut().enumerate() {
             if done[i] {
