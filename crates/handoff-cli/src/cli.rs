@@ -93,6 +93,10 @@ pub struct CommonExchangeArgs {
     /// Runs per point, each with a fresh pair of threads or processes.
     #[arg(long)]
     pub runs: Option<u32>,
+    /// The fill and sum kernel: auto (the widest vector unit this CPU has), avx512, avx2, sse2,
+    /// neon or scalar (one element at a time, to see what vectorization gains).
+    #[arg(long, value_name = "KERNEL")]
+    pub kernel: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -125,6 +129,9 @@ struct ExchangeArgs {
     /// consumer costs in CPU).
     #[arg(long, default_value_t = 0, hide = true)]
     producer_delay_us: u64,
+    /// Test only: a deliberate fault, skip-fill@REP (a stale block) or producer-sigbus@REP.
+    #[arg(long, hide = true)]
+    fault: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -251,6 +258,22 @@ pub fn apply_common(
     }
     if let Some(c) = &common.consumer_core {
         cfg.consumer_cores = parse_cores(c, allowed, "--consumer-core")?;
+        // Single-thread modes run on the producer's CPU: a consumer CPU that only they would
+        // use must not be dropped in silence.
+        let producer = cfg.producer_core;
+        if cfg.modes.iter().all(|m| m.is_single_thread()) {
+            if let Some(&other) = cfg.consumer_cores.iter().find(|&&c| c != producer) {
+                return Err(Failure::usage(format!(
+                    "--consumer-core {other}: {} has one thread, which runs on the producer's \
+                     CPU ({producer}); use --producer-core {other} to run it on CPU {other}",
+                    cfg.modes
+                        .iter()
+                        .map(|m| m.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )));
+            }
+        }
     }
     if let Some(r) = common.reps {
         cfg.reps = r;
@@ -258,7 +281,15 @@ pub fn apply_common(
     if let Some(r) = common.runs {
         cfg.runs = r;
     }
+    if let Some(k) = &common.kernel {
+        cfg.kernel = k.clone();
+    }
     Ok(())
+}
+
+/// Refuses a plan whose runs cannot fit in the memory (or /dev/shm) free now.
+pub fn check_memory(points: &[exchange::Point]) -> Result<(), Failure> {
+    exchange::memory::check(points, &exchange::memory::Room::detect()).map_err(Failure::usage)
 }
 
 /// Everything an exchange measurement needs from the machine.
@@ -288,8 +319,10 @@ impl Machine {
         })
     }
 
-    pub fn env<'a>(&'a self, cfg: &ExchangeConfig) -> exchange::Env<'a> {
-        exchange::Env {
+    pub fn env<'a>(&'a self, cfg: &ExchangeConfig) -> Result<exchange::Env<'a>, Failure> {
+        let kernel = handoff_lab::kernels::Kernel::choose(&cfg.kernel)
+            .map_err(|e| Failure::usage(e.to_string()))?;
+        Ok(exchange::Env {
             launcher: &self.launcher,
             cancel: &CANCEL,
             clock: self.clock,
@@ -297,7 +330,10 @@ impl Machine {
             topology: &self.topology,
             file_dir: cfg.file_dir.clone(),
             producer_delay_us: cfg.producer_delay_us,
-        }
+            kernel,
+            fault: cfg.fault,
+            adjacent_floor: exchange::adjacent_c2c,
+        })
     }
 }
 
@@ -332,6 +368,9 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
     if let Some(d) = a.file_dir {
         cfg.file_dir = d;
     }
+    if let Some(f) = &a.fault {
+        cfg.fault = Some(f.parse().map_err(Failure::usage)?);
+    }
     apply_common(&mut cfg, &a.common, &allowed)?;
     cfg.validate(&allowed).map_err(Failure::usage)?;
     let format = parse_format(&a.format)?;
@@ -340,8 +379,9 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
     }
     install_interrupt_handler();
     let m = Machine::detect()?;
-    let env = m.env(&cfg);
+    let env = m.env(&cfg)?;
     let points = exchange::plan(&cfg);
+    check_memory(&points)?;
     let mut prog = progress::Stderr::new(a.quiet);
     let outcome = exchange::run_points(&points, &env, &[], &mut prog, None)
         .map_err(|e| Failure::runtime(e.to_string()))?;

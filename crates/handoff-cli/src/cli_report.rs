@@ -226,6 +226,7 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     let m = Machine::detect()?;
     let llc = m.topology.last_level_cache_bytes();
     let (plan, cfg) = plan(&args, &m.topology, &allowed, llc)?;
+    crate::cli::check_memory(&plan.points)?;
     let out = match &args.out {
         Some(d) => d.clone(),
         None => {
@@ -259,7 +260,7 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         }
         prog.end();
     }
-    let env = m.env(&cfg);
+    let env = m.env(&cfg)?;
     let outcome = exchange::run_points(
         &plan.points,
         &env,

@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod experiments;
+pub mod kernels;
 pub mod machine;
 pub mod output;
 pub mod plot;

@@ -346,6 +346,9 @@ pub fn exchange_table(results: &ExchangeResults) -> String {
         out,
         "\nread, latency, write: medians over all repetitions; 95% CI of the mean over runs."
     );
+    out.push_str(&crate::kernels::footer(
+        results.records.iter().map(|r| r.kernel.as_deref()),
+    ));
     out.push_str(&c2c_footer(&results.c2c));
     let anomalies: u64 = results.records.iter().map(|r| r.clock_anomalies).sum();
     if anomalies > 0 {

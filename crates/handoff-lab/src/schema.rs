@@ -395,6 +395,10 @@ pub struct ExchangeRecord {
     pub wait: String,
     /// True when every sum the consumer computed was right.
     pub verified: bool,
+    /// The fill and sum kernel that ran (`avx512`, `avx2`, `sse2`, `neon`, `scalar`); absent
+    /// in files written before kernels were chosen at run time (those ran `sse2` on x86-64).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<String>,
     /// Repetitions whose latency came out negative (counted, never clamped).
     pub clock_anomalies: u64,
     /// One-way c2c latency of this core pair in nanoseconds, measured just before the record's

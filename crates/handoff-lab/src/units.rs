@@ -1,7 +1,8 @@
 //! Parsing and printing of the lab's units: byte sizes (`4KiB`, `1MiB`) and CPU lists.
 
 /// Parses one size: a number with an optional binary unit (`B`, `K`/`KiB`, `M`/`MiB`,
-/// `G`/`GiB`; case-insensitive; `KB`/`MB`/`GB` are read as binary too, as in OSU).
+/// `G`/`GiB`; case-insensitive). `KB`/`MB`/`GB` are refused: they mean powers of 1000 to some
+/// and of 1024 to others (OSU), and a block silently of the other size would be misread.
 pub fn parse_size(text: &str) -> Result<usize, String> {
     let t = text.trim();
     let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
@@ -16,9 +17,20 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
         .map_err(|_| format!("size '{text}' is not a number"))?;
     let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1,
-        "k" | "kb" | "kib" => 1 << 10,
-        "m" | "mb" | "mib" => 1 << 20,
-        "g" | "gb" | "gib" => 1 << 30,
+        "k" | "kib" => 1 << 10,
+        "m" | "mib" => 1 << 20,
+        "g" | "gib" => 1 << 30,
+        si @ ("kb" | "mb" | "gb") => {
+            let (bin, pow, dec) = match si {
+                "kb" => ("KiB", 1u64 << 10, 1000u64),
+                "mb" => ("MiB", 1 << 20, 1_000_000),
+                _ => ("GiB", 1 << 30, 1_000_000_000),
+            };
+            let (b, d) = (n.saturating_mul(pow), n.saturating_mul(dec));
+            return Err(format!(
+                "size '{text}' is ambiguous: write {num}{bin} for {b} bytes, or {d}B for {d} bytes"
+            ));
+        }
         other => {
             return Err(format!(
                 "size '{text}' has an unknown unit '{other}' (use B, KiB, MiB or GiB)"
@@ -79,6 +91,17 @@ mod tests {
         assert!(parse_size("4XB").is_err());
         assert!(parse_size("-4").is_err());
         assert!(parse_size("99999999999999999999GiB").is_err());
+        // Decimal-looking units are refused, never silently binary.
+        let e = parse_size("4KB").unwrap_err();
+        assert!(
+            e.contains("write 4KiB for 4096 bytes, or 4000B for 4000 bytes"),
+            "{e}"
+        );
+        let e = parse_size("1gb").unwrap_err();
+        assert!(
+            e.contains("1GiB for 1073741824 bytes, or 1000000000B"),
+            "{e}"
+        );
         assert!(parse_size_list(",").is_err());
     }
 

@@ -461,6 +461,7 @@ mod synth {
             runs: runs as u64,
             wait: wait_of(mode, same).into(),
             verified: true,
+            kernel: None,
             clock_anomalies: anomalies,
             c2c_one_way_ns: (!same).then_some(c2c),
             consumer_cpu_pct: cpu,

@@ -30,7 +30,28 @@ pub struct ExchangeConfig {
     /// waiting consumer costs in CPU while the producer is slow.
     #[serde(default)]
     pub producer_delay_us: u64,
+    /// The fill and sum kernel: `auto` (the widest this CPU has) or one of
+    /// [`crate::kernels::Isa`]'s names.
+    #[serde(default = "auto")]
+    pub kernel: String,
+    /// A deliberate fault, for tests of the failure paths (hidden `--fault`).
+    #[serde(
+        default,
+        with = "super::fault::as_text",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub fault: Option<super::fault::Fault>,
 }
+
+fn auto() -> String {
+    "auto".into()
+}
+
+/// Most repetitions (measured + warm-up) one run may have: the samples alone take 40 bytes
+/// each in the shared segment; more belongs in more runs.
+pub const MAX_REPS_PER_RUN: u32 = 10_000_000;
+/// Most runs per point.
+pub const MAX_RUNS: u32 = 100_000;
 
 impl Default for ExchangeConfig {
     fn default() -> Self {
@@ -45,6 +66,8 @@ impl Default for ExchangeConfig {
             flush_cache: vec![false],
             file_dir: std::env::temp_dir(),
             producer_delay_us: 0,
+            kernel: auto(),
+            fault: None,
         }
     }
 }
@@ -75,6 +98,31 @@ impl ExchangeConfig {
         }
         if self.runs == 0 {
             return Err("--runs must be at least 1".into());
+        }
+        if self
+            .reps
+            .checked_add(self.warmup)
+            .is_none_or(|t| t > MAX_REPS_PER_RUN)
+        {
+            return Err(format!(
+                "--reps {} plus --warmup {} is more than {MAX_REPS_PER_RUN} repetitions per \
+                 run: use fewer repetitions and more --runs",
+                self.reps, self.warmup
+            ));
+        }
+        if self.runs > MAX_RUNS {
+            return Err(format!(
+                "--runs {} is more than {MAX_RUNS}: use fewer runs",
+                self.runs
+            ));
+        }
+        crate::kernels::Kernel::choose(&self.kernel).map_err(|e| e.to_string())?;
+        if let Some(f) = self.fault {
+            if f.kills_the_process() && self.modes.iter().any(|m| !m.is_processes()) {
+                return Err(format!(
+                    "--fault {f} kills the producer's process: use it with process modes only"
+                ));
+            }
         }
         if self.flush_cache.is_empty() {
             return Err("no cache state selected".into());
@@ -157,6 +205,35 @@ mod tests {
             ),
             (ExchangeConfig { reps: 0, ..cfg() }, "--reps"),
             (ExchangeConfig { runs: 0, ..cfg() }, "--runs"),
+            (
+                ExchangeConfig {
+                    reps: u32::MAX,
+                    ..cfg()
+                },
+                "more than 10000000 repetitions",
+            ),
+            (
+                ExchangeConfig {
+                    reps: 10_000_000,
+                    warmup: 1,
+                    ..cfg()
+                },
+                "--warmup 1",
+            ),
+            (
+                ExchangeConfig {
+                    runs: u32::MAX,
+                    ..cfg()
+                },
+                "--runs 4294967295 is more than",
+            ),
+            (
+                ExchangeConfig {
+                    kernel: "avx9".into(),
+                    ..cfg()
+                },
+                "unknown kernel 'avx9'",
+            ),
             (
                 ExchangeConfig {
                     consumer_cores: vec![7],

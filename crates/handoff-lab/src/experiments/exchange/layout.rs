@@ -3,6 +3,7 @@
 //! ```text
 //! 0            Control (full flag, free flag, consumer usage) — each flag on its own lines
 //! samples      5 arrays of `total_reps` AtomicU64: write, flush, done, start, read
+//! usage        consumer CPU ns, consumer wall ticks, verified repetitions (3 AtomicU64)
 //! block        the data block, page aligned (absent in pipe mode)
 //! ```
 
@@ -37,13 +38,15 @@ pub struct Layout {
 }
 
 const SAMPLE_ARRAYS: usize = 5;
+/// Consumer CPU ns, consumer wall ticks, verified repetitions.
+const USAGE_WORDS: usize = 3;
 
 impl Layout {
     /// The layout for `total_reps` repetitions and a block of `block_bytes`.
     pub fn new(total_reps: usize, block_bytes: usize) -> Layout {
         let samples_off = round_up(std::mem::size_of::<Control>(), 128);
         let usage_off = samples_off + SAMPLE_ARRAYS * total_reps * 8;
-        let block_off = round_up(usage_off + 2 * 8, handoff::sys::mem::page_size());
+        let block_off = round_up(usage_off + USAGE_WORDS * 8, handoff::sys::mem::page_size());
         Layout {
             total_reps,
             block_bytes,
@@ -79,6 +82,9 @@ impl Layout {
             consumer_usage: seg
                 .slice::<AtomicU64>(self.usage_off, 2)
                 .map_err(|e| e.to_string())?,
+            verified_reps: seg
+                .get::<AtomicU64>(self.usage_off + 2 * 8)
+                .map_err(|e| e.to_string())?,
         })
     }
 
@@ -111,7 +117,7 @@ mod tests {
     fn block_is_page_aligned_and_after_samples() {
         let l = Layout::new(110, 1 << 20);
         assert_eq!(l.block_off % handoff::sys::mem::page_size(), 0);
-        assert!(l.block_off >= l.usage_off + 16);
+        assert!(l.block_off >= l.usage_off + 24);
         assert_eq!(l.payload_len(), l.block_off + (1 << 20));
         let seg = Segment::anonymous(l.payload_len()).unwrap();
         let s = l.slots(&seg).unwrap();

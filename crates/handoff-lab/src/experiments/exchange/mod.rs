@@ -8,8 +8,10 @@
 //! in the parent with one calibration.
 
 pub mod config;
+pub mod fault;
 pub mod layout;
 pub mod lockstep;
+pub mod memory;
 pub mod mode;
 pub mod pipe;
 pub mod roles;
@@ -132,6 +134,13 @@ pub struct Env<'a> {
     pub file_dir: PathBuf,
     /// Slow-producer delay per repetition, microseconds.
     pub producer_delay_us: u64,
+    /// The fill and sum kernel (`--kernel`).
+    pub kernel: crate::kernels::Kernel,
+    /// Measures the c2c floor of a CPU pair just before each cross-CPU record (normally
+    /// [`adjacent_c2c`]; a test double in tests); `None` when it could not.
+    pub adjacent_floor: fn(usize, usize) -> Option<f64>,
+    /// Test fault injected by the producer (hidden `--fault`; see [`fault`]).
+    pub fault: Option<fault::Fault>,
 }
 
 /// Why a point could not be measured.
@@ -161,6 +170,7 @@ pub(crate) struct RunData {
     read: Vec<u64>,
     cpu_ns: u64,
     wall_ticks: u64,
+    verified_reps: u64,
 }
 
 impl RunData {
@@ -176,6 +186,7 @@ impl RunData {
             read: get(slots.read),
             cpu_ns: slots.consumer_usage[0].load(Ordering::Relaxed),
             wall_ticks: slots.consumer_usage[1].load(Ordering::Relaxed),
+            verified_reps: slots.verified_reps.load(Ordering::Relaxed),
         }
     }
 }
@@ -196,6 +207,9 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeErr
     let mut cpu_pct = Vec::new();
     let mut details: Vec<RunDetail> = Vec::new();
     let mut facts = RunFacts::default();
+    // Every sum of every run passed the consumer's check (a failed check also ends the run
+    // with an error; this catches a consumer that stopped checking).
+    let mut verified = true;
     for run in 1..=p.runs {
         if env.cancel.load(Ordering::Relaxed) {
             return Err(ExchangeError::Interrupted);
@@ -211,6 +225,7 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeErr
                 }
             }
         })?;
+        verified &= data.verified_reps == data.read.len() as u64;
         let us = |t: &[u64]| -> Vec<f64> { t[w..].iter().map(|&x| cal.to_ns(x) / 1e3).collect() };
         let lat: Vec<f64> = (w..data.done.len())
             .map(|i| cal.delta_ns(data.done[i], data.start[i]) / 1e3)
@@ -248,7 +263,8 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeErr
         reps: p.reps as u64,
         runs: p.runs as u64,
         wait: p.mode.wait_kind(same_cpu).as_str().to_string(),
-        verified: true,
+        verified,
+        kernel: Some(env.kernel.name().to_string()),
         clock_anomalies: anomalies,
         c2c_one_way_ns: None,
         consumer_cpu_pct: if two_party && !cpu_pct.is_empty() {
@@ -318,7 +334,9 @@ fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
             // SAFETY: one thread plays both roles, so it always holds the block alone.
             let b = unsafe { block.producer_slice() };
             let t0 = clock.now();
-            roles::fill(b, roles::fill_value(rep));
+            if !fault::before_fill(env.fault, rep) {
+                roles::fill(env.kernel, b, roles::fill_value(rep));
+            }
             if let Some(path) = &file {
                 write_file(path, roles::as_bytes(b))?;
             }
@@ -331,17 +349,13 @@ fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
             let s = match &file {
                 Some(path) => {
                     read_file(path, &mut scratch)?;
-                    roles::sum(std::hint::black_box(&scratch))
+                    roles::sum(env.kernel, std::hint::black_box(&scratch))
                 }
-                None => roles::sum(std::hint::black_box(b)),
+                None => roles::sum(env.kernel, std::hint::black_box(b)),
             };
             let t_end = clock.now();
-            let want = roles::expected_sum(rep, b.len());
-            if std::hint::black_box(s) != want {
-                return Err(format!(
-                    "verification failed in repetition {rep}: summed {s}, expected {want}"
-                ));
-            }
+            roles::check_sum(rep, std::hint::black_box(s), b.len())?;
+            slots.verified_reps.store(rep as u64 + 1, Ordering::Relaxed);
             let r = rep as usize;
             slots.write[r].store(t1.wrapping_sub(t0), Ordering::Relaxed);
             slots.flush[r].store(t_done.wrapping_sub(t1), Ordering::Relaxed);
@@ -426,6 +440,8 @@ fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
                             clock: &clock,
                             flush: p.flush,
                             delay_us: env.producer_delay_us,
+                            kernel: env.kernel,
+                            fault: env.fault,
                         }
                         .run(sync, slots)
                     } else {
@@ -433,6 +449,7 @@ fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
                             block,
                             clock: &clock,
                             warmup: p.warmup,
+                            kernel: env.kernel,
                         }
                         .run(sync, slots)
                     }
@@ -475,6 +492,13 @@ const ADJACENT_C2C: handoff::floor::C2cOptions = handoff::floor::C2cOptions {
     warmup_samples: 5,
     timeout: Duration::from_secs(10),
 };
+
+/// The floor next to a record: a short c2c measurement (about a millisecond) of the pair.
+pub fn adjacent_c2c(a: usize, b: usize) -> Option<f64> {
+    handoff::floor::c2c(a, b, &ADJACENT_C2C)
+        .ok()
+        .map(|r| r.median_one_way_ns)
+}
 
 /// What a sequence of points produced.
 #[derive(Debug, Default)]
@@ -545,22 +569,14 @@ pub fn run_points(
         }
         // The floor next to the record, not only at the start: the host may move vCPUs during
         // a long run, and a latency must be compared with the floor of its own moment.
+        // When it fails the record carries none, and readers fall back to the run's matrix
+        // (`ExchangeResults::floor_for`), which says it is not from the record's moment.
         let adjacent_floor = (p.producer_core != p.consumer_core)
-            .then(|| handoff::floor::c2c(p.producer_core, p.consumer_core, &ADJACENT_C2C).ok())
-            .flatten()
-            .map(|r| r.median_one_way_ns);
+            .then(|| (env.adjacent_floor)(p.producer_core, p.consumer_core))
+            .flatten();
         match run_point(p, env) {
             Ok(mut rec) => {
-                let key = (
-                    p.producer_core.min(p.consumer_core),
-                    p.producer_core.max(p.consumer_core),
-                );
-                rec.c2c_one_way_ns = adjacent_floor.or_else(|| {
-                    out.c2c
-                        .iter()
-                        .find(|c| (c.cpu_a.min(c.cpu_b), c.cpu_a.max(c.cpu_b)) == key)
-                        .map(|c| c.one_way_ns)
-                });
+                rec.c2c_one_way_ns = adjacent_floor;
                 out.records.push(rec);
                 progress.advance(&p.label());
             }
@@ -592,3 +608,6 @@ pub fn run_points(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,7 +4,8 @@
 //! `t_done` is stamped just before the first write, `t_start` when the first read returns, so
 //! latency is the time until the first bytes arrive and read time includes copying the rest.
 
-use super::roles::{as_bytes, expected_sum, fill, fill_value, sum, SampleSlots, UsageMeter};
+use super::roles::{as_bytes, check_sum, fill, fill_value, sum, SampleSlots, UsageMeter};
+use crate::kernels::Kernel;
 use handoff::sync::atomic::Ordering;
 use handoff::sys::clock::Clock;
 use std::fs::File;
@@ -26,6 +27,8 @@ pub fn producer(
     clock: &Clock,
     flush: bool,
     delay_us: u64,
+    kernel: Kernel,
+    fault: Option<super::fault::Fault>,
     slots: &SampleSlots<'_>,
 ) -> Result<(), String> {
     let mut buf = vec![0i32; elems];
@@ -40,7 +43,9 @@ pub fn producer(
             std::thread::sleep(std::time::Duration::from_micros(delay_us));
         }
         let t0 = clock.now();
-        fill(&mut buf, fill_value(rep));
+        if !super::fault::before_fill(fault, rep) {
+            fill(kernel, &mut buf, fill_value(rep));
+        }
         let t1 = clock.now();
         if flush {
             handoff::sys::cache::flush(as_bytes(&buf));
@@ -66,6 +71,7 @@ pub fn consumer(
     elems: usize,
     clock: &Clock,
     warmup: u32,
+    kernel: Kernel,
     slots: &SampleSlots<'_>,
 ) -> Result<(), String> {
     let mut buf = vec![0i32; elems];
@@ -88,14 +94,10 @@ pub fn consumer(
         let t_start = clock.now();
         data.read_exact(&mut bytes[first..])
             .map_err(|e| format!("consumer reading the block: {e} (producer gone?)"))?;
-        let s = std::hint::black_box(sum(std::hint::black_box(&buf)));
+        let s = std::hint::black_box(sum(kernel, std::hint::black_box(&buf)));
         let t_end = clock.now();
-        let want = expected_sum(rep, elems);
-        if s != want {
-            return Err(format!(
-                "verification failed in repetition {rep}: the consumer summed {s}, expected {want}"
-            ));
-        }
+        check_sum(rep, s, elems)?;
+        slots.verified_reps.store(rep as u64 + 1, Ordering::Relaxed);
         let r = rep as usize;
         slots.start[r].store(t_start, Ordering::Relaxed);
         slots.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);

@@ -9,6 +9,7 @@
 //! all-ones block cannot tell a consumer that reads the previous block from one that reads
 //! the current one; ours can, at no cost.
 
+use crate::kernels::Kernel;
 use handoff::sync::atomic::{AtomicU64, Ordering};
 use handoff::sys::clock::Clock;
 
@@ -24,24 +25,33 @@ pub fn expected_sum(rep: u32, elems: usize) -> i64 {
     fill_value(rep) as i64 * elems as i64
 }
 
-/// Writes `value` to every element (the producer's work).
+/// Writes `value` to every element (the producer's work), with `kernel`.
 #[inline(never)]
-pub fn fill(block: &mut [i32], value: i32) {
-    block.fill(value);
+pub fn fill(kernel: Kernel, block: &mut [i32], value: i32) {
+    kernel.fill(block, value);
     // The fill is done when its stores are visible: drain the store buffer here, so the
     // drain counts as write time and the latency measures only the notification.
     handoff::sync::atomic::fence(handoff::sync::atomic::Ordering::SeqCst);
 }
 
-/// Sums the block (the consumer's work); a plain loop the compiler vectorizes.
+/// Sums the block (the consumer's work), with `kernel`: exact for any block.
 #[inline(never)]
-pub fn sum(block: &[i32]) -> i64 {
-    // Sum lanes of i32 in i64 chunks so a block of any size cannot overflow, while the inner
-    // loop stays a wide vector add.
-    block
-        .chunks(1 << 16)
-        .map(|c| c.iter().fold(0i32, |a, &x| a.wrapping_add(x)) as i64)
-        .sum()
+pub fn sum(kernel: Kernel, block: &[i32]) -> i64 {
+    kernel.sum(block)
+}
+
+/// The consumer's check of repetition `rep`: `Ok` when the sum is the one the producer's fill
+/// implies, else the message the CLI prints.
+pub fn check_sum(rep: u32, got: i64, elems: usize) -> Result<(), String> {
+    let want = expected_sum(rep, elems);
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!(
+            "verification failed in repetition {rep}: the consumer summed {got}, expected {want} \
+             (the block was stale: read before it was complete, or read twice)"
+        ))
+    }
 }
 
 /// The two notifications of the lock-step protocol, as each party sees them.
@@ -73,6 +83,8 @@ pub struct SampleSlots<'a> {
     pub read: &'a [AtomicU64],
     /// Consumer: thread CPU ns and wall ns over the measured repetitions.
     pub consumer_usage: &'a [AtomicU64],
+    /// Consumer: how many repetitions (from the first) passed [`check_sum`].
+    pub verified_reps: &'a AtomicU64,
 }
 
 /// Measures the consumer's CPU time against wall time over the measured repetitions.
@@ -164,6 +176,10 @@ pub struct Producer<'a> {
     pub flush: bool,
     /// Sleep this long before each fill (a slow producer), microseconds.
     pub delay_us: u64,
+    /// The fill kernel.
+    pub kernel: Kernel,
+    /// Test fault (see [`super::fault`]).
+    pub fault: Option<super::fault::Fault>,
 }
 
 impl Producer<'_> {
@@ -177,7 +193,9 @@ impl Producer<'_> {
             // SAFETY: `wait_free` returned, so it is the producer's turn (module docs).
             let block = unsafe { self.block.producer_slice() };
             let t0 = self.clock.now();
-            fill(block, fill_value(rep));
+            if !super::fault::before_fill(self.fault, rep) {
+                fill(self.kernel, block, fill_value(rep));
+            }
             let t1 = self.clock.now();
             if self.flush {
                 handoff::sys::cache::flush(as_bytes(block));
@@ -202,6 +220,8 @@ pub struct Consumer<'a> {
     pub clock: &'a Clock,
     /// Repetitions before this index are warm-up (CPU usage is measured after it).
     pub warmup: u32,
+    /// The sum kernel.
+    pub kernel: Kernel,
 }
 
 impl Consumer<'_> {
@@ -217,15 +237,10 @@ impl Consumer<'_> {
             // SAFETY: `wait_full` returned, so it is the consumer's turn (module docs).
             let block = unsafe { self.block.consumer_slice() };
             let t_start = self.clock.now();
-            let s = std::hint::black_box(sum(std::hint::black_box(block)));
+            let s = std::hint::black_box(sum(self.kernel, std::hint::black_box(block)));
             let t_end = self.clock.now();
-            let want = expected_sum(rep, block.len());
-            if s != want {
-                return Err(format!(
-                    "verification failed in repetition {rep}: the consumer summed {s}, expected {want} \
-                     (the block was read before it was complete, or read twice)"
-                ));
-            }
+            check_sum(rep, s, block.len())?;
+            slots.verified_reps.store(rep as u64 + 1, Ordering::Relaxed);
             let r = rep as usize;
             slots.start[r].store(t_start, Ordering::Relaxed);
             slots.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);
@@ -248,17 +263,26 @@ mod tests {
 
     #[test]
     fn sums_catch_stale_blocks() {
+        let k = Kernel::best();
         let mut b = vec![0i32; 1000];
-        fill(&mut b, fill_value(0));
-        assert_eq!(sum(&b), expected_sum(0, 1000));
-        assert_ne!(sum(&b), expected_sum(1, 1000));
-        fill(&mut b, fill_value(1));
-        assert_eq!(sum(&b), expected_sum(1, 1000));
+        fill(k, &mut b, fill_value(0));
+        // Hand computation: 1000 ones, then 1000 twos.
+        assert_eq!(sum(k, &b), 1000);
+        check_sum(0, sum(k, &b), 1000).unwrap();
+        let stale = check_sum(1, sum(k, &b), 1000).unwrap_err();
+        assert!(
+            stale.contains("verification failed in repetition 1"),
+            "{stale}"
+        );
+        assert!(stale.contains("summed 1000, expected 2000"), "{stale}");
+        fill(k, &mut b, fill_value(1));
+        assert_eq!(sum(k, &b), 2000);
+        check_sum(1, sum(k, &b), 1000).unwrap();
     }
 
     #[test]
     fn sum_does_not_overflow() {
         let b = vec![2i32; 3 << 20];
-        assert_eq!(sum(&b), 2 * (3 << 20) as i64);
+        assert_eq!(sum(Kernel::best(), &b), 6_291_456);
     }
 }

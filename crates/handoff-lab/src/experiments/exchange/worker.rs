@@ -60,6 +60,11 @@ pub struct WorkerSpec {
     pub semaphores: Option<(String, String)>,
     /// Inherited pipe fds (data read, data write, ack read, ack write) in pipe mode.
     pub pipe_fds: Option<[i32; 4]>,
+    /// The fill and sum kernel's name (the parent's choice; this CPU is the parent's).
+    pub kernel: String,
+    /// Test fault injected by the producer (see [`super::fault`]).
+    #[serde(default, with = "super::fault::as_text")]
+    pub fault: Option<super::fault::Fault>,
 }
 
 impl WorkerSpec {
@@ -75,6 +80,7 @@ pub fn worker_main(spec_json: &str) -> Result<(), String> {
         serde_json::from_str(spec_json).map_err(|e| format!("bad worker spec: {e}"))?;
     let mode = spec.mode()?;
     let role = spec.role;
+    let kernel = crate::kernels::Kernel::choose(&spec.kernel).map_err(|e| e.to_string())?;
     let clock = Clock::detect();
     if (clock.source() == ClockSource::Tsc) != spec.tsc {
         return Err("worker and parent disagree on the clock source".into());
@@ -118,11 +124,19 @@ pub fn worker_main(spec_json: &str) -> Result<(), String> {
                 &clock,
                 spec.flush,
                 spec.delay_us,
+                kernel,
+                spec.fault,
                 &slots,
             ),
-            Role::Consumer => {
-                super::pipe::consumer(&mut data, &mut ack, elems, &clock, spec.warmup, &slots)
-            }
+            Role::Consumer => super::pipe::consumer(
+                &mut data,
+                &mut ack,
+                elems,
+                &clock,
+                spec.warmup,
+                kernel,
+                &slots,
+            ),
         };
     }
     let block = layout.block(&seg)?;
@@ -166,12 +180,15 @@ pub fn worker_main(spec_json: &str) -> Result<(), String> {
             clock: &clock,
             flush: spec.flush,
             delay_us: spec.delay_us,
+            kernel,
+            fault: spec.fault,
         }
         .run(sync, &slots),
         Role::Consumer => Consumer {
             block,
             clock: &clock,
             warmup: spec.warmup,
+            kernel,
         }
         .run(sync, &slots),
     }
@@ -238,6 +255,8 @@ pub(crate) fn run_processes(
         tsc: env.clock.source() == ClockSource::Tsc,
         semaphores: sem_names.clone(),
         pipe_fds,
+        kernel: env.kernel.name().to_string(),
+        fault: env.fault,
     };
     let spawn = |s: WorkerSpec| -> Result<ChildGuard, String> {
         let json = serde_json::to_string(&s).map_err(|e| e.to_string())?;
@@ -274,18 +293,97 @@ impl Drop for SemGuard {
     }
 }
 
-/// Waits for both workers; on the first failure kills the other and explains.
+/// How a worker ended, as the parent saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Death {
+    /// Which side.
+    pub role: Role,
+    /// Its pid.
+    pub pid: u32,
+    /// The signal that killed it, if a signal did.
+    pub signal: Option<i32>,
+    /// Its exit status, as printed.
+    pub status: String,
+    /// What it printed on stderr (its error message), trimmed.
+    pub stderr: String,
+}
+
+impl Death {
+    /// True when the worker only noticed that its peer was gone (a consequence, not a cause).
+    fn noticed_peer(&self) -> bool {
+        let e = &self.stderr;
+        self.signal.is_none()
+            && (e.contains("the peer (pid")
+                || e.contains("gone?")
+                || e.contains("(producer gone)")
+                || e.contains("gave up"))
+    }
+
+    fn describe(&self) -> String {
+        let role = match self.role {
+            Role::Producer => "producer",
+            Role::Consumer => "consumer",
+        };
+        let how = match self.signal {
+            Some(libc::SIGBUS) => " (SIGBUS, a bus error: usually /dev/shm ran out of space \
+                                   for the shared block; check df -h /dev/shm)"
+                .to_string(),
+            Some(sig) => format!(" (signal {sig})"),
+            None => String::new(),
+        };
+        format!(
+            "{role} worker (pid {}) failed ({}){how}{}{}",
+            self.pid,
+            self.status,
+            if self.stderr.is_empty() { "" } else { ": " },
+            self.stderr
+        )
+    }
+}
+
+/// The message for workers that failed: the root cause first (a worker killed by a signal, or
+/// one that failed on its own, rather than its peer that only noticed), then the other.
+pub fn explain(deaths: &[Death]) -> String {
+    let Some(first) = deaths
+        .iter()
+        .find(|d| d.signal.is_some())
+        .or_else(|| deaths.iter().find(|d| !d.noticed_peer()))
+        .or(deaths.first())
+    else {
+        return "a worker failed".into();
+    };
+    let mut msg = first.describe();
+    for d in deaths.iter().filter(|d| *d != first) {
+        msg.push_str("; then the ");
+        msg.push_str(&d.describe());
+    }
+    msg
+}
+
+/// How long the peer of a failed worker gets to fail too (and say why) before being killed.
+const PEER_GRACE: Duration = Duration::from_secs(2);
+
+/// Waits for both workers; when one fails, gives the other a moment to end too, then explains
+/// which one failed first and why (see [`explain`]).
 fn wait_all(
     workers: &mut [(Role, ChildGuard)],
     deadline: Deadline,
     env: &Env<'_>,
 ) -> Result<(), String> {
     let mut done = vec![false; workers.len()];
+    let mut deaths: Vec<Death> = Vec::new();
+    let mut grace: Option<Deadline> = None;
     while done.iter().any(|d| !d) {
         if env.cancel.load(Ordering::Relaxed) {
             return Err("interrupted".into());
         }
+        if grace.is_some_and(|g| g.expired()) {
+            break; // the survivors are killed when their guards drop
+        }
         if deadline.expired() {
+            if !deaths.is_empty() {
+                break;
+            }
             return Err(
                 "the workers were still running at the run's deadline (a hang: a peer stuck \
                  or starved of CPU); they were killed"
@@ -298,29 +396,75 @@ fn wait_all(
             }
             // Short slices keep Ctrl-C responsive; the parent sleeps in between, so it does
             // not steal CPU from the workers.
-            let slice = Deadline::after(Duration::from_millis(50)).min(deadline);
+            let slice = Deadline::after(Duration::from_millis(50))
+                .min(grace.unwrap_or(deadline))
+                .min(deadline);
             match child.wait_deadline(slice).map_err(|e| e.to_string())? {
                 None => {}
-                Some(status) if status.success() => done[i] = true,
                 Some(status) => {
+                    done[i] = true;
+                    if status.success() {
+                        continue;
+                    }
                     let mut err = String::new();
                     if let Some(mut e) = child.child_mut().stderr.take() {
                         use std::io::Read;
                         let _ = e.read_to_string(&mut err);
                     }
-                    let role = match role {
-                        Role::Producer => "producer",
-                        Role::Consumer => "consumer",
-                    };
-                    let err = err.trim();
-                    return Err(format!(
-                        "{role} worker (pid {}) failed ({status}){}{err}",
-                        child.id(),
-                        if err.is_empty() { "" } else { ": " }
-                    ));
+                    use std::os::unix::process::ExitStatusExt;
+                    deaths.push(Death {
+                        role: *role,
+                        pid: child.id(),
+                        signal: status.signal(),
+                        status: status.to_string(),
+                        stderr: err.trim().to_string(),
+                    });
+                    grace.get_or_insert_with(|| Deadline::after(PEER_GRACE));
                 }
             }
         }
     }
-    Ok(())
+    if deaths.is_empty() {
+        Ok(())
+    } else {
+        Err(explain(&deaths))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn death(role: Role, signal: Option<i32>, stderr: &str) -> Death {
+        Death {
+            role,
+            pid: 100,
+            signal,
+            status: "exit status: 3".into(),
+            stderr: stderr.into(),
+        }
+    }
+
+    #[test]
+    fn the_root_cause_is_named_not_the_peer_that_noticed() {
+        let noticed = death(
+            Role::Consumer,
+            None,
+            "handoff: worker: waiting for full: the peer (pid 7) died before the hand-off completed",
+        );
+        let bus = death(Role::Producer, Some(libc::SIGBUS), "");
+        let msg = explain(&[noticed.clone(), bus]);
+        assert!(msg.starts_with("producer worker (pid 100)"), "{msg}");
+        assert!(msg.contains("SIGBUS"), "{msg}");
+        assert!(msg.contains("then the consumer worker"), "{msg}");
+        let own = death(
+            Role::Producer,
+            None,
+            "handoff: worker: opening the exchange segment: x",
+        );
+        let msg = explain(&[noticed.clone(), own]);
+        assert!(msg.starts_with("producer worker"), "{msg}");
+        // Alone, the one that noticed is still reported.
+        assert!(explain(&[noticed]).starts_with("consumer worker"));
+    }
 }
