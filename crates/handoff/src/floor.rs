@@ -34,7 +34,7 @@ use std::time::Duration;
 
 use crate::sync::atomic::{spin_hint, yield_now, AtomicBool, AtomicU64, Ordering};
 use crate::sys::affinity;
-use crate::sys::clock::{Clock, ClockSource};
+use crate::sys::clock::{Calibration, Clock, ClockSource};
 use crate::sys::Deadline;
 use crate::{Error, Result};
 
@@ -168,27 +168,45 @@ pub fn c2c(cpu_a: usize, cpu_b: usize, opts: &C2cOptions) -> Result<C2cResult> {
         (Err(a), Err(b)) => return Err(if is_poisoned(&a) { b } else { a }),
     };
 
-    let one_way_ns_samples: Vec<f64> = ticks[opts.warmup_samples as usize..]
+    Ok(summarize(
+        cpu_a,
+        cpu_b,
+        &ticks[opts.warmup_samples as usize..],
+        opts.round_trips_per_sample,
+        &calibration,
+    ))
+}
+
+/// The result from the kept samples' raw ticks: each sample timed `round_trips` round trips,
+/// and one way is half a round trip. `ticks` must not be empty (`c2c` keeps at least one).
+fn summarize(
+    cpu_a: usize,
+    cpu_b: usize,
+    ticks: &[u64],
+    round_trips: u32,
+    calibration: &Calibration,
+) -> C2cResult {
+    let one_way_ns_samples: Vec<f64> = ticks
         .iter()
-        .map(|&t| calibration.to_ns(t) / rts as f64 / 2.0)
+        .map(|&t| calibration.to_ns(t) / round_trips as f64 / 2.0)
         .collect();
     let mut sorted = one_way_ns_samples.clone();
     sorted.sort_by(f64::total_cmp);
     let n = sorted.len();
-    let median_one_way_ns = if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+    let median_one_way_ns = match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => sorted[n / 2],
+        _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
     };
-    Ok(C2cResult {
+    C2cResult {
         cpu_a,
         cpu_b,
-        min_one_way_ns: sorted[0],
+        min_one_way_ns: sorted.first().copied().unwrap_or(f64::NAN),
         median_one_way_ns,
         one_way_ns_samples,
-        same_cpu,
-        clock: clock.source(),
-    })
+        same_cpu: cpu_a == cpu_b,
+        clock: calibration.source,
+    }
 }
 
 /// What both threads share; its methods are the protocol's steps (model-checked by the
@@ -393,6 +411,27 @@ mod tests {
             r.median_one_way_ns
         );
         check(&r, 10);
+        assert!(r.same_cpu);
+    }
+
+    #[test]
+    fn one_way_is_half_the_round_trip_in_ns_with_a_fixed_calibration() {
+        // A 2 GHz TSC; samples of 1000 round trips taking 400 000, 600 000 and 440 000 ticks:
+        // 200, 300, 220 us per 1000 round trips = 200, 300, 220 ns per round trip, so
+        // 100, 150, 110 ns one way (hand computation).
+        let cal = Calibration {
+            source: ClockSource::Tsc,
+            ticks_per_ns: 2.0,
+            read_cost_ns: 10.0,
+        };
+        let r = summarize(0, 1, &[400_000, 600_000, 440_000], 1000, &cal);
+        assert_eq!(r.one_way_ns_samples, vec![100.0, 150.0, 110.0]);
+        assert_eq!(r.median_one_way_ns, 110.0);
+        assert_eq!(r.min_one_way_ns, 100.0);
+        assert!(!r.same_cpu);
+        // An even count: the median is the mean of the middle two (110 and 150).
+        let r = summarize(2, 2, &[400_000, 600_000, 440_000, 800_000], 1000, &cal);
+        assert_eq!(r.median_one_way_ns, 130.0);
         assert!(r.same_cpu);
     }
 

@@ -325,16 +325,14 @@ impl Death {
             Role::Consumer => "consumer",
         };
         let how = match self.signal {
-            Some(libc::SIGBUS) => " (SIGBUS, a bus error: usually /dev/shm ran out of space \
-                                   for the shared block; check df -h /dev/shm)"
+            Some(libc::SIGBUS) => "was killed by SIGBUS, a bus error: usually /dev/shm ran out \
+                                   of space for the shared block (check df -h /dev/shm)"
                 .to_string(),
-            Some(sig) => format!(" (signal {sig})"),
-            None => String::new(),
+            _ => format!("failed ({})", self.status),
         };
         format!(
-            "{role} worker (pid {}) failed ({}){how}{}{}",
+            "{role} worker (pid {}) {how}{}{}",
             self.pid,
-            self.status,
             if self.stderr.is_empty() { "" } else { ": " },
             self.stderr
         )
