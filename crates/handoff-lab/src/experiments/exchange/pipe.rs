@@ -19,18 +19,33 @@ fn as_bytes_mut(block: &mut [i32]) -> &mut [u8] {
     }
 }
 
+/// What the pipe producer does besides copying.
+pub struct ProducerOpts {
+    /// Flush the block after filling it.
+    pub flush: bool,
+    /// Slow-producer delay before each fill, microseconds.
+    pub delay_us: u64,
+    /// The fill kernel.
+    pub kernel: Kernel,
+    /// Test fault (see [`super::fault`]).
+    pub fault: Option<super::fault::Fault>,
+}
+
 /// The producer: fill, stamp, write the whole block; wait for the consumer's byte.
 pub fn producer(
     data: &mut File,
     ack: &mut File,
     elems: usize,
     clock: &Clock,
-    flush: bool,
-    delay_us: u64,
-    kernel: Kernel,
-    fault: Option<super::fault::Fault>,
+    opts: &ProducerOpts,
     slots: &SampleSlots<'_>,
 ) -> Result<(), String> {
+    let ProducerOpts {
+        flush,
+        delay_us,
+        kernel,
+        fault,
+    } = *opts;
     let mut buf = vec![0i32; elems];
     for rep in 0..slots.write.len() as u32 {
         if rep > 0 {

@@ -122,10 +122,12 @@ pub fn worker_main(spec_json: &str) -> Result<(), String> {
                 &mut ack,
                 elems,
                 &clock,
-                spec.flush,
-                spec.delay_us,
-                kernel,
-                spec.fault,
+                &super::pipe::ProducerOpts {
+                    flush: spec.flush,
+                    delay_us: spec.delay_us,
+                    kernel,
+                    fault: spec.fault,
+                },
                 &slots,
             ),
             Role::Consumer => super::pipe::consumer(
