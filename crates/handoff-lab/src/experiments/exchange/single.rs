@@ -1,0 +1,85 @@
+//! Single-thread modes: one thread, pinned to the producer's CPU, fills and sums the block in
+//! turn (`single-thread`), or writes it to a file and reads it back (`file`).
+
+use super::layout::Layout;
+use super::{fault, on_cpu, roles, Env, Mode, Point, RunData};
+use handoff::shm::Segment;
+use std::sync::atomic::Ordering;
+
+pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
+    let total = (p.reps + p.warmup) as usize;
+    let layout = Layout::new(total, p.size);
+    let seg = Segment::anonymous(layout.payload_len()).map_err(|e| e.to_string())?;
+    let slots = layout.slots(&seg)?;
+    let block = layout.block(&seg)?;
+    let clock = env.clock;
+    let file = (p.mode == Mode::File).then(|| {
+        env.file_dir
+            .join(format!("handoff-exchange-{}.bin", std::process::id()))
+    });
+    let result = on_cpu(p.producer_core, || {
+        let mut scratch = vec![0i32; if file.is_some() { block.len() } else { 0 }];
+        let usage = roles::UsageMeter::start(&clock);
+        for rep in 0..total as u32 {
+            // SAFETY: one thread plays both roles, so it always holds the block alone.
+            let b = unsafe { block.producer_slice() };
+            let t0 = clock.now();
+            if !fault::before_fill(env.fault, rep) {
+                roles::fill(env.kernel, b, roles::fill_value(rep));
+            }
+            if let Some(path) = &file {
+                write_file(path, roles::as_bytes(b))?;
+            }
+            let t1 = clock.now();
+            if p.flush {
+                handoff::sys::cache::flush(roles::as_bytes(b));
+            }
+            let t_done = clock.now();
+            let t_start = clock.now();
+            let s = match &file {
+                Some(path) => {
+                    read_file(path, &mut scratch)?;
+                    roles::sum(env.kernel, std::hint::black_box(&scratch))
+                }
+                None => roles::sum(env.kernel, std::hint::black_box(b)),
+            };
+            let t_end = clock.now();
+            roles::check_sum(rep, std::hint::black_box(s), b.len())?;
+            slots.verified_reps.store(rep as u64 + 1, Ordering::Relaxed);
+            let r = rep as usize;
+            slots.write[r].store(t1.wrapping_sub(t0), Ordering::Relaxed);
+            slots.flush[r].store(t_done.wrapping_sub(t1), Ordering::Relaxed);
+            slots.done[r].store(t_done, Ordering::Relaxed);
+            slots.start[r].store(t_start, Ordering::Relaxed);
+            slots.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);
+        }
+        usage.record(&clock, &slots);
+        Ok(())
+    });
+    if let Some(path) = &file {
+        let _ = std::fs::remove_file(path);
+    }
+    result?;
+    Ok(RunData::from_slots(&slots))
+}
+
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    let mut f =
+        std::fs::File::create(path).map_err(|e| format!("creating {}: {e}", path.display()))?;
+    f.write_all(bytes)
+        .map_err(|e| format!("writing {}: {e}", path.display()))
+    // Closed on drop, no fsync: the paper measures the page cache, not the disk.
+}
+
+fn read_file(path: &std::path::Path, into: &mut [i32]) -> Result<(), String> {
+    use std::io::Read;
+    let mut f =
+        std::fs::File::open(path).map_err(|e| format!("opening {}: {e}", path.display()))?;
+    // SAFETY: i32 has no padding and every byte pattern is a valid i32.
+    let bytes = unsafe {
+        std::slice::from_raw_parts_mut(into.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(into))
+    };
+    f.read_exact(bytes)
+        .map_err(|e| format!("reading {}: {e}", path.display()))
+}
