@@ -30,6 +30,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod channel;
 pub mod error;
 pub mod floor;
 pub mod shm;
