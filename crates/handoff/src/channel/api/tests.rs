@@ -52,7 +52,7 @@ fn producer_runs_at_most_blocks_ahead() {
         .split()
         .unwrap();
     tx.loan(Wait::Spin, None).unwrap().publish();
-    drop(tx.loan(Wait::Spin, None).unwrap()); // dropped, not published
+    let _unpublished = tx.loan(Wait::Spin, None).unwrap(); // dropped at once, not published
     tx.try_loan().unwrap().unwrap().publish();
     assert_eq!(tx.published(), 2);
     assert!(tx.try_loan().unwrap().is_none(), "both blocks in flight");
