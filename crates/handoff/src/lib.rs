@@ -6,7 +6,9 @@
 //! - [`shm`]: named segments with a validated header, and the [`shm::ShmSafe`] marker for
 //!   types that may live in one;
 //! - [`sync`]: flags, signals (counting-put counters), semaphores and barriers with
-//!   spin / block / adaptive waits that notice a dead peer.
+//!   spin / block / adaptive waits that notice a dead peer;
+//! - [`channel`]: zero-copy block channels between a producer and a consumer (loan, write
+//!   in place, publish; receive, read in place, drop to release).
 //!
 //! Linux only for now: elsewhere every constructor returns [`Error::Unsupported`].
 //!
@@ -30,6 +32,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod channel;
 pub mod error;
 pub mod floor;
 pub mod shm;
