@@ -39,6 +39,36 @@
 //! `release_slot`, `read_slot`) that the segment calls on its header, so the module's
 //! `loom_tests` model-check exactly that code under `cfg(loom)`.
 //!
+//! # Peers that leave
+//!
+//! A segment is a [`PeerWatch`]: waits that pass it as their peers end with
+//! [`WaitError::PeerGone`] naming a process when another **peer** has left. The rule:
+//!
+//! - Every attacher is a *peer* (the creator always), unless it opens with
+//!   [`OpenOptions::observer`]: an observer (a monitoring tool) is never waited on, so its
+//!   exit, death or detach never fails anyone's wait.
+//! - A peer has left when it died attached (killed, or exited without dropping its
+//!   segment), or when it *detached*: dropped its [`Segment`] — after an early return with
+//!   an error, or while unwinding from a panic. Detaching leaves a departure record in its
+//!   table slot ([`Segment::departed`] says which peer and how).
+//! - Every later wait on the segment fails while a record is kept: a peer that left can no
+//!   longer do what the waiter waits for. A wait whose condition holds still succeeds: the
+//!   loop polls once more after a failed peer check, so a peer that publishes and then
+//!   leaves (the normal end of a protocol) ends nothing.
+//! - Records go away when the same process attaches again, when the table runs full, or by
+//!   [`Segment::forget_departed`] (a supervisor that replaced a worker). Dropping a
+//!   segment thus ends the *peers'* waits, never an observer's leaving.
+//!
+//! # Hostile names
+//!
+//! `/dev/shm` is writable by every user. Opens never follow a symbolic link (`O_NOFOLLOW`)
+//! and never block (`O_NONBLOCK`); the name must be a regular file (`lstat` before, `fstat`
+//! after), else [`SegmentError::NotRegular`]. The header's creator must be our uid (unless
+//! [`OpenOptions::any_owner`]), the object's owner, and the pid in the name
+//! ([`SegmentError::CreatorMismatch`]). Creation reserves the memory (`fallocate`), so a
+//! full `/dev/shm` is [`SegmentError::NoSpace`] at creation, not a SIGBUS at the first
+//! write.
+//!
 //! # Unlink policy
 //!
 //! A named segment's name is removed (`shm_unlink`) when
@@ -61,6 +91,12 @@ use crate::sys::{futex, Deadline, ProcessId};
 use crate::{Error, Result, WaitError};
 use std::mem::{align_of, size_of};
 use std::time::Duration;
+
+mod error;
+mod table;
+pub use error::SegmentError;
+use table::*;
+pub use table::{Departure, DepartureKind};
 
 /// Marker for types that may live in a shared segment and be reached through
 /// [`Segment::get`] / [`Segment::slice`].
@@ -105,175 +141,11 @@ unsafe impl ShmSafe for AtomicU64 {}
 #[cfg(not(loom))]
 unsafe impl ShmSafe for crate::sync::atomic::AtomicBool {}
 
-/// Why a segment could not be created, opened or accessed. Each message says what to do.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SegmentError {
-    /// The object does not start with handoff's magic bytes.
-    #[error(
-        "not a handoff segment (magic is {found:?}, expected {MAGIC:?}): another program uses \
-         this name, or the segment was overwritten; pick another name or run cleanup_stale"
-    )]
-    BadMagic {
-        /// The first 8 bytes found.
-        found: [u8; 8],
-    },
-    /// The header was written by a different layout version of handoff.
-    #[error(
-        "segment layout version {found} but this handoff speaks version {expected}: build both \
-         programs with the same handoff version"
-    )]
-    BadVersion {
-        /// The version in the header.
-        found: u32,
-        /// Our [`LAYOUT_VERSION`].
-        expected: u32,
-    },
-    /// The header's size field disagrees with ours (a different build or corruption).
-    #[error(
-        "segment header is {found} bytes but this handoff expects {expected}: build both \
-         programs with the same handoff version"
-    )]
-    HeaderSizeMismatch {
-        /// The header size recorded in the segment.
-        found: u32,
-        /// Our [`HEADER_SIZE`].
-        expected: u32,
-    },
-    /// The object is smaller than its header says (someone truncated it).
-    #[error(
-        "segment is truncated: the object holds {file_len} bytes but {needed} are needed; \
-         recreate it (and find out who truncated it)"
-    )]
-    Truncated {
-        /// The object's size per `fstat`.
-        file_len: u64,
-        /// How many bytes the header (or the header itself) needs.
-        needed: u64,
-    },
-    /// The payload length is not what the opener expected.
-    #[error(
-        "segment payload is {found} bytes but {expected} were expected: the two programs \
-         disagree on the layout; use the same configuration in both"
-    )]
-    SizeMismatch {
-        /// What the opener asked for.
-        expected: u64,
-        /// What the segment holds.
-        found: u64,
-    },
-    /// Another user owns the object.
-    #[error(
-        "segment is owned by uid {uid}, not by us (uid {ours}): refusing to share memory with \
-         another user; pick another name, or open with OpenOptions::any_owner if intended",
-        ours = mem::current_uid()
-    )]
-    ForeignOwner {
-        /// The owner's uid.
-        uid: u32,
-    },
-    /// No object has this name.
-    #[error(
-        "no segment named {name}: start the creator first, or check the name (openers take \
-         the full name Segment::name() returns)"
-    )]
-    NotFound {
-        /// The name looked up.
-        name: String,
-    },
-    /// The name is taken.
-    #[error(
-        "segment {name} already exists: this process made it already, or an earlier process \
-         with the same pid left it behind; pick another name or run cleanup_stale"
-    )]
-    AlreadyExists {
-        /// The full name.
-        name: String,
-    },
-    /// Every slot of the attached-process table is taken by a live process.
-    #[error(
-        "all {slots} attached-process slots of the segment are taken by live processes; \
-         detach some processes first"
-    )]
-    TableFull {
-        /// The number of slots ([`MAX_ATTACHED`]).
-        slots: usize,
-    },
-    /// The name is not acceptable.
-    #[error("invalid segment name {name:?}: {reason}")]
-    InvalidName {
-        /// The name given.
-        name: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A short name matches segments of several live creators.
-    #[error(
-        "segment name {name:?} is ambiguous: it matches {candidates:?}; open one of them by \
-         its full name"
-    )]
-    Ambiguous {
-        /// The short name given.
-        name: String,
-        /// The full names that match.
-        candidates: Vec<String>,
-    },
-    /// The creator died or gave up before publishing the segment.
-    #[error(
-        "segment {name} was abandoned by its creator (pid {pid}) before it became ready; \
-         restart the creator, and run cleanup_stale to remove the leftover"
-    )]
-    Abandoned {
-        /// The full name.
-        name: String,
-        /// The creator's pid.
-        pid: u32,
-    },
-    /// The ready word holds a value that is no state.
-    #[error(
-        "segment ready word holds {found}, which is no valid state: the header is corrupt; \
-         recreate the segment"
-    )]
-    BadState {
-        /// The value found.
-        found: u32,
-    },
-    /// Header fields contradict each other.
-    #[error("segment header is corrupt ({detail}); recreate the segment")]
-    Corrupt {
-        /// Which fields disagree.
-        detail: String,
-    },
-    /// A typed access reaches past the payload.
-    #[error(
-        "access of {size} bytes at payload offset {offset} is out of bounds (payload is \
-         {payload_len} bytes); check the layout"
-    )]
-    OutOfBounds {
-        /// The requested offset.
-        offset: usize,
-        /// The size in bytes of the access.
-        size: usize,
-        /// The payload length.
-        payload_len: usize,
-    },
-    /// A typed access at an offset not aligned for its type.
-    #[error(
-        "payload offset {offset} is not aligned to {align} bytes as the type needs; round \
-         the offset up"
-    )]
-    Misaligned {
-        /// The requested offset.
-        offset: usize,
-        /// The type's alignment.
-        align: usize,
-    },
-}
-
 /// The magic bytes at offset 0 of every segment.
 pub const MAGIC: [u8; 8] = *b"HNDOFSEG";
 
 /// The layout version this build writes and accepts.
-pub const LAYOUT_VERSION: u32 = 1;
+pub const LAYOUT_VERSION: u32 = 2;
 
 /// Slots in the attached-process table (creator included).
 pub const MAX_ATTACHED: usize = 64;
@@ -307,22 +179,15 @@ pub mod offsets {
     pub const PAYLOAD_LEN: usize = offset_of!(Header, payload_len);
     /// `creator_uid: u32`.
     pub const CREATOR_UID: usize = offset_of!(Header, creator_uid);
+    /// `slot_count: u32` (the attached table's length, [`super::MAX_ATTACHED`]).
+    pub const SLOT_COUNT: usize = offset_of!(Header, slot_count);
     /// `creator: ProcessId` (pid u32, pad u32, start time u64).
     pub const CREATOR: usize = offset_of!(Header, creator);
     /// `ready: AtomicU32`.
     pub const READY: usize = offset_of!(Header, ready);
-    /// `slots: [Slot; MAX_ATTACHED]`, 16 bytes each (pid u32, pad u32, start time u64).
+    /// `slots: [Slot; MAX_ATTACHED]`, 16 bytes each (pid u32, state bits u32, start time
+    /// u64).
     pub const SLOTS: usize = offset_of!(Header, slots);
-}
-
-/// One entry of the attached-process table; same layout as [`ProcessId`].
-#[repr(C)]
-struct Slot {
-    /// Claimed by CAS from 0; 0 = free.
-    pid: AtomicU32,
-    _pad: u32,
-    /// Written after the pid is claimed; 0 while a claim is in progress.
-    start_time: AtomicU64,
 }
 
 /// The segment header at offset 0.
@@ -401,6 +266,8 @@ impl SegmentOptions {
 pub struct OpenOptions {
     payload_len: Option<usize>,
     any_owner: bool,
+    observer: bool,
+    wait_for_creation: bool,
 }
 
 impl OpenOptions {
@@ -420,6 +287,23 @@ impl OpenOptions {
         self.any_owner = yes;
         self
     }
+
+    /// Attach as an observer instead of a peer: a tool that only looks at the segment.
+    /// Observers watch the peers like anyone else, but their own exit, death or detach
+    /// never ends another process's wait (module docs, "Peers that leave").
+    pub fn observer(mut self, yes: bool) -> Self {
+        self.observer = yes;
+        self
+    }
+
+    /// If no segment has the name yet, wait (polling every millisecond) until its creator
+    /// makes it or the open's deadline passes ([`SegmentError::OpenTimedOut`], naming the
+    /// segment), instead of failing at once with [`SegmentError::NotFound`]. For an opener
+    /// started before, or at the same time as, the creator.
+    pub fn wait_for_creation(mut self, yes: bool) -> Self {
+        self.wait_for_creation = yes;
+        self
+    }
 }
 
 /// A mapped shared segment: validated header + payload. Unmapped (and, per the unlink
@@ -437,6 +321,8 @@ pub struct Segment {
     slot: usize,
     payload_offset: usize,
     payload_len: usize,
+    /// Our role bits in the attached table ([`OBSERVER`] or 0).
+    role: u32,
 }
 
 impl std::fmt::Debug for Segment {
@@ -508,6 +394,9 @@ impl Segment {
             {
                 ShmFile::create(&full, total, opts.mode)?
             }
+            Err(Error::Segment(SegmentError::AlreadyExists { name })) => {
+                return Err(explain_taken(name))
+            }
             r => r?,
         };
         let built = Self::build(
@@ -577,8 +466,9 @@ impl Segment {
             slot: usize::MAX,
             payload_offset,
             payload_len,
+            role: 0,
         };
-        seg.slot = claim_table_slot(seg.header(), me)?;
+        seg.slot = claim_table_slot(&seg.header().slots, me, 0)?;
         Ok(seg)
     }
 
@@ -594,8 +484,10 @@ impl Segment {
     ///
     /// `name` is the full name [`Segment::name`] returns (`/handoff-<pid>-<name>`), or just
     /// the part the creator passed to [`Segment::create`] when exactly one live creator
-    /// has such a segment. A missing name fails at once with [`SegmentError::NotFound`]; a
-    /// segment not yet `READY` at the deadline gives [`WaitError::Timeout`].
+    /// has such a segment. A missing name fails at once with [`SegmentError::NotFound`]
+    /// (or, with [`OpenOptions::wait_for_creation`], is waited for until the deadline); a
+    /// segment not yet `READY` at the deadline gives [`SegmentError::OpenTimedOut`], which
+    /// names it.
     pub fn open(name: &str, deadline: Deadline) -> Result<Segment> {
         Self::open_with(name, deadline, &OpenOptions::default())
     }
@@ -608,10 +500,16 @@ impl Segment {
     /// [`Segment::open`] with options.
     pub fn open_with(name: &str, deadline: Deadline, opts: &OpenOptions) -> Result<Segment> {
         unsupported()?;
-        let full = resolve_name(name)?;
+        let (full, file) = open_file(name, deadline, opts.wait_for_creation)?;
         let creator_pid = mem::parse_segment_name(&full).map_or(0, |(pid, _)| pid);
-        let file = ShmFile::open(&full)?;
         let uid = mem::current_uid();
+        let role = if opts.observer { OBSERVER } else { 0 };
+        let not_ready = || {
+            seg_err(SegmentError::OpenTimedOut {
+                name: full.clone(),
+                state: NOT_READY,
+            })
+        };
 
         // 1. Owner and size, before mapping anything.
         let mut info = file.stat()?;
@@ -630,7 +528,7 @@ impl Segment {
                 return Err(abandoned());
             }
             if deadline.expired() {
-                return Err(Error::Wait(WaitError::Timeout));
+                return Err(not_ready());
             }
             std::thread::sleep(Duration::from_millis(1));
             info = file.stat()?;
@@ -647,8 +545,11 @@ impl Segment {
         // SAFETY: the mapping is page aligned and at least HEADER_SIZE bytes, all within the
         // object (checked above), and a Header is valid for any bytes (integers, atomics).
         let h = unsafe { &*head.as_ptr().cast::<Header>() };
-        wait_ready(h, &full, creator_pid, deadline)?;
-        let v = validate(h, &file, uid, opts)?;
+        wait_ready(h, &full, creator_pid, deadline).map_err(|e| match e {
+            Error::Wait(WaitError::Timeout) => not_ready(),
+            e => e,
+        })?;
+        let v = validate(h, &file, &full, uid, opts)?;
         drop(head);
 
         // 3. Map the whole validated size and attach.
@@ -664,8 +565,9 @@ impl Segment {
             slot: usize::MAX,
             payload_offset: v.payload_offset,
             payload_len: v.payload_len,
+            role,
         };
-        seg.slot = claim_table_slot(seg.header(), me)?;
+        seg.slot = claim_table_slot(&seg.header().slots, me, role)?;
         Ok(seg)
     }
 
@@ -752,22 +654,68 @@ impl Segment {
         self.header().ready.load(Ordering::Acquire) == READY
     }
 
-    /// The other processes attached now (creator included while attached), not this one.
+    /// The other processes in the attached table (creator included), not this one: those
+    /// attached now, and those that died attached (listed until their slot is reclaimed).
+    /// Peers that detached are not listed; see [`Segment::departed`].
     pub fn attached(&self) -> Vec<ProcessId> {
-        self.header()
-            .slots
-            .iter()
-            .filter_map(read_slot)
-            .filter(|p| p.pid != self.me.pid)
+        self.entries()
+            .filter(|e| e.state & LEFT == 0)
+            .map(|e| e.id)
             .collect()
     }
 
-    /// Unlinks our name if it still refers to our object.
+    /// The other peers that left the segment while their record is kept (detached,
+    /// panicked, or died attached), oldest slot first; observers are never listed. Any
+    /// such record makes [`PeerWatch::check_peers`] fail (module docs, "Peers that leave").
+    pub fn departed(&self) -> Vec<Departure> {
+        self.entries()
+            .filter_map(|e| {
+                e.departure().map(|kind| Departure {
+                    process: e.id,
+                    kind,
+                })
+            })
+            .collect()
+    }
+
+    /// Forgets the departure records (see [`Segment::departed`]), e.g. after replacing a
+    /// worker that left, so later waits on the segment no longer fail because of them.
+    /// Returns the departures forgotten.
+    pub fn forget_departed(&self) -> Vec<Departure> {
+        let mut forgotten = Vec::new();
+        for s in self.header().slots.iter() {
+            let Some(e) = read_entry(s) else { continue };
+            if e.id.pid == self.me.pid {
+                continue;
+            }
+            if let Some(kind) = e.departure() {
+                if reclaim(s, e.id) {
+                    forgotten.push(Departure {
+                        process: e.id,
+                        kind,
+                    });
+                }
+            }
+        }
+        forgotten
+    }
+
+    /// The table's entries of other processes.
+    fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
+        self.header()
+            .slots
+            .iter()
+            .filter_map(read_entry)
+            .filter(|e| e.id.pid != self.me.pid)
+    }
+
+    /// Unlinks our name if it still refers to our object (same device and inode per
+    /// `lstat`: a symlink or another object planted at the name is left alone).
     fn unlink_if_ours(&self) {
         let Some(name) = &self.name else { return };
-        let same = ShmFile::open_read_only(name)
-            .and_then(|f| f.stat())
-            .is_ok_and(|i| (i.dev, i.ino) == self.file_id);
+        let same = mem::lstat(name).is_ok_and(|i| {
+            i.is_some_and(|i| (i.dev, i.ino) == self.file_id && i.kind == mem::FileKind::Regular)
+        });
         if same {
             let _ = mem::unlink(name);
         }
@@ -783,14 +731,20 @@ impl Drop for Segment {
             abandon_ready_word(&h.ready);
         }
         if let Some(slot) = h.slots.get(self.slot) {
-            release_slot(slot);
+            if self.role & OBSERVER != 0 || self.name.is_none() {
+                release_slot(slot);
+            } else {
+                // A peer leaves a record, so the processes waiting on it learn it left
+                // (module docs, "Peers that leave").
+                depart_slot(slot, std::thread::panicking());
+            }
         }
         if self.name.is_none() {
             return;
         }
         let unlink = self.is_creator
             || !self.creator.is_alive()
-            || h.slots.iter().filter_map(read_slot).all(|p| gone(&p));
+            || h.slots.iter().filter_map(read_entry).all(|e| !e.attached());
         if unlink {
             self.unlink_if_ours();
         }
@@ -798,24 +752,14 @@ impl Drop for Segment {
 }
 
 impl PeerWatch for Segment {
-    /// `Err(PeerGone)` if any other attached process (the creator included) is dead.
+    /// `Err(PeerGone { pid })` if another peer (the creator included) left: it died
+    /// attached, or detached (dropped its segment, also while panicking) and its record is
+    /// still kept. Observers never count (module docs, "Peers that leave").
     fn check_peers(&self) -> Result<(), WaitError> {
-        for p in self.header().slots.iter().filter_map(read_slot) {
-            if p.pid != self.me.pid && gone(&p) {
-                return Err(WaitError::PeerGone { pid: p.pid });
-            }
+        match self.entries().find(|e| e.departure().is_some()) {
+            Some(e) => Err(WaitError::PeerGone { pid: e.id.pid }),
+            None => Ok(()),
         }
-        Ok(())
-    }
-}
-
-/// Whether a table entry's process is gone; a start time of 0 means its claim is still in
-/// progress, so only the pid can be checked.
-fn gone(p: &ProcessId) -> bool {
-    if p.start_time == 0 {
-        mem::pid_is_gone(p.pid)
-    } else {
-        !p.is_alive()
     }
 }
 
@@ -908,82 +852,6 @@ fn await_ready_word(
     }
 }
 
-/// A consistent (pid, start time) snapshot of a slot, `None` if free.
-fn read_slot(s: &Slot) -> Option<ProcessId> {
-    loop {
-        // Acquire: pairs with the Release store of 0 in `release_slot` (a free slot).
-        let pid = s.pid.load(Ordering::Acquire);
-        if pid == 0 {
-            return None;
-        }
-        // Acquire: pairs with the Release store of the start time in `claim_slot`.
-        let start = s.start_time.load(Ordering::Acquire);
-        // Re-check: if the pid changed meanwhile, the start time may belong to another
-        // process; read again.
-        if s.pid.load(Ordering::Relaxed) == pid {
-            return Some(ProcessId::new(pid, start));
-        }
-    }
-}
-
-/// Attached-table protocol: gives a slot back (start time first, then the pid word).
-fn release_slot(s: &Slot) {
-    s.start_time.store(0, Ordering::Relaxed);
-    // Release: pairs with the Acquire CAS in `claim_slot`, so the next holder's start time
-    // store is ordered after our reset of it.
-    s.pid.store(0, Ordering::Release);
-}
-
-/// Attached-table protocol: claims a free slot of `slots` for `me` (CAS of the pid word
-/// from 0), reclaiming slots of processes `is_dead` says are gone if none is free.
-/// `None` when every slot is held by a live process.
-fn claim_slot(
-    slots: &[Slot],
-    me: ProcessId,
-    is_dead: impl Fn(&ProcessId) -> bool,
-) -> Option<usize> {
-    for pass in 0..2 {
-        for (i, s) in slots.iter().enumerate() {
-            if pass == 1 {
-                // Reclaim a dead process's slot: whoever resets its start time first owns
-                // the reclaim, then frees the slot for the normal claim below.
-                if let Some(p) = read_slot(s) {
-                    if p.start_time != 0
-                        && is_dead(&p)
-                        && s.start_time
-                            .compare_exchange(p.start_time, 0, Ordering::Relaxed, Ordering::Relaxed)
-                            .is_ok()
-                    {
-                        // Release: pairs with the Acquire CAS below / in other claimers.
-                        s.pid.store(0, Ordering::Release);
-                    }
-                }
-            }
-            // Acquire: pairs with the Release store of 0 in `release_slot` (or the reclaim
-            // above).
-            if s.pid
-                .compare_exchange(0, me.pid, Ordering::Acquire, Ordering::Relaxed)
-                .is_ok()
-            {
-                // Release: pairs with the Acquire load of the start time in `read_slot`.
-                s.start_time.store(me.start_time, Ordering::Release);
-                return Some(i);
-            }
-        }
-    }
-    None
-}
-
-/// Claims a slot of the header's attached table for `me` (dead processes' slots are
-/// reclaimed when the table is full).
-fn claim_table_slot(h: &Header, me: ProcessId) -> Result<usize> {
-    claim_slot(&h.slots, me, |p| !p.is_alive()).ok_or_else(|| {
-        seg_err(SegmentError::TableFull {
-            slots: MAX_ATTACHED,
-        })
-    })
-}
-
 /// Waits until the ready word says `READY` (or fails: deadline, abandoned, bad state).
 fn wait_ready(h: &Header, name: &str, creator_pid: u32, deadline: Deadline) -> Result<()> {
     let abandoned = || {
@@ -1007,6 +875,54 @@ fn wait_ready(h: &Header, name: &str, creator_pid: u32, deadline: Deadline) -> R
     }
 }
 
+/// [`SegmentError::OpenTimedOut`]'s state for a segment that exists but is not `READY`.
+const NOT_READY: &str = "created but not yet ready (its creator is still initializing it)";
+
+/// How often an open that waits for the segment's creation looks for it.
+const CREATION_POLL: Duration = Duration::from_millis(1);
+
+/// Resolves `name` and opens its object; with `wait`, a missing name is looked up again
+/// every [`CREATION_POLL`] until the deadline.
+fn open_file(name: &str, deadline: Deadline, wait: bool) -> Result<(String, ShmFile)> {
+    loop {
+        let found = resolve_name(name).and_then(|full| {
+            let file = ShmFile::open(&full)?;
+            Ok((full, file))
+        });
+        match found {
+            Err(Error::Segment(SegmentError::NotFound { .. })) if wait => {
+                if deadline.expired() {
+                    return Err(seg_err(SegmentError::OpenTimedOut {
+                        name: name.to_string(),
+                        state: "not yet created",
+                    }));
+                }
+                std::thread::sleep(CREATION_POLL);
+            }
+            r => return r,
+        }
+    }
+}
+
+/// Why a name we want to create is taken: something planted there, another user's object,
+/// or (else) our own leftover.
+fn explain_taken(name: String) -> Error {
+    match mem::lstat(&name) {
+        Ok(Some(info)) if info.kind != mem::FileKind::Regular => {
+            seg_err(SegmentError::NotRegular {
+                name,
+                kind: info.kind.describe().into(),
+                uid: info.uid,
+            })
+        }
+        Ok(Some(info)) if info.uid != mem::current_uid() => seg_err(SegmentError::Squatted {
+            name,
+            uid: info.uid,
+        }),
+        _ => seg_err(SegmentError::AlreadyExists { name }),
+    }
+}
+
 /// What validation established.
 struct Validated {
     total: usize,
@@ -1016,7 +932,13 @@ struct Validated {
 }
 
 /// Checks a `READY` header against our layout and the object's current size and owner.
-fn validate(h: &Header, file: &ShmFile, uid: u32, opts: &OpenOptions) -> Result<Validated> {
+fn validate(
+    h: &Header,
+    file: &ShmFile,
+    name: &str,
+    uid: u32,
+    opts: &OpenOptions,
+) -> Result<Validated> {
     if h.magic != MAGIC {
         return Err(seg_err(SegmentError::BadMagic { found: h.magic }));
     }
@@ -1026,14 +948,38 @@ fn validate(h: &Header, file: &ShmFile, uid: u32, opts: &OpenOptions) -> Result<
             expected: LAYOUT_VERSION,
         }));
     }
-    if h.header_size != HEADER_SIZE as u32 || h.slot_count != MAX_ATTACHED as u32 {
+    if h.header_size != HEADER_SIZE as u32 {
         return Err(seg_err(SegmentError::HeaderSizeMismatch {
             found: h.header_size,
             expected: HEADER_SIZE as u32,
         }));
     }
+    if h.slot_count != MAX_ATTACHED as u32 {
+        return Err(seg_err(SegmentError::SlotCountMismatch {
+            found: h.slot_count,
+            expected: MAX_ATTACHED as u32,
+        }));
+    }
+    // The creator: our uid (unless any_owner), the object's owner, and the pid in the name.
+    let info = file.stat()?;
     if !opts.any_owner && h.creator_uid != uid {
         return Err(seg_err(SegmentError::ForeignOwner { uid: h.creator_uid }));
+    }
+    if h.creator_uid != info.uid {
+        return Err(seg_err(SegmentError::Corrupt {
+            detail: format!(
+                "the header names uid {} as creator but uid {} owns the object",
+                h.creator_uid, info.uid
+            ),
+        }));
+    }
+    let name_pid = mem::parse_segment_name(name).map_or(0, |(pid, _)| pid);
+    if h.creator.pid != name_pid {
+        return Err(seg_err(SegmentError::CreatorMismatch {
+            name: name.to_string(),
+            name_pid,
+            header_pid: h.creator.pid,
+        }));
     }
     let (total, payload_offset, payload_len) = (h.total_size, h.payload_offset, h.payload_len);
     let page = mem::page_size() as u64;
@@ -1053,7 +999,6 @@ fn validate(h: &Header, file: &ShmFile, uid: u32, opts: &OpenOptions) -> Result<
             ),
         }));
     }
-    let info = file.stat()?;
     if info.size < total {
         return Err(seg_err(SegmentError::Truncated {
             file_len: info.size,
@@ -1213,19 +1158,19 @@ mod tests {
         let fake = ProcessId::current();
         let mut claimed = vec![];
         for _ in 1..MAX_ATTACHED {
-            claimed.push(claim_table_slot(h, fake).unwrap());
+            claimed.push(claim_table_slot(&h.slots, fake, 0).unwrap());
         }
         assert!(matches!(
-            claim_table_slot(h, fake),
+            claim_table_slot(&h.slots, fake, 0),
             Err(Error::Segment(SegmentError::TableFull { .. }))
         ));
         release_slot(&h.slots[claimed[3]]);
-        assert_eq!(claim_table_slot(h, fake).unwrap(), claimed[3]);
+        assert_eq!(claim_table_slot(&h.slots, fake, 0).unwrap(), claimed[3]);
         // A dead process's slot is reclaimed when the table is full.
         let dead = ProcessId::new(fake.pid, fake.start_time + 1);
         release_slot(&h.slots[claimed[5]]);
-        assert_eq!(claim_table_slot(h, dead).unwrap(), claimed[5]);
-        assert_eq!(claim_table_slot(h, fake).unwrap(), claimed[5]);
+        assert_eq!(claim_table_slot(&h.slots, dead, 0).unwrap(), claimed[5]);
+        assert_eq!(claim_table_slot(&h.slots, fake, 0).unwrap(), claimed[5]);
         for i in claimed {
             release_slot(&h.slots[i]);
         }
@@ -1253,7 +1198,7 @@ mod loom_tests {
         (0..n)
             .map(|_| Slot {
                 pid: AtomicU32::new(0),
-                _pad: 0,
+                state: AtomicU32::new(0),
                 start_time: AtomicU64::new(0),
             })
             .collect()
@@ -1317,7 +1262,7 @@ mod loom_tests {
             let claimer = |me: ProcessId| {
                 let t = t.clone();
                 loom::thread::spawn(move || {
-                    let i = claim_slot(&t, me, never_dead).expect("two slots for two claimers");
+                    let i = claim_slot(&t, me, 0, never_dead).expect("two slots for two claimers");
                     assert_eq!(read_slot(&t[i]), Some(me));
                     i
                 })
@@ -1348,7 +1293,7 @@ mod loom_tests {
             let user = |me: ProcessId| {
                 let shared = shared.clone();
                 loom::thread::spawn(move || {
-                    let Some(i) = claim_slot(&shared.0, me, never_dead) else {
+                    let Some(i) = claim_slot(&shared.0, me, 0, never_dead) else {
                         return false;
                     };
                     // SAFETY: the slot is ours until `release_slot`; loom checks exclusivity.
@@ -1375,11 +1320,11 @@ mod loom_tests {
         loom::model(|| {
             let t = Arc::new(table(1));
             let dead = ProcessId::new(9, 99);
-            assert_eq!(claim_slot(&t, dead, never_dead), Some(0));
+            assert_eq!(claim_slot(&t, dead, 0, never_dead), Some(0));
             let is_dead = move |p: &ProcessId| *p == dead;
             let claimer = |me: ProcessId| {
                 let t = t.clone();
-                loom::thread::spawn(move || claim_slot(&t, me, is_dead))
+                loom::thread::spawn(move || claim_slot(&t, me, 0, is_dead))
             };
             let (ta, tb) = (claimer(a()), claimer(b()));
             let (ga, gb) = (ta.join().unwrap(), tb.join().unwrap());

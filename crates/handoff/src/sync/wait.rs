@@ -58,7 +58,9 @@
 //! Spinners call [`PeerWatch::check_peers`] every 2^16 iterations or every 50 ms, whichever
 //! comes first; sleepers between futex slices of at most 50 ms. A wait whose peer died so
 //! returns [`WaitError::PeerGone`] within about 50 ms (well within the 100 ms promised),
-//! and a healthy long wait pays one peer check (a `/proc` read) per 50 ms.
+//! and a healthy long wait pays one peer check (a `/proc` read) per 50 ms. A failed peer
+//! check is followed by one more poll: a peer that made the condition true and then left
+//! (see [`crate::shm`], "Peers that leave") ends nothing.
 //!
 //! # Sleeping without lost wake-ups
 //!
@@ -410,7 +412,11 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
                 if budget_end.is_some_and(|end| now >= end) {
                     return Err(WaitError::Timeout);
                 }
-                self.maybe_check_peers(now, i.is_multiple_of(u64::from(SPIN_PEER_CHECK_EVERY)))?;
+                let force = i.is_multiple_of(u64::from(SPIN_PEER_CHECK_EVERY));
+                if let Err(e) = self.maybe_check_peers(now, force) {
+                    // A peer that left after making the condition true ends nothing.
+                    return cond.poll().ok_or(e);
+                }
             }
         }
     }
@@ -425,7 +431,9 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
             if self.deadline.is_some_and(|d| now >= d.as_ns()) {
                 return Err(WaitError::Timeout); // polled just above
             }
-            self.maybe_check_peers(now, false)?;
+            if let Err(e) = self.maybe_check_peers(now, false) {
+                return cond.poll().ok_or(e);
+            }
             let expected = match cond.prepare_sleep() {
                 Ok(expected) => expected,
                 Err(v) => return Ok(v),
