@@ -37,8 +37,13 @@ fn within<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static)
     std::thread::spawn(move || {
         let _ = tx.send(f());
     });
-    rx.recv_timeout(WATCHDOG)
-        .unwrap_or_else(|_| panic!("{what} hung (no return within the {WATCHDOG:?} watchdog)"))
+    match rx.recv_timeout(WATCHDOG) {
+        Ok(v) => v,
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            panic!("{what} hung (no return within the {WATCHDOG:?} watchdog)")
+        }
+        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{what} failed (see above)"),
+    }
 }
 
 fn mkfifo(name: &str) {
