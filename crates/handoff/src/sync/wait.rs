@@ -729,6 +729,31 @@ mod tests {
         }
     }
 
+    /// A peer that publishes and then leaves, caught between the waiter's poll and its peer
+    /// check: the wait must still succeed (the loop polls once more after a failed check).
+    struct PublishThenLeave<'a>(&'a AtomicU32);
+    impl PeerWatch for PublishThenLeave<'_> {
+        fn check_peers(&self) -> Result<(), WaitError> {
+            self.0.store(5, Ordering::Release);
+            Err(WaitError::PeerGone { pid: 4243 })
+        }
+    }
+
+    #[test]
+    fn a_peer_that_published_before_leaving_ends_nothing() {
+        for how in Wait::ALL {
+            let word = AtomicU32::new(0);
+            let sleepers = AtomicU32::new(0);
+            let cond = NonZero {
+                word: &word,
+                sleepers: &sleepers,
+            };
+            let d = Deadline::after(Duration::from_secs(20));
+            let r = wait_on(cond, how, Some(d), &PublishThenLeave(&word), None);
+            assert_eq!(r, Ok(5), "{how}");
+        }
+    }
+
     #[test]
     fn adaptive_yields_then_blocks_on_the_peer_cpu() {
         reset_adaptive_stats();
