@@ -93,8 +93,8 @@ pub(super) fn gone(p: &ProcessId) -> bool {
     }
 }
 
-/// A consistent (pid, start time) snapshot of a slot, `None` if free.
-#[cfg(test)]
+/// A consistent (pid, start time) snapshot of a slot, `None` if free (for the loom models).
+#[cfg(all(test, loom))]
 pub(super) fn read_slot(s: &Slot) -> Option<ProcessId> {
     read_entry(s).map(|e| e.id)
 }

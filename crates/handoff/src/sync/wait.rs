@@ -321,6 +321,7 @@ where
         next_peer_check: start.saturating_add(SLICE_NS),
         warn_spin_same_cpu: matches!(how, Wait::Spin) && peer_cpu.is_some(),
         peer_cpu,
+        yields: 0,
     };
     match how {
         Wait::Spin => w.spin(&mut cond, u64::MAX, None, u64::MAX),
@@ -335,7 +336,9 @@ where
                 // Under loom time is not part of the model: spin a fixed two polls instead.
                 let max_iters = if cfg!(loom) { 2 } else { u64::MAX };
                 let budget_end = Some(start.saturating_add(budget_ns));
-                match w.spin(&mut cond, yield_after, budget_end, max_iters) {
+                let spun = w.spin(&mut cond, yield_after, budget_end, max_iters);
+                learn::yielded(w.yields);
+                match spun {
                     Err(WaitError::Timeout) if !w.deadline_passed() => {} // budget spent
                     done => {
                         if done.is_ok() {
@@ -358,6 +361,8 @@ struct Waiter<'a, P: ?Sized> {
     next_peer_check: u64,
     warn_spin_same_cpu: bool,
     peer_cpu: Option<u32>,
+    /// `sched_yield` calls made so far.
+    yields: u64,
 }
 
 impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
@@ -400,6 +405,7 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
             let yielding = i >= yield_after;
             if yielding {
                 yield_now();
+                self.yields += 1;
             } else {
                 spin_hint();
             }
@@ -484,6 +490,8 @@ pub struct AdaptiveStats {
     pub same_cpu: u64,
     /// Waits that spun only [`SHORT_SPIN`] because recent waits outlasted the budget.
     pub short: u64,
+    /// `sched_yield` calls the waits made while spinning (the same-CPU case).
+    pub yields: u64,
 }
 
 /// Counts of how the calling thread's `Adaptive` waits ended, since the thread started or the
@@ -517,7 +525,7 @@ mod learn {
     thread_local! {
         pub(super) static STATE: State = const {
             State {
-                stats: Cell::new(AdaptiveStats { spun: 0, blocked: 0, same_cpu: 0, short: 0 }),
+                stats: Cell::new(AdaptiveStats { spun: 0, blocked: 0, same_cpu: 0, short: 0, yields: 0 }),
                 score: Cell::new(0),
                 waits: Cell::new(0),
             }
@@ -565,6 +573,23 @@ mod learn {
             s.score.set(if probe { 0 } else { score - score / 4 });
         });
         bump(|st| st.spun += 1);
+    }
+
+    /// A wait's spin phase made `n` yields.
+    pub(super) fn yielded(n: u64) {
+        if n > 0 {
+            bump(|st| st.yields += n);
+        }
+    }
+
+    /// Test hook: puts the calling thread's learning in a given state (`score` 0..=256,
+    /// `waits` counted so far), so tests reach short mode and the probe deterministically.
+    #[cfg(test)]
+    pub(super) fn set_state(score: u32, waits: u32) {
+        STATE.with(|s| {
+            s.score.set(score.min(FULL));
+            s.waits.set(waits);
+        });
     }
 
     /// A wait spun its budget out and sleeps.
@@ -754,27 +779,106 @@ mod tests {
         }
     }
 
-    #[test]
-    fn adaptive_yields_then_blocks_on_the_peer_cpu() {
-        reset_adaptive_stats();
-        let word = AtomicU32::new(0);
-        let sleepers = AtomicU32::new(0);
-        let d = Deadline::after(Duration::from_millis(2));
-        let me = Some(current_cpu());
-        let cond = NonZero {
-            word: &word,
-            sleepers: &sleepers,
-        };
-        let r = wait_on(cond, Wait::ADAPTIVE, Some(d), &NoPeers, me);
-        assert_eq!(r, Err(WaitError::Timeout));
-        let s = adaptive_stats();
-        // (We may have migrated between the two getcpu calls; then it paused instead.)
-        assert!(s.same_cpu <= 1 && s.blocked == 1 && s.spun == 0, "{s:?}");
+    /// A condition that holds from its `n`th poll on (counting every poll).
+    struct TrueOnPoll {
+        n: u32,
+        polls: u32,
+        word: AtomicU32,
     }
 
+    impl TrueOnPoll {
+        fn new(n: u32) -> Self {
+            TrueOnPoll {
+                n,
+                polls: 0,
+                word: AtomicU32::new(0),
+            }
+        }
+    }
+
+    impl WaitCondition for &mut TrueOnPoll {
+        type Output = u32;
+        fn poll(&mut self) -> Option<u32> {
+            self.polls += 1;
+            (self.polls >= self.n).then_some(self.polls)
+        }
+        fn futex_word(&self) -> &AtomicU32 {
+            &self.word
+        }
+        fn prepare_sleep(&mut self) -> Result<u32, u32> {
+            match self.poll() {
+                Some(v) => Err(v),
+                None => Ok(0),
+            }
+        }
+    }
+
+    /// Pinned to one CPU and told the peer last ran there, an adaptive wait yields to the
+    /// peer on every spin iteration: a condition true on its 5th poll (1 inline poll, then
+    /// 4 in the spin loop) costs exactly 3 yields.
     #[test]
-    fn adaptive_learns_to_spin_short_and_probes_back() {
+    fn adaptive_yields_to_a_peer_on_its_cpu() {
+        let cpu = crate::sys::affinity::thread_affinity().unwrap()[0];
+        crate::sys::affinity::pin_current_thread(cpu).unwrap();
         reset_adaptive_stats();
+        learn::set_state(0, 0);
+        // A budget no yield outlasts, whatever the load: the wait ends by spinning.
+        let how = Wait::Adaptive {
+            spin_budget: Duration::from_secs(60),
+        };
+        let mut cond = TrueOnPoll::new(5);
+        let r = wait_on(&mut cond, how, None, &NoPeers, Some(cpu as u32));
+        assert_eq!(r, Ok(5));
+        let s = adaptive_stats();
+        assert_eq!(
+            (s.same_cpu, s.yields, s.spun, s.blocked),
+            (1, 3, 1, 0),
+            "{s:?}"
+        );
+        // A peer on another CPU: pause, no yield.
+        reset_adaptive_stats();
+        let mut cond = TrueOnPoll::new(5);
+        let other = Some(cpu as u32 + 1);
+        assert_eq!(
+            wait_on(&mut cond, Wait::ADAPTIVE, None, &NoPeers, other),
+            Ok(5)
+        );
+        let s = adaptive_stats();
+        assert_eq!((s.same_cpu, s.yields, s.spun), (0, 0, 1), "{s:?}");
+    }
+
+    /// From short mode (score high), the 16th wait probes the full budget; a probe that ends
+    /// by spinning switches back to full-budget spins at once.
+    #[test]
+    fn adaptive_probe_that_spins_switches_back_to_full_budget() {
+        reset_adaptive_stats();
+        learn::set_state(256, 0);
+        let wait = |stats_short: u64| {
+            let mut cond = TrueOnPoll::new(2);
+            assert_eq!(
+                wait_on(&mut cond, Wait::ADAPTIVE, None, &NoPeers, None),
+                Ok(2)
+            );
+            assert_eq!(adaptive_stats().short, stats_short);
+        };
+        // Waits 1-15 spin short, even though they end spinning (score 256 -> decays
+        // only slowly: 192, 144, 108 — below the threshold after the 3rd).
+        learn::set_state(256, 15);
+        wait(0); // the 16th: a probe, not short
+                 // The probe ended spinning: the next waits spin the full budget.
+        for _ in 0..20 {
+            wait(0);
+        }
+        // Control: without a probe, a high score gives short spins.
+        learn::set_state(256, 0);
+        wait(1);
+    }
+
+    /// Waits that outlast the budget switch the thread to short spins.
+    #[test]
+    fn adaptive_learns_to_spin_short() {
+        reset_adaptive_stats();
+        learn::set_state(0, 0);
         let word = AtomicU32::new(0);
         let sleepers = AtomicU32::new(0);
         let how = Wait::Adaptive {
@@ -799,21 +903,6 @@ mod tests {
             s.short > 0,
             "long waits should switch to short spins: {s:?}"
         );
-        // Now the condition holds at once for every wait: a probe switches back.
-        word.store(1, Ordering::Release);
-        for _ in 0..40 {
-            wait_on(
-                NonZero {
-                    word: &word,
-                    sleepers: &sleepers,
-                },
-                how,
-                None,
-                &NoPeers,
-                None,
-            )
-            .unwrap();
-        }
         reset_adaptive_stats();
     }
 
