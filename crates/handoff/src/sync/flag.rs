@@ -296,7 +296,7 @@ mod tests {
         for how in Wait::ALL {
             if how == Wait::Spin && std::thread::available_parallelism().map_or(1, |n| n.get()) < 2
             {
-                eprintln!("skip Spin ping-pong: only one CPU");
+                eprintln!("SKIP: ping_pong_threads_every_strategy (Spin part): only one CPU");
                 continue;
             }
             let flags = Arc::new((Flag::new(), Flag::new()));
