@@ -584,7 +584,7 @@ mod learn {
 
     /// Test hook: puts the calling thread's learning in a given state (`score` 0..=256,
     /// `waits` counted so far), so tests reach short mode and the probe deterministically.
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(super) fn set_state(score: u32, waits: u32) {
         STATE.with(|s| {
             s.score.set(score.min(FULL));
