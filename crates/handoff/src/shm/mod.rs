@@ -1313,6 +1313,42 @@ mod loom_tests {
         });
     }
 
+    /// A peer leaves a departure record while another process, finding the table full,
+    /// reclaims it as an observer and a third reads the slot: the reader never sees the
+    /// newcomer's start time without its role (the role is written before the Release
+    /// store of the start time), and the slot ends as exactly one of the two outcomes.
+    #[test]
+    fn loom_slots_departure_seen_and_reclaimed() {
+        loom::model(|| {
+            let t = Arc::new(table(1));
+            assert_eq!(claim_slot(&t, a(), 0, never_dead), Some(0));
+            let leaver = {
+                let t = t.clone();
+                loom::thread::spawn(move || depart_slot(&t[0], true))
+            };
+            let claimer = {
+                let t = t.clone();
+                loom::thread::spawn(move || claim_slot(&t, b(), OBSERVER, never_dead))
+            };
+            if let Some(e) = read_entry(&t[0]) {
+                if e.id == b() {
+                    assert_eq!(e.state, OBSERVER, "start time visible without the role");
+                }
+                if e.id == a() {
+                    assert!(e.state == 0 || e.state == LEFT | PANICKED, "{e:?}");
+                }
+            }
+            leaver.join().unwrap();
+            let claimed = claimer.join().unwrap();
+            let end = read_entry(&t[0]).expect("the slot is held");
+            match claimed {
+                Some(0) => assert_eq!((end.id, end.state), (b(), OBSERVER)),
+                None => assert_eq!((end.id, end.state), (a(), LEFT | PANICKED)),
+                other => panic!("claimed {other:?}"),
+            }
+        });
+    }
+
     /// A full table whose only entry is dead: two concurrent claimers reclaim it exactly once
     /// (one wins, the other finds the table full).
     #[test]
