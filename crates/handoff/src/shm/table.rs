@@ -112,7 +112,11 @@ pub(super) fn read_entry(s: &Slot) -> Option<Entry> {
         // Acquire: pairs with the Release store of the start time in `claim_slot`, so the
         // role written before it is visible.
         let start = s.start_time.load(Ordering::Acquire);
-        // Acquire: pairs with the Release fetch_or in `depart_slot`.
+        // Acquire: pairs with the Release stores / fetch_or of `state` in `claim_slot`,
+        // `depart_slot`, `reclaim` and `release_slot`: each writer changed `pid` or
+        // `start_time` before its state store, so if this load sees a newer holder's state,
+        // the re-check below sees the newer pid or start time and reads again (a seqlock
+        // re-check needs that edge; without it a reader could pair a's pid with b's role).
         let state = s.state.load(Ordering::Acquire);
         // Re-check: if the slot changed hands meanwhile, the start time and state may
         // belong to another process; read again.
@@ -128,7 +132,8 @@ pub(super) fn read_entry(s: &Slot) -> Option<Entry> {
 /// Attached-table protocol: gives a slot back (start time and state first, then the pid).
 pub(super) fn release_slot(s: &Slot) {
     s.start_time.store(0, Ordering::Relaxed);
-    s.state.store(0, Ordering::Relaxed);
+    // Release: pairs with the Acquire load of `state` in `read_entry` (see there).
+    s.state.store(0, Ordering::Release);
     // Release: pairs with the Acquire CAS in `claim_slot`, so the next holder's start time
     // and role stores are ordered after our resets of them.
     s.pid.store(0, Ordering::Release);
@@ -151,7 +156,8 @@ pub(super) fn reclaim(s: &Slot, p: ProcessId) -> bool {
     {
         return false;
     }
-    s.state.store(0, Ordering::Relaxed);
+    // Release: pairs with the Acquire load of `state` in `read_entry` (see there).
+    s.state.store(0, Ordering::Release);
     // Release: pairs with the Acquire CAS in `claim_slot` (and the Acquire load in
     // `read_entry`).
     s.pid.store(0, Ordering::Release);
@@ -181,7 +187,9 @@ pub(super) fn claim_slot(
                 .compare_exchange(0, me.pid, Ordering::Acquire, Ordering::Relaxed)
                 .is_ok()
             {
-                s.state.store(role, Ordering::Relaxed);
+                // Release: pairs with the Acquire load of `state` in `read_entry` (see
+                // there).
+                s.state.store(role, Ordering::Release);
                 // Release: pairs with the Acquire load of the start time in `read_entry`
                 // (which then also sees the role).
                 s.start_time.store(me.start_time, Ordering::Release);
