@@ -96,7 +96,7 @@ fn fifo_at_a_segment_name_is_refused_without_hanging() {
         expect_not_regular(ShmFile::open_read_only(&n3), "FIFO", "raw open")
     });
     // cleanup neither hangs nor removes what is not a segment.
-    let removed = within("cleanup_all_stale with a FIFO", || mem::cleanup_all_stale()).unwrap();
+    let removed = within("cleanup_all_stale with a FIFO", mem::cleanup_all_stale).unwrap();
     assert!(!removed.segments.contains(&name), "{removed:?}");
     assert!(std::path::Path::new(&mem::path_of(&name)).exists());
     remove(&name);

@@ -211,9 +211,7 @@ pub(super) fn claim_table_slot(slots: &[Slot], me: ProcessId, role: u32) -> Resu
             }
         }
     }
-    claim_slot(slots, me, role, |p| !p.is_alive()).ok_or_else(|| {
-        Error::Segment(SegmentError::TableFull {
-            slots: super::MAX_ATTACHED,
-        })
-    })
+    claim_slot(slots, me, role, |p| !p.is_alive()).ok_or(Error::Segment(SegmentError::TableFull {
+        slots: super::MAX_ATTACHED,
+    }))
 }
