@@ -373,7 +373,7 @@ mod imp {
         /// Reserves the object's first `len` bytes (`fallocate`; on tmpfs this allocates
         /// the pages now), so a full `/dev/shm` or memory is a [`SegmentError::NoSpace`]
         /// error here instead of a SIGBUS at the first write. The free space is checked
-        /// first ([`available_bytes`]), so a size that cannot fit is refused before the
+        /// first (free space of the file system, memory available), so a size that cannot fit is refused before the
         /// kernel starts reclaiming memory for it.
         pub fn reserve(&self, len: u64) -> Result<()> {
             let what = self.describe().to_string();
