@@ -496,12 +496,15 @@ fn compare(a: &Path, b: &Path, fail_above: Option<f64>, format: &str) -> Result<
 
 fn cleanup() -> Result<u8, Failure> {
     let removed =
-        handoff::sys::mem::cleanup_stale().map_err(|e| Failure::runtime(e.to_string()))?;
-    if removed.is_empty() {
+        handoff::sys::mem::cleanup_all_stale().map_err(|e| Failure::runtime(e.to_string()))?;
+    if removed.segments.is_empty() && removed.semaphores.is_empty() {
         println!("no stale handoff segments");
     }
-    for name in removed {
+    for name in removed.segments {
         println!("removed {name}");
+    }
+    for name in removed.semaphores {
+        println!("removed semaphore {name}");
     }
     Ok(0)
 }

@@ -107,7 +107,7 @@ fn primitives_in_a_segment_between_threads() {
     let two_cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2;
     for how in Wait::ALL {
         if how == Wait::Spin && !two_cpus {
-            println!("skip Spin: one CPU");
+            eprintln!("SKIP: primitives_in_a_segment_between_threads (Spin part): one CPU");
             continue;
         }
         let base = sh.ping.load();

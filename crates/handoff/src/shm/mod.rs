@@ -39,6 +39,36 @@
 //! `release_slot`, `read_slot`) that the segment calls on its header, so the module's
 //! `loom_tests` model-check exactly that code under `cfg(loom)`.
 //!
+//! # Peers that leave
+//!
+//! A segment is a [`PeerWatch`]: waits that pass it as their peers end with
+//! [`WaitError::PeerGone`] naming a process when another **peer** has left. The rule:
+//!
+//! - Every attacher is a *peer* (the creator always), unless it opens with
+//!   [`OpenOptions::observer`]: an observer (a monitoring tool) is never waited on, so its
+//!   exit, death or detach never fails anyone's wait.
+//! - A peer has left when it died attached (killed, or exited without dropping its
+//!   segment), or when it *detached*: dropped its [`Segment`] — after an early return with
+//!   an error, or while unwinding from a panic. Detaching leaves a departure record in its
+//!   table slot ([`Segment::departed`] says which peer and how).
+//! - Every later wait on the segment fails while a record is kept: a peer that left can no
+//!   longer do what the waiter waits for. A wait whose condition holds still succeeds: the
+//!   loop polls once more after a failed peer check, so a peer that publishes and then
+//!   leaves (the normal end of a protocol) ends nothing.
+//! - Records go away when the same process attaches again, when the table runs full, or by
+//!   [`Segment::forget_departed`] (a supervisor that replaced a worker). Dropping a
+//!   segment thus ends the *peers'* waits, never an observer's leaving.
+//!
+//! # Hostile names
+//!
+//! `/dev/shm` is writable by every user. Opens never follow a symbolic link (`O_NOFOLLOW`)
+//! and never block (`O_NONBLOCK`); the name must be a regular file (`lstat` before, `fstat`
+//! after), else [`SegmentError::NotRegular`]. The header's creator must be our uid (unless
+//! [`OpenOptions::any_owner`]), the object's owner, and the pid in the name
+//! ([`SegmentError::CreatorMismatch`]). Creation reserves the memory (`fallocate`), so a
+//! full `/dev/shm` is [`SegmentError::NoSpace`] at creation, not a SIGBUS at the first
+//! write.
+//!
 //! # Unlink policy
 //!
 //! A named segment's name is removed (`shm_unlink`) when
@@ -61,6 +91,16 @@ use crate::sys::{futex, Deadline, ProcessId};
 use crate::{Error, Result, WaitError};
 use std::mem::{align_of, size_of};
 use std::time::Duration;
+
+mod error;
+mod open;
+mod ready;
+mod table;
+pub use error::SegmentError;
+use open::*;
+use ready::*;
+use table::*;
+pub use table::{Departure, DepartureKind};
 
 /// Marker for types that may live in a shared segment and be reached through
 /// [`Segment::get`] / [`Segment::slice`].
@@ -105,175 +145,11 @@ unsafe impl ShmSafe for AtomicU64 {}
 #[cfg(not(loom))]
 unsafe impl ShmSafe for crate::sync::atomic::AtomicBool {}
 
-/// Why a segment could not be created, opened or accessed. Each message says what to do.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SegmentError {
-    /// The object does not start with handoff's magic bytes.
-    #[error(
-        "not a handoff segment (magic is {found:?}, expected {MAGIC:?}): another program uses \
-         this name, or the segment was overwritten; pick another name or run cleanup_stale"
-    )]
-    BadMagic {
-        /// The first 8 bytes found.
-        found: [u8; 8],
-    },
-    /// The header was written by a different layout version of handoff.
-    #[error(
-        "segment layout version {found} but this handoff speaks version {expected}: build both \
-         programs with the same handoff version"
-    )]
-    BadVersion {
-        /// The version in the header.
-        found: u32,
-        /// Our [`LAYOUT_VERSION`].
-        expected: u32,
-    },
-    /// The header's size field disagrees with ours (a different build or corruption).
-    #[error(
-        "segment header is {found} bytes but this handoff expects {expected}: build both \
-         programs with the same handoff version"
-    )]
-    HeaderSizeMismatch {
-        /// The header size recorded in the segment.
-        found: u32,
-        /// Our [`HEADER_SIZE`].
-        expected: u32,
-    },
-    /// The object is smaller than its header says (someone truncated it).
-    #[error(
-        "segment is truncated: the object holds {file_len} bytes but {needed} are needed; \
-         recreate it (and find out who truncated it)"
-    )]
-    Truncated {
-        /// The object's size per `fstat`.
-        file_len: u64,
-        /// How many bytes the header (or the header itself) needs.
-        needed: u64,
-    },
-    /// The payload length is not what the opener expected.
-    #[error(
-        "segment payload is {found} bytes but {expected} were expected: the two programs \
-         disagree on the layout; use the same configuration in both"
-    )]
-    SizeMismatch {
-        /// What the opener asked for.
-        expected: u64,
-        /// What the segment holds.
-        found: u64,
-    },
-    /// Another user owns the object.
-    #[error(
-        "segment is owned by uid {uid}, not by us (uid {ours}): refusing to share memory with \
-         another user; pick another name, or open with OpenOptions::any_owner if intended",
-        ours = mem::current_uid()
-    )]
-    ForeignOwner {
-        /// The owner's uid.
-        uid: u32,
-    },
-    /// No object has this name.
-    #[error(
-        "no segment named {name}: start the creator first, or check the name (openers take \
-         the full name Segment::name() returns)"
-    )]
-    NotFound {
-        /// The name looked up.
-        name: String,
-    },
-    /// The name is taken.
-    #[error(
-        "segment {name} already exists: this process made it already, or an earlier process \
-         with the same pid left it behind; pick another name or run cleanup_stale"
-    )]
-    AlreadyExists {
-        /// The full name.
-        name: String,
-    },
-    /// Every slot of the attached-process table is taken by a live process.
-    #[error(
-        "all {slots} attached-process slots of the segment are taken by live processes; \
-         detach some processes first"
-    )]
-    TableFull {
-        /// The number of slots ([`MAX_ATTACHED`]).
-        slots: usize,
-    },
-    /// The name is not acceptable.
-    #[error("invalid segment name {name:?}: {reason}")]
-    InvalidName {
-        /// The name given.
-        name: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A short name matches segments of several live creators.
-    #[error(
-        "segment name {name:?} is ambiguous: it matches {candidates:?}; open one of them by \
-         its full name"
-    )]
-    Ambiguous {
-        /// The short name given.
-        name: String,
-        /// The full names that match.
-        candidates: Vec<String>,
-    },
-    /// The creator died or gave up before publishing the segment.
-    #[error(
-        "segment {name} was abandoned by its creator (pid {pid}) before it became ready; \
-         restart the creator, and run cleanup_stale to remove the leftover"
-    )]
-    Abandoned {
-        /// The full name.
-        name: String,
-        /// The creator's pid.
-        pid: u32,
-    },
-    /// The ready word holds a value that is no state.
-    #[error(
-        "segment ready word holds {found}, which is no valid state: the header is corrupt; \
-         recreate the segment"
-    )]
-    BadState {
-        /// The value found.
-        found: u32,
-    },
-    /// Header fields contradict each other.
-    #[error("segment header is corrupt ({detail}); recreate the segment")]
-    Corrupt {
-        /// Which fields disagree.
-        detail: String,
-    },
-    /// A typed access reaches past the payload.
-    #[error(
-        "access of {size} bytes at payload offset {offset} is out of bounds (payload is \
-         {payload_len} bytes); check the layout"
-    )]
-    OutOfBounds {
-        /// The requested offset.
-        offset: usize,
-        /// The size in bytes of the access.
-        size: usize,
-        /// The payload length.
-        payload_len: usize,
-    },
-    /// A typed access at an offset not aligned for its type.
-    #[error(
-        "payload offset {offset} is not aligned to {align} bytes as the type needs; round \
-         the offset up"
-    )]
-    Misaligned {
-        /// The requested offset.
-        offset: usize,
-        /// The type's alignment.
-        align: usize,
-    },
-}
-
 /// The magic bytes at offset 0 of every segment.
 pub const MAGIC: [u8; 8] = *b"HNDOFSEG";
 
 /// The layout version this build writes and accepts.
-pub const LAYOUT_VERSION: u32 = 1;
+pub const LAYOUT_VERSION: u32 = 2;
 
 /// Slots in the attached-process table (creator included).
 pub const MAX_ATTACHED: usize = 64;
@@ -307,22 +183,15 @@ pub mod offsets {
     pub const PAYLOAD_LEN: usize = offset_of!(Header, payload_len);
     /// `creator_uid: u32`.
     pub const CREATOR_UID: usize = offset_of!(Header, creator_uid);
+    /// `slot_count: u32` (the attached table's length, [`super::MAX_ATTACHED`]).
+    pub const SLOT_COUNT: usize = offset_of!(Header, slot_count);
     /// `creator: ProcessId` (pid u32, pad u32, start time u64).
     pub const CREATOR: usize = offset_of!(Header, creator);
     /// `ready: AtomicU32`.
     pub const READY: usize = offset_of!(Header, ready);
-    /// `slots: [Slot; MAX_ATTACHED]`, 16 bytes each (pid u32, pad u32, start time u64).
+    /// `slots: [Slot; MAX_ATTACHED]`, 16 bytes each (pid u32, state bits u32, start time
+    /// u64).
     pub const SLOTS: usize = offset_of!(Header, slots);
-}
-
-/// One entry of the attached-process table; same layout as [`ProcessId`].
-#[repr(C)]
-struct Slot {
-    /// Claimed by CAS from 0; 0 = free.
-    pid: AtomicU32,
-    _pad: u32,
-    /// Written after the pid is claimed; 0 while a claim is in progress.
-    start_time: AtomicU64,
 }
 
 /// The segment header at offset 0.
@@ -401,6 +270,8 @@ impl SegmentOptions {
 pub struct OpenOptions {
     payload_len: Option<usize>,
     any_owner: bool,
+    observer: bool,
+    wait_for_creation: bool,
 }
 
 impl OpenOptions {
@@ -420,6 +291,23 @@ impl OpenOptions {
         self.any_owner = yes;
         self
     }
+
+    /// Attach as an observer instead of a peer: a tool that only looks at the segment.
+    /// Observers watch the peers like anyone else, but their own exit, death or detach
+    /// never ends another process's wait (module docs, "Peers that leave").
+    pub fn observer(mut self, yes: bool) -> Self {
+        self.observer = yes;
+        self
+    }
+
+    /// If no segment has the name yet, wait (polling every millisecond) until its creator
+    /// makes it or the open's deadline passes ([`SegmentError::OpenTimedOut`], naming the
+    /// segment), instead of failing at once with [`SegmentError::NotFound`]. For an opener
+    /// started before, or at the same time as, the creator.
+    pub fn wait_for_creation(mut self, yes: bool) -> Self {
+        self.wait_for_creation = yes;
+        self
+    }
 }
 
 /// A mapped shared segment: validated header + payload. Unmapped (and, per the unlink
@@ -437,6 +325,8 @@ pub struct Segment {
     slot: usize,
     payload_offset: usize,
     payload_len: usize,
+    /// Our role bits in the attached table ([`OBSERVER`] or 0).
+    role: u32,
 }
 
 impl std::fmt::Debug for Segment {
@@ -485,10 +375,6 @@ fn sizes(payload_len: usize) -> Result<(usize, usize)> {
     Ok((offset, total))
 }
 
-/// How long one futex sleep lasts at most while waiting for `READY`, so a dead creator is
-/// noticed.
-const READY_POLL: Duration = Duration::from_millis(50);
-
 impl Segment {
     /// Creates a named segment `/handoff-<pid>-<name>` with `payload_len` payload bytes
     /// (rounded up to pages), mode `0600`. Call [`Segment::publish_ready`] after
@@ -507,6 +393,9 @@ impl Segment {
                 if mem::remove_if_stale(&full) =>
             {
                 ShmFile::create(&full, total, opts.mode)?
+            }
+            Err(Error::Segment(SegmentError::AlreadyExists { name })) => {
+                return Err(explain_taken(name))
             }
             r => r?,
         };
@@ -577,8 +466,9 @@ impl Segment {
             slot: usize::MAX,
             payload_offset,
             payload_len,
+            role: 0,
         };
-        seg.slot = claim_table_slot(seg.header(), me)?;
+        seg.slot = claim_table_slot(&seg.header().slots, me, 0)?;
         Ok(seg)
     }
 
@@ -594,8 +484,10 @@ impl Segment {
     ///
     /// `name` is the full name [`Segment::name`] returns (`/handoff-<pid>-<name>`), or just
     /// the part the creator passed to [`Segment::create`] when exactly one live creator
-    /// has such a segment. A missing name fails at once with [`SegmentError::NotFound`]; a
-    /// segment not yet `READY` at the deadline gives [`WaitError::Timeout`].
+    /// has such a segment. A missing name fails at once with [`SegmentError::NotFound`]
+    /// (or, with [`OpenOptions::wait_for_creation`], is waited for until the deadline); a
+    /// segment not yet `READY` at the deadline gives [`SegmentError::OpenTimedOut`], which
+    /// names it.
     pub fn open(name: &str, deadline: Deadline) -> Result<Segment> {
         Self::open_with(name, deadline, &OpenOptions::default())
     }
@@ -608,10 +500,16 @@ impl Segment {
     /// [`Segment::open`] with options.
     pub fn open_with(name: &str, deadline: Deadline, opts: &OpenOptions) -> Result<Segment> {
         unsupported()?;
-        let full = resolve_name(name)?;
+        let (full, file) = open_file(name, deadline, opts.wait_for_creation)?;
         let creator_pid = mem::parse_segment_name(&full).map_or(0, |(pid, _)| pid);
-        let file = ShmFile::open(&full)?;
         let uid = mem::current_uid();
+        let role = if opts.observer { OBSERVER } else { 0 };
+        let not_ready = || {
+            seg_err(SegmentError::OpenTimedOut {
+                name: full.clone(),
+                state: NOT_READY,
+            })
+        };
 
         // 1. Owner and size, before mapping anything.
         let mut info = file.stat()?;
@@ -630,7 +528,7 @@ impl Segment {
                 return Err(abandoned());
             }
             if deadline.expired() {
-                return Err(Error::Wait(WaitError::Timeout));
+                return Err(not_ready());
             }
             std::thread::sleep(Duration::from_millis(1));
             info = file.stat()?;
@@ -647,8 +545,11 @@ impl Segment {
         // SAFETY: the mapping is page aligned and at least HEADER_SIZE bytes, all within the
         // object (checked above), and a Header is valid for any bytes (integers, atomics).
         let h = unsafe { &*head.as_ptr().cast::<Header>() };
-        wait_ready(h, &full, creator_pid, deadline)?;
-        let v = validate(h, &file, uid, opts)?;
+        wait_ready(h, &full, creator_pid, deadline).map_err(|e| match e {
+            Error::Wait(WaitError::Timeout) => not_ready(),
+            e => e,
+        })?;
+        let v = validate(h, &file, &full, uid, opts)?;
         drop(head);
 
         // 3. Map the whole validated size and attach.
@@ -664,8 +565,9 @@ impl Segment {
             slot: usize::MAX,
             payload_offset: v.payload_offset,
             payload_len: v.payload_len,
+            role,
         };
-        seg.slot = claim_table_slot(seg.header(), me)?;
+        seg.slot = claim_table_slot(&seg.header().slots, me, role)?;
         Ok(seg)
     }
 
@@ -752,22 +654,68 @@ impl Segment {
         self.header().ready.load(Ordering::Acquire) == READY
     }
 
-    /// The other processes attached now (creator included while attached), not this one.
+    /// The other processes in the attached table (creator included), not this one: those
+    /// attached now, and those that died attached (listed until their slot is reclaimed).
+    /// Peers that detached are not listed; see [`Segment::departed`].
     pub fn attached(&self) -> Vec<ProcessId> {
-        self.header()
-            .slots
-            .iter()
-            .filter_map(read_slot)
-            .filter(|p| p.pid != self.me.pid)
+        self.entries()
+            .filter(|e| e.state & LEFT == 0)
+            .map(|e| e.id)
             .collect()
     }
 
-    /// Unlinks our name if it still refers to our object.
+    /// The other peers that left the segment while their record is kept (detached,
+    /// panicked, or died attached), oldest slot first; observers are never listed. Any
+    /// such record makes [`PeerWatch::check_peers`] fail (module docs, "Peers that leave").
+    pub fn departed(&self) -> Vec<Departure> {
+        self.entries()
+            .filter_map(|e| {
+                e.departure().map(|kind| Departure {
+                    process: e.id,
+                    kind,
+                })
+            })
+            .collect()
+    }
+
+    /// Forgets the departure records (see [`Segment::departed`]), e.g. after replacing a
+    /// worker that left, so later waits on the segment no longer fail because of them.
+    /// Returns the departures forgotten.
+    pub fn forget_departed(&self) -> Vec<Departure> {
+        let mut forgotten = Vec::new();
+        for s in self.header().slots.iter() {
+            let Some(e) = read_entry(s) else { continue };
+            if e.id.pid == self.me.pid {
+                continue;
+            }
+            if let Some(kind) = e.departure() {
+                if reclaim(s, e.id) {
+                    forgotten.push(Departure {
+                        process: e.id,
+                        kind,
+                    });
+                }
+            }
+        }
+        forgotten
+    }
+
+    /// The table's entries of other processes.
+    fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
+        self.header()
+            .slots
+            .iter()
+            .filter_map(read_entry)
+            .filter(|e| e.id.pid != self.me.pid)
+    }
+
+    /// Unlinks our name if it still refers to our object (same device and inode per
+    /// `lstat`: a symlink or another object planted at the name is left alone).
     fn unlink_if_ours(&self) {
         let Some(name) = &self.name else { return };
-        let same = ShmFile::open_read_only(name)
-            .and_then(|f| f.stat())
-            .is_ok_and(|i| (i.dev, i.ino) == self.file_id);
+        let same = mem::lstat(name).is_ok_and(|i| {
+            i.is_some_and(|i| (i.dev, i.ino) == self.file_id && i.kind == mem::FileKind::Regular)
+        });
         if same {
             let _ = mem::unlink(name);
         }
@@ -783,14 +731,20 @@ impl Drop for Segment {
             abandon_ready_word(&h.ready);
         }
         if let Some(slot) = h.slots.get(self.slot) {
-            release_slot(slot);
+            if self.role & OBSERVER != 0 || self.name.is_none() {
+                release_slot(slot);
+            } else {
+                // A peer leaves a record, so the processes waiting on it learn it left
+                // (module docs, "Peers that leave").
+                depart_slot(slot, std::thread::panicking());
+            }
         }
         if self.name.is_none() {
             return;
         }
         let unlink = self.is_creator
             || !self.creator.is_alive()
-            || h.slots.iter().filter_map(read_slot).all(|p| gone(&p));
+            || h.slots.iter().filter_map(read_entry).all(|e| !e.attached());
         if unlink {
             self.unlink_if_ours();
         }
@@ -798,597 +752,19 @@ impl Drop for Segment {
 }
 
 impl PeerWatch for Segment {
-    /// `Err(PeerGone)` if any other attached process (the creator included) is dead.
+    /// `Err(PeerGone { pid })` if another peer (the creator included) left: it died
+    /// attached, or detached (dropped its segment, also while panicking) and its record is
+    /// still kept. Observers never count (module docs, "Peers that leave").
     fn check_peers(&self) -> Result<(), WaitError> {
-        for p in self.header().slots.iter().filter_map(read_slot) {
-            if p.pid != self.me.pid && gone(&p) {
-                return Err(WaitError::PeerGone { pid: p.pid });
-            }
+        match self.entries().find(|e| e.departure().is_some()) {
+            Some(e) => Err(WaitError::PeerGone { pid: e.id.pid }),
+            None => Ok(()),
         }
-        Ok(())
-    }
-}
-
-/// Whether a table entry's process is gone; a start time of 0 means its claim is still in
-/// progress, so only the pid can be checked.
-fn gone(p: &ProcessId) -> bool {
-    if p.start_time == 0 {
-        mem::pid_is_gone(p.pid)
-    } else {
-        !p.is_alive()
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// The two lock-free protocols of the header, as small functions on the facade's atomics
-// (std's in a real segment, loom's in the `loom_tests` models below).
-// ---------------------------------------------------------------------------------------
-
-/// Ready protocol, creator side: `INITIALIZING -> READY`, then wakes every waiting opener.
-/// Returns whether this call made the transition (false once published or abandoned).
-fn publish_ready_word(ready: &AtomicU32) -> bool {
-    // Release: pairs with the Acquire load in `await_ready_word` (and `Segment::is_ready`),
-    // so an opener that sees READY also sees the header and payload written before.
-    let won = ready
-        .compare_exchange(INITIALIZING, READY, Ordering::Release, Ordering::Relaxed)
-        .is_ok();
-    if won {
-        futex::wake_all(ready);
-    }
-    won
-}
-
-/// Ready protocol, creator giving up before publishing: `INITIALIZING -> ABANDONED`, then
-/// wakes every waiting opener. Returns whether this call made the transition.
-fn abandon_ready_word(ready: &AtomicU32) -> bool {
-    // Release: pairs with the Acquire load in `await_ready_word` (an opener then fails with
-    // Abandoned instead of waiting for its deadline).
-    let won = ready
-        .compare_exchange(
-            INITIALIZING,
-            ABANDONED,
-            Ordering::Release,
-            Ordering::Relaxed,
-        )
-        .is_ok();
-    if won {
-        futex::wake_all(ready);
-    }
-    won
-}
-
-/// How [`await_ready_word`] ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ReadyWait {
-    /// `READY`: everything the creator wrote before publishing is visible.
-    Ready,
-    /// `ABANDONED`: the creator dropped the segment before publishing it.
-    Abandoned,
-    /// Still `INITIALIZING`, but `creator_gone` said the creator is dead.
-    CreatorGone,
-    /// Still `INITIALIZING` at the deadline.
-    TimedOut,
-    /// The word holds no state (a foreign or corrupt object).
-    BadState(u32),
-}
-
-/// Ready protocol, opener side: waits (futex) until the ready word leaves `INITIALIZING`,
-/// `creator_gone()` returns true, or `deadline` passes (`None`: no deadline).
-///
-/// Sleeps in slices of at most [`READY_POLL`] so a dead creator is noticed; under loom (no
-/// time in the model) it sleeps untimed when there is no deadline, so a lost wake-up shows
-/// up as a deadlock.
-fn await_ready_word(
-    ready: &AtomicU32,
-    deadline: Option<Deadline>,
-    mut creator_gone: impl FnMut() -> bool,
-) -> ReadyWait {
-    loop {
-        // Acquire: pairs with the Release CAS in `publish_ready_word` (and the one in
-        // `abandon_ready_word`): the header fields read after READY are the creator's.
-        match ready.load(Ordering::Acquire) {
-            READY => return ReadyWait::Ready,
-            INITIALIZING => {}
-            ABANDONED => return ReadyWait::Abandoned,
-            found => return ReadyWait::BadState(found),
-        }
-        if creator_gone() {
-            return ReadyWait::CreatorGone;
-        }
-        if deadline.is_some_and(Deadline::expired) {
-            return ReadyWait::TimedOut;
-        }
-        let slice = if cfg!(loom) {
-            deadline
-        } else {
-            let poll = Deadline::after(READY_POLL);
-            Some(deadline.map_or(poll, |d| d.min(poll)))
-        };
-        futex::wait(ready, INITIALIZING, slice);
-    }
-}
-
-/// A consistent (pid, start time) snapshot of a slot, `None` if free.
-fn read_slot(s: &Slot) -> Option<ProcessId> {
-    loop {
-        // Acquire: pairs with the Release store of 0 in `release_slot` (a free slot).
-        let pid = s.pid.load(Ordering::Acquire);
-        if pid == 0 {
-            return None;
-        }
-        // Acquire: pairs with the Release store of the start time in `claim_slot`.
-        let start = s.start_time.load(Ordering::Acquire);
-        // Re-check: if the pid changed meanwhile, the start time may belong to another
-        // process; read again.
-        if s.pid.load(Ordering::Relaxed) == pid {
-            return Some(ProcessId::new(pid, start));
-        }
-    }
-}
-
-/// Attached-table protocol: gives a slot back (start time first, then the pid word).
-fn release_slot(s: &Slot) {
-    s.start_time.store(0, Ordering::Relaxed);
-    // Release: pairs with the Acquire CAS in `claim_slot`, so the next holder's start time
-    // store is ordered after our reset of it.
-    s.pid.store(0, Ordering::Release);
-}
-
-/// Attached-table protocol: claims a free slot of `slots` for `me` (CAS of the pid word
-/// from 0), reclaiming slots of processes `is_dead` says are gone if none is free.
-/// `None` when every slot is held by a live process.
-fn claim_slot(
-    slots: &[Slot],
-    me: ProcessId,
-    is_dead: impl Fn(&ProcessId) -> bool,
-) -> Option<usize> {
-    for pass in 0..2 {
-        for (i, s) in slots.iter().enumerate() {
-            if pass == 1 {
-                // Reclaim a dead process's slot: whoever resets its start time first owns
-                // the reclaim, then frees the slot for the normal claim below.
-                if let Some(p) = read_slot(s) {
-                    if p.start_time != 0
-                        && is_dead(&p)
-                        && s.start_time
-                            .compare_exchange(p.start_time, 0, Ordering::Relaxed, Ordering::Relaxed)
-                            .is_ok()
-                    {
-                        // Release: pairs with the Acquire CAS below / in other claimers.
-                        s.pid.store(0, Ordering::Release);
-                    }
-                }
-            }
-            // Acquire: pairs with the Release store of 0 in `release_slot` (or the reclaim
-            // above).
-            if s.pid
-                .compare_exchange(0, me.pid, Ordering::Acquire, Ordering::Relaxed)
-                .is_ok()
-            {
-                // Release: pairs with the Acquire load of the start time in `read_slot`.
-                s.start_time.store(me.start_time, Ordering::Release);
-                return Some(i);
-            }
-        }
-    }
-    None
-}
-
-/// Claims a slot of the header's attached table for `me` (dead processes' slots are
-/// reclaimed when the table is full).
-fn claim_table_slot(h: &Header, me: ProcessId) -> Result<usize> {
-    claim_slot(&h.slots, me, |p| !p.is_alive()).ok_or_else(|| {
-        seg_err(SegmentError::TableFull {
-            slots: MAX_ATTACHED,
-        })
-    })
-}
-
-/// Waits until the ready word says `READY` (or fails: deadline, abandoned, bad state).
-fn wait_ready(h: &Header, name: &str, creator_pid: u32, deadline: Deadline) -> Result<()> {
-    let abandoned = || {
-        seg_err(SegmentError::Abandoned {
-            name: name.to_string(),
-            pid: creator_pid,
-        })
-    };
-    match await_ready_word(&h.ready, Some(deadline), || mem::pid_is_gone(creator_pid)) {
-        ReadyWait::Ready => Ok(()),
-        ReadyWait::Abandoned | ReadyWait::CreatorGone => Err(abandoned()),
-        ReadyWait::TimedOut => Err(Error::Wait(WaitError::Timeout)),
-        ReadyWait::BadState(found) => {
-            // A foreign object most likely: its magic tells.
-            let magic = h.magic;
-            if magic != MAGIC {
-                return Err(seg_err(SegmentError::BadMagic { found: magic }));
-            }
-            Err(seg_err(SegmentError::BadState { found }))
-        }
-    }
-}
-
-/// What validation established.
-struct Validated {
-    total: usize,
-    payload_offset: usize,
-    payload_len: usize,
-    creator: ProcessId,
-}
-
-/// Checks a `READY` header against our layout and the object's current size and owner.
-fn validate(h: &Header, file: &ShmFile, uid: u32, opts: &OpenOptions) -> Result<Validated> {
-    if h.magic != MAGIC {
-        return Err(seg_err(SegmentError::BadMagic { found: h.magic }));
-    }
-    if h.version != LAYOUT_VERSION {
-        return Err(seg_err(SegmentError::BadVersion {
-            found: h.version,
-            expected: LAYOUT_VERSION,
-        }));
-    }
-    if h.header_size != HEADER_SIZE as u32 || h.slot_count != MAX_ATTACHED as u32 {
-        return Err(seg_err(SegmentError::HeaderSizeMismatch {
-            found: h.header_size,
-            expected: HEADER_SIZE as u32,
-        }));
-    }
-    if !opts.any_owner && h.creator_uid != uid {
-        return Err(seg_err(SegmentError::ForeignOwner { uid: h.creator_uid }));
-    }
-    let (total, payload_offset, payload_len) = (h.total_size, h.payload_offset, h.payload_len);
-    let page = mem::page_size() as u64;
-    let consistent = payload_offset >= HEADER_SIZE as u64
-        && payload_offset % page == 0
-        && payload_len > 0
-        && total % page == 0
-        && payload_offset
-            .checked_add(payload_len)
-            .is_some_and(|end| end <= total && total - end < page)
-        && usize::try_from(total).is_ok();
-    if !consistent {
-        return Err(seg_err(SegmentError::Corrupt {
-            detail: format!(
-                "payload offset {payload_offset}, payload length {payload_len}, total size \
-                 {total}, page size {page}"
-            ),
-        }));
-    }
-    let info = file.stat()?;
-    if info.size < total {
-        return Err(seg_err(SegmentError::Truncated {
-            file_len: info.size,
-            needed: total,
-        }));
-    }
-    if let Some(expected) = opts.payload_len {
-        if expected as u64 != payload_len {
-            return Err(seg_err(SegmentError::SizeMismatch {
-                expected: expected as u64,
-                found: payload_len,
-            }));
-        }
-    }
-    Ok(Validated {
-        total: total as usize,
-        payload_offset: payload_offset as usize,
-        payload_len: payload_len as usize,
-        creator: h.creator,
-    })
-}
-
-/// A full name as is; a short name resolved among live creators' segments.
-fn resolve_name(name: &str) -> Result<String> {
-    if name.starts_with('/') || mem::parse_segment_name(name).is_some() {
-        return mem::canonical_name(name);
-    }
-    mem::validate_user_name(name)?;
-    let candidates: Vec<String> = mem::list_segments()?
-        .into_iter()
-        .filter(|full| {
-            mem::parse_segment_name(full)
-                .is_some_and(|(pid, user)| user == name && !mem::pid_is_gone(pid))
-        })
-        .collect();
-    match candidates.len() {
-        0 => Err(seg_err(SegmentError::NotFound {
-            name: name.to_string(),
-        })),
-        1 => Ok(candidates.into_iter().next().unwrap()),
-        _ => Err(seg_err(SegmentError::Ambiguous {
-            name: name.to_string(),
-            candidates,
-        })),
     }
 }
 
 #[cfg(all(test, not(loom), target_os = "linux"))]
-mod tests {
-    use super::*;
-    use crate::sync::atomic::AtomicU32;
+mod tests;
 
-    fn unique(tag: &str) -> String {
-        static N: AtomicU32 = AtomicU32::new(0);
-        format!("unit-{tag}-{}", N.fetch_add(1, Ordering::Relaxed))
-    }
-
-    #[test]
-    fn segment_is_send_and_sync() {
-        fn check<T: Send + Sync>() {}
-        check::<Segment>();
-        check::<Mapping>();
-    }
-
-    #[test]
-    fn header_layout_is_stable() {
-        assert_eq!(offsets::MAGIC, 0);
-        assert_eq!(offsets::VERSION, 8);
-        assert_eq!(offsets::TOTAL_SIZE, 16);
-        assert_eq!(offsets::CREATOR, 48);
-        assert_eq!(offsets::READY, 64);
-        assert_eq!(offsets::SLOTS, 72);
-        assert_eq!(HEADER_SIZE, 72 + 16 * MAX_ATTACHED);
-    }
-
-    #[test]
-    fn anonymous_get_and_bounds() {
-        let seg = Segment::anonymous(100).unwrap();
-        assert!(seg.is_ready() && seg.is_creator() && seg.name().is_none());
-        assert_eq!(seg.payload_len(), 100);
-        assert_eq!(seg.as_ptr() as usize % mem::page_size(), 0);
-        let w = seg.get::<AtomicU32>(96).unwrap();
-        w.store(7, Ordering::Relaxed);
-        assert_eq!(seg.slice::<u32>(0, 25).unwrap()[24], 7);
-        assert!(matches!(
-            seg.get::<AtomicU32>(97),
-            Err(Error::Segment(SegmentError::OutOfBounds { .. }))
-        ));
-        assert!(matches!(
-            seg.get::<AtomicU32>(2),
-            Err(Error::Segment(SegmentError::Misaligned { .. }))
-        ));
-        assert!(seg.slice::<u64>(0, usize::MAX).is_err());
-        assert!(seg.attached().is_empty());
-        assert!(seg.check_peers().is_ok());
-    }
-
-    #[test]
-    fn published_creator_parses_header() {
-        let name = unique("pc");
-        let seg = Segment::create(&name, 1).unwrap();
-        let file = ShmFile::open_read_only(seg.name().unwrap()).unwrap();
-        let mut buf = vec![0; HEADER_SIZE];
-        file.read_at(&mut buf, 0).unwrap();
-        assert_eq!(published_creator(&buf), None, "not ready yet");
-        seg.publish_ready();
-        file.read_at(&mut buf, 0).unwrap();
-        assert_eq!(published_creator(&buf), Some(ProcessId::current()));
-        assert_eq!(published_creator(&buf[..10]), None);
-    }
-
-    #[test]
-    fn open_in_same_process_and_unlink_on_creator_drop() {
-        let seg = Segment::create(&unique("same"), 4096 * 2 + 1).unwrap();
-        seg.get::<AtomicU32>(0)
-            .unwrap()
-            .store(42, Ordering::Relaxed);
-        seg.publish_ready();
-        let name = seg.name().unwrap().to_string();
-        let other = Segment::open_expect(&name, 4096 * 2 + 1, Deadline::at_ns(0)).unwrap();
-        assert_eq!(
-            other.get::<AtomicU32>(0).unwrap().load(Ordering::Relaxed),
-            42
-        );
-        assert!(!other.is_creator());
-        assert_eq!(other.creator(), ProcessId::current());
-        drop(seg);
-        assert!(matches!(
-            Segment::open(&name, Deadline::at_ns(0)),
-            Err(Error::Segment(SegmentError::NotFound { .. }))
-        ));
-        assert_eq!(
-            other.get::<AtomicU32>(0).unwrap().load(Ordering::Relaxed),
-            42
-        );
-    }
-
-    #[test]
-    fn creator_drop_before_ready_abandons() {
-        let seg = Segment::create(&unique("ab"), 8).unwrap();
-        let name = seg.name().unwrap().to_string();
-        let file = ShmFile::open(&name).unwrap();
-        let head = file.map(HEADER_SIZE).unwrap();
-        drop(seg);
-        // SAFETY: mapped header page of a segment object (still alive through `file`).
-        let h = unsafe { &*head.as_ptr().cast::<Header>() };
-        assert!(matches!(
-            wait_ready(h, &name, std::process::id(), Deadline::at_ns(0)),
-            Err(Error::Segment(SegmentError::Abandoned { .. }))
-        ));
-    }
-
-    #[test]
-    fn slots_claim_release_and_fill() {
-        let seg = Segment::anonymous(8).unwrap();
-        let h = seg.header();
-        let fake = ProcessId::current();
-        let mut claimed = vec![];
-        for _ in 1..MAX_ATTACHED {
-            claimed.push(claim_table_slot(h, fake).unwrap());
-        }
-        assert!(matches!(
-            claim_table_slot(h, fake),
-            Err(Error::Segment(SegmentError::TableFull { .. }))
-        ));
-        release_slot(&h.slots[claimed[3]]);
-        assert_eq!(claim_table_slot(h, fake).unwrap(), claimed[3]);
-        // A dead process's slot is reclaimed when the table is full.
-        let dead = ProcessId::new(fake.pid, fake.start_time + 1);
-        release_slot(&h.slots[claimed[5]]);
-        assert_eq!(claim_table_slot(h, dead).unwrap(), claimed[5]);
-        assert_eq!(claim_table_slot(h, fake).unwrap(), claimed[5]);
-        for i in claimed {
-            release_slot(&h.slots[i]);
-        }
-    }
-}
-
-/// Loom models of the header's two protocols, on the same functions the real segment calls
-/// (the segment itself cannot be built under loom). Payload / header fields are modelled as
-/// loom `UnsafeCell`s (plain memory), so a missing happens-before edge is a loom failure.
 #[cfg(all(test, loom))]
-mod loom_tests {
-    use super::*;
-    use loom::cell::UnsafeCell;
-    use loom::sync::Arc;
-
-    /// Two fake processes (the models never ask the OS about them).
-    fn a() -> ProcessId {
-        ProcessId::new(10, 11)
-    }
-    fn b() -> ProcessId {
-        ProcessId::new(20, 22)
-    }
-
-    fn table(n: usize) -> Vec<Slot> {
-        (0..n)
-            .map(|_| Slot {
-                pid: AtomicU32::new(0),
-                _pad: 0,
-                start_time: AtomicU64::new(0),
-            })
-            .collect()
-    }
-
-    fn never_dead(_: &ProcessId) -> bool {
-        false
-    }
-
-    /// The creator writes a plain header/payload word and publishes; an opener blocked on the
-    /// futex (no deadline) must wake (a lost wake-up is a loom deadlock) and read the word
-    /// without a race. Dropping after publishing abandons nothing.
-    #[test]
-    fn loom_ready_publish_wakes_opener_and_shows_payload() {
-        loom::model(|| {
-            let seg = Arc::new((AtomicU32::new(INITIALIZING), UnsafeCell::new(0u64)));
-            let creator = {
-                let seg = seg.clone();
-                loom::thread::spawn(move || {
-                    // SAFETY: no opener reads the payload before READY (that is the model).
-                    seg.1.with_mut(|p| unsafe { *p = 42 });
-                    assert!(publish_ready_word(&seg.0));
-                    assert!(!abandon_ready_word(&seg.0), "drop after publish is a no-op");
-                })
-            };
-            assert_eq!(await_ready_word(&seg.0, None, || false), ReadyWait::Ready);
-            // SAFETY: READY was seen with Acquire; the creator writes the payload only before.
-            assert_eq!(seg.1.with(|p| unsafe { *p }), 42);
-            creator.join().unwrap();
-        });
-    }
-
-    /// A creator that gives up before publishing: a blocked opener wakes with `Abandoned`,
-    /// and a late publish cannot resurrect the segment.
-    #[test]
-    fn loom_ready_abandon_wakes_opener() {
-        loom::model(|| {
-            let ready = Arc::new(AtomicU32::new(INITIALIZING));
-            let creator = {
-                let ready = ready.clone();
-                loom::thread::spawn(move || {
-                    assert!(abandon_ready_word(&ready));
-                    assert!(!publish_ready_word(&ready));
-                })
-            };
-            assert_eq!(
-                await_ready_word(&ready, None, || false),
-                ReadyWait::Abandoned
-            );
-            creator.join().unwrap();
-        });
-    }
-
-    /// Two processes claim concurrently while a third reads a slot: distinct slots, each
-    /// holder reads back its own identity, a reader never sees a torn (pid, start time)
-    /// pair, and releasing frees the table.
-    #[test]
-    fn loom_slots_concurrent_claims_are_distinct() {
-        loom::model(|| {
-            let t = Arc::new(table(2));
-            let claimer = |me: ProcessId| {
-                let t = t.clone();
-                loom::thread::spawn(move || {
-                    let i = claim_slot(&t, me, never_dead).expect("two slots for two claimers");
-                    assert_eq!(read_slot(&t[i]), Some(me));
-                    i
-                })
-            };
-            let (ta, tb) = (claimer(a()), claimer(b()));
-            let seen = read_slot(&t[0]);
-            let in_progress = |p: ProcessId| Some(ProcessId::new(p.pid, 0));
-            assert!(
-                seen.is_none()
-                    || [Some(a()), Some(b()), in_progress(a()), in_progress(b())].contains(&seen),
-                "torn slot {seen:?}"
-            );
-            let (ia, ib) = (ta.join().unwrap(), tb.join().unwrap());
-            assert_ne!(ia, ib);
-            release_slot(&t[ia]);
-            release_slot(&t[ib]);
-            assert!(t.iter().all(|s| read_slot(s).is_none()));
-        });
-    }
-
-    /// One slot, two processes: at most one holds it at a time (each holder writes plain
-    /// per-slot data; loom reports a race if two hold it or the release -> claim hand-over
-    /// lacks a happens-before edge), a full table gives `None`, and the slot ends free.
-    #[test]
-    fn loom_slots_release_hands_over_exclusively() {
-        loom::model(|| {
-            let shared = Arc::new((table(1), UnsafeCell::new(0u32)));
-            let user = |me: ProcessId| {
-                let shared = shared.clone();
-                loom::thread::spawn(move || {
-                    let Some(i) = claim_slot(&shared.0, me, never_dead) else {
-                        return false;
-                    };
-                    // SAFETY: the slot is ours until `release_slot`; loom checks exclusivity.
-                    shared.1.with_mut(|p| unsafe { *p = me.pid });
-                    assert_eq!(read_slot(&shared.0[i]), Some(me));
-                    release_slot(&shared.0[i]);
-                    true
-                })
-            };
-            let (ta, tb) = (user(a()), user(b()));
-            let (got_a, got_b) = (ta.join().unwrap(), tb.join().unwrap());
-            assert!(
-                got_a || got_b,
-                "the first claimer always finds the slot free"
-            );
-            assert_eq!(read_slot(&shared.0[0]), None);
-        });
-    }
-
-    /// A full table whose only entry is dead: two concurrent claimers reclaim it exactly once
-    /// (one wins, the other finds the table full).
-    #[test]
-    fn loom_slots_dead_entry_reclaimed_once() {
-        loom::model(|| {
-            let t = Arc::new(table(1));
-            let dead = ProcessId::new(9, 99);
-            assert_eq!(claim_slot(&t, dead, never_dead), Some(0));
-            let is_dead = move |p: &ProcessId| *p == dead;
-            let claimer = |me: ProcessId| {
-                let t = t.clone();
-                loom::thread::spawn(move || claim_slot(&t, me, is_dead))
-            };
-            let (ta, tb) = (claimer(a()), claimer(b()));
-            let (ga, gb) = (ta.join().unwrap(), tb.join().unwrap());
-            let winner = match (ga, gb) {
-                (Some(0), None) => a(),
-                (None, Some(0)) => b(),
-                other => panic!("reclaimed {other:?}"),
-            };
-            assert_eq!(read_slot(&t[0]), Some(winner));
-        });
-    }
-}
+mod loom_tests;

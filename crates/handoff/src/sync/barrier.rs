@@ -265,6 +265,23 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
+    /// A blocked party is woken by the leader's arrival itself (a skipped wake would leave
+    /// it to its 50 ms sleep slice; the wake count shows the skip at once).
+    #[test]
+    fn leader_wakes_a_registered_sleeper() {
+        let b = Barrier::new(2).unwrap();
+        let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
+            || {
+                b.wait(Wait::Block, None, &NoPeers).unwrap();
+            },
+            || b.word.load(Ordering::Relaxed) & SLEEPERS != 0,
+            || {
+                assert!(b.wait(Wait::Block, None, &NoPeers).unwrap().is_leader());
+            },
+        );
+        assert_eq!(wakes, 1);
+    }
+
     #[test]
     fn layout_and_zero_init() {
         assert_eq!(std::mem::size_of::<Barrier>(), 128);

@@ -272,6 +272,23 @@ mod tests {
         assert_eq!(f.sleepers.load(Ordering::Relaxed), NO_SLEEPERS);
     }
 
+    /// A blocked waiter is woken by the store itself (a skipped wake would leave it to its
+    /// 50 ms sleep slice; the wake count shows the skip at once).
+    #[test]
+    fn store_wakes_a_registered_sleeper() {
+        let f = Flag::new();
+        let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
+            || f.wait_for(1, Wait::Block, None, &NoPeers).unwrap(),
+            || f.sleepers.load(Ordering::Relaxed) != NO_SLEEPERS,
+            || f.store(1),
+        );
+        assert_eq!(wakes, 1);
+        // Nobody sleeping: no wake syscall.
+        let before = crate::sys::futex::wake_calls();
+        f.store(2);
+        assert_eq!(crate::sys::futex::wake_calls(), before);
+    }
+
     /// Two threads bounce a counter through two flags; every value is checked.
     #[test]
     fn ping_pong_threads_every_strategy() {
@@ -279,7 +296,7 @@ mod tests {
         for how in Wait::ALL {
             if how == Wait::Spin && std::thread::available_parallelism().map_or(1, |n| n.get()) < 2
             {
-                eprintln!("skip Spin ping-pong: only one CPU");
+                eprintln!("SKIP: ping_pong_threads_every_strategy (Spin part): only one CPU");
                 continue;
             }
             let flags = Arc::new((Flag::new(), Flag::new()));

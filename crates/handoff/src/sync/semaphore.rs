@@ -212,6 +212,26 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
+    /// A blocked waiter is woken by `post` itself (a skipped wake would leave it to its 50 ms
+    /// sleep slice; the wake count shows the skip at once).
+    #[test]
+    fn post_wakes_a_registered_sleeper() {
+        let s = Semaphore::new(0);
+        let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
+            || s.wait(Wait::Block, None, &NoPeers).unwrap(),
+            || s.sleepers.load(Ordering::Relaxed) != NO_SLEEPERS,
+            || s.post().unwrap(),
+        );
+        assert_eq!(wakes, 1);
+        let before = crate::sys::futex::wake_calls();
+        s.post().unwrap();
+        assert_eq!(
+            crate::sys::futex::wake_calls(),
+            before,
+            "nobody sleeps: no wake"
+        );
+    }
+
     #[test]
     fn layout_and_zero_init() {
         assert_eq!(std::mem::size_of::<Semaphore>(), 128);

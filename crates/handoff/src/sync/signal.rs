@@ -199,6 +199,30 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
+    /// A blocked waiter is woken by `add` itself (a skipped wake would leave it to its 50 ms
+    /// sleep slice; the wake count shows the skip at once).
+    #[test]
+    fn add_wakes_a_registered_sleeper() {
+        let s = Signal::new();
+        let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
+            || {
+                s.wait_until(1, Wait::Block, None, &NoPeers).unwrap();
+            },
+            || s.sleepers.load(Ordering::Relaxed) != NO_SLEEPERS,
+            || {
+                s.add(1);
+            },
+        );
+        assert_eq!(wakes, 1);
+        let before = crate::sys::futex::wake_calls();
+        s.add(1);
+        assert_eq!(
+            crate::sys::futex::wake_calls(),
+            before,
+            "nobody sleeps: no wake"
+        );
+    }
+
     #[test]
     fn layout_and_zero_init() {
         assert_eq!(std::mem::size_of::<Signal>(), 128);

@@ -58,7 +58,9 @@
 //! Spinners call [`PeerWatch::check_peers`] every 2^16 iterations or every 50 ms, whichever
 //! comes first; sleepers between futex slices of at most 50 ms. A wait whose peer died so
 //! returns [`WaitError::PeerGone`] within about 50 ms (well within the 100 ms promised),
-//! and a healthy long wait pays one peer check (a `/proc` read) per 50 ms.
+//! and a healthy long wait pays one peer check (a `/proc` read) per 50 ms. A failed peer
+//! check is followed by one more poll: a peer that made the condition true and then left
+//! (see [`crate::shm`], "Peers that leave") ends nothing.
 //!
 //! # Sleeping without lost wake-ups
 //!
@@ -319,6 +321,7 @@ where
         next_peer_check: start.saturating_add(SLICE_NS),
         warn_spin_same_cpu: matches!(how, Wait::Spin) && peer_cpu.is_some(),
         peer_cpu,
+        yields: 0,
     };
     match how {
         Wait::Spin => w.spin(&mut cond, u64::MAX, None, u64::MAX),
@@ -333,7 +336,9 @@ where
                 // Under loom time is not part of the model: spin a fixed two polls instead.
                 let max_iters = if cfg!(loom) { 2 } else { u64::MAX };
                 let budget_end = Some(start.saturating_add(budget_ns));
-                match w.spin(&mut cond, yield_after, budget_end, max_iters) {
+                let spun = w.spin(&mut cond, yield_after, budget_end, max_iters);
+                learn::yielded(w.yields);
+                match spun {
                     Err(WaitError::Timeout) if !w.deadline_passed() => {} // budget spent
                     done => {
                         if done.is_ok() {
@@ -356,6 +361,8 @@ struct Waiter<'a, P: ?Sized> {
     next_peer_check: u64,
     warn_spin_same_cpu: bool,
     peer_cpu: Option<u32>,
+    /// `sched_yield` calls made so far.
+    yields: u64,
 }
 
 impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
@@ -398,6 +405,7 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
             let yielding = i >= yield_after;
             if yielding {
                 yield_now();
+                self.yields += 1;
             } else {
                 spin_hint();
             }
@@ -410,7 +418,11 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
                 if budget_end.is_some_and(|end| now >= end) {
                     return Err(WaitError::Timeout);
                 }
-                self.maybe_check_peers(now, i.is_multiple_of(u64::from(SPIN_PEER_CHECK_EVERY)))?;
+                let force = i.is_multiple_of(u64::from(SPIN_PEER_CHECK_EVERY));
+                if let Err(e) = self.maybe_check_peers(now, force) {
+                    // A peer that left after making the condition true ends nothing.
+                    return cond.poll().ok_or(e);
+                }
             }
         }
     }
@@ -425,7 +437,9 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
             if self.deadline.is_some_and(|d| now >= d.as_ns()) {
                 return Err(WaitError::Timeout); // polled just above
             }
-            self.maybe_check_peers(now, false)?;
+            if let Err(e) = self.maybe_check_peers(now, false) {
+                return cond.poll().ok_or(e);
+            }
             let expected = match cond.prepare_sleep() {
                 Ok(expected) => expected,
                 Err(v) => return Ok(v),
@@ -476,6 +490,8 @@ pub struct AdaptiveStats {
     pub same_cpu: u64,
     /// Waits that spun only [`SHORT_SPIN`] because recent waits outlasted the budget.
     pub short: u64,
+    /// `sched_yield` calls the waits made while spinning (the same-CPU case).
+    pub yields: u64,
 }
 
 /// Counts of how the calling thread's `Adaptive` waits ended, since the thread started or the
@@ -509,7 +525,7 @@ mod learn {
     thread_local! {
         pub(super) static STATE: State = const {
             State {
-                stats: Cell::new(AdaptiveStats { spun: 0, blocked: 0, same_cpu: 0, short: 0 }),
+                stats: Cell::new(AdaptiveStats { spun: 0, blocked: 0, same_cpu: 0, short: 0, yields: 0 }),
                 score: Cell::new(0),
                 waits: Cell::new(0),
             }
@@ -559,6 +575,23 @@ mod learn {
         bump(|st| st.spun += 1);
     }
 
+    /// A wait's spin phase made `n` yields.
+    pub(super) fn yielded(n: u64) {
+        if n > 0 {
+            bump(|st| st.yields += n);
+        }
+    }
+
+    /// Test hook: puts the calling thread's learning in a given state (`score` 0..=256,
+    /// `waits` counted so far), so tests reach short mode and the probe deterministically.
+    #[cfg(all(test, not(loom)))]
+    pub(super) fn set_state(score: u32, waits: u32) {
+        STATE.with(|s| {
+            s.score.set(score.min(FULL));
+            s.waits.set(waits);
+        });
+    }
+
     /// A wait spun its budget out and sleeps.
     pub(super) fn blocked() {
         STATE.with(|s| {
@@ -570,227 +603,4 @@ mod learn {
 }
 
 #[cfg(all(test, not(loom)))]
-mod tests {
-    use super::*;
-    use crate::sync::atomic::fence;
-    use crate::sync::NoPeers;
-    use std::sync::Arc;
-
-    #[test]
-    fn parse_and_display_round_trip() {
-        for w in Wait::ALL {
-            assert_eq!(w.to_string().parse::<Wait>().unwrap(), w);
-        }
-        let w: Wait = "adaptive:5us".parse().unwrap();
-        assert_eq!(
-            w,
-            Wait::Adaptive {
-                spin_budget: Duration::from_micros(5)
-            }
-        );
-        assert_eq!(w.to_string(), "adaptive:5000ns");
-        assert_eq!(w.to_string().parse::<Wait>().unwrap(), w);
-        assert_eq!("FUTEX".parse::<Wait>().unwrap(), Wait::Block);
-        assert_eq!(Wait::default(), Wait::ADAPTIVE);
-        for bad in [
-            "",
-            "spinn",
-            "adaptive:",
-            "adaptive:5",
-            "adaptive:xus",
-            "adaptive:99999999999999999999ms",
-        ] {
-            let err = bad.parse::<Wait>().unwrap_err();
-            assert!(matches!(err, Error::InvalidArgument(_)), "{bad:?} -> {err}");
-        }
-    }
-
-    /// A minimal primitive for exercising the loop: a word that becomes nonzero.
-    struct NonZero<'a> {
-        word: &'a AtomicU32,
-        sleepers: &'a AtomicU32,
-    }
-
-    impl WaitCondition for NonZero<'_> {
-        type Output = u32;
-        fn poll(&mut self) -> Option<u32> {
-            Some(self.word.load(Ordering::Acquire)).filter(|&v| v != 0)
-        }
-        fn futex_word(&self) -> &AtomicU32 {
-            self.word
-        }
-        fn prepare_sleep(&mut self) -> Result<u32, u32> {
-            self.sleepers.fetch_add(1, Ordering::Relaxed);
-            fence(Ordering::SeqCst);
-            match self.poll() {
-                Some(v) => {
-                    self.sleepers.fetch_sub(1, Ordering::Relaxed);
-                    Err(v)
-                }
-                None => Ok(0),
-            }
-        }
-        fn finish_sleep(&mut self) {
-            self.sleepers.fetch_sub(1, Ordering::Relaxed);
-        }
-    }
-
-    fn publish(word: &AtomicU32, sleepers: &AtomicU32, v: u32) {
-        word.store(v, Ordering::Release);
-        fence(Ordering::SeqCst);
-        if sleepers.load(Ordering::Relaxed) != 0 {
-            futex::wake_all(word);
-        }
-    }
-
-    #[test]
-    fn every_strategy_times_out_on_a_false_condition() {
-        let word = AtomicU32::new(0);
-        let sleepers = AtomicU32::new(0);
-        for how in Wait::ALL {
-            let d = Deadline::after(Duration::from_millis(5));
-            let r = wait_on(
-                NonZero {
-                    word: &word,
-                    sleepers: &sleepers,
-                },
-                how,
-                Some(d),
-                &NoPeers,
-                None,
-            );
-            assert_eq!(r, Err(WaitError::Timeout), "{how}");
-            assert!(d.expired());
-            assert_eq!(sleepers.load(Ordering::Relaxed), 0);
-        }
-    }
-
-    #[test]
-    fn every_strategy_sees_a_publish_from_another_thread() {
-        for how in Wait::ALL.into_iter().chain([Wait::Adaptive {
-            spin_budget: Duration::ZERO,
-        }]) {
-            let word = Arc::new(AtomicU32::new(0));
-            let sleepers = Arc::new(AtomicU32::new(0));
-            let (w2, s2) = (word.clone(), sleepers.clone());
-            let t = std::thread::spawn(move || {
-                std::thread::sleep(Duration::from_millis(2));
-                publish(&w2, &s2, 7);
-            });
-            let d = Deadline::after(Duration::from_secs(20));
-            let r = wait_on(
-                NonZero {
-                    word: &word,
-                    sleepers: &sleepers,
-                },
-                how,
-                Some(d),
-                &NoPeers,
-                None,
-            );
-            assert_eq!(r, Ok(7), "{how}");
-            t.join().unwrap();
-        }
-    }
-
-    struct DeadPeer;
-    impl PeerWatch for DeadPeer {
-        fn check_peers(&self) -> Result<(), WaitError> {
-            Err(WaitError::PeerGone { pid: 4242 })
-        }
-    }
-
-    #[test]
-    fn a_dead_peer_ends_every_strategy() {
-        let word = AtomicU32::new(0);
-        let sleepers = AtomicU32::new(0);
-        for how in Wait::ALL {
-            // The watchdog is the deadline: a hang would show as Timeout, not PeerGone.
-            let d = Deadline::after(Duration::from_secs(20));
-            let r = wait_on(
-                NonZero {
-                    word: &word,
-                    sleepers: &sleepers,
-                },
-                how,
-                Some(d),
-                &DeadPeer,
-                None,
-            );
-            assert_eq!(r, Err(WaitError::PeerGone { pid: 4242 }), "{how}");
-        }
-    }
-
-    #[test]
-    fn adaptive_yields_then_blocks_on_the_peer_cpu() {
-        reset_adaptive_stats();
-        let word = AtomicU32::new(0);
-        let sleepers = AtomicU32::new(0);
-        let d = Deadline::after(Duration::from_millis(2));
-        let me = Some(current_cpu());
-        let cond = NonZero {
-            word: &word,
-            sleepers: &sleepers,
-        };
-        let r = wait_on(cond, Wait::ADAPTIVE, Some(d), &NoPeers, me);
-        assert_eq!(r, Err(WaitError::Timeout));
-        let s = adaptive_stats();
-        // (We may have migrated between the two getcpu calls; then it paused instead.)
-        assert!(s.same_cpu <= 1 && s.blocked == 1 && s.spun == 0, "{s:?}");
-    }
-
-    #[test]
-    fn adaptive_learns_to_spin_short_and_probes_back() {
-        reset_adaptive_stats();
-        let word = AtomicU32::new(0);
-        let sleepers = AtomicU32::new(0);
-        let how = Wait::Adaptive {
-            spin_budget: Duration::from_micros(50),
-        };
-        for _ in 0..8 {
-            let d = Deadline::after(Duration::from_micros(200));
-            let r = wait_on(
-                NonZero {
-                    word: &word,
-                    sleepers: &sleepers,
-                },
-                how,
-                Some(d),
-                &NoPeers,
-                None,
-            );
-            assert_eq!(r, Err(WaitError::Timeout));
-        }
-        let s = adaptive_stats();
-        assert!(
-            s.short > 0,
-            "long waits should switch to short spins: {s:?}"
-        );
-        // Now the condition holds at once for every wait: a probe switches back.
-        word.store(1, Ordering::Release);
-        for _ in 0..40 {
-            wait_on(
-                NonZero {
-                    word: &word,
-                    sleepers: &sleepers,
-                },
-                how,
-                None,
-                &NoPeers,
-                None,
-            )
-            .unwrap();
-        }
-        reset_adaptive_stats();
-    }
-
-    #[test]
-    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-    fn cpu_hint_records_the_cpu() {
-        let h = CpuHint::new();
-        assert_eq!(h.get(), None);
-        h.note();
-        assert!(h.get().is_some());
-        assert!(h.replace().is_some());
-    }
-}
+mod tests;

@@ -323,7 +323,7 @@ mod tests {
         use std::process::{Command, Stdio};
         let allowed = allowed_cpus().unwrap();
         if !allowed.contains(&0) || allowed.len() < 2 {
-            println!("skipped: needs CPU 0 and one more allowed CPU (have {allowed:?})");
+            eprintln!("SKIP: cpu_outside_mask_is_unavailable: needs CPU 0 and one more allowed CPU (have {allowed:?})");
             return;
         }
         let child = Command::new(std::env::current_exe().unwrap())

@@ -6,7 +6,21 @@
 //! the last-level cache, which evicts (most of) everything else. Flushing never changes the
 //! bytes, only where they live.
 
+use std::cell::Cell;
 use std::sync::{Mutex, OnceLock};
+
+thread_local! {
+    /// Cache lines the calling thread's last [`flush_ptr`] flushed (or [`sweep`] touched,
+    /// where flushing falls back to it), so tests can check a flush covered its buffer.
+    static LAST_FLUSH_LINES: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many cache lines the calling thread's last [`flush`] / [`flush_ptr`] flushed (one
+/// flush instruction each), or, where flushing is a [`sweep`], how many lines it touched.
+#[doc(hidden)]
+pub fn last_flush_lines() -> usize {
+    LAST_FLUSH_LINES.with(Cell::get)
+}
 
 /// Cache line size when sysfs does not say.
 const DEFAULT_LINE: usize = 64;
@@ -59,31 +73,31 @@ pub fn flush(buf: &[u8]) {
 /// It need not be initialized or exclusively borrowed.
 pub unsafe fn flush_ptr(ptr: *const u8, len: usize) {
     if len == 0 {
+        LAST_FLUSH_LINES.with(|c| c.set(0));
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: forwarded from this function's contract.
-        unsafe { x86::flush_lines(ptr, len) }
-    }
+    // SAFETY: forwarded from this function's contract.
+    let lines = unsafe { x86::flush_lines(ptr, len) };
     #[cfg(not(target_arch = "x86_64"))]
-    {
+    let lines = {
         let _ = ptr;
-        sweep();
-    }
+        sweep()
+    };
+    LAST_FLUSH_LINES.with(|c| c.set(lines));
 }
 
 /// Evicts (most of) every cache by reading and writing one byte per cache line of a private
 /// buffer twice the size of the last-level cache. Slow (milliseconds); the buffer is
-/// allocated once and kept.
-pub fn sweep() {
-    static BUF: Mutex<Vec<u8>> = Mutex::new(Vec::new());
-    let mut buf = BUF.lock().unwrap_or_else(|p| p.into_inner());
+/// allocated once and kept. Returns how many lines it touched.
+pub fn sweep() -> usize {
+    let mut buf = SWEEP_BUF.lock().unwrap_or_else(|p| p.into_inner());
     if buf.is_empty() {
         *buf = vec![1u8; 2 * last_level_cache_size()];
     }
     let step = cache_line_size();
     let mut i = 0;
+    let mut touched = 0;
     while i < buf.len() {
         // Volatile so the compiler keeps every touch; writing makes the line ours (and
         // dirty), which pushes out lines other CPUs' caches share with us too.
@@ -91,8 +105,13 @@ pub fn sweep() {
         // SAFETY: `p` points at an initialized byte of `buf`, which we hold exclusively.
         unsafe { p.write_volatile(p.read_volatile().wrapping_add(1)) };
         i += step;
+        touched += 1;
     }
+    touched
 }
+
+/// The private buffer [`sweep`] touches.
+static SWEEP_BUF: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -111,14 +130,17 @@ mod x86 {
         })
     }
 
+    /// Flushes every line of `ptr..ptr + len`; returns how many lines it flushed.
+    ///
     /// # Safety
     /// `ptr..ptr + len` is mapped.
-    pub unsafe fn flush_lines(ptr: *const u8, len: usize) {
+    pub unsafe fn flush_lines(ptr: *const u8, len: usize) -> usize {
         let step = super::cache_line_size().min(FLUSH_LINE);
         let start = ptr as usize & !(step - 1);
         let end = ptr as usize + len;
         let opt = has_clflushopt();
         let mut line = start;
+        let mut flushed = 0;
         while line < end {
             let p = line as *const u8;
             if opt {
@@ -135,6 +157,7 @@ mod x86 {
                 };
             }
             line += step;
+            flushed += 1;
         }
         if opt {
             // SAFETY: sfence only orders stores and flushes; clflushopt is ordered by it.
@@ -143,6 +166,7 @@ mod x86 {
             // SAFETY: mfence only orders memory operations; clflush is ordered by it.
             unsafe { core::arch::asm!("mfence", options(nostack, preserves_flags)) };
         }
+        flushed
     }
 }
 
@@ -224,10 +248,51 @@ mod tests {
         assert_eq!(buf, copy);
     }
 
+    /// Lines of `len` bytes at `addr` with 64-byte lines, by hand: from the line holding
+    /// the first byte to the line holding the last.
+    fn lines_spanned(addr: usize, len: usize) -> usize {
+        (addr + len - 1) / 64 - addr / 64 + 1
+    }
+
     #[test]
-    fn sweep_runs() {
-        let buf = vec![9u8; 4096];
+    #[cfg(target_arch = "x86_64")]
+    fn flush_covers_every_line_of_the_buffer() {
+        assert_eq!(
+            cache_line_size().min(64),
+            64,
+            "x86-64 flushes 64-byte lines"
+        );
+        let buf = vec![5u8; 10_000];
+        for (from, to) in [(0, 10_000), (63, 130), (1, 2), (64, 128), (100, 9_999)] {
+            flush(&buf[from..to]);
+            let addr = buf.as_ptr() as usize + from;
+            assert_eq!(
+                last_flush_lines(),
+                lines_spanned(addr, to - from),
+                "{from}..{to}"
+            );
+        }
+        flush(&buf[..0]);
+        assert_eq!(last_flush_lines(), 0);
+    }
+
+    #[test]
+    fn sweep_touches_every_line_of_its_buffer() {
+        let step = cache_line_size();
+        let touched = sweep();
+        let before: Vec<u8> = SWEEP_BUF
+            .lock()
+            .unwrap()
+            .iter()
+            .step_by(step)
+            .copied()
+            .collect();
+        assert_eq!(touched, (2 * last_level_cache_size()).div_ceil(step));
+        assert_eq!(before.len(), touched);
         sweep();
-        assert!(buf.iter().all(|&b| b == 9));
+        let buf = SWEEP_BUF.lock().unwrap();
+        for (i, (&b, &a)) in before.iter().zip(buf.iter().step_by(step)).enumerate() {
+            assert_eq!(a, b.wrapping_add(1), "line {i} was not touched");
+        }
     }
 }

@@ -70,7 +70,7 @@ mod tests {
         if Path::new("/dev/shm").is_dir() {
             assert_eq!(filesystem_type("/dev/shm").unwrap(), "tmpfs");
         } else {
-            println!("skip: no /dev/shm");
+            eprintln!("SKIP: dev_shm_is_tmpfs_and_tmp_has_a_type (/dev/shm part): no /dev/shm");
         }
         let tmp = filesystem_type(std::env::temp_dir()).unwrap();
         assert!(!tmp.is_empty());

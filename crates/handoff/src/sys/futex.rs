@@ -137,7 +137,59 @@ pub fn wait(word: &AtomicU32, expected: u32, deadline: Option<Deadline>) -> Wait
 /// Wakes up to `count` waiters sleeping on `word`; returns how many were woken.
 #[inline]
 pub fn wake(word: &AtomicU32, count: u32) -> usize {
+    #[cfg(not(loom))]
+    WAKE_CALLS.with(|c| c.set(c.get() + 1));
     imp::wake(word, count)
+}
+
+#[cfg(not(loom))]
+thread_local! {
+    static WAKE_CALLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many futex wakes the calling thread has issued (test hook: a publisher that skips
+/// the wake while a sleeper is registered shows here at once, not after a sleep slice).
+#[cfg(not(loom))]
+#[doc(hidden)]
+pub fn wake_calls() -> u64 {
+    WAKE_CALLS.with(std::cell::Cell::get)
+}
+
+/// Test helper for the primitives' "a registered sleeper is woken" tests: runs `sleep` (a
+/// blocking wait) on a thread, waits until `registered()` says it registered as a sleeper,
+/// then runs `publish` here and returns how many futex wakes `publish` issued. Each step
+/// has a 5 s watchdog (a failure, never a timing assert).
+#[cfg(all(test, not(loom)))]
+pub(crate) fn wakes_of_publish_to_sleeper(
+    sleep: impl FnOnce() + Send,
+    registered: impl Fn() -> bool,
+    publish: impl FnOnce(),
+) -> u64 {
+    use std::time::{Duration, Instant};
+    const WATCHDOG: Duration = Duration::from_secs(5);
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        s.spawn(move || {
+            sleep();
+            tx.send(()).unwrap();
+        });
+        let start = Instant::now();
+        while !registered() {
+            assert!(
+                start.elapsed() < WATCHDOG,
+                "watchdog: the waiter never registered"
+            );
+            std::thread::yield_now();
+        }
+        // Let it reach the futex (not needed for the count, only for realism).
+        std::thread::sleep(Duration::from_millis(2));
+        let before = wake_calls();
+        publish();
+        let wakes = wake_calls() - before;
+        rx.recv_timeout(WATCHDOG)
+            .expect("watchdog: the waiter did not return after the publish");
+        wakes
+    })
 }
 
 /// Wakes every waiter on `word`.

@@ -139,6 +139,41 @@ pub struct FileInfo {
     pub dev: u64,
     /// Inode number.
     pub ino: u64,
+    /// What kind of file it is (segments must be [`FileKind::Regular`]).
+    pub kind: FileKind,
+}
+
+/// The type of a file in `/dev/shm`, as `lstat` / `fstat` tell it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// A regular file: what every shm object is.
+    Regular,
+    /// A symbolic link (never followed).
+    Symlink,
+    /// A named pipe (never opened: opening one blocks).
+    Fifo,
+    /// A directory.
+    Directory,
+    /// A device node or socket.
+    Other,
+}
+
+impl FileKind {
+    /// A short description for messages: `FIFO (named pipe)`, `symbolic link`...
+    pub fn describe(self) -> &'static str {
+        match self {
+            FileKind::Regular => "regular file",
+            FileKind::Symlink => "symbolic link",
+            FileKind::Fifo => "FIFO (named pipe)",
+            FileKind::Directory => "directory",
+            FileKind::Other => "device node or socket",
+        }
+    }
+}
+
+/// The path of a full name's file: `/dev/shm/handoff-...`.
+pub fn path_of(name: &str) -> String {
+    format!("{SHM_DIR}/{}", name.trim_start_matches('/'))
 }
 
 /// An open shared-memory object: a named POSIX shm object or an anonymous memfd.
@@ -260,7 +295,8 @@ mod imp {
                 // The umask may have cleared bits of `mode`; set them exactly.
                 rustix::fs::fchmod(&file.fd, Mode::from_bits_truncate(mode))
                     .map_err(|e| Error::io(format!("fchmod {name}"), e))?;
-                file.set_len(len as u64)
+                file.set_len(len as u64)?;
+                file.reserve(len as u64)
             };
             if let Err(e) = setup() {
                 let _ = shm::unlink(name);
@@ -270,23 +306,50 @@ mod imp {
         }
 
         /// Opens an existing named object read-write.
+        ///
+        /// Never follows a symbolic link and never blocks: the name must be a regular file
+        /// (a FIFO, symlink or device planted at the name gives [`SegmentError::NotRegular`]
+        /// at once, checked with `lstat` before the open and `fstat` after it).
         pub fn open(name: &str) -> Result<ShmFile> {
-            let fd = shm::open(name, shm::OFlags::RDWR, Mode::empty())
-                .map_err(|e| name_error(name, e, "shm_open"))?;
-            Ok(ShmFile {
-                fd,
-                name: Some(name.to_string()),
-            })
+            Self::open_checked(name, shm::OFlags::RDWR)
         }
 
-        /// Opens an existing named object read-only (enough for [`ShmFile::read_at`]).
+        /// Opens an existing named object read-only (enough for [`ShmFile::read_at`]), with
+        /// the same checks as [`ShmFile::open`].
         pub fn open_read_only(name: &str) -> Result<ShmFile> {
-            let fd = shm::open(name, shm::OFlags::RDONLY, Mode::empty())
-                .map_err(|e| name_error(name, e, "shm_open"))?;
-            Ok(ShmFile {
+            Self::open_checked(name, shm::OFlags::RDONLY)
+        }
+
+        fn open_checked(name: &str, access: shm::OFlags) -> Result<ShmFile> {
+            // lstat first, so a FIFO or device is never opened at all (opening a device can
+            // have side effects); fstat after, in case the name was swapped in between.
+            if let Some(info) = lstat(name)? {
+                if info.kind != FileKind::Regular {
+                    return Err(not_regular(name, &info));
+                }
+            }
+            let flags = access
+                | shm::OFlags::from_bits_retain(
+                    (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits(),
+                );
+            let fd = shm::open(name, flags, Mode::empty()).map_err(|e| match e {
+                // O_NOFOLLOW on a symbolic link.
+                Errno::LOOP => Error::Segment(SegmentError::NotRegular {
+                    name: name.to_string(),
+                    kind: "symbolic link".into(),
+                    uid: 0,
+                }),
+                e => name_error(name, e, "shm_open"),
+            })?;
+            let file = ShmFile {
                 fd,
                 name: Some(name.to_string()),
-            })
+            };
+            let info = file.stat()?;
+            if info.kind != FileKind::Regular {
+                return Err(not_regular(name, &info));
+            }
+            Ok(file)
         }
 
         /// Creates an anonymous memfd of `len` bytes rounded up to pages (close-on-exec).
@@ -296,6 +359,7 @@ mod imp {
                 .map_err(|e| Error::io("memfd_create", e))?;
             let file = ShmFile { fd, name: None };
             file.set_len(len as u64)?;
+            file.reserve(len as u64)?;
             Ok(file)
         }
 
@@ -303,13 +367,37 @@ mod imp {
         pub fn stat(&self) -> Result<FileInfo> {
             let st = rustix::fs::fstat(&self.fd)
                 .map_err(|e| Error::io(format!("fstat {}", self.describe()), e))?;
-            Ok(FileInfo {
-                size: st.st_size.max(0) as u64,
-                uid: st.st_uid,
-                mode: st.st_mode & 0o7777,
-                dev: st.st_dev,
-                ino: st.st_ino,
-            })
+            Ok(info_of(&st))
+        }
+
+        /// Reserves the object's first `len` bytes (`fallocate`; on tmpfs this allocates
+        /// the pages now), so a full `/dev/shm` or memory is a [`SegmentError::NoSpace`]
+        /// error here instead of a SIGBUS at the first write. The free space is checked
+        /// first (free space of the file system, memory available), so a size that cannot fit is refused before the
+        /// kernel starts reclaiming memory for it.
+        pub fn reserve(&self, len: u64) -> Result<()> {
+            let what = self.describe().to_string();
+            let available = available_bytes(&self.fd)?;
+            if len > available {
+                return Err(Error::Segment(SegmentError::NoSpace {
+                    name: what,
+                    needed: len,
+                    available,
+                }));
+            }
+            match rustix::fs::fallocate(&self.fd, rustix::fs::FallocateFlags::empty(), 0, len) {
+                Ok(()) => Ok(()),
+                Err(Errno::NOSPC) | Err(Errno::NOMEM) => {
+                    Err(Error::Segment(SegmentError::NoSpace {
+                        name: what,
+                        needed: len,
+                        available: available_bytes(&self.fd).unwrap_or(0),
+                    }))
+                }
+                // A file system without fallocate: the space check above is all we can do.
+                Err(Errno::OPNOTSUPP) | Err(Errno::NOSYS) => Ok(()),
+                Err(e) => Err(Error::io(format!("fallocate {len} bytes of {what}"), e)),
+            }
         }
 
         /// `ftruncate` to `len` bytes. Shrinking an object others map makes their accesses
@@ -367,6 +455,77 @@ mod imp {
     pub fn unlink(name: &str) -> Result<()> {
         shm::unlink(name).map_err(|e| name_error(name, e, "shm_unlink"))
     }
+
+    fn info_of(st: &rustix::fs::Stat) -> FileInfo {
+        use rustix::fs::FileType;
+        let kind = match FileType::from_raw_mode(st.st_mode) {
+            FileType::RegularFile => FileKind::Regular,
+            FileType::Symlink => FileKind::Symlink,
+            FileType::Fifo => FileKind::Fifo,
+            FileType::Directory => FileKind::Directory,
+            _ => FileKind::Other,
+        };
+        FileInfo {
+            size: st.st_size.max(0) as u64,
+            uid: st.st_uid,
+            mode: st.st_mode & 0o7777,
+            dev: st.st_dev,
+            ino: st.st_ino,
+            kind,
+        }
+    }
+
+    /// `lstat` of the file behind a full name; `None` if there is none.
+    pub fn lstat(name: &str) -> Result<Option<FileInfo>> {
+        let path = path_of(name);
+        match rustix::fs::lstat(&path) {
+            Ok(st) => Ok(Some(info_of(&st))),
+            Err(Errno::NOENT) => Ok(None),
+            Err(e) => Err(Error::io(format!("lstat {path}"), e)),
+        }
+    }
+
+    /// Bytes a new object may still take: the file system's free space (`fstatvfs`, the
+    /// tmpfs size limit; none if it has no limit) and, as tmpfs pages are memory, at most
+    /// the memory the kernel reports available plus free swap.
+    pub fn available_bytes(fd: &rustix::fd::OwnedFd) -> Result<u64> {
+        let st = rustix::fs::fstatvfs(fd).map_err(|e| Error::io("fstatvfs", e))?;
+        // A tmpfs without a size limit (memfds' internal mount, `size=0`) reports 0 blocks.
+        let fs_free = if st.f_blocks == 0 {
+            u64::MAX
+        } else {
+            st.f_bavail.saturating_mul(st.f_frsize)
+        };
+        Ok(match memory_available() {
+            Some(mem) => fs_free.min(mem),
+            None => fs_free,
+        })
+    }
+}
+
+/// Why a name does not hold a regular file: the error for it.
+fn not_regular(name: &str, info: &FileInfo) -> Error {
+    Error::Segment(SegmentError::NotRegular {
+        name: name.to_string(),
+        kind: info.kind.describe().into(),
+        uid: info.uid,
+    })
+}
+
+/// `MemAvailable + SwapFree` from `/proc/meminfo`, in bytes; `None` if unreadable.
+fn memory_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let field = |key: &str| -> Option<u64> {
+        let line = text.lines().find(|l| l.starts_with(key))?;
+        let kib: u64 = line[key.len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
+        Some(kib.saturating_mul(1024))
+    };
+    Some(field("MemAvailable:")?.saturating_add(field("SwapFree:").unwrap_or(0)))
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -421,6 +580,17 @@ mod imp {
     pub fn unlink(_name: &str) -> Result<()> {
         Err(Error::Unsupported(WHAT))
     }
+
+    pub fn lstat(_name: &str) -> Result<Option<FileInfo>> {
+        Err(Error::Unsupported(WHAT))
+    }
+
+    impl ShmFile {
+        /// Unsupported here.
+        pub fn reserve(&self, _len: u64) -> Result<()> {
+            Err(Error::Unsupported(WHAT))
+        }
+    }
 }
 
 impl ShmFile {
@@ -440,76 +610,13 @@ pub fn unlink(name: &str) -> Result<()> {
     imp::unlink(name)
 }
 
-/// The full names (`/handoff-<pid>-<user>`) of every handoff object in [`SHM_DIR`].
-pub fn list_segments() -> Result<Vec<String>> {
-    if !cfg!(target_os = "linux") {
-        return Err(Error::Unsupported("shared memory segments"));
-    }
-    let dir = match std::fs::read_dir(SHM_DIR) {
-        Ok(d) => d,
-        Err(e) => return Err(Error::io(format!("listing {SHM_DIR}"), e)),
-    };
-    let mut names = Vec::new();
-    for entry in dir.flatten() {
-        if let Some(file) = entry.file_name().to_str() {
-            if parse_segment_name(file).is_some() {
-                names.push(format!("/{file}"));
-            }
-        }
-    }
-    names.sort();
-    Ok(names)
+/// `lstat` of the file behind a full name (`/handoff-...`); `None` if there is none.
+pub fn lstat(name: &str) -> Result<Option<FileInfo>> {
+    imp::lstat(name)
 }
 
-/// Whether the object behind `name` was made by a process that is gone.
-///
-/// Conservative: `false` whenever it cannot be sure (unreadable object of a live pid, or an
-/// object still being initialized by a live pid).
-fn is_stale(name: &str, pid: u32) -> bool {
-    if pid_is_gone(pid) {
-        return true;
-    }
-    // The pid runs, but it may be a new process that reused the pid: a published header
-    // names the creator with its start time.
-    let Ok(file) = ShmFile::open_read_only(name) else {
-        return false;
-    };
-    let mut buf = vec![0u8; crate::shm::HEADER_SIZE];
-    match file.read_at(&mut buf, 0) {
-        Ok(n) if n == buf.len() => match crate::shm::published_creator(&buf) {
-            Some(creator) if creator.pid == pid => !creator.is_alive(),
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-/// Unlinks `name` if its creator is dead (see [`cleanup_stale`]); returns whether it did.
-pub fn remove_if_stale(name: &str) -> bool {
-    match parse_segment_name(name) {
-        Some((pid, _)) => is_stale(name, pid) && unlink(name).is_ok(),
-        None => false,
-    }
-}
-
-/// Unlinks every handoff object in [`SHM_DIR`] whose creator process is dead (by pid, and by
-/// pid + start time when the segment header is readable, so a reused pid does not protect a
-/// stale object). Returns the full names removed.
-///
-/// Processes still mapping a removed object keep their mapping; only the name goes. Objects
-/// this user may not remove (another user's, in the sticky `/dev/shm`) are left alone.
-pub fn cleanup_stale() -> Result<Vec<String>> {
-    let mut removed = Vec::new();
-    for name in list_segments()? {
-        let Some((pid, _)) = parse_segment_name(&name) else {
-            continue;
-        };
-        if is_stale(&name, pid) && unlink(&name).is_ok() {
-            removed.push(name);
-        }
-    }
-    Ok(removed)
-}
+mod cleanup;
+pub use cleanup::{cleanup_all_stale, cleanup_stale, list_segments, remove_if_stale, Removed};
 
 #[cfg(test)]
 mod tests {

@@ -111,7 +111,7 @@ mod tests {
     #[test]
     fn above_max_is_capped() {
         let Some(max) = pipe_max_size() else {
-            println!("skip: {PIPE_MAX_SIZE_PATH} unreadable");
+            eprintln!("SKIP: above_max_is_capped: {PIPE_MAX_SIZE_PATH} unreadable");
             return;
         };
         let (_r, _w, size) = pipe_with_size(max.saturating_mul(4)).unwrap();

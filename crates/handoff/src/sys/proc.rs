@@ -792,7 +792,7 @@ mod tests {
         let guard = ChildGuard::spawn(Command::new("sleep").arg("100")).unwrap();
         let id = guard.process_id();
         let Some(fd) = id.pidfd().unwrap() else {
-            println!("skipped: this kernel has no pidfd_open");
+            eprintln!("SKIP: pidfd_signal_and_wait: this kernel has no pidfd_open");
             return;
         };
         assert_eq!(fd.pid(), id.pid);

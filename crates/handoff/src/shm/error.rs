@@ -1,0 +1,250 @@
+//! [`SegmentError`]: why a segment could not be created, opened or accessed.
+
+use super::MAGIC;
+use crate::sys::mem::{self, SHM_DIR};
+
+/// Why a segment could not be created, opened or accessed. Each message says what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SegmentError {
+    /// The object does not start with handoff's magic bytes.
+    #[error(
+        "not a handoff segment (magic is {found:?}, expected {MAGIC:?}): another program uses \
+         this name, or the segment was overwritten; pick another name or run cleanup_stale"
+    )]
+    BadMagic {
+        /// The first 8 bytes found.
+        found: [u8; 8],
+    },
+    /// The header was written by a different layout version of handoff.
+    #[error(
+        "segment layout version {found} but this handoff speaks version {expected}: build both \
+         programs with the same handoff version"
+    )]
+    BadVersion {
+        /// The version in the header.
+        found: u32,
+        /// Our [`super::LAYOUT_VERSION`].
+        expected: u32,
+    },
+    /// The header's attached-table size disagrees with ours (a different build or
+    /// corruption).
+    #[error(
+        "segment header has {found} attached-process slots but this handoff expects \
+         {expected}: build both programs with the same handoff version"
+    )]
+    SlotCountMismatch {
+        /// The slot count recorded in the segment.
+        found: u32,
+        /// Our [`super::MAX_ATTACHED`].
+        expected: u32,
+    },
+    /// The header's size field disagrees with ours (a different build or corruption).
+    #[error(
+        "segment header is {found} bytes but this handoff expects {expected}: build both \
+         programs with the same handoff version"
+    )]
+    HeaderSizeMismatch {
+        /// The header size recorded in the segment.
+        found: u32,
+        /// Our [`super::HEADER_SIZE`].
+        expected: u32,
+    },
+    /// The object is smaller than its header says (someone truncated it).
+    #[error(
+        "segment is truncated: the object holds {file_len} bytes but {needed} are needed; \
+         recreate it (and find out who truncated it)"
+    )]
+    Truncated {
+        /// The object's size per `fstat`.
+        file_len: u64,
+        /// How many bytes the header (or the header itself) needs.
+        needed: u64,
+    },
+    /// The payload length is not what the opener expected.
+    #[error(
+        "segment payload is {found} bytes but {expected} were expected: the two programs \
+         disagree on the layout; use the same configuration in both"
+    )]
+    SizeMismatch {
+        /// What the opener asked for.
+        expected: u64,
+        /// What the segment holds.
+        found: u64,
+    },
+    /// Another user owns the object.
+    #[error(
+        "segment is owned by uid {uid}, not by us (uid {ours}): refusing to share memory with \
+         another user; pick another name, or open with OpenOptions::any_owner if intended",
+        ours = mem::current_uid()
+    )]
+    ForeignOwner {
+        /// The owner's uid.
+        uid: u32,
+    },
+    /// The header names a creator other than the process in the segment's name (a copied or
+    /// forged object: handoff writes its own pid into both).
+    #[error(
+        "segment {name} claims to be created by pid {header_pid}, but its name says pid \
+         {name_pid}: the object was not made by handoff's Segment::create (copied or \
+         forged); refusing it. Remove it (rm {SHM_DIR}{name}) after checking who made it"
+    )]
+    CreatorMismatch {
+        /// The full name.
+        name: String,
+        /// The pid in the name.
+        name_pid: u32,
+        /// The creator pid in the header.
+        header_pid: u32,
+    },
+    /// The name holds something other than a shared-memory object (a FIFO, a symbolic
+    /// link, a directory, a device): never opened or followed.
+    #[error(
+        "{SHM_DIR}{name} is a {kind} owned by uid {uid}, not a shared-memory object: \
+         someone planted it at a name handoff uses. It was not opened or followed; remove \
+         it (rm {SHM_DIR}{name}) after checking who made it, or pick another name"
+    )]
+    NotRegular {
+        /// The full name.
+        name: String,
+        /// What it is instead (e.g. `FIFO (named pipe)`).
+        kind: String,
+        /// Its owner (0 when unknown).
+        uid: u32,
+    },
+    /// The name is taken by another user's object, which neither we nor `handoff cleanup`
+    /// may remove.
+    #[error(
+        "segment name {name} is taken by an object of uid {uid} (we are uid {ours}); handoff \
+         cleanup cannot remove another user's object: pick another name, or ask uid {uid} \
+         (or root) to remove {SHM_DIR}{name}",
+        ours = mem::current_uid()
+    )]
+    Squatted {
+        /// The full name.
+        name: String,
+        /// The owner of the object found.
+        uid: u32,
+    },
+    /// Not enough room in `/dev/shm` (its tmpfs size limit) or in memory for the segment.
+    #[error(
+        "not enough space for segment {name}: it needs {needed} bytes but only {available} \
+         are free in {SHM_DIR} (tmpfs size limit) or memory. Free space in {SHM_DIR} \
+         (`handoff cleanup` removes the segments of dead processes; `df -h {SHM_DIR}` shows \
+         the usage), or ask for a smaller size"
+    )]
+    NoSpace {
+        /// The full name (`<memfd>` for an anonymous segment).
+        name: String,
+        /// Bytes the segment needs (whole pages).
+        needed: u64,
+        /// Bytes free when we looked.
+        available: u64,
+    },
+    /// The deadline passed while opening a segment.
+    #[error(
+        "timed out opening segment {name}: it was {state} when the deadline passed; start \
+         its creator (or check the name), or give the open a later deadline"
+    )]
+    OpenTimedOut {
+        /// The name being opened.
+        name: String,
+        /// `not yet created`, or `created but not yet ready (its creator is initializing it)`.
+        state: &'static str,
+    },
+    /// No object has this name.
+    #[error(
+        "no segment named {name}: start the creator first, or check the name (openers take \
+         the full name Segment::name() returns)"
+    )]
+    NotFound {
+        /// The name looked up.
+        name: String,
+    },
+    /// The name is taken.
+    #[error(
+        "segment {name} already exists: this process made it already, or an earlier process \
+         with the same pid left it behind; pick another name or run cleanup_stale"
+    )]
+    AlreadyExists {
+        /// The full name.
+        name: String,
+    },
+    /// Every slot of the attached-process table is taken by a live process.
+    #[error(
+        "all {slots} attached-process slots of the segment are taken by live processes; \
+         detach some processes first"
+    )]
+    TableFull {
+        /// The number of slots ([`super::MAX_ATTACHED`]).
+        slots: usize,
+    },
+    /// The name is not acceptable.
+    #[error("invalid segment name {name:?}: {reason}")]
+    InvalidName {
+        /// The name given.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A short name matches segments of several live creators.
+    #[error(
+        "segment name {name:?} is ambiguous: it matches {candidates:?}; open one of them by \
+         its full name"
+    )]
+    Ambiguous {
+        /// The short name given.
+        name: String,
+        /// The full names that match.
+        candidates: Vec<String>,
+    },
+    /// The creator died or gave up before publishing the segment.
+    #[error(
+        "segment {name} was abandoned by its creator (pid {pid}) before it became ready; \
+         restart the creator, and run cleanup_stale to remove the leftover"
+    )]
+    Abandoned {
+        /// The full name.
+        name: String,
+        /// The creator's pid.
+        pid: u32,
+    },
+    /// The ready word holds a value that is no state.
+    #[error(
+        "segment ready word holds {found}, which is no valid state: the header is corrupt; \
+         recreate the segment"
+    )]
+    BadState {
+        /// The value found.
+        found: u32,
+    },
+    /// Header fields contradict each other.
+    #[error("segment header is corrupt ({detail}); recreate the segment")]
+    Corrupt {
+        /// Which fields disagree.
+        detail: String,
+    },
+    /// A typed access reaches past the payload.
+    #[error(
+        "access of {size} bytes at payload offset {offset} is out of bounds (payload is \
+         {payload_len} bytes); check the layout"
+    )]
+    OutOfBounds {
+        /// The requested offset.
+        offset: usize,
+        /// The size in bytes of the access.
+        size: usize,
+        /// The payload length.
+        payload_len: usize,
+    },
+    /// A typed access at an offset not aligned for its type.
+    #[error(
+        "payload offset {offset} is not aligned to {align} bytes as the type needs; round \
+         the offset up"
+    )]
+    Misaligned {
+        /// The requested offset.
+        offset: usize,
+        /// The type's alignment.
+        align: usize,
+    },
+}

@@ -1,0 +1,127 @@
+use super::*;
+use crate::sync::atomic::AtomicU32;
+
+fn unique(tag: &str) -> String {
+    static N: AtomicU32 = AtomicU32::new(0);
+    format!("unit-{tag}-{}", N.fetch_add(1, Ordering::Relaxed))
+}
+
+#[test]
+fn segment_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Segment>();
+    check::<Mapping>();
+}
+
+#[test]
+fn header_layout_is_stable() {
+    assert_eq!(offsets::MAGIC, 0);
+    assert_eq!(offsets::VERSION, 8);
+    assert_eq!(offsets::TOTAL_SIZE, 16);
+    assert_eq!(offsets::CREATOR, 48);
+    assert_eq!(offsets::READY, 64);
+    assert_eq!(offsets::SLOTS, 72);
+    assert_eq!(HEADER_SIZE, 72 + 16 * MAX_ATTACHED);
+}
+
+#[test]
+fn anonymous_get_and_bounds() {
+    let seg = Segment::anonymous(100).unwrap();
+    assert!(seg.is_ready() && seg.is_creator() && seg.name().is_none());
+    assert_eq!(seg.payload_len(), 100);
+    assert_eq!(seg.as_ptr() as usize % mem::page_size(), 0);
+    let w = seg.get::<AtomicU32>(96).unwrap();
+    w.store(7, Ordering::Relaxed);
+    assert_eq!(seg.slice::<u32>(0, 25).unwrap()[24], 7);
+    assert!(matches!(
+        seg.get::<AtomicU32>(97),
+        Err(Error::Segment(SegmentError::OutOfBounds { .. }))
+    ));
+    assert!(matches!(
+        seg.get::<AtomicU32>(2),
+        Err(Error::Segment(SegmentError::Misaligned { .. }))
+    ));
+    assert!(seg.slice::<u64>(0, usize::MAX).is_err());
+    assert!(seg.attached().is_empty());
+    assert!(seg.check_peers().is_ok());
+}
+
+#[test]
+fn published_creator_parses_header() {
+    let name = unique("pc");
+    let seg = Segment::create(&name, 1).unwrap();
+    let file = ShmFile::open_read_only(seg.name().unwrap()).unwrap();
+    let mut buf = vec![0; HEADER_SIZE];
+    file.read_at(&mut buf, 0).unwrap();
+    assert_eq!(published_creator(&buf), None, "not ready yet");
+    seg.publish_ready();
+    file.read_at(&mut buf, 0).unwrap();
+    assert_eq!(published_creator(&buf), Some(ProcessId::current()));
+    assert_eq!(published_creator(&buf[..10]), None);
+}
+
+#[test]
+fn open_in_same_process_and_unlink_on_creator_drop() {
+    let seg = Segment::create(&unique("same"), 4096 * 2 + 1).unwrap();
+    seg.get::<AtomicU32>(0)
+        .unwrap()
+        .store(42, Ordering::Relaxed);
+    seg.publish_ready();
+    let name = seg.name().unwrap().to_string();
+    let other = Segment::open_expect(&name, 4096 * 2 + 1, Deadline::at_ns(0)).unwrap();
+    assert_eq!(
+        other.get::<AtomicU32>(0).unwrap().load(Ordering::Relaxed),
+        42
+    );
+    assert!(!other.is_creator());
+    assert_eq!(other.creator(), ProcessId::current());
+    drop(seg);
+    assert!(matches!(
+        Segment::open(&name, Deadline::at_ns(0)),
+        Err(Error::Segment(SegmentError::NotFound { .. }))
+    ));
+    assert_eq!(
+        other.get::<AtomicU32>(0).unwrap().load(Ordering::Relaxed),
+        42
+    );
+}
+
+#[test]
+fn creator_drop_before_ready_abandons() {
+    let seg = Segment::create(&unique("ab"), 8).unwrap();
+    let name = seg.name().unwrap().to_string();
+    let file = ShmFile::open(&name).unwrap();
+    let head = file.map(HEADER_SIZE).unwrap();
+    drop(seg);
+    // SAFETY: mapped header page of a segment object (still alive through `file`).
+    let h = unsafe { &*head.as_ptr().cast::<Header>() };
+    assert!(matches!(
+        wait_ready(h, &name, std::process::id(), Deadline::at_ns(0)),
+        Err(Error::Segment(SegmentError::Abandoned { .. }))
+    ));
+}
+
+#[test]
+fn slots_claim_release_and_fill() {
+    let seg = Segment::anonymous(8).unwrap();
+    let h = seg.header();
+    let fake = ProcessId::current();
+    let mut claimed = vec![];
+    for _ in 1..MAX_ATTACHED {
+        claimed.push(claim_table_slot(&h.slots, fake, 0).unwrap());
+    }
+    assert!(matches!(
+        claim_table_slot(&h.slots, fake, 0),
+        Err(Error::Segment(SegmentError::TableFull { .. }))
+    ));
+    release_slot(&h.slots[claimed[3]]);
+    assert_eq!(claim_table_slot(&h.slots, fake, 0).unwrap(), claimed[3]);
+    // A dead process's slot is reclaimed when the table is full.
+    let dead = ProcessId::new(fake.pid, fake.start_time + 1);
+    release_slot(&h.slots[claimed[5]]);
+    assert_eq!(claim_table_slot(&h.slots, dead, 0).unwrap(), claimed[5]);
+    assert_eq!(claim_table_slot(&h.slots, fake, 0).unwrap(), claimed[5]);
+    for i in claimed {
+        release_slot(&h.slots[i]);
+    }
+}

@@ -1,0 +1,311 @@
+use super::*;
+use crate::sync::atomic::fence;
+use crate::sync::NoPeers;
+use std::sync::Arc;
+
+#[test]
+fn parse_and_display_round_trip() {
+    for w in Wait::ALL {
+        assert_eq!(w.to_string().parse::<Wait>().unwrap(), w);
+    }
+    let w: Wait = "adaptive:5us".parse().unwrap();
+    assert_eq!(
+        w,
+        Wait::Adaptive {
+            spin_budget: Duration::from_micros(5)
+        }
+    );
+    assert_eq!(w.to_string(), "adaptive:5000ns");
+    assert_eq!(w.to_string().parse::<Wait>().unwrap(), w);
+    assert_eq!("FUTEX".parse::<Wait>().unwrap(), Wait::Block);
+    assert_eq!(Wait::default(), Wait::ADAPTIVE);
+    for bad in [
+        "",
+        "spinn",
+        "adaptive:",
+        "adaptive:5",
+        "adaptive:xus",
+        "adaptive:99999999999999999999ms",
+    ] {
+        let err = bad.parse::<Wait>().unwrap_err();
+        assert!(matches!(err, Error::InvalidArgument(_)), "{bad:?} -> {err}");
+    }
+}
+
+/// A minimal primitive for exercising the loop: a word that becomes nonzero.
+struct NonZero<'a> {
+    word: &'a AtomicU32,
+    sleepers: &'a AtomicU32,
+}
+
+impl WaitCondition for NonZero<'_> {
+    type Output = u32;
+    fn poll(&mut self) -> Option<u32> {
+        Some(self.word.load(Ordering::Acquire)).filter(|&v| v != 0)
+    }
+    fn futex_word(&self) -> &AtomicU32 {
+        self.word
+    }
+    fn prepare_sleep(&mut self) -> Result<u32, u32> {
+        self.sleepers.fetch_add(1, Ordering::Relaxed);
+        fence(Ordering::SeqCst);
+        match self.poll() {
+            Some(v) => {
+                self.sleepers.fetch_sub(1, Ordering::Relaxed);
+                Err(v)
+            }
+            None => Ok(0),
+        }
+    }
+    fn finish_sleep(&mut self) {
+        self.sleepers.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+fn publish(word: &AtomicU32, sleepers: &AtomicU32, v: u32) {
+    word.store(v, Ordering::Release);
+    fence(Ordering::SeqCst);
+    if sleepers.load(Ordering::Relaxed) != 0 {
+        futex::wake_all(word);
+    }
+}
+
+#[test]
+fn every_strategy_times_out_on_a_false_condition() {
+    let word = AtomicU32::new(0);
+    let sleepers = AtomicU32::new(0);
+    for how in Wait::ALL {
+        let d = Deadline::after(Duration::from_millis(5));
+        let r = wait_on(
+            NonZero {
+                word: &word,
+                sleepers: &sleepers,
+            },
+            how,
+            Some(d),
+            &NoPeers,
+            None,
+        );
+        assert_eq!(r, Err(WaitError::Timeout), "{how}");
+        assert!(d.expired());
+        assert_eq!(sleepers.load(Ordering::Relaxed), 0);
+    }
+}
+
+#[test]
+fn every_strategy_sees_a_publish_from_another_thread() {
+    for how in Wait::ALL.into_iter().chain([Wait::Adaptive {
+        spin_budget: Duration::ZERO,
+    }]) {
+        let word = Arc::new(AtomicU32::new(0));
+        let sleepers = Arc::new(AtomicU32::new(0));
+        let (w2, s2) = (word.clone(), sleepers.clone());
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(2));
+            publish(&w2, &s2, 7);
+        });
+        let d = Deadline::after(Duration::from_secs(20));
+        let r = wait_on(
+            NonZero {
+                word: &word,
+                sleepers: &sleepers,
+            },
+            how,
+            Some(d),
+            &NoPeers,
+            None,
+        );
+        assert_eq!(r, Ok(7), "{how}");
+        t.join().unwrap();
+    }
+}
+
+struct DeadPeer;
+impl PeerWatch for DeadPeer {
+    fn check_peers(&self) -> Result<(), WaitError> {
+        Err(WaitError::PeerGone { pid: 4242 })
+    }
+}
+
+#[test]
+fn a_dead_peer_ends_every_strategy() {
+    let word = AtomicU32::new(0);
+    let sleepers = AtomicU32::new(0);
+    for how in Wait::ALL {
+        // The watchdog is the deadline: a hang would show as Timeout, not PeerGone.
+        let d = Deadline::after(Duration::from_secs(20));
+        let r = wait_on(
+            NonZero {
+                word: &word,
+                sleepers: &sleepers,
+            },
+            how,
+            Some(d),
+            &DeadPeer,
+            None,
+        );
+        assert_eq!(r, Err(WaitError::PeerGone { pid: 4242 }), "{how}");
+    }
+}
+
+/// A peer that publishes and then leaves, caught between the waiter's poll and its peer
+/// check: the wait must still succeed (the loop polls once more after a failed check).
+struct PublishThenLeave<'a>(&'a AtomicU32);
+impl PeerWatch for PublishThenLeave<'_> {
+    fn check_peers(&self) -> Result<(), WaitError> {
+        self.0.store(5, Ordering::Release);
+        Err(WaitError::PeerGone { pid: 4243 })
+    }
+}
+
+#[test]
+fn a_peer_that_published_before_leaving_ends_nothing() {
+    for how in Wait::ALL {
+        let word = AtomicU32::new(0);
+        let sleepers = AtomicU32::new(0);
+        let cond = NonZero {
+            word: &word,
+            sleepers: &sleepers,
+        };
+        let d = Deadline::after(Duration::from_secs(20));
+        let r = wait_on(cond, how, Some(d), &PublishThenLeave(&word), None);
+        assert_eq!(r, Ok(5), "{how}");
+    }
+}
+
+/// A condition that holds from its `n`th poll on (counting every poll).
+struct TrueOnPoll {
+    n: u32,
+    polls: u32,
+    word: AtomicU32,
+}
+
+impl TrueOnPoll {
+    fn new(n: u32) -> Self {
+        TrueOnPoll {
+            n,
+            polls: 0,
+            word: AtomicU32::new(0),
+        }
+    }
+}
+
+impl WaitCondition for &mut TrueOnPoll {
+    type Output = u32;
+    fn poll(&mut self) -> Option<u32> {
+        self.polls += 1;
+        (self.polls >= self.n).then_some(self.polls)
+    }
+    fn futex_word(&self) -> &AtomicU32 {
+        &self.word
+    }
+    fn prepare_sleep(&mut self) -> Result<u32, u32> {
+        match self.poll() {
+            Some(v) => Err(v),
+            None => Ok(0),
+        }
+    }
+}
+
+/// Pinned to one CPU and told the peer last ran there, an adaptive wait yields to the
+/// peer on every spin iteration: a condition true on its 5th poll (1 inline poll, then
+/// 4 in the spin loop) costs exactly 3 yields.
+#[test]
+fn adaptive_yields_to_a_peer_on_its_cpu() {
+    let cpu = crate::sys::affinity::thread_affinity().unwrap()[0];
+    crate::sys::affinity::pin_current_thread(cpu).unwrap();
+    reset_adaptive_stats();
+    learn::set_state(0, 0);
+    // A budget no yield outlasts, whatever the load: the wait ends by spinning.
+    let how = Wait::Adaptive {
+        spin_budget: Duration::from_secs(60),
+    };
+    let mut cond = TrueOnPoll::new(5);
+    let r = wait_on(&mut cond, how, None, &NoPeers, Some(cpu as u32));
+    assert_eq!(r, Ok(5));
+    let s = adaptive_stats();
+    assert_eq!(
+        (s.same_cpu, s.yields, s.spun, s.blocked),
+        (1, 3, 1, 0),
+        "{s:?}"
+    );
+    // A peer on another CPU: pause, no yield.
+    reset_adaptive_stats();
+    let mut cond = TrueOnPoll::new(5);
+    let other = Some(cpu as u32 + 1);
+    assert_eq!(
+        wait_on(&mut cond, Wait::ADAPTIVE, None, &NoPeers, other),
+        Ok(5)
+    );
+    let s = adaptive_stats();
+    assert_eq!((s.same_cpu, s.yields, s.spun), (0, 0, 1), "{s:?}");
+}
+
+/// From short mode (score high), the 16th wait probes the full budget; a probe that ends
+/// by spinning switches back to full-budget spins at once.
+#[test]
+fn adaptive_probe_that_spins_switches_back_to_full_budget() {
+    reset_adaptive_stats();
+    learn::set_state(256, 0);
+    let wait = |stats_short: u64| {
+        let mut cond = TrueOnPoll::new(2);
+        assert_eq!(
+            wait_on(&mut cond, Wait::ADAPTIVE, None, &NoPeers, None),
+            Ok(2)
+        );
+        assert_eq!(adaptive_stats().short, stats_short);
+    };
+    // Waits 1-15 spin short, even though they end spinning (score 256 -> decays
+    // only slowly: 192, 144, 108 — below the threshold after the 3rd).
+    learn::set_state(256, 15);
+    wait(0); // the 16th: a probe, not short
+             // The probe ended spinning: the next waits spin the full budget.
+    for _ in 0..20 {
+        wait(0);
+    }
+    // Control: without a probe, a high score gives short spins.
+    learn::set_state(256, 0);
+    wait(1);
+}
+
+/// Waits that outlast the budget switch the thread to short spins.
+#[test]
+fn adaptive_learns_to_spin_short() {
+    reset_adaptive_stats();
+    learn::set_state(0, 0);
+    let word = AtomicU32::new(0);
+    let sleepers = AtomicU32::new(0);
+    let how = Wait::Adaptive {
+        spin_budget: Duration::from_micros(50),
+    };
+    for _ in 0..8 {
+        let d = Deadline::after(Duration::from_micros(200));
+        let r = wait_on(
+            NonZero {
+                word: &word,
+                sleepers: &sleepers,
+            },
+            how,
+            Some(d),
+            &NoPeers,
+            None,
+        );
+        assert_eq!(r, Err(WaitError::Timeout));
+    }
+    let s = adaptive_stats();
+    assert!(
+        s.short > 0,
+        "long waits should switch to short spins: {s:?}"
+    );
+    reset_adaptive_stats();
+}
+
+#[test]
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+fn cpu_hint_records_the_cpu() {
+    let h = CpuHint::new();
+    assert_eq!(h.get(), None);
+    h.note();
+    assert!(h.get().is_some());
+    assert!(h.replace().is_some());
+}
