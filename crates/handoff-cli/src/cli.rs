@@ -3,8 +3,8 @@
 
 use crate::{progress, Failure, EXIT_INTERRUPTED};
 use clap::{Args, Parser, Subcommand};
-use handoff::sys::clock::Clock;
-use handoff::sys::topology::Topology;
+use handoff_probe::clock::Clock;
+use handoff_probe::topology::Topology;
 use handoff_lab::experiments::exchange::{self, ExchangeConfig, Mode};
 use handoff_lab::output::{self, Format};
 use handoff_lab::schema::{C2cResults, ExchangeResults};
@@ -295,7 +295,7 @@ pub fn check_memory(points: &[exchange::Point]) -> Result<(), Failure> {
 /// Everything an exchange measurement needs from the machine.
 pub struct Machine {
     pub clock: Clock,
-    pub calibration: handoff::sys::clock::Calibration,
+    pub calibration: handoff_probe::clock::Calibration,
     pub topology: Topology,
     pub launcher: exchange::Launcher,
 }
@@ -417,7 +417,7 @@ fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {
     }
     install_interrupt_handler();
     let m = Machine::detect()?;
-    let opts = handoff::floor::C2cOptions {
+    let opts = handoff_probe::floor::C2cOptions {
         samples: a.samples,
         round_trips_per_sample: a.round_trips,
         ..Default::default()
@@ -496,7 +496,7 @@ fn compare(a: &Path, b: &Path, fail_above: Option<f64>, format: &str) -> Result<
 
 fn cleanup() -> Result<u8, Failure> {
     let removed =
-        handoff::sys::mem::cleanup_all_stale().map_err(|e| Failure::runtime(e.to_string()))?;
+        handoff_probe::cleanup::cleanup_all_stale().map_err(|e| Failure::runtime(e.to_string()))?;
     if removed.segments.is_empty() && removed.semaphores.is_empty() {
         println!("no stale handoff segments");
     }

@@ -13,7 +13,7 @@
 
 use crate::cli::{allowed_cpus, apply_common, parse_cores, results, Machine, ReportArgs};
 use crate::{progress, Failure, EXIT_INTERRUPTED};
-use handoff::sys::topology::Placement;
+use handoff_probe::topology::Placement;
 use handoff_lab::experiments::c2c;
 use handoff_lab::experiments::exchange::{self, ExchangeConfig, Mode, Point};
 use handoff_lab::progress::Progress;
@@ -56,7 +56,7 @@ pub fn sweep_sizes(max: usize, step_pow4: u32) -> Vec<usize> {
 /// Builds the plan for this machine and these flags.
 pub fn plan(
     args: &ReportArgs,
-    topology: &handoff::sys::topology::Topology,
+    topology: &handoff_probe::topology::Topology,
     allowed: &[usize],
     llc_bytes: Option<u64>,
 ) -> Result<(Plan, ExchangeConfig), Failure> {
@@ -230,7 +230,7 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     let out = match &args.out {
         Some(d) => d.clone(),
         None => {
-            let host = handoff::sys::topology::MachineInfo::detect().hostname;
+            let host = handoff_probe::topology::MachineInfo::detect().hostname;
             PathBuf::from(format!("handoff-report-{host}-{}", civil_date(now_unix())))
         }
     };
@@ -249,7 +249,7 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         prog.begin(plan.c2c_pairs.len(), "c2c matrix");
         known = c2c::measure(
             &plan.c2c_pairs,
-            &handoff::floor::C2cOptions::default(),
+            &handoff_probe::floor::C2cOptions::default(),
             &m.topology,
             cancel,
             &mut |_, _| {},

@@ -1,8 +1,8 @@
 //! The machine and tool descriptions every results file carries, so a reader can redo a run.
 
 use crate::schema::{self, Machine, Tool};
-use handoff::sys::clock::{Calibration, ClockSource};
-use handoff::sys::topology::{CacheKind, MachineInfo, Topology};
+use handoff_probe::clock::{Calibration, ClockSource};
+use handoff_probe::topology::{CacheKind, MachineInfo, Topology};
 
 /// Describes this machine; `calibration` is the clock the measurements used.
 pub fn detect(calibration: &Calibration) -> Machine {

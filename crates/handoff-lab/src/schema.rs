@@ -22,7 +22,7 @@ pub const C2C_SCHEMA: &str = "handoff.c2c/1";
 ///
 /// Records carry the name as a plain string so that a newer library can add classes without
 /// breaking older readers; these constants are the names the report knows how to describe,
-/// the same as [`handoff::sys::topology::Placement::as_str`] (a test keeps them equal).
+/// the same as [`handoff_probe::topology::Placement::as_str`] (a test keeps them equal).
 pub mod placement {
     /// Producer and consumer on the same logical CPU.
     pub const SAME_CORE: &str = "same-core";
@@ -69,7 +69,7 @@ pub mod placement {
 
     #[cfg(test)]
     mod tests {
-        use handoff::sys::topology::Placement;
+        use handoff_probe::topology::Placement;
 
         #[test]
         fn names_match_the_library() {

@@ -1,23 +1,14 @@
-//! Error types. Each says what went wrong and, where it helps, what to do about it.
+//! The crate error: wraps each layer's error at the top. Each says what went wrong and, where
+//! it helps, what to do about it.
 
 use std::io;
 
+pub use crate::peers::WaitError;
+use crate::shm::SegmentError;
+use crate::sys;
+
 /// Result with the crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-/// Why a wait did not see its condition come true.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum WaitError {
-    /// The deadline passed first.
-    #[error("timed out: the deadline passed before the condition came true")]
-    Timeout,
-    /// A peer attached to the same segment exited (or was killed) while we waited.
-    #[error("peer process {pid} is gone (exited or killed) while we waited on it")]
-    PeerGone {
-        /// The pid of the peer that is gone.
-        pid: u32,
-    },
-}
 
 /// Everything that can go wrong in handoff.
 #[derive(Debug, thiserror::Error)]
@@ -47,7 +38,7 @@ pub enum Error {
     },
     /// A shared segment failed validation.
     #[error(transparent)]
-    Segment(#[from] crate::shm::SegmentError),
+    Segment(#[from] SegmentError),
     /// A wait ended without its condition.
     #[error(transparent)]
     Wait(#[from] WaitError),
@@ -59,6 +50,20 @@ impl Error {
         Error::Io {
             op: op.into(),
             source: source.into(),
+        }
+    }
+}
+
+impl From<sys::Error> for Error {
+    /// The platform error as the crate's: the generic cases one to one, the shared-memory
+    /// object cases as the segment errors that explain them.
+    fn from(e: sys::Error) -> Self {
+        match e {
+            sys::Error::Io { op, source } => Error::Io { op, source },
+            sys::Error::Unsupported(what) => Error::Unsupported(what),
+            sys::Error::InvalidArgument(why) => Error::InvalidArgument(why),
+            sys::Error::CpuUnavailable { cpu, allowed } => Error::CpuUnavailable { cpu, allowed },
+            e => Error::Segment(SegmentError::from_sys(e).expect("a shared-memory object error")),
         }
     }
 }

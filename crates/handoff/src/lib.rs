@@ -1,16 +1,21 @@
 //! handoff: shared-memory hand-off and synchronization between processes and threads.
 //!
-//! Layers, bottom to top (see `DESIGN.md`):
-//! - [`sys`]: every syscall and FFI `unsafe` (segments, futex, affinity, topology, clock,
-//!   cache flush, process liveness);
-//! - [`shm`]: named segments with a validated header, and the [`shm::ShmSafe`] marker for
-//!   types that may live in one;
-//! - [`sync`]: flags, signals (counting-put counters), semaphores and barriers with
-//!   spin / block / adaptive waits that notice a dead peer;
-//! - [`channel`]: zero-copy block channels between a producer and a consumer (loan, write
-//!   in place, publish; receive, read in place, drop to release).
+//! Layers, bottom to top; a module imports only from its own layer or the ones below
+//! (`tests/layers.rs` checks it):
+//! 1. [`sys`]: the platform — every syscall and FFI `unsafe` (mappings, futex, affinity,
+//!    process identity, deadlines), thin safe wrappers with their own [`sys::Error`];
+//! 2. shared building blocks: the std/loom atomics facade (crate-private), the
+//!    [`shm::ShmSafe`] marker, and peer watching ([`sync::PeerWatch`], [`WaitError`]);
+//! 3. [`sync`] and [`shm`], siblings that never import each other: flags, signals
+//!    (counting-put counters), semaphores and barriers with spin / block / adaptive waits
+//!    that notice a dead peer; named segments with a validated header;
+//! 4. [`channel`]: zero-copy block channels between a producer and a consumer (loan, write
+//!    in place, publish; receive, read in place, drop to release);
+//! 5. [`Error`], which wraps each layer's error.
 //!
-//! Linux only for now: elsewhere every constructor returns [`Error::Unsupported`].
+//! Linux only for now: elsewhere every constructor returns [`Error::Unsupported`]. The
+//! measurement machinery of the project's lab (topology, TSC clock, cache flushing, the
+//! cache-line floor) lives in the `handoff-probe` crate, not here.
 //!
 //! ```
 //! use handoff::shm::Segment;
@@ -32,11 +37,18 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
-pub mod channel;
-pub mod error;
-pub mod floor;
+// Layer 1: the platform.
+pub mod sys;
+// Layer 2: shared building blocks.
+pub(crate) mod atomic;
+mod layout;
+mod peers;
+// Layer 3: siblings.
 pub mod shm;
 pub mod sync;
-pub mod sys;
+// Layer 4.
+pub mod channel;
+// Layer 5: the crate error.
+pub mod error;
 
 pub use error::{Error, Result, WaitError};

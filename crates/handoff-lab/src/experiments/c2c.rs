@@ -1,8 +1,8 @@
 //! `bench c2c`: the hardware floor, one cache line bounced between every pair of CPUs.
 
 use crate::schema::C2cPair;
-use handoff::floor::{c2c, C2cOptions};
-use handoff::sys::topology::Topology;
+use handoff_probe::floor::{c2c, C2cOptions};
+use handoff_probe::topology::Topology;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Every unordered pair of distinct CPUs in `cpus` (one-way latency is symmetric).

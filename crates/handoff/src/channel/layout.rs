@@ -16,7 +16,7 @@
 
 use super::ring::Ring;
 use super::{ChannelConfig, ChannelError, Role};
-use crate::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use crate::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// "HNDFCHAN", little-endian: the first word of every channel header.
 pub(crate) const CHANNEL_MAGIC: u64 = u64::from_le_bytes(*b"HNDFCHAN");
@@ -48,7 +48,7 @@ pub(crate) struct ChannelHeader {
 // SAFETY: repr(C); only atomics and `Signal`s (ShmSafe: pointer-free, all-zero valid, shared
 // through atomics only); all-zero is "no channel yet" (magic 0), which openers refuse.
 #[cfg(not(loom))]
-unsafe impl crate::shm::ShmSafe for ChannelHeader {}
+unsafe impl crate::layout::ShmSafe for ChannelHeader {}
 
 /// Offsets of one channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -37,7 +37,7 @@
 //! adds only the accounting, so the `loom_tests` below model-check exactly the code the
 //! channel runs, with the blocks in loom's `UnsafeCell` so a missing happens-before is a race.
 
-use crate::sync::peers::PeerWatch;
+use crate::peers::PeerWatch;
 use crate::sync::signal::Signal;
 use crate::sync::wait::Wait;
 use crate::sys::Deadline;

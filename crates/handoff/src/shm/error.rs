@@ -248,3 +248,30 @@ pub enum SegmentError {
         align: usize,
     },
 }
+
+impl SegmentError {
+    /// The segment error that explains a platform error about a shared-memory object
+    /// (missing, taken, refused name, not a regular file, no space); `None` for the others.
+    pub(crate) fn from_sys(e: crate::sys::Error) -> Option<SegmentError> {
+        use crate::sys::Error as E;
+        Some(match e {
+            E::NotFound { name } => SegmentError::NotFound { name },
+            E::AlreadyExists { name } => SegmentError::AlreadyExists { name },
+            E::BadName { name, reason } => SegmentError::InvalidName {
+                name,
+                reason: format!("the system refused it ({reason})"),
+            },
+            E::NotRegular { name, kind, uid } => SegmentError::NotRegular { name, kind, uid },
+            E::NoSpace {
+                name,
+                needed,
+                available,
+            } => SegmentError::NoSpace {
+                name,
+                needed,
+                available,
+            },
+            _ => return None,
+        })
+    }
+}

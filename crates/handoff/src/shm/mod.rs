@@ -79,71 +79,33 @@
 //! so a survivor leaves nothing behind after a SIGKILLed peer. Before unlinking, the dropper
 //! checks that the name still refers to the same object (device + inode), so it never
 //! removes a newer segment that reused the name. Segments whose every user was killed are
-//! removed by [`crate::sys::mem::cleanup_stale`].
+//! removed by [`cleanup_stale`].
 //!
 //! Linux only; elsewhere (and under `cfg(loom)`, where shared memory cannot hold loom's
 //! atomics) every constructor returns [`crate::Error::Unsupported`].
 
-use crate::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use crate::sync::PeerWatch;
+use crate::atomic::{AtomicU32, Ordering};
+pub use crate::layout::ShmSafe;
+use crate::peers::PeerWatch;
 use crate::sys::mem::{self, Mapping, ShmFile};
 use crate::sys::{futex, Deadline, ProcessId};
 use crate::{Error, Result, WaitError};
 use std::mem::{align_of, size_of};
 use std::time::Duration;
 
+mod cleanup;
 mod error;
+mod names;
 mod open;
 mod ready;
 mod table;
+pub use cleanup::{cleanup_stale, list_segments};
 pub use error::SegmentError;
+pub use names::{canonical_name, parse_segment_name, MAX_USER_NAME_LEN, NAME_PREFIX};
 use open::*;
 use ready::*;
 use table::*;
 pub use table::{Departure, DepartureKind};
-
-/// Marker for types that may live in a shared segment and be reached through
-/// [`Segment::get`] / [`Segment::slice`].
-///
-/// # Safety
-///
-/// Implementors guarantee that the type
-/// - is `repr(C)` (or a primitive / array of such), so every process agrees on its layout;
-/// - holds no pointers or references (addresses differ between processes; use offsets);
-/// - is valid when all its bytes are zero (a fresh segment is zero-filled);
-/// - is shared only through atomics or other interior mutability that works between
-///   processes (hence the `Sync` bound): plain fields are read-only once the segment is
-///   published.
-pub unsafe trait ShmSafe: Sync {}
-
-// SAFETY: integers are pointer-free, valid at zero, and have one layout per target.
-unsafe impl ShmSafe for u8 {}
-// SAFETY: as for u8.
-unsafe impl ShmSafe for u16 {}
-// SAFETY: as for u8.
-unsafe impl ShmSafe for u32 {}
-// SAFETY: as for u8.
-unsafe impl ShmSafe for u64 {}
-// SAFETY: as for u8.
-unsafe impl ShmSafe for i32 {}
-// SAFETY: as for u8.
-unsafe impl ShmSafe for i64 {}
-// SAFETY: an array of ShmSafe elements is laid out contiguously with no padding between
-// elements, holds no pointers, and is zero-valid when its elements are.
-unsafe impl<T: ShmSafe, const N: usize> ShmSafe for [T; N] {}
-// SAFETY: ProcessId is repr(C) { u32, u32, u64 }: no pointers; all-zero means "none".
-unsafe impl ShmSafe for ProcessId {}
-// SAFETY: std's atomics have the layout of their integer (documented), no pointers, zero is
-// a valid value, and shared mutation goes through atomic instructions that work across
-// processes. Not under loom: loom's atomics are handles into the model, not plain memory.
-#[cfg(not(loom))]
-unsafe impl ShmSafe for AtomicU32 {}
-// SAFETY: as for AtomicU32.
-#[cfg(not(loom))]
-unsafe impl ShmSafe for AtomicU64 {}
-// SAFETY: as for AtomicU32 (one byte, 0 = false).
-#[cfg(not(loom))]
-unsafe impl ShmSafe for crate::sync::atomic::AtomicBool {}
 
 /// The magic bytes at offset 0 of every segment.
 pub const MAGIC: [u8; 8] = *b"HNDOFSEG";
@@ -387,14 +349,12 @@ impl Segment {
     pub fn create_with(name: &str, payload_len: usize, opts: &SegmentOptions) -> Result<Segment> {
         unsupported()?;
         let (payload_offset, total) = sizes(payload_len)?;
-        let full = mem::segment_name(name)?;
+        let full = names::segment_name(name)?;
         let file = match ShmFile::create(&full, total, opts.mode) {
-            Err(Error::Segment(SegmentError::AlreadyExists { .. }))
-                if mem::remove_if_stale(&full) =>
-            {
+            Err(crate::sys::Error::AlreadyExists { .. }) if cleanup::remove_if_stale(&full) => {
                 ShmFile::create(&full, total, opts.mode)?
             }
-            Err(Error::Segment(SegmentError::AlreadyExists { name })) => {
+            Err(crate::sys::Error::AlreadyExists { name }) => {
                 return Err(explain_taken(name))
             }
             r => r?,
@@ -501,7 +461,7 @@ impl Segment {
     pub fn open_with(name: &str, deadline: Deadline, opts: &OpenOptions) -> Result<Segment> {
         unsupported()?;
         let (full, file) = open_file(name, deadline, opts.wait_for_creation)?;
-        let creator_pid = mem::parse_segment_name(&full).map_or(0, |(pid, _)| pid);
+        let creator_pid = parse_segment_name(&full).map_or(0, |(pid, _)| pid);
         let uid = mem::current_uid();
         let role = if opts.observer { OBSERVER } else { 0 };
         let not_ready = || {

@@ -102,7 +102,7 @@ pub(super) fn validate(
             ),
         }));
     }
-    let name_pid = mem::parse_segment_name(name).map_or(0, |(pid, _)| pid);
+    let name_pid = parse_segment_name(name).map_or(0, |(pid, _)| pid);
     if h.creator.pid != name_pid {
         return Err(seg_err(SegmentError::CreatorMismatch {
             name: name.to_string(),
@@ -152,14 +152,14 @@ pub(super) fn validate(
 
 /// A full name as is; a short name resolved among live creators' segments.
 pub(super) fn resolve_name(name: &str) -> Result<String> {
-    if name.starts_with('/') || mem::parse_segment_name(name).is_some() {
-        return mem::canonical_name(name);
+    if name.starts_with('/') || parse_segment_name(name).is_some() {
+        return canonical_name(name);
     }
-    mem::validate_user_name(name)?;
-    let candidates: Vec<String> = mem::list_segments()?
+    names::validate_user_name(name)?;
+    let candidates: Vec<String> = list_segments()?
         .into_iter()
         .filter(|full| {
-            mem::parse_segment_name(full)
+            parse_segment_name(full)
                 .is_some_and(|(pid, user)| user == name && !mem::pid_is_gone(pid))
         })
         .collect();

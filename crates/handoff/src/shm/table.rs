@@ -9,7 +9,7 @@
 //! the same process attaches again, or by [`super::Segment::forget_departed`].
 
 use super::SegmentError;
-use crate::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use crate::atomic::{AtomicU32, AtomicU64, Ordering};
 use crate::sys::{mem, ProcessId};
 use crate::{Error, Result};
 

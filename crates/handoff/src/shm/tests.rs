@@ -1,5 +1,5 @@
 use super::*;
-use crate::sync::atomic::AtomicU32;
+use crate::atomic::AtomicU32;
 
 fn unique(tag: &str) -> String {
     static N: AtomicU32 = AtomicU32::new(0);

@@ -38,8 +38,8 @@
 //! and sit in one total order with the leader's CAS, which either sees the bit (and wakes) or
 //! makes the waiter's CAS fail (and the waiter re-reads the new generation).
 
-use crate::sync::atomic::{AtomicU32, Ordering};
-use crate::sync::peers::PeerWatch;
+use crate::atomic::{AtomicU32, Ordering};
+use crate::peers::PeerWatch;
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
 use crate::sys::{futex, Deadline};
 use crate::{Error, Result, WaitError};
@@ -78,7 +78,7 @@ pub struct Barrier {
 // read; its futex is process-shared. It may be placed in a shared segment.
 // Not under loom: loom's atomics are handles into the model, not plain memory.
 #[cfg(not(loom))]
-unsafe impl crate::shm::ShmSafe for Barrier {}
+unsafe impl crate::layout::ShmSafe for Barrier {}
 
 /// How a successful [`Barrier::wait`] ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -334,7 +334,7 @@ mod tests {
         for how in [Wait::SpinYield, Wait::Block, Wait::ADAPTIVE] {
             let shared = Arc::new((
                 Barrier::new(N as u32).unwrap(),
-                [(); N].map(|_| crate::sync::atomic::AtomicU64::new(0)),
+                [(); N].map(|_| crate::atomic::AtomicU64::new(0)),
             ));
             let d = Some(Deadline::after(Duration::from_secs(30)));
             let threads: Vec<_> = (0..N)

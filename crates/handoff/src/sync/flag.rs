@@ -31,8 +31,8 @@
 //! A `Flag` is `repr(C)`, pointer-free, and all-zero is a valid flag holding 0, so it may
 //! live in a shared segment.
 
-use crate::sync::atomic::{fence, AtomicU32, Ordering};
-use crate::sync::peers::PeerWatch;
+use crate::atomic::{fence, AtomicU32, Ordering};
+use crate::peers::PeerWatch;
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
 use crate::sys::{futex, Deadline};
 use crate::WaitError;
@@ -69,7 +69,7 @@ pub struct Flag {
 // used from several processes at once.
 // Not under loom: loom's atomics are handles into the model, not plain memory.
 #[cfg(not(loom))]
-unsafe impl crate::shm::ShmSafe for Flag {}
+unsafe impl crate::layout::ShmSafe for Flag {}
 
 impl Flag {
     /// A flag holding 0.

@@ -13,17 +13,15 @@
 //! pointer-free and valid when all-zero, so it can be placed in a [`crate::shm`] segment.
 //! [`wait`] explains the strategies and the one wait loop they all use.
 
-pub mod atomic;
 pub mod barrier;
 pub mod flag;
-pub mod peers;
 pub mod semaphore;
 pub mod signal;
 pub mod wait;
 
 pub use barrier::{Barrier, BarrierWaitResult};
 pub use flag::Flag;
-pub use peers::{NoPeers, PeerWatch};
+pub use crate::peers::{NoPeers, PeerWatch};
 pub use semaphore::Semaphore;
 pub use signal::Signal;
 pub use wait::{CpuHint, Wait, WaitCondition};

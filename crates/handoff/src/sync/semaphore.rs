@@ -37,8 +37,8 @@
 //! All-zero is a valid semaphore with no permits; `repr(C)`, pointer-free: it may live in a
 //! segment.
 
-use crate::sync::atomic::{fence, AtomicU32, Ordering};
-use crate::sync::peers::PeerWatch;
+use crate::atomic::{fence, AtomicU32, Ordering};
+use crate::peers::PeerWatch;
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
 use crate::sys::{futex, Deadline};
 use crate::{Error, Result, WaitError};
@@ -71,7 +71,7 @@ pub struct Semaphore {
 // process-shared. It may be placed in a shared segment and used from several processes.
 // Not under loom: loom's atomics are handles into the model, not plain memory.
 #[cfg(not(loom))]
-unsafe impl crate::shm::ShmSafe for Semaphore {}
+unsafe impl crate::layout::ShmSafe for Semaphore {}
 
 impl Semaphore {
     /// A semaphore holding `permits` permits.

@@ -34,8 +34,8 @@
 //!
 //! All-zero is a valid signal at 0; `repr(C)`, pointer-free: it may live in a segment.
 
-use crate::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
-use crate::sync::peers::PeerWatch;
+use crate::atomic::{fence, AtomicU32, AtomicU64, Ordering};
+use crate::peers::PeerWatch;
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
 use crate::sys::{futex, Deadline};
 use crate::WaitError;
@@ -65,7 +65,7 @@ pub struct Signal {
 // process-shared. It may be placed in a shared segment and used from several processes.
 // Not under loom: loom's atomics are handles into the model, not plain memory.
 #[cfg(not(loom))]
-unsafe impl crate::shm::ShmSafe for Signal {}
+unsafe impl crate::layout::ShmSafe for Signal {}
 
 impl Signal {
     /// A signal at 0.

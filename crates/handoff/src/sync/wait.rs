@@ -77,9 +77,9 @@ use std::str::FromStr;
 use std::time::Duration;
 
 #[cfg(not(loom))]
-use crate::sync::atomic::Ordering;
-use crate::sync::atomic::{spin_hint, yield_now, AtomicU32};
-use crate::sync::peers::PeerWatch;
+use crate::atomic::Ordering;
+use crate::atomic::{spin_hint, yield_now, AtomicU32};
+use crate::peers::PeerWatch;
 use crate::sys::deadline::monotonic_ns;
 use crate::sys::{futex, Deadline};
 use crate::{Error, WaitError};

@@ -15,7 +15,7 @@
 //! silent escape from what the user asked for. [`thread_affinity`] is the calling thread's
 //! mask right now.
 
-use crate::{Error, Result};
+use crate::sys::{Error, Result};
 use std::sync::OnceLock;
 
 /// Where the kernel lists the online CPUs.
@@ -106,7 +106,7 @@ pub fn current_cpu() -> usize {
 }
 
 // One parser and formatter for the kernel's CPU list format, shared with the topology code.
-pub use super::topology::{format_cpu_list, parse_cpu_list};
+pub use super::cpulist::{format_cpu_list, parse_cpu_list};
 
 /// Checks `cpu` against the process's allowed set.
 fn check_allowed(cpu: usize) -> Result<()> {

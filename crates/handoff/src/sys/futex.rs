@@ -1,14 +1,19 @@
 //! Futex wait/wake on *shared* 32-bit words (usable between processes), with absolute
 //! CLOCK_MONOTONIC deadlines.
 //!
-//! The word must be a `crate::sync::atomic::AtomicU32`; a segment's words are process-shared,
+//! The word must be a `crate::atomic::AtomicU32`; a segment's words are process-shared,
 //! so we never pass `FUTEX_PRIVATE_FLAG`. Waits may return spuriously; callers re-check their
 //! condition in a loop. Under `cfg(loom)` a stand-in built on loom's `Mutex` + `Condvar`
 //! replaces the syscall with the same check-then-sleep atomicity, so a lost wake-up shows up
 //! as a loom deadlock.
 
 use super::Deadline;
-use crate::sync::atomic::AtomicU32;
+// The platform layer sits below the crate's atomics facade, so it picks std's or loom's
+// word itself (the same switch as `crate::atomic`).
+#[cfg(loom)]
+use loom::sync::atomic::AtomicU32;
+#[cfg(not(loom))]
+use std::sync::atomic::AtomicU32;
 
 /// How a [`wait`] ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,7 +78,7 @@ mod imp {
     // Fallback where there is no futex: a short sleep-poll. Correct (waits may return
     // spuriously) but slow; handoff's segments are Linux-only anyway.
     pub fn wait(word: &AtomicU32, expected: u32, deadline: Option<Deadline>) -> WaitOutcome {
-        use crate::sync::atomic::Ordering;
+        use std::sync::atomic::Ordering;
         if word.load(Ordering::Relaxed) != expected {
             return WaitOutcome::Returned;
         }
@@ -92,7 +97,7 @@ mod imp {
 #[cfg(loom)]
 mod imp {
     use super::*;
-    use crate::sync::atomic::Ordering;
+    use loom::sync::atomic::Ordering;
     use loom::sync::{Condvar, Mutex};
 
     loom::lazy_static! {
@@ -150,8 +155,8 @@ thread_local! {
 /// How many futex wakes the calling thread has issued (test hook: a publisher that skips
 /// the wake while a sleeper is registered shows here at once, not after a sleep slice).
 #[cfg(not(loom))]
-#[doc(hidden)]
-pub fn wake_calls() -> u64 {
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn wake_calls() -> u64 {
     WAKE_CALLS.with(std::cell::Cell::get)
 }
 
@@ -201,7 +206,7 @@ pub fn wake_all(word: &AtomicU32) -> usize {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::sync::atomic::Ordering;
+    use std::sync::atomic::Ordering;
     use std::sync::Arc;
     use std::time::Duration;
 

@@ -1,9 +1,7 @@
 //! Shared memory: named POSIX shm objects and anonymous memfds, mapped read-write `MAP_SHARED`.
 //!
 //! This is the raw layer under [`crate::shm::Segment`]: it knows files, sizes, owners and
-//! mappings, not headers. Names have the form `/handoff-<creator pid>-<user part>` so stale
-//! objects can be traced back to the process that made them; [`cleanup_stale`] removes the
-//! ones whose creator is dead.
+//! mappings, not headers, names or cleanup (those are `shm`'s policy).
 //!
 //! Objects are created owner-only (`0600`) unless the caller asks otherwise, with
 //! `O_CREAT | O_EXCL` so two creators never share one by accident. Sizes are rounded up to
@@ -11,20 +9,12 @@
 //!
 //! Linux only: elsewhere every constructor returns [`Error::Unsupported`].
 
-use crate::shm::SegmentError;
 use crate::sys::ProcessId;
-use crate::{Error, Result};
+use crate::sys::{Error, Result};
 use std::ptr::NonNull;
 
 /// Where Linux exposes POSIX shm objects as files.
 pub const SHM_DIR: &str = "/dev/shm";
-
-/// The project prefix every segment name starts with (after the leading `/`).
-pub const NAME_PREFIX: &str = "handoff-";
-
-/// Longest user part of a name, in bytes. `NAME_MAX` (255) leaves room for the prefix, a
-/// pid and the separators.
-pub const MAX_USER_NAME_LEN: usize = 200;
 
 /// Default permission bits: owner read/write only.
 pub const DEFAULT_MODE: u32 = 0o600;
@@ -43,77 +33,6 @@ pub fn round_up_to_pages(len: usize) -> Option<usize> {
 /// The effective uid of the calling process (the owner of the objects it creates).
 pub fn current_uid() -> u32 {
     rustix::process::geteuid().as_raw()
-}
-
-/// Checks the user part of a segment name: non-empty, at most [`MAX_USER_NAME_LEN`] bytes,
-/// only ASCII letters, digits, `.`, `_` and `-` (so never a `/`), and not `.` or `..`.
-pub fn validate_user_name(user: &str) -> Result<()> {
-    let bad = |reason: String| {
-        Err(Error::Segment(SegmentError::InvalidName {
-            name: user.to_string(),
-            reason,
-        }))
-    };
-    if user.is_empty() {
-        return bad("the name is empty".into());
-    }
-    if user.len() > MAX_USER_NAME_LEN {
-        return bad(format!(
-            "it is {} bytes long; at most {MAX_USER_NAME_LEN} are allowed",
-            user.len()
-        ));
-    }
-    if let Some(c) = user
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
-    {
-        return bad(format!(
-            "it contains {c:?}; use only ASCII letters, digits, '.', '_' and '-' \
-             (handoff adds the \"/{NAME_PREFIX}<pid>-\" prefix itself)"
-        ));
-    }
-    if user == "." || user == ".." {
-        return bad("'.' and '..' are not names".into());
-    }
-    Ok(())
-}
-
-/// The full shm name a segment created by this process under `user` gets:
-/// `/handoff-<pid>-<user>`.
-pub fn segment_name(user: &str) -> Result<String> {
-    validate_user_name(user)?;
-    Ok(format!("/{NAME_PREFIX}{}-{user}", std::process::id()))
-}
-
-/// Splits a full name (`/handoff-<pid>-<user>`, the leading `/` optional) into the creator
-/// pid and the user part; `None` if it is not a handoff name.
-pub fn parse_segment_name(name: &str) -> Option<(u32, &str)> {
-    let rest = name.strip_prefix('/').unwrap_or(name);
-    let rest = rest.strip_prefix(NAME_PREFIX)?;
-    let (pid, user) = rest.split_once('-')?;
-    if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let pid: u32 = pid.parse().ok()?;
-    if pid == 0 || validate_user_name(user).is_err() {
-        return None;
-    }
-    Some((pid, user))
-}
-
-/// Normalizes a full name to its canonical `/handoff-<pid>-<user>` form, or explains why it
-/// is not one.
-pub fn canonical_name(name: &str) -> Result<String> {
-    match parse_segment_name(name) {
-        Some((pid, user)) => Ok(format!("/{NAME_PREFIX}{pid}-{user}")),
-        None => Err(Error::Segment(SegmentError::InvalidName {
-            name: name.to_string(),
-            reason: format!(
-                "a full segment name has the form \"/{NAME_PREFIX}<pid>-<name>\" (what \
-                 Segment::name() returns)"
-            ),
-        })),
-    }
 }
 
 /// Whether a pid certainly no longer runs (no `/proc` entry, or a zombie). When `/proc`
@@ -254,16 +173,16 @@ mod imp {
 
     fn name_error(name: &str, e: Errno, op: &str) -> Error {
         match e {
-            Errno::NOENT => Error::Segment(SegmentError::NotFound {
+            Errno::NOENT => Error::NotFound {
                 name: name.to_string(),
-            }),
-            Errno::EXIST => Error::Segment(SegmentError::AlreadyExists {
+            },
+            Errno::EXIST => Error::AlreadyExists {
                 name: name.to_string(),
-            }),
-            Errno::NAMETOOLONG | Errno::INVAL => Error::Segment(SegmentError::InvalidName {
+            },
+            Errno::NAMETOOLONG | Errno::INVAL => Error::BadName {
                 name: name.to_string(),
-                reason: format!("the system refused it ({e})"),
-            }),
+                reason: e.to_string(),
+            },
             _ => Error::io(format!("{op} {name}"), e),
         }
     }
@@ -308,7 +227,7 @@ mod imp {
         /// Opens an existing named object read-write.
         ///
         /// Never follows a symbolic link and never blocks: the name must be a regular file
-        /// (a FIFO, symlink or device planted at the name gives [`SegmentError::NotRegular`]
+        /// (a FIFO, symlink or device planted at the name gives [`Error::NotRegular`]
         /// at once, checked with `lstat` before the open and `fstat` after it).
         pub fn open(name: &str) -> Result<ShmFile> {
             Self::open_checked(name, shm::OFlags::RDWR)
@@ -334,11 +253,11 @@ mod imp {
                 );
             let fd = shm::open(name, flags, Mode::empty()).map_err(|e| match e {
                 // O_NOFOLLOW on a symbolic link.
-                Errno::LOOP => Error::Segment(SegmentError::NotRegular {
+                Errno::LOOP => Error::NotRegular {
                     name: name.to_string(),
                     kind: "symbolic link".into(),
                     uid: 0,
-                }),
+                },
                 e => name_error(name, e, "shm_open"),
             })?;
             let file = ShmFile {
@@ -371,7 +290,7 @@ mod imp {
         }
 
         /// Reserves the object's first `len` bytes (`fallocate`; on tmpfs this allocates
-        /// the pages now), so a full `/dev/shm` or memory is a [`SegmentError::NoSpace`]
+        /// the pages now), so a full `/dev/shm` or memory is a [`Error::NoSpace`]
         /// error here instead of a SIGBUS at the first write. The free space is checked
         /// first (free space of the file system, memory available), so a size that cannot fit is refused before the
         /// kernel starts reclaiming memory for it.
@@ -379,20 +298,20 @@ mod imp {
             let what = self.describe().to_string();
             let available = available_bytes(&self.fd)?;
             if len > available {
-                return Err(Error::Segment(SegmentError::NoSpace {
+                return Err(Error::NoSpace {
                     name: what,
                     needed: len,
                     available,
-                }));
+                });
             }
             match rustix::fs::fallocate(&self.fd, rustix::fs::FallocateFlags::empty(), 0, len) {
                 Ok(()) => Ok(()),
                 Err(Errno::NOSPC) | Err(Errno::NOMEM) => {
-                    Err(Error::Segment(SegmentError::NoSpace {
+                    Err(Error::NoSpace {
                         name: what,
                         needed: len,
                         available: available_bytes(&self.fd).unwrap_or(0),
-                    }))
+                    })
                 }
                 // A file system without fallocate: the space check above is all we can do.
                 Err(Errno::OPNOTSUPP) | Err(Errno::NOSYS) => Ok(()),
@@ -505,11 +424,11 @@ mod imp {
 
 /// Why a name does not hold a regular file: the error for it.
 fn not_regular(name: &str, info: &FileInfo) -> Error {
-    Error::Segment(SegmentError::NotRegular {
+    Error::NotRegular {
         name: name.to_string(),
         kind: info.kind.describe().into(),
         uid: info.uid,
-    })
+    }
 }
 
 /// `MemAvailable + SwapFree` from `/proc/meminfo`, in bytes; `None` if unreadable.
@@ -605,7 +524,7 @@ impl ShmFile {
 }
 
 /// Removes a named object (`shm_unlink`). Mappings and open descriptors stay valid; only the
-/// name goes. A missing name is [`SegmentError::NotFound`].
+/// name goes. A missing name is [`Error::NotFound`].
 pub fn unlink(name: &str) -> Result<()> {
     imp::unlink(name)
 }
@@ -615,43 +534,10 @@ pub fn lstat(name: &str) -> Result<Option<FileInfo>> {
     imp::lstat(name)
 }
 
-mod cleanup;
-pub use cleanup::{cleanup_all_stale, cleanup_stale, list_segments, remove_if_stale, Removed};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_round_trip() {
-        let full = segment_name("abc.1_x-y").unwrap();
-        let (pid, user) = parse_segment_name(&full).unwrap();
-        assert_eq!(pid, std::process::id());
-        assert_eq!(user, "abc.1_x-y");
-        assert_eq!(canonical_name(&full[1..]).unwrap(), full);
-        assert!(parse_segment_name("/handoff--x").is_none());
-        assert!(parse_segment_name("/handoff-12x-y").is_none());
-        assert!(parse_segment_name("/other-12-y").is_none());
-        assert!(parse_segment_name("/handoff-12-").is_none());
-        assert!(canonical_name("nope").is_err());
-    }
-
-    #[test]
-    fn bad_user_names() {
-        for bad in ["", "a/b", ".", "..", "sp ace", "\0", "é"] {
-            assert!(
-                matches!(
-                    segment_name(bad),
-                    Err(Error::Segment(SegmentError::InvalidName { .. }))
-                ),
-                "{bad:?}"
-            );
-        }
-        let long = "x".repeat(MAX_USER_NAME_LEN + 1);
-        assert!(segment_name(&long).is_err());
-        let ok = "x".repeat(MAX_USER_NAME_LEN);
-        assert!(segment_name(&ok).unwrap().len() < 255);
-    }
 
     #[test]
     fn rounding() {
@@ -665,7 +551,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn create_map_unlink() {
-        let name = segment_name("mem-unit-create").unwrap();
+        let name = format!("/handoff-{}-mem-unit-create", std::process::id());
         assert!(matches!(
             ShmFile::create(&name, 0, DEFAULT_MODE),
             Err(Error::InvalidArgument(_))
@@ -677,7 +563,7 @@ mod tests {
         assert_eq!(info.uid, current_uid());
         assert!(matches!(
             ShmFile::create(&name, 10, DEFAULT_MODE),
-            Err(Error::Segment(SegmentError::AlreadyExists { .. }))
+            Err(Error::AlreadyExists { .. })
         ));
         let m = f.map(10).unwrap();
         assert_eq!(m.len(), page_size());
@@ -687,15 +573,14 @@ mod tests {
         let mut buf = [0u8; 2];
         assert_eq!(f.read_at(&mut buf, 3).unwrap(), 2);
         assert_eq!(&buf, b"hi");
-        assert!(list_segments().unwrap().contains(&name));
         unlink(&name).unwrap();
         assert!(matches!(
             unlink(&name),
-            Err(Error::Segment(SegmentError::NotFound { .. }))
+            Err(Error::NotFound { .. })
         ));
         assert!(matches!(
             ShmFile::open(&name),
-            Err(Error::Segment(SegmentError::NotFound { .. }))
+            Err(Error::NotFound { .. })
         ));
         drop(m);
     }

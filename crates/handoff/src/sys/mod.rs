@@ -1,19 +1,22 @@
-//! Platform layer: the only module that makes system calls or holds FFI `unsafe`.
+//! Platform layer: the only module that makes system calls or holds FFI `unsafe`. Thin safe
+//! wrappers with their own small [`Error`]; no naming or cleanup policy (that is
+//! [`crate::shm`]'s).
 //!
-//! Linux first. On other platforms the functions here return [`crate::Error::Unsupported`].
+//! Public for what applications need next to segments and waits: [`Deadline`],
+//! [`ProcessId`] (segments report their creator and attached processes by it), and
+//! [`affinity`] (pinning the threads that share memory). The futex and mapping wrappers are
+//! crate-private. Linux first: elsewhere the functions here return [`Error::Unsupported`].
 
 pub mod affinity;
-pub mod cache;
-pub mod clock;
+mod cpulist;
 pub mod deadline;
-pub mod fsinfo;
-pub mod futex;
+mod error;
+pub(crate) mod futex;
+#[doc(hidden)] // raw objects for the hostile-input tests only; not part of the API
 pub mod mem;
-pub mod pipe;
-pub mod posix_sem;
 pub mod proc;
-pub mod topology;
-pub mod usage;
 
 pub use deadline::Deadline;
+pub use error::{Error, Result};
+pub use mem::page_size;
 pub use proc::ProcessId;

@@ -9,7 +9,7 @@
 
 use super::roles::{BlockPtr, SampleSlots};
 use handoff::shm::{Segment, ShmSafe};
-use handoff::sync::atomic::AtomicU64;
+use std::sync::atomic::AtomicU64;
 use handoff::sync::flag::Flag;
 
 /// The control words at offset 0.
@@ -46,7 +46,7 @@ impl Layout {
     pub fn new(total_reps: usize, block_bytes: usize) -> Layout {
         let samples_off = round_up(std::mem::size_of::<Control>(), 128);
         let usage_off = samples_off + SAMPLE_ARRAYS * total_reps * 8;
-        let block_off = round_up(usage_off + USAGE_WORDS * 8, handoff::sys::mem::page_size());
+        let block_off = round_up(usage_off + USAGE_WORDS * 8, handoff::sys::page_size());
         Layout {
             total_reps,
             block_bytes,
@@ -116,7 +116,7 @@ mod tests {
     #[test]
     fn block_is_page_aligned_and_after_samples() {
         let l = Layout::new(110, 1 << 20);
-        assert_eq!(l.block_off % handoff::sys::mem::page_size(), 0);
+        assert_eq!(l.block_off % handoff::sys::page_size(), 0);
         assert!(l.block_off >= l.usage_off + 24);
         assert_eq!(l.payload_len(), l.block_off + (1 << 20));
         let seg = Segment::anonymous(l.payload_len()).unwrap();

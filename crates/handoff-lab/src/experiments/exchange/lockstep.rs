@@ -7,9 +7,9 @@
 
 use super::layout::Control;
 use super::roles::LockStep;
-use handoff::sync::peers::PeerWatch;
+use handoff::sync::PeerWatch;
 use handoff::sync::wait::Wait;
-use handoff::sys::posix_sem::NamedSemaphore;
+use handoff_probe::posix_sem::NamedSemaphore;
 use handoff::sys::Deadline;
 use handoff::WaitError;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -26,8 +26,8 @@ use crate::schema::{ExchangeRecord, RunDetail};
 use crate::stats;
 use handoff::shm::Segment;
 use handoff::sync::wait::Wait;
-use handoff::sys::clock::{Calibration, Clock};
-use handoff::sys::topology::Topology;
+use handoff_probe::clock::{Calibration, Clock};
+use handoff_probe::topology::Topology;
 use handoff::sys::Deadline;
 use layout::Layout;
 use lockstep::{CondvarLockStep, FlagLockStep, OneShot, ThreadPartner};
@@ -176,7 +176,7 @@ pub(crate) struct RunData {
 
 impl RunData {
     fn from_slots(slots: &roles::SampleSlots<'_>) -> RunData {
-        let get = |a: &[handoff::sync::atomic::AtomicU64]| -> Vec<u64> {
+        let get = |a: &[std::sync::atomic::AtomicU64]| -> Vec<u64> {
             a.iter().map(|x| x.load(Ordering::Relaxed)).collect()
         };
         RunData {
@@ -284,7 +284,7 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeErr
         },
         pipe_size_bytes: facts.pipe_size,
         filesystem: (p.mode == Mode::File)
-            .then(|| handoff::sys::fsinfo::filesystem_type(&env.file_dir).ok())
+            .then(|| handoff_probe::fsinfo::filesystem_type(&env.file_dir).ok())
             .flatten(),
     })
 }
@@ -409,7 +409,7 @@ pub(crate) fn next_id() -> u64 {
 }
 
 /// The short c2c measurement taken just before each record (about a millisecond).
-const ADJACENT_C2C: handoff::floor::C2cOptions = handoff::floor::C2cOptions {
+const ADJACENT_C2C: handoff_probe::floor::C2cOptions = handoff_probe::floor::C2cOptions {
     round_trips_per_sample: 500,
     samples: 21,
     warmup_samples: 5,
@@ -418,7 +418,7 @@ const ADJACENT_C2C: handoff::floor::C2cOptions = handoff::floor::C2cOptions {
 
 /// The floor next to a record: a short c2c measurement (about a millisecond) of the pair.
 pub fn adjacent_c2c(a: usize, b: usize) -> Option<f64> {
-    handoff::floor::c2c(a, b, &ADJACENT_C2C)
+    handoff_probe::floor::c2c(a, b, &ADJACENT_C2C)
         .ok()
         .map(|r| r.median_one_way_ns)
 }
@@ -469,7 +469,7 @@ pub fn run_points(
     pairs.dedup();
     if !pairs.is_empty() {
         progress.begin(pairs.len(), "c2c floor");
-        let opts = handoff::floor::C2cOptions::default();
+        let opts = handoff_probe::floor::C2cOptions::default();
         let measured = super::c2c::measure(&pairs, &opts, env.topology, env.cancel, &mut |_, _| {
             progress.advance("c2c")
         })

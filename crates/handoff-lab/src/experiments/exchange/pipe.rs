@@ -6,8 +6,8 @@
 
 use super::roles::{as_bytes, check_sum, fill, fill_value, sum, SampleSlots, UsageMeter};
 use crate::kernels::Kernel;
-use handoff::sync::atomic::Ordering;
-use handoff::sys::clock::Clock;
+use std::sync::atomic::Ordering;
+use handoff_probe::clock::Clock;
 use std::fs::File;
 use std::io::{Read, Write};
 
@@ -63,7 +63,7 @@ pub fn producer(
         }
         let t1 = clock.now();
         if flush {
-            handoff::sys::cache::flush(as_bytes(&buf));
+            handoff_probe::cache::flush(as_bytes(&buf));
         }
         let t_done = clock.now();
         let r = rep as usize;

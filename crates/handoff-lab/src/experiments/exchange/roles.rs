@@ -10,8 +10,8 @@
 //! the current one; ours can, at no cost.
 
 use crate::kernels::Kernel;
-use handoff::sync::atomic::{AtomicU64, Ordering};
-use handoff::sys::clock::Clock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use handoff_probe::clock::Clock;
 
 /// The value every element holds in repetition `rep`.
 #[inline]
@@ -31,7 +31,7 @@ pub fn fill(kernel: Kernel, block: &mut [i32], value: i32) {
     kernel.fill(block, value);
     // The fill is done when its stores are visible: drain the store buffer here, so the
     // drain counts as write time and the latency measures only the notification.
-    handoff::sync::atomic::fence(handoff::sync::atomic::Ordering::SeqCst);
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
 }
 
 /// Sums the block (the consumer's work), with `kernel`: exact for any block.
@@ -98,14 +98,14 @@ impl UsageMeter {
     /// Starts measuring on the calling thread.
     pub fn start(clock: &Clock) -> Self {
         UsageMeter {
-            cpu_ns: handoff::sys::usage::thread_cpu_ns(),
+            cpu_ns: handoff_probe::usage::thread_cpu_ns(),
             wall_ticks: clock.now(),
         }
     }
 
     /// Stores the thread CPU ns and wall ticks since `start` in the slots.
     pub fn record(self, clock: &Clock, slots: &SampleSlots<'_>) {
-        let cpu = handoff::sys::usage::thread_cpu_ns().saturating_sub(self.cpu_ns);
+        let cpu = handoff_probe::usage::thread_cpu_ns().saturating_sub(self.cpu_ns);
         let wall = clock.now().wrapping_sub(self.wall_ticks);
         slots.consumer_usage[0].store(cpu, Ordering::Relaxed);
         slots.consumer_usage[1].store(wall, Ordering::Relaxed);
@@ -198,7 +198,7 @@ impl Producer<'_> {
             }
             let t1 = self.clock.now();
             if self.flush {
-                handoff::sys::cache::flush(as_bytes(block));
+                handoff_probe::cache::flush(as_bytes(block));
             }
             let t_done = self.clock.now();
             sync.notify_full(rep)?;

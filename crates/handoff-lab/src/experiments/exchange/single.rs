@@ -32,7 +32,7 @@ pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, String>
             }
             let t1 = clock.now();
             if p.flush {
-                handoff::sys::cache::flush(roles::as_bytes(b));
+                handoff_probe::cache::flush(roles::as_bytes(b));
             }
             let t_done = clock.now();
             let t_start = clock.now();

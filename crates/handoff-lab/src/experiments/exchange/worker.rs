@@ -8,9 +8,9 @@ use super::roles::{Consumer, Producer};
 use super::{next_id, run_deadline, Env, Mode, Point, RunData, RunFacts};
 use handoff::shm::Segment;
 use handoff::sync::wait::Wait;
-use handoff::sys::clock::{Clock, ClockSource};
-use handoff::sys::posix_sem::NamedSemaphore;
-use handoff::sys::proc::ChildGuard;
+use handoff_probe::clock::{Clock, ClockSource};
+use handoff_probe::posix_sem::NamedSemaphore;
+use handoff_probe::proc::ChildGuard;
 use handoff::sys::Deadline;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -75,7 +75,7 @@ impl WorkerSpec {
 
 /// Entry point of the hidden worker subcommand; returns the error text to print.
 pub fn worker_main(spec_json: &str) -> Result<(), String> {
-    handoff::sys::proc::die_with_parent().map_err(|e| e.to_string())?;
+    handoff_probe::proc::die_with_parent().map_err(|e| e.to_string())?;
     let spec: WorkerSpec =
         serde_json::from_str(spec_json).map_err(|e| format!("bad worker spec: {e}"))?;
     let mode = spec.mode()?;
@@ -91,7 +91,7 @@ pub fn worker_main(spec_json: &str) -> Result<(), String> {
         Some(fds) => {
             let mut owned: Vec<OwnedFd> = fds
                 .iter()
-                .map(|&fd| handoff::sys::pipe::adopt_inherited_fd(fd).map_err(|e| e.to_string()))
+                .map(|&fd| handoff_probe::pipe::adopt_inherited_fd(fd).map_err(|e| e.to_string()))
                 .collect::<Result<_, _>>()?;
             let ack_w = owned.pop().expect("4 fds");
             let ack_r = owned.pop().expect("4 fds");
@@ -227,11 +227,11 @@ pub(crate) fn run_processes(
     let mut pipe_fds = None;
     if p.mode == Mode::Pipe {
         let (dr, dw, size) =
-            handoff::sys::pipe::pipe_with_size(p.size).map_err(|e| e.to_string())?;
-        let (ar, aw, _) = handoff::sys::pipe::pipe_with_size(0).map_err(|e| e.to_string())?;
+            handoff_probe::pipe::pipe_with_size(p.size).map_err(|e| e.to_string())?;
+        let (ar, aw, _) = handoff_probe::pipe::pipe_with_size(0).map_err(|e| e.to_string())?;
         facts.pipe_size = Some(size as u64);
         for fd in [&dr, &dw, &ar, &aw] {
-            handoff::sys::pipe::clear_cloexec(fd).map_err(|e| e.to_string())?;
+            handoff_probe::pipe::clear_cloexec(fd).map_err(|e| e.to_string())?;
         }
         pipe_fds = Some([
             dr.as_raw_fd(),

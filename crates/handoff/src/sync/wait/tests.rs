@@ -1,5 +1,5 @@
 use super::*;
-use crate::sync::atomic::fence;
+use crate::atomic::fence;
 use crate::sync::NoPeers;
 use std::sync::Arc;
 

@@ -11,7 +11,7 @@
 //! `ETIMEDOUT`: a wall-clock step can end a wait early (we wait again) or late (by at most the
 //! step), never report a timeout before the deadline.
 
-use super::Deadline;
+use handoff::sys::Deadline;
 use crate::{Error, Result, WaitError};
 
 /// `SEM_VALUE_MAX` on Linux (glibc and musl): `INT_MAX`.
@@ -308,9 +308,9 @@ impl NamedSemaphore {
 /// them as `/dev/shm/sem.<name>`); returns the names removed. Semaphores of live processes
 /// and of other programs are left alone.
 pub fn cleanup_stale() -> Result<Vec<String>> {
-    let dir = match std::fs::read_dir(super::mem::SHM_DIR) {
+    let dir = match std::fs::read_dir(handoff::sys::mem::SHM_DIR) {
         Ok(d) => d,
-        Err(e) => return Err(Error::io(format!("listing {}", super::mem::SHM_DIR), e)),
+        Err(e) => return Err(Error::io(format!("listing {}", handoff::sys::mem::SHM_DIR), e)),
     };
     let mut removed = Vec::new();
     for entry in dir.flatten() {
@@ -318,11 +318,11 @@ pub fn cleanup_stale() -> Result<Vec<String>> {
         let Some(name) = file.to_str().and_then(|f| f.strip_prefix("sem.")) else {
             continue;
         };
-        let Some((pid, _)) = super::mem::parse_segment_name(name) else {
+        let Some((pid, _)) = handoff::shm::parse_segment_name(name) else {
             continue;
         };
         let full = format!("/{name}");
-        if super::mem::pid_is_gone(pid) && NamedSemaphore::unlink(&full).is_ok() {
+        if handoff::sys::mem::pid_is_gone(pid) && NamedSemaphore::unlink(&full).is_ok() {
             removed.push(full);
         }
     }
@@ -333,7 +333,7 @@ pub fn cleanup_stale() -> Result<Vec<String>> {
 #[cfg(all(test, target_os = "linux", not(loom)))]
 mod tests {
     use super::*;
-    use crate::sync::atomic::{AtomicU32, Ordering};
+    use crate::atomic::{AtomicU32, Ordering};
     use std::sync::Arc;
     use std::time::Duration;
 

@@ -17,10 +17,11 @@
 //! A missing file never fails the parse: the property becomes unknown and placement falls
 //! back to what is known (e.g. CPUs without cache information compare as `same-package`).
 
-mod cpulist;
+mod sizes;
 mod machine;
 
-pub use cpulist::{format_bytes, format_cpu_list, parse_cpu_list};
+pub use handoff::sys::affinity::{format_cpu_list, parse_cpu_list};
+pub use sizes::format_bytes;
 pub use machine::{MachineInfo, Virtualization};
 
 use crate::{Error, Result};
@@ -670,7 +671,7 @@ fn read_caches(dir: &Path) -> Vec<Cache> {
             Some(Cache {
                 level: read_num(&p.join("level"))?,
                 kind: CacheKind::parse(&read_trimmed(&p.join("type"))?)?,
-                size_bytes: read_trimmed(&p.join("size")).and_then(|s| cpulist::parse_size(&s)),
+                size_bytes: read_trimmed(&p.join("size")).and_then(|s| sizes::parse_size(&s)),
                 shared_cpus: read_trimmed(&p.join("shared_cpu_list"))
                     .and_then(|s| parse_cpu_list(&s).ok())
                     .unwrap_or_default(),

@@ -12,7 +12,7 @@
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use super::deadline::monotonic_ns;
+use handoff::sys::deadline::monotonic_ns;
 
 /// Where the kernel names its current clocksource.
 const CLOCKSOURCE_PATH: &str = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
@@ -262,7 +262,7 @@ mod tsc {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::sync::atomic::{AtomicU64, Ordering};
+    use crate::atomic::{AtomicU64, Ordering};
     use std::sync::Arc;
 
     #[test]
@@ -326,7 +326,7 @@ mod tests {
     #[test]
     fn monotonic_across_threads() {
         let clock = Clock::detect();
-        let cpus = crate::sys::affinity::allowed_cpus().unwrap();
+        let cpus = handoff::sys::affinity::allowed_cpus().unwrap();
         let line = Arc::new(AtomicU64::new(0));
         let stamps = Arc::new(AtomicU64::new(0));
         const ROUNDS: u64 = 2_000;
@@ -334,9 +334,9 @@ mod tests {
             let (line, stamps) = (line.clone(), stamps.clone());
             std::thread::spawn(move || {
                 if let Some(cpu) = cpu {
-                    crate::sys::affinity::pin_current_thread(cpu).unwrap();
+                    handoff::sys::affinity::pin_current_thread(cpu).unwrap();
                 }
-                let deadline = crate::sys::Deadline::after(Duration::from_secs(20));
+                let deadline = handoff::sys::Deadline::after(Duration::from_secs(20));
                 for round in 0..ROUNDS {
                     let my_turn = 2 * round + me;
                     // Acquire pairs with the other thread's Release store of `my_turn`.

@@ -1,8 +1,11 @@
 //! Finding handoff's objects in [`SHM_DIR`] and removing those of dead processes (what
-//! `handoff cleanup` runs). Only regular files are considered: `lstat` first, so a FIFO,
+//! `handoff cleanup` runs, with the lab's semaphores). Only regular files are considered: `lstat` first, so a FIFO,
 //! symlink or device planted at a handoff name is never opened or removed.
 
-use super::*;
+use super::names::parse_segment_name;
+use super::{published_creator, HEADER_SIZE};
+use crate::sys::mem::{lstat, pid_is_gone, unlink, FileInfo, FileKind, ShmFile, SHM_DIR};
+use crate::{Error, Result};
 
 /// The full names (`/handoff-<pid>-<user>`) of every handoff object in [`SHM_DIR`].
 pub fn list_segments() -> Result<Vec<String>> {
@@ -23,24 +26,6 @@ pub fn list_segments() -> Result<Vec<String>> {
     }
     names.sort();
     Ok(names)
-}
-
-/// What [`cleanup_all_stale`] removed.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Removed {
-    /// Segment names ([`cleanup_stale`]).
-    pub segments: Vec<String>,
-    /// Named semaphore names ([`crate::sys::posix_sem::cleanup_stale`]).
-    pub semaphores: Vec<String>,
-}
-
-/// Removes every stale handoff object of [`SHM_DIR`]: segments ([`cleanup_stale`]) and the
-/// named semaphores (`sem.handoff-<pid>-...`) of dead processes. What `handoff cleanup` runs.
-pub fn cleanup_all_stale() -> Result<Removed> {
-    Ok(Removed {
-        segments: cleanup_stale()?,
-        semaphores: crate::sys::posix_sem::cleanup_stale()?,
-    })
 }
 
 /// Whether the object behind `name` was made by a process that is gone.
@@ -67,9 +52,9 @@ fn is_stale(name: &str, pid: u32) -> bool {
     let Ok(file) = ShmFile::open_read_only(name) else {
         return false;
     };
-    let mut buf = vec![0u8; crate::shm::HEADER_SIZE];
+    let mut buf = vec![0u8; HEADER_SIZE];
     match file.read_at(&mut buf, 0) {
-        Ok(n) if n == buf.len() => match crate::shm::published_creator(&buf) {
+        Ok(n) if n == buf.len() => match published_creator(&buf) {
             Some(creator) if creator.pid == pid => !creator.is_alive(),
             _ => false,
         },

@@ -1,8 +1,24 @@
-//! Who a waiter waits on: a wait checks its peers now and then so a dead peer ends it with
-//! [`WaitError::PeerGone`] instead of a hang.
+//! Who a waiter waits on, and why a wait can end without its condition: a wait checks its
+//! peers now and then so a dead peer ends it with [`WaitError::PeerGone`] instead of a hang.
+//!
+//! A shared building block: `sync` waits on a [`PeerWatch`], `shm` implements it for a
+//! segment, and neither needs the other for it.
 
 use crate::sys::ProcessId;
-use crate::WaitError;
+
+/// Why a wait did not see its condition come true.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum WaitError {
+    /// The deadline passed first.
+    #[error("timed out: the deadline passed before the condition came true")]
+    Timeout,
+    /// A peer attached to the same segment exited (or was killed) while we waited.
+    #[error("peer process {pid} is gone (exited or killed) while we waited on it")]
+    PeerGone {
+        /// The pid of the peer that is gone.
+        pid: u32,
+    },
+}
 
 /// Something that can tell whether the peers of a wait are still alive.
 ///

@@ -32,10 +32,10 @@
 
 use std::time::Duration;
 
-use crate::sync::atomic::{spin_hint, yield_now, AtomicBool, AtomicU64, Ordering};
-use crate::sys::affinity;
-use crate::sys::clock::{Calibration, Clock, ClockSource};
-use crate::sys::Deadline;
+use crate::atomic::{spin_hint, yield_now, AtomicBool, AtomicU64, Ordering};
+use handoff::sys::affinity;
+use crate::clock::{Calibration, Clock, ClockSource};
+use handoff::sys::Deadline;
 use crate::{Error, Result};
 
 /// Stored by a thread that gives up, so its peer stops waiting.
@@ -55,7 +55,7 @@ pub struct C2cOptions {
     /// Samples run first and discarded, to warm caches, branch predictors and clocks
     /// (default 10).
     pub warmup_samples: u32,
-    /// Give up with [`crate::WaitError::Timeout`] if the whole measurement takes longer
+    /// Give up with [`handoff::WaitError::Timeout`] if the whole measurement takes longer
     /// (default 30 s; e.g. when another process hogs one of the CPUs).
     pub timeout: Duration,
 }
@@ -102,7 +102,7 @@ struct Line(AtomicU64);
 /// Errors: [`Error::CpuUnavailable`] when either CPU is not in
 /// [`affinity::allowed_cpus`] (so on a one-CPU process every cross-CPU pair fails);
 /// [`Error::InvalidArgument`] for zero `samples` or `round_trips_per_sample`;
-/// [`crate::WaitError::Timeout`] (as [`Error::Wait`]) past `opts.timeout`; [`Error::Io`]
+/// [`handoff::WaitError::Timeout`] (as [`Error::Wait`]) past `opts.timeout`; [`Error::Io`]
 /// (kind `InvalidData`) if a bounce carried the wrong value.
 pub fn c2c(cpu_a: usize, cpu_b: usize, opts: &C2cOptions) -> Result<C2cResult> {
     if opts.samples == 0 || opts.round_trips_per_sample == 0 {
@@ -229,7 +229,9 @@ const PEER_GAVE_UP: &str = "the other c2c thread gave up";
 impl Bouncer<'_> {
     /// Pins the calling thread; on failure poisons the line so the peer stops.
     fn pin(&self, cpu: usize) -> Result<()> {
-        affinity::pin_current_thread(cpu).inspect_err(|_| self.poison())
+        affinity::pin_current_thread(cpu)
+            .map_err(Error::from)
+            .inspect_err(|_| self.poison())
     }
 
     fn poison(&self) {
@@ -291,7 +293,7 @@ impl Bouncer<'_> {
                 }
                 if self.deadline.expired() {
                     self.poison();
-                    return Err(crate::WaitError::Timeout.into());
+                    return Err(handoff::WaitError::Timeout.into());
                 }
             }
             if self.same_cpu {
@@ -500,7 +502,7 @@ mod tests {
         };
         assert!(matches!(
             b.wait_for(2, 1),
-            Err(Error::Wait(crate::WaitError::Timeout))
+            Err(Error::Wait(handoff::WaitError::Timeout))
         ));
     }
 }

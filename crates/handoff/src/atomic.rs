@@ -2,14 +2,14 @@
 //! lock-free protocol in the crate can be model-checked without changing its code.
 
 #[cfg(not(loom))]
-pub use std::sync::atomic::{fence, AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+pub(crate) use std::sync::atomic::{fence, AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 #[cfg(loom)]
-pub use loom::sync::atomic::{fence, AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+pub(crate) use loom::sync::atomic::{fence, AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// A hint inside a spin loop (`pause` on x86); under loom, a yield so the model advances.
 #[inline]
-pub fn spin_hint() {
+pub(crate) fn spin_hint() {
     #[cfg(not(loom))]
     std::hint::spin_loop();
     #[cfg(loom)]
@@ -18,7 +18,7 @@ pub fn spin_hint() {
 
 /// Gives up the CPU (sched_yield); under loom, a model yield.
 #[inline]
-pub fn yield_now() {
+pub(crate) fn yield_now() {
     #[cfg(not(loom))]
     std::thread::yield_now();
     #[cfg(loom)]

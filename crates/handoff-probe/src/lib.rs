@@ -1,0 +1,23 @@
+//! handoff-probe: the measurement machinery of the handoff lab, kept out of the `handoff`
+//! library's public API: machine topology, the TSC clock, cache flushing, the cache-to-cache
+//! floor ([`floor`]), POSIX named semaphores, pipes, file-system and CPU-usage probes, and the
+//! child-process guards the lab's workers use.
+//!
+//! It builds on `handoff` (deadlines, process identity, affinity) and uses the crate's
+//! [`Error`].
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+mod atomic;
+pub mod cache;
+pub mod cleanup;
+pub mod clock;
+pub mod floor;
+pub mod fsinfo;
+pub mod pipe;
+pub mod posix_sem;
+pub mod proc;
+pub mod topology;
+pub mod usage;
+
+pub use handoff::{Error, Result, WaitError};
