@@ -4,9 +4,9 @@
 //! `cargo run --release -p handoff --example c2c [CPU-LIST]`, e.g. `0-3,8`. With more than
 //! 16 CPUs and no list, measures the first allowed CPU against every other one.
 
-use handoff::floor::{c2c, C2cOptions};
+use handoff_probe::floor::{c2c, C2cOptions};
 use handoff::sys::affinity::{allowed_cpus, format_cpu_list, parse_cpu_list};
-use handoff::sys::clock::Clock;
+use handoff_probe::clock::Clock;
 
 /// Above this many CPUs, the full matrix takes too long by default.
 const MATRIX_MAX: usize = 16;
@@ -27,7 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cal.read_cost_ns
     );
     // The machine's placement classes: one example pair each.
-    let topo = handoff::sys::topology::Topology::detect()?;
+    let topo = handoff_probe::topology::Topology::detect()?;
     println!("topology: {}", topo.summary());
     println!("placement classes (one example CPU pair each):");
     for (class, a, b) in topo.class_pairs(&allowed) {

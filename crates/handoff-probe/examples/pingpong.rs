@@ -1,6 +1,6 @@
 //! Hands a counter back and forth between two processes through two [`Flag`]s in a shared
 //! segment, with each wait strategy, and prints the one-way latency (median of samples) next
-//! to the cache-line floor ([`handoff::floor::c2c`]) measured in the same run.
+//! to the cache-line floor ([`handoff_probe::floor::c2c`]) measured in the same run.
 //!
 //! `cargo run --release -p handoff --example pingpong [SCALE]` — SCALE (default 1.0)
 //! multiplies the number of round trips.
@@ -10,13 +10,13 @@
 //! the same-CPU rows put both on the first, to show what each strategy costs there (pure
 //! spinning pays a scheduler time slice per hand-off; `Adaptive` notices and blocks).
 
-use handoff::floor::{c2c, C2cOptions};
+use handoff_probe::floor::{c2c, C2cOptions};
 use handoff::shm::{Segment, ShmSafe};
 use handoff::sync::wait::{adaptive_stats, reset_adaptive_stats};
 use handoff::sync::{Flag, Wait};
 use handoff::sys::affinity;
-use handoff::sys::clock::Clock;
-use handoff::sys::proc::{die_with_parent, ChildGuard, Watchdog};
+use handoff_probe::clock::Clock;
+use handoff_probe::proc::{die_with_parent, ChildGuard, Watchdog};
 use handoff::sys::Deadline;
 use std::error::Error;
 use std::process::Command;

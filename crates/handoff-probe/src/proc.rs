@@ -289,13 +289,14 @@ impl Drop for Watchdog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use handoff::sys::proc::{kill, Liveness, Pidfd};
 
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
 
     /// Role a re-executed test binary plays in the tests below.
     const ROLE_ENV: &str = "HANDOFF_TEST_PROC_ROLE";
-    const CHILD_TEST: &str = "sys::proc::tests::child_role";
+    const CHILD_TEST: &str = "proc::tests::child_role";
     /// A child never lives longer than this, even if every other guard fails.
     const CHILD_MAX_LIFE: Duration = Duration::from_secs(60);
 
@@ -470,9 +471,9 @@ mod tests {
         for pid in [0, u32::MAX, i32::MAX as u32 + 1] {
             assert!(matches!(
                 kill(pid, Signal::KILL),
-                Err(Error::InvalidArgument(_))
+                Err(handoff::sys::Error::InvalidArgument(_))
             ));
-            assert!(matches!(Pidfd::open(pid), Err(Error::InvalidArgument(_))));
+            assert!(matches!(Pidfd::open(pid), Err(handoff::sys::Error::InvalidArgument(_))));
         }
         // Signal 0-free check that a live process can be signalled harmlessly.
         kill(std::process::id(), Signal::CHILD).unwrap();

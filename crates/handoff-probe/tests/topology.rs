@@ -1,7 +1,7 @@
 //! Topology from sysfs: placement classes, representatives, cache sizes and summaries on
 //! hand-written sysfs fixtures (tests/fixtures/sysfs/*), and properties of the live machine.
 
-use handoff::sys::topology::{
+use handoff_probe::topology::{
     CacheInfo, CacheKind, MachineInfo, Placement, Topology, Virtualization,
 };
 use handoff::Error;

@@ -13,7 +13,7 @@
 
 use handoff::channel::{Channel, ChannelConfig, ChannelError};
 use handoff::sync::Wait;
-use handoff::sys::proc::{die_with_parent, ChildGuard, Watchdog};
+use handoff_probe::proc::{die_with_parent, ChildGuard, Watchdog};
 use handoff::sys::Deadline;
 use std::error::Error;
 use std::process::Command;

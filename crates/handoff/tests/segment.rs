@@ -12,10 +12,10 @@ use common::Kid;
 use handoff::shm::{
     offsets, OpenOptions, Segment, SegmentError, HEADER_SIZE, LAYOUT_VERSION, MAGIC,
 };
-use handoff::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use handoff::sync::PeerWatch;
 use handoff::sys::mem::{self, ShmFile};
-use handoff::sys::proc::die_with_parent;
+use handoff_probe::proc::die_with_parent;
 use handoff::sys::{Deadline, ProcessId};
 use handoff::{Error, WaitError};
 use std::sync::Mutex;
@@ -256,7 +256,7 @@ fn truncated_segment_is_refused() {
     assert_gone(&name);
 
     // An object too small to hold even the header: refused before anything is mapped.
-    let raw_name = mem::segment_name(&unique("tiny")).unwrap();
+    let raw_name = handoff::shm::segment_name(&unique("tiny")).unwrap();
     let tiny = ShmFile::create(&raw_name, 1, 0o600).unwrap();
     tiny.set_len(100).unwrap();
     match Segment::open(&raw_name, deadline()) {
@@ -292,7 +292,7 @@ fn zero_size_is_refused() {
         Segment::create(&user, 0),
         Err(Error::InvalidArgument(_))
     ));
-    assert_gone(&mem::segment_name(&user).unwrap());
+    assert_gone(&handoff::shm::segment_name(&user).unwrap());
     assert!(matches!(
         Segment::anonymous(0),
         Err(Error::InvalidArgument(_))
@@ -301,12 +301,12 @@ fn zero_size_is_refused() {
         Segment::create(&user, usize::MAX),
         Err(Error::InvalidArgument(_))
     ));
-    assert_gone(&mem::segment_name(&user).unwrap());
+    assert_gone(&handoff::shm::segment_name(&user).unwrap());
 }
 
 #[test]
 fn bad_names_are_refused() {
-    let long = "n".repeat(mem::MAX_USER_NAME_LEN + 1);
+    let long = "n".repeat(handoff::shm::MAX_USER_NAME_LEN + 1);
     for bad in ["", "a/b", "/handoff-1-x", "sp ace", "..", long.as_str()] {
         match Segment::create(bad, 64) {
             Err(Error::Segment(e @ SegmentError::InvalidName { .. })) => {
@@ -324,7 +324,7 @@ fn bad_names_are_refused() {
             "{bad:?}"
         );
     }
-    let missing = mem::segment_name(&unique("missing")).unwrap();
+    let missing = handoff::shm::segment_name(&unique("missing")).unwrap();
     assert!(matches!(
         Segment::open(&missing, deadline()),
         Err(Error::Segment(SegmentError::NotFound { .. }))
@@ -460,15 +460,15 @@ fn stale_cleanup_after_sigkilled_creator() {
     );
     let name = kid.expect_line("NAME=");
     assert_eq!(
-        mem::parse_segment_name(&name).map(|(pid, _)| pid),
+        handoff::shm::parse_segment_name(&name).map(|(pid, _)| pid),
         Some(kid.pid())
     );
     assert!(exists(&name));
     // A live creator's segment is not stale.
-    assert!(!mem::cleanup_stale().unwrap().contains(&name));
+    assert!(!handoff::shm::cleanup_stale().unwrap().contains(&name));
     assert!(exists(&name));
     kid.kill();
-    let removed = mem::cleanup_stale().unwrap();
+    let removed = handoff::shm::cleanup_stale().unwrap();
     if !removed.contains(&name) {
         // Only possible when another process ran cleanup_stale in between (e.g. a second
         // copy of this test binary): then it must be gone already.

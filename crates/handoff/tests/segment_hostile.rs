@@ -10,9 +10,9 @@
 mod common;
 use common::Kid;
 use handoff::shm::{offsets, OpenOptions, Segment, SegmentError, MAX_ATTACHED};
-use handoff::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use handoff::sys::mem::{self, ShmFile};
-use handoff::sys::posix_sem::NamedSemaphore;
+use handoff_probe::posix_sem::NamedSemaphore;
 use handoff::sys::Deadline;
 use handoff::Error;
 use std::sync::mpsc;
@@ -93,10 +93,10 @@ fn fifo_at_a_segment_name_is_refused_without_hanging() {
     });
     let n3 = n.clone();
     within("ShmFile::open_read_only of a FIFO", move || {
-        expect_not_regular(ShmFile::open_read_only(&n3), "FIFO", "raw open")
+        expect_not_regular(ShmFile::open_read_only(&n3).map_err(Error::from), "FIFO", "raw open")
     });
     // cleanup neither hangs nor removes what is not a segment.
-    let removed = within("cleanup_all_stale with a FIFO", mem::cleanup_all_stale).unwrap();
+    let removed = within("cleanup_all_stale with a FIFO", handoff_probe::cleanup::cleanup_all_stale).unwrap();
     assert!(!removed.segments.contains(&name), "{removed:?}");
     assert!(std::path::Path::new(&mem::path_of(&name)).exists());
     remove(&name);
@@ -123,7 +123,7 @@ fn fifo_of_a_dead_pid_does_not_hang_cleanup() {
     let name = format!("/handoff-{dead}-{}", unique("deadfifo"));
     mkfifo(&name);
     let removed = within("cleanup_all_stale with a dead pid's FIFO", || {
-        mem::cleanup_all_stale()
+        handoff_probe::cleanup::cleanup_all_stale()
     })
     .unwrap();
     assert!(!removed.segments.contains(&name));
@@ -150,7 +150,7 @@ fn symlink_is_never_followed() {
         )
     });
     expect_not_regular(Segment::create(&link_user, 64), "symbolic link", "create");
-    expect_not_regular(ShmFile::open(&link), "symbolic link", "raw open");
+    expect_not_regular(ShmFile::open(&link).map_err(Error::from), "symbolic link", "raw open");
     remove(&link);
     drop(target);
 }
@@ -287,7 +287,7 @@ fn cleanup_removes_dead_processes_segments_and_semaphores() {
     drop(NamedSemaphore::create(&sem_name, 0).unwrap());
     let live_sem = full(&unique("livesem"));
     let _live = NamedSemaphore::create(&live_sem, 0).unwrap();
-    let removed = mem::cleanup_all_stale().unwrap();
+    let removed = handoff_probe::cleanup::cleanup_all_stale().unwrap();
     assert!(removed.segments.contains(&seg_name), "{removed:?}");
     assert!(removed.semaphores.contains(&sem_name), "{removed:?}");
     assert!(!removed.semaphores.contains(&live_sem), "{removed:?}");
@@ -371,7 +371,7 @@ fn small_tmpfs_child() {
         other => panic!("expected NoSpace, got {other:?}"),
     }
     assert!(
-        mem::list_segments().unwrap().is_empty(),
+        handoff::shm::list_segments().unwrap().is_empty(),
         "the failed create left its object"
     );
     // One that fits is reserved and usable to its last byte (a SIGBUS would kill us).

@@ -5,7 +5,7 @@
 #![cfg(all(target_os = "linux", not(loom)))]
 
 use handoff::shm::{Segment, ShmSafe};
-use handoff::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use handoff::sys::ProcessId;
 
 /// Reads a `T` from a fresh (zero-filled) segment at an offset aligned for it, checks its

@@ -10,9 +10,9 @@
 mod common;
 use common::Kid;
 use handoff::shm::{DepartureKind, OpenOptions, Segment};
-use handoff::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use handoff::sync::{Flag, PeerWatch, Wait};
-use handoff::sys::proc::die_with_parent;
+use handoff_probe::proc::die_with_parent;
 use handoff::sys::Deadline;
 use handoff::WaitError;
 use std::time::Duration;

@@ -15,11 +15,12 @@
 mod common;
 use common::Kid;
 use handoff::shm::{Segment, ShmSafe};
-use handoff::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use handoff::sync::{Barrier, Flag, Semaphore, Signal, Wait};
 use handoff::sys::affinity;
 use handoff::sys::mem;
-use handoff::sys::proc::{die_with_parent, Signal as UnixSignal};
+use handoff::sys::proc::Signal as UnixSignal;
+use handoff_probe::proc::die_with_parent;
 use handoff::sys::Deadline;
 use handoff::WaitError;
 use std::collections::BTreeMap;

@@ -101,7 +101,7 @@ mod ready;
 mod table;
 pub use cleanup::{cleanup_stale, list_segments};
 pub use error::SegmentError;
-pub use names::{canonical_name, parse_segment_name, MAX_USER_NAME_LEN, NAME_PREFIX};
+pub use names::{canonical_name, parse_segment_name, segment_name, MAX_USER_NAME_LEN, NAME_PREFIX};
 use open::*;
 use ready::*;
 use table::*;

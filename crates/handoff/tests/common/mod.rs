@@ -4,7 +4,7 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
-use handoff::sys::proc::{ChildGuard, Watchdog};
+use handoff_probe::proc::{ChildGuard, Watchdog};
 use handoff::sys::Deadline;
 use std::io::{BufRead, BufReader};
 use std::process::{ChildStdout, Command, Stdio};
