@@ -3,11 +3,11 @@
 
 use crate::{progress, Failure, EXIT_INTERRUPTED};
 use clap::{Args, Parser, Subcommand};
-use handoff_probe::clock::Clock;
-use handoff_probe::topology::Topology;
 use handoff_lab::experiments::exchange::{self, ExchangeConfig, Mode};
 use handoff_lab::output::{self, Format};
 use handoff_lab::schema::{C2cResults, ExchangeResults};
+use handoff_probe::clock::Clock;
+use handoff_probe::topology::Topology;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -13,11 +13,11 @@
 
 use crate::cli::{allowed_cpus, apply_common, parse_cores, results, Machine, ReportArgs};
 use crate::{progress, Failure, EXIT_INTERRUPTED};
-use handoff_probe::topology::Placement;
 use handoff_lab::experiments::c2c;
 use handoff_lab::experiments::exchange::{self, ExchangeConfig, Mode, Point};
 use handoff_lab::progress::Progress;
 use handoff_lab::schema::ReportSettings;
+use handoff_probe::topology::Placement;
 use std::path::PathBuf;
 use std::time::Instant;
 

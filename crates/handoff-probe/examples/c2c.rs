@@ -4,9 +4,9 @@
 //! `cargo run --release -p handoff --example c2c [CPU-LIST]`, e.g. `0-3,8`. With more than
 //! 16 CPUs and no list, measures the first allowed CPU against every other one.
 
-use handoff_probe::floor::{c2c, C2cOptions};
 use handoff::sys::affinity::{allowed_cpus, format_cpu_list, parse_cpu_list};
 use handoff_probe::clock::Clock;
+use handoff_probe::floor::{c2c, C2cOptions};
 
 /// Above this many CPUs, the full matrix takes too long by default.
 const MATRIX_MAX: usize = 16;

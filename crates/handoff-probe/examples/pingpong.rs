@@ -10,14 +10,14 @@
 //! the same-CPU rows put both on the first, to show what each strategy costs there (pure
 //! spinning pays a scheduler time slice per hand-off; `Adaptive` notices and blocks).
 
-use handoff_probe::floor::{c2c, C2cOptions};
 use handoff::shm::{Segment, ShmSafe};
 use handoff::sync::wait::{adaptive_stats, reset_adaptive_stats};
 use handoff::sync::{Flag, Wait};
 use handoff::sys::affinity;
-use handoff_probe::clock::Clock;
-use handoff_probe::proc::{die_with_parent, ChildGuard, Watchdog};
 use handoff::sys::Deadline;
+use handoff_probe::clock::Clock;
+use handoff_probe::floor::{c2c, C2cOptions};
+use handoff_probe::proc::{die_with_parent, ChildGuard, Watchdog};
 use std::error::Error;
 use std::process::Command;
 use std::time::Duration;

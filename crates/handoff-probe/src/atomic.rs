@@ -1,10 +1,10 @@
 //! The probe's atomics facade (the same switch as the core's private one): std atomics
 //! normally, loom's under `cfg(loom)` so the c2c floor's protocol can be model-checked.
 
-#[cfg(not(loom))]
-pub(crate) use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 #[cfg(all(test, not(loom)))]
 pub(crate) use std::sync::atomic::AtomicU32;
+#[cfg(not(loom))]
+pub(crate) use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 #[cfg(loom)]
 pub(crate) use loom::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -33,10 +33,10 @@
 use std::time::Duration;
 
 use crate::atomic::{spin_hint, yield_now, AtomicBool, AtomicU64, Ordering};
-use handoff::sys::affinity;
 use crate::clock::{Calibration, Clock, ClockSource};
-use handoff::sys::Deadline;
 use crate::{Error, Result};
+use handoff::sys::affinity;
+use handoff::sys::Deadline;
 
 /// Stored by a thread that gives up, so its peer stops waiting.
 const POISON: u64 = u64::MAX;

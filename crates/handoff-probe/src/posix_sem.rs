@@ -11,8 +11,8 @@
 //! `ETIMEDOUT`: a wall-clock step can end a wait early (we wait again) or late (by at most the
 //! step), never report a timeout before the deadline.
 
-use handoff::sys::Deadline;
 use crate::{Error, Result, WaitError};
+use handoff::sys::Deadline;
 
 /// `SEM_VALUE_MAX` on Linux (glibc and musl): `INT_MAX`.
 const SEM_VALUE_MAX: u32 = i32::MAX as u32;
@@ -310,7 +310,12 @@ impl NamedSemaphore {
 pub fn cleanup_stale() -> Result<Vec<String>> {
     let dir = match std::fs::read_dir(handoff::sys::mem::SHM_DIR) {
         Ok(d) => d,
-        Err(e) => return Err(Error::io(format!("listing {}", handoff::sys::mem::SHM_DIR), e)),
+        Err(e) => {
+            return Err(Error::io(
+                format!("listing {}", handoff::sys::mem::SHM_DIR),
+                e,
+            ))
+        }
     };
     let mut removed = Vec::new();
     for entry in dir.flatten() {

@@ -473,10 +473,12 @@ mod tests {
                 kill(pid, Signal::KILL),
                 Err(handoff::sys::Error::InvalidArgument(_))
             ));
-            assert!(matches!(Pidfd::open(pid), Err(handoff::sys::Error::InvalidArgument(_))));
+            assert!(matches!(
+                Pidfd::open(pid),
+                Err(handoff::sys::Error::InvalidArgument(_))
+            ));
         }
         // Signal 0-free check that a live process can be signalled harmlessly.
         kill(std::process::id(), Signal::CHILD).unwrap();
     }
 }
-

@@ -17,12 +17,12 @@
 //! A missing file never fails the parse: the property becomes unknown and placement falls
 //! back to what is known (e.g. CPUs without cache information compare as `same-package`).
 
-mod sizes;
 mod machine;
+mod sizes;
 
 pub use handoff::sys::affinity::{format_cpu_list, parse_cpu_list};
-pub use sizes::format_bytes;
 pub use machine::{MachineInfo, Virtualization};
+pub use sizes::format_bytes;
 
 use crate::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,10 +1,10 @@
 //! Topology from sysfs: placement classes, representatives, cache sizes and summaries on
 //! hand-written sysfs fixtures (tests/fixtures/sysfs/*), and properties of the live machine.
 
+use handoff::Error;
 use handoff_probe::topology::{
     CacheInfo, CacheKind, MachineInfo, Placement, Topology, Virtualization,
 };
-use handoff::Error;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

@@ -13,8 +13,8 @@
 
 use handoff::channel::{Channel, ChannelConfig, ChannelError};
 use handoff::sync::Wait;
-use handoff_probe::proc::{die_with_parent, ChildGuard, Watchdog};
 use handoff::sys::Deadline;
+use handoff_probe::proc::{die_with_parent, ChildGuard, Watchdog};
 use std::error::Error;
 use std::process::Command;
 use std::time::{Duration, Instant};

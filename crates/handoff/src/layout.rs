@@ -50,4 +50,3 @@ unsafe impl ShmSafe for AtomicU64 {}
 // SAFETY: as for AtomicU32 (one byte, 0 = false).
 #[cfg(not(loom))]
 unsafe impl ShmSafe for AtomicBool {}
-

@@ -88,7 +88,11 @@ fn violations(src: &Path) -> Vec<String> {
     let mut bad = Vec::new();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for f in &files {
-        let rel = f.strip_prefix(src).unwrap().to_string_lossy().replace('\\', "/");
+        let rel = f
+            .strip_prefix(src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         let text = std::fs::read_to_string(f).unwrap();
         let own = layer_of_file(&rel);
         let top_module = rel.split(['/', '.']).next().unwrap().to_string();
@@ -98,7 +102,10 @@ fn violations(src: &Path) -> Vec<String> {
                 continue;
             };
             if item != top_module {
-                edges.entry(top_module.clone()).or_default().insert(item.clone());
+                edges
+                    .entry(top_module.clone())
+                    .or_default()
+                    .insert(item.clone());
             }
             let known = KNOWN_UPWARD
                 .iter()
@@ -157,8 +164,12 @@ fn an_upward_import_is_caught() {
     let bad = violations(&dir);
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
-        bad.iter().any(|b| b.contains("src/sys/mem.rs (layer 1) uses crate::shm")),
+        bad.iter()
+            .any(|b| b.contains("src/sys/mem.rs (layer 1) uses crate::shm")),
         "{bad:?}"
     );
-    assert!(bad.iter().any(|b| b.starts_with("import circle")), "{bad:?}");
+    assert!(
+        bad.iter().any(|b| b.starts_with("import circle")),
+        "{bad:?}"
+    );
 }

@@ -12,12 +12,12 @@ use common::Kid;
 use handoff::shm::{
     offsets, OpenOptions, Segment, SegmentError, HEADER_SIZE, LAYOUT_VERSION, MAGIC,
 };
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use handoff::sync::PeerWatch;
 use handoff::sys::mem::{self, ShmFile};
-use handoff_probe::proc::die_with_parent;
 use handoff::sys::{Deadline, ProcessId};
 use handoff::{Error, WaitError};
+use handoff_probe::proc::die_with_parent;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 

@@ -10,11 +10,11 @@
 mod common;
 use common::Kid;
 use handoff::shm::{offsets, OpenOptions, Segment, SegmentError, MAX_ATTACHED};
-use std::sync::atomic::{AtomicU32, Ordering};
 use handoff::sys::mem::{self, ShmFile};
-use handoff_probe::posix_sem::NamedSemaphore;
 use handoff::sys::Deadline;
 use handoff::Error;
+use handoff_probe::posix_sem::NamedSemaphore;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -93,10 +93,18 @@ fn fifo_at_a_segment_name_is_refused_without_hanging() {
     });
     let n3 = n.clone();
     within("ShmFile::open_read_only of a FIFO", move || {
-        expect_not_regular(ShmFile::open_read_only(&n3).map_err(Error::from), "FIFO", "raw open")
+        expect_not_regular(
+            ShmFile::open_read_only(&n3).map_err(Error::from),
+            "FIFO",
+            "raw open",
+        )
     });
     // cleanup neither hangs nor removes what is not a segment.
-    let removed = within("cleanup_all_stale with a FIFO", handoff_probe::cleanup::cleanup_all_stale).unwrap();
+    let removed = within(
+        "cleanup_all_stale with a FIFO",
+        handoff_probe::cleanup::cleanup_all_stale,
+    )
+    .unwrap();
     assert!(!removed.segments.contains(&name), "{removed:?}");
     assert!(std::path::Path::new(&mem::path_of(&name)).exists());
     remove(&name);
@@ -150,7 +158,11 @@ fn symlink_is_never_followed() {
         )
     });
     expect_not_regular(Segment::create(&link_user, 64), "symbolic link", "create");
-    expect_not_regular(ShmFile::open(&link).map_err(Error::from), "symbolic link", "raw open");
+    expect_not_regular(
+        ShmFile::open(&link).map_err(Error::from),
+        "symbolic link",
+        "raw open",
+    );
     remove(&link);
     drop(target);
 }

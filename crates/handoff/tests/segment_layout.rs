@@ -5,8 +5,8 @@
 #![cfg(all(target_os = "linux", not(loom)))]
 
 use handoff::shm::{Segment, ShmSafe};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use handoff::sys::ProcessId;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// Reads a `T` from a fresh (zero-filled) segment at an offset aligned for it, checks its
 /// size and alignment, and that `is_initial` holds for the zero state.

@@ -10,11 +10,11 @@
 mod common;
 use common::Kid;
 use handoff::shm::{DepartureKind, OpenOptions, Segment};
-use std::sync::atomic::{AtomicU32, Ordering};
 use handoff::sync::{Flag, PeerWatch, Wait};
-use handoff_probe::proc::die_with_parent;
 use handoff::sys::Deadline;
 use handoff::WaitError;
+use handoff_probe::proc::die_with_parent;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 const ROLE_ENV: &str = "HANDOFF_PEERS_TEST_ROLE";

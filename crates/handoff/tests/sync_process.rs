@@ -15,15 +15,15 @@
 mod common;
 use common::Kid;
 use handoff::shm::{Segment, ShmSafe};
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use handoff::sync::{Barrier, Flag, Semaphore, Signal, Wait};
 use handoff::sys::affinity;
 use handoff::sys::mem;
 use handoff::sys::proc::Signal as UnixSignal;
-use handoff_probe::proc::die_with_parent;
 use handoff::sys::Deadline;
 use handoff::WaitError;
+use handoff_probe::proc::die_with_parent;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 

@@ -354,9 +354,7 @@ impl Segment {
             Err(crate::sys::Error::AlreadyExists { .. }) if cleanup::remove_if_stale(&full) => {
                 ShmFile::create(&full, total, opts.mode)?
             }
-            Err(crate::sys::Error::AlreadyExists { name }) => {
-                return Err(explain_taken(name))
-            }
+            Err(crate::sys::Error::AlreadyExists { name }) => return Err(explain_taken(name)),
             r => r?,
         };
         let built = Self::build(

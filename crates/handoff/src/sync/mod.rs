@@ -19,9 +19,9 @@ pub mod semaphore;
 pub mod signal;
 pub mod wait;
 
+pub use crate::peers::{NoPeers, PeerWatch};
 pub use barrier::{Barrier, BarrierWaitResult};
 pub use flag::Flag;
-pub use crate::peers::{NoPeers, PeerWatch};
 pub use semaphore::Semaphore;
 pub use signal::Signal;
 pub use wait::{CpuHint, Wait, WaitCondition};

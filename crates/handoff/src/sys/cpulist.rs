@@ -104,5 +104,4 @@ mod tests {
             assert!(matches!(e, Error::InvalidArgument(_)), "{bad}: {e}");
         }
     }
-
 }

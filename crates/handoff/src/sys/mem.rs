@@ -306,13 +306,11 @@ mod imp {
             }
             match rustix::fs::fallocate(&self.fd, rustix::fs::FallocateFlags::empty(), 0, len) {
                 Ok(()) => Ok(()),
-                Err(Errno::NOSPC) | Err(Errno::NOMEM) => {
-                    Err(Error::NoSpace {
-                        name: what,
-                        needed: len,
-                        available: available_bytes(&self.fd).unwrap_or(0),
-                    })
-                }
+                Err(Errno::NOSPC) | Err(Errno::NOMEM) => Err(Error::NoSpace {
+                    name: what,
+                    needed: len,
+                    available: available_bytes(&self.fd).unwrap_or(0),
+                }),
                 // A file system without fallocate: the space check above is all we can do.
                 Err(Errno::OPNOTSUPP) | Err(Errno::NOSYS) => Ok(()),
                 Err(e) => Err(Error::io(format!("fallocate {len} bytes of {what}"), e)),
@@ -534,7 +532,6 @@ pub fn lstat(name: &str) -> Result<Option<FileInfo>> {
     imp::lstat(name)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -574,14 +571,8 @@ mod tests {
         assert_eq!(f.read_at(&mut buf, 3).unwrap(), 2);
         assert_eq!(&buf, b"hi");
         unlink(&name).unwrap();
-        assert!(matches!(
-            unlink(&name),
-            Err(Error::NotFound { .. })
-        ));
-        assert!(matches!(
-            ShmFile::open(&name),
-            Err(Error::NotFound { .. })
-        ));
+        assert!(matches!(unlink(&name), Err(Error::NotFound { .. })));
+        assert!(matches!(ShmFile::open(&name), Err(Error::NotFound { .. })));
         drop(m);
     }
 

@@ -352,5 +352,4 @@ mod tests {
         child.wait().unwrap();
         assert_eq!(id.liveness(), Liveness::Gone);
     }
-
 }

@@ -4,8 +4,8 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
-use handoff_probe::proc::{ChildGuard, Watchdog};
 use handoff::sys::Deadline;
+use handoff_probe::proc::{ChildGuard, Watchdog};
 use std::io::{BufRead, BufReader};
 use std::process::{ChildStdout, Command, Stdio};
 use std::time::Duration;

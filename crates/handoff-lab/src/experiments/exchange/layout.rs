@@ -9,8 +9,8 @@
 
 use super::roles::{BlockPtr, SampleSlots};
 use handoff::shm::{Segment, ShmSafe};
-use std::sync::atomic::AtomicU64;
 use handoff::sync::flag::Flag;
+use std::sync::atomic::AtomicU64;
 
 /// The control words at offset 0.
 #[repr(C)]

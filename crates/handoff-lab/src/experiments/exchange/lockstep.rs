@@ -7,11 +7,11 @@
 
 use super::layout::Control;
 use super::roles::LockStep;
-use handoff::sync::PeerWatch;
 use handoff::sync::wait::Wait;
-use handoff_probe::posix_sem::NamedSemaphore;
+use handoff::sync::PeerWatch;
 use handoff::sys::Deadline;
 use handoff::WaitError;
+use handoff_probe::posix_sem::NamedSemaphore;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;

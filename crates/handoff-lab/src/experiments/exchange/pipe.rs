@@ -6,10 +6,10 @@
 
 use super::roles::{as_bytes, check_sum, fill, fill_value, sum, SampleSlots, UsageMeter};
 use crate::kernels::Kernel;
-use std::sync::atomic::Ordering;
 use handoff_probe::clock::Clock;
 use std::fs::File;
 use std::io::{Read, Write};
+use std::sync::atomic::Ordering;
 
 fn as_bytes_mut(block: &mut [i32]) -> &mut [u8] {
     // SAFETY: i32 has no padding and every byte pattern is a valid i32, so the same memory may

@@ -10,8 +10,8 @@
 //! the current one; ours can, at no cost.
 
 use crate::kernels::Kernel;
-use std::sync::atomic::{AtomicU64, Ordering};
 use handoff_probe::clock::Clock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The value every element holds in repetition `rep`.
 #[inline]
