@@ -1,10 +1,18 @@
-//! The crate error: wraps each layer's error at the top. Each says what went wrong and, where
-//! it helps, what to do about it.
+//! The crate error: wraps each layer's error at the top ([`sys::Error`], [`SyncError`],
+//! [`WaitError`], [`ShmError`], [`ChannelError`]) with the same messages, so an application
+//! can `?` every call into one [`Result`]. Each says what went wrong and, where it helps,
+//! what to do about it.
+//!
+//! The layers' shared cases land in one variant each, whichever layer reported them: an
+//! argument error of `sync` or `shm` is [`Error::InvalidArgument`], a segment error
+//! [`Error::Segment`], and so on; a channel's own errors are [`Error::Channel`].
 
 use std::io;
 
+use crate::channel::ChannelError;
 pub use crate::peers::WaitError;
-use crate::shm::SegmentError;
+use crate::shm::{SegmentError, ShmError};
+use crate::sync::SyncError;
 use crate::sys;
 
 /// Result with the crate's [`Error`].
@@ -42,6 +50,10 @@ pub enum Error {
     /// A wait ended without its condition.
     #[error(transparent)]
     Wait(#[from] WaitError),
+    /// A channel operation failed for a channel's own reason (its segment's errors are
+    /// [`Error::Segment`], [`Error::Io`]...).
+    #[error(transparent)]
+    Channel(ChannelError),
 }
 
 impl Error {
@@ -59,11 +71,37 @@ impl From<sys::Error> for Error {
     /// object cases as the segment errors that explain them.
     fn from(e: sys::Error) -> Self {
         match e {
-            sys::Error::Io { op, source } => Error::Io { op, source },
-            sys::Error::Unsupported(what) => Error::Unsupported(what),
-            sys::Error::InvalidArgument(why) => Error::InvalidArgument(why),
             sys::Error::CpuUnavailable { cpu, allowed } => Error::CpuUnavailable { cpu, allowed },
-            e => Error::Segment(SegmentError::from_sys(e).expect("a shared-memory object error")),
+            e => ShmError::from(e).into(),
+        }
+    }
+}
+
+impl From<ShmError> for Error {
+    fn from(e: ShmError) -> Self {
+        match e {
+            ShmError::Io { op, source } => Error::Io { op, source },
+            ShmError::Unsupported(what) => Error::Unsupported(what),
+            ShmError::InvalidArgument(why) => Error::InvalidArgument(why),
+            ShmError::Segment(e) => Error::Segment(e),
+        }
+    }
+}
+
+impl From<SyncError> for Error {
+    fn from(e: SyncError) -> Self {
+        match e {
+            SyncError::InvalidArgument(why) => Error::InvalidArgument(why),
+        }
+    }
+}
+
+impl From<ChannelError> for Error {
+    /// A channel's segment errors as [`Error::Segment`] etc., its own as [`Error::Channel`].
+    fn from(e: ChannelError) -> Self {
+        match e {
+            ChannelError::Segment(e) => e.into(),
+            e => Error::Channel(e),
         }
     }
 }

@@ -26,17 +26,6 @@ fn layer_of_file(rel: &str) -> u32 {
     }
 }
 
-/// Upward uses not yet removed, each with the reason; the list may only shrink. Layers 3
-/// and 4 still return the crate error (`crate::{Error, Result}`) instead of their own.
-const KNOWN_UPWARD: &[(&str, &str)] = &[
-    ("sync/", "Error"),
-    ("sync/", "Result"),
-    ("shm/", "Error"),
-    ("shm/", "Result"),
-    ("channel/", "Error"),
-    ("channel/", "Result"),
-];
-
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
@@ -107,10 +96,7 @@ fn violations(src: &Path) -> Vec<String> {
                     .or_default()
                     .insert(item.clone());
             }
-            let known = KNOWN_UPWARD
-                .iter()
-                .any(|(prefix, it)| rel.starts_with(prefix) && *it == item);
-            if layer > own && !known {
+            if layer > own {
                 bad.push(format!(
                     "src/{rel} (layer {own}) uses crate::{item} (layer {layer}): a layer may \
                      only use its own layer and the ones below"
@@ -125,12 +111,7 @@ fn violations(src: &Path) -> Vec<String> {
         while let Some((at, path)) = stack.pop() {
             for next in edges.get(&at).into_iter().flatten() {
                 if next == start {
-                    let known = KNOWN_UPWARD.iter().any(|(p, it)| {
-                        path.iter().any(|m| p.trim_end_matches('/') == m) && *it == "Error"
-                    }) && path.contains(&"error".to_string());
-                    if !known && next != "Error" {
-                        bad.push(format!("import circle: {} -> {next}", path.join(" -> ")));
-                    }
+                    bad.push(format!("import circle: {} -> {next}", path.join(" -> ")));
                 } else if seen.insert(next.clone()) {
                     let mut p = path.clone();
                     p.push(next.clone());

@@ -10,12 +10,12 @@
 mod common;
 use common::Kid;
 use handoff::shm::{
-    offsets, OpenOptions, Segment, SegmentError, HEADER_SIZE, LAYOUT_VERSION, MAGIC,
+    offsets, OpenOptions, Segment, SegmentError, ShmError, HEADER_SIZE, LAYOUT_VERSION, MAGIC,
 };
 use handoff::sync::PeerWatch;
 use handoff::sys::mem::{self, ShmFile};
 use handoff::sys::{Deadline, ProcessId};
-use handoff::{Error, WaitError};
+use handoff::WaitError;
 use handoff_probe::proc::die_with_parent;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -134,7 +134,7 @@ fn expired_deadline_times_out_while_initializing() {
         Deadline::after(Duration::from_millis(20)),
     ] {
         match Segment::open(&name, d) {
-            Err(Error::Segment(e @ SegmentError::OpenTimedOut { .. })) => {
+            Err(ShmError::Segment(e @ SegmentError::OpenTimedOut { .. })) => {
                 let msg = e.to_string();
                 assert!(
                     msg.contains(&name) && msg.contains("not yet ready"),
@@ -162,10 +162,10 @@ fn creator_dropping_before_ready_abandons_waiters() {
     drop(seg);
     match waiter.join().unwrap() {
         // Abandoned if the waiter was waiting; NotFound if it came after the unlink.
-        Err(Error::Segment(SegmentError::Abandoned { pid, .. })) => {
+        Err(ShmError::Segment(SegmentError::Abandoned { pid, .. })) => {
             assert_eq!(pid, std::process::id())
         }
-        Err(Error::Segment(SegmentError::NotFound { .. })) => {}
+        Err(ShmError::Segment(SegmentError::NotFound { .. })) => {}
         other => panic!("expected Abandoned, got {other:?}"),
     }
     assert_gone(&name);
@@ -185,7 +185,7 @@ fn corrupt_magic_is_refused() {
     let (seg, name, raw) = published("magic", 64);
     raw.write_at(b"NOTOURS!", offsets::MAGIC as u64).unwrap();
     match Segment::open(&name, deadline()) {
-        Err(Error::Segment(SegmentError::BadMagic { found })) => assert_eq!(&found, b"NOTOURS!"),
+        Err(ShmError::Segment(SegmentError::BadMagic { found })) => assert_eq!(&found, b"NOTOURS!"),
         other => panic!("expected BadMagic, got {other:?}"),
     }
     raw.write_at(&MAGIC, 0).unwrap();
@@ -201,7 +201,7 @@ fn wrong_version_and_header_size_are_refused() {
     raw.write_at(&(LAYOUT_VERSION + 1).to_ne_bytes(), v)
         .unwrap();
     match Segment::open(&name, deadline()) {
-        Err(Error::Segment(SegmentError::BadVersion { found, expected })) => {
+        Err(ShmError::Segment(SegmentError::BadVersion { found, expected })) => {
             assert_eq!((found, expected), (LAYOUT_VERSION + 1, LAYOUT_VERSION))
         }
         other => panic!("expected BadVersion, got {other:?}"),
@@ -211,7 +211,7 @@ fn wrong_version_and_header_size_are_refused() {
         .unwrap();
     assert!(matches!(
         Segment::open(&name, deadline()),
-        Err(Error::Segment(SegmentError::HeaderSizeMismatch {
+        Err(ShmError::Segment(SegmentError::HeaderSizeMismatch {
             found: 7,
             ..
         }))
@@ -226,14 +226,14 @@ fn wrong_version_and_header_size_are_refused() {
         .unwrap();
     assert!(matches!(
         Segment::open(&name, deadline()),
-        Err(Error::Segment(SegmentError::Corrupt { .. }))
+        Err(ShmError::Segment(SegmentError::Corrupt { .. }))
     ));
     // A ready word that is no state.
     raw.write_at(&77u32.to_ne_bytes(), offsets::READY as u64)
         .unwrap();
     assert!(matches!(
         Segment::open(&name, deadline()),
-        Err(Error::Segment(SegmentError::BadState { found: 77 }))
+        Err(ShmError::Segment(SegmentError::BadState { found: 77 }))
     ));
     drop(seg);
     assert_gone(&name);
@@ -247,7 +247,7 @@ fn truncated_segment_is_refused() {
     // Cut the payload (the creator only touches its header page from now on).
     raw.set_len(2 * page as u64).unwrap();
     match Segment::open(&name, deadline()) {
-        Err(Error::Segment(SegmentError::Truncated { file_len, needed })) => {
+        Err(ShmError::Segment(SegmentError::Truncated { file_len, needed })) => {
             assert_eq!((file_len, needed), (2 * page as u64, total))
         }
         other => panic!("expected Truncated, got {other:?}"),
@@ -260,7 +260,7 @@ fn truncated_segment_is_refused() {
     let tiny = ShmFile::create(&raw_name, 1, 0o600).unwrap();
     tiny.set_len(100).unwrap();
     match Segment::open(&raw_name, deadline()) {
-        Err(Error::Segment(SegmentError::Truncated { file_len, needed })) => {
+        Err(ShmError::Segment(SegmentError::Truncated { file_len, needed })) => {
             assert_eq!((file_len, needed), (100, HEADER_SIZE as u64))
         }
         other => panic!("expected Truncated, got {other:?}"),
@@ -273,7 +273,7 @@ fn truncated_segment_is_refused() {
 fn payload_size_mismatch_is_refused() {
     let (seg, name, _raw) = published("size", 1000);
     match Segment::open_expect(&name, 2000, deadline()) {
-        Err(Error::Segment(SegmentError::SizeMismatch { expected, found })) => {
+        Err(ShmError::Segment(SegmentError::SizeMismatch { expected, found })) => {
             assert_eq!((expected, found), (2000, 1000))
         }
         other => panic!("expected SizeMismatch, got {other:?}"),
@@ -290,16 +290,16 @@ fn zero_size_is_refused() {
     let user = unique("zero");
     assert!(matches!(
         Segment::create(&user, 0),
-        Err(Error::InvalidArgument(_))
+        Err(ShmError::InvalidArgument(_))
     ));
     assert_gone(&handoff::shm::segment_name(&user).unwrap());
     assert!(matches!(
         Segment::anonymous(0),
-        Err(Error::InvalidArgument(_))
+        Err(ShmError::InvalidArgument(_))
     ));
     assert!(matches!(
         Segment::create(&user, usize::MAX),
-        Err(Error::InvalidArgument(_))
+        Err(ShmError::InvalidArgument(_))
     ));
     assert_gone(&handoff::shm::segment_name(&user).unwrap());
 }
@@ -309,7 +309,7 @@ fn bad_names_are_refused() {
     let long = "n".repeat(handoff::shm::MAX_USER_NAME_LEN + 1);
     for bad in ["", "a/b", "/handoff-1-x", "sp ace", "..", long.as_str()] {
         match Segment::create(bad, 64) {
-            Err(Error::Segment(e @ SegmentError::InvalidName { .. })) => {
+            Err(ShmError::Segment(e @ SegmentError::InvalidName { .. })) => {
                 assert!(!e.to_string().is_empty())
             }
             other => panic!("{bad:?}: expected InvalidName, got {other:?}"),
@@ -319,7 +319,7 @@ fn bad_names_are_refused() {
         assert!(
             matches!(
                 Segment::open(bad, deadline()),
-                Err(Error::Segment(SegmentError::InvalidName { .. }))
+                Err(ShmError::Segment(SegmentError::InvalidName { .. }))
             ),
             "{bad:?}"
         );
@@ -327,18 +327,18 @@ fn bad_names_are_refused() {
     let missing = handoff::shm::segment_name(&unique("missing")).unwrap();
     assert!(matches!(
         Segment::open(&missing, deadline()),
-        Err(Error::Segment(SegmentError::NotFound { .. }))
+        Err(ShmError::Segment(SegmentError::NotFound { .. }))
     ));
     assert!(matches!(
         Segment::open(&unique("missing"), deadline()),
-        Err(Error::Segment(SegmentError::NotFound { .. }))
+        Err(ShmError::Segment(SegmentError::NotFound { .. }))
     ));
 
     // Taken names, and opening by the short name.
     let user = unique("taken");
     let seg = Segment::create(&user, 64).unwrap();
     match Segment::create(&user, 64) {
-        Err(Error::Segment(e @ SegmentError::AlreadyExists { .. })) => {
+        Err(ShmError::Segment(e @ SegmentError::AlreadyExists { .. })) => {
             assert!(e.to_string().contains("cleanup"), "{e}")
         }
         other => panic!("expected AlreadyExists, got {other:?}"),
@@ -367,11 +367,11 @@ fn foreign_owner_in_header_is_refused() {
     raw.write_at(&NOBODY.to_ne_bytes(), offsets::CREATOR_UID as u64)
         .unwrap();
     match Segment::open(&name, deadline()) {
-        Err(Error::Segment(SegmentError::ForeignOwner { uid: NOBODY })) => {}
+        Err(ShmError::Segment(SegmentError::ForeignOwner { uid: NOBODY })) => {}
         other => panic!("expected ForeignOwner, got {other:?}"),
     }
     match Segment::open_with(&name, deadline(), &OpenOptions::new().any_owner(true)) {
-        Err(Error::Segment(SegmentError::Corrupt { detail })) => {
+        Err(ShmError::Segment(SegmentError::Corrupt { detail })) => {
             assert!(detail.contains(&NOBODY.to_string()), "{detail}")
         }
         other => panic!("expected Corrupt (header uid vs owner), got {other:?}"),
@@ -393,7 +393,7 @@ fn foreign_owner_is_refused() {
     raw.write_at(&NOBODY.to_ne_bytes(), offsets::CREATOR_UID as u64)
         .unwrap();
     match Segment::open(&name, deadline()) {
-        Err(Error::Segment(e @ SegmentError::ForeignOwner { uid: NOBODY })) => {
+        Err(ShmError::Segment(e @ SegmentError::ForeignOwner { uid: NOBODY })) => {
             println!("refused as expected: {e}")
         }
         other => panic!("expected ForeignOwner, got {other:?}"),
@@ -498,7 +498,7 @@ fn survivor_unlinks_after_sigkilled_creator() {
     let mut kid = kid("survivor_unlinks_after_sigkilled_creator", "create", &user);
     let name = kid.expect_line("NAME=");
     match Segment::open(&user, deadline()) {
-        Err(Error::Segment(SegmentError::Ambiguous { candidates, .. })) => {
+        Err(ShmError::Segment(SegmentError::Ambiguous { candidates, .. })) => {
             assert!(
                 candidates.contains(&name)
                     && candidates.iter().any(|c| Some(c.as_str()) == mine.name())

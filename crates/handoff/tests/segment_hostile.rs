@@ -9,10 +9,9 @@
 
 mod common;
 use common::Kid;
-use handoff::shm::{offsets, OpenOptions, Segment, SegmentError, MAX_ATTACHED};
+use handoff::shm::{offsets, OpenOptions, Segment, SegmentError, ShmError, MAX_ATTACHED};
 use handoff::sys::mem::{self, ShmFile};
 use handoff::sys::Deadline;
-use handoff::Error;
 use handoff_probe::posix_sem::NamedSemaphore;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
@@ -61,9 +60,9 @@ fn remove(name: &str) {
     std::fs::remove_file(mem::path_of(name)).unwrap();
 }
 
-fn expect_not_regular(r: Result<impl std::fmt::Debug, Error>, kind: &str, what: &str) {
+fn expect_not_regular(r: Result<impl std::fmt::Debug, ShmError>, kind: &str, what: &str) {
     match r {
-        Err(Error::Segment(e @ SegmentError::NotRegular { .. })) => {
+        Err(ShmError::Segment(e @ SegmentError::NotRegular { .. })) => {
             let msg = e.to_string();
             assert!(
                 msg.contains(kind) && msg.contains("rm /dev/shm/"),
@@ -94,7 +93,7 @@ fn fifo_at_a_segment_name_is_refused_without_hanging() {
     let n3 = n.clone();
     within("ShmFile::open_read_only of a FIFO", move || {
         expect_not_regular(
-            ShmFile::open_read_only(&n3).map_err(Error::from),
+            ShmFile::open_read_only(&n3).map_err(ShmError::from),
             "FIFO",
             "raw open",
         )
@@ -159,7 +158,7 @@ fn symlink_is_never_followed() {
     });
     expect_not_regular(Segment::create(&link_user, 64), "symbolic link", "create");
     expect_not_regular(
-        ShmFile::open(&link).map_err(Error::from),
+        ShmFile::open(&link).map_err(ShmError::from),
         "symbolic link",
         "raw open",
     );
@@ -183,7 +182,7 @@ fn header_naming_another_creator_pid_is_refused() {
     raw.write_at(&other.to_ne_bytes(), offsets::CREATOR as u64)
         .unwrap();
     match Segment::open(&name, Deadline::after(WATCHDOG)) {
-        Err(Error::Segment(SegmentError::CreatorMismatch {
+        Err(ShmError::Segment(SegmentError::CreatorMismatch {
             name_pid,
             header_pid,
             ..
@@ -199,7 +198,7 @@ fn wrong_slot_count_is_reported_as_such() {
     raw.write_at(&63u32.to_ne_bytes(), offsets::SLOT_COUNT as u64)
         .unwrap();
     match Segment::open(&name, Deadline::after(WATCHDOG)) {
-        Err(Error::Segment(e @ SegmentError::SlotCountMismatch { .. })) => {
+        Err(ShmError::Segment(e @ SegmentError::SlotCountMismatch { .. })) => {
             assert_eq!(
                 e,
                 SegmentError::SlotCountMismatch {
@@ -230,7 +229,7 @@ fn name_squatted_by_another_user_says_who_and_what_to_do() {
     let f = ShmFile::create(&name, 64, 0o600).unwrap();
     f.set_owner(NOBODY).unwrap();
     match Segment::create(&user, 64) {
-        Err(Error::Segment(e @ SegmentError::Squatted { uid: NOBODY, .. })) => {
+        Err(ShmError::Segment(e @ SegmentError::Squatted { uid: NOBODY, .. })) => {
             let msg = e.to_string();
             assert!(
                 msg.contains("65534") && msg.contains("cannot remove"),
@@ -249,12 +248,12 @@ fn open_can_wait_for_the_creation() {
     // Without the option: NotFound at once.
     assert!(matches!(
         Segment::open(&name, Deadline::after(WATCHDOG)),
-        Err(Error::Segment(SegmentError::NotFound { .. }))
+        Err(ShmError::Segment(SegmentError::NotFound { .. }))
     ));
     // With it, until the deadline: a timeout that names the segment.
     let opts = OpenOptions::new().wait_for_creation(true);
     match Segment::open_with(&name, Deadline::after(Duration::from_millis(20)), &opts) {
-        Err(Error::Segment(e @ SegmentError::OpenTimedOut { .. })) => {
+        Err(ShmError::Segment(e @ SegmentError::OpenTimedOut { .. })) => {
             let msg = e.to_string();
             assert!(
                 msg.contains(&name) && msg.contains("not yet created"),
@@ -367,7 +366,7 @@ fn small_tmpfs_child() {
         assert_eq!(r, 0, "mount tmpfs: {}", std::io::Error::last_os_error());
     }
     match Segment::create("big", 64 << 20) {
-        Err(Error::Segment(e @ SegmentError::NoSpace { .. })) => {
+        Err(ShmError::Segment(e @ SegmentError::NoSpace { .. })) => {
             let msg = e.to_string();
             assert!(msg.contains("handoff cleanup"), "{msg}");
             if let SegmentError::NoSpace {
@@ -397,7 +396,7 @@ fn small_tmpfs_child() {
     // A second one no longer fits.
     assert!(matches!(
         Segment::create("second", len),
-        Err(Error::Segment(SegmentError::NoSpace { .. }))
+        Err(ShmError::Segment(SegmentError::NoSpace { .. }))
     ));
     drop(seg);
     println!("VERDICT=ok");

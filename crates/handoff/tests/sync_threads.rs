@@ -2,11 +2,11 @@
 //! nonsense the API must refuse with a clear error instead of a panic or a hang.
 #![cfg(all(target_os = "linux", not(loom)))]
 
-use handoff::shm::{Segment, SegmentError, ShmSafe};
+use handoff::shm::{Segment, SegmentError, ShmError, ShmSafe};
 use handoff::sync::barrier::MAX_PARTIES;
-use handoff::sync::{Barrier, Flag, NoPeers, Semaphore, Signal, Wait};
+use handoff::sync::{Barrier, Flag, NoPeers, Semaphore, Signal, SyncError, Wait};
 use handoff::sys::Deadline;
-use handoff::{Error, WaitError};
+use handoff::WaitError;
 use std::time::Duration;
 
 #[repr(C)]
@@ -27,14 +27,20 @@ fn limit() -> Option<Deadline> {
 
 #[test]
 fn zero_party_barrier_and_other_nonsense_is_refused() {
-    assert!(matches!(Barrier::new(0), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        Barrier::new(0),
+        Err(SyncError::InvalidArgument(_))
+    ));
     assert!(matches!(
         Barrier::new(MAX_PARTIES + 1),
-        Err(Error::InvalidArgument(_))
+        Err(SyncError::InvalidArgument(_))
     ));
     let seg = Segment::anonymous(std::mem::size_of::<Shared>()).unwrap();
     let sh: &Shared = seg.get(0).unwrap();
-    assert!(matches!(sh.barrier.init(0), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        sh.barrier.init(0),
+        Err(SyncError::InvalidArgument(_))
+    ));
     assert_eq!(
         sh.barrier.parties(),
         1,
@@ -43,12 +49,12 @@ fn zero_party_barrier_and_other_nonsense_is_refused() {
 
     let full = Semaphore::new(u32::MAX);
     let err = full.post().unwrap_err();
-    assert!(matches!(err, Error::InvalidArgument(_)), "{err}");
+    assert!(matches!(err, SyncError::InvalidArgument(_)), "{err}");
     assert_eq!(full.value(), u32::MAX);
 
     for bad in ["", "sleep", "adaptive:", "adaptive:-1us", "adaptive:1h"] {
         assert!(
-            matches!(bad.parse::<Wait>(), Err(Error::InvalidArgument(_))),
+            matches!(bad.parse::<Wait>(), Err(SyncError::InvalidArgument(_))),
             "{bad:?}"
         );
     }
@@ -56,11 +62,11 @@ fn zero_party_barrier_and_other_nonsense_is_refused() {
     // A primitive at a misaligned or out-of-range offset is refused by the segment.
     assert!(matches!(
         seg.get::<Flag>(64),
-        Err(Error::Segment(SegmentError::Misaligned { .. }))
+        Err(ShmError::Segment(SegmentError::Misaligned { .. }))
     ));
     assert!(matches!(
         seg.get::<Flag>(seg.payload_len()),
-        Err(Error::Segment(SegmentError::OutOfBounds { .. }))
+        Err(ShmError::Segment(SegmentError::OutOfBounds { .. }))
     ));
 }
 

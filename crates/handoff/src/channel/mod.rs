@@ -154,7 +154,7 @@ pub enum ChannelError {
     },
     /// Creating, opening or mapping the segment failed.
     #[error(transparent)]
-    Segment(#[from] crate::Error),
+    Segment(#[from] crate::shm::ShmError),
 }
 
 #[cfg(not(loom))]

@@ -1,7 +1,85 @@
-//! [`SegmentError`]: why a segment could not be created, opened or accessed.
+//! The `shm` layer's errors: [`ShmError`] (what every `shm` call returns) and
+//! [`SegmentError`], its segment-specific part: why a segment could not be created, opened
+//! or accessed.
 
 use super::MAGIC;
 use crate::sys::mem::{self, SHM_DIR};
+use crate::sys::Error as SysError;
+use std::io;
+
+/// Result with the `shm` layer's [`ShmError`].
+pub type Result<T, E = ShmError> = std::result::Result<T, E>;
+
+/// Why a `shm` call failed: a segment problem ([`SegmentError`], which says what to do), or
+/// a system call that failed. The crate's [`Error`](crate::Error) wraps it with the same
+/// messages.
+#[derive(Debug, thiserror::Error)]
+pub enum ShmError {
+    /// A system call failed.
+    #[error("{op} failed: {source}")]
+    Io {
+        /// What we were doing, e.g. `"shm_open /handoff-123-x"`.
+        op: String,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+    /// The operation is not supported on this platform.
+    #[error("unsupported on this platform: {0} (handoff supports Linux)")]
+    Unsupported(&'static str),
+    /// An argument is out of range or meaningless (e.g. a zero payload size).
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+    /// The segment failed validation, or its name is missing, taken or refused.
+    #[error(transparent)]
+    Segment(#[from] SegmentError),
+}
+
+impl ShmError {
+    /// Wraps an OS error with a description of the operation.
+    pub(crate) fn io(op: impl Into<String>, source: impl Into<io::Error>) -> Self {
+        ShmError::Io {
+            op: op.into(),
+            source: source.into(),
+        }
+    }
+}
+
+/// A segment error as the layer's error (shorthand for the protocol files).
+pub(super) fn seg_err(e: SegmentError) -> ShmError {
+    ShmError::Segment(e)
+}
+
+impl From<SysError> for ShmError {
+    /// The platform error as the layer's: the shared-memory object cases as the segment
+    /// errors that explain them, the generic cases one to one.
+    fn from(e: SysError) -> Self {
+        match e {
+            SysError::Io { op, source } => ShmError::Io { op, source },
+            SysError::Unsupported(what) => ShmError::Unsupported(what),
+            SysError::InvalidArgument(why) => ShmError::InvalidArgument(why),
+            e @ SysError::CpuUnavailable { .. } => ShmError::InvalidArgument(e.to_string()),
+            SysError::NotFound { name } => seg_err(SegmentError::NotFound { name }),
+            SysError::AlreadyExists { name } => seg_err(SegmentError::AlreadyExists { name }),
+            SysError::BadName { name, reason } => seg_err(SegmentError::InvalidName {
+                name,
+                reason: format!("the system refused it ({reason})"),
+            }),
+            SysError::NotRegular { name, kind, uid } => {
+                seg_err(SegmentError::NotRegular { name, kind, uid })
+            }
+            SysError::NoSpace {
+                name,
+                needed,
+                available,
+            } => seg_err(SegmentError::NoSpace {
+                name,
+                needed,
+                available,
+            }),
+        }
+    }
+}
 
 /// Why a segment could not be created, opened or accessed. Each message says what to do.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -247,31 +325,4 @@ pub enum SegmentError {
         /// The type's alignment.
         align: usize,
     },
-}
-
-impl SegmentError {
-    /// The segment error that explains a platform error about a shared-memory object
-    /// (missing, taken, refused name, not a regular file, no space); `None` for the others.
-    pub(crate) fn from_sys(e: crate::sys::Error) -> Option<SegmentError> {
-        use crate::sys::Error as E;
-        Some(match e {
-            E::NotFound { name } => SegmentError::NotFound { name },
-            E::AlreadyExists { name } => SegmentError::AlreadyExists { name },
-            E::BadName { name, reason } => SegmentError::InvalidName {
-                name,
-                reason: format!("the system refused it ({reason})"),
-            },
-            E::NotRegular { name, kind, uid } => SegmentError::NotRegular { name, kind, uid },
-            E::NoSpace {
-                name,
-                needed,
-                available,
-            } => SegmentError::NoSpace {
-                name,
-                needed,
-                available,
-            },
-            _ => return None,
-        })
-    }
 }

@@ -2,7 +2,13 @@
 //! (the segment itself cannot be built under loom). Payload / header fields are modelled as
 //! loom `UnsafeCell`s (plain memory), so a missing happens-before edge is a loom failure.
 
-use super::*;
+use super::ready::{abandon_ready_word, await_ready_word, publish_ready_word, ReadyWait};
+use super::table::{
+    claim_slot, depart_slot, read_entry, read_slot, release_slot, Slot, LEFT, OBSERVER, PANICKED,
+};
+use super::INITIALIZING;
+use crate::atomic::{AtomicU32, AtomicU64};
+use crate::sys::ProcessId;
 use loom::cell::UnsafeCell;
 use loom::sync::Arc;
 

@@ -1,8 +1,9 @@
 //! Segment names and their rules: `/handoff-<creator pid>-<user part>`, so a stale object can
 //! be traced back to the process that made it (see `cleanup`).
 
+use super::error::seg_err;
+use super::Result;
 use super::SegmentError;
-use crate::{Error, Result};
 
 /// The project prefix every segment name starts with (after the leading `/`).
 pub const NAME_PREFIX: &str = "handoff-";
@@ -15,7 +16,7 @@ pub const MAX_USER_NAME_LEN: usize = 200;
 /// only ASCII letters, digits, `.`, `_` and `-` (so never a `/`), and not `.` or `..`.
 pub fn validate_user_name(user: &str) -> Result<()> {
     let bad = |reason: String| {
-        Err(Error::Segment(SegmentError::InvalidName {
+        Err(seg_err(SegmentError::InvalidName {
             name: user.to_string(),
             reason,
         }))
@@ -72,7 +73,7 @@ pub fn parse_segment_name(name: &str) -> Option<(u32, &str)> {
 pub fn canonical_name(name: &str) -> Result<String> {
     match parse_segment_name(name) {
         Some((pid, user)) => Ok(format!("/{NAME_PREFIX}{pid}-{user}")),
-        None => Err(Error::Segment(SegmentError::InvalidName {
+        None => Err(seg_err(SegmentError::InvalidName {
             name: name.to_string(),
             reason: format!(
                 "a full segment name has the form \"/{NAME_PREFIX}<pid>-<name>\" (what \
@@ -85,6 +86,7 @@ pub fn canonical_name(name: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shm::ShmError;
 
     #[test]
     fn names_round_trip() {
@@ -106,7 +108,7 @@ mod tests {
             assert!(
                 matches!(
                     segment_name(bad),
-                    Err(Error::Segment(SegmentError::InvalidName { .. }))
+                    Err(ShmError::Segment(SegmentError::InvalidName { .. }))
                 ),
                 "{bad:?}"
             );

@@ -1,7 +1,13 @@
 //! The ready protocol of a segment header (module docs, "Ready state"), as small functions
 //! on the atomic facade's words so the loom models check exactly this code.
 
-use super::*;
+use super::error::seg_err;
+use super::header::Header;
+use super::open::NOT_READY;
+use super::{Result, SegmentError, ABANDONED, INITIALIZING, MAGIC, READY};
+use crate::atomic::{AtomicU32, Ordering};
+use crate::sys::{futex, mem, Deadline};
+use std::time::Duration;
 
 /// How long one futex sleep lasts at most while waiting for `READY`, so a dead creator is
 /// noticed.
@@ -96,7 +102,8 @@ pub(super) fn await_ready_word(
     }
 }
 
-/// Waits until the ready word says `READY` (or fails: deadline, abandoned, bad state).
+/// Waits until the ready word says `READY` (or fails: `OpenTimedOut` at the deadline,
+/// abandoned, bad state).
 pub(super) fn wait_ready(
     h: &Header,
     name: &str,
@@ -112,7 +119,10 @@ pub(super) fn wait_ready(
     match await_ready_word(&h.ready, Some(deadline), || mem::pid_is_gone(creator_pid)) {
         ReadyWait::Ready => Ok(()),
         ReadyWait::Abandoned | ReadyWait::CreatorGone => Err(abandoned()),
-        ReadyWait::TimedOut => Err(Error::Wait(WaitError::Timeout)),
+        ReadyWait::TimedOut => Err(seg_err(SegmentError::OpenTimedOut {
+            name: name.to_string(),
+            state: NOT_READY,
+        })),
         ReadyWait::BadState(found) => {
             // A foreign object most likely: its magic tells.
             let magic = h.magic;

@@ -8,10 +8,14 @@
 //! reclaimed (start time CAS to 0, then the pid word freed) when the table runs full, when
 //! the same process attaches again, or by [`super::Segment::forget_departed`].
 
+use super::error::seg_err;
+use super::Result;
 use super::SegmentError;
 use crate::atomic::{AtomicU32, AtomicU64, Ordering};
 use crate::sys::{mem, ProcessId};
-use crate::{Error, Result};
+
+/// Slots in the attached-process table (creator included).
+pub const MAX_ATTACHED: usize = 64;
 
 /// Slot state bit: the holder is an observer (its departure never ends anyone's wait).
 pub(super) const OBSERVER: u32 = 1;
@@ -211,7 +215,7 @@ pub(super) fn claim_table_slot(slots: &[Slot], me: ProcessId, role: u32) -> Resu
             }
         }
     }
-    claim_slot(slots, me, role, |p| !p.is_alive()).ok_or(Error::Segment(SegmentError::TableFull {
-        slots: super::MAX_ATTACHED,
+    claim_slot(slots, me, role, |p| !p.is_alive()).ok_or(seg_err(SegmentError::TableFull {
+        slots: MAX_ATTACHED,
     }))
 }

@@ -1,5 +1,11 @@
+use super::header::{published_creator, Header};
+use super::ready::wait_ready;
+use super::table::{claim_table_slot, release_slot};
 use super::*;
-use crate::atomic::AtomicU32;
+use crate::atomic::{AtomicU32, Ordering};
+use crate::peers::PeerWatch;
+use crate::sys::mem::{self, Mapping, ShmFile};
+use crate::sys::{Deadline, ProcessId};
 
 fn unique(tag: &str) -> String {
     static N: AtomicU32 = AtomicU32::new(0);
@@ -35,11 +41,11 @@ fn anonymous_get_and_bounds() {
     assert_eq!(seg.slice::<u32>(0, 25).unwrap()[24], 7);
     assert!(matches!(
         seg.get::<AtomicU32>(97),
-        Err(Error::Segment(SegmentError::OutOfBounds { .. }))
+        Err(ShmError::Segment(SegmentError::OutOfBounds { .. }))
     ));
     assert!(matches!(
         seg.get::<AtomicU32>(2),
-        Err(Error::Segment(SegmentError::Misaligned { .. }))
+        Err(ShmError::Segment(SegmentError::Misaligned { .. }))
     ));
     assert!(seg.slice::<u64>(0, usize::MAX).is_err());
     assert!(seg.attached().is_empty());
@@ -78,7 +84,7 @@ fn open_in_same_process_and_unlink_on_creator_drop() {
     drop(seg);
     assert!(matches!(
         Segment::open(&name, Deadline::at_ns(0)),
-        Err(Error::Segment(SegmentError::NotFound { .. }))
+        Err(ShmError::Segment(SegmentError::NotFound { .. }))
     ));
     assert_eq!(
         other.get::<AtomicU32>(0).unwrap().load(Ordering::Relaxed),
@@ -97,7 +103,7 @@ fn creator_drop_before_ready_abandons() {
     let h = unsafe { &*head.as_ptr().cast::<Header>() };
     assert!(matches!(
         wait_ready(h, &name, std::process::id(), Deadline::at_ns(0)),
-        Err(Error::Segment(SegmentError::Abandoned { .. }))
+        Err(ShmError::Segment(SegmentError::Abandoned { .. }))
     ));
 }
 
@@ -112,7 +118,7 @@ fn slots_claim_release_and_fill() {
     }
     assert!(matches!(
         claim_table_slot(&h.slots, fake, 0),
-        Err(Error::Segment(SegmentError::TableFull { .. }))
+        Err(ShmError::Segment(SegmentError::TableFull { .. }))
     ));
     release_slot(&h.slots[claimed[3]]);
     assert_eq!(claim_table_slot(&h.slots, fake, 0).unwrap(), claimed[3]);

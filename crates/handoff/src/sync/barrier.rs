@@ -38,11 +38,12 @@
 //! and sit in one total order with the leader's CAS, which either sees the bit (and wakes) or
 //! makes the waiter's CAS fail (and the waiter re-reads the new generation).
 
+use super::SyncError;
 use crate::atomic::{AtomicU32, Ordering};
 use crate::peers::PeerWatch;
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
 use crate::sys::{futex, Deadline};
-use crate::{Error, Result, WaitError};
+use crate::WaitError;
 
 /// Bit 0: a waiter may be sleeping.
 pub const SLEEPERS: u32 = 1;
@@ -93,9 +94,9 @@ impl BarrierWaitResult {
     }
 }
 
-fn check_parties(parties: u32) -> Result<()> {
+fn check_parties(parties: u32) -> Result<(), SyncError> {
     if parties == 0 || parties > MAX_PARTIES {
-        return Err(Error::InvalidArgument(format!(
+        return Err(SyncError::InvalidArgument(format!(
             "a barrier needs 1..={MAX_PARTIES} parties, not {parties}"
         )));
     }
@@ -104,7 +105,7 @@ fn check_parties(parties: u32) -> Result<()> {
 
 impl Barrier {
     /// A barrier for `parties` parties (1..=[`MAX_PARTIES`]).
-    pub fn new(parties: u32) -> Result<Self> {
+    pub fn new(parties: u32) -> Result<Self, SyncError> {
         check_parties(parties)?;
         Ok(Barrier {
             word: AtomicU32::new(0),
@@ -117,10 +118,10 @@ impl Barrier {
     /// segment, before the segment is published).
     ///
     /// Refuses 0 or more than [`MAX_PARTIES`] parties, and a barrier with arrivals pending.
-    pub fn init(&self, parties: u32) -> Result<()> {
+    pub fn init(&self, parties: u32) -> Result<(), SyncError> {
         check_parties(parties)?;
         if self.word.load(Ordering::Relaxed) & ARRIVED_MASK != 0 {
-            return Err(Error::InvalidArgument(
+            return Err(SyncError::InvalidArgument(
                 "cannot change the party count of a barrier while parties wait on it".into(),
             ));
         }
@@ -297,10 +298,13 @@ mod tests {
 
     #[test]
     fn nonsense_party_counts_are_refused() {
-        assert!(matches!(Barrier::new(0), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            Barrier::new(0),
+            Err(SyncError::InvalidArgument(_))
+        ));
         assert!(matches!(
             Barrier::new(MAX_PARTIES + 1),
-            Err(Error::InvalidArgument(_))
+            Err(SyncError::InvalidArgument(_))
         ));
         assert_eq!(Barrier::new(MAX_PARTIES).unwrap().parties(), MAX_PARTIES);
         let b = Barrier::new(2).unwrap();

@@ -1,6 +1,7 @@
 //! Synchronization primitives that live in shared memory and work between threads and
 //! between processes. Every blocking call takes a [`Wait`] strategy, an optional deadline and
-//! the peers to watch, and returns [`crate::WaitError`] on a timeout or a dead peer.
+//! the peers to watch, and returns [`crate::WaitError`] on a timeout or a dead peer; calls
+//! with a bad argument return [`SyncError`].
 //!
 //! | primitive | what it is | wakes |
 //! |---|---|---|
@@ -14,6 +15,7 @@
 //! [`wait`] explains the strategies and the one wait loop they all use.
 
 pub mod barrier;
+mod error;
 pub mod flag;
 pub mod semaphore;
 pub mod signal;
@@ -21,6 +23,7 @@ pub mod wait;
 
 pub use crate::peers::{NoPeers, PeerWatch};
 pub use barrier::{Barrier, BarrierWaitResult};
+pub use error::SyncError;
 pub use flag::Flag;
 pub use semaphore::Semaphore;
 pub use signal::Signal;

@@ -37,11 +37,12 @@
 //! All-zero is a valid semaphore with no permits; `repr(C)`, pointer-free: it may live in a
 //! segment.
 
+use super::SyncError;
 use crate::atomic::{fence, AtomicU32, Ordering};
 use crate::peers::PeerWatch;
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
 use crate::sys::{futex, Deadline};
-use crate::{Error, Result, WaitError};
+use crate::WaitError;
 
 /// The `sleepers` value meaning that nobody may be sleeping: `post` skips the syscall.
 pub const NO_SLEEPERS: u32 = 0;
@@ -90,10 +91,10 @@ impl Semaphore {
 
     /// Adds a permit (Release) and wakes one sleeper, if any.
     ///
-    /// Fails with [`Error::InvalidArgument`] when the semaphore already holds
+    /// Fails with [`SyncError::InvalidArgument`] when the semaphore already holds
     /// [`MAX_PERMITS`]: more posts than waits by four billion is a bug in the caller.
     #[inline]
-    pub fn post(&self) -> Result<()> {
+    pub fn post(&self) -> Result<(), SyncError> {
         self.poster.note();
         // Release: pairs with the Acquire CAS in `try_take`.
         let posted = self
@@ -160,8 +161,8 @@ impl Semaphore {
 }
 
 #[cold]
-fn overflow() -> Error {
-    Error::InvalidArgument(format!(
+fn overflow() -> SyncError {
+    SyncError::InvalidArgument(format!(
         "semaphore post would exceed {MAX_PERMITS} permits: more posts than waits (a missing wait?)"
     ))
 }
@@ -245,7 +246,7 @@ mod tests {
     #[test]
     fn overflow_is_refused() {
         let s = Semaphore::new(MAX_PERMITS);
-        assert!(matches!(s.post(), Err(Error::InvalidArgument(_))));
+        assert!(matches!(s.post(), Err(SyncError::InvalidArgument(_))));
         assert_eq!(s.value(), MAX_PERMITS);
         assert!(s.try_wait());
         s.post().unwrap();

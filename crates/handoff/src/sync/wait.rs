@@ -76,13 +76,14 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use super::SyncError;
 #[cfg(not(loom))]
 use crate::atomic::Ordering;
 use crate::atomic::{spin_hint, yield_now, AtomicU32};
 use crate::peers::PeerWatch;
 use crate::sys::deadline::monotonic_ns;
 use crate::sys::{futex, Deadline};
-use crate::{Error, WaitError};
+use crate::WaitError;
 
 /// How a blocking call waits. Every blocking call in [`crate::sync`] takes one.
 ///
@@ -154,11 +155,11 @@ impl fmt::Display for Wait {
 }
 
 impl FromStr for Wait {
-    type Err = Error;
+    type Err = SyncError;
 
     /// Parses `spin`, `spin-yield` (or `yield`), `block` (or `futex`), `adaptive`, or
     /// `adaptive:<N><unit>` with unit `ns`, `us` or `ms` (e.g. `adaptive:5us`).
-    fn from_str(s: &str) -> Result<Self, Error> {
+    fn from_str(s: &str) -> Result<Self, SyncError> {
         let t = s.trim().to_ascii_lowercase();
         match t.as_str() {
             "spin" => return Ok(Wait::Spin),
@@ -168,7 +169,7 @@ impl FromStr for Wait {
             _ => {}
         }
         let bad = || {
-            Error::InvalidArgument(format!(
+            SyncError::InvalidArgument(format!(
                 "unknown wait strategy {s:?}: expected spin, spin-yield, block, adaptive or \
                  adaptive:<N>(ns|us|ms), e.g. adaptive:20us"
             ))

@@ -28,7 +28,10 @@ fn parse_and_display_round_trip() {
         "adaptive:99999999999999999999ms",
     ] {
         let err = bad.parse::<Wait>().unwrap_err();
-        assert!(matches!(err, Error::InvalidArgument(_)), "{bad:?} -> {err}");
+        assert!(
+            matches!(err, SyncError::InvalidArgument(_)),
+            "{bad:?} -> {err}"
+        );
     }
 }
 

@@ -1,0 +1,13 @@
+//! [`SyncError`]: why a synchronization primitive refused a call. Waits end with
+//! [`WaitError`](crate::WaitError) instead; the crate's [`Error`](crate::Error) wraps both
+//! with the same messages.
+
+/// Why a primitive refused a call (not a wait: those end with [`crate::WaitError`]). Each
+/// message says what was wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SyncError {
+    /// An argument is out of range or meaningless (a zero-party barrier, a semaphore post
+    /// past its maximum, an unknown wait strategy).
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+}
