@@ -2,14 +2,13 @@
 //! (none lost, duplicated or torn), and each side killed mid-stream.
 //!
 //! The child is this test binary re-executed (`--exact <test>` with [`ROLE_ENV`] set), guarded
-//! and watched (see `common`); every wait has a deadline. No test asserts on timing.
+//! and watched (see `handoff_testkit::Kid`); every wait has a deadline. No test asserts on timing.
 #![cfg(all(target_os = "linux", not(loom)))]
 
-mod common;
-use common::Kid;
 use handoff::channel::{Channel, ChannelConfig, ChannelError, Role};
 use handoff::sync::Wait;
 use handoff::sys::Deadline;
+use handoff_testkit::Kid;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 

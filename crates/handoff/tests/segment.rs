@@ -7,8 +7,6 @@
 //! `/dev/shm/handoff-*` object behind.
 #![cfg(all(target_os = "linux", not(loom)))]
 
-mod common;
-use common::Kid;
 use handoff::shm::{
     offsets, OpenOptions, Segment, SegmentError, ShmError, HEADER_SIZE, LAYOUT_VERSION, MAGIC,
 };
@@ -17,6 +15,7 @@ use handoff::sys::mem::{self, ShmFile};
 use handoff::sys::{Deadline, ProcessId};
 use handoff::WaitError;
 use handoff_probe::proc::die_with_parent;
+use handoff_testkit::Kid;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;

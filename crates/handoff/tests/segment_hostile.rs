@@ -7,12 +7,11 @@
 //! in microseconds, a broken one never).
 #![cfg(all(target_os = "linux", not(loom)))]
 
-mod common;
-use common::Kid;
 use handoff::shm::{offsets, OpenOptions, Segment, SegmentError, ShmError, MAX_ATTACHED};
 use handoff::sys::mem::{self, ShmFile};
 use handoff::sys::Deadline;
 use handoff_probe::posix_sem::NamedSemaphore;
+use handoff_testkit::Kid;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -32,17 +31,7 @@ fn full(user: &str) -> String {
 
 /// Runs `f` on a thread and fails the test if it has not returned within [`WATCHDOG`].
 fn within<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    match rx.recv_timeout(WATCHDOG) {
-        Ok(v) => v,
-        Err(mpsc::RecvTimeoutError::Timeout) => {
-            panic!("{what} hung (no return within the {WATCHDOG:?} watchdog)")
-        }
-        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{what} failed (see above)"),
-    }
+    handoff_testkit::within(what, WATCHDOG, f)
 }
 
 fn mkfifo(name: &str) {

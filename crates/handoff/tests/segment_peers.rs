@@ -7,13 +7,12 @@
 //! 20 s deadline as a watchdog: a missed departure shows as `Timeout`, never as a hang.
 #![cfg(all(target_os = "linux", not(loom)))]
 
-mod common;
-use common::Kid;
 use handoff::shm::{DepartureKind, OpenOptions, Segment};
 use handoff::sync::{Flag, PeerWatch, Wait};
 use handoff::sys::Deadline;
 use handoff::WaitError;
 use handoff_probe::proc::die_with_parent;
+use handoff_testkit::Kid;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 

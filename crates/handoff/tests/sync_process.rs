@@ -12,8 +12,6 @@
 //! SpinYield, Adaptive and Block only, each value checked for loss, duplication and tearing.
 #![cfg(all(target_os = "linux", not(loom)))]
 
-mod common;
-use common::Kid;
 use handoff::shm::{Segment, ShmSafe};
 use handoff::sync::{Barrier, Flag, Semaphore, Signal, Wait};
 use handoff::sys::affinity;
@@ -22,6 +20,7 @@ use handoff::sys::proc::Signal as UnixSignal;
 use handoff::sys::Deadline;
 use handoff::WaitError;
 use handoff_probe::proc::die_with_parent;
+use handoff_testkit::Kid;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;

@@ -1,8 +1,16 @@
-//! The harness the cross-process tests share: a child is this test binary re-executed to run
-//! one test in a role (never `fork`), guarded (SIGKILLed and reaped on drop) and watched (a
-//! watchdog kills it if the test hangs).
+//! Test harnesses of the handoff workspace, for its tests only (a dev-dependency, never
+//! published):
+//!
+//! - [`Kid`]: a child process that is the test binary itself re-executed to run one test in
+//!   a role (never `fork`: a threaded Rust process must not fork), guarded (SIGKILLed and
+//!   reaped on drop) and watched (a watchdog kills it if the test hangs);
+//! - [`within`]: runs a call that must not hang on a thread and fails the test if it does
+//!   not return in time (a watchdog, not a timing assertion).
+//!
+//! The child guard and the watchdog themselves live in `handoff-probe`, whose lab runs
+//! worker processes with them.
 
-#![allow(dead_code)] // each test binary uses part of it
+use std::sync::mpsc;
 
 use handoff::sys::Deadline;
 use handoff_probe::proc::{ChildGuard, Watchdog};
@@ -11,6 +19,10 @@ use std::process::{ChildStdout, Command, Stdio};
 use std::time::Duration;
 
 /// A child running `test` of this binary in `role`, guarded and watched.
+///
+/// The test decides its role by the environment: the parent spawns itself with
+/// `Kid::spawn("the_test", ROLE_ENV, "child", ...)`, and `the_test` checks
+/// `std::env::var(ROLE_ENV)` first and plays the child's part when it is set.
 pub struct Kid {
     guard: ChildGuard,
     out: BufReader<ChildStdout>,
@@ -86,5 +98,25 @@ impl Kid {
             status.is_some_and(|s| s.success()),
             "child failed: {status:?}"
         );
+    }
+}
+
+/// Runs `f` on a thread and fails the test if it has not returned within `limit`: for calls
+/// that used to hang. The thread is left behind when it hangs (the test fails anyway).
+pub fn within<T: Send + 'static>(
+    what: &str,
+    limit: Duration,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(v) => v,
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            panic!("{what} hung (no return within the {limit:?} watchdog)")
+        }
+        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{what} failed (see above)"),
     }
 }
