@@ -1,21 +1,22 @@
 //! handoff: shared-memory hand-off and synchronization between processes and threads.
 //!
-//! Layers, bottom to top; a module imports only from its own layer or the ones below
-//! (`tests/layers.rs` checks it):
-//! 1. [`sys`]: the platform — every syscall and FFI `unsafe` (mappings, futex, affinity,
-//!    process identity, deadlines), thin safe wrappers with their own [`sys::Error`];
-//! 2. shared building blocks: the std/loom atomics facade (crate-private), the
-//!    [`shm::ShmSafe`] marker, and peer watching ([`sync::PeerWatch`], [`WaitError`]);
-//! 3. [`sync`] and [`shm`], siblings that never import each other: flags, signals
-//!    (counting-put counters), semaphores and barriers with spin / block / adaptive waits
-//!    that notice a dead peer; named segments with a validated header;
-//! 4. [`channel`]: zero-copy block channels between a producer and a consumer (loan, write
-//!    in place, publish; receive, read in place, drop to release);
-//! 5. [`Error`], which wraps each layer's error.
+//! # Where to start
 //!
-//! Linux only for now: elsewhere every constructor returns [`Error::Unsupported`]. The
-//! measurement machinery of the project's lab (topology, TSC clock, cache flushing, the
-//! cache-line floor) lives in the `handoff-probe` crate, not here.
+//! - [`channel`]: move blocks of bytes from a producer to a consumer, in threads or
+//!   processes, without copying them: loan a block, write it in place, publish; receive,
+//!   read in place, drop to release. Most applications need only this.
+//! - [`sync`]: the primitives under it, for protocols of your own in shared memory: flags,
+//!   signals (counting-put counters), semaphores and barriers, each waiting with a spin /
+//!   block / adaptive [`Wait`](sync::Wait) strategy and a deadline, and noticing a dead peer.
+//! - [`shm`]: named shared segments with a validated header, to place those primitives (any
+//!   [`ShmSafe`](shm::ShmSafe) type) where other processes can open them by name.
+//! - [`sys`]: the few platform types the API above uses: [`Deadline`](sys::Deadline),
+//!   [`ProcessId`](sys::ProcessId), and thread pinning ([`sys::affinity`]).
+//!
+//! Every layer returns its own error ([`channel::ChannelError`], [`sync::SyncError`] and
+//! [`WaitError`], [`shm::ShmError`], [`sys::Error`]); [`Error`] wraps them all with the same
+//! messages, so `?` works into one [`Result`]. Linux only for now: elsewhere every
+//! constructor returns an `Unsupported` error.
 //!
 //! ```
 //! use handoff::shm::Segment;
@@ -32,8 +33,22 @@
 //! let flag_b: &Flag = seg_b.get(0)?;
 //! flag.store(1);
 //! flag_b.wait_for(1, Wait::ADAPTIVE, Some(Deadline::after(Duration::from_secs(1))), &seg_b)?;
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # Ok::<(), handoff::Error>(())
 //! ```
+//!
+//! # Layers
+//!
+//! Bottom to top; a module imports only from its own layer or the ones below, and no two
+//! modules or files import each other in a circle (`tests/layers.rs` checks both):
+//! 1. [`sys`]: the platform — every syscall and FFI `unsafe`, thin safe wrappers;
+//! 2. shared building blocks: the std/loom atomics facade (crate-private), the
+//!    [`shm::ShmSafe`] marker, and peer watching ([`sync::PeerWatch`], [`WaitError`]);
+//! 3. [`sync`] and [`shm`], siblings that never import each other;
+//! 4. [`channel`], on both;
+//! 5. [`Error`], which wraps each layer's error.
+//!
+//! The measurement machinery of the project's lab (topology, TSC clock, cache flushing, the
+//! cache-line floor) lives in the `handoff-probe` crate, not here.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 

@@ -41,8 +41,8 @@
 //!
 //! # Peers that leave
 //!
-//! A segment is a [`PeerWatch`]: waits that pass it as their peers end with
-//! [`WaitError::PeerGone`] naming a process when another **peer** has left. The rule:
+//! A segment is a [`PeerWatch`](crate::sync::PeerWatch): waits that pass it as their peers end with
+//! [`WaitError::PeerGone`](crate::WaitError::PeerGone) naming a process when another **peer** has left. The rule:
 //!
 //! - Every attacher is a *peer* (the creator always), unless it opens with
 //!   [`OpenOptions::observer`]: an observer (a monitoring tool) is never waited on, so its
