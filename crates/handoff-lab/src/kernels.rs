@@ -11,7 +11,7 @@
 //! The sum is exact in i64 for any block (no overflow, whatever the values): each 64 Ki-element
 //! chunk is summed twice in 32-bit lanes, once wrapping (the sum modulo 2^32) and once over
 //! the high halves `x >> 16` (exact: at most 2^16 values in [-2^15, 2^15)); the two give the
-//! exact chunk sum (see [`combine`]). That is three vector operations per vector of input,
+//! exact chunk sum (see `combine`). That is three vector operations per vector of input,
 //! cheaper than widening every element to 64 bits.
 //!
 //! [`Isa::Scalar`] is the paper's loop without the compiler's vectorization: one element per
