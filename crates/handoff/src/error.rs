@@ -105,3 +105,53 @@ impl From<ChannelError> for Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each layer's error lands in the crate error's variant for its case, with the message
+    /// it had (the expected texts are written out here, not taken from the code).
+    #[test]
+    fn layer_errors_keep_their_case_and_message() {
+        let e: Error = ShmError::Segment(SegmentError::NotFound {
+            name: "/handoff-1-x".into(),
+        })
+        .into();
+        assert!(
+            matches!(&e, Error::Segment(SegmentError::NotFound { name }) if name == "/handoff-1-x")
+        );
+        assert_eq!(
+            e.to_string(),
+            "no segment named /handoff-1-x: start the creator first, or check the name \
+             (openers take the full name Segment::name() returns)"
+        );
+
+        let e: Error = SyncError::InvalidArgument("a barrier needs parties".into()).into();
+        assert!(matches!(&e, Error::InvalidArgument(_)));
+        assert_eq!(e.to_string(), "invalid argument: a barrier needs parties");
+
+        // A channel's segment errors are the segment's; its own stay the channel's.
+        let e: Error = ChannelError::Segment(ShmError::Unsupported("x")).into();
+        assert!(matches!(e, Error::Unsupported("x")));
+        let e: Error = ChannelError::Timeout { what: "free block" }.into();
+        assert!(matches!(&e, Error::Channel(ChannelError::Timeout { .. })));
+        assert_eq!(
+            e.to_string(),
+            "timed out: no free block before the deadline"
+        );
+
+        // The platform's object errors become segment errors; a CPU error stays one.
+        let e: Error = sys::Error::NotFound { name: "/n".into() }.into();
+        assert!(matches!(e, Error::Segment(SegmentError::NotFound { .. })));
+        let e: Error = sys::Error::CpuUnavailable {
+            cpu: 9,
+            allowed: "0-1".into(),
+        }
+        .into();
+        assert_eq!(
+            e.to_string(),
+            "CPU 9 is not available: this process may use CPUs 0-1"
+        );
+    }
+}
