@@ -422,9 +422,11 @@ pub struct ExchangeRecord {
 
 /// The statistics of one metric of one record.
 ///
-/// `mean` and the confidence interval are over the per-run means (Student-t, df = runs - 1;
-/// `None` when there is one run); `median`, `min`, `max` and `p99` are over all repetitions of
-/// all runs pooled. See [`crate::stats`].
+/// `mean` and its confidence interval are over the per-run means (Student-t on the log scale,
+/// df = runs - 1, so > 0 for times; `None` when there is one run; files written before that
+/// change hold a plain Student-t interval); `median`, `min`, `max` and `p99` are over all
+/// repetitions of all runs pooled, the median with its own distribution-free interval. See
+/// [`crate::stats`] and [`crate::stats::interval`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Mean of the per-run means.
@@ -441,6 +443,13 @@ pub struct Summary {
     pub max: f64,
     /// 99th percentile of all repetitions.
     pub p99: f64,
+    /// Lower bound of the 95% interval of the median ([`crate::stats::interval::median_interval`];
+    /// `None` in older files or with too few samples).
+    #[serde(default)]
+    pub median_ci95_low: Option<f64>,
+    /// Upper bound of the 95% interval of the median.
+    #[serde(default)]
+    pub median_ci95_high: Option<f64>,
 }
 
 /// Per-run statistics of one record: the mean of each metric and, when recorded, the

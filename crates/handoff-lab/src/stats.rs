@@ -1,12 +1,15 @@
-//! Statistics of the lab: per-repetition samples → per-run means → a [`Summary`] with a
-//! Student-t 95% confidence interval; bootstrapped confidence intervals of ratios of means;
-//! and the run-to-run [`disagreement`] check the report flags.
+//! Statistics of the lab: per-repetition samples → per-run means → a [`Summary`] with
+//! intervals that stay in their statistic's domain ([`interval`]); bootstrapped confidence
+//! intervals of ratios of means; run-to-run [`modes`]; and the run-to-run [`disagreement`]
+//! check the report flags.
 //!
 //! # Definitions
 //!
 //! - **mean** and **CI**: over the per-run means `m_1..m_k` (each run is a fresh pair of
-//!   threads or processes, so runs are the independent units): `mean ± t(0.975, k-1)·s/√k` with
-//!   `s` the sample standard deviation of the run means. No CI when `k = 1`.
+//!   threads or processes, so runs are the independent units); the CI is
+//!   [`interval::mean_interval`] (Student-t on the log scale: always > 0 for positive data).
+//!   No CI when `k = 1`. [`mean_ci95`] keeps the plain Student-t interval.
+//! - **median CI**: [`interval::median_interval`], distribution-free.
 //! - **median, min, max, p99**: over all repetitions of all runs pooled, computed *exactly*
 //!   from the sorted samples (no histogram bucketing, so no precision loss; a run of the lab
 //!   holds at most a few hundred thousand samples, which sort in milliseconds). Quantiles use
@@ -16,6 +19,11 @@
 //!   bootstrap CI: [`BOOTSTRAP_RESAMPLES`] resamples, each drawing A's and B's runs with
 //!   replacement independently, from a fixed-seed splitmix64 generator (so the same inputs
 //!   always give the same interval). No CI when either side has fewer than 2 runs.
+
+pub mod interval;
+pub mod modes;
+
+pub use modes::{run_modes, RunModes};
 
 use crate::schema::{ExchangeRecord, RunDetail, Summary};
 
@@ -62,6 +70,7 @@ impl Summary {
             return Err(StatsError::NoRuns);
         }
         let mut run_means = Vec::with_capacity(per_run_samples.len());
+        let mut runs_sorted = Vec::with_capacity(per_run_samples.len());
         let mut pooled = Vec::with_capacity(per_run_samples.iter().map(Vec::len).sum());
         for (run, samples) in per_run_samples.iter().enumerate() {
             if samples.is_empty() {
@@ -73,23 +82,34 @@ impl Summary {
             }
             run_means.push(mean(samples));
             pooled.extend_from_slice(samples);
+            let mut sorted = samples.clone();
+            sorted.sort_by(f64::total_cmp);
+            runs_sorted.push(sorted);
         }
         pooled.sort_by(f64::total_cmp);
-        let (mean, ci) = mean_ci95(&run_means);
+        let ci = interval::mean_interval(&run_means);
+        let median_ci = interval::median_interval(&runs_sorted, &pooled);
         Ok(Summary {
-            mean,
+            mean: mean(&run_means),
             ci95_low: ci.map(|c| c.0),
             ci95_high: ci.map(|c| c.1),
             median: quantile_sorted(&pooled, 0.5),
             min: pooled[0],
             max: pooled[pooled.len() - 1],
             p99: quantile_sorted(&pooled, 0.99),
+            median_ci95_low: median_ci.map(|c| c.0),
+            median_ci95_high: median_ci.map(|c| c.1),
         })
     }
 
     /// True when the confidence interval exists.
     pub fn has_ci(&self) -> bool {
         self.ci95_low.is_some() && self.ci95_high.is_some()
+    }
+
+    /// The interval of the median, when recorded.
+    pub fn median_ci(&self) -> Option<(f64, f64)> {
+        self.median_ci95_low.zip(self.median_ci95_high)
     }
 }
 

@@ -494,6 +494,8 @@ mod synth {
             min: r4(s.min),
             max: r4(s.max),
             p99: r4(s.p99),
+            median_ci95_low: s.median_ci95_low.map(r4),
+            median_ci95_high: s.median_ci95_high.map(r4),
         }
     }
 
