@@ -179,6 +179,24 @@ impl ExchangeResults {
         to_json_pretty(self)
     }
 
+    /// Reads an exchange results file, or a c2c results file ([`C2C_SCHEMA`]) as exchange
+    /// results holding only its pairs (what `handoff plot` draws: the heatmap).
+    pub fn load_exchange_or_c2c(path: &Path) -> Result<Self, LoadError> {
+        match Self::load(path) {
+            Err(LoadError::WrongSchema { found, .. }) if found == C2C_SCHEMA => {
+                let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+                let c: C2cResults = from_json_checked(&text, C2C_SCHEMA, Some(path))?;
+                let mut r = ExchangeResults::new(c.machine, c.tool, c.config);
+                r.c2c = c.pairs;
+                Ok(r)
+            }
+            other => other,
+        }
+    }
+
     /// The one-way c2c latency between `a` and `b` in either direction, if measured.
     pub fn c2c_between(&self, a: usize, b: usize) -> Option<f64> {
         self.c2c

@@ -165,6 +165,16 @@ fn bootstrap_ratio() {
     assert!(lo > 1.8 && lo < 2.0 && hi > 2.0 && hi < 2.2, "{r:?}");
     // Deterministic.
     assert_eq!(ratio_of_means(&a, &b), ratio_of_means(&a, &b));
+    // Welch t on the log scale, by hand in Python: A = 10, 11, 12; B = 20, 26, 23, 22 →
+    // ratio of means 91/44 = 2.0682, ν = 4.86 → t(4) = 2.776445, CI [1.673050, 2.547918].
+    let r = ratio_of_means(&[10.0, 11.0, 12.0], &[20.0, 26.0, 23.0, 22.0]).unwrap();
+    assert!(close(r.ratio, 91.0 / 44.0, 1e-12));
+    assert!(close(r.ci95_low.unwrap(), 1.673_049_637, 1e-8), "{r:?}");
+    assert!(close(r.ci95_high.unwrap(), 2.547_918_214, 1e-8), "{r:?}");
+    // A run mean ≤ 0 (latency near zero): the bootstrap, still a CI holding the ratio.
+    let r = ratio_of_means(&[1.0, 2.0, 3.0], &[-0.5, 2.0, 4.0]).unwrap();
+    let (lo, hi) = (r.ci95_low.unwrap(), r.ci95_high.unwrap());
+    assert!(lo <= r.ratio && r.ratio <= hi, "{r:?}");
     // Constant runs: the CI collapses onto the ratio.
     let r = ratio_of_means(&[4.0, 4.0], &[5.0, 5.0]).unwrap();
     assert_eq!((r.ci95_low, r.ci95_high), (Some(1.25), Some(1.25)));
