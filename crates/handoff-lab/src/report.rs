@@ -13,12 +13,12 @@ pub mod recommend;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use crate::output::{c2c_csv, exchange_csv, fmt_ci, fmt_ns, fmt_size, fmt_us};
+use crate::output::{c2c_csv, exchange_csv, fmt_interval, fmt_ns, fmt_size, fmt_us};
 use crate::plot::{self, Figure, FigureKind, PlotError};
 use crate::schema::{
     mode_rank, placement, ExchangeRecord, ExchangeResults, Summary, CACHE_INSTRUCTION,
 };
-use crate::stats::{ratio_of_means, record_disagreements, run_means, Metric};
+use crate::stats::{ratio_of_means, record_disagreements, run_means, run_modes, Metric, Ratio};
 use doc::Block;
 use recommend::{fmt_ratio, ratio_verdict, Recommendation};
 
@@ -141,7 +141,10 @@ fn build(results: &ExchangeResults, figures: &[Figure]) -> Vec<Block> {
         b.push(Block::Para(
             "How the pick is made: only cached, verified two-party modes compete; the cost of a \
              mode is its mean read time + mean latency; within a size class a mode's score is \
-             the geometric mean of its cost relative to the best mode at each size measured."
+             the geometric mean of its cost relative to the best mode at each size measured. A \
+             mode is within noise of the best when at no size its cost is higher by more than \
+             5% with the 95% CI of the ratio excluding 1 (the rule of `handoff compare`); among \
+             tied modes the one that does not busy-wait, then the most ordinary, is named."
                 .to_string(),
         ));
         b.push(ranking_table(&rec));
@@ -255,8 +258,9 @@ fn intro(results: &ExchangeResults) -> String {
         }
     }
     s.push_str(&format!(
-        ". {} record(s). Times are medians over all repetitions with the 95% confidence \
-         interval of the mean over runs in brackets, unless a table says otherwise.",
+        ". {} record(s). Times are medians over all repetitions with the median's own 95% \
+         interval in brackets (distribution-free, see Method), unless a table says otherwise; \
+         plots show means with their 95% CI.",
         results.records.len()
     ));
     s
@@ -266,9 +270,10 @@ fn ranking_table(rec: &Recommendation) -> Block {
     let header = vec![
         "size class".to_string(),
         "placement".to_string(),
-        "best mode".to_string(),
+        "pick".to_string(),
         "read + latency".to_string(),
         "consumer CPU".to_string(),
+        "within noise of the best".to_string(),
         "runners-up (relative cost)".to_string(),
     ];
     let rows = rec
@@ -285,9 +290,19 @@ fn ranking_table(rec: &Recommendation) -> Block {
                     fmt_size(p.at_size)
                 ),
                 format!("{:.0}%", p.cpu_pct),
+                if p.tied.is_empty() {
+                    "none: the best is measurably best".to_string()
+                } else {
+                    std::iter::once(&p.best_measured)
+                        .chain(&p.tied)
+                        .filter(|m| **m != p.mode)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
                 p.ranking
                     .iter()
-                    .skip(1)
+                    .filter(|(m, _)| *m != p.mode && !p.tied.contains(m) && *m != p.best_measured)
                     .take(3)
                     .map(|(m, s)| format!("{m} ×{s:.2}"))
                     .collect::<Vec<_>>()
@@ -473,10 +488,18 @@ fn method(results: &ExchangeResults) -> Vec<Block> {
         rows,
     });
     b.push(Block::Para(
-        "Each run is a fresh pair of threads or processes. Mean and 95% CI: Student-t over the \
-         per-run means (df = runs − 1). Median, p99: over every repetition of every run. \
-         Ratios: ratio of means with a percentile bootstrap CI over runs (2000 resamples). \
-         Latency is measured from the producer's last write (before it notifies) to the \
+        "Each run is a fresh pair of threads or processes; runs, not repetitions, are the \
+         independent units. Median, p99: over every repetition of every run. Table cells: the \
+         median and its 95% interval — distribution-free: the binomial order-statistic \
+         interval of the repetitions joined with that of the run medians (6 runs or more) or \
+         their range (fewer runs; it then covers the typical run with probability \
+         1 − 2^(1−runs), 94% with 5 runs, 75% with 3). Plots: mean of the per-run means with \
+         its 95% CI, a Student-t interval on the log scale (it stays above zero), widened to \
+         include the mean if needed. Ratios: ratio of means with Welch's t interval on the log \
+         scale of the run means. Run-to-run modes: when the run means form two levels far apart \
+         (a gap of ≥ 25% between neighbours, twice as wide as either level), the cell says so \
+         (\"bimodal: 3/5 runs ≈ 18 µs, 2/5 ≈ 34 µs\") instead of hiding it in one mean. \
+         Verdicts say \"inconclusive\" when the CI contains 1. Latency is measured from the producer's last write (before it notifies) to the \
          consumer's first read, so it includes the cost of waking the consumer. The c2c floor \
          is the one-way latency of one cache line between the two CPUs: no handoff between \
          those CPUs can be faster."
@@ -488,7 +511,8 @@ fn method(results: &ExchangeResults) -> Vec<Block> {
 fn caption(fig: &Figure) -> String {
     match &fig.kind {
         FigureKind::PerCpu { metric, log_y, .. } => format!(
-            "Bars: mean {} per consumer CPU; error bars: 95% CI of the mean over runs{}{}.",
+            "Bars: mean {} per consumer CPU; error bars: 95% CI of the mean over runs (log-scale \
+             t){}{}.",
             metric.name(),
             if *metric == Metric::Latency {
                 "; dashed: c2c one-way floor"
@@ -527,7 +551,9 @@ fn metric_summary(r: &ExchangeRecord, metric: Metric) -> &Summary {
     }
 }
 
-/// "26.1 µs [25.8–26.5 µs]", with † when the record's runs disagree on this metric.
+/// "26.1 µs [25.8–26.5 µs]": the median and its own interval, with † when the record's runs
+/// disagree on this metric and the two levels when the run means form two
+/// ("bimodal: 3/5 runs ≈ 18.2 µs, 2/5 ≈ 34.0 µs").
 fn cell(r: &ExchangeRecord, metric: Metric) -> String {
     let s = metric_summary(r, metric);
     let dag = if record_disagreements(r).iter().any(|(m, _)| *m == metric) {
@@ -535,9 +561,16 @@ fn cell(r: &ExchangeRecord, metric: Metric) -> String {
     } else {
         ""
     };
-    match fmt_ci(s).as_str() {
-        "-" => format!("{}{dag}", fmt_us(s.median)),
-        ci => format!("{} [{ci}]{dag}", fmt_us(s.median)),
+    let modes = run_modes(&run_means(r, metric))
+        .map(|m| format!(" ({})", m.describe()))
+        .unwrap_or_default();
+    match s.median_ci() {
+        Some((lo, hi)) => format!(
+            "{} [{}]{dag}{modes}",
+            fmt_us(s.median),
+            fmt_interval(lo, hi)
+        ),
+        None => format!("{}{dag}{modes}", fmt_us(s.median)),
     }
 }
 
@@ -557,7 +590,9 @@ fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block> {
         fig.records.iter().map(|&i| &recs[i]).find(|r| pred(r))
     };
     let dagger_note = Block::Para(
-        "Cells: median [95% CI of the mean]; † = the runs of this record disagree (see below)."
+        "Cells: median [its 95% interval, distribution-free]; † = the runs of this record \
+         disagree (see below); \"bimodal\" = the run means form two levels, with the share of \
+         runs at each."
             .to_string(),
     );
     match &fig.kind {
@@ -634,6 +669,7 @@ fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block> {
                 "flush time".to_string(),
             ];
             let mut rows = Vec::new();
+            let mut flushed_faster = Vec::new();
             for m in modes_of(results, &fig.records) {
                 let (Some(c), Some(f)) = (
                     find(&|r| r.mode == m && !r.flush_cache),
@@ -641,10 +677,13 @@ fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block> {
                 ) else {
                     continue;
                 };
-                let ratio =
-                    ratio_of_means(&run_means(c, Metric::Read), &run_means(f, Metric::Read))
-                        .map(|r| fmt_ratio(&r))
-                        .unwrap_or_else(|| "–".to_string());
+                let r = ratio_of_means(&run_means(c, Metric::Read), &run_means(f, Metric::Read));
+                if r.is_some_and(|r| r.ci95_high.is_some_and(|h| h < 1.0)) {
+                    flushed_faster.push(m.clone());
+                }
+                let ratio = r
+                    .map(|r| format!("{} — {}", fmt_ratio(&r), flush_verdict(&r)))
+                    .unwrap_or_else(|| "–".to_string());
                 rows.push(vec![
                     m.clone(),
                     cell(c, Metric::Read),
@@ -656,7 +695,19 @@ fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block> {
                         .unwrap_or_else(|| "–".to_string()),
                 ]);
             }
-            vec![Block::Table { header, rows }, dagger_note]
+            let mut out = vec![Block::Table { header, rows }, dagger_note];
+            if !flushed_faster.is_empty() {
+                out.push(Block::Para(format!(
+                    "**Flushed faster than cached** for {}: a flushed block must come from \
+                     memory, so this is not a cache effect. Likely causes: the cached and flushed \
+                     records ran minutes apart under different conditions (another load, a \
+                     frequency or vCPU change), or the cached block sat in the other core's \
+                     cache and had to cross (a flushed line is read from memory by the \
+                     prefetcher at full speed). Rerun before drawing a conclusion.",
+                    flushed_faster.join(", ")
+                )));
+            }
+            out
         }
         FigureKind::C2cHeatmap => {
             let cpus = results.c2c_cpus();
@@ -675,10 +726,15 @@ fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block> {
                     let mut row = vec![format!("CPU {a}")];
                     for &b in &cpus {
                         row.push(
+                            // Either direction, as the heatmap draws it (one-way latency is
+                            // measured as half a round trip, the same both ways).
                             results
                                 .c2c
                                 .iter()
                                 .find(|p| p.cpu_a == a && p.cpu_b == b)
+                                .or_else(|| {
+                                    results.c2c.iter().find(|p| p.cpu_a == b && p.cpu_b == a)
+                                })
                                 .map(|p| format!("{} ({})", fmt_ns(p.one_way_ns), p.placement))
                                 .unwrap_or_else(|| "–".to_string()),
                         );
@@ -732,10 +788,15 @@ fn disagreements(results: &ExchangeResults) -> Block {
                 .to_string(),
         )
     } else {
+        let records = results
+            .records
+            .iter()
+            .filter(|r| !record_disagreements(r).is_empty())
+            .count();
         items.insert(
             0,
             format!(
-                "{} flagged (runs disagree: a run's mean falls outside every other run's \
+                "{} record–metric pair(s) flagged in {records} record(s) (runs disagree: a run's mean falls outside every other run's \
                  interquartile range, its own interquartile range overlaps none of theirs, and \
                  the run means spread by more than 10%). The means average over a real \
                  difference between runs; rerun, or look for interference:",
@@ -743,5 +804,15 @@ fn disagreements(results: &ExchangeResults) -> Block {
             ),
         );
         Block::List(items)
+    }
+}
+
+/// What flushed / cached read time means, in words.
+fn flush_verdict(r: &Ratio) -> &'static str {
+    match (r.ci95_low, r.ci95_high) {
+        (Some(l), Some(h)) if l <= 1.0 && 1.0 <= h => "inconclusive",
+        (Some(l), Some(_)) if l > 1.0 => "flushing costs",
+        (Some(_), Some(_)) => "flushed faster (see below)",
+        _ => "one run: cannot tell",
     }
 }
