@@ -95,6 +95,37 @@ pub fn write_report(
     Ok(written)
 }
 
+/// Removes the files an earlier report wrote into `dir` (`results.json`, `report.md`,
+/// `index.html` and every `.png`, `.svg` and `.csv`), so that no stale plot survives beside a
+/// new `results.json`; returns them. A folder without an earlier report's `results.json`
+/// (schema `handoff.exchange/1`) is left alone, whatever it holds.
+pub fn clear_previous_report(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    let results = dir.join("results.json");
+    if ExchangeResults::load(&results).is_err() {
+        return Ok(Vec::new());
+    }
+    let entries = std::fs::read_dir(dir).map_err(|source| ReportError::CreateDir {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut removed = Vec::new();
+    for e in entries.flatten() {
+        let path = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let generated = matches!(name.as_str(), "results.json" | "report.md" | "index.html")
+            || [".png", ".svg", ".csv"].iter().any(|x| name.ends_with(x));
+        if generated && path.is_file() {
+            std::fs::remove_file(&path).map_err(|source| ReportError::Write {
+                path: path.clone(),
+                source,
+            })?;
+            removed.push(path);
+        }
+    }
+    removed.sort();
+    Ok(removed)
+}
+
 /// The CSV of one figure's data: its records flattened (or the c2c pairs for the heatmap).
 pub fn figure_csv(results: &ExchangeResults, fig: &Figure) -> String {
     match fig.kind {
