@@ -564,7 +564,12 @@ fn plot_draws_a_c2c_file_and_bad_input_files_are_usage_errors() {
         vec!["compare", junk.to_str().unwrap(), junk.to_str().unwrap()],
     ] {
         let out = handoff(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
         assert!(!text(&out.stderr).is_empty());
     }
     if cpus() < 2 {
@@ -626,7 +631,9 @@ fn report_twice_into_one_folder_leaves_nothing_stale() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
     let started = v["report"]["started"].as_str().expect("started is set");
     assert!(started.ends_with('Z') && started.len() == 20, "{started}");
-    let plan = v["config"]["plan"].as_array().expect("the plan is recorded");
+    let plan = v["config"]["plan"]
+        .as_array()
+        .expect("the plan is recorded");
     assert_eq!(plan.len() as u64, v["config"]["points"].as_u64().unwrap());
     let sizes = v["config"]["exchange"]["sizes"].as_array().unwrap();
     assert!(sizes.len() > 1, "every size of the sweep: {sizes:?}");

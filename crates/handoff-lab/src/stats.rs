@@ -374,6 +374,47 @@ pub fn ratio_of_means(a_run_means: &[f64], b_run_means: &[f64]) -> Option<Ratio>
     })
 }
 
+/// The geometric mean over several (A, B) pairs of run means (e.g. one pair per block size)
+/// of the ratio B/A, with Welch's 95% t interval on the log scale:
+/// `D = mean_s(mean(ln b_s) − mean(ln a_s))`, `se² = Σ_s (s²(ln a_s)/n_a + s²(ln b_s)/n_b) / S²`,
+/// Welch–Satterthwaite degrees of freedom over every term (rounded down). One test over all
+/// pairs, not one per pair, so a handful of sizes does not multiply the chances of a chance
+/// "difference". `None` when a pair has fewer than 2 runs on a side or a value is not
+/// positive and finite.
+pub fn pooled_log_ratio(pairs: &[(&[f64], &[f64])]) -> Option<Ratio> {
+    if pairs.is_empty() {
+        return None;
+    }
+    let (mut d, mut v, mut df_den) = (0.0, 0.0, 0.0);
+    for (a, b) in pairs {
+        if a.len() < 2
+            || b.len() < 2
+            || !a.iter().chain(b.iter()).all(|x| x.is_finite() && *x > 0.0)
+        {
+            return None;
+        }
+        let la: Vec<f64> = a.iter().map(|x| x.ln()).collect();
+        let lb: Vec<f64> = b.iter().map(|x| x.ln()).collect();
+        let va = sample_sd(&la)?.powi(2) / la.len() as f64;
+        let vb = sample_sd(&lb)?.powi(2) / lb.len() as f64;
+        d += mean(&lb) - mean(&la);
+        v += va + vb;
+        df_den += va * va / (la.len() - 1) as f64 + vb * vb / (lb.len() - 1) as f64;
+    }
+    let n = pairs.len() as f64;
+    let (d, se) = (d / n, v.sqrt() / n);
+    let half = if df_den > 0.0 {
+        student_t_975((((v * v / df_den) + 1e-9).floor() as u64).max(1))? * se
+    } else {
+        0.0
+    };
+    Some(Ratio {
+        ratio: d.exp(),
+        ci95_low: Some((d - half).exp()),
+        ci95_high: Some((d + half).exp()),
+    })
+}
+
 /// How a [`Disagreement`] was established.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DisagreementBasis {

@@ -197,10 +197,16 @@ fn long_unmatched_lists_are_one_per_line_and_summarized() {
     let table = c.render_table();
     assert!(table.contains("only in A (12 record(s)):\n"), "{table}");
     // The first ten, one per line, then a count of the rest.
-    let listed = table.lines().filter(|l| l.starts_with("  ") && l.contains("cpu ")).count();
+    let listed = table
+        .lines()
+        .filter(|l| l.starts_with("  ") && l.contains("cpu "))
+        .count();
     assert_eq!(listed, 10, "{table}");
     assert!(table.contains("  ... and 2 more"), "{table}");
-    assert!(table.contains(&format!("  {} ", removed[0].mode)), "{table}");
+    assert!(
+        table.contains(&format!("  {} ", removed[0].mode)),
+        "{table}"
+    );
 }
 
 #[test]

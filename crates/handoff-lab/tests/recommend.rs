@@ -51,7 +51,15 @@ fn rec(mode: &str, size: u64, same_core: bool, cpu: f64, read_runs: &[f64]) -> E
         flush_cache: false,
         reps: 100,
         runs: read_runs.len() as u64,
-        wait: "spin".into(),
+        wait: match mode {
+            "threads-spin" | "processes-spin" if same_core => "spin-yield",
+            "threads-spin" | "processes-spin" => "spin",
+            "threads-blocking" => "condvar",
+            "processes-adaptive" => "adaptive",
+            "pipe" => "pipe",
+            _ => "futex",
+        }
+        .into(),
         verified: true,
         clock_anomalies: 0,
         c2c_one_way_ns: None,
@@ -173,6 +181,20 @@ fn among_ties_the_mode_that_does_not_busy_wait_is_named() {
     assert_eq!(p.best_measured, "threads-spin");
     assert_eq!(p.tied, ["processes-adaptive"]);
     assert_eq!(p.mode, "processes-adaptive");
+}
+
+#[test]
+fn on_one_core_a_polling_mode_is_not_named_in_a_tie() {
+    // Same core: threads-spin (spin-yield, 50% CPU like everyone on a shared core) measured
+    // lowest, threads-blocking within noise: the blocking wait is named.
+    let mut recs = Vec::new();
+    for size in [4 * KIB, 16 * KIB] {
+        recs.push(rec("threads-spin", size, true, 50.0, &noisy(9.8)));
+        recs.push(rec("threads-blocking", size, true, 49.0, &noisy(10.0)));
+    }
+    let p = l1_pick(&results(recs), true);
+    assert_eq!(p.best_measured, "threads-spin");
+    assert_eq!(p.mode, "threads-blocking");
 }
 
 #[test]

@@ -3,8 +3,8 @@
 use handoff_lab::schema::Summary;
 use handoff_lab::stats::interval::{mean_interval, median_order_stat_ci};
 use handoff_lab::stats::{
-    disagreement, iqr, mean_ci95, quantile_sorted, ratio_of_means, run_detail, student_t_975,
-    DisagreementBasis, SplitMix64, StatsError,
+    disagreement, iqr, mean_ci95, pooled_log_ratio, quantile_sorted, ratio_of_means, run_detail,
+    student_t_975, DisagreementBasis, SplitMix64, StatsError,
 };
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -188,6 +188,22 @@ fn bootstrap_ratio() {
 }
 
 #[test]
+fn pooled_log_ratio_by_hand() {
+    // Two sizes: B/A = 2 at the first, ≈ 1.04 at the second. By hand in Python: geometric
+    // mean 1.439427, Welch df 7.98 → t(7) = 2.364624, CI [1.268457, 1.633442].
+    let (a1, b1) = ([10.0, 11.0, 12.0], [20.0, 22.0, 24.0]);
+    let (a2, b2) = ([5.0, 5.5, 6.0], [5.2, 5.6, 6.3]);
+    let r = pooled_log_ratio(&[(&a1[..], &b1[..]), (&a2[..], &b2[..])]).unwrap();
+    assert!(close(r.ratio, 1.439_427_052, 1e-8), "{r:?}");
+    assert!(close(r.ci95_low.unwrap(), 1.268_456_951, 1e-8), "{r:?}");
+    assert!(close(r.ci95_high.unwrap(), 1.633_441_512, 1e-8), "{r:?}");
+    // One run on a side, or a value that is not positive: none.
+    assert!(pooled_log_ratio(&[(&[1.0][..], &b1[..])]).is_none());
+    assert!(pooled_log_ratio(&[(&[1.0, 0.0][..], &b1[..])]).is_none());
+    assert!(pooled_log_ratio(&[]).is_none());
+}
+
+#[test]
 fn disagreement_flags_shifted_runs_only() {
     // Run 3 shifted by 40% with tight spreads everywhere: flagged, run 3 stands apart.
     let means = [10.0, 10.1, 9.9, 14.0];
@@ -246,7 +262,10 @@ fn median_interval_covers_95_percent_of_known_medians() {
         hit += usize::from(lo <= std::f64::consts::LN_2 && std::f64::consts::LN_2 <= hi);
     }
     let cover = hit as f64 / trials as f64;
-    assert!((0.95..=0.985).contains(&cover), "exponential coverage {cover}");
+    assert!(
+        (0.95..=0.985).contains(&cover),
+        "exponential coverage {cover}"
+    );
 
     // Log-normal(μ = 3, σ = 1), n = 200: true median e³.
     let mut hit = 0;
@@ -256,7 +275,10 @@ fn median_interval_covers_95_percent_of_known_medians() {
         hit += usize::from(lo <= 3f64.exp() && 3f64.exp() <= hi);
     }
     let cover = hit as f64 / trials as f64;
-    assert!((0.94..=0.98).contains(&cover), "log-normal coverage {cover}");
+    assert!(
+        (0.94..=0.98).contains(&cover),
+        "log-normal coverage {cover}"
+    );
 }
 
 #[test]
@@ -267,7 +289,9 @@ fn mean_interval_covers_95_percent_with_few_runs() {
     let trials = 4000;
     let mut hit = 0;
     for _ in 0..trials {
-        let runs: Vec<f64> = (0..5).map(|_| (2.0 + 0.5 * normal(&mut rng)).exp()).collect();
+        let runs: Vec<f64> = (0..5)
+            .map(|_| (2.0 + 0.5 * normal(&mut rng)).exp())
+            .collect();
         let (lo, hi) = mean_interval(&runs).unwrap();
         hit += usize::from(lo <= 2f64.exp() && 2f64.exp() <= hi);
     }
@@ -319,7 +343,10 @@ fn every_interval_contains_its_statistic_and_stays_positive() {
         .collect();
     let s = Summary::from_runs(&per_run).unwrap();
     let (lo, hi) = s.median_ci().unwrap();
-    assert!(s.ci95_low.unwrap() > 5.0, "the mean's interval is far away: {s:?}");
+    assert!(
+        s.ci95_low.unwrap() > 5.0,
+        "the mean's interval is far away: {s:?}"
+    );
     assert!(lo <= s.median && s.median <= hi && hi < 4.1, "{s:?}");
 }
 

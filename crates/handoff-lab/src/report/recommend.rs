@@ -10,10 +10,12 @@
 //! mean, over the class's sizes it was measured at, of its cost divided by the best cost at
 //! that size (1.0 = best everywhere); modes measured at fewer than half of the class's sizes
 //! are not ranked. The lowest score is the best *measured* mode, but a mode whose cost is
-//! within noise of it is a tie: at no size is it slower by the rule `compare` uses (the 95% CI
-//! of its per-run cost over the best's, [`ratio_of_means`], excludes 1 **and** the ratio
-//! exceeds 1 + [`TIE_NOISE`]). Among the tied modes the pick is the cheap, ordinary one: a mode
-//! that does not busy-wait (consumer CPU < [`BUSY_CPU_PCT`]) first, then the order of
+//! within noise of it is a tie: it is not slower by the rule `compare` uses (the 95% CI of its
+//! per-run cost over the best's excludes 1 **and** the ratio exceeds 1 + [`TIE_NOISE`]),
+//! tested once over the class's sizes ([`pooled_log_ratio`]: geometric mean of the per-size
+//! ratios, Welch's t on the log scale). Among the tied modes the pick is the cheap, ordinary one: a mode
+//! that does not busy-wait (consumer CPU < [`BUSY_CPU_PCT`] and a wait that does not poll:
+//! not `spin` or `spin-yield`) first, then the order of
 //! [`crate::schema::EXCHANGE_MODES`] (so `pipe`, last, is named only when it is measurably
 //! best). The sentence names the ties ("within noise: A, B — pick by CPU cost") instead of a
 //! winner drawn from noise. When the pick keeps the consumer's CPU busy, the best mode using
@@ -21,12 +23,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::output::{fmt_ns, fmt_size, fmt_us};
 use crate::compare::Verdict;
-use crate::schema::{
-    is_two_party, mode_rank, placement, ExchangeRecord, ExchangeResults, Machine,
-};
-use crate::stats::{ratio_of_means, run_means, Metric, Ratio};
+use crate::output::{fmt_ns, fmt_size, fmt_us};
+use crate::schema::{is_two_party, mode_rank, placement, ExchangeRecord, ExchangeResults, Machine};
+use crate::stats::{pooled_log_ratio, ratio_of_means, run_means, Metric, Ratio};
 
 /// Consumer CPU use (percent) at or above which a mode counts as busy-waiting. A consumer that
 /// only works (sums) while the producer fills uses well under this; one that spins, ~100%.
@@ -316,21 +316,29 @@ fn pick(
     }
     ranking.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
     let (best_measured, _) = ranking.first()?.clone();
-    // Ties: modes that are at no size measurably and materially costlier than the best.
+    // Ties: modes not measurably and materially costlier than the best over the class's
+    // sizes (one test over all sizes both were measured at; per size when some cost is not
+    // positive).
     let tied: Vec<String> = ranking
         .iter()
         .skip(1)
         .map(|(m, _)| m.clone())
         .filter(|m| {
-            !sizes.iter().any(|&s| {
-                let (Some(best), Some(other)) = (
-                    run_costs.get(&(best_measured.clone(), s)),
-                    run_costs.get(&(m.clone(), s)),
-                ) else {
-                    return false;
-                };
-                Verdict::of(ratio_of_means(best, other).as_ref(), TIE_NOISE) == Verdict::Slower
-            })
+            let pairs: Vec<(&[f64], &[f64])> = sizes
+                .iter()
+                .filter_map(|&s| {
+                    let best = run_costs.get(&(best_measured.clone(), s))?;
+                    let other = run_costs.get(&(m.clone(), s))?;
+                    Some((best.as_slice(), other.as_slice()))
+                })
+                .collect();
+            let slower = match pooled_log_ratio(&pairs) {
+                Some(r) => Verdict::of(Some(&r), TIE_NOISE) == Verdict::Slower,
+                None => pairs.iter().any(|(b, o)| {
+                    Verdict::of(ratio_of_means(b, o).as_ref(), TIE_NOISE) == Verdict::Slower
+                }),
+            };
+            !slower
         })
         .collect();
     let mode_cpu_all = |m: &str| {
@@ -343,9 +351,15 @@ fn pick(
             .collect();
         v.iter().sum::<f64>() / v.len().max(1) as f64
     };
+    // A mode busy-waits when its consumer keeps the CPU busy or it polls (spin, spin-yield:
+    // on a shared core the yield loop takes turns with the producer).
+    let spins = |m: &str| {
+        recs.iter()
+            .any(|r| r.mode == m && r.wait.starts_with("spin"))
+    };
     let mode = std::iter::once(&best_measured)
         .chain(&tied)
-        .min_by_key(|m| (mode_cpu_all(m) >= BUSY_CPU_PCT, mode_rank(m)))
+        .min_by_key(|m| (mode_cpu_all(m) >= BUSY_CPU_PCT || spins(m), mode_rank(m)))
         .cloned()
         .unwrap_or_else(|| best_measured.clone());
     let at_size = sizes
