@@ -1,5 +1,5 @@
 //! `handoff compare A.json B.json`: records matched by (mode, size, flush, placement), the
-//! ratio B/A of the means of read time and latency with a CI bootstrapped over runs, and a
+//! ratio B/A of the means of read time and latency with a 95% CI over runs, and a
 //! verdict.
 //!
 //! # Matching

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use crate::schema::{placement, C2cPair, C2cResults, ExchangeRecord, ExchangeResults, Summary};
-use crate::stats::{run_means, run_modes, Metric};
+use crate::stats::{run_levels, run_modes, Metric};
 
 /// An output format (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -357,7 +357,7 @@ pub fn exchange_table(results: &ExchangeResults) -> String {
         out,
         "\nread, latency, write: medians over all repetitions; 95% CI: the median's, \
          distribution-free (order statistics of the repetitions and of the run medians); \
-         bimodal: the run means form two levels (share of runs at each)."
+         bimodal: the run medians form two levels (share of runs at each)."
     );
     out.push_str(&c2c_footer(&results.c2c));
     let anomalies: u64 = results.records.iter().map(|r| r.clock_anomalies).sum();
@@ -595,7 +595,7 @@ pub fn csv_field(s: &str) -> String {
 
 /// An interval cell followed by the run-to-run modes of `metric`, if the run means form two.
 fn with_modes(cell: String, r: &ExchangeRecord, metric: Metric) -> String {
-    match run_modes(&run_means(r, metric)) {
+    match run_modes(&run_levels(r, metric)) {
         Some(m) => format!("{cell} ({})", m.describe()),
         None => cell,
     }

@@ -18,7 +18,9 @@ use crate::plot::{self, Figure, FigureKind, PlotError};
 use crate::schema::{
     mode_rank, placement, ExchangeRecord, ExchangeResults, Summary, CACHE_INSTRUCTION,
 };
-use crate::stats::{ratio_of_means, record_disagreements, run_means, run_modes, Metric, Ratio};
+use crate::stats::{
+    ratio_of_means, record_disagreements, run_levels, run_means, run_modes, Metric, Ratio,
+};
 use doc::Block;
 use recommend::{fmt_ratio, ratio_verdict, Recommendation};
 
@@ -173,8 +175,10 @@ fn build(results: &ExchangeResults, figures: &[Figure]) -> Vec<Block> {
             "How the pick is made: only cached, verified two-party modes compete; the cost of a \
              mode is its mean read time + mean latency; within a size class a mode's score is \
              the geometric mean of its cost relative to the best mode at each size measured. A \
-             mode is within noise of the best when at no size its cost is higher by more than \
-             5% with the 95% CI of the ratio excluding 1 (the rule of `handoff compare`); among \
+             mode is within noise of the best unless its cost is higher by more than 5% with the \
+             95% CI of the ratio excluding 1 (the rule of `handoff compare`), tested once over \
+             the class's sizes (geometric mean of the per-size ratios, Welch's t on the log \
+             scale); among \
              tied modes the one that does not busy-wait, then the most ordinary, is named."
                 .to_string(),
         ));
@@ -527,10 +531,12 @@ fn method(results: &ExchangeResults) -> Vec<Block> {
          1 − 2^(1−runs), 94% with 5 runs, 75% with 3). Plots: mean of the per-run means with \
          its 95% CI, a Student-t interval on the log scale (it stays above zero), widened to \
          include the mean if needed. Ratios: ratio of means with Welch's t interval on the log \
-         scale of the run means. Run-to-run modes: when the run means form two levels far apart \
-         (a gap of ≥ 25% between neighbours, twice as wide as either level), the cell says so \
-         (\"bimodal: 3/5 runs ≈ 18 µs, 2/5 ≈ 34 µs\") instead of hiding it in one mean. \
-         Verdicts say \"inconclusive\" when the CI contains 1. Latency is measured from the producer's last write (before it notifies) to the \
+         scale of the run means. Run-to-run modes: when the run medians (run means in older \
+         files) form two levels far apart (a gap of ≥ 25% between neighbours, twice as wide \
+         as either level), the cell says so (\"bimodal: 3/5 runs ≈ 18 µs, 2/5 ≈ 34 µs\") \
+         instead of hiding it in one mean. Verdicts say \"inconclusive\" when the CI \
+         contains 1. Latency is measured from the producer's last write (before it notifies) \
+         to the \
          consumer's first read, so it includes the cost of waking the consumer. The c2c floor \
          is the one-way latency of one cache line between the two CPUs: no handoff between \
          those CPUs can be faster."
@@ -592,7 +598,7 @@ fn cell(r: &ExchangeRecord, metric: Metric) -> String {
     } else {
         ""
     };
-    let modes = run_modes(&run_means(r, metric))
+    let modes = run_modes(&run_levels(r, metric))
         .map(|m| format!(" ({})", m.describe()))
         .unwrap_or_default();
     match s.median_ci() {
@@ -622,7 +628,7 @@ fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block> {
     };
     let dagger_note = Block::Para(
         "Cells: median [its 95% interval, distribution-free]; † = the runs of this record \
-         disagree (see below); \"bimodal\" = the run means form two levels, with the share of \
+         disagree (see below); \"bimodal\" = the run medians form two levels, with the share of \
          runs at each."
             .to_string(),
     );

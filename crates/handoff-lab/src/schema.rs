@@ -489,6 +489,12 @@ pub struct RunDetail {
     /// Interquartile range of the run's latencies.
     #[serde(default)]
     pub latency_iqr_us: Option<[f64; 2]>,
+    /// Median read time of the run (`None` in older files).
+    #[serde(default)]
+    pub read_median_us: Option<f64>,
+    /// Median latency of the run (`None` in older files).
+    #[serde(default)]
+    pub latency_median_us: Option<f64>,
 }
 
 /// The report's own settings (issue 5), stored in `results.json` beside the records.

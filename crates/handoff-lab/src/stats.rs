@@ -232,8 +232,9 @@ pub fn iqr(samples: &[f64]) -> Option<[f64; 2]> {
     ])
 }
 
-/// The [`RunDetail`] of one run from its samples (means, and the read/latency interquartile
-/// ranges the disagreement check uses).
+/// The [`RunDetail`] of one run from its samples (means, the read/latency interquartile
+/// ranges the disagreement check uses, and the read/latency medians the run-to-run modes
+/// use).
 pub fn run_detail(
     read: &[f64],
     latency: &[f64],
@@ -247,6 +248,36 @@ pub fn run_detail(
         flush_us: flush.map(mean),
         read_iqr_us: iqr(read),
         latency_iqr_us: iqr(latency),
+        read_median_us: median(read),
+        latency_median_us: median(latency),
+    }
+}
+
+/// Median of (unsorted) samples; `None` when empty.
+pub fn median(samples: &[f64]) -> Option<f64> {
+    if samples.is_empty() {
+        return None;
+    }
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    Some(quantile_sorted(&sorted, 0.5))
+}
+
+/// The per-run levels the run-to-run modes are looked for in: the run medians when every run
+/// recorded one (a few outliers cannot move a median, so two levels of medians are two
+/// levels of the bulk of the repetitions, the level the tables print), else the run means.
+pub fn run_levels(record: &ExchangeRecord, metric: Metric) -> Vec<f64> {
+    let medians: Option<Vec<f64>> = record
+        .runs_detail
+        .iter()
+        .map(|r| match metric {
+            Metric::Read => r.read_median_us,
+            Metric::Latency => r.latency_median_us,
+        })
+        .collect();
+    match medians {
+        Some(m) if !m.is_empty() => m,
+        _ => run_means(record, metric),
     }
 }
 

@@ -522,6 +522,8 @@ mod synth {
         d.flush_us = d.flush_us.map(r4);
         d.read_iqr_us = d.read_iqr_us.map(|[a, b]| [r4(a), r4(b)]);
         d.latency_iqr_us = d.latency_iqr_us.map(|[a, b]| [r4(a), r4(b)]);
+        d.read_median_us = d.read_median_us.map(r4);
+        d.latency_median_us = d.latency_median_us.map(r4);
     }
 
     pub fn results() -> ExchangeResults {
@@ -689,4 +691,19 @@ fn empty_and_cacheless_results_still_report() {
     let md = report::render_markdown(&results);
     assert!(md.contains("**All block sizes (all sizes;"), "{md}");
     assert!(!md.contains("fit L1"));
+}
+
+#[test]
+fn two_level_runs_are_shown_beside_the_figure() {
+    // The fixture's generator doubles the latency of run 4 of 5 of processes-semaphore
+    // cross-core 1 MiB (and of no other record): its cells say so, with the share of runs.
+    let md = handoff_lab::report::render_markdown(&fixture());
+    let cells: Vec<&str> = md.lines().filter(|l| l.contains("(bimodal:")).collect();
+    // The record appears in the per-CPU latency table and the latency-vs-size table.
+    assert_eq!(cells.len(), 2, "{cells:#?}");
+    for l in cells {
+        assert!(l.starts_with("| processes-semaphore |"), "{l}");
+        assert!(l.contains("(bimodal: 4/5 runs ≈ 28."), "{l}");
+        assert!(l.contains(", 1/5 ≈ 5"), "{l}");
+    }
 }

@@ -155,7 +155,7 @@ pub struct ProcVsThreads {
     pub placement: String,
     /// Block size.
     pub size_bytes: u64,
-    /// Ratio of means, bootstrapped CI over runs.
+    /// Ratio of means with its CI ([`ratio_of_means`]).
     pub ratio: Ratio,
 }
 
@@ -617,7 +617,8 @@ fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<String> {
         };
         out.push(format!(
             "**Processes vs threads** (the paper's question; processes-spin / threads-spin read \
-             time, ratio of means with a CI bootstrapped over runs): {}.{conclusion}",
+             time, ratio of means with Welch's t interval on the log scale of the run means): \
+             {}.{conclusion}",
             parts.join("; ")
         ));
     }
