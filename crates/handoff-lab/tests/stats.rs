@@ -49,7 +49,7 @@ fn summary_by_hand() {
     let s = Summary::from_runs(&[vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0]]).unwrap();
     assert!(close(s.mean, 3.5, 1e-12));
     assert!(close(s.ci95_low.unwrap(), 0.009_372_304, 1e-8), "{s:?}");
-    assert!(close(s.ci95_high.unwrap(), 1066.973_446, 1e-5), "{s:?}");
+    assert!(close(s.ci95_high.unwrap(), 1_066.973_446, 1e-5), "{s:?}");
     // The plain Student-t interval stays available: 3.5 ± 19.0593.
     let (_, t) = mean_ci95(&[2.0, 5.0]);
     assert!(close(t.unwrap().0, 3.5 - 19.059_307, 1e-5));
