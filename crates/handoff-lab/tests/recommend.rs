@@ -214,3 +214,30 @@ fn overlapping_ratio_is_inconclusive() {
     };
     assert_eq!(ratio_verdict(&r), "processes are slower by 50%");
 }
+
+#[test]
+fn cache_reuse_sentence_matches_its_ratio() {
+    // processes-futex reads the same-core 1 MiB block in 0.55 × the single-thread time (tight
+    // runs): the report must not say "reads from cache" as if that settled it.
+    let mib = 1024 * KIB;
+    let sentence = |futex: f64| {
+        let res = results(vec![
+            rec("single-thread", mib, true, 100.0, &tight(20.0)),
+            rec("processes-futex", mib, true, 50.0, &tight(futex)),
+        ]);
+        recommend(&res)
+            .sentences
+            .into_iter()
+            .find(|s| s.contains("Cache reuse"))
+            .expect("a cache reuse sentence")
+    };
+    let fast = sentence(11.0);
+    assert!(fast.contains("which a cache cannot explain"), "{fast}");
+    let same = sentence(20.2);
+    assert!(
+        same.contains("as fast as the single-thread baseline"),
+        "{same}"
+    );
+    let slow = sentence(30.0);
+    assert!(slow.contains("pays to bring the block back"), "{slow}");
+}

@@ -13,11 +13,11 @@
 //! within noise of it is a tie: it is not slower by the rule `compare` uses (the 95% CI of its
 //! per-run cost over the best's excludes 1 **and** the ratio exceeds 1 + [`TIE_NOISE`]),
 //! tested once over the class's sizes ([`pooled_log_ratio`]: geometric mean of the per-size
-//! ratios, Welch's t on the log scale). Among the tied modes the pick is the cheap, ordinary one: a mode
-//! that does not busy-wait (consumer CPU < [`BUSY_CPU_PCT`] and a wait that does not poll:
-//! not `spin` or `spin-yield`) first, then the order of
-//! [`crate::schema::EXCHANGE_MODES`] (so `pipe`, last, is named only when it is measurably
-//! best). The sentence names the ties ("within noise: A, B — pick by CPU cost") instead of a
+//! ratios, Welch's t on the log scale); a mode never measured at a size the best was is not a
+//! tie. Among the tied modes the pick is the cheap, ordinary one: a mode that does not
+//! busy-wait (consumer CPU < [`BUSY_CPU_PCT`] and a wait that does not poll: not `spin` or
+//! `spin-yield`) first, then the order of [`crate::schema::EXCHANGE_MODES`] (so `pipe`, last,
+//! is named only when it is measurably best). The sentence names the ties ("within noise: A, B — pick by CPU cost") instead of a
 //! winner drawn from noise. When the pick keeps the consumer's CPU busy, the best mode using
 //! under [`BUSY_CPU_PCT`] and at most half the pick's CPU is named as the alternative.
 
@@ -332,6 +332,9 @@ fn pick(
                     Some((best.as_slice(), other.as_slice()))
                 })
                 .collect();
+            if pairs.is_empty() {
+                return false;
+            }
             let slower = match pooled_log_ratio(&pairs) {
                 Some(r) => Verdict::of(Some(&r), TIE_NOISE) == Verdict::Slower,
                 None => pairs.iter().any(|(b, o)| {
