@@ -174,6 +174,10 @@ fn verdicts_follow_hand_computed_intervals() {
     );
     // ×0.9: faster.
     assert_eq!(case(&scaled(0.9), None, 0.05).0, (Verdict::Faster, false));
+    // ×0.97: CI [0.948, 0.993] lies below 1, but a 3% change is within the 5% noise threshold
+    // → same; with no noise threshold, faster.
+    assert_eq!(case(&scaled(0.97), None, 0.05).0, (Verdict::Same, false));
+    assert_eq!(case(&scaled(0.97), None, 0.0).0, (Verdict::Faster, false));
     // Same mean ratio 1.3 but runs all over the place (8-20 µs): CI [0.72, 2.04] contains 1
     // → same, and no FAIL however low the threshold.
     assert_eq!(
