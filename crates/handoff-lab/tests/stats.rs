@@ -357,6 +357,9 @@ fn mean_interval_with_non_positive_runs_is_student_t() {
     let (lo, hi) = mean_interval(&[-0.1, 0.2, 0.5]).unwrap();
     let (tl, th) = t.unwrap();
     assert!(close(lo, tl, 1e-12) && close(hi, th, 1e-12) && lo < m);
+    // A run mean of exactly 0 has no logarithm: the t interval too, finite.
+    let (_, t) = mean_ci95(&[0.0, 0.2, 0.5]);
+    assert_eq!(mean_interval(&[0.0, 0.2, 0.5]), t);
     assert_eq!(mean_interval(&[1.0]), None);
     assert_eq!(mean_interval(&[1.0, f64::INFINITY]), None);
 }

@@ -58,9 +58,10 @@ pub fn median_ci_ranks(n: usize) -> Option<(usize, usize)> {
     }
     // Largest r (1-based) with P(Bin(n, 1/2) <= r - 1) <= 0.025.
     let r = if n > 20_000 {
-        // Normal approximation with continuity correction (error far below one rank here).
+        // Normal approximation with continuity correction: P(Bin <= k) ≈ Φ((k + ½ − n/2) / (√n/2)),
+        // so r − 1 = ⌊n/2 − z·√n/2 − ½⌋ (equal to the exact rank at these n).
         let nf = n as f64;
-        ((nf / 2.0 - 1.959_963_985 * nf.sqrt() / 2.0 - 0.5).floor() as usize).max(1)
+        (nf / 2.0 - 1.959_963_985 * nf.sqrt() / 2.0 - 0.5).floor() as usize + 1
     } else {
         let mut log_pmf = -(n as f64) * std::f64::consts::LN_2; // P(Bin = 0)
         let mut cum = 0.0;
@@ -124,5 +125,11 @@ mod tests {
         assert_eq!(median_ci_ranks(10), Some((1, 8)));
         // n = 100: the textbook ranks are 40 and 61 (1-based).
         assert_eq!(median_ci_ranks(100), Some((39, 60)));
+        // Either side of the switch to the normal approximation, and far above it: the exact
+        // binomial ranks (computed by hand in Python, summing the pmf in log space).
+        assert_eq!(median_ci_ranks(20_000), Some((9860, 10139)));
+        assert_eq!(median_ci_ranks(20_001), Some((9861, 10139)));
+        assert_eq!(median_ci_ranks(40_000), Some((19803, 20196)));
+        assert_eq!(median_ci_ranks(100_000), Some((49689, 50310)));
     }
 }
