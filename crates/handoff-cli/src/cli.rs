@@ -32,15 +32,18 @@ enum Command {
     Bench(Bench),
     /// Re-draw every plot from a results file.
     Plot {
-        /// A results.json written by `report` or `bench exchange --format json`.
+        /// A results.json written by `report` or `bench exchange --format json`, or a
+        /// `bench c2c --format json` file (drawn as a heatmap).
         results: PathBuf,
         /// Output folder (default: the results file's folder).
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Compare two results files: ratio B/A of means with a bootstrapped CI per matched record.
+    /// Compare two results files: ratio B/A of means with a 95% CI per matched record; a change
+    /// counts only when the CI excludes 1 and it exceeds the noise threshold.
     ///
-    /// Exit codes: 0 ok, 1 when --fail-above is exceeded, 2 usage error, 3 runtime error.
+    /// Exit codes: 0 ok, 1 when --fail-above is exceeded, 2 usage error or bad input file, 3
+    /// runtime error.
     Compare {
         /// The baseline results file.
         a: PathBuf,
@@ -49,6 +52,9 @@ enum Command {
         /// Exit with 1 when a ratio B/A (CI lower bound) exceeds this, e.g. 1.10.
         #[arg(long, value_name = "RATIO")]
         fail_above: Option<f64>,
+        /// Changes smaller than this fraction are noise: never slower or faster (0.05 = 5%).
+        #[arg(long, value_name = "FRACTION", default_value_t = handoff_lab::compare::DEFAULT_NOISE_THRESHOLD)]
+        noise_threshold: f64,
         /// table or json.
         #[arg(long, default_value = "table")]
         format: String,
@@ -195,8 +201,9 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
             a,
             b,
             fail_above,
+            noise_threshold,
             format,
-        } => compare(&a, &b, fail_above, &format),
+        } => compare(&a, &b, fail_above, noise_threshold, &format),
         Command::Cleanup => cleanup(),
     }
 }
@@ -451,12 +458,14 @@ fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {
     })
 }
 
+/// A results file given on the command line; a missing or malformed one is bad usage (2).
 fn load(path: &Path) -> Result<ExchangeResults, Failure> {
-    ExchangeResults::load(path).map_err(|e| Failure::runtime(e.to_string()))
+    ExchangeResults::load(path).map_err(|e| Failure::usage(e.to_string()))
 }
 
 fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
-    let res = load(results)?;
+    let res = ExchangeResults::load_exchange_or_c2c(results)
+        .map_err(|e| Failure::usage(e.to_string()))?;
     let dir = match out {
         Some(d) => d.to_path_buf(),
         None => results
@@ -475,7 +484,13 @@ fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
     Ok(0)
 }
 
-fn compare(a: &Path, b: &Path, fail_above: Option<f64>, format: &str) -> Result<u8, Failure> {
+fn compare(
+    a: &Path,
+    b: &Path,
+    fail_above: Option<f64>,
+    noise: f64,
+    format: &str,
+) -> Result<u8, Failure> {
     if !matches!(format, "table" | "json") {
         return Err(Failure::usage(format!(
             "--format {format}: use table or json"
@@ -483,8 +498,8 @@ fn compare(a: &Path, b: &Path, fail_above: Option<f64>, format: &str) -> Result<
     }
     let (ra, rb) = (load(a)?, load(b)?);
     use handoff_lab::compare::CompareError;
-    let cmp = handoff_lab::compare::compare(&ra, &rb, fail_above).map_err(|e| match e {
-        CompareError::BadThreshold(_) => Failure::usage(e.to_string()),
+    let cmp = handoff_lab::compare::compare(&ra, &rb, fail_above, noise).map_err(|e| match e {
+        CompareError::BadThreshold(_) | CompareError::BadNoise(_) => Failure::usage(e.to_string()),
         CompareError::NothingMatched { .. } => Failure::runtime(e.to_string()),
     })?;
     match format {

@@ -210,6 +210,73 @@ pub fn civil_date(unix_secs: u64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// `YYYY-MM-DDTHH:MM:SSZ` (RFC 3339, UTC) of a Unix time.
+pub fn rfc3339(unix_secs: u64) -> String {
+    let t = unix_secs % 86_400;
+    format!(
+        "{}T{:02}:{:02}:{:02}Z",
+        civil_date(unix_secs),
+        t / 3600,
+        t / 60 % 60,
+        t % 60
+    )
+}
+
+/// The default output folder `handoff-report-HOST-DATE`, with `-2`, `-3`... appended when an
+/// earlier report of the same day is there (it is never overwritten).
+pub fn default_out_dir(base: &std::path::Path, host: &str, date: &str) -> PathBuf {
+    let name = format!("handoff-report-{host}-{date}");
+    let mut dir = base.join(&name);
+    let mut n = 2;
+    while dir.exists() {
+        dir = base.join(format!("{name}-{n}"));
+        n += 1;
+    }
+    dir
+}
+
+/// The `config` of `results.json`: the exchange settings with every size of the plan and the
+/// real warm-up rule, and the whole plan, one entry per point.
+fn plan_config(cfg: &ExchangeConfig, plan: &Plan) -> serde_json::Value {
+    let mut exchange = serde_json::to_value(cfg).unwrap_or_default();
+    let mut sizes: Vec<usize> = plan.points.iter().map(|p| p.size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    if let Some(o) = exchange.as_object_mut() {
+        o.insert("sizes".into(), serde_json::json!(sizes));
+        o.insert(
+            "warmup".into(),
+            serde_json::json!("per point: max(2, reps / 10), see plan"),
+        );
+        o.insert(
+            "reps".into(),
+            serde_json::json!(format!("per point: {}", plan.rep_scaling)),
+        );
+    }
+    let points: Vec<serde_json::Value> = plan
+        .points
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "mode": p.mode.as_str(),
+                "size": p.size,
+                "producer_core": p.producer_core,
+                "consumer_core": p.consumer_core,
+                "flush": p.flush,
+                "reps": p.reps,
+                "warmup": p.warmup,
+                "runs": p.runs,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "exchange": exchange,
+        "points": plan.points.len(),
+        "c2c_pairs": plan.c2c_pairs.len(),
+        "plan": points,
+    })
+}
+
 fn now_unix() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -227,11 +294,12 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     let llc = m.topology.last_level_cache_bytes();
     let (plan, cfg) = plan(&args, &m.topology, &allowed, llc)?;
     crate::cli::check_memory(&plan.points)?;
+    let started_at = rfc3339(now_unix());
     let out = match &args.out {
         Some(d) => d.clone(),
         None => {
             let host = handoff_probe::topology::MachineInfo::detect().hostname;
-            PathBuf::from(format!("handoff-report-{host}-{}", civil_date(now_unix())))
+            default_out_dir(std::path::Path::new("."), &host, &civil_date(now_unix()))
         }
     };
     std::fs::create_dir_all(&out).map_err(|e| {
@@ -240,6 +308,17 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
             out.display()
         ))
     })?;
+    // --out names a folder holding an earlier report: its generated files go, so no stale plot
+    // survives beside the new results.json.
+    let cleared = handoff_lab::report::clear_previous_report(&out)
+        .map_err(|e| Failure::usage(format!("{e}; choose another --out folder")))?;
+    if !cleared.is_empty() {
+        eprintln!(
+            "handoff: {} holds an earlier report: removed its {} generated file(s) (results.json, plots, CSVs, report.md, index.html)",
+            out.display(),
+            cleared.len()
+        );
+    }
     crate::cli::install_interrupt_handler();
     let started = Instant::now();
     let mut prog = progress::Stderr::new(args.quiet);
@@ -270,15 +349,12 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     )
     .map_err(|e| Failure::runtime(e.to_string()))?;
     let stopped = outcome.stopped.is_some();
-    let config = serde_json::json!({
-        "exchange": cfg,
-        "points": plan.points.len(),
-    });
+    let config = plan_config(&cfg, &plan);
     let mut res = results(&m, &config, outcome);
     res.report = Some(ReportSettings {
         quick: args.quick,
         command: std::env::args().collect::<Vec<_>>().join(" "),
-        started: None,
+        started: Some(started_at),
         elapsed_s: Some(started.elapsed().as_secs_f64()),
         rep_scaling: if args.common.reps.is_some() {
             "fixed"
@@ -303,6 +379,10 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
                 ""
             }
         );
+    }
+    // The recommendation's summary, then the page to open.
+    for line in handoff_lab::report::recommend::recommend(&res).summary_lines() {
+        println!("{line}");
     }
     println!("{}", out.join("index.html").display());
     Ok(
@@ -343,6 +423,31 @@ mod tests {
             ]
         );
         assert_eq!(sweep_sizes(16 * MIB, 2), vec![4096, 65536, MIB, 16 * MIB]);
+    }
+
+    #[test]
+    fn rfc3339_by_hand() {
+        // 1795000000 s = 20775 days (2026-11-18) + 40000 s = 11 h 6 min 40 s.
+        assert_eq!(rfc3339(1_795_000_000), "2026-11-18T11:06:40Z");
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+    }
+
+    #[test]
+    fn default_folder_is_never_an_earlier_one() {
+        let base = std::env::temp_dir().join(format!("handoff-outdir-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        std::fs::create_dir_all(&base).unwrap();
+        let first = default_out_dir(&base, "h", "2026-01-02");
+        assert_eq!(first, base.join("handoff-report-h-2026-01-02"));
+        std::fs::create_dir(&first).unwrap();
+        let second = default_out_dir(&base, "h", "2026-01-02");
+        assert_eq!(second, base.join("handoff-report-h-2026-01-02-2"));
+        std::fs::create_dir(&second).unwrap();
+        assert_eq!(
+            default_out_dir(&base, "h", "2026-01-02"),
+            base.join("handoff-report-h-2026-01-02-3")
+        );
+        std::fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! `handoff compare A.json B.json`: records matched by (mode, size, flush, placement), the
-//! ratio B/A of the means of read time and latency with a CI bootstrapped over runs, and a
+//! ratio B/A of the means of read time and latency with a 95% CI over runs, and a
 //! verdict.
 //!
 //! # Matching
@@ -11,13 +11,17 @@
 //!
 //! # Verdict and exit code
 //!
-//! For each metric: **same** when the 95% CI of B/A contains 1, **faster** when it lies below
-//! 1 (B takes less time), **slower** when above; **unknown** without a CI (a side has one
-//! run) or without a ratio (mean of A not positive, e.g. a near-zero latency).
-//! `--fail-above RATIO` is exceeded when, for some matched record and metric, B is slower
-//! than RATIO × A with 95% confidence: the CI's lower bound is above RATIO (without a CI, the
-//! ratio itself). [`Comparison::exit_code`] is then 1, else 0; the CLI maps errors (bad
-//! files: [`CompareError`], usage) to 2 and 3.
+//! A minimum-evidence rule, as criterion has: for each metric, **slower** only when the 95%
+//! CI of B/A ([`crate::stats::ratio_of_means`]) lies wholly above 1 **and** the ratio exceeds
+//! 1 + the noise threshold (default [`DEFAULT_NOISE_THRESHOLD`], 5%); **faster** only when the
+//! CI lies below 1 **and** the ratio is under 1 − the threshold; otherwise **same** (no change
+//! beyond noise: the CI contains 1, or the change is within the threshold); **unknown**
+//! without a CI (a side has one run: no evidence) or without a ratio (mean of A not positive,
+//! e.g. a near-zero latency). `--fail-above RATIO` is exceeded when, for some matched record
+//! and metric, the verdict is slower and the CI's lower bound is above RATIO (B slower than
+//! RATIO × A with 95% confidence); a metric without a CI never exceeds it.
+//! [`Comparison::exit_code`] is then 1, else 0; the CLI maps errors (bad files:
+//! [`CompareError`], usage) to 2.
 
 use std::collections::BTreeMap;
 
@@ -31,6 +35,10 @@ use crate::stats::{ratio_of_means, run_means, Metric, Ratio};
 pub const EXIT_OK: i32 = 0;
 /// Exit code when `--fail-above` was exceeded.
 pub const EXIT_FAIL_ABOVE: i32 = 1;
+/// Changes smaller than this fraction are noise, whatever the CI says (`--noise-threshold`).
+pub const DEFAULT_NOISE_THRESHOLD: f64 = 0.05;
+/// Unmatched records listed one per line before the rest are summarized.
+pub const MAX_LISTED_UNMATCHED: usize = 10;
 
 /// The two files cannot be compared.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -48,6 +56,9 @@ pub enum CompareError {
     /// `--fail-above` is not a positive finite number.
     #[error("--fail-above must be a positive ratio such as 1.10, not {0}")]
     BadThreshold(f64),
+    /// `--noise-threshold` is not a fraction in [0, 1).
+    #[error("--noise-threshold must be a fraction such as 0.05 (5%), from 0 up to 1, not {0}")]
+    BadNoise(f64),
 }
 
 /// The verdict for one metric of one matched record.
@@ -58,9 +69,9 @@ pub enum Verdict {
     Faster,
     /// B takes more time than A (CI above 1).
     Slower,
-    /// No measurable difference (CI contains 1).
+    /// No change beyond noise (CI contains 1, or the change is within the noise threshold).
     Same,
-    /// Cannot tell (no CI, or no ratio).
+    /// Cannot tell (no CI: one run; or no ratio).
     Unknown,
 }
 
@@ -75,11 +86,15 @@ impl Verdict {
         }
     }
 
-    fn of(ratio: Option<&Ratio>) -> Verdict {
-        match ratio.map(|r| (r.ci95_low, r.ci95_high)) {
-            Some((Some(l), Some(h))) if l <= 1.0 && 1.0 <= h => Verdict::Same,
-            Some((Some(_), Some(h))) if h < 1.0 => Verdict::Faster,
-            Some((Some(_), Some(_))) => Verdict::Slower,
+    /// The verdict of a ratio under the minimum-evidence rule (see the module docs).
+    pub fn of(ratio: Option<&Ratio>, noise: f64) -> Verdict {
+        let Some(r) = ratio else {
+            return Verdict::Unknown;
+        };
+        match (r.ci95_low, r.ci95_high) {
+            (Some(l), Some(_)) if l > 1.0 && r.ratio > 1.0 + noise => Verdict::Slower,
+            (Some(_), Some(h)) if h < 1.0 && r.ratio < 1.0 - noise => Verdict::Faster,
+            (Some(_), Some(_)) => Verdict::Same,
             _ => Verdict::Unknown,
         }
     }
@@ -132,6 +147,8 @@ pub struct Comparison {
     pub unmatched_b: Vec<String>,
     /// The `--fail-above` threshold, if given.
     pub fail_above: Option<f64>,
+    /// The noise threshold (a fraction: 0.05 = 5%).
+    pub noise_threshold: f64,
 }
 
 impl Comparison {
@@ -218,18 +235,31 @@ impl Comparison {
                 .count()
         };
         out.push_str(&format!(
-            "\n{} matched record(s), read and latency: {} faster, {} slower, {} same, {} unknown (B relative to A; same = 95% CI of B/A contains 1).\n",
+            "\n{} matched record(s), read and latency: {} faster, {} slower, {} same, {} unknown \
+             (B relative to A; slower/faster = the 95% CI of B/A excludes 1 and the change exceeds \
+             the {:.0}% noise threshold; same = no change beyond noise; unknown = one run, no \
+             evidence).\n",
             self.matched.len(),
             count(Verdict::Faster),
             count(Verdict::Slower),
             count(Verdict::Same),
-            count(Verdict::Unknown)
+            count(Verdict::Unknown),
+            self.noise_threshold * 100.0
         ));
-        if !self.unmatched_a.is_empty() {
-            out.push_str(&format!("only in A: {}\n", self.unmatched_a.join("; ")));
-        }
-        if !self.unmatched_b.is_empty() {
-            out.push_str(&format!("only in B: {}\n", self.unmatched_b.join("; ")));
+        for (side, list) in [("A", &self.unmatched_a), ("B", &self.unmatched_b)] {
+            if list.is_empty() {
+                continue;
+            }
+            out.push_str(&format!("only in {side} ({} record(s)):\n", list.len()));
+            for k in list.iter().take(MAX_LISTED_UNMATCHED) {
+                out.push_str(&format!("  {k}\n"));
+            }
+            if list.len() > MAX_LISTED_UNMATCHED {
+                out.push_str(&format!(
+                    "  ... and {} more (all are listed by --format json)\n",
+                    list.len() - MAX_LISTED_UNMATCHED
+                ));
+            }
         }
         if let Some(f) = self.fail_above {
             if self.exceeded() {
@@ -237,7 +267,9 @@ impl Comparison {
                     "FAIL: B is slower than {f} × A with 95% confidence for the rows marked FAIL.\n"
                 ));
             } else {
-                out.push_str(&format!("ok: no ratio is above {f} with 95% confidence.\n"));
+                out.push_str(&format!(
+                    "ok: no ratio is above {f} with 95% confidence and beyond noise.\n"
+                ));
             }
         }
         out
@@ -274,16 +306,20 @@ fn describe(r: &ExchangeRecord) -> String {
     )
 }
 
-/// Compares B against A (see the module docs).
+/// Compares B against A (see the module docs); `noise_threshold` is a fraction (0.05 = 5%).
 pub fn compare(
     a: &ExchangeResults,
     b: &ExchangeResults,
     fail_above: Option<f64>,
+    noise_threshold: f64,
 ) -> Result<Comparison, CompareError> {
     if let Some(f) = fail_above {
         if !(f.is_finite() && f > 0.0) {
             return Err(CompareError::BadThreshold(f));
         }
+    }
+    if !(noise_threshold.is_finite() && (0.0..1.0).contains(&noise_threshold)) {
+        return Err(CompareError::BadNoise(noise_threshold));
     }
     let mut groups: BTreeMap<GroupKey, (Vec<&ExchangeRecord>, Vec<&ExchangeRecord>)> =
         BTreeMap::new();
@@ -324,8 +360,8 @@ pub fn compare(
                 placement: x.placement.clone(),
                 cores_a: (x.producer_core, x.consumer_core),
                 cores_b: (y.producer_core, y.consumer_core),
-                read: metric(x, y, Metric::Read, fail_above),
-                latency: metric(x, y, Metric::Latency, fail_above),
+                read: metric(x, y, Metric::Read, fail_above, noise_threshold),
+                latency: metric(x, y, Metric::Latency, fail_above, noise_threshold),
             });
         }
     }
@@ -348,6 +384,7 @@ pub fn compare(
         unmatched_a,
         unmatched_b,
         fail_above,
+        noise_threshold,
     })
 }
 
@@ -356,6 +393,7 @@ fn metric(
     b: &ExchangeRecord,
     metric: Metric,
     fail_above: Option<f64>,
+    noise: f64,
 ) -> MetricComparison {
     let sa = match metric {
         Metric::Read => &a.read_us,
@@ -372,9 +410,9 @@ fn metric(
     } else {
         ratio_of_means(&ma, &mb)
     };
-    let verdict = Verdict::of(ratio.as_ref());
+    let verdict = Verdict::of(ratio.as_ref(), noise);
     let exceeds = match (fail_above, &ratio) {
-        (Some(f), Some(r)) => r.ci95_low.unwrap_or(r.ratio) > f,
+        (Some(f), Some(r)) => verdict == Verdict::Slower && r.ci95_low.is_some_and(|l| l > f),
         _ => false,
     };
     MetricComparison {

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use crate::schema::{placement, C2cPair, C2cResults, ExchangeRecord, ExchangeResults, Summary};
+use crate::stats::{run_levels, run_modes, Metric};
 
 /// An output format (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -195,23 +196,33 @@ pub fn fmt_size(bytes: u64) -> String {
     }
 }
 
-/// The 95% CI of a summary as `12.1–12.9 µs`, or `-` without one.
+/// The 95% CI of a summary's mean as `12.1–12.9 µs`, or `-` without one.
 pub fn fmt_ci(s: &Summary) -> String {
     match (s.ci95_low, s.ci95_high) {
-        (Some(l), Some(h)) => {
-            // Use the unit of the upper bound for both ends.
-            let unit_text = fmt_us(h);
-            let (_, unit) = unit_text.rsplit_once(' ').unwrap_or(("", "µs"));
-            let scale = match unit {
-                "ns" => 1e3,
-                "ms" => 1e-3,
-                "s" => 1e-6,
-                _ => 1.0,
-            };
-            format!("{}–{} {unit}", sig3(l * scale), sig3(h * scale))
-        }
+        (Some(l), Some(h)) => fmt_interval(l, h),
         _ => "-".to_string(),
     }
+}
+
+/// The 95% interval of a summary's median as `12.1–12.9 µs`, or `-` without one.
+pub fn fmt_median_ci(s: &Summary) -> String {
+    match s.median_ci() {
+        Some((l, h)) => fmt_interval(l, h),
+        None => "-".to_string(),
+    }
+}
+
+/// An interval of times in µs as `12.1–12.9 µs`, both ends in the upper bound's unit.
+pub fn fmt_interval(l: f64, h: f64) -> String {
+    let unit_text = fmt_us(h);
+    let (_, unit) = unit_text.rsplit_once(' ').unwrap_or(("", "µs"));
+    let scale = match unit {
+        "ns" => 1e3,
+        "ms" => 1e-3,
+        "s" => 1e-6,
+        _ => 1.0,
+    };
+    format!("{}–{} {unit}", sig3(l * scale), sig3(h * scale))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,9 +328,9 @@ pub fn exchange_table(results: &ExchangeResults) -> String {
         ("flush", Align::Left),
         ("wait", Align::Left),
         ("read", Align::Right),
-        ("read 95% CI", Align::Right),
+        ("read median 95% CI", Align::Right),
         ("latency", Align::Right),
-        ("latency 95% CI", Align::Right),
+        ("latency median 95% CI", Align::Right),
         ("write", Align::Right),
         ("cons. CPU", Align::Right),
         ("ok", Align::Left),
@@ -333,9 +344,9 @@ pub fn exchange_table(results: &ExchangeResults) -> String {
             if r.flush_cache { "yes" } else { "no" }.to_string(),
             r.wait.clone(),
             fmt_us(r.read_us.median),
-            fmt_ci(&r.read_us),
+            with_modes(fmt_median_ci(&r.read_us), r, Metric::Read),
             fmt_us(r.latency_us.median),
-            fmt_ci(&r.latency_us),
+            with_modes(fmt_median_ci(&r.latency_us), r, Metric::Latency),
             fmt_us(r.write_us.median),
             format!("{:.0}%", r.consumer_cpu_pct),
             if r.verified { "yes" } else { "NO" }.to_string(),
@@ -344,7 +355,9 @@ pub fn exchange_table(results: &ExchangeResults) -> String {
     out.push_str(&t.render());
     let _ = writeln!(
         out,
-        "\nread, latency, write: medians over all repetitions; 95% CI of the mean over runs."
+        "\nread, latency, write: medians over all repetitions; 95% CI: the median's, \
+         distribution-free (order statistics of the repetitions and of the run medians); \
+         bimodal: the run medians form two levels (share of runs at each)."
     );
     out.push_str(&crate::kernels::footer(
         results.records.iter().map(|r| r.kernel.as_deref()),
@@ -580,5 +593,13 @@ pub fn csv_field(s: &str) -> String {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
+    }
+}
+
+/// An interval cell followed by the run-to-run modes of `metric`, if the run means form two.
+fn with_modes(cell: String, r: &ExchangeRecord, metric: Metric) -> String {
+    match run_modes(&run_levels(r, metric)) {
+        Some(m) => format!("{cell} ({})", m.describe()),
+        None => cell,
     }
 }

@@ -9,18 +9,18 @@
 
 pub mod doc;
 pub mod recommend;
+mod tables;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use crate::output::{c2c_csv, exchange_csv, fmt_ci, fmt_ns, fmt_size, fmt_us};
+use crate::output::{c2c_csv, exchange_csv, fmt_ns, fmt_size, fmt_us};
 use crate::plot::{self, Figure, FigureKind, PlotError};
-use crate::schema::{
-    mode_rank, placement, ExchangeRecord, ExchangeResults, Summary, CACHE_INSTRUCTION,
-};
-use crate::stats::{ratio_of_means, record_disagreements, run_means, Metric};
+use crate::schema::{placement, ExchangeRecord, ExchangeResults, CACHE_INSTRUCTION};
+use crate::stats::Metric;
 use doc::Block;
 use recommend::{fmt_ratio, ratio_verdict, Recommendation};
+use tables::{disagreements, figure_table, record_name};
 
 /// The report could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -95,6 +95,37 @@ pub fn write_report(
     Ok(written)
 }
 
+/// Removes the files an earlier report wrote into `dir` (`results.json`, `report.md`,
+/// `index.html` and every `.png`, `.svg` and `.csv`), so that no stale plot survives beside a
+/// new `results.json`; returns them. A folder without an earlier report's `results.json`
+/// (schema `handoff.exchange/1`) is left alone, whatever it holds.
+pub fn clear_previous_report(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    let results = dir.join("results.json");
+    if ExchangeResults::load(&results).is_err() {
+        return Ok(Vec::new());
+    }
+    let entries = std::fs::read_dir(dir).map_err(|source| ReportError::CreateDir {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut removed = Vec::new();
+    for e in entries.flatten() {
+        let path = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let generated = matches!(name.as_str(), "results.json" | "report.md" | "index.html")
+            || [".png", ".svg", ".csv"].iter().any(|x| name.ends_with(x));
+        if generated && path.is_file() {
+            std::fs::remove_file(&path).map_err(|source| ReportError::Write {
+                path: path.clone(),
+                source,
+            })?;
+            removed.push(path);
+        }
+    }
+    removed.sort();
+    Ok(removed)
+}
+
 /// The CSV of one figure's data: its records flattened (or the c2c pairs for the heatmap).
 pub fn figure_csv(results: &ExchangeResults, fig: &Figure) -> String {
     match fig.kind {
@@ -141,7 +172,12 @@ fn build(results: &ExchangeResults, figures: &[Figure]) -> Vec<Block> {
         b.push(Block::Para(
             "How the pick is made: only cached, verified two-party modes compete; the cost of a \
              mode is its mean read time + mean latency; within a size class a mode's score is \
-             the geometric mean of its cost relative to the best mode at each size measured."
+             the geometric mean of its cost relative to the best mode at each size measured. A \
+             mode is within noise of the best unless its cost is higher by more than 5% with the \
+             95% CI of the ratio excluding 1 (the rule of `handoff compare`), tested once over \
+             the class's sizes (geometric mean of the per-size ratios, Welch's t on the log \
+             scale); among \
+             tied modes the one that does not busy-wait, then the most ordinary, is named."
                 .to_string(),
         ));
         b.push(ranking_table(&rec));
@@ -255,8 +291,9 @@ fn intro(results: &ExchangeResults) -> String {
         }
     }
     s.push_str(&format!(
-        ". {} record(s). Times are medians over all repetitions with the 95% confidence \
-         interval of the mean over runs in brackets, unless a table says otherwise.",
+        ". {} record(s). Times are medians over all repetitions with the median's own 95% \
+         interval in brackets (distribution-free, see Method), unless a table says otherwise; \
+         plots show means with their 95% CI.",
         results.records.len()
     ));
     s
@@ -266,9 +303,10 @@ fn ranking_table(rec: &Recommendation) -> Block {
     let header = vec![
         "size class".to_string(),
         "placement".to_string(),
-        "best mode".to_string(),
+        "pick".to_string(),
         "read + latency".to_string(),
         "consumer CPU".to_string(),
+        "within noise of the best".to_string(),
         "runners-up (relative cost)".to_string(),
     ];
     let rows = rec
@@ -285,9 +323,19 @@ fn ranking_table(rec: &Recommendation) -> Block {
                     fmt_size(p.at_size)
                 ),
                 format!("{:.0}%", p.cpu_pct),
+                if p.tied.is_empty() {
+                    "none: the best is measurably best".to_string()
+                } else {
+                    std::iter::once(&p.best_measured)
+                        .chain(&p.tied)
+                        .filter(|m| **m != p.mode)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
                 p.ranking
                     .iter()
-                    .skip(1)
+                    .filter(|(m, _)| *m != p.mode && !p.tied.contains(m) && *m != p.best_measured)
                     .take(3)
                     .map(|(m, s)| format!("{m} ×{s:.2}"))
                     .collect::<Vec<_>>()
@@ -473,10 +521,20 @@ fn method(results: &ExchangeResults) -> Vec<Block> {
         rows,
     });
     b.push(Block::Para(
-        "Each run is a fresh pair of threads or processes. Mean and 95% CI: Student-t over the \
-         per-run means (df = runs − 1). Median, p99: over every repetition of every run. \
-         Ratios: ratio of means with a percentile bootstrap CI over runs (2000 resamples). \
-         Latency is measured from the producer's last write (before it notifies) to the \
+        "Each run is a fresh pair of threads or processes; runs, not repetitions, are the \
+         independent units. Median, p99: over every repetition of every run. Table cells: the \
+         median and its 95% interval — distribution-free: the binomial order-statistic \
+         interval of the repetitions joined with that of the run medians (6 runs or more) or \
+         their range (fewer runs; it then covers the typical run with probability \
+         1 − 2^(1−runs), 94% with 5 runs, 75% with 3). Plots: mean of the per-run means with \
+         its 95% CI, a Student-t interval on the log scale (it stays above zero), widened to \
+         include the mean if needed. Ratios: ratio of means with Welch's t interval on the log \
+         scale of the run means. Run-to-run modes: when the run medians (run means in older \
+         files) form two levels far apart (a gap of ≥ 25% between neighbours, twice as wide \
+         as either level), the cell says so (\"bimodal: 3/5 runs ≈ 18 µs, 2/5 ≈ 34 µs\") \
+         instead of hiding it in one mean. Verdicts say \"inconclusive\" when the CI \
+         contains 1. Latency is measured from the producer's last write (before it notifies) \
+         to the \
          consumer's first read, so it includes the cost of waking the consumer. The c2c floor \
          is the one-way latency of one cache line between the two CPUs: no handoff between \
          those CPUs can be faster."
@@ -488,7 +546,8 @@ fn method(results: &ExchangeResults) -> Vec<Block> {
 fn caption(fig: &Figure) -> String {
     match &fig.kind {
         FigureKind::PerCpu { metric, log_y, .. } => format!(
-            "Bars: mean {} per consumer CPU; error bars: 95% CI of the mean over runs{}{}.",
+            "Bars: mean {} per consumer CPU; error bars: 95% CI of the mean over runs (log-scale \
+             t){}{}.",
             metric.name(),
             if *metric == Metric::Latency {
                 "; dashed: c2c one-way floor"
@@ -517,231 +576,5 @@ fn caption(fig: &Figure) -> String {
         FigureKind::C2cHeatmap => {
             "One-way latency of one cache line between each pair of CPUs, in ns.".to_string()
         }
-    }
-}
-
-fn metric_summary(r: &ExchangeRecord, metric: Metric) -> &Summary {
-    match metric {
-        Metric::Read => &r.read_us,
-        Metric::Latency => &r.latency_us,
-    }
-}
-
-/// "26.1 µs [25.8–26.5 µs]", with † when the record's runs disagree on this metric.
-fn cell(r: &ExchangeRecord, metric: Metric) -> String {
-    let s = metric_summary(r, metric);
-    let dag = if record_disagreements(r).iter().any(|(m, _)| *m == metric) {
-        " †"
-    } else {
-        ""
-    };
-    match fmt_ci(s).as_str() {
-        "-" => format!("{}{dag}", fmt_us(s.median)),
-        ci => format!("{} [{ci}]{dag}", fmt_us(s.median)),
-    }
-}
-
-fn modes_of(results: &ExchangeResults, idx: &[usize]) -> Vec<String> {
-    let mut modes: Vec<String> = idx
-        .iter()
-        .map(|&i| results.records[i].mode.clone())
-        .collect();
-    modes.sort_by(|a, b| mode_rank(a).cmp(&mode_rank(b)).then(a.cmp(b)));
-    modes.dedup();
-    modes
-}
-
-fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block> {
-    let recs = &results.records;
-    let find = |pred: &dyn Fn(&ExchangeRecord) -> bool| {
-        fig.records.iter().map(|&i| &recs[i]).find(|r| pred(r))
-    };
-    let dagger_note = Block::Para(
-        "Cells: median [95% CI of the mean]; † = the runs of this record disagree (see below)."
-            .to_string(),
-    );
-    match &fig.kind {
-        FigureKind::PerCpu { metric, .. } => {
-            let mut cpus: Vec<usize> = fig.records.iter().map(|&i| recs[i].consumer_core).collect();
-            cpus.sort_unstable();
-            cpus.dedup();
-            let mut header = vec!["mode".to_string()];
-            for &c in &cpus {
-                let pl = find(&|r| r.consumer_core == c)
-                    .map(|r| r.placement.clone())
-                    .unwrap_or_default();
-                header.push(format!("CPU {c} ({pl})"));
-            }
-            let mut rows = Vec::new();
-            for m in modes_of(results, &fig.records) {
-                let mut row = vec![m.clone()];
-                for &c in &cpus {
-                    row.push(
-                        find(&|r| r.mode == m && r.consumer_core == c)
-                            .map(|r| cell(r, *metric))
-                            .unwrap_or_else(|| "–".to_string()),
-                    );
-                }
-                rows.push(row);
-            }
-            if *metric == Metric::Latency {
-                let mut row = vec!["**c2c floor** (one-way)".to_string()];
-                for &c in &cpus {
-                    row.push(
-                        find(&|r| r.consumer_core == c)
-                            .and_then(|r| results.floor_for(r))
-                            .map(fmt_ns)
-                            .unwrap_or_else(|| "– (same CPU)".to_string()),
-                    );
-                }
-                rows.push(row);
-            }
-            vec![Block::Table { header, rows }, dagger_note]
-        }
-        FigureKind::VsSize { metric, .. } => {
-            let mut sizes: Vec<u64> = fig.records.iter().map(|&i| recs[i].size_bytes).collect();
-            sizes.sort_unstable();
-            sizes.dedup();
-            let mut header = vec!["mode".to_string()];
-            header.extend(sizes.iter().map(|&s| fmt_size(s)));
-            let mut rows = Vec::new();
-            for m in modes_of(results, &fig.records) {
-                let mut row = vec![m.clone()];
-                for &s in &sizes {
-                    row.push(
-                        find(&|r| r.mode == m && r.size_bytes == s)
-                            .map(|r| cell(r, *metric))
-                            .unwrap_or_else(|| "–".to_string()),
-                    );
-                }
-                rows.push(row);
-            }
-            if *metric == Metric::Latency {
-                if let Some(f) = fig.records.iter().find_map(|&i| recs[i].c2c_one_way_ns) {
-                    let mut row = vec!["**c2c floor** (one-way)".to_string()];
-                    row.extend(sizes.iter().map(|_| fmt_ns(f)));
-                    rows.push(row);
-                }
-            }
-            vec![Block::Table { header, rows }, dagger_note]
-        }
-        FigureKind::CachedVsFlushed { .. } => {
-            let header = vec![
-                "mode".to_string(),
-                "read, cached".to_string(),
-                "read, flushed".to_string(),
-                "flushed / cached".to_string(),
-                "flush time".to_string(),
-            ];
-            let mut rows = Vec::new();
-            for m in modes_of(results, &fig.records) {
-                let (Some(c), Some(f)) = (
-                    find(&|r| r.mode == m && !r.flush_cache),
-                    find(&|r| r.mode == m && r.flush_cache),
-                ) else {
-                    continue;
-                };
-                let ratio =
-                    ratio_of_means(&run_means(c, Metric::Read), &run_means(f, Metric::Read))
-                        .map(|r| fmt_ratio(&r))
-                        .unwrap_or_else(|| "–".to_string());
-                rows.push(vec![
-                    m.clone(),
-                    cell(c, Metric::Read),
-                    cell(f, Metric::Read),
-                    ratio,
-                    f.flush_us
-                        .as_ref()
-                        .map(|s| fmt_us(s.median))
-                        .unwrap_or_else(|| "–".to_string()),
-                ]);
-            }
-            vec![Block::Table { header, rows }, dagger_note]
-        }
-        FigureKind::C2cHeatmap => {
-            let cpus = results.c2c_cpus();
-            if cpus.len() > 32 {
-                return vec![Block::Para(format!(
-                    "{} pairs measured over {} CPUs: see `c2c_heatmap.csv`.",
-                    results.c2c.len(),
-                    cpus.len()
-                ))];
-            }
-            let mut header = vec!["from \\ to".to_string()];
-            header.extend(cpus.iter().map(|c| format!("CPU {c}")));
-            let rows = cpus
-                .iter()
-                .map(|&a| {
-                    let mut row = vec![format!("CPU {a}")];
-                    for &b in &cpus {
-                        row.push(
-                            results
-                                .c2c
-                                .iter()
-                                .find(|p| p.cpu_a == a && p.cpu_b == b)
-                                .map(|p| format!("{} ({})", fmt_ns(p.one_way_ns), p.placement))
-                                .unwrap_or_else(|| "–".to_string()),
-                        );
-                    }
-                    row
-                })
-                .collect();
-            vec![Block::Table { header, rows }]
-        }
-    }
-}
-
-fn record_name(r: &ExchangeRecord) -> String {
-    format!(
-        "{} {} CPU {}→{}{}",
-        r.mode,
-        fmt_size(r.size_bytes),
-        r.producer_core,
-        r.consumer_core,
-        if r.flush_cache { " flushed" } else { "" }
-    )
-}
-
-fn disagreements(results: &ExchangeResults) -> Block {
-    let mut items = Vec::new();
-    for r in &results.records {
-        for (metric, d) in record_disagreements(r) {
-            let means: Vec<String> = d.run_means.iter().map(|m| fmt_us(*m)).collect();
-            let which = if d.outside.is_empty() {
-                String::new()
-            } else {
-                let runs: Vec<String> = d.outside.iter().map(|i| (i + 1).to_string()).collect();
-                format!(
-                    "; run(s) {} stand apart from every other run",
-                    runs.join(", ")
-                )
-            };
-            items.push(format!(
-                "**{}**, {}: run means {} disagree (spread {:.0}% of the median{which}).",
-                record_name(r),
-                metric.name(),
-                means.join(", "),
-                d.relative_spread * 100.0
-            ));
-        }
-    }
-    if items.is_empty() {
-        Block::Para(
-            "None flagged: in every record, the runs agree (no run stands apart from the \
-             others' interquartile ranges with run means spread over 10%)."
-                .to_string(),
-        )
-    } else {
-        items.insert(
-            0,
-            format!(
-                "{} flagged (runs disagree: a run's mean falls outside every other run's \
-                 interquartile range, its own interquartile range overlaps none of theirs, and \
-                 the run means spread by more than 10%). The means average over a real \
-                 difference between runs; rerun, or look for interference:",
-                items.len()
-            ),
-        );
-        Block::List(items)
     }
 }

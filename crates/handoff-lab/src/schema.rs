@@ -179,6 +179,24 @@ impl ExchangeResults {
         to_json_pretty(self)
     }
 
+    /// Reads an exchange results file, or a c2c results file ([`C2C_SCHEMA`]) as exchange
+    /// results holding only its pairs (what `handoff plot` draws: the heatmap).
+    pub fn load_exchange_or_c2c(path: &Path) -> Result<Self, LoadError> {
+        match Self::load(path) {
+            Err(LoadError::WrongSchema { found, .. }) if found == C2C_SCHEMA => {
+                let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+                let c: C2cResults = from_json_checked(&text, C2C_SCHEMA, Some(path))?;
+                let mut r = ExchangeResults::new(c.machine, c.tool, c.config);
+                r.c2c = c.pairs;
+                Ok(r)
+            }
+            other => other,
+        }
+    }
+
     /// The one-way c2c latency between `a` and `b` in either direction, if measured.
     pub fn c2c_between(&self, a: usize, b: usize) -> Option<f64> {
         self.c2c
@@ -426,9 +444,11 @@ pub struct ExchangeRecord {
 
 /// The statistics of one metric of one record.
 ///
-/// `mean` and the confidence interval are over the per-run means (Student-t, df = runs - 1;
-/// `None` when there is one run); `median`, `min`, `max` and `p99` are over all repetitions of
-/// all runs pooled. See [`crate::stats`].
+/// `mean` and its confidence interval are over the per-run means (Student-t on the log scale,
+/// df = runs - 1, so > 0 for times; `None` when there is one run; files written before that
+/// change hold a plain Student-t interval); `median`, `min`, `max` and `p99` are over all
+/// repetitions of all runs pooled, the median with its own distribution-free interval. See
+/// [`crate::stats`] and [`crate::stats::interval`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Mean of the per-run means.
@@ -445,6 +465,13 @@ pub struct Summary {
     pub max: f64,
     /// 99th percentile of all repetitions.
     pub p99: f64,
+    /// Lower bound of the 95% interval of the median ([`crate::stats::interval::median_interval`];
+    /// `None` in older files or with too few samples).
+    #[serde(default)]
+    pub median_ci95_low: Option<f64>,
+    /// Upper bound of the 95% interval of the median.
+    #[serde(default)]
+    pub median_ci95_high: Option<f64>,
 }
 
 /// Per-run statistics of one record: the mean of each metric and, when recorded, the
@@ -466,6 +493,12 @@ pub struct RunDetail {
     /// Interquartile range of the run's latencies.
     #[serde(default)]
     pub latency_iqr_us: Option<[f64; 2]>,
+    /// Median read time of the run (`None` in older files).
+    #[serde(default)]
+    pub read_median_us: Option<f64>,
+    /// Median latency of the run (`None` in older files).
+    #[serde(default)]
+    pub latency_median_us: Option<f64>,
 }
 
 /// The report's own settings (issue 5), stored in `results.json` beside the records.

@@ -1,21 +1,31 @@
-//! Statistics of the lab: per-repetition samples → per-run means → a [`Summary`] with a
-//! Student-t 95% confidence interval; bootstrapped confidence intervals of ratios of means;
-//! and the run-to-run [`disagreement`] check the report flags.
+//! Statistics of the lab: per-repetition samples → per-run means → a [`Summary`] with
+//! intervals that stay in their statistic's domain ([`interval`]); bootstrapped confidence
+//! intervals of ratios of means; run-to-run [`modes`]; and the run-to-run [`disagreement`]
+//! check the report flags.
 //!
 //! # Definitions
 //!
 //! - **mean** and **CI**: over the per-run means `m_1..m_k` (each run is a fresh pair of
-//!   threads or processes, so runs are the independent units): `mean ± t(0.975, k-1)·s/√k` with
-//!   `s` the sample standard deviation of the run means. No CI when `k = 1`.
+//!   threads or processes, so runs are the independent units); the CI is
+//!   [`interval::mean_interval`] (Student-t on the log scale: always > 0 for positive data).
+//!   No CI when `k = 1`. [`mean_ci95`] keeps the plain Student-t interval.
+//! - **median CI**: [`interval::median_interval`], distribution-free.
 //! - **median, min, max, p99**: over all repetitions of all runs pooled, computed *exactly*
 //!   from the sorted samples (no histogram bucketing, so no precision loss; a run of the lab
 //!   holds at most a few hundred thousand samples, which sort in milliseconds). Quantiles use
 //!   linear interpolation between closest ranks (Hyndman–Fan type 7, numpy's default):
 //!   `q(p) = x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋])` with `h = (n − 1)·p`, 0-based.
-//! - **ratio of means** B/A: `mean(B run means) / mean(A run means)`, with a percentile
-//!   bootstrap CI: [`BOOTSTRAP_RESAMPLES`] resamples, each drawing A's and B's runs with
-//!   replacement independently, from a fixed-seed splitmix64 generator (so the same inputs
-//!   always give the same interval). No CI when either side has fewer than 2 runs.
+//! - **ratio of means** B/A: `mean(B run means) / mean(A run means)`, with Welch's t interval
+//!   on the log scale of the run means ([`ratio_of_means`]); when some run mean is ≤ 0, a
+//!   percentile bootstrap CI instead: [`BOOTSTRAP_RESAMPLES`] resamples, each drawing A's and
+//!   B's runs with replacement independently, from a fixed-seed splitmix64 generator (so the
+//!   same inputs always give the same interval). No CI when either side has fewer than 2
+//!   runs.
+
+pub mod interval;
+pub mod modes;
+
+pub use modes::{run_modes, RunModes};
 
 use crate::schema::{ExchangeRecord, RunDetail, Summary};
 
@@ -62,6 +72,7 @@ impl Summary {
             return Err(StatsError::NoRuns);
         }
         let mut run_means = Vec::with_capacity(per_run_samples.len());
+        let mut runs_sorted = Vec::with_capacity(per_run_samples.len());
         let mut pooled = Vec::with_capacity(per_run_samples.iter().map(Vec::len).sum());
         for (run, samples) in per_run_samples.iter().enumerate() {
             if samples.is_empty() {
@@ -73,23 +84,34 @@ impl Summary {
             }
             run_means.push(mean(samples));
             pooled.extend_from_slice(samples);
+            let mut sorted = samples.clone();
+            sorted.sort_by(f64::total_cmp);
+            runs_sorted.push(sorted);
         }
         pooled.sort_by(f64::total_cmp);
-        let (mean, ci) = mean_ci95(&run_means);
+        let ci = interval::mean_interval(&run_means);
+        let median_ci = interval::median_interval(&runs_sorted, &pooled);
         Ok(Summary {
-            mean,
+            mean: mean(&run_means),
             ci95_low: ci.map(|c| c.0),
             ci95_high: ci.map(|c| c.1),
             median: quantile_sorted(&pooled, 0.5),
             min: pooled[0],
             max: pooled[pooled.len() - 1],
             p99: quantile_sorted(&pooled, 0.99),
+            median_ci95_low: median_ci.map(|c| c.0),
+            median_ci95_high: median_ci.map(|c| c.1),
         })
     }
 
     /// True when the confidence interval exists.
     pub fn has_ci(&self) -> bool {
         self.ci95_low.is_some() && self.ci95_high.is_some()
+    }
+
+    /// The interval of the median, when recorded.
+    pub fn median_ci(&self) -> Option<(f64, f64)> {
+        self.median_ci95_low.zip(self.median_ci95_high)
     }
 }
 
@@ -210,8 +232,9 @@ pub fn iqr(samples: &[f64]) -> Option<[f64; 2]> {
     ])
 }
 
-/// The [`RunDetail`] of one run from its samples (means, and the read/latency interquartile
-/// ranges the disagreement check uses).
+/// The [`RunDetail`] of one run from its samples (means, the read/latency interquartile
+/// ranges the disagreement check uses, and the read/latency medians the run-to-run modes
+/// use).
 pub fn run_detail(
     read: &[f64],
     latency: &[f64],
@@ -225,6 +248,36 @@ pub fn run_detail(
         flush_us: flush.map(mean),
         read_iqr_us: iqr(read),
         latency_iqr_us: iqr(latency),
+        read_median_us: median(read),
+        latency_median_us: median(latency),
+    }
+}
+
+/// Median of (unsorted) samples; `None` when empty.
+pub fn median(samples: &[f64]) -> Option<f64> {
+    if samples.is_empty() {
+        return None;
+    }
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    Some(quantile_sorted(&sorted, 0.5))
+}
+
+/// The per-run levels the run-to-run modes are looked for in: the run medians when every run
+/// recorded one (a few outliers cannot move a median, so two levels of medians are two
+/// levels of the bulk of the repetitions, the level the tables print), else the run means.
+pub fn run_levels(record: &ExchangeRecord, metric: Metric) -> Vec<f64> {
+    let medians: Option<Vec<f64>> = record
+        .runs_detail
+        .iter()
+        .map(|r| match metric {
+            Metric::Read => r.read_median_us,
+            Metric::Latency => r.latency_median_us,
+        })
+        .collect();
+    match medians {
+        Some(m) if !m.is_empty() => m,
+        _ => run_means(record, metric),
     }
 }
 
@@ -274,8 +327,15 @@ impl Ratio {
     }
 }
 
-/// Ratio of means B/A over per-run means, with a percentile bootstrap CI (see the module
-/// docs). `None` when a side is empty, a value is not finite, or mean(A) is not positive.
+/// Ratio of means B/A over per-run means with a 95% CI (see the module docs). `None` when a
+/// side is empty, a value is not finite, or mean(A) is not positive.
+///
+/// When every run mean is positive (times), the CI is Welch's t interval on the log scale:
+/// `exp(d ± t(0.975, ν)·se)` with `d = mean(ln b) − mean(ln a)`,
+/// `se² = s²(ln a)/n_a + s²(ln b)/n_b` and Welch–Satterthwaite ν (rounded down), widened to
+/// include the ratio of means if needed. It stays > 0 and, unlike a percentile bootstrap over
+/// 3–5 runs (which covers far less than 95%), accounts for how little a handful of runs
+/// tells. Otherwise (a run mean ≤ 0): the percentile bootstrap below.
 pub fn ratio_of_means(a_run_means: &[f64], b_run_means: &[f64]) -> Option<Ratio> {
     if a_run_means.is_empty()
         || b_run_means.is_empty()
@@ -293,6 +353,27 @@ pub fn ratio_of_means(a_run_means: &[f64], b_run_means: &[f64]) -> Option<Ratio>
             ratio,
             ci95_low: None,
             ci95_high: None,
+        });
+    }
+    if a_run_means.iter().chain(b_run_means).all(|&v| v > 0.0) {
+        let la: Vec<f64> = a_run_means.iter().map(|v| v.ln()).collect();
+        let lb: Vec<f64> = b_run_means.iter().map(|v| v.ln()).collect();
+        let (na, nb) = (la.len() as f64, lb.len() as f64);
+        let va = sample_sd(&la)?.powi(2) / na;
+        let vb = sample_sd(&lb)?.powi(2) / nb;
+        let d = mean(&lb) - mean(&la);
+        let se = (va + vb).sqrt();
+        let half = if se > 0.0 {
+            let df = (va + vb).powi(2) / (va * va / (na - 1.0) + vb * vb / (nb - 1.0));
+            // Round down, tolerating rounding error (equal spreads give df = 2(n − 1) exactly).
+            student_t_975(((df + 1e-9).floor() as u64).max(1))? * se
+        } else {
+            0.0
+        };
+        return Some(Ratio {
+            ratio,
+            ci95_low: Some((d - half).exp().min(ratio)),
+            ci95_high: Some((d + half).exp().max(ratio)),
         });
     }
     let mut rng = SplitMix64::new(BOOTSTRAP_SEED);
@@ -321,6 +402,47 @@ pub fn ratio_of_means(a_run_means: &[f64], b_run_means: &[f64]) -> Option<Ratio>
         ratio,
         ci95_low: Some(quantile_sorted(&ratios, 0.025)),
         ci95_high: Some(quantile_sorted(&ratios, 0.975)),
+    })
+}
+
+/// The geometric mean over several (A, B) pairs of run means (e.g. one pair per block size)
+/// of the ratio B/A, with Welch's 95% t interval on the log scale:
+/// `D = mean_s(mean(ln b_s) − mean(ln a_s))`, `se² = Σ_s (s²(ln a_s)/n_a + s²(ln b_s)/n_b) / S²`,
+/// Welch–Satterthwaite degrees of freedom over every term (rounded down). One test over all
+/// pairs, not one per pair, so a handful of sizes does not multiply the chances of a chance
+/// "difference". `None` when a pair has fewer than 2 runs on a side or a value is not
+/// positive and finite.
+pub fn pooled_log_ratio(pairs: &[(&[f64], &[f64])]) -> Option<Ratio> {
+    if pairs.is_empty() {
+        return None;
+    }
+    let (mut d, mut v, mut df_den) = (0.0, 0.0, 0.0);
+    for (a, b) in pairs {
+        if a.len() < 2
+            || b.len() < 2
+            || !a.iter().chain(b.iter()).all(|x| x.is_finite() && *x > 0.0)
+        {
+            return None;
+        }
+        let la: Vec<f64> = a.iter().map(|x| x.ln()).collect();
+        let lb: Vec<f64> = b.iter().map(|x| x.ln()).collect();
+        let va = sample_sd(&la)?.powi(2) / la.len() as f64;
+        let vb = sample_sd(&lb)?.powi(2) / lb.len() as f64;
+        d += mean(&lb) - mean(&la);
+        v += va + vb;
+        df_den += va * va / (la.len() - 1) as f64 + vb * vb / (lb.len() - 1) as f64;
+    }
+    let n = pairs.len() as f64;
+    let (d, se) = (d / n, v.sqrt() / n);
+    let half = if df_den > 0.0 {
+        student_t_975((((v * v / df_den) + 1e-9).floor() as u64).max(1))? * se
+    } else {
+        0.0
+    };
+    Some(Ratio {
+        ratio: d.exp(),
+        ci95_low: Some((d - half).exp()),
+        ci95_high: Some((d + half).exp()),
     })
 }
 

@@ -2,7 +2,9 @@
 
 use std::path::Path;
 
-use handoff_lab::compare::{compare, CompareError, Verdict, EXIT_FAIL_ABOVE, EXIT_OK};
+use handoff_lab::compare::{
+    compare, CompareError, Verdict, DEFAULT_NOISE_THRESHOLD, EXIT_FAIL_ABOVE, EXIT_OK,
+};
 use handoff_lab::schema::{ExchangeRecord, ExchangeResults, Summary};
 
 fn fixture() -> ExchangeResults {
@@ -38,7 +40,7 @@ const MIB: u64 = 1 << 20;
 #[test]
 fn identical_files_are_the_same() {
     let a = fixture();
-    let c = compare(&a, &a, Some(1.05)).unwrap();
+    let c = compare(&a, &a, Some(1.05), DEFAULT_NOISE_THRESHOLD).unwrap();
     assert_eq!(c.matched.len(), a.records.len());
     assert!(c.unmatched_a.is_empty() && c.unmatched_b.is_empty());
     for m in &c.matched {
@@ -48,6 +50,10 @@ fn identical_files_are_the_same() {
     }
     assert_eq!(c.exit_code(), EXIT_OK);
     assert!(c.render_table().contains("ok: no ratio is above 1.05"));
+    assert!(matches!(
+        compare(&a, &a, None, 1.5),
+        Err(CompareError::BadNoise(_))
+    ));
 }
 
 #[test]
@@ -62,7 +68,7 @@ fn doctored_copy_gives_ratios_and_verdicts() {
             scale_read(r, 0.5);
         }
     }
-    let c = compare(&a, &b, None).unwrap();
+    let c = compare(&a, &b, None, DEFAULT_NOISE_THRESHOLD).unwrap();
     let find = |mode: &str, consumer: usize| {
         c.matched
             .iter()
@@ -93,26 +99,30 @@ fn doctored_copy_gives_ratios_and_verdicts() {
     assert!(table.contains("1.500 ["), "{table}");
 
     // --fail-above: exceeded at 1.2 (CI lower bound > 1.2), not at 2.0.
-    let c = compare(&a, &b, Some(1.2)).unwrap();
+    let c = compare(&a, &b, Some(1.2), DEFAULT_NOISE_THRESHOLD).unwrap();
     assert!(c.exceeded());
     assert_eq!(c.exit_code(), EXIT_FAIL_ABOVE);
     assert!(c.render_table().contains("(FAIL)"));
-    let c = compare(&a, &b, Some(2.0)).unwrap();
+    let c = compare(&a, &b, Some(2.0), DEFAULT_NOISE_THRESHOLD).unwrap();
     assert_eq!(c.exit_code(), EXIT_OK);
 }
 
-#[test]
-fn fail_above_needs_confidence() {
-    // A 6% slowdown with a CI reaching below 1.05 does not fail a 1.05 threshold... unless the
-    // whole CI is above it.
-    let a = fixture();
-    let mut b = a.clone();
-    for r in &mut b.records {
-        if is(r, "threads-spin", MIB, 1, false) {
-            scale_read(r, 1.06);
-        }
+/// Sets the read-time run means of the threads-spin 1 MiB cross-core record (both the
+/// summary mean and the per-run means, which compare uses).
+fn set_read_runs(res: &mut ExchangeResults, runs: &[f64]) {
+    let r = res
+        .records
+        .iter_mut()
+        .find(|r| is(r, "threads-spin", MIB, 1, false))
+        .unwrap();
+    r.runs_detail.truncate(runs.len());
+    for (d, &m) in r.runs_detail.iter_mut().zip(runs) {
+        d.read_us = m;
     }
-    let c = compare(&a, &b, Some(1.05)).unwrap();
+    r.read_us.mean = runs.iter().sum::<f64>() / runs.len() as f64;
+}
+
+fn read_verdict(c: &handoff_lab::compare::Comparison) -> (Verdict, bool) {
     let m = c
         .matched
         .iter()
@@ -120,9 +130,87 @@ fn fail_above_needs_confidence() {
             m.mode == "threads-spin" && m.size_bytes == MIB && !m.flush_cache && m.cores_a.1 == 1
         })
         .unwrap();
-    let r = m.read.ratio.unwrap();
-    assert_eq!(m.read.exceeds, r.ci95_low.unwrap() > 1.05, "{r:?}");
-    assert_eq!(c.exit_code() == EXIT_FAIL_ABOVE, r.ci95_low.unwrap() > 1.05);
+    (m.read.verdict, m.read.exceeds)
+}
+
+#[test]
+fn verdicts_follow_hand_computed_intervals() {
+    // Expected outcomes from Welch's t on the log scale, computed by hand in Python (not by
+    // the code under test). A's runs: 10, 10.2, 9.8, 10.1, 9.9 µs.
+    let a_runs = [10.0, 10.2, 9.8, 10.1, 9.9];
+    let scaled = |k: f64| a_runs.iter().map(|x| x * k).collect::<Vec<f64>>();
+    let mut a = fixture();
+    set_read_runs(&mut a, &a_runs);
+    let case = |b_runs: &[f64], fail: Option<f64>, noise: f64| {
+        let mut b = a.clone();
+        set_read_runs(&mut b, b_runs);
+        let c = compare(&a, &b, fail, noise).unwrap();
+        (read_verdict(&c), c.exit_code())
+    };
+    // ×1.06: CI [1.036, 1.085] excludes 1 and 6% > 5% → slower; the CI's lower bound is
+    // under 1.05 (no FAIL at 1.05) but above 1.03 (FAIL at 1.03).
+    assert_eq!(
+        case(&scaled(1.06), Some(1.05), 0.05),
+        ((Verdict::Slower, false), EXIT_OK)
+    );
+    assert_eq!(
+        case(&scaled(1.06), Some(1.03), 0.05),
+        ((Verdict::Slower, true), EXIT_FAIL_ABOVE)
+    );
+    // ×1.03: CI [1.0065, 1.054] excludes 1, but a 3% change is within the 5% noise
+    // threshold → same; with no noise threshold it is slower.
+    assert_eq!(
+        case(&scaled(1.03), Some(1.01), 0.05),
+        ((Verdict::Same, false), EXIT_OK)
+    );
+    assert_eq!(
+        case(&scaled(1.03), Some(1.01), 0.0),
+        ((Verdict::Slower, false), EXIT_OK)
+    );
+    // A real 1.3× slowdown: CI [1.27, 1.33] → slower, FAIL at 1.10.
+    assert_eq!(
+        case(&scaled(1.3), Some(1.10), 0.05),
+        ((Verdict::Slower, true), EXIT_FAIL_ABOVE)
+    );
+    // ×0.9: faster.
+    assert_eq!(case(&scaled(0.9), None, 0.05).0, (Verdict::Faster, false));
+    // ×0.97: CI [0.948, 0.993] lies below 1, but a 3% change is within the 5% noise threshold
+    // → same; with no noise threshold, faster.
+    assert_eq!(case(&scaled(0.97), None, 0.05).0, (Verdict::Same, false));
+    assert_eq!(case(&scaled(0.97), None, 0.0).0, (Verdict::Faster, false));
+    // Same mean ratio 1.3 but runs all over the place (8-20 µs): CI [0.72, 2.04] contains 1
+    // → same, and no FAIL however low the threshold.
+    assert_eq!(
+        case(&[8.0, 20.0, 9.0, 18.0, 10.0], Some(1.01), 0.05),
+        ((Verdict::Same, false), EXIT_OK)
+    );
+    // One run on a side: no evidence → unknown, never FAIL, even at ratio 1.3.
+    assert_eq!(
+        case(&[13.0], Some(1.10), 0.05),
+        ((Verdict::Unknown, false), EXIT_OK)
+    );
+}
+
+#[test]
+fn long_unmatched_lists_are_one_per_line_and_summarized() {
+    let a = fixture();
+    let mut b = a.clone();
+    let removed: Vec<ExchangeRecord> = b.records.drain(..12).collect();
+    let c = compare(&a, &b, None, DEFAULT_NOISE_THRESHOLD).unwrap();
+    assert_eq!(c.unmatched_a.len(), 12);
+    let table = c.render_table();
+    assert!(table.contains("only in A (12 record(s)):\n"), "{table}");
+    // The first ten, one per line, then a count of the rest.
+    let listed = table
+        .lines()
+        .filter(|l| l.starts_with("  ") && l.contains("cpu "))
+        .count();
+    assert_eq!(listed, 10, "{table}");
+    assert!(table.contains("  ... and 2 more"), "{table}");
+    assert!(
+        table.contains(&format!("  {} ", removed[0].mode)),
+        "{table}"
+    );
 }
 
 #[test]
@@ -136,7 +224,7 @@ fn matching_and_unmatched() {
         }
     }
     let removed = b.records.remove(0);
-    let c = compare(&a, &b, None).unwrap();
+    let c = compare(&a, &b, None, DEFAULT_NOISE_THRESHOLD).unwrap();
     assert_eq!(c.matched.len(), a.records.len() - 1);
     assert_eq!(c.unmatched_a.len(), 1);
     assert!(
@@ -155,11 +243,11 @@ fn matching_and_unmatched() {
     for r in &mut other.records {
         r.mode = format!("x-{}", r.mode);
     }
-    let err = compare(&a, &other, None).unwrap_err();
+    let err = compare(&a, &other, None, DEFAULT_NOISE_THRESHOLD).unwrap_err();
     assert!(matches!(err, CompareError::NothingMatched { .. }));
     assert!(err.to_string().contains("no record of B matches"));
     assert!(matches!(
-        compare(&a, &a, Some(0.0)),
+        compare(&a, &a, Some(0.0), DEFAULT_NOISE_THRESHOLD),
         Err(CompareError::BadThreshold(_))
     ));
 }
@@ -175,7 +263,7 @@ fn unknown_without_runs_or_ratio() {
     // A latency mean of zero gives no ratio.
     a2.records[0].latency_us.mean = 0.0;
     a2.records[0].runs_detail[0].latency_us = 0.0;
-    let c = compare(&a2, &b, Some(1.1)).unwrap();
+    let c = compare(&a2, &b, Some(1.1), DEFAULT_NOISE_THRESHOLD).unwrap();
     assert!(c.matched.iter().all(|m| m.read.verdict == Verdict::Unknown));
     let first = c
         .matched

@@ -87,6 +87,17 @@ fn plan_picks_the_figures_the_data_supports() {
     assert!(plot::plan_figures(&one).is_empty());
 }
 
+/// The contents of every `<text ...>...</text>` element of an SVG, trimmed.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..];
+            Some(body[..body.find("</text>")?].trim().to_string())
+        })
+        .collect()
+}
+
 #[test]
 fn plots_are_written_and_non_trivial() {
     let results = fixture();
@@ -124,11 +135,16 @@ fn plots_are_written_and_non_trivial() {
             "read_vs_size_same-core.svg lacks {text:?}"
         );
     }
+    // The heatmap's cells are labelled with the fixture's values: 0→1 = 62 ns, 1→0 = 64 ns
+    // (text elements whose whole content is the number, not a "62" inside a coordinate).
     let svg = std::fs::read_to_string(dir.join("c2c_heatmap.svg")).unwrap();
-    assert!(
-        svg.contains(">62<") || svg.contains(">62 <") || svg.contains("62"),
-        "heatmap values"
-    );
+    let texts = svg_texts(&svg);
+    for want in ["62", "64"] {
+        assert!(
+            texts.iter().any(|t| t == want),
+            "c2c_heatmap.svg has no text {want:?}: {texts:?}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -495,6 +511,8 @@ mod synth {
             min: r4(s.min),
             max: r4(s.max),
             p99: r4(s.p99),
+            median_ci95_low: s.median_ci95_low.map(r4),
+            median_ci95_high: s.median_ci95_high.map(r4),
         }
     }
 
@@ -505,6 +523,8 @@ mod synth {
         d.flush_us = d.flush_us.map(r4);
         d.read_iqr_us = d.read_iqr_us.map(|[a, b]| [r4(a), r4(b)]);
         d.latency_iqr_us = d.latency_iqr_us.map(|[a, b]| [r4(a), r4(b)]);
+        d.read_median_us = d.read_median_us.map(r4);
+        d.latency_median_us = d.latency_median_us.map(r4);
     }
 
     pub fn results() -> ExchangeResults {
@@ -672,4 +692,19 @@ fn empty_and_cacheless_results_still_report() {
     let md = report::render_markdown(&results);
     assert!(md.contains("**All block sizes (all sizes;"), "{md}");
     assert!(!md.contains("fit L1"));
+}
+
+#[test]
+fn two_level_runs_are_shown_beside_the_figure() {
+    // The fixture's generator doubles the latency of run 4 of 5 of processes-semaphore
+    // cross-core 1 MiB (and of no other record): its cells say so, with the share of runs.
+    let md = handoff_lab::report::render_markdown(&fixture());
+    let cells: Vec<&str> = md.lines().filter(|l| l.contains("(bimodal:")).collect();
+    // The record appears in the per-CPU latency table and the latency-vs-size table.
+    assert_eq!(cells.len(), 2, "{cells:#?}");
+    for l in cells {
+        assert!(l.starts_with("| processes-semaphore |"), "{l}");
+        assert!(l.contains("(bimodal: 4/5 runs ≈ 28."), "{l}");
+        assert!(l.contains(", 1/5 ≈ 5"), "{l}");
+    }
 }

@@ -1,9 +1,10 @@
 //! Statistics against hand-computed values.
 
 use handoff_lab::schema::Summary;
+use handoff_lab::stats::interval::{mean_interval, median_order_stat_ci};
 use handoff_lab::stats::{
-    disagreement, iqr, mean_ci95, quantile_sorted, ratio_of_means, run_detail, student_t_975,
-    DisagreementBasis, SplitMix64, StatsError,
+    disagreement, iqr, mean_ci95, pooled_log_ratio, quantile_sorted, ratio_of_means, run_detail,
+    student_t_975, DisagreementBasis, SplitMix64, StatsError,
 };
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -42,25 +43,36 @@ fn t_quantiles_match_tables() {
 
 #[test]
 fn summary_by_hand() {
-    // Run means 2 and 5: mean 3.5, s = sqrt(4.5), se = 1.5, t(1) = 12.7062 → ±19.0593.
+    // Run means 2 and 5: mean 3.5. CI on the log scale (computed by hand in Python):
+    // ln 2, ln 5 → centre 1.151293, s = 0.647917, se = 0.458145, t(1) = 12.7062
+    // → exp(1.151293 ± 5.821262) = [0.0093723, 1066.973]: wide (two runs), but above zero.
     let s = Summary::from_runs(&[vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0]]).unwrap();
     assert!(close(s.mean, 3.5, 1e-12));
-    assert!(close(s.ci95_low.unwrap(), 3.5 - 19.059_307, 1e-5), "{s:?}");
-    assert!(close(s.ci95_high.unwrap(), 3.5 + 19.059_307, 1e-5), "{s:?}");
+    assert!(close(s.ci95_low.unwrap(), 0.009_372_304, 1e-8), "{s:?}");
+    assert!(close(s.ci95_high.unwrap(), 1_066.973_446, 1e-5), "{s:?}");
+    // The plain Student-t interval stays available: 3.5 ± 19.0593.
+    let (_, t) = mean_ci95(&[2.0, 5.0]);
+    assert!(close(t.unwrap().0, 3.5 - 19.059_307, 1e-5));
     // Pooled 1..6: median 3.5, p99 at h = 4.95 → 5.95.
     assert_eq!((s.median, s.min, s.max), (3.5, 1.0, 6.0));
     assert!(close(s.p99, 5.95, 1e-12));
+    // Median interval with 2 runs of 3: the range of the run medians, 2 and 5 (6 pooled
+    // samples give the order-statistic interval [min, max] = [1, 6], joined: [1, 6]).
+    assert_eq!(s.median_ci(), Some((1.0, 6.0)));
 
-    // Five runs: means 10, 11, 12, 13, 14 → mean 12, s = sqrt(2.5), t(4) = 2.776445.
+    // Five runs: means 10, 11, 12, 13, 14 → mean 12; log-scale t(4) = 2.776445 interval
+    // [10.102295, 14.055235] (by hand in Python).
     let runs: Vec<Vec<f64>> = (10..15)
         .map(|m| vec![m as f64 - 1.0, m as f64 + 1.0])
         .collect();
     let s = Summary::from_runs(&runs).unwrap();
-    let half = 2.776_445_105 * 2.5f64.sqrt() / 5f64.sqrt();
     assert!(close(s.mean, 12.0, 1e-12));
-    assert!(close(s.ci95_low.unwrap(), 12.0 - half, 1e-9));
-    assert!(close(s.ci95_high.unwrap(), 12.0 + half, 1e-9));
+    assert!(close(s.ci95_low.unwrap(), 10.102_294_653, 1e-8), "{s:?}");
+    assert!(close(s.ci95_high.unwrap(), 14.055_234_513, 1e-8), "{s:?}");
     assert_eq!((s.min, s.max, s.median), (9.0, 15.0, 12.0));
+    // Run medians 10..14 (range [10, 14]); 10 pooled samples 9,11,10,12,...,15: the
+    // order-statistic ranks 2 and 9 (1-based) are 10 and 14. Joined: [10, 14].
+    assert_eq!(s.median_ci(), Some((10.0, 14.0)));
 
     // Unequal run lengths: means are per run, not pooled.
     let s = Summary::from_runs(&[vec![1.0], vec![3.0, 3.0, 3.0]]).unwrap();
@@ -75,6 +87,8 @@ fn one_run_has_no_ci() {
     assert!(!s.has_ci());
     let (m, ci) = mean_ci95(&[4.0]);
     assert_eq!((m, ci), (4.0, None));
+    // Two samples: no distribution-free interval of the median either.
+    assert_eq!(s.median_ci(), None);
 }
 
 #[test]
@@ -151,6 +165,16 @@ fn bootstrap_ratio() {
     assert!(lo > 1.8 && lo < 2.0 && hi > 2.0 && hi < 2.2, "{r:?}");
     // Deterministic.
     assert_eq!(ratio_of_means(&a, &b), ratio_of_means(&a, &b));
+    // Welch t on the log scale, by hand in Python: A = 10, 11, 12; B = 20, 26, 23, 22 →
+    // ratio of means 91/44 = 2.0682, ν = 4.86 → t(4) = 2.776445, CI [1.673050, 2.547918].
+    let r = ratio_of_means(&[10.0, 11.0, 12.0], &[20.0, 26.0, 23.0, 22.0]).unwrap();
+    assert!(close(r.ratio, 91.0 / 44.0, 1e-12));
+    assert!(close(r.ci95_low.unwrap(), 1.673_049_637, 1e-8), "{r:?}");
+    assert!(close(r.ci95_high.unwrap(), 2.547_918_214, 1e-8), "{r:?}");
+    // A run mean ≤ 0 (latency near zero): the bootstrap, still a CI holding the ratio.
+    let r = ratio_of_means(&[1.0, 2.0, 3.0], &[-0.5, 2.0, 4.0]).unwrap();
+    let (lo, hi) = (r.ci95_low.unwrap(), r.ci95_high.unwrap());
+    assert!(lo <= r.ratio && r.ratio <= hi, "{r:?}");
     // Constant runs: the CI collapses onto the ratio.
     let r = ratio_of_means(&[4.0, 4.0], &[5.0, 5.0]).unwrap();
     assert_eq!((r.ci95_low, r.ci95_high), (Some(1.25), Some(1.25)));
@@ -161,6 +185,22 @@ fn bootstrap_ratio() {
     assert!(ratio_of_means(&[], &[1.0]).is_none());
     assert!(ratio_of_means(&[0.0, 0.0], &[1.0, 1.0]).is_none());
     assert!(ratio_of_means(&[1.0, f64::NAN], &[1.0, 1.0]).is_none());
+}
+
+#[test]
+fn pooled_log_ratio_by_hand() {
+    // Two sizes: B/A = 2 at the first, ≈ 1.04 at the second. By hand in Python: geometric
+    // mean 1.439427, Welch df 7.98 → t(7) = 2.364624, CI [1.268457, 1.633442].
+    let (a1, b1) = ([10.0, 11.0, 12.0], [20.0, 22.0, 24.0]);
+    let (a2, b2) = ([5.0, 5.5, 6.0], [5.2, 5.6, 6.3]);
+    let r = pooled_log_ratio(&[(&a1[..], &b1[..]), (&a2[..], &b2[..])]).unwrap();
+    assert!(close(r.ratio, 1.439_427_052, 1e-8), "{r:?}");
+    assert!(close(r.ci95_low.unwrap(), 1.268_456_951, 1e-8), "{r:?}");
+    assert!(close(r.ci95_high.unwrap(), 1.633_441_512, 1e-8), "{r:?}");
+    // One run on a side, or a value that is not positive: none.
+    assert!(pooled_log_ratio(&[(&[1.0][..], &b1[..])]).is_none());
+    assert!(pooled_log_ratio(&[(&[1.0, 0.0][..], &b1[..])]).is_none());
+    assert!(pooled_log_ratio(&[]).is_none());
 }
 
 #[test]
@@ -190,4 +230,136 @@ fn disagreement_flags_shifted_runs_only() {
 
     // One run never disagrees.
     assert!(disagreement(&[10.0], Some(&[[1.0, 2.0]])).is_none());
+}
+
+/// A standard normal deviate (Box–Muller) from the crate's tested generator.
+fn normal(rng: &mut SplitMix64) -> f64 {
+    let u1 = ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+    let u2 = ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+fn exponential(rng: &mut SplitMix64) -> f64 {
+    let u = ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+    -u.ln()
+}
+
+fn sorted(mut v: Vec<f64>) -> Vec<f64> {
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+#[test]
+fn median_interval_covers_95_percent_of_known_medians() {
+    // Exponential(1), n = 50: true median ln 2. The exact coverage of the order-statistic
+    // interval at n = 50 is 1 − 2·P(Bin(50, ½) ≤ 17) = 0.967.
+    let mut rng = SplitMix64::new(1);
+    let trials = 2000;
+    let mut hit = 0;
+    for _ in 0..trials {
+        let x = sorted((0..50).map(|_| exponential(&mut rng)).collect());
+        let (lo, hi) = median_order_stat_ci(&x).unwrap();
+        hit += usize::from(lo <= std::f64::consts::LN_2 && std::f64::consts::LN_2 <= hi);
+    }
+    let cover = hit as f64 / trials as f64;
+    assert!(
+        (0.95..=0.985).contains(&cover),
+        "exponential coverage {cover}"
+    );
+
+    // Log-normal(μ = 3, σ = 1), n = 200: true median e³.
+    let mut hit = 0;
+    for _ in 0..trials {
+        let x = sorted((0..200).map(|_| (3.0 + normal(&mut rng)).exp()).collect());
+        let (lo, hi) = median_order_stat_ci(&x).unwrap();
+        hit += usize::from(lo <= 3f64.exp() && 3f64.exp() <= hi);
+    }
+    let cover = hit as f64 / trials as f64;
+    assert!(
+        (0.94..=0.98).contains(&cover),
+        "log-normal coverage {cover}"
+    );
+}
+
+#[test]
+fn mean_interval_covers_95_percent_with_few_runs() {
+    // Five log-normal run means (σ = 0.5, a long tail): the log-scale t interval covers the
+    // geometric mean e^μ (= the median run) 95% of the time.
+    let mut rng = SplitMix64::new(2);
+    let trials = 4000;
+    let mut hit = 0;
+    for _ in 0..trials {
+        let runs: Vec<f64> = (0..5)
+            .map(|_| (2.0 + 0.5 * normal(&mut rng)).exp())
+            .collect();
+        let (lo, hi) = mean_interval(&runs).unwrap();
+        hit += usize::from(lo <= 2f64.exp() && 2f64.exp() <= hi);
+    }
+    let cover = hit as f64 / trials as f64;
+    assert!((0.93..=0.97).contains(&cover), "coverage {cover}");
+}
+
+#[test]
+fn every_interval_contains_its_statistic_and_stays_positive() {
+    // Long-tailed positive samples (log-normal, σ up to 2, and run levels far apart), 1 to 7
+    // runs of 1 to 60 repetitions: the mean lies in its interval, the median in its own, and
+    // both lower bounds are > 0. (The Student-t interval fails this: the issue's
+    // "125 ns [-63.8–450 ns]".)
+    let mut rng = SplitMix64::new(3);
+    for trial in 0..3000 {
+        let runs = 1 + rng.below(7);
+        let sigma = 0.1 + 2.0 * (rng.below(1000) as f64 / 1000.0);
+        let per_run: Vec<Vec<f64>> = (0..runs)
+            .map(|_| {
+                let level = (2.0 * normal(&mut rng)).exp();
+                let reps = 1 + rng.below(60);
+                (0..reps)
+                    .map(|_| level * (sigma * normal(&mut rng)).exp())
+                    .collect()
+            })
+            .collect();
+        let s = Summary::from_runs(&per_run).unwrap();
+        if let (Some(lo), Some(hi)) = (s.ci95_low, s.ci95_high) {
+            assert!(lo > 0.0, "trial {trial}: {s:?}");
+            assert!(lo <= s.mean && s.mean <= hi, "trial {trial}: {s:?}");
+        } else {
+            assert_eq!(runs, 1);
+        }
+        if let Some((lo, hi)) = s.median_ci() {
+            assert!(lo > 0.0, "trial {trial}: {s:?}");
+            assert!(lo <= s.median && s.median <= hi, "trial {trial}: {s:?}");
+            assert!(s.min <= lo && hi <= s.max, "trial {trial}: {s:?}");
+        }
+    }
+    // The case: 4.02 µs median, run means 10.5–14.5 µs. The median's interval is its
+    // own and holds it.
+    // Three runs of nine repetitions near 4 µs and one of 40-80 µs each.
+    let per_run: Vec<Vec<f64>> = (0..3)
+        .map(|r| {
+            let mut v: Vec<f64> = (0..9).map(|i| 3.96 + 0.01 * i as f64).collect();
+            v.push(40.0 + 20.0 * r as f64);
+            v
+        })
+        .collect();
+    let s = Summary::from_runs(&per_run).unwrap();
+    let (lo, hi) = s.median_ci().unwrap();
+    assert!(
+        s.ci95_low.unwrap() > 5.0,
+        "the mean's interval is far away: {s:?}"
+    );
+    assert!(lo <= s.median && s.median <= hi && hi < 4.1, "{s:?}");
+}
+
+#[test]
+fn mean_interval_with_non_positive_runs_is_student_t() {
+    // A latency near zero with clock noise: the domain includes 0, so the plain t interval.
+    let (m, t) = mean_ci95(&[-0.1, 0.2, 0.5]);
+    let (lo, hi) = mean_interval(&[-0.1, 0.2, 0.5]).unwrap();
+    let (tl, th) = t.unwrap();
+    assert!(close(lo, tl, 1e-12) && close(hi, th, 1e-12) && lo < m);
+    // A run mean of exactly 0 has no logarithm: the t interval too, finite.
+    let (_, t) = mean_ci95(&[0.0, 0.2, 0.5]);
+    assert_eq!(mean_interval(&[0.0, 0.2, 0.5]), t);
+    assert_eq!(mean_interval(&[1.0]), None);
+    assert_eq!(mean_interval(&[1.0, f64::INFINITY]), None);
 }

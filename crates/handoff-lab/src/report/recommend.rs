@@ -9,20 +9,31 @@
 //! (averaged over the consumer CPUs of that placement). Each mode's score is the geometric
 //! mean, over the class's sizes it was measured at, of its cost divided by the best cost at
 //! that size (1.0 = best everywhere); modes measured at fewer than half of the class's sizes
-//! are not ranked. The lowest score wins. When the winner keeps the consumer's CPU busy
-//! (≥ 50%), the best mode using under 50% and at most half the winner's CPU is named as the
-//! alternative.
+//! are not ranked. The lowest score is the best *measured* mode, but a mode whose cost is
+//! within noise of it is a tie: it is not slower by the rule `compare` uses (the 95% CI of its
+//! per-run cost over the best's excludes 1 **and** the ratio exceeds 1 + [`TIE_NOISE`]),
+//! tested once over the class's sizes ([`pooled_log_ratio`]: geometric mean of the per-size
+//! ratios, Welch's t on the log scale); a mode never measured at a size the best was is not a
+//! tie. Among the tied modes the pick is the cheap, ordinary one: a mode that does not
+//! busy-wait (consumer CPU < [`BUSY_CPU_PCT`] and a wait that does not poll: not `spin` or
+//! `spin-yield`) first, then the order of [`crate::schema::EXCHANGE_MODES`] (so `pipe`, last,
+//! is named only when it is measurably best). The sentence names the ties ("within noise: A, B — pick by CPU cost") instead of a
+//! winner drawn from noise. When the pick keeps the consumer's CPU busy, the best mode using
+//! under [`BUSY_CPU_PCT`] and at most half the pick's CPU is named as the alternative.
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::compare::Verdict;
 use crate::output::{fmt_ns, fmt_size, fmt_us};
-use crate::schema::{is_two_party, placement, ExchangeRecord, ExchangeResults, Machine};
-use crate::stats::{ratio_of_means, run_means, Metric, Ratio};
+use crate::schema::{is_two_party, mode_rank, placement, ExchangeRecord, ExchangeResults, Machine};
+use crate::stats::{pooled_log_ratio, ratio_of_means, run_means, Metric, Ratio};
 
 /// Consumer CPU use (percent) at or above which a mode counts as busy-waiting. A consumer that
 /// only works (sums) while the producer fills uses well under this; one that spins, ~100%.
 /// (On a shared CPU every party gets at most about half of it, so that case never counts.)
 pub const BUSY_CPU_PCT: f64 = 90.0;
+/// Cost differences below this fraction are ties (the same noise threshold as `compare`).
+pub const TIE_NOISE: f64 = crate::compare::DEFAULT_NOISE_THRESHOLD;
 
 /// A class of block sizes relative to the machine's caches.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,8 +125,12 @@ pub struct Pick {
     pub placement: String,
     /// Sizes of the class that were measured.
     pub sizes: Vec<u64>,
-    /// The winning mode.
+    /// The recommended mode: the cheapest of the modes tied with the best measured one.
     pub mode: String,
+    /// The mode with the lowest measured cost (may differ from `mode` within noise).
+    pub best_measured: String,
+    /// The other modes within noise of the best measured one, in ranking order.
+    pub tied: Vec<String>,
     /// The size its numbers are quoted at (the largest measured in the class).
     pub at_size: u64,
     /// Its mean read time there (µs).
@@ -140,7 +155,7 @@ pub struct ProcVsThreads {
     pub placement: String,
     /// Block size.
     pub size_bytes: u64,
-    /// Ratio of means, bootstrapped CI over runs.
+    /// Ratio of means with its CI ([`ratio_of_means`]).
     pub ratio: Ratio,
 }
 
@@ -155,6 +170,16 @@ pub struct Recommendation {
     pub cache_reuse: Option<ProcVsThreads>,
     /// The generated sentences, in order (Markdown inline syntax).
     pub sentences: Vec<String>,
+}
+
+impl Recommendation {
+    /// The sentences as plain text for a terminal (Markdown emphasis removed), one per line.
+    pub fn summary_lines(&self) -> Vec<String> {
+        self.sentences
+            .iter()
+            .map(|s| format!("- {}", s.replace("**", "")))
+            .collect()
+    }
 }
 
 fn candidates(results: &ExchangeResults) -> Vec<&ExchangeRecord> {
@@ -220,6 +245,16 @@ fn pick(
     if recs.is_empty() {
         return None;
     }
+    // Per-run costs (read + latency) per (mode, size), over the placement's consumer CPUs.
+    let mut run_costs: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
+    for r in &recs {
+        let e = run_costs.entry((r.mode.clone(), r.size_bytes)).or_default();
+        if r.runs_detail.is_empty() {
+            e.push(r.read_us.mean + r.latency_us.mean);
+        } else {
+            e.extend(r.runs_detail.iter().map(|d| d.read_us + d.latency_us));
+        }
+    }
     // Sums over the consumer CPUs of one placement, per (mode, size).
     #[derive(Default, Clone, Copy)]
     struct Acc {
@@ -280,7 +315,56 @@ fn pick(
         ranking.push((m.clone(), score));
     }
     ranking.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-    let (mode, _) = ranking.first()?.clone();
+    let (best_measured, _) = ranking.first()?.clone();
+    // Ties: modes not measurably and materially costlier than the best over the class's
+    // sizes (one test over all sizes both were measured at; per size when some cost is not
+    // positive).
+    let tied: Vec<String> = ranking
+        .iter()
+        .skip(1)
+        .map(|(m, _)| m.clone())
+        .filter(|m| {
+            let pairs: Vec<(&[f64], &[f64])> = sizes
+                .iter()
+                .filter_map(|&s| {
+                    let best = run_costs.get(&(best_measured.clone(), s))?;
+                    let other = run_costs.get(&(m.clone(), s))?;
+                    Some((best.as_slice(), other.as_slice()))
+                })
+                .collect();
+            if pairs.is_empty() {
+                return false;
+            }
+            let slower = match pooled_log_ratio(&pairs) {
+                Some(r) => Verdict::of(Some(&r), TIE_NOISE) == Verdict::Slower,
+                None => pairs.iter().any(|(b, o)| {
+                    Verdict::of(ratio_of_means(b, o).as_ref(), TIE_NOISE) == Verdict::Slower
+                }),
+            };
+            !slower
+        })
+        .collect();
+    let mode_cpu_all = |m: &str| {
+        let v: Vec<f64> = sizes
+            .iter()
+            .filter_map(|&s| {
+                let k = (m.to_string(), s);
+                cost.contains_key(&k).then(|| avg(&k).2)
+            })
+            .collect();
+        v.iter().sum::<f64>() / v.len().max(1) as f64
+    };
+    // A mode busy-waits when its consumer keeps the CPU busy or it polls (spin, spin-yield:
+    // on a shared core the yield loop takes turns with the producer).
+    let spins = |m: &str| {
+        recs.iter()
+            .any(|r| r.mode == m && r.wait.starts_with("spin"))
+    };
+    let mode = std::iter::once(&best_measured)
+        .chain(&tied)
+        .min_by_key(|m| (mode_cpu_all(m) >= BUSY_CPU_PCT || spins(m), mode_rank(m)))
+        .cloned()
+        .unwrap_or_else(|| best_measured.clone());
     let at_size = sizes
         .iter()
         .rev()
@@ -297,20 +381,11 @@ fn pick(
             .map(|p| p.one_way_ns)
             .reduce(f64::min)
     };
-    let mode_cpu = |m: &str| {
-        let v: Vec<f64> = sizes
-            .iter()
-            .filter_map(|&s| {
-                let k = (m.to_string(), s);
-                cost.contains_key(&k).then(|| avg(&k).2)
-            })
-            .collect();
-        v.iter().sum::<f64>() / v.len().max(1) as f64
-    };
+    let mode_cpu = mode_cpu_all;
     let alternative = if cpu_pct >= BUSY_CPU_PCT {
         ranking
             .iter()
-            .skip(1)
+            .filter(|(m, _)| *m != mode)
             .find(|(m, _)| {
                 let c = mode_cpu(m);
                 c < BUSY_CPU_PCT && c <= cpu_pct / 2.0
@@ -324,6 +399,8 @@ fn pick(
         placement: pl.to_string(),
         sizes: sizes.into_iter().collect(),
         mode,
+        best_measured,
+        tied,
         at_size,
         read_us,
         latency_us,
@@ -408,7 +485,9 @@ pub fn fmt_ratio(r: &Ratio) -> String {
 /// What a processes/threads ratio means, in words.
 pub fn ratio_verdict(r: &Ratio) -> String {
     match (r.ci95_low, r.ci95_high) {
-        (Some(l), Some(h)) if l <= 1.0 && 1.0 <= h => "no measurable difference".to_string(),
+        (Some(l), Some(h)) if l <= 1.0 && 1.0 <= h => {
+            "inconclusive (the CI contains 1: no difference shown either way)".to_string()
+        }
         (Some(_), Some(h)) if h < 1.0 => {
             format!("processes are faster by {:.0}%", (1.0 - r.ratio) * 100.0)
         }
@@ -472,14 +551,25 @@ fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<String> {
                 ),
             );
         }
-        if let Some((second, score)) = p.ranking.get(1) {
-            let is_alt = p.alternative.as_ref().is_some_and(|a| &a.0 == second);
-            if *score < 1.03 && !is_alt {
-                let _ = std::fmt::Write::write_fmt(
-                    &mut s,
-                    format_args!(" (**{second}** is within 3%.)"),
-                );
-            }
+        if !p.tied.is_empty() {
+            let mut all: Vec<&str> = std::iter::once(p.best_measured.as_str())
+                .chain(p.tied.iter().map(String::as_str))
+                .collect();
+            all.sort_by_key(|m| mode_rank(m));
+            let _ = std::fmt::Write::write_fmt(
+                &mut s,
+                format_args!(
+                    " Within noise: {} — pick by CPU cost; **{}** is named as the cheapest, \
+                     most ordinary of them{}.",
+                    all.join(", "),
+                    p.mode,
+                    if p.best_measured != p.mode {
+                        format!(" ({} measured lowest, within noise)", p.best_measured)
+                    } else {
+                        String::new()
+                    }
+                ),
+            );
         }
         out.push(s);
     }
@@ -530,7 +620,8 @@ fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<String> {
         };
         out.push(format!(
             "**Processes vs threads** (the paper's question; processes-spin / threads-spin read \
-             time, ratio of means with a CI bootstrapped over runs): {}.{conclusion}",
+             time, ratio of means with Welch's t interval on the log scale of the run means): \
+             {}.{conclusion}",
             parts.join("; ")
         ));
     }
@@ -540,10 +631,19 @@ fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<String> {
             fmt_size(c.size_bytes),
             fmt_ratio(&c.ratio),
             match (c.ratio.ci95_low, c.ratio.ci95_high) {
-                (_, Some(h)) if h <= 1.10 => {
-                    "the consumer process reads the block from the cache the producer left it in"
+                (Some(l), Some(h)) if l >= 0.90 && h <= 1.10 => {
+                    "as fast as the single-thread baseline: the consumer process reads the block \
+                     from the cache the producer left it in"
                 }
-                (_, Some(_)) => "the consumer process pays to bring the block back into cache",
+                (Some(_), Some(h)) if h < 0.90 => {
+                    "faster than the single-thread baseline, which a cache cannot explain: the \
+                     baseline was probably disturbed (another load, a frequency change); rerun \
+                     before drawing a conclusion"
+                }
+                (Some(l), Some(_)) if l > 1.10 => {
+                    "the consumer process pays to bring the block back into cache"
+                }
+                (Some(_), Some(_)) => "inconclusive: the CI is too wide to tell",
                 _ => "a single run cannot tell",
             }
         ));
@@ -554,10 +654,16 @@ fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<String> {
         .filter(|r| !crate::stats::record_disagreements(r).is_empty())
         .count();
     if flagged > 0 {
+        let metrics: usize = results
+            .records
+            .iter()
+            .map(|r| crate::stats::record_disagreements(r).len())
+            .sum();
         out.push(format!(
-            "**Run-to-run disagreement:** {flagged} record(s) have runs whose means disagree \
-             (listed under \"Run-to-run disagreement\"); their means hide a real difference \
-             between runs, so treat them with care."
+            "**Run-to-run disagreement:** {flagged} record(s) ({metrics} record–metric \
+             pair(s)) have runs whose means disagree (listed under \"Run-to-run \
+             disagreement\"); their means hide a real difference between runs, so treat them \
+             with care."
         ));
     }
     out

@@ -1,0 +1,285 @@
+//! The report's tables: the cells of every figure's table (a median with its own interval,
+//! run-to-run modes), the cached-vs-flushed verdicts and the run-to-run disagreement list.
+
+use crate::output::{fmt_interval, fmt_ns, fmt_size, fmt_us};
+use crate::plot::{Figure, FigureKind};
+use crate::schema::{mode_rank, ExchangeRecord, ExchangeResults, Summary};
+use crate::stats::{
+    ratio_of_means, record_disagreements, run_levels, run_means, run_modes, Metric, Ratio,
+};
+
+use super::doc::Block;
+use super::recommend::fmt_ratio;
+
+fn metric_summary(r: &ExchangeRecord, metric: Metric) -> &Summary {
+    match metric {
+        Metric::Read => &r.read_us,
+        Metric::Latency => &r.latency_us,
+    }
+}
+
+/// "26.1 µs [25.8–26.5 µs]": the median and its own interval, with † when the record's runs
+/// disagree on this metric and the two levels when the run means form two
+/// ("bimodal: 3/5 runs ≈ 18.2 µs, 2/5 ≈ 34.0 µs").
+fn cell(r: &ExchangeRecord, metric: Metric) -> String {
+    let s = metric_summary(r, metric);
+    let dag = if record_disagreements(r).iter().any(|(m, _)| *m == metric) {
+        " †"
+    } else {
+        ""
+    };
+    let modes = run_modes(&run_levels(r, metric))
+        .map(|m| format!(" ({})", m.describe()))
+        .unwrap_or_default();
+    match s.median_ci() {
+        Some((lo, hi)) => format!(
+            "{} [{}]{dag}{modes}",
+            fmt_us(s.median),
+            fmt_interval(lo, hi)
+        ),
+        None => format!("{}{dag}{modes}", fmt_us(s.median)),
+    }
+}
+
+fn modes_of(results: &ExchangeResults, idx: &[usize]) -> Vec<String> {
+    let mut modes: Vec<String> = idx
+        .iter()
+        .map(|&i| results.records[i].mode.clone())
+        .collect();
+    modes.sort_by(|a, b| mode_rank(a).cmp(&mode_rank(b)).then(a.cmp(b)));
+    modes.dedup();
+    modes
+}
+
+pub(super) fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block> {
+    let recs = &results.records;
+    let find = |pred: &dyn Fn(&ExchangeRecord) -> bool| {
+        fig.records.iter().map(|&i| &recs[i]).find(|r| pred(r))
+    };
+    let dagger_note = Block::Para(
+        "Cells: median [its 95% interval, distribution-free]; † = the runs of this record \
+         disagree (see below); \"bimodal\" = the run medians form two levels, with the share of \
+         runs at each."
+            .to_string(),
+    );
+    match &fig.kind {
+        FigureKind::PerCpu { metric, .. } => {
+            let mut cpus: Vec<usize> = fig.records.iter().map(|&i| recs[i].consumer_core).collect();
+            cpus.sort_unstable();
+            cpus.dedup();
+            let mut header = vec!["mode".to_string()];
+            for &c in &cpus {
+                let pl = find(&|r| r.consumer_core == c)
+                    .map(|r| r.placement.clone())
+                    .unwrap_or_default();
+                header.push(format!("CPU {c} ({pl})"));
+            }
+            let mut rows = Vec::new();
+            for m in modes_of(results, &fig.records) {
+                let mut row = vec![m.clone()];
+                for &c in &cpus {
+                    row.push(
+                        find(&|r| r.mode == m && r.consumer_core == c)
+                            .map(|r| cell(r, *metric))
+                            .unwrap_or_else(|| "–".to_string()),
+                    );
+                }
+                rows.push(row);
+            }
+            if *metric == Metric::Latency {
+                let mut row = vec!["**c2c floor** (one-way)".to_string()];
+                for &c in &cpus {
+                    row.push(
+                        find(&|r| r.consumer_core == c)
+                            .and_then(|r| results.floor_for(r))
+                            .map(fmt_ns)
+                            .unwrap_or_else(|| "– (same CPU)".to_string()),
+                    );
+                }
+                rows.push(row);
+            }
+            vec![Block::Table { header, rows }, dagger_note]
+        }
+        FigureKind::VsSize { metric, .. } => {
+            let mut sizes: Vec<u64> = fig.records.iter().map(|&i| recs[i].size_bytes).collect();
+            sizes.sort_unstable();
+            sizes.dedup();
+            let mut header = vec!["mode".to_string()];
+            header.extend(sizes.iter().map(|&s| fmt_size(s)));
+            let mut rows = Vec::new();
+            for m in modes_of(results, &fig.records) {
+                let mut row = vec![m.clone()];
+                for &s in &sizes {
+                    row.push(
+                        find(&|r| r.mode == m && r.size_bytes == s)
+                            .map(|r| cell(r, *metric))
+                            .unwrap_or_else(|| "–".to_string()),
+                    );
+                }
+                rows.push(row);
+            }
+            if *metric == Metric::Latency {
+                if let Some(f) = fig.records.iter().find_map(|&i| recs[i].c2c_one_way_ns) {
+                    let mut row = vec!["**c2c floor** (one-way)".to_string()];
+                    row.extend(sizes.iter().map(|_| fmt_ns(f)));
+                    rows.push(row);
+                }
+            }
+            vec![Block::Table { header, rows }, dagger_note]
+        }
+        FigureKind::CachedVsFlushed { .. } => {
+            let header = vec![
+                "mode".to_string(),
+                "read, cached".to_string(),
+                "read, flushed".to_string(),
+                "flushed / cached".to_string(),
+                "flush time".to_string(),
+            ];
+            let mut rows = Vec::new();
+            let mut flushed_faster = Vec::new();
+            for m in modes_of(results, &fig.records) {
+                let (Some(c), Some(f)) = (
+                    find(&|r| r.mode == m && !r.flush_cache),
+                    find(&|r| r.mode == m && r.flush_cache),
+                ) else {
+                    continue;
+                };
+                let r = ratio_of_means(&run_means(c, Metric::Read), &run_means(f, Metric::Read));
+                if r.is_some_and(|r| r.ci95_high.is_some_and(|h| h < 1.0)) {
+                    flushed_faster.push(m.clone());
+                }
+                let ratio = r
+                    .map(|r| format!("{} — {}", fmt_ratio(&r), flush_verdict(&r)))
+                    .unwrap_or_else(|| "–".to_string());
+                rows.push(vec![
+                    m.clone(),
+                    cell(c, Metric::Read),
+                    cell(f, Metric::Read),
+                    ratio,
+                    f.flush_us
+                        .as_ref()
+                        .map(|s| fmt_us(s.median))
+                        .unwrap_or_else(|| "–".to_string()),
+                ]);
+            }
+            let mut out = vec![Block::Table { header, rows }, dagger_note];
+            if !flushed_faster.is_empty() {
+                out.push(Block::Para(format!(
+                    "**Flushed faster than cached** for {}: a flushed block must come from \
+                     memory, so this is not a cache effect. Likely causes: the cached and flushed \
+                     records ran minutes apart under different conditions (another load, a \
+                     frequency or vCPU change), or the cached block sat in the other core's \
+                     cache and had to cross (a flushed line is read from memory by the \
+                     prefetcher at full speed). Rerun before drawing a conclusion.",
+                    flushed_faster.join(", ")
+                )));
+            }
+            out
+        }
+        FigureKind::C2cHeatmap => {
+            let cpus = results.c2c_cpus();
+            if cpus.len() > 32 {
+                return vec![Block::Para(format!(
+                    "{} pairs measured over {} CPUs: see `c2c_heatmap.csv`.",
+                    results.c2c.len(),
+                    cpus.len()
+                ))];
+            }
+            let mut header = vec!["from \\ to".to_string()];
+            header.extend(cpus.iter().map(|c| format!("CPU {c}")));
+            let rows = cpus
+                .iter()
+                .map(|&a| {
+                    let mut row = vec![format!("CPU {a}")];
+                    for &b in &cpus {
+                        row.push(
+                            // Either direction, as the heatmap draws it (one-way latency is
+                            // measured as half a round trip, the same both ways).
+                            results
+                                .c2c
+                                .iter()
+                                .find(|p| p.cpu_a == a && p.cpu_b == b)
+                                .or_else(|| {
+                                    results.c2c.iter().find(|p| p.cpu_a == b && p.cpu_b == a)
+                                })
+                                .map(|p| format!("{} ({})", fmt_ns(p.one_way_ns), p.placement))
+                                .unwrap_or_else(|| "–".to_string()),
+                        );
+                    }
+                    row
+                })
+                .collect();
+            vec![Block::Table { header, rows }]
+        }
+    }
+}
+
+pub(super) fn record_name(r: &ExchangeRecord) -> String {
+    format!(
+        "{} {} CPU {}→{}{}",
+        r.mode,
+        fmt_size(r.size_bytes),
+        r.producer_core,
+        r.consumer_core,
+        if r.flush_cache { " flushed" } else { "" }
+    )
+}
+
+pub(super) fn disagreements(results: &ExchangeResults) -> Block {
+    let mut items = Vec::new();
+    for r in &results.records {
+        for (metric, d) in record_disagreements(r) {
+            let means: Vec<String> = d.run_means.iter().map(|m| fmt_us(*m)).collect();
+            let which = if d.outside.is_empty() {
+                String::new()
+            } else {
+                let runs: Vec<String> = d.outside.iter().map(|i| (i + 1).to_string()).collect();
+                format!(
+                    "; run(s) {} stand apart from every other run",
+                    runs.join(", ")
+                )
+            };
+            items.push(format!(
+                "**{}**, {}: run means {} disagree (spread {:.0}% of the median{which}).",
+                record_name(r),
+                metric.name(),
+                means.join(", "),
+                d.relative_spread * 100.0
+            ));
+        }
+    }
+    if items.is_empty() {
+        Block::Para(
+            "None flagged: in every record, the runs agree (no run stands apart from the \
+             others' interquartile ranges with run means spread over 10%)."
+                .to_string(),
+        )
+    } else {
+        let records = results
+            .records
+            .iter()
+            .filter(|r| !record_disagreements(r).is_empty())
+            .count();
+        items.insert(
+            0,
+            format!(
+                "{} record–metric pair(s) flagged in {records} record(s) (runs disagree: a run's mean falls outside every other run's \
+                 interquartile range, its own interquartile range overlaps none of theirs, and \
+                 the run means spread by more than 10%). The means average over a real \
+                 difference between runs; rerun, or look for interference:",
+                items.len()
+            ),
+        );
+        Block::List(items)
+    }
+}
+
+/// What flushed / cached read time means, in words.
+fn flush_verdict(r: &Ratio) -> &'static str {
+    match (r.ci95_low, r.ci95_high) {
+        (Some(l), Some(h)) if l <= 1.0 && 1.0 <= h => "inconclusive",
+        (Some(l), Some(_)) if l > 1.0 => "flushing costs",
+        (Some(_), Some(_)) => "flushed faster (see below)",
+        _ => "one run: cannot tell",
+    }
+}
