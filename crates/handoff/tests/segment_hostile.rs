@@ -16,6 +16,14 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
+/// Tests that run `cleanup_all_stale` take turns: one's cleanup would otherwise remove the
+/// dead-pid objects another is about to check it removes.
+static CLEANUP: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn cleanup_turn() -> std::sync::MutexGuard<'static, ()> {
+    CLEANUP.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 const WATCHDOG: Duration = Duration::from_secs(10);
 const ROLE_ENV: &str = "HANDOFF_HOSTILE_TEST_ROLE";
 const NOBODY: u32 = 65534;
@@ -64,6 +72,7 @@ fn expect_not_regular(r: Result<impl std::fmt::Debug, ShmError>, kind: &str, wha
 
 #[test]
 fn fifo_at_a_segment_name_is_refused_without_hanging() {
+    let _turn = cleanup_turn();
     let user = unique("fifo");
     let name = full(&user);
     mkfifo(&name);
@@ -113,6 +122,7 @@ fn fifo_planted_after_creation_does_not_hang_drop() {
 
 #[test]
 fn fifo_of_a_dead_pid_does_not_hang_cleanup() {
+    let _turn = cleanup_turn();
     let mut child = std::process::Command::new("true").spawn().unwrap();
     let dead = child.id();
     child.wait().unwrap();
@@ -278,6 +288,7 @@ fn open_can_wait_for_the_creation() {
 
 #[test]
 fn cleanup_removes_dead_processes_segments_and_semaphores() {
+    let _turn = cleanup_turn();
     let mut child = std::process::Command::new("true").spawn().unwrap();
     let dead = child.id();
     child.wait().unwrap();
