@@ -166,3 +166,104 @@ impl RunError {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The messages users saw before the errors were typed (copied from the old
+    /// `format!` calls), so scripts that grep them keep working.
+    #[test]
+    fn messages_are_the_ones_printed_before() {
+        let cases: Vec<(RunError, &str)> = vec![
+            (
+                RunError::Stale {
+                    rep: 3,
+                    got: 1024,
+                    want: 2048,
+                },
+                "verification failed in repetition 3: the consumer summed 1024, expected 2048 \
+                 (the block was stale: read before it was complete, or read twice)",
+            ),
+            (
+                RunError::from_wait("consumer waiting for full", WaitError::Timeout),
+                "consumer waiting for full: the run's deadline passed (peer stuck?)",
+            ),
+            (
+                RunError::from_channel_wait(
+                    "producer waiting for free",
+                    ChannelError::PeerGone { pid: 42 },
+                ),
+                "producer waiting for free: the peer (pid 42) died before the hand-off completed",
+            ),
+            (
+                RunError::from_channel_wait(
+                    "consumer waiting for full",
+                    ChannelError::Timeout { what: "x" },
+                ),
+                "consumer waiting for full: the run's deadline passed (peer stuck?)",
+            ),
+            (RunError::PartnerGaveUp, "the other thread gave up"),
+            (RunError::Interrupted, "interrupted"),
+            (
+                RunError::WorkersHung,
+                "the workers were still running at the run's deadline (a hang: a peer stuck or \
+                 starved of CPU); they were killed",
+            ),
+            (
+                RunError::Pipe {
+                    what: "producer writing the block",
+                    source: std::io::Error::from_raw_os_error(libc::EPIPE),
+                    hint: " (consumer gone?)",
+                },
+                "producer writing the block: Broken pipe (os error 32) (consumer gone?)",
+            ),
+            (
+                RunError::PipeClosed,
+                "consumer reading the block: end of file (producer gone)",
+            ),
+            (
+                RunError::File {
+                    what: "creating",
+                    path: "/nonexistent/x.bin".into(),
+                    source: std::io::Error::from_raw_os_error(libc::ENOENT),
+                },
+                "creating /nonexistent/x.bin: No such file or directory (os error 2)",
+            ),
+            (
+                RunError::ClockMismatch,
+                "worker and parent disagree on the clock source",
+            ),
+            (
+                RunError::NoSemaphores,
+                "semaphore mode without semaphore names",
+            ),
+        ];
+        for (e, want) in cases {
+            assert_eq!(e.to_string(), want);
+        }
+    }
+
+    #[test]
+    fn only_errors_about_the_peer_count_as_noticing_it() {
+        let closed = RunError::from_channel_wait(
+            "producer waiting for free",
+            ChannelError::Closed {
+                by: handoff::channel::Role::Consumer,
+            },
+        );
+        assert!(matches!(closed, RunError::PeerClosed { .. }), "{closed}");
+        // The text the parent's `Death::noticed_peer` looks for in a worker's stderr.
+        assert!(closed.to_string().contains("gave up"), "{closed}");
+        assert!(closed.noticed_peer());
+        assert!(RunError::PartnerGaveUp.noticed_peer());
+        assert!(RunError::PeerDied { what: "x", pid: 1 }.noticed_peer());
+        let stale = RunError::Stale {
+            rep: 0,
+            got: 0,
+            want: 1,
+        };
+        assert!(!stale.noticed_peer());
+        assert!(!RunError::Deadline { what: "x" }.noticed_peer());
+    }
+}
