@@ -59,7 +59,6 @@ pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, RunErro
         usage.record(&clock, &slots);
         Ok(())
     });
-    drop(loan);
     if let Some(path) = &file {
         let _ = std::fs::remove_file(path);
     }
