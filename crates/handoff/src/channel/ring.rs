@@ -65,11 +65,23 @@ pub(crate) enum Slot {
     Closed,
 }
 
+/// The slot after `slot` in a ring of `blocks` (wraps to 0).
+#[inline]
+fn next_slot(slot: usize, blocks: u64) -> usize {
+    if slot as u64 + 1 == blocks {
+        0
+    } else {
+        slot + 1
+    }
+}
+
 /// The producer's position: the sequence number of the next block to publish.
 #[derive(Debug)]
 pub(crate) struct ProducerCursor {
     head: u64,
     blocks: u64,
+    /// `head % blocks`, kept by increment: no division on the hand-off path.
+    slot: usize,
 }
 
 impl ProducerCursor {
@@ -77,6 +89,7 @@ impl ProducerCursor {
         ProducerCursor {
             head: 0,
             blocks: blocks as u64,
+            slot: 0,
         }
     }
 
@@ -107,7 +120,8 @@ impl ProducerCursor {
         if seen & CLOSED != 0 {
             return Ok(Slot::Closed);
         }
-        Ok(Slot::Ready((self.head % self.blocks) as usize))
+        debug_assert_eq!(self.slot as u64, self.head % self.blocks);
+        Ok(Slot::Ready(self.slot))
     }
 
     /// Publishes block `head` (its slot was written after `acquire`).
@@ -115,6 +129,7 @@ impl ProducerCursor {
         // Release: SYNC POINT A, pairs with the Acquire load in `ConsumerCursor::acquire`.
         ring.published.add(1);
         self.head += 1;
+        self.slot = next_slot(self.slot, self.blocks);
     }
 
     /// Closes the producer's side: the consumer drains what was published, then sees
@@ -130,6 +145,8 @@ impl ProducerCursor {
 pub(crate) struct ConsumerCursor {
     tail: u64,
     blocks: u64,
+    /// `tail % blocks`, kept by increment: no division on the hand-off path.
+    slot: usize,
 }
 
 impl ConsumerCursor {
@@ -137,6 +154,7 @@ impl ConsumerCursor {
         ConsumerCursor {
             tail: 0,
             blocks: blocks as u64,
+            slot: 0,
         }
     }
 
@@ -166,7 +184,8 @@ impl ConsumerCursor {
             },
         };
         if seen & !CLOSED >= need {
-            Ok(Slot::Ready((self.tail % self.blocks) as usize))
+            debug_assert_eq!(self.slot as u64, self.tail % self.blocks);
+            Ok(Slot::Ready(self.slot))
         } else {
             Ok(Slot::Closed)
         }
@@ -177,6 +196,7 @@ impl ConsumerCursor {
         // Release: SYNC POINT B, pairs with the Acquire load in `ProducerCursor::acquire`.
         ring.released.add(1);
         self.tail += 1;
+        self.slot = next_slot(self.slot, self.blocks);
     }
 
     /// Closes the consumer's side: the producer's next loan sees `Closed`.

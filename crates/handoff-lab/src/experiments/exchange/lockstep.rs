@@ -1,12 +1,16 @@
-//! The lock-step notifications of each mode: flags (spin / futex / adaptive), POSIX named
-//! semaphores, and `Mutex` + `Condvar` one-shots.
+//! How each mode gets its turn at the channel's block ([`LockStep`]): the channel's own waits
+//! (spin / futex / adaptive, [`ChannelLockStep`]), POSIX named semaphores
+//! ([`SemLockStep`], the paper's method), or `Mutex` + `Condvar` one-shots
+//! ([`CondvarLockStep`]).
 //!
-//! Sequence convention: *full* holds the number of blocks published and *free* the number
-//! released, so the producer of repetition `rep` waits for `free == rep` and publishes
-//! `full = rep + 1`; the consumer waits for `full == rep + 1` and publishes `free = rep + 1`.
+//! Sequence convention of the one-shots: *full* holds the number of blocks published and
+//! *free* the number released, so the producer of repetition `rep` waits for `free == rep`
+//! and publishes `full = rep + 1`; the consumer waits for `full == rep + 1` and publishes
+//! `free = rep + 1`.
 
-use super::layout::Control;
 use super::roles::LockStep;
+use super::RunError;
+use handoff::channel::{ChannelError, Consumer, Loan, Producer, Received};
 use handoff::sync::wait::Wait;
 use handoff::sync::PeerWatch;
 use handoff::sys::Deadline;
@@ -16,52 +20,49 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-/// Turns a wait error into the run's error text.
-pub fn wait_error(what: &str, e: WaitError) -> String {
-    match e {
-        WaitError::Timeout => format!("{what}: the run's deadline passed (peer stuck?)"),
-        WaitError::PeerGone { pid } => {
-            format!("{what}: the peer (pid {pid}) died before the hand-off completed")
-        }
-    }
-}
+const WAIT_FREE: &str = "producer waiting for free";
+const WAIT_FULL: &str = "consumer waiting for full";
 
-/// Flags in the segment, waited on with a handoff [`Wait`] strategy.
-pub struct FlagLockStep<'a, P: PeerWatch + ?Sized> {
-    /// The control words.
-    pub ctl: &'a Control,
+/// The channel is the notification: loan waits for *free*, publish notifies *full*, recv
+/// waits for *full*, dropping the received block notifies *free* (with a handoff [`Wait`]).
+pub struct ChannelLockStep {
     /// How to wait.
     pub wait: Wait,
     /// The run's deadline.
     pub deadline: Deadline,
-    /// Who to watch while waiting.
-    pub peers: &'a P,
 }
 
-impl<P: PeerWatch + ?Sized> LockStep for FlagLockStep<'_, P> {
-    fn wait_free(&mut self, rep: u32) -> Result<(), String> {
-        self.ctl
-            .free
-            .wait_for(rep, self.wait, Some(self.deadline), self.peers)
-            .map_err(|e| wait_error("producer waiting for free", e))
+impl LockStep for ChannelLockStep {
+    #[inline]
+    fn loan<'p>(&mut self, tx: &'p mut Producer, _rep: u32) -> Result<Loan<'p>, RunError> {
+        tx.loan(self.wait, Some(self.deadline))
+            .map_err(|e| RunError::from_channel_wait(WAIT_FREE, e))
     }
-    fn notify_full(&mut self, rep: u32) -> Result<(), String> {
-        self.ctl.full.store(rep + 1);
-        Ok(())
+    #[inline]
+    fn notify_full(&mut self, _rep: u32) -> Result<(), RunError> {
+        Ok(()) // `Loan::publish` did
     }
-    fn wait_full(&mut self, rep: u32) -> Result<(), String> {
-        self.ctl
-            .full
-            .wait_for(rep + 1, self.wait, Some(self.deadline), self.peers)
-            .map_err(|e| wait_error("consumer waiting for full", e))
+    #[inline]
+    fn recv<'c>(&mut self, rx: &'c mut Consumer, _rep: u32) -> Result<Received<'c>, RunError> {
+        rx.recv(self.wait, Some(self.deadline))
+            .map_err(|e| RunError::from_channel_wait(WAIT_FULL, e))
     }
-    fn notify_free(&mut self, rep: u32) -> Result<(), String> {
-        self.ctl.free.store(rep + 1);
-        Ok(())
+    #[inline]
+    fn notify_free(&mut self, _rep: u32) -> Result<(), RunError> {
+        Ok(()) // dropping the `Received` did
     }
 }
 
-/// How long one slice of a blocking wait lasts before peers are checked again.
+/// After the mode's own wait said go, the block must be there: take it without waiting.
+fn take<T>(what: &'static str, got: Result<Option<T>, ChannelError>) -> Result<T, RunError> {
+    match got {
+        Ok(Some(t)) => Ok(t),
+        Ok(None) => Err(RunError::OutOfStep { what }),
+        Err(e) => Err(RunError::from_channel_wait(what, e)),
+    }
+}
+
+/// How long one slice of a semaphore wait lasts before peers are checked again.
 const SLICE: Duration = Duration::from_millis(50);
 
 /// A pair of POSIX named semaphores: *full* starts at 0, *free* at 1 (the paper's method).
@@ -77,32 +78,38 @@ pub struct SemLockStep<'a, P: PeerWatch + ?Sized> {
 }
 
 impl<P: PeerWatch + ?Sized> SemLockStep<'_, P> {
-    fn wait(&self, sem: &NamedSemaphore, what: &str) -> Result<(), String> {
+    /// `sem_timedwait` in slices, checking the peers between them (a dead peer never posts).
+    fn wait(&self, sem: &NamedSemaphore, what: &'static str) -> Result<(), RunError> {
         loop {
             let slice = Deadline::after(SLICE).min(self.deadline);
             match sem.wait_deadline(slice) {
                 Ok(()) => return Ok(()),
-                Err(WaitError::Timeout) if !self.deadline.expired() => {
-                    self.peers.check_peers().map_err(|e| wait_error(what, e))?
-                }
-                Err(e) => return Err(wait_error(what, e)),
+                Err(WaitError::Timeout) if !self.deadline.expired() => self
+                    .peers
+                    .check_peers()
+                    .map_err(|e| RunError::from_wait(what, e))?,
+                Err(e) => return Err(RunError::from_wait(what, e)),
             }
         }
     }
 }
 
 impl<P: PeerWatch + ?Sized> LockStep for SemLockStep<'_, P> {
-    fn wait_free(&mut self, _rep: u32) -> Result<(), String> {
-        self.wait(&self.free, "producer waiting on the free semaphore")
+    fn loan<'p>(&mut self, tx: &'p mut Producer, _rep: u32) -> Result<Loan<'p>, RunError> {
+        const WHAT: &str = "producer waiting on the free semaphore";
+        self.wait(&self.free, WHAT)?;
+        take(WHAT, tx.try_loan())
     }
-    fn notify_full(&mut self, _rep: u32) -> Result<(), String> {
-        self.full.post().map_err(|e| e.to_string())
+    fn notify_full(&mut self, _rep: u32) -> Result<(), RunError> {
+        Ok(self.full.post()?)
     }
-    fn wait_full(&mut self, _rep: u32) -> Result<(), String> {
-        self.wait(&self.full, "consumer waiting on the full semaphore")
+    fn recv<'c>(&mut self, rx: &'c mut Consumer, _rep: u32) -> Result<Received<'c>, RunError> {
+        const WHAT: &str = "consumer waiting on the full semaphore";
+        self.wait(&self.full, WHAT)?;
+        take(WHAT, rx.try_recv())
     }
-    fn notify_free(&mut self, _rep: u32) -> Result<(), String> {
-        self.free.post().map_err(|e| e.to_string())
+    fn notify_free(&mut self, _rep: u32) -> Result<(), RunError> {
+        Ok(self.free.post()?)
     }
 }
 
@@ -113,24 +120,29 @@ pub struct OneShot {
     cv: Condvar,
 }
 
+/// How long one slice of a condvar wait lasts before the abort flag is checked again.
+const CONDVAR_SLICE: Duration = Duration::from_millis(50);
+
 impl OneShot {
     fn set(&self, v: u32) {
         *self.value.lock().unwrap_or_else(|p| p.into_inner()) = v;
         self.cv.notify_one();
     }
 
-    fn wait_for(&self, v: u32, deadline: Deadline, abort: &AtomicBool) -> Result<(), String> {
+    fn wait_for(&self, v: u32, deadline: Deadline, abort: &AtomicBool) -> Result<(), RunError> {
         let mut g = self.value.lock().unwrap_or_else(|p| p.into_inner());
         while *g != v {
             if abort.load(Ordering::Relaxed) {
-                return Err("the other thread gave up".into());
+                return Err(RunError::PartnerGaveUp);
             }
             if deadline.expired() {
-                return Err(wait_error("condvar wait", WaitError::Timeout));
+                return Err(RunError::Deadline {
+                    what: "condvar wait",
+                });
             }
             g = self
                 .cv
-                .wait_timeout(g, SLICE)
+                .wait_timeout(g, CONDVAR_SLICE)
                 .unwrap_or_else(|p| p.into_inner())
                 .0;
         }
@@ -151,33 +163,20 @@ pub struct CondvarLockStep<'a> {
 }
 
 impl LockStep for CondvarLockStep<'_> {
-    fn wait_free(&mut self, rep: u32) -> Result<(), String> {
-        self.free.wait_for(rep, self.deadline, self.abort)
+    fn loan<'p>(&mut self, tx: &'p mut Producer, rep: u32) -> Result<Loan<'p>, RunError> {
+        self.free.wait_for(rep, self.deadline, self.abort)?;
+        take("producer waiting on the condvar", tx.try_loan())
     }
-    fn notify_full(&mut self, rep: u32) -> Result<(), String> {
+    fn notify_full(&mut self, rep: u32) -> Result<(), RunError> {
         self.full.set(rep + 1);
         Ok(())
     }
-    fn wait_full(&mut self, rep: u32) -> Result<(), String> {
-        self.full.wait_for(rep + 1, self.deadline, self.abort)
+    fn recv<'c>(&mut self, rx: &'c mut Consumer, rep: u32) -> Result<Received<'c>, RunError> {
+        self.full.wait_for(rep + 1, self.deadline, self.abort)?;
+        take("consumer waiting on the condvar", rx.try_recv())
     }
-    fn notify_free(&mut self, rep: u32) -> Result<(), String> {
+    fn notify_free(&mut self, rep: u32) -> Result<(), RunError> {
         self.free.set(rep + 1);
         Ok(())
-    }
-}
-
-/// Peer watch for two threads of one process: the partner "is gone" once it has failed.
-pub struct ThreadPartner<'a>(pub &'a AtomicBool);
-
-impl PeerWatch for ThreadPartner<'_> {
-    fn check_peers(&self) -> Result<(), WaitError> {
-        if self.0.load(Ordering::Relaxed) {
-            Err(WaitError::PeerGone {
-                pid: std::process::id(),
-            })
-        } else {
-            Ok(())
-        }
     }
 }

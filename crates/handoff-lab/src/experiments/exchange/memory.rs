@@ -1,15 +1,15 @@
 //! Refusing a plan whose blocks cannot fit in memory, before anything runs (a 64 GiB block on a
 //! 23 GiB machine would wake the kernel's out-of-memory killer, which ends other processes too).
 
-use super::layout::Layout;
+use super::samples::Layout;
 use super::{Mode, Point};
 
 /// Memory one run of a point needs at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Need {
-    /// Bytes of RAM: the segment (block and samples) plus private buffers.
+    /// Bytes of RAM: the block's channel, the samples' segment, private buffers.
     pub memory: u64,
-    /// Bytes of those in `/dev/shm` (process modes' segment).
+    /// Bytes of those in `/dev/shm` (process modes' channel and segment).
     pub shm: u64,
 }
 
@@ -47,7 +47,14 @@ pub fn mem_available(meminfo: &str) -> Option<u64> {
 pub fn need(p: &Point) -> Need {
     let total = (p.reps as usize).saturating_add(p.warmup as usize);
     let block = p.size as u64;
-    let segment = |block_bytes: usize| Layout::new(total, block_bytes).payload_len() as u64;
+    let samples = Layout::new(total).payload_len() as u64;
+    // The block's 1-block channel: a header page, then the block padded to whole pages (an
+    // upper bound of `handoff::channel`'s geometry, which pads small blocks to 128 bytes).
+    let channel = |block_bytes: usize| (block_bytes as u64).div_ceil(4096).saturating_add(1) * 4096;
+    let segment = |block_bytes: usize| match block_bytes {
+        0 => samples,
+        b => samples.saturating_add(channel(b)),
+    };
     match p.mode {
         Mode::Pipe => Need {
             // The block lives in each party's private buffer; the segment holds samples.

@@ -8,30 +8,32 @@
 //! in the parent with one calibration.
 
 pub mod config;
+pub mod error;
 pub mod fault;
-pub mod layout;
 pub mod lockstep;
 pub mod memory;
 pub mod mode;
 pub mod pipe;
 pub mod roles;
+pub mod samples;
 mod single;
 pub mod worker;
 
 pub use config::ExchangeConfig;
+pub use error::RunError;
 pub use mode::{Mode, WaitKind};
 
 use crate::schema::Summary;
 use crate::schema::{ExchangeRecord, RunDetail};
 use crate::stats;
+use handoff::channel::{Channel, ChannelConfig};
 use handoff::shm::Segment;
 use handoff::sync::wait::Wait;
 use handoff::sys::Deadline;
 use handoff_probe::clock::{Calibration, Clock};
 use handoff_probe::topology::Topology;
-use layout::Layout;
-use lockstep::{CondvarLockStep, FlagLockStep, OneShot, ThreadPartner};
-use roles::{Consumer, Producer};
+use lockstep::{ChannelLockStep, CondvarLockStep, OneShot};
+use roles::{ConsumerLoop, LockStep, ProducerLoop};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -151,14 +153,14 @@ pub enum ExchangeError {
     #[error("interrupted")]
     Interrupted,
     /// A run failed: a worker died, a sum was wrong, a deadline passed.
-    #[error("{point}, run {run}: {message}")]
+    #[error("{point}, run {run}: {source}")]
     RunFailed {
         /// The point's label.
         point: String,
         /// 1-based run number.
         run: u32,
         /// What went wrong.
-        message: String,
+        source: RunError,
     },
 }
 
@@ -175,7 +177,7 @@ pub(crate) struct RunData {
 }
 
 impl RunData {
-    fn from_slots(slots: &roles::SampleSlots<'_>) -> RunData {
+    fn from_slots(slots: &samples::SampleSlots<'_>) -> RunData {
         let get = |a: &[std::sync::atomic::AtomicU64]| -> Vec<u64> {
             a.iter().map(|x| x.load(Ordering::Relaxed)).collect()
         };
@@ -215,14 +217,14 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeErr
         if env.cancel.load(Ordering::Relaxed) {
             return Err(ExchangeError::Interrupted);
         }
-        let data = run_once(p, env, &mut facts).map_err(|message| {
+        let data = run_once(p, env, &mut facts).map_err(|source| {
             if env.cancel.load(Ordering::Relaxed) {
                 ExchangeError::Interrupted
             } else {
                 ExchangeError::RunFailed {
                     point: p.label(),
                     run,
-                    message,
+                    source,
                 }
             }
         })?;
@@ -243,11 +245,11 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeErr
         write.push(wr);
         flush.push(fl);
     }
-    let summary = |s: &[Vec<f64>]| Summary::from_runs(s).map_err(|e| e.to_string());
-    let fail = |message: String| ExchangeError::RunFailed {
+    let summary = |s: &[Vec<f64>]| Summary::from_runs(s).map_err(RunError::from);
+    let fail = |source: RunError| ExchangeError::RunFailed {
         point: p.label(),
         run: p.runs,
-        message,
+        source,
     };
     let two_party = !p.mode.is_single_thread();
     Ok(ExchangeRecord {
@@ -297,7 +299,7 @@ fn run_deadline(p: &Point, delay_us: u64) -> Deadline {
     Deadline::after(Duration::from_secs(30) + Duration::from_micros(reps * per_rep_us))
 }
 
-fn run_once(p: &Point, env: &Env<'_>, facts: &mut RunFacts) -> Result<RunData, String> {
+fn run_once(p: &Point, env: &Env<'_>, facts: &mut RunFacts) -> Result<RunData, RunError> {
     match p.mode {
         Mode::SingleThread | Mode::File => single::single_thread(p, env),
         Mode::ThreadsSpin | Mode::ThreadsBlocking => threads(p, env),
@@ -306,24 +308,48 @@ fn run_once(p: &Point, env: &Env<'_>, facts: &mut RunFacts) -> Result<RunData, S
 }
 
 /// Runs `f` on a thread pinned to `cpu` (so the caller's own affinity is untouched).
-fn on_cpu<T: Send>(cpu: usize, f: impl FnOnce() -> Result<T, String> + Send) -> Result<T, String> {
+fn on_cpu<T: Send>(
+    cpu: usize,
+    f: impl FnOnce() -> Result<T, RunError> + Send,
+) -> Result<T, RunError> {
     std::thread::scope(|s| {
         s.spawn(|| {
-            handoff::sys::affinity::pin_current_thread(cpu).map_err(|e| e.to_string())?;
+            handoff::sys::affinity::pin_current_thread(cpu)?;
             f()
         })
         .join()
-        .unwrap_or_else(|_| Err("the measuring thread panicked".into()))
+        .unwrap_or(Err(RunError::Panicked("the measuring thread")))
     })
 }
 
-fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
+/// The block of one run: the only block of a 1-block channel (the paper's lock-step).
+fn block_channel(size: usize) -> ChannelConfig {
+    ChannelConfig::new(size, 1)
+}
+
+/// One party of a threads run: pins itself, runs `body`, and tells the other party when it
+/// failed (the channel closes by itself when the party's end drops; the condvar mode watches
+/// `failed`).
+fn party(
+    core: usize,
+    failed: &AtomicBool,
+    body: impl FnOnce() -> Result<(), RunError>,
+) -> Result<(), RunError> {
+    let r = handoff::sys::affinity::pin_current_thread(core)
+        .map_err(RunError::from)
+        .and_then(|()| body());
+    if r.is_err() {
+        failed.store(true, Ordering::Relaxed);
+    }
+    r
+}
+
+fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {
     let total = (p.reps + p.warmup) as usize;
-    let layout = Layout::new(total, p.size);
-    let seg = Segment::anonymous(layout.payload_len()).map_err(|e| e.to_string())?;
+    let layout = samples::Layout::new(total);
+    let seg = Segment::anonymous(layout.payload_len())?;
     let slots = layout.slots(&seg)?;
-    let ctl = layout.control(&seg)?;
-    let block = layout.block(&seg)?;
+    let (mut tx, mut rx) = Channel::anonymous(block_channel(p.size))?.split()?;
     let deadline = run_deadline(p, env.producer_delay_us);
     let same_cpu = p.producer_core == p.consumer_core;
     let wait = if same_cpu {
@@ -334,71 +360,56 @@ fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
     let failed = AtomicBool::new(false);
     let (full, free) = (OneShot::default(), OneShot::default());
     let clock = env.clock;
+    let sync = || -> Box<dyn LockStep + Send + '_> {
+        match p.mode {
+            Mode::ThreadsBlocking => Box::new(CondvarLockStep {
+                full: &full,
+                free: &free,
+                deadline,
+                abort: &failed,
+            }),
+            _ => Box::new(ChannelLockStep { wait, deadline }),
+        }
+    };
+    let (mut sync_p, mut sync_c) = (sync(), sync());
+    let (slots, failed) = (&slots, &failed);
     let (prod, cons) = std::thread::scope(|s| {
-        let party = |core: usize, is_producer: bool| {
-            let (slots, failed, full, free) = (&slots, &failed, &full, &free);
-            move || -> Result<(), String> {
-                let r = (|| {
-                    handoff::sys::affinity::pin_current_thread(core).map_err(|e| e.to_string())?;
-                    let partner = ThreadPartner(failed);
-                    let mut flags = FlagLockStep {
-                        ctl,
-                        wait,
-                        deadline,
-                        peers: &partner,
-                    };
-                    let mut condvars = CondvarLockStep {
-                        full,
-                        free,
-                        deadline,
-                        abort: failed,
-                    };
-                    let sync: &mut dyn roles::LockStep = match p.mode {
-                        Mode::ThreadsBlocking => &mut condvars,
-                        _ => &mut flags,
-                    };
-                    if is_producer {
-                        Producer {
-                            block,
-                            clock: &clock,
-                            flush: p.flush,
-                            delay_us: env.producer_delay_us,
-                            kernel: env.kernel,
-                            fault: env.fault,
-                        }
-                        .run(sync, slots)
-                    } else {
-                        Consumer {
-                            block,
-                            clock: &clock,
-                            warmup: p.warmup,
-                            kernel: env.kernel,
-                        }
-                        .run(sync, slots)
-                    }
-                })();
-                if r.is_err() {
-                    failed.store(true, Ordering::Relaxed);
+        let c = s.spawn(move || {
+            party(p.consumer_core, failed, || {
+                ConsumerLoop {
+                    clock: &clock,
+                    warmup: p.warmup,
+                    kernel: env.kernel,
                 }
-                r
-            }
+                .run(&mut rx, &mut *sync_c, slots)
+            })
+            // `rx` drops here: a producer still waiting sees the channel closed.
+        });
+        let pr = s.spawn(move || {
+            party(p.producer_core, failed, || {
+                ProducerLoop {
+                    clock: &clock,
+                    flush: p.flush,
+                    delay_us: env.producer_delay_us,
+                    kernel: env.kernel,
+                    fault: env.fault,
+                }
+                .run(&mut tx, &mut *sync_p, slots)
+            })
+        });
+        let join = |h: std::thread::ScopedJoinHandle<'_, Result<(), RunError>>, who| {
+            h.join().unwrap_or(Err(RunError::Panicked(who)))
         };
-        let c = s.spawn(party(p.consumer_core, false));
-        let pr = s.spawn(party(p.producer_core, true));
-        let join = |h: std::thread::ScopedJoinHandle<'_, Result<(), String>>| {
-            h.join().unwrap_or_else(|_| Err("thread panicked".into()))
-        };
-        (join(pr), join(c))
+        (
+            join(pr, "the producer thread"),
+            join(c, "the consumer thread"),
+        )
     });
     // Report the first real failure, not the partner's "gave up".
     match (prod, cons) {
-        (Ok(()), Ok(())) => Ok(RunData::from_slots(&slots)),
+        (Ok(()), Ok(())) => Ok(RunData::from_slots(slots)),
         (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
-        (Err(a), Err(b)) => Err(if a.contains("gave up") || a.contains("died") {
-            b
-        } else {
-            a
-        }),
+        (Err(a), Err(b)) => Err(if a.noticed_peer() { b } else { a }),
     }
 }
 
@@ -476,7 +487,7 @@ pub fn run_points(
         .map_err(|message| ExchangeError::RunFailed {
             point: "c2c floor".into(),
             run: 1,
-            message,
+            source: RunError::Floor(message),
         })?;
         out.c2c.extend(measured);
         progress.end();

@@ -4,7 +4,9 @@
 //! `t_done` is stamped just before the first write, `t_start` when the first read returns, so
 //! latency is the time until the first bytes arrive and read time includes copying the rest.
 
-use super::roles::{as_bytes, check_sum, fill, fill_value, sum, SampleSlots, UsageMeter};
+use super::roles::{as_bytes, check_sum, fill, fill_value, sum};
+use super::samples::{SampleSlots, UsageMeter};
+use super::RunError;
 use crate::kernels::Kernel;
 use handoff_probe::clock::Clock;
 use std::fs::File;
@@ -17,6 +19,13 @@ fn as_bytes_mut(block: &mut [i32]) -> &mut [u8] {
     unsafe {
         std::slice::from_raw_parts_mut(block.as_mut_ptr().cast(), std::mem::size_of_val(block))
     }
+}
+
+const CONSUMER_GONE: &str = " (consumer gone?)";
+const PRODUCER_GONE: &str = " (producer gone?)";
+
+fn pipe_error(what: &'static str, hint: &'static str) -> impl FnOnce(std::io::Error) -> RunError {
+    move |source| RunError::Pipe { what, source, hint }
 }
 
 /// What the pipe producer does besides copying.
@@ -39,7 +48,7 @@ pub fn producer(
     clock: &Clock,
     opts: &ProducerOpts,
     slots: &SampleSlots<'_>,
-) -> Result<(), String> {
+) -> Result<(), RunError> {
     let ProducerOpts {
         flush,
         delay_us,
@@ -50,9 +59,10 @@ pub fn producer(
     for rep in 0..slots.write.len() as u32 {
         if rep > 0 {
             let mut b = [0u8; 1];
-            ack.read_exact(&mut b).map_err(|e| {
-                format!("producer waiting for the consumer's ack: {e} (consumer gone?)")
-            })?;
+            ack.read_exact(&mut b).map_err(pipe_error(
+                "producer waiting for the consumer's ack",
+                CONSUMER_GONE,
+            ))?;
         }
         if delay_us > 0 {
             std::thread::sleep(std::time::Duration::from_micros(delay_us));
@@ -71,12 +81,14 @@ pub fn producer(
         slots.flush[r].store(t_done.wrapping_sub(t1), Ordering::Relaxed);
         slots.done[r].store(t_done, Ordering::Relaxed);
         data.write_all(as_bytes(&buf))
-            .map_err(|e| format!("producer writing the block: {e} (consumer gone?)"))?;
+            .map_err(pipe_error("producer writing the block", CONSUMER_GONE))?;
     }
     // The last acknowledgement: the consumer checked the last block before we leave.
     let mut b = [0u8; 1];
-    ack.read_exact(&mut b)
-        .map_err(|e| format!("producer waiting for the final ack: {e} (consumer gone?)"))
+    ack.read_exact(&mut b).map_err(pipe_error(
+        "producer waiting for the final ack",
+        CONSUMER_GONE,
+    ))
 }
 
 /// The consumer: read the block into its own buffer, sum, check, send one byte back.
@@ -88,7 +100,7 @@ pub fn consumer(
     warmup: u32,
     kernel: Kernel,
     slots: &SampleSlots<'_>,
-) -> Result<(), String> {
+) -> Result<(), RunError> {
     let mut buf = vec![0i32; elems];
     let mut usage = UsageMeter::start(clock);
     for rep in 0..slots.read.len() as u32 {
@@ -98,17 +110,15 @@ pub fn consumer(
         let bytes = as_bytes_mut(&mut buf);
         let first = loop {
             match data.read(bytes) {
-                Ok(0) => {
-                    return Err("consumer reading the block: end of file (producer gone)".into())
-                }
+                Ok(0) => return Err(RunError::PipeClosed),
                 Ok(n) => break n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(format!("consumer reading the block: {e}")),
+                Err(e) => return Err(pipe_error("consumer reading the block", "")(e)),
             }
         };
         let t_start = clock.now();
         data.read_exact(&mut bytes[first..])
-            .map_err(|e| format!("consumer reading the block: {e} (producer gone?)"))?;
+            .map_err(pipe_error("consumer reading the block", PRODUCER_GONE))?;
         let s = std::hint::black_box(sum(kernel, std::hint::black_box(&buf)));
         let t_end = clock.now();
         check_sum(rep, s, elems)?;
@@ -117,7 +127,7 @@ pub fn consumer(
         slots.start[r].store(t_start, Ordering::Relaxed);
         slots.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);
         ack.write_all(&[1])
-            .map_err(|e| format!("consumer acknowledging: {e} (producer gone?)"))?;
+            .map_err(pipe_error("consumer acknowledging", PRODUCER_GONE))?;
     }
     usage.record(clock, slots);
     Ok(())

@@ -1,28 +1,31 @@
 //! Single-thread modes: one thread, pinned to the producer's CPU, fills and sums the block in
 //! turn (`single-thread`), or writes it to a file and reads it back (`file`).
 
-use super::layout::Layout;
-use super::{fault, on_cpu, roles, Env, Mode, Point, RunData};
+use super::{block_channel, fault, on_cpu, roles, samples, Env, Mode, Point, RunData, RunError};
+use handoff::channel::Channel;
 use handoff::shm::Segment;
+use handoff::sync::wait::Wait;
 use std::sync::atomic::Ordering;
 
-pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, String> {
+pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {
     let total = (p.reps + p.warmup) as usize;
-    let layout = Layout::new(total, p.size);
-    let seg = Segment::anonymous(layout.payload_len()).map_err(|e| e.to_string())?;
+    let layout = samples::Layout::new(total);
+    let seg = Segment::anonymous(layout.payload_len())?;
     let slots = layout.slots(&seg)?;
-    let block = layout.block(&seg)?;
+    // The block: the same kind of memory as the two-party modes' (a 1-block channel), loaned
+    // once for the whole run, since one thread plays both roles.
+    let (mut tx, _rx) = Channel::anonymous(block_channel(p.size))?.split()?;
+    let mut loan = tx.loan(Wait::Spin, None)?;
     let clock = env.clock;
     let file = (p.mode == Mode::File).then(|| {
         env.file_dir
             .join(format!("handoff-exchange-{}.bin", std::process::id()))
     });
     let result = on_cpu(p.producer_core, || {
-        let mut scratch = vec![0i32; if file.is_some() { block.len() } else { 0 }];
-        let usage = roles::UsageMeter::start(&clock);
+        let b = loan.as_mut_slice::<i32>();
+        let mut scratch = vec![0i32; if file.is_some() { b.len() } else { 0 }];
+        let usage = samples::UsageMeter::start(&clock);
         for rep in 0..total as u32 {
-            // SAFETY: one thread plays both roles, so it always holds the block alone.
-            let b = unsafe { block.producer_slice() };
             let t0 = clock.now();
             if !fault::before_fill(env.fault, rep) {
                 roles::fill(env.kernel, b, roles::fill_value(rep));
@@ -63,23 +66,27 @@ pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, String>
     Ok(RunData::from_slots(&slots))
 }
 
-fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+fn file_error(
+    what: &'static str,
+    path: &std::path::Path,
+) -> impl FnOnce(std::io::Error) -> RunError {
+    let path = path.to_path_buf();
+    move |source| RunError::File { what, path, source }
+}
+
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), RunError> {
     use std::io::Write;
-    let mut f =
-        std::fs::File::create(path).map_err(|e| format!("creating {}: {e}", path.display()))?;
-    f.write_all(bytes)
-        .map_err(|e| format!("writing {}: {e}", path.display()))
+    let mut f = std::fs::File::create(path).map_err(file_error("creating", path))?;
+    f.write_all(bytes).map_err(file_error("writing", path))
     // Closed on drop, no fsync: the paper measures the page cache, not the disk.
 }
 
-fn read_file(path: &std::path::Path, into: &mut [i32]) -> Result<(), String> {
+fn read_file(path: &std::path::Path, into: &mut [i32]) -> Result<(), RunError> {
     use std::io::Read;
-    let mut f =
-        std::fs::File::open(path).map_err(|e| format!("opening {}: {e}", path.display()))?;
+    let mut f = std::fs::File::open(path).map_err(file_error("opening", path))?;
     // SAFETY: i32 has no padding and every byte pattern is a valid i32.
     let bytes = unsafe {
         std::slice::from_raw_parts_mut(into.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(into))
     };
-    f.read_exact(bytes)
-        .map_err(|e| format!("reading {}: {e}", path.display()))
+    f.read_exact(bytes).map_err(file_error("reading", path))
 }

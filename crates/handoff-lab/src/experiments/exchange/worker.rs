@@ -1,11 +1,12 @@
-//! Process modes: the parent creates the segment (and semaphores or pipes), starts a producer
-//! and a consumer worker by re-executing this binary, waits for both, and reads the samples
-//! the workers left in the segment.
+//! Process modes: the parent creates the channel that holds the block, a segment for the
+//! samples (and semaphores or pipes), starts a producer and a consumer worker by re-executing
+//! this binary, waits for both, and reads the samples the workers left in the segment.
 
-use super::layout::Layout;
-use super::lockstep::{FlagLockStep, SemLockStep};
-use super::roles::{Consumer, Producer};
-use super::{next_id, run_deadline, Env, Mode, Point, RunData, RunFacts};
+use super::lockstep::{ChannelLockStep, SemLockStep};
+use super::roles::{ConsumerLoop, LockStep, ProducerLoop};
+use super::samples::Layout;
+use super::{block_channel, next_id, run_deadline, Env, Mode, Point, RunData, RunError, RunFacts};
+use handoff::channel::Channel;
 use handoff::shm::Segment;
 use handoff::sync::wait::Wait;
 use handoff::sys::Deadline;
@@ -36,8 +37,11 @@ pub struct WorkerSpec {
     pub role: Role,
     /// The mode's name.
     pub mode: String,
-    /// Full name of the exchange segment.
+    /// Full name of the segment of samples.
     pub segment: String,
+    /// Full name of the channel that holds the block (every mode but pipe).
+    #[serde(default)]
+    pub channel: Option<String>,
     /// Block bytes.
     pub size: usize,
     /// Measured repetitions.
@@ -68,22 +72,22 @@ pub struct WorkerSpec {
 }
 
 impl WorkerSpec {
-    fn mode(&self) -> Result<Mode, String> {
-        self.mode.parse()
+    fn mode(&self) -> Result<Mode, RunError> {
+        self.mode.parse().map_err(RunError::Mode)
     }
 }
 
-/// Entry point of the hidden worker subcommand; returns the error text to print.
-pub fn worker_main(spec_json: &str) -> Result<(), String> {
-    handoff_probe::proc::die_with_parent().map_err(|e| e.to_string())?;
+/// Entry point of the hidden worker subcommand; returns the error to print.
+pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
+    handoff_probe::proc::die_with_parent()?;
     let spec: WorkerSpec =
-        serde_json::from_str(spec_json).map_err(|e| format!("bad worker spec: {e}"))?;
+        serde_json::from_str(spec_json).map_err(|e| RunError::BadSpec(e.to_string()))?;
     let mode = spec.mode()?;
     let role = spec.role;
-    let kernel = crate::kernels::Kernel::choose(&spec.kernel).map_err(|e| e.to_string())?;
+    let kernel = crate::kernels::Kernel::choose(&spec.kernel)?;
     let clock = Clock::detect();
     if (clock.source() == ClockSource::Tsc) != spec.tsc {
-        return Err("worker and parent disagree on the clock source".into());
+        return Err(RunError::ClockMismatch);
     }
     // Take the inherited pipe ends first (closing those this role does not use, so the peer's
     // death shows as end-of-file instead of a hang).
@@ -91,7 +95,7 @@ pub fn worker_main(spec_json: &str) -> Result<(), String> {
         Some(fds) => {
             let mut owned: Vec<OwnedFd> = fds
                 .iter()
-                .map(|&fd| handoff_probe::pipe::adopt_inherited_fd(fd).map_err(|e| e.to_string()))
+                .map(|&fd| handoff_probe::pipe::adopt_inherited_fd(fd))
                 .collect::<Result<_, _>>()?;
             let ack_w = owned.pop().expect("4 fds");
             let ack_r = owned.pop().expect("4 fds");
@@ -104,16 +108,12 @@ pub fn worker_main(spec_json: &str) -> Result<(), String> {
         }
         None => None,
     };
-    handoff::sys::affinity::pin_current_thread(spec.core).map_err(|e| e.to_string())?;
+    handoff::sys::affinity::pin_current_thread(spec.core)?;
     let deadline = Deadline::at_ns(spec.deadline_ns);
-    let seg = Segment::open(
-        &spec.segment,
-        Deadline::after(Duration::from_secs(10)).min(deadline),
-    )
-    .map_err(|e| format!("opening the exchange segment: {e}"))?;
+    let open_deadline = Deadline::after(Duration::from_secs(10)).min(deadline);
+    let seg = Segment::open(&spec.segment, open_deadline).map_err(RunError::OpenSegment)?;
     let total = (spec.reps + spec.warmup) as usize;
-    let layout = Layout::new(total, if mode == Mode::Pipe { 0 } else { spec.size });
-    let slots = layout.slots(&seg)?;
+    let slots = Layout::new(total).slots(&seg)?;
     if let Some((mut data, mut ack)) = pipes {
         let elems = spec.size / 4;
         return match role {
@@ -141,20 +141,20 @@ pub fn worker_main(spec_json: &str) -> Result<(), String> {
             ),
         };
     }
-    let block = layout.block(&seg)?;
-    let ctl = layout.control(&seg)?;
+    let chan = Channel::open(
+        spec.channel.as_deref().unwrap_or_default(),
+        block_channel(spec.size),
+        open_deadline,
+    )
+    .map_err(RunError::OpenChannel)?;
     let mut flags;
     let mut sems;
-    let sync: &mut dyn super::roles::LockStep = match mode {
+    let sync: &mut dyn LockStep = match mode {
         Mode::ProcessesSemaphore => {
-            let (full, free) = spec
-                .semaphores
-                .as_ref()
-                .ok_or("semaphore mode without semaphore names")?;
-            let open = |n: &str| NamedSemaphore::open(n).map_err(|e| e.to_string());
+            let (full, free) = spec.semaphores.as_ref().ok_or(RunError::NoSemaphores)?;
             sems = SemLockStep {
-                full: open(full)?,
-                free: open(free)?,
+                full: NamedSemaphore::open(full)?,
+                free: NamedSemaphore::open(free)?,
                 deadline,
                 peers: &seg,
             };
@@ -167,32 +167,25 @@ pub fn worker_main(spec_json: &str) -> Result<(), String> {
                 _ if spec.core == spec.peer_core => Wait::SpinYield,
                 _ => Wait::Spin,
             };
-            flags = FlagLockStep {
-                ctl,
-                wait,
-                deadline,
-                peers: &seg,
-            };
+            flags = ChannelLockStep { wait, deadline };
             &mut flags
         }
     };
     match role {
-        Role::Producer => Producer {
-            block,
+        Role::Producer => ProducerLoop {
             clock: &clock,
             flush: spec.flush,
             delay_us: spec.delay_us,
             kernel,
             fault: spec.fault,
         }
-        .run(sync, &slots),
-        Role::Consumer => Consumer {
-            block,
+        .run(&mut chan.producer()?, sync, &slots),
+        Role::Consumer => ConsumerLoop {
             clock: &clock,
             warmup: spec.warmup,
             kernel,
         }
-        .run(sync, &slots),
+        .run(&mut chan.consumer()?, sync, &slots),
     }
 }
 
@@ -201,12 +194,17 @@ pub(crate) fn run_processes(
     p: &Point,
     env: &Env<'_>,
     facts: &mut RunFacts,
-) -> Result<RunData, String> {
+) -> Result<RunData, RunError> {
     let total = (p.reps + p.warmup) as usize;
-    let layout = Layout::new(total, if p.mode == Mode::Pipe { 0 } else { p.size });
-    let seg = Segment::create(&format!("ex{}", next_id()), layout.payload_len())
-        .map_err(|e| e.to_string())?;
+    let layout = Layout::new(total);
+    let id = next_id();
+    let seg = Segment::create(&format!("ex{id}"), layout.payload_len())?;
     seg.publish_ready();
+    // The block, in a channel of its own (pipe mode copies it through the kernel instead).
+    let chan = match p.mode {
+        Mode::Pipe => None,
+        _ => Some(Channel::create(&format!("exb{id}"), block_channel(p.size))?),
+    };
     let deadline = run_deadline(p, env.producer_delay_us);
 
     let mut sem_names = None;
@@ -215,23 +213,18 @@ pub(crate) fn run_processes(
         let id = next_id();
         let base = format!("/handoff-{}-sem{id}", std::process::id());
         let (full, free) = (format!("{base}-full"), format!("{base}-free"));
-        _sems.push(SemGuard(
-            NamedSemaphore::create(&full, 0).map_err(|e| e.to_string())?,
-        ));
-        _sems.push(SemGuard(
-            NamedSemaphore::create(&free, 1).map_err(|e| e.to_string())?,
-        ));
+        _sems.push(SemGuard(NamedSemaphore::create(&full, 0)?));
+        _sems.push(SemGuard(NamedSemaphore::create(&free, 1)?));
         sem_names = Some((full, free));
     }
     let mut pipe_ends: Vec<OwnedFd> = Vec::new();
     let mut pipe_fds = None;
     if p.mode == Mode::Pipe {
-        let (dr, dw, size) =
-            handoff_probe::pipe::pipe_with_size(p.size).map_err(|e| e.to_string())?;
-        let (ar, aw, _) = handoff_probe::pipe::pipe_with_size(0).map_err(|e| e.to_string())?;
+        let (dr, dw, size) = handoff_probe::pipe::pipe_with_size(p.size)?;
+        let (ar, aw, _) = handoff_probe::pipe::pipe_with_size(0)?;
         facts.pipe_size = Some(size as u64);
         for fd in [&dr, &dw, &ar, &aw] {
-            handoff_probe::pipe::clear_cloexec(fd).map_err(|e| e.to_string())?;
+            handoff_probe::pipe::clear_cloexec(fd)?;
         }
         pipe_fds = Some([
             dr.as_raw_fd(),
@@ -247,6 +240,7 @@ pub(crate) fn run_processes(
         peer_core,
         mode: p.mode.as_str().into(),
         segment: seg.name().unwrap_or_default().to_string(),
+        channel: chan.as_ref().and_then(|c| c.name()).map(str::to_string),
         size: p.size,
         reps: p.reps,
         warmup: p.warmup,
@@ -260,15 +254,15 @@ pub(crate) fn run_processes(
         kernel: env.kernel.name().to_string(),
         fault: env.fault,
     };
-    let spawn = |s: WorkerSpec| -> Result<ChildGuard, String> {
-        let json = serde_json::to_string(&s).map_err(|e| e.to_string())?;
+    let spawn = |s: WorkerSpec| -> Result<ChildGuard, RunError> {
+        let json = serde_json::to_string(&s)?;
         let mut cmd = Command::new(&env.launcher.exe);
         cmd.args(&env.launcher.args)
             .arg(json)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
-        ChildGuard::spawn(&mut cmd).map_err(|e| format!("starting a worker: {e}"))
+        ChildGuard::spawn(&mut cmd).map_err(RunError::Spawn)
     };
     let mut workers = [
         (
@@ -284,6 +278,7 @@ pub(crate) fn run_processes(
     drop(pipe_ends);
     wait_all(&mut workers, deadline, env)?;
     Ok(RunData::from_slots(&layout.slots(&seg)?))
+    // `chan` and `seg` drop here: the parent created them, so they are unlinked.
 }
 
 /// Unlinks a semaphore the parent created when the run ends.
@@ -369,13 +364,13 @@ fn wait_all(
     workers: &mut [(Role, ChildGuard)],
     deadline: Deadline,
     env: &Env<'_>,
-) -> Result<(), String> {
+) -> Result<(), RunError> {
     let mut done = vec![false; workers.len()];
     let mut deaths: Vec<Death> = Vec::new();
     let mut grace: Option<Deadline> = None;
     while done.iter().any(|d| !d) {
         if env.cancel.load(Ordering::Relaxed) {
-            return Err("interrupted".into());
+            return Err(RunError::Interrupted);
         }
         if grace.is_some_and(|g| g.expired()) {
             break; // the survivors are killed when their guards drop
@@ -384,11 +379,7 @@ fn wait_all(
             if !deaths.is_empty() {
                 break;
             }
-            return Err(
-                "the workers were still running at the run's deadline (a hang: a peer stuck \
-                 or starved of CPU); they were killed"
-                    .into(),
-            );
+            return Err(RunError::WorkersHung);
         }
         for (i, (role, child)) in workers.iter_mut().enumerate() {
             if done[i] {
@@ -399,7 +390,7 @@ fn wait_all(
             let slice = Deadline::after(Duration::from_millis(50))
                 .min(grace.unwrap_or(deadline))
                 .min(deadline);
-            match child.wait_deadline(slice).map_err(|e| e.to_string())? {
+            match child.wait_deadline(slice)? {
                 None => {}
                 Some(status) => {
                     done[i] = true;
@@ -427,7 +418,7 @@ fn wait_all(
     if deaths.is_empty() {
         Ok(())
     } else {
-        Err(explain(&deaths))
+        Err(RunError::Workers(deaths))
     }
 }
 
