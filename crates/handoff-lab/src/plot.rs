@@ -25,6 +25,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::experiments::exchange::mode::{ModeInfo, Shape};
 use crate::output::{fmt_ns, fmt_size, sig3};
 use crate::schema::{mode_rank, placement, ExchangeRecord, ExchangeResults, Summary};
 use crate::stats::Metric;
@@ -503,50 +504,28 @@ fn draw<DB: DrawingBackend>(
 // ---------------------------------------------------------------------------------------------
 // Colors and text
 
-/// The color of a mode, the same in every figure.
+/// The color of a mode, the same in every figure: the registry's colour, or one of a few
+/// extra colours for a mode this version does not know.
 pub fn mode_color(mode: &str) -> RGBColor {
-    match mode {
-        "single-thread" => RGBColor(0x6e, 0x6e, 0x6e),
-        "file" => RGBColor(0x8c, 0x56, 0x4b),
-        "threads-spin" => RGBColor(0x1f, 0x77, 0xb4),
-        "processes-spin" => RGBColor(0xff, 0x7f, 0x0e),
-        "threads-blocking" => RGBColor(0x2c, 0xa0, 0x2c),
-        "processes-semaphore" => RGBColor(0xd6, 0x27, 0x28),
-        "processes-futex" => RGBColor(0x94, 0x67, 0xbd),
-        "processes-adaptive" => RGBColor(0xe3, 0x77, 0xc2),
-        "pipe" => RGBColor(0x17, 0xbe, 0xcf),
-        other => {
-            const EXTRA: [RGBColor; 4] = [
-                RGBColor(0xbc, 0xbd, 0x22),
-                RGBColor(0x39, 0x3b, 0x79),
-                RGBColor(0x63, 0x79, 0x39),
-                RGBColor(0x84, 0x3c, 0x39),
-            ];
-            let h = other
-                .bytes()
-                .fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize));
-            EXTRA[h % EXTRA.len()]
-        }
+    if let Some(info) = ModeInfo::by_name(mode) {
+        let (r, g, b) = info.colour;
+        return RGBColor(r, g, b);
     }
+    const EXTRA: [RGBColor; 4] = [
+        RGBColor(0xbc, 0xbd, 0x22),
+        RGBColor(0x39, 0x3b, 0x79),
+        RGBColor(0x63, 0x79, 0x39),
+        RGBColor(0x84, 0x3c, 0x39),
+    ];
+    let h = mode
+        .bytes()
+        .fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize));
+    EXTRA[h % EXTRA.len()]
 }
 
-/// Marker shape of a line series: threads circles, processes triangles, the rest squares, so
-/// series that coincide (threads vs processes) stay distinguishable.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Shape {
-    Circle,
-    Triangle,
-    Square,
-}
-
+/// Marker shape of a mode's line series (the registry's; squares for an unknown mode).
 fn mode_shape(mode: &str) -> Shape {
-    if mode.starts_with("threads") {
-        Shape::Circle
-    } else if mode.starts_with("processes") {
-        Shape::Triangle
-    } else {
-        Shape::Square
-    }
+    ModeInfo::by_name(mode).map_or(Shape::Square, |i| i.shape)
 }
 
 /// Draws markers of `shape` at plot points.
