@@ -77,8 +77,7 @@ pub fn overrides(common: &CommonExchangeArgs, allowed: &[usize]) -> Result<Overr
             .size
             .as_deref()
             .map(handoff_lab::units::parse_size_list)
-            .transpose()
-            .map_err(Failure::usage)?,
+            .transpose()?,
         consumer_cores: common
             .consumer_core
             .as_deref()
