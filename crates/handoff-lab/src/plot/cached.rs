@@ -1,8 +1,11 @@
 //! The cached vs flushed figure.
 
-use super::kit::*;
+use super::kit::{
+    draw_legend, draw_x_categories, err, error_bar, frame, layout, metric_desc, sorted_modes,
+    value_range, Axis, Swatch, CACHED_COLOR, FLUSHED_COLOR,
+};
 use super::kit::{Area, DrawResult};
-use super::plan::*;
+use super::plan::Figure;
 
 use plotters::prelude::*;
 

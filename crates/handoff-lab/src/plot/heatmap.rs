@@ -1,9 +1,8 @@
 //! The c2c heatmap.
 
-use super::kit::*;
+use super::kit::{anchored, draw_title, err, font, Axis, FONT_FAMILY, INK, MARKER};
 use super::kit::{Area, DrawResult};
-use super::plan::*;
-use super::*;
+use super::plan::Figure;
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

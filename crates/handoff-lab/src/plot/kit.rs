@@ -1,7 +1,5 @@
 //! The chart kit every figure draws with: colours and text, axes, frames, legends, markers.
 
-use super::*;
-
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -11,6 +9,11 @@ use crate::experiments::exchange::mode::{ModeInfo, Shape};
 use crate::output::{fmt_size, sig3};
 use crate::schema::{mode_rank, placement, ExchangeRecord, Summary};
 use crate::stats::Metric;
+
+/// The font family name the plots use; the bundled font is registered under it.
+pub const FONT_FAMILY: &str = "sans-serif";
+/// Width of the legend column beside a chart, in pixels.
+const LEGEND_WIDTH: u32 = 270;
 
 pub(super) type Area<DB> = DrawingArea<DB, Shift>;
 pub(super) type DrawResult = Result<(), String>;

@@ -29,10 +29,11 @@ mod vs_size;
 
 use cached::draw_cached_vs_flushed;
 use heatmap::draw_heatmap;
-pub use kit::mode_color;
 use kit::{err, Area, DrawResult};
+pub use kit::{mode_color, FONT_FAMILY};
 use per_cpu::draw_per_cpu;
 pub use plan::{plan_figures, Figure, FigureKind};
+pub use plan::{LOG_SPREAD, PREFERRED_SIZE};
 use vs_size::draw_vs_size;
 
 use std::path::{Path, PathBuf};
@@ -44,19 +45,11 @@ use crate::schema::ExchangeResults;
 
 /// The bundled font: a Latin/Greek/symbols subset of DejaVu Sans (see `assets/`).
 const FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans-subset.ttf");
-/// The font family name the plots use; the bundled font is registered under it.
-pub const FONT_FAMILY: &str = "sans-serif";
 
 /// Width and height of the per-CPU, per-size and cache figures in pixels.
 pub const FIGURE_SIZE: (u32, u32) = (1280, 720);
 /// Width and height of the heatmap in pixels.
 pub const HEATMAP_SIZE: (u32, u32) = (980, 820);
-/// Spread (max / min of the plotted values) above which a latency axis is logarithmic.
-pub const LOG_SPREAD: f64 = 30.0;
-/// The block size per-CPU and cache figures prefer when it was measured.
-pub const PREFERRED_SIZE: u64 = 1 << 20;
-
-const LEGEND_WIDTH: u32 = 270;
 
 /// A figure could not be drawn or written.
 #[derive(Debug, thiserror::Error)]

@@ -1,8 +1,11 @@
 //! Figures per consumer CPU: read time and latency, one bar or line per mode.
 
-use super::kit::*;
+use super::kit::{
+    draw_legend, draw_markers, draw_x_categories, err, error_bar, frame, layout, metric_desc,
+    mode_color, mode_shape, short_placement, sorted_modes, value_range, Axis, Swatch, INK,
+};
 use super::kit::{Area, DrawResult};
-use super::plan::*;
+use super::plan::{summary, Figure};
 
 use plotters::prelude::*;
 

@@ -1,14 +1,16 @@
 //! Planning: which figures the data supports.
 
-use super::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::output::fmt_size;
 use crate::schema::{placement, ExchangeRecord, ExchangeResults, Summary};
 use crate::stats::Metric;
 
-// ---------------------------------------------------------------------------------------------
-// Planning
+
+/// Spread (max / min of the plotted values) above which a latency axis is logarithmic.
+pub const LOG_SPREAD: f64 = 30.0;
+/// The block size per-CPU and cache figures prefer when it was measured.
+pub const PREFERRED_SIZE: u64 = 1 << 20;
 
 /// What a figure shows.
 #[derive(Debug, Clone, PartialEq)]

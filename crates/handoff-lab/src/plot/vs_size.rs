@@ -1,8 +1,11 @@
 //! Figures against the block size: read time and latency, log-log.
 
-use super::kit::*;
+use super::kit::{
+    anchored, draw_legend, draw_markers, err, error_bar, frame, layout, metric_desc, mode_color,
+    mode_shape, sorted_modes, value_range, Axis, Swatch, CACHE_MARK, INK,
+};
 use super::kit::{Area, DrawResult};
-use super::plan::*;
+use super::plan::{summary, Figure};
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
