@@ -280,8 +280,7 @@ fn load(path: &Path) -> Result<ExchangeResults, Failure> {
 }
 
 fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
-    let res = ExchangeResults::load_exchange_or_c2c(results)
-        .map_err(|e| Failure::usage(e.to_string()))?;
+    let res = ExchangeResults::load_exchange_or_c2c(results)?;
     let dir = match out {
         Some(d) => d.to_path_buf(),
         None => results
@@ -292,8 +291,7 @@ fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
     };
     std::fs::create_dir_all(&dir)
         .map_err(|e| Failure::runtime(format!("creating {}: {e}", dir.display())))?;
-    let files =
-        handoff_lab::plot::plot_all(&res, &dir).map_err(|e| Failure::runtime(e.to_string()))?;
+    let files = handoff_lab::plot::plot_all(&res, &dir)?;
     for f in files {
         println!("{}", f.display());
     }

@@ -6,7 +6,6 @@ use crate::output::fmt_size;
 use crate::schema::{placement, ExchangeRecord, ExchangeResults, Summary};
 use crate::stats::Metric;
 
-
 /// Spread (max / min of the plotted values) above which a latency axis is logarithmic.
 pub const LOG_SPREAD: f64 = 30.0;
 /// The block size per-CPU and cache figures prefer when it was measured.
