@@ -1,15 +1,18 @@
 //! Argument parsing and dispatch. The lab does the work; this file only turns flags into its
 //! configurations and its results into files and exit codes.
 
+use crate::cli_report::{self, ReportArgs};
+use crate::common::{
+    allowed_cpus, check_memory, install_interrupt_handler, overrides, parse_cores, results,
+    CommonExchangeArgs, Machine, CANCEL,
+};
 use crate::{progress, Failure, EXIT_INTERRUPTED};
 use clap::{Args, Parser, Subcommand};
-use handoff_lab::experiments::exchange::{self, ExchangeConfig, Mode};
+use handoff_lab::experiments::exchange::{self, ExchangeConfig};
 use handoff_lab::output::{self, Format};
 use handoff_lab::schema::{C2cResults, ExchangeResults};
-use handoff_probe::clock::Clock;
-use handoff_probe::topology::Topology;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 /// Measure how fast two processes (or two threads) on this machine hand data to each other.
 ///
@@ -80,31 +83,6 @@ enum Bench {
     C2c(C2cArgs),
 }
 
-/// Flags shared by `bench exchange` and `report`.
-#[derive(Debug, Args, Clone)]
-pub struct CommonExchangeArgs {
-    /// Modes, comma-separated, or `all`: single-thread, file, threads-spin, processes-spin,
-    /// threads-blocking, processes-semaphore, processes-futex, processes-adaptive, pipe.
-    #[arg(long)]
-    pub mode: Option<String>,
-    /// Block sizes, comma-separated, with units: 4KiB,64KiB,1MiB (multiples of 4 bytes).
-    #[arg(long)]
-    pub size: Option<String>,
-    /// Consumer CPUs: a list such as 0,1 or 0-3, or `all` (every CPU this process may use).
-    #[arg(long)]
-    pub consumer_core: Option<String>,
-    /// Measured repetitions per run.
-    #[arg(long)]
-    pub reps: Option<u32>,
-    /// Runs per point, each with a fresh pair of threads or processes.
-    #[arg(long)]
-    pub runs: Option<u32>,
-    /// The fill and sum kernel: auto (the widest vector unit this CPU has), avx512, avx2, sse2,
-    /// neon or scalar (one element at a time, to see what vectorization gains).
-    #[arg(long, value_name = "KERNEL")]
-    pub kernel: Option<String>,
-}
-
 #[derive(Debug, Args)]
 struct ExchangeArgs {
     #[command(flatten)]
@@ -162,40 +140,13 @@ struct C2cArgs {
     quiet: bool,
 }
 
-/// `handoff report` flags.
-#[derive(Debug, Args)]
-pub struct ReportArgs {
-    #[command(flatten)]
-    pub common: CommonExchangeArgs,
-    /// Output folder (default: handoff-report-HOST-DATE).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// A shorter run (under a minute on 2 CPUs): fewer repetitions, runs and sizes.
-    #[arg(long)]
-    pub quick: bool,
-    /// No progress on stderr.
-    #[arg(long, short)]
-    pub quiet: bool,
-    /// Stop after this many exchange records and write a partial report (for tests).
-    #[arg(long, hide = true)]
-    pub stop_after_records: Option<usize>,
-}
-
-pub static CANCEL: AtomicBool = AtomicBool::new(false);
-
-/// Ctrl-C (and SIGTERM) set the cancel flag; experiments stop at the next safe point.
-pub fn install_interrupt_handler() {
-    // An error here only means a handler is already installed.
-    let _ = ctrlc::set_handler(|| CANCEL.store(true, Ordering::SeqCst));
-}
-
 /// Runs the command; `Ok(exit code)`.
 pub fn run(cli: Cli) -> Result<u8, Failure> {
     match cli.command {
         Command::Worker { experiment, spec } => worker(&experiment, &spec),
         Command::Bench(Bench::Exchange(a)) => bench_exchange(a),
         Command::Bench(Bench::C2c(a)) => bench_c2c(a),
-        Command::Report(a) => crate::cli_report::report(a),
+        Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {
             a,
@@ -219,147 +170,9 @@ fn worker(experiment: &str, spec: &str) -> Result<u8, Failure> {
     }
 }
 
-/// The CPUs this process may use.
-pub fn allowed_cpus() -> Result<Vec<usize>, Failure> {
-    handoff::sys::affinity::allowed_cpus()
-        .map_err(|e| Failure::runtime(format!("reading the CPU affinity mask: {e}")))
-}
-
-/// Parses `all` or a CPU list, checking every CPU is allowed.
-pub fn parse_cores(text: &str, allowed: &[usize], flag: &str) -> Result<Vec<usize>, Failure> {
-    if text.trim() == "all" {
-        return Ok(allowed.to_vec());
-    }
-    let cpus = handoff::sys::affinity::parse_cpu_list(text)
-        .map_err(|e| Failure::usage(format!("{flag} {text}: {e}")))?;
-    if cpus.is_empty() {
-        return Err(Failure::usage(format!("{flag} names no CPU")));
-    }
-    for &c in &cpus {
-        if !allowed.contains(&c) {
-            return Err(Failure::usage(format!(
-                "{flag}: CPU {c} is not available: this process may use CPUs {}",
-                handoff::sys::affinity::format_cpu_list(allowed)
-            )));
-        }
-    }
-    Ok(cpus)
-}
-
 fn parse_format(text: &str) -> Result<Format, Failure> {
     text.parse::<Format>()
         .map_err(|e| Failure::usage(e.to_string()))
-}
-
-/// Applies the shared flags to a configuration.
-pub fn apply_common(
-    cfg: &mut ExchangeConfig,
-    common: &CommonExchangeArgs,
-    allowed: &[usize],
-) -> Result<(), Failure> {
-    if let Some(m) = &common.mode {
-        cfg.modes = Mode::parse_list(m).map_err(Failure::usage)?;
-    }
-    if let Some(s) = &common.size {
-        cfg.sizes = handoff_lab::units::parse_size_list(s).map_err(Failure::usage)?;
-    }
-    if let Some(c) = &common.consumer_core {
-        cfg.consumer_cores = parse_cores(c, allowed, "--consumer-core")?;
-        // Single-thread modes run on the producer's CPU: a consumer CPU that only they would
-        // use must not be dropped in silence.
-        let producer = cfg.producer_core;
-        if cfg.modes.iter().all(|m| m.is_single_thread()) {
-            if let Some(&other) = cfg.consumer_cores.iter().find(|&&c| c != producer) {
-                return Err(Failure::usage(format!(
-                    "--consumer-core {other}: {} has one thread, which runs on the producer's \
-                     CPU ({producer}); use --producer-core {other} to run it on CPU {other}",
-                    cfg.modes
-                        .iter()
-                        .map(|m| m.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" and ")
-                )));
-            }
-        }
-    }
-    if let Some(r) = common.reps {
-        cfg.reps = r;
-    }
-    if let Some(r) = common.runs {
-        cfg.runs = r;
-    }
-    if let Some(k) = &common.kernel {
-        cfg.kernel = k.clone();
-    }
-    Ok(())
-}
-
-/// Refuses a plan whose runs cannot fit in the memory (or /dev/shm) free now.
-pub fn check_memory(points: &[exchange::Point]) -> Result<(), Failure> {
-    exchange::memory::check(points, &exchange::memory::Room::detect()).map_err(Failure::usage)
-}
-
-/// Everything an exchange measurement needs from the machine.
-pub struct Machine {
-    pub clock: Clock,
-    pub calibration: handoff_probe::clock::Calibration,
-    pub topology: Topology,
-    pub launcher: exchange::Launcher,
-}
-
-impl Machine {
-    pub fn detect() -> Result<Machine, Failure> {
-        let clock = Clock::detect();
-        let calibration = clock.calibration();
-        let topology = Topology::detect()
-            .map_err(|e| Failure::runtime(format!("reading the CPU topology: {e}")))?;
-        let exe = std::env::current_exe()
-            .map_err(|e| Failure::runtime(format!("finding our own executable: {e}")))?;
-        Ok(Machine {
-            clock,
-            calibration,
-            topology,
-            launcher: exchange::Launcher {
-                exe,
-                args: vec!["__worker".into(), "exchange".into()],
-            },
-        })
-    }
-
-    pub fn env<'a>(&'a self, cfg: &ExchangeConfig) -> Result<exchange::Env<'a>, Failure> {
-        let kernel = handoff_lab::kernels::Kernel::choose(&cfg.kernel)
-            .map_err(|e| Failure::usage(e.to_string()))?;
-        Ok(exchange::Env {
-            launcher: &self.launcher,
-            cancel: &CANCEL,
-            clock: self.clock,
-            calibration: self.calibration,
-            topology: &self.topology,
-            file_dir: cfg.file_dir.clone(),
-            producer_delay_us: cfg.producer_delay_us,
-            kernel,
-            fault: cfg.fault,
-            adjacent_floor: exchange::adjacent_c2c,
-        })
-    }
-}
-
-/// Wraps an exchange outcome into a results file.
-pub fn results(
-    m: &Machine,
-    cfg: &serde_json::Value,
-    outcome: exchange::Outcome,
-) -> ExchangeResults {
-    let mut r = ExchangeResults::new(
-        handoff_lab::machine::detect(&m.calibration),
-        handoff_lab::machine::tool(),
-        cfg.clone(),
-    );
-    r.c2c = outcome.c2c;
-    r.records = outcome.records;
-    r.partial = outcome.stopped.is_some();
-    r.stopped_early = outcome.stopped;
-    r
 }
 
 fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
@@ -376,10 +189,10 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
         cfg.file_dir = d;
     }
     if let Some(f) = &a.fault {
-        cfg.fault = Some(f.parse().map_err(Failure::usage)?);
+        cfg.fault = Some(f.parse()?);
     }
-    apply_common(&mut cfg, &a.common, &allowed)?;
-    cfg.validate(&allowed).map_err(Failure::usage)?;
+    cfg.apply(&overrides(&a.common, &allowed)?)?;
+    cfg.validate(&allowed)?;
     let format = parse_format(&a.format)?;
     if let Some(path) = &a.output {
         output::check_output_path(path).map_err(|e| Failure::usage(e.to_string()))?;
@@ -390,8 +203,7 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
     let points = exchange::plan(&cfg);
     check_memory(&points)?;
     let mut prog = progress::Stderr::new(a.quiet);
-    let outcome = exchange::run_points(&points, &env, &[], &mut prog, None)
-        .map_err(|e| Failure::runtime(e.to_string()))?;
+    let outcome = exchange::run_points(&points, &env, &[], &mut prog, None)?;
     let interrupted = outcome.stopped.is_some();
     let config = serde_json::to_value(&cfg).map_err(|e| Failure::runtime(e.to_string()))?;
     let res = results(&m, &config, outcome);
@@ -433,9 +245,13 @@ fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {
     let mut prog = progress::Stderr::new(a.quiet);
     use handoff_lab::progress::Progress;
     prog.begin(pairs.len(), "c2c");
-    let measured =
-        handoff_lab::experiments::c2c::measure(&pairs, &opts, &m.topology, &CANCEL, &mut |_, _| {})
-            .map_err(Failure::runtime)?;
+    let measured = handoff_lab::experiments::c2c::measure(
+        &pairs,
+        &opts,
+        &m.topology,
+        &CANCEL,
+        &mut |_, _| {},
+    )?;
     prog.end();
     let config = serde_json::json!({
         "cores": cpus,
@@ -464,8 +280,7 @@ fn load(path: &Path) -> Result<ExchangeResults, Failure> {
 }
 
 fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
-    let res = ExchangeResults::load_exchange_or_c2c(results)
-        .map_err(|e| Failure::usage(e.to_string()))?;
+    let res = ExchangeResults::load_exchange_or_c2c(results)?;
     let dir = match out {
         Some(d) => d.to_path_buf(),
         None => results
@@ -476,8 +291,7 @@ fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
     };
     std::fs::create_dir_all(&dir)
         .map_err(|e| Failure::runtime(format!("creating {}: {e}", dir.display())))?;
-    let files =
-        handoff_lab::plot::plot_all(&res, &dir).map_err(|e| Failure::runtime(e.to_string()))?;
+    let files = handoff_lab::plot::plot_all(&res, &dir)?;
     for f in files {
         println!("{}", f.display());
     }

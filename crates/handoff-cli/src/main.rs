@@ -3,6 +3,7 @@
 
 mod cli;
 mod cli_report;
+mod common;
 mod progress;
 
 use clap::Parser;
@@ -41,6 +42,38 @@ impl Failure {
             message: message.into(),
         }
     }
+}
+
+/// The lab's errors and their exit codes, in one place: bad input the user can fix before
+/// anything runs is usage (2); a failure while measuring or writing is runtime (3). The
+/// message is the error's own. Not here, because the code depends on the step, not the type:
+/// `OutputError` (a bad `--output` path or `--format` is usage, a failed write runtime) and a
+/// worker's `RunError` (runtime, with the prefix `worker:`).
+macro_rules! exit_code_of {
+    ($($error:ty => $code:ident),* $(,)?) => {
+        $(impl From<$error> for Failure {
+            fn from(e: $error) -> Failure {
+                Failure {
+                    code: $code,
+                    message: e.to_string(),
+                }
+            }
+        })*
+    };
+}
+
+exit_code_of! {
+    handoff_lab::experiments::exchange::ModeError => EXIT_USAGE,
+    handoff_lab::experiments::exchange::ConfigError => EXIT_USAGE,
+    handoff_lab::experiments::exchange::fault::FaultParseError => EXIT_USAGE,
+    handoff_lab::experiments::exchange::memory::MemoryError => EXIT_USAGE,
+    handoff_lab::kernels::KernelError => EXIT_USAGE,
+    handoff_lab::units::SizeError => EXIT_USAGE,
+    handoff_lab::schema::LoadError => EXIT_USAGE,
+    handoff_lab::plot::PlotError => EXIT_RUNTIME,
+    handoff_lab::report::plan::OutDirError => EXIT_USAGE,
+    handoff_lab::experiments::c2c::C2cError => EXIT_RUNTIME,
+    handoff_lab::experiments::exchange::ExchangeError => EXIT_RUNTIME,
 }
 
 fn main() -> ExitCode {

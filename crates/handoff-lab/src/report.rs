@@ -8,6 +8,7 @@
 //! runs disagree ([`crate::stats::disagreement`]). A partial run says so at the top.
 
 pub mod doc;
+pub mod plan;
 pub mod recommend;
 mod tables;
 

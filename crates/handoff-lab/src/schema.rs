@@ -11,6 +11,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::experiments::exchange::ModeInfo;
 use serde::{Deserialize, Serialize};
 
 /// Schema string of an exchange results file (`bench exchange --format json`, `report`).
@@ -91,31 +92,19 @@ pub mod placement {
     }
 }
 
-/// The exchange modes of issue 4, in the order the lab reports them.
-pub const EXCHANGE_MODES: [&str; 9] = [
-    "single-thread",
-    "file",
-    "threads-spin",
-    "processes-spin",
-    "threads-blocking",
-    "processes-semaphore",
-    "processes-futex",
-    "processes-adaptive",
-    "pipe",
-];
+/// The exchange modes of issue 4, in the order the lab reports them (the names of the mode
+/// registry [`crate::experiments::exchange::MODES`]).
+pub const EXCHANGE_MODES: [&str; 9] = crate::experiments::exchange::mode::MODE_NAMES;
 
 /// Sort rank of a mode name: the order of [`EXCHANGE_MODES`], unknown modes last.
 pub fn mode_rank(mode: &str) -> usize {
-    EXCHANGE_MODES
-        .iter()
-        .position(|m| *m == mode)
-        .unwrap_or(EXCHANGE_MODES.len())
+    ModeInfo::rank(mode)
 }
 
 /// Whether a mode hands the block from one party (thread or process) to another; the
 /// one-thread baselines `single-thread` and `file` do not.
 pub fn is_two_party(mode: &str) -> bool {
-    !matches!(mode, "single-thread" | "file")
+    ModeInfo::is_two_party(mode)
 }
 
 /// The results of `handoff bench exchange` or `handoff report` (schema [`EXCHANGE_SCHEMA`]).

@@ -4,6 +4,7 @@ use crate::schema::C2cPair;
 use handoff_probe::floor::{c2c, C2cOptions};
 use handoff_probe::topology::Topology;
 use std::sync::atomic::{AtomicBool, Ordering};
+use thiserror::Error;
 
 /// Every unordered pair of distinct CPUs in `cpus` (one-way latency is symmetric).
 pub fn all_pairs(cpus: &[usize]) -> Vec<(usize, usize)> {
@@ -30,6 +31,19 @@ pub fn representative_pairs(
         .collect()
 }
 
+/// Measuring the c2c floor between two CPUs failed.
+#[derive(Debug, Error)]
+#[error("c2c between CPUs {a} and {b}: {source}")]
+pub struct C2cError {
+    /// One CPU of the pair.
+    pub a: usize,
+    /// The other.
+    pub b: usize,
+    /// What the measurement reported.
+    #[source]
+    pub source: handoff::Error,
+}
+
 /// Measures each pair; `progress` is told after each. Stops early (returning what it has)
 /// when `cancel` is set.
 pub fn measure(
@@ -38,13 +52,13 @@ pub fn measure(
     topology: &Topology,
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Vec<C2cPair>, String> {
+) -> Result<Vec<C2cPair>, C2cError> {
     let mut out = Vec::with_capacity(pairs.len());
     for (i, &(a, b)) in pairs.iter().enumerate() {
         if cancel.load(Ordering::Relaxed) {
             break;
         }
-        let r = c2c(a, b, opts).map_err(|e| format!("c2c between CPUs {a} and {b}: {e}"))?;
+        let r = c2c(a, b, opts).map_err(|source| C2cError { a, b, source })?;
         out.push(C2cPair {
             cpu_a: a,
             cpu_b: b,

@@ -24,6 +24,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::compare::Verdict;
+use crate::experiments::exchange::ModeInfo;
 use crate::output::{fmt_ns, fmt_size, fmt_us};
 use crate::schema::{is_two_party, mode_rank, placement, ExchangeRecord, ExchangeResults, Machine};
 use crate::stats::{pooled_log_ratio, ratio_of_means, run_means, Metric, Ratio};
@@ -355,10 +356,16 @@ fn pick(
         v.iter().sum::<f64>() / v.len().max(1) as f64
     };
     // A mode busy-waits when its consumer keeps the CPU busy or it polls (spin, spin-yield:
-    // on a shared core the yield loop takes turns with the producer).
+    // on a shared core the yield loop takes turns with the producer): the mode registry says
+    // which poll; for a mode it does not know, the records' wait does.
     let spins = |m: &str| {
-        recs.iter()
-            .any(|r| r.mode == m && r.wait.starts_with("spin"))
+        ModeInfo::by_name(m).map_or_else(
+            || {
+                recs.iter()
+                    .any(|r| r.mode == m && r.wait.starts_with("spin"))
+            },
+            |i| i.busy_waits,
+        )
     };
     let mode = std::iter::once(&best_measured)
         .chain(&tied)

@@ -1,8 +1,10 @@
 //! The exchange experiment's configuration and its validation (done before anything runs).
 
+use super::fault::Fault;
 use super::mode::Mode;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use thiserror::Error;
 
 /// Everything that defines one `bench exchange` invocation; recorded verbatim in the results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -72,77 +74,197 @@ impl Default for ExchangeConfig {
     }
 }
 
+/// Why a configuration cannot run on this machine; each message is one line for the user and
+/// says what to change.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    /// No `--mode`.
+    #[error("no mode selected")]
+    NoMode,
+    /// No `--size`.
+    #[error("no size selected")]
+    NoSize,
+    /// A size of 0 bytes.
+    #[error("size 0 is not allowed: the block needs at least one 4-byte integer")]
+    ZeroSize,
+    /// A size that is not a whole number of 32-bit integers.
+    #[error("size {0} B is not a multiple of 4: the block is an array of 32-bit integers")]
+    SizeNotMultipleOf4(usize),
+    /// `--reps 0`.
+    #[error("--reps must be at least 1")]
+    NoReps,
+    /// `--runs 0`.
+    #[error("--runs must be at least 1")]
+    NoRuns,
+    /// More repetitions per run than the sample arrays hold.
+    #[error(
+        "--reps {reps} plus --warmup {warmup} is more than {MAX_REPS_PER_RUN} repetitions per \
+         run: use fewer repetitions and more --runs"
+    )]
+    TooManyReps {
+        /// `--reps`.
+        reps: u32,
+        /// `--warmup`.
+        warmup: u32,
+    },
+    /// More runs than a point may have.
+    #[error("--runs {0} is more than {MAX_RUNS}: use fewer runs")]
+    TooManyRuns(u32),
+    /// The kernel is unknown or not available on this CPU.
+    #[error(transparent)]
+    Kernel(#[from] crate::kernels::KernelError),
+    /// A fault that kills a process, with a mode that has none of its own.
+    #[error("--fault {0} kills the producer's process: use it with process modes only")]
+    FaultNeedsProcesses(Fault),
+    /// No cache state.
+    #[error("no cache state selected")]
+    NoCacheState,
+    /// A CPU outside this process's affinity mask.
+    #[error("CPU {cpu} is not available: this process may use CPUs {allowed}")]
+    CpuNotAllowed {
+        /// The CPU asked for.
+        cpu: usize,
+        /// The CPUs this process may use, as a list.
+        allowed: String,
+    },
+    /// No consumer CPU.
+    #[error("no consumer core selected")]
+    NoConsumer,
+    /// `--consumer-core` names a CPU only one-thread modes would use (they run on the
+    /// producer's CPU).
+    #[error(
+        "--consumer-core {cpu}: {modes} has one thread, which runs on the producer's CPU \
+         ({producer}); use --producer-core {cpu} to run it on CPU {cpu}"
+    )]
+    OneThreadConsumer {
+        /// The consumer CPU that would be dropped.
+        cpu: usize,
+        /// The modes, `single-thread and file`.
+        modes: String,
+        /// The producer's CPU.
+        producer: usize,
+    },
+    /// `--file-dir` is not a directory.
+    #[error("--file-dir {} is not a directory", .0.display())]
+    FileDir(PathBuf),
+}
+
+/// The flags `bench exchange` and `report` share, parsed: `None` keeps the command's default.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Overrides {
+    /// `--mode`.
+    pub modes: Option<Vec<Mode>>,
+    /// `--size`.
+    pub sizes: Option<Vec<usize>>,
+    /// `--consumer-core`.
+    pub consumer_cores: Option<Vec<usize>>,
+    /// `--reps`.
+    pub reps: Option<u32>,
+    /// `--runs`.
+    pub runs: Option<u32>,
+    /// `--kernel`.
+    pub kernel: Option<String>,
+}
+
+impl ExchangeConfig {
+    /// Applies the flags the user gave. A consumer CPU that only one-thread modes would use is
+    /// refused rather than dropped in silence.
+    pub fn apply(&mut self, o: &Overrides) -> Result<(), ConfigError> {
+        if let Some(m) = &o.modes {
+            self.modes = m.clone();
+        }
+        if let Some(s) = &o.sizes {
+            self.sizes = s.clone();
+        }
+        if let Some(c) = &o.consumer_cores {
+            self.consumer_cores = c.clone();
+            let producer = self.producer_core;
+            if self.modes.iter().all(|m| m.is_single_thread()) {
+                if let Some(&cpu) = self.consumer_cores.iter().find(|&&c| c != producer) {
+                    return Err(ConfigError::OneThreadConsumer {
+                        cpu,
+                        modes: self
+                            .modes
+                            .iter()
+                            .map(|m| m.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" and "),
+                        producer,
+                    });
+                }
+            }
+        }
+        if let Some(r) = o.reps {
+            self.reps = r;
+        }
+        if let Some(r) = o.runs {
+            self.runs = r;
+        }
+        if let Some(k) = &o.kernel {
+            self.kernel = k.clone();
+        }
+        Ok(())
+    }
+}
+
 impl ExchangeConfig {
     /// Checks the configuration against this machine; the error is one line for the user.
-    pub fn validate(&self, allowed_cpus: &[usize]) -> Result<(), String> {
+    pub fn validate(&self, allowed_cpus: &[usize]) -> Result<(), ConfigError> {
         if self.modes.is_empty() {
-            return Err("no mode selected".into());
+            return Err(ConfigError::NoMode);
         }
         if self.sizes.is_empty() {
-            return Err("no size selected".into());
+            return Err(ConfigError::NoSize);
         }
         for &s in &self.sizes {
             if s == 0 {
-                return Err(
-                    "size 0 is not allowed: the block needs at least one 4-byte integer".into(),
-                );
+                return Err(ConfigError::ZeroSize);
             }
             if s % 4 != 0 {
-                return Err(format!(
-                    "size {s} B is not a multiple of 4: the block is an array of 32-bit integers"
-                ));
+                return Err(ConfigError::SizeNotMultipleOf4(s));
             }
         }
         if self.reps == 0 {
-            return Err("--reps must be at least 1".into());
+            return Err(ConfigError::NoReps);
         }
         if self.runs == 0 {
-            return Err("--runs must be at least 1".into());
+            return Err(ConfigError::NoRuns);
         }
         if self
             .reps
             .checked_add(self.warmup)
             .is_none_or(|t| t > MAX_REPS_PER_RUN)
         {
-            return Err(format!(
-                "--reps {} plus --warmup {} is more than {MAX_REPS_PER_RUN} repetitions per \
-                 run: use fewer repetitions and more --runs",
-                self.reps, self.warmup
-            ));
+            return Err(ConfigError::TooManyReps {
+                reps: self.reps,
+                warmup: self.warmup,
+            });
         }
         if self.runs > MAX_RUNS {
-            return Err(format!(
-                "--runs {} is more than {MAX_RUNS}: use fewer runs",
-                self.runs
-            ));
+            return Err(ConfigError::TooManyRuns(self.runs));
         }
-        crate::kernels::Kernel::choose(&self.kernel).map_err(|e| e.to_string())?;
+        crate::kernels::Kernel::choose(&self.kernel)?;
         if let Some(f) = self.fault {
             if f.kills_the_process() && self.modes.iter().any(|m| !m.is_processes()) {
-                return Err(format!(
-                    "--fault {f} kills the producer's process: use it with process modes only"
-                ));
+                return Err(ConfigError::FaultNeedsProcesses(f));
             }
         }
         if self.flush_cache.is_empty() {
-            return Err("no cache state selected".into());
+            return Err(ConfigError::NoCacheState);
         }
-        let list = handoff::sys::affinity::format_cpu_list(allowed_cpus);
         for &cpu in std::iter::once(&self.producer_core).chain(&self.consumer_cores) {
             if !allowed_cpus.contains(&cpu) {
-                return Err(format!(
-                    "CPU {cpu} is not available: this process may use CPUs {list}"
-                ));
+                return Err(ConfigError::CpuNotAllowed {
+                    cpu,
+                    allowed: handoff::sys::affinity::format_cpu_list(allowed_cpus),
+                });
             }
         }
         if self.consumer_cores.is_empty() {
-            return Err("no consumer core selected".into());
+            return Err(ConfigError::NoConsumer);
         }
         if self.modes.contains(&Mode::File) && !self.file_dir.is_dir() {
-            return Err(format!(
-                "--file-dir {} is not a directory",
-                self.file_dir.display()
-            ));
+            return Err(ConfigError::FileDir(self.file_dir.clone()));
         }
         Ok(())
     }
@@ -257,7 +379,7 @@ mod tests {
             ),
         ];
         for (c, want) in cases {
-            let err = c.validate(&[0, 1]).unwrap_err();
+            let err = c.validate(&[0, 1]).unwrap_err().to_string();
             assert!(err.contains(want), "{err} should mention {want}");
         }
     }

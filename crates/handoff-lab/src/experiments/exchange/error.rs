@@ -125,11 +125,11 @@ pub enum RunError {
     #[error(transparent)]
     Kernel(#[from] crate::kernels::KernelError),
     /// A mode name did not parse (its message says which names exist).
-    #[error("{0}")]
-    Mode(String),
+    #[error(transparent)]
+    Mode(#[from] super::mode::ModeError),
     /// The c2c floor before the records could not be measured.
-    #[error("{0}")]
-    Floor(String),
+    #[error(transparent)]
+    Floor(#[from] crate::experiments::c2c::C2cError),
     /// A run's samples could not be summarized.
     #[error(transparent)]
     Stats(#[from] crate::stats::StatsError),

@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use thiserror::Error;
 
 /// A fault the producer injects in one repetition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,11 +36,16 @@ impl fmt::Display for Fault {
     }
 }
 
-impl FromStr for Fault {
-    type Err = String;
+/// A `--fault` text that names no fault.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("--fault {0}: use skip-fill@REP or producer-sigbus@REP")]
+pub struct FaultParseError(pub String);
 
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("--fault {s}: use skip-fill@REP or producer-sigbus@REP");
+impl FromStr for Fault {
+    type Err = FaultParseError;
+
+    fn from_str(s: &str) -> Result<Self, FaultParseError> {
+        let bad = || FaultParseError(s.to_string());
         let (kind, rep) = s.split_once('@').ok_or_else(bad)?;
         let rep: u32 = rep.parse().map_err(|_| bad())?;
         match kind {

@@ -3,6 +3,7 @@
 
 use super::samples::Layout;
 use super::{Mode, Point};
+use thiserror::Error;
 
 /// Memory one run of a point needs at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,33 +88,68 @@ fn human(bytes: u64) -> String {
     }
 }
 
+/// A run of the plan does not fit in the memory free now.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MemoryError {
+    /// Not enough memory (MemAvailable).
+    #[error(
+        "one run of {what} needs {} of memory, but this machine has {} available \
+         (MemAvailable): use a smaller --size or fewer --reps",
+        human(*.need),
+        human(*.available)
+    )]
+    Memory {
+        /// The run: mode, size and repetitions.
+        what: String,
+        /// Bytes it needs.
+        need: u64,
+        /// Bytes available.
+        available: u64,
+    },
+    /// Not enough room in /dev/shm.
+    #[error(
+        "one run of {what} needs {} of shared memory in /dev/shm, which has {} free: \
+         use a smaller --size, or free /dev/shm (df -h /dev/shm; handoff cleanup)",
+        human(*.need),
+        human(*.available)
+    )]
+    Shm {
+        /// The run: mode, size and repetitions.
+        what: String,
+        /// Bytes it needs.
+        need: u64,
+        /// Bytes free in /dev/shm.
+        available: u64,
+    },
+}
+
 /// Refuses the plan when one of its runs needs more than 90% of what is free (the rest is left
 /// for everything else); the message says how much is available.
-pub fn check(points: &[Point], room: &Room) -> Result<(), String> {
+pub fn check(points: &[Point], room: &Room) -> Result<(), MemoryError> {
     let fits = |need: u64, free: Option<u64>| free.is_none_or(|f| need <= f / 10 * 9);
     for p in points {
         let n = need(p);
-        let what = format!(
-            "{} of {} ({} repetitions)",
-            p.mode,
-            crate::units::format_size(p.size),
-            p.reps as u64 + p.warmup as u64
-        );
+        let what = || {
+            format!(
+                "{} of {} ({} repetitions)",
+                p.mode,
+                crate::units::format_size(p.size),
+                p.reps as u64 + p.warmup as u64
+            )
+        };
         if !fits(n.memory, room.memory) {
-            return Err(format!(
-                "one run of {what} needs {} of memory, but this machine has {} available \
-                 (MemAvailable): use a smaller --size or fewer --reps",
-                human(n.memory),
-                human(room.memory.unwrap_or(0))
-            ));
+            return Err(MemoryError::Memory {
+                what: what(),
+                need: n.memory,
+                available: room.memory.unwrap_or(0),
+            });
         }
         if n.shm > 0 && !fits(n.shm, room.shm) {
-            return Err(format!(
-                "one run of {what} needs {} of shared memory in /dev/shm, which has {} free: \
-                 use a smaller --size, or free /dev/shm (df -h /dev/shm; handoff cleanup)",
-                human(n.shm),
-                human(room.shm.unwrap_or(0))
-            ));
+            return Err(MemoryError::Shm {
+                what: what(),
+                need: n.shm,
+                available: room.shm.unwrap_or(0),
+            });
         }
     }
     Ok(())
@@ -171,12 +207,14 @@ mod tests {
             shm: Some(12 * GIB),
         };
         let big = point(Mode::ThreadsSpin, 64 << 30);
-        let e = check(&[big], &room).unwrap_err();
+        let e = check(&[big], &room).unwrap_err().to_string();
         assert!(e.contains("needs 64.0 GiB of memory"), "{e}");
         assert!(e.contains("23.0 GiB available"), "{e}");
         // 16 GiB fits in memory (< 90% of 23) but not in a 12 GiB /dev/shm.
         let shm = point(Mode::ProcessesFutex, 16 << 30);
-        let e = check(&[point(Mode::ThreadsSpin, 4096), shm], &room).unwrap_err();
+        let e = check(&[point(Mode::ThreadsSpin, 4096), shm], &room)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("/dev/shm, which has 12.0 GiB free"), "{e}");
         // The same block in threads needs no /dev/shm.
         check(&[point(Mode::ThreadsSpin, 16 << 30)], &room).unwrap();

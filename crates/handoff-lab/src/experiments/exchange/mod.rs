@@ -19,9 +19,9 @@ pub mod samples;
 mod single;
 pub mod worker;
 
-pub use config::ExchangeConfig;
+pub use config::{ConfigError, ExchangeConfig, Overrides};
 pub use error::RunError;
-pub use mode::{Mode, WaitKind};
+pub use mode::{Mode, ModeError, ModeInfo, Parties, WaitKind, MODES};
 
 use crate::schema::Summary;
 use crate::schema::{ExchangeRecord, RunDetail};
@@ -484,10 +484,10 @@ pub fn run_points(
         let measured = super::c2c::measure(&pairs, &opts, env.topology, env.cancel, &mut |_, _| {
             progress.advance("c2c")
         })
-        .map_err(|message| ExchangeError::RunFailed {
+        .map_err(|e| ExchangeError::RunFailed {
             point: "c2c floor".into(),
             run: 1,
-            source: RunError::Floor(message),
+            source: RunError::Floor(e),
         })?;
         out.c2c.extend(measured);
         progress.end();

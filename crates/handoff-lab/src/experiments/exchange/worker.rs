@@ -73,7 +73,7 @@ pub struct WorkerSpec {
 
 impl WorkerSpec {
     fn mode(&self) -> Result<Mode, RunError> {
-        self.mode.parse().map_err(RunError::Mode)
+        Ok(self.mode.parse()?)
     }
 }
 

@@ -1,0 +1,160 @@
+//! What `bench exchange` and `report` share: their common flags, the machine an exchange runs
+//! on, the cancel flag, and the results file they write.
+
+use crate::Failure;
+use clap::Args;
+use handoff_lab::experiments::exchange::{self, ExchangeConfig, Mode, Overrides};
+use handoff_lab::schema::ExchangeResults;
+use handoff_probe::clock::Clock;
+use handoff_probe::topology::Topology;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Flags shared by `bench exchange` and `report`.
+#[derive(Debug, Args, Clone)]
+pub struct CommonExchangeArgs {
+    /// Modes, comma-separated, or `all`: single-thread, file, threads-spin, processes-spin,
+    /// threads-blocking, processes-semaphore, processes-futex, processes-adaptive, pipe.
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// Block sizes, comma-separated, with units: 4KiB,64KiB,1MiB (multiples of 4 bytes).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Consumer CPUs: a list such as 0,1 or 0-3, or `all` (every CPU this process may use).
+    #[arg(long)]
+    pub consumer_core: Option<String>,
+    /// Measured repetitions per run.
+    #[arg(long)]
+    pub reps: Option<u32>,
+    /// Runs per point, each with a fresh pair of threads or processes.
+    #[arg(long)]
+    pub runs: Option<u32>,
+    /// The fill and sum kernel: auto (the widest vector unit this CPU has), avx512, avx2, sse2,
+    /// neon or scalar (one element at a time, to see what vectorization gains).
+    #[arg(long, value_name = "KERNEL")]
+    pub kernel: Option<String>,
+}
+
+pub static CANCEL: AtomicBool = AtomicBool::new(false);
+
+/// Ctrl-C (and SIGTERM) set the cancel flag; experiments stop at the next safe point.
+pub fn install_interrupt_handler() {
+    // An error here only means a handler is already installed.
+    let _ = ctrlc::set_handler(|| CANCEL.store(true, Ordering::SeqCst));
+}
+
+/// The CPUs this process may use.
+pub fn allowed_cpus() -> Result<Vec<usize>, Failure> {
+    handoff::sys::affinity::allowed_cpus()
+        .map_err(|e| Failure::runtime(format!("reading the CPU affinity mask: {e}")))
+}
+
+/// Parses `all` or a CPU list, checking every CPU is allowed.
+pub fn parse_cores(text: &str, allowed: &[usize], flag: &str) -> Result<Vec<usize>, Failure> {
+    if text.trim() == "all" {
+        return Ok(allowed.to_vec());
+    }
+    let cpus = handoff::sys::affinity::parse_cpu_list(text)
+        .map_err(|e| Failure::usage(format!("{flag} {text}: {e}")))?;
+    if cpus.is_empty() {
+        return Err(Failure::usage(format!("{flag} names no CPU")));
+    }
+    for &c in &cpus {
+        if !allowed.contains(&c) {
+            return Err(Failure::usage(format!(
+                "{flag}: CPU {c} is not available: this process may use CPUs {}",
+                handoff::sys::affinity::format_cpu_list(allowed)
+            )));
+        }
+    }
+    Ok(cpus)
+}
+
+/// Parses the shared flags; `None` where the user gave none.
+pub fn overrides(common: &CommonExchangeArgs, allowed: &[usize]) -> Result<Overrides, Failure> {
+    Ok(Overrides {
+        modes: common.mode.as_deref().map(Mode::parse_list).transpose()?,
+        sizes: common
+            .size
+            .as_deref()
+            .map(handoff_lab::units::parse_size_list)
+            .transpose()?,
+        consumer_cores: common
+            .consumer_core
+            .as_deref()
+            .map(|c| parse_cores(c, allowed, "--consumer-core"))
+            .transpose()?,
+        reps: common.reps,
+        runs: common.runs,
+        kernel: common.kernel.clone(),
+    })
+}
+
+/// Refuses a plan whose runs cannot fit in the memory (or /dev/shm) free now.
+pub fn check_memory(points: &[exchange::Point]) -> Result<(), Failure> {
+    Ok(exchange::memory::check(
+        points,
+        &exchange::memory::Room::detect(),
+    )?)
+}
+
+/// Everything an exchange measurement needs from the machine.
+pub struct Machine {
+    pub clock: Clock,
+    pub calibration: handoff_probe::clock::Calibration,
+    pub topology: Topology,
+    pub launcher: exchange::Launcher,
+}
+
+impl Machine {
+    pub fn detect() -> Result<Machine, Failure> {
+        let clock = Clock::detect();
+        let calibration = clock.calibration();
+        let topology = Topology::detect()
+            .map_err(|e| Failure::runtime(format!("reading the CPU topology: {e}")))?;
+        let exe = std::env::current_exe()
+            .map_err(|e| Failure::runtime(format!("finding our own executable: {e}")))?;
+        Ok(Machine {
+            clock,
+            calibration,
+            topology,
+            launcher: exchange::Launcher {
+                exe,
+                args: vec!["__worker".into(), "exchange".into()],
+            },
+        })
+    }
+
+    pub fn env<'a>(&'a self, cfg: &ExchangeConfig) -> Result<exchange::Env<'a>, Failure> {
+        let kernel = handoff_lab::kernels::Kernel::choose(&cfg.kernel)?;
+        Ok(exchange::Env {
+            launcher: &self.launcher,
+            cancel: &CANCEL,
+            clock: self.clock,
+            calibration: self.calibration,
+            topology: &self.topology,
+            file_dir: cfg.file_dir.clone(),
+            producer_delay_us: cfg.producer_delay_us,
+            kernel,
+            fault: cfg.fault,
+            adjacent_floor: exchange::adjacent_c2c,
+        })
+    }
+}
+
+/// Wraps an exchange outcome into a results file.
+pub fn results(
+    m: &Machine,
+    cfg: &serde_json::Value,
+    outcome: exchange::Outcome,
+) -> ExchangeResults {
+    let mut r = ExchangeResults::new(
+        handoff_lab::machine::detect(&m.calibration),
+        handoff_lab::machine::tool(),
+        cfg.clone(),
+    );
+    r.c2c = outcome.c2c;
+    r.records = outcome.records;
+    r.partial = outcome.stopped.is_some();
+    r.stopped_early = outcome.stopped;
+    r
+}

@@ -1,0 +1,92 @@
+//! The CLI's files import one way: no two of its modules name each other (`crate::x`) in a
+//! circle (issue 8: `cli` dispatches to `cli_report`, both read `common`, none reads back).
+//! Reads the source files, so it needs no build of anything it checks.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// The modules (file stems) each `src/*.rs` file names through `crate::`, comments left out.
+fn edges(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
+    let modules: BTreeSet<&str> = files.iter().map(|(m, _)| m.as_str()).collect();
+    let mut out = BTreeMap::new();
+    for (module, text) in files {
+        let mut to = BTreeSet::new();
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            for part in code.split("crate::").skip(1) {
+                let name: String = part
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if modules.contains(name.as_str()) && name != *module {
+                    to.insert(name);
+                }
+            }
+        }
+        out.insert(module.clone(), to);
+    }
+    out
+}
+
+/// Every circle, as `a -> b -> a`.
+fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    fn walk(
+        at: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        found: &mut Vec<String>,
+    ) {
+        if let Some(i) = path.iter().position(|p| p == at) {
+            found.push(format!("{} -> {at}", path[i..].join(" -> ")));
+            return;
+        }
+        path.push(at.to_string());
+        for next in edges.get(at).into_iter().flatten() {
+            walk(next, edges, path, found);
+        }
+        path.pop();
+    }
+    let mut found = Vec::new();
+    for start in edges.keys() {
+        walk(start, edges, &mut Vec::new(), &mut found);
+    }
+    found
+}
+
+#[test]
+fn the_cli_files_import_one_way() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "rs") {
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            files.push((stem, std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+    assert!(
+        files.len() >= 4,
+        "read {} files from {}",
+        files.len(),
+        src.display()
+    );
+    let e = edges(&files);
+    assert!(e["cli"].contains("cli_report"), "{e:?}");
+    let found = circles(&e);
+    assert!(
+        found.is_empty(),
+        "import circles between CLI files: {found:?}"
+    );
+}
+
+#[test]
+fn a_circle_is_caught() {
+    let files = vec![
+        ("a".to_string(), "use crate::b::X; // crate::c".to_string()),
+        ("b".to_string(), "fn f() { crate::a::g() }".to_string()),
+        ("c".to_string(), "use crate::a;".to_string()),
+    ];
+    let found = circles(&edges(&files));
+    assert!(found.iter().any(|c| c == "a -> b -> a"), "{found:?}");
+    assert!(!found.iter().any(|c| c.contains('c')), "{found:?}");
+}

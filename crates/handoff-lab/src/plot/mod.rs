@@ -1,0 +1,226 @@
+//! Plots of exchange results, PNG and SVG, drawn with plotters and a bundled font (no system
+//! font library).
+//!
+//! [`plan_figures`] decides which figures the data supports (a figure needs records that vary
+//! on its axis); [`plot_all`] draws each as `<id>.png` and `<id>.svg`. The figures:
+//!
+//! | id | shows |
+//! |---|---|
+//! | `read_per_cpu` | read time per consumer CPU, one bar per mode, 95% CI error bars |
+//! | `latency_per_cpu` | latency per consumer CPU and mode (log y when the spread exceeds 30×), c2c floor marked |
+//! | `read_vs_size_<placement>` | read time vs block size, log-log, L1/L2/L3 sizes marked |
+//! | `latency_vs_size_<placement>` | latency vs block size, log-log, c2c floor marked |
+//! | `cached_vs_flushed_<placement>` | read time with the block cached vs flushed, per mode |
+//! | `c2c_heatmap` | one-way core-to-core latency matrix with values in the cells |
+//!
+//! Axes are drawn in linear coordinates; a log axis plots log10 of the value with its own
+//! decade ticks, so every figure uses one coordinate type.
+//!
+//! Layout: [`plan`] decides the figures, `kit` is the small chart toolkit (colours, axes,
+//! legends, markers), and one file per figure family draws it (`per_cpu`, `vs_size`,
+//! `cached`, `heatmap`).
+
+mod cached;
+mod heatmap;
+mod kit;
+mod per_cpu;
+pub mod plan;
+mod vs_size;
+
+use cached::draw_cached_vs_flushed;
+use heatmap::draw_heatmap;
+use kit::{err, Area, DrawResult};
+pub use kit::{mode_color, FONT_FAMILY};
+use per_cpu::draw_per_cpu;
+pub use plan::{plan_figures, Figure, FigureKind};
+pub use plan::{LOG_SPREAD, PREFERRED_SIZE};
+use vs_size::draw_vs_size;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use plotters::prelude::*;
+
+use crate::schema::ExchangeResults;
+
+/// The bundled font: a Latin/Greek/symbols subset of DejaVu Sans (see `assets/`).
+const FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans-subset.ttf");
+
+/// Width and height of the per-CPU, per-size and cache figures in pixels.
+pub const FIGURE_SIZE: (u32, u32) = (1280, 720);
+/// Width and height of the heatmap in pixels.
+pub const HEATMAP_SIZE: (u32, u32) = (980, 820);
+
+/// A figure could not be drawn or written.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    /// The bundled font did not load (a build problem: the asset is corrupt).
+    #[error("the bundled plot font could not be loaded; the build is broken (assets/DejaVuSans-subset.ttf)")]
+    Font,
+    /// The output directory could not be created.
+    #[error("cannot create plot directory {}: {source}", path.display())]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A plot file could not be written.
+    #[error("cannot write plot {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// plotters failed while drawing.
+    #[error("cannot draw figure {figure}: {message}")]
+    Draw {
+        /// Figure id.
+        figure: String,
+        /// What plotters said.
+        message: String,
+    },
+    /// PNG encoding failed.
+    #[error("cannot encode figure {figure} as PNG: {message}")]
+    Encode {
+        /// Figure id.
+        figure: String,
+        /// What the encoder said.
+        message: String,
+    },
+}
+
+/// Registers the bundled font with plotters under [`FONT_FAMILY`]. Idempotent; [`plot_all`]
+/// and the `render_*` functions call it, so callers need not.
+pub fn register_font() -> Result<(), PlotError> {
+    static REGISTERED: OnceLock<bool> = OnceLock::new();
+    let ok = *REGISTERED.get_or_init(|| {
+        plotters::style::register_font(FONT_FAMILY, FontStyle::Normal, FONT_BYTES).is_ok()
+            && plotters::style::register_font(FONT_FAMILY, FontStyle::Bold, FONT_BYTES).is_ok()
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(PlotError::Font)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing entry points
+
+/// Draws every figure `results` supports into `out_dir` (created if needed) as PNG and SVG;
+/// returns the files written.
+pub fn plot_all(results: &ExchangeResults, out_dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
+    std::fs::create_dir_all(out_dir).map_err(|source| PlotError::CreateDir {
+        path: out_dir.to_path_buf(),
+        source,
+    })?;
+    let mut written = Vec::new();
+    for fig in plan_figures(results) {
+        written.extend(write_figure(results, &fig, out_dir)?);
+    }
+    Ok(written)
+}
+
+/// Draws one figure into `out_dir` as `<id>.png` and `<id>.svg`; returns both paths.
+pub fn write_figure(
+    results: &ExchangeResults,
+    fig: &Figure,
+    out_dir: &Path,
+) -> Result<Vec<PathBuf>, PlotError> {
+    let png = render_png(results, fig)?;
+    let svg = render_svg(results, fig)?;
+    let mut out = Vec::new();
+    for (ext, bytes) in [("png", png), ("svg", svg.into_bytes())] {
+        let path = out_dir.join(format!("{}.{ext}", fig.id));
+        std::fs::write(&path, bytes).map_err(|source| PlotError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        out.push(path);
+    }
+    Ok(out)
+}
+
+fn figure_size(fig: &Figure) -> (u32, u32) {
+    match fig.kind {
+        FigureKind::C2cHeatmap => HEATMAP_SIZE,
+        _ => FIGURE_SIZE,
+    }
+}
+
+/// Draws one figure as PNG bytes.
+pub fn render_png(results: &ExchangeResults, fig: &Figure) -> Result<Vec<u8>, PlotError> {
+    register_font()?;
+    let (w, h) = figure_size(fig);
+    let mut rgb = vec![0u8; w as usize * h as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+        draw(&root, results, fig).map_err(|message| PlotError::Draw {
+            figure: fig.id.clone(),
+            message,
+        })?;
+        root.present().map_err(|e| PlotError::Draw {
+            figure: fig.id.clone(),
+            message: e.to_string(),
+        })?;
+    }
+    encode_png(&rgb, w, h).map_err(|e| PlotError::Encode {
+        figure: fig.id.clone(),
+        message: e.to_string(),
+    })
+}
+
+/// Draws one figure as SVG text.
+pub fn render_svg(results: &ExchangeResults, fig: &Figure) -> Result<String, PlotError> {
+    register_font()?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, figure_size(fig)).into_drawing_area();
+        draw(&root, results, fig).map_err(|message| PlotError::Draw {
+            figure: fig.id.clone(),
+            message,
+        })?;
+        root.present().map_err(|e| PlotError::Draw {
+            figure: fig.id.clone(),
+            message: e.to_string(),
+        })?;
+    }
+    Ok(svg)
+}
+
+fn encode_png(rgb: &[u8], w: u32, h: u32) -> Result<Vec<u8>, png::EncodingError> {
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_compression(png::Compression::Balanced);
+        let mut writer = enc.write_header()?;
+        writer.write_image_data(rgb)?;
+        writer.finish()?;
+    }
+    Ok(out)
+}
+
+fn draw<DB: DrawingBackend>(
+    root: &Area<DB>,
+    results: &ExchangeResults,
+    fig: &Figure,
+) -> DrawResult {
+    root.fill(&WHITE).map_err(err)?;
+    match &fig.kind {
+        FigureKind::PerCpu { metric, log_y, .. } => {
+            draw_per_cpu(root, results, fig, *metric, *log_y)
+        }
+        FigureKind::VsSize {
+            metric,
+            producer_core,
+            consumer_core,
+            ..
+        } => draw_vs_size(root, results, fig, *metric, *producer_core, *consumer_core),
+        FigureKind::CachedVsFlushed { .. } => draw_cached_vs_flushed(root, results, fig),
+        FigureKind::C2cHeatmap => draw_heatmap(root, results, fig),
+    }
+}

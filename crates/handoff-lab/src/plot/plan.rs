@@ -1,0 +1,283 @@
+//! Planning: which figures the data supports.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::output::fmt_size;
+use crate::schema::{placement, ExchangeRecord, ExchangeResults, Summary};
+use crate::stats::Metric;
+
+/// Spread (max / min of the plotted values) above which a latency axis is logarithmic.
+pub const LOG_SPREAD: f64 = 30.0;
+/// The block size per-CPU and cache figures prefer when it was measured.
+pub const PREFERRED_SIZE: u64 = 1 << 20;
+
+/// What a figure shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FigureKind {
+    /// A metric per consumer CPU, one bar per mode, at one size.
+    PerCpu {
+        /// Read time or latency.
+        metric: Metric,
+        /// Block size.
+        size_bytes: u64,
+        /// Producer CPU.
+        producer_core: usize,
+        /// Logarithmic y axis.
+        log_y: bool,
+    },
+    /// A metric vs block size, one line per mode, for one core pair.
+    VsSize {
+        /// Read time or latency.
+        metric: Metric,
+        /// Placement class of the pair.
+        placement: String,
+        /// Producer CPU.
+        producer_core: usize,
+        /// Consumer CPU.
+        consumer_core: usize,
+    },
+    /// Read time with the block cached and flushed, per mode, for one core pair and size.
+    CachedVsFlushed {
+        /// Block size.
+        size_bytes: u64,
+        /// Placement class of the pair.
+        placement: String,
+        /// Producer CPU.
+        producer_core: usize,
+        /// Consumer CPU.
+        consumer_core: usize,
+    },
+    /// The c2c one-way latency matrix.
+    C2cHeatmap,
+}
+
+/// One figure the data supports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    /// File stem, e.g. `read_per_cpu` or `latency_vs_size_same-core`.
+    pub id: String,
+    /// Title drawn on the figure.
+    pub title: String,
+    /// What it shows.
+    pub kind: FigureKind,
+    /// Indices into `results.records` of the records it plots (empty for the heatmap).
+    pub records: Vec<usize>,
+}
+
+/// The figures `results` supports, in report order.
+pub fn plan_figures(results: &ExchangeResults) -> Vec<Figure> {
+    let recs = &results.records;
+    let cached: Vec<usize> = (0..recs.len()).filter(|&i| !recs[i].flush_cache).collect();
+    let mut figures = Vec::new();
+
+    // Per CPU: the (size, producer) with the most distinct consumer CPUs (at least 2).
+    let mut by_size: BTreeMap<(u64, usize), BTreeSet<usize>> = BTreeMap::new();
+    for &i in &cached {
+        let r = &recs[i];
+        by_size
+            .entry((r.size_bytes, r.producer_core))
+            .or_default()
+            .insert(r.consumer_core);
+    }
+    let best = by_size
+        .iter()
+        .filter(|(_, cores)| cores.len() >= 2)
+        .max_by(|a, b| {
+            a.1.len()
+                .cmp(&b.1.len())
+                .then(size_distance(b.0 .0).total_cmp(&size_distance(a.0 .0)))
+                .then(b.0 .1.cmp(&a.0 .1))
+        })
+        .map(|(k, _)| *k);
+    if let Some((size, producer)) = best {
+        let idx: Vec<usize> = cached
+            .iter()
+            .copied()
+            .filter(|&i| recs[i].size_bytes == size && recs[i].producer_core == producer)
+            .collect();
+        for metric in [Metric::Read, Metric::Latency] {
+            let log_y = metric == Metric::Latency && spread(recs, &idx, metric) > LOG_SPREAD;
+            let what = match metric {
+                Metric::Read => "Read time",
+                Metric::Latency => "Latency (producer done → consumer starts)",
+            };
+            figures.push(Figure {
+                id: format!("{}_per_cpu", metric_id(metric)),
+                title: format!(
+                    "{what} of a {} block by consumer CPU (producer on CPU {producer})",
+                    fmt_size(size)
+                ),
+                kind: FigureKind::PerCpu {
+                    metric,
+                    size_bytes: size,
+                    producer_core: producer,
+                    log_y,
+                },
+                records: idx.clone(),
+            });
+        }
+    }
+
+    // Vs size: per placement, the core pair with the most sizes (at least 2).
+    let mut by_pair: BTreeMap<(usize, usize), (String, BTreeSet<u64>)> = BTreeMap::new();
+    for &i in &cached {
+        let r = &recs[i];
+        let e = by_pair
+            .entry((r.producer_core, r.consumer_core))
+            .or_insert_with(|| (r.placement.clone(), BTreeSet::new()));
+        e.1.insert(r.size_bytes);
+    }
+    let mut per_placement: BTreeMap<(u8, String), ((usize, usize), usize)> = BTreeMap::new();
+    for (pair, (pl, sizes)) in &by_pair {
+        if sizes.len() < 2 {
+            continue;
+        }
+        let key = (placement::rank(pl), pl.clone());
+        let better = per_placement
+            .get(&key)
+            .is_none_or(|(_, n)| sizes.len() > *n);
+        if better {
+            per_placement.insert(key, (*pair, sizes.len()));
+        }
+    }
+    for ((_, pl), ((p, c), _)) in &per_placement {
+        let idx: Vec<usize> = cached
+            .iter()
+            .copied()
+            .filter(|&i| recs[i].producer_core == *p && recs[i].consumer_core == *c)
+            .collect();
+        for metric in [Metric::Read, Metric::Latency] {
+            let what = match metric {
+                Metric::Read => "Read time",
+                Metric::Latency => "Latency",
+            };
+            figures.push(Figure {
+                id: format!("{}_vs_size_{}", metric_id(metric), file_safe(pl)),
+                title: format!(
+                    "{what} vs block size, consumer {} (CPU {p} → {c})",
+                    placement::describe(pl)
+                ),
+                kind: FigureKind::VsSize {
+                    metric,
+                    placement: pl.clone(),
+                    producer_core: *p,
+                    consumer_core: *c,
+                },
+                records: idx.clone(),
+            });
+        }
+    }
+
+    // Cached vs flushed: per placement, the (size, pair) with the most modes having both.
+    let mut flushed_keys: BTreeMap<(String, u64, usize, usize), Vec<usize>> = BTreeMap::new();
+    for (i, r) in recs.iter().enumerate() {
+        flushed_keys
+            .entry((
+                r.mode.clone(),
+                r.size_bytes,
+                r.producer_core,
+                r.consumer_core,
+            ))
+            .or_default()
+            .push(i);
+    }
+    let mut both: BTreeMap<(u64, usize, usize), Vec<usize>> = BTreeMap::new();
+    for ((_, size, p, c), idx) in &flushed_keys {
+        let has_cached = idx.iter().any(|&i| !recs[i].flush_cache);
+        let has_flushed = idx.iter().any(|&i| recs[i].flush_cache);
+        if has_cached && has_flushed {
+            both.entry((*size, *p, *c)).or_default().extend(idx);
+        }
+    }
+    // (placement rank, placement) → ((size, producer, consumer), modes with both states)
+    type Best = ((u64, usize, usize), usize);
+    let mut cvf: BTreeMap<(u8, String), Best> = BTreeMap::new();
+    for (key, idx) in &both {
+        let pl = recs[idx[0]].placement.clone();
+        let k = (placement::rank(&pl), pl);
+        let n = idx.len();
+        let better = match cvf.get(&k) {
+            None => true,
+            Some((old, old_n)) => {
+                n > *old_n || (n == *old_n && size_distance(key.0) < size_distance(old.0))
+            }
+        };
+        if better {
+            cvf.insert(k, (*key, n));
+        }
+    }
+    for ((_, pl), ((size, p, c), _)) in &cvf {
+        figures.push(Figure {
+            id: format!("cached_vs_flushed_{}", file_safe(pl)),
+            title: format!(
+                "Read time of a {} block, cached vs flushed, consumer {} (CPU {p} → {c})",
+                fmt_size(*size),
+                placement::describe(pl)
+            ),
+            kind: FigureKind::CachedVsFlushed {
+                size_bytes: *size,
+                placement: pl.clone(),
+                producer_core: *p,
+                consumer_core: *c,
+            },
+            records: both[&(*size, *p, *c)].clone(),
+        });
+    }
+
+    if results.c2c.iter().any(|p| p.cpu_a != p.cpu_b) {
+        figures.push(Figure {
+            id: "c2c_heatmap".to_string(),
+            title: "Core-to-core one-way latency (ns)".to_string(),
+            kind: FigureKind::C2cHeatmap,
+            records: Vec::new(),
+        });
+    }
+    figures
+}
+
+pub(super) fn metric_id(metric: Metric) -> &'static str {
+    match metric {
+        Metric::Read => "read",
+        Metric::Latency => "latency",
+    }
+}
+
+pub(super) fn file_safe(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Distance of a size from [`PREFERRED_SIZE`] in octaves.
+pub(super) fn size_distance(size: u64) -> f64 {
+    ((size.max(1) as f64).log2() - (PREFERRED_SIZE as f64).log2()).abs()
+}
+
+pub(super) fn summary(r: &ExchangeRecord, metric: Metric) -> &Summary {
+    match metric {
+        Metric::Read => &r.read_us,
+        Metric::Latency => &r.latency_us,
+    }
+}
+
+/// max / min of the positive means of `metric` over `idx`.
+pub(super) fn spread(recs: &[ExchangeRecord], idx: &[usize], metric: Metric) -> f64 {
+    let vals: Vec<f64> = idx
+        .iter()
+        .map(|&i| summary(&recs[i], metric).mean)
+        .filter(|v| *v > 0.0)
+        .collect();
+    let min = vals.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = vals.iter().copied().fold(0.0, f64::max);
+    if vals.is_empty() {
+        1.0
+    } else {
+        max / min
+    }
+}

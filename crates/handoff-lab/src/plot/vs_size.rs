@@ -1,0 +1,161 @@
+//! Figures against the block size: read time and latency, log-log.
+
+use super::kit::{
+    anchored, draw_legend, draw_markers, err, error_bar, frame, layout, metric_desc, mode_color,
+    mode_shape, sorted_modes, value_range, Axis, Swatch, CACHE_MARK, INK,
+};
+use super::kit::{Area, DrawResult};
+use super::plan::{summary, Figure};
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+
+use crate::output::{fmt_ns, fmt_size};
+use crate::schema::{ExchangeResults, Summary};
+use crate::stats::Metric;
+
+// ---------------------------------------------------------------------------------------------
+// Vs size
+
+pub(super) fn draw_vs_size<DB: DrawingBackend>(
+    root: &Area<DB>,
+    results: &ExchangeResults,
+    fig: &Figure,
+    metric: Metric,
+    producer: usize,
+    consumer: usize,
+) -> DrawResult {
+    let recs = &results.records;
+    let (chart_area, legend_area) = layout(root, &fig.title)?;
+    let modes = sorted_modes(recs, &fig.records);
+    let mut sizes: Vec<u64> = fig.records.iter().map(|&i| recs[i].size_bytes).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let x = Axis::sizes(&sizes);
+    let (_, mut min_pos, mut max) =
+        value_range(fig.records.iter().map(|&i| summary(&recs[i], metric)));
+    let floor_us = if metric == Metric::Latency && producer != consumer {
+        fig.records
+            .iter()
+            .find_map(|&i| recs[i].c2c_one_way_ns)
+            .or_else(|| results.c2c_between(producer, consumer))
+            .map(|ns| ns / 1e3)
+    } else {
+        None
+    };
+    if let Some(f) = floor_us {
+        min_pos = min_pos.min(f);
+        max = max.max(f);
+    }
+    let y = Axis::log(min_pos, max);
+    let mut chart = frame(
+        &chart_area,
+        &x,
+        &y,
+        "block size (log scale)",
+        &format!("{} (log scale)", metric_desc(metric)),
+        false,
+    )?;
+
+    let mut entries: Vec<(String, Swatch)> = Vec::new();
+    let mut omitted = 0usize;
+    for mode in &modes {
+        let color = mode_color(mode);
+        let mut pts: Vec<(f64, f64, &Summary)> = Vec::new();
+        for &i in &fig.records {
+            let r = &recs[i];
+            if &r.mode != mode {
+                continue;
+            }
+            let s = summary(r, metric);
+            match (x.pos(r.size_bytes as f64), y.pos(s.mean)) {
+                (Some(px), Some(py)) => pts.push((px, py, s)),
+                _ => omitted += 1,
+            }
+        }
+        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().map(|p| (p.0, p.1)),
+                color.stroke_width(3),
+            ))
+            .map_err(err)?;
+        let xy: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
+        draw_markers(&mut chart, &xy, mode_shape(mode), color)?;
+        for (px, _, s) in &pts {
+            if let (Some(lo), Some(hi)) = (s.ci95_low, s.ci95_high) {
+                let (lo, hi) = (y.clamp(lo), y.clamp(hi));
+                // Skip bars shorter than the marker: they would only blur it.
+                if hi - lo > (y.hi - y.lo) * 0.012 {
+                    error_bar(&mut chart, *px, lo, hi, 0.025)?;
+                }
+            }
+        }
+        entries.push((mode.clone(), Swatch::Line(color, mode_shape(mode))));
+    }
+    entries.push(("95% CI of the mean".to_string(), Swatch::ErrorBar));
+
+    // Cache sizes.
+    let m = &results.machine;
+    let mut marks = Vec::new();
+    for level in 1..=4u8 {
+        if let Some(size) = m.cache_size(level) {
+            let name = if level == 1 {
+                "L1d".to_string()
+            } else {
+                format!("L{level}")
+            };
+            marks.push((size, name));
+        }
+    }
+    let mut any_mark = false;
+    for (size, name) in &marks {
+        let p = (*size as f64).log10();
+        if p <= x.lo || p >= x.hi {
+            continue;
+        }
+        any_mark = true;
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(p, y.lo), (p, y.hi)],
+                10,
+                6,
+                CACHE_MARK.stroke_width(2),
+            ))
+            .map_err(err)?;
+        let (px, py) = chart.backend_coord(&(p, y.hi));
+        root.draw(&Text::new(
+            format!("{name} {}", fmt_size(*size)),
+            (px + 6, py + 6),
+            anchored(16, HPos::Left, VPos::Top),
+        ))
+        .map_err(err)?;
+    }
+    if any_mark {
+        entries.push(("cache size".to_string(), Swatch::Dashed(CACHE_MARK)));
+    }
+    if let Some(f) = floor_us.and_then(|f| y.pos(f)) {
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(x.lo, f), (x.hi, f)],
+                8,
+                5,
+                INK.stroke_width(2),
+            ))
+            .map_err(err)?;
+        let (px, py) = chart.backend_coord(&(x.hi, f));
+        root.draw(&Text::new(
+            format!("c2c floor {}", fmt_ns(floor_us.unwrap_or(0.0) * 1e3)),
+            (px - 8, py - 6),
+            anchored(15, HPos::Right, VPos::Bottom),
+        ))
+        .map_err(err)?;
+        entries.push(("c2c one-way floor".to_string(), Swatch::Dashed(INK)));
+    }
+    let mut notes = Vec::new();
+    if omitted > 0 {
+        notes.push(format!("{omitted} non-positive mean(s)"));
+        notes.push("not drawn on the log axis".to_string());
+    }
+    draw_legend(&legend_area, "mode", &entries, &notes)
+}
