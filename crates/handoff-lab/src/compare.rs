@@ -32,13 +32,18 @@
 //! Two rules then turn a verdict into **inconclusive** (with the reason):
 //!
 //! - *Machine control.* Every cross-CPU record carries the c2c floor measured next to it
-//!   ([`ExchangeRecord::c2c_one_way_ns`]). When the mean floor of B differs from A's by more
-//!   than [`CONTROL_TOLERANCE`] (and by more than [`CONTROL_MIN_SHIFT_NS`]), the machine
-//!   changed between the files and the record says so instead of blaming the code.
-//! - *Wake-up latencies need invocations.* With one file on a side, a slower or faster latency
-//!   of a record whose consumer waits (`wait` other than `none`: spin, futex, semaphore,
-//!   condvar, pipe, ...) is inconclusive: it is the scheduler's and the hypervisor's wake-up
-//!   time, which swings 1.2–5× between invocations of the same binary.
+//!   ([`ExchangeRecord::c2c_one_way_ns`]); a same-core record takes its file's median floor.
+//!   When the mean floor of B differs from A's by more than [`CONTROL_TOLERANCE`] and
+//!   [`CONTROL_MIN_SHIFT_NS`] (and, with ≥ 2 files per side, the CI of the floors' ratio
+//!   excludes 1), the machine changed between the files: both metrics of the record are
+//!   inconclusive, whatever their ratio, instead of blaming the code.
+//! - *Wake-up latencies need invocations.* The latency of a record whose consumer waits is the
+//!   scheduler's and the hypervisor's wake-up time, which swings 1.2–5× between invocations of
+//!   the same binary, with heavy tails. With one file on a side, a slower or faster latency of
+//!   such a record (`wait` other than `none`) is inconclusive. With several, a latency whose
+//!   consumer sleeps or yields (`wait` other than `none` and `spin`: futex, semaphore, condvar,
+//!   pipe, adaptive, spin-yield) must also be separated: every file of B slower (or faster)
+//!   than every file of A, with an exact rank-test p < 0.05, i.e. ≥ 4 files per side.
 //!
 //! `--fail-above RATIO` is exceeded when, for some matched record and metric, the verdict is
 //! slower **and** the CI's lower bound is above RATIO (B slower than RATIO × A with 95%
@@ -108,8 +113,8 @@ pub enum Verdict {
     Same,
     /// Cannot tell (no CI: one run; or no ratio).
     Unknown,
-    /// The evidence cannot be trusted: the machine changed, or a wake-up latency was compared
-    /// over one invocation per side (see the module docs and [`MetricComparison::reason`]).
+    /// The evidence cannot be trusted: the machine changed, or a wake-up latency lacks the
+    /// evidence it needs (see the module docs and [`MetricComparison::reason`]).
     Inconclusive,
 }
 
@@ -433,36 +438,44 @@ fn file_floor(f: &ExchangeResults) -> Option<f64> {
     })
 }
 
-/// The machine control of a side's samples of one record: the mean over its files of the c2c
-/// floor measured beside the record, or, for a same-core record, of the file's median floor
-/// (a host that moves vCPUs slows every record of the invocation). `None` unless every
-/// sample has one.
-fn control(s: &[Sample]) -> Option<f64> {
-    let v: Option<Vec<f64>> = s
-        .iter()
+/// The machine control of each of a side's samples of one record (one per file): the c2c
+/// floor measured beside the record, or, for a same-core record, the file's median floor (a
+/// host that moves vCPUs slows every record of the invocation). `None` unless every sample
+/// has one.
+fn controls(s: &[Sample]) -> Option<Vec<f64>> {
+    s.iter()
         .map(|(f, r)| {
             f.floor_for(r)
                 .filter(|x| x.is_finite() && *x > 0.0)
                 .or_else(|| file_floor(f))
         })
-        .collect();
-    v.filter(|v| !v.is_empty()).map(|v| mean(&v))
+        .collect::<Option<Vec<f64>>>()
+        .filter(|v| !v.is_empty())
 }
 
-/// Whether the machine control moved beyond its noise between A and B.
-pub fn control_moved(a_ns: f64, b_ns: f64) -> bool {
-    let r = b_ns / a_ns;
-    (b_ns - a_ns).abs() > CONTROL_MIN_SHIFT_NS
-        && !(1.0 / (1.0 + CONTROL_TOLERANCE)..=1.0 + CONTROL_TOLERANCE).contains(&r)
+/// Whether the machine control moved beyond its noise between A and B: the mean floors differ
+/// by more than [`CONTROL_TOLERANCE`] and [`CONTROL_MIN_SHIFT_NS`]; with ≥ 2 files per side,
+/// the 95% CI of the floors' ratio must also exclude 1 (a side whose invocations alternate
+/// between two floors has its records' spread in their own CI already).
+pub fn control_moved(a_ns: &[f64], b_ns: &[f64]) -> bool {
+    let Some(r) = ratio_of_means(a_ns, b_ns) else {
+        return false;
+    };
+    let shifted = (mean(b_ns) - mean(a_ns)).abs() > CONTROL_MIN_SHIFT_NS
+        && !(1.0 / (1.0 + CONTROL_TOLERANCE)..=1.0 + CONTROL_TOLERANCE).contains(&r.ratio);
+    let one_side_single = a_ns.len() < 2 || b_ns.len() < 2;
+    shifted && (one_side_single || !r.ci_contains_one())
 }
 
 fn pair(x: &[Sample], y: &[Sample], fail_above: Option<f64>, noise: f64) -> Matched {
     let (ra, rb) = (x[0].1, y[0].1);
-    let (ca, cb) = (control(x), control(y));
-    let moved = match (ca, cb) {
-        (Some(a), Some(b)) if control_moved(a, b) => {
-            Some(format!("the machine changed: c2c floor {a:.0} → {b:.0} ns"))
-        }
+    let (ca, cb) = (controls(x), controls(y));
+    let moved = match (&ca, &cb) {
+        (Some(a), Some(b)) if control_moved(a, b) => Some(format!(
+            "the machine changed: c2c floor {:.0} → {:.0} ns",
+            mean(a),
+            mean(b)
+        )),
         _ => None,
     };
     let metric = |m: Metric| metric(x, y, m, fail_above, noise, moved.as_deref());
@@ -475,8 +488,8 @@ fn pair(x: &[Sample], y: &[Sample], fail_above: Option<f64>, noise: f64) -> Matc
         cores_b: (rb.producer_core, rb.consumer_core),
         invocations_a: x.len(),
         invocations_b: y.len(),
-        control_ns_a: ca,
-        control_ns_b: cb,
+        control_ns_a: ca.as_deref().map(mean),
+        control_ns_b: cb.as_deref().map(mean),
         read: metric(Metric::Read),
         latency: metric(Metric::Latency),
     }
@@ -541,8 +554,20 @@ fn metric(
         verdict = Verdict::Inconclusive;
         reason = Some(format!(
             "a {wait} wake-up latency swings between invocations of the same binary; \
-             compare ≥ 2 files per side (A1 A2 A3 --vs B1 B2 B3)"
+             compare >= 4 files per side (A1 A2 A3 A4 --vs B1 B2 B3 B4)"
         ));
+    } else if over_invocations
+        && wakes_up(x[0].1, metric)
+        && matches!(verdict, Verdict::Slower | Verdict::Faster)
+        && !separated(&values(x), &values(y), verdict == Verdict::Slower)
+    {
+        reason = Some(format!(
+            "the latency is dominated by {wait} wake-ups, heavy-tailed between invocations; it \
+             counts only when every file of B is {} than every file of A over >= 4 files per \
+             side (exact rank test, p < 0.05)",
+            verdict.as_str()
+        ));
+        verdict = Verdict::Inconclusive;
     }
     let exceeds = match (fail_above, &ratio) {
         (Some(f), Some(r)) => verdict == Verdict::Slower && r.ci95_low.is_some_and(|l| l > f),
@@ -556,4 +581,29 @@ fn metric(
         reason,
         exceeds,
     }
+}
+
+/// Whether a metric is dominated by the scheduler's wake-ups: the latency of a consumer that
+/// sleeps or yields (`wait` other than `none` and `spin`).
+fn wakes_up(r: &ExchangeRecord, metric: Metric) -> bool {
+    metric == Metric::Latency && !matches!(r.wait.as_str(), "none" | "spin")
+}
+
+/// Whether every value of `b` is above (`slower`) or below every value of `a` with an exact
+/// two-sided Mann–Whitney p under 0.05: complete separation has p = 2 / C(n_a + n_b, n_a), so
+/// this needs C > 40 (4 + 4, 3 + 5 or 2 + 8 values at least). Distribution-free: a single
+/// wild invocation cannot fake it, as it can Welch's t over three.
+fn separated(a: &[f64], b: &[f64], slower: bool) -> bool {
+    let (na, nb) = (a.len() as u64, b.len() as u64);
+    // C(na + nb, na), saturating (it only has to be compared with 40).
+    let mut c: u64 = 1;
+    for i in 0..na.min(nb) {
+        c = c.saturating_mul(na + nb - i) / (i + 1);
+    }
+    let apart = if slower {
+        b.iter().all(|y| a.iter().all(|x| y > x))
+    } else {
+        b.iter().all(|y| a.iter().all(|x| y < x))
+    };
+    apart && c > 40
 }
