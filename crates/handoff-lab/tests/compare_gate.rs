@@ -316,6 +316,31 @@ fn several_files_match_by_record_and_count_invocations() {
         .unwrap();
     assert_eq!((m.invocations_a, m.invocations_b), (2, 3));
     assert!(c.unmatched_a.is_empty() && c.unmatched_b.is_empty());
+    // Floors that alternate between invocations (30, 210, 30 ns against 210, 30, 210: the
+    // host moves vCPUs back and forth) differ in mean (90 → 150 ns), but their CI over the
+    // files contains 1: the machine did not change between A and B, the records' own CI
+    // carries that spread. Unchanged records stay "same".
+    let floors = |f: &[f64]| -> Vec<ExchangeResults> {
+        f.iter()
+            .map(|&ns| {
+                let mut x = fixture();
+                scale_control(&mut x, ns / 62.0);
+                x
+            })
+            .collect()
+    };
+    let c = compare_many(
+        &floors(&[30.0, 210.0, 30.0]),
+        &floors(&[210.0, 30.0, 210.0]),
+        Some(1.10),
+        DEFAULT_NOISE_THRESHOLD,
+    )
+    .unwrap();
+    let m = c.matched.iter().find(|m| spin_1mib_matched(m)).unwrap();
+    assert!((m.control_ns_a.unwrap() - 90.0).abs() < 1e-9, "{m:?}");
+    assert!((m.control_ns_b.unwrap() - 150.0).abs() < 1e-9, "{m:?}");
+    assert_eq!(c.count(Verdict::Inconclusive), 0);
+    assert_eq!(m.read.verdict, Verdict::Same);
     assert!(matches!(
         compare_many(&[], &b, None, DEFAULT_NOISE_THRESHOLD),
         Err(handoff_lab::compare::CompareError::NoFiles)
