@@ -154,7 +154,7 @@ fn a_whole_file_shift_with_the_control_is_inconclusive_not_fail() {
     assert_eq!(c.count(Verdict::Slower), 0);
     assert_eq!(c.exit_code(), EXIT_OK);
     let table = c.render_table();
-    assert!(table.contains("inconclusive (256 record(s)):\n"), "{table}");
+    assert!(table.contains("inconclusive (256 metric(s)):\n"), "{table}");
     assert!(table.contains("256 inconclusive"), "{table}");
     assert!(
         table.contains("(256 inconclusive metric(s) were not gated)"),

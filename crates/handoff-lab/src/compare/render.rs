@@ -93,15 +93,15 @@ impl Comparison {
             })
             .collect();
         let lists = [
-            ("inconclusive", &inconclusive),
-            ("only in A", &self.unmatched_a),
-            ("only in B", &self.unmatched_b),
+            ("inconclusive", "metric(s)", &inconclusive),
+            ("only in A", "record(s)", &self.unmatched_a),
+            ("only in B", "record(s)", &self.unmatched_b),
         ];
-        for (title, list) in lists {
+        for (title, unit, list) in lists {
             if list.is_empty() {
                 continue;
             }
-            out.push_str(&format!("{title} ({} record(s)):\n", list.len()));
+            out.push_str(&format!("{title} ({} {unit}):\n", list.len()));
             for k in list.iter().take(MAX_LISTED_UNMATCHED) {
                 out.push_str(&format!("  {k}\n"));
             }
