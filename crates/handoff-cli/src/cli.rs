@@ -42,16 +42,21 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Compare two results files: ratio B/A of means with a 95% CI per matched record; a change
+    /// Compare results files: ratio B/A of means with a 95% CI per matched record; a change
     /// counts only when the CI excludes 1 and it exceeds the noise threshold.
     ///
-    /// Exit codes: 0 ok, 1 when --fail-above is exceeded, 2 usage error or bad input file, 3
-    /// runtime error.
+    /// `compare A.json B.json`, or, for a regression gate, several invocations per side:
+    /// `compare A1.json A2.json A3.json --vs B1.json B2.json B3.json` (the CI is then over
+    /// invocations). Records whose c2c floor moved between A and B are inconclusive, never
+    /// FAIL. Exit codes: 0 ok, 1 when --fail-above is exceeded, 2 usage error or bad input
+    /// file, 3 nothing matched or another runtime error.
     Compare {
-        /// The baseline results file.
-        a: PathBuf,
-        /// The results file to compare against the baseline.
-        b: PathBuf,
+        /// The baseline file(s) A, then (without --vs) the file B to compare against it.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// The files of side B (one per invocation); the positional files are then all A.
+        #[arg(long, num_args = 1.., value_name = "B.json")]
+        vs: Vec<PathBuf>,
         /// Exit with 1 when a ratio B/A (CI lower bound) exceeds this, e.g. 1.10.
         #[arg(long, value_name = "RATIO")]
         fail_above: Option<f64>,
@@ -149,12 +154,12 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {
-            a,
-            b,
+            files,
+            vs,
             fail_above,
             noise_threshold,
             format,
-        } => compare(&a, &b, fail_above, noise_threshold, &format),
+        } => compare(&files, &vs, fail_above, noise_threshold, &format),
         Command::Cleanup => cleanup(),
     }
 }
@@ -299,8 +304,8 @@ fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
 }
 
 fn compare(
-    a: &Path,
-    b: &Path,
+    files: &[PathBuf],
+    vs: &[PathBuf],
     fail_above: Option<f64>,
     noise: f64,
     format: &str,
@@ -310,12 +315,27 @@ fn compare(
             "--format {format}: use table or json"
         )));
     }
-    let (ra, rb) = (load(a)?, load(b)?);
+    let (a, b) = match (files, vs.is_empty()) {
+        ([a, b], true) => (std::slice::from_ref(a), std::slice::from_ref(b)),
+        (_, true) => {
+            return Err(Failure::usage(format!(
+                "compare takes A.json B.json, or A1.json A2.json ... --vs B1.json B2.json ... \
+                 (got {} file(s) and no --vs)",
+                files.len()
+            )))
+        }
+        (a, false) => (a, vs),
+    };
+    let load_all = |p: &[PathBuf]| p.iter().map(|p| load(p)).collect::<Result<Vec<_>, _>>();
+    let (ra, rb) = (load_all(a)?, load_all(b)?);
     use handoff_lab::compare::CompareError;
-    let cmp = handoff_lab::compare::compare(&ra, &rb, fail_above, noise).map_err(|e| match e {
-        CompareError::BadThreshold(_) | CompareError::BadNoise(_) => Failure::usage(e.to_string()),
-        CompareError::NothingMatched { .. } => Failure::runtime(e.to_string()),
-    })?;
+    let cmp =
+        handoff_lab::compare::compare_many(&ra, &rb, fail_above, noise).map_err(|e| match e {
+            CompareError::BadThreshold(_) | CompareError::BadNoise(_) | CompareError::NoFiles => {
+                Failure::usage(e.to_string())
+            }
+            CompareError::NothingMatched { .. } => Failure::runtime(e.to_string()),
+        })?;
     match format {
         "json" => println!("{}", cmp.to_json_pretty()),
         _ => print!("{}", cmp.render_table()),

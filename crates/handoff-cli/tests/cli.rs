@@ -544,10 +544,28 @@ fn compare_exit_codes() {
         "1.5",
     ]);
     assert_eq!(fail.status.code(), Some(1), "{}", text(&fail.stdout));
-    let usage = handoff(&["compare", a.to_str().unwrap()]);
+    // Several invocations per side: the CI is over the files (identical copies here, so
+    // B/A = 2 exactly, CI [2, 2]) and the gate fails at 1.5.
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let multi = handoff(&["compare", a, a, "--vs", b, b, "--fail-above", "1.5"]);
+    assert_eq!(multi.status.code(), Some(1), "{}", text(&multi.stderr));
+    assert!(
+        text(&multi.stdout).contains("A: 2 file(s), B: 2 file(s); CIs over invocations"),
+        "{}",
+        text(&multi.stdout)
+    );
+    // Three files without --vs: which side is which? Bad usage.
+    let three = handoff(&["compare", a, b, a]);
+    assert_eq!(three.status.code(), Some(2));
+    assert!(
+        text(&three.stderr).contains("--vs"),
+        "{}",
+        text(&three.stderr)
+    );
+    let usage = handoff(&["compare", a]);
     assert_eq!(usage.status.code(), Some(2));
     // A missing or malformed input file is bad usage: 2, as the README says.
-    let missing = handoff(&["compare", a.to_str().unwrap(), "/nonexistent.json"]);
+    let missing = handoff(&["compare", a, "/nonexistent.json"]);
     assert_eq!(missing.status.code(), Some(2), "{}", text(&missing.stderr));
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -1,25 +1,53 @@
-//! `handoff compare A.json B.json`: records matched by (mode, size, flush, placement), the
-//! ratio B/A of the means of read time and latency with a 95% CI over runs, and a
-//! verdict.
+//! `handoff compare A.json B.json` (or `A1.json A2.json ... --vs B1.json B2.json ...`): records
+//! matched by (mode, size, flush, placement), the ratio B/A of the means of read time and
+//! latency with a 95% CI, a verdict per metric, and a regression gate (`--fail-above`).
 //!
 //! # Matching
 //!
 //! Records are grouped by (mode, size, flush, placement). Within a group, records with the
-//! same (producer core, consumer core) are paired; when each side has exactly one record in a
-//! group they are paired whatever their cores (two machines rarely number CPUs alike).
-//! Everything else is listed as unmatched.
+//! same (producer core, consumer core) are paired; when each side has exactly one such record
+//! they are paired whatever their cores (two machines rarely number CPUs alike). Everything
+//! else is listed as unmatched. With several files on a side (several invocations of
+//! `bench exchange`), a record is identified by its group and cores, and each file that has it
+//! contributes one invocation.
+//!
+//! # The unit of evidence
+//!
+//! With **two or more files on each side**, the invocation is the unit: each file contributes
+//! one value per record (the mean of its run means) and the CI of B/A
+//! ([`crate::stats::ratio_of_means`], Welch's t on the log scale) is taken over those values,
+//! so the drift between invocations (the host moves vCPUs, another process takes the CPU for
+//! a while) is inside the interval. With **one file on a side**, the CI is over the runs of
+//! that file, and knows nothing of that drift: on a shared VM, two invocations of the same
+//! binary differ far beyond it. A regression gate should therefore compare ≥ 2 (better 3)
+//! invocations per side, interleaved in time (A1 B1 A2 B2 A3 B3) when both binaries exist.
 //!
 //! # Verdict and exit code
 //!
-//! A minimum-evidence rule, as criterion has: for each metric, **slower** only when the 95%
-//! CI of B/A ([`crate::stats::ratio_of_means`]) lies wholly above 1 **and** the ratio exceeds
-//! 1 + the noise threshold (default [`DEFAULT_NOISE_THRESHOLD`], 5%); **faster** only when the
-//! CI lies below 1 **and** the ratio is under 1 − the threshold; otherwise **same** (no change
-//! beyond noise: the CI contains 1, or the change is within the threshold); **unknown**
-//! without a CI (a side has one run: no evidence) or without a ratio (mean of A not positive,
-//! e.g. a near-zero latency). `--fail-above RATIO` is exceeded when, for some matched record
-//! and metric, the verdict is slower and the CI's lower bound is above RATIO (B slower than
-//! RATIO × A with 95% confidence); a metric without a CI never exceeds it.
+//! A minimum-evidence rule, as criterion has: for each metric, **slower** only when the 95% CI
+//! of B/A lies wholly above 1 **and** the ratio exceeds 1 + the noise threshold (default
+//! [`DEFAULT_NOISE_THRESHOLD`], 5%); **faster** only when the CI lies below 1 **and** the ratio
+//! is under 1 − the threshold; otherwise **same** (no change beyond noise); **unknown** without
+//! a CI (a side has one run: no evidence) or without a ratio (mean of A not positive).
+//! Two rules then turn a verdict into **inconclusive** (with the reason):
+//!
+//! - *Machine control.* Every cross-CPU record carries the c2c floor measured next to it
+//!   ([`ExchangeRecord::c2c_one_way_ns`]); a same-core record takes its file's median floor.
+//!   When the mean floor of B differs from A's by more than [`CONTROL_TOLERANCE`] and
+//!   [`CONTROL_MIN_SHIFT_NS`] (and, with ≥ 2 files per side, the CI of the floors' ratio
+//!   excludes 1), the machine changed between the files: both metrics of the record are
+//!   inconclusive, whatever their ratio, instead of blaming the code.
+//! - *Wake-up latencies need invocations.* The latency of a record whose consumer waits is the
+//!   scheduler's and the hypervisor's wake-up time, which swings 1.2–5× between invocations of
+//!   the same binary, with heavy tails. With one file on a side, a slower or faster latency of
+//!   such a record (`wait` other than `none`) is inconclusive. With several, a latency whose
+//!   consumer sleeps or yields (`wait` other than `none` and `spin`: futex, semaphore, condvar,
+//!   pipe, adaptive, spin-yield) must also be separated: every file of B slower (or faster)
+//!   than every file of A, with an exact rank-test p < 0.05, i.e. ≥ 4 files per side.
+//!
+//! `--fail-above RATIO` is exceeded when, for some matched record and metric, the verdict is
+//! slower **and** the CI's lower bound is above RATIO (B slower than RATIO × A with 95%
+//! confidence): a point ratio above RATIO whose CI straddles it does not fail.
 //! [`Comparison::exit_code`] is then 1, else 0; the CLI maps errors (bad files:
 //! [`CompareError`], usage) to 2.
 
@@ -27,9 +55,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::output::{fmt_size, fmt_us, Align, TextTable};
+use crate::output::fmt_size;
 use crate::schema::{mode_rank, ExchangeRecord, ExchangeResults};
 use crate::stats::{ratio_of_means, run_means, Metric, Ratio};
+
+mod render;
 
 /// Exit code when the comparison ran and no threshold was exceeded.
 pub const EXIT_OK: i32 = 0;
@@ -37,10 +67,17 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAIL_ABOVE: i32 = 1;
 /// Changes smaller than this fraction are noise, whatever the CI says (`--noise-threshold`).
 pub const DEFAULT_NOISE_THRESHOLD: f64 = 0.05;
-/// Unmatched records listed one per line before the rest are summarized.
+/// Unmatched (and inconclusive) records listed one per line before the rest are summarized.
 pub const MAX_LISTED_UNMATCHED: usize = 10;
+/// The machine changed when the c2c floor beside a record moved by more than this fraction
+/// between A and B (a 1.25× shift either way). Between the records of one invocation on a
+/// quiet VM the floor stays within about ±20% (24–41 ns measured); a host moving vCPUs shifts
+/// it several-fold (30 → 220 ns).
+pub const CONTROL_TOLERANCE: f64 = 0.25;
+/// ... and by more than this many nanoseconds (below it, the floor's own jitter).
+pub const CONTROL_MIN_SHIFT_NS: f64 = 15.0;
 
-/// The two files cannot be compared.
+/// The files cannot be compared.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CompareError {
     /// No record of B matches one of A.
@@ -48,11 +85,14 @@ pub enum CompareError {
         "no record of B matches a record of A by (mode, size, flush, placement): A has {a} record(s), B has {b}; compare results of the same experiment"
     )]
     NothingMatched {
-        /// Records in A.
+        /// Records in A (all of A's files).
         a: usize,
         /// Records in B.
         b: usize,
     },
+    /// A side has no file.
+    #[error("compare needs at least one results file on each side (A ... --vs B ...)")]
+    NoFiles,
     /// `--fail-above` is not a positive finite number.
     #[error("--fail-above must be a positive ratio such as 1.10, not {0}")]
     BadThreshold(f64),
@@ -73,16 +113,20 @@ pub enum Verdict {
     Same,
     /// Cannot tell (no CI: one run; or no ratio).
     Unknown,
+    /// The evidence cannot be trusted: the machine changed, or a wake-up latency lacks the
+    /// evidence it needs (see the module docs and [`MetricComparison::reason`]).
+    Inconclusive,
 }
 
 impl Verdict {
-    /// "faster", "slower", "same", "unknown".
+    /// "faster", "slower", "same", "unknown", "inconclusive".
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Faster => "faster",
             Verdict::Slower => "slower",
             Verdict::Same => "same",
             Verdict::Unknown => "unknown",
+            Verdict::Inconclusive => "inconclusive",
         }
     }
 
@@ -103,7 +147,7 @@ impl Verdict {
 /// B/A of one metric.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MetricComparison {
-    /// Mean of A (µs).
+    /// Mean of A (µs; over A's invocations).
     pub a_mean: f64,
     /// Mean of B (µs).
     pub b_mean: f64,
@@ -111,6 +155,9 @@ pub struct MetricComparison {
     pub ratio: Option<Ratio>,
     /// The verdict.
     pub verdict: Verdict,
+    /// Why the verdict is inconclusive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// Whether this metric exceeds `--fail-above`.
     pub exceeds: bool,
 }
@@ -130,15 +177,35 @@ pub struct Matched {
     pub cores_a: (usize, usize),
     /// (producer, consumer) cores in B.
     pub cores_b: (usize, usize),
+    /// Files of A that have this record (invocations).
+    pub invocations_a: usize,
+    /// Files of B that have this record.
+    pub invocations_b: usize,
+    /// Mean c2c floor beside the record in A (ns; the machine control; for a same-core record
+    /// the file's median floor); `None` when A measured none (one CPU).
+    pub control_ns_a: Option<f64>,
+    /// Mean c2c floor beside the record in B.
+    pub control_ns_b: Option<f64>,
     /// Read time B/A.
     pub read: MetricComparison,
     /// Latency B/A.
     pub latency: MetricComparison,
 }
 
-/// The result of [`compare`].
+impl Matched {
+    /// Whether the CI is over invocations (≥ 2 files on each side) rather than runs.
+    pub fn over_invocations(&self) -> bool {
+        self.invocations_a >= 2 && self.invocations_b >= 2
+    }
+}
+
+/// The result of [`compare`] and [`compare_many`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
+    /// Files on side A.
+    pub files_a: usize,
+    /// Files on side B.
+    pub files_b: usize,
     /// Matched records, sorted by placement, mode, size, flush.
     pub matched: Vec<Matched>,
     /// Keys (mode, size, flush, placement, producer, consumer) of A's records without a match.
@@ -168,122 +235,56 @@ impl Comparison {
         }
     }
 
-    /// The comparison as pretty JSON (every matched record with both metrics, the unmatched
-    /// keys, the threshold and `exceeded`).
+    /// How many metrics (read and latency of every matched record) have verdict `v`.
+    pub fn count(&self, v: Verdict) -> usize {
+        self.matched
+            .iter()
+            .flat_map(|m| [m.read.verdict, m.latency.verdict])
+            .filter(|x| *x == v)
+            .count()
+    }
+
+    /// The comparison as pretty JSON (every matched record with both metrics, verdicts and
+    /// reasons, the unmatched keys, the thresholds, the verdict counts and `exceeded`).
     pub fn to_json_pretty(&self) -> String {
+        #[derive(Serialize)]
+        struct Counts {
+            faster: usize,
+            slower: usize,
+            same: usize,
+            inconclusive: usize,
+            unknown: usize,
+        }
         #[derive(Serialize)]
         struct Out<'a> {
             #[serde(flatten)]
             c: &'a Comparison,
+            counts: Counts,
             exceeded: bool,
         }
         let mut text = serde_json::to_string_pretty(&Out {
             c: self,
+            counts: Counts {
+                faster: self.count(Verdict::Faster),
+                slower: self.count(Verdict::Slower),
+                same: self.count(Verdict::Same),
+                inconclusive: self.count(Verdict::Inconclusive),
+                unknown: self.count(Verdict::Unknown),
+            },
             exceeded: self.exceeded(),
         })
         .unwrap_or_else(|e| format!("{{\"error\": \"cannot serialize: {e}\"}}"));
         text.push('\n');
         text
     }
-
-    /// The comparison as an aligned text table with a summary line.
-    pub fn render_table(&self) -> String {
-        let mut t = TextTable::new(&[
-            ("mode", Align::Left),
-            ("size", Align::Right),
-            ("flush", Align::Left),
-            ("placement", Align::Left),
-            ("read A", Align::Right),
-            ("read B", Align::Right),
-            ("read B/A [95% CI]", Align::Right),
-            ("", Align::Left),
-            ("latency A", Align::Right),
-            ("latency B", Align::Right),
-            ("latency B/A [95% CI]", Align::Right),
-            ("", Align::Left),
-        ]);
-        for m in &self.matched {
-            let mut row = vec![
-                m.mode.clone(),
-                fmt_size(m.size_bytes),
-                if m.flush_cache { "yes" } else { "no" }.to_string(),
-                m.placement.clone(),
-            ];
-            for c in [&m.read, &m.latency] {
-                row.push(fmt_us(c.a_mean));
-                row.push(fmt_us(c.b_mean));
-                row.push(
-                    c.ratio
-                        .as_ref()
-                        .map(fmt_ratio_short)
-                        .unwrap_or_else(|| "-".into()),
-                );
-                row.push(format!(
-                    "{}{}",
-                    c.verdict.as_str(),
-                    if c.exceeds { " (FAIL)" } else { "" }
-                ));
-            }
-            t.row(row);
-        }
-        let mut out = t.render();
-        let count = |v: Verdict| {
-            self.matched
-                .iter()
-                .flat_map(|m| [m.read.verdict, m.latency.verdict])
-                .filter(|x| *x == v)
-                .count()
-        };
-        out.push_str(&format!(
-            "\n{} matched record(s), read and latency: {} faster, {} slower, {} same, {} unknown \
-             (B relative to A; slower/faster = the 95% CI of B/A excludes 1 and the change exceeds \
-             the {:.0}% noise threshold; same = no change beyond noise; unknown = one run, no \
-             evidence).\n",
-            self.matched.len(),
-            count(Verdict::Faster),
-            count(Verdict::Slower),
-            count(Verdict::Same),
-            count(Verdict::Unknown),
-            self.noise_threshold * 100.0
-        ));
-        for (side, list) in [("A", &self.unmatched_a), ("B", &self.unmatched_b)] {
-            if list.is_empty() {
-                continue;
-            }
-            out.push_str(&format!("only in {side} ({} record(s)):\n", list.len()));
-            for k in list.iter().take(MAX_LISTED_UNMATCHED) {
-                out.push_str(&format!("  {k}\n"));
-            }
-            if list.len() > MAX_LISTED_UNMATCHED {
-                out.push_str(&format!(
-                    "  ... and {} more (all are listed by --format json)\n",
-                    list.len() - MAX_LISTED_UNMATCHED
-                ));
-            }
-        }
-        if let Some(f) = self.fail_above {
-            if self.exceeded() {
-                out.push_str(&format!(
-                    "FAIL: B is slower than {f} × A with 95% confidence for the rows marked FAIL.\n"
-                ));
-            } else {
-                out.push_str(&format!(
-                    "ok: no ratio is above {f} with 95% confidence and beyond noise.\n"
-                ));
-            }
-        }
-        out
-    }
-}
-
-fn fmt_ratio_short(r: &Ratio) -> String {
-    match (r.ci95_low, r.ci95_high) {
-        (Some(l), Some(h)) => format!("{:.3} [{:.3}–{:.3}]", r.ratio, l, h),
-        _ => format!("{:.3} [-]", r.ratio),
-    }
 }
 
 type GroupKey = (String, u64, bool, String);
+type Cores = (usize, usize);
+/// One record of one file (invocation).
+type Sample<'a> = (&'a ExchangeResults, &'a ExchangeRecord);
+/// Per group, per (producer, consumer): the samples of one side.
+type Side<'a> = BTreeMap<GroupKey, BTreeMap<Cores, Vec<Sample<'a>>>>;
 
 fn key(r: &ExchangeRecord) -> GroupKey {
     (
@@ -306,13 +307,46 @@ fn describe(r: &ExchangeRecord) -> String {
     )
 }
 
-/// Compares B against A (see the module docs); `noise_threshold` is a fraction (0.05 = 5%).
+fn side(files: &[ExchangeResults]) -> Side<'_> {
+    let mut s = Side::new();
+    for f in files {
+        for r in &f.records {
+            s.entry(key(r))
+                .or_default()
+                .entry((r.producer_core, r.consumer_core))
+                .or_default()
+                .push((f, r));
+        }
+    }
+    s
+}
+
+/// Compares B against A, one file each (see the module docs); `noise_threshold` is a
+/// fraction (0.05 = 5%).
 pub fn compare(
     a: &ExchangeResults,
     b: &ExchangeResults,
     fail_above: Option<f64>,
     noise_threshold: f64,
 ) -> Result<Comparison, CompareError> {
+    compare_many(
+        std::slice::from_ref(a),
+        std::slice::from_ref(b),
+        fail_above,
+        noise_threshold,
+    )
+}
+
+/// Compares the files of B against those of A, each file one invocation (see the module docs).
+pub fn compare_many(
+    a: &[ExchangeResults],
+    b: &[ExchangeResults],
+    fail_above: Option<f64>,
+    noise_threshold: f64,
+) -> Result<Comparison, CompareError> {
+    if a.is_empty() || b.is_empty() {
+        return Err(CompareError::NoFiles);
+    }
     if let Some(f) = fail_above {
         if !(f.is_finite() && f > 0.0) {
             return Err(CompareError::BadThreshold(f));
@@ -321,54 +355,44 @@ pub fn compare(
     if !(noise_threshold.is_finite() && (0.0..1.0).contains(&noise_threshold)) {
         return Err(CompareError::BadNoise(noise_threshold));
     }
-    let mut groups: BTreeMap<GroupKey, (Vec<&ExchangeRecord>, Vec<&ExchangeRecord>)> =
-        BTreeMap::new();
-    for r in &a.records {
-        groups.entry(key(r)).or_default().0.push(r);
-    }
-    for r in &b.records {
-        groups.entry(key(r)).or_default().1.push(r);
-    }
+    let (mut sa, mut sb) = (side(a), side(b));
+    let mut keys: Vec<GroupKey> = sa.keys().chain(sb.keys()).cloned().collect();
+    keys.sort();
+    keys.dedup();
     let mut matched = Vec::new();
     let mut unmatched_a = Vec::new();
     let mut unmatched_b = Vec::new();
-    for (_, (ra, rb)) in groups {
-        let mut pairs: Vec<(&ExchangeRecord, &ExchangeRecord)> = Vec::new();
-        let mut left_b: Vec<&ExchangeRecord> = rb.clone();
+    for k in keys {
+        let ga = sa.remove(&k).unwrap_or_default();
+        let mut gb = sb.remove(&k).unwrap_or_default();
+        let mut pairs: Vec<(Vec<Sample>, Vec<Sample>)> = Vec::new();
         let mut left_a = Vec::new();
-        if ra.len() == 1 && rb.len() == 1 {
-            pairs.push((ra[0], rb[0]));
-            left_b.clear();
+        if ga.len() == 1 && gb.len() == 1 {
+            let x = ga.into_values().next().unwrap_or_default();
+            let y = std::mem::take(&mut gb)
+                .into_values()
+                .next()
+                .unwrap_or_default();
+            pairs.push((x, y));
         } else {
-            for x in ra {
-                let pos = left_b.iter().position(|y| {
-                    y.producer_core == x.producer_core && y.consumer_core == x.consumer_core
-                });
-                match pos {
-                    Some(p) => pairs.push((x, left_b.remove(p))),
+            for (cores, x) in ga {
+                match gb.remove(&cores) {
+                    Some(y) => pairs.push((x, y)),
                     None => left_a.push(x),
                 }
             }
         }
-        unmatched_a.extend(left_a.into_iter().map(describe));
-        unmatched_b.extend(left_b.into_iter().map(describe));
+        unmatched_a.extend(left_a.iter().map(|x| describe(x[0].1)));
+        unmatched_b.extend(gb.values().map(|y| describe(y[0].1)));
         for (x, y) in pairs {
-            matched.push(Matched {
-                mode: x.mode.clone(),
-                size_bytes: x.size_bytes,
-                flush_cache: x.flush_cache,
-                placement: x.placement.clone(),
-                cores_a: (x.producer_core, x.consumer_core),
-                cores_b: (y.producer_core, y.consumer_core),
-                read: metric(x, y, Metric::Read, fail_above, noise_threshold),
-                latency: metric(x, y, Metric::Latency, fail_above, noise_threshold),
-            });
+            matched.push(pair(&x, &y, fail_above, noise_threshold));
         }
     }
     if matched.is_empty() {
+        let count = |s: &[ExchangeResults]| s.iter().map(|f| f.records.len()).sum();
         return Err(CompareError::NothingMatched {
-            a: a.records.len(),
-            b: b.records.len(),
+            a: count(a),
+            b: count(b),
         });
     }
     matched.sort_by(|x, y| {
@@ -380,6 +404,8 @@ pub fn compare(
             .then(x.flush_cache.cmp(&y.flush_cache))
     });
     Ok(Comparison {
+        files_a: a.len(),
+        files_b: b.len(),
         matched,
         unmatched_a,
         unmatched_b,
@@ -388,38 +414,196 @@ pub fn compare(
     })
 }
 
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// The median c2c floor of a file: over its records' floors, else its c2c matrix; `None`
+/// when it measured none (one CPU).
+fn file_floor(f: &ExchangeResults) -> Option<f64> {
+    let mut v: Vec<f64> = f.records.iter().filter_map(|r| r.c2c_one_way_ns).collect();
+    if v.is_empty() {
+        v = f.c2c.iter().map(|p| p.one_way_ns).collect();
+    }
+    v.retain(|x| x.is_finite() && *x > 0.0);
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    Some(if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    })
+}
+
+/// The machine control of each of a side's samples of one record (one per file): the c2c
+/// floor measured beside the record, or, for a same-core record, the file's median floor (a
+/// host that moves vCPUs slows every record of the invocation). `None` unless every sample
+/// has one.
+fn controls(s: &[Sample]) -> Option<Vec<f64>> {
+    s.iter()
+        .map(|(f, r)| {
+            f.floor_for(r)
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .or_else(|| file_floor(f))
+        })
+        .collect::<Option<Vec<f64>>>()
+        .filter(|v| !v.is_empty())
+}
+
+/// Whether the machine control moved beyond its noise between A and B: the mean floors differ
+/// by more than [`CONTROL_TOLERANCE`] and [`CONTROL_MIN_SHIFT_NS`]; with ≥ 2 files per side,
+/// the 95% CI of the floors' ratio must also exclude 1 (a side whose invocations alternate
+/// between two floors has its records' spread in their own CI already).
+pub fn control_moved(a_ns: &[f64], b_ns: &[f64]) -> bool {
+    let Some(r) = ratio_of_means(a_ns, b_ns) else {
+        return false;
+    };
+    let shifted = (mean(b_ns) - mean(a_ns)).abs() > CONTROL_MIN_SHIFT_NS
+        && !(1.0 / (1.0 + CONTROL_TOLERANCE)..=1.0 + CONTROL_TOLERANCE).contains(&r.ratio);
+    let one_side_single = a_ns.len() < 2 || b_ns.len() < 2;
+    shifted && (one_side_single || !r.ci_contains_one())
+}
+
+fn pair(x: &[Sample], y: &[Sample], fail_above: Option<f64>, noise: f64) -> Matched {
+    let (ra, rb) = (x[0].1, y[0].1);
+    let (ca, cb) = (controls(x), controls(y));
+    let moved = match (&ca, &cb) {
+        (Some(a), Some(b)) if control_moved(a, b) => Some(format!(
+            "the machine changed: c2c floor {:.0} → {:.0} ns",
+            mean(a),
+            mean(b)
+        )),
+        _ => None,
+    };
+    let metric = |m: Metric| metric(x, y, m, fail_above, noise, moved.as_deref());
+    Matched {
+        mode: ra.mode.clone(),
+        size_bytes: ra.size_bytes,
+        flush_cache: ra.flush_cache,
+        placement: ra.placement.clone(),
+        cores_a: (ra.producer_core, ra.consumer_core),
+        cores_b: (rb.producer_core, rb.consumer_core),
+        invocations_a: x.len(),
+        invocations_b: y.len(),
+        control_ns_a: ca.as_deref().map(mean),
+        control_ns_b: cb.as_deref().map(mean),
+        read: metric(Metric::Read),
+        latency: metric(Metric::Latency),
+    }
+}
+
+fn summary_mean(r: &ExchangeRecord, metric: Metric) -> f64 {
+    match metric {
+        Metric::Read => r.read_us.mean,
+        Metric::Latency => r.latency_us.mean,
+    }
+}
+
+/// A record's run means, or its summary mean alone when the file has no per-run detail.
+fn runs_or_mean(r: &ExchangeRecord, metric: Metric) -> Vec<f64> {
+    let runs = run_means(r, metric);
+    if runs.is_empty() {
+        vec![summary_mean(r, metric)]
+    } else {
+        runs
+    }
+}
+
 fn metric(
-    a: &ExchangeRecord,
-    b: &ExchangeRecord,
+    x: &[Sample],
+    y: &[Sample],
     metric: Metric,
     fail_above: Option<f64>,
     noise: f64,
+    moved: Option<&str>,
 ) -> MetricComparison {
-    let sa = match metric {
-        Metric::Read => &a.read_us,
-        Metric::Latency => &a.latency_us,
+    let over_invocations = x.len() >= 2 && y.len() >= 2;
+    let values = |s: &[Sample]| -> Vec<f64> {
+        if over_invocations {
+            s.iter()
+                .map(|(_, r)| mean(&runs_or_mean(r, metric)))
+                .collect()
+        } else {
+            s.iter()
+                .flat_map(|(_, r)| runs_or_mean(r, metric))
+                .collect()
+        }
     };
-    let sb = match metric {
-        Metric::Read => &b.read_us,
-        Metric::Latency => &b.latency_us,
+    let means = |s: &[Sample]| {
+        mean(
+            &s.iter()
+                .map(|(_, r)| summary_mean(r, metric))
+                .collect::<Vec<_>>(),
+        )
     };
-    let (ma, mb) = (run_means(a, metric), run_means(b, metric));
-    // Without per-run detail fall back to the means alone (ratio, no CI).
-    let ratio = if ma.is_empty() || mb.is_empty() {
-        ratio_of_means(&[sa.mean], &[sb.mean])
-    } else {
-        ratio_of_means(&ma, &mb)
-    };
-    let verdict = Verdict::of(ratio.as_ref(), noise);
+    let ratio = ratio_of_means(&values(x), &values(y));
+    let mut verdict = Verdict::of(ratio.as_ref(), noise);
+    let mut reason = None;
+    let wait = &x[0].1.wait;
+    if let Some(why) = moved {
+        verdict = Verdict::Inconclusive;
+        reason = Some(why.to_string());
+    } else if !over_invocations
+        && metric == Metric::Latency
+        && wait != "none"
+        && matches!(verdict, Verdict::Slower | Verdict::Faster)
+    {
+        verdict = Verdict::Inconclusive;
+        reason = Some(format!(
+            "a {wait} wake-up latency swings between invocations of the same binary; \
+             compare >= 4 files per side (A1 A2 A3 A4 --vs B1 B2 B3 B4)"
+        ));
+    } else if over_invocations
+        && wakes_up(x[0].1, metric)
+        && matches!(verdict, Verdict::Slower | Verdict::Faster)
+        && !separated(&values(x), &values(y), verdict == Verdict::Slower)
+    {
+        reason = Some(format!(
+            "the latency is dominated by {wait} wake-ups, heavy-tailed between invocations; it \
+             counts only when every file of B is {} than every file of A over >= 4 files per \
+             side (exact rank test, p < 0.05)",
+            verdict.as_str()
+        ));
+        verdict = Verdict::Inconclusive;
+    }
     let exceeds = match (fail_above, &ratio) {
         (Some(f), Some(r)) => verdict == Verdict::Slower && r.ci95_low.is_some_and(|l| l > f),
         _ => false,
     };
     MetricComparison {
-        a_mean: sa.mean,
-        b_mean: sb.mean,
+        a_mean: means(x),
+        b_mean: means(y),
         ratio,
         verdict,
+        reason,
         exceeds,
     }
+}
+
+/// Whether a metric is dominated by the scheduler's wake-ups: the latency of a consumer that
+/// sleeps or yields (`wait` other than `none` and `spin`).
+fn wakes_up(r: &ExchangeRecord, metric: Metric) -> bool {
+    metric == Metric::Latency && !matches!(r.wait.as_str(), "none" | "spin")
+}
+
+/// Whether every value of `b` is above (`slower`) or below every value of `a` with an exact
+/// two-sided Mann–Whitney p under 0.05: complete separation has p = 2 / C(n_a + n_b, n_a), so
+/// this needs C > 40 (4 + 4, 3 + 5 or 2 + 8 values at least). Distribution-free: a single
+/// wild invocation cannot fake it, as it can Welch's t over three.
+fn separated(a: &[f64], b: &[f64], slower: bool) -> bool {
+    let (na, nb) = (a.len() as u64, b.len() as u64);
+    // C(na + nb, na), saturating (it only has to be compared with 40).
+    let mut c: u64 = 1;
+    for i in 0..na.min(nb) {
+        c = c.saturating_mul(na + nb - i) / (i + 1);
+    }
+    let apart = if slower {
+        b.iter().all(|y| a.iter().all(|x| y > x))
+    } else {
+        b.iter().all(|y| a.iter().all(|x| y < x))
+    };
+    apart && c > 40
 }
