@@ -216,3 +216,75 @@ fn a_plain_segment_is_not_a_channel() {
     let e = Channel::open(seg.name().unwrap(), ChannelConfig::new(64, 1), d).unwrap_err();
     assert!(matches!(e, ChannelError::NotAChannel { .. }), "{e}");
 }
+
+/// Both ends report the block size the channel was created with (not the padded stride).
+#[test]
+fn both_ends_report_the_block_size() {
+    let (tx, rx) = Channel::anonymous(ChannelConfig::new(100, 2))
+        .unwrap()
+        .split()
+        .unwrap();
+    // Hand-set: 100 bytes asked for; the stride (128) is internal.
+    assert_eq!((tx.block_size(), rx.block_size()), (100, 100));
+}
+
+/// The "side already taken" message names the side in words, for each side.
+#[test]
+fn role_taken_message_names_the_side() {
+    let chan = Channel::anonymous(ChannelConfig::new(8, 1)).unwrap();
+    let (_tx, _rx) = (chan.producer().unwrap(), chan.consumer().unwrap());
+    let p = chan.producer().unwrap_err().to_string();
+    let c = chan.consumer().unwrap_err().to_string();
+    assert!(
+        p.starts_with("the producer side of channel anonymous"),
+        "{p}"
+    );
+    assert!(
+        c.starts_with("the consumer side of channel anonymous"),
+        "{c}"
+    );
+}
+
+/// A segment too small to hold a channel header is "not a channel", not an out-of-bounds
+/// error from the segment.
+#[test]
+fn a_segment_smaller_than_the_header_is_not_a_channel() {
+    let seg = Segment::create("chan-tiny", 64).unwrap();
+    seg.publish_ready();
+    let d = Deadline::after(Duration::from_secs(5));
+    let e = Channel::open(seg.name().unwrap(), ChannelConfig::new(64, 1), d).unwrap_err();
+    assert!(matches!(e, ChannelError::NotAChannel { .. }), "{e}");
+}
+
+/// A valid header over a payload too short for its blocks (a truncated or lying creator) is
+/// refused with the payload size; a payload with room to spare opens.
+#[test]
+fn a_payload_shorter_than_the_blocks_is_refused() {
+    let cfg = ChannelConfig::new(64, 4);
+    let geo = Geometry::of(&cfg).unwrap();
+    // Hand-computed: header page (4096) + 4 blocks of 128 bytes.
+    assert_eq!(geo.payload_len, 4096 + 4 * 128);
+    let d = Deadline::after(Duration::from_secs(5));
+    for (label, len, ok) in [
+        ("chan-short", 4096 + 3 * 128, false),
+        ("chan-roomy", 4096 + 8 * 128, true),
+    ] {
+        let seg = Segment::create(label, len).unwrap();
+        seg.get::<ChannelHeader>(0).unwrap().init(&geo);
+        seg.publish_ready();
+        let got = Channel::open(seg.name().unwrap(), cfg, d);
+        match (ok, got) {
+            (true, Ok(c)) => assert_eq!(c.config(), cfg),
+            (
+                false,
+                Err(ChannelError::Mismatch {
+                    what: "payload size (bytes)",
+                    expected,
+                    found,
+                    ..
+                }),
+            ) => assert_eq!((expected, found), (4096 + 512, 4096 + 384)),
+            (ok, got) => panic!("{label}: want ok={ok}, got {got:?}"),
+        }
+    }
+}
