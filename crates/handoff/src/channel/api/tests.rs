@@ -257,7 +257,8 @@ fn a_segment_smaller_than_the_header_is_not_a_channel() {
 }
 
 /// A valid header over a payload too short for its blocks (a truncated or lying creator) is
-/// refused with the payload size; a payload with room to spare opens.
+/// refused with the payload size (also one that holds the header and nothing else); a payload
+/// with room to spare opens.
 #[test]
 fn a_payload_shorter_than_the_blocks_is_refused() {
     let cfg = ChannelConfig::new(64, 4);
@@ -267,6 +268,11 @@ fn a_payload_shorter_than_the_blocks_is_refused() {
     let d = Deadline::after(Duration::from_secs(5));
     for (label, len, ok) in [
         ("chan-short", 4096 + 3 * 128, false),
+        (
+            "chan-header-only",
+            std::mem::size_of::<ChannelHeader>(),
+            false,
+        ),
         ("chan-roomy", 4096 + 8 * 128, true),
     ] {
         let seg = Segment::create(label, len).unwrap();
@@ -283,7 +289,7 @@ fn a_payload_shorter_than_the_blocks_is_refused() {
                     found,
                     ..
                 }),
-            ) => assert_eq!((expected, found), (4096 + 512, 4096 + 384)),
+            ) => assert_eq!((expected, found), (4096 + 512, len as u64)),
             (ok, got) => panic!("{label}: want ok={ok}, got {got:?}"),
         }
     }
