@@ -51,8 +51,8 @@ fn producer_runs_at_most_blocks_ahead() {
         .unwrap()
         .split()
         .unwrap();
-    tx.loan(Wait::Spin, None).unwrap().publish();
-    let _unpublished = tx.loan(Wait::Spin, None).unwrap(); // dropped at once, not published
+    tx.loan(Wait::Spin, soon()).unwrap().publish();
+    let _unpublished = tx.loan(Wait::Spin, soon()).unwrap(); // dropped at once, not published
     tx.try_loan().unwrap().unwrap().publish();
     assert_eq!(tx.published(), 2);
     assert!(tx.try_loan().unwrap().is_none(), "both blocks in flight");
@@ -82,7 +82,7 @@ fn received_block_is_the_loaned_memory() {
         .unwrap()
         .split()
         .unwrap();
-    let mut loan = tx.loan(Wait::Spin, None).unwrap();
+    let mut loan = tx.loan(Wait::Spin, soon()).unwrap();
     assert_eq!(loan.len(), 5000);
     loan[4999] = 7;
     let addr = loan.as_ptr();
@@ -92,7 +92,7 @@ fn received_block_is_the_loaned_memory() {
         "blocks of a page or more are page aligned"
     );
     loan.publish();
-    let got = rx.recv(Wait::Spin, None).unwrap();
+    let got = rx.recv(Wait::Spin, soon()).unwrap();
     assert_eq!(got.as_ptr(), addr);
     assert_eq!(got[4999], 7);
     // 5000 / 8 = 625 whole u64s; the 0-byte remainder rule on a size that is not a multiple.
@@ -124,7 +124,7 @@ fn closing_wakes_a_blocked_producer() {
         .unwrap()
         .split()
         .unwrap();
-    tx.loan(Wait::Block, None).unwrap().publish();
+    tx.loan(Wait::Block, soon()).unwrap().publish();
     let t = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(20));
         drop(rx);
@@ -200,9 +200,9 @@ fn named_open_checks_the_shape() {
     // The two mappings are one channel.
     let mut tx = chan.producer().unwrap();
     let mut rx = other.consumer().unwrap();
-    tx.loan(Wait::Spin, None).unwrap()[..4].copy_from_slice(b"abcd");
+    tx.loan(Wait::Spin, soon()).unwrap()[..4].copy_from_slice(b"abcd");
     // (the loan above was dropped unpublished; publish one for real)
-    let mut l = tx.loan(Wait::Spin, None).unwrap();
+    let mut l = tx.loan(Wait::Spin, soon()).unwrap();
     l[..4].copy_from_slice(b"wxyz");
     l.publish();
     assert_eq!(&rx.recv(Wait::Spin, soon()).unwrap()[..4], b"wxyz");
