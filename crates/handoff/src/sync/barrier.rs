@@ -273,7 +273,8 @@ mod tests {
         let b = Barrier::new(2).unwrap();
         let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
             || {
-                b.wait(Wait::Block, None, &NoPeers).unwrap();
+                b.wait(Wait::Block, crate::sys::futex::sleep_deadline(), &NoPeers)
+                    .unwrap();
             },
             || b.word.load(Ordering::Relaxed) & SLEEPERS != 0,
             || {
