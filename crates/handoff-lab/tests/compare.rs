@@ -101,6 +101,17 @@ fn doctored_copy_gives_ratios_and_verdicts() {
     };
     assert!(row("1.500 [").contains(" slower "), "{table}");
     assert!(row("0.500 [").contains(" faster "), "{table}");
+    // The row shows the interval's bounds, not "[-]".
+    let (l, h) = (r.ci95_low.unwrap(), r.ci95_high.unwrap());
+    assert!(
+        row("1.500 [").contains(&format!("1.500 [{l:.3}–{h:.3}]")),
+        "{table}"
+    );
+    // The summary counts by construction: one record's read doctored slower, one faster.
+    assert!(
+        table.contains("read and latency: 1 faster, 1 slower, "),
+        "{table}"
+    );
 
     // --fail-above: exceeded at 1.2 (CI lower bound > 1.2), not at 2.0.
     let c = compare(&a, &b, Some(1.2), DEFAULT_NOISE_THRESHOLD).unwrap();
