@@ -92,11 +92,26 @@ fn doctored_copy_gives_ratios_and_verdicts() {
     assert_eq!(c.exit_code(), EXIT_OK, "no threshold given");
 
     let table = c.render_table();
+    // The verdict is in the record's own row (the summary line below the table names every
+    // verdict whatever the rows say): the row with read B/A 1.5 says slower, 0.5 faster.
+    let row = |ratio: &str| {
+        let rows: Vec<&str> = table.lines().filter(|l| l.contains(ratio)).collect();
+        assert_eq!(rows.len(), 1, "one row with {ratio}:\n{table}");
+        rows[0].to_string()
+    };
+    assert!(row("1.500 [").contains(" slower "), "{table}");
+    assert!(row("0.500 [").contains(" faster "), "{table}");
+    // The row shows the interval's bounds, not "[-]".
+    let (l, h) = (r.ci95_low.unwrap(), r.ci95_high.unwrap());
     assert!(
-        table.contains("slower") && table.contains("faster"),
+        row("1.500 [").contains(&format!("1.500 [{l:.3}–{h:.3}]")),
         "{table}"
     );
-    assert!(table.contains("1.500 ["), "{table}");
+    // The summary counts by construction: one record's read doctored slower, one faster.
+    assert!(
+        table.contains("read and latency: 1 faster, 1 slower, "),
+        "{table}"
+    );
 
     // --fail-above: exceeded at 1.2 (CI lower bound > 1.2), not at 2.0.
     let c = compare(&a, &b, Some(1.2), DEFAULT_NOISE_THRESHOLD).unwrap();

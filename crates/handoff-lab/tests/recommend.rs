@@ -1,7 +1,7 @@
 //! The recommender's picks and ties on hand-made fixtures: the expected pick of every case is
 //! set by the fixture (costs chosen far apart or within noise), not computed by the code.
 
-use handoff_lab::report::recommend::{ratio_verdict, recommend, Pick};
+use handoff_lab::report::recommend::{ratio_verdict, recommend, Pick, SizeClass};
 use handoff_lab::schema::*;
 use handoff_lab::stats::Ratio;
 
@@ -241,4 +241,26 @@ fn cache_reuse_sentence_matches_its_ratio() {
     );
     let slow = sentence(30.0);
     assert!(slow.contains("pays to bring the block back"), "{slow}");
+}
+
+/// A size class holds sizes above its lower bound and up to its upper one (the recommender
+/// groups records by it), and says its range in words.
+#[test]
+fn size_class_bounds_and_range_text() {
+    let class = |above, up_to| SizeClass {
+        name: "x".into(),
+        above,
+        up_to,
+    };
+    let mid = class(32 * KIB, Some(1024 * KIB));
+    let got: Vec<bool> = [32 * KIB, 32 * KIB + 1, 1024 * KIB, 1024 * KIB + 1]
+        .into_iter()
+        .map(|s| mid.contains(s))
+        .collect();
+    assert_eq!(got, [false, true, true, false]);
+    assert!(class(32 * KIB, None).contains(u64::MAX));
+    assert_eq!(class(0, Some(32 * KIB)).range_text(), "≤ 32 KiB");
+    assert_eq!(mid.range_text(), "> 32 KiB and ≤ 1 MiB");
+    assert_eq!(class(32 * 1024 * KIB, None).range_text(), "> 32 MiB");
+    assert_eq!(class(0, None).range_text(), "all sizes");
 }

@@ -363,3 +363,13 @@ fn mean_interval_with_non_positive_runs_is_student_t() {
     assert_eq!(mean_interval(&[1.0]), None);
     assert_eq!(mean_interval(&[1.0, f64::INFINITY]), None);
 }
+
+/// Figure captions and the disagreement warnings name the metric in words.
+#[test]
+fn metrics_are_named_in_words() {
+    use handoff_lab::stats::Metric;
+    assert_eq!(
+        [Metric::Read.name(), Metric::Latency.name()],
+        ["read time", "latency"]
+    );
+}

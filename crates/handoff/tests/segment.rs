@@ -193,6 +193,33 @@ fn corrupt_magic_is_refused() {
     assert_gone(&name);
 }
 
+/// A payload offset that is not page aligned is corrupt even when every size adds up (the
+/// payload still ends within the last page of the object): mapping it would misalign every
+/// value the peers share.
+#[test]
+fn misaligned_payload_offset_is_corrupt() {
+    let (seg, name, raw) = published("misaligned", 64);
+    let mut word = [0u8; 8];
+    raw.read_at(&mut word, offsets::PAYLOAD_OFFSET as u64)
+        .unwrap();
+    let offset = u64::from_ne_bytes(word);
+    assert_eq!(offset % 4096, 0, "the creator page-aligns the payload");
+    // 64 bytes later: the 64-byte payload still ends in the object's last page.
+    raw.write_at(&(offset + 64).to_ne_bytes(), offsets::PAYLOAD_OFFSET as u64)
+        .unwrap();
+    match Segment::open(&name, deadline()) {
+        Err(ShmError::Segment(SegmentError::Corrupt { detail })) => {
+            assert!(
+                detail.contains(&format!("payload offset {}", offset + 64)),
+                "{detail}"
+            )
+        }
+        other => panic!("expected Corrupt, got {other:?}"),
+    }
+    drop(seg);
+    assert_gone(&name);
+}
+
 #[test]
 fn wrong_version_and_header_size_are_refused() {
     let (seg, name, raw) = published("ver", 64);

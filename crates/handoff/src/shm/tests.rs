@@ -131,3 +131,31 @@ fn slots_claim_release_and_fill() {
         release_slot(&h.slots[i]);
     }
 }
+
+/// How a live peer's table entry reads, state bit by state bit: an observer never counts as
+/// departed; panicked wins over detached; a live, attached peer has not departed.
+#[test]
+fn departure_follows_the_state_bits() {
+    use super::table::{Entry, LEFT, OBSERVER, PANICKED};
+    let id = ProcessId::current(); // alive: only the bits decide
+    let got: Vec<_> = [
+        0,
+        OBSERVER,
+        LEFT,
+        PANICKED | LEFT,
+        OBSERVER | LEFT | PANICKED,
+    ]
+    .into_iter()
+    .map(|state| Entry { id, state }.departure())
+    .collect();
+    assert_eq!(
+        got,
+        [
+            None,
+            None,
+            Some(DepartureKind::Detached),
+            Some(DepartureKind::Panicked),
+            None
+        ]
+    );
+}

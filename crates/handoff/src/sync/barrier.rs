@@ -273,7 +273,8 @@ mod tests {
         let b = Barrier::new(2).unwrap();
         let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
             || {
-                b.wait(Wait::Block, None, &NoPeers).unwrap();
+                b.wait(Wait::Block, crate::sys::futex::sleep_deadline(), &NoPeers)
+                    .unwrap();
             },
             || b.word.load(Ordering::Relaxed) & SLEEPERS != 0,
             || {
@@ -294,6 +295,16 @@ mod tests {
         assert_eq!(b.generation(), 1);
         b.init(3).unwrap();
         assert_eq!(b.parties(), 3);
+    }
+
+    /// A party count corrupted in shared memory (another process wrote the word) is clamped
+    /// to what the arrival field can count (arrivals never carry into the generation bits).
+    #[test]
+    fn corrupt_party_count_is_clamped() {
+        let b = Barrier::new(2).unwrap();
+        b.parties_minus_one.store(u32::MAX, Ordering::Relaxed);
+        // Hand-computed: ARRIVED_MASK holds 15 bits of arrivals, so at most 0x7fff parties.
+        assert_eq!(b.parties(), 0x7fff);
     }
 
     #[test]

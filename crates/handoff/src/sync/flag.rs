@@ -278,7 +278,15 @@ mod tests {
     fn store_wakes_a_registered_sleeper() {
         let f = Flag::new();
         let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
-            || f.wait_for(1, Wait::Block, None, &NoPeers).unwrap(),
+            || {
+                f.wait_for(
+                    1,
+                    Wait::Block,
+                    crate::sys::futex::sleep_deadline(),
+                    &NoPeers,
+                )
+                .unwrap()
+            },
             || f.sleepers.load(Ordering::Relaxed) != NO_SLEEPERS,
             || f.store(1),
         );

@@ -219,7 +219,10 @@ mod tests {
     fn post_wakes_a_registered_sleeper() {
         let s = Semaphore::new(0);
         let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
-            || s.wait(Wait::Block, None, &NoPeers).unwrap(),
+            || {
+                s.wait(Wait::Block, crate::sys::futex::sleep_deadline(), &NoPeers)
+                    .unwrap()
+            },
             || s.sleepers.load(Ordering::Relaxed) != NO_SLEEPERS,
             || s.post().unwrap(),
         );

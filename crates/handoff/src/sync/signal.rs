@@ -206,7 +206,13 @@ mod tests {
         let s = Signal::new();
         let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
             || {
-                s.wait_until(1, Wait::Block, None, &NoPeers).unwrap();
+                s.wait_until(
+                    1,
+                    Wait::Block,
+                    crate::sys::futex::sleep_deadline(),
+                    &NoPeers,
+                )
+                .unwrap();
             },
             || s.sleepers.load(Ordering::Relaxed) != NO_SLEEPERS,
             || {

@@ -163,7 +163,9 @@ pub(crate) fn wake_calls() -> u64 {
 /// Test helper for the primitives' "a registered sleeper is woken" tests: runs `sleep` (a
 /// blocking wait) on a thread, waits until `registered()` says it registered as a sleeper,
 /// then runs `publish` here and returns how many futex wakes `publish` issued. Each step
-/// has a 5 s watchdog (a failure, never a timing assert).
+/// has a 5 s watchdog (a failure, never a timing assert). `sleep` must wait with
+/// [`sleep_deadline`] and unwrap: without a deadline, a publish that never lands (the
+/// watchdog fires) would leave the thread, and so the test, hanging instead of failing.
 #[cfg(all(test, not(loom)))]
 pub(crate) fn wakes_of_publish_to_sleeper(
     sleep: impl FnOnce() + Send,
@@ -195,6 +197,14 @@ pub(crate) fn wakes_of_publish_to_sleeper(
             .expect("watchdog: the waiter did not return after the publish");
         wakes
     })
+}
+
+/// The deadline for the sleeper of [`wakes_of_publish_to_sleeper`]: past its watchdog.
+#[cfg(all(test, not(loom)))]
+pub(crate) fn sleep_deadline() -> Option<crate::sys::Deadline> {
+    Some(crate::sys::Deadline::after(std::time::Duration::from_secs(
+        10,
+    )))
 }
 
 /// Wakes every waiter on `word`.

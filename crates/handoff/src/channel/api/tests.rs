@@ -3,8 +3,10 @@
 use super::*;
 use std::time::Duration;
 
+/// A watchdog for waits that should end at once: a broken ring fails within seconds (under
+/// cargo-mutants' 60 s test timeout, with several such tests in a row), not by hanging.
 fn soon() -> Option<Deadline> {
-    Some(Deadline::after(Duration::from_secs(20)))
+    Some(Deadline::after(Duration::from_secs(5)))
 }
 
 fn expired() -> Option<Deadline> {
@@ -51,8 +53,8 @@ fn producer_runs_at_most_blocks_ahead() {
         .unwrap()
         .split()
         .unwrap();
-    tx.loan(Wait::Spin, None).unwrap().publish();
-    let _unpublished = tx.loan(Wait::Spin, None).unwrap(); // dropped at once, not published
+    tx.loan(Wait::Spin, soon()).unwrap().publish();
+    let _unpublished = tx.loan(Wait::Spin, soon()).unwrap(); // dropped at once, not published
     tx.try_loan().unwrap().unwrap().publish();
     assert_eq!(tx.published(), 2);
     assert!(tx.try_loan().unwrap().is_none(), "both blocks in flight");
@@ -82,7 +84,7 @@ fn received_block_is_the_loaned_memory() {
         .unwrap()
         .split()
         .unwrap();
-    let mut loan = tx.loan(Wait::Spin, None).unwrap();
+    let mut loan = tx.loan(Wait::Spin, soon()).unwrap();
     assert_eq!(loan.len(), 5000);
     loan[4999] = 7;
     let addr = loan.as_ptr();
@@ -92,7 +94,7 @@ fn received_block_is_the_loaned_memory() {
         "blocks of a page or more are page aligned"
     );
     loan.publish();
-    let got = rx.recv(Wait::Spin, None).unwrap();
+    let got = rx.recv(Wait::Spin, soon()).unwrap();
     assert_eq!(got.as_ptr(), addr);
     assert_eq!(got[4999], 7);
     // 5000 / 8 = 625 whole u64s; the 0-byte remainder rule on a size that is not a multiple.
@@ -124,7 +126,7 @@ fn closing_wakes_a_blocked_producer() {
         .unwrap()
         .split()
         .unwrap();
-    tx.loan(Wait::Block, None).unwrap().publish();
+    tx.loan(Wait::Block, soon()).unwrap().publish();
     let t = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(20));
         drop(rx);
@@ -200,9 +202,9 @@ fn named_open_checks_the_shape() {
     // The two mappings are one channel.
     let mut tx = chan.producer().unwrap();
     let mut rx = other.consumer().unwrap();
-    tx.loan(Wait::Spin, None).unwrap()[..4].copy_from_slice(b"abcd");
+    tx.loan(Wait::Spin, soon()).unwrap()[..4].copy_from_slice(b"abcd");
     // (the loan above was dropped unpublished; publish one for real)
-    let mut l = tx.loan(Wait::Spin, None).unwrap();
+    let mut l = tx.loan(Wait::Spin, soon()).unwrap();
     l[..4].copy_from_slice(b"wxyz");
     l.publish();
     assert_eq!(&rx.recv(Wait::Spin, soon()).unwrap()[..4], b"wxyz");
@@ -215,4 +217,82 @@ fn a_plain_segment_is_not_a_channel() {
     let d = Deadline::after(Duration::from_secs(5));
     let e = Channel::open(seg.name().unwrap(), ChannelConfig::new(64, 1), d).unwrap_err();
     assert!(matches!(e, ChannelError::NotAChannel { .. }), "{e}");
+}
+
+/// Both ends report the block size the channel was created with (not the padded stride).
+#[test]
+fn both_ends_report_the_block_size() {
+    let (tx, rx) = Channel::anonymous(ChannelConfig::new(100, 2))
+        .unwrap()
+        .split()
+        .unwrap();
+    // Hand-set: 100 bytes asked for; the stride (128) is internal.
+    assert_eq!((tx.block_size(), rx.block_size()), (100, 100));
+}
+
+/// The "side already taken" message names the side in words, for each side.
+#[test]
+fn role_taken_message_names_the_side() {
+    let chan = Channel::anonymous(ChannelConfig::new(8, 1)).unwrap();
+    let (_tx, _rx) = (chan.producer().unwrap(), chan.consumer().unwrap());
+    let p = chan.producer().unwrap_err().to_string();
+    let c = chan.consumer().unwrap_err().to_string();
+    assert!(
+        p.starts_with("the producer side of channel anonymous"),
+        "{p}"
+    );
+    assert!(
+        c.starts_with("the consumer side of channel anonymous"),
+        "{c}"
+    );
+}
+
+/// A segment too small to hold a channel header is "not a channel", not an out-of-bounds
+/// error from the segment.
+#[test]
+fn a_segment_smaller_than_the_header_is_not_a_channel() {
+    let seg = Segment::create("chan-tiny", 64).unwrap();
+    seg.publish_ready();
+    let d = Deadline::after(Duration::from_secs(5));
+    let e = Channel::open(seg.name().unwrap(), ChannelConfig::new(64, 1), d).unwrap_err();
+    assert!(matches!(e, ChannelError::NotAChannel { .. }), "{e}");
+}
+
+/// A valid header over a payload too short for its blocks (a truncated or lying creator) is
+/// refused with the payload size (also one that holds the header and nothing else); a payload
+/// with room to spare opens.
+#[test]
+fn a_payload_shorter_than_the_blocks_is_refused() {
+    let cfg = ChannelConfig::new(64, 4);
+    let geo = Geometry::of(&cfg).unwrap();
+    // Hand-computed: header page (4096) + 4 blocks of 128 bytes.
+    assert_eq!(geo.payload_len, 4096 + 4 * 128);
+    let d = Deadline::after(Duration::from_secs(5));
+    for (label, len, ok) in [
+        ("chan-short", 4096 + 3 * 128, false),
+        (
+            "chan-header-only",
+            std::mem::size_of::<ChannelHeader>(),
+            false,
+        ),
+        ("chan-roomy", 4096 + 8 * 128, true),
+    ] {
+        let seg = Segment::create(label, len).unwrap();
+        seg.get::<ChannelHeader>(0).unwrap().init(&geo);
+        seg.publish_ready();
+        let got = Channel::open(seg.name().unwrap(), cfg, d);
+        match (ok, got) {
+            (true, Ok(c)) => assert_eq!(c.config(), cfg),
+            (
+                false,
+                Err(ChannelError::Mismatch {
+                    what: "payload size (bytes)",
+                    expected,
+                    found,
+                    ..
+                }),
+            ) => assert_eq!((expected, found), (4096 + 512, len as u64)),
+            (ok, got) => panic!("{label}: want ok={ok}, got {got:?}"),
+        }
+    }
 }

@@ -73,6 +73,25 @@ fn publish(word: &AtomicU32, sleepers: &AtomicU32, v: u32) {
     }
 }
 
+/// `Wait::may_sleep` (public) tells a caller whether a strategy can park the thread on a
+/// futex: only `Block` and `Adaptive` can.
+#[test]
+fn only_futex_strategies_may_sleep() {
+    let got: Vec<(Wait, bool)> = [Wait::Spin, Wait::SpinYield, Wait::Block, Wait::ADAPTIVE]
+        .into_iter()
+        .map(|w| (w, w.may_sleep()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Wait::Spin, false),
+            (Wait::SpinYield, false),
+            (Wait::Block, true),
+            (Wait::ADAPTIVE, true)
+        ]
+    );
+}
+
 #[test]
 fn every_strategy_times_out_on_a_false_condition() {
     let word = AtomicU32::new(0);
