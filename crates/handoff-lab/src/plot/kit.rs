@@ -16,10 +16,16 @@ pub const FONT_FAMILY: &str = "sans-serif";
 const LEGEND_WIDTH: u32 = 270;
 
 pub(super) type Area<DB> = DrawingArea<DB, Shift>;
-pub(super) type DrawResult = Result<(), String>;
+pub(super) type DrawResult = Result<(), DrawError>;
 
-pub(super) fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
+/// plotters failed while drawing; its error types are generic over the backend, so the
+/// message is kept as text (the caller adds the figure in [`super::PlotError::Draw`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(super) struct DrawError(String);
+
+pub(super) fn err<E: std::fmt::Display>(e: E) -> DrawError {
+    DrawError(e.to_string())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -313,7 +319,7 @@ pub(super) fn frame<'a, DB: DrawingBackend>(
     x_desc: &str,
     y_desc: &str,
     own_x_labels: bool,
-) -> Result<Chart<'a, DB>, String> {
+) -> Result<Chart<'a, DB>, DrawError> {
     let mut chart = ChartBuilder::on(area)
         .margin_top(10)
         .margin_left(14)
@@ -352,7 +358,7 @@ pub(super) fn frame<'a, DB: DrawingBackend>(
 pub(super) fn layout<DB: DrawingBackend>(
     root: &Area<DB>,
     title: &str,
-) -> Result<(Area<DB>, Area<DB>), String> {
+) -> Result<(Area<DB>, Area<DB>), DrawError> {
     let body = draw_title(root, title)?;
     let (w, _) = body.dim_in_pixel();
     let (chart, legend) = body.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
@@ -363,7 +369,7 @@ pub(super) fn layout<DB: DrawingBackend>(
 pub(super) fn draw_title<DB: DrawingBackend>(
     root: &Area<DB>,
     title: &str,
-) -> Result<Area<DB>, String> {
+) -> Result<Area<DB>, DrawError> {
     let (w, _) = root.dim_in_pixel();
     let (top, body) = root.split_vertically(54);
     top.draw(&Text::new(

@@ -157,9 +157,9 @@ pub fn render_png(results: &ExchangeResults, fig: &Figure) -> Result<Vec<u8>, Pl
     let mut rgb = vec![0u8; w as usize * h as usize * 3];
     {
         let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
-        draw(&root, results, fig).map_err(|message| PlotError::Draw {
+        draw(&root, results, fig).map_err(|e| PlotError::Draw {
             figure: fig.id.clone(),
-            message,
+            message: e.to_string(),
         })?;
         root.present().map_err(|e| PlotError::Draw {
             figure: fig.id.clone(),
@@ -178,9 +178,9 @@ pub fn render_svg(results: &ExchangeResults, fig: &Figure) -> Result<String, Plo
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, figure_size(fig)).into_drawing_area();
-        draw(&root, results, fig).map_err(|message| PlotError::Draw {
+        draw(&root, results, fig).map_err(|e| PlotError::Draw {
             figure: fig.id.clone(),
-            message,
+            message: e.to_string(),
         })?;
         root.present().map_err(|e| PlotError::Draw {
             figure: fig.id.clone(),

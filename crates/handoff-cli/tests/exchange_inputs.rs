@@ -1,0 +1,239 @@
+//! `bench exchange` input and fault handling as a user meets it: the kernel chosen and named,
+//! a stale block failing verification (exit 3), impossible counts and sizes refused before
+//! anything runs (exit 2), and the first worker's real cause of death named. No timing
+//! assertions.
+
+mod common;
+use common::*;
+use std::process::Output;
+
+/// What /proc/cpuinfo says the widest kernel must be (an oracle independent of the lab's
+/// detection).
+fn widest_kernel_from_cpuinfo() -> &'static str {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let flags: Vec<&str> = info
+        .lines()
+        .find(|l| l.starts_with("flags") || l.starts_with("Features"))
+        .map(|l| l.split_whitespace().collect())
+        .unwrap_or_default();
+    if cfg!(target_arch = "aarch64") {
+        "neon"
+    } else if flags.contains(&"avx512f") {
+        "avx512"
+    } else if flags.contains(&"avx2") {
+        "avx2"
+    } else {
+        "sse2"
+    }
+}
+
+fn exchange_json(extra: &[&str]) -> Output {
+    let mut args = vec![
+        "bench", "exchange", "--size", "4KiB", "--reps", "5", "--warmup", "1", "--runs", "1",
+        "--format", "json", "-q",
+    ];
+    args.extend_from_slice(extra);
+    handoff(&args)
+}
+
+#[test]
+fn kernel_is_the_widest_by_default_forced_by_flag_and_named_in_records_and_footer() {
+    let _g = serial();
+    let out = exchange_json(&["--mode", "single-thread"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["records"][0]["kernel"].as_str(),
+        Some(widest_kernel_from_cpuinfo())
+    );
+    for (kernel, modes) in [("scalar", "single-thread"), ("sse2", "processes-spin")] {
+        if kernel == "sse2" && !cfg!(target_arch = "x86_64") {
+            continue;
+        }
+        let out = exchange_json(&["--mode", modes, "--kernel", kernel]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for r in v["records"].as_array().unwrap() {
+            assert_eq!(r["kernel"].as_str(), Some(kernel), "{r}");
+            assert_eq!(r["verified"], true, "{r}");
+        }
+    }
+    let out = handoff(&[
+        "bench",
+        "exchange",
+        "--mode",
+        "single-thread",
+        "--size",
+        "4KiB",
+        "--reps",
+        "3",
+        "--runs",
+        "1",
+        "--kernel",
+        "scalar",
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("fill and sum kernel: scalar"),
+        "{}",
+        text(&out.stdout)
+    );
+    // A kernel this CPU lacks, and a name that is none: usage errors naming what exists.
+    let missing = if cfg!(target_arch = "x86_64") {
+        "neon"
+    } else {
+        "avx2"
+    };
+    for (k, want) in [
+        (missing, "is not available on this CPU, which has: "),
+        ("avx9", "unknown kernel 'avx9'"),
+    ] {
+        let out = handoff(&["bench", "exchange", "--kernel", k]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{k}: {err}");
+        assert!(err.contains(want) && err.contains("scalar"), "{k}: {err}");
+    }
+}
+
+#[test]
+fn a_stale_block_fails_verification_with_exit_3_in_every_kind_of_mode() {
+    let _g = serial();
+    let two = cpus() >= 2;
+    for mode in ["single-thread", "threads-spin", "processes-spin", "pipe"] {
+        let out = exchange_json(&[
+            "--mode",
+            mode,
+            "--consumer-core",
+            if two && mode != "single-thread" {
+                "1"
+            } else {
+                "0"
+            },
+            "--fault",
+            "skip-fill@3",
+        ]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{mode}: {err}");
+        // Repetition 3 holds repetition 2's ones instead of twos: 1024 instead of 2048.
+        assert!(
+            err.contains(
+                "verification failed in repetition 3: the consumer summed 1024, expected 2048"
+            ),
+            "{mode}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{mode}: {err}");
+    }
+}
+
+#[test]
+fn huge_counts_and_sizes_are_refused_before_anything_runs() {
+    // Twice what this machine has available, in GiB (an oracle read here, not by the CLI).
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let avail_kib: u64 = meminfo
+        .lines()
+        .find(|l| l.starts_with("MemAvailable:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let too_big = format!("{}GiB", 2 * avail_kib / (1 << 20) + 1);
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["bench", "exchange", "--reps", "4294967295"],
+            "--reps 4294967295",
+        ),
+        (
+            &["bench", "exchange", "--warmup", "4294967295"],
+            "--warmup 4294967295",
+        ),
+        (
+            &["bench", "exchange", "--runs", "4294967295"],
+            "--runs 4294967295",
+        ),
+        (
+            &["report", "--reps", "4294967295"],
+            "more than 10000000 repetitions",
+        ),
+        (
+            &[
+                "bench",
+                "exchange",
+                "--mode",
+                "threads-spin",
+                "--size",
+                &too_big,
+            ],
+            "available (MemAvailable)",
+        ),
+        (
+            &[
+                "bench",
+                "exchange",
+                "--mode",
+                "processes-spin",
+                "--size",
+                &too_big,
+            ],
+            "available (MemAvailable)",
+        ),
+        (
+            &["bench", "exchange", "--size", "4KB"],
+            "write 4KiB for 4096 bytes",
+        ),
+        (
+            &[
+                "bench",
+                "exchange",
+                "--mode",
+                "single-thread",
+                "--consumer-core",
+                "1",
+            ],
+            "use --producer-core 1",
+        ),
+    ];
+    for (args, want) in cases {
+        if args.contains(&"1") && cpus() < 2 {
+            eprintln!(
+                "SKIP: huge_counts_and_sizes_are_refused_before_anything_runs {args:?}: one CPU"
+            );
+            continue;
+        }
+        let out = handoff(args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(want),
+            "{args:?}: {err:?} should mention {want}"
+        );
+        assert!(
+            !err.contains("exchange:") && !err.contains("c2c"),
+            "{args:?} ran: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_producer_killed_by_sigbus_is_named_rather_than_the_consumer_that_noticed() {
+    let _g = serial();
+    let consumer = if cpus() >= 2 { "1" } else { "0" };
+    let out = exchange_json(&[
+        "--mode",
+        "processes-spin",
+        "--consumer-core",
+        consumer,
+        "--fault",
+        "producer-sigbus@3",
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let producer = err.find("producer worker").unwrap_or(usize::MAX);
+    assert!(
+        producer < err.find("consumer worker").unwrap_or(usize::MAX),
+        "{err}"
+    );
+    assert!(err.contains("SIGBUS") && err.contains("/dev/shm"), "{err}");
+    // The fault kills a process: refused where it would kill the CLI itself.
+    let out = exchange_json(&["--mode", "threads-spin", "--fault", "producer-sigbus@3"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
