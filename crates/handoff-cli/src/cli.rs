@@ -63,6 +63,11 @@ enum Command {
         /// Changes smaller than this fraction are noise: never slower or faster (0.05 = 5%).
         #[arg(long, value_name = "FRACTION", default_value_t = handoff_lab::compare::DEFAULT_NOISE_THRESHOLD)]
         noise_threshold: f64,
+        /// With one file on a side, a difference counts only beyond this factor: the drift
+        /// between invocations of the same binary (2-3x on a shared VM). 1 trusts one
+        /// invocation's runs (a quiet bare-metal machine).
+        #[arg(long, value_name = "FACTOR", default_value_t = handoff_lab::compare::SINGLE_INVOCATION_DRIFT)]
+        drift: f64,
         /// table or json.
         #[arg(long, default_value = "table")]
         format: String,
@@ -74,8 +79,9 @@ enum Command {
     Worker {
         /// The experiment.
         experiment: String,
-        /// Its JSON spec.
-        spec: String,
+        /// Its arguments (exchange: one JSON spec).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
 }
 
@@ -86,6 +92,9 @@ enum Bench {
     Exchange(ExchangeArgs),
     /// The hardware floor: one cache line bounced between every pair of CPUs (one-way ns).
     C2c(C2cArgs),
+    /// Charm++'s private variables: per-thread counters in thread-local storage vs a shared
+    /// array (false sharing) vs a padded array; ns per access vs threads.
+    PrivateVars(crate::bench_private_vars::PrivateVarsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -148,9 +157,10 @@ struct C2cArgs {
 /// Runs the command; `Ok(exit code)`.
 pub fn run(cli: Cli) -> Result<u8, Failure> {
     match cli.command {
-        Command::Worker { experiment, spec } => worker(&experiment, &spec),
+        Command::Worker { experiment, args } => worker(&experiment, &args),
         Command::Bench(Bench::Exchange(a)) => bench_exchange(a),
         Command::Bench(Bench::C2c(a)) => bench_c2c(a),
+        Command::Bench(Bench::PrivateVars(a)) => crate::bench_private_vars::run(a),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {
@@ -158,20 +168,20 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
             vs,
             fail_above,
             noise_threshold,
+            drift,
             format,
-        } => compare(&files, &vs, fail_above, noise_threshold, &format),
+        } => compare(&files, &vs, (fail_above, noise_threshold, drift), &format),
         Command::Cleanup => cleanup(),
     }
 }
 
-fn worker(experiment: &str, spec: &str) -> Result<u8, Failure> {
-    match experiment {
-        "exchange" => exchange::worker::worker_main(spec)
+fn worker(experiment: &str, args: &[String]) -> Result<u8, Failure> {
+    match (experiment, args) {
+        ("exchange", [spec]) => exchange::worker::worker_main(spec)
             .map(|()| 0)
             .map_err(|e| Failure::runtime(format!("worker: {e}"))),
-        other => Err(Failure::usage(format!(
-            "unknown worker experiment '{other}'"
-        ))),
+        ("exchange", _) => Err(Failure::usage("the exchange worker takes one JSON spec")),
+        (other, args) => crate::cli_bench::worker(other, args),
     }
 }
 
@@ -285,7 +295,6 @@ fn load(path: &Path) -> Result<ExchangeResults, Failure> {
 }
 
 fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
-    let res = ExchangeResults::load_exchange_or_c2c(results)?;
     let dir = match out {
         Some(d) => d.to_path_buf(),
         None => results
@@ -296,6 +305,10 @@ fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
     };
     std::fs::create_dir_all(&dir)
         .map_err(|e| Failure::runtime(format!("creating {}: {e}", dir.display())))?;
+    if crate::cli_bench::is_bench_file(results) {
+        return crate::cli_bench::plot(results, &dir);
+    }
+    let res = ExchangeResults::load_exchange_or_c2c(results)?;
     let files = handoff_lab::plot::plot_all(&res, &dir)?;
     for f in files {
         println!("{}", f.display());
@@ -306,8 +319,7 @@ fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
 fn compare(
     files: &[PathBuf],
     vs: &[PathBuf],
-    fail_above: Option<f64>,
-    noise: f64,
+    (fail_above, noise, drift): (Option<f64>, f64, f64),
     format: &str,
 ) -> Result<u8, Failure> {
     if !matches!(format, "table" | "json") {
@@ -326,16 +338,21 @@ fn compare(
         }
         (a, false) => (a, vs),
     };
+    if a.iter()
+        .chain(b)
+        .any(|p| crate::cli_bench::is_bench_file(p))
+    {
+        return crate::cli_bench::compare(a, b, (fail_above, noise, drift), format);
+    }
     let load_all = |p: &[PathBuf]| p.iter().map(|p| load(p)).collect::<Result<Vec<_>, _>>();
     let (ra, rb) = (load_all(a)?, load_all(b)?);
     use handoff_lab::compare::CompareError;
-    let cmp =
-        handoff_lab::compare::compare_many(&ra, &rb, fail_above, noise).map_err(|e| match e {
-            CompareError::BadThreshold(_) | CompareError::BadNoise(_) | CompareError::NoFiles => {
-                Failure::usage(e.to_string())
-            }
+    let cmp = handoff_lab::compare::compare_many_with(&ra, &rb, fail_above, noise, drift).map_err(
+        |e| match e {
             CompareError::NothingMatched { .. } => Failure::runtime(e.to_string()),
-        })?;
+            _ => Failure::usage(e.to_string()),
+        },
+    )?;
     match format {
         "json" => println!("{}", cmp.to_json_pretty()),
         _ => print!("{}", cmp.render_table()),

@@ -27,6 +27,10 @@ pub struct ReportArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Which experiments beside exchange to run: `all` (default), `none`, or a comma list of
+    /// names (see `handoff bench --help`).
+    #[arg(long, default_value = "all", value_name = "LIST")]
+    pub experiments: String,
     /// Stop after this many exchange records and write a partial report (for tests).
     #[arg(long, hide = true)]
     pub stop_after_records: Option<usize>,
@@ -34,6 +38,7 @@ pub struct ReportArgs {
 
 /// Runs `handoff report`.
 pub fn report(args: ReportArgs) -> Result<u8, Failure> {
+    let selected = select_experiments(&args.experiments)?;
     let allowed = allowed_cpus()?;
     let flags = overrides(&args.common, &allowed)?;
     let m = Machine::detect()?;
@@ -85,7 +90,20 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         &mut prog,
         args.stop_after_records,
     )?;
-    let stopped = outcome.stopped.is_some();
+    let mut stopped = outcome.stopped.is_some();
+    let machine = handoff_lab::machine::detect(&m.calibration);
+    let (experiments, failed) = if stopped {
+        (Vec::new(), Vec::new())
+    } else {
+        crate::cli_bench::run_for_report(
+            args.quick,
+            &|name: &str| selected.iter().any(|s| s == name),
+            &machine,
+            &allowed,
+            &mut prog,
+        )?
+    };
+    stopped |= experiments.iter().any(|e| e.partial);
     let config = plan::plan_config(&cfg, &plan);
     let mut res = results(&m, &config, outcome);
     res.report = Some(plan.settings(
@@ -94,7 +112,14 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         started_at,
         started.elapsed().as_secs_f64(),
     ));
-    let files = handoff_lab::report::write_report(&res, &out)
+    if let Some(s) = res.report.as_mut() {
+        s.notes.extend(
+            failed
+                .iter()
+                .map(|f| format!("left out after a failure: {f}")),
+        );
+    }
+    let files = handoff_lab::report::write_full_report(&res, &experiments, &out)
         .map_err(|e| Failure::runtime(format!("writing the report: {e}")))?;
     if !args.quiet {
         eprintln!(
@@ -121,4 +146,31 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
             0
         },
     )
+}
+
+/// The registered experiments `--experiments` names (all of them for `all`, none for `none`).
+fn select_experiments(list: &str) -> Result<Vec<String>, Failure> {
+    let known: Vec<&str> = handoff_lab::bench::registry::EXPERIMENTS
+        .iter()
+        .filter(|e| e.run.is_some())
+        .map(|e| e.name)
+        .collect();
+    match list {
+        "all" => return Ok(known.iter().map(|s| s.to_string()).collect()),
+        "none" | "" => return Ok(Vec::new()),
+        _ => {}
+    }
+    list.split(',')
+        .map(|n| {
+            let n = n.trim();
+            if known.contains(&n) {
+                Ok(n.to_string())
+            } else {
+                Err(Failure::usage(format!(
+                    "--experiments: unknown experiment '{n}'; known: all, none, {}",
+                    known.join(", ")
+                )))
+            }
+        })
+        .collect()
 }

@@ -1,7 +1,9 @@
 //! `handoff`: measure how fast two processes (or threads) on this machine hand data to each
 //! other, and which placement and synchronization to use for which message size.
 
+mod bench_private_vars;
 mod cli;
+mod cli_bench;
 mod cli_report;
 mod common;
 mod progress;
@@ -74,6 +76,7 @@ exit_code_of! {
     handoff_lab::report::plan::OutDirError => EXIT_USAGE,
     handoff_lab::experiments::c2c::C2cError => EXIT_RUNTIME,
     handoff_lab::experiments::exchange::ExchangeError => EXIT_RUNTIME,
+    handoff_lab::bench::report::ReportFileError => EXIT_RUNTIME,
 }
 
 fn main() -> ExitCode {

@@ -453,19 +453,43 @@ fn compare_exit_codes() {
     std::fs::write(&b, serde_json::to_string(&v).unwrap()).unwrap();
     let ok = handoff(&["compare", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
-    // The single-thread row itself says slower (the summary line names every verdict, so
-    // "slower" somewhere in the output proves nothing), and the summary counts exactly one.
+    // One file per side: 2x is within the drift between invocations (up to 3x), so the row
+    // says inconclusive and even --fail-above 1.5 does not fail.
     let table = text(&ok.stdout);
     let row = table
         .lines()
         .find(|l| l.starts_with("single-thread"))
         .unwrap_or_else(|| panic!("no single-thread row: {table}"));
-    assert!(row.contains("2.000 [") && row.contains("slower"), "{row}");
+    assert!(
+        row.contains("2.000 [") && row.contains("inconclusive"),
+        "{row}"
+    );
+    let gate = handoff(&[
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--fail-above",
+        "1.5",
+    ]);
+    assert_eq!(gate.status.code(), Some(0), "{}", text(&gate.stdout));
+    // 4x from one invocation is beyond any drift: the row itself says slower (the summary
+    // line names every verdict, so "slower" somewhere proves nothing), the summary counts
+    // exactly one, and the gate fails.
+    set_reads(&mut v, 4.0);
+    let b4 = dir.join("b4.json");
+    std::fs::write(&b4, serde_json::to_string(&v).unwrap()).unwrap();
+    let slow = handoff(&["compare", a.to_str().unwrap(), b4.to_str().unwrap()]);
+    let table = text(&slow.stdout);
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("single-thread"))
+        .unwrap_or_else(|| panic!("no single-thread row: {table}"));
+    assert!(row.contains("4.000 [") && row.contains("slower"), "{row}");
     assert!(table.contains(": 0 faster, 1 slower,"), "{table}");
     let fail = handoff(&[
         "compare",
         a.to_str().unwrap(),
-        b.to_str().unwrap(),
+        b4.to_str().unwrap(),
         "--fail-above",
         "1.5",
     ]);

@@ -76,6 +76,29 @@ pub const MAX_LISTED_UNMATCHED: usize = 10;
 pub const CONTROL_TOLERANCE: f64 = 0.25;
 /// ... and by more than this many nanoseconds (below it, the floor's own jitter).
 pub const CONTROL_MIN_SHIFT_NS: f64 = 15.0;
+/// How far two invocations of the same binary drift apart on a shared VM (the host moves
+/// vCPUs): 2–3× measured here. With one file on a side, the interval is over that file's runs
+/// and knows nothing of this drift, so a difference counts only when the whole interval lies
+/// beyond [1/3, 3].
+pub const SINGLE_INVOCATION_DRIFT: f64 = 3.0;
+
+/// Whether a ratio's whole 95% interval lies outside [1/drift, drift] (false without an
+/// interval).
+pub fn beyond_drift(r: Option<&Ratio>, drift: f64) -> bool {
+    match r.and_then(|r| r.ci95_low.zip(r.ci95_high)) {
+        Some((l, h)) => l > drift || h < 1.0 / drift,
+        None => false,
+    }
+}
+
+/// The reason given when a one-file-per-side difference stays within the drift band.
+pub fn single_invocation_reason(drift: f64) -> String {
+    format!(
+        "one file on a side: its interval covers the runs of one invocation, not the drift \
+         between invocations (up to {drift}x, --drift); compare >= 3 files per side \
+         (A1 A2 A3 --vs B1 B2 B3)"
+    )
+}
 
 /// The files cannot be compared.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -96,6 +119,17 @@ pub enum CompareError {
     /// `--fail-above` is not a positive finite number.
     #[error("--fail-above must be a positive ratio such as 1.10, not {0}")]
     BadThreshold(f64),
+    /// `--drift` is not a factor of at least 1.
+    #[error("--drift must be a factor of at least 1 (1 trusts one invocation's runs), not {0}")]
+    BadDrift(f64),
+    /// The files are results of different experiments.
+    #[error("cannot compare results of different experiments: {a} vs {b}")]
+    MixedExperiments {
+        /// The first side's experiment.
+        a: String,
+        /// The other experiment found.
+        b: String,
+    },
     /// `--noise-threshold` is not a fraction in [0, 1).
     #[error("--noise-threshold must be a fraction such as 0.05 (5%), from 0 up to 1, not {0}")]
     BadNoise(f64),
@@ -337,13 +371,30 @@ pub fn compare(
     )
 }
 
-/// Compares the files of B against those of A, each file one invocation (see the module docs).
+/// Compares the files of B against those of A, each file one invocation (see the module docs),
+/// with the default drift [`SINGLE_INVOCATION_DRIFT`].
 pub fn compare_many(
     a: &[ExchangeResults],
     b: &[ExchangeResults],
     fail_above: Option<f64>,
     noise_threshold: f64,
 ) -> Result<Comparison, CompareError> {
+    compare_many_with(a, b, fail_above, noise_threshold, SINGLE_INVOCATION_DRIFT)
+}
+
+/// [`compare_many`] with the drift between invocations given (`--drift`): with one file on a
+/// side, a difference counts only when its whole interval lies beyond [1/drift, drift]; 1
+/// trusts one invocation's runs (a quiet bare-metal machine).
+pub fn compare_many_with(
+    a: &[ExchangeResults],
+    b: &[ExchangeResults],
+    fail_above: Option<f64>,
+    noise_threshold: f64,
+    drift: f64,
+) -> Result<Comparison, CompareError> {
+    if !(drift.is_finite() && drift >= 1.0) {
+        return Err(CompareError::BadDrift(drift));
+    }
     if a.is_empty() || b.is_empty() {
         return Err(CompareError::NoFiles);
     }
@@ -385,7 +436,7 @@ pub fn compare_many(
         unmatched_a.extend(left_a.iter().map(|x| describe(x[0].1)));
         unmatched_b.extend(gb.values().map(|y| describe(y[0].1)));
         for (x, y) in pairs {
-            matched.push(pair(&x, &y, fail_above, noise_threshold));
+            matched.push(pair(&x, &y, fail_above, noise_threshold, drift));
         }
     }
     if matched.is_empty() {
@@ -467,7 +518,7 @@ pub fn control_moved(a_ns: &[f64], b_ns: &[f64]) -> bool {
     shifted && (one_side_single || !r.ci_contains_one())
 }
 
-fn pair(x: &[Sample], y: &[Sample], fail_above: Option<f64>, noise: f64) -> Matched {
+fn pair(x: &[Sample], y: &[Sample], fail_above: Option<f64>, noise: f64, drift: f64) -> Matched {
     let (ra, rb) = (x[0].1, y[0].1);
     let (ca, cb) = (controls(x), controls(y));
     let moved = match (&ca, &cb) {
@@ -478,7 +529,7 @@ fn pair(x: &[Sample], y: &[Sample], fail_above: Option<f64>, noise: f64) -> Matc
         )),
         _ => None,
     };
-    let metric = |m: Metric| metric(x, y, m, fail_above, noise, moved.as_deref());
+    let metric = |m: Metric| metric(x, y, m, (fail_above, noise, drift), moved.as_deref());
     Matched {
         mode: ra.mode.clone(),
         size_bytes: ra.size_bytes,
@@ -516,8 +567,7 @@ fn metric(
     x: &[Sample],
     y: &[Sample],
     metric: Metric,
-    fail_above: Option<f64>,
-    noise: f64,
+    (fail_above, noise, drift): (Option<f64>, f64, f64),
     moved: Option<&str>,
 ) -> MetricComparison {
     let over_invocations = x.len() >= 2 && y.len() >= 2;
@@ -568,6 +618,12 @@ fn metric(
             verdict.as_str()
         ));
         verdict = Verdict::Inconclusive;
+    } else if !over_invocations
+        && matches!(verdict, Verdict::Slower | Verdict::Faster)
+        && !beyond_drift(ratio.as_ref(), drift)
+    {
+        verdict = Verdict::Inconclusive;
+        reason = Some(single_invocation_reason(drift));
     }
     let exceeds = match (fail_above, &ratio) {
         (Some(f), Some(r)) => verdict == Verdict::Slower && r.ci95_low.is_some_and(|l| l > f),

@@ -1,6 +1,7 @@
 //! The handoff lab: experiments built on the `handoff` library, their statistics, output
 //! formats, plots and the machine report.
 
+pub mod bench;
 pub mod compare;
 pub mod experiments;
 pub mod kernels;

@@ -15,6 +15,7 @@ mod tables;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
+use crate::bench::BenchResults;
 use crate::output::{c2c_csv, exchange_csv, fmt_ns, fmt_size, fmt_us};
 use crate::plot::{self, Figure, FigureKind, PlotError};
 use crate::schema::{placement, ExchangeRecord, ExchangeResults, CACHE_INSTRUCTION};
@@ -45,12 +46,25 @@ pub enum ReportError {
     /// A plot failed.
     #[error(transparent)]
     Plot(#[from] PlotError),
+    /// A file of a registered experiment could not be written.
+    #[error(transparent)]
+    Experiment(#[from] crate::bench::report::ReportFileError),
 }
 
 /// Writes the whole report for `results` into `out_dir` (created if needed); returns every
 /// file written. Works for partial results too (the banner says so).
 pub fn write_report(
     results: &ExchangeResults,
+    out_dir: &Path,
+) -> Result<Vec<PathBuf>, ReportError> {
+    write_full_report(results, &[], out_dir)
+}
+
+/// [`write_report`] with the results of registered experiments ([`crate::bench`]) beside the
+/// exchange results: their JSON, CSV and figures, and their sections in the report.
+pub fn write_full_report(
+    results: &ExchangeResults,
+    experiments: &[BenchResults],
     out_dir: &Path,
 ) -> Result<Vec<PathBuf>, ReportError> {
     std::fs::create_dir_all(out_dir).map_err(|source| ReportError::CreateDir {
@@ -85,7 +99,10 @@ pub fn write_report(
         pngs.insert(fig.id.clone(), png);
     }
 
-    let blocks = build(results, &figures);
+    let extra = crate::bench::report::write_files(experiments, out_dir)?;
+    written.extend(extra.files);
+    pngs.extend(extra.pngs);
+    let blocks = build(results, &figures, experiments);
     write(
         "report.md",
         doc::to_markdown(&blocks).as_bytes(),
@@ -114,7 +131,8 @@ pub fn clear_previous_report(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
         let path = e.path();
         let name = e.file_name().to_string_lossy().into_owned();
         let generated = matches!(name.as_str(), "results.json" | "report.md" | "index.html")
-            || [".png", ".svg", ".csv"].iter().any(|x| name.ends_with(x));
+            || [".png", ".svg", ".csv"].iter().any(|x| name.ends_with(x))
+            || (name.ends_with(".json") && BenchResults::load(&path).is_ok());
         if generated && path.is_file() {
             std::fs::remove_file(&path).map_err(|source| ReportError::Write {
                 path: path.clone(),
@@ -148,10 +166,14 @@ fn title(results: &ExchangeResults) -> String {
 
 /// The report as Markdown text (what `report.md` holds), without writing anything.
 pub fn render_markdown(results: &ExchangeResults) -> String {
-    doc::to_markdown(&build(results, &plot::plan_figures(results)))
+    doc::to_markdown(&build(results, &plot::plan_figures(results), &[]))
 }
 
-fn build(results: &ExchangeResults, figures: &[Figure]) -> Vec<Block> {
+fn build(
+    results: &ExchangeResults,
+    figures: &[Figure],
+    experiments: &[BenchResults],
+) -> Vec<Block> {
     let mut b = vec![Block::Heading(1, title(results))];
     if results.partial {
         b.push(Block::Banner(format!(
@@ -248,6 +270,8 @@ fn build(results: &ExchangeResults, figures: &[Figure]) -> Vec<Block> {
         }
     }
 
+    b.extend(crate::bench::report::blocks(experiments));
+
     b.push(Block::Heading(2, "Files".to_string()));
     let mut files = vec![
         "`results.json`: every record, the machine, the configuration (schema `handoff.exchange/1`)"
@@ -259,6 +283,13 @@ fn build(results: &ExchangeResults, figures: &[Figure]) -> Vec<Block> {
             "`{0}.png`, `{0}.svg`, `{0}.csv`: {1}",
             fig.id,
             fig.title.to_lowercase()
+        ));
+    }
+    for e in experiments {
+        files.push(format!(
+            "`{0}.json`, `{0}.csv`: every point of `{0}` (schema `{1}`)",
+            e.experiment,
+            crate::bench::BENCH_SCHEMA
         ));
     }
     b.push(Block::List(files));

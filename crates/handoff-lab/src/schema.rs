@@ -568,7 +568,7 @@ impl fmt::Display for DisplayPath<'_> {
     }
 }
 
-fn from_json_checked<T: serde::de::DeserializeOwned>(
+pub(crate) fn from_json_checked<T: serde::de::DeserializeOwned>(
     text: &str,
     expected: &'static str,
     path: Option<&Path>,
@@ -600,7 +600,7 @@ fn from_json_checked<T: serde::de::DeserializeOwned>(
     })
 }
 
-fn to_json_pretty<T: Serialize>(value: &T) -> String {
+pub(crate) fn to_json_pretty<T: Serialize>(value: &T) -> String {
     // Serializing these plain structs cannot fail: no maps with non-string keys, and
     // serde_json writes non-finite floats as null.
     let mut text = serde_json::to_string_pretty(value)

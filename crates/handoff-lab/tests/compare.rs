@@ -3,9 +3,28 @@
 use std::path::Path;
 
 use handoff_lab::compare::{
-    compare, CompareError, Verdict, DEFAULT_NOISE_THRESHOLD, EXIT_FAIL_ABOVE, EXIT_OK,
+    compare_many_with, CompareError, Comparison, Verdict, DEFAULT_NOISE_THRESHOLD, EXIT_FAIL_ABOVE,
+    EXIT_OK,
 };
 use handoff_lab::schema::{ExchangeRecord, ExchangeResults, Summary};
+
+/// These tests check the interval arithmetic and verdict rules on one file per side, so they
+/// trust that file's runs (drift 1); the default drift rule has its own test in
+/// `compare_gate.rs`.
+fn compare(
+    a: &ExchangeResults,
+    b: &ExchangeResults,
+    fail_above: Option<f64>,
+    noise: f64,
+) -> Result<Comparison, CompareError> {
+    compare_many_with(
+        std::slice::from_ref(a),
+        std::slice::from_ref(b),
+        fail_above,
+        noise,
+        1.0,
+    )
+}
 
 fn fixture() -> ExchangeResults {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exchange_small.json");

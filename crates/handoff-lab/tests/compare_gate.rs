@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use handoff_lab::compare::{
-    compare, compare_many, Comparison, Matched, Verdict, DEFAULT_NOISE_THRESHOLD, EXIT_FAIL_ABOVE,
-    EXIT_OK,
+    compare, compare_many, compare_many_with, Comparison, Matched, Verdict,
+    DEFAULT_NOISE_THRESHOLD, EXIT_FAIL_ABOVE, EXIT_OK,
 };
 use handoff_lab::schema::{ExchangeRecord, ExchangeResults, Summary};
 
@@ -207,7 +207,18 @@ fn one_invocation_with_a_ci_straddling_the_threshold_does_not_fail() {
     set_runs(&mut a, spin_1mib, false, &[10.0, 10.2, 9.8, 10.1, 9.9]);
     let mut b = a.clone();
     set_runs(&mut b, spin_1mib, false, &[10.5, 13.5, 11.0, 13.0, 12.0]);
-    let c = compare(&a, &b, Some(1.10), DEFAULT_NOISE_THRESHOLD).unwrap();
+    // Drift 1: trust the one invocation's runs (a quiet machine), to test the CI rule alone.
+    let one = |a: &ExchangeResults, b: &ExchangeResults, f: f64| {
+        compare_many_with(
+            std::slice::from_ref(a),
+            std::slice::from_ref(b),
+            Some(f),
+            DEFAULT_NOISE_THRESHOLD,
+            1.0,
+        )
+        .unwrap()
+    };
+    let c = one(&a, &b, 1.10);
     let m = c.matched.iter().find(|m| spin_1mib_matched(m)).unwrap();
     let r = m.read.ratio.unwrap();
     assert!((r.ratio - 1.2).abs() < 1e-9);
@@ -219,7 +230,21 @@ fn one_invocation_with_a_ci_straddling_the_threshold_does_not_fail() {
     assert!(c
         .render_table()
         .contains("CIs over the runs of one invocation"));
+    let c = one(&a, &b, 1.04);
+    assert_eq!(c.exit_code(), EXIT_FAIL_ABOVE);
+    // With the default drift (3x), the same 1.2x from one invocation is inconclusive and
+    // never fails: the interval knows nothing of the drift between invocations.
     let c = compare(&a, &b, Some(1.04), DEFAULT_NOISE_THRESHOLD).unwrap();
+    let m = c.matched.iter().find(|m| spin_1mib_matched(m)).unwrap();
+    assert_eq!(m.read.verdict, Verdict::Inconclusive);
+    assert!(m.read.reason.as_deref().unwrap_or("").contains("drift"));
+    assert_eq!(c.exit_code(), EXIT_OK);
+    // 4x (CI wholly above 3) is beyond the drift: slower, and it fails.
+    let mut b4 = a.clone();
+    set_runs(&mut b4, spin_1mib, false, &[40.0, 40.8, 39.2, 40.4, 39.6]);
+    let c = compare(&a, &b4, Some(1.04), DEFAULT_NOISE_THRESHOLD).unwrap();
+    let m = c.matched.iter().find(|m| spin_1mib_matched(m)).unwrap();
+    assert_eq!(m.read.verdict, Verdict::Slower);
     assert_eq!(c.exit_code(), EXIT_FAIL_ABOVE);
 }
 

@@ -2,3 +2,4 @@
 
 pub mod c2c;
 pub mod exchange;
+pub mod private_vars;

@@ -23,6 +23,7 @@
 mod cached;
 mod heatmap;
 mod kit;
+pub mod lines;
 mod per_cpu;
 pub mod plan;
 mod vs_size;
@@ -190,7 +191,7 @@ pub fn render_svg(results: &ExchangeResults, fig: &Figure) -> Result<String, Plo
     Ok(svg)
 }
 
-fn encode_png(rgb: &[u8], w: u32, h: u32) -> Result<Vec<u8>, png::EncodingError> {
+pub(crate) fn encode_png(rgb: &[u8], w: u32, h: u32) -> Result<Vec<u8>, png::EncodingError> {
     let mut out = Vec::new();
     {
         let mut enc = png::Encoder::new(&mut out, w, h);

@@ -1,0 +1,78 @@
+//! `handoff bench private-vars`.
+
+use clap::Args;
+use handoff_lab::experiments::private_vars::{self, Config, Method};
+
+use crate::cli_bench::BenchOutputArgs;
+use crate::common::{allowed_cpus, install_interrupt_handler, parse_cores, CANCEL};
+use crate::{progress, Failure};
+
+/// Flags of `handoff bench private-vars`.
+#[derive(Debug, Args)]
+pub struct PrivateVarsArgs {
+    /// Methods: tls, shared-array, padded-array (comma list).
+    #[arg(long, default_value = "tls,shared-array,padded-array")]
+    method: String,
+    /// Thread counts (comma list; default 1, 2, 4 … up to twice the CPUs).
+    #[arg(long)]
+    threads: Option<String>,
+    /// CPUs to pin the threads to, round-robin (a list such as 0-3,8, or `all`).
+    #[arg(long, default_value = "all")]
+    cpus: String,
+    /// Increments per thread per repetition.
+    #[arg(long)]
+    accesses: Option<u64>,
+    /// Repetitions per run.
+    #[arg(long)]
+    reps: Option<u64>,
+    /// Runs (fresh threads each).
+    #[arg(long)]
+    runs: Option<u64>,
+    #[command(flatten)]
+    out: BenchOutputArgs,
+}
+
+/// Runs `handoff bench private-vars`.
+pub fn run(a: PrivateVarsArgs) -> Result<u8, Failure> {
+    let format = a.out.check()?;
+    let allowed = allowed_cpus()?;
+    let cpus = parse_cores(&a.cpus, &allowed, "--cpus")?;
+    let mut cfg = Config::for_report(false, &cpus);
+    cfg.methods = a
+        .method
+        .split(',')
+        .map(|m| {
+            Method::parse(m.trim()).ok_or_else(|| {
+                Failure::usage(format!(
+                    "--method {m}: use tls, shared-array or padded-array"
+                ))
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    if let Some(t) = &a.threads {
+        cfg.threads = t
+            .split(',')
+            .map(|x| {
+                x.trim().parse::<usize>().map_err(|_| {
+                    Failure::usage(format!("--threads {x}: not a count; use e.g. 1,2,4"))
+                })
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    cfg.accesses = a.accesses.unwrap_or(cfg.accesses);
+    cfg.reps = a.reps.unwrap_or(cfg.reps);
+    cfg.runs = a.runs.unwrap_or(cfg.runs);
+    cfg.validate()?;
+    install_interrupt_handler();
+    let m = crate::common::Machine::detect()?;
+    let machine = handoff_lab::machine::detect(&m.calibration);
+    let mut prog = progress::Stderr::new(a.out.quiet);
+    let res = private_vars::run(
+        &cfg,
+        &machine,
+        &handoff_lab::machine::tool(),
+        &CANCEL,
+        &mut prog,
+    )?;
+    a.out.emit(&res, format)
+}

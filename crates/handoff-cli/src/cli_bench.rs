@@ -1,0 +1,182 @@
+//! The CLI side of the registered experiments ([`handoff_lab::bench`]): their worker
+//! processes, their files in `plot` and `compare`, their runs inside `handoff report`, and
+//! the output flags every `bench NAME` command shares.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use handoff_lab::bench::registry::{self, BenchError, RunCtx};
+use handoff_lab::bench::{render, BenchResults, BENCH_SCHEMA};
+use handoff_lab::output::{self, Format};
+use handoff_lab::progress::Progress;
+
+use crate::common::CANCEL;
+use crate::{Failure, EXIT_INTERRUPTED};
+
+impl From<BenchError> for Failure {
+    fn from(e: BenchError) -> Failure {
+        match e {
+            BenchError::Usage { .. } => Failure::usage(e.to_string()),
+            BenchError::Failed { .. } => Failure::runtime(e.to_string()),
+        }
+    }
+}
+
+/// Output flags of every `handoff bench NAME` of a registered experiment.
+#[derive(Debug, Args)]
+pub struct BenchOutputArgs {
+    /// table, json or csv.
+    #[arg(long, default_value = "table")]
+    pub format: String,
+    /// Write the output to this file instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl BenchOutputArgs {
+    /// Checks the flags before anything runs (a bad format or output path is usage).
+    pub fn check(&self) -> Result<Format, Failure> {
+        let f = self
+            .format
+            .parse::<Format>()
+            .map_err(|e| Failure::usage(e.to_string()))?;
+        if let Some(path) = &self.output {
+            output::check_output_path(path).map_err(|e| Failure::usage(e.to_string()))?;
+        }
+        Ok(f)
+    }
+
+    /// Writes `results` as asked; 130 when the run was interrupted, 3 when data failed
+    /// verification, else 0.
+    pub fn emit(&self, results: &BenchResults, format: Format) -> Result<u8, Failure> {
+        output::write_output(&render::render(results, format), self.output.as_deref())
+            .map_err(|e| Failure::runtime(e.to_string()))?;
+        if results.partial && CANCEL.load(std::sync::atomic::Ordering::Relaxed) {
+            eprintln!("handoff: interrupted; the output holds the points measured so far");
+            return Ok(EXIT_INTERRUPTED);
+        }
+        if !results.all_verified() {
+            return Err(Failure::runtime(format!(
+                "{}: some data FAILED verification (see the 'data' column); the numbers are not to be trusted",
+                results.experiment
+            )));
+        }
+        Ok(0)
+    }
+}
+
+/// A context for running a registered experiment from this binary.
+pub fn run_ctx<'a>(
+    quick: bool,
+    machine: &'a handoff_lab::schema::Machine,
+    tool: &'a handoff_lab::schema::Tool,
+    allowed: &'a [usize],
+    progress: &'a mut dyn Progress,
+) -> Result<RunCtx<'a>, Failure> {
+    let exe = std::env::current_exe().map_err(|e| {
+        Failure::runtime(format!("cannot find this executable to start workers: {e}"))
+    })?;
+    Ok(RunCtx {
+        quick,
+        machine,
+        tool,
+        exe,
+        args: vec!["__worker".into()],
+        allowed_cpus: allowed,
+        cancel: &CANCEL,
+        progress,
+    })
+}
+
+/// `handoff __worker NAME ARGS...` for a registered experiment.
+pub fn worker(experiment: &str, args: &[String]) -> Result<u8, Failure> {
+    let info = registry::by_name(experiment)
+        .filter(|i| i.worker.is_some())
+        .ok_or_else(|| Failure::usage(format!("unknown worker experiment '{experiment}'")))?;
+    let body = info.worker.unwrap_or(|_| Ok(()));
+    body(args)
+        .map(|()| 0)
+        .map_err(|e| Failure::runtime(format!("worker: {e}")))
+}
+
+/// Whether a file is a registered experiment's results file (by its schema string).
+pub fn is_bench_file(path: &Path) -> bool {
+    handoff_lab::bench::schema::schema_of(path).is_ok_and(|s| s == BENCH_SCHEMA)
+}
+
+fn load(path: &Path) -> Result<BenchResults, Failure> {
+    BenchResults::load(path).map_err(|e| Failure::usage(e.to_string()))
+}
+
+/// `handoff plot` of a registered experiment's file: every figure of its registry entry.
+pub fn plot(results: &Path, dir: &Path) -> Result<u8, Failure> {
+    let res = load(results)?;
+    let w = handoff_lab::bench::report::write_files(std::slice::from_ref(&res), dir)
+        .map_err(|e| Failure::runtime(e.to_string()))?;
+    for f in w
+        .files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|x| x == "png" || x == "svg"))
+    {
+        println!("{}", f.display());
+    }
+    Ok(0)
+}
+
+/// `handoff compare` of registered experiments' files.
+pub fn compare(
+    a: &[PathBuf],
+    b: &[PathBuf],
+    (fail_above, noise, drift): (Option<f64>, f64, f64),
+    format: &str,
+) -> Result<u8, Failure> {
+    let load_all = |p: &[PathBuf]| p.iter().map(|p| load(p)).collect::<Result<Vec<_>, _>>();
+    let (ra, rb) = (load_all(a)?, load_all(b)?);
+    use handoff_lab::compare::CompareError;
+    let cmp = handoff_lab::bench::compare::compare_bench(&ra, &rb, fail_above, noise, drift)
+        .map_err(|e| match e {
+            CompareError::NothingMatched { .. } => Failure::runtime(e.to_string()),
+            _ => Failure::usage(e.to_string()),
+        })?;
+    match format {
+        "json" => print!("{}", cmp.to_json_pretty()),
+        _ => print!("{}", cmp.render_table()),
+    }
+    Ok(u8::try_from(cmp.exit_code()).unwrap_or(crate::EXIT_RUNTIME))
+}
+
+/// Runs every registered experiment `selected` admits for `handoff report`; an experiment
+/// that fails is reported on stderr and left out (the report says so), so one broken
+/// experiment does not cost the whole report.
+pub fn run_for_report(
+    quick: bool,
+    selected: &dyn Fn(&str) -> bool,
+    machine: &handoff_lab::schema::Machine,
+    allowed: &[usize],
+    progress: &mut dyn Progress,
+) -> Result<(Vec<BenchResults>, Vec<String>), Failure> {
+    let tool = handoff_lab::machine::tool();
+    let mut out = Vec::new();
+    let mut failures = Vec::new();
+    for info in registry::EXPERIMENTS {
+        let Some(run) = info.run else { continue };
+        if !selected(info.name) {
+            continue;
+        }
+        if CANCEL.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        let mut ctx = run_ctx(quick, machine, &tool, allowed, progress)?;
+        match run(&mut ctx) {
+            Ok(r) => out.push(r),
+            Err(e) => {
+                eprintln!("handoff: {e} (left out of the report)");
+                failures.push(e.to_string());
+            }
+        }
+    }
+    Ok((out, failures))
+}

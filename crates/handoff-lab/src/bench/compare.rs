@@ -1,0 +1,452 @@
+//! `handoff compare` of [`BenchResults`] files: records matched by series and parameters,
+//! B/A of every metric with its interval and a verdict, under the same evidence rules as the
+//! exchange comparison ([`crate::compare`]): with ≥ 2 files per side the invocation is the unit
+//! (each file contributes the mean of its run means); with one file on a side, a difference
+//! counts only beyond the drift between invocations on this kind of machine
+//! ([`crate::compare::SINGLE_INVOCATION_DRIFT`]); a record whose c2c floor moved is
+//! inconclusive. For a rate (higher is better), "slower" means B's rate is lower.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::schema::{BenchRecord, BenchResults};
+use crate::compare::{control_moved, CompareError, Verdict};
+use crate::stats::{ratio_of_means, Ratio};
+
+/// B/A of one metric of one matched record.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BenchMetricComparison {
+    /// Metric name.
+    pub metric: String,
+    /// Unit.
+    pub unit: String,
+    /// Higher is better (a rate).
+    pub higher_is_better: bool,
+    /// Mean of A.
+    pub a_mean: f64,
+    /// Mean of B.
+    pub b_mean: f64,
+    /// B/A with its interval.
+    pub ratio: Option<Ratio>,
+    /// The verdict (for a rate, slower = B's rate is lower).
+    pub verdict: Verdict,
+    /// Why the verdict is inconclusive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Whether this metric exceeds `--fail-above` (a slowdown by more than that factor with
+    /// 95% confidence).
+    pub exceeds: bool,
+}
+
+/// One matched record.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BenchMatched {
+    /// Series and parameters.
+    pub key: String,
+    /// Files of A that have the record.
+    pub invocations_a: usize,
+    /// Files of B that have it.
+    pub invocations_b: usize,
+    /// Every metric both sides have.
+    pub metrics: Vec<BenchMetricComparison>,
+}
+
+/// The comparison of two sides of one experiment.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BenchComparison {
+    /// The experiment.
+    pub experiment: String,
+    /// Matched records in A's order.
+    pub matched: Vec<BenchMatched>,
+    /// Keys only A has.
+    pub unmatched_a: Vec<String>,
+    /// Keys only B has.
+    pub unmatched_b: Vec<String>,
+    /// `--fail-above`.
+    pub fail_above: Option<f64>,
+    /// Noise threshold (fraction).
+    pub noise_threshold: f64,
+}
+
+impl BenchComparison {
+    /// Whether some metric exceeds `--fail-above`.
+    pub fn exceeded(&self) -> bool {
+        self.matched
+            .iter()
+            .any(|m| m.metrics.iter().any(|c| c.exceeds))
+    }
+
+    /// 1 when `--fail-above` was exceeded, else 0.
+    pub fn exit_code(&self) -> i32 {
+        i32::from(self.exceeded())
+    }
+
+    /// Pretty JSON.
+    pub fn to_json_pretty(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self)
+            .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+        s.push('\n');
+        s
+    }
+
+    /// An aligned table, one row per metric of each matched record, then a summary line.
+    pub fn render_table(&self) -> String {
+        use crate::output::{sig3, Align, TextTable};
+        let mut t = TextTable::new(&[
+            ("record", Align::Left),
+            ("metric", Align::Left),
+            ("A", Align::Right),
+            ("B", Align::Right),
+            ("B/A (95% CI)", Align::Right),
+            ("verdict", Align::Left),
+        ]);
+        let mut reasons = Vec::new();
+        for m in &self.matched {
+            for c in &m.metrics {
+                let ratio = match &c.ratio {
+                    Some(r) => match (r.ci95_low, r.ci95_high) {
+                        (Some(l), Some(h)) => {
+                            format!("{} ({}–{})", sig3(r.ratio), sig3(l), sig3(h))
+                        }
+                        _ => format!("{} (no CI)", sig3(r.ratio)),
+                    },
+                    None => "-".to_string(),
+                };
+                let mut verdict = c.verdict.as_str().to_string();
+                if c.exceeds {
+                    verdict.push_str(" FAIL");
+                }
+                if let Some(why) = &c.reason {
+                    reasons.push(format!("{} {}: {why}", m.key, c.metric));
+                }
+                t.row(vec![
+                    m.key.clone(),
+                    c.metric.clone(),
+                    super::render::fmt_value(c.a_mean, &c.unit),
+                    super::render::fmt_value(c.b_mean, &c.unit),
+                    ratio,
+                    verdict,
+                ]);
+            }
+        }
+        let mut out = format!(
+            "compare {}: {} matched record(s)\n",
+            self.experiment,
+            self.matched.len()
+        );
+        out.push_str(&t.render());
+        for r in reasons.iter().take(crate::compare::MAX_LISTED_UNMATCHED) {
+            out.push_str(&format!("inconclusive: {r}\n"));
+        }
+        for k in self
+            .unmatched_a
+            .iter()
+            .take(crate::compare::MAX_LISTED_UNMATCHED)
+        {
+            out.push_str(&format!("only in A: {k}\n"));
+        }
+        for k in self
+            .unmatched_b
+            .iter()
+            .take(crate::compare::MAX_LISTED_UNMATCHED)
+        {
+            out.push_str(&format!("only in B: {k}\n"));
+        }
+        let all: Vec<Verdict> = self
+            .matched
+            .iter()
+            .flat_map(|m| m.metrics.iter().map(|c| c.verdict))
+            .collect();
+        let n = |v: Verdict| all.iter().filter(|x| **x == v).count();
+        out.push_str(&format!(
+            "summary: {} slower, {} faster, {} same, {} inconclusive, {} unknown{}\n",
+            n(Verdict::Slower),
+            n(Verdict::Faster),
+            n(Verdict::Same),
+            n(Verdict::Inconclusive),
+            n(Verdict::Unknown),
+            if self.exceeded() {
+                format!(
+                    "; FAIL: a slowdown above {}× with 95% confidence",
+                    self.fail_above.unwrap_or(0.0)
+                )
+            } else {
+                String::new()
+            }
+        ));
+        out
+    }
+}
+
+/// Compares B's files against A's, all of one experiment.
+pub fn compare_bench(
+    a: &[BenchResults],
+    b: &[BenchResults],
+    fail_above: Option<f64>,
+    noise: f64,
+    drift: f64,
+) -> Result<BenchComparison, CompareError> {
+    if !(drift.is_finite() && drift >= 1.0) {
+        return Err(CompareError::BadDrift(drift));
+    }
+    if a.is_empty() || b.is_empty() {
+        return Err(CompareError::NoFiles);
+    }
+    if let Some(f) = fail_above {
+        if !(f.is_finite() && f > 0.0) {
+            return Err(CompareError::BadThreshold(f));
+        }
+    }
+    if !(noise.is_finite() && (0.0..1.0).contains(&noise)) {
+        return Err(CompareError::BadNoise(noise));
+    }
+    let experiment = a[0].experiment.clone();
+    if let Some(other) = a.iter().chain(b).find(|f| f.experiment != experiment) {
+        return Err(CompareError::MixedExperiments {
+            a: experiment,
+            b: other.experiment.clone(),
+        });
+    }
+    fn side(files: &[BenchResults]) -> (BTreeMap<String, Vec<&BenchRecord>>, Vec<String>) {
+        let mut m: BTreeMap<String, Vec<&BenchRecord>> = BTreeMap::new();
+        let mut order = Vec::new();
+        for f in files {
+            for r in &f.records {
+                let k = r.key();
+                if !m.contains_key(&k) {
+                    order.push(k.clone());
+                }
+                m.entry(k).or_default().push(r);
+            }
+        }
+        (m, order)
+    }
+    let (sa, order_a) = side(a);
+    let (sb, order_b) = side(b);
+    let mut matched = Vec::new();
+    let mut unmatched_a = Vec::new();
+    for k in &order_a {
+        match sb.get(k) {
+            Some(y) => matched.push(pair(k, &sa[k], y, (fail_above, noise, drift))),
+            None => unmatched_a.push(k.clone()),
+        }
+    }
+    let unmatched_b: Vec<String> = order_b
+        .into_iter()
+        .filter(|k| !sa.contains_key(k))
+        .collect();
+    if matched.is_empty() {
+        let count = |s: &[BenchResults]| s.iter().map(|f| f.records.len()).sum();
+        return Err(CompareError::NothingMatched {
+            a: count(a),
+            b: count(b),
+        });
+    }
+    Ok(BenchComparison {
+        experiment,
+        matched,
+        unmatched_a,
+        unmatched_b,
+        fail_above,
+        noise_threshold: noise,
+    })
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len().max(1) as f64
+}
+
+fn pair(
+    key: &str,
+    x: &[&BenchRecord],
+    y: &[&BenchRecord],
+    (fail_above, noise, drift): (Option<f64>, f64, f64),
+) -> BenchMatched {
+    let over_invocations = x.len() >= 2 && y.len() >= 2;
+    let floors = |s: &[&BenchRecord]| -> Option<Vec<f64>> {
+        s.iter()
+            .map(|r| r.c2c_one_way_ns.filter(|v| v.is_finite() && *v > 0.0))
+            .collect()
+    };
+    let moved = match (floors(x), floors(y)) {
+        (Some(fa), Some(fb)) if control_moved(&fa, &fb) => Some(format!(
+            "the machine changed: c2c floor {:.0} → {:.0} ns",
+            mean(&fa),
+            mean(&fb)
+        )),
+        _ => None,
+    };
+    let mut metrics = Vec::new();
+    for (name, ma) in &x[0].metrics {
+        if !y.iter().all(|r| r.metrics.contains_key(name))
+            || !x.iter().all(|r| r.metrics.contains_key(name))
+        {
+            continue;
+        }
+        let values = |s: &[&BenchRecord]| -> Vec<f64> {
+            if over_invocations {
+                s.iter().map(|r| mean(&r.metrics[name].run_means)).collect()
+            } else {
+                s.iter()
+                    .flat_map(|r| r.metrics[name].run_means.clone())
+                    .collect()
+            }
+        };
+        let (va, vb) = (values(x), values(y));
+        let ratio = ratio_of_means(&va, &vb);
+        // A rate: B slower when B/A < 1; judge on A/B so the verdict reads as for times.
+        let judged = if ma.higher_is_better {
+            ratio_of_means(&vb, &va)
+        } else {
+            ratio
+        };
+        let mut verdict = Verdict::of(judged.as_ref(), noise);
+        let mut reason = None;
+        if let Some(why) = &moved {
+            verdict = Verdict::Inconclusive;
+            reason = Some(why.clone());
+        } else if !over_invocations
+            && matches!(verdict, Verdict::Slower | Verdict::Faster)
+            && !crate::compare::beyond_drift(judged.as_ref(), drift)
+        {
+            verdict = Verdict::Inconclusive;
+            reason = Some(crate::compare::single_invocation_reason(drift));
+        }
+        let exceeds = match (fail_above, &judged) {
+            (Some(f), Some(r)) => verdict == Verdict::Slower && r.ci95_low.is_some_and(|l| l > f),
+            _ => false,
+        };
+        let means = |s: &[&BenchRecord]| {
+            mean(
+                &s.iter()
+                    .map(|r| r.metrics[name].summary.mean)
+                    .collect::<Vec<_>>(),
+            )
+        };
+        metrics.push(BenchMetricComparison {
+            metric: name.clone(),
+            unit: ma.unit.clone(),
+            higher_is_better: ma.higher_is_better,
+            a_mean: means(x),
+            b_mean: means(y),
+            ratio,
+            verdict,
+            reason,
+            exceeds,
+        });
+    }
+    BenchMatched {
+        key: key.to_string(),
+        invocations_a: x.len(),
+        invocations_b: y.len(),
+        metrics,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::schema::MetricRecord;
+    use crate::schema::{Machine, Tool};
+
+    fn file(lat_runs: &[f64], bw_runs: &[f64]) -> BenchResults {
+        let mut f = BenchResults::new(
+            "demo",
+            Machine::default(),
+            Tool::default(),
+            serde_json::json!({}),
+        );
+        let per_run = |v: &[f64]| v.iter().map(|x| vec![*x]).collect::<Vec<_>>();
+        f.records.push(
+            BenchRecord::new("m", 8.0, lat_runs.len() as u64, 1, true)
+                .param("size_bytes", 8)
+                .metric(
+                    "latency_us",
+                    MetricRecord::from_runs("µs", false, &per_run(lat_runs)).unwrap(),
+                )
+                .metric(
+                    "bandwidth_mbps",
+                    MetricRecord::from_runs("MB/s", true, &per_run(bw_runs)).unwrap(),
+                ),
+        );
+        f
+    }
+
+    #[test]
+    fn invocations_are_the_unit_and_a_lower_rate_is_slower() {
+        // Three files per side; B's latency ≈ 2× A's, B's bandwidth ≈ half: both slower.
+        let a: Vec<_> = [1.0, 1.02, 0.98]
+            .iter()
+            .map(|&l| file(&[l, l], &[100.0 / l, 100.0 / l]))
+            .collect();
+        let b: Vec<_> = [2.0, 2.04, 1.96]
+            .iter()
+            .map(|&l| file(&[l, l], &[100.0 / l, 100.0 / l]))
+            .collect();
+        let c = compare_bench(&a, &b, Some(1.5), 0.05, 3.0).unwrap();
+        let m = &c.matched[0];
+        let lat = m.metrics.iter().find(|x| x.metric == "latency_us").unwrap();
+        let bw = m
+            .metrics
+            .iter()
+            .find(|x| x.metric == "bandwidth_mbps")
+            .unwrap();
+        assert_eq!(lat.verdict, Verdict::Slower);
+        assert!((lat.ratio.unwrap().ratio - 2.0).abs() < 0.01);
+        assert_eq!(bw.verdict, Verdict::Slower, "a halved rate is a slowdown");
+        assert!(
+            (bw.ratio.unwrap().ratio - 0.5).abs() < 0.01,
+            "ratio stays B/A"
+        );
+        assert!(lat.exceeds && bw.exceeds);
+        assert_eq!(c.exit_code(), 1);
+    }
+
+    #[test]
+    fn one_file_per_side_needs_a_difference_beyond_the_drift() {
+        // 2× from one invocation each, tight runs: within the drift band → inconclusive, no FAIL.
+        let c = compare_bench(
+            &[file(&[1.0, 1.01, 0.99], &[1.0; 3])],
+            &[file(&[2.0, 2.01, 1.99], &[1.0; 3])],
+            Some(1.1),
+            0.05,
+            3.0,
+        )
+        .unwrap();
+        let lat = &c.matched[0]
+            .metrics
+            .iter()
+            .find(|x| x.metric == "latency_us")
+            .unwrap();
+        assert_eq!(lat.verdict, Verdict::Inconclusive);
+        assert!(!c.exceeded());
+        // 10× is beyond any drift: slower, and it fails the gate.
+        let c = compare_bench(
+            &[file(&[1.0, 1.01, 0.99], &[1.0; 3])],
+            &[file(&[10.0, 10.1, 9.9], &[1.0; 3])],
+            Some(1.1),
+            0.05,
+            3.0,
+        )
+        .unwrap();
+        let lat = &c.matched[0]
+            .metrics
+            .iter()
+            .find(|x| x.metric == "latency_us")
+            .unwrap();
+        assert_eq!(lat.verdict, Verdict::Slower);
+        assert!(c.exceeded());
+    }
+
+    #[test]
+    fn different_experiments_are_refused() {
+        let a = file(&[1.0], &[1.0]);
+        let mut b = file(&[1.0], &[1.0]);
+        b.experiment = "other".into();
+        assert!(matches!(
+            compare_bench(&[a], &[b], None, 0.05, 3.0),
+            Err(CompareError::MixedExperiments { .. })
+        ));
+    }
+}

@@ -1,0 +1,132 @@
+//! A seed's claim checked on this machine: a ratio with its interval and a verdict the data
+//! can support — "holds", "does not hold" or "inconclusive", never a winner drawn from noise.
+
+use serde::Serialize;
+
+use crate::stats::{ratio_of_means, Ratio};
+
+/// Whether a claim holds here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Holds {
+    /// The whole interval is on the claim's side of its threshold.
+    Yes,
+    /// The whole interval is on the other side.
+    No,
+    /// The interval straddles the threshold, or there is no interval (one run).
+    Inconclusive,
+}
+
+impl Holds {
+    /// "holds", "does not hold", "inconclusive".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Holds::Yes => "holds",
+            Holds::No => "does not hold",
+            Holds::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+/// One claim of a seed, judged.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// The claim in the seed's words, short ("counting puts halve small-message latency").
+    pub claim: String,
+    /// The measured ratio (what the claim is about / its baseline), when measurable.
+    pub ratio: Option<Ratio>,
+    /// The verdict.
+    pub holds: Holds,
+    /// One sentence for the report: the ratio, its interval, and why.
+    pub sentence: String,
+}
+
+/// Judges "ratio ≥ `threshold`" for the ratio of means `numerator / denominator` over per-run
+/// means (Welch log-t interval, [`ratio_of_means`]): holds when the interval's low end is at
+/// or above the threshold, does not hold when its high end is below it, else inconclusive.
+/// `what` names the ratio in the sentence ("fence-flag latency / put-signal latency").
+pub fn at_least(
+    claim: &str,
+    what: &str,
+    numerator_run_means: &[f64],
+    denominator_run_means: &[f64],
+    threshold: f64,
+) -> Finding {
+    // ratio_of_means(a, b) is mean(b) / mean(a).
+    let ratio = ratio_of_means(denominator_run_means, numerator_run_means);
+    judge(claim, what, ratio, threshold)
+}
+
+/// Judges "ratio ≥ `threshold`" for an already computed ratio (see [`at_least`]).
+pub fn judge(claim: &str, what: &str, ratio: Option<Ratio>, threshold: f64) -> Finding {
+    let (holds, sentence) = match ratio {
+        None => (
+            Holds::Inconclusive,
+            format!("{claim}: not measured here ({what} needs both sides measured)."),
+        ),
+        Some(r) => match (r.ci95_low, r.ci95_high) {
+            (Some(lo), Some(hi)) => {
+                let holds = if lo >= threshold {
+                    Holds::Yes
+                } else if hi < threshold {
+                    Holds::No
+                } else {
+                    Holds::Inconclusive
+                };
+                let why = match holds {
+                    Holds::Yes => format!("the whole 95% interval is at or above {threshold}"),
+                    Holds::No => format!("the whole 95% interval is below {threshold}"),
+                    Holds::Inconclusive => {
+                        format!("the 95% interval straddles {threshold}: more runs could tell")
+                    }
+                };
+                (
+                    holds,
+                    format!(
+                        "{claim}: {} here — {what} = {:.2}× (95% CI {:.2}–{:.2}); {why}.",
+                        holds.as_str(),
+                        r.ratio,
+                        lo,
+                        hi
+                    ),
+                )
+            }
+            _ => (
+                Holds::Inconclusive,
+                format!(
+                    "{claim}: inconclusive — {what} = {:.2}× from one run, no interval; run with --runs 3 or more.",
+                    r.ratio
+                ),
+            ),
+        },
+    };
+    Finding {
+        claim: claim.to_string(),
+        ratio,
+        holds,
+        sentence,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdict_follows_the_interval_not_the_point() {
+        // Hand-made run means: numerator ≈ 2.2× denominator with tiny spread → holds at 2.
+        let f = at_least("x", "a/b", &[2.2, 2.21, 2.19], &[1.0, 1.001, 0.999], 2.0);
+        assert_eq!(f.holds, Holds::Yes, "{}", f.sentence);
+        assert!((f.ratio.unwrap().ratio - 2.2).abs() < 0.01);
+        // ≈ 1.5×, tight → does not hold at 2.
+        let f = at_least("x", "a/b", &[1.5, 1.51, 1.49], &[1.0, 1.0, 1.0], 2.0);
+        assert_eq!(f.holds, Holds::No, "{}", f.sentence);
+        // 2.1× on average but wildly spread → inconclusive.
+        let f = at_least("x", "a/b", &[1.0, 4.0, 1.3], &[1.0, 1.0, 1.0], 2.0);
+        assert_eq!(f.holds, Holds::Inconclusive, "{}", f.sentence);
+        // One run: no interval → inconclusive whatever the point says.
+        let f = at_least("x", "a/b", &[10.0], &[1.0], 2.0);
+        assert_eq!(f.holds, Holds::Inconclusive, "{}", f.sentence);
+        assert!(f.sentence.contains("no interval"), "{}", f.sentence);
+    }
+}

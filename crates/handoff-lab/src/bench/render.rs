@@ -1,0 +1,271 @@
+//! Text table, CSV and JSON of [`BenchResults`].
+
+use std::collections::BTreeSet;
+
+use super::schema::{BenchResults, MetricRecord};
+use crate::output::{csv_field, fmt_size, fmt_us, sig3, Align, Format, TextTable};
+use crate::stats::run_modes;
+
+/// Renders `results` in `format`.
+pub fn render(results: &BenchResults, format: Format) -> String {
+    match format {
+        Format::Table => table(results),
+        Format::Json => results.to_json_pretty(),
+        Format::Csv => csv(results),
+    }
+}
+
+/// Every parameter name used by some record, sorted.
+fn param_names(results: &BenchResults) -> Vec<String> {
+    let set: BTreeSet<&String> = results
+        .records
+        .iter()
+        .flat_map(|r| r.params.keys())
+        .collect();
+    set.into_iter().cloned().collect()
+}
+
+/// Every metric name used by some record, sorted.
+pub fn metric_names(results: &BenchResults) -> Vec<String> {
+    let set: BTreeSet<&String> = results
+        .records
+        .iter()
+        .flat_map(|r| r.metrics.keys())
+        .collect();
+    set.into_iter().cloned().collect()
+}
+
+/// A value in its unit, times scaled like the exchange tables ("12.3 µs", "850 ns").
+pub fn fmt_value(v: f64, unit: &str) -> String {
+    match unit {
+        "µs" | "us" => fmt_us(v),
+        "ns" => fmt_us(v / 1e3),
+        _ => format!("{} {unit}", sig3(v)),
+    }
+}
+
+/// "mean (95% CI lo–hi)" of a metric, plus the run levels when the runs formed two.
+pub fn fmt_metric(m: &MetricRecord) -> String {
+    let s = &m.summary;
+    let mut cell = fmt_value(s.mean, &m.unit);
+    if let (Some(l), Some(h)) = (s.ci95_low, s.ci95_high) {
+        cell.push_str(&format!(
+            " ({}–{})",
+            sig3(scaled(l, &m.unit, s.mean)),
+            fmt_value(h, &m.unit)
+        ));
+    }
+    // The modes are described in µs: only for times.
+    let scale = match m.unit.as_str() {
+        "µs" | "us" => Some(1.0),
+        "ns" => Some(1e-3),
+        _ => None,
+    };
+    if let Some(k) = scale {
+        let us: Vec<f64> = m.run_means.iter().map(|v| v * k).collect();
+        if let Some(modes) = run_modes(&us) {
+            cell.push_str(&format!(" [{}]", modes.describe()));
+        }
+    }
+    cell
+}
+
+// The low end of an interval in the same scale fmt_value picks for the high end.
+fn scaled(v: f64, unit: &str, reference: f64) -> f64 {
+    match unit {
+        "µs" | "us" | "ns" => {
+            let us = if unit == "ns" {
+                reference / 1e3
+            } else {
+                reference
+            };
+            let vu = if unit == "ns" { v / 1e3 } else { v };
+            if us < 1.0 {
+                vu * 1e3
+            } else if us >= 1e6 {
+                vu / 1e6
+            } else if us >= 1e3 {
+                vu / 1e3
+            } else {
+                vu
+            }
+        }
+        _ => v,
+    }
+}
+
+fn fmt_param(name: &str, v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Number(n) if name.ends_with("bytes") => {
+            n.as_u64().map_or_else(|| n.to_string(), fmt_size)
+        }
+        other => other.to_string(),
+    }
+}
+
+/// An aligned table: series, parameters, then each metric as mean (CI), and "ok"/"FAILED" for
+/// the data check.
+pub fn table(results: &BenchResults) -> String {
+    let params = param_names(results);
+    let metrics = metric_names(results);
+    let mut cols: Vec<(&str, Align)> = vec![("series", Align::Left)];
+    cols.extend(params.iter().map(|p| (p.as_str(), Align::Right)));
+    cols.extend(metrics.iter().map(|m| (m.as_str(), Align::Right)));
+    cols.push(("runs", Align::Right));
+    cols.push(("data", Align::Left));
+    let mut t = TextTable::new(&cols);
+    for r in &results.records {
+        let mut row = vec![r.series.clone()];
+        row.extend(
+            params
+                .iter()
+                .map(|p| r.params.get(p).map_or("-".into(), |v| fmt_param(p, v))),
+        );
+        row.extend(
+            metrics
+                .iter()
+                .map(|m| r.metrics.get(m).map_or("-".into(), fmt_metric)),
+        );
+        row.push(r.runs.to_string());
+        row.push(if r.verified { "ok" } else { "FAILED" }.to_string());
+        t.row(row);
+    }
+    let mut out = format!(
+        "{}: {} point(s); mean over runs (95% CI)\n",
+        results.experiment,
+        results.records.len()
+    );
+    out.push_str(&t.render());
+    for n in &results.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    if results.partial {
+        out.push_str(&format!(
+            "PARTIAL: {}\n",
+            results.stopped_early.as_deref().unwrap_or("stopped early")
+        ));
+    }
+    out
+}
+
+/// CSV: one row per record; for every metric its mean, CI, median, p99, min, max and unit.
+pub fn csv(results: &BenchResults) -> String {
+    let params = param_names(results);
+    let metrics = metric_names(results);
+    let mut header: Vec<String> = vec!["experiment".into(), "series".into(), "x".into()];
+    header.extend(params.iter().cloned());
+    header.extend(["runs", "reps", "verified", "c2c_one_way_ns"].map(String::from));
+    for m in &metrics {
+        for f in [
+            "mean",
+            "ci95_low",
+            "ci95_high",
+            "median",
+            "p99",
+            "min",
+            "max",
+            "unit",
+        ] {
+            header.push(format!("{m}_{f}"));
+        }
+    }
+    let mut out = header
+        .iter()
+        .map(|h| csv_field(h))
+        .collect::<Vec<_>>()
+        .join(",");
+    out.push('\n');
+    let opt = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
+    for r in &results.records {
+        let mut row = vec![
+            results.experiment.clone(),
+            r.series.clone(),
+            r.x.to_string(),
+        ];
+        row.extend(params.iter().map(|p| match r.params.get(p) {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+            None => String::new(),
+        }));
+        row.push(r.runs.to_string());
+        row.push(r.reps.to_string());
+        row.push(r.verified.to_string());
+        row.push(opt(r.c2c_one_way_ns));
+        for m in &metrics {
+            match r.metrics.get(m) {
+                Some(mr) => {
+                    let s = &mr.summary;
+                    row.extend([
+                        s.mean.to_string(),
+                        opt(s.ci95_low),
+                        opt(s.ci95_high),
+                        s.median.to_string(),
+                        s.p99.to_string(),
+                        s.min.to_string(),
+                        s.max.to_string(),
+                        mr.unit.clone(),
+                    ]);
+                }
+                None => row.extend(std::iter::repeat_n(String::new(), 8)),
+            }
+        }
+        out.push_str(
+            &row.iter()
+                .map(|c| csv_field(c))
+                .collect::<Vec<_>>()
+                .join(","),
+        );
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::schema::BenchRecord;
+    use crate::schema::{Machine, Tool};
+
+    fn sample() -> BenchResults {
+        let mut r = BenchResults::new(
+            "demo",
+            Machine::default(),
+            Tool::default(),
+            serde_json::json!({}),
+        );
+        let lat = MetricRecord::from_runs("µs", false, &[vec![1.0, 1.0], vec![3.0, 3.0]]).unwrap();
+        r.records.push(
+            BenchRecord::new("a, b", 64.0, 2, 2, true)
+                .param("size_bytes", 64)
+                .metric("latency_us", lat),
+        );
+        r
+    }
+
+    #[test]
+    fn csv_has_one_row_per_record_with_the_metric_columns() {
+        let text = csv(&sample());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2);
+        let header: Vec<&str> = lines[0].split(',').collect();
+        let mean_col = header.iter().position(|h| *h == "latency_us_mean").unwrap();
+        let size_col = header.iter().position(|h| *h == "size_bytes").unwrap();
+        // "a, b" is quoted, so split on the quoted field's end first.
+        let row = lines[1].replacen("\"a, b\"", "ab", 1);
+        let cells: Vec<&str> = row.split(',').collect();
+        assert_eq!(cells[mean_col], "2");
+        assert_eq!(cells[size_col], "64");
+        assert_eq!(cells.len(), header.len());
+    }
+
+    #[test]
+    fn table_shows_sizes_means_and_a_failed_check() {
+        let mut r = sample();
+        r.records[0].verified = false;
+        let t = table(&r);
+        assert!(t.contains("64 B"), "{t}");
+        assert!(t.contains("2.00 µs"), "{t}");
+        assert!(t.contains("FAILED"), "{t}");
+    }
+}

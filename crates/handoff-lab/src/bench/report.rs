@@ -1,0 +1,272 @@
+//! The report's part for registered experiments: per section (e.g. "Counting puts") a
+//! heading, then per experiment what it measures, the seed's claims judged on this machine,
+//! its figures (PNG, SVG and CSV files) and a table of every point.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::registry::{self, ExperimentInfo};
+use super::render::{fmt_metric, metric_names};
+use super::schema::BenchResults;
+use crate::plot::{lines, PlotError};
+use crate::report::doc::Block;
+
+/// What [`write_files`] produced: the files, the PNG bytes by figure id (for the HTML page).
+#[derive(Debug, Default)]
+pub struct Written {
+    /// Every file written.
+    pub files: Vec<PathBuf>,
+    /// PNG bytes by figure id.
+    pub pngs: HashMap<String, Vec<u8>>,
+}
+
+/// The figure file stem of `spec` in a report.
+fn figure_id(spec: &registry::FigureSpec) -> String {
+    spec.id.to_string()
+}
+
+/// Writes `<experiment>.json`, `<experiment>.csv` and every figure of every experiment
+/// (`<id>.png`, `.svg`, `.csv`) into `out_dir`.
+pub fn write_files(all: &[BenchResults], out_dir: &Path) -> Result<Written, ReportFileError> {
+    let mut w = Written::default();
+    let put = |name: String, bytes: &[u8], w: &mut Written| {
+        let path = out_dir.join(name);
+        std::fs::write(&path, bytes).map_err(|source| ReportFileError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        w.files.push(path);
+        Ok::<(), ReportFileError>(())
+    };
+    for res in all {
+        put(
+            format!("{}.json", res.experiment),
+            res.to_json_pretty().as_bytes(),
+            &mut w,
+        )?;
+        put(
+            format!("{}.csv", res.experiment),
+            super::render::csv(res).as_bytes(),
+            &mut w,
+        )?;
+        let Some(info) = registry::by_name(&res.experiment) else {
+            continue;
+        };
+        for spec in info.figures {
+            if lines::figure_series(res, spec).is_empty() {
+                continue;
+            }
+            let id = figure_id(spec);
+            let png = lines::render_png(res, spec)?;
+            let svg = lines::render_svg(res, spec)?;
+            put(format!("{id}.png"), &png, &mut w)?;
+            put(format!("{id}.svg"), svg.as_bytes(), &mut w)?;
+            w.pngs.insert(id, png);
+        }
+    }
+    Ok(w)
+}
+
+/// A report file of a registered experiment could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportFileError {
+    /// A file could not be written.
+    #[error("cannot write report file {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A plot failed.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+}
+
+/// The report blocks of every experiment in `all`, grouped by section in registry order
+/// (experiments the registry does not know come last, as plain tables).
+pub fn blocks(all: &[BenchResults]) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut sections: Vec<&str> = Vec::new();
+    for info in registry::EXPERIMENTS {
+        if all.iter().any(|r| r.experiment == info.name) && !sections.contains(&info.section) {
+            sections.push(info.section);
+        }
+    }
+    for section in sections {
+        out.push(Block::Heading(2, section.to_string()));
+        for info in registry::EXPERIMENTS
+            .iter()
+            .filter(|i| i.section == section)
+        {
+            for res in all.iter().filter(|r| r.experiment == info.name) {
+                out.extend(experiment_blocks(res, Some(info)));
+            }
+        }
+    }
+    for res in all
+        .iter()
+        .filter(|r| registry::by_name(&r.experiment).is_none())
+    {
+        out.extend(experiment_blocks(res, None));
+    }
+    out
+}
+
+/// The findings of `res` judged by its registry entry (none for an unknown experiment).
+pub fn findings(res: &BenchResults) -> Vec<super::Finding> {
+    registry::by_name(&res.experiment).map_or_else(Vec::new, |i| (i.findings)(res))
+}
+
+fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<Block> {
+    let mut out = Vec::new();
+    let title = info.map_or(res.experiment.as_str(), |i| i.title);
+    out.push(Block::Heading(3, title.to_string()));
+    if res.partial {
+        out.push(Block::Banner(format!(
+            "{}: partial — {}",
+            res.experiment,
+            res.stopped_early.as_deref().unwrap_or("stopped early")
+        )));
+    }
+    if !res.all_verified() {
+        out.push(Block::Banner(format!(
+            "{}: some data FAILED verification; its numbers are not to be trusted",
+            res.experiment
+        )));
+    }
+    if let Some(i) = info {
+        out.push(Block::Para(format!("{} Source: {}.", i.what, i.seed)));
+        let f = (i.findings)(res);
+        if !f.is_empty() {
+            out.push(Block::Para(
+                "**The seed's claims on this machine:**".to_string(),
+            ));
+            out.push(Block::List(f.iter().map(|f| f.sentence.clone()).collect()));
+        }
+        for spec in i.figures {
+            if lines::figure_series(res, spec).is_empty() {
+                continue;
+            }
+            out.push(Block::Figure {
+                id: figure_id(spec),
+                alt: spec.title.to_string(),
+                caption: format!(
+                    "{} — data: `{}.csv` / `{}.json`.",
+                    spec.title, res.experiment, res.experiment
+                ),
+                csv: false,
+            });
+        }
+    }
+    for n in &res.notes {
+        out.push(Block::Para(format!("Note: {n}")));
+    }
+    let metrics = metric_names(res);
+    let mut header = vec!["series".to_string(), "x".to_string()];
+    header.extend(metrics.iter().map(|m| format!("{m}: mean (95% CI)")));
+    header.push("runs".into());
+    header.push("data".into());
+    let rows = res
+        .records
+        .iter()
+        .map(|r| {
+            let mut row = vec![r.series.clone(), crate::output::sig3(r.x)];
+            row.extend(
+                metrics
+                    .iter()
+                    .map(|m| r.metrics.get(m).map_or("-".to_string(), fmt_metric)),
+            );
+            row.push(r.runs.to_string());
+            row.push(if r.verified { "verified" } else { "FAILED" }.to_string());
+            row
+        })
+        .collect();
+    out.push(Block::Table { header, rows });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::{BenchRecord, MetricRecord};
+    use crate::schema::{Machine, Tool};
+
+    fn pv() -> BenchResults {
+        let mut r = BenchResults::new(
+            "private-vars",
+            Machine {
+                allowed_cpus: vec![0, 1],
+                ..Machine::default()
+            },
+            Tool::default(),
+            serde_json::json!({}),
+        );
+        for (series, ns) in [("tls", 0.25), ("shared-array", 1.0), ("padded-array", 0.26)] {
+            for threads in [1.0, 2.0] {
+                let v = if threads == 1.0 { 0.25 } else { ns };
+                let runs: Vec<Vec<f64>> =
+                    (0..3).map(|k| vec![v * (1.0 + 0.01 * k as f64)]).collect();
+                r.records.push(
+                    BenchRecord::new(series, threads, 3, 1, true)
+                        .param("method", series)
+                        .param("threads", threads as u64)
+                        .metric(
+                            "access_ns",
+                            MetricRecord::from_runs("ns", false, &runs).unwrap(),
+                        ),
+                );
+            }
+        }
+        r
+    }
+
+    #[test]
+    fn a_registered_experiment_gets_its_section_findings_figure_and_table() {
+        let b = blocks(&[pv()]);
+        assert!(b.contains(&Block::Heading(
+            2,
+            "Runtime queues (Charm++, many-core)".into()
+        )));
+        let findings: Vec<&String> = b
+            .iter()
+            .filter_map(|x| match x {
+                Block::List(items) => Some(items),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        // shared / tls = 4x with a tight interval: the claim holds; shared / padded ≈ 3.85x too.
+        assert!(
+            findings
+                .iter()
+                .any(|f| f.contains("holds here") && f.contains("shared-array / tls = 4.00×")),
+            "{findings:?}"
+        );
+        assert!(b
+            .iter()
+            .any(|x| matches!(x, Block::Figure { id, .. } if id == "private_vars")));
+        let rows = b.iter().find_map(|x| match x {
+            Block::Table { rows, .. } => Some(rows.len()),
+            _ => None,
+        });
+        assert_eq!(rows, Some(6));
+    }
+
+    #[test]
+    fn files_are_written_for_each_experiment_and_figure() {
+        let dir = std::env::temp_dir().join(format!("handoff-bench-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let w = write_files(&[pv()], &dir).unwrap();
+        for f in [
+            "private-vars.json",
+            "private-vars.csv",
+            "private_vars.png",
+            "private_vars.svg",
+        ] {
+            assert!(w.files.contains(&dir.join(f)), "{f}: {:?}", w.files);
+        }
+        assert!(w.pngs.contains_key("private_vars"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

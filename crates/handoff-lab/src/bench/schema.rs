@@ -1,0 +1,277 @@
+//! The results file of every experiment but `exchange` and `c2c` (schema [`BENCH_SCHEMA`]).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::schema::{self, C2cPair, LoadError, Machine, Summary, Tool};
+use crate::stats::{self, StatsError};
+
+/// Schema string of [`BenchResults`]; bump the number on an incompatible change.
+pub const BENCH_SCHEMA: &str = "handoff.bench/1";
+
+/// The results of one `handoff bench NAME` run (or of one experiment inside `handoff report`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchResults {
+    /// Always [`BENCH_SCHEMA`].
+    pub schema: String,
+    /// The experiment's registry name ([`super::registry::ExperimentInfo::name`]).
+    pub experiment: String,
+    /// The machine the results were measured on.
+    pub machine: Machine,
+    /// The tool that measured them.
+    pub tool: Tool,
+    /// The experiment configuration exactly as run.
+    pub config: serde_json::Value,
+    /// Core-to-core one-way latencies measured in the same invocation (the floor of latency
+    /// figures); may be empty.
+    #[serde(default)]
+    pub c2c: Vec<C2cPair>,
+    /// One record per measured point.
+    pub records: Vec<BenchRecord>,
+    /// Anything the reader must know (e.g. "oversubscribed: 4 PEs on 2 CPUs").
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// True when the run stopped before every planned point was measured.
+    #[serde(default)]
+    pub partial: bool,
+    /// Why the run stopped early.
+    #[serde(default)]
+    pub stopped_early: Option<String>,
+    /// Wall time of the whole run in seconds.
+    #[serde(default)]
+    pub elapsed_s: Option<f64>,
+}
+
+/// One measured point of an experiment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchRecord {
+    /// The line the point belongs to in plots and tables, e.g. "put-signal, other core".
+    pub series: String,
+    /// The parameters that identify the point (method, size_bytes, pes, placement, cores…);
+    /// `compare` matches records of two files on `series` and `params`.
+    pub params: BTreeMap<String, serde_json::Value>,
+    /// The point's x coordinate in figures (which parameter it is: the figure's x label).
+    pub x: f64,
+    /// Runs (fresh processes or threads each).
+    pub runs: u64,
+    /// Measured repetitions per run (after warm-up).
+    pub reps: u64,
+    /// True when every run verified the data it moved.
+    pub verified: bool,
+    /// One-way c2c latency of the point's CPU pair, measured next to it; `None` when not
+    /// meaningful (same core, many PEs).
+    #[serde(default)]
+    pub c2c_one_way_ns: Option<f64>,
+    /// The metrics, by name (e.g. `latency_us`, `bandwidth_mbps`).
+    pub metrics: BTreeMap<String, MetricRecord>,
+}
+
+/// One metric of one record: its unit, direction and the lab's statistics.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricRecord {
+    /// Unit as printed: "µs", "ns", "MB/s", "msg/s", "MFLOP/s".
+    pub unit: String,
+    /// True for rates (bandwidth, throughput), false for times.
+    pub higher_is_better: bool,
+    /// Mean over run means with its interval, median of all samples with its interval, …
+    pub summary: Summary,
+    /// The mean of each run (what ratios and `compare` use).
+    pub run_means: Vec<f64>,
+}
+
+impl MetricRecord {
+    /// Summarizes samples, one `Vec` per run (see [`Summary::from_runs`]).
+    pub fn from_runs(
+        unit: &str,
+        higher_is_better: bool,
+        per_run_samples: &[Vec<f64>],
+    ) -> Result<MetricRecord, StatsError> {
+        let summary = Summary::from_runs(per_run_samples)?;
+        Ok(MetricRecord {
+            unit: unit.to_string(),
+            higher_is_better,
+            summary,
+            run_means: per_run_samples.iter().map(|s| stats::mean(s)).collect(),
+        })
+    }
+}
+
+impl BenchRecord {
+    /// A record with no metrics yet; add them with [`BenchRecord::metric`].
+    pub fn new(series: impl Into<String>, x: f64, runs: u64, reps: u64, verified: bool) -> Self {
+        BenchRecord {
+            series: series.into(),
+            params: BTreeMap::new(),
+            x,
+            runs,
+            reps,
+            verified,
+            c2c_one_way_ns: None,
+            metrics: BTreeMap::new(),
+        }
+    }
+
+    /// Sets a parameter (builder style).
+    pub fn param(mut self, name: &str, value: impl Into<serde_json::Value>) -> Self {
+        self.params.insert(name.to_string(), value.into());
+        self
+    }
+
+    /// Adds a metric (builder style).
+    pub fn metric(mut self, name: &str, m: MetricRecord) -> Self {
+        self.metrics.insert(name.to_string(), m);
+        self
+    }
+
+    /// A parameter as text (strings unquoted), or "" when absent.
+    pub fn param_text(&self, name: &str) -> String {
+        match self.params.get(name) {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+            None => String::new(),
+        }
+    }
+
+    /// A numeric parameter.
+    pub fn param_f64(&self, name: &str) -> Option<f64> {
+        self.params.get(name).and_then(|v| v.as_f64())
+    }
+
+    /// The key `compare` matches on: series and every parameter.
+    pub fn key(&self) -> String {
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        format!("{} [{}]", self.series, params.join(", "))
+    }
+}
+
+impl BenchResults {
+    /// An empty results file of `experiment`.
+    pub fn new(experiment: &str, machine: Machine, tool: Tool, config: serde_json::Value) -> Self {
+        BenchResults {
+            schema: BENCH_SCHEMA.to_string(),
+            experiment: experiment.to_string(),
+            machine,
+            tool,
+            config,
+            c2c: Vec::new(),
+            records: Vec::new(),
+            notes: Vec::new(),
+            partial: false,
+            stopped_early: None,
+            elapsed_s: None,
+        }
+    }
+
+    /// Parses a results file from JSON text, checking the schema string.
+    pub fn from_json_str(text: &str) -> Result<Self, LoadError> {
+        schema::from_json_checked(text, BENCH_SCHEMA, None)
+    }
+
+    /// Reads and parses a results file, checking the schema string.
+    pub fn load(path: &Path) -> Result<Self, LoadError> {
+        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        schema::from_json_checked(&text, BENCH_SCHEMA, Some(path))
+    }
+
+    /// Pretty JSON text (ends with a newline).
+    pub fn to_json_pretty(&self) -> String {
+        schema::to_json_pretty(self)
+    }
+
+    /// The records of one series, in x order.
+    pub fn series(&self, name: &str) -> Vec<&BenchRecord> {
+        let mut v: Vec<&BenchRecord> = self.records.iter().filter(|r| r.series == name).collect();
+        v.sort_by(|a, b| a.x.total_cmp(&b.x));
+        v
+    }
+
+    /// The series names, in first-appearance order.
+    pub fn series_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for r in &self.records {
+            if !names.contains(&r.series) {
+                names.push(r.series.clone());
+            }
+        }
+        names
+    }
+
+    /// True when every record verified its data.
+    pub fn all_verified(&self) -> bool {
+        self.records.iter().all(|r| r.verified)
+    }
+}
+
+/// Reads the schema string of a JSON results file without parsing the rest ("" when absent).
+pub fn schema_of(path: &Path) -> Result<String, LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|source| LoadError::Parse {
+            path: Some(path.to_path_buf()),
+            expected: BENCH_SCHEMA,
+            source,
+        })?;
+    Ok(value
+        .get("schema")
+        .and_then(|s| s.as_str())
+        .unwrap_or("")
+        .to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metric_from_runs_keeps_run_means_and_the_summary() {
+        let m = MetricRecord::from_runs("µs", false, &[vec![1.0, 3.0], vec![4.0, 6.0]]).unwrap();
+        assert_eq!(m.run_means, vec![2.0, 5.0]);
+        assert_eq!(m.summary.mean, 3.5);
+        assert_eq!(m.summary.min, 1.0);
+        assert_eq!(m.summary.max, 6.0);
+        assert!(MetricRecord::from_runs("µs", false, &[]).is_err());
+    }
+
+    #[test]
+    fn round_trips_and_refuses_other_schemas() {
+        let mut r = BenchResults::new(
+            "pingpong",
+            Machine::default(),
+            Tool::default(),
+            serde_json::json!({"reps": 10}),
+        );
+        let m = MetricRecord::from_runs("µs", false, &[vec![1.0], vec![2.0]]).unwrap();
+        r.records.push(
+            BenchRecord::new("put-signal", 8.0, 2, 1, true)
+                .param("size_bytes", 8)
+                .param("method", "put-signal")
+                .metric("latency_us", m),
+        );
+        let back = BenchResults::from_json_str(&r.to_json_pretty()).unwrap();
+        // (serde_json may round the last bit of a float: compare what is exact.)
+        assert_eq!(back.experiment, "pingpong");
+        assert_eq!(back.records[0].params, r.records[0].params);
+        assert_eq!(
+            back.records[0].metrics["latency_us"].run_means,
+            vec![1.0, 2.0]
+        );
+        assert_eq!(
+            back.records[0].key(),
+            "put-signal [method=\"put-signal\", size_bytes=8]"
+        );
+        let err = BenchResults::from_json_str(r#"{"schema":"handoff.exchange/1"}"#).unwrap_err();
+        assert!(matches!(err, LoadError::WrongSchema { .. }), "{err}");
+    }
+}

@@ -1,0 +1,362 @@
+//! `private-vars` (Charm++ seed 002, "Handling processor private variables"): per-thread
+//! counters kept in thread-local storage, in one shared array (neighbours share a cache line:
+//! false sharing), or in a cache-padded array — ns per access against the number of threads.
+//!
+//! Every method runs the same instructions (a relaxed load and store of an `AtomicU64`, what a
+//! plain `var[rank]++` compiles to, kept data-race free); only where the counter lives
+//! differs. Threads are pinned round-robin over the allowed CPUs (more threads than CPUs share
+//! them). Each repetition starts all threads at a barrier and times the slowest; every
+//! counter is checked against the exact number of increments at the end of a run.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Barrier;
+use std::time::Instant;
+
+use crate::bench::findings::at_least;
+use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::{BenchRecord, BenchResults, Finding, MetricRecord};
+
+const NAME: &str = "private-vars";
+
+/// The registry entry.
+pub static INFO: ExperimentInfo = ExperimentInfo {
+    name: NAME,
+    title: "Private variables: thread-local vs shared array vs padded array",
+    section: "Runtime queues (Charm++, many-core)",
+    seed: "Mei et al., Charm++ on multicore (seed 002), \"Handling processor private variables\"",
+    what: "Each thread increments its own counter; the counter lives in thread-local storage \
+           (`tls`), in one array indexed by thread (`shared-array`, neighbours share a cache \
+           line) or in a 128-byte padded array (`padded-array`). Time per access, slowest \
+           thread, against threads (pinned round-robin); every counter is checked at the end.",
+    figures: &[FigureSpec {
+        id: "private_vars",
+        title: "Private variables: ns per access vs threads",
+        metric: "access_ns",
+        x_label: "threads",
+        x_is_size: false,
+        log_x: false,
+        log_y: true,
+        floor: false,
+        series_prefix: "",
+    }],
+    findings,
+    run: Some(run_for_report),
+    worker: None,
+    report_time: "about 3 s (quick 1 s)",
+};
+
+/// Where the counters live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// `thread_local!`.
+    Tls,
+    /// `[AtomicU64; n]`, 8 bytes apart.
+    SharedArray,
+    /// One 128-byte aligned slot per thread.
+    PaddedArray,
+}
+
+impl Method {
+    /// Every method, in report order.
+    pub const ALL: [Method; 3] = [Method::Tls, Method::SharedArray, Method::PaddedArray];
+
+    /// The name used in series and `--method`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Tls => "tls",
+            Method::SharedArray => "shared-array",
+            Method::PaddedArray => "padded-array",
+        }
+    }
+
+    /// Parses a name.
+    pub fn parse(s: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.name() == s)
+    }
+}
+
+/// What to run.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Config {
+    /// Methods.
+    #[serde(serialize_with = "ser_methods")]
+    pub methods: Vec<Method>,
+    /// Thread counts.
+    pub threads: Vec<usize>,
+    /// Increments per thread per repetition.
+    pub accesses: u64,
+    /// Repetitions per run.
+    pub reps: u64,
+    /// Runs (fresh threads each).
+    pub runs: u64,
+    /// CPUs to pin to, round-robin.
+    pub cpus: Vec<usize>,
+}
+
+fn ser_methods<S: serde::Serializer>(m: &[Method], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(m.iter().map(|m| m.name()))
+}
+
+impl Config {
+    /// The report's plan: threads 1, 2, … up to 2× the CPUs (doubling), every method.
+    pub fn for_report(quick: bool, cpus: &[usize]) -> Config {
+        let mut threads = vec![1];
+        while threads[threads.len() - 1] < 2 * cpus.len().max(1) {
+            let next = threads[threads.len() - 1] * 2;
+            threads.push(next.min(2 * cpus.len().max(1)));
+        }
+        threads.dedup();
+        Config {
+            methods: Method::ALL.to_vec(),
+            threads,
+            accesses: if quick { 200_000 } else { 1_000_000 },
+            reps: if quick { 5 } else { 10 },
+            runs: if quick { 2 } else { 3 },
+            cpus: cpus.to_vec(),
+        }
+    }
+
+    /// Checks the configuration before anything runs.
+    pub fn validate(&self) -> Result<(), BenchError> {
+        let bad = |m: String| BenchError::Usage {
+            experiment: NAME,
+            message: m,
+        };
+        if self.methods.is_empty() {
+            return Err(bad(
+                "no method: use --method tls,shared-array,padded-array".into()
+            ));
+        }
+        if self.threads.is_empty() || self.threads.contains(&0) {
+            return Err(bad(
+                "--threads needs counts of at least 1, e.g. 1,2,4".into()
+            ));
+        }
+        if let Some(t) = self.threads.iter().find(|&&t| t > 1024) {
+            return Err(bad(format!("--threads {t}: at most 1024 threads")));
+        }
+        if self.accesses == 0 || self.reps == 0 || self.runs == 0 {
+            return Err(bad(
+                "--accesses, --reps and --runs must be at least 1".into()
+            ));
+        }
+        if self.cpus.is_empty() {
+            return Err(bad("no CPU to run on".into()));
+        }
+        Ok(())
+    }
+}
+
+#[repr(align(128))]
+struct Padded(AtomicU64);
+
+thread_local! {
+    static TLS_COUNTER: AtomicU64 = const { AtomicU64::new(0) };
+}
+
+#[inline(never)]
+fn bump(c: &AtomicU64, n: u64) {
+    for _ in 0..n {
+        // Load + store, not an RMW: what `var[rank]++` is; the counter is this thread's alone.
+        let v = c.load(Ordering::Relaxed);
+        c.store(v + 1, Ordering::Relaxed);
+    }
+}
+
+/// One run: fresh threads, `reps` timed repetitions; returns ns per access (slowest thread)
+/// per repetition and whether every counter came out exact.
+fn one_run(cfg: &Config, method: Method, threads: usize, cancel: &AtomicBool) -> (Vec<f64>, bool) {
+    let shared: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let padded: Vec<Padded> = (0..threads).map(|_| Padded(AtomicU64::new(0))).collect();
+    let start = Barrier::new(threads + 1);
+    let done = Barrier::new(threads + 1);
+    let mut samples = Vec::with_capacity(cfg.reps as usize);
+    let ok = AtomicBool::new(true);
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let (shared, padded, start, done, ok) = (&shared, &padded, &start, &done, &ok);
+            let cpu = cfg.cpus[t % cfg.cpus.len()];
+            s.spawn(move || {
+                let _ = handoff::sys::affinity::pin_current_thread(cpu);
+                TLS_COUNTER.with(|c| c.store(0, Ordering::Relaxed));
+                for _ in 0..cfg.reps {
+                    start.wait();
+                    match method {
+                        Method::Tls => TLS_COUNTER.with(|c| bump(c, cfg.accesses)),
+                        Method::SharedArray => bump(&shared[t], cfg.accesses),
+                        Method::PaddedArray => bump(&padded[t].0, cfg.accesses),
+                    }
+                    done.wait();
+                }
+                let want = cfg.accesses * cfg.reps;
+                let got = match method {
+                    Method::Tls => TLS_COUNTER.with(|c| c.load(Ordering::Relaxed)),
+                    Method::SharedArray => shared[t].load(Ordering::Relaxed),
+                    Method::PaddedArray => padded[t].0.load(Ordering::Relaxed),
+                };
+                if got != want {
+                    ok.store(false, Ordering::Relaxed);
+                }
+            });
+        }
+        for _ in 0..cfg.reps {
+            start.wait();
+            let t0 = Instant::now();
+            done.wait();
+            let ns = t0.elapsed().as_nanos() as f64;
+            if !cancel.load(Ordering::Relaxed) || samples.is_empty() {
+                samples.push(ns / cfg.accesses as f64);
+            }
+        }
+    });
+    (samples, ok.load(Ordering::Relaxed))
+}
+
+/// Runs `cfg`; stops early (partial) when `cancel` is set.
+pub fn run(
+    cfg: &Config,
+    ctx_machine: &crate::schema::Machine,
+    tool: &crate::schema::Tool,
+    cancel: &AtomicBool,
+    progress: &mut dyn crate::progress::Progress,
+) -> Result<BenchResults, BenchError> {
+    cfg.validate()?;
+    let config = serde_json::to_value(cfg).unwrap_or_default();
+    let mut res = BenchResults::new(NAME, ctx_machine.clone(), tool.clone(), config);
+    let started = Instant::now();
+    progress.begin(cfg.methods.len() * cfg.threads.len(), NAME);
+    'outer: for &threads in &cfg.threads {
+        for &method in &cfg.methods {
+            if cancel.load(Ordering::Relaxed) {
+                res.partial = true;
+                res.stopped_early = Some(format!(
+                    "interrupted after {} of {} points",
+                    res.records.len(),
+                    cfg.methods.len() * cfg.threads.len()
+                ));
+                break 'outer;
+            }
+            let mut per_run = Vec::new();
+            let mut verified = true;
+            for _ in 0..cfg.runs {
+                let (s, ok) = one_run(cfg, method, threads, cancel);
+                verified &= ok;
+                per_run.push(s);
+            }
+            let m =
+                MetricRecord::from_runs("ns", false, &per_run).map_err(|e| BenchError::Failed {
+                    experiment: NAME,
+                    message: e.to_string(),
+                })?;
+            res.records.push(
+                BenchRecord::new(method.name(), threads as f64, cfg.runs, cfg.reps, verified)
+                    .param("method", method.name())
+                    .param("threads", threads)
+                    .metric("access_ns", m),
+            );
+            progress.advance(&format!("{} × {threads}", method.name()));
+        }
+    }
+    progress.end();
+    if cfg.threads.iter().any(|&t| t > cfg.cpus.len()) {
+        res.notes.push(format!(
+            "thread counts above {} share CPUs (oversubscribed): their time includes waiting for a CPU",
+            cfg.cpus.len()
+        ));
+    }
+    res.elapsed_s = Some(started.elapsed().as_secs_f64());
+    Ok(res)
+}
+
+fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    run(&cfg, ctx.machine, ctx.tool, ctx.cancel, ctx.progress)
+}
+
+/// The seed's claim: the array costs several times the thread-local access (5–130× there),
+/// checked at the largest thread count that still has a CPU per thread (≥ 2).
+fn findings(res: &BenchResults) -> Vec<Finding> {
+    let cpus = res.machine.allowed_cpus.len().max(1);
+    let runs_of = |series: &str, threads: f64| {
+        res.records
+            .iter()
+            .find(|r| r.series == series && r.x == threads)
+            .and_then(|r| r.metrics.get("access_ns"))
+            .map(|m| m.run_means.clone())
+    };
+    let t = res
+        .records
+        .iter()
+        .map(|r| r.x)
+        .filter(|&x| x >= 2.0 && x <= cpus as f64)
+        .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
+    let Some(t) = t else {
+        return vec![crate::bench::findings::judge(
+            "a shared per-thread array costs several times thread-local storage (seed: 5–130×)",
+            "shared-array / tls",
+            None,
+            2.0,
+        )];
+    };
+    let mut out = Vec::new();
+    if let (Some(arr), Some(tls)) = (runs_of("shared-array", t), runs_of("tls", t)) {
+        out.push(at_least(
+            &format!(
+                "a shared per-thread array costs at least 2× thread-local storage at {t} threads (seed: 5–130×)"
+            ),
+            "shared-array / tls",
+            &arr,
+            &tls,
+            2.0,
+        ));
+    }
+    if let (Some(arr), Some(pad)) = (runs_of("shared-array", t), runs_of("padded-array", t)) {
+        out.push(at_least(
+            &format!("padding the array removes the cost (shared / padded ≥ 2× at {t} threads)"),
+            "shared-array / padded-array",
+            &arr,
+            &pad,
+            2.0,
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_counter_is_checked() {
+        let cfg = Config {
+            methods: Method::ALL.to_vec(),
+            threads: vec![3],
+            accesses: 1000,
+            reps: 3,
+            runs: 1,
+            cpus: vec![0],
+        };
+        let cancel = AtomicBool::new(false);
+        for m in Method::ALL {
+            let (samples, ok) = one_run(&cfg, m, 3, &cancel);
+            assert_eq!(samples.len(), 3);
+            assert!(ok, "{m:?}");
+            assert!(samples.iter().all(|s| *s > 0.0));
+        }
+    }
+
+    #[test]
+    fn report_plan_doubles_up_to_twice_the_cpus() {
+        assert_eq!(Config::for_report(true, &[0, 1]).threads, vec![1, 2, 4]);
+        assert_eq!(
+            Config::for_report(true, &[0, 1, 2]).threads,
+            vec![1, 2, 4, 6]
+        );
+        assert!(Config {
+            threads: vec![0],
+            ..Config::for_report(true, &[0])
+        }
+        .validate()
+        .is_err());
+    }
+}

@@ -1,0 +1,221 @@
+//! The figure of every registered experiment ([`crate::bench`]): one metric against the
+//! records' x, one line per series, 95% CI bars, the c2c floor when asked.
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+
+use super::kit::{
+    anchored, draw_legend, draw_markers, err, error_bar, frame, layout, Area, Axis, DrawResult,
+    Swatch, INK,
+};
+use super::PlotError;
+use crate::bench::render::fmt_value;
+use crate::bench::{BenchResults, FigureSpec};
+use crate::experiments::exchange::mode::Shape;
+
+/// Distinct series colours (Tableau 10), by series index.
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(0x4e, 0x79, 0xa7),
+    RGBColor(0xf2, 0x8e, 0x2b),
+    RGBColor(0xe1, 0x57, 0x59),
+    RGBColor(0x76, 0xb7, 0xb2),
+    RGBColor(0x59, 0xa1, 0x4f),
+    RGBColor(0xed, 0xc9, 0x48),
+    RGBColor(0xb0, 0x7a, 0xa1),
+    RGBColor(0xff, 0x9d, 0xa7),
+    RGBColor(0x9c, 0x75, 0x5f),
+    RGBColor(0xba, 0xb0, 0xac),
+];
+const SHAPES: [Shape; 3] = [Shape::Circle, Shape::Square, Shape::Triangle];
+
+/// The series a figure draws: those starting with its prefix that have its metric.
+pub fn figure_series(results: &BenchResults, spec: &FigureSpec) -> Vec<String> {
+    results
+        .series_names()
+        .into_iter()
+        .filter(|s| s.starts_with(spec.series_prefix))
+        .filter(|s| {
+            results
+                .series(s)
+                .iter()
+                .any(|r| r.metrics.contains_key(spec.metric))
+        })
+        .collect()
+}
+
+/// Draws `spec` of `results` as PNG bytes.
+pub fn render_png(results: &BenchResults, spec: &FigureSpec) -> Result<Vec<u8>, PlotError> {
+    super::register_font()?;
+    let (w, h) = super::FIGURE_SIZE;
+    let mut rgb = vec![0u8; w as usize * h as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+        draw(&root, results, spec).map_err(|e| draw_err(spec, e))?;
+        root.present().map_err(|e| draw_err(spec, e))?;
+    }
+    super::encode_png(&rgb, w, h).map_err(|e| PlotError::Encode {
+        figure: spec.id.to_string(),
+        message: e.to_string(),
+    })
+}
+
+/// Draws `spec` of `results` as SVG text.
+pub fn render_svg(results: &BenchResults, spec: &FigureSpec) -> Result<String, PlotError> {
+    super::register_font()?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, super::FIGURE_SIZE).into_drawing_area();
+        draw(&root, results, spec).map_err(|e| draw_err(spec, e))?;
+        root.present().map_err(|e| draw_err(spec, e))?;
+    }
+    Ok(svg)
+}
+
+fn draw_err(spec: &FigureSpec, e: impl std::fmt::Display) -> PlotError {
+    PlotError::Draw {
+        figure: spec.id.to_string(),
+        message: e.to_string(),
+    }
+}
+
+fn draw<DB: DrawingBackend>(
+    root: &Area<DB>,
+    results: &BenchResults,
+    spec: &FigureSpec,
+) -> DrawResult {
+    root.fill(&WHITE).map_err(err)?;
+    let (chart_area, legend_area) = layout(root, spec.title)?;
+    let series = figure_series(results, spec);
+    let recs: Vec<_> = results
+        .records
+        .iter()
+        .filter(|r| series.contains(&r.series))
+        .filter(|r| r.metrics.contains_key(spec.metric))
+        .collect();
+    let unit = recs
+        .first()
+        .and_then(|r| r.metrics.get(spec.metric))
+        .map_or(String::new(), |m| m.unit.clone());
+
+    let mut xs: Vec<f64> = recs.iter().map(|r| r.x).collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    let x = if spec.x_is_size {
+        let sizes: Vec<u64> = xs.iter().map(|&v| v.max(1.0) as u64).collect();
+        Axis::sizes(&sizes)
+    } else if spec.log_x {
+        Axis::log(
+            xs.first().copied().unwrap_or(1.0),
+            xs.last().copied().unwrap_or(10.0),
+        )
+    } else {
+        Axis::linear(
+            xs.first().copied().unwrap_or(0.0).min(0.0),
+            xs.last().copied().unwrap_or(1.0),
+        )
+    };
+    let floor = spec
+        .floor
+        .then(|| {
+            recs.iter()
+                .filter_map(|r| r.c2c_one_way_ns)
+                .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))))
+        })
+        .flatten()
+        .map(|ns| if unit == "ns" { ns } else { ns / 1e3 });
+    let mut lo = f64::INFINITY;
+    let mut hi = 0.0f64;
+    for r in &recs {
+        let s = &r.metrics[spec.metric].summary;
+        let l = s.ci95_low.unwrap_or(s.mean).min(s.mean);
+        let h = s.ci95_high.unwrap_or(s.mean).max(s.mean);
+        if l > 0.0 {
+            lo = lo.min(l);
+        }
+        hi = hi.max(h);
+    }
+    if let Some(f) = floor {
+        lo = lo.min(f);
+        hi = hi.max(f);
+    }
+    if !lo.is_finite() {
+        lo = hi.max(1.0) / 10.0;
+    }
+    let y = if spec.log_y {
+        Axis::log(lo, hi.max(lo))
+    } else {
+        Axis::linear(0.0, hi)
+    };
+    let scale = |log: bool| if log { " (log scale)" } else { "" };
+    let y_desc = format!(
+        "{} ({unit}), mean and 95% CI{}",
+        spec.metric.split('_').next().unwrap_or(spec.metric),
+        scale(spec.log_y)
+    );
+    let mut chart = frame(
+        &chart_area,
+        &x,
+        &y,
+        &format!("{}{}", spec.x_label, scale(spec.log_x || spec.x_is_size)),
+        &y_desc,
+        false,
+    )?;
+    let mut entries: Vec<(String, Swatch)> = Vec::new();
+    for (k, name) in series.iter().enumerate() {
+        let color = PALETTE[k % PALETTE.len()];
+        let shape = SHAPES[k % SHAPES.len()];
+        let mut pts = Vec::new();
+        for r in results.series(name) {
+            let Some(m) = r.metrics.get(spec.metric) else {
+                continue;
+            };
+            if let (Some(px), Some(py)) = (x.pos(r.x), y.pos(m.summary.mean)) {
+                pts.push((px, py, m.summary));
+            }
+        }
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().map(|p| (p.0, p.1)),
+                color.stroke_width(3),
+            ))
+            .map_err(err)?;
+        let xy: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
+        draw_markers(&mut chart, &xy, shape, color)?;
+        for (px, _, s) in &pts {
+            if let (Some(l), Some(h)) = (s.ci95_low, s.ci95_high) {
+                let (l, h) = (y.clamp(l), y.clamp(h));
+                if h - l > (y.hi - y.lo) * 0.012 {
+                    error_bar(&mut chart, *px, l, h, (x.hi - x.lo) * 0.006)?;
+                }
+            }
+        }
+        entries.push((name.clone(), Swatch::Line(color, shape)));
+    }
+    entries.push(("95% CI of the mean".to_string(), Swatch::ErrorBar));
+    if let Some(f) = floor {
+        if let Some(p) = y.pos(f) {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(x.lo, p), (x.hi, p)],
+                    8,
+                    5,
+                    INK.stroke_width(2),
+                ))
+                .map_err(err)?;
+            let (px, py) = chart.backend_coord(&(x.hi, p));
+            root.draw(&Text::new(
+                format!("c2c floor {}", fmt_value(f, &unit)),
+                (px - 8, py - 6),
+                anchored(15, HPos::Right, VPos::Bottom),
+            ))
+            .map_err(err)?;
+            entries.push(("c2c floor".to_string(), Swatch::Dashed(INK)));
+        }
+    }
+    let notes: Vec<String> = if results.all_verified() {
+        vec!["all data verified".to_string()]
+    } else {
+        vec!["SOME DATA FAILED VERIFICATION".to_string()]
+    };
+    draw_legend(&legend_area, "series", &entries, &notes)
+}
