@@ -24,7 +24,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::compare::Verdict;
 use crate::experiments::exchange::ModeInfo;
 use crate::output::fmt_size;
 use crate::schema::{is_two_party, mode_rank, placement, ExchangeRecord, ExchangeResults, Machine};
