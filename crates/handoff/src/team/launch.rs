@@ -305,6 +305,7 @@ impl Launch {
                 launcher_pid: me.pid,
                 _pad: 0,
                 launcher_start: me.start_time,
+                first_gone: crate::atomic::AtomicU32::new(0),
             });
         }
         seg.publish_ready();

@@ -46,9 +46,14 @@ pub(super) struct TeamHeader {
     pub launcher_pid: u32,
     pub _pad: u32,
     pub launcher_start: u64,
+    /// The first PE seen gone, as rank + 1 (0: none yet): set once, by a CAS, by the PE
+    /// that leaves or by the first PE that notices a death, so every survivor names the
+    /// same PE (the cause) rather than whichever survivor exited first after it.
+    pub first_gone: AtomicU32,
 }
 
-// SAFETY: repr(C) integers only, no pointers, all-zero valid (and rejected by the magic).
+// SAFETY: repr(C) integers and one atomic, no pointers, all-zero valid (and rejected by the
+// magic); the plain fields are written before the segment is published, read-only after.
 unsafe impl ShmSafe for TeamHeader {}
 
 /// A process identity other processes may read while it is written: pid and start time.

@@ -63,8 +63,8 @@
 //! # Transports
 //!
 //! [`Team`] is generic over a [`Transport`] (default [`ShmTransport`]); the contract is the
-//! trait's docs plus the conformance suite (`team::conformance`, cargo feature
-//! `conformance`), which the shared-memory transport passes.
+//! trait's docs plus the conformance suite (`handoff_testkit::conformance`, a dev-only
+//! crate), which the shared-memory transport passes in `tests/team.rs`.
 
 mod error;
 mod ops;
@@ -81,9 +81,6 @@ mod layout;
 mod shm;
 
 mod barrier;
-
-#[cfg(all(feature = "conformance", not(loom)))]
-pub mod conformance;
 
 #[cfg(not(loom))]
 pub use api::Team;
