@@ -167,7 +167,7 @@ pub enum TeamError {
         /// Its pid.
         pid: u32,
         /// How it ended.
-        status: super::launch::PeStatus,
+        status: super::exit::PeStatus,
     },
     /// The team segment failed.
     #[error(transparent)]

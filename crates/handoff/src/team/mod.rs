@@ -67,6 +67,7 @@
 //! crate), which the shared-memory transport passes in `tests/team.rs`.
 
 mod error;
+mod exit;
 mod ops;
 mod sym;
 mod transport;
@@ -86,7 +87,11 @@ mod barrier;
 pub use api::Team;
 pub use error::TeamError;
 #[cfg(not(loom))]
-pub use launch::{Launch, PeExit, PeStatus, Placement, Running, TeamReport, MAX_PES};
+pub use exit::PeStatus;
+#[cfg(not(loom))]
+pub use launch::{Launch, PeExit, Placement, Running, TeamReport};
+#[cfg(not(loom))]
+pub use layout::MAX_PES;
 pub use ops::{AtomicOp, Cmp, SignalOp, Word};
 #[cfg(not(loom))]
 pub use shm::ShmTransport;
