@@ -5,6 +5,7 @@ mod cli;
 mod cli_report;
 mod common;
 mod progress;
+mod run;
 
 use clap::Parser;
 use std::process::ExitCode;
