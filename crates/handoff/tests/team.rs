@@ -188,6 +188,53 @@ fn sixteen_pes_oversubscribed() {
     assert_all_ok(&run_team(l, Duration::from_secs(60)));
 }
 
+/// With `Wait::Block`, every kind of remote update wakes the sleeping target itself: 1000
+/// ping-pongs each by put_signal, counting put, remote atomic (a flag) and barrier. A
+/// missing wake would leave each wait of its kind to its 50 ms sleep slice (≥ 50 s), so the 20 s
+/// watchdog catches it (a watchdog, not a timing assertion: this takes well under a second).
+#[test]
+fn blocked_waiters_are_woken_by_remote_updates() {
+    const N: u64 = 1000;
+    if handoff::team::in_team() {
+        pe(|team| {
+            let (me, other) = (team.rank(), 1 - team.rank());
+            let err = |e: TeamError| e.to_string();
+            let sig = team.alloc::<u64>(1).map_err(err)?;
+            let flag = team.alloc::<u64>(1).map_err(err)?;
+            let data = team.alloc::<u64>(1).map_err(err)?;
+            let ct = team.ct_create().map_err(err)?;
+            for k in 1..=N {
+                // Ping-pong: PE 0 sends first; each waits for the other's k-th message.
+                if me == 0 {
+                    team.put_signal(&data, 0, &[k], sig, SignalOp::Set(k), other).map_err(err)?;
+                }
+                team.signal_wait_until(sig, Cmp::Ge, k).map_err(err)?;
+                if me == 1 {
+                    team.put_signal(&data, 0, &[k], sig, SignalOp::Set(k), other).map_err(err)?;
+                }
+                if me == 0 {
+                    team.put_ct(&ct, &data, 0, &[k], other).map_err(err)?;
+                }
+                team.ct_wait(&ct, k).map_err(err)?;
+                if me == 1 {
+                    team.put_ct(&ct, &data, 0, &[k], other).map_err(err)?;
+                }
+                if me == 0 {
+                    team.atomic_add(flag, 1u64, other).map_err(err)?;
+                }
+                team.signal_wait_until(flag, Cmp::Ge, k).map_err(err)?;
+                if me == 1 {
+                    team.atomic_add(flag, 1u64, other).map_err(err)?;
+                }
+                team.barrier_all().map_err(err)?;
+            }
+            Ok(())
+        });
+    }
+    let l = team_launch("blocked_waiters_are_woken_by_remote_updates", 2).wait(Wait::Block);
+    assert_all_ok(&run_team(l, Duration::from_secs(20)));
+}
+
 /// The exit code a surviving PE uses when its wait ended with `PeerDied` naming `rank`.
 fn code_for_peer_died(rank: usize) -> i32 {
     40 + rank as i32

@@ -387,7 +387,7 @@ impl<X: Transport> Team<X> {
         self.any_start.set((start + 1) % n);
         let i = self.x.wait_local(
             &mut || {
-                any_from(start, n, |i| {
+                super::ops::any_from(start, n, |i| {
                     !skip(i)
                         && cmp.holds(words[i].load(std::sync::atomic::Ordering::Acquire), value)
                 })
@@ -675,16 +675,6 @@ impl<X: Transport> Team<X> {
         self.x.finish();
         Ok(())
     }
-}
-
-/// The first index `i` in `start, start+1, ..., n-1, 0, ..., start-1` with `holds(i)`.
-#[inline]
-pub(crate) fn any_from(
-    start: usize,
-    n: usize,
-    mut holds: impl FnMut(usize) -> bool,
-) -> Option<usize> {
-    (start..n).chain(0..start).find(|&i| holds(i))
 }
 
 /// The byte offset of element `index` of `sym` for an access of `count` elements, checked

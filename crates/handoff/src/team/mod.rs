@@ -147,3 +147,6 @@ pub fn parse_size(text: &str) -> Result<usize, TeamError> {
 
 #[cfg(all(test, not(loom)))]
 mod tests;
+
+#[cfg(all(test, loom))]
+mod loom_tests;

@@ -198,3 +198,12 @@ pub(crate) fn apply_atomic32(word: &AtomicU32, op: AtomicOp<u32>) -> u32 {
         AtomicOp::FetchXor(v) => word.fetch_xor(v, O),
     }
 }
+
+/// The first index `i` in `start, start+1, ..., n-1, 0, ..., start-1` with `holds(i)`: the
+/// scan of `wait_until_any`, which starts each call one past the previous call's start so a
+/// word that stays true cannot starve the others (Sandia OpenSHMEM starts at a random index;
+/// a rotation gives the same fairness deterministically).
+#[inline]
+pub(crate) fn any_from(start: usize, n: usize, mut holds: impl FnMut(usize) -> bool) -> Option<usize> {
+    (start..n).chain(0..start).find(|&i| holds(i))
+}
