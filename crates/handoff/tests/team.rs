@@ -206,11 +206,13 @@ fn blocked_waiters_are_woken_by_remote_updates() {
             for k in 1..=N {
                 // Ping-pong: PE 0 sends first; each waits for the other's k-th message.
                 if me == 0 {
-                    team.put_signal(&data, 0, &[k], sig, SignalOp::Set(k), other).map_err(err)?;
+                    team.put_signal(&data, 0, &[k], sig, SignalOp::Set(k), other)
+                        .map_err(err)?;
                 }
                 team.signal_wait_until(sig, Cmp::Ge, k).map_err(err)?;
                 if me == 1 {
-                    team.put_signal(&data, 0, &[k], sig, SignalOp::Set(k), other).map_err(err)?;
+                    team.put_signal(&data, 0, &[k], sig, SignalOp::Set(k), other)
+                        .map_err(err)?;
                 }
                 if me == 0 {
                     team.put_ct(&ct, &data, 0, &[k], other).map_err(err)?;

@@ -185,7 +185,13 @@ mod tests {
         let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
             || {
                 let poll = || Some(word.load(Ordering::Acquire)).filter(|v| *v == 9);
-                let got = bell.wait(poll, Wait::Block, crate::sys::futex::sleep_deadline(), &NoPeers, None);
+                let got = bell.wait(
+                    poll,
+                    Wait::Block,
+                    crate::sys::futex::sleep_deadline(),
+                    &NoPeers,
+                    None,
+                );
                 assert_eq!(got, Ok(9));
             },
             || bell.has_sleepers(),
@@ -197,7 +203,11 @@ mod tests {
         assert_eq!(wakes, 1);
         let before = crate::sys::futex::wake_calls();
         bell.ring();
-        assert_eq!(crate::sys::futex::wake_calls(), before, "nobody sleeps: no wake");
+        assert_eq!(
+            crate::sys::futex::wake_calls(),
+            before,
+            "nobody sleeps: no wake"
+        );
     }
 
     #[test]

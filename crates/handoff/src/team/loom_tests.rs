@@ -28,9 +28,14 @@ fn loom_team_put_signal_orders_data_before_signal() {
             let s = Arc::new((UnsafeCell::new(0u64), AtomicU64::new(0), Doorbell::new()));
             let s2 = s.clone();
             let t = loom::thread::spawn(move || put_signal(&s2.0, 42, &s2.1, op, &s2.2));
-            let seen = s
-                .2
-                .wait(|| Some(load_signal(&s.1)).filter(|v| *v >= 1), Wait::Block, None, &NoPeers, None)
+            let seen =
+                s.2.wait(
+                    || Some(load_signal(&s.1)).filter(|v| *v >= 1),
+                    Wait::Block,
+                    None,
+                    &NoPeers,
+                    None,
+                )
                 .unwrap();
             assert_eq!(seen, 1);
             // SAFETY: ordered after the writer's store by the signal (what loom checks).
@@ -59,7 +64,10 @@ fn loom_team_counter_two_senders() {
             .collect();
         assert_eq!(s.2.wait_until(2, Wait::Block, None, &NoPeers), Ok(2));
         // SAFETY: both writes happen before the adds the wait saw.
-        assert_eq!(s.0.with(|p| unsafe { *p }) + s.1.with(|p| unsafe { *p }), 21);
+        assert_eq!(
+            s.0.with(|p| unsafe { *p }) + s.1.with(|p| unsafe { *p }),
+            21
+        );
         for t in ts {
             t.join().unwrap();
         }
@@ -80,14 +88,15 @@ fn loom_team_wait_any_two_signals() {
         let ts: Vec<_> = (0..2)
             .map(|k| {
                 let s = s.clone();
-                loom::thread::spawn(move || put_signal(&s.0[k], 7 + k as u64, &s.1[k], SignalOp::Set(1), &s.2))
+                loom::thread::spawn(move || {
+                    put_signal(&s.0[k], 7 + k as u64, &s.1[k], SignalOp::Set(1), &s.2)
+                })
             })
             .collect();
         let mut got = Vec::new();
         for start in 0..2 {
-            let i = s
-                .2
-                .wait(
+            let i =
+                s.2.wait(
                     || any_from(start, 2, |i| !got.contains(&i) && load_signal(&s.1[i]) == 1),
                     Wait::Block,
                     None,

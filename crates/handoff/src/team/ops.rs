@@ -13,6 +13,8 @@
 //!   visible what the previous writer of the word published. (OpenSHMEM only requires
 //!   atomicity; the stronger ordering costs nothing on x86, where every RMW is a full fence.)
 
+#![cfg_attr(loom, allow(dead_code))] // the transport that calls these is not built under loom
+
 use crate::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// How [`put_signal`](super::Team::put_signal) updates the target's signal word.
@@ -204,6 +206,10 @@ pub(crate) fn apply_atomic32(word: &AtomicU32, op: AtomicOp<u32>) -> u32 {
 /// word that stays true cannot starve the others (Sandia OpenSHMEM starts at a random index;
 /// a rotation gives the same fairness deterministically).
 #[inline]
-pub(crate) fn any_from(start: usize, n: usize, mut holds: impl FnMut(usize) -> bool) -> Option<usize> {
+pub(crate) fn any_from(
+    start: usize,
+    n: usize,
+    mut holds: impl FnMut(usize) -> bool,
+) -> Option<usize> {
     (start..n).chain(0..start).find(|&i| holds(i))
 }
