@@ -139,7 +139,8 @@ fn failure(e: TeamError, program: &OsString) -> Failure {
         TeamError::NoSpace { .. }
         | TeamError::CpuUnavailable { .. }
         | TeamError::TeamSize { .. }
-        | TeamError::InvalidArgument(_) => EXIT_USAGE,
+        | TeamError::InvalidArgument(_)
+        | TeamError::BadEnv { .. } => EXIT_USAGE,
         _ => EXIT_RUNTIME,
     };
     let message = match &e {

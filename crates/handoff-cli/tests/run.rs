@@ -173,3 +173,15 @@ fn pinned_pes_get_their_cpu() {
     ];
     assert_eq!(got, want);
 }
+
+#[test]
+fn a_bad_heap_size_in_the_environment_is_usage() {
+    let out = Command::new(BIN)
+        .args(["run", "-n", "1", "--", "true"])
+        .env("HANDOFF_HEAP_SIZE", "lots")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("HANDOFF_HEAP_SIZE=\"lots\""), "{err}");
+}

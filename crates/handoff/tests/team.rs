@@ -311,3 +311,30 @@ fn pe_leaving_early_ends_the_others_barrier() {
         );
     }
 }
+
+/// `capture_stdout` hands the launcher each PE's output (how the lab collects results).
+#[test]
+fn launch_captures_each_pes_stdout() {
+    if handoff::team::in_team() {
+        pe(|team| {
+            println!("result-line rank={} size={}", team.rank(), team.size());
+            Ok(())
+        });
+    }
+    use std::io::Read;
+    let mut running = team_launch("launch_captures_each_pes_stdout", 3)
+        .capture_stdout(true)
+        .spawn()
+        .unwrap();
+    let mut outs = Vec::new();
+    for r in 0..3 {
+        let mut text = String::new();
+        running.take_stdout(r).unwrap().read_to_string(&mut text).unwrap();
+        outs.push(text);
+    }
+    assert!(running.take_stdout(0).is_none(), "a pipe is taken once");
+    assert!(running.wait().unwrap().success());
+    for (r, text) in outs.iter().enumerate() {
+        assert!(text.contains(&format!("result-line rank={r} size=3")), "PE {r}: {text}");
+    }
+}

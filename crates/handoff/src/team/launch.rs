@@ -145,6 +145,9 @@ pub struct Launch {
     args: Option<Vec<OsString>>,
     env: Vec<(OsString, OsString)>,
     grace: Duration,
+    capture_stdout: bool,
+    /// A bad `HANDOFF_HEAP_SIZE`, reported by `spawn` unless `heap` overrides it.
+    heap_env_error: Option<(String, String)>,
 }
 
 /// Distinguishes the segments of several teams one process starts.
@@ -154,10 +157,13 @@ impl Launch {
     /// `n` PEs of the current executable with the current arguments, unpinned, adaptive
     /// waits, [`DEFAULT_HEAP`](super::DEFAULT_HEAP) (or `HANDOFF_HEAP_SIZE`) bytes of heap each.
     pub fn new(n: usize) -> Self {
-        let heap = std::env::var(super::ENV_HEAP)
-            .ok()
-            .and_then(|h| super::parse_size(&h).ok())
-            .unwrap_or(super::DEFAULT_HEAP);
+        let (heap, heap_env_error) = match std::env::var(super::ENV_HEAP) {
+            Ok(h) => match super::parse_size(&h) {
+                Ok(bytes) => (bytes, None),
+                Err(e) => (super::DEFAULT_HEAP, Some((h, e.to_string()))),
+            },
+            Err(_) => (super::DEFAULT_HEAP, None),
+        };
         Launch {
             n,
             placement: Placement::Unpinned,
@@ -167,6 +173,8 @@ impl Launch {
             args: None,
             env: Vec::new(),
             grace: Duration::from_secs(2),
+            capture_stdout: false,
+            heap_env_error,
         }
     }
 
@@ -185,6 +193,15 @@ impl Launch {
     /// Bytes of symmetric heap per PE.
     pub fn heap(mut self, bytes: usize) -> Self {
         self.heap = bytes;
+        self.heap_env_error = None;
+        self
+    }
+
+    /// Pipe each PE's stdout to the launcher instead of inheriting it; take the pipes with
+    /// [`Running::take_stdout`] and read them while the PEs run (a PE blocks once a pipe it
+    /// writes is full).
+    pub fn capture_stdout(mut self, yes: bool) -> Self {
+        self.capture_stdout = yes;
         self
     }
 
@@ -223,6 +240,13 @@ impl Launch {
             return Err(TeamError::TeamSize {
                 n: self.n,
                 max: MAX_PES,
+            });
+        }
+        if let Some((value, why)) = &self.heap_env_error {
+            return Err(TeamError::BadEnv {
+                var: super::ENV_HEAP,
+                value: value.clone(),
+                why: format!("{why}; unset it or give a size"),
             });
         }
         if self.heap == 0 {
@@ -300,6 +324,9 @@ impl Launch {
             for (k, v) in &self.env {
                 cmd.env(k, v);
             }
+            if self.capture_stdout {
+                cmd.stdout(std::process::Stdio::piped());
+            }
             let child = cmd.spawn().map_err(|e| TeamError::Spawn {
                 rank,
                 program: program.display().to_string(),
@@ -358,6 +385,11 @@ impl Running {
     /// The PEs' pids, by rank.
     pub fn pids(&self) -> &[u32] {
         &self.pids
+    }
+
+    /// PE `rank`'s stdout pipe, once, if [`Launch::capture_stdout`] asked for it.
+    pub fn take_stdout(&mut self, rank: usize) -> Option<std::process::ChildStdout> {
+        self.kids.get_mut(rank)?.as_mut()?.stdout.take()
     }
 
     /// SIGKILLs PE `rank` (for tests of a dying PE).
