@@ -329,12 +329,19 @@ fn launch_captures_each_pes_stdout() {
     let mut outs = Vec::new();
     for r in 0..3 {
         let mut text = String::new();
-        running.take_stdout(r).unwrap().read_to_string(&mut text).unwrap();
+        running
+            .take_stdout(r)
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
         outs.push(text);
     }
     assert!(running.take_stdout(0).is_none(), "a pipe is taken once");
     assert!(running.wait().unwrap().success());
     for (r, text) in outs.iter().enumerate() {
-        assert!(text.contains(&format!("result-line rank={r} size=3")), "PE {r}: {text}");
+        assert!(
+            text.contains(&format!("result-line rank={r} size=3")),
+            "PE {r}: {text}"
+        );
     }
 }

@@ -80,6 +80,8 @@ mod launch;
 mod layout;
 #[cfg(not(loom))]
 mod shm;
+#[cfg(not(loom))]
+mod signals;
 
 mod barrier;
 
