@@ -226,7 +226,7 @@ impl<X: Transport> Team<X> {
         pe: usize,
     ) -> Result<(), TeamError> {
         let at = byte_offset(dst, offset, src.len(), "put")?;
-        self.x.put(pe, at, bytemuck::cast_slice(src))
+        self.x.put(pe, at, bytes_of(src))
     }
 
     /// [`put`](Self::put) that may return before the copy is complete; [`quiet`](Self::quiet)
@@ -239,7 +239,7 @@ impl<X: Transport> Team<X> {
         pe: usize,
     ) -> Result<(), TeamError> {
         let at = byte_offset(dst, offset, src.len(), "put_nbi")?;
-        self.x.put_nbi(pe, at, bytemuck::cast_slice(src))
+        self.x.put_nbi(pe, at, bytes_of(src))
     }
 
     /// Copies PE `pe`'s `src`, from element `offset` on, into `dst` (blocking).
@@ -251,7 +251,7 @@ impl<X: Transport> Team<X> {
         pe: usize,
     ) -> Result<(), TeamError> {
         let at = byte_offset(src, offset, dst.len(), "get")?;
-        self.x.get(pe, at, bytemuck::cast_slice_mut(dst))
+        self.x.get(pe, at, bytes_of_mut(dst))
     }
 
     /// Orders this PE's earlier puts and atomics before its later ones (module docs).
@@ -441,5 +441,23 @@ fn narrow<W: Word>(op: AtomicOp<W>) -> AtomicOp<u32> {
         AtomicOp::FetchAnd(v) => AtomicOp::FetchAnd(n(v)),
         AtomicOp::FetchOr(v) => AtomicOp::FetchOr(n(v)),
         AtomicOp::FetchXor(v) => AtomicOp::FetchXor(n(v)),
+    }
+}
+
+/// The bytes of `s` (empty for a zero-sized `T`, which bytemuck refuses to cast).
+pub(super) fn bytes_of<T: Pod>(s: &[T]) -> &[u8] {
+    if size_of::<T>() == 0 {
+        &[]
+    } else {
+        bytemuck::cast_slice(s)
+    }
+}
+
+/// The bytes of `s`, writable (empty for a zero-sized `T`).
+fn bytes_of_mut<T: Pod>(s: &mut [T]) -> &mut [u8] {
+    if size_of::<T>() == 0 {
+        &mut []
+    } else {
+        bytemuck::cast_slice_mut(s)
     }
 }

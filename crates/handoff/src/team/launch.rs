@@ -75,6 +75,11 @@ impl Placement {
             allowed: affinity::format_cpu_list(&allowed),
         };
         let n = allowed.len().max(1);
+        if matches!(self, Placement::Cores(list) if list.is_empty()) {
+            return Err(TeamError::InvalidArgument(
+                "an empty CPU list places no PE; name at least one CPU (e.g. 0-3)".into(),
+            ));
+        }
         (0..size)
             .map(|r| {
                 let cpu = match self {

@@ -4,7 +4,7 @@
 
 use bytemuck::Pod;
 
-use super::api::{byte_offset, Team, TAG_COUNTER};
+use super::api::{byte_offset, bytes_of, Team, TAG_COUNTER};
 use super::ops::{Cmp, SignalOp};
 use super::sym::{Counter, Line, Sym, SymAt, LINE_PAYLOAD};
 use super::transport::Transport;
@@ -28,7 +28,7 @@ impl<X: Transport> Team<X> {
         let sig = sig.into();
         let at = byte_offset(dst, offset, src.len(), "put_signal")?;
         let s = byte_offset(&sig.sym, sig.index, 1, "put_signal (signal word)")?;
-        self.x.put_signal(pe, at, bytemuck::cast_slice(src), s, op)
+        self.x.put_signal(pe, at, bytes_of(src), s, op)
     }
 
     /// Updates PE `pe`'s signal word `sig` by `op` after this PE's earlier puts to it
@@ -210,7 +210,7 @@ impl<X: Transport> Team<X> {
         pe: usize,
     ) -> Result<(), TeamError> {
         let at = byte_offset(dst, offset, src.len(), "put_ct")?;
-        self.x.put_counted(pe, at, bytemuck::cast_slice(src), ct.0)
+        self.x.put_counted(pe, at, bytes_of(src), ct.0)
     }
 
     /// Adds `n` to PE `pe`'s counter `ct` after this PE's earlier puts to it.

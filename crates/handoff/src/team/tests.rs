@@ -50,6 +50,8 @@ fn placement_parses_and_maps() {
         "{e}"
     );
     assert_eq!(Placement::Unpinned.cpus(2).unwrap(), vec![None, None]);
+    let e = Placement::Cores(vec![]).cpus(2).unwrap_err();
+    assert!(matches!(e, TeamError::InvalidArgument(_)), "{e}");
 }
 
 #[test]
