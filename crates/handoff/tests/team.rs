@@ -345,3 +345,55 @@ fn launch_captures_each_pes_stdout() {
         );
     }
 }
+
+/// Joining a segment that is not a team, a name that does not exist, or a rank outside the
+/// team is an error that says so, never a crash.
+#[test]
+fn joining_with_bad_input_is_an_error() {
+    use handoff::team::ShmTransport;
+    let e = ShmTransport::join("/handoff-1-no-such-team", 0, 2, Wait::ADAPTIVE).unwrap_err();
+    assert!(e.to_string().contains("no segment named"), "{e}");
+    let plain = handoff::shm::Segment::create("not-a-team", 1 << 16).unwrap();
+    plain.publish_ready();
+    let e = ShmTransport::join(plain.name().unwrap(), 0, 2, Wait::ADAPTIVE).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            TeamError::BadEnv {
+                var: "HANDOFF_TEAM",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("not a team segment"), "{e}");
+}
+
+/// A PE whose environment is bad (a rank that is not a number, a rank outside the team)
+/// fails to join with `BadEnv` / `NoSuchPe` (reported through its exit code).
+#[test]
+fn bad_team_environment_is_reported() {
+    if handoff::team::in_team() {
+        let code = match Team::from_env() {
+            Err(TeamError::BadEnv {
+                var: "HANDOFF_RANK",
+                ..
+            }) => 21,
+            Err(TeamError::NoSuchPe { pe: 5, size: 1 }) => 22,
+            other => {
+                eprintln!("from_env gave {other:?}");
+                1
+            }
+        };
+        std::process::exit(code);
+    }
+    for (rank, code) in [("x", 21), ("5", 22)] {
+        let l = team_launch("bad_team_environment_is_reported", 1).env("HANDOFF_RANK", rank);
+        let r = run_team(l, Duration::from_secs(30));
+        assert_eq!(
+            r.exits[0].status,
+            PeStatus::Exited(code),
+            "rank {rank}: {r:?}"
+        );
+    }
+}

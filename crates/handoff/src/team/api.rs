@@ -116,6 +116,11 @@ impl<X: Transport> Team<X> {
     /// Bounds every later wait (signal waits, counters, barriers) by `timeout`, after which
     /// it returns [`TeamError::Timeout`]; `None` (the default) waits without limit (a dead
     /// peer still ends the wait).
+    ///
+    /// A barrier or collective (`alloc`, `ct_create`) that times out or fails has sent
+    /// part of its messages: the team's collectives are out of step afterwards, so treat
+    /// such an error as the end of the team (finish the PE with an error). Signal, counter
+    /// and line waits may be retried.
     pub fn set_timeout(&self, timeout: Option<Duration>) {
         self.timeout.set(timeout);
     }
@@ -182,6 +187,8 @@ impl<X: Transport> Team<X> {
     /// Other PEs may put into it at any time; read it where the protocol says no put is in
     /// flight (after the signal, counter or barrier that completes them), else values may be
     /// torn. For words that change under you, use [`local_atomic`](Self::local_atomic).
+    /// Do not hold the slice across a put, get or atomic of this PE into its own copy of
+    /// the same range (`pe == rank()`): that writes under a live shared reference.
     pub fn local<T: Pod>(&self, sym: &Sym<T>) -> &[T] {
         // SAFETY: `sym` was allocated by this team: offset + len * size_of::<T>() lies within
         // the local partition (heap_len bytes, valid as long as the transport), aligned for
