@@ -40,6 +40,9 @@ pub struct ShmTransport {
     /// Barrier arrivals consumed so far, per sender rank.
     seen: RefCell<Vec<u64>>,
     finished: Cell<bool>,
+    /// More PEs than CPUs this process may use: adaptive waits then yield instead of
+    /// pausing (the peer they wait for is likely runnable on their own CPU).
+    crowded: bool,
 }
 
 impl std::fmt::Debug for ShmTransport {
@@ -135,6 +138,7 @@ impl ShmTransport {
             launcher: ProcessId::new(h.launcher_pid, h.launcher_start),
             seen: RefCell::new(vec![0; size]),
             finished: Cell::new(false),
+            crowded: crate::sys::affinity::allowed_cpus().is_ok_and(|c| size > c.len()),
             seg,
         };
         let me = t.ctrl(rank);
@@ -209,6 +213,16 @@ impl ShmTransport {
         b.bell.ring();
         if b.bell.has_sleepers() {
             b.ringer.note();
+        }
+    }
+
+    /// The CPU hint for an adaptive wait: this CPU when the team is crowded (so the wait
+    /// yields to the PEs sharing it), else the last ringer's.
+    fn cpu_hint(&self, ringer: Option<u32>) -> Option<u32> {
+        if self.crowded {
+            Some(crate::sys::affinity::current_cpu() as u32)
+        } else {
+            ringer
         }
     }
 
@@ -494,7 +508,13 @@ impl Transport for ShmTransport {
         let b = &self.ctrl(self.rank).bell;
         let watch = self.watch();
         b.bell
-            .wait(poll, self.wait, deadline, &watch, b.ringer.get())
+            .wait(
+                poll,
+                self.wait,
+                deadline,
+                &watch,
+                self.cpu_hint(b.ringer.get()),
+            )
             .map_err(|e| self.wait_err(e, &watch, what))
     }
 
@@ -509,7 +529,14 @@ impl Transport for ShmTransport {
             }
         };
         barrier::dissemination(
-            self.rank, ranks, &mut seen, node, self.wait, deadline, &watch,
+            self.rank,
+            ranks,
+            &mut seen,
+            node,
+            self.wait,
+            deadline,
+            &watch,
+            self.cpu_hint(None),
         )
         .map_err(|e| self.wait_err(e, &watch, "a barrier"))
     }
