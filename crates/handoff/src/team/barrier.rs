@@ -175,6 +175,7 @@ mod tests {
                                 Wait::SpinYield,
                                 None,
                                 &NoPeers,
+                                None,
                             )
                             .unwrap();
                         }
