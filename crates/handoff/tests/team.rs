@@ -397,3 +397,33 @@ fn bad_team_environment_is_reported() {
         );
     }
 }
+
+/// `Launch::timeout` ends a team that does not finish: every PE killed, `Timeout`, and the
+/// segment gone.
+#[test]
+fn launch_timeout_ends_a_hung_team() {
+    if handoff::team::in_team() {
+        let team = Team::from_env().unwrap();
+        let never = team.alloc::<u64>(1).unwrap();
+        let _ = team.signal_wait_until(never, Cmp::Ge, 1); // nobody signals
+        std::process::exit(1);
+    }
+    let l = team_launch("launch_timeout_ends_a_hung_team", 2).timeout(Duration::from_millis(500));
+    let running = l.spawn().unwrap();
+    let name = running.segment_name().to_string();
+    let pids = running.pids().to_vec();
+    let e = handoff_testkit::within(
+        "Running::wait with a timeout",
+        Duration::from_secs(30),
+        move || running.wait().unwrap_err(),
+    );
+    assert!(matches!(e, TeamError::Timeout { .. }), "{e}");
+    for pid in pids {
+        let alive = handoff::sys::ProcessId::of(pid).is_ok_and(|p| p.is_alive());
+        assert!(!alive, "PE pid {pid} still runs");
+    }
+    assert!(
+        !std::path::Path::new(&format!("/dev/shm{name}")).exists(),
+        "{name} left behind"
+    );
+}
