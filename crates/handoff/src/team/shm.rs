@@ -143,7 +143,7 @@ impl ShmTransport {
         };
         let me = t.ctrl(rank);
         me.pid.set(ProcessId::current());
-        // Release: pairs with the Acquire load of the state in `TeamWatch::check`.
+        // Release: pairs with the Acquire loads of the state in `is_gone` and `gone`.
         if me
             .state
             .compare_exchange(SPAWNED, JOINED, Ordering::Release, Ordering::Relaxed)
@@ -265,6 +265,7 @@ impl ShmTransport {
     /// The error naming PE `rank` as gone, saying how.
     fn gone(&self, rank: usize) -> TeamError {
         let c = self.ctrl(rank);
+        // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
         let (id, how) = match c.state.load(Ordering::Acquire) {
             LEFT => (
                 c.pid.get(),
@@ -569,7 +570,7 @@ impl Transport for ShmTransport {
 
     fn finish(&self) {
         self.finished.set(true);
-        // Release: pairs with the Acquire load in `TeamWatch::check`.
+        // Release: pairs with the Acquire loads of the state in `is_gone` and `gone`.
         self.ctrl(self.rank)
             .state
             .store(FINISHED, Ordering::Release);
