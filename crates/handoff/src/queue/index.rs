@@ -99,12 +99,6 @@ impl ProducerIndex {
         self.tail
     }
 
-    /// The ring's capacity in units.
-    #[inline]
-    pub(crate) fn capacity(&self) -> u64 {
-        self.cap
-    }
-
     /// Free units as far as the cached copy of `head` knows (no load).
     #[inline]
     pub(crate) fn cached_free(&self) -> u64 {
@@ -162,20 +156,32 @@ impl ProducerIndex {
     /// Commits `n` written units (they must have been free) and wakes a sleeping consumer.
     #[inline]
     pub(crate) fn commit(&mut self, ix: &Indices, n: u64) {
+        self.commit_ringing(ix, n, &ix.data);
+    }
+
+    /// [`commit`](Self::commit), waking the consumer on `bell` (a doorbell shared by
+    /// several rings) instead of the ring's own.
+    #[inline]
+    pub(crate) fn commit_ringing(&mut self, ix: &Indices, n: u64, bell: &Doorbell) {
         debug_assert!(self.tail + n - self.cached_head <= self.cap);
         self.tail += n;
         // Release: SYNC POINT A, pairs with the Acquire load in `ConsumerIndex::available`.
         ix.tail.0.store(self.tail, Ordering::Release);
         self.rings = self.rings.wrapping_add(1);
-        ix.data.ring(self.rings);
+        bell.ring(self.rings);
     }
 
     /// Closes the producer's side: the consumer drains what was committed, then sees
     /// `Closed`.
     pub(crate) fn close(&self, ix: &Indices) {
+        self.close_ringing(ix, &ix.data);
+    }
+
+    /// [`close`](Self::close), waking the consumer on `bell`.
+    pub(crate) fn close_ringing(&self, ix: &Indices, bell: &Doorbell) {
         // Release: pairs with the Acquire load in `ConsumerIndex::available`.
         ix.tail.0.store(self.tail | CLOSED, Ordering::Release);
-        ix.data.ring(0);
+        bell.ring(0);
     }
 }
 

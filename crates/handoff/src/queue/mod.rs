@@ -55,6 +55,8 @@
 mod doorbell;
 mod error;
 mod index;
+mod lane;
+mod stamp;
 
 #[cfg(not(loom))]
 mod aggregate;

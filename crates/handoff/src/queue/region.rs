@@ -278,6 +278,15 @@ impl Region {
         unsafe { &*self.base().add(offset).cast::<T>() }
     }
 
+    /// `n` shared-word structs from `offset` on (same contract as [`at`](Self::at)).
+    #[inline]
+    pub(crate) fn slice_at<T: crate::layout::ShmSafe>(&self, offset: usize, n: usize) -> &[T] {
+        debug_assert!(offset + n * std::mem::size_of::<T>() <= self.shape.len);
+        debug_assert!(offset.is_multiple_of(std::mem::align_of::<T>()));
+        // SAFETY: as in `at`, for `n` consecutive values.
+        unsafe { std::slice::from_raw_parts(self.base().add(offset).cast::<T>(), n) }
+    }
+
     /// The header.
     #[inline]
     pub(crate) fn header(&self) -> &QueueHeader {
