@@ -225,7 +225,9 @@ fn handoff_lane_mpsc(n: u64, cpus: Option<(usize, usize)>) -> Duration {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let n: u64 = args.next().map_or(10_000_000, |a| a.parse().expect("MESSAGES"));
+    let n: u64 = args
+        .next()
+        .map_or(10_000_000, |a| a.parse().expect("MESSAGES"));
     let runs: usize = args.next().map_or(7, |a| a.parse().expect("RUNS"));
     let cpus = affinity::allowed_cpus().unwrap_or_default();
     let place = (cpus.len() >= 2).then(|| (cpus[0], cpus[1]));
@@ -250,7 +252,10 @@ fn main() {
             rates[k].push(n as f64 / el.as_secs_f64() / 1e6);
         }
     }
-    println!("{:<40} {:>10} {:>10} {:>10}", "queue", "median", "min", "max");
+    println!(
+        "{:<40} {:>10} {:>10} {:>10}",
+        "queue", "median", "min", "max"
+    );
     for ((name, _), r) in contenders.iter().zip(&mut rates) {
         r.sort_by(f64::total_cmp);
         println!(

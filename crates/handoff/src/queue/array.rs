@@ -232,7 +232,7 @@ impl<T: bytemuck::Pod> ArrayProducer<T> {
             Push::Full => sh
                 .words()
                 .space
-                .wait(
+                .wait_shared(
                     || match self.attempt(value) {
                         Push::Full => None,
                         r => Some(r),

@@ -174,6 +174,8 @@ enum Backing {
 /// The memory of one queue, mapped in this process.
 pub(crate) struct Region {
     backing: Backing,
+    /// The first byte (of the heap block or the segment's payload).
+    base: *mut u8,
     /// The segment's name, or "heap", for messages.
     pub(crate) label: String,
     pub(crate) shape: Shape,
@@ -209,6 +211,7 @@ impl Region {
             )));
         };
         let r = Region {
+            base: ptr.as_ptr(),
             backing: Backing::Heap { ptr, layout },
             label: "heap".into(),
             shape,
@@ -225,6 +228,7 @@ impl Region {
         seg.publish_ready();
         let label = seg.name().unwrap_or(name).to_string();
         Ok(Region {
+            base: seg.as_ptr(),
             backing: Backing::Segment(seg),
             label,
             shape,
@@ -250,6 +254,7 @@ impl Region {
             });
         }
         Ok(Region {
+            base: seg.as_ptr(),
             backing: Backing::Segment(seg),
             label: name.into(),
             shape,
@@ -259,10 +264,7 @@ impl Region {
     /// The first byte.
     #[inline]
     pub(crate) fn base(&self) -> *mut u8 {
-        match &self.backing {
-            Backing::Heap { ptr, .. } => ptr.as_ptr(),
-            Backing::Segment(s) => s.as_ptr(),
-        }
+        self.base
     }
 
     /// A shared-word struct at `offset` (within `shape.len`, aligned: checked by the
