@@ -69,7 +69,7 @@ fn spsc_chunks_wrap() {
         Err(QueueError::InvalidConfig(_))
     ));
     // An uncommitted chunk publishes nothing.
-    drop(tx.write_chunk(1, Wait::Spin, None).unwrap());
+    let _ = tx.write_chunk(1, Wait::Spin, None).unwrap();
     assert_eq!(rx.try_pop().unwrap(), None);
 }
 
@@ -254,7 +254,7 @@ fn frame_commit_len_and_abandoned_loan() {
     let mut f = tx.loan(100, Wait::Spin, None).unwrap();
     f[..3].copy_from_slice(b"abc");
     f.commit_len(3);
-    drop(tx.loan(10, Wait::Spin, None).unwrap());
+    let _ = tx.loan(10, Wait::Spin, None).unwrap();
     tx.send(b"z", Wait::Spin, None).unwrap();
     assert_eq!(&*rx.try_recv().unwrap().unwrap(), b"abc");
     assert_eq!(&*rx.try_recv().unwrap().unwrap(), b"z");

@@ -85,6 +85,7 @@ impl FrameQueue {
     }
 
     /// A frame queue on the heap, split into its two ends (threads).
+    #[allow(clippy::new_ret_no_self)] // rtrb's `RingBuffer::new(n).split()` in one call
     pub fn new(capacity: usize) -> Result<(FrameProducer, FrameConsumer), QueueError> {
         Self::on_heap(capacity)?.split()
     }

@@ -77,6 +77,7 @@ impl<T: bytemuck::Pod> Spsc<T> {
     /// `RingBuffer::new(n).split()`.
     ///
     /// Errors: [`QueueError::InvalidConfig`] for a capacity of 0 or a zero-sized `T`.
+    #[allow(clippy::new_ret_no_self)] // rtrb's `RingBuffer::new(n).split()` in one call
     pub fn new(capacity: usize) -> Result<(Producer<T>, Consumer<T>), QueueError> {
         Self::on_heap(capacity)?.split()
     }
