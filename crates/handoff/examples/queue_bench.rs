@@ -223,6 +223,48 @@ fn handoff_lane_mpsc(n: u64, cpus: Option<(usize, usize)>) -> Duration {
     )
 }
 
+/// One thread pushes 64 then pops 64, over and over: the code path without cache-line
+/// transfers. Returns the time for `n` push + pop pairs.
+fn handoff_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
+    let (mut tx, mut rx) = Spsc::<u64>::new(CAP).unwrap();
+    let t0 = Instant::now();
+    let mut sum = 0u64;
+    let mut i = 0;
+    while i < n {
+        let k = (n - i).min(64);
+        for j in i..i + k {
+            tx.push(j, Wait::Spin, None).unwrap();
+        }
+        for _ in 0..k {
+            sum += rx.pop(Wait::Spin, None).unwrap();
+        }
+        i += k;
+    }
+    let el = t0.elapsed();
+    assert_eq!(sum, n * (n - 1) / 2);
+    el
+}
+
+fn rtrb_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
+    let (mut tx, mut rx) = rtrb::RingBuffer::<u64>::new(CAP);
+    let t0 = Instant::now();
+    let mut sum = 0u64;
+    let mut i = 0;
+    while i < n {
+        let k = (n - i).min(64);
+        for j in i..i + k {
+            tx.push(j).unwrap();
+        }
+        for _ in 0..k {
+            sum += rx.pop().unwrap();
+        }
+        i += k;
+    }
+    let el = t0.elapsed();
+    assert_eq!(sum, n * (n - 1) / 2);
+    el
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let n: u64 = args
@@ -231,7 +273,7 @@ fn main() {
     let runs: usize = args.next().map_or(7, |a| a.parse().expect("RUNS"));
     let cpus = affinity::allowed_cpus().unwrap_or_default();
     let place = (cpus.len() >= 2).then(|| (cpus[0], cpus[1]));
-    let contenders: [(&str, Run); 9] = [
+    let contenders: [(&str, Run); 11] = [
         ("handoff Spsc push/pop (spin)", handoff_single),
         ("rtrb push/pop (spin)", rtrb_single),
         ("crossbeam ArrayQueue push/pop (spin)", crossbeam_array),
@@ -241,6 +283,8 @@ fn main() {
         ("handoff ArrayMpsc, 1 producer (spin)", handoff_array_mpsc),
         ("handoff LaneMpsc, 1 producer (spin)", handoff_lane_mpsc),
         ("handoff Spsc push/pop (spin), again", handoff_single),
+        ("handoff Spsc, one thread (code path)", handoff_one_thread),
+        ("rtrb, one thread (code path)", rtrb_one_thread),
     ];
     println!(
         "{n} u64 messages per run, {runs} runs, capacity {CAP}, producer/consumer on CPUs {place:?}"

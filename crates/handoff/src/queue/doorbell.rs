@@ -11,7 +11,7 @@
 //! | `armed` | waiters ([`IDLE`] → [`ASKED`], back to `IDLE` after a single waiter's wait), ringers ([`ASKED`] → [`ARMED`]) | whether ringers must look for sleepers |
 //! | `seq` (u32) | ringers, when a sleeper is registered | futex word: bumped (+1, wrapping) before every wake |
 //! | `sleepers` (u32) | waiters about to sleep (+1) and after (−1) | 0: ringers skip the syscall |
-//! | `hint` | ringers, every [`HINT_EVERY`]th ring | [`CpuHint`] for adaptive waits |
+//! | `hint` | ringers of an armed bell | [`CpuHint`] for adaptive waits |
 //!
 //! Ring (after the ringer's Release store of the index the waiter polls): load `armed`
 //! (Relaxed); if `IDLE`, done: no fence, no other load (a stream whose consumer spins).
@@ -55,7 +55,7 @@
 
 use std::time::Duration;
 
-use crate::atomic::{fence, AtomicU32, Ordering};
+use crate::atomic::{fence, spin_hint, AtomicU32, Ordering};
 use crate::peers::PeerWatch;
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
 use crate::sys::{futex, Deadline};
@@ -70,9 +70,8 @@ pub(crate) const ARMED: u32 = 2;
 /// The first sleep of a wait that has not seen `ARMED` lasts at most this long (module
 /// docs, "Why the short slices"); each further one twice as long, up to the normal slice.
 pub(crate) const UNACKED_SLICE: Duration = Duration::from_micros(200);
-/// A ringer records its CPU in the hint every this many rings (`sched_getcpu` is ~1.5 ns;
-/// the hint is a heuristic that only needs to be roughly current).
-pub(crate) const HINT_EVERY: u32 = 64;
+/// Polls a non-blocking wait makes inline before it enters the wait loop.
+const INLINE_POLLS: u32 = if cfg!(loom) { 1 } else { 32 };
 
 /// A lazily armed futex doorbell with a sleeper count (module docs).
 #[repr(C, align(128))]
@@ -91,12 +90,9 @@ unsafe impl crate::layout::ShmSafe for Doorbell {}
 
 impl Doorbell {
     /// Wakes the sleepers, if any; call after the Release store that made the waiters'
-    /// condition true. `count` is the caller's running count of rings (for the CPU hint).
+    /// condition true.
     #[inline]
-    pub(crate) fn ring(&self, count: u64) {
-        if count.is_multiple_of(u64::from(HINT_EVERY)) {
-            self.hint.note();
-        }
+    pub(crate) fn ring(&self) {
         // Relaxed: only decides whether to take the fenced path (module docs, "Why the
         // short slices").
         let armed = self.armed.load(Ordering::Relaxed);
@@ -107,6 +103,9 @@ impl Doorbell {
 
     #[inline(never)]
     fn ring_armed(&self, armed: u32) {
+        // Only an armed bell keeps the CPU hint: it serves waiters that sleep, and costs a
+        // `sched_getcpu` (vDSO) per ring.
+        self.hint.note();
         if armed == ASKED {
             // Release: SYNC POINT D2, pairs with the Acquire load of `armed` in
             // `BellWait::prepare_sleep`. Relaxed on failure: someone else acknowledged.
@@ -179,6 +178,16 @@ impl Doorbell {
     {
         if let Some(v) = poll() {
             return Ok(v);
+        }
+        // A few polls before the wait loop (whose set-up reads the clock): in a stream the
+        // other side usually answers within them. Not for `Block`, which sleeps at once.
+        if how != Wait::Block {
+            for _ in 0..INLINE_POLLS {
+                spin_hint();
+                if let Some(v) = poll() {
+                    return Ok(v);
+                }
+            }
         }
         let mut cond = BellWait {
             bell: self,
@@ -307,7 +316,7 @@ mod tests {
             || b.sleepers() != 0,
             || {
                 word.store(1, Ordering::Release);
-                b.ring(1);
+                b.ring();
             },
         );
         assert_eq!(wakes, 1);
@@ -317,7 +326,7 @@ mod tests {
             "a single waiter disarms when its wait ends"
         );
         let before = crate::sys::futex::wake_calls();
-        b.ring(2);
+        b.ring();
         assert_eq!(crate::sys::futex::wake_calls(), before, "nobody sleeps");
     }
 
@@ -326,7 +335,7 @@ mod tests {
     #[test]
     fn arming_states() {
         let b = Doorbell::default();
-        b.ring(1);
+        b.ring();
         assert_eq!(b.armed(), IDLE);
         let d = Some(Deadline::after(Duration::from_millis(1)));
         assert_eq!(
@@ -334,7 +343,7 @@ mod tests {
             Err(WaitError::Timeout)
         );
         assert_eq!(b.armed(), ASKED, "asked, nobody rang yet");
-        b.ring(1);
+        b.ring();
         assert_eq!(b.armed(), ARMED, "the ring acknowledged");
         let d = Some(Deadline::after(Duration::from_millis(1)));
         assert_eq!(

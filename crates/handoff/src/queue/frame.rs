@@ -165,6 +165,8 @@ impl FrameQueue {
 #[derive(Debug)]
 struct Bytes {
     region: Arc<Region>,
+    /// The ring's indices in `region` (cached).
+    ix: *const Indices,
     data: *mut u8,
     /// Units (8-byte words) in the area.
     units: u64,
@@ -178,8 +180,10 @@ impl Bytes {
     fn new(region: Arc<Region>) -> Bytes {
         let data = region.base().wrapping_add(data_offset());
         let units = region.shape.capacity;
+        let ix: *const Indices = region.at::<Indices>(INDICES);
         Bytes {
             region,
+            ix,
             data,
             units,
         }
@@ -187,7 +191,8 @@ impl Bytes {
 
     #[inline]
     fn indices(&self) -> &Indices {
-        self.region.at(INDICES)
+        // SAFETY: `ix` points into `region` (checked by `Region::at`), kept mapped by the Arc.
+        unsafe { &*self.ix }
     }
 
     /// Address of unit `u` (any position; wraps).

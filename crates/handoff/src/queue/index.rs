@@ -80,7 +80,6 @@ pub(crate) struct ProducerIndex {
     tail: u64,
     cached_head: u64,
     cap: u64,
-    rings: u64,
 }
 
 impl ProducerIndex {
@@ -89,7 +88,6 @@ impl ProducerIndex {
             tail: 0,
             cached_head: 0,
             cap: capacity,
-            rings: 0,
         }
     }
 
@@ -147,10 +145,22 @@ impl ProducerIndex {
         }
         match how {
             None => Err(WaitError::Timeout),
-            Some(how) => ix
-                .space
-                .wait(|| self.reload(ix, want), how, deadline, peers),
+            Some(how) => self.wait_free_slow(ix, want, how, deadline, peers),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wait_free_slow<P: PeerWatch + ?Sized>(
+        &mut self,
+        ix: &Indices,
+        want: u64,
+        how: Wait,
+        deadline: Option<Deadline>,
+        peers: &P,
+    ) -> Result<Found, WaitError> {
+        ix.space
+            .wait(|| self.reload(ix, want), how, deadline, peers)
     }
 
     /// Commits `n` written units (they must have been free) and wakes a sleeping consumer.
@@ -167,8 +177,7 @@ impl ProducerIndex {
         self.tail += n;
         // Release: SYNC POINT A, pairs with the Acquire load in `ConsumerIndex::available`.
         ix.tail.0.store(self.tail, Ordering::Release);
-        self.rings = self.rings.wrapping_add(1);
-        bell.ring(self.rings);
+        bell.ring();
     }
 
     /// Closes the producer's side: the consumer drains what was committed, then sees
@@ -181,7 +190,7 @@ impl ProducerIndex {
     pub(crate) fn close_ringing(&self, ix: &Indices, bell: &Doorbell) {
         // Release: pairs with the Acquire load in `ConsumerIndex::available`.
         ix.tail.0.store(self.tail | CLOSED, Ordering::Release);
-        bell.ring(0);
+        bell.ring();
     }
 }
 
@@ -190,7 +199,6 @@ impl ProducerIndex {
 pub(crate) struct ConsumerIndex {
     head: u64,
     cached_tail: u64,
-    rings: u64,
 }
 
 impl ConsumerIndex {
@@ -198,7 +206,6 @@ impl ConsumerIndex {
         ConsumerIndex {
             head: 0,
             cached_tail: 0,
-            rings: 0,
         }
     }
 
@@ -263,8 +270,21 @@ impl ConsumerIndex {
         }
         match how {
             None => Err(WaitError::Timeout),
-            Some(how) => ix.data.wait(|| self.reload(ix, want), how, deadline, peers),
+            Some(how) => self.wait_available_slow(ix, want, how, deadline, peers),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wait_available_slow<P: PeerWatch + ?Sized>(
+        &mut self,
+        ix: &Indices,
+        want: u64,
+        how: Wait,
+        deadline: Option<Deadline>,
+        peers: &P,
+    ) -> Result<Found, WaitError> {
+        ix.data.wait(|| self.reload(ix, want), how, deadline, peers)
     }
 
     /// Releases `n` read units to the producer and wakes it if it sleeps.
@@ -274,15 +294,14 @@ impl ConsumerIndex {
         self.head += n;
         // Release: SYNC POINT B, pairs with the Acquire load in `ProducerIndex::free`.
         ix.head.0.store(self.head, Ordering::Release);
-        self.rings = self.rings.wrapping_add(1);
-        ix.space.ring(self.rings);
+        ix.space.ring();
     }
 
     /// Closes the consumer's side: the producer's next wait for space sees `Closed`.
     pub(crate) fn close(&self, ix: &Indices) {
         // Release: pairs with the Acquire load in `ProducerIndex::free`.
         ix.head.0.store(self.head | CLOSED, Ordering::Release);
-        ix.space.ring(0);
+        ix.space.ring();
     }
 }
 

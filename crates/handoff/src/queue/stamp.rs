@@ -98,7 +98,7 @@ pub(crate) fn join(w: &ArrayWords) -> bool {
 pub(crate) fn leave(w: &ArrayWords) {
     // Release: pairs with the Acquire load in `ArrayCursor::closed`.
     w.control.producers.fetch_sub(1, Ordering::Release);
-    w.data.ring(0);
+    w.data.ring();
 }
 
 /// One push attempt of `write` (given the slot index) into a queue of `cap` slots.
@@ -127,7 +127,7 @@ pub(crate) fn push<S: Stamps + ?Sized>(
                     // Release: SYNC POINT V1, pairs with the Acquire load in
                     // `ArrayCursor::pop`.
                     slots.stamp(i).store(2 * lap + 1, Ordering::Release);
-                    w.data.ring(t);
+                    w.data.ring();
                     return Push::Done(t);
                 }
                 Err(now) => t = now,
@@ -154,7 +154,6 @@ pub(crate) fn push<S: Stamps + ?Sized>(
 pub(crate) struct ArrayCursor {
     head: u64,
     cap: u64,
-    rings: u64,
 }
 
 /// What a pop attempt found.
@@ -168,11 +167,7 @@ pub(crate) enum Pop<R> {
 
 impl ArrayCursor {
     pub(crate) fn new(cap: u64) -> Self {
-        ArrayCursor {
-            head: 0,
-            cap,
-            rings: 0,
-        }
+        ArrayCursor { head: 0, cap }
     }
 
     /// Positions consumed so far.
@@ -200,8 +195,7 @@ impl ArrayCursor {
         self.head += 1;
         // Relaxed: `head` is informative (len, closed verdict); slots carry the ordering.
         w.head.0.store(self.head, Ordering::Relaxed);
-        self.rings = self.rings.wrapping_add(1);
-        w.space.ring(self.rings);
+        w.space.ring();
         Some(Pop::Got(v))
     }
 
@@ -218,7 +212,7 @@ impl ArrayCursor {
     pub(crate) fn close(&self, w: &ArrayWords) {
         // Release: pairs with the Acquire loads in `join` and `push`.
         w.control.consumer_closed.store(1, Ordering::Release);
-        w.space.ring(0);
+        w.space.ring();
     }
 }
 
