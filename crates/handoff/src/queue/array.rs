@@ -351,7 +351,7 @@ impl<T: bytemuck::Pod> ArrayConsumer<T> {
                 None => return Err(QueueError::Timeout { what: "element" }),
                 Some(how) => w
                     .data
-                    .wait(|| self.cursor.pop(w, sh, read), how, deadline, &sh.region)
+                    .wait_eager(|| self.cursor.pop(w, sh, read), how, deadline, &sh.region)
                     .map_err(|e| QueueError::from_wait(e, "element"))?,
             },
         };

@@ -37,6 +37,16 @@
 //! later loads of `armed`, read `ARMED` until the waiter disarms), so the classic protocol
 //! holds and the waiter may sleep long.
 //!
+//! # Several ringers
+//!
+//! The acknowledgement speaks for the ringer that made it: another ringer that never saw
+//! `ARMED` may still read an old `IDLE` (nothing orders its load after the first ringer's
+//! CAS) and skip the fence. So a bell rung by several parties (the consumer bell of the
+//! multi-producer queues) is rung with [`Doorbell::ring_always`] (fence and sleeper check on
+//! every ring) and waited on with [`Doorbell::wait_eager`] (no arming, long sleeps). A bell
+//! with one ringer and several waiters (the array queue's producers waiting for space) arms
+//! as usual and never disarms.
+//!
 //! # Memory ordering
 //!
 //! - SYNC POINT D1: the `SeqCst` fence in `Doorbell::ring_armed` pairs with the `SeqCst`
@@ -101,6 +111,15 @@ impl Doorbell {
         }
     }
 
+    /// Wakes the sleepers, if any, with the full fence whatever the arming state: for a bell
+    /// several parties ring (the MPSC queues' consumer bells), whose waiter cannot know that
+    /// every ringer saw it arm (module docs, "Several ringers"). Its waiters use
+    /// [`wait_eager`](Self::wait_eager).
+    #[inline]
+    pub(crate) fn ring_always(&self) {
+        self.ring_armed(ARMED);
+    }
+
     #[inline(never)]
     fn ring_armed(&self, armed: u32) {
         // Only an armed bell keeps the CPU hint: it serves waiters that sleep, and costs a
@@ -144,7 +163,7 @@ impl Doorbell {
         F: FnMut() -> Option<R>,
         P: PeerWatch + ?Sized,
     {
-        self.wait_inner(poll, how, deadline, peers, true)
+        self.wait_inner(poll, how, deadline, peers, Mode::Single)
     }
 
     /// [`wait`](Self::wait) for a bell several waiters may sleep on at once: it stays armed.
@@ -160,7 +179,24 @@ impl Doorbell {
         F: FnMut() -> Option<R>,
         P: PeerWatch + ?Sized,
     {
-        self.wait_inner(poll, how, deadline, peers, false)
+        self.wait_inner(poll, how, deadline, peers, Mode::Shared)
+    }
+
+    /// [`wait`](Self::wait) for a bell whose ringers all use
+    /// [`ring_always`](Self::ring_always): no arming, every sleep may be long.
+    #[inline]
+    pub(crate) fn wait_eager<R, F, P>(
+        &self,
+        poll: F,
+        how: Wait,
+        deadline: Option<Deadline>,
+        peers: &P,
+    ) -> Result<R, WaitError>
+    where
+        F: FnMut() -> Option<R>,
+        P: PeerWatch + ?Sized,
+    {
+        self.wait_inner(poll, how, deadline, peers, Mode::Eager)
     }
 
     #[inline]
@@ -170,7 +206,7 @@ impl Doorbell {
         how: Wait,
         deadline: Option<Deadline>,
         peers: &P,
-        single: bool,
+        mode: Mode,
     ) -> Result<R, WaitError>
     where
         F: FnMut() -> Option<R>,
@@ -192,12 +228,13 @@ impl Doorbell {
         let mut cond = BellWait {
             bell: self,
             poll,
+            eager: mode == Mode::Eager,
             asked: false,
             unacked: 0,
             bounded: false,
         };
         let r = wait_on(&mut cond, how, deadline, peers, self.hint.get());
-        if single && cond.asked {
+        if mode == Mode::Single && cond.asked {
             // Relaxed: the next sleep asks again and is bounded until acknowledged.
             self.armed.store(IDLE, Ordering::Relaxed);
         }
@@ -217,9 +254,22 @@ impl Doorbell {
     }
 }
 
+/// Who waits on and rings a bell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// One waiter at a time, one lazy ringer: arm, and disarm after the wait.
+    Single,
+    /// Several waiters, one lazy ringer: arm, never disarm.
+    Shared,
+    /// Ringers that always fence: no arming.
+    Eager,
+}
+
 struct BellWait<'a, F> {
     bell: &'a Doorbell,
     poll: F,
+    /// The ringers always fence: no arming, long sleeps.
+    eager: bool,
     /// This wait moved `armed` from IDLE (so a single waiter disarms when it ends).
     asked: bool,
     /// Sleeps of this wait that had not seen ARMED.
@@ -244,10 +294,11 @@ impl<R, F: FnMut() -> Option<R>> WaitCondition for &mut BellWait<'_, F> {
         let bell = self.bell;
         // Relaxed: the request is read by ringers' Relaxed loads; a lost race is covered by
         // the short slices (module docs).
-        if bell
-            .armed
-            .compare_exchange(IDLE, ASKED, Ordering::Relaxed, Ordering::Relaxed)
-            .is_ok()
+        if !self.eager
+            && bell
+                .armed
+                .compare_exchange(IDLE, ASKED, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
         {
             self.asked = true;
         }
@@ -255,7 +306,7 @@ impl<R, F: FnMut() -> Option<R>> WaitCondition for &mut BellWait<'_, F> {
         // SeqCst fence: SYNC POINT D1, pairs with the fence in `Doorbell::ring_armed`.
         fence(Ordering::SeqCst);
         // Acquire: SYNC POINT D2, pairs with the Release CAS in `Doorbell::ring_armed`.
-        self.bounded = bell.armed.load(Ordering::Acquire) != ARMED;
+        self.bounded = !self.eager && bell.armed.load(Ordering::Acquire) != ARMED;
         // Acquire: pairs with the Release bump in `Doorbell::ring_slow`.
         let seq = bell.seq.load(Ordering::Acquire);
         match (self.poll)() {

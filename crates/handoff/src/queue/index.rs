@@ -166,31 +166,37 @@ impl ProducerIndex {
     /// Commits `n` written units (they must have been free) and wakes a sleeping consumer.
     #[inline]
     pub(crate) fn commit(&mut self, ix: &Indices, n: u64) {
-        self.commit_ringing(ix, n, &ix.data);
+        debug_assert!(self.tail + n - self.cached_head <= self.cap);
+        self.tail += n;
+        // Release: SYNC POINT A, pairs with the Acquire load in `ConsumerIndex::available`.
+        ix.tail.0.store(self.tail, Ordering::Release);
+        ix.data.ring();
     }
 
-    /// [`commit`](Self::commit), waking the consumer on `bell` (a doorbell shared by
-    /// several rings) instead of the ring's own.
+    /// [`commit`](Self::commit), waking the consumer on `bell`, a doorbell shared by
+    /// several rings (so rung with [`Doorbell::ring_always`]), instead of the ring's own.
     #[inline]
     pub(crate) fn commit_ringing(&mut self, ix: &Indices, n: u64, bell: &Doorbell) {
         debug_assert!(self.tail + n - self.cached_head <= self.cap);
         self.tail += n;
         // Release: SYNC POINT A, pairs with the Acquire load in `ConsumerIndex::available`.
         ix.tail.0.store(self.tail, Ordering::Release);
-        bell.ring();
+        bell.ring_always();
     }
 
     /// Closes the producer's side: the consumer drains what was committed, then sees
     /// `Closed`.
     pub(crate) fn close(&self, ix: &Indices) {
-        self.close_ringing(ix, &ix.data);
+        // Release: pairs with the Acquire load in `ConsumerIndex::available`.
+        ix.tail.0.store(self.tail | CLOSED, Ordering::Release);
+        ix.data.ring();
     }
 
     /// [`close`](Self::close), waking the consumer on `bell`.
     pub(crate) fn close_ringing(&self, ix: &Indices, bell: &Doorbell) {
         // Release: pairs with the Acquire load in `ConsumerIndex::available`.
         ix.tail.0.store(self.tail | CLOSED, Ordering::Release);
-        bell.ring();
+        bell.ring_always();
     }
 }
 

@@ -11,7 +11,7 @@
 //! | `lane.ix` | producer / consumer as in `index` | the lane's ring positions |
 //! | `control.joined` | joining producers (+1) | producers that ever joined |
 //! | `control.consumer_closed` | the consumer, when it closes | 1: joining fails with `Closed` |
-//! | `bell` | — | the consumer sleeps here; every producer rings it |
+//! | `bell` | — | the consumer sleeps here; every producer rings it (always fenced: `Doorbell::ring_always`, `wait_eager`) |
 //!
 //! - Join: the first lane whose `state` CASes from `FREE` to `ACTIVE`; its positions are
 //!   0 (never used, or reset by the consumer before it freed the lane).
@@ -243,7 +243,7 @@ mod loom_tests {
         while got.len() < n {
             let t = m
                 .bell
-                .wait(|| c.poll(&m.lanes, &m.control), Wait::Block, None, &NoPeers)
+                .wait_eager(|| c.poll(&m.lanes, &m.control), Wait::Block, None, &NoPeers)
                 .unwrap();
             let Take::Ready { lane, n: k, .. } = t else {
                 // No producer attached at this moment: the next one has not joined yet.
@@ -274,9 +274,9 @@ mod loom_tests {
             assert_eq!(got, vec![1, 2]);
             ta.join().unwrap();
             tb.join().unwrap();
-            let end = m
-                .bell
-                .wait(|| c.poll(&m.lanes, &m.control), Wait::Block, None, &NoPeers);
+            let end =
+                m.bell
+                    .wait_eager(|| c.poll(&m.lanes, &m.control), Wait::Block, None, &NoPeers);
             assert_eq!(end, Ok(Take::Closed));
         });
     }

@@ -35,7 +35,9 @@
 //!   never repeat, and the stamp loads carry the data ordering).
 //! - `producers` is decremented with Release after a producer's last push and loaded with
 //!   Acquire in the consumer's closed verdict; `consumer_closed` Release / Acquire.
-//! - Waits: the consumer sleeps on `data`, producers on `space` ([`Doorbell`]).
+//! - Waits: the consumer sleeps on `data`, rung by every producer (so always fenced:
+//!   `Doorbell::ring_always` / `wait_eager`); producers sleep on `space`, rung by the
+//!   consumer alone (lazily armed, `wait_shared`).
 //!
 //! The `loom_tests` at the end model-check this code.
 
@@ -98,7 +100,7 @@ pub(crate) fn join(w: &ArrayWords) -> bool {
 pub(crate) fn leave(w: &ArrayWords) {
     // Release: pairs with the Acquire load in `ArrayCursor::closed`.
     w.control.producers.fetch_sub(1, Ordering::Release);
-    w.data.ring();
+    w.data.ring_always();
 }
 
 /// One push attempt of `write` (given the slot index) into a queue of `cap` slots.
@@ -127,7 +129,8 @@ pub(crate) fn push<S: Stamps + ?Sized>(
                     // Release: SYNC POINT V1, pairs with the Acquire load in
                     // `ArrayCursor::pop`.
                     slots.stamp(i).store(2 * lap + 1, Ordering::Release);
-                    w.data.ring();
+                    // Several producers ring this bell: always (doorbell, "Several ringers").
+                    w.data.ring_always();
                     return Push::Done(t);
                 }
                 Err(now) => t = now,
@@ -245,7 +248,7 @@ mod loom_tests {
     }
 
     fn produce(m: &Model, v: u64) {
-        let r = m.w.space.wait(
+        let r = m.w.space.wait_shared(
             || match push(&m.w, m, m.stamps.len() as u64, |i| {
                 // SAFETY (model): the CAS gave this producer the slot.
                 m.values[i].with_mut(|p| unsafe { *p = v })
@@ -279,7 +282,7 @@ mod loom_tests {
             let mut c = ArrayCursor::new(1);
             let mut got = Vec::new();
             loop {
-                let r = m.w.data.wait(
+                let r = m.w.data.wait_eager(
                     || {
                         c.pop(&m.w, &*m, |i| {
                             // SAFETY (model): the stamp said the value is written.
