@@ -432,7 +432,7 @@ impl<T: bytemuck::Pod> LaneConsumer<T> {
                 None => return Err(QueueError::Timeout { what: "element" }),
                 Some(how) => sh
                     .bell()
-                    .wait(
+                    .wait_eager(
                         || self.cursor.poll(lanes, control),
                         how,
                         deadline,
