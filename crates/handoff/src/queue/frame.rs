@@ -150,7 +150,7 @@ impl FrameQueue {
             .claim(Role::Consumer, &self.region.label)?;
         Ok(FrameConsumer {
             ring: Bytes::new(self.region.clone()),
-            idx: ConsumerIndex::new(),
+            idx: ConsumerIndex::new(self.region.shape.capacity),
             frames: 0,
         })
     }

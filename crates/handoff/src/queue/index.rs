@@ -123,7 +123,15 @@ impl ProducerIndex {
         if head & CLOSED != 0 {
             return Some(Found::Closed);
         }
-        self.cached_head = head;
+        // A head outside [tail - cap, tail] is no correct consumer's (a damaged or hostile
+        // segment): read it as "no room", so nothing the consumer may still read is
+        // overwritten and no arithmetic wraps.
+        self.cached_head = if head <= self.tail && self.tail - head <= self.cap {
+            head
+        } else {
+            self.tail.saturating_sub(self.cap).max(self.cached_head)
+        };
+        let head = self.cached_head;
         let free = self.cap - (self.tail - head);
         (free >= want).then_some(Found::Ready(free))
     }
@@ -205,13 +213,15 @@ impl ProducerIndex {
 pub(crate) struct ConsumerIndex {
     head: u64,
     cached_tail: u64,
+    cap: u64,
 }
 
 impl ConsumerIndex {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(capacity: u64) -> Self {
         ConsumerIndex {
             head: 0,
             cached_tail: 0,
+            cap: capacity,
         }
     }
 
@@ -245,7 +255,10 @@ impl ConsumerIndex {
         // Acquire: SYNC POINT A, pairs with the Release store in `ProducerIndex::commit`
         // (and `close`).
         let tail = ix.tail.0.load(Ordering::Acquire);
-        self.cached_tail = tail & !CLOSED;
+        // A tail outside [head, head + cap] is no correct producer's (a damaged or hostile
+        // segment): clamp it, so no read leaves the ring (frame readers validate what they
+        // read; typed elements are Pod, valid for any bytes).
+        self.cached_tail = (tail & !CLOSED).clamp(self.head, self.head + self.cap);
         let have = self.cached_tail - self.head;
         if have >= want {
             Some(Found::Ready(have))

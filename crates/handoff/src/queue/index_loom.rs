@@ -41,7 +41,7 @@ fn loom_spsc_two_items_through_one_unit() {
             }
             p.close(&m2.ix);
         });
-        let mut c = ConsumerIndex::new();
+        let mut c = ConsumerIndex::new(m.units.len() as u64);
         for want in [11u64, 22] {
             let f = c.wait_available(&m.ix, 1, Some(Wait::Block), None, &NoPeers);
             assert!(matches!(f, Ok(Found::Ready(_))), "{f:?}");
@@ -75,7 +75,7 @@ fn loom_spsc_batch_commit() {
             }
             p.commit(&m2.ix, 2);
         });
-        let mut c = ConsumerIndex::new();
+        let mut c = ConsumerIndex::new(m.units.len() as u64);
         let f = c.wait_available(&m.ix, 2, Some(Wait::Block), None, &NoPeers);
         assert_eq!(f, Ok(Found::Ready(2)));
         // SAFETY (model): both units were committed.
@@ -97,7 +97,7 @@ fn loom_spsc_consumer_close_wakes_producer() {
             p.commit(&m2.ix, 1); // the ring is now full
             p.wait_free(&m2.ix, 1, Some(Wait::Block), None, &NoPeers)
         });
-        ConsumerIndex::new().close(&m.ix);
+        ConsumerIndex::new(m.units.len() as u64).close(&m.ix);
         assert_eq!(t.join().unwrap(), Ok(Found::Closed));
     });
 }

@@ -114,15 +114,18 @@ pub(crate) enum Take {
 /// The consumer's view of every lane.
 #[derive(Debug)]
 pub(crate) struct LaneCursor {
+    /// Units per lane.
+    cap: u64,
     idx: Vec<ConsumerIndex>,
     /// The lane to look at first next time.
     next: usize,
 }
 
 impl LaneCursor {
-    pub(crate) fn new(lanes: usize) -> Self {
+    pub(crate) fn new(lanes: usize, capacity: u64) -> Self {
         LaneCursor {
-            idx: (0..lanes).map(|_| ConsumerIndex::new()).collect(),
+            cap: capacity,
+            idx: (0..lanes).map(|_| ConsumerIndex::new(capacity)).collect(),
             next: 0,
         }
     }
@@ -164,7 +167,7 @@ impl LaneCursor {
         // Relaxed: published by the Release store of FREE below (SYNC POINT L).
         lane.ix.tail.0.store(0, Ordering::Relaxed);
         lane.ix.head.0.store(0, Ordering::Relaxed);
-        self.idx[i] = ConsumerIndex::new();
+        self.idx[i] = ConsumerIndex::new(self.cap);
         // Release: SYNC POINT L, pairs with the Acquire CAS in `join`.
         lane.state.0.store(u64::from(FREE), Ordering::Release);
     }
@@ -268,7 +271,7 @@ mod loom_tests {
             let (a, b) = (m.clone(), m.clone());
             let ta = loom::thread::spawn(move || produce(&a, &[1]));
             let tb = loom::thread::spawn(move || produce(&b, &[2]));
-            let mut c = LaneCursor::new(2);
+            let mut c = LaneCursor::new(2, 1);
             let mut got = consume(&m, &mut c, 2);
             got.sort_unstable();
             assert_eq!(got, vec![1, 2]);
@@ -292,7 +295,7 @@ mod loom_tests {
                 produce(&a, &[7]);
                 produce(&a, &[8]);
             });
-            let mut c = LaneCursor::new(1);
+            let mut c = LaneCursor::new(1, 1);
             assert_eq!(consume(&m, &mut c, 2), vec![7, 8]);
             ta.join().unwrap();
             drop(b);

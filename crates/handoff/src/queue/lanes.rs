@@ -234,7 +234,7 @@ impl<T: bytemuck::Pod> LaneMpsc<T> {
         sh.region.header().claim(Role::Consumer, &sh.region.label)?;
         Ok(LaneConsumer {
             shared: sh.clone(),
-            cursor: LaneCursor::new(sh.geo.lanes),
+            cursor: LaneCursor::new(sh.geo.lanes, sh.geo.cap as u64),
             _t: PhantomData,
         })
     }

@@ -144,7 +144,7 @@ impl<T: bytemuck::Pod> Spsc<T> {
             .claim(Role::Consumer, &self.region.label)?;
         Ok(Consumer {
             ring: Ring::new(self.region.clone()),
-            idx: ConsumerIndex::new(),
+            idx: ConsumerIndex::new(self.region.shape.capacity),
             slot: 0,
         })
     }
