@@ -1,5 +1,5 @@
 //! The crate error: wraps each layer's error at the top ([`sys::Error`], [`SyncError`],
-//! [`WaitError`], [`ShmError`], [`ChannelError`], [`TeamError`]) with the same messages, so an application
+//! [`WaitError`], [`ShmError`], [`ChannelError`], [`QueueError`], [`TeamError`]) with the same messages, so an application
 //! can `?` every call into one [`Result`]. Each says what went wrong and, where it helps,
 //! what to do about it.
 //!
@@ -11,6 +11,7 @@ use std::io;
 
 use crate::channel::ChannelError;
 pub use crate::peers::WaitError;
+use crate::queue::QueueError;
 use crate::shm::{SegmentError, ShmError};
 use crate::sync::SyncError;
 use crate::sys;
@@ -58,6 +59,10 @@ pub enum Error {
     /// A team operation failed ([`crate::team`]).
     #[error(transparent)]
     Team(TeamError),
+    /// A queue operation failed for a queue's own reason (its segment's errors are
+    /// [`Error::Segment`], [`Error::Io`]...).
+    #[error(transparent)]
+    Queue(QueueError),
 }
 
 impl Error {
@@ -122,6 +127,16 @@ impl From<ChannelError> for Error {
     }
 }
 
+impl From<QueueError> for Error {
+    /// A queue's segment errors as [`Error::Segment`] etc., its own as [`Error::Queue`].
+    fn from(e: QueueError) -> Self {
+        match e {
+            QueueError::Segment(e) => e.into(),
+            e => Error::Queue(e),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +170,22 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "timed out: no free block before the deadline"
+        );
+
+        // Likewise a queue's: its segment errors are the segment's, its own stay the queue's.
+        let e: Error = QueueError::Segment(ShmError::Unsupported("y")).into();
+        assert!(matches!(e, Error::Unsupported("y")));
+        let e: Error = QueueError::TooBig {
+            what: "frame",
+            len: 70,
+            max: 56,
+        }
+        .into();
+        assert!(matches!(&e, Error::Queue(QueueError::TooBig { .. })));
+        assert_eq!(
+            e.to_string(),
+            "a frame of 70 bytes can never fit: the largest is 56 bytes; create the queue with \
+             a larger capacity, or split the data"
         );
 
         // The platform's object errors become segment errors; a CPU error stays one.

@@ -12,7 +12,7 @@ fn layer_of_item(item: &str) -> Option<u32> {
         "sys" => 1,
         "atomic" | "layout" | "peers" | "WaitError" => 2,
         "sync" | "shm" => 3,
-        "channel" => 4,
+        "channel" | "queue" => 4,
         "team" => 5,
         "error" | "Error" | "Result" => 6,
         _ => return None,
