@@ -11,7 +11,10 @@ fn main() {
     let out = PathBuf::from(env::var("OUT_DIR").expect("set by cargo"));
     // OUT_DIR is <target>/<profile>/build/<pkg>-<hash>/out (also with --target <triple>).
     let Some(profile_dir) = out.ancestors().nth(3) else {
-        println!("cargo:warning=unexpected OUT_DIR {}: handoff.pc not written", out.display());
+        println!(
+            "cargo:warning=unexpected OUT_DIR {}: handoff.pc not written",
+            out.display()
+        );
         return;
     };
     let pc_dir = profile_dir.join("pkgconfig");
@@ -38,6 +41,9 @@ fn main() {
         Ok(())
     });
     if let Err(e) = write {
-        println!("cargo:warning=could not write {}/handoff.pc: {e}", pc_dir.display());
+        println!(
+            "cargo:warning=could not write {}/handoff.pc: {e}",
+            pc_dir.display()
+        );
     }
 }

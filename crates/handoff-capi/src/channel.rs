@@ -335,8 +335,9 @@ pub unsafe extern "C" fn handoff_consumer_recv(
             ));
         }
         let got = if timeout_ns == 0 {
-            st.c.try_recv()?
-                .ok_or(ChannelError::Timeout { what: "published block" })?
+            st.c.try_recv()?.ok_or(ChannelError::Timeout {
+                what: "published block",
+            })?
         } else {
             st.c.recv(how, deadline_of(timeout_ns))?
         };

@@ -68,7 +68,10 @@ pub(crate) fn free<T: Any + Send + Sync, H>(h: *mut H, what: &str) -> Result<(),
     }
     let mut t = table();
     match t.get(&(h as usize)) {
-        None => Err(bad(what, "it was freed already (double free?), or never was a handle")),
+        None => Err(bad(
+            what,
+            "it was freed already (double free?), or never was a handle",
+        )),
         Some(o) if !o.is::<T>() => Err(bad(what, "it is a handle of another kind")),
         Some(_) => {
             let obj = t.remove(&(h as usize));

@@ -75,7 +75,9 @@ fn run(exe: &Path, args: &[&str]) -> Kid {
     let mut cmd = Command::new(exe);
     // Cargo's LD_LIBRARY_PATH (which wins over the rpath) may name a stale copy of the
     // library: the programs find this build's through their rpath alone.
-    cmd.args(args).stdin(Stdio::null()).env_remove("LD_LIBRARY_PATH");
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .env_remove("LD_LIBRARY_PATH");
     Kid::command(cmd, WATCHDOG)
 }
 
