@@ -34,9 +34,10 @@ int main(int argc, char **argv) {
     size_t bytes = nx * ny * sizeof(double);
     double *u = calloc(nx * ny, sizeof(double));
     if (!u) return 1;
-    /* A hot square in the middle; edges stay at 0. */
-    for (size_t y = ny / 4; y < 3 * ny / 4; y++)
-        for (size_t x = nx / 4; x < 3 * nx / 4; x++) u[y * nx + x] = 100.0;
+    /* A hot square (16x16 cells at most) in the middle; edges stay at 0. */
+    size_t hx = nx / 2 > 8 ? 8 : nx / 2, hy = ny / 2 > 8 ? 8 : ny / 2;
+    for (size_t y = ny / 2 - hy; y < ny / 2 + hy; y++)
+        for (size_t x = nx / 2 - hx; x < nx / 2 + hx; x++) u[y * nx + x] = 100.0;
 
     handoff_channel *ch;
     handoff_producer *tx;

@@ -2,10 +2,11 @@
 //! Python package `handoff` (python/handoff/__init__.py) that re-exports these classes; its
 //! stubs (`__init__.pyi`) document them for editors.
 //!
-//! - [`channel`]: `Channel`, `Producer` / `Loan` (a writable block), `Consumer` / `Block` (a
+//! - `channel`: `Channel`, `Producer` / `Loan` (a writable block), `Consumer` / `Block` (a
 //!   read-only block), each block exposed through the buffer protocol so numpy views it
 //!   without a copy.
-//! - [`sync`]: `Segment` with `Flag`, `Signal`, `Semaphore` and `Barrier` placed in it.
+//! - `block`: the blocks' buffer protocol and its safety rules.
+//! - `sync`: `Segment` with `Flag`, `Signal`, `Semaphore` and `Barrier` placed in it.
 //!
 //! Every wait releases the GIL, and wakes every 100 ms to let Ctrl-C (and other signal
 //! handlers) interrupt it. Errors are Python exceptions carrying the library's messages.
@@ -20,6 +21,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 
+mod block;
 mod channel;
 mod sync;
 

@@ -232,9 +232,9 @@ pub unsafe extern "C" fn handoff_producer_loan(
         } else {
             st.p.loan(how, deadline_of(timeout_ns))?
         };
+        // The loan ends here, and a loan that ends unpublished keeps its block for the next
+        // loan (documented): C writes it now, and publish re-takes it.
         let ptr = loan.as_mut_ptr().cast::<c_void>();
-        // Dropping a loan keeps its block for the next loan (documented): C writes it now.
-        drop(loan);
         st.loaned = true;
         // SAFETY: the caller's contract above.
         unsafe { put(block, ptr, "block") }

@@ -197,7 +197,12 @@ pub unsafe extern "C" fn handoff_flag_load(f: *const handoff_flag, value: *mut u
 /// None beyond passing a handle.
 #[no_mangle]
 pub unsafe extern "C" fn handoff_flag_store(f: *const handoff_flag, value: u32) -> c_int {
-    ffi(|| with::<Flag, _, _>(f, "flag", |f, _| Ok(f.store(value))))
+    ffi(|| {
+        with::<Flag, _, _>(f, "flag", |f, _| {
+            f.store(value);
+            Ok(())
+        })
+    })
 }
 
 /// Waits until the flag equals `value`.
