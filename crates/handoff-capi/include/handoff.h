@@ -362,6 +362,19 @@ int handoff_flag_store(const handoff_flag *f, uint32_t value);
 // None beyond passing a handle.
 int handoff_flag_wait_for(const handoff_flag *f, uint32_t value, handoff_wait how, int64_t timeout_ns);
 
+// Adds 1 (wrapping) and publishes the result (Release); `*value` (if not NULL) receives
+// the new value.
+//
+// # Safety
+// `value` is NULL or valid for a write.
+int handoff_flag_increment(const handoff_flag *f, uint32_t *value);
+
+// Waits until the flag differs from `old`; `*value` (if not NULL) receives the new value.
+//
+// # Safety
+// `value` is NULL or valid for a write.
+int handoff_flag_wait_change(const handoff_flag *f, uint32_t old, handoff_wait how, int64_t timeout_ns, uint32_t *value);
+
 // Adds `n` to the signal (Release) and wakes its sleepers; `*count` (if not NULL) receives
 // the new count.
 //

@@ -224,6 +224,48 @@ pub unsafe extern "C" fn handoff_flag_wait_for(
     })
 }
 
+/// Adds 1 (wrapping) and publishes the result (Release); `*value` (if not NULL) receives
+/// the new value.
+///
+/// # Safety
+/// `value` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn handoff_flag_increment(f: *const handoff_flag, value: *mut u32) -> c_int {
+    ffi(|| {
+        let v = with::<Flag, _, _>(f, "flag", |f, _| Ok(f.increment()))?;
+        if !value.is_null() {
+            // SAFETY: the caller's contract above.
+            unsafe { put(value, v, "value") }?;
+        }
+        Ok(())
+    })
+}
+
+/// Waits until the flag differs from `old`; `*value` (if not NULL) receives the new value.
+///
+/// # Safety
+/// `value` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn handoff_flag_wait_change(
+    f: *const handoff_flag,
+    old: u32,
+    how: handoff_wait,
+    timeout_ns: i64,
+    value: *mut u32,
+) -> c_int {
+    ffi(|| {
+        let how = wait_of(how)?;
+        let v = with::<Flag, _, _>(f, "flag", |f, s| {
+            Ok(f.wait_change(old, how, deadline_of(timeout_ns), &s.seg)?)
+        })?;
+        if !value.is_null() {
+            // SAFETY: the caller's contract above.
+            unsafe { put(value, v, "value") }?;
+        }
+        Ok(())
+    })
+}
+
 /// Adds `n` to the signal (Release) and wakes its sleepers; `*count` (if not NULL) receives
 /// the new count.
 ///

@@ -125,6 +125,11 @@ int main(int argc, char **argv) {
     if (v32 != 5) { failed++; printf("FAIL: flag holds %u, expected 5\n", v32); }
     EXPECT(handoff_flag_wait_for(f, 5, W, 0), HANDOFF_OK);
     EXPECT(handoff_flag_wait_for(f, 6, W, 1000000), HANDOFF_E_TIMEOUT);
+    EXPECT(handoff_flag_increment(f, &v32), HANDOFF_OK);
+    checks++;
+    if (v32 != 6) { failed++; printf("FAIL: flag incremented to %u, expected 6\n", v32); }
+    EXPECT(handoff_flag_wait_change(f, 5, W, 0, &v32), HANDOFF_OK);
+    EXPECT(handoff_flag_wait_change(f, 6, W, 1000000, &v32), HANDOFF_E_TIMEOUT);
     EXPECT(handoff_signal_add(s, 3, NULL), HANDOFF_OK);
     EXPECT(handoff_signal_add(s, 4, &v64), HANDOFF_OK);
     checks++;

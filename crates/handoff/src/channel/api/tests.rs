@@ -317,7 +317,10 @@ fn ended_loans_and_forgotten_receipts_return_the_same_block() {
     let got = rx.recv(Wait::Block, soon()).unwrap();
     let (at, seq) = (got.as_ptr(), got.seq());
     std::mem::forget(got);
-    let got = rx.try_recv().unwrap().expect("a forgotten block is received again");
+    let got = rx
+        .try_recv()
+        .unwrap()
+        .expect("a forgotten block is received again");
     assert_eq!((got.as_ptr(), got.seq(), got[0]), (at, seq, 42));
     assert_eq!((at, seq), (first, 0));
     drop(got); // now released: nothing more to receive
