@@ -37,9 +37,8 @@ def expect_line(proc, prefix, limit=200):
     raise AssertionError(f"no line starting with {prefix!r}")
 
 
-@pytest.fixture(scope="session")
-def c_roundtrip(tmp_path_factory):
-    """crates/handoff-capi/tests/c/roundtrip.c compiled as the README says a user does:
+def compile_c(src, exe):
+    """Compiles `src` (relative to the repository) as the README says a user does:
     cc app.c $(pkg-config --cflags --libs handoff), with PKG_CONFIG_PATH pointing at a
     build's target/<profile>/pkgconfig (scripts/test sets it)."""
     cc = shutil.which("cc")
@@ -53,9 +52,22 @@ def c_roundtrip(tmp_path_factory):
             "pkg-config does not know handoff: build it (cargo build -p handoff-capi) and "
             "export PKG_CONFIG_PATH=$PWD/target/debug/pkgconfig\n" + flags.stderr
         )
-    exe = tmp_path_factory.mktemp("c") / "roundtrip"
-    src = REPO / "crates/handoff-capi/tests/c/roundtrip.c"
     subprocess.run(
-        [cc, "-std=gnu11", "-O1", "-o", str(exe), str(src), *flags.stdout.split()], check=True
+        [cc, "-std=gnu11", "-O1", "-o", str(exe), str(REPO / src), *flags.stdout.split()],
+        check=True,
     )
     return exe
+
+
+@pytest.fixture(scope="session")
+def c_roundtrip(tmp_path_factory):
+    """crates/handoff-capi/tests/c/roundtrip.c, compiled."""
+    exe = tmp_path_factory.mktemp("c") / "roundtrip"
+    return compile_c("crates/handoff-capi/tests/c/roundtrip.c", exe)
+
+
+@pytest.fixture(scope="session")
+def c_simulation(tmp_path_factory):
+    """examples/c/simulation.c, compiled."""
+    exe = tmp_path_factory.mktemp("c") / "simulation"
+    return compile_c("examples/c/simulation.c", exe)
