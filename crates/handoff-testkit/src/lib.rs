@@ -56,6 +56,14 @@ impl Kid {
         for (k, v) in vars {
             cmd.env(k, v);
         }
+        Kid::command(cmd, watchdog)
+    }
+
+    /// Runs another program (a compiled C test, a Python script) guarded and watched the
+    /// same way: its stdout is piped for [`Kid::expect_line`], it is killed after
+    /// `watchdog`.
+    pub fn command(mut cmd: Command, watchdog: Duration) -> Kid {
+        cmd.stdout(Stdio::piped());
         let mut guard = ChildGuard::spawn(&mut cmd).unwrap();
         let dog = Watchdog::new([guard.process_id()], watchdog);
         let out = BufReader::new(guard.child_mut().stdout.take().unwrap());

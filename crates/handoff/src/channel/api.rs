@@ -212,7 +212,9 @@ impl Drop for Producer {
 }
 
 /// A block loaned to the producer: write it in place, then [`publish`](Loan::publish) it.
-/// Dropping a loan without publishing keeps the block for the next loan.
+/// Dropping a loan without publishing keeps the block for the next loan: the next `loan` or
+/// `try_loan` returns the same block, with what was written to it (the C and Python
+/// bindings, which cannot hold a borrow, publish by loaning again).
 #[derive(Debug)]
 pub struct Loan<'p> {
     producer: &'p mut Producer,
@@ -341,6 +343,11 @@ impl Drop for Consumer {
 }
 
 /// A received block: read it in place; dropping it releases the block to the producer.
+///
+/// Forgetting it instead (`std::mem::forget`: it owns nothing but the borrow) releases
+/// nothing: the next `recv` or `try_recv` returns the same block again, at once. The C and
+/// Python bindings, which cannot hold a borrow, hand a block out this way and release it by
+/// receiving it again and dropping it.
 #[derive(Debug)]
 pub struct Received<'c> {
     consumer: &'c mut Consumer,

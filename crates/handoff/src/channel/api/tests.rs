@@ -296,3 +296,34 @@ fn a_payload_shorter_than_the_blocks_is_refused() {
         }
     }
 }
+
+/// What the C and Python bindings rely on (documented on `Loan` and `Received`): an ended
+/// loan keeps its block for the next loan, and a forgotten `Received` is received again.
+#[test]
+fn ended_loans_and_forgotten_receipts_return_the_same_block() {
+    let (mut tx, mut rx) = Channel::anonymous(ChannelConfig::new(64, 2))
+        .unwrap()
+        .split()
+        .unwrap();
+    let first = {
+        let mut l = tx.loan(Wait::Block, soon()).unwrap();
+        l[0] = 42;
+        l.as_ptr()
+    };
+    let again = tx.try_loan().unwrap().expect("the block is still free");
+    assert_eq!((again.as_ptr(), again[0], again.seq()), (first, 42, 0));
+    again.publish();
+
+    let got = rx.recv(Wait::Block, soon()).unwrap();
+    let (at, seq) = (got.as_ptr(), got.seq());
+    std::mem::forget(got);
+    let got = rx
+        .try_recv()
+        .unwrap()
+        .expect("a forgotten block is received again");
+    assert_eq!((got.as_ptr(), got.seq(), got[0]), (at, seq, 42));
+    assert_eq!((at, seq), (first, 0));
+    drop(got); // now released: nothing more to receive
+    assert!(rx.try_recv().unwrap().is_none());
+    assert_eq!(rx.received(), 1);
+}

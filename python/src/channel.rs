@@ -1,0 +1,366 @@
+//! `Channel`, `Producer`, `Consumer`: the channel's ends. What they hand out, `Loan` and
+//! `Block`, and the rules that make their numpy views safe are in `block`.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use handoff::channel::{self as ch, ChannelConfig, ChannelError};
+use handoff::shm::{SegmentError, ShmError};
+use pyo3::prelude::*;
+
+use crate::block::{Block, BlockRef, Loan};
+use crate::{deadline_of, err, lock, wait_of, wait_sliced, UsageError};
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Channel>()?;
+    m.add_class::<Producer>()?;
+    m.add_class::<Consumer>()?;
+    m.add_class::<Loan>()?;
+    m.add_class::<Block>()?;
+    Ok(())
+}
+
+/// A channel mapped in this process: `Channel.create` in one process, `Channel.open` in
+/// the other, then `producer()` on one side and `consumer()` on the other.
+#[pyclass(module = "handoff._native", frozen)]
+pub struct Channel {
+    chan: ch::Channel,
+}
+
+#[pymethods]
+impl Channel {
+    /// Creates the named channel `/handoff-<pid>-<name>`: `blocks` blocks of `block_size`
+    /// bytes.
+    #[staticmethod]
+    #[pyo3(signature = (name, block_size, blocks = 2))]
+    fn create(name: &str, block_size: usize, blocks: usize) -> PyResult<Channel> {
+        let chan =
+            ch::Channel::create(name, ChannelConfig::new(block_size, blocks)).map_err(err)?;
+        Ok(Channel { chan })
+    }
+
+    /// Opens the channel `name` (the creator's full name, or the short one when a single
+    /// live creator has it) with the creator's shape, waiting up to `timeout` seconds for
+    /// the creator to create and publish it.
+    #[staticmethod]
+    #[pyo3(signature = (name, block_size, blocks = 2, timeout = 10.0))]
+    fn open(
+        py: Python<'_>,
+        name: &str,
+        block_size: usize,
+        blocks: usize,
+        timeout: f64,
+    ) -> PyResult<Channel> {
+        let deadline = deadline_of(Some(timeout))?.expect("Some in, Some out");
+        let cfg = ChannelConfig::new(block_size, blocks);
+        let chan = py
+            .detach(|| loop {
+                match ch::Channel::open(name, cfg, deadline) {
+                    Err(ChannelError::Segment(ShmError::Segment(SegmentError::NotFound {
+                        ..
+                    }))) if !deadline.expired() => {
+                        std::thread::sleep(Duration::from_millis(5).min(deadline.remaining()))
+                    }
+                    r => return r,
+                }
+            })
+            .map_err(err)?;
+        Ok(Channel { chan })
+    }
+
+    /// The full name to open it by in another process.
+    #[getter]
+    fn name(&self) -> Option<String> {
+        self.chan.name().map(str::to_string)
+    }
+
+    /// Bytes per block.
+    #[getter]
+    fn block_size(&self) -> usize {
+        self.chan.config().block_size
+    }
+
+    /// Blocks in the ring.
+    #[getter]
+    fn blocks(&self) -> usize {
+        self.chan.config().blocks
+    }
+
+    /// Claims the producer side (once per channel, across all processes).
+    fn producer(&self) -> PyResult<Producer> {
+        let p = self.chan.producer().map_err(err)?;
+        Ok(Producer {
+            st: Arc::new(Mutex::new(Side {
+                end: Some(p),
+                out: None,
+            })),
+        })
+    }
+
+    /// Claims the consumer side (once per channel, across all processes).
+    fn consumer(&self) -> PyResult<Consumer> {
+        let c = self.chan.consumer().map_err(err)?;
+        Ok(Consumer {
+            st: Arc::new(Mutex::new(Side {
+                end: Some(c),
+                out: None,
+            })),
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        let c = self.chan.config();
+        format!(
+            "Channel(name={:?}, block_size={}, blocks={})",
+            self.chan.name().unwrap_or("anonymous"),
+            c.block_size,
+            c.blocks
+        )
+    }
+}
+
+/// The block a side has out: its sequence number and how many views of it are alive.
+pub(crate) struct Out {
+    pub(crate) seq: u64,
+    pub(crate) exports: usize,
+    /// `release()` / `publish()` was called; the hand-back waits for the views to go.
+    pub(crate) done: bool,
+}
+
+/// One side's state, shared by its Python object and the block it has out.
+pub(crate) struct Side<E> {
+    /// `None` once closed.
+    pub(crate) end: Option<E>,
+    pub(crate) out: Option<Out>,
+}
+
+impl<E> Side<E> {
+    pub(crate) fn end(&mut self, what: &str) -> PyResult<&mut E> {
+        self.end
+            .as_mut()
+            .ok_or_else(|| UsageError::new_err(format!("this {what} was closed")))
+    }
+
+    /// Refuses a new block while one is out.
+    fn check_free(&self, verb: &str, undo: &str) -> PyResult<()> {
+        match &self.out {
+            None => Ok(()),
+            Some(o) if o.done => Err(UsageError::new_err(format!(
+                "block #{} is {undo} but {} numpy view(s) or memoryview(s) of it are still \
+                 alive, so it is held until they go: `del` them (or keep a copy: arr.copy()) \
+                 before you {verb} the next block",
+                o.seq, o.exports
+            ))),
+            Some(o) => Err(UsageError::new_err(format!(
+                "block #{} is still out: {} it (or leave its `with` block) before you {verb} \
+                 the next one",
+                o.seq,
+                if undo == "released" {
+                    "release"
+                } else {
+                    "publish"
+                }
+            ))),
+        }
+    }
+
+    fn close(&mut self) -> PyResult<()> {
+        if let Some(o) = &self.out {
+            if o.exports > 0 {
+                return Err(UsageError::new_err(format!(
+                    "block #{} still has {} view(s): `del` them before closing",
+                    o.seq, o.exports
+                )));
+            }
+        }
+        self.out = None;
+        self.end = None;
+        Ok(())
+    }
+}
+
+pub(crate) type ProducerSide = Arc<Mutex<Side<ch::Producer>>>;
+pub(crate) type ConsumerSide = Arc<Mutex<Side<ch::Consumer>>>;
+
+/// Hands the producer's loaned block to the consumer (the loan is still free, so
+/// `try_loan` returns that very block at once).
+pub(crate) fn publish_now(side: &mut Side<ch::Producer>) -> PyResult<()> {
+    side.out = None;
+    let p = side.end("producer")?;
+    let loan = p.try_loan().map_err(err)?;
+    match loan {
+        Some(loan) => {
+            loan.publish();
+            Ok(())
+        }
+        None => Err(crate::HandoffError::new_err(
+            "internal error in handoff (a bug, please report it): the loaned block was taken back",
+        )),
+    }
+}
+
+/// Hands the consumer's block back to the producer (the block is still published, so
+/// `try_recv` returns that very block at once, and dropping it releases it).
+pub(crate) fn release_now(side: &mut Side<ch::Consumer>) -> PyResult<()> {
+    side.out = None;
+    let c = side.end("consumer")?;
+    let got = c.try_recv().map_err(err)?;
+    match got {
+        Some(got) => {
+            drop(got);
+            Ok(())
+        }
+        None => Err(crate::HandoffError::new_err(
+            "internal error in handoff (a bug, please report it): the received block vanished",
+        )),
+    }
+}
+
+/// The producing end: `loan()` a block, write it, `publish()` it.
+#[pyclass(module = "handoff._native", frozen)]
+pub struct Producer {
+    st: ProducerSide,
+}
+
+#[pymethods]
+impl Producer {
+    /// Waits for a free block (at most `timeout` seconds; None = forever, 0 = poll) and
+    /// loans it. Raises ClosedError once the consumer closed.
+    #[pyo3(signature = (timeout = None, wait = "adaptive"))]
+    fn loan(&self, py: Python<'_>, timeout: Option<f64>, wait: &str) -> PyResult<Loan> {
+        let how = wait_of(wait)?;
+        let deadline = deadline_of(timeout)?;
+        let mut side = lock(&self.st, "producer")?;
+        side.check_free("loan", "published")?;
+        let p = side.end("producer")?;
+        let got = if timeout == Some(0.0) {
+            p.try_loan()
+                .map(|l| l.map(|mut l| (l.as_mut_ptr() as usize, l.len(), l.seq())))
+                .and_then(|o| o.ok_or(ChannelError::Timeout { what: "free block" }))
+        } else {
+            wait_sliced(
+                py,
+                deadline,
+                |e| matches!(e, ChannelError::Timeout { .. }),
+                |d| {
+                    // A dropped loan keeps its block for the next loan (documented): the
+                    // `Loan` object re-takes it at publish.
+                    p.loan(how, Some(d))
+                        .map(|mut l| (l.as_mut_ptr() as usize, l.len(), l.seq()))
+                },
+            )?
+        };
+        let (ptr, len, seq) = got.map_err(err)?;
+        side.out = Some(Out {
+            seq,
+            exports: 0,
+            done: false,
+        });
+        Ok(Loan {
+            blk: BlockRef {
+                ptr,
+                len,
+                seq,
+                writable: true,
+            },
+            side: self.st.clone(),
+        })
+    }
+
+    /// Blocks published so far.
+    #[getter]
+    fn published(&self) -> PyResult<u64> {
+        Ok(lock(&self.st, "producer")?.end("producer")?.published())
+    }
+
+    /// Closes the producer side: the consumer drains what was published, then sees
+    /// ClosedError. A loaned, unpublished block is dropped.
+    fn close(&self) -> PyResult<()> {
+        lock(&self.st, "producer")?.close()
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __exit__(&self, _t: Py<PyAny>, _v: Py<PyAny>, _tb: Py<PyAny>) -> PyResult<bool> {
+        self.close()?;
+        Ok(false)
+    }
+}
+
+/// The consuming end: `recv()` a block, read it, `release()` it.
+#[pyclass(module = "handoff._native", frozen)]
+pub struct Consumer {
+    st: ConsumerSide,
+}
+
+#[pymethods]
+impl Consumer {
+    /// Waits for the next published block (at most `timeout` seconds; None = forever, 0 =
+    /// poll). Raises ClosedError once the producer closed and every block was received,
+    /// PeerGoneError if its process died.
+    #[pyo3(signature = (timeout = None, wait = "adaptive"))]
+    fn recv(&self, py: Python<'_>, timeout: Option<f64>, wait: &str) -> PyResult<Block> {
+        let how = wait_of(wait)?;
+        let deadline = deadline_of(timeout)?;
+        let mut side = lock(&self.st, "consumer")?;
+        side.check_free("receive", "released")?;
+        let c = side.end("consumer")?;
+        let grab = |got: ch::Received<'_>| {
+            let r = (got.as_ptr() as usize, got.len(), got.seq());
+            // Forgotten, not dropped: the block stays received until `release_now`.
+            std::mem::forget(got);
+            r
+        };
+        let got = if timeout == Some(0.0) {
+            c.try_recv().map(|g| g.map(grab)).and_then(|o| {
+                o.ok_or(ChannelError::Timeout {
+                    what: "published block",
+                })
+            })
+        } else {
+            wait_sliced(
+                py,
+                deadline,
+                |e| matches!(e, ChannelError::Timeout { .. }),
+                |d| c.recv(how, Some(d)).map(grab),
+            )?
+        };
+        let (ptr, len, seq) = got.map_err(err)?;
+        side.out = Some(Out {
+            seq,
+            exports: 0,
+            done: false,
+        });
+        Ok(Block {
+            blk: BlockRef {
+                ptr,
+                len,
+                seq,
+                writable: false,
+            },
+            side: self.st.clone(),
+        })
+    }
+
+    /// Blocks received and released so far.
+    #[getter]
+    fn received(&self) -> PyResult<u64> {
+        Ok(lock(&self.st, "consumer")?.end("consumer")?.received())
+    }
+
+    /// Closes the consumer side: the producer's next loan raises ClosedError.
+    fn close(&self) -> PyResult<()> {
+        lock(&self.st, "consumer")?.close()
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __exit__(&self, _t: Py<PyAny>, _v: Py<PyAny>, _tb: Py<PyAny>) -> PyResult<bool> {
+        self.close()?;
+        Ok(false)
+    }
+}
