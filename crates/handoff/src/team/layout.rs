@@ -19,8 +19,11 @@ use crate::layout::ShmSafe;
 use crate::sync::{CpuHint, Doorbell, Signal};
 use crate::sys::ProcessId;
 
-use super::launch::MAX_PES;
 use super::MAX_COUNTERS;
+
+/// The most PEs a team may have: the team segment's attached-process table holds
+/// [`MAX_ATTACHED`](crate::shm::MAX_ATTACHED) processes, one of them the launcher.
+pub const MAX_PES: usize = crate::shm::MAX_ATTACHED - 1;
 
 /// `TeamHeader::magic`.
 pub(super) const TEAM_MAGIC: u64 = u64::from_le_bytes(*b"HNDTEAM1");
@@ -46,9 +49,14 @@ pub(super) struct TeamHeader {
     pub launcher_pid: u32,
     pub _pad: u32,
     pub launcher_start: u64,
+    /// The first PE seen gone, as rank + 1 (0: none yet): set once, by a CAS, by the PE
+    /// that leaves or by the first PE that notices a death, so every survivor names the
+    /// same PE (the cause) rather than whichever survivor exited first after it.
+    pub first_gone: AtomicU32,
 }
 
-// SAFETY: repr(C) integers only, no pointers, all-zero valid (and rejected by the magic).
+// SAFETY: repr(C) integers and one atomic, no pointers, all-zero valid (and rejected by the
+// magic); the plain fields are written before the segment is published, read-only after.
 unsafe impl ShmSafe for TeamHeader {}
 
 /// A process identity other processes may read while it is written: pid and start time.

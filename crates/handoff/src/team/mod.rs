@@ -63,10 +63,11 @@
 //! # Transports
 //!
 //! [`Team`] is generic over a [`Transport`] (default [`ShmTransport`]); the contract is the
-//! trait's docs plus the conformance suite (`team::conformance`, cargo feature
-//! `conformance`), which the shared-memory transport passes.
+//! trait's docs plus the conformance suite (`handoff_testkit::conformance`, a dev-only
+//! crate), which the shared-memory transport passes in `tests/team.rs`.
 
 mod error;
+mod exit;
 mod ops;
 mod sym;
 mod transport;
@@ -79,17 +80,20 @@ mod launch;
 mod layout;
 #[cfg(not(loom))]
 mod shm;
+#[cfg(not(loom))]
+mod signals;
 
 mod barrier;
-
-#[cfg(all(feature = "conformance", not(loom)))]
-pub mod conformance;
 
 #[cfg(not(loom))]
 pub use api::Team;
 pub use error::TeamError;
 #[cfg(not(loom))]
-pub use launch::{Launch, PeExit, PeStatus, Placement, Running, TeamReport, MAX_PES};
+pub use exit::PeStatus;
+#[cfg(not(loom))]
+pub use launch::{Launch, PeExit, Placement, Running, TeamReport};
+#[cfg(not(loom))]
+pub use layout::MAX_PES;
 pub use ops::{AtomicOp, Cmp, SignalOp, Word};
 #[cfg(not(loom))]
 pub use shm::ShmTransport;
@@ -145,3 +149,6 @@ pub fn parse_size(text: &str) -> Result<usize, TeamError> {
 
 #[cfg(all(test, not(loom)))]
 mod tests;
+
+#[cfg(all(test, loom))]
+mod loom_tests;

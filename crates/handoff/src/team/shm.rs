@@ -231,6 +231,44 @@ impl ShmTransport {
         }
     }
 
+    fn header(&self) -> &TeamHeader {
+        // SAFETY: `join` validated the header at payload offset 0 (page aligned, in bounds);
+        // TeamHeader is ShmSafe.
+        unsafe { &*self.seg.as_ptr().cast() }
+    }
+
+    /// Whether the PE of control block `c` has left or died (layout docs, "PE states").
+    fn is_gone(&self, c: &PeCtrl) -> bool {
+        // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
+        match c.state.load(Ordering::Acquire) {
+            FINISHED => false,
+            LEFT => true,
+            JOINED => c.pid.get().is_some_and(|id| !id.is_alive()),
+            _ => c.launch_pid.get().is_some_and(|id| !id.is_alive()),
+        }
+    }
+
+    /// The error naming PE `rank` as gone, saying how.
+    fn gone(&self, rank: usize) -> TeamError {
+        let c = self.ctrl(rank);
+        let (id, how) = match c.state.load(Ordering::Acquire) {
+            LEFT => (
+                c.pid.get(),
+                "left the team without finalize (an error return or a panic)",
+            ),
+            JOINED | FINISHED => (
+                c.pid.get(),
+                "died (exited or was killed) while the team ran",
+            ),
+            _ => (c.launch_pid.get(), "exited before it joined the team"),
+        };
+        TeamError::PeerDied {
+            rank,
+            pid: id.map_or(0, |i| i.pid),
+            how,
+        }
+    }
+
     fn rank_of(&self, pid: u32) -> Option<usize> {
         (0..self.size).find(|&r| self.ctrl(r).pid.get().is_some_and(|p| p.pid == pid))
     }
@@ -244,8 +282,15 @@ impl ShmTransport {
 impl Drop for ShmTransport {
     fn drop(&mut self) {
         if !self.finished.get() {
-            // Release: pairs with the Acquire load in `TeamWatch::check`.
+            // Release: pairs with the Acquire load in `is_gone`.
             self.ctrl(self.rank).state.store(LEFT, Ordering::Release);
+            // Release: pairs with the Acquire load in `TeamWatch::check` (first to leave).
+            let _ = self.header().first_gone.compare_exchange(
+                0,
+                self.rank as u32 + 1,
+                Ordering::Release,
+                Ordering::Relaxed,
+            );
             for pe in 0..self.size {
                 self.ring(pe);
             }
@@ -266,31 +311,31 @@ struct TeamWatch<'a> {
 impl TeamWatch<'_> {
     fn check(&self) -> Option<TeamError> {
         let t = self.t;
+        let first = &t.header().first_gone;
+        // Acquire: pairs with the Release CAS below (or in `ShmTransport::drop`).
+        if let Some(r) = first.load(Ordering::Acquire).checked_sub(1) {
+            if r as usize != t.rank {
+                return Some(t.gone(r as usize));
+            }
+        }
+        let found = self.scan()?;
+        let TeamError::PeerDied { rank, .. } = found else {
+            return Some(found);
+        };
+        // Release: pairs with the Acquire load above in other PEs' checks.
+        match first.compare_exchange(0, rank as u32 + 1, Ordering::Release, Ordering::Acquire) {
+            Ok(_) => Some(found),
+            Err(winner) => Some(t.gone(winner as usize - 1)),
+        }
+    }
+
+    /// The first other PE (by rank) that is gone, or a dead launcher.
+    fn scan(&self) -> Option<TeamError> {
+        let t = self.t;
         for r in (0..t.size).filter(|&r| r != t.rank) {
-            let c = t.ctrl(r);
-            // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
-            let (id, how) = match c.state.load(Ordering::Acquire) {
-                FINISHED => continue,
-                LEFT => (
-                    c.pid.get(),
-                    "left the team without finalize (an error or a panic)",
-                ),
-                JOINED => match c.pid.get() {
-                    Some(id) if !id.is_alive() => {
-                        (Some(id), "died (exited or was killed) while the team ran")
-                    }
-                    _ => continue,
-                },
-                _ => match c.launch_pid.get() {
-                    Some(id) if !id.is_alive() => (Some(id), "exited before it joined the team"),
-                    _ => continue,
-                },
-            };
-            return Some(TeamError::PeerDied {
-                rank: r,
-                pid: id.map_or(0, |i| i.pid),
-                how,
-            });
+            if t.is_gone(t.ctrl(r)) {
+                return Some(t.gone(r));
+            }
         }
         if t.launcher.pid != 0 && !t.launcher.is_alive() {
             return Some(TeamError::LauncherDied {

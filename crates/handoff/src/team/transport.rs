@@ -1,8 +1,8 @@
 //! [`Transport`]: what a team needs from the machinery that moves its bytes. The team API
 //! ([`Team`](super::Team)) is generic over it; [`ShmTransport`](super::ShmTransport) (one
 //! shared segment on one node) is the default, and an MPI one-sided transport for teams that
-//! span nodes slots in beside it. `team::conformance` (feature `conformance`) is the contract
-//! as tests: every transport must pass it.
+//! span nodes slots in beside it. `handoff_testkit::conformance` is the contract as tests:
+//! every transport must pass it.
 //!
 //! Addresses are (PE, byte offset into that PE's symmetric heap partition); a transport
 //! checks them against [`heap_len`](Transport::heap_len) and reports
@@ -14,7 +14,7 @@ use super::TeamError;
 use crate::sync::Wait;
 use crate::sys::Deadline;
 
-/// The operations a team transport provides. See the [module docs](self) for addressing.
+/// The operations a team transport provides. Addresses are (PE, byte offset into its heap partition), as the module docs say.
 ///
 /// Semantics every implementation keeps (the conformance suite checks them):
 /// - `put`/`get` are blocking: when `put` returns, the source may be reused; when `get`
