@@ -2,4 +2,6 @@
 
 pub mod c2c;
 pub mod exchange;
+pub mod pingpong;
 pub mod private_vars;
+pub mod team_run;

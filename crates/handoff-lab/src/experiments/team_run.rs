@@ -1,0 +1,322 @@
+//! What the counting-puts experiments (`pingpong`, `alltoall`, `stencil`) share: starting one
+//! team of PEs as `handoff __worker NAME SPEC` through [`handoff::team::Launch`], each PE
+//! printing one [`PeOutput`] line on its stdout, with a watchdog; joining the team inside a
+//! worker; and the payload patterns the PEs verify.
+//!
+//! # Failure ends a run, never hangs it
+//!
+//! A PE's team waits are bounded ([`Team::set_timeout`], the spec's `wait_timeout_s`), so a
+//! protocol that loses a message ends in [`handoff::team::TeamError::Timeout`] and a non-zero
+//! exit; a PE that dies ends the others' waits with `PeerDied`; the launcher then stops the
+//! rest. On top of that, [`run_team`] kills every PE still alive at its own deadline.
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use handoff::sync::Wait;
+use handoff::sys::ProcessId;
+use handoff::team::{Launch, Placement, Team};
+use serde::{Deserialize, Serialize};
+
+use crate::bench::registry::BenchError;
+
+/// The report section of the three experiments.
+pub const SECTION: &str = "Counting puts";
+/// The seed they reproduce.
+pub const SEED: &str =
+    "Dinan et al., \"Reducing synchronization overhead through bundled communication\" (seed 003)";
+
+/// What one PE reports to the launcher: one JSON line on its stdout.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PeOutput {
+    /// The PE's rank.
+    pub rank: usize,
+    /// The PE's measurements (the experiment says what they are; may be empty).
+    pub samples: Vec<f64>,
+    /// Whether every check this PE made of the data it received passed.
+    pub verified: bool,
+    /// The first failed check, in words ("" when verified).
+    pub failure: String,
+}
+
+/// One team to start for one run of a point.
+#[derive(Debug, Clone)]
+pub struct TeamSpec {
+    /// The executable (`handoff`).
+    pub exe: PathBuf,
+    /// Its arguments before the experiment's name (`["__worker"]`).
+    pub args: Vec<OsString>,
+    /// The experiment's name (the worker to run).
+    pub experiment: &'static str,
+    /// The worker's one argument (its JSON spec).
+    pub spec: String,
+    /// PEs.
+    pub pes: usize,
+    /// PE `r` runs on `cpus[r % cpus.len()]`; empty: unpinned.
+    pub cpus: Vec<usize>,
+    /// The PEs' wait strategy.
+    pub wait: Wait,
+    /// Symmetric heap bytes per PE.
+    pub heap: usize,
+    /// Kill every PE still running after this long.
+    pub deadline: Duration,
+}
+
+/// Starts the team of `spec`, waits for it and returns every PE's output, by rank.
+///
+/// Errors (all [`BenchError::Failed`]): the team could not start, a PE failed (its rank and
+/// how), the watchdog fired, or a PE printed no valid output line.
+pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
+    let fail = |message: String| BenchError::Failed {
+        experiment: spec.experiment,
+        message,
+    };
+    let placement = if spec.cpus.is_empty() {
+        Placement::Unpinned
+    } else {
+        Placement::Cores(spec.cpus.clone())
+    };
+    let mut args = spec.args.clone();
+    args.push(spec.experiment.into());
+    args.push(spec.spec.clone().into());
+    let mut running = Launch::new(spec.pes)
+        .program(&spec.exe)
+        .args(args)
+        .cores(placement)
+        .wait(spec.wait)
+        .heap(spec.heap)
+        .capture_stdout(true)
+        .spawn()
+        .map_err(|e| fail(format!("cannot start {} PEs: {e}", spec.pes)))?;
+    let readers: Vec<_> = (0..spec.pes)
+        .map(|r| {
+            let pipe = running.take_stdout(r);
+            std::thread::spawn(move || {
+                let mut text = String::new();
+                if let Some(mut p) = pipe {
+                    // Up to 64 MiB: far more than any PE prints; the rest is drained unread.
+                    let _ = p.by_ref().take(64 << 20).read_to_string(&mut text);
+                    let _ = std::io::copy(&mut p, &mut std::io::sink());
+                }
+                text
+            })
+        })
+        .collect();
+    let ids: Vec<ProcessId> = running
+        .pids()
+        .iter()
+        .filter_map(|&p| ProcessId::of(p).ok())
+        .collect();
+    let done = Arc::new(AtomicBool::new(false));
+    let fired = Arc::new(AtomicBool::new(false));
+    let watchdog = {
+        let (done, fired, deadline) = (done.clone(), fired.clone(), spec.deadline);
+        std::thread::spawn(move || {
+            let start = Instant::now();
+            while !done.load(Ordering::Acquire) {
+                if start.elapsed() >= deadline {
+                    fired.store(true, Ordering::Release);
+                    for id in &ids {
+                        // A PE already gone (ESRCH) needs no killing; ProcessId never hits a
+                        // reused pid.
+                        let _ = id.kill(handoff::sys::proc::Signal::KILL);
+                    }
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        })
+    };
+    let report = running.wait();
+    // Release: pairs with the watchdog's Acquire load: it stops without killing.
+    done.store(true, Ordering::Release);
+    let _ = watchdog.join();
+    let texts: Vec<String> = readers
+        .into_iter()
+        .map(|h| h.join().unwrap_or_default())
+        .collect();
+    if fired.load(Ordering::Acquire) {
+        return Err(fail(format!(
+            "the team of {} PEs did not finish within {:.0} s and was killed (a lost message \
+             or a stuck PE); rerun with fewer reps or a larger deadline",
+            spec.pes,
+            spec.deadline.as_secs_f64()
+        )));
+    }
+    let report = report.map_err(|e| fail(format!("waiting for the PEs: {e}")))?;
+    report.into_result().map_err(|e| fail(e.to_string()))?;
+    texts
+        .iter()
+        .enumerate()
+        .map(|(rank, t)| parse_output(rank, t).map_err(&fail))
+        .collect()
+}
+
+/// The last JSON line of a PE's stdout as its [`PeOutput`].
+pub fn parse_output(rank: usize, text: &str) -> Result<PeOutput, String> {
+    let line = text
+        .lines()
+        .rev()
+        .find(|l| l.trim_start().starts_with('{'))
+        .ok_or_else(|| format!("PE {rank} printed no result line (stdout: {text:?})"))?;
+    let out: PeOutput = serde_json::from_str(line)
+        .map_err(|e| format!("PE {rank} printed a bad result line ({e}): {line:?}"))?;
+    if out.rank != rank {
+        return Err(format!(
+            "PE {rank}'s result line says it is rank {}",
+            out.rank
+        ));
+    }
+    Ok(out)
+}
+
+/// Inside a worker: joins the team this process was started in, with every wait bounded by
+/// `wait_timeout`.
+pub fn join(experiment: &'static str, wait_timeout: Duration) -> Result<Team, BenchError> {
+    let team = Team::from_env().map_err(|e| BenchError::Failed {
+        experiment,
+        message: format!("joining the team: {e}"),
+    })?;
+    team.set_timeout(Some(wait_timeout));
+    Ok(team)
+}
+
+/// Inside a worker: prints this PE's output line and ends its part of the team.
+pub fn finish(experiment: &'static str, team: Team, out: &PeOutput) -> Result<(), BenchError> {
+    let line = serde_json::to_string(out).unwrap_or_default();
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{line}")
+        .and_then(|()| stdout.flush())
+        .map_err(|e| BenchError::Failed {
+            experiment,
+            message: format!("writing the result line: {e}"),
+        })?;
+    team.finalize().map_err(|e| team_failed(experiment, e))
+}
+
+/// A team call failed inside a worker.
+pub fn team_failed(experiment: &'static str, e: handoff::team::TeamError) -> BenchError {
+    BenchError::Failed {
+        experiment,
+        message: format!("PE: {e}"),
+    }
+}
+
+/// Word `i` of the payload a PE with salt `salt` sends in its message `m`: a multiplicative
+/// hash, different for every word, sender and message parity, so a stale, torn or misplaced
+/// copy differs in every cache line.
+#[inline]
+pub fn pattern(i: usize, salt: u64, m: u64) -> u64 {
+    ((i as u64) ^ (salt << 40) ^ ((m & 1) << 63)).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1
+}
+
+/// Fills `buf` with message `m`'s pattern of `salt` (word 0 is then stamped by the sender).
+pub fn fill(buf: &mut [u64], salt: u64, m: u64) {
+    for (i, w) in buf.iter_mut().enumerate() {
+        *w = pattern(i, salt, m);
+    }
+}
+
+/// Checks a received payload of message `m` from `salt`: word 0 must be the stamp `m`, and
+/// one word in every cache line (every 8th) and the last word must be the pattern. `None`
+/// when it checks out, else the first wrong word in words.
+pub fn check(buf: &[u64], salt: u64, m: u64) -> Option<String> {
+    let Some(&first) = buf.first() else {
+        return None;
+    };
+    if first != m {
+        return Some(format!("stamp word is {first}, expected message {m}"));
+    }
+    let last = buf.len() - 1;
+    for i in (8..buf.len()).step_by(8).chain((last > 0).then_some(last)) {
+        let want = pattern(i, salt, m);
+        if buf[i] != want {
+            return Some(format!(
+                "word {i} of message {m} is {:#x}, expected {want:#x}",
+                buf[i]
+            ));
+        }
+    }
+    None
+}
+
+/// A fault injected on purpose (tests prove a bad transfer is caught): `NAME@N`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fault {
+    /// Which message / round / row it hits (0-based).
+    pub at: u64,
+}
+
+/// Parses `--fault KIND@N` where `KIND` must be `kind`.
+pub fn parse_fault(experiment: &'static str, kind: &str, text: &str) -> Result<Fault, BenchError> {
+    let bad = || BenchError::Usage {
+        experiment,
+        message: format!("--fault {text}: expected {kind}@N, N a number"),
+    };
+    let (k, n) = text.split_once('@').ok_or_else(bad)?;
+    if k != kind {
+        return Err(bad());
+    }
+    Ok(Fault {
+        at: n.trim().parse().map_err(|_| bad())?,
+    })
+}
+
+/// The parts of a results file the three experiments share: parsing a wait strategy flag.
+pub fn parse_wait(experiment: &'static str, text: &str) -> Result<Wait, BenchError> {
+    text.parse::<Wait>().map_err(|e| BenchError::Usage {
+        experiment,
+        message: format!("--wait {text}: {e}"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_catches_stale_torn_and_misplaced_payloads() {
+        let mut b = vec![0u64; 64];
+        fill(&mut b, 3, 5);
+        b[0] = 5;
+        assert_eq!(check(&b, 3, 5), None);
+        // Stale: the previous message (other parity), stamp and all.
+        let mut stale = vec![0u64; 64];
+        fill(&mut stale, 3, 4);
+        stale[0] = 4;
+        assert!(check(&stale, 3, 5).unwrap().contains("stamp"));
+        // Torn: the stamp is new but the second half is the previous message's.
+        let mut torn = b.clone();
+        torn[32..].copy_from_slice(&stale[32..]);
+        assert!(check(&torn, 3, 5).unwrap().contains("word 32"));
+        // From another sender.
+        let mut other = vec![0u64; 64];
+        fill(&mut other, 4, 5);
+        other[0] = 5;
+        assert!(check(&other, 3, 5).is_some());
+        // One word: only the stamp.
+        assert_eq!(check(&[7], 0, 7), None);
+        assert!(check(&[6], 0, 7).is_some());
+    }
+
+    #[test]
+    fn output_lines_parse_and_name_their_rank() {
+        let o = PeOutput {
+            rank: 1,
+            samples: vec![1.5],
+            verified: true,
+            failure: String::new(),
+        };
+        let text = format!("noise\n{}\n", serde_json::to_string(&o).unwrap());
+        assert_eq!(parse_output(1, &text).unwrap(), o);
+        assert!(parse_output(0, &text).unwrap_err().contains("rank 1"));
+        assert!(parse_output(0, "").unwrap_err().contains("no result line"));
+        assert!(parse_fault("x", "skip-put", "skip-put@3").unwrap().at == 3);
+        assert!(parse_fault("x", "skip-put", "skip@3").is_err());
+        assert!(parse_fault("x", "skip-put", "skip-put@x").is_err());
+    }
+}
