@@ -103,6 +103,9 @@ enum Bench {
     /// Counting puts (seed 003): half round trip between 2 PEs, put + fence + flag vs
     /// put-with-signal vs counting put vs one cache line, per size and placement.
     Pingpong(crate::bench_pingpong::PingpongArgs),
+    /// Counting puts (seed 003): all-to-all bandwidth per PE and per node, synchronized by a
+    /// barrier, by fence + flags, or by counting puts, over sizes and team sizes.
+    Alltoall(crate::bench_alltoall::AlltoallArgs),
 }
 
 #[derive(Debug, Args)]
@@ -170,6 +173,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::C2c(a)) => bench_c2c(a),
         Command::Bench(Bench::PrivateVars(a)) => crate::bench_private_vars::run(a),
         Command::Bench(Bench::Pingpong(a)) => crate::bench_pingpong::run(a),
+        Command::Bench(Bench::Alltoall(a)) => crate::bench_alltoall::run(a),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {

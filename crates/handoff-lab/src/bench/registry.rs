@@ -137,6 +137,7 @@ pub fn no_findings(_: &BenchResults) -> Vec<Finding> {
 pub static EXPERIMENTS: &[&ExperimentInfo] = &[
     &crate::experiments::private_vars::INFO,
     &crate::experiments::pingpong::INFO,
+    &crate::experiments::alltoall::INFO,
 ];
 
 /// The experiment named `name`.
