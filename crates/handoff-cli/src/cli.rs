@@ -106,6 +106,9 @@ enum Bench {
     /// Counting puts (seed 003): all-to-all bandwidth per PE and per node, synchronized by a
     /// barrier, by fence + flags, or by counting puts, over sizes and team sizes.
     Alltoall(crate::bench_alltoall::AlltoallArgs),
+    /// Counting puts (seed 003): PRK's pipelined synch_p2p stencil, boundary values sent by
+    /// fence + flag, put-with-signal or counting puts; strong and weak scaling, MFLOP/s.
+    Stencil(crate::bench_stencil::StencilArgs),
 }
 
 #[derive(Debug, Args)]
@@ -174,6 +177,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::PrivateVars(a)) => crate::bench_private_vars::run(a),
         Command::Bench(Bench::Pingpong(a)) => crate::bench_pingpong::run(a),
         Command::Bench(Bench::Alltoall(a)) => crate::bench_alltoall::run(a),
+        Command::Bench(Bench::Stencil(a)) => crate::bench_stencil::run(a),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {

@@ -4,6 +4,7 @@
 mod bench_alltoall;
 mod bench_pingpong;
 mod bench_private_vars;
+mod bench_stencil;
 mod cli;
 mod cli_bench;
 mod cli_report;

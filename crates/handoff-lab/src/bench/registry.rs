@@ -138,6 +138,7 @@ pub static EXPERIMENTS: &[&ExperimentInfo] = &[
     &crate::experiments::private_vars::INFO,
     &crate::experiments::pingpong::INFO,
     &crate::experiments::alltoall::INFO,
+    &crate::experiments::stencil::INFO,
 ];
 
 /// The experiment named `name`.
