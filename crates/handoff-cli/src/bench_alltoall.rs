@@ -36,7 +36,7 @@ pub struct AlltoallArgs {
     /// The PEs' wait: spin, spin-yield, block or adaptive.
     #[arg(long, default_value = "adaptive")]
     wait: String,
-    /// Test only: skip-put@N, in round N PE 1 skips its put to PE 0 but synchronizes.
+    /// Test only: skip-put@N (in round N PE 1 skips its put to PE 0) or exit@N (PE 1 dies).
     #[arg(long, hide = true)]
     fault: Option<String>,
     #[command(flatten)]
@@ -66,7 +66,7 @@ pub fn run(a: AlltoallArgs) -> Result<u8, Failure> {
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.wait = a.wait.clone();
     if let Some(f) = &a.fault {
-        cfg.fault = Some(team_run::parse_fault("alltoall", "skip-put", f)?.at);
+        cfg.fault = Some(team_run::parse_fault("alltoall", &["skip-put", "exit"], f)?);
     }
     cfg.validate()?;
     install_interrupt_handler();

@@ -35,7 +35,7 @@ pub struct PingpongArgs {
     /// The PEs' wait: spin, spin-yield, block or adaptive.
     #[arg(long, default_value = "adaptive")]
     wait: String,
-    /// Test only: skip-put@N, PE 0 sends its message N without the data.
+    /// Test only: skip-put@N (PE 0 sends message N without the data) or exit@N (PE 1 dies).
     #[arg(long, hide = true)]
     fault: Option<String>,
     #[command(flatten)]
@@ -76,7 +76,7 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
     cfg.warmup = cfg.warmup.min(cfg.round_trips);
     cfg.wait = a.wait.clone();
     if let Some(f) = &a.fault {
-        cfg.fault = Some(team_run::parse_fault("pingpong", "skip-put", f)?.at);
+        cfg.fault = Some(team_run::parse_fault("pingpong", &["skip-put", "exit"], f)?);
     }
     cfg.validate()?;
     install_interrupt_handler();

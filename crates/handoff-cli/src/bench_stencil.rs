@@ -41,7 +41,8 @@ pub struct StencilArgs {
     /// The PEs' wait: spin, spin-yield, block or adaptive.
     #[arg(long, default_value = "adaptive")]
     wait: String,
-    /// Test only: wrong-value@ROW, PE 0 sends that row's boundary off by one once.
+    /// Test only: wrong-value@ROW (PE 0 sends that row's boundary off by one once) or
+    /// exit@ROW (PE 1 dies there).
     #[arg(long, hide = true)]
     fault: Option<String>,
     #[command(flatten)]
@@ -94,7 +95,11 @@ pub fn run(a: StencilArgs) -> Result<u8, Failure> {
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.wait = a.wait.clone();
     if let Some(f) = &a.fault {
-        cfg.fault = Some(team_run::parse_fault("stencil", "wrong-value", f)?.at);
+        cfg.fault = Some(team_run::parse_fault(
+            "stencil",
+            &["wrong-value", "exit"],
+            f,
+        )?);
     }
     cfg.validate()?;
     install_interrupt_handler();

@@ -115,8 +115,9 @@ pub struct Config {
     pub runs: u64,
     /// The PEs' wait strategy.
     pub wait: String,
-    /// Test only: in round N, PE 1 skips its data put to PE 0 (but still synchronizes).
-    pub fault: Option<u64>,
+    /// Test only: `skip-put@N` (in round N PE 1 skips its data put to PE 0 but still
+    /// synchronizes) or `exit@N` (PE 1 exits with code 9 in round N).
+    pub fault: Option<team_run::Fault>,
 }
 
 impl Config {
@@ -215,8 +216,8 @@ pub struct WorkerSpec {
     pub rounds: u64,
     /// Samples.
     pub samples: u64,
-    /// The fault round.
-    pub fault: Option<u64>,
+    /// The injected fault.
+    pub fault: Option<team_run::Fault>,
     /// Bound on every wait, seconds.
     pub wait_timeout_s: f64,
 }
@@ -250,20 +251,16 @@ fn pe_main(team: &Team, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
         verified: true,
         ..PeOutput::default()
     };
-    let fail = |out: &mut PeOutput, why: String| {
-        if out.verified {
-            out.verified = false;
-            out.failure = format!("PE {me}: {why}");
-        }
-    };
+    let fail = |out: &mut PeOutput, why: String| out.fail(format!("PE {me}: {why}"));
     let mut k: u64 = 0;
     let mut round = |out: &mut PeOutput, k: u64| -> Result<(), TeamError> {
+        team_run::maybe_exit(&spec.fault, me, k);
         let parity = k % 2;
         let s = &mut src[parity as usize];
         s[0] = k;
         for d in 1..p {
             let j = (me + d) % p;
-            if me == 1 && j == 0 && spec.fault == Some(k) {
+            if me == 1 && j == 0 && team_run::hits(&spec.fault, "skip-put", k) {
                 if spec.method == Method::Counting {
                     team.ct_add(&cts[parity as usize], 1, j)?;
                 }
@@ -358,7 +355,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             size,
             rounds,
             samples: cfg.samples,
-            fault: cfg.fault,
+            fault: cfg.fault.clone(),
             wait_timeout_s: 30.0,
         };
         let team = TeamSpec {
@@ -371,6 +368,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             wait,
             heap: 2 * p * size + (1 << 20),
             deadline: Duration::from_secs(180),
+            label: format!("{} {size} B {p} PEs", method.name()),
         };
         let mut per_run = Vec::new();
         let mut verified = true;

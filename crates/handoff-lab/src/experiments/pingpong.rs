@@ -156,8 +156,9 @@ pub struct Config {
     pub runs: u64,
     /// The PEs' wait strategy.
     pub wait: String,
-    /// Test only: PE 0 sends its message N without the data (the flag/signal only).
-    pub fault: Option<u64>,
+    /// Test only: `skip-put@N` (PE 0 sends its message N without the data, the flag or
+    /// signal only) or `exit@N` (PE 1 exits with code 9 at message N).
+    pub fault: Option<team_run::Fault>,
 }
 
 /// The biggest message.
@@ -258,8 +259,8 @@ pub struct WorkerSpec {
     pub samples: u64,
     /// Warm-up round trips.
     pub warmup: u64,
-    /// PE 0 sends message N without its data.
-    pub fault: Option<u64>,
+    /// The injected fault.
+    pub fault: Option<team_run::Fault>,
     /// Bound on every wait, seconds.
     pub wait_timeout_s: f64,
 }
@@ -302,7 +303,7 @@ fn pe_main(team: &handoff::team::Team, spec: &WorkerSpec) -> Result<PeOutput, Te
         if iteration % 2 == me as u64 {
             let s = &mut src[(m % 2) as usize];
             s[0] = m;
-            let skip = me == 0 && spec.fault == Some(m);
+            let skip = me == 0 && team_run::hits(&spec.fault, "skip-put", m);
             match spec.method {
                 Method::FenceFlag => {
                     if !skip {
@@ -326,6 +327,7 @@ fn pe_main(team: &handoff::team::Team, spec: &WorkerSpec) -> Result<PeOutput, Te
                 }
             }
         } else {
+            team_run::maybe_exit(&spec.fault, me, m);
             let received: &[u64] = match spec.method {
                 Method::FenceFlag | Method::PutSignal => {
                     team.signal_wait_until(flag, Cmp::Ge, 1)?;
@@ -344,11 +346,8 @@ fn pe_main(team: &handoff::team::Team, spec: &WorkerSpec) -> Result<PeOutput, Te
                     &got
                 }
             };
-            if out.verified {
-                if let Some(why) = check(received, peer as u64 + 1, m) {
-                    out.verified = false;
-                    out.failure = format!("PE {me}: {why}");
-                }
+            if let Some(why) = check(received, peer as u64 + 1, m) {
+                out.fail(format!("PE {me}: {why}"));
             }
         }
         iteration += 1;
@@ -408,7 +407,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             round_trips: cfg.round_trips_at(size),
             samples: cfg.samples,
             warmup: cfg.warmup.min(cfg.round_trips_at(size)),
-            fault: cfg.fault,
+            fault: cfg.fault.clone(),
             wait_timeout_s: 20.0,
         };
         let team = TeamSpec {
@@ -421,6 +420,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             wait,
             heap: size + (1 << 20),
             deadline: Duration::from_secs(120),
+            label: format!("{} {size} B {}", method.name(), p.class),
         };
         let floor = (p.cpus[0] != p.cpus[1])
             .then(|| super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]))

@@ -43,6 +43,25 @@ pub struct PeOutput {
     pub failure: String,
 }
 
+impl PeOutput {
+    /// Records a failed check: `verified` becomes false; the first three failures are kept
+    /// in `failure`, joined by "; ".
+    pub fn fail(&mut self, why: String) {
+        self.verified = false;
+        let kept = if self.failure.is_empty() {
+            0
+        } else {
+            self.failure.matches("; ").count() + 1
+        };
+        if kept < 3 {
+            if kept > 0 {
+                self.failure.push_str("; ");
+            }
+            self.failure.push_str(&why);
+        }
+    }
+}
+
 /// One team to start for one run of a point.
 #[derive(Debug, Clone)]
 pub struct TeamSpec {
@@ -64,6 +83,8 @@ pub struct TeamSpec {
     pub heap: usize,
     /// Kill every PE still running after this long.
     pub deadline: Duration,
+    /// The point, for error messages ("counting-put 8 B same-core").
+    pub label: String,
 }
 
 /// Starts the team of `spec`, waits for it and returns every PE's output, by rank.
@@ -73,7 +94,7 @@ pub struct TeamSpec {
 pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
     let fail = |message: String| BenchError::Failed {
         experiment: spec.experiment,
-        message,
+        message: format!("{}: {message}", spec.label),
     };
     let placement = if spec.cpus.is_empty() {
         Placement::Unpinned
@@ -244,26 +265,55 @@ pub fn check(buf: &[u64], salt: u64, m: u64) -> Option<String> {
     None
 }
 
-/// A fault injected on purpose (tests prove a bad transfer is caught): `NAME@N`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// A fault injected on purpose (tests prove a bad transfer is caught and a dying PE is
+/// reported): `KIND@N`, N the message, round or row it hits (0-based).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fault {
+    /// Which fault, one of the experiment's kinds.
+    pub kind: String,
     /// Which message / round / row it hits (0-based).
     pub at: u64,
 }
 
-/// Parses `--fault KIND@N` where `KIND` must be `kind`.
-pub fn parse_fault(experiment: &'static str, kind: &str, text: &str) -> Result<Fault, BenchError> {
+/// Parses `--fault KIND@N` where `KIND` is one of `kinds`.
+pub fn parse_fault(
+    experiment: &'static str,
+    kinds: &[&str],
+    text: &str,
+) -> Result<Fault, BenchError> {
     let bad = || BenchError::Usage {
         experiment,
-        message: format!("--fault {text}: expected {kind}@N, N a number"),
+        message: format!(
+            "--fault {text}: expected KIND@N, KIND one of {}",
+            kinds.join(", ")
+        ),
     };
     let (k, n) = text.split_once('@').ok_or_else(bad)?;
-    if k != kind {
+    if !kinds.contains(&k) {
         return Err(bad());
     }
     Ok(Fault {
+        kind: k.to_string(),
         at: n.trim().parse().map_err(|_| bad())?,
     })
+}
+
+/// Inside a worker: the fault `exit@N` ends this PE with code 9 at step N, as a crash would.
+pub fn maybe_exit(fault: &Option<Fault>, rank: usize, step: u64) {
+    if rank == 1
+        && fault
+            .as_ref()
+            .is_some_and(|f| f.kind == "exit" && f.at == step)
+    {
+        std::process::exit(9);
+    }
+}
+
+/// Whether `fault` is `kind@step`.
+pub fn hits(fault: &Option<Fault>, kind: &str, step: u64) -> bool {
+    fault
+        .as_ref()
+        .is_some_and(|f| f.kind == kind && f.at == step)
 }
 
 /// The parts of a results file the three experiments share: parsing a wait strategy flag.
@@ -304,6 +354,19 @@ mod tests {
     }
 
     #[test]
+    fn failures_keep_the_first_three() {
+        let mut o = PeOutput {
+            verified: true,
+            ..PeOutput::default()
+        };
+        for i in 0..5 {
+            o.fail(format!("f{i}"));
+        }
+        assert!(!o.verified);
+        assert_eq!(o.failure, "f0; f1; f2");
+    }
+
+    #[test]
     fn output_lines_parse_and_name_their_rank() {
         let o = PeOutput {
             rank: 1,
@@ -315,8 +378,12 @@ mod tests {
         assert_eq!(parse_output(1, &text).unwrap(), o);
         assert!(parse_output(0, &text).unwrap_err().contains("rank 1"));
         assert!(parse_output(0, "").unwrap_err().contains("no result line"));
-        assert!(parse_fault("x", "skip-put", "skip-put@3").unwrap().at == 3);
-        assert!(parse_fault("x", "skip-put", "skip@3").is_err());
-        assert!(parse_fault("x", "skip-put", "skip-put@x").is_err());
+        let f = parse_fault("x", &["skip-put", "exit"], "skip-put@3").unwrap();
+        assert_eq!((f.kind.as_str(), f.at), ("skip-put", 3));
+        assert!(hits(&Some(f.clone()), "skip-put", 3));
+        assert!(!hits(&Some(f), "skip-put", 2));
+        assert!(parse_fault("x", &["skip-put"], "skip@3").is_err());
+        assert!(parse_fault("x", &["skip-put"], "skip-put@x").is_err());
+        assert!(parse_fault("x", &["skip-put"], "skip-put").is_err());
     }
 }

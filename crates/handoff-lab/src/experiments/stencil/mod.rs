@@ -158,8 +158,9 @@ pub struct Config {
     pub cpus: Vec<usize>,
     /// The PEs' wait strategy.
     pub wait: String,
-    /// Test only: PE 0 sends row N's boundary value off by one in the first iteration.
-    pub fault: Option<u64>,
+    /// Test only: `wrong-value@N` (PE 0 sends row N's boundary value off by one in the
+    /// first iteration; with 2 PEs or more) or `exit@N` (PE 1 exits with code 9 at row N).
+    pub fault: Option<team_run::Fault>,
 }
 
 /// Points of a grid dimension at most.
@@ -302,7 +303,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             method,
             grid: g,
             iterations: cfg.iterations,
-            fault: cfg.fault,
+            fault: cfg.fault.clone(),
             wait_timeout_s: 30.0,
         };
         let team = TeamSpec {
@@ -315,6 +316,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             wait,
             heap: 8 * g.m + (1 << 20),
             deadline: Duration::from_secs(300),
+            label: format!("{kind} {} {}×{} on {} PEs", method.name(), g.m, g.n, g.pes),
         };
         let mut per_run = Vec::new();
         let mut verified = true;

@@ -19,8 +19,8 @@ pub struct WorkerSpec {
     pub grid: Grid,
     /// Iterations.
     pub iterations: u64,
-    /// The fault row.
-    pub fault: Option<u64>,
+    /// The injected fault.
+    pub fault: Option<team_run::Fault>,
     /// Bound on every wait, seconds.
     pub wait_timeout_s: f64,
 }
@@ -114,12 +114,7 @@ fn pe_main(team: &Team, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
         verified: true,
         ..PeOutput::default()
     };
-    let fail = |out: &mut PeOutput, why: String| {
-        if out.verified {
-            out.verified = false;
-            out.failure = format!("PE {r}: {why}");
-        }
-    };
+    let fail = |out: &mut PeOutput, why: String| out.fail(format!("PE {r}: {why}"));
     let mut stamps = Vec::with_capacity(spec.iterations as usize);
     let k_corner = |k: u64| corner(m, n, k);
     team.barrier_all()?;
@@ -139,6 +134,7 @@ fn pe_main(team: &Team, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
             a[0] = v;
         }
         for i in 1..m {
+            team_run::maybe_exit(&spec.fault, r, i as u64);
             if r > 0 {
                 let v = ghost.recv(team, spec.method, i, it * (m as u64 - 1) + i as u64)?;
                 let want = cell(m, n, it + 1, i, lo - 1);
@@ -159,7 +155,7 @@ fn pe_main(team: &Team, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
             }
             if r + 1 < p {
                 let mut v = row[w - 1];
-                if r == 0 && it == 0 && spec.fault == Some(i as u64) {
+                if r == 0 && it == 0 && team_run::hits(&spec.fault, "wrong-value", i as u64) {
                     v += 1.0;
                 }
                 ghost.send(team, spec.method, i, v, r + 1)?;
