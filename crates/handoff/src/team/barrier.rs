@@ -39,8 +39,10 @@ pub(crate) struct Node<'a> {
 }
 
 /// Runs one dissemination barrier for `me` over `set` (sorted, containing `me`); `seen` is
-/// this PE's local count of arrivals consumed per sender rank. An error names nothing: the
-/// caller maps it (a peer check already names the PE).
+/// this PE's local count of arrivals consumed per sender rank; `peer_cpu` is the hint for
+/// adaptive waits (see [`crate::sync::CpuHint`]). An error names nothing: the caller maps
+/// it (a peer check already names the PE).
+#[allow(clippy::too_many_arguments)] // the barrier's inputs; a struct would only rename them
 pub(crate) fn dissemination<'a, P: PeerWatch + ?Sized>(
     me: usize,
     set: &[usize],
@@ -49,6 +51,7 @@ pub(crate) fn dissemination<'a, P: PeerWatch + ?Sized>(
     how: Wait,
     deadline: Option<Deadline>,
     peers: &P,
+    peer_cpu: Option<u32>,
 ) -> Result<(), WaitError> {
     let n = set.len();
     let Ok(i) = set.binary_search(&me) else {
@@ -71,7 +74,7 @@ pub(crate) fn dissemination<'a, P: PeerWatch + ?Sized>(
             how,
             deadline,
             peers,
-            None,
+            peer_cpu,
         )?;
         d *= 2;
     }
@@ -144,15 +147,24 @@ mod tests {
                     let evens: Vec<usize> = (0..N).step_by(2).collect();
                     for it in 1..=ITERS {
                         data[me].store(it, Ordering::Relaxed);
-                        dissemination(me, &all, &mut seen, node, Wait::ADAPTIVE, None, &NoPeers)
-                            .unwrap();
+                        dissemination(
+                            me,
+                            &all,
+                            &mut seen,
+                            node,
+                            Wait::ADAPTIVE,
+                            None,
+                            &NoPeers,
+                            None,
+                        )
+                        .unwrap();
                         for (r, d) in data.iter().enumerate() {
                             assert!(
                                 d.load(Ordering::Relaxed) >= it,
                                 "PE {me} iter {it}: PE {r} behind"
                             );
                         }
-                        dissemination(me, &all, &mut seen, node, Wait::Block, None, &NoPeers)
+                        dissemination(me, &all, &mut seen, node, Wait::Block, None, &NoPeers, None)
                             .unwrap();
                         if me % 2 == 0 {
                             dissemination(
@@ -163,6 +175,7 @@ mod tests {
                                 Wait::SpinYield,
                                 None,
                                 &NoPeers,
+                                None,
                             )
                             .unwrap();
                         }
@@ -217,8 +230,17 @@ mod loom_tests {
                     arrivals: &s.arrivals[r],
                     bell: &s.bells[r],
                 };
-                dissemination(me, &[0, 1, 2], &mut seen, node, Wait::Block, None, &NoPeers)
-                    .unwrap();
+                dissemination(
+                    me,
+                    &[0, 1, 2],
+                    &mut seen,
+                    node,
+                    Wait::Block,
+                    None,
+                    &NoPeers,
+                    None,
+                )
+                .unwrap();
                 for r in 0..N {
                     // SAFETY: every write happened before the barrier (what the model checks).
                     let v = s.data[r].with(|p| unsafe { *p });

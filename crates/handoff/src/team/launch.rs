@@ -151,6 +151,7 @@ pub struct Launch {
     env: Vec<(OsString, OsString)>,
     grace: Duration,
     capture_stdout: bool,
+    timeout: Option<Duration>,
     /// A bad `HANDOFF_HEAP_SIZE`, reported by `spawn` unless `heap` overrides it.
     heap_env_error: Option<(String, String)>,
 }
@@ -179,6 +180,7 @@ impl Launch {
             env: Vec::new(),
             grace: Duration::from_secs(2),
             capture_stdout: false,
+            timeout: None,
             heap_env_error,
         }
     }
@@ -199,6 +201,14 @@ impl Launch {
     pub fn heap(mut self, bytes: usize) -> Self {
         self.heap = bytes;
         self.heap_env_error = None;
+        self
+    }
+
+    /// Ends the team if it has not ended within `timeout` of its start: [`Running::wait`]
+    /// then kills every PE still running and returns [`TeamError::Timeout`] (a watchdog for
+    /// tests and the lab). Default: no limit.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
         self
     }
 
@@ -314,6 +324,7 @@ impl Launch {
             kids: Vec::with_capacity(self.n),
             pids: Vec::with_capacity(self.n),
             grace: self.grace,
+            deadline: self.timeout.map(|t| Instant::now() + t),
         };
         for (rank, cpu) in cpus.iter().enumerate() {
             let mut cmd = Command::new(&program);
@@ -367,6 +378,7 @@ pub struct Running {
     kids: Vec<Option<Child>>,
     pids: Vec<u32>,
     grace: Duration,
+    deadline: Option<Instant>,
 }
 
 impl Running {
@@ -440,6 +452,12 @@ impl Running {
             }
             if running == 0 {
                 break;
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                // Drop kills and reaps the PEs still running, and removes the segment.
+                return Err(TeamError::Timeout {
+                    what: "every PE to exit (Launch::timeout)",
+                });
             }
             if failed_at.is_some_and(|t| t.elapsed() >= self.grace) {
                 for (st, slot) in status.iter_mut().zip(self.kids.iter_mut()) {

@@ -103,6 +103,8 @@ impl<X: Transport> Team<X> {
         self.x.wait_local(
             &mut || {
                 let all = words.iter().enumerate().all(|(i, w)| {
+                    // Acquire: pairs with the Release update in `ops::apply_signal` (or the
+                    // AcqRel of a remote atomic) by the PE that set the word.
                     skip(i) || cmp.holds(w.load(std::sync::atomic::Ordering::Acquire), value)
                 });
                 all.then_some(0)
@@ -135,6 +137,7 @@ impl<X: Transport> Team<X> {
         let i = self.x.wait_local(
             &mut || {
                 super::ops::any_from(start, n, |i| {
+                    // Acquire: as in `wait_until_all`.
                     !skip(i)
                         && cmp.holds(words[i].load(std::sync::atomic::Ordering::Acquire), value)
                 })
@@ -160,6 +163,7 @@ impl<X: Transport> Team<X> {
             return Ok(Vec::new());
         }
         let holds = |i: usize| {
+            // Acquire: as in `wait_until_all`.
             !skip(i) && cmp.holds(words[i].load(std::sync::atomic::Ordering::Acquire), value)
         };
         self.x.wait_local(
