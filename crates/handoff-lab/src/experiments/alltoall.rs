@@ -168,7 +168,7 @@ impl Config {
         if self.pes.is_empty() {
             return Err(bad("no team size: use e.g. --pes 2,4".into()));
         }
-        if let Some(p) = self.pes.iter().find(|&&p| p < 2 || p > MAX_PES) {
+        if let Some(p) = self.pes.iter().find(|&&p| !(2..=MAX_PES).contains(&p)) {
             return Err(bad(format!(
                 "--pes {p}: an all-to-all needs 2 to {MAX_PES} PEs"
             )));

@@ -86,8 +86,10 @@ fn bad_configurations_are_refused() {
 
 #[test]
 fn findings_compare_counting_with_each_baseline_at_the_smallest_size() {
-    let mut m = Machine::default();
-    m.allowed_cpus = vec![0, 1];
+    let m = Machine {
+        allowed_cpus: vec![0, 1],
+        ..Machine::default()
+    };
     let mut r = BenchResults::new(NAME, m, Tool::default(), serde_json::json!({}));
     // By hand, 8 B, 2 PEs: counting 30 MB/s, fence-flags 10 (3×: holds), barrier 20 (1.5×:
     // does not hold). 4 PEs: counting only beside barrier -> one judged, one not measured.

@@ -246,9 +246,7 @@ pub fn fill(buf: &mut [u64], salt: u64, m: u64) {
 /// one word in every cache line (every 8th) and the last word must be the pattern. `None`
 /// when it checks out, else the first wrong word in words.
 pub fn check(buf: &[u64], salt: u64, m: u64) -> Option<String> {
-    let Some(&first) = buf.first() else {
-        return None;
-    };
+    let &first = buf.first()?;
     if first != m {
         return Some(format!("stamp word is {first}, expected message {m}"));
     }

@@ -187,7 +187,7 @@ impl Config {
                 vec![1000, 2000, 4000, 8000]
             },
             weak_n: 1000,
-            weak_pes: n.max(2).min(MAX_PES),
+            weak_pes: n.clamp(2, MAX_PES),
             iterations: if quick { 4 } else { 11 },
             runs: 3,
             cpus: cpus.to_vec(),

@@ -130,8 +130,10 @@ fn rec(method: Method, pes: usize, run_means: &[f64]) -> BenchRecord {
 
 #[test]
 fn findings_compare_counting_with_fence_flag_per_team_size() {
-    let mut m = Machine::default();
-    m.allowed_cpus = vec![0, 1];
+    let m = Machine {
+        allowed_cpus: vec![0, 1],
+        ..Machine::default()
+    };
     let mut r = BenchResults::new(NAME, m, Tool::default(), serde_json::json!({}));
     // By hand: 1 PE is not judged; 2 PEs 500 vs 200 (2.5×: holds); 4 PEs 100 vs 90 (1.11×:
     // does not hold, oversubscribed).
