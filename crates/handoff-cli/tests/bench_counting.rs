@@ -392,3 +392,66 @@ fn bad_flags_are_usage_errors_before_anything_runs() {
         );
     }
 }
+
+#[test]
+fn ctrl_c_stops_after_the_current_team_with_partial_output_and_no_segments() {
+    use std::process::{Command, Stdio};
+    let _g = serial();
+    let dir = tmpdir("st-int");
+    let file = dir.join("partial.json");
+    // 3 × 3 points of 5 runs of 50 iterations: many seconds; interrupted after about one.
+    let mut child = Command::new(common::BIN)
+        .args([
+            "bench",
+            "stencil",
+            "--grid",
+            "2000x200",
+            "--pes",
+            "1,2,3",
+            "--weak-m",
+            "none",
+            "--iterations",
+            "50",
+            "--runs",
+            "5",
+            "--format",
+            "json",
+            "-q",
+            "-o",
+        ])
+        .arg(&file)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let parent = child.id();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let _ = Command::new("kill")
+        .args(["-INT", &parent.to_string()])
+        .status();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("bench stencil did not stop within 60 s of SIGINT");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    use std::io::Read;
+    let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+    assert_eq!(status.code(), Some(130), "{err}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(v["partial"], true);
+    assert!(records(&v).len() < 9, "{}", records(&v).len());
+    assert!(
+        common::segments_of(parent).is_empty(),
+        "{:?}",
+        common::segments_of(parent)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

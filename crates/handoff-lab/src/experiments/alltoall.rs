@@ -491,7 +491,18 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
                 bandwidth(res, Method::Counting, p, size),
                 bandwidth(res, base, p, size),
             ) {
-                (Some(c), Some(b)) => out.push(at_least(&claim, &what, &c, &b, 2.0)),
+                (Some(c), Some(b)) => {
+                    let why = if !over.is_empty() {
+                        team_run::OVERSUBSCRIBED
+                    } else if base == Method::Barrier {
+                        "the barrier costs ⌈log2 p⌉ rounds of signalled waits after the puts, \
+                         the counting puts one wait for p − 1 counts; with few PEs the \
+                         difference is a hand-off or two per round."
+                    } else {
+                        team_run::SAME_WORK
+                    };
+                    out.push(team_run::because(at_least(&claim, &what, &c, &b, 2.0), why))
+                }
                 (None, None) => {}
                 _ => out.push(judge(&claim, &what, None, 2.0)),
             }

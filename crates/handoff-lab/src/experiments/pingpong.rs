@@ -530,8 +530,20 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
         ] {
             let what = format!("fence-flag / {} latency, {class}", m.name());
             let claim = format!("{claim} [{class}]");
+            let why = if class == "same-core" {
+                "both PEs share one CPU, so every hand-off is a context switch, the same for \
+                 every method and far above a cache-line transfer."
+            } else if m == Method::Line {
+                "a line moves the payload and its sequence word in one cache-line transfer, \
+                 where put + fence + flag moves the data line and then the flag line, so up \
+                 to 2× is possible when line transfers dominate the hand-off."
+            } else {
+                team_run::SAME_WORK
+            };
             match (&ff, latency(res, m, class, 8.0)) {
-                (Some(a), Some(b)) => out.push(at_least(&claim, &what, a, &b, 2.0)),
+                (Some(a), Some(b)) => {
+                    out.push(team_run::because(at_least(&claim, &what, a, &b, 2.0), why))
+                }
                 _ if res
                     .records
                     .iter()

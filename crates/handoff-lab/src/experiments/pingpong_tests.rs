@@ -133,6 +133,17 @@ fn findings_judge_fence_flag_over_each_method_at_8_bytes() {
     assert!((f[1].ratio.unwrap().ratio - 1.25).abs() < 0.01);
     assert_eq!(f[2].holds, crate::bench::Holds::Yes, "{}", f[2].sentence);
     assert!(f[0].claim.contains("same-package"));
+    assert!(
+        f[0].sentence
+            .contains("Why here: on one node a put is a memcpy"),
+        "{}",
+        f[0].sentence
+    );
+    assert!(
+        f[2].sentence.contains("one cache-line transfer"),
+        "{}",
+        f[2].sentence
+    );
     // Without fence-flag at 8 B: not measured, inconclusive.
     r.records.remove(0);
     let f = findings(&r);

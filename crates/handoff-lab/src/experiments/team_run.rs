@@ -314,7 +314,27 @@ pub fn hits(fault: &Option<Fault>, kind: &str, step: u64) -> bool {
         .is_some_and(|f| f.kind == kind && f.at == step)
 }
 
-/// The parts of a results file the three experiments share: parsing a wait strategy flag.
+/// Adds the reason to a finding's sentence ("Why here: ...").
+pub fn because(mut f: crate::bench::Finding, why: &str) -> crate::bench::Finding {
+    f.sentence.push_str(" Why here: ");
+    f.sentence.push_str(why);
+    f
+}
+
+/// What a method costs on one node, for the findings' reasons: the seed's own "shared memory
+/// implementation" of a counting put is copy, membar, atomic increment.
+pub const SAME_WORK: &str = "on one node a put is a memcpy and a counting put (or put with \
+    signal) is that copy plus one atomic on the target's word — the seed's own shared-memory \
+    implementation, and exactly what put + fence + flag does (the fence is free on x86); the \
+    seed's gain came from sparing a network message, which does not exist here, so parity is \
+    expected.";
+
+/// Why oversubscribed points differ, for the findings' reasons.
+pub const OVERSUBSCRIBED: &str = "with more PEs than CPUs a wait that is not already \
+    satisfied costs a scheduler hand-off (tens of µs), which dwarfs the message costs the \
+    claim is about; which method wins depends on how often a PE must sleep.";
+
+/// Parses a wait strategy flag.
 pub fn parse_wait(experiment: &'static str, text: &str) -> Result<Wait, BenchError> {
     text.parse::<Wait>().map_err(|e| BenchError::Usage {
         experiment,

@@ -447,7 +447,22 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
             mflops(res, Method::CountingPut, p),
             mflops(res, Method::FenceFlag, p),
         ) {
-            (Some(c), Some(f)) => out.push(at_least(&claim, what, &c, &f, 2.0)),
+            (Some(c), Some(f)) => {
+                let why = if over.is_empty() {
+                    "each row sends one 8-byte value to the right neighbour; "
+                } else {
+                    ""
+                };
+                let why = format!(
+                    "{why}{}",
+                    if over.is_empty() {
+                        team_run::SAME_WORK
+                    } else {
+                        team_run::OVERSUBSCRIBED
+                    }
+                );
+                out.push(team_run::because(at_least(&claim, what, &c, &f, 2.0), &why))
+            }
             (None, None) => {}
             _ => out.push(judge(&claim, what, None, 2.0)),
         }
