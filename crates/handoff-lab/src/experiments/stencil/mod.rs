@@ -73,7 +73,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_time: "about 20 s (quick 3 s)",
+    report_time: "about 15 s (quick 3 s)",
 };
 
 /// How a boundary value travels.
@@ -189,7 +189,7 @@ impl Config {
             weak_n: 1000,
             weak_pes: n.clamp(2, MAX_PES),
             iterations: if quick { 4 } else { 11 },
-            runs: 3,
+            runs: if quick { 3 } else { 5 },
             cpus: cpus.to_vec(),
             wait: "adaptive".into(),
             fault: None,
