@@ -59,7 +59,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_time: "about 8 s (quick 1 s)",
+    report_time: "5-8 s (quick 1 s)",
 };
 
 /// How a round completes.

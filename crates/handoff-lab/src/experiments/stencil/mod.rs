@@ -73,7 +73,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_time: "about 15 s (quick 3 s)",
+    report_time: "6-15 s (quick 3 s)",
 };
 
 /// How a boundary value travels.
