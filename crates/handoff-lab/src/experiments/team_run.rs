@@ -8,18 +8,16 @@
 //! A PE's team waits are bounded ([`Team::set_timeout`], the spec's `wait_timeout_s`), so a
 //! protocol that loses a message ends in [`handoff::team::TeamError::Timeout`] and a non-zero
 //! exit; a PE that dies ends the others' waits with `PeerDied`; the launcher then stops the
-//! rest. On top of that, [`run_team`] kills every PE still alive at its own deadline.
+//! rest. On top of that, the launcher kills every PE still alive at the run's deadline
+//! ([`Launch::timeout`]).
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use handoff::sync::Wait;
-use handoff::sys::ProcessId;
-use handoff::team::{Launch, Placement, Team};
+use handoff::team::{Launch, Placement, Team, TeamError};
 use serde::{Deserialize, Serialize};
 
 use crate::bench::registry::BenchError;
@@ -81,7 +79,7 @@ pub struct TeamSpec {
     pub wait: Wait,
     /// Symmetric heap bytes per PE.
     pub heap: usize,
-    /// Kill every PE still running after this long.
+    /// Kill every PE still running after this long ([`Launch::timeout`]).
     pub deadline: Duration,
     /// The point, for error messages ("counting-put 8 B same-core").
     pub label: String,
@@ -111,6 +109,7 @@ pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
         .wait(spec.wait)
         .heap(spec.heap)
         .capture_stdout(true)
+        .timeout(spec.deadline)
         .spawn()
         .map_err(|e| fail(format!("cannot start {} PEs: {e}", spec.pes)))?;
     let readers: Vec<_> = (0..spec.pes)
@@ -127,40 +126,12 @@ pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
             })
         })
         .collect();
-    let ids: Vec<ProcessId> = running
-        .pids()
-        .iter()
-        .filter_map(|&p| ProcessId::of(p).ok())
-        .collect();
-    let done = Arc::new(AtomicBool::new(false));
-    let fired = Arc::new(AtomicBool::new(false));
-    let watchdog = {
-        let (done, fired, deadline) = (done.clone(), fired.clone(), spec.deadline);
-        std::thread::spawn(move || {
-            let start = Instant::now();
-            while !done.load(Ordering::Acquire) {
-                if start.elapsed() >= deadline {
-                    fired.store(true, Ordering::Release);
-                    for id in &ids {
-                        // A PE already gone (ESRCH) needs no killing; ProcessId never hits a
-                        // reused pid.
-                        let _ = id.kill(handoff::sys::proc::Signal::KILL);
-                    }
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        })
-    };
     let report = running.wait();
-    // Release: pairs with the watchdog's Acquire load: it stops without killing.
-    done.store(true, Ordering::Release);
-    let _ = watchdog.join();
     let texts: Vec<String> = readers
         .into_iter()
         .map(|h| h.join().unwrap_or_default())
         .collect();
-    if fired.load(Ordering::Acquire) {
+    if let Err(TeamError::Timeout { .. }) = report {
         return Err(fail(format!(
             "the team of {} PEs did not finish within {:.0} s and was killed (a lost message \
              or a stuck PE); rerun with fewer reps or a larger deadline",
@@ -369,6 +340,53 @@ mod tests {
         // One word: only the stamp.
         assert_eq!(check(&[7], 0, 7), None);
         assert!(check(&[6], 0, 7).is_some());
+    }
+
+    /// A team of `sh -c SCRIPT` processes (the experiment name and spec become `$0` and `$1`).
+    fn shell_team(script: &str, pes: usize, deadline_ms: u64) -> TeamSpec {
+        TeamSpec {
+            exe: "/bin/sh".into(),
+            args: vec!["-c".into(), script.into()],
+            experiment: "pingpong",
+            spec: "{}".into(),
+            pes,
+            cpus: Vec::new(),
+            wait: Wait::ADAPTIVE,
+            heap: 1 << 16,
+            deadline: Duration::from_millis(deadline_ms),
+            label: "test point".into(),
+        }
+    }
+
+    #[test]
+    fn run_team_collects_each_pes_line_and_names_what_went_wrong() {
+        let line = r#"echo "{\"rank\":$HANDOFF_RANK,\"samples\":[$HANDOFF_RANK.5],\"verified\":true,\"failure\":\"\"}""#;
+        let outs = run_team(&shell_team(line, 3, 20_000)).unwrap();
+        assert_eq!(outs.len(), 3);
+        for (r, o) in outs.iter().enumerate() {
+            assert_eq!((o.rank, o.samples.clone()), (r, vec![r as f64 + 0.5]));
+        }
+        // No line: named. A PE that exits non-zero: its rank and code.
+        let e = run_team(&shell_team("true", 2, 20_000))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("test point") && e.contains("no result line"),
+            "{e}"
+        );
+        let e = run_team(&shell_team(
+            r#"[ "$HANDOFF_RANK" = 1 ] && exit 7; true"#,
+            2,
+            20_000,
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("PE 1") && e.contains("code 7"), "{e}");
+        // A PE that never ends: killed at the deadline, not waited for.
+        let e = run_team(&shell_team("exec sleep 30", 2, 300))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("did not finish within"), "{e}");
     }
 
     #[test]
