@@ -100,6 +100,15 @@ enum Bench {
     /// Charm++'s private variables: per-thread counters in thread-local storage vs a shared
     /// array (false sharing) vs a padded array; ns per access vs threads.
     PrivateVars(crate::bench_private_vars::PrivateVarsArgs),
+    /// Counting puts (seed 003): half round trip between 2 PEs, put + fence + flag vs
+    /// put-with-signal vs counting put vs one cache line, per size and placement.
+    Pingpong(crate::bench_pingpong::PingpongArgs),
+    /// Counting puts (seed 003): all-to-all bandwidth per PE and per node, synchronized by a
+    /// barrier, by fence + flags, or by counting puts, over sizes and team sizes.
+    Alltoall(crate::bench_alltoall::AlltoallArgs),
+    /// Counting puts (seed 003): PRK's pipelined synch_p2p stencil, boundary values sent by
+    /// fence + flag, put-with-signal or counting puts; strong and weak scaling, MFLOP/s.
+    Stencil(crate::bench_stencil::StencilArgs),
 }
 
 #[derive(Debug, Args)]
@@ -166,6 +175,9 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::Exchange(a)) => bench_exchange(a),
         Command::Bench(Bench::C2c(a)) => bench_c2c(a),
         Command::Bench(Bench::PrivateVars(a)) => crate::bench_private_vars::run(a),
+        Command::Bench(Bench::Pingpong(a)) => crate::bench_pingpong::run(a),
+        Command::Bench(Bench::Alltoall(a)) => crate::bench_alltoall::run(a),
+        Command::Bench(Bench::Stencil(a)) => crate::bench_stencil::run(a),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {

@@ -180,3 +180,23 @@ pub fn run_for_report(
     }
     Ok((out, failures))
 }
+
+/// Parses a comma list with `item` (e.g. `--sizes 8,4K,1M`); an empty or bad element is a
+/// usage error naming `flag`.
+pub fn parse_list<T>(
+    text: &str,
+    flag: &str,
+    what: &str,
+    item: impl Fn(&str) -> Option<T>,
+) -> Result<Vec<T>, Failure> {
+    text.split(',')
+        .map(|x| {
+            item(x.trim()).ok_or_else(|| Failure::usage(format!("{flag} {}: {what}", x.trim())))
+        })
+        .collect()
+}
+
+/// A size such as `8`, `4K`, `1M` (powers of 1024).
+pub fn parse_size(text: &str) -> Option<usize> {
+    handoff::team::parse_size(text).ok()
+}

@@ -1,7 +1,10 @@
 //! `handoff`: measure how fast two processes (or threads) on this machine hand data to each
 //! other, and which placement and synchronization to use for which message size.
 
+mod bench_alltoall;
+mod bench_pingpong;
 mod bench_private_vars;
+mod bench_stencil;
 mod cli;
 mod cli_bench;
 mod cli_report;

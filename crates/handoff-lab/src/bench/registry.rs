@@ -134,7 +134,12 @@ pub fn no_findings(_: &BenchResults) -> Vec<Finding> {
 }
 
 /// Every registered experiment, in report order.
-pub static EXPERIMENTS: &[&ExperimentInfo] = &[&crate::experiments::private_vars::INFO];
+pub static EXPERIMENTS: &[&ExperimentInfo] = &[
+    &crate::experiments::private_vars::INFO,
+    &crate::experiments::pingpong::INFO,
+    &crate::experiments::alltoall::INFO,
+    &crate::experiments::stencil::INFO,
+];
 
 /// The experiment named `name`.
 pub fn by_name(name: &str) -> Option<&'static ExperimentInfo> {

@@ -105,7 +105,8 @@ fn fmt_param(name: &str, v: &serde_json::Value) -> String {
 }
 
 /// An aligned table: series, parameters, then each metric as mean (CI), and "ok"/"FAILED" for
-/// the data check.
+/// the data check; then the notes and the seed's claims judged on these results (the
+/// experiment's registered findings), one line each.
 pub fn table(results: &BenchResults) -> String {
     let params = param_names(results);
     let metrics = metric_names(results);
@@ -139,6 +140,12 @@ pub fn table(results: &BenchResults) -> String {
     out.push_str(&t.render());
     for n in &results.notes {
         out.push_str(&format!("note: {n}\n"));
+    }
+    let claims = super::registry::by_name(&results.experiment)
+        .map(|info| (info.findings)(results))
+        .unwrap_or_default();
+    for f in claims {
+        out.push_str(&format!("claim: {}\n", f.sentence));
     }
     if results.partial {
         out.push_str(&format!(
@@ -257,6 +264,31 @@ mod tests {
         assert_eq!(cells[mean_col], "2");
         assert_eq!(cells[size_col], "64");
         assert_eq!(cells.len(), header.len());
+    }
+
+    #[test]
+    fn table_ends_with_the_registered_experiments_claims() {
+        // "demo" is not registered: no claim line.
+        assert!(!table(&sample()).contains("claim:"));
+        let mut r = sample();
+        r.experiment = "pingpong".into();
+        for (m, v) in [("fence-flag", 3.0), ("put-signal", 1.0)] {
+            let runs = [vec![v], vec![v * 1.01], vec![v * 0.99]];
+            r.records.push(
+                BenchRecord::new(m, 8.0, 3, 1, true)
+                    .param("method", m)
+                    .param("placement", "x")
+                    .metric(
+                        "latency_us",
+                        MetricRecord::from_runs("µs", false, &runs).unwrap(),
+                    ),
+            );
+        }
+        let t = table(&r);
+        assert!(
+            t.contains("claim: put-with-signal halves 8 B latency") && t.contains("holds here"),
+            "{t}"
+        );
     }
 
     #[test]

@@ -1,0 +1,90 @@
+//! `handoff bench pingpong`.
+
+use clap::Args;
+use handoff_lab::experiments::pingpong::{self, Config, Method};
+use handoff_lab::experiments::team_run;
+
+use crate::cli_bench::{parse_list, parse_size, run_ctx, BenchOutputArgs};
+use crate::common::{allowed_cpus, install_interrupt_handler, parse_cores};
+use crate::{progress, Failure};
+
+/// Flags of `handoff bench pingpong`.
+#[derive(Debug, Args)]
+pub struct PingpongArgs {
+    /// Methods: fence-flag, put-signal, counting-put, line (comma list).
+    #[arg(long, default_value = "fence-flag,put-signal,counting-put,line")]
+    method: String,
+    /// Message sizes, multiples of 8 bytes (comma list such as 8,4K,1M; default 8 B to 4 MiB).
+    #[arg(long)]
+    sizes: Option<String>,
+    /// Placement classes to run (comma list such as same-core,same-package, or `all`).
+    #[arg(long, default_value = "all")]
+    placement: String,
+    /// CPUs the pairs are chosen from (a list such as 0-3, or `all`).
+    #[arg(long, default_value = "all")]
+    cpus: String,
+    /// Round trips per sample for small messages.
+    #[arg(long)]
+    round_trips: Option<u64>,
+    /// Samples per run.
+    #[arg(long)]
+    samples: Option<u64>,
+    /// Runs (a fresh team of 2 PEs each).
+    #[arg(long)]
+    runs: Option<u64>,
+    /// The PEs' wait: spin, spin-yield, block or adaptive.
+    #[arg(long, default_value = "adaptive")]
+    wait: String,
+    /// Test only: skip-put@N (PE 0 sends message N without the data) or exit@N (PE 1 dies).
+    #[arg(long, hide = true)]
+    fault: Option<String>,
+    #[command(flatten)]
+    out: BenchOutputArgs,
+}
+
+/// Runs `handoff bench pingpong`.
+pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
+    let format = a.out.check()?;
+    let allowed = allowed_cpus()?;
+    let cpus = parse_cores(&a.cpus, &allowed, "--cpus")?;
+    let mut cfg = Config::for_report(false, &cpus);
+    cfg.methods = parse_list(
+        &a.method,
+        "--method",
+        "use fence-flag, put-signal, counting-put or line",
+        Method::parse,
+    )?;
+    if let Some(s) = &a.sizes {
+        cfg.sizes = parse_list(s, "--sizes", "not a size; use e.g. 8,4K,1M", parse_size)?;
+    }
+    if a.placement.trim() != "all" {
+        let known: Vec<String> = cfg.placements.iter().map(|p| p.class.clone()).collect();
+        let wanted = parse_list(
+            &a.placement,
+            "--placement",
+            &format!(
+                "not a placement class of these CPUs; use one of {}",
+                known.join(", ")
+            ),
+            |c| known.iter().any(|k| k == c).then(|| c.to_string()),
+        )?;
+        cfg.placements.retain(|p| wanted.contains(&p.class));
+    }
+    cfg.round_trips = a.round_trips.unwrap_or(cfg.round_trips);
+    cfg.samples = a.samples.unwrap_or(cfg.samples);
+    cfg.runs = a.runs.unwrap_or(cfg.runs);
+    cfg.warmup = cfg.warmup.min(cfg.round_trips);
+    cfg.wait = a.wait.clone();
+    if let Some(f) = &a.fault {
+        cfg.fault = Some(team_run::parse_fault("pingpong", &["skip-put", "exit"], f)?);
+    }
+    cfg.validate()?;
+    install_interrupt_handler();
+    let m = crate::common::Machine::detect()?;
+    let machine = handoff_lab::machine::detect(&m.calibration);
+    let tool = handoff_lab::machine::tool();
+    let mut prog = progress::Stderr::new(a.out.quiet);
+    let mut ctx = run_ctx(false, &machine, &tool, &allowed, &mut prog)?;
+    let res = pingpong::run(&cfg, &mut ctx)?;
+    a.out.emit(&res, format)
+}

@@ -1,0 +1,113 @@
+//! `handoff bench stencil`.
+
+use clap::Args;
+use handoff_lab::experiments::stencil::{self, Config, Method};
+use handoff_lab::experiments::team_run;
+
+use crate::cli_bench::{parse_list, run_ctx, BenchOutputArgs};
+use crate::common::{allowed_cpus, install_interrupt_handler, parse_cores};
+use crate::{progress, Failure};
+
+/// Flags of `handoff bench stencil`.
+#[derive(Debug, Args)]
+pub struct StencilArgs {
+    /// Methods: fence-flag, put-signal, counting-put (comma list).
+    #[arg(long, default_value = "fence-flag,put-signal,counting-put")]
+    method: String,
+    /// Strong scaling: the grid MxN (e.g. 4000x1000), or `none`.
+    #[arg(long)]
+    grid: Option<String>,
+    /// Strong scaling: team sizes (comma list; default 1, 2, every CPU, twice the CPUs).
+    #[arg(long)]
+    pes: Option<String>,
+    /// Weak scaling: row counts M (comma list), or `none`.
+    #[arg(long)]
+    weak_m: Option<String>,
+    /// Weak scaling: columns N.
+    #[arg(long)]
+    weak_n: Option<usize>,
+    /// Weak scaling: PEs (default: every CPU).
+    #[arg(long)]
+    weak_pes: Option<usize>,
+    /// CPUs the PEs are pinned to, PE r on the (r mod n)-th (a list such as 0-3, or `all`).
+    #[arg(long, default_value = "all")]
+    cpus: String,
+    /// Iterations per run (the first is a warm-up).
+    #[arg(long)]
+    iterations: Option<u64>,
+    /// Runs (a fresh team each).
+    #[arg(long)]
+    runs: Option<u64>,
+    /// The PEs' wait: spin, spin-yield, block or adaptive.
+    #[arg(long, default_value = "adaptive")]
+    wait: String,
+    /// Test only: wrong-value@ROW (PE 0 sends that row's boundary off by one once) or
+    /// exit@ROW (PE 1 dies there).
+    #[arg(long, hide = true)]
+    fault: Option<String>,
+    #[command(flatten)]
+    out: BenchOutputArgs,
+}
+
+fn parse_grid(text: &str) -> Option<(usize, usize)> {
+    let (m, n) = text.split_once(['x', 'X'])?;
+    Some((m.trim().parse().ok()?, n.trim().parse().ok()?))
+}
+
+/// Runs `handoff bench stencil`.
+pub fn run(a: StencilArgs) -> Result<u8, Failure> {
+    let format = a.out.check()?;
+    let allowed = allowed_cpus()?;
+    let cpus = parse_cores(&a.cpus, &allowed, "--cpus")?;
+    let mut cfg = Config::for_report(false, &cpus);
+    cfg.methods = parse_list(
+        &a.method,
+        "--method",
+        "use fence-flag, put-signal or counting-put",
+        Method::parse,
+    )?;
+    match a.grid.as_deref().map(str::trim) {
+        None => {}
+        Some("none") => cfg.strong = None,
+        Some(g) => {
+            cfg.strong = Some(parse_grid(g).ok_or_else(|| {
+                Failure::usage(format!("--grid {g}: expected MxN, e.g. 4000x1000"))
+            })?)
+        }
+    }
+    if let Some(p) = &a.pes {
+        cfg.strong_pes = parse_list(p, "--pes", "not a count; use e.g. 1,2,4", |x| {
+            x.parse().ok()
+        })?;
+    }
+    match a.weak_m.as_deref().map(str::trim) {
+        None => {}
+        Some("none") => cfg.weak_m.clear(),
+        Some(w) => {
+            cfg.weak_m = parse_list(w, "--weak-m", "not a row count; use e.g. 1000,4000", |x| {
+                x.parse().ok()
+            })?
+        }
+    }
+    cfg.weak_n = a.weak_n.unwrap_or(cfg.weak_n);
+    cfg.weak_pes = a.weak_pes.unwrap_or(cfg.weak_pes);
+    cfg.iterations = a.iterations.unwrap_or(cfg.iterations);
+    cfg.runs = a.runs.unwrap_or(cfg.runs);
+    cfg.wait = a.wait.clone();
+    if let Some(f) = &a.fault {
+        cfg.fault = Some(team_run::parse_fault(
+            "stencil",
+            &["wrong-value", "exit"],
+            f,
+        )?);
+    }
+    cfg.validate()?;
+    install_interrupt_handler();
+    let m = crate::common::Machine::detect()?;
+    let machine = handoff_lab::machine::detect(&m.calibration);
+    let tool = handoff_lab::machine::tool();
+    let mut prog = progress::Stderr::new(a.out.quiet);
+    let mut ctx = run_ctx(false, &machine, &tool, &allowed, &mut prog)?;
+    let res = stencil::run(&cfg, &mut ctx)?;
+    a.out.emit(&res, format)
+}

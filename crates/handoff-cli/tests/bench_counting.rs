@@ -1,0 +1,457 @@
+//! The counting-puts experiments from the command line (`bench pingpong | alltoall |
+//! stencil`): their JSON, deliberate faults caught (a corrupted transfer exits 3, a dying PE
+//! is named, never a hang), bad flags (exit 2 before anything runs), and their plots.
+//! No timing assertions: expected counts and values come from the flags and closed forms.
+
+mod common;
+
+use common::{cpus, handoff, serial, text, tmpdir};
+use serde_json::Value;
+
+fn json_of(args: &[&str], tag: &str) -> Value {
+    let dir = tmpdir(tag);
+    let file = dir.join("out.json");
+    let mut a = args.to_vec();
+    a.extend(["--format", "json", "-q", "-o", file.to_str().unwrap()]);
+    let out = handoff(&a);
+    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    let v = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let plot = handoff(&[
+        "plot",
+        file.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(plot.status.success(), "plot: {}", text(&plot.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+    v
+}
+
+fn records(v: &Value) -> &Vec<Value> {
+    v["records"].as_array().unwrap()
+}
+
+#[test]
+fn pingpong_json_has_every_point_verified_with_the_floor_beside_cross_cpu_pairs() {
+    if cpus() < 2 {
+        eprintln!("SKIP: pingpong_json_has_every_point_verified_with_the_floor_beside_cross_cpu_pairs: needs 2 CPUs");
+        return;
+    }
+    let _g = serial();
+    let v = json_of(
+        &[
+            "bench",
+            "pingpong",
+            "--sizes",
+            "8,64",
+            "--runs",
+            "2",
+            "--samples",
+            "2",
+            "--round-trips",
+            "50",
+        ],
+        "pp",
+    );
+    assert_eq!(v["schema"], "handoff.bench/1");
+    assert_eq!(v["experiment"], "pingpong");
+    let placements = v["config"]["placements"].as_array().unwrap();
+    assert!(
+        placements.len() >= 2,
+        "same core and another: {placements:?}"
+    );
+    // Per placement: 4 methods at 8 B, 3 at 64 B (a line holds 56 payload bytes).
+    let recs = records(&v);
+    assert_eq!(recs.len(), placements.len() * 7);
+    for r in recs {
+        assert_eq!(r["verified"], true, "{r}");
+        assert_eq!(r["metrics"]["latency_us"]["unit"], "µs");
+        assert_eq!(
+            r["metrics"]["latency_us"]["run_means"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+        let cpus: Vec<&str> = r["params"]["cpus"].as_str().unwrap().split(',').collect();
+        assert_eq!(
+            r["c2c_one_way_ns"].is_number(),
+            cpus[0] != cpus[1],
+            "a floor exactly for cross-CPU pairs: {r}"
+        );
+        if r["params"]["method"] == "line" {
+            assert_eq!(r["x"], 8.0);
+        }
+    }
+    assert!(!v["c2c"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn alltoall_json_counts_every_method_size_and_team_size() {
+    let _g = serial();
+    let v = json_of(
+        &[
+            "bench",
+            "alltoall",
+            "--sizes",
+            "8,4K",
+            "--pes",
+            "2,3",
+            "--runs",
+            "2",
+            "--samples",
+            "2",
+            "--rounds",
+            "20",
+        ],
+        "a2a",
+    );
+    assert_eq!(v["experiment"], "alltoall");
+    let recs = records(&v);
+    assert_eq!(recs.len(), 3 * 2 * 2);
+    for r in recs {
+        assert_eq!(r["verified"], true, "{r}");
+        let p = r["params"]["pes"].as_f64().unwrap();
+        let node = r["metrics"]["bandwidth_node_mbps"]["run_means"]
+            .as_array()
+            .unwrap();
+        let pe = r["metrics"]["bandwidth_pe_mbps"]["run_means"]
+            .as_array()
+            .unwrap();
+        // Per node is p times per PE, run by run.
+        for (n, e) in node.iter().zip(pe) {
+            let (n, e) = (n.as_f64().unwrap(), e.as_f64().unwrap());
+            assert!((n - p * e).abs() <= 1e-9 * n, "{n} vs {p} × {e}");
+        }
+    }
+}
+
+#[test]
+fn stencil_json_has_strong_points_by_pes_and_weak_points_by_rows() {
+    let _g = serial();
+    let v = json_of(
+        &[
+            "bench",
+            "stencil",
+            "--grid",
+            "100x24",
+            "--pes",
+            "1,2,3",
+            "--weak-m",
+            "50,200",
+            "--weak-n",
+            "24",
+            "--weak-pes",
+            "2",
+            "--iterations",
+            "3",
+            "--runs",
+            "2",
+        ],
+        "st",
+    );
+    assert_eq!(v["experiment"], "stencil");
+    let recs = records(&v);
+    assert_eq!(recs.len(), (3 + 2) * 3);
+    for r in recs {
+        assert_eq!(r["verified"], true, "{r}");
+        // 3 iterations, the first a warm-up: 2 timed.
+        assert_eq!(r["reps"], 2);
+        let x = r["x"].as_f64().unwrap();
+        match r["params"]["scaling"].as_str().unwrap() {
+            "strong" => assert_eq!(x, r["params"]["pes"].as_f64().unwrap()),
+            _ => assert_eq!(x, r["params"]["m"].as_f64().unwrap()),
+        }
+        assert_eq!(r["metrics"]["mflops"]["unit"], "MFLOP/s");
+    }
+}
+
+#[test]
+fn a_corrupted_transfer_is_caught_and_exits_3() {
+    let _g = serial();
+    for (args, needle) in [
+        (
+            vec![
+                "bench",
+                "pingpong",
+                "--sizes",
+                "64",
+                "--method",
+                "counting-put",
+                "--runs",
+                "1",
+                "--samples",
+                "2",
+                "--round-trips",
+                "20",
+                "--fault",
+                "skip-put@25",
+            ],
+            "stamp word is 24, expected message 25",
+        ),
+        (
+            vec![
+                "bench",
+                "alltoall",
+                "--sizes",
+                "64",
+                "--pes",
+                "3",
+                "--method",
+                "counting",
+                "--runs",
+                "1",
+                "--samples",
+                "2",
+                "--rounds",
+                "10",
+                "--fault",
+                "skip-put@15",
+            ],
+            "round 15: the slot of PE 1 has stamp 13",
+        ),
+        (
+            // Row 7 of a 50 × 20 grid on 2 PEs: PE 1's first column is 10, so the boundary
+            // A(7, 9) = 7 + 9 = 16 in iteration 1, sent as 17.
+            vec![
+                "bench",
+                "stencil",
+                "--grid",
+                "50x20",
+                "--pes",
+                "2",
+                "--weak-m",
+                "none",
+                "--method",
+                "fence-flag",
+                "--iterations",
+                "2",
+                "--runs",
+                "1",
+                "--fault",
+                "wrong-value@7",
+            ],
+            "row 7: boundary value 17, expected 16",
+        ),
+        (
+            // The last row: the corner is off too, 1 × (50 + 20 - 2) = 68 expected.
+            vec![
+                "bench",
+                "stencil",
+                "--grid",
+                "50x20",
+                "--pes",
+                "2",
+                "--weak-m",
+                "none",
+                "--method",
+                "counting-put",
+                "--iterations",
+                "2",
+                "--runs",
+                "1",
+                "--fault",
+                "wrong-value@49",
+            ],
+            "iteration 1: corner 69, expected 68",
+        ),
+    ] {
+        let out = handoff(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(3),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains("FAILED verification"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(text(&out.stdout).contains(needle), "{}", text(&out.stdout));
+    }
+}
+
+#[test]
+fn a_pe_that_dies_ends_the_run_with_its_rank_not_a_hang() {
+    let _g = serial();
+    for args in [
+        vec![
+            "bench",
+            "pingpong",
+            "--sizes",
+            "8",
+            "--method",
+            "fence-flag",
+            "--runs",
+            "1",
+            "--samples",
+            "2",
+            "--round-trips",
+            "20",
+            "--fault",
+            "exit@30",
+        ],
+        vec![
+            "bench",
+            "alltoall",
+            "--sizes",
+            "8",
+            "--pes",
+            "4",
+            "--method",
+            "barrier",
+            "--runs",
+            "1",
+            "--samples",
+            "2",
+            "--rounds",
+            "10",
+            "--fault",
+            "exit@15",
+        ],
+        vec![
+            "bench",
+            "stencil",
+            "--grid",
+            "100x20",
+            "--pes",
+            "3",
+            "--weak-m",
+            "none",
+            "--method",
+            "put-signal",
+            "--iterations",
+            "2",
+            "--runs",
+            "1",
+            "--fault",
+            "exit@40",
+        ],
+    ] {
+        let out = handoff(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(3),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        let err = text(&out.stderr);
+        assert!(err.contains("PE 1 (pid"), "{err}");
+        assert!(err.contains("exited with code 9"), "{err}");
+    }
+}
+
+#[test]
+fn bad_flags_are_usage_errors_before_anything_runs() {
+    for (args, needle) in [
+        (vec!["pingpong", "--sizes", "12"], "multiples of 8"),
+        (vec!["pingpong", "--sizes", "8,x"], "--sizes x"),
+        (vec!["pingpong", "--method", "smoke"], "--method smoke"),
+        (vec!["pingpong", "--placement", "moon"], "--placement moon"),
+        (vec!["pingpong", "--runs", "0"], "at least 1"),
+        (vec!["pingpong", "--wait", "sometimes"], "--wait sometimes"),
+        (vec!["pingpong", "--method", "line", "--sizes", "64"], "56"),
+        (vec!["pingpong", "--fault", "melt@3"], "--fault melt@3"),
+        (vec!["pingpong", "--cpus", "999"], "999"),
+        (vec!["alltoall", "--pes", "1"], "--pes 1"),
+        (vec!["alltoall", "--pes", "0,2"], "--pes 0"),
+        (vec!["alltoall", "--pes", "64"], "--pes 64"),
+        (
+            vec!["alltoall", "--sizes", "64M", "--pes", "4"],
+            "receive buffers",
+        ),
+        (vec!["alltoall", "--method", "smoke"], "--method smoke"),
+        (vec!["alltoall", "--format", "xml"], "xml"),
+        (vec!["stencil", "--grid", "100"], "--grid 100"),
+        (
+            vec!["stencil", "--grid", "100x3", "--pes", "2"],
+            "two columns",
+        ),
+        (vec!["stencil", "--grid", "1x100"], "M and N"),
+        (vec!["stencil", "--iterations", "1"], "--iterations"),
+        (
+            vec!["stencil", "--grid", "none", "--weak-m", "none"],
+            "nothing to run",
+        ),
+        (vec!["stencil", "--pes", "0"], "0 PEs"),
+    ] {
+        let mut a = vec!["bench"];
+        a.extend(args.iter());
+        let out = handoff(&a);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains(needle),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn ctrl_c_stops_after_the_current_team_with_partial_output_and_no_segments() {
+    use std::process::{Command, Stdio};
+    let _g = serial();
+    let dir = tmpdir("st-int");
+    let file = dir.join("partial.json");
+    // 3 × 3 points of 5 runs of 50 iterations: many seconds; interrupted after about one.
+    let mut child = Command::new(common::BIN)
+        .args([
+            "bench",
+            "stencil",
+            "--grid",
+            "2000x200",
+            "--pes",
+            "1,2,3",
+            "--weak-m",
+            "none",
+            "--iterations",
+            "50",
+            "--runs",
+            "5",
+            "--format",
+            "json",
+            "-q",
+            "-o",
+        ])
+        .arg(&file)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let parent = child.id();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let _ = Command::new("kill")
+        .args(["-INT", &parent.to_string()])
+        .status();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("bench stencil did not stop within 60 s of SIGINT");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    use std::io::Read;
+    let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+    assert_eq!(status.code(), Some(130), "{err}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(v["partial"], true);
+    assert!(records(&v).len() < 9, "{}", records(&v).len());
+    assert!(
+        common::segments_of(parent).is_empty(),
+        "{:?}",
+        common::segments_of(parent)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,516 @@
+//! `alltoall` (counting puts, seed 003): every PE puts `size` bytes to every other PE, then
+//! the round completes by one of three synchronizations:
+//! - `barrier`: `barrier_all` (the seed's "consistent barrier");
+//! - `fence-flags`: `fence`, then one remote atomic add per target on its flag; each PE waits
+//!   until its flag has counted p − 1 more arrivals (the seed's "point-to-point flags");
+//! - `counting`: every put is a counting put on one counter per PE; each PE waits until its
+//!   counter has counted p − 1 more (the seed's "bundling communication and synchronization").
+//!
+//! Bandwidth per PE is the bytes a PE sends per round, (p − 1) × size, over the round time;
+//! per node it is p times that. Receive slots, flags and counters are double-buffered by
+//! round parity: a PE that finished round k may already put round k + 1 to a PE still
+//! waiting for a slow PE's round-k put, so one cumulative counter would let that PE go on
+//! with a round-k slot missing; but no PE can reach round k + 2 before every PE finished
+//! reading round k (it needs everybody's round k + 1 puts). Every round each PE
+//! checks the stamp (round number) of every slot it received; after each timed sample it
+//! checks the last round's slots in full (one word per cache line against the sender's
+//! pattern) before the next sample starts.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use handoff::team::{Cmp, Team, TeamError, MAX_PES};
+use serde::{Deserialize, Serialize};
+
+use super::team_run::{self, check, fill, PeOutput, TeamSpec};
+use crate::bench::findings::{at_least, judge};
+use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::{BenchRecord, BenchResults, Finding, MetricRecord};
+
+const NAME: &str = "alltoall";
+
+/// The registry entry.
+pub static INFO: ExperimentInfo = ExperimentInfo {
+    name: NAME,
+    title: "All-to-all: bandwidth with a barrier, fence + flags, or counting puts",
+    section: team_run::SECTION,
+    seed: team_run::SEED,
+    what: "Every PE puts `size` bytes to every other PE, then synchronizes by `barrier`, by \
+           `fence-flags` (fence, one atomic add per target, wait for p − 1) or by `counting` \
+           puts (wait until the counter reaches p − 1); bandwidth per PE ((p − 1) × size per \
+           round) and per node (× p), PEs pinned compactly, up to twice the CPUs. Every \
+           round checks every received slot's stamp; every sample's last round is checked \
+           in full.",
+    figures: &[
+        FigureSpec {
+            log_y: true,
+            ..FigureSpec::vs_size(
+                "alltoall-node",
+                "All-to-all: bandwidth per node vs message size",
+                "bandwidth_node_mbps",
+            )
+        },
+        FigureSpec::vs_size(
+            "alltoall-pe",
+            "All-to-all: bandwidth per PE vs message size",
+            "bandwidth_pe_mbps",
+        ),
+    ],
+    findings,
+    run: Some(run_for_report),
+    worker: Some(worker),
+    report_time: "5-8 s (quick 1 s)",
+};
+
+/// How a round completes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// `barrier_all`.
+    Barrier,
+    /// fence, then an atomic add per target; wait for p − 1 adds.
+    FenceFlags,
+    /// counting puts; wait for p − 1 counts.
+    Counting,
+}
+
+impl Method {
+    /// Every method, in report order.
+    pub const ALL: [Method; 3] = [Method::Barrier, Method::FenceFlags, Method::Counting];
+
+    /// The name used in series and `--method`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Barrier => "barrier",
+            Method::FenceFlags => "fence-flags",
+            Method::Counting => "counting",
+        }
+    }
+
+    /// Parses a name.
+    pub fn parse(s: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.name() == s)
+    }
+}
+
+/// Receive buffers of one PE may hold at most this many bytes (2 × p × size).
+pub const MAX_BUFFER: usize = 256 << 20;
+
+/// What to run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Config {
+    /// Methods.
+    pub methods: Vec<Method>,
+    /// Bytes each PE puts to each other PE per round (multiples of 8).
+    pub sizes: Vec<usize>,
+    /// Team sizes.
+    pub pes: Vec<usize>,
+    /// CPUs; PE `r` on `cpus[r % cpus.len()]`.
+    pub cpus: Vec<usize>,
+    /// Rounds per sample at the smallest sizes (fewer for large rounds, at least 2).
+    pub rounds: u64,
+    /// Samples per run.
+    pub samples: u64,
+    /// Runs (a fresh team each).
+    pub runs: u64,
+    /// The PEs' wait strategy.
+    pub wait: String,
+    /// Test only: `skip-put@N` (in round N PE 1 skips its data put to PE 0 but still
+    /// synchronizes) or `exit@N` (PE 1 exits with code 9 in round N).
+    pub fault: Option<team_run::Fault>,
+}
+
+impl Config {
+    /// The report's plan: every method; 8 B .. 1 MiB (quick: 8 B, 4 KiB, 64 KiB); PEs 2, every
+    /// CPU, twice the CPUs (at most [`MAX_PES`]).
+    pub fn for_report(quick: bool, cpus: &[usize]) -> Config {
+        let n = cpus.len().max(1);
+        let mut pes = vec![2, n, (2 * n).min(MAX_PES)];
+        pes.sort_unstable();
+        pes.dedup();
+        pes.retain(|&p| p >= 2);
+        let sizes = if quick {
+            vec![8, 4 << 10, 64 << 10]
+        } else {
+            let mut v: Vec<usize> = (0..6).map(|k| 8usize << (3 * k)).collect();
+            v.push(1 << 20);
+            v
+        };
+        Config {
+            methods: Method::ALL.to_vec(),
+            sizes,
+            pes,
+            cpus: cpus.to_vec(),
+            rounds: if quick { 100 } else { 400 },
+            samples: if quick { 4 } else { 8 },
+            runs: if quick { 3 } else { 5 },
+            wait: "adaptive".into(),
+            fault: None,
+        }
+    }
+
+    /// Checks the configuration before anything runs.
+    pub fn validate(&self) -> Result<(), BenchError> {
+        let bad = |m: String| BenchError::Usage {
+            experiment: NAME,
+            message: m,
+        };
+        if self.methods.is_empty() {
+            return Err(bad(
+                "no method: use --method barrier,fence-flags,counting".into()
+            ));
+        }
+        if self.sizes.is_empty() || self.sizes.iter().any(|&s| s == 0 || s % 8 != 0) {
+            return Err(bad(
+                "--sizes takes multiples of 8 bytes, at least 8 (e.g. 8,4K,1M)".into(),
+            ));
+        }
+        if self.pes.is_empty() {
+            return Err(bad("no team size: use e.g. --pes 2,4".into()));
+        }
+        if let Some(p) = self.pes.iter().find(|&&p| !(2..=MAX_PES).contains(&p)) {
+            return Err(bad(format!(
+                "--pes {p}: an all-to-all needs 2 to {MAX_PES} PEs"
+            )));
+        }
+        let (p, s) = (
+            *self.pes.iter().max().unwrap_or(&2),
+            *self.sizes.iter().max().unwrap_or(&8),
+        );
+        if 2 * p * s > MAX_BUFFER {
+            return Err(bad(format!(
+                "{p} PEs × {s} B needs {} MiB of receive buffers per PE (2 × PEs × size); \
+                 at most {} MiB: use smaller --sizes or fewer --pes",
+                (2 * p * s) >> 20,
+                MAX_BUFFER >> 20
+            )));
+        }
+        if self.cpus.is_empty() {
+            return Err(bad("no CPU to run on".into()));
+        }
+        if self.rounds == 0 || self.samples == 0 || self.runs == 0 {
+            return Err(bad(
+                "--rounds, --samples and --runs must be at least 1".into()
+            ));
+        }
+        team_run::parse_wait(NAME, &self.wait)?;
+        Ok(())
+    }
+
+    /// Rounds per sample for `pes` PEs of `size`: `rounds`, fewer when a round moves a lot
+    /// (about 32 MiB per sample over all PEs), at least 2.
+    pub fn rounds_at(&self, pes: usize, size: usize) -> u64 {
+        let per_round = (pes * (pes - 1) * size) as u64;
+        self.rounds.min((32 << 20) / per_round.max(1)).max(2)
+    }
+}
+
+/// What one worker PE runs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WorkerSpec {
+    /// The method.
+    pub method: Method,
+    /// Bytes to each other PE per round.
+    pub size: usize,
+    /// Rounds per sample.
+    pub rounds: u64,
+    /// Samples.
+    pub samples: u64,
+    /// The injected fault.
+    pub fault: Option<team_run::Fault>,
+    /// Bound on every wait, seconds.
+    pub wait_timeout_s: f64,
+}
+
+/// The body of a PE: `handoff __worker alltoall SPEC`.
+fn worker(args: &[String]) -> Result<(), BenchError> {
+    let spec: WorkerSpec = args
+        .first()
+        .and_then(|a| serde_json::from_str(a).ok())
+        .ok_or_else(|| BenchError::Usage {
+            experiment: NAME,
+            message: "the alltoall worker takes one JSON spec".into(),
+        })?;
+    let team = team_run::join(NAME, Duration::from_secs_f64(spec.wait_timeout_s))?;
+    let out = pe_main(&team, &spec).map_err(|e| team_run::team_failed(NAME, e))?;
+    team_run::finish(NAME, team, &out)
+}
+
+fn pe_main(team: &Team, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
+    let (me, p) = (team.rank(), team.size());
+    let words = spec.size / 8;
+    let recv = team.alloc::<u64>(2 * p * words)?;
+    let flags = team.alloc::<u64>(2)?;
+    let cts = [team.ct_create()?, team.ct_create()?];
+    let slot = |parity: u64, sender: usize| (parity as usize * p + sender) * words;
+    let mut src = [vec![0u64; words], vec![0u64; words]];
+    fill(&mut src[0], me as u64 + 1, 0);
+    fill(&mut src[1], me as u64 + 1, 1);
+    let mut out = PeOutput {
+        rank: me,
+        verified: true,
+        ..PeOutput::default()
+    };
+    let fail = |out: &mut PeOutput, why: String| out.fail(format!("PE {me}: {why}"));
+    let mut k: u64 = 0;
+    let mut round = |out: &mut PeOutput, k: u64| -> Result<(), TeamError> {
+        team_run::maybe_exit(&spec.fault, me, k);
+        let parity = k % 2;
+        let s = &mut src[parity as usize];
+        s[0] = k;
+        for d in 1..p {
+            let j = (me + d) % p;
+            if me == 1 && j == 0 && team_run::hits(&spec.fault, "skip-put", k) {
+                if spec.method == Method::Counting {
+                    team.ct_add(&cts[parity as usize], 1, j)?;
+                }
+                continue;
+            }
+            match spec.method {
+                Method::Barrier | Method::FenceFlags => team.put(&recv, slot(parity, me), s, j)?,
+                Method::Counting => {
+                    team.put_ct(&cts[parity as usize], &recv, slot(parity, me), s, j)?
+                }
+            }
+        }
+        // Rounds of this parity so far, this one included, each bringing p - 1 arrivals.
+        let expect = (p as u64 - 1) * (k / 2 + 1);
+        match spec.method {
+            Method::Barrier => team.barrier_all()?,
+            Method::FenceFlags => {
+                team.fence();
+                for d in 1..p {
+                    team.atomic_add(flags.at(parity as usize), 1u64, (me + d) % p)?;
+                }
+                team.signal_wait_until(flags.at(parity as usize), Cmp::Ge, expect)?;
+            }
+            Method::Counting => {
+                team.ct_wait(&cts[parity as usize], expect)?;
+            }
+        }
+        let got = team.local(&recv);
+        for i in (0..p).filter(|&i| i != me) {
+            let stamp = got[slot(parity, i)];
+            if stamp != k {
+                fail(
+                    out,
+                    format!("round {k}: the slot of PE {i} has stamp {stamp}"),
+                );
+            }
+        }
+        Ok(())
+    };
+    // One warm-up sample's worth of rounds, then the timed samples.
+    for _ in 0..spec.rounds.min(50) {
+        round(&mut out, k)?;
+        k += 1;
+    }
+    for _ in 0..spec.samples {
+        team.barrier_all()?;
+        let t0 = Instant::now();
+        for _ in 0..spec.rounds {
+            round(&mut out, k)?;
+            k += 1;
+        }
+        let us = t0.elapsed().as_secs_f64() * 1e6 / spec.rounds as f64;
+        out.samples.push(us);
+        // The last round (k - 1) in full; nobody writes its parity until we send round k.
+        let last = k - 1;
+        let got = team.local(&recv);
+        for i in (0..p).filter(|&i| i != me) {
+            let at = slot(last % 2, i);
+            if let Some(why) = check(&got[at..at + words], i as u64 + 1, last) {
+                fail(&mut out, format!("from PE {i}: {why}"));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
+pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    cfg.validate()?;
+    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
+    let config = serde_json::to_value(cfg).unwrap_or_default();
+    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
+    let started = Instant::now();
+    let mut points = Vec::new();
+    for &p in &cfg.pes {
+        for &size in &cfg.sizes {
+            for &m in &cfg.methods {
+                points.push((p, size, m));
+            }
+        }
+    }
+    ctx.progress.begin(points.len(), NAME);
+    for (i, &(p, size, method)) in points.iter().enumerate() {
+        if ctx.cancel.load(Ordering::Relaxed) {
+            res.partial = true;
+            res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
+            break;
+        }
+        let rounds = cfg.rounds_at(p, size);
+        let spec = WorkerSpec {
+            method,
+            size,
+            rounds,
+            samples: cfg.samples,
+            fault: cfg.fault.clone(),
+            wait_timeout_s: 30.0,
+        };
+        let team = TeamSpec {
+            exe: ctx.exe.clone(),
+            args: ctx.args.clone(),
+            experiment: NAME,
+            spec: serde_json::to_string(&spec).unwrap_or_default(),
+            pes: p,
+            cpus: cfg.cpus.clone(),
+            wait,
+            heap: 2 * p * size + (1 << 20),
+            deadline: Duration::from_secs(180),
+            label: format!("{} {size} B {p} PEs", method.name()),
+        };
+        let mut per_run = Vec::new();
+        let mut verified = true;
+        for _ in 0..cfg.runs {
+            let outs = match team_run::run_team(&team) {
+                Ok(o) => o,
+                Err(_) if ctx.cancel.load(Ordering::Relaxed) => break,
+                Err(e) => return Err(e),
+            };
+            for o in outs.iter().filter(|o| !o.verified) {
+                verified = false;
+                res.notes.push(format!(
+                    "{} {size} B {p} PEs: data failed verification: {}",
+                    method.name(),
+                    o.failure
+                ));
+            }
+            per_run.push(outs[0].samples.clone());
+        }
+        if per_run.is_empty() {
+            continue;
+        }
+        let sent = ((p - 1) * size) as f64;
+        let bw = |scale: f64| -> Vec<Vec<f64>> {
+            per_run
+                .iter()
+                .map(|s| s.iter().map(|us| scale * sent / us).collect())
+                .collect()
+        };
+        let metric = |unit: &str, hib: bool, v: &[Vec<f64>]| {
+            MetricRecord::from_runs(unit, hib, v).map_err(|e| BenchError::Failed {
+                experiment: NAME,
+                message: e.to_string(),
+            })
+        };
+        res.records.push(
+            BenchRecord::new(
+                format!("{}, {p} PEs", method.name()),
+                size as f64,
+                per_run.len() as u64,
+                cfg.samples * rounds,
+                verified,
+            )
+            .param("method", method.name())
+            .param("size_bytes", size)
+            .param("pes", p)
+            .metric("round_us", metric("µs", false, &per_run)?)
+            .metric("bandwidth_pe_mbps", metric("MB/s", true, &bw(1.0))?)
+            .metric("bandwidth_node_mbps", metric("MB/s", true, &bw(p as f64))?),
+        );
+        ctx.progress
+            .advance(&format!("{} {size} B {p} PEs", method.name()));
+    }
+    ctx.progress.end();
+    res.notes.push(
+        "on shared memory a put is a copy into the target's memory: the bandwidth counts \
+         those copies; the cache lines move to a receiver only when it reads them (each \
+         round reads the stamps, each sample's last round is read in full)"
+            .into(),
+    );
+    if let Some(p) = cfg.pes.iter().find(|&&p| p > cfg.cpus.len()) {
+        res.notes.push(format!(
+            "{p} PEs on {} CPUs are oversubscribed: PEs take turns on the CPUs (adaptive \
+             waits yield and sleep), so a round costs scheduler hand-offs, not cache-line \
+             transfers",
+            cfg.cpus.len()
+        ));
+    }
+    res.elapsed_s = Some(started.elapsed().as_secs_f64());
+    Ok(res)
+}
+
+fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    run(&cfg, ctx)
+}
+
+/// The run means of per-node bandwidth of `method` with `pes` PEs at `size`.
+fn bandwidth(res: &BenchResults, method: Method, pes: usize, size: f64) -> Option<Vec<f64>> {
+    res.records
+        .iter()
+        .find(|r| {
+            r.x == size
+                && r.param_text("method") == method.name()
+                && r.param_f64("pes") == Some(pes as f64)
+        })
+        .and_then(|r| r.metrics.get("bandwidth_node_mbps"))
+        .map(|m| m.run_means.clone())
+}
+
+/// The seed's claim "≥ 2× all-to-all bandwidth for small messages": counting / fence-flags
+/// and counting / barrier per-node bandwidth at the smallest size, for every team size.
+fn findings(res: &BenchResults) -> Vec<Finding> {
+    let Some(size) = res.records.iter().map(|r| r.x).reduce(f64::min) else {
+        return Vec::new();
+    };
+    let mut pes: Vec<usize> = res
+        .records
+        .iter()
+        .filter_map(|r| r.param_f64("pes").map(|p| p as usize))
+        .collect();
+    pes.sort_unstable();
+    pes.dedup();
+    let cpus = res.machine.allowed_cpus.len();
+    let mut out = Vec::new();
+    for p in pes {
+        let over = if cpus > 0 && p > cpus {
+            ", oversubscribed"
+        } else {
+            ""
+        };
+        for base in [Method::FenceFlags, Method::Barrier] {
+            let claim = format!(
+                "counting puts give ≥ 2× the all-to-all bandwidth of {} at {size} B \
+                 [{p} PEs{over}] (seed: > 2× for small messages)",
+                base.name()
+            );
+            let what = format!("counting / {} bandwidth", base.name());
+            match (
+                bandwidth(res, Method::Counting, p, size),
+                bandwidth(res, base, p, size),
+            ) {
+                (Some(c), Some(b)) => {
+                    let why = if !over.is_empty() {
+                        team_run::OVERSUBSCRIBED
+                    } else if base == Method::Barrier {
+                        "the barrier costs ⌈log2 p⌉ rounds of signalled waits after the puts, \
+                         the counting puts one wait for p − 1 counts; with few PEs the \
+                         difference is a hand-off or two per round."
+                    } else {
+                        team_run::SAME_WORK
+                    };
+                    out.push(team_run::because(at_least(&claim, &what, &c, &b, 2.0), why))
+                }
+                (None, None) => {}
+                _ => out.push(judge(&claim, &what, None, 2.0)),
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "alltoall_tests.rs"]
+mod tests;

@@ -1,0 +1,121 @@
+use super::*;
+use crate::schema::{Machine, Tool};
+
+fn rec(method: Method, pes: usize, size: usize, run_means: &[f64]) -> BenchRecord {
+    let runs: Vec<Vec<f64>> = run_means.iter().map(|&m| vec![m]).collect();
+    BenchRecord::new(
+        format!("{}, {pes} PEs", method.name()),
+        size as f64,
+        3,
+        1,
+        true,
+    )
+    .param("method", method.name())
+    .param("size_bytes", size)
+    .param("pes", pes)
+    .metric(
+        "bandwidth_node_mbps",
+        MetricRecord::from_runs("MB/s", true, &runs).unwrap(),
+    )
+}
+
+#[test]
+fn report_plan_goes_from_2_pes_to_twice_the_cpus() {
+    let c = Config::for_report(false, &[0, 1]);
+    assert_eq!(c.pes, vec![2, 4]);
+    assert_eq!(c.sizes, vec![8, 64, 512, 4096, 32768, 262_144, 1 << 20]);
+    c.validate().unwrap();
+    assert_eq!(Config::for_report(true, &[0, 1, 2, 3]).pes, vec![2, 4, 8]);
+    assert_eq!(Config::for_report(true, &[0]).pes, vec![2]);
+    // Never more than a team holds.
+    let many: Vec<usize> = (0..40).collect();
+    assert_eq!(Config::for_report(true, &many).pes, vec![2, 40, MAX_PES]);
+}
+
+#[test]
+fn rounds_shrink_with_the_bytes_a_round_moves() {
+    let c = Config {
+        rounds: 400,
+        ..Config::for_report(true, &[0, 1])
+    };
+    // 2 PEs × 1 × 8 B = 16 B per round: the full 400.
+    assert_eq!(c.rounds_at(2, 8), 400);
+    // 4 PEs × 3 × 1 MiB = 12 MiB per round: 32 MiB / 12 MiB = 2.
+    assert_eq!(c.rounds_at(4, 1 << 20), 2);
+    // 2 PEs × 64 KiB = 128 KiB per round: 256.
+    assert_eq!(c.rounds_at(2, 64 << 10), 256);
+}
+
+#[test]
+fn bad_configurations_are_refused() {
+    let ok = Config::for_report(true, &[0, 1]);
+    for bad in [
+        Config {
+            pes: vec![1],
+            ..ok.clone()
+        },
+        Config {
+            pes: vec![MAX_PES + 1],
+            ..ok.clone()
+        },
+        Config {
+            sizes: vec![9],
+            ..ok.clone()
+        },
+        Config {
+            sizes: vec![64 << 20],
+            pes: vec![4],
+            ..ok.clone()
+        },
+        Config {
+            methods: vec![],
+            ..ok.clone()
+        },
+        Config {
+            samples: 0,
+            ..ok.clone()
+        },
+        Config {
+            cpus: vec![],
+            ..ok.clone()
+        },
+    ] {
+        assert!(bad.validate().is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn findings_compare_counting_with_each_baseline_at_the_smallest_size() {
+    let m = Machine {
+        allowed_cpus: vec![0, 1],
+        ..Machine::default()
+    };
+    let mut r = BenchResults::new(NAME, m, Tool::default(), serde_json::json!({}));
+    // By hand, 8 B, 2 PEs: counting 30 MB/s, fence-flags 10 (3×: holds), barrier 20 (1.5×:
+    // does not hold). 4 PEs: counting only beside barrier -> one judged, one not measured.
+    r.records
+        .push(rec(Method::Counting, 2, 8, &[30.0, 30.1, 29.9]));
+    r.records
+        .push(rec(Method::FenceFlags, 2, 8, &[10.0, 10.05, 9.95]));
+    r.records
+        .push(rec(Method::Barrier, 2, 8, &[20.0, 20.1, 19.9]));
+    r.records
+        .push(rec(Method::Counting, 2, 4096, &[1.0, 1.0, 1.0]));
+    r.records
+        .push(rec(Method::Counting, 4, 8, &[5.0, 5.1, 4.9]));
+    r.records.push(rec(Method::Barrier, 4, 8, &[5.0, 5.1, 4.9]));
+    let f = findings(&r);
+    assert_eq!(f.len(), 4, "{f:#?}");
+    assert_eq!(f[0].holds, crate::bench::Holds::Yes, "{}", f[0].sentence);
+    assert!((f[0].ratio.unwrap().ratio - 3.0).abs() < 0.01);
+    assert_eq!(f[1].holds, crate::bench::Holds::No, "{}", f[1].sentence);
+    assert!((f[1].ratio.unwrap().ratio - 1.5).abs() < 0.01);
+    assert!(
+        f[2].claim.contains("4 PEs, oversubscribed"),
+        "{}",
+        f[2].claim
+    );
+    assert_eq!(f[2].holds, crate::bench::Holds::Inconclusive);
+    assert!(f[2].ratio.is_none());
+    assert_eq!(f[3].holds, crate::bench::Holds::No, "{}", f[3].sentence);
+}

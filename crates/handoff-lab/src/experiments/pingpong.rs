@@ -1,0 +1,563 @@
+//! `pingpong` (counting puts, seed 003): the seed's half round trip between 2 PEs that switch
+//! sender and receiver roles every iteration, per synchronization method, message size and
+//! placement, with the c2c floor of the CPU pair beside it.
+//!
+//! Methods (the sender's calls; the receiver's wait):
+//! - `fence-flag`: `put`; `fence`; remote atomic add of 1 to the peer's flag — the receiver
+//!   waits until the flag is ≥ 1 and resets it to 0 (the seed's "Fence + Flags");
+//! - `put-signal`: `put_signal(.., Add(1))` — the receiver waits on the signal and resets it;
+//! - `counting-put`: `put_ct` — the receiver `ct_wait(ct, 1)`, then `ct_set(ct, 0)` (the
+//!   seed's counting put, receiver-managed);
+//! - `line`: `put_line` (payload and sequence word in one cache line, sizes ≤ 56 B) — the
+//!   receiver `wait_line`s for the next sequence number.
+//!
+//! Every message is verified by its receiver the moment it arrives: word 0 carries the
+//! message number, and one word of every cache line plus the last word must match the
+//! sender's pattern for that message (a stale, torn or misplaced copy fails). The receiver's
+//! check is inside the timed loop for every method alike: a message is received to be read.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use handoff::team::{Cmp, SignalOp, TeamError, LINE_PAYLOAD};
+use serde::{Deserialize, Serialize};
+
+use super::team_run::{self, check, fill, PeOutput, TeamSpec};
+use crate::bench::findings::{at_least, judge};
+use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::{BenchRecord, BenchResults, Finding, MetricRecord};
+use crate::schema::C2cPair;
+
+const NAME: &str = "pingpong";
+
+/// The registry entry.
+pub static INFO: ExperimentInfo = ExperimentInfo {
+    name: NAME,
+    title: "Ping-pong: half round-trip latency of put + fence + flag vs counting puts",
+    section: team_run::SECTION,
+    seed: team_run::SEED,
+    what: "Two PEs (processes of one team) send a message back and forth, switching sender \
+           and receiver every iteration; half the round trip per method (`fence-flag`: put, \
+           fence, atomic increment; `put-signal`; `counting-put`; `line`: payload and \
+           sequence in one cache line), message size and placement, with the c2c floor of \
+           the pair. Every message is checked by its receiver (a stamp and one word per \
+           cache line).",
+    figures: &[FigureSpec {
+        floor: true,
+        ..FigureSpec::vs_size(
+            "pingpong-latency",
+            "Ping-pong: half round trip vs message size",
+            "latency_us",
+        )
+    }],
+    findings,
+    run: Some(run_for_report),
+    worker: Some(worker),
+    report_time: "12 s on a quiet machine, 35 s under load (quick 2 s)",
+};
+
+/// How a message and its completion travel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// put; fence; atomic add to the peer's flag.
+    FenceFlag,
+    /// put with signal (Add 1).
+    PutSignal,
+    /// counting put on a counter.
+    CountingPut,
+    /// payload and sequence in one cache line.
+    Line,
+}
+
+impl Method {
+    /// Every method, in report order.
+    pub const ALL: [Method; 4] = [
+        Method::FenceFlag,
+        Method::PutSignal,
+        Method::CountingPut,
+        Method::Line,
+    ];
+
+    /// The name used in series and `--method`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::FenceFlag => "fence-flag",
+            Method::PutSignal => "put-signal",
+            Method::CountingPut => "counting-put",
+            Method::Line => "line",
+        }
+    }
+
+    /// Parses a name.
+    pub fn parse(s: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.name() == s)
+    }
+
+    /// Whether the method can send `size` bytes.
+    pub fn fits(self, size: usize) -> bool {
+        self != Method::Line || size <= LINE_PAYLOAD
+    }
+}
+
+/// Where the two PEs run: a placement class and its CPU pair.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairPlacement {
+    /// The class (`same-core`, `smt-sibling`, `same-package`, …).
+    pub class: String,
+    /// PE 0's and PE 1's CPU.
+    pub cpus: [usize; 2],
+}
+
+/// One CPU pair per placement class among `cpus` (same core first), or the first two CPUs as
+/// `other-core` when the topology cannot be read.
+pub fn placements(cpus: &[usize]) -> Vec<PairPlacement> {
+    match handoff_probe::topology::Topology::detect() {
+        Ok(t) => t
+            .class_pairs(cpus)
+            .into_iter()
+            .map(|(p, a, b)| PairPlacement {
+                class: p.as_str().to_string(),
+                cpus: [a, b],
+            })
+            .collect(),
+        Err(_) => {
+            let mut v = vec![PairPlacement {
+                class: "same-core".into(),
+                cpus: [cpus[0], cpus[0]],
+            }];
+            if cpus.len() > 1 {
+                v.push(PairPlacement {
+                    class: "other-core".into(),
+                    cpus: [cpus[0], cpus[1]],
+                });
+            }
+            v
+        }
+    }
+}
+
+/// What to run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Config {
+    /// Methods.
+    pub methods: Vec<Method>,
+    /// Message sizes in bytes (multiples of 8).
+    pub sizes: Vec<usize>,
+    /// CPU pairs.
+    pub placements: Vec<PairPlacement>,
+    /// Round trips per sample for small messages (fewer for large, at least 2).
+    pub round_trips: u64,
+    /// Samples per run.
+    pub samples: u64,
+    /// Round trips discarded before the samples.
+    pub warmup: u64,
+    /// Runs (a fresh team each).
+    pub runs: u64,
+    /// The PEs' wait strategy.
+    pub wait: String,
+    /// Test only: `skip-put@N` (PE 0 sends its message N without the data, the flag or
+    /// signal only) or `exit@N` (PE 1 exits with code 9 at message N).
+    pub fault: Option<team_run::Fault>,
+}
+
+/// The biggest message.
+pub const MAX_SIZE: usize = 64 << 20;
+
+impl Config {
+    /// The report's plan: other-core and same-core; every method; 8 B .. 4 MiB (quick: 8 B,
+    /// 4 KiB, 256 KiB on the other core only).
+    pub fn for_report(quick: bool, cpus: &[usize]) -> Config {
+        let mut placements = placements(cpus);
+        if quick && placements.len() > 1 {
+            placements.retain(|p| p.cpus[0] != p.cpus[1]);
+            placements.truncate(1);
+        }
+        let sizes = if quick {
+            vec![8, 4 << 10, 256 << 10]
+        } else {
+            let mut v: Vec<usize> = (0..11).map(|k| 8usize << (2 * k)).collect();
+            v.retain(|&s| s < 4 << 20);
+            v.push(4 << 20);
+            v
+        };
+        Config {
+            methods: Method::ALL.to_vec(),
+            sizes,
+            placements,
+            round_trips: if quick { 500 } else { 2000 },
+            samples: if quick { 5 } else { 10 },
+            warmup: 100,
+            runs: if quick { 3 } else { 5 },
+            wait: "adaptive".into(),
+            fault: None,
+        }
+    }
+
+    /// Checks the configuration before anything runs.
+    pub fn validate(&self) -> Result<(), BenchError> {
+        let bad = |m: String| BenchError::Usage {
+            experiment: NAME,
+            message: m,
+        };
+        if self.methods.is_empty() {
+            return Err(bad(
+                "no method: use --method fence-flag,put-signal,counting-put,line".into(),
+            ));
+        }
+        if self.sizes.is_empty() {
+            return Err(bad("no size: use e.g. --sizes 8,4K,1M".into()));
+        }
+        if let Some(s) = self
+            .sizes
+            .iter()
+            .find(|&&s| s == 0 || s % 8 != 0 || s > MAX_SIZE)
+        {
+            return Err(bad(format!(
+                "--sizes {s}: sizes are multiples of 8 bytes from 8 to {} (64M)",
+                MAX_SIZE
+            )));
+        }
+        if self.placements.is_empty() {
+            return Err(bad("no placement to run on".into()));
+        }
+        if self.round_trips == 0 || self.samples == 0 || self.runs == 0 {
+            return Err(bad(
+                "--round-trips, --samples and --runs must be at least 1".into(),
+            ));
+        }
+        team_run::parse_wait(NAME, &self.wait)?;
+        if !self
+            .sizes
+            .iter()
+            .any(|&s| self.methods.iter().any(|m| m.fits(s)))
+        {
+            return Err(bad(format!(
+                "method line carries at most {LINE_PAYLOAD} bytes: add a size ≤ {LINE_PAYLOAD} or another method"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Round trips per sample at `size`: `round_trips`, fewer for large messages (about
+    /// 16 MiB moved per sample), at least 2.
+    pub fn round_trips_at(&self, size: usize) -> u64 {
+        self.round_trips.min((16 << 20) / size as u64).max(2)
+    }
+}
+
+/// What one worker PE runs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WorkerSpec {
+    /// The method.
+    pub method: Method,
+    /// Message bytes.
+    pub size: usize,
+    /// Round trips per sample.
+    pub round_trips: u64,
+    /// Samples.
+    pub samples: u64,
+    /// Warm-up round trips.
+    pub warmup: u64,
+    /// The injected fault.
+    pub fault: Option<team_run::Fault>,
+    /// Bound on every wait, seconds.
+    pub wait_timeout_s: f64,
+}
+
+/// The body of a PE: `handoff __worker pingpong SPEC`.
+fn worker(args: &[String]) -> Result<(), BenchError> {
+    let spec: WorkerSpec = args
+        .first()
+        .and_then(|a| serde_json::from_str(a).ok())
+        .ok_or_else(|| BenchError::Usage {
+            experiment: NAME,
+            message: "the pingpong worker takes one JSON spec".into(),
+        })?;
+    let team = team_run::join(NAME, Duration::from_secs_f64(spec.wait_timeout_s))?;
+    let out = pe_main(&team, &spec).map_err(|e| team_run::team_failed(NAME, e))?;
+    team_run::finish(NAME, team, &out)
+}
+
+fn pe_main(team: &handoff::team::Team, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
+    let (me, peer) = (team.rank(), 1 - team.rank());
+    let words = spec.size / 8;
+    let buf = team.alloc::<u64>(words)?;
+    let flag = team.alloc::<u64>(1)?;
+    let line = team.alloc::<handoff::team::Line>(1)?;
+    let ct = team.ct_create()?;
+    // Two source buffers, message parity 0 and 1; salt = rank + 1.
+    let mut src = [vec![0u64; words], vec![0u64; words]];
+    fill(&mut src[0], me as u64 + 1, 0);
+    fill(&mut src[1], me as u64 + 1, 1);
+    let mut out = PeOutput {
+        rank: me,
+        verified: true,
+        ..PeOutput::default()
+    };
+    let mut got = vec![0u64; words];
+    team.barrier_all()?;
+    let mut iteration: u64 = 0;
+    let mut step = |out: &mut PeOutput| -> Result<(), TeamError> {
+        let m = iteration / 2;
+        if iteration % 2 == me as u64 {
+            let s = &mut src[(m % 2) as usize];
+            s[0] = m;
+            let skip = me == 0 && team_run::hits(&spec.fault, "skip-put", m);
+            match spec.method {
+                Method::FenceFlag => {
+                    if !skip {
+                        team.put(&buf, 0, s, peer)?;
+                    }
+                    team.fence();
+                    team.atomic_add(flag, 1u64, peer)?;
+                }
+                Method::PutSignal if skip => team.signal(flag, SignalOp::Add(1), peer)?,
+                Method::PutSignal => team.put_signal(&buf, 0, s, flag, SignalOp::Add(1), peer)?,
+                Method::CountingPut if skip => team.ct_add(&ct, 1, peer)?,
+                Method::CountingPut => team.put_ct(&ct, &buf, 0, s, peer)?,
+                Method::Line => {
+                    let stale = [0u8; LINE_PAYLOAD];
+                    let bytes: &[u8] = if skip {
+                        &stale[..spec.size]
+                    } else {
+                        bytemuck::cast_slice(s)
+                    };
+                    team.put_line(line, bytes, m + 1, peer)?;
+                }
+            }
+        } else {
+            team_run::maybe_exit(&spec.fault, me, m);
+            let received: &[u64] = match spec.method {
+                Method::FenceFlag | Method::PutSignal => {
+                    team.signal_wait_until(flag, Cmp::Ge, 1)?;
+                    // The peer's next update to the flag follows our next message (which it
+                    // waits for), so this reset cannot overwrite it; Relaxed suffices.
+                    team.local_atomic(&flag)[0].store(0, Ordering::Relaxed);
+                    team.local(&buf)
+                }
+                Method::CountingPut => {
+                    team.ct_wait(&ct, 1)?;
+                    team.ct_set(&ct, 0);
+                    team.local(&buf)
+                }
+                Method::Line => {
+                    team.wait_line(line, m + 1, bytemuck::cast_slice_mut(&mut got))?;
+                    &got
+                }
+            };
+            if let Some(why) = check(received, peer as u64 + 1, m) {
+                out.fail(format!("PE {me}: {why}"));
+            }
+        }
+        iteration += 1;
+        Ok(())
+    };
+    for _ in 0..2 * spec.warmup {
+        step(&mut out)?;
+    }
+    for _ in 0..spec.samples {
+        let t0 = Instant::now();
+        for _ in 0..2 * spec.round_trips {
+            step(&mut out)?;
+        }
+        let us = t0.elapsed().as_secs_f64() * 1e6 / (2 * spec.round_trips) as f64;
+        out.samples.push(us);
+    }
+    Ok(out)
+}
+
+/// Runs `cfg` from `exe args`; stops early (partial) when `cancel` is set.
+pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    cfg.validate()?;
+    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
+    let config = serde_json::to_value(cfg).unwrap_or_default();
+    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
+    let started = Instant::now();
+    let mut points = Vec::new();
+    for p in &cfg.placements {
+        for &size in &cfg.sizes {
+            for &m in cfg.methods.iter().filter(|m| m.fits(size)) {
+                points.push((p, size, m));
+            }
+        }
+    }
+    ctx.progress.begin(points.len(), NAME);
+    for p in &cfg.placements {
+        if p.cpus[0] != p.cpus[1] {
+            if let Some(ns) = super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]) {
+                res.c2c.push(C2cPair {
+                    cpu_a: p.cpus[0],
+                    cpu_b: p.cpus[1],
+                    placement: p.class.clone(),
+                    one_way_ns: ns,
+                });
+            }
+        }
+    }
+    for (i, &(p, size, method)) in points.iter().enumerate() {
+        if ctx.cancel.load(Ordering::Relaxed) {
+            res.partial = true;
+            res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
+            break;
+        }
+        let spec = WorkerSpec {
+            method,
+            size,
+            round_trips: cfg.round_trips_at(size),
+            samples: cfg.samples,
+            warmup: cfg.warmup.min(cfg.round_trips_at(size)),
+            fault: cfg.fault.clone(),
+            wait_timeout_s: 20.0,
+        };
+        let team = TeamSpec {
+            exe: ctx.exe.clone(),
+            args: ctx.args.clone(),
+            experiment: NAME,
+            spec: serde_json::to_string(&spec).unwrap_or_default(),
+            pes: 2,
+            cpus: p.cpus.to_vec(),
+            wait,
+            heap: size + (1 << 20),
+            deadline: Duration::from_secs(120),
+            label: format!("{} {size} B {}", method.name(), p.class),
+        };
+        let floor = (p.cpus[0] != p.cpus[1])
+            .then(|| super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]))
+            .flatten();
+        let mut per_run = Vec::new();
+        let mut verified = true;
+        for _ in 0..cfg.runs {
+            let outs = match team_run::run_team(&team) {
+                Ok(o) => o,
+                Err(_) if ctx.cancel.load(Ordering::Relaxed) => break,
+                Err(e) => return Err(e),
+            };
+            for o in &outs {
+                if !o.verified {
+                    verified = false;
+                    res.notes.push(format!(
+                        "{} {size} B {}: data failed verification: {}",
+                        method.name(),
+                        p.class,
+                        o.failure
+                    ));
+                }
+            }
+            per_run.push(outs[0].samples.clone());
+        }
+        if per_run.is_empty() {
+            continue;
+        }
+        let m = MetricRecord::from_runs("µs", false, &per_run).map_err(|e| BenchError::Failed {
+            experiment: NAME,
+            message: e.to_string(),
+        })?;
+        let mut rec = BenchRecord::new(
+            format!("{}, {}", method.name(), p.class),
+            size as f64,
+            per_run.len() as u64,
+            spec.samples * spec.round_trips * 2,
+            verified,
+        )
+        .param("method", method.name())
+        .param("size_bytes", size)
+        .param("placement", p.class.clone())
+        .param("cpus", format!("{},{}", p.cpus[0], p.cpus[1]))
+        .metric("latency_us", m);
+        rec.c2c_one_way_ns = floor;
+        res.records.push(rec);
+        ctx.progress
+            .advance(&format!("{} {size} B {}", method.name(), p.class));
+    }
+    ctx.progress.end();
+    if cfg.placements.iter().any(|p| p.cpus[0] == p.cpus[1]) {
+        res.notes.push(
+            "same-core: both PEs share one CPU, so every hand-off is a context switch (the \
+             adaptive wait yields), not a cache-line transfer; no c2c floor applies"
+                .into(),
+        );
+    }
+    res.elapsed_s = Some(started.elapsed().as_secs_f64());
+    Ok(res)
+}
+
+fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    run(&cfg, ctx)
+}
+
+/// The run means of `latency_us` of (method, placement) at `size`.
+fn latency(res: &BenchResults, method: Method, class: &str, size: f64) -> Option<Vec<f64>> {
+    res.records
+        .iter()
+        .find(|r| {
+            r.x == size
+                && r.param_text("method") == method.name()
+                && r.param_text("placement") == class
+        })
+        .and_then(|r| r.metrics.get("latency_us"))
+        .map(|m| m.run_means.clone())
+}
+
+/// The seed's claim "counting puts halve small-message latency" at 8 B, per placement:
+/// fence-flag / put-signal and fence-flag / counting-put ≥ 2; and (not the seed's) what one
+/// line transfer buys: fence-flag / line ≥ 2.
+fn findings(res: &BenchResults) -> Vec<Finding> {
+    let mut classes: Vec<String> = Vec::new();
+    for r in res.records.iter().filter(|r| r.x == 8.0) {
+        let c = r.param_text("placement");
+        if !classes.contains(&c) {
+            classes.push(c);
+        }
+    }
+    let mut out = Vec::new();
+    for class in &classes {
+        let ff = latency(res, Method::FenceFlag, class, 8.0);
+        for (m, claim) in [
+            (
+                Method::PutSignal,
+                "put-with-signal halves 8 B latency against put + fence + flag (seed: ½ latency)",
+            ),
+            (
+                Method::CountingPut,
+                "a counting put halves 8 B latency against put + fence + flag (seed: ½ latency)",
+            ),
+            (
+                Method::Line,
+                "payload and signal in one cache line halve 8 B latency against put + fence + flag",
+            ),
+        ] {
+            let what = format!("fence-flag / {} latency, {class}", m.name());
+            let claim = format!("{claim} [{class}]");
+            let why = if class == "same-core" {
+                "both PEs share one CPU, so every hand-off is a context switch, the same for \
+                 every method and far above a cache-line transfer."
+            } else if m == Method::Line {
+                "a line moves the payload and its sequence word in one cache-line transfer, \
+                 where put + fence + flag moves the data line and then the flag line, so up \
+                 to 2× is possible when line transfers dominate the hand-off."
+            } else {
+                team_run::SAME_WORK
+            };
+            match (&ff, latency(res, m, class, 8.0)) {
+                (Some(a), Some(b)) => {
+                    out.push(team_run::because(at_least(&claim, &what, a, &b, 2.0), why))
+                }
+                _ if res
+                    .records
+                    .iter()
+                    .any(|r| r.param_text("method") == m.name()) =>
+                {
+                    out.push(judge(&claim, &what, None, 2.0))
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "pingpong_tests.rs"]
+mod tests;

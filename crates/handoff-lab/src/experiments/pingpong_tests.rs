@@ -1,0 +1,153 @@
+use super::*;
+use crate::schema::{Machine, Tool};
+
+fn rec(method: Method, class: &str, size: usize, run_means: &[f64]) -> BenchRecord {
+    let runs: Vec<Vec<f64>> = run_means.iter().map(|&m| vec![m]).collect();
+    BenchRecord::new(
+        format!("{}, {class}", method.name()),
+        size as f64,
+        3,
+        1,
+        true,
+    )
+    .param("method", method.name())
+    .param("size_bytes", size)
+    .param("placement", class)
+    .metric(
+        "latency_us",
+        MetricRecord::from_runs("µs", false, &runs).unwrap(),
+    )
+}
+
+#[test]
+fn report_plan_spans_8_bytes_to_4_mib_and_quick_keeps_the_other_core() {
+    let full = Config::for_report(false, &[0, 1]);
+    assert_eq!(full.sizes.first(), Some(&8));
+    assert_eq!(full.sizes.last(), Some(&(4 << 20)));
+    // 8, 32, 128, ... 2 MiB (powers of 4 times 8), then 4 MiB.
+    assert_eq!(full.sizes.len(), 11);
+    assert_eq!(full.methods.len(), 4);
+    full.validate().unwrap();
+    let quick = Config::for_report(true, &[0, 1]);
+    assert_eq!(quick.sizes, vec![8, 4096, 262_144]);
+    // On 2 CPUs: one pair, on two different CPUs.
+    assert_eq!(quick.placements.len(), 1);
+    assert_ne!(quick.placements[0].cpus[0], quick.placements[0].cpus[1]);
+    // Same core first in the full plan.
+    assert_eq!(full.placements[0].cpus, [0, 0]);
+    assert_eq!(full.placements[0].class, "same-core");
+}
+
+#[test]
+fn sizes_and_counts_are_checked() {
+    let ok = Config::for_report(true, &[0, 1]);
+    for bad in [
+        Config {
+            sizes: vec![12],
+            ..ok.clone()
+        },
+        Config {
+            sizes: vec![0],
+            ..ok.clone()
+        },
+        Config {
+            sizes: vec![MAX_SIZE + 8],
+            ..ok.clone()
+        },
+        Config {
+            sizes: vec![],
+            ..ok.clone()
+        },
+        Config {
+            methods: vec![],
+            ..ok.clone()
+        },
+        Config {
+            runs: 0,
+            ..ok.clone()
+        },
+        Config {
+            wait: "sometimes".into(),
+            ..ok.clone()
+        },
+        Config {
+            methods: vec![Method::Line],
+            sizes: vec![64],
+            ..ok.clone()
+        },
+    ] {
+        assert!(bad.validate().is_err(), "{bad:?}");
+    }
+    // 16 MiB per sample: 2000 round trips of 8 B, 16 of 1 MiB, never fewer than 2.
+    let c = Config {
+        round_trips: 2000,
+        ..ok
+    };
+    assert_eq!(c.round_trips_at(8), 2000);
+    assert_eq!(c.round_trips_at(1 << 20), 16);
+    assert_eq!(c.round_trips_at(64 << 20), 2);
+    assert!(Method::Line.fits(56) && !Method::Line.fits(64) && Method::FenceFlag.fits(64));
+}
+
+#[test]
+fn findings_judge_fence_flag_over_each_method_at_8_bytes() {
+    let mut r = BenchResults::new(
+        NAME,
+        Machine::default(),
+        Tool::default(),
+        serde_json::json!({}),
+    );
+    // By hand: fence-flag 2.0 µs; put-signal 1.0 (2.0×: holds); counting-put 1.6 (1.25×:
+    // does not hold); line 0.8 (2.5×: holds). A 4 KiB record must not be used.
+    r.records.push(rec(
+        Method::FenceFlag,
+        "same-package",
+        8,
+        &[2.0, 2.01, 1.99],
+    ));
+    r.records.push(rec(
+        Method::PutSignal,
+        "same-package",
+        8,
+        &[0.95, 0.96, 0.94],
+    ));
+    r.records.push(rec(
+        Method::CountingPut,
+        "same-package",
+        8,
+        &[1.6, 1.61, 1.59],
+    ));
+    r.records
+        .push(rec(Method::Line, "same-package", 8, &[0.8, 0.81, 0.79]));
+    r.records.push(rec(
+        Method::PutSignal,
+        "same-package",
+        4096,
+        &[99.0, 99.0, 99.0],
+    ));
+    let f = findings(&r);
+    assert_eq!(f.len(), 3, "{f:?}");
+    assert_eq!(f[0].holds, crate::bench::Holds::Yes, "{}", f[0].sentence);
+    assert!((f[0].ratio.unwrap().ratio - 2.0 / 0.95).abs() < 0.01);
+    assert_eq!(f[1].holds, crate::bench::Holds::No, "{}", f[1].sentence);
+    assert!((f[1].ratio.unwrap().ratio - 1.25).abs() < 0.01);
+    assert_eq!(f[2].holds, crate::bench::Holds::Yes, "{}", f[2].sentence);
+    assert!(f[0].claim.contains("same-package"));
+    assert!(
+        f[0].sentence
+            .contains("Why here: on one node a put is a memcpy"),
+        "{}",
+        f[0].sentence
+    );
+    assert!(
+        f[2].sentence.contains("one cache-line transfer"),
+        "{}",
+        f[2].sentence
+    );
+    // Without fence-flag at 8 B: not measured, inconclusive.
+    r.records.remove(0);
+    let f = findings(&r);
+    assert!(f
+        .iter()
+        .all(|f| f.holds == crate::bench::Holds::Inconclusive));
+}

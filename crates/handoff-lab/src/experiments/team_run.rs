@@ -1,0 +1,425 @@
+//! What the counting-puts experiments (`pingpong`, `alltoall`, `stencil`) share: starting one
+//! team of PEs as `handoff __worker NAME SPEC` through [`handoff::team::Launch`], each PE
+//! printing one [`PeOutput`] line on its stdout, with a watchdog; joining the team inside a
+//! worker; and the payload patterns the PEs verify.
+//!
+//! # Failure ends a run, never hangs it
+//!
+//! A PE's team waits are bounded ([`Team::set_timeout`], the spec's `wait_timeout_s`), so a
+//! protocol that loses a message ends in [`handoff::team::TeamError::Timeout`] and a non-zero
+//! exit; a PE that dies ends the others' waits with `PeerDied`; the launcher then stops the
+//! rest. On top of that, the launcher kills every PE still alive at the run's deadline
+//! ([`Launch::timeout`]).
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use handoff::sync::Wait;
+use handoff::team::{Launch, Placement, Team, TeamError};
+use serde::{Deserialize, Serialize};
+
+use crate::bench::registry::BenchError;
+
+/// The report section of the three experiments.
+pub const SECTION: &str = "Counting puts";
+/// The seed they reproduce.
+pub const SEED: &str =
+    "Dinan et al., \"Reducing synchronization overhead through bundled communication\" (seed 003)";
+
+/// What one PE reports to the launcher: one JSON line on its stdout.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PeOutput {
+    /// The PE's rank.
+    pub rank: usize,
+    /// The PE's measurements (the experiment says what they are; may be empty).
+    pub samples: Vec<f64>,
+    /// Whether every check this PE made of the data it received passed.
+    pub verified: bool,
+    /// The first failed check, in words ("" when verified).
+    pub failure: String,
+}
+
+impl PeOutput {
+    /// Records a failed check: `verified` becomes false; the first three failures are kept
+    /// in `failure`, joined by "; ".
+    pub fn fail(&mut self, why: String) {
+        self.verified = false;
+        let kept = if self.failure.is_empty() {
+            0
+        } else {
+            self.failure.matches("; ").count() + 1
+        };
+        if kept < 3 {
+            if kept > 0 {
+                self.failure.push_str("; ");
+            }
+            self.failure.push_str(&why);
+        }
+    }
+}
+
+/// One team to start for one run of a point.
+#[derive(Debug, Clone)]
+pub struct TeamSpec {
+    /// The executable (`handoff`).
+    pub exe: PathBuf,
+    /// Its arguments before the experiment's name (`["__worker"]`).
+    pub args: Vec<OsString>,
+    /// The experiment's name (the worker to run).
+    pub experiment: &'static str,
+    /// The worker's one argument (its JSON spec).
+    pub spec: String,
+    /// PEs.
+    pub pes: usize,
+    /// PE `r` runs on `cpus[r % cpus.len()]`; empty: unpinned.
+    pub cpus: Vec<usize>,
+    /// The PEs' wait strategy.
+    pub wait: Wait,
+    /// Symmetric heap bytes per PE.
+    pub heap: usize,
+    /// Kill every PE still running after this long ([`Launch::timeout`]).
+    pub deadline: Duration,
+    /// The point, for error messages ("counting-put 8 B same-core").
+    pub label: String,
+}
+
+/// Starts the team of `spec`, waits for it and returns every PE's output, by rank.
+///
+/// Errors (all [`BenchError::Failed`]): the team could not start, a PE failed (its rank and
+/// how), the watchdog fired, or a PE printed no valid output line.
+pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
+    let fail = |message: String| BenchError::Failed {
+        experiment: spec.experiment,
+        message: format!("{}: {message}", spec.label),
+    };
+    let placement = if spec.cpus.is_empty() {
+        Placement::Unpinned
+    } else {
+        Placement::Cores(spec.cpus.clone())
+    };
+    let mut args = spec.args.clone();
+    args.push(spec.experiment.into());
+    args.push(spec.spec.clone().into());
+    let mut running = Launch::new(spec.pes)
+        .program(&spec.exe)
+        .args(args)
+        .cores(placement)
+        .wait(spec.wait)
+        .heap(spec.heap)
+        .capture_stdout(true)
+        .timeout(spec.deadline)
+        .spawn()
+        .map_err(|e| fail(format!("cannot start {} PEs: {e}", spec.pes)))?;
+    let readers: Vec<_> = (0..spec.pes)
+        .map(|r| {
+            let pipe = running.take_stdout(r);
+            std::thread::spawn(move || {
+                let mut text = String::new();
+                if let Some(mut p) = pipe {
+                    // Up to 64 MiB: far more than any PE prints; the rest is drained unread.
+                    let _ = p.by_ref().take(64 << 20).read_to_string(&mut text);
+                    let _ = std::io::copy(&mut p, &mut std::io::sink());
+                }
+                text
+            })
+        })
+        .collect();
+    let report = running.wait();
+    let texts: Vec<String> = readers
+        .into_iter()
+        .map(|h| h.join().unwrap_or_default())
+        .collect();
+    if let Err(TeamError::Timeout { .. }) = report {
+        return Err(fail(format!(
+            "the team of {} PEs did not finish within {:.0} s and was killed (a lost message \
+             or a stuck PE); rerun with fewer reps or a larger deadline",
+            spec.pes,
+            spec.deadline.as_secs_f64()
+        )));
+    }
+    let report = report.map_err(|e| fail(format!("waiting for the PEs: {e}")))?;
+    report.into_result().map_err(|e| fail(e.to_string()))?;
+    texts
+        .iter()
+        .enumerate()
+        .map(|(rank, t)| parse_output(rank, t).map_err(&fail))
+        .collect()
+}
+
+/// The last JSON line of a PE's stdout as its [`PeOutput`].
+pub fn parse_output(rank: usize, text: &str) -> Result<PeOutput, String> {
+    let line = text
+        .lines()
+        .rev()
+        .find(|l| l.trim_start().starts_with('{'))
+        .ok_or_else(|| format!("PE {rank} printed no result line (stdout: {text:?})"))?;
+    let out: PeOutput = serde_json::from_str(line)
+        .map_err(|e| format!("PE {rank} printed a bad result line ({e}): {line:?}"))?;
+    if out.rank != rank {
+        return Err(format!(
+            "PE {rank}'s result line says it is rank {}",
+            out.rank
+        ));
+    }
+    Ok(out)
+}
+
+/// Inside a worker: joins the team this process was started in, with every wait bounded by
+/// `wait_timeout`.
+pub fn join(experiment: &'static str, wait_timeout: Duration) -> Result<Team, BenchError> {
+    let team = Team::from_env().map_err(|e| BenchError::Failed {
+        experiment,
+        message: format!("joining the team: {e}"),
+    })?;
+    team.set_timeout(Some(wait_timeout));
+    Ok(team)
+}
+
+/// Inside a worker: prints this PE's output line and ends its part of the team.
+pub fn finish(experiment: &'static str, team: Team, out: &PeOutput) -> Result<(), BenchError> {
+    let line = serde_json::to_string(out).unwrap_or_default();
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{line}")
+        .and_then(|()| stdout.flush())
+        .map_err(|e| BenchError::Failed {
+            experiment,
+            message: format!("writing the result line: {e}"),
+        })?;
+    team.finalize().map_err(|e| team_failed(experiment, e))
+}
+
+/// A team call failed inside a worker.
+pub fn team_failed(experiment: &'static str, e: handoff::team::TeamError) -> BenchError {
+    BenchError::Failed {
+        experiment,
+        message: format!("PE: {e}"),
+    }
+}
+
+/// Word `i` of the payload a PE with salt `salt` sends in its message `m`: a multiplicative
+/// hash, different for every word, sender and message parity, so a stale, torn or misplaced
+/// copy differs in every cache line.
+#[inline]
+pub fn pattern(i: usize, salt: u64, m: u64) -> u64 {
+    ((i as u64) ^ (salt << 40) ^ ((m & 1) << 63)).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1
+}
+
+/// Fills `buf` with message `m`'s pattern of `salt` (word 0 is then stamped by the sender).
+pub fn fill(buf: &mut [u64], salt: u64, m: u64) {
+    for (i, w) in buf.iter_mut().enumerate() {
+        *w = pattern(i, salt, m);
+    }
+}
+
+/// Checks a received payload of message `m` from `salt`: word 0 must be the stamp `m`, and
+/// one word in every cache line (every 8th) and the last word must be the pattern. `None`
+/// when it checks out, else the first wrong word in words.
+pub fn check(buf: &[u64], salt: u64, m: u64) -> Option<String> {
+    let &first = buf.first()?;
+    if first != m {
+        return Some(format!("stamp word is {first}, expected message {m}"));
+    }
+    let last = buf.len() - 1;
+    for i in (8..buf.len()).step_by(8).chain((last > 0).then_some(last)) {
+        let want = pattern(i, salt, m);
+        if buf[i] != want {
+            return Some(format!(
+                "word {i} of message {m} is {:#x}, expected {want:#x}",
+                buf[i]
+            ));
+        }
+    }
+    None
+}
+
+/// A fault injected on purpose (tests prove a bad transfer is caught and a dying PE is
+/// reported): `KIND@N`, N the message, round or row it hits (0-based).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fault {
+    /// Which fault, one of the experiment's kinds.
+    pub kind: String,
+    /// Which message / round / row it hits (0-based).
+    pub at: u64,
+}
+
+/// Parses `--fault KIND@N` where `KIND` is one of `kinds`.
+pub fn parse_fault(
+    experiment: &'static str,
+    kinds: &[&str],
+    text: &str,
+) -> Result<Fault, BenchError> {
+    let bad = || BenchError::Usage {
+        experiment,
+        message: format!(
+            "--fault {text}: expected KIND@N, KIND one of {}",
+            kinds.join(", ")
+        ),
+    };
+    let (k, n) = text.split_once('@').ok_or_else(bad)?;
+    if !kinds.contains(&k) {
+        return Err(bad());
+    }
+    Ok(Fault {
+        kind: k.to_string(),
+        at: n.trim().parse().map_err(|_| bad())?,
+    })
+}
+
+/// Inside a worker: the fault `exit@N` ends this PE with code 9 at step N, as a crash would.
+pub fn maybe_exit(fault: &Option<Fault>, rank: usize, step: u64) {
+    if rank == 1
+        && fault
+            .as_ref()
+            .is_some_and(|f| f.kind == "exit" && f.at == step)
+    {
+        std::process::exit(9);
+    }
+}
+
+/// Whether `fault` is `kind@step`.
+pub fn hits(fault: &Option<Fault>, kind: &str, step: u64) -> bool {
+    fault
+        .as_ref()
+        .is_some_and(|f| f.kind == kind && f.at == step)
+}
+
+/// Adds the reason to a finding's sentence ("Why here: ...").
+pub fn because(mut f: crate::bench::Finding, why: &str) -> crate::bench::Finding {
+    f.sentence.push_str(" Why here: ");
+    f.sentence.push_str(why);
+    f
+}
+
+/// What a method costs on one node, for the findings' reasons: the seed's own "shared memory
+/// implementation" of a counting put is copy, membar, atomic increment.
+pub const SAME_WORK: &str = "on one node a put is a memcpy and a counting put (or put with \
+    signal) is that copy plus one atomic on the target's word — the seed's own shared-memory \
+    implementation, and exactly what put + fence + flag does (the fence is free on x86); the \
+    seed's gain came from sparing a network message, which does not exist here, so parity is \
+    expected.";
+
+/// Why oversubscribed points differ, for the findings' reasons.
+pub const OVERSUBSCRIBED: &str = "with more PEs than CPUs a wait that is not already \
+    satisfied costs a scheduler hand-off (tens of µs), which dwarfs the message costs the \
+    claim is about; which method wins depends on how often a PE must sleep.";
+
+/// Parses a wait strategy flag.
+pub fn parse_wait(experiment: &'static str, text: &str) -> Result<Wait, BenchError> {
+    text.parse::<Wait>().map_err(|e| BenchError::Usage {
+        experiment,
+        message: format!("--wait {text}: {e}"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_catches_stale_torn_and_misplaced_payloads() {
+        let mut b = vec![0u64; 64];
+        fill(&mut b, 3, 5);
+        b[0] = 5;
+        assert_eq!(check(&b, 3, 5), None);
+        // Stale: the previous message (other parity), stamp and all.
+        let mut stale = vec![0u64; 64];
+        fill(&mut stale, 3, 4);
+        stale[0] = 4;
+        assert!(check(&stale, 3, 5).unwrap().contains("stamp"));
+        // Torn: the stamp is new but the second half is the previous message's.
+        let mut torn = b.clone();
+        torn[32..].copy_from_slice(&stale[32..]);
+        assert!(check(&torn, 3, 5).unwrap().contains("word 32"));
+        // From another sender.
+        let mut other = vec![0u64; 64];
+        fill(&mut other, 4, 5);
+        other[0] = 5;
+        assert!(check(&other, 3, 5).is_some());
+        // One word: only the stamp.
+        assert_eq!(check(&[7], 0, 7), None);
+        assert!(check(&[6], 0, 7).is_some());
+    }
+
+    /// A team of `sh -c SCRIPT` processes (the experiment name and spec become `$0` and `$1`).
+    fn shell_team(script: &str, pes: usize, deadline_ms: u64) -> TeamSpec {
+        TeamSpec {
+            exe: "/bin/sh".into(),
+            args: vec!["-c".into(), script.into()],
+            experiment: "pingpong",
+            spec: "{}".into(),
+            pes,
+            cpus: Vec::new(),
+            wait: Wait::ADAPTIVE,
+            heap: 1 << 16,
+            deadline: Duration::from_millis(deadline_ms),
+            label: "test point".into(),
+        }
+    }
+
+    #[test]
+    fn run_team_collects_each_pes_line_and_names_what_went_wrong() {
+        let line = r#"echo "{\"rank\":$HANDOFF_RANK,\"samples\":[$HANDOFF_RANK.5],\"verified\":true,\"failure\":\"\"}""#;
+        let outs = run_team(&shell_team(line, 3, 20_000)).unwrap();
+        assert_eq!(outs.len(), 3);
+        for (r, o) in outs.iter().enumerate() {
+            assert_eq!((o.rank, o.samples.clone()), (r, vec![r as f64 + 0.5]));
+        }
+        // No line: named. A PE that exits non-zero: its rank and code.
+        let e = run_team(&shell_team("true", 2, 20_000))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("test point") && e.contains("no result line"),
+            "{e}"
+        );
+        let e = run_team(&shell_team(
+            r#"[ "$HANDOFF_RANK" = 1 ] && exit 7; true"#,
+            2,
+            20_000,
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("PE 1") && e.contains("code 7"), "{e}");
+        // A PE that never ends: killed at the deadline, not waited for.
+        let e = run_team(&shell_team("exec sleep 30", 2, 300))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("did not finish within"), "{e}");
+    }
+
+    #[test]
+    fn failures_keep_the_first_three() {
+        let mut o = PeOutput {
+            verified: true,
+            ..PeOutput::default()
+        };
+        for i in 0..5 {
+            o.fail(format!("f{i}"));
+        }
+        assert!(!o.verified);
+        assert_eq!(o.failure, "f0; f1; f2");
+    }
+
+    #[test]
+    fn output_lines_parse_and_name_their_rank() {
+        let o = PeOutput {
+            rank: 1,
+            samples: vec![1.5],
+            verified: true,
+            failure: String::new(),
+        };
+        let text = format!("noise\n{}\n", serde_json::to_string(&o).unwrap());
+        assert_eq!(parse_output(1, &text).unwrap(), o);
+        assert!(parse_output(0, &text).unwrap_err().contains("rank 1"));
+        assert!(parse_output(0, "").unwrap_err().contains("no result line"));
+        let f = parse_fault("x", &["skip-put", "exit"], "skip-put@3").unwrap();
+        assert_eq!((f.kind.as_str(), f.at), ("skip-put", 3));
+        assert!(hits(&Some(f.clone()), "skip-put", 3));
+        assert!(!hits(&Some(f), "skip-put", 2));
+        assert!(parse_fault("x", &["skip-put"], "skip@3").is_err());
+        assert!(parse_fault("x", &["skip-put"], "skip-put@x").is_err());
+        assert!(parse_fault("x", &["skip-put"], "skip-put").is_err());
+    }
+}
