@@ -1,5 +1,5 @@
 //! The crate error: wraps each layer's error at the top ([`sys::Error`], [`SyncError`],
-//! [`WaitError`], [`ShmError`], [`ChannelError`]) with the same messages, so an application
+//! [`WaitError`], [`ShmError`], [`ChannelError`], [`QueueError`]) with the same messages, so an application
 //! can `?` every call into one [`Result`]. Each says what went wrong and, where it helps,
 //! what to do about it.
 //!
@@ -11,6 +11,7 @@ use std::io;
 
 use crate::channel::ChannelError;
 pub use crate::peers::WaitError;
+use crate::queue::QueueError;
 use crate::shm::{SegmentError, ShmError};
 use crate::sync::SyncError;
 use crate::sys;
@@ -54,6 +55,10 @@ pub enum Error {
     /// [`Error::Segment`], [`Error::Io`]...).
     #[error(transparent)]
     Channel(ChannelError),
+    /// A queue operation failed for a queue's own reason (its segment's errors are
+    /// [`Error::Segment`], [`Error::Io`]...).
+    #[error(transparent)]
+    Queue(QueueError),
 }
 
 impl Error {
@@ -102,6 +107,16 @@ impl From<ChannelError> for Error {
         match e {
             ChannelError::Segment(e) => e.into(),
             e => Error::Channel(e),
+        }
+    }
+}
+
+impl From<QueueError> for Error {
+    /// A queue's segment errors as [`Error::Segment`] etc., its own as [`Error::Queue`].
+    fn from(e: QueueError) -> Self {
+        match e {
+            QueueError::Segment(e) => e.into(),
+            e => Error::Queue(e),
         }
     }
 }

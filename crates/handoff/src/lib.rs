@@ -5,6 +5,9 @@
 //! - [`channel`]: move blocks of bytes from a producer to a consumer, in threads or
 //!   processes, without copying them: loan a block, write it in place, publish; receive,
 //!   read in place, drop to release. Most applications need only this.
+//! - [`queue`]: bounded lock-free queues of small items between threads or processes: SPSC
+//!   rings (typed, or variable-size byte frames), a per-producer MPSC (Charm++) and a shared
+//!   Vyukov MPSC, and an aggregator that packs small messages into frames.
 //! - [`sync`]: the primitives under it, for protocols of your own in shared memory: flags,
 //!   signals (counting-put counters), semaphores and barriers, each waiting with a spin /
 //!   block / adaptive [`Wait`](sync::Wait) strategy and a deadline, and noticing a dead peer.
@@ -13,7 +16,7 @@
 //! - [`sys`]: the few platform types the API above uses: [`Deadline`](sys::Deadline),
 //!   [`ProcessId`](sys::ProcessId), and thread pinning ([`sys::affinity`]).
 //!
-//! Every layer returns its own error ([`channel::ChannelError`], [`sync::SyncError`] and
+//! Every layer returns its own error ([`channel::ChannelError`], [`queue::QueueError`], [`sync::SyncError`] and
 //! [`WaitError`], [`shm::ShmError`], [`sys::Error`]); [`Error`] wraps them all with the same
 //! messages, so `?` works into one [`Result`]. Linux only for now: elsewhere every
 //! constructor returns an `Unsupported` error.
@@ -44,7 +47,7 @@
 //! 2. shared building blocks: the std/loom atomics facade (crate-private), the
 //!    [`shm::ShmSafe`] marker, and peer watching ([`sync::PeerWatch`], [`WaitError`]);
 //! 3. [`sync`] and [`shm`], siblings that never import each other;
-//! 4. [`channel`], on both;
+//! 4. [`channel`] and [`queue`], on both (siblings that never import each other);
 //! 5. [`Error`], which wraps each layer's error.
 //!
 //! The measurement machinery of the project's lab (topology, TSC clock, cache flushing, the
@@ -61,8 +64,9 @@ mod peers;
 // Layer 3: siblings.
 pub mod shm;
 pub mod sync;
-// Layer 4.
+// Layer 4: siblings.
 pub mod channel;
+pub mod queue;
 // Layer 5: the crate error.
 pub mod error;
 

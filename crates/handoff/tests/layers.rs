@@ -12,7 +12,7 @@ fn layer_of_item(item: &str) -> Option<u32> {
         "sys" => 1,
         "atomic" | "layout" | "peers" | "WaitError" => 2,
         "sync" | "shm" => 3,
-        "channel" => 4,
+        "channel" | "queue" => 4,
         "error" | "Error" | "Result" => 5,
         _ => return None,
     })

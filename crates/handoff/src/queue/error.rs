@@ -1,0 +1,133 @@
+//! [`QueueError`]: why a queue operation failed, and [`Role`], the side of a queue.
+
+use std::fmt;
+
+use crate::WaitError;
+
+/// A side of a queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The side that pushes (or sends frames).
+    Producer,
+    /// The side that pops (or receives frames).
+    Consumer,
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Role::Producer => "producer",
+            Role::Consumer => "consumer",
+        })
+    }
+}
+
+/// Why a queue operation failed. Each message says what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum QueueError {
+    /// The configuration cannot describe a queue (capacity 0, an overflowing size...).
+    #[error("invalid queue configuration: {0}")]
+    InvalidConfig(String),
+    /// A frame or message larger than the queue (or the aggregator's frame) can ever hold.
+    #[error(
+        "a {what} of {len} bytes can never fit: the largest is {max} bytes; create the queue \
+         with a larger capacity, or split the data"
+    )]
+    TooBig {
+        /// `"frame"` or `"message"`.
+        what: &'static str,
+        /// The size asked for.
+        len: usize,
+        /// The largest size that fits.
+        max: usize,
+    },
+    /// The segment holds something other than a queue of this kind.
+    #[error(
+        "segment {name} is not a handoff {kind} (no such queue header): check the name and \
+         the queue type"
+    )]
+    NotAQueue {
+        /// The segment's name.
+        name: String,
+        /// The queue kind expected (`"SPSC queue"`, ...).
+        kind: &'static str,
+    },
+    /// The two sides disagree on the queue's shape.
+    #[error(
+        "queue {name} has {what} {found}, but this side expects {expected}: open it with the \
+         same element type and capacity the creator used"
+    )]
+    Mismatch {
+        /// The queue's name.
+        name: String,
+        /// Which property differs.
+        what: &'static str,
+        /// What this side asked for.
+        expected: u64,
+        /// What the queue has.
+        found: u64,
+    },
+    /// Another handle already holds this side.
+    #[error(
+        "the {role} side of queue {name} is already taken: an SPSC queue connects one \
+         producer and one consumer; create another queue for another pair"
+    )]
+    RoleTaken {
+        /// The side asked for.
+        role: Role,
+        /// The queue's name.
+        name: String,
+    },
+    /// Every producer lane of a multi-producer queue is in use.
+    #[error(
+        "all {max} producer lanes of queue {name} are in use: drop a producer first, or \
+         create the queue with more lanes"
+    )]
+    NoFreeLane {
+        /// The queue's name.
+        name: String,
+        /// Its number of lanes.
+        max: usize,
+    },
+    /// The other side closed the queue (dropped its end, or unwound from a panic).
+    #[error("the {by} closed the queue: no more items will be {}", if *by == Role::Producer { "sent" } else { "received" })]
+    Closed {
+        /// The side that closed.
+        by: Role,
+    },
+    /// The process on the other side died without closing (also mid-frame: a frame it had
+    /// not committed is never delivered).
+    #[error("the process on the other side of the queue (pid {pid}) died while we waited")]
+    PeerGone {
+        /// Its pid.
+        pid: u32,
+    },
+    /// The deadline passed before the queue had room or data.
+    #[error("timed out: no {what} before the deadline")]
+    Timeout {
+        /// What was waited for.
+        what: &'static str,
+    },
+    /// The shared words of the queue hold values no correct peer writes (a foreign or
+    /// damaged segment).
+    #[error("queue {name} is corrupt: {why}; recreate it")]
+    Corrupt {
+        /// The queue's name.
+        name: String,
+        /// What was wrong.
+        why: String,
+    },
+    /// Creating, opening or mapping the segment failed.
+    #[error(transparent)]
+    Segment(#[from] crate::shm::ShmError),
+}
+
+impl QueueError {
+    /// A wait's error as the queue's.
+    pub(crate) fn from_wait(e: WaitError, what: &'static str) -> Self {
+        match e {
+            WaitError::Timeout => QueueError::Timeout { what },
+            WaitError::PeerGone { pid } => QueueError::PeerGone { pid },
+        }
+    }
+}

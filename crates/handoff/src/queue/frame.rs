@@ -1,0 +1,544 @@
+//! The byte-frame SPSC ring: [`FrameQueue`], its [`FrameProducer`] / [`FrameLoan`] and
+//! [`FrameConsumer`] / [`Frame`]. Variable-size frames, written and read in place.
+//!
+//! # Layout of the ring
+//!
+//! The data area is `capacity` bytes (a multiple of 8) run by the SPSC index protocol in
+//! units of 8 bytes. A frame is a header word followed by its bytes, padded to 8:
+//!
+//! ```text
+//! [ header: len (bits 0..32) | tag (bits 32..40) ][ len bytes ][ pad to 8 ]
+//! ```
+//!
+//! A frame never wraps: when it does not fit between the producer's position and the end of
+//! the area, the producer first commits a PAD record covering the rest of the area (the
+//! consumer skips it), then writes the frame at offset 0. The header is written before the
+//! commit that covers the frame, so the consumer reads it after its Acquire load of `tail`
+//! (SYNC POINT A of `index`); a frame its producer did not commit (it died mid-frame) is
+//! never seen: the consumer's wait ends with [`QueueError::PeerGone`] instead.
+
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+
+use super::error::{QueueError, Role};
+use super::index::{ConsumerIndex, Found, Indices, ProducerIndex};
+use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
+use crate::sync::wait::Wait;
+use crate::sys::Deadline;
+
+const INDICES: usize = 128;
+/// Bytes per index unit (the header word's size and the frames' alignment).
+const UNIT: usize = 8;
+/// Header tags.
+const TAG_FRAME: u64 = 1;
+const TAG_PAD: u64 = 2;
+
+fn data_offset() -> usize {
+    INDICES + std::mem::size_of::<Indices>()
+}
+
+fn shape(capacity: usize) -> Result<Shape, QueueError> {
+    if capacity < 2 * UNIT {
+        return Err(QueueError::InvalidConfig(format!(
+            "a frame queue needs at least {} bytes (a header and 8 bytes of data); asked for \
+             {capacity}",
+            2 * UNIT
+        )));
+    }
+    let cap = round_up(capacity, UNIT)
+        .filter(|&c| c / UNIT <= u32::MAX as usize)
+        .ok_or_else(|| too_big(format!("a frame queue of {capacity} bytes")))?;
+    let len = cap
+        .checked_add(data_offset())
+        .and_then(|n| round_up(n, DATA_ALIGN))
+        .filter(|&n| n <= isize::MAX as usize / 2)
+        .ok_or_else(|| too_big(format!("a frame queue of {capacity} bytes")))?;
+    Ok(Shape {
+        kind: Kind::Frames,
+        unit: UNIT as u64,
+        capacity: (cap / UNIT) as u64,
+        lanes: 1,
+        len,
+    })
+}
+
+/// Units (8-byte words) a frame of `len` bytes takes, header included.
+#[inline]
+fn units_of(len: usize) -> u64 {
+    (1 + len.div_ceil(UNIT)) as u64
+}
+
+/// A bounded SPSC queue of variable-size byte frames, on the heap or in a named segment.
+///
+/// `capacity` is in bytes (rounded up to 8); each frame takes 8 header bytes plus its
+/// length rounded up to 8, and the largest frame is `capacity - 8` bytes
+/// ([`max_frame`](Self::max_frame)): a larger one is refused with [`QueueError::TooBig`].
+#[derive(Debug)]
+pub struct FrameQueue {
+    region: Arc<Region>,
+}
+
+impl FrameQueue {
+    /// Bytes a frame queue of `capacity` data bytes occupies.
+    pub fn memory_size(capacity: usize) -> Result<usize, QueueError> {
+        Ok(shape(capacity)?.len)
+    }
+
+    /// A frame queue on the heap, split into its two ends (threads).
+    pub fn new(capacity: usize) -> Result<(FrameProducer, FrameConsumer), QueueError> {
+        Self::on_heap(capacity)?.split()
+    }
+
+    /// A frame queue on the heap, as a handle.
+    pub fn on_heap(capacity: usize) -> Result<FrameQueue, QueueError> {
+        Ok(Self::from_region(Region::heap(shape(capacity)?)?))
+    }
+
+    /// Creates a frame queue in the named segment `/handoff-<pid>-<name>`.
+    pub fn create(name: &str, capacity: usize) -> Result<FrameQueue, QueueError> {
+        Ok(Self::from_region(Region::create(name, shape(capacity)?)?))
+    }
+
+    /// Opens the frame queue `name` with the creator's `capacity`, waiting until
+    /// `deadline` for its creator.
+    pub fn open(name: &str, capacity: usize, deadline: Deadline) -> Result<FrameQueue, QueueError> {
+        Ok(Self::from_region(Region::open(
+            name,
+            shape(capacity)?,
+            deadline,
+        )?))
+    }
+
+    fn from_region(region: Region) -> FrameQueue {
+        FrameQueue {
+            region: Arc::new(region),
+        }
+    }
+
+    /// The full segment name to open it by; `None` on the heap.
+    pub fn name(&self) -> Option<&str> {
+        self.region.name()
+    }
+
+    /// Data bytes of the ring.
+    pub fn capacity(&self) -> usize {
+        self.region.shape.capacity as usize * UNIT
+    }
+
+    /// The largest frame, in bytes.
+    pub fn max_frame(&self) -> usize {
+        self.capacity() - UNIT
+    }
+
+    /// Claims the producer side (once per queue).
+    pub fn producer(&self) -> Result<FrameProducer, QueueError> {
+        self.region
+            .header()
+            .claim(Role::Producer, &self.region.label)?;
+        Ok(FrameProducer {
+            ring: Bytes::new(self.region.clone()),
+            idx: ProducerIndex::new(self.region.shape.capacity),
+            frames: 0,
+        })
+    }
+
+    /// Claims the consumer side (once per queue).
+    pub fn consumer(&self) -> Result<FrameConsumer, QueueError> {
+        self.region
+            .header()
+            .claim(Role::Consumer, &self.region.label)?;
+        Ok(FrameConsumer {
+            ring: Bytes::new(self.region.clone()),
+            idx: ConsumerIndex::new(),
+            frames: 0,
+        })
+    }
+
+    /// Both ends, for two threads.
+    pub fn split(self) -> Result<(FrameProducer, FrameConsumer), QueueError> {
+        Ok((self.producer()?, self.consumer()?))
+    }
+}
+
+/// The data area of one frame ring.
+#[derive(Debug)]
+struct Bytes {
+    region: Arc<Region>,
+    data: *mut u8,
+    /// Units (8-byte words) in the area.
+    units: u64,
+}
+
+// SAFETY: `data` points into `region`, kept alive by the Arc; each end touches only the
+// units the index protocol gives it.
+unsafe impl Send for Bytes {}
+
+impl Bytes {
+    fn new(region: Arc<Region>) -> Bytes {
+        let data = region.base().wrapping_add(data_offset());
+        let units = region.shape.capacity;
+        Bytes {
+            region,
+            data,
+            units,
+        }
+    }
+
+    #[inline]
+    fn indices(&self) -> &Indices {
+        self.region.at(INDICES)
+    }
+
+    /// Address of unit `u` (any position; wraps).
+    #[inline]
+    fn unit_ptr(&self, u: u64) -> *mut u8 {
+        self.data.wrapping_add(((u % self.units) as usize) * UNIT)
+    }
+
+    /// Writes the header word at position `u`.
+    ///
+    /// # Safety
+    /// Unit `u` must be free for the producer (reserved, not yet committed).
+    #[inline]
+    unsafe fn write_header(&self, u: u64, len: usize, tag: u64) {
+        let word = len as u64 | (tag << 32);
+        // SAFETY: caller's contract; the unit is 8-byte aligned (data is 128-aligned).
+        unsafe { self.unit_ptr(u).cast::<u64>().write(word) };
+    }
+
+    /// Reads the header word at position `u`.
+    ///
+    /// # Safety
+    /// Unit `u` must be committed and not yet released.
+    #[inline]
+    unsafe fn read_header(&self, u: u64) -> (usize, u64) {
+        // SAFETY: caller's contract; aligned as above.
+        let word = unsafe { self.unit_ptr(u).cast::<u64>().read() };
+        ((word & 0xffff_ffff) as usize, word >> 32)
+    }
+}
+
+/// The producing end of a [`FrameQueue`]. Dropping it closes the queue.
+#[derive(Debug)]
+pub struct FrameProducer {
+    ring: Bytes,
+    idx: ProducerIndex,
+    frames: u64,
+}
+
+impl FrameProducer {
+    /// The largest frame, in bytes.
+    pub fn max_frame(&self) -> usize {
+        (self.ring.units as usize - 1) * UNIT
+    }
+
+    /// Frames sent so far.
+    pub fn sent(&self) -> u64 {
+        self.frames
+    }
+
+    /// Waits until a frame of `len` bytes fits and lends it for writing in place;
+    /// [`FrameLoan::commit`] sends it.
+    ///
+    /// Errors: [`QueueError::TooBig`] for a frame over [`max_frame`](Self::max_frame);
+    /// `Closed` once the consumer closed; `PeerGone`; `Timeout`.
+    pub fn loan(
+        &mut self,
+        len: usize,
+        how: Wait,
+        deadline: Option<Deadline>,
+    ) -> Result<FrameLoan<'_>, QueueError> {
+        let at = self.reserve(len, Some(how), deadline)?;
+        Ok(FrameLoan {
+            producer: self,
+            at,
+            len,
+        })
+    }
+
+    /// Lends a frame of `len` bytes if it fits now; `Ok(None)` if there is no room.
+    pub fn try_loan(&mut self, len: usize) -> Result<Option<FrameLoan<'_>>, QueueError> {
+        match self.reserve(len, None, None) {
+            Ok(at) => Ok(Some(FrameLoan {
+                producer: self,
+                at,
+                len,
+            })),
+            Err(QueueError::Timeout { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Sends a copy of `bytes` as one frame.
+    pub fn send(
+        &mut self,
+        bytes: &[u8],
+        how: Wait,
+        deadline: Option<Deadline>,
+    ) -> Result<(), QueueError> {
+        let mut f = self.loan(bytes.len(), how, deadline)?;
+        f.copy_from_slice(bytes);
+        f.commit();
+        Ok(())
+    }
+
+    /// Reserves room for a frame of `len` bytes, committing a PAD record first if the frame
+    /// would cross the end of the area; returns the frame's position (its header's unit).
+    pub(crate) fn reserve(
+        &mut self,
+        len: usize,
+        how: Option<Wait>,
+        deadline: Option<Deadline>,
+    ) -> Result<u64, QueueError> {
+        let max = self.max_frame();
+        if len > max {
+            return Err(QueueError::TooBig {
+                what: "frame",
+                len,
+                max,
+            });
+        }
+        let need = units_of(len);
+        let tail = self.idx.tail();
+        let to_end = self.ring.units - tail % self.ring.units;
+        if need > to_end {
+            // The pad covers the rest of the area: wait until all of it is free, write its
+            // header, commit it alone (a pad plus the frame may exceed the capacity).
+            self.wait_units(to_end, how, deadline)?;
+            // SAFETY: the `to_end` units from `tail` are free (just waited for).
+            unsafe {
+                self.ring
+                    .write_header(tail, ((to_end - 1) as usize) * UNIT, TAG_PAD)
+            };
+            let ring = &self.ring;
+            self.idx.commit(ring.indices(), to_end);
+        }
+        self.wait_units(need, how, deadline)?;
+        Ok(self.idx.tail())
+    }
+
+    fn wait_units(
+        &mut self,
+        n: u64,
+        how: Option<Wait>,
+        deadline: Option<Deadline>,
+    ) -> Result<(), QueueError> {
+        let ring = &self.ring;
+        match self
+            .idx
+            .wait_free(ring.indices(), n, how, deadline, &*ring.region)
+        {
+            Ok(Found::Ready(_)) => Ok(()),
+            Ok(Found::Closed) => Err(QueueError::Closed { by: Role::Consumer }),
+            Err(e) => Err(QueueError::from_wait(e, "room for the frame")),
+        }
+    }
+
+    /// The bytes of a reserved frame at position `at` (its header's unit), `len` long.
+    ///
+    /// # Safety
+    /// `at` must come from [`reserve`](Self::reserve) with at least `len` bytes, not yet
+    /// committed, and the returned slice must be the only reference to them.
+    #[allow(clippy::mut_from_ref)]
+    pub(crate) unsafe fn frame_bytes(&self, at: u64, len: usize) -> &mut [u8] {
+        // SAFETY: the frame's units follow its header without wrapping (`reserve` padded to
+        // the area's start otherwise), are free for the producer, and lie in the data area.
+        unsafe { std::slice::from_raw_parts_mut(self.ring.unit_ptr(at).add(UNIT), len) }
+    }
+
+    /// Commits the reserved frame at `at` with `len` bytes (at most what was reserved).
+    pub(crate) fn commit_frame(&mut self, at: u64, len: usize) {
+        debug_assert_eq!(at, self.idx.tail());
+        // SAFETY: `at` is the reserved, uncommitted header unit.
+        unsafe { self.ring.write_header(at, len, TAG_FRAME) };
+        let ring = &self.ring;
+        self.idx.commit(ring.indices(), units_of(len));
+        self.frames += 1;
+    }
+}
+
+impl Drop for FrameProducer {
+    fn drop(&mut self) {
+        self.idx.close(self.ring.indices());
+    }
+}
+
+/// A frame lent to the producer: write it in place, then [`commit`](Self::commit).
+/// Dropped without a commit, nothing is sent.
+#[derive(Debug)]
+pub struct FrameLoan<'p> {
+    producer: &'p mut FrameProducer,
+    at: u64,
+    len: usize,
+}
+
+impl FrameLoan<'_> {
+    /// Sends the frame.
+    pub fn commit(self) {
+        let len = self.len;
+        self.commit_len(len);
+    }
+
+    /// Sends only the first `len` bytes (at most the loaned length): for frames whose size
+    /// is known only once written.
+    pub fn commit_len(self, len: usize) {
+        let len = len.min(self.len);
+        self.producer.commit_frame(self.at, len);
+    }
+}
+
+impl Deref for FrameLoan<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        // SAFETY: reserved by this loan (see `frame_bytes`); the loan borrows the producer
+        // mutably, so no other reference to the bytes exists while this one lives.
+        unsafe { self.producer.frame_bytes(self.at, self.len) }
+    }
+}
+
+impl DerefMut for FrameLoan<'_> {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as in `deref`; `&mut self` makes it the only reference.
+        unsafe { self.producer.frame_bytes(self.at, self.len) }
+    }
+}
+
+/// The consuming end of a [`FrameQueue`]. Dropping it closes the queue for the producer.
+#[derive(Debug)]
+pub struct FrameConsumer {
+    ring: Bytes,
+    idx: ConsumerIndex,
+    frames: u64,
+}
+
+impl FrameConsumer {
+    /// Waits for the next frame and lends it for reading in place; dropping the [`Frame`]
+    /// releases its bytes to the producer.
+    ///
+    /// Errors: [`QueueError::Closed`] once the producer closed and every frame was
+    /// received; `PeerGone` if its process died (also mid-frame: an uncommitted frame is
+    /// never delivered); `Timeout`; `Corrupt` for a header no producer writes.
+    pub fn recv(&mut self, how: Wait, deadline: Option<Deadline>) -> Result<Frame<'_>, QueueError> {
+        let (at, len) = self.next(Some(how), deadline)?;
+        Ok(Frame {
+            consumer: self,
+            at,
+            len,
+        })
+    }
+
+    /// The next frame if one is committed now.
+    pub fn try_recv(&mut self) -> Result<Option<Frame<'_>>, QueueError> {
+        match self.next(None, None) {
+            Ok((at, len)) => Ok(Some(Frame {
+                consumer: self,
+                at,
+                len,
+            })),
+            Err(QueueError::Timeout { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Frames received so far.
+    pub fn received(&self) -> u64 {
+        self.frames
+    }
+
+    /// Position and length of the next frame, skipping PAD records.
+    fn next(
+        &mut self,
+        how: Option<Wait>,
+        deadline: Option<Deadline>,
+    ) -> Result<(u64, usize), QueueError> {
+        loop {
+            let have = self.wait_units(1, how, deadline)?;
+            let at = self.idx.head();
+            // SAFETY: unit `at` is committed (`wait_units` saw `tail > head`, Acquire) and
+            // not released.
+            let (len, tag) = unsafe { self.ring.read_header(at) };
+            let units = units_of(len);
+            let to_end = self.ring.units - at % self.ring.units;
+            if units > to_end || units > have {
+                return Err(self.corrupt(format!(
+                    "a record of {len} bytes at unit {at} runs past the data committed or the \
+                     end of the ring"
+                )));
+            }
+            match tag {
+                TAG_FRAME => return Ok((at, len)),
+                TAG_PAD => {
+                    let ring = &self.ring;
+                    self.idx.release(ring.indices(), units);
+                }
+                t => return Err(self.corrupt(format!("unknown record tag {t} at unit {at}"))),
+            }
+        }
+    }
+
+    fn corrupt(&self, why: String) -> QueueError {
+        QueueError::Corrupt {
+            name: self.ring.region.label.clone(),
+            why,
+        }
+    }
+
+    fn wait_units(
+        &mut self,
+        n: u64,
+        how: Option<Wait>,
+        deadline: Option<Deadline>,
+    ) -> Result<u64, QueueError> {
+        let ring = &self.ring;
+        match self
+            .idx
+            .wait_available(ring.indices(), n, how, deadline, &*ring.region)
+        {
+            Ok(Found::Ready(have)) => Ok(have),
+            Ok(Found::Closed) => Err(QueueError::Closed { by: Role::Producer }),
+            Err(e) => Err(QueueError::from_wait(e, "frame")),
+        }
+    }
+}
+
+impl Drop for FrameConsumer {
+    fn drop(&mut self) {
+        self.idx.close(self.ring.indices());
+    }
+}
+
+/// A received frame: read it in place; dropping it releases its bytes to the producer.
+#[derive(Debug)]
+pub struct Frame<'c> {
+    consumer: &'c mut FrameConsumer,
+    at: u64,
+    len: usize,
+}
+
+impl Frame<'_> {
+    /// The frame's sequence number (0 for the first frame sent).
+    pub fn seq(&self) -> u64 {
+        self.consumer.frames
+    }
+}
+
+impl Deref for Frame<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        // SAFETY: the frame's units were committed (checked in `next` to lie within the
+        // committed units and the area) and are not released before this Frame drops; the
+        // slice borrows the frame.
+        unsafe {
+            std::slice::from_raw_parts(self.consumer.ring.unit_ptr(self.at).add(UNIT), self.len)
+        }
+    }
+}
+
+impl Drop for Frame<'_> {
+    fn drop(&mut self) {
+        let c = &mut *self.consumer;
+        c.frames += 1;
+        let ring = &c.ring;
+        c.idx.release(ring.indices(), units_of(self.len));
+    }
+}

@@ -1,0 +1,289 @@
+//! The SPSC index protocol every ring of this module runs: two monotonic positions, one per
+//! side, each cached by the other side, plus one [`Doorbell`] per direction.
+//!
+//! # Protocol
+//!
+//! | word | written by (only) | meaning |
+//! |---|---|---|
+//! | `tail` | the producer | units committed so far; [`CLOSED`] or-ed in when the producer closes |
+//! | `head` | the consumer | units released so far; [`CLOSED`] or-ed in when the consumer closes |
+//! | `data` ([`Doorbell`]) | — | the consumer sleeps here; the producer rings after each commit |
+//! | `space` ([`Doorbell`]) | — | the producer sleeps here; the consumer rings after each release |
+//!
+//! A *unit* is a slot of a typed ring or 8 bytes of a frame ring; unit `u` lives at index
+//! `u % capacity`. The producer may write units `[tail, head + capacity)`, the consumer read
+//! `[head, tail)`. Each position has one writer, so `0 <= tail - head <= capacity` always.
+//!
+//! Each side keeps a private copy of the other side's position (`cached_head`,
+//! `cached_tail`) and reloads it only when the copy says "full" / "empty": in a stream the
+//! shared lines move once per batch, not once per item (rtrb's design).
+//!
+//! Closing stores the closer's position with [`CLOSED`] (bit 63; a position never reaches
+//! it). A consumer still drains what was committed before the close, then sees `Closed`; a
+//! producer sees `Closed` at its next wait for space.
+//!
+//! # Memory ordering
+//!
+//! - SYNC POINT A: the producer's Release store of `tail` in [`ProducerIndex::commit`] pairs
+//!   with the consumer's Acquire load of `tail` in [`ConsumerIndex::available`]: the units
+//!   written before the commit are visible to the consumer that sees it.
+//! - SYNC POINT B: the consumer's Release store of `head` in [`ConsumerIndex::release`] pairs
+//!   with the producer's Acquire load of `head` in [`ProducerIndex::free`]: the consumer's
+//!   reads of a unit happen before the producer overwrites it.
+//! - Closing is a Release store, read by the same Acquire loads.
+//! - Sleeping and waking: see [`Doorbell`].
+//!
+//! The `loom_tests` below model-check this code with the units in loom's `UnsafeCell`.
+
+use super::doorbell::Doorbell;
+use crate::atomic::{AtomicU64, Ordering};
+use crate::peers::PeerWatch;
+use crate::sync::wait::Wait;
+use crate::sys::Deadline;
+use crate::WaitError;
+
+/// Or-ed into a position by the side that closes: bit 63, never reached by a count.
+pub(crate) const CLOSED: u64 = 1 << 63;
+
+/// A position on its own 128-byte block (no false sharing with the other side's).
+#[repr(C, align(128))]
+#[derive(Debug, Default)]
+pub(crate) struct Position(pub(crate) AtomicU64);
+
+/// The shared words of one SPSC ring (shared memory or heap); all-zero is an empty ring.
+#[repr(C)]
+#[derive(Debug, Default)]
+pub(crate) struct Indices {
+    pub(crate) tail: Position,
+    pub(crate) head: Position,
+    pub(crate) space: Doorbell,
+    pub(crate) data: Doorbell,
+}
+
+// SAFETY: repr(C) of ShmSafe parts (atomics and doorbells): pointer-free, all-zero valid.
+#[cfg(not(loom))]
+unsafe impl crate::layout::ShmSafe for Indices {}
+
+/// What a wait for room or data found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// This many units are free (producer) or committed (consumer), at least the number
+    /// asked for.
+    Ready(u64),
+    /// The other side closed (for a consumer: and everything committed was drained).
+    Closed,
+}
+
+/// The producer's side: its position and its copy of the consumer's.
+#[derive(Debug)]
+pub(crate) struct ProducerIndex {
+    tail: u64,
+    cached_head: u64,
+    cap: u64,
+    rings: u64,
+}
+
+impl ProducerIndex {
+    pub(crate) fn new(capacity: u64) -> Self {
+        ProducerIndex {
+            tail: 0,
+            cached_head: 0,
+            cap: capacity,
+            rings: 0,
+        }
+    }
+
+    /// Units committed so far (the next unit's number).
+    #[inline]
+    pub(crate) fn tail(&self) -> u64 {
+        self.tail
+    }
+
+    /// The ring's capacity in units.
+    #[inline]
+    pub(crate) fn capacity(&self) -> u64 {
+        self.cap
+    }
+
+    /// Free units as far as the cached copy of `head` knows (no load).
+    #[inline]
+    pub(crate) fn cached_free(&self) -> u64 {
+        self.cap - (self.tail - self.cached_head)
+    }
+
+    /// `Some(Ready(free))` when at least `want` units are free, `Some(Closed)` once the
+    /// consumer closed, `None` otherwise; reloads `head` only when the cached copy shows
+    /// fewer than `want`.
+    #[inline]
+    pub(crate) fn free(&mut self, ix: &Indices, want: u64) -> Option<Found> {
+        let free = self.cap - (self.tail - self.cached_head);
+        if free >= want {
+            return Some(Found::Ready(free));
+        }
+        self.reload(ix, want)
+    }
+
+    #[inline]
+    fn reload(&mut self, ix: &Indices, want: u64) -> Option<Found> {
+        // Acquire: SYNC POINT B, pairs with the Release store in `ConsumerIndex::release`
+        // (and `close`).
+        let head = ix.head.0.load(Ordering::Acquire);
+        if head & CLOSED != 0 {
+            return Some(Found::Closed);
+        }
+        self.cached_head = head;
+        let free = self.cap - (self.tail - head);
+        (free >= want).then_some(Found::Ready(free))
+    }
+
+    /// Waits until at least `want` units are free (`want <= capacity`). `how = None` polls
+    /// once and returns `Err(Timeout)` if there is not enough room.
+    #[inline]
+    pub(crate) fn wait_free<P: PeerWatch + ?Sized>(
+        &mut self,
+        ix: &Indices,
+        want: u64,
+        how: Option<Wait>,
+        deadline: Option<Deadline>,
+        peers: &P,
+    ) -> Result<Found, WaitError> {
+        debug_assert!(want <= self.cap);
+        if let Some(f) = self.free(ix, want) {
+            return Ok(f);
+        }
+        match how {
+            None => Err(WaitError::Timeout),
+            Some(how) => ix
+                .space
+                .wait(|| self.reload(ix, want), how, deadline, peers),
+        }
+    }
+
+    /// Commits `n` written units (they must have been free) and wakes a sleeping consumer.
+    #[inline]
+    pub(crate) fn commit(&mut self, ix: &Indices, n: u64) {
+        debug_assert!(self.tail + n - self.cached_head <= self.cap);
+        self.tail += n;
+        // Release: SYNC POINT A, pairs with the Acquire load in `ConsumerIndex::available`.
+        ix.tail.0.store(self.tail, Ordering::Release);
+        self.rings = self.rings.wrapping_add(1);
+        ix.data.ring(self.rings);
+    }
+
+    /// Closes the producer's side: the consumer drains what was committed, then sees
+    /// `Closed`.
+    pub(crate) fn close(&self, ix: &Indices) {
+        // Release: pairs with the Acquire load in `ConsumerIndex::available`.
+        ix.tail.0.store(self.tail | CLOSED, Ordering::Release);
+        ix.data.ring(0);
+    }
+}
+
+/// The consumer's side: its position and its copy of the producer's.
+#[derive(Debug)]
+pub(crate) struct ConsumerIndex {
+    head: u64,
+    cached_tail: u64,
+    rings: u64,
+}
+
+impl ConsumerIndex {
+    pub(crate) fn new() -> Self {
+        ConsumerIndex {
+            head: 0,
+            cached_tail: 0,
+            rings: 0,
+        }
+    }
+
+    /// Units released so far (the next unit's number).
+    #[inline]
+    pub(crate) fn head(&self) -> u64 {
+        self.head
+    }
+
+    /// Units committed and not yet released, as far as the cached copy knows (no load).
+    #[inline]
+    pub(crate) fn cached_len(&self) -> u64 {
+        self.cached_tail - self.head
+    }
+
+    /// `Some(Ready(n))` when at least `want` units are committed (or, once the producer
+    /// closed, whatever is left, if anything), `Some(Closed)` when it closed and nothing is
+    /// left, `None` otherwise; reloads `tail` only when the cached copy shows fewer than
+    /// `want`.
+    #[inline]
+    pub(crate) fn available(&mut self, ix: &Indices, want: u64) -> Option<Found> {
+        let have = self.cached_tail - self.head;
+        if have >= want {
+            return Some(Found::Ready(have));
+        }
+        self.reload(ix, want)
+    }
+
+    #[inline]
+    fn reload(&mut self, ix: &Indices, want: u64) -> Option<Found> {
+        // Acquire: SYNC POINT A, pairs with the Release store in `ProducerIndex::commit`
+        // (and `close`).
+        let tail = ix.tail.0.load(Ordering::Acquire);
+        self.cached_tail = tail & !CLOSED;
+        let have = self.cached_tail - self.head;
+        if have >= want {
+            Some(Found::Ready(have))
+        } else if tail & CLOSED != 0 {
+            Some(if have == 0 {
+                Found::Closed
+            } else {
+                Found::Ready(have)
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Waits until at least `want` units are committed (see [`Self::available`]). `how =
+    /// None` polls once and returns `Err(Timeout)` if there is too little.
+    #[inline]
+    pub(crate) fn wait_available<P: PeerWatch + ?Sized>(
+        &mut self,
+        ix: &Indices,
+        want: u64,
+        how: Option<Wait>,
+        deadline: Option<Deadline>,
+        peers: &P,
+    ) -> Result<Found, WaitError> {
+        if let Some(f) = self.available(ix, want) {
+            return Ok(f);
+        }
+        match how {
+            None => Err(WaitError::Timeout),
+            Some(how) => ix.data.wait(|| self.reload(ix, want), how, deadline, peers),
+        }
+    }
+
+    /// Releases `n` read units to the producer and wakes it if it sleeps.
+    #[inline]
+    pub(crate) fn release(&mut self, ix: &Indices, n: u64) {
+        debug_assert!(self.head + n <= self.cached_tail);
+        self.head += n;
+        // Release: SYNC POINT B, pairs with the Acquire load in `ProducerIndex::free`.
+        ix.head.0.store(self.head, Ordering::Release);
+        self.rings = self.rings.wrapping_add(1);
+        ix.space.ring(self.rings);
+    }
+
+    /// Closes the consumer's side: the producer's next wait for space sees `Closed`.
+    pub(crate) fn close(&self, ix: &Indices) {
+        // Release: pairs with the Acquire load in `ProducerIndex::free`.
+        ix.head.0.store(self.head | CLOSED, Ordering::Release);
+        ix.space.ring(0);
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+#[path = "index_tests.rs"]
+mod tests;
+
+#[cfg(all(test, loom))]
+#[path = "index_loom.rs"]
+mod loom_tests;

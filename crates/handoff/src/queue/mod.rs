@@ -1,0 +1,83 @@
+//! Lock-free queues between threads or processes: bounded SPSC rings (typed, or byte frames
+//! of any size), two multi-producer designs, and an aggregator that packs small messages
+//! into frames.
+//!
+//! | type | what | model |
+//! |---|---|---|
+//! | [`Spsc`] → [`Producer`] / [`Consumer`] | bounded SPSC ring of `T: Pod`; push/pop, slices, in-place chunks | rtrb |
+//! | [`FrameQueue`] → [`FrameProducer`] / [`FrameConsumer`] | SPSC ring of variable-size byte frames, written and read in place | a bip buffer |
+//! | [`LaneMpsc`] → [`LaneProducer`]s / [`LaneConsumer`] | one SPSC lane per producer, drained round-robin; producers join and leave | Charm++'s per-producer queues |
+//! | [`ArrayMpsc`] → [`ArrayProducer`]s / [`ArrayConsumer`] | one shared array with a sequence stamp per slot | Vyukov; crossbeam's `ArrayQueue` |
+//! | [`Aggregator`] / [`Messages`] | small messages packed into frames; unpacked in place | the many-core seed's aggregation |
+//!
+//! Every queue lives either on the heap (`new` / `on_heap`: threads of one process) or in a
+//! named shared segment (`create` in one process, `open` by [`name`](Spsc::name) in the
+//! other), with the same layout and code. Elements are `bytemuck::Pod` (plain bytes, `Copy`,
+//! no `Drop`): queues copy them in and out and never drop anything.
+//!
+//! # Waiting, closing, dead peers
+//!
+//! Blocking calls take a [`Wait`](crate::sync::Wait) strategy and an optional
+//! [`Deadline`](crate::sys::Deadline); `try_` calls never wait. A side that waits with
+//! `Block` or `Adaptive` sleeps on a futex doorbell and costs no CPU; the other side wakes
+//! it, and skips the syscall when nobody sleeps. Dropping an end closes it: a consumer
+//! drains what was pushed, then gets [`QueueError::Closed`]; a producer gets `Closed` the
+//! next time it looks at the consumer's position (at the latest when the queue looks full:
+//! positions are cached, rtrb's design). A process that dies on the other side ends a wait
+//! with [`QueueError::PeerGone`] within about 100 ms — also when it died in the middle of a
+//! frame, which is never delivered.
+//!
+//! ```
+//! use handoff::queue::Spsc;
+//! use handoff::sync::Wait;
+//!
+//! let (mut tx, mut rx) = Spsc::<u64>::new(1024)?;
+//! let t = std::thread::spawn(move || {
+//!     for i in 0..10_000u64 {
+//!         tx.push(i, Wait::ADAPTIVE, None).unwrap();
+//!     }
+//! }); // dropping `tx` closes the queue
+//! let mut sum = 0;
+//! while let Ok(v) = rx.pop(Wait::ADAPTIVE, None) {
+//!     sum += v;
+//! }
+//! t.join().unwrap();
+//! assert_eq!(sum, 10_000 * 9_999 / 2);
+//! # Ok::<(), handoff::queue::QueueError>(())
+//! ```
+//!
+//! # Protocols
+//!
+//! `index` (the SPSC positions with cached copies; every ring here runs it), `doorbell`
+//! (sleeping and waking), `lanes` (joining and leaving lanes) and `array` (Vyukov's stamps)
+//! each document their memory ordering and carry loom models of their own code.
+
+mod doorbell;
+mod error;
+mod index;
+
+#[cfg(not(loom))]
+mod aggregate;
+#[cfg(not(loom))]
+mod array;
+#[cfg(not(loom))]
+mod frame;
+#[cfg(not(loom))]
+mod lanes;
+#[cfg(not(loom))]
+mod region;
+#[cfg(not(loom))]
+mod spsc;
+
+pub use error::{QueueError, Role};
+
+#[cfg(not(loom))]
+pub use aggregate::{Aggregator, Messages};
+#[cfg(not(loom))]
+pub use array::{ArrayConsumer, ArrayMpsc, ArrayProducer};
+#[cfg(not(loom))]
+pub use frame::{Frame, FrameConsumer, FrameLoan, FrameProducer, FrameQueue};
+#[cfg(not(loom))]
+pub use lanes::{LaneConsumer, LaneMpsc, LaneProducer};
+#[cfg(not(loom))]
+pub use spsc::{Consumer, Producer, ReadChunk, Spsc, WriteChunk};

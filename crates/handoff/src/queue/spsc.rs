@@ -1,0 +1,616 @@
+//! The typed SPSC ring: [`Spsc`], its [`Producer`] and [`Consumer`], and their chunks.
+//! (Not under `cfg(loom)`: the protocol it runs is `index`, model-checked there.)
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use super::error::{QueueError, Role};
+use super::index::{ConsumerIndex, Found, Indices, ProducerIndex};
+use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
+use crate::sync::wait::Wait;
+use crate::sys::Deadline;
+
+/// Offset of the ring's [`Indices`] (after the 128-byte header).
+const INDICES: usize = 128;
+
+/// Offset of the slots: after the indices, 128-byte aligned.
+fn data_offset() -> usize {
+    INDICES + std::mem::size_of::<Indices>()
+}
+
+/// The shape of a typed ring of `capacity` `T`s.
+fn shape<T: bytemuck::Pod>(capacity: usize) -> Result<Shape, QueueError> {
+    let size = std::mem::size_of::<T>();
+    if capacity == 0 || size == 0 {
+        return Err(QueueError::InvalidConfig(format!(
+            "a queue needs a capacity of at least 1 element of at least 1 byte (asked for {capacity} \
+             elements of {size} bytes)"
+        )));
+    }
+    if std::mem::align_of::<T>() > DATA_ALIGN {
+        return Err(QueueError::InvalidConfig(format!(
+            "elements aligned to {} bytes are not supported (at most {DATA_ALIGN})",
+            std::mem::align_of::<T>()
+        )));
+    }
+    let len = size
+        .checked_mul(capacity)
+        .and_then(|d| d.checked_add(data_offset()))
+        .and_then(|n| round_up(n, DATA_ALIGN))
+        .filter(|&n| n <= isize::MAX as usize / 2)
+        .ok_or_else(|| too_big(format!("{capacity} elements of {size} bytes")))?;
+    Ok(Shape {
+        kind: Kind::Spsc,
+        unit: size as u64,
+        capacity: capacity as u64,
+        lanes: 1,
+        len,
+    })
+}
+
+/// A bounded single-producer single-consumer queue of `T`s, on the heap (threads) or in a
+/// named segment (processes); hands out its [`Producer`] and [`Consumer`] once each.
+///
+/// `T` is [`bytemuck::Pod`]: plain bytes, `Copy`, no `Drop`, no pointers — what can cross
+/// a process boundary. Values are copied in and out (or written and read in place through
+/// [`WriteChunk`] / [`ReadChunk`]); nothing is ever dropped by the queue.
+pub struct Spsc<T> {
+    region: Arc<Region>,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T> std::fmt::Debug for Spsc<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Spsc")
+            .field("region", &self.region)
+            .finish()
+    }
+}
+
+impl<T: bytemuck::Pod> Spsc<T> {
+    /// Bytes a queue of `capacity` `T`s occupies (header, indices and slots).
+    pub fn memory_size(capacity: usize) -> Result<usize, QueueError> {
+        Ok(shape::<T>(capacity)?.len)
+    }
+
+    /// A queue on the heap, split into its two ends (for threads). rtrb's
+    /// `RingBuffer::new(n).split()`.
+    ///
+    /// Errors: [`QueueError::InvalidConfig`] for a capacity of 0 or a zero-sized `T`.
+    pub fn new(capacity: usize) -> Result<(Producer<T>, Consumer<T>), QueueError> {
+        Self::on_heap(capacity)?.split()
+    }
+
+    /// A queue on the heap, as a handle (for [`producer`](Self::producer) and
+    /// [`consumer`](Self::consumer) separately).
+    pub fn on_heap(capacity: usize) -> Result<Spsc<T>, QueueError> {
+        Ok(Self::from_region(Region::heap(shape::<T>(capacity)?)?))
+    }
+
+    /// Creates a queue in the named segment `/handoff-<pid>-<name>`; give
+    /// [`name`](Self::name) to the other process.
+    pub fn create(name: &str, capacity: usize) -> Result<Spsc<T>, QueueError> {
+        Ok(Self::from_region(Region::create(
+            name,
+            shape::<T>(capacity)?,
+        )?))
+    }
+
+    /// Opens the queue `name` (the creator's [`name`](Self::name)), waiting until `deadline`
+    /// for its creator. `T`'s size and `capacity` must equal the creator's
+    /// ([`QueueError::Mismatch`] otherwise).
+    pub fn open(name: &str, capacity: usize, deadline: Deadline) -> Result<Spsc<T>, QueueError> {
+        Ok(Self::from_region(Region::open(
+            name,
+            shape::<T>(capacity)?,
+            deadline,
+        )?))
+    }
+
+    fn from_region(region: Region) -> Spsc<T> {
+        Spsc {
+            region: Arc::new(region),
+            _t: PhantomData,
+        }
+    }
+
+    /// The full segment name to open it by; `None` on the heap.
+    pub fn name(&self) -> Option<&str> {
+        self.region.name()
+    }
+
+    /// Elements the queue holds at most.
+    pub fn capacity(&self) -> usize {
+        self.region.shape.capacity as usize
+    }
+
+    /// Claims the producer side (once per queue, across all processes).
+    pub fn producer(&self) -> Result<Producer<T>, QueueError> {
+        self.region
+            .header()
+            .claim(Role::Producer, &self.region.label)?;
+        Ok(Producer {
+            ring: Ring::new(self.region.clone()),
+            idx: ProducerIndex::new(self.region.shape.capacity),
+            slot: 0,
+        })
+    }
+
+    /// Claims the consumer side (once per queue, across all processes).
+    pub fn consumer(&self) -> Result<Consumer<T>, QueueError> {
+        self.region
+            .header()
+            .claim(Role::Consumer, &self.region.label)?;
+        Ok(Consumer {
+            ring: Ring::new(self.region.clone()),
+            idx: ConsumerIndex::new(),
+            slot: 0,
+        })
+    }
+
+    /// Both ends, for two threads.
+    pub fn split(self) -> Result<(Producer<T>, Consumer<T>), QueueError> {
+        Ok((self.producer()?, self.consumer()?))
+    }
+}
+
+/// What both ends hold: the region and the addresses derived from it.
+struct Ring<T> {
+    region: Arc<Region>,
+    data: *mut T,
+    cap: usize,
+}
+
+// SAFETY: the raw pointer points into `region`, kept alive by the Arc; each end touches
+// only the slots the index protocol gives it. T: Send is required to move values across.
+unsafe impl<T: Send> Send for Ring<T> {}
+
+impl<T> Ring<T> {
+    fn new(region: Arc<Region>) -> Ring<T> {
+        let data = region.base().wrapping_add(data_offset()).cast::<T>();
+        let cap = region.shape.capacity as usize;
+        Ring { region, data, cap }
+    }
+
+    #[inline]
+    fn indices(&self) -> &Indices {
+        self.region.at(INDICES)
+    }
+
+    /// The two runs of slots starting at `slot` covering `n` slots (the second after the
+    /// wrap, possibly empty).
+    #[inline]
+    fn runs(&self, slot: usize, n: usize) -> ((usize, usize), usize) {
+        let first = n.min(self.cap - slot);
+        ((slot, first), n - first)
+    }
+}
+
+#[inline]
+fn advance(slot: usize, n: usize, cap: usize) -> usize {
+    let s = slot + n;
+    if s >= cap {
+        s - cap
+    } else {
+        s
+    }
+}
+
+/// The producing end of an [`Spsc`]. Dropping it closes the queue: the consumer drains what
+/// was pushed, then gets [`QueueError::Closed`].
+pub struct Producer<T> {
+    ring: Ring<T>,
+    idx: ProducerIndex,
+    /// `tail % capacity`.
+    slot: usize,
+}
+
+impl<T> std::fmt::Debug for Producer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Producer")
+            .field("queue", &self.ring.region.label)
+            .field("pushed", &self.idx.tail())
+            .finish()
+    }
+}
+
+impl<T: bytemuck::Pod> Producer<T> {
+    /// Pushes `value`, waiting (with `how`, until `deadline` if given) for a free slot.
+    ///
+    /// Errors: [`QueueError::Closed`] once the consumer closed (noticed when the producer
+    /// next looks at the consumer's position: at the latest when the ring looks full);
+    /// `PeerGone` if its process died; `Timeout` at the deadline.
+    #[inline]
+    pub fn push(
+        &mut self,
+        value: T,
+        how: Wait,
+        deadline: Option<Deadline>,
+    ) -> Result<(), QueueError> {
+        self.reserve(1, Some(how), deadline)?;
+        self.write_one(value);
+        Ok(())
+    }
+
+    /// Pushes `value` if a slot is free now: `Ok(false)` if the queue is full.
+    #[inline]
+    pub fn try_push(&mut self, value: T) -> Result<bool, QueueError> {
+        match self.reserve(1, None, None) {
+            Ok(_) => {
+                self.write_one(value);
+                Ok(true)
+            }
+            Err(QueueError::Timeout { .. }) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    #[inline]
+    fn write_one(&mut self, value: T) {
+        // SAFETY: `reserve` proved slot `tail % cap` free (Acquire on `head`, SYNC POINT B
+        // of `index`); `slot` is that index (< cap), inside the region's data area.
+        unsafe { self.ring.data.add(self.slot).write(value) };
+        self.slot = advance(self.slot, 1, self.ring.cap);
+        let ring = &self.ring;
+        self.idx.commit(ring.indices(), 1);
+    }
+
+    /// Waits until `n` slots are free; returns how many are.
+    #[inline]
+    fn reserve(
+        &mut self,
+        n: usize,
+        how: Option<Wait>,
+        deadline: Option<Deadline>,
+    ) -> Result<usize, QueueError> {
+        let ring = &self.ring;
+        match self
+            .idx
+            .wait_free(ring.indices(), n as u64, how, deadline, &*ring.region)
+        {
+            Ok(Found::Ready(free)) => Ok(free as usize),
+            Ok(Found::Closed) => Err(QueueError::Closed { by: Role::Consumer }),
+            Err(e) => Err(QueueError::from_wait(e, "free slot")),
+        }
+    }
+
+    /// Pushes every element of `items`, in chunks as room appears (one index update and one
+    /// doorbell check per chunk, not per element).
+    pub fn push_slice(
+        &mut self,
+        items: &[T],
+        how: Wait,
+        deadline: Option<Deadline>,
+    ) -> Result<(), QueueError> {
+        let mut rest = items;
+        while !rest.is_empty() {
+            let free = self.reserve(1, Some(how), deadline)?;
+            let n = free.min(rest.len());
+            self.copy_in(&rest[..n]);
+            rest = &rest[n..];
+        }
+        Ok(())
+    }
+
+    /// Pushes as many leading elements of `items` as fit now; returns how many.
+    pub fn try_push_slice(&mut self, items: &[T]) -> Result<usize, QueueError> {
+        match self.reserve(1, None, None) {
+            Ok(free) => {
+                let n = free.min(items.len());
+                self.copy_in(&items[..n]);
+                Ok(n)
+            }
+            Err(QueueError::Timeout { .. }) => Ok(0),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Copies `src` (which fits) into the free slots and commits it.
+    fn copy_in(&mut self, src: &[T]) {
+        let mut chunk = WriteChunk {
+            producer: self,
+            n: src.len(),
+        };
+        let (a, b) = chunk.as_mut_slices();
+        let (x, y) = src.split_at(a.len());
+        a.copy_from_slice(x);
+        b.copy_from_slice(y);
+        chunk.commit_all();
+    }
+
+    /// Waits until `n` slots are free (`1 <= n <= capacity`) and lends them for writing in
+    /// place: [`WriteChunk::commit`] publishes them. rtrb's `write_chunk_uninit`, with the
+    /// slots zeroed or holding old values (any bytes are a valid `T`: it is `Pod`).
+    ///
+    /// Errors: [`QueueError::InvalidConfig`] for `n` of 0 or above the capacity, and those
+    /// of [`push`](Self::push).
+    pub fn write_chunk(
+        &mut self,
+        n: usize,
+        how: Wait,
+        deadline: Option<Deadline>,
+    ) -> Result<WriteChunk<'_, T>, QueueError> {
+        if n == 0 || n > self.ring.cap {
+            return Err(QueueError::InvalidConfig(format!(
+                "a write chunk of {n} slots in a queue of {}: ask for 1 to {} slots",
+                self.ring.cap, self.ring.cap
+            )));
+        }
+        self.reserve(n, Some(how), deadline)?;
+        Ok(WriteChunk { producer: self, n })
+    }
+
+    /// Free slots now (reloads the consumer's position); 0 once the consumer closed.
+    pub fn slots(&mut self) -> usize {
+        let ring = &self.ring;
+        match self.idx.free(ring.indices(), u64::MAX) {
+            Some(Found::Closed) => 0,
+            _ => self.idx.cached_free() as usize,
+        }
+    }
+
+    /// Whether the consumer closed its end.
+    pub fn is_closed(&self) -> bool {
+        // Acquire: pairs with the Release store in `ConsumerIndex::close`.
+        self.ring
+            .indices()
+            .head
+            .0
+            .load(crate::atomic::Ordering::Acquire)
+            & super::index::CLOSED
+            != 0
+    }
+
+    /// Elements pushed so far.
+    pub fn pushed(&self) -> u64 {
+        self.idx.tail()
+    }
+
+    /// Elements the queue holds at most.
+    pub fn capacity(&self) -> usize {
+        self.ring.cap
+    }
+}
+
+impl<T> Drop for Producer<T> {
+    fn drop(&mut self) {
+        self.idx.close(self.ring.indices());
+    }
+}
+
+/// Free slots lent to the producer by [`Producer::write_chunk`]: write them in place, then
+/// [`commit`](Self::commit). Dropped without a commit, nothing is published.
+pub struct WriteChunk<'p, T> {
+    producer: &'p mut Producer<T>,
+    n: usize,
+}
+
+impl<T: bytemuck::Pod> WriteChunk<'_, T> {
+    /// The slots, as two runs (the second is non-empty when the chunk wraps around the
+    /// ring's end).
+    pub fn as_mut_slices(&mut self) -> (&mut [T], &mut [T]) {
+        let ring = &self.producer.ring;
+        let ((start, first), second) = ring.runs(self.producer.slot, self.n);
+        // SAFETY: the producer reserved `n` free slots from `slot` (wrapping), which no one
+        // else touches until they are committed; the runs lie within the data area and do
+        // not overlap; the chunk borrows the producer mutably, so these are the only
+        // references; any bytes are a valid Pod `T`.
+        unsafe {
+            (
+                std::slice::from_raw_parts_mut(ring.data.add(start), first),
+                std::slice::from_raw_parts_mut(ring.data, second),
+            )
+        }
+    }
+
+    /// Slots in the chunk.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether the chunk has no slots (never: chunks have at least one).
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Publishes the first `n` slots (at most [`len`](Self::len)) to the consumer.
+    pub fn commit(self, n: usize) {
+        let n = n.min(self.n);
+        let p = self.producer;
+        p.slot = advance(p.slot, n, p.ring.cap);
+        let ring = &p.ring;
+        p.idx.commit(ring.indices(), n as u64);
+    }
+
+    /// Publishes every slot of the chunk.
+    pub fn commit_all(self) {
+        let n = self.n;
+        self.commit(n);
+    }
+}
+
+/// The consuming end of an [`Spsc`]. Dropping it closes the queue for the producer.
+pub struct Consumer<T> {
+    ring: Ring<T>,
+    idx: ConsumerIndex,
+    /// `head % capacity`.
+    slot: usize,
+}
+
+impl<T> std::fmt::Debug for Consumer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Consumer")
+            .field("queue", &self.ring.region.label)
+            .field("popped", &self.idx.head())
+            .finish()
+    }
+}
+
+impl<T: bytemuck::Pod> Consumer<T> {
+    /// Pops the next element, waiting (with `how`, until `deadline` if given).
+    ///
+    /// Errors: [`QueueError::Closed`] once the producer closed and everything it pushed was
+    /// popped; `PeerGone` if its process died; `Timeout` at the deadline.
+    #[inline]
+    pub fn pop(&mut self, how: Wait, deadline: Option<Deadline>) -> Result<T, QueueError> {
+        self.wait(1, Some(how), deadline)?;
+        Ok(self.read_one())
+    }
+
+    /// The next element if there is one now.
+    #[inline]
+    pub fn try_pop(&mut self) -> Result<Option<T>, QueueError> {
+        match self.wait(1, None, None) {
+            Ok(_) => Ok(Some(self.read_one())),
+            Err(QueueError::Timeout { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    #[inline]
+    fn read_one(&mut self) -> T {
+        // SAFETY: `wait` proved unit `head` committed (Acquire on `tail`, SYNC POINT A of
+        // `index`); `slot` is `head % cap`, inside the data area; the producer does not
+        // write it again before the release below.
+        let v = unsafe { self.ring.data.add(self.slot).read() };
+        self.slot = advance(self.slot, 1, self.ring.cap);
+        let ring = &self.ring;
+        self.idx.release(ring.indices(), 1);
+        v
+    }
+
+    /// Waits until at least `n` elements are committed (after a close: any left); returns
+    /// how many are.
+    #[inline]
+    fn wait(
+        &mut self,
+        n: usize,
+        how: Option<Wait>,
+        deadline: Option<Deadline>,
+    ) -> Result<usize, QueueError> {
+        let ring = &self.ring;
+        match self
+            .idx
+            .wait_available(ring.indices(), n as u64, how, deadline, &*ring.region)
+        {
+            Ok(Found::Ready(have)) => Ok(have as usize),
+            Ok(Found::Closed) => Err(QueueError::Closed { by: Role::Producer }),
+            Err(e) => Err(QueueError::from_wait(e, "element")),
+        }
+    }
+
+    /// Waits for at least one element, then pops as many as are there, up to `out.len()`;
+    /// returns how many.
+    pub fn pop_into(
+        &mut self,
+        out: &mut [T],
+        how: Wait,
+        deadline: Option<Deadline>,
+    ) -> Result<usize, QueueError> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        let have = self.wait(1, Some(how), deadline)?;
+        let n = have.min(out.len());
+        let chunk = ReadChunk { consumer: self, n };
+        let (a, b) = chunk.as_slices();
+        out[..a.len()].copy_from_slice(a);
+        out[a.len()..n].copy_from_slice(b);
+        drop(chunk);
+        Ok(n)
+    }
+
+    /// Waits for at least one element and lends up to `max` committed elements for
+    /// reading in place; dropping the chunk releases them (or
+    /// [`release`](ReadChunk::release) a part).
+    pub fn read_chunk(
+        &mut self,
+        max: usize,
+        how: Wait,
+        deadline: Option<Deadline>,
+    ) -> Result<ReadChunk<'_, T>, QueueError> {
+        let have = self.wait(1, Some(how), deadline)?;
+        let n = have.min(max.max(1));
+        Ok(ReadChunk { consumer: self, n })
+    }
+
+    /// Elements committed and not yet popped, now (reloads the producer's position).
+    pub fn len(&mut self) -> usize {
+        let ring = &self.ring;
+        match self.idx.available(ring.indices(), u64::MAX) {
+            Some(Found::Ready(n)) => n as usize,
+            Some(Found::Closed) => 0,
+            None => self.idx.cached_len() as usize,
+        }
+    }
+
+    /// Whether nothing is committed now.
+    pub fn is_empty(&mut self) -> bool {
+        self.len() == 0
+    }
+
+    /// Elements popped so far.
+    pub fn popped(&self) -> u64 {
+        self.idx.head()
+    }
+
+    /// Elements the queue holds at most.
+    pub fn capacity(&self) -> usize {
+        self.ring.cap
+    }
+}
+
+impl<T> Drop for Consumer<T> {
+    fn drop(&mut self) {
+        self.idx.close(self.ring.indices());
+    }
+}
+
+/// Committed elements lent to the consumer by [`Consumer::read_chunk`]: read them in place;
+/// dropping the chunk releases them all to the producer.
+pub struct ReadChunk<'c, T: bytemuck::Pod> {
+    consumer: &'c mut Consumer<T>,
+    n: usize,
+}
+
+impl<T: bytemuck::Pod> ReadChunk<'_, T> {
+    /// The elements, as two runs (the second is non-empty when the chunk wraps).
+    pub fn as_slices(&self) -> (&[T], &[T]) {
+        let ring = &self.consumer.ring;
+        let ((start, first), second) = ring.runs(self.consumer.slot, self.n);
+        // SAFETY: the consumer saw `n` committed units from `slot` (wrapping; Acquire on
+        // `tail`), which the producer does not write until they are released (when this
+        // chunk is dropped); the slices borrow the chunk, so none outlives the release.
+        unsafe {
+            (
+                std::slice::from_raw_parts(ring.data.add(start), first),
+                std::slice::from_raw_parts(ring.data, second),
+            )
+        }
+    }
+
+    /// Elements in the chunk.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether the chunk is empty (never: chunks have at least one element).
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Releases only the first `n` elements (at most [`len`](Self::len)); the rest stay
+    /// queued for the next pop.
+    pub fn release(mut self, n: usize) {
+        self.n = n.min(self.n);
+    }
+}
+
+impl<T: bytemuck::Pod> Drop for ReadChunk<'_, T> {
+    fn drop(&mut self) {
+        let c = &mut *self.consumer;
+        c.slot = advance(c.slot, self.n, c.ring.cap);
+        let ring = &c.ring;
+        c.idx.release(ring.indices(), self.n as u64);
+    }
+}
