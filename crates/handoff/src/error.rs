@@ -156,6 +156,22 @@ mod tests {
             "timed out: no free block before the deadline"
         );
 
+        // Likewise a queue's: its segment errors are the segment's, its own stay the queue's.
+        let e: Error = QueueError::Segment(ShmError::Unsupported("y")).into();
+        assert!(matches!(e, Error::Unsupported("y")));
+        let e: Error = QueueError::TooBig {
+            what: "frame",
+            len: 70,
+            max: 56,
+        }
+        .into();
+        assert!(matches!(&e, Error::Queue(QueueError::TooBig { .. })));
+        assert_eq!(
+            e.to_string(),
+            "a frame of 70 bytes can never fit: the largest is 56 bytes; create the queue with \
+             a larger capacity, or split the data"
+        );
+
         // The platform's object errors become segment errors; a CPU error stays one.
         let e: Error = sys::Error::NotFound { name: "/n".into() }.into();
         assert!(matches!(e, Error::Segment(SegmentError::NotFound { .. })));

@@ -124,6 +124,7 @@ pub enum QueueError {
 
 impl QueueError {
     /// A wait's error as the queue's.
+    #[cfg_attr(loom, allow(dead_code))]
     pub(crate) fn from_wait(e: WaitError, what: &'static str) -> Self {
         match e {
             WaitError::Timeout => QueueError::Timeout { what },

@@ -85,6 +85,7 @@ impl FrameQueue {
     }
 
     /// A frame queue on the heap, split into its two ends (threads).
+    #[allow(clippy::new_ret_no_self)] // rtrb's `RingBuffer::new(n).split()` in one call
     pub fn new(capacity: usize) -> Result<(FrameProducer, FrameConsumer), QueueError> {
         Self::on_heap(capacity)?.split()
     }
@@ -149,7 +150,7 @@ impl FrameQueue {
             .claim(Role::Consumer, &self.region.label)?;
         Ok(FrameConsumer {
             ring: Bytes::new(self.region.clone()),
-            idx: ConsumerIndex::new(),
+            idx: ConsumerIndex::new(self.region.shape.capacity),
             frames: 0,
         })
     }
@@ -164,6 +165,8 @@ impl FrameQueue {
 #[derive(Debug)]
 struct Bytes {
     region: Arc<Region>,
+    /// The ring's indices in `region` (cached).
+    ix: *const Indices,
     data: *mut u8,
     /// Units (8-byte words) in the area.
     units: u64,
@@ -177,8 +180,10 @@ impl Bytes {
     fn new(region: Arc<Region>) -> Bytes {
         let data = region.base().wrapping_add(data_offset());
         let units = region.shape.capacity;
+        let ix: *const Indices = region.at::<Indices>(INDICES);
         Bytes {
             region,
+            ix,
             data,
             units,
         }
@@ -186,7 +191,8 @@ impl Bytes {
 
     #[inline]
     fn indices(&self) -> &Indices {
-        self.region.at(INDICES)
+        // SAFETY: `ix` points into `region` (checked by `Region::at`), kept mapped by the Arc.
+        unsafe { &*self.ix }
     }
 
     /// Address of unit `u` (any position; wraps).

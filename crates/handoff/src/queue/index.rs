@@ -80,7 +80,6 @@ pub(crate) struct ProducerIndex {
     tail: u64,
     cached_head: u64,
     cap: u64,
-    rings: u64,
 }
 
 impl ProducerIndex {
@@ -89,7 +88,6 @@ impl ProducerIndex {
             tail: 0,
             cached_head: 0,
             cap: capacity,
-            rings: 0,
         }
     }
 
@@ -97,12 +95,6 @@ impl ProducerIndex {
     #[inline]
     pub(crate) fn tail(&self) -> u64 {
         self.tail
-    }
-
-    /// The ring's capacity in units.
-    #[inline]
-    pub(crate) fn capacity(&self) -> u64 {
-        self.cap
     }
 
     /// Free units as far as the cached copy of `head` knows (no load).
@@ -131,7 +123,15 @@ impl ProducerIndex {
         if head & CLOSED != 0 {
             return Some(Found::Closed);
         }
-        self.cached_head = head;
+        // A head outside [tail - cap, tail] is no correct consumer's (a damaged or hostile
+        // segment): read it as "no room", so nothing the consumer may still read is
+        // overwritten and no arithmetic wraps.
+        self.cached_head = if head <= self.tail && self.tail - head <= self.cap {
+            head
+        } else {
+            self.tail.saturating_sub(self.cap).max(self.cached_head)
+        };
+        let head = self.cached_head;
         let free = self.cap - (self.tail - head);
         (free >= want).then_some(Found::Ready(free))
     }
@@ -153,10 +153,22 @@ impl ProducerIndex {
         }
         match how {
             None => Err(WaitError::Timeout),
-            Some(how) => ix
-                .space
-                .wait(|| self.reload(ix, want), how, deadline, peers),
+            Some(how) => self.wait_free_slow(ix, want, how, deadline, peers),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wait_free_slow<P: PeerWatch + ?Sized>(
+        &mut self,
+        ix: &Indices,
+        want: u64,
+        how: Wait,
+        deadline: Option<Deadline>,
+        peers: &P,
+    ) -> Result<Found, WaitError> {
+        ix.space
+            .wait(|| self.reload(ix, want), how, deadline, peers)
     }
 
     /// Commits `n` written units (they must have been free) and wakes a sleeping consumer.
@@ -166,8 +178,18 @@ impl ProducerIndex {
         self.tail += n;
         // Release: SYNC POINT A, pairs with the Acquire load in `ConsumerIndex::available`.
         ix.tail.0.store(self.tail, Ordering::Release);
-        self.rings = self.rings.wrapping_add(1);
-        ix.data.ring(self.rings);
+        ix.data.ring();
+    }
+
+    /// [`commit`](Self::commit), waking the consumer on `bell`, a doorbell shared by
+    /// several rings (so rung with [`Doorbell::ring_always`]), instead of the ring's own.
+    #[inline]
+    pub(crate) fn commit_ringing(&mut self, ix: &Indices, n: u64, bell: &Doorbell) {
+        debug_assert!(self.tail + n - self.cached_head <= self.cap);
+        self.tail += n;
+        // Release: SYNC POINT A, pairs with the Acquire load in `ConsumerIndex::available`.
+        ix.tail.0.store(self.tail, Ordering::Release);
+        bell.ring_always();
     }
 
     /// Closes the producer's side: the consumer drains what was committed, then sees
@@ -175,7 +197,14 @@ impl ProducerIndex {
     pub(crate) fn close(&self, ix: &Indices) {
         // Release: pairs with the Acquire load in `ConsumerIndex::available`.
         ix.tail.0.store(self.tail | CLOSED, Ordering::Release);
-        ix.data.ring(0);
+        ix.data.ring();
+    }
+
+    /// [`close`](Self::close), waking the consumer on `bell`.
+    pub(crate) fn close_ringing(&self, ix: &Indices, bell: &Doorbell) {
+        // Release: pairs with the Acquire load in `ConsumerIndex::available`.
+        ix.tail.0.store(self.tail | CLOSED, Ordering::Release);
+        bell.ring_always();
     }
 }
 
@@ -184,15 +213,15 @@ impl ProducerIndex {
 pub(crate) struct ConsumerIndex {
     head: u64,
     cached_tail: u64,
-    rings: u64,
+    cap: u64,
 }
 
 impl ConsumerIndex {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(capacity: u64) -> Self {
         ConsumerIndex {
             head: 0,
             cached_tail: 0,
-            rings: 0,
+            cap: capacity,
         }
     }
 
@@ -226,7 +255,10 @@ impl ConsumerIndex {
         // Acquire: SYNC POINT A, pairs with the Release store in `ProducerIndex::commit`
         // (and `close`).
         let tail = ix.tail.0.load(Ordering::Acquire);
-        self.cached_tail = tail & !CLOSED;
+        // A tail outside [head, head + cap] is no correct producer's (a damaged or hostile
+        // segment): clamp it, so no read leaves the ring (frame readers validate what they
+        // read; typed elements are Pod, valid for any bytes).
+        self.cached_tail = (tail & !CLOSED).clamp(self.head, self.head + self.cap);
         let have = self.cached_tail - self.head;
         if have >= want {
             Some(Found::Ready(have))
@@ -257,8 +289,21 @@ impl ConsumerIndex {
         }
         match how {
             None => Err(WaitError::Timeout),
-            Some(how) => ix.data.wait(|| self.reload(ix, want), how, deadline, peers),
+            Some(how) => self.wait_available_slow(ix, want, how, deadline, peers),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wait_available_slow<P: PeerWatch + ?Sized>(
+        &mut self,
+        ix: &Indices,
+        want: u64,
+        how: Wait,
+        deadline: Option<Deadline>,
+        peers: &P,
+    ) -> Result<Found, WaitError> {
+        ix.data.wait(|| self.reload(ix, want), how, deadline, peers)
     }
 
     /// Releases `n` read units to the producer and wakes it if it sleeps.
@@ -268,15 +313,14 @@ impl ConsumerIndex {
         self.head += n;
         // Release: SYNC POINT B, pairs with the Acquire load in `ProducerIndex::free`.
         ix.head.0.store(self.head, Ordering::Release);
-        self.rings = self.rings.wrapping_add(1);
-        ix.space.ring(self.rings);
+        ix.space.ring();
     }
 
     /// Closes the consumer's side: the producer's next wait for space sees `Closed`.
     pub(crate) fn close(&self, ix: &Indices) {
         // Release: pairs with the Acquire load in `ProducerIndex::free`.
         ix.head.0.store(self.head | CLOSED, Ordering::Release);
-        ix.space.ring(0);
+        ix.space.ring();
     }
 }
 

@@ -17,7 +17,7 @@ fn tiny_capacities_wrap_around() {
     for cap in 1..=3u64 {
         let ix = Indices::default();
         let mut p = ProducerIndex::new(cap);
-        let mut c = ConsumerIndex::new();
+        let mut c = ConsumerIndex::new(cap);
         for lap in 0..5 {
             assert_eq!(
                 poll_avail(&mut c, &ix, 1),
@@ -44,7 +44,7 @@ fn tiny_capacities_wrap_around() {
 fn batch_wants() {
     let ix = Indices::default();
     let mut p = ProducerIndex::new(8);
-    let mut c = ConsumerIndex::new();
+    let mut c = ConsumerIndex::new(8);
     assert_eq!(poll_free(&mut p, &ix, 8), Ok(Found::Ready(8)));
     p.commit(&ix, 6);
     assert_eq!(poll_free(&mut p, &ix, 3), Err(WaitError::Timeout), "2 free");
@@ -65,7 +65,7 @@ fn batch_wants() {
 fn consumer_drains_then_sees_close() {
     let ix = Indices::default();
     let mut p = ProducerIndex::new(4);
-    let mut c = ConsumerIndex::new();
+    let mut c = ConsumerIndex::new(4);
     p.commit(&ix, 2);
     p.close(&ix);
     assert_eq!(
@@ -85,7 +85,7 @@ fn consumer_drains_then_sees_close() {
 fn producer_sees_consumer_close() {
     let ix = Indices::default();
     let mut p = ProducerIndex::new(2);
-    let c = ConsumerIndex::new();
+    let c = ConsumerIndex::new(2);
     c.close(&ix);
     assert_eq!(
         poll_free(&mut p, &ix, 1),
@@ -104,6 +104,28 @@ fn layout_and_zero_init() {
     assert_eq!(std::mem::align_of::<Indices>(), 128);
     // SAFETY: all-zero is a valid (empty) ring (see the ShmSafe impl).
     let ix: Indices = unsafe { std::mem::zeroed() };
-    let mut c = ConsumerIndex::new();
+    let mut c = ConsumerIndex::new(4);
     assert_eq!(poll_avail(&mut c, &ix, 1), Err(WaitError::Timeout));
+}
+
+/// Positions no correct peer writes (a damaged or hostile segment) are clamped: the consumer
+/// never reads past the capacity, the producer never overwrites what may still be read.
+#[test]
+fn corrupt_positions_are_clamped() {
+    let ix = Indices::default();
+    let mut c = ConsumerIndex::new(4);
+    ix.tail.0.store(1 << 40, Ordering::Relaxed);
+    assert_eq!(
+        poll_avail(&mut c, &ix, 1),
+        Ok(Found::Ready(4)),
+        "at most the capacity"
+    );
+    let mut p = ProducerIndex::new(4);
+    p.commit(&ix, 4);
+    ix.head.0.store(99, Ordering::Relaxed); // beyond the tail
+    assert_eq!(
+        poll_free(&mut p, &ix, 1),
+        Err(WaitError::Timeout),
+        "no room, no wrap"
+    );
 }

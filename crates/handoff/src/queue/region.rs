@@ -174,6 +174,8 @@ enum Backing {
 /// The memory of one queue, mapped in this process.
 pub(crate) struct Region {
     backing: Backing,
+    /// The first byte (of the heap block or the segment's payload).
+    base: *mut u8,
     /// The segment's name, or "heap", for messages.
     pub(crate) label: String,
     pub(crate) shape: Shape,
@@ -209,6 +211,7 @@ impl Region {
             )));
         };
         let r = Region {
+            base: ptr.as_ptr(),
             backing: Backing::Heap { ptr, layout },
             label: "heap".into(),
             shape,
@@ -225,6 +228,7 @@ impl Region {
         seg.publish_ready();
         let label = seg.name().unwrap_or(name).to_string();
         Ok(Region {
+            base: seg.as_ptr(),
             backing: Backing::Segment(seg),
             label,
             shape,
@@ -250,6 +254,7 @@ impl Region {
             });
         }
         Ok(Region {
+            base: seg.as_ptr(),
             backing: Backing::Segment(seg),
             label: name.into(),
             shape,
@@ -259,10 +264,7 @@ impl Region {
     /// The first byte.
     #[inline]
     pub(crate) fn base(&self) -> *mut u8 {
-        match &self.backing {
-            Backing::Heap { ptr, .. } => ptr.as_ptr(),
-            Backing::Segment(s) => s.as_ptr(),
-        }
+        self.base
     }
 
     /// A shared-word struct at `offset` (within `shape.len`, aligned: checked by the
@@ -276,6 +278,15 @@ impl Region {
         // aligned; T: ShmSafe is valid for any state a peer leaves it in and is shared only
         // through atomics.
         unsafe { &*self.base().add(offset).cast::<T>() }
+    }
+
+    /// `n` shared-word structs from `offset` on (same contract as [`at`](Self::at)).
+    #[inline]
+    pub(crate) fn slice_at<T: crate::layout::ShmSafe>(&self, offset: usize, n: usize) -> &[T] {
+        debug_assert!(offset + n * std::mem::size_of::<T>() <= self.shape.len);
+        debug_assert!(offset.is_multiple_of(std::mem::align_of::<T>()));
+        // SAFETY: as in `at`, for `n` consecutive values.
+        unsafe { std::slice::from_raw_parts(self.base().add(offset).cast::<T>(), n) }
     }
 
     /// The header.

@@ -77,6 +77,7 @@ impl<T: bytemuck::Pod> Spsc<T> {
     /// `RingBuffer::new(n).split()`.
     ///
     /// Errors: [`QueueError::InvalidConfig`] for a capacity of 0 or a zero-sized `T`.
+    #[allow(clippy::new_ret_no_self)] // rtrb's `RingBuffer::new(n).split()` in one call
     pub fn new(capacity: usize) -> Result<(Producer<T>, Consumer<T>), QueueError> {
         Self::on_heap(capacity)?.split()
     }
@@ -143,7 +144,7 @@ impl<T: bytemuck::Pod> Spsc<T> {
             .claim(Role::Consumer, &self.region.label)?;
         Ok(Consumer {
             ring: Ring::new(self.region.clone()),
-            idx: ConsumerIndex::new(),
+            idx: ConsumerIndex::new(self.region.shape.capacity),
             slot: 0,
         })
     }
@@ -157,6 +158,8 @@ impl<T: bytemuck::Pod> Spsc<T> {
 /// What both ends hold: the region and the addresses derived from it.
 struct Ring<T> {
     region: Arc<Region>,
+    /// The ring's indices in `region` (cached: one pointer less to follow per operation).
+    ix: *const Indices,
     data: *mut T,
     cap: usize,
 }
@@ -169,12 +172,20 @@ impl<T> Ring<T> {
     fn new(region: Arc<Region>) -> Ring<T> {
         let data = region.base().wrapping_add(data_offset()).cast::<T>();
         let cap = region.shape.capacity as usize;
-        Ring { region, data, cap }
+        let ix: *const Indices = region.at::<Indices>(INDICES);
+        Ring {
+            region,
+            ix,
+            data,
+            cap,
+        }
     }
 
     #[inline]
     fn indices(&self) -> &Indices {
-        self.region.at(INDICES)
+        // SAFETY: `ix` points into `region` (checked by `Region::at` when it was made), which
+        // the Arc keeps mapped as long as `self` lives.
+        unsafe { &*self.ix }
     }
 
     /// The two runs of slots starting at `slot` covering `n` slots (the second after the

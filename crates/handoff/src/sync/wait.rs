@@ -291,6 +291,14 @@ pub trait WaitCondition {
     fn prepare_sleep(&mut self) -> Result<u32, Self::Output>;
     /// Deregisters after a sleep (nothing for protocols whose registration the waker clears).
     fn finish_sleep(&mut self) {}
+    /// The longest the sleep that follows a successful
+    /// [`prepare_sleep`](Self::prepare_sleep) may last (`None`: up to [`SLEEP_SLICE`]). For
+    /// protocols whose waker may miss a registration for a moment and relies on the
+    /// sleeper to look again soon (the queues' lazily armed doorbells). Under loom a bounded
+    /// sleep is a yield.
+    fn max_sleep(&mut self) -> Option<Duration> {
+        None
+    }
 }
 
 /// Waits for `cond` with strategy `how` until `deadline`, checking `peers` now and then
@@ -445,12 +453,20 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
                 Ok(expected) => expected,
                 Err(v) => return Ok(v),
             };
+            let bound = cond.max_sleep();
             // Under loom a timed futex wait returns at once (the model has no time), so sleep
             // untimed there unless the caller gave a deadline; slices only serve peer checks.
+            // A bounded sleep is a model yield: the condition is polled again after it.
+            if cfg!(loom) && bound.is_some() {
+                cond.finish_sleep();
+                yield_now();
+                continue;
+            }
             let slice = if cfg!(loom) {
                 self.deadline
             } else {
-                let end = Deadline::at_ns(now.saturating_add(SLICE_NS));
+                let ns = bound.map_or(SLICE_NS, |b| (b.as_nanos() as u64).min(SLICE_NS));
+                let end = Deadline::at_ns(now.saturating_add(ns));
                 Some(self.deadline.map_or(end, |d| d.min(end)))
             };
             futex::wait(cond.futex_word(), expected, slice);

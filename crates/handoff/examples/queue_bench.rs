@@ -1,0 +1,312 @@
+//! SPSC throughput of `handoff::queue` beside rtrb and crossbeam's `ArrayQueue`, on two
+//! threads with the same placement, in one run.
+//!
+//! `cargo run --release -p handoff --example queue_bench [MESSAGES] [RUNS]` (defaults 10^7
+//! u64 messages per run, 7 runs). Producer on the first allowed CPU, consumer on the second
+//! (unpinned if there is only one); capacity 1024 for every queue; every contender busy-waits
+//! the same way (a `spin_loop` hint on full / empty; handoff with `Wait::Spin`), except the
+//! rows that name another strategy. The contenders run interleaved (one run of each, in
+//! turn), so a slow phase of the machine hits them all. Each run checks the sum of what
+//! arrived against the closed form n(n-1)/2.
+//!
+//! Prints, per contender, the median over runs of millions of messages per second, with
+//! the slowest and fastest run.
+
+use crossbeam_queue::ArrayQueue;
+use handoff::queue::{ArrayMpsc, LaneMpsc, Spsc};
+use handoff::sync::Wait;
+use handoff::sys::affinity;
+use std::hint::spin_loop;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const CAP: usize = 1024;
+const BATCH: usize = 64;
+
+type Run = fn(u64, Option<(usize, usize)>) -> Duration;
+
+fn pin(cpu: Option<usize>) {
+    if let Some(c) = cpu {
+        affinity::pin_current_thread(c).expect("pin");
+    }
+}
+
+/// Runs `produce` and `consume` on two pinned threads; returns the consumer's elapsed time
+/// (from the start barrier to the last message) after checking its sum.
+fn pair<P, C>(n: u64, cpus: Option<(usize, usize)>, produce: P, consume: C) -> Duration
+where
+    P: FnOnce() + Send + 'static,
+    C: FnOnce() -> u64 + Send + 'static,
+{
+    let start = Arc::new(std::sync::Barrier::new(2));
+    let s2 = start.clone();
+    let t = std::thread::spawn(move || {
+        pin(cpus.map(|c| c.0));
+        s2.wait();
+        produce();
+    });
+    pin(cpus.map(|c| c.1));
+    start.wait();
+    let t0 = Instant::now();
+    let sum = consume();
+    let el = t0.elapsed();
+    t.join().unwrap();
+    assert_eq!(sum, n * (n - 1) / 2, "lost or duplicated messages");
+    el
+}
+
+fn handoff_single(n: u64, cpus: Option<(usize, usize)>) -> Duration {
+    let (mut tx, mut rx) = Spsc::<u64>::new(CAP).unwrap();
+    pair(
+        n,
+        cpus,
+        move || (0..n).for_each(|i| tx.push(i, Wait::Spin, None).unwrap()),
+        move || (0..n).map(|_| rx.pop(Wait::Spin, None).unwrap()).sum(),
+    )
+}
+
+fn handoff_single_adaptive(n: u64, cpus: Option<(usize, usize)>) -> Duration {
+    let (mut tx, mut rx) = Spsc::<u64>::new(CAP).unwrap();
+    pair(
+        n,
+        cpus,
+        move || (0..n).for_each(|i| tx.push(i, Wait::ADAPTIVE, None).unwrap()),
+        move || (0..n).map(|_| rx.pop(Wait::ADAPTIVE, None).unwrap()).sum(),
+    )
+}
+
+fn handoff_chunks(n: u64, cpus: Option<(usize, usize)>) -> Duration {
+    let (mut tx, mut rx) = Spsc::<u64>::new(CAP).unwrap();
+    pair(
+        n,
+        cpus,
+        move || {
+            let mut i = 0;
+            let mut buf = [0u64; BATCH];
+            while i < n {
+                let k = (n - i).min(BATCH as u64) as usize;
+                for (j, b) in buf[..k].iter_mut().enumerate() {
+                    *b = i + j as u64;
+                }
+                tx.push_slice(&buf[..k], Wait::Spin, None).unwrap();
+                i += k as u64;
+            }
+        },
+        move || {
+            let (mut got, mut sum) = (0, 0u64);
+            while got < n {
+                let c = rx.read_chunk(BATCH, Wait::Spin, None).unwrap();
+                let (a, b) = c.as_slices();
+                sum += a.iter().chain(b).sum::<u64>();
+                got += c.len() as u64;
+            }
+            sum
+        },
+    )
+}
+
+fn rtrb_single(n: u64, cpus: Option<(usize, usize)>) -> Duration {
+    let (mut tx, mut rx) = rtrb::RingBuffer::<u64>::new(CAP);
+    pair(
+        n,
+        cpus,
+        move || {
+            for i in 0..n {
+                while tx.push(i).is_err() {
+                    spin_loop();
+                }
+            }
+        },
+        move || {
+            let mut sum = 0;
+            for _ in 0..n {
+                loop {
+                    if let Ok(v) = rx.pop() {
+                        sum += v;
+                        break;
+                    }
+                    spin_loop();
+                }
+            }
+            sum
+        },
+    )
+}
+
+fn rtrb_chunks(n: u64, cpus: Option<(usize, usize)>) -> Duration {
+    let (mut tx, mut rx) = rtrb::RingBuffer::<u64>::new(CAP);
+    pair(
+        n,
+        cpus,
+        move || {
+            let mut i = 0;
+            while i < n {
+                let k = (n - i).min(BATCH as u64) as usize;
+                match tx.write_chunk_uninit(k) {
+                    Ok(c) => {
+                        let pushed = c.fill_from_iter(i..i + k as u64);
+                        i += pushed as u64;
+                    }
+                    Err(_) => spin_loop(),
+                }
+            }
+        },
+        move || {
+            let (mut got, mut sum) = (0, 0u64);
+            while got < n {
+                let k = rx.slots().min(BATCH);
+                if k == 0 {
+                    spin_loop();
+                    continue;
+                }
+                let c = rx.read_chunk(k).unwrap();
+                let (a, b) = c.as_slices();
+                sum += a.iter().chain(b).sum::<u64>();
+                got += k as u64;
+                c.commit_all();
+            }
+            sum
+        },
+    )
+}
+
+fn crossbeam_array(n: u64, cpus: Option<(usize, usize)>) -> Duration {
+    let q = Arc::new(ArrayQueue::<u64>::new(CAP));
+    let q2 = q.clone();
+    pair(
+        n,
+        cpus,
+        move || {
+            for i in 0..n {
+                while q2.push(i).is_err() {
+                    spin_loop();
+                }
+            }
+        },
+        move || {
+            let mut sum = 0;
+            for _ in 0..n {
+                loop {
+                    if let Some(v) = q.pop() {
+                        sum += v;
+                        break;
+                    }
+                    spin_loop();
+                }
+            }
+            sum
+        },
+    )
+}
+
+fn handoff_array_mpsc(n: u64, cpus: Option<(usize, usize)>) -> Duration {
+    let q = ArrayMpsc::<u64>::on_heap(CAP).unwrap();
+    let mut tx = q.producer().unwrap();
+    let mut rx = q.consumer().unwrap();
+    pair(
+        n,
+        cpus,
+        move || (0..n).for_each(|i| tx.push(i, Wait::Spin, None).unwrap()),
+        move || (0..n).map(|_| rx.pop(Wait::Spin, None).unwrap()).sum(),
+    )
+}
+
+fn handoff_lane_mpsc(n: u64, cpus: Option<(usize, usize)>) -> Duration {
+    let q = LaneMpsc::<u64>::on_heap(1, CAP).unwrap();
+    let mut tx = q.producer().unwrap();
+    let mut rx = q.consumer().unwrap();
+    pair(
+        n,
+        cpus,
+        move || (0..n).for_each(|i| tx.push(i, Wait::Spin, None).unwrap()),
+        move || (0..n).map(|_| rx.pop(Wait::Spin, None).unwrap()).sum(),
+    )
+}
+
+/// One thread pushes 64 then pops 64, over and over: the code path without cache-line
+/// transfers. Returns the time for `n` push + pop pairs.
+fn handoff_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
+    let (mut tx, mut rx) = Spsc::<u64>::new(CAP).unwrap();
+    let t0 = Instant::now();
+    let mut sum = 0u64;
+    let mut i = 0;
+    while i < n {
+        let k = (n - i).min(64);
+        for j in i..i + k {
+            tx.push(j, Wait::Spin, None).unwrap();
+        }
+        for _ in 0..k {
+            sum += rx.pop(Wait::Spin, None).unwrap();
+        }
+        i += k;
+    }
+    let el = t0.elapsed();
+    assert_eq!(sum, n * (n - 1) / 2);
+    el
+}
+
+fn rtrb_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
+    let (mut tx, mut rx) = rtrb::RingBuffer::<u64>::new(CAP);
+    let t0 = Instant::now();
+    let mut sum = 0u64;
+    let mut i = 0;
+    while i < n {
+        let k = (n - i).min(64);
+        for j in i..i + k {
+            tx.push(j).unwrap();
+        }
+        for _ in 0..k {
+            sum += rx.pop().unwrap();
+        }
+        i += k;
+    }
+    let el = t0.elapsed();
+    assert_eq!(sum, n * (n - 1) / 2);
+    el
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let n: u64 = args
+        .next()
+        .map_or(10_000_000, |a| a.parse().expect("MESSAGES"));
+    let runs: usize = args.next().map_or(7, |a| a.parse().expect("RUNS"));
+    let cpus = affinity::allowed_cpus().unwrap_or_default();
+    let place = (cpus.len() >= 2).then(|| (cpus[0], cpus[1]));
+    let contenders: [(&str, Run); 11] = [
+        ("handoff Spsc push/pop (spin)", handoff_single),
+        ("rtrb push/pop (spin)", rtrb_single),
+        ("crossbeam ArrayQueue push/pop (spin)", crossbeam_array),
+        ("handoff Spsc chunks of 64 (spin)", handoff_chunks),
+        ("rtrb chunks of 64 (spin)", rtrb_chunks),
+        ("handoff Spsc push/pop (adaptive)", handoff_single_adaptive),
+        ("handoff ArrayMpsc, 1 producer (spin)", handoff_array_mpsc),
+        ("handoff LaneMpsc, 1 producer (spin)", handoff_lane_mpsc),
+        ("handoff Spsc push/pop (spin), again", handoff_single),
+        ("handoff Spsc, one thread (code path)", handoff_one_thread),
+        ("rtrb, one thread (code path)", rtrb_one_thread),
+    ];
+    println!(
+        "{n} u64 messages per run, {runs} runs, capacity {CAP}, producer/consumer on CPUs {place:?}"
+    );
+    let mut rates: Vec<Vec<f64>> = vec![Vec::new(); contenders.len()];
+    for _ in 0..runs {
+        for (k, (_, run)) in contenders.iter().enumerate() {
+            let el = run(n, place);
+            rates[k].push(n as f64 / el.as_secs_f64() / 1e6);
+        }
+    }
+    println!(
+        "{:<40} {:>10} {:>10} {:>10}",
+        "queue", "median", "min", "max"
+    );
+    for ((name, _), r) in contenders.iter().zip(&mut rates) {
+        r.sort_by(f64::total_cmp);
+        println!(
+            "{name:<40} {:>10.1} {:>10.1} {:>10.1}   Mmsg/s",
+            r[r.len() / 2],
+            r[0],
+            r[r.len() - 1]
+        );
+    }
+}
