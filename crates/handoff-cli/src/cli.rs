@@ -95,6 +95,9 @@ enum Bench {
     /// Charm++'s private variables: per-thread counters in thread-local storage vs a shared
     /// array (false sharing) vs a padded array; ns per access vs threads.
     PrivateVars(crate::bench_private_vars::PrivateVarsArgs),
+    /// Charm++'s allocator test: every thread allocates 100,000 blocks then frees them;
+    /// system malloc vs mimalloc, µs per allocate+free vs threads.
+    Malloc(crate::bench_malloc::MallocArgs),
 }
 
 #[derive(Debug, Args)]
@@ -161,6 +164,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::Exchange(a)) => bench_exchange(a),
         Command::Bench(Bench::C2c(a)) => bench_c2c(a),
         Command::Bench(Bench::PrivateVars(a)) => crate::bench_private_vars::run(a),
+        Command::Bench(Bench::Malloc(a)) => crate::bench_malloc::run(a),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {

@@ -1,10 +1,12 @@
 //! `handoff`: measure how fast two processes (or threads) on this machine hand data to each
 //! other, and which placement and synchronization to use for which message size.
 
+mod bench_malloc;
 mod bench_private_vars;
 mod cli;
 mod cli_bench;
 mod cli_report;
+mod cli_rt;
 mod common;
 mod progress;
 

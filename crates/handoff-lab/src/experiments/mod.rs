@@ -2,4 +2,6 @@
 
 pub mod c2c;
 pub mod exchange;
+pub mod malloc;
 pub mod private_vars;
+pub mod rt_common;
