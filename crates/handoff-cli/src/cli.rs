@@ -98,6 +98,9 @@ enum Bench {
     /// Charm++'s allocator test: every thread allocates 100,000 blocks then frees them;
     /// system malloc vs mimalloc, µs per allocate+free vs threads.
     Malloc(crate::bench_malloc::MallocArgs),
+    /// Charm++'s kNeighbor: PEs on a ring exchange messages with k neighbours per side;
+    /// µs per iteration vs size, per placement map (compact, spread, a CPU list).
+    Kneighbor(crate::bench_kneighbor::KneighborArgs),
 }
 
 #[derive(Debug, Args)]
@@ -165,6 +168,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::C2c(a)) => bench_c2c(a),
         Command::Bench(Bench::PrivateVars(a)) => crate::bench_private_vars::run(a),
         Command::Bench(Bench::Malloc(a)) => crate::bench_malloc::run(a),
+        Command::Bench(Bench::Kneighbor(a)) => crate::bench_kneighbor::run(a),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {

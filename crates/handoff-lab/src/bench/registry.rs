@@ -137,6 +137,7 @@ pub fn no_findings(_: &BenchResults) -> Vec<Finding> {
 pub static EXPERIMENTS: &[&ExperimentInfo] = &[
     &crate::experiments::private_vars::INFO,
     &crate::experiments::malloc::INFO,
+    &crate::experiments::kneighbor::INFO,
 ];
 
 /// The experiment named `name`.

@@ -2,6 +2,7 @@
 
 pub mod c2c;
 pub mod exchange;
+pub mod kneighbor;
 pub mod malloc;
 pub mod private_vars;
 pub mod rt_common;
