@@ -101,6 +101,9 @@ enum Bench {
     /// Charm++'s kNeighbor: PEs on a ring exchange messages with k neighbours per side;
     /// µs per iteration vs size, per placement map (compact, spread, a CPU list).
     Kneighbor(crate::bench_kneighbor::KneighborArgs),
+    /// handoff's queues vs rtrb, crossbeam and a locked queue: messages/s and round trip vs
+    /// message size, SPSC and MPSC, threads and processes.
+    Queue(crate::bench_queue::QueueArgs),
 }
 
 #[derive(Debug, Args)]
@@ -169,6 +172,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::PrivateVars(a)) => crate::bench_private_vars::run(a),
         Command::Bench(Bench::Malloc(a)) => crate::bench_malloc::run(a),
         Command::Bench(Bench::Kneighbor(a)) => crate::bench_kneighbor::run(a),
+        Command::Bench(Bench::Queue(a)) => crate::bench_queue::run(a),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {

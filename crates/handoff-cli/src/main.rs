@@ -4,6 +4,7 @@
 mod bench_kneighbor;
 mod bench_malloc;
 mod bench_private_vars;
+mod bench_queue;
 mod cli;
 mod cli_bench;
 mod cli_report;

@@ -138,6 +138,7 @@ pub static EXPERIMENTS: &[&ExperimentInfo] = &[
     &crate::experiments::private_vars::INFO,
     &crate::experiments::malloc::INFO,
     &crate::experiments::kneighbor::INFO,
+    &crate::experiments::queue::INFO,
 ];
 
 /// The experiment named `name`.

@@ -17,7 +17,9 @@ use handoff::queue::{FrameConsumer, FrameProducer, FrameQueue, QueueError};
 use handoff::sync::Wait;
 use handoff::sys::Deadline;
 
-use super::rt_common::{arg, check, failed, fill, metric, stopped, usage, Workers, POINT_DEADLINE, SECTION};
+use super::rt_common::{
+    arg, check, failed, fill, metric, stopped, usage, Workers, POINT_DEADLINE, SECTION,
+};
 use crate::bench::findings::at_least;
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Finding};
@@ -68,7 +70,9 @@ impl Mode {
 
     /// Parses a name.
     pub fn parse(s: &str) -> Option<Mode> {
-        [Mode::Threads, Mode::Processes].into_iter().find(|m| m.name() == s)
+        [Mode::Threads, Mode::Processes]
+            .into_iter()
+            .find(|m| m.name() == s)
     }
 }
 
@@ -140,7 +144,11 @@ impl Config {
         Config {
             pes: 7,
             k: 3,
-            sizes: if quick { vec![256, 16384] } else { vec![64, 256, 4096, 65536] },
+            sizes: if quick {
+                vec![256, 16384]
+            } else {
+                vec![64, 256, 4096, 65536]
+            },
             placements: vec![Placement::Compact, Placement::Spread],
             modes: vec![Mode::Threads, Mode::Processes],
             iters: if quick { 60 } else { 200 },
@@ -153,7 +161,10 @@ impl Config {
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.k == 0 || self.k > 64 {
-            return Err(usage(NAME, format!("--k {}: use 1 to 64 neighbours per side", self.k)));
+            return Err(usage(
+                NAME,
+                format!("--k {}: use 1 to 64 neighbours per side", self.k),
+            ));
         }
         if self.pes < 2 * self.k + 1 || self.pes > 256 {
             return Err(usage(
@@ -167,7 +178,10 @@ impl Config {
             ));
         }
         if self.sizes.is_empty() || self.sizes.iter().any(|&s| s == 0 || s > 16 << 20) {
-            return Err(usage(NAME, "--sizes: use sizes from 1 B to 16 MiB, e.g. 64,4KiB"));
+            return Err(usage(
+                NAME,
+                "--sizes: use sizes from 1 B to 16 MiB, e.g. 64,4KiB",
+            ));
         }
         let queues = self.pes * 2 * self.k;
         let biggest = self.sizes.iter().max().copied().unwrap_or(0);
@@ -178,7 +192,10 @@ impl Config {
             ));
         }
         if self.placements.is_empty() || self.modes.is_empty() {
-            return Err(usage(NAME, "no placement or mode: use e.g. --placement compact,spread --mode threads"));
+            return Err(usage(
+                NAME,
+                "no placement or mode: use e.g. --placement compact,spread --mode threads",
+            ));
         }
         if self.iters == 0 || self.reps == 0 || self.runs == 0 {
             return Err(usage(NAME, "--iters, --reps and --runs must be at least 1"));
@@ -267,7 +284,9 @@ fn one_run(
     let per_pe: Vec<(Vec<f64>, bool)> = match mode {
         Mode::Threads => {
             let mut txs: Vec<Vec<Option<FrameProducer>>> = Vec::new();
-            let mut rxs: Vec<Vec<Option<FrameConsumer>>> = (0..p).map(|_| (0..2 * cfg.k).map(|_| None).collect()).collect();
+            let mut rxs: Vec<Vec<Option<FrameConsumer>>> = (0..p)
+                .map(|_| (0..2 * cfg.k).map(|_| None).collect())
+                .collect();
             for from in 0..p {
                 let mut row = Vec::new();
                 for (j, to) in neighbours(from, p, cfg.k).into_iter().enumerate() {
@@ -281,8 +300,14 @@ fn one_run(
             let results: Vec<Result<(Vec<f64>, bool), QueueError>> = std::thread::scope(|s| {
                 let handles: Vec<_> = (0..p)
                     .map(|rank| {
-                        let mut outs: Vec<FrameProducer> = txs[rank].iter_mut().map(|t| t.take().expect("each end once")).collect();
-                        let mut ins: Vec<FrameConsumer> = rxs[rank].iter_mut().map(|r| r.take().expect("each end once")).collect();
+                        let mut outs: Vec<FrameProducer> = txs[rank]
+                            .iter_mut()
+                            .map(|t| t.take().expect("each end once"))
+                            .collect();
+                        let mut ins: Vec<FrameConsumer> = rxs[rank]
+                            .iter_mut()
+                            .map(|r| r.take().expect("each end once"))
+                            .collect();
                         let cpu = placement.cpu_of(rank, p, &cfg.cpus);
                         s.spawn(move || {
                             if let Some(c) = cpu {
@@ -294,10 +319,17 @@ fn one_run(
                     .collect();
                 handles
                     .into_iter()
-                    .map(|h| h.join().unwrap_or(Err(QueueError::InvalidConfig("a PE thread panicked".into()))))
+                    .map(|h| {
+                        h.join().unwrap_or(Err(QueueError::InvalidConfig(
+                            "a PE thread panicked".into(),
+                        )))
+                    })
                     .collect()
             });
-            results.into_iter().collect::<Result<_, _>>().map_err(qerr)?
+            results
+                .into_iter()
+                .collect::<Result<_, _>>()
+                .map_err(qerr)?
         }
         Mode::Processes => {
             let id = run_id();
@@ -305,7 +337,8 @@ fn one_run(
             let mut names = vec![vec![String::new(); 2 * cfg.k]; p];
             for from in 0..p {
                 for (j, to) in neighbours(from, p, cfg.k).into_iter().enumerate() {
-                    let q = FrameQueue::create(&format!("kn{id}-{from}-{to}"), capacity_for(size)).map_err(qerr)?;
+                    let q = FrameQueue::create(&format!("kn{id}-{from}-{to}"), capacity_for(size))
+                        .map_err(qerr)?;
                     names[from][j] = q.name().unwrap_or_default().to_string();
                     queues.push(q);
                 }
@@ -318,18 +351,37 @@ fn one_run(
                     .enumerate()
                     .map(|(j, from)| names[from][2 * cfg.k - 1 - j].clone())
                     .collect();
-                let cpu = placement.cpu_of(rank, p, &cfg.cpus).map_or("-".to_string(), |c| c.to_string());
-                let args = [rank.to_string(), p.to_string(), cfg.k.to_string(), size.to_string(), cfg.iters.to_string(), cfg.reps.to_string(), cpu, outs, ins.join(",")];
+                let cpu = placement
+                    .cpu_of(rank, p, &cfg.cpus)
+                    .map_or("-".to_string(), |c| c.to_string());
+                let args = [
+                    rank.to_string(),
+                    p.to_string(),
+                    cfg.k.to_string(),
+                    size.to_string(),
+                    cfg.iters.to_string(),
+                    cfg.reps.to_string(),
+                    cpu,
+                    outs,
+                    ins.join(","),
+                ];
                 w.spawn(NAME, &ctx.exe, &ctx.args, &args)?;
             }
             let outs = w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
             drop(queues);
-            outs.iter().map(|o| parse_worker_output(o)).collect::<Result<_, _>>()?
+            outs.iter()
+                .map(|o| parse_worker_output(o))
+                .collect::<Result<_, _>>()?
         }
     };
     let reps = cfg.reps as usize;
     let slowest: Vec<f64> = (0..reps)
-        .map(|r| per_pe.iter().map(|(s, _)| s.get(r).copied().unwrap_or(f64::NAN)).fold(0.0, f64::max))
+        .map(|r| {
+            per_pe
+                .iter()
+                .map(|(s, _)| s.get(r).copied().unwrap_or(f64::NAN))
+                .fold(0.0, f64::max)
+        })
         .collect();
     let ok = per_pe.iter().all(|(s, ok)| *ok && s.len() == reps);
     Ok((slowest, ok))
@@ -340,9 +392,17 @@ fn parse_worker_output(text: &str) -> Result<(Vec<f64>, bool), BenchError> {
     let ok = match words.next() {
         Some("ok") => true,
         Some("bad") => false,
-        _ => return Err(failed(NAME, format!("a PE process printed {text:?}, not its samples"))),
+        _ => {
+            return Err(failed(
+                NAME,
+                format!("a PE process printed {text:?}, not its samples"),
+            ))
+        }
     };
-    let samples = words.map(|w| w.parse::<f64>()).collect::<Result<Vec<_>, _>>().map_err(|e| failed(NAME, format!("a PE process's samples: {e}")))?;
+    let samples = words
+        .map(|w| w.parse::<f64>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| failed(NAME, format!("a PE process's samples: {e}")))?;
     Ok((samples, ok))
 }
 
@@ -366,15 +426,33 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
         list.map(|l| l.split(',').collect::<Vec<_>>())
             .unwrap_or_default()
             .into_iter()
-            .map(|n| FrameQueue::open(n, capacity_for(size), Deadline::after(Duration::from_secs(10))).map_err(qerr))
+            .map(|n| {
+                FrameQueue::open(
+                    n,
+                    capacity_for(size),
+                    Deadline::after(Duration::from_secs(10)),
+                )
+                .map_err(qerr)
+            })
             .collect()
     };
     let (oq, iq) = (open(args.get(7))?, open(args.get(8))?);
     if oq.len() != 2 * cfg.k || iq.len() != 2 * cfg.k {
-        return Err(usage(NAME, format!("worker needs {} queue names each way", 2 * cfg.k)));
+        return Err(usage(
+            NAME,
+            format!("worker needs {} queue names each way", 2 * cfg.k),
+        ));
     }
-    let mut outs = oq.iter().map(|q| q.producer()).collect::<Result<Vec<_>, _>>().map_err(qerr)?;
-    let mut ins = iq.iter().map(|q| q.consumer()).collect::<Result<Vec<_>, _>>().map_err(qerr)?;
+    let mut outs = oq
+        .iter()
+        .map(|q| q.producer())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(qerr)?;
+    let mut ins = iq
+        .iter()
+        .map(|q| q.consumer())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(qerr)?;
     let (samples, ok) = pe_loop(rank, &cfg, size, &mut outs, &mut ins).map_err(qerr)?;
     let s: Vec<String> = samples.iter().map(|x| x.to_string()).collect();
     println!("{} {}", if ok { "ok" } else { "bad" }, s.join(" "));
@@ -475,9 +553,13 @@ mod tests {
         assert_eq!(neighbours(0, 7, 3), vec![4, 5, 6, 1, 2, 3]);
         assert_eq!(neighbours(5, 7, 1), vec![4, 6]);
         let cpus = [0, 1];
-        let compact: Vec<_> = (0..7).map(|i| Placement::Compact.cpu_of(i, 7, &cpus)).collect();
+        let compact: Vec<_> = (0..7)
+            .map(|i| Placement::Compact.cpu_of(i, 7, &cpus))
+            .collect();
         assert_eq!(compact, [0, 0, 0, 0, 1, 1, 1].map(Some));
-        let spread: Vec<_> = (0..7).map(|i| Placement::Spread.cpu_of(i, 7, &cpus)).collect();
+        let spread: Vec<_> = (0..7)
+            .map(|i| Placement::Spread.cpu_of(i, 7, &cpus))
+            .collect();
         assert_eq!(spread, [0, 1, 0, 1, 0, 1, 0].map(Some));
         let seed = Placement::List(vec![0, 2, 4, 6, 1, 3, 5]);
         assert_eq!(seed.cpu_of(3, 7, &cpus), Some(6));
@@ -521,11 +603,28 @@ mod tests {
         let good = Config::for_report(true, &[0, 1]);
         assert!(good.validate().is_ok());
         for bad in [
-            Config { pes: 6, ..good.clone() },
-            Config { k: 0, ..good.clone() },
-            Config { sizes: vec![0], ..good.clone() },
-            Config { iters: 0, ..good.clone() },
-            Config { pes: 256, k: 64, sizes: vec![16 << 20], ..good.clone() },
+            Config {
+                pes: 6,
+                ..good.clone()
+            },
+            Config {
+                k: 0,
+                ..good.clone()
+            },
+            Config {
+                sizes: vec![0],
+                ..good.clone()
+            },
+            Config {
+                iters: 0,
+                ..good.clone()
+            },
+            Config {
+                pes: 256,
+                k: 64,
+                sizes: vec![16 << 20],
+                ..good.clone()
+            },
         ] {
             assert!(bad.validate().is_err(), "{bad:?}");
         }

@@ -138,10 +138,16 @@ impl Config {
             return Err(usage(NAME, "no allocator: use --allocator system,mimalloc"));
         }
         if self.threads.is_empty() || self.threads.iter().any(|&t| t == 0 || t > 1024) {
-            return Err(usage(NAME, "--threads needs counts from 1 to 1024, e.g. 1,2,4"));
+            return Err(usage(
+                NAME,
+                "--threads needs counts from 1 to 1024, e.g. 1,2,4",
+            ));
         }
         if !(8..=1 << 20).contains(&self.size) {
-            return Err(usage(NAME, format!("--size {}: use 8 B to 1 MiB", self.size)));
+            return Err(usage(
+                NAME,
+                format!("--size {}: use 8 B to 1 MiB", self.size),
+            ));
         }
         // The pointers of every thread are held at once: keep it well under memory.
         let max_threads = self.threads.iter().max().copied().unwrap_or(1);
@@ -190,7 +196,8 @@ fn churn(a: Allocator, layout: Layout, count: usize, tag: u64, ptrs: &mut Vec<*m
     for (i, &p) in ptrs.iter().enumerate() {
         let t = tag ^ i as u64;
         // SAFETY: `p` is a live block of ours written above.
-        let good = unsafe { (p as *const u64).read() == t && p.add(layout.size() - 1).read() == t as u8 };
+        let good =
+            unsafe { (p as *const u64).read() == t && p.add(layout.size() - 1).read() == t as u8 };
         ok &= good;
         // SAFETY: `p` came from `a.alloc(layout)` and is freed once (the vector is cleared).
         unsafe { a.free(p, layout) };
@@ -297,7 +304,9 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
         .iter()
         .map(|r| r.x)
         .filter(|&x| x >= 2.0 && x <= cpus)
-        .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m: f64| m.max(x))));
+        .fold(None, |m: Option<f64>, x| {
+            Some(m.map_or(x, |m: f64| m.max(x)))
+        });
     let mut out = Vec::new();
     let Some(t) = t else { return out };
     if let (Some(sys), Some(mi)) = (runs_of("system", t), runs_of("mimalloc", t)) {
@@ -351,12 +360,29 @@ mod tests {
         assert_eq!(cfg.threads, vec![1, 2, 4]);
         assert_eq!(cfg.count, 100_000);
         for bad in [
-            Config { size: 4, ..cfg.clone() },
-            Config { threads: vec![0], ..cfg.clone() },
-            Config { count: 0, ..cfg.clone() },
-            Config { allocators: vec![], ..cfg.clone() },
+            Config {
+                size: 4,
+                ..cfg.clone()
+            },
+            Config {
+                threads: vec![0],
+                ..cfg.clone()
+            },
+            Config {
+                count: 0,
+                ..cfg.clone()
+            },
+            Config {
+                allocators: vec![],
+                ..cfg.clone()
+            },
             // 1024 threads × 10^6 blocks of 1 MiB: refused, not an OOM.
-            Config { threads: vec![1024], count: 1_000_000, size: 1 << 20, ..cfg.clone() },
+            Config {
+                threads: vec![1024],
+                count: 1_000_000,
+                size: 1 << 20,
+                ..cfg.clone()
+            },
         ] {
             assert!(bad.validate().is_err(), "{bad:?}");
         }

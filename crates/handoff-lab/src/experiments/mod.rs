@@ -5,4 +5,5 @@ pub mod exchange;
 pub mod kneighbor;
 pub mod malloc;
 pub mod private_vars;
+pub mod queue;
 pub mod rt_common;

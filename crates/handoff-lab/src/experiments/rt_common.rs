@@ -92,7 +92,9 @@ pub fn fill(buf: &mut [u8], tag: u64) {
 
 /// Reads every byte of `buf` and checks it against the pattern of `tag`.
 pub fn check(buf: &[u8], tag: u64) -> bool {
-    buf.iter().enumerate().fold(true, |ok, (i, &b)| ok & (b == pattern(tag, i)))
+    buf.iter()
+        .enumerate()
+        .fold(true, |ok, (i, &b)| ok & (b == pattern(tag, i)))
 }
 
 /// Worker processes of one point, killed when dropped.
@@ -145,11 +147,15 @@ impl Workers {
                         let _ = child.wait();
                         return Err(failed(
                             experiment,
-                            format!("worker {i} did not finish in time and was killed (a stuck peer?)"),
+                            format!(
+                                "worker {i} did not finish in time and was killed (a stuck peer?)"
+                            ),
                         ));
                     }
                     Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-                    Err(e) => return Err(failed(experiment, format!("waiting for worker {i}: {e}"))),
+                    Err(e) => {
+                        return Err(failed(experiment, format!("waiting for worker {i}: {e}")))
+                    }
                 }
             };
             let mut text = String::new();
@@ -184,9 +190,12 @@ pub fn arg<T: std::str::FromStr>(
     args: &[String],
     i: usize,
 ) -> Result<T, BenchError> {
-    args.get(i)
-        .and_then(|a| a.parse().ok())
-        .ok_or_else(|| usage(experiment, format!("worker argument {i} missing or malformed: {args:?}")))
+    args.get(i).and_then(|a| a.parse().ok()).ok_or_else(|| {
+        usage(
+            experiment,
+            format!("worker argument {i} missing or malformed: {args:?}"),
+        )
+    })
 }
 
 #[cfg(test)]
