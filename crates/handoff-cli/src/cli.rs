@@ -104,6 +104,9 @@ enum Bench {
     /// handoff's queues vs rtrb, crossbeam and a locked queue: messages/s and round trip vs
     /// message size, SPSC and MPSC, threads and processes.
     Queue(crate::bench_queue::QueueArgs),
+    /// The many-core seed's aggregation: message size × frame size → messages/s and
+    /// latency median/p99/p99.9.
+    Aggregation(crate::bench_aggregation::AggregationArgs),
 }
 
 #[derive(Debug, Args)]
@@ -173,6 +176,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::Malloc(a)) => crate::bench_malloc::run(a),
         Command::Bench(Bench::Kneighbor(a)) => crate::bench_kneighbor::run(a),
         Command::Bench(Bench::Queue(a)) => crate::bench_queue::run(a),
+        Command::Bench(Bench::Aggregation(a)) => crate::bench_aggregation::run(a),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {

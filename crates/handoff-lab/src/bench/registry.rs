@@ -139,6 +139,7 @@ pub static EXPERIMENTS: &[&ExperimentInfo] = &[
     &crate::experiments::malloc::INFO,
     &crate::experiments::kneighbor::INFO,
     &crate::experiments::queue::INFO,
+    &crate::experiments::aggregation::INFO,
 ];
 
 /// The experiment named `name`.

@@ -1,5 +1,6 @@
 //! One module per experiment.
 
+pub mod aggregation;
 pub mod c2c;
 pub mod exchange;
 pub mod kneighbor;
