@@ -107,6 +107,9 @@ enum Bench {
     /// The many-core seed's aggregation: message size × frame size → messages/s and
     /// latency median/p99/p99.9.
     Aggregation(crate::bench_aggregation::AggregationArgs),
+    /// The many-core seed's channels: X producers and consumers on one queue (XPYC) vs X
+    /// queues of one pair each (XConn); throughput, per-thread and tail latency.
+    Channels(crate::bench_channels::ChannelsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -177,6 +180,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::Kneighbor(a)) => crate::bench_kneighbor::run(a),
         Command::Bench(Bench::Queue(a)) => crate::bench_queue::run(a),
         Command::Bench(Bench::Aggregation(a)) => crate::bench_aggregation::run(a),
+        Command::Bench(Bench::Channels(a)) => crate::bench_channels::run(a),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {

@@ -2,6 +2,7 @@
 //! other, and which placement and synchronization to use for which message size.
 
 mod bench_aggregation;
+mod bench_channels;
 mod bench_kneighbor;
 mod bench_malloc;
 mod bench_private_vars;

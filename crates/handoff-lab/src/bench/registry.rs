@@ -140,6 +140,7 @@ pub static EXPERIMENTS: &[&ExperimentInfo] = &[
     &crate::experiments::kneighbor::INFO,
     &crate::experiments::queue::INFO,
     &crate::experiments::aggregation::INFO,
+    &crate::experiments::channels::INFO,
 ];
 
 /// The experiment named `name`.

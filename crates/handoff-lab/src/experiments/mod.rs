@@ -2,6 +2,7 @@
 
 pub mod aggregation;
 pub mod c2c;
+pub mod channels;
 pub mod exchange;
 pub mod kneighbor;
 pub mod malloc;
