@@ -19,7 +19,7 @@ use handoff::sys::deadline::monotonic_ns;
 use handoff::sys::Deadline;
 
 use super::rt_common::{
-    arg, failed, metric, quantile, stopped, usage, Workers, POINT_DEADLINE, SECTION,
+    arg, failed, gate_wait, metric, quantile, stopped, usage, Workers, POINT_DEADLINE, SECTION,
 };
 use crate::bench::findings::at_least;
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
@@ -337,6 +337,8 @@ fn one_run(
                 ],
             )?;
         }
+        // Every producer joins before any starts (a queue whose producers all left is closed).
+        w.gate(NAME)?;
         let out = consume(cfg, layout, n, per, spsc, array)?;
         w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
         return Ok(out);
@@ -408,10 +410,12 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
     if kind == "spsc" {
         let q = Spsc::<Msg>::open(&name, CAPACITY, open).map_err(qe)?;
         let mut tx = q.producer().map_err(qe)?;
+        gate_wait(NAME)?;
         produce(&mut |m| tx.push(m, Wait::ADAPTIVE, deadline()), pid, n).map_err(qe)
     } else {
         let q = ArrayMpsc::<Msg>::open(&name, CAPACITY, open).map_err(qe)?;
         let mut tx = q.producer().map_err(qe)?;
+        gate_wait(NAME)?;
         produce(&mut |m| tx.push(m, Wait::ADAPTIVE, deadline()), pid, n).map_err(qe)
     }
 }

@@ -13,7 +13,7 @@ use handoff::sys::Deadline;
 use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, Tx};
 use super::{Config, Kind, NAME};
 use crate::bench::registry::{BenchError, RunCtx};
-use crate::experiments::rt_common::{arg, failed, Workers, POINT_DEADLINE};
+use crate::experiments::rt_common::{arg, failed, gate_wait, Workers, POINT_DEADLINE};
 
 /// Slots of every queue.
 pub const CAPACITY: usize = 1024;
@@ -300,6 +300,8 @@ pub fn stream_processes<const W: usize>(
         ];
         w.spawn(NAME, &ctx.exe, &ctx.args, &args.map(String::from))?;
     }
+    // Every producer joins before any starts (a queue whose producers all left is closed).
+    w.gate(NAME)?;
     let got = on_cpu(cfg.cpus[0], move || {
         let got = consume::<W>(rx.as_mut(), producers, per_block, blocks);
         drop(rx);
@@ -367,16 +369,22 @@ pub fn worker_body<const W: usize>(args: &[String]) -> Result<(), BenchError> {
     match kind {
         Kind::Spsc => {
             let q = Spsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(qe)?;
-            produce::<W>(&mut q.producer().map_err(qe)?, pid, n, fault).map_err(fe)
+            let mut tx = q.producer().map_err(qe)?;
+            gate_wait(NAME)?;
+            produce::<W>(&mut tx, pid, n, fault).map_err(fe)
         }
         Kind::Lanes => {
             let q = LaneMpsc::<Msg<W>>::open(&name, producers, CAPACITY, open_deadline())
                 .map_err(qe)?;
-            produce::<W>(&mut q.producer().map_err(qe)?, pid, n, fault).map_err(fe)
+            let mut tx = q.producer().map_err(qe)?;
+            gate_wait(NAME)?;
+            produce::<W>(&mut tx, pid, n, fault).map_err(fe)
         }
         Kind::Array => {
             let q = ArrayMpsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(qe)?;
-            produce::<W>(&mut q.producer().map_err(qe)?, pid, n, fault).map_err(fe)
+            let mut tx = q.producer().map_err(qe)?;
+            gate_wait(NAME)?;
+            produce::<W>(&mut tx, pid, n, fault).map_err(fe)
         }
         _ => Err(failed(NAME, "worker: this kind has no cross-process form")),
     }
