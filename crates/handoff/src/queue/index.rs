@@ -74,8 +74,9 @@ pub(crate) enum Found {
     Closed,
 }
 
-/// The producer's side: its position and its copy of the consumer's.
-#[derive(Debug)]
+/// The producer's side: its position and its copy of the consumer's. `Copy`, so that the
+/// slow path takes it by value and the fast path keeps it in registers.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct ProducerIndex {
     tail: u64,
     cached_head: u64,
@@ -153,22 +154,28 @@ impl ProducerIndex {
         }
         match how {
             None => Err(WaitError::Timeout),
-            Some(how) => self.wait_free_slow(ix, want, how, deadline, peers),
+            Some(how) => {
+                let (me, r) = Self::wait_free_slow(*self, ix, want, how, deadline, peers);
+                *self = me;
+                r
+            }
         }
     }
 
+    /// The wait of [`wait_free`](Self::wait_free), on a copy of the index (no pointer to
+    /// `self` escapes the fast path).
     #[cold]
     #[inline(never)]
     fn wait_free_slow<P: PeerWatch + ?Sized>(
-        &mut self,
+        mut me: Self,
         ix: &Indices,
         want: u64,
         how: Wait,
         deadline: Option<Deadline>,
         peers: &P,
-    ) -> Result<Found, WaitError> {
-        ix.space
-            .wait(|| self.reload(ix, want), how, deadline, peers)
+    ) -> (Self, Result<Found, WaitError>) {
+        let r = ix.space.wait(|| me.reload(ix, want), how, deadline, peers);
+        (me, r)
     }
 
     /// Commits `n` written units (they must have been free) and wakes a sleeping consumer.
@@ -208,8 +215,9 @@ impl ProducerIndex {
     }
 }
 
-/// The consumer's side: its position and its copy of the producer's.
-#[derive(Debug)]
+/// The consumer's side: its position and its copy of the producer's (`Copy`, as for the
+/// producer).
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct ConsumerIndex {
     head: u64,
     cached_tail: u64,
@@ -289,21 +297,27 @@ impl ConsumerIndex {
         }
         match how {
             None => Err(WaitError::Timeout),
-            Some(how) => self.wait_available_slow(ix, want, how, deadline, peers),
+            Some(how) => {
+                let (me, r) = Self::wait_available_slow(*self, ix, want, how, deadline, peers);
+                *self = me;
+                r
+            }
         }
     }
 
+    /// The wait of [`wait_available`](Self::wait_available), on a copy of the index.
     #[cold]
     #[inline(never)]
     fn wait_available_slow<P: PeerWatch + ?Sized>(
-        &mut self,
+        mut me: Self,
         ix: &Indices,
         want: u64,
         how: Wait,
         deadline: Option<Deadline>,
         peers: &P,
-    ) -> Result<Found, WaitError> {
-        ix.data.wait(|| self.reload(ix, want), how, deadline, peers)
+    ) -> (Self, Result<Found, WaitError>) {
+        let r = ix.data.wait(|| me.reload(ix, want), how, deadline, peers);
+        (me, r)
     }
 
     /// Releases `n` read units to the producer and wakes it if it sleeps.

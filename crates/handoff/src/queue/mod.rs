@@ -48,9 +48,16 @@
 //!
 //! # Protocols
 //!
-//! `index` (the SPSC positions with cached copies; every ring here runs it), `doorbell`
-//! (sleeping and waking), `lanes` (joining and leaving lanes) and `array` (Vyukov's stamps)
-//! each document their memory ordering and carry loom models of their own code.
+//! One protocol per file, each with its memory-ordering notes and loom models of its own
+//! code: `index` (the SPSC positions with cached copies; every ring here runs it),
+//! `doorbell` (sleeping and waking, armed only when someone sleeps), `lane` (producers
+//! joining and leaving the lanes of [`LaneMpsc`]) and `stamp` (Vyukov's per-slot stamps of
+//! [`ArrayMpsc`]). The handles (`spsc`, `frame`, `lanes`, `array`, `aggregate`) and the
+//! memory they live in (`region`: heap block or segment, header validation) run them.
+//!
+//! Typed queues restrict `T` to `bytemuck::Pod` on purpose: such values can cross a process
+//! boundary, and since they have no `Drop`, no element is ever dropped twice or leaked by a
+//! queue (nothing to count).
 
 // The protocols, model-checked under loom (where the handles below do not exist, so some of
 // their items are unused there).
