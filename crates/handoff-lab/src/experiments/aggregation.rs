@@ -163,7 +163,7 @@ fn producer(
     let deadline = || Some(Deadline::after(Duration::from_secs(30)));
     for seq in 0..total {
         buf[..8].copy_from_slice(&seq.to_le_bytes());
-        let ts = if seq % LAT_EVERY == 0 {
+        let ts = if seq.is_multiple_of(LAT_EVERY) {
             monotonic_ns()
         } else {
             0
@@ -211,11 +211,11 @@ fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError>
                             .iter()
                             .enumerate()
                             .all(|(i, &b)| b == pattern(0, i + 16));
-                    if seq % LAT_EVERY == 0 && seq >= cfg.count {
+                    if seq.is_multiple_of(LAT_EVERY) && seq >= cfg.count {
                         out.lat_us.push(now.saturating_sub(ts) as f64 / 1e3);
                     }
                     seq += 1;
-                    if seq % cfg.count == 0 {
+                    if seq.is_multiple_of(cfg.count) {
                         let t = Instant::now();
                         if let Some(m0) = mark {
                             out.rates

@@ -147,7 +147,10 @@ impl Workers {
         for (i, (child, _)) in self.children.iter_mut().enumerate() {
             let sent = child.stdin.take().map(|mut s| s.write_all(b"go\n"));
             if !matches!(sent, Some(Ok(()))) {
-                return Err(failed(experiment, format!("worker {i} is gone before the start")));
+                return Err(failed(
+                    experiment,
+                    format!("worker {i} is gone before the start"),
+                ));
             }
         }
         Ok(())
@@ -268,20 +271,26 @@ mod tests {
         let (exe, args) = sh("echo hello");
         let mut w = Workers::new();
         w.spawn("t", &exe, &args, &[]).unwrap();
-        let out = w.finish("t", Instant::now() + Duration::from_secs(30)).unwrap();
+        let out = w
+            .finish("t", Instant::now() + Duration::from_secs(30))
+            .unwrap();
         assert_eq!(out, vec!["hello\n".to_string()]);
 
         let (exe, args) = sh("exit 3");
         let mut w = Workers::new();
         w.spawn("t", &exe, &args, &[]).unwrap();
-        let err = w.finish("t", Instant::now() + Duration::from_secs(30)).unwrap_err();
+        let err = w
+            .finish("t", Instant::now() + Duration::from_secs(30))
+            .unwrap_err();
         assert!(err.to_string().contains("worker 0 failed"), "{err}");
 
         // A stuck worker is killed at the deadline.
         let (exe, args) = sh("sleep 30");
         let mut w = Workers::new();
         w.spawn("t", &exe, &args, &[]).unwrap();
-        let err = w.finish("t", Instant::now() + Duration::from_millis(200)).unwrap_err();
+        let err = w
+            .finish("t", Instant::now() + Duration::from_millis(200))
+            .unwrap_err();
         assert!(err.to_string().contains("did not finish in time"), "{err}");
     }
 

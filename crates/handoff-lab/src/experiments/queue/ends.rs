@@ -74,7 +74,7 @@ pub fn poll<T>(mut f: impl FnMut() -> Option<T>) -> Result<T, String> {
             return Ok(v);
         }
         n = n.wrapping_add(1);
-        if n % 64 != 0 {
+        if !n.is_multiple_of(64) {
             std::hint::spin_loop();
             continue;
         }
