@@ -57,3 +57,38 @@ fn a_lost_or_duplicated_message_fails_verification() {
     t.take(&torn, 0);
     assert!(!t.ok);
 }
+
+#[test]
+fn findings_compare_layouts_at_the_largest_n_up_to_six() {
+    use crate::bench::{Holds, MetricRecord};
+    let mut res = BenchResults::new(
+        NAME,
+        Default::default(),
+        Default::default(),
+        serde_json::Value::Null,
+    );
+    // n = 8 is past the seed's 4–6 and must be ignored; at n = 4 XConn is 2× XPYC (tight),
+    // and XPYC at 4 is 1.5× XPYC at 1 (so "more threads do not help" does not hold).
+    for (series, n, rate) in [
+        ("XPYC, threads", 1.0, 1.0e6),
+        ("XPYC, threads", 4.0, 1.5e6),
+        ("XConn, threads", 4.0, 3.0e6),
+        ("XConn, threads", 8.0, 0.1e6),
+        ("XPYC, threads", 8.0, 9.0e6),
+    ] {
+        let m = MetricRecord::from_runs(
+            "msg/s",
+            true,
+            &[vec![rate], vec![rate * 1.01], vec![rate * 0.99]],
+        )
+        .unwrap();
+        res.records
+            .push(BenchRecord::new(series, n, 3, 1, true).metric("msgs_per_s", m));
+    }
+    let f = findings(&res);
+    assert_eq!(f.len(), 2, "{f:?}");
+    assert_eq!(f[0].holds, Holds::Yes, "{}", f[0].sentence);
+    assert!((f[0].ratio.unwrap().ratio - 2.0).abs() < 0.01);
+    assert_eq!(f[1].holds, Holds::No, "{}", f[1].sentence);
+    assert!((f[1].ratio.unwrap().ratio - 1.0 / 1.5).abs() < 0.01);
+}

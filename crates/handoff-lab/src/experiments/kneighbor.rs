@@ -246,13 +246,15 @@ fn pe_loop(
         let n = if rep == 0 { warm } else { cfg.iters };
         let t0 = Instant::now();
         for _ in 0..n {
+            // One clock read per iteration for the deadline.
+            let dl = deadline();
             for (j, tx) in outs.iter_mut().enumerate() {
-                let mut loan = tx.loan(size, Wait::ADAPTIVE, deadline())?;
+                let mut loan = tx.loan(size, Wait::ADAPTIVE, dl)?;
                 fill(&mut loan, tag(it, rank, nb[j]));
                 loan.commit();
             }
             for (j, rx) in ins.iter_mut().enumerate() {
-                let f = rx.recv(Wait::ADAPTIVE, deadline())?;
+                let f = rx.recv(Wait::ADAPTIVE, dl)?;
                 ok &= f.len() == size && check(&f, tag(it, nb[j], rank));
             }
             it += 1;
