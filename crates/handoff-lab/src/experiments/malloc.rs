@@ -42,7 +42,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: None,
-    report_time: "about 4 s (quick 1 s)",
+    report_time: "under 1 s (quick under 1 s)",
 };
 
 /// Which allocator.

@@ -61,7 +61,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_time: "about 30 s (quick 5 s)",
+    report_time: "about 40 s (quick 2 s)",
 };
 
 /// Which queue.
