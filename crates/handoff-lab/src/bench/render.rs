@@ -140,6 +140,10 @@ pub fn table(results: &BenchResults) -> String {
     for n in &results.notes {
         out.push_str(&format!("note: {n}\n"));
     }
+    // The seed's claims judged on these records, as the report words them.
+    for f in super::report::findings(results) {
+        out.push_str(&format!("finding: {}\n", f.sentence));
+    }
     if results.partial {
         out.push_str(&format!(
             "PARTIAL: {}\n",
