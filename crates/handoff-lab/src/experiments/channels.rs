@@ -579,7 +579,7 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
                     &format!("XPYC messages/s at 1 / at {n}"),
                     &one,
                     &many,
-                    1.0 / 1.2,
+                    0.83,
                 ));
             }
         }
