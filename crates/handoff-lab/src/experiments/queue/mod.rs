@@ -1,5 +1,5 @@
 //! `queue` (issue 12; Charm++ seed 002, "Message queues"): throughput (messages/s) and round
-//! trip of handoff's queues against vs message size, side by side in one run with rtrb and
+//! trip of handoff's queues against message size, side by side in one run with rtrb and
 //! crossbeam's `ArrayQueue` (threads, same placement), a locked shared queue (Charm++'s
 //! starting point), and the same handoff queues between processes.
 //!
