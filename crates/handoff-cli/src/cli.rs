@@ -109,6 +109,21 @@ enum Bench {
     /// Counting puts (seed 003): PRK's pipelined synch_p2p stencil, boundary values sent by
     /// fence + flag, put-with-signal or counting puts; strong and weak scaling, MFLOP/s.
     Stencil(crate::bench_stencil::StencilArgs),
+    /// Charm++'s allocator test: every thread allocates 100,000 blocks then frees them;
+    /// system malloc vs mimalloc, µs per allocate+free vs threads.
+    Malloc(crate::bench_malloc::MallocArgs),
+    /// Charm++'s kNeighbor: PEs on a ring exchange messages with k neighbours per side;
+    /// µs per iteration vs size, per placement map (compact, spread, a CPU list).
+    Kneighbor(crate::bench_kneighbor::KneighborArgs),
+    /// handoff's queues vs rtrb, crossbeam and a locked queue: messages/s and round trip vs
+    /// message size, SPSC and MPSC, threads and processes.
+    Queue(crate::bench_queue::QueueArgs),
+    /// The many-core seed's aggregation: message size × frame size → messages/s and
+    /// latency median/p99/p99.9.
+    Aggregation(crate::bench_aggregation::AggregationArgs),
+    /// The many-core seed's channels: X producers and consumers on one queue (XPYC) vs X
+    /// queues of one pair each (XConn); throughput, per-thread and tail latency.
+    Channels(crate::bench_channels::ChannelsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -178,6 +193,11 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::Pingpong(a)) => crate::bench_pingpong::run(a),
         Command::Bench(Bench::Alltoall(a)) => crate::bench_alltoall::run(a),
         Command::Bench(Bench::Stencil(a)) => crate::bench_stencil::run(a),
+        Command::Bench(Bench::Malloc(a)) => crate::bench_malloc::run(a),
+        Command::Bench(Bench::Kneighbor(a)) => crate::bench_kneighbor::run(a),
+        Command::Bench(Bench::Queue(a)) => crate::bench_queue::run(a),
+        Command::Bench(Bench::Aggregation(a)) => crate::bench_aggregation::run(a),
+        Command::Bench(Bench::Channels(a)) => crate::bench_channels::run(a),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {

@@ -139,6 +139,11 @@ pub static EXPERIMENTS: &[&ExperimentInfo] = &[
     &crate::experiments::pingpong::INFO,
     &crate::experiments::alltoall::INFO,
     &crate::experiments::stencil::INFO,
+    &crate::experiments::malloc::INFO,
+    &crate::experiments::kneighbor::INFO,
+    &crate::experiments::queue::INFO,
+    &crate::experiments::aggregation::INFO,
+    &crate::experiments::channels::INFO,
 ];
 
 /// The experiment named `name`.

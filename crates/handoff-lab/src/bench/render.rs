@@ -141,11 +141,9 @@ pub fn table(results: &BenchResults) -> String {
     for n in &results.notes {
         out.push_str(&format!("note: {n}\n"));
     }
-    let claims = super::registry::by_name(&results.experiment)
-        .map(|info| (info.findings)(results))
-        .unwrap_or_default();
-    for f in claims {
-        out.push_str(&format!("claim: {}\n", f.sentence));
+    // The seed's claims judged on these records, as the report words them.
+    for f in super::report::findings(results) {
+        out.push_str(&format!("finding: {}\n", f.sentence));
     }
     if results.partial {
         out.push_str(&format!(

@@ -1,0 +1,64 @@
+//! `handoff bench malloc`.
+
+use clap::Args;
+use handoff_lab::experiments::malloc::{self, Allocator, Config};
+
+use crate::cli_bench::BenchOutputArgs;
+use crate::cli_rt::{allowed, parse_list, run_and_emit};
+use crate::common::parse_cores;
+use crate::Failure;
+
+/// Flags of `handoff bench malloc`.
+#[derive(Debug, Args)]
+pub struct MallocArgs {
+    /// Allocators: system, mimalloc (comma list).
+    #[arg(long, default_value = "system,mimalloc")]
+    allocator: String,
+    /// Thread counts (comma list; default 1, 2, 4 … up to twice the CPUs).
+    #[arg(long)]
+    threads: Option<String>,
+    /// Block size in bytes (8 B .. 1 MiB).
+    #[arg(long)]
+    size: Option<String>,
+    /// Allocations per thread per repetition (the seed: 100000).
+    #[arg(long)]
+    count: Option<usize>,
+    /// CPUs to pin the threads to, round-robin (a list such as 0-3,8, or `all`).
+    #[arg(long, default_value = "all")]
+    cpus: String,
+    /// Repetitions per run.
+    #[arg(long)]
+    reps: Option<u64>,
+    /// Runs (fresh threads each).
+    #[arg(long)]
+    runs: Option<u64>,
+    #[command(flatten)]
+    out: BenchOutputArgs,
+}
+
+/// Runs `handoff bench malloc`.
+pub fn run(a: MallocArgs) -> Result<u8, Failure> {
+    a.out.check()?;
+    let cpus = parse_cores(&a.cpus, &allowed()?, "--cpus")?;
+    let mut cfg = Config::for_report(false, &cpus);
+    cfg.allocators = a
+        .allocator
+        .split(',')
+        .map(|m| {
+            Allocator::parse(m.trim())
+                .ok_or_else(|| Failure::usage(format!("--allocator {m}: use system or mimalloc")))
+        })
+        .collect::<Result<_, _>>()?;
+    if let Some(t) = &a.threads {
+        cfg.threads = parse_list(t, "--threads", "1,2,4")?;
+    }
+    if let Some(s) = &a.size {
+        cfg.size = handoff_lab::units::parse_size(s)
+            .map_err(|e| Failure::usage(format!("--size: {e}")))?;
+    }
+    cfg.count = a.count.unwrap_or(cfg.count);
+    cfg.reps = a.reps.unwrap_or(cfg.reps);
+    cfg.runs = a.runs.unwrap_or(cfg.runs);
+    cfg.validate()?;
+    run_and_emit(&a.out, |ctx| malloc::run(&cfg, ctx))
+}

@@ -1,0 +1,255 @@
+//! The runtime-queue experiments from the command line: `bench malloc | kneighbor | queue |
+//! aggregation | channels` write verified records of the expected shape (counted by hand
+//! from the flags), cross-process runs work and leave no segment behind, a corrupted transfer
+//! exits 3, bad flags exit 2.
+
+mod common;
+
+use common::{handoff, segments_of, serial, text};
+
+/// Runs `bench NAME ARGS --format json -q` and returns the parsed results.
+fn bench_json(name: &str, args: &[&str]) -> serde_json::Value {
+    let mut a = vec!["bench", name];
+    a.extend_from_slice(args);
+    a.extend_from_slice(&["--format", "json", "-q"]);
+    let out = handoff(&a);
+    assert!(
+        out.status.success(),
+        "{name} {args:?}: {}",
+        text(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["schema"], "handoff.bench/1");
+    assert_eq!(v["experiment"], name);
+    v
+}
+
+/// Every record verified, with `runs` run means of each metric in `metrics`.
+fn check_records(v: &serde_json::Value, count: usize, runs: usize, metrics: &[&str]) {
+    let recs = v["records"].as_array().unwrap();
+    assert_eq!(recs.len(), count, "{v}");
+    for r in recs {
+        assert_eq!(r["verified"], true, "{r}");
+        for m in metrics {
+            let means = r["metrics"][m]["run_means"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{m} in {r}"));
+            assert_eq!(means.len(), runs, "{m}: {r}");
+            assert!(means.iter().all(|x| x.as_f64().unwrap() > 0.0), "{m}: {r}");
+        }
+    }
+}
+
+#[test]
+fn malloc_gives_one_record_per_allocator_and_thread_count() {
+    let _g = serial();
+    let v = bench_json(
+        "malloc",
+        &[
+            "--threads",
+            "1,3",
+            "--count",
+            "2000",
+            "--reps",
+            "2",
+            "--runs",
+            "2",
+        ],
+    );
+    // 2 allocators × 2 thread counts.
+    check_records(&v, 4, 2, &["op_us"]);
+    let series: Vec<&str> = v["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["series"].as_str().unwrap())
+        .collect();
+    assert_eq!(series, ["system", "mimalloc", "system", "mimalloc"]);
+}
+
+#[test]
+fn kneighbor_runs_threads_and_processes_oversubscribed() {
+    let _g = serial();
+    let v = bench_json(
+        "kneighbor",
+        &[
+            "--pes",
+            "7",
+            "--k",
+            "3",
+            "--sizes",
+            "64,1000",
+            "--iters",
+            "10",
+            "--reps",
+            "2",
+            "--runs",
+            "2",
+            "--placement",
+            "compact,spread",
+            "--cpus",
+            "1,0",
+        ],
+    );
+    // 2 modes × (compact, spread, the list) × 2 sizes.
+    check_records(&v, 12, 2, &["iter_us"]);
+    let r = &v["records"].as_array().unwrap()[11];
+    assert_eq!(r["series"], "processes, cpus 1,0");
+    assert_eq!(r["params"]["size_bytes"], 1000);
+    assert!(segments_of(std::process::id()).is_empty());
+}
+
+#[test]
+fn queue_lines_and_a_corrupted_message_exits_3() {
+    let _g = serial();
+    let v = bench_json(
+        "queue",
+        &[
+            "--sizes",
+            "8,64",
+            "--count",
+            "2000",
+            "--rtt-iters",
+            "50",
+            "--reps",
+            "2",
+            "--runs",
+            "2",
+        ],
+    );
+    // Per size: SPSC handoff, rtrb, crossbeam, handoff processes; MPSC crossbeam, lanes,
+    // array, locked, lanes processes, array processes = 10 lines.
+    check_records(&v, 20, 2, &["msgs_per_s"]);
+    for r in v["records"].as_array().unwrap() {
+        let spsc = r["series"].as_str().unwrap().starts_with("spsc");
+        assert_eq!(r["metrics"].get("rtt_us").is_some(), spsc, "{r}");
+    }
+    // The hidden fault corrupts one message: verification fails, exit 3, data column says so.
+    let out = handoff(&[
+        "bench",
+        "queue",
+        "--queues",
+        "spsc",
+        "--threads-only",
+        "--sizes",
+        "8",
+        "--count",
+        "100",
+        "--rtt-iters",
+        "5",
+        "--reps",
+        "1",
+        "--runs",
+        "1",
+        "--fault",
+        "-q",
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("FAILED verification"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn aggregation_sweeps_frames_per_message_size() {
+    let _g = serial();
+    let v = bench_json(
+        "aggregation",
+        &[
+            "--msg-sizes",
+            "16,64",
+            "--frame-sizes",
+            "64,512",
+            "--count",
+            "2000",
+            "--reps",
+            "2",
+            "--runs",
+            "2",
+        ],
+    );
+    // 16 B: 20 (one), 64, 512; 64 B: 68 (one), 512 (64 holds under two) = 5 records.
+    check_records(
+        &v,
+        5,
+        2,
+        &["msgs_per_s", "lat_p50_us", "lat_p99_us", "lat_p999_us"],
+    );
+    let xs: Vec<f64> = v["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["x"].as_f64().unwrap())
+        .collect();
+    assert_eq!(xs, [20.0, 64.0, 512.0, 68.0, 512.0]);
+}
+
+#[test]
+fn channels_xpyc_and_xconn_with_threads_and_processes() {
+    let _g = serial();
+    let v = bench_json(
+        "channels",
+        &["--n", "1,3", "--count", "3000", "--runs", "2"],
+    );
+    // 2 modes × 2 layouts × 2 values of n.
+    check_records(
+        &v,
+        8,
+        2,
+        &[
+            "msgs_per_s",
+            "thread_lat_min_us",
+            "thread_lat_max_us",
+            "lat_p99_us",
+            "lat_p999_us",
+        ],
+    );
+    assert!(segments_of(std::process::id()).is_empty());
+}
+
+#[test]
+fn bad_flags_are_usage_errors_before_anything_runs() {
+    for (args, needle) in [
+        (
+            vec!["malloc", "--allocator", "jemalloc"],
+            "--allocator jemalloc",
+        ),
+        (vec!["malloc", "--size", "4"], "--size 4"),
+        (vec!["malloc", "--threads", "0"], "--threads"),
+        (vec!["kneighbor", "--pes", "5"], "2k+1"),
+        (
+            vec!["kneighbor", "--placement", "diagonal"],
+            "--placement diagonal",
+        ),
+        (vec!["kneighbor", "--cpus", "0,999"], "999"),
+        (vec!["kneighbor", "--sizes", "0"], "--sizes"),
+        (vec!["queue", "--sizes", "24"], "--sizes"),
+        (vec!["queue", "--queues", "ringbuf"], "--queues ringbuf"),
+        (vec!["queue", "--producers", "0"], "--producers"),
+        (vec!["aggregation", "--msg-sizes", "8"], "--msg-sizes"),
+        (
+            vec!["aggregation", "--frame-sizes", "1MiB"],
+            "--frame-sizes",
+        ),
+        (vec!["channels", "--n", "0"], "--n"),
+        (vec!["channels", "--n", "x"], "--n x"),
+        (vec!["channels", "--format", "xml"], "xml"),
+    ] {
+        let mut a = vec!["bench"];
+        a.extend(args.iter());
+        let out = handoff(&a);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains(needle),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}

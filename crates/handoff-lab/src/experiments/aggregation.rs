@@ -1,0 +1,452 @@
+//! `aggregation` (many-core seed 004, Finding 1): small messages packed into frames by
+//! [`handoff::queue::Aggregator`] and unpacked in place by the receiver; messages/s and
+//! latency (median, p99, p99.9) for every message size × frame size, between two threads.
+//!
+//! The producer streams as fast as the queue takes messages (full load; a frame is sent when
+//! full, or 100 µs after its first message); every 8th message carries its send time
+//! (CLOCK_MONOTONIC) and the receiver takes its latency on unpacking, so a latency includes
+//! the wait for the frame to fill and the frames queued ahead of it in the 64 KiB ring. The
+//! frame size of one message is the unaggregated baseline. Every message's sequence number
+//! and bytes are checked.
+
+use std::time::{Duration, Instant};
+
+use handoff::queue::{Aggregator, FrameQueue, QueueError};
+use handoff::sync::Wait;
+use handoff::sys::deadline::monotonic_ns;
+use handoff::sys::Deadline;
+
+use super::rt_common::{failed, metric, pattern, quantile, stopped, usage, SECTION};
+use crate::bench::findings::at_least;
+use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::{BenchRecord, BenchResults, Finding};
+
+const NAME: &str = "aggregation";
+/// Bytes of the ring between the two threads.
+const RING: usize = 64 << 10;
+/// Every `LAT_EVERY`-th message carries a timestamp.
+const LAT_EVERY: u64 = 8;
+/// Bytes an aggregated message takes: a 4-byte length and the message padded to 4.
+pub fn record_len(msg: usize) -> usize {
+    4 + msg.next_multiple_of(4)
+}
+
+/// The registry entry.
+pub static INFO: ExperimentInfo = ExperimentInfo {
+    name: NAME,
+    title: "Aggregation: message size × frame size",
+    section: SECTION,
+    seed: "Zhang & Jung, communication on many-core accelerators (seed 004), Finding 1",
+    what: "A producer thread streams small messages through handoff's Aggregator (frames sent \
+           when full or 100 µs after their first message) into a 64 KiB frame ring; the \
+           consumer unpacks them in place. Messages/s and per-message latency (send to unpack, \
+           full load: includes the wait for the frame to fill and the queue ahead) against \
+           the frame size, one line per message size; the smallest frame holds one message \
+           (no aggregation). Sequence numbers and bytes of every message are checked.",
+    figures: &[
+        FigureSpec {
+            id: "aggregation-throughput",
+            title: "Aggregation: messages/s vs frame size (one line per message size)",
+            metric: "msgs_per_s",
+            x_label: "frame size",
+            ..FigureSpec::vs_size("", "", "")
+        },
+        FigureSpec {
+            id: "aggregation-p99",
+            title: "Aggregation: p99 latency (µs) vs frame size",
+            metric: "lat_p99_us",
+            x_label: "frame size",
+            ..FigureSpec::vs_size("", "", "")
+        },
+    ],
+    findings,
+    run: Some(run_for_report),
+    worker: None,
+    report_time: "about 10 s (quick 1 s)",
+};
+
+/// What to run.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Config {
+    /// Message sizes in bytes (16 to 4096: a sequence number and a timestamp).
+    pub msg_sizes: Vec<usize>,
+    /// Frame sizes in bytes; those too small for one message are skipped, and one frame of
+    /// exactly one message (the baseline) is always measured.
+    pub frame_sizes: Vec<usize>,
+    /// Messages per timed block.
+    pub count: u64,
+    /// Timed blocks per run (after one warm-up block).
+    pub reps: u64,
+    /// Runs (fresh threads each).
+    pub runs: u64,
+    /// CPUs: the consumer on the first, the producer on the second (or the first).
+    pub cpus: Vec<usize>,
+}
+
+impl Config {
+    /// The report's plan: 16, 64 and 128-byte messages, frames of 64 B … 4 KiB.
+    pub fn for_report(quick: bool, cpus: &[usize]) -> Config {
+        Config {
+            msg_sizes: if quick {
+                vec![16, 64]
+            } else {
+                vec![16, 64, 128]
+            },
+            frame_sizes: if quick {
+                vec![128, 512, 2048]
+            } else {
+                vec![64, 128, 256, 512, 1024, 2048, 4096]
+            },
+            count: if quick { 50_000 } else { 200_000 },
+            reps: if quick { 3 } else { 5 },
+            runs: if quick { 2 } else { 3 },
+            cpus: cpus.to_vec(),
+        }
+    }
+
+    /// The frame sizes measured for `msg`: one message, then every configured size that
+    /// holds at least two.
+    pub fn frames_for(&self, msg: usize) -> Vec<usize> {
+        let one = record_len(msg);
+        let mut v = vec![one];
+        v.extend(self.frame_sizes.iter().copied().filter(|&f| f >= 2 * one));
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// Checks the configuration before anything runs.
+    pub fn validate(&self) -> Result<(), BenchError> {
+        if self.msg_sizes.is_empty() || self.msg_sizes.iter().any(|&m| !(16..=4096).contains(&m)) {
+            return Err(usage(
+                NAME,
+                "--msg-sizes: 16 B to 4 KiB each (a sequence number and a timestamp)",
+            ));
+        }
+        if self.frame_sizes.iter().any(|&f| f == 0 || f > RING / 4) {
+            return Err(usage(
+                NAME,
+                format!(
+                    "--frame-sizes: 1 B to {} each (a quarter of the ring)",
+                    RING / 4
+                ),
+            ));
+        }
+        if self.count == 0 || self.reps == 0 || self.runs == 0 {
+            return Err(usage(NAME, "--count, --reps and --runs must be at least 1"));
+        }
+        if self.cpus.is_empty() {
+            return Err(usage(NAME, "no CPU to run on"));
+        }
+        Ok(())
+    }
+}
+
+/// One run's samples: messages/s per timed block, and latencies in µs of the timed blocks.
+struct RunOut {
+    rates: Vec<f64>,
+    lat_us: Vec<f64>,
+    ok: bool,
+}
+
+fn producer(
+    tx: handoff::queue::FrameProducer,
+    msg: usize,
+    frame: usize,
+    total: u64,
+) -> Result<(), QueueError> {
+    let mut agg = Aggregator::new(tx, frame, Some(Duration::from_micros(100)))?;
+    let mut buf = vec![0u8; msg];
+    for (i, b) in buf.iter_mut().enumerate().skip(16) {
+        *b = pattern(0, i);
+    }
+    // One clock read per 1024 messages for the deadline, not one per message.
+    let mut deadline = None;
+    for seq in 0..total {
+        if seq.is_multiple_of(1024) {
+            deadline = Some(Deadline::after(Duration::from_secs(30)));
+        }
+        buf[..8].copy_from_slice(&seq.to_le_bytes());
+        let ts = if seq.is_multiple_of(LAT_EVERY) {
+            monotonic_ns()
+        } else {
+            0
+        };
+        buf[8..16].copy_from_slice(&ts.to_le_bytes());
+        agg.push(&buf, Wait::ADAPTIVE, deadline)?;
+    }
+    agg.flush();
+    Ok(())
+}
+
+fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError> {
+    let (tx, mut rx) = FrameQueue::new(RING).map_err(|e| failed(NAME, e))?;
+    let blocks = cfg.reps + 1;
+    let total = cfg.count * blocks;
+    let (pcpu, ccpu) = (cfg.cpus[1 % cfg.cpus.len()], cfg.cpus[0]);
+    std::thread::scope(|s| {
+        // A producer that fails drops its end: the consumer then gets `Closed`, not a hang.
+        let h = s.spawn(move || {
+            let _ = handoff::sys::affinity::pin_current_thread(pcpu);
+            producer(tx, msg, frame, total)
+        });
+        let c = s.spawn(move || -> Result<RunOut, QueueError> {
+            let _ = handoff::sys::affinity::pin_current_thread(ccpu);
+            let mut out = RunOut {
+                rates: Vec::new(),
+                lat_us: Vec::new(),
+                ok: true,
+            };
+            let mut seq = 0u64;
+            let mut mark: Option<Instant> = None;
+            while seq < total {
+                let f = rx.recv(
+                    Wait::ADAPTIVE,
+                    Some(Deadline::after(Duration::from_secs(30))),
+                )?;
+                let now = monotonic_ns();
+                let mut ms = f.messages();
+                for m in ms.by_ref() {
+                    let got = u64::from_le_bytes(m[..8].try_into().unwrap_or_default());
+                    let ts = u64::from_le_bytes(m[8..16].try_into().unwrap_or_default());
+                    out.ok &= m.len() == msg
+                        && got == seq
+                        && m[16..]
+                            .iter()
+                            .enumerate()
+                            .all(|(i, &b)| b == pattern(0, i + 16));
+                    if seq.is_multiple_of(LAT_EVERY) && seq >= cfg.count {
+                        out.lat_us.push(now.saturating_sub(ts) as f64 / 1e3);
+                    }
+                    seq += 1;
+                    if seq.is_multiple_of(cfg.count) {
+                        let t = Instant::now();
+                        if let Some(m0) = mark {
+                            out.rates
+                                .push(cfg.count as f64 / t.duration_since(m0).as_secs_f64());
+                        }
+                        mark = Some(t);
+                    }
+                }
+                out.ok &= !ms.is_malformed();
+                if m_len_zero(&f) {
+                    out.ok = false;
+                }
+            }
+            Ok(out)
+        });
+        let out = c
+            .join()
+            .map_err(|_| failed(NAME, "the consumer thread panicked"))?
+            .map_err(|e| failed(NAME, e))?;
+        h.join()
+            .map_err(|_| failed(NAME, "the producer thread panicked"))?
+            .map_err(|e| failed(NAME, e))?;
+        Ok(out)
+    })
+}
+
+/// A frame with no message in it is never sent by the aggregator.
+fn m_len_zero(f: &handoff::queue::Frame<'_>) -> bool {
+    f.messages().next().is_none()
+}
+
+/// Runs `cfg`; stops early (partial) on `ctx.cancel`.
+pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    cfg.validate()?;
+    let config = serde_json::to_value(cfg).unwrap_or_default();
+    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
+    let started = Instant::now();
+    let total: usize = cfg.msg_sizes.iter().map(|&m| cfg.frames_for(m).len()).sum();
+    ctx.progress.begin(total, NAME);
+    'outer: for &msg in &cfg.msg_sizes {
+        for frame in cfg.frames_for(msg) {
+            if stopped(&mut res, ctx.cancel, total) {
+                break 'outer;
+            }
+            let (mut rates, mut p50, mut p99, mut p999, mut verified) =
+                (vec![], vec![], vec![], vec![], true);
+            for _ in 0..cfg.runs {
+                let mut o = one_run(cfg, msg, frame)?;
+                verified &= o.ok;
+                o.lat_us.sort_by(f64::total_cmp);
+                p50.push(vec![quantile(&o.lat_us, 0.5)]);
+                p99.push(vec![quantile(&o.lat_us, 0.99)]);
+                p999.push(vec![quantile(&o.lat_us, 0.999)]);
+                rates.push(o.rates);
+            }
+            let per_frame = frame / record_len(msg);
+            res.records.push(
+                BenchRecord::new(
+                    format!("{msg} B messages"),
+                    frame as f64,
+                    cfg.runs,
+                    cfg.reps,
+                    verified,
+                )
+                .param("msg_bytes", msg)
+                .param("frame_bytes", frame)
+                .param("per_frame", per_frame)
+                .metric("msgs_per_s", metric(NAME, "msg/s", true, &rates)?)
+                .metric("lat_p50_us", metric(NAME, "µs", false, &p50)?)
+                .metric("lat_p99_us", metric(NAME, "µs", false, &p99)?)
+                .metric("lat_p999_us", metric(NAME, "µs", false, &p999)?),
+            );
+            ctx.progress
+                .advance(&format!("{msg} B in {frame} B frames"));
+        }
+    }
+    ctx.progress.end();
+    for &msg in &cfg.msg_sizes {
+        if let Some(f) = sweet_spot(&res, msg) {
+            res.notes.push(format!(
+                "{msg} B messages: throughput stops rising (next frame size gains < 10%) at {f} B frames"
+            ));
+        }
+    }
+    res.elapsed_s = Some(started.elapsed().as_secs_f64());
+    Ok(res)
+}
+
+fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    run(&cfg, ctx)
+}
+
+/// The smallest frame size of `msg` after which the next measured frame size raises the
+/// mean messages/s by less than 10% (the last one when every step gains).
+pub fn sweet_spot(res: &BenchResults, msg: usize) -> Option<usize> {
+    let pts: Vec<(f64, f64)> = res
+        .series(&format!("{msg} B messages"))
+        .iter()
+        .filter_map(|r| r.metrics.get("msgs_per_s").map(|m| (r.x, m.summary.mean)))
+        .collect();
+    let first = pts
+        .windows(2)
+        .find(|w| w[1].1 < 1.1 * w[0].1)
+        .map(|w| w[0].0);
+    first.or(pts.last().map(|p| p.0)).map(|x| x as usize)
+}
+
+/// Finding 1: aggregating small messages up to 512 B raises throughput without raising
+/// latency. Judged for the smallest message size at the frame size nearest 512 B, against
+/// one message per frame.
+fn findings(res: &BenchResults) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some(msg) = res
+        .records
+        .iter()
+        .filter_map(|r| r.param_f64("msg_bytes"))
+        .min_by(f64::total_cmp)
+    else {
+        return out;
+    };
+    let line = res.series(&format!("{msg} B messages"));
+    let (Some(base), Some(agg)) = (
+        line.first(),
+        line.iter().min_by(|a, b| {
+            (a.x.log2() - 9.0)
+                .abs()
+                .total_cmp(&(b.x.log2() - 9.0).abs())
+        }),
+    ) else {
+        return out;
+    };
+    if base.x == agg.x {
+        return out;
+    }
+    let runs = |r: &crate::bench::BenchRecord, m: &str| {
+        r.metrics
+            .get(m)
+            .map(|m| m.run_means.clone())
+            .unwrap_or_default()
+    };
+    out.push(at_least(
+        &format!(
+            "aggregating {msg} B messages into {} B frames raises throughput (seed: up to 512 B)",
+            agg.x
+        ),
+        &format!(
+            "messages/s with {} B frames / with one message per frame",
+            agg.x
+        ),
+        &runs(agg, "msgs_per_s"),
+        &runs(base, "msgs_per_s"),
+        1.0,
+    ));
+    out.push(at_least(
+        &format!("…without raising the p99 latency ({msg} B messages, {} B frames vs one per frame, full load)", agg.x),
+        "p99 latency one per frame / aggregated",
+        &runs(base, "lat_p99_us"),
+        &runs(agg, "lat_p99_us"),
+        1.0,
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_and_records_by_hand() {
+        assert_eq!(record_len(16), 20);
+        assert_eq!(record_len(17), 24);
+        let cfg = Config::for_report(false, &[0, 1]);
+        // 64 B messages take 68 B: 68 alone, then frames that hold at least two.
+        assert_eq!(cfg.frames_for(64), vec![68, 256, 512, 1024, 2048, 4096]);
+        assert_eq!(
+            cfg.frames_for(16),
+            vec![20, 64, 128, 256, 512, 1024, 2048, 4096]
+        );
+        assert!(Config {
+            msg_sizes: vec![8],
+            ..cfg.clone()
+        }
+        .validate()
+        .is_err());
+        assert!(Config {
+            frame_sizes: vec![1 << 20],
+            ..cfg.clone()
+        }
+        .validate()
+        .is_err());
+    }
+
+    #[test]
+    fn a_run_checks_every_message() {
+        let cfg = Config {
+            count: 3000,
+            reps: 2,
+            ..Config::for_report(true, &[0])
+        };
+        let o = one_run(&cfg, 24, 256).unwrap();
+        assert!(o.ok);
+        assert_eq!(o.rates.len(), 2);
+        // Every 8th message of the 2 timed blocks: 6000 / 8.
+        assert_eq!(o.lat_us.len(), 750);
+    }
+
+    #[test]
+    fn sweet_spot_is_where_gains_fall_under_ten_percent() {
+        let mut res = BenchResults::new(
+            NAME,
+            Default::default(),
+            Default::default(),
+            serde_json::Value::Null,
+        );
+        for (x, rate) in [
+            (20.0, 1.0e6),
+            (64.0, 2.0e6),
+            (128.0, 3.0e6),
+            (256.0, 3.2e6),
+            (512.0, 3.3e6),
+        ] {
+            let m = crate::bench::MetricRecord::from_runs("msg/s", true, &[vec![rate]]).unwrap();
+            res.records
+                .push(BenchRecord::new("16 B messages", x, 1, 1, true).metric("msgs_per_s", m));
+        }
+        // 128 → 256 gains 6.7% (< 10%): the sweet spot is 128.
+        assert_eq!(sweet_spot(&res, 16), Some(128));
+    }
+}

@@ -1,0 +1,390 @@
+//! `malloc` (Charm++ seed 002, "Memory management"): every thread allocates blocks of one
+//! size `count` times (100,000 in the seed), then frees them; the time per allocate+free of
+//! the slowest thread against the number of threads, for the system allocator and mimalloc
+//! side by side — the seed's table (µs per thread count, one column per allocator).
+//!
+//! Each block gets its owner's tag written at both ends and checked before it is freed (a
+//! block handed to two threads, or a failed allocation, fails the run's verification).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Barrier;
+use std::time::Instant;
+
+use super::rt_common::{doubling_to, failed, metric, stopped, usage, SECTION};
+use crate::bench::findings::at_least;
+use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::{BenchRecord, BenchResults, Finding};
+
+const NAME: &str = "malloc";
+
+/// The registry entry.
+pub static INFO: ExperimentInfo = ExperimentInfo {
+    name: NAME,
+    title: "Allocator contention: system malloc vs mimalloc",
+    section: SECTION,
+    seed: "Mei et al., Charm++ on multicore (seed 002), \"Memory management\"",
+    what: "Every thread allocates blocks of one size 100,000 times, then frees them, all threads \
+           at once (pinned round-robin); µs per allocate+free of the slowest thread against \
+           threads, per allocator. Each block is tagged at both ends and checked before it is \
+           freed.",
+    figures: &[FigureSpec {
+        id: "malloc",
+        title: "Allocator: µs per allocate+free vs threads",
+        metric: "op_us",
+        x_label: "threads",
+        x_is_size: false,
+        log_x: false,
+        log_y: true,
+        floor: false,
+        series_prefix: "",
+    }],
+    findings,
+    run: Some(run_for_report),
+    worker: None,
+    report_time: "under 1 s (quick under 1 s)",
+};
+
+/// Which allocator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Allocator {
+    /// `std::alloc::System` (glibc malloc here).
+    System,
+    /// `mimalloc::MiMalloc`.
+    Mimalloc,
+}
+
+impl Allocator {
+    /// Every allocator, in table order.
+    pub const ALL: [Allocator; 2] = [Allocator::System, Allocator::Mimalloc];
+
+    /// Its name in series and `--allocator`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Allocator::System => "system",
+            Allocator::Mimalloc => "mimalloc",
+        }
+    }
+
+    /// Parses a name.
+    pub fn parse(s: &str) -> Option<Allocator> {
+        Allocator::ALL.into_iter().find(|a| a.name() == s)
+    }
+
+    /// # Safety
+    /// `layout` has a non-zero size.
+    unsafe fn alloc(self, layout: Layout) -> *mut u8 {
+        match self {
+            // SAFETY: the caller guarantees a non-zero size.
+            Allocator::System => unsafe { System.alloc(layout) },
+            // SAFETY: as above.
+            Allocator::Mimalloc => unsafe { mimalloc::MiMalloc.alloc(layout) },
+        }
+    }
+
+    /// # Safety
+    /// `p` came from `self.alloc(layout)` and is freed once.
+    unsafe fn free(self, p: *mut u8, layout: Layout) {
+        match self {
+            // SAFETY: the caller guarantees `p` is this allocator's block of `layout`.
+            Allocator::System => unsafe { System.dealloc(p, layout) },
+            // SAFETY: as above.
+            Allocator::Mimalloc => unsafe { mimalloc::MiMalloc.dealloc(p, layout) },
+        }
+    }
+}
+
+/// What to run.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Config {
+    /// Allocators.
+    #[serde(serialize_with = "ser_allocators")]
+    pub allocators: Vec<Allocator>,
+    /// Thread counts.
+    pub threads: Vec<usize>,
+    /// Block size in bytes (at least 8: the tag).
+    pub size: usize,
+    /// Allocations per thread per repetition.
+    pub count: usize,
+    /// Repetitions per run.
+    pub reps: u64,
+    /// Runs (fresh threads each).
+    pub runs: u64,
+    /// CPUs to pin to, round-robin.
+    pub cpus: Vec<usize>,
+}
+
+fn ser_allocators<S: serde::Serializer>(a: &[Allocator], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(a.iter().map(|a| a.name()))
+}
+
+impl Config {
+    /// The report's plan: threads 1 … 2× the CPUs, 64-byte blocks, 100,000 allocations.
+    pub fn for_report(quick: bool, cpus: &[usize]) -> Config {
+        Config {
+            allocators: Allocator::ALL.to_vec(),
+            threads: doubling_to(2 * cpus.len().max(1)),
+            size: 64,
+            count: if quick { 20_000 } else { 100_000 },
+            reps: if quick { 3 } else { 5 },
+            runs: if quick { 2 } else { 3 },
+            cpus: cpus.to_vec(),
+        }
+    }
+
+    /// Checks the configuration before anything runs.
+    pub fn validate(&self) -> Result<(), BenchError> {
+        if self.allocators.is_empty() {
+            return Err(usage(NAME, "no allocator: use --allocator system,mimalloc"));
+        }
+        if self.threads.is_empty() || self.threads.iter().any(|&t| t == 0 || t > 1024) {
+            return Err(usage(
+                NAME,
+                "--threads needs counts from 1 to 1024, e.g. 1,2,4",
+            ));
+        }
+        if !(8..=1 << 20).contains(&self.size) {
+            return Err(usage(
+                NAME,
+                format!("--size {}: use 8 B to 1 MiB", self.size),
+            ));
+        }
+        // The pointers of every thread are held at once: keep it well under memory.
+        let max_threads = self.threads.iter().max().copied().unwrap_or(1);
+        let bytes = (self.size as u128 + 16) * self.count as u128 * max_threads as u128;
+        if bytes > 4 << 30 {
+            return Err(usage(
+                NAME,
+                format!(
+                    "{max_threads} threads × {} blocks × {} B would hold {} GiB at once: lower --count or --size",
+                    self.count,
+                    self.size,
+                    bytes >> 30
+                ),
+            ));
+        }
+        if self.count == 0 || self.reps == 0 || self.runs == 0 {
+            return Err(usage(NAME, "--count, --reps and --runs must be at least 1"));
+        }
+        if self.cpus.is_empty() {
+            return Err(usage(NAME, "no CPU to run on"));
+        }
+        Ok(())
+    }
+}
+
+/// One thread's repetition: allocate `count` tagged blocks, check and free them. False
+/// when an allocation failed or a tag was wrong.
+fn churn(a: Allocator, layout: Layout, count: usize, tag: u64, ptrs: &mut Vec<*mut u8>) -> bool {
+    let mut ok = true;
+    ptrs.clear();
+    for i in 0..count {
+        // SAFETY: validate() keeps the size at least 8.
+        let p = unsafe { a.alloc(layout) };
+        if p.is_null() {
+            ok = false;
+            break;
+        }
+        let t = tag ^ i as u64;
+        // SAFETY: `p` is a fresh block of `layout.size() >= 8` bytes, aligned to 8.
+        unsafe {
+            (p as *mut u64).write(t);
+            p.add(layout.size() - 1).write(t as u8);
+        }
+        ptrs.push(p);
+    }
+    for (i, &p) in ptrs.iter().enumerate() {
+        let t = tag ^ i as u64;
+        // SAFETY: `p` is a live block of ours written above.
+        let good =
+            unsafe { (p as *const u64).read() == t && p.add(layout.size() - 1).read() == t as u8 };
+        ok &= good;
+        // SAFETY: `p` came from `a.alloc(layout)` and is freed once (the vector is cleared).
+        unsafe { a.free(p, layout) };
+    }
+    ptrs.clear();
+    ok
+}
+
+/// One run: fresh threads, `reps` repetitions; µs per allocate+free of the slowest thread
+/// per repetition, and whether every block checked out.
+fn one_run(cfg: &Config, a: Allocator, threads: usize) -> Result<(Vec<f64>, bool), BenchError> {
+    let layout = Layout::from_size_align(cfg.size, 8).map_err(|e| failed(NAME, e))?;
+    let start = Barrier::new(threads + 1);
+    let done = Barrier::new(threads + 1);
+    let ok = AtomicBool::new(true);
+    let mut samples = Vec::new();
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let (start, done, ok) = (&start, &done, &ok);
+            let cpu = cfg.cpus[t % cfg.cpus.len()];
+            s.spawn(move || {
+                let _ = handoff::sys::affinity::pin_current_thread(cpu);
+                let mut ptrs = Vec::with_capacity(cfg.count);
+                for rep in 0..cfg.reps {
+                    start.wait();
+                    let tag = ((t as u64) << 48) ^ (rep << 40);
+                    if !churn(a, layout, cfg.count, tag, &mut ptrs) {
+                        ok.store(false, Ordering::Relaxed);
+                    }
+                    done.wait();
+                }
+            });
+        }
+        for _ in 0..cfg.reps {
+            start.wait();
+            let t0 = Instant::now();
+            done.wait();
+            samples.push(t0.elapsed().as_secs_f64() * 1e6 / cfg.count as f64);
+        }
+    });
+    Ok((samples, ok.load(Ordering::Relaxed)))
+}
+
+/// Runs `cfg`; stops early (partial) on `ctx.cancel`.
+pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    cfg.validate()?;
+    let config = serde_json::to_value(cfg).unwrap_or_default();
+    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
+    let started = Instant::now();
+    let total = cfg.allocators.len() * cfg.threads.len();
+    ctx.progress.begin(total, NAME);
+    'outer: for &threads in &cfg.threads {
+        for &a in &cfg.allocators {
+            if stopped(&mut res, ctx.cancel, total) {
+                break 'outer;
+            }
+            let mut per_run = Vec::new();
+            let mut verified = true;
+            for _ in 0..cfg.runs {
+                let (s, ok) = one_run(cfg, a, threads)?;
+                verified &= ok;
+                per_run.push(s);
+            }
+            res.records.push(
+                BenchRecord::new(a.name(), threads as f64, cfg.runs, cfg.reps, verified)
+                    .param("allocator", a.name())
+                    .param("threads", threads)
+                    .param("size_bytes", cfg.size)
+                    .metric("op_us", metric(NAME, "µs", false, &per_run)?),
+            );
+            ctx.progress.advance(&format!("{} × {threads}", a.name()));
+        }
+    }
+    ctx.progress.end();
+    if cfg.threads.iter().any(|&t| t > cfg.cpus.len()) {
+        res.notes.push(format!(
+            "thread counts above {} share CPUs (oversubscribed): the slowest thread waits for a CPU too",
+            cfg.cpus.len()
+        ));
+    }
+    res.elapsed_s = Some(started.elapsed().as_secs_f64());
+    Ok(res)
+}
+
+fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    run(&cfg, ctx)
+}
+
+/// The seed's point: an allocator that does not serialize threads keeps the time per
+/// allocation flat as threads are added. Judged as system / mimalloc at the most threads
+/// that still have a CPU each (≥ 2), and as the system allocator's growth from 1 thread.
+fn findings(res: &BenchResults) -> Vec<Finding> {
+    let cpus = res.machine.allowed_cpus.len().max(1) as f64;
+    let runs_of = |series: &str, x: f64| {
+        res.records
+            .iter()
+            .find(|r| r.series == series && r.x == x)
+            .and_then(|r| r.metrics.get("op_us"))
+            .map(|m| m.run_means.clone())
+    };
+    let t = res
+        .records
+        .iter()
+        .map(|r| r.x)
+        .filter(|&x| x >= 2.0 && x <= cpus)
+        .fold(None, |m: Option<f64>, x| {
+            Some(m.map_or(x, |m: f64| m.max(x)))
+        });
+    let mut out = Vec::new();
+    let Some(t) = t else { return out };
+    if let (Some(sys), Some(mi)) = (runs_of("system", t), runs_of("mimalloc", t)) {
+        out.push(at_least(
+            &format!("the alternative allocator is at least as fast as the system one at {t} threads (seed: Charm++'s locked allocator lost to the OS's)"),
+            "system / mimalloc time",
+            &sys,
+            &mi,
+            1.0,
+        ));
+    }
+    if let (Some(many), Some(one)) = (runs_of("system", t), runs_of("system", 1.0)) {
+        out.push(at_least(
+            &format!("the system allocator slows down with threads: {t} threads cost at least 1.5× one (seed, column A: 2.1× at 2)"),
+            &format!("system time at {t} / at 1 thread"),
+            &many,
+            &one,
+            1.5,
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_are_checked_and_freed() {
+        let layout = Layout::from_size_align(24, 8).unwrap();
+        let mut ptrs = Vec::new();
+        for a in Allocator::ALL {
+            assert!(churn(a, layout, 1000, 77, &mut ptrs), "{a:?}");
+            assert!(ptrs.is_empty());
+        }
+        let cfg = Config {
+            threads: vec![3],
+            count: 500,
+            reps: 2,
+            ..Config::for_report(true, &[0])
+        };
+        let (s, ok) = one_run(&cfg, Allocator::Mimalloc, 3).unwrap();
+        assert!(ok);
+        assert_eq!(s.len(), 2);
+    }
+
+    #[test]
+    fn plan_and_bad_configs() {
+        // 2 CPUs: threads 1, 2, 4 (up to 2× the CPUs) as the issue asks.
+        let cfg = Config::for_report(false, &[0, 1]);
+        assert_eq!(cfg.threads, vec![1, 2, 4]);
+        assert_eq!(cfg.count, 100_000);
+        for bad in [
+            Config {
+                size: 4,
+                ..cfg.clone()
+            },
+            Config {
+                threads: vec![0],
+                ..cfg.clone()
+            },
+            Config {
+                count: 0,
+                ..cfg.clone()
+            },
+            Config {
+                allocators: vec![],
+                ..cfg.clone()
+            },
+            // 1024 threads × 10^6 blocks of 1 MiB: refused, not an OOM.
+            Config {
+                threads: vec![1024],
+                count: 1_000_000,
+                size: 1 << 20,
+                ..cfg.clone()
+            },
+        ] {
+            assert!(bad.validate().is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! The two ends of every queue the `queue` experiment compares, behind one pair of traits,
+//! and the messages it sends (sequence-numbered, checked word by word on receipt).
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crossbeam_queue::ArrayQueue;
+use handoff::queue::{self, QueueError};
+use handoff::sync::Wait;
+use handoff::sys::Deadline;
+
+/// How long any one send or receive may wait before the run is declared stuck.
+pub const STUCK: Duration = Duration::from_secs(30);
+
+/// A message of `W` words: word 0 = producer << 48 | sequence; the others derived from it.
+pub type Msg<const W: usize> = [u64; W];
+
+/// Message `seq` of producer `pid`.
+#[inline]
+pub fn make<const W: usize>(pid: u64, seq: u64) -> Msg<W> {
+    let mut m = [0u64; W];
+    let w0 = (pid << 48) | seq;
+    m[0] = w0;
+    for (j, w) in m.iter_mut().enumerate().skip(1) {
+        *w = w0
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(j as u64);
+    }
+    m
+}
+
+/// Producer and sequence of a message, when every word is as [`make`] wrote it.
+#[inline]
+pub fn read<const W: usize>(m: &Msg<W>) -> Option<(u64, u64)> {
+    let (pid, seq) = (m[0] >> 48, m[0] & ((1 << 48) - 1));
+    (*m == make::<W>(pid, seq)).then_some((pid, seq))
+}
+
+/// A sending end.
+pub trait Tx<M>: Send {
+    /// Sends `m`, waiting for room (an error past [`STUCK`] or when the peer is gone).
+    fn send(&mut self, m: M) -> Result<(), String>;
+}
+
+/// A receiving end.
+pub trait Rx<M>: Send {
+    /// Receives the next message, waiting for one (an error past [`STUCK`] or when the
+    /// peer is gone).
+    fn recv(&mut self) -> Result<M, String>;
+}
+
+fn deadline() -> Option<Deadline> {
+    Some(Deadline::after(STUCK))
+}
+
+fn qe(e: QueueError) -> String {
+    e.to_string()
+}
+
+/// Polls `f` until it gives a value: spin for the adaptive wait's budget (20 µs), then yield
+/// the CPU between polls (the baselines have no sleeping wait of their own; yielding keeps
+/// oversubscribed runs moving).
+#[inline]
+pub fn poll<T>(mut f: impl FnMut() -> Option<T>) -> Result<T, String> {
+    if let Some(v) = f() {
+        return Ok(v);
+    }
+    let start = Instant::now();
+    let budget = Wait::DEFAULT_SPIN_BUDGET;
+    let mut n = 0u32;
+    loop {
+        if let Some(v) = f() {
+            return Ok(v);
+        }
+        n = n.wrapping_add(1);
+        if !n.is_multiple_of(64) {
+            std::hint::spin_loop();
+            continue;
+        }
+        let waited = start.elapsed();
+        if waited > STUCK {
+            return Err(format!(
+                "no progress in {STUCK:?}: the peer is stuck or gone"
+            ));
+        }
+        if waited > budget {
+            std::thread::yield_now();
+        }
+    }
+}
+
+impl<M: bytemuck::Pod + Send> Tx<M> for queue::Producer<M> {
+    fn send(&mut self, m: M) -> Result<(), String> {
+        // The deadline (a clock read) only when the queue is full.
+        if self.try_push(m).map_err(qe)? {
+            return Ok(());
+        }
+        self.push(m, Wait::ADAPTIVE, deadline()).map_err(qe)
+    }
+}
+impl<M: bytemuck::Pod + Send> Rx<M> for queue::Consumer<M> {
+    fn recv(&mut self) -> Result<M, String> {
+        // The deadline (a clock read) only when the queue is empty.
+        if let Some(m) = self.try_pop().map_err(qe)? {
+            return Ok(m);
+        }
+        self.pop(Wait::ADAPTIVE, deadline()).map_err(qe)
+    }
+}
+impl<M: bytemuck::Pod + Send> Tx<M> for queue::LaneProducer<M> {
+    fn send(&mut self, m: M) -> Result<(), String> {
+        // The deadline (a clock read) only when the queue is full.
+        if self.try_push(m).map_err(qe)? {
+            return Ok(());
+        }
+        self.push(m, Wait::ADAPTIVE, deadline()).map_err(qe)
+    }
+}
+impl<M: bytemuck::Pod + Send> Rx<M> for queue::LaneConsumer<M> {
+    fn recv(&mut self) -> Result<M, String> {
+        // The deadline (a clock read) only when the queue is empty.
+        if let Some(m) = self.try_pop().map_err(qe)? {
+            return Ok(m);
+        }
+        self.pop(Wait::ADAPTIVE, deadline()).map_err(qe)
+    }
+}
+impl<M: bytemuck::Pod + Send> Tx<M> for queue::ArrayProducer<M> {
+    fn send(&mut self, m: M) -> Result<(), String> {
+        // The deadline (a clock read) only when the queue is full.
+        if self.try_push(m).map_err(qe)? {
+            return Ok(());
+        }
+        self.push(m, Wait::ADAPTIVE, deadline()).map_err(qe)
+    }
+}
+impl<M: bytemuck::Pod + Send> Rx<M> for queue::ArrayConsumer<M> {
+    fn recv(&mut self) -> Result<M, String> {
+        // The deadline (a clock read) only when the queue is empty.
+        if let Some(m) = self.try_pop().map_err(qe)? {
+            return Ok(m);
+        }
+        self.pop(Wait::ADAPTIVE, deadline()).map_err(qe)
+    }
+}
+impl<M: Send> Tx<M> for rtrb::Producer<M> {
+    fn send(&mut self, m: M) -> Result<(), String> {
+        let mut m = Some(m);
+        poll(|| match self.push(m.take()?) {
+            Ok(()) => Some(()),
+            Err(rtrb::PushError::Full(back)) => {
+                m = Some(back);
+                None
+            }
+        })
+    }
+}
+impl<M: Send> Rx<M> for rtrb::Consumer<M> {
+    fn recv(&mut self) -> Result<M, String> {
+        poll(|| self.pop().ok())
+    }
+}
+
+/// crossbeam's `ArrayQueue` (any number of ends share it).
+pub struct Crossbeam<M>(pub Arc<ArrayQueue<M>>);
+
+impl<M: Send> Tx<M> for Crossbeam<M> {
+    fn send(&mut self, m: M) -> Result<(), String> {
+        let mut m = Some(m);
+        poll(|| match self.0.push(m.take()?) {
+            Ok(()) => Some(()),
+            Err(back) => {
+                m = Some(back);
+                None
+            }
+        })
+    }
+}
+impl<M: Send> Rx<M> for Crossbeam<M> {
+    fn recv(&mut self) -> Result<M, String> {
+        poll(|| self.0.pop())
+    }
+}
+
+/// A bounded `VecDeque` behind a `Mutex`: the locked shared queue Charm++ started from.
+pub struct Locked<M> {
+    /// The queue.
+    pub q: Arc<Mutex<VecDeque<M>>>,
+    /// Its bound.
+    pub cap: usize,
+}
+
+impl<M: Send> Tx<M> for Locked<M> {
+    fn send(&mut self, m: M) -> Result<(), String> {
+        let mut m = Some(m);
+        poll(|| {
+            let mut q = self.q.lock().unwrap_or_else(|e| e.into_inner());
+            if q.len() < self.cap {
+                q.push_back(m.take()?);
+                Some(())
+            } else {
+                None
+            }
+        })
+    }
+}
+impl<M: Send> Rx<M> for Locked<M> {
+    fn recv(&mut self) -> Result<M, String> {
+        poll(|| self.q.lock().unwrap_or_else(|e| e.into_inner()).pop_front())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_their_producer_and_sequence() {
+        let m = make::<4>(3, 77);
+        assert_eq!(m[0], (3 << 48) | 77);
+        assert_eq!(read(&m), Some((3, 77)));
+        let mut torn = m;
+        torn[3] ^= 1;
+        assert_eq!(read(&torn), None);
+        assert_eq!(read(&make::<1>(1, 5)), Some((1, 5)));
+    }
+}

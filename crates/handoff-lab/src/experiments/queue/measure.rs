@@ -1,0 +1,391 @@
+//! One run of one point of the `queue` experiment: a stream (throughput) or a ping-pong
+//! (round trip), between threads over any [`Tx`]/[`Rx`], or with worker processes over
+//! handoff's queues in shared segments.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crossbeam_queue::ArrayQueue;
+use handoff::queue::{ArrayMpsc, LaneMpsc, QueueError, Spsc};
+use handoff::sys::Deadline;
+
+use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, Tx};
+use super::{Config, Kind, NAME};
+use crate::bench::registry::{BenchError, RunCtx};
+use crate::experiments::rt_common::{arg, failed, gate_wait, Workers, POINT_DEADLINE};
+
+/// Slots of every queue.
+pub const CAPACITY: usize = 1024;
+
+/// What one run gives: per-repetition samples and whether every message checked out.
+pub type Samples = (Vec<f64>, bool);
+
+fn pin(cpu: usize) {
+    let _ = handoff::sys::affinity::pin_current_thread(cpu);
+}
+
+/// Runs `f` on a fresh thread pinned to `cpu` (the caller's own affinity stays as it was).
+fn on_cpu<R: Send>(cpu: usize, f: impl FnOnce() -> R + Send) -> R {
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            pin(cpu);
+            f()
+        })
+        .join()
+        .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    })
+}
+
+/// Sends messages `0..n` of producer `pid` (message 5 of producer 0 corrupted under
+/// `fault`).
+pub fn produce<const W: usize>(
+    tx: &mut dyn Tx<Msg<W>>,
+    pid: u64,
+    n: u64,
+    fault: bool,
+) -> Result<(), String> {
+    for seq in 0..n {
+        let mut m = make::<W>(pid, seq);
+        if fault && pid == 0 && seq == 5 {
+            m[W - 1] ^= 1;
+        }
+        tx.send(m)?;
+    }
+    Ok(())
+}
+
+/// Receives `blocks` blocks of `per_block` messages from `producers` producers, checking
+/// each one's sequence; messages/s of every block after the first (the warm-up).
+pub fn consume<const W: usize>(
+    rx: &mut dyn Rx<Msg<W>>,
+    producers: usize,
+    per_block: u64,
+    blocks: u64,
+) -> Result<Samples, String> {
+    let mut next = vec![0u64; producers];
+    let mut ok = true;
+    let mut samples = Vec::new();
+    let mut last = None;
+    for _ in 0..blocks {
+        for _ in 0..per_block {
+            let m = rx.recv()?;
+            match read(&m) {
+                Some((pid, seq)) if (pid as usize) < producers && next[pid as usize] == seq => {
+                    next[pid as usize] += 1
+                }
+                _ => ok = false,
+            }
+        }
+        let now = Instant::now();
+        if let Some(t) = last {
+            samples.push(per_block as f64 / now.duration_since(t).as_secs_f64());
+        }
+        last = Some(now);
+    }
+    Ok((samples, ok))
+}
+
+/// Round trips: µs per round trip of each block of `iters` after the first (warm-up).
+pub fn ping<const W: usize>(
+    tx: &mut dyn Tx<Msg<W>>,
+    rx: &mut dyn Rx<Msg<W>>,
+    iters: u64,
+    blocks: u64,
+) -> Result<Samples, String> {
+    let mut ok = true;
+    let mut samples = Vec::new();
+    let mut seq = 0;
+    for b in 0..blocks {
+        let t0 = Instant::now();
+        for _ in 0..iters {
+            let m = make::<W>(0, seq);
+            tx.send(m)?;
+            ok &= rx.recv()? == m;
+            seq += 1;
+        }
+        if b > 0 {
+            samples.push(t0.elapsed().as_secs_f64() * 1e6 / iters as f64);
+        }
+    }
+    Ok((samples, ok))
+}
+
+/// Sends back `n` messages.
+pub fn echo<const W: usize>(
+    rx: &mut dyn Rx<Msg<W>>,
+    tx: &mut dyn Tx<Msg<W>>,
+    n: u64,
+) -> Result<(), String> {
+    for _ in 0..n {
+        tx.send(rx.recv()?)?;
+    }
+    Ok(())
+}
+
+type Ends<const W: usize> = (Vec<Box<dyn Tx<Msg<W>>>>, Box<dyn Rx<Msg<W>>>);
+
+/// `producers` sending ends and one receiving end of a fresh queue of `kind` on the heap.
+fn ends<const W: usize>(kind: Kind, producers: usize) -> Result<Ends<W>, QueueError> {
+    let mut txs: Vec<Box<dyn Tx<Msg<W>>>> = Vec::new();
+    let rx: Box<dyn Rx<Msg<W>>> = match kind {
+        Kind::Spsc => {
+            let (tx, rx) = Spsc::<Msg<W>>::new(CAPACITY)?;
+            txs.push(Box::new(tx));
+            Box::new(rx)
+        }
+        Kind::Rtrb => {
+            let (tx, rx) = rtrb::RingBuffer::<Msg<W>>::new(CAPACITY);
+            txs.push(Box::new(tx));
+            Box::new(rx)
+        }
+        Kind::Crossbeam => {
+            let q = Arc::new(ArrayQueue::new(CAPACITY));
+            for _ in 0..producers {
+                txs.push(Box::new(Crossbeam(q.clone())));
+            }
+            Box::new(Crossbeam(q))
+        }
+        Kind::Lanes => {
+            let q = LaneMpsc::<Msg<W>>::on_heap(producers, CAPACITY)?;
+            for _ in 0..producers {
+                txs.push(Box::new(q.producer()?));
+            }
+            Box::new(q.consumer()?)
+        }
+        Kind::Array => {
+            let q = ArrayMpsc::<Msg<W>>::on_heap(CAPACITY)?;
+            for _ in 0..producers {
+                txs.push(Box::new(q.producer()?));
+            }
+            Box::new(q.consumer()?)
+        }
+        Kind::Locked => {
+            let q = Arc::new(Mutex::new(VecDeque::with_capacity(CAPACITY)));
+            for _ in 0..producers {
+                txs.push(Box::new(Locked {
+                    q: q.clone(),
+                    cap: CAPACITY,
+                }));
+            }
+            Box::new(Locked { q, cap: CAPACITY })
+        }
+    };
+    Ok((txs, rx))
+}
+
+/// Throughput between threads: the consumer on `cpus[0]`, producer i on `cpus[(i+1) mod n]`.
+pub fn stream_threads<const W: usize>(
+    cfg: &Config,
+    kind: Kind,
+    producers: usize,
+) -> Result<Samples, BenchError> {
+    let (txs, mut rx) = ends::<W>(kind, producers).map_err(|e| failed(NAME, e))?;
+    let blocks = cfg.reps + 1;
+    let per_producer = cfg.count / producers as u64 * blocks;
+    let per_block = cfg.count / producers as u64 * producers as u64;
+    let cpus = &cfg.cpus;
+    std::thread::scope(|s| {
+        let hs: Vec<_> = txs
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut tx)| {
+                let cpu = cpus[(i + 1) % cpus.len()];
+                s.spawn(move || {
+                    pin(cpu);
+                    produce::<W>(tx.as_mut(), i as u64, per_producer, cfg.fault)
+                })
+            })
+            .collect();
+        let got = on_cpu(cpus[0], move || {
+            let got = consume::<W>(rx.as_mut(), producers, per_block, blocks);
+            drop(rx);
+            got
+        });
+        for h in hs {
+            h.join()
+                .map_err(|_| failed(NAME, "a producer thread panicked"))?
+                .map_err(|e| failed(NAME, e))?;
+        }
+        got.map_err(|e| failed(NAME, e))
+    })
+}
+
+/// Round trip between two threads over two queues of `kind`.
+pub fn rtt_threads<const W: usize>(cfg: &Config, kind: Kind) -> Result<Samples, BenchError> {
+    let (mut txa, mut rxa) = ends::<W>(kind, 1).map_err(|e| failed(NAME, e))?;
+    let (mut txb, mut rxb) = ends::<W>(kind, 1).map_err(|e| failed(NAME, e))?;
+    let (mut ta, mut tb) = (txa.remove(0), txb.remove(0));
+    let blocks = cfg.reps + 1;
+    let cpus = &cfg.cpus;
+    std::thread::scope(|s| {
+        let h = s.spawn(move || {
+            pin(cpus[1 % cpus.len()]);
+            echo::<W>(rxa.as_mut(), tb.as_mut(), cfg.rtt_iters * blocks)
+        });
+        let got = on_cpu(cpus[0], move || {
+            ping::<W>(ta.as_mut(), rxb.as_mut(), cfg.rtt_iters, blocks)
+        });
+        h.join()
+            .map_err(|_| failed(NAME, "the echo thread panicked"))?
+            .map_err(|e| failed(NAME, e))?;
+        got.map_err(|e| failed(NAME, e))
+    })
+}
+
+fn open_deadline() -> Deadline {
+    Deadline::after(Duration::from_secs(10))
+}
+
+/// Throughput with producer processes: this process consumes.
+pub fn stream_processes<const W: usize>(
+    cfg: &Config,
+    kind: Kind,
+    producers: usize,
+    ctx: &RunCtx<'_>,
+) -> Result<Samples, BenchError> {
+    let qe = |e: QueueError| failed(NAME, e);
+    let id = super::run_id();
+    let name = format!("q{id}");
+    let blocks = cfg.reps + 1;
+    let per_producer = cfg.count / producers as u64 * blocks;
+    let per_block = cfg.count / producers as u64 * producers as u64;
+    // Keep the queue handle alive until the workers are done.
+    let (full_name, mut rx, _keep): (String, Box<dyn Rx<Msg<W>>>, Box<dyn std::any::Any>) =
+        match kind {
+            Kind::Spsc => {
+                let q = Spsc::<Msg<W>>::create(&name, CAPACITY).map_err(qe)?;
+                (
+                    q.name().unwrap_or_default().into(),
+                    Box::new(q.consumer().map_err(qe)?),
+                    Box::new(q),
+                )
+            }
+            Kind::Lanes => {
+                let q = LaneMpsc::<Msg<W>>::create(&name, producers, CAPACITY).map_err(qe)?;
+                (
+                    q.name().unwrap_or_default().into(),
+                    Box::new(q.consumer().map_err(qe)?),
+                    Box::new(q),
+                )
+            }
+            Kind::Array => {
+                let q = ArrayMpsc::<Msg<W>>::create(&name, CAPACITY).map_err(qe)?;
+                (
+                    q.name().unwrap_or_default().into(),
+                    Box::new(q.consumer().map_err(qe)?),
+                    Box::new(q),
+                )
+            }
+            _ => {
+                return Err(failed(
+                    NAME,
+                    format!("{} has no cross-process form", kind.name()),
+                ))
+            }
+        };
+    let mut w = Workers::new();
+    for i in 0..producers {
+        let cpu = cfg.cpus[(i + 1) % cfg.cpus.len()];
+        let args = [
+            "produce",
+            kind.name(),
+            &(W * 8).to_string(),
+            &per_producer.to_string(),
+            &i.to_string(),
+            &cpu.to_string(),
+            &full_name,
+            if cfg.fault { "fault" } else { "-" },
+            &producers.to_string(),
+        ];
+        w.spawn(NAME, &ctx.exe, &ctx.args, &args.map(String::from))?;
+    }
+    // Every producer joins before any starts (a queue whose producers all left is closed).
+    w.gate(NAME)?;
+    let got = on_cpu(cfg.cpus[0], move || {
+        let got = consume::<W>(rx.as_mut(), producers, per_block, blocks);
+        drop(rx);
+        got
+    });
+    w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
+    got.map_err(|e| failed(NAME, e))
+}
+
+/// Round trip with an echo process over two SPSC queues in segments.
+pub fn rtt_processes<const W: usize>(
+    cfg: &Config,
+    ctx: &RunCtx<'_>,
+) -> Result<Samples, BenchError> {
+    let qe = |e: QueueError| failed(NAME, e);
+    let id = super::run_id();
+    let a = Spsc::<Msg<W>>::create(&format!("q{id}a"), CAPACITY).map_err(qe)?;
+    let b = Spsc::<Msg<W>>::create(&format!("q{id}b"), CAPACITY).map_err(qe)?;
+    let blocks = cfg.reps + 1;
+    let mut w = Workers::new();
+    let cpu = cfg.cpus[1 % cfg.cpus.len()];
+    let args = [
+        "echo",
+        "spsc",
+        &(W * 8).to_string(),
+        &(cfg.rtt_iters * blocks).to_string(),
+        "0",
+        &cpu.to_string(),
+        a.name().unwrap_or_default(),
+        b.name().unwrap_or_default(),
+    ];
+    w.spawn(NAME, &ctx.exe, &ctx.args, &args.map(String::from))?;
+    let mut tx = a.producer().map_err(qe)?;
+    let mut rx = b.consumer().map_err(qe)?;
+    let got = on_cpu(cfg.cpus[0], move || {
+        let got = ping::<W>(&mut tx, &mut rx, cfg.rtt_iters, blocks);
+        drop((tx, rx));
+        got
+    });
+    w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
+    got.map_err(|e| failed(NAME, e))
+}
+
+/// A worker process: `produce KIND SIZE N PID CPU NAME fault|- PRODUCERS` or
+/// `echo spsc SIZE N 0 CPU IN OUT`.
+pub fn worker_body<const W: usize>(args: &[String]) -> Result<(), BenchError> {
+    let role: String = arg(NAME, args, 0)?;
+    let kind = Kind::parse(&arg::<String>(NAME, args, 1)?)
+        .ok_or_else(|| failed(NAME, "worker: unknown kind"))?;
+    let n: u64 = arg(NAME, args, 3)?;
+    let pid: u64 = arg(NAME, args, 4)?;
+    pin(arg(NAME, args, 5)?);
+    let name: String = arg(NAME, args, 6)?;
+    let qe = |e: QueueError| failed(NAME, e);
+    let fe = |e: String| failed(NAME, e);
+    if role == "echo" {
+        let out: String = arg(NAME, args, 7)?;
+        let a = Spsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(qe)?;
+        let b = Spsc::<Msg<W>>::open(&out, CAPACITY, open_deadline()).map_err(qe)?;
+        let (mut rx, mut tx) = (a.consumer().map_err(qe)?, b.producer().map_err(qe)?);
+        return echo::<W>(&mut rx, &mut tx, n).map_err(fe);
+    }
+    let fault = args.get(7).is_some_and(|f| f == "fault");
+    let producers: usize = arg(NAME, args, 8)?;
+    match kind {
+        Kind::Spsc => {
+            let q = Spsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(qe)?;
+            let mut tx = q.producer().map_err(qe)?;
+            gate_wait(NAME)?;
+            produce::<W>(&mut tx, pid, n, fault).map_err(fe)
+        }
+        Kind::Lanes => {
+            let q = LaneMpsc::<Msg<W>>::open(&name, producers, CAPACITY, open_deadline())
+                .map_err(qe)?;
+            let mut tx = q.producer().map_err(qe)?;
+            gate_wait(NAME)?;
+            produce::<W>(&mut tx, pid, n, fault).map_err(fe)
+        }
+        Kind::Array => {
+            let q = ArrayMpsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(qe)?;
+            let mut tx = q.producer().map_err(qe)?;
+            gate_wait(NAME)?;
+            produce::<W>(&mut tx, pid, n, fault).map_err(fe)
+        }
+        _ => Err(failed(NAME, "worker: this kind has no cross-process form")),
+    }
+}

@@ -1,0 +1,526 @@
+//! `queue` (issue 12; Charm++ seed 002, "Message queues"): throughput (messages/s) and round
+//! trip of handoff's queues against message size, side by side in one run with rtrb and
+//! crossbeam's `ArrayQueue` (threads, same placement), a locked shared queue (Charm++'s
+//! starting point), and the same handoff queues between processes.
+//!
+//! Series: `spsc: …` one producer, one consumer; `mpsc: …` `producers` producers, one
+//! consumer. Every message carries its producer and sequence number in its first word and
+//! words derived from it in the rest; the consumer checks every word and the order per
+//! producer (none lost, duplicated, torn or reordered).
+
+mod ends;
+mod measure;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::rt_common::{metric, stopped, usage, SECTION};
+use crate::bench::findings::at_least;
+use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::{BenchRecord, BenchResults, Finding};
+use measure::Samples;
+
+const NAME: &str = "queue";
+
+/// The registry entry.
+pub static INFO: ExperimentInfo = ExperimentInfo {
+    name: NAME,
+    title: "Queues: handoff vs rtrb vs crossbeam vs a locked queue",
+    section: SECTION,
+    seed: "Mei et al., Charm++ on multicore (seed 002), \"Message queues\"; issue 12",
+    what: "Messages of 8 B to 1 KiB streamed from one or more producers to one consumer \
+           (messages/s), and bounced between two threads or processes (µs per round trip). \
+           handoff's SPSC ring, per-producer lanes and shared array side by side with rtrb, \
+           crossbeam's ArrayQueue and a Mutex<VecDeque>, same placement; every word of every \
+           message and the order per producer are checked.",
+    figures: &[
+        FigureSpec {
+            id: "queue-spsc-throughput",
+            title: "SPSC: messages/s vs message size",
+            metric: "msgs_per_s",
+            log_y: true,
+            series_prefix: "spsc",
+            ..FigureSpec::vs_size("", "", "")
+        },
+        FigureSpec {
+            id: "queue-mpsc-throughput",
+            title: "MPSC: messages/s vs message size",
+            metric: "msgs_per_s",
+            log_y: true,
+            series_prefix: "mpsc",
+            ..FigureSpec::vs_size("", "", "")
+        },
+        FigureSpec {
+            id: "queue-rtt",
+            title: "SPSC: µs per round trip vs message size",
+            metric: "rtt_us",
+            series_prefix: "spsc",
+            ..FigureSpec::vs_size("", "", "")
+        },
+    ],
+    findings,
+    run: Some(run_for_report),
+    worker: Some(worker),
+    report_time: "about 40 s (quick 2 s)",
+};
+
+/// Which queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `handoff::queue::Spsc`.
+    Spsc,
+    /// `rtrb::RingBuffer`.
+    Rtrb,
+    /// `crossbeam_queue::ArrayQueue`.
+    Crossbeam,
+    /// `handoff::queue::LaneMpsc` (a lane per producer).
+    Lanes,
+    /// `handoff::queue::ArrayMpsc` (one shared array).
+    Array,
+    /// `Mutex<VecDeque>`.
+    Locked,
+}
+
+impl Kind {
+    const ALL: [Kind; 6] = [
+        Kind::Spsc,
+        Kind::Rtrb,
+        Kind::Crossbeam,
+        Kind::Lanes,
+        Kind::Array,
+        Kind::Locked,
+    ];
+
+    /// Its name in `--queues` and worker arguments.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Spsc => "spsc",
+            Kind::Rtrb => "rtrb",
+            Kind::Crossbeam => "crossbeam",
+            Kind::Lanes => "lanes",
+            Kind::Array => "array",
+            Kind::Locked => "locked",
+        }
+    }
+
+    /// Parses a name.
+    pub fn parse(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == s)
+    }
+
+    /// One producer only.
+    fn single_producer(self) -> bool {
+        matches!(self, Kind::Spsc | Kind::Rtrb)
+    }
+
+    /// Has a cross-process form.
+    fn shared(self) -> bool {
+        matches!(self, Kind::Spsc | Kind::Lanes | Kind::Array)
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Kind::Spsc => "handoff Spsc",
+            Kind::Rtrb => "rtrb",
+            Kind::Crossbeam => "crossbeam ArrayQueue",
+            Kind::Lanes => "handoff LaneMpsc",
+            Kind::Array => "handoff ArrayMpsc",
+            Kind::Locked => "Mutex<VecDeque>",
+        }
+    }
+}
+
+/// One line of the experiment: a queue, SPSC or MPSC use, threads or processes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Line {
+    /// The queue.
+    pub kind: Kind,
+    /// Several producers.
+    pub mpsc: bool,
+    /// Worker processes instead of threads.
+    pub processes: bool,
+}
+
+impl Line {
+    /// Its series name, e.g. "spsc: handoff Spsc, processes".
+    pub fn series(self) -> String {
+        format!(
+            "{}: {}{}",
+            if self.mpsc { "mpsc" } else { "spsc" },
+            self.kind.label(),
+            if self.processes { ", processes" } else { "" }
+        )
+    }
+}
+
+/// What to run.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Config {
+    /// Queues (SPSC lines for every kind that allows it; MPSC lines for the multi-producer ones).
+    #[serde(serialize_with = "ser_kinds")]
+    pub kinds: Vec<Kind>,
+    /// Also between processes (handoff's queues only).
+    pub processes: bool,
+    /// Message sizes: 8, 16, 32, 64, 128, 256, 512 or 1024 bytes.
+    pub sizes: Vec<usize>,
+    /// Producers of the MPSC lines.
+    pub producers: usize,
+    /// Messages per timed block.
+    pub count: u64,
+    /// Round trips per timed block.
+    pub rtt_iters: u64,
+    /// Timed blocks per run (after one warm-up block).
+    pub reps: u64,
+    /// Runs (fresh threads or processes each).
+    pub runs: u64,
+    /// CPUs: the consumer on the first, producers round-robin from the second.
+    pub cpus: Vec<usize>,
+    /// Test hook: corrupt one message (the run must fail verification).
+    pub fault: bool,
+}
+
+fn ser_kinds<S: serde::Serializer>(k: &[Kind], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(k.iter().map(|k| k.name()))
+}
+
+/// The sizes the typed queues are built for.
+pub const SIZES: [usize; 8] = [8, 16, 32, 64, 128, 256, 512, 1024];
+
+impl Config {
+    /// The report's plan: every queue, threads and processes, 2 producers for MPSC.
+    pub fn for_report(quick: bool, cpus: &[usize]) -> Config {
+        Config {
+            kinds: Kind::ALL.to_vec(),
+            processes: true,
+            sizes: if quick {
+                vec![8, 256]
+            } else {
+                vec![8, 64, 256, 1024]
+            },
+            producers: 2,
+            count: if quick { 50_000 } else { 200_000 },
+            rtt_iters: if quick { 2_000 } else { 10_000 },
+            reps: if quick { 3 } else { 5 },
+            runs: if quick { 2 } else { 3 },
+            cpus: cpus.to_vec(),
+            fault: false,
+        }
+    }
+
+    /// Every line `self` measures, in report order.
+    pub fn lines(&self) -> Vec<Line> {
+        let mut v = Vec::new();
+        for mpsc in [false, true] {
+            for processes in [false, true] {
+                if processes && !self.processes {
+                    continue;
+                }
+                for &kind in &self.kinds {
+                    // SPSC lines: the SPSC rings and crossbeam; MPSC lines: the rest and crossbeam.
+                    let spsc_line = kind.single_producer() || kind == Kind::Crossbeam;
+                    let mpsc_line = !kind.single_producer();
+                    if (mpsc && !mpsc_line) || (!mpsc && !spsc_line) {
+                        continue;
+                    }
+                    if processes && !kind.shared() {
+                        continue;
+                    }
+                    v.push(Line {
+                        kind,
+                        mpsc,
+                        processes,
+                    });
+                }
+            }
+        }
+        v
+    }
+
+    /// Checks the configuration before anything runs.
+    pub fn validate(&self) -> Result<(), BenchError> {
+        if self.kinds.is_empty() {
+            return Err(usage(
+                NAME,
+                "no queue: use --queues spsc,rtrb,crossbeam,lanes,array,locked",
+            ));
+        }
+        if self.sizes.is_empty() || self.sizes.iter().any(|s| !SIZES.contains(s)) {
+            return Err(usage(
+                NAME,
+                format!("--sizes: each one of {SIZES:?} bytes (the typed queues' message sizes)"),
+            ));
+        }
+        if self.producers == 0 || self.producers > 64 {
+            return Err(usage(NAME, "--producers: 1 to 64"));
+        }
+        if self.count < self.producers as u64
+            || self.count > 1 << 40
+            || self.rtt_iters == 0
+            || self.reps == 0
+            || self.runs == 0
+        {
+            return Err(usage(NAME, "--count (at least one message per producer), --rtt-iters, --reps and --runs must be at least 1"));
+        }
+        if self.cpus.is_empty() {
+            return Err(usage(NAME, "no CPU to run on"));
+        }
+        Ok(())
+    }
+}
+
+/// A fresh number for a run's segment names.
+fn run_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+macro_rules! by_size {
+    ($size:expr, $f:ident $(:: $g:ident)* , ($($a:expr),*)) => {
+        match $size {
+            8 => $f $(::$g)* ::<1>($($a),*),
+            16 => $f $(::$g)* ::<2>($($a),*),
+            32 => $f $(::$g)* ::<4>($($a),*),
+            64 => $f $(::$g)* ::<8>($($a),*),
+            128 => $f $(::$g)* ::<16>($($a),*),
+            256 => $f $(::$g)* ::<32>($($a),*),
+            512 => $f $(::$g)* ::<64>($($a),*),
+            _ => $f $(::$g)* ::<128>($($a),*),
+        }
+    };
+}
+
+fn stream(cfg: &Config, line: Line, size: usize, ctx: &RunCtx<'_>) -> Result<Samples, BenchError> {
+    let producers = if line.mpsc { cfg.producers } else { 1 };
+    if line.processes {
+        by_size!(
+            size,
+            measure::stream_processes,
+            (cfg, line.kind, producers, ctx)
+        )
+    } else {
+        by_size!(size, measure::stream_threads, (cfg, line.kind, producers))
+    }
+}
+
+fn rtt(cfg: &Config, line: Line, size: usize, ctx: &RunCtx<'_>) -> Result<Samples, BenchError> {
+    if line.processes {
+        by_size!(size, measure::rtt_processes, (cfg, ctx))
+    } else {
+        by_size!(size, measure::rtt_threads, (cfg, line.kind))
+    }
+}
+
+fn worker(args: &[String]) -> Result<(), BenchError> {
+    let size: usize = super::rt_common::arg(NAME, args, 2)?;
+    if !SIZES.contains(&size) {
+        return Err(usage(
+            NAME,
+            format!("worker: size {size} is not one of {SIZES:?}"),
+        ));
+    }
+    by_size!(size, measure::worker_body, (args))
+}
+
+/// Runs `cfg`; stops early (partial) on `ctx.cancel`.
+pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    cfg.validate()?;
+    let config = serde_json::to_value(cfg).unwrap_or_default();
+    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
+    let started = Instant::now();
+    let lines = cfg.lines();
+    let total = lines.len() * cfg.sizes.len();
+    ctx.progress.begin(total, NAME);
+    'outer: for &size in &cfg.sizes {
+        for &line in &lines {
+            if stopped(&mut res, ctx.cancel, total) {
+                break 'outer;
+            }
+            let (mut tput, mut rt, mut verified) = (Vec::new(), Vec::new(), true);
+            for _ in 0..cfg.runs {
+                let (s, ok) = stream(cfg, line, size, ctx)?;
+                verified &= ok;
+                tput.push(s);
+                if !line.mpsc {
+                    let (s, ok) = rtt(cfg, line, size, ctx)?;
+                    verified &= ok;
+                    rt.push(s);
+                }
+            }
+            let mut rec =
+                BenchRecord::new(line.series(), size as f64, cfg.runs, cfg.reps, verified)
+                    .param("queue", line.kind.name())
+                    .param("producers", if line.mpsc { cfg.producers } else { 1 })
+                    .param(
+                        "mode",
+                        if line.processes {
+                            "processes"
+                        } else {
+                            "threads"
+                        },
+                    )
+                    .param("size_bytes", size)
+                    .metric("msgs_per_s", metric(NAME, "msg/s", true, &tput)?);
+            if !rt.is_empty() {
+                rec = rec.metric("rtt_us", metric(NAME, "µs", false, &rt)?);
+            }
+            res.records.push(rec);
+            ctx.progress
+                .advance(&format!("{}, {size} B", line.series()));
+        }
+    }
+    ctx.progress.end();
+    res.notes.push(format!(
+        "consumer on CPU {}, producers round-robin from the next CPU; MPSC lines have {} producers{}; \
+         rtrb, crossbeam and the locked queue spin then yield when full or empty, handoff's queues \
+         spin then sleep (adaptive)",
+        cfg.cpus[0],
+        cfg.producers,
+        if cfg.producers + 1 > cfg.cpus.len() { " (oversubscribed: more threads than CPUs)" } else { "" }
+    ));
+    res.elapsed_s = Some(started.elapsed().as_secs_f64());
+    Ok(res)
+}
+
+fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    run(&cfg, ctx)
+}
+
+/// The run means of `metric` of the record of `series` at the smallest size.
+fn smallest(res: &BenchResults, series: &str, metric: &str) -> Option<(f64, Vec<f64>)> {
+    res.series(series)
+        .first()
+        .and_then(|r| r.metrics.get(metric).map(|m| (r.x, m.run_means.clone())))
+}
+
+fn findings(res: &BenchResults) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let pair =
+        |a: &str, b: &str, metric: &str| match (smallest(res, a, metric), smallest(res, b, metric))
+        {
+            (Some((xa, ra)), Some((xb, rb))) if xa == xb => Some((xa, ra, rb)),
+            _ => None,
+        };
+    if let Some((x, lanes, locked)) = pair(
+        "mpsc: handoff LaneMpsc",
+        "mpsc: Mutex<VecDeque>",
+        "msgs_per_s",
+    ) {
+        out.push(at_least(
+            &format!("a queue per producer beats a locked shared queue ({x} B messages; seed: Charm++ removed the locks)"),
+            "LaneMpsc / Mutex<VecDeque> messages/s",
+            &lanes,
+            &locked,
+            1.0,
+        ));
+    }
+    for (other, label) in [
+        ("spsc: rtrb", "rtrb"),
+        ("spsc: crossbeam ArrayQueue", "crossbeam ArrayQueue"),
+    ] {
+        if let Some((x, ours, theirs)) = pair("spsc: handoff Spsc", other, "msgs_per_s") {
+            out.push(at_least(
+                &format!(
+                    "handoff's SPSC streams at least as fast as {label} ({x} B messages, same run)"
+                ),
+                &format!("handoff Spsc / {label} messages/s"),
+                &ours,
+                &theirs,
+                1.0,
+            ));
+        }
+    }
+    if let Some((x, procs, threads)) = pair(
+        "spsc: handoff Spsc, processes",
+        "spsc: handoff Spsc",
+        "msgs_per_s",
+    ) {
+        out.push(at_least(
+            &format!("between processes the SPSC ring keeps at least 80% of its thread throughput ({x} B)"),
+            "processes / threads messages/s",
+            &procs,
+            &threads,
+            0.8,
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_by_hand() {
+        let cfg = Config::for_report(true, &[0, 1]);
+        let names: Vec<String> = cfg.lines().into_iter().map(Line::series).collect();
+        assert_eq!(
+            names,
+            [
+                "spsc: handoff Spsc",
+                "spsc: rtrb",
+                "spsc: crossbeam ArrayQueue",
+                "spsc: handoff Spsc, processes",
+                "mpsc: crossbeam ArrayQueue",
+                "mpsc: handoff LaneMpsc",
+                "mpsc: handoff ArrayMpsc",
+                "mpsc: Mutex<VecDeque>",
+                "mpsc: handoff LaneMpsc, processes",
+                "mpsc: handoff ArrayMpsc, processes",
+            ]
+        );
+    }
+
+    #[test]
+    fn every_kind_streams_verified_and_a_fault_is_caught() {
+        let mut cfg = Config {
+            count: 2000,
+            rtt_iters: 50,
+            reps: 2,
+            producers: 3,
+            ..Config::for_report(true, &[0])
+        };
+        for kind in Kind::ALL {
+            for mpsc in [false, true] {
+                if mpsc && kind.single_producer() {
+                    continue;
+                }
+                let producers = if mpsc { 3 } else { 1 };
+                let (s, ok) = measure::stream_threads::<4>(&cfg, kind, producers).unwrap();
+                assert!(ok, "{kind:?}");
+                assert_eq!(s.len(), 2);
+            }
+            let (s, ok) = measure::rtt_threads::<2>(&cfg, kind).unwrap();
+            assert!(ok && s.len() == 2, "{kind:?}");
+        }
+        cfg.fault = true;
+        let (_, ok) = measure::stream_threads::<1>(&cfg, Kind::Spsc, 1).unwrap();
+        assert!(!ok, "a corrupted message must fail verification");
+    }
+
+    #[test]
+    fn bad_configs_are_refused() {
+        let good = Config::for_report(true, &[0, 1]);
+        assert!(good.validate().is_ok());
+        for bad in [
+            Config {
+                sizes: vec![24],
+                ..good.clone()
+            },
+            Config {
+                producers: 0,
+                ..good.clone()
+            },
+            Config {
+                count: 1,
+                ..good.clone()
+            },
+            Config {
+                kinds: vec![],
+                ..good.clone()
+            },
+        ] {
+            assert!(bad.validate().is_err(), "{bad:?}");
+        }
+    }
+}
