@@ -160,14 +160,14 @@ pub enum TeamError {
         source: std::io::Error,
     },
     /// A PE ended badly (exit code or signal), so the launcher ended the team.
-    #[error("PE {rank} (pid {pid}) {status}; the other PEs were stopped")]
+    #[error("PE {rank} (pid {pid}) {status}; the team was ended")]
     PeFailed {
         /// The first PE that failed.
         rank: usize,
         /// Its pid.
         pid: u32,
         /// How it ended.
-        status: super::launch::PeStatus,
+        status: super::exit::PeStatus,
     },
     /// The team segment failed.
     #[error(transparent)]

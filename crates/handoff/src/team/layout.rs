@@ -19,8 +19,11 @@ use crate::layout::ShmSafe;
 use crate::sync::{CpuHint, Doorbell, Signal};
 use crate::sys::ProcessId;
 
-use super::launch::MAX_PES;
 use super::MAX_COUNTERS;
+
+/// The most PEs a team may have: the team segment's attached-process table holds
+/// [`MAX_ATTACHED`](crate::shm::MAX_ATTACHED) processes, one of them the launcher.
+pub const MAX_PES: usize = crate::shm::MAX_ATTACHED - 1;
 
 /// `TeamHeader::magic`.
 pub(super) const TEAM_MAGIC: u64 = u64::from_le_bytes(*b"HNDTEAM1");

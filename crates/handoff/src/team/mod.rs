@@ -54,11 +54,14 @@
 //!
 //! # Waiting
 //!
-//! Every wait uses the team's [`Wait`] strategy (`HANDOFF_WAIT`, default adaptive): waits on
-//! this PE's own words (signals, counters, barrier arrivals) sleep on this PE's doorbell,
-//! which every remote signal, counter update, atomic and barrier arrival rings when a
-//! sleeper is registered. 16 PEs on 2 CPUs thus make progress without a scheduler tick per
-//! operation.
+//! Every wait uses the team's [`Wait`] strategy (`HANDOFF_WAIT`, default adaptive). Waits on
+//! this PE's own words (signals, lines, atomics used as flags, barrier arrivals) sleep on
+//! this PE's doorbell, which every remote signal, atomic and barrier arrival rings when a
+//! sleeper is registered; a counter is a [`Signal`](crate::sync::Signal) with a doorbell of
+//! its own. A plain `put` rings nothing (that would tax every put): a waiter on words written
+//! by plain puts is woken by the next signal, or notices within its 50 ms sleep slice. When
+//! the team has more PEs than CPUs, adaptive waits yield to the PEs sharing their CPU instead
+//! of pausing, so 16 PEs on 2 CPUs make progress without a scheduler tick per operation.
 //!
 //! # Transports
 //!
@@ -67,6 +70,7 @@
 //! crate), which the shared-memory transport passes in `tests/team.rs`.
 
 mod error;
+mod exit;
 mod ops;
 mod sym;
 mod transport;
@@ -79,6 +83,8 @@ mod launch;
 mod layout;
 #[cfg(not(loom))]
 mod shm;
+#[cfg(not(loom))]
+mod signals;
 
 mod barrier;
 
@@ -86,7 +92,11 @@ mod barrier;
 pub use api::Team;
 pub use error::TeamError;
 #[cfg(not(loom))]
-pub use launch::{Launch, PeExit, PeStatus, Placement, Running, TeamReport, MAX_PES};
+pub use exit::PeStatus;
+#[cfg(not(loom))]
+pub use launch::{Launch, PeExit, Placement, Running, TeamReport};
+#[cfg(not(loom))]
+pub use layout::MAX_PES;
 pub use ops::{AtomicOp, Cmp, SignalOp, Word};
 #[cfg(not(loom))]
 pub use shm::ShmTransport;
@@ -142,3 +152,6 @@ pub fn parse_size(text: &str) -> Result<usize, TeamError> {
 
 #[cfg(all(test, not(loom)))]
 mod tests;
+
+#[cfg(all(test, loom))]
+mod loom_tests;
