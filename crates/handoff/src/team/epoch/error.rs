@@ -11,7 +11,9 @@ use crate::team::TeamError;
 #[derive(Debug, thiserror::Error)]
 pub enum EpochError {
     /// `unlock` of a target this PE has not locked (or unlocked already).
-    #[error("{op}: PE {pe} is not locked by this PE; call lock(pe, ..) first and unlock each lock once")]
+    #[error(
+        "{op}: PE {pe} is not locked by this PE; call lock(pe, ..) first and unlock each lock once"
+    )]
     NotLocked {
         /// The call.
         op: &'static str,

@@ -61,7 +61,10 @@ impl<X: Transport> Epochs<'_, X> {
             }
             return Err(EpochError::AlreadyLocked { pe, held });
         }
-        if let Some((open, how)) = self.open_epoch().filter(|_| self.access.is_some() || self.exposure.is_some()) {
+        if let Some((open, how)) = self
+            .open_epoch()
+            .filter(|_| self.access.is_some() || self.exposure.is_some())
+        {
             return Err(EpochError::EpochOpen {
                 op: "lock",
                 open,

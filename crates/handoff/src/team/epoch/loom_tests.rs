@@ -123,7 +123,10 @@ fn loom_epoch_pscw_two_epochs() {
             completions: Default::default(),
             window: UnsafeCell::new(0),
         });
-        let origin = Pe { me: 1, s: s.clone() };
+        let origin = Pe {
+            me: 1,
+            s: s.clone(),
+        };
         let o = loom::thread::spawn(move || {
             let mut m = Matching::new(2);
             for epoch in 1..=2u64 {
@@ -133,13 +136,20 @@ fn loom_epoch_pscw_two_epochs() {
                 m.consume_post(0);
                 // SAFETY: inside the access epoch the target does not touch its window.
                 let before = origin.s.window.with(|p| unsafe { *p });
-                assert_eq!(before, 10 * epoch, "epoch {epoch}: the target's pre-post write");
+                assert_eq!(
+                    before,
+                    10 * epoch,
+                    "epoch {epoch}: the target's pre-post write"
+                );
                 origin.s.window.with_mut(|p| unsafe { *p = 10 * epoch + 1 });
                 fence(Ordering::SeqCst); // quiet
                 ok(m.complete(&origin, &[0]));
             }
         });
-        let target = Pe { me: 0, s: s.clone() };
+        let target = Pe {
+            me: 0,
+            s: s.clone(),
+        };
         let mut m = Matching::new(2);
         for epoch in 1..=2u64 {
             // SAFETY: outside an exposure epoch only the target touches its window.

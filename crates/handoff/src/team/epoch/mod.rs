@@ -198,7 +198,11 @@ mod imp {
         }
 
         /// Checks a group: PEs of the team, each once; returns it.
-        pub(super) fn group(&self, op: &'static str, group: &[usize]) -> Result<Vec<usize>, EpochError> {
+        pub(super) fn group(
+            &self,
+            op: &'static str,
+            group: &[usize],
+        ) -> Result<Vec<usize>, EpochError> {
             let p = self.team.size();
             let mut seen = vec![false; p];
             for &g in group {
