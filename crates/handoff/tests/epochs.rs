@@ -212,10 +212,10 @@ fn accumulates_of_every_type_are_atomic_per_element() {
             team.get_accumulate(&a64, 0, &vec![0; N], &mut now, AccOp::NoOp, 0)
                 .map_err(s)?;
             let ranks_sum: i64 = (1..=p as i64).sum();
-            for i in 0..N {
+            for (i, &v) in now.iter().enumerate() {
                 let want = -10 * ranks_sum * (i as i64 + 1);
-                if now[i] != want {
-                    return Err(format!("i64 sum [{i}] = {}, want {want}", now[i]));
+                if v != want {
+                    return Err(format!("i64 sum [{i}] = {v}, want {want}"));
                 }
             }
             if me == 0 {
@@ -261,7 +261,7 @@ fn misuse_is_a_typed_error() {
             let other = 1 - me;
             let f = team.alloc::<f64>(4).map_err(s)?;
             let mut ep = Epochs::new(team).map_err(s)?;
-            let want = |what: &str, ok: bool| if ok { Ok(()) } else { Err(format!("{what}")) };
+            let want = |what: &str, ok: bool| if ok { Ok(()) } else { Err(what.to_string()) };
             let r = ep.unlock(other);
             want(
                 "unlock without lock",

@@ -4,14 +4,14 @@
 //! `flush`, `sync`), and element-wise atomic accumulates.
 //!
 //! Everything is built on the team's public operations (symmetric allocation, signals,
-//! remote atomics, quiet, barriers), so the epochs work over any [`Transport`]. An
+//! remote atomics, quiet, barriers), so the epochs work over any [`Transport`](super::Transport). An
 //! [`Epochs`] object is created collectively; its control words live in the symmetric heap:
 //!
 //! | word (per PE)           | used by                                              |
 //! |-------------------------|------------------------------------------------------|
 //! | `posts[p]`              | PSCW: target `t`'s posts to this origin (`posts[t]`) |
 //! | `completions`           | PSCW: completions of this target's exposure epoch    |
-//! | `lock`                  | passive target: the lock on this PE ([`lockword`])   |
+//! | `lock`                  | passive target: the lock on this PE (`lockword.rs`)     |
 //! | `waiters[⌈p/64⌉]`       | passive target: PEs asleep on this PE's lock         |
 //! | `wake`                  | passive target: rung by an unlock to wake this PE    |
 //!
