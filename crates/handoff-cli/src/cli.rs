@@ -100,6 +100,9 @@ enum Bench {
     /// Charm++'s private variables: per-thread counters in thread-local storage vs a shared
     /// array (false sharing) vs a padded array; ns per access vs threads.
     PrivateVars(crate::bench_private_vars::PrivateVarsArgs),
+    /// foMPI's one-sided synchronization modes on the team's epochs (fence, PSCW, locks,
+    /// flush, sync): µs per synchronization vs PEs, with fitted performance models.
+    RmaSync(crate::bench_rma_sync::RmaSyncArgs),
 }
 
 #[derive(Debug, Args)]
@@ -166,6 +169,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::Exchange(a)) => bench_exchange(a),
         Command::Bench(Bench::C2c(a)) => bench_c2c(a),
         Command::Bench(Bench::PrivateVars(a)) => crate::bench_private_vars::run(a),
+        Command::Bench(Bench::RmaSync(a)) => crate::bench_rma_sync::run(a),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {

@@ -134,7 +134,10 @@ pub fn no_findings(_: &BenchResults) -> Vec<Finding> {
 }
 
 /// Every registered experiment, in report order.
-pub static EXPERIMENTS: &[&ExperimentInfo] = &[&crate::experiments::private_vars::INFO];
+pub static EXPERIMENTS: &[&ExperimentInfo] = &[
+    &crate::experiments::private_vars::INFO,
+    &crate::experiments::rma_sync::INFO,
+];
 
 /// The experiment named `name`.
 pub fn by_name(name: &str) -> Option<&'static ExperimentInfo> {
