@@ -75,9 +75,21 @@ impl ModelFit {
             .fold(0.0, f64::max)
     }
 
-    /// Whether the points follow the model ([`R2_FOLLOWS`], [`FLAT_WITHIN`]).
-    pub fn follows(&self) -> bool {
-        self.r2.is_some_and(|r| r >= R2_FOLLOWS) || self.max_rel_residual() <= FLAT_WITHIN
+    /// Whether the points follow the model ([`R2_FOLLOWS`], [`FLAT_WITHIN`]); `None` with
+    /// fewer than 3 points (two points fit any line exactly: nothing is tested).
+    pub fn follows(&self) -> Option<bool> {
+        (self.residuals.len() >= 3).then(|| {
+            self.r2.is_some_and(|r| r >= R2_FOLLOWS) || self.max_rel_residual() <= FLAT_WITHIN
+        })
+    }
+
+    /// [`follows`](Self::follows) in words, for tables.
+    pub fn verdict(&self) -> String {
+        match self.follows() {
+            Some(true) => "yes".into(),
+            Some(false) => "NO: not this model".into(),
+            None => format!("{} points: exact by construction", self.residuals.len()),
+        }
     }
 
     /// The seed's notation: `fence ≈ 0.41 µs + 0.12 µs · log2 p`.
@@ -87,13 +99,17 @@ impl ModelFit {
             ModelForm::Log2 => format!("log2 {}", self.x_name),
         };
         let sign = if self.b < 0.0 { "−" } else { "+" };
+        // Sub-µs models read better in ns.
+        let (scale, unit) = if self.unit == "µs" && self.a.abs().max(self.b.abs()) < 1.0 {
+            (1e3, "ns")
+        } else {
+            (1.0, self.unit.as_str())
+        };
         format!(
-            "{} ≈ {} {} {sign} {} {} · {fx}",
+            "{} ≈ {} {unit} {sign} {} {unit} · {fx}",
             self.series,
-            crate::output::sig3(self.a),
-            self.unit,
-            crate::output::sig3(self.b.abs()),
-            self.unit
+            crate::output::sig3(self.a * scale),
+            crate::output::sig3(self.b.abs() * scale),
         )
     }
 }
@@ -204,8 +220,22 @@ mod tests {
         };
         // Relative residual at x = 0: 0.5 / 0.5 = 1 → not flat, R² low → not followed.
         assert!((fit.max_rel_residual() - 1.0).abs() < 1e-12);
-        assert!(!fit.follows());
-        assert_eq!(fit.formula(), "m ≈ 0.500 µs + 0.500 µs · p");
+        assert_eq!(fit.follows(), Some(false));
+        assert_eq!(
+            ModelFit {
+                residuals: vec![[0.0, 0.0], [1.0, 0.0]],
+                ..fit.clone()
+            }
+            .follows(),
+            None
+        );
+        assert_eq!(fit.formula(), "m ≈ 500 ns + 500 ns · p");
+        let big = ModelFit {
+            a: 2.0,
+            b: -0.25,
+            ..fit.clone()
+        };
+        assert_eq!(big.formula(), "m ≈ 2.00 µs − 0.250 µs · p");
     }
 
     #[test]

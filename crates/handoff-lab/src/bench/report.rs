@@ -175,12 +175,7 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
                     m.formula(),
                     m.r2.map_or("-".to_string(), |r| format!("{r:.3}")),
                     format!("{:.0}%", m.max_rel_residual() * 100.0),
-                    if m.follows() {
-                        "yes"
-                    } else {
-                        "NO: not this model"
-                    }
-                    .to_string(),
+                    m.verdict(),
                 ]
             })
             .collect();
@@ -310,7 +305,7 @@ mod tests {
         });
         let rows = table.expect("a model table");
         assert!(rows[0][0].starts_with("shared-array ≈ "), "{rows:?}");
-        assert_eq!(rows[0][3], "yes");
+        assert_eq!(rows[0][3], "2 points: exact by construction");
         let spec = registry::by_name("private-vars").unwrap().figures[0];
         assert!(lines::render_svg(&r, &spec).unwrap().contains("model"));
     }

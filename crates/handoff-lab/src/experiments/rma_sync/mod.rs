@@ -492,7 +492,7 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
                 &format!("lock-exclusive at p={p_min} / at p={p_top}"),
                 &lo,
                 &hi,
-                1.0 / 1.5,
+                0.67,
             ));
         }
     }
