@@ -4,3 +4,4 @@ pub mod c2c;
 pub mod exchange;
 pub mod private_vars;
 pub mod rma_sync;
+pub mod team_worker;

@@ -14,11 +14,10 @@
 
 mod worker;
 
-use std::io::{BufRead, BufReader};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use handoff::team::{Launch, Placement};
+use super::team_worker::{self, Outcome};
 
 use crate::bench::findings::at_least;
 use crate::bench::models::{fit_series, ModelForm};
@@ -272,63 +271,20 @@ impl Config {
 
 /// One run: a fresh team of `p` PEs; rank 0's samples and whether every PE verified.
 fn one_run(
-    ctx: &mut RunCtx<'_>,
+    ctx: &RunCtx<'_>,
     cfg: &Config,
     mode: Mode,
     p: usize,
     k: usize,
-) -> Result<worker::Outcome, BenchError> {
-    let failed = |message: String| BenchError::Failed {
-        experiment: NAME,
-        message,
-    };
-    let mut args = ctx.args.clone();
-    args.extend(
-        [
-            NAME.to_string(),
-            mode.name().to_string(),
-            k.to_string(),
-            cfg.iters.to_string(),
-            cfg.reps.to_string(),
-            if cfg.fault { "1" } else { "0" }.to_string(),
-        ]
-        .map(Into::into),
-    );
-    let mut running = Launch::new(p)
-        .program(&ctx.exe)
-        .args(args)
-        .cores(Placement::Cores(ctx.allowed_cpus.to_vec()))
-        .heap(1 << 20)
-        .capture_stdout(true)
-        .timeout(Duration::from_secs(120))
-        .spawn()
-        .map_err(|e| {
-            failed(format!(
-                "{} with {p} PEs: cannot start the team: {e}",
-                mode.name()
-            ))
-        })?;
-    let mut line = None;
-    if let Some(out) = running.take_stdout(0) {
-        for l in BufReader::new(out).lines().map_while(Result::ok) {
-            if let Some(rest) = l.strip_prefix(worker::LINE) {
-                line = Some(rest.to_string());
-            }
-        }
-    }
-    let report = running
-        .wait()
-        .map_err(|e| failed(format!("{} with {p} PEs: {e}", mode.name())))?;
-    report
-        .into_result()
-        .map_err(|e| failed(format!("{} with {p} PEs: {e}", mode.name())))?;
-    let line = line.ok_or_else(|| {
-        failed(format!(
-            "{} with {p} PEs: rank 0 printed no result",
-            mode.name()
-        ))
-    })?;
-    serde_json::from_str(&line).map_err(|e| failed(format!("rank 0's result {line:?}: {e}")))
+) -> Result<Outcome, BenchError> {
+    let args = [
+        mode.name().to_string(),
+        k.to_string(),
+        cfg.iters.to_string(),
+        cfg.reps.to_string(),
+        if cfg.fault { "1" } else { "0" }.to_string(),
+    ];
+    team_worker::run(ctx, NAME, p, mode.name(), &args, Duration::from_secs(120))
 }
 
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.

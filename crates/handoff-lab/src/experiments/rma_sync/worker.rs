@@ -1,7 +1,7 @@
 //! One PE of an `rma-sync` run (`handoff __worker rma-sync MODE K ITERS REPS FAULT`,
 //! started by `team::Launch`): joins the team, times `REPS` + 1 repetitions of `ITERS`
 //! synchronizations of `MODE` (the first is warm-up), verifies every value it moved, and
-//! rank 0 prints one line `RMA {"samples_us":[..],"verified":..}` for the launcher.
+//! rank 0 prints its outcome line (`team_worker`) for the launcher.
 //!
 //! Every mode moves data and checks it: a put of a value unique to (iteration, rank) into a
 //! neighbour, read back after the synchronization (fence: by the neighbour; PSCW: by the
@@ -13,20 +13,9 @@ use std::time::{Duration, Instant};
 use handoff::team::epoch::{EpochError, Epochs, LockKind};
 use handoff::team::{Sym, Team, TeamError};
 
+use super::super::team_worker::{self, Outcome};
 use super::{Mode, NAME};
 use crate::bench::registry::BenchError;
-
-/// Prefix of rank 0's result line.
-pub(super) const LINE: &str = "RMA ";
-
-/// What rank 0 prints.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
-pub(super) struct Outcome {
-    /// µs per synchronization, one per timed repetition.
-    pub samples_us: Vec<f64>,
-    /// Every PE verified every value.
-    pub verified: bool,
-}
 
 fn failed(e: impl std::fmt::Display) -> BenchError {
     BenchError::Failed {
@@ -58,8 +47,7 @@ pub(super) fn main(args: &[String]) -> Result<(), BenchError> {
     team.set_timeout(Some(Duration::from_secs(60)));
     let out = run(&team, mode, k, iters, reps, fault).map_err(failed)?;
     if team.rank() == 0 {
-        let line = serde_json::to_string(&out).map_err(failed)?;
-        println!("{LINE}{line}");
+        team_worker::print(&out);
     }
     team.finalize().map_err(failed)
 }
