@@ -103,6 +103,9 @@ enum Bench {
     /// foMPI's one-sided synchronization modes on the team's epochs (fence, PSCW, locks,
     /// flush, sync): µs per synchronization vs PEs, with fitted performance models.
     RmaSync(crate::bench_rma_sync::RmaSyncArgs),
+    /// foMPI's atomics on the team: accumulate Sum / Min of s elements, fetch-add and
+    /// compare-and-swap on one remote word, uncontended and contended.
+    Atomics(crate::bench_atomics::AtomicsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -170,6 +173,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::C2c(a)) => bench_c2c(a),
         Command::Bench(Bench::PrivateVars(a)) => crate::bench_private_vars::run(a),
         Command::Bench(Bench::RmaSync(a)) => crate::bench_rma_sync::run(a),
+        Command::Bench(Bench::Atomics(a)) => crate::bench_atomics::run(a),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {

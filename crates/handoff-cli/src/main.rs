@@ -1,6 +1,7 @@
 //! `handoff`: measure how fast two processes (or threads) on this machine hand data to each
 //! other, and which placement and synchronization to use for which message size.
 
+mod bench_atomics;
 mod bench_private_vars;
 mod bench_rma_sync;
 mod cli;

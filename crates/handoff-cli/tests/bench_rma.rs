@@ -1,6 +1,6 @@
-//! `handoff bench rma-sync` (foMPI's synchronization modes on the team's epochs): its JSON
-//! with fitted models, the report's figures, a corrupted value caught by verification
-//! (exit 3), bad flags (exit 2).
+//! `handoff bench rma-sync` and `atomics` (foMPI's synchronization modes and atomics on the
+//! team's epochs): their JSON with fitted models, the report's figures, a corrupted value
+//! caught by verification (exit 3), bad flags (exit 2).
 
 mod common;
 
@@ -113,6 +113,60 @@ fn bad_flags_are_usage_errors_before_anything_runs() {
         (vec!["--format", "xml"], "xml"),
     ] {
         let mut a = vec!["bench", "rma-sync"];
+        a.extend(args.iter());
+        let out = handoff(&a);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains(needle),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn atomics_verify_and_fit_the_accumulate_model() {
+    let _g = serial();
+    let out = handoff(&[
+        "bench", "atomics", "--sizes", "1,16,256", "--pes", "2,3", "--iters", "512", "--reps", "2",
+        "--runs", "2", "--format", "json", "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let recs = v["records"].as_array().unwrap();
+    // 2 accumulate modes × 3 sizes + 4 one-word modes × 2 p.
+    assert_eq!(recs.len(), 2 * 3 + 4 * 2);
+    assert!(recs.iter().all(|r| r["verified"] == true), "{recs:?}");
+    let models = v["models"].as_array().unwrap();
+    assert!(models
+        .iter()
+        .any(|m| m["series"] == "acc-sum" && m["x_name"] == "s"));
+    for mode in [
+        "acc-sum",
+        "acc-min",
+        "fetch-add",
+        "cas",
+        "fetch-add-contended",
+        "cas-contended",
+    ] {
+        let out = handoff(&[
+            "bench", "atomics", "--modes", mode, "--sizes", "8", "--pes", "2", "--iters", "64",
+            "--reps", "1", "--runs", "1", "--fault", "-q",
+        ]);
+        assert_eq!(out.status.code(), Some(3), "{mode}: {}", text(&out.stderr));
+    }
+    for (args, needle) in [
+        (vec!["--modes", "swap"], "--modes swap"),
+        (vec!["--sizes", "0"], "--sizes"),
+        (vec!["--sizes", "40000"], "--sizes"),
+        (vec!["--pes", "1"], "--pes"),
+    ] {
+        let mut a = vec!["bench", "atomics"];
         a.extend(args.iter());
         let out = handoff(&a);
         assert_eq!(

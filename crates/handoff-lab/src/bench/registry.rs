@@ -137,6 +137,7 @@ pub fn no_findings(_: &BenchResults) -> Vec<Finding> {
 pub static EXPERIMENTS: &[&ExperimentInfo] = &[
     &crate::experiments::private_vars::INFO,
     &crate::experiments::rma_sync::INFO,
+    &crate::experiments::atomics::INFO,
 ];
 
 /// The experiment named `name`.

@@ -1,5 +1,6 @@
 //! One module per experiment.
 
+pub mod atomics;
 pub mod c2c;
 pub mod exchange;
 pub mod private_vars;
