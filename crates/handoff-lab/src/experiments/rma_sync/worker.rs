@@ -194,7 +194,7 @@ impl Pe<'_> {
             Mode::Flush => {
                 self.team.put(&self.win, 0, &[self.mine(r)], right)?;
                 self.ep.flush(right)?;
-                if r % 64 == 0 || r == self.fault_at {
+                if r.is_multiple_of(64) || r == self.fault_at {
                     self.put_get(right, 1, r)? && {
                         let mut got = [0u64];
                         self.team.get(&self.win, 0, &mut got, right)?;
