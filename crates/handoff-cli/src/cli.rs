@@ -106,6 +106,10 @@ enum Bench {
     /// foMPI's atomics on the team: accumulate Sum / Min of s elements, fetch-add and
     /// compare-and-swap on one remote word, uncontended and contended.
     Atomics(crate::bench_atomics::AtomicsArgs),
+    /// foMPI's message rate: ns per put in a batch of puts with one completion, vs size.
+    Msgrate(crate::bench_msgrate::SizesArgs),
+    /// foMPI's overlap: how much of put_nbi a computation before its quiet hides, vs size.
+    Overlap(crate::bench_msgrate::SizesArgs),
 }
 
 #[derive(Debug, Args)]
@@ -174,6 +178,8 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::PrivateVars(a)) => crate::bench_private_vars::run(a),
         Command::Bench(Bench::RmaSync(a)) => crate::bench_rma_sync::run(a),
         Command::Bench(Bench::Atomics(a)) => crate::bench_atomics::run(a),
+        Command::Bench(Bench::Msgrate(a)) => crate::bench_msgrate::run(a, false),
+        Command::Bench(Bench::Overlap(a)) => crate::bench_msgrate::run(a, true),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {

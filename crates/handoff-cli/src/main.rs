@@ -2,6 +2,7 @@
 //! other, and which placement and synchronization to use for which message size.
 
 mod bench_atomics;
+mod bench_msgrate;
 mod bench_private_vars;
 mod bench_rma_sync;
 mod cli;

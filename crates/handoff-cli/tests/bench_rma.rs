@@ -182,3 +182,33 @@ fn atomics_verify_and_fit_the_accumulate_model() {
         );
     }
 }
+
+#[test]
+fn msgrate_and_overlap_verify_their_puts() {
+    let _g = serial();
+    for exp in ["msgrate", "overlap"] {
+        let out = handoff(&[
+            "bench", exp, "--sizes", "8,4K", "--reps", "2", "--runs", "2", "--format", "json", "-q",
+        ]);
+        assert!(out.status.success(), "{exp}: {}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+        let recs = v["records"].as_array().unwrap();
+        // msgrate: put-nbi and put at 2 sizes; overlap: put-nbi at 2 sizes.
+        assert_eq!(recs.len(), if exp == "msgrate" { 4 } else { 2 }, "{exp}");
+        assert!(
+            recs.iter().all(|r| r["verified"] == true),
+            "{exp}: {recs:?}"
+        );
+        let out = handoff(&[
+            "bench", exp, "--sizes", "4K", "--reps", "1", "--runs", "1", "--fault", "-q",
+        ]);
+        assert_eq!(out.status.code(), Some(3), "{exp}: {}", text(&out.stderr));
+        let out = handoff(&["bench", exp, "--sizes", "12Q"]);
+        assert_eq!(out.status.code(), Some(2), "{exp}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("--sizes 12Q"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}

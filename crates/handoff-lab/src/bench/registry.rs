@@ -138,6 +138,8 @@ pub static EXPERIMENTS: &[&ExperimentInfo] = &[
     &crate::experiments::private_vars::INFO,
     &crate::experiments::rma_sync::INFO,
     &crate::experiments::atomics::INFO,
+    &crate::experiments::msgrate::INFO,
+    &crate::experiments::overlap::INFO,
 ];
 
 /// The experiment named `name`.
