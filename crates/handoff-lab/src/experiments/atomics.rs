@@ -4,6 +4,11 @@
 //! fetch-add / compare-and-swap on one remote word, by one PE (uncontended) and by every PE
 //! on the same word (contended), against p.
 //!
+//! A PE that is asleep in a wait (a barrier, a signal wait) is woken by every remote
+//! atomic on its memory — the team rings its doorbell, a futex wake of about 0.3 µs here —
+//! so an accumulate of s elements into a sleeping PE pays s wake-ups. The idle PEs here
+//! poll instead (a target that computes, the usual passive-target case).
+//!
 //! Each run is a fresh team (`team_worker`); rank 0's µs per call are the samples. Every
 //! run verifies the target's final values against closed forms: the sum of what was added,
 //! the minimum of what was offered, the exact count of increments (CAS increments retry
@@ -369,13 +374,12 @@ fn pe(
     let arr = team.alloc::<i64>(s)?;
     let word = team.alloc::<u64>(1)?;
     let bad = team.alloc::<u64>(1)?;
+    let done = team.alloc::<u64>(1)?;
     if mode == Mode::AccMin {
         team.local_mut(&arr).fill(i64::MAX);
     }
-    let (target, active) = match mode {
-        Mode::FetchAddContended | Mode::CasContended => (0, true),
-        _ => (1, me == 0),
-    };
+    let contended = matches!(mode, Mode::FetchAddContended | Mode::CasContended);
+    let (target, active) = if contended { (0, true) } else { (1, me == 0) };
     let total = calls * (reps + 1);
     let sum_src: Vec<i64> = (0..s).map(|i| i as i64 + 1).collect();
     let mut min_src = vec![0i64; s];
@@ -426,6 +430,25 @@ fn pe(
         let us = t0.elapsed().as_secs_f64() * 1e6 / calls as f64;
         if rep > 0 {
             samples.push(us);
+        }
+        // The idle PEs stay busy (polling), not asleep in a wait: a sleeping target is
+        // woken by every remote atomic (a futex wake each, module docs), and a passive
+        // target is usually computing.
+        if active && me == 0 {
+            for q in (0..p).filter(|&q| q != 0 && !contended) {
+                team.atomic_set(done, rep + 1, q)?;
+            }
+        } else if !active {
+            let w = &team.local_atomic(&done)[0];
+            let mut polls = 0u32;
+            while w.load(Ordering::Acquire) < rep + 1 {
+                polls += 1;
+                if polls.is_multiple_of(64) {
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+            }
         }
     }
     team.barrier_all()?;
