@@ -69,7 +69,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_time: "about 15 s on 2 CPUs (quick about 2 s)",
+    report_time: "about 2 s on 2 CPUs (quick under 1 s)",
 };
 
 /// A series.
