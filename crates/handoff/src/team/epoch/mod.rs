@@ -31,6 +31,13 @@
 //!   once, so there is nothing to do per target. [`flush_local`](Epochs::flush_local)
 //!   (source buffers reusable) is free: a put's source is reusable when it returns.
 //!
+//! # Models
+//!
+//! `loom_tests.rs` checks the lock word protocol (`lockword.rs`: mutual exclusion of
+//! writers, readers against a writer) and the PSCW matching (two epochs in a row, no
+//! crossing, data visible after `wait`) on the real protocol functions; fence is `quiet` +
+//! the team's dissemination barrier, whose loom model is in `team/barrier.rs`.
+//!
 //! # Misuse
 //!
 //! Starting without a matching post, waiting without completes, unlocking what is not
