@@ -284,6 +284,16 @@ fn misuse_is_a_typed_error() {
                 matches!(ep.fence(), Err(EpochError::EpochOpen { .. })),
             )?;
             want(
+                "start in a lock epoch",
+                matches!(
+                    ep.start(&[other]),
+                    Err(EpochError::EpochOpen {
+                        open: "a lock epoch",
+                        ..
+                    })
+                ),
+            )?;
+            want(
                 "lock_all in a lock epoch",
                 matches!(ep.lock_all(), Err(EpochError::EpochOpen { .. })),
             )?;

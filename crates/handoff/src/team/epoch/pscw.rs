@@ -49,16 +49,22 @@ impl<X: Transport> Epochs<'_, X> {
 
     /// `MPI_Win_start`: opens an access epoch to the targets in `group`, waiting until each
     /// of them has posted (in group order). Without a matching post the wait ends with
-    /// [`EpochError::Timeout`] naming the target after the epochs' timeout.
+    /// [`EpochError::Timeout`] naming the target after the epochs' timeout. A failed `start`
+    /// may have consumed the posts of the targets before the failing one: treat it as the
+    /// end of the epochs (as MPI treats a failed synchronization).
     pub fn start(&mut self, group: &[usize]) -> Result<(), EpochError> {
-        if let Some((open, how)) = self
-            .open_epoch()
-            .filter(|_| self.access.is_some() || self.all || self.held.iter().any(|h| h.is_some()))
-        {
+        if self.access.is_some() {
             return Err(EpochError::EpochOpen {
                 op: "start",
-                open,
-                how,
+                open: "an access epoch (start)",
+                how: "call complete() first",
+            });
+        }
+        if self.all || self.held.iter().any(Option::is_some) {
+            return Err(EpochError::EpochOpen {
+                op: "start",
+                open: "a lock epoch",
+                how: "unlock (or unlock_all) first: an access epoch is either active or passive",
             });
         }
         let group = self.group("start", group)?;
