@@ -416,3 +416,27 @@ fn dead_lock_holder_is_named_to_the_waiters() {
     assert_eq!(r.exits[0].status, PeStatus::Exited(died(1)), "{r:?}");
     assert_eq!(r.exits[2].status, PeStatus::Exited(died(1)), "{r:?}");
 }
+
+/// An `Epochs` dropped with a lock held says so on stderr and, in debug builds, panics (an
+/// epoch left open is a bug); release builds go on.
+#[test]
+fn epoch_open_at_drop_fails_loudly() {
+    if handoff::team::in_team() {
+        pe(|team| {
+            let me = team.rank();
+            let mut ep = Epochs::new(team).map_err(s)?;
+            ep.lock(0, LockKind::Shared).map_err(s)?;
+            team.barrier_all().map_err(s)?; // both hold PE 0's lock shared
+            let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(ep)));
+            if cfg!(debug_assertions) != dropped.is_err() {
+                return Err(format!(
+                    "PE {me}: drop with a lock held panicked: {}",
+                    dropped.is_err()
+                ));
+            }
+            team.barrier_all().map_err(s)?;
+            Ok(())
+        });
+    }
+    check("epoch_open_at_drop_fails_loudly", 2);
+}
