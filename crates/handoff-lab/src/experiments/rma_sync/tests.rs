@@ -72,6 +72,7 @@ fn findings_by_hand() {
 #[test]
 fn advice_uses_the_models_crossover() {
     let mut r = results();
+    r.records.push(rec("flush", 2.0, &[0.0119, 0.012, 0.0121]));
     for m in [Mode::Fence, Mode::PscwK, Mode::LockExclusive] {
         let (form, x) = m.model();
         let fit: ModelFit = fit_series(&r, m.name(), METRIC, form, x).unwrap();
@@ -80,6 +81,11 @@ fn advice_uses_the_models_crossover() {
     // fence at p = 4 (pscw-k's pes param): 2 + 1·2 = 4; PSCW 0.5 + 0.5·k = 4 at k = 7.
     let a = advice(&r);
     assert!(a[0].contains("fewer than about 7.0 partners"), "{a:?}");
+    // lock at p = 2: 0.5 µs; flush 0.012 µs.
+    assert!(
+        a[1].contains("costs 500 ns at p = 2") && a[1].contains("a flush 12 ns"),
+        "{a:?}"
+    );
     assert!(
         r.models[0]
             .formula()
