@@ -124,6 +124,16 @@ enum Bench {
     /// The many-core seed's channels: X producers and consumers on one queue (XPYC) vs X
     /// queues of one pair each (XConn); throughput, per-thread and tail latency.
     Channels(crate::bench_channels::ChannelsArgs),
+    /// foMPI's one-sided synchronization modes on the team's epochs (fence, PSCW, locks,
+    /// flush, sync): µs per synchronization vs PEs, with fitted performance models.
+    RmaSync(crate::bench_rma_sync::RmaSyncArgs),
+    /// foMPI's atomics on the team: accumulate Sum / Min of s elements, fetch-add and
+    /// compare-and-swap on one remote word, uncontended and contended.
+    Atomics(crate::bench_atomics::AtomicsArgs),
+    /// foMPI's message rate: ns per put in a batch of puts with one completion, vs size.
+    Msgrate(crate::bench_msgrate::SizesArgs),
+    /// foMPI's overlap: how much of put_nbi a computation before its quiet hides, vs size.
+    Overlap(crate::bench_msgrate::SizesArgs),
 }
 
 #[derive(Debug, Args)]
@@ -198,6 +208,10 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::Queue(a)) => crate::bench_queue::run(a),
         Command::Bench(Bench::Aggregation(a)) => crate::bench_aggregation::run(a),
         Command::Bench(Bench::Channels(a)) => crate::bench_channels::run(a),
+        Command::Bench(Bench::RmaSync(a)) => crate::bench_rma_sync::run(a),
+        Command::Bench(Bench::Atomics(a)) => crate::bench_atomics::run(a),
+        Command::Bench(Bench::Msgrate(a)) => crate::bench_msgrate::run(a, false),
+        Command::Bench(Bench::Overlap(a)) => crate::bench_msgrate::run(a, true),
         Command::Report(a) => cli_report::report(a),
         Command::Plot { results, out } => plot(&results, out.as_deref()),
         Command::Compare {

@@ -16,11 +16,13 @@
 
 pub mod compare;
 pub mod findings;
+pub mod models;
 pub mod registry;
 pub mod render;
 pub mod report;
 pub mod schema;
 
 pub use findings::{Finding, Holds};
+pub use models::{ModelFit, ModelForm};
 pub use registry::{ExperimentInfo, FigureSpec};
 pub use schema::{BenchRecord, BenchResults, MetricRecord, BENCH_SCHEMA};

@@ -144,6 +144,10 @@ pub static EXPERIMENTS: &[&ExperimentInfo] = &[
     &crate::experiments::queue::INFO,
     &crate::experiments::aggregation::INFO,
     &crate::experiments::channels::INFO,
+    &crate::experiments::rma_sync::INFO,
+    &crate::experiments::atomics::INFO,
+    &crate::experiments::msgrate::INFO,
+    &crate::experiments::overlap::INFO,
 ];
 
 /// The experiment named `name`.

@@ -159,6 +159,36 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
             });
         }
     }
+    if !res.models.is_empty() {
+        out.push(Block::Para(format!(
+            "**Performance models** (least squares over the points' means; a mode whose \
+             points do not follow its model — R² below {} and a point more than {:.0}% off \
+             the line — is flagged):",
+            super::models::R2_FOLLOWS,
+            super::models::FLAT_WITHIN * 100.0
+        )));
+        let rows = res
+            .models
+            .iter()
+            .map(|m| {
+                vec![
+                    m.formula(),
+                    m.r2.map_or("-".to_string(), |r| format!("{r:.3}")),
+                    format!("{:.0}%", m.max_rel_residual() * 100.0),
+                    m.verdict(),
+                ]
+            })
+            .collect();
+        out.push(Block::Table {
+            header: vec![
+                "model".into(),
+                "R²".into(),
+                "largest residual".into(),
+                "points follow it".into(),
+            ],
+            rows,
+        });
+    }
     for n in &res.notes {
         out.push(Block::Para(format!("Note: {n}")));
     }
@@ -251,6 +281,33 @@ mod tests {
             _ => None,
         });
         assert_eq!(rows, Some(6));
+    }
+
+    #[test]
+    fn fitted_models_get_a_table_and_are_drawn() {
+        let mut r = pv();
+        // shared-array: 0.25 ns at 1 thread, 1.0 at 2 (means of 1.00x, 1.01x, 1.02x):
+        // a two-point line fits exactly, R² = 1.
+        let fit = crate::bench::models::fit_series(
+            &r,
+            "shared-array",
+            "access_ns",
+            crate::bench::ModelForm::Linear,
+            "t",
+        )
+        .unwrap();
+        assert!((fit.b - 0.7575).abs() < 1e-9, "{}", fit.b);
+        r.models.push(fit);
+        let b = blocks(&[r.clone()]);
+        let table = b.iter().find_map(|x| match x {
+            Block::Table { header, rows } if header[0] == "model" => Some(rows.clone()),
+            _ => None,
+        });
+        let rows = table.expect("a model table");
+        assert!(rows[0][0].starts_with("shared-array ≈ "), "{rows:?}");
+        assert_eq!(rows[0][3], "2 points: exact by construction");
+        let spec = registry::by_name("private-vars").unwrap().figures[0];
+        assert!(lines::render_svg(&r, &spec).unwrap().contains("model"));
     }
 
     #[test]

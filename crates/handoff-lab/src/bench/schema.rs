@@ -42,6 +42,10 @@ pub struct BenchResults {
     /// Wall time of the whole run in seconds.
     #[serde(default)]
     pub elapsed_s: Option<f64>,
+    /// Performance models fitted to series of the records ([`super::models`]); drawn over
+    /// the points and tabled in the report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<super::models::ModelFit>,
 }
 
 /// One measured point of an experiment.
@@ -165,6 +169,7 @@ impl BenchResults {
             partial: false,
             stopped_early: None,
             elapsed_s: None,
+            models: Vec::new(),
         }
     }
 

@@ -2,6 +2,7 @@
 
 pub mod alltoall;
 pub mod aggregation;
+pub mod atomics;
 pub mod c2c;
 pub mod channels;
 pub mod exchange;
@@ -13,3 +14,7 @@ pub mod kneighbor;
 pub mod malloc;
 pub mod queue;
 pub mod rt_common;
+pub mod msgrate;
+pub mod overlap;
+pub mod rma_sync;
+pub mod team_worker;

@@ -190,6 +190,31 @@ fn draw<DB: DrawingBackend>(
             }
         }
         entries.push((name.clone(), Swatch::Line(color, shape)));
+        let model = results
+            .models
+            .iter()
+            .find(|m| &m.series == name && m.metric == spec.metric);
+        let span = results
+            .series(name)
+            .iter()
+            .map(|r| r.x)
+            .fold(None, |s: Option<(f64, f64)>, v| {
+                Some(s.map_or((v, v), |(a, b)| (a.min(v), b.max(v))))
+            });
+        if let (Some(m), Some((x0, x1)), false) = (model, span, pts.is_empty()) {
+            // The model over the series' own x range, clamped into the plot.
+            let curve: Vec<(f64, f64)> = (0..=48)
+                .map(|i| x0 + (x1 - x0) * f64::from(i) / 48.0)
+                .filter_map(|xv| Some((x.pos(xv)?, y.clamp(m.predict(xv)))))
+                .collect();
+            chart
+                .draw_series(DashedLineSeries::new(curve, 6, 4, color.stroke_width(2)))
+                .map_err(err)?;
+            entries.push((
+                format!("{name}: model (least squares)"),
+                Swatch::Dashed(color),
+            ));
+        }
     }
     entries.push(("95% CI of the mean".to_string(), Swatch::ErrorBar));
     if let Some(f) = floor {

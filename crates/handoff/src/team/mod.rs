@@ -87,6 +87,7 @@ mod shm;
 mod signals;
 
 mod barrier;
+pub mod epoch;
 
 #[cfg(not(loom))]
 pub use api::Team;

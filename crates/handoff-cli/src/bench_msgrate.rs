@@ -1,0 +1,78 @@
+//! `handoff bench msgrate` and `handoff bench overlap` (two small foMPI experiments with the
+//! same flags: sizes, repetitions, runs).
+
+use clap::Args;
+use handoff_lab::experiments::{msgrate, overlap};
+
+use crate::cli_bench::{run_ctx, BenchOutputArgs};
+use crate::common::{allowed_cpus, install_interrupt_handler, parse_cores};
+use crate::{progress, Failure};
+
+/// Flags of `handoff bench msgrate` / `overlap`.
+#[derive(Debug, Args)]
+pub struct SizesArgs {
+    /// Put sizes in bytes (comma list; K/M suffixes allowed, e.g. 8,4K,1M).
+    #[arg(long)]
+    sizes: Option<String>,
+    /// CPUs the PEs are pinned to, round-robin (a list such as 0-1, or `all`).
+    #[arg(long, default_value = "all")]
+    cpus: String,
+    /// msgrate: puts per batch (one quiet each).
+    #[arg(long)]
+    puts: Option<u64>,
+    /// Timed repetitions per run.
+    #[arg(long)]
+    reps: Option<u64>,
+    /// Runs (a fresh team each).
+    #[arg(long)]
+    runs: Option<u64>,
+    /// Testing: corrupt the last put, which verification must catch (exit 3).
+    #[arg(long, hide = true)]
+    fault: bool,
+    #[command(flatten)]
+    out: BenchOutputArgs,
+}
+
+fn sizes(text: &str) -> Result<Vec<usize>, Failure> {
+    text.split(',')
+        .map(|x| {
+            handoff::team::parse_size(x)
+                .map_err(|_| Failure::usage(format!("--sizes {x}: not a size; use e.g. 8,4K,1M")))
+        })
+        .collect()
+}
+
+/// Runs `handoff bench msgrate` (`overlap == false`) or `handoff bench overlap`.
+pub fn run(a: SizesArgs, is_overlap: bool) -> Result<u8, Failure> {
+    let format = a.out.check()?;
+    let allowed = allowed_cpus()?;
+    let cpus = parse_cores(&a.cpus, &allowed, "--cpus")?;
+    let size_list = a.sizes.as_deref().map(sizes).transpose()?;
+    let m = crate::common::Machine::detect()?;
+    let machine = handoff_lab::machine::detect(&m.calibration);
+    let tool = handoff_lab::machine::tool();
+    let mut prog = progress::Stderr::new(a.out.quiet);
+    let res = if is_overlap {
+        let mut cfg = overlap::Config::for_report(false);
+        cfg.sizes = size_list.unwrap_or(cfg.sizes);
+        cfg.reps = a.reps.unwrap_or(cfg.reps);
+        cfg.runs = a.runs.unwrap_or(cfg.runs);
+        cfg.fault = a.fault;
+        cfg.validate()?;
+        install_interrupt_handler();
+        let mut ctx = run_ctx(false, &machine, &tool, &cpus, &mut prog)?;
+        overlap::run(&mut ctx, &cfg)?
+    } else {
+        let mut cfg = msgrate::Config::for_report(false);
+        cfg.sizes = size_list.unwrap_or(cfg.sizes);
+        cfg.puts = a.puts.unwrap_or(cfg.puts);
+        cfg.reps = a.reps.unwrap_or(cfg.reps);
+        cfg.runs = a.runs.unwrap_or(cfg.runs);
+        cfg.fault = a.fault;
+        cfg.validate()?;
+        install_interrupt_handler();
+        let mut ctx = run_ctx(false, &machine, &tool, &cpus, &mut prog)?;
+        msgrate::run(&mut ctx, &cfg)?
+    };
+    a.out.emit(&res, format)
+}

@@ -1,0 +1,529 @@
+//! `atomics` (foMPI, seed 001): the cost of remote atomics on handoff's team — element-wise
+//! accumulates of s `i64`s (`Sum`: one hardware fetch-add per element; `Min`: a
+//! compare-and-swap loop per element) against s, with the seed's model `a + b·s`; and
+//! fetch-add / compare-and-swap on one remote word, by one PE (uncontended) and by every PE
+//! on the same word (contended), against p.
+//!
+//! A PE that is asleep in a wait (a barrier, a signal wait) is woken by every remote
+//! atomic on its memory — the team rings its doorbell, a futex wake of about 0.3 µs here —
+//! so an accumulate of s elements into a sleeping PE pays s wake-ups. The idle PEs here
+//! poll instead (a target that computes, the usual passive-target case).
+//!
+//! Each run is a fresh team (`team_worker`); rank 0's µs per call are the samples. Every
+//! run verifies the target's final values against closed forms: the sum of what was added,
+//! the minimum of what was offered, the exact count of increments (CAS increments retry
+//! until they succeed, so none may be lost).
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use handoff::team::epoch::AccOp;
+use handoff::team::{AtomicOp, Team};
+
+use super::team_worker::{self, Outcome};
+use crate::bench::findings::at_least;
+use crate::bench::models::{fit_series, ModelForm};
+use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::{BenchRecord, BenchResults, Finding, MetricRecord};
+
+/// The registry name.
+pub const NAME: &str = "atomics";
+/// The metric.
+pub const METRIC: &str = "op_us";
+
+/// The registry entry.
+pub static INFO: ExperimentInfo = ExperimentInfo {
+    name: NAME,
+    title: "Remote atomics and accumulates",
+    section: "RMA synchronization (foMPI)",
+    seed: "Gerstenberger, Besta, Hoefler, foMPI (seed 001): accumulates and atomics",
+    what: "µs per call of rank 0: accumulate Sum (hardware fetch-add per element) and Min (a \
+           CAS loop per element) of s i64s into another PE, against s; fetch-add and \
+           compare-and-swap on one remote word by one PE (uncontended) and by all p PEs on \
+           the same word (contended), against p. The target's final values are checked \
+           against closed forms (sums, minima, exact increment counts).",
+    figures: &[
+        FigureSpec {
+            id: "atomics_accumulate",
+            title: "accumulate of s i64: µs per call vs s",
+            metric: METRIC,
+            x_label: "elements (s)",
+            x_is_size: false,
+            log_x: true,
+            log_y: true,
+            floor: false,
+            series_prefix: "acc-",
+        },
+        FigureSpec {
+            id: "atomics_word",
+            title: "one remote word: µs per op vs PEs",
+            metric: METRIC,
+            x_label: "PEs (p)",
+            x_is_size: false,
+            log_x: false,
+            log_y: false,
+            floor: false,
+            series_prefix: "",
+        },
+    ],
+    findings,
+    run: Some(run_for_report),
+    worker: Some(worker),
+    report_time: "about 2 s on 2 CPUs (quick under 1 s)",
+};
+
+/// A series.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// accumulate Sum of s i64 (x = s, p = 2).
+    AccSum,
+    /// accumulate Min of s i64 (x = s, p = 2).
+    AccMin,
+    /// fetch-add by rank 0 only (x = p).
+    FetchAdd,
+    /// CAS increment by rank 0 only (x = p).
+    Cas,
+    /// fetch-add by every PE on PE 0's word (x = p).
+    FetchAddContended,
+    /// CAS increment by every PE on PE 0's word (x = p).
+    CasContended,
+}
+
+impl Mode {
+    /// Every mode.
+    pub const ALL: [Mode; 6] = [
+        Mode::AccSum,
+        Mode::AccMin,
+        Mode::FetchAdd,
+        Mode::Cas,
+        Mode::FetchAddContended,
+        Mode::CasContended,
+    ];
+    /// The series name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::AccSum => "acc-sum",
+            Mode::AccMin => "acc-min",
+            Mode::FetchAdd => "fetch-add",
+            Mode::Cas => "cas",
+            Mode::FetchAddContended => "fetch-add-contended",
+            Mode::CasContended => "cas-contended",
+        }
+    }
+    /// Parses a name.
+    pub fn parse(s: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.name() == s)
+    }
+    fn accumulate(self) -> bool {
+        matches!(self, Mode::AccSum | Mode::AccMin)
+    }
+}
+
+/// What to run.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Config {
+    /// Modes.
+    #[serde(serialize_with = "ser_modes")]
+    pub modes: Vec<Mode>,
+    /// Accumulate sizes in elements.
+    pub sizes: Vec<usize>,
+    /// Team sizes of the one-word modes.
+    pub pes: Vec<usize>,
+    /// Operations per repetition for s = 1 (accumulates of s elements: iters / s, at least 2).
+    pub iters: u64,
+    /// Timed repetitions per run (after one warm-up).
+    pub reps: u64,
+    /// Runs (a fresh team each).
+    pub runs: u64,
+    /// Corrupt one operation (tests that verification catches it).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fault: bool,
+}
+
+fn ser_modes<S: serde::Serializer>(m: &[Mode], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(m.iter().map(|m| m.name()))
+}
+
+/// The largest accumulate.
+pub const MAX_SIZE: usize = 1 << 15;
+
+impl Config {
+    /// The report's plan: s = 1, 8, 64, 512, 4096, 32768 (quick 1, 64, 4096); p = 2, 3, 4
+    /// (quick 2, 4).
+    pub fn for_report(quick: bool) -> Config {
+        Config {
+            modes: Mode::ALL.to_vec(),
+            sizes: if quick {
+                vec![1, 64, 4096]
+            } else {
+                vec![1, 8, 64, 512, 4096, MAX_SIZE]
+            },
+            pes: if quick { vec![2, 4] } else { vec![2, 3, 4] },
+            iters: if quick { 2000 } else { 20_000 },
+            reps: if quick { 4 } else { 8 },
+            runs: if quick { 2 } else { 3 },
+            fault: false,
+        }
+    }
+
+    /// Checks the configuration before anything runs.
+    pub fn validate(&self) -> Result<(), BenchError> {
+        let bad = |m: String| BenchError::Usage {
+            experiment: NAME,
+            message: m,
+        };
+        if self.modes.is_empty() {
+            return Err(bad(format!(
+                "no mode: use --modes with some of {}",
+                Mode::ALL.map(Mode::name).join(",")
+            )));
+        }
+        if self.sizes.is_empty() || self.sizes.iter().any(|&s| !(1..=MAX_SIZE).contains(&s)) {
+            return Err(bad(format!(
+                "--sizes needs element counts from 1 to {MAX_SIZE}"
+            )));
+        }
+        if self.pes.is_empty() || self.pes.iter().any(|&p| !(2..=64).contains(&p)) {
+            return Err(bad("--pes needs team sizes from 2 to 64, e.g. 2,4".into()));
+        }
+        if self.iters == 0 || self.reps == 0 || self.runs == 0 {
+            return Err(bad("--iters, --reps and --runs must be at least 1".into()));
+        }
+        if self.iters > 10_000_000 {
+            return Err(bad(format!("--iters {}: at most 10000000", self.iters)));
+        }
+        Ok(())
+    }
+
+    /// Every point: (mode, p, s, x).
+    pub fn points(&self) -> Vec<(Mode, usize, usize, usize)> {
+        let mut out = Vec::new();
+        for &m in &self.modes {
+            if m.accumulate() {
+                out.extend(self.sizes.iter().map(|&s| (m, 2, s, s)));
+            } else {
+                out.extend(self.pes.iter().map(|&p| (m, p, 1, p)));
+            }
+        }
+        out
+    }
+
+    /// Calls per repetition for accumulates of `s` elements.
+    pub fn calls(&self, s: usize) -> u64 {
+        (self.iters / s as u64).max(2)
+    }
+}
+
+/// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
+pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
+    cfg.validate()?;
+    let config = serde_json::to_value(cfg).unwrap_or_default();
+    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
+    let started = Instant::now();
+    let points = cfg.points();
+    ctx.progress.begin(points.len(), NAME);
+    for (i, &(mode, p, s, x)) in points.iter().enumerate() {
+        if ctx.cancel.load(Ordering::Relaxed) {
+            res.partial = true;
+            res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
+            break;
+        }
+        let calls = if mode.accumulate() {
+            cfg.calls(s)
+        } else {
+            cfg.iters
+        };
+        let args = [
+            mode.name().to_string(),
+            s.to_string(),
+            calls.to_string(),
+            cfg.reps.to_string(),
+            if cfg.fault { "1" } else { "0" }.to_string(),
+        ];
+        let mut per_run = Vec::new();
+        let mut verified = true;
+        for _ in 0..cfg.runs {
+            let o = team_worker::run(ctx, NAME, p, mode.name(), &args, Duration::from_secs(120))?;
+            verified &= o.verified;
+            per_run.push(o.samples_us);
+        }
+        let m = MetricRecord::from_runs("µs", false, &per_run).map_err(|e| BenchError::Failed {
+            experiment: NAME,
+            message: e.to_string(),
+        })?;
+        res.records.push(
+            BenchRecord::new(mode.name(), x as f64, cfg.runs, cfg.reps, verified)
+                .param("mode", mode.name())
+                .param("pes", p)
+                .param("elements", s)
+                .metric(METRIC, m),
+        );
+        ctx.progress
+            .advance(&format!("{} p={p} s={s}", mode.name()));
+    }
+    ctx.progress.end();
+    for m in [Mode::AccSum, Mode::AccMin] {
+        if let Some(f) = fit_series(&res, m.name(), METRIC, ModelForm::Linear, "s") {
+            res.models.push(f);
+        }
+    }
+    for m in [Mode::FetchAddContended, Mode::CasContended] {
+        if let Some(f) = fit_series(&res, m.name(), METRIC, ModelForm::Linear, "p") {
+            res.models.push(f);
+        }
+    }
+    let cpus = ctx.allowed_cpus.len();
+    if cfg.pes.iter().any(|&p| p > cpus) {
+        res.notes.push(format!(
+            "teams of more than {cpus} PEs share CPUs (oversubscribed): contended times include \
+             waiting for a CPU"
+        ));
+    }
+    res.elapsed_s = Some(started.elapsed().as_secs_f64());
+    Ok(res)
+}
+
+fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    run(ctx, &Config::for_report(ctx.quick))
+}
+
+fn runs_at(res: &BenchResults, series: &str, x: f64) -> Option<Vec<f64>> {
+    res.series(series)
+        .into_iter()
+        .find(|r| r.x == x)
+        .and_then(|r| r.metrics.get(METRIC))
+        .map(|m| m.run_means.clone())
+}
+
+/// Claims: hardware atomics beat CAS loops (Open MPI's osc/sm locks every accumulate; foMPI
+/// maps to hardware atomics where it can), and contention on one word costs.
+fn findings(res: &BenchResults) -> Vec<Finding> {
+    let top = |s: &str| res.series(s).iter().map(|r| r.x).fold(0.0, f64::max);
+    let mut out = Vec::new();
+    let s = top("acc-sum");
+    if let (Some(min), Some(sum)) = (runs_at(res, "acc-min", s), runs_at(res, "acc-sum", s)) {
+        out.push(at_least(
+            &format!("Sum by hardware fetch-add costs no more than Min by a CAS loop (s = {s})"),
+            "acc-min / acc-sum",
+            &min,
+            &sum,
+            1.0,
+        ));
+    }
+    let p = top("fetch-add-contended");
+    if let (Some(c), Some(u)) = (
+        runs_at(res, "fetch-add-contended", p),
+        runs_at(res, "fetch-add", p),
+    ) {
+        out.push(at_least(
+            &format!("all PEs on one word cost more than one PE alone (fetch-add, p = {p})"),
+            "fetch-add-contended / fetch-add",
+            &c,
+            &u,
+            1.0,
+        ));
+    }
+    out
+}
+
+// ---- the worker: one PE -----------------------------------------------------------------
+
+fn failed(e: impl std::fmt::Display) -> BenchError {
+    BenchError::Failed {
+        experiment: NAME,
+        message: format!("PE: {e}"),
+    }
+}
+
+/// `handoff __worker atomics MODE S CALLS REPS FAULT`.
+fn worker(args: &[String]) -> Result<(), BenchError> {
+    let usage = || BenchError::Usage {
+        experiment: NAME,
+        message: format!("worker arguments MODE S CALLS REPS FAULT, got {args:?}"),
+    };
+    let [mode, s, calls, reps, fault] = args else {
+        return Err(usage());
+    };
+    let mode = Mode::parse(mode).ok_or_else(usage)?;
+    let s: usize = s.parse().map_err(|_| usage())?;
+    let calls: u64 = calls.parse().map_err(|_| usage())?;
+    let reps: u64 = reps.parse().map_err(|_| usage())?;
+    let mut team = Team::from_env().map_err(failed)?;
+    team.set_timeout(Some(Duration::from_secs(60)));
+    let out = pe(&mut team, mode, s, calls, reps, fault == "1").map_err(failed)?;
+    if team.rank() == 0 {
+        team_worker::print(&out);
+    }
+    team.finalize().map_err(failed)
+}
+
+/// The Min operand of call `c` for element `i` (decreasing, so every call lowers it).
+fn min_value(c: u64, i: usize) -> i64 {
+    -(c as i64) * 3 - i as i64
+}
+
+fn pe(
+    team: &mut Team,
+    mode: Mode,
+    s: usize,
+    calls: u64,
+    reps: u64,
+    fault: bool,
+) -> Result<Outcome, Box<dyn std::error::Error>> {
+    let (me, p) = (team.rank(), team.size());
+    let arr = team.alloc::<i64>(s)?;
+    let word = team.alloc::<u64>(1)?;
+    let bad = team.alloc::<u64>(1)?;
+    let done = team.alloc::<u64>(1)?;
+    if mode == Mode::AccMin {
+        team.local_mut(&arr).fill(i64::MAX);
+    }
+    let contended = matches!(mode, Mode::FetchAddContended | Mode::CasContended);
+    let (target, active) = if contended { (0, true) } else { (1, me == 0) };
+    let total = calls * (reps + 1);
+    let sum_src: Vec<i64> = (0..s).map(|i| i as i64 + 1).collect();
+    let mut min_src = vec![0i64; s];
+    let mut samples = Vec::new();
+    let mut c = 0u64;
+    for rep in 0..=reps {
+        team.barrier_all()?;
+        let t0 = Instant::now();
+        if active {
+            for _ in 0..calls {
+                c += 1;
+                // The last call: the only one whose loss changes a minimum.
+                let skip = fault && me == 0 && c == total;
+                match mode {
+                    Mode::AccSum if !skip => {
+                        team.accumulate(&arr, 0, &sum_src, AccOp::Sum, target)?
+                    }
+                    Mode::AccMin if !skip => {
+                        for (i, v) in min_src.iter_mut().enumerate() {
+                            *v = min_value(c, i);
+                        }
+                        team.accumulate(&arr, 0, &min_src, AccOp::Min, target)?
+                    }
+                    Mode::FetchAdd | Mode::FetchAddContended if !skip => {
+                        team.atomic_fetch_add(word, 1u64, target)?;
+                    }
+                    Mode::Cas | Mode::CasContended if !skip => {
+                        let mut old = team.atomic_fetch(word, target)?;
+                        loop {
+                            let seen = team.atomic(
+                                word,
+                                AtomicOp::CompareSwap {
+                                    expected: old,
+                                    new: old + 1,
+                                },
+                                target,
+                            )?;
+                            if seen == old {
+                                break;
+                            }
+                            old = seen;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let us = t0.elapsed().as_secs_f64() * 1e6 / calls as f64;
+        if rep > 0 {
+            samples.push(us);
+        }
+        // The idle PEs stay busy (polling), not asleep in a wait: a sleeping target is
+        // woken by every remote atomic (a futex wake each, module docs), and a passive
+        // target is usually computing.
+        if active && me == 0 {
+            for q in (0..p).filter(|&q| q != 0 && !contended) {
+                team.atomic_set(done, rep + 1, q)?;
+            }
+        } else if !active {
+            let w = &team.local_atomic(&done)[0];
+            let mut polls = 0u32;
+            while w.load(Ordering::Acquire) < rep + 1 {
+                polls += 1;
+                if polls.is_multiple_of(64) {
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+            }
+        }
+    }
+    team.barrier_all()?;
+    if me == target {
+        let actives = if target == 0 { p as u64 } else { 1 };
+        let ok = match mode {
+            Mode::AccSum => team
+                .local(&arr)
+                .iter()
+                .enumerate()
+                .all(|(i, &v)| v == total as i64 * (i as i64 + 1)),
+            Mode::AccMin => team
+                .local(&arr)
+                .iter()
+                .enumerate()
+                .all(|(i, &v)| v == min_value(total, i)),
+            _ => team.local_atomic(&word)[0].load(Ordering::Acquire) == actives * total,
+        };
+        if !ok {
+            team.atomic_add(bad, 1u64, 0)?;
+        }
+    }
+    team.barrier_all()?;
+    let verified = me != 0 || team.local_atomic(&bad)[0].load(Ordering::Acquire) == 0;
+    Ok(Outcome {
+        samples_us: samples,
+        verified,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{Machine, Tool};
+
+    #[test]
+    fn plans() {
+        let q = Config::for_report(true);
+        q.validate().unwrap();
+        // 2 accumulate modes × 3 sizes + 4 word modes × 2 p.
+        assert_eq!(q.points().len(), 2 * 3 + 4 * 2);
+        assert_eq!(q.calls(4096), 2);
+        assert_eq!(q.calls(64), 31);
+        let mut b = q.clone();
+        b.sizes = vec![MAX_SIZE + 1];
+        assert!(b.validate().is_err());
+        let mut b = q.clone();
+        b.pes = vec![1];
+        assert!(b.validate().is_err());
+        // Min operands fall with every call: the final minimum is the last call's.
+        assert!(min_value(5, 2) < min_value(4, 2));
+        assert_eq!(min_value(2, 1), -7);
+    }
+
+    #[test]
+    fn findings_by_hand() {
+        let mut r = BenchResults::new(
+            NAME,
+            Machine::default(),
+            Tool::default(),
+            serde_json::json!({}),
+        );
+        let rec = |s: &str, x: f64, v: f64| {
+            let runs: Vec<Vec<f64>> = (0..3).map(|k| vec![v * (1.0 + 0.01 * k as f64)]).collect();
+            BenchRecord::new(s, x, 3, 1, true)
+                .metric(METRIC, MetricRecord::from_runs("µs", false, &runs).unwrap())
+        };
+        r.records.push(rec("acc-sum", 64.0, 1.0));
+        r.records.push(rec("acc-min", 64.0, 3.0));
+        r.records.push(rec("fetch-add", 4.0, 0.02));
+        r.records.push(rec("fetch-add-contended", 4.0, 0.2));
+        let f = findings(&r);
+        assert_eq!(f.len(), 2);
+        assert!(f[0].sentence.contains("3.00×"), "{}", f[0].sentence);
+        assert!(f[1].sentence.contains("10.00×"), "{}", f[1].sentence);
+        assert!(f.iter().all(|f| f.holds == crate::bench::Holds::Yes));
+    }
+}

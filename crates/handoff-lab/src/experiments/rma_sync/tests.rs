@@ -1,0 +1,96 @@
+use super::*;
+use crate::bench::models::ModelFit;
+use crate::schema::{Machine, Tool};
+
+#[test]
+fn report_plans_and_points() {
+    let q = Config::for_report(true);
+    q.validate().unwrap();
+    // 7 modes × 2 p + pscw-k × 3 k.
+    assert_eq!(q.points().len(), 7 * 2 + 3);
+    assert!(q.points().contains(&(Mode::PscwK, 4, 3, 3)));
+    assert!(
+        q.points().contains(&(Mode::PscwRing, 2, 1, 2)),
+        "k = 2 capped at p − 1"
+    );
+    let full = Config::for_report(false);
+    full.validate().unwrap();
+    assert_eq!(full.points().len(), 7 * 5 + 7);
+    let bad = |f: fn(&mut Config)| {
+        let mut c = Config::for_report(true);
+        f(&mut c);
+        c.validate().is_err()
+    };
+    assert!(bad(|c| c.pes = vec![1]));
+    assert!(bad(|c| c.ks = vec![4])); // k must be below the largest p (4)
+    assert!(bad(|c| c.modes.clear()));
+    assert!(bad(|c| c.iters = 0));
+}
+
+fn rec(series: &str, x: f64, runs: &[f64]) -> BenchRecord {
+    let per_run: Vec<Vec<f64>> = runs.iter().map(|&v| vec![v, v]).collect();
+    BenchRecord::new(series, x, runs.len() as u64, 2, true)
+        .param("pes", 4)
+        .metric(
+            METRIC,
+            MetricRecord::from_runs("µs", false, &per_run).unwrap(),
+        )
+}
+
+fn results() -> BenchResults {
+    let mut r = BenchResults::new(
+        NAME,
+        Machine::default(),
+        Tool::default(),
+        serde_json::json!({}),
+    );
+    // fence 2 + 1·log2 p: 3 at p = 2, 4 at p = 4; pscw-ring flat 1; lock flat 0.5.
+    for (p, f) in [(2.0, 3.0), (4.0, 4.0)] {
+        r.records.push(rec("fence", p, &[f * 0.99, f, f * 1.01]));
+        r.records.push(rec("pscw-ring", p, &[0.99, 1.0, 1.01]));
+        r.records
+            .push(rec("lock-exclusive", p, &[0.495, 0.5, 0.505]));
+    }
+    // pscw-k 0.5 + 0.5·k.
+    for k in [1.0, 2.0, 3.0] {
+        r.records.push(rec("pscw-k", k, &[0.5 + 0.5 * k]));
+    }
+    r
+}
+
+#[test]
+fn findings_by_hand() {
+    let f = findings(&results());
+    assert_eq!(f.len(), 2);
+    // fence / pscw-ring at p = 4: 4 / 1 = 4 ≥ 1, tight interval: holds.
+    assert_eq!(f[0].holds, crate::bench::Holds::Yes, "{}", f[0].sentence);
+    assert!(f[0].sentence.contains("4.00×"), "{}", f[0].sentence);
+    // lock at p=2 / p=4 = 1 ≥ 0.67: holds.
+    assert_eq!(f[1].holds, crate::bench::Holds::Yes, "{}", f[1].sentence);
+}
+
+#[test]
+fn advice_uses_the_models_crossover() {
+    let mut r = results();
+    r.records.push(rec("flush", 2.0, &[0.0119, 0.012, 0.0121]));
+    for m in [Mode::Fence, Mode::PscwK, Mode::LockExclusive] {
+        let (form, x) = m.model();
+        let fit: ModelFit = fit_series(&r, m.name(), METRIC, form, x).unwrap();
+        r.models.push(fit);
+    }
+    // fence at p = 4 (pscw-k's pes param): 2 + 1·2 = 4; PSCW 0.5 + 0.5·k = 4 at k = 7.
+    let a = advice(&r);
+    assert!(a[0].contains("fewer than about 7.0 partners"), "{a:?}");
+    // lock at p = 2: 0.5 µs; flush 0.012 µs.
+    assert!(
+        a[1].contains("costs 500 ns at p = 2") && a[1].contains("a flush 12 ns"),
+        "{a:?}"
+    );
+    assert!(
+        r.models[0]
+            .formula()
+            .starts_with("fence ≈ 2.00 µs + 1.00 µs · log2 p"),
+        "{}",
+        r.models[0].formula()
+    );
+}

@@ -1,0 +1,215 @@
+//! Passive target on [`Epochs`]: `lock` / `unlock`, `lock_all` / `unlock_all`, on the
+//! remote lock word of [`super::lockword`] (the protocol, its fairness and ordering are
+//! there). A waiter retries with the team's wait strategy and sleeps on its own doorbell;
+//! it sets its bit in the target's `waiters` bitmap first, and an unlock rings every PE
+//! whose bit it sees. The bit and the lock word are different words, so each side puts a
+//! `quiet` (a `SeqCst` fence) between its two accesses: either the waiter's retry sees the
+//! release or the releaser sees the bit (the store-buffering pattern is forbidden between
+//! two SeqCst fences). A missed ring would cost one 50 ms sleep slice, never a hang.
+
+use super::lockword::{self, LockWord};
+use super::{EpochError, Epochs, LockKind};
+use crate::team::{AtomicOp, SignalOp, Sym, Team, TeamError, Transport};
+
+/// The lock word of PE `pe`, through the team's remote atomics.
+struct Remote<'a, X: Transport> {
+    team: &'a Team<X>,
+    word: Sym<u64>,
+    pe: usize,
+}
+
+impl<X: Transport> LockWord for Remote<'_, X> {
+    type Err = TeamError;
+    fn rmw(&self, op: AtomicOp<u64>) -> Result<u64, TeamError> {
+        self.team.atomic(self.word.at(0), op, self.pe)
+    }
+}
+
+fn attempt<L: LockWord>(w: &L, kind: LockKind) -> Result<bool, L::Err> {
+    match kind {
+        LockKind::Exclusive => lockword::try_exclusive(w),
+        LockKind::Shared => lockword::try_shared(w),
+    }
+}
+
+impl<X: Transport> Epochs<'_, X> {
+    fn remote(&self, pe: usize) -> Remote<'_, X> {
+        Remote {
+            team: self.team,
+            word: self.lock,
+            pe,
+        }
+    }
+
+    /// `MPI_Win_lock`: takes the lock on PE `pe` (exclusive or shared), waiting while it is
+    /// held in a conflicting mode. Fair to writers: once an exclusive locker waits, no new
+    /// shared lock is granted. A holder that dies ends the wait with
+    /// [`TeamError::PeerDied`] naming it; a holder that never unlocks, with
+    /// [`EpochError::Timeout`] after the epochs' timeout.
+    pub fn lock(&mut self, pe: usize, kind: LockKind) -> Result<(), EpochError> {
+        let p = self.team.size();
+        if pe >= p {
+            return Err(TeamError::NoSuchPe { pe, size: p }.into());
+        }
+        if let Some(held) = self.held[pe] {
+            if self.all {
+                return Err(EpochError::EpochOpen {
+                    op: "lock",
+                    open: "a lock_all epoch",
+                    how: "call unlock_all() first",
+                });
+            }
+            return Err(EpochError::AlreadyLocked { pe, held });
+        }
+        if let Some((open, how)) = self
+            .open_epoch()
+            .filter(|_| self.access.is_some() || self.exposure.is_some())
+        {
+            return Err(EpochError::EpochOpen {
+                op: "lock",
+                open,
+                how,
+            });
+        }
+        self.acquire(pe, kind)?;
+        self.held[pe] = Some(kind);
+        Ok(())
+    }
+
+    fn acquire(&self, pe: usize, kind: LockKind) -> Result<(), EpochError> {
+        let w = self.remote(pe);
+        if kind == LockKind::Exclusive {
+            lockword::announce_writer(&w)?;
+        }
+        let got = attempt(&w, kind).map_err(EpochError::from);
+        let res = match got {
+            Ok(true) => Ok(()),
+            Ok(false) => self.wait_for(&w, kind),
+            Err(e) => Err(e),
+        };
+        if res.is_err() && kind == LockKind::Exclusive {
+            // Best effort: a writer that gave up must not keep readers out.
+            let _ = lockword::withdraw_writer(&w);
+        }
+        res
+    }
+
+    fn wait_for(&self, w: &Remote<'_, X>, kind: LockKind) -> Result<(), EpochError> {
+        let me = self.team.rank();
+        let (slot, bit) = (self.waiters.at(me / 64), 1u64 << (me % 64));
+        self.team.atomic_fetch_or(slot, bit, w.pe)?;
+        self.team.quiet(); // SeqCst: the bit before the retries (module docs).
+        let mut failed = None;
+        let waited = self.team.x.wait_local(
+            &mut || match attempt(w, kind) {
+                Ok(true) => Some(0),
+                Ok(false) => None,
+                Err(e) => {
+                    failed = Some(e);
+                    Some(1)
+                }
+            },
+            self.deadline(),
+            "a lock",
+        );
+        let cleared = self.team.atomic_fetch_and(slot, !bit, w.pe);
+        waited.map_err(self.timed("lock", "unlock", Some(w.pe)))?;
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+        cleared?;
+        Ok(())
+    }
+
+    /// `MPI_Win_unlock`: completes this PE's operations (`quiet`), releases the lock on
+    /// `pe`, and wakes the PEs waiting for it. [`EpochError::NotLocked`] if this PE does
+    /// not hold it.
+    pub fn unlock(&mut self, pe: usize) -> Result<(), EpochError> {
+        if self.all {
+            return Err(EpochError::EpochOpen {
+                op: "unlock",
+                open: "a lock_all epoch",
+                how: "call unlock_all() (unlock is for lock)",
+            });
+        }
+        self.locked("unlock", pe)?;
+        self.release(pe, "unlock")
+    }
+
+    pub(super) fn release(&mut self, pe: usize, op: &'static str) -> Result<(), EpochError> {
+        let kind = self.locked(op, pe)?;
+        self.team.quiet();
+        let w = self.remote(pe);
+        let before = match kind {
+            LockKind::Exclusive => lockword::unlock_exclusive(&w)?,
+            LockKind::Shared => lockword::unlock_shared(&w)?,
+        };
+        self.held[pe] = None;
+        let sane = match kind {
+            LockKind::Exclusive => before & lockword::WRITER != 0,
+            LockKind::Shared => before & lockword::READERS != 0,
+        };
+        if !sane {
+            return Err(EpochError::Corrupt {
+                op,
+                pe,
+                word: before,
+            });
+        }
+        self.team.quiet(); // SeqCst: the release before reading the bits (module docs).
+        for i in 0..self.waiters.len() {
+            let mut bits = self.team.atomic_fetch(self.waiters.at(i), pe)?;
+            while bits != 0 {
+                let waiter = i * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.team
+                    .signal(self.wake.at(0), SignalOp::Add(1), waiter)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `MPI_Win_lock_all`: a shared lock on every PE, taken in rank order (so two
+    /// `lock_all`s and rank-ordered locks cannot deadlock). On an error the locks taken so
+    /// far are released.
+    pub fn lock_all(&mut self) -> Result<(), EpochError> {
+        if let Some((open, how)) = self.open_epoch() {
+            return Err(EpochError::EpochOpen {
+                op: "lock_all",
+                open,
+                how,
+            });
+        }
+        for pe in 0..self.team.size() {
+            if let Err(e) = self.acquire(pe, LockKind::Shared) {
+                for q in 0..pe {
+                    let _ = self.release(q, "lock_all");
+                }
+                return Err(e);
+            }
+            self.held[pe] = Some(LockKind::Shared);
+        }
+        self.all = true;
+        Ok(())
+    }
+
+    /// `MPI_Win_unlock_all`: completes this PE's operations and releases every shared lock
+    /// of [`lock_all`](Self::lock_all).
+    pub fn unlock_all(&mut self) -> Result<(), EpochError> {
+        if !self.all {
+            return Err(EpochError::NoEpoch {
+                op: "unlock_all",
+                needs: "lock_all",
+            });
+        }
+        let mut first = Ok(());
+        for pe in 0..self.team.size() {
+            let r = self.release(pe, "unlock_all");
+            if first.is_ok() {
+                first = r;
+            }
+        }
+        self.all = false;
+        first
+    }
+}

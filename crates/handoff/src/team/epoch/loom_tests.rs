@@ -1,0 +1,167 @@
+//! Loom models of the epoch protocols on their real code: the lock word functions of
+//! [`super::lockword`] on a loom atomic through `ops::apply_atomic64` (what the team's
+//! remote atomic runs on the target's word), and the PSCW matching of [`super::matching`]
+//! on signal words through `ops::apply_signal` / `ops::load_signal` (what the team's
+//! `signal` and local polls run). Payloads are loom `UnsafeCell`s: a missing
+//! happens-before is a reported race. Waits spin with `yield_now` (the team's waits add
+//! only sleeping, which the team's own models check).
+
+use super::lockword::{self, LockWord};
+use super::matching::{Matching, PscwWords};
+use crate::atomic::{fence, AtomicU64, Ordering};
+use crate::team::ops::{apply_signal, load_signal};
+use crate::team::SignalOp;
+use loom::cell::UnsafeCell;
+use loom::sync::Arc;
+
+fn ok<T>(r: Result<T, std::convert::Infallible>) -> T {
+    match r {
+        Ok(v) => v,
+    }
+}
+
+fn lock_exclusive(w: &AtomicU64) {
+    ok(lockword::announce_writer(w));
+    while !ok(lockword::try_exclusive(w)) {
+        loom::thread::yield_now();
+    }
+}
+
+fn lock_shared(w: &AtomicU64) {
+    while !ok(lockword::try_shared(w)) {
+        loom::thread::yield_now();
+    }
+}
+
+/// Two exclusive lockers increment an unprotected cell: no race, both increments land, the
+/// word returns to 0.
+#[test]
+fn loom_epoch_lock_two_writers_exclude() {
+    loom::model(|| {
+        let s = Arc::new((AtomicU64::new(0), UnsafeCell::new(0u64)));
+        let ts: Vec<_> = (0..2)
+            .map(|_| {
+                let s = s.clone();
+                loom::thread::spawn(move || {
+                    lock_exclusive(&s.0);
+                    // SAFETY: the exclusive lock is held (what loom checks).
+                    s.1.with_mut(|p| unsafe { *p += 1 });
+                    ok(lockword::unlock_exclusive(&s.0));
+                })
+            })
+            .collect();
+        for t in ts {
+            t.join().unwrap();
+        }
+        // SAFETY: both writers joined.
+        assert_eq!(s.1.with(|p| unsafe { *p }), 2);
+        assert_eq!(ok(s.0.rmw(crate::team::AtomicOp::Fetch)), 0);
+    });
+}
+
+/// A reader and a writer: the reader sees the cell before or after the writer's whole
+/// update (never during: loom reports the race), and the word returns to 0.
+#[test]
+fn loom_epoch_lock_reader_and_writer() {
+    loom::model(|| {
+        let s = Arc::new((AtomicU64::new(0), UnsafeCell::new(0u64)));
+        let s2 = s.clone();
+        let w = loom::thread::spawn(move || {
+            lock_exclusive(&s2.0);
+            // SAFETY: exclusive lock held.
+            s2.1.with_mut(|p| unsafe { *p = 7 });
+            ok(lockword::unlock_exclusive(&s2.0));
+        });
+        lock_shared(&s.0);
+        // SAFETY: shared lock held: no writer inside.
+        let seen = s.1.with(|p| unsafe { *p });
+        ok(lockword::unlock_shared(&s.0));
+        assert!(seen == 0 || seen == 7);
+        w.join().unwrap();
+        assert_eq!(ok(s.0.rmw(crate::team::AtomicOp::Fetch)), 0);
+    });
+}
+
+/// Two PEs' PSCW words: `posts[pe][from]`, `completions[pe]`, and the target's window.
+struct Shared {
+    posts: [[AtomicU64; 2]; 2],
+    completions: [AtomicU64; 2],
+    window: UnsafeCell<u64>,
+}
+
+struct Pe {
+    me: usize,
+    s: Arc<Shared>,
+}
+
+impl PscwWords for Pe {
+    type Err = std::convert::Infallible;
+    fn post_to(&self, origin: usize) -> Result<(), Self::Err> {
+        apply_signal(&self.s.posts[origin][self.me], SignalOp::Add(1));
+        Ok(())
+    }
+    fn posts_from(&self, target: usize) -> u64 {
+        load_signal(&self.s.posts[self.me][target])
+    }
+    fn complete_to(&self, target: usize) -> Result<(), Self::Err> {
+        apply_signal(&self.s.completions[target], SignalOp::Add(1));
+        Ok(())
+    }
+    fn completions(&self) -> u64 {
+        load_signal(&self.s.completions[self.me])
+    }
+}
+
+/// Target 0 exposes its window to origin 1 for two epochs in a row; in each the origin
+/// reads what the target wrote before posting and puts a new value; the target reads it
+/// after `wait`. No race (loom), no epoch crossing (the values), for the real matching code.
+#[test]
+fn loom_epoch_pscw_two_epochs() {
+    loom::model(|| {
+        let s = Arc::new(Shared {
+            posts: Default::default(),
+            completions: Default::default(),
+            window: UnsafeCell::new(0),
+        });
+        let origin = Pe {
+            me: 1,
+            s: s.clone(),
+        };
+        let o = loom::thread::spawn(move || {
+            let mut m = Matching::new(2);
+            for epoch in 1..=2u64 {
+                while !m.posted(&origin, 0) {
+                    loom::thread::yield_now();
+                }
+                m.consume_post(0);
+                // SAFETY: inside the access epoch the target does not touch its window.
+                let before = origin.s.window.with(|p| unsafe { *p });
+                assert_eq!(
+                    before,
+                    10 * epoch,
+                    "epoch {epoch}: the target's pre-post write"
+                );
+                origin.s.window.with_mut(|p| unsafe { *p = 10 * epoch + 1 });
+                fence(Ordering::SeqCst); // quiet
+                ok(m.complete(&origin, &[0]));
+            }
+        });
+        let target = Pe {
+            me: 0,
+            s: s.clone(),
+        };
+        let mut m = Matching::new(2);
+        for epoch in 1..=2u64 {
+            // SAFETY: outside an exposure epoch only the target touches its window.
+            s.window.with_mut(|p| unsafe { *p = 10 * epoch });
+            ok(m.post(&target, &[1]));
+            while !m.completed(&target, 1) {
+                loom::thread::yield_now();
+            }
+            m.consume_completions(1);
+            // SAFETY: after wait the origin's epoch is over.
+            assert_eq!(s.window.with(|p| unsafe { *p }), 10 * epoch + 1);
+        }
+        o.join().unwrap();
+    });
+}

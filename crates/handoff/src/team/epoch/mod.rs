@@ -1,0 +1,334 @@
+//! MPI-3 one-sided synchronization epochs on a [`Team`](super::Team), after foMPI
+//! (Gerstenberger, Besta, Hoefler, SC'13): fence, generalized active target
+//! (post / start / complete / wait / test), passive target locks (`lock`, `lock_all`,
+//! `flush`, `sync`), and element-wise atomic accumulates.
+//!
+//! Everything is built on the team's public operations (symmetric allocation, signals,
+//! remote atomics, quiet, barriers), so the epochs work over any [`Transport`](super::Transport). An
+//! [`Epochs`] object is created collectively; its control words live in the symmetric heap:
+//!
+//! | word (per PE)           | used by                                              |
+//! |-------------------------|------------------------------------------------------|
+//! | `posts[p]`              | PSCW: target `t`'s posts to this origin (`posts[t]`) |
+//! | `completions`           | PSCW: completions of this target's exposure epoch    |
+//! | `lock`                  | passive target: the lock on this PE (`lockword.rs`)     |
+//! | `waiters[⌈p/64⌉]`       | passive target: PEs asleep on this PE's lock         |
+//! | `wake`                  | passive target: rung by an unlock to wake this PE    |
+//!
+//! # Costs (shared memory)
+//!
+//! - [`fence`](Epochs::fence): `quiet` + the team's dissemination barrier — ⌈log2 p⌉ rounds.
+//! - [`post`](Epochs::post) / [`complete`](Epochs::complete): one remote increment per group
+//!   member; [`start`](Epochs::start) / [`wait`](Epochs::wait): reads of k local words. O(k),
+//!   independent of p.
+//! - [`lock`](Epochs::lock) / [`unlock`](Epochs::unlock): two to three remote atomics on the
+//!   target's word when uncontended, independent of p; [`lock_all`](Epochs::lock_all) takes
+//!   a shared lock on every PE (in rank order, so two `lock_all`s cannot deadlock).
+//! - [`flush`](Epochs::flush)`(pe)` is `quiet`: a put on one node is a copy into the
+//!   target's mapped memory, complete when it returns; what a flush must still give is
+//!   *visibility order* — everything before it is visible to whoever sees anything this PE
+//!   does after it — and `quiet`'s `SeqCst` fence gives exactly that, toward every PE at
+//!   once, so there is nothing to do per target. [`flush_local`](Epochs::flush_local)
+//!   (source buffers reusable) is free: a put's source is reusable when it returns.
+//!
+//! # Models
+//!
+//! `loom_tests.rs` checks the lock word protocol (`lockword.rs`: mutual exclusion of
+//! writers, readers against a writer) and the PSCW matching (two epochs in a row, no
+//! crossing, data visible after `wait`) on the real protocol functions; fence is `quiet` +
+//! the team's dissemination barrier, whose loom model is in `team/barrier.rs`.
+//!
+//! # Misuse
+//!
+//! Starting without a matching post, waiting without completes, unlocking what is not
+//! locked, locking a target twice, fencing inside another epoch: [`EpochError`], never a
+//! hang. Waits for another PE's matching call end after [`Epochs::set_timeout`]
+//! (default [`DEFAULT_TIMEOUT`]) with [`EpochError::Timeout`] naming that PE; a PE that dies
+//! ends every wait with [`TeamError::PeerDied`](super::TeamError::PeerDied) naming it — a
+//! lock holder that dies releases nothing silently. An [`Epochs`] dropped with an epoch
+//! open releases its locks (so no one waits forever), says so on stderr and, in debug
+//! builds, panics; [`Epochs::close`] reports it as an error instead.
+
+mod accumulate;
+mod error;
+pub(crate) mod lockword;
+pub(crate) mod matching;
+
+#[cfg(not(loom))]
+mod lock;
+#[cfg(not(loom))]
+mod pscw;
+
+#[cfg(all(test, loom))]
+mod loom_tests;
+
+pub use accumulate::{AccElem, AccOp};
+pub use error::EpochError;
+
+use std::time::Duration;
+
+/// How long an epoch wait for another PE's matching call may take by default.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The kind of a passive-target lock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockKind {
+    /// One holder (`MPI_LOCK_EXCLUSIVE`).
+    Exclusive,
+    /// Any number of holders (`MPI_LOCK_SHARED`).
+    Shared,
+}
+
+#[cfg(not(loom))]
+pub use imp::Epochs;
+
+#[cfg(not(loom))]
+mod imp {
+    use std::time::Duration;
+
+    use super::matching::Matching;
+    use super::{EpochError, LockKind, DEFAULT_TIMEOUT};
+    use crate::sys::Deadline;
+    use crate::team::{Sym, Team, TeamError, Transport};
+
+    /// One PE's synchronization epochs over a team (an MPI window's synchronization
+    /// state); created collectively by [`Epochs::new`]. Module docs: costs and misuse.
+    pub struct Epochs<'t, X: Transport> {
+        pub(super) team: &'t Team<X>,
+        /// `posts[t]`: posts from target `t` (PSCW, origin side).
+        pub(super) posts: Sym<u64>,
+        /// Completions received (PSCW, target side).
+        pub(super) completions: Sym<u64>,
+        /// The lock word of this PE.
+        pub(super) lock: Sym<u64>,
+        /// Bitmap of PEs waiting for this PE's lock.
+        pub(super) waiters: Sym<u64>,
+        /// Rung (a signal add) by an unlock that saw this PE waiting.
+        pub(super) wake: Sym<u64>,
+        pub(super) matching: Matching,
+        /// The targets of the open access epoch (`start`).
+        pub(super) access: Option<Vec<usize>>,
+        /// The size of the open exposure epoch's group (`post`).
+        pub(super) exposure: Option<usize>,
+        /// The lock this PE holds on each target.
+        pub(super) held: Vec<Option<LockKind>>,
+        /// Whether the locks held came from `lock_all`.
+        pub(super) all: bool,
+        pub(super) timeout: Option<Duration>,
+    }
+
+    impl<X: Transport> std::fmt::Debug for Epochs<'_, X> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("Epochs")
+                .field("rank", &self.team.rank())
+                .field("access", &self.access)
+                .field("exposure", &self.exposure)
+                .field("all", &self.all)
+                .finish_non_exhaustive()
+        }
+    }
+
+    impl<'t, X: Transport> Epochs<'t, X> {
+        /// Collective: allocates the epoch words on every PE (5 symmetric objects, a few
+        /// hundred bytes) and waits until every PE has them (a barrier), so no PE's first
+        /// post or lock reaches a PE that has not made its words yet.
+        pub fn new(team: &'t Team<X>) -> Result<Self, EpochError> {
+            let p = team.size();
+            let posts = team.alloc::<u64>(p)?;
+            let completions = team.alloc::<u64>(1)?;
+            let lock = team.alloc::<u64>(1)?;
+            let waiters = team.alloc::<u64>(p.div_ceil(64))?;
+            let wake = team.alloc::<u64>(1)?;
+            team.barrier_all()?;
+            Ok(Epochs {
+                team,
+                posts,
+                completions,
+                lock,
+                waiters,
+                wake,
+                matching: Matching::new(p),
+                access: None,
+                exposure: None,
+                held: vec![None; p],
+                all: false,
+                timeout: Some(DEFAULT_TIMEOUT),
+            })
+        }
+
+        /// The team.
+        pub fn team(&self) -> &'t Team<X> {
+            self.team
+        }
+
+        /// Bounds every later epoch wait (start, wait, lock) by `timeout`; `None` waits
+        /// without limit (a dead PE still ends the wait).
+        pub fn set_timeout(&mut self, timeout: Option<Duration>) {
+            self.timeout = timeout;
+        }
+
+        pub(super) fn deadline(&self) -> Option<Deadline> {
+            self.timeout.map(Deadline::after)
+        }
+
+        /// Turns the team's timeout into one that names the call and the PE.
+        pub(super) fn timed(
+            &self,
+            op: &'static str,
+            what: &'static str,
+            pe: Option<usize>,
+        ) -> impl Fn(TeamError) -> EpochError + '_ {
+            move |e| match e {
+                TeamError::Timeout { .. } => EpochError::Timeout {
+                    op,
+                    what,
+                    pe,
+                    after: self.timeout.unwrap_or_default(),
+                },
+                e => EpochError::Team(e),
+            }
+        }
+
+        /// What is open, if anything: `(name, what closes it)`.
+        pub(super) fn open_epoch(&self) -> Option<(&'static str, &'static str)> {
+            if self.access.is_some() {
+                Some(("an access epoch (start)", "call complete() first"))
+            } else if self.exposure.is_some() {
+                Some(("an exposure epoch (post)", "call wait() or test() first"))
+            } else if self.all {
+                Some(("a lock_all epoch", "call unlock_all() first"))
+            } else if self.held.iter().any(Option::is_some) {
+                Some(("a lock epoch", "unlock every locked PE first"))
+            } else {
+                None
+            }
+        }
+
+        /// Checks a group: PEs of the team, each once; returns it.
+        pub(super) fn group(
+            &self,
+            op: &'static str,
+            group: &[usize],
+        ) -> Result<Vec<usize>, EpochError> {
+            let p = self.team.size();
+            let mut seen = vec![false; p];
+            for &g in group {
+                if g >= p {
+                    return Err(EpochError::BadGroup {
+                        op,
+                        why: format!("PE {g} is not in the team (ranks 0 to {})", p - 1),
+                    });
+                }
+                if std::mem::replace(&mut seen[g], true) {
+                    return Err(EpochError::BadGroup {
+                        op,
+                        why: format!("PE {g} is listed twice; name each PE once"),
+                    });
+                }
+            }
+            Ok(group.to_vec())
+        }
+
+        // ---- fence, flush, sync ------------------------------------------------------
+
+        /// Collective `MPI_Win_fence`: completes this PE's puts and atomics and waits until
+        /// every PE has done the same — `quiet` + the dissemination barrier, ⌈log2 p⌉
+        /// rounds. Every put made before any PE's fence is visible to every PE after it.
+        /// Not inside a PSCW or lock epoch ([`EpochError::EpochOpen`]).
+        pub fn fence(&self) -> Result<(), EpochError> {
+            if let Some((open, how)) = self.open_epoch() {
+                return Err(EpochError::EpochOpen {
+                    op: "fence",
+                    open,
+                    how,
+                });
+            }
+            self.team.quiet();
+            self.team.barrier_all()?;
+            Ok(())
+        }
+
+        /// `MPI_Win_flush(pe)`: completes this PE's operations toward `pe` — `quiet` (module
+        /// docs: why that suffices on shared memory). Inside a lock epoch on `pe`.
+        pub fn flush(&self, pe: usize) -> Result<(), EpochError> {
+            self.locked("flush", pe)?;
+            self.team.quiet();
+            Ok(())
+        }
+
+        /// `MPI_Win_flush_all`: [`flush`](Self::flush) toward every locked PE (one `quiet`).
+        pub fn flush_all(&self) -> Result<(), EpochError> {
+            if !self.all && self.held.iter().all(Option::is_none) {
+                return Err(EpochError::NoEpoch {
+                    op: "flush_all",
+                    needs: "lock or lock_all",
+                });
+            }
+            self.team.quiet();
+            Ok(())
+        }
+
+        /// `MPI_Win_flush_local(pe)`: the source buffers of this PE's puts toward `pe` may
+        /// be reused — true on shared memory as soon as a put returns, so only the lock is
+        /// checked.
+        pub fn flush_local(&self, pe: usize) -> Result<(), EpochError> {
+            self.locked("flush_local", pe).map(|_| ())
+        }
+
+        /// `MPI_Win_sync`: a full memory fence between this PE's local accesses to its own
+        /// heap and other PEs' remote ones (`quiet`, a `SeqCst` fence).
+        pub fn sync(&self) {
+            self.team.quiet();
+        }
+
+        pub(super) fn locked(&self, op: &'static str, pe: usize) -> Result<LockKind, EpochError> {
+            let p = self.team.size();
+            if pe >= p {
+                return Err(TeamError::NoSuchPe { pe, size: p }.into());
+            }
+            self.held[pe].ok_or(EpochError::NotLocked { op, pe })
+        }
+
+        /// Ends the epochs object: [`EpochError::EpochOpen`] if an epoch is still open (its
+        /// locks are released all the same, so no other PE waits for them).
+        pub fn close(mut self) -> Result<(), EpochError> {
+            let open = self.open_epoch();
+            self.release_all();
+            match open {
+                Some((open, how)) => Err(EpochError::EpochOpen {
+                    op: "close",
+                    open,
+                    how,
+                }),
+                None => Ok(()),
+            }
+        }
+
+        /// Releases every lock held and forgets the PSCW epochs (best effort).
+        fn release_all(&mut self) {
+            for pe in 0..self.held.len() {
+                if self.held[pe].is_some() {
+                    let _ = self.release(pe, "close");
+                }
+            }
+            self.all = false;
+            self.access = None;
+            self.exposure = None;
+        }
+    }
+
+    impl<X: Transport> Drop for Epochs<'_, X> {
+        fn drop(&mut self) {
+            if let Some((open, how)) = self.open_epoch() {
+                self.release_all();
+                eprintln!(
+                    "handoff: PE {}: Epochs dropped with {open} ({how}); its locks were released",
+                    self.team.rank()
+                );
+                if cfg!(debug_assertions) && !std::thread::panicking() {
+                    panic!("Epochs dropped with {open}: {how}, or end it with Epochs::close");
+                }
+            }
+        }
+    }
+}

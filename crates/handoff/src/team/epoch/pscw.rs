@@ -1,0 +1,136 @@
+//! Generalized active target on [`Epochs`]: `post` / `start` / `complete` / `wait` / `test`,
+//! on the counters of [`super::matching`] (the protocol and its ordering are there).
+
+use super::matching::PscwWords;
+use super::{EpochError, Epochs};
+use crate::team::ops::load_signal;
+use crate::team::{SignalOp, TeamError, Transport};
+
+impl<X: Transport> PscwWords for Epochs<'_, X> {
+    type Err = TeamError;
+    fn post_to(&self, origin: usize) -> Result<(), TeamError> {
+        self.team
+            .signal(self.posts.at(self.team.rank()), SignalOp::Add(1), origin)
+    }
+    fn posts_from(&self, target: usize) -> u64 {
+        // `team.word` checked bounds when the object was made; `target < size` = its length.
+        let w = self.team.word(&self.posts.at(target), "start");
+        w.map(load_signal).unwrap_or(0)
+    }
+    fn complete_to(&self, target: usize) -> Result<(), TeamError> {
+        self.team
+            .signal(self.completions.at(0), SignalOp::Add(1), target)
+    }
+    fn completions(&self) -> u64 {
+        let w = self.team.word(&self.completions.at(0), "wait");
+        w.map(load_signal).unwrap_or(0)
+    }
+}
+
+impl<X: Transport> Epochs<'_, X> {
+    /// `MPI_Win_post`: opens an exposure epoch for the origins in `group` (each told by one
+    /// remote increment). Returns at once; [`wait`](Self::wait) or [`test`](Self::test)
+    /// closes it.
+    pub fn post(&mut self, group: &[usize]) -> Result<(), EpochError> {
+        if self.exposure.is_some() {
+            return Err(EpochError::EpochOpen {
+                op: "post",
+                open: "an exposure epoch (post)",
+                how: "call wait() or test() first",
+            });
+        }
+        let group = self.group("post", group)?;
+        // Publish this PE's local writes to its heap before the origins may read it.
+        self.team.quiet();
+        self.matching.post(self, &group)?;
+        self.exposure = Some(group.len());
+        Ok(())
+    }
+
+    /// `MPI_Win_start`: opens an access epoch to the targets in `group`, waiting until each
+    /// of them has posted (in group order). Without a matching post the wait ends with
+    /// [`EpochError::Timeout`] naming the target after the epochs' timeout. A failed `start`
+    /// may have consumed the posts of the targets before the failing one: treat it as the
+    /// end of the epochs (as MPI treats a failed synchronization).
+    pub fn start(&mut self, group: &[usize]) -> Result<(), EpochError> {
+        if self.access.is_some() {
+            return Err(EpochError::EpochOpen {
+                op: "start",
+                open: "an access epoch (start)",
+                how: "call complete() first",
+            });
+        }
+        if self.all || self.held.iter().any(Option::is_some) {
+            return Err(EpochError::EpochOpen {
+                op: "start",
+                open: "a lock epoch",
+                how: "unlock (or unlock_all) first: an access epoch is either active or passive",
+            });
+        }
+        let group = self.group("start", group)?;
+        for &t in &group {
+            let deadline = self.deadline();
+            let this = &*self;
+            this.team
+                .x
+                .wait_local(
+                    &mut || this.matching.posted(this, t).then_some(0),
+                    deadline,
+                    "a post",
+                )
+                .map_err(self.timed("start", "post", Some(t)))?;
+            self.matching.consume_post(t);
+        }
+        self.access = Some(group);
+        Ok(())
+    }
+
+    /// `MPI_Win_complete`: completes this PE's puts of the access epoch (`quiet`) and tells
+    /// each target (one remote increment each). Does not wait.
+    pub fn complete(&mut self) -> Result<(), EpochError> {
+        let group = self.access.take().ok_or(EpochError::NoEpoch {
+            op: "complete",
+            needs: "start",
+        })?;
+        self.team.quiet();
+        self.matching.complete(self, &group)?;
+        Ok(())
+    }
+
+    /// `MPI_Win_wait`: waits until every origin of the exposure epoch has completed; their
+    /// puts are then visible here.
+    pub fn wait(&mut self) -> Result<(), EpochError> {
+        let k = self.exposure.ok_or(EpochError::NoEpoch {
+            op: "wait",
+            needs: "post",
+        })?;
+        let deadline = self.deadline();
+        let this = &*self;
+        this.team
+            .x
+            .wait_local(
+                &mut || this.matching.completed(this, k).then_some(0),
+                deadline,
+                "completions",
+            )
+            .map_err(self.timed("wait", "complete of every origin", None))?;
+        self.matching.consume_completions(k);
+        self.exposure = None;
+        Ok(())
+    }
+
+    /// `MPI_Win_test`: [`wait`](Self::wait) without waiting: `true` (and the exposure epoch
+    /// closed) if every origin has completed, else `false`.
+    pub fn test(&mut self) -> Result<bool, EpochError> {
+        let k = self.exposure.ok_or(EpochError::NoEpoch {
+            op: "test",
+            needs: "post",
+        })?;
+        if !self.matching.completed(self, k) {
+            return Ok(false);
+        }
+        self.matching.consume_completions(k);
+        self.exposure = None;
+        Ok(true)
+    }
+}
