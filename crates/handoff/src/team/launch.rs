@@ -17,9 +17,9 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering as StdOrdering};
 use std::time::{Duration, Instant};
 
+use super::exit::PeStatus;
 use super::layout::*;
 use super::TeamError;
-use super::exit::PeStatus;
 use crate::shm::Segment;
 use crate::sync::Wait;
 use crate::sys::affinity;

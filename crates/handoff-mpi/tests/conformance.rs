@@ -1,0 +1,148 @@
+//! The team transport contract (`handoff_testkit::conformance`, the suite the shared-memory
+//! transport passes) over MPI, under `mpirun` with 2 ranks and with 4 ranks on this
+//! machine's 2 CPUs (oversubscribed), and with each wait strategy; and a rank that dies or
+//! leaves after an error ends the job with a clear line instead of a hang.
+
+#![cfg(feature = "mpi")]
+
+mod common;
+
+use std::time::Duration;
+
+use common::{is_pe, mpirun};
+use handoff::team::{Cmp, SignalOp, Team};
+use handoff_mpi::MpiTransport;
+use handoff_testkit::conformance;
+
+/// A rank's part: join, run `f`, finalize; any failure prints one line and exits 1.
+fn pe(f: impl FnOnce(&Team<MpiTransport>) -> Result<(), String>) -> ! {
+    let team = handoff_mpi::join().unwrap_or_else(|e| {
+        eprintln!("PE could not join: {e}");
+        std::process::exit(1)
+    });
+    // A hang becomes an error naming the wait, well before the job's timeout.
+    team.set_timeout(Some(Duration::from_secs(40)));
+    if let Err(e) = f(&team) {
+        eprintln!("PE {}: {e}", team.rank());
+        std::process::exit(1);
+    }
+    team.finalize().unwrap_or_else(|e| {
+        eprintln!("finalize: {e}");
+        std::process::exit(1)
+    });
+    std::process::exit(0)
+}
+
+fn assert_ok(job: &common::Job, what: &str) {
+    assert!(
+        job.status.is_some_and(|s| s.success()),
+        "{what}: the job failed ({:?}); its output is above",
+        job.status
+    );
+}
+
+#[test]
+fn conformance_mpi_2_and_4_ranks() {
+    const NAME: &str = "conformance_mpi_2_and_4_ranks";
+    if is_pe() {
+        pe(conformance::run_all);
+    }
+    for n in [2, 4] {
+        let job = mpirun(
+            NAME,
+            n,
+            &[("HANDOFF_HEAP_SIZE", "4M")],
+            Duration::from_secs(60),
+        );
+        assert_ok(&job, &format!("conformance on {n} ranks"));
+    }
+}
+
+#[test]
+fn conformance_mpi_every_wait_strategy() {
+    const NAME: &str = "conformance_mpi_every_wait_strategy";
+    if is_pe() {
+        pe(conformance::run_all);
+    }
+    for wait in ["spin-yield", "block"] {
+        let job = mpirun(
+            NAME,
+            3,
+            &[("HANDOFF_HEAP_SIZE", "4M"), ("HANDOFF_WAIT", wait)],
+            Duration::from_secs(60),
+        );
+        assert_ok(&job, &format!("conformance on 3 ranks with {wait} waits"));
+    }
+}
+
+/// Rank 1 dies (exits without finalize, as a crash would) while the others wait for a
+/// signal that never comes, with no timeout: the launcher must end the job, non-zero,
+/// saying which rank ended badly, long before the watchdog.
+#[test]
+fn a_dying_rank_ends_the_job() {
+    const NAME: &str = "a_dying_rank_ends_the_job";
+    if is_pe() {
+        let team = handoff_mpi::join().expect("join");
+        let sig = team.alloc::<u64>(1).expect("alloc");
+        if team.rank() == 1 {
+            eprintln!("PE 1: dying now");
+            std::process::exit(7);
+        }
+        let r = team.signal_wait_until(sig, Cmp::Ge, 1);
+        eprintln!("PE {}: the wait returned {r:?}", team.rank());
+        std::process::exit(0);
+    }
+    let job = mpirun(
+        NAME,
+        3,
+        &[("HANDOFF_HEAP_SIZE", "1M")],
+        Duration::from_secs(30),
+    );
+    let status = job.status.expect("the job hung until the watchdog");
+    assert!(!status.success(), "a job whose rank died exited 0");
+    assert!(
+        job.output.contains("PE 1: dying now"),
+        "rank 1 did not run: {}",
+        job.output
+    );
+}
+
+/// A rank whose team hits an error and is dropped without finalize aborts the whole job
+/// (MPI_Abort) with one line naming it, instead of leaving the others in a barrier.
+#[test]
+fn a_rank_that_leaves_after_an_error_aborts_the_job() {
+    const NAME: &str = "a_rank_that_leaves_after_an_error_aborts_the_job";
+    if is_pe() {
+        let team = handoff_mpi::join().expect("join");
+        let sig = team.alloc::<u64>(1).expect("alloc");
+        if team.rank() == 0 {
+            // A put to a PE that does not exist: an error, then the team is dropped.
+            let err = team.signal(sig, SignalOp::Add(1), 99).unwrap_err();
+            eprintln!("PE 0: {err}");
+            drop(team);
+            unreachable!("MPI_Abort returned");
+        }
+        let r = team.barrier_all();
+        eprintln!("PE {}: the barrier returned {r:?}", team.rank());
+        std::process::exit(0);
+    }
+    let job = mpirun(
+        NAME,
+        2,
+        &[("HANDOFF_HEAP_SIZE", "1M")],
+        Duration::from_secs(30),
+    );
+    let status = job.status.expect("the job hung until the watchdog");
+    assert!(!status.success(), "an aborted job exited 0");
+    assert!(
+        job.output
+            .contains("PE 0 of 2 left its team without Team::finalize"),
+        "no line named the rank that left: {}",
+        job.output
+    );
+    assert!(
+        job.output.contains("PE 99 is not in the team"),
+        "the error was not reported: {}",
+        job.output
+    );
+}
