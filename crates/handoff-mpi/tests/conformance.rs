@@ -75,9 +75,9 @@ fn conformance_mpi_every_wait_strategy() {
     }
 }
 
-/// Rank 1 dies (exits without finalize, as a crash would) while the others wait for a
-/// signal that never comes, with no timeout: the launcher must end the job, non-zero,
-/// saying which rank ended badly, long before the watchdog.
+/// Rank 1 crashes (SIGABRT) while the others wait for a signal that never comes, with no
+/// timeout: the launcher must end the job, non-zero, naming the rank that died, long
+/// before the watchdog.
 #[test]
 fn a_dying_rank_ends_the_job() {
     const NAME: &str = "a_dying_rank_ends_the_job";
@@ -86,7 +86,7 @@ fn a_dying_rank_ends_the_job() {
         let sig = team.alloc::<u64>(1).expect("alloc");
         if team.rank() == 1 {
             eprintln!("PE 1: dying now");
-            std::process::exit(7);
+            std::process::abort();
         }
         let r = team.signal_wait_until(sig, Cmp::Ge, 1);
         eprintln!("PE {}: the wait returned {r:?}", team.rank());
@@ -100,6 +100,11 @@ fn a_dying_rank_ends_the_job() {
     );
     let status = job.status.expect("the job hung until the watchdog");
     assert!(!status.success(), "a job whose rank died exited 0");
+    assert!(
+        job.output.contains("BAD TERMINATION") || job.output.contains("exited on signal"),
+        "the launcher did not report the dead rank: {}",
+        job.output
+    );
     assert!(
         job.output.contains("PE 1: dying now"),
         "rank 1 did not run: {}",
