@@ -84,7 +84,7 @@ impl MpiTransport {
             TeamError::InvalidArgument(format!("a heap of {heap_len} bytes is too large"))
         })?;
         let win = Window::allocate(comm.raw(), len)?;
-        if win.base() as usize % 128 != 0 {
+        if !(win.base() as usize).is_multiple_of(128) {
             return Err(TeamError::Transport {
                 transport: "MPI",
                 call: "MPI_Win_allocate",
@@ -171,7 +171,7 @@ impl MpiTransport {
         width: usize,
         op: &'static str,
     ) -> Result<usize, TeamError> {
-        if offset % width != 0 {
+        if !offset.is_multiple_of(width) {
             return Err(TeamError::InvalidArgument(format!(
                 "{op} at heap byte {offset}: a {width}-byte word must be {width}-byte aligned"
             )));
