@@ -89,12 +89,14 @@
 #[cfg(feature = "mpi")]
 mod comm;
 #[cfg(feature = "mpi")]
+mod direct;
+#[cfg(feature = "mpi")]
 mod rma;
 #[cfg(feature = "mpi")]
 mod transport;
 
 #[cfg(feature = "mpi")]
-pub use transport::MpiTransport;
+pub use transport::{MpiTransport, ENV_WINDOW};
 
 /// Whether this build has the MPI transport (the `mpi` feature).
 pub const ENABLED: bool = cfg!(feature = "mpi");

@@ -97,7 +97,15 @@ impl Window {
     /// Collective over `comm`: allocates `len` bytes per rank (zeroed here), checks the
     /// memory model is unified (local loads see remote updates, which the team's signal
     /// waits rely on), and opens the passive-target epoch.
-    pub(crate) fn allocate(comm: ffi::MPI_Comm, len: usize) -> Result<Window, TeamError> {
+    ///
+    /// `shared`: allocate with `MPI_Win_allocate_shared` (every rank of `comm` must share
+    /// a node), so the MPI library may serve RMA calls with loads and stores instead of
+    /// messages the target has to progress.
+    pub(crate) fn allocate(
+        comm: ffi::MPI_Comm,
+        len: usize,
+        shared: bool,
+    ) -> Result<Window, TeamError> {
         let mut base: *mut u8 = std::ptr::null_mut();
         // SAFETY: a predefined handle, valid after MPI_Init.
         let mut win: ffi::MPI_Win = unsafe { ffi::RSMPI_WIN_NULL };
@@ -106,18 +114,39 @@ impl Window {
                 "a window of {len} bytes is beyond MPI's address type; ask for a smaller heap"
             ))
         })?;
-        // SAFETY: MPI_Win_allocate writes the base pointer (a `void*`) through its 5th
-        // argument and the handle through the 6th; both point to locals of the right types.
-        check("MPI_Win_allocate", unsafe {
-            ffi::MPI_Win_allocate(
-                size,
-                1,
-                ffi::RSMPI_INFO_NULL,
-                comm,
-                (&mut base as *mut *mut u8).cast::<c_void>(),
-                &mut win,
-            )
-        })?;
+        if shared {
+            let info = noncontig_info()?;
+            // SAFETY: as for MPI_Win_allocate below; `info` is a valid info object, freed
+            // right after (MPI copies what it needs).
+            let rc = unsafe {
+                ffi::MPI_Win_allocate_shared(
+                    size,
+                    1,
+                    info,
+                    comm,
+                    (&mut base as *mut *mut u8).cast::<c_void>(),
+                    &mut win,
+                )
+            };
+            let mut info = info;
+            // SAFETY: `info` was created by `noncontig_info` and is not used again.
+            unsafe { ffi::MPI_Info_free(&mut info) };
+            check("MPI_Win_allocate_shared", rc)?;
+        } else {
+            // SAFETY: MPI_Win_allocate writes the base pointer (a `void*`) through its 5th
+            // argument and the handle through the 6th; both point to locals of the right
+            // types.
+            check("MPI_Win_allocate", unsafe {
+                ffi::MPI_Win_allocate(
+                    size,
+                    1,
+                    ffi::RSMPI_INFO_NULL,
+                    comm,
+                    (&mut base as *mut *mut u8).cast::<c_void>(),
+                    &mut win,
+                )
+            })?;
+        }
         let w = Window { win, base };
         // SAFETY: `win` is the window just created; the handler is predefined.
         check("MPI_Win_set_errhandler", unsafe {
@@ -156,6 +185,26 @@ impl Window {
             ffi::MPI_Win_lock_all(handoff_mpi_mode_nocheck(), win)
         })?;
         Ok(w)
+    }
+
+    /// The local address of rank `rank`'s part of a shared window (`MPI_Win_shared_query`)
+    /// and its size in bytes.
+    pub(crate) fn shared_query(&self, rank: usize) -> Result<(*mut u8, usize), TeamError> {
+        let mut size: ffi::MPI_Aint = 0;
+        let mut unit: c_int = 0;
+        let mut base: *mut u8 = std::ptr::null_mut();
+        // SAFETY: a shared window (the caller made it with `shared`); the outputs are locals
+        // of the types MPI writes (the base as a `void*`).
+        check("MPI_Win_shared_query", unsafe {
+            ffi::MPI_Win_shared_query(
+                self.win,
+                rank as c_int,
+                &mut size,
+                &mut unit,
+                (&mut base as *mut *mut u8).cast::<c_void>(),
+            )
+        })?;
+        Ok((base, size.max(0) as usize))
     }
 
     /// Local base address of this rank's part (valid until drop).
@@ -345,6 +394,22 @@ impl Drop for Window {
             ffi::MPI_Win_free(&mut self.win);
         }
     }
+}
+
+/// An info object asking for each rank's part of a shared window on its own pages
+/// (`alloc_shared_noncontig`), so every part starts page aligned.
+fn noncontig_info() -> Result<ffi::MPI_Info, TeamError> {
+    // SAFETY: a predefined handle.
+    let mut info = unsafe { ffi::RSMPI_INFO_NULL };
+    // SAFETY: MPI_Info_create writes a new handle to `info`.
+    check("MPI_Info_create", unsafe {
+        ffi::MPI_Info_create(&mut info)
+    })?;
+    // SAFETY: `info` is valid; key and value are NUL-terminated C strings.
+    check("MPI_Info_set", unsafe {
+        ffi::MPI_Info_set(info, c"alloc_shared_noncontig".as_ptr(), c"true".as_ptr())
+    })?;
+    Ok(info)
 }
 
 fn aint(disp: usize) -> Result<ffi::MPI_Aint, TeamError> {

@@ -12,12 +12,19 @@ use mpi::topology::Communicator;
 use mpi::traits::{AsRaw, Root};
 
 use crate::comm::Comm;
+use crate::direct::Direct;
 use crate::rma::{RmaOp, Width, Window};
 
 /// Bytes before the heap in each rank's window: the counters (one u64 each), page-padded
 /// so the heap starts page aligned when the window does.
 const CTRL: usize = 4096;
 const _: () = assert!(MAX_COUNTERS * 8 <= CTRL);
+
+/// Environment: which window the team allocates: `auto` (the default: a shared-memory window
+/// when every rank is on one node, else `MPI_Win_allocate`), `shared`
+/// (`MPI_Win_allocate_shared`; one node only) or `rma` (`MPI_Win_allocate` even on one
+/// node, to exercise the library's inter-node path here).
+pub const ENV_WINDOW: &str = "HANDOFF_MPI_WINDOW";
 
 /// How long an `Adaptive` wait polls before it starts yielding the CPU at every poll.
 const SPIN_POLLS: u32 = 64;
@@ -35,6 +42,9 @@ pub struct MpiTransport {
     heap_len: usize,
     wait: Wait,
     finished: Cell<bool>,
+    /// With a shared window: every rank's part mapped here (puts are copies, signals and
+    /// atomics CPU atomics); `None`: every operation is an MPI RMA call.
+    direct: Option<Direct>,
     /// Per world rank: the lowest world rank on its node (a node id).
     nodes: Vec<usize>,
     _universe: mpi::environment::Universe,
@@ -46,6 +56,7 @@ impl std::fmt::Debug for MpiTransport {
             .field("rank", &self.comm.rank())
             .field("size", &self.comm.size())
             .field("heap_len", &self.heap_len)
+            .field("window", &self.window_kind())
             .field("nodes", &self.nodes)
             .finish_non_exhaustive()
     }
@@ -75,7 +86,7 @@ impl MpiTransport {
         let mut leader = world.rank() as u64;
         node.process_at_rank(0).broadcast_into(&mut leader);
         let comm = Comm::dup(world.as_raw())?;
-        let nodes = comm
+        let nodes: Vec<usize> = comm
             .allgather(leader, None, "node ids")?
             .into_iter()
             .map(|n| n as usize)
@@ -83,7 +94,32 @@ impl MpiTransport {
         let len = CTRL.checked_add(heap_len).ok_or_else(|| {
             TeamError::InvalidArgument(format!("a heap of {heap_len} bytes is too large"))
         })?;
-        let win = Window::allocate(comm.raw(), len)?;
+        let one_node = nodes.iter().all(|&n| n == nodes[0]);
+        let shared = match std::env::var(ENV_WINDOW).as_deref() {
+            Err(_) | Ok("auto") => one_node,
+            Ok("shared") if one_node => true,
+            Ok("shared") => {
+                return Err(TeamError::BadEnv {
+                    var: ENV_WINDOW,
+                    value: "shared".into(),
+                    why: "the ranks run on more than one node; a shared window needs one".into(),
+                })
+            }
+            Ok("rma") => false,
+            Ok(other) => {
+                return Err(TeamError::BadEnv {
+                    var: ENV_WINDOW,
+                    value: other.into(),
+                    why: "expected auto, shared or rma".into(),
+                })
+            }
+        };
+        let win = Window::allocate(comm.raw(), len, shared)?;
+        let direct = if shared {
+            Some(Direct::new(&win, comm.size(), len)?)
+        } else {
+            None
+        };
         if !(win.base() as usize).is_multiple_of(128) {
             return Err(TeamError::Transport {
                 transport: "MPI",
@@ -100,6 +136,7 @@ impl MpiTransport {
             heap_len,
             wait,
             finished: Cell::new(false),
+            direct,
             nodes,
             _universe: universe,
         })
@@ -129,6 +166,17 @@ impl MpiTransport {
     /// Whether PE `pe` runs on this PE's node (`MPI_Comm_split_type` shared).
     pub fn same_node(&self, pe: usize) -> bool {
         self.nodes.get(pe) == self.nodes.get(self.comm.rank())
+    }
+
+    /// The window's kind: `"shared"` (`MPI_Win_allocate_shared`, operations as loads,
+    /// stores and CPU atomics) or `"rma"` (`MPI_Win_allocate`, operations as MPI RMA
+    /// calls); see [`ENV_WINDOW`].
+    pub fn window_kind(&self) -> &'static str {
+        if self.direct.is_some() {
+            "shared"
+        } else {
+            "rma"
+        }
     }
 
     /// How many nodes the team spans.
@@ -261,36 +309,70 @@ impl Transport for MpiTransport {
 
     fn put(&self, pe: usize, offset: usize, src: &[u8]) -> Result<(), TeamError> {
         let d = self.target(pe, offset, src.len(), "put")?;
-        self.win.put(pe, d, src)
+        match &self.direct {
+            Some(x) => {
+                x.put(pe, d, src);
+                Ok(())
+            }
+            None => self.win.put(pe, d, src),
+        }
     }
 
     fn get(&self, pe: usize, offset: usize, dst: &mut [u8]) -> Result<(), TeamError> {
         let d = self.target(pe, offset, dst.len(), "get")?;
-        self.win.get(pe, d, dst)
+        match &self.direct {
+            Some(x) => {
+                x.get(pe, d, dst);
+                Ok(())
+            }
+            None => self.win.get(pe, d, dst),
+        }
     }
 
     fn fence(&self) {
+        if self.direct.is_some() {
+            // Release: pairs with the Acquire load of whatever store a peer sees after it
+            // (a signal, an atomic), as in ShmTransport.
+            std::sync::atomic::fence(std::sync::atomic::Ordering::Release);
+            return;
+        }
         // MPI orders no two puts (only accumulates to one word, §11.7.2); the one way to
         // order earlier puts before later ones is to complete them.
         self.or_abort(self.win.flush_all());
     }
 
     fn quiet(&self) {
+        if self.direct.is_some() {
+            // SeqCst: also orders earlier copies before later loads (Dekker-style checks),
+            // pairing with the peers' Acquire loads or fences, as in ShmTransport.
+            std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+            return;
+        }
         self.or_abort(self.win.flush_all().and_then(|()| self.win.sync()));
     }
 
     fn atomic64(&self, pe: usize, offset: usize, op: AtomicOp<u64>) -> Result<u64, TeamError> {
         let d = self.word(pe, offset, 8, "atomic")?;
-        atomic(&self.win, pe, d, Width::U64, op)
+        match &self.direct {
+            Some(x) => Ok(x.atomic64(pe, d, op)),
+            None => atomic(&self.win, pe, d, Width::U64, op),
+        }
     }
 
     fn atomic32(&self, pe: usize, offset: usize, op: AtomicOp<u32>) -> Result<u32, TeamError> {
         let d = self.word(pe, offset, 4, "atomic")?;
-        atomic(&self.win, pe, d, Width::U32, op.widen()).map(|v| v as u32)
+        match &self.direct {
+            Some(x) => Ok(x.atomic32(pe, d, op)),
+            None => atomic(&self.win, pe, d, Width::U32, op.widen()).map(|v| v as u32),
+        }
     }
 
     fn signal(&self, pe: usize, sig: usize, op: SignalOp) -> Result<(), TeamError> {
         let d = self.word(pe, sig, 8, "signal")?;
+        if let Some(x) = &self.direct {
+            x.signal(pe, d, op);
+            return Ok(());
+        }
         // Complete earlier puts to `pe` at `pe` first: MPI does not order a put before an
         // accumulate (crate docs), so the signal must not start before the data landed.
         self.win.flush(pe)?;
@@ -301,6 +383,10 @@ impl Transport for MpiTransport {
     fn counter_add(&self, pe: usize, ct: usize, n: u64) -> Result<(), TeamError> {
         let d = self.counter_disp(ct)?;
         self.target(pe, 0, 0, "counter_add")?;
+        if let Some(x) = &self.direct {
+            x.signal(pe, d, SignalOp::Add(n));
+            return Ok(());
+        }
         self.win.flush(pe)?;
         self.win.accumulate_u64(pe, d, n, RmaOp::Sum)
     }
@@ -317,6 +403,13 @@ impl Transport for MpiTransport {
         // Through MPI, not a CPU store: the word is only ever updated by MPI atomics (crate
         // docs), so a concurrent remote counting put cannot be lost to a plain store.
         let me = self.comm.rank();
+        if let Some(x) = &self.direct {
+            // A CPU atomic: on this path every update of the word is one (module docs).
+            if let Ok(d) = self.counter_disp(ct) {
+                x.signal(me, d, SignalOp::Set(value));
+            }
+            return;
+        }
         let r = self
             .counter_disp(ct)
             .and_then(|d| self.win.accumulate_u64(me, d, value, RmaOp::Replace))
@@ -354,15 +447,21 @@ impl Transport for MpiTransport {
     ) -> Result<usize, TeamError> {
         // MPI has no wake-up for passive-target updates, so every strategy polls: between
         // polls it drives MPI's progress (for libraries whose RMA needs the target to call
-        // MPI) and, except under `Spin`, gives up the CPU so an oversubscribed peer runs.
+        // MPI; not on the shared-window path, where no RMA call targets us) and, except
+        // under `Spin`, gives up the CPU so an oversubscribed peer runs.
         let start = Instant::now();
         let mut polls: u32 = 0;
+        let direct = self.direct.is_some();
         loop {
-            self.win.sync()?;
+            if !direct {
+                self.win.sync()?;
+            }
             if let Some(v) = poll() {
                 return Ok(v);
             }
-            self.comm.progress();
+            if !direct {
+                self.comm.progress();
+            }
             if deadline.is_some_and(|d| d.expired()) {
                 return Err(TeamError::Timeout { what });
             }

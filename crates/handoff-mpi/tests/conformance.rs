@@ -45,7 +45,16 @@ fn assert_ok(job: &common::Job, what: &str) {
 fn conformance_mpi_2_and_4_ranks() {
     const NAME: &str = "conformance_mpi_2_and_4_ranks";
     if is_pe() {
-        pe(conformance::run_all);
+        pe(|team| {
+            // One node here: `auto` picks the shared window.
+            if team.transport().window_kind() != "shared" {
+                return Err(format!(
+                    "window {}, want shared",
+                    team.transport().window_kind()
+                ));
+            }
+            conformance::run_all(team)
+        });
     }
     for n in [2, 4] {
         let job = mpirun(
@@ -55,6 +64,28 @@ fn conformance_mpi_2_and_4_ranks() {
             Duration::from_secs(60),
         );
         assert_ok(&job, &format!("conformance on {n} ranks"));
+    }
+}
+
+/// The same over `MPI_Win_allocate` and MPI's RMA calls (as between nodes), forced here.
+#[test]
+fn conformance_mpi_rma_window_2_and_4_ranks() {
+    const NAME: &str = "conformance_mpi_rma_window_2_and_4_ranks";
+    if is_pe() {
+        pe(|team| {
+            if team.transport().window_kind() != "rma" {
+                return Err(format!(
+                    "window {}, want rma",
+                    team.transport().window_kind()
+                ));
+            }
+            conformance::run_all(team)
+        });
+    }
+    for n in [2, 4] {
+        let env = [("HANDOFF_HEAP_SIZE", "4M"), ("HANDOFF_MPI_WINDOW", "rma")];
+        let job = mpirun(NAME, n, &env, Duration::from_secs(60));
+        assert_ok(&job, &format!("conformance over RMA windows on {n} ranks"));
     }
 }
 
