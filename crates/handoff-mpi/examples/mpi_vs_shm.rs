@@ -7,8 +7,10 @@
 //! ```
 //!
 //! The driver starts a 2-PE shared-memory team (re-executing itself through
-//! `handoff::team::Launch`), then `mpirun -n 2` of itself, then both again with 4 PEs for
-//! the all-to-all; each team's rank 0 writes its figures to a file the driver reads. PEs are
+//! `handoff::team::Launch`), then `mpirun -n 2` of itself twice — with a shared window
+//! (`HANDOFF_MPI_WINDOW=shared`, the default on one node) and with MPI RMA calls
+//! (`HANDOFF_MPI_WINDOW=rma`, the inter-node path) — then all three again with 2 and 4 PEs
+//! for the all-to-all; each team's rank 0 writes its figures to a file the driver reads. PEs are
 //! unpinned, waits adaptive (MPI: polling, see the crate docs). Figures:
 //! - `put-signal 8 B / 4 KiB`: one-way latency, half the round trip of a ping-pong of
 //!   `put_signal(Set(i))` and `signal_wait_until(>= i)`, median over iterations;
@@ -29,6 +31,9 @@ use handoff::team::{Cmp, SignalOp, Team, Transport};
 const OUT_ENV: &str = "HANDOFF_BENCH_OUT";
 const MPI_PE_ENV: &str = "HANDOFF_MPI_BENCH_PE";
 const WHAT_ENV: &str = "HANDOFF_BENCH_WHAT";
+/// Whole runs of every side, interleaved, so a burst of load on the machine hits one run
+/// of each rather than one side.
+const REPS: usize = 3;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
@@ -109,9 +114,7 @@ fn alltoall<X: Transport>(team: &Team<X>, size: usize, iters: u64) -> Result<f64
             team.put_ct(&ct, &inbox, me * words, &block, to)
                 .map_err(e)?;
         }
-        let t1 = t.elapsed();
         team.ct_wait(&ct, (p - 1) as u64).map_err(e)?;
-        let t2 = t.elapsed();
         let got = team.local(&inbox);
         for from in (0..p).filter(|&f| f != me) {
             let want = (it << 16) | from as u64;
@@ -122,14 +125,7 @@ fn alltoall<X: Transport>(team: &Team<X>, size: usize, iters: u64) -> Result<f64
             }
         }
         team.ct_set(&ct, 0);
-        let t3 = t.elapsed();
         team.barrier_all().map_err(e)?;
-        if it < 6 {
-            eprintln!(
-                "PE {me} it {it}: puts {t1:?} ctwait {t2:?} ctset {t3:?} barrier {:?}",
-                t.elapsed()
-            );
-        }
         // The whole round, barrier included: with more PEs than CPUs a PE that runs late
         // would otherwise time only its own (already finished) part.
         samples.push(t.elapsed().as_nanos() as f64);
@@ -230,54 +226,92 @@ fn main() {
         pe_main(handoff_mpi::join().expect("join the MPI team"));
     }
     let dir = std::env::temp_dir();
-    let mut rows: Vec<(String, f64, f64, String)> = Vec::new();
-    for (n, what) in [(2, "pair"), (2, "alltoall"), (4, "alltoall")] {
-        let shm_out = dir.join(format!(
-            "handoff-bench-shm-{}-{n}-{what}",
+    let out = |side: &str, n: usize, what: &str| {
+        dir.join(format!(
+            "handoff-bench-{side}-{}-{n}-{what}",
             std::process::id()
-        ));
-        let mpi_out = dir.join(format!(
-            "handoff-bench-mpi-{}-{n}-{what}",
-            std::process::id()
-        ));
-        let report = handoff::team::Launch::new(n)
-            .heap(16 << 20)
-            .env(OUT_ENV, &shm_out)
-            .env(WHAT_ENV, what)
-            .timeout(Duration::from_secs(300))
-            .run()
-            .expect("start the shm team");
-        assert!(report.success(), "the shm team failed: {:?}", report.exits);
-        let status = std::process::Command::new("mpirun")
-            .args(["-n", &n.to_string()])
-            .arg(std::env::current_exe().unwrap())
-            .env(MPI_PE_ENV, "1")
-            .env(OUT_ENV, &mpi_out)
-            .env(WHAT_ENV, what)
-            .env("HANDOFF_HEAP_SIZE", "16M")
-            .env("MPIEXEC_TIMEOUT", "300")
-            .status()
-            .expect("run mpirun (is MPI installed?)");
-        assert!(status.success(), "the MPI job failed: {status}");
-        let (shm, mpi) = (read(&shm_out), read(&mpi_out));
-        let _ = (
-            std::fs::remove_file(&shm_out),
-            std::fs::remove_file(&mpi_out),
-        );
-        for ((name, s, unit), (_, m, _)) in shm.into_iter().zip(mpi) {
-            rows.push((name, s, m, unit));
+        ))
+    };
+    // Figure name -> unit and, per side, one value per repetition.
+    let mut rows: Vec<(String, String, [Vec<f64>; 3])> = Vec::new();
+    const SIDES: [&str; 3] = ["shm", "shared", "rma"];
+    for rep in 0..REPS {
+        for (n, what) in [(2, "pair"), (2, "alltoall"), (4, "alltoall")] {
+            eprintln!("repetition {}/{REPS}: {what} on {n} PEs", rep + 1);
+            let report = handoff::team::Launch::new(n)
+                .heap(16 << 20)
+                .env(OUT_ENV, out("shm", n, what))
+                .env(WHAT_ENV, what)
+                .timeout(Duration::from_secs(300))
+                .run()
+                .expect("start the shm team");
+            assert!(report.success(), "the shm team failed: {:?}", report.exits);
+            for window in ["shared", "rma"] {
+                let status = std::process::Command::new("mpirun")
+                    .args(["-n", &n.to_string()])
+                    .arg(std::env::current_exe().unwrap())
+                    .env(MPI_PE_ENV, "1")
+                    .env(OUT_ENV, out(window, n, what))
+                    .env(WHAT_ENV, what)
+                    .env(handoff_mpi::ENV_WINDOW, window)
+                    .env("HANDOFF_HEAP_SIZE", "16M")
+                    .env("MPIEXEC_TIMEOUT", "300")
+                    .status()
+                    .expect("run mpirun (is MPI installed?)");
+                assert!(
+                    status.success(),
+                    "the MPI job ({window} window) failed: {status}"
+                );
+            }
+            for (k, side) in SIDES.iter().enumerate() {
+                let path = out(side, n, what);
+                for (name, v, unit) in read(&path) {
+                    let at = match rows.iter().position(|r| r.0 == name) {
+                        Some(at) => at,
+                        None => {
+                            rows.push((name, unit, Default::default()));
+                            rows.len() - 1
+                        }
+                    };
+                    rows[at].2[k].push(v);
+                }
+                let _ = std::fs::remove_file(&path);
+            }
         }
     }
     println!(
-        "{:<34} {:>12} {:>12} {:>9}",
-        "figure (median)", "shm", "MPI", "MPI/shm"
+        "median of {REPS} runs' medians [min-max]; load average at the end: {}",
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
     );
-    for (name, s, m, unit) in rows {
+    println!(
+        "{:<30} {:>24} {:>24} {:>24}",
+        "figure", "handoff shm", "MPI shared window", "MPI RMA window"
+    );
+    for (name, unit, sides) in rows {
+        let cell = |v: &Vec<f64>| {
+            let mut v = v.clone();
+            v.sort_by(|a, b| a.total_cmp(b));
+            let fmt = |x: f64| {
+                if x >= 100.0 {
+                    format!("{x:.0}")
+                } else {
+                    format!("{x:.2}")
+                }
+            };
+            format!(
+                "{} {unit} [{}-{}]",
+                fmt(v[v.len() / 2]),
+                fmt(v[0]),
+                fmt(v[v.len() - 1])
+            )
+        };
         println!(
-            "{name:<34} {:>9.2} {unit:<4} {:>7.2} {unit:<4} {:>8.2}x",
-            s,
-            m,
-            m / s
+            "{name:<30} {:>24} {:>24} {:>24}",
+            cell(&sides[0]),
+            cell(&sides[1]),
+            cell(&sides[2])
         );
     }
 }
