@@ -12,15 +12,26 @@
 //!   (`apply_signal`), which pairs with the Acquire load every wait polls with
 //!   (`load_signal`, the team's waits): a waiter that sees the signal sees the data.
 //! - Atomics are `AcqRel` hardware RMWs on the target word (`apply_atomic64/32`).
+//! - Every update of a peer's words (put, signal, counter, atomic) then rings that peer's
+//!   [`Doorbell`] (in its window's control area): a waiter asleep on its futex is woken by
+//!   the operation itself, as on `ShmTransport`; the doorbell's own SeqCst pairing (see
+//!   `handoff::sync::doorbell`) decides who sleeps and who wakes.
 //! - `fence` is a Release fence (earlier copies before any later store seen by a peer),
 //!   `quiet` a SeqCst fence, as in `ShmTransport`; barriers are `MPI_Win_sync`, the MPI
 //!   barrier, `MPI_Win_sync` — the pattern MPI-3.1 §11.2.3 gives for shared windows.
 
 use std::sync::atomic::{AtomicU32, AtomicU64};
 
+use handoff::sync::{Doorbell, NoPeers, Wait};
+use handoff::sys::Deadline;
 use handoff::team::{AtomicOp, SignalOp, TeamError};
 
 use crate::rma::Window;
+
+/// Where each rank's doorbell lives in its part: in the control area, after the counters,
+/// on a cache line of its own.
+pub(crate) const DOORBELL: usize = 256;
+const _: () = assert!(handoff::team::MAX_COUNTERS * 8 <= DOORBELL);
 
 /// Every rank's part of a shared window, mapped here.
 pub(crate) struct Direct {
@@ -58,13 +69,49 @@ impl Direct {
         unsafe { self.parts[pe].add(disp) }
     }
 
-    /// Copies `src` into `pe`'s part at `disp`.
+    fn bell(&self, pe: usize) -> &Doorbell {
+        // SAFETY: the doorbell slot lies in `pe`'s control area (DOORBELL + its size is
+        // below the control area's 4096 bytes; parts are 128-byte aligned); all-zero (the
+        // window is zeroed at creation) is a valid doorbell, a ShmSafe repr(C) type of
+        // atomics meant to be shared between processes.
+        unsafe {
+            &*self
+                .at(pe, DOORBELL, std::mem::size_of::<Doorbell>())
+                .cast::<Doorbell>()
+        }
+    }
+
+    /// Copies `src` into `pe`'s part at `disp`, then wakes `pe` if it sleeps.
     pub(crate) fn put(&self, pe: usize, disp: usize, src: &[u8]) {
         let dst = self.at(pe, disp, src.len());
         // SAFETY: `dst` has room for `src.len()` bytes (checked range) and is shared memory,
         // never the caller's `src` (a Rust borrow). Concurrent readers see the bytes in any
         // order; the signal after the copy (Release) is what publishes them.
         unsafe { std::ptr::copy(src.as_ptr(), dst, src.len()) };
+        self.bell(pe).ring();
+    }
+
+    /// Waits on this rank's (`me`) own words: `poll` loads them with Acquire; sleeps on
+    /// this rank's doorbell per `how`, which every update from a peer rings.
+    pub(crate) fn wait(
+        &self,
+        me: usize,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        how: Wait,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        // No peer table here: a dead rank ends the whole MPI job (crate docs).
+        self.bell(me)
+            .wait(poll, how, deadline, &NoPeers, None)
+            .map_err(|e| match e {
+                handoff::WaitError::Timeout => TeamError::Timeout { what },
+                other => TeamError::Transport {
+                    transport: "MPI",
+                    call: "wait",
+                    what: other.to_string(),
+                },
+            })
     }
 
     /// Copies `pe`'s bytes at `disp` into `dst`.
@@ -85,12 +132,15 @@ impl Direct {
     pub(crate) fn signal(&self, pe: usize, disp: usize, op: SignalOp) {
         // Release inside: pairs with the Acquire `load_signal` of the target's wait.
         handoff::team::apply_signal(self.word64(pe, disp), op);
+        self.bell(pe).ring();
     }
 
     /// A 64-bit atomic on `pe`'s word at `disp`; the old value.
     pub(crate) fn atomic64(&self, pe: usize, disp: usize, op: AtomicOp<u64>) -> u64 {
         // AcqRel inside: pairs with the previous and next RMW or load of the word.
-        handoff::team::apply_atomic64(self.word64(pe, disp), op)
+        let old = handoff::team::apply_atomic64(self.word64(pe, disp), op);
+        self.bell(pe).ring();
+        old
     }
 
     /// A 32-bit atomic on `pe`'s word at `disp`; the old value.
@@ -98,6 +148,8 @@ impl Direct {
         // SAFETY: a 4-byte aligned word inside `pe`'s part, as in `word64`.
         let w = unsafe { &*self.at(pe, disp, 4).cast::<AtomicU32>() };
         // AcqRel inside, as in `atomic64`.
-        handoff::team::apply_atomic32(w, op)
+        let old = handoff::team::apply_atomic32(w, op);
+        self.bell(pe).ring();
+        old
     }
 }

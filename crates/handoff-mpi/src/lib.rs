@@ -60,10 +60,13 @@
 //!
 //! # Waiting
 //!
-//! MPI has no wake-up for a passive-target update, so every [`Wait`](handoff::sync::Wait)
-//! strategy polls: `spin` busy-polls; `spin-yield` and `adaptive` (after a short spin)
-//! yield the CPU between polls, so more ranks than CPUs still progress; `block` yields and
-//! then sleeps 50 µs between polls once a wait is longer than 1 ms.
+//! On the shared-window path (one node) waits are the team's usual ones: poll with the
+//! strategy, then sleep on this rank's futex doorbell, which every put, signal, counter
+//! update and atomic from a peer rings. MPI has no wake-up for a passive-target update, so
+//! on the RMA path every [`Wait`](handoff::sync::Wait) strategy polls: `spin` busy-polls;
+//! `spin-yield` and `adaptive` (after a short spin) yield the CPU between polls, so more
+//! ranks than CPUs still progress; `block` yields and then sleeps 50 µs between polls once
+//! a wait is longer than 1 ms.
 //!
 //! # A rank that dies
 //!
@@ -78,11 +81,13 @@
 //! # Node awareness
 //!
 //! [`MpiTransport::same_node`] and [`MpiTransport::nodes`] say which ranks share a node
-//! (`MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`). Every pair is served by MPI; between
-//! ranks of one node, the MPI library's own shared-memory path carries the operations
-//! (MPICH's ch4 `posix` module maps `MPI_Win_allocate` windows of on-node ranks into shared
-//! memory). Mixing handoff's shared-memory transport for on-node pairs with MPI for the
-//! rest is not done yet (see the README).
+//! (`MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`). When all do, the window is a shared one
+//! (`MPI_Win_allocate_shared`, every part mapped) and operations are loads, stores and the
+//! team's CPU atomics; otherwise every pair is served by MPI RMA calls
+//! ([`ENV_WINDOW`]`=rma` forces that on one node, to exercise the inter-node path). Mixing
+//! the two within one team (shared memory between the on-node pairs of a multi-node job)
+//! is not done: it needs every signal word updated by one kind of atomic, so it would route
+//! all atomics through MPI and only bulk data through the mapping.
 
 #![cfg_attr(not(feature = "mpi"), allow(unused))]
 

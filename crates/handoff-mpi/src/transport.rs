@@ -445,23 +445,22 @@ impl Transport for MpiTransport {
         deadline: Option<Deadline>,
         what: &'static str,
     ) -> Result<usize, TeamError> {
-        // MPI has no wake-up for passive-target updates, so every strategy polls: between
-        // polls it drives MPI's progress (for libraries whose RMA needs the target to call
-        // MPI; not on the shared-window path, where no RMA call targets us) and, except
-        // under `Spin`, gives up the CPU so an oversubscribed peer runs.
+        // The shared-window path sleeps on this rank's doorbell, rung by every update (see
+        // `direct`). MPI has no wake-up for passive-target updates, so on the RMA path every
+        // strategy polls: between polls it drives MPI's progress (for libraries whose RMA
+        // needs the target to call MPI) and, except under `Spin`, gives up the CPU so an
+        // oversubscribed peer runs.
+        if let Some(x) = &self.direct {
+            return x.wait(self.comm.rank(), poll, self.wait, deadline, what);
+        }
         let start = Instant::now();
         let mut polls: u32 = 0;
-        let direct = self.direct.is_some();
         loop {
-            if !direct {
-                self.win.sync()?;
-            }
+            self.win.sync()?;
             if let Some(v) = poll() {
                 return Ok(v);
             }
-            if !direct {
-                self.comm.progress();
-            }
+            self.comm.progress();
             if deadline.is_some_and(|d| d.expired()) {
                 return Err(TeamError::Timeout { what });
             }
