@@ -182,3 +182,39 @@ fn a_rank_that_leaves_after_an_error_aborts_the_job() {
         job.output
     );
 }
+
+/// On the shared-window path a waiter asleep (the `block` strategy) is woken by the put
+/// itself (the doorbell), not by its futex slice running out: 300 round trips of
+/// put-with-signal finish well within the job's limit, where 600 slices of 50 ms (30 s)
+/// would not.
+#[test]
+fn a_sleeping_waiter_is_woken_by_the_put() {
+    const NAME: &str = "a_sleeping_waiter_is_woken_by_the_put";
+    const ROUNDS: u64 = 300;
+    if is_pe() {
+        pe(|team| {
+            let e = |err: handoff::team::TeamError| err.to_string();
+            let (me, other) = (team.rank(), 1 - team.rank());
+            let data = team.alloc::<u64>(1).map_err(e)?;
+            let sig = team.alloc::<u64>(1).map_err(e)?;
+            for i in 1..=ROUNDS {
+                if (i % 2 == 1) == (me == 0) {
+                    team.put_signal(&data, 0, &[i], sig, SignalOp::Set(i), other)
+                        .map_err(e)?;
+                } else {
+                    team.signal_wait_until(sig, Cmp::Eq, i).map_err(e)?;
+                    if team.local(&data)[0] != i {
+                        return Err(format!("round {i}: data {}", team.local(&data)[0]));
+                    }
+                }
+            }
+            Ok(())
+        });
+    }
+    let env = [("HANDOFF_HEAP_SIZE", "1M"), ("HANDOFF_WAIT", "block")];
+    let job = mpirun(NAME, 2, &env, Duration::from_secs(12));
+    assert_ok(
+        &job,
+        "300 round trips with block waits (a missed wake-up costs 50 ms)",
+    );
+}
