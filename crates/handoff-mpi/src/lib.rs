@@ -46,7 +46,7 @@
 //! team's waits call `MPI_Win_sync` (a memory barrier between the process's loads and the
 //! window updates MPI completed, §11.4 unified model) before each Acquire load of the
 //! signal word, and drive MPI's progress engine (`MPI_Iprobe`) between polls. The window
-//! must use the unified memory model; [`MpiTransport::init`] checks it.
+//! must use the unified memory model; `MpiTransport::init` checks it.
 //!
 //! # One word, one kind of atomic
 //!
@@ -80,11 +80,11 @@
 //!
 //! # Node awareness
 //!
-//! [`MpiTransport::same_node`] and [`MpiTransport::nodes`] say which ranks share a node
+//! `MpiTransport::same_node` and `MpiTransport::nodes` say which ranks share a node
 //! (`MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`). When all do, the window is a shared one
 //! (`MPI_Win_allocate_shared`, every part mapped) and operations are loads, stores and the
 //! team's CPU atomics; otherwise every pair is served by MPI RMA calls
-//! ([`ENV_WINDOW`]`=rma` forces that on one node, to exercise the inter-node path). Mixing
+//! (`HANDOFF_MPI_WINDOW=rma` forces that on one node, to exercise the inter-node path). Mixing
 //! the two within one team (shared memory between the on-node pairs of a multi-node job)
 //! is not done: it needs every signal word updated by one kind of atomic, so it would route
 //! all atomics through MPI and only bulk data through the mapping.
