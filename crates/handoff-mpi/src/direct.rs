@@ -83,12 +83,23 @@ impl Direct {
 
     /// Copies `src` into `pe`'s part at `disp`, then wakes `pe` if it sleeps.
     pub(crate) fn put(&self, pe: usize, disp: usize, src: &[u8]) {
+        self.copy_in(pe, disp, src);
+        self.bell(pe).ring();
+    }
+
+    /// [`put`](Self::put) then [`signal`](Self::signal), ringing once (after the signal):
+    /// a waiter woken before its signal changed would only go back to sleep.
+    pub(crate) fn put_signal(&self, pe: usize, disp: usize, src: &[u8], sig: usize, op: SignalOp) {
+        self.copy_in(pe, disp, src);
+        self.signal(pe, sig, op);
+    }
+
+    fn copy_in(&self, pe: usize, disp: usize, src: &[u8]) {
         let dst = self.at(pe, disp, src.len());
         // SAFETY: `dst` has room for `src.len()` bytes (checked range) and is shared memory,
         // never the caller's `src` (a Rust borrow). Concurrent readers see the bytes in any
         // order; the signal after the copy (Release) is what publishes them.
         unsafe { std::ptr::copy(src.as_ptr(), dst, src.len()) };
-        self.bell(pe).ring();
     }
 
     /// Waits on this rank's (`me`) own words: `poll` loads them with Acquire; sleeps on

@@ -380,6 +380,49 @@ impl Transport for MpiTransport {
         self.win.accumulate_u64(pe, d, v, op)
     }
 
+    fn put_signal(
+        &self,
+        pe: usize,
+        offset: usize,
+        src: &[u8],
+        sig: usize,
+        op: SignalOp,
+    ) -> Result<(), TeamError> {
+        match &self.direct {
+            Some(x) => {
+                let d = self.target(pe, offset, src.len(), "put_signal")?;
+                let s = self.word(pe, sig, 8, "put_signal")?;
+                x.put_signal(pe, d, src, s, op);
+                Ok(())
+            }
+            None => {
+                self.put(pe, offset, src)?;
+                self.signal(pe, sig, op)
+            }
+        }
+    }
+
+    fn put_counted(
+        &self,
+        pe: usize,
+        offset: usize,
+        src: &[u8],
+        ct: usize,
+    ) -> Result<(), TeamError> {
+        match &self.direct {
+            Some(x) => {
+                let d = self.target(pe, offset, src.len(), "put_ct")?;
+                let c = self.counter_disp(ct)?;
+                x.put_signal(pe, d, src, c, SignalOp::Add(1));
+                Ok(())
+            }
+            None => {
+                self.put(pe, offset, src)?;
+                self.counter_add(pe, ct, 1)
+            }
+        }
+    }
+
     fn counter_add(&self, pe: usize, ct: usize, n: u64) -> Result<(), TeamError> {
         let d = self.counter_disp(ct)?;
         self.target(pe, 0, 0, "counter_add")?;
