@@ -218,3 +218,43 @@ fn a_sleeping_waiter_is_woken_by_the_put() {
         "300 round trips with block waits (a missed wake-up costs 50 ms)",
     );
 }
+
+/// Bad settings are errors that say what to do, on every rank, not panics or hangs: an
+/// unknown window kind, and an empty heap.
+#[test]
+fn bad_settings_are_clear_errors() {
+    const NAME: &str = "bad_settings_are_clear_errors";
+    if is_pe() {
+        let want = std::env::var("WANT").unwrap();
+        match MpiTransport::from_env() {
+            Err(e) if e.to_string().contains(&want) => {
+                eprintln!("PE-ERROR: {e}");
+                std::process::exit(0)
+            }
+            Err(e) => {
+                eprintln!("wrong error: {e}");
+                std::process::exit(1)
+            }
+            Ok(_) => {
+                eprintln!("a bad setting was accepted");
+                std::process::exit(1)
+            }
+        }
+    }
+    let cases = [
+        (
+            [("HANDOFF_MPI_WINDOW", "bogus"), ("HANDOFF_HEAP_SIZE", "1M")],
+            "HANDOFF_MPI_WINDOW=\"bogus\": expected auto, shared or rma",
+        ),
+        (
+            [("HANDOFF_MPI_WINDOW", "auto"), ("HANDOFF_HEAP_SIZE", "0")],
+            "a heap of 0 bytes holds nothing",
+        ),
+    ];
+    for (env, want) in cases {
+        let env = [env[0], env[1], ("WANT", want)];
+        let job = mpirun(NAME, 2, &env, Duration::from_secs(30));
+        assert_ok(&job, &format!("ranks expecting {want:?}"));
+        assert_eq!(job.output.matches("PE-ERROR:").count(), 2, "{}", job.output);
+    }
+}
