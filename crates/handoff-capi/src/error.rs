@@ -90,6 +90,8 @@ impl From<Error> for CError {
                 // `From<ChannelError> for Error` moves segment errors out of `Channel`.
                 ChannelError::Segment(_) => HANDOFF_E_SEGMENT,
             },
+            // Teams and queues are not part of this ABI yet: no call here returns them.
+            Error::Team(_) | Error::Queue(_) => HANDOFF_E_STATE,
         };
         CError::new(code, e.to_string())
     }

@@ -169,6 +169,16 @@ pub enum TeamError {
         /// How it ended.
         status: super::exit::PeStatus,
     },
+    /// A transport other than shared memory (e.g. MPI) reported a failure of its own.
+    #[error("{transport} transport: {call} failed: {what}")]
+    Transport {
+        /// The transport, e.g. `"MPI"`.
+        transport: &'static str,
+        /// The library call that failed, e.g. `"MPI_Win_allocate"`.
+        call: &'static str,
+        /// The library's own message and what to do about it.
+        what: String,
+    },
     /// The team segment failed.
     #[error(transparent)]
     Shm(#[from] ShmError),

@@ -98,6 +98,9 @@ pub use exit::PeStatus;
 pub use launch::{Launch, PeExit, Placement, Running, TeamReport};
 #[cfg(not(loom))]
 pub use layout::MAX_PES;
+/// The word-level protocol functions every shared-memory path applies (and the loom models
+/// check): for transports outside this crate that map a peer's memory (MPI shared windows).
+pub use ops::{apply_atomic32, apply_atomic64, apply_signal, load_signal};
 pub use ops::{AtomicOp, Cmp, SignalOp, Word};
 #[cfg(not(loom))]
 pub use shm::ShmTransport;

@@ -142,7 +142,7 @@ impl<W: Word> AtomicOp<W> {
 
 /// Updates a signal word (Release; module docs).
 #[inline]
-pub(crate) fn apply_signal(word: &AtomicU64, op: SignalOp) {
+pub fn apply_signal(word: &AtomicU64, op: SignalOp) {
     match op {
         // Release: pairs with the Acquire load in `load_signal`.
         SignalOp::Set(v) => word.store(v, Ordering::Release),
@@ -155,14 +155,14 @@ pub(crate) fn apply_signal(word: &AtomicU64, op: SignalOp) {
 
 /// Reads a signal word (Acquire; module docs).
 #[inline]
-pub(crate) fn load_signal(word: &AtomicU64) -> u64 {
+pub fn load_signal(word: &AtomicU64) -> u64 {
     // Acquire: pairs with the Release update in `apply_signal`.
     word.load(Ordering::Acquire)
 }
 
 /// Runs a 64-bit atomic operation (AcqRel; module docs); returns the old value.
 #[inline]
-pub(crate) fn apply_atomic64(word: &AtomicU64, op: AtomicOp<u64>) -> u64 {
+pub fn apply_atomic64(word: &AtomicU64, op: AtomicOp<u64>) -> u64 {
     // Every ordering below: Release pairs with the Acquire side of the next RMW or load of
     // the word by any PE (and the Acquire side with the previous Release), module docs.
     const O: Ordering = Ordering::AcqRel;
@@ -183,7 +183,7 @@ pub(crate) fn apply_atomic64(word: &AtomicU64, op: AtomicOp<u64>) -> u64 {
 
 /// Runs a 32-bit atomic operation (as [`apply_atomic64`]); returns the old value.
 #[inline]
-pub(crate) fn apply_atomic32(word: &AtomicU32, op: AtomicOp<u32>) -> u32 {
+pub fn apply_atomic32(word: &AtomicU32, op: AtomicOp<u32>) -> u32 {
     // Orderings as in `apply_atomic64`.
     const O: Ordering = Ordering::AcqRel;
     match op {

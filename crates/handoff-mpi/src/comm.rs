@@ -1,0 +1,245 @@
+//! [`Comm`]: the transport's own communicator (a duplicate of `MPI_COMM_WORLD`, so its
+//! barriers never match a message of the program's), nonblocking collectives completed by
+//! polling with a deadline, and sub-communicators for barriers over subsets of the team.
+//! Also [`check`]: an MPI return code as a [`TeamError`] with MPI's own message.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int};
+
+use handoff::sys::Deadline;
+use handoff::team::TeamError;
+use mpi::ffi;
+
+/// `Ok` for `MPI_SUCCESS`, else the failing call and MPI's message for `code`.
+pub(crate) fn check(call: &'static str, code: c_int) -> Result<(), TeamError> {
+    if code == ffi::MPI_SUCCESS as c_int {
+        return Ok(());
+    }
+    let mut buf = vec![0 as c_char; ffi::MPI_MAX_ERROR_STRING as usize + 1];
+    let mut len: c_int = 0;
+    // SAFETY: `buf` holds MPI_MAX_ERROR_STRING characters as MPI_Error_string requires;
+    // it writes the length through `len`.
+    let rc = unsafe { ffi::MPI_Error_string(code, buf.as_mut_ptr(), &mut len) };
+    let text = if rc == ffi::MPI_SUCCESS as c_int {
+        let bytes: Vec<u8> = buf[..len.clamp(0, buf.len() as c_int) as usize]
+            .iter()
+            .map(|&c| c as u8)
+            .collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    } else {
+        format!("MPI error code {code}")
+    };
+    Err(TeamError::Transport {
+        transport: "MPI",
+        call,
+        what: format!("{text} (check the job's MPI setup; the team cannot go on)"),
+    })
+}
+
+/// A nonblocking operation's request, tested until done or past a deadline.
+fn complete(
+    req: &mut ffi::MPI_Request,
+    call: &'static str,
+    deadline: Option<Deadline>,
+    what: &'static str,
+) -> Result<(), TeamError> {
+    loop {
+        let mut flag: c_int = 0;
+        // SAFETY: `req` is an active request this module started; MPI_Test completes (and
+        // frees) it when `flag` comes back set; the status is ignored.
+        check(call, unsafe {
+            ffi::MPI_Test(req, &mut flag, ffi::RSMPI_STATUS_IGNORE)
+        })?;
+        if flag != 0 {
+            return Ok(());
+        }
+        if deadline.is_some_and(|d| d.expired()) {
+            // The request stays active (MPI cannot cancel a collective); the team is over.
+            return Err(TeamError::Timeout { what });
+        }
+        // Oversubscribed ranks (more PEs than CPUs) need the CPU to reach the collective.
+        std::thread::yield_now();
+    }
+}
+
+/// The transport's communicator: every rank of the job.
+pub(crate) struct Comm {
+    comm: ffi::MPI_Comm,
+    rank: usize,
+    size: usize,
+    /// Communicators for barriers over subsets, by their sorted world ranks.
+    subsets: RefCell<HashMap<Vec<usize>, ffi::MPI_Comm>>,
+}
+
+impl Comm {
+    /// Duplicates `world` (collective) and sets its error handler to return errors.
+    pub(crate) fn dup(world: ffi::MPI_Comm) -> Result<Comm, TeamError> {
+        // SAFETY: a predefined handle, valid after MPI_Init.
+        let mut comm = unsafe { ffi::RSMPI_COMM_NULL };
+        // SAFETY: `world` is a valid communicator; the new handle is written to `comm`.
+        check("MPI_Comm_dup", unsafe {
+            ffi::MPI_Comm_dup(world, &mut comm)
+        })?;
+        // SAFETY: `comm` was just created; the handler is predefined.
+        check("MPI_Comm_set_errhandler", unsafe {
+            ffi::MPI_Comm_set_errhandler(comm, ffi::RSMPI_ERRORS_RETURN)
+        })?;
+        let (mut rank, mut size): (c_int, c_int) = (0, 0);
+        // SAFETY: valid communicator; outputs are locals.
+        check("MPI_Comm_rank", unsafe {
+            ffi::MPI_Comm_rank(comm, &mut rank)
+        })?;
+        // SAFETY: as above.
+        check("MPI_Comm_size", unsafe {
+            ffi::MPI_Comm_size(comm, &mut size)
+        })?;
+        Ok(Comm {
+            comm,
+            rank: rank as usize,
+            size: size as usize,
+            subsets: RefCell::new(HashMap::new()),
+        })
+    }
+
+    pub(crate) fn raw(&self) -> ffi::MPI_Comm {
+        self.comm
+    }
+    pub(crate) fn rank(&self) -> usize {
+        self.rank
+    }
+    pub(crate) fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Gives MPI's progress engine a turn (an `MPI_Iprobe`), so that operations other
+    /// ranks aim at this one complete while it polls its own memory.
+    pub(crate) fn progress(&self) {
+        let mut flag: c_int = 0;
+        // SAFETY: valid communicator; wildcard source and tag; the status is ignored. An
+        // error here would reappear on the next real call, so it is not checked.
+        unsafe {
+            ffi::MPI_Iprobe(
+                ffi::RSMPI_ANY_SOURCE,
+                ffi::RSMPI_ANY_TAG,
+                self.comm,
+                &mut flag,
+                ffi::RSMPI_STATUS_IGNORE,
+            );
+        }
+    }
+
+    /// Every rank's `value`, by rank (collective, `MPI_Iallgather`).
+    pub(crate) fn allgather(
+        &self,
+        value: u64,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<Vec<u64>, TeamError> {
+        let mut all = vec![0u64; self.size];
+        // SAFETY: a predefined handle.
+        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+        // SAFETY: `value` and `all` (size entries) outlive the request: `complete` returns
+        // only when it finished, and on a timeout this rank's team is over and `all` leaks
+        // below rather than be freed under MPI.
+        check("MPI_Iallgather", unsafe {
+            ffi::MPI_Iallgather(
+                (&value as *const u64).cast(),
+                1,
+                ffi::RSMPI_UINT64_T,
+                all.as_mut_ptr().cast(),
+                1,
+                ffi::RSMPI_UINT64_T,
+                self.comm,
+                &mut req,
+            )
+        })?;
+        match complete(&mut req, "MPI_Test(MPI_Iallgather)", deadline, what) {
+            Ok(()) => Ok(all),
+            Err(e) => {
+                std::mem::forget(all);
+                Err(e)
+            }
+        }
+    }
+
+    /// A barrier over the world ranks `ranks` (sorted, distinct, containing this rank).
+    pub(crate) fn barrier(
+        &self,
+        ranks: &[usize],
+        deadline: Option<Deadline>,
+    ) -> Result<(), TeamError> {
+        let comm = if ranks.len() == self.size {
+            self.comm
+        } else {
+            self.subset(ranks)?
+        };
+        // SAFETY: a predefined handle.
+        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+        // SAFETY: a valid communicator containing this rank; the request is written to `req`.
+        check("MPI_Ibarrier", unsafe { ffi::MPI_Ibarrier(comm, &mut req) })?;
+        complete(&mut req, "MPI_Test(MPI_Ibarrier)", deadline, "a barrier")
+    }
+
+    /// The communicator of `ranks`, created on first use (`MPI_Comm_create_group`:
+    /// collective over the members only, which all call this barrier).
+    fn subset(&self, ranks: &[usize]) -> Result<ffi::MPI_Comm, TeamError> {
+        if let Some(&c) = self.subsets.borrow().get(ranks) {
+            return Ok(c);
+        }
+        let list: Vec<c_int> = ranks.iter().map(|&r| r as c_int).collect();
+        // SAFETY: predefined handles.
+        let (mut world_group, mut group, mut comm) = unsafe {
+            (
+                ffi::RSMPI_GROUP_NULL,
+                ffi::RSMPI_GROUP_NULL,
+                ffi::RSMPI_COMM_NULL,
+            )
+        };
+        // SAFETY: valid communicator; the group handle is written to a local.
+        check("MPI_Comm_group", unsafe {
+            ffi::MPI_Comm_group(self.comm, &mut world_group)
+        })?;
+        // SAFETY: `list` holds `len` valid, distinct ranks of `world_group`.
+        check("MPI_Group_incl", unsafe {
+            ffi::MPI_Group_incl(world_group, list.len() as c_int, list.as_ptr(), &mut group)
+        })?;
+        // The tag tells creations for different sets apart (a rank may be creating the
+        // communicator of one set while a peer creates another's): a hash of the set, the
+        // same on every member. MPI guarantees tags up to 32767.
+        let tag = ranks.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &r| {
+            (h ^ r as u64).wrapping_mul(0x0100_0000_01b3)
+        }) % 32_000;
+        let tag = tag as c_int;
+        // SAFETY: `group` is a subgroup of the communicator's group containing this rank.
+        let rc = unsafe { ffi::MPI_Comm_create_group(self.comm, group, tag, &mut comm) };
+        // SAFETY: both groups were created above and are no longer needed.
+        unsafe {
+            ffi::MPI_Group_free(&mut group);
+            ffi::MPI_Group_free(&mut world_group);
+        }
+        check("MPI_Comm_create_group", rc)?;
+        self.subsets.borrow_mut().insert(ranks.to_vec(), comm);
+        Ok(comm)
+    }
+
+    /// Ends the whole MPI job with `code` (`MPI_Abort`): what a PE that leaves without
+    /// `finalize` does, so no other rank waits for it forever.
+    pub(crate) fn abort(&self, code: c_int) -> ! {
+        // SAFETY: valid communicator; MPI_Abort does not return on success.
+        unsafe { ffi::MPI_Abort(self.comm, code) };
+        std::process::exit(code)
+    }
+}
+
+impl Drop for Comm {
+    fn drop(&mut self) {
+        // SAFETY: every handle freed here was created by this `Comm` and is not used after.
+        unsafe {
+            for (_, mut c) in self.subsets.borrow_mut().drain() {
+                ffi::MPI_Comm_free(&mut c);
+            }
+            ffi::MPI_Comm_free(&mut self.comm);
+        }
+    }
+}

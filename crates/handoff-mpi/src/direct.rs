@@ -1,0 +1,166 @@
+//! [`Direct`]: the shared-window path. When every rank of the team runs on one node, the
+//! window is an `MPI_Win_allocate_shared` one and each rank maps every other rank's part
+//! (`MPI_Win_shared_query`); then puts are copies into the target's part, and signals,
+//! counters and atomics are the CPU atomics of `handoff::team` (`apply_signal`,
+//! `apply_atomic64/32`: the word protocol the shared-memory transport uses and the team's
+//! loom models check). MPI's own RMA calls are not used on this path at all, so no word is
+//! ever updated by both CPU atomics and MPI atomics.
+//!
+//! # Memory ordering
+//!
+//! - A put is a plain copy; the signal or counter update after it is a Release store/RMW
+//!   (`apply_signal`), which pairs with the Acquire load every wait polls with
+//!   (`load_signal`, the team's waits): a waiter that sees the signal sees the data.
+//! - Atomics are `AcqRel` hardware RMWs on the target word (`apply_atomic64/32`).
+//! - Every update of a peer's words (put, signal, counter, atomic) then rings that peer's
+//!   [`Doorbell`] (in its window's control area): a waiter asleep on its futex is woken by
+//!   the operation itself, as on `ShmTransport`; the doorbell's own SeqCst pairing (see
+//!   `handoff::sync::doorbell`) decides who sleeps and who wakes.
+//! - `fence` is a Release fence (earlier copies before any later store seen by a peer),
+//!   `quiet` a SeqCst fence, as in `ShmTransport`; barriers are `MPI_Win_sync`, the MPI
+//!   barrier, `MPI_Win_sync` — the pattern MPI-3.1 §11.2.3 gives for shared windows.
+
+use std::sync::atomic::{AtomicU32, AtomicU64};
+
+use handoff::sync::{Doorbell, NoPeers, Wait};
+use handoff::sys::Deadline;
+use handoff::team::{AtomicOp, SignalOp, TeamError};
+
+use crate::rma::Window;
+
+/// Where each rank's doorbell lives in its part: in the control area, after the counters,
+/// on a cache line of its own.
+pub(crate) const DOORBELL: usize = 256;
+const _: () = assert!(handoff::team::MAX_COUNTERS * 8 <= DOORBELL);
+
+/// Every rank's part of a shared window, mapped here.
+pub(crate) struct Direct {
+    /// Base of each rank's part (`len` bytes each).
+    parts: Vec<*mut u8>,
+    len: usize,
+}
+
+impl Direct {
+    /// Maps every rank's part of the shared window `win` (each at least `len` bytes).
+    pub(crate) fn new(win: &Window, size: usize, len: usize) -> Result<Direct, TeamError> {
+        let mut parts = Vec::with_capacity(size);
+        for rank in 0..size {
+            let (base, bytes) = win.shared_query(rank)?;
+            if base.is_null() || bytes < len || !(base as usize).is_multiple_of(128) {
+                return Err(TeamError::Transport {
+                    transport: "MPI",
+                    call: "MPI_Win_shared_query",
+                    what: format!(
+                        "rank {rank}'s part of the shared window is {bytes} bytes at {base:p}, \
+                         want {len} bytes 128-byte aligned; run with HANDOFF_MPI_WINDOW=rma"
+                    ),
+                });
+            }
+            parts.push(base);
+        }
+        Ok(Direct { parts, len })
+    }
+
+    /// The address of byte `disp` of `pe`'s part; the caller checked `disp + n <= len`.
+    fn at(&self, pe: usize, disp: usize, n: usize) -> *mut u8 {
+        debug_assert!(disp + n <= self.len);
+        // SAFETY: `disp + n` is within the `len` bytes of `pe`'s part (checked by the
+        // transport against the heap and control sizes).
+        unsafe { self.parts[pe].add(disp) }
+    }
+
+    fn bell(&self, pe: usize) -> &Doorbell {
+        // SAFETY: the doorbell slot lies in `pe`'s control area (DOORBELL + its size is
+        // below the control area's 4096 bytes; parts are 128-byte aligned); all-zero (the
+        // window is zeroed at creation) is a valid doorbell, a ShmSafe repr(C) type of
+        // atomics meant to be shared between processes.
+        unsafe {
+            &*self
+                .at(pe, DOORBELL, std::mem::size_of::<Doorbell>())
+                .cast::<Doorbell>()
+        }
+    }
+
+    /// Copies `src` into `pe`'s part at `disp`, then wakes `pe` if it sleeps.
+    pub(crate) fn put(&self, pe: usize, disp: usize, src: &[u8]) {
+        self.copy_in(pe, disp, src);
+        self.bell(pe).ring();
+    }
+
+    /// [`put`](Self::put) then [`signal`](Self::signal), ringing once (after the signal):
+    /// a waiter woken before its signal changed would only go back to sleep.
+    pub(crate) fn put_signal(&self, pe: usize, disp: usize, src: &[u8], sig: usize, op: SignalOp) {
+        self.copy_in(pe, disp, src);
+        self.signal(pe, sig, op);
+    }
+
+    fn copy_in(&self, pe: usize, disp: usize, src: &[u8]) {
+        let dst = self.at(pe, disp, src.len());
+        // SAFETY: `dst` has room for `src.len()` bytes (checked range) and is shared memory,
+        // never the caller's `src` (a Rust borrow). Concurrent readers see the bytes in any
+        // order; the signal after the copy (Release) is what publishes them.
+        unsafe { std::ptr::copy(src.as_ptr(), dst, src.len()) };
+    }
+
+    /// Waits on this rank's (`me`) own words: `poll` loads them with Acquire; sleeps on
+    /// this rank's doorbell per `how`, which every update from a peer rings.
+    pub(crate) fn wait(
+        &self,
+        me: usize,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        how: Wait,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        // No peer table here: a dead rank ends the whole MPI job (crate docs).
+        self.bell(me)
+            .wait(poll, how, deadline, &NoPeers, None)
+            .map_err(|e| match e {
+                handoff::WaitError::Timeout => TeamError::Timeout { what },
+                other => TeamError::Transport {
+                    transport: "MPI",
+                    call: "wait",
+                    what: other.to_string(),
+                },
+            })
+    }
+
+    /// Copies `pe`'s bytes at `disp` into `dst`.
+    pub(crate) fn get(&self, pe: usize, disp: usize, dst: &mut [u8]) {
+        let src = self.at(pe, disp, dst.len());
+        // SAFETY: as in `put`, the other way round; `dst` is our exclusive borrow.
+        unsafe { std::ptr::copy(src, dst.as_mut_ptr(), dst.len()) };
+    }
+
+    fn word64(&self, pe: usize, disp: usize) -> &AtomicU64 {
+        // SAFETY: an 8-byte aligned word (checked by the transport; parts are 128-byte
+        // aligned) inside `pe`'s mapped part, shared by every rank: atomics are the way
+        // to touch it.
+        unsafe { &*self.at(pe, disp, 8).cast::<AtomicU64>() }
+    }
+
+    /// Updates `pe`'s signal word at `disp` (Release, after the copies before it).
+    pub(crate) fn signal(&self, pe: usize, disp: usize, op: SignalOp) {
+        // Release inside: pairs with the Acquire `load_signal` of the target's wait.
+        handoff::team::apply_signal(self.word64(pe, disp), op);
+        self.bell(pe).ring();
+    }
+
+    /// A 64-bit atomic on `pe`'s word at `disp`; the old value.
+    pub(crate) fn atomic64(&self, pe: usize, disp: usize, op: AtomicOp<u64>) -> u64 {
+        // AcqRel inside: pairs with the previous and next RMW or load of the word.
+        let old = handoff::team::apply_atomic64(self.word64(pe, disp), op);
+        self.bell(pe).ring();
+        old
+    }
+
+    /// A 32-bit atomic on `pe`'s word at `disp`; the old value.
+    pub(crate) fn atomic32(&self, pe: usize, disp: usize, op: AtomicOp<u32>) -> u32 {
+        // SAFETY: a 4-byte aligned word inside `pe`'s part, as in `word64`.
+        let w = unsafe { &*self.at(pe, disp, 4).cast::<AtomicU32>() };
+        // AcqRel inside, as in `atomic64`.
+        let old = handoff::team::apply_atomic32(w, op);
+        self.bell(pe).ring();
+        old
+    }
+}

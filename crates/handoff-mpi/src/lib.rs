@@ -1,0 +1,117 @@
+//! The handoff team API ([`handoff::team::Team`]) over MPI-3 one-sided communication, for
+//! teams that run under `mpirun` — across nodes, or on one node through the MPI library's
+//! own one-sided path. Build with the `mpi` feature (it needs an MPI library with headers
+//! and libclang: on Debian `apt-get install mpich libmpich-dev libclang-dev`); without it
+//! this crate is empty and needs nothing of MPI.
+//!
+//! ```no_run
+//! # #[cfg(feature = "mpi")]
+//! # fn main() -> Result<(), handoff::team::TeamError> {
+//! // mpirun -n 4 ./program
+//! let team = handoff_mpi::join()?;
+//! let inbox = team.alloc::<u64>(team.size())?;
+//! let sig = team.alloc::<u64>(1)?;
+//! let right = (team.rank() + 1) % team.size();
+//! team.put_signal(&inbox, team.rank(), &[42], sig, handoff::team::SignalOp::Add(1), right)?;
+//! team.signal_wait_until(sig, handoff::team::Cmp::Ge, 1)?;
+//! team.finalize()
+//! # }
+//! # #[cfg(not(feature = "mpi"))]
+//! # fn main() {}
+//! ```
+//!
+//! # Mapping
+//!
+//! One window (`MPI_Win_allocate`, byte displacements) per team holds each rank's counters
+//! and then its symmetric heap; it stays in one passive-target epoch (`MPI_Win_lock_all`)
+//! from creation to `finalize`. `put` is `MPI_Put` + `MPI_Win_flush_local` (the source is
+//! reusable on return, which a Rust borrow needs, so `put_nbi` is the same), `get` is
+//! `MPI_Get` + `MPI_Win_flush`, atomics are `MPI_Fetch_and_op` (`MPI_NO_OP` for fetch,
+//! `MPI_REPLACE` for set/swap, `MPI_SUM`, `MPI_BAND/BOR/BXOR`) and `MPI_Compare_and_swap`,
+//! each flushed; `fence` and `quiet` are `MPI_Win_flush_all`; barriers are `MPI_Ibarrier`
+//! (over a sub-communicator from `MPI_Comm_create_group` for subsets) and collective
+//! agreement `MPI_Iallgather`, both polled with the team's deadline.
+//!
+//! # Ordering: what MPI guarantees, and what put-with-signal does
+//!
+//! MPI-3.1 orders almost nothing between RMA operations of one epoch: two puts, or a put
+//! and an accumulate, may complete at the target in any order (§11.7.2). The only default
+//! ordering is between *accumulate* operations from one origin to the same target word
+//! (`accumulate_ordering` `rar,raw,war,waw`), which does not cover the data of a put. So
+//! `put_signal(pe, data, sig)` is: `MPI_Put(data)`, then `MPI_Win_flush(pe)` — after which
+//! the data are complete *at the target* (§11.5.4) — then `MPI_Accumulate(sig, MPI_SUM or
+//! MPI_REPLACE)`. The target sees the signal only after the data: the accumulate was not
+//! even issued before the data landed. `signal` and `counter_add` flush the same way first,
+//! so "after everything this PE put to `pe` before" holds for them too. On the target, the
+//! team's waits call `MPI_Win_sync` (a memory barrier between the process's loads and the
+//! window updates MPI completed, §11.4 unified model) before each Acquire load of the
+//! signal word, and drive MPI's progress engine (`MPI_Iprobe`) between polls. The window
+//! must use the unified memory model; `MpiTransport::init` checks it.
+//!
+//! # One word, one kind of atomic
+//!
+//! CPU atomics and MPI atomics on one word are not atomic with each other (MPI may
+//! implement an accumulate as lock + read + write). Here every *update* of a signal word,
+//! counter or atomic target — remote or by the owner itself (`ct_set` is an
+//! `MPI_Accumulate(MPI_REPLACE)` to this rank) — is an MPI atomic; the owner only *loads*
+//! its words (signal waits, `signal_fetch`, `ct_get`), which the unified model allows.
+//! A program must not store into a signal word through `Team::local_mut` while puts may
+//! target it (the same rule as on shared memory).
+//!
+//! # Waiting
+//!
+//! On the shared-window path (one node) waits are the team's usual ones: poll with the
+//! strategy, then sleep on this rank's futex doorbell, which every put, signal, counter
+//! update and atomic from a peer rings. MPI has no wake-up for a passive-target update, so
+//! on the RMA path every [`Wait`](handoff::sync::Wait) strategy polls: `spin` busy-polls;
+//! `spin-yield` and `adaptive` (after a short spin) yield the CPU between polls, so more
+//! ranks than CPUs still progress; `block` yields and then sleeps 50 µs between polls once
+//! a wait is longer than 1 ms.
+//!
+//! # A rank that dies
+//!
+//! MPI ends the job when a rank dies: `mpirun` (MPICH's Hydra, Open MPI's ORTE/PRRTE) kills
+//! the other ranks and reports the dead one ("BAD TERMINATION ... EXIT CODE" / "mpirun
+//! noticed that process rank N ... exited on signal"), exiting non-zero. So the team's
+//! waits never return [`TeamError::PeerDied`](handoff::team::TeamError::PeerDied) here; the
+//! job ends instead of hanging. A PE that drops its team without
+//! [`Team::finalize`](handoff::team::Team::finalize) (an error path) prints one line naming
+//! its rank and calls `MPI_Abort`, which ends the job the same way.
+//!
+//! # Node awareness
+//!
+//! `MpiTransport::same_node` and `MpiTransport::nodes` say which ranks share a node
+//! (`MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`). When all do, the window is a shared one
+//! (`MPI_Win_allocate_shared`, every part mapped) and operations are loads, stores and the
+//! team's CPU atomics; otherwise every pair is served by MPI RMA calls
+//! (`HANDOFF_MPI_WINDOW=rma` forces that on one node, to exercise the inter-node path). Mixing
+//! the two within one team (shared memory between the on-node pairs of a multi-node job)
+//! is not done: it needs every signal word updated by one kind of atomic, so it would route
+//! all atomics through MPI and only bulk data through the mapping.
+
+#![cfg_attr(not(feature = "mpi"), allow(unused))]
+
+#[cfg(feature = "mpi")]
+mod comm;
+#[cfg(feature = "mpi")]
+mod direct;
+#[cfg(feature = "mpi")]
+mod rma;
+#[cfg(feature = "mpi")]
+mod transport;
+
+#[cfg(feature = "mpi")]
+pub use transport::{MpiTransport, ENV_WINDOW};
+
+/// Whether this build has the MPI transport (the `mpi` feature).
+pub const ENABLED: bool = cfg!(feature = "mpi");
+
+/// Initializes MPI and joins the team of every rank of `MPI_COMM_WORLD` (heap size and
+/// wait strategy from `HANDOFF_HEAP_SIZE` / `HANDOFF_WAIT`), then waits for every rank
+/// (a barrier). End with [`Team::finalize`](handoff::team::Team::finalize).
+#[cfg(feature = "mpi")]
+pub fn join() -> Result<handoff::team::Team<MpiTransport>, handoff::team::TeamError> {
+    let team = handoff::team::Team::new(MpiTransport::from_env()?);
+    team.barrier_all()?;
+    Ok(team)
+}

@@ -1,0 +1,579 @@
+//! [`MpiTransport`]: the team [`Transport`] over one MPI-3 window. See the [crate
+//! docs](crate) for the ordering argument; this file maps each trait operation onto the
+//! window's calls.
+
+use std::cell::Cell;
+use std::time::Instant;
+
+use handoff::sync::Wait;
+use handoff::sys::Deadline;
+use handoff::team::{AtomicOp, SignalOp, TeamError, Transport, MAX_COUNTERS};
+use mpi::topology::Communicator;
+use mpi::traits::{AsRaw, Root};
+
+use crate::comm::Comm;
+use crate::direct::Direct;
+use crate::rma::{RmaOp, Width, Window};
+
+/// Bytes before the heap in each rank's window: the counters (one u64 each), page-padded
+/// so the heap starts page aligned when the window does.
+const CTRL: usize = 4096;
+const _: () = assert!(MAX_COUNTERS * 8 <= CTRL);
+
+/// Environment: which window the team allocates: `auto` (the default: a shared-memory window
+/// when every rank is on one node, else `MPI_Win_allocate`), `shared`
+/// (`MPI_Win_allocate_shared`; one node only) or `rma` (`MPI_Win_allocate` even on one
+/// node, to exercise the library's inter-node path here).
+pub const ENV_WINDOW: &str = "HANDOFF_MPI_WINDOW";
+
+/// How long an `Adaptive` wait polls before it starts yielding the CPU at every poll.
+const SPIN_POLLS: u32 = 64;
+
+/// One PE's end of a team whose bytes move through MPI one-sided communication.
+///
+/// Made by [`MpiTransport::init`] (or [`crate::join`]) in a program started by `mpirun`;
+/// owns MPI's initialization: MPI is finalized when it drops after
+/// [`Team::finalize`](handoff::team::Team::finalize), and the whole job is aborted
+/// (`MPI_Abort`, with a line naming this rank) when it drops without it.
+pub struct MpiTransport {
+    // Drop order matters: the window (collective free), then the communicator, then MPI.
+    win: Window,
+    comm: Comm,
+    heap_len: usize,
+    wait: Wait,
+    finished: Cell<bool>,
+    /// With a shared window: every rank's part mapped here (puts are copies, signals and
+    /// atomics CPU atomics); `None`: every operation is an MPI RMA call.
+    direct: Option<Direct>,
+    /// Per world rank: the lowest world rank on its node (a node id).
+    nodes: Vec<usize>,
+    _universe: mpi::environment::Universe,
+}
+
+impl std::fmt::Debug for MpiTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MpiTransport")
+            .field("rank", &self.comm.rank())
+            .field("size", &self.comm.size())
+            .field("heap_len", &self.heap_len)
+            .field("window", &self.window_kind())
+            .field("nodes", &self.nodes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl MpiTransport {
+    /// Initializes MPI (`MPI_Init_thread`, serialized: one thread of the PE calls MPI at a
+    /// time) and allocates the team's window, `heap_len` bytes of symmetric heap per rank;
+    /// collective over `MPI_COMM_WORLD`. No barrier: [`crate::join`] adds one.
+    pub fn init(heap_len: usize, wait: Wait) -> Result<Self, TeamError> {
+        if heap_len == 0 {
+            return Err(TeamError::InvalidArgument(
+                "a heap of 0 bytes holds nothing; ask for e.g. 64M".into(),
+            ));
+        }
+        let (universe, _level) = mpi::initialize_with_threading(mpi::Threading::Serialized)
+            .ok_or_else(|| TeamError::Transport {
+                transport: "MPI",
+                call: "MPI_Init_thread",
+                what: "MPI was initialized already in this process; make one \
+                           MpiTransport per process"
+                    .into(),
+            })?;
+        let world = universe.world();
+        // Node ids: the world rank of rank 0 of this rank's shared-memory communicator.
+        let node = world.split_shared(0);
+        let mut leader = world.rank() as u64;
+        node.process_at_rank(0).broadcast_into(&mut leader);
+        let comm = Comm::dup(world.as_raw())?;
+        let nodes: Vec<usize> = comm
+            .allgather(leader, None, "node ids")?
+            .into_iter()
+            .map(|n| n as usize)
+            .collect();
+        let len = CTRL.checked_add(heap_len).ok_or_else(|| {
+            TeamError::InvalidArgument(format!("a heap of {heap_len} bytes is too large"))
+        })?;
+        let one_node = nodes.iter().all(|&n| n == nodes[0]);
+        let shared = match std::env::var(ENV_WINDOW).as_deref() {
+            Err(_) | Ok("auto") => one_node,
+            Ok("shared") if one_node => true,
+            Ok("shared") => {
+                return Err(TeamError::BadEnv {
+                    var: ENV_WINDOW,
+                    value: "shared".into(),
+                    why: "the ranks run on more than one node; a shared window needs one".into(),
+                })
+            }
+            Ok("rma") => false,
+            Ok(other) => {
+                return Err(TeamError::BadEnv {
+                    var: ENV_WINDOW,
+                    value: other.into(),
+                    why: "expected auto, shared or rma".into(),
+                })
+            }
+        };
+        let win = Window::allocate(comm.raw(), len, shared)?;
+        let direct = if shared {
+            Some(Direct::new(&win, comm.size(), len)?)
+        } else {
+            None
+        };
+        if !(win.base() as usize).is_multiple_of(128) {
+            return Err(TeamError::Transport {
+                transport: "MPI",
+                call: "MPI_Win_allocate",
+                what: format!(
+                    "the window base {:p} is not 128-byte aligned, which symmetric objects need",
+                    win.base()
+                ),
+            });
+        }
+        Ok(MpiTransport {
+            win,
+            comm,
+            heap_len,
+            wait,
+            finished: Cell::new(false),
+            direct,
+            nodes,
+            _universe: universe,
+        })
+    }
+
+    /// [`init`](Self::init) with the heap size and wait strategy from the environment
+    /// (`HANDOFF_HEAP_SIZE`, default [`DEFAULT_HEAP`](handoff::team::DEFAULT_HEAP);
+    /// `HANDOFF_WAIT`, default adaptive), as `mpirun -x`/`-genv` passes them.
+    pub fn from_env() -> Result<Self, TeamError> {
+        let heap = match std::env::var(handoff::team::ENV_HEAP) {
+            Ok(h) => handoff::team::parse_size(&h)?,
+            Err(_) => handoff::team::DEFAULT_HEAP,
+        };
+        let wait = match std::env::var(handoff::team::ENV_WAIT) {
+            Ok(w) => w
+                .parse()
+                .map_err(|e: handoff::sync::SyncError| TeamError::BadEnv {
+                    var: handoff::team::ENV_WAIT,
+                    value: w.clone(),
+                    why: e.to_string(),
+                })?,
+            Err(_) => Wait::ADAPTIVE,
+        };
+        Self::init(heap, wait)
+    }
+
+    /// Whether PE `pe` runs on this PE's node (`MPI_Comm_split_type` shared).
+    pub fn same_node(&self, pe: usize) -> bool {
+        self.nodes.get(pe) == self.nodes.get(self.comm.rank())
+    }
+
+    /// The window's kind: `"shared"` (`MPI_Win_allocate_shared`, operations as loads,
+    /// stores and CPU atomics) or `"rma"` (`MPI_Win_allocate`, operations as MPI RMA
+    /// calls); see [`ENV_WINDOW`].
+    pub fn window_kind(&self) -> &'static str {
+        if self.direct.is_some() {
+            "shared"
+        } else {
+            "rma"
+        }
+    }
+
+    /// How many nodes the team spans.
+    pub fn nodes(&self) -> usize {
+        let mut n = self.nodes.clone();
+        n.sort_unstable();
+        n.dedup();
+        n.len()
+    }
+
+    fn target(
+        &self,
+        pe: usize,
+        offset: usize,
+        len: usize,
+        op: &'static str,
+    ) -> Result<usize, TeamError> {
+        if pe >= self.comm.size() {
+            return Err(TeamError::NoSuchPe {
+                pe,
+                size: self.comm.size(),
+            });
+        }
+        let end = offset.saturating_add(len);
+        if end > self.heap_len {
+            return Err(TeamError::OutOfBounds {
+                op,
+                offset,
+                end,
+                len: self.heap_len,
+            });
+        }
+        Ok(CTRL + offset)
+    }
+
+    fn word(
+        &self,
+        pe: usize,
+        offset: usize,
+        width: usize,
+        op: &'static str,
+    ) -> Result<usize, TeamError> {
+        if !offset.is_multiple_of(width) {
+            return Err(TeamError::InvalidArgument(format!(
+                "{op} at heap byte {offset}: a {width}-byte word must be {width}-byte aligned"
+            )));
+        }
+        self.target(pe, offset, width, op)
+    }
+
+    fn counter_disp(&self, ct: usize) -> Result<usize, TeamError> {
+        if ct >= MAX_COUNTERS {
+            return Err(TeamError::CounterLimit { max: MAX_COUNTERS });
+        }
+        Ok(ct * 8)
+    }
+
+    fn counter_word(&self, ct: usize) -> &std::sync::atomic::AtomicU64 {
+        let ct = ct.min(MAX_COUNTERS - 1);
+        // SAFETY: the control area (CTRL bytes at the window base, page aligned) holds
+        // MAX_COUNTERS u64 words; the index is clamped into it. MPI updates the word only
+        // with accumulates; we only load it.
+        unsafe {
+            &*self
+                .win
+                .base()
+                .add(ct * 8)
+                .cast::<std::sync::atomic::AtomicU64>()
+        }
+    }
+
+    /// Panics are no option in a trait method without `Result` (fence, quiet): an MPI
+    /// failure there means the job cannot go on, so it is reported and the job aborted.
+    fn or_abort(&self, r: Result<(), TeamError>) {
+        if let Err(e) = r {
+            eprintln!(
+                "handoff-mpi: PE {}: {e}; aborting the MPI job",
+                self.comm.rank()
+            );
+            self.comm.abort(3);
+        }
+    }
+}
+
+fn rma_op(op: SignalOp) -> (u64, RmaOp) {
+    match op {
+        SignalOp::Set(v) => (v, RmaOp::Replace),
+        SignalOp::Add(n) => (n, RmaOp::Sum),
+    }
+}
+
+fn atomic(
+    win: &Window,
+    pe: usize,
+    disp: usize,
+    width: Width,
+    op: AtomicOp<u64>,
+) -> Result<u64, TeamError> {
+    let fop = |v, o| win.fetch_and_op(pe, disp, width, v, o);
+    match op {
+        AtomicOp::Fetch => fop(0, RmaOp::NoOp),
+        AtomicOp::Set(v) | AtomicOp::Swap(v) => fop(v, RmaOp::Replace),
+        AtomicOp::FetchAdd(v) => fop(v, RmaOp::Sum),
+        AtomicOp::FetchAnd(v) => fop(v, RmaOp::And),
+        AtomicOp::FetchOr(v) => fop(v, RmaOp::Or),
+        AtomicOp::FetchXor(v) => fop(v, RmaOp::Xor),
+        AtomicOp::CompareSwap { expected, new } => {
+            win.compare_and_swap(pe, disp, width, expected, new)
+        }
+    }
+}
+
+impl Transport for MpiTransport {
+    fn rank(&self) -> usize {
+        self.comm.rank()
+    }
+    fn size(&self) -> usize {
+        self.comm.size()
+    }
+    fn heap_len(&self) -> usize {
+        self.heap_len
+    }
+    fn wait_strategy(&self) -> Wait {
+        self.wait
+    }
+    fn local_heap(&self) -> *mut u8 {
+        // SAFETY: the window holds CTRL + heap_len bytes from its base.
+        unsafe { self.win.base().add(CTRL) }
+    }
+
+    fn put(&self, pe: usize, offset: usize, src: &[u8]) -> Result<(), TeamError> {
+        let d = self.target(pe, offset, src.len(), "put")?;
+        match &self.direct {
+            Some(x) => {
+                x.put(pe, d, src);
+                Ok(())
+            }
+            None => self.win.put(pe, d, src),
+        }
+    }
+
+    fn get(&self, pe: usize, offset: usize, dst: &mut [u8]) -> Result<(), TeamError> {
+        let d = self.target(pe, offset, dst.len(), "get")?;
+        match &self.direct {
+            Some(x) => {
+                x.get(pe, d, dst);
+                Ok(())
+            }
+            None => self.win.get(pe, d, dst),
+        }
+    }
+
+    fn fence(&self) {
+        if self.direct.is_some() {
+            // Release: pairs with the Acquire load of whatever store a peer sees after it
+            // (a signal, an atomic), as in ShmTransport.
+            std::sync::atomic::fence(std::sync::atomic::Ordering::Release);
+            return;
+        }
+        // MPI orders no two puts (only accumulates to one word, §11.7.2); the one way to
+        // order earlier puts before later ones is to complete them.
+        self.or_abort(self.win.flush_all());
+    }
+
+    fn quiet(&self) {
+        if self.direct.is_some() {
+            // SeqCst: also orders earlier copies before later loads (Dekker-style checks),
+            // pairing with the peers' Acquire loads or fences, as in ShmTransport.
+            std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+            return;
+        }
+        self.or_abort(self.win.flush_all().and_then(|()| self.win.sync()));
+    }
+
+    fn atomic64(&self, pe: usize, offset: usize, op: AtomicOp<u64>) -> Result<u64, TeamError> {
+        let d = self.word(pe, offset, 8, "atomic")?;
+        match &self.direct {
+            Some(x) => Ok(x.atomic64(pe, d, op)),
+            None => atomic(&self.win, pe, d, Width::U64, op),
+        }
+    }
+
+    fn atomic32(&self, pe: usize, offset: usize, op: AtomicOp<u32>) -> Result<u32, TeamError> {
+        let d = self.word(pe, offset, 4, "atomic")?;
+        match &self.direct {
+            Some(x) => Ok(x.atomic32(pe, d, op)),
+            None => atomic(&self.win, pe, d, Width::U32, op.widen()).map(|v| v as u32),
+        }
+    }
+
+    fn signal(&self, pe: usize, sig: usize, op: SignalOp) -> Result<(), TeamError> {
+        let d = self.word(pe, sig, 8, "signal")?;
+        if let Some(x) = &self.direct {
+            x.signal(pe, d, op);
+            return Ok(());
+        }
+        // Complete earlier puts to `pe` at `pe` first: MPI does not order a put before an
+        // accumulate (crate docs), so the signal must not start before the data landed.
+        self.win.flush(pe)?;
+        let (v, op) = rma_op(op);
+        self.win.accumulate_u64(pe, d, v, op)
+    }
+
+    fn put_signal(
+        &self,
+        pe: usize,
+        offset: usize,
+        src: &[u8],
+        sig: usize,
+        op: SignalOp,
+    ) -> Result<(), TeamError> {
+        match &self.direct {
+            Some(x) => {
+                let d = self.target(pe, offset, src.len(), "put_signal")?;
+                let s = self.word(pe, sig, 8, "put_signal")?;
+                x.put_signal(pe, d, src, s, op);
+                Ok(())
+            }
+            None => {
+                self.put(pe, offset, src)?;
+                self.signal(pe, sig, op)
+            }
+        }
+    }
+
+    fn put_counted(
+        &self,
+        pe: usize,
+        offset: usize,
+        src: &[u8],
+        ct: usize,
+    ) -> Result<(), TeamError> {
+        match &self.direct {
+            Some(x) => {
+                let d = self.target(pe, offset, src.len(), "put_ct")?;
+                let c = self.counter_disp(ct)?;
+                x.put_signal(pe, d, src, c, SignalOp::Add(1));
+                Ok(())
+            }
+            None => {
+                self.put(pe, offset, src)?;
+                self.counter_add(pe, ct, 1)
+            }
+        }
+    }
+
+    fn counter_add(&self, pe: usize, ct: usize, n: u64) -> Result<(), TeamError> {
+        let d = self.counter_disp(ct)?;
+        self.target(pe, 0, 0, "counter_add")?;
+        if let Some(x) = &self.direct {
+            x.signal(pe, d, SignalOp::Add(n));
+            return Ok(());
+        }
+        self.win.flush(pe)?;
+        self.win.accumulate_u64(pe, d, n, RmaOp::Sum)
+    }
+
+    fn counter_get(&self, ct: usize) -> u64 {
+        self.or_abort(self.win.sync());
+        // Acquire: pairs with MPI's completion of the accumulate (after MPI_Win_sync, crate
+        // docs), so data put before the counting put are visible.
+        self.counter_word(ct)
+            .load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    fn counter_set(&self, ct: usize, value: u64) {
+        // Through MPI, not a CPU store: the word is only ever updated by MPI atomics (crate
+        // docs), so a concurrent remote counting put cannot be lost to a plain store.
+        let me = self.comm.rank();
+        if let Some(x) = &self.direct {
+            // A CPU atomic: on this path every update of the word is one (module docs).
+            if let Ok(d) = self.counter_disp(ct) {
+                x.signal(me, d, SignalOp::Set(value));
+            }
+            return;
+        }
+        let r = self
+            .counter_disp(ct)
+            .and_then(|d| self.win.accumulate_u64(me, d, value, RmaOp::Replace))
+            .and_then(|()| self.win.flush(me))
+            .and_then(|()| self.win.sync());
+        self.or_abort(r);
+    }
+
+    fn counter_wait(
+        &self,
+        ct: usize,
+        target: u64,
+        deadline: Option<Deadline>,
+    ) -> Result<u64, TeamError> {
+        self.counter_disp(ct)?;
+        let word = self.counter_word(ct);
+        let mut seen = 0;
+        self.wait_local(
+            &mut || {
+                // Acquire: as in `counter_get`.
+                seen = word.load(std::sync::atomic::Ordering::Acquire);
+                (seen >= target).then_some(0)
+            },
+            deadline,
+            "a counter",
+        )?;
+        Ok(seen)
+    }
+
+    fn wait_local(
+        &self,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        // The shared-window path sleeps on this rank's doorbell, rung by every update (see
+        // `direct`). MPI has no wake-up for passive-target updates, so on the RMA path every
+        // strategy polls: between polls it drives MPI's progress (for libraries whose RMA
+        // needs the target to call MPI) and, except under `Spin`, gives up the CPU so an
+        // oversubscribed peer runs.
+        if let Some(x) = &self.direct {
+            return x.wait(self.comm.rank(), poll, self.wait, deadline, what);
+        }
+        let start = Instant::now();
+        let mut polls: u32 = 0;
+        loop {
+            self.win.sync()?;
+            if let Some(v) = poll() {
+                return Ok(v);
+            }
+            self.comm.progress();
+            if deadline.is_some_and(|d| d.expired()) {
+                return Err(TeamError::Timeout { what });
+            }
+            polls = polls.saturating_add(1);
+            match self.wait {
+                Wait::Spin => std::hint::spin_loop(),
+                Wait::SpinYield => std::thread::yield_now(),
+                Wait::Adaptive { spin_budget } => {
+                    if polls > SPIN_POLLS || start.elapsed() > spin_budget {
+                        std::thread::yield_now();
+                    }
+                }
+                // No futex to sleep on: yield, then short sleeps once the wait is long.
+                Wait::Block => {
+                    if start.elapsed().as_millis() >= 1 {
+                        std::thread::sleep(std::time::Duration::from_micros(50));
+                    } else {
+                        std::thread::yield_now();
+                    }
+                }
+            }
+        }
+    }
+
+    fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError> {
+        if let Some(&pe) = ranks.iter().find(|&&r| r >= self.comm.size()) {
+            return Err(TeamError::NoSuchPe {
+                pe,
+                size: self.comm.size(),
+            });
+        }
+        // Complete this PE's puts at their targets, meet, then order our own loads after
+        // what the others completed here.
+        self.win.flush_all()?;
+        self.comm.barrier(ranks, deadline)?;
+        self.win.sync()
+    }
+
+    fn agree(&self, seq: u64, value: u64, deadline: Option<Deadline>) -> Result<(), TeamError> {
+        // One allgather of the value; `seq` is the same on every PE by construction (each
+        // call is the next collective), so the values alone can differ.
+        let all = self
+            .comm
+            .allgather(value, deadline, "a collective agreement")?;
+        match all.iter().enumerate().find(|&(_, &v)| v != value) {
+            None => Ok(()),
+            Some((rank, &theirs)) => Err(TeamError::Mismatch {
+                seq,
+                rank,
+                ours: value,
+                theirs,
+            }),
+        }
+    }
+
+    fn finish(&self) {
+        self.finished.set(true);
+    }
+}
+
+impl Drop for MpiTransport {
+    fn drop(&mut self) {
+        if !self.finished.get() {
+            eprintln!(
+                "handoff-mpi: PE {} of {} left its team without Team::finalize (after an \
+                 error); aborting the MPI job so no other PE waits for it",
+                self.comm.rank(),
+                self.comm.size()
+            );
+            self.comm.abort(1);
+        }
+    }
+}

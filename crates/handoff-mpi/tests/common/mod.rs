@@ -1,0 +1,91 @@
+//! Running this test binary as the ranks of an MPI job: `mpirun -n N <this binary> --exact
+//! TEST`, each rank seeing `PE_ENV` set and playing its part. MPICH's Hydra and Open MPI's
+//! launcher are both handled (Open MPI needs `--oversubscribe` for more ranks than CPUs, and
+//! `--allow-run-as-root` as root). A job is bounded by the launcher's own timeout and by a
+//! deadline here, after which the launcher is killed and the test fails.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::Duration;
+
+use handoff::sys::Deadline;
+use handoff_probe::proc::ChildGuard;
+
+/// Set (to `1`) in the ranks' environment.
+pub const PE_ENV: &str = "HANDOFF_MPI_TEST_PE";
+
+/// Whether this process is a rank of a job a test started.
+pub fn is_pe() -> bool {
+    std::env::var_os(PE_ENV).is_some()
+}
+
+/// What a job did: its exit status and everything its ranks and launcher printed.
+pub struct Job {
+    pub status: Option<ExitStatus>,
+    pub output: String,
+}
+
+fn launcher_is_open_mpi() -> bool {
+    Command::new("mpirun")
+        .arg("--version")
+        .output()
+        .map(|o| {
+            let text = String::from_utf8_lossy(&o.stdout).to_string()
+                + &String::from_utf8_lossy(&o.stderr);
+            text.contains("Open MPI") || text.contains("OpenRTE")
+        })
+        .unwrap_or(false)
+}
+
+/// Runs `test` of this binary on `n` ranks with `env`, at most `limit`.
+pub fn mpirun(test: &str, n: usize, env: &[(&str, &str)], limit: Duration) -> Job {
+    let exe = std::env::current_exe().unwrap();
+    let log: PathBuf =
+        std::env::temp_dir().join(format!("handoff-mpi-{}-{test}-{n}.log", std::process::id()));
+    let file = std::fs::File::create(&log).unwrap();
+    let mut cmd = Command::new("mpirun");
+    let secs = limit.as_secs().max(1).to_string();
+    if launcher_is_open_mpi() {
+        cmd.args(["--oversubscribe", "--timeout", &secs, "-x", PE_ENV]);
+        if is_root() {
+            cmd.arg("--allow-run-as-root");
+        }
+        for (k, _) in env {
+            cmd.args(["-x", k]);
+        }
+    } else {
+        // Hydra passes the whole environment and oversubscribes as asked.
+        cmd.env("MPIEXEC_TIMEOUT", &secs);
+    }
+    cmd.args(["-n", &n.to_string()])
+        .arg(&exe)
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .env(PE_ENV, "1")
+        .stdin(Stdio::null())
+        .stdout(file.try_clone().unwrap())
+        .stderr(file);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut guard = ChildGuard::spawn(&mut cmd).expect("start mpirun (is MPI installed?)");
+    // The launcher's timeout ends a hung job first; this deadline is the last resort.
+    let status = guard
+        .wait_deadline(Deadline::after(limit + Duration::from_secs(15)))
+        .unwrap();
+    if status.is_none() {
+        guard.kill().ok();
+        guard.wait().ok();
+    }
+    let output = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    eprintln!("--- mpirun -n {n} {test}: {status:?}\n{output}---");
+    Job { status, output }
+}
+
+/// Whether we run as root (the owner of `/proc/self` is our effective user).
+fn is_root() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+}

@@ -1,0 +1,260 @@
+//! The team transport contract (`handoff_testkit::conformance`, the suite the shared-memory
+//! transport passes) over MPI, under `mpirun` with 2 ranks and with 4 ranks on this
+//! machine's 2 CPUs (oversubscribed), and with each wait strategy; and a rank that dies or
+//! leaves after an error ends the job with a clear line instead of a hang.
+
+#![cfg(feature = "mpi")]
+
+mod common;
+
+use std::time::Duration;
+
+use common::{is_pe, mpirun};
+use handoff::team::{Cmp, SignalOp, Team};
+use handoff_mpi::MpiTransport;
+use handoff_testkit::conformance;
+
+/// A rank's part: join, run `f`, finalize; any failure prints one line and exits 1.
+fn pe(f: impl FnOnce(&Team<MpiTransport>) -> Result<(), String>) -> ! {
+    let team = handoff_mpi::join().unwrap_or_else(|e| {
+        eprintln!("PE could not join: {e}");
+        std::process::exit(1)
+    });
+    // A hang becomes an error naming the wait, well before the job's timeout.
+    team.set_timeout(Some(Duration::from_secs(40)));
+    if let Err(e) = f(&team) {
+        eprintln!("PE {}: {e}", team.rank());
+        std::process::exit(1);
+    }
+    team.finalize().unwrap_or_else(|e| {
+        eprintln!("finalize: {e}");
+        std::process::exit(1)
+    });
+    std::process::exit(0)
+}
+
+fn assert_ok(job: &common::Job, what: &str) {
+    assert!(
+        job.status.is_some_and(|s| s.success()),
+        "{what}: the job failed ({:?}); its output is above",
+        job.status
+    );
+}
+
+#[test]
+fn conformance_mpi_2_and_4_ranks() {
+    const NAME: &str = "conformance_mpi_2_and_4_ranks";
+    if is_pe() {
+        pe(|team| {
+            // One node here: `auto` picks the shared window.
+            if team.transport().window_kind() != "shared" {
+                return Err(format!(
+                    "window {}, want shared",
+                    team.transport().window_kind()
+                ));
+            }
+            conformance::run_all(team)
+        });
+    }
+    for n in [2, 4] {
+        let job = mpirun(
+            NAME,
+            n,
+            &[("HANDOFF_HEAP_SIZE", "4M")],
+            Duration::from_secs(60),
+        );
+        assert_ok(&job, &format!("conformance on {n} ranks"));
+    }
+}
+
+/// The same over `MPI_Win_allocate` and MPI's RMA calls (as between nodes), forced here.
+#[test]
+fn conformance_mpi_rma_window_2_and_4_ranks() {
+    const NAME: &str = "conformance_mpi_rma_window_2_and_4_ranks";
+    if is_pe() {
+        pe(|team| {
+            if team.transport().window_kind() != "rma" {
+                return Err(format!(
+                    "window {}, want rma",
+                    team.transport().window_kind()
+                ));
+            }
+            conformance::run_all(team)
+        });
+    }
+    for n in [2, 4] {
+        let env = [("HANDOFF_HEAP_SIZE", "4M"), ("HANDOFF_MPI_WINDOW", "rma")];
+        let job = mpirun(NAME, n, &env, Duration::from_secs(60));
+        assert_ok(&job, &format!("conformance over RMA windows on {n} ranks"));
+    }
+}
+
+#[test]
+fn conformance_mpi_every_wait_strategy() {
+    const NAME: &str = "conformance_mpi_every_wait_strategy";
+    if is_pe() {
+        pe(conformance::run_all);
+    }
+    for wait in ["spin-yield", "block"] {
+        let job = mpirun(
+            NAME,
+            3,
+            &[("HANDOFF_HEAP_SIZE", "4M"), ("HANDOFF_WAIT", wait)],
+            Duration::from_secs(60),
+        );
+        assert_ok(&job, &format!("conformance on 3 ranks with {wait} waits"));
+    }
+}
+
+/// Rank 1 crashes (SIGABRT) while the others wait for a signal that never comes, with no
+/// timeout: the launcher must end the job, non-zero, naming the rank that died, long
+/// before the watchdog.
+#[test]
+fn a_dying_rank_ends_the_job() {
+    const NAME: &str = "a_dying_rank_ends_the_job";
+    if is_pe() {
+        let team = handoff_mpi::join().expect("join");
+        let sig = team.alloc::<u64>(1).expect("alloc");
+        if team.rank() == 1 {
+            eprintln!("PE 1: dying now");
+            std::process::abort();
+        }
+        let r = team.signal_wait_until(sig, Cmp::Ge, 1);
+        eprintln!("PE {}: the wait returned {r:?}", team.rank());
+        std::process::exit(0);
+    }
+    let job = mpirun(
+        NAME,
+        3,
+        &[("HANDOFF_HEAP_SIZE", "1M")],
+        Duration::from_secs(30),
+    );
+    let status = job.status.expect("the job hung until the watchdog");
+    assert!(!status.success(), "a job whose rank died exited 0");
+    assert!(
+        job.output.contains("BAD TERMINATION") || job.output.contains("exited on signal"),
+        "the launcher did not report the dead rank: {}",
+        job.output
+    );
+    assert!(
+        job.output.contains("PE 1: dying now"),
+        "rank 1 did not run: {}",
+        job.output
+    );
+}
+
+/// A rank whose team hits an error and is dropped without finalize aborts the whole job
+/// (MPI_Abort) with one line naming it, instead of leaving the others in a barrier.
+#[test]
+fn a_rank_that_leaves_after_an_error_aborts_the_job() {
+    const NAME: &str = "a_rank_that_leaves_after_an_error_aborts_the_job";
+    if is_pe() {
+        let team = handoff_mpi::join().expect("join");
+        let sig = team.alloc::<u64>(1).expect("alloc");
+        if team.rank() == 0 {
+            // A put to a PE that does not exist: an error, then the team is dropped.
+            let err = team.signal(sig, SignalOp::Add(1), 99).unwrap_err();
+            eprintln!("PE 0: {err}");
+            drop(team);
+            unreachable!("MPI_Abort returned");
+        }
+        let r = team.barrier_all();
+        eprintln!("PE {}: the barrier returned {r:?}", team.rank());
+        std::process::exit(0);
+    }
+    let job = mpirun(
+        NAME,
+        2,
+        &[("HANDOFF_HEAP_SIZE", "1M")],
+        Duration::from_secs(30),
+    );
+    let status = job.status.expect("the job hung until the watchdog");
+    assert!(!status.success(), "an aborted job exited 0");
+    assert!(
+        job.output
+            .contains("PE 0 of 2 left its team without Team::finalize"),
+        "no line named the rank that left: {}",
+        job.output
+    );
+    assert!(
+        job.output.contains("PE 99 is not in the team"),
+        "the error was not reported: {}",
+        job.output
+    );
+}
+
+/// On the shared-window path a waiter asleep (the `block` strategy) is woken by the put
+/// itself (the doorbell), not by its futex slice running out: 300 round trips of
+/// put-with-signal finish well within the job's limit, where 600 slices of 50 ms (30 s)
+/// would not.
+#[test]
+fn a_sleeping_waiter_is_woken_by_the_put() {
+    const NAME: &str = "a_sleeping_waiter_is_woken_by_the_put";
+    const ROUNDS: u64 = 300;
+    if is_pe() {
+        pe(|team| {
+            let e = |err: handoff::team::TeamError| err.to_string();
+            let (me, other) = (team.rank(), 1 - team.rank());
+            let data = team.alloc::<u64>(1).map_err(e)?;
+            let sig = team.alloc::<u64>(1).map_err(e)?;
+            for i in 1..=ROUNDS {
+                if (i % 2 == 1) == (me == 0) {
+                    team.put_signal(&data, 0, &[i], sig, SignalOp::Set(i), other)
+                        .map_err(e)?;
+                } else {
+                    team.signal_wait_until(sig, Cmp::Eq, i).map_err(e)?;
+                    if team.local(&data)[0] != i {
+                        return Err(format!("round {i}: data {}", team.local(&data)[0]));
+                    }
+                }
+            }
+            Ok(())
+        });
+    }
+    let env = [("HANDOFF_HEAP_SIZE", "1M"), ("HANDOFF_WAIT", "block")];
+    let job = mpirun(NAME, 2, &env, Duration::from_secs(12));
+    assert_ok(
+        &job,
+        "300 round trips with block waits (a missed wake-up costs 50 ms)",
+    );
+}
+
+/// Bad settings are errors that say what to do, on every rank, not panics or hangs: an
+/// unknown window kind, and an empty heap.
+#[test]
+fn bad_settings_are_clear_errors() {
+    const NAME: &str = "bad_settings_are_clear_errors";
+    if is_pe() {
+        let want = std::env::var("WANT").unwrap();
+        match MpiTransport::from_env() {
+            Err(e) if e.to_string().contains(&want) => {
+                eprintln!("PE-ERROR: {e}");
+                std::process::exit(0)
+            }
+            Err(e) => {
+                eprintln!("wrong error: {e}");
+                std::process::exit(1)
+            }
+            Ok(_) => {
+                eprintln!("a bad setting was accepted");
+                std::process::exit(1)
+            }
+        }
+    }
+    let cases = [
+        (
+            [("HANDOFF_MPI_WINDOW", "bogus"), ("HANDOFF_HEAP_SIZE", "1M")],
+            "HANDOFF_MPI_WINDOW=\"bogus\": expected auto, shared or rma",
+        ),
+        (
+            [("HANDOFF_MPI_WINDOW", "auto"), ("HANDOFF_HEAP_SIZE", "0")],
+            "a heap of 0 bytes holds nothing",
+        ),
+    ];
+    for (env, want) in cases {
+        let env = [env[0], env[1], ("WANT", want)];
+        let job = mpirun(NAME, 2, &env, Duration::from_secs(30));
+        assert_ok(&job, &format!("ranks expecting {want:?}"));
+        assert_eq!(job.output.matches("PE-ERROR:").count(), 2, "{}", job.output);
+    }
+}
