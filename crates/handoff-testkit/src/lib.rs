@@ -4,6 +4,8 @@
 //! - [`Kid`]: a child process that is the test binary itself re-executed to run one test in
 //!   a role (never `fork`: a threaded Rust process must not fork), guarded (SIGKILLed and
 //!   reaped on drop) and watched (a watchdog kills it if the test hangs);
+//! - [`team_launch`] / [`run_team`]: a team of PEs that are this test binary re-executed,
+//!   under a watchdog; [`conformance`]: the team transport contract as checks;
 //! - [`within`]: runs a call that must not hang on a thread and fails the test if it does
 //!   not return in time (a watchdog, not a timing assertion).
 //!
@@ -11,6 +13,10 @@
 //! worker processes with them.
 
 use std::sync::mpsc;
+
+pub mod conformance;
+
+use handoff::team::{Launch, TeamReport};
 
 use handoff::sys::Deadline;
 use handoff_probe::proc::{ChildGuard, Watchdog};
@@ -119,4 +125,25 @@ pub fn within<T: Send + 'static>(
         }
         Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{what} failed (see above)"),
     }
+}
+
+/// A team whose PEs run `test` of this binary (which checks [`handoff::team::in_team`] first
+/// and plays a PE then).
+pub fn team_launch(test: &str, n: usize) -> Launch {
+    Launch::new(n)
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .heap(4 << 20)
+}
+
+/// Starts `launch` and waits for every PE; a watchdog SIGKILLs the PEs (so the wait ends
+/// and the test fails) if they have not ended within `watchdog`.
+pub fn run_team(launch: Launch, watchdog: Duration) -> TeamReport {
+    let running = launch.spawn().expect("start the team");
+    let ids: Vec<_> = running
+        .pids()
+        .iter()
+        .filter_map(|&pid| handoff::sys::ProcessId::of(pid).ok())
+        .collect();
+    let _dog = Watchdog::new(ids, watchdog);
+    running.wait().expect("wait for the team")
 }

@@ -1,5 +1,5 @@
 //! The crate error: wraps each layer's error at the top ([`sys::Error`], [`SyncError`],
-//! [`WaitError`], [`ShmError`], [`ChannelError`]) with the same messages, so an application
+//! [`WaitError`], [`ShmError`], [`ChannelError`], [`TeamError`]) with the same messages, so an application
 //! can `?` every call into one [`Result`]. Each says what went wrong and, where it helps,
 //! what to do about it.
 //!
@@ -14,6 +14,7 @@ pub use crate::peers::WaitError;
 use crate::shm::{SegmentError, ShmError};
 use crate::sync::SyncError;
 use crate::sys;
+use crate::team::TeamError;
 
 /// Result with the crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -54,6 +55,9 @@ pub enum Error {
     /// [`Error::Segment`], [`Error::Io`]...).
     #[error(transparent)]
     Channel(ChannelError),
+    /// A team operation failed ([`crate::team`]).
+    #[error(transparent)]
+    Team(TeamError),
 }
 
 impl Error {
@@ -92,6 +96,18 @@ impl From<SyncError> for Error {
     fn from(e: SyncError) -> Self {
         match e {
             SyncError::InvalidArgument(why) => Error::InvalidArgument(why),
+        }
+    }
+}
+
+impl From<TeamError> for Error {
+    /// A team's segment and system errors as [`Error::Segment`] etc., its own as
+    /// [`Error::Team`].
+    fn from(e: TeamError) -> Self {
+        match e {
+            TeamError::Shm(e) => e.into(),
+            TeamError::Sys(e) => e.into(),
+            e => Error::Team(e),
         }
     }
 }

@@ -10,6 +10,8 @@
 //!   block / adaptive [`Wait`](sync::Wait) strategy and a deadline, and noticing a dead peer.
 //! - [`shm`]: named shared segments with a validated header, to place those primitives (any
 //!   [`ShmSafe`](shm::ShmSafe) type) where other processes can open them by name.
+//! - [`team`]: N processes (PEs) started by `handoff run` or [`team::Launch`] that put into
+//!   each other's symmetric heap, signal, count, run atomics and barriers (OpenSHMEM-style).
 //! - [`sys`]: the few platform types the API above uses: [`Deadline`](sys::Deadline),
 //!   [`ProcessId`](sys::ProcessId), and thread pinning ([`sys::affinity`]).
 //!
@@ -45,7 +47,9 @@
 //!    [`shm::ShmSafe`] marker, and peer watching ([`sync::PeerWatch`], [`WaitError`]);
 //! 3. [`sync`] and [`shm`], siblings that never import each other;
 //! 4. [`channel`], on both;
-//! 5. [`Error`], which wraps each layer's error.
+//! 5. [`team`]: N processes with a symmetric heap, one-sided puts, signals, atomics and
+//!    barriers, on everything below;
+//! 6. [`Error`], which wraps each layer's error.
 //!
 //! The measurement machinery of the project's lab (topology, TSC clock, cache flushing, the
 //! cache-line floor) lives in the `handoff-probe` crate, not here.
@@ -63,7 +67,9 @@ pub mod shm;
 pub mod sync;
 // Layer 4.
 pub mod channel;
-// Layer 5: the crate error.
+// Layer 5.
+pub mod team;
+// Layer 6: the crate error.
 pub mod error;
 
 pub use error::{Error, Result, WaitError};

@@ -13,7 +13,8 @@ fn layer_of_item(item: &str) -> Option<u32> {
         "atomic" | "layout" | "peers" | "WaitError" => 2,
         "sync" | "shm" => 3,
         "channel" => 4,
-        "error" | "Error" | "Result" => 5,
+        "team" => 5,
+        "error" | "Error" | "Result" => 6,
         _ => return None,
     })
 }
@@ -22,7 +23,7 @@ fn layer_of_item(item: &str) -> Option<u32> {
 fn layer_of_file(rel: &str) -> u32 {
     let first = rel.split(['/', '.']).next().unwrap();
     match first {
-        "lib" => 5,
+        "lib" => 6,
         f => layer_of_item(f).unwrap_or_else(|| panic!("src/{rel}: map this file to a layer")),
     }
 }

@@ -9,12 +9,14 @@
 //! | [`Signal`] | a 64-bit counter (counting-put completion): add, set, wait until ≥ n | all sleepers |
 //! | [`Semaphore`] | a counting semaphore | one sleeper per post |
 //! | [`Barrier`] | N parties, reusable (generation counting) | all, by the last arrival |
+//! | [`Doorbell`] | the sleeper half alone, for words that live elsewhere (a team's signal words) | all sleepers, rung by the writer |
 //!
 //! Each is `repr(C, align(128))` (one cache-line pair, never shared with a neighbour),
 //! pointer-free and valid when all-zero, so it can be placed in a [`crate::shm`] segment.
 //! [`wait`] explains the strategies and the one wait loop they all use.
 
 pub mod barrier;
+pub mod doorbell;
 mod error;
 pub mod flag;
 pub mod semaphore;
@@ -23,6 +25,7 @@ pub mod wait;
 
 pub use crate::peers::{NoPeers, PeerWatch};
 pub use barrier::{Barrier, BarrierWaitResult};
+pub use doorbell::Doorbell;
 pub use error::SyncError;
 pub use flag::Flag;
 pub use semaphore::Semaphore;

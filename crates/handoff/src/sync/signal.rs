@@ -3,45 +3,35 @@
 //!
 //! # Protocol
 //!
-//! Futexes are 32-bit, so the 64-bit counter is paired with a separate 32-bit futex word that
-//! only sleepers and wakers touch. State words (one 128-byte block):
+//! Futexes are 32-bit, so the 64-bit counter is paired with a [`Doorbell`] (a futex word and
+//! a sleeper count that only sleepers and wakers touch). State words (one 128-byte block):
 //!
 //! | word | written by | meaning |
 //! |---|---|---|
 //! | `count` (u64) | [`add`](Signal::add), [`set`](Signal::set) | the counter |
-//! | `wake_seq` (u32) | wakers, when a sleeper is registered | futex word: bumped (+1, wrapping) before every wake |
-//! | `sleepers` (u32) | waiters about to sleep (+1) and after (−1) | [`NO_SLEEPERS`] = 0: wakers skip the syscall |
+//! | `bell` ([`Doorbell`]) | waiters about to sleep, and publishers when one is registered | wakes sleepers; see [`super::doorbell`] |
 //! | `publisher` | adders (Relaxed) | [`CpuHint`] for adaptive waits |
 //!
-//! Publish (`add`/`set`): write `count` (Release), `fence(SeqCst)`, load `sleepers`; if it is
-//! not [`NO_SLEEPERS`]: `wake_seq.fetch_add(1, Release)`, then `futex_wake_all(wake_seq)`.
-//!
-//! Sleep: `sleepers.fetch_add(1)`, `fence(SeqCst)`, `seq = wake_seq.load(Acquire)`, re-load
-//! `count`; if still below the target, `futex_wait(wake_seq, seq)`; then `sleepers - 1`.
+//! Publish (`add`/`set`): write `count` (Release), then [`Doorbell::ring`]. Wait: poll `count`
+//! (Acquire), sleeping on the doorbell ([`Doorbell::wait`]).
 //!
 //! # Memory ordering
 //!
 //! - The Release RMW/store of `count` in `add`/`set` pairs with the Acquire loads of `count`
 //!   in [`load`](Signal::load) and the waits: data written before `add` is visible to a waiter
 //!   that sees the count.
-//! - The `SeqCst` fence after publishing pairs with the `SeqCst` fence in the sleeper's
-//!   registration: either the waker sees the registration, or the sleeper's re-load sees the
-//!   new count.
-//! - If the waker saw the registration, its Release bump of `wake_seq` pairs with the
-//!   sleeper's Acquire load of `wake_seq`: a sleeper that read the bumped sequence also sees
-//!   the count; one that read the old sequence sleeps on it, and the bump makes that sleep
-//!   return (value changed) or the wake that follows the bump ends it.
+//! - The doorbell's own pairing (its module docs) makes sure a sleeper that registered before
+//!   the publish is woken, and one that registered after it sees the new count.
 //!
 //! All-zero is a valid signal at 0; `repr(C)`, pointer-free: it may live in a segment.
 
-use crate::atomic::{fence, AtomicU32, AtomicU64, Ordering};
+use crate::atomic::{AtomicU64, Ordering};
 use crate::peers::PeerWatch;
-use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
-use crate::sys::{futex, Deadline};
+use crate::sync::doorbell::Doorbell;
+pub use crate::sync::doorbell::NO_SLEEPERS;
+use crate::sync::wait::{CpuHint, Wait};
+use crate::sys::Deadline;
 use crate::WaitError;
-
-/// The `sleepers` value meaning that nobody may be sleeping: wakers skip the syscall.
-pub const NO_SLEEPERS: u32 = 0;
 
 /// A 64-bit counter with release `add`/`set` and acquire waits until it reaches a value.
 ///
@@ -55,8 +45,7 @@ pub const NO_SLEEPERS: u32 = 0;
 #[derive(Debug)]
 pub struct Signal {
     count: AtomicU64,
-    wake_seq: AtomicU32,
-    sleepers: AtomicU32,
+    bell: Doorbell,
     publisher: CpuHint,
 }
 
@@ -77,8 +66,7 @@ impl Signal {
     pub fn with_value(value: u64) -> Self {
         Signal {
             count: AtomicU64::new(value),
-            wake_seq: AtomicU32::new(0),
-            sleepers: AtomicU32::new(NO_SLEEPERS),
+            bell: Doorbell::new(),
             publisher: CpuHint::new(),
         }
     }
@@ -97,7 +85,7 @@ impl Signal {
         self.publisher.note();
         // Release: pairs with the Acquire loads in `load` and the waits.
         let new = self.count.fetch_add(n, Ordering::Release).wrapping_add(n);
-        self.wake_sleepers();
+        self.bell.ring();
         new
     }
 
@@ -107,24 +95,7 @@ impl Signal {
         self.publisher.note();
         // Release: pairs with the Acquire loads in `load` and the waits.
         self.count.store(value, Ordering::Release);
-        self.wake_sleepers();
-    }
-
-    #[inline]
-    fn wake_sleepers(&self) {
-        // SeqCst fence: pairs with the fence in `SignalWait::prepare_sleep`.
-        fence(Ordering::SeqCst);
-        if self.sleepers.load(Ordering::Relaxed) != NO_SLEEPERS {
-            self.wake_slow();
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn wake_slow(&self) {
-        // Release: pairs with the Acquire load of `wake_seq` in `SignalWait::prepare_sleep`.
-        self.wake_seq.fetch_add(1, Ordering::Release);
-        futex::wake_all(&self.wake_seq);
+        self.bell.ring();
     }
 
     /// Waits until the count is at least `target`; returns the count seen.
@@ -140,55 +111,22 @@ impl Signal {
         if v >= target {
             return Ok(v);
         }
-        let cond = SignalWait {
-            signal: self,
-            target,
-        };
-        wait_on(cond, how, deadline, peers, self.publisher.get())
+        self.bell.wait(
+            || {
+                let v = self.load();
+                (v >= target).then_some(v)
+            },
+            how,
+            deadline,
+            peers,
+            self.publisher.get(),
+        )
     }
 }
 
 impl Default for Signal {
     fn default() -> Self {
         Signal::new()
-    }
-}
-
-struct SignalWait<'a> {
-    signal: &'a Signal,
-    target: u64,
-}
-
-impl WaitCondition for SignalWait<'_> {
-    type Output = u64;
-
-    #[inline]
-    fn poll(&mut self) -> Option<u64> {
-        let v = self.signal.load();
-        (v >= self.target).then_some(v)
-    }
-
-    fn futex_word(&self) -> &AtomicU32 {
-        &self.signal.wake_seq
-    }
-
-    fn prepare_sleep(&mut self) -> Result<u32, u64> {
-        self.signal.sleepers.fetch_add(1, Ordering::Relaxed);
-        // SeqCst fence: pairs with the fence in `Signal::wake_sleepers`.
-        fence(Ordering::SeqCst);
-        // Acquire: pairs with the Release bump in `Signal::wake_slow`.
-        let seq = self.signal.wake_seq.load(Ordering::Acquire);
-        match self.poll() {
-            Some(v) => {
-                self.finish_sleep();
-                Err(v)
-            }
-            None => Ok(seq),
-        }
-    }
-
-    fn finish_sleep(&mut self) {
-        self.signal.sleepers.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -214,7 +152,7 @@ mod tests {
                 )
                 .unwrap();
             },
-            || s.sleepers.load(Ordering::Relaxed) != NO_SLEEPERS,
+            || s.bell.has_sleepers(),
             || {
                 s.add(1);
             },
@@ -236,7 +174,7 @@ mod tests {
         // SAFETY: all-zero is a valid `Signal` (see the `ShmSafe` impl).
         let s: Signal = unsafe { std::mem::zeroed() };
         assert_eq!(s.load(), 0);
-        assert_eq!(s.sleepers.load(Ordering::Relaxed), NO_SLEEPERS);
+        assert!(!s.bell.has_sleepers());
     }
 
     #[test]
@@ -260,7 +198,7 @@ mod tests {
                 "{how}"
             );
         }
-        assert_eq!(s.sleepers.load(Ordering::Relaxed), NO_SLEEPERS);
+        assert!(!s.bell.has_sleepers());
     }
 
     /// A producer adds 1 per item after writing it; the consumer waits for each count in turn.

@@ -532,5 +532,21 @@ pub fn lstat(name: &str) -> Result<Option<FileInfo>> {
     imp::lstat(name)
 }
 
+/// Bytes a new shared-memory object may still take in `/dev/shm`: its free space
+/// (`statvfs`; none if it has no limit), at most the memory available plus free swap.
+/// Without a `/dev/shm` (other platforms), memory alone, or `u64::MAX` if unknown.
+pub fn shm_available() -> Result<u64> {
+    let fs_free = match rustix::fs::statvfs("/dev/shm") {
+        Ok(st) if st.f_blocks != 0 => st.f_bavail.saturating_mul(st.f_frsize),
+        Ok(_) => u64::MAX,
+        Err(rustix::io::Errno::NOENT) => u64::MAX,
+        Err(e) => return Err(Error::io("statvfs /dev/shm", e)),
+    };
+    Ok(match memory_available() {
+        Some(mem) => fs_free.min(mem),
+        None => fs_free,
+    })
+}
+
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,178 @@
+//! [`TeamError`]: everything a team call can report, each message saying what to do.
+
+use crate::shm::ShmError;
+use crate::sys;
+
+/// Why a team call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TeamError {
+    /// An argument is out of range or meaningless.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+    /// This process was not started as a PE of a team.
+    #[error(
+        "not started as a team PE: {var} is not set; start the program with \
+         `handoff run -n N -- PROGRAM` or handoff::team::Launch"
+    )]
+    NotInTeam {
+        /// The missing environment variable.
+        var: &'static str,
+    },
+    /// A team environment variable holds a bad value.
+    #[error("bad team environment: {var}={value:?}: {why}")]
+    BadEnv {
+        /// The variable.
+        var: &'static str,
+        /// Its value.
+        value: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// More PEs than a team can hold (or none).
+    #[error(
+        "a team of {n} PEs is not possible: ask for 1 to {max} PEs ({max} is the most a team \
+         segment's attached-process table holds besides the launcher)"
+    )]
+    TeamSize {
+        /// What was asked for.
+        n: usize,
+        /// The limit, [`MAX_PES`](super::MAX_PES).
+        max: usize,
+    },
+    /// A PE number outside the team.
+    #[error("PE {pe} is not in the team: ranks are 0 to {}", size - 1)]
+    NoSuchPe {
+        /// The PE asked for.
+        pe: usize,
+        /// The team size.
+        size: usize,
+    },
+    /// An access outside a symmetric object (or the heap).
+    #[error(
+        "{op} outside the symmetric object: elements {offset}..{end} of an object of {len} \
+         elements; stay within 0..{len}"
+    )]
+    OutOfBounds {
+        /// The operation, e.g. `"put"`.
+        op: &'static str,
+        /// First element accessed.
+        offset: usize,
+        /// One past the last element accessed (saturating).
+        end: usize,
+        /// The object's length in elements.
+        len: usize,
+    },
+    /// The symmetric heap has no room for an allocation.
+    #[error(
+        "symmetric heap exhausted: {requested} bytes asked, {available} of {heap} bytes free \
+         per PE; start the team with a larger heap (--heap / HANDOFF_HEAP_SIZE)"
+    )]
+    HeapExhausted {
+        /// Bytes asked for (with alignment padding).
+        requested: usize,
+        /// Bytes still free.
+        available: usize,
+        /// The per-PE heap size.
+        heap: usize,
+    },
+    /// PEs disagreed on a collective call (a symmetric allocation of different sizes, or
+    /// collectives called in different orders).
+    #[error(
+        "PEs disagree on collective call #{seq}: PE {rank} passed {theirs}, this PE {ours}; \
+         every PE must make the same collective calls in the same order with the same sizes"
+    )]
+    Mismatch {
+        /// Which collective call (counting from 1).
+        seq: u64,
+        /// A PE that passed something else.
+        rank: usize,
+        /// What this PE passed.
+        ours: u64,
+        /// What that PE passed.
+        theirs: u64,
+    },
+    /// A PE of the team died or left while this one waited.
+    #[error("PE {rank} (pid {pid}) {how}; the team is over")]
+    PeerDied {
+        /// The rank of the PE that is gone.
+        rank: usize,
+        /// Its pid (0 if it never started).
+        pid: u32,
+        /// What happened, e.g. `"died (exited or was killed) while the team ran"`.
+        how: &'static str,
+    },
+    /// The launcher that created the team is gone.
+    #[error("the team's launcher (pid {pid}) is gone; the team is over")]
+    LauncherDied {
+        /// The launcher's pid.
+        pid: u32,
+    },
+    /// A wait passed the deadline set by [`Team::set_timeout`](super::Team::set_timeout).
+    #[error("timed out waiting for {what}: the team's timeout passed")]
+    Timeout {
+        /// What was waited for.
+        what: &'static str,
+    },
+    /// A counter handle beyond the team's counters.
+    #[error("no more counters: a team has {max} per PE")]
+    CounterLimit {
+        /// [`MAX_COUNTERS`](super::MAX_COUNTERS).
+        max: usize,
+    },
+    /// A line put larger than a line's payload.
+    #[error("a line holds at most {max} payload bytes, not {len}; use put_signal for more")]
+    LineTooLong {
+        /// Bytes given.
+        len: usize,
+        /// [`LINE_PAYLOAD`](super::LINE_PAYLOAD).
+        max: usize,
+    },
+    /// `/dev/shm` cannot hold the team's segment.
+    #[error(
+        "the team needs {needed} bytes of shared memory but /dev/shm (or memory) has only \
+         {available} free; ask for a smaller --heap or fewer PEs"
+    )]
+    NoSpace {
+        /// Segment bytes needed.
+        needed: u64,
+        /// Bytes free.
+        available: u64,
+    },
+    /// A core asked for does not exist or is not ours.
+    #[error("cannot place PE {rank} on CPU {cpu}: this process may use CPUs {allowed}")]
+    CpuUnavailable {
+        /// The PE.
+        rank: usize,
+        /// The CPU asked for.
+        cpu: usize,
+        /// The allowed CPUs, as a list such as `0-3`.
+        allowed: String,
+    },
+    /// The program could not be started.
+    #[error("cannot start PE {rank}: {program}: {source}")]
+    Spawn {
+        /// The PE.
+        rank: usize,
+        /// The program.
+        program: String,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A PE ended badly (exit code or signal), so the launcher ended the team.
+    #[error("PE {rank} (pid {pid}) {status}; the other PEs were stopped")]
+    PeFailed {
+        /// The first PE that failed.
+        rank: usize,
+        /// Its pid.
+        pid: u32,
+        /// How it ended.
+        status: super::exit::PeStatus,
+    },
+    /// The team segment failed.
+    #[error(transparent)]
+    Shm(#[from] ShmError),
+    /// A system call failed.
+    #[error(transparent)]
+    Sys(#[from] sys::Error),
+}

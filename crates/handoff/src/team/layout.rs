@@ -1,0 +1,175 @@
+//! The team segment's layout: [`TeamHeader`], one [`PeCtrl`] per PE, then the heap
+//! partitions (module docs of [`super`], "The segment"). Every type is `repr(C)`,
+//! pointer-free and valid all-zero, so the freshly created (zero-filled) segment is a team
+//! of PEs that have not joined yet.
+//!
+//! # PE states (`PeCtrl::state`)
+//!
+//! | state | value | set by | a waiting peer |
+//! |---|---|---|---|
+//! | `SPAWNED` | 0 | zero fill | PE died if its `launch_pid` process is gone |
+//! | `JOINED` | 1 | the PE, in `ShmTransport::join` (Release, after its pid) | PE died if its pid is gone |
+//! | `FINISHED` | 2 | the PE, in `finish` (after the final barrier) | never an error |
+//! | `LEFT` | 3 | the PE's drop without `finish` (an error return or a panic) | PE left: error |
+//!
+//! The launcher writes `launch_pid` (pid and start time) right after spawning each PE.
+
+use crate::atomic::{AtomicU32, AtomicU64};
+use crate::layout::ShmSafe;
+use crate::sync::{CpuHint, Doorbell, Signal};
+use crate::sys::ProcessId;
+
+use super::MAX_COUNTERS;
+
+/// The most PEs a team may have: the team segment's attached-process table holds
+/// [`MAX_ATTACHED`](crate::shm::MAX_ATTACHED) processes, one of them the launcher.
+pub const MAX_PES: usize = crate::shm::MAX_ATTACHED - 1;
+
+/// `TeamHeader::magic`.
+pub(super) const TEAM_MAGIC: u64 = u64::from_le_bytes(*b"HNDTEAM1");
+/// `TeamHeader::version`: bump on any layout change.
+pub(super) const TEAM_VERSION: u32 = 1;
+
+pub(super) const SPAWNED: u32 = 0;
+pub(super) const JOINED: u32 = 1;
+pub(super) const FINISHED: u32 = 2;
+pub(super) const LEFT: u32 = 3;
+
+/// The head of the segment's payload. Plain fields are written by the launcher before it
+/// publishes the segment (`Segment::publish_ready`) and read-only afterwards.
+#[repr(C, align(128))]
+pub(super) struct TeamHeader {
+    pub magic: u64,
+    pub version: u32,
+    pub size: u32,
+    pub heap_len: u64,
+    pub heap_stride: u64,
+    pub ctrl_offset: u64,
+    pub heap_offset: u64,
+    pub launcher_pid: u32,
+    pub _pad: u32,
+    pub launcher_start: u64,
+    /// The first PE seen gone, as rank + 1 (0: none yet): set once, by a CAS, by the PE
+    /// that leaves or by the first PE that notices a death, so every survivor names the
+    /// same PE (the cause) rather than whichever survivor exited first after it.
+    pub first_gone: AtomicU32,
+}
+
+// SAFETY: repr(C) integers and one atomic, no pointers, all-zero valid (and rejected by the
+// magic); the plain fields are written before the segment is published, read-only after.
+unsafe impl ShmSafe for TeamHeader {}
+
+/// A process identity other processes may read while it is written: pid and start time.
+#[repr(C)]
+pub(super) struct PidCell {
+    pub pid: AtomicU32,
+    pub _pad: AtomicU32,
+    pub start: AtomicU64,
+}
+
+impl PidCell {
+    /// Stores `id`. The start time first, then the pid with Release (pairs with the Acquire
+    /// load of the pid in `get`), so a reader that sees the pid sees its start time.
+    pub fn set(&self, id: ProcessId) {
+        self.start
+            .store(id.start_time, crate::atomic::Ordering::Relaxed);
+        // Release: pairs with the Acquire load in `get`.
+        self.pid.store(id.pid, crate::atomic::Ordering::Release);
+    }
+
+    /// The stored identity, if any.
+    pub fn get(&self) -> Option<ProcessId> {
+        // Acquire: pairs with the Release store in `set`.
+        let pid = self.pid.load(crate::atomic::Ordering::Acquire);
+        (pid != 0).then(|| ProcessId::new(pid, self.start.load(crate::atomic::Ordering::Relaxed)))
+    }
+}
+
+/// One PE's control block: everything other PEs signal it through, outside its heap.
+#[repr(C, align(128))]
+pub(super) struct PeCtrl {
+    /// `SPAWNED`, `JOINED`, `FINISHED` or `LEFT` (module docs).
+    pub state: AtomicU32,
+    pub _pad: u32,
+    /// Written by the launcher after the spawn.
+    pub launch_pid: PidCell,
+    /// Written by the PE when it joins.
+    pub pid: PidCell,
+    /// Own line: rung after every update of this PE's words by anyone.
+    pub bell: Bell,
+    /// Counting-put counters (`ct_create`).
+    pub counters: [Signal; MAX_COUNTERS],
+    /// Collective agreement: `agree_seq[seq % 2]` then `agree_val[seq % 2]`.
+    pub agree: [Agree; 2],
+    /// Barrier arrivals: `arrivals[s]` counts the barrier rounds PE `s` signalled to this PE.
+    pub arrivals: [AtomicU64; MAX_PES],
+}
+
+/// The doorbell and the CPU of its last ringer, on a line of their own.
+#[repr(C, align(128))]
+pub(super) struct Bell {
+    pub bell: Doorbell,
+    pub ringer: CpuHint,
+}
+
+/// One collective-agreement record.
+#[repr(C)]
+pub(super) struct Agree {
+    pub seq: AtomicU64,
+    pub value: AtomicU64,
+}
+
+// SAFETY: repr(C) of atomics, ShmSafe primitives (Signal, Doorbell) and arrays of them; no
+// pointers; all-zero is a PE that has not joined, with no sleepers, counters at 0.
+unsafe impl ShmSafe for PeCtrl {}
+
+/// Sizes of a team segment's payload for `size` PEs with `heap_len` heap bytes each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Plan {
+    pub ctrl_offset: usize,
+    pub heap_offset: usize,
+    pub heap_stride: usize,
+    pub payload_len: usize,
+}
+
+/// The payload layout, or `None` on overflow.
+pub(super) fn plan(size: usize, heap_len: usize) -> Option<Plan> {
+    let page = crate::sys::page_size();
+    let ctrl_offset = std::mem::size_of::<TeamHeader>().next_multiple_of(128);
+    let ctrl_end = ctrl_offset.checked_add(size.checked_mul(std::mem::size_of::<PeCtrl>())?)?;
+    let heap_offset = ctrl_end.checked_next_multiple_of(page)?;
+    let heap_stride = heap_len.max(1).checked_next_multiple_of(page)?;
+    let payload_len = heap_offset.checked_add(heap_stride.checked_mul(size)?)?;
+    Some(Plan {
+        ctrl_offset,
+        heap_offset,
+        heap_stride,
+        payload_len,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_sizes_and_zero_init() {
+        assert_eq!(std::mem::align_of::<PeCtrl>(), 128);
+        assert_eq!(std::mem::size_of::<PeCtrl>() % 128, 0);
+        assert_eq!(std::mem::size_of::<TeamHeader>(), 128);
+        // SAFETY: all-zero is valid for PeCtrl (the ShmSafe impl's promise).
+        let c: Box<PeCtrl> = unsafe { Box::new(std::mem::zeroed()) };
+        assert_eq!(c.state.load(crate::atomic::Ordering::Relaxed), SPAWNED);
+        assert!(c.pid.get().is_none());
+        assert_eq!(c.counters[3].load(), 0);
+        // Hand-computed for 4 PEs, 1 MiB each, 4 KiB pages: ctrl at 128, heap at the first
+        // page boundary after 128 + 4 * size_of::<PeCtrl>().
+        let p = plan(4, 1 << 20).unwrap();
+        assert_eq!(p.ctrl_offset, 128);
+        assert_eq!(p.heap_stride, 1 << 20);
+        assert_eq!(p.heap_offset % 4096, 0);
+        assert!(p.heap_offset >= 128 + 4 * std::mem::size_of::<PeCtrl>());
+        assert_eq!(p.payload_len, p.heap_offset + 4 * (1 << 20));
+        assert_eq!(plan(usize::MAX / 2, usize::MAX / 2), None);
+    }
+}

@@ -1,0 +1,149 @@
+//! Teams of processes (PEs) that write into each other's memory: a symmetric heap, one-sided
+//! `put`/`get`, put-with-signal and counting puts, remote atomics, fence/quiet and barriers,
+//! in the manner of OpenSHMEM 1.5 — on one node, through one shared segment.
+//!
+//! # Starting a team
+//!
+//! - `handoff run -n 4 [--cores 0-3 | --map compact|spread] [--wait adaptive] [--heap 64M]
+//!   -- PROGRAM ARGS` starts 4 PEs; each calls [`Team::from_env`] to join (rank, size), as
+//!   `oshrun`/`mpirun` programs do. The environment: `HANDOFF_TEAM` (segment name),
+//!   `HANDOFF_RANK`, `HANDOFF_SIZE`, `HANDOFF_WAIT` and, when pinned, `HANDOFF_CPU`.
+//! - [`Launch`] does the same from a program (tests, the lab): it creates the segment and
+//!   re-executes the current binary (or another program) N times, and its [`Running`]
+//!   handle waits for all and reports each PE's exit.
+//!
+//! One PE dying ends the team: every other PE's wait returns [`TeamError::PeerDied`] naming
+//! its rank (within about 50 ms), the launcher stops the rest, reports the first failure in
+//! one line, and removes the segment. A PE ends normally with [`Team::finalize`] (a barrier,
+//! as `shmem_finalize`); dropping a `Team` without it counts as leaving after an error.
+//!
+//! # The segment
+//!
+//! ```text
+//! payload 0        TeamHeader: magic, version, size, heap length, launcher pid, offsets
+//! ctrl_offset      PeCtrl[size], 128-byte aligned: state + pid, doorbell, counters,
+//!                  collective-agreement words, barrier arrival counts (one per sender)
+//! heap_offset      heap partitions, one per PE, heap_stride (page-rounded heap_len) apart
+//! ```
+//!
+//! # Symmetric heap and addressing
+//!
+//! [`Team::alloc`] is collective: every PE makes the same calls in the same order, so the
+//! same object lands at the same offset in every partition; the team checks that the PEs
+//! agree (sizes and order) and returns [`TeamError::Mismatch`] otherwise. A remote address
+//! is (PE, [`Sym`], element offset), never a pointer; every access is bounds-checked
+//! ([`TeamError::OutOfBounds`]).
+//!
+//! # Ordering: put, fence, quiet, signals
+//!
+//! On shared memory a put is a `memcpy` into the target's partition, complete when it
+//! returns; `put_nbi` is the same copy (there is nothing to overlap it with on one node).
+//! What remains of OpenSHMEM's completion rules is *visibility order* across CPUs, so:
+//! - [`Team::fence`] is a Release fence: puts before it are visible to any PE that sees a
+//!   store (a flag, an atomic) this PE makes after it — "ordered before later puts to the
+//!   same PE", and in fact to every PE.
+//! - [`Team::quiet`] is a `SeqCst` fence: it also orders this PE's earlier puts before its
+//!   later *loads* (a Dekker-style check of a remote flag), which a Release fence does not.
+//! - A signal update ([`Team::put_signal`], [`Team::signal`], counters) is a Release store
+//!   or RMW on the target's word after the copy, and every wait polls with Acquire: a waiter
+//!   that sees the signal sees the data. Then the target's doorbell (a futex, see
+//!   [`crate::sync::doorbell`]) is rung if it has a sleeper, so a blocked waiter is woken by
+//!   the put itself.
+//! - Remote atomics are hardware RMWs (`lock`-prefixed on x86) on the mapped target word,
+//!   `AcqRel`: never a lock.
+//!
+//! # Waiting
+//!
+//! Every wait uses the team's [`Wait`] strategy (`HANDOFF_WAIT`, default adaptive): waits on
+//! this PE's own words (signals, counters, barrier arrivals) sleep on this PE's doorbell,
+//! which every remote signal, counter update, atomic and barrier arrival rings when a
+//! sleeper is registered. 16 PEs on 2 CPUs thus make progress without a scheduler tick per
+//! operation.
+//!
+//! # Transports
+//!
+//! [`Team`] is generic over a [`Transport`] (default [`ShmTransport`]); the contract is the
+//! trait's docs plus the conformance suite (`handoff_testkit::conformance`, a dev-only
+//! crate), which the shared-memory transport passes in `tests/team.rs`.
+
+mod error;
+mod exit;
+mod ops;
+mod sym;
+mod transport;
+
+#[cfg(not(loom))]
+mod api;
+#[cfg(not(loom))]
+mod launch;
+#[cfg(not(loom))]
+mod layout;
+#[cfg(not(loom))]
+mod shm;
+
+mod barrier;
+
+#[cfg(not(loom))]
+pub use api::Team;
+pub use error::TeamError;
+#[cfg(not(loom))]
+pub use exit::PeStatus;
+#[cfg(not(loom))]
+pub use launch::{Launch, PeExit, Placement, Running, TeamReport};
+#[cfg(not(loom))]
+pub use layout::MAX_PES;
+pub use ops::{AtomicOp, Cmp, SignalOp, Word};
+#[cfg(not(loom))]
+pub use shm::ShmTransport;
+pub use sym::{Counter, Line, Sym, SymAt, LINE_PAYLOAD};
+pub use transport::Transport;
+
+pub use crate::sync::Wait;
+
+/// Counters ([`Team::ct_create`]) per PE.
+pub const MAX_COUNTERS: usize = 16;
+/// The default per-PE symmetric heap: 64 MiB.
+pub const DEFAULT_HEAP: usize = 64 << 20;
+
+/// Environment: the team segment's name.
+pub const ENV_TEAM: &str = "HANDOFF_TEAM";
+/// Environment: this PE's rank.
+pub const ENV_RANK: &str = "HANDOFF_RANK";
+/// Environment: the team size.
+pub const ENV_SIZE: &str = "HANDOFF_SIZE";
+/// Environment: the wait strategy (`spin`, `spin-yield`, `block`, `adaptive`).
+pub const ENV_WAIT: &str = "HANDOFF_WAIT";
+/// Environment: the per-PE heap size the launcher uses (e.g. `64M`).
+pub const ENV_HEAP: &str = "HANDOFF_HEAP_SIZE";
+/// Environment: the CPU a PE pins itself to.
+pub const ENV_CPU: &str = "HANDOFF_CPU";
+
+/// Whether this process was started as a team PE (`HANDOFF_TEAM` is set): lets a program
+/// (or a test that re-executes itself) pick its role.
+pub fn in_team() -> bool {
+    std::env::var_os(ENV_TEAM).is_some()
+}
+
+/// Parses a size such as `4096`, `64K`, `64M`, `1G` (also `KiB`, `MiB`, `GiB`; powers of 1024).
+pub fn parse_size(text: &str) -> Result<usize, TeamError> {
+    let t = text.trim();
+    let bad = |why: &str| {
+        TeamError::InvalidArgument(format!(
+            "bad size {text:?}: {why} (expected e.g. 4096, 64K, 64M or 1G)"
+        ))
+    };
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let n: usize = digits.parse().map_err(|_| bad("no number"))?;
+    let scale: usize = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        _ => return Err(bad("unknown unit")),
+    };
+    n.checked_mul(scale).ok_or_else(|| bad("too large"))
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests;

@@ -1,0 +1,550 @@
+//! [`ShmTransport`]: the team transport over one shared segment on one node. A put is a
+//! copy into the target's partition of the mapped segment; an atomic is a hardware RMW on
+//! the mapped word; waits poll this PE's own words and sleep on its doorbell, which every
+//! signal, atomic and barrier arrival rings (plain puts do not: a waiter on words written by
+//! plain puts is woken by the next signal, or notices within a 50 ms sleep slice).
+//!
+//! Peers are watched through the PE states of [`super::layout`]: a PE that died (or left
+//! without `finalize`) ends every other PE's wait with [`TeamError::PeerDied`] naming it.
+
+use std::cell::{Cell, RefCell};
+use std::mem::size_of;
+use std::time::Duration;
+
+use super::barrier::{self, Node};
+use super::layout::*;
+use super::ops::{self, AtomicOp, SignalOp};
+use super::transport::Transport;
+use super::{TeamError, MAX_COUNTERS};
+use crate::atomic::{fence, AtomicU32, AtomicU64, Ordering};
+use crate::peers::PeerWatch;
+use crate::shm::{OpenOptions, Segment};
+use crate::sync::Wait;
+use crate::sys::{Deadline, ProcessId};
+use crate::WaitError;
+
+/// How long a PE waits for the launcher's segment to be ready when it joins.
+const JOIN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The shared-memory transport: this PE's view of the team segment.
+pub struct ShmTransport {
+    seg: Segment,
+    rank: usize,
+    size: usize,
+    heap_len: usize,
+    heap_stride: usize,
+    ctrl_offset: usize,
+    heap_offset: usize,
+    wait: Wait,
+    launcher: ProcessId,
+    /// Barrier arrivals consumed so far, per sender rank.
+    seen: RefCell<Vec<u64>>,
+    finished: Cell<bool>,
+}
+
+impl std::fmt::Debug for ShmTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShmTransport")
+            .field("segment", &self.seg.name())
+            .field("rank", &self.rank)
+            .field("size", &self.size)
+            .field("heap_len", &self.heap_len)
+            .field("wait", &self.wait)
+            .finish_non_exhaustive()
+    }
+}
+
+fn env(var: &'static str) -> Result<String, TeamError> {
+    std::env::var(var).map_err(|_| TeamError::NotInTeam { var })
+}
+
+fn env_num(var: &'static str) -> Result<usize, TeamError> {
+    let v = env(var)?;
+    v.trim().parse().map_err(|_| TeamError::BadEnv {
+        var,
+        value: v.clone(),
+        why: "not a number".into(),
+    })
+}
+
+impl ShmTransport {
+    /// Joins from the environment (see [`super::Team::from_env`]); no barrier.
+    pub fn from_env() -> Result<Self, TeamError> {
+        let name = env(super::ENV_TEAM)?;
+        let rank = env_num(super::ENV_RANK)?;
+        let size = env_num(super::ENV_SIZE)?;
+        let wait = match std::env::var(super::ENV_WAIT) {
+            Ok(w) => w
+                .parse()
+                .map_err(|e: crate::sync::SyncError| TeamError::BadEnv {
+                    var: super::ENV_WAIT,
+                    value: w.clone(),
+                    why: e.to_string(),
+                })?,
+            Err(_) => Wait::ADAPTIVE,
+        };
+        if let Ok(cpu) = std::env::var(super::ENV_CPU) {
+            let c: usize = cpu.trim().parse().map_err(|_| TeamError::BadEnv {
+                var: super::ENV_CPU,
+                value: cpu.clone(),
+                why: "not a CPU number".into(),
+            })?;
+            crate::sys::affinity::pin_current_thread(c)?;
+        }
+        Self::join(&name, rank, size, wait)
+    }
+
+    /// Opens team segment `name` as PE `rank` of `size`, waiting with `wait`.
+    pub fn join(name: &str, rank: usize, size: usize, wait: Wait) -> Result<Self, TeamError> {
+        let seg = Segment::open_with(name, Deadline::after(JOIN_TIMEOUT), &OpenOptions::new())?;
+        let h: &TeamHeader = seg.get(0)?;
+        let bad = |why: String| TeamError::BadEnv {
+            var: super::ENV_TEAM,
+            value: name.to_string(),
+            why,
+        };
+        if h.magic != TEAM_MAGIC || h.version != TEAM_VERSION {
+            return Err(bad("not a team segment of this handoff version".into()));
+        }
+        if h.size as usize != size {
+            return Err(bad(format!(
+                "the segment holds {} PEs, {} says {size}",
+                h.size,
+                super::ENV_SIZE
+            )));
+        }
+        if rank >= size {
+            return Err(TeamError::NoSuchPe { pe: rank, size });
+        }
+        let p =
+            plan(size, h.heap_len as usize).ok_or_else(|| bad("header sizes overflow".into()))?;
+        if p.payload_len > seg.payload_len()
+            || p.heap_offset as u64 != h.heap_offset
+            || p.ctrl_offset as u64 != h.ctrl_offset
+        {
+            return Err(bad("header sizes do not match the segment".into()));
+        }
+        let t = ShmTransport {
+            rank,
+            size,
+            heap_len: h.heap_len as usize,
+            heap_stride: p.heap_stride,
+            ctrl_offset: p.ctrl_offset,
+            heap_offset: p.heap_offset,
+            wait,
+            launcher: ProcessId::new(h.launcher_pid, h.launcher_start),
+            seen: RefCell::new(vec![0; size]),
+            finished: Cell::new(false),
+            seg,
+        };
+        let me = t.ctrl(rank);
+        me.pid.set(ProcessId::current());
+        // Release: pairs with the Acquire load of the state in `TeamWatch::check`.
+        if me
+            .state
+            .compare_exchange(SPAWNED, JOINED, Ordering::Release, Ordering::Relaxed)
+            .is_err()
+        {
+            t.finished.set(true); // not ours to mark LEFT
+            return Err(bad(format!(
+                "PE {rank} has joined already; each rank joins once"
+            )));
+        }
+        Ok(t)
+    }
+
+    fn ctrl(&self, rank: usize) -> &PeCtrl {
+        // SAFETY: rank < size (callers check); `join` validated that size control blocks
+        // from ctrl_offset lie in the payload; the offset is 128-byte aligned in a page
+        // aligned payload; PeCtrl is ShmSafe (valid for any state other PEs leave it in).
+        unsafe {
+            &*self
+                .seg
+                .as_ptr()
+                .add(self.ctrl_offset + rank * size_of::<PeCtrl>())
+                .cast()
+        }
+    }
+
+    fn heap(&self, pe: usize) -> *mut u8 {
+        self.seg
+            .as_ptr()
+            .wrapping_add(self.heap_offset + pe * self.heap_stride)
+    }
+
+    fn check(
+        &self,
+        pe: usize,
+        offset: usize,
+        len: usize,
+        align: usize,
+        op: &'static str,
+    ) -> Result<*mut u8, TeamError> {
+        if pe >= self.size {
+            return Err(TeamError::NoSuchPe {
+                pe,
+                size: self.size,
+            });
+        }
+        let end = offset.saturating_add(len);
+        if end > self.heap_len {
+            return Err(TeamError::OutOfBounds {
+                op,
+                offset,
+                end,
+                len: self.heap_len,
+            });
+        }
+        if !offset.is_multiple_of(align) {
+            return Err(TeamError::InvalidArgument(format!(
+                "{op}: heap offset {offset} is not {align}-byte aligned"
+            )));
+        }
+        // In bounds: pe < size and offset + len <= heap_len <= heap_stride.
+        Ok(self.heap(pe).wrapping_add(offset))
+    }
+
+    fn ring(&self, pe: usize) {
+        let b = &self.ctrl(pe).bell;
+        b.bell.ring();
+        if b.bell.has_sleepers() {
+            b.ringer.note();
+        }
+    }
+
+    fn watch(&self) -> TeamWatch<'_> {
+        TeamWatch {
+            t: self,
+            found: Cell::new(None),
+        }
+    }
+
+    fn wait_err(&self, e: WaitError, watch: &TeamWatch<'_>, what: &'static str) -> TeamError {
+        match (e, watch.found.take()) {
+            (WaitError::Timeout, _) => TeamError::Timeout { what },
+            (_, Some(err)) => err,
+            (WaitError::PeerGone { pid }, None) => TeamError::PeerDied {
+                rank: self.rank_of(pid).unwrap_or(usize::MAX),
+                pid,
+                how: "died",
+            },
+        }
+    }
+
+    fn header(&self) -> &TeamHeader {
+        // SAFETY: `join` validated the header at payload offset 0 (page aligned, in bounds);
+        // TeamHeader is ShmSafe.
+        unsafe { &*self.seg.as_ptr().cast() }
+    }
+
+    /// Whether the PE of control block `c` has left or died (layout docs, "PE states").
+    fn is_gone(&self, c: &PeCtrl) -> bool {
+        // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
+        match c.state.load(Ordering::Acquire) {
+            FINISHED => false,
+            LEFT => true,
+            JOINED => c.pid.get().is_some_and(|id| !id.is_alive()),
+            _ => c.launch_pid.get().is_some_and(|id| !id.is_alive()),
+        }
+    }
+
+    /// The error naming PE `rank` as gone, saying how.
+    fn gone(&self, rank: usize) -> TeamError {
+        let c = self.ctrl(rank);
+        let (id, how) = match c.state.load(Ordering::Acquire) {
+            LEFT => (
+                c.pid.get(),
+                "left the team without finalize (an error return or a panic)",
+            ),
+            JOINED | FINISHED => (
+                c.pid.get(),
+                "died (exited or was killed) while the team ran",
+            ),
+            _ => (c.launch_pid.get(), "exited before it joined the team"),
+        };
+        TeamError::PeerDied {
+            rank,
+            pid: id.map_or(0, |i| i.pid),
+            how,
+        }
+    }
+
+    fn rank_of(&self, pid: u32) -> Option<usize> {
+        (0..self.size).find(|&r| self.ctrl(r).pid.get().is_some_and(|p| p.pid == pid))
+    }
+
+    /// The segment's name (for the launcher's and tests' messages).
+    pub fn segment_name(&self) -> Option<&str> {
+        self.seg.name()
+    }
+}
+
+impl Drop for ShmTransport {
+    fn drop(&mut self) {
+        if !self.finished.get() {
+            // Release: pairs with the Acquire load in `is_gone`.
+            self.ctrl(self.rank).state.store(LEFT, Ordering::Release);
+            // Release: pairs with the Acquire load in `TeamWatch::check` (first to leave).
+            let _ = self.header().first_gone.compare_exchange(
+                0,
+                self.rank as u32 + 1,
+                Ordering::Release,
+                Ordering::Relaxed,
+            );
+            for pe in 0..self.size {
+                self.ring(pe);
+            }
+        }
+    }
+}
+
+// SAFETY: the transport owns its mapping (Segment is Send); its Cell/RefCell state is used
+// by one thread at a time (it is not Sync), so moving it to another thread is sound.
+unsafe impl Send for ShmTransport {}
+
+/// The team's peer watch: PE states and liveness (module docs of [`super::layout`]).
+struct TeamWatch<'a> {
+    t: &'a ShmTransport,
+    found: Cell<Option<TeamError>>,
+}
+
+impl TeamWatch<'_> {
+    fn check(&self) -> Option<TeamError> {
+        let t = self.t;
+        let first = &t.header().first_gone;
+        // Acquire: pairs with the Release CAS below (or in `ShmTransport::drop`).
+        if let Some(r) = first.load(Ordering::Acquire).checked_sub(1) {
+            if r as usize != t.rank {
+                return Some(t.gone(r as usize));
+            }
+        }
+        let found = self.scan()?;
+        let TeamError::PeerDied { rank, .. } = found else {
+            return Some(found);
+        };
+        // Release: pairs with the Acquire load above in other PEs' checks.
+        match first.compare_exchange(0, rank as u32 + 1, Ordering::Release, Ordering::Acquire) {
+            Ok(_) => Some(found),
+            Err(winner) => Some(t.gone(winner as usize - 1)),
+        }
+    }
+
+    /// The first other PE (by rank) that is gone, or a dead launcher.
+    fn scan(&self) -> Option<TeamError> {
+        let t = self.t;
+        for r in (0..t.size).filter(|&r| r != t.rank) {
+            if t.is_gone(t.ctrl(r)) {
+                return Some(t.gone(r));
+            }
+        }
+        if t.launcher.pid != 0 && !t.launcher.is_alive() {
+            return Some(TeamError::LauncherDied {
+                pid: t.launcher.pid,
+            });
+        }
+        None
+    }
+}
+
+impl PeerWatch for TeamWatch<'_> {
+    fn check_peers(&self) -> Result<(), WaitError> {
+        match self.check() {
+            None => Ok(()),
+            Some(e) => {
+                let pid = match &e {
+                    TeamError::PeerDied { pid, .. } | TeamError::LauncherDied { pid } => *pid,
+                    _ => 0,
+                };
+                self.found.set(Some(e));
+                Err(WaitError::PeerGone { pid })
+            }
+        }
+    }
+}
+
+impl Transport for ShmTransport {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+    fn size(&self) -> usize {
+        self.size
+    }
+    fn heap_len(&self) -> usize {
+        self.heap_len
+    }
+    fn wait_strategy(&self) -> Wait {
+        self.wait
+    }
+    fn local_heap(&self) -> *mut u8 {
+        self.heap(self.rank)
+    }
+
+    fn put(&self, pe: usize, offset: usize, src: &[u8]) -> Result<(), TeamError> {
+        let dst = self.check(pe, offset, src.len(), 1, "put")?;
+        // SAFETY: `check` proved dst..dst+len lies in PE pe's partition of our mapping;
+        // `src` is a distinct Rust slice (the heap is never handed out as `&mut` to a
+        // caller's source while we copy: `local_mut` needs `&mut Team`). Other processes
+        // may read the bytes concurrently: that is the protocol's business (signals order it).
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst, src.len()) };
+        Ok(())
+    }
+
+    fn get(&self, pe: usize, offset: usize, dst: &mut [u8]) -> Result<(), TeamError> {
+        let src = self.check(pe, offset, dst.len(), 1, "get")?;
+        // SAFETY: as in `put`, with source and destination swapped.
+        unsafe { std::ptr::copy_nonoverlapping(src, dst.as_mut_ptr(), dst.len()) };
+        Ok(())
+    }
+
+    fn fence(&self) {
+        // Release fence: pairs with the Acquire load of whatever flag/signal/atomic this PE
+        // updates next (module docs of `team`, "Ordering").
+        fence(Ordering::Release);
+    }
+
+    fn quiet(&self) {
+        // SeqCst: also orders earlier puts before later loads (module docs of `team`).
+        fence(Ordering::SeqCst);
+    }
+
+    fn atomic64(&self, pe: usize, offset: usize, op: AtomicOp<u64>) -> Result<u64, TeamError> {
+        let p = self.check(pe, offset, 8, 8, "atomic")?;
+        // SAFETY: `check` proved an 8-byte aligned in-bounds word of the mapping; AtomicU64
+        // has u64's layout and is how every PE touches words that others update.
+        let w = unsafe { &*p.cast::<AtomicU64>() };
+        let old = ops::apply_atomic64(w, op);
+        if op != AtomicOp::Fetch {
+            self.ring(pe);
+        }
+        Ok(old)
+    }
+
+    fn atomic32(&self, pe: usize, offset: usize, op: AtomicOp<u32>) -> Result<u32, TeamError> {
+        let p = self.check(pe, offset, 4, 4, "atomic")?;
+        // SAFETY: as in `atomic64`, for a 4-byte word.
+        let w = unsafe { &*p.cast::<AtomicU32>() };
+        let old = ops::apply_atomic32(w, op);
+        if op != AtomicOp::Fetch {
+            self.ring(pe);
+        }
+        Ok(old)
+    }
+
+    fn signal(&self, pe: usize, sig: usize, op: SignalOp) -> Result<(), TeamError> {
+        let p = self.check(pe, sig, 8, 8, "signal")?;
+        // SAFETY: as in `atomic64`.
+        let w = unsafe { &*p.cast::<AtomicU64>() };
+        ops::apply_signal(w, op);
+        self.ring(pe);
+        Ok(())
+    }
+
+    fn counter_add(&self, pe: usize, ct: usize, n: u64) -> Result<(), TeamError> {
+        if pe >= self.size {
+            return Err(TeamError::NoSuchPe {
+                pe,
+                size: self.size,
+            });
+        }
+        let c = self
+            .ctrl(pe)
+            .counters
+            .get(ct)
+            .ok_or(TeamError::CounterLimit { max: MAX_COUNTERS })?;
+        // `Signal::add` is the Release RMW + doorbell ring (see `crate::sync::signal`).
+        c.add(n);
+        Ok(())
+    }
+
+    fn counter_get(&self, ct: usize) -> u64 {
+        self.ctrl(self.rank)
+            .counters
+            .get(ct)
+            .map_or(0, |c| c.load())
+    }
+
+    fn counter_set(&self, ct: usize, value: u64) {
+        if let Some(c) = self.ctrl(self.rank).counters.get(ct) {
+            c.set(value);
+        }
+    }
+
+    fn counter_wait(
+        &self,
+        ct: usize,
+        target: u64,
+        deadline: Option<Deadline>,
+    ) -> Result<u64, TeamError> {
+        let c = self
+            .ctrl(self.rank)
+            .counters
+            .get(ct)
+            .ok_or(TeamError::CounterLimit { max: MAX_COUNTERS })?;
+        let watch = self.watch();
+        c.wait_until(target, self.wait, deadline, &watch)
+            .map_err(|e| self.wait_err(e, &watch, "a counter"))
+    }
+
+    fn wait_local(
+        &self,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        let b = &self.ctrl(self.rank).bell;
+        let watch = self.watch();
+        b.bell
+            .wait(poll, self.wait, deadline, &watch, b.ringer.get())
+            .map_err(|e| self.wait_err(e, &watch, what))
+    }
+
+    fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError> {
+        let watch = self.watch();
+        let mut seen = self.seen.borrow_mut();
+        let node = |r: usize| {
+            let c = self.ctrl(r);
+            Node {
+                arrivals: &c.arrivals[..self.size],
+                bell: &c.bell.bell,
+            }
+        };
+        barrier::dissemination(
+            self.rank, ranks, &mut seen, node, self.wait, deadline, &watch,
+        )
+        .map_err(|e| self.wait_err(e, &watch, "a barrier"))
+    }
+
+    fn agree(&self, seq: u64, value: u64, deadline: Option<Deadline>) -> Result<(), TeamError> {
+        let slot = (seq % 2) as usize;
+        let mine = &self.ctrl(self.rank).agree[slot];
+        mine.value.store(value, Ordering::Relaxed);
+        mine.seq.store(seq, Ordering::Relaxed);
+        // The barrier's Release/Acquire chain publishes the record to every PE.
+        let all: Vec<usize> = (0..self.size).collect();
+        self.barrier(&all, deadline)?;
+        for r in 0..self.size {
+            let a = &self.ctrl(r).agree[slot];
+            let (s, v) = (
+                a.seq.load(Ordering::Relaxed),
+                a.value.load(Ordering::Relaxed),
+            );
+            if s != seq || v != value {
+                return Err(TeamError::Mismatch {
+                    seq,
+                    rank: r,
+                    ours: value,
+                    theirs: if s == seq { v } else { u64::MAX },
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&self) {
+        self.finished.set(true);
+        // Release: pairs with the Acquire load in `TeamWatch::check`.
+        self.ctrl(self.rank)
+            .state
+            .store(FINISHED, Ordering::Release);
+    }
+}

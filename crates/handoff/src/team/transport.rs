@@ -1,0 +1,127 @@
+//! [`Transport`]: what a team needs from the machinery that moves its bytes. The team API
+//! ([`Team`](super::Team)) is generic over it; [`ShmTransport`](super::ShmTransport) (one
+//! shared segment on one node) is the default, and an MPI one-sided transport for teams that
+//! span nodes slots in beside it. `handoff_testkit::conformance` is the contract as tests:
+//! every transport must pass it.
+//!
+//! Addresses are (PE, byte offset into that PE's symmetric heap partition); a transport
+//! checks them against [`heap_len`](Transport::heap_len) and reports
+//! [`TeamError::OutOfBounds`] / [`TeamError::NoSuchPe`], never touches memory outside.
+//! Objects and element offsets are the team's business, above this trait.
+
+use super::ops::{AtomicOp, SignalOp};
+use super::TeamError;
+use crate::sync::Wait;
+use crate::sys::Deadline;
+
+/// The operations a team transport provides. See the [module docs](self) for addressing.
+///
+/// Semantics every implementation keeps (the conformance suite checks them):
+/// - `put`/`get` are blocking: when `put` returns, the source may be reused; when `get`
+///   returns, the destination holds the data. `put_nbi` may return earlier; `quiet` completes
+///   it.
+/// - `fence` orders this PE's earlier puts, nbi-puts and atomics to each target before its
+///   later ones to the same target; `quiet` completes all of them, to every target, before
+///   anything this PE does next (OpenSHMEM 1.5 §9.9).
+/// - `signal` / `put_signal`: a PE that observes the new signal value (through
+///   [`wait_local`](Transport::wait_local) or a local Acquire load) also observes the data put
+///   before it. A sleeping waiter on the target is woken.
+/// - `counter_add` / `put_counted`: the same for the target's counter `ct`.
+/// - Atomics are atomic with respect to every other atomic on the same word from any PE.
+/// - `barrier` returns on every listed PE only after all of them called it, and completes
+///   (as `quiet`) every put issued before it.
+/// - Every wait returns [`TeamError::PeerDied`] naming a PE that died or left, instead of
+///   hanging, and [`TeamError::Timeout`] after `deadline`.
+pub trait Transport {
+    /// This PE's rank, `0..size()`.
+    fn rank(&self) -> usize;
+    /// The number of PEs.
+    fn size(&self) -> usize;
+    /// Bytes in each PE's symmetric heap partition.
+    fn heap_len(&self) -> usize;
+    /// The wait strategy the team was started with.
+    fn wait_strategy(&self) -> Wait;
+    /// Base address of this PE's own heap partition: `heap_len()` bytes, page aligned, valid
+    /// as long as the transport. Other PEs write it concurrently (puts), so read it through
+    /// atomics or only where the protocol says no put is in flight.
+    fn local_heap(&self) -> *mut u8;
+
+    /// Copies `src` into PE `pe`'s heap at `offset` (blocking).
+    fn put(&self, pe: usize, offset: usize, src: &[u8]) -> Result<(), TeamError>;
+    /// Starts copying `src` into PE `pe`'s heap at `offset`; completed by [`quiet`](Self::quiet).
+    fn put_nbi(&self, pe: usize, offset: usize, src: &[u8]) -> Result<(), TeamError> {
+        self.put(pe, offset, src)
+    }
+    /// Copies PE `pe`'s heap bytes at `offset` into `dst` (blocking).
+    fn get(&self, pe: usize, offset: usize, dst: &mut [u8]) -> Result<(), TeamError>;
+    /// Orders earlier puts and atomics to each PE before later ones to the same PE.
+    fn fence(&self);
+    /// Completes every earlier put, nbi-put and atomic to every PE.
+    fn quiet(&self);
+
+    /// A 64-bit atomic on PE `pe`'s word at `offset` (8-byte aligned); returns the old value.
+    fn atomic64(&self, pe: usize, offset: usize, op: AtomicOp<u64>) -> Result<u64, TeamError>;
+    /// A 32-bit atomic on PE `pe`'s word at `offset` (4-byte aligned); returns the old value.
+    fn atomic32(&self, pe: usize, offset: usize, op: AtomicOp<u32>) -> Result<u32, TeamError>;
+
+    /// Updates PE `pe`'s signal word at `sig` (8-byte aligned) after everything this PE put
+    /// to `pe` before, and wakes its waiters.
+    fn signal(&self, pe: usize, sig: usize, op: SignalOp) -> Result<(), TeamError>;
+    /// `put` then `signal`, the signal seen only after the data (a counting put).
+    fn put_signal(
+        &self,
+        pe: usize,
+        offset: usize,
+        src: &[u8],
+        sig: usize,
+        op: SignalOp,
+    ) -> Result<(), TeamError> {
+        self.put(pe, offset, src)?;
+        self.signal(pe, sig, op)
+    }
+
+    /// Adds `n` to PE `pe`'s counter `ct` after everything this PE put to `pe` before, and
+    /// wakes its waiters.
+    fn counter_add(&self, pe: usize, ct: usize, n: u64) -> Result<(), TeamError>;
+    /// `put` then `counter_add(pe, ct, 1)`: the seed's counting put.
+    fn put_counted(
+        &self,
+        pe: usize,
+        offset: usize,
+        src: &[u8],
+        ct: usize,
+    ) -> Result<(), TeamError> {
+        self.put(pe, offset, src)?;
+        self.counter_add(pe, ct, 1)
+    }
+    /// This PE's counter `ct` (Acquire).
+    fn counter_get(&self, ct: usize) -> u64;
+    /// Sets this PE's counter `ct` (the receiver manages its counters).
+    fn counter_set(&self, ct: usize, value: u64);
+    /// Waits until this PE's counter `ct` is at least `target`; returns the value seen.
+    fn counter_wait(
+        &self,
+        ct: usize,
+        target: u64,
+        deadline: Option<Deadline>,
+    ) -> Result<u64, TeamError>;
+
+    /// Waits until `poll` (which reads this PE's own heap words with Acquire loads) returns
+    /// `Some`, with the team's strategy, woken by the signals and atomics other PEs send
+    /// here. `what` names the wait in a timeout error.
+    fn wait_local(
+        &self,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError>;
+
+    /// A barrier over `ranks` (sorted, distinct, containing this PE), completing earlier puts.
+    fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError>;
+    /// Collective over all PEs: call `seq` (1, 2, ... in order) with `value`; returns
+    /// [`TeamError::Mismatch`] on every PE if any PE passed another value.
+    fn agree(&self, seq: u64, value: u64, deadline: Option<Deadline>) -> Result<(), TeamError>;
+    /// Marks this PE as finished normally (after a final barrier): its exit no longer
+    /// counts as a death for the other PEs' waits.
+    fn finish(&self);
+}

@@ -1,0 +1,264 @@
+//! Teams across processes: the transport conformance suite on 1, 2 and 4 PEs, a stress of
+//! ≥ 10^6 signalled puts, 16 PEs on 2 CPUs, and PEs that die. Each test re-executes this
+//! binary as its PEs (`handoff_testkit::team_launch`); a PE runs the test's PE body when
+//! `handoff::team::in_team()` and exits non-zero on any failure.
+
+use handoff::sync::Wait;
+use handoff::team::{Cmp, PeStatus, SignalOp, Team, TeamError};
+use handoff_testkit::{conformance, run_team, team_launch};
+use std::time::Duration;
+
+/// A PE body: runs `f`, exits 0 after `finalize`, or prints the error and exits 1.
+fn pe(f: impl FnOnce(&Team) -> Result<(), String>) {
+    let team = Team::from_env().unwrap_or_else(|e| {
+        eprintln!("PE could not join: {e}");
+        std::process::exit(1)
+    });
+    if let Err(e) = f(&team) {
+        eprintln!("PE {}: {e}", team.rank());
+        std::process::exit(1);
+    }
+    team.finalize().unwrap_or_else(|e| {
+        eprintln!("finalize: {e}");
+        std::process::exit(1)
+    });
+    std::process::exit(0);
+}
+
+fn assert_all_ok(report: &handoff::team::TeamReport) {
+    assert!(report.success(), "a PE failed: {:?}", report.exits);
+}
+
+#[test]
+fn conformance_shm_1_2_4_pes() {
+    if handoff::team::in_team() {
+        pe(conformance::run_all);
+    }
+    for n in [1, 2, 4] {
+        let r = run_team(
+            team_launch("conformance_shm_1_2_4_pes", n),
+            Duration::from_secs(120),
+        );
+        assert_all_ok(&r);
+    }
+}
+
+#[test]
+fn conformance_shm_block_and_spin_waits() {
+    if handoff::team::in_team() {
+        pe(conformance::run_all);
+    }
+    for wait in [Wait::Block, Wait::SpinYield] {
+        let l = team_launch("conformance_shm_block_and_spin_waits", 3).wait(wait);
+        assert_all_ok(&run_team(l, Duration::from_secs(120)));
+    }
+}
+
+/// Messages per (sender, receiver) pair per round in the stress test.
+const BATCH: usize = 64;
+/// Words per message: round, sender, index, checksum.
+const WORDS: usize = 4;
+
+fn checksum(round: u64, from: u64, i: u64) -> u64 {
+    (round.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ from.wrapping_mul(0xC2B2_AE3D_27D4_EB4F) ^ i)
+        .rotate_left(17)
+}
+
+/// 4 PEs, every round each puts BATCH signalled messages into every other PE's inbox (half
+/// the rounds with put_signal, half with counting puts), the receiver waits for exactly
+/// (p − 1)·BATCH more, verifies every message (round, sender, index, checksum), then a
+/// barrier. ≥ 10^6 signalled puts in all; none lost (exact counts), duplicated (each slot
+/// holds this round's message and the count is exact) or torn (checksum).
+#[test]
+fn stress_a_million_signalled_puts() {
+    const P: usize = 4;
+    const ROUNDS: u64 = 1_310; // 1310 · 4 · 3 · 64 = 1,006,080 puts
+    if handoff::team::in_team() {
+        pe(|team| {
+            let (me, p) = (team.rank(), team.size());
+            let inbox = team
+                .alloc::<u64>(p * BATCH * WORDS)
+                .map_err(|e| e.to_string())?;
+            let sig = team.alloc::<u64>(1).map_err(|e| e.to_string())?;
+            let ct = team.ct_create().map_err(|e| e.to_string())?;
+            let (mut signalled, mut counted) = (0u64, 0u64);
+            for round in 1..=ROUNDS {
+                let by_counter = round % 2 == 0;
+                for k in 1..p {
+                    let to = (me + k) % p;
+                    for i in 0..BATCH {
+                        let msg = [
+                            round,
+                            me as u64,
+                            i as u64,
+                            checksum(round, me as u64, i as u64),
+                        ];
+                        let at = (me * BATCH + i) * WORDS;
+                        if by_counter {
+                            team.put_ct(&ct, &inbox, at, &msg, to)
+                                .map_err(|e| e.to_string())?;
+                        } else {
+                            team.put_signal(&inbox, at, &msg, sig, SignalOp::Add(1), to)
+                                .map_err(|e| e.to_string())?;
+                        }
+                    }
+                }
+                let want = ((p - 1) * BATCH) as u64;
+                if by_counter {
+                    counted += want;
+                    let got = team.ct_wait(&ct, counted).map_err(|e| e.to_string())?;
+                    if got != counted {
+                        return Err(format!("round {round}: counter {got}, want {counted}"));
+                    }
+                } else {
+                    signalled += want;
+                    let got = team
+                        .signal_wait_until(sig, Cmp::Ge, signalled)
+                        .map_err(|e| e.to_string())?;
+                    if got != signalled {
+                        return Err(format!("round {round}: signal {got}, want {signalled}"));
+                    }
+                }
+                let local = team.local(&inbox);
+                for from in (0..p).filter(|&f| f != me) {
+                    for i in 0..BATCH {
+                        let m = &local[(from * BATCH + i) * WORDS..][..WORDS];
+                        let want = [
+                            round,
+                            from as u64,
+                            i as u64,
+                            checksum(round, from as u64, i as u64),
+                        ];
+                        if m != want {
+                            return Err(format!(
+                                "round {round}: message {i} from PE {from} is {m:?}, want {want:?}"
+                            ));
+                        }
+                    }
+                }
+                team.barrier_all().map_err(|e| e.to_string())?;
+            }
+            let total = signalled + counted;
+            if me == 0 {
+                println!(
+                    "stress: PE 0 received {total} signalled puts; {} in the team",
+                    total * p as u64
+                );
+            }
+            Ok(())
+        });
+    }
+    let l = team_launch("stress_a_million_signalled_puts", P);
+    assert_all_ok(&run_team(l, Duration::from_secs(300)));
+    assert!(ROUNDS * (P * (P - 1) * BATCH) as u64 >= 1_000_000);
+}
+
+/// 16 PEs on this machine's CPUs (2 here) with the default wait: barriers and a ring of
+/// signalled puts complete (a watchdog, not a timing assertion).
+#[test]
+fn sixteen_pes_oversubscribed() {
+    if handoff::team::in_team() {
+        pe(|team| {
+            let (me, p) = (team.rank(), team.size());
+            let data = team.alloc::<u64>(1).map_err(|e| e.to_string())?;
+            let sig = team.alloc::<u64>(1).map_err(|e| e.to_string())?;
+            for it in 1..=300u64 {
+                team.put_signal(
+                    &data,
+                    0,
+                    &[it * 100 + me as u64],
+                    sig,
+                    SignalOp::Set(it),
+                    (me + 1) % p,
+                )
+                .map_err(|e| e.to_string())?;
+                team.signal_wait_until(sig, Cmp::Ge, it)
+                    .map_err(|e| e.to_string())?;
+                let got = team.local(&data)[0];
+                let want = it * 100 + ((me + p - 1) % p) as u64;
+                if got != want {
+                    return Err(format!("iteration {it}: {got}, want {want}"));
+                }
+                team.barrier_all().map_err(|e| e.to_string())?;
+            }
+            Ok(())
+        });
+    }
+    let l = team_launch("sixteen_pes_oversubscribed", 16);
+    assert_all_ok(&run_team(l, Duration::from_secs(60)));
+}
+
+/// The exit code a surviving PE uses when its wait ended with `PeerDied` naming `rank`.
+fn code_for_peer_died(rank: usize) -> i32 {
+    40 + rank as i32
+}
+
+/// A PE SIGKILLed while the others wait for it: each survivor's wait returns `PeerDied`
+/// naming it (the survivors report the rank through their exit code), nothing hangs, and the
+/// launcher reports the killed PE first.
+#[test]
+fn killed_pe_ends_the_others_waits_naming_it() {
+    if handoff::team::in_team() {
+        let team = Team::from_env().unwrap();
+        let sig = team.alloc::<u64>(1).unwrap();
+        team.barrier_all().unwrap();
+        if team.rank() == 1 {
+            let me = handoff::sys::ProcessId::current();
+            me.kill(handoff::sys::proc::Signal::KILL).unwrap();
+        }
+        // Nobody ever signals: only the death of PE 1 ends this wait.
+        match team.signal_wait_until(sig, Cmp::Ge, 1) {
+            Err(TeamError::PeerDied { rank, .. }) => std::process::exit(code_for_peer_died(rank)),
+            other => {
+                eprintln!("PE {}: wait ended with {other:?}", team.rank());
+                std::process::exit(1)
+            }
+        }
+    }
+    let l =
+        team_launch("killed_pe_ends_the_others_waits_naming_it", 3).grace(Duration::from_secs(20));
+    let r = run_team(l, Duration::from_secs(60));
+    assert_eq!(r.first_failure, Some(1), "{r:?}");
+    assert_eq!(r.exits[1].status, PeStatus::Signaled(9));
+    assert_eq!(
+        r.exits[0].status,
+        PeStatus::Exited(code_for_peer_died(1)),
+        "{r:?}"
+    );
+    assert_eq!(
+        r.exits[2].status,
+        PeStatus::Exited(code_for_peer_died(1)),
+        "{r:?}"
+    );
+}
+
+/// A PE that returns early with an error (drops its team without finalize) ends the
+/// others' barrier with `PeerDied` naming it.
+#[test]
+fn pe_leaving_early_ends_the_others_barrier() {
+    if handoff::team::in_team() {
+        let team = Team::from_env().unwrap();
+        if team.rank() == 2 {
+            drop(team);
+            std::process::exit(7);
+        }
+        match team.barrier_all() {
+            Err(TeamError::PeerDied { rank, .. }) => std::process::exit(code_for_peer_died(rank)),
+            other => {
+                eprintln!("PE {}: barrier ended with {other:?}", team.rank());
+                std::process::exit(1)
+            }
+        }
+    }
+    let l =
+        team_launch("pe_leaving_early_ends_the_others_barrier", 4).grace(Duration::from_secs(20));
+    let r = run_team(l, Duration::from_secs(60));
+    assert_eq!(r.exits[2].status, PeStatus::Exited(7), "{r:?}");
+    for rank in [0, 1, 3] {
+        assert_eq!(
+            r.exits[rank].status,
+            PeStatus::Exited(code_for_peer_died(2)),
+            "{r:?}"
+        );
+    }
+}
