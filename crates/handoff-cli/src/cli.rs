@@ -74,6 +74,11 @@ enum Command {
     },
     /// Remove shared-memory segments left behind by handoff processes that died.
     Cleanup,
+    /// Start a team of N processes (PEs) of PROGRAM that join one handoff team:
+    /// `handoff run -n 4 -- ./my_pe_program ARGS`. Exit codes: 0 all PEs ok, 2 bad usage,
+    /// 3 launcher failure, 4 a PE exited non-zero, 5 a PE was killed, 126/127 PROGRAM not
+    /// executable / not found.
+    Run(crate::run::RunArgs),
     /// Internal: a worker process of a cross-process experiment.
     #[command(name = "__worker", hide = true)]
     Worker {
@@ -172,6 +177,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
             format,
         } => compare(&files, &vs, (fail_above, noise_threshold, drift), &format),
         Command::Cleanup => cleanup(),
+        Command::Run(a) => crate::run::run(a),
     }
 }
 

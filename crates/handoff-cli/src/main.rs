@@ -7,6 +7,7 @@ mod cli_bench;
 mod cli_report;
 mod common;
 mod progress;
+mod run;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -358,6 +358,14 @@ pub fn bounds<X: Transport>(team: &Team<X>) -> Result<(), String> {
         Err(TeamError::NoSuchPe { pe, size }) if pe == p && size == p => {}
         other => return Err(format!("PE {me}: a put to PE {p} gave {other:?}")),
     }
+    // Zero-sized elements move nothing and never fail inside the object.
+    let units = team.alloc::<()>(3).map_err(e("alloc"))?;
+    team.put(&units, 1, &[(), ()], me)
+        .map_err(e("a put of ()"))?;
+    oob(
+        team.put(&units, 2, &[(), ()], me),
+        "a put of 2 () at element 2 of 3",
+    )?;
     ensure!(
         team.local(&guard).iter().all(|v| *v == 0),
         "PE {me}: an out-of-bounds put wrote the next object"

@@ -14,8 +14,11 @@
 
 use std::sync::mpsc;
 
+// Teams are not built under loom (segments cannot hold loom's atomics).
+#[cfg(not(loom))]
 pub mod conformance;
 
+#[cfg(not(loom))]
 use handoff::team::{Launch, TeamReport};
 
 use handoff::sys::Deadline;
@@ -127,6 +130,7 @@ pub fn within<T: Send + 'static>(
     }
 }
 
+#[cfg(not(loom))]
 /// A team whose PEs run `test` of this binary (which checks [`handoff::team::in_team`] first
 /// and plays a PE then).
 pub fn team_launch(test: &str, n: usize) -> Launch {
@@ -135,6 +139,7 @@ pub fn team_launch(test: &str, n: usize) -> Launch {
         .heap(4 << 20)
 }
 
+#[cfg(not(loom))]
 /// Starts `launch` and waits for every PE; a watchdog SIGKILLs the PEs (so the wait ends
 /// and the test fails) if they have not ended within `watchdog`.
 pub fn run_team(launch: Launch, watchdog: Duration) -> TeamReport {

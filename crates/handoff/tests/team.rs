@@ -188,6 +188,55 @@ fn sixteen_pes_oversubscribed() {
     assert_all_ok(&run_team(l, Duration::from_secs(60)));
 }
 
+/// With `Wait::Block`, every kind of remote update wakes the sleeping target itself: 1000
+/// ping-pongs each by put_signal, counting put, remote atomic (a flag) and barrier. A
+/// missing wake would leave each wait of its kind to its 50 ms sleep slice (≥ 50 s), so the 20 s
+/// watchdog catches it (a watchdog, not a timing assertion: this takes well under a second).
+#[test]
+fn blocked_waiters_are_woken_by_remote_updates() {
+    const N: u64 = 1000;
+    if handoff::team::in_team() {
+        pe(|team| {
+            let (me, other) = (team.rank(), 1 - team.rank());
+            let err = |e: TeamError| e.to_string();
+            let sig = team.alloc::<u64>(1).map_err(err)?;
+            let flag = team.alloc::<u64>(1).map_err(err)?;
+            let data = team.alloc::<u64>(1).map_err(err)?;
+            let ct = team.ct_create().map_err(err)?;
+            for k in 1..=N {
+                // Ping-pong: PE 0 sends first; each waits for the other's k-th message.
+                if me == 0 {
+                    team.put_signal(&data, 0, &[k], sig, SignalOp::Set(k), other)
+                        .map_err(err)?;
+                }
+                team.signal_wait_until(sig, Cmp::Ge, k).map_err(err)?;
+                if me == 1 {
+                    team.put_signal(&data, 0, &[k], sig, SignalOp::Set(k), other)
+                        .map_err(err)?;
+                }
+                if me == 0 {
+                    team.put_ct(&ct, &data, 0, &[k], other).map_err(err)?;
+                }
+                team.ct_wait(&ct, k).map_err(err)?;
+                if me == 1 {
+                    team.put_ct(&ct, &data, 0, &[k], other).map_err(err)?;
+                }
+                if me == 0 {
+                    team.atomic_add(flag, 1u64, other).map_err(err)?;
+                }
+                team.signal_wait_until(flag, Cmp::Ge, k).map_err(err)?;
+                if me == 1 {
+                    team.atomic_add(flag, 1u64, other).map_err(err)?;
+                }
+                team.barrier_all().map_err(err)?;
+            }
+            Ok(())
+        });
+    }
+    let l = team_launch("blocked_waiters_are_woken_by_remote_updates", 2).wait(Wait::Block);
+    assert_all_ok(&run_team(l, Duration::from_secs(20)));
+}
+
 /// The exit code a surviving PE uses when its wait ended with `PeerDied` naming `rank`.
 fn code_for_peer_died(rank: usize) -> i32 {
     40 + rank as i32
@@ -261,4 +310,120 @@ fn pe_leaving_early_ends_the_others_barrier() {
             "{r:?}"
         );
     }
+}
+
+/// `capture_stdout` hands the launcher each PE's output (how the lab collects results).
+#[test]
+fn launch_captures_each_pes_stdout() {
+    if handoff::team::in_team() {
+        pe(|team| {
+            println!("result-line rank={} size={}", team.rank(), team.size());
+            Ok(())
+        });
+    }
+    use std::io::Read;
+    let mut running = team_launch("launch_captures_each_pes_stdout", 3)
+        .capture_stdout(true)
+        .spawn()
+        .unwrap();
+    let mut outs = Vec::new();
+    for r in 0..3 {
+        let mut text = String::new();
+        running
+            .take_stdout(r)
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        outs.push(text);
+    }
+    assert!(running.take_stdout(0).is_none(), "a pipe is taken once");
+    assert!(running.wait().unwrap().success());
+    for (r, text) in outs.iter().enumerate() {
+        assert!(
+            text.contains(&format!("result-line rank={r} size=3")),
+            "PE {r}: {text}"
+        );
+    }
+}
+
+/// Joining a segment that is not a team, a name that does not exist, or a rank outside the
+/// team is an error that says so, never a crash.
+#[test]
+fn joining_with_bad_input_is_an_error() {
+    use handoff::team::ShmTransport;
+    let e = ShmTransport::join("/handoff-1-no-such-team", 0, 2, Wait::ADAPTIVE).unwrap_err();
+    assert!(e.to_string().contains("no segment named"), "{e}");
+    let plain = handoff::shm::Segment::create("not-a-team", 1 << 16).unwrap();
+    plain.publish_ready();
+    let e = ShmTransport::join(plain.name().unwrap(), 0, 2, Wait::ADAPTIVE).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            TeamError::BadEnv {
+                var: "HANDOFF_TEAM",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("not a team segment"), "{e}");
+}
+
+/// A PE whose environment is bad (a rank that is not a number, a rank outside the team)
+/// fails to join with `BadEnv` / `NoSuchPe` (reported through its exit code).
+#[test]
+fn bad_team_environment_is_reported() {
+    if handoff::team::in_team() {
+        let code = match Team::from_env() {
+            Err(TeamError::BadEnv {
+                var: "HANDOFF_RANK",
+                ..
+            }) => 21,
+            Err(TeamError::NoSuchPe { pe: 5, size: 1 }) => 22,
+            other => {
+                eprintln!("from_env gave {other:?}");
+                1
+            }
+        };
+        std::process::exit(code);
+    }
+    for (rank, code) in [("x", 21), ("5", 22)] {
+        let l = team_launch("bad_team_environment_is_reported", 1).env("HANDOFF_RANK", rank);
+        let r = run_team(l, Duration::from_secs(30));
+        assert_eq!(
+            r.exits[0].status,
+            PeStatus::Exited(code),
+            "rank {rank}: {r:?}"
+        );
+    }
+}
+
+/// `Launch::timeout` ends a team that does not finish: every PE killed, `Timeout`, and the
+/// segment gone.
+#[test]
+fn launch_timeout_ends_a_hung_team() {
+    if handoff::team::in_team() {
+        let team = Team::from_env().unwrap();
+        let never = team.alloc::<u64>(1).unwrap();
+        let _ = team.signal_wait_until(never, Cmp::Ge, 1); // nobody signals
+        std::process::exit(1);
+    }
+    let l = team_launch("launch_timeout_ends_a_hung_team", 2).timeout(Duration::from_millis(500));
+    let running = l.spawn().unwrap();
+    let name = running.segment_name().to_string();
+    let pids = running.pids().to_vec();
+    let e = handoff_testkit::within(
+        "Running::wait with a timeout",
+        Duration::from_secs(30),
+        move || running.wait().unwrap_err(),
+    );
+    assert!(matches!(e, TeamError::Timeout { .. }), "{e}");
+    for pid in pids {
+        let alive = handoff::sys::ProcessId::of(pid).is_ok_and(|p| p.is_alive());
+        assert!(!alive, "PE pid {pid} still runs");
+    }
+    assert!(
+        !std::path::Path::new(&format!("/dev/shm{name}")).exists(),
+        "{name} left behind"
+    );
 }

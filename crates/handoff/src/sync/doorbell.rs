@@ -173,6 +173,43 @@ impl<T, F: FnMut() -> Option<T>> WaitCondition for BellWait<'_, F> {
 mod tests {
     use super::*;
 
+    use crate::atomic::{AtomicU64, Ordering};
+    use crate::sync::NoPeers;
+
+    /// A blocked waiter on a word of its own is woken by the ring that follows the
+    /// publish (a skipped wake would leave it to its 50 ms slice; the wake count shows the
+    /// skip at once), and a ring with nobody asleep makes no syscall.
+    #[test]
+    fn ring_wakes_a_registered_sleeper_and_only_then() {
+        let (bell, word) = (Doorbell::new(), AtomicU64::new(0));
+        let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
+            || {
+                let poll = || Some(word.load(Ordering::Acquire)).filter(|v| *v == 9);
+                let got = bell.wait(
+                    poll,
+                    Wait::Block,
+                    crate::sys::futex::sleep_deadline(),
+                    &NoPeers,
+                    None,
+                );
+                assert_eq!(got, Ok(9));
+            },
+            || bell.has_sleepers(),
+            || {
+                word.store(9, Ordering::Release);
+                bell.ring();
+            },
+        );
+        assert_eq!(wakes, 1);
+        let before = crate::sys::futex::wake_calls();
+        bell.ring();
+        assert_eq!(
+            crate::sys::futex::wake_calls(),
+            before,
+            "nobody sleeps: no wake"
+        );
+    }
+
     #[test]
     fn layout_and_zero_init() {
         assert_eq!(std::mem::size_of::<Doorbell>(), 8);

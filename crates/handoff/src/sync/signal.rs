@@ -235,6 +235,7 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
+    use crate::atomic::AtomicU32;
     use crate::sync::NoPeers;
     use loom::sync::Arc;
 

@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use bytemuck::{Pod, Zeroable};
 
-use super::ops::{AtomicOp, Cmp, SignalOp, Word};
+use super::ops::{AtomicOp, Word};
 use super::shm::ShmTransport;
-use super::sym::{Counter, Line, Sym, SymAt, LINE_PAYLOAD};
+use super::sym::{Sym, SymAt};
 use super::transport::Transport;
-use super::{TeamError, MAX_COUNTERS};
+use super::TeamError;
 use crate::atomic::AtomicU64;
 use crate::sync::Wait;
 use crate::sys::Deadline;
@@ -23,23 +23,23 @@ const OBJECT_ALIGN: usize = 128;
 /// Collective-call tags mixed into the agreement value, so that an `alloc` on one PE and a
 /// `ct_create` on another are a mismatch too.
 const TAG_ALLOC: u64 = 1 << 62;
-const TAG_COUNTER: u64 = 2 << 62;
+pub(super) const TAG_COUNTER: u64 = 2 << 62;
 
 /// One PE's handle on its team. See the [module docs](super) for semantics.
 ///
 /// Not `Sync`: a PE is one thread of control, as in OpenSHMEM's default threading level.
 pub struct Team<X: Transport = ShmTransport> {
-    x: X,
+    pub(super) x: X,
     /// Heap bytes allocated so far (the same on every PE).
-    heap_used: Cell<usize>,
+    pub(super) heap_used: Cell<usize>,
     /// Collective calls made so far (alloc, ct_create).
-    collectives: Cell<u64>,
+    pub(super) collectives: Cell<u64>,
     /// Counters created so far.
-    counters: Cell<usize>,
+    pub(super) counters: Cell<usize>,
     /// Where the next `wait_until_any` starts scanning (fairness).
-    any_start: Cell<usize>,
+    pub(super) any_start: Cell<usize>,
     /// How long a wait may take before [`TeamError::Timeout`]; `None`: no limit.
-    timeout: Cell<Option<Duration>>,
+    pub(super) timeout: Cell<Option<Duration>>,
     _not_sync: PhantomData<Cell<()>>,
 }
 
@@ -116,15 +116,20 @@ impl<X: Transport> Team<X> {
     /// Bounds every later wait (signal waits, counters, barriers) by `timeout`, after which
     /// it returns [`TeamError::Timeout`]; `None` (the default) waits without limit (a dead
     /// peer still ends the wait).
+    ///
+    /// A barrier or collective (`alloc`, `ct_create`) that times out or fails has sent
+    /// part of its messages: the team's collectives are out of step afterwards, so treat
+    /// such an error as the end of the team (finish the PE with an error). Signal, counter
+    /// and line waits may be retried.
     pub fn set_timeout(&self, timeout: Option<Duration>) {
         self.timeout.set(timeout);
     }
 
-    fn deadline(&self) -> Option<Deadline> {
+    pub(super) fn deadline(&self) -> Option<Deadline> {
         self.timeout.get().map(Deadline::after)
     }
 
-    fn next_collective(&self, value: u64) -> Result<(), TeamError> {
+    pub(super) fn next_collective(&self, value: u64) -> Result<(), TeamError> {
         let seq = self.collectives.get() + 1;
         self.collectives.set(seq);
         // Report what the callers passed, without the tag bits.
@@ -182,6 +187,8 @@ impl<X: Transport> Team<X> {
     /// Other PEs may put into it at any time; read it where the protocol says no put is in
     /// flight (after the signal, counter or barrier that completes them), else values may be
     /// torn. For words that change under you, use [`local_atomic`](Self::local_atomic).
+    /// Do not hold the slice across a put, get or atomic of this PE into its own copy of
+    /// the same range (`pe == rank()`): that writes under a live shared reference.
     pub fn local<T: Pod>(&self, sym: &Sym<T>) -> &[T] {
         // SAFETY: `sym` was allocated by this team: offset + len * size_of::<T>() lies within
         // the local partition (heap_len bytes, valid as long as the transport), aligned for
@@ -208,7 +215,7 @@ impl<X: Transport> Team<X> {
         unsafe { std::slice::from_raw_parts(self.x.local_heap().add(sym.offset).cast(), sym.len) }
     }
 
-    fn word(&self, at: &SymAt<u64>, op: &'static str) -> Result<&AtomicU64, TeamError> {
+    pub(super) fn word(&self, at: &SymAt<u64>, op: &'static str) -> Result<&AtomicU64, TeamError> {
         let off = byte_offset(&at.sym, at.index, 1, op)?;
         // SAFETY: `byte_offset` checked the element lies in the object, which lies in the
         // local partition; u64 objects are 128-byte aligned, so the word is 8-byte aligned.
@@ -226,7 +233,7 @@ impl<X: Transport> Team<X> {
         pe: usize,
     ) -> Result<(), TeamError> {
         let at = byte_offset(dst, offset, src.len(), "put")?;
-        self.x.put(pe, at, bytemuck::cast_slice(src))
+        self.x.put(pe, at, bytes_of(src))
     }
 
     /// [`put`](Self::put) that may return before the copy is complete; [`quiet`](Self::quiet)
@@ -239,7 +246,7 @@ impl<X: Transport> Team<X> {
         pe: usize,
     ) -> Result<(), TeamError> {
         let at = byte_offset(dst, offset, src.len(), "put_nbi")?;
-        self.x.put_nbi(pe, at, bytemuck::cast_slice(src))
+        self.x.put_nbi(pe, at, bytes_of(src))
     }
 
     /// Copies PE `pe`'s `src`, from element `offset` on, into `dst` (blocking).
@@ -251,7 +258,7 @@ impl<X: Transport> Team<X> {
         pe: usize,
     ) -> Result<(), TeamError> {
         let at = byte_offset(src, offset, dst.len(), "get")?;
-        self.x.get(pe, at, bytemuck::cast_slice_mut(dst))
+        self.x.get(pe, at, bytes_of_mut(dst))
     }
 
     /// Orders this PE's earlier puts and atomics before its later ones (module docs).
@@ -262,276 +269,6 @@ impl<X: Transport> Team<X> {
     /// Completes this PE's earlier puts and atomics (module docs).
     pub fn quiet(&self) {
         self.x.quiet()
-    }
-
-    // ---- signals ---------------------------------------------------------------------
-
-    /// Put with signal: copies `src` into PE `pe`'s `dst` from element `offset`, then
-    /// updates PE `pe`'s signal word `sig` by `op`; PE `pe` sees the new signal only after
-    /// the data is visible, and a waiter asleep there is woken.
-    pub fn put_signal<T: Pod>(
-        &self,
-        dst: &Sym<T>,
-        offset: usize,
-        src: &[T],
-        sig: impl Into<SymAt<u64>>,
-        op: SignalOp,
-        pe: usize,
-    ) -> Result<(), TeamError> {
-        let sig = sig.into();
-        let at = byte_offset(dst, offset, src.len(), "put_signal")?;
-        let s = byte_offset(&sig.sym, sig.index, 1, "put_signal (signal word)")?;
-        self.x.put_signal(pe, at, bytemuck::cast_slice(src), s, op)
-    }
-
-    /// Updates PE `pe`'s signal word `sig` by `op` after this PE's earlier puts to it
-    /// (`shmem_signal_add/set`), waking its waiter.
-    pub fn signal(
-        &self,
-        sig: impl Into<SymAt<u64>>,
-        op: SignalOp,
-        pe: usize,
-    ) -> Result<(), TeamError> {
-        let sig = sig.into();
-        let s = byte_offset(&sig.sym, sig.index, 1, "signal")?;
-        self.x.signal(pe, s, op)
-    }
-
-    /// This PE's signal word `sig` (Acquire), `shmem_signal_fetch`.
-    pub fn signal_fetch(&self, sig: impl Into<SymAt<u64>>) -> Result<u64, TeamError> {
-        let w = self.word(&sig.into(), "signal_fetch")?;
-        Ok(super::ops::load_signal(w))
-    }
-
-    /// Waits until this PE's signal word `sig` satisfies `cmp value`; returns the value seen.
-    pub fn signal_wait_until(
-        &self,
-        sig: impl Into<SymAt<u64>>,
-        cmp: Cmp,
-        value: u64,
-    ) -> Result<u64, TeamError> {
-        let w = self.word(&sig.into(), "signal_wait_until")?;
-        let mut seen = 0;
-        self.x.wait_local(
-            &mut || {
-                let v = super::ops::load_signal(w);
-                seen = v;
-                cmp.holds(v, value).then_some(0)
-            },
-            self.deadline(),
-            "a signal",
-        )?;
-        Ok(seen)
-    }
-
-    fn words<'a>(
-        &'a self,
-        sigs: &Sym<u64>,
-        status: Option<&[bool]>,
-        op: &'static str,
-    ) -> Result<&'a [std::sync::atomic::AtomicU64], TeamError> {
-        if let Some(st) = status {
-            if st.len() != sigs.len {
-                return Err(TeamError::InvalidArgument(format!(
-                    "{op}: status has {} entries for {} signals; give one per signal",
-                    st.len(),
-                    sigs.len
-                )));
-            }
-        }
-        Ok(self.local_atomic(sigs))
-    }
-
-    /// Waits until every word of `sigs` not excluded by `status` (`true` = skip) satisfies
-    /// `cmp value` (`shmem_wait_until_all`).
-    pub fn wait_until_all(
-        &self,
-        sigs: &Sym<u64>,
-        status: Option<&[bool]>,
-        cmp: Cmp,
-        value: u64,
-    ) -> Result<(), TeamError> {
-        let words = self.words(sigs, status, "wait_until_all")?;
-        let skip = |i: usize| status.is_some_and(|s| s[i]);
-        self.x.wait_local(
-            &mut || {
-                let all = words.iter().enumerate().all(|(i, w)| {
-                    skip(i) || cmp.holds(w.load(std::sync::atomic::Ordering::Acquire), value)
-                });
-                all.then_some(0)
-            },
-            self.deadline(),
-            "all of a set of signals",
-        )?;
-        Ok(())
-    }
-
-    /// Waits until some word of `sigs` not excluded by `status` satisfies `cmp value` and
-    /// returns its index (`shmem_wait_until_any`). Fair: each call starts scanning one past
-    /// where the previous call's scan started, so a word that stays true cannot starve the
-    /// others. With every word excluded, returns `None` at once.
-    pub fn wait_until_any(
-        &self,
-        sigs: &Sym<u64>,
-        status: Option<&[bool]>,
-        cmp: Cmp,
-        value: u64,
-    ) -> Result<Option<usize>, TeamError> {
-        let words = self.words(sigs, status, "wait_until_any")?;
-        let n = words.len();
-        let skip = |i: usize| status.is_some_and(|s| s[i]);
-        if (0..n).all(skip) {
-            return Ok(None);
-        }
-        let start = self.any_start.get() % n;
-        self.any_start.set((start + 1) % n);
-        let i = self.x.wait_local(
-            &mut || {
-                any_from(start, n, |i| {
-                    !skip(i)
-                        && cmp.holds(words[i].load(std::sync::atomic::Ordering::Acquire), value)
-                })
-            },
-            self.deadline(),
-            "any of a set of signals",
-        )?;
-        Ok(Some(i))
-    }
-
-    /// Waits until at least one word of `sigs` not excluded by `status` satisfies
-    /// `cmp value`; returns the indices of all that do (`shmem_wait_until_some`).
-    pub fn wait_until_some(
-        &self,
-        sigs: &Sym<u64>,
-        status: Option<&[bool]>,
-        cmp: Cmp,
-        value: u64,
-    ) -> Result<Vec<usize>, TeamError> {
-        let words = self.words(sigs, status, "wait_until_some")?;
-        let skip = |i: usize| status.is_some_and(|s| s[i]);
-        if (0..words.len()).all(skip) {
-            return Ok(Vec::new());
-        }
-        let holds = |i: usize| {
-            !skip(i) && cmp.holds(words[i].load(std::sync::atomic::Ordering::Acquire), value)
-        };
-        self.x.wait_local(
-            &mut || (0..words.len()).find(|&i| holds(i)),
-            self.deadline(),
-            "some of a set of signals",
-        )?;
-        Ok((0..words.len()).filter(|&i| holds(i)).collect())
-    }
-
-    // ---- counters (the seed's counting puts) ------------------------------------------
-
-    /// Collective: creates a counter, at 0, with the same index on every PE
-    /// (`shmem_ct_create`). At most [`MAX_COUNTERS`] per team.
-    pub fn ct_create(&self) -> Result<Counter, TeamError> {
-        let ct = self.counters.get();
-        self.next_collective(TAG_COUNTER | ct as u64)?;
-        if ct >= MAX_COUNTERS {
-            return Err(TeamError::CounterLimit { max: MAX_COUNTERS });
-        }
-        self.counters.set(ct + 1);
-        Ok(Counter(ct))
-    }
-
-    /// This PE's value of counter `ct` (`shmem_ct_get`).
-    pub fn ct_get(&self, ct: &Counter) -> u64 {
-        self.x.counter_get(ct.0)
-    }
-
-    /// Sets this PE's counter `ct` (`shmem_ct_set`; the receiver manages its counter).
-    pub fn ct_set(&self, ct: &Counter, value: u64) {
-        self.x.counter_set(ct.0, value)
-    }
-
-    /// Waits until this PE's counter `ct` is at least `n` (`shmem_ct_wait`); returns its value.
-    pub fn ct_wait(&self, ct: &Counter, n: u64) -> Result<u64, TeamError> {
-        self.x.counter_wait(ct.0, n, self.deadline())
-    }
-
-    /// Counting put (`shmem_putct`): copies `src` into PE `pe`'s `dst` from element
-    /// `offset`, then adds 1 to PE `pe`'s counter `ct`, seen only after the data.
-    pub fn put_ct<T: Pod>(
-        &self,
-        ct: &Counter,
-        dst: &Sym<T>,
-        offset: usize,
-        src: &[T],
-        pe: usize,
-    ) -> Result<(), TeamError> {
-        let at = byte_offset(dst, offset, src.len(), "put_ct")?;
-        self.x.put_counted(pe, at, bytemuck::cast_slice(src), ct.0)
-    }
-
-    /// Adds `n` to PE `pe`'s counter `ct` after this PE's earlier puts to it.
-    pub fn ct_add(&self, ct: &Counter, n: u64, pe: usize) -> Result<(), TeamError> {
-        self.x.counter_add(pe, ct.0, n)
-    }
-
-    // ---- lines: payload and sequence in one cache line -----------------------------------
-
-    /// Puts `payload` (at most [`LINE_PAYLOAD`] bytes) and sequence number `seq` into PE
-    /// `pe`'s line `dst`: the payload bytes, then the sequence word (Release) in the same
-    /// cache line, so the line moves to the reader once.
-    pub fn put_line(
-        &self,
-        dst: impl Into<SymAt<Line>>,
-        payload: &[u8],
-        seq: u64,
-        pe: usize,
-    ) -> Result<(), TeamError> {
-        if payload.len() > LINE_PAYLOAD {
-            return Err(TeamError::LineTooLong {
-                len: payload.len(),
-                max: LINE_PAYLOAD,
-            });
-        }
-        let dst = dst.into();
-        let at = byte_offset(&dst.sym, dst.index, 1, "put_line")?;
-        self.x
-            .put_signal(pe, at, payload, at + LINE_PAYLOAD, SignalOp::Set(seq))
-    }
-
-    /// Waits until this PE's line `src` carries a sequence number `>= seq`, then copies its
-    /// first `out.len()` payload bytes into `out`; returns the sequence number seen.
-    pub fn wait_line(
-        &self,
-        src: impl Into<SymAt<Line>>,
-        seq: u64,
-        out: &mut [u8],
-    ) -> Result<u64, TeamError> {
-        if out.len() > LINE_PAYLOAD {
-            return Err(TeamError::LineTooLong {
-                len: out.len(),
-                max: LINE_PAYLOAD,
-            });
-        }
-        let src = src.into();
-        let at = byte_offset(&src.sym, src.index, 1, "wait_line")?;
-        // SAFETY: `byte_offset` checked the line lies in the local partition; lines are
-        // 64-byte aligned objects (128-byte aligned start, 64-byte elements).
-        let line = unsafe { &*self.x.local_heap().add(at).cast::<Line>() };
-        let mut seen = 0;
-        self.x.wait_local(
-            &mut || {
-                let v = super::ops::load_signal(&line.seq);
-                seen = v;
-                (v >= seq).then_some(0)
-            },
-            self.deadline(),
-            "a line",
-        )?;
-        // SAFETY: the payload is plain bytes inside the line; the Acquire load above (pairs
-        // with the Release store of the sequence in `put_line`) makes the writer's bytes
-        // visible. A writer already writing the next message may tear them: the line
-        // protocol (one message in flight per line) excludes that.
-        unsafe {
-            std::ptr::copy_nonoverlapping(line.payload.as_ptr(), out.as_mut_ptr(), out.len())
-        };
-        Ok(seen)
     }
 
     // ---- atomics ----------------------------------------------------------------------
@@ -677,19 +414,9 @@ impl<X: Transport> Team<X> {
     }
 }
 
-/// The first index `i` in `start, start+1, ..., n-1, 0, ..., start-1` with `holds(i)`.
-#[inline]
-pub(crate) fn any_from(
-    start: usize,
-    n: usize,
-    mut holds: impl FnMut(usize) -> bool,
-) -> Option<usize> {
-    (start..n).chain(0..start).find(|&i| holds(i))
-}
-
 /// The byte offset of element `index` of `sym` for an access of `count` elements, checked
 /// against the object.
-fn byte_offset<T>(
+pub(super) fn byte_offset<T>(
     sym: &Sym<T>,
     index: usize,
     count: usize,
@@ -721,5 +448,23 @@ fn narrow<W: Word>(op: AtomicOp<W>) -> AtomicOp<u32> {
         AtomicOp::FetchAnd(v) => AtomicOp::FetchAnd(n(v)),
         AtomicOp::FetchOr(v) => AtomicOp::FetchOr(n(v)),
         AtomicOp::FetchXor(v) => AtomicOp::FetchXor(n(v)),
+    }
+}
+
+/// The bytes of `s` (empty for a zero-sized `T`, which bytemuck refuses to cast).
+pub(super) fn bytes_of<T: Pod>(s: &[T]) -> &[u8] {
+    if size_of::<T>() == 0 {
+        &[]
+    } else {
+        bytemuck::cast_slice(s)
+    }
+}
+
+/// The bytes of `s`, writable (empty for a zero-sized `T`).
+fn bytes_of_mut<T: Pod>(s: &mut [T]) -> &mut [u8] {
+    if size_of::<T>() == 0 {
+        &mut []
+    } else {
+        bytemuck::cast_slice_mut(s)
     }
 }

@@ -160,7 +160,7 @@ pub enum TeamError {
         source: std::io::Error,
     },
     /// A PE ended badly (exit code or signal), so the launcher ended the team.
-    #[error("PE {rank} (pid {pid}) {status}; the other PEs were stopped")]
+    #[error("PE {rank} (pid {pid}) {status}; the team was ended")]
     PeFailed {
         /// The first PE that failed.
         rank: usize,

@@ -17,9 +17,9 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering as StdOrdering};
 use std::time::{Duration, Instant};
 
+use super::exit::PeStatus;
 use super::layout::*;
 use super::TeamError;
-use super::exit::PeStatus;
 use crate::shm::Segment;
 use crate::sync::Wait;
 use crate::sys::affinity;
@@ -75,6 +75,11 @@ impl Placement {
             allowed: affinity::format_cpu_list(&allowed),
         };
         let n = allowed.len().max(1);
+        if matches!(self, Placement::Cores(list) if list.is_empty()) {
+            return Err(TeamError::InvalidArgument(
+                "an empty CPU list places no PE; name at least one CPU (e.g. 0-3)".into(),
+            ));
+        }
         (0..size)
             .map(|r| {
                 let cpu = match self {
@@ -145,6 +150,10 @@ pub struct Launch {
     args: Option<Vec<OsString>>,
     env: Vec<(OsString, OsString)>,
     grace: Duration,
+    capture_stdout: bool,
+    timeout: Option<Duration>,
+    /// A bad `HANDOFF_HEAP_SIZE`, reported by `spawn` unless `heap` overrides it.
+    heap_env_error: Option<(String, String)>,
 }
 
 /// Distinguishes the segments of several teams one process starts.
@@ -154,10 +163,13 @@ impl Launch {
     /// `n` PEs of the current executable with the current arguments, unpinned, adaptive
     /// waits, [`DEFAULT_HEAP`](super::DEFAULT_HEAP) (or `HANDOFF_HEAP_SIZE`) bytes of heap each.
     pub fn new(n: usize) -> Self {
-        let heap = std::env::var(super::ENV_HEAP)
-            .ok()
-            .and_then(|h| super::parse_size(&h).ok())
-            .unwrap_or(super::DEFAULT_HEAP);
+        let (heap, heap_env_error) = match std::env::var(super::ENV_HEAP) {
+            Ok(h) => match super::parse_size(&h) {
+                Ok(bytes) => (bytes, None),
+                Err(e) => (super::DEFAULT_HEAP, Some((h, e.to_string()))),
+            },
+            Err(_) => (super::DEFAULT_HEAP, None),
+        };
         Launch {
             n,
             placement: Placement::Unpinned,
@@ -167,6 +179,9 @@ impl Launch {
             args: None,
             env: Vec::new(),
             grace: Duration::from_secs(2),
+            capture_stdout: false,
+            timeout: None,
+            heap_env_error,
         }
     }
 
@@ -185,6 +200,23 @@ impl Launch {
     /// Bytes of symmetric heap per PE.
     pub fn heap(mut self, bytes: usize) -> Self {
         self.heap = bytes;
+        self.heap_env_error = None;
+        self
+    }
+
+    /// Ends the team if it has not ended within `timeout` of its start: [`Running::wait`]
+    /// then kills every PE still running and returns [`TeamError::Timeout`] (a watchdog for
+    /// tests and the lab). Default: no limit.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Pipe each PE's stdout to the launcher instead of inheriting it; take the pipes with
+    /// [`Running::take_stdout`] and read them while the PEs run (a PE blocks once a pipe it
+    /// writes is full).
+    pub fn capture_stdout(mut self, yes: bool) -> Self {
+        self.capture_stdout = yes;
         self
     }
 
@@ -223,6 +255,13 @@ impl Launch {
             return Err(TeamError::TeamSize {
                 n: self.n,
                 max: MAX_PES,
+            });
+        }
+        if let Some((value, why)) = &self.heap_env_error {
+            return Err(TeamError::BadEnv {
+                var: super::ENV_HEAP,
+                value: value.clone(),
+                why: format!("{why}; unset it or give a size"),
             });
         }
         if self.heap == 0 {
@@ -285,6 +324,7 @@ impl Launch {
             kids: Vec::with_capacity(self.n),
             pids: Vec::with_capacity(self.n),
             grace: self.grace,
+            deadline: self.timeout.map(|t| Instant::now() + t),
         };
         for (rank, cpu) in cpus.iter().enumerate() {
             let mut cmd = Command::new(&program);
@@ -299,6 +339,9 @@ impl Launch {
             }
             for (k, v) in &self.env {
                 cmd.env(k, v);
+            }
+            if self.capture_stdout {
+                cmd.stdout(std::process::Stdio::piped());
             }
             let child = cmd.spawn().map_err(|e| TeamError::Spawn {
                 rank,
@@ -335,6 +378,7 @@ pub struct Running {
     kids: Vec<Option<Child>>,
     pids: Vec<u32>,
     grace: Duration,
+    deadline: Option<Instant>,
 }
 
 impl Running {
@@ -358,6 +402,11 @@ impl Running {
     /// The PEs' pids, by rank.
     pub fn pids(&self) -> &[u32] {
         &self.pids
+    }
+
+    /// PE `rank`'s stdout pipe, once, if [`Launch::capture_stdout`] asked for it.
+    pub fn take_stdout(&mut self, rank: usize) -> Option<std::process::ChildStdout> {
+        self.kids.get_mut(rank)?.as_mut()?.stdout.take()
     }
 
     /// SIGKILLs PE `rank` (for tests of a dying PE).
@@ -403,6 +452,12 @@ impl Running {
             }
             if running == 0 {
                 break;
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                // Drop kills and reaps the PEs still running, and removes the segment.
+                return Err(TeamError::Timeout {
+                    what: "every PE to exit (Launch::timeout)",
+                });
             }
             if failed_at.is_some_and(|t| t.elapsed() >= self.grace) {
                 for (st, slot) in status.iter_mut().zip(self.kids.iter_mut()) {

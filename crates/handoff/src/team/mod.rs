@@ -54,11 +54,14 @@
 //!
 //! # Waiting
 //!
-//! Every wait uses the team's [`Wait`] strategy (`HANDOFF_WAIT`, default adaptive): waits on
-//! this PE's own words (signals, counters, barrier arrivals) sleep on this PE's doorbell,
-//! which every remote signal, counter update, atomic and barrier arrival rings when a
-//! sleeper is registered. 16 PEs on 2 CPUs thus make progress without a scheduler tick per
-//! operation.
+//! Every wait uses the team's [`Wait`] strategy (`HANDOFF_WAIT`, default adaptive). Waits on
+//! this PE's own words (signals, lines, atomics used as flags, barrier arrivals) sleep on
+//! this PE's doorbell, which every remote signal, atomic and barrier arrival rings when a
+//! sleeper is registered; a counter is a [`Signal`](crate::sync::Signal) with a doorbell of
+//! its own. A plain `put` rings nothing (that would tax every put): a waiter on words written
+//! by plain puts is woken by the next signal, or notices within its 50 ms sleep slice. When
+//! the team has more PEs than CPUs, adaptive waits yield to the PEs sharing their CPU instead
+//! of pausing, so 16 PEs on 2 CPUs make progress without a scheduler tick per operation.
 //!
 //! # Transports
 //!
@@ -80,6 +83,8 @@ mod launch;
 mod layout;
 #[cfg(not(loom))]
 mod shm;
+#[cfg(not(loom))]
+mod signals;
 
 mod barrier;
 
@@ -147,3 +152,6 @@ pub fn parse_size(text: &str) -> Result<usize, TeamError> {
 
 #[cfg(all(test, not(loom)))]
 mod tests;
+
+#[cfg(all(test, loom))]
+mod loom_tests;

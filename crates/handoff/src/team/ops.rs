@@ -13,6 +13,8 @@
 //!   visible what the previous writer of the word published. (OpenSHMEM only requires
 //!   atomicity; the stronger ordering costs nothing on x86, where every RMW is a full fence.)
 
+#![cfg_attr(loom, allow(dead_code))] // the transport that calls these is not built under loom
+
 use crate::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// How [`put_signal`](super::Team::put_signal) updates the target's signal word.
@@ -197,4 +199,17 @@ pub(crate) fn apply_atomic32(word: &AtomicU32, op: AtomicOp<u32>) -> u32 {
         AtomicOp::FetchOr(v) => word.fetch_or(v, O),
         AtomicOp::FetchXor(v) => word.fetch_xor(v, O),
     }
+}
+
+/// The first index `i` in `start, start+1, ..., n-1, 0, ..., start-1` with `holds(i)`: the
+/// scan of `wait_until_any`, which starts each call one past the previous call's start so a
+/// word that stays true cannot starve the others (Sandia OpenSHMEM starts at a random index;
+/// a rotation gives the same fairness deterministically).
+#[inline]
+pub(crate) fn any_from(
+    start: usize,
+    n: usize,
+    mut holds: impl FnMut(usize) -> bool,
+) -> Option<usize> {
+    (start..n).chain(0..start).find(|&i| holds(i))
 }

@@ -40,6 +40,9 @@ pub struct ShmTransport {
     /// Barrier arrivals consumed so far, per sender rank.
     seen: RefCell<Vec<u64>>,
     finished: Cell<bool>,
+    /// More PEs than CPUs this process may use: adaptive waits then yield instead of
+    /// pausing (the peer they wait for is likely runnable on their own CPU).
+    crowded: bool,
 }
 
 impl std::fmt::Debug for ShmTransport {
@@ -135,11 +138,12 @@ impl ShmTransport {
             launcher: ProcessId::new(h.launcher_pid, h.launcher_start),
             seen: RefCell::new(vec![0; size]),
             finished: Cell::new(false),
+            crowded: crate::sys::affinity::allowed_cpus().is_ok_and(|c| size > c.len()),
             seg,
         };
         let me = t.ctrl(rank);
         me.pid.set(ProcessId::current());
-        // Release: pairs with the Acquire load of the state in `TeamWatch::check`.
+        // Release: pairs with the Acquire loads of the state in `is_gone` and `gone`.
         if me
             .state
             .compare_exchange(SPAWNED, JOINED, Ordering::Release, Ordering::Relaxed)
@@ -212,6 +216,16 @@ impl ShmTransport {
         }
     }
 
+    /// The CPU hint for an adaptive wait: this CPU when the team is crowded (so the wait
+    /// yields to the PEs sharing it), else the last ringer's.
+    fn cpu_hint(&self, ringer: Option<u32>) -> Option<u32> {
+        if self.crowded {
+            Some(crate::sys::affinity::current_cpu() as u32)
+        } else {
+            ringer
+        }
+    }
+
     fn watch(&self) -> TeamWatch<'_> {
         TeamWatch {
             t: self,
@@ -251,6 +265,7 @@ impl ShmTransport {
     /// The error naming PE `rank` as gone, saying how.
     fn gone(&self, rank: usize) -> TeamError {
         let c = self.ctrl(rank);
+        // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
         let (id, how) = match c.state.load(Ordering::Acquire) {
             LEFT => (
                 c.pid.get(),
@@ -494,7 +509,13 @@ impl Transport for ShmTransport {
         let b = &self.ctrl(self.rank).bell;
         let watch = self.watch();
         b.bell
-            .wait(poll, self.wait, deadline, &watch, b.ringer.get())
+            .wait(
+                poll,
+                self.wait,
+                deadline,
+                &watch,
+                self.cpu_hint(b.ringer.get()),
+            )
             .map_err(|e| self.wait_err(e, &watch, what))
     }
 
@@ -509,7 +530,14 @@ impl Transport for ShmTransport {
             }
         };
         barrier::dissemination(
-            self.rank, ranks, &mut seen, node, self.wait, deadline, &watch,
+            self.rank,
+            ranks,
+            &mut seen,
+            node,
+            self.wait,
+            deadline,
+            &watch,
+            self.cpu_hint(None),
         )
         .map_err(|e| self.wait_err(e, &watch, "a barrier"))
     }
@@ -542,7 +570,7 @@ impl Transport for ShmTransport {
 
     fn finish(&self) {
         self.finished.set(true);
-        // Release: pairs with the Acquire load in `TeamWatch::check`.
+        // Release: pairs with the Acquire loads of the state in `is_gone` and `gone`.
         self.ctrl(self.rank)
             .state
             .store(FINISHED, Ordering::Release);

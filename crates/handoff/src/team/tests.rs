@@ -50,6 +50,8 @@ fn placement_parses_and_maps() {
         "{e}"
     );
     assert_eq!(Placement::Unpinned.cpus(2).unwrap(), vec![None, None]);
+    let e = Placement::Cores(vec![]).cpus(2).unwrap_err();
+    assert!(matches!(e, TeamError::InvalidArgument(_)), "{e}");
 }
 
 #[test]
@@ -68,10 +70,10 @@ fn launch_rejects_bad_sizes() {
 #[test]
 fn any_from_rotates() {
     let set = [true, false, true, true];
-    assert_eq!(api::any_from(0, 4, |i| set[i]), Some(0));
-    assert_eq!(api::any_from(1, 4, |i| set[i]), Some(2));
-    assert_eq!(api::any_from(3, 4, |i| set[i]), Some(3));
-    assert_eq!(api::any_from(1, 4, |_| false), None);
+    assert_eq!(ops::any_from(0, 4, |i| set[i]), Some(0));
+    assert_eq!(ops::any_from(1, 4, |i| set[i]), Some(2));
+    assert_eq!(ops::any_from(3, 4, |i| set[i]), Some(3));
+    assert_eq!(ops::any_from(1, 4, |_| false), None);
 }
 
 #[test]

@@ -14,7 +14,7 @@ use super::TeamError;
 use crate::sync::Wait;
 use crate::sys::Deadline;
 
-/// The operations a team transport provides. See the [module docs](self) for addressing.
+/// The operations a team transport provides. Addresses are (PE, byte offset into its heap partition), as the module docs say.
 ///
 /// Semantics every implementation keeps (the conformance suite checks them):
 /// - `put`/`get` are blocking: when `put` returns, the source may be reused; when `get`

@@ -1,0 +1,287 @@
+//! The signal side of [`Team`]: put-with-signal and the waits on signal words, the seed's
+//! counters, and one-cache-line puts. Orderings: `super::ops` (signal updates are Release,
+//! every poll Acquire) and `crate::sync::doorbell` (who sleeps and who wakes).
+
+use bytemuck::Pod;
+
+use super::api::{byte_offset, bytes_of, Team, TAG_COUNTER};
+use super::ops::{Cmp, SignalOp};
+use super::sym::{Counter, Line, Sym, SymAt, LINE_PAYLOAD};
+use super::transport::Transport;
+use super::{TeamError, MAX_COUNTERS};
+
+impl<X: Transport> Team<X> {
+    // ---- signals ---------------------------------------------------------------------
+
+    /// Put with signal: copies `src` into PE `pe`'s `dst` from element `offset`, then
+    /// updates PE `pe`'s signal word `sig` by `op`; PE `pe` sees the new signal only after
+    /// the data is visible, and a waiter asleep there is woken.
+    pub fn put_signal<T: Pod>(
+        &self,
+        dst: &Sym<T>,
+        offset: usize,
+        src: &[T],
+        sig: impl Into<SymAt<u64>>,
+        op: SignalOp,
+        pe: usize,
+    ) -> Result<(), TeamError> {
+        let sig = sig.into();
+        let at = byte_offset(dst, offset, src.len(), "put_signal")?;
+        let s = byte_offset(&sig.sym, sig.index, 1, "put_signal (signal word)")?;
+        self.x.put_signal(pe, at, bytes_of(src), s, op)
+    }
+
+    /// Updates PE `pe`'s signal word `sig` by `op` after this PE's earlier puts to it
+    /// (`shmem_signal_add/set`), waking its waiter.
+    pub fn signal(
+        &self,
+        sig: impl Into<SymAt<u64>>,
+        op: SignalOp,
+        pe: usize,
+    ) -> Result<(), TeamError> {
+        let sig = sig.into();
+        let s = byte_offset(&sig.sym, sig.index, 1, "signal")?;
+        self.x.signal(pe, s, op)
+    }
+
+    /// This PE's signal word `sig` (Acquire), `shmem_signal_fetch`.
+    pub fn signal_fetch(&self, sig: impl Into<SymAt<u64>>) -> Result<u64, TeamError> {
+        let w = self.word(&sig.into(), "signal_fetch")?;
+        Ok(super::ops::load_signal(w))
+    }
+
+    /// Waits until this PE's signal word `sig` satisfies `cmp value`; returns the value seen.
+    pub fn signal_wait_until(
+        &self,
+        sig: impl Into<SymAt<u64>>,
+        cmp: Cmp,
+        value: u64,
+    ) -> Result<u64, TeamError> {
+        let w = self.word(&sig.into(), "signal_wait_until")?;
+        let mut seen = 0;
+        self.x.wait_local(
+            &mut || {
+                let v = super::ops::load_signal(w);
+                seen = v;
+                cmp.holds(v, value).then_some(0)
+            },
+            self.deadline(),
+            "a signal",
+        )?;
+        Ok(seen)
+    }
+
+    fn words<'a>(
+        &'a self,
+        sigs: &Sym<u64>,
+        status: Option<&[bool]>,
+        op: &'static str,
+    ) -> Result<&'a [std::sync::atomic::AtomicU64], TeamError> {
+        if let Some(st) = status {
+            if st.len() != sigs.len {
+                return Err(TeamError::InvalidArgument(format!(
+                    "{op}: status has {} entries for {} signals; give one per signal",
+                    st.len(),
+                    sigs.len
+                )));
+            }
+        }
+        Ok(self.local_atomic(sigs))
+    }
+
+    /// Waits until every word of `sigs` not excluded by `status` (`true` = skip) satisfies
+    /// `cmp value` (`shmem_wait_until_all`).
+    pub fn wait_until_all(
+        &self,
+        sigs: &Sym<u64>,
+        status: Option<&[bool]>,
+        cmp: Cmp,
+        value: u64,
+    ) -> Result<(), TeamError> {
+        let words = self.words(sigs, status, "wait_until_all")?;
+        let skip = |i: usize| status.is_some_and(|s| s[i]);
+        self.x.wait_local(
+            &mut || {
+                let all = words.iter().enumerate().all(|(i, w)| {
+                    // Acquire: pairs with the Release update in `ops::apply_signal` (or the
+                    // AcqRel of a remote atomic) by the PE that set the word.
+                    skip(i) || cmp.holds(w.load(std::sync::atomic::Ordering::Acquire), value)
+                });
+                all.then_some(0)
+            },
+            self.deadline(),
+            "all of a set of signals",
+        )?;
+        Ok(())
+    }
+
+    /// Waits until some word of `sigs` not excluded by `status` satisfies `cmp value` and
+    /// returns its index (`shmem_wait_until_any`). Fair: each call starts scanning one past
+    /// where the previous call's scan started, so a word that stays true cannot starve the
+    /// others. With every word excluded, returns `None` at once.
+    pub fn wait_until_any(
+        &self,
+        sigs: &Sym<u64>,
+        status: Option<&[bool]>,
+        cmp: Cmp,
+        value: u64,
+    ) -> Result<Option<usize>, TeamError> {
+        let words = self.words(sigs, status, "wait_until_any")?;
+        let n = words.len();
+        let skip = |i: usize| status.is_some_and(|s| s[i]);
+        if (0..n).all(skip) {
+            return Ok(None);
+        }
+        let start = self.any_start.get() % n;
+        self.any_start.set((start + 1) % n);
+        let i = self.x.wait_local(
+            &mut || {
+                super::ops::any_from(start, n, |i| {
+                    // Acquire: as in `wait_until_all`.
+                    !skip(i)
+                        && cmp.holds(words[i].load(std::sync::atomic::Ordering::Acquire), value)
+                })
+            },
+            self.deadline(),
+            "any of a set of signals",
+        )?;
+        Ok(Some(i))
+    }
+
+    /// Waits until at least one word of `sigs` not excluded by `status` satisfies
+    /// `cmp value`; returns the indices of all that do (`shmem_wait_until_some`).
+    pub fn wait_until_some(
+        &self,
+        sigs: &Sym<u64>,
+        status: Option<&[bool]>,
+        cmp: Cmp,
+        value: u64,
+    ) -> Result<Vec<usize>, TeamError> {
+        let words = self.words(sigs, status, "wait_until_some")?;
+        let skip = |i: usize| status.is_some_and(|s| s[i]);
+        if (0..words.len()).all(skip) {
+            return Ok(Vec::new());
+        }
+        let holds = |i: usize| {
+            // Acquire: as in `wait_until_all`.
+            !skip(i) && cmp.holds(words[i].load(std::sync::atomic::Ordering::Acquire), value)
+        };
+        self.x.wait_local(
+            &mut || (0..words.len()).find(|&i| holds(i)),
+            self.deadline(),
+            "some of a set of signals",
+        )?;
+        Ok((0..words.len()).filter(|&i| holds(i)).collect())
+    }
+
+    // ---- counters (the seed's counting puts) ------------------------------------------
+
+    /// Collective: creates a counter, at 0, with the same index on every PE
+    /// (`shmem_ct_create`). At most [`MAX_COUNTERS`] per team.
+    pub fn ct_create(&self) -> Result<Counter, TeamError> {
+        let ct = self.counters.get();
+        self.next_collective(TAG_COUNTER | ct as u64)?;
+        if ct >= MAX_COUNTERS {
+            return Err(TeamError::CounterLimit { max: MAX_COUNTERS });
+        }
+        self.counters.set(ct + 1);
+        Ok(Counter(ct))
+    }
+
+    /// This PE's value of counter `ct` (`shmem_ct_get`).
+    pub fn ct_get(&self, ct: &Counter) -> u64 {
+        self.x.counter_get(ct.0)
+    }
+
+    /// Sets this PE's counter `ct` (`shmem_ct_set`; the receiver manages its counter).
+    pub fn ct_set(&self, ct: &Counter, value: u64) {
+        self.x.counter_set(ct.0, value)
+    }
+
+    /// Waits until this PE's counter `ct` is at least `n` (`shmem_ct_wait`); returns its value.
+    pub fn ct_wait(&self, ct: &Counter, n: u64) -> Result<u64, TeamError> {
+        self.x.counter_wait(ct.0, n, self.deadline())
+    }
+
+    /// Counting put (`shmem_putct`): copies `src` into PE `pe`'s `dst` from element
+    /// `offset`, then adds 1 to PE `pe`'s counter `ct`, seen only after the data.
+    pub fn put_ct<T: Pod>(
+        &self,
+        ct: &Counter,
+        dst: &Sym<T>,
+        offset: usize,
+        src: &[T],
+        pe: usize,
+    ) -> Result<(), TeamError> {
+        let at = byte_offset(dst, offset, src.len(), "put_ct")?;
+        self.x.put_counted(pe, at, bytes_of(src), ct.0)
+    }
+
+    /// Adds `n` to PE `pe`'s counter `ct` after this PE's earlier puts to it.
+    pub fn ct_add(&self, ct: &Counter, n: u64, pe: usize) -> Result<(), TeamError> {
+        self.x.counter_add(pe, ct.0, n)
+    }
+
+    // ---- lines: payload and sequence in one cache line -----------------------------------
+
+    /// Puts `payload` (at most [`LINE_PAYLOAD`] bytes) and sequence number `seq` into PE
+    /// `pe`'s line `dst`: the payload bytes, then the sequence word (Release) in the same
+    /// cache line, so the line moves to the reader once.
+    pub fn put_line(
+        &self,
+        dst: impl Into<SymAt<Line>>,
+        payload: &[u8],
+        seq: u64,
+        pe: usize,
+    ) -> Result<(), TeamError> {
+        if payload.len() > LINE_PAYLOAD {
+            return Err(TeamError::LineTooLong {
+                len: payload.len(),
+                max: LINE_PAYLOAD,
+            });
+        }
+        let dst = dst.into();
+        let at = byte_offset(&dst.sym, dst.index, 1, "put_line")?;
+        self.x
+            .put_signal(pe, at, payload, at + LINE_PAYLOAD, SignalOp::Set(seq))
+    }
+
+    /// Waits until this PE's line `src` carries a sequence number `>= seq`, then copies its
+    /// first `out.len()` payload bytes into `out`; returns the sequence number seen.
+    pub fn wait_line(
+        &self,
+        src: impl Into<SymAt<Line>>,
+        seq: u64,
+        out: &mut [u8],
+    ) -> Result<u64, TeamError> {
+        if out.len() > LINE_PAYLOAD {
+            return Err(TeamError::LineTooLong {
+                len: out.len(),
+                max: LINE_PAYLOAD,
+            });
+        }
+        let src = src.into();
+        let at = byte_offset(&src.sym, src.index, 1, "wait_line")?;
+        // SAFETY: `byte_offset` checked the line lies in the local partition; lines are
+        // 64-byte aligned objects (128-byte aligned start, 64-byte elements).
+        let line = unsafe { &*self.x.local_heap().add(at).cast::<Line>() };
+        let mut seen = 0;
+        self.x.wait_local(
+            &mut || {
+                let v = super::ops::load_signal(&line.seq);
+                seen = v;
+                (v >= seq).then_some(0)
+            },
+            self.deadline(),
+            "a line",
+        )?;
+        // SAFETY: the payload is plain bytes inside the line; the Acquire load above (pairs
+        // with the Release store of the sequence in `put_line`) makes the writer's bytes
+        // visible. A writer already writing the next message may tear them: the line
+        // protocol (one message in flight per line) excludes that.
+        unsafe {
+            std::ptr::copy_nonoverlapping(line.payload.as_ptr(), out.as_mut_ptr(), out.len())
+        };
+        Ok(seen)
+    }
+}
