@@ -229,7 +229,7 @@ pub unsafe extern "C" fn shmem_info_get_name(name: *mut c_char) {
 }
 
 fn malloc(s: &State, size: usize, align: usize, zero: bool) -> Result<*mut c_void> {
-    s.agree(kind::MALLOC, size as u64 ^ ((align as u64) << 48))?;
+    s.agree(kind::MALLOC | u64::from(align.trailing_zeros()) << 8, size as u64)?;
     if size == 0 {
         return Ok(std::ptr::null_mut());
     }

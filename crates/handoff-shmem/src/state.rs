@@ -266,7 +266,7 @@ impl State {
     }
 }
 
-/// Agreement kinds.
+/// Agreement kinds (the low byte; `MALLOC` carries log2 of the alignment above it).
 pub mod kind {
     pub const MALLOC: u64 = 1;
     pub const FREE: u64 = 2;
@@ -276,7 +276,10 @@ pub mod kind {
 }
 
 fn describe(kind: u64, value: u64) -> String {
-    match kind {
+    match kind & 0xff {
+        kind::MALLOC if kind >> 8 > 6 => {
+            format!("an allocation of {value} bytes aligned to {}", 1u64 << (kind >> 8))
+        }
         kind::MALLOC => format!("an allocation of {value} bytes"),
         kind::FREE => format!("shmem_free of the block at heap offset {value}"),
         kind::CT_CREATE => "shmemx_ct_create".into(),
