@@ -229,7 +229,10 @@ pub unsafe extern "C" fn shmem_info_get_name(name: *mut c_char) {
 }
 
 fn malloc(s: &State, size: usize, align: usize, zero: bool) -> Result<*mut c_void> {
-    s.agree(kind::MALLOC | u64::from(align.trailing_zeros()) << 8, size as u64)?;
+    s.agree(
+        kind::MALLOC | u64::from(align.trailing_zeros()) << 8,
+        size as u64,
+    )?;
     if size == 0 {
         return Ok(std::ptr::null_mut());
     }

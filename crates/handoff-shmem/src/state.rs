@@ -278,7 +278,10 @@ pub mod kind {
 fn describe(kind: u64, value: u64) -> String {
     match kind & 0xff {
         kind::MALLOC if kind >> 8 > 6 => {
-            format!("an allocation of {value} bytes aligned to {}", 1u64 << (kind >> 8))
+            format!(
+                "an allocation of {value} bytes aligned to {}",
+                1u64 << (kind >> 8)
+            )
         }
         kind::MALLOC => format!("an allocation of {value} bytes"),
         kind::FREE => format!("shmem_free of the block at heap offset {value}"),

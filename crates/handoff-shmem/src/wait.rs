@@ -13,6 +13,7 @@
 
 use std::ffi::c_int;
 use std::mem::size_of;
+use std::ptr::null;
 
 use handoff::team::Transport;
 
@@ -289,8 +290,7 @@ macro_rules! p2p_type {
         ) {
             entry(stringify!($wall), |s| {
                 // SAFETY: the caller's promise.
-                let w =
-                    unsafe { Words::new(s, ivars, nelems, status, cmp, value, std::ptr::null()) }?;
+                let w = unsafe { Words::new(s, ivars, nelems, status, cmp, value, null()) }?;
                 wait_all(s, &w)
             })
         }
@@ -308,8 +308,7 @@ macro_rules! p2p_type {
         ) -> usize {
             entry(stringify!($wany), |s| {
                 // SAFETY: the caller's promise.
-                let w =
-                    unsafe { Words::new(s, ivars, nelems, status, cmp, value, std::ptr::null()) }?;
+                let w = unsafe { Words::new(s, ivars, nelems, status, cmp, value, null()) }?;
                 wait_any(s, &w)
             })
         }
@@ -328,8 +327,7 @@ macro_rules! p2p_type {
         ) -> usize {
             entry(stringify!($wsome), |s| {
                 // SAFETY: the caller's promise.
-                let w =
-                    unsafe { Words::new(s, ivars, nelems, status, cmp, value, std::ptr::null()) }?;
+                let w = unsafe { Words::new(s, ivars, nelems, status, cmp, value, null()) }?;
                 // SAFETY: the caller's promise.
                 unsafe { wait_some(s, &w, indices) }
             })
@@ -414,8 +412,7 @@ macro_rules! p2p_type {
         ) -> c_int {
             entry(stringify!($tall), |s| {
                 // SAFETY: the caller's promise.
-                let w =
-                    unsafe { Words::new(s, ivars, nelems, status, cmp, value, std::ptr::null()) }?;
+                let w = unsafe { Words::new(s, ivars, nelems, status, cmp, value, null()) }?;
                 Ok(test_all(&w))
             })
         }
@@ -433,8 +430,7 @@ macro_rules! p2p_type {
         ) -> usize {
             entry(stringify!($tany), |s| {
                 // SAFETY: the caller's promise.
-                let w =
-                    unsafe { Words::new(s, ivars, nelems, status, cmp, value, std::ptr::null()) }?;
+                let w = unsafe { Words::new(s, ivars, nelems, status, cmp, value, null()) }?;
                 Ok(test_any(s, &w))
             })
         }
@@ -453,8 +449,7 @@ macro_rules! p2p_type {
         ) -> usize {
             entry(stringify!($tsome), |s| {
                 // SAFETY: the caller's promise.
-                let w =
-                    unsafe { Words::new(s, ivars, nelems, status, cmp, value, std::ptr::null()) }?;
+                let w = unsafe { Words::new(s, ivars, nelems, status, cmp, value, null()) }?;
                 // SAFETY: the caller's promise.
                 Ok(unsafe { test_some(&w, indices) })
             })

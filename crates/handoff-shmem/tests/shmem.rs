@@ -49,7 +49,9 @@ fn build(name: &str) -> PathBuf {
     let src = crate_dir().join("tests/c").join(format!("{name}.c"));
     let o = Command::new(crate_dir().join("bin/oshcc"))
         .env("HANDOFF_SHMEM_LIBDIR", lib_dir())
-        .args(["-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread", "-o"])
+        .args([
+            "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread", "-o",
+        ])
         .arg(&out)
         .arg(&src)
         .output()
@@ -87,7 +89,11 @@ fn run(prog: &Path, n: usize, args: &[&str], wait: Wait) -> Outcome {
     std::fs::create_dir_all(&dir).unwrap();
     // Each PE's output into files: the launcher only inherits or pipes stdout.
     let script = r#"exec "$0" "$@" >"$SHMEM_TEST_OUT/$HANDOFF_RANK.out" 2>"$SHMEM_TEST_OUT/$HANDOFF_RANK.err""#;
-    let mut argv = vec!["-c".to_string(), script.to_string(), prog.display().to_string()];
+    let mut argv = vec![
+        "-c".to_string(),
+        script.to_string(),
+        prog.display().to_string(),
+    ];
     argv.extend(args.iter().map(|s| s.to_string()));
     let report = Launch::new(n)
         .program("/bin/sh")
@@ -180,29 +186,75 @@ fn misuse(case: &str, n: usize, pe: usize, call: &str, text: &str) {
     let line = format!("handoff-shmem: PE {pe}: {call}: ");
     let err = &o.err[pe];
     assert!(
-        err.lines().any(|l| l.starts_with(&line) && l.contains(text)),
+        err.lines()
+            .any(|l| l.starts_with(&line) && l.contains(text)),
         "{case}: PE {pe}'s stderr lacks {line:?} ... {text:?}:\n{err}"
     );
     assert_eq!(err.lines().count(), 1, "{case}: one line, got:\n{err}");
-    assert!(o.out.iter().all(|s| !s.contains("not reached")), "{case} ran on");
+    assert!(
+        o.out.iter().all(|s| !s.contains("not reached")),
+        "{case} ran on"
+    );
 }
 
 #[test]
 fn misuse_is_reported_naming_the_call() {
-    misuse("static", 2, 0, "shmem_long_put", "not in the symmetric heap");
+    misuse(
+        "static",
+        2,
+        0,
+        "shmem_long_put",
+        "not in the symmetric heap",
+    );
     misuse("pe", 2, 0, "shmem_long_put", "PE 2 does not exist");
     misuse("cmp", 2, 0, "shmem_long_wait_until", "comparison 99");
     misuse("sigop", 2, 0, "shmem_putmem_signal", "signal operation 7");
-    misuse("misaligned", 2, 0, "shmem_long_atomic_add", "not 8-byte aligned");
+    misuse(
+        "misaligned",
+        2,
+        0,
+        "shmem_long_atomic_add",
+        "not 8-byte aligned",
+    );
     misuse("bounds", 2, 0, "shmem_putmem", "not in the symmetric heap");
-    misuse("free", 2, 0, "shmem_free", "was not returned by shmem_malloc");
-    misuse("activeset", 2, 0, "shmem_barrier", "does not contain this PE (0)");
-    misuse("thread", 2, 0, "shmem_barrier_all", "thread other than the one");
+    misuse(
+        "free",
+        2,
+        0,
+        "shmem_free",
+        "was not returned by shmem_malloc",
+    );
+    misuse(
+        "activeset",
+        2,
+        0,
+        "shmem_barrier",
+        "does not contain this PE (0)",
+    );
+    misuse(
+        "thread",
+        2,
+        0,
+        "shmem_barrier_all",
+        "thread other than the one",
+    );
     misuse("counter", 2, 0, "shmemx_ct_wait", "counter handle 5");
     misuse("noinit", 2, 0, "shmem_my_pe", "before shmem_init");
     misuse("after", 2, 1, "shmem_barrier_all", "after shmem_finalize");
-    misuse("mismatch", 4, 0, "shmem_malloc", "PE 1 called an allocation of 256 bytes");
-    misuse("exhaust", 2, 1, "shmem_malloc", "no room for 1099511627776 bytes");
+    misuse(
+        "mismatch",
+        4,
+        0,
+        "shmem_malloc",
+        "PE 1 called an allocation of 256 bytes",
+    );
+    misuse(
+        "exhaust",
+        2,
+        1,
+        "shmem_malloc",
+        "no room for 1099511627776 bytes",
+    );
 }
 
 #[test]
@@ -230,7 +282,12 @@ fn a_failed_pe_ends_the_team_and_names_itself_to_the_others() {
 #[test]
 fn global_exit_ends_every_pe_with_its_status() {
     let o = run(&build("misuse"), 2, &["exit"], Wait::ADAPTIVE);
-    assert_eq!(o.report.exits[0].status, PeStatus::Exited(7), "{:?}", o.report.exits);
+    assert_eq!(
+        o.report.exits[0].status,
+        PeStatus::Exited(7),
+        "{:?}",
+        o.report.exits
+    );
     assert_ne!(o.report.exits[1].status, PeStatus::Exited(0));
 }
 
