@@ -7,7 +7,7 @@
 //!
 //! [`entry`] runs a call's body under `catch_unwind` (a panic never crosses the C ABI) and turns
 //! any error into one line on stderr naming the call, then ends the PE with
-//! [`EXIT_ERROR`](crate::error::EXIT_ERROR) after marking it as gone in the team, so every
+//! [`EXIT_ERROR`] after marking it as gone in the team, so every
 //! other PE's wait ends at once with an error naming this PE and the launcher ends the team.
 
 use std::cell::{Cell, RefCell};
