@@ -123,7 +123,7 @@ struct ExchangeArgs {
     #[arg(long, default_value = "table")]
     format: String,
     /// Write the output here instead of stdout.
-    #[arg(long)]
+    #[arg(long, short)]
     output: Option<PathBuf>,
     /// No progress on stderr.
     #[arg(long, short)]
@@ -152,7 +152,7 @@ struct C2cArgs {
     #[arg(long, default_value = "table")]
     format: String,
     /// Write the output here instead of stdout.
-    #[arg(long)]
+    #[arg(long, short)]
     output: Option<PathBuf>,
     /// No progress on stderr.
     #[arg(long, short)]

@@ -196,11 +196,12 @@ fn build(
             "How the pick is made: only cached, verified two-party modes compete; the cost of a \
              mode is its mean read time + mean latency; within a size class a mode's score is \
              the geometric mean of its cost relative to the best mode at each size measured. A \
-             mode is within noise of the best unless its cost is higher by more than 5% with the \
-             95% CI of the ratio excluding 1 (the rule of `handoff compare`), tested once over \
-             the class's sizes (geometric mean of the per-size ratios, Welch's t on the log \
-             scale); among \
-             tied modes the one that does not busy-wait, then the most ordinary, is named."
+             mode is within noise of the best unless its cost is higher by more than 30% with \
+             95% confidence (the lower end of the 95% CI of the ratio above 1.3, as \
+             `compare --fail-above` asks), tested once over the class's sizes (geometric mean \
+             of the per-size ratios, Welch's t on the log scale): whole runs of this lab differ \
+             by that much on a shared VM. Among tied modes the one that does not busy-wait, \
+             then the most ordinary, is named."
                 .to_string(),
         ));
         b.push(ranking_table(&rec));

@@ -83,7 +83,7 @@ fn doctored_copy_gives_ratios_and_verdicts() {
         if is(r, "processes-spin", MIB, 1, false) {
             scale_read(r, 1.5);
         }
-        if is(r, "pipe", MIB, 0, false) {
+        if is(r, "threads-spin", MIB, 1, false) {
             scale_read(r, 0.5);
         }
     }
@@ -105,7 +105,7 @@ fn doctored_copy_gives_ratios_and_verdicts() {
     );
     assert_eq!(slow.read.verdict, Verdict::Slower);
     assert_eq!(slow.latency.verdict, Verdict::Same);
-    let fast = find("pipe", 0);
+    let fast = find("threads-spin", 1);
     assert!((fast.read.ratio.unwrap().ratio - 0.5).abs() < 1e-9);
     assert_eq!(fast.read.verdict, Verdict::Faster);
     assert_eq!(c.exit_code(), EXIT_OK, "no threshold given");

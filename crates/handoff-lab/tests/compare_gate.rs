@@ -371,3 +371,31 @@ fn several_files_match_by_record_and_count_invocations() {
         Err(handoff_lab::compare::CompareError::NoFiles)
     ));
 }
+
+#[test]
+fn the_read_of_a_sleeping_consumer_needs_several_invocations() {
+    // One file per side, read 4x (CI wholly beyond the 3x drift): slower for a spinning
+    // consumer, inconclusive for one that waits by pipe (it reads after a sleep).
+    let pipe_1mib = |r: &ExchangeRecord| {
+        r.mode == "pipe" && r.size_bytes == MIB && r.consumer_core == 1 && !r.flush_cache
+    };
+    let a_runs = [10.0, 10.2, 9.8, 10.1, 9.9];
+    let b_runs: Vec<f64> = a_runs.iter().map(|x| x * 4.0).collect();
+    let mut a = fixture();
+    set_runs(&mut a, pipe_1mib, false, &a_runs);
+    set_runs(&mut a, spin_1mib, false, &a_runs);
+    let mut b = a.clone();
+    set_runs(&mut b, pipe_1mib, false, &b_runs);
+    set_runs(&mut b, spin_1mib, false, &b_runs);
+    let c = compare(&a, &b, Some(1.10), DEFAULT_NOISE_THRESHOLD).unwrap();
+    let spin = c.matched.iter().find(|m| spin_1mib_matched(m)).unwrap();
+    assert_eq!(spin.read.verdict, Verdict::Slower);
+    let pipe = c
+        .matched
+        .iter()
+        .find(|m| m.mode == "pipe" && m.size_bytes == MIB && m.cores_a.1 == 1 && !m.flush_cache)
+        .unwrap();
+    assert_eq!(pipe.read.verdict, Verdict::Inconclusive);
+    assert!(pipe.read.reason.as_deref().unwrap_or("").contains("sleep"));
+    assert!(!pipe.read.exceeds);
+}

@@ -264,3 +264,24 @@ fn size_class_bounds_and_range_text() {
     assert_eq!(class(32 * 1024 * KIB, None).range_text(), "> 32 MiB");
     assert_eq!(class(0, None).range_text(), "all sizes");
 }
+
+#[test]
+fn a_mode_is_tied_unless_materially_costlier_with_confidence() {
+    // Tight runs (±1%): threads-spin 10 µs is best. processes-futex at 12.5 µs is 1.25x: its
+    // CI's lower bound (about 1.24) is under 1.3, so it is a tie and, not busy-waiting, named.
+    // At 14 µs (1.4x, lower bound about 1.38) it is materially costlier: spin is named.
+    let case = |futex: f64| {
+        let mut recs = Vec::new();
+        for size in [4 * KIB, 16 * KIB] {
+            recs.push(rec("threads-spin", size, false, 100.0, &tight(10.0)));
+            recs.push(rec("processes-futex", size, false, 20.0, &tight(futex)));
+        }
+        l1_pick(&results(recs), false)
+    };
+    let p = case(12.5);
+    assert_eq!(p.tied, ["processes-futex"]);
+    assert_eq!(p.mode, "processes-futex");
+    let p = case(14.0);
+    assert!(p.tied.is_empty(), "{:?}", p.tied);
+    assert_eq!(p.mode, "threads-spin");
+}

@@ -237,6 +237,47 @@ fn blocked_waiters_are_woken_by_remote_updates() {
     assert_all_ok(&run_team(l, Duration::from_secs(20)));
 }
 
+/// With `Wait::Block`, a plain `put` of a word the target waits on (OpenSHMEM's `p` then
+/// `wait_until`) wakes the sleeping target: 1000 ping-pongs by put + quiet, then 1000 by put
+/// alone. A missing wake would leave each wait to its 50 ms sleep slice (≥ 50 s per phase);
+/// the 20 s watchdog catches it.
+#[test]
+fn blocked_waiters_are_woken_by_plain_puts() {
+    const N: u64 = 1000;
+    if handoff::team::in_team() {
+        pe(|team| {
+            let (me, other) = (team.rank(), 1 - team.rank());
+            let err = |e: TeamError| e.to_string();
+            let word = team.alloc::<u64>(1).map_err(err)?;
+            for phase in 0..2u64 {
+                for k in 1..=N {
+                    let v = phase * N + k;
+                    let send = |team: &Team| -> Result<(), String> {
+                        team.put(&word, 0, &[v], other).map_err(err)?;
+                        if phase == 0 {
+                            team.quiet();
+                        }
+                        Ok(())
+                    };
+                    if me == 0 {
+                        send(team)?;
+                    }
+                    let got = team.signal_wait_until(word, Cmp::Ge, v).map_err(err)?;
+                    if got != v {
+                        return Err(format!("round {v}: read {got}"));
+                    }
+                    if me == 1 {
+                        send(team)?;
+                    }
+                }
+            }
+            Ok(())
+        });
+    }
+    let l = team_launch("blocked_waiters_are_woken_by_plain_puts", 2).wait(Wait::Block);
+    assert_all_ok(&run_team(l, Duration::from_secs(20)));
+}
+
 /// The exit code a surviving PE uses when its wait ended with `PeerDied` naming `rank`.
 fn code_for_peer_died(rank: usize) -> i32 {
     40 + rank as i32

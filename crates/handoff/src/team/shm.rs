@@ -401,6 +401,14 @@ impl Transport for ShmTransport {
         // caller's source while we copy: `local_mut` needs `&mut Team`). Other processes
         // may read the bytes concurrently: that is the protocol's business (signals order it).
         unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst, src.len()) };
+        // A PE asleep in a wait on words that plain puts write (OpenSHMEM's wait_until on a
+        // variable set by `p`) is woken now instead of at its next sleep slice. A Relaxed
+        // load of a line that only sleepers write: nearly free. Without the SeqCst fence a
+        // sleeper registering at this instant may be missed; `quiet` closes that gap, and the
+        // sleep slice bounds it.
+        if self.ctrl(pe).bell.bell.has_sleepers() {
+            self.ring(pe);
+        }
         Ok(())
     }
 
@@ -418,8 +426,16 @@ impl Transport for ShmTransport {
     }
 
     fn quiet(&self) {
-        // SeqCst: also orders earlier puts before later loads (module docs of `team`).
+        // SeqCst: also orders earlier puts before later loads (module docs of `team`), and
+        // pairs with the fence of a sleeper's registration (`Doorbell`): every PE that may be
+        // asleep on words this PE wrote is woken, so a waiter on plainly-put data never
+        // waits out a sleep slice after the writer's `quiet`.
         fence(Ordering::SeqCst);
+        for pe in 0..self.size {
+            if self.ctrl(pe).bell.bell.has_sleepers() {
+                self.ring(pe);
+            }
+        }
     }
 
     fn atomic64(&self, pe: usize, offset: usize, op: AtomicOp<u64>) -> Result<u64, TeamError> {
