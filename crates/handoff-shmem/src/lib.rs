@@ -21,9 +21,10 @@
 //!
 //! Every wait uses the team's strategy (`handoff run --wait`, default adaptive: spin ~20 µs,
 //! then sleep on the PE's doorbell). Signals, AMOs and scalar `shmem_TYPE_p` stores of 4- and
-//! 8-byte words ring the target's doorbell; bulk puts do not (that would tax every put), so a
-//! sleeping waiter on a word written only by `shmem_put`/`shmem_putmem` notices it within the
-//! 50 ms sleep slice. Set flags with `shmem_TYPE_p`, an AMO or a signal.
+//! 8-byte words (hardware atomic stores here) always ring the target's doorbell. Bulk puts
+//! wake a target they see asleep (best effort: a waiter registering at that very instant is
+//! woken by the writer's next `shmem_quiet`, a barrier, or its 50 ms sleep slice). Set flags
+//! with `shmem_TYPE_p`, an AMO or a signal and no wake-up is ever late.
 //!
 //! # Errors
 //!

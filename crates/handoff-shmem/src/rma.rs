@@ -3,9 +3,9 @@
 //!
 //! On one node a put is a copy into the target's partition, complete when it returns, so
 //! `_nbi` is the blocking call and `quiet` a fence (see `handoff::team`, "Ordering").
-//! A scalar `shmem_TYPE_p` of a 4- or 8-byte word is a hardware atomic store that also wakes a
-//! PE asleep in a wait on this PE (flags are usually set with `p`); bulk puts wake nobody
-//! (see the crate docs, "Waiting").
+//! A scalar `shmem_TYPE_p` of a 4- or 8-byte word is a hardware atomic store that always wakes
+//! a PE asleep in a wait on the target (flags are usually set with `p`); bulk puts wake a
+//! target they see asleep (see the crate docs, "Waiting").
 
 use std::ffi::{c_int, c_void};
 use std::mem::size_of;

@@ -5,8 +5,8 @@
 //! Every wait polls this PE's own words with Acquire loads, which pair with the Release side
 //! of whatever updated them remotely (a `p`, an AMO or a signal; see the team's ordering
 //! docs), with the team's wait strategy: spinning, yielding and sleeping on this PE's doorbell,
-//! which remote `p`s, AMOs and signals ring. A word changed only by a bulk put is noticed by
-//! polling (at once while spinning, within the 50 ms sleep slice once asleep).
+//! which remote `p`s, AMOs and signals always ring and bulk puts ring when they see a
+//! sleeper (the crate docs, "Waiting").
 //!
 //! `wait_until_any` and `test_any` are fair: each call starts its scan one past where the
 //! previous call's scan started, so a word that stays true cannot starve the others.
