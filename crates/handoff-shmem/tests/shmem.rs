@@ -168,6 +168,11 @@ fn collectives() {
 }
 
 #[test]
+fn a_prk_style_pipelined_stencil() {
+    passes("p2p");
+}
+
+#[test]
 fn counting_puts() {
     passes("ct");
 }
