@@ -9,7 +9,9 @@
 //! As a PE (started by the driver with `METHOD SIZE ITERS`) it plays one side of the
 //! ping-pong: `fence-flag` (put; fence; atomic increment of the peer's flag | wait until the
 //! flag counts the message) or `put-signal` (put with signal | wait on the signal), the data
-//! checked every iteration, and PE 0 prints `RESULT METHOD SIZE NS`.
+//! checked every iteration, and PE 0 prints `RESULT METHOD SIZE NS`: the median over
+//! chunks of [`CHUNK`] iterations of each chunk's mean (a chunk another process preempted
+//! does not move it: on a busy machine most chunks are clean).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -17,6 +19,9 @@ use std::process::Command;
 use std::time::Instant;
 
 use handoff::team::{in_team, Cmp, Launch, Placement, SignalOp, Team, TeamError};
+
+/// Iterations per timed chunk (as in `bench/pingpong.c`).
+const CHUNK: u64 = 64;
 
 fn pe(method: &str, size: usize, iters: u64) -> Result<(), TeamError> {
     let team = Team::from_env()?;
@@ -27,9 +32,15 @@ fn pe(method: &str, size: usize, iters: u64) -> Result<(), TeamError> {
     let mut src = vec![0u64; words];
     let signal = method == "put-signal";
     let warm = iters / 10 + 1;
+    let chunk = CHUNK;
+    let iters = chunk * (iters / CHUNK).max(1);
+    let mut chunks = Vec::with_capacity((iters / chunk) as usize);
     let mut t0 = Instant::now();
     for i in 1..=warm + iters {
-        if i == warm + 1 {
+        if i > warm && (i - warm - 1).is_multiple_of(chunk) {
+            if i > warm + 1 {
+                chunks.push(t0.elapsed().as_nanos() as f64 / chunk as f64);
+            }
             t0 = Instant::now();
         }
         let sender = if i % 2 == 1 { 0 } else { 1 };
@@ -57,7 +68,8 @@ fn pe(method: &str, size: usize, iters: u64) -> Result<(), TeamError> {
             }
         }
     }
-    let ns = t0.elapsed().as_nanos() as f64 / iters as f64;
+    chunks.push(t0.elapsed().as_nanos() as f64 / chunk as f64);
+    let ns = median(&mut chunks);
     if me == 0 {
         println!("RESULT {method} {size} {ns:.1}");
     }

@@ -1,9 +1,11 @@
 //! This PE's OpenSHMEM state and the wrapper every C entry point runs its body in.
 //!
-//! The state lives in a thread-local of the thread that called `shmem_init`: handoff's
-//! OpenSHMEM provides `SHMEM_THREAD_FUNNELED` (only that thread calls OpenSHMEM routines), and
-//! a call from another thread finds no state and fails with a message saying so, instead of
-//! racing on the team handle (which is not `Sync`).
+//! The state is one heap object behind a global pointer, owned by the thread that called
+//! `shmem_init`: handoff's OpenSHMEM provides `SHMEM_THREAD_FUNNELED` (only that thread calls
+//! OpenSHMEM routines), and a call from another thread (told apart by `pthread_self`, a
+//! register read) fails with a message saying so instead of racing on the team handle, which
+//! is not `Sync`. (A Rust thread-local would do the same, but in a shared library each access
+//! is a `__tls_get_addr` call: about 15 ns on every OpenSHMEM call, measured in the ping-pong.)
 //!
 //! [`entry`] runs a call's body under `catch_unwind` (a panic never crosses the C ABI) and turns
 //! any error into one line on stderr naming the call, then ends the PE with
@@ -12,6 +14,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 
 use handoff::team::{Counter, Team, Transport};
 
@@ -49,37 +52,84 @@ pub struct State {
     pub counters: RefCell<Vec<(Counter, bool)>>,
 }
 
-thread_local! {
-    static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
-    static FINALIZED: Cell<bool> = const { Cell::new(false) };
+/// The state, or null before `shmem_init` and after `shmem_finalize`.
+static STATE: AtomicPtr<State> = AtomicPtr::new(std::ptr::null_mut());
+/// `pthread_self()` of the thread that called `shmem_init`.
+static OWNER: AtomicUsize = AtomicUsize::new(0);
+/// Set by `shmem_finalize`.
+static FINALIZED: AtomicBool = AtomicBool::new(false);
+
+fn this_thread() -> usize {
+    // SAFETY: pthread_self has no preconditions and cannot fail.
+    unsafe { libc::pthread_self() as usize }
+}
+
+/// This thread's state: `None` when there is none or another thread owns it.
+#[inline]
+fn current() -> Option<*mut State> {
+    // Acquire: pairs with the Release store in `install` (made by the owner thread, so this
+    // matters only for the owner check below, which rejects other threads anyway).
+    let p = STATE.load(Ordering::Acquire);
+    (!p.is_null() && OWNER.load(Ordering::Relaxed) == this_thread()).then_some(p)
 }
 
 /// Whether this thread has a live state.
 pub fn initialized() -> bool {
-    STATE.with(|s| s.borrow().is_some())
+    current().is_some()
 }
 
-/// Installs the state made by `shmem_init`.
+/// Installs the state made by `shmem_init` on this thread; a program exiting without
+/// `shmem_finalize` then leaves the team at once (an `atexit` handler), so the other PEs'
+/// waits name it instead of noticing the dead process later.
 pub fn install(state: State) {
-    STATE.with(|s| *s.borrow_mut() = Some(state));
+    OWNER.store(this_thread(), Ordering::Relaxed);
+    // Release: pairs with the Acquire load in `current`.
+    STATE.store(Box::into_raw(Box::new(state)), Ordering::Release);
+    // SAFETY: registers a plain extern "C" fn with no preconditions; a failure to register
+    // only loses the early notice.
+    unsafe { libc::atexit(leave_at_exit) };
+}
+
+extern "C" fn leave_at_exit() {
+    if let Some(state) = take_state() {
+        drop(state);
+    }
+}
+
+/// Takes the state out if this thread owns it.
+fn take_state() -> Option<Box<State>> {
+    current()?;
+    // AcqRel: the Acquire side pairs with the Release store in `install`.
+    let p = STATE.swap(std::ptr::null_mut(), Ordering::AcqRel);
+    // SAFETY: `p` came from Box::into_raw in `install` and is taken out exactly once (the
+    // swap); only the owner thread gets here, and no `entry` body is running on it (this is
+    // called from finalize, exit paths and atexit, never from inside a body).
+    (!p.is_null()).then(|| unsafe { Box::from_raw(p) })
 }
 
 /// Removes the state (`shmem_finalize`); later calls fail with [`ShmemError::Finalized`].
-pub fn take() -> Option<State> {
-    FINALIZED.with(|f| f.set(true));
-    STATE.with(|s| s.borrow_mut().take())
+pub fn take() -> Option<Box<State>> {
+    let st = take_state();
+    if st.is_some() {
+        FINALIZED.store(true, Ordering::Relaxed);
+    }
+    st
 }
 
 /// Runs `body` on this PE's state for the C entry point `name`; on an error or a panic,
 /// reports it and ends the PE ([`fail`]).
 #[inline]
 pub fn entry<R>(name: &'static str, body: impl FnOnce(&State) -> Result<R>) -> R {
-    let r = catch_unwind(AssertUnwindSafe(|| {
-        STATE.with(|s| match &*s.borrow() {
-            Some(st) => body(st),
-            None if FINALIZED.with(Cell::get) => Err(ShmemError::Finalized),
-            None => Err(ShmemError::NotInitialized),
-        })
+    let r = catch_unwind(AssertUnwindSafe(|| match current() {
+        // SAFETY: the owner thread's state stays alive until `take_state`, which no body
+        // calls; other threads never get here (`current` checks the owner).
+        Some(p) => body(unsafe { &*p }),
+        None if FINALIZED.load(Ordering::Relaxed)
+            && OWNER.load(Ordering::Relaxed) == this_thread() =>
+        {
+            Err(ShmemError::Finalized)
+        }
+        None => Err(ShmemError::NotInitialized),
     }));
     match r {
         Ok(Ok(v)) => v,
@@ -107,10 +157,9 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 
 /// Reports `err` of call `name` on stderr in one line and ends the PE with `EXIT_ERROR`.
 pub fn fail(name: &str, err: &ShmemError) -> ! {
-    let who = STATE
-        .try_with(|s| s.try_borrow().ok().and_then(|s| s.as_ref().map(|s| s.rank)))
-        .ok()
-        .flatten()
+    // SAFETY: as in `entry`: the owner's live state, read outside any body.
+    let who = current()
+        .map(|p| unsafe { (*p).rank })
         .or_else(|| std::env::var(handoff::team::ENV_RANK).ok()?.parse().ok());
     match who {
         Some(r) => eprintln!("handoff-shmem: PE {r}: {name}: {err}"),
@@ -123,8 +172,7 @@ pub fn fail(name: &str, err: &ShmemError) -> ! {
 /// waits end at once with an error naming this PE, and the launcher ends the team.
 pub fn exit_team(code: i32) -> ! {
     // Dropping the team without finalize marks this PE as gone and rings every PE.
-    let state = STATE.try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.take()));
-    drop(state);
+    drop(take_state());
     std::process::exit(code)
 }
 
