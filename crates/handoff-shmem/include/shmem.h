@@ -101,6 +101,9 @@ int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config
 int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
 void shmem_ctx_destroy(shmem_ctx_t ctx);
+
+/* ---- distributed locks ---------------------------------------------------------------- */
+
 void shmem_set_lock(long *lock);
 void shmem_clear_lock(long *lock);
 int shmem_test_lock(long *lock);
@@ -329,7 +332,6 @@ void shmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_star
                       int logPE_stride, int PE_size, long *pSync);
 void shmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start,
                       int logPE_stride, int PE_size, long *pSync);
-/* Not supported: report the call and end the program. */
 void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start,
                       int logPE_stride, int PE_size, long *pSync);
 void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start,

@@ -152,6 +152,36 @@ pub unsafe fn collect(
     Ok(())
 }
 
+/// All-to-all: member `j`'s block `i` of `dest` (`len` bytes) is member `i`'s block `j` of
+/// `source`.
+///
+/// # Safety
+/// `dest` is valid for writes of `len * set.len()` bytes.
+pub unsafe fn alltoall(
+    s: &State,
+    set: &[usize],
+    dest: *mut u8,
+    source: *const u8,
+    len: usize,
+) -> Result<()> {
+    let total = len
+        .checked_mul(set.len())
+        .ok_or(ShmemError::Overflow("alltoall"))?;
+    let src = s.offset(source, total, "source")?;
+    s.offset(dest, total, "dest")?;
+    let me = set.iter().position(|&r| r == s.rank).unwrap_or(0);
+    barrier(s, set)?;
+    let mut buf = vec![0u8; total];
+    for (i, &r) in set.iter().enumerate() {
+        s.x()
+            .get(r, src + me * len, &mut buf[i * len..(i + 1) * len])?;
+    }
+    barrier(s, set)?;
+    // SAFETY: the caller's promise.
+    unsafe { s.dst(dest, total, "dest") }?.copy_from_slice(&buf);
+    Ok(())
+}
+
 /// A reduction operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
@@ -331,6 +361,34 @@ collect_sized!(shmem_collect32, 4, false);
 collect_sized!(shmem_collect64, 8, false);
 collect_sized!(shmem_fcollect32, 4, true);
 collect_sized!(shmem_fcollect64, 8, true);
+
+macro_rules! alltoall_sized {
+    ($name:ident, $bytes:expr) => {
+        /// Active-set all-to-all of `nelems` elements of this size per pair of members.
+        ///
+        /// # Safety
+        /// `dest` is valid for writes of `nelems * PE_size` elements.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            dest: *mut c_void,
+            source: *const c_void,
+            nelems: usize,
+            start: c_int,
+            log_stride: c_int,
+            size: c_int,
+            _psync: *mut c_long,
+        ) {
+            entry(stringify!($name), |s| {
+                let set = active_set(s, start, log_stride, size)?;
+                let len = crate::rma::bytes::<[u8; $bytes]>(nelems, stringify!($name))?;
+                // SAFETY: the caller's promise.
+                unsafe { alltoall(s, &set, dest.cast(), source.cast(), len) }
+            })
+        }
+    };
+}
+alltoall_sized!(shmem_alltoall32, 4);
+alltoall_sized!(shmem_alltoall64, 8);
 
 /// Defines `shmem_TYPE_OP_to_all`.
 macro_rules! to_all {

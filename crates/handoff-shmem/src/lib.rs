@@ -42,6 +42,7 @@ pub mod coll;
 pub mod ct;
 pub mod error;
 pub mod heap;
+pub mod lock;
 pub mod rma;
 pub mod setup;
 pub mod signal;

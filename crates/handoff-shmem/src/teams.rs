@@ -1,7 +1,7 @@
 //! Teams and contexts (OpenSHMEM 1.5 §9.4, §9.5): the predefined teams `SHMEM_TEAM_WORLD` and
 //! `SHMEM_TEAM_SHARED` (the same PEs on one node) with their queries, `shmem_team_sync`, the
-//! team collectives `shmem_broadcastmem`/`shmem_collectmem`/`shmem_fcollectmem`, and the
-//! default context. Creating teams or contexts is not supported: those calls fail with a
+//! team collectives `shmem_broadcastmem`/`shmem_collectmem`/`shmem_fcollectmem`/
+//! `shmem_alltoallmem`, and the default context. Creating teams or contexts is not supported: those calls fail with a
 //! message naming the call, never silently.
 
 use std::ffi::{c_int, c_void};
@@ -170,17 +170,22 @@ unsupported!(shmem_team_create_ctx(team: TeamHandle, options: std::ffi::c_long, 
     "communication contexts (shmem_team_create_ctx): use the default context");
 unsupported!(shmem_ctx_destroy(ctx: CtxHandle) -> (),
     "communication contexts (shmem_ctx_destroy): the default context is never destroyed");
-unsupported!(shmem_alltoallmem(team: TeamHandle, dest: *mut c_void, source: *const c_void, nelems: usize) -> c_int,
-    "shmem_alltoallmem (all-to-all exchanges): write them as puts and a barrier");
-unsupported!(shmem_alltoall32(dest: *mut c_void, source: *const c_void, nelems: usize, start: c_int,
-    log_stride: c_int, size: c_int, psync: *mut std::ffi::c_long) -> (),
-    "shmem_alltoall32 (all-to-all exchanges): write them as puts and a barrier");
-unsupported!(shmem_alltoall64(dest: *mut c_void, source: *const c_void, nelems: usize, start: c_int,
-    log_stride: c_int, size: c_int, psync: *mut std::ffi::c_long) -> (),
-    "shmem_alltoall64 (all-to-all exchanges): write them as puts and a barrier");
-unsupported!(shmem_set_lock(lock: *mut std::ffi::c_long) -> (),
-    "distributed locks (shmem_set_lock): use shmem_atomic_compare_swap on a symmetric word");
-unsupported!(shmem_clear_lock(lock: *mut std::ffi::c_long) -> (),
-    "distributed locks (shmem_clear_lock): use shmem_atomic_compare_swap on a symmetric word");
-unsupported!(shmem_test_lock(lock: *mut std::ffi::c_long) -> c_int,
-    "distributed locks (shmem_test_lock): use shmem_atomic_compare_swap on a symmetric word");
+
+/// `shmem_alltoallmem` (1.5): PE `j`'s block `i` of `dest` is PE `i`'s block `j` of `source`.
+///
+/// # Safety
+/// `dest` is valid for writes of `nelems * n_pes` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn shmem_alltoallmem(
+    team: TeamHandle,
+    dest: *mut c_void,
+    source: *const c_void,
+    nelems: usize,
+) -> c_int {
+    entry("shmem_alltoallmem", |s| {
+        let set = members(s, team)?;
+        // SAFETY: the caller's promise.
+        unsafe { crate::coll::alltoall(s, &set, dest.cast(), source.cast(), nelems) }?;
+        Ok(0)
+    })
+}

@@ -266,7 +266,6 @@ fn misuse_is_reported_naming_the_call() {
 fn unsupported_calls_are_reported_naming_the_call() {
     misuse("team", 2, 0, "shmem_team_split_strided", "not supported");
     misuse("ctx", 2, 0, "shmem_ctx_create", "not supported");
-    misuse("lock", 2, 0, "shmem_set_lock", "not supported");
 }
 
 #[test]
@@ -294,6 +293,30 @@ fn global_exit_ends_every_pe_with_its_status() {
         o.report.exits
     );
     assert_ne!(o.report.exits[1].status, PeStatus::Exited(0));
+}
+
+#[test]
+fn oshcc_adds_the_include_dir_and_links_only_when_linking() {
+    let show = |args: &[&str]| {
+        let o = Command::new(crate_dir().join("bin/oshcc"))
+            .env("HANDOFF_SHMEM_LIBDIR", lib_dir())
+            .env("CC", "cc")
+            .arg("--showme")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let inc = format!("-I{}", crate_dir().join("include").display());
+    let compile = show(&["-c", "x.c"]);
+    assert_eq!(compile.trim(), format!("cc {inc} -c x.c"));
+    let link = show(&["-o", "x", "x.c"]);
+    let lib = lib_dir().display().to_string();
+    assert_eq!(
+        link.trim(),
+        format!("cc {inc} -o x x.c -L{lib} -Wl,-rpath,{lib} -lhandoff_shmem")
+    );
 }
 
 #[test]

@@ -73,6 +73,22 @@ int main(void) {
     }
     shmem_barrier_all();
     CHECK(shmem_long_g(inlock, 0) == 100L * n, "critical sections %ld", shmem_long_g(inlock, 0));
+    /* the same with the distributed lock calls */
+    long *dlock = shmem_calloc(1, sizeof(long));
+    shmem_barrier_all();
+    for (int i = 0; i < 100; i++) {
+        shmem_set_lock(dlock);
+        long v = shmem_long_g(inlock, 0);
+        shmem_long_p(inlock, v + 1, 0);
+        shmem_clear_lock(dlock);
+    }
+    shmem_barrier_all();
+    CHECK(shmem_long_g(inlock, 0) == 200L * n, "locked sections %ld", shmem_long_g(inlock, 0));
+    if (me == 0) {
+        CHECK(shmem_test_lock(dlock) == 0, "test_lock takes a free lock");
+        shmem_clear_lock(dlock);
+    }
+    shmem_barrier_all();
 
     /* extended AMOs on float and double: fetch / set / swap move the bits */
     double *dd = shmem_calloc(1, sizeof(double));

@@ -118,6 +118,17 @@ int main(void) {
     CHECK(*ur == (1u << n) - 1, "uint or_reduce");
     shmem_max_reduce(SHMEM_TEAM_WORLD, dr, dv, 1);
     CHECK(*dr == 0.5 * (n - 1), "double max_reduce");
+    /* all-to-all: PE j's block i is PE i's block j (2 words per block) */
+    int64_t *as = shmem_malloc(2 * 64 * sizeof(int64_t));
+    int64_t *ad = shmem_malloc(2 * 64 * sizeof(int64_t));
+    for (int j = 0; j < n; j++) { as[2 * j] = 100 * me + j; as[2 * j + 1] = -(100 * me + j); }
+    shmem_alltoall64(ad, as, 2, 0, 0, n, pSync);
+    for (int i = 0; i < n; i++)
+        CHECK(ad[2 * i] == 100 * i + me && ad[2 * i + 1] == -(100 * i + me), "alltoall64 block %d", i);
+    CHECK(shmem_alltoallmem(SHMEM_TEAM_WORLD, ad, as, 8) == 0, "alltoallmem");
+    /* 8-byte blocks: block j of PE i's source is as[j], i.e. +-(100 i + j / 2) */
+    for (int i = 0; i < n; i++)
+        CHECK(ad[i] == (me % 2 ? -1 : 1) * (100 * i + me / 2), "alltoallmem block %d", i);
     if (me == 0) printf("OK coll %d PEs\n", n);
     shmem_finalize();
     return 0;

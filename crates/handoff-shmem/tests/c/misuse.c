@@ -41,7 +41,10 @@ int main(int argc, char **argv) {
         } else if (!strcmp(c, "ctx")) {
             shmem_ctx_t x;
             shmem_ctx_create(0, &x);
-        } else if (!strcmp(c, "lock")) shmem_set_lock(sym);
+        } else if (!strcmp(c, "lock")) {
+            shmem_set_lock(sym);
+            shmem_set_lock(sym);
+        } else if (!strcmp(c, "unlock")) shmem_clear_lock(sym);
         else if (!strcmp(c, "activeset")) shmem_barrier(1, 0, n - 1, NULL);
         else if (!strcmp(c, "thread")) {
             pthread_t t;
