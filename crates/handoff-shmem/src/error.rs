@@ -21,8 +21,11 @@ pub enum ShmemError {
     #[error("called after shmem_finalize; no OpenSHMEM routine may be called after it")]
     Finalized,
     /// The process was not started by the launcher.
-    #[error("{0}; start the program with `handoff run -n N -- PROGRAM ARGS` (handoff's oshrun)")]
-    Join(TeamError),
+    #[error(
+        "this process was not started as a PE ({0} is not set); start the program with \
+         `handoff run -n N -- PROGRAM ARGS` (handoff's oshrun)"
+    )]
+    NotLaunched(&'static str),
     /// A team operation failed (a dead PE, a bad argument the team caught).
     #[error(transparent)]
     Team(#[from] TeamError),

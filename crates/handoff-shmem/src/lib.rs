@@ -37,17 +37,32 @@
 //!
 //! `SHMEM_THREAD_FUNNELED`: every call from the thread that called `shmem_init`.
 
+// Under loom (`--cfg loom`) only the protocol models build: the team is not built there.
+#[cfg(not(loom))]
 pub mod amo;
+#[cfg(not(loom))]
 pub mod coll;
+#[cfg(not(loom))]
 pub mod ct;
+#[cfg(not(loom))]
 pub mod error;
+#[cfg(not(loom))]
 pub mod heap;
+#[cfg(not(loom))]
 pub mod lock;
+pub mod lock_protocol;
+#[cfg(not(loom))]
 pub mod rma;
+#[cfg(not(loom))]
 pub mod setup;
+#[cfg(not(loom))]
 pub mod signal;
+#[cfg(not(loom))]
 pub mod state;
+#[cfg(not(loom))]
 pub mod teams;
+#[cfg(not(loom))]
 pub mod wait;
 
+#[cfg(not(loom))]
 pub use error::{ShmemError, EXIT_ERROR};

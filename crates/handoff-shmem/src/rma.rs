@@ -51,9 +51,6 @@ pub unsafe fn get(s: &State, dest: *mut u8, src: *const u8, len: usize, pe: c_in
 
 /// Stores one element at PE `pe`'s `dest`: an atomic store that wakes the target's waiter
 /// for aligned 4- and 8-byte elements, a plain copy otherwise.
-///
-/// # Safety
-/// None beyond `State`'s checks (the value is passed by value).
 #[inline]
 pub fn p<T: Copy>(s: &State, dest: *mut T, value: T, pe: c_int) -> Result<()> {
     let pe_ = s.pe(pe)?;

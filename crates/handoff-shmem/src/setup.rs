@@ -19,7 +19,10 @@ fn init() -> Result<()> {
     if state::initialized() {
         return Ok(()); // a second shmem_init has no effect
     }
-    let team = Team::from_env().map_err(ShmemError::Join)?;
+    let team = Team::from_env().map_err(|e| match e {
+        handoff::team::TeamError::NotInTeam { var } => ShmemError::NotLaunched(var),
+        e => ShmemError::Team(e),
+    })?;
     let (rank, npes) = (team.rank(), team.size());
     // The whole free heap, less the team's alignment padding, becomes this layer's region.
     let region = team.heap_free().saturating_sub(MIN_ALIGN * 2) / MIN_ALIGN * MIN_ALIGN;
