@@ -1,5 +1,5 @@
 //! The C programs of `tests/c/`, compiled with `bin/oshcc` against this build's
-//! `libhandoff_shmem.so` and run as teams of 2 and 4 PEs (4 PEs: oversubscribed on a 2-CPU
+//! `libhandoff_shmem.so` and run as teams of 1, 2 and 4 PEs (4 PEs: oversubscribed on a 2-CPU
 //! machine) by the launcher `handoff run` uses (`handoff::team::Launch`), each PE's stdout and
 //! stderr kept in files. A program checks its own data against closed forms and exits non-zero
 //! with a `CHECK FAILED` line when one fails; the misuse cases check the one-line error each
@@ -116,10 +116,10 @@ fn run(prog: &Path, n: usize, args: &[&str], wait: Wait) -> Outcome {
     Outcome { report, out, err }
 }
 
-/// Runs a test program on 2 and on 4 PEs; every PE must succeed and PE 0 print `OK NAME`.
+/// Runs a test program on 1, 2 and 4 PEs; every PE must succeed and PE 0 print `OK NAME`.
 fn passes(name: &str) {
     let prog = build(name);
-    for n in [2, 4] {
+    for n in [1, 2, 4] {
         let o = run(&prog, n, &[], Wait::ADAPTIVE);
         assert!(
             o.report.success(),
