@@ -124,6 +124,10 @@ void shmem_info_get_version(int *major, int *minor);
 void shmem_info_get_name(char *name);
 
 void *shmem_malloc(size_t size);
+/* hints are accepted; on one node they change nothing */
+#define SHMEM_MALLOC_ATOMICS_REMOTE 1L
+#define SHMEM_MALLOC_SIGNAL_REMOTE 2L
+void *shmem_malloc_with_hints(size_t size, long hints);
 void *shmem_calloc(size_t count, size_t size);
 void *shmem_align(size_t alignment, size_t size);
 void *shmem_realloc(void *ptr, size_t size);
@@ -338,6 +342,15 @@ void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_star
                       int logPE_stride, int PE_size, long *pSync);
 int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 
+#define HANDOFF_SHMEM_DECL_TEAM_COLL(T, N)                                                 \
+    int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,  \
+                              int PE_root);                                                \
+    int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems);   \
+    int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems);  \
+    int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems);
+HANDOFF_SHMEM_RMA_TYPES(HANDOFF_SHMEM_DECL_TEAM_COLL)
+HANDOFF_SHMEM_DECL_TEAM_COLL(long double, longdouble)
+
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
                        int PE_root);
 int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
@@ -488,6 +501,12 @@ HANDOFF_SHMEM_REDUCE_ARITH(HANDOFF_SHMEM_DECL_REDUCE, prod)
     HANDOFF_SHMEM_G_P2P(ivars, test_any)(ivars, n, status, cmp, value)
 #define shmem_test_some(ivars, n, indices, status, cmp, value) \
     HANDOFF_SHMEM_G_P2P(ivars, test_some)(ivars, n, indices, status, cmp, value)
+
+#define shmem_broadcast(team, dest, source, nelems, root) \
+    HANDOFF_SHMEM_G_RMA(dest, broadcast)(team, dest, source, nelems, root)
+#define shmem_collect(team, dest, source, nelems) HANDOFF_SHMEM_G_RMA(dest, collect)(team, dest, source, nelems)
+#define shmem_fcollect(team, dest, source, nelems) HANDOFF_SHMEM_G_RMA(dest, fcollect)(team, dest, source, nelems)
+#define shmem_alltoall(team, dest, source, nelems) HANDOFF_SHMEM_G_RMA(dest, alltoall)(team, dest, source, nelems)
 
 #define shmem_sum_reduce(team, dest, source, n) HANDOFF_SHMEM_G_RED(dest, sum_reduce)(team, dest, source, n)
 #define shmem_prod_reduce(team, dest, source, n) HANDOFF_SHMEM_G_RED(dest, prod_reduce)(team, dest, source, n)

@@ -257,6 +257,14 @@ pub extern "C" fn shmem_malloc(size: usize) -> *mut c_void {
     entry("shmem_malloc", |s| malloc(s, size, MIN_ALIGN, false))
 }
 
+/// `shmem_malloc_with_hints` (1.5): as `shmem_malloc`; the hints change nothing on one node.
+#[no_mangle]
+pub extern "C" fn shmem_malloc_with_hints(size: usize, _hints: c_long) -> *mut c_void {
+    entry("shmem_malloc_with_hints", |s| {
+        malloc(s, size, MIN_ALIGN, false)
+    })
+}
+
 /// `shmem_calloc`: collective; zero-filled.
 #[no_mangle]
 pub extern "C" fn shmem_calloc(count: usize, size: usize) -> *mut c_void {

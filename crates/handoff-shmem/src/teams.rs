@@ -189,3 +189,93 @@ pub unsafe extern "C" fn shmem_alltoallmem(
         Ok(0)
     })
 }
+
+/// Defines the typed team collectives of one type (1.5 §9.9: broadcast, collect, fcollect,
+/// alltoall on `SHMEM_TEAM_WORLD`/`SHARED`).
+macro_rules! team_coll_type {
+    ($t:ty; $bcast:ident $collect:ident $fcollect:ident $alltoall:ident) => {
+        /// Typed team broadcast from `PE_root`, the root included; returns 0.
+        ///
+        /// # Safety
+        /// `dest` is valid for writes of `nelems` elements.
+        #[no_mangle]
+        pub unsafe extern "C" fn $bcast(
+            team: TeamHandle,
+            dest: *mut $t,
+            source: *const $t,
+            nelems: usize,
+            root: c_int,
+        ) -> c_int {
+            entry(stringify!($bcast), |s| {
+                let set = members(s, team)?;
+                let len = crate::rma::bytes::<$t>(nelems, stringify!($bcast))?;
+                // SAFETY: the caller's promise.
+                unsafe {
+                    crate::coll::broadcast(s, &set, dest.cast(), source.cast(), len, root, true)
+                }?;
+                Ok(0)
+            })
+        }
+        /// Typed team collect (each PE its own `nelems`); returns 0.
+        ///
+        /// # Safety
+        /// `dest` is valid for writes of the total.
+        #[no_mangle]
+        pub unsafe extern "C" fn $collect(
+            team: TeamHandle,
+            dest: *mut $t,
+            source: *const $t,
+            nelems: usize,
+        ) -> c_int {
+            entry(stringify!($collect), |s| {
+                let set = members(s, team)?;
+                let len = crate::rma::bytes::<$t>(nelems, stringify!($collect))?;
+                // SAFETY: the caller's promise.
+                unsafe { crate::coll::collect(s, &set, dest.cast(), source.cast(), len, false) }?;
+                Ok(0)
+            })
+        }
+        /// Typed team fcollect; returns 0.
+        ///
+        /// # Safety
+        /// `dest` is valid for writes of `nelems * n_pes` elements.
+        #[no_mangle]
+        pub unsafe extern "C" fn $fcollect(
+            team: TeamHandle,
+            dest: *mut $t,
+            source: *const $t,
+            nelems: usize,
+        ) -> c_int {
+            entry(stringify!($fcollect), |s| {
+                let set = members(s, team)?;
+                let len = crate::rma::bytes::<$t>(nelems, stringify!($fcollect))?;
+                // SAFETY: the caller's promise.
+                unsafe { crate::coll::collect(s, &set, dest.cast(), source.cast(), len, true) }?;
+                Ok(0)
+            })
+        }
+        /// Typed team all-to-all of `nelems` elements per pair; returns 0.
+        ///
+        /// # Safety
+        /// `dest` is valid for writes of `nelems * n_pes` elements.
+        #[no_mangle]
+        pub unsafe extern "C" fn $alltoall(
+            team: TeamHandle,
+            dest: *mut $t,
+            source: *const $t,
+            nelems: usize,
+        ) -> c_int {
+            entry(stringify!($alltoall), |s| {
+                let set = members(s, team)?;
+                let len = crate::rma::bytes::<$t>(nelems, stringify!($alltoall))?;
+                // SAFETY: the caller's promise.
+                unsafe { crate::coll::alltoall(s, &set, dest.cast(), source.cast(), len) }?;
+                Ok(0)
+            })
+        }
+    };
+}
+
+use crate::rma::LongDouble;
+
+include!("team_coll_types.rs");

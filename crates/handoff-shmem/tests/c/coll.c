@@ -129,6 +129,20 @@ int main(void) {
     /* 8-byte blocks: block j of PE i's source is as[j], i.e. +-(100 i + j / 2) */
     for (int i = 0; i < n; i++)
         CHECK(ad[i] == (me % 2 ? -1 : 1) * (100 * i + me / 2), "alltoallmem block %d", i);
+    /* typed team collectives through the generic names */
+    double *bs = shmem_malloc(3 * sizeof(double)), *bd = shmem_malloc(3 * 64 * sizeof(double));
+    for (int j = 0; j < 3; j++) bs[j] = me + 0.5 * j;
+    CHECK(shmem_broadcast(SHMEM_TEAM_WORLD, bd, bs, 3, 0) == 0, "shmem_broadcast");
+    CHECK(bd[2] == 1.0, "typed broadcast %f", bd[2]);
+    shmem_fcollect(SHMEM_TEAM_WORLD, bd, bs, 3);
+    for (int p = 0; p < n; p++) CHECK(bd[3 * p + 1] == p + 0.5, "typed fcollect");
+    shmem_int_collect(SHMEM_TEAM_WORLD, fd, fs, 1);
+    for (int p = 0; p < n; p++) CHECK(fd[p] == 10 * p, "typed collect");
+    shmem_alltoall(SHMEM_TEAM_WORLD, ad, as, 2);
+    for (int i = 0; i < n; i++) CHECK(ad[2 * i] == 100 * i + me, "typed alltoall");
+    void *h = shmem_malloc_with_hints(64, SHMEM_MALLOC_ATOMICS_REMOTE);
+    CHECK(h != NULL, "malloc_with_hints");
+    shmem_free(h);
     if (me == 0) printf("OK coll %d PEs\n", n);
     shmem_finalize();
     return 0;
