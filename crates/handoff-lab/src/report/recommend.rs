@@ -38,7 +38,7 @@ pub use wording::{fmt_ratio, ratio_verdict};
 /// (On a shared CPU every party gets at most about half of it, so that case never counts.)
 pub const BUSY_CPU_PCT: f64 = 90.0;
 /// A mode is tied with the best unless its cost is higher by more than this fraction with 95%
-/// confidence (the interval's lower bound above 1 + TIE_NOISE, see [`materially_costlier`]).
+/// confidence (the interval's lower bound above 1 + TIE_NOISE, see `materially_costlier`).
 /// Whole invocations of the lab differ by 20-50% and more on a VM whose host moves vCPUs, and a
 /// pick drawn from that noise changed from run to run. Measured by re-running the recommender
 /// (`examples/recommend.rs`) on three sets of 5 saved `handoff report` runs: picks named by

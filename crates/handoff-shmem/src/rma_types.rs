@@ -1,0 +1,31 @@
+// The typed and sized RMA calls (OpenSHMEM 1.5 Tables 5 and 6), one line per type.
+// Generated once by a script from the type table; keep in step with include/shmem.h.
+rma_type!(f32; shmem_float_put shmem_float_get shmem_float_put_nbi shmem_float_get_nbi shmem_float_iput shmem_float_iget; shmem_float_p shmem_float_g);
+rma_type!(f64; shmem_double_put shmem_double_get shmem_double_put_nbi shmem_double_get_nbi shmem_double_iput shmem_double_iget; shmem_double_p shmem_double_g);
+rma_type!(LongDouble; shmem_longdouble_put shmem_longdouble_get shmem_longdouble_put_nbi shmem_longdouble_get_nbi shmem_longdouble_iput shmem_longdouble_iget);
+rma_type!(std::ffi::c_char; shmem_char_put shmem_char_get shmem_char_put_nbi shmem_char_get_nbi shmem_char_iput shmem_char_iget; shmem_char_p shmem_char_g);
+rma_type!(i8; shmem_schar_put shmem_schar_get shmem_schar_put_nbi shmem_schar_get_nbi shmem_schar_iput shmem_schar_iget; shmem_schar_p shmem_schar_g);
+rma_type!(i16; shmem_short_put shmem_short_get shmem_short_put_nbi shmem_short_get_nbi shmem_short_iput shmem_short_iget; shmem_short_p shmem_short_g);
+rma_type!(i32; shmem_int_put shmem_int_get shmem_int_put_nbi shmem_int_get_nbi shmem_int_iput shmem_int_iget; shmem_int_p shmem_int_g);
+rma_type!(std::ffi::c_long; shmem_long_put shmem_long_get shmem_long_put_nbi shmem_long_get_nbi shmem_long_iput shmem_long_iget; shmem_long_p shmem_long_g);
+rma_type!(i64; shmem_longlong_put shmem_longlong_get shmem_longlong_put_nbi shmem_longlong_get_nbi shmem_longlong_iput shmem_longlong_iget; shmem_longlong_p shmem_longlong_g);
+rma_type!(u8; shmem_uchar_put shmem_uchar_get shmem_uchar_put_nbi shmem_uchar_get_nbi shmem_uchar_iput shmem_uchar_iget; shmem_uchar_p shmem_uchar_g);
+rma_type!(u16; shmem_ushort_put shmem_ushort_get shmem_ushort_put_nbi shmem_ushort_get_nbi shmem_ushort_iput shmem_ushort_iget; shmem_ushort_p shmem_ushort_g);
+rma_type!(u32; shmem_uint_put shmem_uint_get shmem_uint_put_nbi shmem_uint_get_nbi shmem_uint_iput shmem_uint_iget; shmem_uint_p shmem_uint_g);
+rma_type!(std::ffi::c_ulong; shmem_ulong_put shmem_ulong_get shmem_ulong_put_nbi shmem_ulong_get_nbi shmem_ulong_iput shmem_ulong_iget; shmem_ulong_p shmem_ulong_g);
+rma_type!(u64; shmem_ulonglong_put shmem_ulonglong_get shmem_ulonglong_put_nbi shmem_ulonglong_get_nbi shmem_ulonglong_iput shmem_ulonglong_iget; shmem_ulonglong_p shmem_ulonglong_g);
+rma_type!(i8; shmem_int8_put shmem_int8_get shmem_int8_put_nbi shmem_int8_get_nbi shmem_int8_iput shmem_int8_iget; shmem_int8_p shmem_int8_g);
+rma_type!(i16; shmem_int16_put shmem_int16_get shmem_int16_put_nbi shmem_int16_get_nbi shmem_int16_iput shmem_int16_iget; shmem_int16_p shmem_int16_g);
+rma_type!(i32; shmem_int32_put shmem_int32_get shmem_int32_put_nbi shmem_int32_get_nbi shmem_int32_iput shmem_int32_iget; shmem_int32_p shmem_int32_g);
+rma_type!(i64; shmem_int64_put shmem_int64_get shmem_int64_put_nbi shmem_int64_get_nbi shmem_int64_iput shmem_int64_iget; shmem_int64_p shmem_int64_g);
+rma_type!(u8; shmem_uint8_put shmem_uint8_get shmem_uint8_put_nbi shmem_uint8_get_nbi shmem_uint8_iput shmem_uint8_iget; shmem_uint8_p shmem_uint8_g);
+rma_type!(u16; shmem_uint16_put shmem_uint16_get shmem_uint16_put_nbi shmem_uint16_get_nbi shmem_uint16_iput shmem_uint16_iget; shmem_uint16_p shmem_uint16_g);
+rma_type!(u32; shmem_uint32_put shmem_uint32_get shmem_uint32_put_nbi shmem_uint32_get_nbi shmem_uint32_iput shmem_uint32_iget; shmem_uint32_p shmem_uint32_g);
+rma_type!(u64; shmem_uint64_put shmem_uint64_get shmem_uint64_put_nbi shmem_uint64_get_nbi shmem_uint64_iput shmem_uint64_iget; shmem_uint64_p shmem_uint64_g);
+rma_type!(usize; shmem_size_put shmem_size_get shmem_size_put_nbi shmem_size_get_nbi shmem_size_iput shmem_size_iget; shmem_size_p shmem_size_g);
+rma_type!(isize; shmem_ptrdiff_put shmem_ptrdiff_get shmem_ptrdiff_put_nbi shmem_ptrdiff_get_nbi shmem_ptrdiff_iput shmem_ptrdiff_iget; shmem_ptrdiff_p shmem_ptrdiff_g);
+rma_type!(B1; shmem_put8 shmem_get8 shmem_put8_nbi shmem_get8_nbi shmem_iput8 shmem_iget8);
+rma_type!(B2; shmem_put16 shmem_get16 shmem_put16_nbi shmem_get16_nbi shmem_iput16 shmem_iget16);
+rma_type!(B4; shmem_put32 shmem_get32 shmem_put32_nbi shmem_get32_nbi shmem_iput32 shmem_iget32);
+rma_type!(B8; shmem_put64 shmem_get64 shmem_put64_nbi shmem_get64_nbi shmem_iput64 shmem_iget64);
+rma_type!(B16; shmem_put128 shmem_get128 shmem_put128_nbi shmem_get128_nbi shmem_iput128 shmem_iget128);

@@ -1,0 +1,381 @@
+//! Library setup, query and memory management: `shmem_init`/`finalize`/`global_exit`,
+//! `my_pe`/`n_pes`/`info`, `shmem_malloc`/`calloc`/`align`/`realloc`/`free`, `shmem_ptr`,
+//! `addr_accessible`/`pe_accessible`, and the deprecated names (`start_pes`, `_my_pe`,
+//! `shmalloc`, ...) older programs still call.
+
+use std::cell::{Cell, RefCell};
+use std::ffi::{c_char, c_int, c_long, c_void};
+
+use handoff::team::{Team, Transport};
+
+use crate::error::{Result, ShmemError};
+use crate::heap::{Allocator, MIN_ALIGN};
+use crate::state::{self, entry, entry_bare, kind, State, INTERNAL};
+
+/// `SHMEM_THREAD_FUNNELED` (shmem.h): the level this library provides.
+const THREAD_FUNNELED: c_int = 1;
+
+fn init() -> Result<()> {
+    if state::initialized() {
+        return Ok(()); // a second shmem_init has no effect
+    }
+    let team = Team::from_env().map_err(|e| match e {
+        handoff::team::TeamError::NotInTeam { var } => ShmemError::NotLaunched(var),
+        e => ShmemError::Team(e),
+    })?;
+    let (rank, npes) = (team.rank(), team.size());
+    // The whole free heap, less the team's alignment padding, becomes this layer's region.
+    let region = team.heap_free().saturating_sub(MIN_ALIGN * 2) / MIN_ALIGN * MIN_ALIGN;
+    if region < INTERNAL + MIN_ALIGN {
+        return Err(ShmemError::Invalid(format!(
+            "the symmetric heap ({} bytes) is too small; start with `handoff run --heap 1M` or more",
+            team.heap_len()
+        )));
+    }
+    let sym = team.alloc::<u8>(region)?;
+    let internal = sym.heap_offset();
+    let heap = team.transport().local_heap();
+    let st = State {
+        rank,
+        npes,
+        heap,
+        heap_len: team.heap_len(),
+        stride: None,
+        internal,
+        alloc: RefCell::new(Allocator::new(internal + INTERNAL, region - INTERNAL)),
+        agreements: Cell::new(0),
+        any_start: Cell::new(0),
+        counters: RefCell::new(Vec::new()),
+        team,
+    };
+    let stride = verify_stride(&st)?;
+    state::install(State { stride, ..st });
+    Ok(())
+}
+
+/// Finds the distance between two PEs' partitions in this mapping and checks it on every PE
+/// (each publishes a word only it could know, every PE reads it through the computed
+/// address and through `get`); `None` if any check fails (then `shmem_ptr` returns NULL for
+/// other PEs, which OpenSHMEM allows).
+fn verify_stride(st: &State) -> Result<Option<isize>> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let stride = st.heap_len.next_multiple_of(handoff::sys::page_size()) as isize;
+    let first = remote_addr(st, stride, 0, 0) as usize;
+    let end = (remote_addr(st, stride, st.npes - 1, 0) as usize).wrapping_add(st.heap_len);
+    // Every computed partition must lie in the one mapping that holds ours (the segment),
+    // so reading through a computed address can never fault, even if the layout changed.
+    let mapped = mapping_of(st.heap as usize).is_some_and(|(lo, hi)| first >= lo && end <= hi);
+    let token =
+        |r: usize| 0x5eed_0000_0000_0000u64 ^ ((r as u64) << 20) ^ u64::from(std::process::id());
+    let probe = crate::state::COLLECT_AT;
+    st.internal_word(probe).store(token(st.rank), Relaxed);
+    st.team.barrier_all()?;
+    let mut ok = mapped;
+    for pe in (0..st.npes).filter(|_| mapped) {
+        let mut via_get = [0u8; 8];
+        st.x().get(pe, st.internal + probe, &mut via_get)?;
+        let addr = remote_addr(st, stride, pe, st.internal + probe);
+        // SAFETY: `mapped` checked that every computed partition lies in the mapping that
+        // holds this PE's partition (readable for the team's lifetime); the word is 8-byte
+        // aligned (the internal block is 64-byte aligned, the stride a multiple of a page).
+        let direct = unsafe { (*(addr as *const std::sync::atomic::AtomicU64)).load(Relaxed) };
+        ok &= direct == u64::from_ne_bytes(via_get);
+    }
+    st.team.barrier_all()?;
+    Ok(ok.then_some(stride))
+}
+
+/// The `[start, end)` of the mapping of this process that holds `addr` (/proc/self/maps).
+fn mapping_of(addr: usize) -> Option<(usize, usize)> {
+    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+    maps.lines().find_map(|line| {
+        let range = line.split_whitespace().next()?;
+        let (lo, hi) = range.split_once('-')?;
+        let (lo, hi) = (
+            usize::from_str_radix(lo, 16).ok()?,
+            usize::from_str_radix(hi, 16).ok()?,
+        );
+        (lo <= addr && addr < hi).then_some((lo, hi))
+    })
+}
+
+fn remote_addr(st: &State, stride: isize, pe: usize, offset: usize) -> *mut u8 {
+    st.heap
+        .wrapping_offset((pe as isize - st.rank as isize) * stride)
+        .wrapping_add(offset)
+}
+
+/// `shmem_init`: joins the team the launcher (`handoff run`) started.
+#[no_mangle]
+pub extern "C" fn shmem_init() {
+    entry_bare("shmem_init", init)
+}
+
+/// `shmem_init_thread`: as `shmem_init`; provides at most `SHMEM_THREAD_FUNNELED`.
+///
+/// # Safety
+/// `provided` is NULL or valid for a write of an int.
+#[no_mangle]
+pub unsafe extern "C" fn shmem_init_thread(requested: c_int, provided: *mut c_int) -> c_int {
+    entry_bare("shmem_init_thread", init);
+    if !provided.is_null() {
+        // SAFETY: the caller's promise (non-null checked).
+        unsafe { *provided = requested.clamp(0, THREAD_FUNNELED) };
+    }
+    0
+}
+
+/// `shmem_query_thread`.
+///
+/// # Safety
+/// `provided` is valid for a write of an int.
+#[no_mangle]
+pub unsafe extern "C" fn shmem_query_thread(provided: *mut c_int) {
+    entry("shmem_query_thread", |_| {
+        if provided.is_null() {
+            return Err(ShmemError::Null("provided", 4));
+        }
+        // SAFETY: the caller's promise (non-null checked).
+        unsafe { *provided = THREAD_FUNNELED };
+        Ok(())
+    })
+}
+
+/// `shmem_finalize`: a barrier over all PEs, then leaves the team normally.
+#[no_mangle]
+pub extern "C" fn shmem_finalize() {
+    entry_bare("shmem_finalize", || match state::take() {
+        Some(st) => Ok(st.team.finalize()?),
+        None => Ok(()),
+    })
+}
+
+/// `shmem_global_exit`: ends every PE of the program with `status`.
+#[no_mangle]
+pub extern "C" fn shmem_global_exit(status: c_int) {
+    // Leaving without finalize makes every other PE's wait fail and the launcher end the
+    // team; its exit line names this PE and the status.
+    state::exit_team(status)
+}
+
+/// `shmem_my_pe`.
+#[no_mangle]
+pub extern "C" fn shmem_my_pe() -> c_int {
+    entry("shmem_my_pe", |s| Ok(s.rank as c_int))
+}
+
+/// `shmem_n_pes`.
+#[no_mangle]
+pub extern "C" fn shmem_n_pes() -> c_int {
+    entry("shmem_n_pes", |s| Ok(s.npes as c_int))
+}
+
+/// `shmem_pe_accessible`: 1 for every PE of the team.
+#[no_mangle]
+pub extern "C" fn shmem_pe_accessible(pe: c_int) -> c_int {
+    entry("shmem_pe_accessible", |s| Ok(c_int::from(s.pe(pe).is_ok())))
+}
+
+/// `shmem_addr_accessible`: 1 if `addr` is in the symmetric heap and `pe` exists.
+#[no_mangle]
+pub extern "C" fn shmem_addr_accessible(addr: *const c_void, pe: c_int) -> c_int {
+    entry("shmem_addr_accessible", |s| {
+        Ok(c_int::from(
+            s.pe(pe).is_ok() && s.offset(addr.cast(), 1, "addr").is_ok(),
+        ))
+    })
+}
+
+/// `shmem_ptr`: the address of symmetric object `dest` of PE `pe` in this process (all PEs
+/// of a team share one mapping), or NULL if `dest` is not symmetric.
+#[no_mangle]
+pub extern "C" fn shmem_ptr(dest: *const c_void, pe: c_int) -> *mut c_void {
+    entry("shmem_ptr", |s| {
+        let pe = s.pe(pe)?;
+        let Ok(off) = s.offset(dest.cast(), 1, "dest") else {
+            return Ok(std::ptr::null_mut());
+        };
+        Ok(match s.stride {
+            _ if pe == s.rank => dest.cast_mut(),
+            Some(stride) => remote_addr(s, stride, pe, off).cast(),
+            None => std::ptr::null_mut(),
+        })
+    })
+}
+
+/// `shmem_info_get_version`.
+///
+/// # Safety
+/// Both pointers are valid for a write of an int.
+#[no_mangle]
+pub unsafe extern "C" fn shmem_info_get_version(major: *mut c_int, minor: *mut c_int) {
+    if !major.is_null() && !minor.is_null() {
+        // SAFETY: the caller's promise (non-null checked).
+        unsafe {
+            *major = 1;
+            *minor = 5;
+        }
+    }
+}
+
+/// `shmem_info_get_name`: the vendor string (at most `SHMEM_MAX_NAME_LEN` bytes with NUL).
+///
+/// # Safety
+/// `name` is valid for a write of `SHMEM_MAX_NAME_LEN` (256) bytes.
+#[no_mangle]
+pub unsafe extern "C" fn shmem_info_get_name(name: *mut c_char) {
+    const VENDOR: &[u8] = b"handoff OpenSHMEM (handoff-shmem)\0";
+    if !name.is_null() {
+        // SAFETY: the caller's promise; VENDOR is shorter than 256 bytes.
+        unsafe { std::ptr::copy_nonoverlapping(VENDOR.as_ptr().cast(), name, VENDOR.len()) };
+    }
+}
+
+fn malloc(s: &State, size: usize, align: usize, zero: bool) -> Result<*mut c_void> {
+    s.agree(
+        kind::MALLOC | u64::from(align.trailing_zeros()) << 8,
+        size as u64,
+    )?;
+    if size == 0 {
+        return Ok(std::ptr::null_mut());
+    }
+    let off = s.alloc.borrow_mut().alloc(size, align)?;
+    // SAFETY: the allocator's block lies in the local partition (its region is inside it).
+    let p = unsafe { s.heap.add(off) };
+    if zero {
+        // SAFETY: as above; no other PE writes the block before the barrier below (it did
+        // not exist for them before this call).
+        unsafe { std::ptr::write_bytes(p, 0, size) };
+        s.team.barrier_all()?;
+    }
+    Ok(p.cast())
+}
+
+/// `shmem_malloc`: collective; the same `size` on every PE.
+#[no_mangle]
+pub extern "C" fn shmem_malloc(size: usize) -> *mut c_void {
+    entry("shmem_malloc", |s| malloc(s, size, MIN_ALIGN, false))
+}
+
+/// `shmem_malloc_with_hints` (1.5): as `shmem_malloc`; the hints change nothing on one node.
+#[no_mangle]
+pub extern "C" fn shmem_malloc_with_hints(size: usize, _hints: c_long) -> *mut c_void {
+    entry("shmem_malloc_with_hints", |s| {
+        malloc(s, size, MIN_ALIGN, false)
+    })
+}
+
+/// `shmem_calloc`: collective; zero-filled.
+#[no_mangle]
+pub extern "C" fn shmem_calloc(count: usize, size: usize) -> *mut c_void {
+    entry("shmem_calloc", |s| {
+        let bytes = count
+            .checked_mul(size)
+            .ok_or(ShmemError::Overflow("shmem_calloc"))?;
+        malloc(s, bytes, MIN_ALIGN, true)
+    })
+}
+
+/// `shmem_align`: collective; `alignment` a power of two.
+#[no_mangle]
+pub extern "C" fn shmem_align(alignment: usize, size: usize) -> *mut c_void {
+    entry("shmem_align", |s| {
+        if !alignment.is_power_of_two() {
+            return Err(ShmemError::BadAlignment(alignment));
+        }
+        malloc(s, size, alignment, false)
+    })
+}
+
+fn free(s: &State, ptr: *mut c_void) -> Result<()> {
+    if ptr.is_null() {
+        return s.agree(kind::FREE, u64::MAX);
+    }
+    let off = (ptr as usize).wrapping_sub(s.heap as usize);
+    let known = off < s.heap_len && s.alloc.borrow().block(off).is_some();
+    if !known {
+        return Err(ShmemError::NotAllocated(ptr as usize));
+    }
+    // The agreement's barrier also keeps the block alive until every PE stopped using it.
+    s.agree(kind::FREE, off as u64)?;
+    s.alloc.borrow_mut().free(off);
+    Ok(())
+}
+
+/// `shmem_free`: collective; a barrier, then the block is free on every PE.
+#[no_mangle]
+pub extern "C" fn shmem_free(ptr: *mut c_void) {
+    entry("shmem_free", |s| free(s, ptr))
+}
+
+/// `shmem_realloc`: collective; keeps the first `min(old, size)` bytes.
+#[no_mangle]
+pub extern "C" fn shmem_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
+    entry("shmem_realloc", |s| {
+        if ptr.is_null() {
+            return malloc(s, size, MIN_ALIGN, false);
+        }
+        let off = (ptr as usize).wrapping_sub(s.heap as usize);
+        let old = s
+            .alloc
+            .borrow()
+            .block(off)
+            .filter(|_| off < s.heap_len)
+            .ok_or(ShmemError::NotAllocated(ptr as usize))?;
+        s.agree(kind::REALLOC, size as u64)?;
+        if size == 0 {
+            s.alloc.borrow_mut().free(off);
+            return Ok(std::ptr::null_mut());
+        }
+        let new = s.alloc.borrow_mut().alloc(size, MIN_ALIGN)?;
+        // SAFETY: both blocks lie in the local partition and are distinct live blocks.
+        unsafe { std::ptr::copy_nonoverlapping(s.heap.add(off), s.heap.add(new), old.min(size)) };
+        s.alloc.borrow_mut().free(off);
+        // No PE may put into the new block before its owner copied into it.
+        s.team.barrier_all()?;
+        // SAFETY: the block lies in the local partition.
+        Ok(unsafe { s.heap.add(new) }.cast())
+    })
+}
+
+// ---- deprecated names (OpenSHMEM 1.0 - 1.3) that older programs still call -------------
+
+/// `start_pes` (deprecated `shmem_init`).
+#[no_mangle]
+pub extern "C" fn start_pes(_npes: c_int) {
+    entry_bare("start_pes", init)
+}
+/// `_my_pe` (deprecated `shmem_my_pe`).
+#[no_mangle]
+pub extern "C" fn _my_pe() -> c_int {
+    entry("_my_pe", |s| Ok(s.rank as c_int))
+}
+/// `_num_pes` (deprecated `shmem_n_pes`).
+#[no_mangle]
+pub extern "C" fn _num_pes() -> c_int {
+    entry("_num_pes", |s| Ok(s.npes as c_int))
+}
+/// `shmalloc` (deprecated `shmem_malloc`).
+#[no_mangle]
+pub extern "C" fn shmalloc(size: usize) -> *mut c_void {
+    entry("shmalloc", |s| malloc(s, size, MIN_ALIGN, false))
+}
+/// `shfree` (deprecated `shmem_free`).
+#[no_mangle]
+pub extern "C" fn shfree(ptr: *mut c_void) {
+    entry("shfree", |s| free(s, ptr))
+}
+/// `shmemalign` (deprecated `shmem_align`).
+#[no_mangle]
+pub extern "C" fn shmemalign(alignment: usize, size: usize) -> *mut c_void {
+    shmem_align(alignment, size)
+}
+
+/// The heap bytes this PE's program has allocated (`shmemx_heap_used`, an extension).
+#[no_mangle]
+pub extern "C" fn shmemx_heap_used() -> c_long {
+    entry(
+        "shmemx_heap_used",
+        |s| Ok(s.alloc.borrow().used() as c_long),
+    )
+}

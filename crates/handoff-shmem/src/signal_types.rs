@@ -1,0 +1,31 @@
+// The typed and sized put-with-signal calls (OpenSHMEM 1.5 §9.8.1), one line per type.
+// Generated once by a script from the type table; keep in step with include/shmem.h.
+signal_type!(f32; shmem_float_put_signal shmem_float_put_signal_nbi);
+signal_type!(f64; shmem_double_put_signal shmem_double_put_signal_nbi);
+signal_type!(LongDouble; shmem_longdouble_put_signal shmem_longdouble_put_signal_nbi);
+signal_type!(std::ffi::c_char; shmem_char_put_signal shmem_char_put_signal_nbi);
+signal_type!(i8; shmem_schar_put_signal shmem_schar_put_signal_nbi);
+signal_type!(i16; shmem_short_put_signal shmem_short_put_signal_nbi);
+signal_type!(i32; shmem_int_put_signal shmem_int_put_signal_nbi);
+signal_type!(std::ffi::c_long; shmem_long_put_signal shmem_long_put_signal_nbi);
+signal_type!(i64; shmem_longlong_put_signal shmem_longlong_put_signal_nbi);
+signal_type!(u8; shmem_uchar_put_signal shmem_uchar_put_signal_nbi);
+signal_type!(u16; shmem_ushort_put_signal shmem_ushort_put_signal_nbi);
+signal_type!(u32; shmem_uint_put_signal shmem_uint_put_signal_nbi);
+signal_type!(std::ffi::c_ulong; shmem_ulong_put_signal shmem_ulong_put_signal_nbi);
+signal_type!(u64; shmem_ulonglong_put_signal shmem_ulonglong_put_signal_nbi);
+signal_type!(i8; shmem_int8_put_signal shmem_int8_put_signal_nbi);
+signal_type!(i16; shmem_int16_put_signal shmem_int16_put_signal_nbi);
+signal_type!(i32; shmem_int32_put_signal shmem_int32_put_signal_nbi);
+signal_type!(i64; shmem_int64_put_signal shmem_int64_put_signal_nbi);
+signal_type!(u8; shmem_uint8_put_signal shmem_uint8_put_signal_nbi);
+signal_type!(u16; shmem_uint16_put_signal shmem_uint16_put_signal_nbi);
+signal_type!(u32; shmem_uint32_put_signal shmem_uint32_put_signal_nbi);
+signal_type!(u64; shmem_uint64_put_signal shmem_uint64_put_signal_nbi);
+signal_type!(usize; shmem_size_put_signal shmem_size_put_signal_nbi);
+signal_type!(isize; shmem_ptrdiff_put_signal shmem_ptrdiff_put_signal_nbi);
+signal_type!(B1; shmem_put8_signal shmem_put8_signal_nbi);
+signal_type!(B2; shmem_put16_signal shmem_put16_signal_nbi);
+signal_type!(B4; shmem_put32_signal shmem_put32_signal_nbi);
+signal_type!(B8; shmem_put64_signal shmem_put64_signal_nbi);
+signal_type!(B16; shmem_put128_signal shmem_put128_signal_nbi);
