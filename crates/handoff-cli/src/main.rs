@@ -1,18 +1,18 @@
 //! `handoff`: measure how fast two processes (or threads) on this machine hand data to each
 //! other, and which placement and synchronization to use for which message size.
 
-mod bench_alltoall;
-mod bench_pingpong;
-mod bench_private_vars;
-mod bench_stencil;
 mod bench_aggregation;
+mod bench_alltoall;
+mod bench_atomics;
 mod bench_channels;
 mod bench_kneighbor;
 mod bench_malloc;
-mod bench_queue;
-mod bench_atomics;
 mod bench_msgrate;
+mod bench_pingpong;
+mod bench_private_vars;
+mod bench_queue;
 mod bench_rma_sync;
+mod bench_stencil;
 mod cli;
 mod cli_bench;
 mod cli_report;
