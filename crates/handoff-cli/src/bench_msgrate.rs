@@ -34,12 +34,12 @@ pub struct SizesArgs {
 }
 
 fn sizes(text: &str) -> Result<Vec<usize>, Failure> {
-    text.split(',')
-        .map(|x| {
-            handoff::team::parse_size(x)
-                .map_err(|_| Failure::usage(format!("--sizes {x}: not a size; use e.g. 8,4K,1M")))
-        })
-        .collect()
+    crate::cli_bench::parse_list(
+        text,
+        "--sizes",
+        "not a size; use e.g. 8,4K,1M",
+        crate::cli_bench::parse_size,
+    )
 }
 
 /// Runs `handoff bench msgrate` (`overlap == false`) or `handoff bench overlap`.

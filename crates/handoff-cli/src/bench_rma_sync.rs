@@ -43,13 +43,9 @@ pub struct RmaSyncArgs {
 }
 
 fn list(text: &str, flag: &str) -> Result<Vec<usize>, Failure> {
-    text.split(',')
-        .map(|x| {
-            x.trim()
-                .parse::<usize>()
-                .map_err(|_| Failure::usage(format!("{flag} {x}: not a count; use e.g. 2,4,8")))
-        })
-        .collect()
+    crate::cli_bench::parse_list(text, flag, "not a count; use e.g. 2,4,8", |x| {
+        x.parse().ok()
+    })
 }
 
 /// Runs `handoff bench rma-sync`.

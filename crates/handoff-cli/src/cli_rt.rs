@@ -8,19 +8,19 @@ use crate::cli_bench::{run_ctx, BenchOutputArgs};
 use crate::common::{allowed_cpus, install_interrupt_handler};
 use crate::{progress, Failure};
 
-/// Parses a comma list of `T` (counts, names), saying what to write instead on error.
+/// Parses a comma list of `T` (counts, names) with [`crate::cli_bench::parse_list`], saying
+/// what to write instead on error.
 pub fn parse_list<T: std::str::FromStr>(
     text: &str,
     flag: &str,
     example: &str,
 ) -> Result<Vec<T>, Failure> {
-    text.split(',')
-        .map(|x| {
-            x.trim().parse::<T>().map_err(|_| {
-                Failure::usage(format!("{flag} {x}: not understood; use e.g. {example}"))
-            })
-        })
-        .collect()
+    crate::cli_bench::parse_list(
+        text,
+        flag,
+        &format!("not understood; use e.g. {example}"),
+        |x| x.parse().ok(),
+    )
 }
 
 /// Parses a list of sizes such as `8,64,1KiB`.

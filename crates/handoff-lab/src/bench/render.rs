@@ -267,7 +267,7 @@ mod tests {
     #[test]
     fn table_ends_with_the_registered_experiments_claims() {
         // "demo" is not registered: no claim line.
-        assert!(!table(&sample()).contains("claim:"));
+        assert!(!table(&sample()).contains("finding:"));
         let mut r = sample();
         r.experiment = "pingpong".into();
         for (m, v) in [("fence-flag", 3.0), ("put-signal", 1.0)] {
@@ -284,7 +284,7 @@ mod tests {
         }
         let t = table(&r);
         assert!(
-            t.contains("claim: put-with-signal halves 8 B latency") && t.contains("holds here"),
+            t.contains("finding: put-with-signal halves 8 B latency") && t.contains("holds here"),
             "{t}"
         );
     }

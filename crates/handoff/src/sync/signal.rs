@@ -124,6 +124,35 @@ impl Signal {
     }
 }
 
+impl Signal {
+    /// [`wait_until`](Self::wait_until) with the adaptive wait's CPU hint chosen by `hint`
+    /// from the last publisher's CPU: a team with more processes than CPUs passes its own CPU,
+    /// so the wait yields to the processes sharing it instead of sleeping.
+    pub fn wait_until_hinted<P: PeerWatch + ?Sized>(
+        &self,
+        target: u64,
+        how: Wait,
+        deadline: Option<Deadline>,
+        peers: &P,
+        hint: impl FnOnce(Option<u32>) -> Option<u32>,
+    ) -> Result<u64, WaitError> {
+        let v = self.load();
+        if v >= target {
+            return Ok(v);
+        }
+        self.bell.wait(
+            || {
+                let v = self.load();
+                (v >= target).then_some(v)
+            },
+            how,
+            deadline,
+            peers,
+            hint(self.publisher.get()),
+        )
+    }
+}
+
 impl Default for Signal {
     fn default() -> Self {
         Signal::new()

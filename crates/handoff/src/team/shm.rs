@@ -512,7 +512,8 @@ impl Transport for ShmTransport {
             .get(ct)
             .ok_or(TeamError::CounterLimit { max: MAX_COUNTERS })?;
         let watch = self.watch();
-        c.wait_until(target, self.wait, deadline, &watch)
+        // The team's hint, as in `wait_local`: a crowded team yields instead of sleeping.
+        c.wait_until_hinted(target, self.wait, deadline, &watch, |p| self.cpu_hint(p))
             .map_err(|e| self.wait_err(e, &watch, "a counter"))
     }
 
