@@ -144,24 +144,62 @@ pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
     texts
         .iter()
         .enumerate()
-        .map(|(rank, t)| parse_output(rank, t).map_err(&fail))
+        .map(|(rank, t)| parse_output(rank, t).map_err(|e| fail(e.to_string())))
         .collect()
 }
 
+/// A PE's stdout did not end with its result line (a bug in the worker, or a PE that died
+/// before writing it: its exit status says which).
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// No line starts with `{`.
+    #[error("PE {rank} printed no result line (stdout: {text:?})")]
+    Missing {
+        /// The PE.
+        rank: usize,
+        /// Its whole stdout.
+        text: String,
+    },
+    /// The last `{` line is not a [`PeOutput`].
+    #[error("PE {rank} printed a bad result line ({source}): {line:?}")]
+    Bad {
+        /// The PE.
+        rank: usize,
+        /// The line.
+        line: String,
+        /// What serde_json said.
+        source: serde_json::Error,
+    },
+    /// The line names another rank (outputs were mixed up).
+    #[error("PE {rank}'s result line says it is rank {claimed}")]
+    WrongRank {
+        /// The PE.
+        rank: usize,
+        /// The rank its line claims.
+        claimed: usize,
+    },
+}
+
 /// The last JSON line of a PE's stdout as its [`PeOutput`].
-pub fn parse_output(rank: usize, text: &str) -> Result<PeOutput, String> {
+pub fn parse_output(rank: usize, text: &str) -> Result<PeOutput, OutputError> {
     let line = text
         .lines()
         .rev()
         .find(|l| l.trim_start().starts_with('{'))
-        .ok_or_else(|| format!("PE {rank} printed no result line (stdout: {text:?})"))?;
-    let out: PeOutput = serde_json::from_str(line)
-        .map_err(|e| format!("PE {rank} printed a bad result line ({e}): {line:?}"))?;
+        .ok_or_else(|| OutputError::Missing {
+            rank,
+            text: text.to_string(),
+        })?;
+    let out: PeOutput = serde_json::from_str(line).map_err(|source| OutputError::Bad {
+        rank,
+        line: line.to_string(),
+        source,
+    })?;
     if out.rank != rank {
-        return Err(format!(
-            "PE {rank}'s result line says it is rank {}",
-            out.rank
-        ));
+        return Err(OutputError::WrongRank {
+            rank,
+            claimed: out.rank,
+        });
     }
     Ok(out)
 }
@@ -412,8 +450,14 @@ mod tests {
         };
         let text = format!("noise\n{}\n", serde_json::to_string(&o).unwrap());
         assert_eq!(parse_output(1, &text).unwrap(), o);
-        assert!(parse_output(0, &text).unwrap_err().contains("rank 1"));
-        assert!(parse_output(0, "").unwrap_err().contains("no result line"));
+        assert!(parse_output(0, &text)
+            .unwrap_err()
+            .to_string()
+            .contains("rank 1"));
+        assert!(parse_output(0, "")
+            .unwrap_err()
+            .to_string()
+            .contains("no result line"));
         let f = parse_fault("x", &["skip-put", "exit"], "skip-put@3").unwrap();
         assert_eq!((f.kind.as_str(), f.at), ("skip-put", 3));
         assert!(hits(&Some(f.clone()), "skip-put", 3));

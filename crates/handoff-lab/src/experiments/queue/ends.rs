@@ -40,29 +40,36 @@ pub fn read<const W: usize>(m: &Msg<W>) -> Option<(u64, u64)> {
 /// A sending end.
 pub trait Tx<M>: Send {
     /// Sends `m`, waiting for room (an error past [`STUCK`] or when the peer is gone).
-    fn send(&mut self, m: M) -> Result<(), String>;
+    fn send(&mut self, m: M) -> Result<(), TransferError>;
 }
 
 /// A receiving end.
 pub trait Rx<M>: Send {
     /// Receives the next message, waiting for one (an error past [`STUCK`] or when the
     /// peer is gone).
-    fn recv(&mut self) -> Result<M, String>;
+    fn recv(&mut self) -> Result<M, TransferError>;
 }
 
 fn deadline() -> Option<Deadline> {
     Some(Deadline::after(STUCK))
 }
 
-fn qe(e: QueueError) -> String {
-    e.to_string()
+/// A send or receive of the `queue` experiment failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TransferError {
+    /// A handoff queue reported an error (its message says what to do).
+    #[error(transparent)]
+    Queue(#[from] QueueError),
+    /// Nothing moved for [`STUCK`]: the other side hangs or died without closing.
+    #[error("no progress in {0:?}: the peer is stuck or gone (rerun; if it persists, run fewer producers than CPUs)")]
+    Stuck(Duration),
 }
 
 /// Polls `f` until it gives a value: spin for the adaptive wait's budget (20 µs), then yield
 /// the CPU between polls (the baselines have no sleeping wait of their own; yielding keeps
 /// oversubscribed runs moving).
 #[inline]
-pub fn poll<T>(mut f: impl FnMut() -> Option<T>) -> Result<T, String> {
+pub fn poll<T>(mut f: impl FnMut() -> Option<T>) -> Result<T, TransferError> {
     if let Some(v) = f() {
         return Ok(v);
     }
@@ -80,9 +87,7 @@ pub fn poll<T>(mut f: impl FnMut() -> Option<T>) -> Result<T, String> {
         }
         let waited = start.elapsed();
         if waited > STUCK {
-            return Err(format!(
-                "no progress in {STUCK:?}: the peer is stuck or gone"
-            ));
+            return Err(TransferError::Stuck(STUCK));
         }
         if waited > budget {
             std::thread::yield_now();
@@ -91,61 +96,61 @@ pub fn poll<T>(mut f: impl FnMut() -> Option<T>) -> Result<T, String> {
 }
 
 impl<M: bytemuck::Pod + Send> Tx<M> for queue::Producer<M> {
-    fn send(&mut self, m: M) -> Result<(), String> {
+    fn send(&mut self, m: M) -> Result<(), TransferError> {
         // The deadline (a clock read) only when the queue is full.
-        if self.try_push(m).map_err(qe)? {
+        if self.try_push(m)? {
             return Ok(());
         }
-        self.push(m, Wait::ADAPTIVE, deadline()).map_err(qe)
+        self.push(m, Wait::ADAPTIVE, deadline()).map_err(Into::into)
     }
 }
 impl<M: bytemuck::Pod + Send> Rx<M> for queue::Consumer<M> {
-    fn recv(&mut self) -> Result<M, String> {
+    fn recv(&mut self) -> Result<M, TransferError> {
         // The deadline (a clock read) only when the queue is empty.
-        if let Some(m) = self.try_pop().map_err(qe)? {
+        if let Some(m) = self.try_pop()? {
             return Ok(m);
         }
-        self.pop(Wait::ADAPTIVE, deadline()).map_err(qe)
+        self.pop(Wait::ADAPTIVE, deadline()).map_err(Into::into)
     }
 }
 impl<M: bytemuck::Pod + Send> Tx<M> for queue::LaneProducer<M> {
-    fn send(&mut self, m: M) -> Result<(), String> {
+    fn send(&mut self, m: M) -> Result<(), TransferError> {
         // The deadline (a clock read) only when the queue is full.
-        if self.try_push(m).map_err(qe)? {
+        if self.try_push(m)? {
             return Ok(());
         }
-        self.push(m, Wait::ADAPTIVE, deadline()).map_err(qe)
+        self.push(m, Wait::ADAPTIVE, deadline()).map_err(Into::into)
     }
 }
 impl<M: bytemuck::Pod + Send> Rx<M> for queue::LaneConsumer<M> {
-    fn recv(&mut self) -> Result<M, String> {
+    fn recv(&mut self) -> Result<M, TransferError> {
         // The deadline (a clock read) only when the queue is empty.
-        if let Some(m) = self.try_pop().map_err(qe)? {
+        if let Some(m) = self.try_pop()? {
             return Ok(m);
         }
-        self.pop(Wait::ADAPTIVE, deadline()).map_err(qe)
+        self.pop(Wait::ADAPTIVE, deadline()).map_err(Into::into)
     }
 }
 impl<M: bytemuck::Pod + Send> Tx<M> for queue::ArrayProducer<M> {
-    fn send(&mut self, m: M) -> Result<(), String> {
+    fn send(&mut self, m: M) -> Result<(), TransferError> {
         // The deadline (a clock read) only when the queue is full.
-        if self.try_push(m).map_err(qe)? {
+        if self.try_push(m)? {
             return Ok(());
         }
-        self.push(m, Wait::ADAPTIVE, deadline()).map_err(qe)
+        self.push(m, Wait::ADAPTIVE, deadline()).map_err(Into::into)
     }
 }
 impl<M: bytemuck::Pod + Send> Rx<M> for queue::ArrayConsumer<M> {
-    fn recv(&mut self) -> Result<M, String> {
+    fn recv(&mut self) -> Result<M, TransferError> {
         // The deadline (a clock read) only when the queue is empty.
-        if let Some(m) = self.try_pop().map_err(qe)? {
+        if let Some(m) = self.try_pop()? {
             return Ok(m);
         }
-        self.pop(Wait::ADAPTIVE, deadline()).map_err(qe)
+        self.pop(Wait::ADAPTIVE, deadline()).map_err(Into::into)
     }
 }
 impl<M: Send> Tx<M> for rtrb::Producer<M> {
-    fn send(&mut self, m: M) -> Result<(), String> {
+    fn send(&mut self, m: M) -> Result<(), TransferError> {
         let mut m = Some(m);
         poll(|| match self.push(m.take()?) {
             Ok(()) => Some(()),
@@ -157,7 +162,7 @@ impl<M: Send> Tx<M> for rtrb::Producer<M> {
     }
 }
 impl<M: Send> Rx<M> for rtrb::Consumer<M> {
-    fn recv(&mut self) -> Result<M, String> {
+    fn recv(&mut self) -> Result<M, TransferError> {
         poll(|| self.pop().ok())
     }
 }
@@ -166,7 +171,7 @@ impl<M: Send> Rx<M> for rtrb::Consumer<M> {
 pub struct Crossbeam<M>(pub Arc<ArrayQueue<M>>);
 
 impl<M: Send> Tx<M> for Crossbeam<M> {
-    fn send(&mut self, m: M) -> Result<(), String> {
+    fn send(&mut self, m: M) -> Result<(), TransferError> {
         let mut m = Some(m);
         poll(|| match self.0.push(m.take()?) {
             Ok(()) => Some(()),
@@ -178,7 +183,7 @@ impl<M: Send> Tx<M> for Crossbeam<M> {
     }
 }
 impl<M: Send> Rx<M> for Crossbeam<M> {
-    fn recv(&mut self) -> Result<M, String> {
+    fn recv(&mut self) -> Result<M, TransferError> {
         poll(|| self.0.pop())
     }
 }
@@ -192,7 +197,7 @@ pub struct Locked<M> {
 }
 
 impl<M: Send> Tx<M> for Locked<M> {
-    fn send(&mut self, m: M) -> Result<(), String> {
+    fn send(&mut self, m: M) -> Result<(), TransferError> {
         let mut m = Some(m);
         poll(|| {
             let mut q = self.q.lock().unwrap_or_else(|e| e.into_inner());
@@ -206,7 +211,7 @@ impl<M: Send> Tx<M> for Locked<M> {
     }
 }
 impl<M: Send> Rx<M> for Locked<M> {
-    fn recv(&mut self) -> Result<M, String> {
+    fn recv(&mut self) -> Result<M, TransferError> {
         poll(|| self.q.lock().unwrap_or_else(|e| e.into_inner()).pop_front())
     }
 }

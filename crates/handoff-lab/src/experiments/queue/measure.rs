@@ -10,7 +10,7 @@ use crossbeam_queue::ArrayQueue;
 use handoff::queue::{ArrayMpsc, LaneMpsc, QueueError, Spsc};
 use handoff::sys::Deadline;
 
-use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, Tx};
+use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, TransferError, Tx};
 use super::{Config, Kind, NAME};
 use crate::bench::registry::{BenchError, RunCtx};
 use crate::experiments::rt_common::{arg, failed, gate_wait, Workers, POINT_DEADLINE};
@@ -44,7 +44,7 @@ pub fn produce<const W: usize>(
     pid: u64,
     n: u64,
     fault: bool,
-) -> Result<(), String> {
+) -> Result<(), TransferError> {
     for seq in 0..n {
         let mut m = make::<W>(pid, seq);
         if fault && pid == 0 && seq == 5 {
@@ -62,7 +62,7 @@ pub fn consume<const W: usize>(
     producers: usize,
     per_block: u64,
     blocks: u64,
-) -> Result<Samples, String> {
+) -> Result<Samples, TransferError> {
     let mut next = vec![0u64; producers];
     let mut ok = true;
     let mut samples = Vec::new();
@@ -92,7 +92,7 @@ pub fn ping<const W: usize>(
     rx: &mut dyn Rx<Msg<W>>,
     iters: u64,
     blocks: u64,
-) -> Result<Samples, String> {
+) -> Result<Samples, TransferError> {
     let mut ok = true;
     let mut samples = Vec::new();
     let mut seq = 0;
@@ -116,7 +116,7 @@ pub fn echo<const W: usize>(
     rx: &mut dyn Rx<Msg<W>>,
     tx: &mut dyn Tx<Msg<W>>,
     n: u64,
-) -> Result<(), String> {
+) -> Result<(), TransferError> {
     for _ in 0..n {
         tx.send(rx.recv()?)?;
     }
@@ -356,7 +356,7 @@ pub fn worker_body<const W: usize>(args: &[String]) -> Result<(), BenchError> {
     pin(arg(NAME, args, 5)?);
     let name: String = arg(NAME, args, 6)?;
     let qe = |e: QueueError| failed(NAME, e);
-    let fe = |e: String| failed(NAME, e);
+    let fe = |e: TransferError| failed(NAME, e);
     if role == "echo" {
         let out: String = arg(NAME, args, 7)?;
         let a = Spsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(qe)?;
