@@ -293,6 +293,13 @@ impl Transport for MpiTransport {
     fn rank(&self) -> usize {
         self.comm.rank()
     }
+    fn route(&self, _pe: usize) -> &'static str {
+        if self.direct.is_some() {
+            "mpi-shm"
+        } else {
+            "mpi-rma"
+        }
+    }
     fn size(&self) -> usize {
         self.comm.size()
     }

@@ -98,6 +98,12 @@ impl<X: Transport> Team<X> {
         self.x.size()
     }
 
+    /// Which mechanism serves this PE's operations on PE `pe` ([`Transport::route`]):
+    /// `"shm"`, `"mpi-shm"` or `"mpi-rma"`.
+    pub fn route(&self, pe: usize) -> &'static str {
+        self.x.route(pe)
+    }
+
     /// The wait strategy every wait of this team uses.
     pub fn wait_strategy(&self) -> Wait {
         self.x.wait_strategy()

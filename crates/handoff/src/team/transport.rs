@@ -41,6 +41,13 @@ pub trait Transport {
     fn heap_len(&self) -> usize;
     /// The wait strategy the team was started with.
     fn wait_strategy(&self) -> Wait;
+    /// Which mechanism serves this PE's operations on PE `pe`: a short stable name the lab
+    /// records per pair (`"shm"`: handoff's shared segment; an MPI transport says
+    /// `"mpi-shm"` for its shared-memory window or `"mpi-rma"` for MPI one-sided calls).
+    fn route(&self, pe: usize) -> &'static str {
+        let _ = pe;
+        "shm"
+    }
     /// Base address of this PE's own heap partition: `heap_len()` bytes, page aligned, valid
     /// as long as the transport. Other PEs write it concurrently (puts), so read it through
     /// atomics or only where the protocol says no put is in flight.
