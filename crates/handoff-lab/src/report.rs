@@ -16,13 +16,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use crate::bench::BenchResults;
-use crate::output::{c2c_csv, exchange_csv, fmt_ns, fmt_size, fmt_us};
+use crate::output::{c2c_csv, exchange_csv, fmt_size, fmt_us};
 use crate::plot::{self, Figure, FigureKind, PlotError};
-use crate::schema::{placement, ExchangeRecord, ExchangeResults, CACHE_INSTRUCTION};
+use crate::schema::{placement, ExchangeRecord, ExchangeResults};
 use crate::stats::Metric;
 use doc::Block;
 use recommend::{fmt_ratio, ratio_verdict, Recommendation};
-use tables::{disagreements, figure_table, record_name};
+use tables::{disagreements, figure_table, machine_table, record_name};
 
 /// The report could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -406,104 +406,6 @@ fn proc_vs_threads_table(rec: &Recommendation) -> Block {
     Block::Table {
         header,
         rows: rows.into_iter().map(|r| r.2).collect(),
-    }
-}
-
-fn machine_table(results: &ExchangeResults) -> Block {
-    let m = &results.machine;
-    let mut rows = vec![
-        vec!["CPU model".to_string(), m.cpu_model.clone()],
-        vec![
-            "logical CPUs".to_string(),
-            format!(
-                "{} (this run may use: {})",
-                m.logical_cpus,
-                cpu_list(&m.allowed_cpus)
-            ),
-        ],
-        vec!["topology".to_string(), m.topology.summary.clone()],
-    ];
-    let mut caches = m.caches.clone();
-    caches.sort_by_key(|c| (c.level, c.kind.clone()));
-    for c in &caches {
-        let kind = match c.kind.as_str() {
-            CACHE_INSTRUCTION => "i",
-            "data" => "d",
-            _ => "",
-        };
-        rows.push(vec![
-            format!("L{}{kind} cache", c.level),
-            format!(
-                "{} per instance, shared by CPU{} {}",
-                fmt_size(c.size_bytes),
-                if c.shared_by.len() == 1 { "" } else { "s" },
-                cpu_list(&c.shared_by)
-            ),
-        ]);
-    }
-    rows.push(vec!["kernel".to_string(), m.kernel.clone()]);
-    rows.push(vec![
-        "clock".to_string(),
-        format!(
-            "{}{}, one read costs {}",
-            m.clock.source,
-            m.clock
-                .ticks_per_ns
-                .map(|t| format!(" at {t:.3} ticks/ns"))
-                .unwrap_or_default(),
-            fmt_ns(m.clock.read_cost_ns)
-        ),
-    ]);
-    rows.push(vec![
-        "virtualized".to_string(),
-        if m.virtualized {
-            format!(
-                "yes{}",
-                m.hypervisor
-                    .as_deref()
-                    .map(|h| format!(" ({h})"))
-                    .unwrap_or_default()
-            )
-        } else {
-            "no".to_string()
-        },
-    ]);
-    rows.push(vec![
-        "frequency governor".to_string(),
-        m.governor
-            .clone()
-            .unwrap_or_else(|| "not readable".to_string()),
-    ]);
-    rows.push(vec!["host name".to_string(), m.hostname.clone()]);
-    Block::Table {
-        header: vec!["".to_string(), "".to_string()],
-        rows,
-    }
-}
-
-/// "0–3, 8" style CPU list.
-fn cpu_list(cpus: &[usize]) -> String {
-    let mut cpus = cpus.to_vec();
-    cpus.sort_unstable();
-    cpus.dedup();
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < cpus.len() {
-        let mut j = i;
-        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
-            j += 1;
-        }
-        parts.push(if j > i {
-            format!("{}–{}", cpus[i], cpus[j])
-        } else {
-            cpus[i].to_string()
-        });
-        i = j + 1;
-    }
-    if parts.is_empty() {
-        "unknown".to_string()
-    } else {
-        parts.join(", ")
     }
 }
 

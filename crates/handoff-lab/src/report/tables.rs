@@ -3,7 +3,7 @@
 
 use crate::output::{fmt_interval, fmt_ns, fmt_size, fmt_us};
 use crate::plot::{Figure, FigureKind};
-use crate::schema::{mode_rank, ExchangeRecord, ExchangeResults, Summary};
+use crate::schema::{mode_rank, ExchangeRecord, ExchangeResults, Summary, CACHE_INSTRUCTION};
 use crate::stats::{
     ratio_of_means, record_disagreements, run_levels, run_means, run_modes, Metric, Ratio,
 };
@@ -281,5 +281,104 @@ fn flush_verdict(r: &Ratio) -> &'static str {
         (Some(l), Some(_)) if l > 1.0 => "flushing costs",
         (Some(_), Some(_)) => "flushed faster (see below)",
         _ => "one run: cannot tell",
+    }
+}
+
+/// The machine the report ran on: CPU, topology, caches, clock and tools.
+pub(super) fn machine_table(results: &ExchangeResults) -> Block {
+    let m = &results.machine;
+    let mut rows = vec![
+        vec!["CPU model".to_string(), m.cpu_model.clone()],
+        vec![
+            "logical CPUs".to_string(),
+            format!(
+                "{} (this run may use: {})",
+                m.logical_cpus,
+                cpu_list(&m.allowed_cpus)
+            ),
+        ],
+        vec!["topology".to_string(), m.topology.summary.clone()],
+    ];
+    let mut caches = m.caches.clone();
+    caches.sort_by_key(|c| (c.level, c.kind.clone()));
+    for c in &caches {
+        let kind = match c.kind.as_str() {
+            CACHE_INSTRUCTION => "i",
+            "data" => "d",
+            _ => "",
+        };
+        rows.push(vec![
+            format!("L{}{kind} cache", c.level),
+            format!(
+                "{} per instance, shared by CPU{} {}",
+                fmt_size(c.size_bytes),
+                if c.shared_by.len() == 1 { "" } else { "s" },
+                cpu_list(&c.shared_by)
+            ),
+        ]);
+    }
+    rows.push(vec!["kernel".to_string(), m.kernel.clone()]);
+    rows.push(vec![
+        "clock".to_string(),
+        format!(
+            "{}{}, one read costs {}",
+            m.clock.source,
+            m.clock
+                .ticks_per_ns
+                .map(|t| format!(" at {t:.3} ticks/ns"))
+                .unwrap_or_default(),
+            fmt_ns(m.clock.read_cost_ns)
+        ),
+    ]);
+    rows.push(vec![
+        "virtualized".to_string(),
+        if m.virtualized {
+            format!(
+                "yes{}",
+                m.hypervisor
+                    .as_deref()
+                    .map(|h| format!(" ({h})"))
+                    .unwrap_or_default()
+            )
+        } else {
+            "no".to_string()
+        },
+    ]);
+    rows.push(vec![
+        "frequency governor".to_string(),
+        m.governor
+            .clone()
+            .unwrap_or_else(|| "not readable".to_string()),
+    ]);
+    rows.push(vec!["host name".to_string(), m.hostname.clone()]);
+    Block::Table {
+        header: vec!["".to_string(), "".to_string()],
+        rows,
+    }
+}
+
+/// "0–3, 8" style CPU list.
+fn cpu_list(cpus: &[usize]) -> String {
+    let mut cpus = cpus.to_vec();
+    cpus.sort_unstable();
+    cpus.dedup();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < cpus.len() {
+        let mut j = i;
+        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j > i {
+            format!("{}–{}", cpus[i], cpus[j])
+        } else {
+            cpus[i].to_string()
+        });
+        i = j + 1;
+    }
+    if parts.is_empty() {
+        "unknown".to_string()
+    } else {
+        parts.join(", ")
     }
 }
