@@ -1,7 +1,7 @@
 //! `bench exchange` input and fault handling as a user meets it: the kernel chosen and named,
 //! a stale block failing verification (exit 3), impossible counts and sizes refused before
-//! anything runs (exit 2), and the first worker's real cause of death named. No timing
-//! assertions.
+//! anything runs (exit 2), the first worker's real cause of death named, and `compare`'s exit
+//! codes on exchange files. No timing assertions.
 
 mod common;
 use common::*;
@@ -236,4 +236,114 @@ fn a_producer_killed_by_sigbus_is_named_rather_than_the_consumer_that_noticed() 
     // The fault kills a process: refused where it would kill the CLI itself.
     let out = exchange_json(&["--mode", "threads-spin", "--fault", "producer-sigbus@3"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
+
+#[test]
+fn compare_exit_codes() {
+    let _g = serial();
+    let dir = tmpdir("cmp");
+    let a = dir.join("a.json");
+    let out = handoff(&[
+        "bench",
+        "exchange",
+        "--mode",
+        "single-thread",
+        "--size",
+        "64KiB",
+        "--reps",
+        "5",
+        "--runs",
+        "3",
+        "--format",
+        "json",
+        "--output",
+        a.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Pin A's per-run read times to known values (real runs on a noisy VM can spread widely,
+    // which would widen the bootstrapped CI), then make B the same with reads doubled.
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
+    let set_reads = |v: &mut serde_json::Value, scale: f64| {
+        for r in v["records"].as_array_mut().unwrap() {
+            let runs = r["runs_detail"].as_array_mut().unwrap();
+            for (i, d) in runs.iter_mut().enumerate() {
+                d["read_us"] = serde_json::json!(scale * (10.0 + 0.1 * i as f64));
+            }
+            r["read_us"]["mean"] = serde_json::json!(scale * 10.1);
+        }
+    };
+    set_reads(&mut v, 1.0);
+    std::fs::write(&a, serde_json::to_string(&v).unwrap()).unwrap();
+    set_reads(&mut v, 2.0);
+    let b = dir.join("b.json");
+    std::fs::write(&b, serde_json::to_string(&v).unwrap()).unwrap();
+    let ok = handoff(&["compare", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    // One file per side: 2x is within the drift between invocations (up to 3x), so the row
+    // says inconclusive and even --fail-above 1.5 does not fail.
+    let table = text(&ok.stdout);
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("single-thread"))
+        .unwrap_or_else(|| panic!("no single-thread row: {table}"));
+    assert!(
+        row.contains("2.000 [") && row.contains("inconclusive"),
+        "{row}"
+    );
+    let gate = handoff(&[
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--fail-above",
+        "1.5",
+    ]);
+    assert_eq!(gate.status.code(), Some(0), "{}", text(&gate.stdout));
+    // 4x from one invocation is beyond any drift: the row itself says slower (the summary
+    // line names every verdict, so "slower" somewhere proves nothing), the summary counts
+    // exactly one, and the gate fails.
+    set_reads(&mut v, 4.0);
+    let b4 = dir.join("b4.json");
+    std::fs::write(&b4, serde_json::to_string(&v).unwrap()).unwrap();
+    let slow = handoff(&["compare", a.to_str().unwrap(), b4.to_str().unwrap()]);
+    let table = text(&slow.stdout);
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("single-thread"))
+        .unwrap_or_else(|| panic!("no single-thread row: {table}"));
+    assert!(row.contains("4.000 [") && row.contains("slower"), "{row}");
+    assert!(table.contains(": 0 faster, 1 slower,"), "{table}");
+    let fail = handoff(&[
+        "compare",
+        a.to_str().unwrap(),
+        b4.to_str().unwrap(),
+        "--fail-above",
+        "1.5",
+    ]);
+    assert_eq!(fail.status.code(), Some(1), "{}", text(&fail.stdout));
+    // Several invocations per side: the CI is over the files (identical copies here, so
+    // B/A = 2 exactly, CI [2, 2]) and the gate fails at 1.5.
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let multi = handoff(&["compare", a, a, "--vs", b, b, "--fail-above", "1.5"]);
+    assert_eq!(multi.status.code(), Some(1), "{}", text(&multi.stderr));
+    assert!(
+        text(&multi.stdout).contains("A: 2 file(s), B: 2 file(s); CIs over invocations"),
+        "{}",
+        text(&multi.stdout)
+    );
+    // Three files without --vs: which side is which? Bad usage.
+    let three = handoff(&["compare", a, b, a]);
+    assert_eq!(three.status.code(), Some(2));
+    assert!(
+        text(&three.stderr).contains("--vs"),
+        "{}",
+        text(&three.stderr)
+    );
+    let usage = handoff(&["compare", a]);
+    assert_eq!(usage.status.code(), Some(2));
+    // A missing or malformed input file is bad usage: 2, as the README says.
+    let missing = handoff(&["compare", a, "/nonexistent.json"]);
+    assert_eq!(missing.status.code(), Some(2), "{}", text(&missing.stderr));
+    let _ = std::fs::remove_dir_all(dir);
 }
