@@ -147,6 +147,30 @@ pub struct Producer {
     cursor: ProducerCursor,
 }
 
+/// A cursor's answer as a slot index, or the error naming `closer` (the other side) and
+/// `what` was awaited.
+#[inline]
+fn slot_or_error(
+    got: Result<Slot, crate::WaitError>,
+    closer: Role,
+    what: &'static str,
+) -> Result<usize, ChannelError> {
+    match got {
+        Ok(Slot::Ready(i)) => Ok(i),
+        Ok(Slot::Closed) => Err(ChannelError::Closed { by: closer }),
+        Err(e) => Err(ChannelError::from_wait(e, what)),
+    }
+}
+
+/// A no-wait acquire's answer: `None` when nothing was ready (the zero-wait timeout).
+fn if_ready(got: Result<usize, ChannelError>) -> Result<Option<usize>, ChannelError> {
+    match got {
+        Ok(slot) => Ok(Some(slot)),
+        Err(ChannelError::Timeout { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 impl Producer {
     /// Waits (with `how`, until `deadline` if given) for a free block and loans it.
     ///
@@ -167,14 +191,11 @@ impl Producer {
 
     /// Loans a free block if one is free now; `Ok(None)` if every block is in flight.
     pub fn try_loan(&mut self) -> Result<Option<Loan<'_>>, ChannelError> {
-        match self.acquire(None, None) {
-            Ok(slot) => Ok(Some(Loan {
-                producer: self,
-                slot,
-            })),
-            Err(ChannelError::Timeout { .. }) => Ok(None),
-            Err(e) => Err(e),
-        }
+        let slot = if_ready(self.acquire(None, None))?;
+        Ok(slot.map(|slot| Loan {
+            producer: self,
+            slot,
+        }))
     }
 
     #[inline]
@@ -184,14 +205,10 @@ impl Producer {
         deadline: Option<Deadline>,
     ) -> Result<usize, ChannelError> {
         let sh = &*self.shared;
-        match self
+        let got = self
             .cursor
-            .acquire(&sh.header().ring, how, deadline, &sh.seg)
-        {
-            Ok(Slot::Ready(i)) => Ok(i),
-            Ok(Slot::Closed) => Err(ChannelError::Closed { by: Role::Consumer }),
-            Err(e) => Err(ChannelError::from_wait(e, "free block")),
-        }
+            .acquire(&sh.header().ring, how, deadline, &sh.seg);
+        slot_or_error(got, Role::Consumer, "free block")
     }
 
     /// Blocks published so far (the sequence number of the next one).
@@ -298,14 +315,11 @@ impl Consumer {
 
     /// The next block if one is published now; `Ok(None)` otherwise.
     pub fn try_recv(&mut self) -> Result<Option<Received<'_>>, ChannelError> {
-        match self.acquire(None, None) {
-            Ok(slot) => Ok(Some(Received {
-                consumer: self,
-                slot,
-            })),
-            Err(ChannelError::Timeout { .. }) => Ok(None),
-            Err(e) => Err(e),
-        }
+        let slot = if_ready(self.acquire(None, None))?;
+        Ok(slot.map(|slot| Received {
+            consumer: self,
+            slot,
+        }))
     }
 
     #[inline]
@@ -315,14 +329,10 @@ impl Consumer {
         deadline: Option<Deadline>,
     ) -> Result<usize, ChannelError> {
         let sh = &*self.shared;
-        match self
+        let got = self
             .cursor
-            .acquire(&sh.header().ring, how, deadline, &sh.seg)
-        {
-            Ok(Slot::Ready(i)) => Ok(i),
-            Ok(Slot::Closed) => Err(ChannelError::Closed { by: Role::Producer }),
-            Err(e) => Err(ChannelError::from_wait(e, "published block")),
-        }
+            .acquire(&sh.header().ring, how, deadline, &sh.seg);
+        slot_or_error(got, Role::Producer, "published block")
     }
 
     /// Blocks received and released so far (the sequence number of the next one).
