@@ -96,10 +96,16 @@ mod comm;
 #[cfg(feature = "mpi")]
 mod direct;
 #[cfg(feature = "mpi")]
+mod mixed;
+#[cfg(feature = "mpi")]
+mod nodes;
+#[cfg(feature = "mpi")]
 mod rma;
 #[cfg(feature = "mpi")]
 mod transport;
 
+#[cfg(feature = "mpi")]
+pub use nodes::ENV_NODES;
 #[cfg(feature = "mpi")]
 pub use transport::{MpiTransport, ENV_WINDOW};
 
