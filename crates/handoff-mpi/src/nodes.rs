@@ -1,7 +1,8 @@
 //! Which ranks share a node: [`Nodes::discover`] splits the transport's communicator into
 //! node communicators (`MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`), or — with
 //! [`ENV_NODES`] — into pretend nodes of contiguous rank blocks (`MPI_Comm_split` by a
-//! colour), so one machine can exercise what a multi-node job does.
+//! colour), so one machine can exercise what a multi-node job does; and which window a
+//! team over that layout allocates ([`ENV_WINDOW`]).
 
 use std::ffi::c_int;
 
@@ -15,6 +16,15 @@ use crate::comm::{check, Comm};
 /// node of its own: `mpirun -n 4` with `HANDOFF_MPI_NODES=2` makes ranks {0,1} and {2,3}
 /// node mates. Each block must lie within one real node (it shares a window).
 pub const ENV_NODES: &str = "HANDOFF_MPI_NODES";
+
+/// Environment: which window the team allocates: `auto` (the default: `shared` when every
+/// rank is on one node, else `mixed` when some node holds two ranks or more, else `rma`),
+/// `shared` (`MPI_Win_allocate_shared`; one node only), `mixed` (a shared window per node
+/// for data between node mates, a world window for everything else; see
+/// [`window_kind`](crate::MpiTransport::window_kind)) or `rma` (`MPI_Win_allocate` even on one
+/// node, to exercise the library's inter-node path here). Nodes are real ones or those of
+/// [`ENV_NODES`].
+pub const ENV_WINDOW: &str = "HANDOFF_MPI_WINDOW";
 
 /// The node layout of the job and this rank's node communicator.
 pub(crate) struct Nodes {
@@ -182,4 +192,39 @@ fn pretend_nodes(size: usize) -> Result<Option<usize>, TeamError> {
             why: format!("expected a node count from 1 to the job's {size} ranks"),
         }),
     }
+}
+
+/// The window a team allocates.
+pub(crate) enum Kind {
+    Shared,
+    Mixed,
+    Rma,
+}
+
+/// [`ENV_WINDOW`] for the job's `nodes`.
+pub(crate) fn window_from_env(nodes: &Nodes) -> Result<Kind, TeamError> {
+    let one_node = nodes.count() == 1;
+    Ok(match std::env::var(ENV_WINDOW).as_deref() {
+        Err(_) | Ok("auto") if one_node => Kind::Shared,
+        Err(_) | Ok("auto") if nodes.crowded() => Kind::Mixed,
+        Err(_) | Ok("auto") => Kind::Rma,
+        Ok("shared") if one_node => Kind::Shared,
+        Ok("shared") => {
+            return Err(TeamError::BadEnv {
+                var: ENV_WINDOW,
+                value: "shared".into(),
+                why: "the ranks run on more than one node; a shared window needs one                       (use mixed or auto)"
+                    .into(),
+            })
+        }
+        Ok("mixed") => Kind::Mixed,
+        Ok("rma") => Kind::Rma,
+        Ok(other) => {
+            return Err(TeamError::BadEnv {
+                var: ENV_WINDOW,
+                value: other.into(),
+                why: "expected auto, shared, mixed or rma".into(),
+            })
+        }
+    })
 }

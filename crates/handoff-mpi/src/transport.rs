@@ -3,7 +3,6 @@
 //! window's calls.
 
 use std::cell::Cell;
-use std::time::Instant;
 
 use handoff::sync::Wait;
 use handoff::sys::Deadline;
@@ -13,25 +12,13 @@ use mpi::traits::AsRaw;
 use crate::comm::Comm;
 use crate::direct::Direct;
 use crate::mixed::Mixed;
-use crate::nodes::Nodes;
+use crate::nodes::{window_from_env, Kind, Nodes};
 use crate::rma::{RmaOp, Width, Window};
 
 /// Bytes before the heap in each rank's window: the counters (one u64 each), page-padded
 /// so the heap starts page aligned when the window does.
 const CTRL: usize = 4096;
 const _: () = assert!(MAX_COUNTERS * 8 <= CTRL);
-
-/// Environment: which window the team allocates: `auto` (the default: `shared` when every
-/// rank is on one node, else `mixed` when some node holds two ranks or more, else `rma`),
-/// `shared` (`MPI_Win_allocate_shared`; one node only), `mixed` (a shared window per node
-/// for data between node mates, a world window for everything else; see
-/// [`window_kind`](MpiTransport::window_kind)) or `rma` (`MPI_Win_allocate` even on one
-/// node, to exercise the library's inter-node path here). Nodes are real ones or those of
-/// [`ENV_NODES`](crate::ENV_NODES).
-pub const ENV_WINDOW: &str = "HANDOFF_MPI_WINDOW";
-
-/// How long an `Adaptive` wait polls before it starts yielding the CPU at every poll.
-const SPIN_POLLS: u32 = 64;
 
 /// One PE's end of a team whose bytes move through MPI one-sided communication.
 ///
@@ -165,7 +152,7 @@ impl MpiTransport {
     /// stores and CPU atomics), `"mixed"` (puts and gets between node mates copies through
     /// their node's shared window, everything else MPI RMA calls on a world window; see the
     /// crate docs) or `"rma"` (`MPI_Win_allocate`, operations as MPI RMA calls); see
-    /// [`ENV_WINDOW`].
+    /// [`ENV_WINDOW`](crate::ENV_WINDOW).
     pub fn window_kind(&self) -> &'static str {
         match (&self.direct, &self.mixed) {
             (Some(_), _) => "shared",
@@ -275,41 +262,6 @@ impl MpiTransport {
             self.comm.abort(3);
         }
     }
-}
-
-/// The window a team allocates.
-enum Kind {
-    Shared,
-    Mixed,
-    Rma,
-}
-
-/// [`ENV_WINDOW`] for the job's `nodes`.
-fn window_from_env(nodes: &Nodes) -> Result<Kind, TeamError> {
-    let one_node = nodes.count() == 1;
-    Ok(match std::env::var(ENV_WINDOW).as_deref() {
-        Err(_) | Ok("auto") if one_node => Kind::Shared,
-        Err(_) | Ok("auto") if nodes.crowded() => Kind::Mixed,
-        Err(_) | Ok("auto") => Kind::Rma,
-        Ok("shared") if one_node => Kind::Shared,
-        Ok("shared") => {
-            return Err(TeamError::BadEnv {
-                var: ENV_WINDOW,
-                value: "shared".into(),
-                why: "the ranks run on more than one node; a shared window needs one                       (use mixed or auto)"
-                    .into(),
-            })
-        }
-        Ok("mixed") => Kind::Mixed,
-        Ok("rma") => Kind::Rma,
-        Ok(other) => {
-            return Err(TeamError::BadEnv {
-                var: ENV_WINDOW,
-                value: other.into(),
-                why: "expected auto, shared, mixed or rma".into(),
-            })
-        }
-    })
 }
 
 fn rma_op(op: SignalOp) -> (u64, RmaOp) {
@@ -561,46 +513,21 @@ impl Transport for MpiTransport {
         what: &'static str,
     ) -> Result<usize, TeamError> {
         // The shared-window path sleeps on this rank's doorbell, rung by every update (see
-        // `direct`). MPI has no wake-up for passive-target updates, so on the RMA path every
-        // strategy polls: between polls it drives MPI's progress (for libraries whose RMA
-        // needs the target to call MPI) and, except under `Spin`, gives up the CPU so an
-        // oversubscribed peer runs.
+        // `direct`). The RMA and mixed paths poll (see `poll`): their updates are MPI's,
+        // which ring no doorbell; the mixed path's copies between node mates are always
+        // announced by an MPI update, so they need none either.
         if let Some(x) = &self.direct {
             return x.wait(self.comm.rank(), poll, self.wait, deadline, what);
         }
-        let start = Instant::now();
-        let mut polls: u32 = 0;
-        loop {
-            self.win.sync()?;
-            if let Some(v) = poll() {
-                // Sync, then load (§11.7): the caller's next loads read the data the value
-                // announced (on the mixed path, copies by node mates: the node window too).
-                self.sync()?;
-                return Ok(v);
-            }
-            self.comm.progress();
-            if deadline.is_some_and(|d| d.expired()) {
-                return Err(TeamError::Timeout { what });
-            }
-            polls = polls.saturating_add(1);
-            match self.wait {
-                Wait::Spin => std::hint::spin_loop(),
-                Wait::SpinYield => std::thread::yield_now(),
-                Wait::Adaptive { spin_budget } => {
-                    if polls > SPIN_POLLS || start.elapsed() > spin_budget {
-                        std::thread::yield_now();
-                    }
-                }
-                // No futex to sleep on: yield, then short sleeps once the wait is long.
-                Wait::Block => {
-                    if start.elapsed().as_millis() >= 1 {
-                        std::thread::sleep(std::time::Duration::from_micros(50));
-                    } else {
-                        std::thread::yield_now();
-                    }
-                }
-            }
-        }
+        crate::poll::wait(
+            &|| self.win.sync(),
+            &|| self.sync(),
+            &|| self.comm.progress(),
+            poll,
+            self.wait,
+            deadline,
+            what,
+        )
     }
 
     fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError> {
