@@ -126,8 +126,10 @@
 //!
 //! What mixing buys, measured with pretend nodes on this 2-CPU machine (the `mixed_pairs`
 //! example; figures in the README's "Past one node"): a 1 MiB put between node mates runs
-//! at memory-copy speed instead of through MPI's RMA path; an 8 B put-with-signal between
-//! node mates still pays MPI's accumulate for its signal, so it gains little.
+//! at memory-copy speed, 2.1× the all-RMA team's; an 8 B put-with-signal between node mates
+//! gains 1.6× (510 vs 826 ns) — it skips the `MPI_Put` and its flush but still pays MPI's
+//! accumulate for the signal, the price of one kind of atomic per word; pairs across nodes
+//! are unchanged.
 
 #![cfg_attr(not(feature = "mpi"), allow(unused))]
 
