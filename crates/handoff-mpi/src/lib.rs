@@ -22,7 +22,7 @@
 //!
 //! # Mapping
 //!
-//! Three paths, chosen at start ([`ENV_WINDOW`]): `shared` when every rank is on one node
+//! Three paths, chosen at start (`HANDOFF_MPI_WINDOW`): `shared` when every rank is on one node
 //! (a shared window; see "Node awareness"), `mixed` when the job spans nodes and some node
 //! holds two ranks or more, `rma` otherwise. On the RMA path, one window
 //! (`MPI_Win_allocate`, byte displacements) per team holds each rank's counters and then
@@ -119,7 +119,7 @@
 //!   (`MPI_Win_sync`) and flushes; barriers do both before the MPI barrier and sync after.
 //! - **One rank per node, or `HANDOFF_MPI_WINDOW=rma`**: every pair is MPI RMA.
 //!
-//! [`ENV_NODES`] (`HANDOFF_MPI_NODES=k`) splits the job into `k` pretend nodes of
+//! `HANDOFF_MPI_NODES=k` splits the job into `k` pretend nodes of
 //! contiguous ranks (`MPI_Comm_split` by colour instead of the shared split), so one
 //! machine runs the mixed path: `mpirun -n 4` with `HANDOFF_MPI_NODES=2` makes {0,1} and
 //! {2,3} node mates. The tests run the conformance suite that way (2+2 and 2+1 ranks).
