@@ -213,7 +213,8 @@ pub(crate) fn window_from_env(nodes: &Nodes) -> Result<Kind, TeamError> {
             return Err(TeamError::BadEnv {
                 var: ENV_WINDOW,
                 value: "shared".into(),
-                why: "the ranks run on more than one node; a shared window needs one                       (use mixed or auto)"
+                why: "the ranks run on more than one node; a shared window needs one \
+                      (use mixed or auto)"
                     .into(),
             })
         }

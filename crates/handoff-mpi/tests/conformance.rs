@@ -193,7 +193,8 @@ fn a_sleeping_waiter_is_woken_by_the_put() {
 }
 
 /// Bad settings are errors that say what to do, on every rank, not panics or hangs: an
-/// unknown window kind, more pretend nodes than ranks, and an empty heap.
+/// unknown window kind, more pretend nodes than ranks, a shared window over (pretend)
+/// nodes, and an empty heap.
 #[test]
 fn bad_settings_are_clear_errors() {
     const NAME: &str = "bad_settings_are_clear_errors";
@@ -222,6 +223,10 @@ fn bad_settings_are_clear_errors() {
         (
             [("HANDOFF_MPI_NODES", "3"), ("HANDOFF_HEAP_SIZE", "1M")],
             "HANDOFF_MPI_NODES=\"3\": expected a node count from 1 to the job's 2 ranks",
+        ),
+        (
+            [("HANDOFF_MPI_WINDOW", "shared"), ("HANDOFF_MPI_NODES", "2")],
+            "more than one node; a shared window needs one (use mixed or auto)",
         ),
         (
             [("HANDOFF_MPI_WINDOW", "auto"), ("HANDOFF_HEAP_SIZE", "0")],

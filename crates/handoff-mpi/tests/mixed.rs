@@ -156,13 +156,16 @@ fn put_signal_stress_across_both_kinds_of_pairs() {
                     team.signal_wait_until(sig.at(from), Cmp::Eq, round)
                         .map_err(e)?;
                     let got = &team.local(&inbox)[from * max..from * max + n];
-                    if let Some(i) = (0..n).find(|&i| got[i] != word(from, me, round, i)) {
+                    // The value as first read (a late copy may land before the message).
+                    let bad = (0..n).find_map(|i| {
+                        let (v, want) = (got[i], word(from, me, round, i));
+                        (v != want).then_some((i, v, want))
+                    });
+                    if let Some((i, v, want)) = bad {
                         return Err(format!(
-                            "round {round}: word {i} of {n} from PE {from} ({}) is {:#x}, \
-                             want {:#x}: the signal overtook its data",
-                            kinds[from],
-                            got[i],
-                            word(from, me, round, i)
+                            "round {round}: word {i} of {n} from PE {from} ({}) is {v:#x}, \
+                             want {want:#x}: the signal overtook its data",
+                            kinds[from]
                         ));
                     }
                     team.signal(ack, SignalOp::Add(1), from).map_err(e)?;
