@@ -163,6 +163,22 @@ impl Comm {
         }
     }
 
+    /// `mine` on every rank, or an error on every rank when any rank's is one (one
+    /// allgather of the outcomes): after a step a rank can fail alone, so that no rank goes
+    /// on to a collective call another one will never make.
+    pub(crate) fn agree<T>(&self, mine: Result<T, TeamError>) -> Result<T, TeamError> {
+        let all = self.allgather(u64::from(mine.is_ok()), None, "setup agreement")?;
+        match (mine, all.iter().position(|&ok| ok == 0)) {
+            (Err(e), _) => Err(e),
+            (Ok(t), None) => Ok(t),
+            (Ok(_), Some(rank)) => Err(TeamError::Transport {
+                transport: "MPI",
+                call: "setup",
+                what: format!("rank {rank} could not set up its window; its own message says why"),
+            }),
+        }
+    }
+
     /// A barrier over the world ranks `ranks` (sorted, distinct, containing this rank).
     pub(crate) fn barrier(
         &self,

@@ -33,19 +33,26 @@ use crate::rma::Window;
 pub(crate) const DOORBELL: usize = 256;
 const _: () = assert!(handoff::team::MAX_COUNTERS * 8 <= DOORBELL);
 
-/// Every rank's part of a shared window, mapped here.
+/// Every part of a shared window, mapped here, by the world rank of its owner.
 pub(crate) struct Direct {
-    /// Base of each rank's part (`len` bytes each).
+    /// Per world rank: the base of its part (`len` bytes), null for ranks outside the
+    /// window's communicator (other nodes, on the mixed path).
     parts: Vec<*mut u8>,
     len: usize,
 }
 
 impl Direct {
-    /// Maps every rank's part of the shared window `win` (each at least `len` bytes).
-    pub(crate) fn new(win: &Window, size: usize, len: usize) -> Result<Direct, TeamError> {
-        let mut parts = Vec::with_capacity(size);
-        for rank in 0..size {
-            let (base, bytes) = win.shared_query(rank)?;
+    /// Maps every part of the shared window `win` (each at least `len` bytes), whose
+    /// communicator's rank `i` is world rank `members[i]`, in a job of `size` ranks.
+    pub(crate) fn new(
+        win: &Window,
+        members: &[usize],
+        size: usize,
+        len: usize,
+    ) -> Result<Direct, TeamError> {
+        let mut parts = vec![std::ptr::null_mut(); size];
+        for (i, &rank) in members.iter().enumerate() {
+            let (base, bytes) = win.shared_query(i)?;
             if base.is_null() || bytes < len || !(base as usize).is_multiple_of(128) {
                 return Err(TeamError::Transport {
                     transport: "MPI",
@@ -56,16 +63,30 @@ impl Direct {
                     ),
                 });
             }
-            parts.push(base);
+            parts[rank] = base;
         }
         Ok(Direct { parts, len })
     }
 
-    /// The address of byte `disp` of `pe`'s part; the caller checked `disp + n <= len`.
+    /// Only this rank's (`me`) own part, `len` bytes at `base` (128-byte aligned), in a job
+    /// of `size` ranks: a node with one rank.
+    pub(crate) fn alone(me: usize, size: usize, base: *mut u8, len: usize) -> Direct {
+        let mut parts = vec![std::ptr::null_mut(); size];
+        parts[me] = base;
+        Direct { parts, len }
+    }
+
+    /// Whether `pe`'s part is mapped here.
+    pub(crate) fn maps(&self, pe: usize) -> bool {
+        self.parts.get(pe).is_some_and(|p| !p.is_null())
+    }
+
+    /// The address of byte `disp` of `pe`'s part; the caller checked `disp + n <= len`
+    /// and that `pe`'s part is mapped.
     fn at(&self, pe: usize, disp: usize, n: usize) -> *mut u8 {
-        debug_assert!(disp + n <= self.len);
-        // SAFETY: `disp + n` is within the `len` bytes of `pe`'s part (checked by the
-        // transport against the heap and control sizes).
+        debug_assert!(disp + n <= self.len && self.maps(pe));
+        // SAFETY: `disp + n` is within the `len` bytes of `pe`'s mapped part (checked by the
+        // transport against the heap and control sizes, and `maps(pe)`).
         unsafe { self.parts[pe].add(disp) }
     }
 
@@ -94,11 +115,14 @@ impl Direct {
         self.signal(pe, sig, op);
     }
 
-    fn copy_in(&self, pe: usize, disp: usize, src: &[u8]) {
+    /// Copies `src` into `pe`'s part at `disp`, without a wake-up (the mixed path, whose
+    /// waits poll).
+    pub(crate) fn copy_in(&self, pe: usize, disp: usize, src: &[u8]) {
         let dst = self.at(pe, disp, src.len());
         // SAFETY: `dst` has room for `src.len()` bytes (checked range) and is shared memory,
         // never the caller's `src` (a Rust borrow). Concurrent readers see the bytes in any
-        // order; the signal after the copy (Release) is what publishes them.
+        // order; the signal after the copy publishes them (a Release update here; on the
+        // mixed path `MPI_Win_sync` then an MPI accumulate, see `mixed`).
         unsafe { std::ptr::copy(src.as_ptr(), dst, src.len()) };
     }
 

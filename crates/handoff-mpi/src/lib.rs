@@ -22,8 +22,11 @@
 //!
 //! # Mapping
 //!
-//! One window (`MPI_Win_allocate`, byte displacements) per team holds each rank's counters
-//! and then its symmetric heap; it stays in one passive-target epoch (`MPI_Win_lock_all`)
+//! Three paths, chosen at start (`HANDOFF_MPI_WINDOW`): `shared` when every rank is on one node
+//! (a shared window; see "Node awareness"), `mixed` when the job spans nodes and some node
+//! holds two ranks or more, `rma` otherwise. On the RMA path, one window
+//! (`MPI_Win_allocate`, byte displacements) per team holds each rank's counters and then
+//! its symmetric heap; it stays in one passive-target epoch (`MPI_Win_lock_all`)
 //! from creation to `finalize`. `put` is `MPI_Put` + `MPI_Win_flush_local` (the source is
 //! reusable on return, which a Rust borrow needs, so `put_nbi` is the same), `get` is
 //! `MPI_Get` + `MPI_Win_flush`, atomics are `MPI_Fetch_and_op` (`MPI_NO_OP` for fetch,
@@ -48,13 +51,30 @@
 //! signal word, and drive MPI's progress engine (`MPI_Iprobe`) between polls. The window
 //! must use the unified memory model; `MpiTransport::init` checks it.
 //!
+//! On the mixed path a put-with-signal to a node mate is: copy the data into the target's
+//! part of the node's shared window (stores through the mapping), `MPI_Win_sync` on that
+//! window, then the same `MPI_Accumulate` on the signal word. Why the target sees the data
+//! after the signal: in the unified model (§11.4) the `MPI_Win_sync` makes the origin's
+//! stores visible before anything the origin does after it (it is the sync §11.2.3 puts
+//! between a store to a shared window and the flag announcing it), and the accumulate is
+//! only issued after it, so whoever applies it — the origin's CPU through the library's
+//! shared memory, or the target's progress engine after a message — applies it after the
+//! data are visible; the target syncs before each poll and again, before returning, once
+//! it saw the signal (§11.7: sync, then load). `signal` and `counter_add` to a node mate
+//! sync the same way instead of flushing. Between ranks of different nodes the RMA path's
+//! order above holds unchanged. (The `mixed` module has the step-by-step argument.)
+//!
 //! # One word, one kind of atomic
 //!
 //! CPU atomics and MPI atomics on one word are not atomic with each other (MPI may
-//! implement an accumulate as lock + read + write). Here every *update* of a signal word,
-//! counter or atomic target — remote or by the owner itself (`ct_set` is an
+//! implement an accumulate as lock + read + write). So each path uses one kind only. On
+//! the RMA and mixed paths every *update* of a signal word, counter or atomic target —
+//! remote, between node mates (mixed), or by the owner itself (`ct_set` is an
 //! `MPI_Accumulate(MPI_REPLACE)` to this rank) — is an MPI atomic; the owner only *loads*
-//! its words (signal waits, `signal_fetch`, `ct_get`), which the unified model allows.
+//! its words (signal waits, `signal_fetch`, `ct_get`), which the unified model allows. The
+//! mixed path uses its node mapping for bulk data only (plain copies, no atomics): MPI
+//! does not promise that an accumulate to a node mate is a CPU atomic, so none is mixed
+//! in. On the shared path every update is a CPU atomic and MPI's RMA calls are not used.
 //! A program must not store into a signal word through `Team::local_mut` while puts may
 //! target it (the same rule as on shared memory).
 //!
@@ -63,7 +83,10 @@
 //! On the shared-window path (one node) waits are the team's usual ones: poll with the
 //! strategy, then sleep on this rank's futex doorbell, which every put, signal, counter
 //! update and atomic from a peer rings. MPI has no wake-up for a passive-target update, so
-//! on the RMA path every [`Wait`](handoff::sync::Wait) strategy polls: `spin` busy-polls;
+//! on the RMA and mixed paths every [`Wait`](handoff::sync::Wait) strategy polls (on the
+//! mixed path a node mate could ring the target's doorbell, but only after an
+//! `MPI_Win_flush` had completed its signal there — a round trip per signal with MPICH's
+//! active messages — so it does not): `spin` busy-polls;
 //! `spin-yield` and `adaptive` (after a short spin) yield the CPU between polls, so more
 //! ranks than CPUs still progress; `block` yields and then sleeps 50 µs between polls once
 //! a wait is longer than 1 ms.
@@ -81,13 +104,32 @@
 //! # Node awareness
 //!
 //! `MpiTransport::same_node` and `MpiTransport::nodes` say which ranks share a node
-//! (`MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`). When all do, the window is a shared one
-//! (`MPI_Win_allocate_shared`, every part mapped) and operations are loads, stores and the
-//! team's CPU atomics; otherwise every pair is served by MPI RMA calls
-//! (`HANDOFF_MPI_WINDOW=rma` forces that on one node, to exercise the inter-node path). Mixing
-//! the two within one team (shared memory between the on-node pairs of a multi-node job)
-//! is not done: it needs every signal word updated by one kind of atomic, so it would route
-//! all atomics through MPI and only bulk data through the mapping.
+//! (`MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`), and `Team::route(pe)` which mechanism
+//! serves each pair: `"mpi-shm"` for copies through a mapping, `"mpi-rma"` for MPI RMA.
+//!
+//! - **One node** (`shared`): the window is `MPI_Win_allocate_shared`, every part mapped;
+//!   operations are loads, stores and the team's CPU atomics, every pair `"mpi-shm"`.
+//! - **Several nodes, some with two ranks or more** (`mixed`): each node allocates a
+//!   shared window over its node communicator and maps its node mates' parts
+//!   (`MPI_Win_shared_query`); the team's world window is `MPI_Win_create` over that same
+//!   memory (a rank alone on its node uses page-aligned memory of its own). Puts and gets
+//!   between node mates are copies through the mapping (`"mpi-shm"`), everything else —
+//!   data to other nodes and *every* signal, counter and atomic, node mates included — is
+//!   MPI RMA on the world window (`"mpi-rma"`). `fence` publishes the copies
+//!   (`MPI_Win_sync`) and flushes; barriers do both before the MPI barrier and sync after.
+//! - **One rank per node, or `HANDOFF_MPI_WINDOW=rma`**: every pair is MPI RMA.
+//!
+//! `HANDOFF_MPI_NODES=k` splits the job into `k` pretend nodes of
+//! contiguous ranks (`MPI_Comm_split` by colour instead of the shared split), so one
+//! machine runs the mixed path: `mpirun -n 4` with `HANDOFF_MPI_NODES=2` makes {0,1} and
+//! {2,3} node mates. The tests run the conformance suite that way (2+2 and 2+1 ranks).
+//!
+//! What mixing buys, measured with pretend nodes on this 2-CPU machine (the `mixed_pairs`
+//! example; figures in the README's "Past one node"): a 1 MiB put between node mates runs
+//! at memory-copy speed, 2.1× the all-RMA team's; an 8 B put-with-signal between node mates
+//! gains 1.6× (510 vs 826 ns) — it skips the `MPI_Put` and its flush but still pays MPI's
+//! accumulate for the signal, the price of one kind of atomic per word; pairs across nodes
+//! are unchanged.
 
 #![cfg_attr(not(feature = "mpi"), allow(unused))]
 
@@ -96,12 +138,20 @@ mod comm;
 #[cfg(feature = "mpi")]
 mod direct;
 #[cfg(feature = "mpi")]
+mod mixed;
+#[cfg(feature = "mpi")]
+mod nodes;
+#[cfg(feature = "mpi")]
+mod poll;
+#[cfg(feature = "mpi")]
 mod rma;
 #[cfg(feature = "mpi")]
 mod transport;
 
 #[cfg(feature = "mpi")]
-pub use transport::{MpiTransport, ENV_WINDOW};
+pub use nodes::{ENV_NODES, ENV_WINDOW};
+#[cfg(feature = "mpi")]
+pub use transport::MpiTransport;
 
 /// Whether this build has the MPI transport (the `mpi` feature).
 pub const ENABLED: bool = cfg!(feature = "mpi");

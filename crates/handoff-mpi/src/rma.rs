@@ -147,14 +147,48 @@ impl Window {
                 )
             })?;
         }
+        // SAFETY: MPI_Win_allocate gave `len` bytes at `base`, ours until MPI_Win_free; no
+        // epoch is open yet, so no other rank accesses them.
+        unsafe { std::ptr::write_bytes(base, 0, len) };
+        Window::open(win, base)
+    }
+
+    /// Collective over `comm`: a window over memory this rank already has (`MPI_Win_create`),
+    /// `len` bytes at `base` — on the mixed path, this rank's part of its node's shared
+    /// window, so the world window and the node mapping are one memory. Checked and opened
+    /// as in [`allocate`](Self::allocate); the memory is not zeroed (it was at allocation).
+    ///
+    /// # Safety
+    ///
+    /// `base` must hold `len` bytes that stay valid until this window drops.
+    pub(crate) unsafe fn create(
+        comm: ffi::MPI_Comm,
+        base: *mut u8,
+        len: usize,
+    ) -> Result<Window, TeamError> {
+        let size = ffi::MPI_Aint::try_from(len).map_err(|_| {
+            TeamError::InvalidArgument(format!(
+                "a window of {len} bytes is beyond MPI's address type; ask for a smaller heap"
+            ))
+        })?;
+        // SAFETY: a predefined handle, valid after MPI_Init.
+        let mut win: ffi::MPI_Win = unsafe { ffi::RSMPI_WIN_NULL };
+        // SAFETY: `base` holds `len` bytes for the window's life (the caller's contract);
+        // the handle is written to a local.
+        check("MPI_Win_create", unsafe {
+            ffi::MPI_Win_create(base.cast(), size, 1, ffi::RSMPI_INFO_NULL, comm, &mut win)
+        })?;
+        Window::open(win, base)
+    }
+
+    /// Sets the error handler, checks the unified memory model and opens the passive-target
+    /// epoch of a window just created at `base`.
+    fn open(win: ffi::MPI_Win, base: *mut u8) -> Result<Window, TeamError> {
         let w = Window { win, base };
         // SAFETY: `win` is the window just created; the handler is predefined.
         check("MPI_Win_set_errhandler", unsafe {
             ffi::MPI_Win_set_errhandler(win, ffi::RSMPI_ERRORS_RETURN)
         })?;
-        // SAFETY: MPI_Win_allocate gave `len` bytes at `base`, ours until MPI_Win_free; no
-        // epoch is open yet, so no other rank accesses them.
-        unsafe { std::ptr::write_bytes(base, 0, len) };
         let mut model: *mut c_int = std::ptr::null_mut();
         let mut flag: c_int = 0;
         // SAFETY: for MPI_WIN_MODEL the attribute value is a pointer to an int, written

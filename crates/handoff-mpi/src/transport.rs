@@ -3,31 +3,22 @@
 //! window's calls.
 
 use std::cell::Cell;
-use std::time::Instant;
 
 use handoff::sync::Wait;
 use handoff::sys::Deadline;
 use handoff::team::{AtomicOp, SignalOp, TeamError, Transport, MAX_COUNTERS};
-use mpi::topology::Communicator;
-use mpi::traits::{AsRaw, Root};
+use mpi::traits::AsRaw;
 
 use crate::comm::Comm;
 use crate::direct::Direct;
+use crate::mixed::Mixed;
+use crate::nodes::{window_from_env, Kind, Nodes};
 use crate::rma::{RmaOp, Width, Window};
 
 /// Bytes before the heap in each rank's window: the counters (one u64 each), page-padded
 /// so the heap starts page aligned when the window does.
 const CTRL: usize = 4096;
 const _: () = assert!(MAX_COUNTERS * 8 <= CTRL);
-
-/// Environment: which window the team allocates: `auto` (the default: a shared-memory window
-/// when every rank is on one node, else `MPI_Win_allocate`), `shared`
-/// (`MPI_Win_allocate_shared`; one node only) or `rma` (`MPI_Win_allocate` even on one
-/// node, to exercise the library's inter-node path here).
-pub const ENV_WINDOW: &str = "HANDOFF_MPI_WINDOW";
-
-/// How long an `Adaptive` wait polls before it starts yielding the CPU at every poll.
-const SPIN_POLLS: u32 = 64;
 
 /// One PE's end of a team whose bytes move through MPI one-sided communication.
 ///
@@ -36,17 +27,21 @@ const SPIN_POLLS: u32 = 64;
 /// [`Team::finalize`](handoff::team::Team::finalize), and the whole job is aborted
 /// (`MPI_Abort`, with a line naming this rank) when it drops without it.
 pub struct MpiTransport {
-    // Drop order matters: the window (collective free), then the communicator, then MPI.
+    // Drop order matters: the world window (collective free; on the mixed path made over
+    // the node window's memory), then the node window, then the node communicator it
+    // spans, then the communicator, then MPI.
     win: Window,
+    /// On the mixed path: the node window, whose mapping serves data between node mates.
+    mixed: Option<Mixed>,
+    nodes: Nodes,
     comm: Comm,
     heap_len: usize,
     wait: Wait,
     finished: Cell<bool>,
-    /// With a shared window: every rank's part mapped here (puts are copies, signals and
-    /// atomics CPU atomics); `None`: every operation is an MPI RMA call.
+    /// With a shared window (one node): every rank's part mapped here (puts are copies,
+    /// signals and atomics CPU atomics); `None`: MPI RMA calls, but for the data between
+    /// node mates on the mixed path.
     direct: Option<Direct>,
-    /// Per world rank: the lowest world rank on its node (a node id).
-    nodes: Vec<usize>,
     _universe: mpi::environment::Universe,
 }
 
@@ -57,7 +52,7 @@ impl std::fmt::Debug for MpiTransport {
             .field("size", &self.comm.size())
             .field("heap_len", &self.heap_len)
             .field("window", &self.window_kind())
-            .field("nodes", &self.nodes)
+            .field("nodes", &self.nodes.ids)
             .finish_non_exhaustive()
     }
 }
@@ -80,45 +75,28 @@ impl MpiTransport {
                            MpiTransport per process"
                     .into(),
             })?;
-        let world = universe.world();
-        // Node ids: the world rank of rank 0 of this rank's shared-memory communicator.
-        let node = world.split_shared(0);
-        let mut leader = world.rank() as u64;
-        node.process_at_rank(0).broadcast_into(&mut leader);
-        let comm = Comm::dup(world.as_raw())?;
-        let nodes: Vec<usize> = comm
-            .allgather(leader, None, "node ids")?
-            .into_iter()
-            .map(|n| n as usize)
-            .collect();
+        let comm = Comm::dup(universe.world().as_raw())?;
+        let nodes = Nodes::discover(&comm)?;
         let len = CTRL.checked_add(heap_len).ok_or_else(|| {
             TeamError::InvalidArgument(format!("a heap of {heap_len} bytes is too large"))
         })?;
-        let one_node = nodes.iter().all(|&n| n == nodes[0]);
-        let shared = match std::env::var(ENV_WINDOW).as_deref() {
-            Err(_) | Ok("auto") => one_node,
-            Ok("shared") if one_node => true,
-            Ok("shared") => {
-                return Err(TeamError::BadEnv {
-                    var: ENV_WINDOW,
-                    value: "shared".into(),
-                    why: "the ranks run on more than one node; a shared window needs one".into(),
-                })
+        // Steps a rank can fail alone (a mapping it cannot use) end in an agreement
+        // (`Comm::agree`), so no rank enters the next collective call while another gave up.
+        let (win, direct, mixed) = match window_from_env(&nodes)? {
+            Kind::Shared => {
+                let win = Window::allocate(comm.raw(), len, true)?;
+                let all: Vec<usize> = (0..comm.size()).collect();
+                let direct = comm.agree(Direct::new(&win, &all, comm.size(), len))?;
+                (win, Some(direct), None)
             }
-            Ok("rma") => false,
-            Ok(other) => {
-                return Err(TeamError::BadEnv {
-                    var: ENV_WINDOW,
-                    value: other.into(),
-                    why: "expected auto, shared or rma".into(),
-                })
+            Kind::Rma => (Window::allocate(comm.raw(), len, false)?, None, None),
+            Kind::Mixed => {
+                let mixed = Mixed::new(&comm, &nodes, len)?;
+                // SAFETY: `mixed`'s part holds `len` bytes and is freed only after the
+                // world window (the fields' drop order).
+                let win = unsafe { Window::create(comm.raw(), mixed.base(), len)? };
+                (win, None, Some(mixed))
             }
-        };
-        let win = Window::allocate(comm.raw(), len, shared)?;
-        let direct = if shared {
-            Some(Direct::new(&win, comm.size(), len)?)
-        } else {
-            None
         };
         if !(win.base() as usize).is_multiple_of(128) {
             return Err(TeamError::Transport {
@@ -132,12 +110,13 @@ impl MpiTransport {
         }
         Ok(MpiTransport {
             win,
+            mixed,
+            nodes,
             comm,
             heap_len,
             wait,
             finished: Cell::new(false),
             direct,
-            nodes,
             _universe: universe,
         })
     }
@@ -163,28 +142,52 @@ impl MpiTransport {
         Self::init(heap, wait)
     }
 
-    /// Whether PE `pe` runs on this PE's node (`MPI_Comm_split_type` shared).
+    /// Whether PE `pe` runs on this PE's node (`MPI_Comm_split_type` shared, or the pretend
+    /// nodes of [`ENV_NODES`](crate::ENV_NODES)); `false` for a PE not in the team.
     pub fn same_node(&self, pe: usize) -> bool {
-        self.nodes.get(pe) == self.nodes.get(self.comm.rank())
+        self.nodes.ids.get(pe) == self.nodes.ids.get(self.comm.rank())
     }
 
     /// The window's kind: `"shared"` (`MPI_Win_allocate_shared`, operations as loads,
-    /// stores and CPU atomics) or `"rma"` (`MPI_Win_allocate`, operations as MPI RMA
-    /// calls); see [`ENV_WINDOW`].
+    /// stores and CPU atomics), `"mixed"` (puts and gets between node mates copies through
+    /// their node's shared window, everything else MPI RMA calls on a world window; see the
+    /// crate docs) or `"rma"` (`MPI_Win_allocate`, operations as MPI RMA calls); see
+    /// [`ENV_WINDOW`](crate::ENV_WINDOW).
     pub fn window_kind(&self) -> &'static str {
-        if self.direct.is_some() {
-            "shared"
-        } else {
-            "rma"
+        match (&self.direct, &self.mixed) {
+            (Some(_), _) => "shared",
+            (None, Some(_)) => "mixed",
+            (None, None) => "rma",
         }
     }
 
     /// How many nodes the team spans.
     pub fn nodes(&self) -> usize {
-        let mut n = self.nodes.clone();
-        n.sort_unstable();
-        n.dedup();
-        n.len()
+        self.nodes.count()
+    }
+
+    /// The mixed path's node window, if `pe` is a node mate on it (its data go by copies).
+    fn mate(&self, pe: usize) -> Option<&Mixed> {
+        self.mixed.as_ref().filter(|m| m.maps(pe))
+    }
+
+    /// Before an MPI update of a word at `pe` that announces earlier puts (a signal, a
+    /// counter): complete those puts — the node window's `MPI_Win_sync` for a node mate's
+    /// copies (mixed path), `MPI_Win_flush(pe)` for `MPI_Put`s (crate docs).
+    fn settle(&self, pe: usize) -> Result<(), TeamError> {
+        match self.mate(pe) {
+            Some(m) => m.publish(),
+            None => self.win.flush(pe),
+        }
+    }
+
+    /// `MPI_Win_sync` on the world window and, on the mixed path, the node window.
+    fn sync(&self) -> Result<(), TeamError> {
+        self.win.sync()?;
+        match &self.mixed {
+            Some(m) => m.publish(),
+            None => Ok(()),
+        }
     }
 
     fn target(
@@ -293,8 +296,8 @@ impl Transport for MpiTransport {
     fn rank(&self) -> usize {
         self.comm.rank()
     }
-    fn route(&self, _pe: usize) -> &'static str {
-        if self.direct.is_some() {
+    fn route(&self, pe: usize) -> &'static str {
+        if self.direct.is_some() || self.mate(pe).is_some() {
             "mpi-shm"
         } else {
             "mpi-rma"
@@ -321,7 +324,13 @@ impl Transport for MpiTransport {
                 x.put(pe, d, src);
                 Ok(())
             }
-            None => self.win.put(pe, d, src),
+            None => match self.mate(pe) {
+                Some(m) => {
+                    m.put(pe, d, src);
+                    Ok(())
+                }
+                None => self.win.put(pe, d, src),
+            },
         }
     }
 
@@ -332,7 +341,13 @@ impl Transport for MpiTransport {
                 x.get(pe, d, dst);
                 Ok(())
             }
-            None => self.win.get(pe, d, dst),
+            None => match self.mate(pe) {
+                Some(m) => {
+                    m.get(pe, d, dst);
+                    Ok(())
+                }
+                None => self.win.get(pe, d, dst),
+            },
         }
     }
 
@@ -344,8 +359,10 @@ impl Transport for MpiTransport {
             return;
         }
         // MPI orders no two puts (only accumulates to one word, §11.7.2); the one way to
-        // order earlier puts before later ones is to complete them.
-        self.or_abort(self.win.flush_all());
+        // order earlier puts before later ones is to complete them (and, on the mixed path,
+        // to publish the copies to node mates, see `mixed`).
+        let publish = self.mixed.as_ref().map_or(Ok(()), Mixed::publish);
+        self.or_abort(publish.and_then(|()| self.win.flush_all()));
     }
 
     fn quiet(&self) {
@@ -355,7 +372,7 @@ impl Transport for MpiTransport {
             std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
             return;
         }
-        self.or_abort(self.win.flush_all().and_then(|()| self.win.sync()));
+        self.or_abort(self.win.flush_all().and_then(|()| self.sync()));
     }
 
     fn atomic64(&self, pe: usize, offset: usize, op: AtomicOp<u64>) -> Result<u64, TeamError> {
@@ -382,7 +399,7 @@ impl Transport for MpiTransport {
         }
         // Complete earlier puts to `pe` at `pe` first: MPI does not order a put before an
         // accumulate (crate docs), so the signal must not start before the data landed.
-        self.win.flush(pe)?;
+        self.settle(pe)?;
         let (v, op) = rma_op(op);
         self.win.accumulate_u64(pe, d, v, op)
     }
@@ -437,12 +454,12 @@ impl Transport for MpiTransport {
             x.signal(pe, d, SignalOp::Add(n));
             return Ok(());
         }
-        self.win.flush(pe)?;
+        self.settle(pe)?;
         self.win.accumulate_u64(pe, d, n, RmaOp::Sum)
     }
 
     fn counter_get(&self, ct: usize) -> u64 {
-        self.or_abort(self.win.sync());
+        self.or_abort(self.sync());
         // Acquire: pairs with MPI's completion of the accumulate (after MPI_Win_sync, crate
         // docs), so data put before the counting put are visible.
         self.counter_word(ct)
@@ -464,7 +481,7 @@ impl Transport for MpiTransport {
             .counter_disp(ct)
             .and_then(|d| self.win.accumulate_u64(me, d, value, RmaOp::Replace))
             .and_then(|()| self.win.flush(me))
-            .and_then(|()| self.win.sync());
+            .and_then(|()| self.sync());
         self.or_abort(r);
     }
 
@@ -496,43 +513,21 @@ impl Transport for MpiTransport {
         what: &'static str,
     ) -> Result<usize, TeamError> {
         // The shared-window path sleeps on this rank's doorbell, rung by every update (see
-        // `direct`). MPI has no wake-up for passive-target updates, so on the RMA path every
-        // strategy polls: between polls it drives MPI's progress (for libraries whose RMA
-        // needs the target to call MPI) and, except under `Spin`, gives up the CPU so an
-        // oversubscribed peer runs.
+        // `direct`). The RMA and mixed paths poll (see `poll`): their updates are MPI's,
+        // which ring no doorbell; the mixed path's copies between node mates are always
+        // announced by an MPI update, so they need none either.
         if let Some(x) = &self.direct {
             return x.wait(self.comm.rank(), poll, self.wait, deadline, what);
         }
-        let start = Instant::now();
-        let mut polls: u32 = 0;
-        loop {
-            self.win.sync()?;
-            if let Some(v) = poll() {
-                return Ok(v);
-            }
-            self.comm.progress();
-            if deadline.is_some_and(|d| d.expired()) {
-                return Err(TeamError::Timeout { what });
-            }
-            polls = polls.saturating_add(1);
-            match self.wait {
-                Wait::Spin => std::hint::spin_loop(),
-                Wait::SpinYield => std::thread::yield_now(),
-                Wait::Adaptive { spin_budget } => {
-                    if polls > SPIN_POLLS || start.elapsed() > spin_budget {
-                        std::thread::yield_now();
-                    }
-                }
-                // No futex to sleep on: yield, then short sleeps once the wait is long.
-                Wait::Block => {
-                    if start.elapsed().as_millis() >= 1 {
-                        std::thread::sleep(std::time::Duration::from_micros(50));
-                    } else {
-                        std::thread::yield_now();
-                    }
-                }
-            }
-        }
+        crate::poll::wait(
+            &|| self.win.sync(),
+            &|| self.sync(),
+            &|| self.comm.progress(),
+            poll,
+            self.wait,
+            deadline,
+            what,
+        )
     }
 
     fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError> {
@@ -545,8 +540,11 @@ impl Transport for MpiTransport {
         // Complete this PE's puts at their targets, meet, then order our own loads after
         // what the others completed here.
         self.win.flush_all()?;
+        if let Some(m) = &self.mixed {
+            m.publish()?;
+        }
         self.comm.barrier(ranks, deadline)?;
-        self.win.sync()
+        self.sync()
     }
 
     fn agree(&self, seq: u64, value: u64, deadline: Option<Deadline>) -> Result<(), TeamError> {

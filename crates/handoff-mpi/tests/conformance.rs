@@ -9,37 +9,10 @@ mod common;
 
 use std::time::Duration;
 
-use common::{is_pe, mpirun};
-use handoff::team::{Cmp, SignalOp, Team};
+use common::{assert_ok, is_pe, mpirun, pe};
+use handoff::team::{Cmp, SignalOp};
 use handoff_mpi::MpiTransport;
 use handoff_testkit::conformance;
-
-/// A rank's part: join, run `f`, finalize; any failure prints one line and exits 1.
-fn pe(f: impl FnOnce(&Team<MpiTransport>) -> Result<(), String>) -> ! {
-    let team = handoff_mpi::join().unwrap_or_else(|e| {
-        eprintln!("PE could not join: {e}");
-        std::process::exit(1)
-    });
-    // A hang becomes an error naming the wait, well before the job's timeout.
-    team.set_timeout(Some(Duration::from_secs(40)));
-    if let Err(e) = f(&team) {
-        eprintln!("PE {}: {e}", team.rank());
-        std::process::exit(1);
-    }
-    team.finalize().unwrap_or_else(|e| {
-        eprintln!("finalize: {e}");
-        std::process::exit(1)
-    });
-    std::process::exit(0)
-}
-
-fn assert_ok(job: &common::Job, what: &str) {
-    assert!(
-        job.status.is_some_and(|s| s.success()),
-        "{what}: the job failed ({:?}); its output is above",
-        job.status
-    );
-}
 
 #[test]
 fn conformance_mpi_2_and_4_ranks() {
@@ -220,7 +193,8 @@ fn a_sleeping_waiter_is_woken_by_the_put() {
 }
 
 /// Bad settings are errors that say what to do, on every rank, not panics or hangs: an
-/// unknown window kind, and an empty heap.
+/// unknown window kind, more pretend nodes than ranks, a shared window over (pretend)
+/// nodes, and an empty heap.
 #[test]
 fn bad_settings_are_clear_errors() {
     const NAME: &str = "bad_settings_are_clear_errors";
@@ -244,7 +218,15 @@ fn bad_settings_are_clear_errors() {
     let cases = [
         (
             [("HANDOFF_MPI_WINDOW", "bogus"), ("HANDOFF_HEAP_SIZE", "1M")],
-            "HANDOFF_MPI_WINDOW=\"bogus\": expected auto, shared or rma",
+            "HANDOFF_MPI_WINDOW=\"bogus\": expected auto, shared, mixed or rma",
+        ),
+        (
+            [("HANDOFF_MPI_NODES", "3"), ("HANDOFF_HEAP_SIZE", "1M")],
+            "HANDOFF_MPI_NODES=\"3\": expected a node count from 1 to the job's 2 ranks",
+        ),
+        (
+            [("HANDOFF_MPI_WINDOW", "shared"), ("HANDOFF_MPI_NODES", "2")],
+            "more than one node; a shared window needs one (use mixed or auto)",
         ),
         (
             [("HANDOFF_MPI_WINDOW", "auto"), ("HANDOFF_HEAP_SIZE", "0")],

@@ -11,6 +11,8 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::time::Duration;
 
 use handoff::sys::Deadline;
+use handoff::team::Team;
+use handoff_mpi::MpiTransport;
 use handoff_probe::proc::ChildGuard;
 
 /// Set (to `1`) in the ranks' environment.
@@ -88,4 +90,32 @@ pub fn mpirun(test: &str, n: usize, env: &[(&str, &str)], limit: Duration) -> Jo
 fn is_root() -> bool {
     use std::os::unix::fs::MetadataExt;
     std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+}
+
+/// A rank's part: join, run `f`, finalize; any failure prints one line and exits 1.
+pub fn pe(f: impl FnOnce(&Team<MpiTransport>) -> Result<(), String>) -> ! {
+    let team = handoff_mpi::join().unwrap_or_else(|e| {
+        eprintln!("PE could not join: {e}");
+        std::process::exit(1)
+    });
+    // A hang becomes an error naming the wait, well before the job's timeout.
+    team.set_timeout(Some(Duration::from_secs(40)));
+    if let Err(e) = f(&team) {
+        eprintln!("PE {}: {e}", team.rank());
+        std::process::exit(1);
+    }
+    team.finalize().unwrap_or_else(|e| {
+        eprintln!("finalize: {e}");
+        std::process::exit(1)
+    });
+    std::process::exit(0)
+}
+
+/// Fails the test unless the job exited 0.
+pub fn assert_ok(job: &Job, what: &str) {
+    assert!(
+        job.status.is_some_and(|s| s.success()),
+        "{what}: the job failed ({:?}); its output is above",
+        job.status
+    );
 }
