@@ -2,6 +2,7 @@
 
 use clap::Args;
 use handoff_lab::experiments::alltoall::{self, Config, Method};
+use handoff_lab::experiments::team_mpi::TransportKind;
 use handoff_lab::experiments::team_run;
 
 use crate::cli_bench::{parse_list, parse_size, run_ctx, BenchOutputArgs};
@@ -36,6 +37,10 @@ pub struct AlltoallArgs {
     /// The PEs' wait: spin, spin-yield, block or adaptive.
     #[arg(long, default_value = "adaptive")]
     wait: String,
+    /// Transports to run side by side: shm (handoff's team), mpi-shm and mpi-rma (the MPI
+    /// transport under mpiexec with a shared window / MPI RMA calls; needs the `mpi` build).
+    #[arg(long, default_value = "shm")]
+    transport: String,
     /// Test only: skip-put@N (in round N PE 1 skips its put to PE 0) or exit@N (PE 1 dies).
     #[arg(long, hide = true)]
     fault: Option<String>,
@@ -65,6 +70,7 @@ pub fn run(a: AlltoallArgs) -> Result<u8, Failure> {
     cfg.samples = a.samples.unwrap_or(cfg.samples);
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.wait = a.wait.clone();
+    cfg.transports = TransportKind::parse_list("alltoall", &a.transport)?;
     if let Some(f) = &a.fault {
         cfg.fault = Some(team_run::parse_fault("alltoall", &["skip-put", "exit"], f)?);
     }

@@ -2,6 +2,7 @@
 
 use clap::Args;
 use handoff_lab::experiments::pingpong::{self, Config, Method};
+use handoff_lab::experiments::team_mpi::TransportKind;
 use handoff_lab::experiments::team_run;
 
 use crate::cli_bench::{parse_list, parse_size, run_ctx, BenchOutputArgs};
@@ -35,6 +36,10 @@ pub struct PingpongArgs {
     /// The PEs' wait: spin, spin-yield, block or adaptive.
     #[arg(long, default_value = "adaptive")]
     wait: String,
+    /// Transports to run side by side: shm (handoff's team), mpi-shm and mpi-rma (the MPI
+    /// transport under mpiexec with a shared window / MPI RMA calls; needs the `mpi` build).
+    #[arg(long, default_value = "shm")]
+    transport: String,
     /// Test only: skip-put@N (PE 0 sends message N without the data) or exit@N (PE 1 dies).
     #[arg(long, hide = true)]
     fault: Option<String>,
@@ -75,6 +80,7 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.warmup = cfg.warmup.min(cfg.round_trips);
     cfg.wait = a.wait.clone();
+    cfg.transports = TransportKind::parse_list("pingpong", &a.transport)?;
     if let Some(f) = &a.fault {
         cfg.fault = Some(team_run::parse_fault("pingpong", &["skip-put", "exit"], f)?);
     }

@@ -2,6 +2,7 @@
 
 use clap::Args;
 use handoff_lab::experiments::stencil::{self, Config, Method};
+use handoff_lab::experiments::team_mpi::TransportKind;
 use handoff_lab::experiments::team_run;
 
 use crate::cli_bench::{parse_list, run_ctx, BenchOutputArgs};
@@ -41,6 +42,10 @@ pub struct StencilArgs {
     /// The PEs' wait: spin, spin-yield, block or adaptive.
     #[arg(long, default_value = "adaptive")]
     wait: String,
+    /// Transports to run side by side: shm (handoff's team), mpi-shm and mpi-rma (the MPI
+    /// transport under mpiexec with a shared window / MPI RMA calls; needs the `mpi` build).
+    #[arg(long, default_value = "shm")]
+    transport: String,
     /// Test only: wrong-value@ROW (PE 0 sends that row's boundary off by one once) or
     /// exit@ROW (PE 1 dies there).
     #[arg(long, hide = true)]
@@ -94,6 +99,7 @@ pub fn run(a: StencilArgs) -> Result<u8, Failure> {
     cfg.iterations = a.iterations.unwrap_or(cfg.iterations);
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.wait = a.wait.clone();
+    cfg.transports = TransportKind::parse_list("stencil", &a.transport)?;
     if let Some(f) = &a.fault {
         cfg.fault = Some(team_run::parse_fault(
             "stencil",

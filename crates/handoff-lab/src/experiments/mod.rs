@@ -16,5 +16,6 @@ pub mod queue;
 pub mod rma_sync;
 pub mod rt_common;
 pub mod stencil;
+pub mod team_mpi;
 pub mod team_run;
 pub mod team_worker;

@@ -17,9 +17,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use handoff::sync::Wait;
-use handoff::team::{Launch, Placement, Team, TeamError};
+use handoff::team::{Launch, Placement, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
+use super::team_mpi::TransportKind;
 use crate::bench::registry::BenchError;
 
 /// The report section of the three experiments.
@@ -39,6 +40,10 @@ pub struct PeOutput {
     pub verified: bool,
     /// The first failed check, in words ("" when verified).
     pub failure: String,
+    /// `routes[j]`: the mechanism that served this PE's operations to PE j
+    /// ([`Team::route`]: "shm", "mpi-shm", "mpi-rma"); empty from older workers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<String>,
 }
 
 impl PeOutput {
@@ -83,6 +88,9 @@ pub struct TeamSpec {
     pub deadline: Duration,
     /// The point, for error messages ("counting-put 8 B same-core").
     pub label: String,
+    /// Which transport serves the team ([`TransportKind::Shm`]: `team::Launch`; an MPI
+    /// kind: `mpiexec`, see [`super::team_mpi`]).
+    pub transport: TransportKind,
 }
 
 /// Starts the team of `spec`, waits for it and returns every PE's output, by rank.
@@ -90,6 +98,9 @@ pub struct TeamSpec {
 /// Errors (all [`BenchError::Failed`]): the team could not start, a PE failed (its rank and
 /// how), the watchdog fired, or a PE printed no valid output line.
 pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
+    if spec.transport != TransportKind::Shm {
+        return super::team_mpi::run_mpiexec(spec);
+    }
     let fail = |message: String| BenchError::Failed {
         experiment: spec.experiment,
         message: format!("{}: {message}", spec.label),
@@ -204,19 +215,73 @@ pub fn parse_output(rank: usize, text: &str) -> Result<PeOutput, OutputError> {
     Ok(out)
 }
 
-/// Inside a worker: joins the team this process was started in, with every wait bounded by
-/// `wait_timeout`.
-pub fn join(experiment: &'static str, wait_timeout: Duration) -> Result<Team, BenchError> {
+/// What a PE of a counting-puts experiment runs, on any transport: the worker's JSON spec.
+pub trait PeBody: serde::de::DeserializeOwned {
+    /// The experiment.
+    const NAME: &'static str;
+    /// The bound on every wait of the team.
+    fn wait_timeout(&self) -> Duration;
+    /// This PE's part of the run.
+    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, TeamError>;
+}
+
+/// The body of a worker process (`handoff __worker NAME SPEC`): parses the spec, joins the
+/// team this process was started in — handoff's shared-memory team from `team::Launch`, or,
+/// under `mpiexec`, the MPI team of the job ([`super::team_mpi`]) — runs `B`, prints this
+/// PE's output line (with its routes) and ends its part of the team.
+pub fn worker_main<B: PeBody>(args: &[String]) -> Result<(), BenchError> {
+    let spec: B = args
+        .first()
+        .and_then(|a| serde_json::from_str(a).ok())
+        .ok_or_else(|| BenchError::Usage {
+            experiment: B::NAME,
+            message: format!("the {} worker takes one JSON spec", B::NAME),
+        })?;
+    if std::env::var_os(handoff::team::ENV_RANK).is_none()
+        && super::team_mpi::mpi_world_size().is_some()
+    {
+        return mpi_worker(&spec);
+    }
     let team = Team::from_env().map_err(|e| BenchError::Failed {
-        experiment,
+        experiment: B::NAME,
         message: format!("joining the team: {e}"),
     })?;
-    team.set_timeout(Some(wait_timeout));
-    Ok(team)
+    run_and_finish(team, &spec)
+}
+
+#[cfg(feature = "mpi")]
+fn mpi_worker<B: PeBody>(spec: &B) -> Result<(), BenchError> {
+    let team = handoff_mpi::join().map_err(|e| BenchError::Failed {
+        experiment: B::NAME,
+        message: format!("joining the MPI team: {e}"),
+    })?;
+    super::team_mpi::pin_from_env(team.rank());
+    run_and_finish(team, spec)
+}
+
+#[cfg(not(feature = "mpi"))]
+fn mpi_worker<B: PeBody>(_: &B) -> Result<(), BenchError> {
+    Err(BenchError::Usage {
+        experiment: B::NAME,
+        message: super::team_mpi::NO_MPI.into(),
+    })
+}
+
+fn run_and_finish<B: PeBody, X: Transport>(team: Team<X>, spec: &B) -> Result<(), BenchError> {
+    team.set_timeout(Some(spec.wait_timeout()));
+    let mut out = spec.run(&team).map_err(|e| team_failed(B::NAME, e))?;
+    out.routes = (0..team.size())
+        .map(|pe| team.route(pe).to_string())
+        .collect();
+    finish(B::NAME, team, &out)
 }
 
 /// Inside a worker: prints this PE's output line and ends its part of the team.
-pub fn finish(experiment: &'static str, team: Team, out: &PeOutput) -> Result<(), BenchError> {
+pub fn finish<X: Transport>(
+    experiment: &'static str,
+    team: Team<X>,
+    out: &PeOutput,
+) -> Result<(), BenchError> {
     let line = serde_json::to_string(out).unwrap_or_default();
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "{line}")
@@ -226,6 +291,17 @@ pub fn finish(experiment: &'static str, team: Team, out: &PeOutput) -> Result<()
             message: format!("writing the result line: {e}"),
         })?;
     team.finalize().map_err(|e| team_failed(experiment, e))
+}
+
+/// The `transport` param of a record from its runs' outputs: the routes the PEs reported,
+/// summarized ([`super::team_mpi::summarize`]), or the kind that was asked for when no PE
+/// reported routes.
+pub fn transport_of(outs: &[PeOutput], asked: TransportKind) -> String {
+    if outs.iter().any(|o| o.routes.is_empty()) {
+        return asked.name().to_string();
+    }
+    let routes: Vec<Vec<String>> = outs.iter().map(|o| o.routes.clone()).collect();
+    super::team_mpi::summarize(&routes)
 }
 
 /// A team call failed inside a worker.
@@ -393,6 +469,7 @@ mod tests {
             heap: 1 << 16,
             deadline: Duration::from_millis(deadline_ms),
             label: "test point".into(),
+            transport: TransportKind::Shm,
         }
     }
 
@@ -447,6 +524,7 @@ mod tests {
             samples: vec![1.5],
             verified: true,
             failure: String::new(),
+            routes: Vec::new(),
         };
         let text = format!("noise\n{}\n", serde_json::to_string(&o).unwrap());
         assert_eq!(parse_output(1, &text).unwrap(), o);
