@@ -2,7 +2,6 @@
 
 use clap::Args;
 use handoff_lab::experiments::alltoall::{self, Config, Method};
-use handoff_lab::experiments::team_mpi::TransportKind;
 use handoff_lab::experiments::team_run;
 
 use crate::cli_bench::{parse_list, parse_size, run_ctx, BenchOutputArgs};
@@ -70,7 +69,11 @@ pub fn run(a: AlltoallArgs) -> Result<u8, Failure> {
     cfg.samples = a.samples.unwrap_or(cfg.samples);
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.wait = a.wait.clone();
-    cfg.transports = TransportKind::parse_list("alltoall", &a.transport)?;
+    cfg.transports = crate::mpi_bench::transports("alltoall", &a.transport)?;
+    if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
+        crate::mpi_bench::note_ignored(&[("--cpus", a.cpus.trim() != "all")]);
+        cfg.pes = vec![w];
+    }
     if let Some(f) = &a.fault {
         cfg.fault = Some(team_run::parse_fault("alltoall", &["skip-put", "exit"], f)?);
     }

@@ -2,7 +2,6 @@
 
 use clap::Args;
 use handoff_lab::experiments::pingpong::{self, Config, Method};
-use handoff_lab::experiments::team_mpi::TransportKind;
 use handoff_lab::experiments::team_run;
 
 use crate::cli_bench::{parse_list, parse_size, run_ctx, BenchOutputArgs};
@@ -80,7 +79,17 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.warmup = cfg.warmup.min(cfg.round_trips);
     cfg.wait = a.wait.clone();
-    cfg.transports = TransportKind::parse_list("pingpong", &a.transport)?;
+    cfg.transports = crate::mpi_bench::transports("pingpong", &a.transport)?;
+    if crate::mpi_bench::world().is_some() {
+        crate::mpi_bench::note_ignored(&[
+            ("--placement", a.placement.trim() != "all"),
+            ("--cpus", a.cpus.trim() != "all"),
+        ]);
+        cfg.placements = vec![pingpong::PairPlacement {
+            class: pingpong::MPIRUN.into(),
+            cpus: [0, 1],
+        }];
+    }
     if let Some(f) = &a.fault {
         cfg.fault = Some(team_run::parse_fault("pingpong", &["skip-put", "exit"], f)?);
     }

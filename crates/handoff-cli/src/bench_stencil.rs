@@ -2,7 +2,6 @@
 
 use clap::Args;
 use handoff_lab::experiments::stencil::{self, Config, Method};
-use handoff_lab::experiments::team_mpi::TransportKind;
 use handoff_lab::experiments::team_run;
 
 use crate::cli_bench::{parse_list, run_ctx, BenchOutputArgs};
@@ -99,7 +98,17 @@ pub fn run(a: StencilArgs) -> Result<u8, Failure> {
     cfg.iterations = a.iterations.unwrap_or(cfg.iterations);
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.wait = a.wait.clone();
-    cfg.transports = TransportKind::parse_list("stencil", &a.transport)?;
+    cfg.transports = crate::mpi_bench::transports("stencil", &a.transport)?;
+    if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
+        crate::mpi_bench::note_ignored(&[("--cpus", a.cpus.trim() != "all")]);
+        if a.weak_pes.is_some_and(|p| p != w) {
+            return Err(Failure::usage(format!(
+                "--weak-pes: under mpirun the job's {w} ranks are the team; drop it"
+            )));
+        }
+        cfg.strong_pes = vec![w];
+        cfg.weak_pes = w;
+    }
     if let Some(f) = &a.fault {
         cfg.fault = Some(team_run::parse_fault(
             "stencil",

@@ -52,8 +52,11 @@ impl BenchOutputArgs {
     /// Writes `results` as asked; 130 when the run was interrupted, 3 when data failed
     /// verification, else 0.
     pub fn emit(&self, results: &BenchResults, format: Format) -> Result<u8, Failure> {
-        output::write_output(&render::render(results, format), self.output.as_deref())
-            .map_err(|e| Failure::runtime(e.to_string()))?;
+        // Under mpirun only rank 0 writes; the others compute the same exit code.
+        if !crate::mpi_bench::secondary() {
+            output::write_output(&render::render(results, format), self.output.as_deref())
+                .map_err(|e| Failure::runtime(e.to_string()))?;
+        }
         if results.partial && CANCEL.load(std::sync::atomic::Ordering::Relaxed) {
             eprintln!("handoff: interrupted; the output holds the points measured so far");
             return Ok(EXIT_INTERRUPTED);

@@ -383,6 +383,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             deadline: Duration::from_secs(180),
             label: format!("{} {size} B {p} PEs", method.name()),
             transport,
+            members: Vec::new(),
         };
         let mut per_run = Vec::new();
         let mut verified = true;

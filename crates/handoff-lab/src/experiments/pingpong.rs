@@ -110,6 +110,9 @@ pub struct PairPlacement {
     pub cpus: [usize; 2],
 }
 
+/// The placement class under `mpirun`, which places and pins the ranks itself.
+pub const MPIRUN: &str = "mpirun";
+
 /// One CPU pair per placement class among `cpus` (same core first), or the first two CPUs as
 /// `other-core` when the topology cannot be read.
 pub fn placements(cpus: &[usize]) -> Vec<PairPlacement> {
@@ -397,9 +400,16 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             }
         }
     }
+    // Under mpirun: rank 0 with each other rank in turn (the job's ranks as pairs).
+    let world = super::team_session::world().map_or(2, |(_, w)| w);
+    let pairs: Vec<usize> = (1..world).collect();
+    let points: Vec<_> = points
+        .into_iter()
+        .flat_map(|pt| pairs.iter().map(move |&j| (pt, j)))
+        .collect();
     ctx.progress.begin(points.len(), NAME);
     for p in &cfg.placements {
-        if p.cpus[0] != p.cpus[1] {
+        if p.cpus[0] != p.cpus[1] && p.class != MPIRUN {
             if let Some(ns) = super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]) {
                 res.c2c.push(C2cPair {
                     cpu_a: p.cpus[0],
@@ -410,7 +420,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             }
         }
     }
-    for (i, &(p, size, method, transport)) in points.iter().enumerate() {
+    for (i, &((p, size, method, transport), peer)) in points.iter().enumerate() {
         if ctx.cancel.load(Ordering::Relaxed) {
             res.partial = true;
             res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
@@ -437,8 +447,9 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             deadline: Duration::from_secs(120),
             label: format!("{} {size} B {}", method.name(), p.class),
             transport,
+            members: if world > 2 { vec![0, peer] } else { Vec::new() },
         };
-        let floor = (p.cpus[0] != p.cpus[1])
+        let floor = (p.cpus[0] != p.cpus[1] && p.class != MPIRUN)
             .then(|| super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]))
             .flatten();
         let mut per_run = Vec::new();
@@ -471,8 +482,13 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             experiment: NAME,
             message: e.to_string(),
         })?;
+        let series = series_name(method, &p.class, transport);
         let mut rec = BenchRecord::new(
-            series_name(method, &p.class, transport),
+            if world > 2 {
+                format!("{series} (0-{peer})")
+            } else {
+                series
+            },
             size as f64,
             per_run.len() as u64,
             spec.samples * spec.round_trips * 2,
@@ -481,7 +497,15 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         .param("method", method.name())
         .param("size_bytes", size)
         .param("placement", p.class.clone())
-        .param("cpus", format!("{},{}", p.cpus[0], p.cpus[1]))
+        .param(
+            "cpus",
+            if p.class == MPIRUN {
+                MPIRUN.to_string()
+            } else {
+                format!("{},{}", p.cpus[0], p.cpus[1])
+            },
+        )
+        .param("pair", format!("0-{peer}"))
         .param("transport", route)
         .metric("latency_us", m);
         rec.c2c_one_way_ns = floor;

@@ -102,7 +102,7 @@ pub fn check_available(
     experiment: &'static str,
     kinds: &[TransportKind],
 ) -> Result<(), BenchError> {
-    if kinds.iter().all(|k| *k == TransportKind::Shm) {
+    if kinds.iter().all(|k| *k == TransportKind::Shm) || super::team_session::active() {
         return Ok(());
     }
     if !handoff_mpi::ENABLED {
@@ -140,6 +140,16 @@ pub fn mpi_world_size() -> Option<usize> {
         .iter()
         .find_map(|v| std::env::var(v).ok())
         .and_then(|s| s.trim().parse().ok())
+}
+
+/// This process's rank in its MPI job (MPICH's `PMI_RANK`, Open MPI's
+/// `OMPI_COMM_WORLD_RANK`), 0 outside one.
+pub fn mpi_world_rank() -> usize {
+    ["PMI_RANK", "OMPI_COMM_WORLD_RANK"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok())
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0)
 }
 
 /// Whether this process is a rank of an MPI job of more than one rank.

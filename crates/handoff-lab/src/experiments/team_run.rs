@@ -91,6 +91,9 @@ pub struct TeamSpec {
     /// Which transport serves the team ([`TransportKind::Shm`]: `team::Launch`; an MPI
     /// kind: `mpiexec`, see [`super::team_mpi`]).
     pub transport: TransportKind,
+    /// Under `mpirun` ([`super::team_session`]): the job ranks that run this team, as ranks
+    /// `0..`; empty: every rank (then `pes` must be the job's size).
+    pub members: Vec<usize>,
 }
 
 /// Starts the team of `spec`, waits for it and returns every PE's output, by rank.
@@ -98,6 +101,20 @@ pub struct TeamSpec {
 /// Errors (all [`BenchError::Failed`]): the team could not start, a PE failed (its rank and
 /// how), the watchdog fired, or a PE printed no valid output line.
 pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
+    if super::team_session::active() {
+        let worker = crate::bench::registry::by_name(spec.experiment)
+            .and_then(|i| i.worker)
+            .ok_or_else(|| BenchError::Failed {
+                experiment: spec.experiment,
+                message: "no worker body to run under mpirun".into(),
+            })?;
+        return super::team_session::run_phase(
+            spec.experiment,
+            worker,
+            &spec.spec,
+            spec.members.clone(),
+        );
+    }
     if spec.transport != TransportKind::Shm {
         return super::team_mpi::run_mpiexec(spec);
     }
@@ -237,6 +254,9 @@ pub fn worker_main<B: PeBody>(args: &[String]) -> Result<(), BenchError> {
             experiment: B::NAME,
             message: format!("the {} worker takes one JSON spec", B::NAME),
         })?;
+    if super::team_session::active() {
+        return super::team_session::phase(&spec);
+    }
     if std::env::var_os(handoff::team::ENV_RANK).is_none()
         && super::team_mpi::mpi_world_size().is_some()
     {
@@ -470,6 +490,7 @@ mod tests {
             deadline: Duration::from_millis(deadline_ms),
             label: "test point".into(),
             transport: TransportKind::Shm,
+            members: Vec::new(),
         }
     }
 

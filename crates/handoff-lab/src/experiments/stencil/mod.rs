@@ -330,6 +330,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             deadline: Duration::from_secs(300),
             label: format!("{kind} {} {}×{} on {} PEs", method.name(), g.m, g.n, g.pes),
             transport,
+            members: Vec::new(),
         };
         let mut per_run = Vec::new();
         let mut verified = true;
