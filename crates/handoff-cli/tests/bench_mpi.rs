@@ -171,6 +171,29 @@ fn alltoall_and_stencil_on_four_ranks_are_verified() {
 }
 
 #[test]
+fn rma_sync_on_three_ranks_is_verified_in_every_mode() {
+    let _g = serial();
+    let v = json(
+        &mpiexec(
+            3,
+            &[
+                "bench", "rma-sync", "--iters", "50", "--reps", "2", "--runs", "1", "--format",
+                "json", "-q",
+            ],
+            &[("HANDOFF_MPI_WINDOW", "rma")],
+        ),
+        "rma-sync",
+    );
+    // 8 modes at p = 3, pscw-k at k = 1 and 2: 9 records, every one on the job's 3 ranks.
+    assert_eq!(records(&v).len(), 9, "{v}");
+    for r in records(&v) {
+        assert_eq!(r["params"]["pes"], 3, "{r}");
+        assert_eq!(r["params"]["transport"], "mpi-rma", "{r}");
+    }
+    check_records(&v, "sync_us", 1);
+}
+
+#[test]
 fn side_by_side_runs_both_transports_as_separate_series() {
     let _g = serial();
     let mut cmd = Command::new(BIN);

@@ -239,6 +239,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
 
 impl team_run::PeBody for WorkerSpec {
     const NAME: &'static str = NAME;
+    type Error = TeamError;
     fn wait_timeout(&self) -> Duration {
         Duration::from_secs_f64(self.wait_timeout_s)
     }

@@ -236,10 +236,12 @@ pub fn parse_output(rank: usize, text: &str) -> Result<PeOutput, OutputError> {
 pub trait PeBody: serde::de::DeserializeOwned {
     /// The experiment.
     const NAME: &'static str;
+    /// What a PE's part can fail with (a team call's error).
+    type Error: std::fmt::Display;
     /// The bound on every wait of the team.
     fn wait_timeout(&self) -> Duration;
     /// This PE's part of the run.
-    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, TeamError>;
+    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, Self::Error>;
 }
 
 /// The body of a worker process (`handoff __worker NAME SPEC`): parses the spec, joins the
@@ -289,7 +291,7 @@ fn mpi_worker<B: PeBody>(_: &B) -> Result<(), BenchError> {
 
 fn run_and_finish<B: PeBody, X: Transport>(team: Team<X>, spec: &B) -> Result<(), BenchError> {
     team.set_timeout(Some(spec.wait_timeout()));
-    let mut out = spec.run(&team).map_err(|e| team_failed(B::NAME, e))?;
+    let mut out = spec.run(&team).map_err(|e| pe_failed(B::NAME, e))?;
     out.routes = (0..team.size())
         .map(|pe| team.route(pe).to_string())
         .collect();
@@ -326,6 +328,11 @@ pub fn transport_of(outs: &[PeOutput], asked: TransportKind) -> String {
 
 /// A team call failed inside a worker.
 pub fn team_failed(experiment: &'static str, e: handoff::team::TeamError) -> BenchError {
+    pe_failed(experiment, e)
+}
+
+/// A PE's part failed inside a worker.
+pub fn pe_failed(experiment: &'static str, e: impl std::fmt::Display) -> BenchError {
     BenchError::Failed {
         experiment,
         message: format!("PE: {e}"),

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use handoff::team::{Team, TeamError, Transport};
 
-use super::team_run::{team_failed, PeBody, PeOutput};
+use super::team_run::{pe_failed, team_failed, PeBody, PeOutput};
 use super::team_view::PhaseView;
 use crate::bench::registry::BenchError;
 
@@ -202,7 +202,7 @@ pub fn phase_on<X: Transport, B: PeBody>(
         Some(view) => {
             let team = Team::new(view);
             team.set_timeout(Some(spec.wait_timeout()));
-            let mut out = spec.run(&team).map_err(e)?;
+            let mut out = spec.run(&team).map_err(|err| pe_failed(B::NAME, err))?;
             out.routes = (0..team.size())
                 .map(|pe| team.route(pe).to_string())
                 .collect();
