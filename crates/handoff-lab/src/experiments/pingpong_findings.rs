@@ -113,14 +113,21 @@ fn mpi_findings(res: &BenchResults, classes: &[String]) -> Vec<Finding> {
                     size as u64
                 );
                 let claim = format!(
-                    "handoff's shared-memory team is at least as fast as the MPI transport                      ({}) for a {} B put-signal [{class}]",
+                    "handoff's shared-memory team is at least as fast as the MPI transport \
+                     ({}) for a {} B put-signal [{class}]",
                     t.name(),
                     size as u64
                 );
                 let why = if t == TransportKind::MpiShm {
-                    "mpi-shm maps the MPI library's shared window and then does the same loads,                      stores and CPU atomics as shm; only the MPI library's wait (polling with                      MPI_Win_sync) differs, so parity or a small cost is expected."
+                    "mpi-shm maps the MPI library's shared window and then does the same loads, \
+                     stores and CPU atomics as shm; only the MPI library's wait (polling with \
+                     MPI_Win_sync) differs, so parity or a small cost is expected."
                 } else {
-                    "mpi-rma makes every put an MPI_Put + MPI_Win_flush and the signal an                      MPI_Accumulate, which the MPI library carries through its own protocol                      (on one node its shared-memory channel), and the target polls without a                      futex wake-up; several times shm is expected for small messages, less for                      large ones where the copy dominates."
+                    "mpi-rma makes every put an MPI_Put + MPI_Win_flush and the signal an \
+                     MPI_Accumulate, which the MPI library carries through its own protocol \
+                     (on one node its shared-memory channel), and the target polls without a \
+                     futex wake-up; several times shm is expected for small messages, less for \
+                     large ones where the copy dominates."
                 };
                 out.push(team_run::because(
                     at_least(&claim, &what, &mpi, &shm, 1.0),
