@@ -91,6 +91,7 @@ pub fn run_ctx<'a>(
         allowed_cpus: allowed,
         cancel: &CANCEL,
         progress,
+        transports: vec![handoff_lab::experiments::team_mpi::TransportKind::Shm],
     })
 }
 
@@ -160,6 +161,7 @@ pub fn run_for_report(
     machine: &handoff_lab::schema::Machine,
     allowed: &[usize],
     progress: &mut dyn Progress,
+    transports: &[handoff_lab::experiments::team_mpi::TransportKind],
 ) -> Result<(Vec<BenchResults>, Vec<String>), Failure> {
     let tool = handoff_lab::machine::tool();
     let mut out = Vec::new();
@@ -173,6 +175,7 @@ pub fn run_for_report(
             break;
         }
         let mut ctx = run_ctx(quick, machine, &tool, allowed, progress)?;
+        ctx.transports = transports.to_vec();
         match run(&mut ctx) {
             Ok(r) => out.push(r),
             Err(e) => {

@@ -396,7 +396,10 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let cfg = Config::for_report(ctx.quick);
+    let mut cfg = Config::for_report(ctx.quick);
+    if !ctx.transports.is_empty() {
+        cfg.transports = ctx.transports.clone();
+    }
     run(ctx, &cfg)
 }
 

@@ -422,7 +422,10 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    if !ctx.transports.is_empty() {
+        cfg.transports = ctx.transports.clone();
+    }
     run(&cfg, ctx)
 }
 
