@@ -505,9 +505,12 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 format!("{},{}", p.cpus[0], p.cpus[1])
             },
         )
-        .param("pair", format!("0-{peer}"))
         .param("transport", route)
         .metric("latency_us", m);
+        if super::team_session::active() {
+            // Under mpirun: which ranks were the pair (rank 0 with each other in turn).
+            rec = rec.param("pair", format!("0-{peer}"));
+        }
         rec.c2c_one_way_ns = floor;
         res.records.push(rec);
         ctx.progress.advance(&format!(

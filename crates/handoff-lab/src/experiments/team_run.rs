@@ -1,7 +1,10 @@
-//! What the counting-puts experiments (`pingpong`, `alltoall`, `stencil`) share: starting one
-//! team of PEs as `handoff __worker NAME SPEC` through [`handoff::team::Launch`], each PE
-//! printing one [`PeOutput`] line on its stdout, with a watchdog; joining the team inside a
-//! worker; and the payload patterns the PEs verify.
+//! What the counting-puts experiments (`pingpong`, `alltoall`, `stencil`, and `rma-sync`)
+//! share: starting one team of PEs as `handoff __worker NAME SPEC` through
+//! [`handoff::team::Launch`] (or, for an MPI transport, through `mpiexec`:
+//! [`super::team_mpi`]; or, when the command itself runs under `mpirun`, as a phase of the
+//! job's team: [`super::team_session`]), each PE printing one [`PeOutput`] line on its
+//! stdout, with a watchdog; the PE body generic over the transport ([`PeBody`],
+//! [`worker_main`]); and the payload patterns the PEs verify.
 //!
 //! # Failure ends a run, never hangs it
 //!
