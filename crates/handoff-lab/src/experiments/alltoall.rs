@@ -483,7 +483,13 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
 fn bandwidth(res: &BenchResults, method: Method, pes: usize, size: f64) -> Option<Vec<f64>> {
     res.records
         .iter()
-        .find(|r| r.x == size && r.series == series_name(method, pes, TransportKind::Shm))
+        .find(|r| {
+            r.x == size
+                && r.param_text("method") == method.name()
+                && r.param_f64("pes") == Some(pes as f64)
+                // Shared memory's (records from before MPI transports have no transport).
+                && ["shm", ""].contains(&r.param_text("transport").as_str())
+        })
         .and_then(|r| r.metrics.get("bandwidth_node_mbps"))
         .map(|m| m.run_means.clone())
 }

@@ -1,7 +1,7 @@
 //! The findings of `pingpong`: the seed's claims at 8 B (fence-flag over each method), and
 //! what the MPI transport costs next to handoff's team when both ran side by side.
 
-use super::{series_name, team_run, Method, TransportKind};
+use super::{team_run, Method, TransportKind};
 use crate::bench::findings::{at_least, judge};
 use crate::bench::{BenchResults, Finding};
 
@@ -18,10 +18,19 @@ fn latency_over(
     size: f64,
     transport: TransportKind,
 ) -> Option<Vec<f64>> {
-    let series = series_name(method, class, transport);
+    // A record without `transport` is from before MPI transports: shared memory.
+    let want = match transport {
+        TransportKind::Shm => ["shm", ""],
+        t => [t.name(), t.name()],
+    };
     res.records
         .iter()
-        .find(|r| r.x == size && r.series == series)
+        .find(|r| {
+            r.x == size
+                && r.param_text("method") == method.name()
+                && r.param_text("placement") == class
+                && want.contains(&r.param_text("transport").as_str())
+        })
         .and_then(|r| r.metrics.get("latency_us"))
         .map(|m| m.run_means.clone())
 }

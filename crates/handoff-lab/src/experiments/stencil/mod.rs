@@ -435,7 +435,9 @@ fn mflops(res: &BenchResults, method: Method, pes: usize) -> Option<Vec<f64>> {
         .iter()
         .find(|r| {
             r.param_text("scaling") == "strong"
-                && r.series == format!("strong: {}", method.name())
+                && r.param_text("method") == method.name()
+                // Shared memory's (records from before MPI transports have no transport).
+                && ["shm", ""].contains(&r.param_text("transport").as_str())
                 && r.param_f64("pes") == Some(pes as f64)
         })
         .and_then(|r| r.metrics.get("mflops"))
