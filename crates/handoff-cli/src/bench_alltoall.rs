@@ -36,6 +36,10 @@ pub struct AlltoallArgs {
     /// The PEs' wait: spin, spin-yield, block or adaptive.
     #[arg(long, default_value = "adaptive")]
     wait: String,
+    /// Transports to run side by side: shm (handoff's team), mpi-shm and mpi-rma (the MPI
+    /// transport under mpiexec with a shared window / MPI RMA calls; needs the `mpi` build).
+    #[arg(long, default_value = "shm")]
+    transport: String,
     /// Test only: skip-put@N (in round N PE 1 skips its put to PE 0) or exit@N (PE 1 dies).
     #[arg(long, hide = true)]
     fault: Option<String>,
@@ -65,6 +69,11 @@ pub fn run(a: AlltoallArgs) -> Result<u8, Failure> {
     cfg.samples = a.samples.unwrap_or(cfg.samples);
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.wait = a.wait.clone();
+    cfg.transports = crate::mpi_bench::transports("alltoall", &a.transport)?;
+    if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
+        crate::mpi_bench::note_ignored(&[("--cpus", a.cpus.trim() != "all")]);
+        cfg.pes = vec![w];
+    }
     if let Some(f) = &a.fault {
         cfg.fault = Some(team_run::parse_fault("alltoall", &["skip-put", "exit"], f)?);
     }

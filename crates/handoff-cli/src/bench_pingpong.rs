@@ -35,6 +35,10 @@ pub struct PingpongArgs {
     /// The PEs' wait: spin, spin-yield, block or adaptive.
     #[arg(long, default_value = "adaptive")]
     wait: String,
+    /// Transports to run side by side: shm (handoff's team), mpi-shm and mpi-rma (the MPI
+    /// transport under mpiexec with a shared window / MPI RMA calls; needs the `mpi` build).
+    #[arg(long, default_value = "shm")]
+    transport: String,
     /// Test only: skip-put@N (PE 0 sends message N without the data) or exit@N (PE 1 dies).
     #[arg(long, hide = true)]
     fault: Option<String>,
@@ -75,6 +79,17 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.warmup = cfg.warmup.min(cfg.round_trips);
     cfg.wait = a.wait.clone();
+    cfg.transports = crate::mpi_bench::transports("pingpong", &a.transport)?;
+    if crate::mpi_bench::world().is_some() {
+        crate::mpi_bench::note_ignored(&[
+            ("--placement", a.placement.trim() != "all"),
+            ("--cpus", a.cpus.trim() != "all"),
+        ]);
+        cfg.placements = vec![pingpong::PairPlacement {
+            class: pingpong::MPIRUN.into(),
+            cpus: [0, 1],
+        }];
+    }
     if let Some(f) = &a.fault {
         cfg.fault = Some(team_run::parse_fault("pingpong", &["skip-put", "exit"], f)?);
     }

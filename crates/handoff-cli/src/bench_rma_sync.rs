@@ -35,6 +35,10 @@ pub struct RmaSyncArgs {
     /// Runs (a fresh team each).
     #[arg(long)]
     runs: Option<u64>,
+    /// Transports to run side by side: shm (handoff's team), mpi-shm and mpi-rma (the MPI
+    /// transport under mpiexec with a shared window / MPI RMA calls; needs the `mpi` build).
+    #[arg(long, default_value = "shm")]
+    transport: String,
     /// Testing: PE 0 puts one wrong value, which verification must catch (exit 3).
     #[arg(long, hide = true)]
     fault: bool,
@@ -77,6 +81,14 @@ pub fn run(a: RmaSyncArgs) -> Result<u8, Failure> {
     cfg.reps = a.reps.unwrap_or(cfg.reps);
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.fault = a.fault;
+    cfg.transports = crate::mpi_bench::transports("rma-sync", &a.transport)?;
+    if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
+        crate::mpi_bench::note_ignored(&[("--cpus", a.cpus.trim() != "all")]);
+        cfg.pes = vec![w];
+        if a.k.is_none() {
+            cfg.ks = (1..w).collect();
+        }
+    }
     cfg.validate()?;
     install_interrupt_handler();
     let m = crate::common::Machine::detect()?;

@@ -41,6 +41,10 @@ pub struct StencilArgs {
     /// The PEs' wait: spin, spin-yield, block or adaptive.
     #[arg(long, default_value = "adaptive")]
     wait: String,
+    /// Transports to run side by side: shm (handoff's team), mpi-shm and mpi-rma (the MPI
+    /// transport under mpiexec with a shared window / MPI RMA calls; needs the `mpi` build).
+    #[arg(long, default_value = "shm")]
+    transport: String,
     /// Test only: wrong-value@ROW (PE 0 sends that row's boundary off by one once) or
     /// exit@ROW (PE 1 dies there).
     #[arg(long, hide = true)]
@@ -94,6 +98,17 @@ pub fn run(a: StencilArgs) -> Result<u8, Failure> {
     cfg.iterations = a.iterations.unwrap_or(cfg.iterations);
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.wait = a.wait.clone();
+    cfg.transports = crate::mpi_bench::transports("stencil", &a.transport)?;
+    if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
+        crate::mpi_bench::note_ignored(&[("--cpus", a.cpus.trim() != "all")]);
+        if a.weak_pes.is_some_and(|p| p != w) {
+            return Err(Failure::usage(format!(
+                "--weak-pes: under mpirun the job's {w} ranks are the team; drop it"
+            )));
+        }
+        cfg.strong_pes = vec![w];
+        cfg.weak_pes = w;
+    }
     if let Some(f) = &a.fault {
         cfg.fault = Some(team_run::parse_fault(
             "stencil",

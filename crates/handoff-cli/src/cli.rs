@@ -200,15 +200,23 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::Exchange(a)) => bench_exchange(a),
         Command::Bench(Bench::C2c(a)) => bench_c2c(a),
         Command::Bench(Bench::PrivateVars(a)) => crate::bench_private_vars::run(a),
-        Command::Bench(Bench::Pingpong(a)) => crate::bench_pingpong::run(a),
-        Command::Bench(Bench::Alltoall(a)) => crate::bench_alltoall::run(a),
-        Command::Bench(Bench::Stencil(a)) => crate::bench_stencil::run(a),
+        Command::Bench(Bench::Pingpong(a)) => {
+            crate::mpi_bench::run("pingpong", || crate::bench_pingpong::run(a))
+        }
+        Command::Bench(Bench::Alltoall(a)) => {
+            crate::mpi_bench::run("alltoall", || crate::bench_alltoall::run(a))
+        }
+        Command::Bench(Bench::Stencil(a)) => {
+            crate::mpi_bench::run("stencil", || crate::bench_stencil::run(a))
+        }
         Command::Bench(Bench::Malloc(a)) => crate::bench_malloc::run(a),
         Command::Bench(Bench::Kneighbor(a)) => crate::bench_kneighbor::run(a),
         Command::Bench(Bench::Queue(a)) => crate::bench_queue::run(a),
         Command::Bench(Bench::Aggregation(a)) => crate::bench_aggregation::run(a),
         Command::Bench(Bench::Channels(a)) => crate::bench_channels::run(a),
-        Command::Bench(Bench::RmaSync(a)) => crate::bench_rma_sync::run(a),
+        Command::Bench(Bench::RmaSync(a)) => {
+            crate::mpi_bench::run("rma-sync", || crate::bench_rma_sync::run(a))
+        }
         Command::Bench(Bench::Atomics(a)) => crate::bench_atomics::run(a),
         Command::Bench(Bench::Msgrate(a)) => crate::bench_msgrate::run(a, false),
         Command::Bench(Bench::Overlap(a)) => crate::bench_msgrate::run(a, true),

@@ -52,8 +52,11 @@ impl BenchOutputArgs {
     /// Writes `results` as asked; 130 when the run was interrupted, 3 when data failed
     /// verification, else 0.
     pub fn emit(&self, results: &BenchResults, format: Format) -> Result<u8, Failure> {
-        output::write_output(&render::render(results, format), self.output.as_deref())
-            .map_err(|e| Failure::runtime(e.to_string()))?;
+        // Under mpirun only rank 0 writes; the others compute the same exit code.
+        if !crate::mpi_bench::secondary() {
+            output::write_output(&render::render(results, format), self.output.as_deref())
+                .map_err(|e| Failure::runtime(e.to_string()))?;
+        }
         if results.partial && CANCEL.load(std::sync::atomic::Ordering::Relaxed) {
             eprintln!("handoff: interrupted; the output holds the points measured so far");
             return Ok(EXIT_INTERRUPTED);
@@ -88,6 +91,7 @@ pub fn run_ctx<'a>(
         allowed_cpus: allowed,
         cancel: &CANCEL,
         progress,
+        transports: vec![handoff_lab::experiments::team_mpi::TransportKind::Shm],
     })
 }
 
@@ -157,6 +161,7 @@ pub fn run_for_report(
     machine: &handoff_lab::schema::Machine,
     allowed: &[usize],
     progress: &mut dyn Progress,
+    transports: &[handoff_lab::experiments::team_mpi::TransportKind],
 ) -> Result<(Vec<BenchResults>, Vec<String>), Failure> {
     let tool = handoff_lab::machine::tool();
     let mut out = Vec::new();
@@ -170,6 +175,7 @@ pub fn run_for_report(
             break;
         }
         let mut ctx = run_ctx(quick, machine, &tool, allowed, progress)?;
+        ctx.transports = transports.to_vec();
         match run(&mut ctx) {
             Ok(r) => out.push(r),
             Err(e) => {

@@ -8,6 +8,7 @@ use crate::{progress, Failure, EXIT_INTERRUPTED};
 use clap::Args;
 use handoff_lab::experiments::c2c;
 use handoff_lab::experiments::exchange;
+use handoff_lab::experiments::team_mpi::{self, TransportKind};
 use handoff_lab::progress::Progress;
 use handoff_lab::report::plan;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,11 @@ pub struct ReportArgs {
     /// names (see `handoff bench --help`).
     #[arg(long, default_value = "all", value_name = "LIST")]
     pub experiments: String,
+    /// Transports the team experiments (pingpong, alltoall, stencil, rma-sync) run side by
+    /// side: shm (default), mpi-shm, mpi-rma (the MPI transport under mpiexec; needs the
+    /// `mpi` build and mpiexec on PATH), e.g. `--experiments pingpong --transport shm,mpi-rma`.
+    #[arg(long, default_value = "shm")]
+    pub transport: String,
     /// Stop after this many exchange records and write a partial report (for tests).
     #[arg(long, hide = true)]
     pub stop_after_records: Option<usize>,
@@ -39,6 +45,8 @@ pub struct ReportArgs {
 /// Runs `handoff report`.
 pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     let selected = select_experiments(&args.experiments)?;
+    let transports = TransportKind::parse_list("report", &args.transport)?;
+    team_mpi::check_available("report", &transports)?;
     let allowed = allowed_cpus()?;
     let flags = overrides(&args.common, &allowed)?;
     let m = Machine::detect()?;
@@ -101,6 +109,7 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
             &machine,
             &allowed,
             &mut prog,
+            &transports,
         )?
     };
     stopped |= experiments.iter().any(|e| e.partial);

@@ -18,6 +18,7 @@ mod cli_bench;
 mod cli_report;
 mod cli_rt;
 mod common;
+mod mpi_bench;
 mod progress;
 mod run;
 

@@ -22,7 +22,8 @@ impl Stderr {
         Stderr {
             bar: None,
             tty: std::io::stderr().is_terminal(),
-            quiet,
+            // Under mpirun only rank 0 shows progress.
+            quiet: quiet || crate::mpi_bench::secondary(),
             total: 0,
             done: 0,
             what: String::new(),

@@ -455,3 +455,29 @@ fn ctrl_c_stops_after_the_current_team_with_partial_output_and_no_segments() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Without the `mpi` feature, a command under mpirun (MPICH's PMI_SIZE > 1) and an MPI
+/// transport both say how to rebuild, exit 2, and run nothing.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn without_the_mpi_feature_mpirun_and_mpi_transports_say_how_to_rebuild() {
+    let mut cmd = std::process::Command::new(common::BIN);
+    cmd.args(["bench", "pingpong", "--sizes", "8", "-q"])
+        .env("PMI_SIZE", "2")
+        .env("PMI_RANK", "0");
+    let out = common::run_cmd(&mut cmd);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("built without MPI") && err.contains("--features mpi"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    let out = handoff(&["bench", "alltoall", "--transport", "shm,mpi-shm", "-q"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--features mpi"),
+        "{}",
+        text(&out.stderr)
+    );
+}

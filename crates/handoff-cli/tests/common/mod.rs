@@ -16,8 +16,14 @@ pub fn serial() -> std::sync::MutexGuard<'static, ()> {
 }
 
 pub fn handoff(args: &[&str]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
+    let mut cmd = Command::new(BIN);
+    cmd.args(args);
+    run_cmd(&mut cmd)
+}
+
+/// Runs `cmd` with its output captured and a 120 s watchdog (no test may hang).
+pub fn run_cmd(cmd: &mut Command) -> Output {
+    let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -29,6 +35,12 @@ pub fn handoff(args: &[&str]) -> Output {
     let dog = std::thread::spawn(move || {
         if rx.recv_timeout(Duration::from_secs(120)).is_err() {
             let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            // And its process group, when it leads one (an mpiexec job started with
+            // `process_group(0)`), so no rank keeps the pipes open.
+            let _ = Command::new("kill")
+                .args(["-9", "--", &format!("-{pid}")])
+                .stderr(Stdio::null())
+                .status();
         }
     });
     let mut out = String::new();

@@ -33,6 +33,10 @@ pub struct RunCtx<'a> {
     pub cancel: &'a AtomicBool,
     /// Progress (one phase per experiment is plenty).
     pub progress: &'a mut dyn Progress,
+    /// The transports the team experiments (`pingpong`, `alltoall`, `stencil`, `rma-sync`)
+    /// run side by side in their report plans (`handoff report --transport`; `[shm]`
+    /// unless asked).
+    pub transports: Vec<crate::experiments::team_mpi::TransportKind>,
 }
 
 /// Runs an experiment's report plan.

@@ -143,11 +143,14 @@ impl BenchRecord {
         self.params.get(name).and_then(|v| v.as_f64())
     }
 
-    /// The key `compare` matches on: series and every parameter.
+    /// The key `compare` matches on: series and every parameter, except `transport` when it
+    /// is `shm` (what every record of a team experiment was before MPI transports existed,
+    /// so results from before still match; an MPI transport's series differs anyway).
     pub fn key(&self) -> String {
         let params: Vec<String> = self
             .params
             .iter()
+            .filter(|(k, v)| !(k.as_str() == "transport" && v.as_str() == Some("shm")))
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
         format!("{} [{}]", self.series, params.join(", "))
@@ -275,6 +278,15 @@ mod tests {
         assert_eq!(
             back.records[0].key(),
             "put-signal [method=\"put-signal\", size_bytes=8]"
+        );
+        // transport=shm is what records without the param meant: the same key; an MPI
+        // transport is another key.
+        let shm = back.records[0].clone().param("transport", "shm");
+        assert_eq!(shm.key(), back.records[0].key());
+        let mpi = back.records[0].clone().param("transport", "mpi-rma");
+        assert_eq!(
+            mpi.key(),
+            "put-signal [method=\"put-signal\", size_bytes=8, transport=\"mpi-rma\"]"
         );
         let err = BenchResults::from_json_str(r#"{"schema":"handoff.exchange/1"}"#).unwrap_err();
         assert!(matches!(err, LoadError::WrongSchema { .. }), "{err}");

@@ -19,9 +19,10 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use handoff::team::{Cmp, Team, TeamError, MAX_PES};
+use handoff::team::{Cmp, Team, TeamError, Transport, MAX_PES};
 use serde::{Deserialize, Serialize};
 
+use super::team_mpi::TransportKind;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
 use crate::bench::findings::{at_least, judge};
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
@@ -118,6 +119,9 @@ pub struct Config {
     /// Test only: `skip-put@N` (in round N PE 1 skips its data put to PE 0 but still
     /// synchronizes) or `exit@N` (PE 1 exits with code 9 in round N).
     pub fault: Option<team_run::Fault>,
+    /// The transports to run every point over, side by side (see `pingpong`).
+    #[serde(default)]
+    pub transports: Vec<TransportKind>,
 }
 
 impl Config {
@@ -146,6 +150,7 @@ impl Config {
             runs: if quick { 3 } else { 5 },
             wait: "adaptive".into(),
             fault: None,
+            transports: vec![TransportKind::Shm],
         }
     }
 
@@ -194,7 +199,12 @@ impl Config {
             ));
         }
         team_run::parse_wait(NAME, &self.wait)?;
-        Ok(())
+        if self.transports.is_empty() {
+            return Err(bad(
+                "no transport: use --transport shm,mpi-shm,mpi-rma".into()
+            ));
+        }
+        super::team_mpi::check_available(NAME, &self.transports)
     }
 
     /// Rounds per sample for `pes` PEs of `size`: `rounds`, fewer when a round moves a lot
@@ -222,21 +232,23 @@ pub struct WorkerSpec {
     pub wait_timeout_s: f64,
 }
 
-/// The body of a PE: `handoff __worker alltoall SPEC`.
+/// The body of a PE: `handoff __worker alltoall SPEC` (under `team::Launch` or mpiexec).
 fn worker(args: &[String]) -> Result<(), BenchError> {
-    let spec: WorkerSpec = args
-        .first()
-        .and_then(|a| serde_json::from_str(a).ok())
-        .ok_or_else(|| BenchError::Usage {
-            experiment: NAME,
-            message: "the alltoall worker takes one JSON spec".into(),
-        })?;
-    let team = team_run::join(NAME, Duration::from_secs_f64(spec.wait_timeout_s))?;
-    let out = pe_main(&team, &spec).map_err(|e| team_run::team_failed(NAME, e))?;
-    team_run::finish(NAME, team, &out)
+    team_run::worker_main::<WorkerSpec>(args)
 }
 
-fn pe_main(team: &Team, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
+impl team_run::PeBody for WorkerSpec {
+    const NAME: &'static str = NAME;
+    type Error = TeamError;
+    fn wait_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.wait_timeout_s)
+    }
+    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, TeamError> {
+        pe_main(team, self)
+    }
+}
+
+fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
     let (me, p) = (team.rank(), team.size());
     let words = spec.size / 8;
     let recv = team.alloc::<u64>(2 * p * words)?;
@@ -338,12 +350,14 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     for &p in &cfg.pes {
         for &size in &cfg.sizes {
             for &m in &cfg.methods {
-                points.push((p, size, m));
+                for &t in &cfg.transports {
+                    points.push((p, size, m, t));
+                }
             }
         }
     }
     ctx.progress.begin(points.len(), NAME);
-    for (i, &(p, size, method)) in points.iter().enumerate() {
+    for (i, &(p, size, method, transport)) in points.iter().enumerate() {
         if ctx.cancel.load(Ordering::Relaxed) {
             res.partial = true;
             res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
@@ -369,9 +383,12 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             heap: 2 * p * size + (1 << 20),
             deadline: Duration::from_secs(180),
             label: format!("{} {size} B {p} PEs", method.name()),
+            transport,
+            members: Vec::new(),
         };
         let mut per_run = Vec::new();
         let mut verified = true;
+        let mut route = transport.name().to_string();
         for _ in 0..cfg.runs {
             let outs = match team_run::run_team(&team) {
                 Ok(o) => o,
@@ -386,6 +403,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     o.failure
                 ));
             }
+            route = team_run::transport_of(&outs, transport);
             per_run.push(outs[0].samples.clone());
         }
         if per_run.is_empty() {
@@ -406,7 +424,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         };
         res.records.push(
             BenchRecord::new(
-                format!("{}, {p} PEs", method.name()),
+                series_name(method, p, transport),
                 size as f64,
                 per_run.len() as u64,
                 cfg.samples * rounds,
@@ -415,12 +433,16 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             .param("method", method.name())
             .param("size_bytes", size)
             .param("pes", p)
+            .param("transport", route)
             .metric("round_us", metric("µs", false, &per_run)?)
             .metric("bandwidth_pe_mbps", metric("MB/s", true, &bw(1.0))?)
             .metric("bandwidth_node_mbps", metric("MB/s", true, &bw(p as f64))?),
         );
-        ctx.progress
-            .advance(&format!("{} {size} B {p} PEs", method.name()));
+        ctx.progress.advance(&format!(
+            "{} {size} B {p} PEs {}",
+            method.name(),
+            transport.name()
+        ));
     }
     ctx.progress.end();
     res.notes.push(
@@ -441,8 +463,19 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     Ok(res)
 }
 
+/// A record's series: "method, p PEs", with " [mpi-rma]" for an MPI transport.
+fn series_name(method: Method, p: usize, transport: TransportKind) -> String {
+    match transport {
+        TransportKind::Shm => format!("{}, {p} PEs", method.name()),
+        t => format!("{}, {p} PEs [{}]", method.name(), t.name()),
+    }
+}
+
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    if !ctx.transports.is_empty() {
+        cfg.transports = ctx.transports.clone();
+    }
     run(&cfg, ctx)
 }
 
@@ -454,6 +487,8 @@ fn bandwidth(res: &BenchResults, method: Method, pes: usize, size: f64) -> Optio
             r.x == size
                 && r.param_text("method") == method.name()
                 && r.param_f64("pes") == Some(pes as f64)
+                // Shared memory's (records from before MPI transports have no transport).
+                && ["shm", ""].contains(&r.param_text("transport").as_str())
         })
         .and_then(|r| r.metrics.get("bandwidth_node_mbps"))
         .map(|m| m.run_means.clone())

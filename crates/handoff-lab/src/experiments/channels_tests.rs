@@ -27,6 +27,7 @@ fn both_layouts_deliver_everything_once() {
         allowed_cpus: &[0],
         cancel: &cancel,
         progress: &mut prog,
+        transports: Vec::new(),
     };
     for layout in [Layout::Xpyc, Layout::Xconn] {
         let (rate, seen) = one_run(&cfg, layout, false, 3, &ctx).unwrap();

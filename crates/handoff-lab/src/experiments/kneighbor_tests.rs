@@ -45,6 +45,7 @@ fn oversubscribed_threads_complete_and_verify() {
         allowed_cpus: &[0],
         cancel: &cancel,
         progress: &mut prog,
+        transports: Vec::new(),
     };
     let (s, ok) = one_run(&cfg, 100, &Placement::Compact, Mode::Threads, &ctx).unwrap();
     assert!(ok);

@@ -16,5 +16,8 @@ pub mod queue;
 pub mod rma_sync;
 pub mod rt_common;
 pub mod stencil;
+pub mod team_mpi;
 pub mod team_run;
+pub mod team_session;
+pub mod team_view;
 pub mod team_worker;

@@ -19,13 +19,13 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use handoff::team::{Cmp, SignalOp, TeamError, LINE_PAYLOAD};
+use handoff::team::{Cmp, SignalOp, Team, TeamError, Transport, LINE_PAYLOAD};
 use serde::{Deserialize, Serialize};
 
+use super::team_mpi::TransportKind;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
-use crate::bench::findings::{at_least, judge};
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults, Finding, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, MetricRecord};
 use crate::schema::C2cPair;
 
 const NAME: &str = "pingpong";
@@ -109,6 +109,9 @@ pub struct PairPlacement {
     pub cpus: [usize; 2],
 }
 
+/// The placement class under `mpirun`, which places and pins the ranks itself.
+pub const MPIRUN: &str = "mpirun";
+
 /// One CPU pair per placement class among `cpus` (same core first), or the first two CPUs as
 /// `other-core` when the topology cannot be read.
 pub fn placements(cpus: &[usize]) -> Vec<PairPlacement> {
@@ -159,6 +162,10 @@ pub struct Config {
     /// Test only: `skip-put@N` (PE 0 sends its message N without the data, the flag or
     /// signal only) or `exit@N` (PE 1 exits with code 9 at message N).
     pub fault: Option<team_run::Fault>,
+    /// The transports to run every point over, side by side (`shm`: handoff's team;
+    /// `mpi-shm` / `mpi-rma`: the MPI transport under mpiexec).
+    #[serde(default)]
+    pub transports: Vec<TransportKind>,
 }
 
 /// The biggest message.
@@ -191,6 +198,7 @@ impl Config {
             runs: if quick { 3 } else { 5 },
             wait: "adaptive".into(),
             fault: None,
+            transports: vec![TransportKind::Shm],
         }
     }
 
@@ -221,6 +229,12 @@ impl Config {
         if self.placements.is_empty() {
             return Err(bad("no placement to run on".into()));
         }
+        if self.transports.is_empty() {
+            return Err(bad(
+                "no transport: use --transport shm,mpi-shm,mpi-rma".into()
+            ));
+        }
+        super::team_mpi::check_available(NAME, &self.transports)?;
         if self.round_trips == 0 || self.samples == 0 || self.runs == 0 {
             return Err(bad(
                 "--round-trips, --samples and --runs must be at least 1".into(),
@@ -265,21 +279,23 @@ pub struct WorkerSpec {
     pub wait_timeout_s: f64,
 }
 
-/// The body of a PE: `handoff __worker pingpong SPEC`.
+/// The body of a PE: `handoff __worker pingpong SPEC` (under `team::Launch` or mpiexec).
 fn worker(args: &[String]) -> Result<(), BenchError> {
-    let spec: WorkerSpec = args
-        .first()
-        .and_then(|a| serde_json::from_str(a).ok())
-        .ok_or_else(|| BenchError::Usage {
-            experiment: NAME,
-            message: "the pingpong worker takes one JSON spec".into(),
-        })?;
-    let team = team_run::join(NAME, Duration::from_secs_f64(spec.wait_timeout_s))?;
-    let out = pe_main(&team, &spec).map_err(|e| team_run::team_failed(NAME, e))?;
-    team_run::finish(NAME, team, &out)
+    team_run::worker_main::<WorkerSpec>(args)
 }
 
-fn pe_main(team: &handoff::team::Team, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
+impl team_run::PeBody for WorkerSpec {
+    const NAME: &'static str = NAME;
+    type Error = TeamError;
+    fn wait_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.wait_timeout_s)
+    }
+    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, TeamError> {
+        pe_main(team, self)
+    }
+}
+
+fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
     let (me, peer) = (team.rank(), 1 - team.rank());
     let words = spec.size / 8;
     let buf = team.alloc::<u64>(words)?;
@@ -378,13 +394,22 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     for p in &cfg.placements {
         for &size in &cfg.sizes {
             for &m in cfg.methods.iter().filter(|m| m.fits(size)) {
-                points.push((p, size, m));
+                for &t in &cfg.transports {
+                    points.push((p, size, m, t));
+                }
             }
         }
     }
+    // Under mpirun: rank 0 with each other rank in turn (the job's ranks as pairs).
+    let world = super::team_session::world().map_or(2, |(_, w)| w);
+    let pairs: Vec<usize> = (1..world).collect();
+    let points: Vec<_> = points
+        .into_iter()
+        .flat_map(|pt| pairs.iter().map(move |&j| (pt, j)))
+        .collect();
     ctx.progress.begin(points.len(), NAME);
     for p in &cfg.placements {
-        if p.cpus[0] != p.cpus[1] {
+        if p.cpus[0] != p.cpus[1] && p.class != MPIRUN {
             if let Some(ns) = super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]) {
                 res.c2c.push(C2cPair {
                     cpu_a: p.cpus[0],
@@ -395,7 +420,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             }
         }
     }
-    for (i, &(p, size, method)) in points.iter().enumerate() {
+    for (i, &((p, size, method, transport), peer)) in points.iter().enumerate() {
         if ctx.cancel.load(Ordering::Relaxed) {
             res.partial = true;
             res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
@@ -421,12 +446,15 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             heap: size + (1 << 20),
             deadline: Duration::from_secs(120),
             label: format!("{} {size} B {}", method.name(), p.class),
+            transport,
+            members: if world > 2 { vec![0, peer] } else { Vec::new() },
         };
-        let floor = (p.cpus[0] != p.cpus[1])
+        let floor = (p.cpus[0] != p.cpus[1] && p.class != MPIRUN)
             .then(|| super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]))
             .flatten();
         let mut per_run = Vec::new();
         let mut verified = true;
+        let mut route = transport.name().to_string();
         for _ in 0..cfg.runs {
             let outs = match team_run::run_team(&team) {
                 Ok(o) => o,
@@ -444,6 +472,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     ));
                 }
             }
+            route = team_run::transport_of(&outs, transport);
             per_run.push(outs[0].samples.clone());
         }
         if per_run.is_empty() {
@@ -453,8 +482,13 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             experiment: NAME,
             message: e.to_string(),
         })?;
+        let series = series_name(method, &p.class, transport);
         let mut rec = BenchRecord::new(
-            format!("{}, {}", method.name(), p.class),
+            if world > 2 {
+                format!("{series} (0-{peer})")
+            } else {
+                series
+            },
             size as f64,
             per_run.len() as u64,
             spec.samples * spec.round_trips * 2,
@@ -463,12 +497,28 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         .param("method", method.name())
         .param("size_bytes", size)
         .param("placement", p.class.clone())
-        .param("cpus", format!("{},{}", p.cpus[0], p.cpus[1]))
+        .param(
+            "cpus",
+            if p.class == MPIRUN {
+                MPIRUN.to_string()
+            } else {
+                format!("{},{}", p.cpus[0], p.cpus[1])
+            },
+        )
+        .param("transport", route)
         .metric("latency_us", m);
+        if super::team_session::active() {
+            // Under mpirun: which ranks were the pair (rank 0 with each other in turn).
+            rec = rec.param("pair", format!("0-{peer}"));
+        }
         rec.c2c_one_way_ns = floor;
         res.records.push(rec);
-        ctx.progress
-            .advance(&format!("{} {size} B {}", method.name(), p.class));
+        ctx.progress.advance(&format!(
+            "{} {size} B {} {}",
+            method.name(),
+            p.class,
+            transport.name()
+        ));
     }
     ctx.progress.end();
     if cfg.placements.iter().any(|p| p.cpus[0] == p.cpus[1]) {
@@ -482,81 +532,26 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     Ok(res)
 }
 
+/// A record's series: "method, placement", with " [mpi-rma]" for an MPI transport so the
+/// transports' series never merge (shm keeps the name of results before MPI existed).
+fn series_name(method: Method, class: &str, transport: TransportKind) -> String {
+    match transport {
+        TransportKind::Shm => format!("{}, {class}", method.name()),
+        t => format!("{}, {class} [{}]", method.name(), t.name()),
+    }
+}
+
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    if !ctx.transports.is_empty() {
+        cfg.transports = ctx.transports.clone();
+    }
     run(&cfg, ctx)
 }
 
-/// The run means of `latency_us` of (method, placement) at `size`.
-fn latency(res: &BenchResults, method: Method, class: &str, size: f64) -> Option<Vec<f64>> {
-    res.records
-        .iter()
-        .find(|r| {
-            r.x == size
-                && r.param_text("method") == method.name()
-                && r.param_text("placement") == class
-        })
-        .and_then(|r| r.metrics.get("latency_us"))
-        .map(|m| m.run_means.clone())
-}
-
-/// The seed's claim "counting puts halve small-message latency" at 8 B, per placement:
-/// fence-flag / put-signal and fence-flag / counting-put ≥ 2; and (not the seed's) what one
-/// line transfer buys: fence-flag / line ≥ 2.
-fn findings(res: &BenchResults) -> Vec<Finding> {
-    let mut classes: Vec<String> = Vec::new();
-    for r in res.records.iter().filter(|r| r.x == 8.0) {
-        let c = r.param_text("placement");
-        if !classes.contains(&c) {
-            classes.push(c);
-        }
-    }
-    let mut out = Vec::new();
-    for class in &classes {
-        let ff = latency(res, Method::FenceFlag, class, 8.0);
-        for (m, claim) in [
-            (
-                Method::PutSignal,
-                "put-with-signal halves 8 B latency against put + fence + flag (seed: ½ latency)",
-            ),
-            (
-                Method::CountingPut,
-                "a counting put halves 8 B latency against put + fence + flag (seed: ½ latency)",
-            ),
-            (
-                Method::Line,
-                "payload and signal in one cache line halve 8 B latency against put + fence + flag",
-            ),
-        ] {
-            let what = format!("fence-flag / {} latency, {class}", m.name());
-            let claim = format!("{claim} [{class}]");
-            let why = if class == "same-core" {
-                "both PEs share one CPU, so every hand-off is a context switch, the same for \
-                 every method and far above a cache-line transfer."
-            } else if m == Method::Line {
-                "a line moves the payload and its sequence word in one cache-line transfer, \
-                 where put + fence + flag moves the data line and then the flag line, so up \
-                 to 2× is possible when line transfers dominate the hand-off."
-            } else {
-                team_run::SAME_WORK
-            };
-            match (&ff, latency(res, m, class, 8.0)) {
-                (Some(a), Some(b)) => {
-                    out.push(team_run::because(at_least(&claim, &what, a, &b, 2.0), why))
-                }
-                _ if res
-                    .records
-                    .iter()
-                    .any(|r| r.param_text("method") == m.name()) =>
-                {
-                    out.push(judge(&claim, &what, None, 2.0))
-                }
-                _ => {}
-            }
-        }
-    }
-    out
-}
+#[path = "pingpong_findings.rs"]
+mod findings_impl;
+use findings_impl::findings;
 
 #[cfg(test)]
 #[path = "pingpong_tests.rs"]

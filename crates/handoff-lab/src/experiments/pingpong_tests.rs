@@ -151,3 +151,53 @@ fn findings_judge_fence_flag_over_each_method_at_8_bytes() {
         .iter()
         .all(|f| f.holds == crate::bench::Holds::Inconclusive));
 }
+
+#[test]
+fn side_by_side_findings_judge_mpi_over_shm_at_8_bytes_and_the_largest_size() {
+    let mut r = BenchResults::new(
+        NAME,
+        Machine::default(),
+        Tool::default(),
+        serde_json::json!({}),
+    );
+    let over = |t: TransportKind, size: usize, means: &[f64]| {
+        let mut rec = rec(Method::PutSignal, "shared-l3", size, means);
+        rec.series = series_name(Method::PutSignal, "shared-l3", t);
+        rec.param("transport", t.name())
+    };
+    // By hand: 8 B shm 1.0 µs, mpi-rma 5.0 (5×: holds), mpi-shm 0.5 (0.5×: does not hold);
+    // 1 MiB shm 100, mpi-rma 200 (2×: holds); mpi-shm has no 1 MiB record (not judged).
+    r.records
+        .push(over(TransportKind::Shm, 8, &[1.0, 1.01, 0.99]));
+    r.records
+        .push(over(TransportKind::MpiRma, 8, &[5.0, 5.05, 4.95]));
+    r.records
+        .push(over(TransportKind::MpiShm, 8, &[0.5, 0.51, 0.49]));
+    r.records
+        .push(over(TransportKind::Shm, 1 << 20, &[100.0, 101.0, 99.0]));
+    r.records
+        .push(over(TransportKind::MpiRma, 1 << 20, &[200.0, 202.0, 198.0]));
+    let f: Vec<_> = findings(&r)
+        .into_iter()
+        .filter(|f| f.claim.contains("MPI transport"))
+        .collect();
+    assert_eq!(f.len(), 3, "{f:?}");
+    let find = |t: &str, size: &str| {
+        f.iter()
+            .find(|f| f.claim.contains(&format!("({t})")) && f.claim.contains(size))
+            .unwrap_or_else(|| panic!("no finding for {t} {size}: {f:?}"))
+    };
+    let rma8 = find("mpi-rma", "a 8 B");
+    assert_eq!(rma8.holds, crate::bench::Holds::Yes, "{}", rma8.sentence);
+    assert!((rma8.ratio.unwrap().ratio - 5.0).abs() < 0.05);
+    let shm8 = find("mpi-shm", "a 8 B");
+    assert_eq!(shm8.holds, crate::bench::Holds::No, "{}", shm8.sentence);
+    let rma_big = find("mpi-rma", "1048576 B");
+    assert!((rma_big.ratio.unwrap().ratio - 2.0).abs() < 0.02);
+    // The seed's findings still read the shm records only: put-signal without fence-flag
+    // at 8 B is inconclusive, whatever the MPI records say.
+    assert!(findings(&r)
+        .iter()
+        .filter(|f| !f.claim.contains("MPI transport"))
+        .all(|f| f.holds == crate::bench::Holds::Inconclusive));
+}

@@ -1,7 +1,10 @@
-//! What the counting-puts experiments (`pingpong`, `alltoall`, `stencil`) share: starting one
-//! team of PEs as `handoff __worker NAME SPEC` through [`handoff::team::Launch`], each PE
-//! printing one [`PeOutput`] line on its stdout, with a watchdog; joining the team inside a
-//! worker; and the payload patterns the PEs verify.
+//! What the counting-puts experiments (`pingpong`, `alltoall`, `stencil`, and `rma-sync`)
+//! share: starting one team of PEs as `handoff __worker NAME SPEC` through
+//! [`handoff::team::Launch`] (or, for an MPI transport, through `mpiexec`:
+//! [`super::team_mpi`]; or, when the command itself runs under `mpirun`, as a phase of the
+//! job's team: [`super::team_session`]), each PE printing one [`PeOutput`] line on its
+//! stdout, with a watchdog; the PE body generic over the transport ([`PeBody`],
+//! [`worker_main`]); and the payload patterns the PEs verify.
 //!
 //! # Failure ends a run, never hangs it
 //!
@@ -17,9 +20,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use handoff::sync::Wait;
-use handoff::team::{Launch, Placement, Team, TeamError};
+use handoff::team::{Launch, Placement, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
+use super::team_mpi::TransportKind;
 use crate::bench::registry::BenchError;
 
 /// The report section of the three experiments.
@@ -39,6 +43,10 @@ pub struct PeOutput {
     pub verified: bool,
     /// The first failed check, in words ("" when verified).
     pub failure: String,
+    /// `routes[j]`: the mechanism that served this PE's operations to PE j
+    /// ([`Team::route`]: "shm", "mpi-shm", "mpi-rma"); empty from older workers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<String>,
 }
 
 impl PeOutput {
@@ -83,6 +91,12 @@ pub struct TeamSpec {
     pub deadline: Duration,
     /// The point, for error messages ("counting-put 8 B same-core").
     pub label: String,
+    /// Which transport serves the team ([`TransportKind::Shm`]: `team::Launch`; an MPI
+    /// kind: `mpiexec`, see [`super::team_mpi`]).
+    pub transport: TransportKind,
+    /// Under `mpirun` ([`super::team_session`]): the job ranks that run this team, as ranks
+    /// `0..`; empty: every rank (then `pes` must be the job's size).
+    pub members: Vec<usize>,
 }
 
 /// Starts the team of `spec`, waits for it and returns every PE's output, by rank.
@@ -90,6 +104,23 @@ pub struct TeamSpec {
 /// Errors (all [`BenchError::Failed`]): the team could not start, a PE failed (its rank and
 /// how), the watchdog fired, or a PE printed no valid output line.
 pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
+    if super::team_session::active() {
+        let worker = crate::bench::registry::by_name(spec.experiment)
+            .and_then(|i| i.worker)
+            .ok_or_else(|| BenchError::Failed {
+                experiment: spec.experiment,
+                message: "no worker body to run under mpirun".into(),
+            })?;
+        return super::team_session::run_phase(
+            spec.experiment,
+            worker,
+            &spec.spec,
+            spec.members.clone(),
+        );
+    }
+    if spec.transport != TransportKind::Shm {
+        return super::team_mpi::run_mpiexec(spec);
+    }
     let fail = |message: String| BenchError::Failed {
         experiment: spec.experiment,
         message: format!("{}: {message}", spec.label),
@@ -204,19 +235,78 @@ pub fn parse_output(rank: usize, text: &str) -> Result<PeOutput, OutputError> {
     Ok(out)
 }
 
-/// Inside a worker: joins the team this process was started in, with every wait bounded by
-/// `wait_timeout`.
-pub fn join(experiment: &'static str, wait_timeout: Duration) -> Result<Team, BenchError> {
+/// What a PE of a counting-puts experiment runs, on any transport: the worker's JSON spec.
+pub trait PeBody: serde::de::DeserializeOwned {
+    /// The experiment.
+    const NAME: &'static str;
+    /// What a PE's part can fail with (a team call's error).
+    type Error: std::fmt::Display;
+    /// The bound on every wait of the team.
+    fn wait_timeout(&self) -> Duration;
+    /// This PE's part of the run.
+    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, Self::Error>;
+}
+
+/// The body of a worker process (`handoff __worker NAME SPEC`): parses the spec, joins the
+/// team this process was started in — handoff's shared-memory team from `team::Launch`, or,
+/// under `mpiexec`, the MPI team of the job ([`super::team_mpi`]) — runs `B`, prints this
+/// PE's output line (with its routes) and ends its part of the team.
+pub fn worker_main<B: PeBody>(args: &[String]) -> Result<(), BenchError> {
+    let spec: B = args
+        .first()
+        .and_then(|a| serde_json::from_str(a).ok())
+        .ok_or_else(|| BenchError::Usage {
+            experiment: B::NAME,
+            message: format!("the {} worker takes one JSON spec", B::NAME),
+        })?;
+    if super::team_session::active() {
+        return super::team_session::phase(&spec);
+    }
+    if std::env::var_os(handoff::team::ENV_RANK).is_none()
+        && super::team_mpi::mpi_world_size().is_some()
+    {
+        return mpi_worker(&spec);
+    }
     let team = Team::from_env().map_err(|e| BenchError::Failed {
-        experiment,
+        experiment: B::NAME,
         message: format!("joining the team: {e}"),
     })?;
-    team.set_timeout(Some(wait_timeout));
-    Ok(team)
+    run_and_finish(team, &spec)
+}
+
+#[cfg(feature = "mpi")]
+fn mpi_worker<B: PeBody>(spec: &B) -> Result<(), BenchError> {
+    let team = handoff_mpi::join().map_err(|e| BenchError::Failed {
+        experiment: B::NAME,
+        message: format!("joining the MPI team: {e}"),
+    })?;
+    super::team_mpi::pin_from_env(team.rank());
+    run_and_finish(team, spec)
+}
+
+#[cfg(not(feature = "mpi"))]
+fn mpi_worker<B: PeBody>(_: &B) -> Result<(), BenchError> {
+    Err(BenchError::Usage {
+        experiment: B::NAME,
+        message: super::team_mpi::NO_MPI.into(),
+    })
+}
+
+fn run_and_finish<B: PeBody, X: Transport>(team: Team<X>, spec: &B) -> Result<(), BenchError> {
+    team.set_timeout(Some(spec.wait_timeout()));
+    let mut out = spec.run(&team).map_err(|e| pe_failed(B::NAME, e))?;
+    out.routes = (0..team.size())
+        .map(|pe| team.route(pe).to_string())
+        .collect();
+    finish(B::NAME, team, &out)
 }
 
 /// Inside a worker: prints this PE's output line and ends its part of the team.
-pub fn finish(experiment: &'static str, team: Team, out: &PeOutput) -> Result<(), BenchError> {
+pub fn finish<X: Transport>(
+    experiment: &'static str,
+    team: Team<X>,
+    out: &PeOutput,
+) -> Result<(), BenchError> {
     let line = serde_json::to_string(out).unwrap_or_default();
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "{line}")
@@ -228,8 +318,24 @@ pub fn finish(experiment: &'static str, team: Team, out: &PeOutput) -> Result<()
     team.finalize().map_err(|e| team_failed(experiment, e))
 }
 
+/// The `transport` param of a record from its runs' outputs: the routes the PEs reported,
+/// summarized ([`super::team_mpi::summarize`]), or the kind that was asked for when no PE
+/// reported routes.
+pub fn transport_of(outs: &[PeOutput], asked: TransportKind) -> String {
+    if outs.iter().any(|o| o.routes.is_empty()) {
+        return asked.name().to_string();
+    }
+    let routes: Vec<Vec<String>> = outs.iter().map(|o| o.routes.clone()).collect();
+    super::team_mpi::summarize(&routes)
+}
+
 /// A team call failed inside a worker.
 pub fn team_failed(experiment: &'static str, e: handoff::team::TeamError) -> BenchError {
+    pe_failed(experiment, e)
+}
+
+/// A PE's part failed inside a worker.
+pub fn pe_failed(experiment: &'static str, e: impl std::fmt::Display) -> BenchError {
     BenchError::Failed {
         experiment,
         message: format!("PE: {e}"),
@@ -393,6 +499,8 @@ mod tests {
             heap: 1 << 16,
             deadline: Duration::from_millis(deadline_ms),
             label: "test point".into(),
+            transport: TransportKind::Shm,
+            members: Vec::new(),
         }
     }
 
@@ -447,6 +555,7 @@ mod tests {
             samples: vec![1.5],
             verified: true,
             failure: String::new(),
+            routes: Vec::new(),
         };
         let text = format!("noise\n{}\n", serde_json::to_string(&o).unwrap());
         assert_eq!(parse_output(1, &text).unwrap(), o);

@@ -1,4 +1,4 @@
-//! What the team experiments (`rma-sync`, `atomics`) share: starting a fresh team of p
+//! What the team experiment `atomics` shares (`rma-sync` moved to `team_run`): starting a fresh team of p
 //! worker processes (`handoff __worker NAME ARGS...` through `team::Launch`, pinned
 //! round-robin over the allowed CPUs, a timeout so a hung team ends), and rank 0's one
 //! result line on stdout.

@@ -17,7 +17,9 @@ mod worker;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::team_worker::{self, Outcome};
+use super::team_mpi::TransportKind;
+use super::team_run::{self, TeamSpec};
+use super::team_worker::Outcome;
 
 use crate::bench::findings::at_least;
 use crate::bench::models::{fit_series, ModelForm};
@@ -177,6 +179,8 @@ pub struct Config {
     /// Corrupt one value (tests that verification catches it).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fault: bool,
+    /// The transports to run every point over, side by side (see `pingpong`).
+    pub transports: Vec<TransportKind>,
 }
 
 fn ser_modes<S: serde::Serializer>(m: &[Mode], s: S) -> Result<S::Ok, S::Error> {
@@ -199,6 +203,7 @@ impl Config {
                 reps: 4,
                 runs: 2,
                 fault: false,
+                transports: vec![TransportKind::Shm],
             }
         } else {
             Config {
@@ -209,6 +214,7 @@ impl Config {
                 reps: 8,
                 runs: 3,
                 fault: false,
+                transports: vec![TransportKind::Shm],
             }
         }
     }
@@ -252,7 +258,12 @@ impl Config {
         if self.iters > 10_000_000 {
             return Err(bad(format!("--iters {}: at most 10000000", self.iters)));
         }
-        Ok(())
+        if self.transports.is_empty() {
+            return Err(bad(
+                "no transport: use --transport shm,mpi-shm,mpi-rma".into()
+            ));
+        }
+        super::team_mpi::check_available(NAME, &self.transports)
     }
 
     /// Every point: (mode, p, k, x).
@@ -269,22 +280,42 @@ impl Config {
     }
 }
 
-/// One run: a fresh team of `p` PEs; rank 0's samples and whether every PE verified.
+/// One run: a fresh team of `p` PEs over `transport`; rank 0's samples, whether every PE
+/// verified, and the route summary.
 fn one_run(
     ctx: &RunCtx<'_>,
     cfg: &Config,
-    mode: Mode,
-    p: usize,
-    k: usize,
-) -> Result<Outcome, BenchError> {
-    let args = [
-        mode.name().to_string(),
-        k.to_string(),
-        cfg.iters.to_string(),
-        cfg.reps.to_string(),
-        if cfg.fault { "1" } else { "0" }.to_string(),
-    ];
-    team_worker::run(ctx, NAME, p, mode.name(), &args, Duration::from_secs(120))
+    (mode, p, k): (Mode, usize, usize),
+    transport: TransportKind,
+) -> Result<(Outcome, String), BenchError> {
+    let spec = worker::WorkerSpec {
+        mode: mode.name().to_string(),
+        k,
+        iters: cfg.iters,
+        reps: cfg.reps,
+        fault: cfg.fault,
+    };
+    let team = TeamSpec {
+        exe: ctx.exe.clone(),
+        args: ctx.args.clone(),
+        experiment: NAME,
+        spec: serde_json::to_string(&spec).unwrap_or_default(),
+        pes: p,
+        cpus: ctx.allowed_cpus.to_vec(),
+        wait: handoff::sync::Wait::ADAPTIVE,
+        heap: 4 << 20,
+        deadline: Duration::from_secs(120),
+        label: format!("{} with {p} PEs", mode.name()),
+        transport,
+        members: Vec::new(),
+    };
+    let outs = team_run::run_team(&team)?;
+    let route = team_run::transport_of(&outs, transport);
+    let out = Outcome {
+        samples_us: outs[0].samples.clone(),
+        verified: outs.iter().all(|o| o.verified),
+    };
+    Ok((out, route))
 }
 
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
@@ -299,9 +330,13 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
     let config = serde_json::to_value(cfg).unwrap_or_default();
     let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
     let started = Instant::now();
-    let points = cfg.points();
+    let points: Vec<_> = cfg
+        .points()
+        .into_iter()
+        .flat_map(|pt| cfg.transports.iter().map(move |&t| (pt, t)))
+        .collect();
     ctx.progress.begin(points.len(), NAME);
-    for (i, &(mode, p, k, x)) in points.iter().enumerate() {
+    for (i, &((mode, p, k, x), transport)) in points.iter().enumerate() {
         if ctx.cancel.load(Ordering::Relaxed) {
             res.partial = true;
             res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
@@ -309,24 +344,36 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         }
         let mut per_run = Vec::new();
         let mut verified = true;
+        let mut route = transport.name().to_string();
         for _ in 0..cfg.runs {
-            let o = one_run(ctx, cfg, mode, p, k)?;
+            let (o, r) = one_run(ctx, cfg, (mode, p, k), transport)?;
             verified &= o.verified;
             per_run.push(o.samples_us);
+            route = r;
         }
         let m = MetricRecord::from_runs("µs", false, &per_run).map_err(|e| BenchError::Failed {
             experiment: NAME,
             message: e.to_string(),
         })?;
         res.records.push(
-            BenchRecord::new(mode.name(), x as f64, cfg.runs, cfg.reps, verified)
-                .param("mode", mode.name())
-                .param("pes", p)
-                .param("k", k)
-                .metric(METRIC, m),
+            BenchRecord::new(
+                match transport {
+                    TransportKind::Shm => mode.name().to_string(),
+                    t => format!("{} [{}]", mode.name(), t.name()),
+                },
+                x as f64,
+                cfg.runs,
+                cfg.reps,
+                verified,
+            )
+            .param("mode", mode.name())
+            .param("pes", p)
+            .param("k", k)
+            .param("transport", route)
+            .metric(METRIC, m),
         );
         ctx.progress
-            .advance(&format!("{} p={p} k={k}", mode.name()));
+            .advance(&format!("{} p={p} k={k} {}", mode.name(), transport.name()));
     }
     ctx.progress.end();
     for &mode in &cfg.modes {
@@ -349,7 +396,10 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let cfg = Config::for_report(ctx.quick);
+    let mut cfg = Config::for_report(ctx.quick);
+    if !ctx.transports.is_empty() {
+        cfg.transports = ctx.transports.clone();
+    }
     run(ctx, &cfg)
 }
 

@@ -1,7 +1,8 @@
-//! One PE of an `rma-sync` run (`handoff __worker rma-sync MODE K ITERS REPS FAULT`,
-//! started by `team::Launch`): joins the team, times `REPS` + 1 repetitions of `ITERS`
-//! synchronizations of `MODE` (the first is warm-up), verifies every value it moved, and
-//! rank 0 prints its outcome line (`team_worker`) for the launcher.
+//! One PE of an `rma-sync` run (`handoff __worker rma-sync SPEC`, started by
+//! `team::Launch` or mpiexec, or a phase under mpirun — `team_run::worker_main`): joins
+//! the team, times `reps` + 1 repetitions of `iters` synchronizations of `mode` (the first
+//! is warm-up), verifies every value it moved, and prints its output line; rank 0's samples
+//! and verdict are the run's.
 //!
 //! Every mode moves data and checks it: a put of a value unique to (iteration, rank) into a
 //! neighbour, read back after the synchronization (fence: by the neighbour; PSCW: by the
@@ -11,50 +12,70 @@
 use std::time::{Duration, Instant};
 
 use handoff::team::epoch::{EpochError, Epochs, LockKind};
-use handoff::team::{Sym, Team, TeamError};
+use handoff::team::{Sym, Team, TeamError, Transport};
 
-use super::super::team_worker::{self, Outcome};
+use super::super::team_run::{self, PeBody, PeOutput};
+use super::super::team_worker::Outcome;
 use super::{Mode, NAME};
 use crate::bench::registry::BenchError;
-
-fn failed(e: impl std::fmt::Display) -> BenchError {
-    BenchError::Failed {
-        experiment: NAME,
-        message: format!("PE: {e}"),
-    }
-}
 
 /// The value PE `from` moves in iteration `r` (an independent oracle both sides compute).
 fn value(r: u64, from: usize) -> u64 {
     (r.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((from as u64) << 48) ^ 0x5A5A).rotate_left(11)
 }
 
-/// The worker's body, given `MODE K ITERS REPS FAULT`.
-pub(super) fn main(args: &[String]) -> Result<(), BenchError> {
-    let usage = || BenchError::Usage {
-        experiment: NAME,
-        message: format!("worker arguments MODE K ITERS REPS FAULT, got {args:?}"),
-    };
-    let [mode, k, iters, reps, fault] = args else {
-        return Err(usage());
-    };
-    let mode = Mode::parse(mode).ok_or_else(usage)?;
-    let k: usize = k.parse().map_err(|_| usage())?;
-    let iters: u64 = iters.parse().map_err(|_| usage())?;
-    let reps: u64 = reps.parse().map_err(|_| usage())?;
-    let fault = fault == "1";
-    let team = Team::from_env().map_err(failed)?;
-    team.set_timeout(Some(Duration::from_secs(60)));
-    let out = run(&team, mode, k, iters, reps, fault).map_err(failed)?;
-    if team.rank() == 0 {
-        team_worker::print(&out);
-    }
-    team.finalize().map_err(failed)
+/// What every PE of a run runs (the worker's JSON spec).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct WorkerSpec {
+    /// The mode's name.
+    pub mode: String,
+    /// The group size (pscw-k).
+    pub k: usize,
+    /// Synchronizations per repetition.
+    pub iters: u64,
+    /// Timed repetitions (after one warm-up).
+    pub reps: u64,
+    /// PE 0 puts one wrong value.
+    pub fault: bool,
 }
 
-struct Pe<'t> {
-    team: &'t Team,
-    ep: Epochs<'t, handoff::team::ShmTransport>,
+impl PeBody for WorkerSpec {
+    const NAME: &'static str = NAME;
+    type Error = EpochError;
+    fn wait_timeout(&self) -> Duration {
+        Duration::from_secs(60)
+    }
+    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, EpochError> {
+        let mode = Mode::parse(&self.mode).ok_or_else(|| {
+            EpochError::Team(TeamError::InvalidArgument(format!(
+                "unknown rma-sync mode {:?}",
+                self.mode
+            )))
+        })?;
+        let out = run(team, mode, self.k, self.iters, self.reps, self.fault)?;
+        Ok(PeOutput {
+            rank: team.rank(),
+            samples: out.samples_us,
+            verified: out.verified,
+            failure: if out.verified {
+                String::new()
+            } else {
+                "a value moved under a synchronization did not verify (rank 0's count)".into()
+            },
+            routes: Vec::new(),
+        })
+    }
+}
+
+/// The worker's body, given its JSON spec (`team_run::worker_main`: under `team::Launch`
+/// or mpiexec).
+pub(super) fn main(args: &[String]) -> Result<(), BenchError> {
+    team_run::worker_main::<WorkerSpec>(args)
+}
+
+struct Pe<'t, X: Transport> {
+    team: &'t Team<X>,
+    ep: Epochs<'t, X>,
     win: Sym<u64>,
     me: usize,
     p: usize,
@@ -64,8 +85,8 @@ struct Pe<'t> {
     fault_at: u64,
 }
 
-fn run(
-    team: &Team,
+fn run<X: Transport>(
+    team: &Team<X>,
     mode: Mode,
     k: usize,
     iters: u64,
@@ -118,7 +139,7 @@ fn run(
     })
 }
 
-impl Pe<'_> {
+impl<X: Transport> Pe<'_, X> {
     /// What this PE puts in iteration `r` (wrong once when faulting).
     fn mine(&self, r: u64) -> u64 {
         let v = value(r, self.me);

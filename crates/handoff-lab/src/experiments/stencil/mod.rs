@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use handoff::team::MAX_PES;
 use serde::{Deserialize, Serialize};
 
+use super::team_mpi::TransportKind;
 use super::team_run::{self, TeamSpec};
 use crate::bench::findings::{at_least, judge};
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
@@ -161,6 +162,9 @@ pub struct Config {
     /// Test only: `wrong-value@N` (PE 0 sends row N's boundary value off by one in the
     /// first iteration; with 2 PEs or more) or `exit@N` (PE 1 exits with code 9 at row N).
     pub fault: Option<team_run::Fault>,
+    /// The transports to run every point over, side by side (see `pingpong`).
+    #[serde(default)]
+    pub transports: Vec<TransportKind>,
 }
 
 /// Points of a grid dimension at most.
@@ -193,6 +197,7 @@ impl Config {
             cpus: cpus.to_vec(),
             wait: "adaptive".into(),
             fault: None,
+            transports: vec![TransportKind::Shm],
         }
     }
 
@@ -271,7 +276,12 @@ impl Config {
             return Err(bad("no CPU to run on".into()));
         }
         team_run::parse_wait(NAME, &self.wait)?;
-        Ok(())
+        if self.transports.is_empty() {
+            return Err(bad(
+                "no transport: use --transport shm,mpi-shm,mpi-rma".into()
+            ));
+        }
+        super::team_mpi::check_available(NAME, &self.transports)
     }
 }
 
@@ -289,11 +299,13 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     let mut points = Vec::new();
     for (kind, g) in cfg.points() {
         for &method in &cfg.methods {
-            points.push((kind, g, method));
+            for &t in &cfg.transports {
+                points.push((kind, g, method, t));
+            }
         }
     }
     ctx.progress.begin(points.len(), NAME);
-    for (i, &(kind, g, method)) in points.iter().enumerate() {
+    for (i, &(kind, g, method, transport)) in points.iter().enumerate() {
         if ctx.cancel.load(Ordering::Relaxed) {
             res.partial = true;
             res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
@@ -317,9 +329,12 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             heap: 8 * g.m + (1 << 20),
             deadline: Duration::from_secs(300),
             label: format!("{kind} {} {}×{} on {} PEs", method.name(), g.m, g.n, g.pes),
+            transport,
+            members: Vec::new(),
         };
         let mut per_run = Vec::new();
         let mut verified = true;
+        let mut route = transport.name().to_string();
         for _ in 0..cfg.runs {
             let outs = match team_run::run_team(&team) {
                 Ok(o) => o,
@@ -337,6 +352,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     o.failure
                 ));
             }
+            route = team_run::transport_of(&outs, transport);
             per_run.push(outs[0].samples.clone());
         }
         if per_run.is_empty() {
@@ -360,7 +376,10 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         let x = if kind == "strong" { g.pes } else { g.m };
         res.records.push(
             BenchRecord::new(
-                format!("{kind}: {}", method.name()),
+                match transport {
+                    TransportKind::Shm => format!("{kind}: {}", method.name()),
+                    t => format!("{kind}: {} [{}]", method.name(), t.name()),
+                },
                 x as f64,
                 per_run.len() as u64,
                 cfg.iterations - 1,
@@ -371,15 +390,17 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             .param("m", g.m)
             .param("n", g.n)
             .param("pes", g.pes)
+            .param("transport", route)
             .metric("mflops", metric("MFLOP/s", true, &mflops)?)
             .metric("time_ms", metric("ms", false, &ms)?),
         );
         ctx.progress.advance(&format!(
-            "{kind} {} {}×{} {} PEs",
+            "{kind} {} {}×{} {} PEs {}",
             method.name(),
             g.m,
             g.n,
-            g.pes
+            g.pes,
+            transport.name()
         ));
     }
     ctx.progress.end();
@@ -401,7 +422,10 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    if !ctx.transports.is_empty() {
+        cfg.transports = ctx.transports.clone();
+    }
     run(&cfg, ctx)
 }
 
@@ -412,6 +436,8 @@ fn mflops(res: &BenchResults, method: Method, pes: usize) -> Option<Vec<f64>> {
         .find(|r| {
             r.param_text("scaling") == "strong"
                 && r.param_text("method") == method.name()
+                // Shared memory's (records from before MPI transports have no transport).
+                && ["shm", ""].contains(&r.param_text("transport").as_str())
                 && r.param_f64("pes") == Some(pes as f64)
         })
         .and_then(|r| r.metrics.get("mflops"))

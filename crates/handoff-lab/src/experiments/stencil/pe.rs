@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use handoff::team::{Cmp, Counter, SignalOp, Sym, Team, TeamError};
+use handoff::team::{Cmp, Counter, SignalOp, Sym, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::{cell, columns, corner, Grid, Method, NAME};
@@ -25,18 +25,20 @@ pub struct WorkerSpec {
     pub wait_timeout_s: f64,
 }
 
-/// The body of a PE: `handoff __worker stencil SPEC`.
+/// The body of a PE: `handoff __worker stencil SPEC` (under `team::Launch` or mpiexec).
 pub(super) fn worker(args: &[String]) -> Result<(), BenchError> {
-    let spec: WorkerSpec = args
-        .first()
-        .and_then(|a| serde_json::from_str(a).ok())
-        .ok_or_else(|| BenchError::Usage {
-            experiment: NAME,
-            message: "the stencil worker takes one JSON spec".into(),
-        })?;
-    let team = team_run::join(NAME, Duration::from_secs_f64(spec.wait_timeout_s))?;
-    let out = pe_main(&team, &spec).map_err(|e| team_run::team_failed(NAME, e))?;
-    team_run::finish(NAME, team, &out)
+    team_run::worker_main::<WorkerSpec>(args)
+}
+
+impl team_run::PeBody for WorkerSpec {
+    const NAME: &'static str = NAME;
+    type Error = TeamError;
+    fn wait_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.wait_timeout_s)
+    }
+    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, TeamError> {
+        pe_main(team, self)
+    }
 }
 
 /// A value with its flag (or counter): one direction of the pipeline.
@@ -47,7 +49,7 @@ struct Channel {
 }
 
 impl Channel {
-    fn new(team: &Team, len: usize) -> Result<Channel, TeamError> {
+    fn new<X: Transport>(team: &Team<X>, len: usize) -> Result<Channel, TeamError> {
         Ok(Channel {
             data: team.alloc::<f64>(len)?,
             flag: team.alloc::<u64>(1)?,
@@ -56,9 +58,9 @@ impl Channel {
     }
 
     /// Sends `v` into `pe`'s element `at`.
-    fn send(
+    fn send<X: Transport>(
         &self,
-        t: &Team,
+        t: &Team<X>,
         method: Method,
         at: usize,
         v: f64,
@@ -78,7 +80,13 @@ impl Channel {
     }
 
     /// Waits until `count` values have arrived in all; returns element `at`.
-    fn recv(&self, t: &Team, method: Method, at: usize, count: u64) -> Result<f64, TeamError> {
+    fn recv<X: Transport>(
+        &self,
+        t: &Team<X>,
+        method: Method,
+        at: usize,
+        count: u64,
+    ) -> Result<f64, TeamError> {
         match method {
             Method::FenceFlag | Method::PutSignal => {
                 t.signal_wait_until(self.flag, Cmp::Ge, count)?;
@@ -91,7 +99,7 @@ impl Channel {
     }
 }
 
-fn pe_main(team: &Team, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
+fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
     let (r, p) = (team.rank(), team.size());
     let Grid { m, n, .. } = spec.grid;
     let (lo, hi) = columns(n, p, r);

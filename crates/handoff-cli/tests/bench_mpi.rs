@@ -1,0 +1,271 @@
+//! `handoff bench` over MPI (built with `--features mpi`; `scripts/test`'s MPI step runs
+//! `cargo test -p handoff-cli --features mpi --test bench_mpi`): the command under
+//! `mpiexec -n N` (the job's ranks as the team, rank 0 printing, each record naming the
+//! transport that served its pair), the side-by-side `--transport shm,mpi-rma`, a fault
+//! caught (exit 3) and flags that conflict with mpirun (exit 2). No timing assertions:
+//! expected counts and names come from the flags; the data checks are the PEs' own
+//! (`verified`), which the fault test proves can fail.
+#![cfg(feature = "mpi")]
+
+mod common;
+
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Output};
+
+use common::{run_cmd, serial, text, BIN};
+use serde_json::Value;
+
+/// `mpiexec -n N handoff ARGS` with `envs`, in its own process group (the watchdog kills
+/// the whole job).
+fn mpiexec(n: usize, args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new("mpiexec");
+    cmd.arg("-n").arg(n.to_string()).arg(BIN).args(args);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.process_group(0);
+    run_cmd(&mut cmd)
+}
+
+fn json(out: &Output, what: &str) -> Value {
+    assert!(
+        out.status.success(),
+        "{what}: {:?}: {}",
+        out.status,
+        text(&out.stderr)
+    );
+    serde_json::from_str(&text(&out.stdout)).unwrap_or_else(|e| {
+        panic!(
+            "{what}: stdout is not one JSON document ({e}): {}",
+            text(&out.stdout)
+        )
+    })
+}
+
+fn records(v: &Value) -> &Vec<Value> {
+    v["records"].as_array().unwrap()
+}
+
+/// Every record verified, with `runs` run means, each a positive time.
+fn check_records(v: &Value, metric: &str, runs: usize) {
+    for r in records(v) {
+        assert_eq!(r["verified"], true, "{r}");
+        let means = r["metrics"][metric]["run_means"].as_array().unwrap();
+        assert_eq!(means.len(), runs, "{r}");
+        assert!(means.iter().all(|m| m.as_f64().unwrap() > 0.0), "{r}");
+    }
+}
+
+const PINGPONG: &[&str] = &[
+    "bench",
+    "pingpong",
+    "--sizes",
+    "8",
+    "--runs",
+    "2",
+    "--samples",
+    "2",
+    "--round-trips",
+    "50",
+    "--format",
+    "json",
+    "-q",
+];
+
+#[test]
+fn pingpong_under_mpiexec_names_the_window_that_served_the_pair() {
+    let _g = serial();
+    for (window, want) in [("shared", "mpi-shm"), ("rma", "mpi-rma")] {
+        let out = mpiexec(2, PINGPONG, &[("HANDOFF_MPI_WINDOW", window)]);
+        let v = json(&out, window);
+        assert_eq!(v["experiment"], "pingpong");
+        // Every method fits 8 B: four records, one pair (0-1), the job's window.
+        let recs = records(&v);
+        assert_eq!(recs.len(), 4, "{v}");
+        for r in recs {
+            assert_eq!(r["params"]["transport"], want, "{r}");
+            assert_eq!(r["params"]["pair"], "0-1", "{r}");
+            assert_eq!(r["params"]["placement"], "mpirun", "{r}");
+            assert!(
+                r["series"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with(&format!("[{want}]")),
+                "{r}"
+            );
+        }
+        check_records(&v, "latency_us", 2);
+    }
+    // Three ranks: rank 0 with each other rank in turn, each record naming its pair.
+    let mut args = PINGPONG.to_vec();
+    args.extend(["--method", "put-signal"]);
+    let v = json(&mpiexec(3, &args, &[]), "3 ranks");
+    let pairs: Vec<&str> = records(&v)
+        .iter()
+        .map(|r| r["params"]["pair"].as_str().unwrap())
+        .collect();
+    assert_eq!(pairs, ["0-1", "0-2"], "{v}");
+    check_records(&v, "latency_us", 2);
+}
+
+#[test]
+fn alltoall_and_stencil_on_four_ranks_are_verified() {
+    let _g = serial();
+    let v = json(
+        &mpiexec(
+            4,
+            &[
+                "bench",
+                "alltoall",
+                "--sizes",
+                "8,4K",
+                "--runs",
+                "2",
+                "--samples",
+                "2",
+                "--rounds",
+                "20",
+                "--format",
+                "json",
+                "-q",
+            ],
+            &[],
+        ),
+        "alltoall",
+    );
+    // 3 methods × 2 sizes, all on the job's 4 ranks.
+    assert_eq!(records(&v).len(), 6, "{v}");
+    for r in records(&v) {
+        assert_eq!(r["params"]["pes"], 4, "{r}");
+        assert_eq!(r["params"]["transport"], "mpi-shm", "{r}");
+    }
+    check_records(&v, "round_us", 2);
+    let v = json(
+        &mpiexec(
+            4,
+            &[
+                "bench",
+                "stencil",
+                "--grid",
+                "64x16",
+                "--weak-m",
+                "none",
+                "--iterations",
+                "3",
+                "--runs",
+                "1",
+                "--format",
+                "json",
+                "-q",
+            ],
+            &[("HANDOFF_MPI_WINDOW", "rma")],
+        ),
+        "stencil",
+    );
+    assert_eq!(records(&v).len(), 3, "{v}");
+    for r in records(&v) {
+        assert_eq!(r["params"]["pes"], 4, "{r}");
+        assert_eq!(r["params"]["transport"], "mpi-rma", "{r}");
+    }
+    check_records(&v, "time_ms", 1);
+}
+
+#[test]
+fn rma_sync_on_three_ranks_is_verified_in_every_mode() {
+    let _g = serial();
+    let v = json(
+        &mpiexec(
+            3,
+            &[
+                "bench", "rma-sync", "--iters", "50", "--reps", "2", "--runs", "1", "--format",
+                "json", "-q",
+            ],
+            // The shared window: 3 ranks polling MPI RMA calls on 2 busy CPUs can take
+            // minutes (the rma path is the pingpong test's).
+            &[("HANDOFF_MPI_WINDOW", "shared")],
+        ),
+        "rma-sync",
+    );
+    // 8 modes at p = 3, pscw-k at k = 1 and 2: 9 records, every one on the job's 3 ranks.
+    assert_eq!(records(&v).len(), 9, "{v}");
+    for r in records(&v) {
+        assert_eq!(r["params"]["pes"], 3, "{r}");
+        assert_eq!(r["params"]["transport"], "mpi-shm", "{r}");
+    }
+    check_records(&v, "sync_us", 1);
+}
+
+#[test]
+fn side_by_side_runs_both_transports_as_separate_series() {
+    let _g = serial();
+    let mut cmd = Command::new(BIN);
+    cmd.args([
+        "bench",
+        "pingpong",
+        "--sizes",
+        "8",
+        "--method",
+        "put-signal",
+        "--runs",
+        "2",
+        "--samples",
+        "2",
+        "--round-trips",
+        "50",
+        "--transport",
+        "shm,mpi-rma",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let v = json(&run_cmd(&mut cmd), "side by side");
+    let recs = records(&v);
+    let placements = v["config"]["placements"].as_array().unwrap().len();
+    assert_eq!(recs.len(), 2 * placements, "{v}");
+    let shm = recs
+        .iter()
+        .filter(|r| r["params"]["transport"] == "shm")
+        .count();
+    let rma = recs
+        .iter()
+        .filter(|r| r["params"]["transport"] == "mpi-rma")
+        .count();
+    assert_eq!((shm, rma), (placements, placements), "{v}");
+    let mut series: Vec<&str> = recs.iter().map(|r| r["series"].as_str().unwrap()).collect();
+    series.sort_unstable();
+    series.dedup();
+    assert_eq!(series.len(), recs.len(), "series merged: {series:?}");
+    check_records(&v, "latency_us", 2);
+}
+
+#[test]
+fn a_fault_under_mpiexec_exits_3_and_conflicting_flags_exit_2() {
+    let _g = serial();
+    let mut args = PINGPONG.to_vec();
+    args.extend(["--method", "put-signal", "--fault", "skip-put@3"]);
+    let out = mpiexec(2, &args, &[]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("FAILED verification"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = mpiexec(2, &["bench", "alltoall", "--pes", "4", "-q"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("mpirun -n 4"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = mpiexec(
+        2,
+        &["bench", "pingpong", "--transport", "mpi-rma", "-q"],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("HANDOFF_MPI_WINDOW"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -1,0 +1,152 @@
+//! The findings of `pingpong`: the seed's claims at 8 B (fence-flag over each method), and
+//! what the MPI transport costs next to handoff's team when both ran side by side.
+
+use super::{team_run, Method, TransportKind};
+use crate::bench::findings::{at_least, judge};
+use crate::bench::{BenchResults, Finding};
+
+/// The run means of `latency_us` of (method, placement) at `size`.
+fn latency(res: &BenchResults, method: Method, class: &str, size: f64) -> Option<Vec<f64>> {
+    latency_over(res, method, class, size, TransportKind::Shm)
+}
+
+/// The run means of `latency_us` of (method, placement, transport) at `size`.
+fn latency_over(
+    res: &BenchResults,
+    method: Method,
+    class: &str,
+    size: f64,
+    transport: TransportKind,
+) -> Option<Vec<f64>> {
+    // A record without `transport` is from before MPI transports: shared memory.
+    let want = match transport {
+        TransportKind::Shm => ["shm", ""],
+        t => [t.name(), t.name()],
+    };
+    res.records
+        .iter()
+        .find(|r| {
+            r.x == size
+                && r.param_text("method") == method.name()
+                && r.param_text("placement") == class
+                && want.contains(&r.param_text("transport").as_str())
+        })
+        .and_then(|r| r.metrics.get("latency_us"))
+        .map(|m| m.run_means.clone())
+}
+
+/// The seed's claim "counting puts halve small-message latency" at 8 B, per placement:
+/// fence-flag / put-signal and fence-flag / counting-put ≥ 2; and (not the seed's) what one
+/// line transfer buys: fence-flag / line ≥ 2.
+pub(super) fn findings(res: &BenchResults) -> Vec<Finding> {
+    let mut classes: Vec<String> = Vec::new();
+    for r in res.records.iter().filter(|r| r.x == 8.0) {
+        let c = r.param_text("placement");
+        if !classes.contains(&c) {
+            classes.push(c);
+        }
+    }
+    let mut out = Vec::new();
+    for class in &classes {
+        let ff = latency(res, Method::FenceFlag, class, 8.0);
+        for (m, claim) in [
+            (
+                Method::PutSignal,
+                "put-with-signal halves 8 B latency against put + fence + flag (seed: ½ latency)",
+            ),
+            (
+                Method::CountingPut,
+                "a counting put halves 8 B latency against put + fence + flag (seed: ½ latency)",
+            ),
+            (
+                Method::Line,
+                "payload and signal in one cache line halve 8 B latency against put + fence + flag",
+            ),
+        ] {
+            let what = format!("fence-flag / {} latency, {class}", m.name());
+            let claim = format!("{claim} [{class}]");
+            let why = if class == "same-core" {
+                "both PEs share one CPU, so every hand-off is a context switch, the same for \
+                 every method and far above a cache-line transfer."
+            } else if m == Method::Line {
+                "a line moves the payload and its sequence word in one cache-line transfer, \
+                 where put + fence + flag moves the data line and then the flag line, so up \
+                 to 2× is possible when line transfers dominate the hand-off."
+            } else {
+                team_run::SAME_WORK
+            };
+            match (&ff, latency(res, m, class, 8.0)) {
+                (Some(a), Some(b)) => {
+                    out.push(team_run::because(at_least(&claim, &what, a, &b, 2.0), why))
+                }
+                _ if res
+                    .records
+                    .iter()
+                    .any(|r| r.param_text("method") == m.name()) =>
+                {
+                    out.push(judge(&claim, &what, None, 2.0))
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut all_classes: Vec<String> = Vec::new();
+    for r in &res.records {
+        let c = r.param_text("placement");
+        if !all_classes.contains(&c) {
+            all_classes.push(c);
+        }
+    }
+    out.extend(mpi_findings(res, &all_classes));
+    out
+}
+
+/// What the MPI library's one-sided path costs next to handoff's team, per MPI transport
+/// that ran and placement: MPI / shm put-signal latency at 8 B and at the largest size ≥ 1
+/// (the MPI transport is not faster than the shared-memory team it wraps).
+fn mpi_findings(res: &BenchResults, classes: &[String]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let largest = res.records.iter().map(|r| r.x).fold(0.0, f64::max);
+    for t in [TransportKind::MpiShm, TransportKind::MpiRma] {
+        for class in classes {
+            for size in [8.0, largest] {
+                let (Some(mpi), Some(shm)) = (
+                    latency_over(res, Method::PutSignal, class, size, t),
+                    latency(res, Method::PutSignal, class, size),
+                ) else {
+                    continue;
+                };
+                let what = format!(
+                    "{} / shm put-signal latency, {} B, {class}",
+                    t.name(),
+                    size as u64
+                );
+                let claim = format!(
+                    "handoff's shared-memory team is at least as fast as the MPI transport \
+                     ({}) for a {} B put-signal [{class}]",
+                    t.name(),
+                    size as u64
+                );
+                let why = if t == TransportKind::MpiShm {
+                    "mpi-shm maps the MPI library's shared window and then does the same loads, \
+                     stores and CPU atomics as shm; only the MPI library's wait (polling with \
+                     MPI_Win_sync) differs, so parity or a small cost is expected."
+                } else {
+                    "mpi-rma makes every put an MPI_Put + MPI_Win_flush and the signal an \
+                     MPI_Accumulate, which the MPI library carries through its own protocol \
+                     (on one node its shared-memory channel), and the target polls without a \
+                     futex wake-up; several times shm is expected for small messages, less for \
+                     large ones where the copy dominates."
+                };
+                out.push(team_run::because(
+                    at_least(&claim, &what, &mpi, &shm, 1.0),
+                    why,
+                ));
+                if size == 8.0 && largest == 8.0 {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}

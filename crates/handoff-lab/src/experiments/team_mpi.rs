@@ -1,0 +1,375 @@
+//! The counting-puts experiments over MPI: which transport serves a team run
+//! ([`TransportKind`]), starting a team as `mpiexec -n P handoff __worker NAME SPEC` for the
+//! side-by-side runs (`--transport shm,mpi-shm,mpi-rma`), and detecting a command that
+//! itself runs under `mpirun`.
+//!
+//! # How an MPI team run goes
+//!
+//! The lab runs `mpiexec -n P <exe> __worker NAME SPEC` with `HANDOFF_MPI_WINDOW=shared`
+//! (`mpi-shm`: the MPI library's shared window, loads, stores and CPU atomics) or `=rma`
+//! (`mpi-rma`: every operation an MPI RMA call, the inter-node path), the heap size and wait
+//! strategy in `HANDOFF_HEAP_SIZE` / `HANDOFF_WAIT`, and the CPUs in [`ENV_CPUS`] (rank r
+//! pins itself to `cpus[r % len]`). Each rank prints its [`PeOutput`] line; mpiexec merges
+//! the ranks' stdout, and the lines carry their rank. The run's deadline kills the whole
+//! process group of mpiexec (mpiexec and every rank it started), so a hung job ends.
+
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::team_run::{OutputError, PeOutput, TeamSpec};
+use crate::bench::registry::BenchError;
+
+/// The CPUs an MPI worker pins itself to, comma-separated (rank r: `cpus[r % len]`).
+pub const ENV_CPUS: &str = "HANDOFF_MPI_CPUS";
+
+/// What a build without the `mpi` feature says when asked for MPI.
+pub const NO_MPI: &str = "this handoff was built without MPI; rebuild with `cargo build \
+    --release -p handoff-cli --features mpi`";
+
+/// Which transport serves a team run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum TransportKind {
+    /// handoff's shared-memory team (`team::Launch`).
+    #[default]
+    Shm,
+    /// The MPI transport with a shared window (`MPI_Win_allocate_shared`).
+    MpiShm,
+    /// The MPI transport with MPI RMA calls (`MPI_Win_allocate`, the inter-node path).
+    MpiRma,
+}
+
+impl TransportKind {
+    /// Every kind, in report order.
+    pub const ALL: [TransportKind; 3] = [
+        TransportKind::Shm,
+        TransportKind::MpiShm,
+        TransportKind::MpiRma,
+    ];
+
+    /// The name in `--transport` and in the records' `transport` param (the same words as
+    /// [`handoff::team::Team::route`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            TransportKind::Shm => "shm",
+            TransportKind::MpiShm => "mpi-shm",
+            TransportKind::MpiRma => "mpi-rma",
+        }
+    }
+
+    /// `HANDOFF_MPI_WINDOW` for an MPI kind.
+    pub fn window(self) -> Option<&'static str> {
+        match self {
+            TransportKind::Shm => None,
+            TransportKind::MpiShm => Some("shared"),
+            TransportKind::MpiRma => Some("rma"),
+        }
+    }
+
+    /// Parses `--transport shm,mpi-shm,mpi-rma` (no duplicates, at least one).
+    pub fn parse_list(
+        experiment: &'static str,
+        text: &str,
+    ) -> Result<Vec<TransportKind>, BenchError> {
+        let mut out = Vec::new();
+        for word in text.split(',').map(str::trim) {
+            let k = TransportKind::ALL
+                .into_iter()
+                .find(|k| k.name() == word)
+                .ok_or_else(|| BenchError::Usage {
+                    experiment,
+                    message: format!(
+                        "--transport {text}: unknown transport {word:?}; use a comma list of \
+                         shm, mpi-shm, mpi-rma"
+                    ),
+                })?;
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Checks that `kinds` can run here: without the `mpi` feature or without `mpiexec` on
+/// `PATH`, an MPI kind is a usage error that says what to do.
+pub fn check_available(
+    experiment: &'static str,
+    kinds: &[TransportKind],
+) -> Result<(), BenchError> {
+    if kinds.iter().all(|k| *k == TransportKind::Shm) || super::team_session::active() {
+        return Ok(());
+    }
+    if !handoff_mpi::ENABLED {
+        return Err(BenchError::Usage {
+            experiment,
+            message: format!("--transport mpi-*: {NO_MPI}"),
+        });
+    }
+    mpiexec(experiment).map(|_| ())
+}
+
+/// `mpiexec` (or `mpirun`) on `PATH`.
+pub fn mpiexec(experiment: &'static str) -> Result<PathBuf, BenchError> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for name in ["mpiexec", "mpirun"] {
+        for dir in std::env::split_paths(&path) {
+            let p = dir.join(name);
+            if p.is_file() {
+                return Ok(p);
+            }
+        }
+    }
+    Err(BenchError::Usage {
+        experiment,
+        message: "--transport mpi-*: no mpiexec or mpirun on PATH; install an MPI library \
+                  (Debian: apt-get install mpich) or run with --transport shm"
+            .into(),
+    })
+}
+
+/// The world size when this process runs under `mpirun`/`mpiexec` (MPICH's `PMI_SIZE`,
+/// Open MPI's `OMPI_COMM_WORLD_SIZE`), else `None`.
+pub fn mpi_world_size() -> Option<usize> {
+    ["PMI_SIZE", "OMPI_COMM_WORLD_SIZE"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok())
+        .and_then(|s| s.trim().parse().ok())
+}
+
+/// This process's rank in its MPI job (MPICH's `PMI_RANK`, Open MPI's
+/// `OMPI_COMM_WORLD_RANK`), 0 outside one.
+pub fn mpi_world_rank() -> usize {
+    ["PMI_RANK", "OMPI_COMM_WORLD_RANK"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok())
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Whether this process is a rank of an MPI job of more than one rank.
+pub fn under_mpirun() -> bool {
+    mpi_world_size().is_some_and(|n| n > 1)
+}
+
+/// Starts the team of `spec` under mpiexec, waits for it (the deadline kills the job) and
+/// returns every rank's output, by rank.
+pub fn run_mpiexec(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
+    let fail = |message: String| BenchError::Failed {
+        experiment: spec.experiment,
+        message: format!("{} [{}]: {message}", spec.label, spec.transport.name()),
+    };
+    check_available(spec.experiment, &[spec.transport])?;
+    let exe = mpiexec(spec.experiment)?;
+    let cpus: Vec<String> = spec.cpus.iter().map(usize::to_string).collect();
+    let mut cmd = Command::new(&exe);
+    cmd.arg("-n")
+        .arg(spec.pes.to_string())
+        .arg(&spec.exe)
+        .args(&spec.args)
+        .arg(spec.experiment)
+        .arg(&spec.spec)
+        .env(
+            handoff_mpi_window_env(),
+            spec.transport.window().unwrap_or("auto"),
+        )
+        // Whole pages: a window of 1 MiB + 8 B hangs MPICH's RMA path inside an MPI call
+        // (seen with MPICH 4 and HANDOFF_MPI_WINDOW=rma), page multiples do not.
+        .env(
+            handoff::team::ENV_HEAP,
+            spec.heap.next_multiple_of(1 << 16).to_string(),
+        )
+        .env(handoff::team::ENV_WAIT, spec.wait.to_string())
+        .env(ENV_CPUS, cpus.join(","))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own process group: the deadline kills mpiexec and every rank at once.
+        .process_group(0);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| fail(format!("cannot start {}: {e}", exe.display())))?;
+    let pgid = child.id() as i32;
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut p) = pipe {
+                let _ = p.by_ref().take(64 << 20).read_to_string(&mut text);
+                let _ = std::io::copy(&mut p, &mut std::io::sink());
+            }
+            text
+        })
+    };
+    let out = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let err = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break Some(s),
+            Ok(None) if start.elapsed() >= spec.deadline => break None,
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(fail(format!("waiting for mpiexec: {e}"))),
+        }
+    };
+    if status.is_none() {
+        // SAFETY: kill(2) on the process group this function created (mpiexec's own pid);
+        // no memory is involved.
+        unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        let _ = child.wait();
+    }
+    let text = out.join().unwrap_or_default();
+    let errors = err.join().unwrap_or_default();
+    let tail = |s: &str| -> String {
+        let lines: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
+        lines[lines.len().saturating_sub(6)..].join(" | ")
+    };
+    let Some(status) = status else {
+        return Err(fail(format!(
+            "the MPI job of {} ranks did not finish within {:.0} s and was killed (a lost \
+             message or a stuck rank); rerun with fewer reps. stderr: {}",
+            spec.pes,
+            spec.deadline.as_secs_f64(),
+            tail(&errors)
+        )));
+    };
+    if !status.success() {
+        return Err(fail(format!(
+            "the MPI job failed ({status}); its stderr ends: {}",
+            tail(&errors)
+        )));
+    }
+    parse_merged(spec.pes, &text).map_err(|e| fail(e.to_string()))
+}
+
+/// `HANDOFF_MPI_WINDOW` (spelled here so a build without the feature needs nothing of
+/// handoff-mpi's items).
+fn handoff_mpi_window_env() -> &'static str {
+    "HANDOFF_MPI_WINDOW"
+}
+
+/// Every rank's result line from mpiexec's merged stdout, by rank: the last line of each
+/// rank wins; a rank without a line is [`OutputError::Missing`].
+pub fn parse_merged(pes: usize, text: &str) -> Result<Vec<PeOutput>, OutputError> {
+    let mut outs: Vec<Option<PeOutput>> = vec![None; pes];
+    for line in text.lines().filter(|l| l.trim_start().starts_with('{')) {
+        let o: PeOutput = serde_json::from_str(line).map_err(|source| OutputError::Bad {
+            rank: usize::MAX,
+            line: line.to_string(),
+            source,
+        })?;
+        let rank = o.rank;
+        match outs.get_mut(rank) {
+            Some(slot) => *slot = Some(o),
+            None => {
+                return Err(OutputError::WrongRank {
+                    rank: pes,
+                    claimed: rank,
+                })
+            }
+        }
+    }
+    outs.into_iter()
+        .enumerate()
+        .map(|(rank, o)| {
+            o.ok_or_else(|| OutputError::Missing {
+                rank,
+                text: text.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Inside an MPI worker: pins this rank to `cpus[rank % len]` of [`ENV_CPUS`] (nothing
+/// when unset or empty; a CPU this process may not use is skipped, the rank runs unpinned).
+pub fn pin_from_env(rank: usize) {
+    let cpus: Vec<usize> = std::env::var(ENV_CPUS)
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|c| c.trim().parse().ok())
+        .collect();
+    if let Some(&cpu) = cpus.get(rank % cpus.len().max(1)) {
+        let _ = handoff::sys::affinity::pin_current_thread(cpu);
+    }
+}
+
+/// The summary of the routes of a team's pairs, for a record's `transport` param: the one
+/// route when every pair has it ("mpi-shm"), else "mixed: 2 shm pairs, 4 mpi-rma pairs".
+/// `routes[i][j]` is the route PE i reported for PE j; a PE's route to itself is left out.
+pub fn summarize(routes: &[Vec<String>]) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for (i, row) in routes.iter().enumerate() {
+        for (j, r) in row.iter().enumerate() {
+            if i < j {
+                match counts.iter_mut().find(|(n, _)| n == r) {
+                    Some((_, c)) => *c += 1,
+                    None => counts.push((r.clone(), 1)),
+                }
+            }
+        }
+    }
+    match counts.as_slice() {
+        [] => "unknown".into(),
+        [(one, _)] => one.clone(),
+        many => format!(
+            "mixed: {}",
+            many.iter()
+                .map(|(n, c)| format!("{c} {n} pair{}", if *c == 1 { "" } else { "s" }))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(rank: usize) -> String {
+        format!(r#"{{"rank":{rank},"samples":[{rank}.5],"verified":true,"failure":""}}"#)
+    }
+
+    #[test]
+    fn merged_output_is_sorted_by_the_rank_each_line_names() {
+        let text = format!("noise\n{}\n{}\nmore noise\n", line(1), line(0));
+        let outs = parse_merged(2, &text).unwrap();
+        assert_eq!(outs[0].samples, vec![0.5]);
+        assert_eq!(outs[1].samples, vec![1.5]);
+        let e = parse_merged(3, &text).unwrap_err().to_string();
+        assert!(e.contains("PE 2") && e.contains("no result line"), "{e}");
+        assert!(parse_merged(1, &text).is_err());
+    }
+
+    #[test]
+    fn transports_parse_and_routes_summarize() {
+        let k = TransportKind::parse_list("x", "shm, mpi-rma,shm").unwrap();
+        assert_eq!(k, vec![TransportKind::Shm, TransportKind::MpiRma]);
+        assert!(TransportKind::parse_list("x", "tcp").is_err());
+        let r = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            summarize(&[r(&["shm", "mpi-shm"]), r(&["mpi-shm", "shm"])]),
+            "mpi-shm"
+        );
+        // 3 PEs: pairs (0,1) shm, (0,2) and (1,2) mpi-rma.
+        let routes = [
+            r(&["shm", "shm", "mpi-rma"]),
+            r(&["shm", "shm", "mpi-rma"]),
+            r(&["mpi-rma", "mpi-rma", "shm"]),
+        ];
+        assert_eq!(summarize(&routes), "mixed: 1 shm pair, 2 mpi-rma pairs");
+    }
+}

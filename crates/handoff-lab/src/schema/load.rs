@@ -1,0 +1,102 @@
+//! Reading and writing the lab's result files: schema-checked JSON loading and the one
+//! [`LoadError`] every reader returns.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+/// A results file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("cannot read results file {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not valid JSON of the expected shape.
+    #[error(
+        "{} is not a valid {expected} results file: {source}",
+        display_path(path)
+    )]
+    Parse {
+        /// The file, when read from one.
+        path: Option<PathBuf>,
+        /// The schema the caller expected.
+        expected: &'static str,
+        /// The JSON error (with line and column).
+        source: serde_json::Error,
+    },
+    /// The file has another schema string (another tool or version).
+    #[error(
+        "{} has schema {found:?}, expected {expected:?}: was it written by another command or version of handoff?",
+        display_path(path)
+    )]
+    WrongSchema {
+        /// The file, when read from one.
+        path: Option<PathBuf>,
+        /// The schema string found (empty when missing).
+        found: String,
+        /// The schema the caller expected.
+        expected: &'static str,
+    },
+}
+
+fn display_path(path: &Option<PathBuf>) -> DisplayPath<'_> {
+    DisplayPath(path)
+}
+
+struct DisplayPath<'a>(&'a Option<PathBuf>);
+
+impl fmt::Display for DisplayPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(p) => write!(f, "{}", p.display()),
+            None => f.write_str("the input"),
+        }
+    }
+}
+
+pub(crate) fn from_json_checked<T: serde::de::DeserializeOwned>(
+    text: &str,
+    expected: &'static str,
+    path: Option<&Path>,
+) -> Result<T, LoadError> {
+    let path = path.map(Path::to_path_buf);
+    // Check the schema first so a file of another kind gets the clearer error.
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|source| LoadError::Parse {
+            path: path.clone(),
+            expected,
+            source,
+        })?;
+    let found = value
+        .get("schema")
+        .and_then(|s| s.as_str())
+        .unwrap_or("")
+        .to_string();
+    if found != expected {
+        return Err(LoadError::WrongSchema {
+            path,
+            found,
+            expected,
+        });
+    }
+    serde_json::from_value(value).map_err(|source| LoadError::Parse {
+        path,
+        expected,
+        source,
+    })
+}
+
+pub(crate) fn to_json_pretty<T: Serialize>(value: &T) -> String {
+    // Serializing these plain structs cannot fail: no maps with non-string keys, and
+    // serde_json writes non-finite floats as null.
+    let mut text = serde_json::to_string_pretty(value)
+        .unwrap_or_else(|e| format!("{{\"error\": \"cannot serialize results: {e}\"}}"));
+    text.push('\n');
+    text
+}
