@@ -77,9 +77,15 @@ impl MpiTransport {
             })?;
         let comm = Comm::dup(universe.world().as_raw())?;
         let nodes = Nodes::discover(&comm)?;
-        let len = CTRL.checked_add(heap_len).ok_or_else(|| {
-            TeamError::InvalidArgument(format!("a heap of {heap_len} bytes is too large"))
-        })?;
+        // Whole pages: MPI libraries align a page-multiple allocation (MPICH gave an odd
+        // length, 1 MiB + 8 B, memory that was not even 128-byte aligned); the tail past
+        // `heap_len` is never addressed.
+        let len = CTRL
+            .checked_add(heap_len)
+            .and_then(|l| l.checked_next_multiple_of(CTRL))
+            .ok_or_else(|| {
+                TeamError::InvalidArgument(format!("a heap of {heap_len} bytes is too large"))
+            })?;
         // Steps a rank can fail alone (a mapping it cannot use) end in an agreement
         // (`Comm::agree`), so no rank enters the next collective call while another gave up.
         let (win, direct, mixed) = match window_from_env(&nodes)? {
@@ -98,16 +104,20 @@ impl MpiTransport {
                 (win, None, Some(mixed))
             }
         };
-        if !(win.base() as usize).is_multiple_of(128) {
-            return Err(TeamError::Transport {
+        // Agreed, like the steps above: a rank that gave up alone here would leave the others
+        // waiting in their first barrier (and itself in the window's collective free).
+        comm.agree(if (win.base() as usize).is_multiple_of(128) {
+            Ok(())
+        } else {
+            Err(TeamError::Transport {
                 transport: "MPI",
                 call: "MPI_Win_allocate",
                 what: format!(
                     "the window base {:p} is not 128-byte aligned, which symmetric objects need",
                     win.base()
                 ),
-            });
-        }
+            })
+        })?;
         Ok(MpiTransport {
             win,
             mixed,

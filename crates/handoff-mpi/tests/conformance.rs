@@ -240,3 +240,19 @@ fn bad_settings_are_clear_errors() {
         assert_eq!(job.output.matches("PE-ERROR:").count(), 2, "{}", job.output);
     }
 }
+
+/// A heap that is not a multiple of the page or of 64 KiB (1 MiB + 8 B) on the RMA path:
+/// MPI windows of any byte length work.
+#[test]
+fn conformance_mpi_rma_window_odd_heap() {
+    const NAME: &str = "conformance_mpi_rma_window_odd_heap";
+    if is_pe() {
+        pe(conformance::run_all);
+    }
+    let env = [
+        ("HANDOFF_HEAP_SIZE", "1048584"),
+        ("HANDOFF_MPI_WINDOW", "rma"),
+    ];
+    let job = mpirun(NAME, 2, &env, Duration::from_secs(60));
+    assert_ok(&job, "conformance on 2 ranks, heap 1 MiB + 8 B");
+}
