@@ -482,7 +482,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             experiment: NAME,
             message: e.to_string(),
         })?;
-        let series = series_name(method, &p.class, transport);
+        let series = series_name(method, &p.class, &route);
         let mut rec = BenchRecord::new(
             if world > 2 {
                 format!("{series} (0-{peer})")
@@ -532,12 +532,13 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     Ok(res)
 }
 
-/// A record's series: "method, placement", with " [mpi-rma]" for an MPI transport so the
-/// transports' series never merge (shm keeps the name of results before MPI existed).
-fn series_name(method: Method, class: &str, transport: TransportKind) -> String {
-    match transport {
-        TransportKind::Shm => format!("{}, {class}", method.name()),
-        t => format!("{}, {class} [{}]", method.name(), t.name()),
+/// A record's series: "method, placement", with " [mpi-rma]" for the route that served the
+/// pair when it is not handoff's own, so the transports' series never merge (shm keeps the
+/// name of results before MPI existed).
+fn series_name(method: Method, class: &str, route: &str) -> String {
+    match route {
+        "shm" => format!("{}, {class}", method.name()),
+        r => format!("{}, {class} [{r}]", method.name()),
     }
 }
 

@@ -5,9 +5,15 @@ use super::{team_run, Method, TransportKind};
 use crate::bench::findings::{at_least, judge};
 use crate::bench::{BenchResults, Finding};
 
-/// The run means of `latency_us` of (method, placement) at `size`.
-fn latency(res: &BenchResults, method: Method, class: &str, size: f64) -> Option<Vec<f64>> {
-    latency_over(res, method, class, size, TransportKind::Shm)
+/// A record's (placement, transport, pair); a record without `transport` is from before
+/// MPI transports: shared memory.
+fn group_of(r: &crate::bench::BenchRecord) -> (String, String, String) {
+    let t = r.param_text("transport");
+    (
+        r.param_text("placement"),
+        if t.is_empty() { "shm".into() } else { t },
+        r.param_text("pair"),
+    )
 }
 
 /// The run means of `latency_us` of (method, placement, transport) at `size`.
@@ -35,20 +41,34 @@ fn latency_over(
         .map(|m| m.run_means.clone())
 }
 
-/// The seed's claim "counting puts halve small-message latency" at 8 B, per placement:
-/// fence-flag / put-signal and fence-flag / counting-put ≥ 2; and (not the seed's) what one
-/// line transfer buys: fence-flag / line ≥ 2.
+/// The seed's claim "counting puts halve small-message latency" at 8 B, per placement (and,
+/// under `mpirun`, per pair and its transport): fence-flag / put-signal and fence-flag /
+/// counting-put ≥ 2; and (not the seed's) what one line transfer buys: fence-flag / line ≥ 2.
 pub(super) fn findings(res: &BenchResults) -> Vec<Finding> {
-    let mut classes: Vec<String> = Vec::new();
+    // (placement, transport, pair): the records of one group were measured alike.
+    let mut groups: Vec<(String, String, String)> = Vec::new();
     for r in res.records.iter().filter(|r| r.x == 8.0) {
-        let c = r.param_text("placement");
-        if !classes.contains(&c) {
-            classes.push(c);
+        let g = group_of(r);
+        if !groups.contains(&g) {
+            groups.push(g);
         }
     }
     let mut out = Vec::new();
-    for class in &classes {
-        let ff = latency(res, Method::FenceFlag, class, 8.0);
+    for g in &groups {
+        let class = &g.0;
+        let latency = |m: Method| {
+            res.records
+                .iter()
+                .find(|r| r.x == 8.0 && r.param_text("method") == m.name() && group_of(r) == *g)
+                .and_then(|r| r.metrics.get("latency_us"))
+                .map(|m| m.run_means.clone())
+        };
+        let label = match (g.1.as_str(), g.2.as_str()) {
+            ("shm", "") => class.clone(),
+            (t, "") => format!("{class}, {t}"),
+            (t, pair) => format!("{class}, {pair} {t}"),
+        };
+        let ff = latency(Method::FenceFlag);
         for (m, claim) in [
             (
                 Method::PutSignal,
@@ -63,8 +83,8 @@ pub(super) fn findings(res: &BenchResults) -> Vec<Finding> {
                 "payload and signal in one cache line halve 8 B latency against put + fence + flag",
             ),
         ] {
-            let what = format!("fence-flag / {} latency, {class}", m.name());
-            let claim = format!("{claim} [{class}]");
+            let what = format!("fence-flag / {} latency, {label}", m.name());
+            let claim = format!("{claim} [{label}]");
             let why = if class == "same-core" {
                 "both PEs share one CPU, so every hand-off is a context switch, the same for \
                  every method and far above a cache-line transfer."
@@ -75,7 +95,7 @@ pub(super) fn findings(res: &BenchResults) -> Vec<Finding> {
             } else {
                 team_run::SAME_WORK
             };
-            match (&ff, latency(res, m, class, 8.0)) {
+            match (&ff, latency(m)) {
                 (Some(a), Some(b)) => {
                     out.push(team_run::because(at_least(&claim, &what, a, &b, 2.0), why))
                 }
@@ -112,7 +132,7 @@ fn mpi_findings(res: &BenchResults, classes: &[String]) -> Vec<Finding> {
             for size in [8.0, largest] {
                 let (Some(mpi), Some(shm)) = (
                     latency_over(res, Method::PutSignal, class, size, t),
-                    latency(res, Method::PutSignal, class, size),
+                    latency_over(res, Method::PutSignal, class, size, TransportKind::Shm),
                 ) else {
                     continue;
                 };

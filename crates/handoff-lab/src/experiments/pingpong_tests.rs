@@ -162,7 +162,7 @@ fn side_by_side_findings_judge_mpi_over_shm_at_8_bytes_and_the_largest_size() {
     );
     let over = |t: TransportKind, size: usize, means: &[f64]| {
         let mut rec = rec(Method::PutSignal, "shared-l3", size, means);
-        rec.series = series_name(Method::PutSignal, "shared-l3", t);
+        rec.series = series_name(Method::PutSignal, "shared-l3", t.name());
         rec.param("transport", t.name())
     };
     // By hand: 8 B shm 1.0 µs, mpi-rma 5.0 (5×: holds), mpi-shm 0.5 (0.5×: does not hold);
@@ -200,4 +200,47 @@ fn side_by_side_findings_judge_mpi_over_shm_at_8_bytes_and_the_largest_size() {
         .iter()
         .filter(|f| !f.claim.contains("MPI transport"))
         .all(|f| f.holds == crate::bench::Holds::Inconclusive));
+}
+
+#[test]
+fn under_mpirun_the_seed_findings_compare_methods_within_each_pair_and_its_route() {
+    let mut r = BenchResults::new(
+        NAME,
+        Machine::default(),
+        Tool::default(),
+        serde_json::json!({}),
+    );
+    let at = |m: Method, pair: &str, route: &str, means: &[f64]| {
+        rec(m, MPIRUN, 8, means)
+            .param("transport", route)
+            .param("pair", pair)
+    };
+    // By hand: pair 0-1 (mpi-shm) fence-flag 4.0 over put-signal 1.0 µs = 4× (holds);
+    // pair 0-2 (mpi-rma) 3.0 over 3.0 = 1× (does not hold). Mixing the pairs up would give
+    // 4/3 or 3/1 instead.
+    r.records
+        .push(at(Method::FenceFlag, "0-1", "mpi-shm", &[4.0, 4.04, 3.96]));
+    r.records
+        .push(at(Method::PutSignal, "0-1", "mpi-shm", &[1.0, 1.01, 0.99]));
+    r.records
+        .push(at(Method::FenceFlag, "0-2", "mpi-rma", &[3.0, 3.03, 2.97]));
+    r.records
+        .push(at(Method::PutSignal, "0-2", "mpi-rma", &[3.0, 3.03, 2.97]));
+    let f: Vec<_> = findings(&r)
+        .into_iter()
+        .filter(|f| f.claim.starts_with("put-with-signal halves"))
+        .collect();
+    assert_eq!(f.len(), 2, "{f:?}");
+    let near = f
+        .iter()
+        .find(|f| f.claim.contains("[mpirun, 0-1 mpi-shm]"))
+        .unwrap();
+    assert_eq!(near.holds, crate::bench::Holds::Yes, "{}", near.sentence);
+    assert!((near.ratio.as_ref().unwrap().ratio - 4.0).abs() < 0.05);
+    let far = f
+        .iter()
+        .find(|f| f.claim.contains("[mpirun, 0-2 mpi-rma]"))
+        .unwrap();
+    assert_eq!(far.holds, crate::bench::Holds::No, "{}", far.sentence);
+    assert!((far.ratio.as_ref().unwrap().ratio - 1.0).abs() < 0.02);
 }
