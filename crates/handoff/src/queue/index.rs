@@ -162,7 +162,7 @@ impl ProducerIndex {
     }
 
     /// The reload and wait of [`wait_free`](Self::wait_free), on a copy of the index (no
-    /// pointer to `self` escapes the fast path, so a caller's loop keeps it in registers).
+    /// pointer to `self` escapes the fast path, so a caller's loop may keep it in registers).
     #[cold]
     #[inline(never)]
     fn wait_free_slow<P: PeerWatch + ?Sized>(

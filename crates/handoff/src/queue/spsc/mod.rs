@@ -164,8 +164,9 @@ impl<T: bytemuck::Pod> Spsc<T> {
 /// indices and slots.
 ///
 /// Only the `Arc`: the addresses and the capacity are loaded from the region (an L1 hit)
-/// where they are needed, instead of being held by each end, so that a caller's push/pop
-/// loop keeps its positions in registers (rtrb's layout: one pointer per end).
+/// where they are needed, instead of being held by each end, so that fewer values stay live
+/// across a caller's push/pop loop and its positions can stay in registers (rtrb's layout:
+/// one pointer per end).
 struct Ring<T> {
     /// Dropped by hand in `Drop for Ring` from a moved-out copy: dropping the field in place
     /// would hand its address to `Arc::drop_slow`, an out-of-line call, and an end whose
