@@ -1,16 +1,18 @@
 //! SPSC throughput of `handoff::queue` beside rtrb and crossbeam's `ArrayQueue`, on two
 //! threads with the same placement, in one run.
 //!
-//! `cargo run --release -p handoff --example queue_bench [MESSAGES] [RUNS]` (defaults 10^7
-//! u64 messages per run, 7 runs). Producer on the first allowed CPU, consumer on the second
-//! (unpinned if there is only one); capacity 1024 for every queue; every contender busy-waits
-//! the same way (a `spin_loop` hint on full / empty; handoff with `Wait::Spin`), except the
-//! rows that name another strategy. The contenders run interleaved (one run of each, in
-//! turn), so a slow phase of the machine hits them all. Each run checks the sum of what
-//! arrived against the closed form n(n-1)/2.
+//! `cargo run --release -p handoff --example queue_bench [MESSAGES] [RUNS] [FILTER]`
+//! (defaults 10^7 u64 messages per run, 7 runs; FILTER keeps the rows whose name contains
+//! it, e.g. `"one thread"`). Producer on the first allowed CPU, consumer on the second
+//! (unpinned if there is only one); capacity 1024 for every queue; every contender
+//! busy-waits the same way (a `spin_loop` hint on full / empty; handoff with `Wait::Spin`),
+//! except the rows that name another strategy. The contenders run interleaved (one run of
+//! each, in turn), so a slow phase of the machine hits them all. Each run checks the sum of
+//! what arrived against the closed form n(n-1)/2.
 //!
 //! Prints, per contender, the median over runs of millions of messages per second, with
-//! the slowest and fastest run.
+//! the slowest and fastest run, then the handoff/rtrb and handoff/crossbeam ratios: the
+//! median (and range) over runs of the ratio within each run.
 
 use crossbeam_queue::ArrayQueue;
 use handoff::queue::{ArrayMpsc, LaneMpsc, Spsc};
@@ -265,15 +267,45 @@ fn rtrb_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
     el
 }
 
+/// Paired ratios printed after the table: (numerator row, denominator row, label).
+const RATIOS: [(usize, usize, &str); 5] = [
+    (0, 1, "handoff/rtrb, push/pop, two threads"),
+    (0, 2, "handoff/crossbeam, push/pop, two threads"),
+    (3, 4, "handoff/rtrb, chunks of 64, two threads"),
+    (9, 10, "handoff/rtrb, one thread (code path)"),
+    (11, 12, "handoff/crossbeam, one thread (code path)"),
+];
+
+fn crossbeam_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
+    let q = ArrayQueue::<u64>::new(CAP);
+    let t0 = Instant::now();
+    let mut sum = 0u64;
+    let mut i = 0;
+    while i < n {
+        let k = (n - i).min(64);
+        for j in i..i + k {
+            q.push(j).unwrap();
+        }
+        for _ in 0..k {
+            sum += q.pop().unwrap();
+        }
+        i += k;
+    }
+    let el = t0.elapsed();
+    assert_eq!(sum, n * (n - 1) / 2);
+    el
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let n: u64 = args
         .next()
         .map_or(10_000_000, |a| a.parse().expect("MESSAGES"));
     let runs: usize = args.next().map_or(7, |a| a.parse().expect("RUNS"));
+    let filter = args.next().unwrap_or_default();
     let cpus = affinity::allowed_cpus().unwrap_or_default();
     let place = (cpus.len() >= 2).then(|| (cpus[0], cpus[1]));
-    let contenders: [(&str, Run); 11] = [
+    let contenders: [(&str, Run); 13] = [
         ("handoff Spsc push/pop (spin)", handoff_single),
         ("rtrb push/pop (spin)", rtrb_single),
         ("crossbeam ArrayQueue push/pop (spin)", crossbeam_array),
@@ -285,28 +317,45 @@ fn main() {
         ("handoff Spsc push/pop (spin), again", handoff_single),
         ("handoff Spsc, one thread (code path)", handoff_one_thread),
         ("rtrb, one thread (code path)", rtrb_one_thread),
+        ("handoff Spsc, one thread, again", handoff_one_thread),
+        ("crossbeam, one thread (code path)", crossbeam_one_thread),
     ];
+    let chosen = |name: &str| filter.is_empty() || name.contains(filter.as_str());
     println!(
         "{n} u64 messages per run, {runs} runs, capacity {CAP}, producer/consumer on CPUs {place:?}"
     );
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); contenders.len()];
     for _ in 0..runs {
-        for (k, (_, run)) in contenders.iter().enumerate() {
-            let el = run(n, place);
-            rates[k].push(n as f64 / el.as_secs_f64() / 1e6);
+        for (k, (name, run)) in contenders.iter().enumerate() {
+            if chosen(name) {
+                let el = run(n, place);
+                rates[k].push(n as f64 / el.as_secs_f64() / 1e6);
+            }
         }
     }
+    let median = |r: &[f64]| {
+        let mut r = r.to_vec();
+        r.sort_by(f64::total_cmp);
+        (r[r.len() / 2], r[0], r[r.len() - 1])
+    };
     println!(
         "{:<40} {:>10} {:>10} {:>10}",
         "queue", "median", "min", "max"
     );
-    for ((name, _), r) in contenders.iter().zip(&mut rates) {
-        r.sort_by(f64::total_cmp);
-        println!(
-            "{name:<40} {:>10.1} {:>10.1} {:>10.1}   Mmsg/s",
-            r[r.len() / 2],
-            r[0],
-            r[r.len() - 1]
-        );
+    for ((name, _), r) in contenders.iter().zip(&rates) {
+        if !r.is_empty() {
+            let (m, lo, hi) = median(r);
+            println!("{name:<40} {m:>10.1} {lo:>10.1} {hi:>10.1}   Mmsg/s");
+        }
+    }
+    // Each run's ratio between two rows that ran back to back, then the median and range of
+    // those ratios: a slow phase of the machine hits both sides of a ratio.
+    for (a, b, label) in RATIOS {
+        if rates[a].is_empty() || rates[b].is_empty() {
+            continue;
+        }
+        let r: Vec<f64> = rates[a].iter().zip(&rates[b]).map(|(x, y)| x / y).collect();
+        let (m, lo, hi) = median(&r);
+        println!("{label:<44} {m:>6.2}x  (runs {lo:.2}x .. {hi:.2}x)");
     }
 }

@@ -12,26 +12,22 @@
 //!
 //! A frame never wraps: when it does not fit between the producer's position and the end of
 //! the area, the producer first commits a PAD record covering the rest of the area (the
-//! consumer skips it), then writes the frame at offset 0. The header is written before the
-//! commit that covers the frame, so the consumer reads it after its Acquire load of `tail`
-//! (SYNC POINT A of `index`); a frame its producer did not commit (it died mid-frame) is
-//! never seen: the consumer's wait ends with [`QueueError::PeerGone`] instead.
+//! consumer skips it), then writes the frame at offset 0. That protocol (placement, PAD,
+//! header) is `record`'s, model-checked there under loom; this file runs it on the data
+//! area. A frame its producer did not commit (it died mid-frame) is never seen: the
+//! consumer's wait ends with [`QueueError::PeerGone`] instead.
 
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use super::error::{QueueError, Role};
-use super::index::{ConsumerIndex, Found, Indices, ProducerIndex};
+use super::index::{ConsumerIndex, Indices, ProducerIndex};
+use super::record::{self, RecordError, Waiting, Words, UNIT};
 use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
 use crate::sync::wait::Wait;
 use crate::sys::Deadline;
 
 const INDICES: usize = 128;
-/// Bytes per index unit (the header word's size and the frames' alignment).
-const UNIT: usize = 8;
-/// Header tags.
-const TAG_FRAME: u64 = 1;
-const TAG_PAD: u64 = 2;
 
 fn data_offset() -> usize {
     INDICES + std::mem::size_of::<Indices>()
@@ -60,12 +56,6 @@ fn shape(capacity: usize) -> Result<Shape, QueueError> {
         lanes: 1,
         len,
     })
-}
-
-/// Units (8-byte words) a frame of `len` bytes takes, header included.
-#[inline]
-fn units_of(len: usize) -> u64 {
-    (1 + len.div_ceil(UNIT)) as u64
 }
 
 /// A bounded SPSC queue of variable-size byte frames, on the heap or in a named segment.
@@ -200,27 +190,40 @@ impl Bytes {
     fn unit_ptr(&self, u: u64) -> *mut u8 {
         self.data.wrapping_add(((u % self.units) as usize) * UNIT)
     }
+}
 
-    /// Writes the header word at position `u`.
-    ///
-    /// # Safety
-    /// Unit `u` must be free for the producer (reserved, not yet committed).
+impl Bytes {
+    /// The queue error for a record error of a side waiting for `what`; `other` is the
+    /// other side (the one that closes).
+    fn error(&self, e: RecordError, other: Role, what: &'static str) -> QueueError {
+        match e {
+            RecordError::Closed => QueueError::Closed { by: other },
+            RecordError::Wait(e) => QueueError::from_wait(e, what),
+            RecordError::Corrupt(why) => QueueError::Corrupt {
+                name: self.region.label.clone(),
+                why,
+            },
+        }
+    }
+}
+
+impl Words for Bytes {
     #[inline]
-    unsafe fn write_header(&self, u: u64, len: usize, tag: u64) {
-        let word = len as u64 | (tag << 32);
-        // SAFETY: caller's contract; the unit is 8-byte aligned (data is 128-aligned).
+    fn units(&self) -> u64 {
+        self.units
+    }
+
+    #[inline]
+    unsafe fn write_word(&self, u: u64, word: u64) {
+        // SAFETY: the caller's contract (the unit is the producer's); the unit is 8-byte
+        // aligned (data is 128-aligned) and inside the area (`unit_ptr` wraps).
         unsafe { self.unit_ptr(u).cast::<u64>().write(word) };
     }
 
-    /// Reads the header word at position `u`.
-    ///
-    /// # Safety
-    /// Unit `u` must be committed and not yet released.
     #[inline]
-    unsafe fn read_header(&self, u: u64) -> (usize, u64) {
-        // SAFETY: caller's contract; aligned as above.
-        let word = unsafe { self.unit_ptr(u).cast::<u64>().read() };
-        ((word & 0xffff_ffff) as usize, word >> 32)
+    unsafe fn read_word(&self, u: u64) -> u64 {
+        // SAFETY: the caller's contract (the unit is the consumer's); aligned as above.
+        unsafe { self.unit_ptr(u).cast::<u64>().read() }
     }
 }
 
@@ -304,40 +307,14 @@ impl FrameProducer {
                 max,
             });
         }
-        let need = units_of(len);
-        let tail = self.idx.tail();
-        let to_end = self.ring.units - tail % self.ring.units;
-        if need > to_end {
-            // The pad covers the rest of the area: wait until all of it is free, write its
-            // header, commit it alone (a pad plus the frame may exceed the capacity).
-            self.wait_units(to_end, how, deadline)?;
-            // SAFETY: the `to_end` units from `tail` are free (just waited for).
-            unsafe {
-                self.ring
-                    .write_header(tail, ((to_end - 1) as usize) * UNIT, TAG_PAD)
-            };
-            let ring = &self.ring;
-            self.idx.commit(ring.indices(), to_end);
-        }
-        self.wait_units(need, how, deadline)?;
-        Ok(self.idx.tail())
-    }
-
-    fn wait_units(
-        &mut self,
-        n: u64,
-        how: Option<Wait>,
-        deadline: Option<Deadline>,
-    ) -> Result<(), QueueError> {
         let ring = &self.ring;
-        match self
-            .idx
-            .wait_free(ring.indices(), n, how, deadline, &*ring.region)
-        {
-            Ok(Found::Ready(_)) => Ok(()),
-            Ok(Found::Closed) => Err(QueueError::Closed { by: Role::Consumer }),
-            Err(e) => Err(QueueError::from_wait(e, "room for the frame")),
-        }
+        let w = Waiting {
+            how,
+            deadline,
+            peers: &*ring.region,
+        };
+        record::reserve(&mut self.idx, ring.indices(), ring, len, w)
+            .map_err(|e| ring.error(e, Role::Consumer, "room for the frame"))
     }
 
     /// The bytes of a reserved frame at position `at` (its header's unit), `len` long.
@@ -354,11 +331,8 @@ impl FrameProducer {
 
     /// Commits the reserved frame at `at` with `len` bytes (at most what was reserved).
     pub(crate) fn commit_frame(&mut self, at: u64, len: usize) {
-        debug_assert_eq!(at, self.idx.tail());
-        // SAFETY: `at` is the reserved, uncommitted header unit.
-        unsafe { self.ring.write_header(at, len, TAG_FRAME) };
         let ring = &self.ring;
-        self.idx.commit(ring.indices(), units_of(len));
+        record::commit(&mut self.idx, ring.indices(), ring, at, len);
         self.frames += 1;
     }
 }
@@ -457,53 +431,14 @@ impl FrameConsumer {
         how: Option<Wait>,
         deadline: Option<Deadline>,
     ) -> Result<(u64, usize), QueueError> {
-        loop {
-            let have = self.wait_units(1, how, deadline)?;
-            let at = self.idx.head();
-            // SAFETY: unit `at` is committed (`wait_units` saw `tail > head`, Acquire) and
-            // not released.
-            let (len, tag) = unsafe { self.ring.read_header(at) };
-            let units = units_of(len);
-            let to_end = self.ring.units - at % self.ring.units;
-            if units > to_end || units > have {
-                return Err(self.corrupt(format!(
-                    "a record of {len} bytes at unit {at} runs past the data committed or the \
-                     end of the ring"
-                )));
-            }
-            match tag {
-                TAG_FRAME => return Ok((at, len)),
-                TAG_PAD => {
-                    let ring = &self.ring;
-                    self.idx.release(ring.indices(), units);
-                }
-                t => return Err(self.corrupt(format!("unknown record tag {t} at unit {at}"))),
-            }
-        }
-    }
-
-    fn corrupt(&self, why: String) -> QueueError {
-        QueueError::Corrupt {
-            name: self.ring.region.label.clone(),
-            why,
-        }
-    }
-
-    fn wait_units(
-        &mut self,
-        n: u64,
-        how: Option<Wait>,
-        deadline: Option<Deadline>,
-    ) -> Result<u64, QueueError> {
         let ring = &self.ring;
-        match self
-            .idx
-            .wait_available(ring.indices(), n, how, deadline, &*ring.region)
-        {
-            Ok(Found::Ready(have)) => Ok(have),
-            Ok(Found::Closed) => Err(QueueError::Closed { by: Role::Producer }),
-            Err(e) => Err(QueueError::from_wait(e, "frame")),
-        }
+        let w = Waiting {
+            how,
+            deadline,
+            peers: &*ring.region,
+        };
+        record::next(&mut self.idx, ring.indices(), ring, w)
+            .map_err(|e| ring.error(e, Role::Producer, "frame"))
     }
 }
 
@@ -545,6 +480,6 @@ impl Drop for Frame<'_> {
         let c = &mut *self.consumer;
         c.frames += 1;
         let ring = &c.ring;
-        c.idx.release(ring.indices(), units_of(self.len));
+        record::release(&mut c.idx, ring.indices(), self.len);
     }
 }

@@ -139,6 +139,9 @@ impl ProducerIndex {
 
     /// Waits until at least `want` units are free (`want <= capacity`). `how = None` polls
     /// once and returns `Err(Timeout)` if there is not enough room.
+    ///
+    /// Inline: only the check of the cached copy (no load of a shared word, no clock, no
+    /// doorbell); the reload of `head` and any wait are out of line.
     #[inline]
     pub(crate) fn wait_free<P: PeerWatch + ?Sized>(
         &mut self,
@@ -149,32 +152,34 @@ impl ProducerIndex {
         peers: &P,
     ) -> Result<Found, WaitError> {
         debug_assert!(want <= self.cap);
-        if let Some(f) = self.free(ix, want) {
-            return Ok(f);
+        let free = self.cached_free();
+        if free >= want {
+            return Ok(Found::Ready(free));
         }
-        match how {
-            None => Err(WaitError::Timeout),
-            Some(how) => {
-                let (me, r) = Self::wait_free_slow(*self, ix, want, how, deadline, peers);
-                *self = me;
-                r
-            }
-        }
+        let (me, r) = Self::wait_free_slow(*self, ix, want, how, deadline, peers);
+        *self = me;
+        r
     }
 
-    /// The wait of [`wait_free`](Self::wait_free), on a copy of the index (no pointer to
-    /// `self` escapes the fast path).
+    /// The reload and wait of [`wait_free`](Self::wait_free), on a copy of the index (no
+    /// pointer to `self` escapes the fast path, so a caller's loop may keep it in registers).
     #[cold]
     #[inline(never)]
     fn wait_free_slow<P: PeerWatch + ?Sized>(
         mut me: Self,
         ix: &Indices,
         want: u64,
-        how: Wait,
+        how: Option<Wait>,
         deadline: Option<Deadline>,
         peers: &P,
     ) -> (Self, Result<Found, WaitError>) {
-        let r = ix.space.wait(|| me.reload(ix, want), how, deadline, peers);
+        if let Some(f) = me.reload(ix, want) {
+            return (me, Ok(f));
+        }
+        let r = match how {
+            None => Err(WaitError::Timeout),
+            Some(how) => ix.space.wait(|| me.reload(ix, want), how, deadline, peers),
+        };
         (me, r)
     }
 
@@ -200,15 +205,18 @@ impl ProducerIndex {
     }
 
     /// Closes the producer's side: the consumer drains what was committed, then sees
-    /// `Closed`.
-    pub(crate) fn close(&self, ix: &Indices) {
+    /// `Closed`. By value, like `close_ringing`: a `&self` passed to an out-of-line call
+    /// would make the caller keep its whole end in memory instead of registers.
+    #[inline]
+    pub(crate) fn close(self, ix: &Indices) {
         // Release: pairs with the Acquire load in `ConsumerIndex::available`.
         ix.tail.0.store(self.tail | CLOSED, Ordering::Release);
         ix.data.ring();
     }
 
     /// [`close`](Self::close), waking the consumer on `bell`.
-    pub(crate) fn close_ringing(&self, ix: &Indices, bell: &Doorbell) {
+    #[inline]
+    pub(crate) fn close_ringing(self, ix: &Indices, bell: &Doorbell) {
         // Release: pairs with the Acquire load in `ConsumerIndex::available`.
         ix.tail.0.store(self.tail | CLOSED, Ordering::Release);
         bell.ring_always();
@@ -282,7 +290,8 @@ impl ConsumerIndex {
     }
 
     /// Waits until at least `want` units are committed (see [`Self::available`]). `how =
-    /// None` polls once and returns `Err(Timeout)` if there is too little.
+    /// None` polls once and returns `Err(Timeout)` if there is too little. Inline: only the
+    /// check of the cached copy, as for [`ProducerIndex::wait_free`].
     #[inline]
     pub(crate) fn wait_available<P: PeerWatch + ?Sized>(
         &mut self,
@@ -292,31 +301,34 @@ impl ConsumerIndex {
         deadline: Option<Deadline>,
         peers: &P,
     ) -> Result<Found, WaitError> {
-        if let Some(f) = self.available(ix, want) {
-            return Ok(f);
+        let have = self.cached_len();
+        if have >= want {
+            return Ok(Found::Ready(have));
         }
-        match how {
-            None => Err(WaitError::Timeout),
-            Some(how) => {
-                let (me, r) = Self::wait_available_slow(*self, ix, want, how, deadline, peers);
-                *self = me;
-                r
-            }
-        }
+        let (me, r) = Self::wait_available_slow(*self, ix, want, how, deadline, peers);
+        *self = me;
+        r
     }
 
-    /// The wait of [`wait_available`](Self::wait_available), on a copy of the index.
+    /// The reload and wait of [`wait_available`](Self::wait_available), on a copy of the
+    /// index.
     #[cold]
     #[inline(never)]
     fn wait_available_slow<P: PeerWatch + ?Sized>(
         mut me: Self,
         ix: &Indices,
         want: u64,
-        how: Wait,
+        how: Option<Wait>,
         deadline: Option<Deadline>,
         peers: &P,
     ) -> (Self, Result<Found, WaitError>) {
-        let r = ix.data.wait(|| me.reload(ix, want), how, deadline, peers);
+        if let Some(f) = me.reload(ix, want) {
+            return (me, Ok(f));
+        }
+        let r = match how {
+            None => Err(WaitError::Timeout),
+            Some(how) => ix.data.wait(|| me.reload(ix, want), how, deadline, peers),
+        };
         (me, r)
     }
 
@@ -330,8 +342,10 @@ impl ConsumerIndex {
         ix.space.ring();
     }
 
-    /// Closes the consumer's side: the producer's next wait for space sees `Closed`.
-    pub(crate) fn close(&self, ix: &Indices) {
+    /// Closes the consumer's side: the producer's next wait for space sees `Closed` (by
+    /// value, as for the producer's).
+    #[inline]
+    pub(crate) fn close(self, ix: &Indices) {
         // Release: pairs with the Acquire load in `ProducerIndex::free`.
         ix.head.0.store(self.head | CLOSED, Ordering::Release);
         ix.space.ring();

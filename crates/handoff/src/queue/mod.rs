@@ -51,7 +51,8 @@
 //! One protocol per file, each with its memory-ordering notes and loom models of its own
 //! code: `index` (the SPSC positions with cached copies; every ring here runs it),
 //! `doorbell` (sleeping and waking, armed only when someone sleeps), `lane` (producers
-//! joining and leaving the lanes of [`LaneMpsc`]) and `stamp` (Vyukov's per-slot stamps of
+//! joining and leaving the lanes of [`LaneMpsc`]), `record` (where a byte frame goes, and
+//! the PAD record before a wrap, of [`FrameQueue`]) and `stamp` (Vyukov's per-slot stamps of
 //! [`ArrayMpsc`]). The handles (`spsc`, `frame`, `lanes`, `array`, `aggregate`) and the
 //! memory they live in (`region`: heap block or segment, header validation) run them.
 //!
@@ -68,6 +69,8 @@ mod error;
 mod index;
 #[cfg_attr(loom, allow(dead_code))]
 mod lane;
+#[cfg_attr(loom, allow(dead_code))]
+mod record;
 #[cfg_attr(loom, allow(dead_code))]
 mod stamp;
 

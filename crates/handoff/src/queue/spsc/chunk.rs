@@ -21,8 +21,8 @@ impl<T: bytemuck::Pod> WriteChunk<'_, T> {
         // references; any bytes are a valid Pod `T`.
         unsafe {
             (
-                std::slice::from_raw_parts_mut(ring.data.add(start), first),
-                std::slice::from_raw_parts_mut(ring.data, second),
+                std::slice::from_raw_parts_mut(ring.data().add(start), first),
+                std::slice::from_raw_parts_mut(ring.data(), second),
             )
         }
     }
@@ -41,7 +41,7 @@ impl<T: bytemuck::Pod> WriteChunk<'_, T> {
     pub fn commit(self, n: usize) {
         let n = n.min(self.n);
         let p = self.producer;
-        p.slot = advance(p.slot, n, p.ring.cap);
+        p.slot = advance(p.slot, n, p.ring.cap());
         let ring = &p.ring;
         p.idx.commit(ring.indices(), n as u64);
     }
@@ -70,8 +70,8 @@ impl<T: bytemuck::Pod> ReadChunk<'_, T> {
         // chunk is dropped); the slices borrow the chunk, so none outlives the release.
         unsafe {
             (
-                std::slice::from_raw_parts(ring.data.add(start), first),
-                std::slice::from_raw_parts(ring.data, second),
+                std::slice::from_raw_parts(ring.data().add(start), first),
+                std::slice::from_raw_parts(ring.data(), second),
             )
         }
     }
@@ -96,7 +96,7 @@ impl<T: bytemuck::Pod> ReadChunk<'_, T> {
 impl<T: bytemuck::Pod> Drop for ReadChunk<'_, T> {
     fn drop(&mut self) {
         let c = &mut *self.consumer;
-        c.slot = advance(c.slot, self.n, c.ring.cap);
+        c.slot = advance(c.slot, self.n, c.ring.cap());
         let ring = &c.ring;
         c.idx.release(ring.indices(), self.n as u64);
     }

@@ -6,6 +6,7 @@ mod chunk;
 pub use chunk::{ReadChunk, WriteChunk};
 
 use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use super::error::{QueueError, Role};
@@ -159,45 +160,67 @@ impl<T: bytemuck::Pod> Spsc<T> {
     }
 }
 
-/// What both ends hold: the region and the addresses derived from it.
+/// What both ends hold: the region, and (derived from it on each use) the addresses of the
+/// indices and slots.
+///
+/// Only the `Arc`: the addresses and the capacity are loaded from the region (an L1 hit)
+/// where they are needed, instead of being held by each end, so that fewer values stay live
+/// across a caller's push/pop loop and its positions can stay in registers (rtrb's layout:
+/// one pointer per end).
 struct Ring<T> {
-    region: Arc<Region>,
-    /// The ring's indices in `region` (cached: one pointer less to follow per operation).
-    ix: *const Indices,
-    data: *mut T,
-    cap: usize,
+    /// Dropped by hand in `Drop for Ring` from a moved-out copy: dropping the field in place
+    /// would hand its address to `Arc::drop_slow`, an out-of-line call, and an end whose
+    /// address escapes stays in memory in the caller's loop (every push would load and store
+    /// its positions through the stack) instead of in registers.
+    region: ManuallyDrop<Arc<Region>>,
+    _t: PhantomData<*mut T>,
 }
 
-// SAFETY: the raw pointer points into `region`, kept alive by the Arc; each end touches
-// only the slots the index protocol gives it. T: Send is required to move values across.
+// SAFETY: the addresses derived from `region` point into it, kept alive by the Arc; each end
+// touches only the slots the index protocol gives it. T: Send is required to move values
+// across.
 unsafe impl<T: Send> Send for Ring<T> {}
 
 impl<T> Ring<T> {
     fn new(region: Arc<Region>) -> Ring<T> {
-        let data = region.base().wrapping_add(data_offset()).cast::<T>();
-        let cap = region.shape.capacity as usize;
-        let ix: *const Indices = region.at::<Indices>(INDICES);
         Ring {
-            region,
-            ix,
-            data,
-            cap,
+            region: ManuallyDrop::new(region),
+            _t: PhantomData,
         }
     }
 
     #[inline]
     fn indices(&self) -> &Indices {
-        // SAFETY: `ix` points into `region` (checked by `Region::at` when it was made), which
-        // the Arc keeps mapped as long as `self` lives.
-        unsafe { &*self.ix }
+        self.region.at::<Indices>(INDICES)
+    }
+
+    /// The first slot.
+    #[inline]
+    fn data(&self) -> *mut T {
+        self.region.base().wrapping_add(data_offset()).cast::<T>()
+    }
+
+    /// Slots.
+    #[inline]
+    fn cap(&self) -> usize {
+        self.region.shape.capacity as usize
     }
 
     /// The two runs of slots starting at `slot` covering `n` slots (the second after the
     /// wrap, possibly empty).
     #[inline]
     fn runs(&self, slot: usize, n: usize) -> ((usize, usize), usize) {
-        let first = n.min(self.cap - slot);
+        let first = n.min(self.cap() - slot);
         ((slot, first), n - first)
+    }
+}
+
+impl<T> Drop for Ring<T> {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: `region` is taken once, here, and never used again.
+        let region = unsafe { ManuallyDrop::take(&mut self.region) };
+        drop(region);
     }
 }
 
@@ -264,8 +287,8 @@ impl<T: bytemuck::Pod> Producer<T> {
     fn write_one(&mut self, value: T) {
         // SAFETY: `reserve` proved slot `tail % cap` free (Acquire on `head`, SYNC POINT B
         // of `index`); `slot` is that index (< cap), inside the region's data area.
-        unsafe { self.ring.data.add(self.slot).write(value) };
-        self.slot = advance(self.slot, 1, self.ring.cap);
+        unsafe { self.ring.data().add(self.slot).write(value) };
+        self.slot = advance(self.slot, 1, self.ring.cap());
         let ring = &self.ring;
         self.idx.commit(ring.indices(), 1);
     }
@@ -281,7 +304,7 @@ impl<T: bytemuck::Pod> Producer<T> {
         let ring = &self.ring;
         match self
             .idx
-            .wait_free(ring.indices(), n as u64, how, deadline, &*ring.region)
+            .wait_free(ring.indices(), n as u64, how, deadline, &**ring.region)
         {
             Ok(Found::Ready(free)) => Ok(free as usize),
             Ok(Found::Closed) => Err(QueueError::Closed { by: Role::Consumer }),
@@ -345,10 +368,11 @@ impl<T: bytemuck::Pod> Producer<T> {
         how: Wait,
         deadline: Option<Deadline>,
     ) -> Result<WriteChunk<'_, T>, QueueError> {
-        if n == 0 || n > self.ring.cap {
+        if n == 0 || n > self.ring.cap() {
             return Err(QueueError::InvalidConfig(format!(
                 "a write chunk of {n} slots in a queue of {}: ask for 1 to {} slots",
-                self.ring.cap, self.ring.cap
+                self.ring.cap(),
+                self.ring.cap()
             )));
         }
         self.reserve(n, Some(how), deadline)?;
@@ -383,7 +407,7 @@ impl<T: bytemuck::Pod> Producer<T> {
 
     /// Elements the queue holds at most.
     pub fn capacity(&self) -> usize {
-        self.ring.cap
+        self.ring.cap()
     }
 }
 
@@ -436,8 +460,8 @@ impl<T: bytemuck::Pod> Consumer<T> {
         // SAFETY: `wait` proved unit `head` committed (Acquire on `tail`, SYNC POINT A of
         // `index`); `slot` is `head % cap`, inside the data area; the producer does not
         // write it again before the release below.
-        let v = unsafe { self.ring.data.add(self.slot).read() };
-        self.slot = advance(self.slot, 1, self.ring.cap);
+        let v = unsafe { self.ring.data().add(self.slot).read() };
+        self.slot = advance(self.slot, 1, self.ring.cap());
         let ring = &self.ring;
         self.idx.release(ring.indices(), 1);
         v
@@ -455,7 +479,7 @@ impl<T: bytemuck::Pod> Consumer<T> {
         let ring = &self.ring;
         match self
             .idx
-            .wait_available(ring.indices(), n as u64, how, deadline, &*ring.region)
+            .wait_available(ring.indices(), n as u64, how, deadline, &**ring.region)
         {
             Ok(Found::Ready(have)) => Ok(have as usize),
             Ok(Found::Closed) => Err(QueueError::Closed { by: Role::Producer }),
@@ -520,7 +544,7 @@ impl<T: bytemuck::Pod> Consumer<T> {
 
     /// Elements the queue holds at most.
     pub fn capacity(&self) -> usize {
-        self.ring.cap
+        self.ring.cap()
     }
 }
 
