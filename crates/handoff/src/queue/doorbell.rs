@@ -167,6 +167,9 @@ impl Doorbell {
     }
 
     /// [`wait`](Self::wait) for a bell several waiters may sleep on at once: it stays armed.
+    // Unused since the array queue's space bell got several ringers (its consumers); kept
+    // for a bell with one lazy ringer and several waiters (and its test).
+    #[allow(dead_code)]
     #[inline]
     pub(crate) fn wait_shared<R, F, P>(
         &self,
@@ -260,6 +263,7 @@ enum Mode {
     /// One waiter at a time, one lazy ringer: arm, and disarm after the wait.
     Single,
     /// Several waiters, one lazy ringer: arm, never disarm.
+    #[allow(dead_code)]
     Shared,
     /// Ringers that always fence: no arming.
     Eager,
