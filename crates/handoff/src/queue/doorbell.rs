@@ -44,8 +44,8 @@
 //! CAS) and skip the fence. So a bell rung by several parties (the consumer bell of the
 //! multi-producer queues) is rung with [`Doorbell::ring_always`] (fence and sleeper check on
 //! every ring) and waited on with [`Doorbell::wait_eager`] (no arming, long sleeps). A bell
-//! with one ringer and several waiters (the array queue's producers waiting for space) arms
-//! as usual and never disarms.
+//! with one ringer and several waiters arms as usual and never disarms (`wait_shared`; the
+//! array queue's producers used it until that queue got several consumers as ringers).
 //!
 //! # Memory ordering
 //!
