@@ -446,7 +446,18 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
         let q = ArrayMpmc::<Msg>::open(&name, CAPACITY, open).map_err(qe)?;
         let mut tx = q.producer().map_err(qe)?;
         gate_wait(NAME)?;
-        produce(&mut |m| push_fast(&mut tx, m), pid, n).map_err(qe)
+        produce(&mut |m| push_fast(&mut tx, m), pid, n).map_err(qe)?;
+        drop(tx);
+        // Stay attached until the consumers are done: this process's departure from the
+        // segment would end their waits for the other producers with PeerGone.
+        let end = Instant::now() + Duration::from_secs(30);
+        while !q.consumers_gone() {
+            if Instant::now() > end {
+                return Err(failed(NAME, "the consumers did not finish within 30 s"));
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Ok(())
     }
 }
 

@@ -204,6 +204,16 @@ impl<T: bytemuck::Pod> ArrayMpmc<T> {
         stamp::expect(self.shared.words(), n);
     }
 
+    /// Whether every consumer that joined has left (producers get `Closed` from now on).
+    ///
+    /// A producer *process* that finished should stay attached until this holds (or until
+    /// the consumers are known to be done): its segment's departure ends the waits of the
+    /// consumers still draining the queue with `PeerGone` (the segment's rule, see
+    /// [`crate::shm`]).
+    pub fn consumers_gone(&self) -> bool {
+        stamp::consumers_gone(self.shared.words())
+    }
+
     /// Joins as a producer (any number may).
     ///
     /// Errors: [`QueueError::Closed`] once every consumer left.
