@@ -101,7 +101,13 @@ fn malloc_with_a_corrupted_block_exits_3_naming_it() {
     );
     // A fault past --count is a usage error.
     let out = handoff(&[
-        "bench", "malloc", "--count", "500", "--fault", "corrupt@500", "-q",
+        "bench",
+        "malloc",
+        "--count",
+        "500",
+        "--fault",
+        "corrupt@500",
+        "-q",
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }

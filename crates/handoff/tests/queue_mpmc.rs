@@ -125,7 +125,11 @@ fn mpmc_threads_deliver_each_message_once() {
     let first = q.consumer().unwrap();
     let consumers: Vec<_> = (0..P)
         .map(|i| {
-            let mut rx = if i == 0 { first.clone() } else { q.consumer().unwrap() };
+            let mut rx = if i == 0 {
+                first.clone()
+            } else {
+                q.consumer().unwrap()
+            };
             std::thread::spawn(move || {
                 let s = drain(&mut rx, P);
                 assert_eq!(rx.popped(), s.count.iter().sum::<u64>());
@@ -188,9 +192,16 @@ fn array_late_producer_keeps_the_queue_open_when_expected() {
     p1.push(10, Wait::Block, limit()).unwrap();
     drop(p1);
     assert_eq!(rx.try_pop().unwrap(), Some(10));
-    assert_eq!(rx.try_pop().unwrap(), None, "the second producer is expected");
+    assert_eq!(
+        rx.try_pop().unwrap(),
+        None,
+        "the second producer is expected"
+    );
     assert!(matches!(
-        rx.pop(Wait::ADAPTIVE, Some(Deadline::after(Duration::from_millis(20)))),
+        rx.pop(
+            Wait::ADAPTIVE,
+            Some(Deadline::after(Duration::from_millis(20)))
+        ),
         Err(QueueError::Timeout { .. })
     ));
     let t = {
@@ -221,7 +232,11 @@ fn lanes_late_producer_keeps_the_queue_open_when_expected() {
     p1.push(10, Wait::Block, limit()).unwrap();
     drop(p1);
     assert_eq!(rx.try_pop().unwrap(), Some(10));
-    assert_eq!(rx.try_pop().unwrap(), None, "the second producer is expected");
+    assert_eq!(
+        rx.try_pop().unwrap(),
+        None,
+        "the second producer is expected"
+    );
     let t = {
         let q = q.clone();
         std::thread::spawn(move || q.producer().unwrap().push(20, Wait::Block, limit()))
@@ -263,8 +278,8 @@ fn mpmc_two_producer_and_two_consumer_processes() {
     const CAP: usize = 1024;
     match std::env::var(ROLE_ENV).as_deref() {
         Ok("producer") => {
-            let q = ArrayMpmc::<u64>::open(&env(NAME_ENV), CAP, Deadline::after(WAIT_LIMIT))
-                .unwrap();
+            let q =
+                ArrayMpmc::<u64>::open(&env(NAME_ENV), CAP, Deadline::after(WAIT_LIMIT)).unwrap();
             let id: u64 = env(ID_ENV).parse().unwrap();
             let mut tx = q.producer().unwrap();
             for seq in 0..PROC_N {
@@ -281,8 +296,8 @@ fn mpmc_two_producer_and_two_consumer_processes() {
             return;
         }
         Ok("consumer") => {
-            let q = ArrayMpmc::<u64>::open(&env(NAME_ENV), CAP, Deadline::after(WAIT_LIMIT))
-                .unwrap();
+            let q =
+                ArrayMpmc::<u64>::open(&env(NAME_ENV), CAP, Deadline::after(WAIT_LIMIT)).unwrap();
             let mut rx = q.consumer().unwrap();
             println!("joined");
             let s = drain(&mut rx, 2);

@@ -239,9 +239,7 @@ fn churn(
         // SAFETY: validate() keeps the size at least 8.
         let p = unsafe { a.alloc(layout) };
         if p.is_null() {
-            bad = Some(format!(
-                "allocation {i} of {size} B failed (out of memory)"
-            ));
+            bad = Some(format!("allocation {i} of {size} B failed (out of memory)"));
             break;
         }
         // SAFETY: `p` is a fresh block of `size` bytes.
@@ -454,8 +452,9 @@ mod tests {
         for at in [0, 9, 19] {
             let mut b = buf.clone();
             b[at] ^= 0x40;
-            // SAFETY: as above.
-            assert_eq!(unsafe { check(b.as_ptr(), 20, t) }, Some((at, want[at] ^ 0x40)));
+            // SAFETY: `b` holds 20 bytes.
+            let found = unsafe { check(b.as_ptr(), 20, t) };
+            assert_eq!(found, Some((at, want[at] ^ 0x40)));
         }
         // Through churn: a corrupted middle byte of block 7 is named.
         let layout = Layout::from_size_align(64, 8).unwrap();

@@ -172,8 +172,7 @@ impl LaneCursor {
         // Acquire: pairs with the Release increment in `join` (module docs). Relaxed
         // `expected`: set before the producers were handed out. Relaxed states: a snapshot
         // verdict ("no producer now"); the data itself is ordered per lane by `index`.
-        control.joined.load(Ordering::Acquire)
-            >= control.expected.load(Ordering::Relaxed).max(1)
+        control.joined.load(Ordering::Acquire) >= control.expected.load(Ordering::Relaxed).max(1)
             && lanes
                 .iter()
                 .all(|l| l.state.0.load(Ordering::Relaxed) == u64::from(FREE))

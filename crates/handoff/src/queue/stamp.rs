@@ -402,41 +402,62 @@ mod loom_tests {
         });
     }
 
-    /// Two producers and two consumers on one slot (a producer may find it full and sleep
-    /// on the space bell), the consumers sleeping on the data bell: every value is taken
-    /// exactly once (the CAS on `head`), whole (V1, V2), and both consumers end with
-    /// `Closed`. Four threads that sleep and wake: explored with at most one preemption
-    /// (at two the model runs for more than 15 minutes on 2 CPUs).
+    /// Two producers and two consumers, racing without waits (bounded steps, so that the
+    /// four threads stay explorable; the sleeping and waking is the other models'): each
+    /// producer pushes one value into two slots, each consumer makes two pop attempts, then
+    /// the main thread drains what is left. Every value is taken exactly once (the CAS on
+    /// `head`), whole (V1), and the queue then reads as closed.
     #[test]
     fn loom_array_two_producers_two_consumers() {
-        let mut builder = loom::model::Builder::new();
-        builder.preemption_bound = Some(1);
-        builder.check(|| {
-            let m = model(1);
+        loom::model(|| {
+            let m = model(2);
             consumer_join(&m.w);
             consumer_join(&m.w);
             assert!(join(&m.w) && join(&m.w));
-            let (a, b, c) = (m.clone(), m.clone(), m.clone());
-            let ta = loom::thread::spawn(move || {
-                produce(&a, 1);
-                leave(&a.w);
-            });
-            let tb = loom::thread::spawn(move || {
-                produce(&b, 2);
-                leave(&b.w);
-            });
-            let tc = loom::thread::spawn(move || {
-                let got = consume(&c);
-                consumer_leave(&c.w);
-                got
-            });
-            let mut got = consume(&m);
-            consumer_leave(&m.w);
-            got.extend(tc.join().unwrap());
+            let take = |m: &Model, c: &mut ArrayCursor| {
+                c.pop(&m.w, m, |i| {
+                    // SAFETY (model): the stamp said the value is written, and the CAS on
+                    // `head` gave this consumer the slot.
+                    m.values[i].with(|p| unsafe { *p })
+                })
+            };
+            let producer = |m: Arc<Model>, v: u64| {
+                loom::thread::spawn(move || {
+                    let r = push(&m.w, &*m, 2, |i| {
+                        // SAFETY (model): the CAS gave this producer the slot.
+                        m.values[i].with_mut(|p| unsafe { *p = v })
+                    });
+                    assert!(matches!(r, Push::Done(_)), "{r:?}");
+                    leave(&m.w);
+                })
+            };
+            let consumer = |m: Arc<Model>| {
+                loom::thread::spawn(move || {
+                    let mut c = ArrayCursor::new(2);
+                    let mut got = Vec::new();
+                    for _ in 0..2 {
+                        if let Some(Pop::Got(v)) = take(&m, &mut c) {
+                            got.push(v);
+                        }
+                    }
+                    got
+                })
+            };
+            let ts = [producer(m.clone(), 1), producer(m.clone(), 2)];
+            let (ca, cb) = (consumer(m.clone()), consumer(m.clone()));
+            let mut got = ca.join().unwrap();
+            got.extend(cb.join().unwrap());
+            ts.into_iter().for_each(|t| t.join().unwrap());
+            let mut c = ArrayCursor::new(2);
+            let end = loop {
+                match take(&m, &mut c) {
+                    Some(Pop::Got(v)) => got.push(v),
+                    other => break other,
+                }
+            };
+            assert_eq!(end, Some(Pop::Closed));
             got.sort_unstable();
             assert_eq!(got, vec![1, 2]);
-            ta.join().unwrap();
-            tb.join().unwrap();
         });
     }
 
