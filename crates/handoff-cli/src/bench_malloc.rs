@@ -32,6 +32,9 @@ pub struct MallocArgs {
     /// Runs (fresh threads each).
     #[arg(long)]
     runs: Option<u64>,
+    /// Test only: corrupt@N overwrites a byte of block N (thread 0, first repetition).
+    #[arg(long, hide = true)]
+    fault: Option<String>,
     #[command(flatten)]
     out: BenchOutputArgs,
 }
@@ -59,6 +62,13 @@ pub fn run(a: MallocArgs) -> Result<u8, Failure> {
     cfg.count = a.count.unwrap_or(cfg.count);
     cfg.reps = a.reps.unwrap_or(cfg.reps);
     cfg.runs = a.runs.unwrap_or(cfg.runs);
+    if let Some(f) = &a.fault {
+        cfg.fault = Some(handoff_lab::experiments::team_run::parse_fault(
+            "malloc",
+            &["corrupt"],
+            f,
+        )?);
+    }
     cfg.validate()?;
     run_and_emit(&a.out, |ctx| malloc::run(&cfg, ctx))
 }

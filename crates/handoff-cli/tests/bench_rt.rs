@@ -68,6 +68,51 @@ fn malloc_gives_one_record_per_allocator_and_thread_count() {
 }
 
 #[test]
+fn malloc_with_a_corrupted_block_exits_3_naming_it() {
+    let _g = serial();
+    let out = handoff(&[
+        "bench",
+        "malloc",
+        "--allocator",
+        "mimalloc",
+        "--threads",
+        "2",
+        "--count",
+        "500",
+        "--reps",
+        "1",
+        "--runs",
+        "1",
+        "--fault",
+        "corrupt@123",
+        "-q",
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("FAILED verification"),
+        "{}",
+        text(&out.stderr)
+    );
+    // The output's notes name the block (64 B by default: its middle byte, 32).
+    assert!(
+        text(&out.stdout).contains("thread 0, repetition 0: block 123: byte 32 of 64"),
+        "{}",
+        text(&out.stdout)
+    );
+    // A fault past --count is a usage error.
+    let out = handoff(&[
+        "bench",
+        "malloc",
+        "--count",
+        "500",
+        "--fault",
+        "corrupt@500",
+        "-q",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
+
+#[test]
 fn kneighbor_runs_threads_and_processes_oversubscribed() {
     let _g = serial();
     let v = bench_json(

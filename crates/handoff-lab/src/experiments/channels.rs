@@ -1,6 +1,6 @@
 //! `channels` (many-core seed 004, Findings 2, 3 and 7): `n` producers and `n` consumers on
-//! one queue (XPYC: handoff's shared-array MPSC, its consumer end shared by the consumer
-//! threads behind a lock) against `n` separate SPSC queues with one producer and one consumer
+//! one queue (XPYC: handoff's shared-array MPMC queue, every consumer thread claiming
+//! messages from it with its own CAS) against `n` separate SPSC queues with one producer and one consumer
 //! each (XConn). Total messages/s, per-consumer mean latency (min/avg/max over consumers)
 //! and p99/p99.9 latency; producers as threads or as processes (consumers are threads of
 //! this process).
@@ -10,10 +10,9 @@
 //! count and the sum of sequence numbers must come out exact (none lost or duplicated).
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use handoff::queue::{ArrayMpsc, QueueError, Spsc};
+use handoff::queue::{ArrayMpmc, QueueError, Spsc};
 use handoff::sync::Wait;
 use handoff::sys::deadline::monotonic_ns;
 use handoff::sys::Deadline;
@@ -48,8 +47,8 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     section: SECTION,
     seed: "Zhang & Jung, communication on many-core accelerators (seed 004), Findings 2, 3, 7",
     what: "n producers stream a fixed total of 32-byte messages to n consumers, either all \
-           through one queue (XPYC: handoff's ArrayMpsc, consumers sharing its end behind a \
-           lock) or through n separate SPSC queues (XConn); producers are threads or processes. \
+           through one queue (XPYC: handoff's ArrayMpmc, every consumer taking messages with \
+           its own CAS) or through n separate SPSC queues (XConn); producers are threads or processes. \
            Total messages/s, each consumer's mean latency (min/avg/max over consumers) and the \
            p99/p99.9 latency over all messages. Every word, and per producer the count and \
            the sum of sequence numbers, are checked.",
@@ -253,20 +252,19 @@ fn consume(
     array: Option<handoff::queue::ArrayConsumer<Msg>>,
 ) -> Result<(f64, Vec<Seen>), BenchError> {
     let total = per * n as u64;
-    let taken = AtomicU64::new(0);
-    let shared = Mutex::new(array);
     let t0 = Instant::now();
     let seen: Vec<Result<Seen, QueueError>> = std::thread::scope(|s| {
         let mut hs = Vec::new();
         let mut spsc = spsc.into_iter();
         for c in 0..n {
             let cpu = cfg.cpus[(n + c) % cfg.cpus.len()];
-            let (taken, shared) = (&taken, &shared);
             let mine = if layout == Layout::Xconn {
                 spsc.next()
             } else {
                 None
             };
+            // Each XPYC consumer joins the one queue (a clone is another consumer).
+            let shared = array.clone();
             hs.push(s.spawn(move || -> Result<Seen, QueueError> {
                 pin(cpu);
                 let mut seen = Seen::new(n);
@@ -280,25 +278,25 @@ fn consume(
                     }
                     return Ok(seen);
                 }
+                let Some(mut rx) = shared else {
+                    return Ok(seen);
+                };
+                // Until every producer left and the queue is drained.
                 loop {
-                    let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
-                    // Counted under the lock: once every message is taken, nobody waits.
-                    if taken.load(Ordering::Relaxed) >= total {
-                        return Ok(seen);
+                    let got = match rx.try_pop() {
+                        Ok(Some(m)) => Ok(m),
+                        Ok(None) => rx.pop(Wait::ADAPTIVE, deadline()),
+                        Err(e) => Err(e),
+                    };
+                    match got {
+                        Ok(m) => seen.take(&m, monotonic_ns()),
+                        Err(QueueError::Closed { .. }) => return Ok(seen),
+                        Err(e) => return Err(e),
                     }
-                    let Some(rx) = guard.as_mut() else {
-                        return Ok(seen);
-                    };
-                    let m = match rx.try_pop()? {
-                        Some(m) => m,
-                        None => rx.pop(Wait::ADAPTIVE, deadline())?,
-                    };
-                    taken.fetch_add(1, Ordering::Relaxed);
-                    drop(guard);
-                    seen.take(&m, monotonic_ns());
                 }
             }));
         }
+        drop(array);
         hs.into_iter()
             .map(|h| {
                 h.join()
@@ -344,7 +342,9 @@ fn one_run(
                 (names, rxs, None, qs, None)
             }
             Layout::Xpyc => {
-                let q = ArrayMpsc::<Msg>::create(&format!("ch{id}"), CAPACITY).map_err(qe)?;
+                let q = ArrayMpmc::<Msg>::create(&format!("ch{id}"), CAPACITY).map_err(qe)?;
+                // Open to the consumers until all n producer processes joined and left.
+                q.expect_producers(n as u64);
                 let rx = q.consumer().map_err(qe)?;
                 (
                     vec![q.name().unwrap_or_default().to_string(); n],
@@ -391,7 +391,7 @@ fn one_run(
             }
         }
         Layout::Xpyc => {
-            let q = ArrayMpsc::<Msg>::on_heap(CAPACITY).map_err(qe)?;
+            let q = ArrayMpmc::<Msg>::on_heap(CAPACITY).map_err(qe)?;
             for _ in 0..n {
                 txs_a.push(q.producer().map_err(qe)?);
             }
@@ -443,10 +443,21 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
         gate_wait(NAME)?;
         produce(&mut |m| push_fast(&mut tx, m), pid, n).map_err(qe)
     } else {
-        let q = ArrayMpsc::<Msg>::open(&name, CAPACITY, open).map_err(qe)?;
+        let q = ArrayMpmc::<Msg>::open(&name, CAPACITY, open).map_err(qe)?;
         let mut tx = q.producer().map_err(qe)?;
         gate_wait(NAME)?;
-        produce(&mut |m| push_fast(&mut tx, m), pid, n).map_err(qe)
+        produce(&mut |m| push_fast(&mut tx, m), pid, n).map_err(qe)?;
+        drop(tx);
+        // Stay attached until the consumers are done: this process's departure from the
+        // segment would end their waits for the other producers with PeerGone.
+        let end = Instant::now() + Duration::from_secs(30);
+        while !q.consumers_gone() {
+            if Instant::now() > end {
+                return Err(failed(NAME, "the consumers did not finish within 30 s"));
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Ok(())
     }
 }
 

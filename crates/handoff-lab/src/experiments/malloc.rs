@@ -3,15 +3,18 @@
 //! the slowest thread against the number of threads, for the system allocator and mimalloc
 //! side by side — the seed's table (µs per thread count, one column per allocator).
 //!
-//! Each block gets its owner's tag written at both ends and checked before it is freed (a
-//! block handed to two threads, or a failed allocation, fails the run's verification).
+//! Each block is filled with a pattern of its own (its owner thread, repetition and index)
+//! and checked byte for byte before it is freed: a block handed out twice, a byte written
+//! by someone else, or a failed allocation fails the run's verification, and the first bad
+//! block is named in the results' notes. A hidden fault (`corrupt@N`) overwrites one byte of
+//! block N to prove it.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Barrier;
+use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
 use super::rt_common::{doubling_to, failed, metric, stopped, usage, SECTION};
+use super::team_run::Fault;
 use crate::bench::findings::at_least;
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Finding};
@@ -26,8 +29,8 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     seed: "Mei et al., Charm++ on multicore (seed 002), \"Memory management\"",
     what: "Every thread allocates blocks of one size 100,000 times, then frees them, all threads \
            at once (pinned round-robin); µs per allocate+free of the slowest thread against \
-           threads, per allocator. Each block is tagged at both ends and checked before it is \
-           freed.",
+           threads, per allocator. Each block is filled with its own pattern (a few stores at \
+           64 B) and checked byte for byte before it is freed.",
     figures: &[FigureSpec {
         id: "malloc",
         title: "Allocator: µs per allocate+free vs threads",
@@ -112,6 +115,9 @@ pub struct Config {
     pub runs: u64,
     /// CPUs to pin to, round-robin.
     pub cpus: Vec<usize>,
+    /// Test only: `corrupt@N` overwrites a byte of block N of thread 0 in each run's first
+    /// repetition, after its pattern was written.
+    pub fault: Option<Fault>,
 }
 
 fn ser_allocators<S: serde::Serializer>(a: &[Allocator], s: S) -> Result<S::Ok, S::Error> {
@@ -129,6 +135,7 @@ impl Config {
             reps: if quick { 3 } else { 5 },
             runs: if quick { 2 } else { 3 },
             cpus: cpus.to_vec(),
+            fault: None,
         }
     }
 
@@ -169,54 +176,115 @@ impl Config {
         if self.cpus.is_empty() {
             return Err(usage(NAME, "no CPU to run on"));
         }
+        if let Some(f) = &self.fault {
+            if f.kind != "corrupt" || f.at >= self.count as u64 {
+                return Err(usage(
+                    NAME,
+                    format!(
+                        "--fault {}@{}: expected corrupt@N with N below --count ({})",
+                        f.kind, f.at, self.count
+                    ),
+                ));
+            }
+        }
         Ok(())
     }
 }
 
-/// One thread's repetition: allocate `count` tagged blocks, check and free them. False
-/// when an allocation failed or a tag was wrong.
-fn churn(a: Allocator, layout: Layout, count: usize, tag: u64, ptrs: &mut Vec<*mut u8>) -> bool {
-    let mut ok = true;
+/// Byte `j` of the pattern of the block tagged `t`.
+#[inline]
+fn pattern(t: u64, j: usize) -> u8 {
+    (t >> (8 * (j % 8))) as u8 ^ (j / 8) as u8
+}
+
+/// Fills the `size` bytes at `p` with the pattern of tag `t`.
+///
+/// # Safety
+/// `p` is valid for `size` bytes of writes.
+unsafe fn fill(p: *mut u8, size: usize, t: u64) {
+    for j in 0..size {
+        // SAFETY: j < size, the caller's guarantee.
+        unsafe { p.add(j).write(pattern(t, j)) };
+    }
+}
+
+/// The first byte of the `size` bytes at `p` that is not the pattern of tag `t`: (offset,
+/// found).
+///
+/// # Safety
+/// `p` is valid for `size` bytes of reads.
+unsafe fn check(p: *const u8, size: usize, t: u64) -> Option<(usize, u8)> {
+    (0..size).find_map(|j| {
+        // SAFETY: j < size, the caller's guarantee.
+        let b = unsafe { p.add(j).read() };
+        (b != pattern(t, j)).then_some((j, b))
+    })
+}
+
+/// One thread's repetition: allocate `count` blocks, each filled with its own pattern,
+/// then check and free them (the fault `corrupt`: overwrite a byte of that block first).
+/// `Err` names the first failed allocation or bad block.
+fn churn(
+    a: Allocator,
+    layout: Layout,
+    count: usize,
+    tag: u64,
+    corrupt: Option<usize>,
+    ptrs: &mut Vec<*mut u8>,
+) -> Result<(), String> {
+    let size = layout.size();
+    let mut bad = None;
     ptrs.clear();
     for i in 0..count {
         // SAFETY: validate() keeps the size at least 8.
         let p = unsafe { a.alloc(layout) };
         if p.is_null() {
-            ok = false;
+            bad = Some(format!("allocation {i} of {size} B failed (out of memory)"));
             break;
         }
-        let t = tag ^ i as u64;
-        // SAFETY: `p` is a fresh block of `layout.size() >= 8` bytes, aligned to 8.
-        unsafe {
-            (p as *mut u64).write(t);
-            p.add(layout.size() - 1).write(t as u8);
+        // SAFETY: `p` is a fresh block of `size` bytes.
+        unsafe { fill(p, size, tag ^ i as u64) };
+        if corrupt == Some(i) {
+            // SAFETY: the middle byte of the block just written (the fault).
+            unsafe { *p.add(size / 2) ^= 0x5a };
         }
         ptrs.push(p);
     }
     for (i, &p) in ptrs.iter().enumerate() {
         let t = tag ^ i as u64;
-        // SAFETY: `p` is a live block of ours written above.
-        let good =
-            unsafe { (p as *const u64).read() == t && p.add(layout.size() - 1).read() == t as u8 };
-        ok &= good;
+        // SAFETY: `p` is a live block of ours of `size` bytes, filled above.
+        if let Some((at, found)) = unsafe { check(p, size, t) } {
+            bad.get_or_insert_with(|| {
+                format!(
+                    "block {i}: byte {at} of {size} is {found:#04x}, expected {:#04x} (written \
+                     by someone else while allocated: handed out twice, or an injected fault)",
+                    pattern(t, at)
+                )
+            });
+        }
         // SAFETY: `p` came from `a.alloc(layout)` and is freed once (the vector is cleared).
         unsafe { a.free(p, layout) };
     }
     ptrs.clear();
-    ok
+    bad.map_or(Ok(()), Err)
 }
 
 /// One run: fresh threads, `reps` repetitions; µs per allocate+free of the slowest thread
-/// per repetition, and whether every block checked out.
-fn one_run(cfg: &Config, a: Allocator, threads: usize) -> Result<(Vec<f64>, bool), BenchError> {
+/// per repetition, and the first bad block, if any ("thread T, repetition R: ...").
+fn one_run(
+    cfg: &Config,
+    a: Allocator,
+    threads: usize,
+) -> Result<(Vec<f64>, Option<String>), BenchError> {
     let layout = Layout::from_size_align(cfg.size, 8).map_err(|e| failed(NAME, e))?;
     let start = Barrier::new(threads + 1);
     let done = Barrier::new(threads + 1);
-    let ok = AtomicBool::new(true);
+    let bad = Mutex::new(None::<String>);
+    let corrupt = cfg.fault.as_ref().map(|f| f.at as usize);
     let mut samples = Vec::new();
     std::thread::scope(|s| {
         for t in 0..threads {
-            let (start, done, ok) = (&start, &done, &ok);
+            let (start, done, bad) = (&start, &done, &bad);
             let cpu = cfg.cpus[t % cfg.cpus.len()];
             s.spawn(move || {
                 let _ = handoff::sys::affinity::pin_current_thread(cpu);
@@ -224,8 +292,10 @@ fn one_run(cfg: &Config, a: Allocator, threads: usize) -> Result<(Vec<f64>, bool
                 for rep in 0..cfg.reps {
                     start.wait();
                     let tag = ((t as u64) << 48) ^ (rep << 40);
-                    if !churn(a, layout, cfg.count, tag, &mut ptrs) {
-                        ok.store(false, Ordering::Relaxed);
+                    let fault = corrupt.filter(|_| t == 0 && rep == 0);
+                    if let Err(e) = churn(a, layout, cfg.count, tag, fault, &mut ptrs) {
+                        let mut b = bad.lock().unwrap_or_else(|p| p.into_inner());
+                        b.get_or_insert_with(|| format!("thread {t}, repetition {rep}: {e}"));
                     }
                     done.wait();
                 }
@@ -238,7 +308,7 @@ fn one_run(cfg: &Config, a: Allocator, threads: usize) -> Result<(Vec<f64>, bool
             samples.push(t0.elapsed().as_secs_f64() * 1e6 / cfg.count as f64);
         }
     });
-    Ok((samples, ok.load(Ordering::Relaxed)))
+    Ok((samples, bad.into_inner().unwrap_or_else(|p| p.into_inner())))
 }
 
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.
@@ -257,8 +327,17 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             let mut per_run = Vec::new();
             let mut verified = true;
             for _ in 0..cfg.runs {
-                let (s, ok) = one_run(cfg, a, threads)?;
-                verified &= ok;
+                let (s, bad) = one_run(cfg, a, threads)?;
+                if let Some(b) = bad {
+                    // The first bad block of this point is enough to say what went wrong.
+                    if verified {
+                        res.notes.push(format!(
+                            "FAILED verification: {} × {threads} threads: {b}",
+                            a.name()
+                        ));
+                    }
+                    verified = false;
+                }
                 per_run.push(s);
             }
             res.records.push(
@@ -339,7 +418,7 @@ mod tests {
         let layout = Layout::from_size_align(24, 8).unwrap();
         let mut ptrs = Vec::new();
         for a in Allocator::ALL {
-            assert!(churn(a, layout, 1000, 77, &mut ptrs), "{a:?}");
+            assert_eq!(churn(a, layout, 1000, 77, None, &mut ptrs), Ok(()), "{a:?}");
             assert!(ptrs.is_empty());
         }
         let cfg = Config {
@@ -348,9 +427,58 @@ mod tests {
             reps: 2,
             ..Config::for_report(true, &[0])
         };
-        let (s, ok) = one_run(&cfg, Allocator::Mimalloc, 3).unwrap();
-        assert!(ok);
+        let (s, bad) = one_run(&cfg, Allocator::Mimalloc, 3).unwrap();
+        assert_eq!(bad, None);
         assert_eq!(s.len(), 2);
+    }
+
+    #[test]
+    fn the_checker_finds_a_byte_overwritten_anywhere_in_a_block() {
+        // The pattern by hand: tag 0x0102_0304_0506_0708, byte j is the tag's byte j % 8
+        // (little end first) xor the word index j / 8.
+        let t = 0x0102_0304_0506_0708u64;
+        let want: Vec<u8> = (0..20u8)
+            .map(|j| [8u8, 7, 6, 5, 4, 3, 2, 1][j as usize % 8] ^ (j / 8))
+            .collect();
+        let mut buf = vec![0u8; 20];
+        // SAFETY: `buf` holds 20 bytes.
+        unsafe { fill(buf.as_mut_ptr(), 20, t) };
+        assert_eq!(buf, want);
+        // SAFETY: as above.
+        assert_eq!(unsafe { check(buf.as_ptr(), 20, t) }, None);
+        // The pattern of another block (tag differs in one bit) is not this one's.
+        // SAFETY: as above.
+        assert_eq!(unsafe { check(buf.as_ptr(), 20, t ^ 1) }, Some((0, 8)));
+        for at in [0, 9, 19] {
+            let mut b = buf.clone();
+            b[at] ^= 0x40;
+            // SAFETY: `b` holds 20 bytes.
+            let found = unsafe { check(b.as_ptr(), 20, t) };
+            assert_eq!(found, Some((at, want[at] ^ 0x40)));
+        }
+        // Through churn: a corrupted middle byte of block 7 is named.
+        let layout = Layout::from_size_align(64, 8).unwrap();
+        let e = churn(Allocator::System, layout, 10, 5, Some(7), &mut Vec::new()).unwrap_err();
+        assert!(e.starts_with("block 7: byte 32 of 64"), "{e}");
+        // And a run with the fault fails verification with that block in its note.
+        let cfg = Config {
+            threads: vec![2],
+            count: 100,
+            reps: 2,
+            runs: 1,
+            allocators: vec![Allocator::Mimalloc],
+            fault: Some(Fault {
+                kind: "corrupt".into(),
+                at: 42,
+            }),
+            ..Config::for_report(true, &[0])
+        };
+        let (_, bad) = one_run(&cfg, Allocator::Mimalloc, 2).unwrap();
+        let bad = bad.expect("the corrupted block is caught");
+        assert!(
+            bad.starts_with("thread 0, repetition 0: block 42: byte 32 of 64"),
+            "{bad}"
+        );
     }
 
     #[test]
@@ -374,6 +502,13 @@ mod tests {
             },
             Config {
                 allocators: vec![],
+                ..cfg.clone()
+            },
+            Config {
+                fault: Some(Fault {
+                    kind: "corrupt".into(),
+                    at: 100_000,
+                }),
                 ..cfg.clone()
             },
             // 1024 threads × 10^6 blocks of 1 MiB: refused, not an OOM.

@@ -1,6 +1,7 @@
-//! [`ArrayMpsc`]: a shared bounded lock-free MPSC queue, Vyukov's sequence-per-slot design
-//! (crossbeam-queue's `ArrayQueue`) with a single consumer, for comparison with
-//! [`LaneMpsc`](super::LaneMpsc); see `stamp` for the protocol. (Not under `cfg(loom)`:
+//! [`ArrayMpmc`] (also named [`ArrayMpsc`]): a shared bounded lock-free MPMC queue, Vyukov's
+//! sequence-per-slot design (crossbeam-queue's `ArrayQueue`), for comparison with
+//! [`LaneMpsc`](super::LaneMpsc) and for several consumers on one queue; see `stamp` for the
+//! protocol. (Not under `cfg(loom)`:
 //! `stamp` carries the models.)
 //!
 //! ```text
@@ -107,45 +108,64 @@ impl Stamps for Shared {
     }
 }
 
-/// A bounded MPSC queue of `T: Pod` in one array of `capacity` slots shared by every
-/// producer (Vyukov), on the heap or in a named segment. Producers contend on one tail
-/// counter; compare [`LaneMpsc`](super::LaneMpsc), where they never meet.
-pub struct ArrayMpsc<T> {
+/// A bounded MPMC queue of `T: Pod` in one array of `capacity` slots shared by every
+/// producer and every consumer (Vyukov), on the heap or in a named segment. Producers
+/// contend on one tail counter, consumers on one head counter; compare
+/// [`LaneMpsc`](super::LaneMpsc), where producers never meet.
+///
+/// # Joining, leaving, closing
+///
+/// Producers ([`producer`](Self::producer)) and consumers ([`consumer`](Self::consumer), or
+/// [`ArrayConsumer::clone`]) join and leave at any time, in any process that opened the
+/// queue. Each value is taken by exactly one consumer.
+///
+/// - Consumers see [`QueueError::Closed`] once the queue is drained, no producer is
+///   attached, and at least [`expect_producers`](Self::expect_producers) producers (1 by
+///   default) have joined in all. With the default, the first producer to leave before any
+///   other joined closes the queue: if producers join one after another (threads spawned in
+///   turn, processes opening the segment), call `expect_producers(n)` before handing out
+///   the first, so that the queue stays open until `n` have joined and all have left.
+/// - Producers see `Closed` once every consumer that joined has left (for good: a consumer
+///   may still join to drain what is queued, but producers stay closed out).
+pub struct ArrayMpmc<T> {
     shared: Arc<Shared>,
     _t: PhantomData<fn() -> T>,
 }
 
-impl<T> Clone for ArrayMpsc<T> {
+/// The name [`ArrayMpmc`] had when it had one consumer; the same queue.
+pub type ArrayMpsc<T> = ArrayMpmc<T>;
+
+impl<T> Clone for ArrayMpmc<T> {
     fn clone(&self) -> Self {
-        ArrayMpsc {
+        ArrayMpmc {
             shared: self.shared.clone(),
             _t: PhantomData,
         }
     }
 }
 
-impl<T> std::fmt::Debug for ArrayMpsc<T> {
+impl<T> std::fmt::Debug for ArrayMpmc<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ArrayMpsc")
+        f.debug_struct("ArrayMpmc")
             .field("shared", &self.shared)
             .finish()
     }
 }
 
-impl<T: bytemuck::Pod> ArrayMpsc<T> {
+impl<T: bytemuck::Pod> ArrayMpmc<T> {
     /// Bytes a queue of `capacity` `T`s occupies.
     pub fn memory_size(capacity: usize) -> Result<usize, QueueError> {
         Ok(geo::<T>(capacity)?.0.len)
     }
 
     /// A queue on the heap (threads); clone the handle to hand out producers.
-    pub fn on_heap(capacity: usize) -> Result<ArrayMpsc<T>, QueueError> {
+    pub fn on_heap(capacity: usize) -> Result<ArrayMpmc<T>, QueueError> {
         let (shape, geo) = geo::<T>(capacity)?;
         Ok(Self::from_region(Region::heap(shape)?, geo))
     }
 
     /// Creates a queue in the named segment `/handoff-<pid>-<name>`.
-    pub fn create(name: &str, capacity: usize) -> Result<ArrayMpsc<T>, QueueError> {
+    pub fn create(name: &str, capacity: usize) -> Result<ArrayMpmc<T>, QueueError> {
         let (shape, geo) = geo::<T>(capacity)?;
         Ok(Self::from_region(Region::create(name, shape)?, geo))
     }
@@ -155,13 +175,13 @@ impl<T: bytemuck::Pod> ArrayMpsc<T> {
         name: &str,
         capacity: usize,
         deadline: Deadline,
-    ) -> Result<ArrayMpsc<T>, QueueError> {
+    ) -> Result<ArrayMpmc<T>, QueueError> {
         let (shape, geo) = geo::<T>(capacity)?;
         Ok(Self::from_region(Region::open(name, shape, deadline)?, geo))
     }
 
-    fn from_region(region: Region, geo: Geo) -> ArrayMpsc<T> {
-        ArrayMpsc {
+    fn from_region(region: Region, geo: Geo) -> ArrayMpmc<T> {
+        ArrayMpmc {
             shared: Arc::new(Shared { region, geo }),
             _t: PhantomData,
         }
@@ -177,9 +197,26 @@ impl<T: bytemuck::Pod> ArrayMpsc<T> {
         self.shared.geo.cap
     }
 
+    /// Makes consumers wait for `n` producer joins in all (counting every join, in any
+    /// process) before the queue can read as closed; never lowers an earlier setting. Call
+    /// it before handing out the first producer (type docs, "Joining, leaving, closing").
+    pub fn expect_producers(&self, n: u64) {
+        stamp::expect(self.shared.words(), n);
+    }
+
+    /// Whether every consumer that joined has left (producers get `Closed` from now on).
+    ///
+    /// A producer *process* that finished should stay attached until this holds (or until
+    /// the consumers are known to be done): its segment's departure ends the waits of the
+    /// consumers still draining the queue with `PeerGone` (the segment's rule, see
+    /// [`crate::shm`]).
+    pub fn consumers_gone(&self) -> bool {
+        stamp::consumers_gone(self.shared.words())
+    }
+
     /// Joins as a producer (any number may).
     ///
-    /// Errors: [`QueueError::Closed`] once the consumer closed.
+    /// Errors: [`QueueError::Closed`] once every consumer left.
     pub fn producer(&self) -> Result<ArrayProducer<T>, QueueError> {
         let p = ArrayProducer {
             shared: self.shared.clone(),
@@ -191,19 +228,15 @@ impl<T: bytemuck::Pod> ArrayMpsc<T> {
         Ok(p)
     }
 
-    /// Claims the consumer side (once per queue, across all processes).
+    /// Joins as a consumer (any number may, in any process; clone an [`ArrayConsumer`]
+    /// for another). Never fails; the `Result` is kept for the queues whose consumer side
+    /// is exclusive.
     pub fn consumer(&self) -> Result<ArrayConsumer<T>, QueueError> {
-        let sh = &self.shared;
-        sh.region.header().claim(Role::Consumer, &sh.region.label)?;
-        Ok(ArrayConsumer {
-            cursor: ArrayCursor::new(sh.geo.cap as u64),
-            shared: sh.clone(),
-            _t: PhantomData,
-        })
+        Ok(ArrayConsumer::join(self.shared.clone()))
     }
 }
 
-/// A producer of an [`ArrayMpsc`]. Dropping it leaves.
+/// A producer of an [`ArrayMpmc`]. Dropping it leaves.
 pub struct ArrayProducer<T> {
     shared: Arc<Shared>,
     _t: PhantomData<fn() -> T>,
@@ -218,7 +251,7 @@ impl<T> std::fmt::Debug for ArrayProducer<T> {
 impl<T: bytemuck::Pod> ArrayProducer<T> {
     /// Pushes `value`, waiting (with `how`, until `deadline`) for a free slot.
     ///
-    /// Errors: [`QueueError::Closed`] once the consumer closed (noticed when the queue is
+    /// Errors: [`QueueError::Closed`] once every consumer left (noticed when the queue is
     /// full); `PeerGone`; `Timeout`.
     #[inline]
     pub fn push(
@@ -232,7 +265,7 @@ impl<T: bytemuck::Pod> ArrayProducer<T> {
             Push::Full => sh
                 .words()
                 .space
-                .wait_shared(
+                .wait_eager(
                     || match self.attempt(value) {
                         Push::Full => None,
                         r => Some(r),
@@ -265,7 +298,7 @@ impl<T: bytemuck::Pod> ArrayProducer<T> {
         let sh = &*self.shared;
         stamp::push(sh.words(), sh, sh.geo.cap as u64, |i| {
             // SAFETY: the CAS in `stamp::push` gave this producer slot `i` for this lap
-            // (its stamp said free: the consumer's read of the old value happened before,
+            // (its stamp said free: the consumers' read of the old value happened before,
             // SYNC POINT V2); the value lies inside the slot.
             unsafe { sh.value_ptr::<T>(i).write_unaligned(value) }
         })
@@ -278,17 +311,36 @@ impl<T> Drop for ArrayProducer<T> {
     }
 }
 
-/// The consumer of an [`ArrayMpsc`]. Dropping it closes the queue for the producers.
+/// A consumer of an [`ArrayMpmc`]; clone it for another consumer (each value goes to one
+/// of them). Dropping the last consumer closes the queue for the producers.
 pub struct ArrayConsumer<T> {
     shared: Arc<Shared>,
     cursor: ArrayCursor,
     _t: PhantomData<fn() -> T>,
 }
 
+impl<T> ArrayConsumer<T> {
+    fn join(shared: Arc<Shared>) -> ArrayConsumer<T> {
+        stamp::consumer_join(shared.words());
+        ArrayConsumer {
+            cursor: ArrayCursor::new(shared.geo.cap as u64),
+            shared,
+            _t: PhantomData,
+        }
+    }
+}
+
+impl<T> Clone for ArrayConsumer<T> {
+    /// Joins another consumer of the same queue (starting with nothing taken).
+    fn clone(&self) -> Self {
+        ArrayConsumer::join(self.shared.clone())
+    }
+}
+
 impl<T> std::fmt::Debug for ArrayConsumer<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ArrayConsumer")
-            .field("popped", &self.cursor.head())
+            .field("popped", &self.cursor.taken())
             .finish()
     }
 }
@@ -297,8 +349,8 @@ impl<T: bytemuck::Pod> ArrayConsumer<T> {
     /// Pops the next element, waiting (with `how`, until `deadline`).
     ///
     /// Errors: [`QueueError::Closed`] when nothing is queued and no producer is attached
-    /// (after one had joined); `PeerGone` (also for a producer that died between claiming a
-    /// slot and filling it); `Timeout`.
+    /// (after the expected producers joined: [`ArrayMpmc::expect_producers`]); `PeerGone`
+    /// (also for a producer that died between claiming a slot and filling it); `Timeout`.
     #[inline]
     pub fn pop(&mut self, how: Wait, deadline: Option<Deadline>) -> Result<T, QueueError> {
         self.take(Some(how), deadline)
@@ -342,7 +394,8 @@ impl<T: bytemuck::Pod> ArrayConsumer<T> {
         let w = sh.words();
         let read = |i: usize| {
             // SAFETY: the stamp said slot `i` holds this lap's value (Acquire, SYNC POINT
-            // V1); no producer writes it before the consumer frees it.
+            // V1) and the CAS on `head` gave it to this consumer alone; no producer writes
+            // it before this consumer frees it.
             unsafe { sh.value_ptr::<T>(i).read_unaligned() }
         };
         let got = match self.cursor.pop(w, sh, read) {
@@ -361,14 +414,14 @@ impl<T: bytemuck::Pod> ArrayConsumer<T> {
         }
     }
 
-    /// Elements popped so far.
+    /// Elements this consumer popped so far.
     pub fn popped(&self) -> u64 {
-        self.cursor.head()
+        self.cursor.taken()
     }
 }
 
 impl<T> Drop for ArrayConsumer<T> {
     fn drop(&mut self) {
-        self.cursor.close(self.shared.words());
+        stamp::consumer_leave(self.shared.words());
     }
 }

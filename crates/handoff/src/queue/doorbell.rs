@@ -44,8 +44,8 @@
 //! CAS) and skip the fence. So a bell rung by several parties (the consumer bell of the
 //! multi-producer queues) is rung with [`Doorbell::ring_always`] (fence and sleeper check on
 //! every ring) and waited on with [`Doorbell::wait_eager`] (no arming, long sleeps). A bell
-//! with one ringer and several waiters (the array queue's producers waiting for space) arms
-//! as usual and never disarms.
+//! with one ringer and several waiters arms as usual and never disarms (`wait_shared`; the
+//! array queue's producers used it until that queue got several consumers as ringers).
 //!
 //! # Memory ordering
 //!
@@ -167,6 +167,9 @@ impl Doorbell {
     }
 
     /// [`wait`](Self::wait) for a bell several waiters may sleep on at once: it stays armed.
+    // Unused since the array queue's space bell got several ringers (its consumers); kept
+    // for a bell with one lazy ringer and several waiters (and its test).
+    #[allow(dead_code)]
     #[inline]
     pub(crate) fn wait_shared<R, F, P>(
         &self,
@@ -260,6 +263,7 @@ enum Mode {
     /// One waiter at a time, one lazy ringer: arm, and disarm after the wait.
     Single,
     /// Several waiters, one lazy ringer: arm, never disarm.
+    #[allow(dead_code)]
     Shared,
     /// Ringers that always fence: no arming.
     Eager,

@@ -10,6 +10,7 @@
 //! | `lane.state` | a joining producer (CAS [`FREE`] → [`ACTIVE`]), the consumer (→ [`FREE`]) | who owns the lane |
 //! | `lane.ix` | producer / consumer as in `index` | the lane's ring positions |
 //! | `control.joined` | joining producers (+1) | producers that ever joined |
+//! | `control.expected` | the creator ([`expect`]) | joins to see before the queue can close (0 means 1) |
 //! | `control.consumer_closed` | the consumer, when it closes | 1: joining fails with `Closed` |
 //! | `bell` | — | the consumer sleeps here; every producer rings it (always fenced: `Doorbell::ring_always`, `wait_eager`) |
 //!
@@ -18,9 +19,10 @@
 //! - Leave: close the lane's tail (`index`), ringing the shared bell.
 //! - Consumer: polls the lanes from the one after the last it took from (round-robin). A
 //!   lane whose producer closed and which is drained is reset (`tail = head = 0`) and freed
-//!   (`state = FREE`). With nothing to take and every lane free after a producer had
-//!   joined, the queue reads as closed (no producer attached *now*: a later joiner makes
-//!   pops succeed again).
+//!   (`state = FREE`). With nothing to take, every lane free, and at least
+//!   `max(expected, 1)` joins seen, the queue reads as closed (no producer attached *now*: a
+//!   later joiner makes pops succeed again; `expected` keeps the queue open for producers
+//!   that join late).
 //!
 //! # Memory ordering
 //!
@@ -29,6 +31,9 @@
 //!   pairs with the joiner's Acquire CAS in [`join`]: the reset positions (Relaxed stores
 //!   before it) are what the joiner sees, and the consumer's reads of the old producer's
 //!   data happen before the joiner writes.
+//! - `joined` is incremented with Release after the joiner's CAS on its lane and loaded
+//!   with Acquire before the consumer's loads of the lane states in its closed verdict: a
+//!   join it counted is a lane it sees `ACTIVE` (or freed after that producer left).
 //! - `consumer_closed` is stored with Release before the consumer closes each lane's head,
 //!   and loaded with Acquire by joiners after their CAS.
 //!
@@ -48,6 +53,7 @@ pub(crate) const ACTIVE: u32 = 1;
 pub(crate) struct Control {
     pub(crate) joined: AtomicU64,
     pub(crate) consumer_closed: AtomicU32,
+    pub(crate) expected: AtomicU64,
 }
 
 /// One lane's shared words: its owner state and its ring positions.
@@ -74,6 +80,14 @@ pub(crate) enum JoinError {
     Closed,
 }
 
+/// Raises the number of joins the consumer waits for before the queue can read as closed
+/// to `n` (never lowers it).
+pub(crate) fn expect(control: &Control, n: u64) {
+    // Relaxed: a setting made before the producers are handed out; read in the consumer's
+    // slow path.
+    control.expected.fetch_max(n, Ordering::Relaxed);
+}
+
 /// Claims a free lane for a new producer; returns its number.
 pub(crate) fn join(lanes: &[Lane], control: &Control) -> Result<usize, JoinError> {
     for (i, lane) in lanes.iter().enumerate() {
@@ -90,8 +104,9 @@ pub(crate) fn join(lanes: &[Lane], control: &Control) -> Result<usize, JoinError
             )
             .is_ok();
         if won {
-            // Relaxed: a count for the consumer's "closed" verdict, read in its slow path.
-            control.joined.fetch_add(1, Ordering::Relaxed);
+            // Release: pairs with the Acquire load in `LaneCursor::closed`: a consumer that
+            // counts this join sees the lane claimed.
+            control.joined.fetch_add(1, Ordering::Release);
             // Acquire: pairs with the Release store in `LaneCursor::close`.
             if control.consumer_closed.load(Ordering::Acquire) != 0 {
                 return Err(JoinError::Closed);
@@ -152,11 +167,12 @@ impl LaneCursor {
         self.closed(lanes, control).then_some(Take::Closed)
     }
 
-    /// Whether a producer joined and every lane is free now.
+    /// Whether the expected producers joined and every lane is free now.
     fn closed(&self, lanes: &[Lane], control: &Control) -> bool {
-        // Relaxed: a snapshot verdict ("no producer now"); the data itself is ordered per
-        // lane by `index`.
-        control.joined.load(Ordering::Relaxed) > 0
+        // Acquire: pairs with the Release increment in `join` (module docs). Relaxed
+        // `expected`: set before the producers were handed out. Relaxed states: a snapshot
+        // verdict ("no producer now"); the data itself is ordered per lane by `index`.
+        control.joined.load(Ordering::Acquire) >= control.expected.load(Ordering::Relaxed).max(1)
             && lanes
                 .iter()
                 .all(|l| l.state.0.load(Ordering::Relaxed) == u64::from(FREE))

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use super::doorbell::Doorbell;
 use super::error::{QueueError, Role};
 use super::index::{Found, ProducerIndex};
-use super::lane::{join, Control, JoinError, Lane, LaneCursor, Take};
+use super::lane::{expect, join, Control, JoinError, Lane, LaneCursor, Take};
 use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
 use crate::sync::wait::Wait;
 use crate::sys::Deadline;
@@ -123,6 +123,15 @@ impl Shared {
 /// turn), so no producer starves another.
 ///
 /// Clone the handle (or open the segment) to hand out more producers.
+///
+/// # Closing
+///
+/// The consumer sees [`QueueError::Closed`] once nothing is queued, no producer is
+/// attached, and at least [`expect_producers`](Self::expect_producers) producers (1 by
+/// default) have joined in all. With the default, the first producer to leave before any
+/// other joined closes the queue (a later joiner opens it again, but the consumer may have
+/// stopped): if producers join one after another, call `expect_producers(n)` before handing
+/// out the first. Producers see `Closed` once the consumer left.
 pub struct LaneMpsc<T> {
     shared: Arc<Shared>,
     _t: PhantomData<fn() -> T>,
@@ -197,6 +206,13 @@ impl<T: bytemuck::Pod> LaneMpsc<T> {
     /// Elements each lane holds at most.
     pub fn capacity(&self) -> usize {
         self.shared.geo.cap
+    }
+
+    /// Makes the consumer wait for `n` producer joins in all (counting every join, in any
+    /// process) before the queue can read as closed; never lowers an earlier setting. Call
+    /// it before handing out the first producer (type docs, "Closing").
+    pub fn expect_producers(&self, n: u64) {
+        expect(self.shared.control(), n);
     }
 
     /// Joins as a producer: claims a free lane (one the consumer freed after its last
@@ -385,7 +401,8 @@ impl<T: bytemuck::Pod> LaneConsumer<T> {
     /// on the doorbell every producer rings.
     ///
     /// Errors: [`QueueError::Closed`] when nothing is queued and no producer is attached
-    /// (after one had joined; a later joiner makes pops succeed again); `PeerGone` if a
+    /// (after the expected producers joined: [`LaneMpsc::expect_producers`]; a later joiner
+    /// makes pops succeed again); `PeerGone` if a
     /// process attached to the segment died; `Timeout`.
     #[inline]
     pub fn pop(&mut self, how: Wait, deadline: Option<Deadline>) -> Result<T, QueueError> {

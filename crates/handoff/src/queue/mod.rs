@@ -1,5 +1,5 @@
 //! Lock-free queues between threads or processes: bounded SPSC rings (typed, or byte frames
-//! of any size), two multi-producer designs, and an aggregator that packs small messages
+//! of any size), two multi-producer designs (one of them also multi-consumer), and an aggregator that packs small messages
 //! into frames.
 //!
 //! | type | what | model |
@@ -7,7 +7,7 @@
 //! | [`Spsc`] → [`Producer`] / [`Consumer`] | bounded SPSC ring of `T: Pod`; push/pop, slices, in-place chunks | rtrb |
 //! | [`FrameQueue`] → [`FrameProducer`] / [`FrameConsumer`] | SPSC ring of variable-size byte frames, written and read in place | a bip buffer |
 //! | [`LaneMpsc`] → [`LaneProducer`]s / [`LaneConsumer`] | one SPSC lane per producer, drained round-robin; producers join and leave | Charm++'s per-producer queues |
-//! | [`ArrayMpsc`] → [`ArrayProducer`]s / [`ArrayConsumer`] | one shared array with a sequence stamp per slot | Vyukov; crossbeam's `ArrayQueue` |
+//! | [`ArrayMpmc`] (= [`ArrayMpsc`]) → [`ArrayProducer`]s / [`ArrayConsumer`]s | one shared array with a sequence stamp per slot; producers and consumers join and leave | Vyukov; crossbeam's `ArrayQueue` |
 //! | [`Aggregator`] / [`Messages`] | small messages packed into frames; unpacked in place | the many-core seed's aggregation |
 //!
 //! Every queue lives either on the heap (`new` / `on_heap`: threads of one process) or in a
@@ -53,7 +53,7 @@
 //! `doorbell` (sleeping and waking, armed only when someone sleeps), `lane` (producers
 //! joining and leaving the lanes of [`LaneMpsc`]), `record` (where a byte frame goes, and
 //! the PAD record before a wrap, of [`FrameQueue`]) and `stamp` (Vyukov's per-slot stamps of
-//! [`ArrayMpsc`]). The handles (`spsc`, `frame`, `lanes`, `array`, `aggregate`) and the
+//! [`ArrayMpmc`]). The handles (`spsc`, `frame`, `lanes`, `array`, `aggregate`) and the
 //! memory they live in (`region`: heap block or segment, header validation) run them.
 //!
 //! Typed queues restrict `T` to `bytemuck::Pod` on purpose: such values can cross a process
@@ -92,7 +92,7 @@ pub use error::{QueueError, Role};
 #[cfg(not(loom))]
 pub use aggregate::{Aggregator, Messages};
 #[cfg(not(loom))]
-pub use array::{ArrayConsumer, ArrayMpsc, ArrayProducer};
+pub use array::{ArrayConsumer, ArrayMpmc, ArrayMpsc, ArrayProducer};
 #[cfg(not(loom))]
 pub use frame::{Frame, FrameConsumer, FrameLoan, FrameProducer, FrameQueue};
 #[cfg(not(loom))]
