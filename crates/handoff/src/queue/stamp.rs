@@ -409,7 +409,11 @@ mod loom_tests {
     /// `head`), whole (V1), and the queue then reads as closed.
     #[test]
     fn loom_array_two_producers_two_consumers() {
-        loom::model(|| {
+        // One preemption: a slot taken twice needs only one (two consumers between the load
+        // of `head` and its CAS); two took 7 minutes of CI's 2 CPUs for four threads.
+        let mut b = loom::model::Builder::new();
+        b.preemption_bound = Some(1);
+        b.check(|| {
             let m = model(2);
             consumer_join(&m.w);
             consumer_join(&m.w);
