@@ -256,3 +256,30 @@ fn conformance_mpi_rma_window_odd_heap() {
     let job = mpirun(NAME, 2, &env, Duration::from_secs(60));
     assert_ok(&job, "conformance on 2 ranks, heap 1 MiB + 8 B");
 }
+
+/// The RMA path over the MPI library's TCP transport, as between nodes without a fast
+/// network: `UCX_TLS=tcp,self` for MPICH's ch4:ucx (an unknown transport there fails
+/// `MPI_Init`, so the setting is honoured), `OMPI_MCA_btl=tcp,self` for Open MPI.
+#[test]
+fn conformance_mpi_rma_window_over_tcp() {
+    const NAME: &str = "conformance_mpi_rma_window_over_tcp";
+    if is_pe() {
+        pe(|team| {
+            if team.transport().window_kind() != "rma" {
+                return Err(format!(
+                    "window {}, want rma",
+                    team.transport().window_kind()
+                ));
+            }
+            conformance::run_all(team)
+        });
+    }
+    let env = [
+        ("HANDOFF_HEAP_SIZE", "4M"),
+        ("HANDOFF_MPI_WINDOW", "rma"),
+        ("UCX_TLS", "tcp,self"),
+        ("OMPI_MCA_btl", "tcp,self"),
+    ];
+    let job = mpirun(NAME, 2, &env, Duration::from_secs(60));
+    assert_ok(&job, "conformance on 2 ranks over TCP");
+}
