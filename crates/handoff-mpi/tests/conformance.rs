@@ -40,20 +40,21 @@ fn conformance_mpi_2_and_4_ranks() {
     }
 }
 
+/// A PE of the RMA-window tests: the suite, on a team that really has an RMA window.
+fn conformance_on_rma_window(team: &handoff::team::Team<MpiTransport>) -> Result<(), String> {
+    let kind = team.transport().window_kind();
+    if kind != "rma" {
+        return Err(format!("window {kind}, want rma"));
+    }
+    conformance::run_all(team)
+}
+
 /// The same over `MPI_Win_allocate` and MPI's RMA calls (as between nodes), forced here.
 #[test]
 fn conformance_mpi_rma_window_2_and_4_ranks() {
     const NAME: &str = "conformance_mpi_rma_window_2_and_4_ranks";
     if is_pe() {
-        pe(|team| {
-            if team.transport().window_kind() != "rma" {
-                return Err(format!(
-                    "window {}, want rma",
-                    team.transport().window_kind()
-                ));
-            }
-            conformance::run_all(team)
-        });
+        pe(conformance_on_rma_window);
     }
     for n in [2, 4] {
         let env = [("HANDOFF_HEAP_SIZE", "4M"), ("HANDOFF_MPI_WINDOW", "rma")];
@@ -264,15 +265,7 @@ fn conformance_mpi_rma_window_odd_heap() {
 fn conformance_mpi_rma_window_over_tcp() {
     const NAME: &str = "conformance_mpi_rma_window_over_tcp";
     if is_pe() {
-        pe(|team| {
-            if team.transport().window_kind() != "rma" {
-                return Err(format!(
-                    "window {}, want rma",
-                    team.transport().window_kind()
-                ));
-            }
-            conformance::run_all(team)
-        });
+        pe(conformance_on_rma_window);
     }
     let env = [
         ("HANDOFF_HEAP_SIZE", "4M"),
