@@ -83,14 +83,16 @@ fn handoff_chunks(n: u64, cpus: Option<(usize, usize)>) -> Duration {
         n,
         cpus,
         move || {
+            // In place, as rtrb's `write_chunk_uninit` + `fill_from_iter` below.
             let mut i = 0;
-            let mut buf = [0u64; BATCH];
             while i < n {
                 let k = (n - i).min(BATCH as u64) as usize;
-                for (j, b) in buf[..k].iter_mut().enumerate() {
-                    *b = i + j as u64;
+                let mut c = tx.write_chunk(k, Wait::Spin, None).unwrap();
+                let (a, b) = c.as_mut_slices();
+                for (j, slot) in a.iter_mut().chain(b.iter_mut()).enumerate() {
+                    *slot = i + j as u64;
                 }
-                tx.push_slice(&buf[..k], Wait::Spin, None).unwrap();
+                c.commit_all();
                 i += k as u64;
             }
         },
