@@ -20,9 +20,8 @@ use handoff::sys::Deadline;
 use super::rt_common::{
     arg, failed, gate_wait, metric, quantile, stopped, usage, Workers, POINT_DEADLINE, SECTION,
 };
-use crate::bench::findings::at_least;
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults, Finding};
+use crate::bench::{BenchRecord, BenchResults};
 
 const NAME: &str = "channels";
 const CAPACITY: usize = 1024;
@@ -548,55 +547,9 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     run(&cfg, ctx)
 }
 
-fn findings(res: &BenchResults) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let runs_of = |series: &str, n: f64| {
-        res.records
-            .iter()
-            .find(|r| r.series == series && r.x == n)
-            .and_then(|r| r.metrics.get("msgs_per_s"))
-            .map(|m| m.run_means.clone())
-    };
-    // The n nearest 4–6 (the seed's sweet spot): the largest measured up to 6.
-    let Some(n) = res
-        .records
-        .iter()
-        .map(|r| r.x)
-        .filter(|&x| x <= 6.0)
-        .max_by(f64::total_cmp)
-    else {
-        return out;
-    };
-    for mode in ["threads", "processes"] {
-        if let (Some(conn), Some(pyc)) = (
-            runs_of(&format!("XConn, {mode}"), n),
-            runs_of(&format!("XPYC, {mode}"), n),
-        ) {
-            out.push(at_least(
-                &format!("{n} separate channels beat {n} producers and consumers on one channel ({mode}; seed Finding 3)"),
-                "XConn / XPYC messages/s",
-                &conn,
-                &pyc,
-                1.0,
-            ));
-        }
-        if n > 1.0 {
-            if let (Some(one), Some(many)) = (
-                runs_of(&format!("XPYC, {mode}"), 1.0),
-                runs_of(&format!("XPYC, {mode}"), n),
-            ) {
-                out.push(at_least(
-                    &format!("more threads on one channel do not raise its throughput: {n} pairs gain under 20% over one ({mode}; seed Finding 2)"),
-                    &format!("XPYC messages/s at 1 / at {n}"),
-                    &one,
-                    &many,
-                    0.83,
-                ));
-            }
-        }
-    }
-    out
-}
+#[path = "channels_findings.rs"]
+mod findings_impl;
+use findings_impl::findings;
 
 #[cfg(test)]
 #[path = "channels_tests.rs"]

@@ -221,6 +221,36 @@ unsafe fn check(p: *const u8, size: usize, t: u64) -> Option<(usize, u8)> {
     })
 }
 
+/// What one thread's repetition found wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChurnError {
+    /// The allocator returned null.
+    #[error("allocation {index} of {size} B failed (out of memory): lower --count or --size")]
+    OutOfMemory {
+        /// Which allocation of the repetition.
+        index: usize,
+        /// Bytes asked for.
+        size: usize,
+    },
+    /// A block did not hold the pattern written into it.
+    #[error(
+        "block {block}: byte {at} of {size} is {found:#04x}, expected {expected:#04x} (written \
+         by someone else while allocated: handed out twice, or an injected fault)"
+    )]
+    Corrupt {
+        /// Which block of the repetition.
+        block: usize,
+        /// The first wrong byte.
+        at: usize,
+        /// The block's size.
+        size: usize,
+        /// What it held.
+        found: u8,
+        /// What was written.
+        expected: u8,
+    },
+}
+
 /// One thread's repetition: allocate `count` blocks, each filled with its own pattern,
 /// then check and free them (the fault `corrupt`: overwrite a byte of that block first).
 /// `Err` names the first failed allocation or bad block.
@@ -231,7 +261,7 @@ fn churn(
     tag: u64,
     corrupt: Option<usize>,
     ptrs: &mut Vec<*mut u8>,
-) -> Result<(), String> {
+) -> Result<(), ChurnError> {
     let size = layout.size();
     let mut bad = None;
     ptrs.clear();
@@ -239,7 +269,7 @@ fn churn(
         // SAFETY: validate() keeps the size at least 8.
         let p = unsafe { a.alloc(layout) };
         if p.is_null() {
-            bad = Some(format!("allocation {i} of {size} B failed (out of memory)"));
+            bad = Some(ChurnError::OutOfMemory { index: i, size });
             break;
         }
         // SAFETY: `p` is a fresh block of `size` bytes.
@@ -254,12 +284,12 @@ fn churn(
         let t = tag ^ i as u64;
         // SAFETY: `p` is a live block of ours of `size` bytes, filled above.
         if let Some((at, found)) = unsafe { check(p, size, t) } {
-            bad.get_or_insert_with(|| {
-                format!(
-                    "block {i}: byte {at} of {size} is {found:#04x}, expected {:#04x} (written \
-                     by someone else while allocated: handed out twice, or an injected fault)",
-                    pattern(t, at)
-                )
+            bad.get_or_insert(ChurnError::Corrupt {
+                block: i,
+                at,
+                size,
+                found,
+                expected: pattern(t, at),
             });
         }
         // SAFETY: `p` came from `a.alloc(layout)` and is freed once (the vector is cleared).
@@ -459,7 +489,19 @@ mod tests {
         // Through churn: a corrupted middle byte of block 7 is named.
         let layout = Layout::from_size_align(64, 8).unwrap();
         let e = churn(Allocator::System, layout, 10, 5, Some(7), &mut Vec::new()).unwrap_err();
-        assert!(e.starts_with("block 7: byte 32 of 64"), "{e}");
+        assert!(
+            matches!(
+                e,
+                ChurnError::Corrupt {
+                    block: 7,
+                    at: 32,
+                    size: 64,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().starts_with("block 7: byte 32 of 64"), "{e}");
         // And a run with the fault fails verification with that block in its note.
         let cfg = Config {
             threads: vec![2],
