@@ -71,6 +71,7 @@ int main(int argc, char **argv) {
         if ((long)seq % every == 0)
             printf("step %5llu: total heat %.6f, hottest %.4f, drift %.1e\n", (unsigned long long)seq,
                    total, hottest, drift);
+        fflush(stdout); /* the step lines and an error on stderr stay in order in one log */
         if (drift > TOLERANCE) {
             fprintf(stderr,
                     "analysis: step %llu: total heat %.9g differs from step 0's %.9g by %.1e "
