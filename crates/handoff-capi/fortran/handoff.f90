@@ -655,22 +655,17 @@ contains
 
     !> Waits for a free block and loans it: `p` receives its address (block_size bytes).
     !> HANDOFF_E_CLOSED once the consumer closed; HANDOFF_E_TIMEOUT after `timeout` seconds.
-    logical function loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)
+    logical function loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         type(c_ptr), intent(out) :: p
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         p = c_null_ptr
         loan_block = ok(c_producer_loan(self%h, wait_of(wait, spin_ns), timeout_ns(timeout), p), 'loan', stat, errmsg)
-        if (loan_block) then
-            self%loaned = p
-            self%block_size = self%block_size ! unchanged
-            if (present(seq)) seq = -1 ! the C ABI numbers blocks on the consumer side only
-        end if
+        if (loan_block) self%loaned = p
     end function
 
     !> Publishes the loaned block (use `publish(a)` to also nullify the array pointer).
@@ -1053,21 +1048,20 @@ contains
     ! ---- arrays of every kind and rank (generated) -------------------------------------------
 
     !> Loans the next free block as a integer(c_int8_t) array of rank 1 (see `loan_block`).
-    subroutine loan_i1_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_i1_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int8_t), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(1)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 1_c_size_t, 1, shape, 'loan', 'integer(c_int8_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1129,21 +1123,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int8_t) array of rank 2 (see `loan_block`).
-    subroutine loan_i1_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_i1_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int8_t), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(2)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 1_c_size_t, 2, shape, 'loan', 'integer(c_int8_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1205,21 +1198,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int8_t) array of rank 3 (see `loan_block`).
-    subroutine loan_i1_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_i1_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int8_t), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(3)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 1_c_size_t, 3, shape, 'loan', 'integer(c_int8_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1281,21 +1273,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int32_t) array of rank 1 (see `loan_block`).
-    subroutine loan_i4_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_i4_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int32_t), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(1)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 1, shape, 'loan', 'integer(c_int32_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1357,21 +1348,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int32_t) array of rank 2 (see `loan_block`).
-    subroutine loan_i4_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_i4_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int32_t), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(2)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 2, shape, 'loan', 'integer(c_int32_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1433,21 +1423,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int32_t) array of rank 3 (see `loan_block`).
-    subroutine loan_i4_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_i4_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int32_t), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(3)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 3, shape, 'loan', 'integer(c_int32_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1509,21 +1498,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int64_t) array of rank 1 (see `loan_block`).
-    subroutine loan_i8_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_i8_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int64_t), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(1)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 1, shape, 'loan', 'integer(c_int64_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1585,21 +1573,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int64_t) array of rank 2 (see `loan_block`).
-    subroutine loan_i8_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_i8_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int64_t), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(2)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 2, shape, 'loan', 'integer(c_int64_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1661,21 +1648,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int64_t) array of rank 3 (see `loan_block`).
-    subroutine loan_i8_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_i8_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int64_t), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(3)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 3, shape, 'loan', 'integer(c_int64_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1737,21 +1723,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a real(c_float) array of rank 1 (see `loan_block`).
-    subroutine loan_r4_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_r4_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         real(c_float), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(1)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 1, shape, 'loan', 'real(c_float)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1813,21 +1798,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a real(c_float) array of rank 2 (see `loan_block`).
-    subroutine loan_r4_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_r4_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         real(c_float), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(2)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 2, shape, 'loan', 'real(c_float)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1889,21 +1873,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a real(c_float) array of rank 3 (see `loan_block`).
-    subroutine loan_r4_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_r4_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         real(c_float), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(3)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 3, shape, 'loan', 'real(c_float)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1965,21 +1948,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a real(c_double) array of rank 1 (see `loan_block`).
-    subroutine loan_r8_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_r8_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         real(c_double), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(1)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 1, shape, 'loan', 'real(c_double)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2041,21 +2023,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a real(c_double) array of rank 2 (see `loan_block`).
-    subroutine loan_r8_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_r8_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         real(c_double), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(2)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 2, shape, 'loan', 'real(c_double)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2117,21 +2098,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a real(c_double) array of rank 3 (see `loan_block`).
-    subroutine loan_r8_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_r8_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         real(c_double), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(3)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 3, shape, 'loan', 'real(c_double)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2193,21 +2173,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a complex(c_float_complex) array of rank 1 (see `loan_block`).
-    subroutine loan_c4_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_c4_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         complex(c_float_complex), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(1)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 1, shape, 'loan', 'complex(c_float_complex)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2269,21 +2248,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a complex(c_float_complex) array of rank 2 (see `loan_block`).
-    subroutine loan_c4_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_c4_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         complex(c_float_complex), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(2)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 2, shape, 'loan', 'complex(c_float_complex)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2345,21 +2323,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a complex(c_float_complex) array of rank 3 (see `loan_block`).
-    subroutine loan_c4_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_c4_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         complex(c_float_complex), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(3)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 3, shape, 'loan', 'complex(c_float_complex)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2421,21 +2398,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a complex(c_double_complex) array of rank 1 (see `loan_block`).
-    subroutine loan_c8_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_c8_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         complex(c_double_complex), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(1)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 16_c_size_t, 1, shape, 'loan', 'complex(c_double_complex)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2497,21 +2473,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a complex(c_double_complex) array of rank 2 (see `loan_block`).
-    subroutine loan_c8_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_c8_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         complex(c_double_complex), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(2)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 16_c_size_t, 2, shape, 'loan', 'complex(c_double_complex)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2573,21 +2548,20 @@ contains
     end subroutine
 
     !> Loans the next free block as a complex(c_double_complex) array of rank 3 (see `loan_block`).
-    subroutine loan_c8_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine loan_c8_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         complex(c_double_complex), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
-        integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int64_t) :: n(3)
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 16_c_size_t, 3, shape, 'loan', 'complex(c_double_complex)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
