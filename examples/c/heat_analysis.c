@@ -3,7 +3,7 @@
  * that the total heat stays what it was at step 0 — the simulation's edges are insulated, so
  * only round-off may change it.
  *
- *   cc examples/c/heat_analysis.c -o heat_analysis $(pkg-config --cflags --libs handoff)
+ *   cc examples/c/heat_analysis.c -o heat_analysis $(pkg-config --cflags --libs handoff) -lm
  *   ./heat_analysis [NX=128] [NY=96] [NAME=heat] [EVERY=20]
  *
  * Exit status: 0 conserved, 1 a handoff error, 2 bad arguments or the simulation's field has

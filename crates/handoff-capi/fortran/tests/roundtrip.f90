@@ -11,6 +11,12 @@
 !                                                      sleeps (to be killed)
 !   roundtrip_f wait NAME                              opens it, waits for a block, prints
 !                                                      "code=<HANDOFF_E_...>" and "message=..."
+!   roundtrip_f signal SHORTNAME N                     creates a segment (a signal at offset 0, a
+!                                                      flag at 128, a barrier of 2 at 256),
+!                                                      prints "name=<full>", adds 1 to the signal
+!                                                      N times, waits for the peer to store N in
+!                                                      the flag, meets it at the barrier, prints
+!                                                      "acked=<N>"
 !
 ! Block i holds the uint32 words (i*1000003 + j) mod 2**32, j = 0, 1, ...; S is their sum.
 program roundtrip
@@ -39,6 +45,11 @@ program roundtrip
         call hang(trim(name))
     case ('wait')
         call wait_one(trim(name))
+    case ('signal')
+        if (command_argument_count() /= 3) call usage()
+        call get_command_argument(3, arg)
+        read (arg, *) blocks
+        call signal_peer(trim(name), blocks)
     case default
         call usage()
     end select
@@ -161,5 +172,33 @@ contains
         write (output_unit, '(2a)') 'code=', handoff_error_name(stat)
         write (output_unit, '(2a)') 'message=', trim(msg)
         flush (output_unit)
+    end subroutine
+    subroutine signal_peer(short, n)
+        character(*), intent(in) :: short
+        integer(int64), intent(in) :: n
+        type(handoff_segment) :: seg
+        type(handoff_signal) :: sig
+        type(handoff_flag) :: ack
+        type(handoff_barrier) :: bar
+        integer(int64) :: i
+        call seg%create(short, 3*HANDOFF_PRIMITIVE_SIZE)
+        call seg%signal(sig)
+        call seg%flag(ack, offset=HANDOFF_PRIMITIVE_SIZE)
+        call seg%barrier(bar, offset=2*HANDOFF_PRIMITIVE_SIZE)
+        call bar%init(2)
+        call seg%publish_ready()
+        write (output_unit, '(2a)') 'name=', seg%name()
+        flush (output_unit)
+        do i = 1, n
+            call sig%add()
+        end do
+        call ack%wait_for(int(n, c_int32_t), timeout=10d0)
+        call bar%wait(timeout=10d0)
+        write (output_unit, '(a,i0)') 'acked=', ack%load()
+        flush (output_unit)
+        call sig%free()
+        call ack%free()
+        call bar%free()
+        call seg%free()
     end subroutine
 end program
