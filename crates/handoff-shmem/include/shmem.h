@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,7 +68,7 @@ extern "C" {
 #define _SHMEM_ALLTOALL_SYNC_SIZE SHMEM_ALLTOALL_SYNC_SIZE
 #define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
 
-/* ---- teams and contexts: the predefined ones only ---------------------------------- */
+/* ---- teams and contexts (teams.rs, ctx.rs) ------------------------------------------ */
 
 typedef struct handoff_shmem_team *shmem_team_t;
 typedef struct handoff_shmem_ctx *shmem_ctx_t;
@@ -89,7 +90,6 @@ int shmem_team_my_pe(shmem_team_t team);
 int shmem_team_n_pes(shmem_team_t team);
 int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
 int shmem_team_sync(shmem_team_t team);
-/* Not supported: these report the call and end the program. */
 int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int size,
                              const shmem_team_config_t *config, long config_mask,
                              shmem_team_t *new_team);
@@ -98,9 +98,15 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config
                         long ymask, shmem_team_t *yteam);
 void shmem_team_destroy(shmem_team_t team);
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config);
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
 int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
 void shmem_ctx_destroy(shmem_ctx_t ctx);
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
+void shmem_ctx_fence(shmem_ctx_t ctx);
+void shmem_ctx_quiet(shmem_ctx_t ctx);
+/* The world PE of PE `pe` of the context's team (used by the shmem_ctx_* forms below). */
+int handoff_shmem_ctx_pe(shmem_ctx_t ctx, int pe);
 
 /* ---- distributed locks ---------------------------------------------------------------- */
 
@@ -283,6 +289,84 @@ HANDOFF_SHMEM_DECL_OLD_EXT(long long, longlong)
 HANDOFF_SHMEM_DECL_OLD_EXT(float, float)
 HANDOFF_SHMEM_DECL_OLD_EXT(double, double)
 
+/* long double is passed by value only here (the library is not C): p and g are a put and a
+ * get of one element. */
+static inline void shmem_longdouble_p(long double *dest, long double value, int pe) {
+    shmem_longdouble_put(dest, &value, 1, pe);
+}
+static inline long double shmem_longdouble_g(const long double *source, int pe) {
+    long double v;
+    shmem_longdouble_get(&v, source, 1, pe);
+    return v;
+}
+
+/* ---- contexts: the shmem_ctx_* forms (inline: the call without a context, on the
+ * context's team PE translated to a world PE; see ctx.rs) ------------------------ */
+static inline int handoff_shmem_ctx_pe_(shmem_ctx_t ctx, int pe) {
+    return ctx == SHMEM_CTX_DEFAULT ? pe : handoff_shmem_ctx_pe(ctx, pe);
+}
+#define HANDOFF_SHMEM_CTX_RMA(T, N) \
+    static inline void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe) { shmem_##N##_put(dest, source, nelems, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_get(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe) { shmem_##N##_get(dest, source, nelems, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe) { shmem_##N##_put_nbi(dest, source, nelems, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe) { shmem_##N##_get_nbi(dest, source, nelems, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_iput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { shmem_##N##_iput(dest, source, dst, sst, nelems, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_iget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { shmem_##N##_iget(dest, source, dst, sst, nelems, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_put_signal(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { shmem_##N##_put_signal(dest, source, nelems, sig_addr, signal, sig_op, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_put_signal_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { shmem_##N##_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe) { shmem_##N##_p(dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline T shmem_ctx_##N##_g(shmem_ctx_t ctx, const T *source, int pe) { return shmem_##N##_g(source, handoff_shmem_ctx_pe_(ctx, pe)); }
+HANDOFF_SHMEM_RMA_TYPES(HANDOFF_SHMEM_CTX_RMA)
+HANDOFF_SHMEM_CTX_RMA(long double, longdouble)
+#define HANDOFF_SHMEM_CTX_SIZED(S) \
+    static inline void shmem_ctx_put##S(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmem_put##S(dest, source, nelems, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_get##S(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmem_get##S(dest, source, nelems, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_put##S##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmem_put##S##_nbi(dest, source, nelems, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_get##S##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmem_get##S##_nbi(dest, source, nelems, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_iput##S(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { shmem_iput##S(dest, source, dst, sst, nelems, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_iget##S(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { shmem_iget##S(dest, source, dst, sst, nelems, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_put##S##_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { shmem_put##S##_signal(dest, source, nelems, sig_addr, signal, sig_op, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_put##S##_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { shmem_put##S##_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, handoff_shmem_ctx_pe_(ctx, pe)); }
+HANDOFF_SHMEM_CTX_SIZED(8)
+HANDOFF_SHMEM_CTX_SIZED(16)
+HANDOFF_SHMEM_CTX_SIZED(32)
+HANDOFF_SHMEM_CTX_SIZED(64)
+HANDOFF_SHMEM_CTX_SIZED(128)
+static inline void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmem_putmem(dest, source, nelems, handoff_shmem_ctx_pe_(ctx, pe)); }
+static inline void shmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmem_getmem(dest, source, nelems, handoff_shmem_ctx_pe_(ctx, pe)); }
+static inline void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmem_putmem_nbi(dest, source, nelems, handoff_shmem_ctx_pe_(ctx, pe)); }
+static inline void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmem_getmem_nbi(dest, source, nelems, handoff_shmem_ctx_pe_(ctx, pe)); }
+static inline void shmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { shmem_putmem_signal(dest, source, nelems, sig_addr, signal, sig_op, handoff_shmem_ctx_pe_(ctx, pe)); }
+static inline void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { shmem_putmem_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, handoff_shmem_ctx_pe_(ctx, pe)); }
+#define HANDOFF_SHMEM_CTX_EXT_AMO(T, N) \
+    static inline T shmem_ctx_##N##_atomic_fetch(shmem_ctx_t ctx, const T *source, int pe) { return shmem_##N##_atomic_fetch(source, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_set(shmem_ctx_t ctx, T *dest, T value, int pe) { shmem_##N##_atomic_set(dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline T shmem_ctx_##N##_atomic_swap(shmem_ctx_t ctx, T *dest, T value, int pe) { return shmem_##N##_atomic_swap(dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_fetch_nbi(shmem_ctx_t ctx, T *fetch, const T *source, int pe) { shmem_##N##_atomic_fetch_nbi(fetch, source, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_swap_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe) { shmem_##N##_atomic_swap_nbi(fetch, dest, value, handoff_shmem_ctx_pe_(ctx, pe)); }
+#define HANDOFF_SHMEM_CTX_STD_AMO(T, N) \
+    static inline T shmem_ctx_##N##_atomic_fetch_inc(shmem_ctx_t ctx, T *dest, int pe) { return shmem_##N##_atomic_fetch_inc(dest, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_inc(shmem_ctx_t ctx, T *dest, int pe) { shmem_##N##_atomic_inc(dest, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline T shmem_ctx_##N##_atomic_fetch_add(shmem_ctx_t ctx, T *dest, T value, int pe) { return shmem_##N##_atomic_fetch_add(dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_add(shmem_ctx_t ctx, T *dest, T value, int pe) { shmem_##N##_atomic_add(dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline T shmem_ctx_##N##_atomic_compare_swap(shmem_ctx_t ctx, T *dest, T cond, T value, int pe) { return shmem_##N##_atomic_compare_swap(dest, cond, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_fetch_inc_nbi(shmem_ctx_t ctx, T *fetch, T *dest, int pe) { shmem_##N##_atomic_fetch_inc_nbi(fetch, dest, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_fetch_add_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe) { shmem_##N##_atomic_fetch_add_nbi(fetch, dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_compare_swap_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T cond, T value, int pe) { shmem_##N##_atomic_compare_swap_nbi(fetch, dest, cond, value, handoff_shmem_ctx_pe_(ctx, pe)); }
+#define HANDOFF_SHMEM_CTX_BIT_AMO(T, N) \
+    static inline T shmem_ctx_##N##_atomic_fetch_and(shmem_ctx_t ctx, T *dest, T value, int pe) { return shmem_##N##_atomic_fetch_and(dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_and(shmem_ctx_t ctx, T *dest, T value, int pe) { shmem_##N##_atomic_and(dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline T shmem_ctx_##N##_atomic_fetch_or(shmem_ctx_t ctx, T *dest, T value, int pe) { return shmem_##N##_atomic_fetch_or(dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_or(shmem_ctx_t ctx, T *dest, T value, int pe) { shmem_##N##_atomic_or(dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline T shmem_ctx_##N##_atomic_fetch_xor(shmem_ctx_t ctx, T *dest, T value, int pe) { return shmem_##N##_atomic_fetch_xor(dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_xor(shmem_ctx_t ctx, T *dest, T value, int pe) { shmem_##N##_atomic_xor(dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_fetch_and_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe) { shmem_##N##_atomic_fetch_and_nbi(fetch, dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_fetch_or_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe) { shmem_##N##_atomic_fetch_or_nbi(fetch, dest, value, handoff_shmem_ctx_pe_(ctx, pe)); } \
+    static inline void shmem_ctx_##N##_atomic_fetch_xor_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe) { shmem_##N##_atomic_fetch_xor_nbi(fetch, dest, value, handoff_shmem_ctx_pe_(ctx, pe)); }
+HANDOFF_SHMEM_EXT_AMO_TYPES(HANDOFF_SHMEM_CTX_EXT_AMO)
+HANDOFF_SHMEM_STD_AMO_TYPES(HANDOFF_SHMEM_CTX_STD_AMO)
+HANDOFF_SHMEM_BIT_AMO_TYPES(HANDOFF_SHMEM_CTX_BIT_AMO)
+
 /* ---- point-to-point synchronization (Table 10) ---------------------------------------- */
 
 #define HANDOFF_SHMEM_P2P_TYPES(X)                                                         \
@@ -396,6 +480,96 @@ HANDOFF_SHMEM_REDUCE_ARITH(HANDOFF_SHMEM_DECL_REDUCE, min)
 HANDOFF_SHMEM_REDUCE_ARITH(HANDOFF_SHMEM_DECL_REDUCE, sum)
 HANDOFF_SHMEM_REDUCE_ARITH(HANDOFF_SHMEM_DECL_REDUCE, prod)
 
+/* all-to-all with strides (1.5 §9.9.8): PE i's block j (nelems elements `sst` apart, from
+ * element j * nelems * sst) lands on PE j as block i (elements `dst` apart, from element
+ * i * nelems * dst). */
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems);
+#define HANDOFF_SHMEM_DECL_ALLTOALLS(T, N)                                                 \
+    int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,  \
+                              ptrdiff_t sst, size_t nelems);
+HANDOFF_SHMEM_RMA_TYPES(HANDOFF_SHMEM_DECL_ALLTOALLS)
+HANDOFF_SHMEM_DECL_ALLTOALLS(long double, longdouble)
+void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+
+/* complex reductions (sum, prod) */
+#define HANDOFF_SHMEM_DECL_COMPLEX(T, N, OP)                                               \
+    int shmem_##N##_##OP##_reduce(shmem_team_t team, T _Complex *dest,                     \
+                                  const T _Complex *source, size_t nreduce);               \
+    void shmem_##N##_##OP##_to_all(T _Complex *dest, const T _Complex *source, int nreduce,\
+                                   int PE_start, int logPE_stride, int PE_size,           \
+                                   T _Complex *pWrk, long *pSync);
+HANDOFF_SHMEM_DECL_COMPLEX(float, complexf, sum)
+HANDOFF_SHMEM_DECL_COMPLEX(float, complexf, prod)
+HANDOFF_SHMEM_DECL_COMPLEX(double, complexd, sum)
+HANDOFF_SHMEM_DECL_COMPLEX(double, complexd, prod)
+
+/* long double reductions: combined here, in C (the library is Rust, which has no long
+ * double arithmetic), with the library's barriers and gets, in member order as the other
+ * reductions are, so every PE gets bitwise the same result (dest may be source). */
+static inline int handoff_shmem_ld_combine(long double *acc, const long double *source,
+                                           size_t n, int op, int i, int pe) {
+    long double b;
+    for (size_t k = 0; k < n; k++) {
+        shmem_getmem(i == 0 ? &acc[k] : &b, &source[k], sizeof(long double), pe);
+        if (i == 0) continue;
+        acc[k] = op == 0 ? (acc[k] > b ? acc[k] : b) : op == 1 ? (acc[k] < b ? acc[k] : b)
+               : op == 2 ? acc[k] + b : acc[k] * b;
+    }
+    return 0;
+}
+static inline int handoff_shmem_ld_team(shmem_team_t team, long double *dest,
+                                        const long double *source, size_t n, int op) {
+    int np = shmem_team_n_pes(team);
+    long double *acc = (long double *)malloc(n * sizeof(long double) + 1);
+    if (np < 1 || acc == NULL) { free(acc); return -1; }
+    shmem_team_sync(team);
+    for (int i = 0; i < np; i++)
+        handoff_shmem_ld_combine(acc, source, n, op, i,
+                                 shmem_team_translate_pe(team, i, SHMEM_TEAM_WORLD));
+    shmem_team_sync(team);
+    for (size_t k = 0; k < n; k++) dest[k] = acc[k];
+    free(acc);
+    return 0;
+}
+static inline void handoff_shmem_ld_to_all(long double *dest, const long double *source,
+                                           int n, int start, int logs, int size, long *pSync,
+                                           int op) {
+    long double *acc = (long double *)malloc((size_t)(n > 0 ? n : 0) * sizeof(long double) + 1);
+    if (acc == NULL) return;
+    shmem_barrier(start, logs, size, pSync);
+    for (int i = 0; i < size; i++)
+        handoff_shmem_ld_combine(acc, source, (size_t)n, op, i, start + (i << logs));
+    shmem_barrier(start, logs, size, pSync);
+    for (int k = 0; k < n; k++) dest[k] = acc[k];
+    free(acc);
+}
+#define HANDOFF_SHMEM_LD_REDUCE(OP, K)                                                     \
+    static inline int shmem_longdouble_##OP##_reduce(shmem_team_t team, long double *dest, \
+                                                     const long double *source,            \
+                                                     size_t nreduce) {                     \
+        return handoff_shmem_ld_team(team, dest, source, nreduce, K);                      \
+    }                                                                                      \
+    static inline void shmem_longdouble_##OP##_to_all(                                     \
+        long double *dest, const long double *source, int nreduce, int PE_start,           \
+        int logPE_stride, int PE_size, long double *pWrk, long *pSync) {                   \
+        (void)pWrk;                                                                        \
+        handoff_shmem_ld_to_all(dest, source, nreduce, PE_start, logPE_stride, PE_size,    \
+                                pSync, K);                                                 \
+    }
+HANDOFF_SHMEM_LD_REDUCE(max, 0)
+HANDOFF_SHMEM_LD_REDUCE(min, 1)
+HANDOFF_SHMEM_LD_REDUCE(sum, 2)
+HANDOFF_SHMEM_LD_REDUCE(prod, 3)
+
+/* ---- profiling ------------------------------------------------------------------------ */
+
+/* shmem_pcontrol (1.5 §9.14): handoff has no profiling levels; every level is accepted. */
+static inline void shmem_pcontrol(const int level, ...) { (void)level; }
+
 #ifdef __cplusplus
 }
 #endif
@@ -405,117 +579,217 @@ HANDOFF_SHMEM_REDUCE_ARITH(HANDOFF_SHMEM_DECL_REDUCE, prod)
  * types appear (int32_t etc. are typedefs of these). */
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
 
-#define HANDOFF_SHMEM_G_RMA(OBJ, F)                                                        \
-    _Generic(*(OBJ), float: shmem_float_##F, double: shmem_double_##F,                     \
-             long double: shmem_longdouble_##F, char: shmem_char_##F,                      \
-             signed char: shmem_schar_##F, short: shmem_short_##F, int: shmem_int_##F,     \
-             long: shmem_long_##F, long long: shmem_longlong_##F,                          \
-             unsigned char: shmem_uchar_##F, unsigned short: shmem_ushort_##F,             \
-             unsigned int: shmem_uint_##F, unsigned long: shmem_ulong_##F,                 \
-             unsigned long long: shmem_ulonglong_##F)
-#define HANDOFF_SHMEM_G_PG(OBJ, F)                                                         \
-    _Generic(*(OBJ), float: shmem_float_##F, double: shmem_double_##F,                     \
-             char: shmem_char_##F, signed char: shmem_schar_##F, short: shmem_short_##F,   \
-             int: shmem_int_##F, long: shmem_long_##F, long long: shmem_longlong_##F,      \
-             unsigned char: shmem_uchar_##F, unsigned short: shmem_ushort_##F,             \
-             unsigned int: shmem_uint_##F, unsigned long: shmem_ulong_##F,                 \
-             unsigned long long: shmem_ulonglong_##F)
-#define HANDOFF_SHMEM_G_STD(OBJ, F)                                                        \
-    _Generic(*(OBJ), int: shmem_int_##F, long: shmem_long_##F,                             \
-             long long: shmem_longlong_##F, unsigned int: shmem_uint_##F,                  \
-             unsigned long: shmem_ulong_##F, unsigned long long: shmem_ulonglong_##F)
-#define HANDOFF_SHMEM_G_EXT(OBJ, F)                                                        \
-    _Generic(*(OBJ), int: shmem_int_##F, long: shmem_long_##F,                             \
-             long long: shmem_longlong_##F, unsigned int: shmem_uint_##F,                  \
-             unsigned long: shmem_ulong_##F, unsigned long long: shmem_ulonglong_##F,      \
-             float: shmem_float_##F, double: shmem_double_##F)
-#define HANDOFF_SHMEM_G_BIT(OBJ, F)                                                        \
-    _Generic(*(OBJ), unsigned int: shmem_uint_##F, unsigned long: shmem_ulong_##F,         \
-             unsigned long long: shmem_ulonglong_##F, int: shmem_int32_##F,                \
-             long: shmem_int64_##F)
-#define HANDOFF_SHMEM_G_P2P(OBJ, F)                                                        \
-    _Generic(*(OBJ), short: shmem_short_##F, int: shmem_int_##F, long: shmem_long_##F,     \
-             long long: shmem_longlong_##F, unsigned short: shmem_ushort_##F,              \
-             unsigned int: shmem_uint_##F, unsigned long: shmem_ulong_##F,                 \
-             unsigned long long: shmem_ulonglong_##F)
-#define HANDOFF_SHMEM_G_RED(OBJ, F)                                                        \
-    _Generic(*(OBJ), char: shmem_char_##F, signed char: shmem_schar_##F,                   \
-             short: shmem_short_##F, int: shmem_int_##F, long: shmem_long_##F,             \
-             long long: shmem_longlong_##F, unsigned char: shmem_uchar_##F,                \
-             unsigned short: shmem_ushort_##F, unsigned int: shmem_uint_##F,               \
-             unsigned long: shmem_ulong_##F, unsigned long long: shmem_ulonglong_##F,      \
-             float: shmem_float_##F, double: shmem_double_##F)
-#define HANDOFF_SHMEM_G_REDBIT(OBJ, F)                                                     \
-    _Generic(*(OBJ), unsigned char: shmem_uchar_##F, unsigned short: shmem_ushort_##F,     \
-             unsigned int: shmem_uint_##F, unsigned long: shmem_ulong_##F,                 \
-             unsigned long long: shmem_ulonglong_##F, signed char: shmem_int8_##F,         \
-             short: shmem_int16_##F, int: shmem_int32_##F, long: shmem_int64_##F)
+#define HANDOFF_SHMEM_G_RMA(P, OBJ, F)                                                        \
+    _Generic(*(OBJ), float: P##float_##F, double: P##double_##F,                     \
+             long double: P##longdouble_##F, char: P##char_##F,                      \
+             signed char: P##schar_##F, short: P##short_##F, int: P##int_##F,     \
+             long: P##long_##F, long long: P##longlong_##F,                          \
+             unsigned char: P##uchar_##F, unsigned short: P##ushort_##F,             \
+             unsigned int: P##uint_##F, unsigned long: P##ulong_##F,                 \
+             unsigned long long: P##ulonglong_##F)
+#define HANDOFF_SHMEM_G_PG(P, OBJ, F)                                                         \
+    _Generic(*(OBJ), float: P##float_##F, double: P##double_##F,                     \
+             long double: P##longdouble_##F,                                              \
+             char: P##char_##F, signed char: P##schar_##F, short: P##short_##F,   \
+             int: P##int_##F, long: P##long_##F, long long: P##longlong_##F,      \
+             unsigned char: P##uchar_##F, unsigned short: P##ushort_##F,             \
+             unsigned int: P##uint_##F, unsigned long: P##ulong_##F,                 \
+             unsigned long long: P##ulonglong_##F)
+#define HANDOFF_SHMEM_G_STD(P, OBJ, F)                                                        \
+    _Generic(*(OBJ), int: P##int_##F, long: P##long_##F,                             \
+             long long: P##longlong_##F, unsigned int: P##uint_##F,                  \
+             unsigned long: P##ulong_##F, unsigned long long: P##ulonglong_##F)
+#define HANDOFF_SHMEM_G_EXT(P, OBJ, F)                                                        \
+    _Generic(*(OBJ), int: P##int_##F, long: P##long_##F,                             \
+             long long: P##longlong_##F, unsigned int: P##uint_##F,                  \
+             unsigned long: P##ulong_##F, unsigned long long: P##ulonglong_##F,      \
+             float: P##float_##F, double: P##double_##F)
+#define HANDOFF_SHMEM_G_BIT(P, OBJ, F)                                                        \
+    _Generic(*(OBJ), unsigned int: P##uint_##F, unsigned long: P##ulong_##F,         \
+             unsigned long long: P##ulonglong_##F, int: P##int32_##F,                \
+             long: P##int64_##F)
+#define HANDOFF_SHMEM_G_P2P(P, OBJ, F)                                                        \
+    _Generic(*(OBJ), short: P##short_##F, int: P##int_##F, long: P##long_##F,     \
+             long long: P##longlong_##F, unsigned short: P##ushort_##F,              \
+             unsigned int: P##uint_##F, unsigned long: P##ulong_##F,                 \
+             unsigned long long: P##ulonglong_##F)
+#define HANDOFF_SHMEM_G_RED(P, OBJ, F)                                                        \
+    _Generic(*(OBJ), char: P##char_##F, signed char: P##schar_##F,                   \
+             short: P##short_##F, int: P##int_##F, long: P##long_##F,             \
+             long long: P##longlong_##F, unsigned char: P##uchar_##F,                \
+             unsigned short: P##ushort_##F, unsigned int: P##uint_##F,               \
+             unsigned long: P##ulong_##F, unsigned long long: P##ulonglong_##F,      \
+             float: P##float_##F, double: P##double_##F, long double: P##longdouble_##F)
+#define HANDOFF_SHMEM_G_REDSP(P, OBJ, F)                                                   \
+    _Generic(*(OBJ), char: P##char_##F, signed char: P##schar_##F, short: P##short_##F,    \
+             int: P##int_##F, long: P##long_##F, long long: P##longlong_##F,               \
+             unsigned char: P##uchar_##F, unsigned short: P##ushort_##F,                   \
+             unsigned int: P##uint_##F, unsigned long: P##ulong_##F,                       \
+             unsigned long long: P##ulonglong_##F, float: P##float_##F,                    \
+             double: P##double_##F, long double: P##longdouble_##F,                        \
+             float _Complex: P##complexf_##F, double _Complex: P##complexd_##F)
+#define HANDOFF_SHMEM_G_REDBIT(P, OBJ, F)                                                     \
+    _Generic(*(OBJ), unsigned char: P##uchar_##F, unsigned short: P##ushort_##F,     \
+             unsigned int: P##uint_##F, unsigned long: P##ulong_##F,                 \
+             unsigned long long: P##ulonglong_##F, signed char: P##int8_##F,         \
+             short: P##int16_##F, int: P##int32_##F, long: P##int64_##F)
 
-#define shmem_put(dest, source, nelems, pe) HANDOFF_SHMEM_G_RMA(dest, put)(dest, source, nelems, pe)
-#define shmem_get(dest, source, nelems, pe) HANDOFF_SHMEM_G_RMA(dest, get)(dest, source, nelems, pe)
-#define shmem_put_nbi(dest, source, nelems, pe) HANDOFF_SHMEM_G_RMA(dest, put_nbi)(dest, source, nelems, pe)
-#define shmem_get_nbi(dest, source, nelems, pe) HANDOFF_SHMEM_G_RMA(dest, get_nbi)(dest, source, nelems, pe)
-#define shmem_iput(dest, source, dst, sst, nelems, pe) HANDOFF_SHMEM_G_RMA(dest, iput)(dest, source, dst, sst, nelems, pe)
-#define shmem_iget(dest, source, dst, sst, nelems, pe) HANDOFF_SHMEM_G_RMA(dest, iget)(dest, source, dst, sst, nelems, pe)
-#define shmem_p(dest, value, pe) HANDOFF_SHMEM_G_PG(dest, p)(dest, value, pe)
-#define shmem_g(source, pe) HANDOFF_SHMEM_G_PG(source, g)(source, pe)
-#define shmem_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe) \
-    HANDOFF_SHMEM_G_RMA(dest, put_signal)(dest, source, nelems, sig_addr, signal, sig_op, pe)
-#define shmem_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe) \
-    HANDOFF_SHMEM_G_RMA(dest, put_signal_nbi)(dest, source, nelems, sig_addr, signal, sig_op, pe)
 
-#define shmem_atomic_fetch(source, pe) HANDOFF_SHMEM_G_EXT(source, atomic_fetch)(source, pe)
-#define shmem_atomic_set(dest, value, pe) HANDOFF_SHMEM_G_EXT(dest, atomic_set)(dest, value, pe)
-#define shmem_atomic_swap(dest, value, pe) HANDOFF_SHMEM_G_EXT(dest, atomic_swap)(dest, value, pe)
-#define shmem_atomic_fetch_inc(dest, pe) HANDOFF_SHMEM_G_STD(dest, atomic_fetch_inc)(dest, pe)
-#define shmem_atomic_inc(dest, pe) HANDOFF_SHMEM_G_STD(dest, atomic_inc)(dest, pe)
-#define shmem_atomic_fetch_add(dest, value, pe) HANDOFF_SHMEM_G_STD(dest, atomic_fetch_add)(dest, value, pe)
-#define shmem_atomic_add(dest, value, pe) HANDOFF_SHMEM_G_STD(dest, atomic_add)(dest, value, pe)
-#define shmem_atomic_compare_swap(dest, cond, value, pe) \
-    HANDOFF_SHMEM_G_STD(dest, atomic_compare_swap)(dest, cond, value, pe)
-#define shmem_atomic_fetch_and(dest, value, pe) HANDOFF_SHMEM_G_BIT(dest, atomic_fetch_and)(dest, value, pe)
-#define shmem_atomic_and(dest, value, pe) HANDOFF_SHMEM_G_BIT(dest, atomic_and)(dest, value, pe)
-#define shmem_atomic_fetch_or(dest, value, pe) HANDOFF_SHMEM_G_BIT(dest, atomic_fetch_or)(dest, value, pe)
-#define shmem_atomic_or(dest, value, pe) HANDOFF_SHMEM_G_BIT(dest, atomic_or)(dest, value, pe)
-#define shmem_atomic_fetch_xor(dest, value, pe) HANDOFF_SHMEM_G_BIT(dest, atomic_fetch_xor)(dest, value, pe)
-#define shmem_atomic_xor(dest, value, pe) HANDOFF_SHMEM_G_BIT(dest, atomic_xor)(dest, value, pe)
 
-#define shmem_wait_until(ivar, cmp, value) HANDOFF_SHMEM_G_P2P(ivar, wait_until)(ivar, cmp, value)
-#define shmem_wait(ivar, value) HANDOFF_SHMEM_G_P2P(ivar, wait)(ivar, value)
+/* The calls that take a context first have one more argument: picked by argument count. */
+#define HANDOFF_SHMEM_NARG(...) HANDOFF_SHMEM_NARG_(__VA_ARGS__, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define HANDOFF_SHMEM_NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, N, ...) N
+#define HANDOFF_SHMEM_CAT(a, b) HANDOFF_SHMEM_CAT_(a, b)
+#define HANDOFF_SHMEM_CAT_(a, b) a##b
+#define HANDOFF_SHMEM_BY_NARG(F, ...) HANDOFF_SHMEM_CAT(F, HANDOFF_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define shmem_put(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_put_, __VA_ARGS__)
+#define handoff_shmem_put_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(shmem_, a0, put)(a0, a1, a2, a3)
+#define handoff_shmem_put_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(shmem_ctx_, a0, put)(ctx, a0, a1, a2, a3)
+#define shmem_get(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_get_, __VA_ARGS__)
+#define handoff_shmem_get_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(shmem_, a0, get)(a0, a1, a2, a3)
+#define handoff_shmem_get_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(shmem_ctx_, a0, get)(ctx, a0, a1, a2, a3)
+#define shmem_put_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_put_nbi_, __VA_ARGS__)
+#define handoff_shmem_put_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(shmem_, a0, put_nbi)(a0, a1, a2, a3)
+#define handoff_shmem_put_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(shmem_ctx_, a0, put_nbi)(ctx, a0, a1, a2, a3)
+#define shmem_get_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_get_nbi_, __VA_ARGS__)
+#define handoff_shmem_get_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(shmem_, a0, get_nbi)(a0, a1, a2, a3)
+#define handoff_shmem_get_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(shmem_ctx_, a0, get_nbi)(ctx, a0, a1, a2, a3)
+#define shmem_iput(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_iput_, __VA_ARGS__)
+#define handoff_shmem_iput_6(a0, a1, a2, a3, a4, a5) HANDOFF_SHMEM_G_RMA(shmem_, a0, iput)(a0, a1, a2, a3, a4, a5)
+#define handoff_shmem_iput_7(ctx, a0, a1, a2, a3, a4, a5) HANDOFF_SHMEM_G_RMA(shmem_ctx_, a0, iput)(ctx, a0, a1, a2, a3, a4, a5)
+#define shmem_iget(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_iget_, __VA_ARGS__)
+#define handoff_shmem_iget_6(a0, a1, a2, a3, a4, a5) HANDOFF_SHMEM_G_RMA(shmem_, a0, iget)(a0, a1, a2, a3, a4, a5)
+#define handoff_shmem_iget_7(ctx, a0, a1, a2, a3, a4, a5) HANDOFF_SHMEM_G_RMA(shmem_ctx_, a0, iget)(ctx, a0, a1, a2, a3, a4, a5)
+#define shmem_p(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_p_, __VA_ARGS__)
+#define handoff_shmem_p_3(a0, a1, a2) HANDOFF_SHMEM_G_PG(shmem_, a0, p)(a0, a1, a2)
+#define handoff_shmem_p_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_PG(shmem_ctx_, a0, p)(ctx, a0, a1, a2)
+#define shmem_g(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_g_, __VA_ARGS__)
+#define handoff_shmem_g_2(a0, a1) HANDOFF_SHMEM_G_PG(shmem_, a0, g)(a0, a1)
+#define handoff_shmem_g_3(ctx, a0, a1) HANDOFF_SHMEM_G_PG(shmem_ctx_, a0, g)(ctx, a0, a1)
+#define shmem_put_signal(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_put_signal_, __VA_ARGS__)
+#define handoff_shmem_put_signal_7(a0, a1, a2, a3, a4, a5, a6) HANDOFF_SHMEM_G_RMA(shmem_, a0, put_signal)(a0, a1, a2, a3, a4, a5, a6)
+#define handoff_shmem_put_signal_8(ctx, a0, a1, a2, a3, a4, a5, a6) HANDOFF_SHMEM_G_RMA(shmem_ctx_, a0, put_signal)(ctx, a0, a1, a2, a3, a4, a5, a6)
+#define shmem_put_signal_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_put_signal_nbi_, __VA_ARGS__)
+#define handoff_shmem_put_signal_nbi_7(a0, a1, a2, a3, a4, a5, a6) HANDOFF_SHMEM_G_RMA(shmem_, a0, put_signal_nbi)(a0, a1, a2, a3, a4, a5, a6)
+#define handoff_shmem_put_signal_nbi_8(ctx, a0, a1, a2, a3, a4, a5, a6) HANDOFF_SHMEM_G_RMA(shmem_ctx_, a0, put_signal_nbi)(ctx, a0, a1, a2, a3, a4, a5, a6)
+#define shmem_atomic_fetch(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_fetch_, __VA_ARGS__)
+#define handoff_shmem_atomic_fetch_2(a0, a1) HANDOFF_SHMEM_G_EXT(shmem_, a0, atomic_fetch)(a0, a1)
+#define handoff_shmem_atomic_fetch_3(ctx, a0, a1) HANDOFF_SHMEM_G_EXT(shmem_ctx_, a0, atomic_fetch)(ctx, a0, a1)
+#define shmem_atomic_set(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_set_, __VA_ARGS__)
+#define handoff_shmem_atomic_set_3(a0, a1, a2) HANDOFF_SHMEM_G_EXT(shmem_, a0, atomic_set)(a0, a1, a2)
+#define handoff_shmem_atomic_set_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_EXT(shmem_ctx_, a0, atomic_set)(ctx, a0, a1, a2)
+#define shmem_atomic_swap(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_swap_, __VA_ARGS__)
+#define handoff_shmem_atomic_swap_3(a0, a1, a2) HANDOFF_SHMEM_G_EXT(shmem_, a0, atomic_swap)(a0, a1, a2)
+#define handoff_shmem_atomic_swap_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_EXT(shmem_ctx_, a0, atomic_swap)(ctx, a0, a1, a2)
+#define shmem_atomic_fetch_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_fetch_nbi_, __VA_ARGS__)
+#define handoff_shmem_atomic_fetch_nbi_3(a0, a1, a2) HANDOFF_SHMEM_G_EXT(shmem_, a0, atomic_fetch_nbi)(a0, a1, a2)
+#define handoff_shmem_atomic_fetch_nbi_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_EXT(shmem_ctx_, a0, atomic_fetch_nbi)(ctx, a0, a1, a2)
+#define shmem_atomic_swap_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_swap_nbi_, __VA_ARGS__)
+#define handoff_shmem_atomic_swap_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_EXT(shmem_, a0, atomic_swap_nbi)(a0, a1, a2, a3)
+#define handoff_shmem_atomic_swap_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_EXT(shmem_ctx_, a0, atomic_swap_nbi)(ctx, a0, a1, a2, a3)
+#define shmem_atomic_fetch_inc(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_fetch_inc_, __VA_ARGS__)
+#define handoff_shmem_atomic_fetch_inc_2(a0, a1) HANDOFF_SHMEM_G_STD(shmem_, a0, atomic_fetch_inc)(a0, a1)
+#define handoff_shmem_atomic_fetch_inc_3(ctx, a0, a1) HANDOFF_SHMEM_G_STD(shmem_ctx_, a0, atomic_fetch_inc)(ctx, a0, a1)
+#define shmem_atomic_inc(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_inc_, __VA_ARGS__)
+#define handoff_shmem_atomic_inc_2(a0, a1) HANDOFF_SHMEM_G_STD(shmem_, a0, atomic_inc)(a0, a1)
+#define handoff_shmem_atomic_inc_3(ctx, a0, a1) HANDOFF_SHMEM_G_STD(shmem_ctx_, a0, atomic_inc)(ctx, a0, a1)
+#define shmem_atomic_fetch_add(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_fetch_add_, __VA_ARGS__)
+#define handoff_shmem_atomic_fetch_add_3(a0, a1, a2) HANDOFF_SHMEM_G_STD(shmem_, a0, atomic_fetch_add)(a0, a1, a2)
+#define handoff_shmem_atomic_fetch_add_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_STD(shmem_ctx_, a0, atomic_fetch_add)(ctx, a0, a1, a2)
+#define shmem_atomic_add(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_add_, __VA_ARGS__)
+#define handoff_shmem_atomic_add_3(a0, a1, a2) HANDOFF_SHMEM_G_STD(shmem_, a0, atomic_add)(a0, a1, a2)
+#define handoff_shmem_atomic_add_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_STD(shmem_ctx_, a0, atomic_add)(ctx, a0, a1, a2)
+#define shmem_atomic_compare_swap(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_compare_swap_, __VA_ARGS__)
+#define handoff_shmem_atomic_compare_swap_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_STD(shmem_, a0, atomic_compare_swap)(a0, a1, a2, a3)
+#define handoff_shmem_atomic_compare_swap_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_STD(shmem_ctx_, a0, atomic_compare_swap)(ctx, a0, a1, a2, a3)
+#define shmem_atomic_fetch_inc_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_fetch_inc_nbi_, __VA_ARGS__)
+#define handoff_shmem_atomic_fetch_inc_nbi_3(a0, a1, a2) HANDOFF_SHMEM_G_STD(shmem_, a0, atomic_fetch_inc_nbi)(a0, a1, a2)
+#define handoff_shmem_atomic_fetch_inc_nbi_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_STD(shmem_ctx_, a0, atomic_fetch_inc_nbi)(ctx, a0, a1, a2)
+#define shmem_atomic_fetch_add_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_fetch_add_nbi_, __VA_ARGS__)
+#define handoff_shmem_atomic_fetch_add_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_STD(shmem_, a0, atomic_fetch_add_nbi)(a0, a1, a2, a3)
+#define handoff_shmem_atomic_fetch_add_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_STD(shmem_ctx_, a0, atomic_fetch_add_nbi)(ctx, a0, a1, a2, a3)
+#define shmem_atomic_compare_swap_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_compare_swap_nbi_, __VA_ARGS__)
+#define handoff_shmem_atomic_compare_swap_nbi_5(a0, a1, a2, a3, a4) HANDOFF_SHMEM_G_STD(shmem_, a0, atomic_compare_swap_nbi)(a0, a1, a2, a3, a4)
+#define handoff_shmem_atomic_compare_swap_nbi_6(ctx, a0, a1, a2, a3, a4) HANDOFF_SHMEM_G_STD(shmem_ctx_, a0, atomic_compare_swap_nbi)(ctx, a0, a1, a2, a3, a4)
+#define shmem_atomic_fetch_and(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_fetch_and_, __VA_ARGS__)
+#define handoff_shmem_atomic_fetch_and_3(a0, a1, a2) HANDOFF_SHMEM_G_BIT(shmem_, a0, atomic_fetch_and)(a0, a1, a2)
+#define handoff_shmem_atomic_fetch_and_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_BIT(shmem_ctx_, a0, atomic_fetch_and)(ctx, a0, a1, a2)
+#define shmem_atomic_and(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_and_, __VA_ARGS__)
+#define handoff_shmem_atomic_and_3(a0, a1, a2) HANDOFF_SHMEM_G_BIT(shmem_, a0, atomic_and)(a0, a1, a2)
+#define handoff_shmem_atomic_and_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_BIT(shmem_ctx_, a0, atomic_and)(ctx, a0, a1, a2)
+#define shmem_atomic_fetch_or(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_fetch_or_, __VA_ARGS__)
+#define handoff_shmem_atomic_fetch_or_3(a0, a1, a2) HANDOFF_SHMEM_G_BIT(shmem_, a0, atomic_fetch_or)(a0, a1, a2)
+#define handoff_shmem_atomic_fetch_or_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_BIT(shmem_ctx_, a0, atomic_fetch_or)(ctx, a0, a1, a2)
+#define shmem_atomic_or(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_or_, __VA_ARGS__)
+#define handoff_shmem_atomic_or_3(a0, a1, a2) HANDOFF_SHMEM_G_BIT(shmem_, a0, atomic_or)(a0, a1, a2)
+#define handoff_shmem_atomic_or_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_BIT(shmem_ctx_, a0, atomic_or)(ctx, a0, a1, a2)
+#define shmem_atomic_fetch_xor(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_fetch_xor_, __VA_ARGS__)
+#define handoff_shmem_atomic_fetch_xor_3(a0, a1, a2) HANDOFF_SHMEM_G_BIT(shmem_, a0, atomic_fetch_xor)(a0, a1, a2)
+#define handoff_shmem_atomic_fetch_xor_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_BIT(shmem_ctx_, a0, atomic_fetch_xor)(ctx, a0, a1, a2)
+#define shmem_atomic_xor(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_xor_, __VA_ARGS__)
+#define handoff_shmem_atomic_xor_3(a0, a1, a2) HANDOFF_SHMEM_G_BIT(shmem_, a0, atomic_xor)(a0, a1, a2)
+#define handoff_shmem_atomic_xor_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_BIT(shmem_ctx_, a0, atomic_xor)(ctx, a0, a1, a2)
+#define shmem_atomic_fetch_and_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_fetch_and_nbi_, __VA_ARGS__)
+#define handoff_shmem_atomic_fetch_and_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_BIT(shmem_, a0, atomic_fetch_and_nbi)(a0, a1, a2, a3)
+#define handoff_shmem_atomic_fetch_and_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_BIT(shmem_ctx_, a0, atomic_fetch_and_nbi)(ctx, a0, a1, a2, a3)
+#define shmem_atomic_fetch_or_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_fetch_or_nbi_, __VA_ARGS__)
+#define handoff_shmem_atomic_fetch_or_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_BIT(shmem_, a0, atomic_fetch_or_nbi)(a0, a1, a2, a3)
+#define handoff_shmem_atomic_fetch_or_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_BIT(shmem_ctx_, a0, atomic_fetch_or_nbi)(ctx, a0, a1, a2, a3)
+#define shmem_atomic_fetch_xor_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_shmem_atomic_fetch_xor_nbi_, __VA_ARGS__)
+#define handoff_shmem_atomic_fetch_xor_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_BIT(shmem_, a0, atomic_fetch_xor_nbi)(a0, a1, a2, a3)
+#define handoff_shmem_atomic_fetch_xor_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_BIT(shmem_ctx_, a0, atomic_fetch_xor_nbi)(ctx, a0, a1, a2, a3)
+
+#define shmem_test_all_vector(ivars, n, status, cmp, values) \
+    HANDOFF_SHMEM_G_P2P(shmem_, ivars, test_all_vector)(ivars, n, status, cmp, values)
+#define shmem_test_any_vector(ivars, n, status, cmp, values) \
+    HANDOFF_SHMEM_G_P2P(shmem_, ivars, test_any_vector)(ivars, n, status, cmp, values)
+#define shmem_test_some_vector(ivars, n, indices, status, cmp, values) \
+    HANDOFF_SHMEM_G_P2P(shmem_, ivars, test_some_vector)(ivars, n, indices, status, cmp, values)
+#define shmem_alltoalls(team, dest, source, dst, sst, nelems) \
+    HANDOFF_SHMEM_G_RMA(shmem_, dest, alltoalls)(team, dest, source, dst, sst, nelems)
+
+#define shmem_wait_until(ivar, cmp, value) HANDOFF_SHMEM_G_P2P(shmem_, ivar, wait_until)(ivar, cmp, value)
+#define shmem_wait(ivar, value) HANDOFF_SHMEM_G_P2P(shmem_, ivar, wait)(ivar, value)
 #define shmem_wait_until_all(ivars, n, status, cmp, value) \
-    HANDOFF_SHMEM_G_P2P(ivars, wait_until_all)(ivars, n, status, cmp, value)
+    HANDOFF_SHMEM_G_P2P(shmem_, ivars, wait_until_all)(ivars, n, status, cmp, value)
 #define shmem_wait_until_any(ivars, n, status, cmp, value) \
-    HANDOFF_SHMEM_G_P2P(ivars, wait_until_any)(ivars, n, status, cmp, value)
+    HANDOFF_SHMEM_G_P2P(shmem_, ivars, wait_until_any)(ivars, n, status, cmp, value)
 #define shmem_wait_until_some(ivars, n, indices, status, cmp, value) \
-    HANDOFF_SHMEM_G_P2P(ivars, wait_until_some)(ivars, n, indices, status, cmp, value)
+    HANDOFF_SHMEM_G_P2P(shmem_, ivars, wait_until_some)(ivars, n, indices, status, cmp, value)
 #define shmem_wait_until_all_vector(ivars, n, status, cmp, values) \
-    HANDOFF_SHMEM_G_P2P(ivars, wait_until_all_vector)(ivars, n, status, cmp, values)
+    HANDOFF_SHMEM_G_P2P(shmem_, ivars, wait_until_all_vector)(ivars, n, status, cmp, values)
 #define shmem_wait_until_any_vector(ivars, n, status, cmp, values) \
-    HANDOFF_SHMEM_G_P2P(ivars, wait_until_any_vector)(ivars, n, status, cmp, values)
+    HANDOFF_SHMEM_G_P2P(shmem_, ivars, wait_until_any_vector)(ivars, n, status, cmp, values)
 #define shmem_wait_until_some_vector(ivars, n, indices, status, cmp, values) \
-    HANDOFF_SHMEM_G_P2P(ivars, wait_until_some_vector)(ivars, n, indices, status, cmp, values)
-#define shmem_test(ivar, cmp, value) HANDOFF_SHMEM_G_P2P(ivar, test)(ivar, cmp, value)
+    HANDOFF_SHMEM_G_P2P(shmem_, ivars, wait_until_some_vector)(ivars, n, indices, status, cmp, values)
+#define shmem_test(ivar, cmp, value) HANDOFF_SHMEM_G_P2P(shmem_, ivar, test)(ivar, cmp, value)
 #define shmem_test_all(ivars, n, status, cmp, value) \
-    HANDOFF_SHMEM_G_P2P(ivars, test_all)(ivars, n, status, cmp, value)
+    HANDOFF_SHMEM_G_P2P(shmem_, ivars, test_all)(ivars, n, status, cmp, value)
 #define shmem_test_any(ivars, n, status, cmp, value) \
-    HANDOFF_SHMEM_G_P2P(ivars, test_any)(ivars, n, status, cmp, value)
+    HANDOFF_SHMEM_G_P2P(shmem_, ivars, test_any)(ivars, n, status, cmp, value)
 #define shmem_test_some(ivars, n, indices, status, cmp, value) \
-    HANDOFF_SHMEM_G_P2P(ivars, test_some)(ivars, n, indices, status, cmp, value)
+    HANDOFF_SHMEM_G_P2P(shmem_, ivars, test_some)(ivars, n, indices, status, cmp, value)
 
 #define shmem_broadcast(team, dest, source, nelems, root) \
-    HANDOFF_SHMEM_G_RMA(dest, broadcast)(team, dest, source, nelems, root)
-#define shmem_collect(team, dest, source, nelems) HANDOFF_SHMEM_G_RMA(dest, collect)(team, dest, source, nelems)
-#define shmem_fcollect(team, dest, source, nelems) HANDOFF_SHMEM_G_RMA(dest, fcollect)(team, dest, source, nelems)
-#define shmem_alltoall(team, dest, source, nelems) HANDOFF_SHMEM_G_RMA(dest, alltoall)(team, dest, source, nelems)
+    HANDOFF_SHMEM_G_RMA(shmem_, dest, broadcast)(team, dest, source, nelems, root)
+#define shmem_collect(team, dest, source, nelems) HANDOFF_SHMEM_G_RMA(shmem_, dest, collect)(team, dest, source, nelems)
+#define shmem_fcollect(team, dest, source, nelems) HANDOFF_SHMEM_G_RMA(shmem_, dest, fcollect)(team, dest, source, nelems)
+#define shmem_alltoall(team, dest, source, nelems) HANDOFF_SHMEM_G_RMA(shmem_, dest, alltoall)(team, dest, source, nelems)
 
-#define shmem_sum_reduce(team, dest, source, n) HANDOFF_SHMEM_G_RED(dest, sum_reduce)(team, dest, source, n)
-#define shmem_prod_reduce(team, dest, source, n) HANDOFF_SHMEM_G_RED(dest, prod_reduce)(team, dest, source, n)
-#define shmem_max_reduce(team, dest, source, n) HANDOFF_SHMEM_G_RED(dest, max_reduce)(team, dest, source, n)
-#define shmem_min_reduce(team, dest, source, n) HANDOFF_SHMEM_G_RED(dest, min_reduce)(team, dest, source, n)
-#define shmem_and_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDBIT(dest, and_reduce)(team, dest, source, n)
-#define shmem_or_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDBIT(dest, or_reduce)(team, dest, source, n)
-#define shmem_xor_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDBIT(dest, xor_reduce)(team, dest, source, n)
+#define shmem_sum_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDSP(shmem_, dest, sum_reduce)(team, dest, source, n)
+#define shmem_prod_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDSP(shmem_, dest, prod_reduce)(team, dest, source, n)
+#define shmem_max_reduce(team, dest, source, n) HANDOFF_SHMEM_G_RED(shmem_, dest, max_reduce)(team, dest, source, n)
+#define shmem_min_reduce(team, dest, source, n) HANDOFF_SHMEM_G_RED(shmem_, dest, min_reduce)(team, dest, source, n)
+#define shmem_and_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDBIT(shmem_, dest, and_reduce)(team, dest, source, n)
+#define shmem_or_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDBIT(shmem_, dest, or_reduce)(team, dest, source, n)
+#define shmem_xor_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDBIT(shmem_, dest, xor_reduce)(team, dest, source, n)
 
 #endif /* C11 */
+
+/* shmem_sync(team) (1.5) and the deprecated active-set shmem_sync(start, log, size, pSync):
+ * picked by argument count, in C and C++. */
+#define HANDOFF_SHMEM_SYNC_PICK(_1, _2, _3, _4, F, ...) F
+#define shmem_sync(...) \
+    HANDOFF_SHMEM_SYNC_PICK(__VA_ARGS__, (shmem_sync), _3, _2, shmem_team_sync, _0)(__VA_ARGS__)
 
 #endif /* HANDOFF_SHMEM_H */

@@ -35,7 +35,9 @@
 //!
 //! # Threads
 //!
-//! `SHMEM_THREAD_FUNNELED`: every call from the thread that called `shmem_init`.
+//! `SHMEM_THREAD_MULTIPLE`: any thread of the PE may call any routine at any time (collectives
+//! on one team one thread at a time, as the specification requires); puts, gets, AMOs and
+//! waits take no lock.
 
 // Under loom (`--cfg loom`) only the protocol models build: the team is not built there.
 #[cfg(not(loom))]
@@ -44,6 +46,8 @@ pub mod amo;
 pub mod coll;
 #[cfg(not(loom))]
 pub mod ct;
+#[cfg(not(loom))]
+pub mod ctx;
 #[cfg(not(loom))]
 pub mod error;
 #[cfg(not(loom))]
