@@ -164,7 +164,7 @@ pub extern "C" fn handoff_shmem_ctx_pe(ctx: CtxHandle, pe: c_int) -> c_int {
     if ctx as usize == DEFAULT {
         return pe;
     }
-    entry("a shmem_ctx_* call (handoff_shmem_ctx_pe)", |_| {
+    entry("shmem_ctx_*", |_| {
         let c = obj(ctx)?;
         match &c.members {
             None => Ok(pe),

@@ -236,13 +236,6 @@ fn misuse_is_reported_naming_the_call() {
         "shmem_barrier",
         "does not contain this PE (0)",
     );
-    misuse(
-        "thread",
-        2,
-        0,
-        "shmem_barrier_all",
-        "thread other than the one",
-    );
     misuse("counter", 2, 0, "shmemx_ct_wait", "counter handle 5");
     misuse("noinit", 2, 0, "shmem_my_pe", "before shmem_init");
     misuse("after", 2, 1, "shmem_barrier_all", "after shmem_finalize");
@@ -263,9 +256,10 @@ fn misuse_is_reported_naming_the_call() {
 }
 
 #[test]
-fn unsupported_calls_are_reported_naming_the_call() {
-    misuse("team", 2, 0, "shmem_team_split_strided", "not supported");
-    misuse("ctx", 2, 0, "shmem_ctx_create", "not supported");
+fn invalid_teams_and_contexts_are_reported_naming_the_call() {
+    misuse("team", 2, 0, "shmem_team_sync", "SHMEM_TEAM_INVALID");
+    misuse("ctx", 2, 0, "shmem_ctx_*", "SHMEM_CTX_INVALID");
+    misuse("ctxpe", 2, 0, "shmem_ctx_*", "PE 1");
 }
 
 #[test]
@@ -332,4 +326,9 @@ fn a_program_not_started_by_the_launcher_is_told_how_to_start() {
         err.starts_with("handoff-shmem: shmem_init: ") && err.contains("handoff run -n N"),
         "{err}"
     );
+}
+
+#[test]
+fn created_teams_and_their_collectives() {
+    passes("teams");
 }
