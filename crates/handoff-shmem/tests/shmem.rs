@@ -332,3 +332,8 @@ fn a_program_not_started_by_the_launcher_is_told_how_to_start() {
 fn created_teams_and_their_collectives() {
     passes("teams");
 }
+
+#[test]
+fn contexts_and_the_rest_of_the_1_5_api() {
+    passes("ctx");
+}
