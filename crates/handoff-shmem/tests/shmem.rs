@@ -337,3 +337,8 @@ fn created_teams_and_their_collectives() {
 fn contexts_and_the_rest_of_the_1_5_api() {
     passes("ctx");
 }
+
+#[test]
+fn thread_multiple_four_threads_per_pe() {
+    passes("threads");
+}
