@@ -493,7 +493,18 @@ macro_rules! alltoalls_sized {
             entry(stringify!($name), |s| {
                 let set = active_set(s, start, log_stride, size)?;
                 // SAFETY: the caller's promise.
-                unsafe { alltoalls(s, &set, dest.cast(), source.cast(), dst, sst, nelems, $bytes) }
+                unsafe {
+                    alltoalls(
+                        s,
+                        &set,
+                        dest.cast(),
+                        source.cast(),
+                        dst,
+                        sst,
+                        nelems,
+                        $bytes,
+                    )
+                }
             })
         }
     };

@@ -38,7 +38,9 @@ pub unsafe extern "C" fn shmemx_ct_create(ct: *mut CtHandle) {
         }
         s.agree(kind::CT_CREATE, 0)?;
         // Every PE has the same history of creates and frees, so all take the same branch.
-        let free_slot = crate::state::lock(&s.counters).iter().position(|&(_, live)| !live);
+        let free_slot = crate::state::lock(&s.counters)
+            .iter()
+            .position(|&(_, live)| !live);
         let handle = match free_slot {
             Some(i) => {
                 let mut cs = crate::state::lock(&s.counters);

@@ -3,9 +3,9 @@
 //! `addr_accessible`/`pe_accessible`, and the deprecated names (`start_pes`, `_my_pe`,
 //! `shmalloc`, ...) older programs still call.
 
+use std::ffi::{c_char, c_int, c_long, c_void};
 use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::ffi::{c_char, c_int, c_long, c_void};
 
 use handoff::team::{Team, Transport};
 
@@ -380,8 +380,7 @@ pub extern "C" fn shmemalign(alignment: usize, size: usize) -> *mut c_void {
 /// The heap bytes this PE's program has allocated (`shmemx_heap_used`, an extension).
 #[no_mangle]
 pub extern "C" fn shmemx_heap_used() -> c_long {
-    entry(
-        "shmemx_heap_used",
-        |s| Ok(crate::state::lock(&s.alloc).used() as c_long),
-    )
+    entry("shmemx_heap_used", |s| {
+        Ok(crate::state::lock(&s.alloc).used() as c_long)
+    })
 }

@@ -269,11 +269,18 @@ pub unsafe extern "C" fn shmem_team_split_2d(
         }
         let p = members_arc(s, parent)?;
         let x = (xrange as usize).min(p.len());
-        let me = p.iter().position(|&r| r == s.rank).ok_or_else(|| {
-            ShmemError::Invalid("this PE is not in the parent team".into())
-        })?;
-        let row: Vec<usize> = (0..p.len()).filter(|i| i / x == me / x).map(|i| p[i]).collect();
-        let col: Vec<usize> = (0..p.len()).filter(|i| i % x == me % x).map(|i| p[i]).collect();
+        let me = p
+            .iter()
+            .position(|&r| r == s.rank)
+            .ok_or_else(|| ShmemError::Invalid("this PE is not in the parent team".into()))?;
+        let row: Vec<usize> = (0..p.len())
+            .filter(|i| i / x == me / x)
+            .map(|i| p[i])
+            .collect();
+        let col: Vec<usize> = (0..p.len())
+            .filter(|i| i % x == me % x)
+            .map(|i| p[i])
+            .collect();
         crate::coll::barrier(s, &p)?;
         // SAFETY: the caller's promises.
         unsafe {
@@ -442,7 +449,9 @@ pub unsafe extern "C" fn shmem_alltoallsmem(
     entry("shmem_alltoallsmem", |s| {
         let set = members(s, team)?;
         // SAFETY: the caller's promise.
-        unsafe { crate::coll::alltoalls(s, &set, dest.cast(), source.cast(), dst, sst, nelems, 1) }?;
+        unsafe {
+            crate::coll::alltoalls(s, &set, dest.cast(), source.cast(), dst, sst, nelems, 1)
+        }?;
         Ok(0)
     })
 }
@@ -469,7 +478,16 @@ macro_rules! team_coll_type {
                 let elem = std::mem::size_of::<$t>();
                 // SAFETY: the caller's promise.
                 unsafe {
-                    crate::coll::alltoalls(s, &set, dest.cast(), source.cast(), dst, sst, nelems, elem)
+                    crate::coll::alltoalls(
+                        s,
+                        &set,
+                        dest.cast(),
+                        source.cast(),
+                        dst,
+                        sst,
+                        nelems,
+                        elem,
+                    )
                 }?;
                 Ok(0)
             })

@@ -2,8 +2,8 @@
 //! addressing with bounds checks, signals, counters, lines, atomics and barriers.
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicU64 as StdAtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::mem::{align_of, size_of};
+use std::sync::atomic::{AtomicU64 as StdAtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
 
 use bytemuck::{Pod, Zeroable};

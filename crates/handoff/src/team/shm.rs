@@ -8,9 +8,9 @@
 //! without `finalize`) ends every other PE's wait with [`TeamError::PeerDied`] naming it.
 
 use std::cell::Cell;
+use std::mem::size_of;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
-use std::mem::size_of;
 use std::time::Duration;
 
 use super::barrier::{self, Node};

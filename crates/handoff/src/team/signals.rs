@@ -132,7 +132,10 @@ impl<X: Transport> Team<X> {
         if (0..n).all(skip) {
             return Ok(None);
         }
-        let start = self.any_start.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % n;
+        let start = self
+            .any_start
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            % n;
         let i = self.x.wait_local(
             &mut || {
                 super::ops::any_from(start, n, |i| {
