@@ -46,12 +46,18 @@ fn build(name: &str) -> PathBuf {
     if out.exists() {
         return out;
     }
-    let src = crate_dir().join("tests/c").join(format!("{name}.c"));
+    // NAME.c is C11; NAME.cpp is C++ (CC=c++ picks the compiler, as for any oshcc).
+    let c = crate_dir().join("tests/c").join(format!("{name}.c"));
+    let (src, cc, std) = if c.exists() {
+        (c, "cc", "-std=c11")
+    } else {
+        let cpp = crate_dir().join("tests/c").join(format!("{name}.cpp"));
+        (cpp, "c++", "-std=c++17")
+    };
     let o = Command::new(crate_dir().join("bin/oshcc"))
         .env("HANDOFF_SHMEM_LIBDIR", lib_dir())
-        .args([
-            "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread", "-o",
-        ])
+        .env("CC", cc)
+        .args([std, "-O1", "-Wall", "-Wextra", "-Werror", "-pthread", "-o"])
         .arg(&out)
         .arg(&src)
         .output()
@@ -341,4 +347,9 @@ fn contexts_and_the_rest_of_the_1_5_api() {
 #[test]
 fn thread_multiple_four_threads_per_pe() {
     passes("threads");
+}
+
+#[test]
+fn cxx_overloads_of_the_generic_names() {
+    passes("cxx");
 }
