@@ -288,6 +288,35 @@ HANDOFF_SHMEM_DECL_OLD_EXT(long, long)
 HANDOFF_SHMEM_DECL_OLD_EXT(long long, longlong)
 HANDOFF_SHMEM_DECL_OLD_EXT(float, float)
 HANDOFF_SHMEM_DECL_OLD_EXT(double, double)
+HANDOFF_SHMEM_DECL_OLD_AMO(int32_t, int32)
+HANDOFF_SHMEM_DECL_OLD_EXT(int32_t, int32)
+HANDOFF_SHMEM_DECL_OLD_AMO(int64_t, int64)
+HANDOFF_SHMEM_DECL_OLD_EXT(int64_t, int64)
+HANDOFF_SHMEM_DECL_OLD_AMO(uint32_t, uint32)
+HANDOFF_SHMEM_DECL_OLD_EXT(uint32_t, uint32)
+HANDOFF_SHMEM_DECL_OLD_AMO(uint64_t, uint64)
+HANDOFF_SHMEM_DECL_OLD_EXT(uint64_t, uint64)
+HANDOFF_SHMEM_DECL_OLD_AMO(unsigned int, uint)
+HANDOFF_SHMEM_DECL_OLD_EXT(unsigned int, uint)
+HANDOFF_SHMEM_DECL_OLD_AMO(unsigned long, ulong)
+HANDOFF_SHMEM_DECL_OLD_EXT(unsigned long, ulong)
+HANDOFF_SHMEM_DECL_OLD_AMO(unsigned long long, ulonglong)
+HANDOFF_SHMEM_DECL_OLD_EXT(unsigned long long, ulonglong)
+HANDOFF_SHMEM_DECL_OLD_AMO(size_t, size)
+HANDOFF_SHMEM_DECL_OLD_EXT(size_t, size)
+HANDOFF_SHMEM_DECL_OLD_AMO(ptrdiff_t, ptrdiff)
+HANDOFF_SHMEM_DECL_OLD_EXT(ptrdiff_t, ptrdiff)
+/* the untyped 1.0 names (long) */
+long shmem_swap(long *dest, long value, int pe);
+void shmem_wait(long *ivar, long cmp_value);
+void shmem_wait_until(long *ivar, int cmp, long cmp_value);
+/* cache management (deprecated in 1.3; no effect: the PEs share one coherent mapping) */
+void shmem_clear_cache_inv(void);
+void shmem_set_cache_inv(void);
+void shmem_clear_cache_line_inv(void *dest);
+void shmem_set_cache_line_inv(void *dest);
+void shmem_udcflush(void);
+void shmem_udcflush_line(void *dest);
 
 /* long double is passed by value only here (the library is not C): p and g are a put and a
  * get of one element. */
@@ -475,6 +504,9 @@ HANDOFF_SHMEM_TO_ALL_ARITH(HANDOFF_SHMEM_DECL_TO_ALL, prod)
 HANDOFF_SHMEM_REDUCE_BIT(HANDOFF_SHMEM_DECL_REDUCE, and)
 HANDOFF_SHMEM_REDUCE_BIT(HANDOFF_SHMEM_DECL_REDUCE, or)
 HANDOFF_SHMEM_REDUCE_BIT(HANDOFF_SHMEM_DECL_REDUCE, xor)
+HANDOFF_SHMEM_TO_ALL_INT(HANDOFF_SHMEM_DECL_REDUCE, and)
+HANDOFF_SHMEM_TO_ALL_INT(HANDOFF_SHMEM_DECL_REDUCE, or)
+HANDOFF_SHMEM_TO_ALL_INT(HANDOFF_SHMEM_DECL_REDUCE, xor)
 HANDOFF_SHMEM_REDUCE_ARITH(HANDOFF_SHMEM_DECL_REDUCE, max)
 HANDOFF_SHMEM_REDUCE_ARITH(HANDOFF_SHMEM_DECL_REDUCE, min)
 HANDOFF_SHMEM_REDUCE_ARITH(HANDOFF_SHMEM_DECL_REDUCE, sum)

@@ -53,6 +53,8 @@ pub mod error;
 #[cfg(not(loom))]
 pub mod heap;
 #[cfg(not(loom))]
+pub mod legacy;
+#[cfg(not(loom))]
 pub mod lock;
 pub mod lock_protocol;
 #[cfg(not(loom))]

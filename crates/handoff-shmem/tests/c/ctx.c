@@ -125,6 +125,25 @@ int main(void) {
     shmem_long_p(&iv[1], 2, me);
     CHECK(shmem_test_all_vector(iv, 3, NULL, SHMEM_CMP_EQ, want), "test_all_vector after");
 
+    /* deprecated names old programs still use */
+    long *lw = shmem_calloc(2, sizeof(long));
+    int32_t *i32 = shmem_calloc(1, sizeof(int32_t));
+    int *ib = shmem_malloc(2 * sizeof(int));
+    shmem_barrier_all();
+    shmem_int32_finc(i32, 0);
+    CHECK(shmem_swap(&lw[0], (long)me + 1, right) == 0, "shmem_swap old");
+    shmem_clear_cache_inv();
+    shmem_udcflush_line(lw);
+    shmem_barrier_all();
+    (shmem_wait_until)(&lw[0], SHMEM_CMP_EQ, (long)left + 1);
+    if (me == 0) CHECK(*i32 == n, "int32_finc %d", (int)*i32);
+    ib[0] = 1 << me % 31 | 1 << 30;
+    shmem_barrier_all();
+    shmem_int_or_reduce(SHMEM_TEAM_WORLD, &ib[1], &ib[0], 1);
+    int want_or = 1 << 30;
+    for (int j = 0; j < n; j++) want_or |= 1 << j % 31;
+    CHECK(ib[1] == want_or, "int_or_reduce %x", ib[1]);
+
     shmem_barrier_all();
     if (me == 0) printf("OK ctx %d PEs\n", n);
     shmem_finalize();
