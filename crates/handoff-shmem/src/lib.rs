@@ -35,9 +35,9 @@
 //!
 //! # Threads
 //!
-//! `SHMEM_THREAD_MULTIPLE`: any thread of the PE may call any routine at any time (collectives
-//! on one team one thread at a time, as the specification requires); puts, gets, AMOs and
-//! waits take no lock.
+//! `SHMEM_THREAD_MULTIPLE`: any thread of the PE may call any routine at any time, except that
+//! collective calls (on any team) are made by one thread of the PE at a time; puts, gets, AMOs
+//! and waits take no lock.
 
 // Under loom (`--cfg loom`) only the protocol models build: the team is not built there.
 #[cfg(not(loom))]

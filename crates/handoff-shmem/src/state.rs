@@ -5,8 +5,9 @@
 //! its transport are (atomics on the shared mapping), and this layer's own bookkeeping is
 //! atomics (agreement and scan counters) or a `Mutex` taken only by calls that allocate
 //! (heap, counters, teams, contexts) — never by a put, get, AMO or wait, so the fast path takes
-//! no lock. Collective calls on one team are made by one thread at a time, as the
-//! specification requires. (No thread-local either: in a shared library each access is a
+//! no lock. Collective calls (barriers, collectives, allocation, team splits) are made by one
+//! thread of the PE at a time: the specification requires it of one team, and handoff of all
+//! teams (their barriers share the PE's arrival counters). (No thread-local either: in a shared library each access is a
 //! `__tls_get_addr` call, about 15 ns on every OpenSHMEM call, measured in the ping-pong.)
 //!
 //! [`entry`] runs a call's body under `catch_unwind` (a panic never crosses the C ABI) and turns

@@ -30,8 +30,8 @@ pub(super) const TAG_COUNTER: u64 = 2 << 62;
 /// `Sync` when its transport is (the shared-memory one is): several threads of one PE may
 /// call it at once (OpenSHMEM's `SHMEM_THREAD_MULTIPLE`). Its own bookkeeping is Relaxed
 /// atomics (plain counters, no data published through them); collective calls (`alloc`,
-/// `ct_create`, barriers) must still be made by one thread of the PE at a time, as
-/// OpenSHMEM requires of collectives on one team.
+/// `ct_create`, barriers) must still be made by one thread of the PE at a time (barriers over
+/// different sets share the PE's arrival counters).
 pub struct Team<X: Transport = ShmTransport> {
     pub(super) x: X,
     /// Heap bytes allocated so far (the same on every PE).
