@@ -58,7 +58,8 @@ pub fn world(s: &State) -> Vec<usize> {
     (0..s.npes).collect()
 }
 
-fn barrier(s: &State, set: &[usize]) -> Result<()> {
+/// A barrier over `set` (world ranks).
+pub fn barrier(s: &State, set: &[usize]) -> Result<()> {
     if set.len() == s.npes {
         s.team.barrier_all()?;
     } else {
@@ -182,6 +183,64 @@ pub unsafe fn alltoall(
     Ok(())
 }
 
+/// Strided all-to-all: member `j` gets member `i`'s `nelems` elements (of `elem` bytes)
+/// starting at element `j * nelems * sst`, `sst` apart, into its block `i` (elements
+/// `dst` apart from element `i * nelems * dst`).
+///
+/// # Safety
+/// `dest` is valid for writes of the strided elements.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn alltoalls(
+    s: &State,
+    set: &[usize],
+    dest: *mut u8,
+    source: *const u8,
+    dst: isize,
+    sst: isize,
+    nelems: usize,
+    elem: usize,
+) -> Result<()> {
+    if dst < 1 || sst < 1 {
+        return Err(ShmemError::Invalid(format!(
+            "alltoalls strides {dst} and {sst} must be at least 1 element"
+        )));
+    }
+    let span = |stride: isize| -> Result<usize> {
+        let n = set.len().checked_mul(nelems);
+        match n {
+            Some(0) => Ok(0),
+            Some(n) => (n - 1)
+                .checked_mul(stride as usize)
+                .and_then(|x| x.checked_add(1))
+                .and_then(|x| x.checked_mul(elem))
+                .ok_or(ShmemError::Overflow("alltoalls")),
+            None => Err(ShmemError::Overflow("alltoalls")),
+        }
+    };
+    let (slen, dlen) = (span(sst)?, span(dst)?);
+    let src = s.offset(source, slen, "source")?;
+    s.offset(dest, dlen, "dest")?;
+    let me = set.iter().position(|&r| r == s.rank).unwrap_or(0);
+    let (sst, dst) = (sst as usize, dst as usize);
+    barrier(s, set)?;
+    let mut buf = vec![0u8; set.len() * nelems * elem];
+    for (i, &r) in set.iter().enumerate() {
+        for k in 0..nelems {
+            let at = (i * nelems + k) * elem;
+            let from = src + (me * nelems + k) * sst * elem;
+            s.x().get(r, from, &mut buf[at..at + elem])?;
+        }
+    }
+    barrier(s, set)?;
+    // SAFETY: the caller's promise (the span was checked to be symmetric, so in bounds).
+    let d = unsafe { s.dst(dest, dlen, "dest") }?;
+    for (j, chunk) in buf.chunks_exact(elem.max(1)).enumerate() {
+        let at = j * dst * elem;
+        d[at..at + elem].copy_from_slice(chunk);
+    }
+    Ok(())
+}
+
 /// A reduction operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
@@ -238,6 +297,28 @@ macro_rules! reduce_float {
     )*};
 }
 reduce_float!(f32, f64);
+
+/// A C complex number (`float _Complex`, `double _Complex`): real, imaginary.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Complex<T>(pub T, pub T);
+
+macro_rules! reduce_complex {
+    ($($t:ty),*) => {$(
+        impl Reduce for Complex<$t> {
+            #[inline]
+            fn apply(op: Op, a: Self, b: Self) -> Self {
+                match op {
+                    Op::Sum => Complex(a.0 + b.0, a.1 + b.1),
+                    Op::Prod => Complex(a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0),
+                    // Only sum and prod are declared for complex types in shmem.h.
+                    _ => unreachable!("{op:?} reduction of a complex number"),
+                }
+            }
+        }
+    )*};
+}
+reduce_complex!(f32, f64);
 
 /// Reduces `n` elements of every member's `source` with `op` into `dest` (`dest` may be
 /// `source`).
@@ -389,6 +470,47 @@ macro_rules! alltoall_sized {
 }
 alltoall_sized!(shmem_alltoall32, 4);
 alltoall_sized!(shmem_alltoall64, 8);
+
+macro_rules! alltoalls_sized {
+    ($name:ident, $bytes:expr) => {
+        /// Active-set strided all-to-all of `nelems` elements of this size per pair.
+        ///
+        /// # Safety
+        /// `dest` is valid for writes of the strided elements.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn $name(
+            dest: *mut c_void,
+            source: *const c_void,
+            dst: isize,
+            sst: isize,
+            nelems: usize,
+            start: c_int,
+            log_stride: c_int,
+            size: c_int,
+            _psync: *mut c_long,
+        ) {
+            entry(stringify!($name), |s| {
+                let set = active_set(s, start, log_stride, size)?;
+                // SAFETY: the caller's promise.
+                unsafe {
+                    alltoalls(
+                        s,
+                        &set,
+                        dest.cast(),
+                        source.cast(),
+                        dst,
+                        sst,
+                        nelems,
+                        $bytes,
+                    )
+                }
+            })
+        }
+    };
+}
+alltoalls_sized!(shmem_alltoalls32, 4);
+alltoalls_sized!(shmem_alltoalls64, 8);
 
 /// Defines `shmem_TYPE_OP_to_all`.
 macro_rules! to_all {

@@ -21,7 +21,7 @@ pub type CtHandle = c_long;
 fn counter(s: &State, ct: CtHandle) -> Result<Counter> {
     usize::try_from(ct)
         .ok()
-        .and_then(|i| s.counters.borrow().get(i).copied())
+        .and_then(|i| crate::state::lock(&s.counters).get(i).copied())
         .and_then(|(c, live)| live.then_some(c))
         .ok_or(ShmemError::BadCounter(ct))
 }
@@ -38,17 +38,19 @@ pub unsafe extern "C" fn shmemx_ct_create(ct: *mut CtHandle) {
         }
         s.agree(kind::CT_CREATE, 0)?;
         // Every PE has the same history of creates and frees, so all take the same branch.
-        let free_slot = s.counters.borrow().iter().position(|&(_, live)| !live);
+        let free_slot = crate::state::lock(&s.counters)
+            .iter()
+            .position(|&(_, live)| !live);
         let handle = match free_slot {
             Some(i) => {
-                let mut cs = s.counters.borrow_mut();
+                let mut cs = crate::state::lock(&s.counters);
                 cs[i].1 = true;
                 s.team.ct_set(&cs[i].0, 0);
                 i
             }
             None => {
                 let c = s.team.ct_create()?;
-                let mut cs = s.counters.borrow_mut();
+                let mut cs = crate::state::lock(&s.counters);
                 cs.push((c, true));
                 cs.len() - 1
             }
@@ -74,7 +76,7 @@ pub unsafe extern "C" fn shmemx_ct_free(ct: *mut CtHandle) {
         let c = counter(s, h)?;
         s.agree(kind::CT_FREE, h as u64)?;
         let _ = c;
-        s.counters.borrow_mut()[h as usize].1 = false;
+        crate::state::lock(&s.counters)[h as usize].1 = false;
         // SAFETY: as above.
         unsafe { *ct = -1 };
         Ok(())

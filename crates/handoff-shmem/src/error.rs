@@ -10,12 +10,8 @@ pub const EXIT_ERROR: i32 = 1;
 /// Why an OpenSHMEM call failed; each message says what to do.
 #[derive(Debug, thiserror::Error)]
 pub enum ShmemError {
-    /// A call before `shmem_init` (or on another thread than the one that called it).
-    #[error(
-        "called before shmem_init (or from a thread other than the one that called \
-         shmem_init: handoff's OpenSHMEM provides SHMEM_THREAD_FUNNELED, so call every \
-         routine from that thread)"
-    )]
+    /// A call before `shmem_init`.
+    #[error("called before shmem_init; call shmem_init (or shmem_init_thread) first")]
     NotInitialized,
     /// A call after `shmem_finalize`.
     #[error("called after shmem_finalize; no OpenSHMEM routine may be called after it")]

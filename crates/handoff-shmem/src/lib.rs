@@ -35,7 +35,9 @@
 //!
 //! # Threads
 //!
-//! `SHMEM_THREAD_FUNNELED`: every call from the thread that called `shmem_init`.
+//! `SHMEM_THREAD_MULTIPLE`: any thread of the PE may call any routine at any time, except that
+//! collective calls (on any team) are made by one thread of the PE at a time; puts, gets, AMOs
+//! and waits take no lock.
 
 // Under loom (`--cfg loom`) only the protocol models build: the team is not built there.
 #[cfg(not(loom))]
@@ -45,9 +47,13 @@ pub mod coll;
 #[cfg(not(loom))]
 pub mod ct;
 #[cfg(not(loom))]
+pub mod ctx;
+#[cfg(not(loom))]
 pub mod error;
 #[cfg(not(loom))]
 pub mod heap;
+#[cfg(not(loom))]
+pub mod legacy;
 #[cfg(not(loom))]
 pub mod lock;
 pub mod lock_protocol;

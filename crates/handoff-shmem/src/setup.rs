@@ -3,8 +3,9 @@
 //! `addr_accessible`/`pe_accessible`, and the deprecated names (`start_pes`, `_my_pe`,
 //! `shmalloc`, ...) older programs still call.
 
-use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_int, c_long, c_void};
+use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use handoff::team::{Team, Transport};
 
@@ -12,8 +13,12 @@ use crate::error::{Result, ShmemError};
 use crate::heap::{Allocator, MIN_ALIGN};
 use crate::state::{self, entry, entry_bare, kind, State, INTERNAL};
 
-/// `SHMEM_THREAD_FUNNELED` (shmem.h): the level this library provides.
-const THREAD_FUNNELED: c_int = 1;
+/// `SHMEM_THREAD_SINGLE` and `SHMEM_THREAD_MULTIPLE` (shmem.h).
+const THREAD_SINGLE: c_int = 0;
+const THREAD_MULTIPLE: c_int = 3;
+/// The level `shmem_query_thread` reports: what `shmem_init_thread` granted; after
+/// `shmem_init`, `SHMEM_THREAD_MULTIPLE` (every call is thread-safe anyway).
+static THREAD_LEVEL: AtomicI32 = AtomicI32::new(THREAD_MULTIPLE);
 
 fn init() -> Result<()> {
     if state::initialized() {
@@ -42,10 +47,10 @@ fn init() -> Result<()> {
         heap_len: team.heap_len(),
         stride: None,
         internal,
-        alloc: RefCell::new(Allocator::new(internal + INTERNAL, region - INTERNAL)),
-        agreements: Cell::new(0),
-        any_start: Cell::new(0),
-        counters: RefCell::new(Vec::new()),
+        alloc: Mutex::new(Allocator::new(internal + INTERNAL, region - INTERNAL)),
+        agreements: AtomicU64::new(0),
+        any_start: AtomicUsize::new(0),
+        counters: Mutex::new(Vec::new()),
         team,
     };
     let stride = verify_stride(&st)?;
@@ -111,16 +116,19 @@ pub extern "C" fn shmem_init() {
     entry_bare("shmem_init", init)
 }
 
-/// `shmem_init_thread`: as `shmem_init`; provides at most `SHMEM_THREAD_FUNNELED`.
+/// `shmem_init_thread`: as `shmem_init`; provides the level requested (up to
+/// `SHMEM_THREAD_MULTIPLE`: the state is shared by the PE's threads, see `state.rs`).
 ///
 /// # Safety
 /// `provided` is NULL or valid for a write of an int.
 #[no_mangle]
 pub unsafe extern "C" fn shmem_init_thread(requested: c_int, provided: *mut c_int) -> c_int {
     entry_bare("shmem_init_thread", init);
+    let level = requested.clamp(THREAD_SINGLE, THREAD_MULTIPLE);
+    THREAD_LEVEL.store(level, Ordering::Relaxed);
     if !provided.is_null() {
         // SAFETY: the caller's promise (non-null checked).
-        unsafe { *provided = requested.clamp(0, THREAD_FUNNELED) };
+        unsafe { *provided = level };
     }
     0
 }
@@ -136,7 +144,7 @@ pub unsafe extern "C" fn shmem_query_thread(provided: *mut c_int) {
             return Err(ShmemError::Null("provided", 4));
         }
         // SAFETY: the caller's promise (non-null checked).
-        unsafe { *provided = THREAD_FUNNELED };
+        unsafe { *provided = THREAD_LEVEL.load(Ordering::Relaxed) };
         Ok(())
     })
 }
@@ -239,7 +247,7 @@ fn malloc(s: &State, size: usize, align: usize, zero: bool) -> Result<*mut c_voi
     if size == 0 {
         return Ok(std::ptr::null_mut());
     }
-    let off = s.alloc.borrow_mut().alloc(size, align)?;
+    let off = crate::state::lock(&s.alloc).alloc(size, align)?;
     // SAFETY: the allocator's block lies in the local partition (its region is inside it).
     let p = unsafe { s.heap.add(off) };
     if zero {
@@ -292,13 +300,13 @@ fn free(s: &State, ptr: *mut c_void) -> Result<()> {
         return s.agree(kind::FREE, u64::MAX);
     }
     let off = (ptr as usize).wrapping_sub(s.heap as usize);
-    let known = off < s.heap_len && s.alloc.borrow().block(off).is_some();
+    let known = off < s.heap_len && crate::state::lock(&s.alloc).block(off).is_some();
     if !known {
         return Err(ShmemError::NotAllocated(ptr as usize));
     }
     // The agreement's barrier also keeps the block alive until every PE stopped using it.
     s.agree(kind::FREE, off as u64)?;
-    s.alloc.borrow_mut().free(off);
+    crate::state::lock(&s.alloc).free(off);
     Ok(())
 }
 
@@ -316,21 +324,19 @@ pub extern "C" fn shmem_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
             return malloc(s, size, MIN_ALIGN, false);
         }
         let off = (ptr as usize).wrapping_sub(s.heap as usize);
-        let old = s
-            .alloc
-            .borrow()
+        let old = crate::state::lock(&s.alloc)
             .block(off)
             .filter(|_| off < s.heap_len)
             .ok_or(ShmemError::NotAllocated(ptr as usize))?;
         s.agree(kind::REALLOC, size as u64)?;
         if size == 0 {
-            s.alloc.borrow_mut().free(off);
+            crate::state::lock(&s.alloc).free(off);
             return Ok(std::ptr::null_mut());
         }
-        let new = s.alloc.borrow_mut().alloc(size, MIN_ALIGN)?;
+        let new = crate::state::lock(&s.alloc).alloc(size, MIN_ALIGN)?;
         // SAFETY: both blocks lie in the local partition and are distinct live blocks.
         unsafe { std::ptr::copy_nonoverlapping(s.heap.add(off), s.heap.add(new), old.min(size)) };
-        s.alloc.borrow_mut().free(off);
+        crate::state::lock(&s.alloc).free(off);
         // No PE may put into the new block before its owner copied into it.
         s.team.barrier_all()?;
         // SAFETY: the block lies in the local partition.
@@ -374,8 +380,7 @@ pub extern "C" fn shmemalign(alignment: usize, size: usize) -> *mut c_void {
 /// The heap bytes this PE's program has allocated (`shmemx_heap_used`, an extension).
 #[no_mangle]
 pub extern "C" fn shmemx_heap_used() -> c_long {
-    entry(
-        "shmemx_heap_used",
-        |s| Ok(s.alloc.borrow().used() as c_long),
-    )
+    entry("shmemx_heap_used", |s| {
+        Ok(crate::state::lock(&s.alloc).used() as c_long)
+    })
 }

@@ -1,20 +1,23 @@
 //! This PE's OpenSHMEM state and the wrapper every C entry point runs its body in.
 //!
-//! The state is one heap object behind a global pointer, owned by the thread that called
-//! `shmem_init`: handoff's OpenSHMEM provides `SHMEM_THREAD_FUNNELED` (only that thread calls
-//! OpenSHMEM routines), and a call from another thread (told apart by `pthread_self`, a
-//! register read) fails with a message saying so instead of racing on the team handle, which
-//! is not `Sync`. (A Rust thread-local would do the same, but in a shared library each access
-//! is a `__tls_get_addr` call: about 15 ns on every OpenSHMEM call, measured in the ping-pong.)
+//! The state is one heap object behind a global pointer, shared by every thread of the PE:
+//! handoff's OpenSHMEM provides `SHMEM_THREAD_MULTIPLE`. The state is `Sync`: the team and
+//! its transport are (atomics on the shared mapping), and this layer's own bookkeeping is
+//! atomics (agreement and scan counters) or a `Mutex` taken only by calls that allocate
+//! (heap, counters, teams, contexts) — never by a put, get, AMO or wait, so the fast path takes
+//! no lock. Collective calls (barriers, collectives, allocation, team splits) are made by one
+//! thread of the PE at a time: the specification requires it of one team, and handoff of all
+//! teams (their barriers share the PE's arrival counters). (No thread-local either: in a shared library each access is a
+//! `__tls_get_addr` call, about 15 ns on every OpenSHMEM call, measured in the ping-pong.)
 //!
 //! [`entry`] runs a call's body under `catch_unwind` (a panic never crosses the C ABI) and turns
 //! any error into one line on stderr naming the call, then ends the PE with
 //! [`EXIT_ERROR`] after marking it as gone in the team, so every
 //! other PE's wait ends at once with an error naming this PE and the launcher ends the team.
 
-use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use handoff::team::{Counter, Team, Transport};
 
@@ -42,35 +45,48 @@ pub struct State {
     pub stride: Option<isize>,
     /// Partition offset of the internal block (then the allocator's region).
     pub internal: usize,
-    pub alloc: RefCell<Allocator>,
+    pub alloc: Mutex<Allocator>,
     /// Collective agreements made so far.
-    pub agreements: Cell<u64>,
+    pub agreements: AtomicU64,
     /// Where the next `wait_until_any` / `test_any` scan starts (fairness).
-    pub any_start: Cell<usize>,
+    pub any_start: AtomicUsize,
     /// Counting-put counters made by `shmemx_ct_create`, by handle, and whether live (a
     /// freed one is reused by the next create).
-    pub counters: RefCell<Vec<(Counter, bool)>>,
+    pub counters: Mutex<Vec<(Counter, bool)>>,
 }
+
+/// Locks `m`, ignoring poisoning (a panic inside a body ends the PE anyway).
+pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+// SAFETY: `heap` is the address of this PE's partition of the shared mapping, which lives as
+// long as the team; it is only used to form addresses (and the internal words, atomics).
+// Every other field is Sync (checked below), so the PE's threads may share the state
+// (SHMEM_THREAD_MULTIPLE).
+unsafe impl Sync for State {}
+// SAFETY: as above; nothing in the state is tied to the thread that made it.
+unsafe impl Send for State {}
+// The fields other than `heap` must stay Sync by themselves: the team and its transport.
+const _: fn() = || {
+    fn sync<T: Sync>() {}
+    sync::<Team>();
+    sync::<Mutex<Allocator>>();
+    sync::<Mutex<Vec<(Counter, bool)>>>();
+};
 
 /// The state, or null before `shmem_init` and after `shmem_finalize`.
 static STATE: AtomicPtr<State> = AtomicPtr::new(std::ptr::null_mut());
-/// `pthread_self()` of the thread that called `shmem_init`.
-static OWNER: AtomicUsize = AtomicUsize::new(0);
 /// Set by `shmem_finalize`.
 static FINALIZED: AtomicBool = AtomicBool::new(false);
 
-fn this_thread() -> usize {
-    // SAFETY: pthread_self has no preconditions and cannot fail.
-    unsafe { libc::pthread_self() as usize }
-}
-
-/// This thread's state: `None` when there is none or another thread owns it.
+/// The PE's state: `None` before `shmem_init` and after `shmem_finalize`.
 #[inline]
 fn current() -> Option<*mut State> {
-    // Acquire: pairs with the Release store in `install` (made by the owner thread, so this
-    // matters only for the owner check below, which rejects other threads anyway).
+    // Acquire: pairs with the Release store in `install`, so a thread that sees the pointer
+    // sees the state it points to.
     let p = STATE.load(Ordering::Acquire);
-    (!p.is_null() && OWNER.load(Ordering::Relaxed) == this_thread()).then_some(p)
+    (!p.is_null()).then_some(p)
 }
 
 /// Whether this thread has a live state.
@@ -82,7 +98,6 @@ pub fn initialized() -> bool {
 /// `shmem_finalize` then leaves the team at once (an `atexit` handler), so the other PEs'
 /// waits name it instead of noticing the dead process later.
 pub fn install(state: State) {
-    OWNER.store(this_thread(), Ordering::Relaxed);
     // Release: pairs with the Acquire load in `current`.
     STATE.store(Box::into_raw(Box::new(state)), Ordering::Release);
     // SAFETY: registers a plain extern "C" fn with no preconditions; a failure to register
@@ -96,14 +111,15 @@ extern "C" fn leave_at_exit() {
     }
 }
 
-/// Takes the state out if this thread owns it.
+/// Takes the state out.
 fn take_state() -> Option<Box<State>> {
     current()?;
     // AcqRel: the Acquire side pairs with the Release store in `install`.
     let p = STATE.swap(std::ptr::null_mut(), Ordering::AcqRel);
     // SAFETY: `p` came from Box::into_raw in `install` and is taken out exactly once (the
-    // swap); only the owner thread gets here, and no `entry` body is running on it (this is
-    // called from finalize, exit paths and atexit, never from inside a body).
+    // swap); this is called from finalize, exit paths and atexit, never from inside a body,
+    // and the specification requires every other thread of the PE to have finished its
+    // OpenSHMEM calls before `shmem_finalize` (or an exit).
     (!p.is_null()).then(|| unsafe { Box::from_raw(p) })
 }
 
@@ -121,14 +137,11 @@ pub fn take() -> Option<Box<State>> {
 #[inline]
 pub fn entry<R>(name: &'static str, body: impl FnOnce(&State) -> Result<R>) -> R {
     let r = catch_unwind(AssertUnwindSafe(|| match current() {
-        // SAFETY: the owner thread's state stays alive until `take_state`, which no body
-        // calls; other threads never get here (`current` checks the owner).
+        // SAFETY: the state stays alive until `take_state`, which no body calls and which
+        // runs only after the PE's other threads are done with OpenSHMEM (the spec's rule
+        // for shmem_finalize).
         Some(p) => body(unsafe { &*p }),
-        None if FINALIZED.load(Ordering::Relaxed)
-            && OWNER.load(Ordering::Relaxed) == this_thread() =>
-        {
-            Err(ShmemError::Finalized)
-        }
+        None if FINALIZED.load(Ordering::Relaxed) => Err(ShmemError::Finalized),
         None => Err(ShmemError::NotInitialized),
     }));
     match r {
@@ -157,7 +170,7 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 
 /// Reports `err` of call `name` on stderr in one line and ends the PE with `EXIT_ERROR`.
 pub fn fail(name: &str, err: &ShmemError) -> ! {
-    // SAFETY: as in `entry`: the owner's live state, read outside any body.
+    // SAFETY: as in `entry`: the live state.
     let who = current()
         .map(|p| unsafe { (*p).rank })
         .or_else(|| std::env::var(handoff::team::ENV_RANK).ok()?.parse().ok());
@@ -281,8 +294,7 @@ impl State {
     /// [`ShmemError::Mismatch`] on every PE that sees it.
     pub fn agree(&self, kind: u64, value: u64) -> Result<()> {
         use std::sync::atomic::Ordering::Relaxed;
-        let seq = self.agreements.get() + 1;
-        self.agreements.set(seq);
+        let seq = self.agreements.fetch_add(1, Relaxed) + 1;
         let slot = AGREE_AT + (seq % 2) as usize * 24;
         self.internal_word(slot).store(seq, Relaxed);
         self.internal_word(slot + 8).store(kind, Relaxed);

@@ -199,9 +199,9 @@ pub fn wait_all<T: Ivar>(s: &State, w: &Words<T>) -> Result<()> {
 
 /// The next fair start for an `any` scan of `n` words.
 fn any_start(s: &State, n: usize) -> usize {
-    let start = s.any_start.get() % n;
-    s.any_start.set((start + 1) % n);
-    start
+    s.any_start
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        % n
 }
 
 /// `wait_until_any`: the index of a word that holds, `usize::MAX` if all are excluded.

@@ -1,20 +1,13 @@
-/* Misuse and unsupported calls, one per argv[1]: each must end the program with one line
+/* Misuse, one per argv[1]: each must end the program with one line
  * naming the call (checked by tests/shmem.rs), never run on silently. PE 0 misbehaves unless
  * the case says otherwise; the other PEs wait in a barrier (which then fails). */
 #include <shmem.h>
 #include <shmemx.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <stdio.h>
 
 static long global_var;
-
-static void *other_thread(void *arg) {
-    (void)arg;
-    shmem_barrier_all();
-    return NULL;
-}
 
 int main(int argc, char **argv) {
     const char *c = argc > 1 ? argv[1] : "";
@@ -26,6 +19,8 @@ int main(int argc, char **argv) {
     int me = shmem_my_pe(), n = shmem_n_pes();
     long *sym = shmem_calloc(4, sizeof(long));
     char *bytes = shmem_malloc(64);
+    shmem_team_t alone = SHMEM_TEAM_INVALID;
+    if (!strcmp(c, "ctxpe")) shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, NULL, 0, &alone);
     if (me == 0) {
         long v = 1;
         if (!strcmp(c, "static")) shmem_long_put(&global_var, &v, 1, n - 1);
@@ -35,22 +30,18 @@ int main(int argc, char **argv) {
         else if (!strcmp(c, "misaligned")) shmem_long_atomic_add((long *)(bytes + 1), 1, 0);
         else if (!strcmp(c, "bounds")) shmem_putmem(bytes, &v, (size_t)1 << 40, 0);
         else if (!strcmp(c, "free")) shmem_free(&global_var);
-        else if (!strcmp(c, "team")) {
-            shmem_team_t t;
-            shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, NULL, 0, &t);
-        } else if (!strcmp(c, "ctx")) {
+        else if (!strcmp(c, "team")) shmem_team_sync(SHMEM_TEAM_INVALID);
+        else if (!strcmp(c, "ctx")) shmem_ctx_long_p(SHMEM_CTX_INVALID, sym, 1, 0);
+        else if (!strcmp(c, "ctxpe")) {
             shmem_ctx_t x;
-            shmem_ctx_create(0, &x);
+            shmem_team_create_ctx(alone, 0, &x);
+            shmem_ctx_long_p(x, sym, 1, 1); /* the team of PE 0 alone has no PE 1 */
         } else if (!strcmp(c, "lock")) {
             shmem_set_lock(sym);
             shmem_set_lock(sym);
         } else if (!strcmp(c, "unlock")) shmem_clear_lock(sym);
         else if (!strcmp(c, "activeset")) shmem_barrier(1, 0, n - 1, NULL);
-        else if (!strcmp(c, "thread")) {
-            pthread_t t;
-            pthread_create(&t, NULL, other_thread, NULL);
-            pthread_join(t, NULL);
-        } else if (!strcmp(c, "exit")) shmem_global_exit(7);
+        else if (!strcmp(c, "exit")) shmem_global_exit(7);
         else if (!strcmp(c, "counter")) shmemx_ct_wait(5, 1);
     }
     if (!strcmp(c, "mismatch")) shmem_malloc(me == 0 ? 128 : 256);

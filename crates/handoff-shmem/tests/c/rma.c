@@ -25,7 +25,7 @@ int main(void) {
     CHECK(strstr(name, "handoff") != NULL, "name %s", name);
     int provided = -1;
     shmem_query_thread(&provided);
-    CHECK(provided == SHMEM_THREAD_FUNNELED, "thread level %d", provided);
+    CHECK(provided == SHMEM_THREAD_MULTIPLE, "thread level %d", provided);
 
     /* typed put / get with the generic names */
     long *l = shmem_malloc(N * sizeof(long));

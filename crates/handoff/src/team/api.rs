@@ -1,9 +1,9 @@
 //! [`Team`]: the typed team API over a [`Transport`]: symmetric allocation, element-offset
 //! addressing with bounds checks, signals, counters, lines, atomics and barriers.
 
-use std::cell::Cell;
 use std::marker::PhantomData;
 use std::mem::{align_of, size_of};
+use std::sync::atomic::{AtomicU64 as StdAtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
 
 use bytemuck::{Pod, Zeroable};
@@ -27,21 +27,28 @@ pub(super) const TAG_COUNTER: u64 = 2 << 62;
 
 /// One PE's handle on its team. See the [module docs](super) for semantics.
 ///
-/// Not `Sync`: a PE is one thread of control, as in OpenSHMEM's default threading level.
+/// `Sync` when its transport is (the shared-memory one is): several threads of one PE may
+/// call it at once (OpenSHMEM's `SHMEM_THREAD_MULTIPLE`). Its own bookkeeping is Relaxed
+/// atomics (plain counters, no data published through them); collective calls (`alloc`,
+/// `ct_create`, barriers) must still be made by one thread of the PE at a time (barriers over
+/// different sets share the PE's arrival counters).
 pub struct Team<X: Transport = ShmTransport> {
     pub(super) x: X,
     /// Heap bytes allocated so far (the same on every PE).
-    pub(super) heap_used: Cell<usize>,
+    pub(super) heap_used: AtomicUsize,
     /// Collective calls made so far (alloc, ct_create).
-    pub(super) collectives: Cell<u64>,
+    pub(super) collectives: StdAtomicU64,
     /// Counters created so far.
-    pub(super) counters: Cell<usize>,
+    pub(super) counters: AtomicUsize,
     /// Where the next `wait_until_any` starts scanning (fairness).
-    pub(super) any_start: Cell<usize>,
-    /// How long a wait may take before [`TeamError::Timeout`]; `None`: no limit.
-    pub(super) timeout: Cell<Option<Duration>>,
-    _not_sync: PhantomData<Cell<()>>,
+    pub(super) any_start: AtomicUsize,
+    /// How long a wait may take before [`TeamError::Timeout`], in nanoseconds;
+    /// [`NO_TIMEOUT`]: no limit.
+    pub(super) timeout: StdAtomicU64,
 }
+
+/// [`Team::timeout`]'s value for "no limit".
+const NO_TIMEOUT: u64 = u64::MAX;
 
 impl<X: Transport> std::fmt::Debug for Team<X> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -49,7 +56,7 @@ impl<X: Transport> std::fmt::Debug for Team<X> {
             .field("rank", &self.x.rank())
             .field("size", &self.x.size())
             .field("heap_len", &self.x.heap_len())
-            .field("heap_used", &self.heap_used.get())
+            .field("heap_used", &self.heap_used.load(Relaxed))
             .finish_non_exhaustive()
     }
 }
@@ -74,12 +81,11 @@ impl<X: Transport> Team<X> {
     pub fn new(transport: X) -> Self {
         Team {
             x: transport,
-            heap_used: Cell::new(0),
-            collectives: Cell::new(0),
-            counters: Cell::new(0),
-            any_start: Cell::new(0),
-            timeout: Cell::new(None),
-            _not_sync: PhantomData,
+            heap_used: AtomicUsize::new(0),
+            collectives: StdAtomicU64::new(0),
+            counters: AtomicUsize::new(0),
+            any_start: AtomicUsize::new(0),
+            timeout: StdAtomicU64::new(NO_TIMEOUT),
         }
     }
 
@@ -116,7 +122,7 @@ impl<X: Transport> Team<X> {
 
     /// Heap bytes still free for [`alloc`](Self::alloc).
     pub fn heap_free(&self) -> usize {
-        self.x.heap_len() - self.heap_used.get()
+        self.x.heap_len() - self.heap_used.load(Relaxed)
     }
 
     /// Bounds every later wait (signal waits, counters, barriers) by `timeout`, after which
@@ -128,16 +134,21 @@ impl<X: Transport> Team<X> {
     /// such an error as the end of the team (finish the PE with an error). Signal, counter
     /// and line waits may be retried.
     pub fn set_timeout(&self, timeout: Option<Duration>) {
-        self.timeout.set(timeout);
+        let ns = timeout.map_or(NO_TIMEOUT, |t| {
+            u64::try_from(t.as_nanos()).unwrap_or(NO_TIMEOUT - 1)
+        });
+        self.timeout.store(ns, Relaxed);
     }
 
     pub(super) fn deadline(&self) -> Option<Deadline> {
-        self.timeout.get().map(Deadline::after)
+        match self.timeout.load(Relaxed) {
+            NO_TIMEOUT => None,
+            ns => Some(Deadline::after(Duration::from_nanos(ns))),
+        }
     }
 
     pub(super) fn next_collective(&self, value: u64) -> Result<(), TeamError> {
-        let seq = self.collectives.get() + 1;
-        self.collectives.set(seq);
+        let seq = self.collectives.fetch_add(1, Relaxed) + 1;
         // Report what the callers passed, without the tag bits.
         let untag = |v: u64| v & (TAG_ALLOC - 1);
         self.x
@@ -168,7 +179,7 @@ impl<X: Transport> Team<X> {
             TeamError::InvalidArgument(format!("{len} elements overflow the address space"))
         })?;
         let align = align_of::<T>().max(OBJECT_ALIGN);
-        let used = self.heap_used.get();
+        let used = self.heap_used.load(Relaxed);
         let start = used.next_multiple_of(align);
         let end = start.saturating_add(bytes.max(1));
         // Agree first, so a PE with too little room fails together with the others.
@@ -180,7 +191,7 @@ impl<X: Transport> Team<X> {
                 heap: self.x.heap_len(),
             });
         }
-        self.heap_used.set(end);
+        self.heap_used.store(end, Relaxed);
         Ok(Sym {
             offset: start,
             len,

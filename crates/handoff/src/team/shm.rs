@@ -7,8 +7,10 @@
 //! Peers are watched through the PE states of [`super::layout`]: a PE that died (or left
 //! without `finalize`) ends every other PE's wait with [`TeamError::PeerDied`] naming it.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::mem::size_of;
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use super::barrier::{self, Node};
@@ -38,8 +40,10 @@ pub struct ShmTransport {
     wait: Wait,
     launcher: ProcessId,
     /// Barrier arrivals consumed so far, per sender rank.
-    seen: RefCell<Vec<u64>>,
-    finished: Cell<bool>,
+    /// (A barrier is a collective: one thread of the PE at a time; the lock only makes
+    /// the transport `Sync`.)
+    seen: Mutex<Vec<u64>>,
+    finished: AtomicBool,
     /// More PEs than CPUs this process may use: adaptive waits then yield instead of
     /// pausing (the peer they wait for is likely runnable on their own CPU).
     crowded: bool,
@@ -136,8 +140,8 @@ impl ShmTransport {
             heap_offset: p.heap_offset,
             wait,
             launcher: ProcessId::new(h.launcher_pid, h.launcher_start),
-            seen: RefCell::new(vec![0; size]),
-            finished: Cell::new(false),
+            seen: Mutex::new(vec![0; size]),
+            finished: AtomicBool::new(false),
             crowded: crate::sys::affinity::allowed_cpus().is_ok_and(|c| size > c.len()),
             seg,
         };
@@ -149,7 +153,7 @@ impl ShmTransport {
             .compare_exchange(SPAWNED, JOINED, Ordering::Release, Ordering::Relaxed)
             .is_err()
         {
-            t.finished.set(true); // not ours to mark LEFT
+            t.finished.store(true, std::sync::atomic::Ordering::Relaxed); // not ours to mark LEFT
             return Err(bad(format!(
                 "PE {rank} has joined already; each rank joins once"
             )));
@@ -296,7 +300,7 @@ impl ShmTransport {
 
 impl Drop for ShmTransport {
     fn drop(&mut self) {
-        if !self.finished.get() {
+        if !self.finished.load(std::sync::atomic::Ordering::Relaxed) {
             // Release: pairs with the Acquire load in `is_gone`.
             self.ctrl(self.rank).state.store(LEFT, Ordering::Release);
             // Release: pairs with the Acquire load in `TeamWatch::check` (first to leave).
@@ -313,9 +317,14 @@ impl Drop for ShmTransport {
     }
 }
 
-// SAFETY: the transport owns its mapping (Segment is Send); its Cell/RefCell state is used
-// by one thread at a time (it is not Sync), so moving it to another thread is sound.
+// SAFETY: the transport owns its mapping (Segment is Send), and its own state is atomics and
+// a Mutex, so moving it to another thread is sound.
 unsafe impl Send for ShmTransport {}
+// SAFETY: every access to the shared mapping through `&self` is an atomic operation or a
+// copy the OpenSHMEM memory model leaves to the program (puts and gets to user-chosen
+// offsets, as between processes); the transport's own fields are atomics, a Mutex, or
+// immutable after `join`. So threads of one PE may share it (SHMEM_THREAD_MULTIPLE).
+unsafe impl Sync for ShmTransport {}
 
 /// The team's peer watch: PE states and liveness (module docs of [`super::layout`]).
 struct TeamWatch<'a> {
@@ -538,7 +547,7 @@ impl Transport for ShmTransport {
 
     fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError> {
         let watch = self.watch();
-        let mut seen = self.seen.borrow_mut();
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         let node = |r: usize| {
             let c = self.ctrl(r);
             Node {
@@ -586,7 +595,8 @@ impl Transport for ShmTransport {
     }
 
     fn finish(&self) {
-        self.finished.set(true);
+        self.finished
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         // Release: pairs with the Acquire loads of the state in `is_gone` and `gone`.
         self.ctrl(self.rank)
             .state

@@ -132,8 +132,10 @@ impl<X: Transport> Team<X> {
         if (0..n).all(skip) {
             return Ok(None);
         }
-        let start = self.any_start.get() % n;
-        self.any_start.set((start + 1) % n);
+        let start = self
+            .any_start
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            % n;
         let i = self.x.wait_local(
             &mut || {
                 super::ops::any_from(start, n, |i| {
@@ -179,12 +181,13 @@ impl<X: Transport> Team<X> {
     /// Collective: creates a counter, at 0, with the same index on every PE
     /// (`shmem_ct_create`). At most [`MAX_COUNTERS`] per team.
     pub fn ct_create(&self) -> Result<Counter, TeamError> {
-        let ct = self.counters.get();
+        let ct = self.counters.load(std::sync::atomic::Ordering::Relaxed);
         self.next_collective(TAG_COUNTER | ct as u64)?;
         if ct >= MAX_COUNTERS {
             return Err(TeamError::CounterLimit { max: MAX_COUNTERS });
         }
-        self.counters.set(ct + 1);
+        self.counters
+            .store(ct + 1, std::sync::atomic::Ordering::Relaxed);
         Ok(Counter(ct))
     }
 
