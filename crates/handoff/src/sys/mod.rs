@@ -8,6 +8,7 @@
 //! crate-private. Linux first: elsewhere the functions here return [`Error::Unsupported`].
 
 pub mod affinity;
+pub(crate) mod alias;
 mod cpulist;
 pub mod deadline;
 mod error;

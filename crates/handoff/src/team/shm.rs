@@ -157,6 +157,40 @@ impl ShmTransport {
         Ok(t)
     }
 
+    /// Maps `len` bytes of this PE's own heap partition, from heap offset `offset`, at
+    /// address `addr` as well (a second view of the same shared pages: what is stored
+    /// through one address is read through the other and by every PE's `get`), replacing
+    /// whatever `addr` held. handoff-shmem puts a program's static data into the heap this way.
+    ///
+    /// # Safety
+    /// `offset`, `len` and `addr` are page aligned (checked); the old contents of
+    /// `[addr, addr + len)` are lost, so the caller copied what it keeps into the partition
+    /// first; no Rust reference points into that range and no other thread touches it
+    /// during the call.
+    pub unsafe fn map_local_at(
+        &self,
+        offset: usize,
+        len: usize,
+        addr: *mut u8,
+    ) -> Result<(), TeamError> {
+        let src = self.check(self.rank, offset, len, crate::sys::page_size(), "map_local_at")?;
+        // SAFETY: `check` proved the range lies in our partition of the segment, a
+        // MAP_SHARED mapping that lives as long as `self`; the rest is the caller's promise.
+        Ok(unsafe { crate::sys::alias::alias_shared(src, len, addr)? })
+    }
+
+    /// A second view of this PE's whole heap partition at an address aligned to `align` (a
+    /// power of two, at least a page), so offsets aligned to `align` are aligned addresses
+    /// in that view on every PE. The view stays mapped until the process ends.
+    pub fn local_view_aligned(&self, align: usize) -> Result<*mut u8, TeamError> {
+        let dst = crate::sys::alias::reserve_aligned(self.heap_stride, align)?;
+        // SAFETY: the partition is `heap_stride` page-aligned bytes of the MAP_SHARED
+        // segment (page aligned payload, page aligned heap offset and stride); `dst` is a
+        // fresh reservation of that length that nothing references.
+        unsafe { crate::sys::alias::alias_shared(self.heap(self.rank), self.heap_stride, dst)? };
+        Ok(dst)
+    }
+
     fn ctrl(&self, rank: usize) -> &PeCtrl {
         // SAFETY: rank < size (callers check); `join` validated that size control blocks
         // from ctrl_offset lie in the payload; the offset is 128-byte aligned in a page
