@@ -14,6 +14,7 @@
 //! | 3 | the launcher itself failed (creating the segment, waiting) |
 //! | 4 | a PE exited with a non-zero code (the line names the PE and the code) |
 //! | 5 | a PE was killed by a signal (the line names the PE and the signal) |
+//! | s | a PE ended the program with `shmem_global_exit(s)` (`Team::global_exit`; s modulo 256) |
 //! | 126 | the program exists but cannot be executed |
 //! | 127 | the program does not exist |
 
@@ -66,6 +67,13 @@ pub fn run(a: RunArgs) -> Result<u8, Failure> {
         .map_err(|e| failure(e, &a.command[0]))?
         .wait()
         .map_err(|e| Failure::runtime(format!("run: {e}")))?;
+    if let Some((r, status)) = report.global_exit.filter(|&(_, s)| s != 0) {
+        // shmem_global_exit(status): the program's own status, as other launchers return it.
+        return Err(Failure {
+            code: (status & 0xff) as u8,
+            message: format!("run: PE {r} ended the program with global exit status {status}"),
+        });
+    }
     match report.first_failure {
         None => Ok(0),
         Some(r) => {

@@ -180,12 +180,17 @@ pub extern "C" fn shmem_finalize() {
     })
 }
 
-/// `shmem_global_exit`: ends every PE of the program with `status`.
+/// `shmem_global_exit`: ends every PE of the program; the launcher (`handoff run`) exits
+/// with `status`. The other PEs are stopped where they are, without an error line.
 #[no_mangle]
 pub extern "C" fn shmem_global_exit(status: c_int) {
-    // Leaving without finalize makes every other PE's wait fail and the launcher end the
-    // team; its exit line names this PE and the status.
-    state::exit_team(status)
+    if let Some(st) = state::take() {
+        st.x().global_exit(status);
+        // The transport no longer marks this PE as gone in error on drop.
+        drop(st);
+    }
+    // exit (not _exit): the program's stdio buffers are flushed, as a normal exit does.
+    std::process::exit(status)
 }
 
 /// `shmem_my_pe`.

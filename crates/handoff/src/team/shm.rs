@@ -322,6 +322,29 @@ impl ShmTransport {
         (0..self.size).find(|&r| self.ctrl(r).pid.get().is_some_and(|p| p.pid == pid))
     }
 
+    /// Ends the whole team with `status` (OpenSHMEM's `shmem_global_exit`): records the
+    /// status for the launcher (which then exits with it), then ends every other PE at once
+    /// (`SIGKILL`: they stop where they are, without reporting this PE as gone), and marks
+    /// this PE as not leaving in error. The caller then exits the process with `status`.
+    pub fn global_exit(&self, status: i32) {
+        let word = ((self.rank as u64 + 1) << 32) | u64::from(status as u32);
+        // Release: pairs with the Acquire load in `Running::wait` (the launcher reads it
+        // after reaping the PEs). A second caller keeps the first record.
+        let _ = self.header().global_exit.compare_exchange(
+            0,
+            word,
+            Ordering::Release,
+            Ordering::Relaxed,
+        );
+        for r in (0..self.size).filter(|&r| r != self.rank) {
+            if let Some(id) = self.ctrl(r).pid.get() {
+                // A PE already gone (ESRCH) needs nothing.
+                let _ = id.kill(crate::sys::proc::Signal::KILL);
+            }
+        }
+        self.finished.set(true);
+    }
+
     /// The segment's name (for the launcher's and tests' messages).
     pub fn segment_name(&self) -> Option<&str> {
         self.seg.name()
