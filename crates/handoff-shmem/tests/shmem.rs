@@ -41,24 +41,38 @@ static BUILD: Mutex<()> = Mutex::new(());
 
 /// Compiles `tests/c/NAME.c` with `bin/oshcc` (once per test binary run).
 fn build(name: &str) -> PathBuf {
+    build_with(name, &format!("{name}.c"), "", &[], &[])
+}
+
+/// Compiles `tests/c/FILE` with `bin/oshcc` and `flags` (and `env`, e.g. `CC=c++`,
+/// `OSHCC_STATIC=1`) into a program named after `name` and `variant` (once per run).
+fn build_with(
+    name: &str,
+    file: &str,
+    variant: &str,
+    flags: &[&str],
+    env: &[(&str, &str)],
+) -> PathBuf {
     let _g = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-    let out = work_dir().join(format!("{name}-{}", std::process::id()));
+    let out = work_dir().join(format!("{name}{variant}-{}", std::process::id()));
     if out.exists() {
         return out;
     }
-    let src = crate_dir().join("tests/c").join(format!("{name}.c"));
+    let src = crate_dir().join("tests/c").join(file);
+    let std = if file.ends_with(".c") { "-std=c11" } else { "-std=c++17" };
     let o = Command::new(crate_dir().join("bin/oshcc"))
         .env("HANDOFF_SHMEM_LIBDIR", lib_dir())
-        .args([
-            "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread", "-o",
-        ])
+        .envs(env.iter().copied())
+        .args([std, "-O1", "-Wall", "-Wextra", "-Werror", "-pthread"])
+        .args(flags)
+        .arg("-o")
         .arg(&out)
         .arg(&src)
         .output()
         .expect("run bin/oshcc (needs a C compiler, `cc`)");
     assert!(
         o.status.success(),
-        "oshcc {name}.c failed:\n{}",
+        "oshcc {file} {flags:?} failed:\n{}",
         String::from_utf8_lossy(&o.stderr)
     );
     out
@@ -118,9 +132,13 @@ fn run(prog: &Path, n: usize, args: &[&str], wait: Wait) -> Outcome {
 
 /// Runs a test program on 1, 2 and 4 PEs; every PE must succeed and PE 0 print `OK NAME`.
 fn passes(name: &str) {
-    let prog = build(name);
+    passes_prog(name, &build(name));
+}
+
+/// [`passes`] for a program built by [`build_with`].
+fn passes_prog(name: &str, prog: &Path) {
     for n in [1, 2, 4] {
-        let o = run(&prog, n, &[], Wait::ADAPTIVE);
+        let o = run(prog, n, &[], Wait::ADAPTIVE);
         assert!(
             o.report.success(),
             "{name} on {n} PEs: {:?}\nstderr:\n{}",
@@ -133,6 +151,51 @@ fn passes(name: &str) {
             o.out[0]
         );
     }
+}
+
+#[test]
+fn static_and_global_variables_are_symmetric_pie() {
+    passes("symdata");
+}
+
+#[test]
+fn static_and_global_variables_are_symmetric_non_pie() {
+    passes_prog(
+        "symdata",
+        &build_with("symdata", "symdata.c", "-nopie", &["-no-pie"], &[]),
+    );
+}
+
+#[test]
+fn static_and_global_variables_are_symmetric_with_the_static_library() {
+    let prog = build_with(
+        "symdata",
+        "symdata.c",
+        "-static",
+        &[],
+        &[("OSHCC_STATIC", "1")],
+    );
+    passes_prog("symdata", &prog);
+    let prog = build_with(
+        "symdata",
+        "symdata.c",
+        "-static-nopie",
+        &["-no-pie"],
+        &[("OSHCC_STATIC", "1")],
+    );
+    passes_prog("symdata", &prog);
+}
+
+#[test]
+fn cxx_globals_static_members_and_constructed_objects_are_symmetric() {
+    let prog = build_with(
+        "symdata_cxx",
+        "symdata_cxx.cpp",
+        "",
+        &[],
+        &[("CC", "c++")],
+    );
+    passes_prog("symdata_cxx", &prog);
 }
 
 #[test]
@@ -205,11 +268,18 @@ fn misuse(case: &str, n: usize, pe: usize, call: &str, text: &str) {
 #[test]
 fn misuse_is_reported_naming_the_call() {
     misuse(
-        "static",
+        "local",
         2,
         0,
         "shmem_long_put",
-        "not in the symmetric heap",
+        "not in the symmetric heap nor in the program's static data",
+    );
+    misuse(
+        "shlib",
+        2,
+        0,
+        "shmem_long_put",
+        "is in shared library /",
     );
     misuse("pe", 2, 0, "shmem_long_put", "PE 2 does not exist");
     misuse("cmp", 2, 0, "shmem_long_wait_until", "comparison 99");
@@ -285,14 +355,80 @@ fn a_failed_pe_ends_the_team_and_names_itself_to_the_others() {
 
 #[test]
 fn global_exit_ends_every_pe_with_its_status() {
-    let o = run(&build("misuse"), 2, &["exit"], Wait::ADAPTIVE);
+    let o = run(&build("misuse"), 4, &["exit"], Wait::ADAPTIVE);
     assert_eq!(
         o.report.exits[0].status,
         PeStatus::Exited(7),
         "{:?}",
         o.report.exits
     );
-    assert_ne!(o.report.exits[1].status, PeStatus::Exited(0));
+    // The launcher knows it was a global exit (`handoff run` exits with its status).
+    assert_eq!(o.report.global_exit, Some((0, 7)), "{:?}", o.report);
+    assert_eq!(o.report.first_failure, Some(0));
+    for r in 1..4 {
+        assert_ne!(o.report.exits[r].status, PeStatus::Exited(0));
+        assert!(
+            o.err[r].is_empty(),
+            "PE {r} printed after the global exit:\n{}",
+            o.err[r]
+        );
+    }
+}
+
+#[test]
+fn an_error_line_is_written_in_one_write_call() {
+    // strace shows each write(2): lines that several PEs write at once interleave only if
+    // one is split into several writes.
+    let Some(strace) = Command::new("sh")
+        .args(["-c", "command -v strace"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    else {
+        eprintln!("SKIP: an_error_line_is_written_in_one_write_call: strace is not installed");
+        return;
+    };
+    let dir = work_dir().join(format!("strace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("trace");
+    let prog = build("misuse");
+    let args = [
+        "-f",
+        "-ff",
+        "-e",
+        "trace=write",
+        "-s",
+        "4096",
+        "-o",
+        trace.to_str().unwrap(),
+        prog.to_str().unwrap(),
+        "pe",
+    ];
+    let o = run(Path::new(&strace), 2, &args, Wait::ADAPTIVE);
+    assert!(!o.report.success());
+    let mut lines = Vec::new();
+    for f in std::fs::read_dir(&dir).unwrap() {
+        let text = std::fs::read_to_string(f.unwrap().path()).unwrap();
+        lines.extend(
+            text.lines()
+                .filter(|l| l.starts_with("write(2,"))
+                .map(str::to_string),
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let ours: Vec<_> = lines.iter().filter(|l| l.contains("handoff-shmem")).collect();
+    assert!(
+        ours.iter()
+            .any(|l| l.contains("handoff-shmem: PE 0: shmem_long_put: PE 2 does not exist")),
+        "no error line of PE 0 among the writes to stderr: {lines:#?}"
+    );
+    for l in &ours {
+        assert!(
+            l.starts_with("write(2, \"handoff-shmem: ") && l.contains("\\n\", "),
+            "an error line split over several writes: {lines:#?}"
+        );
+    }
 }
 
 #[test]

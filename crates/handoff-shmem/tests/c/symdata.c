@@ -35,6 +35,15 @@ int main(void) {
     CHECK(initialized_global == 12345, "initialized data lost: %ld", initialized_global);
     CHECK(shmem_addr_accessible(&big[BIG - 1], right), "a static is not accessible");
 
+    /* shmem_align: absolutely aligned addresses, above the page size too */
+    for (int sh = 6; sh <= 22; sh += 4) {
+        size_t al = (size_t)1 << sh;
+        char *a = shmem_align(al, 100);
+        CHECK(a != NULL && ((uintptr_t)a & (al - 1)) == 0, "shmem_align(%zu) = %p", al, (void *)a);
+        a[99] = 1;
+        shmem_free(a);
+    }
+
     /* put/get on the big bss array: every page */
     for (long i = 0; i < BIG; i++) big[i] = -1;
     shmem_barrier_all();
