@@ -45,6 +45,8 @@ pub mod coll;
 #[cfg(not(loom))]
 pub mod ct;
 #[cfg(not(loom))]
+pub mod env;
+#[cfg(not(loom))]
 pub mod error;
 #[cfg(not(loom))]
 pub mod heap;

@@ -8,6 +8,7 @@ use std::ffi::{c_char, c_int, c_long, c_void};
 
 use handoff::team::{Team, Transport};
 
+use crate::env;
 use crate::error::{Result, ShmemError};
 use crate::heap::{Allocator, MIN_ALIGN};
 use crate::state::{self, entry, entry_bare, kind, State, INTERNAL};
@@ -25,6 +26,7 @@ fn init() -> Result<()> {
         e => ShmemError::Team(e),
     })?;
     let (rank, npes) = (team.rank(), team.size());
+    env::check_heap(team.heap_len())?;
     let page = handoff::sys::page_size();
     let data = symdata::find();
     let data_len = DataMap::bytes(&data);
@@ -79,7 +81,9 @@ fn init() -> Result<()> {
     // every PE's move before any PE returns from shmem_init.
     let st = State { data, ..st };
     let stride = verify_stride(&st)?;
-    state::install(State { stride, ..st });
+    let st = State { stride, ..st };
+    env::report_at_init(&st);
+    state::install(st);
     Ok(())
 }
 

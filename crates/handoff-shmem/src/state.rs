@@ -207,12 +207,15 @@ impl State {
             Some(end) if a >= lo && end <= hi => Ok(a - self.heap as usize),
             _ if addr.is_null() && len > 0 => Err(ShmemError::Null(what, len)),
             _ if addr.is_null() => Ok(self.internal + INTERNAL),
-            _ => self.data.offset(a, len).ok_or_else(|| ShmemError::NotSymmetric {
-                what,
-                addr: a,
-                len,
-                why: crate::symdata::whose(a),
-            }),
+            _ => self
+                .data
+                .offset(a, len)
+                .ok_or_else(|| ShmemError::NotSymmetric {
+                    what,
+                    addr: a,
+                    len,
+                    why: crate::symdata::whose(a),
+                }),
         }
     }
 

@@ -166,13 +166,25 @@ pub fn whose(addr: usize) -> String {
     let found = unsafe { libc::dladdr(addr as *const c_void, &mut info) } != 0;
     let name = (found && !info.dli_fname.is_null())
         // SAFETY: dladdr sets dli_fname to a NUL-terminated path owned by the loader.
-        .then(|| unsafe { CStr::from_ptr(info.dli_fname) }.to_string_lossy().into_owned());
+        .then(|| {
+            unsafe { CStr::from_ptr(info.dli_fname) }
+                .to_string_lossy()
+                .into_owned()
+        });
     let sym = (found && !info.dli_sname.is_null())
         // SAFETY: as above, for the symbol name.
-        .then(|| unsafe { CStr::from_ptr(info.dli_sname) }.to_string_lossy().into_owned());
+        .then(|| {
+            unsafe { CStr::from_ptr(info.dli_sname) }
+                .to_string_lossy()
+                .into_owned()
+        });
     let exe = std::env::current_exe().ok();
     match name {
-        Some(n) if exe.as_ref().is_none_or(|e| !e.ends_with(&n) && std::path::Path::new(&n) != e) => {
+        Some(n)
+            if exe
+                .as_ref()
+                .is_none_or(|e| !e.ends_with(&n) && std::path::Path::new(&n) != e) =>
+        {
             format!(
                 "it is in shared library {n}{}: variables of shared libraries are not \
                  symmetric; use a global of the program or shmem_malloc",

@@ -59,7 +59,11 @@ fn build_with(
         return out;
     }
     let src = crate_dir().join("tests/c").join(file);
-    let std = if file.ends_with(".c") { "-std=c11" } else { "-std=c++17" };
+    let std = if file.ends_with(".c") {
+        "-std=c11"
+    } else {
+        "-std=c++17"
+    };
     let o = Command::new(crate_dir().join("bin/oshcc"))
         .env("HANDOFF_SHMEM_LIBDIR", lib_dir())
         .envs(env.iter().copied())
@@ -95,6 +99,11 @@ static RUNS: AtomicUsize = AtomicUsize::new(0);
 
 /// Runs `prog ARGS` as a team of `n` PEs (a 60 s watchdog ends a hung team).
 fn run(prog: &Path, n: usize, args: &[&str], wait: Wait) -> Outcome {
+    run_env(prog, n, args, wait, &[])
+}
+
+/// [`run`] with `env` added to every PE's environment.
+fn run_env(prog: &Path, n: usize, args: &[&str], wait: Wait, env: &[(&str, &str)]) -> Outcome {
     let dir = work_dir().join(format!(
         "run-{}-{}",
         std::process::id(),
@@ -109,7 +118,11 @@ fn run(prog: &Path, n: usize, args: &[&str], wait: Wait) -> Outcome {
         prog.display().to_string(),
     ];
     argv.extend(args.iter().map(|s| s.to_string()));
-    let report = Launch::new(n)
+    let mut launch = Launch::new(n);
+    for (k, v) in env {
+        launch = launch.env(k, v);
+    }
+    let report = launch
         .program("/bin/sh")
         .args(argv)
         .env("SHMEM_TEST_OUT", &dir)
@@ -188,13 +201,7 @@ fn static_and_global_variables_are_symmetric_with_the_static_library() {
 
 #[test]
 fn cxx_globals_static_members_and_constructed_objects_are_symmetric() {
-    let prog = build_with(
-        "symdata_cxx",
-        "symdata_cxx.cpp",
-        "",
-        &[],
-        &[("CC", "c++")],
-    );
+    let prog = build_with("symdata_cxx", "symdata_cxx.cpp", "", &[], &[("CC", "c++")]);
     passes_prog("symdata_cxx", &prog);
 }
 
@@ -274,13 +281,7 @@ fn misuse_is_reported_naming_the_call() {
         "shmem_long_put",
         "not in the symmetric heap nor in the program's static data",
     );
-    misuse(
-        "shlib",
-        2,
-        0,
-        "shmem_long_put",
-        "is in shared library /",
-    );
+    misuse("shlib", 2, 0, "shmem_long_put", "is in shared library /");
     misuse("pe", 2, 0, "shmem_long_put", "PE 2 does not exist");
     misuse("cmp", 2, 0, "shmem_long_wait_until", "comparison 99");
     misuse("sigop", 2, 0, "shmem_putmem_signal", "signal operation 7");
@@ -376,6 +377,82 @@ fn global_exit_ends_every_pe_with_its_status() {
 }
 
 #[test]
+fn shmem_version_info_and_debug_print_at_init() {
+    let prog = build("rma");
+    let o = run_env(&prog, 2, &[], Wait::ADAPTIVE, &[("SHMEM_VERSION", "1")]);
+    assert!(o.report.success(), "{}", o.all_err());
+    assert!(
+        o.err[0].starts_with("handoff OpenSHMEM 1.5 (handoff-shmem "),
+        "{}",
+        o.err[0]
+    );
+    assert!(
+        o.err[1].is_empty(),
+        "only PE 0 prints the version: {}",
+        o.err[1]
+    );
+    let o = run_env(&prog, 2, &[], Wait::ADAPTIVE, &[("SHMEM_INFO", "1")]);
+    assert!(o.report.success(), "{}", o.all_err());
+    assert!(
+        o.err[0].contains("symmetric heap 16777216 bytes per PE")
+            && o.err[0].contains("SHMEM_SYMMETRIC_SIZE")
+            && o.err[0].contains("SHMEM_DEBUG"),
+        "{}",
+        o.err[0]
+    );
+    let o = run_env(&prog, 2, &[], Wait::ADAPTIVE, &[("SHMEM_DEBUG", "1")]);
+    assert!(o.report.success(), "{}", o.all_err());
+    for r in 0..2 {
+        assert!(
+            o.err[r].contains(&format!("handoff-shmem: PE {r}: debug: heap "))
+                && o.err[r].contains("static data 0x"),
+            "{}",
+            o.err[r]
+        );
+    }
+    let o = run_env(&prog, 2, &[], Wait::ADAPTIVE, &[("SHMEM_DEBUG", "0")]);
+    assert!(o.err.iter().all(|e| e.is_empty()), "{}", o.all_err());
+}
+
+#[test]
+fn shmem_symmetric_size_above_the_teams_heap_is_an_error() {
+    let prog = build("rma");
+    let o = run_env(
+        &prog,
+        2,
+        &[],
+        Wait::ADAPTIVE,
+        &[("SHMEM_SYMMETRIC_SIZE", "1G")],
+    );
+    assert!(!o.report.success());
+    assert!(
+        o.err[0].contains("shmem_init: SHMEM_SYMMETRIC_SIZE asks for 1073741824 bytes"),
+        "{}",
+        o.all_err()
+    );
+    let o = run_env(
+        &prog,
+        2,
+        &[],
+        Wait::ADAPTIVE,
+        &[("SHMEM_SYMMETRIC_SIZE", "8M")],
+    );
+    assert!(o.report.success(), "{}", o.all_err());
+    let o = run_env(
+        &prog,
+        1,
+        &[],
+        Wait::ADAPTIVE,
+        &[("SHMEM_SYMMETRIC_SIZE", "lots")],
+    );
+    assert!(
+        o.err[0].contains("SHMEM_SYMMETRIC_SIZE=\"lots\""),
+        "{}",
+        o.err[0]
+    );
+}
+
+#[test]
 fn an_error_line_is_written_in_one_write_call() {
     // strace shows each write(2): lines that several PEs write at once interleave only if
     // one is split into several writes.
@@ -417,7 +494,10 @@ fn an_error_line_is_written_in_one_write_call() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
-    let ours: Vec<_> = lines.iter().filter(|l| l.contains("handoff-shmem")).collect();
+    let ours: Vec<_> = lines
+        .iter()
+        .filter(|l| l.contains("handoff-shmem"))
+        .collect();
     assert!(
         ours.iter()
             .any(|l| l.contains("handoff-shmem: PE 0: shmem_long_put: PE 2 does not exist")),

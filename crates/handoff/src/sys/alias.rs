@@ -34,7 +34,11 @@ pub fn reserve_aligned(len: usize, align: usize) -> Result<*mut u8> {
 /// would be lost).
 pub unsafe fn alias_shared(src: *mut u8, len: usize, dst: *mut u8) -> Result<()> {
     let page = super::page_size();
-    if len == 0 || [src as usize, dst as usize, len].iter().any(|v| !v.is_multiple_of(page)) {
+    if len == 0
+        || [src as usize, dst as usize, len]
+            .iter()
+            .any(|v| !v.is_multiple_of(page))
+    {
         return Err(Error::InvalidArgument(format!(
             "alias_shared: {src:p}, {dst:p} and length {len} must be page aligned"
         )));

@@ -173,7 +173,13 @@ impl ShmTransport {
         len: usize,
         addr: *mut u8,
     ) -> Result<(), TeamError> {
-        let src = self.check(self.rank, offset, len, crate::sys::page_size(), "map_local_at")?;
+        let src = self.check(
+            self.rank,
+            offset,
+            len,
+            crate::sys::page_size(),
+            "map_local_at",
+        )?;
         // SAFETY: `check` proved the range lies in our partition of the segment, a
         // MAP_SHARED mapping that lives as long as `self`; the rest is the caller's promise.
         Ok(unsafe { crate::sys::alias::alias_shared(src, len, addr)? })
