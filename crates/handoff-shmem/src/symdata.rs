@@ -164,20 +164,14 @@ pub fn whose(addr: usize) -> String {
     };
     // SAFETY: dladdr only reads the loader's tables; `info` is a valid out-parameter.
     let found = unsafe { libc::dladdr(addr as *const c_void, &mut info) } != 0;
-    let name = (found && !info.dli_fname.is_null())
-        // SAFETY: dladdr sets dli_fname to a NUL-terminated path owned by the loader.
-        .then(|| {
-            unsafe { CStr::from_ptr(info.dli_fname) }
-                .to_string_lossy()
-                .into_owned()
-        });
-    let sym = (found && !info.dli_sname.is_null())
-        // SAFETY: as above, for the symbol name.
-        .then(|| {
-            unsafe { CStr::from_ptr(info.dli_sname) }
-                .to_string_lossy()
-                .into_owned()
-        });
+    let text = |p: *const std::ffi::c_char| {
+        (found && !p.is_null()).then(|| {
+            // SAFETY: dladdr sets dli_fname / dli_sname to NUL-terminated strings owned by
+            // the loader (checked non-null), alive while the object stays loaded.
+            unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+        })
+    };
+    let (name, sym) = (text(info.dli_fname), text(info.dli_sname));
     let exe = std::env::current_exe().ok();
     match name {
         Some(n)

@@ -182,7 +182,8 @@ impl ShmTransport {
         )?;
         // SAFETY: `check` proved the range lies in our partition of the segment, a
         // MAP_SHARED mapping that lives as long as `self`; the rest is the caller's promise.
-        Ok(unsafe { crate::sys::alias::alias_shared(src, len, addr)? })
+        unsafe { crate::sys::alias::alias_shared(src, len, addr)? };
+        Ok(())
     }
 
     /// A second view of this PE's whole heap partition at an address aligned to `align` (a
