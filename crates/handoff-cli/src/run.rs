@@ -51,7 +51,8 @@ pub struct RunArgs {
     #[arg(long, default_value = "adaptive")]
     wait: String,
     /// Symmetric heap per PE, e.g. 64M (default: $SHMEM_SYMMETRIC_SIZE, else
-    /// $HANDOFF_HEAP_SIZE, else 256M bounded by the free shared memory per PE).
+    /// $HANDOFF_HEAP_SIZE, else 256M bounded by the free shared memory per PE), plus the
+    /// program's static data (handoff-shmem moves global variables into the heap).
     #[arg(long, value_name = "SIZE")]
     heap: Option<String>,
     /// The program and its arguments, after `--`.
@@ -131,50 +132,10 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
         .wait(wait)
         .program(&a.command[0])
         .args(&a.command[1..]);
-    if let Some(h) = heap_of(a)? {
+    if let Some(h) = crate::run_heap::heap_of(a.heap.as_deref(), a.n, &a.command[0])? {
         launch = launch.heap(h);
     }
     Ok(launch)
-}
-
-/// The default heap per PE of `handoff run`: large enough for the common OpenSHMEM
-/// benchmarks and test suites.
-pub const RUN_DEFAULT_HEAP: usize = 256 << 20;
-/// The least default heap worth starting with when memory is short.
-const RUN_MIN_HEAP: usize = 16 << 20;
-
-/// The heap per PE: `--heap`, else `SHMEM_SYMMETRIC_SIZE` (OpenSHMEM's variable), else
-/// `None` when `HANDOFF_HEAP_SIZE` is set (the launcher reads it), else
-/// [`RUN_DEFAULT_HEAP`] bounded by half the shared memory free per PE (the segment
-/// reserves its pages up front, so a PE never meets a SIGBUS on a full /dev/shm).
-fn heap_of(a: &RunArgs) -> Result<Option<usize>, Failure> {
-    let parse = |what: &str, text: &str| {
-        handoff::team::parse_size(text).map_err(|e| Failure::usage(format!("run: {what}: {e}")))
-    };
-    if let Some(h) = &a.heap {
-        return parse("--heap", h).map(Some);
-    }
-    if let Some(v) = std::env::var("SHMEM_SYMMETRIC_SIZE")
-        .ok()
-        .filter(|v| !v.trim().is_empty())
-    {
-        return parse("SHMEM_SYMMETRIC_SIZE", &v).map(Some);
-    }
-    if std::env::var_os(handoff::team::ENV_HEAP).is_some() {
-        return Ok(None);
-    }
-    let free = handoff::sys::mem::shm_available().unwrap_or(u64::MAX);
-    let per_pe = usize::try_from(free / 2 / a.n.max(1) as u64).unwrap_or(usize::MAX);
-    let heap = RUN_DEFAULT_HEAP.min(per_pe) >> 20 << 20;
-    if heap < RUN_MIN_HEAP {
-        return Err(Failure::usage(format!(
-            "run: not enough shared memory for a default heap: {free} bytes free in /dev/shm \
-             and memory for {} PEs; pass a smaller heap with --heap SIZE (or \
-             SHMEM_SYMMETRIC_SIZE), or free memory",
-            a.n
-        )));
-    }
-    Ok(Some(heap))
 }
 
 /// The failure for an error starting the team.

@@ -108,7 +108,7 @@ pub enum ShmemError {
     #[error(
         "the symmetric heap has no room for {requested} bytes ({free} of {heap} bytes free \
          in the largest block); start with a larger heap: `handoff run --heap SIZE` or \
-         HANDOFF_HEAP_SIZE"
+         SHMEM_SYMMETRIC_SIZE"
     )]
     HeapExhausted {
         /// Bytes asked for.
