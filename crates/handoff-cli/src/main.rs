@@ -21,6 +21,7 @@ mod common;
 mod mpi_bench;
 mod progress;
 mod run;
+mod run_heap;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -14,6 +14,7 @@
 //! | 3 | the launcher itself failed (creating the segment, waiting) |
 //! | 4 | a PE exited with a non-zero code (the line names the PE and the code) |
 //! | 5 | a PE was killed by a signal (the line names the PE and the signal) |
+//! | s | a PE ended the program with `shmem_global_exit(s)` (`Team::global_exit`; s modulo 256) |
 //! | 126 | the program exists but cannot be executed |
 //! | 127 | the program does not exist |
 
@@ -49,7 +50,9 @@ pub struct RunArgs {
     /// How PEs wait: spin, spin-yield, block or adaptive (default).
     #[arg(long, default_value = "adaptive")]
     wait: String,
-    /// Symmetric heap per PE, e.g. 64M (default: $HANDOFF_HEAP_SIZE or 64M).
+    /// Symmetric heap per PE, e.g. 64M (default: $SHMEM_SYMMETRIC_SIZE, else
+    /// $HANDOFF_HEAP_SIZE, else 256M bounded by the free shared memory per PE), plus the
+    /// program's static data (handoff-shmem moves global variables into the heap).
     #[arg(long, value_name = "SIZE")]
     heap: Option<String>,
     /// The program and its arguments, after `--`.
@@ -66,6 +69,13 @@ pub fn run(a: RunArgs) -> Result<u8, Failure> {
         .map_err(|e| failure(e, &a.command[0]))?
         .wait()
         .map_err(|e| Failure::runtime(format!("run: {e}")))?;
+    if let Some((r, status)) = report.global_exit.filter(|&(_, s)| s != 0) {
+        // shmem_global_exit(status): the program's own status, as other launchers return it.
+        return Err(Failure {
+            code: (status & 0xff) as u8,
+            message: format!("run: PE {r} ended the program with global exit status {status}"),
+        });
+    }
     match report.first_failure {
         None => Ok(0),
         Some(r) => {
@@ -122,8 +132,8 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
         .wait(wait)
         .program(&a.command[0])
         .args(&a.command[1..]);
-    if let Some(h) = &a.heap {
-        launch = launch.heap(handoff::team::parse_size(h).map_err(usage)?);
+    if let Some(h) = crate::run_heap::heap_of(a.heap.as_deref(), a.n, &a.command[0])? {
+        launch = launch.heap(h);
     }
     Ok(launch)
 }

@@ -27,10 +27,8 @@ pub enum ShmemError {
     Team(#[from] TeamError),
     /// An address that must be symmetric is not in the symmetric heap.
     #[error(
-        "{what} ({addr:#x}, {len} bytes) is not in the symmetric heap: handoff's OpenSHMEM \
-         supports only symmetric objects from shmem_malloc/shmem_calloc/shmem_align \
-         (symmetric static or global variables are not supported); allocate it with \
-         shmem_malloc"
+        "{what} ({addr:#x}, {len} bytes) is not in the symmetric heap nor in the program's \
+         static data: {why}"
     )]
     NotSymmetric {
         /// Which argument, e.g. `"dest"`.
@@ -39,6 +37,8 @@ pub enum ShmemError {
         addr: usize,
         /// Bytes accessed.
         len: usize,
+        /// What holds the address, or the usual causes.
+        why: String,
     },
     /// A null pointer where data is needed.
     #[error("{0} is NULL but {1} bytes are to be accessed; pass a valid address")]
@@ -104,7 +104,7 @@ pub enum ShmemError {
     #[error(
         "the symmetric heap has no room for {requested} bytes ({free} of {heap} bytes free \
          in the largest block); start with a larger heap: `handoff run --heap SIZE` or \
-         HANDOFF_HEAP_SIZE"
+         SHMEM_SYMMETRIC_SIZE"
     )]
     HeapExhausted {
         /// Bytes asked for.

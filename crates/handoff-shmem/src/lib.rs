@@ -7,8 +7,9 @@
 //! # Semantics on one node
 //!
 //! - Symmetric objects are `shmem_malloc`/`calloc`/`align`/`realloc` blocks of the team's
-//!   symmetric heap (`handoff run --heap SIZE`, default 64 MiB per PE). Symmetric static and
-//!   global variables are not supported: passing one is reported as "not in the symmetric heap".
+//!   symmetric heap (`handoff run --heap SIZE` or `SHMEM_SYMMETRIC_SIZE`, default 256 MiB per
+//!   PE bounded by the free memory) and the executable's global and static variables, which
+//!   `shmem_init` moves into the heap at their own addresses ([`symdata`]).
 //! - Puts and gets are copies between the PEs' partitions of one shared mapping, complete on
 //!   return (`_nbi` is the same call); `shmem_fence` is a Release fence and `shmem_quiet` a
 //!   `SeqCst` fence (the team's ordering rules); `shmem_ptr` returns a direct pointer to
@@ -49,6 +50,8 @@ pub mod ct;
 #[cfg(not(loom))]
 pub mod ctx;
 #[cfg(not(loom))]
+pub mod env;
+#[cfg(not(loom))]
 pub mod error;
 #[cfg(not(loom))]
 pub mod heap;
@@ -65,6 +68,8 @@ pub mod setup;
 pub mod signal;
 #[cfg(not(loom))]
 pub mod state;
+#[cfg(not(loom))]
+pub mod symdata;
 #[cfg(not(loom))]
 pub mod teams;
 #[cfg(not(loom))]

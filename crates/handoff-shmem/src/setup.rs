@@ -9,9 +9,11 @@ use std::sync::Mutex;
 
 use handoff::team::{Team, Transport};
 
+use crate::env;
 use crate::error::{Result, ShmemError};
 use crate::heap::{Allocator, MIN_ALIGN};
 use crate::state::{self, entry, entry_bare, kind, State, INTERNAL};
+use crate::symdata::{self, DataMap};
 
 /// `SHMEM_THREAD_SINGLE` and `SHMEM_THREAD_MULTIPLE` (shmem.h).
 const THREAD_SINGLE: c_int = 0;
@@ -29,32 +31,64 @@ fn init() -> Result<()> {
         e => ShmemError::Team(e),
     })?;
     let (rank, npes) = (team.rank(), team.size());
-    // The whole free heap, less the team's alignment padding, becomes this layer's region.
+    env::check_heap(team.heap_len())?;
+    let page = handoff::sys::page_size();
+    let data = symdata::find();
+    let data_len = DataMap::bytes(&data);
+    // The whole free heap, less the team's alignment padding, becomes this layer's region:
+    // the internal block, the program's static data (from the next page), then the
+    // allocator's blocks.
     let region = team.heap_free().saturating_sub(MIN_ALIGN * 2) / MIN_ALIGN * MIN_ALIGN;
-    if region < INTERNAL + MIN_ALIGN {
+    let need = INTERNAL + page + data_len + MIN_ALIGN;
+    if region < need {
         return Err(ShmemError::Invalid(format!(
-            "the symmetric heap ({} bytes) is too small; start with `handoff run --heap 1M` or more",
+            "the symmetric heap ({} bytes per PE) is too small: the program's static data \
+             takes {data_len} bytes of it and the heap needs {need} bytes at least; start \
+             with a larger heap (`handoff run --heap SIZE` or SHMEM_SYMMETRIC_SIZE)",
             team.heap_len()
         )));
     }
     let sym = team.alloc::<u8>(region)?;
     let internal = sym.heap_offset();
-    let heap = team.transport().local_heap();
+    let seg_heap = team.transport().local_heap();
+    if !(seg_heap as usize).is_multiple_of(page) {
+        return Err(ShmemError::Invalid(format!(
+            "the heap partition at {seg_heap:p} is not page aligned (a team segment layout \
+             this library does not know)"
+        )));
+    }
+    let align = team.heap_len().next_power_of_two().clamp(page, 1 << 30);
+    let heap = team.transport().local_view_aligned(align)?;
+    let data_off = (internal + INTERNAL).next_multiple_of(page);
+    let alloc_base = data_off + data_len;
     let st = State {
         rank,
         npes,
         heap,
+        seg_heap,
+        data: DataMap::default(),
         heap_len: team.heap_len(),
         stride: None,
         internal,
-        alloc: Mutex::new(Allocator::new(internal + INTERNAL, region - INTERNAL)),
+        alloc: Mutex::new(Allocator::new(alloc_base, internal + region - alloc_base)),
         agreements: AtomicU64::new(0),
         any_start: AtomicUsize::new(0),
         counters: Mutex::new(Vec::new()),
         team,
     };
+    // Every PE must lay its heap out alike: the same static data size (the same program).
+    st.agree(kind::DATA, data_len as u64)?;
+    // SAFETY: shmem_init runs before the program starts threads (documented in the crate
+    // README and `symdata`); `seg_heap` is our partition in the segment and
+    // `data_off..alloc_base` lies in the region allocated above.
+    let data = unsafe { DataMap::install(st.x(), seg_heap, data, data_off)? };
+    // Nobody may put into our static data before it moved: `verify_stride`'s barriers order
+    // every PE's move before any PE returns from shmem_init.
+    let st = State { data, ..st };
     let stride = verify_stride(&st)?;
-    state::install(State { stride, ..st });
+    let st = State { stride, ..st };
+    env::report_at_init(&st);
+    state::install(st);
     Ok(())
 }
 
@@ -69,7 +103,7 @@ fn verify_stride(st: &State) -> Result<Option<isize>> {
     let end = (remote_addr(st, stride, st.npes - 1, 0) as usize).wrapping_add(st.heap_len);
     // Every computed partition must lie in the one mapping that holds ours (the segment),
     // so reading through a computed address can never fault, even if the layout changed.
-    let mapped = mapping_of(st.heap as usize).is_some_and(|(lo, hi)| first >= lo && end <= hi);
+    let mapped = mapping_of(st.seg_heap as usize).is_some_and(|(lo, hi)| first >= lo && end <= hi);
     let token =
         |r: usize| 0x5eed_0000_0000_0000u64 ^ ((r as u64) << 20) ^ u64::from(std::process::id());
     let probe = crate::state::COLLECT_AT;
@@ -105,7 +139,7 @@ fn mapping_of(addr: usize) -> Option<(usize, usize)> {
 }
 
 fn remote_addr(st: &State, stride: isize, pe: usize, offset: usize) -> *mut u8 {
-    st.heap
+    st.seg_heap
         .wrapping_offset((pe as isize - st.rank as isize) * stride)
         .wrapping_add(offset)
 }
@@ -158,12 +192,17 @@ pub extern "C" fn shmem_finalize() {
     })
 }
 
-/// `shmem_global_exit`: ends every PE of the program with `status`.
+/// `shmem_global_exit`: ends every PE of the program; the launcher (`handoff run`) exits
+/// with `status`. The other PEs are stopped where they are, without an error line.
 #[no_mangle]
 pub extern "C" fn shmem_global_exit(status: c_int) {
-    // Leaving without finalize makes every other PE's wait fail and the launcher end the
-    // team; its exit line names this PE and the status.
-    state::exit_team(status)
+    if let Some(st) = state::take() {
+        st.x().global_exit(status);
+        // The transport no longer marks this PE as gone in error on drop.
+        drop(st);
+    }
+    // exit (not _exit): the program's stdio buffers are flushed, as a normal exit does.
+    std::process::exit(status)
 }
 
 /// `shmem_my_pe`.

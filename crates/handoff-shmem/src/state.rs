@@ -36,8 +36,15 @@ pub struct State {
     pub team: Team,
     pub rank: usize,
     pub npes: usize,
-    /// Address of this PE's heap partition.
+    /// Address of this PE's heap partition as the program sees it: a view of the partition
+    /// aligned to the heap's size rounded up to a power of two (at most 1 GiB), so that
+    /// `shmem_align` offsets are absolutely aligned addresses on every PE.
     pub heap: *mut u8,
+    /// Address of this PE's partition in the team segment (where the peers' partitions lie
+    /// at fixed distances: `shmem_ptr`).
+    pub seg_heap: *mut u8,
+    /// The executable's static data, moved into the heap (`symdata`).
+    pub data: crate::symdata::DataMap,
     /// The partition's length.
     pub heap_len: usize,
     /// Byte distance between two PEs' partitions in this process's mapping, when `shmem_ptr`
@@ -174,11 +181,22 @@ pub fn fail(name: &str, err: &ShmemError) -> ! {
     let who = current()
         .map(|p| unsafe { (*p).rank })
         .or_else(|| std::env::var(handoff::team::ENV_RANK).ok()?.parse().ok());
-    match who {
-        Some(r) => eprintln!("handoff-shmem: PE {r}: {name}: {err}"),
-        None => eprintln!("handoff-shmem: {name}: {err}"),
-    }
+    let line = match who {
+        Some(r) => format!("handoff-shmem: PE {r}: {name}: {err}\n"),
+        None => format!("handoff-shmem: {name}: {err}\n"),
+    };
+    write_line(&line);
     exit_team(EXIT_ERROR)
+}
+
+/// Writes `line` to stderr in one `write(2)` call, so that lines of several PEs sharing
+/// the terminal or a pipe never interleave mid-line (`eprintln!` may split a line into
+/// several writes; a pipe keeps one write of at most `PIPE_BUF` bytes whole).
+pub fn write_line(line: &str) {
+    let b = line.as_bytes();
+    // SAFETY: writes `b.len()` bytes of a live buffer to fd 2; a short or failed write of a
+    // diagnostic has no remedy (retrying the rest would split the line anyway).
+    let _ = unsafe { libc::write(2, b.as_ptr().cast(), b.len()) };
 }
 
 /// Ends this PE with `code`, leaving the team first (unless it finalized): the other PEs'
@@ -191,7 +209,8 @@ pub fn exit_team(code: i32) -> ! {
 
 impl State {
     /// The partition offset of `len` bytes at `addr`, checked to lie in the symmetric
-    /// heap region handed out by the allocator.
+    /// heap region handed out by the allocator or in the executable's static data (which
+    /// lives in the heap too: `region + (addr - start)`, see [`crate::symdata`]).
     #[inline]
     pub fn offset(&self, addr: *const u8, len: usize, what: &'static str) -> Result<usize> {
         let a = addr as usize;
@@ -201,7 +220,15 @@ impl State {
             Some(end) if a >= lo && end <= hi => Ok(a - self.heap as usize),
             _ if addr.is_null() && len > 0 => Err(ShmemError::Null(what, len)),
             _ if addr.is_null() => Ok(self.internal + INTERNAL),
-            _ => Err(ShmemError::NotSymmetric { what, addr: a, len }),
+            _ => self
+                .data
+                .offset(a, len)
+                .ok_or_else(|| ShmemError::NotSymmetric {
+                    what,
+                    addr: a,
+                    len,
+                    why: crate::symdata::whose(a),
+                }),
         }
     }
 
@@ -333,6 +360,7 @@ pub mod kind {
     pub const CT_CREATE: u64 = 3;
     pub const CT_FREE: u64 = 4;
     pub const REALLOC: u64 = 5;
+    pub const DATA: u64 = 6;
 }
 
 fn describe(kind: u64, value: u64) -> String {
@@ -348,6 +376,7 @@ fn describe(kind: u64, value: u64) -> String {
         kind::CT_CREATE => "shmemx_ct_create".into(),
         kind::CT_FREE => format!("shmemx_ct_free of counter {value}"),
         kind::REALLOC => format!("shmem_realloc to {value} bytes"),
+        kind::DATA => format!("shmem_init with {value} bytes of static data (another program?)"),
         _ => format!("collective {kind} ({value})"),
     }
 }

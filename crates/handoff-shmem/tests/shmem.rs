@@ -39,32 +39,52 @@ fn work_dir() -> PathBuf {
 
 static BUILD: Mutex<()> = Mutex::new(());
 
-/// Compiles `tests/c/NAME.c` with `bin/oshcc` (once per test binary run).
+/// Compiles `tests/c/NAME.c` (or `NAME.cpp`) with `bin/oshcc` (once per test binary run).
 fn build(name: &str) -> PathBuf {
+    let c = format!("{name}.c");
+    let file = if crate_dir().join("tests/c").join(&c).exists() {
+        c
+    } else {
+        format!("{name}.cpp")
+    };
+    build_with(name, &file, "", &[], &[])
+}
+
+/// Compiles `tests/c/FILE` with `bin/oshcc` and `flags` (and `env`, e.g. `CC=c++`,
+/// `OSHCC_STATIC=1`) into a program named after `name` and `variant` (once per run).
+fn build_with(
+    name: &str,
+    file: &str,
+    variant: &str,
+    flags: &[&str],
+    env: &[(&str, &str)],
+) -> PathBuf {
     let _g = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-    let out = work_dir().join(format!("{name}-{}", std::process::id()));
+    let out = work_dir().join(format!("{name}{variant}-{}", std::process::id()));
     if out.exists() {
         return out;
     }
-    // NAME.c is C11; NAME.cpp is C++ (CC=c++ picks the compiler, as for any oshcc).
-    let c = crate_dir().join("tests/c").join(format!("{name}.c"));
-    let (src, cc, std) = if c.exists() {
-        (c, "cc", "-std=c11")
+    let src = crate_dir().join("tests/c").join(file);
+    // FILE.c is C11; anything else is C++ (CC=c++ picks the compiler, as for any oshcc).
+    let (std, cc) = if file.ends_with(".c") {
+        ("-std=c11", "cc")
     } else {
-        let cpp = crate_dir().join("tests/c").join(format!("{name}.cpp"));
-        (cpp, "c++", "-std=c++17")
+        ("-std=c++17", "c++")
     };
     let o = Command::new(crate_dir().join("bin/oshcc"))
         .env("HANDOFF_SHMEM_LIBDIR", lib_dir())
         .env("CC", cc)
-        .args([std, "-O1", "-Wall", "-Wextra", "-Werror", "-pthread", "-o"])
+        .envs(env.iter().copied())
+        .args([std, "-O1", "-Wall", "-Wextra", "-Werror", "-pthread"])
+        .args(flags)
+        .arg("-o")
         .arg(&out)
         .arg(&src)
         .output()
         .expect("run bin/oshcc (needs a C compiler, `cc`)");
     assert!(
         o.status.success(),
-        "oshcc {name}.c failed:\n{}",
+        "oshcc {file} {flags:?} failed:\n{}",
         String::from_utf8_lossy(&o.stderr)
     );
     out
@@ -87,6 +107,11 @@ static RUNS: AtomicUsize = AtomicUsize::new(0);
 
 /// Runs `prog ARGS` as a team of `n` PEs (a 60 s watchdog ends a hung team).
 fn run(prog: &Path, n: usize, args: &[&str], wait: Wait) -> Outcome {
+    run_env(prog, n, args, wait, &[])
+}
+
+/// [`run`] with `env` added to every PE's environment.
+fn run_env(prog: &Path, n: usize, args: &[&str], wait: Wait, env: &[(&str, &str)]) -> Outcome {
     let dir = work_dir().join(format!(
         "run-{}-{}",
         std::process::id(),
@@ -101,7 +126,11 @@ fn run(prog: &Path, n: usize, args: &[&str], wait: Wait) -> Outcome {
         prog.display().to_string(),
     ];
     argv.extend(args.iter().map(|s| s.to_string()));
-    let report = Launch::new(n)
+    let mut launch = Launch::new(n);
+    for (k, v) in env {
+        launch = launch.env(k, v);
+    }
+    let report = launch
         .program("/bin/sh")
         .args(argv)
         .env("SHMEM_TEST_OUT", &dir)
@@ -124,9 +153,13 @@ fn run(prog: &Path, n: usize, args: &[&str], wait: Wait) -> Outcome {
 
 /// Runs a test program on 1, 2 and 4 PEs; every PE must succeed and PE 0 print `OK NAME`.
 fn passes(name: &str) {
-    let prog = build(name);
+    passes_prog(name, &build(name));
+}
+
+/// [`passes`] for a program built by [`build_with`].
+fn passes_prog(name: &str, prog: &Path) {
     for n in [1, 2, 4] {
-        let o = run(&prog, n, &[], Wait::ADAPTIVE);
+        let o = run(prog, n, &[], Wait::ADAPTIVE);
         assert!(
             o.report.success(),
             "{name} on {n} PEs: {:?}\nstderr:\n{}",
@@ -139,6 +172,45 @@ fn passes(name: &str) {
             o.out[0]
         );
     }
+}
+
+#[test]
+fn static_and_global_variables_are_symmetric_pie() {
+    passes("symdata");
+}
+
+#[test]
+fn static_and_global_variables_are_symmetric_non_pie() {
+    passes_prog(
+        "symdata",
+        &build_with("symdata", "symdata.c", "-nopie", &["-no-pie"], &[]),
+    );
+}
+
+#[test]
+fn static_and_global_variables_are_symmetric_with_the_static_library() {
+    let prog = build_with(
+        "symdata",
+        "symdata.c",
+        "-static",
+        &[],
+        &[("OSHCC_STATIC", "1")],
+    );
+    passes_prog("symdata", &prog);
+    let prog = build_with(
+        "symdata",
+        "symdata.c",
+        "-static-nopie",
+        &["-no-pie"],
+        &[("OSHCC_STATIC", "1")],
+    );
+    passes_prog("symdata", &prog);
+}
+
+#[test]
+fn cxx_globals_static_members_and_constructed_objects_are_symmetric() {
+    let prog = build_with("symdata_cxx", "symdata_cxx.cpp", "", &[], &[("CC", "c++")]);
+    passes_prog("symdata_cxx", &prog);
 }
 
 #[test]
@@ -211,12 +283,13 @@ fn misuse(case: &str, n: usize, pe: usize, call: &str, text: &str) {
 #[test]
 fn misuse_is_reported_naming_the_call() {
     misuse(
-        "static",
+        "local",
         2,
         0,
         "shmem_long_put",
-        "not in the symmetric heap",
+        "not in the symmetric heap nor in the program's static data",
     );
+    misuse("shlib", 2, 0, "shmem_long_put", "is in shared library /");
     misuse("pe", 2, 0, "shmem_long_put", "PE 2 does not exist");
     misuse("cmp", 2, 0, "shmem_long_wait_until", "comparison 99");
     misuse("sigop", 2, 0, "shmem_putmem_signal", "signal operation 7");
@@ -285,14 +358,159 @@ fn a_failed_pe_ends_the_team_and_names_itself_to_the_others() {
 
 #[test]
 fn global_exit_ends_every_pe_with_its_status() {
-    let o = run(&build("misuse"), 2, &["exit"], Wait::ADAPTIVE);
+    let o = run(&build("misuse"), 4, &["exit"], Wait::ADAPTIVE);
     assert_eq!(
         o.report.exits[0].status,
         PeStatus::Exited(7),
         "{:?}",
         o.report.exits
     );
-    assert_ne!(o.report.exits[1].status, PeStatus::Exited(0));
+    // The launcher knows it was a global exit (`handoff run` exits with its status).
+    assert_eq!(o.report.global_exit, Some((0, 7)), "{:?}", o.report);
+    assert_eq!(o.report.first_failure, Some(0));
+    for r in 1..4 {
+        assert_ne!(o.report.exits[r].status, PeStatus::Exited(0));
+        assert!(
+            o.err[r].is_empty(),
+            "PE {r} printed after the global exit:\n{}",
+            o.err[r]
+        );
+    }
+}
+
+#[test]
+fn shmem_version_info_and_debug_print_at_init() {
+    let prog = build("rma");
+    let o = run_env(&prog, 2, &[], Wait::ADAPTIVE, &[("SHMEM_VERSION", "1")]);
+    assert!(o.report.success(), "{}", o.all_err());
+    assert!(
+        o.err[0].starts_with("handoff OpenSHMEM 1.5 (handoff-shmem "),
+        "{}",
+        o.err[0]
+    );
+    assert!(
+        o.err[1].is_empty(),
+        "only PE 0 prints the version: {}",
+        o.err[1]
+    );
+    let o = run_env(&prog, 2, &[], Wait::ADAPTIVE, &[("SHMEM_INFO", "1")]);
+    assert!(o.report.success(), "{}", o.all_err());
+    assert!(
+        o.err[0].contains("symmetric heap 16777216 bytes per PE")
+            && o.err[0].contains("SHMEM_SYMMETRIC_SIZE")
+            && o.err[0].contains("SHMEM_DEBUG"),
+        "{}",
+        o.err[0]
+    );
+    let o = run_env(&prog, 2, &[], Wait::ADAPTIVE, &[("SHMEM_DEBUG", "1")]);
+    assert!(o.report.success(), "{}", o.all_err());
+    for r in 0..2 {
+        assert!(
+            o.err[r].contains(&format!("handoff-shmem: PE {r}: debug: heap "))
+                && o.err[r].contains("static data 0x"),
+            "{}",
+            o.err[r]
+        );
+    }
+    let o = run_env(&prog, 2, &[], Wait::ADAPTIVE, &[("SHMEM_DEBUG", "0")]);
+    assert!(o.err.iter().all(|e| e.is_empty()), "{}", o.all_err());
+}
+
+#[test]
+fn shmem_symmetric_size_above_the_teams_heap_is_an_error() {
+    let prog = build("rma");
+    let o = run_env(
+        &prog,
+        2,
+        &[],
+        Wait::ADAPTIVE,
+        &[("SHMEM_SYMMETRIC_SIZE", "1G")],
+    );
+    assert!(!o.report.success());
+    assert!(
+        o.err[0].contains("shmem_init: SHMEM_SYMMETRIC_SIZE asks for 1073741824 bytes"),
+        "{}",
+        o.all_err()
+    );
+    let o = run_env(
+        &prog,
+        2,
+        &[],
+        Wait::ADAPTIVE,
+        &[("SHMEM_SYMMETRIC_SIZE", "8M")],
+    );
+    assert!(o.report.success(), "{}", o.all_err());
+    let o = run_env(
+        &prog,
+        1,
+        &[],
+        Wait::ADAPTIVE,
+        &[("SHMEM_SYMMETRIC_SIZE", "lots")],
+    );
+    assert!(
+        o.err[0].contains("SHMEM_SYMMETRIC_SIZE=\"lots\""),
+        "{}",
+        o.err[0]
+    );
+}
+
+#[test]
+fn an_error_line_is_written_in_one_write_call() {
+    // strace shows each write(2): lines that several PEs write at once interleave only if
+    // one is split into several writes.
+    let Some(strace) = Command::new("sh")
+        .args(["-c", "command -v strace"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    else {
+        eprintln!("SKIP: an_error_line_is_written_in_one_write_call: strace is not installed");
+        return;
+    };
+    let dir = work_dir().join(format!("strace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("trace");
+    let prog = build("misuse");
+    let args = [
+        "-f",
+        "-ff",
+        "-e",
+        "trace=write",
+        "-s",
+        "4096",
+        "-o",
+        trace.to_str().unwrap(),
+        prog.to_str().unwrap(),
+        "pe",
+    ];
+    let o = run(Path::new(&strace), 2, &args, Wait::ADAPTIVE);
+    assert!(!o.report.success());
+    let mut lines = Vec::new();
+    for f in std::fs::read_dir(&dir).unwrap() {
+        let text = std::fs::read_to_string(f.unwrap().path()).unwrap();
+        lines.extend(
+            text.lines()
+                .filter(|l| l.starts_with("write(2,"))
+                .map(str::to_string),
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let ours: Vec<_> = lines
+        .iter()
+        .filter(|l| l.contains("handoff-shmem"))
+        .collect();
+    assert!(
+        ours.iter()
+            .any(|l| l.contains("handoff-shmem: PE 0: shmem_long_put: PE 2 does not exist")),
+        "no error line of PE 0 among the writes to stderr: {lines:#?}"
+    );
+    for l in &ours {
+        assert!(
+            l.starts_with("write(2, \"handoff-shmem: ") && l.contains("\\n\", "),
+            "an error line split over several writes: {lines:#?}"
+        );
+    }
 }
 
 #[test]

@@ -1,9 +1,11 @@
 /* Misuse, one per argv[1]: each must end the program with one line
  * naming the call (checked by tests/shmem.rs), never run on silently. PE 0 misbehaves unless
  * the case says otherwise; the other PEs wait in a barrier (which then fails). */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdint.h>
+#include <dlfcn.h>
 #include <string.h>
 #include <stdio.h>
 
@@ -23,13 +25,18 @@ int main(int argc, char **argv) {
     if (!strcmp(c, "ctxpe")) shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, NULL, 0, &alone);
     if (me == 0) {
         long v = 1;
-        if (!strcmp(c, "static")) shmem_long_put(&global_var, &v, 1, n - 1);
+        if (!strcmp(c, "local")) shmem_long_put(&v, &v, 1, n - 1); /* a stack variable */
+        else if (!strcmp(c, "shlib")) {
+            /* a variable of a shared library (libc's optopt, not copied into the program) */
+            long *theirs = dlsym(RTLD_DEFAULT, "optopt");
+            shmem_long_put(theirs, &v, 1, n - 1);
+        }
         else if (!strcmp(c, "pe")) shmem_long_put(sym, &v, 1, n);
         else if (!strcmp(c, "cmp")) shmem_long_wait_until(sym, 99, 0);
         else if (!strcmp(c, "sigop")) shmem_putmem_signal(sym, &v, 8, (uint64_t *)sym, 1, 7, 0);
         else if (!strcmp(c, "misaligned")) shmem_long_atomic_add((long *)(bytes + 1), 1, 0);
         else if (!strcmp(c, "bounds")) shmem_putmem(bytes, &v, (size_t)1 << 40, 0);
-        else if (!strcmp(c, "free")) shmem_free(&global_var);
+        else if (!strcmp(c, "free")) shmem_free(&global_var); /* symmetric, not allocated */
         else if (!strcmp(c, "team")) shmem_team_sync(SHMEM_TEAM_INVALID);
         else if (!strcmp(c, "ctx")) shmem_ctx_long_p(SHMEM_CTX_INVALID, sym, 1, 0);
         else if (!strcmp(c, "ctxpe")) {

@@ -7,7 +7,7 @@
 #include "check.h"
 
 #define N 1000
-static int global_var; /* not symmetric: only used to check shmem_addr_accessible */
+static int global_var; /* symmetric (OpenSHMEM 1.5 §3): a static variable */
 
 static long val(int pe, int i) { return 1000L * pe + i; }
 
@@ -119,9 +119,12 @@ int main(void) {
     CHECK(rp != NULL, "shmem_ptr");
     CHECK(rp[7] == val(me, 7), "shmem_ptr load %ld", rp[7]);
     CHECK(shmem_ptr(l, me) == l, "shmem_ptr self");
-    CHECK(shmem_ptr(&global_var, right) == NULL, "shmem_ptr of a non-symmetric object");
+    int on_stack = 0;
+    CHECK(shmem_ptr(&on_stack, right) == NULL, "shmem_ptr of a non-symmetric object");
+    CHECK(shmem_ptr(&global_var, right) != NULL, "shmem_ptr of a static variable");
     CHECK(shmem_addr_accessible(l, right) == 1, "addr_accessible");
-    CHECK(shmem_addr_accessible(&global_var, right) == 0, "static not accessible");
+    CHECK(shmem_addr_accessible(&on_stack, right) == 0, "a local is not accessible");
+    CHECK(shmem_addr_accessible(&global_var, right) == 1, "a static is accessible");
     CHECK(shmem_pe_accessible(n - 1) == 1 && shmem_pe_accessible(n) == 0, "pe_accessible");
 
     /* fence orders a put before the flag; the flag wakes the waiter (shmem_p rings) */

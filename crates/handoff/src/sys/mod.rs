@@ -8,6 +8,8 @@
 //! crate-private. Linux first: elsewhere the functions here return [`Error::Unsupported`].
 
 pub mod affinity;
+#[cfg(not(loom))] // only the team segment (not built under loom) uses views
+pub(crate) mod alias;
 mod cpulist;
 pub mod deadline;
 mod error;

@@ -113,8 +113,12 @@ pub struct PeExit {
 pub struct TeamReport {
     /// Each PE's end, by rank.
     pub exits: Vec<PeExit>,
-    /// The rank of the first PE seen failing, if any.
+    /// The rank of the first PE seen failing, if any (after a global exit: the PE that
+    /// asked for it if its status is not 0, else none).
     pub first_failure: Option<usize>,
+    /// `(rank, status)` of the PE that ended the whole team with a status (OpenSHMEM's
+    /// `shmem_global_exit`, [`ShmTransport::global_exit`](super::ShmTransport::global_exit)).
+    pub global_exit: Option<(usize, i32)>,
 }
 
 impl TeamReport {
@@ -301,6 +305,7 @@ impl Launch {
                 _pad: 0,
                 launcher_start: me.start_time,
                 first_gone: crate::atomic::AtomicU32::new(0),
+                global_exit: crate::atomic::AtomicU64::new(0),
             });
         }
         seg.publish_ready();
@@ -471,6 +476,18 @@ impl Running {
             }
             std::thread::sleep(Duration::from_millis(1));
         }
+        // Acquire: pairs with the Release CAS in `ShmTransport::global_exit`.
+        let word = self
+            .seg
+            .get::<TeamHeader>(0)
+            .map_or(0, |h| h.global_exit.load(crate::atomic::Ordering::Acquire));
+        let global_exit = (word >> 32)
+            .checked_sub(1)
+            .map(|r| (r as usize, word as u32 as i32));
+        if let Some((r, status)) = global_exit {
+            // The other PEs were ended by the caller: not failures of their own.
+            first_failure = (status != 0).then_some(r);
+        }
         let exits = (0..n)
             .map(|r| PeExit {
                 rank: r,
@@ -481,6 +498,7 @@ impl Running {
         Ok(TeamReport {
             exits,
             first_failure,
+            global_exit,
         })
     }
 }

@@ -53,9 +53,13 @@ pub(super) struct TeamHeader {
     /// that leaves or by the first PE that notices a death, so every survivor names the
     /// same PE (the cause) rather than whichever survivor exited first after it.
     pub first_gone: AtomicU32,
+    /// A whole-program exit (`Team::global_exit`): `(rank + 1) << 32 | status as u32` of the
+    /// first PE that asked for it, 0 if none; set once by a CAS, read by the launcher, whose
+    /// exit status it then is.
+    pub global_exit: AtomicU64,
 }
 
-// SAFETY: repr(C) integers and one atomic, no pointers, all-zero valid (and rejected by the
+// SAFETY: repr(C) integers and two atomics, no pointers, all-zero valid (and rejected by the
 // magic); the plain fields are written before the segment is published, read-only after.
 unsafe impl ShmSafe for TeamHeader {}
 

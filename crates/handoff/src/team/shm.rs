@@ -161,6 +161,47 @@ impl ShmTransport {
         Ok(t)
     }
 
+    /// Maps `len` bytes of this PE's own heap partition, from heap offset `offset`, at
+    /// address `addr` as well (a second view of the same shared pages: what is stored
+    /// through one address is read through the other and by every PE's `get`), replacing
+    /// whatever `addr` held. handoff-shmem puts a program's static data into the heap this way.
+    ///
+    /// # Safety
+    /// `offset`, `len` and `addr` are page aligned (checked); the old contents of
+    /// `[addr, addr + len)` are lost, so the caller copied what it keeps into the partition
+    /// first; no Rust reference points into that range and no other thread touches it
+    /// during the call.
+    pub unsafe fn map_local_at(
+        &self,
+        offset: usize,
+        len: usize,
+        addr: *mut u8,
+    ) -> Result<(), TeamError> {
+        let src = self.check(
+            self.rank,
+            offset,
+            len,
+            crate::sys::page_size(),
+            "map_local_at",
+        )?;
+        // SAFETY: `check` proved the range lies in our partition of the segment, a
+        // MAP_SHARED mapping that lives as long as `self`; the rest is the caller's promise.
+        unsafe { crate::sys::alias::alias_shared(src, len, addr)? };
+        Ok(())
+    }
+
+    /// A second view of this PE's whole heap partition at an address aligned to `align` (a
+    /// power of two, at least a page), so offsets aligned to `align` are aligned addresses
+    /// in that view on every PE. The view stays mapped until the process ends.
+    pub fn local_view_aligned(&self, align: usize) -> Result<*mut u8, TeamError> {
+        let dst = crate::sys::alias::reserve_aligned(self.heap_stride, align)?;
+        // SAFETY: the partition is `heap_stride` page-aligned bytes of the MAP_SHARED
+        // segment (page aligned payload, page aligned heap offset and stride); `dst` is a
+        // fresh reservation of that length that nothing references.
+        unsafe { crate::sys::alias::alias_shared(self.heap(self.rank), self.heap_stride, dst)? };
+        Ok(dst)
+    }
+
     fn ctrl(&self, rank: usize) -> &PeCtrl {
         // SAFETY: rank < size (callers check); `join` validated that size control blocks
         // from ctrl_offset lie in the payload; the offset is 128-byte aligned in a page
@@ -290,6 +331,29 @@ impl ShmTransport {
 
     fn rank_of(&self, pid: u32) -> Option<usize> {
         (0..self.size).find(|&r| self.ctrl(r).pid.get().is_some_and(|p| p.pid == pid))
+    }
+
+    /// Ends the whole team with `status` (OpenSHMEM's `shmem_global_exit`): records the
+    /// status for the launcher (which then exits with it), then ends every other PE at once
+    /// (`SIGKILL`: they stop where they are, without reporting this PE as gone), and marks
+    /// this PE as not leaving in error. The caller then exits the process with `status`.
+    pub fn global_exit(&self, status: i32) {
+        let word = ((self.rank as u64 + 1) << 32) | u64::from(status as u32);
+        // Release: pairs with the Acquire load in `Running::wait` (the launcher reads it
+        // after reaping the PEs). A second caller keeps the first record.
+        let _ = self.header().global_exit.compare_exchange(
+            0,
+            word,
+            Ordering::Release,
+            Ordering::Relaxed,
+        );
+        for r in (0..self.size).filter(|&r| r != self.rank) {
+            if let Some(id) = self.ctrl(r).pid.get() {
+                // A PE already gone (ESRCH) needs nothing.
+                let _ = id.kill(crate::sys::proc::Signal::KILL);
+            }
+        }
+        self.finished.set(true);
     }
 
     /// The segment's name (for the launcher's and tests' messages).

@@ -1,0 +1,110 @@
+//! The OpenSHMEM environment variables (1.5 §9): `SHMEM_SYMMETRIC_SIZE` (the symmetric heap
+//! per PE: `handoff run` starts the team with it when `--heap` is not given, and each PE
+//! checks the team's heap holds it), `SHMEM_INFO` (PE 0 prints the library's settings and
+//! variables at `shmem_init`), `SHMEM_VERSION` (PE 0 prints the library version at
+//! `shmem_init`) and `SHMEM_DEBUG` (each PE prints debug lines: its heap and static data
+//! layout). A variable counts as set unless it is empty or `0`.
+
+use crate::error::{Result, ShmemError};
+use crate::state::{write_line, State};
+
+/// `SHMEM_SYMMETRIC_SIZE`.
+pub const SYMMETRIC_SIZE: &str = "SHMEM_SYMMETRIC_SIZE";
+/// `SHMEM_INFO`.
+pub const INFO: &str = "SHMEM_INFO";
+/// `SHMEM_VERSION`.
+pub const VERSION: &str = "SHMEM_VERSION";
+/// `SHMEM_DEBUG`.
+pub const DEBUG: &str = "SHMEM_DEBUG";
+
+/// The library's name and version, as `SHMEM_VERSION` prints it.
+pub fn version_line() -> String {
+    format!(
+        "handoff OpenSHMEM 1.5 (handoff-shmem {})",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// Whether the flag variable `var` is set (not empty, not `0`).
+pub fn flag(var: &str) -> bool {
+    std::env::var(var).is_ok_and(|v| !v.trim().is_empty() && v.trim() != "0")
+}
+
+/// `SHMEM_SYMMETRIC_SIZE` in bytes, if set; the spec's syntax: a number with an optional
+/// K, M or G suffix (powers of 1024).
+pub fn symmetric_size() -> Result<Option<usize>> {
+    match std::env::var(SYMMETRIC_SIZE) {
+        Ok(v) if !v.trim().is_empty() => handoff::team::parse_size(&v)
+            .map(Some)
+            .map_err(|e| ShmemError::Invalid(format!("{SYMMETRIC_SIZE}={v:?}: {e}"))),
+        _ => Ok(None),
+    }
+}
+
+/// Checks at `shmem_init` that the team's heap holds `SHMEM_SYMMETRIC_SIZE` (the launcher
+/// sizes the heap by it unless `--heap` said otherwise).
+pub fn check_heap(heap_len: usize) -> Result<()> {
+    match symmetric_size()? {
+        Some(want) if want > heap_len => Err(ShmemError::Invalid(format!(
+            "{SYMMETRIC_SIZE} asks for {want} bytes of symmetric heap but the team was \
+             started with {heap_len} bytes per PE; start it with `handoff run --heap {want}` \
+             (or without --heap: `handoff run` then uses {SYMMETRIC_SIZE})"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Prints what `SHMEM_VERSION`, `SHMEM_INFO` and `SHMEM_DEBUG` ask for, once `st` is ready.
+pub fn report_at_init(st: &State) {
+    if st.rank == 0 && (flag(VERSION) || flag(INFO)) {
+        write_line(&format!("{}\n", version_line()));
+    }
+    if st.rank == 0 && flag(INFO) {
+        let data = crate::symdata::DataMap::bytes(st.data.ranges());
+        let alloc = st.alloc.borrow();
+        let text = format!(
+            "handoff-shmem: {npes} PEs; symmetric heap {heap} bytes per PE ({free} for \
+             shmem_malloc, {data} for the program's static data); threads: \
+             SHMEM_THREAD_FUNNELED\n\
+             handoff-shmem: environment variables:\n  \
+             {SYMMETRIC_SIZE}  symmetric heap per PE (bytes, or with K/M/G); read by \
+             `handoff run` when --heap is not given ({size})\n  \
+             {INFO}  print this at shmem_init (PE 0)\n  \
+             {VERSION}  print the library version at shmem_init (PE 0)\n  \
+             {DEBUG}  print each PE's heap and static data layout at shmem_init ({debug})\n  \
+             HANDOFF_HEAP_SIZE  the launcher's heap size when neither --heap nor \
+             {SYMMETRIC_SIZE} is set\n",
+            npes = st.npes,
+            heap = st.heap_len,
+            free = alloc.len(),
+            size = std::env::var(SYMMETRIC_SIZE).unwrap_or_else(|_| "not set".into()),
+            debug = if flag(DEBUG) { "on" } else { "off" },
+        );
+        write_line(&text);
+    }
+    if flag(DEBUG) {
+        let ranges: Vec<String> = st
+            .data
+            .ranges()
+            .iter()
+            .map(|r| format!("{:#x}..{:#x} at heap offset {:#x}", r.start, r.end, r.off))
+            .collect();
+        write_line(&format!(
+            "handoff-shmem: PE {}: debug: heap {:p} ({} bytes; segment view {:p}), \
+             shmem_malloc region at offset {:#x} ({} bytes), static data {}, shmem_ptr to \
+             peers {}\n",
+            st.rank,
+            st.heap,
+            st.heap_len,
+            st.seg_heap,
+            st.alloc.borrow().base(),
+            st.alloc.borrow().len(),
+            if ranges.is_empty() {
+                "none".to_string()
+            } else {
+                ranges.join(", ")
+            },
+            if st.stride.is_some() { "on" } else { "off" },
+        ));
+    }
+}
