@@ -6,7 +6,7 @@
 //! layout). A variable counts as set unless it is empty or `0`.
 
 use crate::error::{Result, ShmemError};
-use crate::state::{write_line, State};
+use crate::state::{self, write_line, State};
 
 /// `SHMEM_SYMMETRIC_SIZE`.
 pub const SYMMETRIC_SIZE: &str = "SHMEM_SYMMETRIC_SIZE";
@@ -61,11 +61,11 @@ pub fn report_at_init(st: &State) {
     }
     if st.rank == 0 && flag(INFO) {
         let data = crate::symdata::DataMap::bytes(st.data.ranges());
-        let alloc = st.alloc.borrow();
+        let alloc = state::lock(&st.alloc);
         let text = format!(
             "handoff-shmem: {npes} PEs; symmetric heap {heap} bytes per PE ({free} for \
              shmem_malloc, {data} for the program's static data); threads: \
-             SHMEM_THREAD_FUNNELED\n\
+             SHMEM_THREAD_MULTIPLE\n\
              handoff-shmem: environment variables:\n  \
              {SYMMETRIC_SIZE}  symmetric heap per PE (bytes, or with K/M/G); read by \
              `handoff run` when --heap is not given ({size})\n  \
@@ -89,6 +89,10 @@ pub fn report_at_init(st: &State) {
             .iter()
             .map(|r| format!("{:#x}..{:#x} at heap offset {:#x}", r.start, r.end, r.off))
             .collect();
+        let (alloc_base, alloc_len) = {
+            let alloc = state::lock(&st.alloc);
+            (alloc.base(), alloc.len())
+        };
         write_line(&format!(
             "handoff-shmem: PE {}: debug: heap {:p} ({} bytes; segment view {:p}), \
              shmem_malloc region at offset {:#x} ({} bytes), static data {}, shmem_ptr to \
@@ -97,8 +101,8 @@ pub fn report_at_init(st: &State) {
             st.heap,
             st.heap_len,
             st.seg_heap,
-            st.alloc.borrow().base(),
-            st.alloc.borrow().len(),
+            alloc_base,
+            alloc_len,
             if ranges.is_empty() {
                 "none".to_string()
             } else {

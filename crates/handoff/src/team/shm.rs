@@ -353,7 +353,7 @@ impl ShmTransport {
                 let _ = id.kill(crate::sys::proc::Signal::KILL);
             }
         }
-        self.finished.set(true);
+        self.finished.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The segment's name (for the launcher's and tests' messages).
