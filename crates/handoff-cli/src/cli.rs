@@ -299,6 +299,14 @@ fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {
             "--samples and --round-trips must be at least 1",
         ));
     }
+    // A sample is not interruptible and runs under a deadline: bound it up front.
+    const MAX_ROUND_TRIPS: u32 = 1_000_000;
+    if a.round_trips > MAX_ROUND_TRIPS || a.samples > MAX_ROUND_TRIPS {
+        return Err(Failure::usage(format!(
+            "--round-trips and --samples: at most {MAX_ROUND_TRIPS} (a sample of a million \
+             round trips takes about a second; use more --samples for more)"
+        )));
+    }
     let format = parse_format(&a.format)?;
     if let Some(path) = &a.output {
         output::check_output_path(path).map_err(|e| Failure::usage(e.to_string()))?;

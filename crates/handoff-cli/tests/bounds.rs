@@ -73,3 +73,30 @@ fn a_long_private_vars_step_stops_on_ctrl_c_and_sigterm() {
         }
     }
 }
+
+/// #24 item 10: `bench c2c --round-trips 4294967295` is refused up front with its bound, and
+/// `run --heap 64KB` is ambiguous as `--size 4KB` is everywhere else.
+#[test]
+fn c2c_round_trips_and_ambiguous_heap_sizes_are_usage() {
+    for (args, needle) in [
+        (
+            &["bench", "c2c", "--round-trips", "4294967295"][..],
+            "at most",
+        ),
+        (
+            &["run", "-n", "1", "--heap", "64KB", "--", "true"],
+            "ambiguous",
+        ),
+        (
+            &["run", "-n", "1", "--heap", "1mb", "--", "true"],
+            "ambiguous",
+        ),
+    ] {
+        let out = handoff(args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    let out = handoff(&["run", "-n", "1", "--heap", "64KiB", "--", "true"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
