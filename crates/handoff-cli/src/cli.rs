@@ -299,6 +299,14 @@ fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {
             "--samples and --round-trips must be at least 1",
         ));
     }
+    // A sample is not interruptible and runs under a deadline: bound it up front.
+    const MAX_ROUND_TRIPS: u32 = 1_000_000;
+    if a.round_trips > MAX_ROUND_TRIPS || a.samples > MAX_ROUND_TRIPS {
+        return Err(Failure::usage(format!(
+            "--round-trips and --samples: at most {MAX_ROUND_TRIPS} (a sample of a million \
+             round trips takes about a second; use more --samples for more)"
+        )));
+    }
     let format = parse_format(&a.format)?;
     if let Some(path) = &a.output {
         output::check_output_path(path).map_err(|e| Failure::usage(e.to_string()))?;
@@ -363,12 +371,22 @@ fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
             .unwrap_or(Path::new("."))
             .to_path_buf(),
     };
+    // The input is read and checked before anything is created; an output folder that
+    // cannot be made is bad usage (2), as `bench -o` to an unwritable place is.
+    let bench = if crate::cli_bench::is_bench_file(results) {
+        Some(crate::cli_bench::load(results)?)
+    } else {
+        None
+    };
+    let exchange = match bench {
+        Some(_) => None,
+        None => Some(ExchangeResults::load_exchange_or_c2c(results)?),
+    };
     std::fs::create_dir_all(&dir)
-        .map_err(|e| Failure::runtime(format!("creating {}: {e}", dir.display())))?;
-    if crate::cli_bench::is_bench_file(results) {
-        return crate::cli_bench::plot(results, &dir);
-    }
-    let res = ExchangeResults::load_exchange_or_c2c(results)?;
+        .map_err(|e| Failure::usage(format!("--out: cannot create {}: {e}", dir.display())))?;
+    let Some(res) = exchange else {
+        return crate::cli_bench::plot(bench.as_ref().expect("a bench file"), &dir);
+    };
     let files = handoff_lab::plot::plot_all(&res, &dir)?;
     for f in files {
         println!("{}", f.display());

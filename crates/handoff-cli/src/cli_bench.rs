@@ -111,14 +111,15 @@ pub fn is_bench_file(path: &Path) -> bool {
     handoff_lab::bench::schema::schema_of(path).is_ok_and(|s| s == BENCH_SCHEMA)
 }
 
-fn load(path: &Path) -> Result<BenchResults, Failure> {
+/// A registered experiment's results file given on the command line; a missing or
+/// malformed one is bad usage (2).
+pub fn load(path: &Path) -> Result<BenchResults, Failure> {
     BenchResults::load(path).map_err(|e| Failure::usage(e.to_string()))
 }
 
 /// `handoff plot` of a registered experiment's file: every figure of its registry entry.
-pub fn plot(results: &Path, dir: &Path) -> Result<u8, Failure> {
-    let res = load(results)?;
-    let w = handoff_lab::bench::report::write_files(std::slice::from_ref(&res), dir)
+pub fn plot(res: &BenchResults, dir: &Path) -> Result<u8, Failure> {
+    let w = handoff_lab::bench::report::write_files(std::slice::from_ref(res), dir)
         .map_err(|e| Failure::runtime(e.to_string()))?;
     for f in w
         .files

@@ -17,14 +17,18 @@
 //! | s | a PE ended the program with `shmem_global_exit(s)` (`Team::global_exit`; s modulo 256) |
 //! | 126 | the program exists but cannot be executed |
 //! | 127 | the program does not exist |
+//! | 129, 130, 143 | the launcher got SIGHUP, SIGINT or SIGTERM: it forwarded it to every PE and ended the team |
+//!
+//! A team never outlives its launcher (see `handoff::team::Launch`): PEs run in their own
+//! process groups, die with the launcher even when it is SIGKILLed, and the segment goes too.
 
 use clap::Args;
 use handoff::sync::Wait;
 use handoff::team::{Launch, PeStatus, Placement, TeamError, MAX_PES};
 use std::ffi::OsString;
 
-use crate::common::install_interrupt_handler;
 use crate::{Failure, EXIT_RUNTIME, EXIT_USAGE};
+use std::sync::atomic::{AtomicI32, Ordering};
 
 /// A PE exited with a non-zero code.
 pub const EXIT_PE_FAILED: u8 = 4;
@@ -63,12 +67,18 @@ pub struct RunArgs {
 /// Runs the team; the exit code or the one-line failure.
 pub fn run(a: RunArgs) -> Result<u8, Failure> {
     let launch = launch_of(&a)?;
-    install_interrupt_handler(); // Ctrl-C reaches the PEs; the launcher cleans up after them.
+    catch_signals();
     let report = launch
         .spawn()
         .map_err(|e| failure(e, &a.command[0]))?
-        .wait()
-        .map_err(|e| Failure::runtime(format!("run: {e}")))?;
+        .wait_interruptible(&SIGNAL)
+        .map_err(|e| match e {
+            TeamError::Interrupted { signal } => Failure {
+                code: 128 + signal as u8,
+                message: format!("run: {e}"),
+            },
+            _ => Failure::runtime(format!("run: {e}")),
+        })?;
     if let Some((r, status)) = report.global_exit.filter(|&(_, s)| s != 0) {
         // shmem_global_exit(status): the program's own status, as other launchers return it.
         return Err(Failure {
@@ -89,6 +99,30 @@ pub fn run(a: RunArgs) -> Result<u8, Failure> {
                 code,
                 message: format!("run: {e}"),
             })
+        }
+    }
+}
+
+/// The signal the launcher received (0: none yet).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+extern "C" fn on_signal(sig: libc::c_int) {
+    // An atomic store is async-signal-safe.
+    SIGNAL.store(sig, Ordering::Relaxed);
+}
+
+/// SIGINT, SIGTERM and SIGHUP sent to the launcher (to its pid, or to its terminal's process
+/// group) are recorded in [`SIGNAL`]; `wait_interruptible` forwards them to the PEs.
+fn catch_signals() {
+    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: a zeroed sigaction is a valid "no flags, empty mask" value; the handler
+        // only stores into an atomic (async-signal-safe).
+        unsafe {
+            let mut act: libc::sigaction = std::mem::zeroed();
+            act.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            act.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut act.sa_mask);
+            libc::sigaction(sig, &act, std::ptr::null_mut());
         }
     }
 }
@@ -127,11 +161,34 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
         .wait
         .parse()
         .map_err(|e| Failure::usage(format!("run: --wait: {e}")))?;
+    if wait == Wait::Spin {
+        let cpus = handoff::sys::affinity::allowed_cpus().map_or(usize::MAX, |c| c.len());
+        if a.n > cpus {
+            eprintln!(
+                "handoff: run: warning: --wait spin with {} PEs on {cpus} CPUs: a spinning PE \
+                 holds the CPU its peer needs (barriers take tens of ms); use --wait adaptive",
+                a.n
+            );
+        }
+    }
     let mut launch = Launch::new(a.n)
         .cores(placement)
         .wait(wait)
         .program(&a.command[0])
         .args(&a.command[1..]);
+    if let Some(h) = &a.heap {
+        // The documented size rule of every command: KB/MB/GB are ambiguous (1000 or 1024?).
+        let t = h.trim();
+        let unit = t.trim_start_matches(|c: char| c.is_ascii_digit()).trim();
+        if ["kb", "mb", "gb"].contains(&unit.to_ascii_lowercase().as_str()) {
+            let digits = &t[..t.len() - unit.len()];
+            return Err(Failure::usage(format!(
+                "run: --heap: size '{t}' is ambiguous: write {digits}{}iB for powers of 1024 \
+                 (or a plain byte count)",
+                &unit[..1].to_ascii_uppercase()
+            )));
+        }
+    }
     if let Some(h) = crate::run_heap::heap_of(a.heap.as_deref(), a.n, &a.command[0])? {
         launch = launch.heap(h);
     }

@@ -185,3 +185,133 @@ fn a_bad_heap_size_in_the_environment_is_usage() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("HANDOFF_HEAP_SIZE=\"lots\""), "{err}");
 }
+
+/// Processes `sleep TOKEN` (the PEs' children in the tests below).
+fn processes_with(token: &str) -> Vec<u32> {
+    let cmdline = format!("sleep\0{token}\0");
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c == cmdline.as_bytes())
+        })
+        .collect()
+}
+
+/// Fails if a `sleep TOKEN` is still running (after killing it, so a failing run leaves
+/// no orphan behind).
+fn assert_no_orphans(token: &str, what: &str) {
+    if eventually(|| processes_with(token).is_empty()) {
+        return;
+    }
+    let left = processes_with(token);
+    for p in &left {
+        let _ = Command::new("kill").args(["-9", &p.to_string()]).status();
+    }
+    panic!("{what}: orphans left: {left:?}");
+}
+
+/// Polls `done` every 10 ms for up to 10 s (a hang guard, not a timing assert).
+fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    for _ in 0..1000 {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    done()
+}
+
+/// `handoff run -n 3` of PEs that each start a child (`sleep TOKEN`), signalled by pid.
+fn signal_the_launcher(signal: &str, token: &str) -> (Option<i32>, String, u32) {
+    let script = format!("sleep {token} >/dev/null 2>&1 & wait");
+    // A file, not a pipe: PEs that outlive the launcher (the bug) would hold a pipe open.
+    let err_path = std::env::temp_dir().join(format!("handoff-run-{token}.err"));
+    let err_file = std::fs::File::create(&err_path).unwrap();
+    let mut child = Command::new(BIN)
+        .args(["run", "-n", "3", "--", "sh", "-c", &script])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(err_file)
+        .spawn()
+        .expect("start handoff");
+    let pid = child.id();
+    assert!(
+        eventually(|| processes_with(token).len() == 3),
+        "the PEs' children did not start"
+    );
+    let _ = Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .status();
+    let mut status = None;
+    if !eventually(|| {
+        status = child.try_wait().unwrap();
+        status.is_some()
+    }) {
+        let _ = child.kill();
+        assert_no_orphans(token, "after killing the launcher");
+        panic!("the launcher ignored SIG{signal} sent to its pid");
+    }
+    let err = std::fs::read_to_string(&err_path).unwrap_or_default();
+    let _ = std::fs::remove_file(&err_path);
+    (status.unwrap().code(), err, pid)
+}
+
+/// #24 item 1: INT, TERM and HUP sent to the launcher's pid (as batch schedulers do) are
+/// forwarded to the team, which ends with 128 + the signal; no PE, no PE child and no
+/// segment remain.
+#[test]
+fn signals_to_the_launchers_pid_end_the_team() {
+    for (signal, code) in [("TERM", 143), ("INT", 130), ("HUP", 129)] {
+        let token = format!("{}.{code}1", 900 + std::process::id() % 97);
+        let (got, err, pid) = signal_the_launcher(signal, &token);
+        assert_eq!(got, Some(code), "SIG{signal}: {err}");
+        assert!(err.contains("interrupted by signal"), "{err}");
+        assert_no_orphans(&token, &format!("SIG{signal}"));
+        assert!(
+            leftovers(pid).is_empty(),
+            "segment left: {:?}",
+            leftovers(pid)
+        );
+    }
+}
+
+/// #24 item 1: a SIGKILLed launcher takes its PEs, their children and its segment with it.
+#[test]
+fn a_sigkilled_launcher_leaves_no_pe_and_no_segment() {
+    let token = format!("{}.9", 800 + std::process::id() % 97);
+    let (got, _, pid) = signal_the_launcher("KILL", &token);
+    assert_eq!(got, None, "killed by a signal");
+    assert_no_orphans(&token, "run");
+    assert!(
+        eventually(|| leftovers(pid).is_empty()),
+        "segment left: {:?}",
+        leftovers(pid)
+    );
+}
+
+/// #24 item 10: a PE's own children (a PE that is `sh -c '... &'`) end with the team.
+#[test]
+fn a_pes_children_end_with_it() {
+    let token = format!("{}.7", 700 + std::process::id() % 97);
+    let script = format!("sleep {token} >/dev/null 2>&1 & exit 0");
+    let r = handoff(&["run", "-n", "2", "--", "sh", "-c", &script]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_no_orphans(&token, "run");
+}
+
+/// #24 item 10: `--wait spin` with more PEs than CPUs warns, in one line.
+#[test]
+fn spin_waits_on_too_few_cpus_warn() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let n = (cpus + 1).to_string();
+    let r = handoff(&["run", "-n", &n, "--wait", "spin", "--", "true"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let warnings: Vec<_> = r.stderr.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 1, "{}", r.stderr);
+    assert!(warnings[0].contains("--wait spin"), "{}", warnings[0]);
+    let r = handoff(&["run", "-n", "1", "--wait", "spin", "--", "true"]);
+    assert!(!r.stderr.contains("warning"), "{}", r.stderr);
+}

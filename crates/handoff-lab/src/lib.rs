@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod compare;
 pub mod experiments;
+pub mod input;
 pub mod kernels;
 pub mod machine;
 pub mod output;

@@ -155,11 +155,50 @@ impl ExchangeResults {
 
     /// Reads and parses a results file, checking the schema string.
     pub fn load(path: &Path) -> Result<Self, LoadError> {
-        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+        let text = crate::input::read_text(path).map_err(|source| LoadError::Read {
             path: path.to_path_buf(),
             source,
         })?;
-        from_json_checked(&text, EXCHANGE_SCHEMA, Some(path))
+        let r: Self = from_json_checked(&text, EXCHANGE_SCHEMA, Some(path))?;
+        r.check_domain(Some(path))?;
+        Ok(r)
+    }
+
+    /// Every record's times in their domain: latency finite and > 0, read/write times and
+    /// c2c latencies finite and >= 0 ([`LoadError::Domain`] names the first that is not).
+    pub fn check_domain(&self, path: Option<&Path>) -> Result<(), LoadError> {
+        for (i, r) in self.records.iter().enumerate() {
+            let at = |field: &str| {
+                format!(
+                    "record {} ({}, {} bytes): {field}",
+                    i + 1,
+                    crate::input::quote(&r.mode),
+                    r.size_bytes
+                )
+            };
+            let l = &r.latency_us;
+            for (f, v) in [
+                ("latency mean", l.mean),
+                ("latency median", l.median),
+                ("latency min", l.min),
+            ] {
+                check_time(path, || at(f), v)?;
+            }
+            for (f, v) in [
+                ("read mean", r.read_us.mean),
+                ("write mean", r.write_us.mean),
+            ] {
+                check_rate(path, || at(f), v)?;
+            }
+        }
+        for p in &self.c2c {
+            check_rate(
+                path,
+                || format!("c2c pair {}-{}: one-way ns", p.cpu_a, p.cpu_b),
+                p.one_way_ns,
+            )?;
+        }
+        Ok(())
     }
 
     /// Pretty JSON text of the results (ends with a newline).
@@ -172,13 +211,14 @@ impl ExchangeResults {
     pub fn load_exchange_or_c2c(path: &Path) -> Result<Self, LoadError> {
         match Self::load(path) {
             Err(LoadError::WrongSchema { found, .. }) if found == C2C_SCHEMA => {
-                let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+                let text = crate::input::read_text(path).map_err(|source| LoadError::Read {
                     path: path.to_path_buf(),
                     source,
                 })?;
                 let c: C2cResults = from_json_checked(&text, C2C_SCHEMA, Some(path))?;
                 let mut r = ExchangeResults::new(c.machine, c.tool, c.config);
                 r.c2c = c.pairs;
+                r.check_domain(Some(path))?;
                 Ok(r)
             }
             other => other,
@@ -515,7 +555,7 @@ pub struct ReportSettings {
 
 mod load;
 pub use load::LoadError;
-pub(crate) use load::{from_json_checked, to_json_pretty};
+pub(crate) use load::{check_rate, check_time, from_json_checked, to_json_pretty};
 
 #[cfg(test)]
 mod tests {

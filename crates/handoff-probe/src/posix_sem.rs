@@ -319,6 +319,11 @@ pub fn cleanup_stale() -> Result<Vec<String>> {
     };
     let mut removed = Vec::new();
     for entry in dir.flatten() {
+        // Only regular files are semaphores: a FIFO, symlink or device planted at a
+        // semaphore's name is left alone (the entry's type, not following symlinks).
+        if !entry.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
         let file = entry.file_name();
         let Some(name) = file.to_str().and_then(|f| f.strip_prefix("sem.")) else {
             continue;
@@ -448,6 +453,29 @@ mod tests {
             "{e}"
         );
         assert!(NamedSemaphore::unlink(&name).is_err());
+    }
+
+    /// #24 item 10: only regular files are removed: a FIFO and a symlink planted at stale
+    /// semaphore names stay.
+    #[test]
+    fn planted_fifos_and_symlinks_are_left_alone() {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let fifo = format!("/dev/shm/sem.handoff-{dead}-planted-fifo");
+        let link = format!("/dev/shm/sem.handoff-{dead}-planted-link");
+        let _ = std::fs::remove_file(&fifo);
+        let _ = std::fs::remove_file(&link);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        std::os::unix::fs::symlink("/nonexistent", &link).unwrap();
+        let removed = cleanup_stale().unwrap();
+        let fifo_left = std::fs::symlink_metadata(&fifo).is_ok();
+        let link_left = std::fs::symlink_metadata(&link).is_ok();
+        let _ = std::fs::remove_file(&fifo);
+        let _ = std::fs::remove_file(&link);
+        assert!(fifo_left, "a FIFO was removed: {removed:?}");
+        assert!(link_left, "a symlink was removed: {removed:?}");
     }
 
     #[test]

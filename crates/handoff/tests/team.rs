@@ -468,3 +468,37 @@ fn launch_timeout_ends_a_hung_team() {
         "{name} left behind"
     );
 }
+
+/// #24 item 3: a PE that is alive but never joins (never calls `Team::from_env`) ends the
+/// team at the join deadline, and the launcher names it, not a PE that waited for it.
+#[test]
+fn a_pe_that_never_joins_is_named_at_the_join_deadline() {
+    if handoff::team::in_team() {
+        if std::env::var("HANDOFF_RANK").as_deref() == Ok("1") {
+            std::thread::sleep(Duration::from_secs(120)); // alive, never joins
+            std::process::exit(0);
+        }
+        pe(|_| Ok(()));
+    }
+    let l = team_launch("a_pe_that_never_joins_is_named_at_the_join_deadline", 3)
+        .join_timeout(Duration::from_secs(2));
+    let running = l.spawn().unwrap();
+    let name = running.segment_name().to_string();
+    let pids = running.pids().to_vec();
+    let e = handoff_testkit::within("Running::wait", Duration::from_secs(60), move || {
+        running.wait().unwrap_err()
+    });
+    assert!(
+        matches!(e, TeamError::NotJoined { rank: 1, .. }),
+        "expected PE 1 named: {e}"
+    );
+    assert!(e.to_string().contains("did not join"), "{e}");
+    for pid in pids {
+        let alive = handoff::sys::ProcessId::of(pid).is_ok_and(|p| p.is_alive());
+        assert!(!alive, "PE pid {pid} still runs");
+    }
+    assert!(
+        !std::path::Path::new(&format!("/dev/shm{name}")).exists(),
+        "{name} left behind"
+    );
+}

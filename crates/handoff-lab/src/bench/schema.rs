@@ -183,11 +183,42 @@ impl BenchResults {
 
     /// Reads and parses a results file, checking the schema string.
     pub fn load(path: &Path) -> Result<Self, LoadError> {
-        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+        let text = crate::input::read_text(path).map_err(|source| LoadError::Read {
             path: path.to_path_buf(),
             source,
         })?;
-        schema::from_json_checked(&text, BENCH_SCHEMA, Some(path))
+        let r: Self = schema::from_json_checked(&text, BENCH_SCHEMA, Some(path))?;
+        r.check_domain(Some(path))?;
+        Ok(r)
+    }
+
+    /// Every metric's numbers in their domain: times (lower is better) finite and > 0,
+    /// rates finite and >= 0 ([`LoadError::Domain`] names the first that is not).
+    pub fn check_domain(&self, path: Option<&Path>) -> Result<(), LoadError> {
+        for (i, r) in self.records.iter().enumerate() {
+            for (name, m) in &r.metrics {
+                let s = &m.summary;
+                let values = [("mean", s.mean), ("median", s.median), ("min", s.min)]
+                    .into_iter()
+                    .chain(m.run_means.iter().map(|&v| ("run mean", v)));
+                for (field, v) in values {
+                    let what = || {
+                        format!(
+                            "record {} ({} at x = {}): {name} {field}",
+                            i + 1,
+                            crate::input::quote(&r.series),
+                            r.x
+                        )
+                    };
+                    if m.higher_is_better {
+                        schema::check_rate(path, what, v)?;
+                    } else {
+                        schema::check_time(path, what, v)?;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Pretty JSON text (ends with a newline).
@@ -221,7 +252,7 @@ impl BenchResults {
 
 /// Reads the schema string of a JSON results file without parsing the rest ("" when absent).
 pub fn schema_of(path: &Path) -> Result<String, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+    let text = crate::input::read_text(path).map_err(|source| LoadError::Read {
         path: path.to_path_buf(),
         source,
     })?;

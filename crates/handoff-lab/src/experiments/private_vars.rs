@@ -143,6 +143,16 @@ impl Config {
         if self.cpus.is_empty() {
             return Err(bad("no CPU to run on".into()));
         }
+        if self.accesses > MAX_ACCESSES {
+            return Err(bad(format!(
+                "--accesses {}: at most {MAX_ACCESSES} per repetition (seconds of work; use \
+                 --reps for more)",
+                self.accesses
+            )));
+        }
+        if self.reps > MAX_REPS || self.runs > MAX_REPS {
+            return Err(bad(format!("--reps and --runs: at most {MAX_REPS}")));
+        }
         Ok(())
     }
 }
@@ -152,6 +162,27 @@ struct Padded(AtomicU64);
 
 thread_local! {
     static TLS_COUNTER: AtomicU64 = const { AtomicU64::new(0) };
+}
+
+/// Most increments per thread per repetition (about a second at 1 ns each).
+pub const MAX_ACCESSES: u64 = 1 << 30;
+/// Most repetitions per run, and runs.
+pub const MAX_REPS: u64 = 100_000;
+/// Increments between two looks at the cancel flag (about a millisecond).
+const CHUNK: u64 = 1 << 20;
+
+/// `bump` in chunks of [`CHUNK`], stopping early once `cancel` is set (Ctrl-C is seen
+/// within milliseconds even for the largest counts).
+fn bump_until_cancelled(c: &AtomicU64, n: u64, cancel: &AtomicBool) {
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(CHUNK);
+        bump(c, k);
+        left -= k;
+        if cancel.load(Ordering::Relaxed) {
+            return;
+        }
+    }
 }
 
 #[inline(never)]
@@ -182,9 +213,15 @@ fn one_run(cfg: &Config, method: Method, threads: usize, cancel: &AtomicBool) ->
                 for _ in 0..cfg.reps {
                     start.wait();
                     match method {
-                        Method::Tls => TLS_COUNTER.with(|c| bump(c, cfg.accesses)),
-                        Method::SharedArray => bump(&shared[t], cfg.accesses),
-                        Method::PaddedArray => bump(&padded[t].0, cfg.accesses),
+                        Method::Tls => {
+                            TLS_COUNTER.with(|c| bump_until_cancelled(c, cfg.accesses, cancel))
+                        }
+                        Method::SharedArray => {
+                            bump_until_cancelled(&shared[t], cfg.accesses, cancel)
+                        }
+                        Method::PaddedArray => {
+                            bump_until_cancelled(&padded[t].0, cfg.accesses, cancel)
+                        }
                     }
                     done.wait();
                 }
@@ -194,7 +231,8 @@ fn one_run(cfg: &Config, method: Method, threads: usize, cancel: &AtomicBool) ->
                     Method::SharedArray => shared[t].load(Ordering::Relaxed),
                     Method::PaddedArray => padded[t].0.load(Ordering::Relaxed),
                 };
-                if got != want {
+                // A cancelled run stops short: its counts are not checked.
+                if got != want && !cancel.load(Ordering::Relaxed) {
                     ok.store(false, Ordering::Relaxed);
                 }
             });

@@ -19,8 +19,9 @@ pub enum LoadError {
     },
     /// The file is not valid JSON of the expected shape.
     #[error(
-        "{} is not a valid {expected} results file: {source}",
-        display_path(path)
+        "{} is not a valid {expected} results file: {}",
+        display_path(path),
+        crate::input::quote(&source.to_string())
     )]
     Parse {
         /// The file, when read from one.
@@ -32,8 +33,9 @@ pub enum LoadError {
     },
     /// The file has another schema string (another tool or version).
     #[error(
-        "{} has schema {found:?}, expected {expected:?}: was it written by another command or version of handoff?",
-        display_path(path)
+        "{} has schema {:?}, expected {expected:?}: was it written by another command or version of handoff?",
+        display_path(path),
+        crate::input::quote(found)
     )]
     WrongSchema {
         /// The file, when read from one.
@@ -43,6 +45,51 @@ pub enum LoadError {
         /// The schema the caller expected.
         expected: &'static str,
     },
+    /// A number outside its domain (a time that is not > 0, a rate below 0, NaN).
+    #[error(
+        "{} holds {what}: {why}; the file is damaged or was edited",
+        display_path(path)
+    )]
+    Domain {
+        /// The file, when read from one.
+        path: Option<PathBuf>,
+        /// Which number, e.g. `record 3 (pingpong, x 64): latency mean -1000`.
+        what: String,
+        /// The rule it breaks.
+        why: &'static str,
+    },
+}
+
+/// Checks a time against its domain (finite, > 0).
+pub(crate) fn check_time(
+    path: Option<&Path>,
+    what: impl Fn() -> String,
+    v: f64,
+) -> Result<(), LoadError> {
+    if v.is_finite() && v > 0.0 {
+        return Ok(());
+    }
+    Err(LoadError::Domain {
+        path: path.map(Path::to_path_buf),
+        what: format!("{} = {v}", what()),
+        why: "a time must be a finite number above 0",
+    })
+}
+
+/// Checks a rate or a count against its domain (finite, >= 0).
+pub(crate) fn check_rate(
+    path: Option<&Path>,
+    what: impl Fn() -> String,
+    v: f64,
+) -> Result<(), LoadError> {
+    if v.is_finite() && v >= 0.0 {
+        return Ok(());
+    }
+    Err(LoadError::Domain {
+        path: path.map(Path::to_path_buf),
+        what: format!("{} = {v}", what()),
+        why: "a rate must be a finite number of at least 0",
+    })
 }
 
 fn display_path(path: &Option<PathBuf>) -> DisplayPath<'_> {

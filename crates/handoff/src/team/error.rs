@@ -169,6 +169,27 @@ pub enum TeamError {
         /// How it ended.
         status: super::exit::PeStatus,
     },
+    /// The launcher received a signal and ended the team (after forwarding the signal to
+    /// every PE).
+    #[error("interrupted by signal {signal}; the signal was forwarded to every PE and the team was ended")]
+    Interrupted {
+        /// The signal number (2 SIGINT, 15 SIGTERM, 1 SIGHUP).
+        signal: i32,
+    },
+    /// A PE still alive had not joined the team when the join deadline passed, while
+    /// others had.
+    #[error(
+        "PE {rank} (pid {pid}) did not join the team within {after:?} (it never called \
+         shmem_init / Team::from_env); the team was ended"
+    )]
+    NotJoined {
+        /// The first PE that did not join.
+        rank: usize,
+        /// Its pid.
+        pid: u32,
+        /// The join deadline.
+        after: std::time::Duration,
+    },
     /// A transport other than shared memory (e.g. MPI) reported a failure of its own.
     #[error("{transport} transport: {call} failed: {what}")]
     Transport {

@@ -9,16 +9,31 @@
 //! [`TeamError::PeerDied`] naming it) and usually exit on their own; any still running after
 //! [`Launch::grace`] (default 2 s) are killed. The report names the first PE that failed.
 //! The segment is removed when the [`Running`] handle goes (the launcher created it).
+//!
+//! # A team cannot outlive its launcher
+//!
+//! Each PE runs in its own process group and dies with the launcher (see `orphans`): a
+//! launcher killed even by SIGKILL leaves no PE, no PE child and no segment behind.
+//! [`Running::wait_interruptible`] forwards a signal the launcher received (SIGINT, SIGTERM,
+//! SIGHUP) to every PE's process group and ends the team within a second.
+//!
+//! # Joining has one deadline
+//!
+//! Once one PE has joined, every other PE still alive must join within
+//! [`Launch::join_timeout`] of the start (default 30 s); otherwise the team ends with
+//! [`TeamError::NotJoined`] naming the first PE that did not. (Programs of which no PE ever
+//! joins are not team programs and are left alone.)
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::{Child, Command};
 use std::str::FromStr;
-use std::sync::atomic::{AtomicUsize, Ordering as StdOrdering};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering as StdOrdering};
 use std::time::{Duration, Instant};
 
 use super::exit::PeStatus;
 use super::layout::*;
+use super::orphans::{guard_pe, signal_group, Watcher};
 use super::TeamError;
 use crate::shm::Segment;
 use crate::sync::Wait;
@@ -156,6 +171,7 @@ pub struct Launch {
     grace: Duration,
     capture_stdout: bool,
     timeout: Option<Duration>,
+    join_timeout: Duration,
     /// A bad `HANDOFF_HEAP_SIZE`, reported by `spawn` unless `heap` overrides it.
     heap_env_error: Option<(String, String)>,
 }
@@ -185,6 +201,7 @@ impl Launch {
             grace: Duration::from_secs(2),
             capture_stdout: false,
             timeout: None,
+            join_timeout: DEFAULT_JOIN_TIMEOUT,
             heap_env_error,
         }
     }
@@ -213,6 +230,13 @@ impl Launch {
     /// tests and the lab). Default: no limit.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
+        self
+    }
+
+    /// How long after the start every PE must have joined, once one has (module docs,
+    /// "Joining has one deadline"). Default 30 s.
+    pub fn join_timeout(mut self, timeout: Duration) -> Self {
+        self.join_timeout = timeout;
         self
     }
 
@@ -254,6 +278,9 @@ impl Launch {
     }
 
     /// Checks the request, creates the team segment and starts the PEs.
+    ///
+    /// The PEs die when the *thread* that calls `spawn` ends (`PR_SET_PDEATHSIG` follows
+    /// the spawning thread): spawn from a thread that outlives the team, e.g. the main one.
     pub fn spawn(self) -> Result<Running, TeamError> {
         if self.n == 0 || self.n > MAX_PES {
             return Err(TeamError::TeamSize {
@@ -330,6 +357,9 @@ impl Launch {
             pids: Vec::with_capacity(self.n),
             grace: self.grace,
             deadline: self.timeout.map(|t| Instant::now() + t),
+            join_deadline: Instant::now() + self.join_timeout,
+            join_timeout: self.join_timeout,
+            watcher: None,
         };
         for (rank, cpu) in cpus.iter().enumerate() {
             let mut cmd = Command::new(&program);
@@ -348,6 +378,7 @@ impl Launch {
             if self.capture_stdout {
                 cmd.stdout(std::process::Stdio::piped());
             }
+            guard_pe(&mut cmd);
             let child = cmd.spawn().map_err(|e| TeamError::Spawn {
                 rank,
                 program: program.display().to_string(),
@@ -365,6 +396,7 @@ impl Launch {
             running.kids.push(Some(child));
             running.pids.push(pid);
         }
+        running.watcher = Watcher::start(&running.name, &running.pids);
         Ok(running)
     }
 
@@ -384,7 +416,19 @@ pub struct Running {
     pids: Vec<u32>,
     grace: Duration,
     deadline: Option<Instant>,
+    join_deadline: Instant,
+    join_timeout: Duration,
+    watcher: Option<Watcher>,
 }
+
+/// Default of [`Launch::join_timeout`].
+pub const DEFAULT_JOIN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long PEs may take to end after a forwarded signal before they are killed.
+const SIGNAL_GRACE: Duration = Duration::from_millis(500);
+
+/// Never set: [`Running::wait`] is not interruptible.
+static NEVER: AtomicI32 = AtomicI32::new(0);
 
 impl Running {
     fn ctrl(&self, rank: usize) -> &PeCtrl {
@@ -429,8 +473,17 @@ impl Running {
 
     /// Waits for every PE; when one fails, gives the others [`Launch::grace`] to end, then
     /// kills the rest. Returns how each ended.
-    pub fn wait(mut self) -> Result<TeamReport, TeamError> {
+    pub fn wait(self) -> Result<TeamReport, TeamError> {
+        self.wait_interruptible(&NEVER)
+    }
+
+    /// [`wait`](Self::wait), also watching `signal`: when it becomes non-zero (a signal
+    /// handler stores the signal number it received), that signal goes to every PE's process
+    /// group, PEs still running after half a second are killed, and the result is
+    /// [`TeamError::Interrupted`].
+    pub fn wait_interruptible(mut self, signal: &AtomicI32) -> Result<TeamReport, TeamError> {
         let n = self.kids.len();
+        let mut join_checked = false;
         let mut status: Vec<Option<PeStatus>> = vec![None; n];
         let mut first_failure = None;
         let mut failed_at: Option<Instant> = None;
@@ -440,6 +493,8 @@ impl Running {
                 let Some(kid) = slot.as_mut() else { continue };
                 match kid.try_wait() {
                     Ok(Some(exit)) => {
+                        // The PE's own children end with it.
+                        signal_group(self.pids[r], libc::SIGKILL);
                         let s = status_of(exit);
                         if !s.success() && first_failure.is_none() {
                             first_failure = Some(r);
@@ -458,6 +513,21 @@ impl Running {
             if running == 0 {
                 break;
             }
+            let sig = signal.load(StdOrdering::Relaxed);
+            if sig != 0 {
+                self.forward(sig);
+                return Err(TeamError::Interrupted { signal: sig });
+            }
+            if !join_checked && Instant::now() >= self.join_deadline {
+                join_checked = true;
+                if let Some(rank) = self.not_joined() {
+                    return Err(TeamError::NotJoined {
+                        rank,
+                        pid: self.pids[rank],
+                        after: self.join_timeout,
+                    });
+                }
+            }
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 // Drop kills and reaps the PEs still running, and removes the segment.
                 return Err(TeamError::Timeout {
@@ -465,8 +535,9 @@ impl Running {
                 });
             }
             if failed_at.is_some_and(|t| t.elapsed() >= self.grace) {
-                for (st, slot) in status.iter_mut().zip(self.kids.iter_mut()) {
+                for (r, (st, slot)) in status.iter_mut().zip(self.kids.iter_mut()).enumerate() {
                     if let Some(mut kid) = slot.take() {
+                        signal_group(self.pids[r], libc::SIGKILL);
                         let _ = kid.kill();
                         let _ = kid.wait();
                         *st = Some(PeStatus::Stopped);
@@ -503,6 +574,48 @@ impl Running {
     }
 }
 
+impl Running {
+    /// The first PE still running that has not joined while another has, if any.
+    fn not_joined(&self) -> Option<usize> {
+        // Acquire: pairs with the Release CAS to JOINED in `ShmTransport::join`.
+        let state = |r: usize| self.ctrl(r).state.load(crate::atomic::Ordering::Acquire);
+        let someone_joined = (0..self.kids.len()).any(|r| state(r) != SPAWNED);
+        if !someone_joined {
+            return None;
+        }
+        (0..self.kids.len()).find(|&r| self.kids[r].is_some() && state(r) == SPAWNED)
+    }
+
+    /// Forwards `sig` to every running PE's group, then kills those still running after
+    /// [`SIGNAL_GRACE`].
+    fn forward(&mut self, sig: i32) {
+        for (r, kid) in self.kids.iter().enumerate() {
+            if kid.is_some() {
+                signal_group(self.pids[r], sig);
+            }
+        }
+        let until = Instant::now() + SIGNAL_GRACE;
+        while Instant::now() < until {
+            let mut running = false;
+            for (r, slot) in self.kids.iter_mut().enumerate() {
+                if let Some(kid) = slot {
+                    if matches!(kid.try_wait(), Ok(None)) {
+                        running = true;
+                    } else {
+                        signal_group(self.pids[r], libc::SIGKILL);
+                        *slot = None;
+                    }
+                }
+            }
+            if !running {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // Drop kills the rest.
+    }
+}
+
 fn status_of(st: std::process::ExitStatus) -> PeStatus {
     use std::os::unix::process::ExitStatusExt;
     match (st.code(), st.signal()) {
@@ -514,10 +627,15 @@ fn status_of(st: std::process::ExitStatus) -> PeStatus {
 
 impl Drop for Running {
     fn drop(&mut self) {
-        for kid in self.kids.iter_mut().filter_map(Option::take) {
-            let mut kid = kid;
-            let _ = kid.kill();
-            let _ = kid.wait();
+        for (r, kid) in self.kids.iter_mut().enumerate() {
+            if let Some(mut kid) = kid.take() {
+                signal_group(self.pids[r], libc::SIGKILL);
+                let _ = kid.kill();
+                let _ = kid.wait();
+            }
+        }
+        if let Some(w) = self.watcher.take() {
+            w.dismiss();
         }
     }
 }

@@ -81,6 +81,7 @@ mod api;
 mod launch;
 #[cfg(not(loom))]
 mod layout;
+mod orphans;
 #[cfg(not(loom))]
 mod shm;
 #[cfg(not(loom))]

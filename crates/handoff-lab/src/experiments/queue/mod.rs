@@ -254,12 +254,28 @@ impl Config {
             return Err(usage(NAME, "--producers: 1 to 64"));
         }
         if self.count < self.producers as u64
-            || self.count > 1 << 40
             || self.rtt_iters == 0
             || self.reps == 0
             || self.runs == 0
         {
             return Err(usage(NAME, "--count (at least one message per producer), --rtt-iters, --reps and --runs must be at least 1"));
+        }
+        // A timed block is not interruptible: bound it to a few seconds (Ctrl-C is seen
+        // between blocks).
+        if self.count > MAX_COUNT || self.rtt_iters > MAX_COUNT {
+            return Err(usage(
+                NAME,
+                format!(
+                    "--count and --rtt-iters: at most {MAX_COUNT} per timed block (a few \
+                     seconds; use --reps for more)"
+                ),
+            ));
+        }
+        if self.reps > MAX_REPS || self.runs > MAX_REPS {
+            return Err(usage(
+                NAME,
+                format!("--reps and --runs: at most {MAX_REPS}"),
+            ));
         }
         if self.cpus.is_empty() {
             return Err(usage(NAME, "no CPU to run on"));
@@ -267,6 +283,11 @@ impl Config {
         Ok(())
     }
 }
+
+/// Most messages (or round trips) per timed block: about a second at 50 ns each.
+pub const MAX_COUNT: u64 = 1 << 24;
+/// Most timed blocks per run, and runs.
+pub const MAX_REPS: u64 = 100_000;
 
 /// A fresh number for a run's segment names.
 fn run_id() -> u64 {
