@@ -123,6 +123,22 @@ pub trait Transport {
         what: &'static str,
     ) -> Result<usize, TeamError>;
 
+    /// [`wait_local`](Self::wait_local) for a poll that reads only this PE's heap bytes
+    /// `[offset, offset + len)`: a transport that can (the shared-memory one) then wakes the
+    /// waiter only for writes to those bytes, not for every write to this PE. The default
+    /// waits as `wait_local`.
+    fn wait_local_on(
+        &self,
+        offset: usize,
+        len: usize,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        let _ = (offset, len);
+        self.wait_local(poll, deadline, what)
+    }
+
     /// A barrier over `ranks` (sorted, distinct, containing this PE), completing earlier puts.
     fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError>;
     /// Collective over all PEs: call `seq` (1, 2, ... in order) with `value`; returns
