@@ -202,6 +202,44 @@ impl FromStr for Wait {
     }
 }
 
+/// Refuses [`Wait::Spin`] where spinning cannot work: `parties` processes that spin for each
+/// other, pinned to `pinned` (one entry per party, `None` = unpinned), with `available` CPUs.
+/// Two parties pinned to one CPU, or more parties than CPUs, means a spinner holds the CPU
+/// its peer needs until the scheduler preempts it — a whole scheduler tick (4 ms on these
+/// VMs) per hand-off — so the error says so in one line and offers `spin-yield` and
+/// `adaptive`. Every other strategy (and `Spin` where each party has a CPU) is `Ok`.
+pub fn check_spin(
+    how: Wait,
+    parties: usize,
+    pinned: &[Option<usize>],
+    available: usize,
+) -> Result<(), SyncError> {
+    if how != Wait::Spin {
+        return Ok(());
+    }
+    let advice = "a spinning PE keeps its CPU from the peer it waits for until the scheduler \
+                  preempts it (a 4 ms tick per hand-off); use --wait spin-yield or --wait \
+                  adaptive, or give each PE a CPU of its own";
+    let mut seen: Vec<(usize, usize)> = Vec::new();
+    for (party, cpu) in pinned.iter().enumerate() {
+        if let Some(cpu) = cpu {
+            if let Some((first, _)) = seen.iter().find(|(_, c)| c == cpu) {
+                return Err(SyncError::InvalidArgument(format!(
+                    "--wait spin with PEs {first} and {party} both pinned to CPU {cpu}: {advice}"
+                )));
+            }
+            seen.push((party, *cpu));
+        }
+    }
+    if parties > available {
+        return Err(SyncError::InvalidArgument(format!(
+            "--wait spin with {parties} PEs on {available} CPU{}: {advice}",
+            if available == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(())
+}
+
 /// The longest single futex sleep; sleepers check their peers between slices.
 pub const SLEEP_SLICE: Duration = Duration::from_millis(50);
 /// [`SLEEP_SLICE`] in nanoseconds.

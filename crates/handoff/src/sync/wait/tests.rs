@@ -357,3 +357,21 @@ fn cpu_hint_records_the_cpu() {
     assert!(h.get().is_some());
     assert!(h.replace().is_some());
 }
+
+/// `Spin` is refused where it cannot work (two parties on one CPU, more parties than CPUs),
+/// with one line naming the cause and the alternatives; everything else passes.
+#[test]
+fn spin_is_refused_where_it_cannot_work() {
+    let e = check_spin(Wait::Spin, 2, &[Some(0), Some(0)], 2).unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.contains("PEs 0 and 1 both pinned to CPU 0"), "{msg}");
+    assert!(msg.contains("spin-yield") && msg.contains("adaptive"), "{msg}");
+    assert!(!msg.contains('\n'), "one line: {msg}");
+    let e = check_spin(Wait::Spin, 4, &[None; 4], 2).unwrap_err();
+    assert!(e.to_string().contains("4 PEs on 2 CPUs"), "{e}");
+    assert_eq!(check_spin(Wait::Spin, 2, &[Some(0), Some(1)], 2), Ok(()));
+    assert_eq!(check_spin(Wait::Spin, 2, &[None, None], 2), Ok(()));
+    for how in [Wait::SpinYield, Wait::Block, Wait::ADAPTIVE] {
+        assert_eq!(check_spin(how, 4, &[Some(0); 4], 1), Ok(()));
+    }
+}
