@@ -389,7 +389,10 @@ mod tests {
             }
             let start = std::time::Instant::now();
             while bell.sleepers.load(Ordering::Relaxed) as usize != words.len() {
-                assert!(start.elapsed().as_secs() < 5, "watchdog: sleepers never registered");
+                assert!(
+                    start.elapsed().as_secs() < 5,
+                    "watchdog: sleepers never registered"
+                );
                 std::thread::yield_now();
             }
             assert_eq!(bell.any.load(Ordering::Relaxed), 2);

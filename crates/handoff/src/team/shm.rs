@@ -534,7 +534,7 @@ impl Transport for ShmTransport {
         // has u64's layout and is how every PE touches words that others update.
         let w = unsafe { &*p.cast::<AtomicU64>() };
         let old = ops::apply_atomic64(w, op);
-        if op != AtomicOp::Fetch {
+        if op.wrote(old) {
             self.ring(pe, offset, offset + 8);
         }
         Ok(old)
@@ -545,7 +545,7 @@ impl Transport for ShmTransport {
         // SAFETY: as in `atomic64`, for a 4-byte word.
         let w = unsafe { &*p.cast::<AtomicU32>() };
         let old = ops::apply_atomic32(w, op);
-        if op != AtomicOp::Fetch {
+        if op.wrote(old) {
             self.ring(pe, offset, offset + 4);
         }
         Ok(old)
@@ -626,6 +626,32 @@ impl Transport for ShmTransport {
     ) -> Result<usize, TeamError> {
         let end = offset.saturating_add(len);
         self.wait_bell(Some((offset as u64, end as u64)), poll, deadline, what)
+    }
+
+    fn wait_remote_on(
+        &self,
+        pe: usize,
+        offset: usize,
+        len: usize,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        self.check(pe, offset, len, 1, what)?;
+        let b = &self.ctrl(pe).bell;
+        let watch = self.watch();
+        let end = offset.saturating_add(len);
+        b.bell
+            .wait(
+                Some((offset as u64, end as u64)),
+                poll,
+                self.wait,
+                deadline,
+                &watch,
+                self.cpu_hint(b.ringer.get()),
+                (self.heap(pe) as usize).wrapping_add(offset),
+            )
+            .map_err(|e| self.wait_err(e, &watch, what))
     }
 
     fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError> {

@@ -365,7 +365,10 @@ fn spin_is_refused_where_it_cannot_work() {
     let e = check_spin(Wait::Spin, 2, &[Some(0), Some(0)], 2).unwrap_err();
     let msg = e.to_string();
     assert!(msg.contains("PEs 0 and 1 both pinned to CPU 0"), "{msg}");
-    assert!(msg.contains("spin-yield") && msg.contains("adaptive"), "{msg}");
+    assert!(
+        msg.contains("spin-yield") && msg.contains("adaptive"),
+        "{msg}"
+    );
     assert!(!msg.contains('\n'), "one line: {msg}");
     let e = check_spin(Wait::Spin, 4, &[None; 4], 2).unwrap_err();
     assert!(e.to_string().contains("4 PEs on 2 CPUs"), "{e}");
