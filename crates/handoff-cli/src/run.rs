@@ -156,21 +156,14 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
         }
         (None, None) => Placement::Unpinned,
     };
-    placement.cpus(a.n).map_err(usage)?;
+    let cpus = placement.cpus(a.n).map_err(usage)?;
     let wait: Wait = a
         .wait
         .parse()
         .map_err(|e| Failure::usage(format!("run: --wait: {e}")))?;
-    if wait == Wait::Spin {
-        let cpus = handoff::sys::affinity::allowed_cpus().map_or(usize::MAX, |c| c.len());
-        if a.n > cpus {
-            eprintln!(
-                "handoff: run: warning: --wait spin with {} PEs on {cpus} CPUs: a spinning PE \
-                 holds the CPU its peer needs (barriers take tens of ms); use --wait adaptive",
-                a.n
-            );
-        }
-    }
+    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+    handoff::sync::wait::check_spin(wait, a.n, &cpus, available)
+        .map_err(|e| Failure::usage(format!("run: {e}")))?;
     let mut launch = Launch::new(a.n)
         .cores(placement)
         .wait(wait)

@@ -20,12 +20,14 @@
 //!
 //! # Waiting
 //!
-//! Every wait uses the team's strategy (`handoff run --wait`, default adaptive: spin ~20 µs,
-//! then sleep on the PE's doorbell). Signals, AMOs and scalar `shmem_TYPE_p` stores of 4- and
-//! 8-byte words (hardware atomic stores here) always ring the target's doorbell. Bulk puts
-//! wake a target they see asleep (best effort: a waiter registering at that very instant is
-//! woken by the writer's next `shmem_quiet`, a barrier, or its 50 ms sleep slice). Set flags
-//! with `shmem_TYPE_p`, an AMO or a signal and no wake-up is ever late.
+//! Every wait uses the team's strategy (`handoff run --wait`, default adaptive: spin up to
+//! ~20 µs, learned per wait site, then sleep on the PE's heap bell as a waiter on exactly the
+//! words it waits on). A write wakes only the sleepers whose words it wrote: a PE asleep in
+//! `shmem_barrier_all` or on another variable costs a putting PE one load and no system call.
+//! Signals, AMOs and scalar `shmem_TYPE_p` stores of 4- and 8-byte words wake a sleeper on
+//! their word at once; bulk puts wake a sleeper they see on their bytes, and the writer's next
+//! `shmem_quiet` or barrier wakes one that registered at that very instant. `shmem_set_lock`
+//! sleeps on the lock word and is woken by the holder's release.
 //!
 //! # Errors
 //!

@@ -55,10 +55,28 @@ fn try_take(s: &State, off: usize) -> Result<bool> {
 pub extern "C" fn shmem_set_lock(lock: *mut c_long) {
     entry("shmem_set_lock", |s| {
         let off = lock_word(s, lock)?;
-        while !try_take(s, off)? {
-            std::thread::yield_now();
+        // The team's wait policy, asleep on PE 0's heap bell as a waiter on the lock word:
+        // the holder's releasing CAS (a write of that word) wakes it; failed CASes do not.
+        let mut failed = None;
+        s.x().wait_remote_on(
+            0,
+            off,
+            8,
+            &mut || match try_take(s, off) {
+                Ok(true) => Some(0),
+                Ok(false) => None,
+                Err(e) => {
+                    failed = Some(e);
+                    Some(1)
+                }
+            },
+            None,
+            "shmem_set_lock",
+        )?;
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
-        Ok(())
     })
 }
 

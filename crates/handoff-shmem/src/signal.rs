@@ -137,8 +137,11 @@ pub extern "C" fn shmem_signal_wait_until(sig_addr: *mut u64, cmp: c_int, cmp_va
     entry("shmem_signal_wait_until", |s| {
         let c: Cmp = cmp_of(cmp)?;
         let w = signal_word(s, sig_addr, "sig_addr")?;
+        let off = s.word_offset(sig_addr.cast(), 8, "sig_addr")?;
         let mut seen = 0;
-        s.x().wait_local(
+        s.x().wait_local_on(
+            off,
+            8,
             &mut || {
                 // Acquire: pairs with the Release signal update of the putter.
                 seen = w.load(Ordering::Acquire);

@@ -4,9 +4,10 @@
 //!
 //! Every wait polls this PE's own words with Acquire loads, which pair with the Release side
 //! of whatever updated them remotely (a `p`, an AMO or a signal; see the team's ordering
-//! docs), with the team's wait strategy: spinning, yielding and sleeping on this PE's doorbell,
-//! which remote `p`s, AMOs and signals always ring and bulk puts ring when they see a
-//! sleeper (the crate docs, "Waiting").
+//! docs), with the team's wait strategy: spinning, yielding and sleeping on this PE's heap
+//! bell as a sleeper on exactly the words waited on, so only a write to those words wakes it
+//! (a put that sees it asleep, or the writer's `quiet`; AMOs and signals always); writes to
+//! other words of this PE cost the writer one load (the crate docs, "Waiting").
 //!
 //! `wait_until_any` and `test_any` are fair: each call starts its scan one past where the
 //! previous call's scan started, so a word that stays true cannot starve the others.
@@ -100,6 +101,9 @@ pub struct Words<T> {
     cmp: Cmp,
     value: T,
     values: *const T,
+    /// The words' heap offset and byte length (what the wait sleeps on).
+    off: usize,
+    len: usize,
 }
 
 impl<T: Ivar> Words<T> {
@@ -120,8 +124,9 @@ impl<T: Ivar> Words<T> {
         let len = n
             .checked_mul(size_of::<T>())
             .ok_or(ShmemError::Overflow("ivars"))?;
+        let mut off = 0;
         if n > 0 {
-            s.offset(ivars.cast(), len, "ivars")?;
+            off = s.offset(ivars.cast(), len, "ivars")?;
             if !(ivars as usize).is_multiple_of(size_of::<T>()) {
                 return Err(ShmemError::Misaligned {
                     what: "ivars",
@@ -137,6 +142,8 @@ impl<T: Ivar> Words<T> {
             cmp,
             value,
             values,
+            off,
+            len,
         })
     }
 
@@ -174,8 +181,14 @@ impl<T: Ivar> Words<T> {
     }
 }
 
-fn wait(s: &State, what: &'static str, poll: &mut dyn FnMut() -> Option<usize>) -> Result<usize> {
-    Ok(s.x().wait_local(poll, None, what)?)
+/// Waits for `poll` over the words of `w`: asleep, woken only by writes to those words.
+fn wait<T>(
+    s: &State,
+    w: &Words<T>,
+    what: &'static str,
+    poll: &mut dyn FnMut() -> Option<usize>,
+) -> Result<usize> {
+    Ok(s.x().wait_local_on(w.off, w.len, poll, None, what)?)
 }
 
 /// One word (`wait_until`, `test`): checked like every set of words.
@@ -187,13 +200,13 @@ fn one<T: Ivar>(s: &State, ivar: *const T, cmp: c_int, value: T) -> Result<Words
 /// `wait_until` of one word.
 fn wait_until<T: Ivar>(s: &State, ivar: *const T, cmp: c_int, value: T) -> Result<()> {
     let w = one(s, ivar, cmp, value)?;
-    wait(s, "shmem_wait_until", &mut || w.holds(0).then_some(0))?;
+    wait(s, &w, "shmem_wait_until", &mut || w.holds(0).then_some(0))?;
     Ok(())
 }
 
 /// `wait_until_all`.
 pub fn wait_all<T: Ivar>(s: &State, w: &Words<T>) -> Result<()> {
-    wait(s, "shmem_wait_until_all", &mut || w.all().then_some(0))?;
+    wait(s, w, "shmem_wait_until_all", &mut || w.all().then_some(0))?;
     Ok(())
 }
 
@@ -210,7 +223,7 @@ pub fn wait_any<T: Ivar>(s: &State, w: &Words<T>) -> Result<usize> {
         return Ok(usize::MAX);
     }
     let start = any_start(s, w.n);
-    wait(s, "shmem_wait_until_any", &mut || w.any_from(start))
+    wait(s, w, "shmem_wait_until_any", &mut || w.any_from(start))
 }
 
 /// `wait_until_some`: writes the indices that hold into `indices`; returns their number.
@@ -221,7 +234,7 @@ pub unsafe fn wait_some<T: Ivar>(s: &State, w: &Words<T>, indices: *mut usize) -
     if w.all_skipped() {
         return Ok(0);
     }
-    wait(s, "shmem_wait_until_some", &mut || {
+    wait(s, w, "shmem_wait_until_some", &mut || {
         (0..w.n).find(|&i| w.holds(i))
     })?;
     // SAFETY: the caller's promise.

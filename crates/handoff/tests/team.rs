@@ -502,3 +502,73 @@ fn a_pe_that_never_joins_is_named_at_the_join_deadline() {
         "{name} left behind"
     );
 }
+
+/// Wake only who waits on what was written, across processes (`Wait::Block`): PE 1 sleeps
+/// in a wait on word A while PE 0 puts 2000 times into word B of PE 1 (half with `quiet`
+/// after each), does 200 remote atomics on word C, and then, with PE 1 asleep in a barrier,
+/// 2000 more puts: none of it may make a futex wake-up call (PE 0 counts its own). Then PE 0
+/// puts A and PE 1 must wake (the 20 s watchdog catches a lost wake-up: each sleep slice is
+/// 50 ms, and the test loops). Ten rounds.
+#[test]
+fn writers_do_not_wake_pes_waiting_on_other_words() {
+    const ROUNDS: u64 = 10;
+    if handoff::team::in_team() {
+        pe(|team| {
+            let (me, other) = (team.rank(), 1 - team.rank());
+            let err = |e: TeamError| e.to_string();
+            let a = team.alloc::<u64>(1).map_err(err)?;
+            let b = team.alloc::<u64>(16).map_err(err)?;
+            let c = team.alloc::<u64>(1).map_err(err)?;
+            for round in 1..=ROUNDS {
+                if me == 1 {
+                    let got = team.signal_wait_until(a, Cmp::Ge, round).map_err(err)?;
+                    if got != round {
+                        return Err(format!("round {round}: A read {got}"));
+                    }
+                    team.barrier_all().map_err(err)?;
+                    team.barrier_all().map_err(err)?;
+                    continue;
+                }
+                // Let PE 1 fall asleep on A (not needed for correctness: a PE 1 still awake
+                // only makes the zero below easier to reach).
+                std::thread::sleep(Duration::from_millis(20));
+                let before = handoff::sync::wait::futex_wakes();
+                for i in 0..2000u64 {
+                    team.put(&b, (i % 16) as usize, &[i], other).map_err(err)?;
+                    if i % 2 == 0 {
+                        team.quiet();
+                    }
+                }
+                for _ in 0..200 {
+                    team.atomic_add(c, 1u64, other).map_err(err)?;
+                }
+                let wakes = handoff::sync::wait::futex_wakes() - before;
+                if wakes != 0 {
+                    return Err(format!(
+                        "round {round}: {wakes} futex wakes for writes PE 1 does not wait on"
+                    ));
+                }
+                team.put(&a, 0, &[round], other).map_err(err)?;
+                team.quiet();
+                team.barrier_all().map_err(err)?;
+                // PE 1 is now asleep in (or on its way to) the second barrier.
+                std::thread::sleep(Duration::from_millis(20));
+                let before = handoff::sync::wait::futex_wakes();
+                for i in 0..2000u64 {
+                    team.put(&b, (i % 16) as usize, &[i], other).map_err(err)?;
+                }
+                team.quiet();
+                let wakes = handoff::sync::wait::futex_wakes() - before;
+                if wakes != 0 {
+                    return Err(format!(
+                        "round {round}: {wakes} futex wakes for puts while PE 1 is in a barrier"
+                    ));
+                }
+                team.barrier_all().map_err(err)?;
+            }
+            Ok(())
+        });
+    }
+    let l = team_launch("writers_do_not_wake_pes_waiting_on_other_words", 2).wait(Wait::Block);
+    assert_all_ok(&run_team(l, Duration::from_secs(20)));
+}

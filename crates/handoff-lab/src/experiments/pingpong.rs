@@ -240,7 +240,11 @@ impl Config {
                 "--round-trips, --samples and --runs must be at least 1".into(),
             ));
         }
-        team_run::parse_wait(NAME, &self.wait)?;
+        let wait = team_run::parse_wait(NAME, &self.wait)?;
+        for p in &self.placements {
+            let pinned = [Some(p.cpus[0]), Some(p.cpus[1])];
+            team_run::check_spin(NAME, wait, &pinned, &p.class)?;
+        }
         if !self
             .sizes
             .iter()

@@ -457,6 +457,24 @@ pub fn parse_wait(experiment: &'static str, text: &str) -> Result<Wait, BenchErr
     })
 }
 
+/// Refuses `--wait spin` where it cannot work (PEs pinned to one CPU, more PEs than CPUs):
+/// a usage error in one line naming `placement` and offering `spin-yield`/`adaptive`,
+/// instead of a run that pays a scheduler tick per hand-off until its deadline.
+pub fn check_spin(
+    experiment: &'static str,
+    wait: Wait,
+    pinned: &[Option<usize>],
+    placement: &str,
+) -> Result<(), BenchError> {
+    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+    handoff::sync::wait::check_spin(wait, pinned.len(), pinned, available).map_err(|e| {
+        BenchError::Usage {
+            experiment,
+            message: format!("placement {placement}: {e}"),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

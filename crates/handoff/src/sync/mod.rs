@@ -10,6 +10,7 @@
 //! | [`Semaphore`] | a counting semaphore | one sleeper per post |
 //! | [`Barrier`] | N parties, reusable (generation counting) | all, by the last arrival |
 //! | [`Doorbell`] | the sleeper half alone, for words that live elsewhere (a team's signal words) | all sleepers, rung by the writer |
+//! | [`RangeBell`] | a doorbell whose sleepers name the byte range they wait on (a team PE's heap) | only the sleepers whose range was written |
 //!
 //! Each is `repr(C, align(128))` (one cache-line pair, never shared with a neighbour),
 //! pointer-free and valid when all-zero, so it can be placed in a [`crate::shm`] segment.
@@ -19,6 +20,7 @@ pub mod barrier;
 pub mod doorbell;
 mod error;
 pub mod flag;
+pub mod rangebell;
 pub mod semaphore;
 pub mod signal;
 pub mod wait;
@@ -28,6 +30,7 @@ pub use barrier::{Barrier, BarrierWaitResult};
 pub use doorbell::Doorbell;
 pub use error::SyncError;
 pub use flag::Flag;
+pub use rangebell::RangeBell;
 pub use semaphore::Semaphore;
 pub use signal::Signal;
 pub use wait::{CpuHint, Wait, WaitCondition};

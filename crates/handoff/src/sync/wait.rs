@@ -34,11 +34,22 @@
 //!
 //! ## Learning the spin budget
 //!
-//! `Adaptive` keeps a small per-thread score of how its recent waits ended. While most waits
-//! end within the budget it spins the full budget; once most outlast it (the peer is slow, so
+//! `Adaptive` keeps a small score of how recent waits *at the same wait site* ended (a site
+//! is the object or word waited on: [`WaitCondition::site`]), so a thread that waits long in
+//! a barrier and briefly on a flag learns each on its own. While most waits of a site end
+//! within the budget it spins the full budget; once most outlast it (the peer is slow, so
 //! spinning only burns the CPU before the futex sleep anyway) it spins only
 //! [`SHORT_SPIN`] (1 µs) and probes the full budget again every 16th wait. A probe that ends
-//! by spinning switches back to full-budget spins. See [`adaptive_stats`] for counts.
+//! by spinning switches back to full-budget spins. The scores live in a small per-thread
+//! table keyed by site (direct-mapped, 64 entries; a collision only restarts a site's
+//! learning), so several threads waiting at once never share mutable state. See
+//! [`adaptive_stats`] for counts.
+//!
+//! The budget itself is the classic 2-competitive bound: spin at most what a sleep and its
+//! wake-up cost, so a wait that outlasts the spin costs at most twice what the best choice
+//! in hindsight would have. [`Wait::DEFAULT_SPIN_BUDGET`] is that cost measured on the
+//! target machines (a cross-CPU futex wake-up on a KVM VM: 15-28 µs, see the table above);
+//! `adaptive:<N>` sets another.
 //!
 //! # The wait loop ([`wait_on`])
 //!
@@ -99,7 +110,7 @@ pub enum Wait {
     Block,
     /// Spin for up to `spin_budget`, then sleep on a futex; when the peer last ran on the
     /// waiter's CPU, yield to it instead of spinning. The budget actually spun is learned
-    /// per thread.
+    /// per wait site.
     Adaptive {
         /// The longest a wait spins before it sleeps. Zero means "always block".
         spin_budget: Duration,
@@ -189,6 +200,44 @@ impl FromStr for Wait {
             spin_budget: Duration::from_nanos(ns),
         })
     }
+}
+
+/// Refuses [`Wait::Spin`] where spinning cannot work: `parties` processes that spin for each
+/// other, pinned to `pinned` (one entry per party, `None` = unpinned), with `available` CPUs.
+/// Two parties pinned to one CPU, or more parties than CPUs, means a spinner holds the CPU
+/// its peer needs until the scheduler preempts it — a whole scheduler tick (4 ms on these
+/// VMs) per hand-off — so the error says so in one line and offers `spin-yield` and
+/// `adaptive`. Every other strategy (and `Spin` where each party has a CPU) is `Ok`.
+pub fn check_spin(
+    how: Wait,
+    parties: usize,
+    pinned: &[Option<usize>],
+    available: usize,
+) -> Result<(), SyncError> {
+    if how != Wait::Spin {
+        return Ok(());
+    }
+    let advice = "a spinning PE keeps its CPU from the peer it waits for until the scheduler \
+                  preempts it (a 4 ms tick per hand-off); use --wait spin-yield or --wait \
+                  adaptive, or give each PE a CPU of its own";
+    let mut seen: Vec<(usize, usize)> = Vec::new();
+    for (party, cpu) in pinned.iter().enumerate() {
+        if let Some(cpu) = cpu {
+            if let Some((first, _)) = seen.iter().find(|(_, c)| c == cpu) {
+                return Err(SyncError::InvalidArgument(format!(
+                    "--wait spin with PEs {first} and {party} both pinned to CPU {cpu}: {advice}"
+                )));
+            }
+            seen.push((party, *cpu));
+        }
+    }
+    if parties > available {
+        return Err(SyncError::InvalidArgument(format!(
+            "--wait spin with {parties} PEs on {available} CPU{}: {advice}",
+            if available == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(())
 }
 
 /// The longest single futex sleep; sleepers check their peers between slices.
@@ -298,6 +347,12 @@ pub trait WaitCondition {
     fn max_sleep(&mut self) -> Option<Duration> {
         None
     }
+    /// The wait site `Adaptive` learns its spin budget for (module docs, "Learning the spin
+    /// budget"): by default the futex word's address, so each primitive learns on its own;
+    /// waits that share one futex word (a doorbell) name the word or object they wait on.
+    fn site(&self) -> usize {
+        std::ptr::from_ref(self.futex_word()) as usize
+    }
 }
 
 /// Waits for `cond` with strategy `how` until `deadline`, checking `peers` now and then
@@ -339,7 +394,8 @@ where
             // On the peer's CPU, yield to it instead of pausing (module docs, "The same-CPU
             // trap").
             let same_cpu = peer_cpu.is_some_and(|c| c == current_cpu());
-            if let Some((budget_ns, probe)) = learn::plan(spin_budget, same_cpu) {
+            let site = cond.site();
+            if let Some((budget_ns, probe)) = learn::plan(spin_budget, same_cpu, site) {
                 let yield_after = if same_cpu { 0 } else { u64::MAX };
                 // Under loom time is not part of the model: spin a fixed two polls instead.
                 let max_iters = if cfg!(loom) { 2 } else { u64::MAX };
@@ -350,12 +406,12 @@ where
                     Err(WaitError::Timeout) if !w.deadline_passed() => {} // budget spent
                     done => {
                         if done.is_ok() {
-                            learn::spun(probe);
+                            learn::spun(probe, site);
                         }
                         return done;
                     }
                 }
-                learn::blocked();
+                learn::blocked(site);
             }
             w.block(&mut cond)
         }
@@ -493,7 +549,15 @@ fn warn_if_spinning_on_peer_cpu(peer_cpu: Option<u32>) {
 #[cfg(not(all(debug_assertions, not(loom))))]
 fn warn_if_spinning_on_peer_cpu(_peer_cpu: Option<u32>) {}
 
-/// The per-thread learning of `Adaptive` (module docs, "Learning the spin budget").
+/// How many futex wake-up system calls the calling thread has made so far (every wait
+/// primitive's waker counts here). A diagnostic for tests and benchmarks: a writer whose
+/// targets sleep on other words should add nothing.
+#[cfg(not(loom))]
+pub fn futex_wakes() -> u64 {
+    futex::wake_calls()
+}
+
+/// The per-site learning of `Adaptive` (module docs, "Learning the spin budget").
 mod learn;
 pub use learn::{adaptive_stats, reset_adaptive_stats, AdaptiveStats};
 

@@ -155,7 +155,6 @@ thread_local! {
 /// How many futex wakes the calling thread has issued (test hook: a publisher that skips
 /// the wake while a sleeper is registered shows here at once, not after a sleep slice).
 #[cfg(not(loom))]
-#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn wake_calls() -> u64 {
     WAKE_CALLS.with(std::cell::Cell::get)
 }

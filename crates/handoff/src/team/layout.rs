@@ -16,7 +16,7 @@
 
 use crate::atomic::{AtomicU32, AtomicU64};
 use crate::layout::ShmSafe;
-use crate::sync::{CpuHint, Doorbell, Signal};
+use crate::sync::{CpuHint, Doorbell, RangeBell, Signal};
 use crate::sys::ProcessId;
 
 use super::MAX_COUNTERS;
@@ -28,7 +28,7 @@ pub const MAX_PES: usize = crate::shm::MAX_ATTACHED - 1;
 /// `TeamHeader::magic`.
 pub(super) const TEAM_MAGIC: u64 = u64::from_le_bytes(*b"HNDTEAM1");
 /// `TeamHeader::version`: bump on any layout change.
-pub(super) const TEAM_VERSION: u32 = 1;
+pub(super) const TEAM_VERSION: u32 = 2;
 
 pub(super) const SPAWNED: u32 = 0;
 pub(super) const JOINED: u32 = 1;
@@ -99,8 +99,13 @@ pub(super) struct PeCtrl {
     pub launch_pid: PidCell,
     /// Written by the PE when it joins.
     pub pid: PidCell,
-    /// Own line: rung after every update of this PE's words by anyone.
+    /// The heap's bell: waits on this PE's heap words sleep here, saying which bytes they
+    /// wait on; puts, atomics and signals ring the bytes they wrote
+    /// ([`crate::sync::rangebell`]).
     pub bell: Bell,
+    /// The barrier's bell: barrier waits sleep here, and only barrier arrivals ring it (a
+    /// put never wakes a PE waiting in a barrier).
+    pub arrive: ArriveBell,
     /// Counting-put counters (`ct_create`).
     pub counters: [Signal; MAX_COUNTERS],
     /// Collective agreement: `agree_seq[seq % 2]` then `agree_val[seq % 2]`.
@@ -109,11 +114,18 @@ pub(super) struct PeCtrl {
     pub arrivals: [AtomicU64; MAX_PES],
 }
 
-/// The doorbell and the CPU of its last ringer, on a line of their own.
+/// The heap's range bell and the CPU of its last ringer (on a line of its own, after the
+/// bell's).
 #[repr(C, align(128))]
 pub(super) struct Bell {
-    pub bell: Doorbell,
+    pub bell: RangeBell,
     pub ringer: CpuHint,
+}
+
+/// The barrier arrivals' doorbell, on a line of its own.
+#[repr(C, align(128))]
+pub(super) struct ArriveBell {
+    pub bell: Doorbell,
 }
 
 /// One collective-agreement record.
@@ -123,7 +135,7 @@ pub(super) struct Agree {
     pub value: AtomicU64,
 }
 
-// SAFETY: repr(C) of atomics, ShmSafe primitives (Signal, Doorbell) and arrays of them; no
+// SAFETY: repr(C) of atomics, ShmSafe primitives (Signal, Doorbell, RangeBell) and arrays of them; no
 // pointers; all-zero is a PE that has not joined, with no sleepers, counters at 0.
 unsafe impl ShmSafe for PeCtrl {}
 

@@ -46,20 +46,21 @@
 //!   later *loads* (a Dekker-style check of a remote flag), which a Release fence does not.
 //! - A signal update ([`Team::put_signal`], [`Team::signal`], counters) is a Release store
 //!   or RMW on the target's word after the copy, and every wait polls with Acquire: a waiter
-//!   that sees the signal sees the data. Then the target's doorbell (a futex, see
-//!   [`crate::sync::doorbell`]) is rung if it has a sleeper, so a blocked waiter is woken by
-//!   the put itself.
+//!   that sees the signal sees the data. Then the target's heap bell (futexes, see
+//!   [`crate::sync::rangebell`]) wakes a sleeper on the signal word, so a blocked waiter is
+//!   woken by the put itself.
 //! - Remote atomics are hardware RMWs (`lock`-prefixed on x86) on the mapped target word,
 //!   `AcqRel`: never a lock.
 //!
 //! # Waiting
 //!
 //! Every wait uses the team's [`Wait`] strategy (`HANDOFF_WAIT`, default adaptive). Waits on
-//! this PE's own words (signals, lines, atomics used as flags, barrier arrivals) sleep on
-//! this PE's doorbell, which every remote signal, atomic and barrier arrival rings when a
-//! sleeper is registered; a counter is a [`Signal`](crate::sync::Signal) with a doorbell of
-//! its own. A plain `put` rings nothing (that would tax every put): a waiter on words written
-//! by plain puts is woken by the next signal, or notices within its 50 ms sleep slice. When
+//! this PE's own heap words (signals, lines, atomics used as flags) sleep on this PE's heap
+//! [`RangeBell`](crate::sync::RangeBell) as waiters on the bytes they read; a put, signal or
+//! atomic wakes only the sleepers whose bytes it wrote (a put checks without a fence, and the
+//! writer's `quiet` or barrier rings what it put since, fenced). Barrier waits sleep on a
+//! bell of their own that only barrier arrivals ring; a counter is a
+//! [`Signal`](crate::sync::Signal) with a doorbell of its own. When
 //! the team has more PEs than CPUs, adaptive waits yield to the PEs sharing their CPU instead
 //! of pausing, so 16 PEs on 2 CPUs make progress without a scheduler tick per operation.
 //!

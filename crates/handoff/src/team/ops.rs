@@ -85,6 +85,19 @@ pub enum AtomicOp<W> {
     FetchXor(W),
 }
 
+impl<W: PartialEq + Copy> AtomicOp<W> {
+    /// Whether the operation, having returned `old`, may have changed the word (and so must
+    /// wake its waiters): not a `Fetch`, nor a `CompareSwap` that failed. A failed CAS that
+    /// woke the other waiters of a lock would make them fail and wake each other in turn.
+    pub fn wrote(&self, old: W) -> bool {
+        match *self {
+            AtomicOp::Fetch => false,
+            AtomicOp::CompareSwap { expected, .. } => old == expected,
+            _ => true,
+        }
+    }
+}
+
 /// A word remote atomics work on: `u32` or `u64` (sealed).
 pub trait Word: sealed::Sealed + bytemuck::Pod + Eq + std::fmt::Debug + Send + Sync {
     /// The word's width in bytes (4 or 8).

@@ -1,8 +1,13 @@
 //! [`ShmTransport`]: the team transport over one shared segment on one node. A put is a
 //! copy into the target's partition of the mapped segment; an atomic is a hardware RMW on
-//! the mapped word; waits poll this PE's own words and sleep on its doorbell, which every
-//! signal, atomic and barrier arrival rings (plain puts do not: a waiter on words written by
-//! plain puts is woken by the next signal, or notices within a 50 ms sleep slice).
+//! the mapped word; waits poll this PE's own words and sleep on its heap's
+//! [`RangeBell`](crate::sync::RangeBell), naming the bytes they wait on when they can. A put,
+//! atomic or signal wakes only the sleepers whose bytes it wrote (and the sleepers that could
+//! not name theirs); a writer whose target sleeps on other words pays one shared load and no
+//! system call. Signals and atomics ring with the bell's fence; a plain put checks without
+//! it, and the writer's `quiet` (or barrier) rings, fenced, everything it put since, so a
+//! waiter on plainly put data is woken by the put or by the writer's `quiet`, never waits out
+//! a sleep slice. Barriers sleep on a bell of their own, rung only by barrier arrivals.
 //!
 //! Peers are watched through the PE states of [`super::layout`]: a PE that died (or left
 //! without `finalize`) ends every other PE's wait with [`TeamError::PeerDied`] naming it.
@@ -25,6 +30,43 @@ use crate::sync::Wait;
 use crate::sys::{Deadline, ProcessId};
 use crate::WaitError;
 
+/// The bytes put to one target since the last `quiet` (see `ShmTransport::pending`).
+struct Pending {
+    lo: AtomicU64,
+    hi: AtomicU64,
+}
+
+impl Pending {
+    fn new() -> Self {
+        Pending {
+            lo: AtomicU64::new(u64::MAX),
+            hi: AtomicU64::new(0),
+        }
+    }
+
+    /// Widens the range to cover `[lo, hi)`: two local loads when it already does.
+    #[inline]
+    fn cover(&self, lo: u64, hi: u64) {
+        // Relaxed: only this PE's `quiet` reads these, after a SeqCst fence.
+        if self.lo.load(Ordering::Relaxed) > lo {
+            self.lo.fetch_min(lo, Ordering::Relaxed);
+        }
+        if self.hi.load(Ordering::Relaxed) < hi {
+            self.hi.fetch_max(hi, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes the range (leaving it empty), if not empty.
+    fn take(&self) -> Option<(u64, u64)> {
+        if self.hi.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        let lo = self.lo.swap(u64::MAX, Ordering::Relaxed);
+        let hi = self.hi.swap(0, Ordering::Relaxed);
+        (lo < hi).then_some((lo, hi))
+    }
+}
+
 /// How long a PE waits for the launcher's segment to be ready when it joins.
 const JOIN_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -43,6 +85,9 @@ pub struct ShmTransport {
     /// (A barrier is a collective: one thread of the PE at a time; the lock only makes
     /// the transport `Sync`.)
     seen: Mutex<Vec<u64>>,
+    /// Per target PE, the bytes `[lo, hi)` this PE put there since its last `quiet` that
+    /// no fenced ring covered yet (`lo > hi`: none): `quiet` rings them.
+    pending: Vec<Pending>,
     finished: AtomicBool,
     /// More PEs than CPUs this process may use: adaptive waits then yield instead of
     /// pausing (the peer they wait for is likely runnable on their own CPU).
@@ -141,6 +186,7 @@ impl ShmTransport {
             wait,
             launcher: ProcessId::new(h.launcher_pid, h.launcher_start),
             seen: Mutex::new(vec![0; size]),
+            pending: (0..size).map(|_| Pending::new()).collect(),
             finished: AtomicBool::new(false),
             crowded: crate::sys::affinity::allowed_cpus().is_ok_and(|c| size > c.len()),
             seg,
@@ -253,10 +299,11 @@ impl ShmTransport {
         Ok(self.heap(pe).wrapping_add(offset))
     }
 
-    fn ring(&self, pe: usize) {
+    /// Wakes PE `pe`'s sleepers on bytes `[start, end)` of its heap (after the write).
+    #[inline]
+    fn ring(&self, pe: usize, start: usize, end: usize) {
         let b = &self.ctrl(pe).bell;
-        b.bell.ring();
-        if b.bell.has_sleepers() {
+        if b.bell.ring_range(start as u64, end as u64) > 0 {
             b.ringer.note();
         }
     }
@@ -269,6 +316,48 @@ impl ShmTransport {
         } else {
             ringer
         }
+    }
+
+    /// Rings, on every target, the bytes put there since the last call (after a SeqCst
+    /// fence of the caller's: it is the ring's fence, and pairs with the sleeper's).
+    fn ring_pending(&self) {
+        for (pe, pending) in self.pending.iter().enumerate() {
+            if let Some((lo, hi)) = pending.take() {
+                let b = &self.ctrl(pe).bell;
+                if b.bell.ring_range_unfenced(lo, hi) > 0 {
+                    b.ringer.note();
+                }
+            }
+        }
+    }
+
+    /// A wait on this PE's heap bell, as a sleeper on `range` (`None`: on anything). The
+    /// adaptive learning's site is the range's start when there is one, else the wait's
+    /// name (one site per kind of generic wait).
+    fn wait_bell(
+        &self,
+        range: Option<(u64, u64)>,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        let b = &self.ctrl(self.rank).bell;
+        let watch = self.watch();
+        let site = match range {
+            Some((lo, _)) => (self.local_heap() as usize).wrapping_add(lo as usize),
+            None => what.as_ptr() as usize,
+        };
+        b.bell
+            .wait(
+                range,
+                poll,
+                self.wait,
+                deadline,
+                &watch,
+                self.cpu_hint(b.ringer.get()),
+                site,
+            )
+            .map_err(|e| self.wait_err(e, &watch, what))
     }
 
     fn watch(&self) -> TeamWatch<'_> {
@@ -375,7 +464,9 @@ impl Drop for ShmTransport {
                 Ordering::Relaxed,
             );
             for pe in 0..self.size {
-                self.ring(pe);
+                let c = self.ctrl(pe);
+                c.bell.bell.ring_all();
+                c.arrive.bell.ring();
             }
         }
     }
@@ -474,13 +565,16 @@ impl Transport for ShmTransport {
         // caller's source while we copy: `local_mut` needs `&mut Team`). Other processes
         // may read the bytes concurrently: that is the protocol's business (signals order it).
         unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst, src.len()) };
-        // A PE asleep in a wait on words that plain puts write (OpenSHMEM's wait_until on a
-        // variable set by `p`) is woken now instead of at its next sleep slice. A Relaxed
-        // load of a line that only sleepers write: nearly free. Without the SeqCst fence a
-        // sleeper registering at this instant may be missed; `quiet` closes that gap, and the
-        // sleep slice bounds it.
-        if self.ctrl(pe).bell.bell.has_sleepers() {
-            self.ring(pe);
+        // A PE asleep in a wait on these bytes (OpenSHMEM's wait_until on a variable set by a
+        // put) is woken now instead of at its next sleep slice; one asleep on other words is
+        // not (module docs). A Relaxed load of a line that only sleepers write: nearly free.
+        // Without the SeqCst fence a sleeper registering at this instant may be missed; the
+        // pending range makes this PE's next `quiet` ring it, fenced.
+        let (lo, hi) = (offset as u64, (offset + src.len()) as u64);
+        self.pending[pe].cover(lo, hi);
+        let b = &self.ctrl(pe).bell;
+        if b.bell.ring_range_unfenced(lo, hi) > 0 {
+            b.ringer.note();
         }
         Ok(())
     }
@@ -504,11 +598,7 @@ impl Transport for ShmTransport {
         // asleep on words this PE wrote is woken, so a waiter on plainly-put data never
         // waits out a sleep slice after the writer's `quiet`.
         fence(Ordering::SeqCst);
-        for pe in 0..self.size {
-            if self.ctrl(pe).bell.bell.has_sleepers() {
-                self.ring(pe);
-            }
-        }
+        self.ring_pending();
     }
 
     fn atomic64(&self, pe: usize, offset: usize, op: AtomicOp<u64>) -> Result<u64, TeamError> {
@@ -517,8 +607,8 @@ impl Transport for ShmTransport {
         // has u64's layout and is how every PE touches words that others update.
         let w = unsafe { &*p.cast::<AtomicU64>() };
         let old = ops::apply_atomic64(w, op);
-        if op != AtomicOp::Fetch {
-            self.ring(pe);
+        if op.wrote(old) {
+            self.ring(pe, offset, offset + 8);
         }
         Ok(old)
     }
@@ -528,8 +618,8 @@ impl Transport for ShmTransport {
         // SAFETY: as in `atomic64`, for a 4-byte word.
         let w = unsafe { &*p.cast::<AtomicU32>() };
         let old = ops::apply_atomic32(w, op);
-        if op != AtomicOp::Fetch {
-            self.ring(pe);
+        if op.wrote(old) {
+            self.ring(pe, offset, offset + 4);
         }
         Ok(old)
     }
@@ -539,7 +629,7 @@ impl Transport for ShmTransport {
         // SAFETY: as in `atomic64`.
         let w = unsafe { &*p.cast::<AtomicU64>() };
         ops::apply_signal(w, op);
-        self.ring(pe);
+        self.ring(pe, sig, sig + 8);
         Ok(())
     }
 
@@ -596,27 +686,57 @@ impl Transport for ShmTransport {
         deadline: Option<Deadline>,
         what: &'static str,
     ) -> Result<usize, TeamError> {
-        let b = &self.ctrl(self.rank).bell;
+        self.wait_bell(None, poll, deadline, what)
+    }
+
+    fn wait_local_on(
+        &self,
+        offset: usize,
+        len: usize,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        let end = offset.saturating_add(len);
+        self.wait_bell(Some((offset as u64, end as u64)), poll, deadline, what)
+    }
+
+    fn wait_remote_on(
+        &self,
+        pe: usize,
+        offset: usize,
+        len: usize,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        self.check(pe, offset, len, 1, what)?;
+        let b = &self.ctrl(pe).bell;
         let watch = self.watch();
+        let end = offset.saturating_add(len);
         b.bell
             .wait(
+                Some((offset as u64, end as u64)),
                 poll,
                 self.wait,
                 deadline,
                 &watch,
                 self.cpu_hint(b.ringer.get()),
+                (self.heap(pe) as usize).wrapping_add(offset),
             )
             .map_err(|e| self.wait_err(e, &watch, what))
     }
 
     fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError> {
+        // Completes earlier puts as `quiet` does, their wake-ups included.
+        self.quiet();
         let watch = self.watch();
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         let node = |r: usize| {
             let c = self.ctrl(r);
             Node {
                 arrivals: &c.arrivals[..self.size],
-                bell: &c.bell.bell,
+                bell: &c.arrive.bell,
             }
         };
         barrier::dissemination(

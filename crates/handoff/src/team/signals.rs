@@ -58,8 +58,11 @@ impl<X: Transport> Team<X> {
         value: u64,
     ) -> Result<u64, TeamError> {
         let w = self.word(&sig.into(), "signal_wait_until")?;
+        let at = w.as_ptr() as usize - self.x.local_heap() as usize;
         let mut seen = 0;
-        self.x.wait_local(
+        self.x.wait_local_on(
+            at,
+            8,
             &mut || {
                 let v = super::ops::load_signal(w);
                 seen = v;
@@ -99,8 +102,11 @@ impl<X: Transport> Team<X> {
         value: u64,
     ) -> Result<(), TeamError> {
         let words = self.words(sigs, status, "wait_until_all")?;
+        let (at, len) = (sigs.offset, sigs.len * 8);
         let skip = |i: usize| status.is_some_and(|s| s[i]);
-        self.x.wait_local(
+        self.x.wait_local_on(
+            at,
+            len,
             &mut || {
                 let all = words.iter().enumerate().all(|(i, w)| {
                     // Acquire: pairs with the Release update in `ops::apply_signal` (or the
@@ -127,6 +133,7 @@ impl<X: Transport> Team<X> {
         value: u64,
     ) -> Result<Option<usize>, TeamError> {
         let words = self.words(sigs, status, "wait_until_any")?;
+        let (at, len) = (sigs.offset, sigs.len * 8);
         let n = words.len();
         let skip = |i: usize| status.is_some_and(|s| s[i]);
         if (0..n).all(skip) {
@@ -136,7 +143,9 @@ impl<X: Transport> Team<X> {
             .any_start
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             % n;
-        let i = self.x.wait_local(
+        let i = self.x.wait_local_on(
+            at,
+            len,
             &mut || {
                 super::ops::any_from(start, n, |i| {
                     // Acquire: as in `wait_until_all`.
@@ -160,6 +169,7 @@ impl<X: Transport> Team<X> {
         value: u64,
     ) -> Result<Vec<usize>, TeamError> {
         let words = self.words(sigs, status, "wait_until_some")?;
+        let (at, len) = (sigs.offset, sigs.len * 8);
         let skip = |i: usize| status.is_some_and(|s| s[i]);
         if (0..words.len()).all(skip) {
             return Ok(Vec::new());
@@ -168,7 +178,9 @@ impl<X: Transport> Team<X> {
             // Acquire: as in `wait_until_all`.
             !skip(i) && cmp.holds(words[i].load(std::sync::atomic::Ordering::Acquire), value)
         };
-        self.x.wait_local(
+        self.x.wait_local_on(
+            at,
+            len,
             &mut || (0..words.len()).find(|&i| holds(i)),
             self.deadline(),
             "some of a set of signals",
@@ -269,7 +281,9 @@ impl<X: Transport> Team<X> {
         // 64-byte aligned objects (128-byte aligned start, 64-byte elements).
         let line = unsafe { &*self.x.local_heap().add(at).cast::<Line>() };
         let mut seen = 0;
-        self.x.wait_local(
+        self.x.wait_local_on(
+            at,
+            std::mem::size_of::<Line>(),
             &mut || {
                 let v = super::ops::load_signal(&line.seq);
                 seen = v;

@@ -123,6 +123,50 @@ pub trait Transport {
         what: &'static str,
     ) -> Result<usize, TeamError>;
 
+    /// [`wait_local`](Self::wait_local) for a poll that reads only this PE's heap bytes
+    /// `[offset, offset + len)`: a transport that can (the shared-memory one) then wakes the
+    /// waiter only for writes to those bytes, not for every write to this PE. The default
+    /// waits as `wait_local`.
+    fn wait_local_on(
+        &self,
+        offset: usize,
+        len: usize,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        let _ = (offset, len);
+        self.wait_local(poll, deadline, what)
+    }
+
+    /// Waits until `poll` returns `Some`, where `poll` reads PE `pe`'s heap bytes
+    /// `[offset, offset + len)` (through remote atomics or loads: a lock word held by another
+    /// PE), woken by writes to those bytes. The shared-memory transport sleeps on `pe`'s heap
+    /// bell as a waiter on those bytes; the default re-polls, yielding the CPU between polls,
+    /// until `deadline`.
+    fn wait_remote_on(
+        &self,
+        pe: usize,
+        offset: usize,
+        len: usize,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        if pe == self.rank() {
+            return self.wait_local_on(offset, len, poll, deadline, what);
+        }
+        loop {
+            if let Some(v) = poll() {
+                return Ok(v);
+            }
+            if deadline.is_some_and(Deadline::expired) {
+                return Err(TeamError::Timeout { what });
+            }
+            std::thread::yield_now();
+        }
+    }
+
     /// A barrier over `ranks` (sorted, distinct, containing this PE), completing earlier puts.
     fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError>;
     /// Collective over all PEs: call `seq` (1, 2, ... in order) with `value`; returns

@@ -1,4 +1,4 @@
-//! The per-thread learning of `Adaptive` waits (the parent module's docs, "Learning the spin
+//! The per-site learning of `Adaptive` waits (kept per thread, keyed by site) (the parent module's docs, "Learning the spin
 //! budget"), and its counts ([`adaptive_stats`]).
 
 use std::cell::Cell;
@@ -40,19 +40,27 @@ const FULL: u32 = 256;
 const SHORT_ABOVE: u32 = FULL / 2;
 /// In short mode, every this many waits spin the full budget (a probe).
 const PROBE_EVERY: u32 = 16;
+/// Sites remembered per thread (direct-mapped by site; a power of two).
+const SITES: usize = 64;
+
+/// One site's learning: which site holds the entry, its score and its wait count.
+#[derive(Clone, Copy)]
+struct Site {
+    key: usize,
+    score: u32,
+    waits: u32,
+}
 
 struct State {
     stats: Cell<AdaptiveStats>,
-    score: Cell<u32>,
-    waits: Cell<u32>,
+    sites: [Cell<Site>; SITES],
 }
 
 thread_local! {
     static STATE: State = const {
         State {
             stats: Cell::new(AdaptiveStats { spun: 0, blocked: 0, same_cpu: 0, short: 0, yields: 0 }),
-            score: Cell::new(0),
-            waits: Cell::new(0),
+            sites: [const { Cell::new(Site { key: 0, score: 0, waits: 0 }) }; SITES],
         }
     };
 }
@@ -65,9 +73,32 @@ fn bump(f: impl FnOnce(&mut AdaptiveStats)) {
     });
 }
 
+/// The table slot of `site` (addresses: drop the low bits that alignment keeps equal).
+fn slot_of(site: usize) -> usize {
+    (site ^ (site >> 7) ^ (site >> 13)) % SITES
+}
+
+/// Runs `f` on `site`'s entry (a fresh one if another site held the slot).
+fn with_site<R>(site: usize, f: impl FnOnce(&mut Site) -> R) -> R {
+    STATE.with(|s| {
+        let cell = &s.sites[slot_of(site)];
+        let mut e = cell.get();
+        if e.key != site {
+            e = Site {
+                key: site,
+                score: 0,
+                waits: 0,
+            };
+        }
+        let r = f(&mut e);
+        cell.set(e);
+        r
+    })
+}
+
 /// How long to spin (ns) and whether this is a full-budget probe from short mode; `None`
 /// for a zero budget. `same_cpu`: the wait will yield to a peer on its CPU (counted).
-pub(super) fn plan(budget: Duration, same_cpu: bool) -> Option<(u64, bool)> {
+pub(super) fn plan(budget: Duration, same_cpu: bool, site: usize) -> Option<(u64, bool)> {
     let budget_ns = u64::try_from(budget.as_nanos()).unwrap_or(u64::MAX);
     if same_cpu {
         bump(|st| st.same_cpu += 1);
@@ -75,27 +106,24 @@ pub(super) fn plan(budget: Duration, same_cpu: bool) -> Option<(u64, bool)> {
     if budget_ns == 0 {
         return None;
     }
-    STATE.with(|s| {
-        let n = s.waits.get().wrapping_add(1);
-        s.waits.set(n);
-        if cfg!(loom) || s.score.get() <= SHORT_ABOVE {
-            Some((budget_ns, false))
-        } else if n % PROBE_EVERY == 0 {
-            Some((budget_ns, true))
-        } else {
-            let mut st = s.stats.get();
-            st.short += 1;
-            s.stats.set(st);
-            Some((budget_ns.min(SHORT_SPIN.as_nanos() as u64), false))
-        }
-    })
+    let (score, n) = with_site(site, |e| {
+        e.waits = e.waits.wrapping_add(1);
+        (e.score, e.waits)
+    });
+    if cfg!(loom) || score <= SHORT_ABOVE {
+        Some((budget_ns, false))
+    } else if n % PROBE_EVERY == 0 {
+        Some((budget_ns, true))
+    } else {
+        bump(|st| st.short += 1);
+        Some((budget_ns.min(SHORT_SPIN.as_nanos() as u64), false))
+    }
 }
 
-/// A wait ended while spinning.
-pub(super) fn spun(probe: bool) {
-    STATE.with(|s| {
-        let score = s.score.get();
-        s.score.set(if probe { 0 } else { score - score / 4 });
+/// A wait at `site` ended while spinning.
+pub(super) fn spun(probe: bool, site: usize) {
+    with_site(site, |e| {
+        e.score = if probe { 0 } else { e.score - e.score / 4 };
     });
     bump(|st| st.spun += 1);
 }
@@ -107,21 +135,21 @@ pub(super) fn yielded(n: u64) {
     }
 }
 
-/// Test hook: puts the calling thread's learning in a given state (`score` 0..=256,
-/// `waits` counted so far), so tests reach short mode and the probe deterministically.
+/// Test hook: puts the calling thread's learning of `site` in a given state (`score`
+/// 0..=256, `waits` counted so far), so tests reach short mode and the probe
+/// deterministically.
 #[cfg(all(test, not(loom)))]
-pub(super) fn set_state(score: u32, waits: u32) {
-    STATE.with(|s| {
-        s.score.set(score.min(FULL));
-        s.waits.set(waits);
+pub(super) fn set_state(site: usize, score: u32, waits: u32) {
+    with_site(site, |e| {
+        e.score = score.min(FULL);
+        e.waits = waits;
     });
 }
 
-/// A wait spun its budget out and sleeps.
-pub(super) fn blocked() {
-    STATE.with(|s| {
-        let score = s.score.get();
-        s.score.set(score + (FULL - score) / 4);
+/// A wait at `site` spun its budget out and sleeps.
+pub(super) fn blocked(site: usize) {
+    with_site(site, |e| {
+        e.score += (FULL - e.score) / 4;
     });
     bump(|st| st.blocked += 1);
 }

@@ -212,8 +212,15 @@ impl TrueOnPoll {
     }
 }
 
+/// The one site every `TrueOnPoll` wait learns at (a fresh condition per wait would
+/// otherwise be a fresh site whenever its stack address differs).
+const TRUE_ON_POLL_SITE: usize = 0x7e57;
+
 impl WaitCondition for &mut TrueOnPoll {
     type Output = u32;
+    fn site(&self) -> usize {
+        TRUE_ON_POLL_SITE
+    }
     fn poll(&mut self) -> Option<u32> {
         self.polls += 1;
         (self.polls >= self.n).then_some(self.polls)
@@ -237,7 +244,7 @@ fn adaptive_yields_to_a_peer_on_its_cpu() {
     let cpu = crate::sys::affinity::thread_affinity().unwrap()[0];
     crate::sys::affinity::pin_current_thread(cpu).unwrap();
     reset_adaptive_stats();
-    learn::set_state(0, 0);
+    learn::set_state(TRUE_ON_POLL_SITE, 0, 0);
     // A budget no yield outlasts, whatever the load: the wait ends by spinning.
     let how = Wait::Adaptive {
         spin_budget: Duration::from_secs(60),
@@ -268,7 +275,7 @@ fn adaptive_yields_to_a_peer_on_its_cpu() {
 #[test]
 fn adaptive_probe_that_spins_switches_back_to_full_budget() {
     reset_adaptive_stats();
-    learn::set_state(256, 0);
+    learn::set_state(TRUE_ON_POLL_SITE, 256, 0);
     let wait = |stats_short: u64| {
         let mut cond = TrueOnPoll::new(2);
         assert_eq!(
@@ -279,23 +286,23 @@ fn adaptive_probe_that_spins_switches_back_to_full_budget() {
     };
     // Waits 1-15 spin short, even though they end spinning (score 256 -> decays
     // only slowly: 192, 144, 108 — below the threshold after the 3rd).
-    learn::set_state(256, 15);
+    learn::set_state(TRUE_ON_POLL_SITE, 256, 15);
     wait(0); // the 16th: a probe, not short
              // The probe ended spinning: the next waits spin the full budget.
     for _ in 0..20 {
         wait(0);
     }
     // Control: without a probe, a high score gives short spins.
-    learn::set_state(256, 0);
+    learn::set_state(TRUE_ON_POLL_SITE, 256, 0);
     wait(1);
 }
 
-/// Waits that outlast the budget switch the thread to short spins.
+/// Waits that outlast the budget switch their site to short spins.
 #[test]
 fn adaptive_learns_to_spin_short() {
     reset_adaptive_stats();
-    learn::set_state(0, 0);
     let word = AtomicU32::new(0);
+    learn::set_state(std::ptr::from_ref(&word) as usize, 0, 0);
     let sleepers = AtomicU32::new(0);
     let how = Wait::Adaptive {
         spin_budget: Duration::from_micros(50),
@@ -319,6 +326,25 @@ fn adaptive_learns_to_spin_short() {
         s.short > 0,
         "long waits should switch to short spins: {s:?}"
     );
+    // Learned per site: a wait elsewhere (a quick flag beside the slow barrier) still spins
+    // its full budget.
+    reset_adaptive_stats();
+    learn::set_state(TRUE_ON_POLL_SITE, 0, 0);
+    let mut cond = TrueOnPoll::new(3);
+    assert_eq!(wait_on(&mut cond, how, None, &NoPeers, None), Ok(3));
+    let s = adaptive_stats();
+    assert_eq!((s.short, s.spun), (0, 1), "another site spun short: {s:?}");
+    // And the slow site is still short.
+    let d = Deadline::after(Duration::from_micros(200));
+    let cond = NonZero {
+        word: &word,
+        sleepers: &sleepers,
+    };
+    assert_eq!(
+        wait_on(cond, how, Some(d), &NoPeers, None),
+        Err(WaitError::Timeout)
+    );
+    assert_eq!(adaptive_stats().short, 1);
     reset_adaptive_stats();
 }
 
@@ -330,4 +356,25 @@ fn cpu_hint_records_the_cpu() {
     h.note();
     assert!(h.get().is_some());
     assert!(h.replace().is_some());
+}
+
+/// `Spin` is refused where it cannot work (two parties on one CPU, more parties than CPUs),
+/// with one line naming the cause and the alternatives; everything else passes.
+#[test]
+fn spin_is_refused_where_it_cannot_work() {
+    let e = check_spin(Wait::Spin, 2, &[Some(0), Some(0)], 2).unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.contains("PEs 0 and 1 both pinned to CPU 0"), "{msg}");
+    assert!(
+        msg.contains("spin-yield") && msg.contains("adaptive"),
+        "{msg}"
+    );
+    assert!(!msg.contains('\n'), "one line: {msg}");
+    let e = check_spin(Wait::Spin, 4, &[None; 4], 2).unwrap_err();
+    assert!(e.to_string().contains("4 PEs on 2 CPUs"), "{e}");
+    assert_eq!(check_spin(Wait::Spin, 2, &[Some(0), Some(1)], 2), Ok(()));
+    assert_eq!(check_spin(Wait::Spin, 2, &[None, None], 2), Ok(()));
+    for how in [Wait::SpinYield, Wait::Block, Wait::ADAPTIVE] {
+        assert_eq!(check_spin(how, 4, &[Some(0); 4], 1), Ok(()));
+    }
 }

@@ -100,7 +100,11 @@ impl<X: Transport> Epochs<'_, X> {
         self.team.atomic_fetch_or(slot, bit, w.pe)?;
         self.team.quiet(); // SeqCst: the bit before the retries (module docs).
         let mut failed = None;
-        let waited = self.team.x.wait_local(
+        // Asleep as a waiter on this PE's `wake` word only: the unlock's signal there wakes
+        // it; puts into this PE's window do not.
+        let waited = self.team.x.wait_local_on(
+            self.wake.offset,
+            8,
             &mut || match attempt(w, kind) {
                 Ok(true) => Some(0),
                 Ok(false) => None,

@@ -73,7 +73,9 @@ impl<X: Transport> Epochs<'_, X> {
             let this = &*self;
             this.team
                 .x
-                .wait_local(
+                .wait_local_on(
+                    this.posts.offset + t * 8,
+                    8,
                     &mut || this.matching.posted(this, t).then_some(0),
                     deadline,
                     "a post",
@@ -108,7 +110,9 @@ impl<X: Transport> Epochs<'_, X> {
         let this = &*self;
         this.team
             .x
-            .wait_local(
+            .wait_local_on(
+                this.completions.offset,
+                8,
                 &mut || this.matching.completed(this, k).then_some(0),
                 deadline,
                 "completions",
