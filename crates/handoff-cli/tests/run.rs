@@ -302,16 +302,17 @@ fn a_pes_children_end_with_it() {
     assert_no_orphans(&token, "run");
 }
 
-/// #24 item 10: `--wait spin` with more PEs than CPUs warns, in one line.
+/// #24 item 10 / #23: `--wait spin` with more PEs than CPUs is refused up front, in one line
+/// that offers the waits that work (a spinning PE would hold the CPU its peer needs).
 #[test]
-fn spin_waits_on_too_few_cpus_warn() {
+fn spin_waits_on_too_few_cpus_are_refused() {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let n = (cpus + 1).to_string();
     let r = handoff(&["run", "-n", &n, "--wait", "spin", "--", "true"]);
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
-    let warnings: Vec<_> = r.stderr.lines().filter(|l| l.contains("warning")).collect();
-    assert_eq!(warnings.len(), 1, "{}", r.stderr);
-    assert!(warnings[0].contains("--wait spin"), "{}", warnings[0]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("--wait spin"), "{}", r.stderr);
+    assert!(r.stderr.contains("spin-yield"), "{}", r.stderr);
     let r = handoff(&["run", "-n", "1", "--wait", "spin", "--", "true"]);
-    assert!(!r.stderr.contains("warning"), "{}", r.stderr);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
