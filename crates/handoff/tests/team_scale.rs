@@ -288,7 +288,7 @@ fn team_of_64_pes_spin_yield() {
 
 /// 1024 PEs, blocking waits, fewer rounds.
 #[test]
-#[ignore = "1024 PEs: ~200 s on 2 CPUs; run with --ignored"]
+#[ignore = "1024 PEs: ~210 s on 2 CPUs; run with --ignored"]
 fn team_of_1024_pes() {
     if handoff::team::in_team() {
         pe(|team| {
