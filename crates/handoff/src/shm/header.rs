@@ -92,7 +92,7 @@ const _: () = {
     );
     assert!(size_of::<Slot>() == size_of::<ProcessId>());
     assert!(std::mem::align_of::<Header>() == 8);
-    assert!(std::mem::align_of::<Slot>() <= 8 && HEADER_SIZE % 8 == 0);
+    assert!(std::mem::align_of::<Slot>() <= 8 && HEADER_SIZE.is_multiple_of(8));
 };
 
 /// Reads the creator of a *published* segment from raw header bytes (e.g. `pread` of an
