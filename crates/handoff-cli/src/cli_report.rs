@@ -37,6 +37,14 @@ pub struct ReportArgs {
     /// `mpi` build and mpiexec on PATH), e.g. `--experiments pingpong --transport shm,mpi-rma`.
     #[arg(long, default_value = "shm")]
     pub transport: String,
+    /// Print the measurement plan (consumers per placement class, points, c2c pairs) and its
+    /// estimated duration, and run nothing.
+    #[arg(long)]
+    pub plan: bool,
+    /// With --plan: plan for the machine a sysfs tree describes (a directory laid out like
+    /// /sys: devices/system/cpu, devices/system/node) instead of this one.
+    #[arg(long, value_name = "DIR", requires = "plan")]
+    pub sysfs: Option<PathBuf>,
     /// Stop after this many exchange records and write a partial report (for tests).
     #[arg(long, hide = true)]
     pub stop_after_records: Option<usize>,
@@ -44,6 +52,9 @@ pub struct ReportArgs {
 
 /// Runs `handoff report`.
 pub fn report(args: ReportArgs) -> Result<u8, Failure> {
+    if args.plan {
+        return print_plan(&args);
+    }
     let selected = select_experiments(&args.experiments)?;
     let transports = TransportKind::parse_list("report", &args.transport)?;
     team_mpi::check_available("report", &transports)?;
@@ -182,4 +193,22 @@ fn select_experiments(list: &str) -> Result<Vec<String>, Failure> {
             }
         })
         .collect()
+}
+
+/// `handoff report --plan [--sysfs DIR]`: the plan and its estimate, nothing run.
+fn print_plan(args: &ReportArgs) -> Result<u8, Failure> {
+    let topology = match &args.sysfs {
+        Some(dir) => handoff_probe::topology::Topology::from_sysfs(dir)
+            .map_err(|e| Failure::usage(format!("report: --sysfs {}: {e}", dir.display())))?,
+        None => Machine::detect()?.topology,
+    };
+    let allowed = match &args.sysfs {
+        Some(_) => topology.cpu_ids(),
+        None => allowed_cpus()?,
+    };
+    let flags = overrides(&args.common, &allowed)?;
+    let llc = topology.last_level_cache_bytes();
+    let (plan, _) = plan::plan(args.quick, &flags, &topology, &allowed, llc)?;
+    print!("{}", plan.describe(&topology, &allowed));
+    Ok(0)
 }

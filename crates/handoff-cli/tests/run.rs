@@ -94,14 +94,18 @@ fn all_pes_succeed() {
 fn zero_pes_is_usage() {
     let r = handoff(&["run", "-n", "0", "--", "true"]);
     assert_eq!(r.code, Some(2));
-    one_line(&r, &["0 PEs", "1 to 63"]);
+    one_line(&r, &["0 PEs", "1 to 1048576"]);
 }
 
 #[test]
 fn too_many_pes_says_the_limit_and_why() {
-    let r = handoff(&["run", "-n", "64", "--", "true"]);
+    let r = handoff(&["run", "-n", "1048577", "--", "true"]);
     assert_eq!(r.code, Some(2));
-    one_line(&r, &["64 PEs", "1 to 63", "attached-process table"]);
+    one_line(&r, &["1048577 PEs", "1 to 1048576"]);
+    // Below that bound, memory is the limit, and the error says how much is needed.
+    let r = handoff(&["run", "-n", "100000", "--heap", "1G", "--", "true"]);
+    assert_ne!(r.code, Some(0));
+    one_line(&r, &["bytes of shared memory", "/dev/shm"]);
 }
 
 #[test]

@@ -19,6 +19,7 @@
 
 mod machine;
 mod sizes;
+pub mod synth;
 
 pub use handoff::sys::affinity::{format_cpu_list, parse_cpu_list};
 pub use machine::{MachineInfo, Virtualization};
@@ -378,6 +379,34 @@ impl Topology {
         best.into_iter().collect()
     }
 
+    /// Up to `k` CPUs from `allowed` per placement class relative to `from_cpu`, nearest
+    /// class first: the lowest id, the highest, then ids spread evenly between (so a class
+    /// spanning two sockets' worth of CPUs is sampled at both ends). What a lab measures on
+    /// a machine too large to sweep every CPU (`handoff report` beyond 16 CPUs).
+    pub fn representatives_per_class(
+        &self,
+        from_cpu: usize,
+        allowed: &[usize],
+        k: usize,
+    ) -> Vec<(Placement, Vec<usize>)> {
+        let Some(from) = self.cpu(from_cpu) else {
+            return Vec::new();
+        };
+        let mut ids = allowed.to_vec();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut classes: BTreeMap<Placement, Vec<usize>> = BTreeMap::new();
+        for id in ids {
+            if let Some(other) = self.cpu(id) {
+                classes.entry(classify(from, other)).or_default().push(id);
+            }
+        }
+        classes
+            .into_iter()
+            .map(|(p, members)| (p, spread_pick(&members, k)))
+            .collect()
+    }
+
     /// One CPU pair per placement class found among `allowed` (both CPUs from `allowed`,
     /// lowest ids first), nearest class first. `SameCore` pairs are `(c, c)`.
     pub fn class_pairs(&self, allowed: &[usize]) -> Vec<(Placement, usize, usize)> {
@@ -524,6 +553,23 @@ impl Topology {
 }
 
 /// The placement rules, in priority order.
+/// Up to `k` of `sorted`, evenly spread: for k >= 2 the first and the last are included.
+fn spread_pick(sorted: &[usize], k: usize) -> Vec<usize> {
+    let n = sorted.len();
+    if k == 0 || n == 0 {
+        return Vec::new();
+    }
+    if n <= k {
+        return sorted.to_vec();
+    }
+    if k == 1 {
+        return vec![sorted[0]];
+    }
+    let mut out: Vec<usize> = (0..k).map(|i| sorted[i * (n - 1) / (k - 1)]).collect();
+    out.dedup();
+    out
+}
+
 fn classify(a: &Cpu, b: &Cpu) -> Placement {
     if a.id == b.id {
         return Placement::SameCore;

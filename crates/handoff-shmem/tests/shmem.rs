@@ -112,6 +112,24 @@ fn run(prog: &Path, n: usize, args: &[&str], wait: Wait) -> Outcome {
 
 /// [`run`] with `env` added to every PE's environment.
 fn run_env(prog: &Path, n: usize, args: &[&str], wait: Wait, env: &[(&str, &str)]) -> Outcome {
+    run_heap_env(prog, n, args, wait, 16 << 20, env)
+}
+
+/// [`run`] with `heap` bytes of symmetric heap per PE.
+fn run_heap(prog: &Path, n: usize, args: &[&str], wait: Wait, heap: usize) -> Outcome {
+    run_heap_env(prog, n, args, wait, heap, &[])
+}
+
+/// [`run`] with `heap` bytes of symmetric heap per PE and `env` added to every PE's
+/// environment.
+fn run_heap_env(
+    prog: &Path,
+    n: usize,
+    args: &[&str],
+    wait: Wait,
+    heap: usize,
+    env: &[(&str, &str)],
+) -> Outcome {
     let dir = work_dir().join(format!(
         "run-{}-{}",
         std::process::id(),
@@ -137,7 +155,7 @@ fn run_env(prog: &Path, n: usize, args: &[&str], wait: Wait, env: &[(&str, &str)
         // cargo's LD_LIBRARY_PATH (searched before the program's RUNPATH) holds
         // target/debug, where a stale libhandoff_shmem.so from `cargo build` may lie.
         .env("LD_LIBRARY_PATH", lib_dir())
-        .heap(16 << 20)
+        .heap(heap)
         .wait(wait)
         .timeout(Duration::from_secs(60))
         .run()
@@ -243,6 +261,17 @@ fn point_to_point_waits_and_fairness() {
 #[test]
 fn collectives() {
     passes("coll");
+}
+
+/// The collectives, barriers and puts at 256 PEs (oversubscribed here), blocking waits,
+/// verified against closed forms; `passes` also runs them on 1, 2 and 4 PEs.
+#[test]
+fn collectives_at_256_pes() {
+    passes("scale");
+    // 2 MiB each: 512 MiB of /dev/shm for the team, not 4 GiB.
+    let o = run_heap(&build("scale"), 256, &[], Wait::Block, 2 << 20);
+    assert!(o.report.success(), "{:?}\n{}", o.report.exits, o.all_err());
+    assert!(o.out[0].contains("OK scale 256 PEs"), "{:?}", o.out[0]);
 }
 
 #[test]

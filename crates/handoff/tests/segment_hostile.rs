@@ -7,7 +7,7 @@
 //! in microseconds, a broken one never).
 #![cfg(all(target_os = "linux", not(loom)))]
 
-use handoff::shm::{offsets, OpenOptions, Segment, SegmentError, ShmError, MAX_ATTACHED};
+use handoff::shm::{offsets, OpenOptions, Segment, SegmentError, ShmError, DEFAULT_SLOTS};
 use handoff::sys::mem::{self, ShmFile};
 use handoff::sys::Deadline;
 use handoff_probe::posix_sem::NamedSemaphore;
@@ -193,28 +193,37 @@ fn header_naming_another_creator_pid_is_refused() {
 
 #[test]
 fn wrong_slot_count_is_reported_as_such() {
-    let (seg, name, raw) = published("slots");
-    raw.write_at(&63u32.to_ne_bytes(), offsets::SLOT_COUNT as u64)
-        .unwrap();
-    match Segment::open(&name, Deadline::after(WATCHDOG)) {
-        Err(ShmError::Segment(e @ SegmentError::SlotCountMismatch { .. })) => {
-            assert_eq!(
-                e,
-                SegmentError::SlotCountMismatch {
-                    found: 63,
-                    expected: 64
-                }
-            );
-            let msg = e.to_string();
-            assert!(
-                msg.contains("has 63 attached-process slots") && msg.contains("expects 64"),
-                "{msg}"
-            );
+    // The default table (64 slots, 72 + 64 * 16 bytes) sits in the first page; a count
+    // that would run past the header area into the payload (or beyond the object), or 0,
+    // is corruption, never read.
+    let page = handoff::sys::page_size() as u64;
+    let room = (page - offsets::SLOTS as u64) / 16;
+    for bad in [0, room as u32 + 1, u32::MAX] {
+        let (seg, name, raw) = published("slots");
+        raw.write_at(&bad.to_ne_bytes(), offsets::SLOT_COUNT as u64)
+            .unwrap();
+        match Segment::open(&name, Deadline::after(WATCHDOG)) {
+            Err(ShmError::Segment(e @ SegmentError::SlotCountMismatch { .. })) => {
+                assert_eq!(e, SegmentError::SlotCountMismatch { found: bad, room });
+                let msg = e.to_string();
+                assert!(
+                    msg.contains(&format!("claims {bad} attached-process slots"))
+                        && msg.contains(&format!("holds 1 to {room}"))
+                        && msg.contains("corrupt"),
+                    "{msg}"
+                );
+            }
+            other => panic!("expected SlotCountMismatch for {bad}, got {other:?}"),
         }
-        other => panic!("expected SlotCountMismatch, got {other:?}"),
+        drop(seg);
     }
-    assert_eq!(MAX_ATTACHED, 64);
-    drop(seg);
+    // A smaller count than the creator's is consistent (the rest of the area is unused).
+    let (seg, name, raw) = published("slots-small");
+    raw.write_at(&2u32.to_ne_bytes(), offsets::SLOT_COUNT as u64)
+        .unwrap();
+    let opened = Segment::open(&name, Deadline::after(WATCHDOG)).unwrap();
+    assert_eq!(opened.slot_count(), 2);
+    assert_eq!(seg.slot_count(), DEFAULT_SLOTS);
 }
 
 #[test]

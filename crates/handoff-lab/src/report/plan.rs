@@ -3,8 +3,10 @@
 //!
 //! Plan (each part skipped when the machine or the flags leave nothing to measure):
 //! 1. c2c one-way matrix over all allowed CPUs (one pair per placement class beyond 16 CPUs);
-//! 2. exchange of 1 MiB, producer on the first CPU, consumer on every CPU (one per placement
-//!    class beyond 16 CPUs), all modes: the paper's Figs. 1-4;
+//! 2. exchange of 1 MiB, producer on the first CPU, consumer on every CPU (beyond 16 CPUs,
+//!    [`CONSUMERS_PER_CLASS`] representatives per placement class: same core, SMT sibling,
+//!    shared L2, shared L3, same package, other package, other NUMA node), all modes: the
+//!    paper's Figs. 1-4;
 //! 3. size sweep, powers of 4 from 4 KiB to max(64 MiB, 4 x last-level cache), same-core and
 //!    one cross-core placement: Figs. 5-6;
 //! 4. cached vs flushed at 1 MiB on the same two placements: Fig. 7.
@@ -20,8 +22,11 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 const MIB: usize = 1 << 20;
-/// Above this many CPUs, measure one representative per placement class, not every CPU.
-const MAX_ALL_CPUS: usize = 16;
+/// Above this many CPUs, measure representatives per placement class, not every CPU.
+pub const MAX_ALL_CPUS: usize = 16;
+/// Consumers measured per placement class on a large machine (the lowest id, the highest,
+/// one between: both ends of a class that spans sockets or CCDs).
+pub const CONSUMERS_PER_CLASS: usize = 3;
 
 /// The knobs of a report run (full or quick).
 #[derive(Debug, Clone, PartialEq)]
@@ -79,12 +84,13 @@ pub fn plan(
     let per_class = allowed.len() > MAX_ALL_CPUS;
     if per_class {
         cfg.consumer_cores = topology
-            .representatives(producer, allowed)
+            .representatives_per_class(producer, allowed, CONSUMERS_PER_CLASS)
             .into_iter()
-            .map(|(_, c)| c)
+            .flat_map(|(_, c)| c)
             .collect();
         notes.push(format!(
-            "{} CPUs: consumers and c2c pairs are one representative CPU per placement class",
+            "{} CPUs: consumers are up to {CONSUMERS_PER_CLASS} representative CPUs per \
+             placement class, c2c pairs one per class",
             allowed.len()
         ));
     }
@@ -197,7 +203,121 @@ pub fn plan(
     ))
 }
 
+/// The cost model of [`Plan::estimate`]: what one worker start, one repetition and one c2c
+/// pair take. Deliberately on the slow side of a current server (a plan that finishes
+/// early is fine; one that runs twice as long as announced is not).
+pub mod cost {
+    /// Starting the worker processes of one run (spawn, pin, map, join), seconds.
+    pub const RUN_START_S: f64 = 0.05;
+    /// Fixed cost of one repetition (handoff, wake-up, timing), seconds.
+    pub const REP_FIXED_S: f64 = 20e-6;
+    /// Bytes per second one side writes or reads a block at (conservative, cross-socket).
+    pub const BYTES_PER_S: f64 = 4e9;
+    /// One c2c pair at the default options (110 samples of 1000 round trips of <= 1 µs,
+    /// plus thread starts), seconds.
+    pub const C2C_PAIR_S: f64 = 0.2;
+}
+
+/// How long a plan is expected to take, by part.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// The c2c pairs.
+    pub c2c_s: f64,
+    /// The exchange points.
+    pub exchange_s: f64,
+}
+
+impl Estimate {
+    /// Both parts.
+    pub fn total_s(&self) -> f64 {
+        self.c2c_s + self.exchange_s
+    }
+}
+
 impl Plan {
+    /// The expected duration under the [`cost`] model: per point, `runs` runs of a worker
+    /// start plus `warmup + reps` repetitions of a write and a read of the block (and a
+    /// flush of it when the point flushes); per c2c pair a constant. The other
+    /// experiments `report` runs are not included.
+    pub fn estimate(&self) -> Estimate {
+        let exchange_s = self
+            .points
+            .iter()
+            .map(|p| {
+                let passes = if p.flush { 3.0 } else { 2.0 };
+                let rep = cost::REP_FIXED_S + passes * p.size as f64 / cost::BYTES_PER_S;
+                p.runs as f64 * (cost::RUN_START_S + (p.warmup + p.reps) as f64 * rep)
+            })
+            .sum();
+        Estimate {
+            c2c_s: self.c2c_pairs.len() as f64 * cost::C2C_PAIR_S,
+            exchange_s,
+        }
+    }
+
+    /// The plan for a reader (`handoff report --plan`): the machine, the consumers by
+    /// placement class, what is measured, and the estimate. Runs nothing.
+    pub fn describe(&self, topology: &Topology, allowed: &[usize]) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        let producer = self.points.first().map_or(allowed[0], |p| p.producer_core);
+        let _ = writeln!(
+            out,
+            "machine: {} CPUs allowed of {} ({})",
+            allowed.len(),
+            topology.logical_cpus(),
+            topology.summary()
+        );
+        let _ = writeln!(out, "producer: CPU {producer}");
+        let mut consumers: Vec<usize> = self.points.iter().map(|p| p.consumer_core).collect();
+        consumers.sort_unstable();
+        consumers.dedup();
+        let _ = writeln!(out, "consumers by placement class:");
+        for (class, cpus) in topology.representatives_per_class(producer, allowed, usize::MAX) {
+            let picked: Vec<usize> = cpus
+                .iter()
+                .copied()
+                .filter(|c| consumers.contains(c))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  {:<13} {} of {} CPUs: {}",
+                class.as_str(),
+                picked.len(),
+                cpus.len(),
+                if picked.is_empty() {
+                    "-".to_string()
+                } else {
+                    handoff_probe::topology::format_cpu_list(&picked)
+                }
+            );
+        }
+        let mut sizes: Vec<usize> = self.points.iter().map(|p| p.size).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let e = self.estimate();
+        let _ = writeln!(
+            out,
+            "points: {} exchange points ({} sizes, {} consumers), {} c2c pairs",
+            self.points.len(),
+            sizes.len(),
+            consumers.len(),
+            self.c2c_pairs.len()
+        );
+        let _ = writeln!(out, "repetitions: {}", self.rep_scaling);
+        for n in &self.notes {
+            let _ = writeln!(out, "note: {n}");
+        }
+        let _ = writeln!(
+            out,
+            "estimated duration: {} (c2c {}, exchange {}; other experiments not included)",
+            fmt_duration(e.total_s()),
+            fmt_duration(e.c2c_s),
+            fmt_duration(e.exchange_s)
+        );
+        out
+    }
+
     /// The `report` block of `results.json`: how this plan was run.
     pub fn settings(
         &self,
@@ -326,6 +446,18 @@ pub fn plan_config(cfg: &ExchangeConfig, plan: &Plan) -> serde_json::Value {
     })
 }
 
+/// `1 h 02 min`, `3 min 20 s`, `12 s`.
+pub fn fmt_duration(secs: f64) -> String {
+    let s = secs.round() as u64;
+    if s >= 3600 {
+        format!("{} h {:02} min", s / 3600, s / 60 % 60)
+    } else if s >= 60 {
+        format!("{} min {:02} s", s / 60, s % 60)
+    } else {
+        format!("{s} s")
+    }
+}
+
 pub fn now_unix() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -336,6 +468,86 @@ pub fn now_unix() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use handoff_probe::topology::synth::SynthMachine;
+    use handoff_probe::topology::Placement;
+
+    /// The full plan on each large machine: consumers are at most CONSUMERS_PER_CLASS per
+    /// class and cover every class, and the estimate stays under 15 minutes.
+    #[test]
+    fn plans_for_large_machines_are_bounded() {
+        let machines = [
+            ("2s192", SynthMachine::server_2s_192c(), 5),
+            ("4s80", SynthMachine::skylake_4s_80c(), 4),
+            ("1s128", SynthMachine::single_128c_8ccd(), 4),
+        ];
+        for (name, m, n_classes) in machines {
+            let dir =
+                std::env::temp_dir().join(format!("handoff-plan-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            m.write(&dir).unwrap();
+            let t = Topology::from_sysfs(&dir).unwrap();
+            std::fs::remove_dir_all(&dir).unwrap();
+            let allowed = t.cpu_ids();
+            let llc = t.last_level_cache_bytes();
+            let (p, cfg) = plan(false, &Overrides::default(), &t, &allowed, llc).unwrap();
+            let by_class = t.representatives_per_class(0, &allowed, usize::MAX);
+            assert_eq!(by_class.len(), n_classes, "{name}");
+            for (class, members) in &by_class {
+                let picked = cfg
+                    .consumer_cores
+                    .iter()
+                    .filter(|c| members.contains(c))
+                    .count();
+                assert!(
+                    (1..=CONSUMERS_PER_CLASS).contains(&picked),
+                    "{name}: {picked} consumers in {class}"
+                );
+            }
+            assert!(cfg.consumer_cores.len() <= n_classes * CONSUMERS_PER_CLASS);
+            // One c2c pair per class other than the producer's own CPU.
+            assert_eq!(p.c2c_pairs.len(), n_classes - 1, "{name}");
+            let e = p.estimate();
+            assert!(
+                e.total_s() < 15.0 * 60.0,
+                "{name}: {}",
+                fmt_duration(e.total_s())
+            );
+            assert!(e.exchange_s > 0.0 && e.c2c_s > 0.0);
+            let text = p.describe(&t, &allowed);
+            assert!(text.contains("estimated duration"), "{text}");
+            assert!(text.contains(Placement::SmtSibling.as_str()), "{text}");
+        }
+    }
+
+    /// Every CPU of a small machine is a consumer (the per-class pick starts above 16), and
+    /// the estimate grows with the points: a machine with twice the CPUs plans longer.
+    #[test]
+    fn small_machines_measure_every_cpu() {
+        let m = SynthMachine {
+            packages: 1,
+            nodes_per_package: 1,
+            cores_per_package: 8,
+            smt: 2,
+            cores_per_l2: 1,
+            cores_per_l3: 8,
+            l1d_kib: 32,
+            l2_kib: 512,
+            l3_kib: 16384,
+        };
+        let dir = std::env::temp_dir().join(format!("handoff-plan-small-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        m.write(&dir).unwrap();
+        let t = Topology::from_sysfs(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let all = t.cpu_ids();
+        let (p16, cfg) = plan(false, &Overrides::default(), &t, &all, None).unwrap();
+        assert_eq!(cfg.consumer_cores, all);
+        let (p8, _) = plan(false, &Overrides::default(), &t, &all[..8], None).unwrap();
+        assert!(p16.estimate().exchange_s > p8.estimate().exchange_s);
+        assert_eq!(fmt_duration(3725.0), "1 h 02 min");
+        assert_eq!(fmt_duration(200.0), "3 min 20 s");
+    }
 
     #[test]
     fn reps_scale_down_with_size() {

@@ -104,17 +104,17 @@ pub enum SegmentError {
         /// Our [`super::LAYOUT_VERSION`].
         expected: u32,
     },
-    /// The header's attached-table size disagrees with ours (a different build or
-    /// corruption).
+    /// The header's attached-table size does not fit the header area before the payload
+    /// (corruption, or an object not made by handoff).
     #[error(
-        "segment header has {found} attached-process slots but this handoff expects \
-         {expected}: build both programs with the same handoff version"
+        "segment header claims {found} attached-process slots but its header area holds 1 to \
+         {room}: the segment is corrupt or was not made by handoff; remove it and create it again"
     )]
     SlotCountMismatch {
         /// The slot count recorded in the segment.
         found: u32,
-        /// Our [`super::MAX_ATTACHED`].
-        expected: u32,
+        /// The most slots the header area before the payload holds.
+        room: u64,
     },
     /// The header's size field disagrees with ours (a different build or corruption).
     #[error(
@@ -250,10 +250,10 @@ pub enum SegmentError {
     /// Every slot of the attached-process table is taken by a live process.
     #[error(
         "all {slots} attached-process slots of the segment are taken by live processes; \
-         detach some processes first"
+         detach some processes first, or create the segment with more slots"
     )]
     TableFull {
-        /// The number of slots ([`super::MAX_ATTACHED`]).
+        /// The number of slots (chosen at creation, [`super::SegmentOptions::slots`]).
         slots: usize,
     },
     /// The name is not acceptable.

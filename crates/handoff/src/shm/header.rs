@@ -1,19 +1,21 @@
 //! The segment header and its validation: the layout at offset 0 of every segment (magic,
-//! layout version, sizes, creator, ready word, attached table), the constants and byte
-//! offsets tools read raw objects with, and the checks an opener makes before it trusts a
-//! header (module docs, "Hostile names").
+//! layout version, sizes, creator, ready word), the attached-process table right after it
+//! (`slot_count` slots, chosen by the creator), the constants and byte offsets tools read
+//! raw objects with, and the checks an opener makes before it trusts a header (module
+//! docs, "Hostile names").
 
 use super::error::seg_err;
 use super::names::parse_segment_name;
-use super::table::{Slot, MAX_ATTACHED};
+use super::table::Slot;
 use super::{Result, SegmentError, MAGIC};
 use crate::atomic::AtomicU32;
 use crate::sys::mem::{self, ShmFile};
 use crate::sys::ProcessId;
 use std::mem::size_of;
 
-/// The layout version this build writes and accepts.
-pub const LAYOUT_VERSION: u32 = 2;
+/// The layout version this build writes and accepts (3: the attached table follows the
+/// fixed header and has `slot_count` slots; 2 had 64 slots inside the header).
+pub const LAYOUT_VERSION: u32 = 3;
 
 /// Ready word: the creator has not yet published the segment.
 pub const INITIALIZING: u32 = 0;
@@ -22,13 +24,24 @@ pub const READY: u32 = 1;
 /// Ready word: the creator dropped the segment before publishing it.
 pub const ABANDONED: u32 = 2;
 
-/// Size of the header in bytes (the payload starts at the next page boundary).
+/// Size of the fixed header in bytes. The attached table follows at [`offsets::SLOTS`]
+/// (`slot_count` slots of [`SLOT_SIZE`] bytes); the payload starts at the next page
+/// boundary after it.
 pub const HEADER_SIZE: usize = size_of::<Header>();
+
+/// Bytes per attached-table slot (pid u32, state bits u32, start time u64).
+pub const SLOT_SIZE: usize = size_of::<Slot>();
+
+/// Bytes from offset 0 to the end of an attached table of `slots` slots, `None` on
+/// overflow.
+pub(super) fn table_end(slots: usize) -> Option<usize> {
+    slots.checked_mul(SLOT_SIZE)?.checked_add(offsets::SLOTS)
+}
 
 /// Byte offsets of the header fields, for tools and tests that inspect raw objects.
 pub mod offsets {
     use super::Header;
-    use std::mem::offset_of;
+    use std::mem::{offset_of, size_of};
 
     /// `magic: [u8; 8]`.
     pub const MAGIC: usize = offset_of!(Header, magic);
@@ -44,18 +57,18 @@ pub mod offsets {
     pub const PAYLOAD_LEN: usize = offset_of!(Header, payload_len);
     /// `creator_uid: u32`.
     pub const CREATOR_UID: usize = offset_of!(Header, creator_uid);
-    /// `slot_count: u32` (the attached table's length, [`super::MAX_ATTACHED`]).
+    /// `slot_count: u32` (the attached table's length, chosen at creation).
     pub const SLOT_COUNT: usize = offset_of!(Header, slot_count);
     /// `creator: ProcessId` (pid u32, pad u32, start time u64).
     pub const CREATOR: usize = offset_of!(Header, creator);
     /// `ready: AtomicU32`.
     pub const READY: usize = offset_of!(Header, ready);
-    /// `slots: [Slot; MAX_ATTACHED]`, 16 bytes each (pid u32, state bits u32, start time
-    /// u64).
-    pub const SLOTS: usize = offset_of!(Header, slots);
+    /// The attached table, right after the fixed header: `slot_count` slots of 16 bytes
+    /// each (pid u32, state bits u32, start time u64).
+    pub const SLOTS: usize = size_of::<Header>();
 }
 
-/// The segment header at offset 0.
+/// The segment header at offset 0; the attached table (`slot_count` [`Slot`]s) follows it.
 #[repr(C)]
 pub(super) struct Header {
     pub(super) magic: [u8; 8],
@@ -69,7 +82,6 @@ pub(super) struct Header {
     pub(super) creator: ProcessId,
     pub(super) ready: AtomicU32,
     pub(super) _reserved: u32,
-    pub(super) slots: [Slot; MAX_ATTACHED],
 }
 
 #[cfg(not(loom))]
@@ -80,6 +92,7 @@ const _: () = {
     );
     assert!(size_of::<Slot>() == size_of::<ProcessId>());
     assert!(std::mem::align_of::<Header>() == 8);
+    assert!(std::mem::align_of::<Slot>() <= 8 && HEADER_SIZE.is_multiple_of(8));
 };
 
 /// Reads the creator of a *published* segment from raw header bytes (e.g. `pread` of an
@@ -104,6 +117,7 @@ pub(super) struct Validated {
     pub(super) payload_offset: usize,
     pub(super) payload_len: usize,
     pub(super) creator: ProcessId,
+    pub(super) slot_count: usize,
 }
 
 /// Checks a `READY` header against our layout and the object's current size and owner.
@@ -128,12 +142,6 @@ pub(super) fn validate(
         return Err(seg_err(SegmentError::HeaderSizeMismatch {
             found: h.header_size,
             expected: HEADER_SIZE as u32,
-        }));
-    }
-    if h.slot_count != MAX_ATTACHED as u32 {
-        return Err(seg_err(SegmentError::SlotCountMismatch {
-            found: h.slot_count,
-            expected: MAX_ATTACHED as u32,
         }));
     }
     // The creator: our uid (unless any_owner), the object's owner, and the pid in the name.
@@ -175,6 +183,16 @@ pub(super) fn validate(
             ),
         }));
     }
+    // The attached table must lie in the header area, before the payload (so within the
+    // validated size): a corrupt or foreign count is an error, never a read out of bounds.
+    let slot_count = h.slot_count;
+    let room = (payload_offset as usize).saturating_sub(offsets::SLOTS) / SLOT_SIZE;
+    if slot_count == 0 || slot_count as usize > room {
+        return Err(seg_err(SegmentError::SlotCountMismatch {
+            found: slot_count,
+            room: room as u64,
+        }));
+    }
     if info.size < total {
         return Err(seg_err(SegmentError::Truncated {
             file_len: info.size,
@@ -194,5 +212,6 @@ pub(super) fn validate(
         payload_offset: payload_offset as usize,
         payload_len: payload_len as usize,
         creator: h.creator,
+        slot_count: slot_count as usize,
     })
 }

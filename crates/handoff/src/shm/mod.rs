@@ -6,7 +6,8 @@
 //!
 //! ```text
 //! offset 0                 header (repr(C), HEADER_SIZE bytes): magic, layout version,
-//!                          sizes, creator uid + ProcessId, ready word, attached table
+//!                          sizes, creator uid + ProcessId, ready word, slot_count
+//! HEADER_SIZE              attached table: slot_count slots of 16 bytes (set at creation)
 //! payload_offset (page)    payload: payload_len bytes, addressed by offsets (never pointers)
 //! total_size (page)        end of the object
 //! ```
@@ -100,10 +101,10 @@ mod table;
 pub use cleanup::{cleanup_stale, list_segments};
 pub use error::{Result, SegmentError, ShmError};
 use header::published_creator;
-pub use header::{offsets, ABANDONED, HEADER_SIZE, INITIALIZING, LAYOUT_VERSION, READY};
+pub use header::{offsets, ABANDONED, HEADER_SIZE, INITIALIZING, LAYOUT_VERSION, READY, SLOT_SIZE};
 pub use names::{canonical_name, parse_segment_name, segment_name, MAX_USER_NAME_LEN, NAME_PREFIX};
 pub use segment::{OpenOptions, Segment, SegmentOptions};
-pub use table::{Departure, DepartureKind, MAX_ATTACHED};
+pub use table::{Departure, DepartureKind, DEFAULT_SLOTS};
 
 /// The magic bytes at offset 0 of every segment.
 pub const MAGIC: [u8; 8] = *b"HNDOFSEG";

@@ -22,20 +22,38 @@ use std::time::Duration;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SegmentOptions {
     mode: u32,
+    slots: usize,
 }
 
 impl Default for SegmentOptions {
     fn default() -> Self {
         SegmentOptions {
             mode: mem::DEFAULT_MODE,
+            slots: DEFAULT_SLOTS,
         }
     }
 }
 
 impl SegmentOptions {
-    /// Defaults: mode `0600` (owner read/write only).
+    /// Defaults: mode `0600` (owner read/write only), [`DEFAULT_SLOTS`] attached-process
+    /// slots.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// How many processes may be attached at once, the creator included (the attached
+    /// table's length, fixed at creation). The table takes 16 bytes per slot in the pages
+    /// before the payload; 0 is an error at creation.
+    pub fn slots(mut self, slots: usize) -> Self {
+        self.slots = slots;
+        self
+    }
+
+    /// Bytes of shared memory (header, attached table and payload, each rounded up to
+    /// pages) a segment created with these options and `payload_len` payload bytes takes;
+    /// an error where creation would fail for the sizes.
+    pub fn object_size(&self, payload_len: usize) -> Result<usize> {
+        sizes(payload_len, self.slots).map(|(_, total)| total)
     }
 
     /// Permission bits of the object (exactly these; the umask does not apply).
@@ -103,11 +121,14 @@ pub struct Segment {
     me: ProcessId,
     creator: ProcessId,
     is_creator: bool,
-    slot: usize,
+    pub(super) slot: usize,
     payload_offset: usize,
     payload_len: usize,
     /// Our role bits in the attached table ([`OBSERVER`] or 0).
     role: u32,
+    /// The attached table's length (validated against the mapping; never re-read from the
+    /// shared header, which another process could change).
+    slot_count: usize,
 }
 
 impl std::fmt::Debug for Segment {
@@ -134,14 +155,28 @@ fn unsupported() -> Result<()> {
     Ok(())
 }
 
-/// Payload offset and total size for a payload of `payload_len` bytes.
-fn sizes(payload_len: usize) -> Result<(usize, usize)> {
+/// Payload offset and total size for a payload of `payload_len` bytes after a header with
+/// an attached table of `slots` slots.
+fn sizes(payload_len: usize, slots: usize) -> Result<(usize, usize)> {
     if payload_len == 0 {
         return Err(ShmError::InvalidArgument(
             "a segment payload of 0 bytes is meaningless; ask for at least 1 byte".into(),
         ));
     }
-    let offset = mem::round_up_to_pages(HEADER_SIZE).expect("header fits a page");
+    if slots == 0 {
+        return Err(ShmError::InvalidArgument(
+            "an attached-process table of 0 slots holds not even the creator; ask for at least 1"
+                .into(),
+        ));
+    }
+    let offset = table_end(slots)
+        .filter(|_| u32::try_from(slots).is_ok())
+        .and_then(mem::round_up_to_pages)
+        .ok_or_else(|| {
+            ShmError::InvalidArgument(format!(
+                "an attached-process table of {slots} slots overflows; ask for fewer"
+            ))
+        })?;
     let total = mem::round_up_to_pages(payload_len)
         .and_then(|p| p.checked_add(offset))
         .ok_or_else(|| {
@@ -163,7 +198,7 @@ impl Segment {
     /// [`Segment::create`] with options (permission bits).
     pub fn create_with(name: &str, payload_len: usize, opts: &SegmentOptions) -> Result<Segment> {
         unsupported()?;
-        let (payload_offset, total) = sizes(payload_len)?;
+        let (payload_offset, total) = sizes(payload_len, opts.slots)?;
         let full = names::segment_name(name)?;
         let file = match ShmFile::create(&full, total, opts.mode) {
             Err(SysError::AlreadyExists { .. }) if cleanup::remove_if_stale(&full) => {
@@ -178,6 +213,7 @@ impl Segment {
             payload_offset,
             payload_len,
             total,
+            opts.slots,
         );
         if built.is_err() {
             let _ = mem::unlink(&full);
@@ -189,20 +225,30 @@ impl Segment {
     /// `READY` at once.
     pub fn anonymous(payload_len: usize) -> Result<Segment> {
         unsupported()?;
-        let (payload_offset, total) = sizes(payload_len)?;
+        let (payload_offset, total) = sizes(payload_len, DEFAULT_SLOTS)?;
         let file = ShmFile::anonymous(total)?;
-        let seg = Self::build(&file, None, payload_offset, payload_len, total)?;
+        let seg = Self::build(
+            &file,
+            None,
+            payload_offset,
+            payload_len,
+            total,
+            DEFAULT_SLOTS,
+        )?;
         seg.publish_ready();
         Ok(seg)
     }
 
-    /// Maps a fresh zero-filled object of `total` bytes and writes the header (not ready).
+    /// Maps a fresh zero-filled object of `total` bytes and writes the header (not ready)
+    /// with an attached table of `slots` slots (`sizes` checked that it ends before
+    /// `payload_offset`).
     fn build(
         file: &ShmFile,
         name: Option<String>,
         payload_offset: usize,
         payload_len: usize,
         total: usize,
+        slots: usize,
     ) -> Result<Segment> {
         let info = file.stat()?;
         if info.size < total as u64 {
@@ -214,8 +260,8 @@ impl Segment {
         let map = file.map(total)?;
         let me = ProcessId::current();
         let h = map.as_ptr().cast::<Header>();
-        // SAFETY: the mapping is page aligned (>= align_of::<Header>()), at least one page
-        // (>= HEADER_SIZE) long, and freshly created by us: no reference into it exists yet
+        // SAFETY: the mapping is page aligned (>= align_of::<Header>()), at least
+        // payload_offset (>= HEADER_SIZE) bytes long, and freshly created by us: no reference into it exists yet
         // and no other process reads the plain fields before READY (which we do not set
         // here). Raw writes, so no `&mut` aliases the atomics other processes may load.
         unsafe {
@@ -225,7 +271,7 @@ impl Segment {
             std::ptr::addr_of_mut!((*h).payload_offset).write(payload_offset as u64);
             std::ptr::addr_of_mut!((*h).payload_len).write(payload_len as u64);
             std::ptr::addr_of_mut!((*h).creator_uid).write(info.uid);
-            std::ptr::addr_of_mut!((*h).slot_count).write(MAX_ATTACHED as u32);
+            std::ptr::addr_of_mut!((*h).slot_count).write(slots as u32);
             std::ptr::addr_of_mut!((*h).creator).write(me);
             std::ptr::addr_of_mut!((*h).magic).write(MAGIC);
         }
@@ -240,8 +286,9 @@ impl Segment {
             payload_offset,
             payload_len,
             role: 0,
+            slot_count: slots,
         };
-        seg.slot = claim_table_slot(&seg.header().slots, me, 0)?;
+        seg.slot = claim_table_slot(seg.slots(), me, 0)?;
         Ok(seg)
     }
 
@@ -336,8 +383,9 @@ impl Segment {
             payload_offset: v.payload_offset,
             payload_len: v.payload_len,
             role,
+            slot_count: v.slot_count,
         };
-        seg.slot = claim_table_slot(&seg.header().slots, me, role)?;
+        seg.slot = claim_table_slot(seg.slots(), me, role)?;
         Ok(seg)
     }
 
@@ -346,6 +394,26 @@ impl Segment {
         // SAFETY: every Segment maps at least HEADER_SIZE bytes at a page-aligned address,
         // validated against the object's size; the header lives as long as `self.map`.
         unsafe { &*self.map.as_ptr().cast::<Header>() }
+    }
+
+    /// The attached-process table.
+    #[inline]
+    pub(super) fn slots(&self) -> &[Slot] {
+        // SAFETY: the table's `slot_count` slots end before the payload offset (checked by
+        // `sizes` at creation, by `validate` at open), so they lie in our mapping; the
+        // offset is 8-byte aligned in a page-aligned mapping (Slot's alignment); a Slot is
+        // atomics, valid for any bytes, shared only through them.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.map.as_ptr().add(offsets::SLOTS).cast::<Slot>(),
+                self.slot_count,
+            )
+        }
+    }
+
+    /// The attached table's length: how many processes may be attached at once.
+    pub fn slot_count(&self) -> usize {
+        self.slot_count
     }
 
     /// Payload length in bytes (as requested at creation; the mapping may be longer).
@@ -453,7 +521,7 @@ impl Segment {
     /// Returns the departures forgotten.
     pub fn forget_departed(&self) -> Vec<Departure> {
         let mut forgotten = Vec::new();
-        for s in self.header().slots.iter() {
+        for s in self.slots() {
             let Some(e) = read_entry(s) else { continue };
             if e.id.pid == self.me.pid {
                 continue;
@@ -472,8 +540,7 @@ impl Segment {
 
     /// The table's entries of other processes.
     fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
-        self.header()
-            .slots
+        self.slots()
             .iter()
             .filter_map(read_entry)
             .filter(|e| e.id.pid != self.me.pid)
@@ -500,7 +567,7 @@ impl Drop for Segment {
             // once published.
             abandon_ready_word(&h.ready);
         }
-        if let Some(slot) = h.slots.get(self.slot) {
+        if let Some(slot) = self.slots().get(self.slot) {
             if self.role & OBSERVER != 0 || self.name.is_none() {
                 release_slot(slot);
             } else {
@@ -514,7 +581,11 @@ impl Drop for Segment {
         }
         let unlink = self.is_creator
             || !self.creator.is_alive()
-            || h.slots.iter().filter_map(read_entry).all(|e| !e.attached());
+            || self
+                .slots()
+                .iter()
+                .filter_map(read_entry)
+                .all(|e| !e.attached());
         if unlink {
             self.unlink_if_ours();
         }

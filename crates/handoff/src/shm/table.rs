@@ -14,8 +14,10 @@ use super::SegmentError;
 use crate::atomic::{AtomicU32, AtomicU64, Ordering};
 use crate::sys::{mem, ProcessId};
 
-/// Slots in the attached-process table (creator included).
-pub const MAX_ATTACHED: usize = 64;
+/// Slots in the attached-process table (creator included) unless the creator asks for
+/// another number ([`super::SegmentOptions::slots`]): enough for channels and queues, which
+/// serve a few processes. A team segment has one slot per PE plus the launcher's.
+pub const DEFAULT_SLOTS: usize = 64;
 
 /// Slot state bit: the holder is an observer (its departure never ends anyone's wait).
 pub(super) const OBSERVER: u32 = 1;
@@ -215,7 +217,6 @@ pub(super) fn claim_table_slot(slots: &[Slot], me: ProcessId, role: u32) -> Resu
             }
         }
     }
-    claim_slot(slots, me, role, |p| !p.is_alive()).ok_or(seg_err(SegmentError::TableFull {
-        slots: MAX_ATTACHED,
-    }))
+    claim_slot(slots, me, role, |p| !p.is_alive())
+        .ok_or(seg_err(SegmentError::TableFull { slots: slots.len() }))
 }

@@ -26,8 +26,10 @@ fn header_layout_is_stable() {
     assert_eq!(offsets::TOTAL_SIZE, 16);
     assert_eq!(offsets::CREATOR, 48);
     assert_eq!(offsets::READY, 64);
+    assert_eq!(offsets::SLOT_COUNT, 44);
     assert_eq!(offsets::SLOTS, 72);
-    assert_eq!(HEADER_SIZE, 72 + 16 * MAX_ATTACHED);
+    assert_eq!(HEADER_SIZE, 72);
+    assert_eq!(SLOT_SIZE, 16);
 }
 
 #[test]
@@ -110,25 +112,28 @@ fn creator_drop_before_ready_abandons() {
 #[test]
 fn slots_claim_release_and_fill() {
     let seg = Segment::anonymous(8).unwrap();
-    let h = seg.header();
+    let slots = seg.slots();
+    assert_eq!(slots.len(), DEFAULT_SLOTS);
     let fake = ProcessId::current();
     let mut claimed = vec![];
-    for _ in 1..MAX_ATTACHED {
-        claimed.push(claim_table_slot(&h.slots, fake, 0).unwrap());
+    for _ in 1..DEFAULT_SLOTS {
+        claimed.push(claim_table_slot(slots, fake, 0).unwrap());
     }
     assert!(matches!(
-        claim_table_slot(&h.slots, fake, 0),
-        Err(ShmError::Segment(SegmentError::TableFull { .. }))
+        claim_table_slot(slots, fake, 0),
+        Err(ShmError::Segment(SegmentError::TableFull {
+            slots: DEFAULT_SLOTS
+        }))
     ));
-    release_slot(&h.slots[claimed[3]]);
-    assert_eq!(claim_table_slot(&h.slots, fake, 0).unwrap(), claimed[3]);
+    release_slot(&slots[claimed[3]]);
+    assert_eq!(claim_table_slot(slots, fake, 0).unwrap(), claimed[3]);
     // A dead process's slot is reclaimed when the table is full.
     let dead = ProcessId::new(fake.pid, fake.start_time + 1);
-    release_slot(&h.slots[claimed[5]]);
-    assert_eq!(claim_table_slot(&h.slots, dead, 0).unwrap(), claimed[5]);
-    assert_eq!(claim_table_slot(&h.slots, fake, 0).unwrap(), claimed[5]);
+    release_slot(&slots[claimed[5]]);
+    assert_eq!(claim_table_slot(slots, dead, 0).unwrap(), claimed[5]);
+    assert_eq!(claim_table_slot(slots, fake, 0).unwrap(), claimed[5]);
     for i in claimed {
-        release_slot(&h.slots[i]);
+        release_slot(&slots[i]);
     }
 }
 
@@ -158,4 +163,62 @@ fn departure_follows_the_state_bits() {
             None
         ]
     );
+}
+
+/// The table is as long as the creator asked: a named segment with 1500 slots holds 1500
+/// attached handles (the creator's and 1499 opens), the next open finds it full, and the
+/// payload starts after the table's pages. A segment with 2 slots holds two.
+#[test]
+fn table_is_sized_at_creation() {
+    let opts = SegmentOptions::new().slots(1500);
+    let seg = Segment::create_with(&unique("big"), 8, &opts).unwrap();
+    seg.publish_ready();
+    assert_eq!(seg.slot_count(), 1500);
+    let name = seg.name().unwrap().to_string();
+    // The table (72 + 1500 * 16 = 24072 bytes) ends before the payload.
+    let page = mem::page_size();
+    let table = (HEADER_SIZE + 1500 * SLOT_SIZE).next_multiple_of(page);
+    assert_eq!(
+        seg.as_ptr() as usize - seg.header() as *const _ as usize,
+        table
+    );
+    assert_eq!(opts.object_size(8).unwrap(), table + page);
+    // Our own opens reuse our pid's slot only after detaching; hold 1499 handles.
+    let opened: Vec<Segment> = (1..1500)
+        .map(|_| Segment::open(&name, Deadline::after(std::time::Duration::from_secs(5))).unwrap())
+        .collect();
+    assert!(opened.iter().all(|s| s.slot_count() == 1500));
+    let mut slots: Vec<usize> = opened.iter().map(|s| s.slot).chain([seg.slot]).collect();
+    slots.sort_unstable();
+    slots.dedup();
+    assert_eq!(slots.len(), 1500, "every handle has its own slot");
+    assert!(matches!(
+        Segment::open(&name, Deadline::at_ns(0)),
+        Err(ShmError::Segment(SegmentError::TableFull { slots: 1500 }))
+    ));
+    drop(opened);
+
+    let two = Segment::create_with(&unique("two"), 8, &SegmentOptions::new().slots(2)).unwrap();
+    two.publish_ready();
+    let name = two.name().unwrap().to_string();
+    let _b = Segment::open(&name, Deadline::at_ns(0)).unwrap();
+    assert!(matches!(
+        Segment::open(&name, Deadline::at_ns(0)),
+        Err(ShmError::Segment(SegmentError::TableFull { slots: 2 }))
+    ));
+}
+
+#[test]
+fn table_sizes_that_cannot_be_made_are_errors() {
+    for slots in [0, usize::MAX / 8, u32::MAX as usize + 1] {
+        let opts = SegmentOptions::new().slots(slots);
+        assert!(
+            matches!(
+                Segment::create_with(&unique("bad"), 8, &opts),
+                Err(ShmError::InvalidArgument(_))
+            ),
+            "{slots} slots"
+        );
+        assert!(opts.object_size(8).is_err());
+    }
 }

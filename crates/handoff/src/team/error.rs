@@ -29,10 +29,7 @@ pub enum TeamError {
         why: String,
     },
     /// More PEs than a team can hold (or none).
-    #[error(
-        "a team of {n} PEs is not possible: ask for 1 to {max} PEs ({max} is the most a team \
-         segment's attached-process table holds besides the launcher)"
-    )]
+    #[error("a team of {n} PEs is not possible: ask for 1 to {max} PEs")]
     TeamSize {
         /// What was asked for.
         n: usize,

@@ -35,7 +35,7 @@ use super::exit::PeStatus;
 use super::layout::*;
 use super::orphans::{guard_pe, signal_group, Watcher};
 use super::TeamError;
-use crate::shm::Segment;
+use crate::shm::{Segment, SegmentOptions};
 use crate::sync::Wait;
 use crate::sys::affinity;
 use crate::sys::ProcessId;
@@ -307,13 +307,15 @@ impl Launch {
                 self.n, self.heap
             ))
         })?;
-        let needed = p.payload_len as u64 + 2 * crate::sys::page_size() as u64;
+        // The attached table: every PE and the launcher.
+        let opts = SegmentOptions::new().slots(self.n + 1);
+        let needed = opts.object_size(p.payload_len)? as u64;
         let available = crate::sys::mem::shm_available()?;
         if needed > available {
             return Err(TeamError::NoSpace { needed, available });
         }
         let id = TEAMS.fetch_add(1, StdOrdering::Relaxed);
-        let seg = Segment::create(&format!("team{id}"), p.payload_len)?;
+        let seg = Segment::create_with(&format!("team{id}"), p.payload_len, &opts)?;
         let me = ProcessId::current();
         let h = seg.as_ptr().cast::<TeamHeader>();
         // SAFETY: the payload is page aligned and at least size_of::<TeamHeader>() long
@@ -353,6 +355,7 @@ impl Launch {
             seg,
             name,
             ctrl_offset: p.ctrl_offset,
+            ctrl_stride: p.ctrl_stride,
             kids: Vec::with_capacity(self.n),
             pids: Vec::with_capacity(self.n),
             grace: self.grace,
@@ -412,6 +415,7 @@ pub struct Running {
     seg: Segment,
     name: String,
     ctrl_offset: usize,
+    ctrl_stride: usize,
     kids: Vec<Option<Child>>,
     pids: Vec<u32>,
     grace: Duration,
@@ -433,14 +437,8 @@ static NEVER: AtomicI32 = AtomicI32::new(0);
 impl Running {
     fn ctrl(&self, rank: usize) -> &PeCtrl {
         // SAFETY: rank < size; the launcher laid out `size` control blocks from ctrl_offset
-        // in the payload (plan), 128-byte aligned; PeCtrl is ShmSafe.
-        unsafe {
-            &*self
-                .seg
-                .as_ptr()
-                .add(self.ctrl_offset + rank * std::mem::size_of::<PeCtrl>())
-                .cast()
-        }
+        // in the payload (plan), mapped as long as `self.seg`.
+        unsafe { ctrl_at(self.seg.as_ptr(), self.ctrl_offset, self.ctrl_stride, rank) }
     }
 
     /// The team segment's full name (`HANDOFF_TEAM`).

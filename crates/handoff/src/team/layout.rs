@@ -1,5 +1,6 @@
-//! The team segment's layout: [`TeamHeader`], one [`PeCtrl`] per PE, then the heap
-//! partitions (module docs of [`super`], "The segment"). Every type is `repr(C)`,
+//! The team segment's layout: [`TeamHeader`], one control block per PE (a [`PeCtrl`]
+//! followed by the PE's barrier arrival counters, one per PE of the team: `8 p` bytes, so
+//! O(p) per PE), then the heap partitions (module docs of [`super`], "The segment"). Every type is `repr(C)`,
 //! pointer-free and valid all-zero, so the freshly created (zero-filled) segment is a team
 //! of PEs that have not joined yet.
 //!
@@ -21,14 +22,20 @@ use crate::sys::ProcessId;
 
 use super::MAX_COUNTERS;
 
-/// The most PEs a team may have: the team segment's attached-process table holds
-/// [`MAX_ATTACHED`](crate::shm::MAX_ATTACHED) processes, one of them the launcher.
-pub const MAX_PES: usize = crate::shm::MAX_ATTACHED - 1;
+/// The most PEs a team may have: a bound far above any node (ranks travel as `u32`), not
+/// the limit that stops a big team in practice. That is memory: the launcher checks that
+/// the team segment (about `p * (2.5 KiB + 8 p bytes)` of control blocks plus the heaps,
+/// and the attached table's 16 bytes per process) fits what `/dev/shm` and `MemAvailable`
+/// allow, and says which limit stops it.
+pub const MAX_PES: usize = 1 << 20;
 
 /// `TeamHeader::magic`.
 pub(super) const TEAM_MAGIC: u64 = u64::from_le_bytes(*b"HNDTEAM1");
 /// `TeamHeader::version`: bump on any layout change.
-pub(super) const TEAM_VERSION: u32 = 2;
+/// 3: the barrier arrival counters follow each `PeCtrl`, one per PE of the team (2 had a
+/// fixed array of 63 inside it; 2 also gave the heap a range bell and barriers a bell of
+/// their own).
+pub(super) const TEAM_VERSION: u32 = 3;
 
 pub(super) const SPAWNED: u32 = 0;
 pub(super) const JOINED: u32 = 1;
@@ -89,7 +96,8 @@ impl PidCell {
     }
 }
 
-/// One PE's control block: everything other PEs signal it through, outside its heap.
+/// One PE's control block: everything other PEs signal it through, outside its heap. Its
+/// barrier arrival counters follow it in the segment (see [`Plan::ctrl_stride`]).
 #[repr(C, align(128))]
 pub(super) struct PeCtrl {
     /// `SPAWNED`, `JOINED`, `FINISHED` or `LEFT` (module docs).
@@ -110,8 +118,9 @@ pub(super) struct PeCtrl {
     pub counters: [Signal; MAX_COUNTERS],
     /// Collective agreement: `agree_seq[seq % 2]` then `agree_val[seq % 2]`.
     pub agree: [Agree; 2],
-    /// Barrier arrivals: `arrivals[s]` counts the barrier rounds PE `s` signalled to this PE.
-    pub arrivals: [AtomicU64; MAX_PES],
+    // Then, at offset `size_of::<PeCtrl>()` of the block, the barrier arrivals:
+    // `[AtomicU64; size]`, `arrivals[s]` counting the barrier rounds PE `s` signalled to
+    // this PE (`arrivals_at`).
 }
 
 /// The heap's range bell and the CPU of its last ringer (on a line of its own, after the
@@ -143,6 +152,9 @@ unsafe impl ShmSafe for PeCtrl {}
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Plan {
     pub ctrl_offset: usize,
+    /// Bytes from one PE's control block to the next: the `PeCtrl` and its `size` arrival
+    /// counters, rounded up to 128 bytes.
+    pub ctrl_stride: usize,
     pub heap_offset: usize,
     pub heap_stride: usize,
     pub payload_len: usize,
@@ -151,17 +163,61 @@ pub(super) struct Plan {
 /// The payload layout, or `None` on overflow.
 pub(super) fn plan(size: usize, heap_len: usize) -> Option<Plan> {
     let page = crate::sys::page_size();
+    if u32::try_from(size).is_err() {
+        return None;
+    }
     let ctrl_offset = std::mem::size_of::<TeamHeader>().next_multiple_of(128);
-    let ctrl_end = ctrl_offset.checked_add(size.checked_mul(std::mem::size_of::<PeCtrl>())?)?;
+    let arrivals = size
+        .checked_mul(std::mem::size_of::<AtomicU64>())?
+        .checked_next_multiple_of(128)?;
+    let ctrl_stride = std::mem::size_of::<PeCtrl>().checked_add(arrivals)?;
+    let ctrl_end = ctrl_offset.checked_add(size.checked_mul(ctrl_stride)?)?;
     let heap_offset = ctrl_end.checked_next_multiple_of(page)?;
     let heap_stride = heap_len.max(1).checked_next_multiple_of(page)?;
     let payload_len = heap_offset.checked_add(heap_stride.checked_mul(size)?)?;
     Some(Plan {
         ctrl_offset,
+        ctrl_stride,
         heap_offset,
         heap_stride,
         payload_len,
     })
+}
+
+/// PE `rank`'s control block in a team payload at `payload`.
+///
+/// # Safety
+/// `payload` is the (page-aligned) payload of a team segment laid out by [`plan`] with
+/// this `ctrl_offset` and `ctrl_stride`, mapped for the returned lifetime, and
+/// `rank < size`.
+pub(super) unsafe fn ctrl_at<'a>(
+    payload: *mut u8,
+    ctrl_offset: usize,
+    ctrl_stride: usize,
+    rank: usize,
+) -> &'a PeCtrl {
+    // SAFETY: per the contract, the block lies in the mapping at a 128-byte aligned offset
+    // (ctrl_offset and ctrl_stride are multiples of 128) of a page-aligned payload;
+    // PeCtrl is ShmSafe (valid for any state other PEs leave it in).
+    unsafe { &*payload.add(ctrl_offset + rank * ctrl_stride).cast() }
+}
+
+/// PE `rank`'s barrier arrival counters (one per PE of the team, `size` of them).
+///
+/// # Safety
+/// As for [`ctrl_at`], and `size` is the team size the plan was made for.
+pub(super) unsafe fn arrivals_at<'a>(
+    payload: *mut u8,
+    ctrl_offset: usize,
+    ctrl_stride: usize,
+    rank: usize,
+    size: usize,
+) -> &'a [AtomicU64] {
+    let at = ctrl_offset + rank * ctrl_stride + std::mem::size_of::<PeCtrl>();
+    // SAFETY: per the contract, `plan` reserved `size` counters (8-byte aligned: PeCtrl's
+    // size is a multiple of 128) after the PeCtrl within the stride, in the mapping;
+    // atomics are valid for any bytes.
+    unsafe { std::slice::from_raw_parts(payload.add(at).cast(), size) }
 }
 
 #[cfg(test)]
@@ -182,10 +238,18 @@ mod tests {
         // page boundary after 128 + 4 * size_of::<PeCtrl>().
         let p = plan(4, 1 << 20).unwrap();
         assert_eq!(p.ctrl_offset, 128);
+        // 4 counters of 8 bytes, rounded up to a 128-byte line.
+        assert_eq!(p.ctrl_stride, std::mem::size_of::<PeCtrl>() + 128);
         assert_eq!(p.heap_stride, 1 << 20);
         assert_eq!(p.heap_offset % 4096, 0);
-        assert!(p.heap_offset >= 128 + 4 * std::mem::size_of::<PeCtrl>());
+        assert!(p.heap_offset >= 128 + 4 * p.ctrl_stride);
         assert_eq!(p.payload_len, p.heap_offset + 4 * (1 << 20));
         assert_eq!(plan(usize::MAX / 2, usize::MAX / 2), None);
+        // O(p) per PE: 1024 PEs have 8 KiB of counters each, the whole control area is
+        // under 12 MiB (1024 * (size_of::<PeCtrl>() + 8192)).
+        let big = plan(1024, 4096).unwrap();
+        assert_eq!(big.ctrl_stride, std::mem::size_of::<PeCtrl>() + 8192);
+        assert!(big.heap_offset < 12 << 20, "{}", big.heap_offset);
+        assert_eq!(plan(1 << 33, 1), None, "more PEs than a u32 rank holds");
     }
 }

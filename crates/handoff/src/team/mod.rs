@@ -21,8 +21,9 @@
 //!
 //! ```text
 //! payload 0        TeamHeader: magic, version, size, heap length, launcher pid, offsets
-//! ctrl_offset      PeCtrl[size], 128-byte aligned: state + pid, doorbell, counters,
-//!                  collective-agreement words, barrier arrival counts (one per sender)
+//! ctrl_offset      size control blocks, ctrl_stride apart (128-byte aligned): a PeCtrl
+//!                  (state + pid, doorbell, counters, collective-agreement words), then
+//!                  the barrier arrival counts, one u64 per sender (O(p) bytes per PE)
 //! heap_offset      heap partitions, one per PE, heap_stride (page-rounded heap_len) apart
 //! ```
 //!

@@ -13,7 +13,6 @@
 //! without `finalize`) ends every other PE's wait with [`TeamError::PeerDied`] naming it.
 
 use std::cell::Cell;
-use std::mem::size_of;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -67,6 +66,9 @@ impl Pending {
     }
 }
 
+/// How many PEs' liveness one peer check reads from `/proc` (`TeamWatch::scan`).
+const SCAN_WINDOW: usize = 8;
+
 /// How long a PE waits for the launcher's segment to be ready when it joins.
 const JOIN_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -78,6 +80,7 @@ pub struct ShmTransport {
     heap_len: usize,
     heap_stride: usize,
     ctrl_offset: usize,
+    ctrl_stride: usize,
     heap_offset: usize,
     wait: Wait,
     launcher: ProcessId,
@@ -92,6 +95,9 @@ pub struct ShmTransport {
     /// More PEs than CPUs this process may use: adaptive waits then yield instead of
     /// pausing (the peer they wait for is likely runnable on their own CPU).
     crowded: bool,
+    /// How many other PEs' liveness peer checks have read, counting round the team from
+    /// our right neighbour (`TeamWatch::scan`).
+    scan_next: std::sync::atomic::AtomicUsize,
 }
 
 impl std::fmt::Debug for ShmTransport {
@@ -182,6 +188,7 @@ impl ShmTransport {
             heap_len: h.heap_len as usize,
             heap_stride: p.heap_stride,
             ctrl_offset: p.ctrl_offset,
+            ctrl_stride: p.ctrl_stride,
             heap_offset: p.heap_offset,
             wait,
             launcher: ProcessId::new(h.launcher_pid, h.launcher_start),
@@ -189,6 +196,7 @@ impl ShmTransport {
             pending: (0..size).map(|_| Pending::new()).collect(),
             finished: AtomicBool::new(false),
             crowded: crate::sys::affinity::allowed_cpus().is_ok_and(|c| size > c.len()),
+            scan_next: std::sync::atomic::AtomicUsize::new(0),
             seg,
         };
         let me = t.ctrl(rank);
@@ -249,15 +257,22 @@ impl ShmTransport {
     }
 
     fn ctrl(&self, rank: usize) -> &PeCtrl {
-        // SAFETY: rank < size (callers check); `join` validated that size control blocks
-        // from ctrl_offset lie in the payload; the offset is 128-byte aligned in a page
-        // aligned payload; PeCtrl is ShmSafe (valid for any state other PEs leave it in).
+        // SAFETY: rank < size (callers check); `join` validated that the plan's `size`
+        // control blocks from ctrl_offset lie in the payload, mapped as long as `self`.
+        unsafe { ctrl_at(self.seg.as_ptr(), self.ctrl_offset, self.ctrl_stride, rank) }
+    }
+
+    /// PE `rank`'s barrier arrival counters, one per PE.
+    fn arrivals(&self, rank: usize) -> &[AtomicU64] {
+        // SAFETY: as in `ctrl`, for the counters the plan puts after each control block.
         unsafe {
-            &*self
-                .seg
-                .as_ptr()
-                .add(self.ctrl_offset + rank * size_of::<PeCtrl>())
-                .cast()
+            arrivals_at(
+                self.seg.as_ptr(),
+                self.ctrl_offset,
+                self.ctrl_stride,
+                rank,
+                self.size,
+            )
         }
     }
 
@@ -388,12 +403,18 @@ impl ShmTransport {
     /// Whether the PE of control block `c` has left or died (layout docs, "PE states").
     fn is_gone(&self, c: &PeCtrl) -> bool {
         // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
-        match c.state.load(Ordering::Acquire) {
+        let dead = match c.state.load(Ordering::Acquire) {
             FINISHED => false,
             LEFT => true,
             JOINED => c.pid.get().is_some_and(|id| !id.is_alive()),
             _ => c.launch_pid.get().is_some_and(|id| !id.is_alive()),
-        }
+        };
+        // A PE that finished and exited between the state load and the liveness read is
+        // not dead: its FINISHED store precedes its exit, so after seeing it gone we see
+        // the store (Acquire: pairs with the Release store in `finish`). Without this
+        // re-check a team of 1024 PEs on 2 CPUs failed its last barrier naming a PE that
+        // had finalized.
+        dead && c.state.load(Ordering::Acquire) != FINISHED
     }
 
     /// The error naming PE `rank` as gone, saying how.
@@ -508,10 +529,32 @@ impl TeamWatch<'_> {
         }
     }
 
-    /// The first other PE (by rank) that is gone, or a dead launcher.
+    /// The first other PE (by rank) that left, else one found dead among the next
+    /// [`SCAN_WINDOW`] PEs after the last one checked, or a dead launcher.
+    ///
+    /// Leaving is a state word (cheap to read for every PE); dying needs a `/proc` read per
+    /// PE, so a check reads at most `SCAN_WINDOW` of them, going round the team from this
+    /// PE's right neighbour: a check costs O(1) system calls however large the team (every
+    /// sleeping PE checks every 50 ms: 256 PEs reading 255 `/proc` entries each stalled a
+    /// team of 256 on 2 CPUs). Each PE starts at its own right, so a dead PE is among the
+    /// first window of the PEs to its left and the first of them to check names it in
+    /// `first_gone` for everyone.
     fn scan(&self) -> Option<TeamError> {
         let t = self.t;
         for r in (0..t.size).filter(|&r| r != t.rank) {
+            // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
+            if t.ctrl(r).state.load(Ordering::Acquire) == LEFT {
+                return Some(t.gone(r));
+            }
+        }
+        let others = t.size - 1;
+        let window = SCAN_WINDOW.min(others);
+        let start = t
+            .scan_next
+            .fetch_add(window, std::sync::atomic::Ordering::Relaxed);
+        for k in 0..window {
+            // The (start + k)-th other PE, counting from our right neighbour.
+            let r = (t.rank + 1 + (start + k) % others) % t.size;
             if t.is_gone(t.ctrl(r)) {
                 return Some(t.gone(r));
             }
@@ -732,12 +775,9 @@ impl Transport for ShmTransport {
         self.quiet();
         let watch = self.watch();
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-        let node = |r: usize| {
-            let c = self.ctrl(r);
-            Node {
-                arrivals: &c.arrivals[..self.size],
-                bell: &c.arrive.bell,
-            }
+        let node = |r: usize| Node {
+            arrivals: self.arrivals(r),
+            bell: &self.ctrl(r).arrive.bell,
         };
         barrier::dissemination(
             self.rank,

@@ -62,9 +62,13 @@ fn launch_rejects_bad_sizes() {
     }
     let e = Launch::new(2).heap(0).spawn().unwrap_err();
     assert!(matches!(e, TeamError::InvalidArgument(_)), "{e}");
-    // More than /dev/shm and memory can hold.
-    let e = Launch::new(MAX_PES).heap(1 << 50).spawn().unwrap_err();
+    // More than /dev/shm and memory can hold: a big team is stopped by memory, before
+    // anything is created or spawned, and says so.
+    let e = Launch::new(1024).heap(1 << 50).spawn().unwrap_err();
     assert!(matches!(e, TeamError::NoSpace { .. }), "{e}");
+    // The sizes themselves overflowing is a size error, not a crash.
+    let e = Launch::new(MAX_PES).heap(1 << 50).spawn().unwrap_err();
+    assert!(matches!(e, TeamError::InvalidArgument(_)), "{e}");
 }
 
 #[test]
