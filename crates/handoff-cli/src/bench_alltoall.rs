@@ -1,6 +1,7 @@
 //! `handoff bench alltoall`.
 
 use clap::Args;
+use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::alltoall::{self, Config, Method};
 use handoff_lab::experiments::team_run;
 
@@ -84,6 +85,6 @@ pub fn run(a: AlltoallArgs) -> Result<u8, Failure> {
     let tool = handoff_lab::machine::tool();
     let mut prog = progress::Stderr::new(a.out.quiet);
     let mut ctx = run_ctx(false, &machine, &tool, &allowed, &mut prog)?;
-    let res = alltoall::run(&cfg, &mut ctx)?;
+    let res = run_measured(&mut ctx, |ctx| alltoall::run(&cfg, ctx))?;
     a.out.emit(&res, format)
 }

@@ -1,6 +1,7 @@
 //! `handoff bench pingpong`.
 
 use clap::Args;
+use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::pingpong::{self, Config, Method};
 use handoff_lab::experiments::team_run;
 
@@ -100,6 +101,6 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
     let tool = handoff_lab::machine::tool();
     let mut prog = progress::Stderr::new(a.out.quiet);
     let mut ctx = run_ctx(false, &machine, &tool, &allowed, &mut prog)?;
-    let res = pingpong::run(&cfg, &mut ctx)?;
+    let res = run_measured(&mut ctx, |ctx| pingpong::run(&cfg, ctx))?;
     a.out.emit(&res, format)
 }

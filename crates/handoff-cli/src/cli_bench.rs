@@ -176,7 +176,7 @@ pub fn run_for_report(
         }
         let mut ctx = run_ctx(quick, machine, &tool, allowed, progress)?;
         ctx.transports = transports.to_vec();
-        match run(&mut ctx) {
+        match registry::run_measured(&mut ctx, run) {
             Ok(r) => out.push(r),
             Err(e) => {
                 eprintln!("handoff: {e} (left out of the report)");

@@ -1,6 +1,7 @@
 //! What the runtime-queue `bench` commands (`malloc`, `kneighbor`, `queue`, `aggregation`,
 //! `channels`) share: list flags and running an experiment with this binary's context.
 
+use handoff_lab::bench::registry::run_measured;
 use handoff_lab::bench::registry::{BenchError, RunCtx};
 use handoff_lab::bench::BenchResults;
 
@@ -46,6 +47,6 @@ pub fn run_and_emit(
     let tool = handoff_lab::machine::tool();
     let mut prog = progress::Stderr::new(out.quiet);
     let mut ctx = run_ctx(false, &machine, &tool, &allowed, &mut prog)?;
-    let res = body(&mut ctx)?;
+    let res = run_measured(&mut ctx, body)?;
     out.emit(&res, format)
 }

@@ -14,6 +14,7 @@
 //! `handoff report`, `handoff plot` and `handoff compare` then handle it with no code of its
 //! own.
 
+pub mod busy;
 pub mod compare;
 pub mod findings;
 pub mod models;

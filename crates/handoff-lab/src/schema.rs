@@ -130,9 +130,18 @@ pub struct ExchangeResults {
     /// Why the run stopped early (e.g. "interrupted (Ctrl-C) after 12 of 40 records").
     #[serde(default)]
     pub stopped_early: Option<String>,
+    /// What else the machine did while the records were measured
+    /// ([`crate::bench::busy`]); `None` in files from before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<crate::bench::busy::MachineLoad>,
 }
 
 impl ExchangeResults {
+    /// The busy-machine warning of this file ([`crate::bench::busy::warning`]).
+    pub fn busy_warning(&self) -> Option<String> {
+        crate::bench::busy::warning([self.load.as_ref()])
+    }
+
     /// An empty results file for `machine`, `tool` and `config`, with the schema string set.
     pub fn new(machine: Machine, tool: Tool, config: serde_json::Value) -> Self {
         ExchangeResults {
@@ -145,6 +154,7 @@ impl ExchangeResults {
             report: None,
             partial: false,
             stopped_early: None,
+            load: None,
         }
     }
 

@@ -132,7 +132,11 @@ pub fn table(results: &BenchResults) -> String {
         row.push(if r.verified { "ok" } else { "FAILED" }.to_string());
         t.row(row);
     }
-    let mut out = format!(
+    // A busy machine opens the table: the figures below may measure the other work.
+    let mut out = results
+        .busy_warning()
+        .map_or_else(String::new, |w| format!("{w}\n"));
+    out += &format!(
         "{}: {} point(s); mean over runs (95% CI)\n",
         results.experiment,
         results.records.len()

@@ -70,6 +70,10 @@ pub struct BenchRecord {
     pub c2c_one_way_ns: Option<f64>,
     /// The metrics, by name (e.g. `latency_us`, `bandwidth_mbps`).
     pub metrics: BTreeMap<String, MetricRecord>,
+    /// What else the machine did while the record was measured ([`super::busy`]); filled
+    /// by the common runner [`super::busy::run_measured`]; `None` in files from before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<super::busy::MachineLoad>,
 }
 
 /// One metric of one record: its unit, direction and the lab's statistics.
@@ -114,6 +118,7 @@ impl BenchRecord {
             verified,
             c2c_one_way_ns: None,
             metrics: BTreeMap::new(),
+            load: None,
         }
     }
 
@@ -211,6 +216,18 @@ impl BenchResults {
             }
         }
         names
+    }
+
+    /// The busy-machine warning of this file's records ([`super::busy::warning`]).
+    pub fn busy_warning(&self) -> Option<String> {
+        super::busy::warning(self.records.iter().map(|r| r.load.as_ref()))
+    }
+
+    /// Puts `load` on every record that has no evidence of its own.
+    pub fn fill_load(&mut self, load: &super::busy::MachineLoad) {
+        for r in self.records.iter_mut().filter(|r| r.load.is_none()) {
+            r.load = Some(load.clone());
+        }
     }
 
     /// True when every record verified its data.
