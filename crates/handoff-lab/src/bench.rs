@@ -26,4 +26,4 @@ pub mod schema;
 pub use findings::{Finding, Holds};
 pub use models::{ModelFit, ModelForm};
 pub use registry::{ExperimentInfo, FigureSpec};
-pub use schema::{BenchRecord, BenchResults, MetricRecord, BENCH_SCHEMA};
+pub use schema::{BenchRecord, BenchResults, Checks, MetricRecord, BENCH_SCHEMA};
