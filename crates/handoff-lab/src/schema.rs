@@ -409,8 +409,11 @@ pub struct ExchangeRecord {
     /// What the consumer actually did to wait:
     /// `none|spin|spin-yield|futex|adaptive|semaphore|condvar|pipe`.
     pub wait: String,
-    /// True when every sum the consumer computed was right.
+    /// True when the consumer checked at least one block's sum and none was wrong.
     pub verified: bool,
+    /// The blocks checked and found wrong; `None` in files from before counts existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks: Option<crate::bench::Checks>,
     /// The fill and sum kernel that ran (`avx512`, `avx2`, `sse2`, `neon`, `scalar`); absent
     /// in files written before kernels were chosen at run time (those ran `sse2` on x86-64).
     #[serde(default, skip_serializing_if = "Option::is_none")]

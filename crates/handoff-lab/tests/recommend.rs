@@ -61,6 +61,7 @@ fn rec(mode: &str, size: u64, same_core: bool, cpu: f64, read_runs: &[f64]) -> E
         }
         .into(),
         verified: true,
+        checks: None,
         kernel: None,
         clock_anomalies: 0,
         c2c_one_way_ns: None,
