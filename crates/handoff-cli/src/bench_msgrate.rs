@@ -35,12 +35,7 @@ pub struct SizesArgs {
 }
 
 fn sizes(text: &str) -> Result<Vec<usize>, Failure> {
-    crate::cli_bench::parse_list(
-        text,
-        "--sizes",
-        "not a size; use e.g. 8,4K,1M",
-        crate::cli_bench::parse_size,
-    )
+    crate::cli_rt::parse_sizes(text, "--sizes")
 }
 
 /// Runs `handoff bench msgrate` (`overlap == false`) or `handoff bench overlap`.

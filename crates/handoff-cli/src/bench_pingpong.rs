@@ -5,7 +5,7 @@ use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::pingpong::{self, Config, Method};
 use handoff_lab::experiments::team_run;
 
-use crate::cli_bench::{parse_list, parse_size, run_ctx, BenchOutputArgs};
+use crate::cli_bench::{parse_list, run_ctx, BenchOutputArgs};
 use crate::common::{allowed_cpus, install_interrupt_handler, parse_cores};
 use crate::{progress, Failure};
 
@@ -60,7 +60,7 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
         Method::parse,
     )?;
     if let Some(s) = &a.sizes {
-        cfg.sizes = parse_list(s, "--sizes", "not a size; use e.g. 8,4K,1M", parse_size)?;
+        cfg.sizes = crate::cli_rt::parse_sizes(s, "--sizes")?;
     }
     if a.placement.trim() != "all" {
         let known: Vec<String> = cfg.placements.iter().map(|p| p.class.clone()).collect();

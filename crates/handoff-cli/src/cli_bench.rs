@@ -201,8 +201,3 @@ pub fn parse_list<T>(
         })
         .collect()
 }
-
-/// A size such as `8`, `4K`, `1M` (powers of 1024).
-pub fn parse_size(text: &str) -> Option<usize> {
-    handoff::team::parse_size(text).ok()
-}

@@ -24,7 +24,8 @@ pub fn parse_list<T: std::str::FromStr>(
     )
 }
 
-/// Parses a list of sizes such as `8,64,1KiB`.
+/// Parses a list of sizes such as `8,64,1KiB` by the one size rule
+/// ([`handoff_probe::units`]); every size flag of every command goes through it.
 pub fn parse_sizes(text: &str, flag: &str) -> Result<Vec<usize>, Failure> {
     handoff_lab::units::parse_size_list(text).map_err(|e| Failure::usage(format!("{flag}: {e}")))
 }

@@ -123,7 +123,9 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
         .program(&a.command[0])
         .args(&a.command[1..]);
     if let Some(h) = &a.heap {
-        launch = launch.heap(handoff::team::parse_size(h).map_err(usage)?);
+        let bytes = handoff_probe::units::parse_size(h)
+            .map_err(|e| Failure::usage(format!("--heap: {e}")))?;
+        launch = launch.heap(bytes);
     }
     Ok(launch)
 }

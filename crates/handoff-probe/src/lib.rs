@@ -20,6 +20,7 @@ pub mod pipe;
 pub mod posix_sem;
 pub mod proc;
 pub mod topology;
+pub mod units;
 pub mod usage;
 
 pub use handoff::{Error, Result, WaitError};
