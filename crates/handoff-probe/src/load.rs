@@ -77,7 +77,7 @@ impl Snapshot {
     pub fn until(&self, later: &Snapshot) -> Usage {
         let elapsed_s = later.at.duration_since(self.at).as_secs_f64();
         let hz = rustix::param::clock_ticks_per_second() as f64;
-        let d = |a: Option<u64>, b: Option<u64>| Some(b?.checked_sub(a?).unwrap_or(0));
+        let d = |a: Option<u64>, b: Option<u64>| Some(b?.saturating_sub(a?));
         let (mut others, mut own, mut steal) = (None, None, None);
         if let (Some(a), Some(b)) = (self.cpu, later.cpu) {
             let busy = b.busy.saturating_sub(a.busy);

@@ -226,6 +226,9 @@ fn tag(iter: u64, from: usize, to: usize) -> u64 {
     iter.wrapping_mul(1_000_003) ^ ((from as u64) << 20) ^ to as u64
 }
 
+/// One PE's (or one run's) samples and its checks: [items checked, items wrong].
+type PeRun = (Vec<f64>, [u64; 2]);
+
 /// One PE: `outs[j]` and `ins[j]` go to and come from `neighbours(rank)[j]`. Returns µs per
 /// iteration per repetition and whether every byte checked out.
 #[allow(clippy::too_many_arguments)]
@@ -235,7 +238,7 @@ fn pe_loop(
     size: usize,
     outs: &mut [FrameProducer],
     ins: &mut [FrameConsumer],
-) -> Result<(Vec<f64>, [u64; 2]), QueueError> {
+) -> Result<PeRun, QueueError> {
     let nb = neighbours(rank, cfg.pes, cfg.k);
     let warm = cfg.iters / 4 + 1;
     // Frames checked (length and every word of the payload) and frames wrong.
@@ -282,11 +285,11 @@ fn one_run(
     placement: &Placement,
     mode: Mode,
     ctx: &RunCtx<'_>,
-) -> Result<(Vec<f64>, [u64; 2]), BenchError> {
+) -> Result<PeRun, BenchError> {
     let p = cfg.pes;
     let qerr = |e: QueueError| failed(NAME, e);
     // queues[from][j] carries from → neighbours(from)[j].
-    let per_pe: Vec<(Vec<f64>, [u64; 2])> = match mode {
+    let per_pe: Vec<PeRun> = match mode {
         Mode::Threads => {
             let mut txs: Vec<Vec<Option<FrameProducer>>> = Vec::new();
             let mut rxs: Vec<Vec<Option<FrameConsumer>>> = (0..p)
@@ -302,7 +305,7 @@ fn one_run(
                 }
                 txs.push(row);
             }
-            let results: Vec<Result<(Vec<f64>, [u64; 2]), QueueError>> = std::thread::scope(|s| {
+            let results: Vec<Result<PeRun, QueueError>> = std::thread::scope(|s| {
                 let handles: Vec<_> = (0..p)
                     .map(|rank| {
                         let mut outs: Vec<FrameProducer> = txs[rank]
@@ -395,7 +398,7 @@ fn one_run(
     Ok((slowest, counts))
 }
 
-fn parse_worker_output(text: &str) -> Result<(Vec<f64>, [u64; 2]), BenchError> {
+fn parse_worker_output(text: &str) -> Result<PeRun, BenchError> {
     let mut words = text.split_whitespace();
     let mut count = || {
         words

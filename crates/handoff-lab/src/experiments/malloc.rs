@@ -305,14 +305,13 @@ fn churn(
     bad.map_or(Ok(()), Err)
 }
 
+/// A run's samples, its first bad block (if any), and [blocks checked, blocks wrong].
+type RunOut = (Vec<f64>, Option<String>, [u64; 2]);
+
 /// One run: fresh threads, `reps` repetitions; µs per allocate+free of the slowest thread
 /// per repetition, the first bad block, if any ("thread T, repetition R: ..."), and the
 /// blocks checked and found wrong.
-fn one_run(
-    cfg: &Config,
-    a: Allocator,
-    threads: usize,
-) -> Result<(Vec<f64>, Option<String>, [u64; 2]), BenchError> {
+fn one_run(cfg: &Config, a: Allocator, threads: usize) -> Result<RunOut, BenchError> {
     let layout = Layout::from_size_align(cfg.size, 8).map_err(|e| failed(NAME, e))?;
     let start = Barrier::new(threads + 1);
     let done = Barrier::new(threads + 1);
