@@ -227,7 +227,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
             let wrong = got
                 .iter()
                 .enumerate()
-                .filter(|&(i, &b)| !(b == pattern(last_rep, last_j, i)))
+                .filter(|&(i, &b)| b != pattern(last_rep, last_j, i))
                 .count() as u64;
             team.atomic_add(bad.at(1), got.len() as u64, 0)?;
             if wrong > 0 {

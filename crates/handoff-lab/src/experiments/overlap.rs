@@ -241,7 +241,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
             let wrong = got
                 .iter()
                 .enumerate()
-                .filter(|&(i, &b)| !(b == (i * 7) as u8))
+                .filter(|&(i, &b)| b != (i * 7) as u8)
                 .count() as u64;
             team.atomic_add(bad.at(1), got.len() as u64, 0)?;
             if wrong > 0 {
