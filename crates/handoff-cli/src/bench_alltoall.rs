@@ -1,10 +1,11 @@
 //! `handoff bench alltoall`.
 
 use clap::Args;
+use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::alltoall::{self, Config, Method};
 use handoff_lab::experiments::team_run;
 
-use crate::cli_bench::{parse_list, parse_size, run_ctx, BenchOutputArgs};
+use crate::cli_bench::{parse_list, run_ctx, BenchOutputArgs};
 use crate::common::{allowed_cpus, install_interrupt_handler, parse_cores};
 use crate::{progress, Failure};
 
@@ -60,7 +61,7 @@ pub fn run(a: AlltoallArgs) -> Result<u8, Failure> {
         Method::parse,
     )?;
     if let Some(s) = &a.sizes {
-        cfg.sizes = parse_list(s, "--sizes", "not a size; use e.g. 8,4K,1M", parse_size)?;
+        cfg.sizes = crate::cli_rt::parse_sizes(s, "--sizes")?;
     }
     if let Some(p) = &a.pes {
         cfg.pes = parse_list(p, "--pes", "not a count; use e.g. 2,4", |x| x.parse().ok())?;
@@ -84,6 +85,6 @@ pub fn run(a: AlltoallArgs) -> Result<u8, Failure> {
     let tool = handoff_lab::machine::tool();
     let mut prog = progress::Stderr::new(a.out.quiet);
     let mut ctx = run_ctx(false, &machine, &tool, &allowed, &mut prog)?;
-    let res = alltoall::run(&cfg, &mut ctx)?;
+    let res = run_measured(&mut ctx, |ctx| alltoall::run(&cfg, ctx))?;
     a.out.emit(&res, format)
 }

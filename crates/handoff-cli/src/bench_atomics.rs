@@ -1,6 +1,7 @@
 //! `handoff bench atomics`.
 
 use clap::Args;
+use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::atomics::{self, Config, Mode};
 
 use crate::cli_bench::{run_ctx, BenchOutputArgs};
@@ -83,6 +84,6 @@ pub fn run(a: AtomicsArgs) -> Result<u8, Failure> {
     let tool = handoff_lab::machine::tool();
     let mut prog = progress::Stderr::new(a.out.quiet);
     let mut ctx = run_ctx(false, &machine, &tool, &cpus, &mut prog)?;
-    let res = atomics::run(&mut ctx, &cfg)?;
+    let res = run_measured(&mut ctx, |ctx| atomics::run(ctx, &cfg))?;
     a.out.emit(&res, format)
 }

@@ -2,6 +2,7 @@
 //! same flags: sizes, repetitions, runs).
 
 use clap::Args;
+use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::{msgrate, overlap};
 
 use crate::cli_bench::{run_ctx, BenchOutputArgs};
@@ -34,12 +35,7 @@ pub struct SizesArgs {
 }
 
 fn sizes(text: &str) -> Result<Vec<usize>, Failure> {
-    crate::cli_bench::parse_list(
-        text,
-        "--sizes",
-        "not a size; use e.g. 8,4K,1M",
-        crate::cli_bench::parse_size,
-    )
+    crate::cli_rt::parse_sizes(text, "--sizes")
 }
 
 /// Runs `handoff bench msgrate` (`overlap == false`) or `handoff bench overlap`.
@@ -61,7 +57,7 @@ pub fn run(a: SizesArgs, is_overlap: bool) -> Result<u8, Failure> {
         cfg.validate()?;
         install_interrupt_handler();
         let mut ctx = run_ctx(false, &machine, &tool, &cpus, &mut prog)?;
-        overlap::run(&mut ctx, &cfg)?
+        run_measured(&mut ctx, |ctx| overlap::run(ctx, &cfg))?
     } else {
         let mut cfg = msgrate::Config::for_report(false);
         cfg.sizes = size_list.unwrap_or(cfg.sizes);
@@ -72,7 +68,7 @@ pub fn run(a: SizesArgs, is_overlap: bool) -> Result<u8, Failure> {
         cfg.validate()?;
         install_interrupt_handler();
         let mut ctx = run_ctx(false, &machine, &tool, &cpus, &mut prog)?;
-        msgrate::run(&mut ctx, &cfg)?
+        run_measured(&mut ctx, |ctx| msgrate::run(ctx, &cfg))?
     };
     a.out.emit(&res, format)
 }

@@ -1,10 +1,11 @@
 //! `handoff bench pingpong`.
 
 use clap::Args;
+use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::pingpong::{self, Config, Method};
 use handoff_lab::experiments::team_run;
 
-use crate::cli_bench::{parse_list, parse_size, run_ctx, BenchOutputArgs};
+use crate::cli_bench::{parse_list, run_ctx, BenchOutputArgs};
 use crate::common::{allowed_cpus, install_interrupt_handler, parse_cores};
 use crate::{progress, Failure};
 
@@ -59,7 +60,7 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
         Method::parse,
     )?;
     if let Some(s) = &a.sizes {
-        cfg.sizes = parse_list(s, "--sizes", "not a size; use e.g. 8,4K,1M", parse_size)?;
+        cfg.sizes = crate::cli_rt::parse_sizes(s, "--sizes")?;
     }
     if a.placement.trim() != "all" {
         let known: Vec<String> = cfg.placements.iter().map(|p| p.class.clone()).collect();
@@ -100,6 +101,6 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
     let tool = handoff_lab::machine::tool();
     let mut prog = progress::Stderr::new(a.out.quiet);
     let mut ctx = run_ctx(false, &machine, &tool, &allowed, &mut prog)?;
-    let res = pingpong::run(&cfg, &mut ctx)?;
+    let res = run_measured(&mut ctx, |ctx| pingpong::run(&cfg, ctx))?;
     a.out.emit(&res, format)
 }

@@ -1,6 +1,7 @@
 //! `handoff bench rma-sync`.
 
 use clap::Args;
+use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::rma_sync::{self, Config, Mode};
 
 use crate::cli_bench::{run_ctx, BenchOutputArgs};
@@ -96,6 +97,6 @@ pub fn run(a: RmaSyncArgs) -> Result<u8, Failure> {
     let tool = handoff_lab::machine::tool();
     let mut prog = progress::Stderr::new(a.out.quiet);
     let mut ctx = run_ctx(false, &machine, &tool, &cpus, &mut prog)?;
-    let res = rma_sync::run(&mut ctx, &cfg)?;
+    let res = run_measured(&mut ctx, |ctx| rma_sync::run(ctx, &cfg))?;
     a.out.emit(&res, format)
 }

@@ -1,6 +1,7 @@
 //! `handoff bench stencil`.
 
 use clap::Args;
+use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::stencil::{self, Config, Method};
 use handoff_lab::experiments::team_run;
 
@@ -123,6 +124,6 @@ pub fn run(a: StencilArgs) -> Result<u8, Failure> {
     let tool = handoff_lab::machine::tool();
     let mut prog = progress::Stderr::new(a.out.quiet);
     let mut ctx = run_ctx(false, &machine, &tool, &allowed, &mut prog)?;
-    let res = stencil::run(&cfg, &mut ctx)?;
+    let res = run_measured(&mut ctx, |ctx| stencil::run(&cfg, ctx))?;
     a.out.emit(&res, format)
 }

@@ -278,8 +278,8 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
     let points = exchange::plan(&cfg);
     check_memory(&points)?;
     let mut prog = progress::Stderr::new(a.quiet);
-    let outcome = exchange::run_points(&points, &env, &[], &mut prog, None)?;
-    let interrupted = outcome.stopped.is_some();
+    let outcome = crate::common::run_exchange(&points, &env, &[], &mut prog, None)?;
+    let interrupted = outcome.0.stopped.is_some();
     let config = serde_json::to_value(&cfg).map_err(|e| Failure::runtime(e.to_string()))?;
     let res = results(&m, &config, outcome);
     output::write_output(&output::render_exchange(&res, format), a.output.as_deref())

@@ -177,7 +177,7 @@ pub fn run_for_report(
         }
         let mut ctx = run_ctx(quick, machine, &tool, allowed, progress)?;
         ctx.transports = transports.to_vec();
-        match run(&mut ctx) {
+        match registry::run_measured(&mut ctx, run) {
             Ok(r) => out.push(r),
             Err(e) => {
                 eprintln!("handoff: {e} (left out of the report)");
@@ -201,9 +201,4 @@ pub fn parse_list<T>(
             item(x.trim()).ok_or_else(|| Failure::usage(format!("{flag} {}: {what}", x.trim())))
         })
         .collect()
-}
-
-/// A size such as `8`, `4K`, `1M` (powers of 1024).
-pub fn parse_size(text: &str) -> Option<usize> {
-    handoff::team::parse_size(text).ok()
 }

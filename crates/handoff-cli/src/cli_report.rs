@@ -7,7 +7,6 @@ use crate::common::{
 use crate::{progress, Failure, EXIT_INTERRUPTED};
 use clap::Args;
 use handoff_lab::experiments::c2c;
-use handoff_lab::experiments::exchange;
 use handoff_lab::experiments::team_mpi::{self, TransportKind};
 use handoff_lab::progress::Progress;
 use handoff_lab::report::plan;
@@ -102,14 +101,14 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         prog.end();
     }
     let env = m.env(&cfg)?;
-    let outcome = exchange::run_points(
+    let outcome = crate::common::run_exchange(
         &plan.points,
         &env,
         &known,
         &mut prog,
         args.stop_after_records,
     )?;
-    let mut stopped = outcome.stopped.is_some();
+    let mut stopped = outcome.0.stopped.is_some();
     let machine = handoff_lab::machine::detect(&m.calibration);
     let (experiments, failed) = if stopped {
         (Vec::new(), Vec::new())

@@ -1,6 +1,7 @@
 //! What the runtime-queue `bench` commands (`malloc`, `kneighbor`, `queue`, `aggregation`,
 //! `channels`) share: list flags and running an experiment with this binary's context.
 
+use handoff_lab::bench::registry::run_measured;
 use handoff_lab::bench::registry::{BenchError, RunCtx};
 use handoff_lab::bench::BenchResults;
 
@@ -23,7 +24,8 @@ pub fn parse_list<T: std::str::FromStr>(
     )
 }
 
-/// Parses a list of sizes such as `8,64,1KiB`.
+/// Parses a list of sizes such as `8,64,1KiB` by the one size rule
+/// ([`handoff_probe::units`]); every size flag of every command goes through it.
 pub fn parse_sizes(text: &str, flag: &str) -> Result<Vec<usize>, Failure> {
     handoff_lab::units::parse_size_list(text).map_err(|e| Failure::usage(format!("{flag}: {e}")))
 }
@@ -46,6 +48,6 @@ pub fn run_and_emit(
     let tool = handoff_lab::machine::tool();
     let mut prog = progress::Stderr::new(out.quiet);
     let mut ctx = run_ctx(false, &machine, &tool, &allowed, &mut prog)?;
-    let res = body(&mut ctx)?;
+    let res = run_measured(&mut ctx, body)?;
     out.emit(&res, format)
 }

@@ -141,11 +141,26 @@ impl Machine {
     }
 }
 
-/// Wraps an exchange outcome into a results file.
+/// Runs the exchange `points`, sampling what else the machine did meanwhile
+/// ([`handoff_lab::bench::busy`]).
+pub fn run_exchange(
+    points: &[exchange::Point],
+    env: &exchange::Env<'_>,
+    known: &[handoff_lab::schema::C2cPair],
+    prog: &mut dyn handoff_lab::progress::Progress,
+    stop_after: Option<usize>,
+) -> Result<(exchange::Outcome, handoff_lab::bench::busy::MachineLoad), Failure> {
+    let before = handoff_probe::load::Snapshot::take();
+    let outcome = exchange::run_points(points, env, known, prog, stop_after)?;
+    let after = handoff_probe::load::Snapshot::take();
+    Ok((outcome, before.until(&after).into()))
+}
+
+/// Wraps an exchange outcome and its machine-load evidence into a results file.
 pub fn results(
     m: &Machine,
     cfg: &serde_json::Value,
-    outcome: exchange::Outcome,
+    (outcome, load): (exchange::Outcome, handoff_lab::bench::busy::MachineLoad),
 ) -> ExchangeResults {
     let mut r = ExchangeResults::new(
         handoff_lab::machine::detect(&m.calibration),
@@ -156,5 +171,6 @@ pub fn results(
     r.records = outcome.records;
     r.partial = outcome.stopped.is_some();
     r.stopped_early = outcome.stopped;
+    r.load = Some(load);
     r
 }

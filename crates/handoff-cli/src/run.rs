@@ -169,19 +169,7 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
         .wait(wait)
         .program(&a.command[0])
         .args(&a.command[1..]);
-    if let Some(h) = &a.heap {
-        // The documented size rule of every command: KB/MB/GB are ambiguous (1000 or 1024?).
-        let t = h.trim();
-        let unit = t.trim_start_matches(|c: char| c.is_ascii_digit()).trim();
-        if ["kb", "mb", "gb"].contains(&unit.to_ascii_lowercase().as_str()) {
-            let digits = &t[..t.len() - unit.len()];
-            return Err(Failure::usage(format!(
-                "run: --heap: size '{t}' is ambiguous: write {digits}{}iB for powers of 1024 \
-                 (or a plain byte count)",
-                &unit[..1].to_ascii_uppercase()
-            )));
-        }
-    }
+    // One size rule for every command (`handoff_probe::units`), in `run_heap`.
     if let Some(h) = crate::run_heap::heap_of(a.heap.as_deref(), a.n, &a.command[0])? {
         launch = launch.heap(h);
     }

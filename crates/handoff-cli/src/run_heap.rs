@@ -21,7 +21,7 @@ const MIN_HEAP: usize = 16 << 20;
 /// leaves it to the launcher (never, today: kept for a program whose size is its own).
 pub fn heap_of(flag: Option<&str>, n: usize, program: &OsStr) -> Result<Option<usize>, Failure> {
     let parse = |what: &str, text: &str| {
-        handoff::team::parse_size(text).map_err(|e| {
+        handoff_probe::units::parse_size(text).map_err(|e| {
             let what = match what {
                 "--heap" => what.to_string(),
                 var => format!("{var}={text:?}"),

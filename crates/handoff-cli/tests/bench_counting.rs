@@ -346,7 +346,10 @@ fn a_pe_that_dies_ends_the_run_with_its_rank_not_a_hang() {
 fn bad_flags_are_usage_errors_before_anything_runs() {
     for (args, needle) in [
         (vec!["pingpong", "--sizes", "12"], "multiples of 8"),
-        (vec!["pingpong", "--sizes", "8,x"], "--sizes x"),
+        (
+            vec!["pingpong", "--sizes", "8,x"],
+            "size 'x' must start with a number",
+        ),
         (vec!["pingpong", "--method", "smoke"], "--method smoke"),
         (vec!["pingpong", "--placement", "moon"], "--placement moon"),
         (vec!["pingpong", "--runs", "0"], "at least 1"),

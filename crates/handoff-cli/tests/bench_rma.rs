@@ -206,7 +206,7 @@ fn msgrate_and_overlap_verify_their_puts() {
         let out = handoff(&["bench", exp, "--sizes", "12Q"]);
         assert_eq!(out.status.code(), Some(2), "{exp}: {}", text(&out.stderr));
         assert!(
-            text(&out.stderr).contains("--sizes 12Q"),
+            text(&out.stderr).contains("size '12Q' has an unknown unit"),
             "{}",
             text(&out.stderr)
         );

@@ -483,7 +483,12 @@ fn report_twice_into_one_folder_leaves_nothing_stale() {
     let stdout = text(&out.stdout);
     let last = stdout.lines().last().unwrap_or_default();
     assert!(last.ends_with("index.html"), "{stdout}");
-    assert!(stdout.contains("- Processes vs threads"), "{stdout}");
+    // On a busy machine (the evidence is the machine's, not the test's) the recommendation
+    // is the one "rerun" sentence instead.
+    assert!(
+        stdout.contains("- Processes vs threads") || stdout.contains("- Machine busy: rerun."),
+        "{stdout}"
+    );
     // results.json describes the whole plan and when it started.
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();

@@ -14,6 +14,7 @@
 //! `handoff report`, `handoff plot` and `handoff compare` then handle it with no code of its
 //! own.
 
+pub mod busy;
 pub mod compare;
 pub mod findings;
 pub mod models;
@@ -25,4 +26,4 @@ pub mod schema;
 pub use findings::{Finding, Holds};
 pub use models::{ModelFit, ModelForm};
 pub use registry::{ExperimentInfo, FigureSpec};
-pub use schema::{BenchRecord, BenchResults, MetricRecord, BENCH_SCHEMA};
+pub use schema::{BenchRecord, BenchResults, Checks, MetricRecord, BENCH_SCHEMA};

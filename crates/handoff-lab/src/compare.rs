@@ -501,6 +501,12 @@ fn pair(x: &[Sample], y: &[Sample], fail_above: Option<f64>, noise: f64, drift: 
         )),
         _ => None,
     };
+    // A busy machine on either side makes every verdict inconclusive.
+    let moved = crate::bench::busy::compare_reason(
+        x.iter().map(|(f, _)| f.load.as_ref()),
+        y.iter().map(|(f, _)| f.load.as_ref()),
+    )
+    .or(moved);
     let metric = |m: Metric| metric(x, y, m, (fail_above, noise, drift), moved.as_deref());
     Matched {
         mode: ra.mode.clone(),

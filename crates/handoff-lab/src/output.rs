@@ -316,6 +316,9 @@ impl TextTable {
 /// The exchange results as an aligned text table, the c2c floor in its footer.
 pub fn exchange_table(results: &ExchangeResults) -> String {
     let mut out = String::new();
+    if let Some(w) = results.busy_warning() {
+        let _ = writeln!(out, "{w}\n");
+    }
     if results.partial {
         let why = results.stopped_early.as_deref().unwrap_or("stopped early");
         let _ = writeln!(out, "PARTIAL RESULTS: {why}\n");

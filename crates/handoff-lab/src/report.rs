@@ -186,6 +186,24 @@ fn build(
             results.records.len()
         )));
     }
+    // The report opens with the busy-machine warning of any part of the run.
+    let busy: Vec<String> = results
+        .busy_warning()
+        .map(|w| format!("exchange: {w}"))
+        .into_iter()
+        .chain(
+            experiments
+                .iter()
+                .filter_map(|e| e.busy_warning().map(|w| format!("{}: {w}", e.experiment))),
+        )
+        .collect();
+    if !busy.is_empty() {
+        b.push(Block::Banner(format!(
+            "MACHINE BUSY: other work ran beside the measurements, so the figures below may \
+             measure it rather than handoff. {}",
+            busy.join(" ")
+        )));
+    }
     b.push(Block::Para(intro(results)));
 
     let rec = recommend::recommend(results);

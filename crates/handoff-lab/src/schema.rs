@@ -130,9 +130,18 @@ pub struct ExchangeResults {
     /// Why the run stopped early (e.g. "interrupted (Ctrl-C) after 12 of 40 records").
     #[serde(default)]
     pub stopped_early: Option<String>,
+    /// What else the machine did while the records were measured
+    /// ([`crate::bench::busy`]); `None` in files from before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<crate::bench::busy::MachineLoad>,
 }
 
 impl ExchangeResults {
+    /// The busy-machine warning of this file ([`crate::bench::busy::warning`]).
+    pub fn busy_warning(&self) -> Option<String> {
+        crate::bench::busy::warning([self.load.as_ref()])
+    }
+
     /// An empty results file for `machine`, `tool` and `config`, with the schema string set.
     pub fn new(machine: Machine, tool: Tool, config: serde_json::Value) -> Self {
         ExchangeResults {
@@ -145,6 +154,7 @@ impl ExchangeResults {
             report: None,
             partial: false,
             stopped_early: None,
+            load: None,
         }
     }
 
@@ -439,8 +449,11 @@ pub struct ExchangeRecord {
     /// What the consumer actually did to wait:
     /// `none|spin|spin-yield|futex|adaptive|semaphore|condvar|pipe`.
     pub wait: String,
-    /// True when every sum the consumer computed was right.
+    /// True when the consumer checked at least one block's sum and none was wrong.
     pub verified: bool,
+    /// The blocks checked and found wrong; `None` in files from before counts existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks: Option<crate::bench::Checks>,
     /// The fill and sum kernel that ran (`avx512`, `avx2`, `sse2`, `neon`, `scalar`); absent
     /// in files written before kernels were chosen at run time (those ran `sse2` on x86-64).
     #[serde(default, skip_serializing_if = "Option::is_none")]

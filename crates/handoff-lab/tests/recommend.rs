@@ -61,6 +61,7 @@ fn rec(mode: &str, size: u64, same_core: bool, cpu: f64, read_runs: &[f64]) -> E
         }
         .into(),
         verified: true,
+        checks: None,
         kernel: None,
         clock_anomalies: 0,
         c2c_one_way_ns: None,
@@ -284,4 +285,40 @@ fn a_mode_is_tied_unless_materially_costlier_with_confidence() {
     let p = case(14.0);
     assert!(p.tied.is_empty(), "{:?}", p.tied);
     assert_eq!(p.mode, "threads-spin");
+}
+
+/// The same clear winner measured on a busy machine names no mode: the one sentence says
+/// "machine busy: rerun"; the quiet copy still picks it.
+#[test]
+fn a_busy_machine_names_no_winner() {
+    use handoff_lab::bench::busy::MachineLoad;
+    let mut recs = Vec::new();
+    for size in [4 * KIB, 16 * KIB] {
+        recs.push(rec("processes-futex", size, true, 50.0, &tight(20.0)));
+        recs.push(rec("threads-blocking", size, true, 50.0, &tight(10.0)));
+    }
+    let quiet = MachineLoad {
+        elapsed_s: 30.0,
+        cpus: 2,
+        load1_before: Some(0.4),
+        others_cpus: Some(0.01),
+        steal_fraction: Some(0.0),
+        ..MachineLoad::default()
+    };
+    let mut res = results(recs);
+    res.load = Some(quiet.clone());
+    assert_eq!(l1_pick(&res, true).mode, "threads-blocking");
+    res.load = Some(MachineLoad {
+        load1_before: Some(8.9),
+        ..quiet
+    });
+    let rec = recommend(&res);
+    assert!(rec.picks.is_empty(), "{:?}", rec.picks);
+    assert_eq!(rec.sentences.len(), 1, "{:?}", rec.sentences);
+    assert!(
+        rec.sentences[0].contains("Machine busy: rerun") && rec.sentences[0].contains("8.90"),
+        "{}",
+        rec.sentences[0]
+    );
+    assert!(!rec.sentences[0].contains("threads-blocking"));
 }

@@ -477,6 +477,7 @@ mod synth {
             runs: runs as u64,
             wait: wait_of(mode, same).into(),
             verified: true,
+            checks: None,
             kernel: None,
             clock_anomalies: anomalies,
             c2c_one_way_ns: (!same).then_some(c2c),

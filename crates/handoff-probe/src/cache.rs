@@ -201,16 +201,10 @@ fn read_caches() -> Vec<CacheInfo> {
         .collect()
 }
 
-/// Parses sysfs cache sizes: `"48K"`, `"32768K"`, `"1M"`, `"512"`.
+/// Parses sysfs cache sizes: `"48K"`, `"32768K"`, `"1M"`, `"512"` (the one size rule,
+/// [`crate::units`]).
 pub(crate) fn parse_size(text: &str) -> Option<usize> {
-    let text = text.trim();
-    let (digits, mult) = match text.as_bytes().last()? {
-        b'K' | b'k' => (&text[..text.len() - 1], 1 << 10),
-        b'M' | b'm' => (&text[..text.len() - 1], 1 << 20),
-        b'G' | b'g' => (&text[..text.len() - 1], 1 << 30),
-        _ => (text, 1),
-    };
-    digits.parse::<usize>().ok()?.checked_mul(mult)
+    crate::units::parse_size(text).ok()
 }
 
 #[cfg(test)]

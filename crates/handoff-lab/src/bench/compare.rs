@@ -277,6 +277,12 @@ fn pair(
         )),
         _ => None,
     };
+    // A busy machine on either side makes every verdict inconclusive.
+    let moved = super::busy::compare_reason(
+        x.iter().map(|r| r.load.as_ref()),
+        y.iter().map(|r| r.load.as_ref()),
+    )
+    .or(moved);
     let mut metrics = Vec::new();
     for (name, ma) in &x[0].metrics {
         if !y.iter().all(|r| r.metrics.contains_key(name))

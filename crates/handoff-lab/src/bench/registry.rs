@@ -154,6 +154,20 @@ pub static EXPERIMENTS: &[&ExperimentInfo] = &[
     &crate::experiments::overlap::INFO,
 ];
 
+/// The common runner: samples the machine around `body` and puts the evidence on every
+/// record that has none ([`super::busy`]). Every `bench NAME` command and `handoff report`
+/// run their experiments through it.
+pub fn run_measured<'a>(
+    ctx: &mut RunCtx<'a>,
+    body: impl FnOnce(&mut RunCtx<'a>) -> Result<BenchResults, BenchError>,
+) -> Result<BenchResults, BenchError> {
+    let before = handoff_probe::load::Snapshot::take();
+    let mut res = body(ctx)?;
+    let after = handoff_probe::load::Snapshot::take();
+    res.fill_load(&super::busy::MachineLoad::from(before.until(&after)));
+    Ok(res)
+}
+
 /// The experiment named `name`.
 pub fn by_name(name: &str) -> Option<&'static ExperimentInfo> {
     EXPERIMENTS.iter().copied().find(|e| e.name == name)

@@ -129,10 +129,14 @@ pub fn table(results: &BenchResults) -> String {
                 .map(|m| r.metrics.get(m).map_or("-".into(), fmt_metric)),
         );
         row.push(r.runs.to_string());
-        row.push(if r.verified { "ok" } else { "FAILED" }.to_string());
+        row.push(r.data_text());
         t.row(row);
     }
-    let mut out = format!(
+    // A busy machine opens the table: the figures below may measure the other work.
+    let mut out = results
+        .busy_warning()
+        .map_or_else(String::new, |w| format!("{w}\n"));
+    out += &format!(
         "{}: {} point(s); mean over runs (95% CI)\n",
         results.experiment,
         results.records.len()
@@ -175,6 +179,8 @@ pub fn csv(results: &BenchResults) -> String {
             header.push(format!("{m}_{f}"));
         }
     }
+    // Last, so older readers' column positions hold: the data checks and the busy flag.
+    header.extend(["checked", "wrong", "machine_busy"].map(String::from));
     let mut out = header
         .iter()
         .map(|h| csv_field(h))
@@ -215,6 +221,14 @@ pub fn csv(results: &BenchResults) -> String {
                 None => row.extend(std::iter::repeat_n(String::new(), 8)),
             }
         }
+        let c = r.checks.as_ref();
+        row.push(c.map_or(String::new(), |c| c.checked.to_string()));
+        row.push(c.map_or(String::new(), |c| c.wrong.to_string()));
+        row.push(
+            r.load
+                .as_ref()
+                .map_or(String::new(), |l| l.is_busy().to_string()),
+        );
         out.push_str(
             &row.iter()
                 .map(|c| csv_field(c))

@@ -129,6 +129,9 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
             res.stopped_early.as_deref().unwrap_or("stopped early")
         )));
     }
+    if let Some(w) = res.busy_warning() {
+        out.push(Block::Banner(format!("{}: {w}", res.experiment)));
+    }
     if !res.all_verified() {
         out.push(Block::Banner(format!(
             "{}: some data FAILED verification; its numbers are not to be trusted",

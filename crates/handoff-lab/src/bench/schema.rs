@@ -62,14 +62,57 @@ pub struct BenchRecord {
     pub runs: u64,
     /// Measured repetitions per run (after warm-up).
     pub reps: u64,
-    /// True when every run verified the data it moved.
+    /// True when the data the record moved was checked and none was wrong: with
+    /// [`BenchRecord::checks`] set, exactly [`Checks::verified`] (at least one item checked,
+    /// none wrong); records of files from before counts existed keep their flag.
     pub verified: bool,
+    /// How many items (messages, words, blocks) the runs checked and how many were wrong;
+    /// `None` in files from before counts existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks: Option<Checks>,
     /// One-way c2c latency of the point's CPU pair, measured next to it; `None` when not
     /// meaningful (same core, many PEs).
     #[serde(default)]
     pub c2c_one_way_ns: Option<f64>,
     /// The metrics, by name (e.g. `latency_us`, `bandwidth_mbps`).
     pub metrics: BTreeMap<String, MetricRecord>,
+    /// What else the machine did while the record was measured ([`super::busy`]); filled
+    /// by the common runner [`super::busy::run_measured`]; `None` in files from before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<super::busy::MachineLoad>,
+}
+
+/// The data checks behind a record's `verified`: items checked and items found wrong.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checks {
+    /// What one item is ("messages", "words", "blocks", …).
+    pub item: String,
+    /// Items whose value was compared with the expected one.
+    pub checked: u64,
+    /// Items that differed (or were missing, or arrived twice).
+    pub wrong: u64,
+}
+
+impl Checks {
+    /// No item checked yet, of kind `item`.
+    pub fn of(item: &str) -> Checks {
+        Checks {
+            item: item.to_string(),
+            checked: 0,
+            wrong: 0,
+        }
+    }
+
+    /// Adds `checked` items of which `wrong` were wrong.
+    pub fn add(&mut self, checked: u64, wrong: u64) {
+        self.checked += checked;
+        self.wrong += wrong;
+    }
+
+    /// At least one item checked and none wrong: a check that never ran is not verified.
+    pub fn verified(&self) -> bool {
+        self.checked > 0 && self.wrong == 0
+    }
 }
 
 /// One metric of one record: its unit, direction and the lab's statistics.
@@ -112,9 +155,18 @@ impl BenchRecord {
             runs,
             reps,
             verified,
+            checks: None,
             c2c_one_way_ns: None,
             metrics: BTreeMap::new(),
+            load: None,
         }
+    }
+
+    /// Sets the record's data checks; `verified` becomes [`Checks::verified`] (builder style).
+    pub fn checked(mut self, checks: Checks) -> Self {
+        self.verified = checks.verified();
+        self.checks = Some(checks);
+        self
     }
 
     /// Sets a parameter (builder style).
@@ -127,6 +179,17 @@ impl BenchRecord {
     pub fn metric(mut self, name: &str, m: MetricRecord) -> Self {
         self.metrics.insert(name.to_string(), m);
         self
+    }
+
+    /// The data column of tables: "ok", "ok (8000 messages)", "FAILED (3 of 8000 messages
+    /// wrong)" or "NOT CHECKED (0 messages)".
+    pub fn data_text(&self) -> String {
+        match &self.checks {
+            None => if self.verified { "ok" } else { "FAILED" }.to_string(),
+            Some(c) if c.verified() => format!("ok ({} {})", c.checked, c.item),
+            Some(c) if c.checked == 0 && c.wrong == 0 => format!("NOT CHECKED (0 {})", c.item),
+            Some(c) => format!("FAILED ({} of {} {} wrong)", c.wrong, c.checked, c.item),
+        }
     }
 
     /// A parameter as text (strings unquoted), or "" when absent.
@@ -244,6 +307,18 @@ impl BenchResults {
         names
     }
 
+    /// The busy-machine warning of this file's records ([`super::busy::warning`]).
+    pub fn busy_warning(&self) -> Option<String> {
+        super::busy::warning(self.records.iter().map(|r| r.load.as_ref()))
+    }
+
+    /// Puts `load` on every record that has no evidence of its own.
+    pub fn fill_load(&mut self, load: &super::busy::MachineLoad) {
+        for r in self.records.iter_mut().filter(|r| r.load.is_none()) {
+            r.load = Some(load.clone());
+        }
+    }
+
     /// True when every record verified its data.
     pub fn all_verified(&self) -> bool {
         self.records.iter().all(|r| r.verified)
@@ -281,6 +356,31 @@ mod tests {
         assert_eq!(m.summary.min, 1.0);
         assert_eq!(m.summary.max, 6.0);
         assert!(MetricRecord::from_runs("µs", false, &[]).is_err());
+    }
+
+    #[test]
+    fn verified_means_checked_and_none_wrong() {
+        let r = || BenchRecord::new("s", 1.0, 1, 1, true);
+        let mut c = Checks::of("words");
+        // A check that never ran does not verify, whatever the constructor said.
+        assert!(!r().checked(c.clone()).verified);
+        assert_eq!(r().checked(c.clone()).data_text(), "NOT CHECKED (0 words)");
+        c.add(64, 0);
+        assert!(r().checked(c.clone()).verified);
+        assert_eq!(r().checked(c.clone()).data_text(), "ok (64 words)");
+        c.add(64, 2);
+        let bad = r().checked(c.clone());
+        assert!(!bad.verified);
+        assert_eq!(bad.data_text(), "FAILED (2 of 128 words wrong)");
+        // Counts survive JSON; a record of an older file (no counts) keeps its flag.
+        let back: BenchRecord =
+            serde_json::from_str(&serde_json::to_string(&bad).unwrap()).unwrap();
+        assert_eq!(back.checks, Some(c));
+        let mut v = serde_json::to_value(r()).unwrap();
+        v.as_object_mut().unwrap().remove("checks");
+        let old: BenchRecord = serde_json::from_value(v).unwrap();
+        assert!(old.verified && old.checks.is_none());
+        assert_eq!(old.data_text(), "ok");
     }
 
     #[test]

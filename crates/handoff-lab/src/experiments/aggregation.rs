@@ -19,7 +19,7 @@ use handoff::sys::Deadline;
 use super::rt_common::{failed, metric, pattern, quantile, stopped, usage, SECTION};
 use crate::bench::findings::at_least;
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults, Finding};
+use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "aggregation";
 /// Bytes of the ring between the two threads.
@@ -146,7 +146,10 @@ impl Config {
 struct RunOut {
     rates: Vec<f64>,
     lat_us: Vec<f64>,
-    ok: bool,
+    /// Messages checked (length, sequence number, payload).
+    checked: u64,
+    /// Messages that failed the check, plus malformed or empty frames.
+    wrong: u64,
 }
 
 fn producer(
@@ -195,7 +198,8 @@ fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError>
             let mut out = RunOut {
                 rates: Vec::new(),
                 lat_us: Vec::new(),
-                ok: true,
+                checked: 0,
+                wrong: 0,
             };
             let mut seq = 0u64;
             let mut mark: Option<Instant> = None;
@@ -209,12 +213,14 @@ fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError>
                 for m in ms.by_ref() {
                     let got = u64::from_le_bytes(m[..8].try_into().unwrap_or_default());
                     let ts = u64::from_le_bytes(m[8..16].try_into().unwrap_or_default());
-                    out.ok &= m.len() == msg
+                    let ok = m.len() == msg
                         && got == seq
                         && m[16..]
                             .iter()
                             .enumerate()
                             .all(|(i, &b)| b == pattern(0, i + 16));
+                    out.checked += 1;
+                    out.wrong += u64::from(!ok);
                     if seq.is_multiple_of(LAT_EVERY) && seq >= cfg.count {
                         out.lat_us.push(now.saturating_sub(ts) as f64 / 1e3);
                     }
@@ -228,10 +234,7 @@ fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError>
                         mark = Some(t);
                     }
                 }
-                out.ok &= !ms.is_malformed();
-                if m_len_zero(&f) {
-                    out.ok = false;
-                }
+                out.wrong += u64::from(ms.is_malformed()) + u64::from(m_len_zero(&f));
             }
             Ok(out)
         });
@@ -264,11 +267,11 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             if stopped(&mut res, ctx.cancel, total) {
                 break 'outer;
             }
-            let (mut rates, mut p50, mut p99, mut p999, mut verified) =
-                (vec![], vec![], vec![], vec![], true);
+            let (mut rates, mut p50, mut p99, mut p999) = (vec![], vec![], vec![], vec![]);
+            let mut checks = Checks::of("messages");
             for _ in 0..cfg.runs {
                 let mut o = one_run(cfg, msg, frame)?;
-                verified &= o.ok;
+                checks.add(o.checked, o.wrong);
                 o.lat_us.sort_by(f64::total_cmp);
                 p50.push(vec![quantile(&o.lat_us, 0.5)]);
                 p99.push(vec![quantile(&o.lat_us, 0.99)]);
@@ -282,8 +285,9 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     frame as f64,
                     cfg.runs,
                     cfg.reps,
-                    verified,
+                    false,
                 )
+                .checked(checks)
                 .param("msg_bytes", msg)
                 .param("frame_bytes", frame)
                 .param("per_frame", per_frame)
@@ -421,7 +425,12 @@ mod tests {
             ..Config::for_report(true, &[0])
         };
         let o = one_run(&cfg, 24, 256).unwrap();
-        assert!(o.ok);
+        assert!(
+            o.checked > 0 && o.wrong == 0,
+            "{} checked, {} wrong",
+            o.checked,
+            o.wrong
+        );
         assert_eq!(o.rates.len(), 2);
         // Every 8th message of the 2 timed blocks: 6000 / 8.
         assert_eq!(o.lat_us.len(), 750);

@@ -26,7 +26,7 @@ use super::team_mpi::TransportKind;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
 use crate::bench::findings::{at_least, judge};
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults, Finding, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, Checks, Finding, MetricRecord};
 
 const NAME: &str = "alltoall";
 
@@ -303,6 +303,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         let got = team.local(&recv);
         for i in (0..p).filter(|&i| i != me) {
             let stamp = got[slot(parity, i)];
+            out.checked += 1;
             if stamp != k {
                 fail(
                     out,
@@ -331,6 +332,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         let got = team.local(&recv);
         for i in (0..p).filter(|&i| i != me) {
             let at = slot(last % 2, i);
+            out.checked += 1;
             if let Some(why) = check(&got[at..at + words], i as u64 + 1, last) {
                 fail(&mut out, format!("from PE {i}: {why}"));
             }
@@ -387,7 +389,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             members: Vec::new(),
         };
         let mut per_run = Vec::new();
-        let mut verified = true;
+        let mut checks = Checks::of("slots");
         let mut route = transport.name().to_string();
         for _ in 0..cfg.runs {
             let outs = match team_run::run_team(&team) {
@@ -396,13 +398,13 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 Err(e) => return Err(e),
             };
             for o in outs.iter().filter(|o| !o.verified) {
-                verified = false;
                 res.notes.push(format!(
                     "{} {size} B {p} PEs: data failed verification: {}",
                     method.name(),
                     o.failure
                 ));
             }
+            team_run::add_checks(&mut checks, &outs);
             route = team_run::transport_of(&outs, transport);
             per_run.push(outs[0].samples.clone());
         }
@@ -428,8 +430,9 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 size as f64,
                 per_run.len() as u64,
                 cfg.samples * rounds,
-                verified,
+                false,
             )
+            .checked(checks)
             .param("method", method.name())
             .param("size_bytes", size)
             .param("pes", p)

@@ -24,7 +24,7 @@ use super::team_worker::{self, Outcome};
 use crate::bench::findings::at_least;
 use crate::bench::models::{fit_series, ModelForm};
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults, Finding, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, Checks, Finding, MetricRecord};
 
 /// The registry name.
 pub const NAME: &str = "atomics";
@@ -241,10 +241,10 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             if cfg.fault { "1" } else { "0" }.to_string(),
         ];
         let mut per_run = Vec::new();
-        let mut verified = true;
+        let mut checks = Checks::of("values");
         for _ in 0..cfg.runs {
             let o = team_worker::run(ctx, NAME, p, mode.name(), &args, Duration::from_secs(120))?;
-            verified &= o.verified;
+            checks.add(o.checked, o.wrong.max(u64::from(!o.verified)));
             per_run.push(o.samples_us);
         }
         let m = MetricRecord::from_runs("µs", false, &per_run).map_err(|e| BenchError::Failed {
@@ -252,7 +252,8 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             message: e.to_string(),
         })?;
         res.records.push(
-            BenchRecord::new(mode.name(), x as f64, cfg.runs, cfg.reps, verified)
+            BenchRecord::new(mode.name(), x as f64, cfg.runs, cfg.reps, false)
+                .checked(checks)
                 .param("mode", mode.name())
                 .param("pes", p)
                 .param("elements", s)
@@ -373,7 +374,8 @@ fn pe(
     let (me, p) = (team.rank(), team.size());
     let arr = team.alloc::<i64>(s)?;
     let word = team.alloc::<u64>(1)?;
-    let bad = team.alloc::<u64>(1)?;
+    // [items wrong, items checked], summed on rank 0.
+    let bad = team.alloc::<u64>(2)?;
     let done = team.alloc::<u64>(1)?;
     if mode == Mode::AccMin {
         team.local_mut(&arr).fill(i64::MAX);
@@ -454,28 +456,36 @@ fn pe(
     team.barrier_all()?;
     if me == target {
         let actives = if target == 0 { p as u64 } else { 1 };
-        let ok = match mode {
-            Mode::AccSum => team
-                .local(&arr)
-                .iter()
-                .enumerate()
-                .all(|(i, &v)| v == total as i64 * (i as i64 + 1)),
-            Mode::AccMin => team
-                .local(&arr)
-                .iter()
-                .enumerate()
-                .all(|(i, &v)| v == min_value(total, i)),
-            _ => team.local_atomic(&word)[0].load(Ordering::Acquire) == actives * total,
+        let a = team.local(&arr);
+        let count = |right: &dyn Fn(usize, i64) -> bool| {
+            let wrong = a.iter().enumerate().filter(|&(i, &v)| !right(i, v)).count();
+            (a.len() as u64, wrong as u64)
         };
-        if !ok {
-            team.atomic_add(bad, 1u64, 0)?;
+        let (checked, wrong) = match mode {
+            Mode::AccSum => count(&|i, v| v == total as i64 * (i as i64 + 1)),
+            Mode::AccMin => count(&|i, v| v == min_value(total, i)),
+            _ => (
+                1,
+                u64::from(team.local_atomic(&word)[0].load(Ordering::Acquire) != actives * total),
+            ),
+        };
+        team.atomic_add(bad.at(1), checked, 0)?;
+        if wrong > 0 {
+            team.atomic_add(bad, wrong, 0)?;
         }
     }
     team.barrier_all()?;
-    let verified = me != 0 || team.local_atomic(&bad)[0].load(Ordering::Acquire) == 0;
+    let counts = team.local_atomic(&bad);
+    let (wrong, checked) = (
+        counts[0].load(Ordering::Acquire),
+        counts[1].load(Ordering::Acquire),
+    );
+    let verified = me != 0 || wrong == 0;
     Ok(Outcome {
         samples_us: samples,
         verified,
+        checked,
+        wrong,
     })
 }
 

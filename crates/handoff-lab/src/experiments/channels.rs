@@ -21,7 +21,7 @@ use super::rt_common::{
     arg, failed, gate_wait, metric, quantile, stopped, usage, Workers, POINT_DEADLINE, SECTION,
 };
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults};
+use crate::bench::{BenchRecord, BenchResults, Checks};
 
 const NAME: &str = "channels";
 const CAPACITY: usize = 1024;
@@ -460,16 +460,25 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
     }
 }
 
-/// Whether every producer's `per` messages arrived exactly once, intact.
-fn verify(seen: &[Seen], n: usize, per: u64) -> bool {
+/// Checks that every producer's `per` messages arrived exactly once, intact: the messages
+/// received are the items checked; each one missing or extra is wrong, a producer whose
+/// sequence numbers do not add up (with the right count) adds one, and so does a consumer
+/// that saw a corrupt message.
+fn verify(seen: &[Seen], n: usize, per: u64, checks: &mut Checks) {
     let want_sum = per * per.saturating_sub(1) / 2;
-    seen.iter().all(|s| s.ok)
-        && (0..n).all(|p| {
-            let (c, sum) = seen.iter().fold((0, 0), |(c, s), x| {
-                (c + x.per_producer[p].0, s + x.per_producer[p].1)
-            });
-            c == per && sum == want_sum
-        })
+    let corrupt = seen.iter().filter(|s| !s.ok).count() as u64;
+    checks.add(0, corrupt);
+    for p in 0..n {
+        let (c, sum) = seen.iter().fold((0, 0), |(c, s), x| {
+            (c + x.per_producer[p].0, s + x.per_producer[p].1)
+        });
+        let wrong = if c != per {
+            c.abs_diff(per)
+        } else {
+            u64::from(sum != want_sum)
+        };
+        checks.add(c, wrong);
+    }
 }
 
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.
@@ -492,10 +501,10 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     break 'outer;
                 }
                 let mut m: [Vec<Vec<f64>>; 6] = Default::default();
-                let mut verified = true;
+                let mut checks = Checks::of("messages");
                 for _ in 0..cfg.runs {
                     let (rate, seen) = one_run(cfg, layout, processes, n, ctx)?;
-                    verified &= verify(&seen, n, cfg.count / n as u64);
+                    verify(&seen, n, cfg.count / n as u64, &mut checks);
                     let means: Vec<f64> = seen
                         .iter()
                         .filter(|s| !s.lat_us.is_empty())
@@ -516,7 +525,8 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     if processes { "processes" } else { "threads" }
                 );
                 res.records.push(
-                    BenchRecord::new(series.clone(), n as f64, cfg.runs, 1, verified)
+                    BenchRecord::new(series.clone(), n as f64, cfg.runs, 1, false)
+                        .checked(checks)
                         .param("layout", layout.name())
                         .param("mode", if processes { "processes" } else { "threads" })
                         .param("n", n)

@@ -2,6 +2,13 @@
 
 use super::*;
 
+/// The checks of `seen` as [`verify`] counts them.
+fn counted(seen: &[Seen], n: usize, per: u64) -> Checks {
+    let mut c = Checks::of("messages");
+    verify(seen, n, per, &mut c);
+    c
+}
+
 fn ctx_parts() -> (
     crate::schema::Machine,
     crate::schema::Tool,
@@ -32,7 +39,7 @@ fn both_layouts_deliver_everything_once() {
     for layout in [Layout::Xpyc, Layout::Xconn] {
         let (rate, seen) = one_run(&cfg, layout, false, 3, &ctx).unwrap();
         assert!(rate > 0.0);
-        assert!(verify(&seen, 3, 2000), "{layout:?}");
+        assert!(counted(&seen, 3, 2000).verified(), "{layout:?}");
         assert_eq!(seen.iter().map(|s| s.lat_us.len()).sum::<usize>(), 6000);
     }
 }
@@ -44,14 +51,21 @@ fn a_lost_or_duplicated_message_fails_verification() {
         s.take(&make(0, seq), 0);
         s.take(&make(1, seq), 0);
     }
-    assert!(verify(&[s.clone()], 2, 4));
+    let c = counted(&[s.clone()], 2, 4);
+    assert_eq!((c.checked, c.wrong), (8, 0));
+    assert!(c.verified());
+    // Nothing received: nothing checked, so not verified (and 4 + 4 missing).
+    let none = counted(&[Seen::new(2)], 2, 4);
+    assert_eq!((none.checked, none.wrong), (0, 8));
+    assert!(!none.verified());
     // A duplicate of producer 1's message 2 in place of its message 3: same count, wrong sum.
     let mut dup = Seen::new(2);
     for (i, seq) in [0, 1, 2, 2].into_iter().enumerate() {
         dup.take(&make(0, i as u64), 0);
         dup.take(&make(1, seq), 0);
     }
-    assert!(!verify(&[dup], 2, 4));
+    let c = counted(&[dup], 2, 4);
+    assert_eq!((c.checked, c.wrong), (8, 1));
     let mut torn = make(0, 0);
     torn[3] ^= 1;
     let mut t = Seen::new(1);

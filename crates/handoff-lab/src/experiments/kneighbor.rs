@@ -22,7 +22,7 @@ use super::rt_common::{
 };
 use crate::bench::findings::at_least;
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults, Finding};
+use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "kneighbor";
 
@@ -226,6 +226,9 @@ fn tag(iter: u64, from: usize, to: usize) -> u64 {
     iter.wrapping_mul(1_000_003) ^ ((from as u64) << 20) ^ to as u64
 }
 
+/// One PE's (or one run's) samples and its checks: [items checked, items wrong].
+type PeRun = (Vec<f64>, [u64; 2]);
+
 /// One PE: `outs[j]` and `ins[j]` go to and come from `neighbours(rank)[j]`. Returns µs per
 /// iteration per repetition and whether every byte checked out.
 #[allow(clippy::too_many_arguments)]
@@ -235,10 +238,11 @@ fn pe_loop(
     size: usize,
     outs: &mut [FrameProducer],
     ins: &mut [FrameConsumer],
-) -> Result<(Vec<f64>, bool), QueueError> {
+) -> Result<PeRun, QueueError> {
     let nb = neighbours(rank, cfg.pes, cfg.k);
     let warm = cfg.iters / 4 + 1;
-    let mut ok = true;
+    // Frames checked (length and every word of the payload) and frames wrong.
+    let (mut checked, mut wrong) = (0u64, 0u64);
     let mut samples = Vec::with_capacity(cfg.reps as usize);
     let mut it = 0u64;
     let deadline = || Some(Deadline::after(Duration::from_secs(30)));
@@ -255,7 +259,8 @@ fn pe_loop(
             }
             for (j, rx) in ins.iter_mut().enumerate() {
                 let f = rx.recv(Wait::ADAPTIVE, dl)?;
-                ok &= f.len() == size && check(&f, tag(it, nb[j], rank));
+                checked += 1;
+                wrong += u64::from(!(f.len() == size && check(&f, tag(it, nb[j], rank))));
             }
             it += 1;
         }
@@ -263,6 +268,7 @@ fn pe_loop(
             samples.push(t0.elapsed().as_secs_f64() * 1e6 / n as f64);
         }
     }
+    let ok = [checked, wrong];
     Ok((samples, ok))
 }
 
@@ -279,11 +285,11 @@ fn one_run(
     placement: &Placement,
     mode: Mode,
     ctx: &RunCtx<'_>,
-) -> Result<(Vec<f64>, bool), BenchError> {
+) -> Result<PeRun, BenchError> {
     let p = cfg.pes;
     let qerr = |e: QueueError| failed(NAME, e);
     // queues[from][j] carries from → neighbours(from)[j].
-    let per_pe: Vec<(Vec<f64>, bool)> = match mode {
+    let per_pe: Vec<PeRun> = match mode {
         Mode::Threads => {
             let mut txs: Vec<Vec<Option<FrameProducer>>> = Vec::new();
             let mut rxs: Vec<Vec<Option<FrameConsumer>>> = (0..p)
@@ -299,7 +305,7 @@ fn one_run(
                 }
                 txs.push(row);
             }
-            let results: Vec<Result<(Vec<f64>, bool), QueueError>> = std::thread::scope(|s| {
+            let results: Vec<Result<PeRun, QueueError>> = std::thread::scope(|s| {
                 let handles: Vec<_> = (0..p)
                     .map(|rank| {
                         let mut outs: Vec<FrameProducer> = txs[rank]
@@ -385,22 +391,27 @@ fn one_run(
                 .fold(0.0, f64::max)
         })
         .collect();
-    let ok = per_pe.iter().all(|(s, ok)| *ok && s.len() == reps);
-    Ok((slowest, ok))
+    // A PE that returned fewer samples than repetitions counts as one wrong check.
+    let counts = per_pe.iter().fold([0, 0], |[c, w], (s, [pc, pw])| {
+        [c + pc, w + pw + u64::from(s.len() != reps)]
+    });
+    Ok((slowest, counts))
 }
 
-fn parse_worker_output(text: &str) -> Result<(Vec<f64>, bool), BenchError> {
+fn parse_worker_output(text: &str) -> Result<PeRun, BenchError> {
     let mut words = text.split_whitespace();
-    let ok = match words.next() {
-        Some("ok") => true,
-        Some("bad") => false,
-        _ => {
-            return Err(failed(
-                NAME,
-                format!("a PE process printed {text:?}, not its samples"),
-            ))
-        }
+    let mut count = || {
+        words
+            .next()
+            .and_then(|w| w.parse::<u64>().ok())
+            .ok_or_else(|| {
+                failed(
+                    NAME,
+                    format!("a PE process printed {text:?}, not its checks and samples"),
+                )
+            })
     };
+    let ok = [count()?, count()?];
     let samples = words
         .map(|w| w.parse::<f64>())
         .collect::<Result<Vec<_>, _>>()
@@ -408,8 +419,8 @@ fn parse_worker_output(text: &str) -> Result<(Vec<f64>, bool), BenchError> {
     Ok((samples, ok))
 }
 
-/// A PE process: `RANK P K SIZE ITERS REPS CPU|- OUT_NAMES IN_NAMES`; prints `ok|bad` and its
-/// samples.
+/// A PE process: `RANK P K SIZE ITERS REPS CPU|- OUT_NAMES IN_NAMES`; prints the frames it
+/// checked, those wrong, and its samples.
 fn worker(args: &[String]) -> Result<(), BenchError> {
     let rank: usize = arg(NAME, args, 0)?;
     let cfg = Config {
@@ -457,7 +468,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
         .map_err(qerr)?;
     let (samples, ok) = pe_loop(rank, &cfg, size, &mut outs, &mut ins).map_err(qerr)?;
     let s: Vec<String> = samples.iter().map(|x| x.to_string()).collect();
-    println!("{} {}", if ok { "ok" } else { "bad" }, s.join(" "));
+    println!("{} {} {}", ok[0], ok[1], s.join(" "));
     Ok(())
 }
 
@@ -476,15 +487,16 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     break 'outer;
                 }
                 let mut per_run = Vec::new();
-                let mut verified = true;
+                let mut checks = Checks::of("frames");
                 for _ in 0..cfg.runs {
-                    let (s, ok) = one_run(cfg, size, placement, mode, ctx)?;
-                    verified &= ok;
+                    let (s, [c, w]) = one_run(cfg, size, placement, mode, ctx)?;
+                    checks.add(c, w);
                     per_run.push(s);
                 }
                 let series = format!("{}, {}", mode.name(), placement.name());
                 res.records.push(
-                    BenchRecord::new(series.clone(), size as f64, cfg.runs, cfg.reps, verified)
+                    BenchRecord::new(series.clone(), size as f64, cfg.runs, cfg.reps, false)
+                        .checked(checks)
                         .param("mode", mode.name())
                         .param("placement", placement.name())
                         .param("pes", cfg.pes)

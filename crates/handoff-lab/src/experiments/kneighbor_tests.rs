@@ -47,8 +47,12 @@ fn oversubscribed_threads_complete_and_verify() {
         progress: &mut prog,
         transports: Vec::new(),
     };
-    let (s, ok) = one_run(&cfg, 100, &Placement::Compact, Mode::Threads, &ctx).unwrap();
-    assert!(ok);
+    let (s, [checked, wrong]) =
+        one_run(&cfg, 100, &Placement::Compact, Mode::Threads, &ctx).unwrap();
+    assert!(
+        checked > 0 && wrong == 0,
+        "{checked} checked, {wrong} wrong"
+    );
     assert_eq!(s.len(), 2);
     assert!(s.iter().all(|x| x.is_finite() && *x > 0.0));
 }

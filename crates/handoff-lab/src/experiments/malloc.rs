@@ -10,6 +10,7 @@
 //! block N to prove it.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
@@ -17,7 +18,7 @@ use super::rt_common::{doubling_to, failed, metric, stopped, usage, SECTION};
 use super::team_run::Fault;
 use crate::bench::findings::at_least;
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults, Finding};
+use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "malloc";
 
@@ -261,6 +262,7 @@ fn churn(
     tag: u64,
     corrupt: Option<usize>,
     ptrs: &mut Vec<*mut u8>,
+    counts: &[AtomicU64; 2],
 ) -> Result<(), ChurnError> {
     let size = layout.size();
     let mut bad = None;
@@ -269,6 +271,8 @@ fn churn(
         // SAFETY: validate() keeps the size at least 8.
         let p = unsafe { a.alloc(layout) };
         if p.is_null() {
+            // A block that could not be had is a wrong one.
+            counts[1].fetch_add(1, Ordering::Relaxed);
             bad = Some(ChurnError::OutOfMemory { index: i, size });
             break;
         }
@@ -282,8 +286,10 @@ fn churn(
     }
     for (i, &p) in ptrs.iter().enumerate() {
         let t = tag ^ i as u64;
+        counts[0].fetch_add(1, Ordering::Relaxed);
         // SAFETY: `p` is a live block of ours of `size` bytes, filled above.
         if let Some((at, found)) = unsafe { check(p, size, t) } {
+            counts[1].fetch_add(1, Ordering::Relaxed);
             bad.get_or_insert(ChurnError::Corrupt {
                 block: i,
                 at,
@@ -299,22 +305,23 @@ fn churn(
     bad.map_or(Ok(()), Err)
 }
 
+/// A run's samples, its first bad block (if any), and [blocks checked, blocks wrong].
+type RunOut = (Vec<f64>, Option<String>, [u64; 2]);
+
 /// One run: fresh threads, `reps` repetitions; µs per allocate+free of the slowest thread
-/// per repetition, and the first bad block, if any ("thread T, repetition R: ...").
-fn one_run(
-    cfg: &Config,
-    a: Allocator,
-    threads: usize,
-) -> Result<(Vec<f64>, Option<String>), BenchError> {
+/// per repetition, the first bad block, if any ("thread T, repetition R: ..."), and the
+/// blocks checked and found wrong.
+fn one_run(cfg: &Config, a: Allocator, threads: usize) -> Result<RunOut, BenchError> {
     let layout = Layout::from_size_align(cfg.size, 8).map_err(|e| failed(NAME, e))?;
     let start = Barrier::new(threads + 1);
     let done = Barrier::new(threads + 1);
     let bad = Mutex::new(None::<String>);
     let corrupt = cfg.fault.as_ref().map(|f| f.at as usize);
     let mut samples = Vec::new();
+    let counts = [AtomicU64::new(0), AtomicU64::new(0)];
     std::thread::scope(|s| {
         for t in 0..threads {
-            let (start, done, bad) = (&start, &done, &bad);
+            let (start, done, bad, counts) = (&start, &done, &bad, &counts);
             let cpu = cfg.cpus[t % cfg.cpus.len()];
             s.spawn(move || {
                 let _ = handoff::sys::affinity::pin_current_thread(cpu);
@@ -323,7 +330,7 @@ fn one_run(
                     start.wait();
                     let tag = ((t as u64) << 48) ^ (rep << 40);
                     let fault = corrupt.filter(|_| t == 0 && rep == 0);
-                    if let Err(e) = churn(a, layout, cfg.count, tag, fault, &mut ptrs) {
+                    if let Err(e) = churn(a, layout, cfg.count, tag, fault, &mut ptrs, counts) {
                         let mut b = bad.lock().unwrap_or_else(|p| p.into_inner());
                         b.get_or_insert_with(|| format!("thread {t}, repetition {rep}: {e}"));
                     }
@@ -338,7 +345,12 @@ fn one_run(
             samples.push(t0.elapsed().as_secs_f64() * 1e6 / cfg.count as f64);
         }
     });
-    Ok((samples, bad.into_inner().unwrap_or_else(|p| p.into_inner())))
+    let [c, w] = counts;
+    Ok((
+        samples,
+        bad.into_inner().unwrap_or_else(|p| p.into_inner()),
+        [c.into_inner(), w.into_inner()],
+    ))
 }
 
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.
@@ -355,23 +367,25 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 break 'outer;
             }
             let mut per_run = Vec::new();
-            let mut verified = true;
+            let mut checks = Checks::of("blocks");
             for _ in 0..cfg.runs {
-                let (s, bad) = one_run(cfg, a, threads)?;
+                let (s, bad, [c, w]) = one_run(cfg, a, threads)?;
+                let first = checks.wrong == 0;
+                checks.add(c, w);
                 if let Some(b) = bad {
                     // The first bad block of this point is enough to say what went wrong.
-                    if verified {
+                    if first {
                         res.notes.push(format!(
                             "FAILED verification: {} × {threads} threads: {b}",
                             a.name()
                         ));
                     }
-                    verified = false;
                 }
                 per_run.push(s);
             }
             res.records.push(
-                BenchRecord::new(a.name(), threads as f64, cfg.runs, cfg.reps, verified)
+                BenchRecord::new(a.name(), threads as f64, cfg.runs, cfg.reps, false)
+                    .checked(checks)
                     .param("allocator", a.name())
                     .param("threads", threads)
                     .param("size_bytes", cfg.size)
@@ -448,8 +462,11 @@ mod tests {
         let layout = Layout::from_size_align(24, 8).unwrap();
         let mut ptrs = Vec::new();
         for a in Allocator::ALL {
-            assert_eq!(churn(a, layout, 1000, 77, None, &mut ptrs), Ok(()), "{a:?}");
+            let counts = [AtomicU64::new(0), AtomicU64::new(0)];
+            let r = churn(a, layout, 1000, 77, None, &mut ptrs, &counts);
+            assert_eq!(r, Ok(()), "{a:?}");
             assert!(ptrs.is_empty());
+            assert_eq!(counts.map(|c| c.into_inner()), [1000, 0], "{a:?}");
         }
         let cfg = Config {
             threads: vec![3],
@@ -457,8 +474,10 @@ mod tests {
             reps: 2,
             ..Config::for_report(true, &[0])
         };
-        let (s, bad) = one_run(&cfg, Allocator::Mimalloc, 3).unwrap();
+        let (s, bad, counts) = one_run(&cfg, Allocator::Mimalloc, 3).unwrap();
         assert_eq!(bad, None);
+        // 3 threads × 2 repetitions × 500 blocks, each checked.
+        assert_eq!(counts, [3000, 0]);
         assert_eq!(s.len(), 2);
     }
 
@@ -488,7 +507,18 @@ mod tests {
         }
         // Through churn: a corrupted middle byte of block 7 is named.
         let layout = Layout::from_size_align(64, 8).unwrap();
-        let e = churn(Allocator::System, layout, 10, 5, Some(7), &mut Vec::new()).unwrap_err();
+        let counts = [AtomicU64::new(0), AtomicU64::new(0)];
+        let e = churn(
+            Allocator::System,
+            layout,
+            10,
+            5,
+            Some(7),
+            &mut Vec::new(),
+            &counts,
+        )
+        .unwrap_err();
+        assert_eq!(counts.map(|c| c.into_inner()), [10, 1]);
         assert!(
             matches!(
                 e,
@@ -515,7 +545,8 @@ mod tests {
             }),
             ..Config::for_report(true, &[0])
         };
-        let (_, bad) = one_run(&cfg, Allocator::Mimalloc, 2).unwrap();
+        let (_, bad, counts) = one_run(&cfg, Allocator::Mimalloc, 2).unwrap();
+        assert_eq!(counts, [400, 1]);
         let bad = bad.expect("the corrupted block is caught");
         assert!(
             bad.starts_with("thread 0, repetition 0: block 42: byte 32 of 64"),

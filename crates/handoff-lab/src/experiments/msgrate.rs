@@ -14,7 +14,7 @@ use handoff::team::Team;
 use super::team_worker::{self, Outcome};
 use crate::bench::models::{fit_series, ModelForm};
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
 
 /// The registry name.
 pub const NAME: &str = "msgrate";
@@ -121,10 +121,10 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             if cfg.fault { "1" } else { "0" }.to_string(),
         ];
         let mut per_run = Vec::new();
-        let mut verified = true;
+        let mut checks = Checks::of("bytes");
         for _ in 0..cfg.runs {
             let o = team_worker::run(ctx, NAME, 2, mode, &args, Duration::from_secs(120))?;
-            verified &= o.verified;
+            checks.add(o.checked, o.wrong.max(u64::from(!o.verified)));
             per_run.push(o.samples_us.iter().map(|us| us * 1e3).collect());
         }
         let m = MetricRecord::from_runs("ns", false, &per_run).map_err(|e| BenchError::Failed {
@@ -132,7 +132,8 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             message: e.to_string(),
         })?;
         res.records.push(
-            BenchRecord::new(mode, size as f64, cfg.runs, cfg.reps, verified)
+            BenchRecord::new(mode, size as f64, cfg.runs, cfg.reps, false)
+                .checked(checks)
                 .param("mode", mode)
                 .param("bytes", size)
                 .metric(METRIC, m),
@@ -187,7 +188,8 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
     team.set_timeout(Some(Duration::from_secs(60)));
     let body = || -> Result<Outcome, handoff::team::TeamError> {
         let dst = team.alloc::<u8>(size)?;
-        let bad = team.alloc::<u64>(1)?;
+        // [bytes wrong, bytes checked], summed on rank 0.
+        let bad = team.alloc::<u64>(2)?;
         let mut samples = Vec::new();
         let mut src = vec![0u8; size];
         let (mut last_rep, mut last_j) = (0, 0);
@@ -221,19 +223,23 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
         }
         team.barrier_all()?;
         if team.rank() == 1 {
-            let ok = team
-                .local(&dst)
+            let got = team.local(&dst);
+            let wrong = got
                 .iter()
                 .enumerate()
-                .all(|(i, &b)| b == pattern(last_rep, last_j, i));
-            if !ok {
-                team.atomic_add(bad, 1u64, 0)?;
+                .filter(|&(i, &b)| b != pattern(last_rep, last_j, i))
+                .count() as u64;
+            team.atomic_add(bad.at(1), got.len() as u64, 0)?;
+            if wrong > 0 {
+                team.atomic_add(bad, wrong, 0)?;
             }
         }
         team.barrier_all()?;
         Ok(Outcome {
             samples_us: samples,
             verified: team.local_atomic(&bad)[0].load(Ordering::Acquire) == 0,
+            checked: team.local_atomic(&bad)[1].load(Ordering::Acquire),
+            wrong: team.local_atomic(&bad)[0].load(Ordering::Acquire),
         })
     };
     let out = body().map_err(failed)?;

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use super::team_mpi::TransportKind;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
 use crate::schema::C2cPair;
 
 const NAME: &str = "pingpong";
@@ -366,6 +366,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
                     &got
                 }
             };
+            out.checked += 1;
             if let Some(why) = check(received, peer as u64 + 1, m) {
                 out.fail(format!("PE {me}: {why}"));
             }
@@ -457,7 +458,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             .then(|| super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]))
             .flatten();
         let mut per_run = Vec::new();
-        let mut verified = true;
+        let mut checks = Checks::of("messages");
         let mut route = transport.name().to_string();
         for _ in 0..cfg.runs {
             let outs = match team_run::run_team(&team) {
@@ -467,7 +468,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             };
             for o in &outs {
                 if !o.verified {
-                    verified = false;
                     res.notes.push(format!(
                         "{} {size} B {}: data failed verification: {}",
                         method.name(),
@@ -476,6 +476,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     ));
                 }
             }
+            team_run::add_checks(&mut checks, &outs);
             route = team_run::transport_of(&outs, transport);
             per_run.push(outs[0].samples.clone());
         }
@@ -496,8 +497,9 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             size as f64,
             per_run.len() as u64,
             spec.samples * spec.round_trips * 2,
-            verified,
+            false,
         )
+        .checked(checks)
         .param("method", method.name())
         .param("size_bytes", size)
         .param("placement", p.class.clone())

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use crate::bench::findings::at_least;
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults, Finding, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, Checks, Finding, MetricRecord};
 
 const NAME: &str = "private-vars";
 
@@ -195,17 +195,23 @@ fn bump(c: &AtomicU64, n: u64) {
 }
 
 /// One run: fresh threads, `reps` timed repetitions; returns ns per access (slowest thread)
-/// per repetition and whether every counter came out exact.
-fn one_run(cfg: &Config, method: Method, threads: usize, cancel: &AtomicBool) -> (Vec<f64>, bool) {
+/// per repetition and the counters checked (one per thread) and found wrong.
+fn one_run(
+    cfg: &Config,
+    method: Method,
+    threads: usize,
+    cancel: &AtomicBool,
+) -> (Vec<f64>, [u64; 2]) {
     let shared: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let padded: Vec<Padded> = (0..threads).map(|_| Padded(AtomicU64::new(0))).collect();
     let start = Barrier::new(threads + 1);
     let done = Barrier::new(threads + 1);
     let mut samples = Vec::with_capacity(cfg.reps as usize);
-    let ok = AtomicBool::new(true);
+    let (checked, wrong) = (AtomicU64::new(0), AtomicU64::new(0));
     std::thread::scope(|s| {
         for t in 0..threads {
-            let (shared, padded, start, done, ok) = (&shared, &padded, &start, &done, &ok);
+            let (shared, padded, start, done) = (&shared, &padded, &start, &done);
+            let (checked, wrong) = (&checked, &wrong);
             let cpu = cfg.cpus[t % cfg.cpus.len()];
             s.spawn(move || {
                 let _ = handoff::sys::affinity::pin_current_thread(cpu);
@@ -232,8 +238,12 @@ fn one_run(cfg: &Config, method: Method, threads: usize, cancel: &AtomicBool) ->
                     Method::PaddedArray => padded[t].0.load(Ordering::Relaxed),
                 };
                 // A cancelled run stops short: its counts are not checked.
-                if got != want && !cancel.load(Ordering::Relaxed) {
-                    ok.store(false, Ordering::Relaxed);
+                if cancel.load(Ordering::Relaxed) {
+                    return;
+                }
+                checked.fetch_add(1, Ordering::Relaxed);
+                if got != want {
+                    wrong.fetch_add(1, Ordering::Relaxed);
                 }
             });
         }
@@ -247,7 +257,8 @@ fn one_run(cfg: &Config, method: Method, threads: usize, cancel: &AtomicBool) ->
             }
         }
     });
-    (samples, ok.load(Ordering::Relaxed))
+    let counts = [checked.into_inner(), wrong.into_inner()];
+    (samples, counts)
 }
 
 /// Runs `cfg`; stops early (partial) when `cancel` is set.
@@ -275,10 +286,10 @@ pub fn run(
                 break 'outer;
             }
             let mut per_run = Vec::new();
-            let mut verified = true;
+            let mut checks = Checks::of("counters");
             for _ in 0..cfg.runs {
-                let (s, ok) = one_run(cfg, method, threads, cancel);
-                verified &= ok;
+                let (s, [c, w]) = one_run(cfg, method, threads, cancel);
+                checks.add(c, w);
                 per_run.push(s);
             }
             let m =
@@ -287,7 +298,8 @@ pub fn run(
                     message: e.to_string(),
                 })?;
             res.records.push(
-                BenchRecord::new(method.name(), threads as f64, cfg.runs, cfg.reps, verified)
+                BenchRecord::new(method.name(), threads as f64, cfg.runs, cfg.reps, false)
+                    .checked(checks)
                     .param("method", method.name())
                     .param("threads", threads)
                     .metric("access_ns", m),
@@ -376,9 +388,9 @@ mod tests {
         };
         let cancel = AtomicBool::new(false);
         for m in Method::ALL {
-            let (samples, ok) = one_run(&cfg, m, 3, &cancel);
+            let (samples, [checked, wrong]) = one_run(&cfg, m, 3, &cancel);
             assert_eq!(samples.len(), 3);
-            assert!(ok, "{m:?}");
+            assert_eq!((checked, wrong), (3, 0), "{m:?}: one counter per thread");
             assert!(samples.iter().all(|s| *s > 0.0));
         }
     }

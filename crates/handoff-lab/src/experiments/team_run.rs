@@ -43,6 +43,12 @@ pub struct PeOutput {
     pub verified: bool,
     /// The first failed check, in words ("" when verified).
     pub failure: String,
+    /// Items (messages, values) this PE checked; 0 from workers that do not count.
+    #[serde(default)]
+    pub checked: u64,
+    /// Checks that failed (each [`PeOutput::fail`] is one).
+    #[serde(default)]
+    pub wrong: u64,
     /// `routes[j]`: the mechanism that served this PE's operations to PE j
     /// ([`Team::route`]: "shm", "mpi-shm", "mpi-rma"); empty from older workers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -54,6 +60,7 @@ impl PeOutput {
     /// in `failure`, joined by "; ".
     pub fn fail(&mut self, why: String) {
         self.verified = false;
+        self.wrong += 1;
         let kept = if self.failure.is_empty() {
             0
         } else {
@@ -65,6 +72,14 @@ impl PeOutput {
             }
             self.failure.push_str(&why);
         }
+    }
+}
+
+/// Adds the counted checks of every PE of a run to `checks`; a PE that says it did not
+/// verify without a failure counted adds one wrong.
+pub fn add_checks(checks: &mut crate::bench::Checks, outs: &[PeOutput]) {
+    for o in outs {
+        checks.add(o.checked, o.wrong.max(u64::from(!o.verified)));
     }
 }
 
@@ -564,6 +579,17 @@ mod tests {
         }
         assert!(!o.verified);
         assert_eq!(o.failure, "f0; f1; f2");
+        // Every failure counts as one wrong item; a PE's own flag without a count is one.
+        assert_eq!(o.wrong, 5);
+        o.checked = 9;
+        let flag_only = PeOutput {
+            verified: false,
+            checked: 4,
+            ..PeOutput::default()
+        };
+        let mut c = crate::bench::Checks::of("messages");
+        add_checks(&mut c, &[o.clone(), flag_only]);
+        assert_eq!((c.checked, c.wrong), (13, 6));
     }
 
     #[test]
@@ -574,6 +600,8 @@ mod tests {
             verified: true,
             failure: String::new(),
             routes: Vec::new(),
+            checked: 7,
+            wrong: 0,
         };
         let text = format!("noise\n{}\n", serde_json::to_string(&o).unwrap());
         assert_eq!(parse_output(1, &text).unwrap(), o);

@@ -14,12 +14,18 @@ use crate::bench::registry::{BenchError, RunCtx};
 pub const LINE: &str = "TEAM-RESULT ";
 
 /// A team run's result, printed by rank 0.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Outcome {
     /// µs per operation, one per timed repetition.
     pub samples_us: Vec<f64>,
     /// Every PE verified every value it moved.
     pub verified: bool,
+    /// Items (bytes, elements) the PEs checked.
+    #[serde(default)]
+    pub checked: u64,
+    /// Items found wrong.
+    #[serde(default)]
+    pub wrong: u64,
 }
 
 /// Prints `out` as rank 0's result line.

@@ -209,8 +209,20 @@ fn candidates(results: &ExchangeResults) -> Vec<&ExchangeRecord> {
         .collect()
 }
 
-/// Builds the recommendation from `results` (see the module docs for the method).
+/// Builds the recommendation from `results` (see the module docs for the method). Records
+/// measured on a busy machine ([`crate::bench::busy`]) name no winner: the one sentence says
+/// "machine busy: rerun" and why.
 pub fn recommend(results: &ExchangeResults) -> Recommendation {
+    if let Some(reasons) = results.load.as_ref().filter(|l| l.is_busy()) {
+        return Recommendation {
+            sentences: vec![format!(
+                "**Machine busy: rerun.** No mode is recommended from these records: {}. \
+                 Run `handoff report` again when the machine is quiet.",
+                reasons.busy_reasons().join("; ")
+            )],
+            ..Recommendation::default()
+        };
+    }
     let cands = candidates(results);
     let mut placements: Vec<String> = cands.iter().map(|r| r.placement.clone()).collect();
     placements.sort_by_key(|p| (placement::rank(p), p.clone()));

@@ -1,15 +1,9 @@
 //! Cache sizes as sysfs writes them and as people read them.
 
-/// Parses a sysfs cache size (`48K`, `1024K`, `32M`, or plain bytes) into bytes.
+/// Parses a sysfs cache size (`48K`, `1024K`, `32M`, or plain bytes) into bytes (the one
+/// size rule, [`crate::units`]).
 pub(crate) fn parse_size(text: &str) -> Option<u64> {
-    let t = text.trim();
-    let (digits, mult) = match t.as_bytes().last()? {
-        b'K' | b'k' => (&t[..t.len() - 1], 1u64 << 10),
-        b'M' | b'm' => (&t[..t.len() - 1], 1 << 20),
-        b'G' | b'g' => (&t[..t.len() - 1], 1 << 30),
-        _ => (t, 1),
-    };
-    digits.trim().parse::<u64>().ok()?.checked_mul(mult)
+    crate::units::parse_size(text).ok().map(|b| b as u64)
 }
 
 /// Formats a byte count the way a person writes cache sizes: `48 KiB`, `1 MiB`,

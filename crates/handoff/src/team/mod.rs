@@ -136,25 +136,40 @@ pub fn in_team() -> bool {
     std::env::var_os(ENV_TEAM).is_some()
 }
 
-/// Parses a size such as `4096`, `64K`, `64M`, `1G` (also `KiB`, `MiB`, `GiB`; powers of 1024).
+/// Parses a size such as `4096`, `64K`, `64M`, `1G` (also `KiB`, `MiB`, `GiB`; powers of 1024,
+/// case-insensitive); `KB`/`MB`/`GB` are refused (1000 or 1024?), the message says what to
+/// write. This is the rule of `handoff_probe::units::parse_size`, which every `handoff`
+/// command uses; the core keeps this copy for `HANDOFF_HEAP_SIZE` (a probe test checks the two
+/// agree). Not for new code outside the launcher.
 pub fn parse_size(text: &str) -> Result<usize, TeamError> {
     let t = text.trim();
-    let bad = |why: &str| {
+    let bad = |why: String| {
         TeamError::InvalidArgument(format!(
-            "bad size {text:?}: {why} (expected e.g. 4096, 64K, 64M or 1G)"
+            "bad size {text:?}: {why} (expected e.g. 4096, 64K, 64MiB or 1G)"
         ))
     };
     let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (digits, unit) = t.split_at(split);
-    let n: usize = digits.parse().map_err(|_| bad("no number"))?;
+    let n: usize = digits.parse().map_err(|_| bad("no number".into()))?;
     let scale: usize = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1,
-        "k" | "kb" | "kib" => 1 << 10,
-        "m" | "mb" | "mib" => 1 << 20,
-        "g" | "gb" | "gib" => 1 << 30,
-        _ => return Err(bad("unknown unit")),
+        "k" | "kib" => 1 << 10,
+        "m" | "mib" => 1 << 20,
+        "g" | "gib" => 1 << 30,
+        si @ ("kb" | "mb" | "gb") => {
+            let binary = match si {
+                "kb" => "KiB",
+                "mb" => "MiB",
+                _ => "GiB",
+            };
+            return Err(bad(format!(
+                "{} is ambiguous, write {digits}{binary} (powers of 1024) or a byte count",
+                unit.trim()
+            )));
+        }
+        _ => return Err(bad("unknown unit".into())),
     };
-    n.checked_mul(scale).ok_or_else(|| bad("too large"))
+    n.checked_mul(scale).ok_or_else(|| bad("too large".into()))
 }
 
 #[cfg(all(test, not(loom)))]

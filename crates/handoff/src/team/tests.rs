@@ -10,6 +10,8 @@ fn parse_size_units() {
     assert_eq!(parse_size("64M").unwrap(), 67_108_864);
     assert_eq!(parse_size("1GiB").unwrap(), 1_073_741_824);
     assert!(parse_size("12Q").is_err());
+    // 1000 or 1024? Refused, as by every `handoff` command.
+    assert!(parse_size("64MB").is_err() && parse_size("4kb").is_err());
     assert!(parse_size("").is_err());
     assert!(parse_size("99999999999999999999G").is_err());
 }

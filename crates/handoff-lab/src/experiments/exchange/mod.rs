@@ -210,9 +210,9 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeErr
     let mut cpu_pct = Vec::new();
     let mut details: Vec<RunDetail> = Vec::new();
     let mut facts = RunFacts::default();
-    // Every sum of every run passed the consumer's check (a failed check also ends the run
-    // with an error; this catches a consumer that stopped checking).
-    let mut verified = true;
+    // The blocks whose sum the consumer checked, and those it did not reach (a failed check
+    // ends the run with an error; this catches a consumer that stopped checking).
+    let mut checks = crate::bench::Checks::of("blocks");
     for run in 1..=p.runs {
         if env.cancel.load(Ordering::Relaxed) {
             return Err(ExchangeError::Interrupted);
@@ -228,7 +228,11 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeErr
                 }
             }
         })?;
-        verified &= data.verified_reps == data.read.len() as u64;
+        let reps = data.read.len() as u64;
+        checks.add(
+            data.verified_reps.min(reps),
+            reps.saturating_sub(data.verified_reps),
+        );
         let us = |t: &[u64]| -> Vec<f64> { t[w..].iter().map(|&x| cal.to_ns(x) / 1e3).collect() };
         let lat: Vec<f64> = (w..data.done.len())
             .map(|i| cal.delta_ns(data.done[i], data.start[i]) / 1e3)
@@ -266,7 +270,8 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeErr
         reps: p.reps as u64,
         runs: p.runs as u64,
         wait: p.mode.wait_kind(same_cpu).as_str().to_string(),
-        verified,
+        verified: checks.verified(),
+        checks: Some(checks),
         kernel: Some(env.kernel.name().to_string()),
         clock_anomalies: anomalies,
         c2c_one_way_ns: None,

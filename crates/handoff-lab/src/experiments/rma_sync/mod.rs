@@ -314,6 +314,7 @@ fn one_run(
     let out = Outcome {
         samples_us: outs[0].samples.clone(),
         verified: outs.iter().all(|o| o.verified),
+        ..Outcome::default()
     };
     Ok((out, route))
 }

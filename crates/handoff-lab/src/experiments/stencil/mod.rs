@@ -32,7 +32,7 @@ use super::team_mpi::TransportKind;
 use super::team_run::{self, TeamSpec};
 use crate::bench::findings::{at_least, judge};
 use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults, Finding, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, Checks, Finding, MetricRecord};
 
 const NAME: &str = "stencil";
 
@@ -333,7 +333,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             members: Vec::new(),
         };
         let mut per_run = Vec::new();
-        let mut verified = true;
+        let mut checks = Checks::of("values");
         let mut route = transport.name().to_string();
         for _ in 0..cfg.runs {
             let outs = match team_run::run_team(&team) {
@@ -342,7 +342,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 Err(e) => return Err(e),
             };
             for o in outs.iter().filter(|o| !o.verified) {
-                verified = false;
                 res.notes.push(format!(
                     "{kind} {} {}×{} on {} PEs: data failed verification: {}",
                     method.name(),
@@ -352,6 +351,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     o.failure
                 ));
             }
+            team_run::add_checks(&mut checks, &outs);
             route = team_run::transport_of(&outs, transport);
             per_run.push(outs[0].samples.clone());
         }
@@ -383,8 +383,9 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 x as f64,
                 per_run.len() as u64,
                 cfg.iterations - 1,
-                verified,
+                false,
             )
+            .checked(checks)
             .param("scaling", kind)
             .param("method", method.name())
             .param("m", g.m)

@@ -130,6 +130,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         if r == 0 && it > 0 && p > 1 {
             let v = feedback.recv(team, spec.method, 0, it)?;
             stamps.push(Instant::now());
+            out.checked += 1;
             if v != -k_corner(it) {
                 fail(
                     &mut out,
@@ -146,6 +147,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
             if r > 0 {
                 let v = ghost.recv(team, spec.method, i, it * (m as u64 - 1) + i as u64)?;
                 let want = cell(m, n, it + 1, i, lo - 1);
+                out.checked += 1;
                 if v != want {
                     fail(
                         &mut out,
@@ -171,6 +173,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         }
         if r + 1 == p {
             let c = a[m * w - 1];
+            out.checked += 1;
             if c != k_corner(it + 1) {
                 fail(
                     &mut out,
@@ -192,6 +195,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
     if r == 0 && p > 1 {
         let v = feedback.recv(team, spec.method, 0, spec.iterations)?;
         stamps.push(Instant::now());
+        out.checked += 1;
         if v != -k_corner(spec.iterations) {
             fail(&mut out, format!("last iteration: A(0,0) arrived as {v}"));
         }
