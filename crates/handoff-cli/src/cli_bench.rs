@@ -5,8 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use handoff_lab::bench::registry::{self, BenchError, RunCtx};
+use handoff_lab::bench::registry;
 use handoff_lab::bench::{render, BenchResults, BENCH_SCHEMA};
+use handoff_lab::bench::{BenchError, RunCtx};
 use handoff_lab::output::{self, Format};
 use handoff_lab::progress::Progress;
 

@@ -1,8 +1,8 @@
 //! What the runtime-queue `bench` commands (`malloc`, `kneighbor`, `queue`, `aggregation`,
 //! `channels`) share: list flags and running an experiment with this binary's context.
 
-use handoff_lab::bench::registry::{BenchError, RunCtx};
 use handoff_lab::bench::BenchResults;
+use handoff_lab::bench::{BenchError, RunCtx};
 
 use crate::cli_bench::{run_ctx, BenchOutputArgs};
 use crate::common::{allowed_cpus, install_interrupt_handler};

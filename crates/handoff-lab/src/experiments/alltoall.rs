@@ -24,8 +24,8 @@ use serde::{Deserialize, Serialize};
 
 use super::team_mpi::TransportKind;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::{at_least, judge};
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Finding, MetricRecord};
 
 const NAME: &str = "alltoall";

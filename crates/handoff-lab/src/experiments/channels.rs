@@ -20,7 +20,7 @@ use handoff::sys::Deadline;
 use super::rt_common::{
     arg, failed, gate_wait, metric, quantile, stopped, usage, Workers, POINT_DEADLINE, SECTION,
 };
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults};
 
 const NAME: &str = "channels";

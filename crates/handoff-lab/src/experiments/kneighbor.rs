@@ -20,8 +20,8 @@ use handoff::sys::Deadline;
 use super::rt_common::{
     arg, check, failed, fill, metric, stopped, usage, Workers, POINT_DEADLINE, SECTION,
 };
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Finding};
 
 const NAME: &str = "kneighbor";

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::team_mpi::TransportKind;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, MetricRecord};
 use crate::schema::C2cPair;
 

@@ -11,7 +11,7 @@ use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::bench::registry::BenchError;
+use crate::bench::experiment::BenchError;
 use crate::bench::{BenchResults, MetricRecord};
 
 /// The report section of every runtime-queue experiment.

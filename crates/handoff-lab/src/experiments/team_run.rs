@@ -24,7 +24,7 @@ use handoff::team::{Launch, Placement, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::team_mpi::TransportKind;
-use crate::bench::registry::BenchError;
+use crate::bench::experiment::BenchError;
 
 /// The report section of the three experiments.
 pub const SECTION: &str = "Counting puts";
@@ -105,18 +105,7 @@ pub struct TeamSpec {
 /// how), the watchdog fired, or a PE printed no valid output line.
 pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
     if super::team_session::active() {
-        let worker = crate::bench::registry::by_name(spec.experiment)
-            .and_then(|i| i.worker)
-            .ok_or_else(|| BenchError::Failed {
-                experiment: spec.experiment,
-                message: "no worker body to run under mpirun".into(),
-            })?;
-        return super::team_session::run_phase(
-            spec.experiment,
-            worker,
-            &spec.spec,
-            spec.members.clone(),
-        );
+        return super::team_session::run_phase(spec.experiment, &spec.spec, spec.members.clone());
     }
     if spec.transport != TransportKind::Shm {
         return super::team_mpi::run_mpiexec(spec);

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use handoff::team::{Launch, Placement};
 
-use crate::bench::registry::{BenchError, RunCtx};
+use crate::bench::experiment::{BenchError, RunCtx};
 
 /// Prefix of rank 0's result line.
 pub const LINE: &str = "TEAM-RESULT ";

@@ -21,9 +21,9 @@ use super::team_mpi::TransportKind;
 use super::team_run::{self, TeamSpec};
 use super::team_worker::Outcome;
 
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
-use crate::bench::models::{fit_series, ModelForm};
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::models::ModelForm;
 use crate::bench::{BenchRecord, BenchResults, Finding, MetricRecord};
 
 /// The registry name.
@@ -378,7 +378,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
     ctx.progress.end();
     for &mode in &cfg.modes {
         let (form, x) = mode.model();
-        if let Some(f) = fit_series(&res, mode.name(), METRIC, form, x) {
+        if let Some(f) = res.fit_series(mode.name(), METRIC, form, x) {
             res.models.push(f);
         }
     }

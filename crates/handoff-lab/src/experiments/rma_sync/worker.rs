@@ -17,7 +17,7 @@ use handoff::team::{Sym, Team, TeamError, Transport};
 use super::super::team_run::{self, PeBody, PeOutput};
 use super::super::team_worker::Outcome;
 use super::{Mode, NAME};
-use crate::bench::registry::BenchError;
+use crate::bench::experiment::BenchError;
 
 /// The value PE `from` moves in iteration `r` (an independent oracle both sides compute).
 fn value(r: u64, from: usize) -> u64 {

@@ -7,7 +7,7 @@ use handoff::team::{Cmp, Counter, SignalOp, Sym, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::{cell, columns, corner, Grid, Method, NAME};
-use crate::bench::registry::BenchError;
+use crate::bench::experiment::BenchError;
 use crate::experiments::team_run::{self, PeOutput};
 
 /// What one worker PE runs.
