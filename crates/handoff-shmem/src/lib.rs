@@ -60,6 +60,8 @@ pub mod signal;
 #[cfg(not(loom))]
 pub mod state;
 #[cfg(not(loom))]
+pub mod team_reduce;
+#[cfg(not(loom))]
 pub mod teams;
 #[cfg(not(loom))]
 pub mod wait;

@@ -138,6 +138,10 @@ pub fn no_findings(_: &BenchResults) -> Vec<Finding> {
     Vec::new()
 }
 
+/// What a build without the `mpi` feature says when asked for MPI.
+pub const NO_MPI: &str = "this handoff was built without MPI; rebuild with `cargo build \
+    --release -p handoff-cli --features mpi`";
+
 /// Which transport serves a team run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]

@@ -21,14 +21,10 @@ use std::time::{Duration, Instant};
 
 use super::team_run::{OutputError, PeOutput, TeamSpec};
 use crate::bench::experiment::BenchError;
-pub use crate::bench::experiment::TransportKind;
+pub use crate::bench::experiment::{TransportKind, NO_MPI};
 
 /// The CPUs an MPI worker pins itself to, comma-separated (rank r: `cpus[r % len]`).
 pub const ENV_CPUS: &str = "HANDOFF_MPI_CPUS";
-
-/// What a build without the `mpi` feature says when asked for MPI.
-pub const NO_MPI: &str = "this handoff was built without MPI; rebuild with `cargo build \
-    --release -p handoff-cli --features mpi`";
 
 /// Checks that `kinds` can run here: without the `mpi` feature or without `mpiexec` on
 /// `PATH`, an MPI kind is a usage error that says what to do.

@@ -23,7 +23,7 @@ use handoff::team::{Team, TeamError, Transport};
 
 use super::team_run::{pe_failed, team_failed, PeBody, PeOutput};
 use super::team_view::PhaseView;
-use crate::bench::experiment::{BenchError, WorkerFn};
+use crate::bench::experiment::{BenchError, TransportKind, WorkerFn, NO_MPI};
 
 /// The bound on the session's own barriers and gathers.
 const SESSION_TIMEOUT: Duration = Duration::from_secs(120);
@@ -89,7 +89,7 @@ pub fn start(experiment: &'static str, workers: Workers) -> Result<(), BenchErro
         let _ = workers;
         Err(BenchError::Usage {
             experiment,
-            message: super::team_mpi::NO_MPI.into(),
+            message: NO_MPI.into(),
         })
     }
 }
@@ -102,18 +102,18 @@ pub fn world() -> Option<(usize, usize)> {
     None
 }
 
-/// The transport that serves the job's pairs, as a [`super::team_mpi::TransportKind`]
+/// The transport that serves the job's pairs, as a [`TransportKind`]
 /// (`mpi-rma` when any pair goes through MPI RMA calls, else `mpi-shm`), while a session
 /// runs.
-pub fn kind() -> Option<super::team_mpi::TransportKind> {
+pub fn kind() -> Option<TransportKind> {
     #[cfg(feature = "mpi")]
     return SESSION.with(|s| {
         s.borrow().as_ref().map(|s| {
             let t = &s.team;
             if (0..t.size()).any(|pe| pe != t.rank() && t.route(pe) == "mpi-rma") {
-                super::team_mpi::TransportKind::MpiRma
+                TransportKind::MpiRma
             } else {
-                super::team_mpi::TransportKind::MpiShm
+                TransportKind::MpiShm
             }
         })
     });
@@ -178,7 +178,7 @@ pub fn phase<B: PeBody>(spec: &B) -> Result<(), BenchError> {
 pub fn phase<B: PeBody>(_spec: &B) -> Result<(), BenchError> {
     Err(BenchError::Usage {
         experiment: B::NAME,
-        message: super::team_mpi::NO_MPI.into(),
+        message: NO_MPI.into(),
     })
 }
 

@@ -17,8 +17,9 @@ mod worker;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use super::launcher;
 use super::team_mpi::TransportKind;
-use super::team_run::{self, TeamSpec};
+use super::team_run::TeamSpec;
 use super::team_worker::Outcome;
 
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
@@ -309,8 +310,8 @@ fn one_run(
         transport,
         members: Vec::new(),
     };
-    let outs = team_run::run_team(&team)?;
-    let route = team_run::transport_of(&outs, transport);
+    let outs = launcher::run_team(&team)?;
+    let route = launcher::transport_of(&outs, transport);
     let out = Outcome {
         samples_us: outs[0].samples.clone(),
         verified: outs.iter().all(|o| o.verified),

@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use handoff::team::MAX_PES;
 use serde::{Deserialize, Serialize};
 
+use super::launcher;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, TeamSpec};
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
@@ -336,7 +337,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         let mut verified = true;
         let mut route = transport.name().to_string();
         for _ in 0..cfg.runs {
-            let outs = match team_run::run_team(&team) {
+            let outs = match launcher::run_team(&team) {
                 Ok(o) => o,
                 Err(_) if ctx.cancel.load(Ordering::Relaxed) => break,
                 Err(e) => return Err(e),
@@ -352,7 +353,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     o.failure
                 ));
             }
-            route = team_run::transport_of(&outs, transport);
+            route = launcher::transport_of(&outs, transport);
             per_run.push(outs[0].samples.clone());
         }
         if per_run.is_empty() {
