@@ -1,9 +1,12 @@
-//! The lab's one launcher of worker processes for the team experiments: a team of `p`
-//! processes running `handoff __worker NAME ARGS...`, started through the core's
-//! [`handoff::team::Launch`] (pinned, heap, wait strategy, each PE's stdout captured, killed
-//! at the run's deadline) — or, for an MPI transport, through `mpiexec`
-//! ([`super::team_mpi`]), or, when the command itself runs under `mpirun`, as a phase of the
-//! job's team ([`super::team_session`]) — and the matching worker side ([`worker_main`]).
+//! The lab's launcher of worker processes (`handoff __worker NAME ARGS...`):
+//! - a team of `p` PEs ([`launch`], [`run_team`]) through the core's
+//!   [`handoff::team::Launch`] (pinned, heap, wait strategy, each PE's stdout captured,
+//!   killed at the run's deadline) — or, for an MPI transport, through `mpiexec`
+//!   ([`super::team_mpi`]), or, when the command itself runs under `mpirun`, as a phase of
+//!   the job's team ([`super::team_session`]) — and the PE's side ([`worker_main`]);
+//! - worker processes started one by one with their own arguments ([`Workers`], the
+//!   runtime-queue experiments), each under the probe's [`ChildGuard`], with a start gate
+//!   ([`gate_wait`]) and a deadline.
 //!
 //! # Failure ends a run, never hangs it
 //!
@@ -14,13 +17,16 @@
 //! ([`Launch::timeout`]).
 
 use std::ffi::OsString;
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::time::Duration;
+use std::process::{ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use handoff::sync::Wait;
 use handoff::team::{Launch, Placement, Team, TeamError, Transport};
+use handoff_probe::proc::ChildGuard;
 
+use super::rt_common::failed;
 use super::team_mpi::{self, TransportKind};
 use super::team_run::{finish, parse_output, pe_failed, PeBody, PeOutput, TeamSpec};
 use super::team_session;
@@ -28,7 +34,7 @@ use crate::bench::experiment::BenchError;
 
 /// One team of worker processes on handoff's shared-memory transport.
 #[derive(Debug, Clone)]
-pub struct Workers<'a> {
+pub struct ShmTeam<'a> {
     /// The executable (`handoff`).
     pub exe: &'a Path,
     /// Every argument (`__worker NAME ARGS...`).
@@ -48,7 +54,7 @@ pub struct Workers<'a> {
 /// Starts the team `w`, waits for it (killing it at the deadline) and returns every PE's
 /// whole stdout, by rank. The error says what went wrong in words: the team could not start,
 /// the deadline passed, or which PE failed and how.
-pub fn launch(w: &Workers<'_>) -> Result<Vec<String>, String> {
+pub fn launch(w: &ShmTeam<'_>) -> Result<Vec<String>, String> {
     let mut l = Launch::new(w.pes)
         .program(w.exe)
         .args(w.args.clone())
@@ -94,6 +100,132 @@ pub fn launch(w: &Workers<'_>) -> Result<Vec<String>, String> {
     Ok(texts)
 }
 
+/// Worker processes of one point started one by one (`handoff __worker NAME ARGS...`, each
+/// with its own arguments), each under the probe's [`ChildGuard`] (killed when dropped, and
+/// told our pid so it can die with us), with a start gate and a deadline: a dead or stuck
+/// worker is an error, never a hang.
+#[derive(Debug, Default)]
+pub struct Workers {
+    children: Vec<(ChildGuard, Option<BufReader<ChildStdout>>)>,
+}
+
+impl Workers {
+    /// No workers yet.
+    pub fn new() -> Workers {
+        Workers::default()
+    }
+
+    /// Starts `exe args... experiment worker_args...` with its stdin and stdout piped.
+    pub fn spawn(
+        &mut self,
+        experiment: &'static str,
+        exe: &Path,
+        args: &[OsString],
+        worker_args: &[String],
+    ) -> Result<(), BenchError> {
+        let mut child = ChildGuard::spawn(
+            Command::new(exe)
+                .args(args)
+                .arg(experiment)
+                .args(worker_args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped()),
+        )
+        .map_err(|e| failed(experiment, format!("starting a worker process: {e}")))?;
+        let out = child.child_mut().stdout.take().map(BufReader::new);
+        self.children.push((child, out));
+        Ok(())
+    }
+
+    /// The start gate: waits until every worker has printed `ready` (see [`gate_wait`]), then
+    /// lets them all go at once. A worker that exits first is an error.
+    pub fn gate(&mut self, experiment: &'static str) -> Result<(), BenchError> {
+        for (i, (_, out)) in self.children.iter_mut().enumerate() {
+            let mut line = String::new();
+            let n = out.as_mut().map_or(Ok(0), |o| o.read_line(&mut line));
+            if !matches!(n, Ok(n) if n > 0) || line.trim() != "ready" {
+                return Err(failed(
+                    experiment,
+                    format!("worker {i} ended before it was ready; its error is on stderr above"),
+                ));
+            }
+        }
+        for (i, (child, _)) in self.children.iter_mut().enumerate() {
+            let sent = child
+                .child_mut()
+                .stdin
+                .take()
+                .map(|mut s| s.write_all(b"go\n"));
+            if !matches!(sent, Some(Ok(()))) {
+                return Err(failed(
+                    experiment,
+                    format!("worker {i} is gone before the start"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits for every worker until `deadline` and returns each one's stdout, in start
+    /// order. A worker that fails or is still running at the deadline (it is killed) is an
+    /// error naming it.
+    pub fn finish(
+        mut self,
+        experiment: &'static str,
+        deadline: Instant,
+    ) -> Result<Vec<String>, BenchError> {
+        let mut outs = Vec::new();
+        for (i, (child, out)) in self.children.iter_mut().enumerate() {
+            drop(child.child_mut().stdin.take());
+            let status = loop {
+                match child.try_wait() {
+                    Ok(Some(s)) => break s,
+                    Ok(None) if Instant::now() >= deadline => {
+                        // Killed and reaped when the guard drops.
+                        return Err(failed(
+                            experiment,
+                            format!(
+                                "worker {i} did not finish in time and was killed (a stuck peer?)"
+                            ),
+                        ));
+                    }
+                    Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+                    Err(e) => {
+                        return Err(failed(experiment, format!("waiting for worker {i}: {e}")))
+                    }
+                }
+            };
+            let mut text = String::new();
+            if let Some(out) = out.as_mut() {
+                let _ = out.read_to_string(&mut text);
+            }
+            if !status.success() {
+                return Err(failed(
+                    experiment,
+                    format!("worker {i} failed ({status}); its error is on stderr above"),
+                ));
+            }
+            outs.push(text);
+        }
+        self.children.clear();
+        Ok(outs)
+    }
+}
+
+/// The worker's side of [`Workers::gate`]: says `ready` and waits for the word to go (an
+/// error when the parent is gone).
+pub fn gate_wait(experiment: &'static str) -> Result<(), BenchError> {
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "ready");
+    let _ = stdout.flush();
+    drop(stdout);
+    let mut line = String::new();
+    match std::io::stdin().lock().read_line(&mut line) {
+        Ok(n) if n > 0 => Ok(()),
+        _ => Err(failed(experiment, "the parent went away before the start")),
+    }
+}
+
 /// Starts the team of `spec`, waits for it and returns every PE's output, by rank.
 ///
 /// Errors (all [`BenchError::Failed`]): the team could not start, a PE failed (its rank and
@@ -117,7 +249,7 @@ pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
     let mut args = spec.args.clone();
     args.push(spec.experiment.into());
     args.push(spec.spec.clone().into());
-    let texts = launch(&Workers {
+    let texts = launch(&ShmTeam {
         exe: &spec.exe,
         args,
         pes: spec.pes,
@@ -200,6 +332,38 @@ pub fn transport_of(outs: &[PeOutput], asked: TransportKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sh(script: &str) -> (std::path::PathBuf, Vec<OsString>) {
+        ("/bin/sh".into(), vec!["-c".into(), script.into()])
+    }
+
+    #[test]
+    fn a_worker_that_fails_or_hangs_is_an_error_not_a_hang() {
+        let (exe, args) = sh("echo hello");
+        let mut w = Workers::new();
+        w.spawn("t", &exe, &args, &[]).unwrap();
+        let out = w
+            .finish("t", Instant::now() + Duration::from_secs(30))
+            .unwrap();
+        assert_eq!(out, vec!["hello\n".to_string()]);
+
+        let (exe, args) = sh("exit 3");
+        let mut w = Workers::new();
+        w.spawn("t", &exe, &args, &[]).unwrap();
+        let err = w
+            .finish("t", Instant::now() + Duration::from_secs(30))
+            .unwrap_err();
+        assert!(err.to_string().contains("worker 0 failed"), "{err}");
+
+        // A stuck worker is killed at the deadline.
+        let (exe, args) = sh("sleep 30");
+        let mut w = Workers::new();
+        w.spawn("t", &exe, &args, &[]).unwrap();
+        let err = w
+            .finish("t", Instant::now() + Duration::from_millis(200))
+            .unwrap_err();
+        assert!(err.to_string().contains("did not finish in time"), "{err}");
+    }
 
     /// A team of `sh -c SCRIPT` processes (the experiment name and spec become `$0` and `$1`).
     fn shell_team(script: &str, pes: usize, deadline_ms: u64) -> TeamSpec {

@@ -82,11 +82,6 @@ pub fn mpi_world_rank() -> usize {
         .unwrap_or(0)
 }
 
-/// Whether this process is a rank of an MPI job of more than one rank.
-pub fn under_mpirun() -> bool {
-    mpi_world_size().is_some_and(|n| n > 1)
-}
-
 /// Starts the team of `spec` under mpiexec, waits for it (the deadline kills the job) and
 /// returns every rank's output, by rank.
 pub fn run_mpiexec(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {

@@ -47,7 +47,7 @@ pub fn run(
     let mut all = ctx.args.clone();
     all.push(experiment.into());
     all.extend(args.iter().map(Into::into));
-    let texts = launcher::launch(&launcher::Workers {
+    let texts = launcher::launch(&launcher::ShmTeam {
         exe: &ctx.exe,
         args: all,
         pes: p,

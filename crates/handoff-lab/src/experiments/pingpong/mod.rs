@@ -551,10 +551,8 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     run(&cfg, ctx)
 }
 
-#[path = "pingpong_findings.rs"]
-mod findings_impl;
-use findings_impl::findings;
+mod findings;
+use findings::findings;
 
 #[cfg(test)]
-#[path = "pingpong_tests.rs"]
 mod tests;

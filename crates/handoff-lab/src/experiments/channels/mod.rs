@@ -17,9 +17,8 @@ use handoff::sync::Wait;
 use handoff::sys::deadline::monotonic_ns;
 use handoff::sys::Deadline;
 
-use super::rt_common::{
-    arg, failed, gate_wait, metric, quantile, stopped, usage, Workers, POINT_DEADLINE, SECTION,
-};
+use super::launcher::{gate_wait, Workers};
+use super::rt_common::{arg, failed, metric, quantile, stopped, usage, POINT_DEADLINE, SECTION};
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults};
 
@@ -547,10 +546,8 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     run(&cfg, ctx)
 }
 
-#[path = "channels_findings.rs"]
-mod findings_impl;
-use findings_impl::findings;
+mod findings;
+use findings::findings;
 
 #[cfg(test)]
-#[path = "channels_tests.rs"]
 mod tests;

@@ -548,5 +548,4 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
 }
 
 #[cfg(test)]
-#[path = "alltoall_tests.rs"]
 mod tests;
