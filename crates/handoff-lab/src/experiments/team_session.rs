@@ -23,7 +23,7 @@ use handoff::team::{Team, TeamError, Transport};
 
 use super::team_run::{pe_failed, team_failed, PeBody, PeOutput};
 use super::team_view::PhaseView;
-use crate::bench::experiment::{BenchError, TransportKind, WorkerFn, NO_MPI};
+use crate::bench::experiment::{BenchError, TransportKind, WorkerFn};
 
 /// The bound on the session's own barriers and gathers.
 const SESSION_TIMEOUT: Duration = Duration::from_secs(120);
@@ -89,7 +89,7 @@ pub fn start(experiment: &'static str, workers: Workers) -> Result<(), BenchErro
         let _ = workers;
         Err(BenchError::Usage {
             experiment,
-            message: NO_MPI.into(),
+            message: crate::bench::experiment::NO_MPI.into(),
         })
     }
 }
@@ -178,7 +178,7 @@ pub fn phase<B: PeBody>(spec: &B) -> Result<(), BenchError> {
 pub fn phase<B: PeBody>(_spec: &B) -> Result<(), BenchError> {
     Err(BenchError::Usage {
         experiment: B::NAME,
-        message: NO_MPI.into(),
+        message: crate::bench::experiment::NO_MPI.into(),
     })
 }
 
