@@ -28,7 +28,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::channel::{publish_now, release_now, ConsumerSide, ProducerSide, Side};
+use crate::side::{publish_now, release_now, ConsumerSide, ProducerSide, Side};
 use crate::{lock, UsageError};
 use handoff::channel as ch;
 

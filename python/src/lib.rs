@@ -23,6 +23,7 @@ use pyo3::prelude::*;
 
 mod block;
 mod channel;
+mod side;
 mod sync;
 
 create_exception!(

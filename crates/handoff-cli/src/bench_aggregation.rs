@@ -4,7 +4,7 @@ use clap::Args;
 use handoff_lab::experiments::aggregation::{self, Config};
 
 use crate::cli_bench::BenchOutputArgs;
-use crate::cli_rt::{allowed, parse_sizes, run_and_emit};
+use crate::cli_rt::{allowed, parse_sizes};
 use crate::common::parse_cores;
 use crate::Failure;
 
@@ -48,5 +48,5 @@ pub fn run(a: AggregationArgs) -> Result<u8, Failure> {
     cfg.reps = a.reps.unwrap_or(cfg.reps);
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.validate()?;
-    run_and_emit(&a.out, |ctx| aggregation::run(&cfg, ctx))
+    a.out.run(&allowed()?, |ctx| aggregation::run(&cfg, ctx))
 }

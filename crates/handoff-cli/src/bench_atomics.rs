@@ -1,12 +1,11 @@
 //! `handoff bench atomics`.
 
 use clap::Args;
-use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::atomics::{self, Config, Mode};
 
-use crate::cli_bench::{run_ctx, BenchOutputArgs};
-use crate::common::{allowed_cpus, install_interrupt_handler, parse_cores};
-use crate::{progress, Failure};
+use crate::cli_bench::BenchOutputArgs;
+use crate::common::{allowed_cpus, parse_cores};
+use crate::Failure;
 
 /// Flags of `handoff bench atomics`.
 #[derive(Debug, Args)]
@@ -51,7 +50,7 @@ fn list(text: &str, flag: &str) -> Result<Vec<usize>, Failure> {
 
 /// Runs `handoff bench atomics`.
 pub fn run(a: AtomicsArgs) -> Result<u8, Failure> {
-    let format = a.out.check()?;
+    a.out.check()?;
     let allowed = allowed_cpus()?;
     let cpus = parse_cores(&a.cpus, &allowed, "--cpus")?;
     let mut cfg = Config::for_report(false);
@@ -78,12 +77,5 @@ pub fn run(a: AtomicsArgs) -> Result<u8, Failure> {
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.fault = a.fault;
     cfg.validate()?;
-    install_interrupt_handler();
-    let m = crate::common::Machine::detect()?;
-    let machine = handoff_lab::machine::detect(&m.calibration);
-    let tool = handoff_lab::machine::tool();
-    let mut prog = progress::Stderr::new(a.out.quiet);
-    let mut ctx = run_ctx(false, &machine, &tool, &cpus, &mut prog)?;
-    let res = run_measured(&mut ctx, |ctx| atomics::run(ctx, &cfg))?;
-    a.out.emit(&res, format)
+    a.out.run(&cpus, |ctx| atomics::run(ctx, &cfg))
 }

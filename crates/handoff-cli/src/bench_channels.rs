@@ -4,7 +4,7 @@ use clap::Args;
 use handoff_lab::experiments::channels::{self, Config};
 
 use crate::cli_bench::BenchOutputArgs;
-use crate::cli_rt::{allowed, parse_list, run_and_emit};
+use crate::cli_rt::{allowed, parse_list};
 use crate::common::parse_cores;
 use crate::Failure;
 
@@ -42,5 +42,5 @@ pub fn run(a: ChannelsArgs) -> Result<u8, Failure> {
     cfg.processes = !a.threads_only;
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.validate()?;
-    run_and_emit(&a.out, |ctx| channels::run(&cfg, ctx))
+    a.out.run(&allowed()?, |ctx| channels::run(&cfg, ctx))
 }

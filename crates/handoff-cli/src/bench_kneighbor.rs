@@ -4,7 +4,7 @@ use clap::Args;
 use handoff_lab::experiments::kneighbor::{self, Config, Mode, Placement};
 
 use crate::cli_bench::BenchOutputArgs;
-use crate::cli_rt::{allowed, parse_list, parse_sizes, run_and_emit};
+use crate::cli_rt::{allowed, parse_list, parse_sizes};
 use crate::common::parse_cores;
 use crate::Failure;
 
@@ -84,5 +84,5 @@ pub fn run(a: KneighborArgs) -> Result<u8, Failure> {
     cfg.reps = a.reps.unwrap_or(cfg.reps);
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.validate()?;
-    run_and_emit(&a.out, |ctx| kneighbor::run(&cfg, ctx))
+    a.out.run(&allowed, |ctx| kneighbor::run(&cfg, ctx))
 }

@@ -4,7 +4,7 @@ use clap::Args;
 use handoff_lab::experiments::malloc::{self, Allocator, Config};
 
 use crate::cli_bench::BenchOutputArgs;
-use crate::cli_rt::{allowed, parse_list, run_and_emit};
+use crate::cli_rt::{allowed, parse_list};
 use crate::common::parse_cores;
 use crate::Failure;
 
@@ -70,5 +70,5 @@ pub fn run(a: MallocArgs) -> Result<u8, Failure> {
         )?);
     }
     cfg.validate()?;
-    run_and_emit(&a.out, |ctx| malloc::run(&cfg, ctx))
+    a.out.run(&allowed()?, |ctx| malloc::run(&cfg, ctx))
 }

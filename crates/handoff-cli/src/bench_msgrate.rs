@@ -2,12 +2,11 @@
 //! same flags: sizes, repetitions, runs).
 
 use clap::Args;
-use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::{msgrate, overlap};
 
-use crate::cli_bench::{run_ctx, BenchOutputArgs};
-use crate::common::{allowed_cpus, install_interrupt_handler, parse_cores};
-use crate::{progress, Failure};
+use crate::cli_bench::BenchOutputArgs;
+use crate::common::{allowed_cpus, parse_cores};
+use crate::Failure;
 
 /// Flags of `handoff bench msgrate` / `overlap`.
 #[derive(Debug, Args)]
@@ -40,24 +39,18 @@ fn sizes(text: &str) -> Result<Vec<usize>, Failure> {
 
 /// Runs `handoff bench msgrate` (`overlap == false`) or `handoff bench overlap`.
 pub fn run(a: SizesArgs, is_overlap: bool) -> Result<u8, Failure> {
-    let format = a.out.check()?;
+    a.out.check()?;
     let allowed = allowed_cpus()?;
     let cpus = parse_cores(&a.cpus, &allowed, "--cpus")?;
     let size_list = a.sizes.as_deref().map(sizes).transpose()?;
-    let m = crate::common::Machine::detect()?;
-    let machine = handoff_lab::machine::detect(&m.calibration);
-    let tool = handoff_lab::machine::tool();
-    let mut prog = progress::Stderr::new(a.out.quiet);
-    let res = if is_overlap {
+    if is_overlap {
         let mut cfg = overlap::Config::for_report(false);
         cfg.sizes = size_list.unwrap_or(cfg.sizes);
         cfg.reps = a.reps.unwrap_or(cfg.reps);
         cfg.runs = a.runs.unwrap_or(cfg.runs);
         cfg.fault = a.fault;
         cfg.validate()?;
-        install_interrupt_handler();
-        let mut ctx = run_ctx(false, &machine, &tool, &cpus, &mut prog)?;
-        run_measured(&mut ctx, |ctx| overlap::run(ctx, &cfg))?
+        a.out.run(&cpus, |ctx| overlap::run(ctx, &cfg))
     } else {
         let mut cfg = msgrate::Config::for_report(false);
         cfg.sizes = size_list.unwrap_or(cfg.sizes);
@@ -66,9 +59,6 @@ pub fn run(a: SizesArgs, is_overlap: bool) -> Result<u8, Failure> {
         cfg.runs = a.runs.unwrap_or(cfg.runs);
         cfg.fault = a.fault;
         cfg.validate()?;
-        install_interrupt_handler();
-        let mut ctx = run_ctx(false, &machine, &tool, &cpus, &mut prog)?;
-        run_measured(&mut ctx, |ctx| msgrate::run(ctx, &cfg))?
-    };
-    a.out.emit(&res, format)
+        a.out.run(&cpus, |ctx| msgrate::run(ctx, &cfg))
+    }
 }

@@ -1,13 +1,12 @@
 //! `handoff bench pingpong`.
 
 use clap::Args;
-use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::pingpong::{self, Config, Method};
 use handoff_lab::experiments::team_run;
 
-use crate::cli_bench::{parse_list, run_ctx, BenchOutputArgs};
-use crate::common::{allowed_cpus, install_interrupt_handler, parse_cores};
-use crate::{progress, Failure};
+use crate::cli_bench::{parse_list, BenchOutputArgs, TeamArgs};
+use crate::common::{allowed_cpus, parse_cores};
+use crate::Failure;
 
 /// Flags of `handoff bench pingpong`.
 #[derive(Debug, Args)]
@@ -21,37 +20,29 @@ pub struct PingpongArgs {
     /// Placement classes to run (comma list such as same-core,same-package, or `all`).
     #[arg(long, default_value = "all")]
     placement: String,
-    /// CPUs the pairs are chosen from (a list such as 0-3, or `all`).
-    #[arg(long, default_value = "all")]
-    cpus: String,
     /// Round trips per sample for small messages.
     #[arg(long)]
     round_trips: Option<u64>,
     /// Samples per run.
     #[arg(long)]
     samples: Option<u64>,
-    /// Runs (a fresh team of 2 PEs each).
-    #[arg(long)]
-    runs: Option<u64>,
     /// The PEs' wait: spin, spin-yield, block or adaptive.
     #[arg(long, default_value = "adaptive")]
     wait: String,
-    /// Transports to run side by side: shm (handoff's team), mpi-shm and mpi-rma (the MPI
-    /// transport under mpiexec with a shared window / MPI RMA calls; needs the `mpi` build).
-    #[arg(long, default_value = "shm")]
-    transport: String,
     /// Test only: skip-put@N (PE 0 sends message N without the data) or exit@N (PE 1 dies).
     #[arg(long, hide = true)]
     fault: Option<String>,
+    #[command(flatten)]
+    team: TeamArgs,
     #[command(flatten)]
     out: BenchOutputArgs,
 }
 
 /// Runs `handoff bench pingpong`.
 pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
-    let format = a.out.check()?;
+    a.out.check()?;
     let allowed = allowed_cpus()?;
-    let cpus = parse_cores(&a.cpus, &allowed, "--cpus")?;
+    let cpus = parse_cores(&a.team.cpus, &allowed, "--cpus")?;
     let mut cfg = Config::for_report(false, &cpus);
     cfg.methods = parse_list(
         &a.method,
@@ -77,14 +68,14 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
     }
     cfg.round_trips = a.round_trips.unwrap_or(cfg.round_trips);
     cfg.samples = a.samples.unwrap_or(cfg.samples);
-    cfg.runs = a.runs.unwrap_or(cfg.runs);
+    cfg.runs = a.team.runs.unwrap_or(cfg.runs);
     cfg.warmup = cfg.warmup.min(cfg.round_trips);
     cfg.wait = a.wait.clone();
-    cfg.transports = crate::mpi_bench::transports("pingpong", &a.transport)?;
+    cfg.transports = crate::mpi_bench::transports("pingpong", &a.team.transport)?;
     if crate::mpi_bench::world().is_some() {
         crate::mpi_bench::note_ignored(&[
             ("--placement", a.placement.trim() != "all"),
-            ("--cpus", a.cpus.trim() != "all"),
+            ("--cpus", a.team.cpus.trim() != "all"),
         ]);
         cfg.placements = vec![pingpong::PairPlacement {
             class: pingpong::MPIRUN.into(),
@@ -95,12 +86,5 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
         cfg.fault = Some(team_run::parse_fault("pingpong", &["skip-put", "exit"], f)?);
     }
     cfg.validate()?;
-    install_interrupt_handler();
-    let m = crate::common::Machine::detect()?;
-    let machine = handoff_lab::machine::detect(&m.calibration);
-    let tool = handoff_lab::machine::tool();
-    let mut prog = progress::Stderr::new(a.out.quiet);
-    let mut ctx = run_ctx(false, &machine, &tool, &allowed, &mut prog)?;
-    let res = run_measured(&mut ctx, |ctx| pingpong::run(&cfg, ctx))?;
-    a.out.emit(&res, format)
+    a.out.run(&allowed, |ctx| pingpong::run(&cfg, ctx))
 }

@@ -4,8 +4,8 @@ use clap::Args;
 use handoff_lab::experiments::private_vars::{self, Config, Method};
 
 use crate::cli_bench::BenchOutputArgs;
-use crate::common::{allowed_cpus, install_interrupt_handler, parse_cores, CANCEL};
-use crate::{progress, Failure};
+use crate::common::{allowed_cpus, parse_cores};
+use crate::Failure;
 
 /// Flags of `handoff bench private-vars`.
 #[derive(Debug, Args)]
@@ -34,7 +34,7 @@ pub struct PrivateVarsArgs {
 
 /// Runs `handoff bench private-vars`.
 pub fn run(a: PrivateVarsArgs) -> Result<u8, Failure> {
-    let format = a.out.check()?;
+    a.out.check()?;
     let allowed = allowed_cpus()?;
     let cpus = parse_cores(&a.cpus, &allowed, "--cpus")?;
     let mut cfg = Config::for_report(false, &cpus);
@@ -63,16 +63,7 @@ pub fn run(a: PrivateVarsArgs) -> Result<u8, Failure> {
     cfg.reps = a.reps.unwrap_or(cfg.reps);
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.validate()?;
-    install_interrupt_handler();
-    let m = crate::common::Machine::detect()?;
-    let machine = handoff_lab::machine::detect(&m.calibration);
-    let mut prog = progress::Stderr::new(a.out.quiet);
-    let res = private_vars::run(
-        &cfg,
-        &machine,
-        &handoff_lab::machine::tool(),
-        &CANCEL,
-        &mut prog,
-    )?;
-    a.out.emit(&res, format)
+    a.out.run(&cpus, |ctx| {
+        private_vars::run(&cfg, ctx.machine, ctx.tool, ctx.cancel, ctx.progress)
+    })
 }

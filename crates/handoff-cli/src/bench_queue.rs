@@ -4,7 +4,7 @@ use clap::Args;
 use handoff_lab::experiments::queue::{self, Config, Kind};
 
 use crate::cli_bench::BenchOutputArgs;
-use crate::cli_rt::{allowed, parse_sizes, run_and_emit};
+use crate::cli_rt::{allowed, parse_sizes};
 use crate::common::parse_cores;
 use crate::Failure;
 
@@ -72,5 +72,5 @@ pub fn run(a: QueueArgs) -> Result<u8, Failure> {
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.fault = a.fault;
     cfg.validate()?;
-    run_and_emit(&a.out, |ctx| queue::run(&cfg, ctx))
+    a.out.run(&allowed()?, |ctx| queue::run(&cfg, ctx))
 }

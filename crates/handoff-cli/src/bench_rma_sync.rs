@@ -1,12 +1,11 @@
 //! `handoff bench rma-sync`.
 
 use clap::Args;
-use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::rma_sync::{self, Config, Mode};
 
-use crate::cli_bench::{run_ctx, BenchOutputArgs};
-use crate::common::{allowed_cpus, install_interrupt_handler, parse_cores};
-use crate::{progress, Failure};
+use crate::cli_bench::{BenchOutputArgs, TeamArgs};
+use crate::common::{allowed_cpus, parse_cores};
+use crate::Failure;
 
 /// Flags of `handoff bench rma-sync`.
 #[derive(Debug, Args)]
@@ -24,25 +23,17 @@ pub struct RmaSyncArgs {
     /// Group sizes of pscw-k, at the largest --pes (comma list; default 1 … p − 1).
     #[arg(long)]
     k: Option<String>,
-    /// CPUs the PEs are pinned to, round-robin (a list such as 0-3, or `all`).
-    #[arg(long, default_value = "all")]
-    cpus: String,
     /// Synchronizations per repetition.
     #[arg(long)]
     iters: Option<u64>,
     /// Timed repetitions per run.
     #[arg(long)]
     reps: Option<u64>,
-    /// Runs (a fresh team each).
-    #[arg(long)]
-    runs: Option<u64>,
-    /// Transports to run side by side: shm (handoff's team), mpi-shm and mpi-rma (the MPI
-    /// transport under mpiexec with a shared window / MPI RMA calls; needs the `mpi` build).
-    #[arg(long, default_value = "shm")]
-    transport: String,
     /// Testing: PE 0 puts one wrong value, which verification must catch (exit 3).
     #[arg(long, hide = true)]
     fault: bool,
+    #[command(flatten)]
+    team: TeamArgs,
     #[command(flatten)]
     out: BenchOutputArgs,
 }
@@ -55,9 +46,9 @@ fn list(text: &str, flag: &str) -> Result<Vec<usize>, Failure> {
 
 /// Runs `handoff bench rma-sync`.
 pub fn run(a: RmaSyncArgs) -> Result<u8, Failure> {
-    let format = a.out.check()?;
+    a.out.check()?;
     let allowed = allowed_cpus()?;
-    let cpus = parse_cores(&a.cpus, &allowed, "--cpus")?;
+    let cpus = parse_cores(&a.team.cpus, &allowed, "--cpus")?;
     let mut cfg = Config::for_report(false);
     cfg.modes = a
         .modes
@@ -80,23 +71,16 @@ pub fn run(a: RmaSyncArgs) -> Result<u8, Failure> {
     }
     cfg.iters = a.iters.unwrap_or(cfg.iters);
     cfg.reps = a.reps.unwrap_or(cfg.reps);
-    cfg.runs = a.runs.unwrap_or(cfg.runs);
+    cfg.runs = a.team.runs.unwrap_or(cfg.runs);
     cfg.fault = a.fault;
-    cfg.transports = crate::mpi_bench::transports("rma-sync", &a.transport)?;
+    cfg.transports = crate::mpi_bench::transports("rma-sync", &a.team.transport)?;
     if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
-        crate::mpi_bench::note_ignored(&[("--cpus", a.cpus.trim() != "all")]);
+        crate::mpi_bench::note_ignored(&[("--cpus", a.team.cpus.trim() != "all")]);
         cfg.pes = vec![w];
         if a.k.is_none() {
             cfg.ks = (1..w).collect();
         }
     }
     cfg.validate()?;
-    install_interrupt_handler();
-    let m = crate::common::Machine::detect()?;
-    let machine = handoff_lab::machine::detect(&m.calibration);
-    let tool = handoff_lab::machine::tool();
-    let mut prog = progress::Stderr::new(a.out.quiet);
-    let mut ctx = run_ctx(false, &machine, &tool, &cpus, &mut prog)?;
-    let res = run_measured(&mut ctx, |ctx| rma_sync::run(ctx, &cfg))?;
-    a.out.emit(&res, format)
+    a.out.run(&cpus, |ctx| rma_sync::run(ctx, &cfg))
 }

@@ -1,13 +1,12 @@
 //! `handoff bench stencil`.
 
 use clap::Args;
-use handoff_lab::bench::registry::run_measured;
 use handoff_lab::experiments::stencil::{self, Config, Method};
 use handoff_lab::experiments::team_run;
 
-use crate::cli_bench::{parse_list, run_ctx, BenchOutputArgs};
-use crate::common::{allowed_cpus, install_interrupt_handler, parse_cores};
-use crate::{progress, Failure};
+use crate::cli_bench::{parse_list, BenchOutputArgs, TeamArgs};
+use crate::common::{allowed_cpus, parse_cores};
+use crate::Failure;
 
 /// Flags of `handoff bench stencil`.
 #[derive(Debug, Args)]
@@ -30,26 +29,18 @@ pub struct StencilArgs {
     /// Weak scaling: PEs (default: every CPU).
     #[arg(long)]
     weak_pes: Option<usize>,
-    /// CPUs the PEs are pinned to, PE r on the (r mod n)-th (a list such as 0-3, or `all`).
-    #[arg(long, default_value = "all")]
-    cpus: String,
     /// Iterations per run (the first is a warm-up).
     #[arg(long)]
     iterations: Option<u64>,
-    /// Runs (a fresh team each).
-    #[arg(long)]
-    runs: Option<u64>,
     /// The PEs' wait: spin, spin-yield, block or adaptive.
     #[arg(long, default_value = "adaptive")]
     wait: String,
-    /// Transports to run side by side: shm (handoff's team), mpi-shm and mpi-rma (the MPI
-    /// transport under mpiexec with a shared window / MPI RMA calls; needs the `mpi` build).
-    #[arg(long, default_value = "shm")]
-    transport: String,
     /// Test only: wrong-value@ROW (PE 0 sends that row's boundary off by one once) or
     /// exit@ROW (PE 1 dies there).
     #[arg(long, hide = true)]
     fault: Option<String>,
+    #[command(flatten)]
+    team: TeamArgs,
     #[command(flatten)]
     out: BenchOutputArgs,
 }
@@ -61,9 +52,9 @@ fn parse_grid(text: &str) -> Option<(usize, usize)> {
 
 /// Runs `handoff bench stencil`.
 pub fn run(a: StencilArgs) -> Result<u8, Failure> {
-    let format = a.out.check()?;
+    a.out.check()?;
     let allowed = allowed_cpus()?;
-    let cpus = parse_cores(&a.cpus, &allowed, "--cpus")?;
+    let cpus = parse_cores(&a.team.cpus, &allowed, "--cpus")?;
     let mut cfg = Config::for_report(false, &cpus);
     cfg.methods = parse_list(
         &a.method,
@@ -97,11 +88,11 @@ pub fn run(a: StencilArgs) -> Result<u8, Failure> {
     cfg.weak_n = a.weak_n.unwrap_or(cfg.weak_n);
     cfg.weak_pes = a.weak_pes.unwrap_or(cfg.weak_pes);
     cfg.iterations = a.iterations.unwrap_or(cfg.iterations);
-    cfg.runs = a.runs.unwrap_or(cfg.runs);
+    cfg.runs = a.team.runs.unwrap_or(cfg.runs);
     cfg.wait = a.wait.clone();
-    cfg.transports = crate::mpi_bench::transports("stencil", &a.transport)?;
+    cfg.transports = crate::mpi_bench::transports("stencil", &a.team.transport)?;
     if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
-        crate::mpi_bench::note_ignored(&[("--cpus", a.cpus.trim() != "all")]);
+        crate::mpi_bench::note_ignored(&[("--cpus", a.team.cpus.trim() != "all")]);
         if a.weak_pes.is_some_and(|p| p != w) {
             return Err(Failure::usage(format!(
                 "--weak-pes: under mpirun the job's {w} ranks are the team; drop it"
@@ -118,12 +109,5 @@ pub fn run(a: StencilArgs) -> Result<u8, Failure> {
         )?);
     }
     cfg.validate()?;
-    install_interrupt_handler();
-    let m = crate::common::Machine::detect()?;
-    let machine = handoff_lab::machine::detect(&m.calibration);
-    let tool = handoff_lab::machine::tool();
-    let mut prog = progress::Stderr::new(a.out.quiet);
-    let mut ctx = run_ctx(false, &machine, &tool, &allowed, &mut prog)?;
-    let res = run_measured(&mut ctx, |ctx| stencil::run(&cfg, ctx))?;
-    a.out.emit(&res, format)
+    a.out.run(&allowed, |ctx| stencil::run(&cfg, ctx))
 }

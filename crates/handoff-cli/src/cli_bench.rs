@@ -5,8 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use handoff_lab::bench::registry::{self, BenchError, RunCtx};
+use handoff_lab::bench::registry;
 use handoff_lab::bench::{render, BenchResults, BENCH_SCHEMA};
+use handoff_lab::bench::{BenchError, RunCtx};
 use handoff_lab::output::{self, Format};
 use handoff_lab::progress::Progress;
 
@@ -68,6 +69,43 @@ impl BenchOutputArgs {
             )));
         }
         Ok(0)
+    }
+}
+
+/// The flags every team `bench` command (`pingpong`, `alltoall`, `stencil`, `rma-sync`)
+/// shares.
+#[derive(Debug, Args)]
+pub struct TeamArgs {
+    /// CPUs the PEs run on, PE r on the (r mod n)-th (a list such as 0-3, or `all`).
+    #[arg(long, default_value = "all")]
+    pub cpus: String,
+    /// Runs (a fresh team each).
+    #[arg(long)]
+    pub runs: Option<u64>,
+    /// Transports to run side by side: shm (handoff's team), mpi-shm and mpi-rma (the MPI
+    /// transport under mpiexec with a shared window / MPI RMA calls; needs the `mpi` build).
+    #[arg(long, default_value = "shm")]
+    pub transport: String,
+}
+
+impl BenchOutputArgs {
+    /// Runs `body` with a full (not quick) context on `cpus` and writes its results as asked
+    /// ([`BenchOutputArgs::emit`]); Ctrl-C stops it with the points measured so far.
+    pub fn run(
+        &self,
+        cpus: &[usize],
+        body: impl FnOnce(&mut RunCtx<'_>) -> Result<BenchResults, BenchError>,
+    ) -> Result<u8, Failure> {
+        let format = self.check()?;
+        crate::common::install_interrupt_handler();
+        let m = crate::common::Machine::detect()?;
+        let machine = handoff_lab::machine::detect(&m.calibration);
+        let tool = handoff_lab::machine::tool();
+        let mut prog = crate::progress::Stderr::new(self.quiet);
+        let mut ctx = run_ctx(false, &machine, &tool, cpus, &mut prog)?;
+        // Every bench command's records carry what else the machine did meanwhile.
+        let res = handoff_lab::bench::registry::run_measured(&mut ctx, body)?;
+        self.emit(&res, format)
     }
 }
 

@@ -1,13 +1,8 @@
 //! What the runtime-queue `bench` commands (`malloc`, `kneighbor`, `queue`, `aggregation`,
-//! `channels`) share: list flags and running an experiment with this binary's context.
+//! `channels`) share: list flags and the CPUs.
 
-use handoff_lab::bench::registry::run_measured;
-use handoff_lab::bench::registry::{BenchError, RunCtx};
-use handoff_lab::bench::BenchResults;
-
-use crate::cli_bench::{run_ctx, BenchOutputArgs};
-use crate::common::{allowed_cpus, install_interrupt_handler};
-use crate::{progress, Failure};
+use crate::common::allowed_cpus;
+use crate::Failure;
 
 /// Parses a comma list of `T` (counts, names) with [`crate::cli_bench::parse_list`], saying
 /// what to write instead on error.
@@ -33,21 +28,4 @@ pub fn parse_sizes(text: &str, flag: &str) -> Result<Vec<usize>, Failure> {
 /// The CPUs this process may use.
 pub fn allowed() -> Result<Vec<usize>, Failure> {
     allowed_cpus()
-}
-
-/// Runs `body` with a full (not quick) context and writes its results as `out` asks.
-pub fn run_and_emit(
-    out: &BenchOutputArgs,
-    body: impl FnOnce(&mut RunCtx<'_>) -> Result<BenchResults, BenchError>,
-) -> Result<u8, Failure> {
-    let format = out.check()?;
-    install_interrupt_handler();
-    let allowed = allowed_cpus()?;
-    let m = crate::common::Machine::detect()?;
-    let machine = handoff_lab::machine::detect(&m.calibration);
-    let tool = handoff_lab::machine::tool();
-    let mut prog = progress::Stderr::new(out.quiet);
-    let mut ctx = run_ctx(false, &machine, &tool, &allowed, &mut prog)?;
-    let res = run_measured(&mut ctx, body)?;
-    out.emit(&res, format)
 }

@@ -28,7 +28,7 @@ pub fn run(
     if world().is_none() {
         return f();
     }
-    team_session::start(experiment)?;
+    team_session::start(experiment, handoff_lab::bench::registry::worker)?;
     let r = f();
     let end = team_session::end(experiment);
     let r = r.and_then(|code| end.map(|()| code).map_err(Failure::from));

@@ -7,7 +7,7 @@
 //! An experiment plugs in by
 //! 1. measuring points and building [`BenchRecord`]s with [`BenchRecord::new`] and
 //!    [`MetricRecord::from_runs`] (one `Vec` of samples per run, every run verified);
-//! 2. adding an [`registry::ExperimentInfo`] (figures, findings) to [`registry::EXPERIMENTS`];
+//! 2. adding an [`experiment::ExperimentInfo`] (figures, findings) to [`registry::EXPERIMENTS`];
 //! 3. a `handoff bench NAME` subcommand that writes [`BenchResults`] with
 //!    [`render::render`] (text, JSON or CSV).
 //!
@@ -16,6 +16,7 @@
 
 pub mod busy;
 pub mod compare;
+pub mod experiment;
 pub mod findings;
 pub mod models;
 pub mod registry;
@@ -23,7 +24,7 @@ pub mod render;
 pub mod report;
 pub mod schema;
 
+pub use experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 pub use findings::{Finding, Holds};
 pub use models::{ModelFit, ModelForm};
-pub use registry::{ExperimentInfo, FigureSpec};
 pub use schema::{BenchRecord, BenchResults, Checks, MetricRecord, BENCH_SCHEMA};

@@ -196,14 +196,6 @@ pub fn fmt_size(bytes: u64) -> String {
     }
 }
 
-/// The 95% CI of a summary's mean as `12.1–12.9 µs`, or `-` without one.
-pub fn fmt_ci(s: &Summary) -> String {
-    match (s.ci95_low, s.ci95_high) {
-        (Some(l), Some(h)) => fmt_interval(l, h),
-        _ => "-".to_string(),
-    }
-}
-
 /// The 95% interval of a summary's median as `12.1–12.9 µs`, or `-` without one.
 pub fn fmt_median_ci(s: &Summary) -> String {
     match s.median_ci() {

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::experiments::exchange::ModeInfo;
+use crate::experiments::exchange::mode::ModeInfo;
 use serde::{Deserialize, Serialize};
 
 /// Schema string of an exchange results file (`bench exchange --format json`, `report`).

@@ -540,28 +540,4 @@ macro_rules! to_all {
     };
 }
 
-/// Defines `shmem_TYPE_OP_reduce(team, ...)` (1.5; `SHMEM_TEAM_WORLD` only).
-macro_rules! team_reduce {
-    ($t:ty, $op:expr; $name:ident) => {
-        /// Team reduction (`dest` may equal `source`); returns 0.
-        ///
-        /// # Safety
-        /// `dest` is valid for writes of `nreduce` elements.
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            team: crate::teams::TeamHandle,
-            dest: *mut $t,
-            source: *const $t,
-            nreduce: usize,
-        ) -> c_int {
-            entry(stringify!($name), |s| {
-                let set = crate::teams::members(s, team)?;
-                // SAFETY: the caller's promise.
-                unsafe { reduce(s, &set, dest, source, nreduce, $op) }?;
-                Ok(0)
-            })
-        }
-    };
-}
-
 include!("coll_types.rs");

@@ -73,6 +73,8 @@ pub mod state;
 #[cfg(not(loom))]
 pub mod symdata;
 #[cfg(not(loom))]
+pub mod team_reduce;
+#[cfg(not(loom))]
 pub mod teams;
 #[cfg(not(loom))]
 pub mod wait;

@@ -4,11 +4,10 @@
 //! [`crate::plot::lines`] (a dashed line per series that has a model).
 //!
 //! A results file carries its fits in [`BenchResults::models`](super::BenchResults::models);
-//! an experiment computes them with [`fit_series`] after measuring.
+//! an experiment computes them with [`BenchResults::fit_series`](super::BenchResults::fit_series)
+//! after measuring.
 
 use serde::{Deserialize, Serialize};
-
-use super::schema::BenchResults;
 
 /// The shape of a model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -143,40 +142,6 @@ pub fn least_squares(form: ModelForm, points: &[(f64, f64)]) -> Option<(f64, f64
         .sum();
     let r2 = (ss_tot > 0.0).then(|| 1.0 - ss_res / ss_tot);
     Some((a, b, r2))
-}
-
-/// Fits `metric` of `series` in `res` (each record's mean at its x) to `form`; `None` when
-/// there are too few distinct x.
-pub fn fit_series(
-    res: &BenchResults,
-    series: &str,
-    metric: &str,
-    form: ModelForm,
-    x_name: &str,
-) -> Option<ModelFit> {
-    let recs: Vec<_> = res
-        .series(series)
-        .into_iter()
-        .filter_map(|r| r.metrics.get(metric).map(|m| (r.x, m)))
-        .collect();
-    let unit = recs.first()?.1.unit.clone();
-    let pts: Vec<(f64, f64)> = recs.iter().map(|(x, m)| (*x, m.summary.mean)).collect();
-    let (a, b, r2) = least_squares(form, &pts)?;
-    let residuals = pts
-        .iter()
-        .map(|&(x, y)| [x, y - (a + b * form.f(x))])
-        .collect();
-    Some(ModelFit {
-        series: series.to_string(),
-        metric: metric.to_string(),
-        form,
-        x_name: x_name.to_string(),
-        unit,
-        a,
-        b,
-        r2,
-        residuals,
-    })
 }
 
 #[cfg(test)]

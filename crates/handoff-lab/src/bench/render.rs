@@ -146,7 +146,7 @@ pub fn table(results: &BenchResults) -> String {
         out.push_str(&format!("note: {n}\n"));
     }
     // The seed's claims judged on these records, as the report words them.
-    for f in super::report::findings(results) {
+    for f in super::registry::findings(results) {
         out.push_str(&format!("finding: {}\n", f.sentence));
     }
     if results.partial {

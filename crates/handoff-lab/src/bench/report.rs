@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::registry::{self, ExperimentInfo};
+use super::experiment::{ExperimentInfo, FigureSpec};
+use super::registry;
 use super::render::{fmt_metric, metric_names};
 use super::schema::BenchResults;
 use crate::plot::{lines, PlotError};
@@ -21,7 +22,7 @@ pub struct Written {
 }
 
 /// The figure file stem of `spec` in a report.
-fn figure_id(spec: &registry::FigureSpec) -> String {
+fn figure_id(spec: &FigureSpec) -> String {
     spec.id.to_string()
 }
 
@@ -111,11 +112,6 @@ pub fn blocks(all: &[BenchResults]) -> Vec<Block> {
         out.extend(experiment_blocks(res, None));
     }
     out
-}
-
-/// The findings of `res` judged by its registry entry (none for an unknown experiment).
-pub fn findings(res: &BenchResults) -> Vec<super::Finding> {
-    registry::by_name(&res.experiment).map_or_else(Vec::new, |i| (i.findings)(res))
 }
 
 fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<Block> {
@@ -291,14 +287,14 @@ mod tests {
         let mut r = pv();
         // shared-array: 0.25 ns at 1 thread, 1.0 at 2 (means of 1.00x, 1.01x, 1.02x):
         // a two-point line fits exactly, R² = 1.
-        let fit = crate::bench::models::fit_series(
-            &r,
-            "shared-array",
-            "access_ns",
-            crate::bench::ModelForm::Linear,
-            "t",
-        )
-        .unwrap();
+        let fit = r
+            .fit_series(
+                "shared-array",
+                "access_ns",
+                crate::bench::ModelForm::Linear,
+                "t",
+            )
+            .unwrap();
         assert!((fit.b - 0.7575).abs() < 1e-9, "{}", fit.b);
         r.models.push(fit);
         let b = blocks(&[r.clone()]);

@@ -5,6 +5,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::models::{least_squares, ModelFit, ModelForm};
+
 use crate::schema::{self, C2cPair, LoadError, Machine, Summary, Tool};
 use crate::stats::{self, StatsError};
 
@@ -16,7 +18,7 @@ pub const BENCH_SCHEMA: &str = "handoff.bench/1";
 pub struct BenchResults {
     /// Always [`BENCH_SCHEMA`].
     pub schema: String,
-    /// The experiment's registry name ([`super::registry::ExperimentInfo::name`]).
+    /// The experiment's registry name ([`super::experiment::ExperimentInfo::name`]).
     pub experiment: String,
     /// The machine the results were measured on.
     pub machine: Machine,
@@ -45,7 +47,7 @@ pub struct BenchResults {
     /// Performance models fitted to series of the records ([`super::models`]); drawn over
     /// the points and tabled in the report.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub models: Vec<super::models::ModelFit>,
+    pub models: Vec<ModelFit>,
 }
 
 /// One measured point of an experiment.
@@ -342,6 +344,42 @@ pub fn schema_of(path: &Path) -> Result<String, LoadError> {
         .and_then(|s| s.as_str())
         .unwrap_or("")
         .to_string())
+}
+
+impl BenchResults {
+    /// Fits `metric` of `series` (each record's mean at its x) to `form`; `None` when
+    /// there are too few distinct x.
+    pub fn fit_series(
+        &self,
+        series: &str,
+        metric: &str,
+        form: ModelForm,
+        x_name: &str,
+    ) -> Option<ModelFit> {
+        let recs: Vec<_> = self
+            .series(series)
+            .into_iter()
+            .filter_map(|r| r.metrics.get(metric).map(|m| (r.x, m)))
+            .collect();
+        let unit = recs.first()?.1.unit.clone();
+        let pts: Vec<(f64, f64)> = recs.iter().map(|(x, m)| (*x, m.summary.mean)).collect();
+        let (a, b, r2) = least_squares(form, &pts)?;
+        let residuals = pts
+            .iter()
+            .map(|&(x, y)| [x, y - (a + b * form.f(x))])
+            .collect();
+        Some(ModelFit {
+            series: series.to_string(),
+            metric: metric.to_string(),
+            form,
+            x_name: x_name.to_string(),
+            unit,
+            a,
+            b,
+            r2,
+            residuals,
+        })
+    }
 }
 
 #[cfg(test)]

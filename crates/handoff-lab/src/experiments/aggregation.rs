@@ -17,8 +17,8 @@ use handoff::sys::deadline::monotonic_ns;
 use handoff::sys::Deadline;
 
 use super::rt_common::{failed, metric, pattern, quantile, stopped, usage, SECTION};
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "aggregation";

@@ -21,9 +21,9 @@ use handoff::team::epoch::AccOp;
 use handoff::team::{AtomicOp, Team};
 
 use super::team_worker::{self, Outcome};
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
-use crate::bench::models::{fit_series, ModelForm};
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::models::ModelForm;
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding, MetricRecord};
 
 /// The registry name.
@@ -264,12 +264,12 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
     }
     ctx.progress.end();
     for m in [Mode::AccSum, Mode::AccMin] {
-        if let Some(f) = fit_series(&res, m.name(), METRIC, ModelForm::Linear, "s") {
+        if let Some(f) = res.fit_series(m.name(), METRIC, ModelForm::Linear, "s") {
             res.models.push(f);
         }
     }
     for m in [Mode::FetchAddContended, Mode::CasContended] {
-        if let Some(f) = fit_series(&res, m.name(), METRIC, ModelForm::Linear, "p") {
+        if let Some(f) = res.fit_series(m.name(), METRIC, ModelForm::Linear, "p") {
             res.models.push(f);
         }
     }

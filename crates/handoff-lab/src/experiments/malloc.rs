@@ -16,8 +16,8 @@ use std::time::Instant;
 
 use super::rt_common::{doubling_to, failed, metric, stopped, usage, SECTION};
 use super::team_run::Fault;
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "malloc";

@@ -7,6 +7,7 @@ pub mod c2c;
 pub mod channels;
 pub mod exchange;
 pub mod kneighbor;
+pub mod launcher;
 pub mod malloc;
 pub mod msgrate;
 pub mod overlap;

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use handoff::team::Team;
 
 use super::team_worker::{self, Outcome};
-use crate::bench::models::{fit_series, ModelForm};
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::models::ModelForm;
 use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
 
 /// The registry name.
@@ -35,7 +35,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         "message rate: ns per put vs size",
         METRIC,
     )],
-    findings: crate::bench::registry::no_findings,
+    findings: crate::bench::experiment::no_findings,
     run: Some(run_for_report),
     worker: Some(worker),
     report_time: "under 1 s on 2 CPUs (quick under 1 s)",
@@ -142,7 +142,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
     }
     ctx.progress.end();
     for mode in ["put-nbi", "put"] {
-        if let Some(f) = fit_series(&res, mode, METRIC, ModelForm::Linear, "bytes") {
+        if let Some(f) = res.fit_series(mode, METRIC, ModelForm::Linear, "bytes") {
             res.models.push(f);
         }
     }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use handoff::team::Team;
 
 use super::team_worker::{self, Outcome};
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
 
 /// The registry name.
@@ -43,7 +43,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         floor: false,
         series_prefix: "",
     }],
-    findings: crate::bench::registry::no_findings,
+    findings: crate::bench::experiment::no_findings,
     run: Some(run_for_report),
     worker: Some(worker),
     report_time: "under 1 s on 2 CPUs (quick under 1 s)",

@@ -1,17 +1,11 @@
 //! What the runtime-queue experiments (`malloc`, `kneighbor`, `queue`, `aggregation`,
-//! `channels`) share: their errors, statistics helpers, cancellation bookkeeping and the
-//! worker processes of their cross-process runs (started as `handoff __worker NAME ARGS...`,
-//! watched by a deadline and killed past it, so a dead or stuck worker is an error, never a
-//! hang).
+//! `channels`) share: their errors, statistics helpers and cancellation bookkeeping. Their
+//! cross-process runs start workers through [`super::launcher::Workers`].
 
-use std::ffi::OsString;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::Path;
-use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::bench::registry::BenchError;
+use crate::bench::experiment::BenchError;
 use crate::bench::{BenchResults, MetricRecord};
 
 /// The report section of every runtime-queue experiment.
@@ -97,135 +91,6 @@ pub fn check(buf: &[u8], tag: u64) -> bool {
         .fold(true, |ok, (i, &b)| ok & (b == pattern(tag, i)))
 }
 
-/// Worker processes of one point, killed when dropped.
-#[derive(Debug, Default)]
-pub struct Workers {
-    children: Vec<(Child, Option<BufReader<ChildStdout>>)>,
-}
-
-impl Workers {
-    /// No workers yet.
-    pub fn new() -> Workers {
-        Workers::default()
-    }
-
-    /// Starts `exe args... experiment worker_args...` with its stdout captured.
-    pub fn spawn(
-        &mut self,
-        experiment: &'static str,
-        exe: &Path,
-        args: &[OsString],
-        worker_args: &[String],
-    ) -> Result<(), BenchError> {
-        let child = Command::new(exe)
-            .args(args)
-            .arg(experiment)
-            .args(worker_args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|e| failed(experiment, format!("starting a worker process: {e}")))?;
-        let mut child = child;
-        let out = child.stdout.take().map(BufReader::new);
-        self.children.push((child, out));
-        Ok(())
-    }
-
-    /// The start gate: waits until every worker has printed `ready` (see [`gate_wait`]), then
-    /// lets them all go at once. A worker that exits first is an error.
-    pub fn gate(&mut self, experiment: &'static str) -> Result<(), BenchError> {
-        for (i, (_, out)) in self.children.iter_mut().enumerate() {
-            let mut line = String::new();
-            let n = out.as_mut().map_or(Ok(0), |o| o.read_line(&mut line));
-            if !matches!(n, Ok(n) if n > 0) || line.trim() != "ready" {
-                return Err(failed(
-                    experiment,
-                    format!("worker {i} ended before it was ready; its error is on stderr above"),
-                ));
-            }
-        }
-        for (i, (child, _)) in self.children.iter_mut().enumerate() {
-            let sent = child.stdin.take().map(|mut s| s.write_all(b"go\n"));
-            if !matches!(sent, Some(Ok(()))) {
-                return Err(failed(
-                    experiment,
-                    format!("worker {i} is gone before the start"),
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// Waits for every worker until `deadline` and returns each one's stdout, in start
-    /// order. A worker that fails or is still running at the deadline (it is killed) is an
-    /// error naming it.
-    pub fn finish(
-        mut self,
-        experiment: &'static str,
-        deadline: Instant,
-    ) -> Result<Vec<String>, BenchError> {
-        let mut outs = Vec::new();
-        for (i, (child, out)) in self.children.iter_mut().enumerate() {
-            drop(child.stdin.take());
-            let status = loop {
-                match child.try_wait() {
-                    Ok(Some(s)) => break s,
-                    Ok(None) if Instant::now() >= deadline => {
-                        let _ = child.kill();
-                        let _ = child.wait();
-                        return Err(failed(
-                            experiment,
-                            format!(
-                                "worker {i} did not finish in time and was killed (a stuck peer?)"
-                            ),
-                        ));
-                    }
-                    Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-                    Err(e) => {
-                        return Err(failed(experiment, format!("waiting for worker {i}: {e}")))
-                    }
-                }
-            };
-            let mut text = String::new();
-            if let Some(out) = out.as_mut() {
-                let _ = out.read_to_string(&mut text);
-            }
-            if !status.success() {
-                return Err(failed(
-                    experiment,
-                    format!("worker {i} failed ({status}); its error is on stderr above"),
-                ));
-            }
-            outs.push(text);
-        }
-        self.children.clear();
-        Ok(outs)
-    }
-}
-
-/// The worker's side of [`Workers::gate`]: says `ready` and waits for the word to go (an
-/// error when the parent is gone).
-pub fn gate_wait(experiment: &'static str) -> Result<(), BenchError> {
-    let mut stdout = std::io::stdout().lock();
-    let _ = writeln!(stdout, "ready");
-    let _ = stdout.flush();
-    drop(stdout);
-    let mut line = String::new();
-    match std::io::stdin().lock().read_line(&mut line) {
-        Ok(n) if n > 0 => Ok(()),
-        _ => Err(failed(experiment, "the parent went away before the start")),
-    }
-}
-
-impl Drop for Workers {
-    fn drop(&mut self) {
-        for (c, _) in &mut self.children {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
 /// Parses worker argument `i` as `T`.
 pub fn arg<T: std::str::FromStr>(
     experiment: &'static str,
@@ -260,38 +125,6 @@ mod tests {
         assert_eq!(doubling_to(4), vec![1, 2, 4]);
         assert_eq!(doubling_to(6), vec![1, 2, 4, 6]);
         assert_eq!(doubling_to(1), vec![1]);
-    }
-
-    fn sh(script: &str) -> (std::path::PathBuf, Vec<OsString>) {
-        ("/bin/sh".into(), vec!["-c".into(), script.into()])
-    }
-
-    #[test]
-    fn a_worker_that_fails_or_hangs_is_an_error_not_a_hang() {
-        let (exe, args) = sh("echo hello");
-        let mut w = Workers::new();
-        w.spawn("t", &exe, &args, &[]).unwrap();
-        let out = w
-            .finish("t", Instant::now() + Duration::from_secs(30))
-            .unwrap();
-        assert_eq!(out, vec!["hello\n".to_string()]);
-
-        let (exe, args) = sh("exit 3");
-        let mut w = Workers::new();
-        w.spawn("t", &exe, &args, &[]).unwrap();
-        let err = w
-            .finish("t", Instant::now() + Duration::from_secs(30))
-            .unwrap_err();
-        assert!(err.to_string().contains("worker 0 failed"), "{err}");
-
-        // A stuck worker is killed at the deadline.
-        let (exe, args) = sh("sleep 30");
-        let mut w = Workers::new();
-        w.spawn("t", &exe, &args, &[]).unwrap();
-        let err = w
-            .finish("t", Instant::now() + Duration::from_millis(200))
-            .unwrap_err();
-        assert!(err.to_string().contains("did not finish in time"), "{err}");
     }
 
     #[test]

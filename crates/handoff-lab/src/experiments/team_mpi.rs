@@ -19,82 +19,12 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
-
 use super::team_run::{OutputError, PeOutput, TeamSpec};
-use crate::bench::registry::BenchError;
+use crate::bench::experiment::BenchError;
+pub use crate::bench::experiment::{TransportKind, NO_MPI};
 
 /// The CPUs an MPI worker pins itself to, comma-separated (rank r: `cpus[r % len]`).
 pub const ENV_CPUS: &str = "HANDOFF_MPI_CPUS";
-
-/// What a build without the `mpi` feature says when asked for MPI.
-pub const NO_MPI: &str = "this handoff was built without MPI; rebuild with `cargo build \
-    --release -p handoff-cli --features mpi`";
-
-/// Which transport serves a team run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum TransportKind {
-    /// handoff's shared-memory team (`team::Launch`).
-    #[default]
-    Shm,
-    /// The MPI transport with a shared window (`MPI_Win_allocate_shared`).
-    MpiShm,
-    /// The MPI transport with MPI RMA calls (`MPI_Win_allocate`, the inter-node path).
-    MpiRma,
-}
-
-impl TransportKind {
-    /// Every kind, in report order.
-    pub const ALL: [TransportKind; 3] = [
-        TransportKind::Shm,
-        TransportKind::MpiShm,
-        TransportKind::MpiRma,
-    ];
-
-    /// The name in `--transport` and in the records' `transport` param (the same words as
-    /// [`handoff::team::Team::route`]).
-    pub fn name(self) -> &'static str {
-        match self {
-            TransportKind::Shm => "shm",
-            TransportKind::MpiShm => "mpi-shm",
-            TransportKind::MpiRma => "mpi-rma",
-        }
-    }
-
-    /// `HANDOFF_MPI_WINDOW` for an MPI kind.
-    pub fn window(self) -> Option<&'static str> {
-        match self {
-            TransportKind::Shm => None,
-            TransportKind::MpiShm => Some("shared"),
-            TransportKind::MpiRma => Some("rma"),
-        }
-    }
-
-    /// Parses `--transport shm,mpi-shm,mpi-rma` (no duplicates, at least one).
-    pub fn parse_list(
-        experiment: &'static str,
-        text: &str,
-    ) -> Result<Vec<TransportKind>, BenchError> {
-        let mut out = Vec::new();
-        for word in text.split(',').map(str::trim) {
-            let k = TransportKind::ALL
-                .into_iter()
-                .find(|k| k.name() == word)
-                .ok_or_else(|| BenchError::Usage {
-                    experiment,
-                    message: format!(
-                        "--transport {text}: unknown transport {word:?}; use a comma list of \
-                         shm, mpi-shm, mpi-rma"
-                    ),
-                })?;
-            if !out.contains(&k) {
-                out.push(k);
-            }
-        }
-        Ok(out)
-    }
-}
 
 /// Checks that `kinds` can run here: without the `mpi` feature or without `mpiexec` on
 /// `PATH`, an MPI kind is a usage error that says what to do.
@@ -150,11 +80,6 @@ pub fn mpi_world_rank() -> usize {
         .find_map(|v| std::env::var(v).ok())
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(0)
-}
-
-/// Whether this process is a rank of an MPI job of more than one rank.
-pub fn under_mpirun() -> bool {
-    mpi_world_size().is_some_and(|n| n > 1)
 }
 
 /// Starts the team of `spec` under mpiexec, waits for it (the deadline kills the job) and

@@ -1,10 +1,7 @@
 //! What the counting-puts experiments (`pingpong`, `alltoall`, `stencil`, and `rma-sync`)
-//! share: starting one team of PEs as `handoff __worker NAME SPEC` through
-//! [`handoff::team::Launch`] (or, for an MPI transport, through `mpiexec`:
-//! [`super::team_mpi`]; or, when the command itself runs under `mpirun`, as a phase of the
-//! job's team: [`super::team_session`]), each PE printing one [`PeOutput`] line on its
-//! stdout, with a watchdog; the PE body generic over the transport ([`PeBody`],
-//! [`worker_main`]); and the payload patterns the PEs verify.
+//! share: one team run ([`TeamSpec`]), each PE printing one [`PeOutput`] line on its stdout;
+//! the PE body generic over the transport ([`PeBody`]); and the payload patterns the PEs
+//! verify. [`super::launcher`] starts the teams.
 //!
 //! # Failure ends a run, never hangs it
 //!
@@ -15,16 +12,15 @@
 //! ([`Launch::timeout`]).
 
 use std::ffi::OsString;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use handoff::sync::Wait;
-use handoff::team::{Launch, Placement, Team, TeamError, Transport};
+use handoff::team::{Team, Transport};
 use serde::{Deserialize, Serialize};
 
-use super::team_mpi::TransportKind;
-use crate::bench::registry::BenchError;
+use crate::bench::experiment::{BenchError, TransportKind};
 
 /// The report section of the three experiments.
 pub const SECTION: &str = "Counting puts";
@@ -114,86 +110,6 @@ pub struct TeamSpec {
     pub members: Vec<usize>,
 }
 
-/// Starts the team of `spec`, waits for it and returns every PE's output, by rank.
-///
-/// Errors (all [`BenchError::Failed`]): the team could not start, a PE failed (its rank and
-/// how), the watchdog fired, or a PE printed no valid output line.
-pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
-    if super::team_session::active() {
-        let worker = crate::bench::registry::by_name(spec.experiment)
-            .and_then(|i| i.worker)
-            .ok_or_else(|| BenchError::Failed {
-                experiment: spec.experiment,
-                message: "no worker body to run under mpirun".into(),
-            })?;
-        return super::team_session::run_phase(
-            spec.experiment,
-            worker,
-            &spec.spec,
-            spec.members.clone(),
-        );
-    }
-    if spec.transport != TransportKind::Shm {
-        return super::team_mpi::run_mpiexec(spec);
-    }
-    let fail = |message: String| BenchError::Failed {
-        experiment: spec.experiment,
-        message: format!("{}: {message}", spec.label),
-    };
-    let placement = if spec.cpus.is_empty() {
-        Placement::Unpinned
-    } else {
-        Placement::Cores(spec.cpus.clone())
-    };
-    let mut args = spec.args.clone();
-    args.push(spec.experiment.into());
-    args.push(spec.spec.clone().into());
-    let mut running = Launch::new(spec.pes)
-        .program(&spec.exe)
-        .args(args)
-        .cores(placement)
-        .wait(spec.wait)
-        .heap(spec.heap)
-        .capture_stdout(true)
-        .timeout(spec.deadline)
-        .spawn()
-        .map_err(|e| fail(format!("cannot start {} PEs: {e}", spec.pes)))?;
-    let readers: Vec<_> = (0..spec.pes)
-        .map(|r| {
-            let pipe = running.take_stdout(r);
-            std::thread::spawn(move || {
-                let mut text = String::new();
-                if let Some(mut p) = pipe {
-                    // Up to 64 MiB: far more than any PE prints; the rest is drained unread.
-                    let _ = p.by_ref().take(64 << 20).read_to_string(&mut text);
-                    let _ = std::io::copy(&mut p, &mut std::io::sink());
-                }
-                text
-            })
-        })
-        .collect();
-    let report = running.wait();
-    let texts: Vec<String> = readers
-        .into_iter()
-        .map(|h| h.join().unwrap_or_default())
-        .collect();
-    if let Err(TeamError::Timeout { .. }) = report {
-        return Err(fail(format!(
-            "the team of {} PEs did not finish within {:.0} s and was killed (a lost message \
-             or a stuck PE); rerun with fewer reps or a larger deadline",
-            spec.pes,
-            spec.deadline.as_secs_f64()
-        )));
-    }
-    let report = report.map_err(|e| fail(format!("waiting for the PEs: {e}")))?;
-    report.into_result().map_err(|e| fail(e.to_string()))?;
-    texts
-        .iter()
-        .enumerate()
-        .map(|(rank, t)| parse_output(rank, t).map_err(|e| fail(e.to_string())))
-        .collect()
-}
-
 /// A PE's stdout did not end with its result line (a bug in the worker, or a PE that died
 /// before writing it: its exit status says which).
 #[derive(Debug, thiserror::Error)]
@@ -262,60 +178,6 @@ pub trait PeBody: serde::de::DeserializeOwned {
     fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, Self::Error>;
 }
 
-/// The body of a worker process (`handoff __worker NAME SPEC`): parses the spec, joins the
-/// team this process was started in — handoff's shared-memory team from `team::Launch`, or,
-/// under `mpiexec`, the MPI team of the job ([`super::team_mpi`]) — runs `B`, prints this
-/// PE's output line (with its routes) and ends its part of the team.
-pub fn worker_main<B: PeBody>(args: &[String]) -> Result<(), BenchError> {
-    let spec: B = args
-        .first()
-        .and_then(|a| serde_json::from_str(a).ok())
-        .ok_or_else(|| BenchError::Usage {
-            experiment: B::NAME,
-            message: format!("the {} worker takes one JSON spec", B::NAME),
-        })?;
-    if super::team_session::active() {
-        return super::team_session::phase(&spec);
-    }
-    if std::env::var_os(handoff::team::ENV_RANK).is_none()
-        && super::team_mpi::mpi_world_size().is_some()
-    {
-        return mpi_worker(&spec);
-    }
-    let team = Team::from_env().map_err(|e| BenchError::Failed {
-        experiment: B::NAME,
-        message: format!("joining the team: {e}"),
-    })?;
-    run_and_finish(team, &spec)
-}
-
-#[cfg(feature = "mpi")]
-fn mpi_worker<B: PeBody>(spec: &B) -> Result<(), BenchError> {
-    let team = handoff_mpi::join().map_err(|e| BenchError::Failed {
-        experiment: B::NAME,
-        message: format!("joining the MPI team: {e}"),
-    })?;
-    super::team_mpi::pin_from_env(team.rank());
-    run_and_finish(team, spec)
-}
-
-#[cfg(not(feature = "mpi"))]
-fn mpi_worker<B: PeBody>(_: &B) -> Result<(), BenchError> {
-    Err(BenchError::Usage {
-        experiment: B::NAME,
-        message: super::team_mpi::NO_MPI.into(),
-    })
-}
-
-fn run_and_finish<B: PeBody, X: Transport>(team: Team<X>, spec: &B) -> Result<(), BenchError> {
-    team.set_timeout(Some(spec.wait_timeout()));
-    let mut out = spec.run(&team).map_err(|e| pe_failed(B::NAME, e))?;
-    out.routes = (0..team.size())
-        .map(|pe| team.route(pe).to_string())
-        .collect();
-    finish(B::NAME, team, &out)
-}
-
 /// Inside a worker: prints this PE's output line and ends its part of the team.
 pub fn finish<X: Transport>(
     experiment: &'static str,
@@ -331,17 +193,6 @@ pub fn finish<X: Transport>(
             message: format!("writing the result line: {e}"),
         })?;
     team.finalize().map_err(|e| team_failed(experiment, e))
-}
-
-/// The `transport` param of a record from its runs' outputs: the routes the PEs reported,
-/// summarized ([`super::team_mpi::summarize`]), or the kind that was asked for when no PE
-/// reported routes.
-pub fn transport_of(outs: &[PeOutput], asked: TransportKind) -> String {
-    if outs.iter().any(|o| o.routes.is_empty()) {
-        return asked.name().to_string();
-    }
-    let routes: Vec<Vec<String>> = outs.iter().map(|o| o.routes.clone()).collect();
-    super::team_mpi::summarize(&routes)
 }
 
 /// A team call failed inside a worker.
@@ -517,55 +368,6 @@ mod tests {
         // One word: only the stamp.
         assert_eq!(check(&[7], 0, 7), None);
         assert!(check(&[6], 0, 7).is_some());
-    }
-
-    /// A team of `sh -c SCRIPT` processes (the experiment name and spec become `$0` and `$1`).
-    fn shell_team(script: &str, pes: usize, deadline_ms: u64) -> TeamSpec {
-        TeamSpec {
-            exe: "/bin/sh".into(),
-            args: vec!["-c".into(), script.into()],
-            experiment: "pingpong",
-            spec: "{}".into(),
-            pes,
-            cpus: Vec::new(),
-            wait: Wait::ADAPTIVE,
-            heap: 1 << 16,
-            deadline: Duration::from_millis(deadline_ms),
-            label: "test point".into(),
-            transport: TransportKind::Shm,
-            members: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn run_team_collects_each_pes_line_and_names_what_went_wrong() {
-        let line = r#"echo "{\"rank\":$HANDOFF_RANK,\"samples\":[$HANDOFF_RANK.5],\"verified\":true,\"failure\":\"\"}""#;
-        let outs = run_team(&shell_team(line, 3, 20_000)).unwrap();
-        assert_eq!(outs.len(), 3);
-        for (r, o) in outs.iter().enumerate() {
-            assert_eq!((o.rank, o.samples.clone()), (r, vec![r as f64 + 0.5]));
-        }
-        // No line: named. A PE that exits non-zero: its rank and code.
-        let e = run_team(&shell_team("true", 2, 20_000))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("test point") && e.contains("no result line"),
-            "{e}"
-        );
-        let e = run_team(&shell_team(
-            r#"[ "$HANDOFF_RANK" = 1 ] && exit 7; true"#,
-            2,
-            20_000,
-        ))
-        .unwrap_err()
-        .to_string();
-        assert!(e.contains("PE 1") && e.contains("code 7"), "{e}");
-        // A PE that never ends: killed at the deadline, not waited for.
-        let e = run_team(&shell_team("exec sleep 30", 2, 300))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("did not finish within"), "{e}");
     }
 
     #[test]

@@ -23,7 +23,7 @@ use handoff::team::{Team, TeamError, Transport};
 
 use super::team_run::{pe_failed, team_failed, PeBody, PeOutput};
 use super::team_view::PhaseView;
-use crate::bench::registry::BenchError;
+use crate::bench::experiment::{BenchError, TransportKind, WorkerFn};
 
 /// The bound on the session's own barriers and gathers.
 const SESSION_TIMEOUT: Duration = Duration::from_secs(120);
@@ -38,7 +38,12 @@ struct Session {
     members: Vec<usize>,
     /// The current phase's outputs, left by the worker body for [`run_phase`].
     outputs: Option<Vec<PeOutput>>,
+    /// The worker body of an experiment, by name (the registry's, given to [`start`]).
+    workers: Workers,
 }
+
+/// Looks up an experiment's worker body by name (the CLI passes the registry's).
+pub type Workers = fn(&str) -> Option<WorkerFn>;
 
 thread_local! {
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
@@ -56,9 +61,10 @@ pub fn active() -> bool {
     SESSION.with(|s| s.borrow().is_some())
 }
 
-/// Joins the job's team (once; later calls do nothing). Without the `mpi` feature: the
-/// usage error that says how to rebuild.
-pub fn start(experiment: &'static str) -> Result<(), BenchError> {
+/// Joins the job's team (once; later calls do nothing); each phase runs the worker body
+/// `workers` gives for its experiment. Without the `mpi` feature: the usage error that says
+/// how to rebuild.
+pub fn start(experiment: &'static str, workers: Workers) -> Result<(), BenchError> {
     if active() {
         return Ok(());
     }
@@ -73,15 +79,19 @@ pub fn start(experiment: &'static str) -> Result<(), BenchError> {
                 dirty: 0,
                 members: Vec::new(),
                 outputs: None,
+                workers,
             })
         });
         Ok(())
     }
     #[cfg(not(feature = "mpi"))]
-    Err(BenchError::Usage {
-        experiment,
-        message: super::team_mpi::NO_MPI.into(),
-    })
+    {
+        let _ = workers;
+        Err(BenchError::Usage {
+            experiment,
+            message: crate::bench::experiment::NO_MPI.into(),
+        })
+    }
 }
 
 /// This rank and the job's size, while a session runs.
@@ -92,18 +102,18 @@ pub fn world() -> Option<(usize, usize)> {
     None
 }
 
-/// The transport that serves the job's pairs, as a [`super::team_mpi::TransportKind`]
+/// The transport that serves the job's pairs, as a [`TransportKind`]
 /// (`mpi-rma` when any pair goes through MPI RMA calls, else `mpi-shm`), while a session
 /// runs.
-pub fn kind() -> Option<super::team_mpi::TransportKind> {
+pub fn kind() -> Option<TransportKind> {
     #[cfg(feature = "mpi")]
     return SESSION.with(|s| {
         s.borrow().as_ref().map(|s| {
             let t = &s.team;
             if (0..t.size()).any(|pe| pe != t.rank() && t.route(pe) == "mpi-rma") {
-                super::team_mpi::TransportKind::MpiRma
+                TransportKind::MpiRma
             } else {
-                super::team_mpi::TransportKind::MpiShm
+                TransportKind::MpiShm
             }
         })
     });
@@ -125,20 +135,23 @@ pub fn end(experiment: &'static str) -> Result<(), BenchError> {
 }
 
 /// Runs one team run as a phase: sets the members (`members` job ranks; empty: every
-/// rank), calls the experiment's worker body with `spec` (which lands in [`phase`]), and
+/// rank), calls `experiment`'s worker body with `spec` (which lands in [`phase`]), and
 /// returns the members' outputs, by member rank — the same on every rank.
 pub fn run_phase(
     experiment: &'static str,
-    worker: crate::bench::registry::WorkerFn,
     spec: &str,
     members: Vec<usize>,
 ) -> Result<Vec<PeOutput>, BenchError> {
-    SESSION.with(|s| {
-        if let Some(s) = s.borrow_mut().as_mut() {
-            s.members = members;
-            s.outputs = None;
-        }
+    let workers = SESSION.with(|s| {
+        let mut s = s.borrow_mut();
+        let s = s.as_mut()?;
+        s.members = members;
+        s.outputs = None;
+        Some(s.workers)
     });
+    let worker = workers
+        .and_then(|w| w(experiment))
+        .ok_or_else(|| failed(experiment, "no worker body to run under mpirun".into()))?;
     worker(&[spec.to_string()])?;
     SESSION
         .with(|s| s.borrow_mut().as_mut().and_then(|s| s.outputs.take()))
@@ -165,7 +178,7 @@ pub fn phase<B: PeBody>(spec: &B) -> Result<(), BenchError> {
 pub fn phase<B: PeBody>(_spec: &B) -> Result<(), BenchError> {
     Err(BenchError::Usage {
         experiment: B::NAME,
-        message: super::team_mpi::NO_MPI.into(),
+        message: crate::bench::experiment::NO_MPI.into(),
     })
 }
 

@@ -1,14 +1,15 @@
-//! What the team experiment `atomics` shares (`rma-sync` moved to `team_run`): starting a fresh team of p
-//! worker processes (`handoff __worker NAME ARGS...` through `team::Launch`, pinned
-//! round-robin over the allowed CPUs, a timeout so a hung team ends), and rank 0's one
+//! What the team experiments `atomics`, `msgrate` and `overlap` share: a fresh team of p
+//! worker processes (`handoff __worker NAME ARGS...` through [`super::launcher`], pinned
+//! round-robin over the allowed CPUs, a deadline so a hung team ends), and rank 0's one
 //! result line on stdout.
 
-use std::io::{BufRead, BufReader};
 use std::time::Duration;
 
-use handoff::team::{Launch, Placement};
+use handoff::team::Placement;
 
-use crate::bench::registry::{BenchError, RunCtx};
+use super::launcher;
+
+use crate::bench::experiment::{BenchError, RunCtx};
 
 /// Prefix of rank 0's result line.
 pub const LINE: &str = "TEAM-RESULT ";
@@ -52,25 +53,19 @@ pub fn run(
     let mut all = ctx.args.clone();
     all.push(experiment.into());
     all.extend(args.iter().map(Into::into));
-    let mut running = Launch::new(p)
-        .program(&ctx.exe)
-        .args(all)
-        .cores(Placement::Cores(ctx.allowed_cpus.to_vec()))
-        .heap(4 << 20)
-        .capture_stdout(true)
-        .timeout(timeout)
-        .spawn()
-        .map_err(|e| failed(format!("cannot start the team: {e}")))?;
-    let mut line = None;
-    if let Some(out) = running.take_stdout(0) {
-        for l in BufReader::new(out).lines().map_while(Result::ok) {
-            if let Some(rest) = l.strip_prefix(LINE) {
-                line = Some(rest.to_string());
-            }
-        }
-    }
-    let report = running.wait().map_err(|e| failed(e.to_string()))?;
-    report.into_result().map_err(|e| failed(e.to_string()))?;
-    let line = line.ok_or_else(|| failed("rank 0 printed no result".into()))?;
-    serde_json::from_str(&line).map_err(|e| failed(format!("rank 0's result {line:?}: {e}")))
+    let texts = launcher::launch(&launcher::ShmTeam {
+        exe: &ctx.exe,
+        args: all,
+        pes: p,
+        cores: Placement::Cores(ctx.allowed_cpus.to_vec()),
+        wait: None,
+        heap: 4 << 20,
+        deadline: timeout,
+    })
+    .map_err(failed)?;
+    let line = texts
+        .first()
+        .and_then(|t| t.lines().rev().find_map(|l| l.strip_prefix(LINE)))
+        .ok_or_else(|| failed("rank 0 printed no result".into()))?;
+    serde_json::from_str(line).map_err(|e| failed(format!("rank 0's result {line:?}: {e}")))
 }

@@ -463,7 +463,8 @@ impl ShmTransport {
                 let _ = id.kill(crate::sys::proc::Signal::KILL);
             }
         }
-        self.finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.finished
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The segment's name (for the launcher's and tests' messages).

@@ -12,8 +12,9 @@ use handoff::sys::Deadline;
 
 use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, TransferError, Tx};
 use super::{Config, Kind, NAME};
-use crate::bench::registry::{BenchError, RunCtx};
-use crate::experiments::rt_common::{arg, failed, gate_wait, Workers, POINT_DEADLINE};
+use crate::bench::experiment::{BenchError, RunCtx};
+use crate::experiments::launcher::{gate_wait, Workers};
+use crate::experiments::rt_common::{arg, failed, POINT_DEADLINE};
 
 /// Slots of every queue.
 pub const CAPACITY: usize = 1024;

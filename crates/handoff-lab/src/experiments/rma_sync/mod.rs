@@ -17,13 +17,14 @@ mod worker;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use super::launcher;
 use super::team_mpi::TransportKind;
-use super::team_run::{self, TeamSpec};
+use super::team_run::TeamSpec;
 use super::team_worker::Outcome;
 
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
-use crate::bench::models::{fit_series, ModelForm};
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::models::ModelForm;
 use crate::bench::{BenchRecord, BenchResults, Finding, MetricRecord};
 
 /// The registry name.
@@ -309,8 +310,8 @@ fn one_run(
         transport,
         members: Vec::new(),
     };
-    let outs = team_run::run_team(&team)?;
-    let route = team_run::transport_of(&outs, transport);
+    let outs = launcher::run_team(&team)?;
+    let route = launcher::transport_of(&outs, transport);
     let out = Outcome {
         samples_us: outs[0].samples.clone(),
         verified: outs.iter().all(|o| o.verified),
@@ -379,7 +380,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
     ctx.progress.end();
     for &mode in &cfg.modes {
         let (form, x) = mode.model();
-        if let Some(f) = fit_series(&res, mode.name(), METRIC, form, x) {
+        if let Some(f) = res.fit_series(mode.name(), METRIC, form, x) {
             res.models.push(f);
         }
     }

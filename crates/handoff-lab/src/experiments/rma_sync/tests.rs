@@ -75,7 +75,7 @@ fn advice_uses_the_models_crossover() {
     r.records.push(rec("flush", 2.0, &[0.0119, 0.012, 0.0121]));
     for m in [Mode::Fence, Mode::PscwK, Mode::LockExclusive] {
         let (form, x) = m.model();
-        let fit: ModelFit = fit_series(&r, m.name(), METRIC, form, x).unwrap();
+        let fit: ModelFit = r.fit_series(m.name(), METRIC, form, x).unwrap();
         r.models.push(fit);
     }
     // fence at p = 4 (pscw-k's pes param): 2 + 1·2 = 4; PSCW 0.5 + 0.5·k = 4 at k = 7.

@@ -1,5 +1,5 @@
 //! One PE of an `rma-sync` run (`handoff __worker rma-sync SPEC`, started by
-//! `team::Launch` or mpiexec, or a phase under mpirun — `team_run::worker_main`): joins
+//! `team::Launch` or mpiexec, or a phase under mpirun — `launcher::worker_main`): joins
 //! the team, times `reps` + 1 repetitions of `iters` synchronizations of `mode` (the first
 //! is warm-up), verifies every value it moved, and prints its output line; rank 0's samples
 //! and verdict are the run's.
@@ -14,10 +14,11 @@ use std::time::{Duration, Instant};
 use handoff::team::epoch::{EpochError, Epochs, LockKind};
 use handoff::team::{Sym, Team, TeamError, Transport};
 
-use super::super::team_run::{self, PeBody, PeOutput};
+use super::super::launcher;
+use super::super::team_run::{PeBody, PeOutput};
 use super::super::team_worker::Outcome;
 use super::{Mode, NAME};
-use crate::bench::registry::BenchError;
+use crate::bench::experiment::BenchError;
 
 /// The value PE `from` moves in iteration `r` (an independent oracle both sides compute).
 fn value(r: u64, from: usize) -> u64 {
@@ -69,10 +70,10 @@ impl PeBody for WorkerSpec {
     }
 }
 
-/// The worker's body, given its JSON spec (`team_run::worker_main`: under `team::Launch`
+/// The worker's body, given its JSON spec (`launcher::worker_main`: under `team::Launch`
 /// or mpiexec).
 pub(super) fn main(args: &[String]) -> Result<(), BenchError> {
-    team_run::worker_main::<WorkerSpec>(args)
+    launcher::worker_main::<WorkerSpec>(args)
 }
 
 struct Pe<'t, X: Transport> {

@@ -28,10 +28,11 @@ use std::time::{Duration, Instant};
 use handoff::team::MAX_PES;
 use serde::{Deserialize, Serialize};
 
+use super::launcher;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, TeamSpec};
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::{at_least, judge};
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding, MetricRecord};
 
 const NAME: &str = "stencil";
@@ -336,7 +337,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         let mut checks = Checks::of("values");
         let mut route = transport.name().to_string();
         for _ in 0..cfg.runs {
-            let outs = match team_run::run_team(&team) {
+            let outs = match launcher::run_team(&team) {
                 Ok(o) => o,
                 Err(_) if ctx.cancel.load(Ordering::Relaxed) => break,
                 Err(e) => return Err(e),
@@ -352,7 +353,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 ));
             }
             team_run::add_checks(&mut checks, &outs);
-            route = team_run::transport_of(&outs, transport);
+            route = launcher::transport_of(&outs, transport);
             per_run.push(outs[0].samples.clone());
         }
         if per_run.is_empty() {

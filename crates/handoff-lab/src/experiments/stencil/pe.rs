@@ -7,7 +7,8 @@ use handoff::team::{Cmp, Counter, SignalOp, Sym, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::{cell, columns, corner, Grid, Method, NAME};
-use crate::bench::registry::BenchError;
+use crate::bench::experiment::BenchError;
+use crate::experiments::launcher;
 use crate::experiments::team_run::{self, PeOutput};
 
 /// What one worker PE runs.
@@ -27,7 +28,7 @@ pub struct WorkerSpec {
 
 /// The body of a PE: `handoff __worker stencil SPEC` (under `team::Launch` or mpiexec).
 pub(super) fn worker(args: &[String]) -> Result<(), BenchError> {
-    team_run::worker_main::<WorkerSpec>(args)
+    launcher::worker_main::<WorkerSpec>(args)
 }
 
 impl team_run::PeBody for WorkerSpec {

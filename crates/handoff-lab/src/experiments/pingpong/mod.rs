@@ -22,9 +22,10 @@ use std::time::{Duration, Instant};
 use handoff::team::{Cmp, SignalOp, Team, TeamError, Transport, LINE_PAYLOAD};
 use serde::{Deserialize, Serialize};
 
+use super::launcher;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
 use crate::schema::C2cPair;
 
@@ -285,7 +286,7 @@ pub struct WorkerSpec {
 
 /// The body of a PE: `handoff __worker pingpong SPEC` (under `team::Launch` or mpiexec).
 fn worker(args: &[String]) -> Result<(), BenchError> {
-    team_run::worker_main::<WorkerSpec>(args)
+    launcher::worker_main::<WorkerSpec>(args)
 }
 
 impl team_run::PeBody for WorkerSpec {
@@ -461,7 +462,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         let mut checks = Checks::of("messages");
         let mut route = transport.name().to_string();
         for _ in 0..cfg.runs {
-            let outs = match team_run::run_team(&team) {
+            let outs = match launcher::run_team(&team) {
                 Ok(o) => o,
                 Err(_) if ctx.cancel.load(Ordering::Relaxed) => break,
                 Err(e) => return Err(e),
@@ -477,7 +478,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 }
             }
             team_run::add_checks(&mut checks, &outs);
-            route = team_run::transport_of(&outs, transport);
+            route = launcher::transport_of(&outs, transport);
             per_run.push(outs[0].samples.clone());
         }
         if per_run.is_empty() {
@@ -556,10 +557,8 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     run(&cfg, ctx)
 }
 
-#[path = "pingpong_findings.rs"]
-mod findings_impl;
-use findings_impl::findings;
+mod findings;
+use findings::findings;
 
 #[cfg(test)]
-#[path = "pingpong_tests.rs"]
 mod tests;

@@ -22,10 +22,11 @@ use std::time::{Duration, Instant};
 use handoff::team::{Cmp, Team, TeamError, Transport, MAX_PES};
 use serde::{Deserialize, Serialize};
 
+use super::launcher;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::{at_least, judge};
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding, MetricRecord};
 
 const NAME: &str = "alltoall";
@@ -234,7 +235,7 @@ pub struct WorkerSpec {
 
 /// The body of a PE: `handoff __worker alltoall SPEC` (under `team::Launch` or mpiexec).
 fn worker(args: &[String]) -> Result<(), BenchError> {
-    team_run::worker_main::<WorkerSpec>(args)
+    launcher::worker_main::<WorkerSpec>(args)
 }
 
 impl team_run::PeBody for WorkerSpec {
@@ -392,7 +393,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         let mut checks = Checks::of("slots");
         let mut route = transport.name().to_string();
         for _ in 0..cfg.runs {
-            let outs = match team_run::run_team(&team) {
+            let outs = match launcher::run_team(&team) {
                 Ok(o) => o,
                 Err(_) if ctx.cancel.load(Ordering::Relaxed) => break,
                 Err(e) => return Err(e),
@@ -405,7 +406,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 ));
             }
             team_run::add_checks(&mut checks, &outs);
-            route = team_run::transport_of(&outs, transport);
+            route = launcher::transport_of(&outs, transport);
             per_run.push(outs[0].samples.clone());
         }
         if per_run.is_empty() {
@@ -550,5 +551,4 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
 }
 
 #[cfg(test)]
-#[path = "alltoall_tests.rs"]
 mod tests;

@@ -17,10 +17,9 @@ use handoff::sync::Wait;
 use handoff::sys::deadline::monotonic_ns;
 use handoff::sys::Deadline;
 
-use super::rt_common::{
-    arg, failed, gate_wait, metric, quantile, stopped, usage, Workers, POINT_DEADLINE, SECTION,
-};
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use super::launcher::{gate_wait, Workers};
+use super::rt_common::{arg, failed, metric, quantile, stopped, usage, POINT_DEADLINE, SECTION};
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Checks};
 
 const NAME: &str = "channels";
@@ -557,10 +556,8 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     run(&cfg, ctx)
 }
 
-#[path = "channels_findings.rs"]
-mod findings_impl;
-use findings_impl::findings;
+mod findings;
+use findings::findings;
 
 #[cfg(test)]
-#[path = "channels_tests.rs"]
 mod tests;

@@ -17,11 +17,10 @@ use handoff::queue::{FrameConsumer, FrameProducer, FrameQueue, QueueError};
 use handoff::sync::Wait;
 use handoff::sys::Deadline;
 
-use super::rt_common::{
-    arg, check, failed, fill, metric, stopped, usage, Workers, POINT_DEADLINE, SECTION,
-};
+use super::launcher::Workers;
+use super::rt_common::{arg, check, failed, fill, metric, stopped, usage, POINT_DEADLINE, SECTION};
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
-use crate::bench::registry::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "kneighbor";
@@ -559,5 +558,4 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
 }
 
 #[cfg(test)]
-#[path = "kneighbor_tests.rs"]
 mod tests;

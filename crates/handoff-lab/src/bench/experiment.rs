@@ -1,0 +1,208 @@
+//! What an experiment plugs into the lab with: its [`ExperimentInfo`] (figures, findings, the
+//! report plan's [`RunFn`], the worker body), what a run is given ([`RunCtx`]) and how it
+//! fails ([`BenchError`]). The experiments build on this file; the registry
+//! ([`super::registry`]), which lists them, sits above them, so nothing imports in a circle.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+use serde::{Deserialize, Serialize};
+
+use super::findings::Finding;
+use super::schema::BenchResults;
+use crate::progress::Progress;
+use crate::schema::{Machine, Tool};
+
+/// What an experiment needs from `handoff report` (or its own `bench` command) to run.
+pub struct RunCtx<'a> {
+    /// `--quick`: the report must stay under a minute in all, so take a few seconds at most.
+    pub quick: bool,
+    /// The machine description for the results file.
+    pub machine: &'a Machine,
+    /// The tool description for the results file.
+    pub tool: &'a Tool,
+    /// How to start a worker process: run `exe` with `args` (e.g. `["__worker"]`) followed by
+    /// the experiment's name and its own arguments; the CLI dispatches to
+    /// [`ExperimentInfo::worker`].
+    pub exe: PathBuf,
+    /// Arguments before the experiment's name.
+    pub args: Vec<OsString>,
+    /// CPUs this process may run on.
+    pub allowed_cpus: &'a [usize],
+    /// Set by Ctrl-C: stop as soon as possible and return partial results.
+    pub cancel: &'a AtomicBool,
+    /// Progress (one phase per experiment is plenty).
+    pub progress: &'a mut dyn Progress,
+    /// The transports the team experiments (`pingpong`, `alltoall`, `stencil`, `rma-sync`)
+    /// run side by side in their report plans (`handoff report --transport`; `[shm]`
+    /// unless asked).
+    pub transports: Vec<TransportKind>,
+}
+
+/// Runs an experiment's report plan.
+pub type RunFn = fn(&mut RunCtx<'_>) -> Result<BenchResults, BenchError>;
+/// The body of a worker process, given its arguments.
+pub type WorkerFn = fn(&[String]) -> Result<(), BenchError>;
+
+/// An experiment failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// Bad input the user can fix (exit code 2).
+    #[error("{experiment}: {message}")]
+    Usage {
+        /// The experiment.
+        experiment: &'static str,
+        /// What is wrong and what to do.
+        message: String,
+    },
+    /// A failure while measuring (exit code 3), e.g. a worker died or data failed to verify.
+    #[error("{experiment}: {message}")]
+    Failed {
+        /// The experiment.
+        experiment: &'static str,
+        /// What happened.
+        message: String,
+    },
+}
+
+/// One figure of an experiment: a metric against the records' x, one line per series.
+#[derive(Debug, Clone, Copy)]
+pub struct FigureSpec {
+    /// File stem, unique in a report (e.g. "pingpong-latency").
+    pub id: &'static str,
+    /// Title drawn on the figure.
+    pub title: &'static str,
+    /// Metric name in [`super::schema::BenchRecord::metrics`].
+    pub metric: &'static str,
+    /// What x is, e.g. "message size" or "PEs".
+    pub x_label: &'static str,
+    /// x is a size in bytes (ticks as "4 KiB").
+    pub x_is_size: bool,
+    /// Log scale on x.
+    pub log_x: bool,
+    /// Log scale on y.
+    pub log_y: bool,
+    /// Draw the c2c floor (the smallest `c2c_one_way_ns` of the records, in the metric's
+    /// unit: the metric must be in µs).
+    pub floor: bool,
+    /// Only records whose series starts with this prefix ("" = all).
+    pub series_prefix: &'static str,
+}
+
+impl FigureSpec {
+    /// A figure of `metric` against message size (log-log), every series.
+    pub const fn vs_size(id: &'static str, title: &'static str, metric: &'static str) -> Self {
+        FigureSpec {
+            id,
+            title,
+            metric,
+            x_label: "message size",
+            x_is_size: true,
+            log_x: true,
+            log_y: true,
+            floor: false,
+            series_prefix: "",
+        }
+    }
+}
+
+/// An experiment of the lab.
+#[derive(Debug, Clone, Copy)]
+pub struct ExperimentInfo {
+    /// Registry name = `handoff bench NAME` = the results' `experiment` field.
+    pub name: &'static str,
+    /// Heading of its part of the report.
+    pub title: &'static str,
+    /// The report section it belongs to (several experiments share one, e.g. "Counting puts").
+    pub section: &'static str,
+    /// Which source document it reproduces, e.g. "Dinan et al., counting puts (seed 003)".
+    pub seed: &'static str,
+    /// One or two sentences: what is measured and how the data is verified.
+    pub what: &'static str,
+    /// The figures.
+    pub figures: &'static [FigureSpec],
+    /// The seed's claims checked on these results.
+    pub findings: fn(&BenchResults) -> Vec<Finding>,
+    /// Runs the experiment's report plan (`ctx.quick` picks the short one); `None`: not part
+    /// of `handoff report`.
+    pub run: Option<RunFn>,
+    /// The body of a worker process (`handoff __worker NAME ARGS...`), given `ARGS`.
+    pub worker: Option<WorkerFn>,
+    /// What the experiment adds to `handoff report`'s time on 2 CPUs, e.g. "40 s (quick 5 s)".
+    pub report_time: &'static str,
+}
+
+/// No findings (an experiment whose seed makes no checkable claim).
+pub fn no_findings(_: &BenchResults) -> Vec<Finding> {
+    Vec::new()
+}
+
+/// What a build without the `mpi` feature says when asked for MPI.
+pub const NO_MPI: &str = "this handoff was built without MPI; rebuild with `cargo build \
+    --release -p handoff-cli --features mpi`";
+
+/// Which transport serves a team run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum TransportKind {
+    /// handoff's shared-memory team (`team::Launch`).
+    #[default]
+    Shm,
+    /// The MPI transport with a shared window (`MPI_Win_allocate_shared`).
+    MpiShm,
+    /// The MPI transport with MPI RMA calls (`MPI_Win_allocate`, the inter-node path).
+    MpiRma,
+}
+
+impl TransportKind {
+    /// Every kind, in report order.
+    pub const ALL: [TransportKind; 3] = [
+        TransportKind::Shm,
+        TransportKind::MpiShm,
+        TransportKind::MpiRma,
+    ];
+
+    /// The name in `--transport` and in the records' `transport` param (the same words as
+    /// [`handoff::team::Team::route`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            TransportKind::Shm => "shm",
+            TransportKind::MpiShm => "mpi-shm",
+            TransportKind::MpiRma => "mpi-rma",
+        }
+    }
+
+    /// `HANDOFF_MPI_WINDOW` for an MPI kind.
+    pub fn window(self) -> Option<&'static str> {
+        match self {
+            TransportKind::Shm => None,
+            TransportKind::MpiShm => Some("shared"),
+            TransportKind::MpiRma => Some("rma"),
+        }
+    }
+
+    /// Parses `--transport shm,mpi-shm,mpi-rma` (no duplicates, at least one).
+    pub fn parse_list(
+        experiment: &'static str,
+        text: &str,
+    ) -> Result<Vec<TransportKind>, BenchError> {
+        let mut out = Vec::new();
+        for word in text.split(',').map(str::trim) {
+            let k = TransportKind::ALL
+                .into_iter()
+                .find(|k| k.name() == word)
+                .ok_or_else(|| BenchError::Usage {
+                    experiment,
+                    message: format!(
+                        "--transport {text}: unknown transport {word:?}; use a comma list of \
+                         shm, mpi-shm, mpi-rma"
+                    ),
+                })?;
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+        Ok(out)
+    }
+}

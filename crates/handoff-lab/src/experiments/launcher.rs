@@ -1,0 +1,416 @@
+//! The lab's launcher of worker processes (`handoff __worker NAME ARGS...`):
+//! - a team of `p` PEs ([`launch`], [`run_team`]) through the core's
+//!   [`handoff::team::Launch`] (pinned, heap, wait strategy, each PE's stdout captured,
+//!   killed at the run's deadline) — or, for an MPI transport, through `mpiexec`
+//!   ([`super::team_mpi`]), or, when the command itself runs under `mpirun`, as a phase of
+//!   the job's team ([`super::team_session`]) — and the PE's side ([`worker_main`]);
+//! - worker processes started one by one with their own arguments ([`Workers`], the
+//!   runtime-queue experiments), each under the probe's [`ChildGuard`], with a start gate
+//!   ([`gate_wait`]) and a deadline.
+//!
+//! # Failure ends a run, never hangs it
+//!
+//! A PE's team waits are bounded ([`Team::set_timeout`], the spec's `wait_timeout_s`), so a
+//! protocol that loses a message ends in [`TeamError::Timeout`] and a non-zero exit; a PE
+//! that dies ends the others' waits with `PeerDied`; the launcher then stops the rest. On top
+//! of that, the launcher kills every PE still alive at the run's deadline
+//! ([`Launch::timeout`]).
+
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use handoff::sync::Wait;
+use handoff::team::{Launch, Placement, Team, TeamError, Transport};
+use handoff_probe::proc::ChildGuard;
+
+use super::rt_common::failed;
+use super::team_mpi::{self, TransportKind};
+use super::team_run::{finish, parse_output, pe_failed, PeBody, PeOutput, TeamSpec};
+use super::team_session;
+use crate::bench::experiment::BenchError;
+
+/// One team of worker processes on handoff's shared-memory transport.
+#[derive(Debug, Clone)]
+pub struct ShmTeam<'a> {
+    /// The executable (`handoff`).
+    pub exe: &'a Path,
+    /// Every argument (`__worker NAME ARGS...`).
+    pub args: Vec<OsString>,
+    /// PEs.
+    pub pes: usize,
+    /// Where the PEs run.
+    pub cores: Placement,
+    /// The PEs' wait strategy (`None`: the launcher's default).
+    pub wait: Option<Wait>,
+    /// Symmetric heap bytes per PE.
+    pub heap: usize,
+    /// Kill every PE still running after this long.
+    pub deadline: Duration,
+}
+
+/// Starts the team `w`, waits for it (killing it at the deadline) and returns every PE's
+/// whole stdout, by rank. The error says what went wrong in words: the team could not start,
+/// the deadline passed, or which PE failed and how.
+pub fn launch(w: &ShmTeam<'_>) -> Result<Vec<String>, String> {
+    let mut l = Launch::new(w.pes)
+        .program(w.exe)
+        .args(w.args.clone())
+        .cores(w.cores.clone())
+        .heap(w.heap)
+        .capture_stdout(true)
+        .timeout(w.deadline);
+    if let Some(wait) = w.wait {
+        l = l.wait(wait);
+    }
+    let mut running = l
+        .spawn()
+        .map_err(|e| format!("cannot start {} PEs: {e}", w.pes))?;
+    let readers: Vec<_> = (0..w.pes)
+        .map(|r| {
+            let pipe = running.take_stdout(r);
+            std::thread::spawn(move || {
+                let mut text = String::new();
+                if let Some(mut p) = pipe {
+                    // Up to 64 MiB: far more than any PE prints; the rest is drained unread.
+                    let _ = p.by_ref().take(64 << 20).read_to_string(&mut text);
+                    let _ = std::io::copy(&mut p, &mut std::io::sink());
+                }
+                text
+            })
+        })
+        .collect();
+    let report = running.wait();
+    let texts: Vec<String> = readers
+        .into_iter()
+        .map(|h| h.join().unwrap_or_default())
+        .collect();
+    if let Err(TeamError::Timeout { .. }) = report {
+        return Err(format!(
+            "the team of {} PEs did not finish within {:.0} s and was killed (a lost message \
+             or a stuck PE); rerun with fewer reps or a larger deadline",
+            w.pes,
+            w.deadline.as_secs_f64()
+        ));
+    }
+    let report = report.map_err(|e| format!("waiting for the PEs: {e}"))?;
+    report.into_result().map_err(|e| e.to_string())?;
+    Ok(texts)
+}
+
+/// Worker processes of one point started one by one (`handoff __worker NAME ARGS...`, each
+/// with its own arguments), each under the probe's [`ChildGuard`] (killed when dropped, and
+/// told our pid so it can die with us), with a start gate and a deadline: a dead or stuck
+/// worker is an error, never a hang.
+#[derive(Debug, Default)]
+pub struct Workers {
+    children: Vec<(ChildGuard, Option<BufReader<ChildStdout>>)>,
+}
+
+impl Workers {
+    /// No workers yet.
+    pub fn new() -> Workers {
+        Workers::default()
+    }
+
+    /// Starts `exe args... experiment worker_args...` with its stdin and stdout piped.
+    pub fn spawn(
+        &mut self,
+        experiment: &'static str,
+        exe: &Path,
+        args: &[OsString],
+        worker_args: &[String],
+    ) -> Result<(), BenchError> {
+        let mut child = ChildGuard::spawn(
+            Command::new(exe)
+                .args(args)
+                .arg(experiment)
+                .args(worker_args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped()),
+        )
+        .map_err(|e| failed(experiment, format!("starting a worker process: {e}")))?;
+        let out = child.child_mut().stdout.take().map(BufReader::new);
+        self.children.push((child, out));
+        Ok(())
+    }
+
+    /// The start gate: waits until every worker has printed `ready` (see [`gate_wait`]), then
+    /// lets them all go at once. A worker that exits first is an error.
+    pub fn gate(&mut self, experiment: &'static str) -> Result<(), BenchError> {
+        for (i, (_, out)) in self.children.iter_mut().enumerate() {
+            let mut line = String::new();
+            let n = out.as_mut().map_or(Ok(0), |o| o.read_line(&mut line));
+            if !matches!(n, Ok(n) if n > 0) || line.trim() != "ready" {
+                return Err(failed(
+                    experiment,
+                    format!("worker {i} ended before it was ready; its error is on stderr above"),
+                ));
+            }
+        }
+        for (i, (child, _)) in self.children.iter_mut().enumerate() {
+            let sent = child
+                .child_mut()
+                .stdin
+                .take()
+                .map(|mut s| s.write_all(b"go\n"));
+            if !matches!(sent, Some(Ok(()))) {
+                return Err(failed(
+                    experiment,
+                    format!("worker {i} is gone before the start"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits for every worker until `deadline` and returns each one's stdout, in start
+    /// order. A worker that fails or is still running at the deadline (it is killed) is an
+    /// error naming it.
+    pub fn finish(
+        mut self,
+        experiment: &'static str,
+        deadline: Instant,
+    ) -> Result<Vec<String>, BenchError> {
+        let mut outs = Vec::new();
+        for (i, (child, out)) in self.children.iter_mut().enumerate() {
+            drop(child.child_mut().stdin.take());
+            let status = loop {
+                match child.try_wait() {
+                    Ok(Some(s)) => break s,
+                    Ok(None) if Instant::now() >= deadline => {
+                        // Killed and reaped when the guard drops.
+                        return Err(failed(
+                            experiment,
+                            format!(
+                                "worker {i} did not finish in time and was killed (a stuck peer?)"
+                            ),
+                        ));
+                    }
+                    Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+                    Err(e) => {
+                        return Err(failed(experiment, format!("waiting for worker {i}: {e}")))
+                    }
+                }
+            };
+            let mut text = String::new();
+            if let Some(out) = out.as_mut() {
+                let _ = out.read_to_string(&mut text);
+            }
+            if !status.success() {
+                return Err(failed(
+                    experiment,
+                    format!("worker {i} failed ({status}); its error is on stderr above"),
+                ));
+            }
+            outs.push(text);
+        }
+        self.children.clear();
+        Ok(outs)
+    }
+}
+
+/// The worker's side of [`Workers::gate`]: says `ready` and waits for the word to go (an
+/// error when the parent is gone).
+pub fn gate_wait(experiment: &'static str) -> Result<(), BenchError> {
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "ready");
+    let _ = stdout.flush();
+    drop(stdout);
+    let mut line = String::new();
+    match std::io::stdin().lock().read_line(&mut line) {
+        Ok(n) if n > 0 => Ok(()),
+        _ => Err(failed(experiment, "the parent went away before the start")),
+    }
+}
+
+/// Starts the team of `spec`, waits for it and returns every PE's output, by rank.
+///
+/// Errors (all [`BenchError::Failed`]): the team could not start, a PE failed (its rank and
+/// how), the watchdog fired, or a PE printed no valid output line.
+pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
+    if team_session::active() {
+        return team_session::run_phase(spec.experiment, &spec.spec, spec.members.clone());
+    }
+    if spec.transport != TransportKind::Shm {
+        return team_mpi::run_mpiexec(spec);
+    }
+    let fail = |message: String| BenchError::Failed {
+        experiment: spec.experiment,
+        message: format!("{}: {message}", spec.label),
+    };
+    let placement = if spec.cpus.is_empty() {
+        Placement::Unpinned
+    } else {
+        Placement::Cores(spec.cpus.clone())
+    };
+    let mut args = spec.args.clone();
+    args.push(spec.experiment.into());
+    args.push(spec.spec.clone().into());
+    let texts = launch(&ShmTeam {
+        exe: &spec.exe,
+        args,
+        pes: spec.pes,
+        cores: placement,
+        wait: Some(spec.wait),
+        heap: spec.heap,
+        deadline: spec.deadline,
+    })
+    .map_err(fail)?;
+    texts
+        .iter()
+        .enumerate()
+        .map(|(rank, t)| parse_output(rank, t).map_err(|e| fail(e.to_string())))
+        .collect()
+}
+
+/// The body of a worker process (`handoff __worker NAME SPEC`): parses the spec, joins the
+/// team this process was started in — handoff's shared-memory team from `team::Launch`, or,
+/// under `mpiexec`, the MPI team of the job ([`super::team_mpi`]) — runs `B`, prints this
+/// PE's output line (with its routes) and ends its part of the team.
+pub fn worker_main<B: PeBody>(args: &[String]) -> Result<(), BenchError> {
+    let spec: B = args
+        .first()
+        .and_then(|a| serde_json::from_str(a).ok())
+        .ok_or_else(|| BenchError::Usage {
+            experiment: B::NAME,
+            message: format!("the {} worker takes one JSON spec", B::NAME),
+        })?;
+    if team_session::active() {
+        return team_session::phase(&spec);
+    }
+    if std::env::var_os(handoff::team::ENV_RANK).is_none() && team_mpi::mpi_world_size().is_some() {
+        return mpi_worker(&spec);
+    }
+    let team = Team::from_env().map_err(|e| BenchError::Failed {
+        experiment: B::NAME,
+        message: format!("joining the team: {e}"),
+    })?;
+    run_and_finish(team, &spec)
+}
+
+#[cfg(feature = "mpi")]
+fn mpi_worker<B: PeBody>(spec: &B) -> Result<(), BenchError> {
+    let team = handoff_mpi::join().map_err(|e| BenchError::Failed {
+        experiment: B::NAME,
+        message: format!("joining the MPI team: {e}"),
+    })?;
+    team_mpi::pin_from_env(team.rank());
+    run_and_finish(team, spec)
+}
+
+#[cfg(not(feature = "mpi"))]
+fn mpi_worker<B: PeBody>(_: &B) -> Result<(), BenchError> {
+    Err(BenchError::Usage {
+        experiment: B::NAME,
+        message: team_mpi::NO_MPI.into(),
+    })
+}
+
+fn run_and_finish<B: PeBody, X: Transport>(team: Team<X>, spec: &B) -> Result<(), BenchError> {
+    team.set_timeout(Some(spec.wait_timeout()));
+    let mut out = spec.run(&team).map_err(|e| pe_failed(B::NAME, e))?;
+    out.routes = (0..team.size())
+        .map(|pe| team.route(pe).to_string())
+        .collect();
+    finish(B::NAME, team, &out)
+}
+
+/// The `transport` param of a record from its runs' outputs: the routes the PEs reported,
+/// summarized ([`team_mpi::summarize`]), or the kind that was asked for when no PE
+/// reported routes.
+pub fn transport_of(outs: &[PeOutput], asked: TransportKind) -> String {
+    if outs.iter().any(|o| o.routes.is_empty()) {
+        return asked.name().to_string();
+    }
+    let routes: Vec<Vec<String>> = outs.iter().map(|o| o.routes.clone()).collect();
+    team_mpi::summarize(&routes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> (std::path::PathBuf, Vec<OsString>) {
+        ("/bin/sh".into(), vec!["-c".into(), script.into()])
+    }
+
+    #[test]
+    fn a_worker_that_fails_or_hangs_is_an_error_not_a_hang() {
+        let (exe, args) = sh("echo hello");
+        let mut w = Workers::new();
+        w.spawn("t", &exe, &args, &[]).unwrap();
+        let out = w
+            .finish("t", Instant::now() + Duration::from_secs(30))
+            .unwrap();
+        assert_eq!(out, vec!["hello\n".to_string()]);
+
+        let (exe, args) = sh("exit 3");
+        let mut w = Workers::new();
+        w.spawn("t", &exe, &args, &[]).unwrap();
+        let err = w
+            .finish("t", Instant::now() + Duration::from_secs(30))
+            .unwrap_err();
+        assert!(err.to_string().contains("worker 0 failed"), "{err}");
+
+        // A stuck worker is killed at the deadline.
+        let (exe, args) = sh("sleep 30");
+        let mut w = Workers::new();
+        w.spawn("t", &exe, &args, &[]).unwrap();
+        let err = w
+            .finish("t", Instant::now() + Duration::from_millis(200))
+            .unwrap_err();
+        assert!(err.to_string().contains("did not finish in time"), "{err}");
+    }
+
+    /// A team of `sh -c SCRIPT` processes (the experiment name and spec become `$0` and `$1`).
+    fn shell_team(script: &str, pes: usize, deadline_ms: u64) -> TeamSpec {
+        TeamSpec {
+            exe: "/bin/sh".into(),
+            args: vec!["-c".into(), script.into()],
+            experiment: "pingpong",
+            spec: "{}".into(),
+            pes,
+            cpus: Vec::new(),
+            wait: Wait::ADAPTIVE,
+            heap: 1 << 16,
+            deadline: Duration::from_millis(deadline_ms),
+            label: "test point".into(),
+            transport: TransportKind::Shm,
+            members: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn run_team_collects_each_pes_line_and_names_what_went_wrong() {
+        let line = r#"echo "{\"rank\":$HANDOFF_RANK,\"samples\":[$HANDOFF_RANK.5],\"verified\":true,\"failure\":\"\"}""#;
+        let outs = run_team(&shell_team(line, 3, 20_000)).unwrap();
+        assert_eq!(outs.len(), 3);
+        for (r, o) in outs.iter().enumerate() {
+            assert_eq!((o.rank, o.samples.clone()), (r, vec![r as f64 + 0.5]));
+        }
+        // No line: named. A PE that exits non-zero: its rank and code.
+        let e = run_team(&shell_team("true", 2, 20_000))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("test point") && e.contains("no result line"),
+            "{e}"
+        );
+        let e = run_team(&shell_team(
+            r#"[ "$HANDOFF_RANK" = 1 ] && exit 7; true"#,
+            2,
+            20_000,
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("PE 1") && e.contains("code 7"), "{e}");
+        // A PE that never ends: killed at the deadline, not waited for.
+        let e = run_team(&shell_team("exec sleep 30", 2, 300))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("did not finish within"), "{e}");
+    }
+}
