@@ -448,6 +448,37 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     Ok(res)
 }
 
+/// The report's recommendation on messages vs puts by size, from an `rma-channels` result
+/// (`None` for another experiment or too few sizes).
+pub fn recommendation(res: &BenchResults) -> Option<String> {
+    if res.experiment != NAME {
+        return None;
+    }
+    let c = crossover(res)?;
+    let fmt = |b: usize| crate::units::format_size(b);
+    let first = c.by_size.first()?.0;
+    let last = c.by_size.last()?.0;
+    let all_msg = c.by_size.iter().all(|(_, _, s)| *s == findings::Side::Msg);
+    Some(match c.size() {
+        Some(n) if n == first => format!(
+            "Messages or puts ({}, measured {}–{}): put into a team window with put_signal              (handoff::team) at every measured size — it moved more bytes/s than messages              through a queue from {} on.",
+            c.on, fmt(first), fmt(last), fmt(n)
+        ),
+        Some(n) => format!(
+            "Messages or puts ({}, measured {}–{}): below {} send messages (handoff::queue /              channel), from {} on put into a team window with put_signal (handoff::team).",
+            c.on, fmt(first), fmt(last), fmt(n), fmt(n)
+        ),
+        None if all_msg => format!(
+            "Messages or puts ({}, measured {}–{}): send messages (handoff::queue / channel) —              they moved more bytes/s than puts at every measured size.",
+            c.on, fmt(first), fmt(last)
+        ),
+        None => format!(
+            "Messages or puts ({}, measured {}–{}): no crossover size can be named here — the              95% intervals of puts vs messages overlap around the switch; choose by API              (see the rma-channels section).",
+            c.on, fmt(first), fmt(last)
+        ),
+    })
+}
+
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
     run(&cfg, ctx)
