@@ -69,6 +69,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
                 pt.per.to_string(),
                 p.to_string(),
                 cpu.to_string(),
+                pt.corrupt_at.map_or("-".into(), |k| k.to_string()),
             ],
         )?;
     }
@@ -125,8 +126,9 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
     Ok(out)
 }
 
-/// A producer process of a message run: `msg NAME SIZE PER SENDER CPU`; prints its mean and
-/// p99 transfer time in µs.
+/// A producer process of a message run: `msg NAME SIZE PER SENDER CPU CORRUPT` (CORRUPT: the
+/// transfer whose last byte producer 0 flips, test only, or `-`); prints its mean and p99
+/// transfer time in µs.
 pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
     let name: String = arg(NAME, args, 1)?;
     let (size, per, p): (usize, u64, u64) = (
@@ -135,6 +137,7 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
         arg(NAME, args, 4)?,
     );
     let cpu: usize = arg(NAME, args, 5)?;
+    let corrupt_at: Option<u64> = args.get(6).and_then(|a| a.parse().ok());
     if cpu != usize::MAX {
         let _ = handoff::sys::affinity::pin_current_thread(cpu);
     }
@@ -151,6 +154,9 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
     gate_wait(NAME)?;
     for k in 0..per {
         fill(&mut buf, tag(p, k));
+        if p == 0 && corrupt_at == Some(k) {
+            buf[size - 1] ^= 1;
+        }
         let t0 = Instant::now();
         send_msg(&mut tx, tag(p, k), &buf).map_err(qe)?;
         ns.push(t0.elapsed().as_nanos() as u64);
