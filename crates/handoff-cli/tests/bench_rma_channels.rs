@@ -58,9 +58,6 @@ fn threads_and_processes_verify_every_transfer() {
         modes.into_iter().collect::<Vec<_>>(),
         ["processes", "threads"]
     );
-    // The findings and the crossover are judged in the output.
-    let all = v.to_string();
-    assert!(all.contains("crossover"), "{all}");
     assert!(segments_of(std::process::id()).is_empty());
 }
 

@@ -146,11 +146,6 @@ impl Crossover {
             ),
         }
     }
-
-    /// One line for the report's notes.
-    pub fn sentence(&self) -> String {
-        self.finding().sentence
-    }
 }
 
 /// The crossover on one connection between threads (else processes), plain puts against
@@ -234,7 +229,7 @@ pub fn findings(res: &BenchResults) -> Vec<Finding> {
             if let Some(&size) = sizes(res, &sn).last() {
                 if let (Some(a), Some(b)) = (runs(res, &s1, size), runs(res, &sn, size)) {
                     out.push(at_least(
-                        &format!("more threads on one RMA connection do not help: {many} producers and consumers gain under 20% over one ({} ; seed Finding 5)", size_text(size)),
+                        &format!("more threads on one RMA connection do not help: {many} producers and consumers gain under 20% over one ({}; seed Finding 5)", size_text(size)),
                         &format!("RMA bytes/s of XPYC at 1 / at {many}"),
                         &a,
                         &b,

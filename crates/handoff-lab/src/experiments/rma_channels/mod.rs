@@ -441,9 +441,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
          put_signal. XPYC runs on threads only (a team PE is one thread)."
             .into(),
     );
-    if let Some(c) = crossover(&res) {
-        res.notes.push(c.sentence());
-    }
     res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }
@@ -461,19 +458,19 @@ pub fn recommendation(res: &BenchResults) -> Option<String> {
     let all_msg = c.by_size.iter().all(|(_, _, s)| *s == findings::Side::Msg);
     Some(match c.size() {
         Some(n) if n == first => format!(
-            "Messages or puts ({}, measured {}–{}): put into a team window with put_signal              (handoff::team) at every measured size — it moved more bytes/s than messages              through a queue from {} on.",
+            "Messages or puts ({}, measured {}–{}): put into a team window with put_signal (handoff::team) at every measured size — it moved more bytes/s than messages through a queue from {} on.",
             c.on, fmt(first), fmt(last), fmt(n)
         ),
         Some(n) => format!(
-            "Messages or puts ({}, measured {}–{}): below {} send messages (handoff::queue /              channel), from {} on put into a team window with put_signal (handoff::team).",
+            "Messages or puts ({}, measured {}–{}): below {} send messages (handoff::queue / channel), from {} on put into a team window with put_signal (handoff::team).",
             c.on, fmt(first), fmt(last), fmt(n), fmt(n)
         ),
         None if all_msg => format!(
-            "Messages or puts ({}, measured {}–{}): send messages (handoff::queue / channel) —              they moved more bytes/s than puts at every measured size.",
+            "Messages or puts ({}, measured {}–{}): send messages (handoff::queue / channel) — they moved more bytes/s than puts at every measured size.",
             c.on, fmt(first), fmt(last)
         ),
         None => format!(
-            "Messages or puts ({}, measured {}–{}): no crossover size can be named here — the              95% intervals of puts vs messages overlap around the switch; choose by API              (see the rma-channels section).",
+            "Messages or puts ({}, measured {}–{}): no crossover size can be named here — the 95% intervals of puts vs messages overlap around the switch; choose by API (see the rma-channels section).",
             c.on, fmt(first), fmt(last)
         ),
     })
