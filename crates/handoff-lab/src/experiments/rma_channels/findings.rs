@@ -224,7 +224,7 @@ pub fn findings(res: &BenchResults) -> Vec<Finding> {
     let xpyc = ns(res, "threads, XPYC", "rma");
     if let (Some(&one), Some(&many)) = (xpyc.first(), xpyc.last()) {
         if one == 1 && many > 1 {
-            let s1 = format!("threads, XPYC×1, rma");
+            let s1 = "threads, XPYC×1, rma".to_string();
             let sn = format!("threads, XPYC×{many}, rma");
             if let Some(&size) = sizes(res, &sn).last() {
                 if let (Some(a), Some(b)) = (runs(res, &s1, size), runs(res, &sn, size)) {

@@ -124,7 +124,7 @@ pub fn wait_until(mut cond: impl FnMut() -> bool, until: Instant) -> Result<(), 
             std::hint::spin_loop();
         } else {
             std::thread::yield_now();
-            if i % 256 == 0 && Instant::now() > until {
+            if i.is_multiple_of(256) && Instant::now() > until {
                 return Err(TimedOut);
             }
         }
