@@ -277,7 +277,7 @@ pub fn findings(res: &BenchResults) -> Vec<Finding> {
                     &format!("RMA bytes/s with {four} connections / with {more}"),
                     &a,
                     &b,
-                    1.0 / 1.1,
+                    0.91,
                 ));
             }
         }

@@ -17,8 +17,8 @@ fn pin(cpus: &[usize], i: usize) {
     }
 }
 
-/// What a producer thread returns: its transfer times (ns).
-type Times = Result<Vec<u64>, String>;
+/// What a producer thread returns: when it started and its transfer times (ns).
+type Times = Result<(Instant, Vec<u64>), String>;
 
 /// Runs `pt` on threads: `n` producers (CPUs round-robin first) and `n` consumers.
 pub fn run(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
@@ -41,25 +41,31 @@ fn join_all(
     producers: Vec<std::thread::ScopedJoinHandle<'_, Times>>,
     consumers: Vec<std::thread::ScopedJoinHandle<'_, Result<(Seen, Instant), String>>>,
     n: usize,
-    start: Instant,
     bytes: f64,
 ) -> Result<RunOut, String> {
     let mut out = RunOut {
         seen: Seen::new(n),
         ..RunOut::default()
     };
-    let mut end = start;
+    let mut ends = Vec::new();
     for h in consumers {
         let (s, t) = h.join().map_err(|_| "a consumer panicked".to_string())??;
         out.seen.merge(&s);
-        end = end.max(t);
+        ends.push(t);
     }
+    let mut starts = Vec::new();
     for h in producers {
-        let mut ns = h.join().map_err(|_| "a producer panicked".to_string())??;
+        let (t, mut ns) = h.join().map_err(|_| "a producer panicked".to_string())??;
+        starts.push(t);
         let (m, p99) = mean_p99_us(&mut ns);
         out.lat_mean_us.push(m);
         out.lat_p99_us.push(p99);
     }
+    // From the first producer's start to the last consumer's end (both taken by the threads
+    // themselves: a third thread's clock read could be descheduled past them).
+    let (Some(start), Some(end)) = (starts.into_iter().min(), ends.into_iter().max()) else {
+        return Err("no producer or consumer ran".into());
+    };
     out.bytes_per_s = bytes / end.duration_since(start).as_secs_f64().max(1e-9);
     Ok(out)
 }
@@ -87,6 +93,7 @@ fn run_msg(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
                 let mut buf = vec![0u8; pt.size];
                 let mut ns = Vec::with_capacity(pt.per as usize);
                 barrier.wait();
+                let started = Instant::now();
                 for k in 0..pt.per {
                     source(&mut buf, pt, p as u64, k);
                     let t0 = Instant::now();
@@ -97,7 +104,7 @@ fn run_msg(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
                     drop(g);
                     ns.push(t0.elapsed().as_nanos() as u64);
                 }
-                Ok(ns)
+                Ok((started, ns))
             }));
         }
         let mut consumers = Vec::new();
@@ -111,14 +118,7 @@ fn run_msg(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
             }));
         }
         barrier.wait();
-        let start = Instant::now();
-        join_all(
-            producers,
-            consumers,
-            n,
-            start,
-            (total * pt.size as u64) as f64,
-        )
+        join_all(producers, consumers, n, (total * pt.size as u64) as f64)
     })
 }
 
@@ -174,6 +174,7 @@ fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
                 let mut buf = vec![0u8; len];
                 let mut ns = Vec::with_capacity(pt.per as usize);
                 barrier.wait();
+                let started = Instant::now();
                 for k in 0..pt.per {
                     source(&mut buf, pt, p as u64, k);
                     let t0 = Instant::now();
@@ -189,7 +190,7 @@ fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
                         .map_err(|_| format!("producer {p}: no free window slot in {STUCK:?}"))?;
                     ns.push(t0.elapsed().as_nanos() as u64);
                 }
-                Ok(ns)
+                Ok((started, ns))
             }));
         }
         let mut consumers = Vec::new();
@@ -219,13 +220,6 @@ fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
             }));
         }
         barrier.wait();
-        let start = Instant::now();
-        join_all(
-            producers,
-            consumers,
-            n,
-            start,
-            (total * pt.size as u64) as f64,
-        )
+        join_all(producers, consumers, n, (total * pt.size as u64) as f64)
     })
 }
