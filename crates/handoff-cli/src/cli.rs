@@ -124,6 +124,9 @@ enum Bench {
     /// The many-core seed's channels: X producers and consumers on one queue (XPYC) vs X
     /// queues of one pair each (XConn); throughput, per-thread and tail latency.
     Channels(crate::bench_channels::ChannelsArgs),
+    /// The many-core seed's RMA half: the same payloads as messages and as one-sided puts
+    /// with a signal, 8 B .. 4 MiB, XPYC and XConn; the message-vs-RMA crossover.
+    RmaChannels(crate::bench_rma_channels::RmaChannelsArgs),
     /// foMPI's one-sided synchronization modes on the team's epochs (fence, PSCW, locks,
     /// flush, sync): µs per synchronization vs PEs, with fitted performance models.
     RmaSync(crate::bench_rma_sync::RmaSyncArgs),
@@ -214,6 +217,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Bench(Bench::Queue(a)) => crate::bench_queue::run(a),
         Command::Bench(Bench::Aggregation(a)) => crate::bench_aggregation::run(a),
         Command::Bench(Bench::Channels(a)) => crate::bench_channels::run(a),
+        Command::Bench(Bench::RmaChannels(a)) => crate::bench_rma_channels::run(a),
         Command::Bench(Bench::RmaSync(a)) => {
             crate::mpi_bench::run("rma-sync", || crate::bench_rma_sync::run(a))
         }

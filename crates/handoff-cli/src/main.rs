@@ -11,6 +11,7 @@ mod bench_msgrate;
 mod bench_pingpong;
 mod bench_private_vars;
 mod bench_queue;
+mod bench_rma_channels;
 mod bench_rma_sync;
 mod bench_stencil;
 mod cli;

@@ -208,7 +208,14 @@ fn build(
 
     let rec = recommend::recommend(results);
     b.push(Block::Heading(2, "Recommendation".to_string()));
-    b.push(Block::List(rec.sentences.clone()));
+    let mut sentences = rec.sentences.clone();
+    // Messages or puts by size, when `rma-channels` ran (its crossover).
+    sentences.extend(
+        experiments
+            .iter()
+            .filter_map(crate::experiments::rma_channels::recommendation),
+    );
+    b.push(Block::List(sentences));
     if !rec.picks.is_empty() {
         b.push(Block::Para(
             "How the pick is made: only cached, verified two-party modes compete; the cost of a \

@@ -20,6 +20,7 @@ pub static EXPERIMENTS: &[&ExperimentInfo] = &[
     &crate::experiments::queue::INFO,
     &crate::experiments::aggregation::INFO,
     &crate::experiments::channels::INFO,
+    &crate::experiments::rma_channels::INFO,
     &crate::experiments::rma_sync::INFO,
     &crate::experiments::atomics::INFO,
     &crate::experiments::msgrate::INFO,

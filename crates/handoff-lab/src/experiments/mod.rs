@@ -14,6 +14,7 @@ pub mod overlap;
 pub mod pingpong;
 pub mod private_vars;
 pub mod queue;
+pub mod rma_channels;
 pub mod rma_sync;
 pub mod rt_common;
 pub mod stencil;

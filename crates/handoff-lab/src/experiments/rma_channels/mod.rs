@@ -1,0 +1,494 @@
+//! `rma-channels` (many-core seed 004, the RMA half: Fig. 3, Fig. 4, Findings 4, 5, 6): the
+//! same payloads moved as messages (handoff's byte-frame queue: copy in, copy out, as the
+//! seed's `scif_send` / `scif_recv`) and as one-sided puts into a registered window with a
+//! completion signal (as `scif_writeto`; `Team::put_signal` between processes), at sizes
+//! from 8 B to 4 MiB, optionally at the seed's 4 KiB minimum RMA granularity, with XPYC (n
+//! producers and n consumers on one connection) and XConn (n connections of one pair each),
+//! on threads and on processes.
+//!
+//! Every payload carries a pattern derived from (sender, sequence number) that the consumer
+//! checks byte for byte; per sender the count and the sum of sequence numbers must come out
+//! exact. Records count the transfers checked and the wrong ones.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::rt_common::{failed, metric, stopped, usage, SECTION};
+use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::{BenchRecord, BenchResults};
+
+mod findings;
+pub mod payload;
+mod processes;
+mod threads;
+pub mod transfer;
+pub mod window;
+
+pub use findings::{crossover, findings, Crossover};
+
+const NAME: &str = "rma-channels";
+
+/// The seed's minimum RMA granularity.
+pub const SEED_GRANULARITY: usize = 4096;
+/// The largest payload.
+pub const MAX_SIZE: usize = 64 << 20;
+/// The most connections / threads per side.
+pub const MAX_N: usize = 64;
+
+/// The registry entry.
+pub static INFO: ExperimentInfo = ExperimentInfo {
+    name: NAME,
+    title: "RMA channels: messages vs one-sided puts by size, over one or several connections",
+    section: SECTION,
+    seed: "Zhang & Jung, communication on many-core accelerators (seed 004), Fig. 3, Fig. 4, \
+           Findings 4, 5, 6",
+    what: "The same payloads move as messages (byte frames: copied into handoff's frame \
+           queue and out of it) and as one-sided puts into a window of the consumer with a \
+           completion signal per slot (checked in place, then signalled free); 8 B to 4 MiB, \
+           RMA also at the seed's 4 KiB minimum granularity; XPYC (n producers and n \
+           consumers on one connection) and XConn (n connections), on threads and (XConn) on \
+           processes, where the puts are the team's put_signal. Throughput, each producer \
+           thread's mean transfer time (min/mean/max over threads) and the worst thread's \
+           p99. Every byte is checked against a pattern of (sender, sequence number).",
+    figures: &[
+        FigureSpec {
+            series_prefix: "threads, XConn×1,",
+            ..FigureSpec::vs_size(
+                "rma-channels-crossover",
+                "RMA channels: messages vs puts, one connection (threads), bytes/s",
+                "bytes_per_s",
+            )
+        },
+        FigureSpec {
+            series_prefix: "processes",
+            ..FigureSpec::vs_size(
+                "rma-channels-processes",
+                "RMA channels: n connections between processes, bytes/s",
+                "bytes_per_s",
+            )
+        },
+        FigureSpec {
+            series_prefix: "threads, XConn",
+            ..FigureSpec::vs_size(
+                "rma-channels-thread-max",
+                "RMA channels: slowest thread's mean transfer time (µs), XConn on threads",
+                "thread_lat_max_us",
+            )
+        },
+    ],
+    findings,
+    run: Some(run_for_report),
+    worker: Some(worker),
+    report_time: "about 50 s on 2 CPUs at load 15 (quick 2 s)",
+};
+
+/// How the payload moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Messages: copy in, copy out.
+    Msg,
+    /// One-sided puts with a completion signal.
+    Rma,
+}
+
+/// One connection shared by all, or one per pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Layout {
+    /// n producers and n consumers on one connection.
+    #[serde(rename = "XPYC")]
+    Xpyc,
+    /// n connections of one producer and one consumer.
+    #[serde(rename = "XConn")]
+    Xconn,
+}
+
+impl Layout {
+    /// "XPYC" or "XConn".
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Xpyc => "XPYC",
+            Layout::Xconn => "XConn",
+        }
+    }
+
+    /// Parses `xpyc` / `xconn` (any case).
+    pub fn parse(s: &str) -> Option<Layout> {
+        match s.to_ascii_lowercase().as_str() {
+            "xpyc" => Some(Layout::Xpyc),
+            "xconn" => Some(Layout::Xconn),
+            _ => None,
+        }
+    }
+}
+
+/// One measured point.
+#[derive(Debug, Clone)]
+pub struct Point {
+    /// Producers on processes (else threads).
+    pub processes: bool,
+    /// The layout.
+    pub layout: Layout,
+    /// n.
+    pub n: usize,
+    /// The method.
+    pub method: Method,
+    /// RMA granularity (8: none).
+    pub granularity: usize,
+    /// Payload bytes.
+    pub size: usize,
+    /// Transfers per producer.
+    pub per: u64,
+    /// Test only: producer 0 sends transfer `corrupt_at` with a flipped byte.
+    pub corrupt_at: Option<u64>,
+}
+
+impl Point {
+    /// "msg", "rma" or "rma 4K" (granularity in the seed's unit).
+    pub fn method_label(&self) -> String {
+        match (self.method, self.granularity) {
+            (Method::Msg, _) => "msg".into(),
+            (Method::Rma, g) if g <= 8 => "rma".into(),
+            (Method::Rma, g) if g % 1024 == 0 => format!("rma {}K", g / 1024),
+            (Method::Rma, g) => format!("rma {g}B"),
+        }
+    }
+
+    /// "threads, XConn×1, msg".
+    pub fn series(&self) -> String {
+        format!(
+            "{}, {}×{}, {}",
+            if self.processes {
+                "processes"
+            } else {
+                "threads"
+            },
+            self.layout.name(),
+            self.n,
+            self.method_label()
+        )
+    }
+}
+
+/// What one run of a point measured.
+#[derive(Debug, Clone, Default)]
+pub struct RunOut {
+    /// Payload bytes per second (all connections).
+    pub bytes_per_s: f64,
+    /// Each producer's mean transfer time, µs.
+    pub lat_mean_us: Vec<f64>,
+    /// Each producer's p99 transfer time, µs.
+    pub lat_p99_us: Vec<f64>,
+    /// What the consumers checked.
+    pub seen: payload::Seen,
+}
+
+/// What to run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Config {
+    /// Payload sizes in bytes.
+    pub sizes: Vec<usize>,
+    /// RMA granularities (8: every size as is; 4096: the seed's minimum).
+    pub granularities: Vec<usize>,
+    /// Values of n.
+    pub n: Vec<usize>,
+    /// Values of n with producer processes (empty: `n`).
+    pub processes_n: Vec<usize>,
+    /// Layouts (processes run XConn only).
+    pub layouts: Vec<Layout>,
+    /// Run on threads.
+    pub threads: bool,
+    /// Run with producer processes.
+    pub processes: bool,
+    /// Payload bytes per run of a point (split over the producers).
+    pub bytes: u64,
+    /// The most transfers per run of a point.
+    pub max_transfers: u64,
+    /// Runs.
+    pub runs: u64,
+    /// CPUs, round-robin over producers then consumers.
+    pub cpus: Vec<usize>,
+    /// Test only: producer 0 sends this transfer with a flipped byte.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corrupt_at: Option<u64>,
+}
+
+impl Config {
+    /// The report's plan. Quick: 64 B, 4 KiB, 256 KiB; n = 1, 2 on threads, 1 on processes;
+    /// 5 runs of at most 8 MiB. Full: 8 B .. 4 MiB; n = 1, 2, 4, 6; 3 runs of at most 16 MiB.
+    pub fn for_report(quick: bool, cpus: &[usize]) -> Config {
+        Config {
+            sizes: if quick {
+                vec![64, 4 << 10, 256 << 10]
+            } else {
+                vec![8, 64, 512, 4 << 10, 32 << 10, 256 << 10, 4 << 20]
+            },
+            granularities: vec![8, SEED_GRANULARITY],
+            n: if quick { vec![1, 2] } else { vec![1, 2, 4, 6] },
+            processes_n: if quick { vec![1] } else { Vec::new() },
+            layouts: vec![Layout::Xpyc, Layout::Xconn],
+            threads: true,
+            processes: true,
+            bytes: if quick { 8 << 20 } else { 16 << 20 },
+            max_transfers: if quick { 5000 } else { 20_000 },
+            runs: if quick { 5 } else { 3 },
+            cpus: cpus.to_vec(),
+            corrupt_at: None,
+        }
+    }
+
+    /// Checks the configuration before anything runs.
+    pub fn validate(&self) -> Result<(), BenchError> {
+        if self.sizes.is_empty() || self.sizes.iter().any(|&s| s == 0 || s > MAX_SIZE) {
+            return Err(usage(
+                NAME,
+                format!(
+                    "--sizes: payloads from 1 byte to {} MiB, e.g. 8,4K,1M",
+                    MAX_SIZE >> 20
+                ),
+            ));
+        }
+        if self.granularities.is_empty()
+            || self
+                .granularities
+                .iter()
+                .any(|&g| g == 0 || !g.is_power_of_two() || g > 1 << 20)
+        {
+            return Err(usage(
+                NAME,
+                "--rma-granularity: powers of two from 1 byte to 1 MiB, e.g. 8,4K",
+            ));
+        }
+        if self.n.is_empty()
+            || self
+                .n
+                .iter()
+                .chain(&self.processes_n)
+                .any(|&n| n == 0 || n > MAX_N)
+        {
+            return Err(usage(
+                NAME,
+                format!("--n: counts from 1 to {MAX_N}, e.g. 1,2,4,6"),
+            ));
+        }
+        if self.layouts.is_empty() {
+            return Err(usage(NAME, "--layout: xpyc, xconn or both"));
+        }
+        if !self.threads && !self.processes {
+            return Err(usage(
+                NAME,
+                "--threads-only and --processes-only exclude each other",
+            ));
+        }
+        if self.processes && !self.threads && !self.layouts.contains(&Layout::Xconn) {
+            return Err(usage(NAME, "processes run XConn only: add --layout xconn"));
+        }
+        if self.runs == 0 || self.max_transfers == 0 || self.bytes == 0 {
+            return Err(usage(
+                NAME,
+                "--runs, --transfers and --bytes must be at least 1",
+            ));
+        }
+        if self.cpus.is_empty() {
+            return Err(usage(NAME, "no CPU to run on"));
+        }
+        Ok(())
+    }
+
+    /// Transfers per producer at `size` with `n` producers: `bytes` split over them, at most
+    /// `max_transfers` in all, at least 4 each.
+    pub fn per(&self, size: usize, n: usize) -> u64 {
+        let by_bytes = self.bytes / (size as u64 * n as u64);
+        by_bytes.min(self.max_transfers / n as u64).max(4)
+    }
+
+    /// Every point, in run order: threads then processes; per layout, n, size: messages, RMA,
+    /// then RMA at each coarser granularity where it moves more than the payload.
+    pub fn points(&self) -> Vec<Point> {
+        let mut v = Vec::new();
+        let mut grans = self.granularities.clone();
+        grans.sort_unstable();
+        grans.dedup();
+        let plain = grans.iter().any(|&g| g <= 8);
+        let modes: Vec<bool> = [(false, self.threads), (true, self.processes)]
+            .into_iter()
+            .filter_map(|(p, on)| on.then_some(p))
+            .collect();
+        for processes in modes {
+            for &layout in &self.layouts {
+                if processes && layout == Layout::Xpyc {
+                    continue;
+                }
+                let ns = if processes && !self.processes_n.is_empty() {
+                    &self.processes_n
+                } else {
+                    &self.n
+                };
+                for &n in ns {
+                    for &size in &self.sizes {
+                        let base = Point {
+                            processes,
+                            layout,
+                            n,
+                            method: Method::Msg,
+                            granularity: 1,
+                            size,
+                            per: self.per(size, n),
+                            corrupt_at: self.corrupt_at,
+                        };
+                        v.push(base.clone());
+                        for &g in &grans {
+                            if plain
+                                && g > 8
+                                && transfer::put_len(size, g) == transfer::put_len(size, 8)
+                            {
+                                continue;
+                            }
+                            v.push(Point {
+                                method: Method::Rma,
+                                granularity: g,
+                                ..base.clone()
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        v
+    }
+}
+
+fn one_run(pt: &Point, cfg: &Config, ctx: &RunCtx<'_>) -> Result<RunOut, BenchError> {
+    if pt.processes {
+        processes::run(pt, ctx, &cfg.cpus)
+    } else {
+        threads::run(pt, &cfg.cpus).map_err(|e| failed(NAME, format!("{}: {e}", pt.series())))
+    }
+}
+
+/// Runs `cfg`; stops early (partial) on `ctx.cancel`.
+pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    cfg.validate()?;
+    let config = serde_json::to_value(cfg).unwrap_or_default();
+    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
+    let started = Instant::now();
+    let points = cfg.points();
+    ctx.progress.begin(points.len(), NAME);
+    for pt in &points {
+        if stopped(&mut res, ctx.cancel, points.len()) {
+            break;
+        }
+        let mut m: [Vec<Vec<f64>>; 5] = Default::default();
+        let (mut checked, mut wrong, mut verified) = (0u64, 0u64, true);
+        for _ in 0..cfg.runs {
+            let out = one_run(pt, cfg, ctx)?;
+            checked += out.seen.checked;
+            wrong += out.seen.wrong;
+            if !out.seen.complete(pt.per) {
+                verified = false;
+                res.notes.push(format!(
+                    "{} {} B: data FAILED verification ({} of {} transfers wrong, or some lost \
+                     or duplicated)",
+                    pt.series(),
+                    pt.size,
+                    out.seen.wrong,
+                    out.seen.checked
+                ));
+            }
+            let means = &out.lat_mean_us;
+            m[0].push(vec![out.bytes_per_s]);
+            m[1].push(vec![means.iter().copied().fold(f64::INFINITY, f64::min)]);
+            m[2].push(vec![crate::stats::mean(means)]);
+            m[3].push(vec![means.iter().copied().fold(0.0, f64::max)]);
+            m[4].push(vec![out.lat_p99_us.iter().copied().fold(0.0, f64::max)]);
+        }
+        res.records.push(
+            BenchRecord::new(pt.series(), pt.size as f64, cfg.runs, pt.per, verified)
+                .param("mode", if pt.processes { "processes" } else { "threads" })
+                .param("layout", pt.layout.name())
+                .param("n", pt.n)
+                .param("method", pt.method_label())
+                .param("granularity", pt.granularity)
+                .param("size_bytes", pt.size)
+                .param("transfers_per_producer", pt.per)
+                .param("checked", checked)
+                .param("wrong", wrong)
+                .metric("bytes_per_s", metric(NAME, "B/s", true, &m[0])?)
+                .metric("thread_lat_min_us", metric(NAME, "µs", false, &m[1])?)
+                .metric("thread_lat_mean_us", metric(NAME, "µs", false, &m[2])?)
+                .metric("thread_lat_max_us", metric(NAME, "µs", false, &m[3])?)
+                .metric("lat_p99_us", metric(NAME, "µs", false, &m[4])?),
+        );
+        ctx.progress
+            .advance(&format!("{} {} B", pt.series(), pt.size));
+    }
+    ctx.progress.end();
+    let most = 2 * cfg.n.iter().max().copied().unwrap_or(1);
+    res.notes.push(format!(
+        "transfer time = one producer's send (messages) or put + signal (RMA), waiting for \
+         room included; {most} threads or processes on {} CPUs at the largest n{}",
+        cfg.cpus.len(),
+        if most > cfg.cpus.len() {
+            " (oversubscribed)"
+        } else {
+            ""
+        }
+    ));
+    res.notes.push(
+        "RMA between threads uses the window protocol of put_signal in one address space \
+         (copy into the slot, Release store of its signal); between processes the team's \
+         put_signal. XPYC runs on threads only (a team PE is one thread)."
+            .into(),
+    );
+    res.elapsed_s = Some(started.elapsed().as_secs_f64());
+    Ok(res)
+}
+
+/// The report's recommendation on messages vs puts by size, from an `rma-channels` result
+/// (`None` for another experiment or too few sizes).
+pub fn recommendation(res: &BenchResults) -> Option<String> {
+    if res.experiment != NAME {
+        return None;
+    }
+    let c = crossover(res)?;
+    let fmt = |b: usize| crate::units::format_size(b);
+    let first = c.by_size.first()?.0;
+    let last = c.by_size.last()?.0;
+    let all_msg = c.by_size.iter().all(|(_, _, s)| *s == findings::Side::Msg);
+    Some(match c.size() {
+        Some(n) if n == first => format!(
+            "Messages or puts ({}, measured {}–{}): put into a team window with put_signal (handoff::team) at every measured size — it moved more bytes/s than messages through a queue from {} on.",
+            c.on, fmt(first), fmt(last), fmt(n)
+        ),
+        Some(n) => format!(
+            "Messages or puts ({}, measured {}–{}): below {} send messages (handoff::queue / channel), from {} on put into a team window with put_signal (handoff::team).",
+            c.on, fmt(first), fmt(last), fmt(n), fmt(n)
+        ),
+        None if all_msg => format!(
+            "Messages or puts ({}, measured {}–{}): send messages (handoff::queue / channel) — they moved more bytes/s than puts at every measured size.",
+            c.on, fmt(first), fmt(last)
+        ),
+        None => format!(
+            "Messages or puts ({}, measured {}–{}): no crossover size can be named here — the 95% intervals of puts vs messages overlap around the switch; choose by API (see the rma-channels section).",
+            c.on, fmt(first), fmt(last)
+        ),
+    })
+}
+
+fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+    run(&cfg, ctx)
+}
+
+/// A worker process: `msg ...` (a message producer) or a team PE's JSON spec.
+fn worker(args: &[String]) -> Result<(), BenchError> {
+    if args.first().map(String::as_str) == Some("msg") {
+        processes::msg_worker(args)
+    } else {
+        super::team_run::worker_main::<processes::PeSpec>(args)
+    }
+}
+
+#[cfg(test)]
+mod tests;

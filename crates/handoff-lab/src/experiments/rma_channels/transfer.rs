@@ -1,0 +1,89 @@
+//! How one transfer moves on each path, and the statistics of a producer's transfer times.
+//!
+//! - Messages (the seed's `scif_send` / `scif_recv`): the payload is copied into frames of
+//!   handoff's byte-frame queue (at most [`CHUNK`] bytes each, every frame with the 8-byte
+//!   tag as its first word) and copied out of them into the consumer's buffer, which is then
+//!   checked.
+//! - RMA (the seed's `scif_writeto` into a registered window): the producer writes the
+//!   payload straight into the consumer's window slot and signals it; the consumer checks it
+//!   in place and frees the slot (see [`super::window`]).
+
+use std::time::Duration;
+
+use handoff::queue::{FrameConsumer, FrameProducer, QueueError};
+use handoff::sync::Wait;
+use handoff::sys::Deadline;
+
+/// The largest frame of a message (a bigger payload goes as several frames).
+pub const CHUNK: usize = 64 << 10;
+/// Bytes of a connection's queue, and about the bytes of its window (at least 2 slots).
+pub const BUFFER: usize = 1 << 20;
+/// How long any one wait may take before the run is declared stuck.
+pub const STUCK: Duration = Duration::from_secs(30);
+
+/// Slots of a window of `slot` bytes: about [`BUFFER`] bytes, 2 to 1024 slots.
+pub fn depth(slot: usize) -> usize {
+    (BUFFER / slot.max(1)).clamp(2, 1024)
+}
+
+/// `size` rounded up to the RMA granularity `gran`.
+pub fn put_len(size: usize, gran: usize) -> usize {
+    size.div_ceil(gran.max(1)) * gran.max(1)
+}
+
+fn deadline() -> Option<Deadline> {
+    Some(Deadline::after(STUCK))
+}
+
+/// Sends `payload` as one message tagged `tag` (copy in).
+pub fn send_msg(tx: &mut FrameProducer, tag: u64, payload: &[u8]) -> Result<(), QueueError> {
+    for chunk in payload.chunks(CHUNK) {
+        let mut f = tx.loan(8 + chunk.len(), Wait::ADAPTIVE, deadline())?;
+        f[..8].copy_from_slice(&tag.to_le_bytes());
+        f[8..].copy_from_slice(chunk);
+        f.commit();
+    }
+    Ok(())
+}
+
+/// Receives one message of `buf.len()` bytes into `buf` (copy out) and returns its tag
+/// (`u64::MAX`, which names no sender, when its frames disagree or do not fill `buf`
+/// exactly).
+pub fn recv_msg(rx: &mut FrameConsumer, buf: &mut [u8]) -> Result<u64, QueueError> {
+    let mut tag = None;
+    let mut at = 0;
+    let mut good = true;
+    while at < buf.len() {
+        let f = rx.recv(Wait::ADAPTIVE, deadline())?;
+        if f.len() < 8 {
+            good = false;
+            break;
+        }
+        let t = u64::from_le_bytes(f[..8].try_into().unwrap_or([0xFF; 8]));
+        good &= *tag.get_or_insert(t) == t;
+        let body = &f[8..];
+        let n = body.len().min(buf.len() - at);
+        good &= n == body.len() && n > 0;
+        buf[at..at + n].copy_from_slice(&body[..n]);
+        at += n;
+        if n == 0 {
+            break;
+        }
+    }
+    Ok(if good {
+        tag.unwrap_or(u64::MAX)
+    } else {
+        u64::MAX
+    })
+}
+
+/// Mean and p99 (nearest rank) of one producer's transfer times, in µs.
+pub fn mean_p99_us(ns: &mut [u64]) -> (f64, f64) {
+    if ns.is_empty() {
+        return (0.0, 0.0);
+    }
+    ns.sort_unstable();
+    let mean = ns.iter().map(|&x| x as f64).sum::<f64>() / ns.len() as f64;
+    let rank = ((0.99 * ns.len() as f64).ceil() as usize).clamp(1, ns.len());
+    (mean / 1e3, ns[rank - 1] as f64 / 1e3)
+}
