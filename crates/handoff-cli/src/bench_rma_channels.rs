@@ -4,7 +4,7 @@ use clap::Args;
 use handoff_lab::experiments::rma_channels::{self, Config, Layout};
 
 use crate::cli_bench::BenchOutputArgs;
-use crate::cli_rt::{allowed, parse_list, parse_sizes, run_and_emit};
+use crate::cli_rt::{allowed, parse_list, parse_sizes};
 use crate::common::parse_cores;
 use crate::Failure;
 
@@ -85,5 +85,5 @@ pub fn run(a: RmaChannelsArgs) -> Result<u8, Failure> {
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.corrupt_at = a.corrupt_at;
     cfg.validate()?;
-    run_and_emit(&a.out, |ctx| rma_channels::run(&cfg, ctx))
+    a.out.run(&allowed()?, |ctx| rma_channels::run(&cfg, ctx))
 }

@@ -29,11 +29,11 @@ fn threads_and_processes_verify_every_transfer() {
     let mut modes = std::collections::BTreeSet::new();
     for r in recs {
         assert_eq!(r["verified"], true, "{r}");
-        assert_eq!(r["params"]["wrong"], 0, "{r}");
+        assert_eq!(r["checks"]["wrong"], 0, "{r}");
         let n = r["params"]["n"].as_u64().unwrap();
         let per = r["params"]["transfers_per_producer"].as_u64().unwrap();
         // Every transfer of both runs checked.
-        assert_eq!(r["params"]["checked"].as_u64().unwrap(), 2 * n * per, "{r}");
+        assert_eq!(r["checks"]["checked"].as_u64().unwrap(), 2 * n * per, "{r}");
         for m in [
             "bytes_per_s",
             "thread_lat_min_us",

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rt_common::{failed, metric, stopped, usage, SECTION};
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults};
+use crate::bench::{BenchRecord, BenchResults, Checks};
 
 mod findings;
 pub mod payload;
@@ -412,8 +412,12 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 .param("granularity", pt.granularity)
                 .param("size_bytes", pt.size)
                 .param("transfers_per_producer", pt.per)
-                .param("checked", checked)
-                .param("wrong", wrong)
+                // Lost or duplicated transfers count as wrong too (`verified` is false then).
+                .checked(Checks {
+                    item: "transfers".into(),
+                    checked,
+                    wrong: if verified { wrong } else { wrong.max(1) },
+                })
                 .metric("bytes_per_s", metric(NAME, "B/s", true, &m[0])?)
                 .metric("thread_lat_min_us", metric(NAME, "µs", false, &m[1])?)
                 .metric("thread_lat_mean_us", metric(NAME, "µs", false, &m[2])?)
@@ -486,7 +490,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
     if args.first().map(String::as_str) == Some("msg") {
         processes::msg_worker(args)
     } else {
-        super::team_run::worker_main::<processes::PeSpec>(args)
+        super::launcher::worker_main::<processes::PeSpec>(args)
     }
 }
 

@@ -14,7 +14,8 @@ use handoff::sys::Deadline;
 use handoff::team::{Cmp, SignalOp, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
-use super::super::rt_common::{arg, failed, gate_wait, Workers, POINT_DEADLINE};
+use super::super::launcher::{gate_wait, Workers};
+use super::super::rt_common::{arg, failed, POINT_DEADLINE};
 use super::super::team_mpi::TransportKind;
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{fill, tag, Seen};
@@ -301,7 +302,7 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         transport: TransportKind::Shm,
         members: Vec::new(),
     };
-    let outs = team_run::run_team(&team)?;
+    let outs = super::super::launcher::run_team(&team)?;
     let mut out = RunOut {
         seen: Seen::new(n),
         ..RunOut::default()
