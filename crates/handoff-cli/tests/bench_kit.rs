@@ -64,8 +64,12 @@ fn private_vars_writes_verified_records_that_plot_and_compare() {
     assert_eq!(cmp.status.code(), Some(0), "{}", text(&cmp.stderr));
     let table = text(&cmp.stdout);
     assert!(table.contains("6 matched record(s)"), "{table}");
+    // A file against itself is never slower or faster; whether the ratio's interval is
+    // narrow enough to say "same" depends on the runs' spread (and a busy machine's records
+    // are inconclusive by rule), so either verdict is right here.
+    assert!(table.contains("summary: 0 slower, 0 faster, "), "{table}");
     assert!(
-        table.contains("summary: 0 slower, 0 faster, 6 same"),
+        !table.contains(" slower\n") && !table.contains(" faster\n"),
         "{table}"
     );
     // An exchange file against a bench file: a clear usage error.

@@ -258,7 +258,7 @@ impl BenchResults {
     }
 
     /// Every metric's numbers in their domain: times (lower is better) finite and > 0,
-    /// rates finite and >= 0 ([`LoadError::Domain`] names the first that is not).
+    /// rates finite and >= 0, a minimum (one sample) finite ([`LoadError::Domain`] names the first that is not).
     pub fn check_domain(&self, path: Option<&Path>) -> Result<(), LoadError> {
         for (i, r) in self.records.iter().enumerate() {
             for (name, m) in &r.metrics {
@@ -275,7 +275,10 @@ impl BenchResults {
                             r.x
                         )
                     };
-                    if m.higher_is_better {
+                    if field == "min" {
+                        // One sample (the fastest): clock skew may put it at or below 0.
+                        schema::check_sample(path, what, v)?;
+                    } else if m.higher_is_better {
                         schema::check_rate(path, what, v)?;
                     } else {
                         schema::check_time(path, what, v)?;
