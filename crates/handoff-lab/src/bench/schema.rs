@@ -79,7 +79,7 @@ pub struct BenchRecord {
     /// The metrics, by name (e.g. `latency_us`, `bandwidth_mbps`).
     pub metrics: BTreeMap<String, MetricRecord>,
     /// What else the machine did while the record was measured ([`super::busy`]); filled
-    /// by the common runner [`super::busy::run_measured`]; `None` in files from before.
+    /// by the common runner [`super::registry::run_measured`]; `None` in files from before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load: Option<super::busy::MachineLoad>,
 }

@@ -9,7 +9,7 @@
 //! protocol that loses a message ends in [`handoff::team::TeamError::Timeout`] and a non-zero
 //! exit; a PE that dies ends the others' waits with `PeerDied`; the launcher then stops the
 //! rest. On top of that, the launcher kills every PE still alive at the run's deadline
-//! ([`Launch::timeout`]).
+//! ([`handoff::team::Launch::timeout`]).
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -98,7 +98,7 @@ pub struct TeamSpec {
     pub wait: Wait,
     /// Symmetric heap bytes per PE.
     pub heap: usize,
-    /// Kill every PE still running after this long ([`Launch::timeout`]).
+    /// Kill every PE still running after this long ([`handoff::team::Launch::timeout`]).
     pub deadline: Duration,
     /// The point, for error messages ("counting-put 8 B same-core").
     pub label: String,

@@ -2,7 +2,7 @@
 //!
 //! Every rank runs the same command, so every rank walks the same plan in the same order.
 //! [`start`] joins the job's MPI team once; each team run of the plan
-//! ([`super::team_run::run_team`]) is then a *phase* on that team instead of a launch:
+//! ([`super::launcher::run_team`]) is then a *phase* on that team instead of a launch:
 //!
 //! 1. every rank zeroes the heap bytes the previous phase used and its counters, then a
 //!    barrier (so a phase starts, like a fresh team, from zeroed memory);
