@@ -40,3 +40,97 @@ fn plan_with_a_missing_sysfs_tree_is_a_usage_error() {
     assert!(err.contains("--sysfs /nonexistent-handoff-sysfs"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// Minutes and seconds of an estimate as `fmt_duration` prints it ("1 h 02 min",
+/// "3 min 20 s", "45 s").
+fn seconds_of(text: &str) -> f64 {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words
+        .chunks(2)
+        .map(|w| {
+            let n: f64 = w[0].parse().unwrap_or_else(|_| panic!("{text:?}"));
+            match w.get(1).copied() {
+                Some("h") => n * 3600.0,
+                Some("min") => n * 60.0,
+                Some("s") => n,
+                other => panic!("unit {other:?} in {text:?}"),
+            }
+        })
+        .sum()
+}
+
+/// The plan's table on every large preset, through the command line: every placement class
+/// of the machine (relative to the producer, CPU 0) has its row with the representative
+/// CPUs the probe picks (at most `CONSUMERS_PER_CLASS`, both ends of the class), the
+/// consumers counted in `points:` are exactly those rows' CPUs, and the estimate is under
+/// 15 minutes.
+#[test]
+fn plan_tables_on_every_large_preset_show_each_class_and_stay_under_15_min() {
+    use handoff_lab::report::plan::CONSUMERS_PER_CLASS;
+    use handoff_probe::topology::{format_cpu_list, Topology};
+    let presets = [
+        ("2s192", SynthMachine::server_2s_192c(), 5),
+        ("4s80", SynthMachine::skylake_4s_80c(), 4),
+        ("1s128", SynthMachine::single_128c_8ccd(), 4),
+    ];
+    for (name, m, n_classes) in presets {
+        let dir =
+            std::env::temp_dir().join(format!("handoff-cli-plan-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        m.write(&dir).unwrap();
+        let t = Topology::from_sysfs(&dir).unwrap();
+        let out = handoff(&["report", "--plan", "--sysfs", dir.to_str().unwrap()]);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{name}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let all = t.cpu_ids();
+        let classes = t.representatives_per_class(0, &all, usize::MAX);
+        assert_eq!(classes.len(), n_classes, "{name}: {classes:?}");
+        let rows: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.starts_with("consumers by placement class:"))
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .collect();
+        assert_eq!(rows.len(), n_classes, "{name}:\n{text}");
+        let mut consumers = 0;
+        for (class, members) in &classes {
+            let reps = t
+                .representatives_per_class(0, &all, CONSUMERS_PER_CLASS)
+                .into_iter()
+                .find(|(c, _)| c == class)
+                .map(|(_, r)| r)
+                .unwrap();
+            assert!((1..=CONSUMERS_PER_CLASS).contains(&reps.len()), "{name}");
+            assert!(reps.contains(members.first().unwrap()), "{name}: {class}");
+            assert!(reps.contains(members.last().unwrap()), "{name}: {class}");
+            consumers += reps.len();
+            let row = format!(
+                "  {:<13} {} of {} CPUs: {}",
+                class.as_str(),
+                reps.len(),
+                members.len(),
+                format_cpu_list(&reps)
+            );
+            assert!(
+                rows.contains(&row.as_str()),
+                "{name}: {row:?} not in\n{text}"
+            );
+        }
+        assert!(
+            text.contains(&format!(", {consumers} consumers)")),
+            "{name}: {consumers} consumers not in\n{text}"
+        );
+        let estimate = text
+            .lines()
+            .find_map(|l| l.strip_prefix("estimated duration: "))
+            .and_then(|l| l.split(" (").next())
+            .unwrap_or_else(|| panic!("{name}: no estimate in\n{text}"));
+        let s = seconds_of(estimate);
+        assert!(s > 0.0 && s < 15.0 * 60.0, "{name}: {estimate}");
+    }
+}
