@@ -22,5 +22,6 @@ pub mod proc;
 pub mod topology;
 pub mod units;
 pub mod usage;
+pub mod window;
 
 pub use handoff::{Error, Result, WaitError};

@@ -23,7 +23,9 @@ pub mod payload;
 mod processes;
 mod threads;
 pub mod transfer;
-pub mod window;
+/// The one-sided window between threads (its slot protocol lives in `handoff-probe`, with
+/// its loom models).
+pub use handoff_probe::window;
 
 pub use findings::{crossover, findings, Crossover};
 

@@ -181,8 +181,7 @@ fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
                     let until = t0 + STUCK;
                     // XPYC: the producers share the window's ticket counter; XConn: one each.
                     let g = if conns == 1 && n > 1 {
-                        w.send_ticket
-                            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                        w.next_send_ticket()
                     } else {
                         k
                     };
@@ -203,8 +202,7 @@ fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
                 let mut k = 0u64;
                 loop {
                     let g = if conns == 1 && n > 1 {
-                        w.recv_ticket
-                            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                        w.next_recv_ticket()
                     } else {
                         k
                     };
