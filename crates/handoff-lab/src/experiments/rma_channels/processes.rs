@@ -77,7 +77,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
     w.gate(NAME)?;
     let start = Instant::now();
     let taken = Mutex::new(0);
-    let results: Vec<Result<(Seen, Instant), String>> = std::thread::scope(|s| {
+    let results: Vec<Result<(Seen, Instant), super::threads::RunError>> = std::thread::scope(|s| {
         let hs: Vec<_> = rxs
             .iter()
             .enumerate()
@@ -94,7 +94,10 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
             })
             .collect();
         hs.into_iter()
-            .map(|h| h.join().unwrap_or(Err("a consumer panicked".into())))
+            .map(|h| {
+                h.join()
+                    .unwrap_or(Err(super::threads::RunError::Panicked("consumer")))
+            })
             .collect()
     });
     let outs = w.finish(NAME, Instant::now() + POINT_DEADLINE)?;

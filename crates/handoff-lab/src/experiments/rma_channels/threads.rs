@@ -2,7 +2,7 @@
 //! consumer threads of a message run whose producers are processes.
 
 use std::sync::{Barrier, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use handoff::queue::{FrameConsumer, FrameQueue, QueueError};
 
@@ -17,11 +17,31 @@ fn pin(cpus: &[usize], i: usize) {
     }
 }
 
+/// Why a run on threads could not finish (the data checks are counted, not errors).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A producer or consumer thread panicked (its lock is poisoned, or its join failed).
+    #[error("a {0} panicked")]
+    Panicked(&'static str),
+    /// The point had no producer or consumer.
+    #[error("no producer or consumer ran")]
+    NothingRan,
+    /// The message queue failed (creating it, or a loan or receive timed out).
+    #[error("message queue: {0}")]
+    Queue(#[from] QueueError),
+    /// A producer found no free window slot before its deadline.
+    #[error("producer {producer}: no free window slot in {after:?}")]
+    NoFreeSlot { producer: usize, after: Duration },
+    /// A consumer waited past its deadline for a transfer.
+    #[error("consumer {consumer}: transfer {transfer} never arrived")]
+    NeverArrived { consumer: usize, transfer: u64 },
+}
+
 /// What a producer thread returns: when it started and its transfer times (ns).
-type Times = Result<(Instant, Vec<u64>), String>;
+type Times = Result<(Instant, Vec<u64>), RunError>;
 
 /// Runs `pt` on threads: `n` producers (CPUs round-robin first) and `n` consumers.
-pub fn run(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
+pub fn run(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
     match pt.method {
         Method::Msg => run_msg(pt, cpus),
         Method::Rma => run_rma(pt, cpus),
@@ -39,23 +59,23 @@ fn source(buf: &mut [u8], pt: &Point, p: u64, k: u64) {
 
 fn join_all(
     producers: Vec<std::thread::ScopedJoinHandle<'_, Times>>,
-    consumers: Vec<std::thread::ScopedJoinHandle<'_, Result<(Seen, Instant), String>>>,
+    consumers: Vec<std::thread::ScopedJoinHandle<'_, Result<(Seen, Instant), RunError>>>,
     n: usize,
     bytes: f64,
-) -> Result<RunOut, String> {
+) -> Result<RunOut, RunError> {
     let mut out = RunOut {
         seen: Seen::new(n),
         ..RunOut::default()
     };
     let mut ends = Vec::new();
     for h in consumers {
-        let (s, t) = h.join().map_err(|_| "a consumer panicked".to_string())??;
+        let (s, t) = h.join().map_err(|_| RunError::Panicked("consumer"))??;
         out.seen.merge(&s);
         ends.push(t);
     }
     let mut starts = Vec::new();
     for h in producers {
-        let (t, mut ns) = h.join().map_err(|_| "a producer panicked".to_string())??;
+        let (t, mut ns) = h.join().map_err(|_| RunError::Panicked("producer"))??;
         starts.push(t);
         let (m, p99) = mean_p99_us(&mut ns);
         out.lat_mean_us.push(m);
@@ -64,19 +84,19 @@ fn join_all(
     // From the first producer's start to the last consumer's end (both taken by the threads
     // themselves: a third thread's clock read could be descheduled past them).
     let (Some(start), Some(end)) = (starts.into_iter().min(), ends.into_iter().max()) else {
-        return Err("no producer or consumer ran".into());
+        return Err(RunError::NothingRan);
     };
     out.bytes_per_s = bytes / end.duration_since(start).as_secs_f64().max(1e-9);
     Ok(out)
 }
 
-fn run_msg(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
+fn run_msg(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
     let n = pt.n;
     let conns = if pt.layout == Layout::Xconn { n } else { 1 };
     let mut txs = Vec::new();
     let mut rxs = Vec::new();
     for _ in 0..conns {
-        let (tx, rx) = FrameQueue::new(transfer::BUFFER).map_err(|e| e.to_string())?;
+        let (tx, rx) = FrameQueue::new(transfer::BUFFER)?;
         txs.push(Mutex::new(tx));
         rxs.push(Mutex::new(rx));
     }
@@ -99,8 +119,8 @@ fn run_msg(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
                     let t0 = Instant::now();
                     // One connection's send end serves one thread at a time (XPYC: the
                     // producers take turns; XConn: the lock is never contended).
-                    let mut g = tx.lock().map_err(|_| "a producer panicked")?;
-                    send_msg(&mut g, tag(p as u64, k), &buf).map_err(|e| e.to_string())?;
+                    let mut g = tx.lock().map_err(|_| RunError::Panicked("producer"))?;
+                    send_msg(&mut g, tag(p as u64, k), &buf)?;
                     drop(g);
                     ns.push(t0.elapsed().as_nanos() as u64);
                 }
@@ -131,7 +151,7 @@ pub fn consume_msg(
     quota: Option<u64>,
     taken: &Mutex<u64>,
     total: u64,
-) -> Result<(Seen, Instant), String> {
+) -> Result<(Seen, Instant), RunError> {
     let mut seen = Seen::new(senders);
     let mut buf = vec![0u8; size];
     let mut mine = 0u64;
@@ -139,15 +159,15 @@ pub fn consume_msg(
         if quota.is_some_and(|q| mine == q) {
             break;
         }
-        let mut g = rx.lock().map_err(|_| "a consumer panicked")?;
+        let mut g = rx.lock().map_err(|_| RunError::Panicked("consumer"))?;
         if quota.is_none() {
-            let mut t = taken.lock().map_err(|_| "a consumer panicked")?;
+            let mut t = taken.lock().map_err(|_| RunError::Panicked("consumer"))?;
             if *t == total {
                 break;
             }
             *t += 1;
         }
-        let got = recv_msg(&mut g, &mut buf).map_err(|e: QueueError| e.to_string())?;
+        let got = recv_msg(&mut g, &mut buf)?;
         drop(g);
         seen.take(got, &buf);
         mine += 1;
@@ -155,7 +175,7 @@ pub fn consume_msg(
     Ok((seen, Instant::now()))
 }
 
-fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
+fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
     let n = pt.n;
     let conns = if pt.layout == Layout::Xconn { n } else { 1 };
     let len = put_len(pt.size, pt.granularity);
@@ -186,7 +206,10 @@ fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
                         k
                     };
                     w.put_signal(g, &buf, tag(p as u64, k), until)
-                        .map_err(|_| format!("producer {p}: no free window slot in {STUCK:?}"))?;
+                        .map_err(|_| RunError::NoFreeSlot {
+                            producer: p,
+                            after: STUCK,
+                        })?;
                     ns.push(t0.elapsed().as_nanos() as u64);
                 }
                 Ok((started, ns))
@@ -194,7 +217,7 @@ fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
         }
         let mut consumers = Vec::new();
         for c in 0..n {
-            consumers.push(s.spawn(move || -> Result<(Seen, Instant), String> {
+            consumers.push(s.spawn(move || -> Result<(Seen, Instant), RunError> {
                 pin(cpus, n + c);
                 let w = &windows[c % conns];
                 let mut seen = Seen::new(n);
@@ -211,7 +234,10 @@ fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, String> {
                     }
                     let until = Instant::now() + STUCK;
                     w.get(g, pt.size, until, |t, b| seen.take(t, b))
-                        .map_err(|_| format!("consumer {c}: transfer {g} never arrived"))?;
+                        .map_err(|_| RunError::NeverArrived {
+                            consumer: c,
+                            transfer: g,
+                        })?;
                     k += 1;
                 }
                 Ok((seen, Instant::now()))
