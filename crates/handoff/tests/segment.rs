@@ -68,6 +68,17 @@ fn assert_gone(full: &str) {
     assert!(!exists(full), "{full} was left behind in {}", mem::SHM_DIR);
 }
 
+/// No object of this process under the short name `user` (with any random part).
+fn assert_none_named(user: &str) {
+    let me = std::process::id();
+    let left: Vec<String> = handoff::shm::list_segments()
+        .unwrap()
+        .into_iter()
+        .filter(|n| handoff::shm::parse_segment_name(n) == Some((me, user)))
+        .collect();
+    assert!(left.is_empty(), "left behind in {}: {left:?}", mem::SHM_DIR);
+}
+
 /// In a child: die with the parent, and never outlive the watchdog.
 fn child_setup() -> String {
     die_with_parent().unwrap();
@@ -318,7 +329,7 @@ fn zero_size_is_refused() {
         Segment::create(&user, 0),
         Err(ShmError::InvalidArgument(_))
     ));
-    assert_gone(&handoff::shm::segment_name(&user).unwrap());
+    assert_none_named(&user);
     assert!(matches!(
         Segment::anonymous(0),
         Err(ShmError::InvalidArgument(_))
@@ -327,7 +338,7 @@ fn zero_size_is_refused() {
         Segment::create(&user, usize::MAX),
         Err(ShmError::InvalidArgument(_))
     ));
-    assert_gone(&handoff::shm::segment_name(&user).unwrap());
+    assert_none_named(&user);
 }
 
 #[test]
@@ -363,7 +374,9 @@ fn bad_names_are_refused() {
     // Taken names, and opening by the short name.
     let user = unique("taken");
     let seg = Segment::create(&user, 64).unwrap();
-    match Segment::create(&user, 64) {
+    // Under its full name (used as given); by the short name a second creation would get a
+    // fresh random name.
+    match Segment::create(seg.name().unwrap(), 64) {
         Err(ShmError::Segment(e @ SegmentError::AlreadyExists { .. })) => {
             assert!(e.to_string().contains("cleanup"), "{e}")
         }

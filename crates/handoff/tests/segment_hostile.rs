@@ -76,11 +76,12 @@ fn fifo_at_a_segment_name_is_refused_without_hanging() {
     let user = unique("fifo");
     let name = full(&user);
     mkfifo(&name);
-    let (u, n) = (user.clone(), name.clone());
+    let n = name.clone();
     within("Segment::create over a FIFO", move || {
-        expect_not_regular(Segment::create(&u, 64), "FIFO", "create")
+        // A chosen full name is used as given: the FIFO there is refused, never opened.
+        expect_not_regular(Segment::create(&n, 64), "FIFO", "create")
     });
-    let n2 = n.clone();
+    let n2 = name.clone();
     within("Segment::open of a FIFO", move || {
         expect_not_regular(
             Segment::open(&n2, Deadline::after(WATCHDOG)),
@@ -88,7 +89,7 @@ fn fifo_at_a_segment_name_is_refused_without_hanging() {
             "open",
         )
     });
-    let n3 = n.clone();
+    let n3 = name.clone();
     within("ShmFile::open_read_only of a FIFO", move || {
         expect_not_regular(
             ShmFile::open_read_only(&n3).map_err(ShmError::from),
@@ -155,7 +156,7 @@ fn symlink_is_never_followed() {
             "open",
         )
     });
-    expect_not_regular(Segment::create(&link_user, 64), "symbolic link", "create");
+    expect_not_regular(Segment::create(&link, 64), "symbolic link", "create");
     expect_not_regular(
         ShmFile::open(&link).map_err(ShmError::from),
         "symbolic link",
@@ -236,7 +237,8 @@ fn name_squatted_by_another_user_says_who_and_what_to_do() {
     let name = full(&user);
     let f = ShmFile::create(&name, 64, 0o600).unwrap();
     f.set_owner(NOBODY).unwrap();
-    match Segment::create(&user, 64) {
+    // A chosen full name is used as given (a generated one would avoid the squat).
+    match Segment::create(&name, 64) {
         Err(ShmError::Segment(e @ SegmentError::Squatted { uid: NOBODY, .. })) => {
             let msg = e.to_string();
             assert!(
@@ -271,6 +273,8 @@ fn open_can_wait_for_the_creation() {
         other => panic!("expected OpenTimedOut, got {other:?}"),
     }
     // A creator that comes later (after the opener started waiting) is found.
+    // By the short name: the creator's full name has a random part nobody knows yet.
+    let short = user.clone();
     let (tx, rx) = mpsc::channel::<()>();
     let creator = std::thread::spawn(move || {
         rx.recv().unwrap();
@@ -281,9 +285,8 @@ fn open_can_wait_for_the_creation() {
         seg.publish_ready();
         seg
     });
-    let n = name.clone();
     let opener =
-        std::thread::spawn(move || Segment::open_with(&n, Deadline::after(WATCHDOG), &opts));
+        std::thread::spawn(move || Segment::open_with(&short, Deadline::after(WATCHDOG), &opts));
     std::thread::sleep(Duration::from_millis(5));
     tx.send(()).unwrap();
     let opened = opener.join().unwrap().unwrap();

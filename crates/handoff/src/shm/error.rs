@@ -247,6 +247,19 @@ pub enum SegmentError {
         /// The full name.
         name: String,
     },
+    /// Every random full name a creation tried was taken (64 random bits each: someone is
+    /// filling `/dev/shm` with handoff names).
+    #[error(
+        "could not create segment {name:?}: all {tries} unguessable names tried were taken \
+         (someone is filling {SHM_DIR} with handoff names); check `ls -l {SHM_DIR}` for \
+         objects of other users"
+    )]
+    NoFreeName {
+        /// The short name asked for.
+        name: String,
+        /// How many random names were tried.
+        tries: u32,
+    },
     /// Every slot of the attached-process table is taken by a live process.
     #[error(
         "all {slots} attached-process slots of the segment are taken by live processes; \

@@ -3,10 +3,9 @@
 //! validation), `ready` (the ready word), `table` (attached processes), `names` and
 //! `cleanup` (names and stale objects), `open` (finding a name to open).
 
-use super::cleanup;
 use super::error::seg_err;
 use super::header::*;
-use super::names::{self, parse_segment_name};
+use super::names::parse_segment_name;
 use super::open::*;
 use super::ready::*;
 use super::table::*;
@@ -14,7 +13,7 @@ use super::{Result, SegmentError, ShmError, ShmSafe, MAGIC};
 use crate::atomic::Ordering;
 use crate::peers::{PeerWatch, WaitError};
 use crate::sys::mem::{self, Mapping, ShmFile};
-use crate::sys::{Deadline, Error as SysError, ProcessId};
+use crate::sys::{Deadline, ProcessId};
 use std::mem::{align_of, size_of};
 use std::time::Duration;
 
@@ -85,7 +84,9 @@ impl OpenOptions {
         self
     }
 
-    /// Accept a segment created by another uid (needs a mode that lets us read and write).
+    /// Accept a segment created by another uid (needs a mode that lets us read and write),
+    /// and let a short name match other users' segments too (by default it considers only
+    /// ours, so another user cannot take or confuse the lookup).
     pub fn any_owner(mut self, yes: bool) -> Self {
         self.any_owner = yes;
         self
@@ -188,9 +189,15 @@ fn sizes(payload_len: usize, slots: usize) -> Result<(usize, usize)> {
 }
 
 impl Segment {
-    /// Creates a named segment `/handoff-<pid>-<name>` with `payload_len` payload bytes
-    /// (rounded up to pages), mode `0600`. Call [`Segment::publish_ready`] after
-    /// initializing the payload; openers wait until then.
+    /// Creates a named segment with `payload_len` payload bytes (rounded up to pages),
+    /// mode `0600`. Call [`Segment::publish_ready`] after initializing the payload; openers
+    /// wait until then.
+    ///
+    /// `name` is a short name (ASCII letters, digits, `.`, `_`, `-`): the segment gets the
+    /// unguessable full name `/handoff-<pid>-<name>~<random>` ([`Segment::name`]; openers
+    /// take it, or the short name). Or a full name `/handoff-<pid>-<name>` with this
+    /// process's pid, used exactly as given: for a name other programs must know in
+    /// advance (anyone may squat a known name; a taken one is an error).
     pub fn create(name: &str, payload_len: usize) -> Result<Segment> {
         Self::create_with(name, payload_len, &SegmentOptions::default())
     }
@@ -199,14 +206,7 @@ impl Segment {
     pub fn create_with(name: &str, payload_len: usize, opts: &SegmentOptions) -> Result<Segment> {
         unsupported()?;
         let (payload_offset, total) = sizes(payload_len, opts.slots)?;
-        let full = names::segment_name(name)?;
-        let file = match ShmFile::create(&full, total, opts.mode) {
-            Err(SysError::AlreadyExists { .. }) if cleanup::remove_if_stale(&full) => {
-                ShmFile::create(&full, total, opts.mode)?
-            }
-            Err(SysError::AlreadyExists { name }) => return Err(explain_taken(name)),
-            r => r?,
-        };
+        let (full, file) = create_file(name, total, opts.mode)?;
         let built = Self::build(
             &file,
             Some(full.clone()),
@@ -302,7 +302,7 @@ impl Segment {
     /// validates the header against the object's size and owner, and registers this
     /// process in the attached table.
     ///
-    /// `name` is the full name [`Segment::name`] returns (`/handoff-<pid>-<name>`), or just
+    /// `name` is the full name [`Segment::name`] returns (`/handoff-<pid>-<name>~<random>`), or just
     /// the part the creator passed to [`Segment::create`] when exactly one live creator
     /// has such a segment. A missing name fails at once with [`SegmentError::NotFound`]
     /// (or, with [`OpenOptions::wait_for_creation`], is waited for until the deadline); a
@@ -320,7 +320,7 @@ impl Segment {
     /// [`Segment::open`] with options.
     pub fn open_with(name: &str, deadline: Deadline, opts: &OpenOptions) -> Result<Segment> {
         unsupported()?;
-        let (full, file) = open_file(name, deadline, opts.wait_for_creation)?;
+        let (full, file) = open_file(name, deadline, opts.wait_for_creation, opts.any_owner)?;
         let creator_pid = parse_segment_name(&full).map_or(0, |(pid, _)| pid);
         let uid = mem::current_uid();
         let role = if opts.observer { OBSERVER } else { 0 };
@@ -471,7 +471,8 @@ impl Segment {
         Ok(())
     }
 
-    /// The full name (`/handoff-<pid>-<name>`), or `None` for an anonymous segment.
+    /// The full name (`/handoff-<pid>-<name>~<random>`, or the full name the creator
+    /// chose), or `None` for an anonymous segment.
     pub fn name(&self) -> Option<&str> {
         self.name.as_deref()
     }
