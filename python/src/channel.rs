@@ -30,7 +30,7 @@ pub struct Channel {
 
 #[pymethods]
 impl Channel {
-    /// Creates the named channel `/handoff-<pid>-<name>`: `blocks` blocks of `block_size`
+    /// Creates the named channel `/handoff-<pid>-<name>~<random>`: `blocks` blocks of `block_size`
     /// bytes.
     #[staticmethod]
     #[pyo3(signature = (name, block_size, blocks = 2))]

@@ -59,7 +59,7 @@ impl<T: ShmSafe> At<T> {
 
 #[pymethods]
 impl Segment {
-    /// Creates the named segment `/handoff-<pid>-<name>` with `size` zeroed bytes.
+    /// Creates the named segment `/handoff-<pid>-<name>~<random>` with `size` zeroed bytes.
     #[staticmethod]
     fn create(name: &str, size: usize) -> PyResult<Segment> {
         Ok(Segment {

@@ -575,7 +575,7 @@ contains
 
     ! ---- channels ----------------------------------------------------------------------------
 
-    !> Creates the channel /handoff-<pid>-<name>: `blocks` blocks of `block_size` bytes.
+    !> Creates the channel /handoff-<pid>-<name>~<random>: `blocks` blocks of `block_size` bytes.
     subroutine channel_create(self, name, block_size, blocks, stat, errmsg)
         class(handoff_channel), intent(inout) :: self
         character(*), intent(in) :: name
@@ -730,7 +730,7 @@ contains
 
     ! ---- segments ----------------------------------------------------------------------------
 
-    !> Creates the segment /handoff-<pid>-<name> of `bytes` zeroed bytes; set it up, then
+    !> Creates the segment /handoff-<pid>-<name>~<random> of `bytes` zeroed bytes; set it up, then
     !> `publish_ready` (openers wait until then).
     subroutine segment_create(self, name, bytes, stat, errmsg)
         class(handoff_segment), intent(inout) :: self

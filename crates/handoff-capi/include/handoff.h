@@ -109,7 +109,7 @@ typedef struct {
 extern "C" {
 #endif // __cplusplus
 
-// Creates the named channel `/handoff-<pid>-<name>`: `blocks` blocks of `block_size` bytes.
+// Creates the named channel `/handoff-<pid>-<name>~<random>`: `blocks` blocks of `block_size` bytes.
 //
 // Ownership: `*out` receives a new handle; free it with [`handoff_channel_free`] (the
 // channel's name is unlinked once the creator freed it and its producer and consumer).
@@ -229,7 +229,7 @@ const char *handoff_last_error_message(void);
 // that is not one). Static storage: never free it.
 const char *handoff_error_name(int code);
 
-// Creates the named segment `/handoff-<pid>-<name>` with `payload_len` zeroed payload bytes.
+// Creates the named segment `/handoff-<pid>-<name>~<random>` with `payload_len` zeroed payload bytes.
 // Initialize what lies in it, then call [`handoff_segment_publish_ready`]: openers wait
 // until then.
 //

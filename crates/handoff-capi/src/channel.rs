@@ -81,7 +81,7 @@ pub(crate) fn open_retrying(
     }
 }
 
-/// Creates the named channel `/handoff-<pid>-<name>`: `blocks` blocks of `block_size` bytes.
+/// Creates the named channel `/handoff-<pid>-<name>~<random>`: `blocks` blocks of `block_size` bytes.
 ///
 /// Ownership: `*out` receives a new handle; free it with [`handoff_channel_free`] (the
 /// channel's name is unlinked once the creator freed it and its producer and consumer).

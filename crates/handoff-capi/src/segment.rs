@@ -36,7 +36,7 @@ pub(crate) fn open_deadline(timeout_ns: i64) -> Deadline {
     }
 }
 
-/// Creates the named segment `/handoff-<pid>-<name>` with `payload_len` zeroed payload bytes.
+/// Creates the named segment `/handoff-<pid>-<name>~<random>` with `payload_len` zeroed payload bytes.
 /// Initialize what lies in it, then call [`handoff_segment_publish_ready`]: openers wait
 /// until then.
 ///

@@ -48,7 +48,7 @@ pub struct Channel {
 }
 
 impl Channel {
-    /// Creates a named channel `/handoff-<pid>-<name>` (see [`Channel::name`] for the full
+    /// Creates a named channel `/handoff-<pid>-<name>~<random>` (see [`Channel::name`] for the full
     /// name to give the other process).
     pub fn create(name: &str, cfg: ChannelConfig) -> Result<Channel, ChannelError> {
         let geo = Geometry::of(&cfg)?;
