@@ -24,13 +24,16 @@ class PeerGoneError(HandoffError):
 class ClosedError(HandoffError):
     """The other side closed the channel."""
 
+class CorruptError(HandoffError):
+    """The channel's shared counters were written by another process (nothing handed out)."""
+
 class UsageError(HandoffError):
     """A call that does not fit the object's state (e.g. a block used after its release)."""
 
 class Channel:
     @staticmethod
     def create(name: str, block_size: int, blocks: int = 2) -> Channel:
-        """Creates the channel /handoff-<pid>-<name>: `blocks` blocks of `block_size` bytes."""
+        """Creates the channel /handoff-<pid>-<name>~<random>: `blocks` blocks of `block_size` bytes."""
     @staticmethod
     def open(name: str, block_size: int, blocks: int = 2, timeout: float = 10.0) -> Channel:
         """Opens `name` with the creator's shape, waiting up to `timeout` s for it to exist."""

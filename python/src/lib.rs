@@ -52,6 +52,13 @@ create_exception!(
 );
 create_exception!(
     handoff,
+    CorruptError,
+    HandoffError,
+    "The channel's shared counters break its protocol: another process wrote the channel's \
+     memory. Nothing was handed out; recreate the channel."
+);
+create_exception!(
+    handoff,
     UsageError,
     HandoffError,
     "A call that does not fit the object's state: a block used after its release, a second \
@@ -70,6 +77,7 @@ pub(crate) fn py_err(e: handoff::Error) -> PyErr {
             PeerGoneError::new_err(msg)
         }
         E::Channel(ChannelError::Closed { .. }) => ClosedError::new_err(msg),
+        E::Channel(ChannelError::Corrupt { .. }) => CorruptError::new_err(msg),
         E::InvalidArgument(_) | E::Channel(ChannelError::InvalidConfig(_)) => {
             pyo3::exceptions::PyValueError::new_err(msg)
         }
@@ -148,6 +156,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TimeoutError", py.get_type::<TimeoutError>())?;
     m.add("PeerGoneError", py.get_type::<PeerGoneError>())?;
     m.add("ClosedError", py.get_type::<ClosedError>())?;
+    m.add("CorruptError", py.get_type::<CorruptError>())?;
     m.add("UsageError", py.get_type::<UsageError>())?;
     channel::register(m)?;
     sync::register(m)?;

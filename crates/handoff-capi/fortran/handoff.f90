@@ -36,6 +36,7 @@ module handoff
     integer, parameter, public :: HANDOFF_E_IO = -10
     integer, parameter, public :: HANDOFF_E_UNSUPPORTED = -11
     integer, parameter, public :: HANDOFF_E_PANIC = -12
+    integer, parameter, public :: HANDOFF_E_CORRUPT = -13
     ! Wait strategies.
     integer, parameter, public :: HANDOFF_WAIT_ADAPTIVE = 0
     integer, parameter, public :: HANDOFF_WAIT_SPIN = 1

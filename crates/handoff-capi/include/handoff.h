@@ -72,6 +72,10 @@
 // message.
 #define HANDOFF_E_PANIC -12
 
+// The channel's shared counters break its protocol: another process wrote the channel's
+// memory. Nothing was handed out; recreate the channel.
+#define HANDOFF_E_CORRUPT -13
+
 // An opaque handle to a reusable barrier in a segment.
 typedef struct handoff_barrier handoff_barrier;
 

@@ -40,6 +40,9 @@ pub const HANDOFF_E_UNSUPPORTED: c_int = -11;
 /// A bug in handoff: a Rust panic was caught at the boundary. Please report it with the
 /// message.
 pub const HANDOFF_E_PANIC: c_int = -12;
+/// The channel's shared counters break its protocol: another process wrote the channel's
+/// memory. Nothing was handed out; recreate the channel.
+pub const HANDOFF_E_CORRUPT: c_int = -13;
 
 /// An error on its way to C: a code and the message `handoff_last_error_message` returns.
 #[derive(Debug)]
@@ -87,6 +90,7 @@ impl From<Error> for CError {
                 ChannelError::Closed { .. } => HANDOFF_E_CLOSED,
                 ChannelError::PeerGone { .. } => HANDOFF_E_PEER_GONE,
                 ChannelError::Timeout { .. } => HANDOFF_E_TIMEOUT,
+                ChannelError::Corrupt { .. } => HANDOFF_E_CORRUPT,
                 // `From<ChannelError> for Error` moves segment errors out of `Channel`.
                 ChannelError::Segment(_) => HANDOFF_E_SEGMENT,
             },
@@ -170,6 +174,7 @@ pub extern "C" fn handoff_error_name(code: c_int) -> *const c_char {
         HANDOFF_E_IO => c"HANDOFF_E_IO",
         HANDOFF_E_UNSUPPORTED => c"HANDOFF_E_UNSUPPORTED",
         HANDOFF_E_PANIC => c"HANDOFF_E_PANIC",
+        HANDOFF_E_CORRUPT => c"HANDOFF_E_CORRUPT",
         _ => c"HANDOFF_E_UNKNOWN",
     };
     s.as_ptr()

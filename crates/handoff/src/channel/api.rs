@@ -154,10 +154,18 @@ fn slot_or_error(
     got: Result<Slot, crate::WaitError>,
     closer: Role,
     what: &'static str,
+    label: &str,
 ) -> Result<usize, ChannelError> {
     match got {
         Ok(Slot::Ready(i)) => Ok(i),
         Ok(Slot::Closed) => Err(ChannelError::Closed { by: closer }),
+        Ok(Slot::Corrupt(c)) => Err(ChannelError::Corrupt {
+            name: label.to_string(),
+            counter: c.counter,
+            found: c.found,
+            low: c.low,
+            high: c.high,
+        }),
         Err(e) => Err(ChannelError::from_wait(e, what)),
     }
 }
@@ -208,7 +216,7 @@ impl Producer {
         let got = self
             .cursor
             .acquire(&sh.header().ring, how, deadline, &sh.seg);
-        slot_or_error(got, Role::Consumer, "free block")
+        slot_or_error(got, Role::Consumer, "free block", &sh.label)
     }
 
     /// Blocks published so far (the sequence number of the next one).
@@ -332,7 +340,7 @@ impl Consumer {
         let got = self
             .cursor
             .acquire(&sh.header().ring, how, deadline, &sh.seg);
-        slot_or_error(got, Role::Producer, "published block")
+        slot_or_error(got, Role::Producer, "published block", &sh.label)
     }
 
     /// Blocks received and released so far (the sequence number of the next one).

@@ -152,6 +152,25 @@ pub enum ChannelError {
         /// What was waited for.
         what: &'static str,
     },
+    /// A ring counter in the shared segment breaks the protocol (another process wrote the
+    /// channel's memory): nothing was handed out.
+    #[error(
+        "channel {name} is corrupt: its {counter} count is {found} where the protocol allows \
+         {low} to {high}; another process wrote the channel's memory. No block was handed out \
+         and the channel cannot be trusted any more: recreate it (and find out who wrote it)"
+    )]
+    Corrupt {
+        /// The channel's name.
+        name: String,
+        /// Which counter: `published` (seen by the consumer) or `released` (by the producer).
+        counter: &'static str,
+        /// Its value.
+        found: u64,
+        /// The least value allowed now.
+        low: u64,
+        /// The greatest value allowed now.
+        high: u64,
+    },
     /// Creating, opening or mapping the segment failed.
     #[error(transparent)]
     Segment(#[from] crate::shm::ShmError),

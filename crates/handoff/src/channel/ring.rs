@@ -23,6 +23,17 @@
 //! a consumer still drains the blocks published before the close, then sees `Closed`; a
 //! producer sees `Closed` at its next loan (nobody would read what it writes).
 //!
+//! # Corruption
+//!
+//! The counters lie in memory every process that maps the segment can write. Each acquire
+//! checks the other side's counter against what the protocol allows before handing out a
+//! slot: the consumer that has received `tail` blocks needs `tail <= published <= tail + n`
+//! (a count never decreases, and the producer is never more than `n` ahead); the producer
+//! at `head` needs `released <= head`. Anything else is [`Slot::Corrupt`]: an error naming
+//! the channel, never a block (a stranger that added 17,154 to `published` used to make the
+//! consumer receive 17,154 blocks never published). A count lowered while a consumer sleeps
+//! looks like "nothing published yet" until it is checked again.
+//!
 //! # Memory ordering
 //!
 //! - SYNC POINT A: the producer's Release `published.add(1)` in [`ProducerCursor::publish`]
@@ -63,6 +74,22 @@ pub(crate) enum Slot {
     Ready(usize),
     /// The other side closed the channel (for a consumer: and every block was drained).
     Closed,
+    /// The other side's counter breaks the protocol's invariants (see "Corruption" in the
+    /// module docs): someone else wrote the ring. Nothing was handed out.
+    Corrupt(Corruption),
+}
+
+/// A counter found outside the range the protocol allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Corruption {
+    /// Which counter: `"published"` or `"released"`.
+    pub(crate) counter: &'static str,
+    /// Its value (without the [`CLOSED`] bit).
+    pub(crate) found: u64,
+    /// The least value it may have now.
+    pub(crate) low: u64,
+    /// The greatest value it may have now.
+    pub(crate) high: u64,
 }
 
 /// The slot after `slot` in a ring of `blocks` (wraps to 0).
@@ -117,6 +144,15 @@ impl ProducerCursor {
                 _ => return Err(WaitError::Timeout),
             },
         };
+        // The consumer never releases a block that was not published: one compare.
+        if seen & !CLOSED > self.head {
+            return Ok(Slot::Corrupt(Corruption {
+                counter: "released",
+                found: seen & !CLOSED,
+                low: need,
+                high: self.head,
+            }));
+        }
         if seen & CLOSED != 0 {
             return Ok(Slot::Closed);
         }
@@ -178,16 +214,28 @@ impl ConsumerCursor {
         // in `ProducerCursor::publish`.
         let seen = match how {
             Some(how) => ring.published.wait_until(need, how, deadline, peers)?,
-            None => match ring.published.load() {
-                v if v >= need => v,
-                _ => return Err(WaitError::Timeout),
-            },
+            None => ring.published.load(),
         };
-        if seen & !CLOSED >= need {
+        let count = seen & !CLOSED;
+        // The producer is never more than `blocks` ahead of us, nor behind what we already
+        // received (counts only grow): one subtraction and one compare, wrapping so that a
+        // count behind `tail` is huge.
+        if count.wrapping_sub(self.tail) > self.blocks {
+            return Ok(Slot::Corrupt(Corruption {
+                counter: "published",
+                found: count,
+                low: self.tail,
+                high: self.tail + self.blocks,
+            }));
+        }
+        if count >= need {
             debug_assert_eq!(self.slot as u64, self.tail % self.blocks);
             Ok(Slot::Ready(self.slot))
-        } else {
+        } else if seen & CLOSED != 0 {
             Ok(Slot::Closed)
+        } else {
+            // Only a poll gets here (a wait returns once the count reaches `need`).
+            Err(WaitError::Timeout)
         }
     }
 
@@ -244,6 +292,55 @@ mod tests {
         }
         assert_eq!(poll_c(&c, &r), Err(WaitError::Timeout));
         assert_eq!((p.head(), c.tail()), (4, 4));
+    }
+
+    /// A counter moved by a stranger is `Corrupt` on the next acquire (a poll and a wait),
+    /// never a block: too far ahead, behind what was received, or released unpublished.
+    #[test]
+    fn counters_outside_the_protocol_are_corruption() {
+        let r = Ring::default();
+        let mut p = ProducerCursor::new(4);
+        let mut c = ConsumerCursor::new(4);
+        for _ in 0..2 {
+            p.publish(&r);
+        }
+        assert_eq!(poll_c(&c, &r), Ok(Slot::Ready(0)));
+        c.release(&r);
+        r.published.add(17_154);
+        let ahead = Corruption {
+            counter: "published",
+            found: 17_156,
+            low: 1,
+            high: 5,
+        };
+        assert_eq!(poll_c(&c, &r), Ok(Slot::Corrupt(ahead)));
+        let waited = c.acquire(&r, Some(Wait::Block), None, &NoPeers);
+        assert_eq!(waited, Ok(Slot::Corrupt(ahead)));
+        // Exactly `blocks` ahead is legal; one more is not.
+        r.published.set(1 + 4);
+        assert_eq!(poll_c(&c, &r), Ok(Slot::Ready(1)));
+        r.published.set(1 + 5);
+        assert!(matches!(poll_c(&c, &r), Ok(Slot::Corrupt(_))));
+        // Behind what this consumer already received (a count never decreases), also with
+        // the producer's close bit.
+        r.published.set(0);
+        assert!(matches!(poll_c(&c, &r), Ok(Slot::Corrupt(_))));
+        r.published.set(CLOSED);
+        assert!(matches!(poll_c(&c, &r), Ok(Slot::Corrupt(_))));
+        // The producer (head 2) sees 3 released: a block released before it was published.
+        r.released.set(3);
+        assert_eq!(
+            poll_p(&p, &r),
+            Ok(Slot::Corrupt(Corruption {
+                counter: "released",
+                found: 3,
+                low: 0,
+                high: 2,
+            }))
+        );
+        r.released.set(2 | CLOSED);
+        assert_eq!(poll_p(&p, &r), Ok(Slot::Closed));
+        c.close(&r);
     }
 
     #[test]
