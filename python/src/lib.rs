@@ -14,6 +14,7 @@
 use std::time::Duration;
 
 use handoff::channel::ChannelError;
+use handoff::shm::ApiOption;
 use handoff::sync::Wait;
 use handoff::sys::Deadline;
 use handoff::WaitError;
@@ -65,10 +66,29 @@ create_exception!(
      receive while a block is held, a handle used from two threads at once."
 );
 
-/// The library's error as the Python exception for its case.
+/// How Python callers do what an error message advises (the core writes the Rust spelling).
+fn python_spelling(o: ApiOption) -> &'static str {
+    match o {
+        ApiOption::AnyOwner => {
+            "or run the opener as that user (Channel.open and Segment.open open only segments \
+             of your own uid)"
+        }
+        ApiOption::OpenDeadline => "pass a larger timeout= to open()",
+        ApiOption::FullName => "openers take the full name in the creator's .name",
+        ApiOption::CleanupStale => "run `handoff cleanup`",
+        ApiOption::ChannelShape => {
+            "open it with the block_size= and blocks= the creator passed to Channel.create"
+        }
+        ApiOption::PlainSegment => "open it with handoff.Segment.open",
+        _ => o.rust(),
+    }
+}
+
+/// The library's error as the Python exception for its case, its message naming Python's
+/// keywords and methods where it advises one.
 pub(crate) fn py_err(e: handoff::Error) -> PyErr {
     use handoff::Error as E;
-    let msg = e.to_string();
+    let msg = ApiOption::render(&e.to_string(), python_spelling);
     match e {
         E::Wait(WaitError::Timeout) | E::Channel(ChannelError::Timeout { .. }) => {
             TimeoutError::new_err(msg)

@@ -202,7 +202,7 @@ module handoff
             type(c_ptr), value :: s
             integer(c_size_t) :: n
         end function
-        function c_last_error_message() bind(c, name='handoff_last_error_message') result(p)
+        function c_last_error_message() bind(c, name='handoff_last_error_message_fortran') result(p)
             import :: c_ptr
             type(c_ptr) :: p
         end function

@@ -229,6 +229,12 @@ int handoff_consumer_free(handoff_consumer *cons);
 // this thread; copy it to keep it. Never NULL ("" when no call failed yet).
 const char *handoff_last_error_message(void);
 
+// [`handoff_last_error_message`] for the Fortran module: the same message, naming the
+// Fortran module's procedures and optional arguments where it advises one.
+//
+// Ownership: as [`handoff_last_error_message`].
+const char *handoff_last_error_message_fortran(void);
+
 // The name of an error code, e.g. `"HANDOFF_E_TIMEOUT"` (`"HANDOFF_E_UNKNOWN"` for a code
 // that is not one). Static storage: never free it.
 const char *handoff_error_name(int code);

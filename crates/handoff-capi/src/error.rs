@@ -6,7 +6,7 @@ use std::ffi::{c_char, c_int, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use handoff::channel::ChannelError;
-use handoff::shm::ShmError;
+use handoff::shm::{ApiOption, ShmError};
 use handoff::sync::SyncError;
 use handoff::{Error, WaitError};
 
@@ -112,16 +112,56 @@ macro_rules! via_crate_error {
 }
 via_crate_error!(ChannelError, ShmError, SyncError, WaitError);
 
+/// How C callers do what an error message advises (the core writes the Rust spelling).
+fn c_spelling(o: ApiOption) -> &'static str {
+    match o {
+        ApiOption::AnyOwner => {
+            "or run the opener as that user (handoff_segment_open and handoff_channel_open \
+             open only segments of the caller's uid)"
+        }
+        ApiOption::OpenDeadline => "pass a larger timeout_ns to the open call",
+        ApiOption::FullName => {
+            "openers take the full name handoff_channel_name or handoff_segment_name returns"
+        }
+        ApiOption::CleanupStale => "run `handoff cleanup`",
+        ApiOption::ChannelShape => {
+            "open it with the block_size and blocks the creator passed to \
+             handoff_channel_create"
+        }
+        ApiOption::PlainSegment => "open it with handoff_segment_open",
+        _ => o.rust(),
+    }
+}
+
+/// How Fortran callers (the `handoff` module over this ABI) do what a message advises.
+fn fortran_spelling(o: ApiOption) -> &'static str {
+    match o {
+        ApiOption::AnyOwner => {
+            "or run the opener as that user (%open opens only segments of the caller's uid)"
+        }
+        ApiOption::OpenDeadline => "pass a larger timeout= to %open",
+        ApiOption::FullName => "openers take the full name the creator's %name() returns",
+        ApiOption::CleanupStale => "run `handoff cleanup`",
+        ApiOption::ChannelShape => {
+            "open it with the block_size and blocks the creator passed to %create"
+        }
+        ApiOption::PlainSegment => "open it as a handoff_segment (%open)",
+        _ => o.rust(),
+    }
+}
+
 thread_local! {
-    /// The message of the last failed call on this thread ("" before any failure).
-    static LAST: RefCell<CString> = RefCell::new(CString::default());
+    /// The message of the last failed call on this thread ("" before any failure), as C
+    /// and as Fortran callers read it.
+    static LAST: RefCell<(CString, CString)> = RefCell::default();
 }
 
 fn set_last(message: &str) {
     // A message with a NUL byte (a name the caller passed) is cut at the NUL.
     let cut = message.split('\0').next().unwrap_or_default();
-    let c = CString::new(cut).unwrap_or_default();
-    LAST.with(|l| *l.borrow_mut() = c);
+    let c = CString::new(ApiOption::render(cut, c_spelling)).unwrap_or_default();
+    let f = CString::new(ApiOption::render(cut, fortran_spelling)).unwrap_or_default();
+    LAST.with(|l| *l.borrow_mut() = (c, f));
 }
 
 /// Runs one entry point: its `Err` becomes the return code and the thread's last message; a
@@ -153,7 +193,16 @@ pub(crate) fn ffi(f: impl FnOnce() -> Result<(), CError>) -> c_int {
 /// this thread; copy it to keep it. Never NULL ("" when no call failed yet).
 #[no_mangle]
 pub extern "C" fn handoff_last_error_message() -> *const c_char {
-    catch_unwind(|| LAST.with(|l| l.borrow().as_ptr())).unwrap_or(c"".as_ptr())
+    catch_unwind(|| LAST.with(|l| l.borrow().0.as_ptr())).unwrap_or(c"".as_ptr())
+}
+
+/// [`handoff_last_error_message`] for the Fortran module: the same message, naming the
+/// Fortran module's procedures and optional arguments where it advises one.
+///
+/// Ownership: as [`handoff_last_error_message`].
+#[no_mangle]
+pub extern "C" fn handoff_last_error_message_fortran() -> *const c_char {
+    catch_unwind(|| LAST.with(|l| l.borrow().1.as_ptr())).unwrap_or(c"".as_ptr())
 }
 
 /// The name of an error code, e.g. `"HANDOFF_E_TIMEOUT"` (`"HANDOFF_E_UNKNOWN"` for a code

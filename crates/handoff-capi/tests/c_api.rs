@@ -125,6 +125,26 @@ fn a_dead_producer_ends_the_consumers_wait_with_peer_gone() {
     consumer.wait_success();
 }
 
+/// An error's advice names the C call to use, never a Rust-only option (the channel of
+/// another shape used to say "the same ChannelConfig the creator used").
+#[test]
+fn errors_name_the_c_calls_not_rust_options() {
+    let exe = roundtrip_exe();
+    let mut producer = run(exe, &["hang", &unique("shape")]);
+    let name = producer.expect_line("name=");
+    let mut opener = run(exe, &["misopen", &name]);
+    assert_eq!(opener.expect_line("code="), "HANDOFF_E_MISMATCH");
+    let msg = opener.expect_line("message=");
+    assert!(
+        msg.contains("handoff_channel_create") && !msg.contains("ChannelConfig"),
+        "message: {msg}"
+    );
+    opener.wait_success();
+    producer.kill();
+    // The killed producer's channel is ours to remove.
+    let _ = std::fs::remove_file(format!("/dev/shm{name}"));
+}
+
 #[test]
 fn the_c_example_builds() {
     compile("../../examples/c/simulation.c");

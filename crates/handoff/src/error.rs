@@ -155,7 +155,8 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "no segment named /handoff-1-x: start the creator first, or check the name \
-             (openers take the full name Segment::name() returns)"
+             (openers take the full name Segment::name() returns; a short name matches only \
+             segments of our own uid)"
         );
 
         let e: Error = SyncError::InvalidArgument("a barrier needs parties".into()).into();

@@ -9,6 +9,8 @@
  *                                                    sleeps (to be killed: the dead-peer test)
  *   roundtrip wait NAME                              opens it, waits for a block, prints
  *                                                    "code=<HANDOFF_E_...>"
+ *   roundtrip misopen NAME                           opens it with another block size, prints
+ *                                                    "code=<HANDOFF_E_...>" and "message=<...>"
  *
  * Block i holds the uint32 words i*1000003 + j (j = 0, 1, ...); S is the uint64 sum of every
  * word of every block (the test compares it with the closed form). */
@@ -124,6 +126,15 @@ static int wait_one(const char *name) {
     return 0;
 }
 
+static int misopen(const char *name) {
+    handoff_channel *ch;
+    int rc = handoff_channel_open(name, 1024, 2, TEN_S, &ch);
+    printf("code=%s\n", handoff_error_name(rc));
+    printf("message=%s\n", handoff_last_error_message());
+    fflush(stdout);
+    return rc == HANDOFF_OK;
+}
+
 int main(int argc, char **argv) {
     if (argc == 5 && !strcmp(argv[1], "produce"))
         return produce(argv[2], strtoull(argv[3], 0, 10), strtoull(argv[4], 0, 10));
@@ -131,6 +142,7 @@ int main(int argc, char **argv) {
         return consume(argv[2], strtoull(argv[3], 0, 10), strtoull(argv[4], 0, 10));
     if (argc == 3 && !strcmp(argv[1], "hang")) return hang(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "wait")) return wait_one(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "misopen")) return misopen(argv[2]);
     fprintf(stderr, "usage: see the comment at the top of roundtrip.c\n");
     return 2;
 }

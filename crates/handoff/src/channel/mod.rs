@@ -101,8 +101,8 @@ pub enum ChannelError {
     InvalidConfig(String),
     /// The segment holds something other than a channel.
     #[error(
-        "segment {name} is not a handoff channel (no channel header): check the name, or open \
-         it with handoff::shm::Segment"
+        "segment {name} is not a handoff channel (no channel header): check the name, or {}",
+        crate::shm::ApiOption::PlainSegment
     )]
     NotAChannel {
         /// The segment's name.
@@ -110,8 +110,8 @@ pub enum ChannelError {
     },
     /// The two sides disagree on the channel's shape.
     #[error(
-        "channel {name} has {what} {found}, but this side expects {expected}: open it with the \
-         same ChannelConfig the creator used"
+        "channel {name} has {what} {found}, but this side expects {expected}: {}",
+        crate::shm::ApiOption::ChannelShape
     )]
     Mismatch {
         /// The channel's name.

@@ -81,13 +81,72 @@ impl From<SysError> for ShmError {
     }
 }
 
+/// An option or call of the API that an error message advises, so that each language names
+/// its own: a message holds the option's Rust text ([`ApiOption::rust`]), and the C,
+/// Fortran and Python bindings replace it with their spelling ([`ApiOption::render`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ApiOption {
+    /// Opening a segment of another user (`OpenOptions::any_owner`).
+    AnyOwner,
+    /// A later deadline for an open.
+    OpenDeadline,
+    /// The creator's full name (`Segment::name`, `Channel::name`).
+    FullName,
+    /// Removing the segments of dead processes (`cleanup_stale`, `handoff cleanup`).
+    CleanupStale,
+    /// A channel's shape (`ChannelConfig`).
+    ChannelShape,
+    /// Opening a segment that is not a channel (`Segment::open`).
+    PlainSegment,
+}
+
+impl ApiOption {
+    /// Every option, for a binding's renderer.
+    pub const ALL: [ApiOption; 6] = [
+        ApiOption::AnyOwner,
+        ApiOption::OpenDeadline,
+        ApiOption::FullName,
+        ApiOption::CleanupStale,
+        ApiOption::ChannelShape,
+        ApiOption::PlainSegment,
+    ];
+
+    /// The advice as Rust callers read it, exactly as it appears in the messages.
+    pub const fn rust(self) -> &'static str {
+        match self {
+            ApiOption::AnyOwner => "or open with OpenOptions::any_owner if intended",
+            ApiOption::OpenDeadline => "give the open a later deadline",
+            ApiOption::FullName => "openers take the full name Segment::name() returns",
+            ApiOption::CleanupStale => "run handoff::shm::cleanup_stale (or `handoff cleanup`)",
+            ApiOption::ChannelShape => "open it with the same ChannelConfig the creator used",
+            ApiOption::PlainSegment => "open it with handoff::shm::Segment",
+        }
+    }
+
+    /// `message` with each option's Rust advice replaced by `spell(option)`: how a binding
+    /// names its own keyword, function or argument.
+    pub fn render(message: &str, spell: impl Fn(ApiOption) -> &'static str) -> String {
+        ApiOption::ALL
+            .iter()
+            .fold(message.to_string(), |m, &o| m.replace(o.rust(), spell(o)))
+    }
+}
+
+impl std::fmt::Display for ApiOption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.rust())
+    }
+}
+
 /// Why a segment could not be created, opened or accessed. Each message says what to do.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SegmentError {
     /// The object does not start with handoff's magic bytes.
     #[error(
         "not a handoff segment (magic is {found:?}, expected {MAGIC:?}): another program uses \
-         this name, or the segment was overwritten; pick another name or run cleanup_stale"
+         this name, or the segment was overwritten; pick another name or {}",
+        ApiOption::CleanupStale
     )]
     BadMagic {
         /// The first 8 bytes found.
@@ -152,8 +211,9 @@ pub enum SegmentError {
     /// Another user owns the object.
     #[error(
         "segment is owned by uid {uid}, not by us (uid {ours}): refusing to share memory with \
-         another user; pick another name, or open with OpenOptions::any_owner if intended",
-        ours = mem::current_uid()
+         another user; pick another name, {any}",
+        ours = mem::current_uid(),
+        any = ApiOption::AnyOwner
     )]
     ForeignOwner {
         /// The owner's uid.
@@ -221,7 +281,8 @@ pub enum SegmentError {
     /// The deadline passed while opening a segment.
     #[error(
         "timed out opening segment {name}: it was {state} when the deadline passed; start \
-         its creator (or check the name), or give the open a later deadline"
+         its creator (or check the name), or {}",
+        ApiOption::OpenDeadline
     )]
     OpenTimedOut {
         /// The name being opened.
@@ -231,8 +292,9 @@ pub enum SegmentError {
     },
     /// No object has this name.
     #[error(
-        "no segment named {name}: start the creator first, or check the name (openers take \
-         the full name Segment::name() returns)"
+        "no segment named {name}: start the creator first, or check the name ({}; a short \
+         name matches only segments of our own uid)",
+        ApiOption::FullName
     )]
     NotFound {
         /// The name looked up.
@@ -241,7 +303,8 @@ pub enum SegmentError {
     /// The name is taken.
     #[error(
         "segment {name} already exists: this process made it already, or an earlier process \
-         with the same pid left it behind; pick another name or run cleanup_stale"
+         with the same pid left it behind; pick another name or {}",
+        ApiOption::CleanupStale
     )]
     AlreadyExists {
         /// The full name.
@@ -291,7 +354,8 @@ pub enum SegmentError {
     /// The creator died or gave up before publishing the segment.
     #[error(
         "segment {name} was abandoned by its creator (pid {pid}) before it became ready; \
-         restart the creator, and run cleanup_stale to remove the leftover"
+         restart the creator, and {} to remove the leftover",
+        ApiOption::CleanupStale
     )]
     Abandoned {
         /// The full name.
@@ -338,4 +402,47 @@ pub enum SegmentError {
         /// The type's alignment.
         align: usize,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every advice appears verbatim in the message of an error that gives it (else a
+    /// binding's renderer would leave the Rust spelling in place), and rendering replaces it.
+    #[test]
+    fn messages_carry_each_option_verbatim() {
+        let name = || "/handoff-1-x".to_string();
+        let errors: [(SegmentError, ApiOption); 5] = [
+            (SegmentError::ForeignOwner { uid: 1 }, ApiOption::AnyOwner),
+            (
+                SegmentError::OpenTimedOut {
+                    name: name(),
+                    state: "not yet created",
+                },
+                ApiOption::OpenDeadline,
+            ),
+            (SegmentError::NotFound { name: name() }, ApiOption::FullName),
+            (
+                SegmentError::AlreadyExists { name: name() },
+                ApiOption::CleanupStale,
+            ),
+            (
+                SegmentError::Abandoned {
+                    name: name(),
+                    pid: 1,
+                },
+                ApiOption::CleanupStale,
+            ),
+        ];
+        for (e, o) in errors {
+            let msg = e.to_string();
+            assert!(msg.contains(o.rust()), "{o:?}: {msg}");
+            let other = ApiOption::render(&msg, |_| "<OTHER>");
+            assert!(
+                other.contains("<OTHER>") && !other.contains(o.rust()),
+                "{other}"
+            );
+        }
+    }
 }

@@ -99,7 +99,7 @@ mod segment;
 mod table;
 
 pub use cleanup::{cleanup_stale, list_segments};
-pub use error::{Result, SegmentError, ShmError};
+pub use error::{ApiOption, Result, SegmentError, ShmError};
 use header::published_creator;
 pub use header::{offsets, ABANDONED, HEADER_SIZE, INITIALIZING, LAYOUT_VERSION, READY, SLOT_SIZE};
 pub use names::{canonical_name, parse_segment_name, segment_name, MAX_USER_NAME_LEN, NAME_PREFIX};

@@ -188,6 +188,11 @@ fn named_open_checks_the_shape() {
         e => panic!("{e}"),
     }
     assert!(e.to_string().contains("same ChannelConfig"), "{e}");
+    assert!(
+        e.to_string()
+            .contains(crate::shm::ApiOption::ChannelShape.rust()),
+        "{e}"
+    );
     let e = Channel::open(&name, ChannelConfig::new(1024, 3), d).unwrap_err();
     assert!(
         matches!(
