@@ -31,8 +31,10 @@
 //! (a count never decreases, and the producer is never more than `n` ahead); the producer
 //! at `head` needs `released <= head`. Anything else is [`Slot::Corrupt`]: an error naming
 //! the channel, never a block (a stranger that added 17,154 to `published` used to make the
-//! consumer receive 17,154 blocks never published). A count lowered while a consumer sleeps
-//! looks like "nothing published yet" until it is checked again.
+//! consumer receive 17,154 blocks never published). A count lowered while a consumer waits
+//! looks like "nothing published yet" until the wait ends: at its deadline it is
+//! `Corrupt`, not a timeout. A count moved within the allowed window cannot be told from a
+//! correct one by the counters alone.
 //!
 //! # Memory ordering
 //!
@@ -213,7 +215,16 @@ impl ConsumerCursor {
         // Acquire (inside `load` / `wait_until`): SYNC POINT A, pairs with the Release add
         // in `ProducerCursor::publish`.
         let seen = match how {
-            Some(how) => ring.published.wait_until(need, how, deadline, peers)?,
+            Some(how) => match ring.published.wait_until(need, how, deadline, peers) {
+                Ok(v) => v,
+                // A count lowered below what we received never reaches `need`: at the
+                // deadline (or the peer's end) say it is corrupt rather than "timed out".
+                // Acquire (inside `load`): as above.
+                Err(e) => match ring.published.load() {
+                    v if v & !CLOSED < self.tail => v,
+                    _ => return Err(e),
+                },
+            },
             None => ring.published.load(),
         };
         let count = seen & !CLOSED;
@@ -322,9 +333,21 @@ mod tests {
         r.published.set(1 + 5);
         assert!(matches!(poll_c(&c, &r), Ok(Slot::Corrupt(_))));
         // Behind what this consumer already received (a count never decreases), also with
-        // the producer's close bit.
+        // the producer's close bit, and at a blocking wait's deadline.
         r.published.set(0);
         assert!(matches!(poll_c(&c, &r), Ok(Slot::Corrupt(_))));
+        let at_deadline = c.acquire(
+            &r,
+            Some(Wait::Block),
+            Some(crate::sys::Deadline::after(
+                std::time::Duration::from_millis(1),
+            )),
+            &NoPeers,
+        );
+        assert!(
+            matches!(at_deadline, Ok(Slot::Corrupt(_))),
+            "{at_deadline:?}"
+        );
         r.published.set(CLOSED);
         assert!(matches!(poll_c(&c, &r), Ok(Slot::Corrupt(_))));
         // The producer (head 2) sees 3 released: a block released before it was published.
