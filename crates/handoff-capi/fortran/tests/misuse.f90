@@ -76,7 +76,7 @@ program misuse
     call expect('release through a stale copy of the pointer', HANDOFF_E_STATE, 'not the block this consumer received')
 
     call other%open(ch%name(), 8192_c_size_t, 2, timeout=1d0, stat=stat, errmsg=msg)
-    call expect('open with another block size', HANDOFF_E_MISMATCH, '')
+    call expect('open with another block size', HANDOFF_E_MISMATCH, 'the creator passed to %create')
 
     call tx%loan(d1, timeout=0d0, stat=stat, errmsg=msg)
     call expect('loan (poll)', HANDOFF_OK, '')
