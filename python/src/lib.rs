@@ -8,8 +8,8 @@
 //! - `block`: the blocks' buffer protocol and its safety rules.
 //! - `sync`: `Segment` with `Flag`, `Signal`, `Semaphore` and `Barrier` placed in it.
 //!
-//! Every wait releases the GIL, and wakes every 100 ms to let Ctrl-C (and other signal
-//! handlers) interrupt it. Errors are Python exceptions carrying the library's messages.
+//! Every wait (opens waiting for a creator included) releases the GIL, and wakes every
+//! 100 ms to let Ctrl-C (and other signal handlers) interrupt it. Errors are Python exceptions carrying the library's messages.
 
 use std::time::Duration;
 
