@@ -527,10 +527,17 @@ impl Running {
                 }
             }
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                // Drop kills and reaps the PEs still running, and removes the segment.
-                return Err(TeamError::Timeout {
-                    what: "every PE to exit (Launch::timeout)",
-                });
+                // Drop kills and reaps the PEs still running, and removes the segment. A
+                // stopped PE among them is named.
+                let running = self.kids.iter().enumerate().filter(|(_, k)| k.is_some());
+                return Err(super::stopped::timeout_error(
+                    "every PE to exit (Launch::timeout)",
+                    running.filter_map(|(r, _)| {
+                        crate::sys::ProcessId::of(self.pids[r])
+                            .ok()
+                            .map(|id| (r, id))
+                    }),
+                ));
             }
             if failed_at.is_some_and(|t| t.elapsed() >= self.grace) {
                 for (r, (st, slot)) in status.iter_mut().zip(self.kids.iter_mut()).enumerate() {
