@@ -25,6 +25,7 @@ use handoff::sync::Wait;
 use handoff::sys::Deadline;
 use handoff_probe::proc::{ChildGuard, Watchdog};
 use std::error::Error;
+use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, ExitCode};
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -75,17 +76,17 @@ fn main() -> ExitCode {
         ("simulation", r)
     };
     // Everything (the channel, the child) is dropped by now: one line, then the exit code.
-    match r {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(End::Stopped(sig)) => {
-            eprintln!("{who}: stopped by signal {sig}; the channel is removed");
-            ExitCode::from(128 + sig as u8)
-        }
-        Err(End::Failed(msg)) => {
-            eprintln!("{who}: {msg}");
-            ExitCode::FAILURE
-        }
-    }
+    let (line, code) = match r {
+        Ok(()) => return ExitCode::SUCCESS,
+        Err(End::Stopped(sig)) => (
+            format!("{who}: stopped by signal {sig}; the channel is removed\n"),
+            ExitCode::from(128 + sig as u8),
+        ),
+        Err(End::Failed(msg)) => (format!("{who}: {msg}\n"), ExitCode::FAILURE),
+    };
+    // One write(2) for the line: both sides share the terminal.
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    code
 }
 
 /// The signal that asked the simulation to stop (0: none).
