@@ -111,3 +111,48 @@ fn the_launch_timeout_names_a_stopped_pe() {
         "{name} left behind"
     );
 }
+
+/// A PE stopped before it joined: at the join deadline the launcher names it as not
+/// responding (stopped), not as a PE that never called `Team::from_env`. The test stops PE 1
+/// right after the spawn, while PE 1 still sleeps before joining.
+#[test]
+fn a_pe_stopped_before_joining_is_named_at_the_join_deadline() {
+    if handoff::team::in_team() {
+        if std::env::var("HANDOFF_RANK").as_deref() == Ok("1") {
+            std::thread::sleep(Duration::from_secs(3)); // stopped during this sleep
+        }
+        let team = Team::from_env().unwrap();
+        let _ = team.barrier_all();
+        std::process::exit(0);
+    }
+    let l = team_launch(
+        "a_pe_stopped_before_joining_is_named_at_the_join_deadline",
+        2,
+    )
+    .join_timeout(Duration::from_secs(5))
+    .timeout(Duration::from_secs(30));
+    let running = l.spawn().unwrap();
+    let pids = running.pids().to_vec();
+    let pe1 = ProcessId::of(pids[1]).unwrap();
+    pe1.kill(Signal::STOP).unwrap();
+    let e = handoff_testkit::within("Running::wait", Duration::from_secs(60), move || {
+        running.wait().unwrap_err()
+    });
+    for &pid in &pids {
+        if let Ok(p) = ProcessId::of(pid) {
+            let _ = p.kill(Signal::CONT);
+            let _ = p.kill(Signal::KILL);
+        }
+    }
+    assert!(
+        matches!(
+            e,
+            TeamError::NotResponding {
+                rank: 1,
+                what: "every PE to join the team",
+                ..
+            }
+        ),
+        "expected PE 1 named as not responding at the join deadline: {e}"
+    );
+}

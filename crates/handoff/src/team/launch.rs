@@ -519,9 +519,18 @@ impl Running {
             if !join_checked && Instant::now() >= self.join_deadline {
                 join_checked = true;
                 if let Some(rank) = self.not_joined() {
+                    let pid = self.pids[rank];
+                    // Stopped before it could join: say so rather than "never called".
+                    if crate::sys::ProcessId::of(pid).is_ok_and(|id| id.is_stopped()) {
+                        return Err(TeamError::NotResponding {
+                            rank,
+                            pid,
+                            what: "every PE to join the team",
+                        });
+                    }
                     return Err(TeamError::NotJoined {
                         rank,
-                        pid: self.pids[rank],
+                        pid,
                         after: self.join_timeout,
                     });
                 }
