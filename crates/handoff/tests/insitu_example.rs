@@ -31,6 +31,8 @@ fn insitu_exe() -> &'static Path {
         let mut cargo = Command::new(env!("CARGO"));
         cargo
             .args(["build", "-q", "-p", "handoff", "--example", "insitu"])
+            .arg("--target-dir")
+            .arg(dir.parent().expect("target/<profile> has a parent"))
             .current_dir(env!("CARGO_MANIFEST_DIR"));
         if dir.file_name().is_some_and(|n| n == "release") {
             cargo.arg("--release");
