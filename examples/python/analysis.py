@@ -9,6 +9,7 @@ Needs only numpy and `pip install ./python`.
 """
 
 import argparse
+import sys
 
 import numpy as np
 
@@ -32,7 +33,9 @@ def main():
         try:
             blk = rx.recv(timeout=60)
         except handoff.ClosedError:
-            break  # the simulation finished and every step was read
+            break  # the simulation finished (or was stopped) and every step was read
+        except handoff.PeerGoneError as e:
+            sys.exit(f"analysis: simulation died after {steps} steps: {e}")
         with blk:
             field = blk.array(np.float64, (args.ny, args.nx))
             heat = field.sum()  # reduced in place, in shared memory

@@ -12,6 +12,23 @@ use crate::block::{Block, BlockRef, Loan};
 use crate::side::{ConsumerSide, Out, ProducerSide, Side};
 use crate::{deadline_of, err, lock, wait_of, wait_sliced};
 
+/// The channel's segment does not exist yet.
+fn is_missing(e: &ChannelError) -> bool {
+    matches!(
+        e,
+        ChannelError::Segment(ShmError::Segment(SegmentError::NotFound { .. }))
+    )
+}
+
+/// An open that may still succeed later: the segment is missing or not yet ready.
+fn open_pending(e: &ChannelError) -> bool {
+    is_missing(e)
+        || matches!(
+            e,
+            ChannelError::Segment(ShmError::Segment(SegmentError::OpenTimedOut { .. }))
+        )
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Channel>()?;
     m.add_class::<Producer>()?;
@@ -54,18 +71,16 @@ impl Channel {
     ) -> PyResult<Channel> {
         let deadline = deadline_of(Some(timeout))?.expect("Some in, Some out");
         let cfg = ChannelConfig::new(block_size, blocks);
-        let chan = py
-            .detach(|| loop {
-                match ch::Channel::open(name, cfg, deadline) {
-                    Err(ChannelError::Segment(ShmError::Segment(SegmentError::NotFound {
-                        ..
-                    }))) if !deadline.expired() => {
-                        std::thread::sleep(Duration::from_millis(5).min(deadline.remaining()))
-                    }
-                    r => return r,
+        // In slices, so Ctrl-C interrupts a long wait for the creator.
+        let chan = wait_sliced(py, Some(deadline), open_pending, |d| loop {
+            match ch::Channel::open(name, cfg, d) {
+                Err(e) if is_missing(&e) && !d.expired() => {
+                    std::thread::sleep(Duration::from_millis(5).min(d.remaining()))
                 }
-            })
-            .map_err(err)?;
+                r => return r,
+            }
+        })?
+        .map_err(err)?;
         Ok(Channel { chan })
     }
 

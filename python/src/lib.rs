@@ -8,8 +8,9 @@
 //! - `block`: the blocks' buffer protocol and its safety rules.
 //! - `sync`: `Segment` with `Flag`, `Signal`, `Semaphore` and `Barrier` placed in it.
 //!
-//! Every wait releases the GIL, and wakes every 100 ms to let Ctrl-C (and other signal
-//! handlers) interrupt it. Errors are Python exceptions carrying the library's messages.
+//! Every wait (opens waiting for a creator included) releases the GIL, and wakes every
+//! 100 ms to let Ctrl-C (and other signal handlers) interrupt it: `KeyboardInterrupt` comes
+//! within about 0.1 s. Errors are Python exceptions carrying the library's messages.
 
 use std::time::Duration;
 
@@ -128,7 +129,10 @@ pub(crate) fn deadline_of(timeout: Option<f64>) -> PyResult<Option<Deadline>> {
     }
 }
 
-/// How long one GIL-free wait lasts before checking for Ctrl-C.
+/// How long one GIL-free wait lasts before checking for Ctrl-C. Not shorter: a core wait
+/// checks its peers between futex sleeps of up to 50 ms, and one that times out first
+/// returns without that check, so slices of 50 ms never noticed a dead peer (a killed
+/// producer left `recv` waiting forever: `test_a_killed_simulation_is_reported_by_the_analysis`).
 const SLICE: Duration = Duration::from_millis(100);
 
 /// Runs `op` (a wait until the deadline it is given) without the GIL, in slices of at most

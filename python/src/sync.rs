@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use handoff::shm::{Segment as Seg, ShmSafe};
+use handoff::shm::{Segment as Seg, SegmentError, ShmError, ShmSafe};
 use handoff::sync::{Barrier as Bar, Flag as Fl, Semaphore as Sem, Signal as Sig};
 use handoff::WaitError;
 use pyo3::prelude::*;
@@ -81,7 +81,10 @@ impl Segment {
     #[pyo3(signature = (name, timeout = 10.0))]
     fn open(py: Python<'_>, name: &str, timeout: f64) -> PyResult<Segment> {
         let d = deadline_of(Some(timeout))?.expect("Some in, Some out");
-        let seg = py.detach(|| Seg::open(name, d)).map_err(err)?;
+        // In slices, so Ctrl-C interrupts a long wait for the creator's `publish_ready`.
+        let not_ready =
+            |e: &ShmError| matches!(e, ShmError::Segment(SegmentError::OpenTimedOut { .. }));
+        let seg = wait_sliced(py, Some(d), not_ready, |s| Seg::open(name, s))?.map_err(err)?;
         Ok(Segment { seg: Arc::new(seg) })
     }
 

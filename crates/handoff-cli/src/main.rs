@@ -25,6 +25,7 @@ mod run;
 mod run_heap;
 
 use clap::Parser;
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Exit codes: 0 ok; 1 a comparison exceeded `--fail-above`; 2 bad usage (nothing ran);
@@ -95,12 +96,23 @@ exit_code_of! {
     handoff_lab::bench::report::ReportFileError => EXIT_RUNTIME,
 }
 
+/// Writes `handoff: MESSAGE` and a newline to stderr in one `write(2)` call (formatted
+/// first), so the lines of processes sharing a stderr (a team's PEs, their launcher) never
+/// interleave mid-line as `eprintln!`'s piecewise writes can (a pipe keeps one write of up
+/// to `PIPE_BUF` bytes whole).
+fn print_error_line(message: &str) {
+    let line = format!("handoff: {message}\n");
+    // Stderr is unbuffered: one `write_all` of the whole line is one write(2) unless the
+    // kernel takes it only in part; a failed write of a diagnostic has no remedy.
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+}
+
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(code) => ExitCode::from(code),
         Err(f) => {
-            eprintln!("handoff: {}", f.message);
+            print_error_line(&f.message);
             ExitCode::from(f.code)
         }
     }

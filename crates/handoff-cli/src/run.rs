@@ -11,7 +11,7 @@
 //! |---|---|
 //! | 0 | every PE exited with 0 |
 //! | 2 | bad usage, nothing started: `-n` 0 or above the limit, a bad `--cores`/`--map`/`--wait`/`--heap`, a CPU that does not exist, not enough shared memory |
-//! | 3 | the launcher itself failed (creating the segment, waiting) |
+//! | 3 | the launcher itself failed (creating the segment, waiting), or `--timeout` passed (the line names a stopped PE as not responding) |
 //! | 4 | a PE exited with a non-zero code (the line names the PE and the code) |
 //! | 5 | a PE was killed by a signal (the line names the PE and the signal) |
 //! | s | a PE ended the program with `shmem_global_exit(s)` (`Team::global_exit`; s modulo 256) |
@@ -26,6 +26,7 @@ use clap::Args;
 use handoff::sync::Wait;
 use handoff::team::{Launch, PeStatus, Placement, TeamError, MAX_PES};
 use std::ffi::OsString;
+use std::time::Duration;
 
 use crate::{Failure, EXIT_RUNTIME, EXIT_USAGE};
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -39,7 +40,7 @@ pub const EXIT_NOT_EXECUTABLE: u8 = 126;
 /// The program does not exist.
 pub const EXIT_NOT_FOUND: u8 = 127;
 
-/// `handoff run -n N [--cores LIST | --map compact|spread] [--wait W] [--heap SIZE] -- PROGRAM ARGS`
+/// `handoff run -n N [--cores LIST | --map compact|spread] [--wait W] [--heap SIZE] [--timeout SECONDS] -- PROGRAM ARGS`
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Number of PEs (processes) to start.
@@ -59,6 +60,10 @@ pub struct RunArgs {
     /// program's static data (handoff-shmem moves global variables into the heap).
     #[arg(long, value_name = "SIZE")]
     heap: Option<String>,
+    /// End the team if it has not finished within this many seconds (exit 3); the line
+    /// names a PE that is stopped (SIGSTOP, Ctrl-Z) as not responding. Default: no limit.
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
     /// The program and its arguments, after `--`.
     #[arg(required = true, last = true, value_name = "PROGRAM ARGS")]
     command: Vec<OsString>,
@@ -77,7 +82,8 @@ pub fn run(a: RunArgs) -> Result<u8, Failure> {
                 code: 128 + signal as u8,
                 message: format!("run: {e}"),
             },
-            _ => Failure::runtime(format!("run: {e}")),
+            // The core names its option; here it is the flag.
+            _ => Failure::runtime(format!("run: {e}").replace("Launch::timeout", "--timeout")),
         })?;
     if let Some((r, status)) = report.global_exit.filter(|&(_, s)| s != 0) {
         // shmem_global_exit(status): the program's own status, as other launchers return it.
@@ -169,12 +175,27 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
         .wait(wait)
         .program(&a.command[0])
         .args(&a.command[1..]);
+    if let Some(t) = a.timeout {
+        let limit = Duration::try_from_secs_f64(t)
+            .ok()
+            .filter(|d| !d.is_zero() && *d <= MAX_TIMEOUT)
+            .ok_or_else(|| {
+                Failure::usage(format!(
+                    "run: --timeout {t}: give seconds above 0 and at most {} (a year)",
+                    MAX_TIMEOUT.as_secs()
+                ))
+            })?;
+        launch = launch.timeout(limit);
+    }
     // One size rule for every command (`handoff_probe::units`), in `run_heap`.
     if let Some(h) = crate::run_heap::heap_of(a.heap.as_deref(), a.n, &a.command[0])? {
         launch = launch.heap(h);
     }
     Ok(launch)
 }
+
+/// The largest `--timeout`: a year.
+const MAX_TIMEOUT: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// The failure for an error starting the team.
 fn failure(e: TeamError, program: &OsString) -> Failure {

@@ -320,3 +320,31 @@ fn spin_waits_on_too_few_cpus_are_refused() {
     let r = handoff(&["run", "-n", "1", "--wait", "spin", "--", "true"]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
+
+/// #24: a PE stopped with SIGSTOP holds the team until `--timeout`; the line then names it
+/// as not responding (stopped), not as dead, and the team and its segment are gone.
+#[test]
+fn the_timeout_names_a_stopped_pe_as_not_responding() {
+    let r = handoff(&[
+        "run",
+        "-n",
+        "2",
+        "--timeout",
+        "2",
+        "--",
+        "sh",
+        "-c",
+        "if [ \"$HANDOFF_RANK\" = 1 ]; then kill -STOP $$; fi; sleep 30",
+    ]);
+    assert_eq!(r.code, Some(3), "{}", r.stderr);
+    one_line(
+        &r,
+        &["PE 1", "not responding (stopped", "--timeout", "kill -CONT"],
+    );
+    for bad in ["0", "-1", "nan", "1e12"] {
+        let flag = format!("--timeout={bad}");
+        let r = handoff(&["run", "-n", "1", &flag, "--", "true"]);
+        assert_eq!(r.code, Some(2), "--timeout {bad}: {}", r.stderr);
+        one_line(&r, &["--timeout", "seconds above 0"]);
+    }
+}

@@ -98,7 +98,7 @@ mod ready;
 mod segment;
 mod table;
 
-pub use cleanup::{cleanup_stale, list_segments};
+pub use cleanup::{cleanup_stale, list_segments, remove_if_stale};
 pub use error::{ApiOption, Result, SegmentError, ShmError};
 use header::published_creator;
 pub use header::{offsets, ABANDONED, HEADER_SIZE, INITIALIZING, LAYOUT_VERSION, READY, SLOT_SIZE};

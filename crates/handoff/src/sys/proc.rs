@@ -95,6 +95,17 @@ impl ProcessId {
     pub fn is_alive(&self) -> bool {
         self.liveness() == Liveness::Alive
     }
+
+    /// Whether the process is alive but stopped: state `T` (SIGSTOP, SIGTSTP, Ctrl-Z) or `t`
+    /// (held by a debugger) in `/proc/PID/stat`. It runs again only after SIGCONT; a wait
+    /// on it cannot end by itself. `false` when it runs, is gone or cannot be read.
+    pub fn is_stopped(&self) -> bool {
+        self.pid != 0
+            && matches!(
+                read_stat(self.pid),
+                Ok(Some((state, start))) if start == self.start_time && matches!(state, 'T' | 't')
+            )
+    }
 }
 
 impl ProcessId {

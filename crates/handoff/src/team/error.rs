@@ -98,6 +98,20 @@ pub enum TeamError {
         /// What happened, e.g. `"died (exited or was killed) while the team ran"`.
         how: &'static str,
     },
+    /// A wait passed its deadline while a PE it may wait for is stopped (SIGSTOP, Ctrl-Z, a
+    /// debugger): alive, but it cannot answer until it gets SIGCONT.
+    #[error(
+        "timed out waiting for {what}: PE {rank} (pid {pid}) is not responding (stopped: \
+         SIGSTOP, Ctrl-Z or a debugger); resume it with `kill -CONT {pid}` or end the job"
+    )]
+    NotResponding {
+        /// The first stopped PE (by rank).
+        rank: usize,
+        /// Its pid.
+        pid: u32,
+        /// What was waited for.
+        what: &'static str,
+    },
     /// The launcher that created the team is gone.
     #[error("the team's launcher (pid {pid}) is gone; the team is over")]
     LauncherDied {

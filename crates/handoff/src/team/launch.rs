@@ -519,18 +519,34 @@ impl Running {
             if !join_checked && Instant::now() >= self.join_deadline {
                 join_checked = true;
                 if let Some(rank) = self.not_joined() {
+                    let pid = self.pids[rank];
+                    // Stopped before it could join: say so rather than "never called".
+                    if crate::sys::ProcessId::of(pid).is_ok_and(|id| id.is_stopped()) {
+                        return Err(TeamError::NotResponding {
+                            rank,
+                            pid,
+                            what: "every PE to join the team",
+                        });
+                    }
                     return Err(TeamError::NotJoined {
                         rank,
-                        pid: self.pids[rank],
+                        pid,
                         after: self.join_timeout,
                     });
                 }
             }
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                // Drop kills and reaps the PEs still running, and removes the segment.
-                return Err(TeamError::Timeout {
-                    what: "every PE to exit (Launch::timeout)",
-                });
+                // Drop kills and reaps the PEs still running, and removes the segment. A
+                // stopped PE among them is named.
+                let running = self.kids.iter().enumerate().filter(|(_, k)| k.is_some());
+                return Err(super::stopped::timeout_error(
+                    "every PE to exit (Launch::timeout)",
+                    running.filter_map(|(r, _)| {
+                        crate::sys::ProcessId::of(self.pids[r])
+                            .ok()
+                            .map(|id| (r, id))
+                    }),
+                ));
             }
             if failed_at.is_some_and(|t| t.elapsed() >= self.grace) {
                 for (r, (st, slot)) in status.iter_mut().zip(self.kids.iter_mut()).enumerate() {

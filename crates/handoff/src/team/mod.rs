@@ -88,6 +88,8 @@ mod orphans;
 mod shm;
 #[cfg(not(loom))]
 mod signals;
+#[cfg(not(loom))]
+mod stopped;
 
 mod barrier;
 pub mod epoch;

@@ -384,7 +384,13 @@ impl ShmTransport {
 
     fn wait_err(&self, e: WaitError, watch: &TeamWatch<'_>, what: &'static str) -> TeamError {
         match (e, watch.found.take()) {
-            (WaitError::Timeout, _) => TeamError::Timeout { what },
+            // A stopped PE is alive (no peer check calls it dead): name it at the deadline.
+            (WaitError::Timeout, _) => super::stopped::timeout_error(
+                what,
+                (0..self.size)
+                    .filter(|&r| r != self.rank)
+                    .filter_map(|r| self.ctrl(r).pid.get().map(|id| (r, id))),
+            ),
             (_, Some(err)) => err,
             (WaitError::PeerGone { pid }, None) => TeamError::PeerDied {
                 rank: self.rank_of(pid).unwrap_or(usize::MAX),

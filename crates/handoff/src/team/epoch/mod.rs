@@ -321,10 +321,12 @@ mod imp {
         fn drop(&mut self) {
             if let Some((open, how)) = self.open_epoch() {
                 self.release_all();
-                eprintln!(
-                    "handoff: PE {}: Epochs dropped with {open} ({how}); its locks were released",
+                // One write(2) for the whole line, so PEs' lines never interleave mid-line.
+                let line = format!(
+                    "handoff: PE {}: Epochs dropped with {open} ({how}); its locks were released\n",
                     self.team.rank()
                 );
+                let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
                 if cfg!(debug_assertions) && !std::thread::panicking() {
                     panic!("Epochs dropped with {open}: {how}, or end it with Epochs::close");
                 }
