@@ -2,20 +2,32 @@
 //! (one exchange point, one c2c pair), and the estimate's formatting.
 
 use super::Plan;
-use crate::experiments::exchange::Point;
+use crate::experiments::exchange::{Mode, Point};
 
-/// The cost model of [`Plan::estimate`]: what one worker start, one repetition and one c2c
-/// pair take. Deliberately on the slow side of a current server (a plan that finishes
-/// early is fine; one that runs twice as long as announced is not).
+/// The cost model of [`Plan::estimate`], calibrated against recorded `handoff report` runs on
+/// a 2-CPU KVM guest (the steps of `tests/fixtures/report_steps.csv`, checked by
+/// `tests/plan_calibration.rs`). Fitted on the slow side: each step of at least 0.1 s was
+/// estimated within 0.5x-4x of its measured time and both whole runs 1.3x-1.6x longer than
+/// they took (the per-step spread is the machine's: shared with other builds).
 pub mod cost {
-    /// Starting the worker processes of one run (spawn, pin, map, join), seconds.
-    pub const RUN_START_S: f64 = 0.05;
-    /// Fixed cost of one repetition (handoff, wake-up, timing), seconds.
+    /// Starting the workers of one run (threads, or processes re-executed, pinned, joined)
+    /// and the adjacent c2c floor of a cross-core point, seconds; single-thread runs none.
+    pub const RUN_START_S: f64 = 0.01;
+    /// Fixed cost of one repetition (hand-off, wake-up, timing), seconds.
     pub const REP_FIXED_S: f64 = 20e-6;
-    /// Bytes per second one side writes or reads a block at (conservative, cross-socket).
-    pub const BYTES_PER_S: f64 = 4e9;
+    /// Bytes per second the producer writes and the consumer reads a block at (two passes
+    /// per repetition; measured 6-10 GB/s at 64-128 MiB here).
+    pub const BYTES_PER_S: f64 = 6e9;
+    /// Bytes per second of flushing a block the other core then reads from memory (a
+    /// cross-core flushed point; a same-core flush measured no slower than cached).
+    pub const FLUSH_BYTES_PER_S: f64 = 1e9;
+    /// Bytes per second of the copy through the kernel that `pipe` adds (one pass) and
+    /// `file` adds (two: write and read back).
+    pub const COPY_BYTES_PER_S: f64 = 1.5e9;
+    /// `file`'s fixed cost per repetition (create, write, read, close), seconds.
+    pub const FILE_REP_S: f64 = 2.5e-3;
     /// One c2c pair at the default options (110 samples of 1000 round trips of <= 1 µs,
-    /// plus thread starts), seconds.
+    /// plus thread starts), seconds; a pair took under 0.05 s here.
     pub const C2C_PAIR_S: f64 = 0.2;
 }
 
@@ -49,12 +61,25 @@ impl Plan {
 }
 
 /// One exchange point's expected duration under the [`cost`] model: `runs` runs of a worker
-/// start plus `warmup + reps` repetitions of a write and a read of the block (and a flush of
-/// it when the point flushes).
+/// start plus `warmup + reps` repetitions of a write and a read of the block, the flush of
+/// a cross-core flushed point, and the kernel copies of `pipe` and `file`.
 pub fn point_s(p: &Point) -> f64 {
-    let passes = if p.flush { 3.0 } else { 2.0 };
-    let rep = cost::REP_FIXED_S + passes * p.size as f64 / cost::BYTES_PER_S;
-    p.runs as f64 * (cost::RUN_START_S + (p.warmup + p.reps) as f64 * rep)
+    let size = p.size as f64;
+    let mut rep = cost::REP_FIXED_S + 2.0 * size / cost::BYTES_PER_S;
+    if p.flush && p.producer_core != p.consumer_core {
+        rep += size / cost::FLUSH_BYTES_PER_S;
+    }
+    match p.mode {
+        Mode::Pipe => rep += size / cost::COPY_BYTES_PER_S,
+        Mode::File => rep += cost::FILE_REP_S + 2.0 * size / cost::COPY_BYTES_PER_S,
+        _ => {}
+    }
+    let start = if p.mode.is_single_thread() {
+        0.0
+    } else {
+        cost::RUN_START_S
+    };
+    p.runs as f64 * (start + (p.warmup + p.reps) as f64 * rep)
 }
 
 /// `1 h 02 min`, `3 min 20 s`, `12 s`.
