@@ -12,15 +12,6 @@ use handoff_lab::stats::run_detail;
 use handoff_probe::topology::synth::SynthMachine;
 use handoff_probe::topology::{Placement, Topology};
 
-fn synth(name: &str, m: &SynthMachine) -> Topology {
-    let dir = std::env::temp_dir().join(format!("handoff-rbig-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    m.write(&dir).unwrap();
-    let t = Topology::from_sysfs(&dir).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
-    t
-}
-
 /// A class's cost factor: farther classes are slower (so the rows differ).
 fn far(class: Placement) -> f64 {
     1.0 + Placement::ALL.iter().position(|&p| p == class).unwrap() as f64 * 0.25
@@ -137,7 +128,7 @@ fn per_cpu_tables_have_one_row_per_class_on_large_machines() {
         ("4s80", SynthMachine::skylake_4s_80c()),
         ("1s128", SynthMachine::single_128c_8ccd()),
     ] {
-        let t = synth(name, &m);
+        let t = m.topology();
         let res = results_on(&t);
         let producer = res.records[0].producer_core;
         let md = report::render_markdown(&res);
@@ -197,7 +188,7 @@ fn small_machines_keep_one_column_per_cpu() {
         l2_kib: 512,
         l3_kib: 16384,
     };
-    let t = synth("8cpu", &m);
+    let t = m.topology();
     let md = report::render_markdown(&results_on(&t));
     let rows = table_after(&md, "Read time of a 1 MiB block");
     assert_eq!(rows[0][0], "mode");

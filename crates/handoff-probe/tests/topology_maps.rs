@@ -7,13 +7,10 @@ use handoff_probe::topology::synth::SynthMachine;
 use handoff_probe::topology::{Placement as Class, Topology};
 use std::collections::BTreeSet;
 
-fn synth(name: &str, m: &SynthMachine) -> Topology {
-    let dir = std::env::temp_dir().join(format!("handoff-maps-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    m.write(&dir).unwrap();
-    let t = Topology::from_sysfs(&dir).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
-    t
+/// The three presets' topologies (in memory: `tests/topology_big.rs` checks them against
+/// their sysfs trees).
+fn presets_parsed() -> Vec<Topology> {
+    presets().iter().map(|(_, m, ..)| m.topology()).collect()
 }
 
 fn distinct(cpus: &[usize]) -> usize {
@@ -56,26 +53,25 @@ fn presets() -> Vec<(&'static str, SynthMachine, usize, Class, usize)> {
 
 #[test]
 fn compact_fills_the_nearest_classes_first() {
-    for (name, m, per_l3, _, _) in presets() {
-        let t = synth(name, &m);
+    for ((name, _, per_l3, _, _), t) in presets().into_iter().zip(&presets_parsed()) {
         let all = t.cpu_ids();
         // One L3 domain's worth of PEs: all distinct, all within the anchor's L3, the SMT
         // sibling second.
-        let c = pe_cpus(Some(&t), &all, Map::Compact, per_l3);
+        let c = pe_cpus(Some(t), &all, Map::Compact, per_l3);
         assert_eq!(distinct(&c), per_l3, "{name}: {c:?}");
         assert_eq!(t.placement(c[0], c[1]), Class::SmtSibling, "{name}: {c:?}");
-        let cls = classes_from_first(&t, &c);
+        let cls = classes_from_first(t, &c);
         assert!(cls.iter().all(|&k| k <= Class::SharedL3), "{name}: {cls:?}");
         // Classes never get nearer along the ranks.
         let along: Vec<Class> = c.iter().map(|&x| t.placement(c[0], x)).collect();
         assert!(along.windows(2).all(|w| w[0] <= w[1]), "{name}: {along:?}");
         // The whole machine: a permutation of the CPUs.
-        let full = pe_cpus(Some(&t), &all, Map::Compact, all.len());
+        let full = pe_cpus(Some(t), &all, Map::Compact, all.len());
         let mut sorted = full.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, all, "{name}");
         // Twice as many PEs as CPUs: consecutive ranks pairwise on one CPU.
-        let over = pe_cpus(Some(&t), &all, Map::Compact, 2 * all.len());
+        let over = pe_cpus(Some(t), &all, Map::Compact, 2 * all.len());
         assert!(over.chunks(2).all(|p| p[0] == p[1]), "{name}");
         assert_eq!(distinct(&over), all.len(), "{name}");
     }
@@ -83,11 +79,10 @@ fn compact_fills_the_nearest_classes_first() {
 
 #[test]
 fn spread_reaches_the_farthest_classes_first() {
-    for (name, m, per_l3, far, domains) in presets() {
-        let t = synth(name, &m);
+    for ((name, _, per_l3, far, domains), t) in presets().into_iter().zip(&presets_parsed()) {
         let all = t.cpu_ids();
         // As many PEs as farthest domains: each pair is in the farthest class.
-        let s = pe_cpus(Some(&t), &all, Map::Spread, domains);
+        let s = pe_cpus(Some(t), &all, Map::Spread, domains);
         for (i, &a) in s.iter().enumerate() {
             for &b in &s[i + 1..] {
                 assert_eq!(t.placement(a, b), far, "{name}: {s:?}");
@@ -95,17 +90,17 @@ fn spread_reaches_the_farthest_classes_first() {
         }
         // One PE per L3 domain: no two share an L3 (or anything nearer).
         let l3s = all.len() / per_l3;
-        let s = pe_cpus(Some(&t), &all, Map::Spread, l3s);
+        let s = pe_cpus(Some(t), &all, Map::Spread, l3s);
         for (i, &a) in s.iter().enumerate() {
             for &b in &s[i + 1..] {
                 assert!(t.placement(a, b) > Class::SharedL3, "{name}: {a} {b}");
             }
         }
         // Compact's second PE is the SMT sibling; spread's is in the farthest class.
-        let s2 = pe_cpus(Some(&t), &all, Map::Spread, 2);
+        let s2 = pe_cpus(Some(t), &all, Map::Spread, 2);
         assert_eq!(t.placement(s2[0], s2[1]), far, "{name}: {s2:?}");
         // The whole machine: a permutation; oversubscribed: round-robin.
-        let over = pe_cpus(Some(&t), &all, Map::Spread, all.len() + 3);
+        let over = pe_cpus(Some(t), &all, Map::Spread, all.len() + 3);
         let full = &over[..all.len()];
         assert_eq!(distinct(full), all.len(), "{name}");
         assert_eq!(over[all.len()..], full[..3], "{name}");
@@ -115,18 +110,18 @@ fn spread_reaches_the_farthest_classes_first() {
 /// Only part of the machine allowed (a cpuset): the maps stay inside it.
 #[test]
 fn maps_stay_inside_the_allowed_cpus() {
-    let t = synth("2s192-set", &SynthMachine::server_2s_192c());
+    let t = &SynthMachine::server_2s_192c().topology();
     // Two cores of socket 0's first CCD with their siblings, and two of socket 1's.
     let allowed = [0, 1, 96, 97, 192, 193, 288, 289];
     for map in [Map::Compact, Map::Spread] {
-        let c = pe_cpus(Some(&t), &allowed, map, 8);
+        let c = pe_cpus(Some(t), &allowed, map, 8);
         let mut sorted = c.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, allowed, "{map:?}");
     }
-    let s = pe_cpus(Some(&t), &allowed, Map::Spread, 2);
+    let s = pe_cpus(Some(t), &allowed, Map::Spread, 2);
     assert_eq!(s, [0, 96]);
-    let c = pe_cpus(Some(&t), &allowed, Map::Compact, 2);
+    let c = pe_cpus(Some(t), &allowed, Map::Compact, 2);
     assert_eq!(c, [0, 192]);
 }
 
@@ -144,7 +139,7 @@ fn two_cpus_and_no_topology() {
         l2_kib: 512,
         l3_kib: 4096,
     };
-    let t = synth("2cpu", &m);
+    let t = m.topology();
     for topo in [Some(&t), None] {
         assert_eq!(pe_cpus(topo, &[1, 0], Map::Compact, 4), [0, 0, 1, 1]);
         assert_eq!(pe_cpus(topo, &[1, 0], Map::Spread, 4), [0, 1, 0, 1]);

@@ -3,7 +3,6 @@
 
 use super::Cpu;
 use crate::{Error, Result};
-use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
 
@@ -95,9 +94,14 @@ pub(super) fn classify(a: &Cpu, b: &Cpu) -> Placement {
     }
     // The nearest level of data/unified cache the two share.
     // Either side may hold the evidence (one CPU may lack a shared_cpu_list), so ask both.
-    let levels: BTreeSet<u8> = a.caches.iter().chain(&b.caches).map(|c| c.level).collect();
-    match levels
-        .into_iter()
+    // The levels present, as a bit set (no allocation: maps classify O(CPUs²) pairs).
+    let levels: u64 = a
+        .caches
+        .iter()
+        .chain(&b.caches)
+        .fold(0, |m, c| m | 1u64 << c.level.min(63));
+    match (0..64u8)
+        .filter(|&l| levels & (1u64 << l) != 0)
         .find(|&l| a.shares_cache(b, l) || b.shares_cache(a, l))
     {
         Some(l) if l <= 2 => Placement::SharedL2,

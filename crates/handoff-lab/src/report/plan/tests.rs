@@ -14,11 +14,7 @@ fn plans_for_large_machines_are_bounded() {
         ("1s128", SynthMachine::single_128c_8ccd(), 4),
     ];
     for (name, m, n_classes) in machines {
-        let dir = std::env::temp_dir().join(format!("handoff-plan-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        m.write(&dir).unwrap();
-        let t = Topology::from_sysfs(&dir).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
+        let t = m.topology();
         let allowed = t.cpu_ids();
         let llc = t.last_level_cache_bytes();
         let (p, cfg) = plan(false, &Overrides::default(), &t, &allowed, llc).unwrap();
@@ -66,11 +62,7 @@ fn small_machines_measure_every_cpu() {
         l2_kib: 512,
         l3_kib: 16384,
     };
-    let dir = std::env::temp_dir().join(format!("handoff-plan-small-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    m.write(&dir).unwrap();
-    let t = Topology::from_sysfs(&dir).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
+    let t = m.topology();
     let all = t.cpu_ids();
     let (p16, cfg) = plan(false, &Overrides::default(), &t, &all, None).unwrap();
     assert_eq!(cfg.consumer_cores, all);
