@@ -2,8 +2,6 @@
 //! ([`handoff_probe::topology::maps`]), shared with `handoff run --map`; this file only
 //! reads the machine's topology once for the experiment.
 
-pub use handoff_probe::topology::maps::{compact_cpu, compact_order, spread_cpu, spread_order};
-
 use handoff_probe::topology::Topology;
 
 /// The machine's topology, read once per process (`None` when sysfs cannot be read).
