@@ -23,6 +23,7 @@ mod mpi_bench;
 mod progress;
 mod run;
 mod run_heap;
+mod run_map;
 
 use clap::Parser;
 use std::io::Write;

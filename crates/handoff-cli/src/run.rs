@@ -49,7 +49,8 @@ pub struct RunArgs {
     /// Pin PE r to the r-th CPU of this list (wrapping), e.g. 0-3 or 0,2,4.
     #[arg(long, value_name = "LIST", conflicts_with = "map")]
     cores: Option<String>,
-    /// Pin by map: compact (consecutive CPUs) or spread (evenly over the CPUs).
+    /// Pin by the CPUs' placement classes: compact (nearest first: SMT sibling, shared
+    /// cache, package) or spread (farthest first: NUMA node, package, L3 domain).
     #[arg(long, value_name = "compact|spread")]
     map: Option<String>,
     /// How PEs wait: spin, spin-yield, block or adaptive (default).
@@ -153,12 +154,8 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
                 )))
             }
         },
-        (None, Some(m)) if m == "compact" => Placement::Compact,
-        (None, Some(m)) if m == "spread" => Placement::Spread,
         (None, Some(m)) => {
-            return Err(Failure::usage(format!(
-                "run: unknown --map {m:?}: use compact or spread (or --cores LIST)"
-            )))
+            crate::run_map::placement(m, a.n).map_err(|e| Failure::usage(format!("run: {e}")))?
         }
         (None, None) => Placement::Unpinned,
     };

@@ -154,28 +154,51 @@ fn a_pe_killed_by_a_signal_ends_the_team() {
     one_line(&r, &["PE 0", "signal 9 (SIGKILL)"]);
 }
 
-#[test]
-fn pinned_pes_get_their_cpu() {
-    let allowed = handoff::sys::affinity::allowed_cpus().unwrap();
+/// `rank:cpu` lines of `handoff run -n 4 --map MAP`, sorted by rank.
+fn cpus_by_map(map: &str) -> Vec<String> {
     let r = handoff(&[
         "run",
         "-n",
-        "2",
+        "4",
         "--map",
-        "compact",
+        map,
         "--",
         "sh",
         "-c",
         "echo $HANDOFF_RANK:$HANDOFF_CPU",
     ]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
-    let mut got: Vec<&str> = r.stdout.lines().collect();
+    let mut got: Vec<String> = r.stdout.lines().map(str::to_string).collect();
     got.sort();
-    let want = [
-        format!("0:{}", allowed[0]),
-        format!("1:{}", allowed[1 % allowed.len()]),
-    ];
-    assert_eq!(got, want);
+    got
+}
+
+/// `--map` places PEs by the probe's placement classes. On 2 CPUs (this machine), 4 PEs
+/// oversubscribe: compact keeps consecutive ranks together, spread deals them round-robin.
+/// On a larger machine the launcher's CPUs are the probe's map of the live topology.
+#[test]
+fn pinned_pes_get_their_cpu() {
+    use handoff_probe::topology::maps::{pe_cpus, Map};
+    use handoff_probe::topology::Topology;
+    let allowed = handoff::sys::affinity::allowed_cpus().unwrap();
+    let lines = |cpus: &[usize]| -> Vec<String> {
+        cpus.iter()
+            .enumerate()
+            .map(|(r, c)| format!("{r}:{c}"))
+            .collect()
+    };
+    let (a, b) = (allowed[0], allowed[1 % allowed.len()]);
+    let (compact, spread) = if allowed.len() == 2 {
+        (vec![a, a, b, b], vec![a, b, a, b])
+    } else {
+        let topo = Topology::detect().ok();
+        (
+            pe_cpus(topo.as_ref(), &allowed, Map::Compact, 4),
+            pe_cpus(topo.as_ref(), &allowed, Map::Spread, 4),
+        )
+    };
+    assert_eq!(cpus_by_map("compact"), lines(&compact));
+    assert_eq!(cpus_by_map("spread"), lines(&spread));
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! medians and confidence intervals (the c2c floor beside latencies), and the records whose
 //! runs disagree ([`crate::stats::disagreement`]). A partial run says so at the top.
 
+mod class_table;
 pub mod doc;
 pub mod plan;
 pub mod recommend;

@@ -17,90 +17,24 @@
 //! A missing file never fails the parse: the property becomes unknown and placement falls
 //! back to what is known (e.g. CPUs without cache information compare as `same-package`).
 
+mod class;
 mod machine;
+pub mod maps;
 mod sizes;
 pub mod synth;
+mod sysfs;
 
+pub use class::Placement;
 pub use handoff::sys::affinity::{format_cpu_list, parse_cpu_list};
 pub use machine::{MachineInfo, Virtualization};
 pub use sizes::format_bytes;
 
+use class::classify;
+use sysfs::{numa_nodes, online_cpus, read_cpu, read_trimmed};
+
 use crate::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
-use std::io;
-use std::path::{Path, PathBuf};
-use std::str::FromStr;
-
-/// How close two logical CPUs are, from nearest to farthest. The order of the variants is
-/// the order of closeness (`SameCore < SmtSibling < ... < CrossNuma`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Placement {
-    /// The same logical CPU (both ends time-share one hardware thread).
-    SameCore,
-    /// Two hardware threads of one physical core (they share L1 and L2).
-    SmtSibling,
-    /// Different cores sharing an L2 (or L1) cache, e.g. an Intel E-core cluster.
-    SharedL2,
-    /// Different cores sharing a level-3 (or higher) cache, e.g. one AMD CCX.
-    SharedL3,
-    /// One package, no shared cache (e.g. two AMD CCXs, or cache information missing).
-    SamePackage,
-    /// Different packages (sockets) in one NUMA node.
-    CrossPackage,
-    /// Different NUMA nodes.
-    CrossNuma,
-}
-
-impl Placement {
-    /// Every class, nearest first.
-    pub const ALL: [Placement; 7] = [
-        Placement::SameCore,
-        Placement::SmtSibling,
-        Placement::SharedL2,
-        Placement::SharedL3,
-        Placement::SamePackage,
-        Placement::CrossPackage,
-        Placement::CrossNuma,
-    ];
-
-    /// The kebab-case name used in reports and on the command line (`shared-l3`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Placement::SameCore => "same-core",
-            Placement::SmtSibling => "smt-sibling",
-            Placement::SharedL2 => "shared-l2",
-            Placement::SharedL3 => "shared-l3",
-            Placement::SamePackage => "same-package",
-            Placement::CrossPackage => "cross-package",
-            Placement::CrossNuma => "cross-numa",
-        }
-    }
-}
-
-impl fmt::Display for Placement {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Placement {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Self> {
-        let t = s.trim();
-        Placement::ALL
-            .into_iter()
-            .find(|p| p.as_str().eq_ignore_ascii_case(t))
-            .ok_or_else(|| {
-                let names: Vec<_> = Placement::ALL.iter().map(|p| p.as_str()).collect();
-                Error::InvalidArgument(format!(
-                    "unknown placement class {s:?}; expected one of {}",
-                    names.join(", ")
-                ))
-            })
-    }
-}
+use std::path::Path;
 
 /// What a cache holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -552,7 +486,6 @@ impl Topology {
     }
 }
 
-/// The placement rules, in priority order.
 /// Up to `k` of `sorted`, evenly spread: for k >= 2 the first and the last are included.
 fn spread_pick(sorted: &[usize], k: usize) -> Vec<usize> {
     let n = sorted.len();
@@ -568,163 +501,6 @@ fn spread_pick(sorted: &[usize], k: usize) -> Vec<usize> {
     let mut out: Vec<usize> = (0..k).map(|i| sorted[i * (n - 1) / (k - 1)]).collect();
     out.dedup();
     out
-}
-
-fn classify(a: &Cpu, b: &Cpu) -> Placement {
-    if a.id == b.id {
-        return Placement::SameCore;
-    }
-    if a.node != b.node {
-        return Placement::CrossNuma;
-    }
-    if let (Some(pa), Some(pb)) = (a.package_id, b.package_id) {
-        if pa != pb {
-            return Placement::CrossPackage;
-        }
-    }
-    if a.siblings.contains(&b.id) || b.siblings.contains(&a.id) {
-        return Placement::SmtSibling;
-    }
-    // The nearest level of data/unified cache the two share.
-    // Either side may hold the evidence (one CPU may lack a shared_cpu_list), so ask both.
-    let levels: BTreeSet<u8> = a.caches.iter().chain(&b.caches).map(|c| c.level).collect();
-    match levels
-        .into_iter()
-        .find(|&l| a.shares_cache(b, l) || b.shares_cache(a, l))
-    {
-        Some(l) if l <= 2 => Placement::SharedL2,
-        Some(_) => Placement::SharedL3,
-        None => Placement::SamePackage,
-    }
-}
-
-fn read_trimmed(path: &Path) -> Option<String> {
-    std::fs::read_to_string(path)
-        .ok()
-        .map(|s| s.trim().to_string())
-}
-
-fn read_num<T: FromStr>(path: &Path) -> Option<T> {
-    read_trimmed(path)?.parse().ok()
-}
-
-/// The online CPU list: `cpu/online`, else every `cpuN` directory whose `online` file is
-/// not `0` (cpu0 often has no such file).
-fn online_cpus(cpu_dir: &Path) -> Result<Vec<usize>> {
-    let online_path = cpu_dir.join("online");
-    if let Some(text) = read_trimmed(&online_path) {
-        let cpus = parse_cpu_list(&text).map_err(|e| {
-            Error::io(
-                format!("parsing {}", online_path.display()),
-                io::Error::new(io::ErrorKind::InvalidData, e.to_string()),
-            )
-        })?;
-        if !cpus.is_empty() {
-            return Ok(cpus);
-        }
-    }
-    let no_cpus = || {
-        Error::io(
-            format!("finding CPUs under {}", cpu_dir.display()),
-            io::Error::new(
-                io::ErrorKind::NotFound,
-                "no online list and no cpuN directories: is sysfs mounted?",
-            ),
-        )
-    };
-    let entries = std::fs::read_dir(cpu_dir).map_err(|_| no_cpus())?;
-    let mut cpus: Vec<usize> = entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            let id: usize = name.strip_prefix("cpu")?.parse().ok()?;
-            let online = read_trimmed(&e.path().join("online"));
-            (online.as_deref() != Some("0")).then_some(id)
-        })
-        .collect();
-    cpus.sort_unstable();
-    if cpus.is_empty() {
-        return Err(no_cpus());
-    }
-    Ok(cpus)
-}
-
-/// CPU id -> NUMA node, from `node/nodeN/cpulist`; empty when there is no node directory.
-fn numa_nodes(root: &Path) -> BTreeMap<usize, usize> {
-    let mut map = BTreeMap::new();
-    let Ok(entries) = std::fs::read_dir(root.join("devices/system/node")) else {
-        return map;
-    };
-    for e in entries.filter_map(|e| e.ok()) {
-        let Some(node) = e
-            .file_name()
-            .to_str()
-            .and_then(|n| n.strip_prefix("node"))
-            .and_then(|n| n.parse::<usize>().ok())
-        else {
-            continue;
-        };
-        if let Some(list) = read_trimmed(&e.path().join("cpulist")) {
-            for cpu in parse_cpu_list(&list).unwrap_or_default() {
-                map.insert(cpu, node);
-            }
-        }
-    }
-    map
-}
-
-fn read_cpu(dir: &Path, id: usize, node_of: &BTreeMap<usize, usize>) -> Cpu {
-    let topo = dir.join("topology");
-    let list = |name: &str| -> Option<Vec<usize>> {
-        parse_cpu_list(&read_trimmed(&topo.join(name))?).ok()
-    };
-    let siblings = list("thread_siblings_list")
-        .or_else(|| list("core_cpus_list"))
-        .unwrap_or_default();
-    let package_id =
-        read_num::<i64>(&topo.join("physical_package_id")).and_then(|v| u32::try_from(v).ok());
-    let core_id = read_num::<i64>(&topo.join("core_id")).and_then(|v| u32::try_from(v).ok());
-    Cpu {
-        id,
-        core_id,
-        package_id,
-        siblings,
-        node: node_of.get(&id).copied().unwrap_or(0),
-        caches: read_caches(&dir.join("cache")),
-    }
-}
-
-fn read_caches(dir: &Path) -> Vec<Cache> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut indexed: Vec<(usize, PathBuf)> = entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let k = e
-                .file_name()
-                .to_str()?
-                .strip_prefix("index")?
-                .parse()
-                .ok()?;
-            Some((k, e.path()))
-        })
-        .collect();
-    indexed.sort();
-    indexed
-        .into_iter()
-        .filter_map(|(_, p)| {
-            Some(Cache {
-                level: read_num(&p.join("level"))?,
-                kind: CacheKind::parse(&read_trimmed(&p.join("type"))?)?,
-                size_bytes: read_trimmed(&p.join("size")).and_then(|s| sizes::parse_size(&s)),
-                shared_cpus: read_trimmed(&p.join("shared_cpu_list"))
-                    .and_then(|s| parse_cpu_list(&s).ok())
-                    .unwrap_or_default(),
-                id: read_num(&p.join("id")),
-            })
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -12,6 +12,12 @@ fn tree(name: &str, m: &SynthMachine) -> (Topology, PathBuf) {
     let _ = std::fs::remove_dir_all(&dir);
     m.write(&dir).unwrap();
     let t = Topology::from_sysfs(&dir).unwrap();
+    // What the other tests use instead of a tree: the same topology, built in memory.
+    assert_eq!(
+        t,
+        m.topology(),
+        "{name}: SynthMachine::topology differs from its tree"
+    );
     (t, dir)
 }
 

@@ -13,13 +13,18 @@
 //!
 //! Repetitions are scaled by size, as OSU does: `reps = clamp(R x 1 MiB / size, R_min, R)`.
 
-use super::ReportError;
 use crate::experiments::c2c;
 use crate::experiments::exchange::{ConfigError, ExchangeConfig, Mode, Overrides, Point};
 use crate::schema::ReportSettings;
 use handoff_probe::topology::{Placement, Topology};
-use std::path::{Path, PathBuf};
-use thiserror::Error;
+
+mod cost_model;
+mod folder;
+#[cfg(test)]
+mod tests;
+
+pub use cost_model::{cost, fmt_duration, point_s, Estimate};
+pub use folder::{civil_date, default_out_dir, now_unix, prepare_out_dir, rfc3339, OutDirError};
 
 const MIB: usize = 1 << 20;
 /// Above this many CPUs, measure representatives per placement class, not every CPU.
@@ -203,58 +208,7 @@ pub fn plan(
     ))
 }
 
-/// The cost model of [`Plan::estimate`]: what one worker start, one repetition and one c2c
-/// pair take. Deliberately on the slow side of a current server (a plan that finishes
-/// early is fine; one that runs twice as long as announced is not).
-pub mod cost {
-    /// Starting the worker processes of one run (spawn, pin, map, join), seconds.
-    pub const RUN_START_S: f64 = 0.05;
-    /// Fixed cost of one repetition (handoff, wake-up, timing), seconds.
-    pub const REP_FIXED_S: f64 = 20e-6;
-    /// Bytes per second one side writes or reads a block at (conservative, cross-socket).
-    pub const BYTES_PER_S: f64 = 4e9;
-    /// One c2c pair at the default options (110 samples of 1000 round trips of <= 1 µs,
-    /// plus thread starts), seconds.
-    pub const C2C_PAIR_S: f64 = 0.2;
-}
-
-/// How long a plan is expected to take, by part.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Estimate {
-    /// The c2c pairs.
-    pub c2c_s: f64,
-    /// The exchange points.
-    pub exchange_s: f64,
-}
-
-impl Estimate {
-    /// Both parts.
-    pub fn total_s(&self) -> f64 {
-        self.c2c_s + self.exchange_s
-    }
-}
-
 impl Plan {
-    /// The expected duration under the [`cost`] model: per point, `runs` runs of a worker
-    /// start plus `warmup + reps` repetitions of a write and a read of the block (and a
-    /// flush of it when the point flushes); per c2c pair a constant. The other
-    /// experiments `report` runs are not included.
-    pub fn estimate(&self) -> Estimate {
-        let exchange_s = self
-            .points
-            .iter()
-            .map(|p| {
-                let passes = if p.flush { 3.0 } else { 2.0 };
-                let rep = cost::REP_FIXED_S + passes * p.size as f64 / cost::BYTES_PER_S;
-                p.runs as f64 * (cost::RUN_START_S + (p.warmup + p.reps) as f64 * rep)
-            })
-            .sum();
-        Estimate {
-            c2c_s: self.c2c_pairs.len() as f64 * cost::C2C_PAIR_S,
-            exchange_s,
-        }
-    }
-
     /// The plan for a reader (`handoff report --plan`): the machine, the consumers by
     /// placement class, what is measured, and the estimate. Runs nothing.
     pub fn describe(&self, topology: &Topology, allowed: &[usize]) -> String {
@@ -338,72 +292,6 @@ impl Plan {
     }
 }
 
-/// The report folder cannot be used.
-#[derive(Debug, Error)]
-pub enum OutDirError {
-    /// It could not be created.
-    #[error("cannot create the output folder {}: {source}", path.display())]
-    Create {
-        /// The folder.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// An earlier report in it could not be cleared.
-    #[error("{0}; choose another --out folder")]
-    Clear(#[source] ReportError),
-}
-
-/// Creates the report folder; when it holds an earlier report, removes that report's generated
-/// files (so no stale plot survives beside the new results.json) and returns them.
-pub fn prepare_out_dir(out: &Path) -> Result<Vec<PathBuf>, OutDirError> {
-    std::fs::create_dir_all(out).map_err(|source| OutDirError::Create {
-        path: out.to_path_buf(),
-        source,
-    })?;
-    super::clear_previous_report(out).map_err(OutDirError::Clear)
-}
-
-/// `YYYY-MM-DD` of a Unix time (UTC), without a date crate.
-pub fn civil_date(unix_secs: u64) -> String {
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = (unix_secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// `YYYY-MM-DDTHH:MM:SSZ` (RFC 3339, UTC) of a Unix time.
-pub fn rfc3339(unix_secs: u64) -> String {
-    let t = unix_secs % 86_400;
-    format!(
-        "{}T{:02}:{:02}:{:02}Z",
-        civil_date(unix_secs),
-        t / 3600,
-        t / 60 % 60,
-        t % 60
-    )
-}
-
-/// The default output folder `handoff-report-HOST-DATE`, with `-2`, `-3`... appended when an
-/// earlier report of the same day is there (it is never overwritten).
-pub fn default_out_dir(base: &std::path::Path, host: &str, date: &str) -> PathBuf {
-    let name = format!("handoff-report-{host}-{date}");
-    let mut dir = base.join(&name);
-    let mut n = 2;
-    while dir.exists() {
-        dir = base.join(format!("{name}-{n}"));
-        n += 1;
-    }
-    dir
-}
-
 /// The `config` of `results.json`: the exchange settings with every size of the plan and the
 /// real warm-up rule, and the whole plan, one entry per point.
 pub fn plan_config(cfg: &ExchangeConfig, plan: &Plan) -> serde_json::Value {
@@ -444,167 +332,4 @@ pub fn plan_config(cfg: &ExchangeConfig, plan: &Plan) -> serde_json::Value {
         "c2c_pairs": plan.c2c_pairs.len(),
         "plan": points,
     })
-}
-
-/// `1 h 02 min`, `3 min 20 s`, `12 s`.
-pub fn fmt_duration(secs: f64) -> String {
-    let s = secs.round() as u64;
-    if s >= 3600 {
-        format!("{} h {:02} min", s / 3600, s / 60 % 60)
-    } else if s >= 60 {
-        format!("{} min {:02} s", s / 60, s % 60)
-    } else {
-        format!("{s} s")
-    }
-}
-
-pub fn now_unix() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    use handoff_probe::topology::synth::SynthMachine;
-    use handoff_probe::topology::Placement;
-
-    /// The full plan on each large machine: consumers are at most CONSUMERS_PER_CLASS per
-    /// class and cover every class, and the estimate stays under 15 minutes.
-    #[test]
-    fn plans_for_large_machines_are_bounded() {
-        let machines = [
-            ("2s192", SynthMachine::server_2s_192c(), 5),
-            ("4s80", SynthMachine::skylake_4s_80c(), 4),
-            ("1s128", SynthMachine::single_128c_8ccd(), 4),
-        ];
-        for (name, m, n_classes) in machines {
-            let dir =
-                std::env::temp_dir().join(format!("handoff-plan-{name}-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&dir);
-            m.write(&dir).unwrap();
-            let t = Topology::from_sysfs(&dir).unwrap();
-            std::fs::remove_dir_all(&dir).unwrap();
-            let allowed = t.cpu_ids();
-            let llc = t.last_level_cache_bytes();
-            let (p, cfg) = plan(false, &Overrides::default(), &t, &allowed, llc).unwrap();
-            let by_class = t.representatives_per_class(0, &allowed, usize::MAX);
-            assert_eq!(by_class.len(), n_classes, "{name}");
-            for (class, members) in &by_class {
-                let picked = cfg
-                    .consumer_cores
-                    .iter()
-                    .filter(|c| members.contains(c))
-                    .count();
-                assert!(
-                    (1..=CONSUMERS_PER_CLASS).contains(&picked),
-                    "{name}: {picked} consumers in {class}"
-                );
-            }
-            assert!(cfg.consumer_cores.len() <= n_classes * CONSUMERS_PER_CLASS);
-            // One c2c pair per class other than the producer's own CPU.
-            assert_eq!(p.c2c_pairs.len(), n_classes - 1, "{name}");
-            let e = p.estimate();
-            assert!(
-                e.total_s() < 15.0 * 60.0,
-                "{name}: {}",
-                fmt_duration(e.total_s())
-            );
-            assert!(e.exchange_s > 0.0 && e.c2c_s > 0.0);
-            let text = p.describe(&t, &allowed);
-            assert!(text.contains("estimated duration"), "{text}");
-            assert!(text.contains(Placement::SmtSibling.as_str()), "{text}");
-        }
-    }
-
-    /// Every CPU of a small machine is a consumer (the per-class pick starts above 16), and
-    /// the estimate grows with the points: a machine with twice the CPUs plans longer.
-    #[test]
-    fn small_machines_measure_every_cpu() {
-        let m = SynthMachine {
-            packages: 1,
-            nodes_per_package: 1,
-            cores_per_package: 8,
-            smt: 2,
-            cores_per_l2: 1,
-            cores_per_l3: 8,
-            l1d_kib: 32,
-            l2_kib: 512,
-            l3_kib: 16384,
-        };
-        let dir = std::env::temp_dir().join(format!("handoff-plan-small-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        m.write(&dir).unwrap();
-        let t = Topology::from_sysfs(&dir).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
-        let all = t.cpu_ids();
-        let (p16, cfg) = plan(false, &Overrides::default(), &t, &all, None).unwrap();
-        assert_eq!(cfg.consumer_cores, all);
-        let (p8, _) = plan(false, &Overrides::default(), &t, &all[..8], None).unwrap();
-        assert!(p16.estimate().exchange_s > p8.estimate().exchange_s);
-        assert_eq!(fmt_duration(3725.0), "1 h 02 min");
-        assert_eq!(fmt_duration(200.0), "3 min 20 s");
-    }
-
-    #[test]
-    fn reps_scale_down_with_size() {
-        assert_eq!(scaled_reps(100, 10, 4096), 100);
-        assert_eq!(scaled_reps(100, 10, MIB), 100);
-        assert_eq!(scaled_reps(100, 10, 4 * MIB), 25);
-        assert_eq!(scaled_reps(100, 10, 128 * MIB), 10);
-    }
-
-    #[test]
-    fn sweep_is_powers_of_four_then_max() {
-        assert_eq!(
-            sweep_sizes(128 * MIB, 1),
-            vec![
-                4096,
-                16384,
-                65536,
-                262144,
-                MIB,
-                4 * MIB,
-                16 * MIB,
-                64 * MIB,
-                128 * MIB
-            ]
-        );
-        assert_eq!(sweep_sizes(16 * MIB, 2), vec![4096, 65536, MIB, 16 * MIB]);
-    }
-
-    #[test]
-    fn rfc3339_by_hand() {
-        // 1795000000 s = 20775 days (2026-11-18) + 40000 s = 11 h 6 min 40 s.
-        assert_eq!(rfc3339(1_795_000_000), "2026-11-18T11:06:40Z");
-        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
-    }
-
-    #[test]
-    fn default_folder_is_never_an_earlier_one() {
-        let base = std::env::temp_dir().join(format!("handoff-outdir-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
-        std::fs::create_dir_all(&base).unwrap();
-        let first = default_out_dir(&base, "h", "2026-01-02");
-        assert_eq!(first, base.join("handoff-report-h-2026-01-02"));
-        std::fs::create_dir(&first).unwrap();
-        let second = default_out_dir(&base, "h", "2026-01-02");
-        assert_eq!(second, base.join("handoff-report-h-2026-01-02-2"));
-        std::fs::create_dir(&second).unwrap();
-        assert_eq!(
-            default_out_dir(&base, "h", "2026-01-02"),
-            base.join("handoff-report-h-2026-01-02-3")
-        );
-        std::fs::remove_dir_all(&base).unwrap();
-    }
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_date(0), "1970-01-01");
-        assert_eq!(civil_date(1_795_000_000), "2026-11-18");
-        assert_eq!(civil_date(951_782_400), "2000-02-29");
-    }
 }

@@ -67,6 +67,9 @@ pub(super) fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block
             let mut cpus: Vec<usize> = fig.records.iter().map(|&i| recs[i].consumer_core).collect();
             cpus.sort_unstable();
             cpus.dedup();
+            if super::class_table::wanted(results, cpus.len()) {
+                return super::class_table::per_class_table(results, fig, *metric);
+            }
             let mut header = vec!["mode".to_string()];
             for &c in &cpus {
                 let pl = find(&|r| r.consumer_core == c)

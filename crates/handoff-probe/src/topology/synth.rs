@@ -6,6 +6,7 @@
 //! machines the lab must plan for (a tree of 384 CPUs is ~10 000 small files, so they are
 //! generated, not kept in the repository).
 
+use super::{Cache, CacheKind, Cpu, Topology};
 use std::io;
 use std::path::Path;
 
@@ -101,6 +102,58 @@ impl SynthMachine {
         let mut v: Vec<usize> = (first..first + n).flat_map(|c| self.threads(c)).collect();
         v.sort_unstable();
         v
+    }
+
+    /// The topology [`super::Topology::from_sysfs`] reads from the tree [`SynthMachine::write`]
+    /// writes, built in memory (writing and reading a tree of 384 CPUs takes seconds of
+    /// system time; `tests/topology_big.rs` checks that both agree).
+    pub fn topology(&self) -> Topology {
+        let cores = self.cores();
+        let per_node = self.cores_per_package / self.nodes_per_package;
+        let cpus: Vec<Cpu> = (0..self.cpus())
+            .map(|cpu| {
+                let core = cpu % cores;
+                let l2_first = core - core % self.cores_per_l2;
+                let l3_first = core - core % self.cores_per_l3;
+                let cache = |level: u8, kind: CacheKind, kib: u64, shared: Vec<usize>, id| Cache {
+                    level,
+                    kind,
+                    size_bytes: Some(kib * 1024),
+                    shared_cpus: shared,
+                    id: Some(id as u64),
+                };
+                Cpu {
+                    id: cpu,
+                    core_id: Some((core % self.cores_per_package) as u32),
+                    package_id: Some((core / self.cores_per_package) as u32),
+                    siblings: self.threads(core),
+                    node: core / per_node,
+                    caches: vec![
+                        cache(1, CacheKind::Data, self.l1d_kib, self.threads(core), core),
+                        cache(1, CacheKind::Instruction, 32, self.threads(core), core),
+                        cache(
+                            2,
+                            CacheKind::Unified,
+                            self.l2_kib,
+                            self.cpus_of_cores(l2_first, self.cores_per_l2),
+                            core / self.cores_per_l2,
+                        ),
+                        cache(
+                            3,
+                            CacheKind::Unified,
+                            self.l3_kib,
+                            self.cpus_of_cores(l3_first, self.cores_per_l3),
+                            core / self.cores_per_l3,
+                        ),
+                    ],
+                }
+            })
+            .collect();
+        Topology {
+            cpus,
+            offline: Vec::new(),
+            nodes: (0..self.packages * self.nodes_per_package).collect(),
+        }
     }
 
     /// Writes the tree under `root` (which it creates): `devices/system/cpu/{online,

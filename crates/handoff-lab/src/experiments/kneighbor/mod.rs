@@ -3,7 +3,7 @@
 //! reading every byte. Time per iteration (slowest PE) against message size, per placement
 //! of PEs on CPUs (`compact`: neighbours in the nearest placement classes of the probe's
 //! topology, sharing a CPU when there are fewer CPUs than PEs; `spread`: the farthest
-//! classes, round-robin when oversubscribed; see [`map`]; a custom list, e.g. the seed's `0,2,4,6,1,3,5`; `os`: not pinned) and per mode (threads of one
+//! classes, round-robin when oversubscribed; see [`handoff_probe::topology::maps`]; a custom list, e.g. the seed's `0,2,4,6,1,3,5`; `os`: not pinned) and per mode (threads of one
 //! process, or one process per PE over shared segments).
 //!
 //! The messages travel in [`handoff::queue::FrameQueue`]s, one per directed neighbour pair,
@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use handoff::queue::{FrameConsumer, FrameProducer, FrameQueue, QueueError};
 use handoff::sync::Wait;
 use handoff::sys::Deadline;
+use handoff_probe::topology::maps::{pe_cpus, Map};
 use handoff_probe::topology::Topology;
 
 use super::launcher::Workers;
@@ -83,10 +84,10 @@ impl Mode {
 pub enum Placement {
     /// Neighbours in the nearest placement classes: PE i on the i-th CPU nearest the
     /// lowest one (its SMT sibling, its L2, its L3, its package, ...); with fewer CPUs than
-    /// PEs, consecutive PEs share a CPU (see [`map`]).
+    /// PEs, consecutive PEs share a CPU (see [`handoff_probe::topology::maps`]).
     Compact,
     /// Neighbours in the farthest placement classes (other NUMA node, other package, other
-    /// L3, ... first); with fewer CPUs than PEs, round-robin (see [`map`]).
+    /// L3, ... first); with fewer CPUs than PEs, round-robin (see [`handoff_probe::topology::maps`]).
     Spread,
     /// PE i on `list[i mod len]` (the seed's `0,2,4,6,1,3,5`).
     List(Vec<usize>),
@@ -120,19 +121,17 @@ impl Placement {
         self.map(p, cpus, topo).swap_remove(i)
     }
 
-    /// The CPUs of PEs `0..p` (see [`map`]); `None` = not pinned.
+    /// The CPUs of PEs `0..p` (see [`handoff_probe::topology::maps`]); `None` = not pinned.
     pub fn map(&self, p: usize, cpus: &[usize], topo: Option<&Topology>) -> Vec<Option<usize>> {
         match self {
-            Placement::Compact => {
-                let order = map::compact_order(topo, cpus);
-                (0..p)
-                    .map(|i| Some(map::compact_cpu(&order, i, p)))
-                    .collect()
-            }
-            Placement::Spread => {
-                let order = map::spread_order(topo, cpus, p);
-                (0..p).map(|i| Some(map::spread_cpu(&order, i))).collect()
-            }
+            Placement::Compact => pe_cpus(topo, cpus, Map::Compact, p)
+                .into_iter()
+                .map(Some)
+                .collect(),
+            Placement::Spread => pe_cpus(topo, cpus, Map::Spread, p)
+                .into_iter()
+                .map(Some)
+                .collect(),
             Placement::List(l) => (0..p).map(|i| Some(l[i % l.len()])).collect(),
             Placement::Os => vec![None; p],
         }

@@ -28,17 +28,9 @@ fn neighbours_and_placements_by_hand() {
     assert_eq!(Placement::Os.cpu_of(3, 7, &cpus, None), None);
 }
 
+/// A preset's topology, built in memory (the probe's tests check it against its tree).
 fn synth(m: &SynthMachine) -> Topology {
-    let dir = std::env::temp_dir().join(format!(
-        "handoff-kneighbor-{}-{}",
-        m.cpus(),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    m.write(&dir).unwrap();
-    let t = Topology::from_sysfs(&dir).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
-    t
+    m.topology()
 }
 
 fn two_cpu_machine() -> Topology {

@@ -1,0 +1,24 @@
+//! `handoff run --map compact|spread`: the PEs' CPUs by this machine's placement classes
+//! (the probe's [`maps`](handoff_probe::topology::maps)), passed to the core's launcher as a
+//! CPU list. The core places by CPU ids only; it does not read the topology.
+
+use handoff::team::Placement;
+use handoff_probe::topology::maps::{pe_cpus, Map};
+use handoff_probe::topology::Topology;
+
+/// The placement of `n` PEs by `map` (`compact` or `spread`) over the CPUs this process may
+/// use, or a one-line usage error.
+pub fn placement(map: &str, n: usize) -> Result<Placement, String> {
+    let map: Map = map
+        .parse()
+        .map_err(|_| format!("unknown --map {map:?}: use compact or spread (or --cores LIST)"))?;
+    let allowed = handoff::sys::affinity::allowed_cpus()
+        .map_err(|e| format!("reading the CPUs this process may use: {e}"))?;
+    // Without a readable sysfs the map falls back to the allowed CPUs in id order.
+    let topo = Topology::detect().ok();
+    let cpus = pe_cpus(topo.as_ref(), &allowed, map, n);
+    if cpus.is_empty() {
+        return Err("no CPU to place PEs on: this process may use none".into());
+    }
+    Ok(Placement::Cores(cpus))
+}

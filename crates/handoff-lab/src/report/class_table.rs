@@ -1,0 +1,120 @@
+//! The per-CPU figure's table on a large machine: one row per placement class of the
+//! consumer (relative to the producer) instead of one column per consumer CPU, so the table
+//! stays at most seven rows however many CPUs were measured. Each row names the class's
+//! representative CPUs; a cell is the median over them of each record's median, with their
+//! range when there are several.
+
+use crate::output::{fmt_ns, fmt_us};
+use crate::plot::Figure;
+use crate::schema::{mode_rank, placement, ExchangeRecord, ExchangeResults};
+use crate::stats::Metric;
+use std::collections::BTreeMap;
+
+use super::doc::Block;
+use super::plan::MAX_ALL_CPUS;
+
+/// Whether the per-CPU table of `fig` is drawn per class: more consumer CPUs than a table
+/// has room for, or a machine large enough that the plan measured representatives.
+pub(super) fn wanted(results: &ExchangeResults, consumers: usize) -> bool {
+    consumers > MAX_ALL_CPUS || results.machine.allowed_cpus.len() > MAX_ALL_CPUS
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// "26.1 µs" for one CPU, "26.1 µs (25.0–31.2 µs, 3 CPUs)" for several.
+fn class_cell(mut values: Vec<f64>, fmt: fn(f64) -> String) -> String {
+    if values.is_empty() {
+        return "–".to_string();
+    }
+    let n = values.len();
+    let m = median(&mut values);
+    if n == 1 {
+        fmt(m)
+    } else {
+        format!(
+            "{} ({}–{}, {n} CPUs)",
+            fmt(m),
+            fmt(values[0]),
+            fmt(values[n - 1])
+        )
+    }
+}
+
+/// The per-class table of a per-CPU figure (`metric` of its records).
+pub(super) fn per_class_table(
+    results: &ExchangeResults,
+    fig: &Figure,
+    metric: Metric,
+) -> Vec<Block> {
+    let recs: Vec<&ExchangeRecord> = fig.records.iter().map(|&i| &results.records[i]).collect();
+    // class (nearest first) -> its consumer CPUs and records
+    let mut classes: BTreeMap<(u8, String), Vec<&ExchangeRecord>> = BTreeMap::new();
+    for r in &recs {
+        classes
+            .entry((placement::rank(&r.placement), r.placement.clone()))
+            .or_default()
+            .push(r);
+    }
+    let mut modes: Vec<String> = recs.iter().map(|r| r.mode.clone()).collect();
+    modes.sort_by(|a, b| mode_rank(a).cmp(&mode_rank(b)).then(a.cmp(b)));
+    modes.dedup();
+    let mut header = vec!["placement class".to_string(), "consumer CPUs".to_string()];
+    header.extend(modes.iter().cloned());
+    if metric == Metric::Latency {
+        header.push("**c2c floor** (one-way)".to_string());
+    }
+    let value = |r: &ExchangeRecord| match metric {
+        Metric::Read => r.read_us.median,
+        Metric::Latency => r.latency_us.median,
+    };
+    let mut rows = Vec::new();
+    for ((_, class), members) in &classes {
+        let mut cpus: Vec<usize> = members.iter().map(|r| r.consumer_core).collect();
+        cpus.sort_unstable();
+        cpus.dedup();
+        let list: Vec<String> = cpus.iter().map(|c| c.to_string()).collect();
+        let mut row = vec![class.clone(), list.join(", ")];
+        for m in &modes {
+            let v: Vec<f64> = members
+                .iter()
+                .filter(|r| &r.mode == m)
+                .map(|r| value(r))
+                .collect();
+            row.push(class_cell(v, fmt_us));
+        }
+        if metric == Metric::Latency {
+            let mut floors: BTreeMap<usize, f64> = BTreeMap::new();
+            for r in members {
+                if let Some(f) = results.floor_for(r) {
+                    floors.insert(r.consumer_core, f);
+                }
+            }
+            row.push(if floors.is_empty() {
+                "–".to_string()
+            } else {
+                class_cell(floors.into_values().collect(), fmt_ns)
+            });
+        }
+        rows.push(row);
+    }
+    let producer = recs.first().map_or(0, |r| r.producer_core);
+    vec![
+        Block::Table { header, rows },
+        Block::Para(format!(
+            "One row per placement class of the consumer relative to the producer (CPU \
+             {producer}), nearest first; the plan measured a few representative CPUs per class \
+             on this {}-CPU machine. Cells: the median over the class's CPUs of each record's \
+             median, with the range across those CPUs; per-record intervals are in \
+             `results.json`.",
+            results.machine.allowed_cpus.len()
+        )),
+    ]
+}
