@@ -63,6 +63,30 @@ pub struct Crossover {
     pub by_size: Vec<(usize, Ratio, Side)>,
 }
 
+/// What the per-size verdicts say about the crossover.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Messages win at `msg_up_to` (the largest such size below `rma_from`), puts at
+    /// `rma_from` and every larger size; the sizes between are ties. `estimate`: where the
+    /// ratio's point estimates cross 1 (interpolated on log size and log ratio), inside
+    /// `msg_up_to..=rma_from`.
+    Between {
+        /// The largest size where messages win.
+        msg_up_to: usize,
+        /// The smallest size from which puts win at every larger size.
+        rma_from: usize,
+        /// The interpolated crossing, bytes.
+        estimate: usize,
+    },
+    /// Puts win from `rma_from` on and no smaller size has a winner (`rma_from` is the
+    /// smallest measured size when puts win everywhere).
+    RmaFrom(usize),
+    /// Messages win at every measured size.
+    MsgEverywhere,
+    /// No size can be named; the reason in words.
+    Inconclusive(String),
+}
+
 fn side(r: &Ratio) -> Side {
     match (r.ci95_low, r.ci95_high) {
         (Some(lo), _) if lo > 1.0 => Side::Rma,
@@ -75,24 +99,110 @@ fn size_text(b: usize) -> String {
     crate::units::format_size(b)
 }
 
+/// A size to two significant figures ("940B", "180KiB", "1.3MiB"), for an estimate.
+pub fn approx_size(b: usize) -> String {
+    let (v, unit) = if b >= 1 << 20 {
+        (b as f64 / (1u64 << 20) as f64, "MiB")
+    } else if b >= 1 << 10 {
+        (b as f64 / 1024.0, "KiB")
+    } else {
+        (b as f64, "B")
+    };
+    if v >= 10.0 {
+        let p = 10f64.powi(v.log10().floor() as i32 - 1);
+        format!("{}{unit}", (v / p).round() * p)
+    } else {
+        format!("{v:.1}{unit}")
+    }
+}
+
+fn ratio_text(s: usize, r: &Ratio) -> String {
+    format!(
+        "{} {:.2}×{}",
+        size_text(s),
+        r.ratio,
+        match (r.ci95_low, r.ci95_high) {
+            (Some(l), Some(h)) => format!(" ({l:.2}–{h:.2})"),
+            _ => " (no interval)".into(),
+        }
+    )
+}
+
 impl Crossover {
-    /// The size N of "below N bytes send messages, from N on put", when the data name one:
-    /// messages win at every measured size below N, puts at N and every size above.
-    /// `Some(smallest size)` when puts win everywhere; `None` when messages win everywhere
-    /// or the intervals overlap around the switch.
-    pub fn size(&self) -> Option<usize> {
-        let first_rma = self
-            .by_size
+    /// The verdict: where messages stop winning and puts start, judged on the 95% intervals
+    /// of RMA / messages bytes/s at each size.
+    pub fn verdict(&self) -> Verdict {
+        let v = &self.by_size;
+        if v.is_empty() {
+            return Verdict::Inconclusive("no size measured on both sides".into());
+        }
+        if v.iter().all(|(_, _, s)| *s == Side::Msg) {
+            return Verdict::MsgEverywhere;
+        }
+        // The start of the run of put wins that lasts to the largest size.
+        let tail = v
             .iter()
             .rposition(|(_, _, s)| *s != Side::Rma)
             .map_or(0, |i| i + 1);
-        if first_rma >= self.by_size.len() {
-            return None;
+        let last_msg = v[..tail].iter().rposition(|(_, _, s)| *s == Side::Msg);
+        if tail == v.len() {
+            let ties: Vec<String> = v[last_msg.map_or(0, |i| i + 1)..]
+                .iter()
+                .map(|(s, r, _)| ratio_text(*s, r))
+                .collect();
+            return Verdict::Inconclusive(match last_msg {
+                Some(i) => format!(
+                    "messages win up to {}, but at the larger sizes the 95% intervals contain 1 ({}), so puts never win clearly",
+                    size_text(v[i].0),
+                    ties.join(", ")
+                ),
+                None => "the 95% intervals contain 1 at every size where puts do not win, and puts do not win at the largest size".into(),
+            });
         }
-        let below_all_msg = self.by_size[..first_rma]
-            .iter()
-            .all(|(_, _, s)| *s == Side::Msg);
-        below_all_msg.then_some(self.by_size[first_rma].0)
+        let rma_from = v[tail].0;
+        let Some(m) = last_msg else {
+            return Verdict::RmaFrom(rma_from);
+        };
+        // A put win below the last message win: it switches back.
+        if let Some((s, r, _)) = v[..m].iter().find(|(_, _, s)| *s == Side::Rma) {
+            return Verdict::Inconclusive(format!(
+                "it switches back: puts win at {} but messages at the larger {} ({})",
+                ratio_text(*s, r),
+                size_text(v[m].0),
+                ratio_text(v[m].0, &v[m].1)
+            ));
+        }
+        // Between the bracket's ends: the last pair of neighbours whose point estimates go
+        // from below 1 to at least 1, interpolated on log-log.
+        let bracket = &v[m..=tail];
+        let cross = bracket
+            .windows(2)
+            .rev()
+            .find(|w| w[0].1.ratio < 1.0 && w[1].1.ratio >= 1.0)
+            .map(|w| {
+                let (x0, x1) = ((w[0].0 as f64).ln(), (w[1].0 as f64).ln());
+                let (y0, y1) = (w[0].1.ratio.ln(), w[1].1.ratio.ln());
+                let t = if y1 > y0 { -y0 / (y1 - y0) } else { 0.5 };
+                (x0 + t.clamp(0.0, 1.0) * (x1 - x0)).exp()
+            })
+            .unwrap_or_else(|| ((v[m].0 as f64) * (rma_from as f64)).sqrt());
+        Verdict::Between {
+            msg_up_to: v[m].0,
+            rma_from,
+            estimate: cross.round() as usize,
+        }
+    }
+
+    /// The size N of "below N send messages, above it put", when the data name one: the
+    /// interpolated crossing between the largest message win and the smallest size of the
+    /// put wins that last; the smallest size when puts win everywhere they win at all;
+    /// `None` when messages win everywhere or it is inconclusive.
+    pub fn size(&self) -> Option<usize> {
+        match self.verdict() {
+            Verdict::Between { estimate, .. } => Some(estimate),
+            Verdict::RmaFrom(n) => Some(n),
+            _ => None,
+        }
     }
 
     /// The verdict as a finding.
@@ -101,39 +211,50 @@ impl Crossover {
         let list: Vec<String> = self
             .by_size
             .iter()
-            .map(|(s, r, _)| {
-                format!(
-                    "{} {:.2}×{}",
-                    size_text(*s),
-                    r.ratio,
-                    match (r.ci95_low, r.ci95_high) {
-                        (Some(l), Some(h)) => format!(" ({l:.2}–{h:.2})"),
-                        _ => " (no interval)".into(),
-                    }
-                )
-            })
+            .map(|(s, r, _)| ratio_text(*s, r))
             .collect();
-        let all_msg = self.by_size.iter().all(|(_, _, s)| *s == Side::Msg);
-        let (holds, what) = match self.size() {
-            Some(n) if n == self.by_size[0].0 => (
+        let first = self.by_size.first().map_or(0, |x| x.0);
+        let (holds, what, at) = match self.verdict() {
+            Verdict::Between {
+                msg_up_to,
+                rma_from,
+                estimate,
+            } => (
+                Holds::Yes,
+                format!(
+                    "below about {} send messages, above it put — the crossover lies between {} (messages faster, whole 95% interval) and {} (puts faster from there on), interpolated at {}",
+                    approx_size(estimate),
+                    size_text(msg_up_to),
+                    size_text(rma_from),
+                    approx_size(estimate)
+                ),
+                Some(rma_from),
+            ),
+            Verdict::RmaFrom(n) if n == first => (
                 Holds::Yes,
                 format!("puts move more bytes/s at every measured size, from {} on", size_text(n)),
+                Some(n),
             ),
-            Some(n) => (
+            Verdict::RmaFrom(n) => (
                 Holds::Yes,
-                format!("below {} send messages, from {} on put", size_text(n), size_text(n)),
+                format!(
+                    "from {} on put; below it neither side wins clearly (the 95% intervals contain 1)",
+                    size_text(n)
+                ),
+                Some(n),
             ),
-            None if all_msg => (
+            Verdict::MsgEverywhere => (
                 Holds::Yes,
                 "messages move more bytes/s at every measured size: send messages".into(),
+                None,
             ),
-            None => (
+            Verdict::Inconclusive(why) => (
                 Holds::Inconclusive,
-                "inconclusive: the 95% intervals overlap around the switch (or it switches back), so no size is named; more runs could tell".into(),
+                format!("inconclusive, no size named: {why}; more runs (--runs) could tell"),
+                None,
             ),
         };
-        let ratio = self
-            .size()
+        let ratio = at
             .and_then(|n| self.by_size.iter().find(|(s, _, _)| *s == n))
             .map(|(_, r, _)| *r);
         Finding {
@@ -148,16 +269,38 @@ impl Crossover {
     }
 }
 
+/// RMA / messages bytes/s at `size` on `on`: per run pair when the runs were interleaved
+/// (each run of messages next to a run of puts, so the ratio of each pair shares the load of
+/// its moment: the mean of the log ratios with its Student-t 95% interval), else the ratio
+/// of the means with Welch's interval.
+fn rma_over_msg(res: &BenchResults, on: &str, size: usize, paired: bool) -> Option<Ratio> {
+    let msg = runs(res, &format!("{on}, msg"), size)?;
+    let rma = runs(res, &format!("{on}, rma"), size)?;
+    if paired
+        && msg.len() == rma.len()
+        && msg.len() >= 2
+        && msg.iter().chain(&rma).all(|x| x.is_finite() && *x > 0.0)
+    {
+        let logs: Vec<f64> = msg.iter().zip(&rma).map(|(m, r)| (r / m).ln()).collect();
+        let (m, ci) = crate::stats::mean_ci95(&logs);
+        return Some(Ratio {
+            ratio: m.exp(),
+            ci95_low: ci.map(|c| c.0.exp()),
+            ci95_high: ci.map(|c| c.1.exp()),
+        });
+    }
+    ratio_of_means(&msg, &rma)
+}
+
 /// The crossover on one connection between threads (else processes), plain puts against
 /// messages; `None` when neither was measured at two sizes.
 pub fn crossover(res: &BenchResults) -> Option<Crossover> {
+    let paired = res.config.get("interleaved") == Some(&serde_json::Value::Bool(true));
     for on in ["threads, XConn×1", "processes, XConn×1", "threads, XPYC×1"] {
-        let msg = format!("{on}, msg");
-        let rma = format!("{on}, rma");
-        let by_size: Vec<(usize, Ratio, Side)> = sizes(res, &msg)
+        let by_size: Vec<(usize, Ratio, Side)> = sizes(res, &format!("{on}, msg"))
             .into_iter()
             .filter_map(|s| {
-                let r = ratio_of_means(&runs(res, &msg, s)?, &runs(res, &rma, s)?)?;
+                let r = rma_over_msg(res, on, s, paired)?;
                 Some((s, r, side(&r)))
             })
             .collect();

@@ -27,7 +27,7 @@ pub mod transfer;
 /// its loom models).
 pub use handoff_probe::window;
 
-pub use findings::{crossover, findings, Crossover};
+pub use findings::{crossover, findings, Crossover, Verdict};
 
 const NAME: &str = "rma-channels";
 
@@ -191,6 +191,9 @@ pub struct RunOut {
 pub struct Config {
     /// Payload sizes in bytes.
     pub sizes: Vec<usize>,
+    /// More sizes run on the crossover's connection only (one connection, threads, or
+    /// processes when threads are off), to place the crossover between two of them.
+    pub crossover_sizes: Vec<usize>,
     /// RMA granularities (8: every size as is; 4096: the seed's minimum).
     pub granularities: Vec<usize>,
     /// Values of n.
@@ -217,14 +220,21 @@ pub struct Config {
 }
 
 impl Config {
-    /// The report's plan. Quick: 64 B, 4 KiB, 256 KiB; n = 1, 2 on threads, 1 on processes;
-    /// 5 runs of at most 8 MiB. Full: 8 B .. 4 MiB; n = 1, 2, 4, 6; 3 runs of at most 16 MiB.
+    /// The report's plan (and the command's defaults). Quick: 64 B, 4 KiB, 256 KiB; n = 1,
+    /// 2 on threads, 1 on processes; 5 runs of at most 8 MiB. Full: 8 B .. 4 MiB, and on the
+    /// crossover's connection also 16 KiB, 128 KiB .. 512 KiB and 2 MiB; n = 1, 2, 4, 6; 5
+    /// runs of at most 32 MiB.
     pub fn for_report(quick: bool, cpus: &[usize]) -> Config {
         Config {
             sizes: if quick {
                 vec![64, 4 << 10, 256 << 10]
             } else {
-                vec![8, 64, 512, 4 << 10, 32 << 10, 256 << 10, 4 << 20]
+                vec![8, 64, 512, 4 << 10, 64 << 10, 1 << 20, 4 << 20]
+            },
+            crossover_sizes: if quick {
+                Vec::new()
+            } else {
+                vec![16 << 10, 128 << 10, 256 << 10, 512 << 10, 2 << 20]
             },
             granularities: vec![8, SEED_GRANULARITY],
             n: if quick { vec![1, 2] } else { vec![1, 2, 4, 6] },
@@ -232,9 +242,9 @@ impl Config {
             layouts: vec![Layout::Xpyc, Layout::Xconn],
             threads: true,
             processes: true,
-            bytes: if quick { 8 << 20 } else { 16 << 20 },
+            bytes: if quick { 8 << 20 } else { 32 << 20 },
             max_transfers: if quick { 5000 } else { 20_000 },
-            runs: if quick { 5 } else { 3 },
+            runs: 5,
             cpus: cpus.to_vec(),
             corrupt_at: None,
         }
@@ -242,7 +252,13 @@ impl Config {
 
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
-        if self.sizes.is_empty() || self.sizes.iter().any(|&s| s == 0 || s > MAX_SIZE) {
+        if self.sizes.is_empty()
+            || self
+                .sizes
+                .iter()
+                .chain(&self.crossover_sizes)
+                .any(|&s| s == 0 || s > MAX_SIZE)
+        {
             return Err(usage(
                 NAME,
                 format!(
@@ -306,7 +322,8 @@ impl Config {
     }
 
     /// Every point, in run order: threads then processes; per layout, n, size: messages, RMA,
-    /// then RMA at each coarser granularity where it moves more than the payload.
+    /// then RMA at each coarser granularity where it moves more than the payload. The points
+    /// of one (mode, layout, n, size) are consecutive: [`run`] interleaves their runs.
     pub fn points(&self) -> Vec<Point> {
         let mut v = Vec::new();
         let mut grans = self.granularities.clone();
@@ -328,7 +345,15 @@ impl Config {
                     &self.n
                 };
                 for &n in ns {
-                    for &size in &self.sizes {
+                    // The crossover is judged on one connection, threads first.
+                    let crossing = layout == Layout::Xconn && n == 1 && processes != self.threads;
+                    let mut sizes = self.sizes.clone();
+                    if crossing {
+                        sizes.extend(&self.crossover_sizes);
+                        sizes.sort_unstable();
+                        sizes.dedup();
+                    }
+                    for &size in &sizes {
                         let base = Point {
                             processes,
                             layout,
@@ -361,6 +386,69 @@ impl Config {
     }
 }
 
+/// What the runs of one point measured so far.
+#[derive(Default)]
+struct Acc {
+    m: [Vec<Vec<f64>>; 5],
+    checked: u64,
+    wrong: u64,
+    failed: bool,
+}
+
+impl Acc {
+    fn add(&mut self, pt: &Point, out: &RunOut, notes: &mut Vec<String>) {
+        self.checked += out.seen.checked;
+        self.wrong += out.seen.wrong;
+        if !out.seen.complete(pt.per) {
+            self.failed = true;
+            notes.push(format!(
+                "{} {} B: data FAILED verification ({} of {} transfers wrong, or some lost \
+                 or duplicated)",
+                pt.series(),
+                pt.size,
+                out.seen.wrong,
+                out.seen.checked
+            ));
+        }
+        let means = &out.lat_mean_us;
+        self.m[0].push(vec![out.bytes_per_s]);
+        self.m[1].push(vec![means.iter().copied().fold(f64::INFINITY, f64::min)]);
+        self.m[2].push(vec![crate::stats::mean(means)]);
+        self.m[3].push(vec![means.iter().copied().fold(0.0, f64::max)]);
+        self.m[4].push(vec![out.lat_p99_us.iter().copied().fold(0.0, f64::max)]);
+    }
+
+    fn record(self, pt: &Point, runs: u64) -> Result<BenchRecord, BenchError> {
+        let verified = !self.failed;
+        let m = &self.m;
+        Ok(
+            BenchRecord::new(pt.series(), pt.size as f64, runs, pt.per, verified)
+                .param("mode", if pt.processes { "processes" } else { "threads" })
+                .param("layout", pt.layout.name())
+                .param("n", pt.n)
+                .param("method", pt.method_label())
+                .param("granularity", pt.granularity)
+                .param("size_bytes", pt.size)
+                .param("transfers_per_producer", pt.per)
+                // Lost or duplicated transfers count as wrong too (`verified` is false then).
+                .checked(Checks {
+                    item: "transfers".into(),
+                    checked: self.checked,
+                    wrong: if verified {
+                        self.wrong
+                    } else {
+                        self.wrong.max(1)
+                    },
+                })
+                .metric("bytes_per_s", metric(NAME, "B/s", true, &m[0])?)
+                .metric("thread_lat_min_us", metric(NAME, "µs", false, &m[1])?)
+                .metric("thread_lat_mean_us", metric(NAME, "µs", false, &m[2])?)
+                .metric("thread_lat_max_us", metric(NAME, "µs", false, &m[3])?)
+                .metric("lat_p99_us", metric(NAME, "µs", false, &m[4])?),
+        )
+    }
+}
+
 fn one_run(pt: &Point, cfg: &Config, ctx: &RunCtx<'_>) -> Result<RunOut, BenchError> {
     if pt.processes {
         processes::run(pt, ctx, &cfg.cpus)
@@ -372,62 +460,42 @@ fn one_run(pt: &Point, cfg: &Config, ctx: &RunCtx<'_>) -> Result<RunOut, BenchEr
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
+    let mut config = serde_json::to_value(cfg).unwrap_or_default();
+    // Each run of a point sits next to a run of the other points of its size (see below).
+    config["interleaved"] = serde_json::Value::Bool(true);
     let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
     let started = Instant::now();
     let points = cfg.points();
     ctx.progress.begin(points.len(), NAME);
-    for pt in &points {
+    // The points of one (mode, layout, n, size) run in turns, one run of each per round, so
+    // a change of the machine's load falls on messages and puts alike (their ratio is then
+    // judged per round, see `findings`).
+    let mut i = 0;
+    while i < points.len() {
         if stopped(&mut res, ctx.cancel, points.len()) {
             break;
         }
-        let mut m: [Vec<Vec<f64>>; 5] = Default::default();
-        let (mut checked, mut wrong, mut verified) = (0u64, 0u64, true);
+        let p0 = &points[i];
+        let len = points[i..]
+            .iter()
+            .take_while(|p| {
+                (p.processes, p.layout, p.n, p.size) == (p0.processes, p0.layout, p0.n, p0.size)
+            })
+            .count();
+        let group = &points[i..i + len];
+        let mut acc: Vec<Acc> = group.iter().map(|_| Acc::default()).collect();
         for _ in 0..cfg.runs {
-            let out = one_run(pt, cfg, ctx)?;
-            checked += out.seen.checked;
-            wrong += out.seen.wrong;
-            if !out.seen.complete(pt.per) {
-                verified = false;
-                res.notes.push(format!(
-                    "{} {} B: data FAILED verification ({} of {} transfers wrong, or some lost \
-                     or duplicated)",
-                    pt.series(),
-                    pt.size,
-                    out.seen.wrong,
-                    out.seen.checked
-                ));
+            for (pt, a) in group.iter().zip(&mut acc) {
+                let out = one_run(pt, cfg, ctx)?;
+                a.add(pt, &out, &mut res.notes);
             }
-            let means = &out.lat_mean_us;
-            m[0].push(vec![out.bytes_per_s]);
-            m[1].push(vec![means.iter().copied().fold(f64::INFINITY, f64::min)]);
-            m[2].push(vec![crate::stats::mean(means)]);
-            m[3].push(vec![means.iter().copied().fold(0.0, f64::max)]);
-            m[4].push(vec![out.lat_p99_us.iter().copied().fold(0.0, f64::max)]);
         }
-        res.records.push(
-            BenchRecord::new(pt.series(), pt.size as f64, cfg.runs, pt.per, verified)
-                .param("mode", if pt.processes { "processes" } else { "threads" })
-                .param("layout", pt.layout.name())
-                .param("n", pt.n)
-                .param("method", pt.method_label())
-                .param("granularity", pt.granularity)
-                .param("size_bytes", pt.size)
-                .param("transfers_per_producer", pt.per)
-                // Lost or duplicated transfers count as wrong too (`verified` is false then).
-                .checked(Checks {
-                    item: "transfers".into(),
-                    checked,
-                    wrong: if verified { wrong } else { wrong.max(1) },
-                })
-                .metric("bytes_per_s", metric(NAME, "B/s", true, &m[0])?)
-                .metric("thread_lat_min_us", metric(NAME, "µs", false, &m[1])?)
-                .metric("thread_lat_mean_us", metric(NAME, "µs", false, &m[2])?)
-                .metric("thread_lat_max_us", metric(NAME, "µs", false, &m[3])?)
-                .metric("lat_p99_us", metric(NAME, "µs", false, &m[4])?),
-        );
-        ctx.progress
-            .advance(&format!("{} {} B", pt.series(), pt.size));
+        for (pt, a) in group.iter().zip(acc) {
+            res.records.push(a.record(pt, cfg.runs)?);
+            ctx.progress
+                .advance(&format!("{} {} B", pt.series(), pt.size));
+        }
+        i += len;
     }
     ctx.progress.end();
     let most = 2 * cfg.n.iter().max().copied().unwrap_or(1);
@@ -461,23 +529,30 @@ pub fn recommendation(res: &BenchResults) -> Option<String> {
     let fmt = |b: usize| crate::units::format_size(b);
     let first = c.by_size.first()?.0;
     let last = c.by_size.last()?.0;
-    let all_msg = c.by_size.iter().all(|(_, _, s)| *s == findings::Side::Msg);
-    Some(match c.size() {
-        Some(n) if n == first => format!(
-            "Messages or puts ({}, measured {}–{}): put into a team window with put_signal (handoff::team) at every measured size — it moved more bytes/s than messages through a queue from {} on.",
-            c.on, fmt(first), fmt(last), fmt(n)
+    let head = format!(
+        "Messages or puts ({}, measured {}–{})",
+        c.on,
+        fmt(first),
+        fmt(last)
+    );
+    Some(match c.verdict() {
+        Verdict::Between { msg_up_to, rma_from, estimate } => format!(
+            "{head}: below about {} send messages (handoff::queue / channel), above it put into a team window with put_signal (handoff::team) — messages were faster up to {}, puts from {} on (95% intervals).",
+            findings::approx_size(estimate), fmt(msg_up_to), fmt(rma_from)
         ),
-        Some(n) => format!(
-            "Messages or puts ({}, measured {}–{}): below {} send messages (handoff::queue / channel), from {} on put into a team window with put_signal (handoff::team).",
-            c.on, fmt(first), fmt(last), fmt(n), fmt(n)
+        Verdict::RmaFrom(n) if n == first => format!(
+            "{head}: put into a team window with put_signal (handoff::team) at every measured size — it moved more bytes/s than messages through a queue from {} on.",
+            fmt(n)
         ),
-        None if all_msg => format!(
-            "Messages or puts ({}, measured {}–{}): send messages (handoff::queue / channel) — they moved more bytes/s than puts at every measured size.",
-            c.on, fmt(first), fmt(last)
+        Verdict::RmaFrom(n) => format!(
+            "{head}: from {} on put into a team window with put_signal (handoff::team); below it messages (handoff::queue / channel) and puts were not told apart.",
+            fmt(n)
         ),
-        None => format!(
-            "Messages or puts ({}, measured {}–{}): no crossover size can be named here — the 95% intervals of puts vs messages overlap around the switch; choose by API (see the rma-channels section).",
-            c.on, fmt(first), fmt(last)
+        Verdict::MsgEverywhere => format!(
+            "{head}: send messages (handoff::queue / channel) — they moved more bytes/s than puts at every measured size."
+        ),
+        Verdict::Inconclusive(why) => format!(
+            "{head}: no crossover size can be named here — {why}; choose by API (see the rma-channels section)."
         ),
     })
 }
