@@ -26,13 +26,13 @@ pub struct RmaChannelsArgs {
     /// Values of n = producers = consumers (XPYC) = connections (XConn) (comma list).
     #[arg(long)]
     n: Option<String>,
-    /// Layouts: xpyc, xconn (comma list; processes run xconn only).
+    /// Layouts: xpyc, xconn (comma list).
     #[arg(long)]
     layout: Option<String>,
     /// Threads only (no producer processes).
     #[arg(long, conflicts_with = "processes_only")]
     threads_only: bool,
-    /// Producer processes only (XConn).
+    /// Producer processes only (XPYC: one producer process of n threads).
     #[arg(long)]
     processes_only: bool,
     /// Payload bytes per run of a point, split over the producers (e.g. 16M).

@@ -23,10 +23,11 @@ fn threads_and_processes_verify_every_transfer() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["experiment"], "rma-channels");
     let recs = v["records"].as_array().unwrap();
-    // Per mode, layout and n: 64 B → msg, rma, rma 4K; 8 KiB → msg, rma (4K adds no padding).
-    // Threads: 2 layouts × 2 n × 5; processes: XConn × 2 n × 5.
-    assert_eq!(recs.len(), 30, "{v}");
+    // Per mode, layout and n: 64 B → msg, rma, rma 4K; 8 KiB → msg, rma (4K adds no padding;
+    // --sizes drops the default crossover sizes). 2 modes × 2 layouts × 2 n × 5.
+    assert_eq!(recs.len(), 40, "{v}");
     let mut modes = std::collections::BTreeSet::new();
+    let mut layouts = std::collections::BTreeSet::new();
     for r in recs {
         assert_eq!(r["verified"], true, "{r}");
         assert_eq!(r["checks"]["wrong"], 0, "{r}");
@@ -44,33 +45,40 @@ fn threads_and_processes_verify_every_transfer() {
             assert_eq!(means.len(), 2, "{m}: {r}");
             assert!(means.iter().all(|x| x.as_f64().unwrap() > 0.0), "{m}: {r}");
         }
-        modes.insert(
-            r["series"]
-                .as_str()
-                .unwrap()
-                .split(',')
-                .next()
-                .unwrap()
-                .to_string(),
-        );
+        let series = r["series"].as_str().unwrap();
+        let mode = series.split(',').next().unwrap().to_string();
+        layouts.insert((
+            mode.clone(),
+            r["params"]["layout"].as_str().unwrap().to_string(),
+        ));
+        modes.insert(mode);
     }
     assert_eq!(
         modes.into_iter().collect::<Vec<_>>(),
         ["processes", "threads"]
     );
+    // XPYC between processes too: n producer threads in one process or PE.
+    assert_eq!(layouts.len(), 4, "{layouts:?}");
     assert!(segments_of(std::process::id()).is_empty());
 }
 
 #[test]
 fn a_corrupted_transfer_exits_3_on_threads_and_processes() {
     let _g = serial();
-    for mode in ["--threads-only", "--processes-only"] {
+    for (mode, layout) in [
+        ("--threads-only", "xconn"),
+        ("--processes-only", "xconn"),
+        ("--processes-only", "xpyc"),
+    ] {
+        // n = 2: 8 transfers of 4 KiB per producer, 16 in all, the one of sender 0 flipped.
         let out = bench(&[
             mode,
+            "--layout",
+            layout,
             "--sizes",
             "4K",
             "--n",
-            "1",
+            "2",
             "--runs",
             "1",
             "--bytes",
@@ -101,7 +109,6 @@ fn bad_flags_are_usage_errors_before_anything_runs() {
         (vec!["--rma-granularity", "3000"], "--rma-granularity"),
         (vec!["--n", "0"], "--n"),
         (vec!["--layout", "diagonal"], "--layout diagonal"),
-        (vec!["--processes-only", "--layout", "xpyc"], "XConn"),
         (
             vec!["--threads-only", "--processes-only"],
             "cannot be used with",

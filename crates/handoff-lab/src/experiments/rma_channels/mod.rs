@@ -49,8 +49,9 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            queue and out of it) and as one-sided puts into a window of the consumer with a \
            completion signal per slot (checked in place, then signalled free); 8 B to 4 MiB, \
            RMA also at the seed's 4 KiB minimum granularity; XPYC (n producers and n \
-           consumers on one connection) and XConn (n connections), on threads and (XConn) on \
-           processes, where the puts are the team's put_signal. Throughput, each producer \
+           consumers on one connection) and XConn (n connections), on threads and on \
+           processes, where the puts are the team's put_signal (XPYC: one producer PE of n \
+           threads sharing the team, one consumer PE of n threads). Throughput, each producer \
            thread's mean transfer time (min/mean/max over threads) and the worst thread's \
            p99. Every byte is checked against a pattern of (sender, sequence number).",
     figures: &[
@@ -200,7 +201,7 @@ pub struct Config {
     pub n: Vec<usize>,
     /// Values of n with producer processes (empty: `n`).
     pub processes_n: Vec<usize>,
-    /// Layouts (processes run XConn only).
+    /// Layouts.
     pub layouts: Vec<Layout>,
     /// Run on threads.
     pub threads: bool,
@@ -299,9 +300,6 @@ impl Config {
                 "--threads-only and --processes-only exclude each other",
             ));
         }
-        if self.processes && !self.threads && !self.layouts.contains(&Layout::Xconn) {
-            return Err(usage(NAME, "processes run XConn only: add --layout xconn"));
-        }
         if self.runs == 0 || self.max_transfers == 0 || self.bytes == 0 {
             return Err(usage(
                 NAME,
@@ -336,9 +334,6 @@ impl Config {
             .collect();
         for processes in modes {
             for &layout in &self.layouts {
-                if processes && layout == Layout::Xpyc {
-                    continue;
-                }
                 let ns = if processes && !self.processes_n.is_empty() {
                     &self.processes_n
                 } else {
@@ -512,7 +507,9 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     res.notes.push(
         "RMA between threads uses the window protocol of put_signal in one address space \
          (copy into the slot, Release store of its signal); between processes the team's \
-         put_signal. XPYC runs on threads only (a team PE is one thread)."
+         put_signal. XPYC between processes: one producer process (messages) or PE (RMA) \
+         with n threads sharing one connection to n consumer threads (RMA: one PE; the \
+         team is shared by its threads, and a window slot carries the 8-byte tag too)."
             .into(),
     );
     res.elapsed_s = Some(started.elapsed().as_secs_f64());
@@ -565,9 +562,13 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
 /// A worker process: `msg ...` (a message producer) or a team PE's JSON spec.
 fn worker(args: &[String]) -> Result<(), BenchError> {
     if args.first().map(String::as_str) == Some("msg") {
-        processes::msg_worker(args)
-    } else {
-        super::launcher::worker_main::<processes::PeSpec>(args)
+        return processes::msg_worker(args);
+    }
+    // XPYC's PEs run several threads on one team: the shared-memory team (Sync) only.
+    let spec: Option<processes::PeSpec> = args.first().and_then(|a| serde_json::from_str(a).ok());
+    match spec {
+        Some(spec) if spec.layout == Layout::Xpyc => processes::xpyc_worker(&spec),
+        _ => super::launcher::worker_main::<processes::PeSpec>(args),
     }
 }
 

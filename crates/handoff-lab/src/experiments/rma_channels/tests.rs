@@ -70,16 +70,16 @@ fn the_coarse_granularity_runs_only_where_it_pads() {
         labels,
         ["msg 64", "rma 64", "rma 4K 64", "msg 4096", "rma 4096"]
     );
-    // Processes run XConn only; n from processes_n.
+    // Processes run both layouts, n from processes_n.
     let cfg = Config {
         processes_n: vec![2],
         ..Config::for_report(true, &[0])
     };
-    assert!(cfg
-        .points()
-        .iter()
-        .filter(|p| p.processes)
-        .all(|p| p.layout == Layout::Xconn && p.n == 2));
+    let procs: Vec<Point> = cfg.points().into_iter().filter(|p| p.processes).collect();
+    assert!(procs.iter().all(|p| p.n == 2));
+    for layout in [Layout::Xpyc, Layout::Xconn] {
+        assert!(procs.iter().any(|p| p.layout == layout), "{layout:?}");
+    }
 }
 
 #[test]
@@ -135,14 +135,6 @@ fn bad_configurations_are_refused_before_anything_runs() {
                 ..ok.clone()
             },
             "--runs",
-        ),
-        (
-            Config {
-                threads: false,
-                layouts: vec![Layout::Xpyc],
-                ..ok.clone()
-            },
-            "XConn",
         ),
     ] {
         let e = bad.validate().unwrap_err();
