@@ -64,10 +64,18 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
             )
         },
         FigureSpec {
-            series_prefix: "processes",
+            series_prefix: "processes, XConn",
             ..FigureSpec::vs_size(
                 "rma-channels-processes",
-                "RMA channels: n connections between processes, bytes/s",
+                "RMA channels: n connections between processes (XConn), bytes/s",
+                "bytes_per_s",
+            )
+        },
+        FigureSpec {
+            series_prefix: "processes, XPYC",
+            ..FigureSpec::vs_size(
+                "rma-channels-processes-xpyc",
+                "RMA channels: n threads per process on one connection (XPYC), bytes/s",
                 "bytes_per_s",
             )
         },
@@ -85,6 +93,36 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(worker),
     report_time: "about 50 s on 2 CPUs at load 15 (quick 2 s)",
 };
+
+/// The CPU of producer `p`: `cpus[p % len]` (`None`: unpinned).
+pub fn producer_cpu(cpus: &[usize], p: usize) -> Option<usize> {
+    (!cpus.is_empty()).then(|| cpus[p % cpus.len()])
+}
+
+/// The CPU of consumer `c` of `n`: the one after the producers' (`cpus[(n + c) % len]`),
+/// but never producer `c`'s when there are two CPUs or more, so that every pair crosses
+/// CPUs as a single pair does. (Round robin alone puts pair `c` of 2 on 2 CPUs on one CPU,
+/// where its data stays in that CPU's cache: n pairs / one pair would then measure the
+/// placement, not the connections.)
+pub fn consumer_cpu(cpus: &[usize], n: usize, c: usize) -> Option<usize> {
+    let len = cpus.len();
+    if len == 0 {
+        return None;
+    }
+    let mut i = (n + c) % len;
+    if len > 1 && cpus[i] == cpus[c % len] {
+        i = (i + 1) % len;
+    }
+    Some(cpus[i])
+}
+
+/// Pins the calling thread to `cpu`, if any (best effort: a refused pin leaves it where
+/// the scheduler puts it).
+pub fn pin(cpu: Option<usize>) {
+    if let Some(cpu) = cpu {
+        let _ = handoff::sys::affinity::pin_current_thread(cpu);
+    }
+}
 
 /// How the payload moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -213,7 +251,8 @@ pub struct Config {
     pub max_transfers: u64,
     /// Runs.
     pub runs: u64,
-    /// CPUs, round-robin over producers then consumers.
+    /// CPUs: producers round robin, consumers after them, each pair across two CPUs
+    /// ([`consumer_cpu`]).
     pub cpus: Vec<usize>,
     /// Test only: producer 0 sends this transfer with a flipped byte.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -26,7 +26,7 @@ use super::super::team_mpi::TransportKind;
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{fill, tag, Seen};
 use super::transfer::{self, mean_p99_us, put_len, send_msg, STUCK};
-use super::{Layout, Method, Point, RunOut, NAME};
+use super::{consumer_cpu, pin, producer_cpu, Layout, Method, Point, RunOut, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 
 /// Runs `pt` with producer processes.
@@ -97,10 +97,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
             .map(|c| {
                 let (taken, rx) = (&taken, &rxs[c % conns]);
                 s.spawn(move || {
-                    if !cpus.is_empty() {
-                        let _ =
-                            handoff::sys::affinity::pin_current_thread(cpus[(n + c) % cpus.len()]);
-                    }
+                    pin(consumer_cpu(cpus, n, c));
                     // XConn: producer p writes only to queue p, tagging its transfers as
                     // sender p. XPYC: the consumers take turns until `total` are taken.
                     let quota = (!xpyc).then_some(pt.per);
@@ -243,8 +240,8 @@ pub struct PeSpec {
     /// XConn: `2n` PEs of one thread; XPYC: 2 PEs of `n` threads each.
     #[serde(default = "xconn")]
     pub layout: Layout,
-    /// XPYC: producer thread `t` runs on `cpus[t % len]`, consumer thread `t` on
-    /// `cpus[(n + t) % len]` (empty: where its PE runs).
+    /// XPYC: producer thread `t` runs on [`producer_cpu`], consumer thread `t` on
+    /// [`consumer_cpu`] of these (empty: where its PE runs).
     #[serde(default)]
     pub cpus: Vec<usize>,
 }
@@ -349,12 +346,6 @@ pub fn xpyc_worker(spec: &PeSpec) -> Result<(), BenchError> {
     team_run::finish(NAME, team, &out)
 }
 
-fn pin_at(cpus: &[usize], i: usize) {
-    if !cpus.is_empty() {
-        let _ = handoff::sys::affinity::pin_current_thread(cpus[i % cpus.len()]);
-    }
-}
-
 /// XPYC between two PEs: PE 0's `n` producer threads → one connection → PE 1's `n` consumer
 /// threads. A window slot is the transfer's 8-byte tag followed by its `put_len` bytes;
 /// ticket `g` (taken in turn by the threads of each side) uses slot `g % depth`. Producer
@@ -383,7 +374,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, String>
             let hs: Vec<_> = (0..n)
                 .map(|t| {
                     s.spawn(move || {
-                        pin_at(&spec.cpus, t);
+                        pin(producer_cpu(&spec.cpus, t));
                         let mut src = vec![0u8; stride];
                         let mut ns = Vec::with_capacity(spec.per as usize);
                         for k in 0..spec.per {
@@ -434,7 +425,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, String>
             let hs: Vec<_> = (0..n)
                 .map(|c| {
                     s.spawn(move || {
-                        pin_at(&spec.cpus, n + c);
+                        pin(consumer_cpu(&spec.cpus, n, c));
                         let mut seen = Seen::new(n);
                         loop {
                             let g = ticket.fetch_add(1, Ordering::Relaxed);
@@ -504,11 +495,15 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         experiment: NAME,
         spec: serde_json::to_string(&spec).unwrap_or_default(),
         pes: 2 * producers,
-        // XPYC: producer threads on the first CPUs, consumer threads after them.
-        cpus: if xpyc && !cpus.is_empty() {
-            vec![cpus[0], cpus[n % cpus.len()]]
+        // PE r on cpus[r]: XConn: producers, then their consumers; XPYC: the PEs start where
+        // their first threads run (each thread then pins itself).
+        cpus: if cpus.is_empty() {
+            Vec::new()
         } else {
-            cpus.to_vec()
+            (0..producers)
+                .filter_map(|p| producer_cpu(cpus, p))
+                .chain((0..producers).filter_map(|c| consumer_cpu(cpus, n, c)))
+                .collect()
         },
         wait: handoff::sync::Wait::ADAPTIVE,
         heap: depth * stride + 2 * depth * 8 + (1 << 16),

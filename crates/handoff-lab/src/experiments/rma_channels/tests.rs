@@ -433,3 +433,26 @@ fn findings_5_and_6_compare_threads_and_connections() {
     let suffice = f.iter().find(|x| x.claim.contains("suffice")).unwrap();
     assert_eq!(suffice.holds, Holds::No, "{}", suffice.sentence);
 }
+
+#[test]
+fn every_pair_crosses_cpus() {
+    for len in 2..=4usize {
+        let cpus: Vec<usize> = (10..10 + len).collect();
+        for n in 1..=6 {
+            for c in 0..n {
+                let (p, q) = (producer_cpu(&cpus, c), consumer_cpu(&cpus, n, c));
+                assert_ne!(p, q, "{len} CPUs, pair {c} of {n}");
+                assert!(q.is_some_and(|q| cpus.contains(&q)));
+            }
+        }
+    }
+    // With as many CPUs as threads, each thread has its own: producers first, then consumers.
+    let cpus: Vec<usize> = (0..4).collect();
+    let all: Vec<Option<usize>> = (0..2)
+        .map(|p| producer_cpu(&cpus, p))
+        .chain((0..2).map(|c| consumer_cpu(&cpus, 2, c)))
+        .collect();
+    assert_eq!(all, [Some(0), Some(1), Some(2), Some(3)]);
+    assert_eq!(consumer_cpu(&[7], 3, 1), Some(7));
+    assert_eq!(consumer_cpu(&[], 3, 1), None);
+}
