@@ -66,20 +66,24 @@ pub struct Crossover {
 /// What the per-size verdicts say about the crossover.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
-    /// Messages win at `msg_up_to` (the largest such size below `rma_from`), puts at
-    /// `rma_from` and every larger size; the sizes between are ties. `estimate`: where the
-    /// ratio's point estimates cross 1 (interpolated on log size and log ratio), inside
-    /// `msg_up_to..=rma_from`.
+    /// Messages win at `msg_up_to`, the largest size where they win (whole 95% interval of
+    /// RMA / messages below 1), puts at `rma_from`, the smallest larger size where they win
+    /// (whole interval above 1); the sizes between them and above `rma_from` are put wins or
+    /// ties. `estimate`: where the ratio's point estimates cross 1 (interpolated on log size
+    /// and log ratio), inside `msg_up_to..=rma_from`. `rma_below`: sizes under `msg_up_to`
+    /// where puts win all the same (the tiniest payloads, whose put has no frame to fill).
     Between {
         /// The largest size where messages win.
         msg_up_to: usize,
-        /// The smallest size from which puts win at every larger size.
+        /// The smallest size above it where puts win.
         rma_from: usize,
         /// The interpolated crossing, bytes.
         estimate: usize,
+        /// Sizes below `msg_up_to` where puts win.
+        rma_below: Vec<usize>,
     },
-    /// Puts win from `rma_from` on and no smaller size has a winner (`rma_from` is the
-    /// smallest measured size when puts win everywhere).
+    /// Messages win nowhere, puts from `rma_from` on (the smallest size where they win;
+    /// smaller sizes are ties).
     RmaFrom(usize),
     /// Messages win at every measured size.
     MsgEverywhere,
@@ -116,6 +120,18 @@ pub fn approx_size(b: usize) -> String {
     }
 }
 
+/// "; puts also win at 8B" (sizes under the messages' range), or "".
+pub fn below_text(sizes: &[usize]) -> String {
+    if sizes.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = sizes.iter().map(|&s| size_text(s)).collect();
+    format!(
+        "; puts also win at {} (below the sizes where messages win)",
+        list.join(", ")
+    )
+}
+
 fn ratio_text(s: usize, r: &Ratio) -> String {
     format!(
         "{} {:.2}×{}",
@@ -139,43 +155,33 @@ impl Crossover {
         if v.iter().all(|(_, _, s)| *s == Side::Msg) {
             return Verdict::MsgEverywhere;
         }
-        // The start of the run of put wins that lasts to the largest size.
-        let tail = v
+        let last_msg = v.iter().rposition(|(_, _, s)| *s == Side::Msg);
+        let from = last_msg.map_or(0, |i| i + 1);
+        let first_rma = v[from..]
             .iter()
-            .rposition(|(_, _, s)| *s != Side::Rma)
-            .map_or(0, |i| i + 1);
-        let last_msg = v[..tail].iter().rposition(|(_, _, s)| *s == Side::Msg);
-        if tail == v.len() {
-            let ties: Vec<String> = v[last_msg.map_or(0, |i| i + 1)..]
-                .iter()
-                .map(|(s, r, _)| ratio_text(*s, r))
-                .collect();
-            return Verdict::Inconclusive(match last_msg {
-                Some(i) => format!(
-                    "messages win up to {}, but at the larger sizes the 95% intervals contain 1 ({}), so puts never win clearly",
-                    size_text(v[i].0),
-                    ties.join(", ")
-                ),
-                None => "the 95% intervals contain 1 at every size where puts do not win, and puts do not win at the largest size".into(),
-            });
-        }
-        let rma_from = v[tail].0;
-        let Some(m) = last_msg else {
-            return Verdict::RmaFrom(rma_from);
+            .position(|(_, _, s)| *s == Side::Rma)
+            .map(|i| from + i);
+        let (m, b) = match (last_msg, first_rma) {
+            (_, None) => {
+                let ties: Vec<String> = v[from..]
+                    .iter()
+                    .map(|(s, r, _)| ratio_text(*s, r))
+                    .collect();
+                return Verdict::Inconclusive(match last_msg {
+                    Some(i) => format!(
+                        "messages win up to {}, but above it the 95% intervals contain 1 ({}), so no size where puts win clearly",
+                        size_text(v[i].0),
+                        ties.join(", ")
+                    ),
+                    None => "the 95% intervals of RMA / messages contain 1 at every size".into(),
+                });
+            }
+            (None, Some(b)) => return Verdict::RmaFrom(v[b].0),
+            (Some(m), Some(b)) => (m, b),
         };
-        // A put win below the last message win: it switches back.
-        if let Some((s, r, _)) = v[..m].iter().find(|(_, _, s)| *s == Side::Rma) {
-            return Verdict::Inconclusive(format!(
-                "it switches back: puts win at {} but messages at the larger {} ({})",
-                ratio_text(*s, r),
-                size_text(v[m].0),
-                ratio_text(v[m].0, &v[m].1)
-            ));
-        }
         // Between the bracket's ends: the last pair of neighbours whose point estimates go
         // from below 1 to at least 1, interpolated on log-log.
-        let bracket = &v[m..=tail];
-        let cross = bracket
+        let cross = v[m..=b]
             .windows(2)
             .rev()
             .find(|w| w[0].1.ratio < 1.0 && w[1].1.ratio >= 1.0)
@@ -185,11 +191,16 @@ impl Crossover {
                 let t = if y1 > y0 { -y0 / (y1 - y0) } else { 0.5 };
                 (x0 + t.clamp(0.0, 1.0) * (x1 - x0)).exp()
             })
-            .unwrap_or_else(|| ((v[m].0 as f64) * (rma_from as f64)).sqrt());
+            .unwrap_or_else(|| ((v[m].0 as f64) * (v[b].0 as f64)).sqrt());
         Verdict::Between {
             msg_up_to: v[m].0,
-            rma_from,
+            rma_from: v[b].0,
             estimate: cross.round() as usize,
+            rma_below: v[..m]
+                .iter()
+                .filter(|(_, _, s)| *s == Side::Rma)
+                .map(|(s, _, _)| *s)
+                .collect(),
         }
     }
 
@@ -219,18 +230,20 @@ impl Crossover {
                 msg_up_to,
                 rma_from,
                 estimate,
+                rma_below,
             } => (
                 Holds::Yes,
                 format!(
-                    "below about {} send messages, above it put — the crossover lies between {} (messages faster, whole 95% interval) and {} (puts faster from there on), interpolated at {}",
+                    "below about {} send messages, above it put — the crossover lies between {} (the largest size where messages are faster, whole 95% interval) and {} (puts faster, whole interval), interpolated at {}{}",
                     approx_size(estimate),
                     size_text(msg_up_to),
                     size_text(rma_from),
-                    approx_size(estimate)
+                    approx_size(estimate),
+                    below_text(&rma_below)
                 ),
                 Some(rma_from),
             ),
-            Verdict::RmaFrom(n) if n == first => (
+            Verdict::RmaFrom(n) if n == first && self.by_size.iter().all(|x| x.2 == Side::Rma) => (
                 Holds::Yes,
                 format!("puts move more bytes/s at every measured size, from {} on", size_text(n)),
                 Some(n),
@@ -238,7 +251,7 @@ impl Crossover {
             Verdict::RmaFrom(n) => (
                 Holds::Yes,
                 format!(
-                    "from {} on put; below it neither side wins clearly (the 95% intervals contain 1)",
+                    "put: messages are faster at no size, puts from {} on wherever the 95% intervals tell them apart",
                     size_text(n)
                 ),
                 Some(n),

@@ -572,16 +572,16 @@ pub fn recommendation(res: &BenchResults) -> Option<String> {
         fmt(last)
     );
     Some(match c.verdict() {
-        Verdict::Between { msg_up_to, rma_from, estimate } => format!(
-            "{head}: below about {} send messages (handoff::queue / channel), above it put into a team window with put_signal (handoff::team) — messages were faster up to {}, puts from {} on (95% intervals).",
-            findings::approx_size(estimate), fmt(msg_up_to), fmt(rma_from)
+        Verdict::Between { msg_up_to, rma_from, estimate, rma_below } => format!(
+            "{head}: below about {} send messages (handoff::queue / channel), above it put into a team window with put_signal (handoff::team) — messages were faster at {}, puts at {} (95% intervals){}.",
+            findings::approx_size(estimate), fmt(msg_up_to), fmt(rma_from), findings::below_text(&rma_below)
         ),
-        Verdict::RmaFrom(n) if n == first => format!(
+        Verdict::RmaFrom(n) if n == first && c.by_size.iter().all(|x| x.2 == findings::Side::Rma) => format!(
             "{head}: put into a team window with put_signal (handoff::team) at every measured size — it moved more bytes/s than messages through a queue from {} on.",
             fmt(n)
         ),
         Verdict::RmaFrom(n) => format!(
-            "{head}: from {} on put into a team window with put_signal (handoff::team); below it messages (handoff::queue / channel) and puts were not told apart.",
+            "{head}: from {} on put into a team window with put_signal (handoff::team); messages (handoff::queue / channel) were faster at no size, and at some sizes the two were not told apart.",
             fmt(n)
         ),
         Verdict::MsgEverywhere => format!(

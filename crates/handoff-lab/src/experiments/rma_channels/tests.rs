@@ -202,6 +202,7 @@ fn the_crossover_is_named_where_the_intervals_separate() {
         msg_up_to,
         rma_from,
         estimate,
+        ..
     } = c.verdict()
     else {
         panic!("{:?}", c.verdict());
@@ -220,7 +221,7 @@ fn the_crossover_is_named_where_the_intervals_separate() {
     );
     let advice = recommendation(&res).unwrap();
     assert!(
-        advice.contains("below about 940B send messages") && advice.contains("puts from 4KiB"),
+        advice.contains("below about 940B send messages") && advice.contains("puts at 4KiB"),
         "{advice}"
     );
     // Finding 4 at 4 KiB and 1 MiB (both > 512 B): puts win at both → holds.
@@ -239,7 +240,7 @@ fn the_crossover_is_named_where_the_intervals_separate() {
     ]));
     let c = crossover(&res).unwrap();
     assert!(
-        matches!(c.verdict(), Verdict::Between { msg_up_to: 4096, rma_from: 0x10_0000, estimate } if (4096..=1 << 20).contains(&estimate)),
+        matches!(c.verdict(), Verdict::Between { msg_up_to: 4096, rma_from: 0x10_0000, estimate, .. } if (4096..=1 << 20).contains(&estimate)),
         "{:?}",
         c.verdict()
     );
@@ -285,6 +286,34 @@ fn the_crossover_is_named_where_the_intervals_separate() {
         crossover(&res).unwrap().verdict(),
         Verdict::RmaFrom(1 << 20)
     );
+
+    // Puts win at 8 B (no frame to fill), messages from 64 B to 64 KiB, puts at 1 MiB, a tie
+    // at 4 MiB: the crossover lies between 64 KiB and 1 MiB, and the 8-byte win is named.
+    let mut recs = pairs(&[
+        (8, 1.0, 3.0),
+        (64, 2.0, 1.0),
+        (64 << 10, 2.0, 1.0),
+        (1 << 20, 1.0, 2.0),
+    ]);
+    recs.push(rec("threads, XConn×1, msg", 4 << 20, 1.0));
+    recs.push(wide_rec("threads, XConn×1, rma", 4 << 20));
+    let res = results(recs);
+    let c = crossover(&res).unwrap();
+    assert!(
+        matches!(&c.verdict(), Verdict::Between { msg_up_to: 0x1_0000, rma_from: 0x10_0000, rma_below, .. } if rma_below == &[8]),
+        "{:?}",
+        c.verdict()
+    );
+    let f = c.finding();
+    assert_eq!(f.holds, Holds::Yes);
+    assert!(f.sentence.contains("puts also win at 8B"), "{}", f.sentence);
+    assert!(
+        recommendation(&res)
+            .unwrap()
+            .contains("puts also win at 8B"),
+        "{}",
+        recommendation(&res).unwrap()
+    );
 }
 
 #[test]
@@ -302,15 +331,17 @@ fn the_crossover_is_inconclusive_only_with_a_reason() {
         f.sentence
     );
     assert_eq!(c.size(), None);
-    // It switches back: puts win at 64 B, messages at 4 KiB, puts at 1 MiB.
-    let res = results(pairs(&[
-        (64, 1.0, 2.0),
-        (4096, 2.0, 1.0),
-        (1 << 20, 1.0, 2.0),
-    ]));
+    // Every interval contains 1.
+    let mut recs = Vec::new();
+    for size in [64, 4096] {
+        recs.push(rec("threads, XConn×1, msg", size, 1.0));
+        recs.push(wide_rec("threads, XConn×1, rma", size));
+    }
+    let res = results(recs);
     let c = crossover(&res).unwrap();
+    assert_eq!(c.finding().holds, Holds::Inconclusive);
     assert!(
-        c.finding().sentence.contains("switches back"),
+        c.finding().sentence.contains("contain 1 at every size"),
         "{}",
         c.finding().sentence
     );
