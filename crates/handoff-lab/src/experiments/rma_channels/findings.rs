@@ -376,23 +376,30 @@ pub fn findings(res: &BenchResults) -> Vec<Finding> {
         }
         out.push(c.finding());
     }
-    // Finding 5: more producer/consumer threads on one RMA connection do not help.
-    let xpyc = ns(res, "threads, XPYC", "rma");
-    if let (Some(&one), Some(&many)) = (xpyc.first(), xpyc.last()) {
-        if one == 1 && many > 1 {
-            let s1 = "threads, XPYC×1, rma".to_string();
-            let sn = format!("threads, XPYC×{many}, rma");
-            if let Some(&size) = sizes(res, &sn).last() {
-                if let (Some(a), Some(b)) = (runs(res, &s1, size), runs(res, &sn, size)) {
-                    out.push(at_least(
-                        &format!("more threads on one RMA connection do not help: {many} producers and consumers gain under 20% over one ({}; seed Finding 5)", size_text(size)),
-                        &format!("RMA bytes/s of XPYC at 1 / at {many}"),
-                        &a,
-                        &b,
-                        0.83,
-                    ));
-                }
-            }
+    // Finding 5: more producer/consumer threads on one RMA connection do not help (threads;
+    // processes: n threads in each of the two PEs sharing the team).
+    for mode in ["threads", "processes"] {
+        let prefix = format!("{mode}, XPYC");
+        let xpyc = ns(res, &prefix, "rma");
+        let (Some(&one), Some(&many)) = (xpyc.first(), xpyc.last()) else {
+            continue;
+        };
+        if one != 1 || many == 1 {
+            continue;
+        }
+        let s1 = format!("{prefix}×1, rma");
+        let sn = format!("{prefix}×{many}, rma");
+        let Some(&size) = sizes(res, &sn).last() else {
+            continue;
+        };
+        if let (Some(a), Some(b)) = (runs(res, &s1, size), runs(res, &sn, size)) {
+            out.push(at_least(
+                &format!("more threads on one RMA connection do not help: {many} producers and consumers gain under 20% over one ({mode}, {}; seed Finding 5)", size_text(size)),
+                &format!("RMA bytes/s of XPYC at 1 / at {many}"),
+                &a,
+                &b,
+                0.83,
+            ));
         }
     }
     // Finding 6: more RMA connections help, and four are enough.

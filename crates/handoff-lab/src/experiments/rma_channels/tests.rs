@@ -487,3 +487,16 @@ fn every_pair_crosses_cpus() {
     assert_eq!(consumer_cpu(&[7], 3, 1), Some(7));
     assert_eq!(consumer_cpu(&[], 3, 1), None);
 }
+
+#[test]
+fn finding_5_is_judged_between_processes_too() {
+    let s = 1 << 20;
+    let res = results(vec![
+        rec("processes, XPYC×1, rma", s, 1.0),
+        rec("processes, XPYC×4, rma", s, 1.02),
+    ]);
+    let f = findings(&res);
+    let f5 = f.iter().find(|x| x.claim.contains("Finding 5")).unwrap();
+    assert!(f5.claim.contains("processes"), "{}", f5.claim);
+    assert_eq!(f5.holds, Holds::Yes, "{}", f5.sentence);
+}
