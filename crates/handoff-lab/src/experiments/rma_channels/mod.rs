@@ -91,7 +91,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_time: "about 50 s on 2 CPUs at load 15 (quick 2 s)",
+    report_time: "about 50 s on 2 CPUs at load 7, 2 min at load 10 (quick 3 s)",
 };
 
 /// The CPU of producer `p`: `cpus[p % len]` (`None`: unpinned).
