@@ -14,6 +14,11 @@ pub struct RmaChannelsArgs {
     /// Payload sizes (comma list, 1 B .. 64 MiB; default 8 B .. 4 MiB).
     #[arg(long)]
     sizes: Option<String>,
+    /// More sizes on the crossover's connection only (one connection, threads first), to
+    /// place the message/put crossover between two of them (comma list, or "none"; default
+    /// 16K,128K,256K,512K,2M, none when --sizes is given).
+    #[arg(long)]
+    crossover_sizes: Option<String>,
     /// RMA granularities: each put moves its payload rounded up to one (comma list of powers
     /// of two; 8 = as is, 4K = the seed's minimum; default 8,4K).
     #[arg(long)]
@@ -21,13 +26,13 @@ pub struct RmaChannelsArgs {
     /// Values of n = producers = consumers (XPYC) = connections (XConn) (comma list).
     #[arg(long)]
     n: Option<String>,
-    /// Layouts: xpyc, xconn (comma list; processes run xconn only).
+    /// Layouts: xpyc, xconn (comma list).
     #[arg(long)]
     layout: Option<String>,
     /// Threads only (no producer processes).
     #[arg(long, conflicts_with = "processes_only")]
     threads_only: bool,
-    /// Producer processes only (XConn).
+    /// Producer processes only (XPYC: one producer process of n threads).
     #[arg(long)]
     processes_only: bool,
     /// Payload bytes per run of a point, split over the producers (e.g. 16M).
@@ -56,6 +61,12 @@ pub fn run(a: RmaChannelsArgs) -> Result<u8, Failure> {
     let mut cfg = Config::for_report(false, &cpus);
     if let Some(s) = &a.sizes {
         cfg.sizes = parse_sizes(s, "--sizes")?;
+        cfg.crossover_sizes.clear();
+    }
+    match a.crossover_sizes.as_deref() {
+        Some("none") => cfg.crossover_sizes.clear(),
+        Some(s) => cfg.crossover_sizes = parse_sizes(s, "--crossover-sizes")?,
+        None => {}
     }
     if let Some(s) = &a.rma_granularity {
         cfg.granularities = parse_sizes(s, "--rma-granularity")?;

@@ -190,19 +190,35 @@ impl Axis {
         }
     }
 
-    /// A log axis of block sizes with a tick at every size.
+    /// A log axis of block sizes with a tick at every size that leaves room for its label:
+    /// from the smallest size up, a size closer than 1/14 of the axis to the last tick kept
+    /// gets none (the largest size always does, in place of its left neighbour), so a
+    /// dense sweep (64 KiB, 128 KiB, 256 KiB …) does not print its labels over each other.
     pub(super) fn sizes(sizes: &[u64]) -> Axis {
         let min = sizes.iter().copied().min().unwrap_or(1).max(1) as f64;
         let max = sizes.iter().copied().max().unwrap_or(1).max(1) as f64;
         let pad = 0.25;
+        let (lo, hi) = (min.log10() - pad, max.log10() + pad);
+        let gap = (hi - lo) / 14.0;
+        let mut sorted: Vec<u64> = sizes.iter().map(|&s| s.max(1)).collect();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut ticks: Vec<(f64, String)> = Vec::new();
+        for s in sorted {
+            let p = (s as f64).log10();
+            let last = s as f64 == max;
+            while last && ticks.last().is_some_and(|t| p - t.0 < gap) && ticks.len() > 1 {
+                ticks.pop();
+            }
+            if last || ticks.last().is_none_or(|t| p - t.0 >= gap) {
+                ticks.push((p, fmt_size(s)));
+            }
+        }
         Axis {
             log: true,
-            lo: min.log10() - pad,
-            hi: max.log10() + pad,
-            ticks: sizes
-                .iter()
-                .map(|&s| ((s.max(1) as f64).log10(), fmt_size(s)))
-                .collect(),
+            lo,
+            hi,
+            ticks,
         }
     }
 
@@ -538,4 +554,33 @@ pub(super) fn value_range<'s>(sums: impl Iterator<Item = &'s Summary>) -> (f64, 
         max = max.max(hi);
     }
     (min, min_pos, max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_ticks_leave_room_for_their_labels() {
+        let dense: Vec<u64> = [8u64, 64, 512, 4096, 16 << 10, 64 << 10, 128 << 10]
+            .into_iter()
+            .chain([256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20])
+            .collect();
+        let a = Axis::sizes(&dense);
+        let gap = (a.hi - a.lo) / 14.0;
+        for w in a.ticks.windows(2) {
+            assert!(w[1].0 - w[0].0 >= gap, "{:?}", a.ticks);
+        }
+        let labels: Vec<&str> = a.ticks.iter().map(|t| t.1.as_str()).collect();
+        assert_eq!(labels.first(), Some(&fmt_size(8).as_str()));
+        assert_eq!(labels.last(), Some(&fmt_size(4 << 20).as_str()));
+        assert!(labels.contains(&fmt_size(1 << 20).as_str()), "{labels:?}");
+        assert!(
+            !labels.contains(&fmt_size(128 << 10).as_str()),
+            "{labels:?}"
+        );
+        // A sparse sweep keeps every size.
+        let sparse = [64u64, 4096, 256 << 10];
+        assert_eq!(Axis::sizes(&sparse).ticks.len(), 3);
+    }
 }

@@ -63,6 +63,34 @@ pub struct Crossover {
     pub by_size: Vec<(usize, Ratio, Side)>,
 }
 
+/// What the per-size verdicts say about the crossover.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Messages win at `msg_up_to`, the largest size where they win (whole 95% interval of
+    /// RMA / messages below 1), puts at `rma_from`, the smallest larger size where they win
+    /// (whole interval above 1); the sizes between them and above `rma_from` are put wins or
+    /// ties. `estimate`: where the ratio's point estimates cross 1 (interpolated on log size
+    /// and log ratio), inside `msg_up_to..=rma_from`. `rma_below`: sizes under `msg_up_to`
+    /// where puts win all the same (the tiniest payloads, whose put has no frame to fill).
+    Between {
+        /// The largest size where messages win.
+        msg_up_to: usize,
+        /// The smallest size above it where puts win.
+        rma_from: usize,
+        /// The interpolated crossing, bytes.
+        estimate: usize,
+        /// Sizes below `msg_up_to` where puts win.
+        rma_below: Vec<usize>,
+    },
+    /// Messages win nowhere, puts from `rma_from` on (the smallest size where they win;
+    /// smaller sizes are ties).
+    RmaFrom(usize),
+    /// Messages win at every measured size.
+    MsgEverywhere,
+    /// No size can be named; the reason in words.
+    Inconclusive(String),
+}
+
 fn side(r: &Ratio) -> Side {
     match (r.ci95_low, r.ci95_high) {
         (Some(lo), _) if lo > 1.0 => Side::Rma,
@@ -75,24 +103,117 @@ fn size_text(b: usize) -> String {
     crate::units::format_size(b)
 }
 
-impl Crossover {
-    /// The size N of "below N bytes send messages, from N on put", when the data name one:
-    /// messages win at every measured size below N, puts at N and every size above.
-    /// `Some(smallest size)` when puts win everywhere; `None` when messages win everywhere
-    /// or the intervals overlap around the switch.
-    pub fn size(&self) -> Option<usize> {
-        let first_rma = self
-            .by_size
-            .iter()
-            .rposition(|(_, _, s)| *s != Side::Rma)
-            .map_or(0, |i| i + 1);
-        if first_rma >= self.by_size.len() {
-            return None;
+/// A size to two significant figures ("940B", "180KiB", "1.3MiB"), for an estimate.
+pub fn approx_size(b: usize) -> String {
+    let (v, unit) = if b >= 1 << 20 {
+        (b as f64 / (1u64 << 20) as f64, "MiB")
+    } else if b >= 1 << 10 {
+        (b as f64 / 1024.0, "KiB")
+    } else {
+        (b as f64, "B")
+    };
+    if v >= 10.0 {
+        let p = 10f64.powi(v.log10().floor() as i32 - 1);
+        format!("{}{unit}", (v / p).round() * p)
+    } else {
+        format!("{v:.1}{unit}")
+    }
+}
+
+/// "; puts also win at 8B" (sizes under the messages' range), or "".
+pub fn below_text(sizes: &[usize]) -> String {
+    if sizes.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = sizes.iter().map(|&s| size_text(s)).collect();
+    format!(
+        "; puts also win at {} (below the sizes where messages win)",
+        list.join(", ")
+    )
+}
+
+fn ratio_text(s: usize, r: &Ratio) -> String {
+    format!(
+        "{} {:.2}×{}",
+        size_text(s),
+        r.ratio,
+        match (r.ci95_low, r.ci95_high) {
+            (Some(l), Some(h)) => format!(" ({l:.2}–{h:.2})"),
+            _ => " (no interval)".into(),
         }
-        let below_all_msg = self.by_size[..first_rma]
+    )
+}
+
+impl Crossover {
+    /// The verdict: where messages stop winning and puts start, judged on the 95% intervals
+    /// of RMA / messages bytes/s at each size.
+    pub fn verdict(&self) -> Verdict {
+        let v = &self.by_size;
+        if v.is_empty() {
+            return Verdict::Inconclusive("no size measured on both sides".into());
+        }
+        if v.iter().all(|(_, _, s)| *s == Side::Msg) {
+            return Verdict::MsgEverywhere;
+        }
+        let last_msg = v.iter().rposition(|(_, _, s)| *s == Side::Msg);
+        let from = last_msg.map_or(0, |i| i + 1);
+        let first_rma = v[from..]
             .iter()
-            .all(|(_, _, s)| *s == Side::Msg);
-        below_all_msg.then_some(self.by_size[first_rma].0)
+            .position(|(_, _, s)| *s == Side::Rma)
+            .map(|i| from + i);
+        let (m, b) = match (last_msg, first_rma) {
+            (_, None) => {
+                let ties: Vec<String> = v[from..]
+                    .iter()
+                    .map(|(s, r, _)| ratio_text(*s, r))
+                    .collect();
+                return Verdict::Inconclusive(match last_msg {
+                    Some(i) => format!(
+                        "messages win up to {}, but above it the 95% intervals contain 1 ({}), so no size where puts win clearly",
+                        size_text(v[i].0),
+                        ties.join(", ")
+                    ),
+                    None => "the 95% intervals of RMA / messages contain 1 at every size".into(),
+                });
+            }
+            (None, Some(b)) => return Verdict::RmaFrom(v[b].0),
+            (Some(m), Some(b)) => (m, b),
+        };
+        // Between the bracket's ends: the last pair of neighbours whose point estimates go
+        // from below 1 to at least 1, interpolated on log-log.
+        let cross = v[m..=b]
+            .windows(2)
+            .rev()
+            .find(|w| w[0].1.ratio < 1.0 && w[1].1.ratio >= 1.0)
+            .map(|w| {
+                let (x0, x1) = ((w[0].0 as f64).ln(), (w[1].0 as f64).ln());
+                let (y0, y1) = (w[0].1.ratio.ln(), w[1].1.ratio.ln());
+                let t = if y1 > y0 { -y0 / (y1 - y0) } else { 0.5 };
+                (x0 + t.clamp(0.0, 1.0) * (x1 - x0)).exp()
+            })
+            .unwrap_or_else(|| ((v[m].0 as f64) * (v[b].0 as f64)).sqrt());
+        Verdict::Between {
+            msg_up_to: v[m].0,
+            rma_from: v[b].0,
+            estimate: cross.round() as usize,
+            rma_below: v[..m]
+                .iter()
+                .filter(|(_, _, s)| *s == Side::Rma)
+                .map(|(s, _, _)| *s)
+                .collect(),
+        }
+    }
+
+    /// The size N of "below N send messages, above it put", when the data name one: the
+    /// interpolated crossing between the largest message win and the smallest size of the
+    /// put wins that last; the smallest size when puts win everywhere they win at all;
+    /// `None` when messages win everywhere or it is inconclusive.
+    pub fn size(&self) -> Option<usize> {
+        match self.verdict() {
+            Verdict::Between { estimate, .. } => Some(estimate),
+            Verdict::RmaFrom(n) => Some(n),
+            _ => None,
+        }
     }
 
     /// The verdict as a finding.
@@ -101,39 +222,52 @@ impl Crossover {
         let list: Vec<String> = self
             .by_size
             .iter()
-            .map(|(s, r, _)| {
-                format!(
-                    "{} {:.2}×{}",
-                    size_text(*s),
-                    r.ratio,
-                    match (r.ci95_low, r.ci95_high) {
-                        (Some(l), Some(h)) => format!(" ({l:.2}–{h:.2})"),
-                        _ => " (no interval)".into(),
-                    }
-                )
-            })
+            .map(|(s, r, _)| ratio_text(*s, r))
             .collect();
-        let all_msg = self.by_size.iter().all(|(_, _, s)| *s == Side::Msg);
-        let (holds, what) = match self.size() {
-            Some(n) if n == self.by_size[0].0 => (
+        let first = self.by_size.first().map_or(0, |x| x.0);
+        let (holds, what, at) = match self.verdict() {
+            Verdict::Between {
+                msg_up_to,
+                rma_from,
+                estimate,
+                rma_below,
+            } => (
+                Holds::Yes,
+                format!(
+                    "below about {} send messages, above it put — the crossover lies between {} (the largest size where messages are faster, whole 95% interval) and {} (puts faster, whole interval), interpolated at {}{}",
+                    approx_size(estimate),
+                    size_text(msg_up_to),
+                    size_text(rma_from),
+                    approx_size(estimate),
+                    below_text(&rma_below)
+                ),
+                Some(rma_from),
+            ),
+            Verdict::RmaFrom(n) if n == first && self.by_size.iter().all(|x| x.2 == Side::Rma) => (
                 Holds::Yes,
                 format!("puts move more bytes/s at every measured size, from {} on", size_text(n)),
+                Some(n),
             ),
-            Some(n) => (
+            Verdict::RmaFrom(n) => (
                 Holds::Yes,
-                format!("below {} send messages, from {} on put", size_text(n), size_text(n)),
+                format!(
+                    "put: messages are faster at no size, puts from {} on wherever the 95% intervals tell them apart",
+                    size_text(n)
+                ),
+                Some(n),
             ),
-            None if all_msg => (
+            Verdict::MsgEverywhere => (
                 Holds::Yes,
                 "messages move more bytes/s at every measured size: send messages".into(),
+                None,
             ),
-            None => (
+            Verdict::Inconclusive(why) => (
                 Holds::Inconclusive,
-                "inconclusive: the 95% intervals overlap around the switch (or it switches back), so no size is named; more runs could tell".into(),
+                format!("inconclusive, no size named: {why}; more runs (--runs) could tell"),
+                None,
             ),
         };
-        let ratio = self
-            .size()
+        let ratio = at
             .and_then(|n| self.by_size.iter().find(|(s, _, _)| *s == n))
             .map(|(_, r, _)| *r);
         Finding {
@@ -148,16 +282,38 @@ impl Crossover {
     }
 }
 
+/// RMA / messages bytes/s at `size` on `on`: per run pair when the runs were interleaved
+/// (each run of messages next to a run of puts, so the ratio of each pair shares the load of
+/// its moment: the mean of the log ratios with its Student-t 95% interval), else the ratio
+/// of the means with Welch's interval.
+fn rma_over_msg(res: &BenchResults, on: &str, size: usize, paired: bool) -> Option<Ratio> {
+    let msg = runs(res, &format!("{on}, msg"), size)?;
+    let rma = runs(res, &format!("{on}, rma"), size)?;
+    if paired
+        && msg.len() == rma.len()
+        && msg.len() >= 2
+        && msg.iter().chain(&rma).all(|x| x.is_finite() && *x > 0.0)
+    {
+        let logs: Vec<f64> = msg.iter().zip(&rma).map(|(m, r)| (r / m).ln()).collect();
+        let (m, ci) = crate::stats::mean_ci95(&logs);
+        return Some(Ratio {
+            ratio: m.exp(),
+            ci95_low: ci.map(|c| c.0.exp()),
+            ci95_high: ci.map(|c| c.1.exp()),
+        });
+    }
+    ratio_of_means(&msg, &rma)
+}
+
 /// The crossover on one connection between threads (else processes), plain puts against
 /// messages; `None` when neither was measured at two sizes.
 pub fn crossover(res: &BenchResults) -> Option<Crossover> {
+    let paired = res.config.get("interleaved") == Some(&serde_json::Value::Bool(true));
     for on in ["threads, XConn×1", "processes, XConn×1", "threads, XPYC×1"] {
-        let msg = format!("{on}, msg");
-        let rma = format!("{on}, rma");
-        let by_size: Vec<(usize, Ratio, Side)> = sizes(res, &msg)
+        let by_size: Vec<(usize, Ratio, Side)> = sizes(res, &format!("{on}, msg"))
             .into_iter()
             .filter_map(|s| {
-                let r = ratio_of_means(&runs(res, &msg, s)?, &runs(res, &rma, s)?)?;
+                let r = rma_over_msg(res, on, s, paired)?;
                 Some((s, r, side(&r)))
             })
             .collect();
@@ -220,23 +376,30 @@ pub fn findings(res: &BenchResults) -> Vec<Finding> {
         }
         out.push(c.finding());
     }
-    // Finding 5: more producer/consumer threads on one RMA connection do not help.
-    let xpyc = ns(res, "threads, XPYC", "rma");
-    if let (Some(&one), Some(&many)) = (xpyc.first(), xpyc.last()) {
-        if one == 1 && many > 1 {
-            let s1 = "threads, XPYC×1, rma".to_string();
-            let sn = format!("threads, XPYC×{many}, rma");
-            if let Some(&size) = sizes(res, &sn).last() {
-                if let (Some(a), Some(b)) = (runs(res, &s1, size), runs(res, &sn, size)) {
-                    out.push(at_least(
-                        &format!("more threads on one RMA connection do not help: {many} producers and consumers gain under 20% over one ({}; seed Finding 5)", size_text(size)),
-                        &format!("RMA bytes/s of XPYC at 1 / at {many}"),
-                        &a,
-                        &b,
-                        0.83,
-                    ));
-                }
-            }
+    // Finding 5: more producer/consumer threads on one RMA connection do not help (threads;
+    // processes: n threads in each of the two PEs sharing the team).
+    for mode in ["threads", "processes"] {
+        let prefix = format!("{mode}, XPYC");
+        let xpyc = ns(res, &prefix, "rma");
+        let (Some(&one), Some(&many)) = (xpyc.first(), xpyc.last()) else {
+            continue;
+        };
+        if one != 1 || many == 1 {
+            continue;
+        }
+        let s1 = format!("{prefix}×1, rma");
+        let sn = format!("{prefix}×{many}, rma");
+        let Some(&size) = sizes(res, &sn).last() else {
+            continue;
+        };
+        if let (Some(a), Some(b)) = (runs(res, &s1, size), runs(res, &sn, size)) {
+            out.push(at_least(
+                &format!("more threads on one RMA connection do not help: {many} producers and consumers gain under 20% over one ({mode}, {}; seed Finding 5)", size_text(size)),
+                &format!("RMA bytes/s of XPYC at 1 / at {many}"),
+                &a,
+                &b,
+                0.83,
+            ));
         }
     }
     // Finding 6: more RMA connections help, and four are enough.

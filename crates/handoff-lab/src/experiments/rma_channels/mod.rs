@@ -27,7 +27,7 @@ pub mod transfer;
 /// its loom models).
 pub use handoff_probe::window;
 
-pub use findings::{crossover, findings, Crossover};
+pub use findings::{crossover, findings, Crossover, Verdict};
 
 const NAME: &str = "rma-channels";
 
@@ -49,8 +49,9 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            queue and out of it) and as one-sided puts into a window of the consumer with a \
            completion signal per slot (checked in place, then signalled free); 8 B to 4 MiB, \
            RMA also at the seed's 4 KiB minimum granularity; XPYC (n producers and n \
-           consumers on one connection) and XConn (n connections), on threads and (XConn) on \
-           processes, where the puts are the team's put_signal. Throughput, each producer \
+           consumers on one connection) and XConn (n connections), on threads and on \
+           processes, where the puts are the team's put_signal (XPYC: one producer PE of n \
+           threads sharing the team, one consumer PE of n threads). Throughput, each producer \
            thread's mean transfer time (min/mean/max over threads) and the worst thread's \
            p99. Every byte is checked against a pattern of (sender, sequence number).",
     figures: &[
@@ -63,10 +64,18 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
             )
         },
         FigureSpec {
-            series_prefix: "processes",
+            series_prefix: "processes, XConn",
             ..FigureSpec::vs_size(
                 "rma-channels-processes",
-                "RMA channels: n connections between processes, bytes/s",
+                "RMA channels: n connections between processes (XConn), bytes/s",
+                "bytes_per_s",
+            )
+        },
+        FigureSpec {
+            series_prefix: "processes, XPYC",
+            ..FigureSpec::vs_size(
+                "rma-channels-processes-xpyc",
+                "RMA channels: n threads per process on one connection (XPYC), bytes/s",
                 "bytes_per_s",
             )
         },
@@ -82,8 +91,38 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_time: "about 50 s on 2 CPUs at load 15 (quick 2 s)",
+    report_time: "about 50 s on 2 CPUs at load 7, 2 min at load 10 (quick 3 s)",
 };
+
+/// The CPU of producer `p`: `cpus[p % len]` (`None`: unpinned).
+pub fn producer_cpu(cpus: &[usize], p: usize) -> Option<usize> {
+    (!cpus.is_empty()).then(|| cpus[p % cpus.len()])
+}
+
+/// The CPU of consumer `c` of `n`: the one after the producers' (`cpus[(n + c) % len]`),
+/// but never producer `c`'s when there are two CPUs or more, so that every pair crosses
+/// CPUs as a single pair does. (Round robin alone puts pair `c` of 2 on 2 CPUs on one CPU,
+/// where its data stays in that CPU's cache: n pairs / one pair would then measure the
+/// placement, not the connections.)
+pub fn consumer_cpu(cpus: &[usize], n: usize, c: usize) -> Option<usize> {
+    let len = cpus.len();
+    if len == 0 {
+        return None;
+    }
+    let mut i = (n + c) % len;
+    if len > 1 && cpus[i] == cpus[c % len] {
+        i = (i + 1) % len;
+    }
+    Some(cpus[i])
+}
+
+/// Pins the calling thread to `cpu`, if any (best effort: a refused pin leaves it where
+/// the scheduler puts it).
+pub fn pin(cpu: Option<usize>) {
+    if let Some(cpu) = cpu {
+        let _ = handoff::sys::affinity::pin_current_thread(cpu);
+    }
+}
 
 /// How the payload moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -191,13 +230,16 @@ pub struct RunOut {
 pub struct Config {
     /// Payload sizes in bytes.
     pub sizes: Vec<usize>,
+    /// More sizes run on the crossover's connection only (one connection, threads, or
+    /// processes when threads are off), to place the crossover between two of them.
+    pub crossover_sizes: Vec<usize>,
     /// RMA granularities (8: every size as is; 4096: the seed's minimum).
     pub granularities: Vec<usize>,
     /// Values of n.
     pub n: Vec<usize>,
     /// Values of n with producer processes (empty: `n`).
     pub processes_n: Vec<usize>,
-    /// Layouts (processes run XConn only).
+    /// Layouts.
     pub layouts: Vec<Layout>,
     /// Run on threads.
     pub threads: bool,
@@ -209,7 +251,8 @@ pub struct Config {
     pub max_transfers: u64,
     /// Runs.
     pub runs: u64,
-    /// CPUs, round-robin over producers then consumers.
+    /// CPUs: producers round robin, consumers after them, each pair across two CPUs
+    /// ([`consumer_cpu`]).
     pub cpus: Vec<usize>,
     /// Test only: producer 0 sends this transfer with a flipped byte.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -217,14 +260,21 @@ pub struct Config {
 }
 
 impl Config {
-    /// The report's plan. Quick: 64 B, 4 KiB, 256 KiB; n = 1, 2 on threads, 1 on processes;
-    /// 5 runs of at most 8 MiB. Full: 8 B .. 4 MiB; n = 1, 2, 4, 6; 3 runs of at most 16 MiB.
+    /// The report's plan (and the command's defaults). Quick: 64 B, 4 KiB, 256 KiB; n = 1,
+    /// 2 on threads, 1 on processes; 5 runs of at most 8 MiB. Full: 8 B .. 4 MiB, and on the
+    /// crossover's connection also 16 KiB, 128 KiB .. 512 KiB and 2 MiB; n = 1, 2, 4, 6; 5
+    /// runs of at most 32 MiB.
     pub fn for_report(quick: bool, cpus: &[usize]) -> Config {
         Config {
             sizes: if quick {
                 vec![64, 4 << 10, 256 << 10]
             } else {
-                vec![8, 64, 512, 4 << 10, 32 << 10, 256 << 10, 4 << 20]
+                vec![8, 64, 512, 4 << 10, 64 << 10, 1 << 20, 4 << 20]
+            },
+            crossover_sizes: if quick {
+                Vec::new()
+            } else {
+                vec![16 << 10, 128 << 10, 256 << 10, 512 << 10, 2 << 20]
             },
             granularities: vec![8, SEED_GRANULARITY],
             n: if quick { vec![1, 2] } else { vec![1, 2, 4, 6] },
@@ -232,9 +282,9 @@ impl Config {
             layouts: vec![Layout::Xpyc, Layout::Xconn],
             threads: true,
             processes: true,
-            bytes: if quick { 8 << 20 } else { 16 << 20 },
+            bytes: if quick { 8 << 20 } else { 32 << 20 },
             max_transfers: if quick { 5000 } else { 20_000 },
-            runs: if quick { 5 } else { 3 },
+            runs: 5,
             cpus: cpus.to_vec(),
             corrupt_at: None,
         }
@@ -242,7 +292,13 @@ impl Config {
 
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
-        if self.sizes.is_empty() || self.sizes.iter().any(|&s| s == 0 || s > MAX_SIZE) {
+        if self.sizes.is_empty()
+            || self
+                .sizes
+                .iter()
+                .chain(&self.crossover_sizes)
+                .any(|&s| s == 0 || s > MAX_SIZE)
+        {
             return Err(usage(
                 NAME,
                 format!(
@@ -283,9 +339,6 @@ impl Config {
                 "--threads-only and --processes-only exclude each other",
             ));
         }
-        if self.processes && !self.threads && !self.layouts.contains(&Layout::Xconn) {
-            return Err(usage(NAME, "processes run XConn only: add --layout xconn"));
-        }
         if self.runs == 0 || self.max_transfers == 0 || self.bytes == 0 {
             return Err(usage(
                 NAME,
@@ -306,7 +359,8 @@ impl Config {
     }
 
     /// Every point, in run order: threads then processes; per layout, n, size: messages, RMA,
-    /// then RMA at each coarser granularity where it moves more than the payload.
+    /// then RMA at each coarser granularity where it moves more than the payload. The points
+    /// of one (mode, layout, n, size) are consecutive: [`run`] interleaves their runs.
     pub fn points(&self) -> Vec<Point> {
         let mut v = Vec::new();
         let mut grans = self.granularities.clone();
@@ -319,16 +373,21 @@ impl Config {
             .collect();
         for processes in modes {
             for &layout in &self.layouts {
-                if processes && layout == Layout::Xpyc {
-                    continue;
-                }
                 let ns = if processes && !self.processes_n.is_empty() {
                     &self.processes_n
                 } else {
                     &self.n
                 };
                 for &n in ns {
-                    for &size in &self.sizes {
+                    // The crossover is judged on one connection, threads first.
+                    let crossing = layout == Layout::Xconn && n == 1 && processes != self.threads;
+                    let mut sizes = self.sizes.clone();
+                    if crossing {
+                        sizes.extend(&self.crossover_sizes);
+                        sizes.sort_unstable();
+                        sizes.dedup();
+                    }
+                    for &size in &sizes {
                         let base = Point {
                             processes,
                             layout,
@@ -361,6 +420,69 @@ impl Config {
     }
 }
 
+/// What the runs of one point measured so far.
+#[derive(Default)]
+struct Acc {
+    m: [Vec<Vec<f64>>; 5],
+    checked: u64,
+    wrong: u64,
+    failed: bool,
+}
+
+impl Acc {
+    fn add(&mut self, pt: &Point, out: &RunOut, notes: &mut Vec<String>) {
+        self.checked += out.seen.checked;
+        self.wrong += out.seen.wrong;
+        if !out.seen.complete(pt.per) {
+            self.failed = true;
+            notes.push(format!(
+                "{} {} B: data FAILED verification ({} of {} transfers wrong, or some lost \
+                 or duplicated)",
+                pt.series(),
+                pt.size,
+                out.seen.wrong,
+                out.seen.checked
+            ));
+        }
+        let means = &out.lat_mean_us;
+        self.m[0].push(vec![out.bytes_per_s]);
+        self.m[1].push(vec![means.iter().copied().fold(f64::INFINITY, f64::min)]);
+        self.m[2].push(vec![crate::stats::mean(means)]);
+        self.m[3].push(vec![means.iter().copied().fold(0.0, f64::max)]);
+        self.m[4].push(vec![out.lat_p99_us.iter().copied().fold(0.0, f64::max)]);
+    }
+
+    fn record(self, pt: &Point, runs: u64) -> Result<BenchRecord, BenchError> {
+        let verified = !self.failed;
+        let m = &self.m;
+        Ok(
+            BenchRecord::new(pt.series(), pt.size as f64, runs, pt.per, verified)
+                .param("mode", if pt.processes { "processes" } else { "threads" })
+                .param("layout", pt.layout.name())
+                .param("n", pt.n)
+                .param("method", pt.method_label())
+                .param("granularity", pt.granularity)
+                .param("size_bytes", pt.size)
+                .param("transfers_per_producer", pt.per)
+                // Lost or duplicated transfers count as wrong too (`verified` is false then).
+                .checked(Checks {
+                    item: "transfers".into(),
+                    checked: self.checked,
+                    wrong: if verified {
+                        self.wrong
+                    } else {
+                        self.wrong.max(1)
+                    },
+                })
+                .metric("bytes_per_s", metric(NAME, "B/s", true, &m[0])?)
+                .metric("thread_lat_min_us", metric(NAME, "µs", false, &m[1])?)
+                .metric("thread_lat_mean_us", metric(NAME, "µs", false, &m[2])?)
+                .metric("thread_lat_max_us", metric(NAME, "µs", false, &m[3])?)
+                .metric("lat_p99_us", metric(NAME, "µs", false, &m[4])?),
+        )
+    }
+}
+
 fn one_run(pt: &Point, cfg: &Config, ctx: &RunCtx<'_>) -> Result<RunOut, BenchError> {
     if pt.processes {
         processes::run(pt, ctx, &cfg.cpus)
@@ -372,62 +494,42 @@ fn one_run(pt: &Point, cfg: &Config, ctx: &RunCtx<'_>) -> Result<RunOut, BenchEr
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
+    let mut config = serde_json::to_value(cfg).unwrap_or_default();
+    // Each run of a point sits next to a run of the other points of its size (see below).
+    config["interleaved"] = serde_json::Value::Bool(true);
     let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
     let started = Instant::now();
     let points = cfg.points();
     ctx.progress.begin(points.len(), NAME);
-    for pt in &points {
+    // The points of one (mode, layout, n, size) run in turns, one run of each per round, so
+    // a change of the machine's load falls on messages and puts alike (their ratio is then
+    // judged per round, see `findings`).
+    let mut i = 0;
+    while i < points.len() {
         if stopped(&mut res, ctx.cancel, points.len()) {
             break;
         }
-        let mut m: [Vec<Vec<f64>>; 5] = Default::default();
-        let (mut checked, mut wrong, mut verified) = (0u64, 0u64, true);
+        let p0 = &points[i];
+        let len = points[i..]
+            .iter()
+            .take_while(|p| {
+                (p.processes, p.layout, p.n, p.size) == (p0.processes, p0.layout, p0.n, p0.size)
+            })
+            .count();
+        let group = &points[i..i + len];
+        let mut acc: Vec<Acc> = group.iter().map(|_| Acc::default()).collect();
         for _ in 0..cfg.runs {
-            let out = one_run(pt, cfg, ctx)?;
-            checked += out.seen.checked;
-            wrong += out.seen.wrong;
-            if !out.seen.complete(pt.per) {
-                verified = false;
-                res.notes.push(format!(
-                    "{} {} B: data FAILED verification ({} of {} transfers wrong, or some lost \
-                     or duplicated)",
-                    pt.series(),
-                    pt.size,
-                    out.seen.wrong,
-                    out.seen.checked
-                ));
+            for (pt, a) in group.iter().zip(&mut acc) {
+                let out = one_run(pt, cfg, ctx)?;
+                a.add(pt, &out, &mut res.notes);
             }
-            let means = &out.lat_mean_us;
-            m[0].push(vec![out.bytes_per_s]);
-            m[1].push(vec![means.iter().copied().fold(f64::INFINITY, f64::min)]);
-            m[2].push(vec![crate::stats::mean(means)]);
-            m[3].push(vec![means.iter().copied().fold(0.0, f64::max)]);
-            m[4].push(vec![out.lat_p99_us.iter().copied().fold(0.0, f64::max)]);
         }
-        res.records.push(
-            BenchRecord::new(pt.series(), pt.size as f64, cfg.runs, pt.per, verified)
-                .param("mode", if pt.processes { "processes" } else { "threads" })
-                .param("layout", pt.layout.name())
-                .param("n", pt.n)
-                .param("method", pt.method_label())
-                .param("granularity", pt.granularity)
-                .param("size_bytes", pt.size)
-                .param("transfers_per_producer", pt.per)
-                // Lost or duplicated transfers count as wrong too (`verified` is false then).
-                .checked(Checks {
-                    item: "transfers".into(),
-                    checked,
-                    wrong: if verified { wrong } else { wrong.max(1) },
-                })
-                .metric("bytes_per_s", metric(NAME, "B/s", true, &m[0])?)
-                .metric("thread_lat_min_us", metric(NAME, "µs", false, &m[1])?)
-                .metric("thread_lat_mean_us", metric(NAME, "µs", false, &m[2])?)
-                .metric("thread_lat_max_us", metric(NAME, "µs", false, &m[3])?)
-                .metric("lat_p99_us", metric(NAME, "µs", false, &m[4])?),
-        );
-        ctx.progress
-            .advance(&format!("{} {} B", pt.series(), pt.size));
+        for (pt, a) in group.iter().zip(acc) {
+            res.records.push(a.record(pt, cfg.runs)?);
+            ctx.progress
+                .advance(&format!("{} {} B", pt.series(), pt.size));
+        }
+        i += len;
     }
     ctx.progress.end();
     let most = 2 * cfg.n.iter().max().copied().unwrap_or(1);
@@ -444,7 +546,9 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     res.notes.push(
         "RMA between threads uses the window protocol of put_signal in one address space \
          (copy into the slot, Release store of its signal); between processes the team's \
-         put_signal. XPYC runs on threads only (a team PE is one thread)."
+         put_signal. XPYC between processes: one producer process (messages) or PE (RMA) \
+         with n threads sharing one connection to n consumer threads (RMA: one PE; the \
+         team is shared by its threads, and a window slot carries the 8-byte tag too)."
             .into(),
     );
     res.elapsed_s = Some(started.elapsed().as_secs_f64());
@@ -461,23 +565,30 @@ pub fn recommendation(res: &BenchResults) -> Option<String> {
     let fmt = |b: usize| crate::units::format_size(b);
     let first = c.by_size.first()?.0;
     let last = c.by_size.last()?.0;
-    let all_msg = c.by_size.iter().all(|(_, _, s)| *s == findings::Side::Msg);
-    Some(match c.size() {
-        Some(n) if n == first => format!(
-            "Messages or puts ({}, measured {}–{}): put into a team window with put_signal (handoff::team) at every measured size — it moved more bytes/s than messages through a queue from {} on.",
-            c.on, fmt(first), fmt(last), fmt(n)
+    let head = format!(
+        "Messages or puts ({}, measured {}–{})",
+        c.on,
+        fmt(first),
+        fmt(last)
+    );
+    Some(match c.verdict() {
+        Verdict::Between { msg_up_to, rma_from, estimate, rma_below } => format!(
+            "{head}: below about {} send messages (handoff::queue / channel), above it put into a team window with put_signal (handoff::team) — messages were faster at {}, puts at {} (95% intervals){}.",
+            findings::approx_size(estimate), fmt(msg_up_to), fmt(rma_from), findings::below_text(&rma_below)
         ),
-        Some(n) => format!(
-            "Messages or puts ({}, measured {}–{}): below {} send messages (handoff::queue / channel), from {} on put into a team window with put_signal (handoff::team).",
-            c.on, fmt(first), fmt(last), fmt(n), fmt(n)
+        Verdict::RmaFrom(n) if n == first && c.by_size.iter().all(|x| x.2 == findings::Side::Rma) => format!(
+            "{head}: put into a team window with put_signal (handoff::team) at every measured size — it moved more bytes/s than messages through a queue from {} on.",
+            fmt(n)
         ),
-        None if all_msg => format!(
-            "Messages or puts ({}, measured {}–{}): send messages (handoff::queue / channel) — they moved more bytes/s than puts at every measured size.",
-            c.on, fmt(first), fmt(last)
+        Verdict::RmaFrom(n) => format!(
+            "{head}: from {} on put into a team window with put_signal (handoff::team); messages (handoff::queue / channel) were faster at no size, and at some sizes the two were not told apart.",
+            fmt(n)
         ),
-        None => format!(
-            "Messages or puts ({}, measured {}–{}): no crossover size can be named here — the 95% intervals of puts vs messages overlap around the switch; choose by API (see the rma-channels section).",
-            c.on, fmt(first), fmt(last)
+        Verdict::MsgEverywhere => format!(
+            "{head}: send messages (handoff::queue / channel) — they moved more bytes/s than puts at every measured size."
+        ),
+        Verdict::Inconclusive(why) => format!(
+            "{head}: no crossover size can be named here — {why}; choose by API (see the rma-channels section)."
         ),
     })
 }
@@ -490,9 +601,13 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
 /// A worker process: `msg ...` (a message producer) or a team PE's JSON spec.
 fn worker(args: &[String]) -> Result<(), BenchError> {
     if args.first().map(String::as_str) == Some("msg") {
-        processes::msg_worker(args)
-    } else {
-        super::launcher::worker_main::<processes::PeSpec>(args)
+        return processes::msg_worker(args);
+    }
+    // XPYC's PEs run several threads on one team: the shared-memory team (Sync) only.
+    let spec: Option<processes::PeSpec> = args.first().and_then(|a| serde_json::from_str(a).ok());
+    match spec {
+        Some(spec) if spec.layout == Layout::Xpyc => processes::xpyc_worker(&spec),
+        _ => super::launcher::worker_main::<processes::PeSpec>(args),
     }
 }
 

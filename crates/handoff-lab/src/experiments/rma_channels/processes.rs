@@ -1,17 +1,23 @@
-//! One run of a point with producers as processes (XConn only: a connection per pair).
+//! One run of a point with producers as processes.
 //!
 //! - Messages: this process creates one named frame queue per connection, starts one
 //!   producer process per queue (`handoff __worker rma-channels msg ...`) and consumes with
-//!   threads, as `channels` does.
-//! - RMA: a team of `2n` PEs (`team::Launch`); PE `p < n` puts into PE `n + p`'s window
-//!   with `put_signal`, the consumer checks each slot in place and signals it free.
+//!   threads, as `channels` does. XConn: n queues, one producer process and one consumer
+//!   thread each. XPYC: one queue, one producer process with n threads taking turns at its
+//!   send end, n consumer threads taking turns at its receive end.
+//! - RMA: XConn: a team of `2n` PEs (`team::Launch`); PE `p < n` puts into PE `n + p`'s
+//!   window with `put_signal`, the consumer checks each slot in place and signals it free.
+//!   XPYC: a team of 2 PEs with n threads each (`Team` is `Sync`): every producer thread of
+//!   PE 0 takes the next ticket of the one connection (a window, its completion signals and
+//!   its free counts), every consumer thread of PE 1 the next transfer to check.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use handoff::queue::{FrameQueue, QueueError};
 use handoff::sys::Deadline;
-use handoff::team::{Cmp, SignalOp, Team, TeamError, Transport};
+use handoff::team::{Cmp, ShmTransport, SignalOp, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::super::launcher::{gate_wait, Workers};
@@ -20,14 +26,11 @@ use super::super::team_mpi::TransportKind;
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{fill, tag, Seen};
 use super::transfer::{self, mean_p99_us, put_len, send_msg, STUCK};
-use super::{Layout, Method, Point, RunOut, NAME};
+use super::{consumer_cpu, pin, producer_cpu, Layout, Method, Point, RunOut, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 
 /// Runs `pt` with producer processes.
 pub fn run(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
-    if pt.layout != Layout::Xconn {
-        return Err(failed(NAME, "XPYC runs on threads only"));
-    }
     match pt.method {
         Method::Msg => run_msg(pt, ctx, cpus),
         Method::Rma => run_rma(pt, ctx, cpus),
@@ -40,11 +43,25 @@ fn run_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+fn cpu_list(cpus: &[usize], from: usize, count: usize) -> String {
+    if cpus.is_empty() {
+        return "-".into();
+    }
+    (from..from + count)
+        .map(|i| cpus[i % cpus.len()].to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
     let n = pt.n;
+    let xpyc = pt.layout == Layout::Xpyc;
+    // XConn: a queue, a producer process and a consumer thread per connection; XPYC: one
+    // queue, one producer process of n threads, n consumer threads.
+    let (conns, threads) = if xpyc { (1, n) } else { (n, 1) };
     let qe = |e: QueueError| failed(NAME, e);
     let id = run_id();
-    let queues = (0..n)
+    let queues = (0..conns)
         .map(|i| FrameQueue::create(&format!("rmach{id}-{i}"), transfer::BUFFER))
         .collect::<Result<Vec<_>, _>>()
         .map_err(qe)?;
@@ -55,10 +72,6 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         .map_err(qe)?;
     let mut w = Workers::new();
     for (p, q) in queues.iter().enumerate() {
-        let cpu = cpus
-            .get(p % cpus.len().max(1))
-            .copied()
-            .unwrap_or(usize::MAX);
         w.spawn(
             NAME,
             &ctx.exe,
@@ -69,27 +82,26 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
                 pt.size.to_string(),
                 pt.per.to_string(),
                 p.to_string(),
-                cpu.to_string(),
+                cpu_list(cpus, p, threads),
                 pt.corrupt_at.map_or("-".into(), |k| k.to_string()),
+                threads.to_string(),
             ],
         )?;
     }
     w.gate(NAME)?;
     let start = Instant::now();
     let taken = Mutex::new(0);
+    let total = pt.per * n as u64;
     let results: Vec<Result<(Seen, Instant), super::threads::RunError>> = std::thread::scope(|s| {
-        let hs: Vec<_> = rxs
-            .iter()
-            .enumerate()
-            .map(|(c, rx)| {
-                let taken = &taken;
+        let hs: Vec<_> = (0..n)
+            .map(|c| {
+                let (taken, rx) = (&taken, &rxs[c % conns]);
                 s.spawn(move || {
-                    if !cpus.is_empty() {
-                        let _ =
-                            handoff::sys::affinity::pin_current_thread(cpus[(n + c) % cpus.len()]);
-                    }
-                    // Producer p writes only to queue p, tagging its transfers as sender p.
-                    super::threads::consume_msg(rx, n, pt.size, Some(pt.per), taken, 0)
+                    pin(consumer_cpu(cpus, n, c));
+                    // XConn: producer p writes only to queue p, tagging its transfers as
+                    // sender p. XPYC: the consumers take turns until `total` are taken.
+                    let quota = (!xpyc).then_some(pt.per);
+                    super::threads::consume_msg(rx, n, pt.size, quota, taken, total)
                 })
             })
             .collect();
@@ -116,35 +128,42 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
             .split_whitespace()
             .filter_map(|x| x.parse().ok())
             .collect();
-        if v.len() != 2 {
+        if v.len() != 2 * threads {
             return Err(failed(
                 NAME,
-                format!("producer process {p} printed {text:?}, not its mean and p99"),
+                format!(
+                    "producer process {p} printed {text:?}, not the mean and p99 of its {threads} thread(s)"
+                ),
             ));
         }
-        out.lat_mean_us.push(v[0]);
-        out.lat_p99_us.push(v[1]);
+        for t in v.chunks_exact(2) {
+            out.lat_mean_us.push(t[0]);
+            out.lat_p99_us.push(t[1]);
+        }
     }
     let bytes = (pt.per * n as u64 * pt.size as u64) as f64;
     out.bytes_per_s = bytes / end.duration_since(start).as_secs_f64().max(1e-9);
     Ok(out)
 }
 
-/// A producer process of a message run: `msg NAME SIZE PER SENDER CPU CORRUPT` (CORRUPT: the
-/// transfer whose last byte producer 0 flips, test only, or `-`); prints its mean and p99
-/// transfer time in µs.
+/// A producer process of a message run: `msg NAME SIZE PER SENDER CPUS CORRUPT THREADS`:
+/// THREADS producer threads (default 1) take turns at the queue's send end, thread `t`
+/// sending as sender `SENDER + t` and pinned to the `t`-th of the comma list CPUS (`-`:
+/// unpinned); CORRUPT: the transfer whose last byte sender 0 flips, test only, or `-`.
+/// Prints each thread's mean and p99 transfer time in µs, one line per thread.
 pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
     let name: String = arg(NAME, args, 1)?;
-    let (size, per, p): (usize, u64, u64) = (
+    let (size, per, first): (usize, u64, u64) = (
         arg(NAME, args, 2)?,
         arg(NAME, args, 3)?,
         arg(NAME, args, 4)?,
     );
-    let cpu: usize = arg(NAME, args, 5)?;
+    let cpus: Vec<usize> = args
+        .get(5)
+        .map(|c| c.split(',').filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_default();
     let corrupt_at: Option<u64> = args.get(6).and_then(|a| a.parse().ok());
-    if cpu != usize::MAX {
-        let _ = handoff::sys::affinity::pin_current_thread(cpu);
-    }
+    let threads: usize = args.get(7).and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
     let qe = |e: QueueError| failed(NAME, e);
     let q = FrameQueue::open(
         &name,
@@ -152,24 +171,51 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
         Deadline::after(Duration::from_secs(10)),
     )
     .map_err(qe)?;
-    let mut tx = q.producer().map_err(qe)?;
-    let mut buf = vec![0u8; size];
-    let mut ns = Vec::with_capacity(per as usize);
+    let tx = Mutex::new(q.producer().map_err(qe)?);
     gate_wait(NAME)?;
-    for k in 0..per {
-        fill(&mut buf, tag(p, k));
-        if p == 0 && corrupt_at == Some(k) {
-            buf[size - 1] ^= 1;
-        }
-        let t0 = Instant::now();
-        send_msg(&mut tx, tag(p, k), &buf).map_err(qe)?;
-        ns.push(t0.elapsed().as_nanos() as u64);
-    }
-    let (m, p99) = mean_p99_us(&mut ns);
+    let times: Vec<Result<(f64, f64), BenchError>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..threads)
+            .map(|t| {
+                let (tx, cpus) = (&tx, &cpus);
+                s.spawn(move || {
+                    if !cpus.is_empty() {
+                        let _ = handoff::sys::affinity::pin_current_thread(cpus[t % cpus.len()]);
+                    }
+                    let p = first + t as u64;
+                    let mut buf = vec![0u8; size];
+                    let mut ns = Vec::with_capacity(per as usize);
+                    for k in 0..per {
+                        fill(&mut buf, tag(p, k));
+                        if p == 0 && corrupt_at == Some(k) {
+                            buf[size - 1] ^= 1;
+                        }
+                        let t0 = Instant::now();
+                        // One send end: the threads take turns (XPYC).
+                        let mut g = tx.lock().map_err(|_| failed(NAME, "a producer panicked"))?;
+                        send_msg(&mut g, tag(p, k), &buf).map_err(qe)?;
+                        drop(g);
+                        ns.push(t0.elapsed().as_nanos() as u64);
+                    }
+                    Ok(mean_p99_us(&mut ns))
+                })
+            })
+            .collect();
+        hs.into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(failed(NAME, "a producer thread panicked")))
+            })
+            .collect()
+    });
     // Dropping the producer closes the queue; the consumer still receives every committed
     // frame before it sees the close.
     drop(tx);
-    println!("{m} {p99}");
+    let mut lines = String::new();
+    for t in times {
+        let (m, p99) = t?;
+        lines.push_str(&format!("{m} {p99}\n"));
+    }
+    print!("{lines}");
     Ok(())
 }
 
@@ -191,6 +237,17 @@ pub struct PeSpec {
     /// Test only: producer 0 flips the last byte of its transfer `corrupt_at`.
     #[serde(default)]
     pub corrupt_at: Option<u64>,
+    /// XConn: `2n` PEs of one thread; XPYC: 2 PEs of `n` threads each.
+    #[serde(default = "xconn")]
+    pub layout: Layout,
+    /// XPYC: producer thread `t` runs on [`producer_cpu`], consumer thread `t` on
+    /// [`consumer_cpu`] of these (empty: where its PE runs).
+    #[serde(default)]
+    pub cpus: Vec<usize>,
+}
+
+fn xconn() -> Layout {
+    Layout::Xconn
 }
 
 impl team_run::PeBody for PeSpec {
@@ -205,7 +262,8 @@ impl team_run::PeBody for PeSpec {
 }
 
 /// Producer PE `p < n` → consumer PE `n + p`. Producer samples: [mean µs, p99 µs];
-/// consumer samples: [elapsed s, checked, wrong, transfers, sum of sequence numbers].
+/// consumer samples: [elapsed s, checked, wrong, then per sender: transfers, sum of
+/// sequence numbers].
 fn pe_main<X: Transport>(team: &Team<X>, spec: &PeSpec) -> Result<PeOutput, TeamError> {
     let me = team.rank();
     let window = team.alloc::<u8>(spec.depth * spec.put_len)?;
@@ -266,22 +324,160 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &PeSpec) -> Result<PeOutput, Team
                 seen.wrong, seen.checked
             ));
         }
-        let (c, sum) = seen.per_sender[sender];
-        out.samples = vec![
-            elapsed,
-            seen.checked as f64,
-            seen.wrong as f64,
-            c as f64,
-            sum as f64,
-        ];
+        out.samples = consumer_samples(elapsed, &seen);
+    }
+    Ok(out)
+}
+
+fn consumer_samples(elapsed: f64, seen: &Seen) -> Vec<f64> {
+    let mut v = vec![elapsed, seen.checked as f64, seen.wrong as f64];
+    for &(c, sum) in &seen.per_sender {
+        v.extend([c as f64, sum as f64]);
+    }
+    v
+}
+
+/// A worker PE of an XPYC RMA run: joins the shared-memory team (whose `Team` is `Sync`, so
+/// the PE's threads share it) and prints its output line.
+pub fn xpyc_worker(spec: &PeSpec) -> Result<(), BenchError> {
+    let team = Team::from_env().map_err(|e| failed(NAME, format!("joining the team: {e}")))?;
+    team.set_timeout(Some(STUCK));
+    let out = pe_xpyc(&team, spec).map_err(|e| team_run::pe_failed(NAME, e))?;
+    team_run::finish(NAME, team, &out)
+}
+
+/// XPYC between two PEs: PE 0's `n` producer threads → one connection → PE 1's `n` consumer
+/// threads. A window slot is the transfer's 8-byte tag followed by its `put_len` bytes;
+/// ticket `g` (taken in turn by the threads of each side) uses slot `g % depth`. Producer
+/// samples: [mean µs, p99 µs] per thread; consumer samples as [`pe_main`]'s.
+fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, String> {
+    let te = |e: TeamError| e.to_string();
+    let me = team.rank();
+    let (n, depth) = (spec.n, spec.depth as u64);
+    let stride = 8 + spec.put_len;
+    let window = team.alloc::<u8>(spec.depth * stride).map_err(te)?;
+    let posted = team.alloc::<u64>(spec.depth).map_err(te)?;
+    let freed = team.alloc::<u64>(spec.depth).map_err(te)?;
+    let mut out = PeOutput {
+        rank: me,
+        verified: true,
+        ..PeOutput::default()
+    };
+    team.barrier_all().map_err(te)?;
+    // Each side's tickets: a plain counter shared by the PE's threads (Relaxed: it only
+    // hands out numbers; the slot's data is ordered by the signals).
+    let ticket = AtomicU64::new(0);
+    let total = spec.per * n as u64;
+    let (window, posted, freed, ticket) = (&window, &posted, &freed, &ticket);
+    if me == 0 {
+        let times: Vec<Result<(f64, f64), String>> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..n)
+                .map(|t| {
+                    s.spawn(move || {
+                        pin(producer_cpu(&spec.cpus, t));
+                        let mut src = vec![0u8; stride];
+                        let mut ns = Vec::with_capacity(spec.per as usize);
+                        for k in 0..spec.per {
+                            let tg = tag(t as u64, k);
+                            src[..8].copy_from_slice(&tg.to_le_bytes());
+                            fill(&mut src[8..8 + spec.size], tg);
+                            if t == 0 && spec.corrupt_at == Some(k) {
+                                src[8 + spec.size - 1] ^= 1;
+                            }
+                            let t0 = Instant::now();
+                            let g = ticket.fetch_add(1, Ordering::Relaxed);
+                            let slot = (g % depth) as usize;
+                            if g >= depth {
+                                // Every earlier use of the slot is read: the consumers' frees
+                                // (Release RMWs) pair with this Acquire wait.
+                                team.signal_wait_until(freed.at(slot), Cmp::Ge, g / depth)
+                                    .map_err(te)?;
+                            }
+                            team.put_signal(
+                                window,
+                                slot * stride,
+                                &src,
+                                posted.at(slot),
+                                SignalOp::Set(g + 1),
+                                1,
+                            )
+                            .map_err(te)?;
+                            ns.push(t0.elapsed().as_nanos() as u64);
+                        }
+                        Ok(mean_p99_us(&mut ns))
+                    })
+                })
+                .collect();
+            hs.into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err("a producer thread panicked".into()))
+                })
+                .collect()
+        });
+        for t in times {
+            let (m, p99) = t?;
+            out.samples.extend([m, p99]);
+        }
+    } else {
+        let t0 = Instant::now();
+        let seen: Vec<Result<Seen, String>> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..n)
+                .map(|c| {
+                    s.spawn(move || {
+                        pin(consumer_cpu(&spec.cpus, n, c));
+                        let mut seen = Seen::new(n);
+                        loop {
+                            let g = ticket.fetch_add(1, Ordering::Relaxed);
+                            if g >= total {
+                                break;
+                            }
+                            let slot = (g % depth) as usize;
+                            // The producer's put_signal (Release) of ticket g pairs with
+                            // this Acquire wait.
+                            team.signal_wait_until(posted.at(slot), Cmp::Ge, g + 1)
+                                .map_err(te)?;
+                            let at = slot * stride;
+                            let b = &team.local(window)[at..at + 8 + spec.size];
+                            let tg = u64::from_le_bytes(b[..8].try_into().unwrap_or([0xFF; 8]));
+                            seen.take(tg, &b[8..]);
+                            team.signal(freed.at(slot), SignalOp::Add(1), 0)
+                                .map_err(te)?;
+                        }
+                        Ok(seen)
+                    })
+                })
+                .collect();
+            hs.into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err("a consumer thread panicked".into()))
+                })
+                .collect()
+        });
+        let elapsed = t0.elapsed().as_secs_f64();
+        let mut all = Seen::new(n);
+        for s in seen {
+            all.merge(&s?);
+        }
+        if all.wrong > 0 {
+            out.fail(format!(
+                "PE {me}: {} of {} transfers had a wrong byte",
+                all.wrong, all.checked
+            ));
+        }
+        out.samples = consumer_samples(elapsed, &all);
     }
     Ok(out)
 }
 
 fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
     let n = pt.n;
+    let xpyc = pt.layout == Layout::Xpyc;
     let len = put_len(pt.size, pt.granularity);
     let depth = transfer::depth(len);
+    // XPYC: 2 PEs (n threads each), a slot carries the 8-byte tag too; XConn: 2n PEs.
+    let (producers, stride) = if xpyc { (1, 8 + len) } else { (n, len) };
     let spec = PeSpec {
         n,
         size: pt.size,
@@ -290,18 +486,29 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         per: pt.per,
         wait_timeout_s: STUCK.as_secs_f64(),
         corrupt_at: pt.corrupt_at,
+        layout: pt.layout,
+        cpus: cpus.to_vec(),
     };
     let team = TeamSpec {
         exe: ctx.exe.clone(),
         args: ctx.args.clone(),
         experiment: NAME,
         spec: serde_json::to_string(&spec).unwrap_or_default(),
-        pes: 2 * n,
-        cpus: cpus.to_vec(),
+        pes: 2 * producers,
+        // PE r on cpus[r]: XConn: producers, then their consumers; XPYC: the PEs start where
+        // their first threads run (each thread then pins itself).
+        cpus: if cpus.is_empty() {
+            Vec::new()
+        } else {
+            (0..producers)
+                .filter_map(|p| producer_cpu(cpus, p))
+                .chain((0..producers).filter_map(|c| consumer_cpu(cpus, n, c)))
+                .collect()
+        },
         wait: handoff::sync::Wait::ADAPTIVE,
-        heap: depth * len + 2 * depth * 8 + (1 << 16),
+        heap: depth * stride + 2 * depth * 8 + (1 << 16),
         deadline: Duration::from_secs(120),
-        label: format!("rma {} B ×{n}", pt.size),
+        label: format!("rma {} B {}×{n}", pt.size, pt.layout.name()),
         transport: TransportKind::Shm,
         members: Vec::new(),
     };
@@ -313,20 +520,28 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
     let mut slowest: f64 = 0.0;
     for o in &outs {
         let bad = || failed(NAME, format!("PE {} reported {:?}", o.rank, o.samples));
-        if o.rank < n {
-            let [m, p99] = o.samples[..] else {
+        if o.rank < producers {
+            if o.samples.len() != 2 * n / producers {
                 return Err(bad());
-            };
-            out.lat_mean_us.push(m);
-            out.lat_p99_us.push(p99);
+            }
+            for t in o.samples.chunks_exact(2) {
+                out.lat_mean_us.push(t[0]);
+                out.lat_p99_us.push(t[1]);
+            }
         } else {
-            let [el, checked, wrong, c, sum] = o.samples[..] else {
+            let [el, checked, wrong, ref per @ ..] = o.samples[..] else {
                 return Err(bad());
             };
+            if per.len() != 2 * n {
+                return Err(bad());
+            }
             slowest = slowest.max(el);
             out.seen.checked += checked as u64;
             out.seen.wrong += wrong as u64;
-            out.seen.per_sender[o.rank - n] = (c as u64, sum as u64);
+            for (s, cs) in out.seen.per_sender.iter_mut().zip(per.chunks_exact(2)) {
+                s.0 += cs[0] as u64;
+                s.1 += cs[1] as u64;
+            }
         }
     }
     let bytes = (pt.per * n as u64 * pt.size as u64) as f64;

@@ -70,16 +70,16 @@ fn the_coarse_granularity_runs_only_where_it_pads() {
         labels,
         ["msg 64", "rma 64", "rma 4K 64", "msg 4096", "rma 4096"]
     );
-    // Processes run XConn only; n from processes_n.
+    // Processes run both layouts, n from processes_n.
     let cfg = Config {
         processes_n: vec![2],
         ..Config::for_report(true, &[0])
     };
-    assert!(cfg
-        .points()
-        .iter()
-        .filter(|p| p.processes)
-        .all(|p| p.layout == Layout::Xconn && p.n == 2));
+    let procs: Vec<Point> = cfg.points().into_iter().filter(|p| p.processes).collect();
+    assert!(procs.iter().all(|p| p.n == 2));
+    for layout in [Layout::Xpyc, Layout::Xconn] {
+        assert!(procs.iter().any(|p| p.layout == layout), "{layout:?}");
+    }
 }
 
 #[test]
@@ -136,14 +136,6 @@ fn bad_configurations_are_refused_before_anything_runs() {
             },
             "--runs",
         ),
-        (
-            Config {
-                threads: false,
-                layouts: vec![Layout::Xpyc],
-                ..ok.clone()
-            },
-            "XConn",
-        ),
     ] {
         let e = bad.validate().unwrap_err();
         assert!(matches!(e, BenchError::Usage { .. }), "{e}");
@@ -183,62 +175,254 @@ fn results(recs: Vec<BenchRecord>) -> BenchResults {
     r
 }
 
-#[test]
-fn the_crossover_is_named_where_the_intervals_separate() {
-    // Messages win at 64 B and 512 B, puts from 4 KiB on: "below 4 KiB send messages".
+/// Records of messages and puts on one connection (threads) at each (size, msg, rma) rate.
+fn pairs(rates: &[(usize, f64, f64)]) -> Vec<BenchRecord> {
     let on = "threads, XConn×1";
     let mut recs = Vec::new();
-    for (size, msg, rma) in [
+    for &(size, msg, rma) in rates {
+        recs.push(rec(&format!("{on}, msg"), size, msg));
+        recs.push(rec(&format!("{on}, rma"), size, rma));
+    }
+    recs
+}
+
+#[test]
+fn the_crossover_is_named_where_the_intervals_separate() {
+    // Messages win at 64 B and 512 B, puts from 4 KiB on: the crossing lies between 512 B
+    // and 4 KiB, where the ratios 0.75 and 2 cross 1 on log-log: 512 · 8^0.293 ≈ 940 B.
+    let recs = pairs(&[
         (64, 2.0, 1.0),
         (512, 2.0, 1.5),
         (4096, 1.0, 2.0),
         (1 << 20, 1.0, 3.0),
-    ] {
-        recs.push(rec(&format!("{on}, msg"), size, msg));
-        recs.push(rec(&format!("{on}, rma"), size, rma));
-    }
+    ]);
     let res = results(recs.clone());
     let c = crossover(&res).unwrap();
-    assert_eq!(c.size(), Some(4096));
+    let Verdict::Between {
+        msg_up_to,
+        rma_from,
+        estimate,
+        ..
+    } = c.verdict()
+    else {
+        panic!("{:?}", c.verdict());
+    };
+    assert_eq!((msg_up_to, rma_from), (512, 4096));
+    assert!((930..=950).contains(&estimate), "{estimate}");
+    assert_eq!(c.size(), Some(estimate));
     let f = c.finding();
     assert_eq!(f.holds, Holds::Yes, "{}", f.sentence);
     assert!(
-        f.sentence.contains("below 4KiB send messages"),
+        f.sentence.contains("below about 940B send messages")
+            && f.sentence.contains("between 512B")
+            && f.sentence.contains("and 4KiB"),
         "{}",
         f.sentence
     );
-    assert!(recommendation(&res).unwrap().contains("4KiB"));
+    let advice = recommendation(&res).unwrap();
+    assert!(
+        advice.contains("below about 940B send messages") && advice.contains("puts at 4KiB"),
+        "{advice}"
+    );
     // Finding 4 at 4 KiB and 1 MiB (both > 512 B): puts win at both → holds.
     let f4 = &findings(&res)[0];
     assert!(f4.claim.contains("Finding 4"), "{}", f4.claim);
     assert_eq!(f4.holds, Holds::Yes, "{}", f4.sentence);
 
-    // A tie at 4 KiB between a message win and a put win: no size named.
-    let mut tie = recs.clone();
-    tie[4] = rec(&format!("{on}, msg"), 4096, 1.0);
-    tie[5] = wide_rec(&format!("{on}, rma"), 4096);
-    let res = results(tie);
+    // Ties between the last message win and the first put win widen the bracket.
+    let res = results(pairs(&[
+        (64, 2.0, 1.0),
+        (4096, 2.0, 1.0),
+        (64 << 10, 1.0, 1.0),
+        (256 << 10, 1.0, 1.0),
+        (1 << 20, 1.0, 2.0),
+        (4 << 20, 1.0, 3.0),
+    ]));
     let c = crossover(&res).unwrap();
-    assert_eq!(c.size(), None);
-    assert_eq!(c.finding().holds, Holds::Inconclusive);
     assert!(
-        c.finding().sentence.contains("overlap"),
-        "{}",
-        c.finding().sentence
+        matches!(c.verdict(), Verdict::Between { msg_up_to: 4096, rma_from: 0x10_0000, estimate, .. } if (4096..=1 << 20).contains(&estimate)),
+        "{:?}",
+        c.verdict()
+    );
+
+    // A tie at 4 KiB between a message win and a put win still brackets it: 512 B .. 1 MiB.
+    let mut tie = recs.clone();
+    tie[4] = rec("threads, XConn×1, msg", 4096, 1.0);
+    tie[5] = wide_rec("threads, XConn×1, rma", 4096);
+    let c = crossover(&results(tie)).unwrap();
+    assert!(
+        matches!(
+            c.verdict(),
+            Verdict::Between {
+                msg_up_to: 512,
+                rma_from: 0x10_0000,
+                ..
+            }
+        ),
+        "{:?}",
+        c.verdict()
     );
 
     // Messages win everywhere: Finding 4 does not hold, and the advice is "messages".
-    let mut msg_wins = Vec::new();
-    for size in [64, 4096, 1 << 20] {
-        msg_wins.push(rec(&format!("{on}, msg"), size, 2.0));
-        msg_wins.push(rec(&format!("{on}, rma"), size, 1.0));
-    }
-    let res = results(msg_wins);
+    let res = results(pairs(&[
+        (64, 2.0, 1.0),
+        (4096, 2.0, 1.0),
+        (1 << 20, 2.0, 1.0),
+    ]));
+    assert_eq!(crossover(&res).unwrap().verdict(), Verdict::MsgEverywhere);
     assert_eq!(crossover(&res).unwrap().size(), None);
     assert_eq!(findings(&res)[0].holds, Holds::No);
     assert!(recommendation(&res)
         .unwrap()
         .contains("send messages (handoff::queue"));
+
+    // Puts from 1 MiB on, ties below: "from 1 MiB on put".
+    let res = results(pairs(&[
+        (64, 1.0, 1.0),
+        (4096, 1.0, 1.0),
+        (1 << 20, 1.0, 2.0),
+    ]));
+    assert_eq!(
+        crossover(&res).unwrap().verdict(),
+        Verdict::RmaFrom(1 << 20)
+    );
+
+    // Puts win at 8 B (no frame to fill), messages from 64 B to 64 KiB, puts at 1 MiB, a tie
+    // at 4 MiB: the crossover lies between 64 KiB and 1 MiB, and the 8-byte win is named.
+    let mut recs = pairs(&[
+        (8, 1.0, 3.0),
+        (64, 2.0, 1.0),
+        (64 << 10, 2.0, 1.0),
+        (1 << 20, 1.0, 2.0),
+    ]);
+    recs.push(rec("threads, XConn×1, msg", 4 << 20, 1.0));
+    recs.push(wide_rec("threads, XConn×1, rma", 4 << 20));
+    let res = results(recs);
+    let c = crossover(&res).unwrap();
+    assert!(
+        matches!(&c.verdict(), Verdict::Between { msg_up_to: 0x1_0000, rma_from: 0x10_0000, rma_below, .. } if rma_below == &[8]),
+        "{:?}",
+        c.verdict()
+    );
+    let f = c.finding();
+    assert_eq!(f.holds, Holds::Yes);
+    assert!(f.sentence.contains("puts also win at 8B"), "{}", f.sentence);
+    assert!(
+        recommendation(&res)
+            .unwrap()
+            .contains("puts also win at 8B"),
+        "{}",
+        recommendation(&res).unwrap()
+    );
+}
+
+#[test]
+fn the_crossover_is_inconclusive_only_with_a_reason() {
+    // Messages win up to 64 KiB, then the intervals contain 1 up to the largest size.
+    let mut recs = pairs(&[(64, 2.0, 1.0), (64 << 10, 2.0, 1.0)]);
+    recs.push(rec("threads, XConn×1, msg", 1 << 20, 1.0));
+    recs.push(wide_rec("threads, XConn×1, rma", 1 << 20));
+    let c = crossover(&results(recs)).unwrap();
+    let f = c.finding();
+    assert_eq!(f.holds, Holds::Inconclusive, "{}", f.sentence);
+    assert!(
+        f.sentence.contains("messages win up to 64KiB") && f.sentence.contains("contain 1"),
+        "{}",
+        f.sentence
+    );
+    assert_eq!(c.size(), None);
+    // Every interval contains 1.
+    let mut recs = Vec::new();
+    for size in [64, 4096] {
+        recs.push(rec("threads, XConn×1, msg", size, 1.0));
+        recs.push(wide_rec("threads, XConn×1, rma", size));
+    }
+    let res = results(recs);
+    let c = crossover(&res).unwrap();
+    assert_eq!(c.finding().holds, Holds::Inconclusive);
+    assert!(
+        c.finding().sentence.contains("contain 1 at every size"),
+        "{}",
+        c.finding().sentence
+    );
+    assert!(
+        recommendation(&res).unwrap().contains("no crossover size"),
+        "{}",
+        recommendation(&res).unwrap()
+    );
+}
+
+#[test]
+fn interleaved_runs_are_judged_per_round() {
+    // Runs whose level drifts 1, 2, 3 with puts 1.2× messages in every round: the ratio of
+    // means cannot tell (their spreads overlap), the ratio per round can.
+    let on = "threads, XConn×1";
+    let drifting = |series: &str, size: usize, f: f64| {
+        let m =
+            MetricRecord::from_runs("B/s", true, &[vec![f], vec![2.0 * f], vec![3.0 * f]]).unwrap();
+        BenchRecord::new(series, size as f64, 3, 10, true)
+            .param("n", 1)
+            .metric("bytes_per_s", m)
+    };
+    let recs = vec![
+        drifting(&format!("{on}, msg"), 4096, 1.2),
+        drifting(&format!("{on}, rma"), 4096, 1.0),
+        drifting(&format!("{on}, msg"), 1 << 20, 1.0),
+        drifting(&format!("{on}, rma"), 1 << 20, 1.2),
+    ];
+    let mut res = results(recs);
+    let c = crossover(&res).unwrap();
+    assert!(c.by_size.iter().all(|(_, _, s)| *s == findings::Side::Tie));
+    res.config = serde_json::json!({ "interleaved": true });
+    let c = crossover(&res).unwrap();
+    let sides: Vec<findings::Side> = c.by_size.iter().map(|x| x.2).collect();
+    assert_eq!(sides, [findings::Side::Msg, findings::Side::Rma]);
+    assert!((c.by_size[1].1.ratio - 1.2).abs() < 1e-9);
+    assert!(matches!(
+        c.verdict(),
+        Verdict::Between {
+            msg_up_to: 4096,
+            rma_from: 0x10_0000,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn the_crossover_sizes_run_on_its_connection_only() {
+    let cfg = Config {
+        sizes: vec![64, 1 << 20],
+        crossover_sizes: vec![4096],
+        granularities: vec![8],
+        n: vec![1, 2],
+        ..Config::for_report(true, &[0])
+    };
+    let at = |processes: bool, layout: Layout, n: usize| -> Vec<usize> {
+        let mut v: Vec<usize> = cfg
+            .points()
+            .iter()
+            .filter(|p| p.processes == processes && p.layout == layout && p.n == n)
+            .map(|p| p.size)
+            .collect();
+        v.dedup();
+        v
+    };
+    assert_eq!(at(false, Layout::Xconn, 1), [64, 4096, 1 << 20]);
+    assert_eq!(at(false, Layout::Xconn, 2), [64, 1 << 20]);
+    assert_eq!(at(false, Layout::Xpyc, 1), [64, 1 << 20]);
+    assert_eq!(at(true, Layout::Xconn, 1), [64, 1 << 20]);
+    // Without threads, the processes' connection is the crossover's.
+    let cfg = Config {
+        threads: false,
+        ..cfg
+    };
+    let v: Vec<usize> = cfg
+        .points()
+        .iter()
+        .filter(|p| p.n == 1 && p.layout == Layout::Xconn)
+        .map(|p| p.size)
+        .collect();
+    assert!(v.contains(&4096), "{v:?}");
 }
 
 /// A record whose interval is wide (run means 0.5, 1.5, 2.5): a tie with 1.
@@ -279,4 +463,40 @@ fn findings_5_and_6_compare_threads_and_connections() {
     let f = findings(&res);
     let suffice = f.iter().find(|x| x.claim.contains("suffice")).unwrap();
     assert_eq!(suffice.holds, Holds::No, "{}", suffice.sentence);
+}
+
+#[test]
+fn every_pair_crosses_cpus() {
+    for len in 2..=4usize {
+        let cpus: Vec<usize> = (10..10 + len).collect();
+        for n in 1..=6 {
+            for c in 0..n {
+                let (p, q) = (producer_cpu(&cpus, c), consumer_cpu(&cpus, n, c));
+                assert_ne!(p, q, "{len} CPUs, pair {c} of {n}");
+                assert!(q.is_some_and(|q| cpus.contains(&q)));
+            }
+        }
+    }
+    // With as many CPUs as threads, each thread has its own: producers first, then consumers.
+    let cpus: Vec<usize> = (0..4).collect();
+    let all: Vec<Option<usize>> = (0..2)
+        .map(|p| producer_cpu(&cpus, p))
+        .chain((0..2).map(|c| consumer_cpu(&cpus, 2, c)))
+        .collect();
+    assert_eq!(all, [Some(0), Some(1), Some(2), Some(3)]);
+    assert_eq!(consumer_cpu(&[7], 3, 1), Some(7));
+    assert_eq!(consumer_cpu(&[], 3, 1), None);
+}
+
+#[test]
+fn finding_5_is_judged_between_processes_too() {
+    let s = 1 << 20;
+    let res = results(vec![
+        rec("processes, XPYC×1, rma", s, 1.0),
+        rec("processes, XPYC×4, rma", s, 1.02),
+    ]);
+    let f = findings(&res);
+    let f5 = f.iter().find(|x| x.claim.contains("Finding 5")).unwrap();
+    assert!(f5.claim.contains("processes"), "{}", f5.claim);
+    assert_eq!(f5.holds, Holds::Yes, "{}", f5.sentence);
 }

@@ -9,13 +9,7 @@ use handoff::queue::{FrameConsumer, FrameQueue, QueueError};
 use super::payload::{fill, tag, Seen};
 use super::transfer::{self, mean_p99_us, put_len, recv_msg, send_msg, STUCK};
 use super::window::Window;
-use super::{Layout, Method, Point, RunOut};
-
-fn pin(cpus: &[usize], i: usize) {
-    if !cpus.is_empty() {
-        let _ = handoff::sys::affinity::pin_current_thread(cpus[i % cpus.len()]);
-    }
-}
+use super::{consumer_cpu, pin, producer_cpu, Layout, Method, Point, RunOut};
 
 /// Why a run on threads could not finish (the data checks are counted, not errors).
 #[derive(Debug, thiserror::Error)]
@@ -108,7 +102,7 @@ fn run_msg(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
         let mut producers = Vec::new();
         for p in 0..n {
             producers.push(s.spawn(move || -> Times {
-                pin(cpus, p);
+                pin(producer_cpu(cpus, p));
                 let tx = &txs[p % conns];
                 let mut buf = vec![0u8; pt.size];
                 let mut ns = Vec::with_capacity(pt.per as usize);
@@ -130,7 +124,7 @@ fn run_msg(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
         let mut consumers = Vec::new();
         for c in 0..n {
             consumers.push(s.spawn(move || {
-                pin(cpus, n + c);
+                pin(consumer_cpu(cpus, n, c));
                 barrier.wait();
                 let rx = &rxs[c % conns];
                 let quota = (pt.layout == Layout::Xconn).then_some(pt.per);
@@ -189,7 +183,7 @@ fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
         let mut producers = Vec::new();
         for p in 0..n {
             producers.push(s.spawn(move || -> Times {
-                pin(cpus, p);
+                pin(producer_cpu(cpus, p));
                 let w = &windows[p % conns];
                 let mut buf = vec![0u8; len];
                 let mut ns = Vec::with_capacity(pt.per as usize);
@@ -218,7 +212,7 @@ fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
         let mut consumers = Vec::new();
         for c in 0..n {
             consumers.push(s.spawn(move || -> Result<(Seen, Instant), RunError> {
-                pin(cpus, n + c);
+                pin(consumer_cpu(cpus, n, c));
                 let w = &windows[c % conns];
                 let mut seen = Seen::new(n);
                 barrier.wait();
