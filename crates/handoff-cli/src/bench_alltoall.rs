@@ -61,6 +61,11 @@ pub fn run(a: AlltoallArgs) -> Result<u8, Failure> {
     cfg.samples = a.samples.unwrap_or(cfg.samples);
     cfg.runs = a.team.runs.unwrap_or(cfg.runs);
     cfg.wait = a.wait.clone();
+    if a.pes.is_none() && matches!(a.wait.parse(), Ok(handoff::sync::Wait::Spin)) {
+        // The default team sizes go to twice the CPUs, where spinning cannot work: asked to
+        // spin without --pes, run the sizes that can (an explicit --pes is refused instead).
+        cfg.pes.retain(|&p| p <= cpus.len());
+    }
     cfg.transports = crate::mpi_bench::transports("alltoall", &a.team.transport)?;
     if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
         crate::mpi_bench::note_ignored(&[("--cpus", a.team.cpus.trim() != "all")]);

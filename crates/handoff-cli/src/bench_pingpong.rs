@@ -65,6 +65,10 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
             |c| known.iter().any(|k| k == c).then(|| c.to_string()),
         )?;
         cfg.placements.retain(|p| wanted.contains(&p.class));
+    } else if matches!(a.wait.parse(), Ok(handoff::sync::Wait::Spin)) {
+        // The default placements include both PEs on one CPU, where spinning cannot work:
+        // asked to spin without --placement, run the others (naming one is refused instead).
+        cfg.placements.retain(|p| p.cpus[0] != p.cpus[1]);
     }
     cfg.round_trips = a.round_trips.unwrap_or(cfg.round_trips);
     cfg.samples = a.samples.unwrap_or(cfg.samples);

@@ -90,6 +90,16 @@ pub fn run(a: StencilArgs) -> Result<u8, Failure> {
     cfg.iterations = a.iterations.unwrap_or(cfg.iterations);
     cfg.runs = a.team.runs.unwrap_or(cfg.runs);
     cfg.wait = a.wait.clone();
+    if matches!(a.wait.parse(), Ok(handoff::sync::Wait::Spin)) {
+        // The default team sizes go to twice the CPUs, where spinning cannot work: asked to
+        // spin, run the default sizes that can (explicit --pes/--weak-pes are refused instead).
+        if a.pes.is_none() {
+            cfg.strong_pes.retain(|&p| p <= cpus.len());
+        }
+        if a.weak_pes.is_none() {
+            cfg.weak_pes = cfg.weak_pes.min(cpus.len());
+        }
+    }
     cfg.transports = crate::mpi_bench::transports("stencil", &a.team.transport)?;
     if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
         crate::mpi_bench::note_ignored(&[("--cpus", a.team.cpus.trim() != "all")]);

@@ -378,6 +378,19 @@ fn bad_flags_are_usage_errors_before_anything_runs() {
             "nothing to run",
         ),
         (vec!["stencil", "--pes", "0"], "0 PEs"),
+        // #23: spinning PEs pinned to one CPU are refused up front, offering what works.
+        (
+            vec!["alltoall", "--wait", "spin", "--pes", "2", "--cpus", "0"],
+            "spin-yield",
+        ),
+        (
+            vec!["stencil", "--wait", "spin", "--pes", "2", "--cpus", "0"],
+            "both pinned to CPU 0",
+        ),
+        (
+            vec!["pingpong", "--wait", "spin", "--placement", "same-core"],
+            "spin-yield",
+        ),
     ] {
         let mut a = vec!["bench"];
         a.extend(args.iter());

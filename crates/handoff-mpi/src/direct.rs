@@ -13,25 +13,31 @@
 //!   (`load_signal`, the team's waits): a waiter that sees the signal sees the data.
 //! - Atomics are `AcqRel` hardware RMWs on the target word (`apply_atomic64/32`).
 //! - Every update of a peer's words (put, signal, counter, atomic) then rings that peer's
-//!   [`Doorbell`] (in its window's control area): a waiter asleep on its futex is woken by
-//!   the operation itself, as on `ShmTransport`; the doorbell's own SeqCst pairing (see
-//!   `handoff::sync::doorbell`) decides who sleeps and who wakes.
+//!   [`RangeBell`] (in its window's control area) for the bytes it wrote, as on
+//!   `ShmTransport`: a waiter that named the bytes it waits on (`wait_local_on`, counter
+//!   waits) is woken only by writes to them, a writer whose target sleeps on other words
+//!   pays a fence and one load and no system call, and a waiter that named nothing is woken
+//!   by every write. The bell's own SeqCst pairing (see `handoff::sync::rangebell`, whose
+//!   loom models check it) decides who sleeps and who wakes. Ranges are displacements in
+//!   the rank's part of the window (control area, then heap).
 //! - `fence` is a Release fence (earlier copies before any later store seen by a peer),
 //!   `quiet` a SeqCst fence, as in `ShmTransport`; barriers are `MPI_Win_sync`, the MPI
 //!   barrier, `MPI_Win_sync` — the pattern MPI-3.1 §11.2.3 gives for shared windows.
 
 use std::sync::atomic::{AtomicU32, AtomicU64};
 
-use handoff::sync::{Doorbell, NoPeers, Wait};
+use handoff::sync::{NoPeers, RangeBell, Wait};
 use handoff::sys::Deadline;
 use handoff::team::{AtomicOp, SignalOp, TeamError};
 
 use crate::rma::Window;
 
-/// Where each rank's doorbell lives in its part: in the control area, after the counters,
-/// on a cache line of its own.
+/// Where each rank's range bell lives in its part: in the control area, after the counters,
+/// on cache lines of its own.
 pub(crate) const DOORBELL: usize = 256;
 const _: () = assert!(handoff::team::MAX_COUNTERS * 8 <= DOORBELL);
+const _: () = assert!(DOORBELL + std::mem::size_of::<RangeBell>() <= 4096);
+const _: () = assert!(DOORBELL.is_multiple_of(std::mem::align_of::<RangeBell>()));
 
 /// Every part of a shared window, mapped here, by the world rank of its owner.
 pub(crate) struct Direct {
@@ -90,29 +96,40 @@ impl Direct {
         unsafe { self.parts[pe].add(disp) }
     }
 
-    fn bell(&self, pe: usize) -> &Doorbell {
-        // SAFETY: the doorbell slot lies in `pe`'s control area (DOORBELL + its size is
-        // below the control area's 4096 bytes; parts are 128-byte aligned); all-zero (the
-        // window is zeroed at creation) is a valid doorbell, a ShmSafe repr(C) type of
-        // atomics meant to be shared between processes.
+    fn bell(&self, pe: usize) -> &RangeBell {
+        // SAFETY: the bell lies in `pe`'s control area (DOORBELL + its size is below the
+        // control area's 4096 bytes, DOORBELL a multiple of its alignment; parts are
+        // 128-byte aligned: asserted above); all-zero (the window is zeroed at creation) is
+        // a valid bell with no sleepers, a ShmSafe repr(C) type of atomics meant to be
+        // shared between processes.
         unsafe {
             &*self
-                .at(pe, DOORBELL, std::mem::size_of::<Doorbell>())
-                .cast::<Doorbell>()
+                .at(pe, DOORBELL, std::mem::size_of::<RangeBell>())
+                .cast::<RangeBell>()
         }
     }
 
-    /// Copies `src` into `pe`'s part at `disp`, then wakes `pe` if it sleeps.
-    pub(crate) fn put(&self, pe: usize, disp: usize, src: &[u8]) {
-        self.copy_in(pe, disp, src);
-        self.bell(pe).ring();
+    /// Wakes `pe`'s sleepers on bytes `[disp, disp + n)` of its part (after the write; the
+    /// bell's SeqCst fence orders the write before its load of the sleepers).
+    fn ring(&self, pe: usize, disp: usize, n: usize) {
+        self.bell(pe).ring_range(disp as u64, (disp + n) as u64);
     }
 
-    /// [`put`](Self::put) then [`signal`](Self::signal), ringing once (after the signal):
-    /// a waiter woken before its signal changed would only go back to sleep.
+    /// Copies `src` into `pe`'s part at `disp`, then wakes `pe`'s sleepers on those bytes.
+    pub(crate) fn put(&self, pe: usize, disp: usize, src: &[u8]) {
+        self.copy_in(pe, disp, src);
+        self.ring(pe, disp, src.len());
+    }
+
+    /// [`put`](Self::put) then [`signal`](Self::signal), ringing once (the data's and the
+    /// signal's bytes, after the signal): a waiter woken before its signal changed would
+    /// only go back to sleep.
     pub(crate) fn put_signal(&self, pe: usize, disp: usize, src: &[u8], sig: usize, op: SignalOp) {
         self.copy_in(pe, disp, src);
-        self.signal(pe, sig, op);
+        // Release inside: pairs with the Acquire `load_signal` of the target's wait.
+        handoff::team::apply_signal(self.word64(pe, sig), op);
+        let (lo, hi) = (disp.min(sig), (disp + src.len()).max(sig + 8));
+        self.ring(pe, lo, hi - lo);
     }
 
     /// Copies `src` into `pe`'s part at `disp`, without a wake-up (the mixed path, whose
@@ -127,18 +144,26 @@ impl Direct {
     }
 
     /// Waits on this rank's (`me`) own words: `poll` loads them with Acquire; sleeps on
-    /// this rank's doorbell per `how`, which every update from a peer rings.
+    /// this rank's bell per `how` as a waiter on bytes `range` of its part (`None`: on
+    /// anything), woken by the peers' updates of those bytes.
     pub(crate) fn wait(
         &self,
         me: usize,
+        range: Option<(usize, usize)>,
         poll: &mut dyn FnMut() -> Option<usize>,
         how: Wait,
         deadline: Option<Deadline>,
         what: &'static str,
     ) -> Result<usize, TeamError> {
-        // No peer table here: a dead rank ends the whole MPI job (crate docs).
+        // No peer table here: a dead rank ends the whole MPI job (crate docs). The adaptive
+        // learning's site: the range's address when there is one, else the wait's name.
+        let site = match range {
+            Some((lo, _)) => (self.parts[me] as usize).wrapping_add(lo),
+            None => what.as_ptr() as usize,
+        };
+        let range = range.map(|(lo, hi)| (lo as u64, hi as u64));
         self.bell(me)
-            .wait(poll, how, deadline, &NoPeers, None)
+            .wait(range, poll, how, deadline, &NoPeers, None, site)
             .map_err(|e| match e {
                 handoff::WaitError::Timeout => TeamError::Timeout { what },
                 other => TeamError::Transport {
@@ -167,14 +192,16 @@ impl Direct {
     pub(crate) fn signal(&self, pe: usize, disp: usize, op: SignalOp) {
         // Release inside: pairs with the Acquire `load_signal` of the target's wait.
         handoff::team::apply_signal(self.word64(pe, disp), op);
-        self.bell(pe).ring();
+        self.ring(pe, disp, 8);
     }
 
     /// A 64-bit atomic on `pe`'s word at `disp`; the old value.
     pub(crate) fn atomic64(&self, pe: usize, disp: usize, op: AtomicOp<u64>) -> u64 {
         // AcqRel inside: pairs with the previous and next RMW or load of the word.
         let old = handoff::team::apply_atomic64(self.word64(pe, disp), op);
-        self.bell(pe).ring();
+        if op.wrote(old) {
+            self.ring(pe, disp, 8);
+        }
         old
     }
 
@@ -184,7 +211,9 @@ impl Direct {
         let w = unsafe { &*self.at(pe, disp, 4).cast::<AtomicU32>() };
         // AcqRel inside, as in `atomic64`.
         let old = handoff::team::apply_atomic32(w, op);
-        self.bell(pe).ring();
+        if op.wrote(old) {
+            self.ring(pe, disp, 4);
+        }
         old
     }
 }

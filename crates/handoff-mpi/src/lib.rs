@@ -81,8 +81,10 @@
 //! # Waiting
 //!
 //! On the shared-window path (one node) waits are the team's usual ones: poll with the
-//! strategy, then sleep on this rank's futex doorbell, which every put, signal, counter
-//! update and atomic from a peer rings. MPI has no wake-up for a passive-target update, so
+//! strategy, then sleep on this rank's range bell (`handoff::sync::RangeBell`, as the
+//! shared-memory transport does), naming the bytes waited on when the wait can (signal and
+//! counter waits, `wait_local_on`): a put, signal, counter update or atomic from a peer
+//! wakes only the sleepers on the bytes it wrote (and those that named none). MPI has no wake-up for a passive-target update, so
 //! on the RMA and mixed paths every [`Wait`](handoff::sync::Wait) strategy polls (on the
 //! mixed path a node mate could ring the target's doorbell, but only after an
 //! `MPI_Win_flush` had completed its signal there — a round trip per signal with MPICH's

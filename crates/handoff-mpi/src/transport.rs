@@ -501,18 +501,30 @@ impl Transport for MpiTransport {
         target: u64,
         deadline: Option<Deadline>,
     ) -> Result<u64, TeamError> {
-        self.counter_disp(ct)?;
+        let d = self.counter_disp(ct)?;
         let word = self.counter_word(ct);
         let mut seen = 0;
-        self.wait_local(
-            &mut || {
-                // Acquire: as in `counter_get`.
-                seen = word.load(std::sync::atomic::Ordering::Acquire);
-                (seen >= target).then_some(0)
-            },
-            deadline,
-            "a counter",
-        )?;
+        let mut poll = || {
+            // Acquire: as in `counter_get`.
+            seen = word.load(std::sync::atomic::Ordering::Acquire);
+            (seen >= target).then_some(0)
+        };
+        match &self.direct {
+            // Woken only by updates of this counter's word (see `direct`).
+            Some(x) => x
+                .wait(
+                    self.comm.rank(),
+                    Some((d, d + 8)),
+                    &mut poll,
+                    self.wait,
+                    deadline,
+                    "a counter",
+                )
+                .map(|_| ()),
+            None => self
+                .wait_local(&mut poll, deadline, "a counter")
+                .map(|_| ()),
+        }?;
         Ok(seen)
     }
 
@@ -522,12 +534,12 @@ impl Transport for MpiTransport {
         deadline: Option<Deadline>,
         what: &'static str,
     ) -> Result<usize, TeamError> {
-        // The shared-window path sleeps on this rank's doorbell, rung by every update (see
-        // `direct`). The RMA and mixed paths poll (see `poll`): their updates are MPI's,
-        // which ring no doorbell; the mixed path's copies between node mates are always
-        // announced by an MPI update, so they need none either.
+        // The shared-window path sleeps on this rank's bell as a waiter on anything, woken
+        // by every update (see `direct`). The RMA and mixed paths poll (see `poll`): their
+        // updates are MPI's, which ring no bell; the mixed path's copies between node mates
+        // are always announced by an MPI update, so they need none either.
         if let Some(x) = &self.direct {
-            return x.wait(self.comm.rank(), poll, self.wait, deadline, what);
+            return x.wait(self.comm.rank(), None, poll, self.wait, deadline, what);
         }
         crate::poll::wait(
             &|| self.win.sync(),
@@ -538,6 +550,25 @@ impl Transport for MpiTransport {
             deadline,
             what,
         )
+    }
+
+    fn wait_local_on(
+        &self,
+        offset: usize,
+        len: usize,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        // On the shared-window path: a sleeper on heap bytes [offset, offset + len), woken
+        // only by the peers' writes to them (see `direct`); the other paths poll anyway.
+        match &self.direct {
+            Some(x) if offset.checked_add(len).is_some_and(|e| e <= self.heap_len) => {
+                let range = Some((CTRL + offset, CTRL + offset + len));
+                x.wait(self.comm.rank(), range, poll, self.wait, deadline, what)
+            }
+            _ => self.wait_local(poll, deadline, what),
+        }
     }
 
     fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError> {

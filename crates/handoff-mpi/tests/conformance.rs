@@ -193,6 +193,64 @@ fn a_sleeping_waiter_is_woken_by_the_put() {
     );
 }
 
+/// Wake only who waits on what was written, on the shared-window path (`block` waits):
+/// rank 1 sleeps in a wait on word A while rank 0 puts 2000 times into word B of rank 1
+/// (half with `quiet`) and does 200 atomics on word C: none of it may make a futex wake-up
+/// call (rank 0 counts its own). Then rank 0 puts and signals A, and rank 1 must wake (a
+/// lost wake-up costs a 50 ms slice per round: the job's time limit catches a steady one).
+#[test]
+fn writers_do_not_wake_ranks_waiting_on_other_words() {
+    const NAME: &str = "writers_do_not_wake_ranks_waiting_on_other_words";
+    const ROUNDS: u64 = 10;
+    if is_pe() {
+        pe(|team| {
+            let e = |err: handoff::team::TeamError| err.to_string();
+            let (me, other) = (team.rank(), 1 - team.rank());
+            let a = team.alloc::<u64>(1).map_err(e)?;
+            let b = team.alloc::<u64>(16).map_err(e)?;
+            let c = team.alloc::<u64>(1).map_err(e)?;
+            for round in 1..=ROUNDS {
+                if me == 1 {
+                    let got = team.signal_wait_until(a, Cmp::Ge, round).map_err(e)?;
+                    if got != round {
+                        return Err(format!("round {round}: A read {got}"));
+                    }
+                    team.barrier_all().map_err(e)?;
+                    continue;
+                }
+                // Let rank 1 fall asleep on A (a rank 1 still awake only makes the zero
+                // below easier to reach).
+                std::thread::sleep(Duration::from_millis(20));
+                let before = handoff::sync::wait::futex_wakes();
+                for i in 0..2000u64 {
+                    team.put(&b, (i % 16) as usize, &[i], other).map_err(e)?;
+                    if i % 2 == 0 {
+                        team.quiet();
+                    }
+                }
+                for _ in 0..200 {
+                    team.atomic_add(c, 1u64, other).map_err(e)?;
+                }
+                let wakes = handoff::sync::wait::futex_wakes() - before;
+                if wakes != 0 {
+                    return Err(format!(
+                        "round {round}: {wakes} futex wakes for writes rank 1 does not wait on"
+                    ));
+                }
+                team.signal(a, SignalOp::Set(round), other).map_err(e)?;
+                team.barrier_all().map_err(e)?;
+            }
+            Ok(())
+        });
+    }
+    let env = [("HANDOFF_HEAP_SIZE", "1M"), ("HANDOFF_WAIT", "block")];
+    let job = mpirun(NAME, 2, &env, Duration::from_secs(20));
+    assert_ok(
+        &job,
+        "writes to other words wake nobody; the signal wakes rank 1",
+    );
+}
+
 /// Bad settings are errors that say what to do, on every rank, not panics or hangs: an
 /// unknown window kind, more pretend nodes than ranks, a shared window over (pretend)
 /// nodes, and an empty heap.

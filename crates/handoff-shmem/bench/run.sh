@@ -14,6 +14,9 @@ root=$(cd "$here/../../.." && pwd)
 rounds=${1:-5}
 out=${2:-/tmp/handoff-shmem-bench}
 handoff=${HANDOFF:-$root/target/release/handoff}
+# Debian's Open MPI 4.1 oshrun: its memory patcher makes put_lat crash in shmem_init
+# (SIGSEGV) unless disabled.
+oshrun_flags=${OSHRUN_FLAGS:---allow-run-as-root --mca memory ^patcher}
 mkdir -p "$out"
 for p in put_lat barrier_lat; do
   "$here/../bin/oshcc" -O2 -o "$out/$p.handoff" "$here/$p.c"
@@ -37,11 +40,11 @@ for r in $(seq 1 "$rounds"); do
     # shellcheck disable=SC2086
     printf 'round=%s impl=handoff-spin ' "$r"; "$handoff" run -n 2 --wait spin -- "$out/$prog.handoff" $args
     if [ -n "$peer" ]; then
-      # shellcheck disable=SC2086
       printf 'round=%s impl=peer ' "$r"
       # Debian's Open MPI 4 OpenSHMEM may crash in shmem_finalize after printing its
       # result here (UCX); keep the result line.
-      /usr/bin/oshrun --allow-run-as-root -np 2 "$out/$prog.peer" $args 2>/dev/null \
+      # shellcheck disable=SC2086
+      /usr/bin/oshrun $oshrun_flags -np 2 "$out/$prog.peer" $args 2>/dev/null \
         | grep -E '^(put|barrier)_lat' || echo "peer: no result"
     fi
   done

@@ -161,9 +161,10 @@ fn scale_body(team: &Team, r: &Rounds) -> Result<(), String> {
 
     // Locks: an exclusive lock around a non-atomic read-modify-write of (n, check(n)) on
     // one of p / 64 owner PEs (64 contenders per lock), then a shared lock to read it: no
-    // update lost, no torn pair. An unlock wakes every waiter of its lock (epoch/lock.rs),
-    // so a lock's handoffs cost O(contenders) wake-ups each: 256 contenders per lock
-    // among 1024 PEs on 2 CPUs outlasted the epochs' 60 s timeout.
+    // update lost, no torn pair. An unlock used to wake every waiter of its lock, so a
+    // lock's handoffs cost O(contenders) wake-ups each (256 contenders per lock among 1024
+    // PEs on 2 CPUs outlasted the epochs' 60 s timeout); it now wakes the next writer, or
+    // the waiting readers (epoch/lockword.rs), and the timeout stays generous for 2 CPUs.
     let pair = team.alloc::<u64>(2).map_err(s)?;
     ep.set_timeout(Some(Duration::from_secs(600)));
     let owners = p.div_ceil(64);

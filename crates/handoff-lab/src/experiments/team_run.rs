@@ -341,6 +341,25 @@ pub fn check_spin(
     })
 }
 
+/// [`check_spin`] for a team of `pes` PEs pinned as [`TeamSpec`] pins them (PE `r` on
+/// `cpus[r % cpus.len()]`, unpinned when `cpus` is empty): the one check every lab run that
+/// launches a team with a chosen wait makes before it runs anything.
+pub fn check_spin_team(
+    experiment: &'static str,
+    wait: Wait,
+    pes: usize,
+    cpus: &[usize],
+) -> Result<(), BenchError> {
+    let pinned: Vec<Option<usize>> = (0..pes)
+        .map(|r| (!cpus.is_empty()).then(|| cpus[r % cpus.len()]))
+        .collect();
+    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+    handoff::sync::wait::check_spin(wait, pes, &pinned, available).map_err(|e| BenchError::Usage {
+        experiment,
+        message: format!("a team of {pes} PEs: {e}"),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

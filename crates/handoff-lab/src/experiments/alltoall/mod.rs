@@ -199,7 +199,10 @@ impl Config {
                 "--rounds, --samples and --runs must be at least 1".into()
             ));
         }
-        team_run::parse_wait(NAME, &self.wait)?;
+        let wait = team_run::parse_wait(NAME, &self.wait)?;
+        for &p in &self.pes {
+            team_run::check_spin_team(NAME, wait, p, &self.cpus)?;
+        }
         if self.transports.is_empty() {
             return Err(bad(
                 "no transport: use --transport shm,mpi-shm,mpi-rma".into()

@@ -119,3 +119,34 @@ fn findings_compare_counting_with_each_baseline_at_the_smallest_size() {
     assert!(f[2].ratio.is_none());
     assert_eq!(f[3].holds, crate::bench::Holds::No, "{}", f[3].sentence);
 }
+
+/// #23: `--wait spin` with a team size past the CPUs (PEs 0 and 2 pinned to one CPU) is
+/// refused before anything runs, in one line offering the waits that work; the other waits,
+/// and spin on a team that fits, are not.
+#[test]
+fn spin_is_refused_where_pes_share_a_cpu() {
+    let ok = Config::for_report(true, &[0, 1]);
+    let spin = Config {
+        pes: vec![2, 4],
+        wait: "spin".into(),
+        ..ok.clone()
+    };
+    let e = spin.validate().unwrap_err().to_string();
+    assert!(e.contains("spin-yield") && e.contains("adaptive"), "{e}");
+    assert!(e.contains("4 PEs"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    for wait in ["spin-yield", "adaptive", "block"] {
+        let c = Config {
+            wait: wait.into(),
+            ..spin.clone()
+        };
+        c.validate().unwrap();
+    }
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
+        let fits = Config {
+            pes: vec![2],
+            ..spin.clone()
+        };
+        fits.validate().unwrap();
+    }
+}

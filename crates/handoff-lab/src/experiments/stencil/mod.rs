@@ -276,7 +276,10 @@ impl Config {
         if self.cpus.is_empty() {
             return Err(bad("no CPU to run on".into()));
         }
-        team_run::parse_wait(NAME, &self.wait)?;
+        let wait = team_run::parse_wait(NAME, &self.wait)?;
+        for (_, g) in &points {
+            team_run::check_spin_team(NAME, wait, g.pes, &self.cpus)?;
+        }
         if self.transports.is_empty() {
             return Err(bad(
                 "no transport: use --transport shm,mpi-shm,mpi-rma".into()

@@ -156,3 +156,32 @@ fn findings_compare_counting_with_fence_flag_per_team_size() {
     assert_eq!(f[1].holds, crate::bench::Holds::No, "{}", f[1].sentence);
     assert!(f[1].claim.contains("oversubscribed"));
 }
+
+/// #23: `--wait spin` on a grid whose team shares CPUs (4 PEs on CPUs 0 and 1) is refused
+/// before anything runs, in one line offering the waits that work; adaptive is not.
+#[test]
+fn spin_is_refused_where_pes_share_a_cpu() {
+    let q = Config::for_report(true, &[0, 1]);
+    let spin = Config {
+        strong_pes: vec![1, 4],
+        wait: "spin".into(),
+        ..q.clone()
+    };
+    let e = spin.validate().unwrap_err().to_string();
+    assert!(e.contains("spin-yield") && e.contains("adaptive"), "{e}");
+    assert!(e.contains("4 PEs"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    let adaptive = Config {
+        wait: "adaptive".into(),
+        ..spin.clone()
+    };
+    adaptive.validate().unwrap();
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
+        let fits = Config {
+            strong_pes: vec![1, 2],
+            weak_pes: 2,
+            ..spin
+        };
+        fits.validate().unwrap();
+    }
+}

@@ -1,13 +1,14 @@
 //! Passive target on [`Epochs`]: `lock` / `unlock`, `lock_all` / `unlock_all`, on the
 //! remote lock word of [`super::lockword`] (the protocol, its fairness and ordering are
-//! there). A waiter retries with the team's wait strategy and sleeps on its own doorbell;
-//! it sets its bit in the target's `waiters` bitmap first, and an unlock rings every PE
-//! whose bit it sees. The bit and the lock word are different words, so each side puts a
-//! `quiet` (a `SeqCst` fence) between its two accesses: either the waiter's retry sees the
-//! release or the releaser sees the bit (the store-buffering pattern is forbidden between
-//! two SeqCst fences). A missed ring would cost one 50 ms sleep slice, never a hang.
+//! there). A waiter retries with the team's wait strategy and sleeps on its own `wake`
+//! word; it sets its bit in the target's waiter map first (writers and readers apart), and
+//! an unlock wakes only who can enter: the next writer in rank order, or the waiting
+//! readers (`lockword::wake_next`, module docs there). The bit and the lock word are
+//! different words, so each side puts a `quiet` (a `SeqCst` fence) between its two
+//! accesses: either the waiter's retry sees the release or the releaser sees the bit (the
+//! store-buffering pattern is forbidden between two SeqCst fences).
 
-use super::lockword::{self, LockWord};
+use super::lockword::{self, LockWord, WaiterMap};
 use super::{EpochError, Epochs, LockKind};
 use crate::team::{AtomicOp, SignalOp, Sym, Team, TeamError, Transport};
 
@@ -25,6 +26,27 @@ impl<X: Transport> LockWord for Remote<'_, X> {
     }
 }
 
+/// PE `pe`'s waiter map, through the team's remote atomics; wakes by signalling `wake`.
+struct Waiters<'a, X: Transport> {
+    team: &'a Team<X>,
+    map: Sym<u64>,
+    wake: Sym<u64>,
+    pe: usize,
+}
+
+impl<X: Transport> WaiterMap for Waiters<'_, X> {
+    type Err = TeamError;
+    fn size(&self) -> usize {
+        self.team.size()
+    }
+    fn fetch(&self, i: usize) -> Result<u64, TeamError> {
+        self.team.atomic_fetch(self.map.at(i), self.pe)
+    }
+    fn wake(&self, pe: usize) -> Result<(), TeamError> {
+        self.team.signal(self.wake.at(0), SignalOp::Add(1), pe)
+    }
+}
+
 fn attempt<L: LockWord>(w: &L, kind: LockKind) -> Result<bool, L::Err> {
     match kind {
         LockKind::Exclusive => lockword::try_exclusive(w),
@@ -37,6 +59,15 @@ impl<X: Transport> Epochs<'_, X> {
         Remote {
             team: self.team,
             word: self.lock,
+            pe,
+        }
+    }
+
+    fn waiter_map(&self, pe: usize) -> Waiters<'_, X> {
+        Waiters {
+            team: self.team,
+            map: self.waiters,
+            wake: self.wake,
             pe,
         }
     }
@@ -88,15 +119,23 @@ impl<X: Transport> Epochs<'_, X> {
             Err(e) => Err(e),
         };
         if res.is_err() && kind == LockKind::Exclusive {
-            // Best effort: a writer that gave up must not keep readers out.
-            let _ = lockword::withdraw_writer(&w);
+            // Best effort: a writer that gave up must not keep readers out, nor keep a
+            // wake-up it was sent (lockword module docs): pass it on.
+            if lockword::withdraw_writer(&w).is_ok() {
+                self.team.quiet(); // SeqCst: the withdrawal before reading the map.
+                if let Ok(after) = w.rmw(AtomicOp::Fetch) {
+                    let _ = lockword::wake_next(&self.waiter_map(pe), after, self.team.rank());
+                }
+            }
         }
         res
     }
 
     fn wait_for(&self, w: &Remote<'_, X>, kind: LockKind) -> Result<(), EpochError> {
         let me = self.team.rank();
-        let (slot, bit) = (self.waiters.at(me / 64), 1u64 << (me % 64));
+        let words = self.team.size().div_ceil(64);
+        let (i, bit) = lockword::waiter_bit(me, kind == LockKind::Exclusive, words);
+        let slot = self.waiters.at(i);
         self.team.atomic_fetch_or(slot, bit, w.pe)?;
         self.team.quiet(); // SeqCst: the bit before the retries (module docs).
         let mut failed = None;
@@ -160,16 +199,12 @@ impl<X: Transport> Epochs<'_, X> {
                 word: before,
             });
         }
-        self.team.quiet(); // SeqCst: the release before reading the bits (module docs).
-        for i in 0..self.waiters.len() {
-            let mut bits = self.team.atomic_fetch(self.waiters.at(i), pe)?;
-            while bits != 0 {
-                let waiter = i * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                self.team
-                    .signal(self.wake.at(0), SignalOp::Add(1), waiter)?;
-            }
-        }
+        self.team.quiet(); // SeqCst: the release before reading the map (module docs).
+        let after = match kind {
+            LockKind::Exclusive => before.wrapping_sub(lockword::WRITER),
+            LockKind::Shared => before.wrapping_sub(1),
+        };
+        lockword::wake_next(&self.waiter_map(pe), after, self.team.rank())?;
         Ok(())
     }
 

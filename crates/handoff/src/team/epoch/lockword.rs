@@ -20,6 +20,27 @@
 //! The functions are written over [`LockWord`], one remote word: the team's remote atomic
 //! in the library, `ops::apply_atomic64` on a loom atomic in the models — the same code.
 //!
+//! # Waking the next waiter
+//!
+//! A locker that must wait sets its bit in the target's waiter map ([`WaiterMap`]: writers'
+//! bits in one half, readers' in the other), puts a `SeqCst` fence between that bit and its
+//! retries, and sleeps on a wake word of its own. A release fences between its fetch-add
+//! and its reads of the map, then ([`wake_next`]) wakes only waiters who can enter now, by
+//! the word after the release ([`to_wake`]):
+//! - the lock still exclusive, or readers still in while a writer waits: nobody (the
+//!   holder's, or the last reader's, release will wake);
+//! - a writer announced and nobody in: **one** writer, the first whose bit is set in rank
+//!   order after the releaser (a ring, so writers take turns);
+//! - no writer announced: the waiting readers (all of them can enter together).
+//!
+//! Either the waiter's retry sees the release, or the release's read of the map sees the
+//! bit (store buffering is forbidden between two `SeqCst` fences). A woken writer that
+//! finds the lock taken again (a locker that did not wait got in first) sleeps again with
+//! its bit still set, and that holder's release wakes the next one; a waiter that gives up
+//! (timeout, dead holder) clears its bit, withdraws, and calls [`wake_next`] itself, so a
+//! wake-up it was sent is passed on. The loom model `loom_epoch_lock_wakes_the_next_writer`
+//! runs these functions with sleeps that only a wake ends.
+//!
 //! # Memory ordering
 //!
 //! Every step is a team atomic, `AcqRel` (`ops::apply_atomic64`): the successful CAS that
@@ -91,6 +112,91 @@ pub(crate) fn unlock_shared<L: LockWord>(w: &L) -> Result<u64, L::Err> {
     w.rmw(AtomicOp::FetchAdd(u64::MAX))
 }
 
+/// Whom a release wakes, by the lock word after it (module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wake {
+    /// Nobody can enter yet; a later release wakes.
+    Nobody,
+    /// One waiting writer.
+    OneWriter,
+    /// Every waiting reader.
+    Readers,
+}
+
+/// Whom a release that left the word at `after` wakes (module docs).
+pub(crate) fn to_wake(after: u64) -> Wake {
+    if after & WRITER != 0 {
+        Wake::Nobody
+    } else if after & WAITING != 0 {
+        if after & READERS == 0 {
+            Wake::OneWriter
+        } else {
+            Wake::Nobody
+        }
+    } else {
+        Wake::Readers
+    }
+}
+
+/// The waiter map of one PE's lock: `2 × words()` remote words, bit `r % 64` of word
+/// `r / 64` for a writer of rank `r`, of word `words() + r / 64` for a reader.
+pub(crate) trait WaiterMap {
+    /// Why an access failed.
+    type Err;
+    /// The team size.
+    fn size(&self) -> usize;
+    /// Reads map word `i` (an atomic fetch).
+    fn fetch(&self, i: usize) -> Result<u64, Self::Err>;
+    /// Wakes PE `pe` (a signal on its wake word).
+    fn wake(&self, pe: usize) -> Result<(), Self::Err>;
+    /// Words per half: ⌈size / 64⌉.
+    fn words(&self) -> usize {
+        self.size().div_ceil(64)
+    }
+}
+
+/// The map word and bit of rank `r`'s wait of `kind` (writer or not) in a map of `words`
+/// words per half.
+pub(crate) fn waiter_bit(r: usize, writer: bool, words: usize) -> (usize, u64) {
+    let half = if writer { 0 } else { words };
+    (half + r / 64, 1u64 << (r % 64))
+}
+
+/// After a release that left the word at `after`, by PE `me`: wakes who can enter now
+/// ([`to_wake`]): the first writer in rank order after `me`, or every waiting reader.
+/// Returns how many it woke. Call it after the release and a `SeqCst` fence.
+pub(crate) fn wake_next<M: WaiterMap>(m: &M, after: u64, me: usize) -> Result<usize, M::Err> {
+    let (writers, half) = match to_wake(after) {
+        Wake::Nobody => return Ok(0),
+        Wake::OneWriter => (true, 0),
+        Wake::Readers => (false, m.words()),
+    };
+    let (p, words) = (m.size(), m.words());
+    let start = (me + 1) % p;
+    let mut woke = 0;
+    // Word `start / 64` from bit `start % 64` up, the other words, then that first word's
+    // bits below `start % 64`: every rank once, in ring order from `start`.
+    for k in 0..=words {
+        let i = (start / 64 + k) % words;
+        let mut bits = m.fetch(half + i)?;
+        if k == 0 {
+            bits &= u64::MAX << (start % 64);
+        }
+        if k == words {
+            bits &= (1u64 << (start % 64)) - 1;
+        }
+        while bits != 0 {
+            m.wake(i * 64 + bits.trailing_zeros() as usize)?;
+            woke += 1;
+            if writers {
+                return Ok(woke);
+            }
+            bits &= bits - 1;
+        }
+    }
+    Ok(woke)
+}
+
 impl LockWord for crate::atomic::AtomicU64 {
     type Err = std::convert::Infallible;
     fn rmw(&self, op: AtomicOp<u64>) -> Result<u64, Self::Err> {
@@ -134,6 +240,72 @@ mod tests {
         assert!(ok(try_exclusive(&w)));
         ok(unlock_exclusive(&w));
         assert_eq!(w.load(crate::atomic::Ordering::Relaxed), 0);
+    }
+
+    /// A map over plain words that records whom it woke.
+    struct Map {
+        size: usize,
+        words: Vec<u64>,
+        woke: std::cell::RefCell<Vec<usize>>,
+    }
+
+    impl Map {
+        fn new(size: usize, writers: &[usize], readers: &[usize]) -> Map {
+            let n = size.div_ceil(64);
+            let mut words = vec![0; 2 * n];
+            for (list, writer) in [(writers, true), (readers, false)] {
+                for &r in list {
+                    let (i, b) = waiter_bit(r, writer, n);
+                    words[i] |= b;
+                }
+            }
+            Map {
+                size,
+                words,
+                woke: Default::default(),
+            }
+        }
+    }
+
+    impl WaiterMap for Map {
+        type Err = std::convert::Infallible;
+        fn size(&self) -> usize {
+            self.size
+        }
+        fn fetch(&self, i: usize) -> Result<u64, Self::Err> {
+            Ok(self.words[i])
+        }
+        fn wake(&self, pe: usize) -> Result<(), Self::Err> {
+            self.woke.borrow_mut().push(pe);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_release_wakes_the_next_writer_only() {
+        // Writers 1, 3 and 70 wait (and readers 2, 5): the lock is free, a writer announced.
+        let m = Map::new(100, &[1, 3, 70], &[2, 5]);
+        assert_eq!(ok(wake_next(&m, WAITING_ONE * 3, 0)), 1);
+        assert_eq!(ok(wake_next(&m, WAITING_ONE * 3, 1)), 1);
+        assert_eq!(ok(wake_next(&m, WAITING_ONE * 3, 3)), 1);
+        // From 70 the ring wraps to 1; from 99 (last) too.
+        assert_eq!(ok(wake_next(&m, WAITING_ONE * 3, 70)), 1);
+        assert_eq!(ok(wake_next(&m, WAITING_ONE * 3, 99)), 1);
+        assert_eq!(*m.woke.borrow(), vec![1, 3, 70, 1, 1]);
+        // Still held (exclusive, or readers in front of a writer): nobody.
+        m.woke.borrow_mut().clear();
+        assert_eq!(ok(wake_next(&m, WRITER | WAITING_ONE, 0)), 0);
+        assert_eq!(ok(wake_next(&m, WAITING_ONE + 1, 0)), 0);
+        // No writer announced: every waiting reader, none of the writers.
+        assert_eq!(ok(wake_next(&m, 0, 4)), 2);
+        assert_eq!(ok(wake_next(&m, 1, 0)), 2);
+        assert_eq!(*m.woke.borrow(), vec![5, 2, 2, 5]);
+        // One word, the releaser the only bit below the start: found after the wrap.
+        let m = Map::new(4, &[0], &[]);
+        assert_eq!(ok(wake_next(&m, WAITING_ONE, 2)), 1);
+        assert_eq!(*m.woke.borrow(), vec![0]);
+        assert_eq!(to_wake(WAITING_ONE), Wake::OneWriter);
+        assert_eq!(to_wake(0), Wake::Readers);
     }
 
     #[test]

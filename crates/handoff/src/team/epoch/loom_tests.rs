@@ -4,9 +4,10 @@
 //! on signal words through `ops::apply_signal` / `ops::load_signal` (what the team's
 //! `signal` and local polls run). Payloads are loom `UnsafeCell`s: a missing
 //! happens-before is a reported race. Waits spin with `yield_now` (the team's waits add
-//! only sleeping, which the team's own models check).
+//! only sleeping, which the team's own models check), but for the lock's wake-ups
+//! (`loom_epoch_lock_wakes_the_next_writer`), whose waiters sleep until a release wakes them.
 
-use super::lockword::{self, LockWord};
+use super::lockword::{self, LockWord, WaiterMap};
 use super::matching::{Matching, PscwWords};
 use crate::atomic::{fence, AtomicU64, Ordering};
 use crate::team::ops::{apply_signal, load_signal};
@@ -79,6 +80,99 @@ fn loom_epoch_lock_reader_and_writer() {
         assert!(seen == 0 || seen == 7);
         w.join().unwrap();
         assert_eq!(ok(s.0.rmw(crate::team::AtomicOp::Fetch)), 0);
+    });
+}
+
+/// One PE's lock as three PEs see it: the lock word, the waiter map (one word of writers'
+/// bits, one of readers'), each PE's wake word, and a cell the lock protects.
+struct LockPe {
+    lock: AtomicU64,
+    map: [AtomicU64; 2],
+    wakes: [AtomicU64; 3],
+    cell: UnsafeCell<u64>,
+}
+
+impl WaiterMap for LockPe {
+    type Err = std::convert::Infallible;
+    fn size(&self) -> usize {
+        3
+    }
+    fn fetch(&self, i: usize) -> Result<u64, Self::Err> {
+        self.map[i].rmw(crate::team::AtomicOp::Fetch)
+    }
+    fn wake(&self, pe: usize) -> Result<(), Self::Err> {
+        apply_signal(&self.wakes[pe], SignalOp::Add(1));
+        Ok(())
+    }
+}
+
+/// What `Epochs::acquire` / `wait_for` do for a writer, on the real lock word and map
+/// functions: announce, try; else set the bit, fence, and retry around sleeps that only a
+/// wake ends (the sleeper reads its wake word before each retry and sleeps while it is
+/// unchanged, as the bell's registration does).
+fn lock_exclusive_sleeping(s: &LockPe, me: usize) {
+    ok(lockword::announce_writer(&s.lock));
+    if ok(lockword::try_exclusive(&s.lock)) {
+        return;
+    }
+    let (i, bit) = lockword::waiter_bit(me, true, 1);
+    ok(s.map[i].rmw(crate::team::AtomicOp::FetchOr(bit)));
+    fence(Ordering::SeqCst); // quiet
+    loop {
+        let seen = load_signal(&s.wakes[me]);
+        if ok(lockword::try_exclusive(&s.lock)) {
+            break;
+        }
+        while load_signal(&s.wakes[me]) == seen {
+            loom::thread::yield_now(); // asleep: only a wake ends it
+        }
+    }
+    ok(s.map[i].rmw(crate::team::AtomicOp::FetchAnd(!bit)));
+}
+
+/// What `Epochs::release` does after an exclusive hold: unlock, fence, wake the next.
+fn unlock_exclusive_waking(s: &LockPe, me: usize) {
+    let before = ok(lockword::unlock_exclusive(&s.lock));
+    fence(Ordering::SeqCst); // quiet
+    ok(lockword::wake_next(s, before - lockword::WRITER, me));
+}
+
+/// PE 0 holds the lock; PEs 1 and 2 lock it exclusively, sleeping until woken. Every
+/// release wakes at most one writer, yet none sleeps forever (a lost wake-up never ends:
+/// loom reports the endless sleep), the cell sees every increment without a race, and the
+/// word and the map end empty.
+#[test]
+fn loom_epoch_lock_wakes_the_next_writer() {
+    let mut b = loom::model::Builder::new();
+    b.preemption_bound = Some(2);
+    b.check(|| {
+        let s = Arc::new(LockPe {
+            lock: AtomicU64::new(lockword::WRITER),
+            map: Default::default(),
+            wakes: Default::default(),
+            cell: UnsafeCell::new(0),
+        });
+        let ts: Vec<_> = (1..3)
+            .map(|me| {
+                let s = s.clone();
+                loom::thread::spawn(move || {
+                    lock_exclusive_sleeping(&s, me);
+                    // SAFETY: the exclusive lock is held (what loom checks).
+                    s.cell.with_mut(|p| unsafe { *p += 1 });
+                    unlock_exclusive_waking(&s, me);
+                })
+            })
+            .collect();
+        // SAFETY: PE 0 holds the lock from the start.
+        s.cell.with_mut(|p| unsafe { *p += 1 });
+        unlock_exclusive_waking(&s, 0);
+        for t in ts {
+            t.join().unwrap();
+        }
+        // SAFETY: every PE joined.
+        assert_eq!(s.cell.with(|p| unsafe { *p }), 3);
+        assert_eq!(ok(s.lock.rmw(crate::team::AtomicOp::Fetch)), 0);
+        assert_eq!(ok(s.fetch(0)), 0);
     });
 }
 

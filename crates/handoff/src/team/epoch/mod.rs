@@ -12,7 +12,7 @@
 //! | `posts[p]`              | PSCW: target `t`'s posts to this origin (`posts[t]`) |
 //! | `completions`           | PSCW: completions of this target's exposure epoch    |
 //! | `lock`                  | passive target: the lock on this PE (`lockword.rs`)     |
-//! | `waiters[⌈p/64⌉]`       | passive target: PEs asleep on this PE's lock         |
+//! | `waiters[2⌈p/64⌉]`      | passive target: writers, then readers, asleep on this PE's lock |
 //! | `wake`                  | passive target: rung by an unlock to wake this PE    |
 //!
 //! # Costs (shared memory)
@@ -101,7 +101,7 @@ mod imp {
         pub(super) completions: Sym<u64>,
         /// The lock word of this PE.
         pub(super) lock: Sym<u64>,
-        /// Bitmap of PEs waiting for this PE's lock.
+        /// Bitmaps of PEs waiting for this PE's lock: writers, then readers (`lockword`).
         pub(super) waiters: Sym<u64>,
         /// Rung (a signal add) by an unlock that saw this PE waiting.
         pub(super) wake: Sym<u64>,
@@ -137,7 +137,7 @@ mod imp {
             let posts = team.alloc::<u64>(p)?;
             let completions = team.alloc::<u64>(1)?;
             let lock = team.alloc::<u64>(1)?;
-            let waiters = team.alloc::<u64>(p.div_ceil(64))?;
+            let waiters = team.alloc::<u64>(2 * p.div_ceil(64))?;
             let wake = team.alloc::<u64>(1)?;
             team.barrier_all()?;
             Ok(Epochs {
