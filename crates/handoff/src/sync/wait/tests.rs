@@ -467,3 +467,49 @@ fn wake_cost_is_measured_and_bounds_the_default_budget() {
     assert_eq!(b, c.spin_budget());
     assert!((cost::MIN_BUDGET..=cost::MAX_BUDGET).contains(&b), "{b:?}");
 }
+
+/// `poll_until` (no waker): every strategy sees a condition that comes true from another
+/// thread, and one that never does ends at the deadline; a long adaptive wait sleeps in
+/// bounded slices rather than spinning (its thread's CPU time stays a small part).
+#[test]
+fn poll_until_waits_without_a_waker() {
+    load::force(Some(false));
+    for how in Wait::ALL {
+        let word = Arc::new(AtomicU32::new(0));
+        let w2 = word.clone();
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(3));
+            w2.store(5, Ordering::Release);
+        });
+        let got = poll_until(
+            || Some(word.load(Ordering::Acquire)).filter(|&v| v != 0),
+            how,
+            Some(Deadline::after(Duration::from_secs(10))),
+            &NoPeers,
+        );
+        t.join().unwrap();
+        assert_eq!(got, Ok(5), "{how}");
+        let never = poll_until(
+            || None::<()>,
+            how,
+            Some(Deadline::after(Duration::from_millis(2))),
+            &NoPeers,
+        );
+        assert_eq!(never, Err(WaitError::Timeout), "{how}");
+    }
+    let cpu = || {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+        Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+    };
+    let (c0, t0) = (cpu(), std::time::Instant::now());
+    let never = poll_until(
+        || None::<()>,
+        Wait::ADAPTIVE,
+        Some(Deadline::after(Duration::from_millis(300))),
+        &NoPeers,
+    );
+    assert_eq!(never, Err(WaitError::Timeout));
+    let share = (cpu() - c0).as_secs_f64() / t0.elapsed().as_secs_f64();
+    assert!(share < 0.5, "a long polling wait used {share:.2} of a CPU");
+    load::force(None);
+}
