@@ -9,7 +9,8 @@
 //! wake-up system call, the scheduler's switch and (across CPUs) the interrupt that gets an
 //! idle CPU running again. It is measured with the two threads pinned to two CPUs of the
 //! process's mask (the cost that bounds the spin) and on one CPU (two context switches:
-//! reported, for comparison). Each figure is the median of a few round trips after a first
+//! reported, for comparison). A thread whose mask has one CPU (a PE pinned by the launcher)
+//! cannot measure the cross-CPU cost, and keeps the default budget. Each figure is the median of a few round trips after a first
 //! one that warms up; the whole measurement takes a few hundred µs.
 //!
 //! # When
@@ -60,7 +61,7 @@ static MEASURING: Mutex<()> = Mutex::new(());
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WakeCost {
     /// From a wake-up call to the woken thread running, the two on different CPUs (median
-    /// over round trips, halved); the same-CPU figure when the process has one CPU.
+    /// over round trips, halved).
     pub cross_cpu: Duration,
     /// The same with both threads pinned to one CPU.
     pub same_cpu: Duration,
@@ -154,31 +155,37 @@ fn run_and_store() -> Option<WakeCost> {
 }
 
 /// Both placements; the caller's thread keeps its affinity (the ping-pong runs on a
-/// helper pair of our own threads).
+/// helper pair of our own threads). `None` with fewer than two CPUs in the mask (no
+/// cross-CPU figure to bound the spin by).
 fn measure() -> Option<WakeCost> {
     let give_up = Deadline::after(GIVE_UP);
-    let cpus = affinity::thread_affinity().ok().filter(|c| !c.is_empty())?;
-    let a = cpus[0];
+    let cpus = affinity::thread_affinity().ok().filter(|c| c.len() >= 2)?;
+    let (a, b) = (cpus[0], cpus[1]);
     let same = pingpong(a, a, give_up)?;
-    let cross = match cpus.get(1) {
-        Some(&b) => pingpong(a, b, give_up)?,
-        None => same,
-    };
+    let cross = pingpong(a, b, give_up)?;
     Some(WakeCost {
         cross_cpu: cross,
         same_cpu: same,
     })
 }
 
+/// Set by an answerer that could not pin itself: the measurement is off.
+const NO_PIN: u32 = u32::MAX;
+
 /// One placement: two new threads pinned to `cpu_a` and `cpu_b` ping-pong [`ROUNDS`] + 1
-/// times on a futex word; returns half the median round trip.
+/// times on a futex word; returns half the median round trip (`None` if either could not
+/// pin itself, or at `give_up`).
 fn pingpong(cpu_a: usize, cpu_b: usize, give_up: Deadline) -> Option<Duration> {
     let word = Arc::new(AtomicU32::new(0));
     let w2 = word.clone();
     let answer = std::thread::Builder::new()
         .name("handoff-wake-cost".into())
         .spawn(move || {
-            let _ = affinity::pin_current_thread(cpu_b);
+            if affinity::pin_current_thread(cpu_b).is_err() {
+                w2.store(NO_PIN, Ordering::Release);
+                futex::wake_all(&w2);
+                return;
+            }
             for i in 0..=ROUNDS as u32 {
                 if !sleep_until(&w2, 2 * i + 1, give_up) {
                     return;
@@ -191,16 +198,26 @@ fn pingpong(cpu_a: usize, cpu_b: usize, give_up: Deadline) -> Option<Duration> {
     let ask = std::thread::Builder::new()
         .name("handoff-wake-cost".into())
         .spawn(move || {
-            let _ = affinity::pin_current_thread(cpu_a);
+            if affinity::pin_current_thread(cpu_a).is_err() {
+                // Let the answerer go (it waits for 1, and sees NO_PIN).
+                word.store(NO_PIN, Ordering::Relaxed);
+                futex::wake_all(&word);
+                return None;
+            }
             let mut trips = Vec::with_capacity(ROUNDS + 1);
             for i in 0..=ROUNDS as u32 {
                 let t0 = monotonic_ns();
-                // Release: pairs with the Acquire load in the answerer's `sleep_until`.
-                word.store(2 * i + 1, Ordering::Release);
+                // Release: pairs with the Acquire load in the answerer's `sleep_until`. A
+                // CAS, so an answerer's NO_PIN is never overwritten.
+                if word
+                    .compare_exchange(2 * i, 2 * i + 1, Ordering::Release, Ordering::Relaxed)
+                    .is_err()
+                {
+                    return None;
+                }
                 futex::wake_all(&word);
                 if !sleep_until(&word, 2 * i + 2, give_up) {
-                    // Let the answerer go: it sees an odd value it does not wait for, then
-                    // its own deadline.
+                    // The answerer gave up, or its deadline (the same) passes too.
                     return None;
                 }
                 trips.push(monotonic_ns() - t0);
@@ -215,7 +232,8 @@ fn pingpong(cpu_a: usize, cpu_b: usize, give_up: Deadline) -> Option<Duration> {
     Some(Duration::from_nanos(timed[timed.len() / 2] / 2))
 }
 
-/// Sleeps on `word` until it holds `want` (Acquire), or `give_up` passes (false).
+/// Sleeps on `word` until it holds `want` (Acquire), or `give_up` passes or the other
+/// thread gave up ([`NO_PIN`]) (false).
 fn sleep_until(word: &AtomicU32, want: u32, give_up: Deadline) -> bool {
     loop {
         // Acquire: pairs with the other thread's Release store in `pingpong`.
@@ -223,7 +241,7 @@ fn sleep_until(word: &AtomicU32, want: u32, give_up: Deadline) -> bool {
         if now == want {
             return true;
         }
-        if give_up.expired() {
+        if now == NO_PIN || give_up.expired() {
             return false;
         }
         futex::wait(word, now, Some(give_up));
