@@ -9,8 +9,10 @@
 //! wake-up system call, the scheduler's switch and (across CPUs) the interrupt that gets an
 //! idle CPU running again. It is measured with the two threads pinned to two CPUs of the
 //! process's mask (the cost that bounds the spin) and on one CPU (two context switches:
-//! reported, for comparison). A thread whose mask has one CPU (a PE pinned by the launcher)
-//! cannot measure the cross-CPU cost, and keeps the default budget. Each figure is the median of a few round trips after a first
+//! reported, for comparison). A process pinned to one CPU (a PE pinned by the launcher)
+//! pins the second helper to another online CPU outside its mask for the measurement (the
+//! helpers are ours and exit right after; the peer the budget is for runs elsewhere anyway);
+//! where the kernel refuses that (a cpuset), the default budget stays. Each figure is the median of a few round trips after a first
 //! one that warms up; the whole measurement takes a few hundred µs.
 //!
 //! # When
@@ -155,12 +157,19 @@ fn run_and_store() -> Option<WakeCost> {
 }
 
 /// Both placements; the caller's thread keeps its affinity (the ping-pong runs on a
-/// helper pair of our own threads). `None` with fewer than two CPUs in the mask (no
-/// cross-CPU figure to bound the spin by).
+/// helper pair of our own threads). `None` with one online CPU (no cross-CPU figure to
+/// bound the spin by).
 fn measure() -> Option<WakeCost> {
     let give_up = Deadline::after(GIVE_UP);
-    let cpus = affinity::thread_affinity().ok().filter(|c| c.len() >= 2)?;
-    let (a, b) = (cpus[0], cpus[1]);
+    let mine = affinity::thread_affinity().ok().filter(|c| !c.is_empty())?;
+    let a = mine[0];
+    let b = match mine.get(1) {
+        Some(&b) => b,
+        None => affinity::online_cpus()
+            .ok()?
+            .into_iter()
+            .find(|&c| c != a)?,
+    };
     let same = pingpong(a, a, give_up)?;
     let cross = pingpong(a, b, give_up)?;
     Some(WakeCost {
@@ -181,7 +190,7 @@ fn pingpong(cpu_a: usize, cpu_b: usize, give_up: Deadline) -> Option<Duration> {
     let answer = std::thread::Builder::new()
         .name("handoff-wake-cost".into())
         .spawn(move || {
-            if affinity::pin_current_thread(cpu_b).is_err() {
+            if pin(cpu_b).is_err() {
                 w2.store(NO_PIN, Ordering::Release);
                 futex::wake_all(&w2);
                 return;
@@ -198,7 +207,7 @@ fn pingpong(cpu_a: usize, cpu_b: usize, give_up: Deadline) -> Option<Duration> {
     let ask = std::thread::Builder::new()
         .name("handoff-wake-cost".into())
         .spawn(move || {
-            if affinity::pin_current_thread(cpu_a).is_err() {
+            if pin(cpu_a).is_err() {
                 // Let the answerer go (it waits for 1, and sees NO_PIN).
                 word.store(NO_PIN, Ordering::Relaxed);
                 futex::wake_all(&word);
@@ -230,6 +239,16 @@ fn pingpong(cpu_a: usize, cpu_b: usize, give_up: Deadline) -> Option<Duration> {
     let mut timed = trips[1..].to_vec();
     timed.sort_unstable();
     Some(Duration::from_nanos(timed[timed.len() / 2] / 2))
+}
+
+/// Pins the calling helper thread to `cpu`, inside the process's mask or not (module docs).
+fn pin(cpu: usize) -> rustix::io::Result<()> {
+    if cpu >= rustix::thread::CpuSet::MAX_CPU {
+        return Err(rustix::io::Errno::INVAL);
+    }
+    let mut set = rustix::thread::CpuSet::new();
+    set.set(cpu);
+    rustix::thread::sched_setaffinity(None, &set)
 }
 
 /// Sleeps on `word` until it holds `want` (Acquire), or `give_up` passes or the other
