@@ -71,7 +71,7 @@ pub struct WakeCost {
 
 impl WakeCost {
     /// The spin budget it implies: [`cross_cpu`](Self::cross_cpu) within
-    /// [`MIN_BUDGET`]..=[`MAX_BUDGET`].
+    /// 2..=50 µs (`MIN_BUDGET`..=`MAX_BUDGET`).
     pub fn spin_budget(&self) -> Duration {
         self.cross_cpu.clamp(MIN_BUDGET, MAX_BUDGET)
     }
@@ -88,7 +88,7 @@ pub fn wake_cost() -> Option<WakeCost> {
 
 /// Measures the cost now, on the calling thread and one helper (unless a measurement
 /// finished already: then that one), and caches it for the process's `Adaptive` waits.
-/// `None` when it cannot be measured (no thread, or no answer within [`GIVE_UP`]).
+/// `None` when it cannot be measured (no thread, one CPU, or no answer within 50 ms).
 pub fn measure_wake_cost() -> Option<WakeCost> {
     let _one_at_a_time = MEASURING.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(c) = wake_cost() {
