@@ -11,7 +11,9 @@ use crate::Failure;
 /// Flags of `handoff bench queue`.
 #[derive(Debug, Args)]
 pub struct QueueArgs {
-    /// Queues: spsc, rtrb, crossbeam, lanes, array, locked (comma list).
+    /// Queues: spsc, rtrb, crossbeam, lanes, array, locked (comma list); also spsc-spin
+    /// (handoff's SPSC ring waiting with --wait spin instead of the default wait, threads
+    /// only: beside spsc, the default-vs-spin rows).
     #[arg(long, default_value = "spsc,rtrb,crossbeam,lanes,array,locked")]
     queues: String,
     /// Message sizes: 8, 16, 32, 64, 128, 256, 512 or 1024 bytes (comma list).
@@ -56,7 +58,7 @@ pub fn run(a: QueueArgs) -> Result<u8, Failure> {
         .map(|k| {
             Kind::parse(k.trim()).ok_or_else(|| {
                 Failure::usage(format!(
-                    "--queues {k}: use spsc, rtrb, crossbeam, lanes, array or locked"
+                    "--queues {k}: use spsc, spsc-spin, rtrb, crossbeam, lanes, array or locked"
                 ))
             })
         })

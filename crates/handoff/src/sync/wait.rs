@@ -7,7 +7,7 @@
 //! | [`Spin`](Wait::Spin) | re-reads the word with a `pause` between reads | a whole CPU while waiting | waiter and peer run on *different* CPUs and the wait is short |
 //! | [`SpinYield`](Wait::SpinYield) | 64 `pause` spins, then `sched_yield` between reads | a CPU, but gives it up to other runnable threads | CPUs are shared and latency still matters |
 //! | [`Block`](Wait::Block) | futex sleep | one wake-up syscall per hand-off (15-28 µs across CPUs on a KVM VM) | waits are long, or CPUs are scarce |
-//! | [`Adaptive`](Wait::Adaptive) | spins up to `spin_budget` (yields instead when the peer last ran on *this* CPU), then futex sleep | spin-like when the peer answers within the budget, block-like otherwise | the default |
+//! | [`Adaptive`](Wait::Adaptive) | spins up to the measured cost of a sleep + wake-up (yields instead when the peer last ran on *this* CPU or more threads are runnable than CPUs), then futex sleep | spin-like when the peer answers within the budget, block-like otherwise | the default |
 //!
 //! ## The same-CPU trap
 //!
@@ -47,9 +47,22 @@
 //!
 //! The budget itself is the classic 2-competitive bound: spin at most what a sleep and its
 //! wake-up cost, so a wait that outlasts the spin costs at most twice what the best choice
-//! in hindsight would have. [`Wait::DEFAULT_SPIN_BUDGET`] is that cost measured on the
-//! target machines (a cross-CPU futex wake-up on a KVM VM: 15-28 µs, see the table above);
-//! `adaptive:<N>` sets another.
+//! in hindsight would have. With the default budget ([`Wait::ADAPTIVE`], `adaptive`) that
+//! cost is **measured once per process** (`cost`: two threads of our own ping-pong on a
+//! futex across two CPUs, a few hundred µs on a background thread started by the first
+//! wait that spins; [`wake_cost`] reads it, [`measure_wake_cost`] measures at once), kept
+//! within 2-50 µs; until it is known, and where it cannot be measured,
+//! [`Wait::DEFAULT_SPIN_BUDGET`] (20 µs, a cross-CPU wake-up on a KVM VM) stands in.
+//! `adaptive:<N>` sets a fixed budget instead.
+//!
+//! ## Too many runnable threads
+//!
+//! When more threads are runnable than there are online CPUs (the kernel's count in
+//! `/proc/loadavg`, sampled at most every 20 ms per process: `load`), a peer that has not
+//! answered is likely waiting for a CPU, and a spinner only delays it (or whoever holds its
+//! CPU). `Adaptive` then pauses only [`SHORT_SPIN`] (a running, quick peer answers within
+//! it) and yields (`sched_yield`) for the rest of its budget, then sleeps. Counted in
+//! [`AdaptiveStats::crowded`].
 //!
 //! # The wait loop ([`wait_on`])
 //!
@@ -118,11 +131,14 @@ pub enum Wait {
 }
 
 impl Wait {
-    /// The default adaptive budget: about one cross-CPU futex wake-up on a KVM VM, so a wait
-    /// that outlasts it costs at most twice what blocking at once would have.
+    /// The default adaptive budget. A wait given exactly this budget spins the machine's
+    /// measured cost of a sleep + wake-up instead (see [`wake_cost`]); this figure (about
+    /// one cross-CPU futex wake-up on a KVM VM) stands in until that is measured or where it
+    /// cannot be. Either way a wait that outlasts the spin costs at most twice what blocking
+    /// at once would have.
     pub const DEFAULT_SPIN_BUDGET: Duration = Duration::from_micros(20);
 
-    /// `Adaptive` with [`Wait::DEFAULT_SPIN_BUDGET`].
+    /// `Adaptive` with the measured budget ([`Wait::DEFAULT_SPIN_BUDGET`] until measured).
     pub const ADAPTIVE: Wait = Wait::Adaptive {
         spin_budget: Self::DEFAULT_SPIN_BUDGET,
     };
@@ -387,20 +403,37 @@ where
         yields: 0,
     };
     match how {
-        Wait::Spin => w.spin(&mut cond, u64::MAX, None, u64::MAX),
-        Wait::SpinYield => w.spin(&mut cond, YIELD_AFTER, None, u64::MAX),
+        Wait::Spin => w.spin(&mut cond, SpinPlan::unbounded(u64::MAX)),
+        Wait::SpinYield => w.spin(&mut cond, SpinPlan::unbounded(YIELD_AFTER)),
         Wait::Block => w.block(&mut cond),
         Wait::Adaptive { spin_budget } => {
+            // The default budget is the machine's measured sleep + wake-up (module docs,
+            // "Learning the spin budget"); an explicit one is used as given.
+            let spin_budget = if spin_budget == Wait::DEFAULT_SPIN_BUDGET {
+                measured_budget(spin_budget)
+            } else {
+                spin_budget
+            };
             // On the peer's CPU, yield to it instead of pausing (module docs, "The same-CPU
-            // trap").
+            // trap"); with more runnable threads than CPUs, pause only `SHORT_SPIN` (a
+            // running, quick peer answers within it), then yield (module docs, "Too many
+            // runnable threads").
             let same_cpu = peer_cpu.is_some_and(|c| c == current_cpu());
+            let crowded = !same_cpu && crowded(start);
             let site = cond.site();
-            if let Some((budget_ns, probe)) = learn::plan(spin_budget, same_cpu, site) {
-                let yield_after = if same_cpu { 0 } else { u64::MAX };
-                // Under loom time is not part of the model: spin a fixed two polls instead.
-                let max_iters = if cfg!(loom) { 2 } else { u64::MAX };
-                let budget_end = Some(start.saturating_add(budget_ns));
-                let spun = w.spin(&mut cond, yield_after, budget_end, max_iters);
+            if let Some((budget_ns, probe)) = learn::plan(spin_budget, same_cpu, crowded, site) {
+                let plan = SpinPlan {
+                    yield_after: if same_cpu { 0 } else { u64::MAX },
+                    yield_from_ns: if crowded {
+                        start.saturating_add(SHORT_SPIN.as_nanos() as u64)
+                    } else {
+                        u64::MAX
+                    },
+                    budget_end: Some(start.saturating_add(budget_ns)),
+                    // Under loom time is not part of the model: spin a fixed two polls.
+                    max_iters: if cfg!(loom) { 2 } else { u64::MAX },
+                };
+                let spun = w.spin(&mut cond, plan);
                 learn::yielded(w.yields);
                 match spun {
                     Err(WaitError::Timeout) if !w.deadline_passed() => {} // budget spent
@@ -416,6 +449,56 @@ where
             w.block(&mut cond)
         }
     }
+}
+
+/// How a spin phase spins (see [`Waiter::spin`]).
+#[derive(Debug, Clone, Copy)]
+struct SpinPlan {
+    /// Pause for this many iterations, then yield.
+    yield_after: u64,
+    /// Yield once the clock (read every [`CLOCK_EVERY`] iterations) reaches this (ns).
+    yield_from_ns: u64,
+    /// Give up (as `Timeout`) at this time (ns).
+    budget_end: Option<u64>,
+    /// Give up (as `Timeout`) after this many polls.
+    max_iters: u64,
+}
+
+impl SpinPlan {
+    /// Spin until the condition holds or the deadline passes; `yield_after` as given.
+    fn unbounded(yield_after: u64) -> Self {
+        SpinPlan {
+            yield_after,
+            yield_from_ns: u64::MAX,
+            budget_end: None,
+            max_iters: u64::MAX,
+        }
+    }
+}
+
+/// Whether the machine has more runnable threads than CPUs (loom: never).
+#[inline]
+fn crowded(now: u64) -> bool {
+    #[cfg(not(loom))]
+    {
+        load::oversubscribed(now)
+    }
+    #[cfg(loom)]
+    {
+        let _ = now;
+        false
+    }
+}
+
+/// The measured spin budget (`default` until measured; loom: `default`).
+#[inline]
+fn measured_budget(default: Duration) -> Duration {
+    #[cfg(not(loom))]
+    {
+        cost::spin_budget(default)
+    }
+    #[cfg(loom)]
+    default
 }
 
 /// The state of one wait in progress.
@@ -447,26 +530,26 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
         Ok(())
     }
 
-    /// Spins until the condition holds, the deadline passes or `budget_end` (ns) / `max_iters`
-    /// is reached — the last two reported as `Timeout` while the deadline has not passed.
-    /// Pauses for the first `yield_after` iterations, then yields.
+    /// Spins until the condition holds, the deadline passes or the plan's `budget_end` (ns)
+    /// / `max_iters` is reached — the last two reported as `Timeout` while the deadline has
+    /// not passed. Pauses for the first `yield_after` iterations and until `yield_from_ns`,
+    /// then yields.
     fn spin<C: WaitCondition>(
         &mut self,
         cond: &mut C,
-        yield_after: u64,
-        budget_end: Option<u64>,
-        max_iters: u64,
+        plan: SpinPlan,
     ) -> Result<C::Output, WaitError> {
         let mut i: u64 = 0;
+        let mut late = false; // the clock passed `yield_from_ns`
         loop {
             if let Some(v) = cond.poll() {
                 return Ok(v);
             }
             i += 1;
-            if i >= max_iters {
+            if i >= plan.max_iters {
                 return Err(WaitError::Timeout);
             }
-            let yielding = i >= yield_after;
+            let yielding = late || i >= plan.yield_after;
             if yielding {
                 yield_now();
                 self.yields += 1;
@@ -476,10 +559,11 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
             // Yields are syscalls already: read the clock after each one.
             if yielding || i.is_multiple_of(CLOCK_EVERY) {
                 let now = monotonic_ns();
+                late = now >= plan.yield_from_ns;
                 if self.deadline.is_some_and(|d| now >= d.as_ns()) {
                     return cond.poll().ok_or(WaitError::Timeout);
                 }
-                if budget_end.is_some_and(|end| now >= end) {
+                if plan.budget_end.is_some_and(|end| now >= end) {
                     return Err(WaitError::Timeout);
                 }
                 let force = i.is_multiple_of(u64::from(SPIN_PEER_CHECK_EVERY));
@@ -560,6 +644,23 @@ pub fn futex_wakes() -> u64 {
 /// The per-site learning of `Adaptive` (module docs, "Learning the spin budget").
 mod learn;
 pub use learn::{adaptive_stats, reset_adaptive_stats, AdaptiveStats};
+
+/// [`poll_until`]: the policy for words no waker rings.
+mod polled;
+pub use polled::{poll_until, POLL_FIRST_SLICE, POLL_MAX_SLICE};
+
+/// The measured cost of a sleep and wake-up that bounds `Adaptive`'s spin.
+#[cfg(not(loom))]
+mod cost;
+#[cfg(not(loom))]
+pub use cost::{measure_wake_cost, wake_cost, WakeCost};
+
+/// Whether more threads are runnable than there are CPUs (module docs, "Too many runnable
+/// threads").
+#[cfg(not(loom))]
+mod load;
+#[cfg(not(loom))]
+pub use load::oversubscribed_now;
 
 #[cfg(all(test, not(loom)))]
 mod tests;

@@ -142,7 +142,8 @@ pub trait Transport {
     /// Waits until `poll` returns `Some`, where `poll` reads PE `pe`'s heap bytes
     /// `[offset, offset + len)` (through remote atomics or loads: a lock word held by another
     /// PE), woken by writes to those bytes. The shared-memory transport sleeps on `pe`'s heap
-    /// bell as a waiter on those bytes; the default re-polls, yielding the CPU between polls,
+    /// bell as a waiter on those bytes; the default, with no bell, polls under the team's
+    /// wait strategy ([`crate::sync::wait::poll_until`]: the spin budget, then short sleeps)
     /// until `deadline`.
     fn wait_remote_on(
         &self,
@@ -156,15 +157,10 @@ pub trait Transport {
         if pe == self.rank() {
             return self.wait_local_on(offset, len, poll, deadline, what);
         }
-        loop {
-            if let Some(v) = poll() {
-                return Ok(v);
-            }
-            if deadline.is_some_and(Deadline::expired) {
-                return Err(TeamError::Timeout { what });
-            }
-            std::thread::yield_now();
-        }
+        // Nobody rings for these words here: the wait policy's polling wait (spin budget,
+        // then short sleeps with a poll after each).
+        crate::sync::wait::poll_until(poll, self.wait_strategy(), deadline, &crate::sync::NoPeers)
+            .map_err(|_| TeamError::Timeout { what })
     }
 
     /// A barrier over `ranks` (sorted, distinct, containing this PE), completing earlier puts.

@@ -113,6 +113,26 @@ impl<M: bytemuck::Pod + Send> Rx<M> for queue::Consumer<M> {
         self.pop(Wait::ADAPTIVE, deadline()).map_err(Into::into)
     }
 }
+/// A handoff SPSC end that waits with `Wait::Spin` (the `spsc-spin` rows: the same ring as
+/// `spsc`, for the default-wait-vs-spin comparison).
+pub struct Spinning<E>(pub E);
+
+impl<M: bytemuck::Pod + Send> Tx<M> for Spinning<queue::Producer<M>> {
+    fn send(&mut self, m: M) -> Result<(), TransferError> {
+        if self.0.try_push(m)? {
+            return Ok(());
+        }
+        self.0.push(m, Wait::Spin, deadline()).map_err(Into::into)
+    }
+}
+impl<M: bytemuck::Pod + Send> Rx<M> for Spinning<queue::Consumer<M>> {
+    fn recv(&mut self) -> Result<M, TransferError> {
+        if let Some(m) = self.0.try_pop()? {
+            return Ok(m);
+        }
+        self.0.pop(Wait::Spin, deadline()).map_err(Into::into)
+    }
+}
 impl<M: bytemuck::Pod + Send> Tx<M> for queue::LaneProducer<M> {
     fn send(&mut self, m: M) -> Result<(), TransferError> {
         // The deadline (a clock read) only when the queue is full.

@@ -69,6 +69,9 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
 pub enum Kind {
     /// `handoff::queue::Spsc`.
     Spsc,
+    /// `handoff::queue::Spsc` waiting with `Wait::Spin` instead of the default wait: the
+    /// same ring, for the default-vs-spin rows (threads only; not in the report's plan).
+    SpscSpin,
     /// `rtrb::RingBuffer`.
     Rtrb,
     /// `crossbeam_queue::ArrayQueue`.
@@ -91,10 +94,14 @@ impl Kind {
         Kind::Locked,
     ];
 
+    /// Kinds `--queues` accepts beyond the report's plan ([`Kind::ALL`]).
+    const EXTRA: [Kind; 1] = [Kind::SpscSpin];
+
     /// Its name in `--queues` and worker arguments.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Spsc => "spsc",
+            Kind::SpscSpin => "spsc-spin",
             Kind::Rtrb => "rtrb",
             Kind::Crossbeam => "crossbeam",
             Kind::Lanes => "lanes",
@@ -105,12 +112,15 @@ impl Kind {
 
     /// Parses a name.
     pub fn parse(s: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.name() == s)
+        Kind::ALL
+            .into_iter()
+            .chain(Kind::EXTRA)
+            .find(|k| k.name() == s)
     }
 
     /// One producer only.
     fn single_producer(self) -> bool {
-        matches!(self, Kind::Spsc | Kind::Rtrb)
+        matches!(self, Kind::Spsc | Kind::SpscSpin | Kind::Rtrb)
     }
 
     /// Has a cross-process form.
@@ -121,6 +131,7 @@ impl Kind {
     fn label(self) -> &'static str {
         match self {
             Kind::Spsc => "handoff Spsc",
+            Kind::SpscSpin => "handoff Spsc (--wait spin)",
             Kind::Rtrb => "rtrb",
             Kind::Crossbeam => "crossbeam ArrayQueue",
             Kind::Lanes => "handoff LaneMpsc",
@@ -241,7 +252,7 @@ impl Config {
         if self.kinds.is_empty() {
             return Err(usage(
                 NAME,
-                "no queue: use --queues spsc,rtrb,crossbeam,lanes,array,locked",
+                "no queue: use --queues spsc,rtrb,crossbeam,lanes,array,locked (or spsc-spin)",
             ));
         }
         if self.sizes.is_empty() || self.sizes.iter().any(|s| !SIZES.contains(s)) {
@@ -501,7 +512,7 @@ mod tests {
             producers: 3,
             ..Config::for_report(true, &[0])
         };
-        for kind in Kind::ALL {
+        for kind in Kind::ALL.into_iter().chain(Kind::EXTRA) {
             for mpsc in [false, true] {
                 if mpsc && kind.single_producer() {
                     continue;
@@ -518,6 +529,29 @@ mod tests {
         let (_, counts) = measure::stream_threads::<1>(&cfg, Kind::Spsc, 1).unwrap();
         // The corrupt message, and its successor out of sequence: at most those two.
         assert!((1..=2).contains(&counts[1]), "{counts:?}");
+    }
+
+    /// `spsc-spin` (the default-vs-spin rows) is asked for by name, threads only, and is
+    /// not in the report's plan.
+    #[test]
+    fn spsc_spin_is_an_extra_threads_only_line() {
+        assert_eq!(Kind::parse("spsc-spin"), Some(Kind::SpscSpin));
+        assert!(!Config::for_report(false, &[0, 1])
+            .kinds
+            .contains(&Kind::SpscSpin));
+        let cfg = Config {
+            kinds: vec![Kind::Spsc, Kind::SpscSpin],
+            ..Config::for_report(true, &[0, 1])
+        };
+        let names: Vec<String> = cfg.lines().into_iter().map(Line::series).collect();
+        assert_eq!(
+            names,
+            [
+                "spsc: handoff Spsc",
+                "spsc: handoff Spsc (--wait spin)",
+                "spsc: handoff Spsc, processes",
+            ]
+        );
     }
 
     #[test]

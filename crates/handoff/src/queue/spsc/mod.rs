@@ -224,6 +224,20 @@ impl<T> Drop for Ring<T> {
     }
 }
 
+/// The slot one after `slot` (wrapping at `cap`). Compares the *old* slot with `cap - 1`
+/// (loop-invariant), so the compare and the increment run in parallel and the dependency
+/// from one push's slot to the next is an increment and a conditional move (rtrb's
+/// `increment1`); `advance(slot, 1, cap)` compiled to a 5-instruction chain that bounded
+/// the one-thread push/pop loop.
+#[inline]
+fn advance1(slot: usize, cap: usize) -> usize {
+    if slot < cap - 1 {
+        slot + 1
+    } else {
+        0
+    }
+}
+
 #[inline]
 fn advance(slot: usize, n: usize, cap: usize) -> usize {
     let s = slot + n;
@@ -288,7 +302,7 @@ impl<T: bytemuck::Pod> Producer<T> {
         // SAFETY: `reserve` proved slot `tail % cap` free (Acquire on `head`, SYNC POINT B
         // of `index`); `slot` is that index (< cap), inside the region's data area.
         unsafe { self.ring.data().add(self.slot).write(value) };
-        self.slot = advance(self.slot, 1, self.ring.cap());
+        self.slot = advance1(self.slot, self.ring.cap());
         let ring = &self.ring;
         self.idx.commit(ring.indices(), 1);
     }
@@ -461,7 +475,7 @@ impl<T: bytemuck::Pod> Consumer<T> {
         // `index`); `slot` is `head % cap`, inside the data area; the producer does not
         // write it again before the release below.
         let v = unsafe { self.ring.data().add(self.slot).read() };
-        self.slot = advance(self.slot, 1, self.ring.cap());
+        self.slot = advance1(self.slot, self.ring.cap());
         let ring = &self.ring;
         self.idx.release(ring.indices(), 1);
         v

@@ -241,6 +241,7 @@ impl WaitCondition for &mut TrueOnPoll {
 /// 4 in the spin loop) costs exactly 3 yields.
 #[test]
 fn adaptive_yields_to_a_peer_on_its_cpu() {
+    load::force(Some(false));
     let cpu = crate::sys::affinity::thread_affinity().unwrap()[0];
     crate::sys::affinity::pin_current_thread(cpu).unwrap();
     reset_adaptive_stats();
@@ -274,6 +275,7 @@ fn adaptive_yields_to_a_peer_on_its_cpu() {
 /// by spinning switches back to full-budget spins at once.
 #[test]
 fn adaptive_probe_that_spins_switches_back_to_full_budget() {
+    load::force(Some(false));
     reset_adaptive_stats();
     learn::set_state(TRUE_ON_POLL_SITE, 256, 0);
     let wait = |stats_short: u64| {
@@ -300,6 +302,7 @@ fn adaptive_probe_that_spins_switches_back_to_full_budget() {
 /// Waits that outlast the budget switch their site to short spins.
 #[test]
 fn adaptive_learns_to_spin_short() {
+    load::force(Some(false));
     reset_adaptive_stats();
     let word = AtomicU32::new(0);
     learn::set_state(std::ptr::from_ref(&word) as usize, 0, 0);
@@ -377,4 +380,136 @@ fn spin_is_refused_where_it_cannot_work() {
     for how in [Wait::SpinYield, Wait::Block, Wait::ADAPTIVE] {
         assert_eq!(check_spin(how, 4, &[Some(0); 4], 1), Ok(()));
     }
+}
+
+/// With more runnable threads than CPUs, an adaptive wait whose peer is on another CPU
+/// pauses only `SHORT_SPIN`, then yields; on a quiet machine it never yields.
+#[test]
+fn adaptive_yields_when_crowded() {
+    // A condition that holds only after 200 µs: far past the short spin, within the budget.
+    let how = Wait::Adaptive {
+        spin_budget: Duration::from_secs(60),
+    };
+    let until = |ns: u64| {
+        let end = monotonic_ns() + ns;
+        TrueAt {
+            end,
+            word: AtomicU32::new(0),
+        }
+    };
+    for crowded in [true, false] {
+        load::force(Some(crowded));
+        learn::set_state(TRUE_AT_SITE, 0, 0);
+        reset_adaptive_stats();
+        let mut cond = until(200_000);
+        assert_eq!(wait_on(&mut cond, how, None, &NoPeers, None), Ok(()));
+        let s = adaptive_stats();
+        assert_eq!(
+            (s.crowded, s.spun, s.blocked),
+            (u64::from(crowded), 1, 0),
+            "{s:?}"
+        );
+        assert_eq!(s.yields > 0, crowded, "crowded {crowded}: {s:?}");
+    }
+    load::force(None);
+}
+
+/// A condition that holds from a point in time on.
+struct TrueAt {
+    end: u64,
+    word: AtomicU32,
+}
+
+const TRUE_AT_SITE: usize = 0x7e58;
+
+impl WaitCondition for &mut TrueAt {
+    type Output = ();
+    fn site(&self) -> usize {
+        TRUE_AT_SITE
+    }
+    fn poll(&mut self) -> Option<()> {
+        (monotonic_ns() >= self.end).then_some(())
+    }
+    fn futex_word(&self) -> &AtomicU32 {
+        &self.word
+    }
+    fn prepare_sleep(&mut self) -> Result<u32, ()> {
+        match self.poll() {
+            Some(v) => Err(v),
+            None => Ok(0),
+        }
+    }
+    fn max_sleep(&mut self) -> Option<Duration> {
+        Some(Duration::from_micros(100))
+    }
+}
+
+/// The wake-up cost is measured (two placements, sane figures), cached, and bounds the
+/// default adaptive budget.
+#[test]
+fn wake_cost_is_measured_and_bounds_the_default_budget() {
+    let Some(c) = measure_wake_cost() else {
+        eprintln!("SKIP: wake_cost_is_measured_and_bounds_the_default_budget: no measurement (no thread, or no answer within 50 ms)");
+        return;
+    };
+    eprintln!("measured wake-up cost: {c:?}");
+    assert!(
+        c.cross_cpu > Duration::ZERO && c.same_cpu > Duration::ZERO,
+        "{c:?}"
+    );
+    assert!(
+        c.cross_cpu < cost::GIVE_UP && c.same_cpu < cost::GIVE_UP,
+        "{c:?}"
+    );
+    assert_eq!(wake_cost(), Some(c), "cached");
+    assert_eq!(measure_wake_cost(), Some(c), "measured once");
+    let b = cost::spin_budget(Wait::DEFAULT_SPIN_BUDGET);
+    assert_eq!(b, c.spin_budget());
+    assert!((cost::MIN_BUDGET..=cost::MAX_BUDGET).contains(&b), "{b:?}");
+}
+
+/// `poll_until` (no waker): every strategy sees a condition that comes true from another
+/// thread, and one that never does ends at the deadline; a long adaptive wait sleeps in
+/// bounded slices rather than spinning (its thread's CPU time stays a small part).
+#[test]
+fn poll_until_waits_without_a_waker() {
+    load::force(Some(false));
+    for how in Wait::ALL {
+        let word = Arc::new(AtomicU32::new(0));
+        let w2 = word.clone();
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(3));
+            w2.store(5, Ordering::Release);
+        });
+        let got = poll_until(
+            || Some(word.load(Ordering::Acquire)).filter(|&v| v != 0),
+            how,
+            Some(Deadline::after(Duration::from_secs(10))),
+            &NoPeers,
+        );
+        t.join().unwrap();
+        assert_eq!(got, Ok(5), "{how}");
+        let never = poll_until(
+            || None::<()>,
+            how,
+            Some(Deadline::after(Duration::from_millis(2))),
+            &NoPeers,
+        );
+        assert_eq!(never, Err(WaitError::Timeout), "{how}");
+    }
+    let cpu = || {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+        Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+    };
+    let (c0, t0) = (cpu(), std::time::Instant::now());
+    let never = poll_until(
+        || None::<()>,
+        Wait::ADAPTIVE,
+        Some(Deadline::after(Duration::from_millis(300))),
+        &NoPeers,
+    );
+    assert_eq!(never, Err(WaitError::Timeout));
+    let share = (cpu() - c0).as_secs_f64() / t0.elapsed().as_secs_f64();
+    assert!(share < 0.5, "a long polling wait used {share:.2} of a CPU");
+    load::force(None);
 }
