@@ -15,8 +15,8 @@ use std::time::Duration;
 
 use handoff::channel::ChannelError;
 use handoff::sync::Wait;
+use handoff::sync::WaitError;
 use handoff::sys::Deadline;
-use handoff::WaitError;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;

@@ -156,7 +156,7 @@ fn a_pe_killed_by_a_signal_ends_the_team() {
 
 #[test]
 fn pinned_pes_get_their_cpu() {
-    let allowed = handoff::sys::affinity::allowed_cpus().unwrap();
+    let allowed = handoff::sys::allowed_cpus().unwrap();
     let r = handoff(&[
         "run",
         "-n",

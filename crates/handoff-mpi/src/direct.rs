@@ -15,7 +15,7 @@
 //! - Every update of a peer's words (put, signal, counter, atomic) then rings that peer's
 //!   [`Doorbell`] (in its window's control area): a waiter asleep on its futex is woken by
 //!   the operation itself, as on `ShmTransport`; the doorbell's own SeqCst pairing (see
-//!   `handoff::sync::doorbell`) decides who sleeps and who wakes.
+//!   `handoff::sync::Doorbell`) decides who sleeps and who wakes.
 //! - `fence` is a Release fence (earlier copies before any later store seen by a peer),
 //!   `quiet` a SeqCst fence, as in `ShmTransport`; barriers are `MPI_Win_sync`, the MPI
 //!   barrier, `MPI_Win_sync` — the pattern MPI-3.1 §11.2.3 gives for shared windows.
@@ -140,7 +140,7 @@ impl Direct {
         self.bell(me)
             .wait(poll, how, deadline, &NoPeers, None)
             .map_err(|e| match e {
-                handoff::WaitError::Timeout => TeamError::Timeout { what },
+                handoff::sync::WaitError::Timeout => TeamError::Timeout { what },
                 other => TeamError::Transport {
                     transport: "MPI",
                     call: "wait",

@@ -21,7 +21,7 @@ mod machine;
 mod sizes;
 pub mod synth;
 
-pub use handoff::sys::affinity::{format_cpu_list, parse_cpu_list};
+pub use handoff::sys::{format_cpu_list, parse_cpu_list};
 pub use machine::{MachineInfo, Virtualization};
 pub use sizes::format_bytes;
 

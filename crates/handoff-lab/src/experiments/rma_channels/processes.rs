@@ -85,8 +85,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
                 let taken = &taken;
                 s.spawn(move || {
                     if !cpus.is_empty() {
-                        let _ =
-                            handoff::sys::affinity::pin_current_thread(cpus[(n + c) % cpus.len()]);
+                        let _ = handoff::sys::pin_current_thread(cpus[(n + c) % cpus.len()]);
                     }
                     // Producer p writes only to queue p, tagging its transfers as sender p.
                     super::threads::consume_msg(rx, n, pt.size, Some(pt.per), taken, 0)
@@ -143,7 +142,7 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
     let cpu: usize = arg(NAME, args, 5)?;
     let corrupt_at: Option<u64> = args.get(6).and_then(|a| a.parse().ok());
     if cpu != usize::MAX {
-        let _ = handoff::sys::affinity::pin_current_thread(cpu);
+        let _ = handoff::sys::pin_current_thread(cpu);
     }
     let qe = |e: QueueError| failed(NAME, e);
     let q = FrameQueue::open(

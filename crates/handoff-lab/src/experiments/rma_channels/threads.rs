@@ -13,7 +13,7 @@ use super::{Layout, Method, Point, RunOut};
 
 fn pin(cpus: &[usize], i: usize) {
     if !cpus.is_empty() {
-        let _ = handoff::sys::affinity::pin_current_thread(cpus[i % cpus.len()]);
+        let _ = handoff::sys::pin_current_thread(cpus[i % cpus.len()]);
     }
 }
 
