@@ -137,10 +137,13 @@ fn equal_times_read_as_fast_as_threads_with_both_figures() {
     assert!(head.contains("1 MiB"), "{head}");
     assert!(head.contains("another core"), "{head}");
     assert!(
-        head.contains("100 µs between processes and 100 µs between threads"),
+        head.contains("read in 100 µs between processes and 100 µs between threads"),
         "{head}"
     );
-    assert!(head.contains("processes / threads 1.00 (95% CI"), "{head}");
+    assert!(
+        head.contains("processes / threads = 1.00 (95% CI"),
+        "{head}"
+    );
     // The floor, then what to use by size: processes-futex for the small blocks.
     assert!(s.lines[1].contains("70.0 ns"), "{:?}", s.lines);
     let using = s
@@ -162,7 +165,7 @@ fn slower_processes_are_called_slower() {
         s.lines[0]
     );
     assert!(
-        s.lines[0].contains("processes / threads 2.00"),
+        s.lines[0].contains("processes / threads = 2.00"),
         "{}",
         s.lines[0]
     );

@@ -126,14 +126,14 @@ fn headline_figure(results: &ExchangeResults, rec: &Recommendation) -> String {
         mean_read_us(results, "threads-spin", r.size_bytes, &r.placement),
     ) {
         (Some(p), Some(t)) => format!(
-            " takes {} between processes and {} between threads",
+            " in {} between processes and {} between threads",
             fmt_us(p),
             fmt_us(t)
         ),
         _ => String::new(),
     };
     format!(
-        "**{}:** reading a {} block handed over {}{times} (processes / threads {}).",
+        "**{}:** a {} block handed to a consumer {} is read{times}: processes / threads = {}.",
         lead(&r.ratio),
         fmt_size(r.size_bytes),
         placement::describe(&r.placement),
