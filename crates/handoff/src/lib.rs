@@ -83,3 +83,101 @@ pub mod team;
 mod error;
 
 pub use error::{Error, Result};
+
+/// One public path per item: the paths of the nested layout, the lab's items and the
+/// segment header's internals are gone. Each block must fail to compile (`cargo test --doc`);
+/// `tests/public_api.rs` checks that the flat paths exist.
+///
+/// The primitives' files:
+///
+/// ```compile_fail
+/// use handoff::sync::flag::Flag;
+/// ```
+///
+/// The wait loop's file:
+///
+/// ```compile_fail
+/// use handoff::sync::wait::Wait;
+/// ```
+///
+/// A second path to `Wait`:
+///
+/// ```compile_fail
+/// use handoff::team::Wait;
+/// ```
+///
+/// `WaitError` at the top:
+///
+/// ```compile_fail
+/// use handoff::WaitError;
+/// ```
+///
+/// The error module:
+///
+/// ```compile_fail
+/// use handoff::error::Error;
+/// ```
+///
+/// The platform's files:
+///
+/// ```compile_fail
+/// use handoff::sys::affinity::pin_current_thread;
+/// ```
+///
+/// Raw shared-memory objects:
+///
+/// ```compile_fail
+/// use handoff::sys::mem::ShmFile;
+/// ```
+///
+/// Rustix's `Signal`:
+///
+/// ```compile_fail
+/// use handoff::sys::proc::Signal;
+/// ```
+///
+/// The epochs' module:
+///
+/// ```compile_fail
+/// use handoff::team::epoch::Epochs;
+/// ```
+///
+/// The lab's size parser:
+///
+/// ```compile_fail
+/// let _ = handoff::team::parse_size("64M");
+/// ```
+///
+/// The segment header's layout:
+///
+/// ```compile_fail
+/// let _ = handoff::shm::HEADER_SIZE;
+/// ```
+///
+/// The segment header's offsets:
+///
+/// ```compile_fail
+/// let _ = handoff::shm::offsets::READY;
+/// ```
+///
+/// The segment magic:
+///
+/// ```compile_fail
+/// let _ = handoff::shm::MAGIC;
+/// ```
+///
+/// The benchmarks' list of strategies:
+///
+/// ```compile_fail
+/// let _ = handoff::sync::Wait::ALL;
+/// ```
+#[cfg(doctest)]
+pub struct OldPathsAreGone;
+
+/// Without the `diagnostics` feature, the adaptive waits' counts are not public:
+///
+/// ```compile_fail
+/// let _ = handoff::sync::adaptive_stats();
+/// ```
+#[cfg(all(doctest, not(feature = "diagnostics")))]
+pub struct DiagnosticsAreOptIn;
