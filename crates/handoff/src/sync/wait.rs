@@ -128,7 +128,7 @@ impl Wait {
     };
 
     /// One of each strategy (adaptive with the default budget), for the crate's unit tests.
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) const ALL: [Wait; 4] = [Wait::Spin, Wait::SpinYield, Wait::Block, Wait::ADAPTIVE];
 
     /// The strategy's short name: `spin`, `spin-yield`, `block` or `adaptive`.
