@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use handoff::shm::{Segment as Seg, SegmentError, ShmError, ShmSafe};
+use handoff::sync::WaitError;
 use handoff::sync::{Barrier as Bar, Flag as Fl, Semaphore as Sem, Signal as Sig};
-use handoff::WaitError;
 use pyo3::prelude::*;
 
 use crate::{deadline_of, err, wait_of, wait_sliced};

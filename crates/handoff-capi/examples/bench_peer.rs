@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use handoff::channel::{Channel, ChannelConfig};
 use handoff::sync::Wait;
-use handoff::sys::deadline::monotonic_ns;
+use handoff::sys::monotonic_ns;
 use handoff::sys::Deadline;
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;

@@ -8,7 +8,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use handoff::channel::ChannelError;
 use handoff::shm::{ApiOption, ShmError};
 use handoff::sync::SyncError;
-use handoff::{Error, WaitError};
+use handoff::sync::WaitError;
+use handoff::Error;
 
 /// Success.
 pub const HANDOFF_OK: c_int = 0;

@@ -318,7 +318,7 @@ fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {
     if cpus.len() < 2 {
         return Err(Failure::usage(format!(
             "c2c needs at least two CPUs; this process may use {}",
-            handoff::sys::affinity::format_cpu_list(&cpus)
+            handoff::sys::format_cpu_list(&cpus)
         )));
     }
     install_interrupt_handler();

@@ -153,11 +153,12 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
             }
         );
     }
-    // The recommendation's summary, then the page to open.
-    for line in handoff_lab::report::recommend::recommend(&res).summary_lines() {
-        println!("{line}");
+    // The report's first screen (busy warning first), then the page with the details.
+    let rec = handoff_lab::report::recommend::recommend(&res);
+    for line in handoff_lab::report::headline::first_screen(&res, &rec, &experiments).terminal() {
+        println!("- {line}");
     }
-    println!("{}", out.join("index.html").display());
+    println!("Details: {}", out.join("index.html").display());
     Ok(
         if stopped && cancel.load(std::sync::atomic::Ordering::Relaxed) {
             EXIT_INTERRUPTED

@@ -44,7 +44,7 @@ pub fn install_interrupt_handler() {
 
 /// The CPUs this process may use.
 pub fn allowed_cpus() -> Result<Vec<usize>, Failure> {
-    handoff::sys::affinity::allowed_cpus()
+    handoff::sys::allowed_cpus()
         .map_err(|e| Failure::runtime(format!("reading the CPU affinity mask: {e}")))
 }
 
@@ -53,7 +53,7 @@ pub fn parse_cores(text: &str, allowed: &[usize], flag: &str) -> Result<Vec<usiz
     if text.trim() == "all" {
         return Ok(allowed.to_vec());
     }
-    let cpus = handoff::sys::affinity::parse_cpu_list(text)
+    let cpus = handoff::sys::parse_cpu_list(text)
         .map_err(|e| Failure::usage(format!("{flag} {text}: {e}")))?;
     if cpus.is_empty() {
         return Err(Failure::usage(format!("{flag} names no CPU")));
@@ -62,7 +62,7 @@ pub fn parse_cores(text: &str, allowed: &[usize], flag: &str) -> Result<Vec<usiz
         if !allowed.contains(&c) {
             return Err(Failure::usage(format!(
                 "{flag}: CPU {c} is not available: this process may use CPUs {}",
-                handoff::sys::affinity::format_cpu_list(allowed)
+                handoff::sys::format_cpu_list(allowed)
             )));
         }
     }

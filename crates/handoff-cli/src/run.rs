@@ -165,7 +165,7 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
         .parse()
         .map_err(|e| Failure::usage(format!("run: --wait: {e}")))?;
     let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    handoff::sync::wait::check_spin(wait, a.n, &cpus, available)
+    handoff::sync::check_spin(wait, a.n, &cpus, available)
         .map_err(|e| Failure::usage(format!("run: {e}")))?;
     let mut launch = Launch::new(a.n)
         .cores(placement)

@@ -37,7 +37,7 @@ pub fn heap_of(flag: Option<&str>, n: usize, program: &OsStr) -> Result<Option<u
     } else if let Some(v) = var(handoff::team::ENV_HEAP) {
         parse(handoff::team::ENV_HEAP, &v)?
     } else {
-        let free = handoff::sys::mem::shm_available().unwrap_or(u64::MAX);
+        let free = handoff::sys::shm_available().unwrap_or(u64::MAX);
         let per_pe = usize::try_from(free / 2 / n.max(1) as u64).unwrap_or(usize::MAX);
         let heap = DEFAULT_HEAP.min(per_pe) >> 20 << 20;
         if heap < MIN_HEAP {

@@ -2,13 +2,15 @@
 //! (PNG and SVG), `report.md` and a self-contained `index.html` (images embedded as
 //! `data:image/png;base64,` URIs, no network reference).
 //!
-//! The report leads with a generated recommendation ([`recommend::recommend`]), then the
+//! The report opens with its first screen ([`headline`]: the papers' questions answered in a
+//! few lines), then a generated recommendation ([`recommend::recommend`]), the
 //! machine, the method (how repetitions were scaled), one section per figure with a table of
 //! medians and confidence intervals (the c2c floor beside latencies), and the records whose
 //! runs disagree ([`crate::stats::disagreement`]). A partial run says so at the top.
 
 mod class_table;
 pub mod doc;
+pub mod headline;
 pub mod plan;
 pub mod recommend;
 mod tables;
@@ -205,9 +207,14 @@ fn build(
             busy.join(" ")
         )));
     }
+    let rec = recommend::recommend(results);
+    // The first screen: the papers' questions answered in a few lines, before the details.
+    let glance = headline::first_screen(results, &rec, experiments).lines;
+    if !glance.is_empty() {
+        b.push(Block::List(glance));
+    }
     b.push(Block::Para(intro(results)));
 
-    let rec = recommend::recommend(results);
     b.push(Block::Heading(2, "Recommendation".to_string()));
     let mut sentences = rec.sentences.clone();
     // Messages or puts by size, when `rma-channels` ran (its crossover).

@@ -17,7 +17,7 @@
 //!   `ShmTransport`: a waiter that named the bytes it waits on (`wait_local_on`, counter
 //!   waits) is woken only by writes to them, a writer whose target sleeps on other words
 //!   pays a fence and one load and no system call, and a waiter that named nothing is woken
-//!   by every write. The bell's own SeqCst pairing (see `handoff::sync::rangebell`, whose
+//!   by every write. The bell's own SeqCst pairing (see `handoff::sync::RangeBell`, whose
 //!   loom models check it) decides who sleeps and who wakes. Ranges are displacements in
 //!   the rank's part of the window (control area, then heap).
 //! - `fence` is a Release fence (earlier copies before any later store seen by a peer),
@@ -165,7 +165,7 @@ impl Direct {
         self.bell(me)
             .wait(range, poll, how, deadline, &NoPeers, None, site)
             .map_err(|e| match e {
-                handoff::WaitError::Timeout => TeamError::Timeout { what },
+                handoff::sync::WaitError::Timeout => TeamError::Timeout { what },
                 other => TeamError::Transport {
                     transport: "MPI",
                     call: "wait",

@@ -136,7 +136,11 @@ impl MpiTransport {
     /// `HANDOFF_WAIT`, default adaptive), as `mpirun -x`/`-genv` passes them.
     pub fn from_env() -> Result<Self, TeamError> {
         let heap = match std::env::var(handoff::team::ENV_HEAP) {
-            Ok(h) => handoff::team::parse_size(&h)?,
+            Ok(h) => handoff_probe::units::parse_size(&h).map_err(|e| TeamError::BadEnv {
+                var: handoff::team::ENV_HEAP,
+                value: h.clone(),
+                why: e.to_string(),
+            })?,
             Err(_) => handoff::team::DEFAULT_HEAP,
         };
         let wait = match std::env::var(handoff::team::ENV_WAIT) {

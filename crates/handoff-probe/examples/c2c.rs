@@ -4,7 +4,7 @@
 //! `cargo run --release -p handoff --example c2c [CPU-LIST]`, e.g. `0-3,8`. With more than
 //! 16 CPUs and no list, measures the first allowed CPU against every other one.
 
-use handoff::sys::affinity::{allowed_cpus, format_cpu_list, parse_cpu_list};
+use handoff::sys::{allowed_cpus, format_cpu_list, parse_cpu_list};
 use handoff_probe::clock::Clock;
 use handoff_probe::floor::{c2c, C2cOptions};
 

@@ -11,9 +11,8 @@
 //! spinning pays a scheduler time slice per hand-off; `Adaptive` notices and blocks).
 
 use handoff::shm::{Segment, ShmSafe};
-use handoff::sync::wait::{adaptive_stats, reset_adaptive_stats};
+use handoff::sync::{adaptive_stats, reset_adaptive_stats};
 use handoff::sync::{Flag, Wait};
-use handoff::sys::affinity;
 use handoff::sys::Deadline;
 use handoff_probe::clock::Clock;
 use handoff_probe::floor::{c2c, C2cOptions};
@@ -59,11 +58,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     };
     let scaled = |n: u32| ((f64::from(n) * scale).round() as u32).max(1);
 
-    let allowed = affinity::allowed_cpus()?;
+    let allowed = handoff::sys::allowed_cpus()?;
     let clock = Clock::detect();
     println!(
         "allowed CPUs {}; clock {}",
-        affinity::format_cpu_list(&allowed),
+        handoff::sys::format_cpu_list(&allowed),
         clock.source().name()
     );
     let (a, b) = match allowed.as_slice() {
@@ -171,7 +170,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 fn run(
     row: &Row,
     clock: &Clock,
-) -> Result<(Vec<f64>, handoff::sync::wait::AdaptiveStats), Box<dyn Error>> {
+) -> Result<(Vec<f64>, handoff::sync::AdaptiveStats), Box<dyn Error>> {
     let warmup = row.round_trips_per_sample.max(10);
     let total = u64::from(row.samples) * u64::from(row.round_trips_per_sample) + u64::from(warmup);
     let seg = Segment::create(
@@ -195,7 +194,7 @@ fn run(
     let (samples, stats) = std::thread::scope(|s| {
         s.spawn(|| -> Result<_, handoff::Error> {
             if let Some(cpu) = parent_cpu {
-                affinity::pin_current_thread(cpu)?;
+                handoff::sys::pin_current_thread(cpu)?;
             }
             let cal = clock.calibration();
             let deadline = || Some(Deadline::after(WAIT_LIMIT));
@@ -247,7 +246,7 @@ fn child(args: &[String]) -> Result<(), Box<dyn Error>> {
     let how: Wait = how.parse()?;
     let total: u64 = total.parse()?;
     if cpu != "-" {
-        affinity::pin_current_thread(cpu.parse()?)?;
+        handoff::sys::pin_current_thread(cpu.parse()?)?;
     }
     let seg = Segment::open(name, Deadline::after(WAIT_LIMIT))?;
     let sh: &Shared = seg.get(0)?;

@@ -12,7 +12,7 @@
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use handoff::sys::deadline::monotonic_ns;
+use handoff::sys::monotonic_ns;
 
 /// Where the kernel names its current clocksource.
 const CLOCKSOURCE_PATH: &str = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
@@ -326,7 +326,7 @@ mod tests {
     #[test]
     fn monotonic_across_threads() {
         let clock = Clock::detect();
-        let cpus = handoff::sys::affinity::allowed_cpus().unwrap();
+        let cpus = handoff::sys::allowed_cpus().unwrap();
         let line = Arc::new(AtomicU64::new(0));
         let stamps = Arc::new(AtomicU64::new(0));
         const ROUNDS: u64 = 2_000;
@@ -334,7 +334,7 @@ mod tests {
             let (line, stamps) = (line.clone(), stamps.clone());
             std::thread::spawn(move || {
                 if let Some(cpu) = cpu {
-                    handoff::sys::affinity::pin_current_thread(cpu).unwrap();
+                    handoff::sys::pin_current_thread(cpu).unwrap();
                 }
                 let deadline = handoff::sys::Deadline::after(Duration::from_secs(20));
                 for round in 0..ROUNDS {

@@ -35,7 +35,6 @@ use std::time::Duration;
 use crate::atomic::{spin_hint, yield_now, AtomicBool, AtomicU64, Ordering};
 use crate::clock::{Calibration, Clock, ClockSource};
 use crate::{Error, Result};
-use handoff::sys::affinity;
 use handoff::sys::Deadline;
 
 /// Stored by a thread that gives up, so its peer stops waiting.
@@ -55,7 +54,7 @@ pub struct C2cOptions {
     /// Samples run first and discarded, to warm caches, branch predictors and clocks
     /// (default 10).
     pub warmup_samples: u32,
-    /// Give up with [`handoff::WaitError::Timeout`] if the whole measurement takes longer
+    /// Give up with [`handoff::sync::WaitError::Timeout`] if the whole measurement takes longer
     /// (default 30 s; e.g. when another process hogs one of the CPUs).
     pub timeout: Duration,
 }
@@ -100,9 +99,9 @@ struct Line(AtomicU64);
 /// Measures one-way cache-line latency between `cpu_a` and `cpu_b` (see the module docs).
 ///
 /// Errors: [`Error::CpuUnavailable`] when either CPU is not in
-/// [`affinity::allowed_cpus`] (so on a one-CPU process every cross-CPU pair fails);
+/// [`handoff::sys::allowed_cpus`] (so on a one-CPU process every cross-CPU pair fails);
 /// [`Error::InvalidArgument`] for zero `samples` or `round_trips_per_sample`;
-/// [`handoff::WaitError::Timeout`] (as [`Error::Wait`]) past `opts.timeout`; [`Error::Io`]
+/// [`handoff::sync::WaitError::Timeout`] (as [`Error::Wait`]) past `opts.timeout`; [`Error::Io`]
 /// (kind `InvalidData`) if a bounce carried the wrong value.
 pub fn c2c(cpu_a: usize, cpu_b: usize, opts: &C2cOptions) -> Result<C2cResult> {
     if opts.samples == 0 || opts.round_trips_per_sample == 0 {
@@ -112,12 +111,12 @@ pub fn c2c(cpu_a: usize, cpu_b: usize, opts: &C2cOptions) -> Result<C2cResult> {
             opts.samples, opts.round_trips_per_sample
         )));
     }
-    let allowed = affinity::allowed_cpus()?;
+    let allowed = handoff::sys::allowed_cpus()?;
     for cpu in [cpu_a, cpu_b] {
         if allowed.binary_search(&cpu).is_err() {
             return Err(Error::CpuUnavailable {
                 cpu,
-                allowed: affinity::format_cpu_list(&allowed),
+                allowed: handoff::sys::format_cpu_list(&allowed),
             });
         }
     }
@@ -229,7 +228,7 @@ const PEER_GAVE_UP: &str = "the other c2c thread gave up";
 impl Bouncer<'_> {
     /// Pins the calling thread; on failure poisons the line so the peer stops.
     fn pin(&self, cpu: usize) -> Result<()> {
-        affinity::pin_current_thread(cpu)
+        handoff::sys::pin_current_thread(cpu)
             .map_err(Error::from)
             .inspect_err(|_| self.poison())
     }
@@ -293,7 +292,7 @@ impl Bouncer<'_> {
                 }
                 if self.deadline.expired() {
                     self.poison();
-                    return Err(handoff::WaitError::Timeout.into());
+                    return Err(handoff::sync::WaitError::Timeout.into());
                 }
             }
             if self.same_cpu {
@@ -368,7 +367,7 @@ mod tests {
 
     #[test]
     fn cross_cpu() {
-        let cpus = affinity::allowed_cpus().unwrap();
+        let cpus = handoff::sys::allowed_cpus().unwrap();
         let [a, b, ..] = cpus[..] else {
             println!("skipped: needs two allowed CPUs, have {cpus:?}");
             return;
@@ -385,7 +384,7 @@ mod tests {
 
     #[test]
     fn defaults_cross_cpu() {
-        let cpus = affinity::allowed_cpus().unwrap();
+        let cpus = handoff::sys::allowed_cpus().unwrap();
         let [a, b, ..] = cpus[..] else {
             println!("skipped: needs two allowed CPUs, have {cpus:?}");
             return;
@@ -400,7 +399,7 @@ mod tests {
 
     #[test]
     fn same_cpu() {
-        let cpu = affinity::allowed_cpus().unwrap()[0];
+        let cpu = handoff::sys::allowed_cpus().unwrap()[0];
         let opts = C2cOptions {
             round_trips_per_sample: 50,
             samples: 10,
@@ -439,7 +438,7 @@ mod tests {
 
     #[test]
     fn bad_input_is_an_error() {
-        let cpu = affinity::allowed_cpus().unwrap()[0];
+        let cpu = handoff::sys::allowed_cpus().unwrap()[0];
         assert!(matches!(
             c2c(cpu, 9999, &quick()),
             Err(Error::CpuUnavailable { cpu: 9999, .. })
@@ -502,7 +501,7 @@ mod tests {
         };
         assert!(matches!(
             b.wait_for(2, 1),
-            Err(Error::Wait(handoff::WaitError::Timeout))
+            Err(Error::Wait(handoff::sync::WaitError::Timeout))
         ));
     }
 }

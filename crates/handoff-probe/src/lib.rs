@@ -24,4 +24,5 @@ pub mod units;
 pub mod usage;
 pub mod window;
 
-pub use handoff::{Error, Result, WaitError};
+pub use handoff::sync::WaitError;
+pub use handoff::{Error, Result};

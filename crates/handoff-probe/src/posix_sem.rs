@@ -304,18 +304,25 @@ impl NamedSemaphore {
     }
 }
 
+/// Where glibc keeps named semaphores (as `sem.<name>`).
+const SHM_DIR: &str = "/dev/shm";
+
+/// Whether `pid` certainly no longer runs (no `/proc` entry, or a zombie). When `/proc`
+/// cannot tell (e.g. `hidepid`), `false`: a live process is never called dead.
+fn pid_is_gone(pid: u32) -> bool {
+    match handoff::sys::ProcessId::of(pid) {
+        Err(handoff::sys::Error::Io { source, .. }) => source.raw_os_error() == Some(libc::ESRCH),
+        _ => false,
+    }
+}
+
 /// Removes named semaphores `/handoff-<pid>-...` whose creating process is gone (glibc keeps
 /// them as `/dev/shm/sem.<name>`); returns the names removed. Semaphores of live processes
 /// and of other programs are left alone.
 pub fn cleanup_stale() -> Result<Vec<String>> {
-    let dir = match std::fs::read_dir(handoff::sys::mem::SHM_DIR) {
+    let dir = match std::fs::read_dir(SHM_DIR) {
         Ok(d) => d,
-        Err(e) => {
-            return Err(Error::io(
-                format!("listing {}", handoff::sys::mem::SHM_DIR),
-                e,
-            ))
-        }
+        Err(e) => return Err(Error::io(format!("listing {SHM_DIR}"), e)),
     };
     let mut removed = Vec::new();
     for entry in dir.flatten() {
@@ -332,7 +339,7 @@ pub fn cleanup_stale() -> Result<Vec<String>> {
             continue;
         };
         let full = format!("/{name}");
-        if handoff::sys::mem::pid_is_gone(pid) && NamedSemaphore::unlink(&full).is_ok() {
+        if pid_is_gone(pid) && NamedSemaphore::unlink(&full).is_ok() {
             removed.push(full);
         }
     }

@@ -2,8 +2,7 @@
 //! [`set_parent_death_signal`] (in the child), [`ChildGuard`] and [`Watchdog`] (in the parent).
 
 use crate::{Error, Result};
-use handoff::sys::{Deadline, ProcessId};
-use rustix::process::Signal;
+use handoff::sys::{Deadline, ProcessId, UnixSignal};
 use std::process::{Child, Command, ExitStatus, Output};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -57,7 +56,7 @@ mod imp_pdeath {
     use super::*;
 
     pub fn set() -> Result<()> {
-        rustix::process::set_parent_process_death_signal(Some(Signal::KILL))
+        rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
             .map_err(|e| Error::io("prctl(PR_SET_PDEATHSIG, SIGKILL)", e))
     }
 }
@@ -236,7 +235,7 @@ impl Watchdog {
     pub fn watch(&self, pid: ProcessId) {
         let mut st = self.shared.lock();
         if st.fired {
-            let _ = pid.kill(Signal::KILL);
+            let _ = pid.kill(UnixSignal::Kill);
         }
         st.pids.push(pid);
     }
@@ -261,7 +260,7 @@ impl WatchdogShared {
                 let alive: Vec<u32> = st
                     .pids
                     .iter()
-                    .filter(|p| p.kill(Signal::KILL).is_ok())
+                    .filter(|p| p.kill(UnixSignal::Kill).is_ok())
                     .map(|p| p.pid)
                     .collect();
                 eprintln!("handoff watchdog: {timeout:?} passed; SIGKILLed processes {alive:?}");
@@ -289,7 +288,7 @@ impl Drop for Watchdog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use handoff::sys::proc::{kill, Liveness, Pidfd};
+    use handoff::sys::{kill, Liveness, Pidfd};
 
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
@@ -372,7 +371,7 @@ mod tests {
         struct KillOnDrop(ProcessId);
         impl Drop for KillOnDrop {
             fn drop(&mut self) {
-                let _ = self.0.kill(Signal::KILL);
+                let _ = self.0.kill(UnixSignal::Kill);
             }
         }
         let _cleanup = KillOnDrop(grandchild);
@@ -458,19 +457,19 @@ mod tests {
         assert!(!id
             .wait_exit(Deadline::after(Duration::from_millis(10)))
             .unwrap());
-        fd.send_signal(Signal::KILL).unwrap();
+        fd.send_signal(UnixSignal::Kill).unwrap();
         assert!(fd
             .wait_exit(Some(Deadline::after(Duration::from_secs(10))))
             .unwrap());
         assert!(fd.has_exited().unwrap());
-        assert!(id.kill(Signal::KILL).is_err()); // a zombie now: gone
+        assert!(id.kill(UnixSignal::Kill).is_err()); // a zombie now: gone
     }
 
     #[test]
     fn kill_rejects_bad_pids() {
         for pid in [0, u32::MAX, i32::MAX as u32 + 1] {
             assert!(matches!(
-                kill(pid, Signal::KILL),
+                kill(pid, UnixSignal::Kill),
                 Err(handoff::sys::Error::InvalidArgument(_))
             ));
             assert!(matches!(
@@ -479,6 +478,6 @@ mod tests {
             ));
         }
         // Signal 0-free check that a live process can be signalled harmlessly.
-        kill(std::process::id(), Signal::CHILD).unwrap();
+        kill(std::process::id(), UnixSignal::Child).unwrap();
     }
 }

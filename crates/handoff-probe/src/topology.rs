@@ -25,7 +25,7 @@ pub mod synth;
 mod sysfs;
 
 pub use class::Placement;
-pub use handoff::sys::affinity::{format_cpu_list, parse_cpu_list};
+pub use handoff::sys::{format_cpu_list, parse_cpu_list};
 pub use machine::{MachineInfo, Virtualization};
 pub use sizes::format_bytes;
 

@@ -6,6 +6,7 @@
 //!   reaped on drop) and watched (a watchdog kills it if the test hangs);
 //! - [`team_launch`] / [`run_team`]: a team of PEs that are this test binary re-executed,
 //!   under a watchdog; [`conformance`]: the team transport contract as checks;
+//! - [`WAITS`]: one of each wait strategy, for tests that run under every one;
 //! - [`within`]: runs a call that must not hang on a thread and fails the test if it does
 //!   not return in time (a watchdog, not a timing assertion).
 //!
@@ -21,11 +22,16 @@ pub mod conformance;
 #[cfg(not(loom))]
 use handoff::team::{Launch, TeamReport};
 
+use handoff::sync::Wait;
 use handoff::sys::Deadline;
 use handoff_probe::proc::{ChildGuard, Watchdog};
 use std::io::{BufRead, BufReader};
 use std::process::{ChildStdout, Command, Stdio};
 use std::time::Duration;
+
+/// One of each wait strategy (`Adaptive` with its default budget), for tests that must pass
+/// under every one.
+pub const WAITS: [Wait; 4] = [Wait::Spin, Wait::SpinYield, Wait::Block, Wait::ADAPTIVE];
 
 /// A child running `test` of this binary in `role`, guarded and watched.
 ///

@@ -17,7 +17,6 @@
 use crossbeam_queue::ArrayQueue;
 use handoff::queue::{ArrayMpsc, LaneMpsc, Spsc};
 use handoff::sync::Wait;
-use handoff::sys::affinity;
 use std::hint::spin_loop;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,7 +28,7 @@ type Run = fn(u64, Option<(usize, usize)>) -> Duration;
 
 fn pin(cpu: Option<usize>) {
     if let Some(c) = cpu {
-        affinity::pin_current_thread(c).expect("pin");
+        handoff::sys::pin_current_thread(c).expect("pin");
     }
 }
 
@@ -305,7 +304,7 @@ fn main() {
         .map_or(10_000_000, |a| a.parse().expect("MESSAGES"));
     let runs: usize = args.next().map_or(7, |a| a.parse().expect("RUNS"));
     let filter = args.next().unwrap_or_default();
-    let cpus = affinity::allowed_cpus().unwrap_or_default();
+    let cpus = handoff::sys::allowed_cpus().unwrap_or_default();
     let place = (cpus.len() >= 2).then(|| (cpus[0], cpus[1]));
     let contenders: [(&str, Run); 13] = [
         ("handoff Spsc push/pop (spin)", handoff_single),

@@ -10,10 +10,10 @@
 use std::io;
 
 use crate::channel::ChannelError;
-pub use crate::peers::WaitError;
 use crate::queue::QueueError;
 use crate::shm::{SegmentError, ShmError};
 use crate::sync::SyncError;
+use crate::sync::WaitError;
 use crate::sys;
 use crate::team::TeamError;
 

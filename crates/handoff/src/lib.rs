@@ -16,16 +16,20 @@
 //! - [`team`]: N processes (PEs) started by `handoff run` or [`team::Launch`] that put into
 //!   each other's symmetric heap, signal, count, run atomics and barriers (OpenSHMEM-style).
 //! - [`sys`]: the few platform types the API above uses: [`Deadline`](sys::Deadline),
-//!   [`ProcessId`](sys::ProcessId), and thread pinning ([`sys::affinity`]).
+//!   [`ProcessId`](sys::ProcessId), and thread pinning ([`sys::pin_current_thread`]).
 //!
-//! Every layer returns its own error ([`channel::ChannelError`], [`queue::QueueError`], [`sync::SyncError`] and
-//! [`WaitError`], [`shm::ShmError`], [`sys::Error`]); [`Error`] wraps them all with the same
-//! messages, so `?` works into one [`Result`]. Linux only for now: elsewhere every
+//! Every layer returns its own error ([`channel::ChannelError`], [`queue::QueueError`],
+//! [`sync::SyncError`] and [`sync::WaitError`], [`shm::ShmError`], [`team::TeamError`],
+//! [`sys::Error`]); [`Error`] wraps them all with the same messages, so `?` works into one
+//! [`Result`].
+//!
+//! Each module's public items sit directly in it (`handoff::sync::Flag`,
+//! `handoff::sys::Deadline`): one path per item, and the files behind them are private. Linux only for now: elsewhere every
 //! constructor returns an `Unsupported` error.
 //!
 //! ```
 //! use handoff::shm::Segment;
-//! use handoff::sync::{flag::Flag, Wait};
+//! use handoff::sync::{Flag, Wait};
 //! use handoff::sys::Deadline;
 //! use std::time::Duration;
 //!
@@ -46,13 +50,15 @@
 //! Bottom to top; a module imports only from its own layer or the ones below, and no two
 //! modules or files import each other in a circle (`tests/layers.rs` checks both):
 //! 1. [`sys`]: the platform — every syscall and FFI `unsafe`, thin safe wrappers;
-//! 2. shared building blocks: the std/loom atomics facade (crate-private), the
-//!    [`shm::ShmSafe`] marker, and peer watching ([`sync::PeerWatch`], [`WaitError`]);
-//! 3. [`sync`] and [`shm`], siblings that never import each other;
-//! 4. [`channel`] and [`queue`], on both (siblings that never import each other);
-//! 5. [`team`]: N processes with a symmetric heap, one-sided puts, signals, atomics and
+//! 2. shared building blocks: the std/loom atomics facade (crate-private) and the
+//!    [`shm::ShmSafe`] marker;
+//! 3. [`sync`]: the primitives, the wait loop, and peer watching ([`sync::PeerWatch`],
+//!    [`sync::WaitError`]);
+//! 4. [`shm`]: segments, which are the peers `sync` waits watch;
+//! 5. [`channel`] and [`queue`], on both (siblings that never import each other);
+//! 6. [`team`]: N processes with a symmetric heap, one-sided puts, signals, atomics and
 //!    barriers, on everything below;
-//! 6. [`Error`], which wraps each layer's error.
+//! 7. [`Error`], which wraps each layer's error.
 //!
 //! The measurement machinery of the project's lab (topology, TSC clock, cache flushing, the
 //! cache-line floor) lives in the `handoff-probe` crate, not here.
@@ -64,16 +70,114 @@ pub mod sys;
 // Layer 2: shared building blocks.
 pub(crate) mod atomic;
 mod layout;
-mod peers;
-// Layer 3: siblings.
-pub mod shm;
+// Layer 3: the primitives and the waits (peer watching and `WaitError` included).
 pub mod sync;
-// Layer 4: siblings.
+// Layer 4: segments (a segment is a `sync::PeerWatch`).
+pub mod shm;
+// Layer 5: siblings.
 pub mod channel;
 pub mod queue;
-// Layer 5.
+// Layer 6.
 pub mod team;
-// Layer 6: the crate error.
-pub mod error;
+// Layer 7: the crate error.
+mod error;
 
-pub use error::{Error, Result, WaitError};
+pub use error::{Error, Result};
+
+/// One public path per item: the paths of the nested layout, the lab's items and the
+/// segment header's internals are gone. Each block must fail to compile (`cargo test --doc`);
+/// `tests/public_api.rs` checks that the flat paths exist.
+///
+/// The primitives' files:
+///
+/// ```compile_fail
+/// use handoff::sync::flag::Flag;
+/// ```
+///
+/// The wait loop's file:
+///
+/// ```compile_fail
+/// use handoff::sync::wait::Wait;
+/// ```
+///
+/// A second path to `Wait`:
+///
+/// ```compile_fail
+/// use handoff::team::Wait;
+/// ```
+///
+/// `WaitError` at the top:
+///
+/// ```compile_fail
+/// use handoff::WaitError;
+/// ```
+///
+/// The error module:
+///
+/// ```compile_fail
+/// use handoff::error::Error;
+/// ```
+///
+/// The platform's files:
+///
+/// ```compile_fail
+/// use handoff::sys::affinity::pin_current_thread;
+/// ```
+///
+/// Raw shared-memory objects:
+///
+/// ```compile_fail
+/// use handoff::sys::mem::ShmFile;
+/// ```
+///
+/// Rustix's `Signal`:
+///
+/// ```compile_fail
+/// use handoff::sys::proc::Signal;
+/// ```
+///
+/// The epochs' module:
+///
+/// ```compile_fail
+/// use handoff::team::epoch::Epochs;
+/// ```
+///
+/// The lab's size parser:
+///
+/// ```compile_fail
+/// let _ = handoff::team::parse_size("64M");
+/// ```
+///
+/// The segment header's layout:
+///
+/// ```compile_fail
+/// let _ = handoff::shm::HEADER_SIZE;
+/// ```
+///
+/// The segment header's offsets:
+///
+/// ```compile_fail
+/// let _ = handoff::shm::offsets::READY;
+/// ```
+///
+/// The segment magic:
+///
+/// ```compile_fail
+/// let _ = handoff::shm::MAGIC;
+/// ```
+///
+/// The benchmarks' list of strategies:
+///
+/// ```compile_fail
+/// let _ = handoff::sync::Wait::ALL;
+/// ```
+#[cfg(doctest)]
+pub struct OldPathsAreGone;
+
+/// Without the `diagnostics` feature, the adaptive waits' counts are not public:
+///
+/// ```compile_fail
+/// let _ = handoff::sync::adaptive_stats();
+/// ```
+#[cfg(all(doctest, not(feature = "diagnostics")))]
+pub struct DiagnosticsAreOptIn;

@@ -1,10 +1,10 @@
-//! MPI-3 epochs across processes (`handoff::team::epoch`): every mode moves data whose
+//! MPI-3 epochs across processes (`handoff::team::Epochs`): every mode moves data whose
 //! checksum the receiver verifies against a closed form — fence, PSCW on a ring with two
 //! neighbours, exclusive / shared locks and lock_all with flush, accumulates of every type —
 //! on 3–4 PEs and oversubscribed (6 PEs on 2 CPUs); misuse returns typed errors; a lock
 //! holder that dies ends the waiters' waits naming it.
 
-use handoff::team::epoch::{AccOp, EpochError, Epochs, LockKind};
+use handoff::team::{AccOp, EpochError, Epochs, LockKind};
 use handoff::team::{PeStatus, Team, TeamError};
 use handoff_testkit::{run_team, team_launch};
 use std::time::Duration;

@@ -78,7 +78,7 @@ fn spsc_chunks_wrap() {
 #[test]
 fn spsc_threads_in_order_each_strategy() {
     const N: u64 = 200_000;
-    for how in Wait::ALL {
+    for how in handoff_testkit::WAITS {
         let (mut tx, mut rx) = Spsc::<u64>::new(64).unwrap();
         let t = std::thread::spawn(move || {
             let mut buf = [0u64; 7];

@@ -7,15 +7,15 @@
 //! `/dev/shm/handoff-*` object behind.
 #![cfg(all(target_os = "linux", not(loom)))]
 
-use handoff::shm::{
-    offsets, OpenOptions, Segment, SegmentError, ShmError, HEADER_SIZE, LAYOUT_VERSION, MAGIC,
-};
+mod raw;
+
+use handoff::shm::{OpenOptions, Segment, SegmentError, ShmError};
 use handoff::sync::PeerWatch;
-use handoff::sys::mem::{self, ShmFile};
+use handoff::sync::WaitError;
 use handoff::sys::{Deadline, ProcessId};
-use handoff::WaitError;
 use handoff_probe::proc::die_with_parent;
 use handoff_testkit::Kid;
+use raw::{offsets, RawShm, HEADER_SIZE, LAYOUT_VERSION, MAGIC};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -49,7 +49,7 @@ fn deadline() -> Deadline {
 }
 
 fn exists(full: &str) -> bool {
-    std::path::Path::new(&format!("{}{full}", mem::SHM_DIR)).exists()
+    std::path::Path::new(&format!("{}{full}", raw::SHM_DIR)).exists()
 }
 
 /// A child running `test` of this binary in `role` on segment `name`.
@@ -65,7 +65,7 @@ fn kid(test: &str, role: &str, name: &str) -> Kid {
 
 #[track_caller]
 fn assert_gone(full: &str) {
-    assert!(!exists(full), "{full} was left behind in {}", mem::SHM_DIR);
+    assert!(!exists(full), "{full} was left behind in {}", raw::SHM_DIR);
 }
 
 /// No object of this process under the short name `user` (with any random part).
@@ -182,11 +182,11 @@ fn creator_dropping_before_ready_abandons_waiters() {
 }
 
 /// A published segment and a raw handle on its object, for corrupting it.
-fn published(tag: &str, payload: usize) -> (Segment, String, ShmFile) {
+fn published(tag: &str, payload: usize) -> (Segment, String, RawShm) {
     let seg = Segment::create(&unique(tag), payload).unwrap();
     seg.publish_ready();
     let name = seg.name().unwrap().to_string();
-    let raw = ShmFile::open(&name).unwrap();
+    let raw = RawShm::open(&name).unwrap();
     (seg, name, raw)
 }
 
@@ -278,9 +278,9 @@ fn wrong_version_and_header_size_are_refused() {
 
 #[test]
 fn truncated_segment_is_refused() {
-    let page = mem::page_size();
+    let page = handoff::sys::page_size();
     let (seg, name, raw) = published("trunc", 3 * page);
-    let total = raw.stat().unwrap().size;
+    let total = raw.size().unwrap();
     // Cut the payload (the creator only touches its header page from now on).
     raw.set_len(2 * page as u64).unwrap();
     match Segment::open(&name, deadline()) {
@@ -294,7 +294,7 @@ fn truncated_segment_is_refused() {
 
     // An object too small to hold even the header: refused before anything is mapped.
     let raw_name = handoff::shm::segment_name(&unique("tiny")).unwrap();
-    let tiny = ShmFile::create(&raw_name, 1, 0o600).unwrap();
+    let tiny = RawShm::create(&raw_name, 1, 0o600).unwrap();
     tiny.set_len(40).unwrap();
     match Segment::open(&raw_name, deadline()) {
         Err(ShmError::Segment(SegmentError::Truncated { file_len, needed })) => {
@@ -302,7 +302,7 @@ fn truncated_segment_is_refused() {
         }
         other => panic!("expected Truncated, got {other:?}"),
     }
-    mem::unlink(&raw_name).unwrap();
+    raw::unlink(&raw_name).unwrap();
     assert_gone(&raw_name);
 }
 
@@ -398,7 +398,7 @@ fn bad_names_are_refused() {
 fn foreign_owner_in_header_is_refused() {
     const NOBODY: u32 = 65534;
     assert_ne!(
-        mem::current_uid(),
+        raw::current_uid(),
         NOBODY,
         "run the tests as a uid other than nobody"
     );
@@ -423,7 +423,7 @@ fn foreign_owner_in_header_is_refused() {
 #[test]
 fn foreign_owner_is_refused() {
     const NOBODY: u32 = 65534;
-    if mem::current_uid() != 0 {
+    if raw::current_uid() != 0 {
         eprintln!("SKIP: foreign_owner_is_refused: only root can give a segment to another uid");
         return;
     }

@@ -8,9 +8,9 @@
 #![cfg(all(target_os = "linux", not(loom)))]
 
 use handoff::shm::{DepartureKind, OpenOptions, Segment};
+use handoff::sync::WaitError;
 use handoff::sync::{Flag, PeerWatch, Wait};
 use handoff::sys::Deadline;
-use handoff::WaitError;
 use handoff_probe::proc::die_with_parent;
 use handoff_testkit::Kid;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -73,7 +73,7 @@ fn exit_code(kid: &mut Kid) -> Option<i32> {
 /// The parent waits on a flag nobody sets, watching the segment: the peer's departure must
 /// end the wait, in every strategy that sleeps or spins.
 fn every_wait_ends_with(seg: &Segment, pid: u32) {
-    for how in Wait::ALL {
+    for how in handoff_testkit::WAITS {
         let r = flag(seg).wait_for(1, how, deadline(), seg);
         assert_eq!(r, Err(WaitError::PeerGone { pid }), "{how}");
     }
@@ -148,7 +148,7 @@ fn peer_that_publishes_then_leaves_ends_nothing() {
     assert_eq!(exit_code(&mut kid), Some(0));
     // The child left, but what we wait for happened first.
     assert!(seg.check_peers().is_err(), "the departure is recorded");
-    for how in Wait::ALL {
+    for how in handoff_testkit::WAITS {
         assert_eq!(
             flag(&seg).wait_for(1, how, deadline(), &seg),
             Ok(()),

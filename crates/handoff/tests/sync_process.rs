@@ -13,12 +13,10 @@
 #![cfg(all(target_os = "linux", not(loom)))]
 
 use handoff::shm::{Segment, ShmSafe};
+use handoff::sync::WaitError;
 use handoff::sync::{Barrier, Flag, Semaphore, Signal, Wait};
-use handoff::sys::affinity;
-use handoff::sys::mem;
-use handoff::sys::proc::Signal as UnixSignal;
 use handoff::sys::Deadline;
-use handoff::WaitError;
+use handoff::sys::UnixSignal;
 use handoff_probe::proc::die_with_parent;
 use handoff_testkit::Kid;
 use std::collections::BTreeMap;
@@ -114,7 +112,7 @@ fn check_record(sh: &Shared, slot: usize, item: u64, salt: u64) {
 }
 
 fn shm_exists(full: &str) -> bool {
-    std::path::Path::new(&format!("{}{full}", mem::SHM_DIR)).exists()
+    std::path::Path::new(&format!("{}{full}", "/dev/shm")).exists()
 }
 
 /// A segment holding [`Shared`], created and published by the parent.
@@ -168,7 +166,7 @@ fn run(test: &'static str, scenario: Scenario, how: Wait, n: u64, pin: bool) -> 
         let how: Wait = env(WAIT_ENV).parse().unwrap();
         let n: u64 = env(COUNT_ENV).parse().unwrap();
         if let Ok(cpu) = std::env::var(CPU_ENV) {
-            affinity::pin_current_thread(cpu.parse().unwrap()).unwrap();
+            handoff::sys::pin_current_thread(cpu.parse().unwrap()).unwrap();
         }
         let seg = open_shared();
         let sh: &Shared = seg.get(0).unwrap();
@@ -181,7 +179,7 @@ fn run(test: &'static str, scenario: Scenario, how: Wait, n: u64, pin: bool) -> 
     }
     let mut cpus = None;
     if pin {
-        let allowed = affinity::allowed_cpus().unwrap();
+        let allowed = handoff::sys::allowed_cpus().unwrap();
         if allowed.len() < 2 {
             eprintln!(
                 "SKIP: {test}: {how} needs two CPUs to pin to; this process may use {allowed:?}"
@@ -206,7 +204,7 @@ fn run(test: &'static str, scenario: Scenario, how: Wait, n: u64, pin: bool) -> 
     let handoffs = std::thread::scope(|s| {
         s.spawn(|| {
             if let Some((parent_cpu, _)) = cpus {
-                affinity::pin_current_thread(parent_cpu).unwrap();
+                handoff::sys::pin_current_thread(parent_cpu).unwrap();
             }
             parent_side(scenario, seg.get(0).unwrap(), &seg, how, n, &mut kid)
         })
@@ -392,7 +390,7 @@ fn flag_pingpong_block() {
     );
 }
 
-/// Pure spinning only with the two sides pinned to distinct CPUs (see `sync::wait`).
+/// Pure spinning only with the two sides pinned to distinct CPUs (see `handoff::sync`, "Waiting").
 #[test]
 fn flag_pingpong_spin_pinned() {
     run(
@@ -590,7 +588,7 @@ fn killed_child_ends_parent_wait_in_every_strategy() {
         return;
     }
     let _serial = serial();
-    for how in Wait::ALL {
+    for how in handoff_testkit::WAITS {
         let seg = create_shared("kill-child");
         let full = seg.name().unwrap().to_string();
         let sh: &Shared = seg.get(0).unwrap();
@@ -616,7 +614,7 @@ fn killed_child_ends_parent_wait_in_every_strategy() {
         let victim = kid.guard().process_id();
         let killer = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(20));
-            victim.kill(UnixSignal::KILL).unwrap();
+            victim.kill(UnixSignal::Kill).unwrap();
         });
         every_wait_sees_peer_gone(sh, &seg, how, kid.pid());
         killer.join().unwrap();
@@ -657,7 +655,7 @@ fn survivor_of_killed_creator_cleans_up() {
         None => {}
     }
     let _serial = serial();
-    for how in Wait::ALL {
+    for how in handoff_testkit::WAITS {
         let mut creator = kid(TEST, "creator", &[]);
         let full = creator.expect_line("name: ");
         let mut survivor = kid(

@@ -3,10 +3,10 @@
 #![cfg(all(target_os = "linux", not(loom)))]
 
 use handoff::shm::{Segment, SegmentError, ShmError, ShmSafe};
-use handoff::sync::barrier::MAX_PARTIES;
+use handoff::sync::WaitError;
+use handoff::sync::MAX_PARTIES;
 use handoff::sync::{Barrier, Flag, NoPeers, Semaphore, Signal, SyncError, Wait};
 use handoff::sys::Deadline;
-use handoff::WaitError;
 use std::time::Duration;
 
 #[repr(C)]
@@ -77,7 +77,7 @@ fn deadlines_expire_with_timeout_and_never_hide_a_true_condition() {
     let s = Signal::new();
     let sem = Semaphore::new(0);
     let b = Barrier::new(2).unwrap();
-    for how in Wait::ALL {
+    for how in handoff_testkit::WAITS {
         assert_eq!(
             f.wait_change(0, how, past, &NoPeers),
             Err(WaitError::Timeout)
@@ -94,7 +94,7 @@ fn deadlines_expire_with_timeout_and_never_hide_a_true_condition() {
     s.add(1);
     sem.post().unwrap();
     let lone = Barrier::new(1).unwrap();
-    for how in Wait::ALL {
+    for how in handoff_testkit::WAITS {
         assert_eq!(f.wait_change(0, how, past, &NoPeers), Ok(3));
         assert_eq!(s.wait_until(1, how, past, &NoPeers), Ok(1));
         assert!(lone.wait(how, past, &NoPeers).unwrap().is_leader());
@@ -111,7 +111,7 @@ fn primitives_in_a_segment_between_threads() {
     let sh: &Shared = seg.get(0).unwrap();
     sh.barrier.init(2).unwrap();
     let two_cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2;
-    for how in Wait::ALL {
+    for how in handoff_testkit::WAITS {
         if how == Wait::Spin && !two_cpus {
             eprintln!("SKIP: primitives_in_a_segment_between_threads (Spin part): one CPU");
             continue;

@@ -294,7 +294,7 @@ fn killed_pe_ends_the_others_waits_naming_it() {
         team.barrier_all().unwrap();
         if team.rank() == 1 {
             let me = handoff::sys::ProcessId::current();
-            me.kill(handoff::sys::proc::Signal::KILL).unwrap();
+            me.kill(handoff::sys::UnixSignal::Kill).unwrap();
         }
         // Nobody ever signals: only the death of PE 1 ends this wait.
         match team.signal_wait_until(sig, Cmp::Ge, 1) {
@@ -532,7 +532,7 @@ fn writers_do_not_wake_pes_waiting_on_other_words() {
                 // Let PE 1 fall asleep on A (not needed for correctness: a PE 1 still awake
                 // only makes the zero below easier to reach).
                 std::thread::sleep(Duration::from_millis(20));
-                let before = handoff::sync::wait::futex_wakes();
+                let before = handoff::sync::futex_wakes();
                 for i in 0..2000u64 {
                     team.put(&b, (i % 16) as usize, &[i], other).map_err(err)?;
                     if i % 2 == 0 {
@@ -542,7 +542,7 @@ fn writers_do_not_wake_pes_waiting_on_other_words() {
                 for _ in 0..200 {
                     team.atomic_add(c, 1u64, other).map_err(err)?;
                 }
-                let wakes = handoff::sync::wait::futex_wakes() - before;
+                let wakes = handoff::sync::futex_wakes() - before;
                 if wakes != 0 {
                     return Err(format!(
                         "round {round}: {wakes} futex wakes for writes PE 1 does not wait on"
@@ -553,12 +553,12 @@ fn writers_do_not_wake_pes_waiting_on_other_words() {
                 team.barrier_all().map_err(err)?;
                 // PE 1 is now asleep in (or on its way to) the second barrier.
                 std::thread::sleep(Duration::from_millis(20));
-                let before = handoff::sync::wait::futex_wakes();
+                let before = handoff::sync::futex_wakes();
                 for i in 0..2000u64 {
                     team.put(&b, (i % 16) as usize, &[i], other).map_err(err)?;
                 }
                 team.quiet();
-                let wakes = handoff::sync::wait::futex_wakes() - before;
+                let wakes = handoff::sync::futex_wakes() - before;
                 if wakes != 0 {
                     return Err(format!(
                         "round {round}: {wakes} futex wakes for puts while PE 1 is in a barrier"

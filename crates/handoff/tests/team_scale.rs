@@ -6,8 +6,8 @@
 //! `Wait::SpinYield`): spinning PEs would starve the ones they wait for.
 
 use handoff::sync::Wait;
-use handoff::team::epoch::{Epochs, LockKind};
 use handoff::team::{Cmp, SignalOp, Team};
+use handoff::team::{Epochs, LockKind};
 use handoff_testkit::{run_team, team_launch};
 use std::time::{Duration, Instant};
 

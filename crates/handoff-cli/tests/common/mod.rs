@@ -70,7 +70,7 @@ pub fn text(b: &[u8]) -> String {
 }
 
 pub fn cpus() -> usize {
-    handoff::sys::affinity::allowed_cpus().unwrap().len()
+    handoff::sys::allowed_cpus().unwrap().len()
 }
 
 pub fn tmpdir(tag: &str) -> PathBuf {

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use handoff::queue::{Aggregator, FrameQueue, QueueError};
 use handoff::sync::Wait;
-use handoff::sys::deadline::monotonic_ns;
+use handoff::sys::monotonic_ns;
 use handoff::sys::Deadline;
 
 use super::rt_common::{failed, metric, pattern, quantile, stopped, usage, SECTION};
@@ -190,11 +190,11 @@ fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError>
     std::thread::scope(|s| {
         // A producer that fails drops its end: the consumer then gets `Closed`, not a hang.
         let h = s.spawn(move || {
-            let _ = handoff::sys::affinity::pin_current_thread(pcpu);
+            let _ = handoff::sys::pin_current_thread(pcpu);
             producer(tx, msg, frame, total)
         });
         let c = s.spawn(move || -> Result<RunOut, QueueError> {
-            let _ = handoff::sys::affinity::pin_current_thread(ccpu);
+            let _ = handoff::sys::pin_current_thread(ccpu);
             let mut out = RunOut {
                 rates: Vec::new(),
                 lat_us: Vec::new(),

@@ -17,7 +17,7 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use handoff::team::epoch::AccOp;
+use handoff::team::AccOp;
 use handoff::team::{AtomicOp, Team};
 
 use super::team_worker::{self, Outcome};

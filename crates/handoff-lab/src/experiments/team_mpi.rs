@@ -228,7 +228,7 @@ pub fn pin_from_env(rank: usize) {
         .filter_map(|c| c.trim().parse().ok())
         .collect();
     if let Some(&cpu) = cpus.get(rank % cpus.len().max(1)) {
-        let _ = handoff::sys::affinity::pin_current_thread(cpu);
+        let _ = handoff::sys::pin_current_thread(cpu);
     }
 }
 

@@ -333,7 +333,7 @@ pub fn check_spin(
     placement: &str,
 ) -> Result<(), BenchError> {
     let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    handoff::sync::wait::check_spin(wait, pinned.len(), pinned, available).map_err(|e| {
+    handoff::sync::check_spin(wait, pinned.len(), pinned, available).map_err(|e| {
         BenchError::Usage {
             experiment,
             message: format!("placement {placement}: {e}"),

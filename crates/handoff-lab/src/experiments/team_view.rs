@@ -9,8 +9,9 @@
 //! members can be a subset of the job's ranks (ping-pong: rank 0 with each other rank in
 //! turn), renumbered `0..members.len()`.
 
+use handoff::sync::Wait;
 use handoff::sys::Deadline;
-use handoff::team::{AtomicOp, SignalOp, TeamError, Transport, Wait};
+use handoff::team::{AtomicOp, SignalOp, TeamError, Transport};
 
 /// A phase's view of a joined transport: members `members[i]` as ranks `i`.
 pub struct PhaseView<'a, X: Transport> {

@@ -151,7 +151,7 @@ pub struct Producer {
 /// `what` was awaited.
 #[inline]
 fn slot_or_error(
-    got: Result<Slot, crate::WaitError>,
+    got: Result<Slot, crate::sync::WaitError>,
     closer: Role,
     what: &'static str,
     label: &str,

@@ -52,7 +52,7 @@ mod layout;
 mod ring;
 
 #[cfg(not(loom))]
-use crate::WaitError;
+use crate::sync::WaitError;
 use std::fmt;
 
 #[cfg(not(loom))]

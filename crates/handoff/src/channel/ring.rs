@@ -50,11 +50,11 @@
 //! adds only the accounting, so the `loom_tests` below model-check exactly the code the
 //! channel runs, with the blocks in loom's `UnsafeCell` so a missing happens-before is a race.
 
-use crate::peers::PeerWatch;
 use crate::sync::signal::Signal;
 use crate::sync::wait::Wait;
+use crate::sync::PeerWatch;
+use crate::sync::WaitError;
 use crate::sys::Deadline;
-use crate::WaitError;
 
 /// Added to a counter by the side that closes: bit 63, never reached by a count.
 pub(crate) const CLOSED: u64 = 1 << 63;

@@ -66,10 +66,10 @@
 use std::time::Duration;
 
 use crate::atomic::{fence, spin_hint, AtomicU32, Ordering};
-use crate::peers::PeerWatch;
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
+use crate::sync::PeerWatch;
+use crate::sync::WaitError;
 use crate::sys::{futex, Deadline};
-use crate::WaitError;
 
 /// `armed`: nobody asked to sleep; ringers skip everything.
 pub(crate) const IDLE: u32 = 0;

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::WaitError;
+use crate::sync::WaitError;
 
 /// A side of a queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

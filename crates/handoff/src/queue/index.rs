@@ -37,10 +37,10 @@
 
 use super::doorbell::Doorbell;
 use crate::atomic::{AtomicU64, Ordering};
-use crate::peers::PeerWatch;
 use crate::sync::wait::Wait;
+use crate::sync::PeerWatch;
+use crate::sync::WaitError;
 use crate::sys::Deadline;
-use crate::WaitError;
 
 /// Or-ed into a position by the side that closes: bit 63, never reached by a count.
 pub(crate) const CLOSED: u64 = 1 << 63;

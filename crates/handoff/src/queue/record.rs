@@ -32,10 +32,10 @@
 //! the producer never overwrites a record, PAD or frame, that is still being read.
 
 use super::index::{ConsumerIndex, Found, Indices, ProducerIndex};
-use crate::peers::PeerWatch;
 use crate::sync::wait::Wait;
+use crate::sync::PeerWatch;
+use crate::sync::WaitError;
 use crate::sys::Deadline;
-use crate::WaitError;
 
 /// Bytes per unit: the header word's size and the records' alignment.
 pub(crate) const UNIT: usize = 8;

@@ -22,10 +22,10 @@ use std::ptr::NonNull;
 
 use super::error::{QueueError, Role};
 use crate::atomic::{AtomicU32, AtomicU64, Ordering};
-use crate::peers::PeerWatch;
 use crate::shm::Segment;
+use crate::sync::PeerWatch;
+use crate::sync::WaitError;
 use crate::sys::Deadline;
-use crate::WaitError;
 
 /// "HNDFQUEU", little-endian: the first word of every queue header.
 const QUEUE_MAGIC: u64 = u64::from_le_bytes(*b"HNDFQUEU");

@@ -6,7 +6,7 @@ use super::names::parse_segment_name;
 use super::{published_creator, Result, ShmError, HEADER_SIZE};
 use crate::sys::mem::{lstat, pid_is_gone, unlink, FileInfo, FileKind, ShmFile, SHM_DIR};
 
-/// The full names (`/handoff-<pid>-<user>`) of every handoff object in [`SHM_DIR`].
+/// The full names (`/handoff-<pid>-<user>`) of every handoff object in `/dev/shm`.
 pub fn list_segments() -> Result<Vec<String>> {
     if !cfg!(target_os = "linux") {
         return Err(ShmError::Unsupported("shared memory segments"));
@@ -69,7 +69,7 @@ pub fn remove_if_stale(name: &str) -> bool {
     }
 }
 
-/// Unlinks every handoff object in [`SHM_DIR`] whose creator process is dead (by pid, and by
+/// Unlinks every handoff object in `/dev/shm` whose creator process is dead (by pid, and by
 /// pid + start time when the segment header is readable, so a reused pid does not protect a
 /// stale object). Returns the full names removed.
 ///

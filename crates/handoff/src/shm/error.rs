@@ -160,7 +160,7 @@ pub enum SegmentError {
     BadVersion {
         /// The version in the header.
         found: u32,
-        /// Our [`super::LAYOUT_VERSION`].
+        /// The layout version this build writes and accepts.
         expected: u32,
     },
     /// The header's attached-table size does not fit the header area before the payload
@@ -183,7 +183,7 @@ pub enum SegmentError {
     HeaderSizeMismatch {
         /// The header size recorded in the segment.
         found: u32,
-        /// Our [`super::HEADER_SIZE`].
+        /// This build's header size.
         expected: u32,
     },
     /// The object is smaller than its header says (someone truncated it).

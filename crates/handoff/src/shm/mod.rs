@@ -43,7 +43,7 @@
 //! # Peers that leave
 //!
 //! A segment is a [`PeerWatch`](crate::sync::PeerWatch): waits that pass it as their peers end with
-//! [`WaitError::PeerGone`](crate::WaitError::PeerGone) naming a process when another **peer** has left. The rule:
+//! [`WaitError::PeerGone`](crate::sync::WaitError::PeerGone) naming a process when another **peer** has left. The rule:
 //!
 //! - Every attacher is a *peer* (the creator always), unless it opens with
 //!   [`OpenOptions::observer`]: an observer (a monitoring tool) is never waited on, so its
@@ -101,13 +101,17 @@ mod table;
 pub use cleanup::{cleanup_stale, list_segments, remove_if_stale};
 pub use error::{ApiOption, Result, SegmentError, ShmError};
 use header::published_creator;
-pub use header::{offsets, ABANDONED, HEADER_SIZE, INITIALIZING, LAYOUT_VERSION, READY, SLOT_SIZE};
+// The header's layout is the segment's business: crate-private (`tests.rs` pins it).
+#[allow(unused_imports)] // some are used by the unit tests only
+pub(crate) use header::{
+    offsets, ABANDONED, HEADER_SIZE, INITIALIZING, LAYOUT_VERSION, READY, SLOT_SIZE,
+};
 pub use names::{canonical_name, parse_segment_name, segment_name, MAX_USER_NAME_LEN, NAME_PREFIX};
 pub use segment::{OpenOptions, Segment, SegmentOptions};
 pub use table::{Departure, DepartureKind, DEFAULT_SLOTS};
 
 /// The magic bytes at offset 0 of every segment.
-pub const MAGIC: [u8; 8] = *b"HNDOFSEG";
+pub(crate) const MAGIC: [u8; 8] = *b"HNDOFSEG";
 
 #[cfg(all(test, not(loom), target_os = "linux"))]
 mod tests;

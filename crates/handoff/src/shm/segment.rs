@@ -11,7 +11,7 @@ use super::ready::*;
 use super::table::*;
 use super::{Result, SegmentError, ShmError, ShmSafe, MAGIC};
 use crate::atomic::Ordering;
-use crate::peers::{PeerWatch, WaitError};
+use crate::sync::{PeerWatch, WaitError};
 use crate::sys::mem::{self, Mapping, ShmFile};
 use crate::sys::{Deadline, ProcessId};
 use std::mem::{align_of, size_of};

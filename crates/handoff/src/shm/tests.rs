@@ -3,7 +3,7 @@ use super::ready::wait_ready;
 use super::table::{claim_table_slot, release_slot};
 use super::*;
 use crate::atomic::{AtomicU32, Ordering};
-use crate::peers::PeerWatch;
+use crate::sync::PeerWatch;
 use crate::sys::mem::{self, Mapping, ShmFile};
 use crate::sys::{Deadline, ProcessId};
 
@@ -30,6 +30,13 @@ fn header_layout_is_stable() {
     assert_eq!(offsets::SLOTS, 72);
     assert_eq!(HEADER_SIZE, 72);
     assert_eq!(SLOT_SIZE, 16);
+    // The rest of the layout `tests/raw/mod.rs` (the integration tests' forger) hard-codes.
+    assert_eq!(offsets::HEADER_SIZE, 12);
+    assert_eq!(offsets::PAYLOAD_OFFSET, 24);
+    assert_eq!(offsets::PAYLOAD_LEN, 32);
+    assert_eq!(offsets::CREATOR_UID, 40);
+    assert_eq!(LAYOUT_VERSION, 3);
+    assert_eq!(&MAGIC, b"HNDOFSEG");
 }
 
 #[test]

@@ -40,10 +40,10 @@
 
 use super::SyncError;
 use crate::atomic::{AtomicU32, Ordering};
-use crate::peers::PeerWatch;
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
+use crate::sync::PeerWatch;
+use crate::sync::WaitError;
 use crate::sys::{futex, Deadline};
-use crate::WaitError;
 
 /// Bit 0: a waiter may be sleeping.
 pub const SLEEPERS: u32 = 1;
@@ -61,7 +61,7 @@ pub const MAX_PARTIES: u32 = ARRIVED_MASK >> 1;
 /// A reusable barrier for `parties` threads or processes.
 ///
 /// ```
-/// use handoff::sync::{barrier::Barrier, NoPeers, Wait};
+/// use handoff::sync::{Barrier, NoPeers, Wait};
 /// let b = Barrier::new(1).unwrap();
 /// assert!(b.wait(Wait::Block, None, &NoPeers).unwrap().is_leader());
 /// assert!(Barrier::new(0).is_err());

@@ -33,19 +33,20 @@
 //! All-zero is a valid doorbell with no sleepers; `repr(C)`, pointer-free.
 
 use crate::atomic::{fence, AtomicU32, Ordering};
-use crate::peers::PeerWatch;
 use crate::sync::wait::{wait_on, Wait, WaitCondition};
+use crate::sync::PeerWatch;
+use crate::sync::WaitError;
 use crate::sys::{futex, Deadline};
-use crate::WaitError;
 
 /// The `sleepers` value meaning that nobody may be sleeping: ringers skip the syscall.
 pub const NO_SLEEPERS: u32 = 0;
 
 /// A futex doorbell: waiters poll words of their own and sleep here; writers of those words
-/// [`ring`](Doorbell::ring) it after each publish. See the [module docs](self).
+/// [`ring`](Doorbell::ring) it after each publish. The protocol and its ordering are
+/// described in the source (`sync/doorbell.rs`).
 ///
 /// ```
-/// use handoff::sync::{doorbell::Doorbell, NoPeers, Wait};
+/// use handoff::sync::{Doorbell, NoPeers, Wait};
 /// use std::sync::atomic::{AtomicU64, Ordering};
 /// let (bell, word) = (Doorbell::new(), AtomicU64::new(0));
 /// word.store(5, Ordering::Release);

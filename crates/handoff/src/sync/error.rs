@@ -1,8 +1,8 @@
 //! [`SyncError`]: why a synchronization primitive refused a call. Waits end with
-//! [`WaitError`](crate::WaitError) instead; the crate's [`Error`](crate::Error) wraps both
+//! [`WaitError`](crate::sync::WaitError) instead; the crate's [`Error`](crate::Error) wraps both
 //! with the same messages.
 
-/// Why a primitive refused a call (not a wait: those end with [`crate::WaitError`]). Each
+/// Why a primitive refused a call (not a wait: those end with [`crate::sync::WaitError`]). Each
 /// message says what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SyncError {

@@ -32,10 +32,10 @@
 //! live in a shared segment.
 
 use crate::atomic::{fence, AtomicU32, Ordering};
-use crate::peers::PeerWatch;
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
+use crate::sync::PeerWatch;
+use crate::sync::WaitError;
 use crate::sys::{futex, Deadline};
-use crate::WaitError;
 
 /// The `sleepers` value meaning that no waiter may be sleeping: publishers skip the wake.
 pub const NO_SLEEPERS: u32 = 0;
@@ -50,7 +50,7 @@ pub const NO_SLEEPERS: u32 = 0;
 /// values over one at a time (the peer acknowledges each) or use a monotonic sequence.
 ///
 /// ```
-/// use handoff::sync::{flag::Flag, NoPeers, Wait};
+/// use handoff::sync::{Flag, NoPeers, Wait};
 /// let f = Flag::new();
 /// f.store(5);
 /// assert_eq!(f.wait_change(0, Wait::Spin, None, &NoPeers), Ok(5));

@@ -1,6 +1,6 @@
 //! Synchronization primitives that live in shared memory and work between threads and
 //! between processes. Every blocking call takes a [`Wait`] strategy, an optional deadline and
-//! the peers to watch, and returns [`crate::WaitError`] on a timeout or a dead peer; calls
+//! the peers to watch, and returns [`WaitError`] on a timeout or a dead peer; calls
 //! with a bad argument return [`SyncError`].
 //!
 //! | primitive | what it is | wakes |
@@ -14,23 +14,62 @@
 //!
 //! Each is `repr(C, align(128))` (one cache-line pair, never shared with a neighbour),
 //! pointer-free and valid when all-zero, so it can be placed in a [`crate::shm`] segment.
-//! [`wait`] explains the strategies and the one wait loop they all use.
+//! [Waiting](#waiting) below explains the strategies and the one wait loop they all use; each
+//! primitive's protocol and memory-ordering notes are in its source file.
+//!
+//! # Waiting
+//!
+//! | [`Wait`] | how it waits | costs | use it when |
+//! |---|---|---|---|
+//! | [`Spin`](Wait::Spin) | re-reads the word with a `pause` between reads | a whole CPU while waiting | waiter and peer run on *different* CPUs and the wait is short |
+//! | [`SpinYield`](Wait::SpinYield) | 64 `pause` spins, then `sched_yield` between reads | a CPU, but gives it up to other runnable threads | CPUs are shared and latency still matters |
+//! | [`Block`](Wait::Block) | futex sleep | one wake-up syscall per hand-off (15-28 µs across CPUs on a KVM VM) | waits are long, or CPUs are scarce |
+//! | [`Adaptive`](Wait::Adaptive) | spins up to `spin_budget` (yields instead when the peer last ran on *this* CPU), then futex sleep | spin-like when the peer answers within the budget, block-like otherwise | the default |
+//!
+//! **`Spin` on a shared CPU is a mistake**: a spinner that shares its CPU with the thread it
+//! waits for only lets that thread run when the scheduler preempts it (a whole tick per
+//! hand-off). Pin the two parties to distinct CPUs, or use `Adaptive`, which notices the case
+//! (every primitive keeps a [`CpuHint`], the CPU its last publisher ran on) and yields to the
+//! peer instead of pausing. [`check_spin`] refuses `Spin` for a launch where it cannot work.
+//!
+//! `Adaptive` learns, per wait site, whether waits end within the budget; once most outlast
+//! it, it spins only 1 µs and probes the full budget again every 16th wait. The default
+//! budget, [`Wait::DEFAULT_SPIN_BUDGET`], is about one cross-CPU futex wake-up (the classic
+//! 2-competitive bound); `adaptive:<N>` (see [`Wait`]'s `FromStr`) sets another.
+//!
+//! Every wait runs one loop, [`wait_on`], over a [`WaitCondition`] (implement it for a
+//! protocol of your own): poll (an Acquire load), spin (reading the clock for the deadline
+//! and the peer check every 64 iterations), then register as a sleeper, re-check and sleep on
+//! the futex in slices of at most 50 ms. A deadline ends the wait with
+//! [`WaitError::Timeout`], but only after one more poll found the condition still false. A
+//! dead peer ends it with [`WaitError::PeerGone`] within about 50 ms: spinners check their
+//! [`PeerWatch`] every 2^16 iterations or 50 ms, sleepers between slices. Wakers skip the
+//! wake syscall when nobody sleeps, so a hand-off between two spinners makes no syscall.
 
-pub mod barrier;
-pub mod doorbell;
+// Private files, one primitive (or protocol) each; the public items are re-exported here,
+// flat: `handoff::sync::Flag`, never `handoff::sync::flag::Flag`.
+pub(crate) mod barrier;
+pub(crate) mod doorbell;
 mod error;
-pub mod flag;
-pub mod rangebell;
-pub mod semaphore;
-pub mod signal;
-pub mod wait;
+pub(crate) mod flag;
+mod peers;
+pub(crate) mod rangebell;
+pub(crate) mod semaphore;
+pub(crate) mod signal;
+pub(crate) mod wait;
 
-pub use crate::peers::{NoPeers, PeerWatch};
-pub use barrier::{Barrier, BarrierWaitResult};
+pub use barrier::{Barrier, BarrierWaitResult, MAX_PARTIES};
 pub use doorbell::Doorbell;
 pub use error::SyncError;
 pub use flag::Flag;
+pub use peers::{NoPeers, PeerWatch, WaitError};
 pub use rangebell::RangeBell;
 pub use semaphore::Semaphore;
 pub use signal::Signal;
-pub use wait::{CpuHint, Wait, WaitCondition};
+#[cfg(not(loom))]
+pub use wait::futex_wakes;
+/// Counts of how `Adaptive` waits ended on the calling thread (spun, blocked, yielded...):
+/// diagnostics for the lab's wait benchmarks, behind the `diagnostics` feature.
+#[cfg(feature = "diagnostics")]
+pub use wait::{adaptive_stats, reset_adaptive_stats, AdaptiveStats};
+pub use wait::{check_spin, wait_on, CpuHint, Wait, WaitCondition};

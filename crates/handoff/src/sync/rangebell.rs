@@ -60,10 +60,10 @@
 //! All-zero is a valid `RangeBell` with no sleepers; `repr(C)`, pointer-free.
 
 use crate::atomic::{fence, AtomicU32, AtomicU64, Ordering};
-use crate::peers::PeerWatch;
 use crate::sync::wait::{wait_on, Wait, WaitCondition};
+use crate::sync::PeerWatch;
+use crate::sync::WaitError;
 use crate::sys::{futex, Deadline};
-use crate::WaitError;
 
 /// Wait descriptors per bell: threads of one PE asleep on distinct ranges at the same time.
 /// More sleepers than slots wait as `any` (woken by every write): correct, only less precise.
@@ -85,10 +85,11 @@ struct Slot {
     _pad: u32,
 }
 
-/// A doorbell with wait descriptors: see the [module docs](self).
+/// A doorbell with wait descriptors (the protocol is described in the source,
+/// `sync/rangebell.rs`).
 ///
 /// ```
-/// use handoff::sync::{rangebell::RangeBell, NoPeers, Wait};
+/// use handoff::sync::{RangeBell, NoPeers, Wait};
 /// use std::sync::atomic::{AtomicU64, Ordering};
 /// let (bell, word) = (RangeBell::new(), AtomicU64::new(0));
 /// word.store(5, Ordering::Release);
@@ -195,7 +196,7 @@ impl RangeBell {
     /// sleeping — when `how` sleeps — as a waiter on bytes `range` = `(start, end)` of what
     /// this bell covers (`None`: a waiter on anything, woken by every write). `site` names
     /// the wait for the adaptive learning (one learned spin budget per site; see
-    /// [`crate::sync::wait`]), `peer_cpu` is the CPU of the last writer, if known.
+    /// [Waiting](crate::sync#waiting)), `peer_cpu` is the CPU of the last writer, if known.
     #[allow(clippy::too_many_arguments)] // a wait's inputs; a struct would only rename them
     #[inline]
     pub fn wait<T, F, P>(

@@ -39,10 +39,10 @@
 
 use super::SyncError;
 use crate::atomic::{fence, AtomicU32, Ordering};
-use crate::peers::PeerWatch;
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
+use crate::sync::PeerWatch;
+use crate::sync::WaitError;
 use crate::sys::{futex, Deadline};
-use crate::WaitError;
 
 /// The `sleepers` value meaning that nobody may be sleeping: `post` skips the syscall.
 pub const NO_SLEEPERS: u32 = 0;
@@ -52,7 +52,7 @@ pub const MAX_PERMITS: u32 = u32::MAX;
 /// A counting semaphore that works between threads and between processes.
 ///
 /// ```
-/// use handoff::sync::{semaphore::Semaphore, NoPeers, Wait};
+/// use handoff::sync::{Semaphore, NoPeers, Wait};
 /// let s = Semaphore::new(1);
 /// assert!(s.try_wait());
 /// assert!(!s.try_wait());
@@ -92,7 +92,7 @@ impl Semaphore {
     /// Adds a permit (Release) and wakes one sleeper, if any.
     ///
     /// Fails with [`SyncError::InvalidArgument`] when the semaphore already holds
-    /// [`MAX_PERMITS`]: more posts than waits by four billion is a bug in the caller.
+    /// `u32::MAX` permits: more posts than waits by four billion is a bug in the caller.
     #[inline]
     pub fn post(&self) -> Result<(), SyncError> {
         self.poster.note();

@@ -26,17 +26,16 @@
 //! All-zero is a valid signal at 0; `repr(C)`, pointer-free: it may live in a segment.
 
 use crate::atomic::{AtomicU64, Ordering};
-use crate::peers::PeerWatch;
 use crate::sync::doorbell::Doorbell;
-pub use crate::sync::doorbell::NO_SLEEPERS;
 use crate::sync::wait::{CpuHint, Wait};
+use crate::sync::PeerWatch;
+use crate::sync::WaitError;
 use crate::sys::Deadline;
-use crate::WaitError;
 
 /// A 64-bit counter with release `add`/`set` and acquire waits until it reaches a value.
 ///
 /// ```
-/// use handoff::sync::{signal::Signal, NoPeers, Wait};
+/// use handoff::sync::{Signal, NoPeers, Wait};
 /// let s = Signal::new();
 /// s.add(3);
 /// assert_eq!(s.wait_until(2, Wait::Block, None, &NoPeers), Ok(3));

@@ -103,14 +103,14 @@ use super::SyncError;
 #[cfg(not(loom))]
 use crate::atomic::Ordering;
 use crate::atomic::{spin_hint, yield_now, AtomicU32};
-use crate::peers::PeerWatch;
+use crate::sync::PeerWatch;
+use crate::sync::WaitError;
 use crate::sys::deadline::monotonic_ns;
 use crate::sys::{futex, Deadline};
-use crate::WaitError;
 
 /// How a blocking call waits. Every blocking call in [`crate::sync`] takes one.
 ///
-/// See the [module docs](self) for the trade-offs; [`Wait::default`] is
+/// See [Waiting](crate::sync#waiting) for the trade-offs; [`Wait::default`] is
 /// [`Wait::ADAPTIVE`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Wait {
@@ -143,8 +143,9 @@ impl Wait {
         spin_budget: Self::DEFAULT_SPIN_BUDGET,
     };
 
-    /// One of each strategy (adaptive with the default budget), for benchmarks and tests.
-    pub const ALL: [Wait; 4] = [Wait::Spin, Wait::SpinYield, Wait::Block, Wait::ADAPTIVE];
+    /// One of each strategy (adaptive with the default budget), for the crate's unit tests.
+    #[cfg(all(test, not(loom)))]
+    pub(crate) const ALL: [Wait; 4] = [Wait::Spin, Wait::SpinYield, Wait::Block, Wait::ADAPTIVE];
 
     /// The strategy's short name: `spin`, `spin-yield`, `block` or `adaptive`.
     pub fn name(&self) -> &'static str {
@@ -270,7 +271,7 @@ const YIELD_AFTER: u64 = 64;
 pub const SHORT_SPIN: Duration = Duration::from_micros(1);
 
 /// The CPU a primitive's last publisher ran on, so a waiter can tell when it would spin on
-/// its peer's CPU (see the [module docs](self)).
+/// its peer's CPU (see [Waiting](crate::sync#waiting)).
 ///
 /// Stored as CPU + 1; 0 (the all-zero state) means "unknown". Written and read with Relaxed
 /// ordering: it is a hint, never part of a synchronization protocol.
@@ -356,7 +357,7 @@ pub trait WaitCondition {
     /// Deregisters after a sleep (nothing for protocols whose registration the waker clears).
     fn finish_sleep(&mut self) {}
     /// The longest the sleep that follows a successful
-    /// [`prepare_sleep`](Self::prepare_sleep) may last (`None`: up to [`SLEEP_SLICE`]). For
+    /// [`prepare_sleep`](Self::prepare_sleep) may last (`None`: up to 50 ms, the sleep slice). For
     /// protocols whose waker may miss a registration for a moment and relies on the
     /// sleeper to look again soon (the queues' lazily armed doorbells). Under loom a bounded
     /// sleep is a yield.
@@ -372,7 +373,7 @@ pub trait WaitCondition {
 }
 
 /// Waits for `cond` with strategy `how` until `deadline`, checking `peers` now and then
-/// (see the [module docs](self)).
+/// (see [Waiting](crate::sync#waiting)).
 ///
 /// `peer_cpu` is the CPU the peer last published from (a [`CpuHint`]), used by `Adaptive`
 /// to avoid spinning on the peer's CPU. Primitives call this on their slow path after a
@@ -642,7 +643,11 @@ pub fn futex_wakes() -> u64 {
 }
 
 /// The per-site learning of `Adaptive` (module docs, "Learning the spin budget").
+#[cfg_attr(not(feature = "diagnostics"), allow(dead_code))]
+// the counts are read by diagnostics only
 mod learn;
+#[cfg(any(test, feature = "diagnostics"))]
+#[allow(unused_imports)] // the unit tests read the counts, not their type
 pub use learn::{adaptive_stats, reset_adaptive_stats, AdaptiveStats};
 
 /// [`poll_until`]: the policy for words no waker rings.

@@ -106,7 +106,7 @@ pub fn current_cpu() -> usize {
 }
 
 // One parser and formatter for the kernel's CPU list format, shared with the topology code.
-pub use super::cpulist::{format_cpu_list, parse_cpu_list};
+pub(crate) use super::cpulist::{format_cpu_list, parse_cpu_list};
 
 /// Checks `cpu` against the process's allowed set.
 fn check_allowed(cpu: usize) -> Result<()> {

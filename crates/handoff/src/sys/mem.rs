@@ -126,15 +126,9 @@ impl Mapping {
     }
 
     /// The mapped length in bytes (a whole number of pages).
-    #[inline]
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
-    }
-
-    /// Whether the mapping is empty (never: zero-length mappings are refused).
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 }
 
@@ -166,7 +160,7 @@ fn refuse_zero(len: usize) -> Result<usize> {
 #[cfg(target_os = "linux")]
 mod imp {
     use super::*;
-    use rustix::fs::{Mode, Uid};
+    use rustix::fs::Mode;
     use rustix::io::Errno;
     use rustix::mm::{MapFlags, ProtFlags};
     use rustix::shm;
@@ -324,13 +318,6 @@ mod imp {
                 .map_err(|e| Error::io(format!("ftruncate {}", self.describe()), e))
         }
 
-        /// `fchown` to `uid` (group unchanged). Needs privilege; used by tests to make a
-        /// foreign-owned object.
-        pub fn set_owner(&self, uid: u32) -> Result<()> {
-            rustix::fs::fchown(&self.fd, Some(Uid::from_raw(uid)), None)
-                .map_err(|e| Error::io(format!("fchown {}", self.describe()), e))
-        }
-
         /// `pread`: copies bytes at `offset` into `buf`; returns how many were read (fewer at
         /// the end of the object). Never maps, so it cannot fault on a truncated object.
         pub fn read_at(&self, buf: &mut [u8], offset: u64) -> Result<usize> {
@@ -339,6 +326,7 @@ mod imp {
         }
 
         /// `pwrite`: writes `buf` at `offset`; returns how many bytes were written.
+        #[cfg(test)]
         pub fn write_at(&self, buf: &[u8], offset: u64) -> Result<usize> {
             rustix::io::pwrite(&self.fd, buf, offset)
                 .map_err(|e| Error::io(format!("pwrite {}", self.describe()), e))
@@ -477,14 +465,11 @@ mod imp {
             Err(Error::Unsupported(WHAT))
         }
         /// Unsupported here.
-        pub fn set_owner(&self, _uid: u32) -> Result<()> {
-            Err(Error::Unsupported(WHAT))
-        }
-        /// Unsupported here.
         pub fn read_at(&self, _buf: &mut [u8], _offset: u64) -> Result<usize> {
             Err(Error::Unsupported(WHAT))
         }
         /// Unsupported here.
+        #[cfg(test)]
         pub fn write_at(&self, _buf: &[u8], _offset: u64) -> Result<usize> {
             Err(Error::Unsupported(WHAT))
         }
@@ -512,6 +497,7 @@ mod imp {
 
 impl ShmFile {
     /// The full name, or `None` for an anonymous memfd.
+    #[cfg(test)]
     pub fn name(&self) -> Option<&str> {
         self.name.as_deref()
     }

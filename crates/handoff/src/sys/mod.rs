@@ -2,23 +2,36 @@
 //! wrappers with their own small [`Error`]; no naming or cleanup policy (that is
 //! [`crate::shm`]'s).
 //!
-//! Public for what applications need next to segments and waits: [`Deadline`],
-//! [`ProcessId`] (segments report their creator and attached processes by it), and
-//! [`affinity`] (pinning the threads that share memory). The futex and mapping wrappers are
-//! crate-private. Linux first: elsewhere the functions here return [`Error::Unsupported`].
+//! Public for what applications need next to segments and waits: [`Deadline`] (and the
+//! clock it reads, [`monotonic_ns`]), [`ProcessId`] (segments report their creator and
+//! attached processes by it; [`UnixSignal`] to stop one), thread and process pinning
+//! ([`allowed_cpus`], [`pin_current_thread`], [`pin_process`], CPU lists in `taskset -c`
+//! syntax: [`parse_cpu_list`], [`format_cpu_list`]), and the shared-memory filesystem's
+//! [`page_size`] and [`shm_available`] space. The futex and mapping wrappers are
+//! crate-private.
+//!
+//! "CPU" everywhere in handoff means the Linux *logical CPU id*, the number in
+//! `/sys/devices/system/cpu/cpuN` and in `taskset -c`. [`allowed_cpus`] is the set the
+//! process may use as handoff first saw it (before it pinned anything), so pinning one
+//! thread does not shrink the set the next pin is checked against; a process started under
+//! `taskset -c 0` gets an error when it asks for CPU 1. Linux first: elsewhere the functions here return [`Error::Unsupported`].
 
-pub mod affinity;
+// Private files, one job each; the public items are re-exported here, flat.
+pub(crate) mod affinity;
 #[cfg(not(loom))] // only the team segment (not built under loom) uses views
 pub(crate) mod alias;
 mod cpulist;
-pub mod deadline;
+pub(crate) mod deadline;
 mod error;
 pub(crate) mod futex;
-#[doc(hidden)] // raw objects for the hostile-input tests only; not part of the API
-pub mod mem;
-pub mod proc;
+pub(crate) mod mem;
+pub(crate) mod proc;
 
-pub use deadline::Deadline;
+pub use affinity::{
+    allowed_cpus, current_cpu, online_cpus, pin_current_thread, pin_process, thread_affinity,
+};
+pub use cpulist::{format_cpu_list, parse_cpu_list};
+pub use deadline::{monotonic_ns, Deadline};
 pub use error::{Error, Result};
-pub use mem::page_size;
-pub use proc::ProcessId;
+pub use mem::{page_size, shm_available};
+pub use proc::{kill, Liveness, Pidfd, ProcessId, UnixSignal};

@@ -7,7 +7,54 @@ use crate::sys::{Error, Result};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::time::Duration;
 
-pub use rustix::process::Signal;
+/// A signal to send to a process ([`ProcessId::kill`], [`kill`], [`Pidfd::send_signal`]):
+/// the ones a supervisor of cooperating processes needs, named as in `signal(7)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnixSignal {
+    /// `SIGKILL`: ends the process; cannot be caught.
+    Kill,
+    /// `SIGTERM`: asks the process to end.
+    Term,
+    /// `SIGINT`: as Ctrl-C.
+    Int,
+    /// `SIGHUP`: the terminal went away.
+    Hup,
+    /// `SIGQUIT`: as Ctrl-\\.
+    Quit,
+    /// `SIGSTOP`: stops the process; cannot be caught.
+    Stop,
+    /// `SIGCONT`: resumes a stopped process.
+    Cont,
+    /// `SIGCHLD`: ignored by default, so it only tests that the process can be signalled.
+    Child,
+    /// `SIGUSR1`.
+    Usr1,
+    /// `SIGUSR2`.
+    Usr2,
+}
+
+impl UnixSignal {
+    /// The signal's number on this platform (`libc::SIGKILL`...).
+    pub fn number(self) -> i32 {
+        self.rustix().as_raw()
+    }
+
+    fn rustix(self) -> rustix::process::Signal {
+        use rustix::process::Signal as S;
+        match self {
+            UnixSignal::Kill => S::KILL,
+            UnixSignal::Term => S::TERM,
+            UnixSignal::Int => S::INT,
+            UnixSignal::Hup => S::HUP,
+            UnixSignal::Quit => S::QUIT,
+            UnixSignal::Stop => S::STOP,
+            UnixSignal::Cont => S::CONT,
+            UnixSignal::Child => S::CHILD,
+            UnixSignal::Usr1 => S::USR1,
+            UnixSignal::Usr2 => S::USR2,
+        }
+    }
+}
 
 /// A process identity that a reused pid cannot fake: the pid plus the process start time
 /// (field 22 of `/proc/PID/stat`, clock ticks since boot).
@@ -129,7 +176,7 @@ impl ProcessId {
 
     /// Sends `signal` unless the process is gone (an `ESRCH` error then). Uses a pidfd where
     /// the kernel has them, so a reused pid is never hit.
-    pub fn kill(&self, signal: Signal) -> Result<()> {
+    pub fn kill(&self, signal: UnixSignal) -> Result<()> {
         match self.pidfd()? {
             Some(fd) => fd.send_signal(signal),
             None if self.is_alive() => kill(self.pid, signal),
@@ -179,9 +226,9 @@ fn rustix_pid(pid: u32) -> Result<rustix::process::Pid> {
 /// Sends `signal` to process `pid` (`kill(2)`). Pid 0 and pids above `i32::MAX` are
 /// rejected (they would mean a process group or "every process"). Prefer
 /// [`ProcessId::kill`], which cannot hit a reused pid.
-pub fn kill(pid: u32, signal: Signal) -> Result<()> {
+pub fn kill(pid: u32, signal: UnixSignal) -> Result<()> {
     let p = rustix_pid(pid)?;
-    rustix::process::kill_process(p, signal)
+    rustix::process::kill_process(p, signal.rustix())
         .map_err(|e| Error::io(format!("kill({pid}, {signal:?})"), e))
 }
 
@@ -214,8 +261,8 @@ impl Pidfd {
     }
 
     /// Sends `signal` to the process (`pidfd_send_signal(2)`); `ESRCH` once it has exited.
-    pub fn send_signal(&self, signal: Signal) -> Result<()> {
-        rustix::process::pidfd_send_signal(&self.fd, signal).map_err(|e| {
+    pub fn send_signal(&self, signal: UnixSignal) -> Result<()> {
+        rustix::process::pidfd_send_signal(&self.fd, signal.rustix()).map_err(|e| {
             Error::io(
                 format!("pidfd_send_signal(pid {}, {signal:?})", self.pid),
                 e,

@@ -26,10 +26,10 @@
 #![cfg_attr(loom, allow(dead_code))] // the transport that calls these is not built under loom
 
 use crate::atomic::{AtomicU64, Ordering};
-use crate::peers::PeerWatch;
+use crate::sync::PeerWatch;
+use crate::sync::WaitError;
 use crate::sync::{Doorbell, Wait};
 use crate::sys::Deadline;
-use crate::WaitError;
 
 /// What the barrier touches of one member: its arrival counters (indexed by sender rank)
 /// and its doorbell.

@@ -48,14 +48,14 @@
 //! - A signal update ([`Team::put_signal`], [`Team::signal`], counters) is a Release store
 //!   or RMW on the target's word after the copy, and every wait polls with Acquire: a waiter
 //!   that sees the signal sees the data. Then the target's heap bell (futexes, see
-//!   [`crate::sync::rangebell`]) wakes a sleeper on the signal word, so a blocked waiter is
+//!   [`RangeBell`](crate::sync::RangeBell)) wakes a sleeper on the signal word, so a blocked waiter is
 //!   woken by the put itself.
 //! - Remote atomics are hardware RMWs (`lock`-prefixed on x86) on the mapped target word,
 //!   `AcqRel`: never a lock.
 //!
 //! # Waiting
 //!
-//! Every wait uses the team's [`Wait`] strategy (`HANDOFF_WAIT`, default adaptive). Waits on
+//! Every wait uses the team's [`Wait`](crate::sync::Wait) strategy (`HANDOFF_WAIT`, default adaptive). Waits on
 //! this PE's own heap words (signals, lines, atomics used as flags) sleep on this PE's heap
 //! [`RangeBell`](crate::sync::RangeBell) as waiters on the bytes they read; a put, signal or
 //! atomic wakes only the sleepers whose bytes it wrote (a put checks without a fence, and the
@@ -64,6 +64,16 @@
 //! [`Signal`](crate::sync::Signal) with a doorbell of its own. When
 //! the team has more PEs than CPUs, adaptive waits yield to the PEs sharing their CPU instead
 //! of pausing, so 16 PEs on 2 CPUs make progress without a scheduler tick per operation.
+//!
+//! # Epochs
+//!
+//! [`Epochs`] adds MPI-3's one-sided synchronization epochs on a team, after foMPI
+//! (Gerstenberger, Besta, Hoefler, SC'13): fence, generalized active target (post / start /
+//! complete / wait / test), passive target locks (`lock`, `lock_all`, `flush`, `sync`), and
+//! element-wise atomic accumulates ([`AccOp`]), all built on the team's public operations so
+//! they work over any [`Transport`]. Misuse (a start without a matching post, unlocking what
+//! is not locked, fencing inside another epoch) is an [`EpochError`], never a hang; waits for
+//! another PE's matching call end after [`Epochs::set_timeout`] (default [`EPOCH_TIMEOUT`]).
 //!
 //! # Transports
 //!
@@ -92,7 +102,7 @@ mod signals;
 mod stopped;
 
 mod barrier;
-pub mod epoch;
+mod epoch;
 
 #[cfg(not(loom))]
 pub use api::Team;
@@ -112,7 +122,9 @@ pub use shm::ShmTransport;
 pub use sym::{Counter, Line, Sym, SymAt, LINE_PAYLOAD};
 pub use transport::Transport;
 
-pub use crate::sync::Wait;
+#[cfg(not(loom))]
+pub use epoch::Epochs;
+pub use epoch::{AccElem, AccOp, EpochError, LockKind, DEFAULT_TIMEOUT as EPOCH_TIMEOUT};
 
 /// Counters ([`Team::ct_create`]) per PE.
 pub const MAX_COUNTERS: usize = 16;
@@ -138,12 +150,14 @@ pub fn in_team() -> bool {
     std::env::var_os(ENV_TEAM).is_some()
 }
 
-/// Parses a size such as `4096`, `64K`, `64M`, `1G` (also `KiB`, `MiB`, `GiB`; powers of 1024,
-/// case-insensitive); `KB`/`MB`/`GB` are refused (1000 or 1024?), the message says what to
-/// write. This is the rule of `handoff_probe::units::parse_size`, which every `handoff`
-/// command uses; the core keeps this copy for `HANDOFF_HEAP_SIZE` (a probe test checks the two
-/// agree). Not for new code outside the launcher.
-pub fn parse_size(text: &str) -> Result<usize, TeamError> {
+/// Parses `HANDOFF_HEAP_SIZE` for [`Launch::new`]: a size such as `4096`, `64K`, `64M`, `1G`
+/// (also `KiB`, `MiB`, `GiB`; powers of 1024, case-insensitive); `KB`/`MB`/`GB` are refused
+/// (1000 or 1024?), the message says what to write. The rule of
+/// `handoff_probe::units::parse_size`, which every other program of the workspace uses; the
+/// core cannot depend on the probe, so it keeps this private copy (`tests.rs` checks that
+/// the two agree).
+#[cfg(not(loom))]
+pub(crate) fn parse_size(text: &str) -> Result<usize, TeamError> {
     let t = text.trim();
     let bad = |why: String| {
         TeamError::InvalidArgument(format!(

@@ -23,11 +23,11 @@ use super::ops::{self, AtomicOp, SignalOp};
 use super::transport::Transport;
 use super::{TeamError, MAX_COUNTERS};
 use crate::atomic::{fence, AtomicU32, AtomicU64, Ordering};
-use crate::peers::PeerWatch;
 use crate::shm::{OpenOptions, Segment};
+use crate::sync::PeerWatch;
 use crate::sync::Wait;
+use crate::sync::WaitError;
 use crate::sys::{Deadline, ProcessId};
-use crate::WaitError;
 
 /// The bytes put to one target since the last `quiet` (see `ShmTransport::pending`).
 struct Pending {
@@ -466,7 +466,7 @@ impl ShmTransport {
         for r in (0..self.size).filter(|&r| r != self.rank) {
             if let Some(id) = self.ctrl(r).pid.get() {
                 // A PE already gone (ESRCH) needs nothing.
-                let _ = id.kill(crate::sys::proc::Signal::KILL);
+                let _ = id.kill(crate::sys::UnixSignal::Kill);
             }
         }
         self.finished

@@ -16,6 +16,43 @@ fn parse_size_units() {
     assert!(parse_size("99999999999999999999G").is_err());
 }
 
+/// The core's private copy of the rule (for `HANDOFF_HEAP_SIZE`) accepts and refuses
+/// exactly what the probe's, which every command uses, does.
+#[test]
+fn the_core_follows_the_same_rule() {
+    for t in [
+        "0",
+        "4096",
+        "64K",
+        "64k",
+        "4KiB",
+        "64M",
+        "1mib",
+        "1G",
+        "1GiB",
+        "8B",
+        " 2M ",
+        "4KB",
+        "1MB",
+        "1gb",
+        "1tb",
+        "KiB",
+        "",
+        "-4",
+        "4 XB",
+        "99999999999999999999G",
+    ] {
+        assert_eq!(
+            handoff_probe::units::parse_size(t).ok(),
+            super::parse_size(t).ok(),
+            "{t:?}"
+        );
+    }
+    // The core's refusal says what to write too.
+    let e = super::parse_size("64MB").unwrap_err().to_string();
+    assert!(e.contains("64MiB"), "{e}");
+}
+
 #[test]
 fn cmp_holds() {
     assert!(Cmp::Ge.holds(5, 5) && !Cmp::Gt.holds(5, 5));

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use handoff::queue::{ArrayMpmc, QueueError, Spsc};
 use handoff::sync::Wait;
-use handoff::sys::deadline::monotonic_ns;
+use handoff::sys::monotonic_ns;
 use handoff::sys::Deadline;
 
 use super::launcher::{gate_wait, Workers};
@@ -236,7 +236,7 @@ impl PushEnd for handoff::queue::ArrayProducer<Msg> {
 }
 
 fn pin(cpu: usize) {
-    let _ = handoff::sys::affinity::pin_current_thread(cpu);
+    let _ = handoff::sys::pin_current_thread(cpu);
 }
 
 /// Consumers of one run; producers are started by `start_producers` (threads or processes)

@@ -256,7 +256,7 @@ impl ExchangeConfig {
             if !allowed_cpus.contains(&cpu) {
                 return Err(ConfigError::CpuNotAllowed {
                     cpu,
-                    allowed: handoff::sys::affinity::format_cpu_list(allowed_cpus),
+                    allowed: handoff::sys::format_cpu_list(allowed_cpus),
                 });
             }
         }

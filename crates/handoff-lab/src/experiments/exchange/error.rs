@@ -2,7 +2,7 @@
 //! prints after "`<point>`, run N: ".
 
 use handoff::channel::ChannelError;
-use handoff::WaitError;
+use handoff::sync::WaitError;
 
 /// Why a run (or one of its workers) failed. The messages are the ones users see; each says
 /// what happened and, where it can, what to check.

@@ -11,10 +11,10 @@
 use super::roles::LockStep;
 use super::RunError;
 use handoff::channel::{ChannelError, Consumer, Loan, Producer, Received};
-use handoff::sync::wait::Wait;
 use handoff::sync::PeerWatch;
+use handoff::sync::Wait;
+use handoff::sync::WaitError;
 use handoff::sys::Deadline;
-use handoff::WaitError;
 use handoff_probe::posix_sem::NamedSemaphore;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};

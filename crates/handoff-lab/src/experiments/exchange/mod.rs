@@ -28,7 +28,7 @@ use crate::schema::{ExchangeRecord, RunDetail};
 use crate::stats;
 use handoff::channel::{Channel, ChannelConfig};
 use handoff::shm::Segment;
-use handoff::sync::wait::Wait;
+use handoff::sync::Wait;
 use handoff::sys::Deadline;
 use handoff_probe::clock::{Calibration, Clock};
 use handoff_probe::topology::Topology;
@@ -319,7 +319,7 @@ fn on_cpu<T: Send>(
 ) -> Result<T, RunError> {
     std::thread::scope(|s| {
         s.spawn(|| {
-            handoff::sys::affinity::pin_current_thread(cpu)?;
+            handoff::sys::pin_current_thread(cpu)?;
             f()
         })
         .join()
@@ -340,7 +340,7 @@ fn party(
     failed: &AtomicBool,
     body: impl FnOnce() -> Result<(), RunError>,
 ) -> Result<(), RunError> {
-    let r = handoff::sys::affinity::pin_current_thread(core)
+    let r = handoff::sys::pin_current_thread(core)
         .map_err(RunError::from)
         .and_then(|()| body());
     if r.is_err() {

@@ -4,7 +4,7 @@
 use super::{block_channel, fault, on_cpu, roles, samples, Env, Mode, Point, RunData, RunError};
 use handoff::channel::Channel;
 use handoff::shm::Segment;
-use handoff::sync::wait::Wait;
+use handoff::sync::Wait;
 use std::sync::atomic::Ordering;
 
 pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {

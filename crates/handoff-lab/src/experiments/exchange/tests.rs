@@ -64,7 +64,7 @@ fn with_env<T>(fault: Option<fault::Fault>, f: impl FnOnce(&Env<'_>) -> T) -> T 
 }
 
 fn two_cpus() -> bool {
-    let cpus = handoff::sys::affinity::allowed_cpus().unwrap();
+    let cpus = handoff::sys::allowed_cpus().unwrap();
     cpus.contains(&0) && cpus.contains(&1)
 }
 

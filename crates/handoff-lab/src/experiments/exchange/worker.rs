@@ -8,7 +8,7 @@ use super::samples::Layout;
 use super::{block_channel, next_id, run_deadline, Env, Mode, Point, RunData, RunError, RunFacts};
 use handoff::channel::Channel;
 use handoff::shm::Segment;
-use handoff::sync::wait::Wait;
+use handoff::sync::Wait;
 use handoff::sys::Deadline;
 use handoff_probe::clock::{Clock, ClockSource};
 use handoff_probe::posix_sem::NamedSemaphore;
@@ -108,7 +108,7 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
         }
         None => None,
     };
-    handoff::sys::affinity::pin_current_thread(spec.core)?;
+    handoff::sys::pin_current_thread(spec.core)?;
     let deadline = Deadline::at_ns(spec.deadline_ns);
     let open_deadline = Deadline::after(Duration::from_secs(10)).min(deadline);
     let seg = Segment::open(&spec.segment, open_deadline).map_err(RunError::OpenSegment)?;

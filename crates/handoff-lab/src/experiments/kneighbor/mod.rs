@@ -343,7 +343,7 @@ fn one_run(
                         let cpu = cpu_map[rank];
                         s.spawn(move || {
                             if let Some(c) = cpu {
-                                let _ = handoff::sys::affinity::pin_current_thread(c);
+                                let _ = handoff::sys::pin_current_thread(c);
                             }
                             pe_loop(rank, cfg, size, &mut outs, &mut ins)
                         })
@@ -454,7 +454,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
     };
     let size: usize = arg(NAME, args, 3)?;
     if let Ok(cpu) = args.get(6).map_or("-", |s| s.as_str()).parse::<usize>() {
-        let _ = handoff::sys::affinity::pin_current_thread(cpu);
+        let _ = handoff::sys::pin_current_thread(cpu);
     }
     let qerr = |e: QueueError| failed(NAME, e);
     let open = |list: Option<&String>| -> Result<Vec<FrameQueue>, BenchError> {

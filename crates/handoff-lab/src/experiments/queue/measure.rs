@@ -23,7 +23,7 @@ pub const CAPACITY: usize = 1024;
 pub type Samples = (Vec<f64>, [u64; 2]);
 
 fn pin(cpu: usize) {
-    let _ = handoff::sys::affinity::pin_current_thread(cpu);
+    let _ = handoff::sys::pin_current_thread(cpu);
 }
 
 /// Runs `f` on a fresh thread pinned to `cpu` (the caller's own affinity stays as it was).

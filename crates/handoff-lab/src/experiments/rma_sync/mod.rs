@@ -1,5 +1,5 @@
 //! `rma-sync` (foMPI, seed 001): the cost of each MPI-3 synchronization mode of
-//! `handoff::team::epoch` against the number of PEs — fence, post/start/complete/wait on a
+//! `handoff::team::Epochs` against the number of PEs — fence, post/start/complete/wait on a
 //! ring (k = 2 as in the seed, and a sweep of k), exclusive and shared lock/unlock,
 //! lock_all/unlock_all, put + flush, sync — with the seed's performance models fitted by
 //! least squares (`fence ≈ a + b·log2 p`, `PSCW ≈ a + b·k`, locks `a + b·p`) and drawn over

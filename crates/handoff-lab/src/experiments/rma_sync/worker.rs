@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use handoff::team::epoch::{EpochError, Epochs, LockKind};
+use handoff::team::{EpochError, Epochs, LockKind};
 use handoff::team::{Sym, Team, TeamError, Transport};
 
 use super::super::launcher;

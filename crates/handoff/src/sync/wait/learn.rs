@@ -17,7 +17,7 @@ pub struct AdaptiveStats {
     /// Waits that found the peer on their own CPU and so yielded to it instead of spinning
     /// (also counted in `spun` or `blocked`, by how they ended).
     pub same_cpu: u64,
-    /// Waits that spun only [`SHORT_SPIN`] because recent waits outlasted the budget.
+    /// Waits that spun only the short spin (1 µs) because recent waits outlasted the budget.
     pub short: u64,
     /// `sched_yield` calls the waits made while spinning (the same-CPU and crowded cases).
     pub yields: u64,

@@ -56,3 +56,38 @@ fn anonymous_memfd() {
 fn live_pid_is_not_gone() {
     assert!(!pid_is_gone(std::process::id()));
 }
+
+/// A FIFO or a symbolic link planted at a name is refused as not a regular file, without
+/// blocking on the FIFO's open and without following the link.
+#[cfg(target_os = "linux")]
+#[test]
+fn fifo_and_symlink_are_not_opened() {
+    let fifo = format!("/handoff-{}-mem-unit-fifo", std::process::id());
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        path_of(&fifo).as_str(),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_bits_truncate(0o600),
+        0,
+    )
+    .unwrap();
+    let r = ShmFile::open_read_only(&fifo);
+    std::fs::remove_file(path_of(&fifo)).unwrap();
+    assert!(
+        matches!(&r, Err(Error::NotRegular { kind, .. }) if kind.contains("FIFO")),
+        "{r:?}"
+    );
+
+    let target = format!("/handoff-{}-mem-unit-target", std::process::id());
+    let link = format!("/handoff-{}-mem-unit-link", std::process::id());
+    let f = ShmFile::create(&target, 10, DEFAULT_MODE).unwrap();
+    std::os::unix::fs::symlink(path_of(&target), path_of(&link)).unwrap();
+    let r = ShmFile::open(&link);
+    std::fs::remove_file(path_of(&link)).unwrap();
+    unlink(&target).unwrap();
+    drop(f);
+    assert!(
+        matches!(&r, Err(Error::NotRegular { kind, .. }) if kind.contains("symbolic link")),
+        "{r:?}"
+    );
+}

@@ -1,8 +1,8 @@
 //! Who a waiter waits on, and why a wait can end without its condition: a wait checks its
 //! peers now and then so a dead peer ends it with [`WaitError::PeerGone`] instead of a hang.
 //!
-//! A shared building block: `sync` waits on a [`PeerWatch`], `shm` implements it for a
-//! segment, and neither needs the other for it.
+//! Every wait in `sync` takes a [`PeerWatch`]; a [`crate::shm`] segment implements it over
+//! its table of attached processes (so `shm` sits above `sync`).
 
 use crate::sys::ProcessId;
 
