@@ -12,7 +12,7 @@ pub fn placement(map: &str, n: usize) -> Result<Placement, String> {
     let map: Map = map
         .parse()
         .map_err(|_| format!("unknown --map {map:?}: use compact or spread (or --cores LIST)"))?;
-    let allowed = handoff::sys::affinity::allowed_cpus()
+    let allowed = handoff::sys::allowed_cpus()
         .map_err(|e| format!("reading the CPUs this process may use: {e}"))?;
     // Without a readable sysfs the map falls back to the allowed CPUs in id order.
     let topo = Topology::detect().ok();

@@ -180,7 +180,7 @@ fn cpus_by_map(map: &str) -> Vec<String> {
 fn pinned_pes_get_their_cpu() {
     use handoff_probe::topology::maps::{pe_cpus, Map};
     use handoff_probe::topology::Topology;
-    let allowed = handoff::sys::affinity::allowed_cpus().unwrap();
+    let allowed = handoff::sys::allowed_cpus().unwrap();
     let lines = |cpus: &[usize]| -> Vec<String> {
         cpus.iter()
             .enumerate()

@@ -221,7 +221,7 @@ fn writers_do_not_wake_ranks_waiting_on_other_words() {
                 // Let rank 1 fall asleep on A (a rank 1 still awake only makes the zero
                 // below easier to reach).
                 std::thread::sleep(Duration::from_millis(20));
-                let before = handoff::sync::wait::futex_wakes();
+                let before = handoff::sync::futex_wakes();
                 for i in 0..2000u64 {
                     team.put(&b, (i % 16) as usize, &[i], other).map_err(e)?;
                     if i % 2 == 0 {
@@ -231,7 +231,7 @@ fn writers_do_not_wake_ranks_waiting_on_other_words() {
                 for _ in 0..200 {
                     team.atomic_add(c, 1u64, other).map_err(e)?;
                 }
-                let wakes = handoff::sync::wait::futex_wakes() - before;
+                let wakes = handoff::sync::futex_wakes() - before;
                 if wakes != 0 {
                     return Err(format!(
                         "round {round}: {wakes} futex wakes for writes rank 1 does not wait on"

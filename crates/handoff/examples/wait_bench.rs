@@ -21,9 +21,9 @@
 
 use handoff::channel::{Channel, ChannelConfig};
 use handoff::queue::Spsc;
-use handoff::sync::wait::{measure_wake_cost, oversubscribed_now};
+use handoff::sync::{measure_wake_cost, oversubscribed_now};
 use handoff::sync::{Flag, NoPeers, Wait};
-use handoff::sys::{affinity, Deadline};
+use handoff::sys::{allowed_cpus, pin_current_thread, Deadline};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
@@ -37,7 +37,7 @@ fn limit() -> Option<Deadline> {
 
 fn pin(cpu: Option<usize>) {
     if let Some(c) = cpu {
-        affinity::pin_current_thread(c).expect("pin");
+        pin_current_thread(c).expect("pin");
     }
 }
 
@@ -191,7 +191,7 @@ fn main() {
         .map_or(20_000, |a| a.parse().expect("ROUND_TRIPS"));
     let runs: usize = args.next().map_or(7, |a| a.parse().expect("RUNS"));
     let idle: u64 = args.next().map_or(5, |a| a.parse().expect("IDLE_SECS"));
-    let cpus = affinity::allowed_cpus().unwrap_or_default();
+    let cpus = allowed_cpus().unwrap_or_default();
     let place = (cpus.len() >= 2).then(|| (cpus[0], cpus[1]));
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(

@@ -76,7 +76,7 @@ fn assert_none_named(user: &str) {
         .into_iter()
         .filter(|n| handoff::shm::parse_segment_name(n) == Some((me, user)))
         .collect();
-    assert!(left.is_empty(), "left behind in {}: {left:?}", mem::SHM_DIR);
+    assert!(left.is_empty(), "left behind in /dev/shm: {left:?}");
 }
 
 /// In a child: die with the parent, and never outlive the watchdog.

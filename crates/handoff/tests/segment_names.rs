@@ -8,7 +8,8 @@
 #![cfg(all(target_os = "linux", not(loom)))]
 
 use handoff::shm::{list_segments, OpenOptions, Segment, SegmentError, ShmError};
-use handoff::sys::mem::{self, ShmFile};
+mod raw;
+use raw::RawShm;
 use handoff::sys::Deadline;
 use handoff_testkit::{run_team, team_launch, Kid};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -31,7 +32,7 @@ fn unique(tag: &str) -> String {
 fn mkfifo(name: &str) {
     rustix::fs::mknodat(
         rustix::fs::CWD,
-        mem::path_of(name).as_str(),
+        raw::path_of(name).as_str(),
         rustix::fs::FileType::Fifo,
         rustix::fs::Mode::from_bits_truncate(0o600),
         0,
@@ -45,19 +46,19 @@ struct Planted(Vec<String>);
 impl Drop for Planted {
     fn drop(&mut self) {
         for n in &self.0 {
-            let _ = std::fs::remove_file(mem::path_of(n));
+            let _ = std::fs::remove_file(raw::path_of(n));
         }
     }
 }
 
 /// A regular object of another user at `name` (root only).
 fn plant_foreign_file(name: &str) {
-    let f = ShmFile::create(name, 4096, 0o600).unwrap();
+    let f = RawShm::create(name, 4096, 0o600).unwrap();
     f.set_owner(NOBODY).unwrap();
 }
 
 fn is_root() -> bool {
-    mem::current_uid() == 0
+    raw::current_uid() == 0
 }
 
 /// The hostile trial: objects planted at every team name this process's launches would
@@ -89,7 +90,7 @@ fn planted_team_names_do_not_deny_a_launch() {
     assert!(report.success(), "a PE failed: {:?}", report.exits);
     // Every planted object is still there, untouched.
     for n in &planted.0 {
-        assert!(mem::lstat(n).unwrap().is_some(), "{n} was removed");
+        assert!(std::fs::symlink_metadata(raw::path_of(n)).is_ok(), "{n} was removed");
     }
 }
 
@@ -214,7 +215,7 @@ fn short_name_lookup_considers_only_our_own_segments() {
     }
     kid.kill();
     // The killed child's segment is ours to remove.
-    mem::unlink(&theirs).unwrap();
+    raw::unlink(&theirs).unwrap();
     drop(planted);
     assert!(!list_segments()
         .unwrap()

@@ -3,7 +3,7 @@
 //! timeout. Across processes: each test re-executes this binary as its PEs, and PE 0 stops
 //! PE 1 with SIGSTOP (PE 1 put its pid into PE 0's heap).
 
-use handoff::sys::proc::Signal;
+use handoff::sys::UnixSignal as Signal;
 use handoff::sys::ProcessId;
 use handoff::team::{Cmp, PeStatus, Team, TeamError};
 use handoff_testkit::{run_team, team_launch};
@@ -31,7 +31,7 @@ fn join_and_stop_pe1() -> (Team, ProcessId, handoff::team::Sym<u64>) {
         }
     }
     let pe1 = ProcessId::of(team.local(&pid)[0] as u32).unwrap();
-    pe1.kill(Signal::STOP).unwrap();
+    pe1.kill(Signal::Stop).unwrap();
     // The stop takes effect asynchronously: wait until /proc shows it.
     while !pe1.is_stopped() {
         std::thread::sleep(Duration::from_millis(1));
@@ -62,8 +62,8 @@ fn a_wait_on_a_stopped_pe_names_it_as_not_responding() {
                 1
             }
         };
-        let _ = pe1.kill(Signal::CONT);
-        let _ = pe1.kill(Signal::KILL);
+        let _ = pe1.kill(Signal::Cont);
+        let _ = pe1.kill(Signal::Kill);
         std::process::exit(code);
     }
     let l = team_launch("a_wait_on_a_stopped_pe_names_it_as_not_responding", 2)
@@ -97,8 +97,8 @@ fn the_launch_timeout_names_a_stopped_pe() {
     // Cleanup first (the assertions may fail): nothing of the team may stay stopped.
     for &pid in &pids {
         if let Ok(p) = ProcessId::of(pid) {
-            let _ = p.kill(Signal::CONT);
-            let _ = p.kill(Signal::KILL);
+            let _ = p.kill(Signal::Cont);
+            let _ = p.kill(Signal::Kill);
         }
     }
     assert!(
@@ -134,14 +134,14 @@ fn a_pe_stopped_before_joining_is_named_at_the_join_deadline() {
     let running = l.spawn().unwrap();
     let pids = running.pids().to_vec();
     let pe1 = ProcessId::of(pids[1]).unwrap();
-    pe1.kill(Signal::STOP).unwrap();
+    pe1.kill(Signal::Stop).unwrap();
     let e = handoff_testkit::within("Running::wait", Duration::from_secs(60), move || {
         running.wait().unwrap_err()
     });
     for &pid in &pids {
         if let Ok(p) = ProcessId::of(pid) {
-            let _ = p.kill(Signal::CONT);
-            let _ = p.kill(Signal::KILL);
+            let _ = p.kill(Signal::Cont);
+            let _ = p.kill(Signal::Kill);
         }
     }
     assert!(

@@ -354,7 +354,7 @@ pub fn check_spin_team(
         .map(|r| (!cpus.is_empty()).then(|| cpus[r % cpus.len()]))
         .collect();
     let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    handoff::sync::wait::check_spin(wait, pes, &pinned, available).map_err(|e| BenchError::Usage {
+    handoff::sync::check_spin(wait, pes, &pinned, available).map_err(|e| BenchError::Usage {
         experiment,
         message: format!("a team of {pes} PEs: {e}"),
     })

@@ -143,7 +143,7 @@ pub trait Transport {
     /// `[offset, offset + len)` (through remote atomics or loads: a lock word held by another
     /// PE), woken by writes to those bytes. The shared-memory transport sleeps on `pe`'s heap
     /// bell as a waiter on those bytes; the default, with no bell, polls under the team's
-    /// wait strategy ([`crate::sync::wait::poll_until`]: the spin budget, then short sleeps)
+    /// wait strategy ([`crate::sync::poll_until`]: the spin budget, then short sleeps)
     /// until `deadline`.
     fn wait_remote_on(
         &self,
@@ -159,7 +159,7 @@ pub trait Transport {
         }
         // Nobody rings for these words here: the wait policy's polling wait (spin budget,
         // then short sleeps with a poll after each).
-        crate::sync::wait::poll_until(poll, self.wait_strategy(), deadline, &crate::sync::NoPeers)
+        crate::sync::poll_until(poll, self.wait_strategy(), deadline, &crate::sync::NoPeers)
             .map_err(|_| TeamError::Timeout { what })
     }
 

@@ -120,7 +120,7 @@ pub fn consumer_cpu(cpus: &[usize], n: usize, c: usize) -> Option<usize> {
 /// the scheduler puts it).
 pub fn pin(cpu: Option<usize>) {
     if let Some(cpu) = cpu {
-        let _ = handoff::sys::affinity::pin_current_thread(cpu);
+        let _ = handoff::sys::pin_current_thread(cpu);
     }
 }
 

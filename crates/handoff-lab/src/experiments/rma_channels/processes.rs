@@ -179,7 +179,7 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
                 let (tx, cpus) = (&tx, &cpus);
                 s.spawn(move || {
                     if !cpus.is_empty() {
-                        let _ = handoff::sys::affinity::pin_current_thread(cpus[t % cpus.len()]);
+                        let _ = handoff::sys::pin_current_thread(cpus[t % cpus.len()]);
                     }
                     let p = first + t as u64;
                     let mut buf = vec![0u8; size];

@@ -6,9 +6,9 @@ use std::time::Duration;
 use super::Wait;
 use super::{wait_on, WaitCondition};
 use crate::atomic::AtomicU32;
-use crate::peers::PeerWatch;
+use crate::sync::PeerWatch;
 use crate::sys::Deadline;
-use crate::WaitError;
+use crate::sync::WaitError;
 
 /// Waits with strategy `how` until `poll` returns `Some`, for a condition **no waker rings**
 /// (words written by a party that does not know about sleepers: another process's remote
