@@ -23,6 +23,8 @@ pub mod registry;
 pub mod render;
 pub mod report;
 pub mod schema;
+pub mod text;
+pub mod verdict;
 
 pub use experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 pub use findings::{Finding, Holds};

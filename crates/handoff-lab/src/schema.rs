@@ -8,14 +8,13 @@
 //! The library fills [`Machine`] and the experiments fill [`ExchangeRecord`]; [`crate::stats`]
 //! builds the [`Summary`] values.
 
-use std::path::Path;
-
 use crate::experiments::exchange::mode::ModeInfo;
 use serde::{Deserialize, Serialize};
 
 /// Schema string of an exchange results file (`bench exchange --format json`, `report`).
 pub const EXCHANGE_SCHEMA: &str = "handoff.exchange/1";
-/// Schema string of a core-to-core results file (`bench c2c --format json`).
+/// Schema string of a core-to-core results file of before `bench c2c` wrote
+/// `handoff.bench/1`.
 pub const C2C_SCHEMA: &str = "handoff.c2c/1";
 
 /// Placement class names the lab uses for a (producer, consumer) core pair.
@@ -109,8 +108,6 @@ pub fn is_two_party(mode: &str) -> bool {
 /// The results of `handoff bench exchange` or `handoff report` (schema [`EXCHANGE_SCHEMA`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExchangeResults {
-    /// Always [`EXCHANGE_SCHEMA`].
-    pub schema: String,
     /// The machine the results were measured on.
     pub machine: Machine,
     /// The tool that measured them.
@@ -145,7 +142,6 @@ impl ExchangeResults {
     /// An empty results file for `machine`, `tool` and `config`, with the schema string set.
     pub fn new(machine: Machine, tool: Tool, config: serde_json::Value) -> Self {
         ExchangeResults {
-            schema: EXCHANGE_SCHEMA.to_string(),
             machine,
             tool,
             config,
@@ -155,81 +151,6 @@ impl ExchangeResults {
             partial: false,
             stopped_early: None,
             load: None,
-        }
-    }
-
-    /// Parses a results file from JSON text, checking the schema string.
-    pub fn from_json_str(text: &str) -> Result<Self, LoadError> {
-        from_json_checked(text, EXCHANGE_SCHEMA, None)
-    }
-
-    /// Reads and parses a results file, checking the schema string.
-    pub fn load(path: &Path) -> Result<Self, LoadError> {
-        let text = crate::input::read_text(path).map_err(|source| LoadError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let r: Self = from_json_checked(&text, EXCHANGE_SCHEMA, Some(path))?;
-        r.check_domain(Some(path))?;
-        Ok(r)
-    }
-
-    /// Every record's times in their domain: latency mean and median finite and > 0, its
-    /// minimum finite (clock skew between CPUs can put it at or below 0), read/write times and
-    /// c2c latencies finite and >= 0 ([`LoadError::Domain`] names the first that is not).
-    pub fn check_domain(&self, path: Option<&Path>) -> Result<(), LoadError> {
-        for (i, r) in self.records.iter().enumerate() {
-            let at = |field: &str| {
-                format!(
-                    "record {} ({}, {} bytes): {field}",
-                    i + 1,
-                    crate::input::quote(&r.mode),
-                    r.size_bytes
-                )
-            };
-            let l = &r.latency_us;
-            for (f, v) in [("latency mean", l.mean), ("latency median", l.median)] {
-                check_time(path, || at(f), v)?;
-            }
-            check_sample(path, || at("latency min"), l.min)?;
-            for (f, v) in [
-                ("read mean", r.read_us.mean),
-                ("write mean", r.write_us.mean),
-            ] {
-                check_rate(path, || at(f), v)?;
-            }
-        }
-        for p in &self.c2c {
-            check_rate(
-                path,
-                || format!("c2c pair {}-{}: one-way ns", p.cpu_a, p.cpu_b),
-                p.one_way_ns,
-            )?;
-        }
-        Ok(())
-    }
-
-    /// Pretty JSON text of the results (ends with a newline).
-    pub fn to_json_pretty(&self) -> String {
-        to_json_pretty(self)
-    }
-
-    /// Reads an exchange results file, or a c2c results file ([`C2C_SCHEMA`]) as exchange
-    /// results holding only its pairs (what `handoff plot` draws: the heatmap).
-    pub fn load_exchange_or_c2c(path: &Path) -> Result<Self, LoadError> {
-        match Self::load(path) {
-            Err(LoadError::WrongSchema { found, .. }) if found == C2C_SCHEMA => {
-                let text = crate::input::read_text(path).map_err(|source| LoadError::Read {
-                    path: path.to_path_buf(),
-                    source,
-                })?;
-                let c: C2cResults = from_json_checked(&text, C2C_SCHEMA, Some(path))?;
-                let mut r = ExchangeResults::new(c.machine, c.tool, c.config);
-                r.c2c = c.pairs;
-                r.check_domain(Some(path))?;
-                Ok(r)
-            }
-            other => other,
         }
     }
 
@@ -258,53 +179,6 @@ impl ExchangeResults {
         cpus.sort_unstable();
         cpus.dedup();
         cpus
-    }
-}
-
-/// The results of `handoff bench c2c` (schema [`C2C_SCHEMA`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct C2cResults {
-    /// Always [`C2C_SCHEMA`].
-    pub schema: String,
-    /// The machine the results were measured on.
-    pub machine: Machine,
-    /// The tool that measured them.
-    pub tool: Tool,
-    /// The configuration exactly as run.
-    pub config: serde_json::Value,
-    /// The CPUs of the matrix, in display order.
-    pub cpus: Vec<usize>,
-    /// One entry per measured ordered pair.
-    pub pairs: Vec<C2cPair>,
-}
-
-impl C2cResults {
-    /// A c2c results file with the schema string set.
-    pub fn new(
-        machine: Machine,
-        tool: Tool,
-        config: serde_json::Value,
-        cpus: Vec<usize>,
-        pairs: Vec<C2cPair>,
-    ) -> Self {
-        C2cResults {
-            schema: C2C_SCHEMA.to_string(),
-            machine,
-            tool,
-            config,
-            cpus,
-            pairs,
-        }
-    }
-
-    /// Parses a c2c results file from JSON text, checking the schema string.
-    pub fn from_json_str(text: &str) -> Result<Self, LoadError> {
-        from_json_checked(text, C2C_SCHEMA, None)
-    }
-
-    /// Pretty JSON text of the results (ends with a newline).
-    pub fn to_json_pretty(&self) -> String {
-        to_json_pretty(self)
     }
 }
 
@@ -567,16 +441,3 @@ pub struct ReportSettings {
 mod load;
 pub use load::LoadError;
 pub(crate) use load::{check_rate, check_sample, check_time, from_json_checked, to_json_pretty};
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wrong_schema_is_reported() {
-        let err = ExchangeResults::from_json_str(r#"{"schema": "handoff.c2c/1"}"#).unwrap_err();
-        assert!(matches!(err, LoadError::WrongSchema { .. }), "{err}");
-        let err = ExchangeResults::from_json_str("not json").unwrap_err();
-        assert!(matches!(err, LoadError::Parse { .. }), "{err}");
-    }
-}

@@ -2,9 +2,9 @@
 //! warning, `compare` calls busy records inconclusive, and files without evidence still load.
 
 use handoff_lab::bench::busy::MachineLoad;
+use handoff_lab::bench::text::Format;
+use handoff_lab::bench::verdict::Verdict;
 use handoff_lab::bench::{BenchRecord, BenchResults, MetricRecord};
-use handoff_lab::compare::Verdict;
-use handoff_lab::output::Format;
 use handoff_lab::schema::{Machine, Tool};
 
 fn quiet() -> MachineLoad {

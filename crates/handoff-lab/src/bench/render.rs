@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use super::schema::{BenchResults, MetricRecord};
-use crate::output::{csv_field, fmt_size, fmt_us, sig3, Align, Format, TextTable};
+use crate::bench::text::{csv_field, fmt_size, fmt_us, sig3, Align, Format, TextTable};
 use crate::stats::run_modes;
 
 /// Renders `results` in `format`.
@@ -142,6 +142,9 @@ pub fn table(results: &BenchResults) -> String {
         results.records.len()
     );
     out.push_str(&t.render());
+    if !results.c2c.is_empty() {
+        out.push_str(&crate::bench::text::c2c_footer(&results.c2c));
+    }
     for n in &results.notes {
         out.push_str(&format!("note: {n}\n"));
     }

@@ -200,7 +200,7 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
         .records
         .iter()
         .map(|r| {
-            let mut row = vec![r.series.clone(), crate::output::sig3(r.x)];
+            let mut row = vec![r.series.clone(), crate::bench::text::sig3(r.x)];
             row.extend(
                 metrics
                     .iter()

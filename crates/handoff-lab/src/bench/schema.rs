@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::models::{least_squares, ModelFit, ModelForm};
 
-use crate::schema::{self, C2cPair, LoadError, Machine, Summary, Tool};
+use crate::schema::{self, C2cPair, LoadError, Machine, ReportSettings, Summary, Tool};
 use crate::stats::{self, StatsError};
 
 /// Schema string of [`BenchResults`]; bump the number on an incompatible change.
@@ -48,6 +48,9 @@ pub struct BenchResults {
     /// the points and tabled in the report.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub models: Vec<ModelFit>,
+    /// `handoff report`'s own settings, on the file it writes as `results.json`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<ReportSettings>,
 }
 
 /// One measured point of an experiment.
@@ -78,6 +81,10 @@ pub struct BenchRecord {
     pub c2c_one_way_ns: Option<f64>,
     /// The metrics, by name (e.g. `latency_us`, `bandwidth_mbps`).
     pub metrics: BTreeMap<String, MetricRecord>,
+    /// What describes the point without identifying it (not matched by `compare`), e.g. the
+    /// exchange's `wait` and `kernel`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub info: BTreeMap<String, serde_json::Value>,
     /// What else the machine did while the record was measured ([`super::busy`]); filled
     /// by the common runner [`super::registry::run_measured`]; `None` in files from before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -128,6 +135,17 @@ pub struct MetricRecord {
     pub summary: Summary,
     /// The mean of each run (what ratios and `compare` use).
     pub run_means: Vec<f64>,
+    /// The interquartile range of each run, when recorded (what
+    /// [`crate::stats::disagreement`] compares runs with).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_iqrs: Option<Vec<[f64; 2]>>,
+    /// The median of each run, when recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_medians: Option<Vec<f64>>,
+    /// A time that may measure 0 (faster than the clock's resolution): its mean, median and
+    /// run means must be >= 0 instead of > 0.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub zero_ok: bool,
 }
 
 impl MetricRecord {
@@ -143,6 +161,9 @@ impl MetricRecord {
             higher_is_better,
             summary,
             run_means: per_run_samples.iter().map(|s| stats::mean(s)).collect(),
+            run_iqrs: None,
+            run_medians: None,
+            zero_ok: false,
         })
     }
 }
@@ -160,6 +181,7 @@ impl BenchRecord {
             checks: None,
             c2c_one_way_ns: None,
             metrics: BTreeMap::new(),
+            info: BTreeMap::new(),
             load: None,
         }
     }
@@ -238,6 +260,7 @@ impl BenchResults {
             stopped_early: None,
             elapsed_s: None,
             models: Vec::new(),
+            report: None,
         }
     }
 
@@ -278,13 +301,20 @@ impl BenchResults {
                     if field == "min" {
                         // One sample (the fastest): clock skew may put it at or below 0.
                         schema::check_sample(path, what, v)?;
-                    } else if m.higher_is_better {
+                    } else if m.higher_is_better || m.zero_ok {
                         schema::check_rate(path, what, v)?;
                     } else {
                         schema::check_time(path, what, v)?;
                     }
                 }
             }
+        }
+        for p in &self.c2c {
+            schema::check_rate(
+                path,
+                || format!("c2c pair {}-{}: one-way ns", p.cpu_a, p.cpu_b),
+                p.one_way_ns,
+            )?;
         }
         Ok(())
     }

@@ -5,8 +5,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::bench::text::{fmt_size, sig3};
 use crate::experiments::exchange::mode::{ModeInfo, Shape};
-use crate::output::{fmt_size, sig3};
 use crate::schema::{mode_rank, placement, ExchangeRecord, Summary};
 use crate::stats::Metric;
 

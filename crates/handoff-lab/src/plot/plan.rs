@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::output::fmt_size;
+use crate::bench::text::fmt_size;
 use crate::schema::{placement, ExchangeRecord, ExchangeResults, Summary};
 use crate::stats::Metric;
 

@@ -10,7 +10,7 @@ use super::plan::{summary, Figure};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
-use crate::output::{fmt_ns, fmt_size};
+use crate::bench::text::{fmt_ns, fmt_size};
 use crate::schema::{ExchangeResults, Summary};
 use crate::stats::Metric;
 

@@ -24,8 +24,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::bench::text::fmt_size;
 use crate::experiments::exchange::mode::ModeInfo;
-use crate::output::fmt_size;
 use crate::schema::{is_two_party, mode_rank, placement, ExchangeRecord, ExchangeResults, Machine};
 use crate::stats::{pooled_log_ratio, ratio_of_means, run_means, Metric, Ratio};
 

@@ -1,7 +1,7 @@
 //! The report's tables: the cells of every figure's table (a median with its own interval,
 //! run-to-run modes), the cached-vs-flushed verdicts and the run-to-run disagreement list.
 
-use crate::output::{fmt_interval, fmt_ns, fmt_size, fmt_us};
+use crate::bench::text::{fmt_interval, fmt_ns, fmt_size, fmt_us};
 use crate::plot::{Figure, FigureKind};
 use crate::schema::{mode_rank, ExchangeRecord, ExchangeResults, Summary, CACHE_INSTRUCTION};
 use crate::stats::{

@@ -14,6 +14,7 @@ pub mod lockstep;
 pub mod memory;
 pub mod mode;
 pub mod pipe;
+pub mod record;
 pub mod roles;
 pub mod samples;
 mod single;
@@ -23,6 +24,7 @@ pub use config::{ConfigError, ExchangeConfig, Overrides};
 pub use error::RunError;
 pub use mode::{Mode, ModeError, ModeInfo, Parties, WaitKind, MODES};
 
+use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo};
 use crate::schema::Summary;
 use crate::schema::{ExchangeRecord, RunDetail};
 use crate::stats;
@@ -38,6 +40,37 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+
+/// The registry entry: `handoff bench exchange`; `handoff report` runs its plan first (the
+/// recommendation rests on it), so it has no report plan of its own here; its workers are
+/// `handoff __worker exchange SPEC`.
+pub static INFO: ExperimentInfo = ExperimentInfo {
+    name: record::NAME,
+    title: "Exchange",
+    section: "Exchange",
+    seed: "the process-boundary paper (issue 4)",
+    what: "A producer fills a block, a consumer sums it and checks the sum, in lock-step, per \
+           mode, size, consumer CPU and cache state.",
+    figures: &[],
+    findings: no_findings,
+    run: None,
+    worker: Some(worker_body),
+    report_time: "most of the report",
+};
+
+fn worker_body(args: &[String]) -> Result<(), BenchError> {
+    let failed = |message: String| BenchError::Failed {
+        experiment: record::NAME,
+        message,
+    };
+    match args {
+        [spec] => worker::worker_main(spec).map_err(|e| failed(e.to_string())),
+        _ => Err(BenchError::Usage {
+            experiment: record::NAME,
+            message: "the exchange worker takes one JSON spec".to_string(),
+        }),
+    }
+}
 
 /// One measured configuration: one record of the results.
 #[derive(Debug, Clone, PartialEq)]

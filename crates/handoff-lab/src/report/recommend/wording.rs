@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{size_pref, ProcVsThreads, Recommendation, BUSY_CPU_PCT};
-use crate::output::{fmt_ns, fmt_size, fmt_us};
+use crate::bench::text::{fmt_ns, fmt_size, fmt_us};
 use crate::schema::{mode_rank, placement, ExchangeResults};
 use crate::stats::Ratio;
 

@@ -1,9 +1,5 @@
-//! Output of the lab: an aligned text table with humane units, pretty JSON, flattened CSV;
-//! written to a file (`--output FILE`) or stdout.
-//!
-//! The CSV header is stable: [`exchange_csv_header`] lists the columns in order, one row per
-//! record, metrics flattened as `<metric>_<stat>` (`read_us_mean`, `read_us_ci95_low`, ...);
-//! a missing value is an empty field.
+//! The lab's text output: the output format and file (`--format`, `--output FILE`), humane
+//! units, aligned text tables, CSV fields and the c2c floor's footer and CSV.
 
 use std::fmt::Write as _;
 use std::fs::OpenOptions;
@@ -11,8 +7,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::schema::{placement, C2cPair, C2cResults, ExchangeRecord, ExchangeResults, Summary};
-use crate::stats::{run_levels, run_modes, Metric};
+use crate::schema::{placement, C2cPair, Summary};
 
 /// An output format (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -116,24 +111,6 @@ pub fn write_output(text: &str, path: Option<&Path>) -> Result<(), OutputError> 
                 .and_then(|()| out.flush())
                 .map_err(OutputError::Stdout)
         }
-    }
-}
-
-/// Renders exchange results in `format`.
-pub fn render_exchange(results: &ExchangeResults, format: Format) -> String {
-    match format {
-        Format::Table => exchange_table(results),
-        Format::Json => results.to_json_pretty(),
-        Format::Csv => exchange_csv(&results.records),
-    }
-}
-
-/// Renders c2c results in `format` (the table is the one-way matrix).
-pub fn render_c2c(results: &C2cResults, format: Format) -> String {
-    match format {
-        Format::Table => c2c_table(&results.cpus, &results.pairs),
-        Format::Json => results.to_json_pretty(),
-        Format::Csv => c2c_csv(&results.pairs),
     }
 }
 
@@ -305,84 +282,12 @@ impl TextTable {
     }
 }
 
-/// The exchange results as an aligned text table, the c2c floor in its footer.
-pub fn exchange_table(results: &ExchangeResults) -> String {
-    let mut out = String::new();
-    if let Some(w) = results.busy_warning() {
-        let _ = writeln!(out, "{w}\n");
-    }
-    if results.partial {
-        let why = results.stopped_early.as_deref().unwrap_or("stopped early");
-        let _ = writeln!(out, "PARTIAL RESULTS: {why}\n");
-    }
-    let mut t = TextTable::new(&[
-        ("mode", Align::Left),
-        ("size", Align::Right),
-        ("cpus", Align::Left),
-        ("placement", Align::Left),
-        ("flush", Align::Left),
-        ("wait", Align::Left),
-        ("read", Align::Right),
-        ("read median 95% CI", Align::Right),
-        ("latency", Align::Right),
-        ("latency median 95% CI", Align::Right),
-        ("write", Align::Right),
-        ("cons. CPU", Align::Right),
-        ("ok", Align::Left),
-    ]);
-    for r in &results.records {
-        t.row(vec![
-            r.mode.clone(),
-            fmt_size(r.size_bytes),
-            format!("{}→{}", r.producer_core, r.consumer_core),
-            r.placement.clone(),
-            if r.flush_cache { "yes" } else { "no" }.to_string(),
-            r.wait.clone(),
-            fmt_us(r.read_us.median),
-            with_modes(fmt_median_ci(&r.read_us), r, Metric::Read),
-            fmt_us(r.latency_us.median),
-            with_modes(fmt_median_ci(&r.latency_us), r, Metric::Latency),
-            fmt_us(r.write_us.median),
-            format!("{:.0}%", r.consumer_cpu_pct),
-            if r.verified { "yes" } else { "NO" }.to_string(),
-        ]);
-    }
-    out.push_str(&t.render());
-    let _ = writeln!(
-        out,
-        "\nread, latency, write: medians over all repetitions; 95% CI: the median's, \
-         distribution-free (order statistics of the repetitions and of the run medians); \
-         bimodal: the run medians form two levels (share of runs at each)."
-    );
-    out.push_str(&crate::kernels::footer(
-        results.records.iter().map(|r| r.kernel.as_deref()),
-    ));
-    out.push_str(&c2c_footer(&results.c2c));
-    let anomalies: u64 = results.records.iter().map(|r| r.clock_anomalies).sum();
-    if anomalies > 0 {
-        let _ = writeln!(
-            out,
-            "clock anomalies (negative latencies, kept as measured): {anomalies}"
-        );
-    }
-    let bad: Vec<String> = results
-        .records
-        .iter()
-        .filter(|r| !r.verified)
-        .map(|r| format!("{} {}", r.mode, fmt_size(r.size_bytes)))
-        .collect();
-    if !bad.is_empty() {
-        let _ = writeln!(out, "NOT VERIFIED (wrong sums): {}", bad.join(", "));
-    }
-    out
-}
-
 /// Distinct unordered pairs above which the footer summarizes per placement class.
 const FOOTER_MAX_PAIRS: usize = 6;
 
 /// The footer line with the c2c floor: every pair measured (both directions averaged), or a
 /// range per placement class when there are many.
-fn c2c_footer(pairs: &[C2cPair]) -> String {
+pub fn c2c_footer(pairs: &[C2cPair]) -> String {
     let mut distinct: Vec<(usize, usize, &str, f64)> = Vec::new();
     for p in pairs.iter().filter(|p| p.cpu_a != p.cpu_b) {
         let (a, b) = (p.cpu_a.min(p.cpu_b), p.cpu_a.max(p.cpu_b));
@@ -439,43 +344,6 @@ fn pairs_mean(pairs: &[C2cPair], a: usize, b: usize) -> Option<f64> {
     (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }
 
-/// The c2c one-way matrix as text (rows: from, columns: to; ns).
-pub fn c2c_table(cpus: &[usize], pairs: &[C2cPair]) -> String {
-    let mut cpus = cpus.to_vec();
-    if cpus.is_empty() {
-        for p in pairs {
-            cpus.push(p.cpu_a);
-            cpus.push(p.cpu_b);
-        }
-        cpus.sort_unstable();
-        cpus.dedup();
-    }
-    let headers: Vec<String> = std::iter::once("from \\ to".to_string())
-        .chain(cpus.iter().map(|c| format!("cpu {c}")))
-        .collect();
-    let cols: Vec<(&str, Align)> = headers
-        .iter()
-        .enumerate()
-        .map(|(i, h)| (h.as_str(), if i == 0 { Align::Left } else { Align::Right }))
-        .collect();
-    let mut t = TextTable::new(&cols);
-    for &a in &cpus {
-        let mut row = vec![format!("cpu {a}")];
-        for &b in &cpus {
-            let v = pairs
-                .iter()
-                .find(|p| p.cpu_a == a && p.cpu_b == b)
-                .map(|p| format!("{:.0}", p.one_way_ns))
-                .unwrap_or_else(|| "-".to_string());
-            row.push(v);
-        }
-        t.row(row);
-    }
-    let mut out = String::from("one-way core-to-core latency (ns)\n");
-    out.push_str(&t.render());
-    out
-}
-
 /// The c2c pairs as CSV: `cpu_a,cpu_b,placement,one_way_ns`.
 pub fn c2c_csv(pairs: &[C2cPair]) -> String {
     let mut out = String::from("cpu_a,cpu_b,placement,one_way_ns\n");
@@ -492,109 +360,11 @@ pub fn c2c_csv(pairs: &[C2cPair]) -> String {
     out
 }
 
-// ---------------------------------------------------------------------------------------------
-// CSV
-
-const CSV_LEADING: [&str; 13] = [
-    "mode",
-    "size_bytes",
-    "producer_core",
-    "consumer_core",
-    "placement",
-    "flush_cache",
-    "reps",
-    "runs",
-    "wait",
-    "verified",
-    "clock_anomalies",
-    "c2c_one_way_ns",
-    "consumer_cpu_pct",
-];
-const CSV_METRICS: [&str; 4] = ["read_us", "latency_us", "write_us", "flush_us"];
-const CSV_STATS: [&str; 7] = [
-    "mean",
-    "ci95_low",
-    "ci95_high",
-    "median",
-    "min",
-    "max",
-    "p99",
-];
-const CSV_TRAILING: [&str; 2] = ["pipe_size_bytes", "filesystem"];
-
-/// The CSV header columns, in order.
-pub fn exchange_csv_header() -> Vec<String> {
-    let mut cols: Vec<String> = CSV_LEADING.iter().map(|s| s.to_string()).collect();
-    for m in CSV_METRICS {
-        for s in CSV_STATS {
-            cols.push(format!("{m}_{s}"));
-        }
-    }
-    cols.extend(CSV_TRAILING.iter().map(|s| s.to_string()));
-    cols
-}
-
-/// Records as CSV, header first, one row per record.
-pub fn exchange_csv(records: &[ExchangeRecord]) -> String {
-    let mut out = exchange_csv_header().join(",");
-    out.push('\n');
-    for r in records {
-        let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
-        let mut cells = vec![
-            csv_field(&r.mode),
-            r.size_bytes.to_string(),
-            r.producer_core.to_string(),
-            r.consumer_core.to_string(),
-            csv_field(&r.placement),
-            r.flush_cache.to_string(),
-            r.reps.to_string(),
-            r.runs.to_string(),
-            csv_field(&r.wait),
-            r.verified.to_string(),
-            r.clock_anomalies.to_string(),
-            opt(r.c2c_one_way_ns),
-            r.consumer_cpu_pct.to_string(),
-        ];
-        for s in [
-            Some(&r.read_us),
-            Some(&r.latency_us),
-            Some(&r.write_us),
-            r.flush_us.as_ref(),
-        ] {
-            match s {
-                Some(s) => cells.extend([
-                    s.mean.to_string(),
-                    opt(s.ci95_low),
-                    opt(s.ci95_high),
-                    s.median.to_string(),
-                    s.min.to_string(),
-                    s.max.to_string(),
-                    s.p99.to_string(),
-                ]),
-                None => cells.extend(std::iter::repeat_n(String::new(), CSV_STATS.len())),
-            }
-        }
-        cells.push(r.pipe_size_bytes.map(|v| v.to_string()).unwrap_or_default());
-        cells.push(r.filesystem.as_deref().map(csv_field).unwrap_or_default());
-        out.push_str(&cells.join(","));
-        out.push('\n');
-    }
-    out
-}
-
 /// A CSV field, quoted when it contains a comma, quote or line break.
 pub fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
-    }
-}
-
-/// An interval cell followed by the run-to-run modes of `metric`, if the run means form two.
-fn with_modes(cell: String, r: &ExchangeRecord, metric: Metric) -> String {
-    match run_modes(&run_levels(r, metric)) {
-        Some(m) => format!("{cell} ({})", m.describe()),
-        None => cell,
     }
 }
