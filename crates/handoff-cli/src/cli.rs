@@ -8,8 +8,8 @@ use crate::common::{
 };
 use crate::{progress, Failure};
 use clap::{Args, Parser, Subcommand};
+use handoff_lab::experiments::exchange::results::ExchangeResults;
 use handoff_lab::experiments::exchange::{self, ExchangeConfig};
-use handoff_lab::schema::ExchangeResults;
 use std::path::{Path, PathBuf};
 
 /// Measure how fast two processes (or two threads) on this machine hand data to each other.

@@ -112,8 +112,8 @@ impl BenchOutputArgs {
 /// A context for running a registered experiment from this binary.
 pub fn run_ctx<'a>(
     quick: bool,
-    machine: &'a handoff_lab::schema::Machine,
-    tool: &'a handoff_lab::schema::Tool,
+    machine: &'a handoff_lab::machine::Machine,
+    tool: &'a handoff_lab::machine::Tool,
     allowed: &'a [usize],
     progress: &'a mut dyn Progress,
 ) -> Result<RunCtx<'a>, Failure> {
@@ -193,7 +193,7 @@ pub fn compare(
 pub fn run_for_report(
     quick: bool,
     selected: &dyn Fn(&str) -> bool,
-    machine: &handoff_lab::schema::Machine,
+    machine: &handoff_lab::machine::Machine,
     allowed: &[usize],
     progress: &mut dyn Progress,
     transports: &[handoff_lab::experiments::team_mpi::TransportKind],

@@ -18,6 +18,7 @@ pub mod busy;
 pub mod compare;
 pub mod experiment;
 pub mod findings;
+pub mod load;
 pub mod models;
 pub mod registry;
 pub mod render;

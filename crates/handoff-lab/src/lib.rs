@@ -9,6 +9,5 @@ pub mod machine;
 pub mod plot;
 pub mod progress;
 pub mod report;
-pub mod schema;
 pub mod stats;
 pub mod units;

@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 
 use crate::bench::text::{c2c_csv, fmt_size, fmt_us};
 use crate::bench::BenchResults;
+use crate::experiments::exchange::results::ExchangeResults;
+use crate::machine::placement;
 use crate::plot::{self, Figure, FigureKind, PlotError};
-use crate::schema::{placement, ExchangeResults};
 use crate::stats::Metric;
 use doc::Block;
 use recommend::{fmt_ratio, ratio_verdict, Recommendation};

@@ -22,12 +22,44 @@
 //!   same inputs always give the same interval). No CI when either side has fewer than 2
 //!   runs.
 
+/// The statistics of one metric of one record.
+///
+/// `mean` and its confidence interval are over the per-run means (Student-t on the log scale,
+/// df = runs - 1, so > 0 for times; `None` when there is one run; files written before that
+/// change hold a plain Student-t interval); `median`, `min`, `max` and `p99` are over all
+/// repetitions of all runs pooled, the median with its own distribution-free interval. See
+/// [`crate::stats`] and [`crate::stats::interval`].
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Summary {
+    /// Mean of the per-run means.
+    pub mean: f64,
+    /// Lower bound of the 95% confidence interval of the mean.
+    pub ci95_low: Option<f64>,
+    /// Upper bound of the 95% confidence interval of the mean.
+    pub ci95_high: Option<f64>,
+    /// Median of all repetitions.
+    pub median: f64,
+    /// Smallest repetition.
+    pub min: f64,
+    /// Largest repetition.
+    pub max: f64,
+    /// 99th percentile of all repetitions.
+    pub p99: f64,
+    /// Lower bound of the 95% interval of the median ([`crate::stats::interval::median_interval`];
+    /// `None` in older files or with too few samples).
+    #[serde(default)]
+    pub median_ci95_low: Option<f64>,
+    /// Upper bound of the 95% interval of the median.
+    #[serde(default)]
+    pub median_ci95_high: Option<f64>,
+}
+
 pub mod interval;
 pub mod modes;
 
 pub use modes::{run_modes, RunModes};
 
-use crate::schema::{ExchangeRecord, RunDetail, Summary};
+use crate::experiments::exchange::results::{ExchangeRecord, RunDetail};
 
 /// Number of bootstrap resamples of [`ratio_of_means`].
 pub const BOOTSTRAP_RESAMPLES: usize = 2000;

@@ -12,7 +12,8 @@ use handoff_lab::bench::verdict::{
     SINGLE_INVOCATION_DRIFT,
 };
 use handoff_lab::bench::BenchResults;
-use handoff_lab::schema::{ExchangeRecord, ExchangeResults, Summary};
+use handoff_lab::experiments::exchange::results::{ExchangeRecord, ExchangeResults};
+use handoff_lab::stats::Summary;
 
 const MIB: u64 = 1 << 20;
 

@@ -5,13 +5,14 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use handoff_lab::bench::load::LoadError;
 use handoff_lab::bench::render::render;
 use handoff_lab::bench::text::{
     check_output_path, fmt_size, fmt_us, write_output, Format, OutputError,
 };
 use handoff_lab::bench::{BenchResults, BENCH_SCHEMA};
 use handoff_lab::experiments::exchange::record::load;
-use handoff_lab::schema::{ExchangeResults, LoadError};
+use handoff_lab::experiments::exchange::results::ExchangeResults;
 
 fn fixture() -> ExchangeResults {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exchange_small.json");

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use handoff_lab::bench::BenchResults;
+use handoff_lab::experiments::exchange::results::ExchangeResults;
 use handoff_lab::plot;
 use handoff_lab::report;
-use handoff_lab::schema::ExchangeResults;
 
 fn fixture_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exchange_small.json")
@@ -262,7 +262,10 @@ fn report_into_an_unwritable_place_is_a_clear_error() {
 /// The synthetic fixture: a 2-CPU AMD EPYC (Zen 4) KVM guest, all nine modes, sizes 4 KiB to
 /// 16 MiB, consumer on CPU 0 and 1, flushed and cached at 1 MiB, 5 runs.
 mod synth {
-    use handoff_lab::schema::*;
+    use handoff_lab::bench::schema::*;
+    use handoff_lab::experiments::exchange::results::*;
+    use handoff_lab::machine::*;
+    use handoff_lab::stats::Summary;
     use handoff_lab::stats::{run_detail, SplitMix64};
 
     const KIB: u64 = 1024;
@@ -617,7 +620,8 @@ fn sample_report() {
 /// keeps its values readable, the table footer summarizes c2c per placement.
 #[test]
 fn many_cpus() {
-    use handoff_lab::schema::{placement, C2cPair};
+    use handoff_lab::bench::schema::C2cPair;
+    use handoff_lab::machine::placement;
     let mut results = fixture();
     let base: Vec<_> = results
         .records

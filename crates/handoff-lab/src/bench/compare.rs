@@ -427,7 +427,7 @@ fn pair(
 mod tests {
     use super::*;
     use crate::bench::schema::MetricRecord;
-    use crate::schema::{Machine, Tool};
+    use crate::machine::{Machine, Tool};
 
     fn file(lat_runs: &[f64], bw_runs: &[f64]) -> BenchResults {
         let mut f = BenchResults::new(

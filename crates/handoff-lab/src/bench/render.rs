@@ -247,7 +247,7 @@ pub fn csv(results: &BenchResults) -> String {
 mod tests {
     use super::*;
     use crate::bench::schema::BenchRecord;
-    use crate::schema::{Machine, Tool};
+    use crate::machine::{Machine, Tool};
 
     fn sample() -> BenchResults {
         let mut r = BenchResults::new(

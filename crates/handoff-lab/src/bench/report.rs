@@ -219,7 +219,7 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
 mod tests {
     use super::*;
     use crate::bench::{BenchRecord, MetricRecord};
-    use crate::schema::{Machine, Tool};
+    use crate::machine::{Machine, Tool};
 
     fn pv() -> BenchResults {
         let mut r = BenchResults::new(

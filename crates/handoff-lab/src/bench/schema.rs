@@ -1,4 +1,5 @@
-//! The results file of every experiment but `exchange` and `c2c` (schema [`BENCH_SCHEMA`]).
+//! The one results file of every experiment (schema [`BENCH_SCHEMA`]), the c2c pairs it may
+//! carry and `handoff report`'s settings.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -7,8 +8,47 @@ use serde::{Deserialize, Serialize};
 
 use super::models::{least_squares, ModelFit, ModelForm};
 
-use crate::schema::{self, C2cPair, LoadError, Machine, ReportSettings, Summary, Tool};
+use super::load::{self as schema, LoadError};
+use crate::machine::{Machine, Tool};
+use crate::stats::Summary;
 use crate::stats::{self, StatsError};
+
+/// One-way core-to-core latency of one CPU pair.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct C2cPair {
+    /// First CPU.
+    pub cpu_a: usize,
+    /// Second CPU.
+    pub cpu_b: usize,
+    /// Placement class of the pair (see [`crate::machine::placement`]).
+    pub placement: String,
+    /// One-way latency in nanoseconds (half the round trip of a cache line).
+    pub one_way_ns: f64,
+}
+
+/// The report's own settings (issue 5), stored in `results.json` beside the records.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ReportSettings {
+    /// `--quick` was given.
+    pub quick: bool,
+    /// The command line that produced the report.
+    pub command: String,
+    /// When the run started (RFC 3339), if known.
+    #[serde(default)]
+    pub started: Option<String>,
+    /// Wall time of the whole run in seconds, if known.
+    #[serde(default)]
+    pub elapsed_s: Option<f64>,
+    /// How repetitions were chosen per point: "fixed", "by-size" or "time-budget".
+    pub rep_scaling: String,
+    /// One or two sentences saying exactly how, e.g. "reps = clamp(100 x 1 MiB / size, 20,
+    /// 2000), warm-up = reps / 10".
+    pub rep_scaling_description: String,
+    /// Anything else the reader must know, e.g. "c2c: one representative pair per placement
+    /// class (machine has 128 CPUs)".
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
 
 /// Schema string of [`BenchResults`]; bump the number on an incompatible change.
 pub const BENCH_SCHEMA: &str = "handoff.bench/1";

@@ -7,7 +7,9 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::schema::{placement, C2cPair, Summary};
+use crate::bench::schema::C2cPair;
+use crate::machine::placement;
+use crate::stats::Summary;
 
 /// An output format (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -15,7 +17,7 @@ pub enum Format {
     /// Aligned text for people.
     #[default]
     Table,
-    /// Pretty JSON, the schema of [`crate::schema`].
+    /// Pretty JSON, the schema of [`crate::bench::schema`].
     Json,
     /// Comma-separated values, one row per record.
     Csv,

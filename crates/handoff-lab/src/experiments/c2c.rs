@@ -3,8 +3,8 @@
 //! them as [`BenchResults::c2c`] (what the heatmap and the exchange's floor read).
 
 use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo, RunCtx};
+use crate::bench::schema::C2cPair;
 use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
-use crate::schema::C2cPair;
 use handoff_probe::floor::{c2c, C2cOptions};
 use handoff_probe::topology::Topology;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -11,8 +11,9 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use crate::bench::text::{fmt_ns, fmt_size};
-use crate::schema::{ExchangeResults, Summary};
+use crate::experiments::exchange::results::ExchangeResults;
 use crate::stats::Metric;
+use crate::stats::Summary;
 
 // ---------------------------------------------------------------------------------------------
 // Vs size

@@ -14,9 +14,9 @@
 //! Repetitions are scaled by size, as OSU does: `reps = clamp(R x 1 MiB / size, R_min, R)`.
 
 use super::ReportError;
+use crate::bench::schema::ReportSettings;
 use crate::experiments::c2c;
 use crate::experiments::exchange::{ConfigError, ExchangeConfig, Mode, Overrides, Point};
-use crate::schema::ReportSettings;
 use handoff_probe::topology::{Placement, Topology};
 use std::path::{Path, PathBuf};
 use thiserror::Error;

@@ -2,8 +2,10 @@
 //! run-to-run modes), the cached-vs-flushed verdicts and the run-to-run disagreement list.
 
 use crate::bench::text::{fmt_interval, fmt_ns, fmt_size, fmt_us};
+use crate::experiments::exchange::results::{mode_rank, ExchangeRecord, ExchangeResults};
+use crate::machine::CACHE_INSTRUCTION;
 use crate::plot::{Figure, FigureKind};
-use crate::schema::{mode_rank, ExchangeRecord, ExchangeResults, Summary, CACHE_INSTRUCTION};
+use crate::stats::Summary;
 use crate::stats::{
     ratio_of_means, record_disagreements, run_levels, run_means, run_modes, Metric, Ratio,
 };

@@ -15,6 +15,7 @@ pub mod memory;
 pub mod mode;
 pub mod pipe;
 pub mod record;
+pub mod results;
 pub mod roles;
 pub mod samples;
 mod single;
@@ -25,9 +26,9 @@ pub use error::RunError;
 pub use mode::{Mode, ModeError, ModeInfo, Parties, WaitKind, MODES};
 
 use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo};
-use crate::schema::Summary;
-use crate::schema::{ExchangeRecord, RunDetail};
+use crate::experiments::exchange::results::{ExchangeRecord, RunDetail};
 use crate::stats;
+use crate::stats::Summary;
 use handoff::channel::{Channel, ChannelConfig};
 use handoff::shm::Segment;
 use handoff::sync::wait::Wait;
@@ -144,13 +145,13 @@ pub fn plan(cfg: &ExchangeConfig) -> Vec<Point> {
     points
 }
 
-/// How to start a worker process: this binary plus the hidden subcommand's arguments; the
-/// worker spec (JSON) is appended as the last argument.
+/// How to start a worker process: this binary plus the hidden subcommand's arguments, then
+/// the experiment's name and the worker spec (JSON), by [`super::launcher::spawn_worker`].
 #[derive(Debug, Clone)]
 pub struct Launcher {
     /// The executable (normally `std::env::current_exe()`).
     pub exe: PathBuf,
-    /// Arguments before the spec, e.g. `["__worker", "exchange"]`.
+    /// Arguments before the experiment's name, e.g. `["__worker"]`.
     pub args: Vec<OsString>,
 }
 
@@ -478,7 +479,7 @@ pub struct Outcome {
     /// One record per measured point, in plan order.
     pub records: Vec<ExchangeRecord>,
     /// The c2c floor of every CPU pair the records used.
-    pub c2c: Vec<crate::schema::C2cPair>,
+    pub c2c: Vec<crate::bench::schema::C2cPair>,
     /// Why the run stopped before the end (Ctrl-C, a stop request), if it did.
     pub stopped: Option<String>,
 }
@@ -491,7 +492,7 @@ pub struct Outcome {
 pub fn run_points(
     points: &[Point],
     env: &Env<'_>,
-    known: &[crate::schema::C2cPair],
+    known: &[crate::bench::schema::C2cPair],
     progress: &mut dyn crate::progress::Progress,
     stop_after: Option<usize>,
 ) -> Result<Outcome, ExchangeError> {

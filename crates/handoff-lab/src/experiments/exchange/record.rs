@@ -10,11 +10,12 @@
 
 use std::path::Path;
 
+use crate::bench::load::{from_json_checked, LoadError};
 use crate::bench::{BenchRecord, BenchResults, MetricRecord, BENCH_SCHEMA};
-use crate::schema::{
-    from_json_checked, ExchangeRecord, ExchangeResults, LoadError, RunDetail, Summary, C2C_SCHEMA,
-    EXCHANGE_SCHEMA,
+use crate::experiments::exchange::results::{
+    ExchangeRecord, ExchangeResults, RunDetail, C2C_SCHEMA, EXCHANGE_SCHEMA,
 };
+use crate::stats::Summary;
 
 /// Registry name of the exchange experiment (the results' `experiment`).
 pub const NAME: &str = "exchange";
@@ -260,10 +261,10 @@ impl ExchangeResults {
 /// A `handoff.c2c/1` file of before c2c was a registered experiment.
 #[derive(serde::Deserialize)]
 struct OldC2cResults {
-    machine: crate::schema::Machine,
-    tool: crate::schema::Tool,
+    machine: crate::machine::Machine,
+    tool: crate::machine::Tool,
     config: serde_json::Value,
-    pairs: Vec<crate::schema::C2cPair>,
+    pairs: Vec<crate::bench::schema::C2cPair>,
 }
 
 /// Reads a results file: `handoff.bench/1`, or a `handoff.exchange/1` / `handoff.c2c/1` file

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use super::{size_pref, ProcVsThreads, Recommendation, BUSY_CPU_PCT};
 use crate::bench::text::{fmt_ns, fmt_size, fmt_us};
-use crate::schema::{mode_rank, placement, ExchangeResults};
+use crate::experiments::exchange::results::{mode_rank, ExchangeResults};
+use crate::machine::placement;
 use crate::stats::Ratio;
 
 /// "1.02 (95% CI 0.99–1.05)".
