@@ -15,7 +15,8 @@ mod tables;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use crate::bench::text::{c2c_csv, fmt_size, fmt_us};
+use crate::bench::render::c2c_csv;
+use crate::bench::text::{fmt_size, fmt_us};
 use crate::bench::BenchResults;
 use crate::experiments::exchange::results::ExchangeResults;
 use crate::machine::placement;

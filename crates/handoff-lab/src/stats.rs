@@ -59,8 +59,6 @@ pub mod modes;
 
 pub use modes::{run_modes, RunModes};
 
-use crate::experiments::exchange::results::{ExchangeRecord, RunDetail};
-
 /// Number of bootstrap resamples of [`ratio_of_means`].
 pub const BOOTSTRAP_RESAMPLES: usize = 2000;
 /// Seed of the bootstrap generator (fixed: results are reproducible).
@@ -264,27 +262,6 @@ pub fn iqr(samples: &[f64]) -> Option<[f64; 2]> {
     ])
 }
 
-/// The [`RunDetail`] of one run from its samples (means, the read/latency interquartile
-/// ranges the disagreement check uses, and the read/latency medians the run-to-run modes
-/// use).
-pub fn run_detail(
-    read: &[f64],
-    latency: &[f64],
-    write: &[f64],
-    flush: Option<&[f64]>,
-) -> RunDetail {
-    RunDetail {
-        read_us: mean(read),
-        latency_us: mean(latency),
-        write_us: mean(write),
-        flush_us: flush.map(mean),
-        read_iqr_us: iqr(read),
-        latency_iqr_us: iqr(latency),
-        read_median_us: median(read),
-        latency_median_us: median(latency),
-    }
-}
-
 /// Median of (unsorted) samples; `None` when empty.
 pub fn median(samples: &[f64]) -> Option<f64> {
     if samples.is_empty() {
@@ -293,24 +270,6 @@ pub fn median(samples: &[f64]) -> Option<f64> {
     let mut sorted = samples.to_vec();
     sorted.sort_by(f64::total_cmp);
     Some(quantile_sorted(&sorted, 0.5))
-}
-
-/// The per-run levels the run-to-run modes are looked for in: the run medians when every run
-/// recorded one (a few outliers cannot move a median, so two levels of medians are two
-/// levels of the bulk of the repetitions, the level the tables print), else the run means.
-pub fn run_levels(record: &ExchangeRecord, metric: Metric) -> Vec<f64> {
-    let medians: Option<Vec<f64>> = record
-        .runs_detail
-        .iter()
-        .map(|r| match metric {
-            Metric::Read => r.read_median_us,
-            Metric::Latency => r.latency_median_us,
-        })
-        .collect();
-    match medians {
-        Some(m) if !m.is_empty() => m,
-        _ => run_means(record, metric),
-    }
 }
 
 /// A small, fast, well-mixed 64-bit generator (Steele, Lea & Flood's SplitMix64): enough for
@@ -578,35 +537,4 @@ impl Metric {
             Metric::Latency => "latency",
         }
     }
-}
-
-/// Run means of `metric` in `record.runs_detail`.
-pub fn run_means(record: &ExchangeRecord, metric: Metric) -> Vec<f64> {
-    record
-        .runs_detail
-        .iter()
-        .map(|r| match metric {
-            Metric::Read => r.read_us,
-            Metric::Latency => r.latency_us,
-        })
-        .collect()
-}
-
-/// The disagreements of a record's read time and latency runs.
-pub fn record_disagreements(record: &ExchangeRecord) -> Vec<(Metric, Disagreement)> {
-    [Metric::Read, Metric::Latency]
-        .into_iter()
-        .filter_map(|metric| {
-            let means = run_means(record, metric);
-            let iqrs: Option<Vec<[f64; 2]>> = record
-                .runs_detail
-                .iter()
-                .map(|r| match metric {
-                    Metric::Read => r.read_iqr_us,
-                    Metric::Latency => r.latency_iqr_us,
-                })
-                .collect();
-            disagreement(&means, iqrs.as_deref()).map(|d| (metric, d))
-        })
-        .collect()
 }

@@ -209,7 +209,7 @@ fn old_files_compare_with_new_ones() {
     // matches its own conversion record for record.
     let old = handoff_lab::experiments::exchange::record::load(&fixture_path()).unwrap();
     let new = BenchResults::from_json_str(&fixture().to_bench().to_json_pretty()).unwrap();
-    let c = compare_bench(&[old.clone()], &[new], None, 0.05, 3.0).unwrap();
+    let c = compare_bench(std::slice::from_ref(&old), &[new], None, 0.05, 3.0).unwrap();
     assert_eq!(c.matched.len(), old.records.len());
     assert!(c.unmatched_a.is_empty() && c.unmatched_b.is_empty());
     for m in &c.matched {

@@ -263,10 +263,11 @@ fn report_into_an_unwritable_place_is_a_clear_error() {
 /// 16 MiB, consumer on CPU 0 and 1, flushed and cached at 1 MiB, 5 runs.
 mod synth {
     use handoff_lab::bench::schema::*;
+    use handoff_lab::experiments::exchange::results::run_detail;
     use handoff_lab::experiments::exchange::results::*;
     use handoff_lab::machine::*;
+    use handoff_lab::stats::SplitMix64;
     use handoff_lab::stats::Summary;
-    use handoff_lab::stats::{run_detail, SplitMix64};
 
     const KIB: u64 = 1024;
     const MIB: u64 = 1024 * 1024;

@@ -26,11 +26,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::bench::text::fmt_size;
 use crate::experiments::exchange::mode::ModeInfo;
+use crate::experiments::exchange::results::run_means;
 use crate::experiments::exchange::results::{
     is_two_party, mode_rank, ExchangeRecord, ExchangeResults,
 };
 use crate::machine::{placement, Machine};
-use crate::stats::{pooled_log_ratio, ratio_of_means, run_means, Metric, Ratio};
+use crate::stats::{pooled_log_ratio, ratio_of_means, Metric, Ratio};
 
 mod wording;
 use wording::sentences;

@@ -3,12 +3,11 @@
 
 use crate::bench::text::{fmt_interval, fmt_ns, fmt_size, fmt_us};
 use crate::experiments::exchange::results::{mode_rank, ExchangeRecord, ExchangeResults};
+use crate::experiments::exchange::results::{record_disagreements, run_levels, run_means};
 use crate::machine::CACHE_INSTRUCTION;
 use crate::plot::{Figure, FigureKind};
 use crate::stats::Summary;
-use crate::stats::{
-    ratio_of_means, record_disagreements, run_levels, run_means, run_modes, Metric, Ratio,
-};
+use crate::stats::{ratio_of_means, run_modes, Metric, Ratio};
 
 use super::doc::Block;
 use super::recommend::fmt_ratio;

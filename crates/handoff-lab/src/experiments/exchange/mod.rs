@@ -273,7 +273,12 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeErr
             .collect();
         anomalies += lat.iter().filter(|&&l| l < 0.0).count() as u64;
         let (r, wr, fl) = (us(&data.read), us(&data.write), us(&data.flush));
-        details.push(stats::run_detail(&r, &lat, &wr, p.flush.then_some(&fl[..])));
+        details.push(results::run_detail(
+            &r,
+            &lat,
+            &wr,
+            p.flush.then_some(&fl[..]),
+        ));
         let wall_ns = cal.to_ns(data.wall_ticks);
         if wall_ns > 0.0 {
             cpu_pct.push(100.0 * data.cpu_ns as f64 / wall_ns);

@@ -186,13 +186,13 @@ pub(super) fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<
     let flagged = results
         .records
         .iter()
-        .filter(|r| !crate::stats::record_disagreements(r).is_empty())
+        .filter(|r| !crate::experiments::exchange::results::record_disagreements(r).is_empty())
         .count();
     if flagged > 0 {
         let metrics: usize = results
             .records
             .iter()
-            .map(|r| crate::stats::record_disagreements(r).len())
+            .map(|r| crate::experiments::exchange::results::record_disagreements(r).len())
             .sum();
         out.push(format!(
             "**Run-to-run disagreement:** {flagged} record(s) ({metrics} record–metric \
