@@ -245,80 +245,6 @@ pub fn csv(results: &BenchResults) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::bench::schema::BenchRecord;
-    use crate::machine::{Machine, Tool};
-
-    fn sample() -> BenchResults {
-        let mut r = BenchResults::new(
-            "demo",
-            Machine::default(),
-            Tool::default(),
-            serde_json::json!({}),
-        );
-        let lat = MetricRecord::from_runs("µs", false, &[vec![1.0, 1.0], vec![3.0, 3.0]]).unwrap();
-        r.records.push(
-            BenchRecord::new("a, b", 64.0, 2, 2, true)
-                .param("size_bytes", 64)
-                .metric("latency_us", lat),
-        );
-        r
-    }
-
-    #[test]
-    fn csv_has_one_row_per_record_with_the_metric_columns() {
-        let text = csv(&sample());
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 2);
-        let header: Vec<&str> = lines[0].split(',').collect();
-        let mean_col = header.iter().position(|h| *h == "latency_us_mean").unwrap();
-        let size_col = header.iter().position(|h| *h == "size_bytes").unwrap();
-        // "a, b" is quoted, so split on the quoted field's end first.
-        let row = lines[1].replacen("\"a, b\"", "ab", 1);
-        let cells: Vec<&str> = row.split(',').collect();
-        assert_eq!(cells[mean_col], "2");
-        assert_eq!(cells[size_col], "64");
-        assert_eq!(cells.len(), header.len());
-    }
-
-    #[test]
-    fn table_ends_with_the_registered_experiments_claims() {
-        // "demo" is not registered: no claim line.
-        assert!(!table(&sample()).contains("finding:"));
-        let mut r = sample();
-        r.experiment = "pingpong".into();
-        for (m, v) in [("fence-flag", 3.0), ("put-signal", 1.0)] {
-            let runs = [vec![v], vec![v * 1.01], vec![v * 0.99]];
-            r.records.push(
-                BenchRecord::new(m, 8.0, 3, 1, true)
-                    .param("method", m)
-                    .param("placement", "x")
-                    .metric(
-                        "latency_us",
-                        MetricRecord::from_runs("µs", false, &runs).unwrap(),
-                    ),
-            );
-        }
-        let t = table(&r);
-        assert!(
-            t.contains("finding: put-with-signal halves 8 B latency") && t.contains("holds here"),
-            "{t}"
-        );
-    }
-
-    #[test]
-    fn table_shows_sizes_means_and_a_failed_check() {
-        let mut r = sample();
-        r.records[0].verified = false;
-        let t = table(&r);
-        assert!(t.contains("64 B"), "{t}");
-        assert!(t.contains("2.00 µs"), "{t}");
-        assert!(t.contains("FAILED"), "{t}");
-    }
-}
-
 /// Distinct unordered pairs above which the footer summarizes per placement class.
 const FOOTER_MAX_PAIRS: usize = 6;
 
@@ -395,4 +321,78 @@ pub fn c2c_csv(pairs: &[C2cPair]) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::schema::BenchRecord;
+    use crate::machine::{Machine, Tool};
+
+    fn sample() -> BenchResults {
+        let mut r = BenchResults::new(
+            "demo",
+            Machine::default(),
+            Tool::default(),
+            serde_json::json!({}),
+        );
+        let lat = MetricRecord::from_runs("µs", false, &[vec![1.0, 1.0], vec![3.0, 3.0]]).unwrap();
+        r.records.push(
+            BenchRecord::new("a, b", 64.0, 2, 2, true)
+                .param("size_bytes", 64)
+                .metric("latency_us", lat),
+        );
+        r
+    }
+
+    #[test]
+    fn csv_has_one_row_per_record_with_the_metric_columns() {
+        let text = csv(&sample());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2);
+        let header: Vec<&str> = lines[0].split(',').collect();
+        let mean_col = header.iter().position(|h| *h == "latency_us_mean").unwrap();
+        let size_col = header.iter().position(|h| *h == "size_bytes").unwrap();
+        // "a, b" is quoted, so split on the quoted field's end first.
+        let row = lines[1].replacen("\"a, b\"", "ab", 1);
+        let cells: Vec<&str> = row.split(',').collect();
+        assert_eq!(cells[mean_col], "2");
+        assert_eq!(cells[size_col], "64");
+        assert_eq!(cells.len(), header.len());
+    }
+
+    #[test]
+    fn table_ends_with_the_registered_experiments_claims() {
+        // "demo" is not registered: no claim line.
+        assert!(!table(&sample()).contains("finding:"));
+        let mut r = sample();
+        r.experiment = "pingpong".into();
+        for (m, v) in [("fence-flag", 3.0), ("put-signal", 1.0)] {
+            let runs = [vec![v], vec![v * 1.01], vec![v * 0.99]];
+            r.records.push(
+                BenchRecord::new(m, 8.0, 3, 1, true)
+                    .param("method", m)
+                    .param("placement", "x")
+                    .metric(
+                        "latency_us",
+                        MetricRecord::from_runs("µs", false, &runs).unwrap(),
+                    ),
+            );
+        }
+        let t = table(&r);
+        assert!(
+            t.contains("finding: put-with-signal halves 8 B latency") && t.contains("holds here"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn table_shows_sizes_means_and_a_failed_check() {
+        let mut r = sample();
+        r.records[0].verified = false;
+        let t = table(&r);
+        assert!(t.contains("64 B"), "{t}");
+        assert!(t.contains("2.00 µs"), "{t}");
+        assert!(t.contains("FAILED"), "{t}");
+    }
 }
