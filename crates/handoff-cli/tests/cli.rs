@@ -542,3 +542,30 @@ fn report_twice_into_one_folder_leaves_nothing_stale() {
 }
 
 // ---- kernels, verification, bad sizes and counts, worker deaths (issues 9 and 16) ----
+
+/// A results file of the older `handoff.exchange/1` schema still draws and compares (through
+/// the converter), and a damaged one is a one-line usage error.
+#[test]
+fn an_old_exchange_file_plots_and_compares() {
+    let old = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../handoff-lab/tests/fixtures/exchange_small.json");
+    let old = old.to_str().unwrap();
+    let dir = tmpdir("oldplot");
+    let out = handoff(&["plot", old, "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(dir.join("c2c_heatmap.png").is_file() && dir.join("read_per_cpu.png").is_file());
+    let out = handoff(&["compare", old, old]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(" same"), "{}", text(&out.stdout));
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"schema":"handoff.exchange/1","records":"x"}"#).unwrap();
+    let out = handoff(&["plot", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr).trim().lines().count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
