@@ -400,25 +400,6 @@ impl BenchResults {
     }
 }
 
-/// Reads the schema string of a JSON results file without parsing the rest ("" when absent).
-pub fn schema_of(path: &Path) -> Result<String, LoadError> {
-    let text = crate::input::read_text(path).map_err(|source| LoadError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|source| LoadError::Parse {
-            path: Some(path.to_path_buf()),
-            expected: BENCH_SCHEMA,
-            source,
-        })?;
-    Ok(value
-        .get("schema")
-        .and_then(|s| s.as_str())
-        .unwrap_or("")
-        .to_string())
-}
-
 impl BenchResults {
     /// Fits `metric` of `series` (each record's mean at its x) to `form`; `None` when
     /// there are too few distinct x.
