@@ -4,15 +4,13 @@
 use crate::cli_report::{self, ReportArgs};
 use crate::common::{
     allowed_cpus, check_memory, install_interrupt_handler, overrides, parse_cores, results,
-    CommonExchangeArgs, Machine, CANCEL,
+    CommonExchangeArgs, Machine,
 };
-use crate::{progress, Failure, EXIT_INTERRUPTED};
+use crate::{progress, Failure};
 use clap::{Args, Parser, Subcommand};
+use handoff_lab::experiments::exchange::results::ExchangeResults;
 use handoff_lab::experiments::exchange::{self, ExchangeConfig};
-use handoff_lab::output::{self, Format};
-use handoff_lab::schema::{C2cResults, ExchangeResults};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 
 /// Measure how fast two processes (or two threads) on this machine hand data to each other.
 ///
@@ -61,12 +59,12 @@ enum Command {
         #[arg(long, value_name = "RATIO")]
         fail_above: Option<f64>,
         /// Changes smaller than this fraction are noise: never slower or faster (0.05 = 5%).
-        #[arg(long, value_name = "FRACTION", default_value_t = handoff_lab::compare::DEFAULT_NOISE_THRESHOLD)]
+        #[arg(long, value_name = "FRACTION", default_value_t = handoff_lab::bench::verdict::DEFAULT_NOISE_THRESHOLD)]
         noise_threshold: f64,
         /// With one file on a side, a difference counts only beyond this factor: the drift
         /// between invocations of the same binary (2-3x on a shared VM). 1 trusts one
         /// invocation's runs (a quiet bare-metal machine).
-        #[arg(long, value_name = "FACTOR", default_value_t = handoff_lab::compare::SINGLE_INVOCATION_DRIFT)]
+        #[arg(long, value_name = "FACTOR", default_value_t = handoff_lab::bench::verdict::SINGLE_INVOCATION_DRIFT)]
         drift: f64,
         /// table or json.
         #[arg(long, default_value = "table")]
@@ -156,15 +154,8 @@ struct ExchangeArgs {
     /// Where `file` mode writes (default: the system temp dir).
     #[arg(long)]
     file_dir: Option<PathBuf>,
-    /// table, json or csv.
-    #[arg(long, default_value = "table")]
-    format: String,
-    /// Write the output here instead of stdout.
-    #[arg(long, short)]
-    output: Option<PathBuf>,
-    /// No progress on stderr.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    out: crate::cli_bench::BenchOutputArgs,
     /// Slow producer: sleep this many microseconds before each fill (to watch what a waiting
     /// consumer costs in CPU).
     #[arg(long, default_value_t = 0, hide = true)]
@@ -185,15 +176,8 @@ struct C2cArgs {
     /// Round trips per sample.
     #[arg(long, default_value_t = 1000)]
     round_trips: u32,
-    /// table, json or csv.
-    #[arg(long, default_value = "table")]
-    format: String,
-    /// Write the output here instead of stdout.
-    #[arg(long, short)]
-    output: Option<PathBuf>,
-    /// No progress on stderr.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    out: crate::cli_bench::BenchOutputArgs,
 }
 
 /// Runs the command; `Ok(exit code)`.
@@ -240,18 +224,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
 }
 
 fn worker(experiment: &str, args: &[String]) -> Result<u8, Failure> {
-    match (experiment, args) {
-        ("exchange", [spec]) => exchange::worker::worker_main(spec)
-            .map(|()| 0)
-            .map_err(|e| Failure::runtime(format!("worker: {e}"))),
-        ("exchange", _) => Err(Failure::usage("the exchange worker takes one JSON spec")),
-        (other, args) => crate::cli_bench::worker(other, args),
-    }
-}
-
-fn parse_format(text: &str) -> Result<Format, Failure> {
-    text.parse::<Format>()
-        .map_err(|e| Failure::usage(e.to_string()))
+    crate::cli_bench::worker(experiment, args)
 }
 
 fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
@@ -272,30 +245,21 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
     }
     cfg.apply(&overrides(&a.common, &allowed)?)?;
     cfg.validate(&allowed)?;
-    let format = parse_format(&a.format)?;
-    if let Some(path) = &a.output {
-        output::check_output_path(path).map_err(|e| Failure::usage(e.to_string()))?;
-    }
+    let format = a.out.check()?;
     install_interrupt_handler();
     let m = Machine::detect()?;
     let env = m.env(&cfg)?;
     let points = exchange::plan(&cfg);
     check_memory(&points)?;
-    let mut prog = progress::Stderr::new(a.quiet);
+    let mut prog = progress::Stderr::new(a.out.quiet);
     let outcome = crate::common::run_exchange(&points, &env, &[], &mut prog, None)?;
-    let interrupted = outcome.0.stopped.is_some();
     let config = serde_json::to_value(&cfg).map_err(|e| Failure::runtime(e.to_string()))?;
-    let res = results(&m, &config, outcome);
-    output::write_output(&output::render_exchange(&res, format), a.output.as_deref())
-        .map_err(|e| Failure::runtime(e.to_string()))?;
-    if interrupted {
-        eprintln!("handoff: interrupted; the output holds the records measured so far");
-        return Ok(EXIT_INTERRUPTED);
-    }
-    Ok(0)
+    a.out
+        .emit(&results(&m, &config, outcome).to_bench(), format)
 }
 
 fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {
+    a.out.check()?;
     let allowed = allowed_cpus()?;
     let cpus = parse_cores(&a.cores, &allowed, "--cores")?;
     if a.samples == 0 || a.round_trips == 0 {
@@ -311,59 +275,22 @@ fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {
              round trips takes about a second; use more --samples for more)"
         )));
     }
-    let format = parse_format(&a.format)?;
-    if let Some(path) = &a.output {
-        output::check_output_path(path).map_err(|e| Failure::usage(e.to_string()))?;
-    }
     if cpus.len() < 2 {
         return Err(Failure::usage(format!(
             "c2c needs at least two CPUs; this process may use {}",
             handoff::sys::format_cpu_list(&cpus)
         )));
     }
-    install_interrupt_handler();
-    let m = Machine::detect()?;
+    let topology = handoff_probe::topology::Topology::detect()
+        .map_err(|e| Failure::runtime(format!("reading the CPU topology: {e}")))?;
     let opts = handoff_probe::floor::C2cOptions {
         samples: a.samples,
         round_trips_per_sample: a.round_trips,
         ..Default::default()
     };
-    let pairs = handoff_lab::experiments::c2c::all_pairs(&cpus);
-    let mut prog = progress::Stderr::new(a.quiet);
-    use handoff_lab::progress::Progress;
-    prog.begin(pairs.len(), "c2c");
-    let measured = handoff_lab::experiments::c2c::measure(
-        &pairs,
-        &opts,
-        &m.topology,
-        &CANCEL,
-        &mut |_, _| {},
-    )?;
-    prog.end();
-    let config = serde_json::json!({
-        "cores": cpus,
-        "samples": a.samples,
-        "round_trips_per_sample": a.round_trips,
-    });
-    let res = C2cResults::new(
-        handoff_lab::machine::detect(&m.calibration),
-        handoff_lab::machine::tool(),
-        config,
-        cpus,
-        measured,
-    );
-    output::write_output(&output::render_c2c(&res, format), a.output.as_deref())
-        .map_err(|e| Failure::runtime(e.to_string()))?;
-    Ok(if CANCEL.load(Ordering::Relaxed) {
-        EXIT_INTERRUPTED
-    } else {
-        0
+    a.out.run(&cpus, |ctx| {
+        handoff_lab::experiments::c2c::run(ctx, &cpus, &opts, &topology)
     })
-}
-
-/// A results file given on the command line; a missing or malformed one is bad usage (2).
-fn load(path: &Path) -> Result<ExchangeResults, Failure> {
-    ExchangeResults::load(path).map_err(|e| Failure::usage(e.to_string()))
 }
 
 fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
@@ -377,19 +304,19 @@ fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
     };
     // The input is read and checked before anything is created; an output folder that
     // cannot be made is bad usage (2), as `bench -o` to an unwritable place is.
-    let bench = if crate::cli_bench::is_bench_file(results) {
-        Some(crate::cli_bench::load(results)?)
-    } else {
-        None
-    };
-    let exchange = match bench {
-        Some(_) => None,
-        None => Some(ExchangeResults::load_exchange_or_c2c(results)?),
+    let bench = crate::cli_bench::load(results)?;
+    // The exchange and c2c files are drawn from their typed view (heatmap, per-CPU, sizes).
+    let exchange = match bench.experiment.as_str() {
+        "exchange" | "c2c" => Some(
+            ExchangeResults::from_bench(&bench, Some(results))
+                .map_err(|e| Failure::usage(e.to_string()))?,
+        ),
+        _ => None,
     };
     std::fs::create_dir_all(&dir)
         .map_err(|e| Failure::usage(format!("--out: cannot create {}: {e}", dir.display())))?;
     let Some(res) = exchange else {
-        return crate::cli_bench::plot(bench.as_ref().expect("a bench file"), &dir);
+        return crate::cli_bench::plot(&bench, &dir);
     };
     let files = handoff_lab::plot::plot_all(&res, &dir)?;
     for f in files {
@@ -420,26 +347,7 @@ fn compare(
         }
         (a, false) => (a, vs),
     };
-    if a.iter()
-        .chain(b)
-        .any(|p| crate::cli_bench::is_bench_file(p))
-    {
-        return crate::cli_bench::compare(a, b, (fail_above, noise, drift), format);
-    }
-    let load_all = |p: &[PathBuf]| p.iter().map(|p| load(p)).collect::<Result<Vec<_>, _>>();
-    let (ra, rb) = (load_all(a)?, load_all(b)?);
-    use handoff_lab::compare::CompareError;
-    let cmp = handoff_lab::compare::compare_many_with(&ra, &rb, fail_above, noise, drift).map_err(
-        |e| match e {
-            CompareError::NothingMatched { .. } => Failure::runtime(e.to_string()),
-            _ => Failure::usage(e.to_string()),
-        },
-    )?;
-    match format {
-        "json" => println!("{}", cmp.to_json_pretty()),
-        _ => print!("{}", cmp.render_table()),
-    }
-    Ok(u8::try_from(cmp.exit_code()).unwrap_or(crate::EXIT_RUNTIME))
+    crate::cli_bench::compare(a, b, (fail_above, noise, drift), format)
 }
 
 fn cleanup() -> Result<u8, Failure> {

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use handoff_lab::bench::registry;
-use handoff_lab::bench::{render, BenchResults, BENCH_SCHEMA};
+use handoff_lab::bench::text::{self as output, Format};
+use handoff_lab::bench::{render, BenchResults};
 use handoff_lab::bench::{BenchError, RunCtx};
-use handoff_lab::output::{self, Format};
 use handoff_lab::progress::Progress;
 
 use crate::common::CANCEL;
@@ -112,8 +112,8 @@ impl BenchOutputArgs {
 /// A context for running a registered experiment from this binary.
 pub fn run_ctx<'a>(
     quick: bool,
-    machine: &'a handoff_lab::schema::Machine,
-    tool: &'a handoff_lab::schema::Tool,
+    machine: &'a handoff_lab::machine::Machine,
+    tool: &'a handoff_lab::machine::Tool,
     allowed: &'a [usize],
     progress: &'a mut dyn Progress,
 ) -> Result<RunCtx<'a>, Failure> {
@@ -144,15 +144,11 @@ pub fn worker(experiment: &str, args: &[String]) -> Result<u8, Failure> {
         .map_err(|e| Failure::runtime(format!("worker: {e}")))
 }
 
-/// Whether a file is a registered experiment's results file (by its schema string).
-pub fn is_bench_file(path: &Path) -> bool {
-    handoff_lab::bench::schema::schema_of(path).is_ok_and(|s| s == BENCH_SCHEMA)
-}
-
-/// A registered experiment's results file given on the command line; a missing or
-/// malformed one is bad usage (2).
+/// A results file given on the command line (of any schema: an older exchange or c2c file
+/// is converted); a missing or malformed one is bad usage (2).
 pub fn load(path: &Path) -> Result<BenchResults, Failure> {
-    BenchResults::load(path).map_err(|e| Failure::usage(e.to_string()))
+    handoff_lab::experiments::exchange::record::load(path)
+        .map_err(|e| Failure::usage(e.to_string()))
 }
 
 /// `handoff plot` of a registered experiment's file: every figure of its registry entry.
@@ -178,7 +174,7 @@ pub fn compare(
 ) -> Result<u8, Failure> {
     let load_all = |p: &[PathBuf]| p.iter().map(|p| load(p)).collect::<Result<Vec<_>, _>>();
     let (ra, rb) = (load_all(a)?, load_all(b)?);
-    use handoff_lab::compare::CompareError;
+    use handoff_lab::bench::verdict::CompareError;
     let cmp = handoff_lab::bench::compare::compare_bench(&ra, &rb, fail_above, noise, drift)
         .map_err(|e| match e {
             CompareError::NothingMatched { .. } => Failure::runtime(e.to_string()),
@@ -197,7 +193,7 @@ pub fn compare(
 pub fn run_for_report(
     quick: bool,
     selected: &dyn Fn(&str) -> bool,
-    machine: &handoff_lab::schema::Machine,
+    machine: &handoff_lab::machine::Machine,
     allowed: &[usize],
     progress: &mut dyn Progress,
     transports: &[handoff_lab::experiments::team_mpi::TransportKind],

@@ -3,8 +3,8 @@
 
 use crate::Failure;
 use clap::Args;
+use handoff_lab::experiments::exchange::results::ExchangeResults;
 use handoff_lab::experiments::exchange::{self, ExchangeConfig, Mode, Overrides};
-use handoff_lab::schema::ExchangeResults;
 use handoff_probe::clock::Clock;
 use handoff_probe::topology::Topology;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -119,7 +119,7 @@ impl Machine {
             topology,
             launcher: exchange::Launcher {
                 exe,
-                args: vec!["__worker".into(), "exchange".into()],
+                args: vec!["__worker".into()],
             },
         })
     }
@@ -146,7 +146,7 @@ impl Machine {
 pub fn run_exchange(
     points: &[exchange::Point],
     env: &exchange::Env<'_>,
-    known: &[handoff_lab::schema::C2cPair],
+    known: &[handoff_lab::bench::schema::C2cPair],
     prog: &mut dyn handoff_lab::progress::Progress,
     stop_after: Option<usize>,
 ) -> Result<(exchange::Outcome, handoff_lab::bench::busy::MachineLoad), Failure> {

@@ -62,7 +62,8 @@ fn every_mode_runs_verified_with_the_json_schema() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
-    assert_eq!(v["schema"], "handoff.exchange/1");
+    assert_eq!(v["schema"], "handoff.bench/1");
+    assert_eq!(v["experiment"], "exchange");
     for key in ["machine", "tool", "config", "c2c", "records"] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
@@ -74,22 +75,29 @@ fn every_mode_runs_verified_with_the_json_schema() {
     assert_eq!(records.len(), 2 + 7 * n);
     let modes: std::collections::BTreeSet<&str> = records
         .iter()
-        .map(|r| r["mode"].as_str().unwrap())
+        .map(|r| r["params"]["mode"].as_str().unwrap())
         .collect();
     assert_eq!(modes.len(), 9, "{modes:?}");
     for r in records {
+        let p = &r["params"];
         assert_eq!(r["verified"], true, "{r}");
-        assert_eq!(r["size_bytes"], 65536);
+        assert!(r["checks"]["checked"].as_u64().unwrap() > 0, "{r}");
+        assert_eq!(p["size_bytes"], 65536);
         assert_eq!(r["reps"], 5);
         assert_eq!(r["runs"], 2);
-        assert_eq!(r["runs_detail"].as_array().unwrap().len(), 2);
+        assert!(
+            r["load"].is_object(),
+            "every record says how busy the machine was"
+        );
         for metric in ["read_us", "latency_us", "write_us"] {
+            let m = &r["metrics"][metric];
+            assert_eq!(m["run_means"].as_array().unwrap().len(), 2);
             for stat in ["mean", "median", "min", "max", "p99"] {
-                assert!(r[metric][stat].is_number(), "{metric}.{stat} in {r}");
+                assert!(m["summary"][stat].is_number(), "{metric}.{stat} in {r}");
             }
-            assert!(r[metric]["ci95_low"].is_number(), "2 runs give a CI");
+            assert!(m["summary"]["ci95_low"].is_number(), "2 runs give a CI");
         }
-        let wait = r["wait"].as_str().unwrap();
+        let wait = r["info"]["wait"].as_str().unwrap();
         assert!(
             [
                 "none",
@@ -104,9 +112,9 @@ fn every_mode_runs_verified_with_the_json_schema() {
             .contains(&wait),
             "{wait}"
         );
-        assert!(r["placement"].is_string());
+        assert!(p["placement"].is_string());
         // The floor is measured next to every cross-CPU record; none on one CPU.
-        let cross = r["producer_core"] != r["consumer_core"];
+        let cross = p["producer_core"] != p["consumer_core"];
         assert_eq!(
             r["c2c_one_way_ns"].as_f64().is_some_and(|f| f > 0.0),
             cross,
@@ -200,12 +208,27 @@ fn c2c_matrix_json() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["schema"], "handoff.c2c/1");
-    let pairs = v["pairs"].as_array().unwrap();
+    assert_eq!(v["schema"], "handoff.bench/1");
+    assert_eq!(v["experiment"], "c2c");
+    let pairs = v["c2c"].as_array().unwrap();
     assert_eq!(pairs.len(), cpus() * (cpus() - 1) / 2);
     assert!(pairs
         .iter()
         .all(|p| p["one_way_ns"].as_f64().unwrap() > 0.0));
+    // One record per pair, its bounces counted as checked, the machine load attached.
+    let recs = v["records"].as_array().unwrap();
+    assert_eq!(recs.len(), pairs.len());
+    for r in recs {
+        assert_eq!(r["verified"], true, "{r}");
+        assert_eq!(r["checks"]["checked"], 5 * 100, "{r}");
+        assert!(
+            r["metrics"]["one_way_ns"]["summary"]["median"]
+                .as_f64()
+                .unwrap()
+                > 0.0
+        );
+        assert!(r["load"].is_object(), "{r}");
+    }
 }
 
 /// The pids of `parent`'s direct children.
@@ -519,3 +542,30 @@ fn report_twice_into_one_folder_leaves_nothing_stale() {
 }
 
 // ---- kernels, verification, bad sizes and counts, worker deaths (issues 9 and 16) ----
+
+/// A results file of the older `handoff.exchange/1` schema still draws and compares (through
+/// the converter), and a damaged one is a one-line usage error.
+#[test]
+fn an_old_exchange_file_plots_and_compares() {
+    let old = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../handoff-lab/tests/fixtures/exchange_small.json");
+    let old = old.to_str().unwrap();
+    let dir = tmpdir("oldplot");
+    let out = handoff(&["plot", old, "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(dir.join("c2c_heatmap.png").is_file() && dir.join("read_per_cpu.png").is_file());
+    let out = handoff(&["compare", old, old]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(" same"), "{}", text(&out.stdout));
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"schema":"handoff.exchange/1","records":"x"}"#).unwrap();
+    let out = handoff(&["plot", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr).trim().lines().count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -43,7 +43,7 @@ fn kernel_is_the_widest_by_default_forced_by_flag_and_named_in_records_and_foote
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
-        v["records"][0]["kernel"].as_str(),
+        v["records"][0]["info"]["kernel"].as_str(),
         Some(widest_kernel_from_cpuinfo())
     );
     for (kernel, modes) in [("scalar", "single-thread"), ("sse2", "processes-spin")] {
@@ -54,7 +54,7 @@ fn kernel_is_the_widest_by_default_forced_by_flag_and_named_in_records_and_foote
         assert!(out.status.success(), "{}", text(&out.stderr));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         for r in v["records"].as_array().unwrap() {
-            assert_eq!(r["kernel"].as_str(), Some(kernel), "{r}");
+            assert_eq!(r["info"]["kernel"].as_str(), Some(kernel), "{r}");
             assert_eq!(r["verified"], true, "{r}");
         }
     }
@@ -267,15 +267,18 @@ fn compare_exit_codes() {
         serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
     // This test is about compare's evidence rules: drop the machine-load evidence of the real
     // run (a busy machine makes every verdict inconclusive; tests/busy.rs covers that).
-    v.as_object_mut().unwrap().remove("load");
+    for r in v["records"].as_array_mut().unwrap() {
+        r.as_object_mut().unwrap().remove("load");
+    }
     std::fs::write(&a, serde_json::to_string(&v).unwrap()).unwrap();
     let set_reads = |v: &mut serde_json::Value, scale: f64| {
         for r in v["records"].as_array_mut().unwrap() {
-            let runs = r["runs_detail"].as_array_mut().unwrap();
+            let read = &mut r["metrics"]["read_us"];
+            let runs = read["run_means"].as_array_mut().unwrap();
             for (i, d) in runs.iter_mut().enumerate() {
-                d["read_us"] = serde_json::json!(scale * (10.0 + 0.1 * i as f64));
+                *d = serde_json::json!(scale * (10.0 + 0.1 * i as f64));
             }
-            r["read_us"]["mean"] = serde_json::json!(scale * 10.1);
+            read["summary"]["mean"] = serde_json::json!(scale * 10.1);
         }
     };
     set_reads(&mut v, 1.0);
@@ -290,10 +293,10 @@ fn compare_exit_codes() {
     let table = text(&ok.stdout);
     let row = table
         .lines()
-        .find(|l| l.starts_with("single-thread"))
+        .find(|l| l.starts_with("single-thread") && l.contains(" read_us "))
         .unwrap_or_else(|| panic!("no single-thread row: {table}"));
     assert!(
-        row.contains("2.000 [") && row.contains("inconclusive"),
+        row.contains("2.00 (") && row.contains("inconclusive"),
         "{row}"
     );
     let gate = handoff(&[
@@ -314,10 +317,10 @@ fn compare_exit_codes() {
     let table = text(&slow.stdout);
     let row = table
         .lines()
-        .find(|l| l.starts_with("single-thread"))
+        .find(|l| l.starts_with("single-thread") && l.contains(" read_us "))
         .unwrap_or_else(|| panic!("no single-thread row: {table}"));
-    assert!(row.contains("4.000 [") && row.contains("slower"), "{row}");
-    assert!(table.contains(": 0 faster, 1 slower,"), "{table}");
+    assert!(row.contains("4.00 (") && row.contains("slower"), "{row}");
+    assert!(table.contains("summary: 1 slower, 0 faster,"), "{table}");
     let fail = handoff(&[
         "compare",
         a.to_str().unwrap(),
@@ -332,7 +335,7 @@ fn compare_exit_codes() {
     let multi = handoff(&["compare", a, a, "--vs", b, b, "--fail-above", "1.5"]);
     assert_eq!(multi.status.code(), Some(1), "{}", text(&multi.stderr));
     assert!(
-        text(&multi.stdout).contains("A: 2 file(s), B: 2 file(s); CIs over invocations"),
+        text(&multi.stdout).contains("2.00 (2.00–2.00)"),
         "{}",
         text(&multi.stdout)
     );

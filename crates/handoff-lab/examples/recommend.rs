@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use handoff_lab::experiments::exchange::results::ExchangeResults;
 use handoff_lab::report::recommend::recommend;
-use handoff_lab::schema::ExchangeResults;
 
 fn main() {
     let files: Vec<String> = std::env::args().skip(1).collect();

@@ -18,11 +18,14 @@ pub mod busy;
 pub mod compare;
 pub mod experiment;
 pub mod findings;
+pub mod load;
 pub mod models;
 pub mod registry;
 pub mod render;
 pub mod report;
 pub mod schema;
+pub mod text;
+pub mod verdict;
 
 pub use experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 pub use findings::{Finding, Holds};

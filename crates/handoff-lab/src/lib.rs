@@ -2,15 +2,12 @@
 //! formats, plots and the machine report.
 
 pub mod bench;
-pub mod compare;
 pub mod experiments;
 pub mod input;
 pub mod kernels;
 pub mod machine;
-pub mod output;
 pub mod plot;
 pub mod progress;
 pub mod report;
-pub mod schema;
 pub mod stats;
 pub mod units;

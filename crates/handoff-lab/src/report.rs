@@ -18,10 +18,12 @@ mod tables;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
+use crate::bench::render::c2c_csv;
+use crate::bench::text::{fmt_size, fmt_us};
 use crate::bench::BenchResults;
-use crate::output::{c2c_csv, exchange_csv, fmt_size, fmt_us};
+use crate::experiments::exchange::results::ExchangeResults;
+use crate::machine::placement;
 use crate::plot::{self, Figure, FigureKind, PlotError};
-use crate::schema::{placement, ExchangeRecord, ExchangeResults};
 use crate::stats::Metric;
 use doc::Block;
 use recommend::{fmt_ratio, ratio_verdict, Recommendation};
@@ -86,7 +88,7 @@ pub fn write_full_report(
     };
     write(
         "results.json",
-        results.to_json_pretty().as_bytes(),
+        results.to_bench().to_json_pretty().as_bytes(),
         &mut written,
     )?;
 
@@ -153,12 +155,9 @@ pub fn figure_csv(results: &ExchangeResults, fig: &Figure) -> String {
     match fig.kind {
         FigureKind::C2cHeatmap => c2c_csv(&results.c2c),
         _ => {
-            let recs: Vec<ExchangeRecord> = fig
-                .records
-                .iter()
-                .map(|&i| results.records[i].clone())
-                .collect();
-            exchange_csv(&recs)
+            let mut b = results.to_bench();
+            b.records = fig.records.iter().map(|&i| b.records[i].clone()).collect();
+            crate::bench::render::csv(&b)
         }
     }
 }

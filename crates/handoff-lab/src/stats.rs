@@ -22,12 +22,42 @@
 //!   same inputs always give the same interval). No CI when either side has fewer than 2
 //!   runs.
 
+/// The statistics of one metric of one record.
+///
+/// `mean` and its confidence interval are over the per-run means (Student-t on the log scale,
+/// df = runs - 1, so > 0 for times; `None` when there is one run; files written before that
+/// change hold a plain Student-t interval); `median`, `min`, `max` and `p99` are over all
+/// repetitions of all runs pooled, the median with its own distribution-free interval. See
+/// [`crate::stats`] and [`crate::stats::interval`].
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Summary {
+    /// Mean of the per-run means.
+    pub mean: f64,
+    /// Lower bound of the 95% confidence interval of the mean.
+    pub ci95_low: Option<f64>,
+    /// Upper bound of the 95% confidence interval of the mean.
+    pub ci95_high: Option<f64>,
+    /// Median of all repetitions.
+    pub median: f64,
+    /// Smallest repetition.
+    pub min: f64,
+    /// Largest repetition.
+    pub max: f64,
+    /// 99th percentile of all repetitions.
+    pub p99: f64,
+    /// Lower bound of the 95% interval of the median ([`crate::stats::interval::median_interval`];
+    /// `None` in older files or with too few samples).
+    #[serde(default)]
+    pub median_ci95_low: Option<f64>,
+    /// Upper bound of the 95% interval of the median.
+    #[serde(default)]
+    pub median_ci95_high: Option<f64>,
+}
+
 pub mod interval;
 pub mod modes;
 
 pub use modes::{run_modes, RunModes};
-
-use crate::schema::{ExchangeRecord, RunDetail, Summary};
 
 /// Number of bootstrap resamples of [`ratio_of_means`].
 pub const BOOTSTRAP_RESAMPLES: usize = 2000;
@@ -232,27 +262,6 @@ pub fn iqr(samples: &[f64]) -> Option<[f64; 2]> {
     ])
 }
 
-/// The [`RunDetail`] of one run from its samples (means, the read/latency interquartile
-/// ranges the disagreement check uses, and the read/latency medians the run-to-run modes
-/// use).
-pub fn run_detail(
-    read: &[f64],
-    latency: &[f64],
-    write: &[f64],
-    flush: Option<&[f64]>,
-) -> RunDetail {
-    RunDetail {
-        read_us: mean(read),
-        latency_us: mean(latency),
-        write_us: mean(write),
-        flush_us: flush.map(mean),
-        read_iqr_us: iqr(read),
-        latency_iqr_us: iqr(latency),
-        read_median_us: median(read),
-        latency_median_us: median(latency),
-    }
-}
-
 /// Median of (unsorted) samples; `None` when empty.
 pub fn median(samples: &[f64]) -> Option<f64> {
     if samples.is_empty() {
@@ -261,24 +270,6 @@ pub fn median(samples: &[f64]) -> Option<f64> {
     let mut sorted = samples.to_vec();
     sorted.sort_by(f64::total_cmp);
     Some(quantile_sorted(&sorted, 0.5))
-}
-
-/// The per-run levels the run-to-run modes are looked for in: the run medians when every run
-/// recorded one (a few outliers cannot move a median, so two levels of medians are two
-/// levels of the bulk of the repetitions, the level the tables print), else the run means.
-pub fn run_levels(record: &ExchangeRecord, metric: Metric) -> Vec<f64> {
-    let medians: Option<Vec<f64>> = record
-        .runs_detail
-        .iter()
-        .map(|r| match metric {
-            Metric::Read => r.read_median_us,
-            Metric::Latency => r.latency_median_us,
-        })
-        .collect();
-    match medians {
-        Some(m) if !m.is_empty() => m,
-        _ => run_means(record, metric),
-    }
 }
 
 /// A small, fast, well-mixed 64-bit generator (Steele, Lea & Flood's SplitMix64): enough for
@@ -546,35 +537,4 @@ impl Metric {
             Metric::Latency => "latency",
         }
     }
-}
-
-/// Run means of `metric` in `record.runs_detail`.
-pub fn run_means(record: &ExchangeRecord, metric: Metric) -> Vec<f64> {
-    record
-        .runs_detail
-        .iter()
-        .map(|r| match metric {
-            Metric::Read => r.read_us,
-            Metric::Latency => r.latency_us,
-        })
-        .collect()
-}
-
-/// The disagreements of a record's read time and latency runs.
-pub fn record_disagreements(record: &ExchangeRecord) -> Vec<(Metric, Disagreement)> {
-    [Metric::Read, Metric::Latency]
-        .into_iter()
-        .filter_map(|metric| {
-            let means = run_means(record, metric);
-            let iqrs: Option<Vec<[f64; 2]>> = record
-                .runs_detail
-                .iter()
-                .map(|r| match metric {
-                    Metric::Read => r.read_iqr_us,
-                    Metric::Latency => r.latency_iqr_us,
-                })
-                .collect();
-            disagreement(&means, iqrs.as_deref()).map(|d| (metric, d))
-        })
-        .collect()
 }

@@ -2,10 +2,10 @@
 //! warning, `compare` calls busy records inconclusive, and files without evidence still load.
 
 use handoff_lab::bench::busy::MachineLoad;
+use handoff_lab::bench::text::Format;
+use handoff_lab::bench::verdict::Verdict;
 use handoff_lab::bench::{BenchRecord, BenchResults, MetricRecord};
-use handoff_lab::compare::Verdict;
-use handoff_lab::output::Format;
-use handoff_lab::schema::{Machine, Tool};
+use handoff_lab::machine::{Machine, Tool};
 
 fn quiet() -> MachineLoad {
     MachineLoad {
@@ -102,7 +102,7 @@ fn compare_calls_busy_records_inconclusive() {
 
 #[test]
 fn the_report_opens_with_a_busy_banner() {
-    let mut ex = handoff_lab::schema::ExchangeResults::new(
+    let mut ex = handoff_lab::experiments::exchange::results::ExchangeResults::new(
         Machine::default(),
         Tool::default(),
         serde_json::json!({}),

@@ -1,16 +1,18 @@
-//! Output formats and the JSON schema: table, JSON, CSV, units, output paths.
+//! Output formats and the exchange in the one schema: table, JSON, units, output paths,
+//! old files.
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use handoff_lab::output::{
-    check_output_path, exchange_csv, exchange_csv_header, fmt_size, fmt_us, render_c2c,
-    render_exchange, write_output, Format, OutputError,
+use handoff_lab::bench::load::LoadError;
+use handoff_lab::bench::render::render;
+use handoff_lab::bench::text::{
+    check_output_path, fmt_size, fmt_us, write_output, Format, OutputError,
 };
-use handoff_lab::schema::{
-    C2cPair, C2cResults, ExchangeResults, LoadError, C2C_SCHEMA, EXCHANGE_SCHEMA,
-};
+use handoff_lab::bench::{BenchResults, BENCH_SCHEMA};
+use handoff_lab::experiments::exchange::record::load;
+use handoff_lab::experiments::exchange::results::ExchangeResults;
 
 fn fixture() -> ExchangeResults {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exchange_small.json");
@@ -27,39 +29,16 @@ fn temp_path(tag: &str) -> PathBuf {
 }
 
 #[test]
-fn json_has_every_field_of_the_schema() {
+fn the_exchange_file_is_one_schema_with_every_field() {
     let results = fixture();
-    let text = render_exchange(&results, Format::Json);
+    let text = render(&results.to_bench(), Format::Json);
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(v["schema"], EXCHANGE_SCHEMA);
+    assert_eq!(v["schema"], BENCH_SCHEMA);
+    assert_eq!(v["experiment"], "exchange");
     for key in [
         "machine", "tool", "config", "c2c", "records", "report", "partial",
     ] {
         assert!(v.get(key).is_some(), "missing top-level {key}");
-    }
-    for key in [
-        "cpu_model",
-        "logical_cpus",
-        "allowed_cpus",
-        "caches",
-        "topology",
-        "kernel",
-        "hostname",
-        "clock",
-        "virtualized",
-        "hypervisor",
-        "governor",
-    ] {
-        assert!(v["machine"].get(key).is_some(), "missing machine.{key}");
-    }
-    for key in ["source", "ticks_per_ns", "read_cost_ns"] {
-        assert!(
-            v["machine"]["clock"].get(key).is_some(),
-            "missing clock.{key}"
-        );
-    }
-    for key in ["version", "git_commit"] {
-        assert!(v["tool"].get(key).is_some(), "missing tool.{key}");
     }
     for key in ["cpu_a", "cpu_b", "placement", "one_way_ns"] {
         assert!(v["c2c"][0].get(key).is_some(), "missing c2c.{key}");
@@ -68,7 +47,7 @@ fn json_has_every_field_of_the_schema() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|r| r["flush_cache"] == true)
+        .find(|r| r["params"]["flush_cache"] == true)
         .unwrap();
     for key in [
         "mode",
@@ -76,21 +55,11 @@ fn json_has_every_field_of_the_schema() {
         "producer_core",
         "consumer_core",
         "placement",
-        "flush_cache",
-        "reps",
-        "runs",
-        "wait",
-        "verified",
-        "clock_anomalies",
-        "c2c_one_way_ns",
-        "consumer_cpu_pct",
-        "runs_detail",
-        "read_us",
-        "latency_us",
-        "write_us",
-        "flush_us",
     ] {
-        assert!(flushed.get(key).is_some(), "missing record.{key}");
+        assert!(flushed["params"].get(key).is_some(), "missing params.{key}");
+    }
+    for key in ["wait", "clock_anomalies", "consumer_cpu_pct"] {
+        assert!(flushed["info"].get(key).is_some(), "missing info.{key}");
     }
     for metric in ["read_us", "latency_us", "write_us", "flush_us"] {
         for stat in [
@@ -102,22 +71,22 @@ fn json_has_every_field_of_the_schema() {
             "max",
             "p99",
         ] {
-            assert!(flushed[metric][stat].is_number(), "{metric}.{stat}");
+            let m = &flushed["metrics"][metric];
+            assert!(m["summary"][stat].is_number(), "{metric}.{stat}");
+            assert!(m["run_means"][0].is_number(), "{metric} run means");
         }
     }
-    for key in ["read_us", "latency_us", "write_us"] {
-        assert!(
-            flushed["runs_detail"][0][key].is_number(),
-            "runs_detail.{key}"
-        );
-    }
-    // Round trip.
-    assert_eq!(ExchangeResults::from_json_str(&text).unwrap(), results);
+    assert!(flushed["metrics"]["latency_us"]["run_iqrs"][0][1].is_number());
+    // Round trip through the file.
+    let back = BenchResults::from_json_str(&text).unwrap();
+    assert_eq!(ExchangeResults::from_bench(&back, None).unwrap(), results);
 }
 
 #[test]
 fn wrong_files_are_clear_errors() {
-    let err = ExchangeResults::from_json_str("{\"schema\": \"other/1\"}").unwrap_err();
+    let path = temp_path("wrong");
+    std::fs::write(&path, "{\"schema\": \"other/1\"}").unwrap();
+    let err = load(&path).unwrap_err();
     assert!(matches!(err, LoadError::WrongSchema { .. }));
     assert!(err.to_string().contains("other/1"), "{err}");
     let err = ExchangeResults::load(Path::new("/nonexistent/handoff/results.json")).unwrap_err();
@@ -127,63 +96,28 @@ fn wrong_files_are_clear_errors() {
             .contains("/nonexistent/handoff/results.json"),
         "{err}"
     );
-    let mut v: serde_json::Value = serde_json::from_str(&fixture().to_json_pretty()).unwrap();
-    v["records"][0]["size_bytes"] = serde_json::json!("big");
-    let err = ExchangeResults::from_json_str(&v.to_string()).unwrap_err();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&fixture().to_bench().to_json_pretty()).unwrap();
+    v["records"][0]["runs"] = serde_json::json!("many");
+    std::fs::write(&path, v.to_string()).unwrap();
+    let err = load(&path).unwrap_err();
     assert!(matches!(err, LoadError::Parse { .. }), "{err}");
+    // A record of the one schema that is not an exchange record is named.
+    v["records"][0]["runs"] = serde_json::json!(3);
+    v["records"][0]["metrics"]
+        .as_object_mut()
+        .unwrap()
+        .remove("read_us");
+    std::fs::write(&path, v.to_string()).unwrap();
+    let err = ExchangeResults::load(&path).unwrap_err();
+    assert!(err.to_string().contains("record 1"), "{err}");
+    std::fs::remove_file(&path).unwrap();
 }
 
 #[test]
-fn csv_is_flat_and_stable() {
-    let results = fixture();
-    let header = exchange_csv_header();
-    assert_eq!(header.len(), 13 + 4 * 7 + 2);
-    assert_eq!(
-        &header[..4],
-        &["mode", "size_bytes", "producer_core", "consumer_core"]
-    );
-    for col in [
-        "read_us_mean",
-        "read_us_ci95_low",
-        "read_us_ci95_high",
-        "read_us_median",
-        "read_us_p99",
-        "latency_us_mean",
-        "write_us_max",
-        "flush_us_min",
-        "consumer_cpu_pct",
-        "c2c_one_way_ns",
-    ] {
-        assert!(header.iter().any(|h| h == col), "missing column {col}");
-    }
-    let csv = render_exchange(&results, Format::Csv);
-    let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines.len(), results.records.len() + 1);
-    assert_eq!(lines[0], header.join(","));
-    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
-    for (line, rec) in lines[1..].iter().zip(&results.records) {
-        let cells: Vec<&str> = line.split(',').collect();
-        assert_eq!(cells.len(), header.len(), "{line}");
-        assert_eq!(cells[col("mode")], rec.mode);
-        assert_eq!(
-            cells[col("read_us_mean")].parse::<f64>().unwrap(),
-            rec.read_us.mean
-        );
-        assert_eq!(
-            cells[col("latency_us_p99")].parse::<f64>().unwrap(),
-            rec.latency_us.p99
-        );
-        // flush_us is empty unless flushing.
-        assert_eq!(cells[col("flush_us_mean")].is_empty(), !rec.flush_cache);
-    }
-    // Same header with no records.
-    assert_eq!(exchange_csv(&[]), format!("{}\n", header.join(",")));
-}
-
-#[test]
-fn table_is_readable() {
+fn the_exchange_table_carries_the_c2c_floor() {
     let mut results = fixture();
-    let table = render_exchange(&results, Format::Table);
+    let table = render(&results.to_bench(), Format::Table);
     assert!(
         table.contains("c2c floor (one-way cache-line transfer): cpu 0↔1 (shared-l3) 63.0 ns"),
         "{table}"
@@ -191,17 +125,10 @@ fn table_is_readable() {
     for mode in ["single-thread", "processes-adaptive", "pipe"] {
         assert!(table.contains(mode));
     }
-    assert!(table.contains("clock anomalies"), "anomalies footer");
-    // Rows are aligned: the "mode" column is padded to one width.
-    let lines: Vec<&str> = table.lines().collect();
-    let rule = lines[1];
-    assert!(rule.starts_with("----"));
-    let first_col = rule.split("  ").next().unwrap().chars().count();
-    assert_eq!(first_col, "processes-semaphore".len());
     assert!(!table.contains("PARTIAL"));
     results.partial = true;
     results.stopped_early = Some("interrupted".into());
-    assert!(render_exchange(&results, Format::Table).starts_with("PARTIAL RESULTS: interrupted"));
+    assert!(render(&results.to_bench(), Format::Table).contains("PARTIAL: interrupted"));
 }
 
 #[test]
@@ -260,44 +187,12 @@ fn output_paths() {
 }
 
 #[test]
-fn c2c_results_render() {
-    let f = fixture();
-    let pairs = vec![
-        C2cPair {
-            cpu_a: 0,
-            cpu_b: 1,
-            placement: "shared-l3".into(),
-            one_way_ns: 62.4,
-        },
-        C2cPair {
-            cpu_a: 1,
-            cpu_b: 0,
-            placement: "shared-l3".into(),
-            one_way_ns: 64.0,
-        },
-    ];
-    let r = C2cResults::new(
-        f.machine,
-        f.tool,
-        serde_json::json!({"cores": "all"}),
-        vec![0, 1],
-        pairs,
-    );
-    let json = render_c2c(&r, Format::Json);
-    assert!(json.contains(C2C_SCHEMA));
-    assert_eq!(C2cResults::from_json_str(&json).unwrap(), r);
-    assert!(
-        ExchangeResults::from_json_str(&json).is_err(),
-        "schemas are distinct"
-    );
-    let table = render_c2c(&r, Format::Table);
-    assert!(
-        table.contains("cpu 0") && table.contains("62") && table.contains("64"),
-        "{table}"
-    );
-    let csv = render_c2c(&r, Format::Csv);
-    assert_eq!(
-        csv,
-        "cpu_a,cpu_b,placement,one_way_ns\n0,1,shared-l3,62.4\n1,0,shared-l3,64\n"
-    );
+fn an_old_c2c_file_still_loads_for_plot() {
+    // Written by `bench c2c --format json` before c2c wrote handoff.bench/1.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/c2c_old.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"handoff.c2c/1\""));
+    let r = ExchangeResults::load(&path).expect("an old c2c file loads");
+    assert_eq!(r.c2c.len(), 1, "{:?}", r.c2c);
+    assert!(r.c2c[0].one_way_ns > 0.0 && r.records.is_empty());
 }

@@ -1,9 +1,11 @@
 //! The recommender's picks and ties on hand-made fixtures: the expected pick of every case is
 //! set by the fixture (costs chosen far apart or within noise), not computed by the code.
 
+use handoff_lab::experiments::exchange::results::*;
+use handoff_lab::machine::*;
 use handoff_lab::report::recommend::{ratio_verdict, recommend, Pick, SizeClass};
-use handoff_lab::schema::*;
 use handoff_lab::stats::Ratio;
+use handoff_lab::stats::Summary;
 
 const KIB: u64 = 1024;
 

@@ -8,9 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use handoff_lab::bench::BenchResults;
+use handoff_lab::experiments::exchange::results::ExchangeResults;
 use handoff_lab::plot;
 use handoff_lab::report;
-use handoff_lab::schema::ExchangeResults;
 
 fn fixture_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exchange_small.json")
@@ -35,9 +36,12 @@ fn temp_dir(tag: &str) -> PathBuf {
 fn fixture_matches_generator() {
     // The committed fixture is what the generator produces (so it can be regenerated).
     let generated = synth::results();
-    let text = generated.to_json_pretty();
-    let back = ExchangeResults::from_json_str(&text).unwrap();
+    let text = generated.to_bench().to_json_pretty();
+    let back = BenchResults::from_json_str(&text).unwrap();
+    let back = ExchangeResults::from_bench(&back, None).unwrap();
     assert_eq!(back, generated, "JSON round trip");
+    // (The committed fixture is still a handoff.exchange/1 file: it tests the converter of
+    // older files; regenerating it writes handoff.bench/1.)
     assert_eq!(
         fixture(),
         generated,
@@ -54,7 +58,7 @@ fn regenerate_fixture() {
     }
     let path = fixture_path();
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, synth::results().to_json_pretty()).unwrap();
+    std::fs::write(&path, synth::results().to_bench().to_json_pretty()).unwrap();
     eprintln!("wrote {}", path.display());
 }
 
@@ -258,8 +262,12 @@ fn report_into_an_unwritable_place_is_a_clear_error() {
 /// The synthetic fixture: a 2-CPU AMD EPYC (Zen 4) KVM guest, all nine modes, sizes 4 KiB to
 /// 16 MiB, consumer on CPU 0 and 1, flushed and cached at 1 MiB, 5 runs.
 mod synth {
-    use handoff_lab::schema::*;
-    use handoff_lab::stats::{run_detail, SplitMix64};
+    use handoff_lab::bench::schema::*;
+    use handoff_lab::experiments::exchange::results::run_detail;
+    use handoff_lab::experiments::exchange::results::*;
+    use handoff_lab::machine::*;
+    use handoff_lab::stats::SplitMix64;
+    use handoff_lab::stats::Summary;
 
     const KIB: u64 = 1024;
     const MIB: u64 = 1024 * 1024;
@@ -613,7 +621,8 @@ fn sample_report() {
 /// keeps its values readable, the table footer summarizes c2c per placement.
 #[test]
 fn many_cpus() {
-    use handoff_lab::schema::{placement, C2cPair};
+    use handoff_lab::bench::schema::C2cPair;
+    use handoff_lab::machine::placement;
     let mut results = fixture();
     let base: Vec<_> = results
         .records
@@ -665,7 +674,10 @@ fn many_cpus() {
     };
     let files = report::write_report(&results, &dir).unwrap();
     assert!(files.iter().any(|f| f.ends_with("c2c_heatmap.png")));
-    let table = handoff_lab::output::render_exchange(&results, handoff_lab::output::Format::Table);
+    let table = handoff_lab::bench::render::render(
+        &results.to_bench(),
+        handoff_lab::bench::text::Format::Table,
+    );
     assert!(
         table.contains("cross-package") && table.contains("pairs)"),
         "footer summary"

@@ -1,10 +1,11 @@
 //! Statistics against hand-computed values.
 
-use handoff_lab::schema::Summary;
+use handoff_lab::experiments::exchange::results::run_detail;
 use handoff_lab::stats::interval::{mean_interval, median_order_stat_ci};
+use handoff_lab::stats::Summary;
 use handoff_lab::stats::{
-    disagreement, iqr, mean_ci95, pooled_log_ratio, quantile_sorted, ratio_of_means, run_detail,
-    student_t_975, DisagreementBasis, SplitMix64, StatsError,
+    disagreement, iqr, mean_ci95, pooled_log_ratio, quantile_sorted, ratio_of_means, student_t_975,
+    DisagreementBasis, SplitMix64, StatsError,
 };
 
 fn close(a: f64, b: f64, tol: f64) -> bool {

@@ -1,17 +1,22 @@
 //! `handoff compare` of [`BenchResults`] files: records matched by series and parameters,
-//! B/A of every metric with its interval and a verdict, under the same evidence rules as the
-//! exchange comparison ([`crate::compare`]): with ≥ 2 files per side the invocation is the unit
-//! (each file contributes the mean of its run means); with one file on a side, a difference
-//! counts only beyond the drift between invocations on this kind of machine
-//! ([`crate::compare::SINGLE_INVOCATION_DRIFT`]); a record whose c2c floor moved is
-//! inconclusive. For a rate (higher is better), "slower" means B's rate is lower.
+//! B/A of every metric with its interval and a verdict, under the evidence rules of
+//! [`super::verdict`]: with ≥ 2 files per side the invocation is the unit (each file
+//! contributes the mean of its run means); with one file on a side, a difference counts only
+//! beyond the drift between invocations on this kind of machine
+//! ([`super::verdict::SINGLE_INVOCATION_DRIFT`]); a record whose c2c floor moved, or measured
+//! on a busy machine, is inconclusive; a latency whose consumer waits (`info.wait`, the
+//! exchange's) needs several invocations. For a rate (higher is better), "slower" means B's
+//! rate is lower.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use super::schema::{BenchRecord, BenchResults};
-use crate::compare::{control_moved, CompareError, Verdict};
+use super::verdict::{
+    beyond_drift, control_moved, separated, single_invocation_reason, CompareError, Verdict,
+    MAX_LISTED_UNMATCHED,
+};
 use crate::stats::{ratio_of_means, Ratio};
 
 /// B/A of one metric of one matched record.
@@ -92,7 +97,7 @@ impl BenchComparison {
 
     /// An aligned table, one row per metric of each matched record, then a summary line.
     pub fn render_table(&self) -> String {
-        use crate::output::{sig3, Align, TextTable};
+        use crate::bench::text::{sig3, Align, TextTable};
         let mut t = TextTable::new(&[
             ("record", Align::Left),
             ("metric", Align::Left),
@@ -136,21 +141,13 @@ impl BenchComparison {
             self.matched.len()
         );
         out.push_str(&t.render());
-        for r in reasons.iter().take(crate::compare::MAX_LISTED_UNMATCHED) {
+        for r in reasons.iter().take(MAX_LISTED_UNMATCHED) {
             out.push_str(&format!("inconclusive: {r}\n"));
         }
-        for k in self
-            .unmatched_a
-            .iter()
-            .take(crate::compare::MAX_LISTED_UNMATCHED)
-        {
+        for k in self.unmatched_a.iter().take(MAX_LISTED_UNMATCHED) {
             out.push_str(&format!("only in A: {k}\n"));
         }
-        for k in self
-            .unmatched_b
-            .iter()
-            .take(crate::compare::MAX_LISTED_UNMATCHED)
-        {
+        for k in self.unmatched_b.iter().take(MAX_LISTED_UNMATCHED) {
             out.push_str(&format!("only in B: {k}\n"));
         }
         let all: Vec<Verdict> = self
@@ -208,14 +205,21 @@ pub fn compare_bench(
             b: other.experiment.clone(),
         });
     }
-    fn side(files: &[BenchResults]) -> (BTreeMap<String, Vec<&BenchRecord>>, Vec<String>) {
-        let mut m: BTreeMap<String, Vec<&BenchRecord>> = BTreeMap::new();
+    // Each record with its machine control: the c2c floor measured beside it, else its
+    // file's median floor (a host that moves vCPUs slows every record of the invocation).
+    fn side(files: &[BenchResults]) -> (BTreeMap<String, Vec<BenchRecord>>, Vec<String>) {
+        let mut m: BTreeMap<String, Vec<BenchRecord>> = BTreeMap::new();
         let mut order = Vec::new();
         for f in files {
+            let floor = file_floor(f);
             for r in &f.records {
                 let k = r.key();
                 if !m.contains_key(&k) {
                     order.push(k.clone());
+                }
+                let mut r = r.clone();
+                if !r.c2c_one_way_ns.is_some_and(|v| v.is_finite() && v > 0.0) {
+                    r.c2c_one_way_ns = floor;
                 }
                 m.entry(k).or_default().push(r);
             }
@@ -228,7 +232,11 @@ pub fn compare_bench(
     let mut unmatched_a = Vec::new();
     for k in &order_a {
         match sb.get(k) {
-            Some(y) => matched.push(pair(k, &sa[k], y, (fail_above, noise, drift))),
+            Some(y) => {
+                let (x, y): (Vec<&BenchRecord>, Vec<&BenchRecord>) =
+                    (sa[k].iter().collect(), y.iter().collect());
+                matched.push(pair(k, &x, &y, (fail_above, noise, drift)))
+            }
             None => unmatched_a.push(k.clone()),
         }
     }
@@ -251,6 +259,60 @@ pub fn compare_bench(
         fail_above,
         noise_threshold: noise,
     })
+}
+
+/// Why a slower or faster verdict of a time whose consumer waits by `wait` is inconclusive:
+/// a wake-up latency (`latency_us`) swings between invocations of the same binary, so one
+/// file a side never tells, and with several, one that sleeps or yields must be separated
+/// ([`separated`]); the read (`read_us`) of a consumer that slept follows a sleep and swings
+/// too (a processes-futex 64 KiB read measured 4.5x longer in one invocation than the next).
+fn wake_up_rule(
+    wait: &str,
+    metric: &str,
+    over_invocations: bool,
+    verdict: Verdict,
+    (va, vb): (&[f64], &[f64]),
+) -> Option<String> {
+    if !matches!(verdict, Verdict::Slower | Verdict::Faster) || wait == "none" {
+        return None;
+    }
+    let sleeps = wait != "spin";
+    match (metric, over_invocations) {
+        ("latency_us", false) => Some(format!(
+            "a {wait} wake-up latency swings between invocations of the same binary; \
+             compare >= 4 files per side (A1 A2 A3 A4 --vs B1 B2 B3 B4)"
+        )),
+        ("read_us", false) if sleeps => Some(format!(
+            "the read of a consumer that waits by {wait} follows a sleep and swings between \
+             invocations of the same binary (4.5x measured); compare >= 3 files per side"
+        )),
+        ("latency_us", true) if sleeps && !separated(va, vb, verdict == Verdict::Slower) => {
+            Some(format!(
+                "the latency is dominated by {wait} wake-ups, heavy-tailed between invocations; \
+                 it counts only when every file of B is {} than every file of A over >= 4 \
+                 files per side (exact rank test, p < 0.05)",
+                verdict.as_str()
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The median c2c floor of a file: over its records' floors, else its c2c pairs; `None`
+/// when it measured none (one CPU).
+fn file_floor(f: &BenchResults) -> Option<f64> {
+    let mut v: Vec<f64> = f.records.iter().filter_map(|r| r.c2c_one_way_ns).collect();
+    if v.is_empty() {
+        v = f.c2c.iter().map(|p| p.one_way_ns).collect();
+    }
+    v.retain(|x| x.is_finite() && *x > 0.0);
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
 }
 
 fn mean(v: &[f64]) -> f64 {
@@ -283,6 +345,12 @@ fn pair(
         y.iter().map(|r| r.load.as_ref()),
     )
     .or(moved);
+    // How the consumer waited (the exchange's records say; others: not at all).
+    let wait = x[0]
+        .info
+        .get("wait")
+        .and_then(|v| v.as_str())
+        .unwrap_or("none");
     let mut metrics = Vec::new();
     for (name, ma) in &x[0].metrics {
         if !y.iter().all(|r| r.metrics.contains_key(name))
@@ -312,12 +380,17 @@ fn pair(
         if let Some(why) = &moved {
             verdict = Verdict::Inconclusive;
             reason = Some(why.clone());
-        } else if !over_invocations
-            && matches!(verdict, Verdict::Slower | Verdict::Faster)
-            && !crate::compare::beyond_drift(judged.as_ref(), drift)
+        } else if let Some(why) =
+            wake_up_rule(wait, name, over_invocations, verdict, (&va[..], &vb[..]))
         {
             verdict = Verdict::Inconclusive;
-            reason = Some(crate::compare::single_invocation_reason(drift));
+            reason = Some(why);
+        } else if !over_invocations
+            && matches!(verdict, Verdict::Slower | Verdict::Faster)
+            && !beyond_drift(judged.as_ref(), drift)
+        {
+            verdict = Verdict::Inconclusive;
+            reason = Some(single_invocation_reason(drift));
         }
         let exceeds = match (fail_above, &judged) {
             (Some(f), Some(r)) => verdict == Verdict::Slower && r.ci95_low.is_some_and(|l| l > f),
@@ -354,7 +427,7 @@ fn pair(
 mod tests {
     use super::*;
     use crate::bench::schema::MetricRecord;
-    use crate::schema::{Machine, Tool};
+    use crate::machine::{Machine, Tool};
 
     fn file(lat_runs: &[f64], bw_runs: &[f64]) -> BenchResults {
         let mut f = BenchResults::new(

@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use super::findings::Finding;
 use super::schema::BenchResults;
+use crate::machine::{Machine, Tool};
 use crate::progress::Progress;
-use crate::schema::{Machine, Tool};
 
 /// What an experiment needs from `handoff report` (or its own `bench` command) to run.
 pub struct RunCtx<'a> {

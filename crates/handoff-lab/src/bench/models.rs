@@ -107,8 +107,8 @@ impl ModelFit {
         format!(
             "{} ≈ {} {unit} {sign} {} {unit} · {fx}",
             self.series,
-            crate::output::sig3(self.a * scale),
-            crate::output::sig3(self.b.abs() * scale),
+            crate::bench::text::sig3(self.a * scale),
+            crate::bench::text::sig3(self.b.abs() * scale),
         )
     }
 }

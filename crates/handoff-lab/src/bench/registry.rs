@@ -25,6 +25,8 @@ pub static EXPERIMENTS: &[&ExperimentInfo] = &[
     &crate::experiments::atomics::INFO,
     &crate::experiments::msgrate::INFO,
     &crate::experiments::overlap::INFO,
+    &crate::experiments::c2c::INFO,
+    &crate::experiments::exchange::INFO,
 ];
 
 /// The common runner: samples the machine around `body` and puts the evidence on every

@@ -1,9 +1,11 @@
-//! Text table, CSV and JSON of [`BenchResults`].
+//! Text table, CSV and JSON of [`BenchResults`], and the c2c floor's footer and CSV.
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
-use super::schema::{BenchResults, MetricRecord};
-use crate::output::{csv_field, fmt_size, fmt_us, sig3, Align, Format, TextTable};
+use super::schema::{BenchResults, C2cPair, MetricRecord};
+use crate::bench::text::{csv_field, fmt_ns, fmt_size, fmt_us, sig3, Align, Format, TextTable};
+use crate::machine::placement;
 use crate::stats::run_modes;
 
 /// Renders `results` in `format`.
@@ -142,6 +144,9 @@ pub fn table(results: &BenchResults) -> String {
         results.records.len()
     );
     out.push_str(&t.render());
+    if !results.c2c.is_empty() {
+        out.push_str(&c2c_footer(&results.c2c));
+    }
     for n in &results.notes {
         out.push_str(&format!("note: {n}\n"));
     }
@@ -240,11 +245,89 @@ pub fn csv(results: &BenchResults) -> String {
     out
 }
 
+/// Distinct unordered pairs above which the footer summarizes per placement class.
+const FOOTER_MAX_PAIRS: usize = 6;
+
+/// The footer line with the c2c floor: every pair measured (both directions averaged), or a
+/// range per placement class when there are many.
+pub fn c2c_footer(pairs: &[C2cPair]) -> String {
+    let mut distinct: Vec<(usize, usize, &str, f64)> = Vec::new();
+    for p in pairs.iter().filter(|p| p.cpu_a != p.cpu_b) {
+        let (a, b) = (p.cpu_a.min(p.cpu_b), p.cpu_a.max(p.cpu_b));
+        if distinct.iter().any(|d| (d.0, d.1) == (a, b)) {
+            continue;
+        }
+        let ns = pairs_mean(pairs, a, b).unwrap_or(p.one_way_ns);
+        distinct.push((a, b, p.placement.as_str(), ns));
+    }
+    if distinct.is_empty() {
+        return "c2c floor: not measured\n".to_string();
+    }
+    distinct.sort_by_key(|d| (placement::rank(d.2), d.0, d.1));
+    let parts: Vec<String> = if distinct.len() <= FOOTER_MAX_PAIRS {
+        distinct
+            .iter()
+            .map(|(a, b, pl, ns)| format!("cpu {a}↔{b} ({pl}) {}", fmt_ns(*ns)))
+            .collect()
+    } else {
+        let mut classes: Vec<(&str, Vec<f64>)> = Vec::new();
+        for (_, _, pl, ns) in &distinct {
+            match classes.iter_mut().find(|c| c.0 == *pl) {
+                Some(c) => c.1.push(*ns),
+                None => classes.push((pl, vec![*ns])),
+            }
+        }
+        classes
+            .into_iter()
+            .map(|(pl, mut v)| {
+                v.sort_by(f64::total_cmp);
+                format!(
+                    "{pl} {}–{} (median {}, {} pairs)",
+                    fmt_ns(v[0]),
+                    fmt_ns(v[v.len() - 1]),
+                    fmt_ns(v[v.len() / 2]),
+                    v.len()
+                )
+            })
+            .collect()
+    };
+    format!(
+        "c2c floor (one-way cache-line transfer): {}\n",
+        parts.join("; ")
+    )
+}
+
+/// Mean of the one-way latencies measured between `a` and `b` in both directions.
+fn pairs_mean(pairs: &[C2cPair], a: usize, b: usize) -> Option<f64> {
+    let v: Vec<f64> = pairs
+        .iter()
+        .filter(|p| (p.cpu_a == a && p.cpu_b == b) || (p.cpu_a == b && p.cpu_b == a))
+        .map(|p| p.one_way_ns)
+        .collect();
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// The c2c pairs as CSV: `cpu_a,cpu_b,placement,one_way_ns`.
+pub fn c2c_csv(pairs: &[C2cPair]) -> String {
+    let mut out = String::from("cpu_a,cpu_b,placement,one_way_ns\n");
+    for p in pairs {
+        let _ = writeln!(
+            out,
+            "{},{},{},{}",
+            p.cpu_a,
+            p.cpu_b,
+            csv_field(&p.placement),
+            p.one_way_ns
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bench::schema::BenchRecord;
-    use crate::schema::{Machine, Tool};
+    use crate::machine::{Machine, Tool};
 
     fn sample() -> BenchResults {
         let mut r = BenchResults::new(

@@ -200,7 +200,7 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
         .records
         .iter()
         .map(|r| {
-            let mut row = vec![r.series.clone(), crate::output::sig3(r.x)];
+            let mut row = vec![r.series.clone(), crate::bench::text::sig3(r.x)];
             row.extend(
                 metrics
                     .iter()
@@ -219,7 +219,7 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
 mod tests {
     use super::*;
     use crate::bench::{BenchRecord, MetricRecord};
-    use crate::schema::{Machine, Tool};
+    use crate::machine::{Machine, Tool};
 
     fn pv() -> BenchResults {
         let mut r = BenchResults::new(

@@ -1,4 +1,5 @@
-//! The results file of every experiment but `exchange` and `c2c` (schema [`BENCH_SCHEMA`]).
+//! The one results file of every experiment (schema [`BENCH_SCHEMA`]), the c2c pairs it may
+//! carry and `handoff report`'s settings.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -7,8 +8,47 @@ use serde::{Deserialize, Serialize};
 
 use super::models::{least_squares, ModelFit, ModelForm};
 
-use crate::schema::{self, C2cPair, LoadError, Machine, Summary, Tool};
+use super::load::{self as schema, LoadError};
+use crate::machine::{Machine, Tool};
+use crate::stats::Summary;
 use crate::stats::{self, StatsError};
+
+/// One-way core-to-core latency of one CPU pair.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct C2cPair {
+    /// First CPU.
+    pub cpu_a: usize,
+    /// Second CPU.
+    pub cpu_b: usize,
+    /// Placement class of the pair (see [`crate::machine::placement`]).
+    pub placement: String,
+    /// One-way latency in nanoseconds (half the round trip of a cache line).
+    pub one_way_ns: f64,
+}
+
+/// The report's own settings (issue 5), stored in `results.json` beside the records.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ReportSettings {
+    /// `--quick` was given.
+    pub quick: bool,
+    /// The command line that produced the report.
+    pub command: String,
+    /// When the run started (RFC 3339), if known.
+    #[serde(default)]
+    pub started: Option<String>,
+    /// Wall time of the whole run in seconds, if known.
+    #[serde(default)]
+    pub elapsed_s: Option<f64>,
+    /// How repetitions were chosen per point: "fixed", "by-size" or "time-budget".
+    pub rep_scaling: String,
+    /// One or two sentences saying exactly how, e.g. "reps = clamp(100 x 1 MiB / size, 20,
+    /// 2000), warm-up = reps / 10".
+    pub rep_scaling_description: String,
+    /// Anything else the reader must know, e.g. "c2c: one representative pair per placement
+    /// class (machine has 128 CPUs)".
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
 
 /// Schema string of [`BenchResults`]; bump the number on an incompatible change.
 pub const BENCH_SCHEMA: &str = "handoff.bench/1";
@@ -48,6 +88,9 @@ pub struct BenchResults {
     /// the points and tabled in the report.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub models: Vec<ModelFit>,
+    /// `handoff report`'s own settings, on the file it writes as `results.json`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<ReportSettings>,
 }
 
 /// One measured point of an experiment.
@@ -78,6 +121,10 @@ pub struct BenchRecord {
     pub c2c_one_way_ns: Option<f64>,
     /// The metrics, by name (e.g. `latency_us`, `bandwidth_mbps`).
     pub metrics: BTreeMap<String, MetricRecord>,
+    /// What describes the point without identifying it (not matched by `compare`), e.g. the
+    /// exchange's `wait` and `kernel`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub info: BTreeMap<String, serde_json::Value>,
     /// What else the machine did while the record was measured ([`super::busy`]); filled
     /// by the common runner [`super::registry::run_measured`]; `None` in files from before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -128,6 +175,17 @@ pub struct MetricRecord {
     pub summary: Summary,
     /// The mean of each run (what ratios and `compare` use).
     pub run_means: Vec<f64>,
+    /// The interquartile range of each run, when recorded (what
+    /// [`crate::stats::disagreement`] compares runs with).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_iqrs: Option<Vec<[f64; 2]>>,
+    /// The median of each run, when recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_medians: Option<Vec<f64>>,
+    /// A time that may measure 0 (faster than the clock's resolution): its mean, median and
+    /// run means must be >= 0 instead of > 0.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub zero_ok: bool,
 }
 
 impl MetricRecord {
@@ -143,6 +201,9 @@ impl MetricRecord {
             higher_is_better,
             summary,
             run_means: per_run_samples.iter().map(|s| stats::mean(s)).collect(),
+            run_iqrs: None,
+            run_medians: None,
+            zero_ok: false,
         })
     }
 }
@@ -160,6 +221,7 @@ impl BenchRecord {
             checks: None,
             c2c_one_way_ns: None,
             metrics: BTreeMap::new(),
+            info: BTreeMap::new(),
             load: None,
         }
     }
@@ -238,6 +300,7 @@ impl BenchResults {
             stopped_early: None,
             elapsed_s: None,
             models: Vec::new(),
+            report: None,
         }
     }
 
@@ -278,13 +341,20 @@ impl BenchResults {
                     if field == "min" {
                         // One sample (the fastest): clock skew may put it at or below 0.
                         schema::check_sample(path, what, v)?;
-                    } else if m.higher_is_better {
+                    } else if m.higher_is_better || m.zero_ok {
                         schema::check_rate(path, what, v)?;
                     } else {
                         schema::check_time(path, what, v)?;
                     }
                 }
             }
+        }
+        for p in &self.c2c {
+            schema::check_rate(
+                path,
+                || format!("c2c pair {}-{}: one-way ns", p.cpu_a, p.cpu_b),
+                p.one_way_ns,
+            )?;
         }
         Ok(())
     }
@@ -328,25 +398,6 @@ impl BenchResults {
     pub fn all_verified(&self) -> bool {
         self.records.iter().all(|r| r.verified)
     }
-}
-
-/// Reads the schema string of a JSON results file without parsing the rest ("" when absent).
-pub fn schema_of(path: &Path) -> Result<String, LoadError> {
-    let text = crate::input::read_text(path).map_err(|source| LoadError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|source| LoadError::Parse {
-            path: Some(path.to_path_buf()),
-            expected: BENCH_SCHEMA,
-            source,
-        })?;
-    Ok(value
-        .get("schema")
-        .and_then(|s| s.as_str())
-        .unwrap_or("")
-        .to_string())
 }
 
 impl BenchResults {

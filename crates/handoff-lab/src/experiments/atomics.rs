@@ -492,7 +492,7 @@ fn pe(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{Machine, Tool};
+    use crate::machine::{Machine, Tool};
 
     #[test]
     fn plans() {

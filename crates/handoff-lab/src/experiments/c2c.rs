@@ -1,6 +1,10 @@
-//! `bench c2c`: the hardware floor, one cache line bounced between every pair of CPUs.
+//! `bench c2c`: the hardware floor, one cache line bounced between every pair of CPUs; a
+//! registered experiment ([`INFO`]) whose records are the pairs and whose file also carries
+//! them as [`BenchResults::c2c`] (what the heatmap and the exchange's floor read).
 
-use crate::schema::C2cPair;
+use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo, RunCtx};
+use crate::bench::schema::C2cPair;
+use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
 use handoff_probe::floor::{c2c, C2cOptions};
 use handoff_probe::topology::Topology;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -44,6 +48,31 @@ pub struct C2cError {
     pub source: handoff::Error,
 }
 
+/// The registry entry: `handoff bench c2c`; `handoff report` measures its matrix first, as
+/// the exchange's floor, so it has no report plan of its own.
+pub static INFO: ExperimentInfo = ExperimentInfo {
+    name: "c2c",
+    title: "Core-to-core floor",
+    section: "The hardware floor",
+    seed: "the exchange paper's floor (one cache line bounced between two CPUs)",
+    what: "One-way latency of one cache line bounced between each pair of CPUs (half a round \
+           trip); every bounce waits for the exact value the other side wrote, a wrong value \
+           stops the run.",
+    figures: &[],
+    findings: no_findings,
+    run: None,
+    worker: None,
+    report_time: "seconds (part of the exchange plan)",
+};
+
+/// One measured pair with its samples.
+pub struct Measured {
+    /// The pair and its median one-way latency.
+    pub pair: C2cPair,
+    /// One-way ns of each sample.
+    pub samples: Vec<f64>,
+}
+
 /// Measures each pair; `progress` is told after each. Stops early (returning what it has)
 /// when `cancel` is set.
 pub fn measure(
@@ -53,21 +82,98 @@ pub fn measure(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<C2cPair>, C2cError> {
+    let m = measure_samples(pairs, opts, topology, cancel, progress)?;
+    Ok(m.into_iter().map(|m| m.pair).collect())
+}
+
+/// [`measure`], keeping each pair's samples.
+pub fn measure_samples(
+    pairs: &[(usize, usize)],
+    opts: &C2cOptions,
+    topology: &Topology,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<Measured>, C2cError> {
     let mut out = Vec::with_capacity(pairs.len());
     for (i, &(a, b)) in pairs.iter().enumerate() {
         if cancel.load(Ordering::Relaxed) {
             break;
         }
         let r = c2c(a, b, opts).map_err(|source| C2cError { a, b, source })?;
-        out.push(C2cPair {
-            cpu_a: a,
-            cpu_b: b,
-            placement: topology.placement(a, b).as_str().to_string(),
-            one_way_ns: r.median_one_way_ns,
+        out.push(Measured {
+            pair: C2cPair {
+                cpu_a: a,
+                cpu_b: b,
+                placement: topology.placement(a, b).as_str().to_string(),
+                one_way_ns: r.median_one_way_ns,
+            },
+            samples: r.one_way_ns_samples,
         });
         progress(i + 1, pairs.len());
     }
     Ok(out)
+}
+
+/// `handoff bench c2c` on `cpus`: every pair measured, one record per pair (series = its
+/// placement class, x = the pair's index) and the pairs in [`BenchResults::c2c`].
+pub fn run(
+    ctx: &mut RunCtx<'_>,
+    cpus: &[usize],
+    opts: &C2cOptions,
+    topology: &Topology,
+) -> Result<BenchResults, BenchError> {
+    let pairs = all_pairs(cpus);
+    ctx.progress.begin(pairs.len(), "c2c");
+    let progress = &mut *ctx.progress;
+    let measured = measure_samples(&pairs, opts, topology, ctx.cancel, &mut |_, _| {
+        progress.advance("c2c")
+    })
+    .map_err(|e| BenchError::Failed {
+        experiment: "c2c",
+        message: e.to_string(),
+    })?;
+    ctx.progress.end();
+    let config = serde_json::json!({
+        "cores": cpus,
+        "samples": opts.samples,
+        "round_trips_per_sample": opts.round_trips_per_sample,
+    });
+    let mut res = BenchResults::new("c2c", ctx.machine.clone(), ctx.tool.clone(), config);
+    res.partial = measured.len() < pairs.len();
+    if res.partial {
+        res.stopped_early = Some(format!(
+            "interrupted after {} of {} pairs",
+            measured.len(),
+            pairs.len()
+        ));
+    }
+    let round_trips = u64::from(opts.samples) * u64::from(opts.round_trips_per_sample);
+    for (i, m) in measured.into_iter().enumerate() {
+        let metric = MetricRecord::from_runs("ns", false, std::slice::from_ref(&m.samples))
+            .map_err(|e| BenchError::Failed {
+                experiment: "c2c",
+                message: e.to_string(),
+            })?;
+        let mut checks = Checks::of("round trips");
+        // A bounce that carries another value than the one waited for is an error above.
+        checks.add(round_trips, 0);
+        res.records.push(
+            BenchRecord::new(
+                m.pair.placement.clone(),
+                (i + 1) as f64,
+                1,
+                round_trips,
+                true,
+            )
+            .param("cpu_a", m.pair.cpu_a)
+            .param("cpu_b", m.pair.cpu_b)
+            .param("placement", m.pair.placement.clone())
+            .metric("one_way_ns", metric)
+            .checked(checks),
+        );
+        res.c2c.push(m.pair);
+    }
+    Ok(res)
 }
 
 #[cfg(test)]

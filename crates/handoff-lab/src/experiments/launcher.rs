@@ -100,6 +100,44 @@ pub fn launch(w: &ShmTeam<'_>) -> Result<Vec<String>, String> {
     Ok(texts)
 }
 
+/// Which of a worker's standard streams are piped to us (the others: stdin and stdout
+/// closed, stderr inherited).
+#[derive(Debug, Clone, Copy)]
+pub struct Io {
+    /// Piped stdin (the start gate's "go").
+    pub stdin: bool,
+    /// Piped stdout (its result lines).
+    pub stdout: bool,
+    /// Piped stderr (to explain its death).
+    pub stderr: bool,
+}
+
+/// The one way the lab starts a worker process: `exe args... experiment worker_args...`
+/// (`handoff __worker NAME ARGS...`) under the probe's [`ChildGuard`]: SIGKILLed and reaped
+/// when the guard drops, and told our pid so that it dies with us.
+pub fn spawn_worker(
+    exe: &Path,
+    args: &[OsString],
+    experiment: &str,
+    worker_args: &[String],
+    io: Io,
+) -> handoff_probe::Result<ChildGuard> {
+    let pipe = |p: bool| if p { Stdio::piped() } else { Stdio::null() };
+    ChildGuard::spawn(
+        Command::new(exe)
+            .args(args)
+            .arg(experiment)
+            .args(worker_args)
+            .stdin(pipe(io.stdin))
+            .stdout(pipe(io.stdout))
+            .stderr(if io.stderr {
+                Stdio::piped()
+            } else {
+                Stdio::inherit()
+            }),
+    )
+}
+
 /// Worker processes of one point started one by one (`handoff __worker NAME ARGS...`, each
 /// with its own arguments), each under the probe's [`ChildGuard`] (killed when dropped, and
 /// told our pid so it can die with us), with a start gate and a deadline: a dead or stuck
@@ -123,15 +161,13 @@ impl Workers {
         args: &[OsString],
         worker_args: &[String],
     ) -> Result<(), BenchError> {
-        let mut child = ChildGuard::spawn(
-            Command::new(exe)
-                .args(args)
-                .arg(experiment)
-                .args(worker_args)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped()),
-        )
-        .map_err(|e| failed(experiment, format!("starting a worker process: {e}")))?;
+        let io = Io {
+            stdin: true,
+            stdout: true,
+            stderr: false,
+        };
+        let mut child = spawn_worker(exe, args, experiment, worker_args, io)
+            .map_err(|e| failed(experiment, format!("starting a worker process: {e}")))?;
         let out = child.child_mut().stdout.take().map(BufReader::new);
         self.children.push((child, out));
         Ok(())

@@ -264,8 +264,8 @@ fn one_run(
 /// Runs `cfg`; stops early (partial) when `cancel` is set.
 pub fn run(
     cfg: &Config,
-    ctx_machine: &crate::schema::Machine,
-    tool: &crate::schema::Tool,
+    ctx_machine: &crate::machine::Machine,
+    tool: &crate::machine::Tool,
     cancel: &AtomicBool,
     progress: &mut dyn crate::progress::Progress,
 ) -> Result<BenchResults, BenchError> {

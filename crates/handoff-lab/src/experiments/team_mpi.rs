@@ -13,11 +13,12 @@
 //! the ranks' stdout, and the lines carry their rank. The run's deadline kills the whole
 //! process group of mpiexec (mpiexec and every rank it started), so a hung job ends.
 
+use handoff::sys::Deadline;
+use handoff_probe::proc::ChildGuard;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use super::team_run::{OutputError, PeOutput, TeamSpec};
 use crate::bench::experiment::BenchError;
@@ -116,9 +117,12 @@ pub fn run_mpiexec(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
         .stderr(Stdio::piped())
         // Its own process group: the deadline kills mpiexec and every rank at once.
         .process_group(0);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| fail(format!("cannot start {}: {e}", exe.display())))?;
+    // Under the probe's guard (not `ChildGuard::spawn`: the ranks are mpiexec's children,
+    // and the parent pid it would hand down is not theirs), so an early return kills it.
+    let mut child = ChildGuard::new(
+        cmd.spawn()
+            .map_err(|e| fail(format!("cannot start {}: {e}", exe.display())))?,
+    );
     let pgid = child.id() as i32;
     let drain = |pipe: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
@@ -132,25 +136,21 @@ pub fn run_mpiexec(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
     };
     let out = drain(
         child
+            .child_mut()
             .stdout
             .take()
             .map(|p| Box::new(p) as Box<dyn Read + Send>),
     );
     let err = drain(
         child
+            .child_mut()
             .stderr
             .take()
             .map(|p| Box::new(p) as Box<dyn Read + Send>),
     );
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break Some(s),
-            Ok(None) if start.elapsed() >= spec.deadline => break None,
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Err(fail(format!("waiting for mpiexec: {e}"))),
-        }
-    };
+    let status = child
+        .wait_deadline(Deadline::after(spec.deadline))
+        .map_err(|e| fail(format!("waiting for mpiexec: {e}")))?;
     if status.is_none() {
         // SAFETY: kill(2) on the process group this function created (mpiexec's own pid);
         // no memory is involved.

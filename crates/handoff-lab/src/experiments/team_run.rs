@@ -178,6 +178,28 @@ pub trait PeBody: serde::de::DeserializeOwned {
     fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, Self::Error>;
 }
 
+/// Implements [`PeBody`] for a counting-puts worker spec: `NAME` of the calling module, waits
+/// bounded by the spec's `wait_timeout_s`, and the PE's part `$pe_main(team, spec)`. The
+/// worker's entry point is then `launcher::worker_main::<$spec>`.
+macro_rules! pe_body {
+    ($spec:ty, $pe_main:path) => {
+        impl $crate::experiments::team_run::PeBody for $spec {
+            const NAME: &'static str = NAME;
+            type Error = handoff::team::TeamError;
+            fn wait_timeout(&self) -> std::time::Duration {
+                std::time::Duration::from_secs_f64(self.wait_timeout_s)
+            }
+            fn run<X: handoff::team::Transport>(
+                &self,
+                team: &handoff::team::Team<X>,
+            ) -> Result<$crate::experiments::team_run::PeOutput, handoff::team::TeamError> {
+                $pe_main(team, self)
+            }
+        }
+    };
+}
+pub(crate) use pe_body;
+
 /// Inside a worker: prints this PE's output line and ends its part of the team.
 pub fn finish<X: Transport>(
     experiment: &'static str,

@@ -9,7 +9,7 @@ use super::plan::Figure;
 
 use plotters::prelude::*;
 
-use crate::schema::ExchangeResults;
+use crate::experiments::exchange::results::ExchangeResults;
 use crate::stats::Metric;
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ use super::plan::Figure;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::schema::ExchangeResults;
+use crate::experiments::exchange::results::ExchangeResults;
 
 // ---------------------------------------------------------------------------------------------
 // Heatmap

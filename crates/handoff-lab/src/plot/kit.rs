@@ -5,10 +5,12 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::bench::text::{fmt_size, sig3};
 use crate::experiments::exchange::mode::{ModeInfo, Shape};
-use crate::output::{fmt_size, sig3};
-use crate::schema::{mode_rank, placement, ExchangeRecord, Summary};
+use crate::experiments::exchange::results::{mode_rank, ExchangeRecord};
+use crate::machine::placement;
 use crate::stats::Metric;
+use crate::stats::Summary;
 
 /// The font family name the plots use; the bundled font is registered under it.
 pub const FONT_FAMILY: &str = "sans-serif";

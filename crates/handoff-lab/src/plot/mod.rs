@@ -42,7 +42,7 @@ use std::sync::OnceLock;
 
 use plotters::prelude::*;
 
-use crate::schema::ExchangeResults;
+use crate::experiments::exchange::results::ExchangeResults;
 
 /// The bundled font: a Latin/Greek/symbols subset of DejaVu Sans (see `assets/`).
 const FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans-subset.ttf");

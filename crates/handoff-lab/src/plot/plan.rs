@@ -2,9 +2,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::output::fmt_size;
-use crate::schema::{placement, ExchangeRecord, ExchangeResults, Summary};
+use crate::bench::text::fmt_size;
+use crate::experiments::exchange::results::{ExchangeRecord, ExchangeResults};
+use crate::machine::placement;
 use crate::stats::Metric;
+use crate::stats::Summary;
 
 /// Spread (max / min of the plotted values) above which a latency axis is logarithmic.
 pub const LOG_SPREAD: f64 = 30.0;

@@ -10,9 +10,10 @@ use super::plan::{summary, Figure};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
-use crate::output::{fmt_ns, fmt_size};
-use crate::schema::{ExchangeResults, Summary};
+use crate::bench::text::{fmt_ns, fmt_size};
+use crate::experiments::exchange::results::ExchangeResults;
 use crate::stats::Metric;
+use crate::stats::Summary;
 
 // ---------------------------------------------------------------------------------------------
 // Vs size

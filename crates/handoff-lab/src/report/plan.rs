@@ -13,9 +13,9 @@
 //!
 //! Repetitions are scaled by size, as OSU does: `reps = clamp(R x 1 MiB / size, R_min, R)`.
 
+use crate::bench::schema::ReportSettings;
 use crate::experiments::c2c;
 use crate::experiments::exchange::{ConfigError, ExchangeConfig, Mode, Overrides, Point};
-use crate::schema::ReportSettings;
 use handoff_probe::topology::{Placement, Topology};
 
 mod cost_model;

@@ -17,17 +17,21 @@
 //! ratios, Welch's t on the log scale); a mode never measured at a size the best was is not a
 //! tie. Among the tied modes the pick is the cheap, ordinary one: a mode that does not
 //! busy-wait (by the mode registry: a wait that does not poll, not `spin` or `spin-yield`; the
-//! measured CPU, which flickers around any threshold, is only reported) first, then the order of [`crate::schema::EXCHANGE_MODES`] (so `pipe`, last,
+//! measured CPU, which flickers around any threshold, is only reported) first, then the order of [`crate::experiments::exchange::results::EXCHANGE_MODES`] (so `pipe`, last,
 //! is named only when it is measurably best). The sentence names the ties ("within noise: A, B — pick by CPU cost") instead of a
 //! winner drawn from noise. When the pick keeps the consumer's CPU busy, the best mode using
 //! under [`BUSY_CPU_PCT`] and at most half the pick's CPU is named as the alternative.
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::bench::text::fmt_size;
 use crate::experiments::exchange::mode::ModeInfo;
-use crate::output::fmt_size;
-use crate::schema::{is_two_party, mode_rank, placement, ExchangeRecord, ExchangeResults, Machine};
-use crate::stats::{pooled_log_ratio, ratio_of_means, run_means, Metric, Ratio};
+use crate::experiments::exchange::results::run_means;
+use crate::experiments::exchange::results::{
+    is_two_party, mode_rank, ExchangeRecord, ExchangeResults,
+};
+use crate::machine::{placement, Machine};
+use crate::stats::{pooled_log_ratio, ratio_of_means, Metric, Ratio};
 
 mod wording;
 use wording::sentences;

@@ -1,12 +1,13 @@
 //! The report's tables: the cells of every figure's table (a median with its own interval,
 //! run-to-run modes), the cached-vs-flushed verdicts and the run-to-run disagreement list.
 
-use crate::output::{fmt_interval, fmt_ns, fmt_size, fmt_us};
+use crate::bench::text::{fmt_interval, fmt_ns, fmt_size, fmt_us};
+use crate::experiments::exchange::results::{mode_rank, ExchangeRecord, ExchangeResults};
+use crate::experiments::exchange::results::{record_disagreements, run_levels, run_means};
+use crate::machine::CACHE_INSTRUCTION;
 use crate::plot::{Figure, FigureKind};
-use crate::schema::{mode_rank, ExchangeRecord, ExchangeResults, Summary, CACHE_INSTRUCTION};
-use crate::stats::{
-    ratio_of_means, record_disagreements, run_levels, run_means, run_modes, Metric, Ratio,
-};
+use crate::stats::Summary;
+use crate::stats::{ratio_of_means, run_modes, Metric, Ratio};
 
 use super::doc::Block;
 use super::recommend::fmt_ratio;

@@ -10,7 +10,7 @@
 //! A lone run far from the others counts too ("1/5 runs ≈ ..."): it is just as real a level.
 
 use super::quantile_sorted;
-use crate::output::fmt_us;
+use crate::bench::text::fmt_us;
 
 /// Smallest ratio between the two levels for them to count as modes.
 pub const MODE_MIN_GAP: f64 = 1.25;

@@ -60,7 +60,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     ],
     findings,
     run: Some(run_for_report),
-    worker: Some(worker),
+    worker: Some(launcher::worker_main::<WorkerSpec>),
     report_time: "5-8 s (quick 1 s)",
 };
 
@@ -236,21 +236,8 @@ pub struct WorkerSpec {
     pub wait_timeout_s: f64,
 }
 
-/// The body of a PE: `handoff __worker alltoall SPEC` (under `team::Launch` or mpiexec).
-fn worker(args: &[String]) -> Result<(), BenchError> {
-    launcher::worker_main::<WorkerSpec>(args)
-}
-
-impl team_run::PeBody for WorkerSpec {
-    const NAME: &'static str = NAME;
-    type Error = TeamError;
-    fn wait_timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.wait_timeout_s)
-    }
-    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, TeamError> {
-        pe_main(team, self)
-    }
-}
+// The body of a PE (`handoff __worker alltoall SPEC`, under `team::Launch` or mpiexec).
+team_run::pe_body!(WorkerSpec, pe_main);
 
 fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
     let (me, p) = (team.rank(), team.size());

@@ -10,8 +10,8 @@ fn counted(seen: &[Seen], n: usize, per: u64) -> Checks {
 }
 
 fn ctx_parts() -> (
-    crate::schema::Machine,
-    crate::schema::Tool,
+    crate::machine::Machine,
+    crate::machine::Tool,
     std::sync::atomic::AtomicBool,
     crate::progress::Silent,
 ) {

@@ -14,6 +14,8 @@ pub mod lockstep;
 pub mod memory;
 pub mod mode;
 pub mod pipe;
+pub mod record;
+pub mod results;
 pub mod roles;
 pub mod samples;
 mod single;
@@ -23,9 +25,10 @@ pub use config::{ConfigError, ExchangeConfig, Overrides};
 pub use error::RunError;
 pub use mode::{Mode, ModeError, ModeInfo, Parties, WaitKind, MODES};
 
-use crate::schema::Summary;
-use crate::schema::{ExchangeRecord, RunDetail};
+use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo};
+use crate::experiments::exchange::results::{ExchangeRecord, RunDetail};
 use crate::stats;
+use crate::stats::Summary;
 use handoff::channel::{Channel, ChannelConfig};
 use handoff::shm::Segment;
 use handoff::sync::Wait;
@@ -38,6 +41,37 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+
+/// The registry entry: `handoff bench exchange`; `handoff report` runs its plan first (the
+/// recommendation rests on it), so it has no report plan of its own here; its workers are
+/// `handoff __worker exchange SPEC`.
+pub static INFO: ExperimentInfo = ExperimentInfo {
+    name: record::NAME,
+    title: "Exchange",
+    section: "Exchange",
+    seed: "the process-boundary paper (issue 4)",
+    what: "A producer fills a block, a consumer sums it and checks the sum, in lock-step, per \
+           mode, size, consumer CPU and cache state.",
+    figures: &[],
+    findings: no_findings,
+    run: None,
+    worker: Some(worker_body),
+    report_time: "most of the report",
+};
+
+fn worker_body(args: &[String]) -> Result<(), BenchError> {
+    let failed = |message: String| BenchError::Failed {
+        experiment: record::NAME,
+        message,
+    };
+    match args {
+        [spec] => worker::worker_main(spec).map_err(|e| failed(e.to_string())),
+        _ => Err(BenchError::Usage {
+            experiment: record::NAME,
+            message: "the exchange worker takes one JSON spec".to_string(),
+        }),
+    }
+}
 
 /// One measured configuration: one record of the results.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,13 +145,13 @@ pub fn plan(cfg: &ExchangeConfig) -> Vec<Point> {
     points
 }
 
-/// How to start a worker process: this binary plus the hidden subcommand's arguments; the
-/// worker spec (JSON) is appended as the last argument.
+/// How to start a worker process: this binary plus the hidden subcommand's arguments, then
+/// the experiment's name and the worker spec (JSON), by [`super::launcher::spawn_worker`].
 #[derive(Debug, Clone)]
 pub struct Launcher {
     /// The executable (normally `std::env::current_exe()`).
     pub exe: PathBuf,
-    /// Arguments before the spec, e.g. `["__worker", "exchange"]`.
+    /// Arguments before the experiment's name, e.g. `["__worker"]`.
     pub args: Vec<OsString>,
 }
 
@@ -239,7 +273,12 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeErr
             .collect();
         anomalies += lat.iter().filter(|&&l| l < 0.0).count() as u64;
         let (r, wr, fl) = (us(&data.read), us(&data.write), us(&data.flush));
-        details.push(stats::run_detail(&r, &lat, &wr, p.flush.then_some(&fl[..])));
+        details.push(results::run_detail(
+            &r,
+            &lat,
+            &wr,
+            p.flush.then_some(&fl[..]),
+        ));
         let wall_ns = cal.to_ns(data.wall_ticks);
         if wall_ns > 0.0 {
             cpu_pct.push(100.0 * data.cpu_ns as f64 / wall_ns);
@@ -445,7 +484,7 @@ pub struct Outcome {
     /// One record per measured point, in plan order.
     pub records: Vec<ExchangeRecord>,
     /// The c2c floor of every CPU pair the records used.
-    pub c2c: Vec<crate::schema::C2cPair>,
+    pub c2c: Vec<crate::bench::schema::C2cPair>,
     /// Why the run stopped before the end (Ctrl-C, a stop request), if it did.
     pub stopped: Option<String>,
 }
@@ -458,7 +497,7 @@ pub struct Outcome {
 pub fn run_points(
     points: &[Point],
     env: &Env<'_>,
-    known: &[crate::schema::C2cPair],
+    known: &[crate::bench::schema::C2cPair],
     progress: &mut dyn crate::progress::Progress,
     stop_after: Option<usize>,
 ) -> Result<Outcome, ExchangeError> {

@@ -81,7 +81,7 @@ fn each_cross_cpu_record_carries_the_floor_measured_just_before_it() {
         point(Mode::ThreadsSpin, 8192, 1),
     ];
     // The run's matrix knows the pair (999 ns): records must not take that value.
-    let known = vec![crate::schema::C2cPair {
+    let known = vec![crate::bench::schema::C2cPair {
         cpu_a: 0,
         cpu_b: 1,
         placement: "x".into(),

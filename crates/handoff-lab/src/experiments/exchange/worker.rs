@@ -6,6 +6,7 @@ use super::lockstep::{ChannelLockStep, SemLockStep};
 use super::roles::{ConsumerLoop, LockStep, ProducerLoop};
 use super::samples::Layout;
 use super::{block_channel, next_id, run_deadline, Env, Mode, Point, RunData, RunError, RunFacts};
+use crate::experiments::launcher;
 use handoff::channel::Channel;
 use handoff::shm::Segment;
 use handoff::sync::Wait;
@@ -16,7 +17,6 @@ use handoff_probe::proc::ChildGuard;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::process::{Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -256,13 +256,13 @@ pub(crate) fn run_processes(
     };
     let spawn = |s: WorkerSpec| -> Result<ChildGuard, RunError> {
         let json = serde_json::to_string(&s)?;
-        let mut cmd = Command::new(&env.launcher.exe);
-        cmd.args(&env.launcher.args)
-            .arg(json)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        ChildGuard::spawn(&mut cmd).map_err(RunError::Spawn)
+        let io = launcher::Io {
+            stdin: false,
+            stdout: false,
+            stderr: true,
+        };
+        let (exe, args) = (&env.launcher.exe, &env.launcher.args);
+        launcher::spawn_worker(exe, args, super::record::NAME, &[json], io).map_err(RunError::Spawn)
     };
     let mut workers = [
         (

@@ -149,8 +149,8 @@ fn oversubscribed_threads_complete_and_verify() {
         cpus: vec![0],
         ..Config::for_report(true, &[0])
     };
-    let tool = crate::schema::Tool::default();
-    let machine = crate::schema::Machine::default();
+    let tool = crate::machine::Tool::default();
+    let machine = crate::machine::Machine::default();
     let cancel = std::sync::atomic::AtomicBool::new(false);
     let mut prog = crate::progress::Silent;
     let ctx = RunCtx {

@@ -26,8 +26,8 @@ use super::launcher;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::schema::C2cPair;
 use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
-use crate::schema::C2cPair;
 
 const NAME: &str = "pingpong";
 
@@ -53,7 +53,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     }],
     findings,
     run: Some(run_for_report),
-    worker: Some(worker),
+    worker: Some(launcher::worker_main::<WorkerSpec>),
     report_time: "12 s on a quiet machine, 35 s under load (quick 2 s)",
 };
 
@@ -284,21 +284,8 @@ pub struct WorkerSpec {
     pub wait_timeout_s: f64,
 }
 
-/// The body of a PE: `handoff __worker pingpong SPEC` (under `team::Launch` or mpiexec).
-fn worker(args: &[String]) -> Result<(), BenchError> {
-    launcher::worker_main::<WorkerSpec>(args)
-}
-
-impl team_run::PeBody for WorkerSpec {
-    const NAME: &'static str = NAME;
-    type Error = TeamError;
-    fn wait_timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.wait_timeout_s)
-    }
-    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, TeamError> {
-        pe_main(team, self)
-    }
-}
+// The body of a PE (`handoff __worker pingpong SPEC`, under `team::Launch` or mpiexec).
+team_run::pe_body!(WorkerSpec, pe_main);
 
 fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
     let (me, peer) = (team.rank(), 1 - team.rank());

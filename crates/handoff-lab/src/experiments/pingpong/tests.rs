@@ -1,5 +1,5 @@
 use super::*;
-use crate::schema::{Machine, Tool};
+use crate::machine::{Machine, Tool};
 
 fn rec(method: Method, class: &str, size: usize, run_means: &[f64]) -> BenchRecord {
     let runs: Vec<Vec<f64>> = run_means.iter().map(|&m| vec![m]).collect();

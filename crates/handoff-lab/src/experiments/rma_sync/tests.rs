@@ -1,6 +1,6 @@
 use super::*;
 use crate::bench::models::ModelFit;
-use crate::schema::{Machine, Tool};
+use crate::machine::{Machine, Tool};
 
 #[test]
 fn report_plans_and_points() {

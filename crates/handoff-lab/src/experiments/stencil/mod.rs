@@ -74,7 +74,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     ],
     findings,
     run: Some(run_for_report),
-    worker: Some(worker),
+    worker: Some(launcher::worker_main::<WorkerSpec>),
     report_time: "6-15 s (quick 3 s)",
 };
 
@@ -290,7 +290,6 @@ impl Config {
 }
 
 mod pe;
-use pe::worker;
 pub use pe::WorkerSpec;
 
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.

@@ -1,14 +1,12 @@
 //! The PE side of `stencil`: one team member's columns of the wavefront, its boundary
 //! values in and out, and the checks against the closed form (module docs of `stencil`).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use handoff::team::{Cmp, Counter, SignalOp, Sym, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::{cell, columns, corner, Grid, Method, NAME};
-use crate::bench::experiment::BenchError;
-use crate::experiments::launcher;
 use crate::experiments::team_run::{self, PeOutput};
 
 /// What one worker PE runs.
@@ -26,21 +24,8 @@ pub struct WorkerSpec {
     pub wait_timeout_s: f64,
 }
 
-/// The body of a PE: `handoff __worker stencil SPEC` (under `team::Launch` or mpiexec).
-pub(super) fn worker(args: &[String]) -> Result<(), BenchError> {
-    launcher::worker_main::<WorkerSpec>(args)
-}
-
-impl team_run::PeBody for WorkerSpec {
-    const NAME: &'static str = NAME;
-    type Error = TeamError;
-    fn wait_timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.wait_timeout_s)
-    }
-    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, TeamError> {
-        pe_main(team, self)
-    }
-}
+// The body of a PE (`handoff __worker stencil SPEC`, under `team::Launch` or mpiexec).
+team_run::pe_body!(WorkerSpec, pe_main);
 
 /// A value with its flag (or counter): one direction of the pipeline.
 struct Channel {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::schema::{Machine, Tool};
+use crate::machine::{Machine, Tool};
 
 /// PRK's serial synch_p2p, written out plainly: `iterations` sweeps with the corner fed back.
 fn serial(m: usize, n: usize, iterations: u64) -> Vec<Vec<f64>> {

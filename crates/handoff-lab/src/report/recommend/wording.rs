@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 
 use super::{size_pref, ProcVsThreads, Recommendation, BUSY_CPU_PCT};
-use crate::output::{fmt_ns, fmt_size, fmt_us};
-use crate::schema::{mode_rank, placement, ExchangeResults};
+use crate::bench::text::{fmt_ns, fmt_size, fmt_us};
+use crate::experiments::exchange::results::{mode_rank, ExchangeResults};
+use crate::machine::placement;
 use crate::stats::Ratio;
 
 /// "1.02 (95% CI 0.99–1.05)".
@@ -185,13 +186,13 @@ pub(super) fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<
     let flagged = results
         .records
         .iter()
-        .filter(|r| !crate::stats::record_disagreements(r).is_empty())
+        .filter(|r| !crate::experiments::exchange::results::record_disagreements(r).is_empty())
         .count();
     if flagged > 0 {
         let metrics: usize = results
             .records
             .iter()
-            .map(|r| crate::stats::record_disagreements(r).len())
+            .map(|r| crate::experiments::exchange::results::record_disagreements(r).len())
             .sum();
         out.push(format!(
             "**Run-to-run disagreement:** {flagged} record(s) ({metrics} record–metric \
