@@ -5,10 +5,13 @@
 //! the code under test.
 
 use handoff_lab::bench::busy::MachineLoad;
+use handoff_lab::bench::schema::C2cPair;
+use handoff_lab::experiments::exchange::results::{ExchangeRecord, ExchangeResults, RunDetail};
+use handoff_lab::machine::{placement, Cache, Machine, Tool, CACHE_UNIFIED};
 use handoff_lab::report::headline::first_screen;
 use handoff_lab::report::recommend::recommend;
 use handoff_lab::report::render_markdown;
-use handoff_lab::schema::*;
+use handoff_lab::stats::Summary;
 
 const KIB: u64 = 1024;
 const MIB: u64 = 1024 * KIB;

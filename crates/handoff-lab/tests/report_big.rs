@@ -4,11 +4,15 @@
 //! tables have one row per placement class the machine has, each naming its representative
 //! CPUs, and stay bounded however many CPUs the machine has.
 
+use handoff_lab::bench::schema::C2cPair;
+use handoff_lab::experiments::exchange::results::{
+    run_detail, ExchangeRecord, ExchangeResults, EXCHANGE_MODES,
+};
 use handoff_lab::experiments::exchange::Overrides;
+use handoff_lab::machine::*;
 use handoff_lab::report;
 use handoff_lab::report::plan::{plan, CONSUMERS_PER_CLASS};
-use handoff_lab::schema::*;
-use handoff_lab::stats::run_detail;
+use handoff_lab::stats::Summary;
 use handoff_probe::topology::synth::SynthMachine;
 use handoff_probe::topology::{Placement, Topology};
 

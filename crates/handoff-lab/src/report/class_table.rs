@@ -4,9 +4,10 @@
 //! representative CPUs; a cell is the median over them of each record's median, with their
 //! range when there are several.
 
-use crate::output::{fmt_ns, fmt_us};
+use crate::bench::text::{fmt_ns, fmt_us};
+use crate::experiments::exchange::results::{mode_rank, ExchangeRecord, ExchangeResults};
+use crate::machine::placement;
 use crate::plot::Figure;
-use crate::schema::{mode_rank, placement, ExchangeRecord, ExchangeResults};
 use crate::stats::Metric;
 use std::collections::BTreeMap;
 

@@ -8,9 +8,10 @@
 //! `report.md` and `index.html` show [`FirstScreen::lines`] under the busy banner; the
 //! terminal prints [`FirstScreen::terminal`] (busy line first, no Markdown).
 
+use crate::bench::text::{fmt_ns, fmt_size, fmt_us};
 use crate::bench::BenchResults;
-use crate::output::{fmt_ns, fmt_size, fmt_us};
-use crate::schema::{placement, ExchangeResults};
+use crate::experiments::exchange::results::ExchangeResults;
+use crate::machine::placement;
 use crate::stats::Ratio;
 
 use super::recommend::{fmt_ratio, Pick, ProcVsThreads, Recommendation};
