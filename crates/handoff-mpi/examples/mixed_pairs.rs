@@ -106,7 +106,7 @@ fn pe_main() -> ! {
     let run = || -> Result<Vec<(String, f64, &'static str)>, String> {
         let mut out = Vec::new();
         for (peer, pair) in [(1, "node mates 0-1"), (2, "across nodes 0-2")] {
-            let route = team.route(peer);
+            let route = team.route(peer).ok_or("PE out of the team")?;
             let ns = pingpong(&team, peer, 4000)?;
             out.push((format!("put-signal 8 B, {pair} ({route})"), ns, "ns"));
             let gbs = put_1mib(&team, peer, 200)?;

@@ -107,7 +107,9 @@
 //!
 //! `MpiTransport::same_node` and `MpiTransport::nodes` say which ranks share a node
 //! (`MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`), and `Team::route(pe)` which mechanism
-//! serves each pair: `"mpi-shm"` for copies through a mapping, `"mpi-rma"` for MPI RMA.
+//! serves each pair: [`Route::MpiSharedWindow`](handoff::team::Route::MpiSharedWindow)
+//! (`"mpi-shm"`) for copies through a mapping, [`Route::MpiRma`](handoff::team::Route::MpiRma)
+//! (`"mpi-rma"`) for MPI RMA.
 //!
 //! - **One node** (`shared`): the window is `MPI_Win_allocate_shared`, every part mapped;
 //!   operations are loads, stores and the team's CPU atomics, every pair `"mpi-shm"`.

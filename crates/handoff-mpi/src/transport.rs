@@ -6,7 +6,7 @@ use std::cell::Cell;
 
 use handoff::sync::Wait;
 use handoff::sys::Deadline;
-use handoff::team::{AtomicOp, SignalOp, TeamError, Transport, MAX_COUNTERS};
+use handoff::team::{AtomicOp, Route, SignalOp, TeamError, Transport, MAX_COUNTERS};
 use mpi::traits::AsRaw;
 
 use crate::comm::Comm;
@@ -310,11 +310,13 @@ impl Transport for MpiTransport {
     fn rank(&self) -> usize {
         self.comm.rank()
     }
-    fn route(&self, pe: usize) -> &'static str {
-        if self.direct.is_some() || self.mate(pe).is_some() {
-            "mpi-shm"
+    fn route(&self, pe: usize) -> Option<Route> {
+        if pe >= self.size() {
+            None
+        } else if self.direct.is_some() || self.mate(pe).is_some() {
+            Some(Route::MpiSharedWindow)
         } else {
-            "mpi-rma"
+            Some(Route::MpiRma)
         }
     }
     fn size(&self) -> usize {

@@ -10,7 +10,7 @@ mod common;
 use std::time::Duration;
 
 use common::{assert_ok, is_pe, mpirun, pe};
-use handoff::team::{Cmp, SignalOp, Team};
+use handoff::team::{Cmp, Route, SignalOp, Team};
 use handoff_mpi::MpiTransport;
 use handoff_testkit::conformance;
 
@@ -65,17 +65,20 @@ fn route_and_same_node_are_right_for_every_pair() {
             for pe in 0..team.size() {
                 let mates = layout[pe] == layout[me];
                 let want = match kind.as_str() {
-                    "shared" => "mpi-shm",
-                    "mixed" if mates => "mpi-shm",
-                    _ => "mpi-rma",
+                    "shared" => Route::MpiSharedWindow,
+                    "mixed" if mates => Route::MpiSharedWindow,
+                    _ => Route::MpiRma,
                 };
-                if team.route(pe) != want || team.transport().same_node(pe) != mates {
+                if team.route(pe) != Some(want) || team.transport().same_node(pe) != mates {
                     return Err(format!(
-                        "PE {me} -> {pe}: route {}, same_node {}; want {want}, {mates}",
+                        "PE {me} -> {pe}: route {:?}, same_node {}; want {want}, {mates}",
                         team.route(pe),
                         team.transport().same_node(pe)
                     ));
                 }
+            }
+            if team.route(team.size()).is_some() {
+                return Err("a PE outside the team has a route".into());
             }
             if team.transport().same_node(team.size()) {
                 return Err("a PE outside the team is on this node".into());
@@ -137,8 +140,11 @@ fn put_signal_stress_across_both_kinds_of_pairs() {
             let inbox = team.alloc::<u64>(max * p).map_err(e)?;
             let sig = team.alloc::<u64>(p).map_err(e)?;
             let ack = team.alloc::<u64>(1).map_err(e)?;
-            let kinds: Vec<&str> = (0..p).map(|pe| team.route(pe)).collect();
-            if !kinds.contains(&"mpi-shm") || !kinds.contains(&"mpi-rma") {
+            let kinds: Vec<Route> = (0..p)
+                .map(|pe| team.route(pe))
+                .collect::<Option<_>>()
+                .ok_or("a PE of the team has no route")?;
+            if !kinds.contains(&Route::MpiSharedWindow) || !kinds.contains(&Route::MpiRma) {
                 return Err(format!("routes {kinds:?}: want both kinds"));
             }
             let mut block = Vec::with_capacity(max);

@@ -30,10 +30,10 @@ use handoff::sys::{
 };
 use handoff::team::{
     apply_atomic32, apply_atomic64, apply_signal, in_team, load_signal, AccElem, AccOp, AtomicOp,
-    Cmp, Counter, EpochError, Epochs, Launch, Line, LockKind, PeExit, PeStatus, Placement, Running,
-    ShmTransport, SignalOp, Sym, SymAt, Team, TeamError, TeamReport, Transport, Word, DEFAULT_HEAP,
-    ENV_CPU, ENV_HEAP, ENV_RANK, ENV_SIZE, ENV_TEAM, ENV_WAIT, EPOCH_TIMEOUT, LINE_PAYLOAD,
-    MAX_COUNTERS, MAX_PES,
+    Cmp, Counter, EpochError, Epochs, Launch, Line, LockKind, PeExit, PeStatus, Placement, Route,
+    Running, ShmTransport, SignalOp, Sym, SymAt, Team, TeamError, TeamReport, Transport, Word,
+    DEFAULT_HEAP, ENV_CPU, ENV_HEAP, ENV_RANK, ENV_SIZE, ENV_TEAM, ENV_WAIT, EPOCH_TIMEOUT,
+    LINE_PAYLOAD, MAX_COUNTERS, MAX_PES,
 };
 use handoff::{Error, Result};
 
@@ -53,4 +53,17 @@ fn unix_signals_have_their_numbers() {
     assert_eq!(UnixSignal::Kill.number(), libc::SIGKILL);
     assert_eq!(UnixSignal::Term.number(), libc::SIGTERM);
     assert_eq!(UnixSignal::Child.number(), libc::SIGCHLD);
+}
+
+/// A route names its mechanism with a stable short name (records and CSV keep it), and says
+/// whether puts and gets to the peer are plain copies.
+#[test]
+fn routes_have_stable_names() {
+    let names: Vec<String> = [Route::SharedSegment, Route::MpiSharedWindow, Route::MpiRma]
+        .iter()
+        .map(|r| r.to_string())
+        .collect();
+    assert_eq!(names, ["shm", "mpi-shm", "mpi-rma"]);
+    assert!(Route::SharedSegment.is_load_store() && Route::MpiSharedWindow.is_load_store());
+    assert!(!Route::MpiRma.is_load_store());
 }

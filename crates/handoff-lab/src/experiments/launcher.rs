@@ -349,7 +349,7 @@ fn run_and_finish<B: PeBody, X: Transport>(team: Team<X>, spec: &B) -> Result<()
     team.set_timeout(Some(spec.wait_timeout()));
     let mut out = spec.run(&team).map_err(|e| pe_failed(B::NAME, e))?;
     out.routes = (0..team.size())
-        .map(|pe| team.route(pe).to_string())
+        .map(|pe| super::team_view::route_name(team.route(pe)))
         .collect();
     finish(B::NAME, team, &out)
 }

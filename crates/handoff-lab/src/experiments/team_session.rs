@@ -110,7 +110,9 @@ pub fn kind() -> Option<TransportKind> {
     return SESSION.with(|s| {
         s.borrow().as_ref().map(|s| {
             let t = &s.team;
-            if (0..t.size()).any(|pe| pe != t.rank() && t.route(pe) == "mpi-rma") {
+            if (0..t.size())
+                .any(|pe| pe != t.rank() && t.route(pe) == Some(handoff::team::Route::MpiRma))
+            {
                 TransportKind::MpiRma
             } else {
                 TransportKind::MpiShm
@@ -217,7 +219,7 @@ pub fn phase_on<X: Transport, B: PeBody>(
             team.set_timeout(Some(spec.wait_timeout()));
             let mut out = spec.run(&team).map_err(|err| pe_failed(B::NAME, err))?;
             out.routes = (0..team.size())
-                .map(|pe| team.route(pe).to_string())
+                .map(|pe| super::team_view::route_name(team.route(pe)))
                 .collect();
             team.quiet();
             used = team.heap_len() - team.heap_free();

@@ -11,7 +11,7 @@
 
 use handoff::sync::Wait;
 use handoff::sys::Deadline;
-use handoff::team::{AtomicOp, SignalOp, TeamError, Transport};
+use handoff::team::{AtomicOp, Route, SignalOp, TeamError, Transport};
 
 /// A phase's view of a joined transport: members `members[i]` as ranks `i`.
 pub struct PhaseView<'a, X: Transport> {
@@ -45,6 +45,12 @@ impl<'a, X: Transport> PhaseView<'a, X> {
     }
 }
 
+/// The name a record keeps for a pair's route: the route's stable name, `"none"` for a PE
+/// outside the team.
+pub fn route_name(route: Option<Route>) -> String {
+    route.map_or_else(|| "none".to_string(), |r| r.to_string())
+}
+
 impl<X: Transport> Transport for PhaseView<'_, X> {
     fn rank(&self) -> usize {
         self.me
@@ -58,8 +64,8 @@ impl<X: Transport> Transport for PhaseView<'_, X> {
     fn wait_strategy(&self) -> Wait {
         self.x.wait_strategy()
     }
-    fn route(&self, pe: usize) -> &'static str {
-        self.members.get(pe).map_or("none", |&r| self.x.route(r))
+    fn route(&self, pe: usize) -> Option<Route> {
+        self.members.get(pe).and_then(|&r| self.x.route(r))
     }
     fn local_heap(&self) -> *mut u8 {
         self.x.local_heap()

@@ -11,7 +11,7 @@ use bytemuck::{Pod, Zeroable};
 use super::ops::{AtomicOp, Word};
 use super::shm::ShmTransport;
 use super::sym::{Sym, SymAt};
-use super::transport::Transport;
+use super::transport::{Route, Transport};
 use super::TeamError;
 use crate::atomic::AtomicU64;
 use crate::sync::Wait;
@@ -104,9 +104,9 @@ impl<X: Transport> Team<X> {
         self.x.size()
     }
 
-    /// Which mechanism serves this PE's operations on PE `pe` ([`Transport::route`]):
-    /// `"shm"`, `"mpi-shm"` or `"mpi-rma"`.
-    pub fn route(&self, pe: usize) -> &'static str {
+    /// Which mechanism serves this PE's operations on PE `pe` ([`Transport::route`]), or
+    /// `None` when `pe` is not a PE of this team.
+    pub fn route(&self, pe: usize) -> Option<Route> {
         self.x.route(pe)
     }
 

@@ -120,7 +120,7 @@ pub use ops::{AtomicOp, Cmp, SignalOp, Word};
 #[cfg(not(loom))]
 pub use shm::ShmTransport;
 pub use sym::{Counter, Line, Sym, SymAt, LINE_PAYLOAD};
-pub use transport::Transport;
+pub use transport::{Route, Transport};
 
 #[cfg(not(loom))]
 pub use epoch::Epochs;

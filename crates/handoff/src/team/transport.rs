@@ -14,6 +14,48 @@ use super::TeamError;
 use crate::sync::Wait;
 use crate::sys::Deadline;
 
+/// The mechanism that serves one PE's operations on another ([`Transport::route`]): what an
+/// application can expect of that pair's costs. Its [`Display`](std::fmt::Display) is a
+/// short stable name (`"shm"`, `"mpi-shm"`, `"mpi-rma"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Route {
+    /// Loads and stores on handoff's own shared segment ([`ShmTransport`](super::ShmTransport)):
+    /// both PEs on one node. Shown as `"shm"`.
+    SharedSegment,
+    /// Puts and gets are copies through an MPI shared-memory window that maps the peer's
+    /// heap (`MPI_Win_allocate_shared`): both PEs on one node. The transport may still send
+    /// signals and atomics through MPI calls. Shown as `"mpi-shm"`.
+    MpiSharedWindow,
+    /// MPI one-sided calls (`MPI_Put`, `MPI_Get`, accumulates) on a window: the peer may be
+    /// on another node, and every operation goes through the MPI library. Shown as
+    /// `"mpi-rma"`.
+    MpiRma,
+}
+
+impl Route {
+    /// The short stable name, as [`Display`](std::fmt::Display) writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Route::SharedSegment => "shm",
+            Route::MpiSharedWindow => "mpi-shm",
+            Route::MpiRma => "mpi-rma",
+        }
+    }
+
+    /// Whether this PE's puts and gets to the peer are plain copies through a mapping of
+    /// its heap (both PEs on one node), rather than calls into a communication library.
+    pub fn is_load_store(self) -> bool {
+        matches!(self, Route::SharedSegment | Route::MpiSharedWindow)
+    }
+}
+
+impl std::fmt::Display for Route {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The operations a team transport provides. Addresses are (PE, byte offset into its heap partition), as the module docs say.
 ///
 /// Semantics every implementation keeps (the conformance suite checks them):
@@ -41,12 +83,11 @@ pub trait Transport {
     fn heap_len(&self) -> usize;
     /// The wait strategy the team was started with.
     fn wait_strategy(&self) -> Wait;
-    /// Which mechanism serves this PE's operations on PE `pe`: a short stable name the lab
-    /// records per pair (`"shm"`: handoff's shared segment; an MPI transport says
-    /// `"mpi-shm"` for its shared-memory window or `"mpi-rma"` for MPI one-sided calls).
-    fn route(&self, pe: usize) -> &'static str {
-        let _ = pe;
-        "shm"
+    /// Which mechanism serves this PE's operations on PE `pe` ([`Route`]), or `None` when
+    /// `pe` is not a PE of this team (`pe >= size()`). The default is
+    /// [`Route::SharedSegment`] for every PE: a transport over one shared segment.
+    fn route(&self, pe: usize) -> Option<Route> {
+        (pe < self.size()).then_some(Route::SharedSegment)
     }
     /// Base address of this PE's own heap partition: `heap_len()` bytes, page aligned, valid
     /// as long as the transport. Other PEs write it concurrently (puts), so read it through
