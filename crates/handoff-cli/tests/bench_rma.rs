@@ -43,6 +43,20 @@ fn rma_sync_writes_verified_records_with_models_that_plot() {
     assert_eq!(recs.len(), 7 * 2 + 2, "{recs:?}");
     for r in recs {
         assert_eq!(r["verified"], true, "{r}");
+        // Every PE compares every value it moved: per synchronization 1 (k for PSCW; flush
+        // reads back 2 at r = 64, 128 and the fault's iteration 76 of r = 1..=150), over
+        // 2 runs × p PEs × (2 reps + warm-up) × 50 iterations.
+        let p = r["params"]["pes"].as_u64().unwrap();
+        let k = r["params"]["k"].as_u64().unwrap();
+        let mode = r["params"]["mode"].as_str().unwrap();
+        let per_pe = match mode {
+            "flush" => 2 * 3,
+            "pscw-ring" | "pscw-k" => k * 3 * 50,
+            _ => 3 * 50,
+        };
+        assert_eq!(r["checks"]["item"], "values", "{r}");
+        assert_eq!(r["checks"]["checked"], 2 * p * per_pe, "{mode}: {r}");
+        assert_eq!(r["checks"]["wrong"], 0, "{r}");
         assert_eq!(r["metrics"]["sync_us"]["unit"], "µs");
         assert_eq!(
             r["metrics"]["sync_us"]["run_means"]

@@ -19,13 +19,13 @@ use std::time::{Duration, Instant};
 
 use super::launcher;
 use super::team_mpi::TransportKind;
-use super::team_run::TeamSpec;
+use super::team_run::{PeOutput, TeamSpec};
 use super::team_worker::Outcome;
 
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
 use crate::bench::models::ModelForm;
-use crate::bench::{BenchRecord, BenchResults, Finding, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, Checks, Finding, MetricRecord};
 
 /// The registry name.
 pub const NAME: &str = "rma-sync";
@@ -312,12 +312,22 @@ fn one_run(
     };
     let outs = launcher::run_team(&team)?;
     let route = launcher::transport_of(&outs, transport);
-    let out = Outcome {
-        samples_us: outs[0].samples.clone(),
-        verified: outs.iter().all(|o| o.verified),
-        ..Outcome::default()
-    };
-    Ok((out, route))
+    Ok((outcome_of(&outs), route))
+}
+
+/// A run's outcome from its PEs' outputs: rank 0's samples, and every PE's checked and
+/// wrong values summed (verified: at least one checked, none wrong, every PE verified).
+fn outcome_of(outs: &[PeOutput]) -> Outcome {
+    let mut checks = Checks::of("values");
+    for o in outs {
+        checks.add(o.checked, o.wrong);
+    }
+    Outcome {
+        samples_us: outs.first().map(|o| o.samples.clone()).unwrap_or_default(),
+        verified: checks.verified() && outs.iter().all(|o| o.verified),
+        checked: checks.checked,
+        wrong: checks.wrong,
+    }
 }
 
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
@@ -345,10 +355,12 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             break;
         }
         let mut per_run = Vec::new();
+        let mut checks = Checks::of("values");
         let mut verified = true;
         let mut route = transport.name().to_string();
         for _ in 0..cfg.runs {
             let (o, r) = one_run(ctx, cfg, (mode, p, k), transport)?;
+            checks.add(o.checked, o.wrong);
             verified &= o.verified;
             per_run.push(o.samples_us);
             route = r;
@@ -368,6 +380,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
                 cfg.reps,
                 verified,
             )
+            .checked(checks)
             .param("mode", mode.name())
             .param("pes", p)
             .param("k", k)

@@ -94,3 +94,42 @@ fn advice_uses_the_models_crossover() {
         r.models[0].formula()
     );
 }
+
+/// A run's record sums every PE's checks; a run whose PEs checked nothing is not verified,
+/// nor is one where any PE found a wrong value.
+#[test]
+fn a_run_is_verified_only_when_its_pes_checked_values_and_none_was_wrong() {
+    let pe = |rank, checked, wrong| PeOutput {
+        rank,
+        samples: vec![1.0],
+        verified: checked > 0 && wrong == 0,
+        checked,
+        wrong,
+        ..PeOutput::default()
+    };
+    let ok = outcome_of(&[pe(0, 150, 0), pe(1, 150, 0)]);
+    assert!(ok.verified);
+    assert_eq!((ok.checked, ok.wrong), (300, 0));
+    let unchecked = outcome_of(&[
+        PeOutput {
+            verified: true,
+            ..pe(0, 0, 0)
+        },
+        PeOutput {
+            verified: true,
+            ..pe(1, 0, 0)
+        },
+    ]);
+    assert!(!unchecked.verified, "no value checked: not verified");
+    let one_bad = outcome_of(&[pe(0, 150, 0), pe(1, 150, 1)]);
+    assert!(!one_bad.verified);
+    assert_eq!((one_bad.checked, one_bad.wrong), (300, 1));
+    let mut checks = Checks::of("values");
+    checks.add(unchecked.checked, unchecked.wrong);
+    let rec = BenchRecord::new("fence", 2.0, 1, 1, true).checked(checks);
+    assert!(
+        !rec.verified,
+        "a record of a run with zero checks is not verified"
+    );
+    assert_eq!(rec.data_text(), "NOT CHECKED (0 values)");
+}

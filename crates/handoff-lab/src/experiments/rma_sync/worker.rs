@@ -6,8 +6,9 @@
 //!
 //! Every mode moves data and checks it: a put of a value unique to (iteration, rank) into a
 //! neighbour, read back after the synchronization (fence: by the neighbour; PSCW: by the
-//! target after `wait`; locks and flush: by the origin with a `get` inside the epoch). Any
-//! PE's failure is counted on rank 0 (a remote add) before the final barrier.
+//! target after `wait`; locks and flush: by the origin with a `get` inside the epoch). Each
+//! PE counts the values it compared and the wrong ones in its output line; the run's record
+//! sums every PE's counts (`Checks`: verified = at least one checked, none wrong).
 
 use std::time::{Duration, Instant};
 
@@ -19,6 +20,7 @@ use super::super::team_run::{PeBody, PeOutput};
 use super::super::team_worker::Outcome;
 use super::{Mode, NAME};
 use crate::bench::experiment::BenchError;
+use crate::bench::Checks;
 
 /// The value PE `from` moves in iteration `r` (an independent oracle both sides compute).
 fn value(r: u64, from: usize) -> u64 {
@@ -61,11 +63,14 @@ impl PeBody for WorkerSpec {
             failure: if out.verified {
                 String::new()
             } else {
-                "a value moved under a synchronization did not verify (rank 0's count)".into()
+                format!(
+                    "{} of {} values moved under a synchronization did not verify",
+                    out.wrong, out.checked
+                )
             },
+            checked: out.checked,
+            wrong: out.wrong,
             routes: Vec::new(),
-            // rma-sync counts wrong values in a shared counter, not checks per item.
-            ..PeOutput::default()
         })
     }
 }
@@ -98,7 +103,6 @@ fn run<X: Transport>(
 ) -> Result<Outcome, EpochError> {
     let (me, p) = (team.rank(), team.size());
     let win = team.alloc::<u64>(p.max(2) + k)?;
-    let bad = team.alloc::<u64>(1)?;
     let mut ep = Epochs::new(team)?;
     ep.set_timeout(Some(Duration::from_secs(60)));
     let mut pe = Pe {
@@ -111,7 +115,7 @@ fn run<X: Transport>(
         fault,
         fault_at: iters * reps.div_ceil(2) + iters / 2 + 1,
     };
-    let mut ok = true;
+    let mut checks = Checks::of("values");
     let mut samples = Vec::new();
     if mode == Mode::Flush {
         pe.ep.lock_all()?;
@@ -120,7 +124,7 @@ fn run<X: Transport>(
         team.barrier_all()?;
         let t0 = Instant::now();
         for i in 0..iters {
-            ok &= pe.step(mode, rep * iters + i + 1)?;
+            pe.step(mode, rep * iters + i + 1, &mut checks)?;
         }
         let us = t0.elapsed().as_secs_f64() * 1e6 / iters as f64;
         if rep > 0 {
@@ -130,17 +134,13 @@ fn run<X: Transport>(
     if mode == Mode::Flush {
         pe.ep.unlock_all()?;
     }
-    if !ok {
-        team.atomic_add(bad, 1u64, 0)?;
-    }
     pe.ep.fence()?;
-    let verified = me != 0 || team.atomic_fetch(bad, 0)? == 0;
     pe.ep.close()?;
     Ok(Outcome {
         samples_us: samples,
-        verified,
-        // rma-sync counts failed steps only, not the checks (its records keep the flag).
-        ..Outcome::default()
+        verified: checks.verified(),
+        checked: checks.checked,
+        wrong: checks.wrong,
     })
 }
 
@@ -163,25 +163,31 @@ impl<X: Transport> Pe<'_, X> {
         (self.me + self.p - j % self.p) % self.p
     }
 
-    /// Put into `pe`'s slot, read it back (inside a lock epoch), compare.
-    fn put_get(&self, pe: usize, slot: usize, r: u64) -> Result<bool, TeamError> {
-        let v = self.mine(r);
-        self.team.put(&self.win, slot, &[v], pe)?;
+    /// Reads `pe`'s `slot` back (inside an epoch) and counts it against the oracle.
+    fn get_check(&self, pe: usize, slot: usize, r: u64, c: &mut Checks) -> Result<(), TeamError> {
         let mut got = [0u64];
         self.team.get(&self.win, slot, &mut got, pe)?;
-        Ok(got[0] == value(r, self.me))
+        check(c, got[0], value(r, self.me));
+        Ok(())
     }
 
-    /// One synchronization of `mode` in iteration `r`; whether its data verified.
-    fn step(&mut self, mode: Mode, r: u64) -> Result<bool, EpochError> {
+    /// Put into `pe`'s slot, read it back (inside a lock epoch), count the comparison.
+    fn put_get(&self, pe: usize, slot: usize, r: u64, c: &mut Checks) -> Result<(), TeamError> {
+        self.team.put(&self.win, slot, &[self.mine(r)], pe)?;
+        self.get_check(pe, slot, r, c)
+    }
+
+    /// One synchronization of `mode` in iteration `r`; every value it compares is counted
+    /// in `c`.
+    fn step(&mut self, mode: Mode, r: u64, c: &mut Checks) -> Result<(), EpochError> {
         let (right, left) = (self.right(1), self.left(1));
-        Ok(match mode {
+        match mode {
             Mode::Fence => {
                 // Alternate slots: a neighbour may run ahead by one fence, not two.
                 let slot = (r % 2) as usize;
                 self.team.put(&self.win, slot, &[self.mine(r)], right)?;
                 self.ep.fence()?;
-                self.team.local(&self.win)[slot] == value(r, left)
+                check(c, self.team.local(&self.win)[slot], value(r, left));
             }
             Mode::PscwRing | Mode::PscwK => {
                 let k = self.k;
@@ -195,10 +201,9 @@ impl<X: Transport> Pe<'_, X> {
                 self.ep.complete()?;
                 self.ep.wait()?;
                 let w = self.team.local(&self.win);
-                origins
-                    .iter()
-                    .enumerate()
-                    .all(|(j, &o)| w[j] == value(r, o))
+                for (j, &o) in origins.iter().enumerate() {
+                    check(c, w[j], value(r, o));
+                }
             }
             Mode::LockExclusive | Mode::LockShared => {
                 let kind = if mode == Mode::LockExclusive {
@@ -207,35 +212,36 @@ impl<X: Transport> Pe<'_, X> {
                     LockKind::Shared
                 };
                 self.ep.lock(right, kind)?;
-                let ok = self.put_get(right, 0, r)?;
+                self.put_get(right, 0, r, c)?;
                 self.ep.unlock(right)?;
-                ok
             }
             Mode::LockAll => {
                 self.ep.lock_all()?;
-                let ok = self.put_get(right, 0, r)?;
+                self.put_get(right, 0, r, c)?;
                 self.ep.unlock_all()?;
-                ok
             }
             Mode::Flush => {
                 self.team.put(&self.win, 0, &[self.mine(r)], right)?;
                 self.ep.flush(right)?;
+                // Read back every 64th (and the faulted) synchronization: the flushed
+                // value in slot 0 and a fresh put-get in slot 1, two values.
                 if r.is_multiple_of(64) || r == self.fault_at {
-                    self.put_get(right, 1, r)? && {
-                        let mut got = [0u64];
-                        self.team.get(&self.win, 0, &mut got, right)?;
-                        got[0] == value(r, self.me)
-                    }
-                } else {
-                    true
+                    self.get_check(right, 0, r, c)?;
+                    self.put_get(right, 1, r, c)?;
                 }
             }
             Mode::Sync => {
                 // A PE's own window: write locally (a put to itself), sync, read back.
                 self.team.put(&self.win, 0, &[self.mine(r)], self.me)?;
                 self.ep.sync();
-                self.team.local(&self.win)[0] == value(r, self.me)
+                check(c, self.team.local(&self.win)[0], value(r, self.me));
             }
-        })
+        }
+        Ok(())
     }
+}
+
+/// Counts one compared value in `c`: checked, and wrong when `got` is not `want`.
+fn check(c: &mut Checks, got: u64, want: u64) {
+    c.add(1, u64::from(got != want));
 }
