@@ -112,6 +112,12 @@ fn a_corrupted_value_is_caught_in_every_mode() {
             "{mode}: {}",
             text(&out.stderr)
         );
+        // The data column counts the wrong values among those checked.
+        let table = text(&out.stdout);
+        assert!(
+            table.contains("FAILED (") && table.contains(" values wrong)"),
+            "{mode}: {table}"
+        );
     }
 }
 
