@@ -269,10 +269,12 @@ impl MpiTransport {
     /// failure there means the job cannot go on, so it is reported and the job aborted.
     fn or_abort(&self, r: Result<(), TeamError>) {
         if let Err(e) = r {
-            eprintln!(
-                "handoff-mpi: PE {}: {e}; aborting the MPI job",
+            // One write(2) for the whole line, so the lines of several PEs never interleave.
+            let line = format!(
+                "handoff-mpi: PE {}: {e}; aborting the MPI job\n",
                 self.comm.rank()
             );
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
             self.comm.abort(3);
         }
     }

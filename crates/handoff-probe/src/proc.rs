@@ -29,10 +29,12 @@ pub fn set_parent_death_signal(expected_parent: u32) -> Result<()> {
     imp_pdeath::set()?;
     let parent = rustix::process::getppid().map_or(0, |p| p.as_raw_nonzero().get() as u32);
     if parent != expected_parent {
-        eprintln!(
+        // One write(2) for the whole line, so lines of several processes never interleave.
+        let line = format!(
             "handoff: parent process {expected_parent} is gone (our parent is now {parent}); \
-             exiting"
+             exiting\n"
         );
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
         std::process::exit(PARENT_GONE_EXIT_CODE);
     }
     Ok(())
@@ -263,7 +265,11 @@ impl WatchdogShared {
                     .filter(|p| p.kill(UnixSignal::Kill).is_ok())
                     .map(|p| p.pid)
                     .collect();
-                eprintln!("handoff watchdog: {timeout:?} passed; SIGKILLed processes {alive:?}");
+                // One write(2) for the whole line (eprintln! writes it in pieces).
+                let line = format!(
+                    "handoff watchdog: {timeout:?} passed; SIGKILLed processes {alive:?}\n"
+                );
+                let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
                 return;
             }
             st = self
