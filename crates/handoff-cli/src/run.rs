@@ -50,10 +50,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "LIST", conflicts_with = "map")]
     cores: Option<String>,
     /// Pin by the CPUs' placement classes: compact (nearest first: SMT sibling, shared
-    /// cache, package) or spread (farthest first: NUMA node, package, L3 domain); none
-    /// leaves the PEs to the scheduler. Default: PE r on the r-th CPU this process may use
-    /// when every PE gets a CPU of its own (as Open MPI binds small jobs to cores), else none.
-    #[arg(long, value_name = "compact|spread|none")]
+    /// cache, package) or spread (farthest first: NUMA node, package, L3 domain).
+    #[arg(long, value_name = "compact|spread")]
     map: Option<String>,
     /// How PEs wait: spin, spin-yield, block or adaptive (default).
     #[arg(long, default_value = "adaptive")]
@@ -156,11 +154,10 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
                 )))
             }
         },
-        (None, Some(m)) if m == "none" => Placement::Unpinned,
         (None, Some(m)) => {
             crate::run_map::placement(m, a.n).map_err(|e| Failure::usage(format!("run: {e}")))?
         }
-        (None, None) => crate::run_map::default_placement(a.n),
+        (None, None) => Placement::Unpinned,
     };
     let cpus = placement.cpus(a.n).map_err(usage)?;
     let wait: Wait = a

@@ -9,9 +9,9 @@ use handoff_probe::topology::Topology;
 /// The placement of `n` PEs by `map` (`compact` or `spread`) over the CPUs this process may
 /// use, or a one-line usage error.
 pub fn placement(map: &str, n: usize) -> Result<Placement, String> {
-    let map: Map = map.parse().map_err(|_| {
-        format!("unknown --map {map:?}: use compact, spread or none (or --cores LIST)")
-    })?;
+    let map: Map = map
+        .parse()
+        .map_err(|_| format!("unknown --map {map:?}: use compact or spread (or --cores LIST)"))?;
     let allowed = handoff::sys::allowed_cpus()
         .map_err(|e| format!("reading the CPUs this process may use: {e}"))?;
     // Without a readable sysfs the map falls back to the allowed CPUs in id order.
@@ -21,19 +21,4 @@ pub fn placement(map: &str, n: usize) -> Result<Placement, String> {
         return Err("no CPU to place PEs on: this process may use none".into());
     }
     Ok(Placement::Cores(cpus))
-}
-
-/// The placement `handoff run` uses without `--cores`/`--map`: PE r on the r-th CPU this
-/// process may use when there are at least `n` of them, else unpinned (the scheduler's).
-///
-/// Why pin by default: two unpinned PEs that sleep and wake each other are often pulled onto
-/// one CPU by the scheduler, and every hand-off then pays a context switch (a 2-PE
-/// `shmem_barrier_all` measured 11.7 µs unpinned vs 1.4 µs pinned, see docs/results.md #23).
-/// Open MPI binds small jobs to cores by default for the same reason. With more PEs than
-/// CPUs pinning cannot give each its own CPU, so the scheduler balances them.
-pub fn default_placement(n: usize) -> Placement {
-    match handoff::sys::allowed_cpus() {
-        Ok(allowed) if n >= 2 && n <= allowed.len() => Placement::Cores(allowed[..n].to_vec()),
-        _ => Placement::Unpinned,
-    }
 }
