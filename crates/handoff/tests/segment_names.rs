@@ -9,9 +9,9 @@
 
 use handoff::shm::{list_segments, OpenOptions, Segment, SegmentError, ShmError};
 mod raw;
-use raw::RawShm;
 use handoff::sys::Deadline;
 use handoff_testkit::{run_team, team_launch, Kid};
+use raw::RawShm;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
@@ -90,7 +90,10 @@ fn planted_team_names_do_not_deny_a_launch() {
     assert!(report.success(), "a PE failed: {:?}", report.exits);
     // Every planted object is still there, untouched.
     for n in &planted.0 {
-        assert!(std::fs::symlink_metadata(raw::path_of(n)).is_ok(), "{n} was removed");
+        assert!(
+            std::fs::symlink_metadata(raw::path_of(n)).is_ok(),
+            "{n} was removed"
+        );
     }
 }
 

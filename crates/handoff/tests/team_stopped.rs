@@ -3,8 +3,8 @@
 //! timeout. Across processes: each test re-executes this binary as its PEs, and PE 0 stops
 //! PE 1 with SIGSTOP (PE 1 put its pid into PE 0's heap).
 
-use handoff::sys::UnixSignal as Signal;
 use handoff::sys::ProcessId;
+use handoff::sys::UnixSignal as Signal;
 use handoff::team::{Cmp, PeStatus, Team, TeamError};
 use handoff_testkit::{run_team, team_launch};
 use std::time::Duration;

@@ -7,8 +7,8 @@ use super::Wait;
 use super::{wait_on, WaitCondition};
 use crate::atomic::AtomicU32;
 use crate::sync::PeerWatch;
-use crate::sys::Deadline;
 use crate::sync::WaitError;
+use crate::sys::Deadline;
 
 /// Waits with strategy `how` until `poll` returns `Some`, for a condition **no waker rings**
 /// (words written by a party that does not know about sleepers: another process's remote
