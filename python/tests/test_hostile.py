@@ -24,6 +24,15 @@ time.sleep(60)
 PUBLISHED_AT = 128
 
 
+def remove_killed_creators_segments(unique):
+    """The SIGKILLed child cannot remove its channel: the test does (its unique tag only)."""
+    import glob
+    import os
+
+    for path in glob.glob(f"/dev/shm/handoff-*-{unique}~*"):
+        os.remove(path)
+
+
 def test_errors_name_python_arguments(unique):
     child = spawn_python(PRODUCER, unique)
     try:
@@ -39,6 +48,7 @@ def test_errors_name_python_arguments(unique):
     finally:
         child.kill()
         child.wait()
+        remove_killed_creators_segments(unique)
 
 
 def test_moved_counter_raises_corrupt_error(unique):

@@ -123,6 +123,8 @@ fn a_dead_producer_ends_the_consumers_wait_with_peer_gone() {
     let msg = consumer.expect_line("message=");
     assert!(msg.contains("died"), "message: {msg}");
     consumer.wait_success();
+    // The killed producer's channel is ours to remove.
+    let _ = std::fs::remove_file(format!("/dev/shm{name}"));
 }
 
 /// An error's advice names the C call to use, never a Rust-only option (the channel of
