@@ -106,16 +106,31 @@ pub fn to_bench_record(r: &ExchangeRecord) -> BenchRecord {
     b
 }
 
+/// What an exchange record lacks to be read back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MissingField {
+    /// A numeric parameter (mode, size, cores...).
+    #[error("no parameter {0}")]
+    Param(String),
+    /// One of the timed metrics.
+    #[error("no metric {0}")]
+    Metric(String),
+}
+
 /// A [`BenchRecord`] of the exchange back as an [`ExchangeRecord`]; `Err` names what is
 /// missing.
-pub fn from_bench_record(b: &BenchRecord) -> Result<ExchangeRecord, String> {
+pub fn from_bench_record(b: &BenchRecord) -> Result<ExchangeRecord, MissingField> {
     let num = |k: &str| {
         b.params
             .get(k)
             .and_then(|v| v.as_u64())
-            .ok_or_else(|| format!("no parameter {k}"))
+            .ok_or_else(|| MissingField::Param(k.to_string()))
     };
-    let get = |k: &str| b.metrics.get(k).ok_or_else(|| format!("no metric {k}"));
+    let get = |k: &str| {
+        b.metrics
+            .get(k)
+            .ok_or_else(|| MissingField::Metric(k.to_string()))
+    };
     let (read, latency, write) = (get(READ)?, get(LATENCY)?, get(WRITE)?);
     let flush = b.metrics.get(FLUSH);
     let runs = latency.run_means.len();
@@ -238,7 +253,7 @@ impl ExchangeResults {
                 .push(from_bench_record(rec).map_err(|why| LoadError::Domain {
                     path: path.map(Path::to_path_buf),
                     what: format!("record {} ({})", i + 1, crate::input::quote(&rec.series)),
-                    why: if why.starts_with("no metric") {
+                    why: if matches!(why, MissingField::Metric(_)) {
                         "an exchange record needs read_us, latency_us and write_us"
                     } else {
                         "an exchange record needs mode, size_bytes, producer_core and consumer_core"
