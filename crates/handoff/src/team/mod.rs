@@ -94,6 +94,7 @@ mod launch;
 #[cfg(not(loom))]
 mod layout;
 mod orphans;
+mod running;
 #[cfg(not(loom))]
 mod shm;
 #[cfg(not(loom))]
@@ -110,13 +111,14 @@ pub use error::TeamError;
 #[cfg(not(loom))]
 pub use exit::PeStatus;
 #[cfg(not(loom))]
-pub use launch::{Launch, PeExit, Placement, Running, TeamReport};
+pub use launch::{Launch, Placement};
 #[cfg(not(loom))]
 pub use layout::MAX_PES;
 /// The word-level protocol functions every shared-memory path applies (and the loom models
 /// check): for transports outside this crate that map a peer's memory (MPI shared windows).
 pub use ops::{apply_atomic32, apply_atomic64, apply_signal, load_signal};
 pub use ops::{AtomicOp, Cmp, SignalOp, Word};
+pub use running::{PeExit, Running, TeamReport};
 #[cfg(not(loom))]
 pub use shm::ShmTransport;
 pub use sym::{Counter, Line, Sym, SymAt, LINE_PAYLOAD};

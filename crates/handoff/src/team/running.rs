@@ -1,0 +1,322 @@
+//! A started team ([`Running`]): waiting for its PEs, forwarding signals, and how it ended
+//! ([`TeamReport`]). `Launch` starts it.
+//!
+//! # One PE failing ends the team
+//!
+//! [`Running::wait`] polls the PEs every millisecond. When one exits with a non-zero code or
+//! is killed by a signal, the others notice within about 50 ms (their waits return
+//! [`TeamError::PeerDied`] naming it) and usually exit on their own; any still running after
+//! `Launch::grace` (default 2 s) are killed. The report names the first PE that failed.
+//! The segment is removed when the [`Running`] handle goes (the launcher created it).
+//!
+//! # A team cannot outlive its launcher
+//!
+//! Each PE runs in its own process group and dies with the launcher (see `orphans`): a
+//! launcher killed even by SIGKILL leaves no PE, no PE child and no segment behind.
+//! [`Running::wait_interruptible`] forwards a signal the launcher received (SIGINT, SIGTERM,
+//! SIGHUP) to every PE's process group and ends the team within a second.
+//!
+//! # Joining has one deadline
+//!
+//! Once one PE has joined, every other PE still alive must join within
+//! `Launch::join_timeout` of the start (default 30 s); otherwise the team ends with
+//! [`TeamError::NotJoined`] naming the first PE that did not. (Programs of which no PE ever
+//! joins are not team programs and are left alone.)
+
+use std::process::Child;
+use std::sync::atomic::{AtomicI32, Ordering as StdOrdering};
+use std::time::{Duration, Instant};
+
+use super::exit::PeStatus;
+use super::layout::*;
+use super::orphans::{signal_group, Watcher};
+use super::TeamError;
+use crate::shm::Segment;
+
+/// One PE's end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PeExit {
+    /// Its rank.
+    pub rank: usize,
+    /// Its pid.
+    pub pid: u32,
+    /// How it ended.
+    pub status: PeStatus,
+}
+
+/// How every PE of a team ended, in rank order, and which failed first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamReport {
+    /// Each PE's end, by rank.
+    pub exits: Vec<PeExit>,
+    /// The rank of the first PE seen failing, if any (after a global exit: the PE that
+    /// asked for it if its status is not 0, else none).
+    pub first_failure: Option<usize>,
+    /// `(rank, status)` of the PE that ended the whole team with a status (OpenSHMEM's
+    /// `shmem_global_exit`, [`ShmTransport::global_exit`](super::ShmTransport::global_exit)).
+    pub global_exit: Option<(usize, i32)>,
+}
+
+impl TeamReport {
+    /// Whether every PE exited with code 0.
+    pub fn success(&self) -> bool {
+        self.first_failure.is_none()
+    }
+
+    /// `Ok` if every PE succeeded, else [`TeamError::PeFailed`] for the first failure.
+    pub fn into_result(self) -> Result<(), TeamError> {
+        match self.first_failure {
+            None => Ok(()),
+            Some(r) => {
+                let e = &self.exits[r];
+                Err(TeamError::PeFailed {
+                    rank: e.rank,
+                    pid: e.pid,
+                    status: e.status,
+                })
+            }
+        }
+    }
+}
+
+/// A started team. Dropping it kills and reaps PEs still running and removes the segment.
+#[derive(Debug)]
+pub struct Running {
+    pub(super) seg: Segment,
+    pub(super) name: String,
+    pub(super) ctrl_offset: usize,
+    pub(super) ctrl_stride: usize,
+    pub(super) kids: Vec<Option<Child>>,
+    pub(super) pids: Vec<u32>,
+    pub(super) grace: Duration,
+    pub(super) deadline: Option<Instant>,
+    pub(super) join_deadline: Instant,
+    pub(super) join_timeout: Duration,
+    pub(super) watcher: Option<Watcher>,
+}
+
+/// How long PEs may take to end after a forwarded signal before they are killed.
+const SIGNAL_GRACE: Duration = Duration::from_millis(500);
+
+/// Never set: [`Running::wait`] is not interruptible.
+static NEVER: AtomicI32 = AtomicI32::new(0);
+
+impl Running {
+    pub(super) fn ctrl(&self, rank: usize) -> &PeCtrl {
+        // SAFETY: rank < size; the launcher laid out `size` control blocks from ctrl_offset
+        // in the payload (plan), mapped as long as `self.seg`.
+        unsafe { ctrl_at(self.seg.as_ptr(), self.ctrl_offset, self.ctrl_stride, rank) }
+    }
+
+    /// The team segment's full name (`HANDOFF_TEAM`).
+    pub fn segment_name(&self) -> &str {
+        &self.name
+    }
+
+    /// The PEs' pids, by rank.
+    pub fn pids(&self) -> &[u32] {
+        &self.pids
+    }
+
+    /// PE `rank`'s stdout pipe, once, if `Launch::capture_stdout` asked for it.
+    pub fn take_stdout(&mut self, rank: usize) -> Option<std::process::ChildStdout> {
+        self.kids.get_mut(rank)?.as_mut()?.stdout.take()
+    }
+
+    /// SIGKILLs PE `rank` (for tests of a dying PE).
+    pub fn kill(&mut self, rank: usize) -> Result<(), TeamError> {
+        let size = self.kids.len();
+        let kid = self
+            .kids
+            .get_mut(rank)
+            .ok_or(TeamError::NoSuchPe { pe: rank, size })?;
+        if let Some(k) = kid {
+            let _ = k.kill();
+        }
+        Ok(())
+    }
+
+    /// Waits for every PE; when one fails, gives the others `Launch::grace` to end, then
+    /// kills the rest. Returns how each ended.
+    pub fn wait(self) -> Result<TeamReport, TeamError> {
+        self.wait_interruptible(&NEVER)
+    }
+
+    /// [`wait`](Self::wait), also watching `signal`: when it becomes non-zero (a signal
+    /// handler stores the signal number it received), that signal goes to every PE's process
+    /// group, PEs still running after half a second are killed, and the result is
+    /// [`TeamError::Interrupted`].
+    pub fn wait_interruptible(mut self, signal: &AtomicI32) -> Result<TeamReport, TeamError> {
+        let n = self.kids.len();
+        let mut join_checked = false;
+        let mut status: Vec<Option<PeStatus>> = vec![None; n];
+        let mut first_failure = None;
+        let mut failed_at: Option<Instant> = None;
+        loop {
+            let mut running = 0;
+            for (r, (st, slot)) in status.iter_mut().zip(self.kids.iter_mut()).enumerate() {
+                let Some(kid) = slot.as_mut() else { continue };
+                match kid.try_wait() {
+                    Ok(Some(exit)) => {
+                        // The PE's own children end with it.
+                        signal_group(self.pids[r], libc::SIGKILL);
+                        let s = status_of(exit);
+                        if !s.success() && first_failure.is_none() {
+                            first_failure = Some(r);
+                            failed_at = Some(Instant::now());
+                        }
+                        *st = Some(s);
+                        *slot = None;
+                    }
+                    Ok(None) => running += 1,
+                    Err(e) => {
+                        let op = format!("waitpid {}", self.pids[r]);
+                        return Err(crate::sys::Error::io(op, e).into());
+                    }
+                }
+            }
+            if running == 0 {
+                break;
+            }
+            let sig = signal.load(StdOrdering::Relaxed);
+            if sig != 0 {
+                self.forward(sig);
+                return Err(TeamError::Interrupted { signal: sig });
+            }
+            if !join_checked && Instant::now() >= self.join_deadline {
+                join_checked = true;
+                if let Some(rank) = self.not_joined() {
+                    let pid = self.pids[rank];
+                    // Stopped before it could join: say so rather than "never called".
+                    if crate::sys::ProcessId::of(pid).is_ok_and(|id| id.is_stopped()) {
+                        return Err(TeamError::NotResponding {
+                            rank,
+                            pid,
+                            what: "every PE to join the team",
+                        });
+                    }
+                    return Err(TeamError::NotJoined {
+                        rank,
+                        pid,
+                        after: self.join_timeout,
+                    });
+                }
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                // Drop kills and reaps the PEs still running, and removes the segment. A
+                // stopped PE among them is named.
+                let running = self.kids.iter().enumerate().filter(|(_, k)| k.is_some());
+                return Err(super::stopped::timeout_error(
+                    "every PE to exit (Launch::timeout)",
+                    running.filter_map(|(r, _)| {
+                        crate::sys::ProcessId::of(self.pids[r])
+                            .ok()
+                            .map(|id| (r, id))
+                    }),
+                ));
+            }
+            if failed_at.is_some_and(|t| t.elapsed() >= self.grace) {
+                for (r, (st, slot)) in status.iter_mut().zip(self.kids.iter_mut()).enumerate() {
+                    if let Some(mut kid) = slot.take() {
+                        signal_group(self.pids[r], libc::SIGKILL);
+                        let _ = kid.kill();
+                        let _ = kid.wait();
+                        *st = Some(PeStatus::Stopped);
+                    }
+                }
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // Acquire: pairs with the Release CAS in `ShmTransport::global_exit`.
+        let word = self
+            .seg
+            .get::<TeamHeader>(0)
+            .map_or(0, |h| h.global_exit.load(crate::atomic::Ordering::Acquire));
+        let global_exit = (word >> 32)
+            .checked_sub(1)
+            .map(|r| (r as usize, word as u32 as i32));
+        if let Some((r, status)) = global_exit {
+            // The other PEs were ended by the caller: not failures of their own.
+            first_failure = (status != 0).then_some(r);
+        }
+        let exits = (0..n)
+            .map(|r| PeExit {
+                rank: r,
+                pid: self.pids[r],
+                status: status[r].unwrap_or(PeStatus::Stopped),
+            })
+            .collect();
+        Ok(TeamReport {
+            exits,
+            first_failure,
+            global_exit,
+        })
+    }
+}
+
+impl Running {
+    /// The first PE still running that has not joined while another has, if any.
+    fn not_joined(&self) -> Option<usize> {
+        // Acquire: pairs with the Release CAS to JOINED in `ShmTransport::join`.
+        let state = |r: usize| self.ctrl(r).state.load(crate::atomic::Ordering::Acquire);
+        let someone_joined = (0..self.kids.len()).any(|r| state(r) != SPAWNED);
+        if !someone_joined {
+            return None;
+        }
+        (0..self.kids.len()).find(|&r| self.kids[r].is_some() && state(r) == SPAWNED)
+    }
+
+    /// Forwards `sig` to every running PE's group, then kills those still running after
+    /// [`SIGNAL_GRACE`].
+    fn forward(&mut self, sig: i32) {
+        for (r, kid) in self.kids.iter().enumerate() {
+            if kid.is_some() {
+                signal_group(self.pids[r], sig);
+            }
+        }
+        let until = Instant::now() + SIGNAL_GRACE;
+        while Instant::now() < until {
+            let mut running = false;
+            for (r, slot) in self.kids.iter_mut().enumerate() {
+                if let Some(kid) = slot {
+                    if matches!(kid.try_wait(), Ok(None)) {
+                        running = true;
+                    } else {
+                        signal_group(self.pids[r], libc::SIGKILL);
+                        *slot = None;
+                    }
+                }
+            }
+            if !running {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // Drop kills the rest.
+    }
+}
+
+fn status_of(st: std::process::ExitStatus) -> PeStatus {
+    use std::os::unix::process::ExitStatusExt;
+    match (st.code(), st.signal()) {
+        (Some(c), _) => PeStatus::Exited(c),
+        (None, Some(s)) => PeStatus::Signaled(s),
+        (None, None) => PeStatus::Exited(-1),
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        for (r, kid) in self.kids.iter_mut().enumerate() {
+            if let Some(mut kid) = kid.take() {
+                signal_group(self.pids[r], libc::SIGKILL);
+                let _ = kid.kill();
+                let _ = kid.wait();
+            }
+        }
+        if let Some(w) = self.watcher.take() {
+            w.dismiss();
+        }
+    }
+}
