@@ -94,6 +94,9 @@ mod launch;
 #[cfg(not(loom))]
 mod layout;
 mod orphans;
+/// Whether a PE shares its CPU with another (the adaptive waits' team hint).
+#[cfg(not(loom))]
+mod shared_cpu;
 #[cfg(not(loom))]
 mod shm;
 #[cfg(not(loom))]
