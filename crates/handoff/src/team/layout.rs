@@ -105,7 +105,7 @@ pub(super) struct PeCtrl {
     pub state: AtomicU32,
     /// Where the PE may run, written by the PE when it joins, before `state` (its Release
     /// store publishes it): CPU + 1 when pinned to one CPU, else `shared_cpu::UNPINNED`
-    /// (see [`super::shared_cpu`]).
+    /// (see `team::shared_cpu`).
     pub cpu: AtomicU32,
     /// Written by the launcher after the spawn.
     pub launch_pid: PidCell,

@@ -62,8 +62,10 @@
 //! writer's `quiet` or barrier rings what it put since, fenced). Barrier waits sleep on a
 //! bell of their own that only barrier arrivals ring; a counter is a
 //! [`Signal`](crate::sync::Signal) with a doorbell of its own. When
-//! the team has more PEs than CPUs, adaptive waits yield to the PEs sharing their CPU instead
-//! of pausing, so 16 PEs on 2 CPUs make progress without a scheduler tick per operation.
+//! a PE shares its CPU with another PE (pinned to the same CPU, or unpinned in a team with
+//! more PEs than CPUs: `shared_cpu`), its adaptive waits yield to the PEs sharing it instead
+//! of pausing, so 16 PEs on 2 CPUs make progress without a scheduler tick per operation;
+//! PEs pinned to CPUs of their own spin.
 //!
 //! # Epochs
 //!

@@ -772,7 +772,7 @@ impl Transport for ShmTransport {
             .get(ct)
             .ok_or(TeamError::CounterLimit { max: MAX_COUNTERS })?;
         let watch = self.watch();
-        // The team's hint, as in `wait_local`: a crowded team yields instead of sleeping.
+        // The team's hint, as in `wait_local`: a PE sharing its CPU yields instead of pausing.
         c.wait_until_hinted(target, self.wait, deadline, &watch, |p| self.cpu_hint(p))
             .map_err(|e| self.wait_err(e, &watch, "a counter"))
     }

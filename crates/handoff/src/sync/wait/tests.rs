@@ -1,5 +1,6 @@
 use super::*;
-use crate::atomic::fence;
+use crate::atomic::{fence, Ordering};
+use crate::sync::SyncError;
 use crate::sync::NoPeers;
 use std::sync::Arc;
 
