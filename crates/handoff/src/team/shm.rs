@@ -188,7 +188,9 @@ impl ShmTransport {
             plan(size, h.heap_len as usize).ok_or_else(|| bad("header sizes overflow".into()))?;
         // Where this PE may run now (pinned by `from_env` or the launcher, or not at all);
         // not `allowed_cpus`, a snapshot that may predate the pinning.
-        let mask = crate::sys::affinity::thread_affinity().unwrap_or_default();
+        let mask = crate::sys::affinity::thread_affinity()
+            .or_else(|_| crate::sys::affinity::allowed_cpus())
+            .unwrap_or_default();
         if p.payload_len > seg.payload_len()
             || p.heap_offset as u64 != h.heap_offset
             || p.ctrl_offset as u64 != h.ctrl_offset
