@@ -28,13 +28,13 @@ fn pe(check: fn(&AdaptiveStats) -> bool, what: &str) -> ! {
         reset_adaptive_stats();
         for i in 1..=ROUNDS {
             if me == 0 {
-                team.put_signal(&buf, 0, &[i], &sig, SignalOp::Set(i), other)
+                team.put_signal(&buf, 0, &[i], sig, SignalOp::Set(i), other)
                     .map_err(|e| e.to_string())?;
             }
-            team.signal_wait_until(&sig, Cmp::Ge, i)
+            team.signal_wait_until(sig, Cmp::Ge, i)
                 .map_err(|e| e.to_string())?;
             if me == 1 {
-                team.put_signal(&buf, 0, &[i], &sig, SignalOp::Set(i), other)
+                team.put_signal(&buf, 0, &[i], sig, SignalOp::Set(i), other)
                     .map_err(|e| e.to_string())?;
             }
             if i % BARRIER_EVERY == 0 {
