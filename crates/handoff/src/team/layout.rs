@@ -32,10 +32,11 @@ pub const MAX_PES: usize = 1 << 20;
 /// `TeamHeader::magic`.
 pub(super) const TEAM_MAGIC: u64 = u64::from_le_bytes(*b"HNDTEAM1");
 /// `TeamHeader::version`: bump on any layout change.
+/// 4: `PeCtrl::cpu` (where the PE may run) in what was padding.
 /// 3: the barrier arrival counters follow each `PeCtrl`, one per PE of the team (2 had a
 /// fixed array of 63 inside it; 2 also gave the heap a range bell and barriers a bell of
 /// their own).
-pub(super) const TEAM_VERSION: u32 = 3;
+pub(super) const TEAM_VERSION: u32 = 4;
 
 pub(super) const SPAWNED: u32 = 0;
 pub(super) const JOINED: u32 = 1;
@@ -102,7 +103,10 @@ impl PidCell {
 pub(super) struct PeCtrl {
     /// `SPAWNED`, `JOINED`, `FINISHED` or `LEFT` (module docs).
     pub state: AtomicU32,
-    pub _pad: u32,
+    /// Where the PE may run, written by the PE when it joins, before `state` (its Release
+    /// store publishes it): CPU + 1 when pinned to one CPU, else `shared_cpu::UNPINNED`
+    /// (see `team::shared_cpu`).
+    pub cpu: AtomicU32,
     /// Written by the launcher after the spawn.
     pub launch_pid: PidCell,
     /// Written by the PE when it joins.

@@ -62,8 +62,10 @@
 //! writer's `quiet` or barrier rings what it put since, fenced). Barrier waits sleep on a
 //! bell of their own that only barrier arrivals ring; a counter is a
 //! [`Signal`](crate::sync::Signal) with a doorbell of its own. When
-//! the team has more PEs than CPUs, adaptive waits yield to the PEs sharing their CPU instead
-//! of pausing, so 16 PEs on 2 CPUs make progress without a scheduler tick per operation.
+//! a PE shares its CPU with another PE (pinned to the same CPU, or unpinned in a team with
+//! more PEs than CPUs: `shared_cpu`), its adaptive waits yield to the PEs sharing it instead
+//! of pausing, so 16 PEs on 2 CPUs make progress without a scheduler tick per operation;
+//! PEs pinned to CPUs of their own spin.
 //!
 //! # Epochs
 //!
@@ -94,7 +96,11 @@ mod launch;
 #[cfg(not(loom))]
 mod layout;
 mod orphans;
+#[cfg(not(loom))]
 mod running;
+/// Whether a PE shares its CPU with another (the adaptive waits' team hint).
+#[cfg(not(loom))]
+mod shared_cpu;
 #[cfg(not(loom))]
 mod shm;
 #[cfg(not(loom))]
@@ -118,6 +124,7 @@ pub use layout::MAX_PES;
 /// check): for transports outside this crate that map a peer's memory (MPI shared windows).
 pub use ops::{apply_atomic32, apply_atomic64, apply_signal, load_signal};
 pub use ops::{AtomicOp, Cmp, SignalOp, Word};
+#[cfg(not(loom))]
 pub use running::{PeExit, Running, TeamReport};
 #[cfg(not(loom))]
 pub use shm::ShmTransport;

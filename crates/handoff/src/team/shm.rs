@@ -13,13 +13,14 @@
 //! without `finalize`) ends every other PE's wait with [`TeamError::PeerDied`] naming it.
 
 use std::cell::Cell;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU8};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use super::barrier::{self, Node};
 use super::layout::*;
 use super::ops::{self, AtomicOp, SignalOp};
+use super::shared_cpu;
 use super::transport::Transport;
 use super::{TeamError, MAX_COUNTERS};
 use crate::atomic::{fence, AtomicU32, AtomicU64, Ordering};
@@ -69,6 +70,11 @@ impl Pending {
 /// How many PEs' liveness one peer check reads from `/proc` (`TeamWatch::scan`).
 const SCAN_WINDOW: usize = 8;
 
+/// `ShmTransport::crowded`: not decided yet, shares its CPU, has its CPU alone.
+const UNDECIDED: u8 = 0;
+const SHARED: u8 = 1;
+const ALONE: u8 = 2;
+
 /// How long a PE waits for the launcher's segment to be ready when it joins.
 const JOIN_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -92,9 +98,13 @@ pub struct ShmTransport {
     /// no fenced ring covered yet (`lo > hi`: none): `quiet` rings them.
     pending: Vec<Pending>,
     finished: AtomicBool,
-    /// More PEs than CPUs this process may use: adaptive waits then yield instead of
-    /// pausing (the peer they wait for is likely runnable on their own CPU).
-    crowded: bool,
+    /// Whether this PE shares its CPU with another PE of the team (adaptive waits then
+    /// yield instead of pausing: the peer they wait for is likely runnable on their own
+    /// CPU): [`UNDECIDED`] until `shared_cpu::shares_cpu` could tell, then [`SHARED`] or
+    /// [`ALONE`].
+    crowded: AtomicU8,
+    /// This PE's affinity mask when it joined.
+    mask: Vec<usize>,
     /// How many other PEs' liveness peer checks have read, counting round the team from
     /// our right neighbour (`TeamWatch::scan`).
     scan_next: std::sync::atomic::AtomicUsize,
@@ -176,6 +186,11 @@ impl ShmTransport {
         }
         let p =
             plan(size, h.heap_len as usize).ok_or_else(|| bad("header sizes overflow".into()))?;
+        // Where this PE may run now (pinned by `from_env` or the launcher, or not at all);
+        // not `allowed_cpus`, a snapshot that may predate the pinning.
+        let mask = crate::sys::affinity::thread_affinity()
+            .or_else(|_| crate::sys::affinity::allowed_cpus())
+            .unwrap_or_default();
         if p.payload_len > seg.payload_len()
             || p.heap_offset as u64 != h.heap_offset
             || p.ctrl_offset as u64 != h.ctrl_offset
@@ -195,12 +210,15 @@ impl ShmTransport {
             seen: Mutex::new(vec![0; size]),
             pending: (0..size).map(|_| Pending::new()).collect(),
             finished: AtomicBool::new(false),
-            crowded: crate::sys::affinity::allowed_cpus().is_ok_and(|c| size > c.len()),
+            crowded: AtomicU8::new(UNDECIDED),
+            mask: mask.clone(),
             scan_next: std::sync::atomic::AtomicUsize::new(0),
             seg,
         };
         let me = t.ctrl(rank);
         me.pid.set(ProcessId::current());
+        // Relaxed: published by the Release CAS of the state just below.
+        me.cpu.store(shared_cpu::placed(&mask), Ordering::Relaxed);
         // Release: pairs with the Acquire loads of the state in `is_gone` and `gone`.
         if me
             .state
@@ -323,14 +341,45 @@ impl ShmTransport {
         }
     }
 
-    /// The CPU hint for an adaptive wait: this CPU when the team is crowded (so the wait
-    /// yields to the PEs sharing it), else the last ringer's.
+    /// The CPU hint for an adaptive wait: this CPU when this PE shares its CPU with another
+    /// PE (so the wait yields to it), else the last ringer's.
     fn cpu_hint(&self, ringer: Option<u32>) -> Option<u32> {
-        if self.crowded {
+        if self.shares_cpu() {
             Some(crate::sys::affinity::current_cpu() as u32)
         } else {
             ringer
         }
+    }
+
+    /// Whether this PE shares its CPU with another PE (`shared_cpu`), decided once every PE
+    /// it depends on has joined (until then: no).
+    #[inline]
+    fn shares_cpu(&self) -> bool {
+        // Relaxed: a cached verdict; deciding twice gives the same answer.
+        match self.crowded.load(Ordering::Relaxed) {
+            SHARED => true,
+            ALONE => false,
+            _ => self.decide_shares_cpu(),
+        }
+    }
+
+    #[cold]
+    fn decide_shares_cpu(&self) -> bool {
+        let online = crate::sys::affinity::online_cpus().map_or(1, |c| c.len());
+        let verdict = shared_cpu::shares_cpu(self.rank, self.size, &self.mask, online, |r| {
+            let c = self.ctrl(r);
+            // Acquire: pairs with the Release CAS to JOINED in `join`, which publishes `cpu`.
+            if c.state.load(Ordering::Acquire) == SPAWNED {
+                shared_cpu::NOT_JOINED
+            } else {
+                c.cpu.load(Ordering::Relaxed)
+            }
+        });
+        if let Some(v) = verdict {
+            let code = if v { SHARED } else { ALONE };
+            self.crowded.store(code, Ordering::Relaxed);
+        }
+        verdict == Some(true)
     }
 
     /// Rings, on every target, the bytes put there since the last call (after a SeqCst
@@ -725,7 +774,7 @@ impl Transport for ShmTransport {
             .get(ct)
             .ok_or(TeamError::CounterLimit { max: MAX_COUNTERS })?;
         let watch = self.watch();
-        // The team's hint, as in `wait_local`: a crowded team yields instead of sleeping.
+        // The team's hint, as in `wait_local`: a PE sharing its CPU yields instead of pausing.
         c.wait_until_hinted(target, self.wait, deadline, &watch, |p| self.cpu_hint(p))
             .map_err(|e| self.wait_err(e, &watch, "a counter"))
     }

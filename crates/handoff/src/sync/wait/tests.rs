@@ -1,6 +1,7 @@
 use super::*;
-use crate::atomic::fence;
+use crate::atomic::{fence, Ordering};
 use crate::sync::NoPeers;
+use crate::sync::SyncError;
 use std::sync::Arc;
 
 #[test]

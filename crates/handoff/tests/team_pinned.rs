@@ -1,0 +1,108 @@
+//! Adaptive waits of PEs pinned by the launcher: two PEs on two CPUs of their own spin
+//! (no wait of theirs takes the same-CPU yield path), two PEs on one CPU yield to each
+//! other. Counted with `handoff::sync::adaptive_stats` (each PE's own waits), no timing.
+//! Each test re-executes this binary as its PEs (`handoff_testkit::team_launch`).
+
+use handoff::sync::{adaptive_stats, reset_adaptive_stats, AdaptiveStats};
+use handoff::team::{Cmp, Placement, SignalOp, Team};
+use handoff_testkit::{run_team, team_launch};
+use std::time::Duration;
+
+/// Hand-offs per test: put-with-signal ping-pongs, a barrier every `BARRIER_EVERY`.
+const ROUNDS: u64 = 2_000;
+const BARRIER_EVERY: u64 = 10;
+
+/// A PE's body: ping-pongs with the other PE, then checks its adaptive counts with `check`
+/// (exit 1 with the counts on failure).
+fn pe(check: fn(&AdaptiveStats) -> bool, what: &str) -> ! {
+    let team = Team::from_env().unwrap_or_else(|e| {
+        eprintln!("PE could not join: {e}");
+        std::process::exit(1)
+    });
+    let run = || -> Result<AdaptiveStats, String> {
+        let me = team.rank();
+        let other = 1 - me;
+        let buf = team.alloc::<u64>(1).map_err(|e| e.to_string())?;
+        let sig = team.alloc::<u64>(1).map_err(|e| e.to_string())?;
+        team.barrier_all().map_err(|e| e.to_string())?;
+        reset_adaptive_stats();
+        for i in 1..=ROUNDS {
+            if me == 0 {
+                team.put_signal(&buf, 0, &[i], sig, SignalOp::Set(i), other)
+                    .map_err(|e| e.to_string())?;
+            }
+            team.signal_wait_until(sig, Cmp::Ge, i)
+                .map_err(|e| e.to_string())?;
+            if me == 1 {
+                team.put_signal(&buf, 0, &[i], sig, SignalOp::Set(i), other)
+                    .map_err(|e| e.to_string())?;
+            }
+            if i % BARRIER_EVERY == 0 {
+                team.barrier_all().map_err(|e| e.to_string())?;
+            }
+        }
+        Ok(adaptive_stats())
+    };
+    match run() {
+        Ok(st) if check(&st) => {}
+        Ok(st) => {
+            eprintln!("PE {}: expected {what}, counted {st:?}", team.rank());
+            std::process::exit(1);
+        }
+        Err(e) => {
+            eprintln!("PE {}: {e}", team.rank());
+            std::process::exit(1);
+        }
+    }
+    team.finalize().unwrap_or_else(|e| {
+        eprintln!("finalize: {e}");
+        std::process::exit(1)
+    });
+    std::process::exit(0);
+}
+
+/// Whether any wait reached the adaptive policy (a ping-pong's waits nearly all do; none
+/// would make the checks below say nothing).
+fn waited(st: &AdaptiveStats) -> bool {
+    st.spun + st.blocked > 0
+}
+
+/// Two PEs pinned to two distinct CPUs (`--map spread`, the pingpong bench's placements):
+/// each PE's mask holds one CPU, which must not count as "more PEs than CPUs". Before the
+/// fix every wait here took the same-CPU path and yielded (a `sched_yield` per hand-off:
+/// the default wait 5× slower than spinning).
+#[test]
+fn pes_pinned_to_distinct_cpus_do_not_yield() {
+    if handoff::team::in_team() {
+        pe(
+            |st| waited(st) && st.same_cpu == 0,
+            "no same-CPU wait (the PEs have a CPU each)",
+        );
+    }
+    let cpus = handoff::sys::allowed_cpus().expect("allowed CPUs");
+    if cpus.len() < 2 {
+        eprintln!("SKIP: pes_pinned_to_distinct_cpus_do_not_yield: needs 2 CPUs");
+        return;
+    }
+    let l = team_launch("pes_pinned_to_distinct_cpus_do_not_yield", 2)
+        .cores(Placement::Cores(vec![cpus[0], cpus[1]]));
+    let r = run_team(l, Duration::from_secs(120));
+    assert!(r.success(), "a PE failed: {:?}", r.exits);
+}
+
+/// Two PEs pinned to one CPU: their waits still find the peer on their CPU and yield to
+/// it (instead of pausing until the scheduler's tick).
+#[test]
+fn pes_pinned_to_one_cpu_yield_to_each_other() {
+    if handoff::team::in_team() {
+        pe(
+            |st| waited(st) && st.same_cpu > 0,
+            "same-CPU waits (both PEs on one CPU)",
+        );
+    }
+    let cpu = handoff::sys::allowed_cpus().expect("allowed CPUs")[0];
+    let l = team_launch("pes_pinned_to_one_cpu_yield_to_each_other", 2)
+        .cores(Placement::Cores(vec![cpu, cpu]));
+    let r = run_team(l, Duration::from_secs(120));
+    assert!(r.success(), "a PE failed: {:?}", r.exits);
+}
