@@ -4,14 +4,7 @@
 
 mod common;
 
-use common::{handoff, serial, text};
-
-fn tmpdir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("handoff-bench-rma-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::{handoff, serial, text, tmpdir};
 
 const SMALL: [&str; 8] = [
     "--iters", "50", "--reps", "2", "--runs", "2", "--pes", "2,3",
