@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use handoff::team::{Launch, Placement, Team, TeamError, Transport};
 use handoff_probe::proc::ChildGuard;
 
-use super::rt_common::failed;
+use super::rt_common::{self, failed};
 use super::team_mpi::{self, TransportKind};
 use super::team_run::{add_checks, finish, parse_output, run_body, PeBody, PeOutput, TeamSpec};
 use super::team_session;
@@ -55,18 +55,7 @@ fn launch(spec: &TeamSpec) -> Result<Vec<String>, String> {
         .spawn()
         .map_err(|e| format!("cannot start {} PEs: {e}", spec.pes))?;
     let readers: Vec<_> = (0..spec.pes)
-        .map(|r| {
-            let pipe = running.take_stdout(r);
-            std::thread::spawn(move || {
-                let mut text = String::new();
-                if let Some(mut p) = pipe {
-                    // Up to 64 MiB: far more than any PE prints; the rest is drained unread.
-                    let _ = p.by_ref().take(64 << 20).read_to_string(&mut text);
-                    let _ = std::io::copy(&mut p, &mut std::io::sink());
-                }
-                text
-            })
-        })
+        .map(|r| rt_common::drain(running.take_stdout(r)))
         .collect();
     let report = running.wait();
     let texts: Vec<String> = readers

@@ -3,6 +3,7 @@
 //! bookkeeping, statistics helpers, the runtime-queue experiments' byte patterns, worker
 //! arguments, section and deadline.
 
+use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -87,6 +88,19 @@ pub fn metric(
     per_run: &[Vec<f64>],
 ) -> Result<MetricRecord, BenchError> {
     MetricRecord::from_runs(unit, higher_is_better, per_run).map_err(|e| failed(experiment, e))
+}
+
+/// Reads `pipe` to its end on a thread of its own (so that no child blocks on a full pipe):
+/// the first 64 MiB as text, far more than any worker prints; the rest is drained unread.
+pub fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut p) = pipe {
+            let _ = p.by_ref().take(64 << 20).read_to_string(&mut text);
+            let _ = std::io::copy(&mut p, &mut std::io::sink());
+        }
+        text
+    })
 }
 
 /// The run means of `metric` at point `x` of `series`, if it was measured (what findings
