@@ -165,6 +165,16 @@ impl TeamSpec {
     }
 }
 
+/// A record's series: `base`, with " [mpi-rma]" when the `transport` (or route) that served
+/// it is not handoff's own `shm`, so the transports' series never merge (shm keeps the name
+/// of results from before MPI transports existed).
+pub fn series(base: String, transport: &str) -> String {
+    match transport {
+        "shm" => base,
+        t => format!("{base} [{t}]"),
+    }
+}
+
 /// A PE's stdout did not end with its result line (a bug in the worker, or a PE that died
 /// before writing it: its exit status says which).
 #[derive(Debug, thiserror::Error)]

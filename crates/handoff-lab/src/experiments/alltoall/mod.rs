@@ -370,7 +370,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         let metric = |unit, hib, v: &[Vec<f64>]| rt_common::metric(NAME, unit, hib, v);
         res.records.push(
             BenchRecord::new(
-                series_name(method, p, transport),
+                team_run::series(format!("{}, {p} PEs", method.name()), transport.name()),
                 size as f64,
                 per_run.len() as u64,
                 cfg.samples * rounds,
@@ -408,14 +408,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     }
     res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
-}
-
-/// A record's series: "method, p PEs", with " [mpi-rma]" for an MPI transport.
-fn series_name(method: Method, p: usize, transport: TransportKind) -> String {
-    match transport {
-        TransportKind::Shm => format!("{}, {p} PEs", method.name()),
-        t => format!("{}, {p} PEs [{}]", method.name(), t.name()),
-    }
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {

@@ -474,14 +474,10 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     Ok(res)
 }
 
-/// A record's series: "method, placement", with " [mpi-rma]" for the route that served the
-/// pair when it is not handoff's own, so the transports' series never merge (shm keeps the
-/// name of results before MPI existed).
+/// A record's series: "method, placement", with the route that served the pair
+/// ([`team_run::series`]).
 fn series_name(method: Method, class: &str, route: &str) -> String {
-    match route {
-        "shm" => format!("{}, {class}", method.name()),
-        r => format!("{}, {class} [{r}]", method.name()),
-    }
+    team_run::series(format!("{}, {class}", method.name()), route)
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {

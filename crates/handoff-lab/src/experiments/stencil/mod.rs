@@ -323,10 +323,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         let x = if kind == "strong" { g.pes } else { g.m };
         res.records.push(
             BenchRecord::new(
-                match transport {
-                    TransportKind::Shm => format!("{kind}: {}", method.name()),
-                    t => format!("{kind}: {} [{}]", method.name(), t.name()),
-                },
+                team_run::series(format!("{kind}: {}", method.name()), transport.name()),
                 x as f64,
                 per_run.len() as u64,
                 cfg.iterations - 1,
