@@ -1,11 +1,10 @@
 //! `handoff bench alltoall`.
 
 use clap::Args;
-use handoff_lab::experiments::alltoall::{self, Config, Method};
+use handoff_lab::experiments::alltoall::{self, Config};
 use handoff_lab::experiments::team_run;
 
-use crate::cli_bench::{parse_list, BenchOutputArgs, TeamArgs};
-use crate::common::{allowed_cpus, parse_cores};
+use crate::cli_bench::{choices, TeamArgs};
 use crate::Failure;
 
 /// Flags of `handoff bench alltoall`.
@@ -27,46 +26,34 @@ pub struct AlltoallArgs {
     /// Samples per run.
     #[arg(long)]
     samples: Option<u64>,
-    /// The PEs' wait: spin, spin-yield, block or adaptive.
-    #[arg(long, default_value = "adaptive")]
-    wait: String,
     /// Test only: skip-put@N (in round N PE 1 skips its put to PE 0) or exit@N (PE 1 dies).
     #[arg(long, hide = true)]
     fault: Option<String>,
     #[command(flatten)]
     team: TeamArgs,
-    #[command(flatten)]
-    out: BenchOutputArgs,
 }
 
 /// Runs `handoff bench alltoall`.
 pub fn run(a: AlltoallArgs) -> Result<u8, Failure> {
-    a.out.check()?;
-    let allowed = allowed_cpus()?;
-    let cpus = parse_cores(&a.team.cpus, &allowed, "--cpus")?;
-    let mut cfg = Config::for_report(false, &cpus);
-    cfg.methods = parse_list(
-        &a.method,
-        "--method",
-        "use barrier, fence-flags or counting",
-        Method::parse,
-    )?;
+    let t = a.team.check("alltoall", true)?;
+    let mut cfg = Config::for_report(false, &t.cpus);
+    cfg.methods = choices(&a.method, "--method")?;
     if let Some(s) = &a.sizes {
         cfg.sizes = crate::cli_rt::parse_sizes(s, "--sizes")?;
     }
     if let Some(p) = &a.pes {
-        cfg.pes = parse_list(p, "--pes", "not a count; use e.g. 2,4", |x| x.parse().ok())?;
+        cfg.pes = crate::cli_rt::parse_list(p, "--pes", "2,4")?;
     }
     cfg.rounds = a.rounds.unwrap_or(cfg.rounds);
     cfg.samples = a.samples.unwrap_or(cfg.samples);
     cfg.runs = a.team.runs.unwrap_or(cfg.runs);
-    cfg.wait = a.wait.clone();
-    if a.pes.is_none() && matches!(a.wait.parse(), Ok(handoff::sync::Wait::Spin)) {
+    cfg.wait = a.team.wait.clone();
+    if a.pes.is_none() && a.team.spins() {
         // The default team sizes go to twice the CPUs, where spinning cannot work: asked to
         // spin without --pes, run the sizes that can (an explicit --pes is refused instead).
-        cfg.pes.retain(|&p| p <= cpus.len());
+        cfg.pes.retain(|&p| p <= t.cpus.len());
     }
-    cfg.transports = crate::mpi_bench::transports("alltoall", &a.team.transport)?;
+    cfg.transports = t.transports;
     if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
         crate::mpi_bench::note_ignored(&[("--cpus", a.team.cpus.trim() != "all")]);
         cfg.pes = vec![w];
@@ -75,5 +62,5 @@ pub fn run(a: AlltoallArgs) -> Result<u8, Failure> {
         cfg.fault = Some(team_run::parse_fault("alltoall", &["skip-put", "exit"], f)?);
     }
     cfg.validate()?;
-    a.out.run(&allowed, |ctx| alltoall::run(&cfg, ctx))
+    a.team.out.run(&t.allowed, |ctx| alltoall::run(&cfg, ctx))
 }

@@ -1,7 +1,7 @@
 //! `handoff bench kneighbor`.
 
 use clap::Args;
-use handoff_lab::experiments::kneighbor::{self, Config, Mode, Placement};
+use handoff_lab::experiments::kneighbor::{self, Config, Placement};
 
 use crate::cli_bench::BenchOutputArgs;
 use crate::cli_rt::{allowed, parse_list, parse_sizes};
@@ -72,14 +72,7 @@ pub fn run(a: KneighborArgs) -> Result<u8, Failure> {
         parse_cores(list, &allowed, "--cpus")?;
         cfg.placements.push(Placement::List(ordered));
     }
-    cfg.modes = a
-        .mode
-        .split(',')
-        .map(|m| {
-            Mode::parse(m.trim())
-                .ok_or_else(|| Failure::usage(format!("--mode {m}: use threads or processes")))
-        })
-        .collect::<Result<_, _>>()?;
+    cfg.modes = crate::cli_bench::choices(&a.mode, "--mode")?;
     cfg.iters = a.iters.unwrap_or(cfg.iters);
     cfg.reps = a.reps.unwrap_or(cfg.reps);
     cfg.runs = a.runs.unwrap_or(cfg.runs);

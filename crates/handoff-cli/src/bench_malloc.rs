@@ -1,7 +1,7 @@
 //! `handoff bench malloc`.
 
 use clap::Args;
-use handoff_lab::experiments::malloc::{self, Allocator, Config};
+use handoff_lab::experiments::malloc::{self, Config};
 
 use crate::cli_bench::BenchOutputArgs;
 use crate::cli_rt::{allowed, parse_list};
@@ -44,14 +44,7 @@ pub fn run(a: MallocArgs) -> Result<u8, Failure> {
     a.out.check()?;
     let cpus = parse_cores(&a.cpus, &allowed()?, "--cpus")?;
     let mut cfg = Config::for_report(false, &cpus);
-    cfg.allocators = a
-        .allocator
-        .split(',')
-        .map(|m| {
-            Allocator::parse(m.trim())
-                .ok_or_else(|| Failure::usage(format!("--allocator {m}: use system or mimalloc")))
-        })
-        .collect::<Result<_, _>>()?;
+    cfg.allocators = crate::cli_bench::choices(&a.allocator, "--allocator")?;
     if let Some(t) = &a.threads {
         cfg.threads = parse_list(t, "--threads", "1,2,4")?;
     }

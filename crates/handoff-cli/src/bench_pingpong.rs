@@ -1,11 +1,10 @@
 //! `handoff bench pingpong`.
 
 use clap::Args;
-use handoff_lab::experiments::pingpong::{self, Config, Method};
+use handoff_lab::experiments::pingpong::{self, Config};
 use handoff_lab::experiments::team_run;
 
-use crate::cli_bench::{parse_list, BenchOutputArgs, TeamArgs};
-use crate::common::{allowed_cpus, parse_cores};
+use crate::cli_bench::{choices, parse_list, TeamArgs};
 use crate::Failure;
 
 /// Flags of `handoff bench pingpong`.
@@ -26,30 +25,18 @@ pub struct PingpongArgs {
     /// Samples per run.
     #[arg(long)]
     samples: Option<u64>,
-    /// The PEs' wait: spin, spin-yield, block or adaptive.
-    #[arg(long, default_value = "adaptive")]
-    wait: String,
     /// Test only: skip-put@N (PE 0 sends message N without the data) or exit@N (PE 1 dies).
     #[arg(long, hide = true)]
     fault: Option<String>,
     #[command(flatten)]
     team: TeamArgs,
-    #[command(flatten)]
-    out: BenchOutputArgs,
 }
 
 /// Runs `handoff bench pingpong`.
 pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
-    a.out.check()?;
-    let allowed = allowed_cpus()?;
-    let cpus = parse_cores(&a.team.cpus, &allowed, "--cpus")?;
-    let mut cfg = Config::for_report(false, &cpus);
-    cfg.methods = parse_list(
-        &a.method,
-        "--method",
-        "use fence-flag, put-signal, counting-put or line",
-        Method::parse,
-    )?;
+    let t = a.team.check("pingpong", true)?;
+    let mut cfg = Config::for_report(false, &t.cpus);
+    cfg.methods = choices(&a.method, "--method")?;
     if let Some(s) = &a.sizes {
         cfg.sizes = crate::cli_rt::parse_sizes(s, "--sizes")?;
     }
@@ -65,7 +52,7 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
             |c| known.iter().any(|k| k == c).then(|| c.to_string()),
         )?;
         cfg.placements.retain(|p| wanted.contains(&p.class));
-    } else if matches!(a.wait.parse(), Ok(handoff::sync::Wait::Spin)) {
+    } else if a.team.spins() {
         // The default placements include both PEs on one CPU, where spinning cannot work:
         // asked to spin without --placement, run the others (naming one is refused instead).
         cfg.placements.retain(|p| p.cpus[0] != p.cpus[1]);
@@ -74,8 +61,8 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
     cfg.samples = a.samples.unwrap_or(cfg.samples);
     cfg.runs = a.team.runs.unwrap_or(cfg.runs);
     cfg.warmup = cfg.warmup.min(cfg.round_trips);
-    cfg.wait = a.wait.clone();
-    cfg.transports = crate::mpi_bench::transports("pingpong", &a.team.transport)?;
+    cfg.wait = a.team.wait.clone();
+    cfg.transports = t.transports;
     if crate::mpi_bench::world().is_some() {
         crate::mpi_bench::note_ignored(&[
             ("--placement", a.placement.trim() != "all"),
@@ -90,5 +77,5 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
         cfg.fault = Some(team_run::parse_fault("pingpong", &["skip-put", "exit"], f)?);
     }
     cfg.validate()?;
-    a.out.run(&allowed, |ctx| pingpong::run(&cfg, ctx))
+    a.team.out.run(&t.allowed, |ctx| pingpong::run(&cfg, ctx))
 }

@@ -1,7 +1,7 @@
 //! `handoff bench private-vars`.
 
 use clap::Args;
-use handoff_lab::experiments::private_vars::{self, Config, Method};
+use handoff_lab::experiments::private_vars::{self, Config};
 
 use crate::cli_bench::BenchOutputArgs;
 use crate::common::{allowed_cpus, parse_cores};
@@ -38,26 +38,9 @@ pub fn run(a: PrivateVarsArgs) -> Result<u8, Failure> {
     let allowed = allowed_cpus()?;
     let cpus = parse_cores(&a.cpus, &allowed, "--cpus")?;
     let mut cfg = Config::for_report(false, &cpus);
-    cfg.methods = a
-        .method
-        .split(',')
-        .map(|m| {
-            Method::parse(m.trim()).ok_or_else(|| {
-                Failure::usage(format!(
-                    "--method {m}: use tls, shared-array or padded-array"
-                ))
-            })
-        })
-        .collect::<Result<_, _>>()?;
+    cfg.methods = crate::cli_bench::choices(&a.method, "--method")?;
     if let Some(t) = &a.threads {
-        cfg.threads = t
-            .split(',')
-            .map(|x| {
-                x.trim().parse::<usize>().map_err(|_| {
-                    Failure::usage(format!("--threads {x}: not a count; use e.g. 1,2,4"))
-                })
-            })
-            .collect::<Result<_, _>>()?;
+        cfg.threads = crate::cli_rt::parse_list(t, "--threads", "1,2,4")?;
     }
     cfg.accesses = a.accesses.unwrap_or(cfg.accesses);
     cfg.reps = a.reps.unwrap_or(cfg.reps);

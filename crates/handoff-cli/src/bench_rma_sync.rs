@@ -3,8 +3,7 @@
 use clap::Args;
 use handoff_lab::experiments::rma_sync::{self, Config, Mode};
 
-use crate::cli_bench::{BenchOutputArgs, TeamArgs};
-use crate::common::{allowed_cpus, parse_cores};
+use crate::cli_bench::{parse_list, TeamArgs};
 use crate::Failure;
 
 /// Flags of `handoff bench rma-sync`.
@@ -34,46 +33,38 @@ pub struct RmaSyncArgs {
     fault: bool,
     #[command(flatten)]
     team: TeamArgs,
-    #[command(flatten)]
-    out: BenchOutputArgs,
-}
-
-fn list(text: &str, flag: &str) -> Result<Vec<usize>, Failure> {
-    crate::cli_bench::parse_list(text, flag, "not a count; use e.g. 2,4,8", |x| {
-        x.parse().ok()
-    })
 }
 
 /// Runs `handoff bench rma-sync`.
 pub fn run(a: RmaSyncArgs) -> Result<u8, Failure> {
-    a.out.check()?;
-    let allowed = allowed_cpus()?;
-    let cpus = parse_cores(&a.team.cpus, &allowed, "--cpus")?;
+    let t = a.team.check("rma-sync", true)?;
+    if a.team.wait != "adaptive" {
+        // rma-sync's PEs wait adaptively; its plan takes no wait strategy yet.
+        return Err(Failure::usage(format!(
+            "--wait {}: rma-sync's PEs use the adaptive wait; drop --wait",
+            a.team.wait
+        )));
+    }
     let mut cfg = Config::for_report(false);
-    cfg.modes = a
-        .modes
-        .split(',')
-        .map(|m| {
-            Mode::parse(m.trim()).ok_or_else(|| {
-                Failure::usage(format!(
-                    "--modes {m}: use some of {}",
-                    Mode::ALL.map(Mode::name).join(",")
-                ))
-            })
-        })
-        .collect::<Result<_, _>>()?;
+    let all = Mode::ALL.map(Mode::name).join(",");
+    cfg.modes = parse_list(
+        &a.modes,
+        "--modes",
+        &format!("use some of {all}"),
+        Mode::parse,
+    )?;
     if let Some(p) = &a.pes {
-        cfg.pes = list(p, "--pes")?;
+        cfg.pes = crate::cli_rt::parse_list(p, "--pes", "2,4,8")?;
         cfg.ks = (1..cfg.p_max()).collect();
     }
     if let Some(k) = &a.k {
-        cfg.ks = list(k, "--k")?;
+        cfg.ks = crate::cli_rt::parse_list(k, "--k", "1,2")?;
     }
     cfg.iters = a.iters.unwrap_or(cfg.iters);
     cfg.reps = a.reps.unwrap_or(cfg.reps);
     cfg.runs = a.team.runs.unwrap_or(cfg.runs);
     cfg.fault = a.fault;
-    cfg.transports = crate::mpi_bench::transports("rma-sync", &a.team.transport)?;
+    cfg.transports = t.transports;
     if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
         crate::mpi_bench::note_ignored(&[("--cpus", a.team.cpus.trim() != "all")]);
         cfg.pes = vec![w];
@@ -82,5 +73,5 @@ pub fn run(a: RmaSyncArgs) -> Result<u8, Failure> {
         }
     }
     cfg.validate()?;
-    a.out.run(&cpus, |ctx| rma_sync::run(ctx, &cfg))
+    a.team.out.run(&t.cpus, |ctx| rma_sync::run(ctx, &cfg))
 }

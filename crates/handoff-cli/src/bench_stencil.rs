@@ -1,11 +1,10 @@
 //! `handoff bench stencil`.
 
 use clap::Args;
-use handoff_lab::experiments::stencil::{self, Config, Method};
+use handoff_lab::experiments::stencil::{self, Config};
 use handoff_lab::experiments::team_run;
 
-use crate::cli_bench::{parse_list, BenchOutputArgs, TeamArgs};
-use crate::common::{allowed_cpus, parse_cores};
+use crate::cli_bench::{choices, TeamArgs};
 use crate::Failure;
 
 /// Flags of `handoff bench stencil`.
@@ -32,17 +31,12 @@ pub struct StencilArgs {
     /// Iterations per run (the first is a warm-up).
     #[arg(long)]
     iterations: Option<u64>,
-    /// The PEs' wait: spin, spin-yield, block or adaptive.
-    #[arg(long, default_value = "adaptive")]
-    wait: String,
     /// Test only: wrong-value@ROW (PE 0 sends that row's boundary off by one once) or
     /// exit@ROW (PE 1 dies there).
     #[arg(long, hide = true)]
     fault: Option<String>,
     #[command(flatten)]
     team: TeamArgs,
-    #[command(flatten)]
-    out: BenchOutputArgs,
 }
 
 fn parse_grid(text: &str) -> Option<(usize, usize)> {
@@ -52,16 +46,9 @@ fn parse_grid(text: &str) -> Option<(usize, usize)> {
 
 /// Runs `handoff bench stencil`.
 pub fn run(a: StencilArgs) -> Result<u8, Failure> {
-    a.out.check()?;
-    let allowed = allowed_cpus()?;
-    let cpus = parse_cores(&a.team.cpus, &allowed, "--cpus")?;
-    let mut cfg = Config::for_report(false, &cpus);
-    cfg.methods = parse_list(
-        &a.method,
-        "--method",
-        "use fence-flag, put-signal or counting-put",
-        Method::parse,
-    )?;
+    let t = a.team.check("stencil", true)?;
+    let mut cfg = Config::for_report(false, &t.cpus);
+    cfg.methods = choices(&a.method, "--method")?;
     match a.grid.as_deref().map(str::trim) {
         None => {}
         Some("none") => cfg.strong = None,
@@ -72,35 +59,29 @@ pub fn run(a: StencilArgs) -> Result<u8, Failure> {
         }
     }
     if let Some(p) = &a.pes {
-        cfg.strong_pes = parse_list(p, "--pes", "not a count; use e.g. 1,2,4", |x| {
-            x.parse().ok()
-        })?;
+        cfg.strong_pes = crate::cli_rt::parse_list(p, "--pes", "1,2,4")?;
     }
     match a.weak_m.as_deref().map(str::trim) {
         None => {}
         Some("none") => cfg.weak_m.clear(),
-        Some(w) => {
-            cfg.weak_m = parse_list(w, "--weak-m", "not a row count; use e.g. 1000,4000", |x| {
-                x.parse().ok()
-            })?
-        }
+        Some(w) => cfg.weak_m = crate::cli_rt::parse_list(w, "--weak-m", "1000,4000")?,
     }
     cfg.weak_n = a.weak_n.unwrap_or(cfg.weak_n);
     cfg.weak_pes = a.weak_pes.unwrap_or(cfg.weak_pes);
     cfg.iterations = a.iterations.unwrap_or(cfg.iterations);
     cfg.runs = a.team.runs.unwrap_or(cfg.runs);
-    cfg.wait = a.wait.clone();
-    if matches!(a.wait.parse(), Ok(handoff::sync::Wait::Spin)) {
+    cfg.wait = a.team.wait.clone();
+    if a.team.spins() {
         // The default team sizes go to twice the CPUs, where spinning cannot work: asked to
         // spin, run the default sizes that can (explicit --pes/--weak-pes are refused instead).
         if a.pes.is_none() {
-            cfg.strong_pes.retain(|&p| p <= cpus.len());
+            cfg.strong_pes.retain(|&p| p <= t.cpus.len());
         }
         if a.weak_pes.is_none() {
-            cfg.weak_pes = cfg.weak_pes.min(cpus.len());
+            cfg.weak_pes = cfg.weak_pes.min(t.cpus.len());
         }
     }
-    cfg.transports = crate::mpi_bench::transports("stencil", &a.team.transport)?;
+    cfg.transports = t.transports;
     if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
         crate::mpi_bench::note_ignored(&[("--cpus", a.team.cpus.trim() != "all")]);
         if a.weak_pes.is_some_and(|p| p != w) {
@@ -119,5 +100,5 @@ pub fn run(a: StencilArgs) -> Result<u8, Failure> {
         )?);
     }
     cfg.validate()?;
-    a.out.run(&allowed, |ctx| stencil::run(&cfg, ctx))
+    a.team.out.run(&t.allowed, |ctx| stencil::run(&cfg, ctx))
 }

@@ -11,6 +11,9 @@ use handoff_lab::bench::{render, BenchResults};
 use handoff_lab::bench::{BenchError, RunCtx};
 use handoff_lab::progress::Progress;
 
+use handoff_lab::experiments::rt_common::Named;
+use handoff_lab::experiments::team_mpi::TransportKind;
+
 use crate::common::CANCEL;
 use crate::{Failure, EXIT_INTERRUPTED};
 
@@ -72,8 +75,8 @@ impl BenchOutputArgs {
     }
 }
 
-/// The flags every team `bench` command (`pingpong`, `alltoall`, `stencil`, `rma-sync`)
-/// shares.
+/// The flags every team `bench` command (`pingpong`, `alltoall`, `stencil`, `rma-sync`,
+/// `atomics`, `msgrate`, `overlap`) shares, its output flags included.
 #[derive(Debug, Args)]
 pub struct TeamArgs {
     /// CPUs the PEs run on, PE r on the (r mod n)-th (a list such as 0-3, or `all`).
@@ -82,10 +85,55 @@ pub struct TeamArgs {
     /// Runs (a fresh team each).
     #[arg(long)]
     pub runs: Option<u64>,
+    /// The PEs' wait: spin, spin-yield, block or adaptive.
+    #[arg(long, default_value = "adaptive")]
+    pub wait: String,
     /// Transports to run side by side: shm (handoff's team), mpi-shm and mpi-rma (the MPI
-    /// transport under mpiexec with a shared window / MPI RMA calls; needs the `mpi` build).
+    /// transport under mpiexec with a shared window / MPI RMA calls; needs the `mpi` build;
+    /// pingpong, alltoall, stencil and rma-sync).
     #[arg(long, default_value = "shm")]
     pub transport: String,
+    #[command(flatten)]
+    pub out: BenchOutputArgs,
+}
+
+/// What [`TeamArgs::check`] found: the CPUs this process may use, those `--cpus` picked, and
+/// the transports.
+#[derive(Debug)]
+pub struct TeamFlags {
+    /// Every CPU this process may use.
+    pub allowed: Vec<usize>,
+    /// `--cpus`.
+    pub cpus: Vec<usize>,
+    /// `--transport`.
+    pub transports: Vec<TransportKind>,
+}
+
+impl TeamArgs {
+    /// Checks the flags of `experiment` before anything runs (usage errors); `mpi`: whether
+    /// its PEs run over MPI transports (else `--transport` may only be `shm`).
+    pub fn check(&self, experiment: &'static str, mpi: bool) -> Result<TeamFlags, Failure> {
+        self.out.check()?;
+        let allowed = crate::common::allowed_cpus()?;
+        let cpus = crate::common::parse_cores(&self.cpus, &allowed, "--cpus")?;
+        let transports = crate::mpi_bench::transports(experiment, &self.transport)?;
+        if !mpi && transports != [TransportKind::Shm] {
+            return Err(Failure::usage(format!(
+                "--transport {}: {experiment} runs on handoff's shared-memory team only (shm)",
+                self.transport
+            )));
+        }
+        Ok(TeamFlags {
+            allowed,
+            cpus,
+            transports,
+        })
+    }
+
+    /// Whether `--wait` asks for spinning (some default plans leave out what cannot spin).
+    pub fn spins(&self) -> bool {
+        matches!(self.wait.parse(), Ok(handoff::sync::Wait::Spin))
+    }
 }
 
 impl BenchOutputArgs {
@@ -235,4 +283,15 @@ pub fn parse_list<T>(
             item(x.trim()).ok_or_else(|| Failure::usage(format!("{flag} {}: {what}", x.trim())))
         })
         .collect()
+}
+
+/// Parses a comma list of an experiment's named choices (`--method fence-flag,line`); an
+/// unknown name is a usage error listing them.
+pub fn choices<E: Named>(text: &str, flag: &str) -> Result<Vec<E>, Failure> {
+    parse_list(
+        text,
+        flag,
+        &format!("use some of {}", E::names()),
+        E::from_name,
+    )
 }

@@ -1,5 +1,4 @@
-//! What the runtime-queue `bench` commands (`malloc`, `kneighbor`, `queue`, `aggregation`,
-//! `channels`) share: list flags and the CPUs.
+//! What the `bench` commands share beside their flags: list and size flags, and the CPUs.
 
 use crate::common::allowed_cpus;
 use crate::Failure;

@@ -3,14 +3,7 @@
 
 mod common;
 
-use common::{handoff, serial, text};
-
-fn tmpdir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("handoff-bench-kit-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::{handoff, serial, text, tmpdir};
 
 #[test]
 fn private_vars_writes_verified_records_that_plot_and_compare() {

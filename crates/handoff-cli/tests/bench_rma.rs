@@ -4,14 +4,7 @@
 
 mod common;
 
-use common::{handoff, serial, text};
-
-fn tmpdir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("handoff-bench-rma-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::{handoff, serial, text, tmpdir};
 
 const SMALL: [&str; 8] = [
     "--iters", "50", "--reps", "2", "--runs", "2", "--pes", "2,3",
@@ -223,6 +216,16 @@ fn msgrate_and_overlap_verify_their_puts() {
             "bench", exp, "--sizes", "4K", "--reps", "1", "--runs", "1", "--fault", "-q",
         ]);
         assert_eq!(out.status.code(), Some(3), "{exp}: {}", text(&out.stderr));
+        // The shared team flags: a wait that cannot work and a transport it does not run on.
+        let out = handoff(&["bench", exp, "--wait", "spin", "--cpus", "0"]);
+        assert_eq!(out.status.code(), Some(2), "{exp}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("spin-yield"),
+            "{}",
+            text(&out.stderr)
+        );
+        let out = handoff(&["bench", exp, "--transport", "mpi-shm"]);
+        assert_eq!(out.status.code(), Some(2), "{exp}: {}", text(&out.stderr));
         let out = handoff(&["bench", exp, "--sizes", "12Q"]);
         assert_eq!(out.status.code(), Some(2), "{exp}: {}", text(&out.stderr));
         assert!(

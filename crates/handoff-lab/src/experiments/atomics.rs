@@ -15,16 +15,17 @@
 //! until they succeed, so none may be lost).
 
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use handoff::team::AccOp;
-use handoff::team::{AtomicOp, Team};
+use handoff::team::{AccOp, AtomicOp, Team, Transport};
+use serde::{Deserialize, Serialize};
 
-use super::team_worker::{self, Outcome};
+use super::team_run::{self, PeOutput, TeamSpec};
+use super::{launcher, rt_common};
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
 use crate::bench::models::ModelForm;
-use crate::bench::{BenchRecord, BenchResults, Checks, Finding, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, Finding};
 
 /// The registry name.
 pub const NAME: &str = "atomics";
@@ -44,76 +45,48 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            against closed forms (sums, minima, exact increment counts).",
     figures: &[
         FigureSpec {
-            id: "atomics_accumulate",
-            title: "accumulate of s i64: µs per call vs s",
-            metric: METRIC,
             x_label: "elements (s)",
             x_is_size: false,
-            log_x: true,
-            log_y: true,
-            floor: false,
             series_prefix: "acc-",
+            ..FigureSpec::vs_size(
+                "atomics_accumulate",
+                "accumulate of s i64: µs per call vs s",
+                METRIC,
+            )
         },
         FigureSpec {
-            id: "atomics_word",
-            title: "one remote word: µs per op vs PEs",
-            metric: METRIC,
             x_label: "PEs (p)",
             x_is_size: false,
             log_x: false,
             log_y: false,
-            floor: false,
-            series_prefix: "",
+            ..FigureSpec::vs_size("atomics_word", "one remote word: µs per op vs PEs", METRIC)
         },
     ],
     findings,
     run: Some(run_for_report),
-    worker: Some(worker),
+    worker: Some(launcher::worker_main::<WorkerSpec>),
     report_time: "about 2 s on 2 CPUs (quick under 1 s)",
 };
 
-/// A series.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// accumulate Sum of s i64 (x = s, p = 2).
-    AccSum,
-    /// accumulate Min of s i64 (x = s, p = 2).
-    AccMin,
-    /// fetch-add by rank 0 only (x = p).
-    FetchAdd,
-    /// CAS increment by rank 0 only (x = p).
-    Cas,
-    /// fetch-add by every PE on PE 0's word (x = p).
-    FetchAddContended,
-    /// CAS increment by every PE on PE 0's word (x = p).
-    CasContended,
+rt_common::named_enum! {
+    /// A series.
+    pub enum Mode {
+        /// accumulate Sum of s i64 (x = s, p = 2).
+        AccSum = "acc-sum",
+        /// accumulate Min of s i64 (x = s, p = 2).
+        AccMin = "acc-min",
+        /// fetch-add by rank 0 only (x = p).
+        FetchAdd = "fetch-add",
+        /// CAS increment by rank 0 only (x = p).
+        Cas = "cas",
+        /// fetch-add by every PE on PE 0's word (x = p).
+        FetchAddContended = "fetch-add-contended",
+        /// CAS increment by every PE on PE 0's word (x = p).
+        CasContended = "cas-contended",
+    }
 }
 
 impl Mode {
-    /// Every mode.
-    pub const ALL: [Mode; 6] = [
-        Mode::AccSum,
-        Mode::AccMin,
-        Mode::FetchAdd,
-        Mode::Cas,
-        Mode::FetchAddContended,
-        Mode::CasContended,
-    ];
-    /// The series name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::AccSum => "acc-sum",
-            Mode::AccMin => "acc-min",
-            Mode::FetchAdd => "fetch-add",
-            Mode::Cas => "cas",
-            Mode::FetchAddContended => "fetch-add-contended",
-            Mode::CasContended => "cas-contended",
-        }
-    }
-    /// Parses a name.
-    pub fn parse(s: &str) -> Option<Mode> {
-        Mode::ALL.into_iter().find(|m| m.name() == s)
-    }
     fn accumulate(self) -> bool {
         matches!(self, Mode::AccSum | Mode::AccMin)
     }
@@ -123,7 +96,6 @@ impl Mode {
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Modes.
-    #[serde(serialize_with = "ser_modes")]
     pub modes: Vec<Mode>,
     /// Accumulate sizes in elements.
     pub sizes: Vec<usize>,
@@ -135,13 +107,11 @@ pub struct Config {
     pub reps: u64,
     /// Runs (a fresh team each).
     pub runs: u64,
+    /// The PEs' wait strategy.
+    pub wait: String,
     /// Corrupt one operation (tests that verification catches it).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fault: bool,
-}
-
-fn ser_modes<S: serde::Serializer>(m: &[Mode], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(m.iter().map(|m| m.name()))
 }
 
 /// The largest accumulate.
@@ -162,16 +132,14 @@ impl Config {
             iters: if quick { 2000 } else { 20_000 },
             reps: if quick { 4 } else { 8 },
             runs: if quick { 2 } else { 3 },
+            wait: "adaptive".into(),
             fault: false,
         }
     }
 
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::Usage {
-            experiment: NAME,
-            message: m,
-        };
+        let bad = |m: String| rt_common::usage(NAME, m);
         if self.modes.is_empty() {
             return Err(bad(format!(
                 "no mode: use --modes with some of {}",
@@ -192,7 +160,7 @@ impl Config {
         if self.iters > 10_000_000 {
             return Err(bad(format!("--iters {}: at most 10000000", self.iters)));
         }
-        Ok(())
+        team_run::parse_wait(NAME, &self.wait).map(drop)
     }
 
     /// Every point: (mode, p, s, x).
@@ -217,50 +185,51 @@ impl Config {
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
+    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
+    for &p in &cfg.pes {
+        team_run::check_spin_team(NAME, wait, p, ctx.allowed_cpus)?;
+    }
     let config = serde_json::to_value(cfg).unwrap_or_default();
     let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
     let started = Instant::now();
     let points = cfg.points();
     ctx.progress.begin(points.len(), NAME);
-    for (i, &(mode, p, s, x)) in points.iter().enumerate() {
-        if ctx.cancel.load(Ordering::Relaxed) {
-            res.partial = true;
-            res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
+    for &(mode, p, s, x) in &points {
+        if rt_common::stopped(&mut res, ctx.cancel, points.len()) {
             break;
         }
-        let calls = if mode.accumulate() {
-            cfg.calls(s)
-        } else {
-            cfg.iters
+        let spec = WorkerSpec {
+            mode,
+            s,
+            calls: if mode.accumulate() {
+                cfg.calls(s)
+            } else {
+                cfg.iters
+            },
+            reps: cfg.reps,
+            fault: cfg.fault,
+            wait_timeout_s: 60.0,
         };
-        let args = [
-            mode.name().to_string(),
-            s.to_string(),
-            calls.to_string(),
-            cfg.reps.to_string(),
-            if cfg.fault { "1" } else { "0" }.to_string(),
-        ];
-        let mut per_run = Vec::new();
-        let mut checks = Checks::of("values");
-        for _ in 0..cfg.runs {
-            let o = team_worker::run(ctx, NAME, p, mode.name(), &args, Duration::from_secs(120))?;
-            checks.add(o.checked, o.wrong.max(u64::from(!o.verified)));
-            per_run.push(o.samples_us);
+        let label = format!("{} p={p} s={s}", mode.name());
+        let team = TeamSpec {
+            wait,
+            ..TeamSpec::new(ctx, NAME, &spec, p, label.clone())
+        };
+        let runs = launcher::run_teams(&team, cfg.runs, ctx.cancel, "values")?;
+        res.notes.extend(runs.failures);
+        if runs.per_run.is_empty() {
+            continue;
         }
-        let m = MetricRecord::from_runs("µs", false, &per_run).map_err(|e| BenchError::Failed {
-            experiment: NAME,
-            message: e.to_string(),
-        })?;
+        let n = runs.per_run.len() as u64;
         res.records.push(
-            BenchRecord::new(mode.name(), x as f64, cfg.runs, cfg.reps, false)
-                .checked(checks)
+            BenchRecord::new(mode.name(), x as f64, n, cfg.reps, false)
+                .checked(runs.checks)
                 .param("mode", mode.name())
                 .param("pes", p)
                 .param("elements", s)
-                .metric(METRIC, m),
+                .metric(METRIC, rt_common::metric(NAME, "µs", false, &runs.per_run)?),
         );
-        ctx.progress
-            .advance(&format!("{} p={p} s={s}", mode.name()));
+        ctx.progress.advance(&label);
     }
     ctx.progress.end();
     for m in [Mode::AccSum, Mode::AccMin] {
@@ -289,11 +258,7 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
 }
 
 fn runs_at(res: &BenchResults, series: &str, x: f64) -> Option<Vec<f64>> {
-    res.series(series)
-        .into_iter()
-        .find(|r| r.x == x)
-        .and_then(|r| r.metrics.get(METRIC))
-        .map(|m| m.run_means.clone())
+    rt_common::run_means(res, series, x, METRIC)
 }
 
 /// Claims: hardware atomics beat CAS loops (Open MPI's osc/sm locks every accumulate; foMPI
@@ -329,56 +294,41 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
 
 // ---- the worker: one PE -----------------------------------------------------------------
 
-fn failed(e: impl std::fmt::Display) -> BenchError {
-    BenchError::Failed {
-        experiment: NAME,
-        message: format!("PE: {e}"),
-    }
+/// What one PE of an atomics team runs (`handoff __worker atomics SPEC`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WorkerSpec {
+    /// The series.
+    pub mode: Mode,
+    /// Elements per accumulate.
+    pub s: usize,
+    /// Calls per repetition.
+    pub calls: u64,
+    /// Timed repetitions (after one warm-up).
+    pub reps: u64,
+    /// PE 0 skips its last call.
+    pub fault: bool,
+    /// Bound on every wait, seconds.
+    pub wait_timeout_s: f64,
 }
 
-/// `handoff __worker atomics MODE S CALLS REPS FAULT`.
-fn worker(args: &[String]) -> Result<(), BenchError> {
-    let usage = || BenchError::Usage {
-        experiment: NAME,
-        message: format!("worker arguments MODE S CALLS REPS FAULT, got {args:?}"),
-    };
-    let [mode, s, calls, reps, fault] = args else {
-        return Err(usage());
-    };
-    let mode = Mode::parse(mode).ok_or_else(usage)?;
-    let s: usize = s.parse().map_err(|_| usage())?;
-    let calls: u64 = calls.parse().map_err(|_| usage())?;
-    let reps: u64 = reps.parse().map_err(|_| usage())?;
-    let mut team = Team::from_env().map_err(failed)?;
-    team.set_timeout(Some(Duration::from_secs(60)));
-    let out = pe(&mut team, mode, s, calls, reps, fault == "1").map_err(failed)?;
-    if team.rank() == 0 {
-        team_worker::print(&out);
-    }
-    team.finalize().map_err(failed)
-}
+team_run::pe_body!(WorkerSpec, pe, Box<dyn std::error::Error>);
 
 /// The Min operand of call `c` for element `i` (decreasing, so every call lowers it).
 fn min_value(c: u64, i: usize) -> i64 {
     -(c as i64) * 3 - i as i64
 }
 
-fn pe(
-    team: &mut Team,
-    mode: Mode,
-    s: usize,
-    calls: u64,
-    reps: u64,
-    fault: bool,
-) -> Result<Outcome, Box<dyn std::error::Error>> {
+fn pe<X: Transport>(
+    team: &Team<X>,
+    spec: &WorkerSpec,
+) -> Result<PeOutput, Box<dyn std::error::Error>> {
+    let (mode, s, calls, reps, fault) = (spec.mode, spec.s, spec.calls, spec.reps, spec.fault);
     let (me, p) = (team.rank(), team.size());
     let arr = team.alloc::<i64>(s)?;
     let word = team.alloc::<u64>(1)?;
-    // [items wrong, items checked], summed on rank 0.
-    let bad = team.alloc::<u64>(2)?;
     let done = team.alloc::<u64>(1)?;
     if mode == Mode::AccMin {
-        team.local_mut(&arr).fill(i64::MAX);
+        team.put(&arr, 0, &vec![i64::MAX; s], me)?;
     }
     let contended = matches!(mode, Mode::FetchAddContended | Mode::CasContended);
     let (target, active) = if contended { (0, true) } else { (1, me == 0) };
@@ -454,6 +404,7 @@ fn pe(
         }
     }
     team.barrier_all()?;
+    let (mut checked, mut wrong) = (0, 0);
     if me == target {
         let actives = if target == 0 { p as u64 } else { 1 };
         let a = team.local(&arr);
@@ -461,7 +412,7 @@ fn pe(
             let wrong = a.iter().enumerate().filter(|&(i, &v)| !right(i, v)).count();
             (a.len() as u64, wrong as u64)
         };
-        let (checked, wrong) = match mode {
+        (checked, wrong) = match mode {
             Mode::AccSum => count(&|i, v| v == total as i64 * (i as i64 + 1)),
             Mode::AccMin => count(&|i, v| v == min_value(total, i)),
             _ => (
@@ -469,24 +420,8 @@ fn pe(
                 u64::from(team.local_atomic(&word)[0].load(Ordering::Acquire) != actives * total),
             ),
         };
-        team.atomic_add(bad.at(1), checked, 0)?;
-        if wrong > 0 {
-            team.atomic_add(bad, wrong, 0)?;
-        }
     }
-    team.barrier_all()?;
-    let counts = team.local_atomic(&bad);
-    let (wrong, checked) = (
-        counts[0].load(Ordering::Acquire),
-        counts[1].load(Ordering::Acquire),
-    );
-    let verified = me != 0 || wrong == 0;
-    Ok(Outcome {
-        samples_us: samples,
-        verified,
-        checked,
-        wrong,
-    })
+    Ok(PeOutput::counted(me, samples, checked, wrong))
 }
 
 #[cfg(test)]
@@ -522,9 +457,8 @@ mod tests {
             serde_json::json!({}),
         );
         let rec = |s: &str, x: f64, v: f64| {
-            let runs: Vec<Vec<f64>> = (0..3).map(|k| vec![v * (1.0 + 0.01 * k as f64)]).collect();
-            BenchRecord::new(s, x, 3, 1, true)
-                .metric(METRIC, MetricRecord::from_runs("µs", false, &runs).unwrap())
+            let means = [v, v * 1.01, v * 1.02];
+            rt_common::record_of_runs(s, x, (METRIC, "µs", false), &means)
         };
         r.records.push(rec("acc-sum", 64.0, 1.0));
         r.records.push(rec("acc-min", 64.0, 3.0));

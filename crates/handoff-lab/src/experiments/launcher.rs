@@ -1,5 +1,5 @@
 //! The lab's launcher of worker processes (`handoff __worker NAME ARGS...`):
-//! - a team of `p` PEs ([`launch`], [`run_team`]) through the core's
+//! - a team of `p` PEs ([`run_team`], [`run_teams`]) through the core's
 //!   [`handoff::team::Launch`] (pinned, heap, wait strategy, each PE's stdout captured,
 //!   killed at the run's deadline) — or, for an MPI transport, through `mpiexec`
 //!   ([`super::team_mpi`]), or, when the command itself runs under `mpirun`, as a phase of
@@ -20,67 +20,42 @@ use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use handoff::sync::Wait;
 use handoff::team::{Launch, Placement, Team, TeamError, Transport};
 use handoff_probe::proc::ChildGuard;
 
-use super::rt_common::failed;
+use super::rt_common::{self, failed};
 use super::team_mpi::{self, TransportKind};
-use super::team_run::{finish, parse_output, pe_failed, PeBody, PeOutput, TeamSpec};
+use super::team_run::{add_checks, finish, parse_output, run_body, PeBody, PeOutput, TeamSpec};
 use super::team_session;
 use crate::bench::experiment::BenchError;
+use crate::bench::Checks;
 
-/// One team of worker processes on handoff's shared-memory transport.
-#[derive(Debug, Clone)]
-pub struct ShmTeam<'a> {
-    /// The executable (`handoff`).
-    pub exe: &'a Path,
-    /// Every argument (`__worker NAME ARGS...`).
-    pub args: Vec<OsString>,
-    /// PEs.
-    pub pes: usize,
-    /// Where the PEs run.
-    pub cores: Placement,
-    /// The PEs' wait strategy (`None`: the launcher's default).
-    pub wait: Option<Wait>,
-    /// Symmetric heap bytes per PE.
-    pub heap: usize,
-    /// Kill every PE still running after this long.
-    pub deadline: Duration,
-}
-
-/// Starts the team `w`, waits for it (killing it at the deadline) and returns every PE's
-/// whole stdout, by rank. The error says what went wrong in words: the team could not start,
-/// the deadline passed, or which PE failed and how.
-pub fn launch(w: &ShmTeam<'_>) -> Result<Vec<String>, String> {
-    let mut l = Launch::new(w.pes)
-        .program(w.exe)
-        .args(w.args.clone())
-        .cores(w.cores.clone())
-        .heap(w.heap)
-        .capture_stdout(true)
-        .timeout(w.deadline);
-    if let Some(wait) = w.wait {
-        l = l.wait(wait);
-    }
-    let mut running = l
-        .spawn()
-        .map_err(|e| format!("cannot start {} PEs: {e}", w.pes))?;
-    let readers: Vec<_> = (0..w.pes)
-        .map(|r| {
-            let pipe = running.take_stdout(r);
-            std::thread::spawn(move || {
-                let mut text = String::new();
-                if let Some(mut p) = pipe {
-                    // Up to 64 MiB: far more than any PE prints; the rest is drained unread.
-                    let _ = p.by_ref().take(64 << 20).read_to_string(&mut text);
-                    let _ = std::io::copy(&mut p, &mut std::io::sink());
-                }
-                text
-            })
+/// Starts the team `spec` on handoff's shared-memory transport, waits for it (killing it at
+/// the deadline) and returns every PE's whole stdout, by rank. The error says what went
+/// wrong in words: the team could not start, the deadline passed, or which PE failed and how.
+fn launch(spec: &TeamSpec) -> Result<Vec<String>, String> {
+    let mut args = spec.args.clone();
+    args.push(spec.experiment.into());
+    args.push(spec.spec.clone().into());
+    let mut running = Launch::new(spec.pes)
+        .program(&spec.exe)
+        .args(args)
+        .cores(if spec.cpus.is_empty() {
+            Placement::Unpinned
+        } else {
+            Placement::Cores(spec.cpus.clone())
         })
+        .heap(spec.heap)
+        .wait(spec.wait)
+        .capture_stdout(true)
+        .timeout(spec.deadline)
+        .spawn()
+        .map_err(|e| format!("cannot start {} PEs: {e}", spec.pes))?;
+    let readers: Vec<_> = (0..spec.pes)
+        .map(|r| rt_common::drain(running.take_stdout(r)))
         .collect();
     let report = running.wait();
     let texts: Vec<String> = readers
@@ -91,8 +66,8 @@ pub fn launch(w: &ShmTeam<'_>) -> Result<Vec<String>, String> {
         return Err(format!(
             "the team of {} PEs did not finish within {:.0} s and was killed (a lost message \
              or a stuck PE); rerun with fewer reps or a larger deadline",
-            w.pes,
-            w.deadline.as_secs_f64()
+            spec.pes,
+            spec.deadline.as_secs_f64()
         ));
     }
     let report = report.map_err(|e| format!("waiting for the PEs: {e}"))?;
@@ -277,29 +252,59 @@ pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
         experiment: spec.experiment,
         message: format!("{}: {message}", spec.label),
     };
-    let placement = if spec.cpus.is_empty() {
-        Placement::Unpinned
-    } else {
-        Placement::Cores(spec.cpus.clone())
-    };
-    let mut args = spec.args.clone();
-    args.push(spec.experiment.into());
-    args.push(spec.spec.clone().into());
-    let texts = launch(&ShmTeam {
-        exe: &spec.exe,
-        args,
-        pes: spec.pes,
-        cores: placement,
-        wait: Some(spec.wait),
-        heap: spec.heap,
-        deadline: spec.deadline,
-    })
-    .map_err(fail)?;
+    let texts = launch(spec).map_err(fail)?;
     texts
         .iter()
         .enumerate()
         .map(|(rank, t)| parse_output(rank, t).map_err(|e| fail(e.to_string())))
         .collect()
+}
+
+/// What the runs of one point gave ([`run_teams`]).
+#[derive(Debug)]
+pub struct Runs {
+    /// Rank 0's samples, one list per run that finished.
+    pub per_run: Vec<Vec<f64>>,
+    /// Every PE's counted checks over all runs ([`add_checks`]).
+    pub checks: Checks,
+    /// The `transport` param: the routes the PEs reported ([`transport_of`]).
+    pub route: String,
+    /// Each PE that did not verify, in words ("LABEL: data failed verification: WHY").
+    pub failures: Vec<String>,
+}
+
+/// Runs `runs` fresh teams of `team` one after the other ([`run_team`]) and gathers rank 0's
+/// samples and every PE's checks of `items` ("messages", "bytes", …). When a run fails after
+/// `cancel` was set (Ctrl-C), the runs so far are returned (possibly none); any other failure
+/// is the error.
+pub fn run_teams(
+    team: &TeamSpec,
+    runs: u64,
+    cancel: &AtomicBool,
+    items: &str,
+) -> Result<Runs, BenchError> {
+    let mut r = Runs {
+        per_run: Vec::new(),
+        checks: Checks::of(items),
+        route: team.transport.name().to_string(),
+        failures: Vec::new(),
+    };
+    for _ in 0..runs {
+        let outs = match run_team(team) {
+            Ok(o) => o,
+            Err(_) if cancel.load(Ordering::Relaxed) => break,
+            Err(e) => return Err(e),
+        };
+        r.failures.extend(
+            outs.iter()
+                .filter(|o| !o.verified)
+                .map(|o| format!("{}: data failed verification: {}", team.label, o.failure)),
+        );
+        add_checks(&mut r.checks, &outs);
+        r.route = transport_of(&outs, team.transport);
+        r.per_run.push(outs[0].samples.clone());
+    }
+    Ok(r)
 }
 
 /// The body of a worker process (`handoff __worker NAME SPEC`): parses the spec, joins the
@@ -346,11 +351,7 @@ fn mpi_worker<B: PeBody>(_: &B) -> Result<(), BenchError> {
 }
 
 fn run_and_finish<B: PeBody, X: Transport>(team: Team<X>, spec: &B) -> Result<(), BenchError> {
-    team.set_timeout(Some(spec.wait_timeout()));
-    let mut out = spec.run(&team).map_err(|e| pe_failed(B::NAME, e))?;
-    out.routes = (0..team.size())
-        .map(|pe| super::team_view::route_name(team.route(pe)))
-        .collect();
+    let out = run_body(&team, spec)?;
     finish(B::NAME, team, &out)
 }
 
@@ -368,6 +369,7 @@ pub fn transport_of(outs: &[PeOutput], asked: TransportKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use handoff::sync::Wait;
 
     fn sh(script: &str) -> (std::path::PathBuf, Vec<OsString>) {
         ("/bin/sh".into(), vec!["-c".into(), script.into()])

@@ -49,32 +49,17 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "under 1 s (quick under 1 s)",
 };
 
-/// Which allocator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Allocator {
-    /// `std::alloc::System` (glibc malloc here).
-    System,
-    /// `mimalloc::MiMalloc`.
-    Mimalloc,
+super::rt_common::named_enum! {
+    /// Which allocator.
+    pub enum Allocator {
+        /// `std::alloc::System` (glibc malloc here).
+        System = "system",
+        /// `mimalloc::MiMalloc`.
+        Mimalloc = "mimalloc",
+    }
 }
 
 impl Allocator {
-    /// Every allocator, in table order.
-    pub const ALL: [Allocator; 2] = [Allocator::System, Allocator::Mimalloc];
-
-    /// Its name in series and `--allocator`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Allocator::System => "system",
-            Allocator::Mimalloc => "mimalloc",
-        }
-    }
-
-    /// Parses a name.
-    pub fn parse(s: &str) -> Option<Allocator> {
-        Allocator::ALL.into_iter().find(|a| a.name() == s)
-    }
-
     /// # Safety
     /// `layout` has a non-zero size.
     unsafe fn alloc(self, layout: Layout) -> *mut u8 {
@@ -102,7 +87,6 @@ impl Allocator {
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Allocators.
-    #[serde(serialize_with = "ser_allocators")]
     pub allocators: Vec<Allocator>,
     /// Thread counts.
     pub threads: Vec<usize>,
@@ -119,10 +103,6 @@ pub struct Config {
     /// Test only: `corrupt@N` overwrites a byte of block N of thread 0 in each run's first
     /// repetition, after its pattern was written.
     pub fault: Option<Fault>,
-}
-
-fn ser_allocators<S: serde::Serializer>(a: &[Allocator], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(a.iter().map(|a| a.name()))
 }
 
 impl Config {
@@ -415,13 +395,7 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
 /// that still have a CPU each (≥ 2), and as the system allocator's growth from 1 thread.
 fn findings(res: &BenchResults) -> Vec<Finding> {
     let cpus = res.machine.allowed_cpus.len().max(1) as f64;
-    let runs_of = |series: &str, x: f64| {
-        res.records
-            .iter()
-            .find(|r| r.series == series && r.x == x)
-            .and_then(|r| r.metrics.get("op_us"))
-            .map(|m| m.run_means.clone())
-    };
+    let runs_of = |series: &str, x: f64| super::rt_common::run_means(res, series, x, "op_us");
     let t = res
         .records
         .iter()

@@ -22,4 +22,3 @@ pub mod team_mpi;
 pub mod team_run;
 pub mod team_session;
 pub mod team_view;
-pub mod team_worker;

@@ -6,15 +6,16 @@
 //! Verification: each put carries a pattern of (repetition, put index); after the last
 //! `quiet` and a barrier PE 1 checks its buffer holds the last put's pattern exactly.
 
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use handoff::team::Team;
+use handoff::team::{Team, TeamError, Transport};
+use serde::{Deserialize, Serialize};
 
-use super::team_worker::{self, Outcome};
+use super::team_run::{self, PeOutput, TeamSpec};
+use super::{launcher, rt_common};
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::models::ModelForm;
-use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults};
 
 /// The registry name.
 pub const NAME: &str = "msgrate";
@@ -37,7 +38,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     )],
     findings: crate::bench::experiment::no_findings,
     run: Some(run_for_report),
-    worker: Some(worker),
+    worker: Some(launcher::worker_main::<WorkerSpec>),
     report_time: "under 1 s on 2 CPUs (quick under 1 s)",
 };
 
@@ -52,6 +53,8 @@ pub struct Config {
     pub reps: u64,
     /// Runs (a fresh team each).
     pub runs: u64,
+    /// The PEs' wait strategy.
+    pub wait: String,
     /// Corrupt the last put (tests that verification catches it).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fault: bool,
@@ -72,16 +75,14 @@ impl Config {
             puts: 1000,
             reps: if quick { 4 } else { 10 },
             runs: if quick { 2 } else { 3 },
+            wait: "adaptive".into(),
             fault: false,
         }
     }
 
     /// Checks the configuration.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::Usage {
-            experiment: NAME,
-            message: m,
-        };
+        let bad = |m: String| rt_common::usage(NAME, m);
         if self.sizes.is_empty() || self.sizes.iter().any(|&s| !(1..=MAX_SIZE).contains(&s)) {
             return Err(bad(format!(
                 "--sizes needs byte counts from 1 to {MAX_SIZE}"
@@ -92,13 +93,15 @@ impl Config {
                 "--puts (1 to 1000000), --reps and --runs must be at least 1".into(),
             ));
         }
-        Ok(())
+        team_run::parse_wait(NAME, &self.wait).map(drop)
     }
 }
 
 /// Runs `cfg`.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
+    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
+    team_run::check_spin_team(NAME, wait, 2, ctx.allowed_cpus)?;
     let config = serde_json::to_value(cfg).unwrap_or_default();
     let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
     let started = Instant::now();
@@ -107,36 +110,36 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         .flat_map(|m| cfg.sizes.iter().map(move |&s| (m, s)))
         .collect();
     ctx.progress.begin(points.len(), NAME);
-    for (i, &(mode, size)) in points.iter().enumerate() {
-        if ctx.cancel.load(Ordering::Relaxed) {
-            res.partial = true;
-            res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
+    for &(mode, size) in &points {
+        if rt_common::stopped(&mut res, ctx.cancel, points.len()) {
             break;
         }
-        let args = [
-            mode.to_string(),
-            size.to_string(),
-            cfg.puts.to_string(),
-            cfg.reps.to_string(),
-            if cfg.fault { "1" } else { "0" }.to_string(),
-        ];
-        let mut per_run = Vec::new();
-        let mut checks = Checks::of("bytes");
-        for _ in 0..cfg.runs {
-            let o = team_worker::run(ctx, NAME, 2, mode, &args, Duration::from_secs(120))?;
-            checks.add(o.checked, o.wrong.max(u64::from(!o.verified)));
-            per_run.push(o.samples_us.iter().map(|us| us * 1e3).collect());
+        let spec = WorkerSpec {
+            nbi: mode == "put-nbi",
+            size,
+            puts: cfg.puts,
+            reps: cfg.reps,
+            fault: cfg.fault,
+            wait_timeout_s: 60.0,
+        };
+        let label = format!("{mode} {size} B");
+        let team = TeamSpec {
+            wait,
+            ..TeamSpec::new(ctx, NAME, &spec, 2, label)
+        };
+        let runs = launcher::run_teams(&team, cfg.runs, ctx.cancel, "bytes")?;
+        res.notes.extend(runs.failures);
+        let ns = |r: &Vec<f64>| r.iter().map(|us| us * 1e3).collect();
+        let per_run: Vec<Vec<f64>> = runs.per_run.iter().map(ns).collect();
+        if per_run.is_empty() {
+            continue;
         }
-        let m = MetricRecord::from_runs("ns", false, &per_run).map_err(|e| BenchError::Failed {
-            experiment: NAME,
-            message: e.to_string(),
-        })?;
         res.records.push(
-            BenchRecord::new(mode, size as f64, cfg.runs, cfg.reps, false)
-                .checked(checks)
+            BenchRecord::new(mode, size as f64, per_run.len() as u64, cfg.reps, false)
+                .checked(runs.checks)
                 .param("mode", mode)
                 .param("bytes", size)
-                .metric(METRIC, m),
+                .metric(METRIC, rt_common::metric(NAME, "ns", false, &per_run)?),
         );
         ctx.progress.advance(&format!("{mode} {size} B"));
     }
@@ -159,94 +162,74 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     run(ctx, &Config::for_report(ctx.quick))
 }
 
-fn failed(e: impl std::fmt::Display) -> BenchError {
-    BenchError::Failed {
-        experiment: NAME,
-        message: format!("PE: {e}"),
-    }
-}
-
 /// The byte `i` of put `j` of repetition `rep`.
 pub fn pattern(rep: u64, j: u64, i: usize) -> u8 {
     (rep.wrapping_mul(31) ^ j.wrapping_mul(7) ^ i as u64) as u8
 }
 
-/// `handoff __worker msgrate MODE SIZE PUTS REPS FAULT`.
-fn worker(args: &[String]) -> Result<(), BenchError> {
-    let usage = || BenchError::Usage {
-        experiment: NAME,
-        message: format!("worker arguments MODE SIZE PUTS REPS FAULT, got {args:?}"),
-    };
-    let [mode, size, puts, reps, fault] = args else {
-        return Err(usage());
-    };
-    let nbi = mode == "put-nbi";
-    let size: usize = size.parse().map_err(|_| usage())?;
-    let puts: u64 = puts.parse().map_err(|_| usage())?;
-    let reps: u64 = reps.parse().map_err(|_| usage())?;
-    let team = Team::from_env().map_err(failed)?;
-    team.set_timeout(Some(Duration::from_secs(60)));
-    let body = || -> Result<Outcome, handoff::team::TeamError> {
-        let dst = team.alloc::<u8>(size)?;
-        // [bytes wrong, bytes checked], summed on rank 0.
-        let bad = team.alloc::<u64>(2)?;
-        let mut samples = Vec::new();
-        let mut src = vec![0u8; size];
-        let (mut last_rep, mut last_j) = (0, 0);
-        for rep in 0..=reps {
-            team.barrier_all()?;
-            if team.rank() == 0 {
-                let t0 = Instant::now();
-                for j in 0..puts {
-                    // Only the last put's pattern is checked; the others move the same bytes.
-                    if j + 1 == puts {
-                        for (i, b) in src.iter_mut().enumerate() {
-                            *b = pattern(rep, j, i);
-                        }
-                        if fault == "1" && rep == reps {
-                            src[size / 2] ^= 1;
-                        }
+/// What one PE of a msgrate team runs (`handoff __worker msgrate SPEC`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WorkerSpec {
+    /// `put_nbi` (else blocking `put`).
+    pub nbi: bool,
+    /// Bytes per put.
+    pub size: usize,
+    /// Puts per batch.
+    pub puts: u64,
+    /// Timed batches (after one warm-up).
+    pub reps: u64,
+    /// Corrupt the last put.
+    pub fault: bool,
+    /// Bound on every wait, seconds.
+    pub wait_timeout_s: f64,
+}
+
+team_run::pe_body!(WorkerSpec, pe_main);
+
+/// Rank 0 times the batches; PE 1 checks the last put's bytes.
+fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
+    let (size, puts, reps) = (spec.size, spec.puts, spec.reps);
+    let dst = team.alloc::<u8>(size)?;
+    let mut samples = Vec::new();
+    let mut src = vec![0u8; size];
+    for rep in 0..=reps {
+        team.barrier_all()?;
+        if team.rank() == 0 {
+            let t0 = Instant::now();
+            for j in 0..puts {
+                // Only the last put's pattern is checked; the others move the same bytes.
+                if j + 1 == puts {
+                    for (i, b) in src.iter_mut().enumerate() {
+                        *b = pattern(rep, j, i);
                     }
-                    if nbi {
-                        team.put_nbi(&dst, 0, &src, 1)?;
-                    } else {
-                        team.put(&dst, 0, &src, 1)?;
+                    if spec.fault && rep == reps {
+                        src[size / 2] ^= 1;
                     }
                 }
-                team.quiet();
-                let us = t0.elapsed().as_secs_f64() * 1e6 / puts as f64;
-                if rep > 0 {
-                    samples.push(us);
+                if spec.nbi {
+                    team.put_nbi(&dst, 0, &src, 1)?;
+                } else {
+                    team.put(&dst, 0, &src, 1)?;
                 }
             }
-            (last_rep, last_j) = (rep, puts - 1);
-        }
-        team.barrier_all()?;
-        if team.rank() == 1 {
-            let got = team.local(&dst);
-            let wrong = got
-                .iter()
-                .enumerate()
-                .filter(|&(i, &b)| b != pattern(last_rep, last_j, i))
-                .count() as u64;
-            team.atomic_add(bad.at(1), got.len() as u64, 0)?;
-            if wrong > 0 {
-                team.atomic_add(bad, wrong, 0)?;
+            team.quiet();
+            if rep > 0 {
+                samples.push(t0.elapsed().as_secs_f64() * 1e6 / puts as f64);
             }
         }
-        team.barrier_all()?;
-        Ok(Outcome {
-            samples_us: samples,
-            verified: team.local_atomic(&bad)[0].load(Ordering::Acquire) == 0,
-            checked: team.local_atomic(&bad)[1].load(Ordering::Acquire),
-            wrong: team.local_atomic(&bad)[0].load(Ordering::Acquire),
-        })
-    };
-    let out = body().map_err(failed)?;
-    if team.rank() == 0 {
-        team_worker::print(&out);
     }
-    team.finalize().map_err(failed)
+    team.barrier_all()?;
+    let (mut checked, mut wrong) = (0, 0);
+    if team.rank() == 1 {
+        let got = team.local(&dst);
+        checked = got.len() as u64;
+        wrong = got
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b != pattern(reps, puts - 1, i))
+            .count() as u64;
+    }
+    Ok(PeOutput::counted(team.rank(), samples, checked, wrong))
 }
 
 #[cfg(test)]

@@ -9,14 +9,15 @@
 //! because a NIC moves the data). Verification: PE 1 checks the last put's bytes.
 
 use std::hint::black_box;
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use handoff::team::Team;
+use handoff::team::{Team, TeamError, Transport};
+use serde::{Deserialize, Serialize};
 
-use super::team_worker::{self, Outcome};
+use super::team_run::{self, PeOutput, TeamSpec};
+use super::{launcher, rt_common};
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults};
 
 /// The registry name.
 pub const NAME: &str = "overlap";
@@ -45,7 +46,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     }],
     findings: crate::bench::experiment::no_findings,
     run: Some(run_for_report),
-    worker: Some(worker),
+    worker: Some(launcher::worker_main::<WorkerSpec>),
     report_time: "under 1 s on 2 CPUs (quick under 1 s)",
 };
 
@@ -60,6 +61,8 @@ pub struct Config {
     pub inner: u64,
     /// Runs (a fresh team each).
     pub runs: u64,
+    /// The PEs' wait strategy.
+    pub wait: String,
     /// Corrupt the last put (tests that verification catches it).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fault: bool,
@@ -77,23 +80,21 @@ impl Config {
             reps: if quick { 4 } else { 10 },
             inner: 50,
             runs: if quick { 2 } else { 3 },
+            wait: "adaptive".into(),
             fault: false,
         }
     }
 
     /// Checks the configuration.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::Usage {
-            experiment: NAME,
-            message: m,
-        };
+        let bad = |m: String| rt_common::usage(NAME, m);
         if self.sizes.is_empty() || self.sizes.iter().any(|&s| !(1..=(16 << 20)).contains(&s)) {
             return Err(bad("--sizes needs byte counts from 1 to 16 MiB".into()));
         }
         if self.reps == 0 || self.inner == 0 || self.runs == 0 {
             return Err(bad("--reps and --runs must be at least 1".into()));
         }
-        Ok(())
+        team_run::parse_wait(NAME, &self.wait).map(drop)
     }
 }
 
@@ -108,42 +109,42 @@ pub fn overlap_ratio(t_op: f64, t_comp: f64, t_both: f64) -> f64 {
 /// Runs `cfg`.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
+    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
+    team_run::check_spin_team(NAME, wait, 2, ctx.allowed_cpus)?;
     let config = serde_json::to_value(cfg).unwrap_or_default();
     let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
     let started = Instant::now();
     ctx.progress.begin(cfg.sizes.len(), NAME);
-    for (i, &size) in cfg.sizes.iter().enumerate() {
-        if ctx.cancel.load(Ordering::Relaxed) {
-            res.partial = true;
-            res.stopped_early = Some(format!(
-                "interrupted after {i} of {} sizes",
-                cfg.sizes.len()
-            ));
+    for &size in &cfg.sizes {
+        if rt_common::stopped(&mut res, ctx.cancel, cfg.sizes.len()) {
             break;
         }
-        let args = [
-            size.to_string(),
-            cfg.reps.to_string(),
-            cfg.inner.to_string(),
-            if cfg.fault { "1" } else { "0" }.to_string(),
-        ];
-        let mut per_run = Vec::new();
-        let mut checks = Checks::of("bytes");
-        for _ in 0..cfg.runs {
-            let o = team_worker::run(ctx, NAME, 2, "put-nbi", &args, Duration::from_secs(120))?;
-            checks.add(o.checked, o.wrong.max(u64::from(!o.verified)));
-            per_run.push(o.samples_us);
+        let spec = WorkerSpec {
+            size,
+            reps: cfg.reps,
+            inner: cfg.inner,
+            fault: cfg.fault,
+            wait_timeout_s: 60.0,
+        };
+        let team = TeamSpec {
+            wait,
+            heap: size + (1 << 20),
+            ..TeamSpec::new(ctx, NAME, &spec, 2, format!("put-nbi {size} B"))
+        };
+        let runs = launcher::run_teams(&team, cfg.runs, ctx.cancel, "bytes")?;
+        res.notes.extend(runs.failures);
+        if runs.per_run.is_empty() {
+            continue;
         }
-        let m =
-            MetricRecord::from_runs("ratio", true, &per_run).map_err(|e| BenchError::Failed {
-                experiment: NAME,
-                message: e.to_string(),
-            })?;
+        let n = runs.per_run.len() as u64;
         res.records.push(
-            BenchRecord::new("put-nbi", size as f64, cfg.runs, cfg.reps, false)
-                .checked(checks)
+            BenchRecord::new("put-nbi", size as f64, n, cfg.reps, false)
+                .checked(runs.checks)
                 .param("bytes", size)
-                .metric(METRIC, m),
+                .metric(
+                    METRIC,
+                    rt_common::metric(NAME, "ratio", true, &runs.per_run)?,
+                ),
         );
         ctx.progress.advance(&format!("{size} B"));
     }
@@ -161,13 +162,6 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     run(ctx, &Config::for_report(ctx.quick))
 }
 
-fn failed(e: impl std::fmt::Display) -> BenchError {
-    BenchError::Failed {
-        experiment: NAME,
-        message: format!("PE: {e}"),
-    }
-}
-
 /// A compute loop of `n` steps (not optimized away).
 fn compute(n: u64) -> u64 {
     let mut x = 0x9E37_79B9u64;
@@ -177,90 +171,80 @@ fn compute(n: u64) -> u64 {
     x
 }
 
-/// `handoff __worker overlap SIZE REPS INNER FAULT`; rank 0's "samples" are ratios.
-fn worker(args: &[String]) -> Result<(), BenchError> {
-    let usage = || BenchError::Usage {
-        experiment: NAME,
-        message: format!("worker arguments SIZE REPS INNER FAULT, got {args:?}"),
-    };
-    let [size, reps, inner, fault] = args else {
-        return Err(usage());
-    };
-    let size: usize = size.parse().map_err(|_| usage())?;
-    let reps: u64 = reps.parse().map_err(|_| usage())?;
-    let inner: u64 = inner.parse().map_err(|_| usage())?;
-    let team = Team::from_env().map_err(failed)?;
-    team.set_timeout(Some(Duration::from_secs(60)));
-    let body = || -> Result<Outcome, handoff::team::TeamError> {
-        let dst = team.alloc::<u8>(size)?;
-        // [bytes wrong, bytes checked], summed on rank 0.
-        let bad = team.alloc::<u64>(2)?;
-        let mut src: Vec<u8> = (0..size).map(|i| (i * 7) as u8).collect();
-        let mut samples = Vec::new();
-        team.barrier_all()?;
-        if team.rank() == 0 {
-            let time = |f: &mut dyn FnMut() -> Result<(), handoff::team::TeamError>| {
-                let t0 = Instant::now();
-                for _ in 0..inner {
-                    f()?;
-                }
-                Ok::<f64, handoff::team::TeamError>(t0.elapsed().as_secs_f64() / inner as f64)
-            };
-            // Calibrate: steps per second of the loop, then 1.1 × t_op worth of steps.
-            let t0 = Instant::now();
-            black_box(compute(1 << 20));
-            let step_s = t0.elapsed().as_secs_f64() / f64::from(1 << 20);
-            for rep in 0..=reps {
-                let t_op = time(&mut || {
-                    team.put_nbi(&dst, 0, &src, 1)?;
-                    team.quiet();
-                    Ok(())
-                })?;
-                let n = ((1.1 * t_op / step_s) as u64).max(1);
-                let t_comp = time(&mut || {
-                    black_box(compute(n));
-                    Ok(())
-                })?;
-                if fault == "1" && rep == reps {
-                    src[0] ^= 1;
-                }
-                let t_both = time(&mut || {
-                    team.put_nbi(&dst, 0, &src, 1)?;
-                    black_box(compute(n));
-                    team.quiet();
-                    Ok(())
-                })?;
-                if rep > 0 {
-                    samples.push(overlap_ratio(t_op, t_comp, t_both));
-                }
-            }
-        }
-        team.barrier_all()?;
-        if team.rank() == 1 {
-            let got = team.local(&dst);
-            let wrong = got
-                .iter()
-                .enumerate()
-                .filter(|&(i, &b)| b != (i * 7) as u8)
-                .count() as u64;
-            team.atomic_add(bad.at(1), got.len() as u64, 0)?;
-            if wrong > 0 {
-                team.atomic_add(bad, wrong, 0)?;
-            }
-        }
-        team.barrier_all()?;
-        Ok(Outcome {
-            samples_us: samples,
-            verified: team.local_atomic(&bad)[0].load(Ordering::Acquire) == 0,
-            checked: team.local_atomic(&bad)[1].load(Ordering::Acquire),
-            wrong: team.local_atomic(&bad)[0].load(Ordering::Acquire),
-        })
-    };
-    let out = body().map_err(failed)?;
+/// What one PE of an overlap team runs (`handoff __worker overlap SPEC`); rank 0's samples
+/// are ratios.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WorkerSpec {
+    /// Bytes per put.
+    pub size: usize,
+    /// Timed repetitions (after one warm-up).
+    pub reps: u64,
+    /// Operations averaged per timing.
+    pub inner: u64,
+    /// Corrupt the last put.
+    pub fault: bool,
+    /// Bound on every wait, seconds.
+    pub wait_timeout_s: f64,
+}
+
+team_run::pe_body!(WorkerSpec, pe_main);
+
+/// Rank 0 measures; PE 1 checks the last put's bytes.
+fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
+    let (size, reps, inner) = (spec.size, spec.reps, spec.inner);
+    let dst = team.alloc::<u8>(size)?;
+    let mut src: Vec<u8> = (0..size).map(|i| (i * 7) as u8).collect();
+    let mut samples = Vec::new();
+    team.barrier_all()?;
     if team.rank() == 0 {
-        team_worker::print(&out);
+        let time = |f: &mut dyn FnMut() -> Result<(), TeamError>| {
+            let t0 = Instant::now();
+            for _ in 0..inner {
+                f()?;
+            }
+            Ok::<f64, TeamError>(t0.elapsed().as_secs_f64() / inner as f64)
+        };
+        // Calibrate: steps per second of the loop, then 1.1 × t_op worth of steps.
+        let t0 = Instant::now();
+        black_box(compute(1 << 20));
+        let step_s = t0.elapsed().as_secs_f64() / f64::from(1 << 20);
+        for rep in 0..=reps {
+            let t_op = time(&mut || {
+                team.put_nbi(&dst, 0, &src, 1)?;
+                team.quiet();
+                Ok(())
+            })?;
+            let n = ((1.1 * t_op / step_s) as u64).max(1);
+            let t_comp = time(&mut || {
+                black_box(compute(n));
+                Ok(())
+            })?;
+            if spec.fault && rep == reps {
+                src[0] ^= 1;
+            }
+            let t_both = time(&mut || {
+                team.put_nbi(&dst, 0, &src, 1)?;
+                black_box(compute(n));
+                team.quiet();
+                Ok(())
+            })?;
+            if rep > 0 {
+                samples.push(overlap_ratio(t_op, t_comp, t_both));
+            }
+        }
     }
-    team.finalize().map_err(failed)
+    team.barrier_all()?;
+    let (mut checked, mut wrong) = (0, 0);
+    if team.rank() == 1 {
+        let got = team.local(&dst);
+        checked = got.len() as u64;
+        wrong = got
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b != (i * 7) as u8)
+            .count() as u64;
+    }
+    Ok(PeOutput::counted(team.rank(), samples, checked, wrong))
 }
 
 #[cfg(test)]

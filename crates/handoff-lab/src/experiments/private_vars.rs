@@ -12,9 +12,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Barrier;
 use std::time::Instant;
 
+use super::rt_common;
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
-use crate::bench::{BenchRecord, BenchResults, Checks, Finding, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "private-vars";
 
@@ -45,33 +46,15 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "about 3 s (quick 1 s)",
 };
 
-/// Where the counters live.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
-    /// `thread_local!`.
-    Tls,
-    /// `[AtomicU64; n]`, 8 bytes apart.
-    SharedArray,
-    /// One 128-byte aligned slot per thread.
-    PaddedArray,
-}
-
-impl Method {
-    /// Every method, in report order.
-    pub const ALL: [Method; 3] = [Method::Tls, Method::SharedArray, Method::PaddedArray];
-
-    /// The name used in series and `--method`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Tls => "tls",
-            Method::SharedArray => "shared-array",
-            Method::PaddedArray => "padded-array",
-        }
-    }
-
-    /// Parses a name.
-    pub fn parse(s: &str) -> Option<Method> {
-        Method::ALL.into_iter().find(|m| m.name() == s)
+rt_common::named_enum! {
+    /// Where the counters live.
+    pub enum Method {
+        /// `thread_local!`.
+        Tls = "tls",
+        /// `[AtomicU64; n]`, 8 bytes apart.
+        SharedArray = "shared-array",
+        /// One 128-byte aligned slot per thread.
+        PaddedArray = "padded-array",
     }
 }
 
@@ -79,7 +62,6 @@ impl Method {
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Methods.
-    #[serde(serialize_with = "ser_methods")]
     pub methods: Vec<Method>,
     /// Thread counts.
     pub threads: Vec<usize>,
@@ -93,22 +75,12 @@ pub struct Config {
     pub cpus: Vec<usize>,
 }
 
-fn ser_methods<S: serde::Serializer>(m: &[Method], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(m.iter().map(|m| m.name()))
-}
-
 impl Config {
     /// The report's plan: threads 1, 2, … up to 2× the CPUs (doubling), every method.
     pub fn for_report(quick: bool, cpus: &[usize]) -> Config {
-        let mut threads = vec![1];
-        while threads[threads.len() - 1] < 2 * cpus.len().max(1) {
-            let next = threads[threads.len() - 1] * 2;
-            threads.push(next.min(2 * cpus.len().max(1)));
-        }
-        threads.dedup();
         Config {
             methods: Method::ALL.to_vec(),
-            threads,
+            threads: rt_common::doubling_to(2 * cpus.len().max(1)),
             accesses: if quick { 200_000 } else { 1_000_000 },
             reps: if quick { 5 } else { 10 },
             runs: if quick { 2 } else { 3 },
@@ -118,10 +90,7 @@ impl Config {
 
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::Usage {
-            experiment: NAME,
-            message: m,
-        };
+        let bad = |m: String| rt_common::usage(NAME, m);
         if self.methods.is_empty() {
             return Err(bad(
                 "no method: use --method tls,shared-array,padded-array".into()
@@ -276,13 +245,7 @@ pub fn run(
     progress.begin(cfg.methods.len() * cfg.threads.len(), NAME);
     'outer: for &threads in &cfg.threads {
         for &method in &cfg.methods {
-            if cancel.load(Ordering::Relaxed) {
-                res.partial = true;
-                res.stopped_early = Some(format!(
-                    "interrupted after {} of {} points",
-                    res.records.len(),
-                    cfg.methods.len() * cfg.threads.len()
-                ));
+            if rt_common::stopped(&mut res, cancel, cfg.methods.len() * cfg.threads.len()) {
                 break 'outer;
             }
             let mut per_run = Vec::new();
@@ -292,11 +255,7 @@ pub fn run(
                 checks.add(c, w);
                 per_run.push(s);
             }
-            let m =
-                MetricRecord::from_runs("ns", false, &per_run).map_err(|e| BenchError::Failed {
-                    experiment: NAME,
-                    message: e.to_string(),
-                })?;
+            let m = rt_common::metric(NAME, "ns", false, &per_run)?;
             res.records.push(
                 BenchRecord::new(method.name(), threads as f64, cfg.runs, cfg.reps, false)
                     .checked(checks)
@@ -327,13 +286,7 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
 /// checked at the largest thread count that still has a CPU per thread (≥ 2).
 fn findings(res: &BenchResults) -> Vec<Finding> {
     let cpus = res.machine.allowed_cpus.len().max(1);
-    let runs_of = |series: &str, threads: f64| {
-        res.records
-            .iter()
-            .find(|r| r.series == series && r.x == threads)
-            .and_then(|r| r.metrics.get("access_ns"))
-            .map(|m| m.run_means.clone())
-    };
+    let runs_of = |series: &str, t: f64| rt_common::run_means(res, series, t, "access_ns");
     let t = res
         .records
         .iter()

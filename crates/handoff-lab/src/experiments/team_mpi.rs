@@ -15,7 +15,6 @@
 
 use handoff::sys::Deadline;
 use handoff_probe::proc::ChildGuard;
-use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -124,30 +123,8 @@ pub fn run_mpiexec(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
             .map_err(|e| fail(format!("cannot start {}: {e}", exe.display())))?,
     );
     let pgid = child.id() as i32;
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            if let Some(mut p) = pipe {
-                let _ = p.by_ref().take(64 << 20).read_to_string(&mut text);
-                let _ = std::io::copy(&mut p, &mut std::io::sink());
-            }
-            text
-        })
-    };
-    let out = drain(
-        child
-            .child_mut()
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let err = drain(
-        child
-            .child_mut()
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
+    let out = super::rt_common::drain(child.child_mut().stdout.take());
+    let err = super::rt_common::drain(child.child_mut().stderr.take());
     let status = child
         .wait_deadline(Deadline::after(spec.deadline))
         .map_err(|e| fail(format!("waiting for mpiexec: {e}")))?;

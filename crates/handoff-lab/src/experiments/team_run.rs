@@ -1,15 +1,8 @@
-//! What the counting-puts experiments (`pingpong`, `alltoall`, `stencil`, and `rma-sync`)
-//! share: one team run ([`TeamSpec`]), each PE printing one [`PeOutput`] line on its stdout;
-//! the PE body generic over the transport ([`PeBody`]); and the payload patterns the PEs
-//! verify. [`super::launcher`] starts the teams.
-//!
-//! # Failure ends a run, never hangs it
-//!
-//! A PE's team waits are bounded ([`Team::set_timeout`], the spec's `wait_timeout_s`), so a
-//! protocol that loses a message ends in [`handoff::team::TeamError::Timeout`] and a non-zero
-//! exit; a PE that dies ends the others' waits with `PeerDied`; the launcher then stops the
-//! rest. On top of that, the launcher kills every PE still alive at the run's deadline
-//! ([`handoff::team::Launch::timeout`]).
+//! What every team experiment (`pingpong`, `alltoall`, `stencil`, `rma-sync`, `atomics`,
+//! `msgrate`, `overlap`) shares on the PE side: one team run ([`TeamSpec`]), each PE printing
+//! one [`PeOutput`] line on its stdout; the PE body generic over the transport ([`PeBody`]);
+//! the payload patterns the PEs verify and the faults tests inject. [`super::launcher`]
+//! starts and supervises the teams (and says how a failure ends a run, never hangs it).
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -20,9 +13,9 @@ use handoff::sync::Wait;
 use handoff::team::{Team, Transport};
 use serde::{Deserialize, Serialize};
 
-use crate::bench::experiment::{BenchError, TransportKind};
+use crate::bench::experiment::{BenchError, RunCtx, TransportKind};
 
-/// The report section of the three experiments.
+/// The report section of the counting-puts experiments (`pingpong`, `alltoall`, `stencil`).
 pub const SECTION: &str = "Counting puts";
 /// The seed they reproduce.
 pub const SEED: &str =
@@ -52,6 +45,24 @@ pub struct PeOutput {
 }
 
 impl PeOutput {
+    /// A PE's output with its `samples` and its own checks: `checked` items of which `wrong`
+    /// were wrong (verified when none was).
+    pub fn counted(rank: usize, samples: Vec<f64>, checked: u64, wrong: u64) -> PeOutput {
+        PeOutput {
+            rank,
+            samples,
+            verified: wrong == 0,
+            failure: if wrong == 0 {
+                String::new()
+            } else {
+                format!("PE {rank}: {wrong} of {checked} items wrong")
+            },
+            checked,
+            wrong,
+            routes: Vec::new(),
+        }
+    }
+
     /// Records a failed check: `verified` becomes false; the first three failures are kept
     /// in `failure`, joined by "; ".
     pub fn fail(&mut self, why: String) {
@@ -69,6 +80,21 @@ impl PeOutput {
             self.failure.push_str(&why);
         }
     }
+}
+
+/// One run's summary of a team's outputs (rma-sync's rank-0 view of its PEs).
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Outcome {
+    /// µs per operation, one per timed repetition.
+    pub samples_us: Vec<f64>,
+    /// Every PE verified every value it moved.
+    pub verified: bool,
+    /// Items (bytes, elements) the PEs checked.
+    #[serde(default)]
+    pub checked: u64,
+    /// Items found wrong.
+    #[serde(default)]
+    pub wrong: u64,
 }
 
 /// Adds the counted checks of every PE of a run to `checks`; a PE that says it did not
@@ -108,6 +134,45 @@ pub struct TeamSpec {
     /// Under `mpirun` ([`super::team_session`]): the job ranks that run this team, as ranks
     /// `0..`; empty: every rank (then `pes` must be the job's size).
     pub members: Vec<usize>,
+}
+
+impl TeamSpec {
+    /// A team of `pes` PEs of `experiment`'s worker with `spec`, started from this run's
+    /// executable: PE `r` on the run's `r mod n`-th CPU, adaptive waits, 4 MiB of heap per PE,
+    /// handoff's shared-memory transport, killed after 120 s; `label` names the point in
+    /// errors. Callers change what differs with struct update syntax.
+    pub fn new(
+        ctx: &RunCtx<'_>,
+        experiment: &'static str,
+        spec: &impl Serialize,
+        pes: usize,
+        label: String,
+    ) -> TeamSpec {
+        TeamSpec {
+            exe: ctx.exe.clone(),
+            args: ctx.args.clone(),
+            experiment,
+            spec: serde_json::to_string(spec).unwrap_or_default(),
+            pes,
+            cpus: ctx.allowed_cpus.to_vec(),
+            wait: Wait::ADAPTIVE,
+            heap: 4 << 20,
+            deadline: Duration::from_secs(120),
+            label,
+            transport: TransportKind::Shm,
+            members: Vec::new(),
+        }
+    }
+}
+
+/// A record's series: `base`, with " [mpi-rma]" when the `transport` (or route) that served
+/// it is not handoff's own `shm`, so the transports' series never merge (shm keeps the name
+/// of results from before MPI transports existed).
+pub fn series(base: String, transport: &str) -> String {
+    match transport {
+        "shm" => base,
+        t => format!("{base} [{t}]"),
+    }
 }
 
 /// A PE's stdout did not end with its result line (a bug in the worker, or a PE that died
@@ -178,27 +243,42 @@ pub trait PeBody: serde::de::DeserializeOwned {
     fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, Self::Error>;
 }
 
-/// Implements [`PeBody`] for a counting-puts worker spec: `NAME` of the calling module, waits
-/// bounded by the spec's `wait_timeout_s`, and the PE's part `$pe_main(team, spec)`. The
-/// worker's entry point is then `launcher::worker_main::<$spec>`.
+/// Implements [`PeBody`] for a team worker's spec: `NAME` of the calling module, waits
+/// bounded by the spec's `wait_timeout_s`, and the PE's part `$pe_main(team, spec)`, which
+/// fails with a [`handoff::team::TeamError`] or the error type given third. The worker's
+/// entry point is then `launcher::worker_main::<$spec>`.
 macro_rules! pe_body {
     ($spec:ty, $pe_main:path) => {
+        $crate::experiments::team_run::pe_body!($spec, $pe_main, handoff::team::TeamError);
+    };
+    ($spec:ty, $pe_main:path, $error:ty) => {
         impl $crate::experiments::team_run::PeBody for $spec {
             const NAME: &'static str = NAME;
-            type Error = handoff::team::TeamError;
+            type Error = $error;
             fn wait_timeout(&self) -> std::time::Duration {
                 std::time::Duration::from_secs_f64(self.wait_timeout_s)
             }
             fn run<X: handoff::team::Transport>(
                 &self,
                 team: &handoff::team::Team<X>,
-            ) -> Result<$crate::experiments::team_run::PeOutput, handoff::team::TeamError> {
+            ) -> Result<$crate::experiments::team_run::PeOutput, $error> {
                 $pe_main(team, self)
             }
         }
     };
 }
 pub(crate) use pe_body;
+
+/// Runs `spec`'s body on `team` (every wait bounded by its `wait_timeout`) and returns this
+/// PE's output, with the route that served it to every PE.
+pub fn run_body<B: PeBody, X: Transport>(team: &Team<X>, spec: &B) -> Result<PeOutput, BenchError> {
+    team.set_timeout(Some(spec.wait_timeout()));
+    let mut out = spec.run(team).map_err(|e| pe_failed(B::NAME, e))?;
+    out.routes = (0..team.size())
+        .map(|pe| super::team_view::route_name(team.route(pe)))
+        .collect();
+    Ok(out)
+}
 
 /// Inside a worker: prints this PE's output line and ends its part of the team.
 pub fn finish<X: Transport>(
@@ -214,12 +294,7 @@ pub fn finish<X: Transport>(
             experiment,
             message: format!("writing the result line: {e}"),
         })?;
-    team.finalize().map_err(|e| team_failed(experiment, e))
-}
-
-/// A team call failed inside a worker.
-pub fn team_failed(experiment: &'static str, e: handoff::team::TeamError) -> BenchError {
-    pe_failed(experiment, e)
+    team.finalize().map_err(|e| pe_failed(experiment, e))
 }
 
 /// A PE's part failed inside a worker.
@@ -301,11 +376,7 @@ pub fn parse_fault(
 
 /// Inside a worker: the fault `exit@N` ends this PE with code 9 at step N, as a crash would.
 pub fn maybe_exit(fault: &Option<Fault>, rank: usize, step: u64) {
-    if rank == 1
-        && fault
-            .as_ref()
-            .is_some_and(|f| f.kind == "exit" && f.at == step)
-    {
+    if rank == 1 && hits(fault, "exit", step) {
         std::process::exit(9);
     }
 }
@@ -345,27 +416,11 @@ pub fn parse_wait(experiment: &'static str, text: &str) -> Result<Wait, BenchErr
     })
 }
 
-/// Refuses `--wait spin` where it cannot work (PEs pinned to one CPU, more PEs than CPUs):
-/// a usage error in one line naming `placement` and offering `spin-yield`/`adaptive`,
-/// instead of a run that pays a scheduler tick per hand-off until its deadline.
-pub fn check_spin(
-    experiment: &'static str,
-    wait: Wait,
-    pinned: &[Option<usize>],
-    placement: &str,
-) -> Result<(), BenchError> {
-    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    handoff::sync::check_spin(wait, pinned.len(), pinned, available).map_err(|e| {
-        BenchError::Usage {
-            experiment,
-            message: format!("placement {placement}: {e}"),
-        }
-    })
-}
-
-/// [`check_spin`] for a team of `pes` PEs pinned as [`TeamSpec`] pins them (PE `r` on
-/// `cpus[r % cpus.len()]`, unpinned when `cpus` is empty): the one check every lab run that
-/// launches a team with a chosen wait makes before it runs anything.
+/// Refuses `--wait spin` where it cannot work (PEs sharing a CPU, more PEs than CPUs) for a
+/// team of `pes` PEs pinned as [`TeamSpec`] pins them (PE `r` on `cpus[r % cpus.len()]`,
+/// unpinned when `cpus` is empty): a usage error in one line offering `spin-yield`/`adaptive`,
+/// instead of a run that pays a scheduler tick per hand-off until its deadline. Every lab run
+/// that launches a team with a chosen wait makes this check before it runs anything.
 pub fn check_spin_team(
     experiment: &'static str,
     wait: Wait,

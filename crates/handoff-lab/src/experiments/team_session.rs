@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use handoff::team::{Team, TeamError, Transport};
 
-use super::team_run::{pe_failed, team_failed, PeBody, PeOutput};
+use super::team_run::{pe_failed, PeBody, PeOutput};
 use super::team_view::PhaseView;
 use crate::bench::experiment::{BenchError, TransportKind, WorkerFn};
 
@@ -192,7 +192,7 @@ pub fn phase_on<X: Transport, B: PeBody>(
     members: &[usize],
     spec: &B,
 ) -> Result<(Vec<PeOutput>, usize), BenchError> {
-    let e = |err: TeamError| team_failed(B::NAME, err);
+    let e = |err: TeamError| pe_failed(B::NAME, err);
     let members: Vec<usize> = if members.is_empty() {
         (0..x.size()).collect()
     } else {
@@ -216,11 +216,7 @@ pub fn phase_on<X: Transport, B: PeBody>(
     let mine = match PhaseView::new(x, members.clone()) {
         Some(view) => {
             let team = Team::new(view);
-            team.set_timeout(Some(spec.wait_timeout()));
-            let mut out = spec.run(&team).map_err(|err| pe_failed(B::NAME, err))?;
-            out.routes = (0..team.size())
-                .map(|pe| super::team_view::route_name(team.route(pe)))
-                .collect();
+            let out = super::team_run::run_body(&team, spec)?;
             team.quiet();
             used = team.heap_len() - team.heap_free();
             serde_json::to_vec(&out).unwrap_or_default()

@@ -16,18 +16,17 @@
 //! checks the last round's slots in full (one word per cache line against the sender's
 //! pattern) before the next sample starts.
 
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use handoff::team::{Cmp, Team, TeamError, Transport, MAX_PES};
 use serde::{Deserialize, Serialize};
 
-use super::launcher;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
+use super::{launcher, rt_common};
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::{at_least, judge};
-use crate::bench::{BenchRecord, BenchResults, Checks, Finding, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, Finding};
 
 const NAME: &str = "alltoall";
 
@@ -64,34 +63,15 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "5-8 s (quick 1 s)",
 };
 
-/// How a round completes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Method {
-    /// `barrier_all`.
-    Barrier,
-    /// fence, then an atomic add per target; wait for p − 1 adds.
-    FenceFlags,
-    /// counting puts; wait for p − 1 counts.
-    Counting,
-}
-
-impl Method {
-    /// Every method, in report order.
-    pub const ALL: [Method; 3] = [Method::Barrier, Method::FenceFlags, Method::Counting];
-
-    /// The name used in series and `--method`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Barrier => "barrier",
-            Method::FenceFlags => "fence-flags",
-            Method::Counting => "counting",
-        }
-    }
-
-    /// Parses a name.
-    pub fn parse(s: &str) -> Option<Method> {
-        Method::ALL.into_iter().find(|m| m.name() == s)
+rt_common::named_enum! {
+    /// How a round completes.
+    pub enum Method {
+        /// `barrier_all`.
+        Barrier = "barrier",
+        /// fence, then an atomic add per target; wait for p − 1 adds.
+        FenceFlags = "fence-flags",
+        /// counting puts; wait for p − 1 counts.
+        Counting = "counting",
     }
 }
 
@@ -157,10 +137,7 @@ impl Config {
 
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::Usage {
-            experiment: NAME,
-            message: m,
-        };
+        let bad = |m: String| rt_common::usage(NAME, m);
         if self.methods.is_empty() {
             return Err(bad(
                 "no method: use --method barrier,fence-flags,counting".into()
@@ -350,10 +327,8 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         }
     }
     ctx.progress.begin(points.len(), NAME);
-    for (i, &(p, size, method, transport)) in points.iter().enumerate() {
-        if ctx.cancel.load(Ordering::Relaxed) {
-            res.partial = true;
-            res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
+    for &(p, size, method, transport) in &points {
+        if rt_common::stopped(&mut res, ctx.cancel, points.len()) {
             break;
         }
         let rounds = cfg.rounds_at(p, size);
@@ -366,39 +341,22 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             wait_timeout_s: 30.0,
         };
         let team = TeamSpec {
-            exe: ctx.exe.clone(),
-            args: ctx.args.clone(),
-            experiment: NAME,
-            spec: serde_json::to_string(&spec).unwrap_or_default(),
-            pes: p,
             cpus: cfg.cpus.clone(),
             wait,
             heap: 2 * p * size + (1 << 20),
             deadline: Duration::from_secs(180),
-            label: format!("{} {size} B {p} PEs", method.name()),
             transport,
-            members: Vec::new(),
+            ..TeamSpec::new(
+                ctx,
+                NAME,
+                &spec,
+                p,
+                format!("{} {size} B {p} PEs", method.name()),
+            )
         };
-        let mut per_run = Vec::new();
-        let mut checks = Checks::of("slots");
-        let mut route = transport.name().to_string();
-        for _ in 0..cfg.runs {
-            let outs = match launcher::run_team(&team) {
-                Ok(o) => o,
-                Err(_) if ctx.cancel.load(Ordering::Relaxed) => break,
-                Err(e) => return Err(e),
-            };
-            for o in outs.iter().filter(|o| !o.verified) {
-                res.notes.push(format!(
-                    "{} {size} B {p} PEs: data failed verification: {}",
-                    method.name(),
-                    o.failure
-                ));
-            }
-            team_run::add_checks(&mut checks, &outs);
-            route = launcher::transport_of(&outs, transport);
-            per_run.push(outs[0].samples.clone());
-        }
+        let runs = launcher::run_teams(&team, cfg.runs, ctx.cancel, "slots")?;
+        res.notes.extend(runs.failures);
+        let per_run = runs.per_run;
         if per_run.is_empty() {
             continue;
         }
@@ -409,25 +367,20 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 .map(|s| s.iter().map(|us| scale * sent / us).collect())
                 .collect()
         };
-        let metric = |unit: &str, hib: bool, v: &[Vec<f64>]| {
-            MetricRecord::from_runs(unit, hib, v).map_err(|e| BenchError::Failed {
-                experiment: NAME,
-                message: e.to_string(),
-            })
-        };
+        let metric = |unit, hib, v: &[Vec<f64>]| rt_common::metric(NAME, unit, hib, v);
         res.records.push(
             BenchRecord::new(
-                series_name(method, p, transport),
+                team_run::series(format!("{}, {p} PEs", method.name()), transport.name()),
                 size as f64,
                 per_run.len() as u64,
                 cfg.samples * rounds,
                 false,
             )
-            .checked(checks)
+            .checked(runs.checks)
             .param("method", method.name())
             .param("size_bytes", size)
             .param("pes", p)
-            .param("transport", route)
+            .param("transport", runs.route)
             .metric("round_us", metric("µs", false, &per_run)?)
             .metric("bandwidth_pe_mbps", metric("MB/s", true, &bw(1.0))?)
             .metric("bandwidth_node_mbps", metric("MB/s", true, &bw(p as f64))?),
@@ -455,14 +408,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     }
     res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
-}
-
-/// A record's series: "method, p PEs", with " [mpi-rma]" for an MPI transport.
-fn series_name(method: Method, p: usize, transport: TransportKind) -> String {
-    match transport {
-        TransportKind::Shm => format!("{}, {p} PEs", method.name()),
-        t => format!("{}, {p} PEs [{}]", method.name(), t.name()),
-    }
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {

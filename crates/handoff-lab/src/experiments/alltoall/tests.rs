@@ -2,21 +2,12 @@ use super::*;
 use crate::machine::{Machine, Tool};
 
 fn rec(method: Method, pes: usize, size: usize, run_means: &[f64]) -> BenchRecord {
-    let runs: Vec<Vec<f64>> = run_means.iter().map(|&m| vec![m]).collect();
-    BenchRecord::new(
-        format!("{}, {pes} PEs", method.name()),
-        size as f64,
-        3,
-        1,
-        true,
-    )
-    .param("method", method.name())
-    .param("size_bytes", size)
-    .param("pes", pes)
-    .metric(
-        "bandwidth_node_mbps",
-        MetricRecord::from_runs("MB/s", true, &runs).unwrap(),
-    )
+    let metric = ("bandwidth_node_mbps", "MB/s", true);
+    let series = format!("{}, {pes} PEs", method.name());
+    rt_common::record_of_runs(series, size as f64, metric, run_means)
+        .param("method", method.name())
+        .param("size_bytes", size)
+        .param("pes", pes)
 }
 
 #[test]

@@ -2,18 +2,13 @@
 //! shared channel) and 2 (more threads on one channel do not raise its throughput), judged on
 //! the run means of messages/s at the n nearest the seed's 4–6.
 
+use super::super::rt_common::run_means;
 use crate::bench::findings::at_least;
 use crate::bench::{BenchResults, Finding};
 
 pub(super) fn findings(res: &BenchResults) -> Vec<Finding> {
     let mut out = Vec::new();
-    let runs_of = |series: &str, n: f64| {
-        res.records
-            .iter()
-            .find(|r| r.series == series && r.x == n)
-            .and_then(|r| r.metrics.get("msgs_per_s"))
-            .map(|m| m.run_means.clone())
-    };
+    let runs_of = |series: &str, n: f64| run_means(res, series, n, "msgs_per_s");
     // The n nearest 4–6 (the seed's sweet spot): the largest measured up to 6.
     let Some(n) = res
         .records

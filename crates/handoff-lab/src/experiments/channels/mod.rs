@@ -52,37 +52,23 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            the sum of sequence numbers, are checked.",
     figures: &[
         FigureSpec {
-            id: "channels-throughput",
-            title: "Channels: total messages/s vs n",
-            metric: "msgs_per_s",
             x_label: "producers = consumers (n)",
             x_is_size: false,
             log_x: false,
             log_y: false,
-            floor: false,
-            series_prefix: "",
+            ..FigureSpec::vs_size("channels-throughput", "Channels: total messages/s vs n", "msgs_per_s")
         },
         FigureSpec {
-            id: "channels-p999",
-            title: "Channels: p99.9 latency (µs) vs n",
-            metric: "lat_p999_us",
             x_label: "producers = consumers (n)",
             x_is_size: false,
             log_x: false,
-            log_y: true,
-            floor: false,
-            series_prefix: "",
+            ..FigureSpec::vs_size("channels-p999", "Channels: p99.9 latency (µs) vs n", "lat_p999_us")
         },
         FigureSpec {
-            id: "channels-thread-max",
-            title: "Channels: slowest consumer's mean latency (µs) vs n",
-            metric: "thread_lat_max_us",
             x_label: "producers = consumers (n)",
             x_is_size: false,
             log_x: false,
-            log_y: true,
-            floor: false,
-            series_prefix: "",
+            ..FigureSpec::vs_size("channels-thread-max", "Channels: slowest consumer's mean latency (µs) vs n", "thread_lat_max_us")
         },
     ],
     findings,

@@ -51,30 +51,13 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "about 6 s (quick 1 s)",
 };
 
-/// Threads of this process or one process per PE.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// Threads of this process, queues on the heap.
-    Threads,
-    /// One worker process per PE, queues in shared segments.
-    Processes,
-}
-
-impl Mode {
-    /// Its name in series and `--mode`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Threads => "threads",
-            Mode::Processes => "processes",
-        }
-    }
-
-    /// Parses a name.
-    pub fn parse(s: &str) -> Option<Mode> {
-        [Mode::Threads, Mode::Processes]
-            .into_iter()
-            .find(|m| m.name() == s)
+super::rt_common::named_enum! {
+    /// Threads of this process or one process per PE.
+    pub enum Mode {
+        /// Threads of this process, queues on the heap.
+        Threads = "threads",
+        /// One worker process per PE, queues in shared segments.
+        Processes = "processes",
     }
 }
 
@@ -554,11 +537,7 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
     let mut out = Vec::new();
     for mode in ["threads", "processes"] {
         let runs_of = |placement: &str, size: f64| {
-            res.records
-                .iter()
-                .find(|r| r.series == format!("{mode}, {placement}") && r.x == size)
-                .and_then(|r| r.metrics.get("iter_us"))
-                .map(|m| m.run_means.clone())
+            super::rt_common::run_means(res, &format!("{mode}, {placement}"), size, "iter_us")
         };
         let size = res
             .records

@@ -17,17 +17,17 @@
 //! check is inside the timed loop for every method alike: a message is received to be read.
 
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use handoff::team::{Cmp, SignalOp, Team, TeamError, Transport, LINE_PAYLOAD};
 use serde::{Deserialize, Serialize};
 
-use super::launcher;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
+use super::{launcher, rt_common};
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::schema::C2cPair;
-use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults};
 
 const NAME: &str = "pingpong";
 
@@ -57,44 +57,21 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "12 s on a quiet machine, 35 s under load (quick 2 s)",
 };
 
-/// How a message and its completion travel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Method {
-    /// put; fence; atomic add to the peer's flag.
-    FenceFlag,
-    /// put with signal (Add 1).
-    PutSignal,
-    /// counting put on a counter.
-    CountingPut,
-    /// payload and sequence in one cache line.
-    Line,
+rt_common::named_enum! {
+    /// How a message and its completion travel.
+    pub enum Method {
+        /// put; fence; atomic add to the peer's flag.
+        FenceFlag = "fence-flag",
+        /// put with signal (Add 1).
+        PutSignal = "put-signal",
+        /// counting put on a counter.
+        CountingPut = "counting-put",
+        /// payload and sequence in one cache line.
+        Line = "line",
+    }
 }
 
 impl Method {
-    /// Every method, in report order.
-    pub const ALL: [Method; 4] = [
-        Method::FenceFlag,
-        Method::PutSignal,
-        Method::CountingPut,
-        Method::Line,
-    ];
-
-    /// The name used in series and `--method`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::FenceFlag => "fence-flag",
-            Method::PutSignal => "put-signal",
-            Method::CountingPut => "counting-put",
-            Method::Line => "line",
-        }
-    }
-
-    /// Parses a name.
-    pub fn parse(s: &str) -> Option<Method> {
-        Method::ALL.into_iter().find(|m| m.name() == s)
-    }
-
     /// Whether the method can send `size` bytes.
     pub fn fits(self, size: usize) -> bool {
         self != Method::Line || size <= LINE_PAYLOAD
@@ -205,10 +182,7 @@ impl Config {
 
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::Usage {
-            experiment: NAME,
-            message: m,
-        };
+        let bad = |m: String| rt_common::usage(NAME, m);
         if self.methods.is_empty() {
             return Err(bad(
                 "no method: use --method fence-flag,put-signal,counting-put,line".into(),
@@ -243,8 +217,7 @@ impl Config {
         }
         let wait = team_run::parse_wait(NAME, &self.wait)?;
         for p in &self.placements {
-            let pinned = [Some(p.cpus[0]), Some(p.cpus[1])];
-            team_run::check_spin(NAME, wait, &pinned, &p.class)?;
+            team_run::check_spin_team(NAME, wait, 2, &p.cpus)?;
         }
         if !self
             .sizes
@@ -413,10 +386,8 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             }
         }
     }
-    for (i, &((p, size, method, transport), peer)) in points.iter().enumerate() {
-        if ctx.cancel.load(Ordering::Relaxed) {
-            res.partial = true;
-            res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
+    for &((p, size, method, transport), peer) in &points {
+        if rt_common::stopped(&mut res, ctx.cancel, points.len()) {
             break;
         }
         let spec = WorkerSpec {
@@ -429,52 +400,29 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             wait_timeout_s: 20.0,
         };
         let team = TeamSpec {
-            exe: ctx.exe.clone(),
-            args: ctx.args.clone(),
-            experiment: NAME,
-            spec: serde_json::to_string(&spec).unwrap_or_default(),
-            pes: 2,
             cpus: p.cpus.to_vec(),
             wait,
             heap: size + (1 << 20),
-            deadline: Duration::from_secs(120),
-            label: format!("{} {size} B {}", method.name(), p.class),
             transport,
             members: if world > 2 { vec![0, peer] } else { Vec::new() },
+            ..TeamSpec::new(
+                ctx,
+                NAME,
+                &spec,
+                2,
+                format!("{} {size} B {}", method.name(), p.class),
+            )
         };
         let floor = (p.cpus[0] != p.cpus[1] && p.class != MPIRUN)
             .then(|| super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]))
             .flatten();
-        let mut per_run = Vec::new();
-        let mut checks = Checks::of("messages");
-        let mut route = transport.name().to_string();
-        for _ in 0..cfg.runs {
-            let outs = match launcher::run_team(&team) {
-                Ok(o) => o,
-                Err(_) if ctx.cancel.load(Ordering::Relaxed) => break,
-                Err(e) => return Err(e),
-            };
-            for o in &outs {
-                if !o.verified {
-                    res.notes.push(format!(
-                        "{} {size} B {}: data failed verification: {}",
-                        method.name(),
-                        p.class,
-                        o.failure
-                    ));
-                }
-            }
-            team_run::add_checks(&mut checks, &outs);
-            route = launcher::transport_of(&outs, transport);
-            per_run.push(outs[0].samples.clone());
-        }
+        let runs = launcher::run_teams(&team, cfg.runs, ctx.cancel, "messages")?;
+        res.notes.extend(runs.failures);
+        let (per_run, route) = (runs.per_run, runs.route);
         if per_run.is_empty() {
             continue;
         }
-        let m = MetricRecord::from_runs("µs", false, &per_run).map_err(|e| BenchError::Failed {
-            experiment: NAME,
-            message: e.to_string(),
-        })?;
+        let m = rt_common::metric(NAME, "µs", false, &per_run)?;
         let series = series_name(method, &p.class, &route);
         let mut rec = BenchRecord::new(
             if world > 2 {
@@ -487,7 +435,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             spec.samples * spec.round_trips * 2,
             false,
         )
-        .checked(checks)
+        .checked(runs.checks)
         .param("method", method.name())
         .param("size_bytes", size)
         .param("placement", p.class.clone())
@@ -526,14 +474,10 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     Ok(res)
 }
 
-/// A record's series: "method, placement", with " [mpi-rma]" for the route that served the
-/// pair when it is not handoff's own, so the transports' series never merge (shm keeps the
-/// name of results before MPI existed).
+/// A record's series: "method, placement", with the route that served the pair
+/// ([`team_run::series`]).
 fn series_name(method: Method, class: &str, route: &str) -> String {
-    match route {
-        "shm" => format!("{}, {class}", method.name()),
-        r => format!("{}, {class} [{r}]", method.name()),
-    }
+    team_run::series(format!("{}, {class}", method.name()), route)
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {

@@ -2,21 +2,11 @@ use super::*;
 use crate::machine::{Machine, Tool};
 
 fn rec(method: Method, class: &str, size: usize, run_means: &[f64]) -> BenchRecord {
-    let runs: Vec<Vec<f64>> = run_means.iter().map(|&m| vec![m]).collect();
-    BenchRecord::new(
-        format!("{}, {class}", method.name()),
-        size as f64,
-        3,
-        1,
-        true,
-    )
-    .param("method", method.name())
-    .param("size_bytes", size)
-    .param("placement", class)
-    .metric(
-        "latency_us",
-        MetricRecord::from_runs("µs", false, &runs).unwrap(),
-    )
+    let series = format!("{}, {class}", method.name());
+    rt_common::record_of_runs(series, size as f64, ("latency_us", "µs", false), run_means)
+        .param("method", method.name())
+        .param("size_bytes", size)
+        .param("placement", class)
 }
 
 #[test]

@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 
 use super::launcher;
 use super::team_mpi::TransportKind;
+use super::team_run::Outcome;
 use super::team_run::{PeOutput, TeamSpec};
-use super::team_worker::Outcome;
 
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;

@@ -16,8 +16,8 @@ use handoff::team::{EpochError, Epochs, LockKind};
 use handoff::team::{Sym, Team, TeamError, Transport};
 
 use super::super::launcher;
+use super::super::team_run::Outcome;
 use super::super::team_run::{PeBody, PeOutput};
-use super::super::team_worker::Outcome;
 use super::{Mode, NAME};
 use crate::bench::experiment::BenchError;
 use crate::bench::Checks;

@@ -22,18 +22,17 @@
 //! MFLOP/s = 2 (M-1)(N-1) per iteration over its time (PRK's count), timed by PE 0 from the
 //! arrival of one iteration's corner to the next; the first iteration is a warm-up.
 
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use handoff::team::MAX_PES;
 use serde::{Deserialize, Serialize};
 
-use super::launcher;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, TeamSpec};
+use super::{launcher, rt_common};
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::{at_least, judge};
-use crate::bench::{BenchRecord, BenchResults, Checks, Finding, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, Finding};
 
 const NAME: &str = "stencil";
 
@@ -50,26 +49,25 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            closed form k·(M+N−2), and every boundary value against i + j + (k−1)(M+N−2).",
     figures: &[
         FigureSpec {
-            id: "stencil-strong",
-            title: "Stencil, strong scaling: MFLOP/s vs PEs",
-            metric: "mflops",
             x_label: "PEs",
             x_is_size: false,
             log_x: false,
-            log_y: true,
-            floor: false,
             series_prefix: "strong",
+            ..FigureSpec::vs_size(
+                "stencil-strong",
+                "Stencil, strong scaling: MFLOP/s vs PEs",
+                "mflops",
+            )
         },
         FigureSpec {
-            id: "stencil-weak",
-            title: "Stencil, weak scaling: MFLOP/s vs rows M",
-            metric: "mflops",
             x_label: "rows M",
             x_is_size: false,
-            log_x: true,
-            log_y: true,
-            floor: false,
             series_prefix: "weak",
+            ..FigureSpec::vs_size(
+                "stencil-weak",
+                "Stencil, weak scaling: MFLOP/s vs rows M",
+                "mflops",
+            )
         },
     ],
     findings,
@@ -78,34 +76,15 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "6-15 s (quick 3 s)",
 };
 
-/// How a boundary value travels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Method {
-    /// put; fence; atomic add to the neighbour's flag.
-    FenceFlag,
-    /// put with signal (Add 1).
-    PutSignal,
-    /// counting put.
-    CountingPut,
-}
-
-impl Method {
-    /// Every method, in report order.
-    pub const ALL: [Method; 3] = [Method::FenceFlag, Method::PutSignal, Method::CountingPut];
-
-    /// The name used in series and `--method`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::FenceFlag => "fence-flag",
-            Method::PutSignal => "put-signal",
-            Method::CountingPut => "counting-put",
-        }
-    }
-
-    /// Parses a name.
-    pub fn parse(s: &str) -> Option<Method> {
-        Method::ALL.into_iter().find(|m| m.name() == s)
+rt_common::named_enum! {
+    /// How a boundary value travels.
+    pub enum Method {
+        /// put; fence; atomic add to the neighbour's flag.
+        FenceFlag = "fence-flag",
+        /// put with signal (Add 1).
+        PutSignal = "put-signal",
+        /// counting put.
+        CountingPut = "counting-put",
     }
 }
 
@@ -225,10 +204,7 @@ impl Config {
 
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::Usage {
-            experiment: NAME,
-            message: m,
-        };
+        let bad = |m: String| rt_common::usage(NAME, m);
         if self.methods.is_empty() {
             return Err(bad(
                 "no method: use --method fence-flag,put-signal,counting-put".into(),
@@ -308,10 +284,8 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         }
     }
     ctx.progress.begin(points.len(), NAME);
-    for (i, &(kind, g, method, transport)) in points.iter().enumerate() {
-        if ctx.cancel.load(Ordering::Relaxed) {
-            res.partial = true;
-            res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
+    for &(kind, g, method, transport) in &points {
+        if rt_common::stopped(&mut res, ctx.cancel, points.len()) {
             break;
         }
         let spec = WorkerSpec {
@@ -321,43 +295,18 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             fault: cfg.fault.clone(),
             wait_timeout_s: 30.0,
         };
+        let label = format!("{kind} {} {}×{} on {} PEs", method.name(), g.m, g.n, g.pes);
         let team = TeamSpec {
-            exe: ctx.exe.clone(),
-            args: ctx.args.clone(),
-            experiment: NAME,
-            spec: serde_json::to_string(&spec).unwrap_or_default(),
-            pes: g.pes,
             cpus: cfg.cpus.clone(),
             wait,
             heap: 8 * g.m + (1 << 20),
             deadline: Duration::from_secs(300),
-            label: format!("{kind} {} {}×{} on {} PEs", method.name(), g.m, g.n, g.pes),
             transport,
-            members: Vec::new(),
+            ..TeamSpec::new(ctx, NAME, &spec, g.pes, label)
         };
-        let mut per_run = Vec::new();
-        let mut checks = Checks::of("values");
-        let mut route = transport.name().to_string();
-        for _ in 0..cfg.runs {
-            let outs = match launcher::run_team(&team) {
-                Ok(o) => o,
-                Err(_) if ctx.cancel.load(Ordering::Relaxed) => break,
-                Err(e) => return Err(e),
-            };
-            for o in outs.iter().filter(|o| !o.verified) {
-                res.notes.push(format!(
-                    "{kind} {} {}×{} on {} PEs: data failed verification: {}",
-                    method.name(),
-                    g.m,
-                    g.n,
-                    g.pes,
-                    o.failure
-                ));
-            }
-            team_run::add_checks(&mut checks, &outs);
-            route = launcher::transport_of(&outs, transport);
-            per_run.push(outs[0].samples.clone());
-        }
+        let runs = launcher::run_teams(&team, cfg.runs, ctx.cancel, "values")?;
+        res.notes.extend(runs.failures);
+        let per_run = runs.per_run;
         if per_run.is_empty() {
             continue;
         }
@@ -370,31 +319,23 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             .iter()
             .map(|s| s.iter().map(|us| flops / us).collect())
             .collect();
-        let metric = |unit: &str, hib: bool, v: &[Vec<f64>]| {
-            MetricRecord::from_runs(unit, hib, v).map_err(|e| BenchError::Failed {
-                experiment: NAME,
-                message: e.to_string(),
-            })
-        };
+        let metric = |unit, hib, v: &[Vec<f64>]| rt_common::metric(NAME, unit, hib, v);
         let x = if kind == "strong" { g.pes } else { g.m };
         res.records.push(
             BenchRecord::new(
-                match transport {
-                    TransportKind::Shm => format!("{kind}: {}", method.name()),
-                    t => format!("{kind}: {} [{}]", method.name(), t.name()),
-                },
+                team_run::series(format!("{kind}: {}", method.name()), transport.name()),
                 x as f64,
                 per_run.len() as u64,
                 cfg.iterations - 1,
                 false,
             )
-            .checked(checks)
+            .checked(runs.checks)
             .param("scaling", kind)
             .param("method", method.name())
             .param("m", g.m)
             .param("n", g.n)
             .param("pes", g.pes)
-            .param("transport", route)
+            .param("transport", runs.route)
             .metric("mflops", metric("MFLOP/s", true, &mflops)?)
             .metric("time_ms", metric("ms", false, &ms)?),
         );

@@ -117,15 +117,11 @@ fn report_plan_and_bad_grids() {
 }
 
 fn rec(method: Method, pes: usize, run_means: &[f64]) -> BenchRecord {
-    let runs: Vec<Vec<f64>> = run_means.iter().map(|&m| vec![m]).collect();
-    BenchRecord::new(format!("strong: {}", method.name()), pes as f64, 3, 1, true)
+    let series = format!("strong: {}", method.name());
+    rt_common::record_of_runs(series, pes as f64, ("mflops", "MFLOP/s", true), run_means)
         .param("scaling", "strong")
         .param("method", method.name())
         .param("pes", pes)
-        .metric(
-            "mflops",
-            MetricRecord::from_runs("MFLOP/s", true, &runs).unwrap(),
-        )
 }
 
 #[test]
