@@ -121,7 +121,7 @@ pub fn write_full_report(
 /// Removes the files an earlier report wrote into `dir` (`results.json`, `report.md`,
 /// `index.html` and every `.png`, `.svg` and `.csv`), so that no stale plot survives beside a
 /// new `results.json`; returns them. A folder without an earlier report's `results.json`
-/// (schema `handoff.exchange/1`) is left alone, whatever it holds.
+/// (schema `handoff.bench/1`, experiment `exchange`) is left alone, whatever it holds.
 pub fn clear_previous_report(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
     let results = dir.join("results.json");
     if ExchangeResults::load(&results).is_err() {
@@ -307,7 +307,7 @@ fn build(
 
     b.push(Block::Heading(2, "Files".to_string()));
     let mut files = vec![
-        "`results.json`: every record, the machine, the configuration (schema `handoff.exchange/1`)"
+        "`results.json`: every record, the machine, the configuration (schema `handoff.bench/1`)"
             .to_string(),
         "`report.md`, `index.html`: this report (the HTML embeds every image)".to_string(),
     ];

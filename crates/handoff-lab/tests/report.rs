@@ -40,8 +40,6 @@ fn fixture_matches_generator() {
     let back = BenchResults::from_json_str(&text).unwrap();
     let back = ExchangeResults::from_bench(&back, None).unwrap();
     assert_eq!(back, generated, "JSON round trip");
-    // (The committed fixture is still a handoff.exchange/1 file: it tests the converter of
-    // older files; regenerating it writes handoff.bench/1.)
     assert_eq!(
         fixture(),
         generated,
