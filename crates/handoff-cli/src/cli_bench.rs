@@ -152,7 +152,7 @@ pub fn load(path: &Path) -> Result<BenchResults, Failure> {
 
 /// `handoff plot` of a registered experiment's file: every figure of its registry entry.
 pub fn plot(res: &BenchResults, dir: &Path) -> Result<u8, Failure> {
-    let w = handoff_lab::bench::report::write_files(std::slice::from_ref(res), dir)
+    let w = handoff_lab::report::write_experiment_files(std::slice::from_ref(res), dir)
         .map_err(|e| Failure::runtime(e.to_string()))?;
     for f in w
         .files
