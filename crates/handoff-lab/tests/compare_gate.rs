@@ -206,8 +206,14 @@ fn one_invocation_needs_a_difference_beyond_the_drift_and_no_wake_up() {
 #[test]
 fn a_file_compares_as_the_same_with_itself_and_no_files_are_refused() {
     let a = BenchResults::load(&fixture_path()).unwrap();
-    let c = compare_bench(std::slice::from_ref(&a), std::slice::from_ref(&a), None, 0.05, 3.0)
-        .unwrap();
+    let c = compare_bench(
+        std::slice::from_ref(&a),
+        std::slice::from_ref(&a),
+        None,
+        0.05,
+        3.0,
+    )
+    .unwrap();
     assert_eq!(c.matched.len(), a.records.len());
     assert!(c.unmatched_a.is_empty() && c.unmatched_b.is_empty());
     for m in &c.matched {

@@ -94,7 +94,10 @@ fn wrong_files_are_clear_errors() {
         let err = ExchangeResults::load(&path).unwrap_err();
         assert!(matches!(err, LoadError::OldSchema { .. }), "{err}");
         let msg = err.to_string();
-        assert!(msg.contains(old) && msg.contains("handoff bench c2c"), "{msg}");
+        assert!(
+            msg.contains(old) && msg.contains("handoff bench c2c"),
+            "{msg}"
+        );
     }
     let err = ExchangeResults::load(Path::new("/nonexistent/handoff/results.json")).unwrap_err();
     assert!(matches!(err, LoadError::Read { .. }));

@@ -45,12 +45,16 @@ pub fn figure_series(results: &BenchResults, spec: &FigureSpec) -> Vec<String> {
 
 /// Draws `spec` of `results` as PNG bytes.
 pub fn render_png(results: &BenchResults, spec: &FigureSpec) -> Result<Vec<u8>, PlotError> {
-    super::png_of(spec.id, super::FIGURE_SIZE, |root| draw(root, results, spec))
+    super::png_of(spec.id, super::FIGURE_SIZE, |root| {
+        draw(root, results, spec)
+    })
 }
 
 /// Draws `spec` of `results` as SVG text.
 pub fn render_svg(results: &BenchResults, spec: &FigureSpec) -> Result<String, PlotError> {
-    super::svg_of(spec.id, super::FIGURE_SIZE, |root| draw(root, results, spec))
+    super::svg_of(spec.id, super::FIGURE_SIZE, |root| {
+        draw(root, results, spec)
+    })
 }
 
 fn draw<DB: DrawingBackend>(

@@ -159,7 +159,10 @@ pub struct Written {
 
 /// Writes `<experiment>.json`, `<experiment>.csv` and every figure of every experiment
 /// (`<id>.png`, `.svg`, `.csv`) into `out_dir`.
-pub fn write_experiment_files(all: &[BenchResults], out_dir: &Path) -> Result<Written, ReportError> {
+pub fn write_experiment_files(
+    all: &[BenchResults],
+    out_dir: &Path,
+) -> Result<Written, ReportError> {
     let mut w = Written::default();
     let put = |name: String, bytes: &[u8], w: &mut Written| {
         w.files.push(write(out_dir, &name, bytes)?);
