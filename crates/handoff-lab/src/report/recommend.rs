@@ -195,16 +195,6 @@ pub struct Recommendation {
     pub sentences: Vec<String>,
 }
 
-impl Recommendation {
-    /// The sentences as plain text for a terminal (Markdown emphasis removed), one per line.
-    pub fn summary_lines(&self) -> Vec<String> {
-        self.sentences
-            .iter()
-            .map(|s| format!("- {}", s.replace("**", "")))
-            .collect()
-    }
-}
-
 fn candidates(results: &ExchangeResults) -> Vec<&ExchangeRecord> {
     results
         .records
