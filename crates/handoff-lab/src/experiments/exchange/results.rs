@@ -5,25 +5,9 @@
 //! Every time is a `f64` in microseconds (`*_us`) or nanoseconds (`*_ns`), as the field name
 //! says.
 
-use super::mode::ModeInfo;
 use crate::bench::schema::{C2cPair, ReportSettings};
 use crate::machine::{Machine, Tool};
 use crate::stats::{disagreement, iqr, mean, median, Disagreement, Metric, Summary};
-
-/// The exchange modes of issue 4, in the order the lab reports them (the names of the mode
-/// registry [`crate::experiments::exchange::MODES`]).
-pub const EXCHANGE_MODES: [&str; 9] = super::mode::MODE_NAMES;
-
-/// Sort rank of a mode name: the order of [`EXCHANGE_MODES`], unknown modes last.
-pub fn mode_rank(mode: &str) -> usize {
-    ModeInfo::rank(mode)
-}
-
-/// Whether a mode hands the block from one party (thread or process) to another; the
-/// one-thread baselines `single-thread` and `file` do not.
-pub fn is_two_party(mode: &str) -> bool {
-    ModeInfo::is_two_party(mode)
-}
 
 /// The results of `handoff bench exchange` or `handoff report`, typed.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,7 +85,7 @@ impl ExchangeResults {
 /// One measured point: a (mode, size, producer core, consumer core, flush) combination.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExchangeRecord {
-    /// Exchange mode (see [`EXCHANGE_MODES`]).
+    /// Exchange mode (see [`super::mode::MODE_NAMES`]).
     pub mode: String,
     /// Block size in bytes.
     pub size_bytes: u64,
