@@ -192,16 +192,15 @@ pub fn worker(experiment: &str, args: &[String]) -> Result<u8, Failure> {
         .map_err(|e| Failure::runtime(format!("worker: {e}")))
 }
 
-/// A results file given on the command line (of any schema: an older exchange or c2c file
-/// is converted); a missing or malformed one is bad usage (2).
+/// A results file given on the command line; a missing, malformed or older one is bad usage
+/// (2).
 pub fn load(path: &Path) -> Result<BenchResults, Failure> {
-    handoff_lab::experiments::exchange::record::load(path)
-        .map_err(|e| Failure::usage(e.to_string()))
+    BenchResults::load(path).map_err(|e| Failure::usage(e.to_string()))
 }
 
 /// `handoff plot` of a registered experiment's file: every figure of its registry entry.
 pub fn plot(res: &BenchResults, dir: &Path) -> Result<u8, Failure> {
-    let w = handoff_lab::bench::report::write_files(std::slice::from_ref(res), dir)
+    let w = handoff_lab::report::write_experiment_files(std::slice::from_ref(res), dir)
         .map_err(|e| Failure::runtime(e.to_string()))?;
     for f in w
         .files

@@ -94,7 +94,7 @@ exit_code_of! {
     handoff_lab::report::plan::OutDirError => EXIT_USAGE,
     handoff_lab::experiments::c2c::C2cError => EXIT_RUNTIME,
     handoff_lab::experiments::exchange::ExchangeError => EXIT_RUNTIME,
-    handoff_lab::bench::report::ReportFileError => EXIT_RUNTIME,
+    handoff_lab::report::ReportError => EXIT_RUNTIME,
 }
 
 /// Writes `handoff: MESSAGE` and a newline to stderr in one `write(2)` call (formatted

@@ -544,10 +544,10 @@ fn report_twice_into_one_folder_leaves_nothing_stale() {
 
 // ---- kernels, verification, bad sizes and counts, worker deaths (issues 9 and 16) ----
 
-/// A results file of the older `handoff.exchange/1` schema still draws and compares (through
-/// the converter), and a damaged one is a one-line usage error.
+/// An exchange results file draws and compares; a file of the older `handoff.exchange/1`
+/// schema is a one-line usage error naming the command that writes the one schema.
 #[test]
-fn an_old_exchange_file_plots_and_compares() {
+fn an_exchange_file_plots_and_compares_and_an_old_one_is_refused() {
     let old = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../handoff-lab/tests/fixtures/exchange_small.json");
     let old = old.to_str().unwrap();
@@ -560,13 +560,13 @@ fn an_old_exchange_file_plots_and_compares() {
     assert!(text(&out.stdout).contains(" same"), "{}", text(&out.stdout));
     let bad = dir.join("bad.json");
     std::fs::write(&bad, r#"{"schema":"handoff.exchange/1","records":"x"}"#).unwrap();
-    let out = handoff(&["plot", bad.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        text(&out.stderr).trim().lines().count(),
-        1,
-        "{}",
-        text(&out.stderr)
-    );
+    let bad = bad.to_str().unwrap();
+    for args in [&["plot", bad][..], &["compare", bad, old]] {
+        let out = handoff(args);
+        assert_eq!(out.status.code(), Some(2));
+        let err = text(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("handoff bench exchange"), "{err}");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

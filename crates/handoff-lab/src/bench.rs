@@ -22,7 +22,6 @@ pub mod load;
 pub mod models;
 pub mod registry;
 pub mod render;
-pub mod report;
 pub mod schema;
 pub mod text;
 pub mod verdict;

@@ -1,27 +1,14 @@
 //! Busy-machine evidence on synthetic records: the `bench` table and the report open with a
 //! warning, `compare` calls busy records inconclusive, and files without evidence still load.
 
+mod common;
+
+use common::quiet;
 use handoff_lab::bench::busy::MachineLoad;
 use handoff_lab::bench::text::Format;
 use handoff_lab::bench::verdict::Verdict;
 use handoff_lab::bench::{BenchRecord, BenchResults, MetricRecord};
 use handoff_lab::machine::{Machine, Tool};
-
-fn quiet() -> MachineLoad {
-    MachineLoad {
-        elapsed_s: 20.0,
-        cpus: 2,
-        load1_before: Some(0.3),
-        load1_after: Some(1.8),
-        others_cpus: Some(0.01),
-        own_cpus: Some(1.8),
-        steal_fraction: Some(0.0),
-        voluntary_switches: Some(10),
-        involuntary_switches: Some(3),
-        migrations: Some(0),
-        mpi_ranks: None,
-    }
-}
 
 fn busy() -> MachineLoad {
     MachineLoad {

@@ -204,13 +204,17 @@ fn one_invocation_needs_a_difference_beyond_the_drift_and_no_wake_up() {
 }
 
 #[test]
-fn old_files_compare_with_new_ones() {
-    // The committed fixture is a handoff.exchange/1 file: loaded through the converter it
-    // matches its own conversion record for record.
-    let old = handoff_lab::experiments::exchange::record::load(&fixture_path()).unwrap();
-    let new = BenchResults::from_json_str(&fixture().to_bench().to_json_pretty()).unwrap();
-    let c = compare_bench(std::slice::from_ref(&old), &[new], None, 0.05, 3.0).unwrap();
-    assert_eq!(c.matched.len(), old.records.len());
+fn a_file_compares_as_the_same_with_itself_and_no_files_are_refused() {
+    let a = BenchResults::load(&fixture_path()).unwrap();
+    let c = compare_bench(
+        std::slice::from_ref(&a),
+        std::slice::from_ref(&a),
+        None,
+        0.05,
+        3.0,
+    )
+    .unwrap();
+    assert_eq!(c.matched.len(), a.records.len());
     assert!(c.unmatched_a.is_empty() && c.unmatched_b.is_empty());
     for m in &c.matched {
         for metric in &m.metrics {
@@ -221,7 +225,7 @@ fn old_files_compare_with_new_ones() {
         }
     }
     assert!(matches!(
-        compare_bench(&[], &[old], None, 0.05, 3.0),
+        compare_bench(&[], &[a], None, 0.05, 3.0),
         Err(CompareError::NoFiles)
     ));
 }

@@ -4,103 +4,35 @@
 //! expected answer is set by the fixture (times chosen equal or far apart), not computed by
 //! the code under test.
 
+mod common;
+
+use common::{quiet, tight, KIB, MIB};
 use handoff_lab::bench::busy::MachineLoad;
 use handoff_lab::bench::schema::C2cPair;
-use handoff_lab::experiments::exchange::results::{ExchangeRecord, ExchangeResults, RunDetail};
-use handoff_lab::machine::{placement, Cache, Machine, Tool, CACHE_UNIFIED};
+use handoff_lab::experiments::exchange::results::{ExchangeRecord, ExchangeResults};
+use handoff_lab::machine::placement;
 use handoff_lab::report::headline::first_screen;
 use handoff_lab::report::recommend::recommend;
 use handoff_lab::report::render_markdown;
-use handoff_lab::stats::Summary;
-
-const KIB: u64 = 1024;
-const MIB: u64 = 1024 * KIB;
-
-fn machine() -> Machine {
-    let cache = |level, size_bytes| Cache {
-        level,
-        kind: CACHE_UNIFIED.into(),
-        size_bytes,
-        shared_by: vec![0, 1],
-    };
-    Machine {
-        cpu_model: "test CPU".into(),
-        logical_cpus: 2,
-        allowed_cpus: vec![0, 1],
-        caches: vec![cache(1, 32 * KIB), cache(2, 4 * MIB)],
-        ..Machine::default()
-    }
-}
 
 /// A cached, verified record on CPUs 0 → 1 whose runs read in `read_runs` µs each.
 fn rec(mode: &str, size: u64, read_runs: &[f64]) -> ExchangeRecord {
-    let s = |m: f64| Summary {
-        mean: m,
-        ci95_low: None,
-        ci95_high: None,
-        median: m,
-        min: m,
-        max: m,
-        p99: m,
-        median_ci95_low: None,
-        median_ci95_high: None,
-    };
-    let mean = read_runs.iter().sum::<f64>() / read_runs.len() as f64;
-    ExchangeRecord {
-        mode: mode.into(),
-        size_bytes: size,
-        producer_core: 0,
-        consumer_core: 1,
-        placement: placement::SHARED_L3.into(),
-        flush_cache: false,
-        reps: 100,
-        runs: read_runs.len() as u64,
-        wait: if mode.ends_with("-spin") {
-            "spin"
-        } else {
-            "futex"
-        }
-        .into(),
-        verified: true,
-        checks: None,
-        kernel: None,
-        clock_anomalies: 0,
-        c2c_one_way_ns: None,
-        consumer_cpu_pct: 50.0,
-        runs_detail: read_runs
-            .iter()
-            .map(|&r| RunDetail {
-                read_us: r,
-                latency_us: 0.1,
-                write_us: r,
-                ..RunDetail::default()
-            })
-            .collect(),
-        read_us: s(mean),
-        latency_us: s(0.1),
-        write_us: s(mean),
-        flush_us: None,
-        pipe_size_bytes: None,
-        filesystem: None,
-    }
-}
-
-/// Tight runs around `c` (±1%).
-fn tight(c: f64) -> Vec<f64> {
-    vec![c * 0.99, c, c * 1.01, c * 0.995, c * 1.005]
+    common::rec(mode, size, false, 50.0, read_runs)
 }
 
 /// Threads and processes at 4 KiB and 1 MiB across cores; processes read 1 MiB in
 /// `proc_1m` µs, threads in 100 µs. `processes-futex` is far cheaper at 4 KiB.
 fn results(proc_1m: f64) -> ExchangeResults {
-    let mut r = ExchangeResults::new(machine(), Tool::default(), serde_json::json!({}));
-    r.records = vec![
-        rec("threads-spin", 4 * KIB, &tight(20.0)),
-        rec("processes-spin", 4 * KIB, &tight(20.0)),
-        rec("processes-futex", 4 * KIB, &tight(2.0)),
-        rec("threads-spin", MIB, &tight(100.0)),
-        rec("processes-spin", MIB, &tight(proc_1m)),
-    ];
+    let mut r = common::results(
+        common::machine(4 * MIB, &[0, 1]),
+        vec![
+            rec("threads-spin", 4 * KIB, &tight(20.0)),
+            rec("processes-spin", 4 * KIB, &tight(20.0)),
+            rec("processes-futex", 4 * KIB, &tight(2.0)),
+            rec("threads-spin", MIB, &tight(100.0)),
+            rec("processes-spin", MIB, &tight(proc_1m)),
+        ],
+    );
     r.c2c = vec![C2cPair {
         cpu_a: 0,
         cpu_b: 1,
@@ -108,22 +40,6 @@ fn results(proc_1m: f64) -> ExchangeResults {
         one_way_ns: 70.0,
     }];
     r
-}
-
-fn quiet() -> MachineLoad {
-    MachineLoad {
-        elapsed_s: 20.0,
-        cpus: 2,
-        load1_before: Some(0.3),
-        load1_after: Some(0.5),
-        others_cpus: Some(0.01),
-        own_cpus: Some(1.8),
-        steal_fraction: Some(0.0),
-        voluntary_switches: Some(10),
-        involuntary_switches: Some(3),
-        migrations: Some(0),
-        mpi_ranks: None,
-    }
 }
 
 #[test]

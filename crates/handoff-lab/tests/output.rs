@@ -1,5 +1,5 @@
 //! Output formats and the exchange in the one schema: table, JSON, units, output paths,
-//! old files.
+//! files of another or an older schema.
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -11,7 +11,6 @@ use handoff_lab::bench::text::{
     check_output_path, fmt_size, fmt_us, write_output, Format, OutputError,
 };
 use handoff_lab::bench::{BenchResults, BENCH_SCHEMA};
-use handoff_lab::experiments::exchange::record::load;
 use handoff_lab::experiments::exchange::results::ExchangeResults;
 
 fn fixture() -> ExchangeResults {
@@ -86,9 +85,20 @@ fn the_exchange_file_is_one_schema_with_every_field() {
 fn wrong_files_are_clear_errors() {
     let path = temp_path("wrong");
     std::fs::write(&path, "{\"schema\": \"other/1\"}").unwrap();
-    let err = load(&path).unwrap_err();
+    let err = BenchResults::load(&path).unwrap_err();
     assert!(matches!(err, LoadError::WrongSchema { .. }));
     assert!(err.to_string().contains("other/1"), "{err}");
+    // Files of before the one schema: refused, naming the commands that write this one.
+    for old in ["handoff.exchange/1", "handoff.c2c/1"] {
+        std::fs::write(&path, format!("{{\"schema\": \"{old}\", \"pairs\": []}}")).unwrap();
+        let err = ExchangeResults::load(&path).unwrap_err();
+        assert!(matches!(err, LoadError::OldSchema { .. }), "{err}");
+        let msg = err.to_string();
+        assert!(
+            msg.contains(old) && msg.contains("handoff bench c2c"),
+            "{msg}"
+        );
+    }
     let err = ExchangeResults::load(Path::new("/nonexistent/handoff/results.json")).unwrap_err();
     assert!(matches!(err, LoadError::Read { .. }));
     assert!(
@@ -100,7 +110,7 @@ fn wrong_files_are_clear_errors() {
         serde_json::from_str(&fixture().to_bench().to_json_pretty()).unwrap();
     v["records"][0]["runs"] = serde_json::json!("many");
     std::fs::write(&path, v.to_string()).unwrap();
-    let err = load(&path).unwrap_err();
+    let err = BenchResults::load(&path).unwrap_err();
     assert!(matches!(err, LoadError::Parse { .. }), "{err}");
     // A record of the one schema that is not an exchange record is named.
     v["records"][0]["runs"] = serde_json::json!(3);
@@ -184,15 +194,4 @@ fn output_paths() {
         .to_string()
         .contains("/proc/handoff-cannot-write-here.json"));
     assert!(write_output("x", Some(Path::new("/proc/handoff-nope"))).is_err());
-}
-
-#[test]
-fn an_old_c2c_file_still_loads_for_plot() {
-    // Written by `bench c2c --format json` before c2c wrote handoff.bench/1.
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/c2c_old.json");
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("\"handoff.c2c/1\""));
-    let r = ExchangeResults::load(&path).expect("an old c2c file loads");
-    assert_eq!(r.c2c.len(), 1, "{:?}", r.c2c);
-    assert!(r.c2c[0].one_way_ns > 0.0 && r.records.is_empty());
 }

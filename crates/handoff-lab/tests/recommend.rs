@@ -1,105 +1,16 @@
 //! The recommender's picks and ties on hand-made fixtures: the expected pick of every case is
 //! set by the fixture (costs chosen far apart or within noise), not computed by the code.
 
+mod common;
+
+use common::{noisy, rec, tight, KIB};
 use handoff_lab::experiments::exchange::results::*;
 use handoff_lab::machine::*;
 use handoff_lab::report::recommend::{ratio_verdict, recommend, Pick, SizeClass};
 use handoff_lab::stats::Ratio;
-use handoff_lab::stats::Summary;
-
-const KIB: u64 = 1024;
-
-fn machine() -> Machine {
-    let cache = |level, size_bytes| Cache {
-        level,
-        kind: CACHE_UNIFIED.into(),
-        size_bytes,
-        shared_by: vec![0],
-    };
-    Machine {
-        cpu_model: "test CPU".into(),
-        logical_cpus: 2,
-        allowed_cpus: vec![0, 1],
-        caches: vec![cache(1, 32 * KIB), cache(2, 1024 * KIB)],
-        ..Machine::default()
-    }
-}
-
-/// A cached, verified record whose runs cost `read_runs` µs of read time each (latency 0.1 µs).
-fn rec(mode: &str, size: u64, same_core: bool, cpu: f64, read_runs: &[f64]) -> ExchangeRecord {
-    let s = |m: f64| Summary {
-        mean: m,
-        ci95_low: None,
-        ci95_high: None,
-        median: m,
-        min: m,
-        max: m,
-        p99: m,
-        median_ci95_low: None,
-        median_ci95_high: None,
-    };
-    let mean = read_runs.iter().sum::<f64>() / read_runs.len() as f64;
-    ExchangeRecord {
-        mode: mode.into(),
-        size_bytes: size,
-        producer_core: 0,
-        consumer_core: usize::from(!same_core),
-        placement: if same_core {
-            placement::SAME_CORE
-        } else {
-            placement::SHARED_L3
-        }
-        .into(),
-        flush_cache: false,
-        reps: 100,
-        runs: read_runs.len() as u64,
-        wait: match mode {
-            "threads-spin" | "processes-spin" if same_core => "spin-yield",
-            "threads-spin" | "processes-spin" => "spin",
-            "threads-blocking" => "condvar",
-            "processes-adaptive" => "adaptive",
-            "pipe" => "pipe",
-            _ => "futex",
-        }
-        .into(),
-        verified: true,
-        checks: None,
-        kernel: None,
-        clock_anomalies: 0,
-        c2c_one_way_ns: None,
-        consumer_cpu_pct: cpu,
-        runs_detail: read_runs
-            .iter()
-            .map(|&r| RunDetail {
-                read_us: r,
-                latency_us: 0.1,
-                write_us: r,
-                ..RunDetail::default()
-            })
-            .collect(),
-        read_us: s(mean),
-        latency_us: s(0.1),
-        write_us: s(mean),
-        flush_us: None,
-        pipe_size_bytes: None,
-        filesystem: None,
-    }
-}
 
 fn results(records: Vec<ExchangeRecord>) -> ExchangeResults {
-    let mut r = ExchangeResults::new(machine(), Tool::default(), serde_json::json!({}));
-    r.records = records;
-    r
-}
-
-/// Tight runs around `c` (±1%).
-fn tight(c: f64) -> Vec<f64> {
-    vec![c * 0.99, c, c * 1.01, c * 0.995, c * 1.005]
-}
-
-/// Noisy runs around `c` (±30%).
-fn noisy(c: f64) -> Vec<f64> {
-    vec![c * 0.7, c * 1.3, c, c * 0.8, c * 1.2]
+    common::results(common::machine(1024 * KIB, &[0]), records)
 }
 
 fn l1_pick(res: &ExchangeResults, same_core: bool) -> Pick {
@@ -299,20 +210,12 @@ fn a_busy_machine_names_no_winner() {
         recs.push(rec("processes-futex", size, true, 50.0, &tight(20.0)));
         recs.push(rec("threads-blocking", size, true, 50.0, &tight(10.0)));
     }
-    let quiet = MachineLoad {
-        elapsed_s: 30.0,
-        cpus: 2,
-        load1_before: Some(0.4),
-        others_cpus: Some(0.01),
-        steal_fraction: Some(0.0),
-        ..MachineLoad::default()
-    };
     let mut res = results(recs);
-    res.load = Some(quiet.clone());
+    res.load = Some(common::quiet());
     assert_eq!(l1_pick(&res, true).mode, "threads-blocking");
     res.load = Some(MachineLoad {
         load1_before: Some(8.9),
-        ..quiet
+        ..common::quiet()
     });
     let rec = recommend(&res);
     assert!(rec.picks.is_empty(), "{:?}", rec.picks);

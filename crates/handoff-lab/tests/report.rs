@@ -40,8 +40,6 @@ fn fixture_matches_generator() {
     let back = BenchResults::from_json_str(&text).unwrap();
     let back = ExchangeResults::from_bench(&back, None).unwrap();
     assert_eq!(back, generated, "JSON round trip");
-    // (The committed fixture is still a handoff.exchange/1 file: it tests the converter of
-    // older files; regenerating it writes handoff.bench/1.)
     assert_eq!(
         fixture(),
         generated,
@@ -263,6 +261,7 @@ fn report_into_an_unwritable_place_is_a_clear_error() {
 /// 16 MiB, consumer on CPU 0 and 1, flushed and cached at 1 MiB, 5 runs.
 mod synth {
     use handoff_lab::bench::schema::*;
+    use handoff_lab::experiments::exchange::mode::{ModeInfo, MODE_NAMES};
     use handoff_lab::experiments::exchange::results::run_detail;
     use handoff_lab::experiments::exchange::results::*;
     use handoff_lab::machine::*;
@@ -541,8 +540,12 @@ mod synth {
         let c2c = 62.0;
         let sizes: Vec<u64> = (0..7).map(|k| (4 * KIB) << (2 * k)).collect();
         let mut records = Vec::new();
-        for mode in EXCHANGE_MODES {
-            let consumers: &[usize] = if is_two_party(mode) { &[0, 1] } else { &[0] };
+        for mode in MODE_NAMES {
+            let consumers: &[usize] = if ModeInfo::is_two_party(mode) {
+                &[0, 1]
+            } else {
+                &[0]
+            };
             for &consumer in consumers {
                 for &size in &sizes {
                     records.push(record(&mut rng, mode, size, consumer, false, c2c));
@@ -553,7 +556,7 @@ mod synth {
             }
         }
         let config = serde_json::json!({
-            "modes": EXCHANGE_MODES,
+            "modes": MODE_NAMES,
             "sizes": sizes,
             "producer_core": 0,
             "consumer_cores": [0, 1],

@@ -5,9 +5,7 @@
 //! CPUs, and stay bounded however many CPUs the machine has.
 
 use handoff_lab::bench::schema::C2cPair;
-use handoff_lab::experiments::exchange::results::{
-    run_detail, ExchangeRecord, ExchangeResults, EXCHANGE_MODES,
-};
+use handoff_lab::experiments::exchange::results::{run_detail, ExchangeRecord, ExchangeResults};
 use handoff_lab::experiments::exchange::Overrides;
 use handoff_lab::machine::*;
 use handoff_lab::report;
@@ -163,7 +161,10 @@ fn per_cpu_tables_have_one_row_per_class_on_large_machines() {
             }
             // Bounded: at most one row per class and one column per mode (+ c2c floor).
             assert!(body.len() <= Placement::ALL.len());
-            assert!(header.len() <= 2 + EXCHANGE_MODES.len() + 1, "{header:?}");
+            assert!(
+                header.len() <= 2 + handoff_lab::experiments::exchange::mode::MODES.len() + 1,
+                "{header:?}"
+            );
         }
         // The latency table's floor column comes from the planned c2c pairs: every class
         // other than the producer's own CPU has one.

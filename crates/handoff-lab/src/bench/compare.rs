@@ -484,38 +484,21 @@ mod tests {
 
     #[test]
     fn one_file_per_side_needs_a_difference_beyond_the_drift() {
-        // 2× from one invocation each, tight runs: within the drift band → inconclusive, no FAIL.
-        let c = compare_bench(
-            &[file(&[1.0, 1.01, 0.99], &[1.0; 3])],
-            &[file(&[2.0, 2.01, 1.99], &[1.0; 3])],
-            Some(1.1),
-            0.05,
-            3.0,
-        )
-        .unwrap();
-        let lat = &c.matched[0]
-            .metrics
-            .iter()
-            .find(|x| x.metric == "latency_us")
-            .unwrap();
-        assert_eq!(lat.verdict, Verdict::Inconclusive);
-        assert!(!c.exceeded());
-        // 10× is beyond any drift: slower, and it fails the gate.
-        let c = compare_bench(
-            &[file(&[1.0, 1.01, 0.99], &[1.0; 3])],
-            &[file(&[10.0, 10.1, 9.9], &[1.0; 3])],
-            Some(1.1),
-            0.05,
-            3.0,
-        )
-        .unwrap();
-        let lat = &c.matched[0]
-            .metrics
-            .iter()
-            .find(|x| x.metric == "latency_us")
-            .unwrap();
-        assert_eq!(lat.verdict, Verdict::Slower);
-        assert!(c.exceeded());
+        // One invocation a side, tight runs: 2× is within the drift band → inconclusive, no
+        // FAIL; 10× is beyond any drift: slower, and it fails the gate.
+        for (b, verdict, exceeded) in [
+            ([2.0, 2.01, 1.99], Verdict::Inconclusive, false),
+            ([10.0, 10.1, 9.9], Verdict::Slower, true),
+        ] {
+            let a = file(&[1.0, 1.01, 0.99], &[1.0; 3]);
+            let c = compare_bench(&[a], &[file(&b, &[1.0; 3])], Some(1.1), 0.05, 3.0).unwrap();
+            let lat = c.matched[0]
+                .metrics
+                .iter()
+                .find(|x| x.metric == "latency_us");
+            assert_eq!(lat.unwrap().verdict, verdict, "B = {b:?}");
+            assert_eq!(c.exceeded(), exceeded, "B = {b:?}");
+        }
     }
 
     #[test]

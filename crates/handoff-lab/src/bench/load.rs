@@ -1,7 +1,6 @@
 //! Reading and writing the lab's result files: schema-checked JSON loading and the one
 //! [`LoadError`] every reader returns.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -45,6 +44,22 @@ pub enum LoadError {
         /// The schema the caller expected.
         expected: &'static str,
     },
+    /// A file of a schema of before the one results schema (`handoff.exchange/1`,
+    /// `handoff.c2c/1`), which this version no longer reads.
+    #[error(
+        "{} has the older schema {found:?}, which this version no longer reads: measure it \
+         again (`handoff bench exchange`, `handoff bench c2c` or `handoff report`) to write \
+         {expected}",
+        display_path(path)
+    )]
+    OldSchema {
+        /// The file, when read from one.
+        path: Option<PathBuf>,
+        /// The schema string found.
+        found: String,
+        /// The schema the caller expected.
+        expected: &'static str,
+    },
     /// A number outside its domain (a time that is not > 0, a rate below 0, NaN).
     #[error(
         "{} holds {what}: {why}; the file is damaged or was edited",
@@ -60,69 +75,42 @@ pub enum LoadError {
     },
 }
 
-/// Checks a time against its domain (finite, > 0).
-pub(crate) fn check_time(
+/// A time must be finite and > 0.
+pub(crate) const TIME: (fn(f64) -> bool, &str) = (
+    |v| v.is_finite() && v > 0.0,
+    "a time must be a finite number above 0",
+);
+/// A single sample must be finite: the fastest of many cross-CPU latencies may read at or
+/// below 0 when the two CPUs' clocks differ by more than it (a real run's minimum was
+/// -0.012 µs), so only means and medians must be above 0.
+pub(crate) const SAMPLE: (fn(f64) -> bool, &str) =
+    (|v| v.is_finite(), "a sample must be a finite number");
+/// A rate or a count must be finite and >= 0.
+pub(crate) const RATE: (fn(f64) -> bool, &str) = (
+    |v| v.is_finite() && v >= 0.0,
+    "a rate must be a finite number of at least 0",
+);
+
+/// Checks `v` against a domain ([`TIME`], [`SAMPLE`], [`RATE`]).
+pub(crate) fn check(
     path: Option<&Path>,
     what: impl Fn() -> String,
     v: f64,
+    (ok, why): (fn(f64) -> bool, &'static str),
 ) -> Result<(), LoadError> {
-    if v.is_finite() && v > 0.0 {
+    if ok(v) {
         return Ok(());
     }
     Err(LoadError::Domain {
         path: path.map(Path::to_path_buf),
         what: format!("{} = {v}", what()),
-        why: "a time must be a finite number above 0",
+        why,
     })
 }
 
-/// Checks a single sample against its domain (finite): the fastest of many cross-CPU
-/// latencies may read at or below 0 when the two CPUs' clocks differ by more than it (a real
-/// run's minimum was -0.012 µs), so only means and medians must be above 0.
-pub(crate) fn check_sample(
-    path: Option<&Path>,
-    what: impl Fn() -> String,
-    v: f64,
-) -> Result<(), LoadError> {
-    if v.is_finite() {
-        return Ok(());
-    }
-    Err(LoadError::Domain {
-        path: path.map(Path::to_path_buf),
-        what: format!("{} = {v}", what()),
-        why: "a sample must be a finite number",
-    })
-}
-
-/// Checks a rate or a count against its domain (finite, >= 0).
-pub(crate) fn check_rate(
-    path: Option<&Path>,
-    what: impl Fn() -> String,
-    v: f64,
-) -> Result<(), LoadError> {
-    if v.is_finite() && v >= 0.0 {
-        return Ok(());
-    }
-    Err(LoadError::Domain {
-        path: path.map(Path::to_path_buf),
-        what: format!("{} = {v}", what()),
-        why: "a rate must be a finite number of at least 0",
-    })
-}
-
-fn display_path(path: &Option<PathBuf>) -> DisplayPath<'_> {
-    DisplayPath(path)
-}
-
-struct DisplayPath<'a>(&'a Option<PathBuf>);
-
-impl fmt::Display for DisplayPath<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Some(p) => write!(f, "{}", p.display()),
-            None => f.write_str("the input"),
-        }
-    }
+fn display_path(path: &Option<PathBuf>) -> String {
+    path.as_ref()
+        .map_or("the input".to_string(), |p| p.display().to_string())
 }
 
 pub(crate) fn from_json_checked<T: serde::de::DeserializeOwned>(
@@ -143,6 +131,13 @@ pub(crate) fn from_json_checked<T: serde::de::DeserializeOwned>(
         .and_then(|s| s.as_str())
         .unwrap_or("")
         .to_string();
+    if found == "handoff.exchange/1" || found == "handoff.c2c/1" {
+        return Err(LoadError::OldSchema {
+            path,
+            found,
+            expected,
+        });
+    }
     if found != expected {
         return Err(LoadError::WrongSchema {
             path,

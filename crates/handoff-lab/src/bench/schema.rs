@@ -338,23 +338,21 @@ impl BenchResults {
                             r.x
                         )
                     };
-                    if field == "min" {
-                        // One sample (the fastest): clock skew may put it at or below 0.
-                        schema::check_sample(path, what, v)?;
+                    // The min is one sample (the fastest): clock skew may put it at or below 0.
+                    let domain = if field == "min" {
+                        schema::SAMPLE
                     } else if m.higher_is_better || m.zero_ok {
-                        schema::check_rate(path, what, v)?;
+                        schema::RATE
                     } else {
-                        schema::check_time(path, what, v)?;
-                    }
+                        schema::TIME
+                    };
+                    schema::check(path, what, v, domain)?;
                 }
             }
         }
         for p in &self.c2c {
-            schema::check_rate(
-                path,
-                || format!("c2c pair {}-{}: one-way ns", p.cpu_a, p.cpu_b),
-                p.one_way_ns,
-            )?;
+            let what = || format!("c2c pair {}-{}: one-way ns", p.cpu_a, p.cpu_b);
+            schema::check(path, what, p.one_way_ns, schema::RATE)?;
         }
         Ok(())
     }
@@ -511,7 +509,11 @@ mod tests {
             mpi.key(),
             "put-signal [method=\"put-signal\", size_bytes=8, transport=\"mpi-rma\"]"
         );
-        let err = BenchResults::from_json_str(r#"{"schema":"handoff.exchange/1"}"#).unwrap_err();
+        let err = BenchResults::from_json_str(r#"{"schema":"handoff.pingpong/9"}"#).unwrap_err();
         assert!(matches!(err, LoadError::WrongSchema { .. }), "{err}");
+        // A file of before the one schema: the error says how to get a file of this one.
+        let err = BenchResults::from_json_str(r#"{"schema":"handoff.exchange/1"}"#).unwrap_err();
+        assert!(matches!(err, LoadError::OldSchema { .. }), "{err}");
+        assert!(err.to_string().contains("handoff bench exchange"), "{err}");
     }
 }

@@ -6,8 +6,6 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::stats::Summary;
-
 /// An output format (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
@@ -169,14 +167,6 @@ pub fn fmt_size(bytes: u64) -> String {
         format!("{v:.0} {}", UNITS[u])
     } else {
         format!("{} {}", sig3(v), UNITS[u])
-    }
-}
-
-/// The 95% interval of a summary's median as `12.1–12.9 µs`, or `-` without one.
-pub fn fmt_median_ci(s: &Summary) -> String {
-    match s.median_ci() {
-        Some((l, h)) => fmt_interval(l, h),
-        None => "-".to_string(),
     }
 }
 

@@ -7,7 +7,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::bench::text::{fmt_size, sig3};
 use crate::experiments::exchange::mode::{ModeInfo, Shape};
-use crate::experiments::exchange::results::{mode_rank, ExchangeRecord};
+use crate::experiments::exchange::results::ExchangeRecord;
 use crate::machine::placement;
 use crate::stats::Metric;
 use crate::stats::Summary;
@@ -523,7 +523,7 @@ pub(super) fn metric_desc(metric: Metric) -> &'static str {
 
 pub(super) fn sorted_modes(recs: &[ExchangeRecord], idx: &[usize]) -> Vec<String> {
     let mut modes: Vec<String> = idx.iter().map(|&i| recs[i].mode.clone()).collect();
-    modes.sort_by(|a, b| mode_rank(a).cmp(&mode_rank(b)).then(a.cmp(b)));
+    modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
     modes.dedup();
     modes
 }

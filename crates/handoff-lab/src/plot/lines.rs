@@ -45,37 +45,16 @@ pub fn figure_series(results: &BenchResults, spec: &FigureSpec) -> Vec<String> {
 
 /// Draws `spec` of `results` as PNG bytes.
 pub fn render_png(results: &BenchResults, spec: &FigureSpec) -> Result<Vec<u8>, PlotError> {
-    super::register_font()?;
-    let (w, h) = super::FIGURE_SIZE;
-    let mut rgb = vec![0u8; w as usize * h as usize * 3];
-    {
-        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
-        draw(&root, results, spec).map_err(|e| draw_err(spec, e))?;
-        root.present().map_err(|e| draw_err(spec, e))?;
-    }
-    super::encode_png(&rgb, w, h).map_err(|e| PlotError::Encode {
-        figure: spec.id.to_string(),
-        message: e.to_string(),
+    super::png_of(spec.id, super::FIGURE_SIZE, |root| {
+        draw(root, results, spec)
     })
 }
 
 /// Draws `spec` of `results` as SVG text.
 pub fn render_svg(results: &BenchResults, spec: &FigureSpec) -> Result<String, PlotError> {
-    super::register_font()?;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, super::FIGURE_SIZE).into_drawing_area();
-        draw(&root, results, spec).map_err(|e| draw_err(spec, e))?;
-        root.present().map_err(|e| draw_err(spec, e))?;
-    }
-    Ok(svg)
-}
-
-fn draw_err(spec: &FigureSpec, e: impl std::fmt::Display) -> PlotError {
-    PlotError::Draw {
-        figure: spec.id.to_string(),
-        message: e.to_string(),
-    }
+    super::svg_of(spec.id, super::FIGURE_SIZE, |root| {
+        draw(root, results, spec)
+    })
 }
 
 fn draw<DB: DrawingBackend>(

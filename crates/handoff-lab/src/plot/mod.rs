@@ -153,56 +153,62 @@ fn figure_size(fig: &Figure) -> (u32, u32) {
 
 /// Draws one figure as PNG bytes.
 pub fn render_png(results: &ExchangeResults, fig: &Figure) -> Result<Vec<u8>, PlotError> {
-    register_font()?;
-    let (w, h) = figure_size(fig);
-    let mut rgb = vec![0u8; w as usize * h as usize * 3];
-    {
-        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
-        draw(&root, results, fig).map_err(|e| PlotError::Draw {
-            figure: fig.id.clone(),
-            message: e.to_string(),
-        })?;
-        root.present().map_err(|e| PlotError::Draw {
-            figure: fig.id.clone(),
-            message: e.to_string(),
-        })?;
-    }
-    encode_png(&rgb, w, h).map_err(|e| PlotError::Encode {
-        figure: fig.id.clone(),
-        message: e.to_string(),
-    })
+    png_of(&fig.id, figure_size(fig), |root| draw(root, results, fig))
 }
 
 /// Draws one figure as SVG text.
 pub fn render_svg(results: &ExchangeResults, fig: &Figure) -> Result<String, PlotError> {
+    svg_of(&fig.id, figure_size(fig), |root| draw(root, results, fig))
+}
+
+fn draw_error(figure: &str, e: impl std::fmt::Display) -> PlotError {
+    PlotError::Draw {
+        figure: figure.to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// Draws figure `id` with `draw` into a PNG of `(w, h)` pixels (what every `render_png` does).
+fn png_of(
+    id: &str,
+    (w, h): (u32, u32),
+    draw: impl FnOnce(&Area<BitMapBackend<'_>>) -> DrawResult,
+) -> Result<Vec<u8>, PlotError> {
+    register_font()?;
+    let mut rgb = vec![0u8; w as usize * h as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+        draw(&root).map_err(|e| draw_error(id, e))?;
+        root.present().map_err(|e| draw_error(id, e))?;
+    }
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, w, h);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.set_compression(png::Compression::Balanced);
+    enc.write_header()
+        .and_then(|mut writer| writer.write_image_data(&rgb).and_then(|()| writer.finish()))
+        .map_err(|e| PlotError::Encode {
+            figure: id.to_string(),
+            message: e.to_string(),
+        })?;
+    Ok(out)
+}
+
+/// Draws figure `id` with `draw` into SVG text of `size` pixels.
+fn svg_of(
+    id: &str,
+    size: (u32, u32),
+    draw: impl FnOnce(&Area<SVGBackend<'_>>) -> DrawResult,
+) -> Result<String, PlotError> {
     register_font()?;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, figure_size(fig)).into_drawing_area();
-        draw(&root, results, fig).map_err(|e| PlotError::Draw {
-            figure: fig.id.clone(),
-            message: e.to_string(),
-        })?;
-        root.present().map_err(|e| PlotError::Draw {
-            figure: fig.id.clone(),
-            message: e.to_string(),
-        })?;
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw(&root).map_err(|e| draw_error(id, e))?;
+        root.present().map_err(|e| draw_error(id, e))?;
     }
     Ok(svg)
-}
-
-pub(crate) fn encode_png(rgb: &[u8], w: u32, h: u32) -> Result<Vec<u8>, png::EncodingError> {
-    let mut out = Vec::new();
-    {
-        let mut enc = png::Encoder::new(&mut out, w, h);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Balanced);
-        let mut writer = enc.write_header()?;
-        writer.write_image_data(rgb)?;
-        writer.finish()?;
-    }
-    Ok(out)
 }
 
 fn draw<DB: DrawingBackend>(

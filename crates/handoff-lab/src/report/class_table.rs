@@ -5,7 +5,8 @@
 //! range when there are several.
 
 use crate::bench::text::{fmt_ns, fmt_us};
-use crate::experiments::exchange::results::{mode_rank, ExchangeRecord, ExchangeResults};
+use crate::experiments::exchange::mode::ModeInfo;
+use crate::experiments::exchange::results::{ExchangeRecord, ExchangeResults};
 use crate::machine::placement;
 use crate::plot::Figure;
 use crate::stats::Metric;
@@ -65,7 +66,7 @@ pub(super) fn per_class_table(
             .push(r);
     }
     let mut modes: Vec<String> = recs.iter().map(|r| r.mode.clone()).collect();
-    modes.sort_by(|a, b| mode_rank(a).cmp(&mode_rank(b)).then(a.cmp(b)));
+    modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
     modes.dedup();
     let mut header = vec!["placement class".to_string(), "consumer CPUs".to_string()];
     header.extend(modes.iter().cloned());

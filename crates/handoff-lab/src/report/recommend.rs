@@ -17,7 +17,7 @@
 //! ratios, Welch's t on the log scale); a mode never measured at a size the best was is not a
 //! tie. Among the tied modes the pick is the cheap, ordinary one: a mode that does not
 //! busy-wait (by the mode registry: a wait that does not poll, not `spin` or `spin-yield`; the
-//! measured CPU, which flickers around any threshold, is only reported) first, then the order of [`crate::experiments::exchange::results::EXCHANGE_MODES`] (so `pipe`, last,
+//! measured CPU, which flickers around any threshold, is only reported) first, then the order of [`crate::experiments::exchange::mode::MODES`] (so `pipe`, last,
 //! is named only when it is measurably best). The sentence names the ties ("within noise: A, B — pick by CPU cost") instead of a
 //! winner drawn from noise. When the pick keeps the consumer's CPU busy, the best mode using
 //! under [`BUSY_CPU_PCT`] and at most half the pick's CPU is named as the alternative.
@@ -27,9 +27,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::bench::text::fmt_size;
 use crate::experiments::exchange::mode::ModeInfo;
 use crate::experiments::exchange::results::run_means;
-use crate::experiments::exchange::results::{
-    is_two_party, mode_rank, ExchangeRecord, ExchangeResults,
-};
+use crate::experiments::exchange::results::{ExchangeRecord, ExchangeResults};
 use crate::machine::{placement, Machine};
 use crate::stats::{pooled_log_ratio, ratio_of_means, Metric, Ratio};
 
@@ -195,21 +193,11 @@ pub struct Recommendation {
     pub sentences: Vec<String>,
 }
 
-impl Recommendation {
-    /// The sentences as plain text for a terminal (Markdown emphasis removed), one per line.
-    pub fn summary_lines(&self) -> Vec<String> {
-        self.sentences
-            .iter()
-            .map(|s| format!("- {}", s.replace("**", "")))
-            .collect()
-    }
-}
-
 fn candidates(results: &ExchangeResults) -> Vec<&ExchangeRecord> {
     results
         .records
         .iter()
-        .filter(|r| !r.flush_cache && r.verified && is_two_party(&r.mode))
+        .filter(|r| !r.flush_cache && r.verified && ModeInfo::is_two_party(&r.mode))
         .collect()
 }
 
@@ -405,7 +393,7 @@ fn pick(
     };
     let mode = std::iter::once(&best_measured)
         .chain(&tied)
-        .min_by_key(|m| (spins(m), mode_rank(m)))
+        .min_by_key(|m| (spins(m), ModeInfo::rank(m)))
         .cloned()
         .unwrap_or_else(|| best_measured.clone());
     let at_size = sizes
@@ -492,7 +480,7 @@ fn ratios(
         }
         // single-thread has consumer = producer; match it by producer only.
         let a = find(a_mode, b.size_bytes, b.producer_core, b.consumer_core).or_else(|| {
-            (!is_two_party(a_mode))
+            (!ModeInfo::is_two_party(a_mode))
                 .then(|| find(a_mode, b.size_bytes, b.producer_core, b.producer_core))
                 .flatten()
         });

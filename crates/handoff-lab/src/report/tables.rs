@@ -2,8 +2,9 @@
 //! run-to-run modes), the cached-vs-flushed verdicts and the run-to-run disagreement list.
 
 use crate::bench::text::{fmt_interval, fmt_ns, fmt_size, fmt_us};
-use crate::experiments::exchange::results::{mode_rank, ExchangeRecord, ExchangeResults};
+use crate::experiments::exchange::mode::ModeInfo;
 use crate::experiments::exchange::results::{record_disagreements, run_levels, run_means};
+use crate::experiments::exchange::results::{ExchangeRecord, ExchangeResults};
 use crate::machine::CACHE_INSTRUCTION;
 use crate::plot::{Figure, FigureKind};
 use crate::stats::Summary;
@@ -47,7 +48,7 @@ fn modes_of(results: &ExchangeResults, idx: &[usize]) -> Vec<String> {
         .iter()
         .map(|&i| results.records[i].mode.clone())
         .collect();
-    modes.sort_by(|a, b| mode_rank(a).cmp(&mode_rank(b)).then(a.cmp(b)));
+    modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
     modes.dedup();
     modes
 }

@@ -21,15 +21,6 @@
 
 use super::{mean, quantile_sorted, sample_sd, student_t_975};
 
-/// Names of the methods, for the report's method section.
-pub const MEAN_METHOD: &str = "95% CI of the mean: Student-t on the log scale over the per-run \
-    means (df = runs − 1), so it stays above zero; widened to include the mean if needed";
-/// See [`MEAN_METHOD`].
-pub const MEDIAN_METHOD: &str = "95% interval of the median: distribution-free — the binomial \
-    order-statistic interval of the repetitions, joined with the order-statistic interval of \
-    the run medians (≥ 6 runs) or their range (fewer runs: coverage 1 − 2^(1−runs), 94% with \
-    5 runs)";
-
 /// 95% interval of the mean of `run_means` (see the module docs); `None` for fewer than 2
 /// values or non-finite ones.
 pub fn mean_interval(run_means: &[f64]) -> Option<(f64, f64)> {

@@ -5,16 +5,13 @@
 //! without identifying it (the wait, the kernel, clock anomalies, the consumer's CPU %).
 //!
 //! The report's sections, its recommendation and the plots read the typed view
-//! [`ExchangeResults`] built from such a file; a `handoff.exchange/1` or `handoff.c2c/1` file
-//! of before the one schema loads into the same view.
+//! [`ExchangeResults`] built from such a file.
 
 use std::path::Path;
 
-use crate::bench::load::{from_json_checked, LoadError};
+use crate::bench::load::LoadError;
 use crate::bench::{BenchRecord, BenchResults, MetricRecord, BENCH_SCHEMA};
-use crate::experiments::exchange::results::{
-    ExchangeRecord, ExchangeResults, RunDetail, C2C_SCHEMA, EXCHANGE_SCHEMA,
-};
+use crate::experiments::exchange::results::{ExchangeRecord, ExchangeResults, RunDetail};
 use crate::stats::Summary;
 
 /// Registry name of the exchange experiment (the results' `experiment`).
@@ -267,85 +264,8 @@ impl ExchangeResults {
         Ok(r)
     }
 
-    /// Reads an exchange or c2c results file of any schema ([`load`]) as the typed view.
+    /// Reads an exchange or c2c results file as the typed view.
     pub fn load(path: &Path) -> Result<Self, LoadError> {
-        Self::from_bench(&load(path)?, Some(path))
-    }
-}
-
-/// A `handoff.c2c/1` file of before c2c was a registered experiment.
-#[derive(serde::Deserialize)]
-struct OldC2cResults {
-    machine: crate::machine::Machine,
-    tool: crate::machine::Tool,
-    config: serde_json::Value,
-    pairs: Vec<crate::bench::schema::C2cPair>,
-}
-
-/// Reads a results file: `handoff.bench/1`, or a `handoff.exchange/1` / `handoff.c2c/1` file
-/// of before the one schema, converted (so `plot`, `compare` and `report` read old files).
-pub fn load(path: &Path) -> Result<BenchResults, LoadError> {
-    let text = crate::input::read_text(path).map_err(|source| LoadError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let schema = serde_json::from_str::<serde_json::Value>(&text)
-        .ok()
-        .and_then(|v| v.get("schema")?.as_str().map(str::to_string));
-    let res = match schema.as_deref() {
-        Some(EXCHANGE_SCHEMA) => {
-            let old: ExchangeResults = from_json_checked(&text, EXCHANGE_SCHEMA, Some(path))?;
-            old.to_bench()
-        }
-        Some(C2C_SCHEMA) => {
-            let old: OldC2cResults = from_json_checked(&text, C2C_SCHEMA, Some(path))?;
-            let mut b = BenchResults::new("c2c", old.machine, old.tool, old.config);
-            b.c2c = old.pairs;
-            b
-        }
-        _ => from_json_checked(&text, BENCH_SCHEMA, Some(path))?,
-    };
-    res.check_domain(Some(path))?;
-    Ok(res)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_old_fixture_survives_the_round_trip_through_the_one_schema() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exchange_small.json");
-        let old: ExchangeResults = from_json_checked(
-            &std::fs::read_to_string(&path).unwrap(),
-            EXCHANGE_SCHEMA,
-            None,
-        )
-        .unwrap();
-        let b = load(&path).unwrap();
-        assert_eq!(b.schema, BENCH_SCHEMA);
-        assert_eq!(b.records.len(), old.records.len());
-        let back = ExchangeResults::from_bench(&b, None).unwrap();
-        assert_eq!(back.records, old.records);
-        assert_eq!(back.c2c, old.c2c);
-        // Through JSON text too.
-        let again = BenchResults::from_json_str(&b.to_json_pretty()).unwrap();
-        let back = ExchangeResults::from_bench(&again, None).unwrap();
-        assert_eq!(back.records.len(), old.records.len());
-        assert_eq!(back.records[0].mode, old.records[0].mode);
-        assert_eq!(
-            back.records[0].runs_detail.len(),
-            old.records[0].runs_detail.len()
-        );
-    }
-
-    #[test]
-    fn an_old_c2c_file_loads_as_its_pairs() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/c2c_old.json");
-        let b = load(&path).unwrap();
-        assert_eq!(b.experiment, "c2c");
-        assert!(!b.c2c.is_empty() && b.records.is_empty());
-        let v = ExchangeResults::from_bench(&b, None).unwrap();
-        assert_eq!(v.c2c, b.c2c);
+        Self::from_bench(&BenchResults::load(path)?, Some(path))
     }
 }

@@ -1,40 +1,16 @@
 //! The exchange's typed view of its results: what the report's sections, its recommendation
 //! and the plots read ([`ExchangeResults`], one [`ExchangeRecord`] per point), built from a
-//! `handoff.bench/1` file by [`super::record`] (or from an older `handoff.exchange/1` file).
+//! `handoff.bench/1` file by [`super::record`].
 //!
 //! Every time is a `f64` in microseconds (`*_us`) or nanoseconds (`*_ns`), as the field name
 //! says.
 
-use serde::{Deserialize, Serialize};
-
-use super::mode::ModeInfo;
 use crate::bench::schema::{C2cPair, ReportSettings};
 use crate::machine::{Machine, Tool};
 use crate::stats::{disagreement, iqr, mean, median, Disagreement, Metric, Summary};
 
-/// Schema string of an exchange results file (`bench exchange --format json`, `report`).
-pub const EXCHANGE_SCHEMA: &str = "handoff.exchange/1";
-/// Schema string of a core-to-core results file of before `bench c2c` wrote
-/// `handoff.bench/1`.
-pub const C2C_SCHEMA: &str = "handoff.c2c/1";
-
-/// The exchange modes of issue 4, in the order the lab reports them (the names of the mode
-/// registry [`crate::experiments::exchange::MODES`]).
-pub const EXCHANGE_MODES: [&str; 9] = super::mode::MODE_NAMES;
-
-/// Sort rank of a mode name: the order of [`EXCHANGE_MODES`], unknown modes last.
-pub fn mode_rank(mode: &str) -> usize {
-    ModeInfo::rank(mode)
-}
-
-/// Whether a mode hands the block from one party (thread or process) to another; the
-/// one-thread baselines `single-thread` and `file` do not.
-pub fn is_two_party(mode: &str) -> bool {
-    ModeInfo::is_two_party(mode)
-}
-
 /// The results of `handoff bench exchange` or `handoff report`, typed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExchangeResults {
     /// The machine the results were measured on.
     pub machine: Machine,
@@ -47,17 +23,13 @@ pub struct ExchangeResults {
     /// One record per (mode, size, producer core, consumer core, flush).
     pub records: Vec<ExchangeRecord>,
     /// The report's own settings; `None` for `bench exchange`.
-    #[serde(default)]
     pub report: Option<ReportSettings>,
     /// True when the run stopped before every planned record was measured.
-    #[serde(default)]
     pub partial: bool,
     /// Why the run stopped early (e.g. "interrupted (Ctrl-C) after 12 of 40 records").
-    #[serde(default)]
     pub stopped_early: Option<String>,
     /// What else the machine did while the records were measured
     /// ([`crate::bench::busy`]); `None` in files from before.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load: Option<crate::bench::busy::MachineLoad>,
 }
 
@@ -111,9 +83,9 @@ impl ExchangeResults {
 }
 
 /// One measured point: a (mode, size, producer core, consumer core, flush) combination.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExchangeRecord {
-    /// Exchange mode (see [`EXCHANGE_MODES`]).
+    /// Exchange mode (see [`super::mode::MODE_NAMES`]).
     pub mode: String,
     /// Block size in bytes.
     pub size_bytes: u64,
@@ -135,11 +107,9 @@ pub struct ExchangeRecord {
     /// True when the consumer checked at least one block's sum and none was wrong.
     pub verified: bool,
     /// The blocks checked and found wrong; `None` in files from before counts existed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checks: Option<crate::bench::Checks>,
-    /// The fill and sum kernel that ran (`avx512`, `avx2`, `sse2`, `neon`, `scalar`); absent
-    /// in files written before kernels were chosen at run time (those ran `sse2` on x86-64).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The fill and sum kernel that ran (`avx512`, `avx2`, `sse2`, `neon`, `scalar`); `None` in
+    /// files written before kernels were chosen at run time (those ran `sse2` on x86-64).
     pub kernel: Option<String>,
     /// Repetitions whose latency came out negative (counted, never clamped).
     pub clock_anomalies: u64,
@@ -159,16 +129,14 @@ pub struct ExchangeRecord {
     /// Cache flush time, when flushing.
     pub flush_us: Option<Summary>,
     /// Pipe buffer size in bytes (mode `pipe`).
-    #[serde(default)]
     pub pipe_size_bytes: Option<u64>,
     /// Filesystem type of the file directory (mode `file`).
-    #[serde(default)]
     pub filesystem: Option<String>,
 }
 
 /// Per-run statistics of one record: the mean of each metric and, when recorded, the
 /// interquartile range [p25, p75] that [`crate::stats::disagreement`] compares runs with.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct RunDetail {
     /// Mean read time of the run.
     pub read_us: f64,
@@ -177,19 +145,14 @@ pub struct RunDetail {
     /// Mean write time of the run.
     pub write_us: f64,
     /// Mean flush time of the run, when flushing.
-    #[serde(default)]
     pub flush_us: Option<f64>,
     /// Interquartile range of the run's read times.
-    #[serde(default)]
     pub read_iqr_us: Option<[f64; 2]>,
     /// Interquartile range of the run's latencies.
-    #[serde(default)]
     pub latency_iqr_us: Option<[f64; 2]>,
     /// Median read time of the run (`None` in older files).
-    #[serde(default)]
     pub read_median_us: Option<f64>,
     /// Median latency of the run (`None` in older files).
-    #[serde(default)]
     pub latency_median_us: Option<f64>,
 }
 

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use super::{size_pref, ProcVsThreads, Recommendation, BUSY_CPU_PCT};
 use crate::bench::text::{fmt_ns, fmt_size, fmt_us};
-use crate::experiments::exchange::results::{mode_rank, ExchangeResults};
+use crate::experiments::exchange::mode::ModeInfo;
+use crate::experiments::exchange::results::ExchangeResults;
 use crate::machine::placement;
 use crate::stats::Ratio;
 
@@ -90,7 +91,7 @@ pub(super) fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<
             let mut all: Vec<&str> = std::iter::once(p.best_measured.as_str())
                 .chain(p.tied.iter().map(String::as_str))
                 .collect();
-            all.sort_by_key(|m| mode_rank(m));
+            all.sort_by_key(|m| ModeInfo::rank(m));
             let _ = std::fmt::Write::write_fmt(
                 &mut s,
                 format_args!(

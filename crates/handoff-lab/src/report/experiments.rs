@@ -1,88 +1,14 @@
-//! The report's part for registered experiments: per section (e.g. "Counting puts") a
-//! heading, then per experiment what it measures, the seed's claims judged on this machine,
-//! its figures (PNG, SVG and CSV files) and a table of every point.
+//! The report's sections of the registered experiments: per section (e.g. "Counting puts")
+//! a heading, then per experiment what it measures, the seed's claims judged on this
+//! machine, its figures (the files [`super::write_experiment_files`] writes) and a table of
+//! every point.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-
-use super::experiment::{ExperimentInfo, FigureSpec};
-use super::registry;
-use super::render::{fmt_metric, metric_names};
-use super::schema::BenchResults;
-use crate::plot::{lines, PlotError};
-use crate::report::doc::Block;
-
-/// What [`write_files`] produced: the files, the PNG bytes by figure id (for the HTML page).
-#[derive(Debug, Default)]
-pub struct Written {
-    /// Every file written.
-    pub files: Vec<PathBuf>,
-    /// PNG bytes by figure id.
-    pub pngs: HashMap<String, Vec<u8>>,
-}
-
-/// The figure file stem of `spec` in a report.
-fn figure_id(spec: &FigureSpec) -> String {
-    spec.id.to_string()
-}
-
-/// Writes `<experiment>.json`, `<experiment>.csv` and every figure of every experiment
-/// (`<id>.png`, `.svg`, `.csv`) into `out_dir`.
-pub fn write_files(all: &[BenchResults], out_dir: &Path) -> Result<Written, ReportFileError> {
-    let mut w = Written::default();
-    let put = |name: String, bytes: &[u8], w: &mut Written| {
-        let path = out_dir.join(name);
-        std::fs::write(&path, bytes).map_err(|source| ReportFileError::Write {
-            path: path.clone(),
-            source,
-        })?;
-        w.files.push(path);
-        Ok::<(), ReportFileError>(())
-    };
-    for res in all {
-        put(
-            format!("{}.json", res.experiment),
-            res.to_json_pretty().as_bytes(),
-            &mut w,
-        )?;
-        put(
-            format!("{}.csv", res.experiment),
-            super::render::csv(res).as_bytes(),
-            &mut w,
-        )?;
-        let Some(info) = registry::by_name(&res.experiment) else {
-            continue;
-        };
-        for spec in info.figures {
-            if lines::figure_series(res, spec).is_empty() {
-                continue;
-            }
-            let id = figure_id(spec);
-            let png = lines::render_png(res, spec)?;
-            let svg = lines::render_svg(res, spec)?;
-            put(format!("{id}.png"), &png, &mut w)?;
-            put(format!("{id}.svg"), svg.as_bytes(), &mut w)?;
-            w.pngs.insert(id, png);
-        }
-    }
-    Ok(w)
-}
-
-/// A report file of a registered experiment could not be written.
-#[derive(Debug, thiserror::Error)]
-pub enum ReportFileError {
-    /// A file could not be written.
-    #[error("cannot write report file {}: {source}", path.display())]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// A plot failed.
-    #[error(transparent)]
-    Plot(#[from] PlotError),
-}
+use super::doc::Block;
+use crate::bench::models;
+use crate::bench::registry;
+use crate::bench::render::{fmt_metric, metric_names};
+use crate::bench::{BenchResults, ExperimentInfo};
+use crate::plot::lines;
 
 /// The report blocks of every experiment in `all`, grouped by section in registry order
 /// (experiments the registry does not know come last, as plain tables).
@@ -148,7 +74,7 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
                 continue;
             }
             out.push(Block::Figure {
-                id: figure_id(spec),
+                id: spec.id.to_string(),
                 alt: spec.title.to_string(),
                 caption: format!(
                     "{} — data: `{}.csv` / `{}.json`.",
@@ -163,8 +89,8 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
             "**Performance models** (least squares over the points' means; a mode whose \
              points do not follow its model — R² below {} and a point more than {:.0}% off \
              the line — is flagged):",
-            super::models::R2_FOLLOWS,
-            super::models::FLAT_WITHIN * 100.0
+            models::R2_FOLLOWS,
+            models::FLAT_WITHIN * 100.0
         )));
         let rows = res
             .models
@@ -313,7 +239,7 @@ mod tests {
     fn files_are_written_for_each_experiment_and_figure() {
         let dir = std::env::temp_dir().join(format!("handoff-bench-report-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let w = write_files(&[pv()], &dir).unwrap();
+        let w = super::super::write_experiment_files(&[pv()], &dir).unwrap();
         for f in [
             "private-vars.json",
             "private-vars.csv",

@@ -1,168 +1,21 @@
-//! `handoff report`'s output: one folder with `results.json`, a CSV per figure, every plot
-//! (PNG and SVG), `report.md` and a self-contained `index.html` (images embedded as
-//! `data:image/png;base64,` URIs, no network reference).
-//!
-//! The report opens with its first screen ([`headline`]: the papers' questions answered in a
-//! few lines), then a generated recommendation ([`recommend::recommend`]), the
-//! machine, the method (how repetitions were scaled), one section per figure with a table of
-//! medians and confidence intervals (the c2c floor beside latencies), and the records whose
-//! runs disagree ([`crate::stats::disagreement`]). A partial run says so at the top.
+//! The exchange's sections of the report: title, first screen, recommendation, machine,
+//! method, one section per figure with its table, disagreements, data checks and the file
+//! list, as [`Block`]s.
 
-mod class_table;
-pub mod doc;
-pub mod headline;
-pub mod plan;
-pub mod recommend;
-mod tables;
+use std::collections::BTreeMap;
 
-use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
-
-use crate::bench::render::c2c_csv;
+use super::doc::{self, Block};
+use super::headline;
+use super::recommend::{self, fmt_ratio, ratio_verdict, Recommendation};
+use super::tables::{disagreements, figure_table, machine_table, record_name};
 use crate::bench::text::{fmt_size, fmt_us};
 use crate::bench::BenchResults;
 use crate::experiments::exchange::results::ExchangeResults;
 use crate::machine::placement;
-use crate::plot::{self, Figure, FigureKind, PlotError};
+use crate::plot::{self, Figure, FigureKind};
 use crate::stats::Metric;
-use doc::Block;
-use recommend::{fmt_ratio, ratio_verdict, Recommendation};
-use tables::{disagreements, figure_table, machine_table, record_name};
 
-/// The report could not be written.
-#[derive(Debug, thiserror::Error)]
-pub enum ReportError {
-    /// The output directory could not be created.
-    #[error("cannot create report directory {}: {source}", path.display())]
-    CreateDir {
-        /// The directory.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// A report file could not be written.
-    #[error("cannot write report file {}: {source}", path.display())]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// A plot failed.
-    #[error(transparent)]
-    Plot(#[from] PlotError),
-    /// A file of a registered experiment could not be written.
-    #[error(transparent)]
-    Experiment(#[from] crate::bench::report::ReportFileError),
-}
-
-/// Writes the whole report for `results` into `out_dir` (created if needed); returns every
-/// file written. Works for partial results too (the banner says so).
-pub fn write_report(
-    results: &ExchangeResults,
-    out_dir: &Path,
-) -> Result<Vec<PathBuf>, ReportError> {
-    write_full_report(results, &[], out_dir)
-}
-
-/// [`write_report`] with the results of registered experiments ([`crate::bench`]) beside the
-/// exchange results: their JSON, CSV and figures, and their sections in the report.
-pub fn write_full_report(
-    results: &ExchangeResults,
-    experiments: &[BenchResults],
-    out_dir: &Path,
-) -> Result<Vec<PathBuf>, ReportError> {
-    std::fs::create_dir_all(out_dir).map_err(|source| ReportError::CreateDir {
-        path: out_dir.to_path_buf(),
-        source,
-    })?;
-    let mut written = Vec::new();
-    let write = |name: &str, bytes: &[u8], written: &mut Vec<PathBuf>| {
-        let path = out_dir.join(name);
-        std::fs::write(&path, bytes).map_err(|source| ReportError::Write {
-            path: path.clone(),
-            source,
-        })?;
-        written.push(path);
-        Ok::<(), ReportError>(())
-    };
-    write(
-        "results.json",
-        results.to_bench().to_json_pretty().as_bytes(),
-        &mut written,
-    )?;
-
-    let figures = plot::plan_figures(results);
-    let mut pngs = HashMap::new();
-    for fig in &figures {
-        let png = plot::render_png(results, fig)?;
-        let svg = plot::render_svg(results, fig)?;
-        write(&format!("{}.png", fig.id), &png, &mut written)?;
-        write(&format!("{}.svg", fig.id), svg.as_bytes(), &mut written)?;
-        let csv = figure_csv(results, fig);
-        write(&format!("{}.csv", fig.id), csv.as_bytes(), &mut written)?;
-        pngs.insert(fig.id.clone(), png);
-    }
-
-    let extra = crate::bench::report::write_files(experiments, out_dir)?;
-    written.extend(extra.files);
-    pngs.extend(extra.pngs);
-    let blocks = build(results, &figures, experiments);
-    write(
-        "report.md",
-        doc::to_markdown(&blocks).as_bytes(),
-        &mut written,
-    )?;
-    let html = doc::to_html(&title(results), &blocks, &pngs);
-    write("index.html", html.as_bytes(), &mut written)?;
-    Ok(written)
-}
-
-/// Removes the files an earlier report wrote into `dir` (`results.json`, `report.md`,
-/// `index.html` and every `.png`, `.svg` and `.csv`), so that no stale plot survives beside a
-/// new `results.json`; returns them. A folder without an earlier report's `results.json`
-/// (schema `handoff.exchange/1`) is left alone, whatever it holds.
-pub fn clear_previous_report(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
-    let results = dir.join("results.json");
-    if ExchangeResults::load(&results).is_err() {
-        return Ok(Vec::new());
-    }
-    let entries = std::fs::read_dir(dir).map_err(|source| ReportError::CreateDir {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    let mut removed = Vec::new();
-    for e in entries.flatten() {
-        let path = e.path();
-        let name = e.file_name().to_string_lossy().into_owned();
-        let generated = matches!(name.as_str(), "results.json" | "report.md" | "index.html")
-            || [".png", ".svg", ".csv"].iter().any(|x| name.ends_with(x))
-            || (name.ends_with(".json") && BenchResults::load(&path).is_ok());
-        if generated && path.is_file() {
-            std::fs::remove_file(&path).map_err(|source| ReportError::Write {
-                path: path.clone(),
-                source,
-            })?;
-            removed.push(path);
-        }
-    }
-    removed.sort();
-    Ok(removed)
-}
-
-/// The CSV of one figure's data: its records flattened (or the c2c pairs for the heatmap).
-pub fn figure_csv(results: &ExchangeResults, fig: &Figure) -> String {
-    match fig.kind {
-        FigureKind::C2cHeatmap => c2c_csv(&results.c2c),
-        _ => {
-            let mut b = results.to_bench();
-            b.records = fig.records.iter().map(|&i| b.records[i].clone()).collect();
-            crate::bench::render::csv(&b)
-        }
-    }
-}
-
-fn title(results: &ExchangeResults) -> String {
+pub(super) fn title(results: &ExchangeResults) -> String {
     format!("handoff report — {}", results.machine.hostname)
 }
 
@@ -171,7 +24,7 @@ pub fn render_markdown(results: &ExchangeResults) -> String {
     doc::to_markdown(&build(results, &plot::plan_figures(results), &[]))
 }
 
-fn build(
+pub(super) fn build(
     results: &ExchangeResults,
     figures: &[Figure],
     experiments: &[BenchResults],
@@ -303,11 +156,11 @@ fn build(
         }
     }
 
-    b.extend(crate::bench::report::blocks(experiments));
+    b.extend(super::experiments::blocks(experiments));
 
     b.push(Block::Heading(2, "Files".to_string()));
     let mut files = vec![
-        "`results.json`: every record, the machine, the configuration (schema `handoff.exchange/1`)"
+        "`results.json`: every record, the machine, the configuration (schema `handoff.bench/1`)"
             .to_string(),
         "`report.md`, `index.html`: this report (the HTML embeds every image)".to_string(),
     ];
