@@ -29,6 +29,9 @@ pub struct RmaSyncArgs {
     /// Timed repetitions per run.
     #[arg(long)]
     reps: Option<u64>,
+    /// The PEs' wait: spin, spin-yield, block or adaptive.
+    #[arg(long, default_value = "adaptive")]
+    wait: String,
     /// Testing: PE 0 puts one wrong value, which verification must catch (exit 3).
     #[arg(long, hide = true)]
     fault: bool,
@@ -73,6 +76,7 @@ pub fn run(a: RmaSyncArgs) -> Result<u8, Failure> {
     cfg.reps = a.reps.unwrap_or(cfg.reps);
     cfg.runs = a.team.runs.unwrap_or(cfg.runs);
     cfg.fault = a.fault;
+    cfg.wait = a.wait.clone();
     cfg.transports = crate::mpi_bench::transports("rma-sync", &a.team.transport)?;
     if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
         crate::mpi_bench::note_ignored(&[("--cpus", a.team.cpus.trim() != "all")]);
