@@ -492,7 +492,9 @@ pub fn advice(res: &BenchResults) -> Vec<String> {
     };
     if let (Some((p, lock)), Some((_, flush))) = (smallest("lock-exclusive"), smallest("flush")) {
         out.push(format!(
-            "passive target: a lock/unlock pair costs {:.0} ns at p = {p} and involves no              code on the target, a flush {:.0} ns: for irregular or one-sided access lock the              target once and flush per dependent put rather than re-locking.",
+            "passive target: a lock/unlock pair costs {:.0} ns at p = {p} and involves no \
+             code on the target, a flush {:.0} ns: for irregular or one-sided access lock the \
+             target once and flush per dependent put rather than re-locking.",
             lock * 1e3,
             flush * 1e3
         ));
