@@ -38,13 +38,6 @@ pub struct RmaSyncArgs {
 /// Runs `handoff bench rma-sync`.
 pub fn run(a: RmaSyncArgs) -> Result<u8, Failure> {
     let t = a.team.check("rma-sync", true)?;
-    if a.team.wait != "adaptive" {
-        // rma-sync's PEs wait adaptively; its plan takes no wait strategy yet.
-        return Err(Failure::usage(format!(
-            "--wait {}: rma-sync's PEs use the adaptive wait; drop --wait",
-            a.team.wait
-        )));
-    }
     let mut cfg = Config::for_report(false);
     let all = Mode::ALL.map(Mode::name).join(",");
     cfg.modes = parse_list(
@@ -64,6 +57,7 @@ pub fn run(a: RmaSyncArgs) -> Result<u8, Failure> {
     cfg.reps = a.reps.unwrap_or(cfg.reps);
     cfg.runs = a.team.runs.unwrap_or(cfg.runs);
     cfg.fault = a.fault;
+    cfg.wait = a.team.wait.clone();
     cfg.transports = t.transports;
     if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
         crate::mpi_bench::note_ignored(&[("--cpus", a.team.cpus.trim() != "all")]);

@@ -124,6 +124,14 @@ fn bad_flags_are_usage_errors_before_anything_runs() {
         (vec!["--runs", "0"], "at least 1"),
         (vec!["--cpus", "999"], "999"),
         (vec!["--format", "xml"], "xml"),
+        (vec!["--wait", "sometimes"], "--wait sometimes"),
+        // #23: both PEs pinned to CPU 0 cannot spin: refused, offering the waits that work.
+        (
+            vec![
+                "--wait", "spin", "--cpus", "0", "--pes", "2", "--modes", "fence",
+            ],
+            "spin-yield",
+        ),
     ] {
         let mut a = vec!["bench", "rma-sync"];
         a.extend(args.iter());

@@ -712,6 +712,20 @@ impl Transport for ShmTransport {
         Ok(old)
     }
 
+    fn atomic64_unwatched(
+        &self,
+        pe: usize,
+        offset: usize,
+        op: AtomicOp<u64>,
+    ) -> Result<u64, TeamError> {
+        let p = self.check(pe, offset, 8, 8, "atomic")?;
+        // SAFETY: as in `atomic64`.
+        let w = unsafe { &*p.cast::<AtomicU64>() };
+        // No ring: nobody sleeps on this word (the trait's contract), which saves the ring's
+        // SeqCst fence and the load of the target's bell per operation.
+        Ok(ops::apply_atomic64(w, op))
+    }
+
     fn atomic32(&self, pe: usize, offset: usize, op: AtomicOp<u32>) -> Result<u32, TeamError> {
         let p = self.check(pe, offset, 4, 4, "atomic")?;
         // SAFETY: as in `atomic64`, for a 4-byte word.

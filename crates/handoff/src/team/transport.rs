@@ -109,6 +109,18 @@ pub trait Transport {
 
     /// A 64-bit atomic on PE `pe`'s word at `offset` (8-byte aligned); returns the old value.
     fn atomic64(&self, pe: usize, offset: usize, op: AtomicOp<u64>) -> Result<u64, TeamError>;
+    /// [`atomic64`](Self::atomic64) on a word that no PE sleeps on: a protocol's private word
+    /// whose waiters poll it but sleep on another word that the protocol rings itself (the
+    /// epoch lock word: its waiters sleep on their own `wake` word). A transport may skip
+    /// waking sleepers for it; the default is `atomic64`.
+    fn atomic64_unwatched(
+        &self,
+        pe: usize,
+        offset: usize,
+        op: AtomicOp<u64>,
+    ) -> Result<u64, TeamError> {
+        self.atomic64(pe, offset, op)
+    }
     /// A 32-bit atomic on PE `pe`'s word at `offset` (4-byte aligned); returns the old value.
     fn atomic32(&self, pe: usize, offset: usize, op: AtomicOp<u32>) -> Result<u32, TeamError>;
 

@@ -6,7 +6,8 @@
 //! the points.
 //!
 //! Each run is a fresh team of p processes (`team::Launch`, PEs pinned round-robin over
-//! the allowed CPUs, adaptive waits: more PEs than CPUs is oversubscribed and completes);
+//! the allowed CPUs, adaptive waits unless `Config::wait` says otherwise: more PEs than
+//! CPUs is oversubscribed and completes, `spin` there is refused up front);
 //! each PE times `iters` synchronizations per repetition and rank 0's µs per
 //! synchronization are the samples. Every synchronization moves a value and checks it
 //! (see `worker`); a PE that dies or hangs ends the run with an error (the team's waits and
@@ -19,8 +20,7 @@ use std::time::{Duration, Instant};
 
 use super::launcher;
 use super::team_mpi::TransportKind;
-use super::team_run::Outcome;
-use super::team_run::{PeOutput, TeamSpec};
+use super::team_run::{self, Outcome, PeOutput, TeamSpec};
 
 use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
@@ -182,6 +182,8 @@ pub struct Config {
     pub fault: bool,
     /// The transports to run every point over, side by side (see `pingpong`).
     pub transports: Vec<TransportKind>,
+    /// The PEs' wait strategy (`spin`, `spin-yield`, `block`, `adaptive`).
+    pub wait: String,
 }
 
 fn ser_modes<S: serde::Serializer>(m: &[Mode], s: S) -> Result<S::Ok, S::Error> {
@@ -205,6 +207,7 @@ impl Config {
                 runs: 2,
                 fault: false,
                 transports: vec![TransportKind::Shm],
+                wait: "adaptive".into(),
             }
         } else {
             Config {
@@ -216,6 +219,7 @@ impl Config {
                 runs: 3,
                 fault: false,
                 transports: vec![TransportKind::Shm],
+                wait: "adaptive".into(),
             }
         }
     }
@@ -264,7 +268,19 @@ impl Config {
                 "no transport: use --transport shm,mpi-shm,mpi-rma".into()
             ));
         }
+        team_run::parse_wait(NAME, &self.wait)?;
         super::team_mpi::check_available(NAME, &self.transports)
+    }
+
+    /// Refuses `wait = spin` for a team size whose PEs share a CPU of `cpus` (PE r on
+    /// `cpus[r % n]`, more PEs than CPUs): up front in one line (issue #23), not a run that
+    /// pays a scheduler tick per hand-off until its deadline.
+    pub fn check_wait(&self, cpus: &[usize]) -> Result<(), BenchError> {
+        let wait = team_run::parse_wait(NAME, &self.wait)?;
+        for &p in &self.pes {
+            team_run::check_spin_team(NAME, wait, p, cpus)?;
+        }
+        Ok(())
     }
 
     /// Every point: (mode, p, k, x).
@@ -303,7 +319,7 @@ fn one_run(
         spec: serde_json::to_string(&spec).unwrap_or_default(),
         pes: p,
         cpus: ctx.allowed_cpus.to_vec(),
-        wait: handoff::sync::Wait::ADAPTIVE,
+        wait: team_run::parse_wait(NAME, &cfg.wait)?,
         heap: 4 << 20,
         deadline: Duration::from_secs(120),
         label: format!("{} with {p} PEs", mode.name()),
@@ -339,6 +355,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             message: "no CPU to run on".into(),
         });
     }
+    cfg.check_wait(ctx.allowed_cpus)?;
     let config = serde_json::to_value(cfg).unwrap_or_default();
     let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
     let started = Instant::now();
@@ -474,7 +491,9 @@ pub fn advice(res: &BenchResults) -> Vec<String> {
     };
     if let (Some((p, lock)), Some((_, flush))) = (smallest("lock-exclusive"), smallest("flush")) {
         out.push(format!(
-            "passive target: a lock/unlock pair costs {:.0} ns at p = {p} and involves no              code on the target, a flush {:.0} ns: for irregular or one-sided access lock the              target once and flush per dependent put rather than re-locking.",
+            "passive target: a lock/unlock pair costs {:.0} ns at p = {p} and involves no \
+             code on the target, a flush {:.0} ns: for irregular or one-sided access lock the \
+             target once and flush per dependent put rather than re-locking.",
             lock * 1e3,
             flush * 1e3
         ));

@@ -7,6 +7,11 @@
 //! different words, so each side puts a `quiet` (a `SeqCst` fence) between its two
 //! accesses: either the waiter's retry sees the release or the releaser sees the bit (the
 //! store-buffering pattern is forbidden between two SeqCst fences).
+//!
+//! The lock word and the waiter map are changed with
+//! [`Transport::atomic64_unwatched`]: no PE sleeps on them (waiters sleep on their `wake`
+//! word, which the unlock signals), so no operation on them pays a doorbell ring. An
+//! uncontended exclusive lock is one compare-and-swap ([`lockword::try_free_exclusive`]).
 
 use super::lockword::{self, LockWord, WaiterMap};
 use super::{EpochError, Epochs, LockKind};
@@ -22,7 +27,10 @@ struct Remote<'a, X: Transport> {
 impl<X: Transport> LockWord for Remote<'_, X> {
     type Err = TeamError;
     fn rmw(&self, op: AtomicOp<u64>) -> Result<u64, TeamError> {
-        self.team.atomic(self.word.at(0), op, self.pe)
+        // Unwatched: lock waiters sleep on their own `wake` word (module docs).
+        self.team
+            .x
+            .atomic64_unwatched(self.pe, self.word.offset, op)
     }
 }
 
@@ -40,11 +48,30 @@ impl<X: Transport> WaiterMap for Waiters<'_, X> {
         self.team.size()
     }
     fn fetch(&self, i: usize) -> Result<u64, TeamError> {
-        self.team.atomic_fetch(self.map.at(i), self.pe)
+        map_rmw(self.team, self.map, i, AtomicOp::Fetch, self.pe)
     }
     fn wake(&self, pe: usize) -> Result<(), TeamError> {
         self.team.signal(self.wake.at(0), SignalOp::Add(1), pe)
     }
+}
+
+/// An atomic on word `i` of PE `pe`'s waiter map (unwatched: nobody sleeps on the map).
+fn map_rmw<X: Transport>(
+    team: &Team<X>,
+    map: Sym<u64>,
+    i: usize,
+    op: AtomicOp<u64>,
+    pe: usize,
+) -> Result<u64, TeamError> {
+    if i >= map.len {
+        return Err(TeamError::OutOfBounds {
+            op: "lock waiter map",
+            offset: i,
+            end: i + 1,
+            len: map.len,
+        });
+    }
+    team.x.atomic64_unwatched(pe, map.offset + 8 * i, op)
 }
 
 fn attempt<L: LockWord>(w: &L, kind: LockKind) -> Result<bool, L::Err> {
@@ -110,6 +137,10 @@ impl<X: Transport> Epochs<'_, X> {
     fn acquire(&self, pe: usize, kind: LockKind) -> Result<(), EpochError> {
         let w = self.remote(pe);
         if kind == LockKind::Exclusive {
+            // Uncontended: one CAS takes a free word; else announce and retry (lockword).
+            if lockword::try_free_exclusive(&w)? {
+                return Ok(());
+            }
             lockword::announce_writer(&w)?;
         }
         let got = attempt(&w, kind).map_err(EpochError::from);
@@ -135,8 +166,7 @@ impl<X: Transport> Epochs<'_, X> {
         let me = self.team.rank();
         let words = self.team.size().div_ceil(64);
         let (i, bit) = lockword::waiter_bit(me, kind == LockKind::Exclusive, words);
-        let slot = self.waiters.at(i);
-        self.team.atomic_fetch_or(slot, bit, w.pe)?;
+        map_rmw(self.team, self.waiters, i, AtomicOp::FetchOr(bit), w.pe)?;
         self.team.quiet(); // SeqCst: the bit before the retries (module docs).
         let mut failed = None;
         // Asleep as a waiter on this PE's `wake` word only: the unlock's signal there wakes
@@ -155,7 +185,7 @@ impl<X: Transport> Epochs<'_, X> {
             self.deadline(),
             "a lock",
         );
-        let cleared = self.team.atomic_fetch_and(slot, !bit, w.pe);
+        let cleared = map_rmw(self.team, self.waiters, i, AtomicOp::FetchAnd(!bit), w.pe);
         waited.map_err(self.timed("lock", "unlock", Some(w.pe)))?;
         if let Some(e) = failed {
             return Err(e.into());

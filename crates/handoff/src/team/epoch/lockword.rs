@@ -9,8 +9,9 @@
 //! bits 0..31   READERS  shared holders (a count)
 //! ```
 //!
-//! - A writer first adds one to WAITING (fetch-add), then retries a CAS that moves it from
-//!   WAITING to WRITER when neither WRITER nor READERS is set.
+//! - A writer first tries one CAS from 0 (free) to WRITER ([`try_free_exclusive`]: the
+//!   uncontended lock). Failing that it adds one to WAITING (fetch-add), then retries a CAS
+//!   that moves it from WAITING to WRITER when neither WRITER nor READERS is set.
 //! - A reader CASes READERS + 1 only when neither WRITER nor WAITING is set: once a writer
 //!   has announced itself no new reader gets in, so the readers drain and the writer cannot
 //!   be starved by a stream of readers (writer preference; a stream of writers can delay
@@ -72,6 +73,18 @@ pub(crate) trait LockWord {
 /// A writer announces itself (before its first [`try_exclusive`]).
 pub(crate) fn announce_writer<L: LockWord>(w: &L) -> Result<(), L::Err> {
     w.rmw(AtomicOp::FetchAdd(WAITING_ONE)).map(|_| ())
+}
+
+/// A writer's first attempt, before it announces itself: one CAS that takes the word when
+/// it is free (no holder, no writer announced). On `false` the writer announces itself and
+/// retries ([`announce_writer`], [`try_exclusive`]); readers that wait on the map are not
+/// overtaken unfairly: a free word means the last release already woke them, as for any
+/// writer that gets in first.
+pub(crate) fn try_free_exclusive<L: LockWord>(w: &L) -> Result<bool, L::Err> {
+    Ok(w.rmw(AtomicOp::CompareSwap {
+        expected: 0,
+        new: WRITER,
+    })? == 0)
 }
 
 /// An announced writer gives up (its wait failed): removes its announcement.
@@ -213,6 +226,25 @@ mod tests {
         match r {
             Ok(v) => v,
         }
+    }
+
+    /// The uncontended lock is one CAS, and only on a free word: a holder, a reader or an
+    /// announced writer makes it fail and leaves the word as it was.
+    #[test]
+    fn the_free_word_cas_takes_only_a_free_word() {
+        let w = AtomicU64::new(0);
+        assert!(ok(try_free_exclusive(&w)));
+        assert_eq!(ok(w.rmw(AtomicOp::Fetch)), WRITER);
+        for busy in [WRITER, 1, WAITING_ONE, WAITING_ONE + 2] {
+            let w = AtomicU64::new(busy);
+            assert!(!ok(try_free_exclusive(&w)), "{busy:#x}");
+            assert_eq!(ok(w.rmw(AtomicOp::Fetch)), busy);
+        }
+        // Released, the word is free again for the next uncontended writer.
+        let w = AtomicU64::new(0);
+        assert!(ok(try_free_exclusive(&w)));
+        assert_eq!(ok(unlock_exclusive(&w)), WRITER);
+        assert!(ok(try_free_exclusive(&w)));
     }
 
     #[test]

@@ -2,11 +2,13 @@
 //! [`super::lockword`] on a loom atomic through `ops::apply_atomic64` (what the team's
 //! remote atomic runs on the target's word), and the PSCW matching of [`super::matching`]
 //! on signal words through `ops::apply_signal` / `ops::load_signal` (what the team's
-//! `signal` and local polls run). Payloads are loom `UnsafeCell`s: a missing
+//! `signal` and local polls run), and the fence's rounds of [`super::fence`] on the same
+//! signal words. Payloads are loom `UnsafeCell`s: a missing
 //! happens-before is a reported race. Waits spin with `yield_now` (the team's waits add
 //! only sleeping, which the team's own models check), but for the lock's wake-ups
 //! (`loom_epoch_lock_wakes_the_next_writer`), whose waiters sleep until a release wakes them.
 
+use super::fence::{self, FenceWords};
 use super::lockword::{self, LockWord, WaiterMap};
 use super::matching::{Matching, PscwWords};
 use crate::atomic::{fence, AtomicU64, Ordering};
@@ -21,7 +23,11 @@ fn ok<T>(r: Result<T, std::convert::Infallible>) -> T {
     }
 }
 
+/// What `Epochs::acquire` does for a writer: the free-word CAS, else announce and retry.
 fn lock_exclusive(w: &AtomicU64) {
+    if ok(lockword::try_free_exclusive(w)) {
+        return;
+    }
     ok(lockword::announce_writer(w));
     while !ok(lockword::try_exclusive(w)) {
         loom::thread::yield_now();
@@ -107,10 +113,13 @@ impl WaiterMap for LockPe {
 }
 
 /// What `Epochs::acquire` / `wait_for` do for a writer, on the real lock word and map
-/// functions: announce, try; else set the bit, fence, and retry around sleeps that only a
+/// functions: the free-word CAS; else announce, try; else set the bit, fence, and retry around sleeps that only a
 /// wake ends (the sleeper reads its wake word before each retry and sleeps while it is
 /// unchanged, as the bell's registration does).
 fn lock_exclusive_sleeping(s: &LockPe, me: usize) {
+    if ok(lockword::try_free_exclusive(&s.lock)) {
+        return;
+    }
     ok(lockword::announce_writer(&s.lock));
     if ok(lockword::try_exclusive(&s.lock)) {
         return;
@@ -257,5 +266,118 @@ fn loom_epoch_pscw_two_epochs() {
             assert_eq!(s.window.with(|p| unsafe { *p }), 10 * epoch + 1);
         }
         o.join().unwrap();
+    });
+}
+
+/// `p` PEs' fence words: `arrivals[r][s]`, a bell per word (the team's wake-up of a
+/// sleeper on that word), and each PE's window cell.
+struct FenceTable {
+    arrivals: Vec<Vec<AtomicU64>>,
+    bells: Vec<Vec<loom::sync::Notify>>,
+    cells: Vec<UnsafeCell<u64>>,
+}
+
+struct FencePe {
+    me: usize,
+    t: Arc<FenceTable>,
+}
+
+impl FenceWords for FencePe {
+    type Err = std::convert::Infallible;
+    fn size(&self) -> usize {
+        self.t.cells.len()
+    }
+    fn rank(&self) -> usize {
+        self.me
+    }
+    fn arrive(&self, to: usize, n: u64) -> Result<(), Self::Err> {
+        apply_signal(&self.t.arrivals[to][self.me], SignalOp::Set(n));
+        self.t.bells[to][self.me].notify(); // the signal's ring
+        Ok(())
+    }
+    fn arrived(&self, from: usize) -> u64 {
+        load_signal(&self.t.arrivals[self.me][from])
+    }
+    fn wait_arrived(&self, from: usize, n: u64) -> Result<(), Self::Err> {
+        // Asleep until the sender's ring (spinning PEs take loom too long at four PEs). A
+        // PE that saw the word without sleeping got its ordering from the atomics alone.
+        while self.arrived(from) < n {
+            self.t.bells[self.me][from].wait();
+        }
+        Ok(())
+    }
+}
+
+/// `p` PEs run `body` (given each PE's words) on the real `dissemination`, under loom
+/// with at most `preemptions` preemptions per execution.
+fn fence_model(p: usize, preemptions: usize, body: fn(&FencePe)) {
+    let mut b = loom::model::Builder::new();
+    b.preemption_bound = Some(preemptions);
+    b.check(move || {
+        let t = Arc::new(FenceTable {
+            arrivals: (0..p)
+                .map(|_| (0..p).map(|_| AtomicU64::new(0)).collect())
+                .collect(),
+            bells: (0..p)
+                .map(|_| (0..p).map(|_| loom::sync::Notify::new()).collect())
+                .collect(),
+            cells: (0..p).map(|_| UnsafeCell::new(0)).collect(),
+        });
+        let ts: Vec<_> = (1..p)
+            .map(|me| {
+                let t = t.clone();
+                loom::thread::spawn(move || body(&FencePe { me, t }))
+            })
+            .collect();
+        body(&FencePe {
+            me: 0,
+            t: t.clone(),
+        });
+        for h in ts {
+            h.join().unwrap();
+        }
+    });
+}
+
+/// A PE's put into its own cell (the data a fence publishes), then `quiet` and fence `n`.
+fn put_and_fence(pe: &FencePe, value: u64, n: u64) {
+    // SAFETY: outside the reading phase only PE `me` touches its cell (what loom checks).
+    pe.t.cells[pe.me].with_mut(|p| unsafe { *p = value });
+    fence(Ordering::SeqCst); // quiet
+    ok(fence::dissemination(pe, n));
+}
+
+/// Two PEs: each puts, fences, reads both cells, fences, and puts again. The first puts
+/// are visible after the first fence (the values; loom reports a missing happens-before
+/// as a race), and the second put waits until the other PE has read (a read racing a
+/// later put is a reported race).
+#[test]
+fn loom_epoch_fence_orders_puts() {
+    fence_model(2, 2, |pe| {
+        put_and_fence(pe, 1, 1);
+        for c in &pe.t.cells {
+            // SAFETY: between the fences nobody writes (what loom checks).
+            assert_eq!(c.with(|p| unsafe { *p }), 1);
+        }
+        fence(Ordering::SeqCst); // quiet
+        ok(fence::dissemination(pe, 2));
+        // SAFETY: after the second fence every PE has read (what loom checks).
+        pe.t.cells[pe.me].with_mut(|p| unsafe { *p = 2 });
+    });
+}
+
+/// Four PEs, one fence (two rounds): PE 3 hears of PE 0 only through PE 1 (round 1: 0 → 1;
+/// round 2: 1 → 3), so visibility must pass along the chain of stores and loads. No
+/// preemptions (switches only where a PE sleeps or ends): loom's race check follows
+/// happens-before, not the schedule, so one execution in which PE 3 reads PE 0's cell
+/// without the chain is a reported race; four PEs with preemptions take minutes.
+#[test]
+fn loom_epoch_fence_publishes_through_a_middle_pe() {
+    fence_model(4, 0, |pe| {
+        put_and_fence(pe, 1, 1);
+        for c in &pe.t.cells {
+            // SAFETY: after the fence nobody writes (what loom checks).
+            assert_eq!(c.with(|p| unsafe { *p }), 1);
+        }
     });
 }

@@ -14,15 +14,18 @@
 //! | `lock`                  | passive target: the lock on this PE (`lockword.rs`)     |
 //! | `waiters[2⌈p/64⌉]`      | passive target: writers, then readers, asleep on this PE's lock |
 //! | `wake`                  | passive target: rung by an unlock to wake this PE    |
+//! | `arrivals[p]`           | fence: PE `s`'s fence count (`fence.rs`)             |
 //!
 //! # Costs (shared memory)
 //!
-//! - [`fence`](Epochs::fence): `quiet` + the team's dissemination barrier — ⌈log2 p⌉ rounds.
+//! - [`fence`](Epochs::fence): `quiet` + a dissemination barrier on the epochs' own words
+//!   (`fence.rs`) — ⌈log2 p⌉ rounds of one store and one wait.
 //! - [`post`](Epochs::post) / [`complete`](Epochs::complete): one remote increment per group
 //!   member; [`start`](Epochs::start) / [`wait`](Epochs::wait): reads of k local words. O(k),
 //!   independent of p.
-//! - [`lock`](Epochs::lock) / [`unlock`](Epochs::unlock): two to three remote atomics on the
-//!   target's word when uncontended, independent of p; [`lock_all`](Epochs::lock_all) takes
+//! - [`lock`](Epochs::lock) / [`unlock`](Epochs::unlock): one compare-and-swap to lock,
+//!   one fetch-add and a read of the waiter map to unlock, when uncontended, independent of
+//!   p; [`lock_all`](Epochs::lock_all) takes
 //!   a shared lock on every PE (in rank order, so two `lock_all`s cannot deadlock).
 //! - [`flush`](Epochs::flush)`(pe)` is `quiet`: a put on one node is a copy into the
 //!   target's mapped memory, complete when it returns; what a flush must still give is
@@ -35,8 +38,9 @@
 //!
 //! `loom_tests.rs` checks the lock word protocol (`lockword.rs`: mutual exclusion of
 //! writers, readers against a writer) and the PSCW matching (two epochs in a row, no
-//! crossing, data visible after `wait`) on the real protocol functions; fence is `quiet` +
-//! the team's dissemination barrier, whose loom model is in `team/barrier.rs`.
+//! crossing, data visible after `wait`) and the fence's rounds (`fence.rs`: puts before a
+//! fence visible to every PE after it, none overwritten before every PE read it) on the
+//! real protocol functions.
 //!
 //! # Misuse
 //!
@@ -51,6 +55,7 @@
 
 mod accumulate;
 mod error;
+pub(crate) mod fence;
 pub(crate) mod lockword;
 pub(crate) mod matching;
 
@@ -84,6 +89,7 @@ pub use imp::Epochs;
 
 #[cfg(not(loom))]
 mod imp {
+    use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::Duration;
 
     use super::matching::Matching;
@@ -105,6 +111,10 @@ mod imp {
         pub(super) waiters: Sym<u64>,
         /// Rung (a signal add) by an unlock that saw this PE waiting.
         pub(super) wake: Sym<u64>,
+        /// `arrivals[s]`: PE `s`'s fence count (`fence.rs`).
+        pub(super) arrivals: Sym<u64>,
+        /// Fences this PE made (only this PE's thread touches it: Relaxed).
+        pub(super) fences: AtomicU64,
         pub(super) matching: Matching,
         /// The targets of the open access epoch (`start`).
         pub(super) access: Option<Vec<usize>>,
@@ -129,7 +139,7 @@ mod imp {
     }
 
     impl<'t, X: Transport> Epochs<'t, X> {
-        /// Collective: allocates the epoch words on every PE (5 symmetric objects, a few
+        /// Collective: allocates the epoch words on every PE (6 symmetric objects, a few
         /// hundred bytes) and waits until every PE has them (a barrier), so no PE's first
         /// post or lock reaches a PE that has not made its words yet.
         pub fn new(team: &'t Team<X>) -> Result<Self, EpochError> {
@@ -139,6 +149,7 @@ mod imp {
             let lock = team.alloc::<u64>(1)?;
             let waiters = team.alloc::<u64>(2 * p.div_ceil(64))?;
             let wake = team.alloc::<u64>(1)?;
+            let arrivals = team.alloc::<u64>(p)?;
             team.barrier_all()?;
             Ok(Epochs {
                 team,
@@ -147,6 +158,8 @@ mod imp {
                 lock,
                 waiters,
                 wake,
+                arrivals,
+                fences: AtomicU64::new(0),
                 matching: Matching::new(p),
                 access: None,
                 exposure: None,
@@ -232,9 +245,11 @@ mod imp {
         // ---- fence, flush, sync ------------------------------------------------------
 
         /// Collective `MPI_Win_fence`: completes this PE's puts and atomics and waits until
-        /// every PE has done the same — `quiet` + the dissemination barrier, ⌈log2 p⌉
-        /// rounds. Every put made before any PE's fence is visible to every PE after it.
-        /// Not inside a PSCW or lock epoch ([`EpochError::EpochOpen`]).
+        /// every PE has done the same — `quiet` + a dissemination barrier on the epochs'
+        /// words (`fence.rs`), ⌈log2 p⌉ rounds. Every put made before any PE's fence is
+        /// visible to every PE after it. Not inside a PSCW or lock epoch
+        /// ([`EpochError::EpochOpen`]); a PE that does not fence ends the wait after the
+        /// epochs' timeout ([`EpochError::Timeout`] naming the PE waited for).
         pub fn fence(&self) -> Result<(), EpochError> {
             if let Some((open, how)) = self.open_epoch() {
                 return Err(EpochError::EpochOpen {
@@ -244,8 +259,9 @@ mod imp {
                 });
             }
             self.team.quiet();
-            self.team.barrier_all()?;
-            Ok(())
+            // Relaxed: a count private to this PE (the words carry the ordering).
+            let n = self.fences.fetch_add(1, Ordering::Relaxed) + 1;
+            super::fence::dissemination(self, n)
         }
 
         /// `MPI_Win_flush(pe)`: completes this PE's operations toward `pe` — `quiet` (module

@@ -1,0 +1,187 @@
+//! The fence of [`Epochs`](super::Epochs) (`MPI_Win_fence`): `quiet`, then a
+//! dissemination barrier (Hensgen, Finkel and Manber) on the epochs' own arrival words —
+//! ⌈log2 p⌉ rounds, one Release store and one wait per round.
+//!
+//! # Protocol
+//!
+//! Every PE numbers its fences 1, 2, 3, … (the same on every PE: a fence is collective over
+//! the whole team). PE `me` has one arrival word per sender, `arrivals[s]`, written only by
+//! PE `s`. In fence `n`, round `k` (distance `d = 2^k < p`), PE `me`:
+//!
+//! 1. stores `n` in PE `me + d`'s `arrivals[me]` (a signal `Set`: Release store, then the
+//!    doorbell ring that wakes PE `me + d` if it sleeps on that word);
+//! 2. waits until its own `arrivals[me − d]` is at least `n` (Acquire load).
+//!
+//! A word only grows (its one writer stores its fence numbers in order), and `me − d`
+//! reaches `me` in the same round of every fence (the distances are fixed by p), so the
+//! `n`-th wait is met by the sender's `n`-th store; a sender already in fence `n + 1` only
+//! stores a larger number, which meets the wait too — and that sender has finished fence
+//! `n`. This is the team barrier's argument (`team/barrier.rs`) with stores instead of
+//! fetch-adds: one writer per word needs no read-modify-write.
+//!
+//! # Why not the team barrier
+//!
+//! The fence was `quiet` + `Team::barrier_all` (which runs `quiet` again, builds the member
+//! list and locks the barrier's counters). Per round this one costs the store, the ring's
+//! SeqCst fence and a load of the target's bell, and a wait that polls once before it
+//! starts a timed wait (no clock read when the peer already arrived).
+//!
+//! # Memory ordering
+//!
+//! The caller's `quiet` completes this PE's puts and atomics; the Release store of step 1
+//! pairs with the Acquire load of step 2 on the receiver. Happens-before is transitive along
+//! the rounds, and after ⌈log2 p⌉ rounds every PE has a chain from every other PE's first
+//! store of the fence, so whatever any PE put before the fence is visible to every PE after
+//! it. The loom models run [`dissemination`]: `loom_epoch_fence_orders_puts` (2 PEs, two
+//! fences: puts visible after the first, no put overwrites before the other PE read) and
+//! `loom_epoch_fence_publishes_through_a_middle_pe` (4 PEs: PE 3 hears of PE 0 only
+//! through PE 1).
+
+#![cfg_attr(loom, allow(dead_code))] // the team that calls these is not built under loom
+
+/// The arrival words, wherever they live.
+pub(crate) trait FenceWords {
+    /// Why an access failed.
+    type Err;
+    /// The team size.
+    fn size(&self) -> usize;
+    /// This PE's rank.
+    fn rank(&self) -> usize;
+    /// Stores `n` in PE `to`'s arrival word for this PE (Release; wakes `to`).
+    fn arrive(&self, to: usize, n: u64) -> Result<(), Self::Err>;
+    /// This PE's arrival word for `from` (Acquire).
+    fn arrived(&self, from: usize) -> u64;
+    /// Waits until [`arrived`](Self::arrived)`(from)` is at least `n`.
+    fn wait_arrived(&self, from: usize, n: u64) -> Result<(), Self::Err>;
+}
+
+/// Fence number `n` (1, 2, …) of this PE: the rounds of the module docs. The caller ran
+/// `quiet` before.
+pub(crate) fn dissemination<W: FenceWords>(w: &W, n: u64) -> Result<(), W::Err> {
+    let (p, me) = (w.size(), w.rank());
+    let mut d = 1;
+    while d < p {
+        w.arrive((me + d) % p, n)?;
+        let from = (me + p - d) % p;
+        // Poll once first: a peer that already arrived costs no timed wait.
+        if w.arrived(from) < n {
+            w.wait_arrived(from, n)?;
+        }
+        d *= 2;
+    }
+    Ok(())
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+
+    /// PEs as a table: `words[r][s]`, and a log of every store and wait.
+    struct Table {
+        me: usize,
+        words: RefCell<Vec<Vec<u64>>>,
+        log: RefCell<Vec<String>>,
+    }
+
+    impl FenceWords for Table {
+        type Err = String;
+        fn size(&self) -> usize {
+            self.words.borrow().len()
+        }
+        fn rank(&self) -> usize {
+            self.me
+        }
+        fn arrive(&self, to: usize, n: u64) -> Result<(), String> {
+            self.words.borrow_mut()[to][self.me] = n;
+            self.log.borrow_mut().push(format!("store {n} at {to}"));
+            Ok(())
+        }
+        fn arrived(&self, from: usize) -> u64 {
+            self.words.borrow()[self.me][from]
+        }
+        fn wait_arrived(&self, from: usize, n: u64) -> Result<(), String> {
+            self.log.borrow_mut().push(format!("wait {from} for {n}"));
+            // A one-thread table cannot wait: the peer must already have arrived.
+            Err(format!("PE {from} has not arrived at fence {n}"))
+        }
+    }
+
+    /// The rounds of PE 2 of 5: distances 1, 2, 4 (⌈log2 5⌉ = 3 rounds), storing the fence
+    /// number at me + d and reading me − d; a peer that already arrived (or is a fence
+    /// ahead) is not waited for, one that is behind is.
+    #[test]
+    fn rounds_store_at_me_plus_d_and_wait_for_me_minus_d() {
+        let t = Table {
+            me: 2,
+            words: RefCell::new(vec![vec![0; 5]; 5]),
+            log: RefCell::new(Vec::new()),
+        };
+        // Senders of PE 2: 1 (d = 1), 0 (d = 2), 3 (d = 4): 1 at fence 7, 0 a fence ahead.
+        t.words.borrow_mut()[2][1] = 7;
+        t.words.borrow_mut()[2][0] = 8;
+        let e = dissemination(&t, 7).unwrap_err();
+        assert_eq!(e, "PE 3 has not arrived at fence 7");
+        assert_eq!(
+            *t.log.borrow(),
+            [
+                "store 7 at 3",
+                "store 7 at 4",
+                "store 7 at 1",
+                "wait 3 for 7"
+            ]
+        );
+        assert_eq!(t.words.borrow()[3][2], 7);
+        assert_eq!(t.words.borrow()[1][2], 7);
+        // Alone, a fence has no rounds.
+        let one = Table {
+            me: 0,
+            words: RefCell::new(vec![vec![0; 1]]),
+            log: RefCell::new(Vec::new()),
+        };
+        dissemination(&one, 1).unwrap();
+        assert!(one.log.borrow().is_empty());
+    }
+}
+
+#[cfg(not(loom))]
+mod imp {
+    use super::FenceWords;
+    use crate::team::epoch::{EpochError, Epochs};
+    use crate::team::ops::load_signal;
+    use crate::team::{SignalOp, Transport};
+
+    impl<X: Transport> FenceWords for Epochs<'_, X> {
+        type Err = EpochError;
+        fn size(&self) -> usize {
+            self.team.size()
+        }
+        fn rank(&self) -> usize {
+            self.team.rank()
+        }
+        fn arrive(&self, to: usize, n: u64) -> Result<(), EpochError> {
+            let me = self.team.rank();
+            Ok(self
+                .team
+                .signal(self.arrivals.at(me), SignalOp::Set(n), to)?)
+        }
+        fn arrived(&self, from: usize) -> u64 {
+            // `team.word` checked bounds when the object was made; `from < size` = its length.
+            let w = self.team.word(&self.arrivals.at(from), "fence");
+            w.map(load_signal).unwrap_or(0)
+        }
+        fn wait_arrived(&self, from: usize, n: u64) -> Result<(), EpochError> {
+            self.team
+                .x
+                .wait_local_on(
+                    self.arrivals.offset + 8 * from,
+                    8,
+                    &mut || (self.arrived(from) >= n).then_some(0),
+                    self.deadline(),
+                    "a fence",
+                )
+                .map(|_| ())
+                .map_err(self.timed("fence", "fence", Some(from)))
+        }
+    }
+}
