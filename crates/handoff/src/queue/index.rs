@@ -128,6 +128,12 @@ impl ProducerIndex {
         self.tail
     }
 
+    /// Units the ring holds.
+    #[inline]
+    pub(crate) fn capacity(&self) -> u64 {
+        self.cap
+    }
+
     /// Free units as far as the cached copy of `head` knows (no load).
     #[inline]
     pub(crate) fn cached_free(&self) -> u64 {
@@ -278,6 +284,12 @@ impl ConsumerIndex {
     #[inline]
     pub(crate) fn head(&self) -> u64 {
         self.head
+    }
+
+    /// Units the ring holds.
+    #[inline]
+    pub(crate) fn capacity(&self) -> u64 {
+        self.cap
     }
 
     /// Units committed and not yet released, as far as the cached copy knows (no load).
