@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release -p handoff --example queue_bench [MESSAGES] [RUNS] [FILTER]`
 //! (defaults 10^7 u64 messages per run, 7 runs; FILTER keeps the rows whose name contains
-//! it, e.g. `"one thread"`). Producer on the first allowed CPU, consumer on the second
+//! it, e.g. `"one thread"`; `|` separates alternatives). Producer on the first allowed CPU, consumer on the second
 //! (unpinned if there is only one); capacity 1024 for every queue; every contender
 //! busy-waits the same way (a `spin_loop` hint on full / empty; handoff with `Wait::Spin`),
 //! except the rows that name another strategy. The contenders run interleaved (one run of
@@ -63,6 +63,35 @@ fn handoff_single(n: u64, cpus: Option<(usize, usize)>) -> Duration {
         cpus,
         move || (0..n).for_each(|i| tx.push(i, Wait::Spin, None).unwrap()),
         move || (0..n).map(|_| rx.pop(Wait::Spin, None).unwrap()).sum(),
+    )
+}
+
+/// The same loop as rtrb's row: `try_push` / `try_pop`, a `spin_loop` hint on full / empty.
+fn handoff_try(n: u64, cpus: Option<(usize, usize)>) -> Duration {
+    let (mut tx, mut rx) = Spsc::<u64>::new(CAP).unwrap();
+    pair(
+        n,
+        cpus,
+        move || {
+            for i in 0..n {
+                while !tx.try_push(i).unwrap() {
+                    spin_loop();
+                }
+            }
+        },
+        move || {
+            let mut sum = 0;
+            for _ in 0..n {
+                loop {
+                    if let Some(v) = rx.try_pop().unwrap() {
+                        sum += v;
+                        break;
+                    }
+                    spin_loop();
+                }
+            }
+            sum
+        },
     )
 }
 
@@ -269,12 +298,14 @@ fn rtrb_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
 }
 
 /// Paired ratios printed after the table: (numerator row, denominator row, label).
-const RATIOS: [(usize, usize, &str); 5] = [
+const RATIOS: [(usize, usize, &str); 7] = [
     (0, 1, "handoff/rtrb, push/pop, two threads"),
+    (6, 1, "handoff adaptive/rtrb, push/pop, two threads"),
     (0, 2, "handoff/crossbeam, push/pop, two threads"),
-    (3, 4, "handoff/rtrb, chunks of 64, two threads"),
-    (9, 10, "handoff/rtrb, one thread (code path)"),
-    (11, 12, "handoff/crossbeam, one thread (code path)"),
+    (3, 1, "handoff/rtrb, try_push/try_pop, two threads"),
+    (4, 5, "handoff/rtrb, chunks of 64, two threads"),
+    (10, 11, "handoff/rtrb, one thread (code path)"),
+    (12, 13, "handoff/crossbeam, one thread (code path)"),
 ];
 
 fn crossbeam_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
@@ -306,10 +337,11 @@ fn main() {
     let filter = args.next().unwrap_or_default();
     let cpus = handoff::sys::allowed_cpus().unwrap_or_default();
     let place = (cpus.len() >= 2).then(|| (cpus[0], cpus[1]));
-    let contenders: [(&str, Run); 13] = [
+    let contenders: [(&str, Run); 14] = [
         ("handoff Spsc push/pop (spin)", handoff_single),
         ("rtrb push/pop (spin)", rtrb_single),
         ("crossbeam ArrayQueue push/pop (spin)", crossbeam_array),
+        ("handoff Spsc try_push/try_pop (spin)", handoff_try),
         ("handoff Spsc chunks of 64 (spin)", handoff_chunks),
         ("rtrb chunks of 64 (spin)", rtrb_chunks),
         ("handoff Spsc push/pop (adaptive)", handoff_single_adaptive),
@@ -321,7 +353,7 @@ fn main() {
         ("handoff Spsc, one thread, again", handoff_one_thread),
         ("crossbeam, one thread (code path)", crossbeam_one_thread),
     ];
-    let chosen = |name: &str| filter.is_empty() || name.contains(filter.as_str());
+    let chosen = |name: &str| filter.is_empty() || filter.split('|').any(|f| name.contains(f));
     println!(
         "{n} u64 messages per run, {runs} runs, capacity {CAP}, producer/consumer on CPUs {place:?}"
     );

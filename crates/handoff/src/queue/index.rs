@@ -18,6 +18,25 @@
 //! `cached_tail`) and reloads it only when the copy says "full" / "empty": in a stream the
 //! shared lines move once per batch, not once per item (rtrb's design).
 //!
+//! # Slip
+//!
+//! A consumer that is quicker than its producer catches up with it and then chases it: each
+//! reload of `tail` finds one new unit, in the cache line the producer is still writing, so
+//! every push waits for two cache lines to come back (the units' and `tail`'s), and the
+//! stream runs at a third of its rate with a backlog in the ring (measured with
+//! `examples/queue_bench`, 8-byte messages, in `docs/results.md`, "SPSC vs rtrb"; rtrb
+//! escapes only because its consumer is slower than its producer). So a waiting consumer
+//! (a wait other than [`Wait::Block`]; `try_pop` never slips) *slips* when it sees the
+//! producer streaming: when its first reload finds fewer than [`SLIP_UNITS`] units, or its
+//! wait finds them within [`SLIP_POLLS`] polls, it pauses [`SLIP_PAUSES`] times without
+//! touching a shared line, reloads once and returns all it found. The producer fills lines
+//! meanwhile and pushes without losing them. A wait that lasts longer (a ping-pong: the
+//! reply needs two line transfers) never slips. A slip during which the producer committed
+//! nothing (it was not streaming: a reply the consumer came late for) turns slipping off
+//! until the consumer finds more than one unit at once again, so a request/response
+//! consumer that is always late pays one slip (about 0.8 µs here), not one per reply. The
+//! slip is one more Acquire load of `tail`: it changes no ordering.
+//!
 //! Closing stores the closer's position with [`CLOSED`] (bit 63; a position never reaches
 //! it). A consumer still drains what was committed before the close, then sees `Closed`; a
 //! producer sees `Closed` at its next wait for space.
@@ -36,7 +55,7 @@
 //! The `loom_tests` below model-check this code with the units in loom's `UnsafeCell`.
 
 use super::doorbell::Doorbell;
-use crate::atomic::{AtomicU64, Ordering};
+use crate::atomic::{spin_hint, AtomicU64, Ordering};
 use crate::sync::wait::Wait;
 use crate::sync::PeerWatch;
 use crate::sync::WaitError;
@@ -44,6 +63,17 @@ use crate::sys::Deadline;
 
 /// Or-ed into a position by the side that closes: bit 63, never reached by a count.
 pub(crate) const CLOSED: u64 = 1 << 63;
+
+/// A consumer that finds fewer units than this (a cache line of 8-byte units) as soon as it
+/// looks slips ([`ConsumerIndex::slip`]).
+const SLIP_UNITS: u64 = 8;
+/// Pauses of one slip (about 0.8 µs with this machine's 25 ns `pause`; 8 pauses got the
+/// stream to 0.75x rtrb, 16 to 0.9x, 32 to 1.0x); one under loom (a pause is a model yield
+/// there).
+const SLIP_PAUSES: u32 = if cfg!(loom) { 1 } else { 32 };
+/// A wait whose data came within this many polls (a pause or two) found a producer that is
+/// streaming, not one that answered a request: it slips too.
+const SLIP_POLLS: u32 = 2;
 
 /// A position on its own 128-byte block (no false sharing with the other side's).
 #[repr(C, align(128))]
@@ -96,6 +126,12 @@ impl ProducerIndex {
     #[inline]
     pub(crate) fn tail(&self) -> u64 {
         self.tail
+    }
+
+    /// Units the ring holds.
+    #[inline]
+    pub(crate) fn capacity(&self) -> u64 {
+        self.cap
     }
 
     /// Free units as far as the cached copy of `head` knows (no load).
@@ -230,6 +266,8 @@ pub(crate) struct ConsumerIndex {
     head: u64,
     cached_tail: u64,
     cap: u64,
+    /// The producer committed more during the last slip (module docs, "Slip").
+    streaming: bool,
 }
 
 impl ConsumerIndex {
@@ -238,6 +276,7 @@ impl ConsumerIndex {
             head: 0,
             cached_tail: 0,
             cap: capacity,
+            streaming: true,
         }
     }
 
@@ -245,6 +284,12 @@ impl ConsumerIndex {
     #[inline]
     pub(crate) fn head(&self) -> u64 {
         self.head
+    }
+
+    /// Units the ring holds.
+    #[inline]
+    pub(crate) fn capacity(&self) -> u64 {
+        self.cap
     }
 
     /// Units committed and not yet released, as far as the cached copy knows (no load).
@@ -322,14 +367,56 @@ impl ConsumerIndex {
         deadline: Option<Deadline>,
         peers: &P,
     ) -> (Self, Result<Found, WaitError>) {
+        let may_slip = how.is_some_and(|h| h != Wait::Block);
         if let Some(f) = me.reload(ix, want) {
+            let f = match f {
+                Found::Ready(have) if may_slip && me.slips(have) => me.slip(ix, want, f),
+                _ => f,
+            };
             return (me, Ok(f));
         }
-        let r = match how {
-            None => Err(WaitError::Timeout),
-            Some(how) => ix.data.wait(|| me.reload(ix, want), how, deadline, peers),
+        let Some(how) = how else {
+            return (me, Err(WaitError::Timeout));
+        };
+        let mut polls = 0u32;
+        let r = ix.data.wait(
+            || {
+                polls += 1;
+                me.reload(ix, want)
+            },
+            how,
+            deadline,
+            peers,
+        );
+        let r = match r {
+            Ok(Found::Ready(have)) if may_slip && polls <= SLIP_POLLS && me.slips(have) => {
+                Ok(me.slip(ix, want, Found::Ready(have)))
+            }
+            r => r,
         };
         (me, r)
+    }
+
+    /// The consumer caught up with a producer that is still writing (module docs, "Slip"):
+    /// pause so the producer can fill at least a cache line, then take what is committed by
+    /// then (`found` if the reload shows no more).
+    #[inline]
+    fn slip(&mut self, ix: &Indices, want: u64, found: Found) -> Found {
+        let seen = self.cached_tail;
+        for _ in 0..SLIP_PAUSES {
+            spin_hint();
+        }
+        let found = self.reload(ix, want).unwrap_or(found);
+        self.streaming = self.cached_tail != seen;
+        found
+    }
+
+    /// Whether finding `have` units at once should slip: fewer than a line, and the
+    /// producer streamed during the last slip or has committed more than one unit since the
+    /// consumer last looked (a reply to a request comes alone).
+    #[inline]
+    fn slips(&self, have: u64) -> bool {
+        have < SLIP_UNITS && (self.streaming || have > 1)
     }
 
     /// Releases `n` read units to the producer and wakes it if it sleeps.

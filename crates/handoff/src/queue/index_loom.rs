@@ -101,3 +101,40 @@ fn loom_spsc_consumer_close_wakes_producer() {
         assert_eq!(t.join().unwrap(), Ok(Found::Closed));
     });
 }
+
+/// The consumer waits with the default (adaptive) wait, so it slips (module docs, "Slip")
+/// when it finds a unit at its first look or within its first polls: the slip's extra
+/// reload must still return every unit, in order, with its bytes (A), and the close after
+/// them; a consumer asleep after a failed slip-free wait is still woken.
+#[test]
+fn loom_spsc_slipping_consumer() {
+    loom::model(|| {
+        let m = model(2);
+        let m2 = m.clone();
+        let t = loom::thread::spawn(move || {
+            let mut p = ProducerIndex::new(2);
+            for v in [7u64, 8] {
+                let f = p.wait_free(&m2.ix, 1, Some(Wait::Block), None, &NoPeers);
+                assert!(matches!(f, Ok(Found::Ready(_))), "{f:?}");
+                let i = (p.tail() % m2.units.len() as u64) as usize;
+                // SAFETY (model): the protocol gives the producer this unit.
+                m2.units[i].with_mut(|u| unsafe { *u = v });
+                p.commit(&m2.ix, 1);
+            }
+            p.close(&m2.ix);
+        });
+        let mut c = ConsumerIndex::new(m.units.len() as u64);
+        for want in [7u64, 8] {
+            let f = c.wait_available(&m.ix, 1, Some(Wait::ADAPTIVE), None, &NoPeers);
+            assert!(matches!(f, Ok(Found::Ready(_))), "{f:?}");
+            let i = (c.head() % m.units.len() as u64) as usize;
+            // SAFETY (model): committed, as the wait reported.
+            let got = m.units[i].with(|u| unsafe { *u });
+            assert_eq!(got, want);
+            c.release(&m.ix, 1);
+        }
+        let end = c.wait_available(&m.ix, 1, Some(Wait::ADAPTIVE), None, &NoPeers);
+        assert_eq!(end, Ok(Found::Closed));
+        t.join().unwrap();
+    });
+}

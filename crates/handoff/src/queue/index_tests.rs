@@ -129,3 +129,48 @@ fn corrupt_positions_are_clamped() {
         "no room, no wrap"
     );
 }
+
+/// The slip (module docs, "Slip"): a waiting consumer that finds a lone unit at once slips
+/// while it believes the producer streams; a slip during which nothing was committed turns
+/// that belief off (a late reply: the next lone unit is taken at once), and finding more
+/// than one unit at once slips again. Every slip still returns what was committed; a poll
+/// (`how = None`) and a blocking wait never slip.
+#[test]
+fn slipping_follows_the_producer() {
+    let ix = Indices::default();
+    let mut p = ProducerIndex::new(16);
+    let mut c = ConsumerIndex::new(16);
+    assert!(
+        c.slips(1) && !c.slips(SLIP_UNITS),
+        "a new consumer expects a stream"
+    );
+    p.commit(&ix, 1);
+    assert_eq!(poll_avail(&mut c, &ix, 1), Ok(Found::Ready(1)));
+    assert!(c.streaming, "a poll does not slip");
+    let d = None;
+    assert_eq!(
+        c.wait_available(&ix, 1, Some(Wait::Block), d, &NoPeers),
+        Ok(Found::Ready(1))
+    );
+    assert!(c.streaming, "a blocking wait does not slip");
+    c.release(&ix, 1);
+    p.commit(&ix, 1);
+    assert_eq!(
+        c.wait_available(&ix, 1, Some(Wait::Spin), d, &NoPeers),
+        Ok(Found::Ready(1))
+    );
+    assert!(!c.streaming, "nothing came during the slip");
+    assert!(!c.slips(1) && c.slips(2));
+    c.release(&ix, 1);
+    p.commit(&ix, 2);
+    assert_eq!(
+        c.wait_available(&ix, 1, Some(Wait::Spin), d, &NoPeers),
+        Ok(Found::Ready(2))
+    );
+    assert!(
+        !c.streaming,
+        "two at once slipped, and nothing came during it"
+    );
+    c.release(&ix, 2);
+    assert_eq!((p.tail(), c.head()), (4, 4));
+}

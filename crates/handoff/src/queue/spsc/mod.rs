@@ -299,12 +299,15 @@ impl<T: bytemuck::Pod> Producer<T> {
 
     #[inline]
     fn write_one(&mut self, value: T) {
+        // The indices' address and the capacity before the write: the compiler cannot tell
+        // that the slot is not the region's own fields, and would load them again after it.
+        let ix = self.ring.indices();
+        let cap = self.idx.capacity() as usize;
         // SAFETY: `reserve` proved slot `tail % cap` free (Acquire on `head`, SYNC POINT B
         // of `index`); `slot` is that index (< cap), inside the region's data area.
         unsafe { self.ring.data().add(self.slot).write(value) };
-        self.slot = advance1(self.slot, self.ring.cap());
-        let ring = &self.ring;
-        self.idx.commit(ring.indices(), 1);
+        self.slot = advance1(self.slot, cap);
+        self.idx.commit(ix, 1);
     }
 
     /// Waits until `n` slots are free; returns how many are.
@@ -475,7 +478,7 @@ impl<T: bytemuck::Pod> Consumer<T> {
         // `index`); `slot` is `head % cap`, inside the data area; the producer does not
         // write it again before the release below.
         let v = unsafe { self.ring.data().add(self.slot).read() };
-        self.slot = advance1(self.slot, self.ring.cap());
+        self.slot = advance1(self.slot, self.idx.capacity() as usize);
         let ring = &self.ring;
         self.idx.release(ring.indices(), 1);
         v
