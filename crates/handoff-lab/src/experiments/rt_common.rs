@@ -1,5 +1,5 @@
 //! What the experiments' plans and run loops share (it starts no process: the launcher does):
-//! named choices ([`named_enum!`]), their errors, a point's metric, cancellation
+//! named choices (`named_enum!`), their errors, a point's metric, cancellation
 //! bookkeeping, statistics helpers, the runtime-queue experiments' byte patterns, worker
 //! arguments, section and deadline.
 
@@ -50,7 +50,7 @@ macro_rules! named_enum {
 }
 pub(crate) use named_enum;
 
-/// An enum of named choices ([`named_enum!`]), for flag parsers.
+/// An enum of named choices (`named_enum!`), for flag parsers.
 pub trait Named: Sized {
     /// Every name, in report order, joined by ", ".
     fn names() -> String;

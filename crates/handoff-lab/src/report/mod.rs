@@ -8,7 +8,7 @@
 //! medians and confidence intervals (the c2c floor beside latencies), and the records whose
 //! runs disagree ([`crate::stats::disagreement`]). A partial run says so at the top.
 //!
-//! One job per file: [`files`] writes the folder, [`sections`] the exchange's sections,
+//! One job per file: `files` writes the folder, `sections` the exchange's sections,
 //! [`experiments`] the sections of the registered experiments, [`doc`] renders them.
 
 mod class_table;
