@@ -260,16 +260,48 @@ fn adaptive_yields_to_a_peer_on_its_cpu() {
         (1, 3, 1, 0),
         "{s:?}"
     );
-    // A peer on another CPU: pause, no yield.
+    // A peer on another CPU: pause, no yield (true after the quick polls, so the wait
+    // reaches the adaptive spin).
     reset_adaptive_stats();
-    let mut cond = TrueOnPoll::new(5);
+    let n = QUICK_POLLS + 5;
+    let mut cond = TrueOnPoll::new(n);
     let other = Some(cpu as u32 + 1);
     assert_eq!(
         wait_on(&mut cond, Wait::ADAPTIVE, None, &NoPeers, other),
-        Ok(5)
+        Ok(n)
     );
     let s = adaptive_stats();
     assert_eq!((s.same_cpu, s.yields, s.spun), (0, 0, 1), "{s:?}");
+}
+
+/// A peer that answers within the quick polls ends an adaptive wait before any of its
+/// bookkeeping (no spin, yield, sleep or learning recorded); on the peer's CPU there are no
+/// quick polls (the peer cannot answer while we poll), so the wait goes straight to its
+/// yields.
+#[test]
+fn a_quick_answer_skips_the_adaptive_bookkeeping() {
+    load::force(Some(false));
+    reset_adaptive_stats();
+    learn::set_state(TRUE_ON_POLL_SITE, 0, 0);
+    let n = QUICK_POLLS + 1; // the inline poll, then the quick ones
+    let mut cond = TrueOnPoll::new(n);
+    assert_eq!(
+        wait_on(&mut cond, Wait::ADAPTIVE, None, &NoPeers, None),
+        Ok(n)
+    );
+    let s = adaptive_stats();
+    assert_eq!(
+        (s.spun, s.blocked, s.yields, s.short),
+        (0, 0, 0, 0),
+        "{s:?}"
+    );
+    // One poll later, the wait is an adaptive spin, counted.
+    let mut cond = TrueOnPoll::new(n + 1);
+    assert_eq!(
+        wait_on(&mut cond, Wait::ADAPTIVE, None, &NoPeers, None),
+        Ok(n + 1)
+    );
+    assert_eq!(adaptive_stats().spun, 1);
 }
 
 /// From short mode (score high), the 16th wait probes the full budget; a probe that ends
@@ -280,10 +312,11 @@ fn adaptive_probe_that_spins_switches_back_to_full_budget() {
     reset_adaptive_stats();
     learn::set_state(TRUE_ON_POLL_SITE, 256, 0);
     let wait = |stats_short: u64| {
-        let mut cond = TrueOnPoll::new(2);
+        let n = QUICK_POLLS + 2;
+        let mut cond = TrueOnPoll::new(n);
         assert_eq!(
             wait_on(&mut cond, Wait::ADAPTIVE, None, &NoPeers, None),
-            Ok(2)
+            Ok(n)
         );
         assert_eq!(adaptive_stats().short, stats_short);
     };
@@ -340,8 +373,9 @@ fn adaptive_learns_to_spin_short() {
     let roomy = Wait::Adaptive {
         spin_budget: Duration::from_millis(20),
     };
-    let mut cond = TrueOnPoll::new(3);
-    assert_eq!(wait_on(&mut cond, roomy, None, &NoPeers, None), Ok(3));
+    let n = QUICK_POLLS + 3;
+    let mut cond = TrueOnPoll::new(n);
+    assert_eq!(wait_on(&mut cond, roomy, None, &NoPeers, None), Ok(n));
     let s = adaptive_stats();
     assert_eq!((s.short, s.spun), (0, 1), "another site spun short: {s:?}");
     // And the slow site is still short.
