@@ -142,6 +142,8 @@ mod comm;
 #[cfg(feature = "mpi")]
 mod direct;
 #[cfg(feature = "mpi")]
+mod join;
+#[cfg(feature = "mpi")]
 mod mixed;
 #[cfg(feature = "mpi")]
 mod nodes;
