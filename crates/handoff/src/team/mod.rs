@@ -107,6 +107,8 @@ mod shm;
 mod signals;
 #[cfg(not(loom))]
 mod stopped;
+#[cfg(not(loom))]
+mod watch;
 
 mod barrier;
 mod epoch;

@@ -12,7 +12,6 @@
 //! Peers are watched through the PE states of [`super::layout`]: a PE that died (or left
 //! without `finalize`) ends every other PE's wait with [`TeamError::PeerDied`] naming it.
 
-use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU8};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -25,9 +24,7 @@ use super::transport::Transport;
 use super::{TeamError, MAX_COUNTERS};
 use crate::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 use crate::shm::{OpenOptions, Segment};
-use crate::sync::PeerWatch;
 use crate::sync::Wait;
-use crate::sync::WaitError;
 use crate::sys::{Deadline, ProcessId};
 
 /// The bytes put to one target since the last `quiet` (see `ShmTransport::pending`).
@@ -67,9 +64,6 @@ impl Pending {
     }
 }
 
-/// How many PEs' liveness one peer check reads from `/proc` (`TeamWatch::scan`).
-const SCAN_WINDOW: usize = 8;
-
 /// `ShmTransport::crowded`: not decided yet, shares its CPU, has its CPU alone.
 const UNDECIDED: u8 = 0;
 const SHARED: u8 = 1;
@@ -81,15 +75,15 @@ const JOIN_TIMEOUT: Duration = Duration::from_secs(30);
 /// The shared-memory transport: this PE's view of the team segment.
 pub struct ShmTransport {
     seg: Segment,
-    rank: usize,
-    size: usize,
+    pub(super) rank: usize,
+    pub(super) size: usize,
     heap_len: usize,
     heap_stride: usize,
     ctrl_offset: usize,
     ctrl_stride: usize,
     heap_offset: usize,
     wait: Wait,
-    launcher: ProcessId,
+    pub(super) launcher: ProcessId,
     /// Barrier arrivals consumed so far, per sender rank.
     /// (A barrier is a collective: one thread of the PE at a time; the lock only makes
     /// the transport `Sync`.)
@@ -107,7 +101,7 @@ pub struct ShmTransport {
     mask: Vec<usize>,
     /// How many other PEs' liveness peer checks have read, counting round the team from
     /// our right neighbour (`TeamWatch::scan`).
-    scan_next: std::sync::atomic::AtomicUsize,
+    pub(super) scan_next: std::sync::atomic::AtomicUsize,
 }
 
 impl std::fmt::Debug for ShmTransport {
@@ -274,7 +268,7 @@ impl ShmTransport {
         Ok(dst)
     }
 
-    fn ctrl(&self, rank: usize) -> &PeCtrl {
+    pub(super) fn ctrl(&self, rank: usize) -> &PeCtrl {
         // SAFETY: rank < size (callers check); `join` validated that the plan's `size`
         // control blocks from ctrl_offset lie in the payload, mapped as long as `self`.
         unsafe { ctrl_at(self.seg.as_ptr(), self.ctrl_offset, self.ctrl_stride, rank) }
@@ -424,78 +418,10 @@ impl ShmTransport {
             .map_err(|e| self.wait_err(e, &watch, what))
     }
 
-    fn watch(&self) -> TeamWatch<'_> {
-        TeamWatch {
-            t: self,
-            found: Cell::new(None),
-        }
-    }
-
-    fn wait_err(&self, e: WaitError, watch: &TeamWatch<'_>, what: &'static str) -> TeamError {
-        match (e, watch.found.take()) {
-            // A stopped PE is alive (no peer check calls it dead): name it at the deadline.
-            (WaitError::Timeout, _) => super::stopped::timeout_error(
-                what,
-                (0..self.size)
-                    .filter(|&r| r != self.rank)
-                    .filter_map(|r| self.ctrl(r).pid.get().map(|id| (r, id))),
-            ),
-            (_, Some(err)) => err,
-            (WaitError::PeerGone { pid }, None) => TeamError::PeerDied {
-                rank: self.rank_of(pid).unwrap_or(usize::MAX),
-                pid,
-                how: "died",
-            },
-        }
-    }
-
-    fn header(&self) -> &TeamHeader {
+    pub(super) fn header(&self) -> &TeamHeader {
         // SAFETY: `join` validated the header at payload offset 0 (page aligned, in bounds);
         // TeamHeader is ShmSafe.
         unsafe { &*self.seg.as_ptr().cast() }
-    }
-
-    /// Whether the PE of control block `c` has left or died (layout docs, "PE states").
-    fn is_gone(&self, c: &PeCtrl) -> bool {
-        // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
-        let dead = match c.state.load(Ordering::Acquire) {
-            FINISHED => false,
-            LEFT => true,
-            JOINED => c.pid.get().is_some_and(|id| !id.is_alive()),
-            _ => c.launch_pid.get().is_some_and(|id| !id.is_alive()),
-        };
-        // A PE that finished and exited between the state load and the liveness read is
-        // not dead: its FINISHED store precedes its exit, so after seeing it gone we see
-        // the store (Acquire: pairs with the Release store in `finish`). Without this
-        // re-check a team of 1024 PEs on 2 CPUs failed its last barrier naming a PE that
-        // had finalized.
-        dead && c.state.load(Ordering::Acquire) != FINISHED
-    }
-
-    /// The error naming PE `rank` as gone, saying how.
-    fn gone(&self, rank: usize) -> TeamError {
-        let c = self.ctrl(rank);
-        // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
-        let (id, how) = match c.state.load(Ordering::Acquire) {
-            LEFT => (
-                c.pid.get(),
-                "left the team without finalize (an error return or a panic)",
-            ),
-            JOINED | FINISHED => (
-                c.pid.get(),
-                "died (exited or was killed) while the team ran",
-            ),
-            _ => (c.launch_pid.get(), "exited before it joined the team"),
-        };
-        TeamError::PeerDied {
-            rank,
-            pid: id.map_or(0, |i| i.pid),
-            how,
-        }
-    }
-
-    fn rank_of(&self, pid: u32) -> Option<usize> {
-        (0..self.size).find(|&r| self.ctrl(r).pid.get().is_some_and(|p| p.pid == pid))
     }
 
     /// Ends the whole team with `status` (OpenSHMEM's `shmem_global_exit`): records the
@@ -557,88 +483,6 @@ unsafe impl Send for ShmTransport {}
 // offsets, as between processes); the transport's own fields are atomics, a Mutex, or
 // immutable after `join`. So threads of one PE may share it (SHMEM_THREAD_MULTIPLE).
 unsafe impl Sync for ShmTransport {}
-
-/// The team's peer watch: PE states and liveness (module docs of [`super::layout`]).
-struct TeamWatch<'a> {
-    t: &'a ShmTransport,
-    found: Cell<Option<TeamError>>,
-}
-
-impl TeamWatch<'_> {
-    fn check(&self) -> Option<TeamError> {
-        let t = self.t;
-        let first = &t.header().first_gone;
-        // Acquire: pairs with the Release CAS below (or in `ShmTransport::drop`).
-        if let Some(r) = first.load(Ordering::Acquire).checked_sub(1) {
-            if r as usize != t.rank {
-                return Some(t.gone(r as usize));
-            }
-        }
-        let found = self.scan()?;
-        let TeamError::PeerDied { rank, .. } = found else {
-            return Some(found);
-        };
-        // Release: pairs with the Acquire load above in other PEs' checks.
-        match first.compare_exchange(0, rank as u32 + 1, Ordering::Release, Ordering::Acquire) {
-            Ok(_) => Some(found),
-            Err(winner) => Some(t.gone(winner as usize - 1)),
-        }
-    }
-
-    /// The first other PE (by rank) that left, else one found dead among the next
-    /// [`SCAN_WINDOW`] PEs after the last one checked, or a dead launcher.
-    ///
-    /// Leaving is a state word (cheap to read for every PE); dying needs a `/proc` read per
-    /// PE, so a check reads at most `SCAN_WINDOW` of them, going round the team from this
-    /// PE's right neighbour: a check costs O(1) system calls however large the team (every
-    /// sleeping PE checks every 50 ms: 256 PEs reading 255 `/proc` entries each stalled a
-    /// team of 256 on 2 CPUs). Each PE starts at its own right, so a dead PE is among the
-    /// first window of the PEs to its left and the first of them to check names it in
-    /// `first_gone` for everyone.
-    fn scan(&self) -> Option<TeamError> {
-        let t = self.t;
-        for r in (0..t.size).filter(|&r| r != t.rank) {
-            // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
-            if t.ctrl(r).state.load(Ordering::Acquire) == LEFT {
-                return Some(t.gone(r));
-            }
-        }
-        let others = t.size - 1;
-        let window = SCAN_WINDOW.min(others);
-        let start = t
-            .scan_next
-            .fetch_add(window, std::sync::atomic::Ordering::Relaxed);
-        for k in 0..window {
-            // The (start + k)-th other PE, counting from our right neighbour.
-            let r = (t.rank + 1 + (start + k) % others) % t.size;
-            if t.is_gone(t.ctrl(r)) {
-                return Some(t.gone(r));
-            }
-        }
-        if t.launcher.pid != 0 && !t.launcher.is_alive() {
-            return Some(TeamError::LauncherDied {
-                pid: t.launcher.pid,
-            });
-        }
-        None
-    }
-}
-
-impl PeerWatch for TeamWatch<'_> {
-    fn check_peers(&self) -> Result<(), WaitError> {
-        match self.check() {
-            None => Ok(()),
-            Some(e) => {
-                let pid = match &e {
-                    TeamError::PeerDied { pid, .. } | TeamError::LauncherDied { pid } => *pid,
-                    _ => 0,
-                };
-                self.found.set(Some(e));
-                Err(WaitError::PeerGone { pid })
-            }
-        }
-    }
-}
 
 impl Transport for ShmTransport {
     fn rank(&self) -> usize {

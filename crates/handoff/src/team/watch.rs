@@ -1,0 +1,173 @@
+//! Watching the other PEs of a shared-memory team: a PE that left without `finalize`, died,
+//! or whose launcher died ends every other PE's wait with an error naming it
+//! ([`TeamError::PeerDied`], [`TeamError::LauncherDied`]); a PE stopped with SIGSTOP is named
+//! at the wait's deadline. The PE states are those of [`super::layout`]; `shm` calls
+//! [`ShmTransport::watch`] for every wait and [`ShmTransport::wait_err`] when one fails.
+
+use std::cell::Cell;
+
+use super::layout::*;
+use super::shm::ShmTransport;
+use super::TeamError;
+use crate::atomic::Ordering;
+use crate::sync::{PeerWatch, WaitError};
+
+/// How many PEs' liveness one peer check reads from `/proc` (`TeamWatch::scan`).
+const SCAN_WINDOW: usize = 8;
+
+impl ShmTransport {
+    pub(super) fn watch(&self) -> TeamWatch<'_> {
+        TeamWatch {
+            t: self,
+            found: Cell::new(None),
+        }
+    }
+
+    pub(super) fn wait_err(
+        &self,
+        e: WaitError,
+        watch: &TeamWatch<'_>,
+        what: &'static str,
+    ) -> TeamError {
+        match (e, watch.found.take()) {
+            // A stopped PE is alive (no peer check calls it dead): name it at the deadline.
+            (WaitError::Timeout, _) => super::stopped::timeout_error(
+                what,
+                (0..self.size)
+                    .filter(|&r| r != self.rank)
+                    .filter_map(|r| self.ctrl(r).pid.get().map(|id| (r, id))),
+            ),
+            (_, Some(err)) => err,
+            (WaitError::PeerGone { pid }, None) => TeamError::PeerDied {
+                rank: self.rank_of(pid).unwrap_or(usize::MAX),
+                pid,
+                how: "died",
+            },
+        }
+    }
+
+    /// Whether the PE of control block `c` has left or died (layout docs, "PE states").
+    fn is_gone(&self, c: &PeCtrl) -> bool {
+        // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
+        let dead = match c.state.load(Ordering::Acquire) {
+            FINISHED => false,
+            LEFT => true,
+            JOINED => c.pid.get().is_some_and(|id| !id.is_alive()),
+            _ => c.launch_pid.get().is_some_and(|id| !id.is_alive()),
+        };
+        // A PE that finished and exited between the state load and the liveness read is
+        // not dead: its FINISHED store precedes its exit, so after seeing it gone we see
+        // the store (Acquire: pairs with the Release store in `finish`). Without this
+        // re-check a team of 1024 PEs on 2 CPUs failed its last barrier naming a PE that
+        // had finalized.
+        dead && c.state.load(Ordering::Acquire) != FINISHED
+    }
+
+    /// The error naming PE `rank` as gone, saying how.
+    fn gone(&self, rank: usize) -> TeamError {
+        let c = self.ctrl(rank);
+        // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
+        let (id, how) = match c.state.load(Ordering::Acquire) {
+            LEFT => (
+                c.pid.get(),
+                "left the team without finalize (an error return or a panic)",
+            ),
+            JOINED | FINISHED => (
+                c.pid.get(),
+                "died (exited or was killed) while the team ran",
+            ),
+            _ => (c.launch_pid.get(), "exited before it joined the team"),
+        };
+        TeamError::PeerDied {
+            rank,
+            pid: id.map_or(0, |i| i.pid),
+            how,
+        }
+    }
+
+    fn rank_of(&self, pid: u32) -> Option<usize> {
+        (0..self.size).find(|&r| self.ctrl(r).pid.get().is_some_and(|p| p.pid == pid))
+    }
+}
+
+/// The team's peer watch: PE states and liveness (module docs of [`super::layout`]).
+pub(super) struct TeamWatch<'a> {
+    t: &'a ShmTransport,
+    found: Cell<Option<TeamError>>,
+}
+
+impl TeamWatch<'_> {
+    fn check(&self) -> Option<TeamError> {
+        let t = self.t;
+        let first = &t.header().first_gone;
+        // Acquire: pairs with the Release CAS below (or in `ShmTransport::drop`).
+        if let Some(r) = first.load(Ordering::Acquire).checked_sub(1) {
+            if r as usize != t.rank {
+                return Some(t.gone(r as usize));
+            }
+        }
+        let found = self.scan()?;
+        let TeamError::PeerDied { rank, .. } = found else {
+            return Some(found);
+        };
+        // Release: pairs with the Acquire load above in other PEs' checks.
+        match first.compare_exchange(0, rank as u32 + 1, Ordering::Release, Ordering::Acquire) {
+            Ok(_) => Some(found),
+            Err(winner) => Some(t.gone(winner as usize - 1)),
+        }
+    }
+
+    /// The first other PE (by rank) that left, else one found dead among the next
+    /// [`SCAN_WINDOW`] PEs after the last one checked, or a dead launcher.
+    ///
+    /// Leaving is a state word (cheap to read for every PE); dying needs a `/proc` read per
+    /// PE, so a check reads at most `SCAN_WINDOW` of them, going round the team from this
+    /// PE's right neighbour: a check costs O(1) system calls however large the team (every
+    /// sleeping PE checks every 50 ms: 256 PEs reading 255 `/proc` entries each stalled a
+    /// team of 256 on 2 CPUs). Each PE starts at its own right, so a dead PE is among the
+    /// first window of the PEs to its left and the first of them to check names it in
+    /// `first_gone` for everyone.
+    fn scan(&self) -> Option<TeamError> {
+        let t = self.t;
+        for r in (0..t.size).filter(|&r| r != t.rank) {
+            // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
+            if t.ctrl(r).state.load(Ordering::Acquire) == LEFT {
+                return Some(t.gone(r));
+            }
+        }
+        let others = t.size - 1;
+        let window = SCAN_WINDOW.min(others);
+        let start = t
+            .scan_next
+            .fetch_add(window, std::sync::atomic::Ordering::Relaxed);
+        for k in 0..window {
+            // The (start + k)-th other PE, counting from our right neighbour.
+            let r = (t.rank + 1 + (start + k) % others) % t.size;
+            if t.is_gone(t.ctrl(r)) {
+                return Some(t.gone(r));
+            }
+        }
+        if t.launcher.pid != 0 && !t.launcher.is_alive() {
+            return Some(TeamError::LauncherDied {
+                pid: t.launcher.pid,
+            });
+        }
+        None
+    }
+}
+
+impl PeerWatch for TeamWatch<'_> {
+    fn check_peers(&self) -> Result<(), WaitError> {
+        match self.check() {
+            None => Ok(()),
+            Some(e) => {
+                let pid = match &e {
+                    TeamError::PeerDied { pid, .. } | TeamError::LauncherDied { pid } => *pid,
+                    _ => 0,
+                };
+                self.found.set(Some(e));
+                Err(WaitError::PeerGone { pid })
+            }
+        }
+    }
+}
