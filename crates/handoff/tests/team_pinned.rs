@@ -4,7 +4,7 @@
 //! Each test re-executes this binary as its PEs (`handoff_testkit::team_launch`).
 
 use handoff::sync::{adaptive_stats, reset_adaptive_stats, AdaptiveStats};
-use handoff::team::{Cmp, Placement, SignalOp, Team};
+use handoff::team::{Cmp, Placement, SignalOp, Team, TeamError};
 use handoff_testkit::{run_team, team_launch};
 use std::time::Duration;
 
@@ -19,26 +19,23 @@ fn pe(check: fn(&AdaptiveStats) -> bool, what: &str) -> ! {
         eprintln!("PE could not join: {e}");
         std::process::exit(1)
     });
-    let run = || -> Result<AdaptiveStats, String> {
+    let run = || -> Result<AdaptiveStats, TeamError> {
         let me = team.rank();
         let other = 1 - me;
-        let buf = team.alloc::<u64>(1).map_err(|e| e.to_string())?;
-        let sig = team.alloc::<u64>(1).map_err(|e| e.to_string())?;
-        team.barrier_all().map_err(|e| e.to_string())?;
+        let buf = team.alloc::<u64>(1)?;
+        let sig = team.alloc::<u64>(1)?;
+        team.barrier_all()?;
         reset_adaptive_stats();
         for i in 1..=ROUNDS {
             if me == 0 {
-                team.put_signal(&buf, 0, &[i], sig, SignalOp::Set(i), other)
-                    .map_err(|e| e.to_string())?;
+                team.put_signal(&buf, 0, &[i], sig, SignalOp::Set(i), other)?;
             }
-            team.signal_wait_until(sig, Cmp::Ge, i)
-                .map_err(|e| e.to_string())?;
+            team.signal_wait_until(sig, Cmp::Ge, i)?;
             if me == 1 {
-                team.put_signal(&buf, 0, &[i], sig, SignalOp::Set(i), other)
-                    .map_err(|e| e.to_string())?;
+                team.put_signal(&buf, 0, &[i], sig, SignalOp::Set(i), other)?;
             }
             if i % BARRIER_EVERY == 0 {
-                team.barrier_all().map_err(|e| e.to_string())?;
+                team.barrier_all()?;
             }
         }
         Ok(adaptive_stats())

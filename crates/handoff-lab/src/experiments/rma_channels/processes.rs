@@ -350,27 +350,35 @@ pub fn xpyc_worker(spec: &PeSpec) -> Result<(), BenchError> {
 /// threads. A window slot is the transfer's 8-byte tag followed by its `put_len` bytes;
 /// ticket `g` (taken in turn by the threads of each side) uses slot `g % depth`. Producer
 /// samples: [mean µs, p99 µs] per thread; consumer samples as [`pe_main`]'s.
-fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, String> {
-    let te = |e: TeamError| e.to_string();
+/// Why a PE of the XPYC run failed: a team operation, or one of its threads panicked.
+#[derive(Debug, thiserror::Error)]
+enum XpycError {
+    #[error(transparent)]
+    Team(#[from] TeamError),
+    #[error("a {0} thread panicked")]
+    ThreadPanicked(&'static str),
+}
+
+fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycError> {
     let me = team.rank();
     let (n, depth) = (spec.n, spec.depth as u64);
     let stride = 8 + spec.put_len;
-    let window = team.alloc::<u8>(spec.depth * stride).map_err(te)?;
-    let posted = team.alloc::<u64>(spec.depth).map_err(te)?;
-    let freed = team.alloc::<u64>(spec.depth).map_err(te)?;
+    let window = team.alloc::<u8>(spec.depth * stride)?;
+    let posted = team.alloc::<u64>(spec.depth)?;
+    let freed = team.alloc::<u64>(spec.depth)?;
     let mut out = PeOutput {
         rank: me,
         verified: true,
         ..PeOutput::default()
     };
-    team.barrier_all().map_err(te)?;
+    team.barrier_all()?;
     // Each side's tickets: a plain counter shared by the PE's threads (Relaxed: it only
     // hands out numbers; the slot's data is ordered by the signals).
     let ticket = AtomicU64::new(0);
     let total = spec.per * n as u64;
     let (window, posted, freed, ticket) = (&window, &posted, &freed, &ticket);
     if me == 0 {
-        let times: Vec<Result<(f64, f64), String>> = std::thread::scope(|s| {
+        let times: Vec<Result<(f64, f64), XpycError>> = std::thread::scope(|s| {
             let hs: Vec<_> = (0..n)
                 .map(|t| {
                     s.spawn(move || {
@@ -390,8 +398,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, String>
                             if g >= depth {
                                 // Every earlier use of the slot is read: the consumers' frees
                                 // (Release RMWs) pair with this Acquire wait.
-                                team.signal_wait_until(freed.at(slot), Cmp::Ge, g / depth)
-                                    .map_err(te)?;
+                                team.signal_wait_until(freed.at(slot), Cmp::Ge, g / depth)?;
                             }
                             team.put_signal(
                                 window,
@@ -400,8 +407,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, String>
                                 posted.at(slot),
                                 SignalOp::Set(g + 1),
                                 1,
-                            )
-                            .map_err(te)?;
+                            )?;
                             ns.push(t0.elapsed().as_nanos() as u64);
                         }
                         Ok(mean_p99_us(&mut ns))
@@ -411,7 +417,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, String>
             hs.into_iter()
                 .map(|h| {
                     h.join()
-                        .unwrap_or_else(|_| Err("a producer thread panicked".into()))
+                        .unwrap_or(Err(XpycError::ThreadPanicked("producer")))
                 })
                 .collect()
         });
@@ -421,7 +427,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, String>
         }
     } else {
         let t0 = Instant::now();
-        let seen: Vec<Result<Seen, String>> = std::thread::scope(|s| {
+        let seen: Vec<Result<Seen, XpycError>> = std::thread::scope(|s| {
             let hs: Vec<_> = (0..n)
                 .map(|c| {
                     s.spawn(move || {
@@ -435,14 +441,12 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, String>
                             let slot = (g % depth) as usize;
                             // The producer's put_signal (Release) of ticket g pairs with
                             // this Acquire wait.
-                            team.signal_wait_until(posted.at(slot), Cmp::Ge, g + 1)
-                                .map_err(te)?;
+                            team.signal_wait_until(posted.at(slot), Cmp::Ge, g + 1)?;
                             let at = slot * stride;
                             let b = &team.local(window)[at..at + 8 + spec.size];
                             let tg = u64::from_le_bytes(b[..8].try_into().unwrap_or([0xFF; 8]));
                             seen.take(tg, &b[8..]);
-                            team.signal(freed.at(slot), SignalOp::Add(1), 0)
-                                .map_err(te)?;
+                            team.signal(freed.at(slot), SignalOp::Add(1), 0)?;
                         }
                         Ok(seen)
                     })
@@ -451,7 +455,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, String>
             hs.into_iter()
                 .map(|h| {
                     h.join()
-                        .unwrap_or_else(|_| Err("a consumer thread panicked".into()))
+                        .unwrap_or(Err(XpycError::ThreadPanicked("consumer")))
                 })
                 .collect()
         });
