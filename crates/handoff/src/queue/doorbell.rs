@@ -49,7 +49,7 @@
 //!
 //! # Memory ordering
 //!
-//! - SYNC POINT D1: the `SeqCst` fence in `Doorbell::ring_armed` pairs with the `SeqCst`
+//! - SYNC POINT D1: the `SeqCst` fence in `Doorbell::ring_armed_call` pairs with the `SeqCst`
 //!   fence in `BellWait::prepare_sleep`: either the ringer sees the registration (and
 //!   wakes), or the sleeper's re-poll sees the ringer's index store (and does not sleep).
 //! - SYNC POINT D2: the ringer's Release CAS `ASKED` → `ARMED` pairs with the waiter's
@@ -70,6 +70,9 @@ use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
 use crate::sync::PeerWatch;
 use crate::sync::WaitError;
 use crate::sys::{futex, Deadline};
+
+#[cfg(all(target_arch = "x86_64", not(loom)))]
+mod keep_regs;
 
 /// `armed`: nobody asked to sleep; ringers skip everything.
 pub(crate) const IDLE: u32 = 0;
@@ -120,12 +123,22 @@ impl Doorbell {
         self.ring_armed(ARMED);
     }
 
+    /// The out-of-line part of a ring, called so that the caller's registers survive it
+    /// (`keep_regs`) where that is implemented.
+    #[inline(always)]
+    fn ring_armed(&self, armed: u32) {
+        #[cfg(all(target_arch = "x86_64", not(loom)))]
+        keep_regs::ring_armed(self, armed);
+        #[cfg(not(all(target_arch = "x86_64", not(loom))))]
+        self.ring_armed_call(armed);
+    }
+
     // Cold: on a stream whose waiters spin it is never called, and a call the optimizer
     // thinks is common makes a caller's push/pop loop keep its positions in callee-saved
     // registers or on the stack across it (measured: the one-thread push/pop path).
     #[cold]
     #[inline(never)]
-    fn ring_armed(&self, armed: u32) {
+    fn ring_armed_call(&self, armed: u32) {
         // Only an armed bell keeps the CPU hint: it serves waiters that sleep, and costs a
         // `sched_getcpu` (vDSO) per ring.
         self.hint.note();
@@ -311,9 +324,9 @@ impl<R, F: FnMut() -> Option<R>> WaitCondition for &mut BellWait<'_, F> {
             self.asked = true;
         }
         bell.sleepers.fetch_add(1, Ordering::Relaxed);
-        // SeqCst fence: SYNC POINT D1, pairs with the fence in `Doorbell::ring_armed`.
+        // SeqCst fence: SYNC POINT D1, pairs with the fence in `Doorbell::ring_armed_call`.
         fence(Ordering::SeqCst);
-        // Acquire: SYNC POINT D2, pairs with the Release CAS in `Doorbell::ring_armed`.
+        // Acquire: SYNC POINT D2, pairs with the Release CAS in `Doorbell::ring_armed_call`.
         self.bounded = !self.eager && bell.armed.load(Ordering::Acquire) != ARMED;
         // Acquire: pairs with the Release bump in `Doorbell::ring_slow`.
         let seq = bell.seq.load(Ordering::Acquire);
