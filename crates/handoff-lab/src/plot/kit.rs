@@ -1,5 +1,7 @@
 //! The chart kit every figure draws with: colours and text, axes, frames, legends, markers.
 
+use crate::bench::BenchRecord;
+use crate::experiments::exchange::record::ExchangeRecord as _;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -7,7 +9,6 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::bench::text::{fmt_size, sig3};
 use crate::experiments::exchange::mode::{ModeInfo, Shape};
-use crate::experiments::exchange::results::ExchangeRecord;
 use crate::machine::placement;
 use crate::stats::Metric;
 use crate::stats::Summary;
@@ -521,8 +522,8 @@ pub(super) fn metric_desc(metric: Metric) -> &'static str {
     }
 }
 
-pub(super) fn sorted_modes(recs: &[ExchangeRecord], idx: &[usize]) -> Vec<String> {
-    let mut modes: Vec<String> = idx.iter().map(|&i| recs[i].mode.clone()).collect();
+pub(super) fn sorted_modes(recs: &[BenchRecord], idx: &[usize]) -> Vec<String> {
+    let mut modes: Vec<String> = idx.iter().map(|&i| recs[i].mode().to_string()).collect();
     modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
     modes.dedup();
     modes

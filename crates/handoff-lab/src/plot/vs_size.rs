@@ -5,13 +5,14 @@ use super::kit::{
     mode_shape, sorted_modes, value_range, Axis, Swatch, CACHE_MARK, INK,
 };
 use super::kit::{Area, DrawResult};
-use super::plan::{summary, Figure};
+use super::plan::Figure;
+use crate::bench::BenchResults;
+use crate::experiments::exchange::record::{ExchangeRecord as _, ExchangeResults as _};
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use crate::bench::text::{fmt_ns, fmt_size};
-use crate::experiments::exchange::results::ExchangeResults;
 use crate::stats::Metric;
 use crate::stats::Summary;
 
@@ -20,7 +21,7 @@ use crate::stats::Summary;
 
 pub(super) fn draw_vs_size<DB: DrawingBackend>(
     root: &Area<DB>,
-    results: &ExchangeResults,
+    results: &BenchResults,
     fig: &Figure,
     metric: Metric,
     producer: usize,
@@ -29,12 +30,12 @@ pub(super) fn draw_vs_size<DB: DrawingBackend>(
     let recs = &results.records;
     let (chart_area, legend_area) = layout(root, &fig.title)?;
     let modes = sorted_modes(recs, &fig.records);
-    let mut sizes: Vec<u64> = fig.records.iter().map(|&i| recs[i].size_bytes).collect();
+    let mut sizes: Vec<u64> = fig.records.iter().map(|&i| recs[i].size_bytes()).collect();
     sizes.sort_unstable();
     sizes.dedup();
     let x = Axis::sizes(&sizes);
     let (_, mut min_pos, mut max) =
-        value_range(fig.records.iter().map(|&i| summary(&recs[i], metric)));
+        value_range(fig.records.iter().map(|&i| &recs[i].timed(metric).summary));
     let floor_us = if metric == Metric::Latency && producer != consumer {
         fig.records
             .iter()
@@ -65,11 +66,11 @@ pub(super) fn draw_vs_size<DB: DrawingBackend>(
         let mut pts: Vec<(f64, f64, &Summary)> = Vec::new();
         for &i in &fig.records {
             let r = &recs[i];
-            if &r.mode != mode {
+            if r.mode() != mode {
                 continue;
             }
-            let s = summary(r, metric);
-            match (x.pos(r.size_bytes as f64), y.pos(s.mean)) {
+            let s = &r.timed(metric).summary;
+            match (x.pos(r.size_bytes() as f64), y.pos(s.mean)) {
                 (Some(px), Some(py)) => pts.push((px, py, s)),
                 _ => omitted += 1,
             }
