@@ -329,6 +329,25 @@ pub(super) fn fmt_tick(v: f64) -> String {
 
 pub(super) type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<AxisCoord, AxisCoord>>;
 
+/// The c2c floor across a chart: a dashed line at `y_pos` (a position on the y axis)
+/// labelled `label` above its right end.
+pub(super) fn draw_floor_line<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    root: &Area<DB>,
+    x: &Axis,
+    y_pos: f64,
+    label: String,
+) -> DrawResult {
+    let line = vec![(x.lo, y_pos), (x.hi, y_pos)];
+    chart
+        .draw_series(DashedLineSeries::new(line, 8, 5, INK.stroke_width(2)))
+        .map_err(err)?;
+    let (px, py) = chart.backend_coord(&(x.hi, y_pos));
+    let at = anchored(15, HPos::Right, VPos::Bottom);
+    root.draw(&Text::new(label, (px - 8, py - 6), at))
+        .map_err(err)
+}
+
 /// Builds the chart frame: mesh, tick labels (the x tick labels are drawn by the caller when
 /// `own_x_labels`), axis descriptions.
 pub(super) fn frame<'a, DB: DrawingBackend>(

@@ -26,13 +26,7 @@ pub(super) fn draw_per_cpu<DB: DrawingBackend>(
     let recs = &results.records;
     let (chart_area, legend_area) = layout(root, &fig.title)?;
     let modes = sorted_modes(recs, &fig.records);
-    let mut cpus: Vec<usize> = fig
-        .records
-        .iter()
-        .map(|&i| recs[i].consumer_core())
-        .collect();
-    cpus.sort_unstable();
-    cpus.dedup();
+    let cpus = fig.distinct(recs, |r| r.consumer_core());
 
     let (min, min_pos, mut max) =
         value_range(fig.records.iter().map(|&i| &recs[i].timed(metric).summary));

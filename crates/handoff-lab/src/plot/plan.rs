@@ -66,6 +66,22 @@ pub struct Figure {
     pub records: Vec<usize>,
 }
 
+impl Figure {
+    /// The distinct values of `param` (an exchange record's consumer CPU, size...) over the
+    /// figure's records in `recs`, sorted: the x axis of its plot and the columns of its
+    /// table.
+    pub fn distinct<T: Ord>(
+        &self,
+        recs: &[BenchRecord],
+        param: impl Fn(&BenchRecord) -> T,
+    ) -> Vec<T> {
+        let mut v: Vec<T> = self.records.iter().map(|&i| param(&recs[i])).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+}
+
 /// The figures `results` supports, in report order.
 pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
     let recs = &results.records;

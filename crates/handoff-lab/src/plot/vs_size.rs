@@ -1,8 +1,8 @@
 //! Figures against the block size: read time and latency, log-log.
 
 use super::kit::{
-    anchored, draw_legend, draw_markers, err, error_bar, frame, layout, metric_desc, mode_color,
-    mode_shape, sorted_modes, value_range, Axis, Swatch, CACHE_MARK, INK,
+    anchored, draw_floor_line, draw_legend, draw_markers, err, error_bar, frame, layout,
+    metric_desc, mode_color, mode_shape, sorted_modes, value_range, Axis, Swatch, CACHE_MARK, INK,
 };
 use super::kit::{Area, DrawResult};
 use super::plan::Figure;
@@ -30,9 +30,7 @@ pub(super) fn draw_vs_size<DB: DrawingBackend>(
     let recs = &results.records;
     let (chart_area, legend_area) = layout(root, &fig.title)?;
     let modes = sorted_modes(recs, &fig.records);
-    let mut sizes: Vec<u64> = fig.records.iter().map(|&i| recs[i].size_bytes()).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
+    let sizes = fig.distinct(recs, |r| r.size_bytes());
     let x = Axis::sizes(&sizes);
     let (_, mut min_pos, mut max) =
         value_range(fig.records.iter().map(|&i| &recs[i].timed(metric).summary));
@@ -137,21 +135,8 @@ pub(super) fn draw_vs_size<DB: DrawingBackend>(
         entries.push(("cache size".to_string(), Swatch::Dashed(CACHE_MARK)));
     }
     if let Some(f) = floor_us.and_then(|f| y.pos(f)) {
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(x.lo, f), (x.hi, f)],
-                8,
-                5,
-                INK.stroke_width(2),
-            ))
-            .map_err(err)?;
-        let (px, py) = chart.backend_coord(&(x.hi, f));
-        root.draw(&Text::new(
-            format!("c2c floor {}", fmt_ns(floor_us.unwrap_or(0.0) * 1e3)),
-            (px - 8, py - 6),
-            anchored(15, HPos::Right, VPos::Bottom),
-        ))
-        .map_err(err)?;
+        let label = format!("c2c floor {}", fmt_ns(floor_us.unwrap_or(0.0) * 1e3));
+        draw_floor_line(&mut chart, root, &x, f, label)?;
         entries.push(("c2c one-way floor".to_string(), Swatch::Dashed(INK)));
     }
     let mut notes = Vec::new();

@@ -60,13 +60,7 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
     );
     match &fig.kind {
         FigureKind::PerCpu { metric, .. } => {
-            let mut cpus: Vec<usize> = fig
-                .records
-                .iter()
-                .map(|&i| recs[i].consumer_core())
-                .collect();
-            cpus.sort_unstable();
-            cpus.dedup();
+            let cpus = fig.distinct(recs, |r| r.consumer_core());
             if super::class_table::wanted(results, cpus.len()) {
                 return super::class_table::per_class_table(results, fig, *metric);
             }
@@ -104,9 +98,7 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             vec![Block::Table { header, rows }, dagger_note]
         }
         FigureKind::VsSize { metric, .. } => {
-            let mut sizes: Vec<u64> = fig.records.iter().map(|&i| recs[i].size_bytes()).collect();
-            sizes.sort_unstable();
-            sizes.dedup();
+            let sizes = fig.distinct(recs, |r| r.size_bytes());
             let mut header = vec!["mode".to_string()];
             header.extend(sizes.iter().map(|&s| fmt_size(s)));
             let mut rows = Vec::new();
