@@ -8,7 +8,6 @@ use crate::common::{
 };
 use crate::{progress, Failure};
 use clap::{Args, Parser, Subcommand};
-use handoff_lab::experiments::exchange::results::ExchangeResults;
 use handoff_lab::experiments::exchange::{self, ExchangeConfig};
 use std::path::{Path, PathBuf};
 
@@ -254,8 +253,7 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
     let mut prog = progress::Stderr::new(a.out.quiet);
     let outcome = crate::common::run_exchange(&points, &env, &[], &mut prog, None)?;
     let config = serde_json::to_value(&cfg).map_err(|e| Failure::runtime(e.to_string()))?;
-    a.out
-        .emit(&results(&m, &config, outcome).to_bench(), format)
+    a.out.emit(&results(&m, &config, outcome), format)
 }
 
 fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {
@@ -308,7 +306,7 @@ fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
     // The exchange and c2c files are drawn from their typed view (heatmap, per-CPU, sizes).
     let exchange = match bench.experiment.as_str() {
         "exchange" | "c2c" => Some(
-            ExchangeResults::from_bench(&bench, Some(results))
+            exchange::record::checked(bench.clone(), Some(results))
                 .map_err(|e| Failure::usage(e.to_string()))?,
         ),
         _ => None,

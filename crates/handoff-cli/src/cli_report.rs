@@ -131,6 +131,7 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         started_at,
         started.elapsed().as_secs_f64(),
     ));
+    res.elapsed_s = res.report.as_ref().and_then(|s| s.elapsed_s);
     if let Some(s) = res.report.as_mut() {
         s.notes.extend(
             failed

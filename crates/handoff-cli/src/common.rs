@@ -3,7 +3,7 @@
 
 use crate::Failure;
 use clap::Args;
-use handoff_lab::experiments::exchange::results::ExchangeResults;
+use handoff_lab::bench::BenchResults;
 use handoff_lab::experiments::exchange::{self, ExchangeConfig, Mode, Overrides};
 use handoff_probe::clock::Clock;
 use handoff_probe::topology::Topology;
@@ -161,16 +161,11 @@ pub fn results(
     m: &Machine,
     cfg: &serde_json::Value,
     (outcome, load): (exchange::Outcome, handoff_lab::bench::busy::MachineLoad),
-) -> ExchangeResults {
-    let mut r = ExchangeResults::new(
+) -> BenchResults {
+    exchange::record::results(
         handoff_lab::machine::detect(&m.calibration),
-        handoff_lab::machine::tool(),
         cfg.clone(),
-    );
-    r.c2c = outcome.c2c;
-    r.records = outcome.records;
-    r.partial = outcome.stopped.is_some();
-    r.stopped_early = outcome.stopped;
-    r.load = Some(load);
-    r
+        outcome,
+        Some(load),
+    )
 }

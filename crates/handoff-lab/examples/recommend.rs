@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use handoff_lab::experiments::exchange::results::ExchangeResults;
+use handoff_lab::experiments::exchange::record;
 use handoff_lab::report::recommend::recommend;
 
 fn main() {
@@ -18,7 +18,7 @@ fn main() {
     let mut picks: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     let mut whole: Vec<String> = Vec::new();
     for f in &files {
-        let res = match ExchangeResults::load(Path::new(f)) {
+        let res = match record::load(Path::new(f)) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("{e}");

@@ -89,17 +89,16 @@ fn compare_calls_busy_records_inconclusive() {
 
 #[test]
 fn the_report_opens_with_a_busy_banner() {
-    let mut ex = handoff_lab::experiments::exchange::results::ExchangeResults::new(
-        Machine::default(),
-        Tool::default(),
-        serde_json::json!({}),
-    );
+    // The evidence is on the records (one measured point here).
+    let one = common::rec("threads-spin", 4096, false, 50.0, &common::tight(1.0));
+    let mut ex = common::results(Machine::default(), vec![one]);
     let md = handoff_lab::report::render_markdown(&ex);
     assert!(!md.contains("MACHINE BUSY"), "{md}");
-    ex.load = Some(MachineLoad {
+    let busy = MachineLoad {
         steal_fraction: Some(0.2),
         ..quiet()
-    });
+    };
+    common::set_load(&mut ex, &busy);
     let md = handoff_lab::report::render_markdown(&ex);
     let banner = md.find("MACHINE BUSY").expect("a banner");
     assert!(md[banner..].contains("steal time 20.0%"), "{md}");

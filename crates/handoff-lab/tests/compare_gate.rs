@@ -11,8 +11,9 @@ use handoff_lab::bench::verdict::{
     CompareError, Verdict, DEFAULT_NOISE_THRESHOLD, EXIT_FAIL_ABOVE, EXIT_OK,
     SINGLE_INVOCATION_DRIFT,
 };
+use handoff_lab::bench::BenchRecord;
 use handoff_lab::bench::BenchResults;
-use handoff_lab::experiments::exchange::results::{ExchangeRecord, ExchangeResults};
+use handoff_lab::experiments::exchange::record;
 use handoff_lab::stats::Summary;
 
 const MIB: u64 = 1 << 20;
@@ -21,8 +22,8 @@ fn fixture_path() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exchange_small.json")
 }
 
-fn fixture() -> ExchangeResults {
-    ExchangeResults::load(&fixture_path()).expect("fixture loads")
+fn fixture() -> BenchResults {
+    record::load(&fixture_path()).expect("fixture loads")
 }
 
 fn scale_summary(s: &mut Summary, k: f64) {
@@ -36,17 +37,18 @@ fn scale_summary(s: &mut Summary, k: f64) {
 }
 
 /// Multiplies a record's read time and latency by `k` (summaries and per-run means).
-fn scale_times(r: &mut ExchangeRecord, k: f64) {
-    scale_summary(&mut r.read_us, k);
-    scale_summary(&mut r.latency_us, k);
-    for d in &mut r.runs_detail {
-        d.read_us *= k;
-        d.latency_us *= k;
+fn scale_times(r: &mut BenchRecord, k: f64) {
+    for name in [record::READ, record::LATENCY] {
+        let m = r.metrics.get_mut(name).unwrap();
+        scale_summary(&mut m.summary, k);
+        for v in &mut m.run_means {
+            *v *= k;
+        }
     }
 }
 
 /// Multiplies every c2c floor of a file (beside each record and in the matrix) by `k`.
-fn scale_control(f: &mut ExchangeResults, k: f64) {
+fn scale_control(f: &mut BenchResults, k: f64) {
     for r in &mut f.records {
         r.c2c_one_way_ns = r.c2c_one_way_ns.map(|v| v * k);
     }
@@ -55,7 +57,7 @@ fn scale_control(f: &mut ExchangeResults, k: f64) {
     }
 }
 
-fn scaled_file(k: f64) -> ExchangeResults {
+fn scaled_file(k: f64) -> BenchResults {
     let mut f = fixture();
     for r in &mut f.records {
         scale_times(r, k);
@@ -63,16 +65,8 @@ fn scaled_file(k: f64) -> ExchangeResults {
     f
 }
 
-fn cmp(a: &[ExchangeResults], b: &[ExchangeResults], fail: Option<f64>) -> BenchComparison {
-    let conv = |s: &[ExchangeResults]| s.iter().map(|f| f.to_bench()).collect::<Vec<_>>();
-    compare_bench(
-        &conv(a),
-        &conv(b),
-        fail,
-        DEFAULT_NOISE_THRESHOLD,
-        SINGLE_INVOCATION_DRIFT,
-    )
-    .unwrap()
+fn cmp(a: &[BenchResults], b: &[BenchResults], fail: Option<f64>) -> BenchComparison {
+    compare_bench(a, b, fail, DEFAULT_NOISE_THRESHOLD, SINGLE_INVOCATION_DRIFT).unwrap()
 }
 
 fn verdict(m: &BenchMatched, metric: &str) -> (Verdict, Option<String>) {
@@ -82,7 +76,7 @@ fn verdict(m: &BenchMatched, metric: &str) -> (Verdict, Option<String>) {
 
 /// The `wait` of the fixture's record that `m` matched (by its key).
 fn wait_of(m: &BenchMatched) -> String {
-    let f = fixture().to_bench();
+    let f = fixture();
     let r = f.records.iter().find(|r| r.key() == m.key).unwrap();
     r.info["wait"].as_str().unwrap().to_string()
 }
@@ -90,7 +84,7 @@ fn wait_of(m: &BenchMatched) -> String {
 /// Invocation jitter of ±2% (1, 1.02, 0.98) on every record, on both sides; B is A × 1.3.
 /// By hand: ln k has variance 4.0013e-4, so se² = 2 · 4.0013e-4 / 3, se = 0.016333, Welch
 /// df = 4, t = 2.776: CI = 1.3 · exp(±0.04534) = [1.2424, 1.3603].
-fn three_by_three(control_b: f64) -> (Vec<ExchangeResults>, Vec<ExchangeResults>) {
+fn three_by_three(control_b: f64) -> (Vec<BenchResults>, Vec<BenchResults>) {
     let ks = [1.0, 1.02, 0.98];
     let a: Vec<_> = ks.iter().map(|&k| scaled_file(k)).collect();
     let b: Vec<_> = ks

@@ -9,20 +9,21 @@ mod common;
 use common::{quiet, tight, KIB, MIB};
 use handoff_lab::bench::busy::MachineLoad;
 use handoff_lab::bench::schema::C2cPair;
-use handoff_lab::experiments::exchange::results::{ExchangeRecord, ExchangeResults};
+use handoff_lab::bench::{BenchRecord, BenchResults};
+use handoff_lab::experiments::exchange::record::ExchangeRecord as _;
 use handoff_lab::machine::placement;
 use handoff_lab::report::headline::first_screen;
 use handoff_lab::report::recommend::recommend;
 use handoff_lab::report::render_markdown;
 
 /// A cached, verified record on CPUs 0 → 1 whose runs read in `read_runs` µs each.
-fn rec(mode: &str, size: u64, read_runs: &[f64]) -> ExchangeRecord {
+fn rec(mode: &str, size: u64, read_runs: &[f64]) -> BenchRecord {
     common::rec(mode, size, false, 50.0, read_runs)
 }
 
 /// Threads and processes at 4 KiB and 1 MiB across cores; processes read 1 MiB in
 /// `proc_1m` µs, threads in 100 µs. `processes-futex` is far cheaper at 4 KiB.
-fn results(proc_1m: f64) -> ExchangeResults {
+fn results(proc_1m: f64) -> BenchResults {
     let mut r = common::results(
         common::machine(4 * MIB, &[0, 1]),
         vec![
@@ -112,10 +113,11 @@ fn the_first_screen_comes_before_the_details() {
 #[test]
 fn a_busy_machine_is_said_first_and_draws_no_figure() {
     let mut res = results(100.0);
-    res.load = Some(MachineLoad {
+    let busy = MachineLoad {
         others_cpus: Some(0.9),
         ..quiet()
-    });
+    };
+    common::set_load(&mut res, &busy);
     let s = first_screen(&res, &recommend(&res), &[]);
     assert!(s.lines.is_empty(), "{:?}", s.lines);
     let term = s.terminal();
@@ -127,7 +129,7 @@ fn a_busy_machine_is_said_first_and_draws_no_figure() {
     assert!(!md.contains("Processes as fast as threads"), "{md}");
 
     // The same records on a quiet machine do get their headline.
-    res.load = Some(quiet());
+    common::set_load(&mut res, &quiet());
     let s = first_screen(&res, &recommend(&res), &[]);
     assert!(s.busy.is_none() && !s.lines.is_empty(), "{s:?}");
 }
@@ -135,7 +137,7 @@ fn a_busy_machine_is_said_first_and_draws_no_figure() {
 #[test]
 fn without_both_modes_the_headline_says_what_is_missing() {
     let mut res = results(100.0);
-    res.records.retain(|r| r.mode != "threads-spin");
+    res.records.retain(|r| r.mode() != "threads-spin");
     res.c2c.clear();
     let s = first_screen(&res, &recommend(&res), &[]);
     assert!(s.lines[0].contains("not measured"), "{:?}", s.lines);

@@ -11,11 +11,11 @@ use handoff_lab::bench::text::{
     check_output_path, fmt_size, fmt_us, write_output, Format, OutputError,
 };
 use handoff_lab::bench::{BenchResults, BENCH_SCHEMA};
-use handoff_lab::experiments::exchange::results::ExchangeResults;
+use handoff_lab::experiments::exchange::record;
 
-fn fixture() -> ExchangeResults {
+fn fixture() -> BenchResults {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exchange_small.json");
-    ExchangeResults::load(&path).expect("fixture loads")
+    record::load(&path).expect("fixture loads")
 }
 
 fn temp_path(tag: &str) -> PathBuf {
@@ -30,7 +30,7 @@ fn temp_path(tag: &str) -> PathBuf {
 #[test]
 fn the_exchange_file_is_one_schema_with_every_field() {
     let results = fixture();
-    let text = render(&results.to_bench(), Format::Json);
+    let text = render(&results, Format::Json);
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["schema"], BENCH_SCHEMA);
     assert_eq!(v["experiment"], "exchange");
@@ -78,7 +78,7 @@ fn the_exchange_file_is_one_schema_with_every_field() {
     assert!(flushed["metrics"]["latency_us"]["run_iqrs"][0][1].is_number());
     // Round trip through the file.
     let back = BenchResults::from_json_str(&text).unwrap();
-    assert_eq!(ExchangeResults::from_bench(&back, None).unwrap(), results);
+    assert_eq!(record::checked(back, None).unwrap(), results);
 }
 
 #[test]
@@ -91,7 +91,7 @@ fn wrong_files_are_clear_errors() {
     // Files of before the one schema: refused, naming the commands that write this one.
     for old in ["handoff.exchange/1", "handoff.c2c/1"] {
         std::fs::write(&path, format!("{{\"schema\": \"{old}\", \"pairs\": []}}")).unwrap();
-        let err = ExchangeResults::load(&path).unwrap_err();
+        let err = record::load(&path).unwrap_err();
         assert!(matches!(err, LoadError::OldSchema { .. }), "{err}");
         let msg = err.to_string();
         assert!(
@@ -99,15 +99,14 @@ fn wrong_files_are_clear_errors() {
             "{msg}"
         );
     }
-    let err = ExchangeResults::load(Path::new("/nonexistent/handoff/results.json")).unwrap_err();
+    let err = record::load(Path::new("/nonexistent/handoff/results.json")).unwrap_err();
     assert!(matches!(err, LoadError::Read { .. }));
     assert!(
         err.to_string()
             .contains("/nonexistent/handoff/results.json"),
         "{err}"
     );
-    let mut v: serde_json::Value =
-        serde_json::from_str(&fixture().to_bench().to_json_pretty()).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&fixture().to_json_pretty()).unwrap();
     v["records"][0]["runs"] = serde_json::json!("many");
     std::fs::write(&path, v.to_string()).unwrap();
     let err = BenchResults::load(&path).unwrap_err();
@@ -119,7 +118,7 @@ fn wrong_files_are_clear_errors() {
         .unwrap()
         .remove("read_us");
     std::fs::write(&path, v.to_string()).unwrap();
-    let err = ExchangeResults::load(&path).unwrap_err();
+    let err = record::load(&path).unwrap_err();
     assert!(err.to_string().contains("record 1"), "{err}");
     std::fs::remove_file(&path).unwrap();
 }
@@ -127,7 +126,7 @@ fn wrong_files_are_clear_errors() {
 #[test]
 fn the_exchange_table_carries_the_c2c_floor() {
     let mut results = fixture();
-    let table = render(&results.to_bench(), Format::Table);
+    let table = render(&results, Format::Table);
     assert!(
         table.contains("c2c floor (one-way cache-line transfer): cpu 0↔1 (shared-l3) 63.0 ns"),
         "{table}"
@@ -138,7 +137,7 @@ fn the_exchange_table_carries_the_c2c_floor() {
     assert!(!table.contains("PARTIAL"));
     results.partial = true;
     results.stopped_early = Some("interrupted".into());
-    assert!(render(&results.to_bench(), Format::Table).contains("PARTIAL: interrupted"));
+    assert!(render(&results, Format::Table).contains("PARTIAL: interrupted"));
 }
 
 #[test]

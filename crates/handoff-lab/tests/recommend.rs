@@ -4,16 +4,16 @@
 mod common;
 
 use common::{noisy, rec, tight, KIB};
-use handoff_lab::experiments::exchange::results::*;
+use handoff_lab::bench::{BenchRecord, BenchResults};
 use handoff_lab::machine::*;
 use handoff_lab::report::recommend::{ratio_verdict, recommend, Pick, SizeClass};
 use handoff_lab::stats::Ratio;
 
-fn results(records: Vec<ExchangeRecord>) -> ExchangeResults {
+fn results(records: Vec<BenchRecord>) -> BenchResults {
     common::results(common::machine(1024 * KIB, &[0]), records)
 }
 
-fn l1_pick(res: &ExchangeResults, same_core: bool) -> Pick {
+fn l1_pick(res: &BenchResults, same_core: bool) -> Pick {
     let pl = if same_core {
         placement::SAME_CORE
     } else {
@@ -211,12 +211,13 @@ fn a_busy_machine_names_no_winner() {
         recs.push(rec("threads-blocking", size, true, 50.0, &tight(10.0)));
     }
     let mut res = results(recs);
-    res.load = Some(common::quiet());
+    common::set_load(&mut res, &common::quiet());
     assert_eq!(l1_pick(&res, true).mode, "threads-blocking");
-    res.load = Some(MachineLoad {
+    let busy = MachineLoad {
         load1_before: Some(8.9),
         ..common::quiet()
-    });
+    };
+    common::set_load(&mut res, &busy);
     let rec = recommend(&res);
     assert!(rec.picks.is_empty(), "{:?}", rec.picks);
     assert_eq!(rec.sentences.len(), 1, "{:?}", rec.sentences);

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use handoff_lab::bench::BenchResults;
-use handoff_lab::experiments::exchange::results::ExchangeResults;
+use handoff_lab::experiments::exchange::record::{self, ExchangeRecord as _};
 use handoff_lab::plot;
 use handoff_lab::report;
 
@@ -17,8 +17,8 @@ fn fixture_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exchange_small.json")
 }
 
-fn fixture() -> ExchangeResults {
-    ExchangeResults::load(&fixture_path()).expect("fixture loads")
+fn fixture() -> BenchResults {
+    record::load(&fixture_path()).expect("fixture loads")
 }
 
 fn temp_dir(tag: &str) -> PathBuf {
@@ -36,9 +36,9 @@ fn temp_dir(tag: &str) -> PathBuf {
 fn fixture_matches_generator() {
     // The committed fixture is what the generator produces (so it can be regenerated).
     let generated = synth::results();
-    let text = generated.to_bench().to_json_pretty();
+    let text = generated.to_json_pretty();
     let back = BenchResults::from_json_str(&text).unwrap();
-    let back = ExchangeResults::from_bench(&back, None).unwrap();
+    let back = record::checked(back, None).unwrap();
     assert_eq!(back, generated, "JSON round trip");
     assert_eq!(
         fixture(),
@@ -56,7 +56,7 @@ fn regenerate_fixture() {
     }
     let path = fixture_path();
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, synth::results().to_bench().to_json_pretty()).unwrap();
+    std::fs::write(&path, synth::results().to_json_pretty()).unwrap();
     eprintln!("wrote {}", path.display());
 }
 
@@ -84,7 +84,7 @@ fn plan_picks_the_figures_the_data_supports() {
     // One consumer CPU and one size: nothing varies, so no per-CPU or vs-size figure.
     let mut one = results.clone();
     one.records
-        .retain(|r| r.consumer_core == 1 && r.size_bytes == 1 << 20 && !r.flush_cache);
+        .retain(|r| r.consumer_core() == 1 && r.size_bytes() == 1 << 20 && !r.flush_cache());
     one.c2c.clear();
     assert!(plot::plan_figures(&one).is_empty());
 }
@@ -169,7 +169,7 @@ fn report_writes_every_file_and_a_self_contained_page() {
             "{name} not listed"
         );
     }
-    let back = ExchangeResults::load(&dir.join("results.json")).unwrap();
+    let back = record::load(&dir.join("results.json")).unwrap();
     assert_eq!(back, results);
 
     let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
@@ -261,9 +261,10 @@ fn report_into_an_unwritable_place_is_a_clear_error() {
 /// 16 MiB, consumer on CPU 0 and 1, flushed and cached at 1 MiB, 5 runs.
 mod synth {
     use handoff_lab::bench::schema::*;
+    use handoff_lab::bench::{BenchRecord, MetricRecord};
     use handoff_lab::experiments::exchange::mode::{ModeInfo, MODE_NAMES};
-    use handoff_lab::experiments::exchange::results::run_detail;
-    use handoff_lab::experiments::exchange::results::*;
+    use handoff_lab::experiments::exchange::record::{self, time_metric, PointKey};
+    use handoff_lab::experiments::exchange::Outcome;
     use handoff_lab::machine::*;
     use handoff_lab::stats::SplitMix64;
     use handoff_lab::stats::Summary;
@@ -413,7 +414,7 @@ mod synth {
         consumer: usize,
         flush: bool,
         c2c: f64,
-    ) -> ExchangeRecord {
+    ) -> BenchRecord {
         let same = consumer == 0;
         let runs = 5usize;
         let reps = reps_for(size) as usize;
@@ -456,47 +457,43 @@ mod synth {
             writes.push(w);
             flushes.push(f);
         }
-        let runs_detail = (0..runs)
-            .map(|i| {
-                let mut d = run_detail(
-                    &reads[i],
-                    &lats[i],
-                    &writes[i],
-                    flush.then(|| flushes[i].as_slice()),
-                );
-                round_detail(&mut d);
-                d
-            })
-            .collect();
-        ExchangeRecord {
-            mode: mode.into(),
+        let timed = |samples: &[Vec<f64>], spread, zero_ok| {
+            let mut m = time_metric(samples, spread, zero_ok).unwrap();
+            round_metric(&mut m);
+            m
+        };
+        let placement = if same {
+            placement::SAME_CORE
+        } else {
+            placement::SHARED_L3
+        };
+        let key = PointKey {
+            mode,
             size_bytes: size,
             producer_core: 0,
             consumer_core: consumer,
-            placement: if same {
-                placement::SAME_CORE
-            } else {
-                placement::SHARED_L3
-            }
-            .into(),
+            placement,
             flush_cache: flush,
-            reps: reps as u64,
-            runs: runs as u64,
-            wait: wait_of(mode, same).into(),
-            verified: true,
-            checks: None,
-            kernel: None,
-            clock_anomalies: anomalies,
-            c2c_one_way_ns: (!same).then_some(c2c),
-            consumer_cpu_pct: cpu,
-            runs_detail,
-            read_us: round(Summary::from_runs(&reads).unwrap()),
-            latency_us: round(Summary::from_runs(&lats).unwrap()),
-            write_us: round(Summary::from_runs(&writes).unwrap()),
-            flush_us: flush.then(|| round(Summary::from_runs(&flushes).unwrap())),
-            pipe_size_bytes: (mode == "pipe").then_some(MIB),
-            filesystem: (mode == "file").then(|| "tmpfs".to_string()),
+        };
+        let mut b = key
+            .record(runs as u64, reps as u64, true)
+            .metric(record::READ, timed(&reads, true, true))
+            .metric(record::LATENCY, timed(&lats, true, false))
+            .metric(record::WRITE, timed(&writes, false, true));
+        if flush {
+            b = b.metric(record::FLUSH, timed(&flushes, false, true));
         }
+        b.c2c_one_way_ns = (!same).then_some(c2c);
+        b.info.insert("wait".into(), wait_of(mode, same).into());
+        b.info.insert("clock_anomalies".into(), anomalies.into());
+        b.info.insert("consumer_cpu_pct".into(), cpu.into());
+        if mode == "pipe" {
+            b.info.insert("pipe_size_bytes".into(), MIB.into());
+        }
+        if mode == "file" {
+            b.info.insert("filesystem".into(), "tmpfs".into());
+        }
+        b
     }
 
     /// Rounds to 4 significant digits so the fixture stays readable and round-trips exactly.
@@ -524,18 +521,16 @@ mod synth {
         }
     }
 
-    fn round_detail(d: &mut RunDetail) {
-        d.read_us = r4(d.read_us);
-        d.latency_us = r4(d.latency_us);
-        d.write_us = r4(d.write_us);
-        d.flush_us = d.flush_us.map(r4);
-        d.read_iqr_us = d.read_iqr_us.map(|[a, b]| [r4(a), r4(b)]);
-        d.latency_iqr_us = d.latency_iqr_us.map(|[a, b]| [r4(a), r4(b)]);
-        d.read_median_us = d.read_median_us.map(r4);
-        d.latency_median_us = d.latency_median_us.map(r4);
+    fn round_metric(m: &mut MetricRecord) {
+        m.summary = round(m.summary);
+        m.run_means.iter_mut().for_each(|v| *v = r4(*v));
+        for iqr in m.run_iqrs.iter_mut().flatten() {
+            *iqr = iqr.map(r4);
+        }
+        m.run_medians.iter_mut().flatten().for_each(|v| *v = r4(*v));
     }
 
-    pub fn results() -> ExchangeResults {
+    pub fn results() -> BenchResults {
         let mut rng = Rng(SplitMix64::new(42));
         let c2c = 62.0;
         let sizes: Vec<u64> = (0..7).map(|k| (4 * KIB) << (2 * k)).collect();
@@ -566,15 +561,7 @@ mod synth {
             "flush_cache": [false, true],
             "file_dir": "/tmp"
         });
-        let mut results = ExchangeResults::new(
-            machine(),
-            Tool {
-                version: "0.1.0".into(),
-                git_commit: Some("0123456789ab".into()),
-            },
-            config,
-        );
-        results.c2c = vec![
+        let c2c = vec![
             C2cPair {
                 cpu_a: 0,
                 cpu_b: 1,
@@ -588,7 +575,16 @@ mod synth {
                 one_way_ns: 64.0,
             },
         ];
-        results.records = records;
+        let outcome = Outcome {
+            records,
+            c2c,
+            stopped: None,
+        };
+        let mut results = record::results(machine(), config, outcome, None);
+        results.tool = Tool {
+            version: "0.1.0".into(),
+            git_commit: Some("0123456789ab".into()),
+        };
         results.report = Some(ReportSettings {
             quick: false,
             command: "handoff report".into(),
@@ -600,6 +596,7 @@ mod synth {
                     .into(),
             notes: vec![],
         });
+        results.elapsed_s = Some(212.0);
         results
     }
 }
@@ -630,25 +627,24 @@ fn many_cpus() {
     let base: Vec<_> = results
         .records
         .iter()
-        .filter(|r| r.consumer_core == 1 && r.size_bytes == 1 << 20 && !r.flush_cache)
+        .filter(|r| r.consumer_core() == 1 && r.size_bytes() == 1 << 20 && !r.flush_cache())
         .cloned()
         .collect();
     results.machine.logical_cpus = 16;
     results.machine.allowed_cpus = (0..16).collect();
     for cpu in 2..16usize {
         for r in &base {
-            let mut r = r.clone();
-            r.consumer_core = cpu;
             let far = cpu >= 8;
-            r.placement = if far {
+            let pl = if far {
                 placement::CROSS_PACKAGE
             } else {
                 placement::SHARED_L3
-            }
-            .into();
+            };
+            let mut r = r.clone().param("consumer_core", cpu).param("placement", pl);
             let k = if far { 1.8 } else { 1.0 + cpu as f64 * 0.01 };
-            r.latency_us.mean *= k;
-            r.read_us.mean *= k;
+            for m in [record::LATENCY, record::READ] {
+                r.metrics.get_mut(m).unwrap().summary.mean *= k;
+            }
             results.records.push(r);
         }
     }
@@ -677,10 +673,8 @@ fn many_cpus() {
     };
     let files = report::write_report(&results, &dir).unwrap();
     assert!(files.iter().any(|f| f.ends_with("c2c_heatmap.png")));
-    let table = handoff_lab::bench::render::render(
-        &results.to_bench(),
-        handoff_lab::bench::text::Format::Table,
-    );
+    let table =
+        handoff_lab::bench::render::render(&results, handoff_lab::bench::text::Format::Table);
     assert!(
         table.contains("cross-package") && table.contains("pairs)"),
         "footer summary"

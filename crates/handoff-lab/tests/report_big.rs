@@ -5,12 +5,14 @@
 //! CPUs, and stay bounded however many CPUs the machine has.
 
 use handoff_lab::bench::schema::C2cPair;
-use handoff_lab::experiments::exchange::results::{run_detail, ExchangeRecord, ExchangeResults};
+use handoff_lab::bench::{BenchRecord, BenchResults};
+use handoff_lab::experiments::exchange::record::{
+    self, time_metric, ExchangeRecord as _, PointKey,
+};
 use handoff_lab::experiments::exchange::Overrides;
 use handoff_lab::machine::*;
 use handoff_lab::report;
 use handoff_lab::report::plan::{plan, CONSUMERS_PER_CLASS};
-use handoff_lab::stats::Summary;
 use handoff_probe::topology::synth::SynthMachine;
 use handoff_probe::topology::{Placement, Topology};
 
@@ -21,7 +23,7 @@ fn far(class: Placement) -> f64 {
 
 /// One record of `mode` at (size, consumer), its samples a deterministic function of the
 /// placement class and the CPU (3 runs × 5 repetitions).
-fn record(t: &Topology, mode: &str, size: u64, producer: usize, consumer: usize) -> ExchangeRecord {
+fn record(t: &Topology, mode: &str, size: u64, producer: usize, consumer: usize) -> BenchRecord {
     let class = t.placement(producer, consumer);
     let k = far(class) * (1.0 + consumer as f64 * 1e-4);
     let read = size as f64 / 20e3 * k;
@@ -41,37 +43,27 @@ fn record(t: &Topology, mode: &str, size: u64, producer: usize, consumer: usize)
         })
         .collect();
     let writes = runs.clone();
-    ExchangeRecord {
-        mode: mode.into(),
+    let key = PointKey {
+        mode,
         size_bytes: size,
         producer_core: producer,
         consumer_core: consumer,
-        placement: class.as_str().into(),
+        placement: class.as_str(),
         flush_cache: false,
-        reps: 5,
-        runs: 3,
-        wait: "spin".into(),
-        verified: true,
-        checks: None,
-        kernel: None,
-        clock_anomalies: 0,
-        c2c_one_way_ns: None,
-        consumer_cpu_pct: 100.0,
-        runs_detail: (0..3)
-            .map(|i| run_detail(&runs[i], &lats[i], &writes[i], None))
-            .collect(),
-        read_us: Summary::from_runs(&runs).unwrap(),
-        latency_us: Summary::from_runs(&lats).unwrap(),
-        write_us: Summary::from_runs(&writes).unwrap(),
-        flush_us: None,
-        pipe_size_bytes: None,
-        filesystem: None,
-    }
+    };
+    let mut r = key
+        .record(3, 5, true)
+        .metric(record::READ, time_metric(&runs, true, true).unwrap())
+        .metric(record::LATENCY, time_metric(&lats, true, false).unwrap())
+        .metric(record::WRITE, time_metric(&writes, false, true).unwrap());
+    r.info.insert("wait".into(), "spin".into());
+    r.info.insert("consumer_cpu_pct".into(), 100.0.into());
+    r
 }
 
 /// The results a full `handoff report` would record on `t`: one record per point of the
 /// real plan (cached points; the per-CPU figure is what is tested), c2c per planned pair.
-fn results_on(t: &Topology) -> ExchangeResults {
+fn results_on(t: &Topology) -> BenchResults {
     let allowed = t.cpu_ids();
     let (p, _) = plan(
         false,
@@ -87,7 +79,12 @@ fn results_on(t: &Topology) -> ExchangeResults {
         hostname: "synthetic".into(),
         ..Machine::default()
     };
-    let mut res = ExchangeResults::new(machine, Tool::default(), serde_json::json!({}));
+    let mut res = BenchResults::new(
+        record::NAME,
+        machine,
+        Tool::default(),
+        serde_json::json!({}),
+    );
     for pt in p.points.iter().filter(|pt| !pt.flush) {
         res.records.push(record(
             t,
@@ -132,7 +129,7 @@ fn per_cpu_tables_have_one_row_per_class_on_large_machines() {
     ] {
         let t = m.topology();
         let res = results_on(&t);
-        let producer = res.records[0].producer_core;
+        let producer = res.records[0].producer_core();
         let md = report::render_markdown(&res);
         // Every class the machine has, relative to the producer, with the CPUs the plan
         // measured in it.

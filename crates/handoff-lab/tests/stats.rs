@@ -1,6 +1,6 @@
 //! Statistics against hand-computed values.
 
-use handoff_lab::experiments::exchange::results::run_detail;
+use handoff_lab::experiments::exchange::record::time_metric;
 use handoff_lab::stats::interval::{mean_interval, median_order_stat_ci};
 use handoff_lab::stats::Summary;
 use handoff_lab::stats::{
@@ -125,12 +125,16 @@ fn quantiles_interpolate() {
     assert!(close(quantile_sorted(&v, 0.25), 17.5, 1e-12));
     assert_eq!(quantile_sorted(&[], 0.5), 0.0);
     assert_eq!(iqr(&[4.0, 1.0, 3.0, 2.0]), Some([1.75, 3.25]));
-    let d = run_detail(&[1.0, 3.0], &[0.5, 0.5], &[2.0, 2.0], Some(&[7.0]));
+    let m = time_metric(&[vec![1.0, 3.0], vec![0.5, 0.5]], true, false).unwrap();
+    assert_eq!(m.run_means, [2.0, 0.5]);
+    assert_eq!(m.run_iqrs, Some(vec![[1.5, 2.5], [0.5, 0.5]]));
+    assert_eq!(m.run_medians, Some(vec![2.0, 0.5]));
+    // Without the spread (write and flush times), only the run means are kept.
+    let m = time_metric(&[vec![2.0, 2.0], vec![7.0]], false, true).unwrap();
     assert_eq!(
-        (d.read_us, d.latency_us, d.write_us, d.flush_us),
-        (2.0, 0.5, 2.0, Some(7.0))
+        (m.run_means, m.run_iqrs, m.run_medians),
+        (vec![2.0, 7.0], None, None)
     );
-    assert_eq!(d.read_iqr_us, Some([1.5, 2.5]));
 }
 
 #[test]

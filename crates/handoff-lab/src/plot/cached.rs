@@ -6,10 +6,11 @@ use super::kit::{
 };
 use super::kit::{Area, DrawResult};
 use super::plan::Figure;
+use crate::bench::BenchResults;
+use crate::experiments::exchange::record::ExchangeRecord as _;
 
 use plotters::prelude::*;
 
-use crate::experiments::exchange::results::ExchangeResults;
 use crate::stats::Metric;
 
 // ---------------------------------------------------------------------------------------------
@@ -17,7 +18,7 @@ use crate::stats::Metric;
 
 pub(super) fn draw_cached_vs_flushed<DB: DrawingBackend>(
     root: &Area<DB>,
-    results: &ExchangeResults,
+    results: &BenchResults,
     fig: &Figure,
 ) -> DrawResult {
     let recs = &results.records;
@@ -28,12 +29,12 @@ pub(super) fn draw_cached_vs_flushed<DB: DrawingBackend>(
             let has = |f: bool| {
                 fig.records
                     .iter()
-                    .any(|&i| &recs[i].mode == m && recs[i].flush_cache == f)
+                    .any(|&i| recs[i].mode() == m && recs[i].flush_cache() == f)
             };
             has(true) && has(false)
         })
         .collect();
-    let (min, _, max) = value_range(fig.records.iter().map(|&i| &recs[i].read_us));
+    let (min, _, max) = value_range(fig.records.iter().map(|&i| recs[i].read_us()));
     let y = Axis::linear(min, max);
     let n = modes.len() as f64;
     let x = Axis {
@@ -50,7 +51,7 @@ pub(super) fn draw_cached_vs_flushed<DB: DrawingBackend>(
                 .records
                 .iter()
                 .map(|&i| &recs[i])
-                .find(|r| &r.mode == mode && r.flush_cache == flush)
+                .find(|r| r.mode() == mode && r.flush_cache() == flush)
             else {
                 continue;
             };
@@ -60,12 +61,12 @@ pub(super) fn draw_cached_vs_flushed<DB: DrawingBackend>(
                 .draw_series([Rectangle::new(
                     [
                         (cx - bar_w * 0.46, 0.0f64.max(y.lo)),
-                        (cx + bar_w * 0.46, r.read_us.mean),
+                        (cx + bar_w * 0.46, r.read_us().mean),
                     ],
                     color.filled(),
                 )])
                 .map_err(err)?;
-            if let (Some(lo), Some(hi)) = (r.read_us.ci95_low, r.read_us.ci95_high) {
+            if let (Some(lo), Some(hi)) = (r.read_us().ci95_low, r.read_us().ci95_high) {
                 error_bar(&mut chart, cx, y.clamp(lo), y.clamp(hi), bar_w * 0.15)?;
             }
         }

@@ -3,11 +3,11 @@
 use super::kit::{anchored, draw_title, err, font, Axis, FONT_FAMILY, INK, MARKER};
 use super::kit::{Area, DrawResult};
 use super::plan::Figure;
+use crate::bench::BenchResults;
+use crate::experiments::exchange::record::ExchangeResults as _;
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-
-use crate::experiments::exchange::results::ExchangeResults;
 
 // ---------------------------------------------------------------------------------------------
 // Heatmap
@@ -40,7 +40,7 @@ pub(super) fn viridis(t: f64) -> RGBColor {
 
 pub(super) fn draw_heatmap<DB: DrawingBackend>(
     root: &Area<DB>,
-    results: &ExchangeResults,
+    results: &BenchResults,
     fig: &Figure,
 ) -> DrawResult {
     let body = draw_title(root, &fig.title)?;
@@ -48,15 +48,8 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
     let (chart_area, bar_area) = body.split_horizontally(w.saturating_sub(150));
     let cpus = results.c2c_cpus();
     let n = cpus.len();
-    let value = |a: usize, b: usize| -> Option<f64> {
-        results
-            .c2c
-            .iter()
-            .find(|p| p.cpu_a == a && p.cpu_b == b)
-            .or_else(|| results.c2c.iter().find(|p| p.cpu_a == b && p.cpu_b == a))
-            .map(|p| p.one_way_ns)
-            .filter(|_| a != b)
-    };
+    let value =
+        |a: usize, b: usize| -> Option<f64> { results.c2c_between(a, b).filter(|_| a != b) };
     let vals: Vec<f64> = cpus
         .iter()
         .flat_map(|&a| cpus.iter().filter_map(move |&b| value(a, b)))

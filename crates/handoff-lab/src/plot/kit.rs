@@ -1,5 +1,7 @@
 //! The chart kit every figure draws with: colours and text, axes, frames, legends, markers.
 
+use crate::bench::BenchRecord;
+use crate::experiments::exchange::record::ExchangeRecord as _;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -7,7 +9,6 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::bench::text::{fmt_size, sig3};
 use crate::experiments::exchange::mode::{ModeInfo, Shape};
-use crate::experiments::exchange::results::ExchangeRecord;
 use crate::machine::placement;
 use crate::stats::Metric;
 use crate::stats::Summary;
@@ -328,6 +329,25 @@ pub(super) fn fmt_tick(v: f64) -> String {
 
 pub(super) type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<AxisCoord, AxisCoord>>;
 
+/// The c2c floor across a chart: a dashed line at `y_pos` (a position on the y axis)
+/// labelled `label` above its right end.
+pub(super) fn draw_floor_line<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    root: &Area<DB>,
+    x: &Axis,
+    y_pos: f64,
+    label: String,
+) -> DrawResult {
+    let line = vec![(x.lo, y_pos), (x.hi, y_pos)];
+    chart
+        .draw_series(DashedLineSeries::new(line, 8, 5, INK.stroke_width(2)))
+        .map_err(err)?;
+    let (px, py) = chart.backend_coord(&(x.hi, y_pos));
+    let at = anchored(15, HPos::Right, VPos::Bottom);
+    root.draw(&Text::new(label, (px - 8, py - 6), at))
+        .map_err(err)
+}
+
 /// Builds the chart frame: mesh, tick labels (the x tick labels are drawn by the caller when
 /// `own_x_labels`), axis descriptions.
 pub(super) fn frame<'a, DB: DrawingBackend>(
@@ -521,8 +541,8 @@ pub(super) fn metric_desc(metric: Metric) -> &'static str {
     }
 }
 
-pub(super) fn sorted_modes(recs: &[ExchangeRecord], idx: &[usize]) -> Vec<String> {
-    let mut modes: Vec<String> = idx.iter().map(|&i| recs[i].mode.clone()).collect();
+pub(super) fn sorted_modes(recs: &[BenchRecord], idx: &[usize]) -> Vec<String> {
+    let mut modes: Vec<String> = idx.iter().map(|&i| recs[i].mode().to_string()).collect();
     modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
     modes.dedup();
     modes

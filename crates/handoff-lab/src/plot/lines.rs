@@ -2,11 +2,10 @@
 //! records' x, one line per series, 95% CI bars, the c2c floor when asked.
 
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, VPos};
 
 use super::kit::{
-    anchored, draw_legend, draw_markers, err, error_bar, frame, layout, Area, Axis, DrawResult,
-    Swatch, INK,
+    draw_floor_line, draw_legend, draw_markers, err, error_bar, frame, layout, Area, Axis,
+    DrawResult, Swatch, INK,
 };
 use super::PlotError;
 use crate::bench::render::fmt_value;
@@ -198,21 +197,8 @@ fn draw<DB: DrawingBackend>(
     entries.push(("95% CI of the mean".to_string(), Swatch::ErrorBar));
     if let Some(f) = floor {
         if let Some(p) = y.pos(f) {
-            chart
-                .draw_series(DashedLineSeries::new(
-                    vec![(x.lo, p), (x.hi, p)],
-                    8,
-                    5,
-                    INK.stroke_width(2),
-                ))
-                .map_err(err)?;
-            let (px, py) = chart.backend_coord(&(x.hi, p));
-            root.draw(&Text::new(
-                format!("c2c floor {}", fmt_value(f, &unit)),
-                (px - 8, py - 6),
-                anchored(15, HPos::Right, VPos::Bottom),
-            ))
-            .map_err(err)?;
+            let label = format!("c2c floor {}", fmt_value(f, &unit));
+            draw_floor_line(&mut chart, root, &x, p, label)?;
             entries.push(("c2c floor".to_string(), Swatch::Dashed(INK)));
         }
     }

@@ -28,6 +28,7 @@ mod per_cpu;
 pub mod plan;
 mod vs_size;
 
+use crate::bench::BenchResults;
 use cached::draw_cached_vs_flushed;
 use heatmap::draw_heatmap;
 use kit::{err, Area, DrawResult};
@@ -41,8 +42,6 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use plotters::prelude::*;
-
-use crate::experiments::exchange::results::ExchangeResults;
 
 /// The bundled font: a Latin/Greek/symbols subset of DejaVu Sans (see `assets/`).
 const FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans-subset.ttf");
@@ -112,7 +111,7 @@ pub fn register_font() -> Result<(), PlotError> {
 
 /// Draws every figure `results` supports into `out_dir` (created if needed) as PNG and SVG;
 /// returns the files written.
-pub fn plot_all(results: &ExchangeResults, out_dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
+pub fn plot_all(results: &BenchResults, out_dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
     std::fs::create_dir_all(out_dir).map_err(|source| PlotError::CreateDir {
         path: out_dir.to_path_buf(),
         source,
@@ -126,7 +125,7 @@ pub fn plot_all(results: &ExchangeResults, out_dir: &Path) -> Result<Vec<PathBuf
 
 /// Draws one figure into `out_dir` as `<id>.png` and `<id>.svg`; returns both paths.
 pub fn write_figure(
-    results: &ExchangeResults,
+    results: &BenchResults,
     fig: &Figure,
     out_dir: &Path,
 ) -> Result<Vec<PathBuf>, PlotError> {
@@ -152,12 +151,12 @@ fn figure_size(fig: &Figure) -> (u32, u32) {
 }
 
 /// Draws one figure as PNG bytes.
-pub fn render_png(results: &ExchangeResults, fig: &Figure) -> Result<Vec<u8>, PlotError> {
+pub fn render_png(results: &BenchResults, fig: &Figure) -> Result<Vec<u8>, PlotError> {
     png_of(&fig.id, figure_size(fig), |root| draw(root, results, fig))
 }
 
 /// Draws one figure as SVG text.
-pub fn render_svg(results: &ExchangeResults, fig: &Figure) -> Result<String, PlotError> {
+pub fn render_svg(results: &BenchResults, fig: &Figure) -> Result<String, PlotError> {
     svg_of(&fig.id, figure_size(fig), |root| draw(root, results, fig))
 }
 
@@ -211,11 +210,7 @@ fn svg_of(
     Ok(svg)
 }
 
-fn draw<DB: DrawingBackend>(
-    root: &Area<DB>,
-    results: &ExchangeResults,
-    fig: &Figure,
-) -> DrawResult {
+fn draw<DB: DrawingBackend>(root: &Area<DB>, results: &BenchResults, fig: &Figure) -> DrawResult {
     root.fill(&WHITE).map_err(err)?;
     match &fig.kind {
         FigureKind::PerCpu { metric, log_y, .. } => {

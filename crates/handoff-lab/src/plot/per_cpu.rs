@@ -5,11 +5,12 @@ use super::kit::{
     mode_color, mode_shape, short_placement, sorted_modes, value_range, Axis, Swatch, INK,
 };
 use super::kit::{Area, DrawResult};
-use super::plan::{summary, Figure};
+use super::plan::Figure;
+use crate::bench::BenchResults;
+use crate::experiments::exchange::record::{ExchangeRecord as _, ExchangeResults as _};
 
 use plotters::prelude::*;
 
-use crate::experiments::exchange::results::ExchangeResults;
 use crate::stats::Metric;
 
 // ---------------------------------------------------------------------------------------------
@@ -17,7 +18,7 @@ use crate::stats::Metric;
 
 pub(super) fn draw_per_cpu<DB: DrawingBackend>(
     root: &Area<DB>,
-    results: &ExchangeResults,
+    results: &BenchResults,
     fig: &Figure,
     metric: Metric,
     log_y: bool,
@@ -25,12 +26,10 @@ pub(super) fn draw_per_cpu<DB: DrawingBackend>(
     let recs = &results.records;
     let (chart_area, legend_area) = layout(root, &fig.title)?;
     let modes = sorted_modes(recs, &fig.records);
-    let mut cpus: Vec<usize> = fig.records.iter().map(|&i| recs[i].consumer_core).collect();
-    cpus.sort_unstable();
-    cpus.dedup();
+    let cpus = fig.distinct(recs, |r| r.consumer_core());
 
     let (min, min_pos, mut max) =
-        value_range(fig.records.iter().map(|&i| summary(&recs[i], metric)));
+        value_range(fig.records.iter().map(|&i| &recs[i].timed(metric).summary));
     let floors: Vec<Option<f64>> = cpus
         .iter()
         .map(|&c| {
@@ -40,7 +39,7 @@ pub(super) fn draw_per_cpu<DB: DrawingBackend>(
             fig.records
                 .iter()
                 .map(|&i| &recs[i])
-                .find(|r| r.consumer_core == c)
+                .find(|r| r.consumer_core() == c)
                 .and_then(|r| results.floor_for(r))
                 .map(|ns| ns / 1e3)
         })
@@ -83,11 +82,11 @@ pub(super) fn draw_per_cpu<DB: DrawingBackend>(
                 .records
                 .iter()
                 .map(|&i| &recs[i])
-                .find(|r| &r.mode == mode && r.consumer_core == cpu)
+                .find(|r| r.mode() == mode && r.consumer_core() == cpu)
             else {
                 continue;
             };
-            let s = summary(r, metric);
+            let s = &r.timed(metric).summary;
             let Some(top) = y.pos(s.mean) else {
                 omitted += 1;
                 continue;
@@ -157,8 +156,8 @@ pub(super) fn draw_per_cpu<DB: DrawingBackend>(
                 .records
                 .iter()
                 .map(|&i| &recs[i])
-                .find(|r| r.consumer_core == cpu)
-                .map(|r| short_placement(&r.placement).to_string())
+                .find(|r| r.consumer_core() == cpu)
+                .map(|r| short_placement(r.placement()).to_string())
                 .unwrap_or_default();
             let label = if many {
                 format!("{cpu}")

@@ -1,12 +1,12 @@
 //! Planning: which figures the data supports.
 
+use crate::bench::{BenchRecord, BenchResults};
+use crate::experiments::exchange::record::ExchangeRecord as _;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::bench::text::fmt_size;
-use crate::experiments::exchange::results::{ExchangeRecord, ExchangeResults};
 use crate::machine::placement;
 use crate::stats::Metric;
-use crate::stats::Summary;
 
 /// Spread (max / min of the plotted values) above which a latency axis is logarithmic.
 pub const LOG_SPREAD: f64 = 30.0;
@@ -66,10 +66,28 @@ pub struct Figure {
     pub records: Vec<usize>,
 }
 
+impl Figure {
+    /// The distinct values of `param` (an exchange record's consumer CPU, size...) over the
+    /// figure's records in `recs`, sorted: the x axis of its plot and the columns of its
+    /// table.
+    pub fn distinct<T: Ord>(
+        &self,
+        recs: &[BenchRecord],
+        param: impl Fn(&BenchRecord) -> T,
+    ) -> Vec<T> {
+        let mut v: Vec<T> = self.records.iter().map(|&i| param(&recs[i])).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+}
+
 /// The figures `results` supports, in report order.
-pub fn plan_figures(results: &ExchangeResults) -> Vec<Figure> {
+pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
     let recs = &results.records;
-    let cached: Vec<usize> = (0..recs.len()).filter(|&i| !recs[i].flush_cache).collect();
+    let cached: Vec<usize> = (0..recs.len())
+        .filter(|&i| !recs[i].flush_cache())
+        .collect();
     let mut figures = Vec::new();
 
     // Per CPU: the (size, producer) with the most distinct consumer CPUs (at least 2).
@@ -77,9 +95,9 @@ pub fn plan_figures(results: &ExchangeResults) -> Vec<Figure> {
     for &i in &cached {
         let r = &recs[i];
         by_size
-            .entry((r.size_bytes, r.producer_core))
+            .entry((r.size_bytes(), r.producer_core()))
             .or_default()
-            .insert(r.consumer_core);
+            .insert(r.consumer_core());
     }
     let best = by_size
         .iter()
@@ -95,7 +113,7 @@ pub fn plan_figures(results: &ExchangeResults) -> Vec<Figure> {
         let idx: Vec<usize> = cached
             .iter()
             .copied()
-            .filter(|&i| recs[i].size_bytes == size && recs[i].producer_core == producer)
+            .filter(|&i| recs[i].size_bytes() == size && recs[i].producer_core() == producer)
             .collect();
         for metric in [Metric::Read, Metric::Latency] {
             let log_y = metric == Metric::Latency && spread(recs, &idx, metric) > LOG_SPREAD;
@@ -125,9 +143,9 @@ pub fn plan_figures(results: &ExchangeResults) -> Vec<Figure> {
     for &i in &cached {
         let r = &recs[i];
         let e = by_pair
-            .entry((r.producer_core, r.consumer_core))
-            .or_insert_with(|| (r.placement.clone(), BTreeSet::new()));
-        e.1.insert(r.size_bytes);
+            .entry((r.producer_core(), r.consumer_core()))
+            .or_insert_with(|| (r.placement().to_string(), BTreeSet::new()));
+        e.1.insert(r.size_bytes());
     }
     let mut per_placement: BTreeMap<(u8, String), ((usize, usize), usize)> = BTreeMap::new();
     for (pair, (pl, sizes)) in &by_pair {
@@ -146,7 +164,7 @@ pub fn plan_figures(results: &ExchangeResults) -> Vec<Figure> {
         let idx: Vec<usize> = cached
             .iter()
             .copied()
-            .filter(|&i| recs[i].producer_core == *p && recs[i].consumer_core == *c)
+            .filter(|&i| recs[i].producer_core() == *p && recs[i].consumer_core() == *c)
             .collect();
         for metric in [Metric::Read, Metric::Latency] {
             let what = match metric {
@@ -175,18 +193,18 @@ pub fn plan_figures(results: &ExchangeResults) -> Vec<Figure> {
     for (i, r) in recs.iter().enumerate() {
         flushed_keys
             .entry((
-                r.mode.clone(),
-                r.size_bytes,
-                r.producer_core,
-                r.consumer_core,
+                r.mode().to_string(),
+                r.size_bytes(),
+                r.producer_core(),
+                r.consumer_core(),
             ))
             .or_default()
             .push(i);
     }
     let mut both: BTreeMap<(u64, usize, usize), Vec<usize>> = BTreeMap::new();
     for ((_, size, p, c), idx) in &flushed_keys {
-        let has_cached = idx.iter().any(|&i| !recs[i].flush_cache);
-        let has_flushed = idx.iter().any(|&i| recs[i].flush_cache);
+        let has_cached = idx.iter().any(|&i| !recs[i].flush_cache());
+        let has_flushed = idx.iter().any(|&i| recs[i].flush_cache());
         if has_cached && has_flushed {
             both.entry((*size, *p, *c)).or_default().extend(idx);
         }
@@ -195,7 +213,7 @@ pub fn plan_figures(results: &ExchangeResults) -> Vec<Figure> {
     type Best = ((u64, usize, usize), usize);
     let mut cvf: BTreeMap<(u8, String), Best> = BTreeMap::new();
     for (key, idx) in &both {
-        let pl = recs[idx[0]].placement.clone();
+        let pl = recs[idx[0]].placement().to_string();
         let k = (placement::rank(&pl), pl);
         let n = idx.len();
         let better = match cvf.get(&k) {
@@ -261,18 +279,11 @@ pub(super) fn size_distance(size: u64) -> f64 {
     ((size.max(1) as f64).log2() - (PREFERRED_SIZE as f64).log2()).abs()
 }
 
-pub(super) fn summary(r: &ExchangeRecord, metric: Metric) -> &Summary {
-    match metric {
-        Metric::Read => &r.read_us,
-        Metric::Latency => &r.latency_us,
-    }
-}
-
 /// max / min of the positive means of `metric` over `idx`.
-pub(super) fn spread(recs: &[ExchangeRecord], idx: &[usize], metric: Metric) -> f64 {
+pub(super) fn spread(recs: &[BenchRecord], idx: &[usize], metric: Metric) -> f64 {
     let vals: Vec<f64> = idx
         .iter()
-        .map(|&i| summary(&recs[i], metric).mean)
+        .map(|&i| recs[i].timed(metric).summary.mean)
         .filter(|v| *v > 0.0)
         .collect();
     let min = vals.iter().copied().fold(f64::INFINITY, f64::min);

@@ -1,17 +1,18 @@
 //! Figures against the block size: read time and latency, log-log.
 
 use super::kit::{
-    anchored, draw_legend, draw_markers, err, error_bar, frame, layout, metric_desc, mode_color,
-    mode_shape, sorted_modes, value_range, Axis, Swatch, CACHE_MARK, INK,
+    anchored, draw_floor_line, draw_legend, draw_markers, err, error_bar, frame, layout,
+    metric_desc, mode_color, mode_shape, sorted_modes, value_range, Axis, Swatch, CACHE_MARK, INK,
 };
 use super::kit::{Area, DrawResult};
-use super::plan::{summary, Figure};
+use super::plan::Figure;
+use crate::bench::BenchResults;
+use crate::experiments::exchange::record::{ExchangeRecord as _, ExchangeResults as _};
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use crate::bench::text::{fmt_ns, fmt_size};
-use crate::experiments::exchange::results::ExchangeResults;
 use crate::stats::Metric;
 use crate::stats::Summary;
 
@@ -20,7 +21,7 @@ use crate::stats::Summary;
 
 pub(super) fn draw_vs_size<DB: DrawingBackend>(
     root: &Area<DB>,
-    results: &ExchangeResults,
+    results: &BenchResults,
     fig: &Figure,
     metric: Metric,
     producer: usize,
@@ -29,12 +30,10 @@ pub(super) fn draw_vs_size<DB: DrawingBackend>(
     let recs = &results.records;
     let (chart_area, legend_area) = layout(root, &fig.title)?;
     let modes = sorted_modes(recs, &fig.records);
-    let mut sizes: Vec<u64> = fig.records.iter().map(|&i| recs[i].size_bytes).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
+    let sizes = fig.distinct(recs, |r| r.size_bytes());
     let x = Axis::sizes(&sizes);
     let (_, mut min_pos, mut max) =
-        value_range(fig.records.iter().map(|&i| summary(&recs[i], metric)));
+        value_range(fig.records.iter().map(|&i| &recs[i].timed(metric).summary));
     let floor_us = if metric == Metric::Latency && producer != consumer {
         fig.records
             .iter()
@@ -65,11 +64,11 @@ pub(super) fn draw_vs_size<DB: DrawingBackend>(
         let mut pts: Vec<(f64, f64, &Summary)> = Vec::new();
         for &i in &fig.records {
             let r = &recs[i];
-            if &r.mode != mode {
+            if r.mode() != mode {
                 continue;
             }
-            let s = summary(r, metric);
-            match (x.pos(r.size_bytes as f64), y.pos(s.mean)) {
+            let s = &r.timed(metric).summary;
+            match (x.pos(r.size_bytes() as f64), y.pos(s.mean)) {
                 (Some(px), Some(py)) => pts.push((px, py, s)),
                 _ => omitted += 1,
             }
@@ -136,21 +135,8 @@ pub(super) fn draw_vs_size<DB: DrawingBackend>(
         entries.push(("cache size".to_string(), Swatch::Dashed(CACHE_MARK)));
     }
     if let Some(f) = floor_us.and_then(|f| y.pos(f)) {
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(x.lo, f), (x.hi, f)],
-                8,
-                5,
-                INK.stroke_width(2),
-            ))
-            .map_err(err)?;
-        let (px, py) = chart.backend_coord(&(x.hi, f));
-        root.draw(&Text::new(
-            format!("c2c floor {}", fmt_ns(floor_us.unwrap_or(0.0) * 1e3)),
-            (px - 8, py - 6),
-            anchored(15, HPos::Right, VPos::Bottom),
-        ))
-        .map_err(err)?;
+        let label = format!("c2c floor {}", fmt_ns(floor_us.unwrap_or(0.0) * 1e3));
+        draw_floor_line(&mut chart, root, &x, f, label)?;
         entries.push(("c2c one-way floor".to_string(), Swatch::Dashed(INK)));
     }
     let mut notes = Vec::new();

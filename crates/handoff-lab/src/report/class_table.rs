@@ -5,8 +5,9 @@
 //! range when there are several.
 
 use crate::bench::text::{fmt_ns, fmt_us};
+use crate::bench::{BenchRecord, BenchResults};
 use crate::experiments::exchange::mode::ModeInfo;
-use crate::experiments::exchange::results::{ExchangeRecord, ExchangeResults};
+use crate::experiments::exchange::record::{ExchangeRecord as _, ExchangeResults as _};
 use crate::machine::placement;
 use crate::plot::Figure;
 use crate::stats::Metric;
@@ -17,7 +18,7 @@ use super::plan::MAX_ALL_CPUS;
 
 /// Whether the per-CPU table of `fig` is drawn per class: more consumer CPUs than a table
 /// has room for, or a machine large enough that the plan measured representatives.
-pub(super) fn wanted(results: &ExchangeResults, consumers: usize) -> bool {
+pub(super) fn wanted(results: &BenchResults, consumers: usize) -> bool {
     consumers > MAX_ALL_CPUS || results.machine.allowed_cpus.len() > MAX_ALL_CPUS
 }
 
@@ -51,21 +52,17 @@ fn class_cell(mut values: Vec<f64>, fmt: fn(f64) -> String) -> String {
 }
 
 /// The per-class table of a per-CPU figure (`metric` of its records).
-pub(super) fn per_class_table(
-    results: &ExchangeResults,
-    fig: &Figure,
-    metric: Metric,
-) -> Vec<Block> {
-    let recs: Vec<&ExchangeRecord> = fig.records.iter().map(|&i| &results.records[i]).collect();
+pub(super) fn per_class_table(results: &BenchResults, fig: &Figure, metric: Metric) -> Vec<Block> {
+    let recs: Vec<&BenchRecord> = fig.records.iter().map(|&i| &results.records[i]).collect();
     // class (nearest first) -> its consumer CPUs and records
-    let mut classes: BTreeMap<(u8, String), Vec<&ExchangeRecord>> = BTreeMap::new();
+    let mut classes: BTreeMap<(u8, String), Vec<&BenchRecord>> = BTreeMap::new();
     for r in &recs {
         classes
-            .entry((placement::rank(&r.placement), r.placement.clone()))
+            .entry((placement::rank(r.placement()), r.placement().to_string()))
             .or_default()
             .push(r);
     }
-    let mut modes: Vec<String> = recs.iter().map(|r| r.mode.clone()).collect();
+    let mut modes: Vec<String> = recs.iter().map(|r| r.mode().to_string()).collect();
     modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
     modes.dedup();
     let mut header = vec!["placement class".to_string(), "consumer CPUs".to_string()];
@@ -73,13 +70,13 @@ pub(super) fn per_class_table(
     if metric == Metric::Latency {
         header.push("**c2c floor** (one-way)".to_string());
     }
-    let value = |r: &ExchangeRecord| match metric {
-        Metric::Read => r.read_us.median,
-        Metric::Latency => r.latency_us.median,
+    let value = |r: &BenchRecord| match metric {
+        Metric::Read => r.read_us().median,
+        Metric::Latency => r.latency_us().median,
     };
     let mut rows = Vec::new();
     for ((_, class), members) in &classes {
-        let mut cpus: Vec<usize> = members.iter().map(|r| r.consumer_core).collect();
+        let mut cpus: Vec<usize> = members.iter().map(|r| r.consumer_core()).collect();
         cpus.sort_unstable();
         cpus.dedup();
         let list: Vec<String> = cpus.iter().map(|c| c.to_string()).collect();
@@ -87,7 +84,7 @@ pub(super) fn per_class_table(
         for m in &modes {
             let v: Vec<f64> = members
                 .iter()
-                .filter(|r| &r.mode == m)
+                .filter(|r| r.mode() == m)
                 .map(|r| value(r))
                 .collect();
             row.push(class_cell(v, fmt_us));
@@ -96,7 +93,7 @@ pub(super) fn per_class_table(
             let mut floors: BTreeMap<usize, f64> = BTreeMap::new();
             for r in members {
                 if let Some(f) = results.floor_for(r) {
-                    floors.insert(r.consumer_core, f);
+                    floors.insert(r.consumer_core(), f);
                 }
             }
             row.push(if floors.is_empty() {
@@ -107,7 +104,7 @@ pub(super) fn per_class_table(
         }
         rows.push(row);
     }
-    let producer = recs.first().map_or(0, |r| r.producer_core);
+    let producer = recs.first().map_or(0, |r| r.producer_core());
     vec![
         Block::Table { header, rows },
         Block::Para(format!(

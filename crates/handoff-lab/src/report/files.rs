@@ -2,6 +2,7 @@
 //! experiments' JSON and CSV, `report.md` and `index.html`; and the clearing of an earlier
 //! report's files.
 
+use crate::experiments::exchange::record;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -10,7 +11,6 @@ use super::sections::{build, title};
 use crate::bench::registry;
 use crate::bench::render::c2c_csv;
 use crate::bench::BenchResults;
-use crate::experiments::exchange::results::ExchangeResults;
 use crate::plot::{self, lines, Figure, FigureKind, PlotError};
 
 /// The report could not be written.
@@ -49,17 +49,14 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, ReportError> {
 
 /// Writes the whole report for `results` into `out_dir` (created if needed); returns every
 /// file written. Works for partial results too (the banner says so).
-pub fn write_report(
-    results: &ExchangeResults,
-    out_dir: &Path,
-) -> Result<Vec<PathBuf>, ReportError> {
+pub fn write_report(results: &BenchResults, out_dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
     write_full_report(results, &[], out_dir)
 }
 
 /// [`write_report`] with the results of registered experiments ([`crate::bench`]) beside the
 /// exchange results: their JSON, CSV and figures, and their sections in the report.
 pub fn write_full_report(
-    results: &ExchangeResults,
+    results: &BenchResults,
     experiments: &[BenchResults],
     out_dir: &Path,
 ) -> Result<Vec<PathBuf>, ReportError> {
@@ -74,7 +71,7 @@ pub fn write_full_report(
     };
     write(
         "results.json",
-        results.to_bench().to_json_pretty().as_bytes(),
+        results.to_json_pretty().as_bytes(),
         &mut written,
     )?;
 
@@ -110,7 +107,7 @@ pub fn write_full_report(
 /// (schema `handoff.bench/1`, experiment `exchange`) is left alone, whatever it holds.
 pub fn clear_previous_report(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
     let results = dir.join("results.json");
-    if ExchangeResults::load(&results).is_err() {
+    if record::load(&results).is_err() {
         return Ok(Vec::new());
     }
     let entries = std::fs::read_dir(dir).map_err(|source| ReportError::CreateDir {
@@ -137,11 +134,11 @@ pub fn clear_previous_report(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
 }
 
 /// The CSV of one figure's data: its records flattened (or the c2c pairs for the heatmap).
-pub fn figure_csv(results: &ExchangeResults, fig: &Figure) -> String {
+pub fn figure_csv(results: &BenchResults, fig: &Figure) -> String {
     match fig.kind {
         FigureKind::C2cHeatmap => c2c_csv(&results.c2c),
         _ => {
-            let mut b = results.to_bench();
+            let mut b = results.clone();
             b.records = fig.records.iter().map(|&i| b.records[i].clone()).collect();
             crate::bench::render::csv(&b)
         }

@@ -10,7 +10,7 @@
 
 use crate::bench::text::{fmt_ns, fmt_size, fmt_us};
 use crate::bench::BenchResults;
-use crate::experiments::exchange::results::ExchangeResults;
+use crate::experiments::exchange::record::ExchangeRecord as _;
 use crate::machine::placement;
 use crate::stats::Ratio;
 
@@ -39,7 +39,7 @@ impl FirstScreen {
 /// The first screen of `results` (and the registered experiments run beside it), given the
 /// recommendation drawn from them.
 pub fn first_screen(
-    results: &ExchangeResults,
+    results: &BenchResults,
     rec: &Recommendation,
     experiments: &[BenchResults],
 ) -> FirstScreen {
@@ -95,12 +95,14 @@ fn headline_ratio(rec: &Recommendation) -> Option<&ProcVsThreads> {
 }
 
 /// Mean read time (µs) of the cached records of `mode` at `size` and `placement`.
-fn mean_read_us(results: &ExchangeResults, mode: &str, size: u64, pl: &str) -> Option<f64> {
+fn mean_read_us(results: &BenchResults, mode: &str, size: u64, pl: &str) -> Option<f64> {
     let v: Vec<f64> = results
         .records
         .iter()
-        .filter(|r| !r.flush_cache && r.mode == mode && r.size_bytes == size && r.placement == pl)
-        .map(|r| r.read_us.mean)
+        .filter(|r| {
+            !r.flush_cache() && r.mode() == mode && r.size_bytes() == size && r.placement() == pl
+        })
+        .map(|r| r.read_us().mean)
         .collect();
     (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }
@@ -116,7 +118,7 @@ fn lead(r: &Ratio) -> &'static str {
     }
 }
 
-fn headline_figure(results: &ExchangeResults, rec: &Recommendation) -> String {
+fn headline_figure(results: &BenchResults, rec: &Recommendation) -> String {
     let Some(r) = headline_ratio(rec) else {
         return "**Processes vs threads:** not measured (the report compares processes-spin \
                 with threads-spin; run it with both modes)."
@@ -143,7 +145,7 @@ fn headline_figure(results: &ExchangeResults, rec: &Recommendation) -> String {
 }
 
 /// The cache-line floor between cores: the median of the c2c matrix.
-fn floor_line(results: &ExchangeResults) -> Option<String> {
+fn floor_line(results: &BenchResults) -> Option<String> {
     let mut v: Vec<f64> = results
         .c2c
         .iter()

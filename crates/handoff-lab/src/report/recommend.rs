@@ -22,12 +22,12 @@
 //! winner drawn from noise. When the pick keeps the consumer's CPU busy, the best mode using
 //! under [`BUSY_CPU_PCT`] and at most half the pick's CPU is named as the alternative.
 
+use crate::bench::{BenchRecord, BenchResults};
+use crate::experiments::exchange::record::{ExchangeRecord as _, ExchangeResults as _};
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::bench::text::fmt_size;
 use crate::experiments::exchange::mode::ModeInfo;
-use crate::experiments::exchange::results::run_means;
-use crate::experiments::exchange::results::{ExchangeRecord, ExchangeResults};
 use crate::machine::{placement, Machine};
 use crate::stats::{pooled_log_ratio, ratio_of_means, Metric, Ratio};
 
@@ -193,19 +193,19 @@ pub struct Recommendation {
     pub sentences: Vec<String>,
 }
 
-fn candidates(results: &ExchangeResults) -> Vec<&ExchangeRecord> {
+fn candidates(results: &BenchResults) -> Vec<&BenchRecord> {
     results
         .records
         .iter()
-        .filter(|r| !r.flush_cache && r.verified && ModeInfo::is_two_party(&r.mode))
+        .filter(|r| !r.flush_cache() && r.verified && ModeInfo::is_two_party(r.mode()))
         .collect()
 }
 
 /// Builds the recommendation from `results` (see the module docs for the method). Records
 /// measured on a busy machine ([`crate::bench::busy`]) name no winner: the one sentence says
 /// "machine busy: rerun" and why.
-pub fn recommend(results: &ExchangeResults) -> Recommendation {
-    if let Some(reasons) = results.load.as_ref().filter(|l| l.is_busy()) {
+pub fn recommend(results: &BenchResults) -> Recommendation {
+    if let Some(reasons) = results.machine_load().filter(|l| l.is_busy()) {
         return Recommendation {
             sentences: vec![format!(
                 "**Machine busy: rerun.** No mode is recommended from these records: {}. \
@@ -216,7 +216,7 @@ pub fn recommend(results: &ExchangeResults) -> Recommendation {
         };
     }
     let cands = candidates(results);
-    let mut placements: Vec<String> = cands.iter().map(|r| r.placement.clone()).collect();
+    let mut placements: Vec<String> = cands.iter().map(|r| r.placement().to_string()).collect();
     placements.sort_by_key(|p| (placement::rank(p), p.clone()));
     placements.dedup();
 
@@ -255,15 +255,15 @@ fn size_pref(size: u64) -> f64 {
 }
 
 fn pick(
-    results: &ExchangeResults,
-    cands: &[&ExchangeRecord],
+    results: &BenchResults,
+    cands: &[&BenchRecord],
     class: &SizeClass,
     pl: &str,
 ) -> Option<Pick> {
-    let recs: Vec<&ExchangeRecord> = cands
+    let recs: Vec<&BenchRecord> = cands
         .iter()
         .copied()
-        .filter(|r| r.placement == pl && class.contains(r.size_bytes))
+        .filter(|r| r.placement() == pl && class.contains(r.size_bytes()))
         .collect();
     if recs.is_empty() {
         return None;
@@ -271,11 +271,17 @@ fn pick(
     // Per-run costs (read + latency) per (mode, size), over the placement's consumer CPUs.
     let mut run_costs: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
     for r in &recs {
-        let e = run_costs.entry((r.mode.clone(), r.size_bytes)).or_default();
-        if r.runs_detail.is_empty() {
-            e.push(r.read_us.mean + r.latency_us.mean);
+        let e = run_costs
+            .entry((r.mode().to_string(), r.size_bytes()))
+            .or_default();
+        let (read, latency) = (r.timed(Metric::Read), r.timed(Metric::Latency));
+        if latency.run_means.is_empty() {
+            e.push(read.summary.mean + latency.summary.mean);
         } else {
-            e.extend(r.runs_detail.iter().map(|d| d.read_us + d.latency_us));
+            e.extend(latency.run_means.iter().enumerate().map(|(i, l)| {
+                // A file from before every metric kept its run means: the read's mean.
+                read.run_means.get(i).copied().unwrap_or(read.summary.mean) + l
+            }));
         }
     }
     // Sums over the consumer CPUs of one placement, per (mode, size).
@@ -289,10 +295,12 @@ fn pick(
     }
     let mut cost: BTreeMap<(String, u64), Acc> = BTreeMap::new();
     for r in &recs {
-        let e = cost.entry((r.mode.clone(), r.size_bytes)).or_default();
-        e.read += r.read_us.mean;
-        e.latency += r.latency_us.mean;
-        e.cpu += r.consumer_cpu_pct;
+        let e = cost
+            .entry((r.mode().to_string(), r.size_bytes()))
+            .or_default();
+        e.read += r.read_us().mean;
+        e.latency += r.latency_us().mean;
+        e.cpu += r.consumer_cpu_pct();
         e.floor += r.c2c_one_way_ns.unwrap_or(f64::NAN);
         e.n += 1;
     }
@@ -301,8 +309,8 @@ fn pick(
         let n = e.n as f64;
         (e.read / n, e.latency / n, e.cpu / n, e.floor / n)
     };
-    let sizes: BTreeSet<u64> = recs.iter().map(|r| r.size_bytes).collect();
-    let modes: BTreeSet<String> = recs.iter().map(|r| r.mode.clone()).collect();
+    let sizes: BTreeSet<u64> = recs.iter().map(|r| r.size_bytes()).collect();
+    let modes: BTreeSet<String> = recs.iter().map(|r| r.mode().to_string()).collect();
     let best_at: BTreeMap<u64, f64> = sizes
         .iter()
         .map(|&s| {
@@ -386,7 +394,7 @@ fn pick(
         ModeInfo::by_name(m).map_or_else(
             || {
                 recs.iter()
-                    .any(|r| r.mode == m && r.wait.starts_with("spin"))
+                    .any(|r| r.mode() == m && r.wait().starts_with("spin"))
             },
             |i| i.busy_waits,
         )
@@ -446,7 +454,7 @@ fn pick(
 /// measured on the same core pair, cached. With several core pairs per placement the pair
 /// with the lowest consumer CPU number is used.
 fn ratios(
-    results: &ExchangeResults,
+    results: &BenchResults,
     a_mode: &str,
     b_mode: &str,
     only_placement: Option<&str>,
@@ -454,50 +462,59 @@ fn ratios(
     let mut out = Vec::new();
     let find = |mode: &str, size: u64, p: usize, c: usize| {
         results.records.iter().find(|r| {
-            !r.flush_cache
-                && r.mode == mode
-                && r.size_bytes == size
-                && r.producer_core == p
-                && r.consumer_core == c
+            !r.flush_cache()
+                && r.mode() == mode
+                && r.size_bytes() == size
+                && r.producer_core() == p
+                && r.consumer_core() == c
         })
     };
     let mut seen: BTreeSet<(u8, String, u64)> = BTreeSet::new();
-    let mut bs: Vec<&ExchangeRecord> = results
+    let mut bs: Vec<&BenchRecord> = results
         .records
         .iter()
-        .filter(|r| !r.flush_cache && r.mode == b_mode)
-        .filter(|r| only_placement.is_none_or(|p| p == r.placement))
+        .filter(|r| !r.flush_cache() && r.mode() == b_mode)
+        .filter(|r| only_placement.is_none_or(|p| p == r.placement()))
         .collect();
-    bs.sort_by_key(|r| (placement::rank(&r.placement), r.size_bytes, r.consumer_core));
+    bs.sort_by_key(|r| {
+        (
+            placement::rank(r.placement()),
+            r.size_bytes(),
+            r.consumer_core(),
+        )
+    });
     for b in bs {
         let key = (
-            placement::rank(&b.placement),
-            b.placement.clone(),
-            b.size_bytes,
+            placement::rank(b.placement()),
+            b.placement().to_string(),
+            b.size_bytes(),
         );
         if seen.contains(&key) {
             continue;
         }
         // single-thread has consumer = producer; match it by producer only.
-        let a = find(a_mode, b.size_bytes, b.producer_core, b.consumer_core).or_else(|| {
+        let a = find(a_mode, b.size_bytes(), b.producer_core(), b.consumer_core()).or_else(|| {
             (!ModeInfo::is_two_party(a_mode))
-                .then(|| find(a_mode, b.size_bytes, b.producer_core, b.producer_core))
+                .then(|| find(a_mode, b.size_bytes(), b.producer_core(), b.producer_core()))
                 .flatten()
         });
         let Some(a) = a else {
             continue;
         };
-        let (am, bm) = (run_means(a, Metric::Read), run_means(b, Metric::Read));
+        let (am, bm) = (
+            &a.timed(Metric::Read).run_means,
+            &b.timed(Metric::Read).run_means,
+        );
         let ratio = if am.is_empty() || bm.is_empty() {
-            ratio_of_means(&[a.read_us.mean], &[b.read_us.mean])
+            ratio_of_means(&[a.read_us().mean], &[b.read_us().mean])
         } else {
-            ratio_of_means(&am, &bm)
+            ratio_of_means(am, bm)
         };
         if let Some(ratio) = ratio {
             seen.insert(key);
             out.push(ProcVsThreads {
-                placement: b.placement.clone(),
-                size_bytes: b.size_bytes,
+                placement: b.placement().to_string(),
+                size_bytes: b.size_bytes(),
                 ratio,
             });
         }

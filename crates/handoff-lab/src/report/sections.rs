@@ -2,6 +2,7 @@
 //! method, one section per figure with its table, disagreements, data checks and the file
 //! list, as [`Block`]s.
 
+use crate::experiments::exchange::record::ExchangeRecord as _;
 use std::collections::BTreeMap;
 
 use super::doc::{self, Block};
@@ -10,22 +11,21 @@ use super::recommend::{self, fmt_ratio, ratio_verdict, Recommendation};
 use super::tables::{disagreements, figure_table, machine_table, record_name};
 use crate::bench::text::{fmt_size, fmt_us};
 use crate::bench::BenchResults;
-use crate::experiments::exchange::results::ExchangeResults;
 use crate::machine::placement;
 use crate::plot::{self, Figure, FigureKind};
 use crate::stats::Metric;
 
-pub(super) fn title(results: &ExchangeResults) -> String {
+pub(super) fn title(results: &BenchResults) -> String {
     format!("handoff report — {}", results.machine.hostname)
 }
 
 /// The report as Markdown text (what `report.md` holds), without writing anything.
-pub fn render_markdown(results: &ExchangeResults) -> String {
+pub fn render_markdown(results: &BenchResults) -> String {
     doc::to_markdown(&build(results, &plot::plan_figures(results), &[]))
 }
 
 pub(super) fn build(
-    results: &ExchangeResults,
+    results: &BenchResults,
     figures: &[Figure],
     experiments: &[BenchResults],
 ) -> Vec<Block> {
@@ -136,8 +136,8 @@ pub(super) fn build(
     let anomalies: Vec<String> = results
         .records
         .iter()
-        .filter(|r| r.clock_anomalies > 0)
-        .map(|r| format!("{}: {}", record_name(r), r.clock_anomalies))
+        .filter(|r| r.clock_anomalies() > 0)
+        .map(|r| format!("{}: {}", record_name(r), r.clock_anomalies()))
         .collect();
     if !bad.is_empty() || !anomalies.is_empty() {
         b.push(Block::Heading(2, "Data checks".to_string()));
@@ -187,7 +187,7 @@ pub(super) fn build(
     b
 }
 
-fn intro(results: &ExchangeResults) -> String {
+fn intro(results: &BenchResults) -> String {
     let m = &results.machine;
     let mut s = format!(
         "{} with {} logical CPUs, measured by handoff {}",
@@ -294,7 +294,7 @@ fn proc_vs_threads_table(rec: &Recommendation) -> Block {
     }
 }
 
-fn method(results: &ExchangeResults) -> Vec<Block> {
+fn method(results: &BenchResults) -> Vec<Block> {
     let mut b = Vec::new();
     match &results.report {
         Some(rs) => {
@@ -315,7 +315,7 @@ fn method(results: &ExchangeResults) -> Vec<Block> {
     // reps and runs per size, as recorded.
     let mut per_size: BTreeMap<u64, (Vec<u64>, Vec<u64>)> = BTreeMap::new();
     for r in &results.records {
-        let e = per_size.entry(r.size_bytes).or_default();
+        let e = per_size.entry(r.size_bytes()).or_default();
         e.0.push(r.reps);
         e.1.push(r.runs);
     }

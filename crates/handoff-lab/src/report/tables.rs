@@ -2,29 +2,23 @@
 //! run-to-run modes), the cached-vs-flushed verdicts and the run-to-run disagreement list.
 
 use crate::bench::text::{fmt_interval, fmt_ns, fmt_size, fmt_us};
+use crate::bench::{BenchRecord, BenchResults};
 use crate::experiments::exchange::mode::ModeInfo;
-use crate::experiments::exchange::results::{record_disagreements, run_levels, run_means};
-use crate::experiments::exchange::results::{ExchangeRecord, ExchangeResults};
+use crate::experiments::exchange::record::{
+    record_disagreements, run_levels, ExchangeRecord as _, ExchangeResults as _,
+};
 use crate::machine::CACHE_INSTRUCTION;
 use crate::plot::{Figure, FigureKind};
-use crate::stats::Summary;
 use crate::stats::{ratio_of_means, run_modes, Metric, Ratio};
 
 use super::doc::Block;
 use super::recommend::fmt_ratio;
 
-fn metric_summary(r: &ExchangeRecord, metric: Metric) -> &Summary {
-    match metric {
-        Metric::Read => &r.read_us,
-        Metric::Latency => &r.latency_us,
-    }
-}
-
 /// "26.1 µs [25.8–26.5 µs]": the median and its own interval, with † when the record's runs
 /// disagree on this metric and the two levels when the run means form two
 /// ("bimodal: 3/5 runs ≈ 18.2 µs, 2/5 ≈ 34.0 µs").
-fn cell(r: &ExchangeRecord, metric: Metric) -> String {
-    let s = metric_summary(r, metric);
+fn cell(r: &BenchRecord, metric: Metric) -> String {
+    let s = &r.timed(metric).summary;
     let dag = if record_disagreements(r).iter().any(|(m, _)| *m == metric) {
         " †"
     } else {
@@ -43,19 +37,19 @@ fn cell(r: &ExchangeRecord, metric: Metric) -> String {
     }
 }
 
-fn modes_of(results: &ExchangeResults, idx: &[usize]) -> Vec<String> {
+fn modes_of(results: &BenchResults, idx: &[usize]) -> Vec<String> {
     let mut modes: Vec<String> = idx
         .iter()
-        .map(|&i| results.records[i].mode.clone())
+        .map(|&i| results.records[i].mode().to_string())
         .collect();
     modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
     modes.dedup();
     modes
 }
 
-pub(super) fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block> {
+pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
     let recs = &results.records;
-    let find = |pred: &dyn Fn(&ExchangeRecord) -> bool| {
+    let find = |pred: &dyn Fn(&BenchRecord) -> bool| {
         fig.records.iter().map(|&i| &recs[i]).find(|r| pred(r))
     };
     let dagger_note = Block::Para(
@@ -66,16 +60,14 @@ pub(super) fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block
     );
     match &fig.kind {
         FigureKind::PerCpu { metric, .. } => {
-            let mut cpus: Vec<usize> = fig.records.iter().map(|&i| recs[i].consumer_core).collect();
-            cpus.sort_unstable();
-            cpus.dedup();
+            let cpus = fig.distinct(recs, |r| r.consumer_core());
             if super::class_table::wanted(results, cpus.len()) {
                 return super::class_table::per_class_table(results, fig, *metric);
             }
             let mut header = vec!["mode".to_string()];
             for &c in &cpus {
-                let pl = find(&|r| r.consumer_core == c)
-                    .map(|r| r.placement.clone())
+                let pl = find(&|r| r.consumer_core() == c)
+                    .map(|r| r.placement().to_string())
                     .unwrap_or_default();
                 header.push(format!("CPU {c} ({pl})"));
             }
@@ -84,7 +76,7 @@ pub(super) fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block
                 let mut row = vec![m.clone()];
                 for &c in &cpus {
                     row.push(
-                        find(&|r| r.mode == m && r.consumer_core == c)
+                        find(&|r| r.mode() == m && r.consumer_core() == c)
                             .map(|r| cell(r, *metric))
                             .unwrap_or_else(|| "–".to_string()),
                     );
@@ -95,7 +87,7 @@ pub(super) fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block
                 let mut row = vec!["**c2c floor** (one-way)".to_string()];
                 for &c in &cpus {
                     row.push(
-                        find(&|r| r.consumer_core == c)
+                        find(&|r| r.consumer_core() == c)
                             .and_then(|r| results.floor_for(r))
                             .map(fmt_ns)
                             .unwrap_or_else(|| "– (same CPU)".to_string()),
@@ -106,9 +98,7 @@ pub(super) fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block
             vec![Block::Table { header, rows }, dagger_note]
         }
         FigureKind::VsSize { metric, .. } => {
-            let mut sizes: Vec<u64> = fig.records.iter().map(|&i| recs[i].size_bytes).collect();
-            sizes.sort_unstable();
-            sizes.dedup();
+            let sizes = fig.distinct(recs, |r| r.size_bytes());
             let mut header = vec!["mode".to_string()];
             header.extend(sizes.iter().map(|&s| fmt_size(s)));
             let mut rows = Vec::new();
@@ -116,7 +106,7 @@ pub(super) fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block
                 let mut row = vec![m.clone()];
                 for &s in &sizes {
                     row.push(
-                        find(&|r| r.mode == m && r.size_bytes == s)
+                        find(&|r| r.mode() == m && r.size_bytes() == s)
                             .map(|r| cell(r, *metric))
                             .unwrap_or_else(|| "–".to_string()),
                     );
@@ -144,12 +134,15 @@ pub(super) fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block
             let mut flushed_faster = Vec::new();
             for m in modes_of(results, &fig.records) {
                 let (Some(c), Some(f)) = (
-                    find(&|r| r.mode == m && !r.flush_cache),
-                    find(&|r| r.mode == m && r.flush_cache),
+                    find(&|r| r.mode() == m && !r.flush_cache()),
+                    find(&|r| r.mode() == m && r.flush_cache()),
                 ) else {
                     continue;
                 };
-                let r = ratio_of_means(&run_means(c, Metric::Read), &run_means(f, Metric::Read));
+                let r = ratio_of_means(
+                    &c.timed(Metric::Read).run_means,
+                    &f.timed(Metric::Read).run_means,
+                );
                 if r.is_some_and(|r| r.ci95_high.is_some_and(|h| h < 1.0)) {
                     flushed_faster.push(m.clone());
                 }
@@ -161,7 +154,7 @@ pub(super) fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block
                     cell(c, Metric::Read),
                     cell(f, Metric::Read),
                     ratio,
-                    f.flush_us
+                    f.flush_us()
                         .as_ref()
                         .map(|s| fmt_us(s.median))
                         .unwrap_or_else(|| "–".to_string()),
@@ -201,12 +194,7 @@ pub(super) fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block
                             // Either direction, as the heatmap draws it (one-way latency is
                             // measured as half a round trip, the same both ways).
                             results
-                                .c2c
-                                .iter()
-                                .find(|p| p.cpu_a == a && p.cpu_b == b)
-                                .or_else(|| {
-                                    results.c2c.iter().find(|p| p.cpu_a == b && p.cpu_b == a)
-                                })
+                                .c2c_pair(a, b)
                                 .map(|p| format!("{} ({})", fmt_ns(p.one_way_ns), p.placement))
                                 .unwrap_or_else(|| "–".to_string()),
                         );
@@ -219,18 +207,18 @@ pub(super) fn figure_table(results: &ExchangeResults, fig: &Figure) -> Vec<Block
     }
 }
 
-pub(super) fn record_name(r: &ExchangeRecord) -> String {
+pub(super) fn record_name(r: &BenchRecord) -> String {
     format!(
         "{} {} CPU {}→{}{}",
-        r.mode,
-        fmt_size(r.size_bytes),
-        r.producer_core,
-        r.consumer_core,
-        if r.flush_cache { " flushed" } else { "" }
+        r.mode(),
+        fmt_size(r.size_bytes()),
+        r.producer_core(),
+        r.consumer_core(),
+        if r.flush_cache() { " flushed" } else { "" }
     )
 }
 
-pub(super) fn disagreements(results: &ExchangeResults) -> Block {
+pub(super) fn disagreements(results: &BenchResults) -> Block {
     let mut items = Vec::new();
     for r in &results.records {
         for (metric, d) in record_disagreements(r) {
@@ -290,7 +278,7 @@ fn flush_verdict(r: &Ratio) -> &'static str {
 }
 
 /// The machine the report ran on: CPU, topology, caches, clock and tools.
-pub(super) fn machine_table(results: &ExchangeResults) -> Block {
+pub(super) fn machine_table(results: &BenchResults) -> Block {
     let m = &results.machine;
     let mut rows = vec![
         vec!["CPU model".to_string(), m.cpu_model.clone()],

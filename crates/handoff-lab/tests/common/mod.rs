@@ -4,8 +4,9 @@
 #![allow(dead_code)] // each test file uses its own part
 
 use handoff_lab::bench::busy::MachineLoad;
+use handoff_lab::bench::{BenchRecord, BenchResults, MetricRecord};
 use handoff_lab::experiments::exchange::mode::ModeInfo;
-use handoff_lab::experiments::exchange::results::{ExchangeRecord, ExchangeResults, RunDetail};
+use handoff_lab::experiments::exchange::record::{PointKey, LATENCY, READ, WRITE};
 use handoff_lab::machine::{placement, Cache, Machine, Tool, CACHE_UNIFIED};
 use handoff_lab::stats::Summary;
 
@@ -44,14 +45,27 @@ pub fn flat(m: f64) -> Summary {
     }
 }
 
+/// A time metric whose summary is `flat(mean)` and whose runs' means are `runs`.
+pub fn timed(mean: f64, runs: Vec<f64>) -> MetricRecord {
+    MetricRecord {
+        unit: "µs".into(),
+        higher_is_better: false,
+        summary: flat(mean),
+        run_means: runs,
+        run_iqrs: None,
+        run_medians: None,
+        zero_ok: true,
+    }
+}
+
 /// A cached, verified record from CPU 0 to CPU 0 (`same_core`) or 1 whose consumer used
 /// `cpu` % and whose runs read in `read_runs` µs each (latency 0.1 µs); its wait is the
 /// mode's own for that placement.
-pub fn rec(mode: &str, size: u64, same_core: bool, cpu: f64, read_runs: &[f64]) -> ExchangeRecord {
+pub fn rec(mode: &str, size: u64, same_core: bool, cpu: f64, read_runs: &[f64]) -> BenchRecord {
     let mean = read_runs.iter().sum::<f64>() / read_runs.len() as f64;
     let info = ModeInfo::by_name(mode).expect("a mode of the registry");
-    ExchangeRecord {
-        mode: mode.into(),
+    let key = PointKey {
+        mode,
         size_bytes: size,
         producer_core: 0,
         consumer_core: usize::from(!same_core),
@@ -59,47 +73,36 @@ pub fn rec(mode: &str, size: u64, same_core: bool, cpu: f64, read_runs: &[f64]) 
             placement::SAME_CORE
         } else {
             placement::SHARED_L3
-        }
-        .into(),
+        },
         flush_cache: false,
-        reps: 100,
-        runs: read_runs.len() as u64,
-        wait: if same_core {
-            info.wait_same_cpu
-        } else {
-            info.wait
-        }
-        .as_str()
-        .into(),
-        verified: true,
-        checks: None,
-        kernel: None,
-        clock_anomalies: 0,
-        c2c_one_way_ns: None,
-        consumer_cpu_pct: cpu,
-        runs_detail: read_runs
-            .iter()
-            .map(|&r| RunDetail {
-                read_us: r,
-                latency_us: 0.1,
-                write_us: r,
-                ..RunDetail::default()
-            })
-            .collect(),
-        read_us: flat(mean),
-        latency_us: flat(0.1),
-        write_us: flat(mean),
-        flush_us: None,
-        pipe_size_bytes: None,
-        filesystem: None,
-    }
+    };
+    let mut r = key
+        .record(read_runs.len() as u64, 100, true)
+        .metric(READ, timed(mean, read_runs.to_vec()))
+        .metric(LATENCY, timed(0.1, vec![0.1; read_runs.len()]))
+        .metric(WRITE, timed(mean, read_runs.to_vec()));
+    let wait = if same_core {
+        info.wait_same_cpu
+    } else {
+        info.wait
+    };
+    r.info.insert("wait".into(), wait.as_str().into());
+    r.info.insert("consumer_cpu_pct".into(), cpu.into());
+    r
 }
 
 /// Results of `records` on `machine`.
-pub fn results(machine: Machine, records: Vec<ExchangeRecord>) -> ExchangeResults {
-    let mut r = ExchangeResults::new(machine, Tool::default(), serde_json::json!({}));
+pub fn results(machine: Machine, records: Vec<BenchRecord>) -> BenchResults {
+    let mut r = BenchResults::new("exchange", machine, Tool::default(), serde_json::json!({}));
     r.records = records;
     r
+}
+
+/// `load` as the evidence of every record of `res` (what a run records).
+pub fn set_load(res: &mut BenchResults, load: &MachineLoad) {
+    for r in &mut res.records {
+        r.load = Some(load.clone());
+    }
 }
 
 /// Tight runs around `c` (±1%).

@@ -15,7 +15,6 @@ pub mod memory;
 pub mod mode;
 pub mod pipe;
 pub mod record;
-pub mod results;
 pub mod roles;
 pub mod samples;
 mod single;
@@ -26,9 +25,8 @@ pub use error::RunError;
 pub use mode::{Mode, ModeError, ModeInfo, Parties, WaitKind, MODES};
 
 use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo};
-use crate::experiments::exchange::results::{ExchangeRecord, RunDetail};
+use crate::bench::BenchRecord;
 use crate::stats;
-use crate::stats::Summary;
 use handoff::channel::{Channel, ChannelConfig};
 use handoff::shm::Segment;
 use handoff::sync::Wait;
@@ -36,6 +34,7 @@ use handoff::sys::Deadline;
 use handoff_probe::clock::{Calibration, Clock};
 use handoff_probe::topology::Topology;
 use lockstep::{ChannelLockStep, CondvarLockStep, OneShot};
+use record::{time_metric, ExchangeRecord as _, PointKey};
 use roles::{ConsumerLoop, LockStep, ProducerLoop};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -235,14 +234,13 @@ pub(crate) struct RunFacts {
 }
 
 /// Measures one point: `runs` fresh pairs, each `warmup + reps` repetitions.
-pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeError> {
+pub fn run_point(p: &Point, env: &Env<'_>) -> Result<BenchRecord, ExchangeError> {
     let same_cpu = p.producer_core == p.consumer_core;
     let cal = &env.calibration;
     let w = p.warmup as usize;
     let (mut read, mut latency, mut write, mut flush) = (vec![], vec![], vec![], vec![]);
     let mut anomalies = 0u64;
     let mut cpu_pct = Vec::new();
-    let mut details: Vec<RunDetail> = Vec::new();
     let mut facts = RunFacts::default();
     // The blocks whose sum the consumer checked, and those it did not reach (a failed check
     // ends the run with an error; this catches a consumer that stopped checking).
@@ -273,12 +271,6 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeErr
             .collect();
         anomalies += lat.iter().filter(|&&l| l < 0.0).count() as u64;
         let (r, wr, fl) = (us(&data.read), us(&data.write), us(&data.flush));
-        details.push(results::run_detail(
-            &r,
-            &lat,
-            &wr,
-            p.flush.then_some(&fl[..]),
-        ));
         let wall_ns = cal.to_ns(data.wall_ticks);
         if wall_ns > 0.0 {
             cpu_pct.push(100.0 * data.cpu_ns as f64 / wall_ns);
@@ -288,51 +280,54 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<ExchangeRecord, ExchangeErr
         write.push(wr);
         flush.push(fl);
     }
-    let summary = |s: &[Vec<f64>]| Summary::from_runs(s).map_err(RunError::from);
-    let fail = |source: RunError| ExchangeError::RunFailed {
-        point: p.label(),
-        run: p.runs,
-        source,
+    let timed = |s: &[Vec<f64>], spread, zero_ok| {
+        time_metric(s, spread, zero_ok).map_err(|e| ExchangeError::RunFailed {
+            point: p.label(),
+            run: p.runs,
+            source: RunError::from(e),
+        })
     };
     let two_party = !p.mode.is_single_thread();
-    Ok(ExchangeRecord {
-        mode: p.mode.as_str().to_string(),
+    let placement = env.topology.placement(p.producer_core, p.consumer_core);
+    let key = PointKey {
+        mode: p.mode.as_str(),
         size_bytes: p.size as u64,
         producer_core: p.producer_core,
         consumer_core: p.consumer_core,
-        placement: env
-            .topology
-            .placement(p.producer_core, p.consumer_core)
-            .as_str()
-            .to_string(),
+        placement: placement.as_str(),
         flush_cache: p.flush,
-        reps: p.reps as u64,
-        runs: p.runs as u64,
-        wait: p.mode.wait_kind(same_cpu).as_str().to_string(),
-        verified: checks.verified(),
-        checks: Some(checks),
-        kernel: Some(env.kernel.name().to_string()),
-        clock_anomalies: anomalies,
-        c2c_one_way_ns: None,
-        consumer_cpu_pct: if two_party && !cpu_pct.is_empty() {
-            stats::mean(&cpu_pct)
-        } else {
-            100.0
-        },
-        runs_detail: details,
-        read_us: summary(&read).map_err(fail)?,
-        latency_us: summary(&latency).map_err(fail)?,
-        write_us: summary(&write).map_err(fail)?,
-        flush_us: if p.flush {
-            Some(summary(&flush).map_err(fail)?)
-        } else {
-            None
-        },
-        pipe_size_bytes: facts.pipe_size,
-        filesystem: (p.mode == Mode::File)
-            .then(|| handoff_probe::fsinfo::filesystem_type(&env.file_dir).ok())
-            .flatten(),
-    })
+    };
+    // A read or write of a small block can be faster than the clock's resolution; a latency
+    // cannot.
+    let mut b = key
+        .record(p.runs as u64, p.reps as u64, checks.verified())
+        .metric(record::READ, timed(&read, true, true)?)
+        .metric(record::LATENCY, timed(&latency, true, false)?)
+        .metric(record::WRITE, timed(&write, false, true)?);
+    if p.flush {
+        b = b.metric(record::FLUSH, timed(&flush, false, true)?);
+    }
+    b.checks = Some(checks);
+    let info = &mut b.info;
+    info.insert("wait".into(), p.mode.wait_kind(same_cpu).as_str().into());
+    info.insert("clock_anomalies".into(), anomalies.into());
+    let cpu = if two_party && !cpu_pct.is_empty() {
+        stats::mean(&cpu_pct)
+    } else {
+        100.0
+    };
+    info.insert("consumer_cpu_pct".into(), cpu.into());
+    info.insert("kernel".into(), env.kernel.name().into());
+    if let Some(fs) = (p.mode == Mode::File)
+        .then(|| handoff_probe::fsinfo::filesystem_type(&env.file_dir).ok())
+        .flatten()
+    {
+        info.insert("filesystem".into(), fs.into());
+    }
+    if let Some(size) = facts.pipe_size {
+        info.insert("pipe_size_bytes".into(), size.into());
+    }
+    Ok(b)
 }
 
 /// A deadline for one run: generous, so only a stuck run hits it.
@@ -482,7 +477,7 @@ pub fn adjacent_c2c(a: usize, b: usize) -> Option<f64> {
 #[derive(Debug, Default)]
 pub struct Outcome {
     /// One record per measured point, in plan order.
-    pub records: Vec<ExchangeRecord>,
+    pub records: Vec<BenchRecord>,
     /// The c2c floor of every CPU pair the records used.
     pub c2c: Vec<crate::bench::schema::C2cPair>,
     /// Why the run stopped before the end (Ctrl-C, a stop request), if it did.
@@ -548,7 +543,7 @@ pub fn run_points(
         // The floor next to the record, not only at the start: the host may move vCPUs during
         // a long run, and a latency must be compared with the floor of its own moment.
         // When it fails the record carries none, and readers fall back to the run's matrix
-        // (`ExchangeResults::floor_for`), which says it is not from the record's moment.
+        // (`record::ExchangeResults::floor_for`), which says it is not from the record's moment.
         let adjacent_floor = (p.producer_core != p.consumer_core)
             .then(|| (env.adjacent_floor)(p.producer_core, p.consumer_core))
             .flatten();
@@ -575,10 +570,10 @@ pub fn run_points(
     // Measured interleaved (see `plan`); presented grouped by mode.
     out.records.sort_by_key(|r| {
         (
-            r.mode.parse::<Mode>().ok(),
-            r.size_bytes,
-            r.flush_cache,
-            r.consumer_core,
+            r.mode().parse::<Mode>().ok(),
+            r.size_bytes(),
+            r.flush_cache(),
+            r.consumer_core(),
         )
     });
     if out.stopped.is_none() && env.cancel.load(Ordering::Relaxed) {

@@ -1,271 +1,340 @@
-//! The exchange's records in the one results schema (`handoff.bench/1`) and back: a record
-//! is one (mode, size, producer core, consumer core, flush) point whose parameters are what
+//! The exchange's records in the one results schema (`handoff.bench/1`): a record is one
+//! (mode, size, producer core, consumer core, flush) point whose parameters are what
 //! `compare` matches on, whose metrics are the read, latency, write and flush times (each with
-//! its run means, interquartile ranges and medians) and whose `info` holds what describes
-//! without identifying it (the wait, the kernel, clock anomalies, the consumer's CPU %).
+//! its run means, and for read and latency the runs' interquartile ranges and medians) and
+//! whose `info` holds what describes without identifying it (the wait, the kernel, clock
+//! anomalies, the consumer's CPU %).
 //!
-//! The report's sections, its recommendation and the plots read the typed view
-//! [`ExchangeResults`] built from such a file.
+//! The report's sections, its recommendation and the plots read these [`BenchRecord`]s
+//! through the typed accessors of [`ExchangeRecord`] and [`ExchangeResults`]; [`load`] and
+//! [`checked`] make sure every record has what the accessors read.
+//!
+//! Every time is a `f64` in microseconds (`*_us`) or nanoseconds (`*_ns`), as the name says.
 
 use std::path::Path;
 
+use crate::bench::busy::MachineLoad;
 use crate::bench::load::LoadError;
+use crate::bench::schema::C2cPair;
 use crate::bench::{BenchRecord, BenchResults, MetricRecord, BENCH_SCHEMA};
-use crate::experiments::exchange::results::{ExchangeRecord, ExchangeResults, RunDetail};
-use crate::stats::Summary;
+use crate::stats::{disagreement, iqr, mean, median, Disagreement, Metric, StatsError, Summary};
 
 /// Registry name of the exchange experiment (the results' `experiment`).
 pub const NAME: &str = "exchange";
 
 /// Metric names of a record: read (sum), latency, write (fill), flush.
-const READ: &str = "read_us";
-const LATENCY: &str = "latency_us";
-const WRITE: &str = "write_us";
-const FLUSH: &str = "flush_us";
+pub const READ: &str = "read_us";
+/// Latency from `t_done` to `t_start`.
+pub const LATENCY: &str = "latency_us";
+/// Write (fill) time.
+pub const WRITE: &str = "write_us";
+/// Cache flush time, when flushing.
+pub const FLUSH: &str = "flush_us";
 
-fn metric(
-    summary: Summary,
-    detail: &[RunDetail],
-    mean: impl Fn(&RunDetail) -> Option<f64>,
-    iqr: impl Fn(&RunDetail) -> Option<[f64; 2]>,
-    median: impl Fn(&RunDetail) -> Option<f64>,
-) -> MetricRecord {
-    MetricRecord {
-        unit: "µs".to_string(),
-        higher_is_better: false,
-        summary,
-        run_means: detail.iter().filter_map(&mean).collect(),
-        run_iqrs: detail.iter().map(iqr).collect(),
-        run_medians: detail.iter().map(median).collect(),
-        // A read or write of a small block can be faster than the clock's resolution.
-        zero_ok: true,
+/// The parameters that identify an exchange record (what `compare` matches on).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointKey<'a> {
+    /// Exchange mode (see [`super::mode::MODE_NAMES`]).
+    pub mode: &'a str,
+    /// Block size in bytes.
+    pub size_bytes: u64,
+    /// CPU the producer was pinned to.
+    pub producer_core: usize,
+    /// CPU the consumer was pinned to.
+    pub consumer_core: usize,
+    /// Placement class of the pair (see [`crate::machine::placement`]).
+    pub placement: &'a str,
+    /// Whether the block was flushed from every cache before `t_done`.
+    pub flush_cache: bool,
+}
+
+impl PointKey<'_> {
+    /// A record of this point with no metrics yet: `runs` runs of `reps` repetitions.
+    pub fn record(&self, runs: u64, reps: u64, verified: bool) -> BenchRecord {
+        BenchRecord::new(self.mode, self.size_bytes as f64, runs, reps, verified)
+            .param("mode", self.mode)
+            .param("size_bytes", self.size_bytes)
+            .param("producer_core", self.producer_core)
+            .param("consumer_core", self.consumer_core)
+            .param("placement", self.placement)
+            .param("flush_cache", self.flush_cache)
     }
 }
 
-/// One exchange record as a [`BenchRecord`].
-pub fn to_bench_record(r: &ExchangeRecord) -> BenchRecord {
-    let d = &r.runs_detail;
-    let mut b = BenchRecord::new(
-        r.mode.clone(),
-        r.size_bytes as f64,
-        r.runs,
-        r.reps,
-        r.verified,
-    )
-    .param("mode", r.mode.clone())
-    .param("size_bytes", r.size_bytes)
-    .param("producer_core", r.producer_core)
-    .param("consumer_core", r.consumer_core)
-    .param("placement", r.placement.clone())
-    .param("flush_cache", r.flush_cache)
-    .metric(
-        READ,
-        metric(
-            r.read_us,
-            d,
-            |x| Some(x.read_us),
-            |x| x.read_iqr_us,
-            |x| x.read_median_us,
-        ),
-    )
-    .metric(LATENCY, {
-        let mut m = metric(
-            r.latency_us,
-            d,
-            |x| Some(x.latency_us),
-            |x| x.latency_iqr_us,
-            |x| x.latency_median_us,
-        );
-        m.zero_ok = false;
-        m
+/// A time metric (µs, lower is better) from its samples, one `Vec` per run. `spread` keeps
+/// each run's interquartile range and median (what the disagreement check and the
+/// run-to-run modes read: the read time and the latency); `zero_ok` allows a mean of 0 (a
+/// read or write of a small block can be faster than the clock's resolution).
+pub fn time_metric(
+    per_run: &[Vec<f64>],
+    spread: bool,
+    zero_ok: bool,
+) -> Result<MetricRecord, StatsError> {
+    let run_iqrs = spread.then(|| per_run.iter().map(|s| iqr(s)).collect());
+    let run_medians = spread.then(|| per_run.iter().map(|s| median(s)).collect());
+    Ok(MetricRecord {
+        unit: "µs".to_string(),
+        higher_is_better: false,
+        summary: Summary::from_runs(per_run)?,
+        run_means: per_run.iter().map(|s| mean(s)).collect(),
+        run_iqrs: run_iqrs.flatten(),
+        run_medians: run_medians.flatten(),
+        zero_ok,
     })
-    .metric(
-        WRITE,
-        metric(r.write_us, d, |x| Some(x.write_us), |_| None, |_| None),
-    );
-    if let Some(f) = r.flush_us {
-        b = b.metric(FLUSH, metric(f, d, |x| x.flush_us, |_| None, |_| None));
+}
+
+/// Typed accessors of an exchange record (a [`BenchRecord`] of experiment [`NAME`]).
+///
+/// The parameters and the read, latency and write metrics are there in every record the
+/// exchange makes and every file [`checked`] accepts; the accessors of the metrics panic on
+/// a record that has not been through either.
+pub trait ExchangeRecord {
+    /// Exchange mode (see [`super::mode::MODE_NAMES`]).
+    fn mode(&self) -> &str;
+    /// Block size in bytes.
+    fn size_bytes(&self) -> u64;
+    /// CPU the producer was pinned to.
+    fn producer_core(&self) -> usize;
+    /// CPU the consumer was pinned to.
+    fn consumer_core(&self) -> usize;
+    /// Placement class of the pair (see [`crate::machine::placement`]).
+    fn placement(&self) -> &str;
+    /// Whether the block was flushed from every cache before `t_done`.
+    fn flush_cache(&self) -> bool;
+    /// What the consumer actually did to wait:
+    /// `none|spin|spin-yield|futex|adaptive|semaphore|condvar|pipe`.
+    fn wait(&self) -> &str;
+    /// The fill and sum kernel that ran (`avx512`, `avx2`, `sse2`, `neon`, `scalar`); `None`
+    /// in files written before kernels were chosen at run time (those ran `sse2` on x86-64).
+    fn kernel(&self) -> Option<&str>;
+    /// Repetitions whose latency came out negative (counted, never clamped).
+    fn clock_anomalies(&self) -> u64;
+    /// Consumer CPU time divided by wall time, in percent.
+    fn consumer_cpu_pct(&self) -> f64;
+    /// The read time or the latency metric, with its runs.
+    fn timed(&self, metric: Metric) -> &MetricRecord;
+    /// Read (sum) time.
+    fn read_us(&self) -> &Summary {
+        &self.timed(Metric::Read).summary
     }
-    b.checks = r.checks.clone();
-    b.c2c_one_way_ns = r.c2c_one_way_ns;
-    let info = &mut b.info;
-    info.insert("wait".into(), r.wait.clone().into());
-    info.insert("clock_anomalies".into(), r.clock_anomalies.into());
-    info.insert("consumer_cpu_pct".into(), r.consumer_cpu_pct.into());
-    for (k, v) in [("kernel", &r.kernel), ("filesystem", &r.filesystem)] {
-        if let Some(v) = v {
-            info.insert(k.into(), v.clone().into());
+    /// Latency from `t_done` to `t_start`.
+    fn latency_us(&self) -> &Summary {
+        &self.timed(Metric::Latency).summary
+    }
+    /// Cache flush time, when flushing.
+    fn flush_us(&self) -> Option<&Summary>;
+}
+
+fn info_str<'a>(r: &'a BenchRecord, k: &str) -> Option<&'a str> {
+    r.info.get(k).and_then(|v| v.as_str())
+}
+
+fn param_str<'a>(r: &'a BenchRecord, k: &str) -> &'a str {
+    r.params.get(k).and_then(|v| v.as_str()).unwrap_or("")
+}
+
+fn param_u64(r: &BenchRecord, k: &str) -> Option<u64> {
+    r.params.get(k).and_then(|v| v.as_u64())
+}
+
+impl ExchangeRecord for BenchRecord {
+    fn mode(&self) -> &str {
+        param_str(self, "mode")
+    }
+    fn size_bytes(&self) -> u64 {
+        param_u64(self, "size_bytes").unwrap_or(0)
+    }
+    fn producer_core(&self) -> usize {
+        param_u64(self, "producer_core").unwrap_or(0) as usize
+    }
+    fn consumer_core(&self) -> usize {
+        param_u64(self, "consumer_core").unwrap_or(0) as usize
+    }
+    fn placement(&self) -> &str {
+        param_str(self, "placement")
+    }
+    fn flush_cache(&self) -> bool {
+        self.params
+            .get("flush_cache")
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false)
+    }
+    fn wait(&self) -> &str {
+        info_str(self, "wait").unwrap_or("")
+    }
+    fn kernel(&self) -> Option<&str> {
+        info_str(self, "kernel")
+    }
+    fn clock_anomalies(&self) -> u64 {
+        self.info
+            .get("clock_anomalies")
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0)
+    }
+    fn consumer_cpu_pct(&self) -> f64 {
+        self.info
+            .get("consumer_cpu_pct")
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0)
+    }
+    fn timed(&self, metric: Metric) -> &MetricRecord {
+        let name = match metric {
+            Metric::Read => READ,
+            Metric::Latency => LATENCY,
+        };
+        match self.metrics.get(name) {
+            Some(m) => m,
+            None => panic!("an exchange record without {name} (not made or checked by the lab)"),
         }
     }
-    if let Some(p) = r.pipe_size_bytes {
-        info.insert("pipe_size_bytes".into(), p.into());
+    fn flush_us(&self) -> Option<&Summary> {
+        self.metrics.get(FLUSH).map(|m| &m.summary)
+    }
+}
+
+/// The per-run levels the run-to-run modes are looked for in: the run medians when every run
+/// recorded one (a few outliers cannot move a median, so two levels of medians are two
+/// levels of the bulk of the repetitions, the level the tables print), else the run means.
+pub fn run_levels(record: &BenchRecord, metric: Metric) -> Vec<f64> {
+    let m = record.timed(metric);
+    match &m.run_medians {
+        Some(medians) if !medians.is_empty() => medians.clone(),
+        _ => m.run_means.clone(),
+    }
+}
+
+/// The disagreements of a record's read time and latency runs.
+pub fn record_disagreements(record: &BenchRecord) -> Vec<(Metric, Disagreement)> {
+    [Metric::Read, Metric::Latency]
+        .into_iter()
+        .filter_map(|metric| {
+            let m = record.timed(metric);
+            disagreement(&m.run_means, m.run_iqrs.as_deref()).map(|d| (metric, d))
+        })
+        .collect()
+}
+
+/// Typed accessors of an exchange (or c2c) results file.
+pub trait ExchangeResults {
+    /// The c2c pair of `a` and `b` in either direction, if measured.
+    fn c2c_pair(&self, a: usize, b: usize) -> Option<&C2cPair>;
+    /// The one-way c2c latency between `a` and `b` in either direction, if measured.
+    fn c2c_between(&self, a: usize, b: usize) -> Option<f64> {
+        self.c2c_pair(a, b).map(|p| p.one_way_ns)
+    }
+    /// The c2c floor beside a record: the one measured next to it, else the run's matrix
+    /// value for its CPU pair; `None` on one CPU.
+    fn floor_for(&self, r: &BenchRecord) -> Option<f64>;
+    /// The CPUs of the c2c matrix, sorted.
+    fn c2c_cpus(&self) -> Vec<usize>;
+    /// What else the machine did while the records were measured (one piece of evidence
+    /// for the whole run); `None` in files from before.
+    fn machine_load(&self) -> Option<&MachineLoad>;
+}
+
+impl ExchangeResults for BenchResults {
+    fn c2c_pair(&self, a: usize, b: usize) -> Option<&C2cPair> {
+        self.c2c
+            .iter()
+            .find(|p| p.cpu_a == a && p.cpu_b == b)
+            .or_else(|| self.c2c.iter().find(|p| p.cpu_a == b && p.cpu_b == a))
+    }
+
+    fn floor_for(&self, r: &BenchRecord) -> Option<f64> {
+        r.c2c_one_way_ns.or_else(|| {
+            (r.producer_core() != r.consumer_core())
+                .then(|| self.c2c_between(r.producer_core(), r.consumer_core()))
+                .flatten()
+        })
+    }
+
+    fn c2c_cpus(&self) -> Vec<usize> {
+        let mut cpus: Vec<usize> = self.c2c.iter().flat_map(|p| [p.cpu_a, p.cpu_b]).collect();
+        cpus.sort_unstable();
+        cpus.dedup();
+        cpus
+    }
+
+    fn machine_load(&self) -> Option<&MachineLoad> {
+        self.records.first().and_then(|r| r.load.as_ref())
+    }
+}
+
+/// The exchange's results file: what `outcome` measured on `machine` with `config`, with the
+/// machine's `load` over the run on every record. Notes say what the records share: the fill
+/// and sum kernel, negative latencies.
+pub fn results(
+    machine: crate::machine::Machine,
+    config: serde_json::Value,
+    outcome: super::Outcome,
+    load: Option<MachineLoad>,
+) -> BenchResults {
+    let mut b = BenchResults::new(NAME, machine, crate::machine::tool(), config);
+    b.c2c = outcome.c2c;
+    b.records = outcome.records;
+    b.partial = outcome.stopped.is_some();
+    b.stopped_early = outcome.stopped;
+    if let Some(l) = &load {
+        b.fill_load(l);
+    }
+    let mut kernels: Vec<&str> = b.records.iter().filter_map(|r| r.kernel()).collect();
+    kernels.sort_unstable();
+    kernels.dedup();
+    if let [k] = kernels[..] {
+        b.notes.push(format!("fill and sum kernel: {k}"));
+    }
+    let anomalies: u64 = b.records.iter().map(|r| r.clock_anomalies()).sum();
+    if anomalies > 0 {
+        b.notes.push(format!(
+            "clock anomalies: {anomalies} repetition(s) measured a negative latency \
+             (counted, never clamped)"
+        ));
     }
     b
 }
 
-/// What an exchange record lacks to be read back.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MissingField {
-    /// A numeric parameter (mode, size, cores...).
-    #[error("no parameter {0}")]
-    Param(String),
-    /// One of the timed metrics.
-    #[error("no metric {0}")]
-    Metric(String),
-}
-
-/// A [`BenchRecord`] of the exchange back as an [`ExchangeRecord`]; `Err` names what is
-/// missing.
-pub fn from_bench_record(b: &BenchRecord) -> Result<ExchangeRecord, MissingField> {
-    let num = |k: &str| {
-        b.params
-            .get(k)
-            .and_then(|v| v.as_u64())
-            .ok_or_else(|| MissingField::Param(k.to_string()))
-    };
-    let get = |k: &str| {
-        b.metrics
-            .get(k)
-            .ok_or_else(|| MissingField::Metric(k.to_string()))
-    };
-    let (read, latency, write) = (get(READ)?, get(LATENCY)?, get(WRITE)?);
-    let flush = b.metrics.get(FLUSH);
-    let runs = latency.run_means.len();
-    let at = |v: &Option<Vec<[f64; 2]>>, i: usize| v.as_ref().and_then(|v| v.get(i).copied());
-    let med = |v: &Option<Vec<f64>>, i: usize| v.as_ref().and_then(|v| v.get(i).copied());
-    let runs_detail = (0..runs)
-        .map(|i| RunDetail {
-            read_us: read.run_means.get(i).copied().unwrap_or(read.summary.mean),
-            latency_us: latency.run_means[i],
-            write_us: write
-                .run_means
-                .get(i)
-                .copied()
-                .unwrap_or(write.summary.mean),
-            flush_us: flush.and_then(|f| f.run_means.get(i).copied()),
-            read_iqr_us: at(&read.run_iqrs, i),
-            latency_iqr_us: at(&latency.run_iqrs, i),
-            read_median_us: med(&read.run_medians, i),
-            latency_median_us: med(&latency.run_medians, i),
-        })
-        .collect();
-    let info_str = |k: &str| b.info.get(k).and_then(|v| v.as_str()).map(str::to_string);
-    Ok(ExchangeRecord {
-        mode: b.param_text("mode"),
-        size_bytes: num("size_bytes")?,
-        producer_core: num("producer_core")? as usize,
-        consumer_core: num("consumer_core")? as usize,
-        placement: b.param_text("placement"),
-        flush_cache: b
-            .params
-            .get("flush_cache")
-            .and_then(|v| v.as_bool())
-            .unwrap_or(false),
-        reps: b.reps,
-        runs: b.runs,
-        wait: info_str("wait").unwrap_or_default(),
-        verified: b.verified,
-        checks: b.checks.clone(),
-        kernel: info_str("kernel"),
-        clock_anomalies: b
-            .info
-            .get("clock_anomalies")
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0),
-        c2c_one_way_ns: b.c2c_one_way_ns,
-        consumer_cpu_pct: b
-            .info
-            .get("consumer_cpu_pct")
-            .and_then(|v| v.as_f64())
-            .unwrap_or(0.0),
-        runs_detail,
-        read_us: read.summary,
-        latency_us: latency.summary,
-        write_us: write.summary,
-        flush_us: flush.map(|f| f.summary),
-        pipe_size_bytes: b.info.get("pipe_size_bytes").and_then(|v| v.as_u64()),
-        filesystem: info_str("filesystem"),
-    })
-}
-
-impl ExchangeResults {
-    /// The results in the one schema (experiment [`NAME`]); what `bench exchange` and
-    /// `handoff report` write.
-    pub fn to_bench(&self) -> BenchResults {
-        let mut b = BenchResults::new(
-            NAME,
-            self.machine.clone(),
-            self.tool.clone(),
-            self.config.clone(),
-        );
-        b.c2c = self.c2c.clone();
-        b.records = self.records.iter().map(to_bench_record).collect();
-        b.report = self.report.clone();
-        b.partial = self.partial;
-        b.stopped_early = self.stopped_early.clone();
-        b.elapsed_s = self.report.as_ref().and_then(|r| r.elapsed_s);
-        if let Some(l) = &self.load {
-            b.fill_load(l);
-        }
-        // What the old table's footer said, as notes: the kernel, negative latencies.
-        let mut kernels: Vec<&str> = self
-            .records
-            .iter()
-            .filter_map(|r| r.kernel.as_deref())
-            .collect();
-        kernels.sort_unstable();
-        kernels.dedup();
-        if let [k] = kernels[..] {
-            b.notes.push(format!("fill and sum kernel: {k}"));
-        }
-        let anomalies: u64 = self.records.iter().map(|r| r.clock_anomalies).sum();
-        if anomalies > 0 {
-            b.notes.push(format!(
-                "clock anomalies: {anomalies} repetition(s) measured a negative latency \
-                 (counted, never clamped)"
-            ));
-        }
-        b
+/// Why an exchange record cannot be read: what it lacks.
+fn missing(r: &BenchRecord) -> Option<&'static str> {
+    if [READ, LATENCY, WRITE]
+        .iter()
+        .any(|m| !r.metrics.contains_key(*m))
+    {
+        return Some("an exchange record needs read_us, latency_us and write_us");
     }
+    let nums = ["size_bytes", "producer_core", "consumer_core"];
+    if nums.iter().any(|k| param_u64(r, k).is_none()) {
+        return Some("an exchange record needs mode, size_bytes, producer_core and consumer_core");
+    }
+    None
+}
 
-    /// The typed view of an `exchange` file (or of a `c2c` file: its pairs only, what
-    /// `handoff plot` draws as the heatmap).
-    pub fn from_bench(b: &BenchResults, path: Option<&Path>) -> Result<Self, LoadError> {
-        if b.experiment != NAME && b.experiment != "c2c" {
-            return Err(LoadError::WrongSchema {
+/// `b` as the exchange's view: an exchange file whose every record has what
+/// [`ExchangeRecord`] reads, or a c2c file (its pairs only, what `handoff plot` draws as the
+/// heatmap; its records are of another shape and are left out).
+pub fn checked(mut b: BenchResults, path: Option<&Path>) -> Result<BenchResults, LoadError> {
+    if b.experiment != NAME && b.experiment != "c2c" {
+        return Err(LoadError::WrongSchema {
+            path: path.map(Path::to_path_buf),
+            found: format!("{BENCH_SCHEMA} of experiment {}", b.experiment),
+            expected: "handoff.bench/1 of experiment exchange or c2c",
+        });
+    }
+    if b.experiment != NAME {
+        b.records.clear();
+    }
+    for (i, rec) in b.records.iter().enumerate() {
+        if let Some(why) = missing(rec) {
+            return Err(LoadError::Domain {
                 path: path.map(Path::to_path_buf),
-                found: format!("{BENCH_SCHEMA} of experiment {}", b.experiment),
-                expected: "handoff.bench/1 of experiment exchange or c2c",
+                what: format!("record {} ({})", i + 1, crate::input::quote(&rec.series)),
+                why,
             });
         }
-        let mut r = ExchangeResults::new(b.machine.clone(), b.tool.clone(), b.config.clone());
-        r.c2c = b.c2c.clone();
-        for (i, rec) in b
-            .records
-            .iter()
-            .filter(|_| b.experiment == NAME)
-            .enumerate()
-        {
-            r.records
-                .push(from_bench_record(rec).map_err(|why| LoadError::Domain {
-                    path: path.map(Path::to_path_buf),
-                    what: format!("record {} ({})", i + 1, crate::input::quote(&rec.series)),
-                    why: if matches!(why, MissingField::Metric(_)) {
-                        "an exchange record needs read_us, latency_us and write_us"
-                    } else {
-                        "an exchange record needs mode, size_bytes, producer_core and consumer_core"
-                    },
-                })?);
-        }
-        r.report = b.report.clone();
-        r.partial = b.partial;
-        r.stopped_early = b.stopped_early.clone();
-        r.load = b.records.first().and_then(|x| x.load.clone());
-        Ok(r)
     }
+    Ok(b)
+}
 
-    /// Reads an exchange or c2c results file as the typed view.
-    pub fn load(path: &Path) -> Result<Self, LoadError> {
-        Self::from_bench(&BenchResults::load(path)?, Some(path))
-    }
+/// Reads an exchange or c2c results file and [`checked`]s it.
+pub fn load(path: &Path) -> Result<BenchResults, LoadError> {
+    checked(BenchResults::load(path)?, Some(path))
 }

@@ -108,7 +108,7 @@ fn each_cross_cpu_record_carries_the_floor_measured_just_before_it() {
     let floor_of = |mode: &str, size: u64| {
         out.records
             .iter()
-            .find(|r| r.mode == mode && r.size_bytes == size)
+            .find(|r| r.mode() == mode && r.size_bytes() == size)
             .unwrap()
             .c2c_one_way_ns
     };
@@ -120,7 +120,7 @@ fn each_cross_cpu_record_carries_the_floor_measured_just_before_it() {
     assert!(out
         .records
         .iter()
-        .all(|r| r.kernel.as_deref() == Some(Kernel::best().name())));
+        .all(|r| r.kernel() == Some(Kernel::best().name())));
 }
 
 #[test]

@@ -1,12 +1,13 @@
 //! The recommendation in words: the sentences the report and the terminal print, and how a
 //! ratio and its interval are phrased.
 
+use crate::bench::BenchResults;
+use crate::experiments::exchange::record::record_disagreements;
 use std::collections::BTreeMap;
 
 use super::{size_pref, ProcVsThreads, Recommendation, BUSY_CPU_PCT};
 use crate::bench::text::{fmt_ns, fmt_size, fmt_us};
 use crate::experiments::exchange::mode::ModeInfo;
-use crate::experiments::exchange::results::ExchangeResults;
 use crate::machine::placement;
 use crate::stats::Ratio;
 
@@ -36,7 +37,7 @@ pub fn ratio_verdict(r: &Ratio) -> String {
     }
 }
 
-pub(super) fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<String> {
+pub(super) fn sentences(results: &BenchResults, rec: &Recommendation) -> Vec<String> {
     let mut out = Vec::new();
     if rec.picks.is_empty() {
         out.push(
@@ -187,13 +188,13 @@ pub(super) fn sentences(results: &ExchangeResults, rec: &Recommendation) -> Vec<
     let flagged = results
         .records
         .iter()
-        .filter(|r| !crate::experiments::exchange::results::record_disagreements(r).is_empty())
+        .filter(|r| !record_disagreements(r).is_empty())
         .count();
     if flagged > 0 {
         let metrics: usize = results
             .records
             .iter()
-            .map(|r| crate::experiments::exchange::results::record_disagreements(r).len())
+            .map(|r| record_disagreements(r).len())
             .sum();
         out.push(format!(
             "**Run-to-run disagreement:** {flagged} record(s) ({metrics} record–metric \
