@@ -187,7 +187,7 @@ pub fn usage_errors(prefix: &[&str], cases: &[(&[&str], &str)]) {
 /// [`usage_error`] in one short line (at most 600 bytes: bad input is quoted short).
 pub fn usage_line(args: &[&str], needle: &str) -> String {
     let err = usage_error(args, needle);
-    assert_eq!(err.trim().lines().count(), 1, "{args:?}: one line: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
     assert!(err.len() < 600, "{args:?}: a {}-byte error", err.len());
     err
 }
