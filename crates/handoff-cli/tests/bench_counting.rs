@@ -6,7 +6,7 @@
 mod common;
 
 use common::{check_records, cpus, exits, fails_verification, read_json, records, serial};
-use common::{segments_of, spawn, text, tmpdir, usage_error, usage_errors, wait_child};
+use common::{segments_of, spawn, text, tmpdir, usage_errors, wait_child};
 use serde_json::Value;
 
 fn json_of(args: &[&str], tag: &str) -> Value {
@@ -421,7 +421,7 @@ fn without_the_mpi_feature_mpirun_and_mpi_transports_say_how_to_rebuild() {
         "{err}"
     );
     assert!(out.stdout.is_empty());
-    usage_error(
+    common::usage_error(
         &["bench", "alltoall", "--transport", "shm,mpi-shm", "-q"],
         "--features mpi",
     );
