@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::{cpus, handoff, serial, text, tmpdir};
+use common::{check_records, cpus, exits, fails_verification, read_json, records, serial};
+use common::{segments_of, spawn, text, tmpdir, usage_errors, wait_child};
 use serde_json::Value;
 
 fn json_of(args: &[&str], tag: &str) -> Value {
@@ -13,22 +14,19 @@ fn json_of(args: &[&str], tag: &str) -> Value {
     let file = dir.join("out.json");
     let mut a = args.to_vec();
     a.extend(["--format", "json", "-q", "-o", file.to_str().unwrap()]);
-    let out = handoff(&a);
-    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
-    let v = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    let plot = handoff(&[
-        "plot",
-        file.to_str().unwrap(),
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(plot.status.success(), "plot: {}", text(&plot.stderr));
+    exits(&a, 0);
+    let v = read_json(&file);
+    exits(
+        &[
+            "plot",
+            file.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        0,
+    );
     let _ = std::fs::remove_dir_all(&dir);
     v
-}
-
-fn records(v: &Value) -> &Vec<Value> {
-    v["records"].as_array().unwrap()
 }
 
 #[test]
@@ -63,16 +61,9 @@ fn pingpong_json_has_every_point_verified_with_the_floor_beside_cross_cpu_pairs(
     // Per placement: 4 methods at 8 B, 3 at 64 B (a line holds 56 payload bytes).
     let recs = records(&v);
     assert_eq!(recs.len(), placements.len() * 7);
+    check_records(&v, 2, &["latency_us"]);
     for r in recs {
-        assert_eq!(r["verified"], true, "{r}");
         assert_eq!(r["metrics"]["latency_us"]["unit"], "µs");
-        assert_eq!(
-            r["metrics"]["latency_us"]["run_means"]
-                .as_array()
-                .unwrap()
-                .len(),
-            2
-        );
         let cpus: Vec<&str> = r["params"]["cpus"].as_str().unwrap().split(',').collect();
         assert_eq!(
             r["c2c_one_way_ns"].is_number(),
@@ -256,19 +247,8 @@ fn a_corrupted_transfer_is_caught_and_exits_3() {
             "iteration 1: corner 69, expected 68",
         ),
     ] {
-        let out = handoff(&args);
-        assert_eq!(
-            out.status.code(),
-            Some(3),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
-        assert!(
-            text(&out.stderr).contains("FAILED verification"),
-            "{}",
-            text(&out.stderr)
-        );
-        assert!(text(&out.stdout).contains(needle), "{}", text(&out.stdout));
+        let stdout = fails_verification(&args);
+        assert!(stdout.contains(needle), "{stdout}");
     }
 }
 
@@ -329,14 +309,7 @@ fn a_pe_that_dies_ends_the_run_with_its_rank_not_a_hang() {
             "exit@40",
         ],
     ] {
-        let out = handoff(&args);
-        assert_eq!(
-            out.status.code(),
-            Some(3),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
-        let err = text(&out.stderr);
+        let err = text(&exits(&args, 3).stderr);
         assert!(err.contains("PE 1 (pid"), "{err}");
         assert!(err.contains("exited with code 9"), "{err}");
     }
@@ -344,131 +317,90 @@ fn a_pe_that_dies_ends_the_run_with_its_rank_not_a_hang() {
 
 #[test]
 fn bad_flags_are_usage_errors_before_anything_runs() {
-    for (args, needle) in [
-        (vec!["pingpong", "--sizes", "12"], "multiples of 8"),
-        (
-            vec!["pingpong", "--sizes", "8,x"],
-            "size 'x' must start with a number",
-        ),
-        (vec!["pingpong", "--method", "smoke"], "--method smoke"),
-        (vec!["pingpong", "--placement", "moon"], "--placement moon"),
-        (vec!["pingpong", "--runs", "0"], "at least 1"),
-        (vec!["pingpong", "--wait", "sometimes"], "--wait sometimes"),
-        (vec!["pingpong", "--method", "line", "--sizes", "64"], "56"),
-        (vec!["pingpong", "--fault", "melt@3"], "--fault melt@3"),
-        (vec!["pingpong", "--cpus", "999"], "999"),
-        (vec!["alltoall", "--pes", "1"], "--pes 1"),
-        (vec!["alltoall", "--pes", "0,2"], "--pes 0"),
-        (vec!["alltoall", "--pes", "2000000"], "--pes 2000000"),
-        (
-            vec!["alltoall", "--sizes", "64M", "--pes", "4"],
-            "receive buffers",
-        ),
-        (vec!["alltoall", "--method", "smoke"], "--method smoke"),
-        (vec!["alltoall", "--format", "xml"], "xml"),
-        (vec!["stencil", "--grid", "100"], "--grid 100"),
-        (
-            vec!["stencil", "--grid", "100x3", "--pes", "2"],
-            "two columns",
-        ),
-        (vec!["stencil", "--grid", "1x100"], "M and N"),
-        (vec!["stencil", "--iterations", "1"], "--iterations"),
-        (
-            vec!["stencil", "--grid", "none", "--weak-m", "none"],
-            "nothing to run",
-        ),
-        (vec!["stencil", "--pes", "0"], "0 PEs"),
-        // #23: spinning PEs pinned to one CPU are refused up front, offering what works.
-        (
-            vec!["alltoall", "--wait", "spin", "--pes", "2", "--cpus", "0"],
-            "spin-yield",
-        ),
-        (
-            vec!["stencil", "--wait", "spin", "--pes", "2", "--cpus", "0"],
-            "both pinned to CPU 0",
-        ),
-        (
-            vec!["pingpong", "--wait", "spin", "--placement", "same-core"],
-            "spin-yield",
-        ),
-    ] {
-        let mut a = vec!["bench"];
-        a.extend(args.iter());
-        let out = handoff(&a);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
-        assert!(
-            text(&out.stderr).contains(needle),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
-    }
+    usage_errors(
+        &["bench"],
+        &[
+            (&["pingpong", "--sizes", "12"], "multiples of 8"),
+            (
+                &["pingpong", "--sizes", "8,x"],
+                "size 'x' must start with a number",
+            ),
+            (&["pingpong", "--method", "smoke"], "--method smoke"),
+            (&["pingpong", "--placement", "moon"], "--placement moon"),
+            (&["pingpong", "--runs", "0"], "at least 1"),
+            (&["pingpong", "--wait", "sometimes"], "--wait sometimes"),
+            (&["pingpong", "--method", "line", "--sizes", "64"], "56"),
+            (&["pingpong", "--fault", "melt@3"], "--fault melt@3"),
+            (&["pingpong", "--cpus", "999"], "999"),
+            (&["alltoall", "--pes", "1"], "--pes 1"),
+            (&["alltoall", "--pes", "0,2"], "--pes 0"),
+            (&["alltoall", "--pes", "2000000"], "--pes 2000000"),
+            (
+                &["alltoall", "--sizes", "64M", "--pes", "4"],
+                "receive buffers",
+            ),
+            (&["alltoall", "--method", "smoke"], "--method smoke"),
+            (&["alltoall", "--format", "xml"], "xml"),
+            (&["stencil", "--grid", "100"], "--grid 100"),
+            (&["stencil", "--grid", "100x3", "--pes", "2"], "two columns"),
+            (&["stencil", "--grid", "1x100"], "M and N"),
+            (&["stencil", "--iterations", "1"], "--iterations"),
+            (
+                &["stencil", "--grid", "none", "--weak-m", "none"],
+                "nothing to run",
+            ),
+            (&["stencil", "--pes", "0"], "0 PEs"),
+            // #23: spinning PEs pinned to one CPU are refused up front, offering what works.
+            (
+                &["alltoall", "--wait", "spin", "--pes", "2", "--cpus", "0"],
+                "spin-yield",
+            ),
+            (
+                &["stencil", "--wait", "spin", "--pes", "2", "--cpus", "0"],
+                "both pinned to CPU 0",
+            ),
+            (
+                &["pingpong", "--wait", "spin", "--placement", "same-core"],
+                "spin-yield",
+            ),
+        ],
+    );
 }
 
 #[test]
 fn ctrl_c_stops_after_the_current_team_with_partial_output_and_no_segments() {
-    use std::process::{Command, Stdio};
     let _g = serial();
     let dir = tmpdir("st-int");
     let file = dir.join("partial.json");
     // 3 × 3 points of 5 runs of 50 iterations: many seconds; interrupted after about one.
-    let mut child = Command::new(common::BIN)
-        .args([
-            "bench",
-            "stencil",
-            "--grid",
-            "2000x200",
-            "--pes",
-            "1,2,3",
-            "--weak-m",
-            "none",
-            "--iterations",
-            "50",
-            "--runs",
-            "5",
-            "--format",
-            "json",
-            "-q",
-            "-o",
-        ])
-        .arg(&file)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn(&[
+        "bench",
+        "stencil",
+        "--grid",
+        "2000x200",
+        "--pes",
+        "1,2,3",
+        "--weak-m",
+        "none",
+        "--iterations",
+        "50",
+        "--runs",
+        "5",
+        "--format",
+        "json",
+        "-q",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
     let parent = child.id();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let _ = Command::new("kill")
-        .args(["-INT", &parent.to_string()])
-        .status();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("bench stencil did not stop within 60 s of SIGINT");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    use std::io::Read;
-    let _ = child.stderr.take().unwrap().read_to_string(&mut err);
-    assert_eq!(status.code(), Some(130), "{err}");
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    common::signal(parent, "INT");
+    let (code, err) = wait_child(child, 60, "bench stencil after SIGINT");
+    assert_eq!(code, Some(130), "{err}");
+    let v = read_json(&file);
     assert_eq!(v["partial"], true);
     assert!(records(&v).len() < 9, "{}", records(&v).len());
-    assert!(
-        common::segments_of(parent).is_empty(),
-        "{:?}",
-        common::segments_of(parent)
-    );
+    assert!(segments_of(parent).is_empty(), "{:?}", segments_of(parent));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -489,11 +421,8 @@ fn without_the_mpi_feature_mpirun_and_mpi_transports_say_how_to_rebuild() {
         "{err}"
     );
     assert!(out.stdout.is_empty());
-    let out = handoff(&["bench", "alltoall", "--transport", "shm,mpi-shm", "-q"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("--features mpi"),
-        "{}",
-        text(&out.stderr)
+    common::usage_error(
+        &["bench", "alltoall", "--transport", "shm,mpi-shm", "-q"],
+        "--features mpi",
     );
 }

@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::{handoff, serial, text, tmpdir};
+use common::{check_records, exits, read_json, records, serial, text, tmpdir, usage_error};
+use common::{handoff, usage_errors};
 
 #[test]
 fn private_vars_writes_verified_records_that_plot_and_compare() {
@@ -28,33 +29,24 @@ fn private_vars_writes_verified_records_that_plot_and_compare() {
         json.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = read_json(&json);
     assert_eq!(v["schema"], "handoff.bench/1");
     assert_eq!(v["experiment"], "private-vars");
-    let recs = v["records"].as_array().unwrap();
     // 3 methods x 2 thread counts, each verified, each with 2 run means.
-    assert_eq!(recs.len(), 6);
-    for r in recs {
-        assert_eq!(r["verified"], true, "{r}");
-        assert_eq!(
-            r["metrics"]["access_ns"]["run_means"]
-                .as_array()
-                .unwrap()
-                .len(),
-            2
-        );
-    }
-    let plot = handoff(&[
+    assert_eq!(records(&v).len(), 6);
+    check_records(&v, 2, &["access_ns"]);
+    let plot = [
         "plot",
         json.to_str().unwrap(),
         "--out",
         dir.to_str().unwrap(),
-    ]);
-    assert!(plot.status.success(), "{}", text(&plot.stderr));
+    ];
+    exits(&plot, 0);
     assert!(dir.join("private_vars.png").is_file());
-    let cmp = handoff(&["compare", json.to_str().unwrap(), json.to_str().unwrap()]);
-    assert_eq!(cmp.status.code(), Some(0), "{}", text(&cmp.stderr));
+    let cmp = exits(
+        &["compare", json.to_str().unwrap(), json.to_str().unwrap()],
+        0,
+    );
     let table = text(&cmp.stdout);
     assert!(table.contains("6 matched record(s)"), "{table}");
     // A file against itself is never slower or faster; whether the ratio's interval is
@@ -93,34 +85,19 @@ fn private_vars_writes_verified_records_that_plot_and_compare() {
 
 #[test]
 fn bad_flags_are_usage_errors_before_anything_runs() {
-    for (args, needle) in [
-        (vec!["--method", "locks"], "--method locks"),
-        (vec!["--threads", "0"], "--threads"),
-        (vec!["--threads", "x"], "--threads x"),
-        (vec!["--runs", "0"], "at least 1"),
-        (vec!["--cpus", "999"], "999"),
-        (vec!["--format", "xml"], "xml"),
-    ] {
-        let mut a = vec!["bench", "private-vars"];
-        a.extend(args.iter());
-        let out = handoff(&a);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
-        assert!(
-            text(&out.stderr).contains(needle),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
-    }
-    let out = handoff(&["report", "--experiments", "nope", "--quick"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("private-vars"),
-        "{}",
-        text(&out.stderr)
+    usage_errors(
+        &["bench", "private-vars"],
+        &[
+            (&["--method", "locks"], "--method locks"),
+            (&["--threads", "0"], "--threads"),
+            (&["--threads", "x"], "--threads x"),
+            (&["--runs", "0"], "at least 1"),
+            (&["--cpus", "999"], "999"),
+            (&["--format", "xml"], "xml"),
+        ],
+    );
+    usage_error(
+        &["report", "--experiments", "nope", "--quick"],
+        "private-vars",
     );
 }

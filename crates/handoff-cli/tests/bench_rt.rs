@@ -5,39 +5,24 @@
 
 mod common;
 
-use common::{handoff, segments_of, serial, text};
+use common::{check_records, fails_verification, json_out, records, segments_of, serial};
+use common::{exits, usage_errors};
 
 /// Runs `bench NAME ARGS --format json -q` and returns the parsed results.
 fn bench_json(name: &str, args: &[&str]) -> serde_json::Value {
     let mut a = vec!["bench", name];
     a.extend_from_slice(args);
     a.extend_from_slice(&["--format", "json", "-q"]);
-    let out = handoff(&a);
-    assert!(
-        out.status.success(),
-        "{name} {args:?}: {}",
-        text(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json_out(&a);
     assert_eq!(v["schema"], "handoff.bench/1");
     assert_eq!(v["experiment"], name);
     v
 }
 
-/// Every record verified, with `runs` run means of each metric in `metrics`.
-fn check_records(v: &serde_json::Value, count: usize, runs: usize, metrics: &[&str]) {
-    let recs = v["records"].as_array().unwrap();
-    assert_eq!(recs.len(), count, "{v}");
-    for r in recs {
-        assert_eq!(r["verified"], true, "{r}");
-        for m in metrics {
-            let means = r["metrics"][m]["run_means"]
-                .as_array()
-                .unwrap_or_else(|| panic!("{m} in {r}"));
-            assert_eq!(means.len(), runs, "{m}: {r}");
-            assert!(means.iter().all(|x| x.as_f64().unwrap() > 0.0), "{m}: {r}");
-        }
-    }
+/// `count` records, every one verified, with `runs` run means of each metric in `metrics`.
+fn check(v: &serde_json::Value, count: usize, runs: usize, metrics: &[&str]) {
+    assert_eq!(records(v).len(), count, "{v}");
+    check_records(v, runs, metrics);
 }
 
 #[test]
@@ -57,7 +42,7 @@ fn malloc_gives_one_record_per_allocator_and_thread_count() {
         ],
     );
     // 2 allocators × 2 thread counts.
-    check_records(&v, 4, 2, &["op_us"]);
+    check(&v, 4, 2, &["op_us"]);
     let series: Vec<&str> = v["records"]
         .as_array()
         .unwrap()
@@ -70,7 +55,7 @@ fn malloc_gives_one_record_per_allocator_and_thread_count() {
 #[test]
 fn malloc_with_a_corrupted_block_exits_3_naming_it() {
     let _g = serial();
-    let out = handoff(&[
+    let stdout = fails_verification(&[
         "bench",
         "malloc",
         "--allocator",
@@ -87,29 +72,24 @@ fn malloc_with_a_corrupted_block_exits_3_naming_it() {
         "corrupt@123",
         "-q",
     ]);
-    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("FAILED verification"),
-        "{}",
-        text(&out.stderr)
-    );
     // The output's notes name the block (64 B by default: its middle byte, 32).
     assert!(
-        text(&out.stdout).contains("thread 0, repetition 0: block 123: byte 32 of 64"),
-        "{}",
-        text(&out.stdout)
+        stdout.contains("thread 0, repetition 0: block 123: byte 32 of 64"),
+        "{stdout}"
     );
     // A fault past --count is a usage error.
-    let out = handoff(&[
-        "bench",
-        "malloc",
-        "--count",
-        "500",
-        "--fault",
-        "corrupt@500",
-        "-q",
-    ]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    exits(
+        &[
+            "bench",
+            "malloc",
+            "--count",
+            "500",
+            "--fault",
+            "corrupt@500",
+            "-q",
+        ],
+        2,
+    );
 }
 
 #[test]
@@ -137,7 +117,7 @@ fn kneighbor_runs_threads_and_processes_oversubscribed() {
         ],
     );
     // 2 modes × (compact, spread, the list) × 2 sizes.
-    check_records(&v, 12, 2, &["iter_us"]);
+    check(&v, 12, 2, &["iter_us"]);
     let r = &v["records"].as_array().unwrap()[11];
     assert_eq!(r["series"], "processes, cpus 1,0");
     assert_eq!(r["params"]["size_bytes"], 1000);
@@ -164,13 +144,13 @@ fn queue_lines_and_a_corrupted_message_exits_3() {
     );
     // Per size: SPSC handoff, rtrb, crossbeam, handoff processes; MPSC crossbeam, lanes,
     // array, locked, lanes processes, array processes = 10 lines.
-    check_records(&v, 20, 2, &["msgs_per_s"]);
+    check(&v, 20, 2, &["msgs_per_s"]);
     for r in v["records"].as_array().unwrap() {
         let spsc = r["series"].as_str().unwrap().starts_with("spsc");
         assert_eq!(r["metrics"].get("rtt_us").is_some(), spsc, "{r}");
     }
     // The hidden fault corrupts one message: verification fails, exit 3, data column says so.
-    let out = handoff(&[
+    fails_verification(&[
         "bench",
         "queue",
         "--queues",
@@ -189,12 +169,6 @@ fn queue_lines_and_a_corrupted_message_exits_3() {
         "--fault",
         "-q",
     ]);
-    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("FAILED verification"),
-        "{}",
-        text(&out.stderr)
-    );
 }
 
 #[test]
@@ -216,7 +190,7 @@ fn aggregation_sweeps_frames_per_message_size() {
         ],
     );
     // 16 B: 20 (one), 64, 512; 64 B: 68 (one), 512 (64 holds under two) = 5 records.
-    check_records(
+    check(
         &v,
         5,
         2,
@@ -239,7 +213,7 @@ fn channels_xpyc_and_xconn_with_threads_and_processes() {
         &["--n", "1,3", "--count", "3000", "--runs", "2"],
     );
     // 2 modes × 2 layouts × 2 values of n.
-    check_records(
+    check(
         &v,
         8,
         2,
@@ -256,45 +230,30 @@ fn channels_xpyc_and_xconn_with_threads_and_processes() {
 
 #[test]
 fn bad_flags_are_usage_errors_before_anything_runs() {
-    for (args, needle) in [
-        (
-            vec!["malloc", "--allocator", "jemalloc"],
-            "--allocator jemalloc",
-        ),
-        (vec!["malloc", "--size", "4"], "--size 4"),
-        (vec!["malloc", "--threads", "0"], "--threads"),
-        (vec!["kneighbor", "--pes", "5"], "2k+1"),
-        (
-            vec!["kneighbor", "--placement", "diagonal"],
-            "--placement diagonal",
-        ),
-        (vec!["kneighbor", "--cpus", "0,999"], "999"),
-        (vec!["kneighbor", "--sizes", "0"], "--sizes"),
-        (vec!["queue", "--sizes", "24"], "--sizes"),
-        (vec!["queue", "--queues", "ringbuf"], "--queues ringbuf"),
-        (vec!["queue", "--producers", "0"], "--producers"),
-        (vec!["aggregation", "--msg-sizes", "8"], "--msg-sizes"),
-        (
-            vec!["aggregation", "--frame-sizes", "1MiB"],
-            "--frame-sizes",
-        ),
-        (vec!["channels", "--n", "0"], "--n"),
-        (vec!["channels", "--n", "x"], "--n x"),
-        (vec!["channels", "--format", "xml"], "xml"),
-    ] {
-        let mut a = vec!["bench"];
-        a.extend(args.iter());
-        let out = handoff(&a);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
-        assert!(
-            text(&out.stderr).contains(needle),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
-    }
+    usage_errors(
+        &["bench"],
+        &[
+            (
+                &["malloc", "--allocator", "jemalloc"],
+                "--allocator jemalloc",
+            ),
+            (&["malloc", "--size", "4"], "--size 4"),
+            (&["malloc", "--threads", "0"], "--threads"),
+            (&["kneighbor", "--pes", "5"], "2k+1"),
+            (
+                &["kneighbor", "--placement", "diagonal"],
+                "--placement diagonal",
+            ),
+            (&["kneighbor", "--cpus", "0,999"], "999"),
+            (&["kneighbor", "--sizes", "0"], "--sizes"),
+            (&["queue", "--sizes", "24"], "--sizes"),
+            (&["queue", "--queues", "ringbuf"], "--queues ringbuf"),
+            (&["queue", "--producers", "0"], "--producers"),
+            (&["aggregation", "--msg-sizes", "8"], "--msg-sizes"),
+            (&["aggregation", "--frame-sizes", "1MiB"], "--frame-sizes"),
+            (&["channels", "--n", "0"], "--n"),
+            (&["channels", "--n", "x"], "--n x"),
+            (&["channels", "--format", "xml"], "xml"),
+        ],
+    );
 }

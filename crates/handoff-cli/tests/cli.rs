@@ -4,7 +4,6 @@
 mod common;
 use common::*;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 #[test]
@@ -30,38 +29,22 @@ fn bad_input_is_one_line_and_exit_2_before_anything_runs() {
         (&["bench", "exchange", "--bogus"], "--bogus"),
     ];
     for (args, want) in cases {
-        let started = Instant::now();
-        let out = handoff(args);
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.contains(want),
-            "{args:?}: stderr {err:?} should mention {want}"
-        );
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
-        assert!(
-            out.stdout.is_empty(),
-            "{args:?} printed {:?}",
-            text(&out.stdout)
-        );
+        let err = usage_error(args, want);
         // Refused before measuring: no c2c or exchange progress was printed.
         assert!(
             !err.contains("exchange:"),
             "{args:?} started measuring: {err}"
         );
-        let _ = started;
     }
 }
 
 #[test]
 fn every_mode_runs_verified_with_the_json_schema() {
     let _g = serial();
-    let out = handoff(&[
+    let v = json_out(&[
         "bench", "exchange", "--mode", "all", "--size", "64KiB", "--reps", "5", "--warmup", "1",
         "--runs", "2", "--format", "json", "-q",
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
     assert_eq!(v["schema"], "handoff.bench/1");
     assert_eq!(v["experiment"], "exchange");
     for key in ["machine", "tool", "config", "c2c", "records"] {
@@ -69,7 +52,7 @@ fn every_mode_runs_verified_with_the_json_schema() {
     }
     assert!(v["machine"]["cpu_model"].is_string());
     assert!(v["machine"]["clock"]["source"].is_string());
-    let records = v["records"].as_array().unwrap();
+    let records = records(&v);
     let n = cpus();
     // 2 single-thread modes once, 7 two-party modes per consumer CPU.
     assert_eq!(records.len(), 2 + 7 * n);
@@ -129,7 +112,7 @@ fn every_mode_runs_verified_with_the_json_schema() {
 }
 
 #[test]
-fn csv_and_table_formats() {
+fn csv_format() {
     let _g = serial();
     let dir = tmpdir("csv");
     let csv = dir.join("out.csv");
@@ -167,47 +150,39 @@ fn csv_and_table_formats() {
         assert!(header.contains(&col), "{col} missing from {header:?}");
     }
     assert_eq!(lines.count(), 2 * 2 * cpus());
-    let out = handoff(&[
-        "bench",
-        "exchange",
-        "--mode",
-        "single-thread",
-        "--size",
-        "4KiB",
-        "--reps",
-        "3",
-        "--runs",
-        "1",
-        "-q",
-    ]);
-    assert!(out.status.success());
-    let table = text(&out.stdout);
-    assert!(
-        table.contains("single-thread") && table.contains("read"),
-        "{table}"
-    );
+    // The table format: exchange_inputs.rs's kernel test reads one.
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// The c2c matrix as JSON, and `plot` draws its heatmap from the file.
 #[test]
-fn c2c_matrix_json() {
+fn c2c_matrix_json_and_its_heatmap() {
     if cpus() < 2 {
-        eprintln!("skip: c2c needs two CPUs, this process may use one");
+        eprintln!(
+            "SKIP: c2c_matrix_json_and_its_heatmap: c2c needs two CPUs, this process may use one"
+        );
         return;
     }
     let _g = serial();
-    let out = handoff(&[
-        "bench",
-        "c2c",
-        "--samples",
-        "5",
-        "--round-trips",
-        "100",
-        "--format",
-        "json",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let dir = tmpdir("plotc2c");
+    let c2c = dir.join("c2c.json");
+    exits(
+        &[
+            "bench",
+            "c2c",
+            "--samples",
+            "5",
+            "--round-trips",
+            "100",
+            "--format",
+            "json",
+            "--output",
+            c2c.to_str().unwrap(),
+            "-q",
+        ],
+        0,
+    );
+    let v = read_json(&c2c);
     assert_eq!(v["schema"], "handoff.bench/1");
     assert_eq!(v["experiment"], "c2c");
     let pairs = v["c2c"].as_array().unwrap();
@@ -216,7 +191,7 @@ fn c2c_matrix_json() {
         .iter()
         .all(|p| p["one_way_ns"].as_f64().unwrap() > 0.0));
     // One record per pair, its bounces counted as checked, the machine load attached.
-    let recs = v["records"].as_array().unwrap();
+    let recs = records(&v);
     assert_eq!(recs.len(), pairs.len());
     for r in recs {
         assert_eq!(r["verified"], true, "{r}");
@@ -229,6 +204,10 @@ fn c2c_matrix_json() {
         );
         assert!(r["load"].is_object(), "{r}");
     }
+    exits(&["plot", c2c.to_str().unwrap()], 0);
+    let png = std::fs::read(dir.join("c2c_heatmap.png")).expect("the heatmap was drawn");
+    assert_eq!(&png[..4], b"\x89PNG");
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The pids of `parent`'s direct children.
@@ -263,38 +242,32 @@ fn alive(pid: u32) -> bool {
 }
 
 /// Starts a slow run (a 100 ms producer delay per repetition) and returns it once its
-/// workers are up. The caller reaps it with `wait_with_watchdog`.
+/// workers are up. The caller reaps it with `wait_child`.
 #[allow(clippy::zombie_processes)]
 fn start_slow_run(mode: &str, output: &Path) -> (std::process::Child, Vec<u32>) {
-    let child = Command::new(BIN)
-        .args([
-            "bench",
-            "exchange",
-            "--mode",
-            mode,
-            "--size",
-            "4KiB",
-            "--reps",
-            "100",
-            "--warmup",
-            "0",
-            "--runs",
-            "1",
-            "--consumer-core",
-            "0",
-            "--producer-delay-us",
-            "100000",
-            "--format",
-            "json",
-            "--output",
-            output.to_str().unwrap(),
-            "-q",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn(&[
+        "bench",
+        "exchange",
+        "--mode",
+        mode,
+        "--size",
+        "4KiB",
+        "--reps",
+        "100",
+        "--warmup",
+        "0",
+        "--runs",
+        "1",
+        "--consumer-core",
+        "0",
+        "--producer-delay-us",
+        "100000",
+        "--format",
+        "json",
+        "--output",
+        output.to_str().unwrap(),
+        "-q",
+    ]);
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let kids = children_of(child.id());
@@ -307,20 +280,14 @@ fn start_slow_run(mode: &str, output: &Path) -> (std::process::Child, Vec<u32>) 
     }
 }
 
-fn wait_with_watchdog(mut child: std::process::Child) -> (Option<i32>, String) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Some(st) = child.try_wait().unwrap() {
-            let mut err = String::new();
-            use std::io::Read;
-            let _ = child.stderr.take().unwrap().read_to_string(&mut err);
-            return (st.code(), err);
+/// Each of `kids` ends within 5 s (a hang guard) of its command's end.
+fn assert_gone(kids: &[u32], what: &str) {
+    for &k in kids {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while alive(k) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
         }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("handoff did not exit after its worker died or Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(20));
+        assert!(!alive(k), "{what}: worker {k} outlived the command");
     }
 }
 
@@ -337,21 +304,12 @@ fn a_worker_killed_mid_run_fails_the_command_and_leaves_nothing_behind() {
         let (child, kids) = start_slow_run(mode, &dir.join("x.json"));
         let parent = child.id();
         // Kill the producer or the consumer (whichever listed first); the other must notice.
-        let victim = kids[0];
-        let _ = Command::new("kill")
-            .args(["-9", &victim.to_string()])
-            .status();
-        let (code, err) = wait_with_watchdog(child);
+        signal(kids[0], "9");
+        let (code, err) = wait_child(child, 30, "after its worker died");
         assert_eq!(code, Some(3), "{mode}: {err}");
         assert!(err.contains(mode) && err.contains("run 1"), "{mode}: {err}");
         assert!(!err.contains("panicked"), "{err}");
-        for k in kids {
-            let deadline = Instant::now() + Duration::from_secs(5);
-            while alive(k) && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            assert!(!alive(k), "{mode}: worker {k} outlived the command");
-        }
+        assert_gone(&kids, mode);
         assert!(
             segments_of(parent).is_empty(),
             "{mode}: {:?}",
@@ -368,140 +326,43 @@ fn ctrl_c_stops_cleanly_with_partial_output() {
     let out = dir.join("partial.json");
     let (child, kids) = start_slow_run("processes-adaptive", &out);
     let parent = child.id();
-    let _ = Command::new("kill")
-        .args(["-INT", &parent.to_string()])
-        .status();
-    let (code, err) = wait_with_watchdog(child);
+    signal(parent, "INT");
+    let (code, err) = wait_child(child, 30, "after Ctrl-C");
     assert_eq!(code, Some(130), "{err}");
     assert!(err.contains("interrupted"), "{err}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    assert_eq!(v["partial"], true);
-    for k in kids {
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while alive(k) && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        assert!(!alive(k), "worker {k} outlived Ctrl-C");
-    }
+    assert_eq!(read_json(&out)["partial"], true);
+    assert_gone(&kids, "Ctrl-C");
     assert!(segments_of(parent).is_empty(), "{:?}", segments_of(parent));
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// One partial report (stopped after 3 records) written twice into one folder: every file
+/// says it is partial, `plot` redraws from its results, and the second run removes the
+/// first's plots but keeps the user's files.
 #[test]
-fn partial_report_writes_every_file_and_says_so() {
+fn a_partial_report_writes_every_file_and_twice_into_one_folder_leaves_nothing_stale() {
     let _g = serial();
     let dir = tmpdir("report");
-    let out = handoff(&[
-        "report",
-        "--quick",
-        "--out",
-        dir.to_str().unwrap(),
-        "--stop-after-records",
-        "3",
-        "--mode",
-        "single-thread,threads-spin,processes-spin",
-        "--reps",
-        "3",
-        "--runs",
-        "2",
-        "-q",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
-    assert_eq!(v["partial"], true);
-    assert_eq!(v["records"].as_array().unwrap().len(), 3);
-    assert!(v["report"]["rep_scaling_description"].is_string());
-    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(
-        md.to_lowercase().contains("partial"),
-        "report.md must say it is partial"
-    );
-    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
-    assert!(html.to_lowercase().contains("partial"));
-    assert!(!html.contains("http://") && !html.contains("https://"));
-    // The plot command redraws from the results file.
-    let plots = dir.join("replot");
-    let out = handoff(&[
-        "plot",
-        dir.join("results.json").to_str().unwrap(),
-        "--out",
-        plots.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let _ = std::fs::remove_dir_all(dir);
-}
-
-#[test]
-fn plot_draws_a_c2c_file_and_bad_input_files_are_usage_errors() {
-    let dir = tmpdir("plotc2c");
-    std::fs::create_dir_all(&dir).unwrap();
-    let junk = dir.join("junk.json");
-    std::fs::write(&junk, "not json").unwrap();
-    for args in [
-        vec!["plot", junk.to_str().unwrap()],
-        vec!["plot", "/nonexistent/results.json"],
-        vec!["compare", junk.to_str().unwrap(), junk.to_str().unwrap()],
-    ] {
-        let out = handoff(&args);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
-        assert!(!text(&out.stderr).is_empty());
-    }
-    if cpus() < 2 {
-        eprintln!("SKIP: plot_draws_a_c2c_file: c2c needs two CPUs, this process may use one");
-        return;
-    }
-    let _g = serial();
-    let c2c = dir.join("c2c.json");
-    let out = handoff(&[
-        "bench",
-        "c2c",
-        "--samples",
-        "5",
-        "--round-trips",
-        "100",
-        "--format",
-        "json",
-        "--output",
-        c2c.to_str().unwrap(),
-        "-q",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = handoff(&["plot", c2c.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let png = std::fs::read(dir.join("c2c_heatmap.png")).expect("the heatmap was drawn");
-    assert_eq!(&png[..4], b"\x89PNG");
-    let _ = std::fs::remove_dir_all(dir);
-}
-
-#[test]
-fn report_twice_into_one_folder_leaves_nothing_stale() {
-    let _g = serial();
-    let dir = tmpdir("report2");
-    let run = |dir: &Path| {
-        handoff(&[
-            "report",
-            "--quick",
-            "--out",
-            dir.to_str().unwrap(),
-            "--stop-after-records",
-            "3",
-            "--mode",
-            "single-thread,threads-spin,processes-spin",
-            "--reps",
-            "3",
-            "--runs",
-            "2",
-        ])
+    let run = || {
+        exits(
+            &[
+                "report",
+                "--quick",
+                "--out",
+                dir.to_str().unwrap(),
+                "--stop-after-records",
+                "3",
+                "--mode",
+                "single-thread,threads-spin,processes-spin",
+                "--reps",
+                "3",
+                "--runs",
+                "2",
+            ],
+            0,
+        )
     };
-    let out = run(&dir);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run();
     // The terminal gets the report's first screen (the headline), then the page.
     let stdout = text(&out.stdout);
     let last = stdout.lines().last().unwrap_or_default();
@@ -513,9 +374,11 @@ fn report_twice_into_one_folder_leaves_nothing_stale() {
             || stdout.contains("- Machine busy: rerun."),
         "{stdout}"
     );
+    let v = read_json(&dir.join("results.json"));
+    assert_eq!(v["partial"], true);
+    assert_eq!(records(&v).len(), 3);
+    assert!(v["report"]["rep_scaling_description"].is_string());
     // results.json describes the whole plan and when it started.
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
     let started = v["report"]["started"].as_str().expect("started is set");
     assert!(started.ends_with('Z') && started.len() == 20, "{started}");
     let plan = v["config"]["plan"]
@@ -525,12 +388,30 @@ fn report_twice_into_one_folder_leaves_nothing_stale() {
     let sizes = v["config"]["exchange"]["sizes"].as_array().unwrap();
     assert!(sizes.len() > 1, "every size of the sweep: {sizes:?}");
     assert!(plan.iter().all(|p| p["warmup"].as_u64().unwrap() >= 2));
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        md.to_lowercase().contains("partial"),
+        "report.md must say it is partial"
+    );
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(html.to_lowercase().contains("partial"));
+    assert!(!html.contains("http://") && !html.contains("https://"));
+    // The plot command redraws from the results file.
+    let plots = dir.join("replot");
+    exits(
+        &[
+            "plot",
+            dir.join("results.json").to_str().unwrap(),
+            "--out",
+            plots.to_str().unwrap(),
+        ],
+        0,
+    );
 
     // A stale plot of an earlier report (and a file of the user's) in the folder.
     std::fs::write(dir.join("read_vs_size_stale.png"), b"old").unwrap();
     std::fs::write(dir.join("notes.txt"), b"mine").unwrap();
-    let out = run(&dir);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run();
     assert!(
         text(&out.stderr).contains("holds an earlier report"),
         "{}",
@@ -552,21 +433,25 @@ fn an_exchange_file_plots_and_compares_and_an_old_one_is_refused() {
         .join("../handoff-lab/tests/fixtures/exchange_small.json");
     let old = old.to_str().unwrap();
     let dir = tmpdir("oldplot");
-    let out = handoff(&["plot", old, "--out", dir.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    exits(&["plot", old, "--out", dir.to_str().unwrap()], 0);
     assert!(dir.join("c2c_heatmap.png").is_file() && dir.join("read_per_cpu.png").is_file());
-    let out = handoff(&["compare", old, old]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = exits(&["compare", old, old], 0);
     assert!(text(&out.stdout).contains(" same"), "{}", text(&out.stdout));
     let bad = dir.join("bad.json");
     std::fs::write(&bad, r#"{"schema":"handoff.exchange/1","records":"x"}"#).unwrap();
     let bad = bad.to_str().unwrap();
-    for args in [&["plot", bad][..], &["compare", bad, old]] {
-        let out = handoff(args);
-        assert_eq!(out.status.code(), Some(2));
-        let err = text(&out.stderr);
-        assert_eq!(err.trim().lines().count(), 1, "{err}");
-        assert!(err.contains("handoff bench exchange"), "{err}");
+    usage_line(&["plot", bad], "handoff bench exchange");
+    usage_line(&["compare", bad, old], "handoff bench exchange");
+    // Files that are not results at all, or not there: bad usage too.
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "not json").unwrap();
+    let junk = junk.to_str().unwrap();
+    for args in [
+        &["plot", junk][..],
+        &["plot", "/nonexistent/results.json"],
+        &["compare", junk, junk],
+    ] {
+        assert!(!text(&exits(args, 2).stderr).is_empty(), "{args:?}");
     }
     let _ = std::fs::remove_dir_all(dir);
 }

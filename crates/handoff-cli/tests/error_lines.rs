@@ -4,10 +4,11 @@
 //! failing `handoff` command, so every PE and the launcher print an error line at about the
 //! same time.
 
-use std::process::{Command, Stdio};
-use std::time::Duration;
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_handoff");
+use common::{run_cmd, text, BIN};
+use std::process::Command;
+
 const PES: usize = 3;
 
 /// `cmd` (`handoff`, or strace's command line ending in `handoff`) with the arguments
@@ -25,27 +26,13 @@ fn team_of_failing_pes(mut cmd: Command) -> Command {
         "0",
         "--",
         "true",
-    ])
-    .stdin(Stdio::null())
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped());
+    ]);
     cmd
 }
 
-/// Runs `cmd` under a 60 s watchdog; its stderr.
+/// Runs `cmd` under the watchdog; its stderr.
 fn run(mut cmd: Command) -> String {
-    let child = cmd.spawn().expect("start the command");
-    let pid = child.id();
-    let (tx, rx) = std::sync::mpsc::channel::<()>();
-    let dog = std::thread::spawn(move || {
-        if rx.recv_timeout(Duration::from_secs(60)).is_err() {
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-        }
-    });
-    let out = child.wait_with_output().unwrap();
-    let _ = tx.send(());
-    dog.join().unwrap();
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    text(&run_cmd(&mut cmd).stderr)
 }
 
 fn strace() -> Option<String> {

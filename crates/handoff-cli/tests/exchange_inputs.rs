@@ -5,7 +5,6 @@
 
 mod common;
 use common::*;
-use std::process::Output;
 
 /// What /proc/cpuinfo says the widest kernel must be (an oracle independent of the lab's
 /// detection).
@@ -27,21 +26,20 @@ fn widest_kernel_from_cpuinfo() -> &'static str {
     }
 }
 
-fn exchange_json(extra: &[&str]) -> Output {
+/// `bench exchange` of 4 KiB, 5 repetitions in one run, as JSON, with `extra` flags.
+fn exchange_json<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "bench", "exchange", "--size", "4KiB", "--reps", "5", "--warmup", "1", "--runs", "1",
         "--format", "json", "-q",
     ];
     args.extend_from_slice(extra);
-    handoff(&args)
+    args
 }
 
 #[test]
 fn kernel_is_the_widest_by_default_forced_by_flag_and_named_in_records_and_footer() {
     let _g = serial();
-    let out = exchange_json(&["--mode", "single-thread"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json_out(&exchange_json(&["--mode", "single-thread"]));
     assert_eq!(
         v["records"][0]["info"]["kernel"].as_str(),
         Some(widest_kernel_from_cpuinfo())
@@ -50,35 +48,37 @@ fn kernel_is_the_widest_by_default_forced_by_flag_and_named_in_records_and_foote
         if kernel == "sse2" && !cfg!(target_arch = "x86_64") {
             continue;
         }
-        let out = exchange_json(&["--mode", modes, "--kernel", kernel]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        for r in v["records"].as_array().unwrap() {
+        let v = json_out(&exchange_json(&["--mode", modes, "--kernel", kernel]));
+        for r in records(&v) {
             assert_eq!(r["info"]["kernel"].as_str(), Some(kernel), "{r}");
-            assert_eq!(r["verified"], true, "{r}");
         }
+        check_records(&v, 1, &[]);
     }
-    let out = handoff(&[
-        "bench",
-        "exchange",
-        "--mode",
-        "single-thread",
-        "--size",
-        "4KiB",
-        "--reps",
-        "3",
-        "--runs",
-        "1",
-        "--kernel",
-        "scalar",
-        "-q",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stdout).contains("fill and sum kernel: scalar"),
-        "{}",
-        text(&out.stdout)
+    // The table format (the default): the mode, its read column, the kernel in the footer.
+    let out = exits(
+        &[
+            "bench",
+            "exchange",
+            "--mode",
+            "single-thread",
+            "--size",
+            "4KiB",
+            "--reps",
+            "3",
+            "--runs",
+            "1",
+            "--kernel",
+            "scalar",
+            "-q",
+        ],
+        0,
     );
+    let table = text(&out.stdout);
+    assert!(
+        table.contains("single-thread") && table.contains("read"),
+        "{table}"
+    );
+    assert!(table.contains("fill and sum kernel: scalar"), "{table}");
     // A kernel this CPU lacks, and a name that is none: usage errors naming what exists.
     let missing = if cfg!(target_arch = "x86_64") {
         "neon"
@@ -89,10 +89,8 @@ fn kernel_is_the_widest_by_default_forced_by_flag_and_named_in_records_and_foote
         (missing, "is not available on this CPU, which has: "),
         ("avx9", "unknown kernel 'avx9'"),
     ] {
-        let out = handoff(&["bench", "exchange", "--kernel", k]);
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{k}: {err}");
-        assert!(err.contains(want) && err.contains("scalar"), "{k}: {err}");
+        let err = usage_error(&["bench", "exchange", "--kernel", k], want);
+        assert!(err.contains("scalar"), "{k}: {err}");
     }
 }
 
@@ -101,7 +99,7 @@ fn a_stale_block_fails_verification_with_exit_3_in_every_kind_of_mode() {
     let _g = serial();
     let two = cpus() >= 2;
     for mode in ["single-thread", "threads-spin", "processes-spin", "pipe"] {
-        let out = exchange_json(&[
+        let out = handoff(&exchange_json(&[
             "--mode",
             mode,
             "--consumer-core",
@@ -112,7 +110,7 @@ fn a_stale_block_fails_verification_with_exit_3_in_every_kind_of_mode() {
             },
             "--fault",
             "skip-fill@3",
-        ]);
+        ]));
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(3), "{mode}: {err}");
         // Repetition 3 holds repetition 2's ones instead of twos: 1024 instead of 2048.
@@ -199,13 +197,7 @@ fn huge_counts_and_sizes_are_refused_before_anything_runs() {
             );
             continue;
         }
-        let out = handoff(args);
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.contains(want),
-            "{args:?}: {err:?} should mention {want}"
-        );
+        let err = usage_error(args, want);
         assert!(
             !err.contains("exchange:") && !err.contains("c2c"),
             "{args:?} ran: {err}"
@@ -217,16 +209,18 @@ fn huge_counts_and_sizes_are_refused_before_anything_runs() {
 fn a_producer_killed_by_sigbus_is_named_rather_than_the_consumer_that_noticed() {
     let _g = serial();
     let consumer = if cpus() >= 2 { "1" } else { "0" };
-    let out = exchange_json(&[
-        "--mode",
-        "processes-spin",
-        "--consumer-core",
-        consumer,
-        "--fault",
-        "producer-sigbus@3",
-    ]);
+    let out = exits(
+        &exchange_json(&[
+            "--mode",
+            "processes-spin",
+            "--consumer-core",
+            consumer,
+            "--fault",
+            "producer-sigbus@3",
+        ]),
+        3,
+    );
     let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{err}");
     let producer = err.find("producer worker").unwrap_or(usize::MAX);
     assert!(
         producer < err.find("consumer worker").unwrap_or(usize::MAX),
@@ -234,8 +228,10 @@ fn a_producer_killed_by_sigbus_is_named_rather_than_the_consumer_that_noticed() 
     );
     assert!(err.contains("SIGBUS") && err.contains("/dev/shm"), "{err}");
     // The fault kills a process: refused where it would kill the CLI itself.
-    let out = exchange_json(&["--mode", "threads-spin", "--fault", "producer-sigbus@3"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    exits(
+        &exchange_json(&["--mode", "threads-spin", "--fault", "producer-sigbus@3"]),
+        2,
+    );
 }
 
 #[test]
@@ -263,8 +259,7 @@ fn compare_exit_codes() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     // Pin A's per-run read times to known values (real runs on a noisy VM can spread widely,
     // which would widen the bootstrapped CI), then make B the same with reads doubled.
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
+    let mut v = read_json(&a);
     // This test is about compare's evidence rules: drop the machine-load evidence of the real
     // run (a busy machine makes every verdict inconclusive; tests/busy.rs covers that).
     for r in v["records"].as_array_mut().unwrap() {
@@ -286,8 +281,7 @@ fn compare_exit_codes() {
     set_reads(&mut v, 2.0);
     let b = dir.join("b.json");
     std::fs::write(&b, serde_json::to_string(&v).unwrap()).unwrap();
-    let ok = handoff(&["compare", a.to_str().unwrap(), b.to_str().unwrap()]);
-    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    let ok = exits(&["compare", a.to_str().unwrap(), b.to_str().unwrap()], 0);
     // One file per side: 2x is within the drift between invocations (up to 3x), so the row
     // says inconclusive and even --fail-above 1.5 does not fail.
     let table = text(&ok.stdout);
@@ -340,17 +334,9 @@ fn compare_exit_codes() {
         text(&multi.stdout)
     );
     // Three files without --vs: which side is which? Bad usage.
-    let three = handoff(&["compare", a, b, a]);
-    assert_eq!(three.status.code(), Some(2));
-    assert!(
-        text(&three.stderr).contains("--vs"),
-        "{}",
-        text(&three.stderr)
-    );
-    let usage = handoff(&["compare", a]);
-    assert_eq!(usage.status.code(), Some(2));
+    usage_error(&["compare", a, b, a], "--vs");
+    exits(&["compare", a], 2);
     // A missing or malformed input file is bad usage: 2, as the README says.
-    let missing = handoff(&["compare", a, "/nonexistent.json"]);
-    assert_eq!(missing.status.code(), Some(2), "{}", text(&missing.stderr));
+    exits(&["compare", a, "/nonexistent.json"], 2);
     let _ = std::fs::remove_dir_all(dir);
 }

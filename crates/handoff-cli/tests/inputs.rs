@@ -4,50 +4,35 @@
 
 mod common;
 
-use common::{handoff, text};
+use common::{exits, read_json, tmpdir as dir, usage_line as refused};
 use std::path::{Path, PathBuf};
-
-fn dir(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("handoff-inputs-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// A small real results file (a few thousand increments).
 fn results(d: &Path) -> PathBuf {
     let p = d.join("pv.json");
-    let out = handoff(&[
-        "bench",
-        "private-vars",
-        "--method",
-        "tls",
-        "--threads",
-        "1",
-        "--accesses",
-        "1000",
-        "--reps",
-        "2",
-        "--runs",
-        "2",
-        "-q",
-        "--format",
-        "json",
-        "-o",
-        p.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    exits(
+        &[
+            "bench",
+            "private-vars",
+            "--method",
+            "tls",
+            "--threads",
+            "1",
+            "--accesses",
+            "1000",
+            "--reps",
+            "2",
+            "--runs",
+            "2",
+            "-q",
+            "--format",
+            "json",
+            "-o",
+            p.to_str().unwrap(),
+        ],
+        0,
+    );
     p
-}
-
-/// Exit 2 and one short line on stderr containing `needle`.
-fn refused(args: &[&str], needle: &str) {
-    let out = handoff(args);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(err.len() < 600, "{args:?}: a {}-byte error", err.len());
-    assert!(err.contains(needle), "{args:?}: {err}");
 }
 
 #[test]
@@ -64,8 +49,7 @@ fn compare_refuses_fifos_devices_and_oversized_quotes() {
     refused(&["compare", g, fifo.to_str().unwrap()], "FIFO");
     refused(&["compare", g, "/dev/zero"], "device");
 
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&good).unwrap()).unwrap();
+    let mut v = read_json(&good);
     v["schema"] = serde_json::Value::String("x".repeat(5 << 20));
     let big = d.join("big.json");
     std::fs::write(&big, v.to_string()).unwrap();
@@ -77,8 +61,7 @@ fn compare_refuses_fifos_devices_and_oversized_quotes() {
 fn numbers_outside_their_domain_are_refused() {
     let d = dir("domain");
     let good = results(&d);
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&good).unwrap()).unwrap();
+    let mut v = read_json(&good);
     let metrics = v["records"][0]["metrics"].as_object_mut().unwrap();
     let name = metrics.keys().next().unwrap().clone();
     metrics.get_mut(&name).unwrap()["summary"]["mean"] = serde_json::json!(-1000.0);

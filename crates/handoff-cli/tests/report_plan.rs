@@ -3,13 +3,12 @@
 
 mod common;
 
-use common::handoff;
+use common::{handoff, tmpdir, usage_line};
 use handoff_probe::topology::synth::SynthMachine;
 
 #[test]
 fn plan_for_a_192_core_server_prints_classes_and_an_estimate() {
-    let dir = std::env::temp_dir().join(format!("handoff-cli-plan-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = tmpdir("plan");
     SynthMachine::server_2s_192c().write(&dir).unwrap();
     let out = handoff(&["report", "--plan", "--sysfs", dir.to_str().unwrap()]);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -34,11 +33,10 @@ fn plan_for_a_192_core_server_prints_classes_and_an_estimate() {
 
 #[test]
 fn plan_with_a_missing_sysfs_tree_is_a_usage_error() {
-    let out = handoff(&["report", "--plan", "--sysfs", "/nonexistent-handoff-sysfs"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--sysfs /nonexistent-handoff-sysfs"), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
+    usage_line(
+        &["report", "--plan", "--sysfs", "/nonexistent-handoff-sysfs"],
+        "--sysfs /nonexistent-handoff-sysfs",
+    );
 }
 
 /// Minutes and seconds of an estimate as `fmt_duration` prints it ("1 h 02 min",
@@ -74,9 +72,7 @@ fn plan_tables_on_every_large_preset_show_each_class_and_stay_under_15_min() {
         ("1s128", SynthMachine::single_128c_8ccd(), 4),
     ];
     for (name, m, n_classes) in presets {
-        let dir =
-            std::env::temp_dir().join(format!("handoff-cli-plan-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = tmpdir(&format!("plan-{name}"));
         m.write(&dir).unwrap();
         let t = Topology::from_sysfs(&dir).unwrap();
         let out = handoff(&["report", "--plan", "--sysfs", dir.to_str().unwrap()]);

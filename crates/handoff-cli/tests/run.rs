@@ -2,10 +2,11 @@
 //! leave nothing in /dev/shm. The PEs here are shell one-liners (they need not join a team
 //! to test the launcher); `crates/handoff/tests/team.rs` tests PEs that join.
 
+mod common;
+
+use common::{run_cmd_pid, signal, text, BIN};
 use std::process::{Command, Stdio};
 use std::time::Duration;
-
-const BIN: &str = env!("CARGO_BIN_EXE_handoff");
 
 struct Ran {
     code: Option<i32>,
@@ -14,29 +15,13 @@ struct Ran {
     pid: u32,
 }
 
-/// Runs `handoff ARGS` under a 60 s watchdog.
+/// Runs `handoff ARGS` under the watchdog.
 fn handoff(args: &[&str]) -> Ran {
-    let child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start handoff");
-    let pid = child.id();
-    let (tx, rx) = std::sync::mpsc::channel::<()>();
-    let dog = std::thread::spawn(move || {
-        if rx.recv_timeout(Duration::from_secs(60)).is_err() {
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-        }
-    });
-    let out = child.wait_with_output().unwrap();
-    let _ = tx.send(());
-    dog.join().unwrap();
+    let (out, pid) = run_cmd_pid(Command::new(BIN).args(args));
     Ran {
         code: out.status.code(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: text(&out.stderr),
+        stdout: text(&out.stdout),
         pid,
     }
 }
@@ -90,19 +75,34 @@ fn all_pes_succeed() {
     assert!(leftovers(r.pid).is_empty());
 }
 
+/// Bad flags: exit 2 and one line naming what is wrong and what would do. The team size
+/// says its limits (too many PEs: the limit and why).
 #[test]
-fn zero_pes_is_usage() {
-    let r = handoff(&["run", "-n", "0", "--", "true"]);
-    assert_eq!(r.code, Some(2));
-    one_line(&r, &["0 PEs", "1 to 1048576"]);
+fn bad_flags_are_usage() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["-n", "0"], &["0 PEs", "1 to 1048576"]),
+        (&["-n", "1048577"], &["1048577 PEs", "1 to 1048576"]),
+        (&["-n", "2", "--cores", "0,4095"], &["CPU 4095", "PE 1"]),
+        (
+            &["-n", "2", "--map", "diagonal"],
+            &["diagonal", "compact or spread"],
+        ),
+        (&["-n", "2", "--wait", "nap"], &["nap"]),
+        (&["-n", "2", "--heap", "1T"], &["1T"]),
+    ];
+    for (flags, needles) in cases {
+        let mut args = vec!["run"];
+        args.extend_from_slice(flags);
+        args.extend(["--", "true"]);
+        let r = handoff(&args);
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        one_line(&r, needles);
+    }
 }
 
 #[test]
-fn too_many_pes_says_the_limit_and_why() {
-    let r = handoff(&["run", "-n", "1048577", "--", "true"]);
-    assert_eq!(r.code, Some(2));
-    one_line(&r, &["1048577 PEs", "1 to 1048576"]);
-    // Below that bound, memory is the limit, and the error says how much is needed.
+fn too_many_pes_for_the_memory_says_how_much_is_needed() {
+    // Below the bound on PEs, memory is the limit, and the error says how much is needed.
     let r = handoff(&["run", "-n", "100000", "--heap", "1G", "--", "true"]);
     assert_ne!(r.code, Some(0));
     one_line(&r, &["bytes of shared memory", "/dev/shm"]);
@@ -119,22 +119,6 @@ fn missing_program_is_127() {
     ]);
     assert_eq!(r.code, Some(127));
     one_line(&r, &["no program", "handoff-no-such-program"]);
-}
-
-#[test]
-fn a_core_that_does_not_exist_is_usage() {
-    let r = handoff(&["run", "-n", "2", "--cores", "0,4095", "--", "true"]);
-    assert_eq!(r.code, Some(2));
-    one_line(&r, &["CPU 4095", "PE 1"]);
-    let r = handoff(&["run", "-n", "2", "--map", "diagonal", "--", "true"]);
-    assert_eq!(r.code, Some(2));
-    one_line(&r, &["diagonal", "compact or spread"]);
-    let r = handoff(&["run", "-n", "2", "--wait", "nap", "--", "true"]);
-    assert_eq!(r.code, Some(2));
-    one_line(&r, &["nap"]);
-    let r = handoff(&["run", "-n", "2", "--heap", "1T", "--", "true"]);
-    assert_eq!(r.code, Some(2));
-    one_line(&r, &["1T"]);
 }
 
 #[test]
@@ -203,11 +187,11 @@ fn pinned_pes_get_their_cpu() {
 
 #[test]
 fn a_bad_heap_size_in_the_environment_is_usage() {
-    let out = Command::new(BIN)
-        .args(["run", "-n", "1", "--", "true"])
-        .env("HANDOFF_HEAP_SIZE", "lots")
-        .output()
-        .unwrap();
+    let out = common::run_cmd(
+        Command::new(BIN)
+            .args(["run", "-n", "1", "--", "true"])
+            .env("HANDOFF_HEAP_SIZE", "lots"),
+    );
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("HANDOFF_HEAP_SIZE=\"lots\""), "{err}");
@@ -235,7 +219,7 @@ fn assert_no_orphans(token: &str, what: &str) {
     }
     let left = processes_with(token);
     for p in &left {
-        let _ = Command::new("kill").args(["-9", &p.to_string()]).status();
+        signal(*p, "9");
     }
     panic!("{what}: orphans left: {left:?}");
 }
@@ -252,7 +236,7 @@ fn eventually(mut done: impl FnMut() -> bool) -> bool {
 }
 
 /// `handoff run -n 3` of PEs that each start a child (`sleep TOKEN`), signalled by pid.
-fn signal_the_launcher(signal: &str, token: &str) -> (Option<i32>, String, u32) {
+fn signal_the_launcher(sig: &str, token: &str) -> (Option<i32>, String, u32) {
     let script = format!("sleep {token} >/dev/null 2>&1 & wait");
     // A file, not a pipe: PEs that outlive the launcher (the bug) would hold a pipe open.
     let err_path = std::env::temp_dir().join(format!("handoff-run-{token}.err"));
@@ -269,9 +253,7 @@ fn signal_the_launcher(signal: &str, token: &str) -> (Option<i32>, String, u32) 
         eventually(|| processes_with(token).len() == 3),
         "the PEs' children did not start"
     );
-    let _ = Command::new("kill")
-        .args([&format!("-{signal}"), &pid.to_string()])
-        .status();
+    signal(pid, sig);
     let mut status = None;
     if !eventually(|| {
         status = child.try_wait().unwrap();
@@ -279,7 +261,7 @@ fn signal_the_launcher(signal: &str, token: &str) -> (Option<i32>, String, u32) 
     }) {
         let _ = child.kill();
         assert_no_orphans(token, "after killing the launcher");
-        panic!("the launcher ignored SIG{signal} sent to its pid");
+        panic!("the launcher ignored SIG{sig} sent to its pid");
     }
     let err = std::fs::read_to_string(&err_path).unwrap_or_default();
     let _ = std::fs::remove_file(&err_path);

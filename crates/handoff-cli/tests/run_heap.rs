@@ -3,9 +3,10 @@
 //! one-liners: only the launcher's reading of the size is tested here (the PE side is in
 //! `crates/handoff-shmem/tests/shmem.rs`).
 
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_handoff");
+use common::{run_cmd, BIN};
+use std::process::{Command, Output};
 
 fn run(env: &[(&str, &str)], args: &[&str]) -> Output {
     let mut c = Command::new(BIN);
@@ -13,12 +14,11 @@ fn run(env: &[(&str, &str)], args: &[&str]) -> Output {
         .env_remove("HANDOFF_HEAP_SIZE")
         .arg("run")
         .args(args)
-        .args(["--", "true"])
-        .stdin(Stdio::null());
+        .args(["--", "true"]);
     for (k, v) in env {
         c.env(k, v);
     }
-    c.output().expect("start handoff")
+    run_cmd(&mut c)
 }
 
 #[test]

@@ -4,8 +4,9 @@
 //! CI's lower bound. Expected intervals are computed by hand (Welch's t on the log scale, in
 //! Python with a t table), never taken from the code under test.
 
-use std::path::Path;
+mod common;
 
+use common::{fixture, fixture_path};
 use handoff_lab::bench::compare::{compare_bench, BenchComparison, BenchMatched};
 use handoff_lab::bench::verdict::{
     CompareError, Verdict, DEFAULT_NOISE_THRESHOLD, EXIT_FAIL_ABOVE, EXIT_OK,
@@ -17,14 +18,6 @@ use handoff_lab::experiments::exchange::record;
 use handoff_lab::stats::Summary;
 
 const MIB: u64 = 1 << 20;
-
-fn fixture_path() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exchange_small.json")
-}
-
-fn fixture() -> BenchResults {
-    record::load(&fixture_path()).expect("fixture loads")
-}
 
 fn scale_summary(s: &mut Summary, k: f64) {
     s.mean *= k;

@@ -1,6 +1,9 @@
 //! Output formats and the exchange in the one schema: table, JSON, units, output paths,
 //! files of another or an older schema.
 
+mod common;
+
+use common::fixture;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,11 +15,6 @@ use handoff_lab::bench::text::{
 };
 use handoff_lab::bench::{BenchResults, BENCH_SCHEMA};
 use handoff_lab::experiments::exchange::record;
-
-fn fixture() -> BenchResults {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exchange_small.json");
-    record::load(&path).expect("fixture loads")
-}
 
 fn temp_path(tag: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);

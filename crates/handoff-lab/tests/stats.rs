@@ -237,16 +237,24 @@ fn disagreement_flags_shifted_runs_only() {
     assert!(disagreement(&[10.0], Some(&[[1.0, 2.0]])).is_none());
 }
 
-/// A standard normal deviate (Box–Muller) from the crate's tested generator.
+/// A uniform deviate in (0, 1) from the crate's tested generator (53 bits, never 0 or 1).
+fn uniform(rng: &mut SplitMix64) -> f64 {
+    ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+}
+
+/// A standard normal deviate (Box–Muller).
 fn normal(rng: &mut SplitMix64) -> f64 {
-    let u1 = ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
-    let u2 = ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+    let (u1, u2) = (uniform(rng), uniform(rng));
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
 fn exponential(rng: &mut SplitMix64) -> f64 {
-    let u = ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
-    -u.ln()
+    -uniform(rng).ln()
+}
+
+/// The fraction of `trials` draws whose interval `covers` the true value.
+fn coverage(trials: usize, mut covers: impl FnMut() -> bool) -> f64 {
+    (0..trials).filter(|_| covers()).count() as f64 / trials as f64
 }
 
 fn sorted(mut v: Vec<f64>) -> Vec<f64> {
@@ -259,27 +267,22 @@ fn median_interval_covers_95_percent_of_known_medians() {
     // Exponential(1), n = 50: true median ln 2. The exact coverage of the order-statistic
     // interval at n = 50 is 1 − 2·P(Bin(50, ½) ≤ 17) = 0.967.
     let mut rng = SplitMix64::new(1);
-    let trials = 2000;
-    let mut hit = 0;
-    for _ in 0..trials {
+    let cover = coverage(2000, || {
         let x = sorted((0..50).map(|_| exponential(&mut rng)).collect());
         let (lo, hi) = median_order_stat_ci(&x).unwrap();
-        hit += usize::from(lo <= std::f64::consts::LN_2 && std::f64::consts::LN_2 <= hi);
-    }
-    let cover = hit as f64 / trials as f64;
+        lo <= std::f64::consts::LN_2 && std::f64::consts::LN_2 <= hi
+    });
     assert!(
         (0.95..=0.985).contains(&cover),
         "exponential coverage {cover}"
     );
 
     // Log-normal(μ = 3, σ = 1), n = 200: true median e³.
-    let mut hit = 0;
-    for _ in 0..trials {
+    let cover = coverage(2000, || {
         let x = sorted((0..200).map(|_| (3.0 + normal(&mut rng)).exp()).collect());
         let (lo, hi) = median_order_stat_ci(&x).unwrap();
-        hit += usize::from(lo <= 3f64.exp() && 3f64.exp() <= hi);
-    }
-    let cover = hit as f64 / trials as f64;
+        lo <= 3f64.exp() && 3f64.exp() <= hi
+    });
     assert!(
         (0.94..=0.98).contains(&cover),
         "log-normal coverage {cover}"
@@ -291,16 +294,13 @@ fn mean_interval_covers_95_percent_with_few_runs() {
     // Five log-normal run means (σ = 0.5, a long tail): the log-scale t interval covers the
     // geometric mean e^μ (= the median run) 95% of the time.
     let mut rng = SplitMix64::new(2);
-    let trials = 4000;
-    let mut hit = 0;
-    for _ in 0..trials {
+    let cover = coverage(4000, || {
         let runs: Vec<f64> = (0..5)
             .map(|_| (2.0 + 0.5 * normal(&mut rng)).exp())
             .collect();
         let (lo, hi) = mean_interval(&runs).unwrap();
-        hit += usize::from(lo <= 2f64.exp() && 2f64.exp() <= hi);
-    }
-    let cover = hit as f64 / trials as f64;
+        lo <= 2f64.exp() && 2f64.exp() <= hi
+    });
     assert!((0.93..=0.97).contains(&cover), "coverage {cover}");
 }
 

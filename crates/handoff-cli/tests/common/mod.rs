@@ -1,10 +1,13 @@
-//! What the CLI test binaries share: the binary, one-at-a-time measuring, a watchdogged run.
+//! What the CLI test binaries share: the binary, one-at-a-time measuring, a watchdogged run,
+//! and the checks most tests make of a run: refused as bad usage (exit 2), failed
+//! verification (exit 3), JSON results whose records are verified.
 #![allow(dead_code)] // each test binary uses part of it
 
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_handoff");
 
@@ -23,6 +26,11 @@ pub fn handoff(args: &[&str]) -> Output {
 
 /// Runs `cmd` with its output captured and a 120 s watchdog (no test may hang).
 pub fn run_cmd(cmd: &mut Command) -> Output {
+    run_cmd_pid(cmd).0
+}
+
+/// [`run_cmd`], and the pid the command ran as (its segments and team carry it).
+pub fn run_cmd_pid(cmd: &mut Command) -> (Output, u32) {
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -58,11 +66,12 @@ pub fn run_cmd(cmd: &mut Command) -> Output {
     let status = child.wait().unwrap();
     let _ = tx.send(());
     dog.join().unwrap();
-    Output {
+    let out = Output {
         status,
         stdout: out.into_bytes(),
         stderr: err.into_bytes(),
-    }
+    };
+    (out, pid)
 }
 
 pub fn text(b: &[u8]) -> String {
@@ -91,4 +100,135 @@ pub fn segments_of(pid: u32) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// Sends `signal` (a name: `INT`, `TERM`, `KILL`...) to `pid`.
+pub fn signal(pid: u32, signal: &str) {
+    let _ = Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .status();
+}
+
+/// Starts `handoff ARGS` in the background (stdout dropped, stderr piped), for tests that
+/// signal or kill it mid-run; [`wait_child`] reaps it.
+#[allow(clippy::zombie_processes)] // wait_child reaps it
+pub fn spawn(args: &[&str]) -> Child {
+    Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start handoff")
+}
+
+/// Waits up to `secs` for `child` to exit (a hang guard, not a timing assertion: it is
+/// killed and the test fails after that); its exit code and stderr.
+pub fn wait_child(mut child: Child, secs: u64, what: &str) -> (Option<i32>, String) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            use std::io::Read;
+            if let Some(mut e) = child.stderr.take() {
+                let _ = e.read_to_string(&mut err);
+            }
+            return (st.code(), err);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: handoff did not exit within {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Runs `handoff ARGS`: it must exit with `code`.
+pub fn exits(args: &[&str], code: i32) -> Output {
+    let out = handoff(args);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{args:?}: {}",
+        text(&out.stderr)
+    );
+    out
+}
+
+/// `handoff ARGS` is refused as bad usage before anything runs: exit 2, `needle` on stderr,
+/// no panic, nothing on stdout. Its stderr.
+pub fn usage_error(args: &[&str], needle: &str) -> String {
+    let out = exits(args, 2);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(needle),
+        "{args:?}: {err:?} should mention {needle}"
+    );
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?} printed {:?}",
+        text(&out.stdout)
+    );
+    err
+}
+
+/// [`usage_error`] for every row of `cases`: `prefix` then the row's arguments, and the text
+/// its error must contain.
+pub fn usage_errors(prefix: &[&str], cases: &[(&[&str], &str)]) {
+    for (args, needle) in cases {
+        let mut a = prefix.to_vec();
+        a.extend_from_slice(args);
+        usage_error(&a, needle);
+    }
+}
+
+/// [`usage_error`] in one short line (at most 600 bytes: bad input is quoted short).
+pub fn usage_line(args: &[&str], needle: &str) -> String {
+    let err = usage_error(args, needle);
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+    assert!(err.len() < 600, "{args:?}: a {}-byte error", err.len());
+    err
+}
+
+/// `handoff ARGS` ran and its data check failed: exit 3, `FAILED verification` on stderr.
+/// Its stdout (the table, whose notes say what was wrong).
+pub fn fails_verification(args: &[&str]) -> String {
+    let out = exits(args, 3);
+    let err = text(&out.stderr);
+    assert!(err.contains("FAILED verification"), "{args:?}: {err}");
+    text(&out.stdout)
+}
+
+/// Runs `handoff ARGS`, which must succeed and print one JSON document: that document.
+pub fn json_out(args: &[&str]) -> Value {
+    let out = handoff(args);
+    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: stdout is not JSON ({e}): {}", text(&out.stdout)))
+}
+
+/// A JSON file, parsed.
+pub fn read_json(path: &Path) -> Value {
+    let body = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path:?}: {e}"))
+}
+
+pub fn records(v: &Value) -> &Vec<Value> {
+    v["records"].as_array().unwrap()
+}
+
+/// Every record verified, with `runs` run means of each metric in `metrics`, each above 0.
+pub fn check_records(v: &Value, runs: usize, metrics: &[&str]) {
+    for r in records(v) {
+        assert_eq!(r["verified"], true, "{r}");
+        for m in metrics {
+            let means = r["metrics"][m]["run_means"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{m} in {r}"));
+            assert_eq!(means.len(), runs, "{m}: {r}");
+            assert!(means.iter().all(|x| x.as_f64().unwrap() > 0.0), "{m}: {r}");
+        }
+    }
 }

@@ -1,7 +1,9 @@
 //! Hand-made exchange records and machines shared by the report tests: every expected answer
 //! is set by the fixture (times chosen equal, far apart or within noise), not computed by the
-//! code under test.
+//! code under test; and the recorded fixture file the report, output and compare tests read.
 #![allow(dead_code)] // each test file uses its own part
+
+use std::path::{Path, PathBuf};
 
 use handoff_lab::bench::busy::MachineLoad;
 use handoff_lab::bench::{BenchRecord, BenchResults, MetricRecord};
@@ -9,6 +11,16 @@ use handoff_lab::experiments::exchange::mode::ModeInfo;
 use handoff_lab::experiments::exchange::record::{PointKey, LATENCY, READ, WRITE};
 use handoff_lab::machine::{placement, Cache, Machine, Tool, CACHE_UNIFIED};
 use handoff_lab::stats::Summary;
+
+/// The recorded results file (synthetic but realistic, a 2-CPU Zen 4 KVM guest; written by
+/// report.rs's `synth::results()`).
+pub fn fixture_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exchange_small.json")
+}
+
+pub fn fixture() -> BenchResults {
+    handoff_lab::experiments::exchange::record::load(&fixture_path()).expect("fixture loads")
+}
 
 pub const KIB: u64 = 1024;
 pub const MIB: u64 = 1024 * KIB;
