@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use super::launcher;
 use super::team_run::{self, PeOutput, TeamSpec};
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::findings::at_least;
+use crate::bench::findings::{at_least, run_means};
 use crate::bench::models::ModelForm;
 use crate::bench::{BenchRecord, BenchResults, Finding};
 
@@ -185,10 +185,7 @@ impl Config {
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
-    for &p in &cfg.pes {
-        team_run::check_spin_team(NAME, wait, p, ctx.allowed_cpus)?;
-    }
+    let wait = team_run::team_wait(NAME, &cfg.wait, cfg.pes.iter().copied(), ctx.allowed_cpus)?;
     let points = cfg.points();
     let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(mode, p, s, x)| {
         let spec = WorkerSpec {
@@ -249,7 +246,7 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
 }
 
 fn runs_at(res: &BenchResults, series: &str, x: f64) -> Option<Vec<f64>> {
-    crate::bench::findings::run_means(res, series, x, METRIC)
+    run_means(res, series, x, METRIC)
 }
 
 /// Claims: hardware atomics beat CAS loops (Open MPI's osc/sm locks every accumulate; foMPI

@@ -17,7 +17,7 @@ use std::time::Instant;
 use super::rt_common::{doubling_to, SECTION};
 use super::team_run::Fault;
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::findings::at_least;
+use crate::bench::findings::{at_least, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "malloc";
@@ -393,7 +393,7 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
 /// that still have a CPU each (≥ 2), and as the system allocator's growth from 1 thread.
 fn findings(res: &BenchResults) -> Vec<Finding> {
     let cpus = res.machine.allowed_cpus.len().max(1) as f64;
-    let runs_of = |series: &str, x: f64| crate::bench::findings::run_means(res, series, x, "op_us");
+    let runs_of = |series: &str, x: f64| run_means(res, series, x, "op_us");
     let t = res
         .records
         .iter()

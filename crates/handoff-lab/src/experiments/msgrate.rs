@@ -100,8 +100,7 @@ impl Config {
 /// Runs `cfg`.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
-    team_run::check_spin_team(NAME, wait, 2, ctx.allowed_cpus)?;
+    let wait = team_run::team_wait(NAME, &cfg.wait, [2], ctx.allowed_cpus)?;
     let points: Vec<(&str, usize)> = ["put-nbi", "put"]
         .into_iter()
         .flat_map(|m| cfg.sizes.iter().map(move |&s| (m, s)))

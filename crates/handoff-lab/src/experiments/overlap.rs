@@ -109,8 +109,7 @@ pub fn overlap_ratio(t_op: f64, t_comp: f64, t_both: f64) -> f64 {
 /// Runs `cfg`.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
-    team_run::check_spin_team(NAME, wait, 2, ctx.allowed_cpus)?;
+    let wait = team_run::team_wait(NAME, &cfg.wait, [2], ctx.allowed_cpus)?;
     let mut res = ctx.run_points(NAME, cfg, &cfg.sizes, |ctx, res, &size| {
         let spec = WorkerSpec {
             size,

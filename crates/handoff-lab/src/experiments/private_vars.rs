@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use super::rt_common;
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::findings::at_least;
+use crate::bench::findings::{at_least, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "private-vars";
@@ -273,8 +273,7 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
 /// checked at the largest thread count that still has a CPU per thread (≥ 2).
 fn findings(res: &BenchResults) -> Vec<Finding> {
     let cpus = res.machine.allowed_cpus.len().max(1);
-    let runs_of =
-        |series: &str, t: f64| crate::bench::findings::run_means(res, series, t, "access_ns");
+    let runs_of = |series: &str, t: f64| run_means(res, series, t, "access_ns");
     let t = res
         .records
         .iter()

@@ -410,23 +410,28 @@ pub fn parse_wait(experiment: &'static str, text: &str) -> Result<Wait, BenchErr
         .map_err(|e| BenchError::usage(experiment, format!("--wait {text}: {e}")))
 }
 
-/// Refuses `--wait spin` where it cannot work (PEs sharing a CPU, more PEs than CPUs) for a
-/// team of `pes` PEs pinned as [`TeamSpec`] pins them (PE `r` on `cpus[r % cpus.len()]`,
-/// unpinned when `cpus` is empty): a usage error in one line offering `spin-yield`/`adaptive`,
-/// instead of a run that pays a scheduler tick per hand-off until its deadline. Every lab run
-/// that launches a team with a chosen wait makes this check before it runs anything.
-pub fn check_spin_team(
+/// The wait strategy `text` ([`parse_wait`]) for teams of each of `pes` PEs pinned as
+/// [`TeamSpec`] pins them (PE `r` on `cpus[r % cpus.len()]`, unpinned when `cpus` is
+/// empty). Refuses `--wait spin` where it cannot work (PEs sharing a CPU, more PEs than
+/// CPUs): a usage error in one line offering `spin-yield`/`adaptive`, instead of a run that
+/// pays a scheduler tick per hand-off until its deadline. Every lab run that launches a
+/// team with a chosen wait makes this check before it runs anything.
+pub fn team_wait(
     experiment: &'static str,
-    wait: Wait,
-    pes: usize,
+    text: &str,
+    pes: impl IntoIterator<Item = usize>,
     cpus: &[usize],
-) -> Result<(), BenchError> {
-    let pinned: Vec<Option<usize>> = (0..pes)
-        .map(|r| (!cpus.is_empty()).then(|| cpus[r % cpus.len()]))
-        .collect();
+) -> Result<Wait, BenchError> {
+    let wait = parse_wait(experiment, text)?;
     let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    handoff::sync::check_spin(wait, pes, &pinned, available)
-        .map_err(|e| BenchError::usage(experiment, format!("a team of {pes} PEs: {e}")))
+    for pes in pes {
+        let pinned: Vec<Option<usize>> = (0..pes)
+            .map(|r| (!cpus.is_empty()).then(|| cpus[r % cpus.len()]))
+            .collect();
+        handoff::sync::check_spin(wait, pes, &pinned, available)
+            .map_err(|e| BenchError::usage(experiment, format!("a team of {pes} PEs: {e}")))?;
+    }
+    Ok(wait)
 }
 
 #[cfg(test)]

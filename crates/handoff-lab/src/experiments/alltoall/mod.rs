@@ -176,10 +176,7 @@ impl Config {
                 "--rounds, --samples and --runs must be at least 1".into()
             ));
         }
-        let wait = team_run::parse_wait(NAME, &self.wait)?;
-        for &p in &self.pes {
-            team_run::check_spin_team(NAME, wait, p, &self.cpus)?;
-        }
+        team_run::team_wait(NAME, &self.wait, self.pes.iter().copied(), &self.cpus)?;
         super::team_mpi::check_available(NAME, &self.transports)
     }
 

@@ -23,7 +23,7 @@ use handoff_probe::topology::Topology;
 use super::launcher::Workers;
 use super::rt_common::{arg, check, fill, POINT_DEADLINE, SECTION};
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::findings::at_least;
+use crate::bench::findings::{at_least, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "kneighbor";
@@ -533,7 +533,7 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
     let mut out = Vec::new();
     for mode in ["threads", "processes"] {
         let runs_of = |placement: &str, size: f64| {
-            crate::bench::findings::run_means(res, &format!("{mode}, {placement}"), size, "iter_us")
+            run_means(res, &format!("{mode}, {placement}"), size, "iter_us")
         };
         let size = res
             .records

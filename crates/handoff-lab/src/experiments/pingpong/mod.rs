@@ -210,9 +210,8 @@ impl Config {
                 "--round-trips, --samples and --runs must be at least 1".into(),
             ));
         }
-        let wait = team_run::parse_wait(NAME, &self.wait)?;
         for p in &self.placements {
-            team_run::check_spin_team(NAME, wait, 2, &p.cpus)?;
+            team_run::team_wait(NAME, &self.wait, [2], &p.cpus)?;
         }
         if !self
             .sizes

@@ -267,11 +267,7 @@ impl Config {
     /// `cpus[r % n]`, more PEs than CPUs): up front in one line (issue #23), not a run that
     /// pays a scheduler tick per hand-off until its deadline.
     pub fn check_wait(&self, cpus: &[usize]) -> Result<(), BenchError> {
-        let wait = team_run::parse_wait(NAME, &self.wait)?;
-        for &p in &self.pes {
-            team_run::check_spin_team(NAME, wait, p, cpus)?;
-        }
-        Ok(())
+        team_run::team_wait(NAME, &self.wait, self.pes.iter().copied(), cpus).map(drop)
     }
 
     /// Every point: (mode, p, k, x).

@@ -252,10 +252,12 @@ impl Config {
         if self.cpus.is_empty() {
             return Err(bad("no CPU to run on".into()));
         }
-        let wait = team_run::parse_wait(NAME, &self.wait)?;
-        for (_, g) in &points {
-            team_run::check_spin_team(NAME, wait, g.pes, &self.cpus)?;
-        }
+        team_run::team_wait(
+            NAME,
+            &self.wait,
+            points.iter().map(|(_, g)| g.pes),
+            &self.cpus,
+        )?;
         super::team_mpi::check_available(NAME, &self.transports)
     }
 }
