@@ -46,7 +46,5 @@ pub fn run(a: PrivateVarsArgs) -> Result<u8, Failure> {
     cfg.reps = a.reps.unwrap_or(cfg.reps);
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.validate()?;
-    a.out.run(&cpus, |ctx| {
-        private_vars::run(&cfg, ctx.machine, ctx.tool, ctx.cancel, ctx.progress)
-    })
+    a.out.run(&cpus, |ctx| private_vars::run(&cfg, ctx))
 }

@@ -11,7 +11,7 @@ use handoff_lab::bench::{render, BenchResults};
 use handoff_lab::bench::{BenchError, RunCtx};
 use handoff_lab::progress::Progress;
 
-use handoff_lab::experiments::rt_common::Named;
+use handoff_lab::experiments::named::Named;
 use handoff_lab::experiments::team_mpi::TransportKind;
 
 use crate::common::CANCEL;

@@ -427,15 +427,9 @@ fn pair(
 mod tests {
     use super::*;
     use crate::bench::schema::MetricRecord;
-    use crate::machine::{Machine, Tool};
 
     fn file(lat_runs: &[f64], bw_runs: &[f64]) -> BenchResults {
-        let mut f = BenchResults::new(
-            "demo",
-            Machine::default(),
-            Tool::default(),
-            serde_json::json!({}),
-        );
+        let mut f = BenchResults::empty("demo");
         let per_run = |v: &[f64]| v.iter().map(|x| vec![*x]).collect::<Vec<_>>();
         f.records.push(
             BenchRecord::new("m", 8.0, lat_runs.len() as u64, 1, true)

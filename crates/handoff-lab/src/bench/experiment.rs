@@ -5,12 +5,13 @@
 
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
 use super::findings::Finding;
-use super::schema::BenchResults;
+use super::schema::{BenchResults, MetricRecord};
 use crate::machine::{Machine, Tool};
 use crate::progress::Progress;
 
@@ -40,10 +41,67 @@ pub struct RunCtx<'a> {
     pub transports: Vec<TransportKind>,
 }
 
+impl<'a> RunCtx<'a> {
+    /// The run loop every experiment shares: a results file of `experiment` with `config`,
+    /// one progress phase over `points`, `point` measuring each in turn (it adds its records
+    /// and notes to the results and returns its progress line, `None` when it measured
+    /// nothing), and the elapsed time. Ctrl-C stops it before the next point: the results are
+    /// then partial, saying after how many points.
+    pub fn run_points<P>(
+        &mut self,
+        experiment: &'static str,
+        config: &impl Serialize,
+        points: &[P],
+        mut point: impl FnMut(&mut Self, &mut BenchResults, &P) -> Result<Option<String>, BenchError>,
+    ) -> Result<BenchResults, BenchError> {
+        let config = serde_json::to_value(config).unwrap_or_default();
+        let mut res =
+            BenchResults::new(experiment, self.machine.clone(), self.tool.clone(), config);
+        let started = Instant::now();
+        self.progress.begin(points.len(), experiment);
+        for p in points {
+            if self.stopped(&mut res, points.len()) {
+                break;
+            }
+            if let Some(line) = point(self, &mut res, p)? {
+                self.progress.advance(&line);
+            }
+        }
+        self.progress.end();
+        res.elapsed_s = Some(started.elapsed().as_secs_f64());
+        Ok(res)
+    }
+
+    /// When Ctrl-C was pressed, marks `res` partial (after its records of `total` points)
+    /// and returns true.
+    pub fn stopped(&self, res: &mut BenchResults, total: usize) -> bool {
+        if !self.cancel.load(Ordering::Relaxed) {
+            return false;
+        }
+        res.partial = true;
+        res.stopped_early = Some(format!(
+            "interrupted after {} of {total} points",
+            res.records.len()
+        ));
+        true
+    }
+}
+
 /// Runs an experiment's report plan.
 pub type RunFn = fn(&mut RunCtx<'_>) -> Result<BenchResults, BenchError>;
 /// The body of a worker process, given its arguments.
 pub type WorkerFn = fn(&[String]) -> Result<(), BenchError>;
+
+/// [`MetricRecord::from_runs`] with the experiment's error.
+pub fn metric(
+    experiment: &'static str,
+    unit: &str,
+    higher_is_better: bool,
+    per_run: &[Vec<f64>],
+) -> Result<MetricRecord, BenchError> {
+    MetricRecord::from_runs(unit, higher_is_better, per_run)
+        .map_err(|e| BenchError::failed(experiment, e))
+}
 
 /// An experiment failed.
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +122,24 @@ pub enum BenchError {
         /// What happened.
         message: String,
     },
+}
+
+impl BenchError {
+    /// A usage error of `experiment`.
+    pub fn usage(experiment: &'static str, message: impl Into<String>) -> BenchError {
+        BenchError::Usage {
+            experiment,
+            message: message.into(),
+        }
+    }
+
+    /// A failure of `experiment` while measuring.
+    pub fn failed(experiment: &'static str, message: impl std::fmt::Display) -> BenchError {
+        BenchError::Failed {
+            experiment,
+            message: message.to_string(),
+        }
+    }
 }
 
 /// One figure of an experiment: a metric against the records' x, one line per series.
@@ -192,12 +268,14 @@ impl TransportKind {
             let k = TransportKind::ALL
                 .into_iter()
                 .find(|k| k.name() == word)
-                .ok_or_else(|| BenchError::Usage {
-                    experiment,
-                    message: format!(
-                        "--transport {text}: unknown transport {word:?}; use a comma list of \
-                         shm, mpi-shm, mpi-rma"
-                    ),
+                .ok_or_else(|| {
+                    BenchError::usage(
+                        experiment,
+                        format!(
+                            "--transport {text}: unknown transport {word:?}; use a comma list \
+                             of shm, mpi-shm, mpi-rma"
+                        ),
+                    )
                 })?;
             if !out.contains(&k) {
                 out.push(k);

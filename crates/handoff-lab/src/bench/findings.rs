@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::BenchResults;
 use crate::stats::{ratio_of_means, Ratio};
 
 /// Whether a claim holds here.
@@ -106,6 +107,27 @@ pub fn judge(claim: &str, what: &str, ratio: Option<Ratio>, threshold: f64) -> F
         holds,
         sentence,
     }
+}
+
+/// The run means of `metric` at point `x` of `series`, if it was measured (what findings
+/// compare).
+pub fn run_means(res: &BenchResults, series: &str, x: f64, metric: &str) -> Option<Vec<f64>> {
+    let r = res.series(series).into_iter().find(|r| r.x == x)?;
+    r.metrics.get(metric).map(|m| m.run_means.clone())
+}
+
+/// Tests: a record of `series` at `x` (3 runs, 1 iteration each, verified) whose `metric`
+/// (in `unit`) has one sample per run, the given run means.
+#[cfg(test)]
+pub fn record_of_runs(
+    series: impl Into<String>,
+    x: f64,
+    (metric, unit, higher_is_better): (&str, &str, bool),
+    run_means: &[f64],
+) -> super::BenchRecord {
+    let runs: Vec<Vec<f64>> = run_means.iter().map(|&m| vec![m]).collect();
+    let m = super::MetricRecord::from_runs(unit, higher_is_better, &runs).unwrap();
+    super::BenchRecord::new(series, x, 3, 1, true).metric(metric, m)
 }
 
 #[cfg(test)]

@@ -327,15 +327,9 @@ pub fn c2c_csv(pairs: &[C2cPair]) -> String {
 mod tests {
     use super::*;
     use crate::bench::schema::BenchRecord;
-    use crate::machine::{Machine, Tool};
 
     fn sample() -> BenchResults {
-        let mut r = BenchResults::new(
-            "demo",
-            Machine::default(),
-            Tool::default(),
-            serde_json::json!({}),
-        );
+        let mut r = BenchResults::empty("demo");
         let lat = MetricRecord::from_runs("µs", false, &[vec![1.0, 1.0], vec![3.0, 3.0]]).unwrap();
         r.records.push(
             BenchRecord::new("a, b", 64.0, 2, 2, true)

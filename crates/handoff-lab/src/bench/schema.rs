@@ -304,6 +304,17 @@ impl BenchResults {
         }
     }
 
+    /// Tests: an empty results file of `experiment` on a default machine, config `{}`.
+    #[cfg(test)]
+    pub fn empty(experiment: &str) -> Self {
+        Self::new(
+            experiment,
+            Machine::default(),
+            Tool::default(),
+            serde_json::json!({}),
+        )
+    }
+
     /// Parses a results file from JSON text, checking the schema string.
     pub fn from_json_str(text: &str) -> Result<Self, LoadError> {
         schema::from_json_checked(text, BENCH_SCHEMA, None)

@@ -16,8 +16,8 @@ use handoff::sync::Wait;
 use handoff::sys::monotonic_ns;
 use handoff::sys::Deadline;
 
-use super::rt_common::{failed, metric, pattern, quantile, stopped, usage, SECTION};
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use super::rt_common::{pattern, quantile, SECTION};
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
@@ -118,13 +118,13 @@ impl Config {
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.msg_sizes.is_empty() || self.msg_sizes.iter().any(|&m| !(16..=4096).contains(&m)) {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 "--msg-sizes: 16 B to 4 KiB each (a sequence number and a timestamp)",
             ));
         }
         if self.frame_sizes.iter().any(|&f| f == 0 || f > RING / 4) {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 format!(
                     "--frame-sizes: 1 B to {} each (a quarter of the ring)",
@@ -133,10 +133,13 @@ impl Config {
             ));
         }
         if self.count == 0 || self.reps == 0 || self.runs == 0 {
-            return Err(usage(NAME, "--count, --reps and --runs must be at least 1"));
+            return Err(BenchError::usage(
+                NAME,
+                "--count, --reps and --runs must be at least 1",
+            ));
         }
         if self.cpus.is_empty() {
-            return Err(usage(NAME, "no CPU to run on"));
+            return Err(BenchError::usage(NAME, "no CPU to run on"));
         }
         Ok(())
     }
@@ -183,7 +186,7 @@ fn producer(
 }
 
 fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError> {
-    let (tx, mut rx) = FrameQueue::new(RING).map_err(|e| failed(NAME, e))?;
+    let (tx, mut rx) = FrameQueue::new(RING).map_err(|e| BenchError::failed(NAME, e))?;
     let blocks = cfg.reps + 1;
     let total = cfg.count * blocks;
     let (pcpu, ccpu) = (cfg.cpus[1 % cfg.cpus.len()], cfg.cpus[0]);
@@ -240,11 +243,11 @@ fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError>
         });
         let out = c
             .join()
-            .map_err(|_| failed(NAME, "the consumer thread panicked"))?
-            .map_err(|e| failed(NAME, e))?;
+            .map_err(|_| BenchError::failed(NAME, "the consumer thread panicked"))?
+            .map_err(|e| BenchError::failed(NAME, e))?;
         h.join()
-            .map_err(|_| failed(NAME, "the producer thread panicked"))?
-            .map_err(|e| failed(NAME, e))?;
+            .map_err(|_| BenchError::failed(NAME, "the producer thread panicked"))?
+            .map_err(|e| BenchError::failed(NAME, e))?;
         Ok(out)
     })
 }
@@ -257,50 +260,43 @@ fn m_len_zero(f: &handoff::queue::Frame<'_>) -> bool {
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
-    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
-    let started = Instant::now();
-    let total: usize = cfg.msg_sizes.iter().map(|&m| cfg.frames_for(m).len()).sum();
-    ctx.progress.begin(total, NAME);
-    'outer: for &msg in &cfg.msg_sizes {
-        for frame in cfg.frames_for(msg) {
-            if stopped(&mut res, ctx.cancel, total) {
-                break 'outer;
-            }
-            let (mut rates, mut p50, mut p99, mut p999) = (vec![], vec![], vec![], vec![]);
-            let mut checks = Checks::of("messages");
-            for _ in 0..cfg.runs {
-                let mut o = one_run(cfg, msg, frame)?;
-                checks.add(o.checked, o.wrong);
-                o.lat_us.sort_by(f64::total_cmp);
-                p50.push(vec![quantile(&o.lat_us, 0.5)]);
-                p99.push(vec![quantile(&o.lat_us, 0.99)]);
-                p999.push(vec![quantile(&o.lat_us, 0.999)]);
-                rates.push(o.rates);
-            }
-            let per_frame = frame / record_len(msg);
-            res.records.push(
-                BenchRecord::new(
-                    format!("{msg} B messages"),
-                    frame as f64,
-                    cfg.runs,
-                    cfg.reps,
-                    false,
-                )
-                .checked(checks)
-                .param("msg_bytes", msg)
-                .param("frame_bytes", frame)
-                .param("per_frame", per_frame)
-                .metric("msgs_per_s", metric(NAME, "msg/s", true, &rates)?)
-                .metric("lat_p50_us", metric(NAME, "µs", false, &p50)?)
-                .metric("lat_p99_us", metric(NAME, "µs", false, &p99)?)
-                .metric("lat_p999_us", metric(NAME, "µs", false, &p999)?),
-            );
-            ctx.progress
-                .advance(&format!("{msg} B in {frame} B frames"));
+    let points: Vec<(usize, usize)> = cfg
+        .msg_sizes
+        .iter()
+        .flat_map(|&m| cfg.frames_for(m).into_iter().map(move |f| (m, f)))
+        .collect();
+    let mut res = ctx.run_points(NAME, cfg, &points, |_, res, &(msg, frame)| {
+        let (mut rates, mut p50, mut p99, mut p999) = (vec![], vec![], vec![], vec![]);
+        let mut checks = Checks::of("messages");
+        for _ in 0..cfg.runs {
+            let mut o = one_run(cfg, msg, frame)?;
+            checks.add(o.checked, o.wrong);
+            o.lat_us.sort_by(f64::total_cmp);
+            p50.push(vec![quantile(&o.lat_us, 0.5)]);
+            p99.push(vec![quantile(&o.lat_us, 0.99)]);
+            p999.push(vec![quantile(&o.lat_us, 0.999)]);
+            rates.push(o.rates);
         }
-    }
-    ctx.progress.end();
+        let per_frame = frame / record_len(msg);
+        res.records.push(
+            BenchRecord::new(
+                format!("{msg} B messages"),
+                frame as f64,
+                cfg.runs,
+                cfg.reps,
+                false,
+            )
+            .checked(checks)
+            .param("msg_bytes", msg)
+            .param("frame_bytes", frame)
+            .param("per_frame", per_frame)
+            .metric("msgs_per_s", metric(NAME, "msg/s", true, &rates)?)
+            .metric("lat_p50_us", metric(NAME, "µs", false, &p50)?)
+            .metric("lat_p99_us", metric(NAME, "µs", false, &p99)?)
+            .metric("lat_p999_us", metric(NAME, "µs", false, &p999)?),
+        );
+        Ok(Some(format!("{msg} B in {frame} B frames")))
+    })?;
     for &msg in &cfg.msg_sizes {
         if let Some(f) = sweet_spot(&res, msg) {
             res.notes.push(format!(
@@ -308,13 +304,11 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             ));
         }
     }
-    res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    run(&cfg, ctx)
+    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// The smallest frame size of `msg` after which the next measured frame size raises the
@@ -438,12 +432,7 @@ mod tests {
 
     #[test]
     fn sweet_spot_is_where_gains_fall_under_ten_percent() {
-        let mut res = BenchResults::new(
-            NAME,
-            Default::default(),
-            Default::default(),
-            serde_json::Value::Null,
-        );
+        let mut res = BenchResults::empty(NAME);
         for (x, rate) in [
             (20.0, 1.0e6),
             (64.0, 2.0e6),

@@ -20,10 +20,10 @@ use std::time::Instant;
 use handoff::team::{AccOp, AtomicOp, Team, Transport};
 use serde::{Deserialize, Serialize};
 
+use super::launcher;
 use super::team_run::{self, PeOutput, TeamSpec};
-use super::{launcher, rt_common};
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::findings::at_least;
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::findings::{at_least, run_means};
 use crate::bench::models::ModelForm;
 use crate::bench::{BenchRecord, BenchResults, Finding};
 
@@ -68,7 +68,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "about 2 s on 2 CPUs (quick under 1 s)",
 };
 
-rt_common::named_enum! {
+super::named::named_enum! {
     /// A series.
     pub enum Mode {
         /// accumulate Sum of s i64 (x = s, p = 2).
@@ -139,7 +139,7 @@ impl Config {
 
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| rt_common::usage(NAME, m);
+        let bad = |m: String| BenchError::usage(NAME, m);
         if self.modes.is_empty() {
             return Err(bad(format!(
                 "no mode: use --modes with some of {}",
@@ -185,19 +185,9 @@ impl Config {
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
-    for &p in &cfg.pes {
-        team_run::check_spin_team(NAME, wait, p, ctx.allowed_cpus)?;
-    }
-    let config = serde_json::to_value(cfg).unwrap_or_default();
-    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
-    let started = Instant::now();
+    let wait = team_run::team_wait(NAME, &cfg.wait, cfg.pes.iter().copied(), ctx.allowed_cpus)?;
     let points = cfg.points();
-    ctx.progress.begin(points.len(), NAME);
-    for &(mode, p, s, x) in &points {
-        if rt_common::stopped(&mut res, ctx.cancel, points.len()) {
-            break;
-        }
+    let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(mode, p, s, x)| {
         let spec = WorkerSpec {
             mode,
             s,
@@ -215,11 +205,11 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             wait,
             ..TeamSpec::new(ctx, NAME, &spec, p, label.clone())
         };
-        let runs = launcher::run_teams(&team, cfg.runs, ctx.cancel, "values")?;
-        res.notes.extend(runs.failures);
-        if runs.per_run.is_empty() {
-            continue;
-        }
+        let Some(runs) =
+            launcher::run_teams(&team, cfg.runs, ctx.cancel, "values", &mut res.notes)?
+        else {
+            return Ok(None);
+        };
         let n = runs.per_run.len() as u64;
         res.records.push(
             BenchRecord::new(mode.name(), x as f64, n, cfg.reps, false)
@@ -227,11 +217,10 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
                 .param("mode", mode.name())
                 .param("pes", p)
                 .param("elements", s)
-                .metric(METRIC, rt_common::metric(NAME, "µs", false, &runs.per_run)?),
+                .metric(METRIC, metric(NAME, "µs", false, &runs.per_run)?),
         );
-        ctx.progress.advance(&label);
-    }
-    ctx.progress.end();
+        Ok(Some(label))
+    })?;
     for m in [Mode::AccSum, Mode::AccMin] {
         if let Some(f) = res.fit_series(m.name(), METRIC, ModelForm::Linear, "s") {
             res.models.push(f);
@@ -249,7 +238,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
              waiting for a CPU"
         ));
     }
-    res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }
 
@@ -258,7 +246,7 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
 }
 
 fn runs_at(res: &BenchResults, series: &str, x: f64) -> Option<Vec<f64>> {
-    rt_common::run_means(res, series, x, METRIC)
+    run_means(res, series, x, METRIC)
 }
 
 /// Claims: hardware atomics beat CAS loops (Open MPI's osc/sm locks every accumulate; foMPI
@@ -427,7 +415,6 @@ fn pe<X: Transport>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::{Machine, Tool};
 
     #[test]
     fn plans() {
@@ -450,15 +437,10 @@ mod tests {
 
     #[test]
     fn findings_by_hand() {
-        let mut r = BenchResults::new(
-            NAME,
-            Machine::default(),
-            Tool::default(),
-            serde_json::json!({}),
-        );
+        let mut r = BenchResults::empty(NAME);
         let rec = |s: &str, x: f64, v: f64| {
             let means = [v, v * 1.01, v * 1.02];
-            rt_common::record_of_runs(s, x, (METRIC, "µs", false), &means)
+            crate::bench::findings::record_of_runs(s, x, (METRIC, "µs", false), &means)
         };
         r.records.push(rec("acc-sum", 64.0, 1.0));
         r.records.push(rec("acc-min", 64.0, 3.0));

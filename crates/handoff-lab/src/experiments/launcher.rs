@@ -1,9 +1,10 @@
 //! The lab's launcher of worker processes (`handoff __worker NAME ARGS...`):
 //! - a team of `p` PEs ([`run_team`], [`run_teams`]) through the core's
 //!   [`handoff::team::Launch`] (pinned, heap, wait strategy, each PE's stdout captured,
-//!   killed at the run's deadline) — or, for an MPI transport, through `mpiexec`
-//!   ([`super::team_mpi`]), or, when the command itself runs under `mpirun`, as a phase of
-//!   the job's team ([`super::team_session`]) — and the PE's side ([`worker_main`]);
+//!   killed at the run's deadline) — or, for an MPI transport, through `mpiexec` (its
+//!   process group killed at the deadline; what it is given: [`super::team_mpi`]), or,
+//!   when the command itself runs under `mpirun`, as a phase of the job's team
+//!   ([`super::team_session`]) — and the PE's side ([`worker_main`]);
 //! - worker processes started one by one with their own arguments ([`Workers`], the
 //!   runtime-queue experiments), each under the probe's [`ChildGuard`], with a start gate
 //!   ([`gate_wait`]) and a deadline.
@@ -18,15 +19,16 @@
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use handoff::sys::Deadline;
 use handoff::team::{Launch, Placement, Team, TeamError, Transport};
 use handoff_probe::proc::ChildGuard;
 
-use super::rt_common::{self, failed};
 use super::team_mpi::{self, TransportKind};
 use super::team_run::{add_checks, finish, parse_output, run_body, PeBody, PeOutput, TeamSpec};
 use super::team_session;
@@ -55,7 +57,7 @@ fn launch(spec: &TeamSpec) -> Result<Vec<String>, String> {
         .spawn()
         .map_err(|e| format!("cannot start {} PEs: {e}", spec.pes))?;
     let readers: Vec<_> = (0..spec.pes)
-        .map(|r| rt_common::drain(running.take_stdout(r)))
+        .map(|r| drain(running.take_stdout(r)))
         .collect();
     let report = running.wait();
     let texts: Vec<String> = readers
@@ -73,6 +75,103 @@ fn launch(spec: &TeamSpec) -> Result<Vec<String>, String> {
     let report = report.map_err(|e| format!("waiting for the PEs: {e}"))?;
     report.into_result().map_err(|e| e.to_string())?;
     Ok(texts)
+}
+
+/// Starts the team of `spec` under mpiexec, waits for it (the deadline kills the job) and
+/// returns every rank's output, by rank.
+fn run_mpiexec(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
+    let fail = |message: String| {
+        BenchError::failed(
+            spec.experiment,
+            format!("{} [{}]: {message}", spec.label, spec.transport.name()),
+        )
+    };
+    team_mpi::check_available(spec.experiment, &[spec.transport])?;
+    let exe = team_mpi::mpiexec(spec.experiment)?;
+    let cpus: Vec<String> = spec.cpus.iter().map(usize::to_string).collect();
+    let mut cmd = Command::new(&exe);
+    cmd.arg("-n")
+        .arg(spec.pes.to_string())
+        .arg(&spec.exe)
+        .args(&spec.args)
+        .arg(spec.experiment)
+        .arg(&spec.spec)
+        .env(
+            handoff_mpi_window_env(),
+            spec.transport.window().unwrap_or("auto"),
+        )
+        // Whole pages: a window of 1 MiB + 8 B hangs MPICH's RMA path inside an MPI call
+        // (seen with MPICH 4 and HANDOFF_MPI_WINDOW=rma), page multiples do not.
+        .env(
+            handoff::team::ENV_HEAP,
+            spec.heap.next_multiple_of(1 << 16).to_string(),
+        )
+        .env(handoff::team::ENV_WAIT, spec.wait.to_string())
+        .env(team_mpi::ENV_CPUS, cpus.join(","))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own process group: the deadline kills mpiexec and every rank at once.
+        .process_group(0);
+    // Under the probe's guard (not `ChildGuard::spawn`: the ranks are mpiexec's children,
+    // and the parent pid it would hand down is not theirs), so an early return kills it.
+    let mut child = ChildGuard::new(
+        cmd.spawn()
+            .map_err(|e| fail(format!("cannot start {}: {e}", exe.display())))?,
+    );
+    let pgid = child.id() as i32;
+    let out = drain(child.child_mut().stdout.take());
+    let err = drain(child.child_mut().stderr.take());
+    let status = child
+        .wait_deadline(Deadline::after(spec.deadline))
+        .map_err(|e| fail(format!("waiting for mpiexec: {e}")))?;
+    if status.is_none() {
+        // SAFETY: kill(2) on the process group this function created (mpiexec's own pid);
+        // no memory is involved.
+        unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        let _ = child.wait();
+    }
+    let text = out.join().unwrap_or_default();
+    let errors = err.join().unwrap_or_default();
+    let tail = |s: &str| -> String {
+        let lines: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
+        lines[lines.len().saturating_sub(6)..].join(" | ")
+    };
+    let Some(status) = status else {
+        return Err(fail(format!(
+            "the MPI job of {} ranks did not finish within {:.0} s and was killed (a lost \
+             message or a stuck rank); rerun with fewer reps. stderr: {}",
+            spec.pes,
+            spec.deadline.as_secs_f64(),
+            tail(&errors)
+        )));
+    };
+    if !status.success() {
+        return Err(fail(format!(
+            "the MPI job failed ({status}); its stderr ends: {}",
+            tail(&errors)
+        )));
+    }
+    team_mpi::parse_merged(spec.pes, &text).map_err(|e| fail(e.to_string()))
+}
+
+/// `HANDOFF_MPI_WINDOW` (spelled here so a build without the feature needs nothing of
+/// handoff-mpi's items).
+fn handoff_mpi_window_env() -> &'static str {
+    "HANDOFF_MPI_WINDOW"
+}
+
+/// Reads `pipe` to its end on a thread of its own (so that no child blocks on a full pipe):
+/// the first 64 MiB as text, far more than any worker prints; the rest is drained unread.
+pub fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut p) = pipe {
+            let _ = p.by_ref().take(64 << 20).read_to_string(&mut text);
+            let _ = std::io::copy(&mut p, &mut std::io::sink());
+        }
+        text
+    })
 }
 
 /// Which of a worker's standard streams are piped to us (the others: stdin and stdout
@@ -141,8 +240,9 @@ impl Workers {
             stdout: true,
             stderr: false,
         };
-        let mut child = spawn_worker(exe, args, experiment, worker_args, io)
-            .map_err(|e| failed(experiment, format!("starting a worker process: {e}")))?;
+        let mut child = spawn_worker(exe, args, experiment, worker_args, io).map_err(|e| {
+            BenchError::failed(experiment, format!("starting a worker process: {e}"))
+        })?;
         let out = child.child_mut().stdout.take().map(BufReader::new);
         self.children.push((child, out));
         Ok(())
@@ -155,7 +255,7 @@ impl Workers {
             let mut line = String::new();
             let n = out.as_mut().map_or(Ok(0), |o| o.read_line(&mut line));
             if !matches!(n, Ok(n) if n > 0) || line.trim() != "ready" {
-                return Err(failed(
+                return Err(BenchError::failed(
                     experiment,
                     format!("worker {i} ended before it was ready; its error is on stderr above"),
                 ));
@@ -168,7 +268,7 @@ impl Workers {
                 .take()
                 .map(|mut s| s.write_all(b"go\n"));
             if !matches!(sent, Some(Ok(()))) {
-                return Err(failed(
+                return Err(BenchError::failed(
                     experiment,
                     format!("worker {i} is gone before the start"),
                 ));
@@ -193,7 +293,7 @@ impl Workers {
                     Ok(Some(s)) => break s,
                     Ok(None) if Instant::now() >= deadline => {
                         // Killed and reaped when the guard drops.
-                        return Err(failed(
+                        return Err(BenchError::failed(
                             experiment,
                             format!(
                                 "worker {i} did not finish in time and was killed (a stuck peer?)"
@@ -202,7 +302,10 @@ impl Workers {
                     }
                     Ok(None) => std::thread::sleep(Duration::from_millis(2)),
                     Err(e) => {
-                        return Err(failed(experiment, format!("waiting for worker {i}: {e}")))
+                        return Err(BenchError::failed(
+                            experiment,
+                            format!("waiting for worker {i}: {e}"),
+                        ))
                     }
                 }
             };
@@ -211,7 +314,7 @@ impl Workers {
                 let _ = out.read_to_string(&mut text);
             }
             if !status.success() {
-                return Err(failed(
+                return Err(BenchError::failed(
                     experiment,
                     format!("worker {i} failed ({status}); its error is on stderr above"),
                 ));
@@ -233,7 +336,10 @@ pub fn gate_wait(experiment: &'static str) -> Result<(), BenchError> {
     let mut line = String::new();
     match std::io::stdin().lock().read_line(&mut line) {
         Ok(n) if n > 0 => Ok(()),
-        _ => Err(failed(experiment, "the parent went away before the start")),
+        _ => Err(BenchError::failed(
+            experiment,
+            "the parent went away before the start",
+        )),
     }
 }
 
@@ -246,12 +352,10 @@ pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
         return team_session::run_phase(spec.experiment, &spec.spec, spec.members.clone());
     }
     if spec.transport != TransportKind::Shm {
-        return team_mpi::run_mpiexec(spec);
+        return run_mpiexec(spec);
     }
-    let fail = |message: String| BenchError::Failed {
-        experiment: spec.experiment,
-        message: format!("{}: {message}", spec.label),
-    };
+    let fail =
+        |message: String| BenchError::failed(spec.experiment, format!("{}: {message}", spec.label));
     let texts = launch(spec).map_err(fail)?;
     texts
         .iter()
@@ -263,31 +367,30 @@ pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
 /// What the runs of one point gave ([`run_teams`]).
 #[derive(Debug)]
 pub struct Runs {
-    /// Rank 0's samples, one list per run that finished.
+    /// Rank 0's samples, one list per run that finished (at least one).
     pub per_run: Vec<Vec<f64>>,
     /// Every PE's counted checks over all runs ([`add_checks`]).
     pub checks: Checks,
     /// The `transport` param: the routes the PEs reported ([`transport_of`]).
     pub route: String,
-    /// Each PE that did not verify, in words ("LABEL: data failed verification: WHY").
-    pub failures: Vec<String>,
 }
 
 /// Runs `runs` fresh teams of `team` one after the other ([`run_team`]) and gathers rank 0's
-/// samples and every PE's checks of `items` ("messages", "bytes", …). When a run fails after
-/// `cancel` was set (Ctrl-C), the runs so far are returned (possibly none); any other failure
-/// is the error.
+/// samples and every PE's checks of `items` ("messages", "bytes", …); each PE that did not
+/// verify becomes a line of `notes` ("LABEL: data failed verification: WHY"). When a run
+/// fails after `cancel` was set (Ctrl-C), the runs so far are returned, `None` when there
+/// are none; any other failure is the error.
 pub fn run_teams(
     team: &TeamSpec,
     runs: u64,
     cancel: &AtomicBool,
     items: &str,
-) -> Result<Runs, BenchError> {
+    notes: &mut Vec<String>,
+) -> Result<Option<Runs>, BenchError> {
     let mut r = Runs {
         per_run: Vec::new(),
         checks: Checks::of(items),
         route: team.transport.name().to_string(),
-        failures: Vec::new(),
     };
     for _ in 0..runs {
         let outs = match run_team(team) {
@@ -295,7 +398,7 @@ pub fn run_teams(
             Err(_) if cancel.load(Ordering::Relaxed) => break,
             Err(e) => return Err(e),
         };
-        r.failures.extend(
+        notes.extend(
             outs.iter()
                 .filter(|o| !o.verified)
                 .map(|o| format!("{}: data failed verification: {}", team.label, o.failure)),
@@ -304,7 +407,7 @@ pub fn run_teams(
         r.route = transport_of(&outs, team.transport);
         r.per_run.push(outs[0].samples.clone());
     }
-    Ok(r)
+    Ok((!r.per_run.is_empty()).then_some(r))
 }
 
 /// The body of a worker process (`handoff __worker NAME SPEC`): parses the spec, joins the
@@ -315,9 +418,11 @@ pub fn worker_main<B: PeBody>(args: &[String]) -> Result<(), BenchError> {
     let spec: B = args
         .first()
         .and_then(|a| serde_json::from_str(a).ok())
-        .ok_or_else(|| BenchError::Usage {
-            experiment: B::NAME,
-            message: format!("the {} worker takes one JSON spec", B::NAME),
+        .ok_or_else(|| {
+            BenchError::usage(
+                B::NAME,
+                format!("the {} worker takes one JSON spec", B::NAME),
+            )
         })?;
     if team_session::active() {
         return team_session::phase(&spec);
@@ -325,29 +430,22 @@ pub fn worker_main<B: PeBody>(args: &[String]) -> Result<(), BenchError> {
     if std::env::var_os(handoff::team::ENV_RANK).is_none() && team_mpi::mpi_world_size().is_some() {
         return mpi_worker(&spec);
     }
-    let team = Team::from_env().map_err(|e| BenchError::Failed {
-        experiment: B::NAME,
-        message: format!("joining the team: {e}"),
-    })?;
+    let team = Team::from_env()
+        .map_err(|e| BenchError::failed(B::NAME, format!("joining the team: {e}")))?;
     run_and_finish(team, &spec)
 }
 
 #[cfg(feature = "mpi")]
 fn mpi_worker<B: PeBody>(spec: &B) -> Result<(), BenchError> {
-    let team = handoff_mpi::join().map_err(|e| BenchError::Failed {
-        experiment: B::NAME,
-        message: format!("joining the MPI team: {e}"),
-    })?;
+    let team = handoff_mpi::join()
+        .map_err(|e| BenchError::failed(B::NAME, format!("joining the MPI team: {e}")))?;
     team_mpi::pin_from_env(team.rank());
     run_and_finish(team, spec)
 }
 
 #[cfg(not(feature = "mpi"))]
 fn mpi_worker<B: PeBody>(_: &B) -> Result<(), BenchError> {
-    Err(BenchError::Usage {
-        experiment: B::NAME,
-        message: team_mpi::NO_MPI.into(),
-    })
+    Err(BenchError::usage(B::NAME, team_mpi::NO_MPI))
 }
 
 fn run_and_finish<B: PeBody, X: Transport>(team: Team<X>, spec: &B) -> Result<(), BenchError> {

@@ -14,10 +14,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
-use super::rt_common::{doubling_to, failed, metric, stopped, usage, SECTION};
+use super::rt_common::{doubling_to, SECTION};
 use super::team_run::Fault;
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::findings::at_least;
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::findings::{at_least, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "malloc";
@@ -49,7 +49,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "under 1 s (quick under 1 s)",
 };
 
-super::rt_common::named_enum! {
+super::named::named_enum! {
     /// Which allocator.
     pub enum Allocator {
         /// `std::alloc::System` (glibc malloc here).
@@ -123,16 +123,19 @@ impl Config {
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.allocators.is_empty() {
-            return Err(usage(NAME, "no allocator: use --allocator system,mimalloc"));
+            return Err(BenchError::usage(
+                NAME,
+                "no allocator: use --allocator system,mimalloc",
+            ));
         }
         if self.threads.is_empty() || self.threads.iter().any(|&t| t == 0 || t > 1024) {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 "--threads needs counts from 1 to 1024, e.g. 1,2,4",
             ));
         }
         if !(8..=1 << 20).contains(&self.size) {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 format!("--size {}: use 8 B to 1 MiB", self.size),
             ));
@@ -141,7 +144,7 @@ impl Config {
         let max_threads = self.threads.iter().max().copied().unwrap_or(1);
         let bytes = (self.size as u128 + 16) * self.count as u128 * max_threads as u128;
         if bytes > 4 << 30 {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 format!(
                     "{max_threads} threads × {} blocks × {} B would hold {} GiB at once: lower --count or --size",
@@ -152,14 +155,17 @@ impl Config {
             ));
         }
         if self.count == 0 || self.reps == 0 || self.runs == 0 {
-            return Err(usage(NAME, "--count, --reps and --runs must be at least 1"));
+            return Err(BenchError::usage(
+                NAME,
+                "--count, --reps and --runs must be at least 1",
+            ));
         }
         if self.cpus.is_empty() {
-            return Err(usage(NAME, "no CPU to run on"));
+            return Err(BenchError::usage(NAME, "no CPU to run on"));
         }
         if let Some(f) = &self.fault {
             if f.kind != "corrupt" || f.at >= self.count as u64 {
-                return Err(usage(
+                return Err(BenchError::usage(
                     NAME,
                     format!(
                         "--fault {}@{}: expected corrupt@N with N below --count ({})",
@@ -292,7 +298,7 @@ type RunOut = (Vec<f64>, Option<String>, [u64; 2]);
 /// per repetition, the first bad block, if any ("thread T, repetition R: ..."), and the
 /// blocks checked and found wrong.
 fn one_run(cfg: &Config, a: Allocator, threads: usize) -> Result<RunOut, BenchError> {
-    let layout = Layout::from_size_align(cfg.size, 8).map_err(|e| failed(NAME, e))?;
+    let layout = Layout::from_size_align(cfg.size, 8).map_err(|e| BenchError::failed(NAME, e))?;
     let start = Barrier::new(threads + 1);
     let done = Barrier::new(threads + 1);
     let bad = Mutex::new(None::<String>);
@@ -336,58 +342,50 @@ fn one_run(cfg: &Config, a: Allocator, threads: usize) -> Result<RunOut, BenchEr
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
-    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
-    let started = Instant::now();
-    let total = cfg.allocators.len() * cfg.threads.len();
-    ctx.progress.begin(total, NAME);
-    'outer: for &threads in &cfg.threads {
-        for &a in &cfg.allocators {
-            if stopped(&mut res, ctx.cancel, total) {
-                break 'outer;
-            }
-            let mut per_run = Vec::new();
-            let mut checks = Checks::of("blocks");
-            for _ in 0..cfg.runs {
-                let (s, bad, [c, w]) = one_run(cfg, a, threads)?;
-                let first = checks.wrong == 0;
-                checks.add(c, w);
-                if let Some(b) = bad {
-                    // The first bad block of this point is enough to say what went wrong.
-                    if first {
-                        res.notes.push(format!(
-                            "FAILED verification: {} × {threads} threads: {b}",
-                            a.name()
-                        ));
-                    }
+    let points: Vec<(usize, Allocator)> = cfg
+        .threads
+        .iter()
+        .flat_map(|&t| cfg.allocators.iter().map(move |&a| (t, a)))
+        .collect();
+    let mut res = ctx.run_points(NAME, cfg, &points, |_, res, &(threads, a)| {
+        let mut per_run = Vec::new();
+        let mut checks = Checks::of("blocks");
+        for _ in 0..cfg.runs {
+            let (s, bad, [c, w]) = one_run(cfg, a, threads)?;
+            let first = checks.wrong == 0;
+            checks.add(c, w);
+            if let Some(b) = bad {
+                // The first bad block of this point is enough to say what went wrong.
+                if first {
+                    res.notes.push(format!(
+                        "FAILED verification: {} × {threads} threads: {b}",
+                        a.name()
+                    ));
                 }
-                per_run.push(s);
             }
-            res.records.push(
-                BenchRecord::new(a.name(), threads as f64, cfg.runs, cfg.reps, false)
-                    .checked(checks)
-                    .param("allocator", a.name())
-                    .param("threads", threads)
-                    .param("size_bytes", cfg.size)
-                    .metric("op_us", metric(NAME, "µs", false, &per_run)?),
-            );
-            ctx.progress.advance(&format!("{} × {threads}", a.name()));
+            per_run.push(s);
         }
-    }
-    ctx.progress.end();
+        res.records.push(
+            BenchRecord::new(a.name(), threads as f64, cfg.runs, cfg.reps, false)
+                .checked(checks)
+                .param("allocator", a.name())
+                .param("threads", threads)
+                .param("size_bytes", cfg.size)
+                .metric("op_us", metric(NAME, "µs", false, &per_run)?),
+        );
+        Ok(Some(format!("{} × {threads}", a.name())))
+    })?;
     if cfg.threads.iter().any(|&t| t > cfg.cpus.len()) {
         res.notes.push(format!(
             "thread counts above {} share CPUs (oversubscribed): the slowest thread waits for a CPU too",
             cfg.cpus.len()
         ));
     }
-    res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    run(&cfg, ctx)
+    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// The seed's point: an allocator that does not serialize threads keeps the time per
@@ -395,7 +393,7 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
 /// that still have a CPU each (≥ 2), and as the system allocator's growth from 1 thread.
 fn findings(res: &BenchResults) -> Vec<Finding> {
     let cpus = res.machine.allowed_cpus.len().max(1) as f64;
-    let runs_of = |series: &str, x: f64| super::rt_common::run_means(res, series, x, "op_us");
+    let runs_of = |series: &str, x: f64| run_means(res, series, x, "op_us");
     let t = res
         .records
         .iter()

@@ -10,6 +10,7 @@ pub mod kneighbor;
 pub mod launcher;
 pub mod malloc;
 pub mod msgrate;
+pub mod named;
 pub mod overlap;
 pub mod pingpong;
 pub mod private_vars;

@@ -11,9 +11,9 @@ use std::time::Instant;
 use handoff::team::{Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
+use super::launcher;
 use super::team_run::{self, PeOutput, TeamSpec};
-use super::{launcher, rt_common};
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::models::ModelForm;
 use crate::bench::{BenchRecord, BenchResults};
 
@@ -82,7 +82,7 @@ impl Config {
 
     /// Checks the configuration.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| rt_common::usage(NAME, m);
+        let bad = |m: String| BenchError::usage(NAME, m);
         if self.sizes.is_empty() || self.sizes.iter().any(|&s| !(1..=MAX_SIZE).contains(&s)) {
             return Err(bad(format!(
                 "--sizes needs byte counts from 1 to {MAX_SIZE}"
@@ -100,20 +100,12 @@ impl Config {
 /// Runs `cfg`.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
-    team_run::check_spin_team(NAME, wait, 2, ctx.allowed_cpus)?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
-    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
-    let started = Instant::now();
+    let wait = team_run::team_wait(NAME, &cfg.wait, [2], ctx.allowed_cpus)?;
     let points: Vec<(&str, usize)> = ["put-nbi", "put"]
         .into_iter()
         .flat_map(|m| cfg.sizes.iter().map(move |&s| (m, s)))
         .collect();
-    ctx.progress.begin(points.len(), NAME);
-    for &(mode, size) in &points {
-        if rt_common::stopped(&mut res, ctx.cancel, points.len()) {
-            break;
-        }
+    let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(mode, size)| {
         let spec = WorkerSpec {
             nbi: mode == "put-nbi",
             size,
@@ -127,23 +119,21 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             wait,
             ..TeamSpec::new(ctx, NAME, &spec, 2, label)
         };
-        let runs = launcher::run_teams(&team, cfg.runs, ctx.cancel, "bytes")?;
-        res.notes.extend(runs.failures);
+        let Some(runs) = launcher::run_teams(&team, cfg.runs, ctx.cancel, "bytes", &mut res.notes)?
+        else {
+            return Ok(None);
+        };
         let ns = |r: &Vec<f64>| r.iter().map(|us| us * 1e3).collect();
         let per_run: Vec<Vec<f64>> = runs.per_run.iter().map(ns).collect();
-        if per_run.is_empty() {
-            continue;
-        }
         res.records.push(
             BenchRecord::new(mode, size as f64, per_run.len() as u64, cfg.reps, false)
                 .checked(runs.checks)
                 .param("mode", mode)
                 .param("bytes", size)
-                .metric(METRIC, rt_common::metric(NAME, "ns", false, &per_run)?),
+                .metric(METRIC, metric(NAME, "ns", false, &per_run)?),
         );
-        ctx.progress.advance(&format!("{mode} {size} B"));
-    }
-    ctx.progress.end();
+        Ok(Some(format!("{mode} {size} B")))
+    })?;
     for mode in ["put-nbi", "put"] {
         if let Some(f) = res.fit_series(mode, METRIC, ModelForm::Linear, "bytes") {
             res.models.push(f);
@@ -154,7 +144,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
          the same: there is no network to hand the transfer to"
             .into(),
     );
-    res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }
 

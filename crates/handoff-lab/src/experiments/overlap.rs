@@ -14,9 +14,9 @@ use std::time::Instant;
 use handoff::team::{Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
+use super::launcher;
 use super::team_run::{self, PeOutput, TeamSpec};
-use super::{launcher, rt_common};
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults};
 
 /// The registry name.
@@ -87,7 +87,7 @@ impl Config {
 
     /// Checks the configuration.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| rt_common::usage(NAME, m);
+        let bad = |m: String| BenchError::usage(NAME, m);
         if self.sizes.is_empty() || self.sizes.iter().any(|&s| !(1..=(16 << 20)).contains(&s)) {
             return Err(bad("--sizes needs byte counts from 1 to 16 MiB".into()));
         }
@@ -109,16 +109,8 @@ pub fn overlap_ratio(t_op: f64, t_comp: f64, t_both: f64) -> f64 {
 /// Runs `cfg`.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
-    team_run::check_spin_team(NAME, wait, 2, ctx.allowed_cpus)?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
-    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
-    let started = Instant::now();
-    ctx.progress.begin(cfg.sizes.len(), NAME);
-    for &size in &cfg.sizes {
-        if rt_common::stopped(&mut res, ctx.cancel, cfg.sizes.len()) {
-            break;
-        }
+    let wait = team_run::team_wait(NAME, &cfg.wait, [2], ctx.allowed_cpus)?;
+    let mut res = ctx.run_points(NAME, cfg, &cfg.sizes, |ctx, res, &size| {
         let spec = WorkerSpec {
             size,
             reps: cfg.reps,
@@ -131,30 +123,24 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             heap: size + (1 << 20),
             ..TeamSpec::new(ctx, NAME, &spec, 2, format!("put-nbi {size} B"))
         };
-        let runs = launcher::run_teams(&team, cfg.runs, ctx.cancel, "bytes")?;
-        res.notes.extend(runs.failures);
-        if runs.per_run.is_empty() {
-            continue;
-        }
+        let Some(runs) = launcher::run_teams(&team, cfg.runs, ctx.cancel, "bytes", &mut res.notes)?
+        else {
+            return Ok(None);
+        };
         let n = runs.per_run.len() as u64;
         res.records.push(
             BenchRecord::new("put-nbi", size as f64, n, cfg.reps, false)
                 .checked(runs.checks)
                 .param("bytes", size)
-                .metric(
-                    METRIC,
-                    rt_common::metric(NAME, "ratio", true, &runs.per_run)?,
-                ),
+                .metric(METRIC, metric(NAME, "ratio", true, &runs.per_run)?),
         );
-        ctx.progress.advance(&format!("{size} B"));
-    }
-    ctx.progress.end();
+        Ok(Some(format!("{size} B")))
+    })?;
     res.notes.push(
         "on one node put_nbi copies the data before it returns (no NIC to hand it to), so \
          the expected overlap is 0: computation cannot hide a copy the same CPU makes"
             .into(),
     );
-    res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }
 

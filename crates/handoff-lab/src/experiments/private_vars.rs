@@ -13,8 +13,8 @@ use std::sync::Barrier;
 use std::time::Instant;
 
 use super::rt_common;
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::findings::at_least;
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::findings::{at_least, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "private-vars";
@@ -46,7 +46,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "about 3 s (quick 1 s)",
 };
 
-rt_common::named_enum! {
+super::named::named_enum! {
     /// Where the counters live.
     pub enum Method {
         /// `thread_local!`.
@@ -90,7 +90,7 @@ impl Config {
 
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| rt_common::usage(NAME, m);
+        let bad = |m: String| BenchError::usage(NAME, m);
         if self.methods.is_empty() {
             return Err(bad(
                 "no method: use --method tls,shared-array,padded-array".into()
@@ -230,63 +230,50 @@ fn one_run(
     (samples, counts)
 }
 
-/// Runs `cfg`; stops early (partial) when `cancel` is set.
-pub fn run(
-    cfg: &Config,
-    ctx_machine: &crate::machine::Machine,
-    tool: &crate::machine::Tool,
-    cancel: &AtomicBool,
-    progress: &mut dyn crate::progress::Progress,
-) -> Result<BenchResults, BenchError> {
+/// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
+pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
-    let mut res = BenchResults::new(NAME, ctx_machine.clone(), tool.clone(), config);
-    let started = Instant::now();
-    progress.begin(cfg.methods.len() * cfg.threads.len(), NAME);
-    'outer: for &threads in &cfg.threads {
-        for &method in &cfg.methods {
-            if rt_common::stopped(&mut res, cancel, cfg.methods.len() * cfg.threads.len()) {
-                break 'outer;
-            }
-            let mut per_run = Vec::new();
-            let mut checks = Checks::of("counters");
-            for _ in 0..cfg.runs {
-                let (s, [c, w]) = one_run(cfg, method, threads, cancel);
-                checks.add(c, w);
-                per_run.push(s);
-            }
-            let m = rt_common::metric(NAME, "ns", false, &per_run)?;
-            res.records.push(
-                BenchRecord::new(method.name(), threads as f64, cfg.runs, cfg.reps, false)
-                    .checked(checks)
-                    .param("method", method.name())
-                    .param("threads", threads)
-                    .metric("access_ns", m),
-            );
-            progress.advance(&format!("{} × {threads}", method.name()));
+    let points: Vec<(usize, Method)> = cfg
+        .threads
+        .iter()
+        .flat_map(|&t| cfg.methods.iter().map(move |&m| (t, m)))
+        .collect();
+    let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(threads, method)| {
+        let mut per_run = Vec::new();
+        let mut checks = Checks::of("counters");
+        for _ in 0..cfg.runs {
+            let (s, [c, w]) = one_run(cfg, method, threads, ctx.cancel);
+            checks.add(c, w);
+            per_run.push(s);
         }
-    }
-    progress.end();
+        let m = metric(NAME, "ns", false, &per_run)?;
+        res.records.push(
+            BenchRecord::new(method.name(), threads as f64, cfg.runs, cfg.reps, false)
+                .checked(checks)
+                .param("method", method.name())
+                .param("threads", threads)
+                .metric("access_ns", m),
+        );
+        Ok(Some(format!("{} × {threads}", method.name())))
+    })?;
     if cfg.threads.iter().any(|&t| t > cfg.cpus.len()) {
         res.notes.push(format!(
             "thread counts above {} share CPUs (oversubscribed): their time includes waiting for a CPU",
             cfg.cpus.len()
         ));
     }
-    res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    run(&cfg, ctx.machine, ctx.tool, ctx.cancel, ctx.progress)
+    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// The seed's claim: the array costs several times the thread-local access (5–130× there),
 /// checked at the largest thread count that still has a CPU per thread (≥ 2).
 fn findings(res: &BenchResults) -> Vec<Finding> {
     let cpus = res.machine.allowed_cpus.len().max(1);
-    let runs_of = |series: &str, t: f64| rt_common::run_means(res, series, t, "access_ns");
+    let runs_of = |series: &str, t: f64| run_means(res, series, t, "access_ns");
     let t = res
         .records
         .iter()

@@ -1,140 +1,16 @@
-//! What the experiments' plans and run loops share (it starts no process: the launcher does):
-//! named choices (`named_enum!`), their errors, a point's metric, cancellation
-//! bookkeeping, statistics helpers, the runtime-queue experiments' byte patterns, worker
-//! arguments, section and deadline.
+//! What the runtime-queue experiments (queue, aggregation, channels, kneighbor, malloc,
+//! private-vars, rma-channels) share: their report section, a point's deadline, the byte
+//! patterns their messages carry, worker arguments and their statistics helpers.
 
-use std::io::Read;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::bench::experiment::BenchError;
-use crate::bench::{BenchResults, MetricRecord};
-
-/// Defines a fieldless enum of named choices (an experiment's methods, modes, allocators):
-/// `ALL` in report order, `name` (the name in series and flags), `parse`, and serde as the
-/// name. Each variant is written `Variant = "name"`, with its doc comment.
-macro_rules! named_enum {
-    ($(#[$m:meta])* pub enum $E:ident { $($(#[$vm:meta])* $V:ident = $n:literal,)+ }) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-        pub enum $E {
-            $($(#[$vm])* #[serde(rename = $n)] $V,)+
-        }
-
-        impl $E {
-            /// Every choice, in report order.
-            pub const ALL: [$E; [$($n),+].len()] = [$($E::$V),+];
-
-            /// The name used in series and flags.
-            pub fn name(self) -> &'static str {
-                match self {
-                    $($E::$V => $n,)+
-                }
-            }
-
-            /// Parses a name.
-            pub fn parse(s: &str) -> Option<$E> {
-                $E::ALL.into_iter().find(|m| m.name() == s)
-            }
-        }
-
-        impl $crate::experiments::rt_common::Named for $E {
-            fn names() -> String {
-                $E::ALL.map($E::name).join(", ")
-            }
-            fn from_name(s: &str) -> Option<$E> {
-                $E::parse(s)
-            }
-        }
-    };
-}
-pub(crate) use named_enum;
-
-/// An enum of named choices (`named_enum!`), for flag parsers.
-pub trait Named: Sized {
-    /// Every name, in report order, joined by ", ".
-    fn names() -> String;
-    /// The choice named `s`.
-    fn from_name(s: &str) -> Option<Self>;
-}
 
 /// The report section of every runtime-queue experiment.
 pub const SECTION: &str = "Runtime queues (Charm++, many-core)";
 
 /// How long a point may take before its workers are declared stuck.
 pub const POINT_DEADLINE: Duration = Duration::from_secs(60);
-
-/// A usage error of `experiment`.
-pub fn usage(experiment: &'static str, message: impl Into<String>) -> BenchError {
-    BenchError::Usage {
-        experiment,
-        message: message.into(),
-    }
-}
-
-/// A failure of `experiment` while measuring.
-pub fn failed(experiment: &'static str, message: impl std::fmt::Display) -> BenchError {
-    BenchError::Failed {
-        experiment,
-        message: message.to_string(),
-    }
-}
-
-/// [`MetricRecord::from_runs`] with the experiment's error.
-pub fn metric(
-    experiment: &'static str,
-    unit: &str,
-    higher_is_better: bool,
-    per_run: &[Vec<f64>],
-) -> Result<MetricRecord, BenchError> {
-    MetricRecord::from_runs(unit, higher_is_better, per_run).map_err(|e| failed(experiment, e))
-}
-
-/// Reads `pipe` to its end on a thread of its own (so that no child blocks on a full pipe):
-/// the first 64 MiB as text, far more than any worker prints; the rest is drained unread.
-pub fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut text = String::new();
-        if let Some(mut p) = pipe {
-            let _ = p.by_ref().take(64 << 20).read_to_string(&mut text);
-            let _ = std::io::copy(&mut p, &mut std::io::sink());
-        }
-        text
-    })
-}
-
-/// The run means of `metric` at point `x` of `series`, if it was measured (what findings
-/// compare).
-pub fn run_means(res: &BenchResults, series: &str, x: f64, metric: &str) -> Option<Vec<f64>> {
-    let r = res.series(series).into_iter().find(|r| r.x == x)?;
-    r.metrics.get(metric).map(|m| m.run_means.clone())
-}
-
-/// Tests: a record of `series` at `x` (3 runs, 1 iteration each, verified) whose `metric`
-/// (in `unit`) has one sample per run, the given run means.
-#[cfg(test)]
-pub fn record_of_runs(
-    series: impl Into<String>,
-    x: f64,
-    (metric, unit, higher_is_better): (&str, &str, bool),
-    run_means: &[f64],
-) -> crate::bench::BenchRecord {
-    let runs: Vec<Vec<f64>> = run_means.iter().map(|&m| vec![m]).collect();
-    let m = MetricRecord::from_runs(unit, higher_is_better, &runs).unwrap();
-    crate::bench::BenchRecord::new(series, x, 3, 1, true).metric(metric, m)
-}
-
-/// When `cancel` is set, marks `res` partial (after its records of `total` points) and
-/// returns true.
-pub fn stopped(res: &mut BenchResults, cancel: &AtomicBool, total: usize) -> bool {
-    if !cancel.load(Ordering::Relaxed) {
-        return false;
-    }
-    let done = res.records.len();
-    res.partial = true;
-    res.stopped_early = Some(format!("interrupted after {done} of {total} points"));
-    true
-}
 
 /// The `q`-quantile (0..=1) of sorted samples, nearest rank; 0 for none.
 pub fn quantile(sorted: &[f64], q: f64) -> f64 {
@@ -182,7 +58,7 @@ pub fn arg<T: std::str::FromStr>(
     i: usize,
 ) -> Result<T, BenchError> {
     args.get(i).and_then(|a| a.parse().ok()).ok_or_else(|| {
-        usage(
+        BenchError::usage(
             experiment,
             format!("worker argument {i} missing or malformed: {args:?}"),
         )

@@ -1,7 +1,8 @@
 //! The counting-puts experiments over MPI: which transport serves a team run
-//! ([`TransportKind`]), starting a team as `mpiexec -n P handoff __worker NAME SPEC` for the
-//! side-by-side runs (`--transport shm,mpi-shm,mpi-rma`), and detecting a command that
-//! itself runs under `mpirun`.
+//! ([`TransportKind`]) and whether it can run here, what a team started as `mpiexec -n P
+//! handoff __worker NAME SPEC` for the side-by-side runs (`--transport shm,mpi-shm,mpi-rma`)
+//! is given and prints (the launcher starts it: [`super::launcher`]), and detecting a
+//! command that itself runs under `mpirun`.
 //!
 //! # How an MPI team run goes
 //!
@@ -13,33 +14,35 @@
 //! the ranks' stdout, and the lines carry their rank. The run's deadline kills the whole
 //! process group of mpiexec (mpiexec and every rank it started), so a hung job ends.
 
-use handoff::sys::Deadline;
-use handoff_probe::proc::ChildGuard;
-use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
-use super::team_run::{OutputError, PeOutput, TeamSpec};
+use super::team_run::{OutputError, PeOutput};
 use crate::bench::experiment::BenchError;
 pub use crate::bench::experiment::{TransportKind, NO_MPI};
 
 /// The CPUs an MPI worker pins itself to, comma-separated (rank r: `cpus[r % len]`).
 pub const ENV_CPUS: &str = "HANDOFF_MPI_CPUS";
 
-/// Checks that `kinds` can run here: without the `mpi` feature or without `mpiexec` on
-/// `PATH`, an MPI kind is a usage error that says what to do.
+/// Checks that `kinds` can run here: none, or an MPI kind without the `mpi` feature or
+/// without `mpiexec` on `PATH`, is a usage error that says what to do.
 pub fn check_available(
     experiment: &'static str,
     kinds: &[TransportKind],
 ) -> Result<(), BenchError> {
+    if kinds.is_empty() {
+        return Err(BenchError::usage(
+            experiment,
+            "no transport: use --transport shm,mpi-shm,mpi-rma",
+        ));
+    }
     if kinds.iter().all(|k| *k == TransportKind::Shm) || super::team_session::active() {
         return Ok(());
     }
     if !handoff_mpi::ENABLED {
-        return Err(BenchError::Usage {
+        return Err(BenchError::usage(
             experiment,
-            message: format!("--transport mpi-*: {NO_MPI}"),
-        });
+            format!("--transport mpi-*: {NO_MPI}"),
+        ));
     }
     mpiexec(experiment).map(|_| ())
 }
@@ -55,12 +58,11 @@ pub fn mpiexec(experiment: &'static str) -> Result<PathBuf, BenchError> {
             }
         }
     }
-    Err(BenchError::Usage {
+    Err(BenchError::usage(
         experiment,
-        message: "--transport mpi-*: no mpiexec or mpirun on PATH; install an MPI library \
-                  (Debian: apt-get install mpich) or run with --transport shm"
-            .into(),
-    })
+        "--transport mpi-*: no mpiexec or mpirun on PATH; install an MPI library \
+                  (Debian: apt-get install mpich) or run with --transport shm",
+    ))
 }
 
 /// The world size when this process runs under `mpirun`/`mpiexec` (MPICH's `PMI_SIZE`,
@@ -80,88 +82,6 @@ pub fn mpi_world_rank() -> usize {
         .find_map(|v| std::env::var(v).ok())
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(0)
-}
-
-/// Starts the team of `spec` under mpiexec, waits for it (the deadline kills the job) and
-/// returns every rank's output, by rank.
-pub fn run_mpiexec(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
-    let fail = |message: String| BenchError::Failed {
-        experiment: spec.experiment,
-        message: format!("{} [{}]: {message}", spec.label, spec.transport.name()),
-    };
-    check_available(spec.experiment, &[spec.transport])?;
-    let exe = mpiexec(spec.experiment)?;
-    let cpus: Vec<String> = spec.cpus.iter().map(usize::to_string).collect();
-    let mut cmd = Command::new(&exe);
-    cmd.arg("-n")
-        .arg(spec.pes.to_string())
-        .arg(&spec.exe)
-        .args(&spec.args)
-        .arg(spec.experiment)
-        .arg(&spec.spec)
-        .env(
-            handoff_mpi_window_env(),
-            spec.transport.window().unwrap_or("auto"),
-        )
-        // Whole pages: a window of 1 MiB + 8 B hangs MPICH's RMA path inside an MPI call
-        // (seen with MPICH 4 and HANDOFF_MPI_WINDOW=rma), page multiples do not.
-        .env(
-            handoff::team::ENV_HEAP,
-            spec.heap.next_multiple_of(1 << 16).to_string(),
-        )
-        .env(handoff::team::ENV_WAIT, spec.wait.to_string())
-        .env(ENV_CPUS, cpus.join(","))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own process group: the deadline kills mpiexec and every rank at once.
-        .process_group(0);
-    // Under the probe's guard (not `ChildGuard::spawn`: the ranks are mpiexec's children,
-    // and the parent pid it would hand down is not theirs), so an early return kills it.
-    let mut child = ChildGuard::new(
-        cmd.spawn()
-            .map_err(|e| fail(format!("cannot start {}: {e}", exe.display())))?,
-    );
-    let pgid = child.id() as i32;
-    let out = super::rt_common::drain(child.child_mut().stdout.take());
-    let err = super::rt_common::drain(child.child_mut().stderr.take());
-    let status = child
-        .wait_deadline(Deadline::after(spec.deadline))
-        .map_err(|e| fail(format!("waiting for mpiexec: {e}")))?;
-    if status.is_none() {
-        // SAFETY: kill(2) on the process group this function created (mpiexec's own pid);
-        // no memory is involved.
-        unsafe { libc::kill(-pgid, libc::SIGKILL) };
-        let _ = child.wait();
-    }
-    let text = out.join().unwrap_or_default();
-    let errors = err.join().unwrap_or_default();
-    let tail = |s: &str| -> String {
-        let lines: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
-        lines[lines.len().saturating_sub(6)..].join(" | ")
-    };
-    let Some(status) = status else {
-        return Err(fail(format!(
-            "the MPI job of {} ranks did not finish within {:.0} s and was killed (a lost \
-             message or a stuck rank); rerun with fewer reps. stderr: {}",
-            spec.pes,
-            spec.deadline.as_secs_f64(),
-            tail(&errors)
-        )));
-    };
-    if !status.success() {
-        return Err(fail(format!(
-            "the MPI job failed ({status}); its stderr ends: {}",
-            tail(&errors)
-        )));
-    }
-    parse_merged(spec.pes, &text).map_err(|e| fail(e.to_string()))
-}
-
-/// `HANDOFF_MPI_WINDOW` (spelled here so a build without the feature needs nothing of
-/// handoff-mpi's items).
-fn handoff_mpi_window_env() -> &'static str {
-    "HANDOFF_MPI_WINDOW"
 }
 
 /// Every rank's result line from mpiexec's merged stdout, by rank: the last line of each

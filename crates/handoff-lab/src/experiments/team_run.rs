@@ -290,19 +290,13 @@ pub fn finish<X: Transport>(
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "{line}")
         .and_then(|()| stdout.flush())
-        .map_err(|e| BenchError::Failed {
-            experiment,
-            message: format!("writing the result line: {e}"),
-        })?;
+        .map_err(|e| BenchError::failed(experiment, format!("writing the result line: {e}")))?;
     team.finalize().map_err(|e| pe_failed(experiment, e))
 }
 
 /// A PE's part failed inside a worker.
 pub fn pe_failed(experiment: &'static str, e: impl std::fmt::Display) -> BenchError {
-    BenchError::Failed {
-        experiment,
-        message: format!("PE: {e}"),
-    }
+    BenchError::failed(experiment, format!("PE: {e}"))
 }
 
 /// Word `i` of the payload a PE with salt `salt` sends in its message `m`: a multiplicative
@@ -357,12 +351,14 @@ pub fn parse_fault(
     kinds: &[&str],
     text: &str,
 ) -> Result<Fault, BenchError> {
-    let bad = || BenchError::Usage {
-        experiment,
-        message: format!(
-            "--fault {text}: expected KIND@N, KIND one of {}",
-            kinds.join(", ")
-        ),
+    let bad = || {
+        BenchError::usage(
+            experiment,
+            format!(
+                "--fault {text}: expected KIND@N, KIND one of {}",
+                kinds.join(", ")
+            ),
+        )
     };
     let (k, n) = text.split_once('@').ok_or_else(bad)?;
     if !kinds.contains(&k) {
@@ -410,31 +406,32 @@ pub const OVERSUBSCRIBED: &str = "with more PEs than CPUs a wait that is not alr
 
 /// Parses a wait strategy flag.
 pub fn parse_wait(experiment: &'static str, text: &str) -> Result<Wait, BenchError> {
-    text.parse::<Wait>().map_err(|e| BenchError::Usage {
-        experiment,
-        message: format!("--wait {text}: {e}"),
-    })
+    text.parse::<Wait>()
+        .map_err(|e| BenchError::usage(experiment, format!("--wait {text}: {e}")))
 }
 
-/// Refuses `--wait spin` where it cannot work (PEs sharing a CPU, more PEs than CPUs) for a
-/// team of `pes` PEs pinned as [`TeamSpec`] pins them (PE `r` on `cpus[r % cpus.len()]`,
-/// unpinned when `cpus` is empty): a usage error in one line offering `spin-yield`/`adaptive`,
-/// instead of a run that pays a scheduler tick per hand-off until its deadline. Every lab run
-/// that launches a team with a chosen wait makes this check before it runs anything.
-pub fn check_spin_team(
+/// The wait strategy `text` ([`parse_wait`]) for teams of each of `pes` PEs pinned as
+/// [`TeamSpec`] pins them (PE `r` on `cpus[r % cpus.len()]`, unpinned when `cpus` is
+/// empty). Refuses `--wait spin` where it cannot work (PEs sharing a CPU, more PEs than
+/// CPUs): a usage error in one line offering `spin-yield`/`adaptive`, instead of a run that
+/// pays a scheduler tick per hand-off until its deadline. Every lab run that launches a
+/// team with a chosen wait makes this check before it runs anything.
+pub fn team_wait(
     experiment: &'static str,
-    wait: Wait,
-    pes: usize,
+    text: &str,
+    pes: impl IntoIterator<Item = usize>,
     cpus: &[usize],
-) -> Result<(), BenchError> {
-    let pinned: Vec<Option<usize>> = (0..pes)
-        .map(|r| (!cpus.is_empty()).then(|| cpus[r % cpus.len()]))
-        .collect();
+) -> Result<Wait, BenchError> {
+    let wait = parse_wait(experiment, text)?;
     let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    handoff::sync::check_spin(wait, pes, &pinned, available).map_err(|e| BenchError::Usage {
-        experiment,
-        message: format!("a team of {pes} PEs: {e}"),
-    })
+    for pes in pes {
+        let pinned: Vec<Option<usize>> = (0..pes)
+            .map(|r| (!cpus.is_empty()).then(|| cpus[r % cpus.len()]))
+            .collect();
+        handoff::sync::check_spin(wait, pes, &pinned, available)
+            .map_err(|e| BenchError::usage(experiment, format!("a team of {pes} PEs: {e}")))?;
+    }
+    Ok(wait)
 }
 
 #[cfg(test)]

@@ -49,13 +49,6 @@ thread_local! {
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
 }
 
-fn failed(experiment: &'static str, message: String) -> BenchError {
-    BenchError::Failed {
-        experiment,
-        message,
-    }
-}
-
 /// Whether a session runs on this thread.
 pub fn active() -> bool {
     SESSION.with(|s| s.borrow().is_some())
@@ -70,8 +63,9 @@ pub fn start(experiment: &'static str, workers: Workers) -> Result<(), BenchErro
     }
     #[cfg(feature = "mpi")]
     {
-        let team = handoff_mpi::join()
-            .map_err(|e| failed(experiment, format!("joining the MPI job's team: {e}")))?;
+        let team = handoff_mpi::join().map_err(|e| {
+            BenchError::failed(experiment, format!("joining the MPI job's team: {e}"))
+        })?;
         team.set_timeout(Some(SESSION_TIMEOUT));
         SESSION.with(|s| {
             *s.borrow_mut() = Some(Session {
@@ -87,10 +81,10 @@ pub fn start(experiment: &'static str, workers: Workers) -> Result<(), BenchErro
     #[cfg(not(feature = "mpi"))]
     {
         let _ = workers;
-        Err(BenchError::Usage {
+        Err(BenchError::usage(
             experiment,
-            message: crate::bench::experiment::NO_MPI.into(),
-        })
+            crate::bench::experiment::NO_MPI,
+        ))
     }
 }
 
@@ -131,7 +125,7 @@ pub fn end(experiment: &'static str) -> Result<(), BenchError> {
     #[cfg(feature = "mpi")]
     s.team
         .finalize()
-        .map_err(|e| failed(experiment, format!("finalizing the MPI team: {e}")))?;
+        .map_err(|e| BenchError::failed(experiment, format!("finalizing the MPI team: {e}")))?;
     let _ = (s.dirty, experiment);
     Ok(())
 }
@@ -153,11 +147,11 @@ pub fn run_phase(
     });
     let worker = workers
         .and_then(|w| w(experiment))
-        .ok_or_else(|| failed(experiment, "no worker body to run under mpirun".into()))?;
+        .ok_or_else(|| BenchError::failed(experiment, "no worker body to run under mpirun"))?;
     worker(&[spec.to_string()])?;
     SESSION
         .with(|s| s.borrow_mut().as_mut().and_then(|s| s.outputs.take()))
-        .ok_or_else(|| failed(experiment, "the phase left no outputs".into()))
+        .ok_or_else(|| BenchError::failed(experiment, "the phase left no outputs"))
 }
 
 /// Inside [`run_phase`], from the worker body: runs `spec` as this session's phase.
@@ -167,7 +161,7 @@ pub fn phase<B: PeBody>(spec: &B) -> Result<(), BenchError> {
         let mut guard = cell.borrow_mut();
         let s = guard
             .as_mut()
-            .ok_or_else(|| failed(B::NAME, "no MPI session".into()))?;
+            .ok_or_else(|| BenchError::failed(B::NAME, "no MPI session"))?;
         let outs = phase_on(s.team.transport(), s.dirty, &s.members, spec)?;
         s.dirty = outs.1;
         s.outputs = Some(outs.0);
@@ -178,10 +172,7 @@ pub fn phase<B: PeBody>(spec: &B) -> Result<(), BenchError> {
 /// Inside [`run_phase`] without the `mpi` feature: never reached ([`start`] fails first).
 #[cfg(not(feature = "mpi"))]
 pub fn phase<B: PeBody>(_spec: &B) -> Result<(), BenchError> {
-    Err(BenchError::Usage {
-        experiment: B::NAME,
-        message: crate::bench::experiment::NO_MPI.into(),
-    })
+    Err(BenchError::usage(B::NAME, crate::bench::experiment::NO_MPI))
 }
 
 /// The phase on transport `x`: clean, run, gather. Returns the members' outputs and the
@@ -230,7 +221,7 @@ pub fn phase_on<X: Transport, B: PeBody>(
         .iter()
         .map(|&r| {
             serde_json::from_slice::<PeOutput>(&lines[r]).map_err(|err| {
-                failed(
+                BenchError::failed(
                     B::NAME,
                     format!("rank {r}'s output did not arrive whole: {err}"),
                 )

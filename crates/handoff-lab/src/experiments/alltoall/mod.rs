@@ -21,10 +21,10 @@ use std::time::{Duration, Instant};
 use handoff::team::{Cmp, Team, TeamError, Transport, MAX_PES};
 use serde::{Deserialize, Serialize};
 
+use super::launcher;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
-use super::{launcher, rt_common};
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::{at_least, judge};
 use crate::bench::{BenchRecord, BenchResults, Finding};
 
@@ -63,7 +63,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "5-8 s (quick 1 s)",
 };
 
-rt_common::named_enum! {
+super::named::named_enum! {
     /// How a round completes.
     pub enum Method {
         /// `barrier_all`.
@@ -137,7 +137,7 @@ impl Config {
 
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| rt_common::usage(NAME, m);
+        let bad = |m: String| BenchError::usage(NAME, m);
         if self.methods.is_empty() {
             return Err(bad(
                 "no method: use --method barrier,fence-flags,counting".into()
@@ -176,15 +176,7 @@ impl Config {
                 "--rounds, --samples and --runs must be at least 1".into()
             ));
         }
-        let wait = team_run::parse_wait(NAME, &self.wait)?;
-        for &p in &self.pes {
-            team_run::check_spin_team(NAME, wait, p, &self.cpus)?;
-        }
-        if self.transports.is_empty() {
-            return Err(bad(
-                "no transport: use --transport shm,mpi-shm,mpi-rma".into()
-            ));
-        }
+        team_run::team_wait(NAME, &self.wait, self.pes.iter().copied(), &self.cpus)?;
         super::team_mpi::check_available(NAME, &self.transports)
     }
 
@@ -313,9 +305,6 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
     let wait = team_run::parse_wait(NAME, &cfg.wait)?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
-    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
-    let started = Instant::now();
     let mut points = Vec::new();
     for &p in &cfg.pes {
         for &size in &cfg.sizes {
@@ -326,72 +315,72 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             }
         }
     }
-    ctx.progress.begin(points.len(), NAME);
-    for &(p, size, method, transport) in &points {
-        if rt_common::stopped(&mut res, ctx.cancel, points.len()) {
-            break;
-        }
-        let rounds = cfg.rounds_at(p, size);
-        let spec = WorkerSpec {
-            method,
-            size,
-            rounds,
-            samples: cfg.samples,
-            fault: cfg.fault.clone(),
-            wait_timeout_s: 30.0,
-        };
-        let team = TeamSpec {
-            cpus: cfg.cpus.clone(),
-            wait,
-            heap: 2 * p * size + (1 << 20),
-            deadline: Duration::from_secs(180),
-            transport,
-            ..TeamSpec::new(
-                ctx,
-                NAME,
-                &spec,
-                p,
-                format!("{} {size} B {p} PEs", method.name()),
-            )
-        };
-        let runs = launcher::run_teams(&team, cfg.runs, ctx.cancel, "slots")?;
-        res.notes.extend(runs.failures);
-        let per_run = runs.per_run;
-        if per_run.is_empty() {
-            continue;
-        }
-        let sent = ((p - 1) * size) as f64;
-        let bw = |scale: f64| -> Vec<Vec<f64>> {
-            per_run
-                .iter()
-                .map(|s| s.iter().map(|us| scale * sent / us).collect())
-                .collect()
-        };
-        let metric = |unit, hib, v: &[Vec<f64>]| rt_common::metric(NAME, unit, hib, v);
-        res.records.push(
-            BenchRecord::new(
-                team_run::series(format!("{}, {p} PEs", method.name()), transport.name()),
-                size as f64,
-                per_run.len() as u64,
-                cfg.samples * rounds,
-                false,
-            )
-            .checked(runs.checks)
-            .param("method", method.name())
-            .param("size_bytes", size)
-            .param("pes", p)
-            .param("transport", runs.route)
-            .metric("round_us", metric("µs", false, &per_run)?)
-            .metric("bandwidth_pe_mbps", metric("MB/s", true, &bw(1.0))?)
-            .metric("bandwidth_node_mbps", metric("MB/s", true, &bw(p as f64))?),
-        );
-        ctx.progress.advance(&format!(
-            "{} {size} B {p} PEs {}",
-            method.name(),
-            transport.name()
-        ));
-    }
-    ctx.progress.end();
+    let mut res = ctx.run_points(
+        NAME,
+        cfg,
+        &points,
+        |ctx, res, &(p, size, method, transport)| {
+            let rounds = cfg.rounds_at(p, size);
+            let spec = WorkerSpec {
+                method,
+                size,
+                rounds,
+                samples: cfg.samples,
+                fault: cfg.fault.clone(),
+                wait_timeout_s: 30.0,
+            };
+            let team = TeamSpec {
+                cpus: cfg.cpus.clone(),
+                wait,
+                heap: 2 * p * size + (1 << 20),
+                deadline: Duration::from_secs(180),
+                transport,
+                ..TeamSpec::new(
+                    ctx,
+                    NAME,
+                    &spec,
+                    p,
+                    format!("{} {size} B {p} PEs", method.name()),
+                )
+            };
+            let Some(runs) =
+                launcher::run_teams(&team, cfg.runs, ctx.cancel, "slots", &mut res.notes)?
+            else {
+                return Ok(None);
+            };
+            let per_run = runs.per_run;
+            let sent = ((p - 1) * size) as f64;
+            let bw = |scale: f64| -> Vec<Vec<f64>> {
+                per_run
+                    .iter()
+                    .map(|s| s.iter().map(|us| scale * sent / us).collect())
+                    .collect()
+            };
+            let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
+            res.records.push(
+                BenchRecord::new(
+                    team_run::series(format!("{}, {p} PEs", method.name()), transport.name()),
+                    size as f64,
+                    per_run.len() as u64,
+                    cfg.samples * rounds,
+                    false,
+                )
+                .checked(runs.checks)
+                .param("method", method.name())
+                .param("size_bytes", size)
+                .param("pes", p)
+                .param("transport", runs.route)
+                .metric("round_us", metric("µs", false, &per_run)?)
+                .metric("bandwidth_pe_mbps", metric("MB/s", true, &bw(1.0))?)
+                .metric("bandwidth_node_mbps", metric("MB/s", true, &bw(p as f64))?),
+            );
+            Ok(Some(format!(
+                "{} {size} B {p} PEs {}",
+                method.name(),
+                transport.name()
+            )))
+        },
+    )?;
     res.notes.push(
         "on shared memory a put is a copy into the target's memory: the bandwidth counts \
          those copies; the cache lines move to a receiver only when it reads them (each \
@@ -406,7 +395,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             cfg.cpus.len()
         ));
     }
-    res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }
 

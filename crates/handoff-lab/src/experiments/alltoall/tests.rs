@@ -4,7 +4,7 @@ use crate::machine::{Machine, Tool};
 fn rec(method: Method, pes: usize, size: usize, run_means: &[f64]) -> BenchRecord {
     let metric = ("bandwidth_node_mbps", "MB/s", true);
     let series = format!("{}, {pes} PEs", method.name());
-    rt_common::record_of_runs(series, size as f64, metric, run_means)
+    crate::bench::findings::record_of_runs(series, size as f64, metric, run_means)
         .param("method", method.name())
         .param("size_bytes", size)
         .param("pes", pes)

@@ -2,8 +2,8 @@
 //! shared channel) and 2 (more threads on one channel do not raise its throughput), judged on
 //! the run means of messages/s at the n nearest the seed's 4–6.
 
-use super::super::rt_common::run_means;
 use crate::bench::findings::at_least;
+use crate::bench::findings::run_means;
 use crate::bench::{BenchResults, Finding};
 
 pub(super) fn findings(res: &BenchResults) -> Vec<Finding> {

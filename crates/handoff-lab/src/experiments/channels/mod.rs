@@ -18,8 +18,8 @@ use handoff::sys::monotonic_ns;
 use handoff::sys::Deadline;
 
 use super::launcher::{gate_wait, Workers};
-use super::rt_common::{arg, failed, metric, quantile, stopped, usage, POINT_DEADLINE, SECTION};
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use super::rt_common::{arg, quantile, POINT_DEADLINE, SECTION};
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Checks};
 
 const NAME: &str = "channels";
@@ -125,17 +125,20 @@ impl Config {
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.n.is_empty() || self.n.iter().any(|&n| n == 0 || n > 64) {
-            return Err(usage(NAME, "--n: counts from 1 to 64, e.g. 1,2,4,6"));
+            return Err(BenchError::usage(
+                NAME,
+                "--n: counts from 1 to 64, e.g. 1,2,4,6",
+            ));
         }
         let max = self.n.iter().max().copied().unwrap_or(1) as u64;
         if self.count < max || self.count >= 1 << 47 || self.runs == 0 {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 "--count needs at least one message per producer; --runs at least 1",
             ));
         }
         if self.cpus.is_empty() {
-            return Err(usage(NAME, "no CPU to run on"));
+            return Err(BenchError::usage(NAME, "no CPU to run on"));
         }
         Ok(())
     }
@@ -292,7 +295,7 @@ fn consume(
     let seen = seen
         .into_iter()
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| failed(NAME, e))?;
+        .map_err(|e| BenchError::failed(NAME, e))?;
     Ok((total as f64 / elapsed, seen))
 }
 
@@ -304,7 +307,7 @@ fn one_run(
     ctx: &RunCtx<'_>,
 ) -> Result<(f64, Vec<Seen>), BenchError> {
     let per = cfg.count / n as u64;
-    let qe = |e: QueueError| failed(NAME, e);
+    let qe = |e: QueueError| BenchError::failed(NAME, e);
     if processes {
         let id = run_id();
         let mut w = Workers::new();
@@ -401,7 +404,7 @@ fn one_run(
         let out = consume(cfg, layout, n, per, rxs_s, rx_a);
         for h in hs {
             h.join()
-                .map_err(|_| failed(NAME, "a producer panicked"))?
+                .map_err(|_| BenchError::failed(NAME, "a producer panicked"))?
                 .map_err(qe)?;
         }
         out
@@ -419,7 +422,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
     let name: String = arg(NAME, args, 1)?;
     let (n, pid): (u64, u64) = (arg(NAME, args, 2)?, arg(NAME, args, 3)?);
     pin(arg(NAME, args, 4)?);
-    let qe = |e: QueueError| failed(NAME, e);
+    let qe = |e: QueueError| BenchError::failed(NAME, e);
     let open = Deadline::after(Duration::from_secs(10));
     if kind == "spsc" {
         let q = Spsc::<Msg>::open(&name, CAPACITY, open).map_err(qe)?;
@@ -437,7 +440,10 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
         let end = Instant::now() + Duration::from_secs(30);
         while !q.consumers_gone() {
             if Instant::now() > end {
-                return Err(failed(NAME, "the consumers did not finish within 30 s"));
+                return Err(BenchError::failed(
+                    NAME,
+                    "the consumers did not finish within 30 s",
+                ));
             }
             std::thread::sleep(Duration::from_millis(1));
         }
@@ -469,77 +475,70 @@ fn verify(seen: &[Seen], n: usize, per: u64, checks: &mut Checks) {
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
-    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
-    let started = Instant::now();
     let modes: &[bool] = if cfg.processes {
         &[false, true]
     } else {
         &[false]
     };
-    let total = modes.len() * 2 * cfg.n.len();
-    ctx.progress.begin(total, NAME);
-    'outer: for &processes in modes {
+    let mut points = Vec::new();
+    for &processes in modes {
         for layout in [Layout::Xpyc, Layout::Xconn] {
             for &n in &cfg.n {
-                if stopped(&mut res, ctx.cancel, total) {
-                    break 'outer;
-                }
-                let mut m: [Vec<Vec<f64>>; 6] = Default::default();
-                let mut checks = Checks::of("messages");
-                for _ in 0..cfg.runs {
-                    let (rate, seen) = one_run(cfg, layout, processes, n, ctx)?;
-                    verify(&seen, n, cfg.count / n as u64, &mut checks);
-                    let means: Vec<f64> = seen
-                        .iter()
-                        .filter(|s| !s.lat_us.is_empty())
-                        .map(|s| crate::stats::mean(&s.lat_us))
-                        .collect();
-                    let mut all: Vec<f64> = seen.into_iter().flat_map(|s| s.lat_us).collect();
-                    all.sort_by(f64::total_cmp);
-                    m[0].push(vec![rate]);
-                    m[1].push(vec![means.iter().copied().fold(f64::INFINITY, f64::min)]);
-                    m[2].push(vec![crate::stats::mean(&means)]);
-                    m[3].push(vec![means.iter().copied().fold(0.0, f64::max)]);
-                    m[4].push(vec![quantile(&all, 0.99)]);
-                    m[5].push(vec![quantile(&all, 0.999)]);
-                }
-                let series = format!(
-                    "{}, {}",
-                    layout.name(),
-                    if processes { "processes" } else { "threads" }
-                );
-                res.records.push(
-                    BenchRecord::new(series.clone(), n as f64, cfg.runs, 1, false)
-                        .checked(checks)
-                        .param("layout", layout.name())
-                        .param("mode", if processes { "processes" } else { "threads" })
-                        .param("n", n)
-                        .metric("msgs_per_s", metric(NAME, "msg/s", true, &m[0])?)
-                        .metric("thread_lat_min_us", metric(NAME, "µs", false, &m[1])?)
-                        .metric("thread_lat_avg_us", metric(NAME, "µs", false, &m[2])?)
-                        .metric("thread_lat_max_us", metric(NAME, "µs", false, &m[3])?)
-                        .metric("lat_p99_us", metric(NAME, "µs", false, &m[4])?)
-                        .metric("lat_p999_us", metric(NAME, "µs", false, &m[5])?),
-                );
-                ctx.progress.advance(&format!("{series}, n = {n}"));
+                points.push((processes, layout, n));
             }
         }
     }
-    ctx.progress.end();
+    let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(processes, layout, n)| {
+        let mut m: [Vec<Vec<f64>>; 6] = Default::default();
+        let mut checks = Checks::of("messages");
+        for _ in 0..cfg.runs {
+            let (rate, seen) = one_run(cfg, layout, processes, n, ctx)?;
+            verify(&seen, n, cfg.count / n as u64, &mut checks);
+            let means: Vec<f64> = seen
+                .iter()
+                .filter(|s| !s.lat_us.is_empty())
+                .map(|s| crate::stats::mean(&s.lat_us))
+                .collect();
+            let mut all: Vec<f64> = seen.into_iter().flat_map(|s| s.lat_us).collect();
+            all.sort_by(f64::total_cmp);
+            m[0].push(vec![rate]);
+            m[1].push(vec![means.iter().copied().fold(f64::INFINITY, f64::min)]);
+            m[2].push(vec![crate::stats::mean(&means)]);
+            m[3].push(vec![means.iter().copied().fold(0.0, f64::max)]);
+            m[4].push(vec![quantile(&all, 0.99)]);
+            m[5].push(vec![quantile(&all, 0.999)]);
+        }
+        let series = format!(
+            "{}, {}",
+            layout.name(),
+            if processes { "processes" } else { "threads" }
+        );
+        res.records.push(
+            BenchRecord::new(series.clone(), n as f64, cfg.runs, 1, false)
+                .checked(checks)
+                .param("layout", layout.name())
+                .param("mode", if processes { "processes" } else { "threads" })
+                .param("n", n)
+                .metric("msgs_per_s", metric(NAME, "msg/s", true, &m[0])?)
+                .metric("thread_lat_min_us", metric(NAME, "µs", false, &m[1])?)
+                .metric("thread_lat_avg_us", metric(NAME, "µs", false, &m[2])?)
+                .metric("thread_lat_max_us", metric(NAME, "µs", false, &m[3])?)
+                .metric("lat_p99_us", metric(NAME, "µs", false, &m[4])?)
+                .metric("lat_p999_us", metric(NAME, "µs", false, &m[5])?),
+        );
+        Ok(Some(format!("{series}, n = {n}")))
+    })?;
     res.notes.push(format!(
         "{} messages of 32 B per run in all; latency = send to receipt at full load (includes the queue ahead); {} threads on {} CPUs at the largest n",
         cfg.count,
         2 * cfg.n.iter().max().copied().unwrap_or(1),
         cfg.cpus.len()
     ));
-    res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    run(&cfg, ctx)
+    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 mod findings;

@@ -76,12 +76,7 @@ fn a_lost_or_duplicated_message_fails_verification() {
 #[test]
 fn findings_compare_layouts_at_the_largest_n_up_to_six() {
     use crate::bench::{Holds, MetricRecord};
-    let mut res = BenchResults::new(
-        NAME,
-        Default::default(),
-        Default::default(),
-        serde_json::Value::Null,
-    );
+    let mut res = BenchResults::empty(NAME);
     // n = 8 is past the seed's 4–6 and must be ignored; at n = 4 XConn is 2× XPYC (tight),
     // and XPYC at 4 is 1.5× XPYC at 1 (so "more threads do not help" does not hold).
     for (series, n, rate) in [

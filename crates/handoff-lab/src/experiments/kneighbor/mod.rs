@@ -21,9 +21,9 @@ use handoff_probe::topology::maps::{pe_cpus, Map};
 use handoff_probe::topology::Topology;
 
 use super::launcher::Workers;
-use super::rt_common::{arg, check, failed, fill, metric, stopped, usage, POINT_DEADLINE, SECTION};
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::findings::at_least;
+use super::rt_common::{arg, check, fill, POINT_DEADLINE, SECTION};
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::findings::{at_least, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "kneighbor";
@@ -51,7 +51,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "about 6 s (quick 1 s)",
 };
 
-super::rt_common::named_enum! {
+super::named::named_enum! {
     /// Threads of this process or one process per PE.
     pub enum Mode {
         /// Threads of this process, queues on the heap.
@@ -167,13 +167,13 @@ impl Config {
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.k == 0 || self.k > 64 {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 format!("--k {}: use 1 to 64 neighbours per side", self.k),
             ));
         }
         if self.pes < 2 * self.k + 1 || self.pes > 256 {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 format!(
                     "--pes {}: k = {} needs at least {} PEs (2k+1, distinct neighbours) and at most 256",
@@ -184,7 +184,7 @@ impl Config {
             ));
         }
         if self.sizes.is_empty() || self.sizes.iter().any(|&s| s == 0 || s > 16 << 20) {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 "--sizes: use sizes from 1 B to 16 MiB, e.g. 64,4KiB",
             ));
@@ -192,22 +192,25 @@ impl Config {
         let queues = self.pes * 2 * self.k;
         let biggest = self.sizes.iter().max().copied().unwrap_or(0);
         if (queues as u128) * (capacity_for(biggest) as u128) > 2 << 30 {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 format!("{queues} queues of {biggest}-byte messages need over 2 GiB: lower --pes, --k or --sizes"),
             ));
         }
         if self.placements.is_empty() || self.modes.is_empty() {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 "no placement or mode: use e.g. --placement compact,spread --mode threads",
             ));
         }
         if self.iters == 0 || self.reps == 0 || self.runs == 0 {
-            return Err(usage(NAME, "--iters, --reps and --runs must be at least 1"));
+            return Err(BenchError::usage(
+                NAME,
+                "--iters, --reps and --runs must be at least 1",
+            ));
         }
         if self.cpus.is_empty() {
-            return Err(usage(NAME, "no CPU to run on"));
+            return Err(BenchError::usage(NAME, "no CPU to run on"));
         }
         Ok(())
     }
@@ -293,7 +296,7 @@ fn one_run(
     ctx: &RunCtx<'_>,
 ) -> Result<PeRun, BenchError> {
     let p = cfg.pes;
-    let qerr = |e: QueueError| failed(NAME, e);
+    let qerr = |e: QueueError| BenchError::failed(NAME, e);
     let cpu_map = placement.map(p, &cfg.cpus, map::detected());
     // queues[from][j] carries from → neighbours(from)[j].
     let per_pe: Vec<PeRun> = match mode {
@@ -410,7 +413,7 @@ fn parse_worker_output(text: &str) -> Result<PeRun, BenchError> {
             .next()
             .and_then(|w| w.parse::<u64>().ok())
             .ok_or_else(|| {
-                failed(
+                BenchError::failed(
                     NAME,
                     format!("a PE process printed {text:?}, not its checks and samples"),
                 )
@@ -420,7 +423,7 @@ fn parse_worker_output(text: &str) -> Result<PeRun, BenchError> {
     let samples = words
         .map(|w| w.parse::<f64>())
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| failed(NAME, format!("a PE process's samples: {e}")))?;
+        .map_err(|e| BenchError::failed(NAME, format!("a PE process's samples: {e}")))?;
     Ok((samples, ok))
 }
 
@@ -439,7 +442,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
     if let Ok(cpu) = args.get(6).map_or("-", |s| s.as_str()).parse::<usize>() {
         let _ = handoff::sys::pin_current_thread(cpu);
     }
-    let qerr = |e: QueueError| failed(NAME, e);
+    let qerr = |e: QueueError| BenchError::failed(NAME, e);
     let open = |list: Option<&String>| -> Result<Vec<FrameQueue>, BenchError> {
         list.map(|l| l.split(',').collect::<Vec<_>>())
             .unwrap_or_default()
@@ -456,7 +459,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
     };
     let (oq, iq) = (open(args.get(7))?, open(args.get(8))?);
     if oq.len() != 2 * cfg.k || iq.len() != 2 * cfg.k {
-        return Err(usage(
+        return Err(BenchError::usage(
             NAME,
             format!("worker needs {} queue names each way", 2 * cfg.k),
         ));
@@ -480,40 +483,35 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
-    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
-    let started = Instant::now();
-    let total = cfg.modes.len() * cfg.placements.len() * cfg.sizes.len();
-    ctx.progress.begin(total, NAME);
-    'outer: for &mode in &cfg.modes {
+    let mut points = Vec::new();
+    for &mode in &cfg.modes {
         for placement in &cfg.placements {
             for &size in &cfg.sizes {
-                if stopped(&mut res, ctx.cancel, total) {
-                    break 'outer;
-                }
-                let mut per_run = Vec::new();
-                let mut checks = Checks::of("frames");
-                for _ in 0..cfg.runs {
-                    let (s, [c, w]) = one_run(cfg, size, placement, mode, ctx)?;
-                    checks.add(c, w);
-                    per_run.push(s);
-                }
-                let series = format!("{}, {}", mode.name(), placement.name());
-                res.records.push(
-                    BenchRecord::new(series.clone(), size as f64, cfg.runs, cfg.reps, false)
-                        .checked(checks)
-                        .param("mode", mode.name())
-                        .param("placement", placement.name())
-                        .param("pes", cfg.pes)
-                        .param("k", cfg.k)
-                        .param("size_bytes", size)
-                        .metric("iter_us", metric(NAME, "µs", false, &per_run)?),
-                );
-                ctx.progress.advance(&format!("{series}, {size} B"));
+                points.push((mode, placement, size));
             }
         }
     }
-    ctx.progress.end();
+    let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(mode, placement, size)| {
+        let mut per_run = Vec::new();
+        let mut checks = Checks::of("frames");
+        for _ in 0..cfg.runs {
+            let (s, [c, w]) = one_run(cfg, size, placement, mode, ctx)?;
+            checks.add(c, w);
+            per_run.push(s);
+        }
+        let series = format!("{}, {}", mode.name(), placement.name());
+        res.records.push(
+            BenchRecord::new(series.clone(), size as f64, cfg.runs, cfg.reps, false)
+                .checked(checks)
+                .param("mode", mode.name())
+                .param("placement", placement.name())
+                .param("pes", cfg.pes)
+                .param("k", cfg.k)
+                .param("size_bytes", size)
+                .metric("iter_us", metric(NAME, "µs", false, &per_run)?),
+        );
+        Ok(Some(format!("{series}, {size} B")))
+    })?;
     if cfg.pes > cfg.cpus.len() {
         res.notes.push(format!(
             "{} PEs on {} CPUs (oversubscribed): PEs sharing a CPU take turns; waits sleep on futexes",
@@ -521,13 +519,11 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             cfg.cpus.len()
         ));
     }
-    res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    run(&cfg, ctx)
+    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// The seed: the best placement depends on the communication pattern — for neighbour
@@ -537,7 +533,7 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
     let mut out = Vec::new();
     for mode in ["threads", "processes"] {
         let runs_of = |placement: &str, size: f64| {
-            super::rt_common::run_means(res, &format!("{mode}, {placement}"), size, "iter_us")
+            run_means(res, &format!("{mode}, {placement}"), size, "iter_us")
         };
         let size = res
             .records

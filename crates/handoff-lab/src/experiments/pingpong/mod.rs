@@ -22,10 +22,10 @@ use std::time::Instant;
 use handoff::team::{Cmp, SignalOp, Team, TeamError, Transport, LINE_PAYLOAD};
 use serde::{Deserialize, Serialize};
 
+use super::launcher;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
-use super::{launcher, rt_common};
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::schema::C2cPair;
 use crate::bench::{BenchRecord, BenchResults};
 
@@ -57,7 +57,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "12 s on a quiet machine, 35 s under load (quick 2 s)",
 };
 
-rt_common::named_enum! {
+super::named::named_enum! {
     /// How a message and its completion travel.
     pub enum Method {
         /// put; fence; atomic add to the peer's flag.
@@ -182,7 +182,7 @@ impl Config {
 
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| rt_common::usage(NAME, m);
+        let bad = |m: String| BenchError::usage(NAME, m);
         if self.methods.is_empty() {
             return Err(bad(
                 "no method: use --method fence-flag,put-signal,counting-put,line".into(),
@@ -204,20 +204,14 @@ impl Config {
         if self.placements.is_empty() {
             return Err(bad("no placement to run on".into()));
         }
-        if self.transports.is_empty() {
-            return Err(bad(
-                "no transport: use --transport shm,mpi-shm,mpi-rma".into()
-            ));
-        }
         super::team_mpi::check_available(NAME, &self.transports)?;
         if self.round_trips == 0 || self.samples == 0 || self.runs == 0 {
             return Err(bad(
                 "--round-trips, --samples and --runs must be at least 1".into(),
             ));
         }
-        let wait = team_run::parse_wait(NAME, &self.wait)?;
         for p in &self.placements {
-            team_run::check_spin_team(NAME, wait, 2, &p.cpus)?;
+            team_run::team_wait(NAME, &self.wait, [2], &p.cpus)?;
         }
         if !self
             .sizes
@@ -353,8 +347,6 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
     let wait = team_run::parse_wait(NAME, &cfg.wait)?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
-    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
     let started = Instant::now();
     let mut points = Vec::new();
     for p in &cfg.placements {
@@ -373,11 +365,11 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         .into_iter()
         .flat_map(|pt| pairs.iter().map(move |&j| (pt, j)))
         .collect();
-    ctx.progress.begin(points.len(), NAME);
+    let mut c2c = Vec::new();
     for p in &cfg.placements {
         if p.cpus[0] != p.cpus[1] && p.class != MPIRUN {
             if let Some(ns) = super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]) {
-                res.c2c.push(C2cPair {
+                c2c.push(C2cPair {
                     cpu_a: p.cpus[0],
                     cpu_b: p.cpus[1],
                     placement: p.class.clone(),
@@ -386,83 +378,85 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             }
         }
     }
-    for &((p, size, method, transport), peer) in &points {
-        if rt_common::stopped(&mut res, ctx.cancel, points.len()) {
-            break;
-        }
-        let spec = WorkerSpec {
-            method,
-            size,
-            round_trips: cfg.round_trips_at(size),
-            samples: cfg.samples,
-            warmup: cfg.warmup.min(cfg.round_trips_at(size)),
-            fault: cfg.fault.clone(),
-            wait_timeout_s: 20.0,
-        };
-        let team = TeamSpec {
-            cpus: p.cpus.to_vec(),
-            wait,
-            heap: size + (1 << 20),
-            transport,
-            members: if world > 2 { vec![0, peer] } else { Vec::new() },
-            ..TeamSpec::new(
-                ctx,
-                NAME,
-                &spec,
-                2,
-                format!("{} {size} B {}", method.name(), p.class),
+    let mut res = ctx.run_points(
+        NAME,
+        cfg,
+        &points,
+        |ctx, res, &((p, size, method, transport), peer)| {
+            let spec = WorkerSpec {
+                method,
+                size,
+                round_trips: cfg.round_trips_at(size),
+                samples: cfg.samples,
+                warmup: cfg.warmup.min(cfg.round_trips_at(size)),
+                fault: cfg.fault.clone(),
+                wait_timeout_s: 20.0,
+            };
+            let team = TeamSpec {
+                cpus: p.cpus.to_vec(),
+                wait,
+                heap: size + (1 << 20),
+                transport,
+                members: if world > 2 { vec![0, peer] } else { Vec::new() },
+                ..TeamSpec::new(
+                    ctx,
+                    NAME,
+                    &spec,
+                    2,
+                    format!("{} {size} B {}", method.name(), p.class),
+                )
+            };
+            let floor = (p.cpus[0] != p.cpus[1] && p.class != MPIRUN)
+                .then(|| super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]))
+                .flatten();
+            let Some(runs) =
+                launcher::run_teams(&team, cfg.runs, ctx.cancel, "messages", &mut res.notes)?
+            else {
+                return Ok(None);
+            };
+            let (per_run, route) = (runs.per_run, runs.route);
+            let m = metric(NAME, "µs", false, &per_run)?;
+            let series = series_name(method, &p.class, &route);
+            let mut rec = BenchRecord::new(
+                if world > 2 {
+                    format!("{series} (0-{peer})")
+                } else {
+                    series
+                },
+                size as f64,
+                per_run.len() as u64,
+                spec.samples * spec.round_trips * 2,
+                false,
             )
-        };
-        let floor = (p.cpus[0] != p.cpus[1] && p.class != MPIRUN)
-            .then(|| super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]))
-            .flatten();
-        let runs = launcher::run_teams(&team, cfg.runs, ctx.cancel, "messages")?;
-        res.notes.extend(runs.failures);
-        let (per_run, route) = (runs.per_run, runs.route);
-        if per_run.is_empty() {
-            continue;
-        }
-        let m = rt_common::metric(NAME, "µs", false, &per_run)?;
-        let series = series_name(method, &p.class, &route);
-        let mut rec = BenchRecord::new(
-            if world > 2 {
-                format!("{series} (0-{peer})")
-            } else {
-                series
-            },
-            size as f64,
-            per_run.len() as u64,
-            spec.samples * spec.round_trips * 2,
-            false,
-        )
-        .checked(runs.checks)
-        .param("method", method.name())
-        .param("size_bytes", size)
-        .param("placement", p.class.clone())
-        .param(
-            "cpus",
-            if p.class == MPIRUN {
-                MPIRUN.to_string()
-            } else {
-                format!("{},{}", p.cpus[0], p.cpus[1])
-            },
-        )
-        .param("transport", route)
-        .metric("latency_us", m);
-        if super::team_session::active() {
-            // Under mpirun: which ranks were the pair (rank 0 with each other in turn).
-            rec = rec.param("pair", format!("0-{peer}"));
-        }
-        rec.c2c_one_way_ns = floor;
-        res.records.push(rec);
-        ctx.progress.advance(&format!(
-            "{} {size} B {} {}",
-            method.name(),
-            p.class,
-            transport.name()
-        ));
-    }
-    ctx.progress.end();
+            .checked(runs.checks)
+            .param("method", method.name())
+            .param("size_bytes", size)
+            .param("placement", p.class.clone())
+            .param(
+                "cpus",
+                if p.class == MPIRUN {
+                    MPIRUN.to_string()
+                } else {
+                    format!("{},{}", p.cpus[0], p.cpus[1])
+                },
+            )
+            .param("transport", route)
+            .metric("latency_us", m);
+            if super::team_session::active() {
+                // Under mpirun: which ranks were the pair (rank 0 with each other in turn).
+                rec = rec.param("pair", format!("0-{peer}"));
+            }
+            rec.c2c_one_way_ns = floor;
+            res.records.push(rec);
+            Ok(Some(format!(
+                "{} {size} B {} {}",
+                method.name(),
+                p.class,
+                transport.name()
+            )))
+        },
+    )?;
+    res.c2c = c2c;
     if cfg.placements.iter().any(|p| p.cpus[0] == p.cpus[1]) {
         res.notes.push(
             "same-core: both PEs share one CPU, so every hand-off is a context switch (the \
@@ -470,6 +464,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 .into(),
         );
     }
+    // From before the c2c floors were measured.
     res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }

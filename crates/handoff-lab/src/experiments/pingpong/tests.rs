@@ -1,12 +1,16 @@
 use super::*;
-use crate::machine::{Machine, Tool};
 
 fn rec(method: Method, class: &str, size: usize, run_means: &[f64]) -> BenchRecord {
     let series = format!("{}, {class}", method.name());
-    rt_common::record_of_runs(series, size as f64, ("latency_us", "µs", false), run_means)
-        .param("method", method.name())
-        .param("size_bytes", size)
-        .param("placement", class)
+    crate::bench::findings::record_of_runs(
+        series,
+        size as f64,
+        ("latency_us", "µs", false),
+        run_means,
+    )
+    .param("method", method.name())
+    .param("size_bytes", size)
+    .param("placement", class)
 }
 
 #[test]
@@ -81,12 +85,7 @@ fn sizes_and_counts_are_checked() {
 
 #[test]
 fn findings_judge_fence_flag_over_each_method_at_8_bytes() {
-    let mut r = BenchResults::new(
-        NAME,
-        Machine::default(),
-        Tool::default(),
-        serde_json::json!({}),
-    );
+    let mut r = BenchResults::empty(NAME);
     // By hand: fence-flag 2.0 µs; put-signal 1.0 (2.0×: holds); counting-put 1.6 (1.25×:
     // does not hold); line 0.8 (2.5×: holds). A 4 KiB record must not be used.
     r.records.push(rec(
@@ -144,12 +143,7 @@ fn findings_judge_fence_flag_over_each_method_at_8_bytes() {
 
 #[test]
 fn side_by_side_findings_judge_mpi_over_shm_at_8_bytes_and_the_largest_size() {
-    let mut r = BenchResults::new(
-        NAME,
-        Machine::default(),
-        Tool::default(),
-        serde_json::json!({}),
-    );
+    let mut r = BenchResults::empty(NAME);
     let over = |t: TransportKind, size: usize, means: &[f64]| {
         let mut rec = rec(Method::PutSignal, "shared-l3", size, means);
         rec.series = series_name(Method::PutSignal, "shared-l3", t.name());
@@ -194,12 +188,7 @@ fn side_by_side_findings_judge_mpi_over_shm_at_8_bytes_and_the_largest_size() {
 
 #[test]
 fn under_mpirun_the_seed_findings_compare_methods_within_each_pair_and_its_route() {
-    let mut r = BenchResults::new(
-        NAME,
-        Machine::default(),
-        Tool::default(),
-        serde_json::json!({}),
-    );
+    let mut r = BenchResults::empty(NAME);
     let at = |m: Method, pair: &str, route: &str, means: &[f64]| {
         rec(m, MPIRUN, 8, means)
             .param("transport", route)

@@ -95,80 +95,43 @@ pub fn poll<T>(mut f: impl FnMut() -> Option<T>) -> Result<T, TransferError> {
     }
 }
 
-impl<M: bytemuck::Pod + Send> Tx<M> for queue::Producer<M> {
-    fn send(&mut self, m: M) -> Result<(), TransferError> {
-        // The deadline (a clock read) only when the queue is full.
-        if self.try_push(m)? {
-            return Ok(());
-        }
-        self.push(m, Wait::ADAPTIVE, deadline()).map_err(Into::into)
-    }
-}
-impl<M: bytemuck::Pod + Send> Rx<M> for queue::Consumer<M> {
-    fn recv(&mut self) -> Result<M, TransferError> {
-        // The deadline (a clock read) only when the queue is empty.
-        if let Some(m) = self.try_pop()? {
-            return Ok(m);
-        }
-        self.pop(Wait::ADAPTIVE, deadline()).map_err(Into::into)
-    }
-}
 /// A handoff SPSC end that waits with `Wait::Spin` (the `spsc-spin` rows: the same ring as
 /// `spsc`, for the default-wait-vs-spin comparison).
 pub struct Spinning<E>(pub E);
 
-impl<M: bytemuck::Pod + Send> Tx<M> for Spinning<queue::Producer<M>> {
-    fn send(&mut self, m: M) -> Result<(), TransferError> {
-        if self.0.try_push(m)? {
-            return Ok(());
+/// [`Tx`] and [`Rx`] for handoff's queue ends: try first, so that the deadline (a clock
+/// read) is taken only when the queue is full or empty, then wait with the given strategy.
+/// Each line: the sending end, the receiving end, the wait, and how to reach the queue's end.
+macro_rules! handoff_ends {
+    ($($tx:ty, $rx:ty, $wait:expr, |$s:ident| $end:expr;)+) => {$(
+        impl<M: bytemuck::Pod + Send> Tx<M> for $tx {
+            fn send(&mut self, m: M) -> Result<(), TransferError> {
+                let $s = self;
+                if $end.try_push(m)? {
+                    return Ok(());
+                }
+                $end.push(m, $wait, deadline()).map_err(Into::into)
+            }
         }
-        self.0.push(m, Wait::Spin, deadline()).map_err(Into::into)
-    }
-}
-impl<M: bytemuck::Pod + Send> Rx<M> for Spinning<queue::Consumer<M>> {
-    fn recv(&mut self) -> Result<M, TransferError> {
-        if let Some(m) = self.0.try_pop()? {
-            return Ok(m);
+        impl<M: bytemuck::Pod + Send> Rx<M> for $rx {
+            fn recv(&mut self) -> Result<M, TransferError> {
+                let $s = self;
+                if let Some(m) = $end.try_pop()? {
+                    return Ok(m);
+                }
+                $end.pop($wait, deadline()).map_err(Into::into)
+            }
         }
-        self.0.pop(Wait::Spin, deadline()).map_err(Into::into)
-    }
+    )+};
 }
-impl<M: bytemuck::Pod + Send> Tx<M> for queue::LaneProducer<M> {
-    fn send(&mut self, m: M) -> Result<(), TransferError> {
-        // The deadline (a clock read) only when the queue is full.
-        if self.try_push(m)? {
-            return Ok(());
-        }
-        self.push(m, Wait::ADAPTIVE, deadline()).map_err(Into::into)
-    }
+
+handoff_ends! {
+    queue::Producer<M>, queue::Consumer<M>, Wait::ADAPTIVE, |s| s;
+    Spinning<queue::Producer<M>>, Spinning<queue::Consumer<M>>, Wait::Spin, |s| s.0;
+    queue::LaneProducer<M>, queue::LaneConsumer<M>, Wait::ADAPTIVE, |s| s;
+    queue::ArrayProducer<M>, queue::ArrayConsumer<M>, Wait::ADAPTIVE, |s| s;
 }
-impl<M: bytemuck::Pod + Send> Rx<M> for queue::LaneConsumer<M> {
-    fn recv(&mut self) -> Result<M, TransferError> {
-        // The deadline (a clock read) only when the queue is empty.
-        if let Some(m) = self.try_pop()? {
-            return Ok(m);
-        }
-        self.pop(Wait::ADAPTIVE, deadline()).map_err(Into::into)
-    }
-}
-impl<M: bytemuck::Pod + Send> Tx<M> for queue::ArrayProducer<M> {
-    fn send(&mut self, m: M) -> Result<(), TransferError> {
-        // The deadline (a clock read) only when the queue is full.
-        if self.try_push(m)? {
-            return Ok(());
-        }
-        self.push(m, Wait::ADAPTIVE, deadline()).map_err(Into::into)
-    }
-}
-impl<M: bytemuck::Pod + Send> Rx<M> for queue::ArrayConsumer<M> {
-    fn recv(&mut self) -> Result<M, TransferError> {
-        // The deadline (a clock read) only when the queue is empty.
-        if let Some(m) = self.try_pop()? {
-            return Ok(m);
-        }
-        self.pop(Wait::ADAPTIVE, deadline()).map_err(Into::into)
-    }
-}
+
 impl<M: Send> Tx<M> for rtrb::Producer<M> {
     fn send(&mut self, m: M) -> Result<(), TransferError> {
         let mut m = Some(m);

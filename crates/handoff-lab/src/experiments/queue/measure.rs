@@ -14,7 +14,7 @@ use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, Spinning, TransferErro
 use super::{Config, Kind, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 use crate::experiments::launcher::{gate_wait, Workers};
-use crate::experiments::rt_common::{arg, failed, POINT_DEADLINE};
+use crate::experiments::rt_common::{arg, POINT_DEADLINE};
 
 /// Slots of every queue.
 pub const CAPACITY: usize = 1024;
@@ -194,7 +194,7 @@ pub fn stream_threads<const W: usize>(
     kind: Kind,
     producers: usize,
 ) -> Result<Samples, BenchError> {
-    let (txs, mut rx) = ends::<W>(kind, producers).map_err(|e| failed(NAME, e))?;
+    let (txs, mut rx) = ends::<W>(kind, producers).map_err(|e| BenchError::failed(NAME, e))?;
     let blocks = cfg.reps + 1;
     let per_producer = cfg.count / producers as u64 * blocks;
     let per_block = cfg.count / producers as u64 * producers as u64;
@@ -218,17 +218,17 @@ pub fn stream_threads<const W: usize>(
         });
         for h in hs {
             h.join()
-                .map_err(|_| failed(NAME, "a producer thread panicked"))?
-                .map_err(|e| failed(NAME, e))?;
+                .map_err(|_| BenchError::failed(NAME, "a producer thread panicked"))?
+                .map_err(|e| BenchError::failed(NAME, e))?;
         }
-        got.map_err(|e| failed(NAME, e))
+        got.map_err(|e| BenchError::failed(NAME, e))
     })
 }
 
 /// Round trip between two threads over two queues of `kind`.
 pub fn rtt_threads<const W: usize>(cfg: &Config, kind: Kind) -> Result<Samples, BenchError> {
-    let (mut txa, mut rxa) = ends::<W>(kind, 1).map_err(|e| failed(NAME, e))?;
-    let (mut txb, mut rxb) = ends::<W>(kind, 1).map_err(|e| failed(NAME, e))?;
+    let (mut txa, mut rxa) = ends::<W>(kind, 1).map_err(|e| BenchError::failed(NAME, e))?;
+    let (mut txb, mut rxb) = ends::<W>(kind, 1).map_err(|e| BenchError::failed(NAME, e))?;
     let (mut ta, mut tb) = (txa.remove(0), txb.remove(0));
     let blocks = cfg.reps + 1;
     let cpus = &cfg.cpus;
@@ -241,9 +241,9 @@ pub fn rtt_threads<const W: usize>(cfg: &Config, kind: Kind) -> Result<Samples, 
             ping::<W>(ta.as_mut(), rxb.as_mut(), cfg.rtt_iters, blocks)
         });
         h.join()
-            .map_err(|_| failed(NAME, "the echo thread panicked"))?
-            .map_err(|e| failed(NAME, e))?;
-        got.map_err(|e| failed(NAME, e))
+            .map_err(|_| BenchError::failed(NAME, "the echo thread panicked"))?
+            .map_err(|e| BenchError::failed(NAME, e))?;
+        got.map_err(|e| BenchError::failed(NAME, e))
     })
 }
 
@@ -258,7 +258,7 @@ pub fn stream_processes<const W: usize>(
     producers: usize,
     ctx: &RunCtx<'_>,
 ) -> Result<Samples, BenchError> {
-    let qe = |e: QueueError| failed(NAME, e);
+    let qe = |e: QueueError| BenchError::failed(NAME, e);
     let id = super::run_id();
     let name = format!("q{id}");
     let blocks = cfg.reps + 1;
@@ -292,7 +292,7 @@ pub fn stream_processes<const W: usize>(
                 )
             }
             _ => {
-                return Err(failed(
+                return Err(BenchError::failed(
                     NAME,
                     format!("{} has no cross-process form", kind.name()),
                 ))
@@ -322,7 +322,7 @@ pub fn stream_processes<const W: usize>(
         got
     });
     w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
-    got.map_err(|e| failed(NAME, e))
+    got.map_err(|e| BenchError::failed(NAME, e))
 }
 
 /// Round trip with an echo process over two SPSC queues in segments.
@@ -330,7 +330,7 @@ pub fn rtt_processes<const W: usize>(
     cfg: &Config,
     ctx: &RunCtx<'_>,
 ) -> Result<Samples, BenchError> {
-    let qe = |e: QueueError| failed(NAME, e);
+    let qe = |e: QueueError| BenchError::failed(NAME, e);
     let id = super::run_id();
     let a = Spsc::<Msg<W>>::create(&format!("q{id}a"), CAPACITY).map_err(qe)?;
     let b = Spsc::<Msg<W>>::create(&format!("q{id}b"), CAPACITY).map_err(qe)?;
@@ -356,7 +356,7 @@ pub fn rtt_processes<const W: usize>(
         got
     });
     w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
-    got.map_err(|e| failed(NAME, e))
+    got.map_err(|e| BenchError::failed(NAME, e))
 }
 
 /// A worker process: `produce KIND SIZE N PID CPU NAME fault|- PRODUCERS` or
@@ -364,13 +364,13 @@ pub fn rtt_processes<const W: usize>(
 pub fn worker_body<const W: usize>(args: &[String]) -> Result<(), BenchError> {
     let role: String = arg(NAME, args, 0)?;
     let kind = Kind::parse(&arg::<String>(NAME, args, 1)?)
-        .ok_or_else(|| failed(NAME, "worker: unknown kind"))?;
+        .ok_or_else(|| BenchError::failed(NAME, "worker: unknown kind"))?;
     let n: u64 = arg(NAME, args, 3)?;
     let pid: u64 = arg(NAME, args, 4)?;
     pin(arg(NAME, args, 5)?);
     let name: String = arg(NAME, args, 6)?;
-    let qe = |e: QueueError| failed(NAME, e);
-    let fe = |e: TransferError| failed(NAME, e);
+    let qe = |e: QueueError| BenchError::failed(NAME, e);
+    let fe = |e: TransferError| BenchError::failed(NAME, e);
     if role == "echo" {
         let out: String = arg(NAME, args, 7)?;
         let a = Spsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(qe)?;
@@ -400,6 +400,9 @@ pub fn worker_body<const W: usize>(args: &[String]) -> Result<(), BenchError> {
             gate_wait(NAME)?;
             produce::<W>(&mut tx, pid, n, fault).map_err(fe)
         }
-        _ => Err(failed(NAME, "worker: this kind has no cross-process form")),
+        _ => Err(BenchError::failed(
+            NAME,
+            "worker: this kind has no cross-process form",
+        )),
     }
 }

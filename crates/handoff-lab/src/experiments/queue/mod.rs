@@ -12,10 +12,9 @@ mod ends;
 mod measure;
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
-use super::rt_common::{metric, stopped, usage, SECTION};
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use super::rt_common::SECTION;
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 use measure::Samples;
@@ -250,31 +249,31 @@ impl Config {
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.kinds.is_empty() {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 "no queue: use --queues spsc,rtrb,crossbeam,lanes,array,locked (or spsc-spin)",
             ));
         }
         if self.sizes.is_empty() || self.sizes.iter().any(|s| !SIZES.contains(s)) {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 format!("--sizes: each one of {SIZES:?} bytes (the typed queues' message sizes)"),
             ));
         }
         if self.producers == 0 || self.producers > 64 {
-            return Err(usage(NAME, "--producers: 1 to 64"));
+            return Err(BenchError::usage(NAME, "--producers: 1 to 64"));
         }
         if self.count < self.producers as u64
             || self.rtt_iters == 0
             || self.reps == 0
             || self.runs == 0
         {
-            return Err(usage(NAME, "--count (at least one message per producer), --rtt-iters, --reps and --runs must be at least 1"));
+            return Err(BenchError::usage(NAME, "--count (at least one message per producer), --rtt-iters, --reps and --runs must be at least 1"));
         }
         // A timed block is not interruptible: bound it to a few seconds (Ctrl-C is seen
         // between blocks).
         if self.count > MAX_COUNT || self.rtt_iters > MAX_COUNT {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 format!(
                     "--count and --rtt-iters: at most {MAX_COUNT} per timed block (a few \
@@ -283,13 +282,13 @@ impl Config {
             ));
         }
         if self.reps > MAX_REPS || self.runs > MAX_REPS {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 format!("--reps and --runs: at most {MAX_REPS}"),
             ));
         }
         if self.cpus.is_empty() {
-            return Err(usage(NAME, "no CPU to run on"));
+            return Err(BenchError::usage(NAME, "no CPU to run on"));
         }
         Ok(())
     }
@@ -345,7 +344,7 @@ fn rtt(cfg: &Config, line: Line, size: usize, ctx: &RunCtx<'_>) -> Result<Sample
 fn worker(args: &[String]) -> Result<(), BenchError> {
     let size: usize = super::rt_common::arg(NAME, args, 2)?;
     if !SIZES.contains(&size) {
-        return Err(usage(
+        return Err(BenchError::usage(
             NAME,
             format!("worker: size {size} is not one of {SIZES:?}"),
         ));
@@ -356,51 +355,44 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
-    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
-    let started = Instant::now();
     let lines = cfg.lines();
-    let total = lines.len() * cfg.sizes.len();
-    ctx.progress.begin(total, NAME);
-    'outer: for &size in &cfg.sizes {
-        for &line in &lines {
-            if stopped(&mut res, ctx.cancel, total) {
-                break 'outer;
-            }
-            let (mut tput, mut rt, mut checks) = (Vec::new(), Vec::new(), Checks::of("messages"));
-            for _ in 0..cfg.runs {
-                let (s, [c, w]) = stream(cfg, line, size, ctx)?;
+    let points: Vec<_> = cfg
+        .sizes
+        .iter()
+        .flat_map(|&size| lines.iter().map(move |&line| (size, line)))
+        .collect();
+    let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(size, line)| {
+        let (mut tput, mut rt, mut checks) = (Vec::new(), Vec::new(), Checks::of("messages"));
+        for _ in 0..cfg.runs {
+            let (s, [c, w]) = stream(cfg, line, size, ctx)?;
+            checks.add(c, w);
+            tput.push(s);
+            if !line.mpsc {
+                let (s, [c, w]) = rtt(cfg, line, size, ctx)?;
                 checks.add(c, w);
-                tput.push(s);
-                if !line.mpsc {
-                    let (s, [c, w]) = rtt(cfg, line, size, ctx)?;
-                    checks.add(c, w);
-                    rt.push(s);
-                }
+                rt.push(s);
             }
-            let mut rec = BenchRecord::new(line.series(), size as f64, cfg.runs, cfg.reps, false)
-                .checked(checks)
-                .param("queue", line.kind.name())
-                .param("producers", if line.mpsc { cfg.producers } else { 1 })
-                .param(
-                    "mode",
-                    if line.processes {
-                        "processes"
-                    } else {
-                        "threads"
-                    },
-                )
-                .param("size_bytes", size)
-                .metric("msgs_per_s", metric(NAME, "msg/s", true, &tput)?);
-            if !rt.is_empty() {
-                rec = rec.metric("rtt_us", metric(NAME, "µs", false, &rt)?);
-            }
-            res.records.push(rec);
-            ctx.progress
-                .advance(&format!("{}, {size} B", line.series()));
         }
-    }
-    ctx.progress.end();
+        let mut rec = BenchRecord::new(line.series(), size as f64, cfg.runs, cfg.reps, false)
+            .checked(checks)
+            .param("queue", line.kind.name())
+            .param("producers", if line.mpsc { cfg.producers } else { 1 })
+            .param(
+                "mode",
+                if line.processes {
+                    "processes"
+                } else {
+                    "threads"
+                },
+            )
+            .param("size_bytes", size)
+            .metric("msgs_per_s", metric(NAME, "msg/s", true, &tput)?);
+        if !rt.is_empty() {
+            rec = rec.metric("rtt_us", metric(NAME, "µs", false, &rt)?);
+        }
+        res.records.push(rec);
+        Ok(Some(format!("{}, {size} B", line.series())))
+    })?;
     res.notes.push(format!(
         "consumer on CPU {}, producers round-robin from the next CPU; MPSC lines have {} producers{}; \
          rtrb, crossbeam and the locked queue spin then yield when full or empty, handoff's queues \
@@ -409,13 +401,11 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         cfg.producers,
         if cfg.producers + 1 > cfg.cpus.len() { " (oversubscribed: more threads than CPUs)" } else { "" }
     ));
-    res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    run(&cfg, ctx)
+    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// The run means of `metric` of the record of `series` at the smallest size.

@@ -14,8 +14,8 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::rt_common::{failed, metric, stopped, usage, SECTION};
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use super::rt_common::SECTION;
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults, Checks};
 
 mod findings;
@@ -299,7 +299,7 @@ impl Config {
                 .chain(&self.crossover_sizes)
                 .any(|&s| s == 0 || s > MAX_SIZE)
         {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 format!(
                     "--sizes: payloads from 1 byte to {} MiB, e.g. 8,4K,1M",
@@ -313,7 +313,7 @@ impl Config {
                 .iter()
                 .any(|&g| g == 0 || !g.is_power_of_two() || g > 1 << 20)
         {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 "--rma-granularity: powers of two from 1 byte to 1 MiB, e.g. 8,4K",
             ));
@@ -325,28 +325,28 @@ impl Config {
                 .chain(&self.processes_n)
                 .any(|&n| n == 0 || n > MAX_N)
         {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 format!("--n: counts from 1 to {MAX_N}, e.g. 1,2,4,6"),
             ));
         }
         if self.layouts.is_empty() {
-            return Err(usage(NAME, "--layout: xpyc, xconn or both"));
+            return Err(BenchError::usage(NAME, "--layout: xpyc, xconn or both"));
         }
         if !self.threads && !self.processes {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 "--threads-only and --processes-only exclude each other",
             ));
         }
         if self.runs == 0 || self.max_transfers == 0 || self.bytes == 0 {
-            return Err(usage(
+            return Err(BenchError::usage(
                 NAME,
                 "--runs, --transfers and --bytes must be at least 1",
             ));
         }
         if self.cpus.is_empty() {
-            return Err(usage(NAME, "no CPU to run on"));
+            return Err(BenchError::usage(NAME, "no CPU to run on"));
         }
         Ok(())
     }
@@ -487,7 +487,8 @@ fn one_run(pt: &Point, cfg: &Config, ctx: &RunCtx<'_>) -> Result<RunOut, BenchEr
     if pt.processes {
         processes::run(pt, ctx, &cfg.cpus)
     } else {
-        threads::run(pt, &cfg.cpus).map_err(|e| failed(NAME, format!("{}: {e}", pt.series())))
+        threads::run(pt, &cfg.cpus)
+            .map_err(|e| BenchError::failed(NAME, format!("{}: {e}", pt.series())))
     }
 }
 
@@ -506,7 +507,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     // judged per round, see `findings`).
     let mut i = 0;
     while i < points.len() {
-        if stopped(&mut res, ctx.cancel, points.len()) {
+        if ctx.stopped(&mut res, points.len()) {
             break;
         }
         let p0 = &points[i];
@@ -594,8 +595,7 @@ pub fn recommendation(res: &BenchResults) -> Option<String> {
 }
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    run(&cfg, ctx)
+    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// A worker process: `msg ...` (a message producer) or a team PE's JSON spec.

@@ -21,7 +21,7 @@ use handoff::team::{Cmp, ShmTransport, SignalOp, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::super::launcher::{gate_wait, Workers};
-use super::super::rt_common::{arg, failed, POINT_DEADLINE};
+use super::super::rt_common::{arg, POINT_DEADLINE};
 use super::super::team_mpi::TransportKind;
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{fill, tag, Seen};
@@ -59,7 +59,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
     // XConn: a queue, a producer process and a consumer thread per connection; XPYC: one
     // queue, one producer process of n threads, n consumer threads.
     let (conns, threads) = if xpyc { (1, n) } else { (n, 1) };
-    let qe = |e: QueueError| failed(NAME, e);
+    let qe = |e: QueueError| BenchError::failed(NAME, e);
     let id = run_id();
     let queues = (0..conns)
         .map(|i| FrameQueue::create(&format!("rmach{id}-{i}"), transfer::BUFFER))
@@ -119,7 +119,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
     };
     let mut end = start;
     for r in results {
-        let (s, t) = r.map_err(|e| failed(NAME, e))?;
+        let (s, t) = r.map_err(|e| BenchError::failed(NAME, e))?;
         out.seen.merge(&s);
         end = end.max(t);
     }
@@ -129,7 +129,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
             .filter_map(|x| x.parse().ok())
             .collect();
         if v.len() != 2 * threads {
-            return Err(failed(
+            return Err(BenchError::failed(
                 NAME,
                 format!(
                     "producer process {p} printed {text:?}, not the mean and p99 of its {threads} thread(s)"
@@ -164,7 +164,7 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
         .unwrap_or_default();
     let corrupt_at: Option<u64> = args.get(6).and_then(|a| a.parse().ok());
     let threads: usize = args.get(7).and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
-    let qe = |e: QueueError| failed(NAME, e);
+    let qe = |e: QueueError| BenchError::failed(NAME, e);
     let q = FrameQueue::open(
         &name,
         transfer::BUFFER,
@@ -191,7 +191,9 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
                         }
                         let t0 = Instant::now();
                         // One send end: the threads take turns (XPYC).
-                        let mut g = tx.lock().map_err(|_| failed(NAME, "a producer panicked"))?;
+                        let mut g = tx
+                            .lock()
+                            .map_err(|_| BenchError::failed(NAME, "a producer panicked"))?;
                         send_msg(&mut g, tag(p, k), &buf).map_err(qe)?;
                         drop(g);
                         ns.push(t0.elapsed().as_nanos() as u64);
@@ -203,7 +205,7 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
         hs.into_iter()
             .map(|h| {
                 h.join()
-                    .unwrap_or_else(|_| Err(failed(NAME, "a producer thread panicked")))
+                    .unwrap_or_else(|_| Err(BenchError::failed(NAME, "a producer thread panicked")))
             })
             .collect()
     });
@@ -340,7 +342,8 @@ fn consumer_samples(elapsed: f64, seen: &Seen) -> Vec<f64> {
 /// A worker PE of an XPYC RMA run: joins the shared-memory team (whose `Team` is `Sync`, so
 /// the PE's threads share it) and prints its output line.
 pub fn xpyc_worker(spec: &PeSpec) -> Result<(), BenchError> {
-    let team = Team::from_env().map_err(|e| failed(NAME, format!("joining the team: {e}")))?;
+    let team =
+        Team::from_env().map_err(|e| BenchError::failed(NAME, format!("joining the team: {e}")))?;
     team.set_timeout(Some(STUCK));
     let out = pe_xpyc(&team, spec).map_err(|e| team_run::pe_failed(NAME, e))?;
     team_run::finish(NAME, team, &out)
@@ -523,7 +526,7 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
     };
     let mut slowest: f64 = 0.0;
     for o in &outs {
-        let bad = || failed(NAME, format!("PE {} reported {:?}", o.rank, o.samples));
+        let bad = || BenchError::failed(NAME, format!("PE {} reported {:?}", o.rank, o.samples));
         if o.rank < producers {
             if o.samples.len() != 2 * n / producers {
                 return Err(bad());

@@ -165,12 +165,7 @@ fn rec(series: &str, size: usize, rate: f64) -> BenchRecord {
 }
 
 fn results(recs: Vec<BenchRecord>) -> BenchResults {
-    let mut r = BenchResults::new(
-        NAME,
-        Default::default(),
-        Default::default(),
-        Default::default(),
-    );
+    let mut r = BenchResults::empty(NAME);
     r.records = recs;
     r
 }

@@ -15,17 +15,16 @@
 
 mod worker;
 
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::launcher;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, Outcome, PeOutput, TeamSpec};
 
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::at_least;
 use crate::bench::models::ModelForm;
-use crate::bench::{BenchRecord, BenchResults, Checks, Finding, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 /// The registry name.
 pub const NAME: &str = "rma-sync";
@@ -231,10 +230,7 @@ impl Config {
 
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::Usage {
-            experiment: NAME,
-            message: m,
-        };
+        let bad = |m: String| BenchError::usage(NAME, m);
         if self.modes.is_empty() {
             return Err(bad(format!(
                 "no mode: use --modes with some of {}",
@@ -263,11 +259,6 @@ impl Config {
         if self.iters > 10_000_000 {
             return Err(bad(format!("--iters {}: at most 10000000", self.iters)));
         }
-        if self.transports.is_empty() {
-            return Err(bad(
-                "no transport: use --transport shm,mpi-shm,mpi-rma".into()
-            ));
-        }
         team_run::parse_wait(NAME, &self.wait)?;
         super::team_mpi::check_available(NAME, &self.transports)
     }
@@ -276,11 +267,7 @@ impl Config {
     /// `cpus[r % n]`, more PEs than CPUs): up front in one line (issue #23), not a run that
     /// pays a scheduler tick per hand-off until its deadline.
     pub fn check_wait(&self, cpus: &[usize]) -> Result<(), BenchError> {
-        let wait = team_run::parse_wait(NAME, &self.wait)?;
-        for &p in &self.pes {
-            team_run::check_spin_team(NAME, wait, p, cpus)?;
-        }
-        Ok(())
+        team_run::team_wait(NAME, &self.wait, self.pes.iter().copied(), cpus).map(drop)
     }
 
     /// Every point: (mode, p, k, x).
@@ -350,64 +337,56 @@ fn outcome_of(outs: &[PeOutput]) -> Outcome {
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
     if ctx.allowed_cpus.is_empty() {
-        return Err(BenchError::Usage {
-            experiment: NAME,
-            message: "no CPU to run on".into(),
-        });
+        return Err(BenchError::usage(NAME, "no CPU to run on"));
     }
     cfg.check_wait(ctx.allowed_cpus)?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
-    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
-    let started = Instant::now();
     let points: Vec<_> = cfg
         .points()
         .into_iter()
         .flat_map(|pt| cfg.transports.iter().map(move |&t| (pt, t)))
         .collect();
-    ctx.progress.begin(points.len(), NAME);
-    for (i, &((mode, p, k, x), transport)) in points.iter().enumerate() {
-        if ctx.cancel.load(Ordering::Relaxed) {
-            res.partial = true;
-            res.stopped_early = Some(format!("interrupted after {i} of {} points", points.len()));
-            break;
-        }
-        let mut per_run = Vec::new();
-        let mut checks = Checks::of("values");
-        let mut verified = true;
-        let mut route = transport.name().to_string();
-        for _ in 0..cfg.runs {
-            let (o, r) = one_run(ctx, cfg, (mode, p, k), transport)?;
-            checks.add(o.checked, o.wrong);
-            verified &= o.verified;
-            per_run.push(o.samples_us);
-            route = r;
-        }
-        let m = MetricRecord::from_runs("µs", false, &per_run).map_err(|e| BenchError::Failed {
-            experiment: NAME,
-            message: e.to_string(),
-        })?;
-        res.records.push(
-            BenchRecord::new(
-                match transport {
-                    TransportKind::Shm => mode.name().to_string(),
-                    t => format!("{} [{}]", mode.name(), t.name()),
-                },
-                x as f64,
-                cfg.runs,
-                cfg.reps,
-                verified,
-            )
-            .checked(checks)
-            .param("mode", mode.name())
-            .param("pes", p)
-            .param("k", k)
-            .param("transport", route)
-            .metric(METRIC, m),
-        );
-        ctx.progress
-            .advance(&format!("{} p={p} k={k} {}", mode.name(), transport.name()));
-    }
-    ctx.progress.end();
+    let mut res = ctx.run_points(
+        NAME,
+        cfg,
+        &points,
+        |ctx, res, &((mode, p, k, x), transport)| {
+            let mut per_run = Vec::new();
+            let mut checks = Checks::of("values");
+            let mut verified = true;
+            let mut route = transport.name().to_string();
+            for _ in 0..cfg.runs {
+                let (o, r) = one_run(ctx, cfg, (mode, p, k), transport)?;
+                checks.add(o.checked, o.wrong);
+                verified &= o.verified;
+                per_run.push(o.samples_us);
+                route = r;
+            }
+            let m = metric(NAME, "µs", false, &per_run)?;
+            res.records.push(
+                BenchRecord::new(
+                    match transport {
+                        TransportKind::Shm => mode.name().to_string(),
+                        t => format!("{} [{}]", mode.name(), t.name()),
+                    },
+                    x as f64,
+                    cfg.runs,
+                    cfg.reps,
+                    verified,
+                )
+                .checked(checks)
+                .param("mode", mode.name())
+                .param("pes", p)
+                .param("k", k)
+                .param("transport", route)
+                .metric(METRIC, m),
+            );
+            Ok(Some(format!(
+                "{} p={p} k={k} {}",
+                mode.name(),
+                transport.name()
+            )))
+        },
+    )?;
     for &mode in &cfg.modes {
         let (form, x) = mode.model();
         if let Some(f) = res.fit_series(mode.name(), METRIC, form, x) {
@@ -423,7 +402,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         ));
     }
     res.notes.extend(advice(&res));
-    res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }
 

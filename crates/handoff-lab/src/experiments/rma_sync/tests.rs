@@ -1,6 +1,6 @@
 use super::*;
 use crate::bench::models::ModelFit;
-use crate::machine::{Machine, Tool};
+use crate::bench::MetricRecord;
 
 #[test]
 fn report_plans_and_points() {
@@ -70,12 +70,7 @@ fn rec(series: &str, x: f64, runs: &[f64]) -> BenchRecord {
 }
 
 fn results() -> BenchResults {
-    let mut r = BenchResults::new(
-        NAME,
-        Machine::default(),
-        Tool::default(),
-        serde_json::json!({}),
-    );
+    let mut r = BenchResults::empty(NAME);
     // fence 2 + 1·log2 p: 3 at p = 2, 4 at p = 4; pscw-ring flat 1; lock flat 0.5.
     for (p, f) in [(2.0, 3.0), (4.0, 4.0)] {
         r.records.push(rec("fence", p, &[f * 0.99, f, f * 1.01]));

@@ -22,15 +22,15 @@
 //! MFLOP/s = 2 (M-1)(N-1) per iteration over its time (PRK's count), timed by PE 0 from the
 //! arrival of one iteration's corner to the next; the first iteration is a warm-up.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use handoff::team::MAX_PES;
 use serde::{Deserialize, Serialize};
 
+use super::launcher;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, TeamSpec};
-use super::{launcher, rt_common};
-use crate::bench::experiment::{BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::{at_least, judge};
 use crate::bench::{BenchRecord, BenchResults, Finding};
 
@@ -76,7 +76,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "6-15 s (quick 3 s)",
 };
 
-rt_common::named_enum! {
+super::named::named_enum! {
     /// How a boundary value travels.
     pub enum Method {
         /// put; fence; atomic add to the neighbour's flag.
@@ -204,7 +204,7 @@ impl Config {
 
     /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| rt_common::usage(NAME, m);
+        let bad = |m: String| BenchError::usage(NAME, m);
         if self.methods.is_empty() {
             return Err(bad(
                 "no method: use --method fence-flag,put-signal,counting-put".into(),
@@ -252,15 +252,12 @@ impl Config {
         if self.cpus.is_empty() {
             return Err(bad("no CPU to run on".into()));
         }
-        let wait = team_run::parse_wait(NAME, &self.wait)?;
-        for (_, g) in &points {
-            team_run::check_spin_team(NAME, wait, g.pes, &self.cpus)?;
-        }
-        if self.transports.is_empty() {
-            return Err(bad(
-                "no transport: use --transport shm,mpi-shm,mpi-rma".into()
-            ));
-        }
+        team_run::team_wait(
+            NAME,
+            &self.wait,
+            points.iter().map(|(_, g)| g.pes),
+            &self.cpus,
+        )?;
         super::team_mpi::check_available(NAME, &self.transports)
     }
 }
@@ -272,9 +269,6 @@ pub use pe::WorkerSpec;
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
     let wait = team_run::parse_wait(NAME, &cfg.wait)?;
-    let config = serde_json::to_value(cfg).unwrap_or_default();
-    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
-    let started = Instant::now();
     let mut points = Vec::new();
     for (kind, g) in cfg.points() {
         for &method in &cfg.methods {
@@ -283,72 +277,72 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             }
         }
     }
-    ctx.progress.begin(points.len(), NAME);
-    for &(kind, g, method, transport) in &points {
-        if rt_common::stopped(&mut res, ctx.cancel, points.len()) {
-            break;
-        }
-        let spec = WorkerSpec {
-            method,
-            grid: g,
-            iterations: cfg.iterations,
-            fault: cfg.fault.clone(),
-            wait_timeout_s: 30.0,
-        };
-        let label = format!("{kind} {} {}×{} on {} PEs", method.name(), g.m, g.n, g.pes);
-        let team = TeamSpec {
-            cpus: cfg.cpus.clone(),
-            wait,
-            heap: 8 * g.m + (1 << 20),
-            deadline: Duration::from_secs(300),
-            transport,
-            ..TeamSpec::new(ctx, NAME, &spec, g.pes, label)
-        };
-        let runs = launcher::run_teams(&team, cfg.runs, ctx.cancel, "values")?;
-        res.notes.extend(runs.failures);
-        let per_run = runs.per_run;
-        if per_run.is_empty() {
-            continue;
-        }
-        let flops = 2.0 * (g.m - 1) as f64 * (g.n - 1) as f64;
-        let ms: Vec<Vec<f64>> = per_run
-            .iter()
-            .map(|s| s.iter().map(|us| us / 1e3).collect())
-            .collect();
-        let mflops: Vec<Vec<f64>> = per_run
-            .iter()
-            .map(|s| s.iter().map(|us| flops / us).collect())
-            .collect();
-        let metric = |unit, hib, v: &[Vec<f64>]| rt_common::metric(NAME, unit, hib, v);
-        let x = if kind == "strong" { g.pes } else { g.m };
-        res.records.push(
-            BenchRecord::new(
-                team_run::series(format!("{kind}: {}", method.name()), transport.name()),
-                x as f64,
-                per_run.len() as u64,
-                cfg.iterations - 1,
-                false,
-            )
-            .checked(runs.checks)
-            .param("scaling", kind)
-            .param("method", method.name())
-            .param("m", g.m)
-            .param("n", g.n)
-            .param("pes", g.pes)
-            .param("transport", runs.route)
-            .metric("mflops", metric("MFLOP/s", true, &mflops)?)
-            .metric("time_ms", metric("ms", false, &ms)?),
-        );
-        ctx.progress.advance(&format!(
-            "{kind} {} {}×{} {} PEs {}",
-            method.name(),
-            g.m,
-            g.n,
-            g.pes,
-            transport.name()
-        ));
-    }
-    ctx.progress.end();
+    let mut res = ctx.run_points(
+        NAME,
+        cfg,
+        &points,
+        |ctx, res, &(kind, g, method, transport)| {
+            let spec = WorkerSpec {
+                method,
+                grid: g,
+                iterations: cfg.iterations,
+                fault: cfg.fault.clone(),
+                wait_timeout_s: 30.0,
+            };
+            let label = format!("{kind} {} {}×{} on {} PEs", method.name(), g.m, g.n, g.pes);
+            let team = TeamSpec {
+                cpus: cfg.cpus.clone(),
+                wait,
+                heap: 8 * g.m + (1 << 20),
+                deadline: Duration::from_secs(300),
+                transport,
+                ..TeamSpec::new(ctx, NAME, &spec, g.pes, label)
+            };
+            let Some(runs) =
+                launcher::run_teams(&team, cfg.runs, ctx.cancel, "values", &mut res.notes)?
+            else {
+                return Ok(None);
+            };
+            let per_run = runs.per_run;
+            let flops = 2.0 * (g.m - 1) as f64 * (g.n - 1) as f64;
+            let ms: Vec<Vec<f64>> = per_run
+                .iter()
+                .map(|s| s.iter().map(|us| us / 1e3).collect())
+                .collect();
+            let mflops: Vec<Vec<f64>> = per_run
+                .iter()
+                .map(|s| s.iter().map(|us| flops / us).collect())
+                .collect();
+            let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
+            let x = if kind == "strong" { g.pes } else { g.m };
+            res.records.push(
+                BenchRecord::new(
+                    team_run::series(format!("{kind}: {}", method.name()), transport.name()),
+                    x as f64,
+                    per_run.len() as u64,
+                    cfg.iterations - 1,
+                    false,
+                )
+                .checked(runs.checks)
+                .param("scaling", kind)
+                .param("method", method.name())
+                .param("m", g.m)
+                .param("n", g.n)
+                .param("pes", g.pes)
+                .param("transport", runs.route)
+                .metric("mflops", metric("MFLOP/s", true, &mflops)?)
+                .metric("time_ms", metric("ms", false, &ms)?),
+            );
+            Ok(Some(format!(
+                "{kind} {} {}×{} {} PEs {}",
+                method.name(),
+                g.m,
+                g.n,
+                g.pes,
+                transport.name()
+            )))
+        },
+    )?;
     if let Some(p) = cfg
         .points()
         .iter()
@@ -362,7 +356,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             cfg.cpus.len()
         ));
     }
-    res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
 }
 

@@ -118,10 +118,15 @@ fn report_plan_and_bad_grids() {
 
 fn rec(method: Method, pes: usize, run_means: &[f64]) -> BenchRecord {
     let series = format!("strong: {}", method.name());
-    rt_common::record_of_runs(series, pes as f64, ("mflops", "MFLOP/s", true), run_means)
-        .param("scaling", "strong")
-        .param("method", method.name())
-        .param("pes", pes)
+    crate::bench::findings::record_of_runs(
+        series,
+        pes as f64,
+        ("mflops", "MFLOP/s", true),
+        run_means,
+    )
+    .param("scaling", "strong")
+    .param("method", method.name())
+    .param("pes", pes)
 }
 
 #[test]
