@@ -72,7 +72,7 @@ pub use wait::futex_wakes;
 /// diagnostics for the lab's wait benchmarks, behind the `diagnostics` feature.
 #[cfg(feature = "diagnostics")]
 pub use wait::{adaptive_stats, reset_adaptive_stats, AdaptiveStats};
-pub use wait::{check_spin, wait_on, CpuHint, Wait, WaitCondition};
+pub use wait::{check_spin, poll_quickly, wait_on, CpuHint, Wait, WaitCondition};
 #[cfg(not(loom))]
 pub use wait::{measure_wake_cost, oversubscribed_now, wake_cost, WakeCost};
 pub use wait::{poll_until, POLL_FIRST_SLICE, POLL_MAX_SLICE};

@@ -500,6 +500,46 @@ mod loom_tests {
         });
     }
 
+    /// A waiter that spins (`Spin`, `SpinYield`: what every PE of a team runs when its
+    /// writers skip the heap bells, `ShmTransport::must_ring`) never registers as a sleeper,
+    /// so a writer that does not ring still ends its wait, and the payload is seen. A spin
+    /// that slept would deadlock here (nobody rings), or show in the writer's check.
+    #[test]
+    fn loom_rangebell_spinning_waiter_needs_no_ring() {
+        for how in [Wait::Spin, Wait::SpinYield] {
+            loom::model(move || {
+                let s = Arc::new((
+                    RangeBell::new(),
+                    AtomicU64::new(0),
+                    loom::cell::UnsafeCell::new(0u64),
+                ));
+                let s2 = s.clone();
+                let t = loom::thread::spawn(move || {
+                    // SAFETY: the only writer, before the Release store that publishes it.
+                    s2.2.with_mut(|p| unsafe { *p = 42 });
+                    s2.1.store(1, Ordering::Release);
+                    assert!(
+                        !s2.0.has_sleepers(),
+                        "a spinning waiter registered to sleep"
+                    );
+                });
+                let got = s.0.wait(
+                    Some((0, 8)),
+                    || (s.1.load(Ordering::Acquire) == 1).then_some(()),
+                    how,
+                    None,
+                    &NoPeers,
+                    None,
+                    0,
+                );
+                assert_eq!(got, Ok(()));
+                // SAFETY: ordered after the writer's store by the Acquire load that saw 1.
+                assert_eq!(s.2.with(|p| unsafe { *p }), 42);
+                t.join().unwrap();
+            });
+        }
+    }
+
     /// A sleeper that could not name a range (`any`) is woken by a write anywhere.
     #[test]
     fn loom_rangebell_any_sleeper_woken_by_any_write() {

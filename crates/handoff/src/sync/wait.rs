@@ -66,7 +66,9 @@
 //!
 //! # The wait loop ([`wait_on`])
 //!
-//! 1. Poll the condition (an Acquire load in every primitive).
+//! 1. Poll the condition (an Acquire load in every primitive); `Adaptive` (except on the
+//!    peer's CPU) and `Spin` then poll 16 more times (`QUICK_POLLS`) with a `pause` between,
+//!    before any clock read or bookkeeping.
 //! 2. Spin phase (`Spin`, `SpinYield`, the first part of `Adaptive`): poll, `pause` (or
 //!    yield), and every 64 iterations read the clock for the deadline, the adaptive budget
 //!    and the peer check.
@@ -113,7 +115,8 @@ pub const SPIN_PEER_CHECK_EVERY: u32 = 1 << 16;
 const CLOCK_EVERY: u64 = 64;
 /// `SpinYield` spins with `pause` this many times before it starts yielding.
 const YIELD_AFTER: u64 = 64;
-/// `Adaptive` polls this many times (with a `pause` between) before its bookkeeping.
+/// `Adaptive` and `Spin` poll this many times (with a `pause` between) before their
+/// bookkeeping.
 const QUICK_POLLS: u32 = 16;
 /// What `Adaptive` spins once its recent waits mostly outlasted the budget.
 pub const SHORT_SPIN: Duration = Duration::from_micros(1);
@@ -186,17 +189,14 @@ where
     // poll `QUICK_POLLS` times, so such a wait costs what a spinning one does. At most
     // ~0.3 µs of pauses when the peer is not that quick (it sleeps, or is descheduled):
     // small beside a futex's cost. On the peer's CPU the peer cannot answer while we poll:
-    // no quick polls then. Not under loom: time is not part of the models.
+    // no quick polls then. A spinning wait polls first too: its setup reads the clock (for
+    // the deadline and the peer checks), ~20 ns in a VM, which a sender entering its wait
+    // for the answer pays on a hand-off's critical path when the peer is quick (issue #23).
+    // Not under loom: time is not part of the models.
     let same_cpu =
         matches!(how, Wait::Adaptive { .. }) && peer_cpu.is_some_and(|c| c == current_cpu());
-    #[cfg(not(loom))]
-    if matches!(how, Wait::Adaptive { .. }) && !same_cpu {
-        for _ in 0..QUICK_POLLS {
-            spin_hint();
-            if let Some(v) = cond.poll() {
-                return Ok(v);
-            }
-        }
+    if let Some(v) = poll_quickly(how, same_cpu, || cond.poll()) {
+        return Ok(v);
     }
     let start = monotonic_ns();
     let mut w = Waiter {
@@ -253,6 +253,30 @@ where
             w.block(&mut cond)
         }
     }
+}
+
+/// The quick polls [`wait_on`] makes before its bookkeeping: with `Adaptive` (unless the
+/// peer shares this CPU: `same_cpu`) and `Spin`, polls `poll` 16 times with a `pause`
+/// between and returns the first `Some`; otherwise (and under loom) `None` at once.
+/// Callers that prepare a wait before calling it (compute its deadline: a clock read; look
+/// up its bell and peers) make them first, so an answer that is there at once, or within a
+/// few hundred ns, costs none of that.
+#[inline]
+pub fn poll_quickly<T>(
+    how: Wait,
+    same_cpu: bool,
+    mut poll: impl FnMut() -> Option<T>,
+) -> Option<T> {
+    if cfg!(loom) || same_cpu || !matches!(how, Wait::Adaptive { .. } | Wait::Spin) {
+        return None;
+    }
+    for _ in 0..QUICK_POLLS {
+        spin_hint();
+        if let Some(v) = poll() {
+            return Some(v);
+        }
+    }
+    None
 }
 
 /// How a spin phase spins (see [`Waiter::spin`]).

@@ -32,11 +32,19 @@ pub const MAX_PES: usize = 1 << 20;
 /// `TeamHeader::magic`.
 pub(super) const TEAM_MAGIC: u64 = u64::from_le_bytes(*b"HNDTEAM1");
 /// `TeamHeader::version`: bump on any layout change.
+/// 5: `PeCtrl::sleeps` (whether the PE's waits may sleep) after `cpu`.
 /// 4: `PeCtrl::cpu` (where the PE may run) in what was padding.
 /// 3: the barrier arrival counters follow each `PeCtrl`, one per PE of the team (2 had a
 /// fixed array of 63 inside it; 2 also gave the heap a range bell and barriers a bell of
 /// their own).
-pub(super) const TEAM_VERSION: u32 = 4;
+pub(super) const TEAM_VERSION: u32 = 5;
+
+/// `PeCtrl::sleeps`: not known yet (the PE has not joined).
+pub(super) const SLEEPS_UNKNOWN: u32 = 0;
+/// `PeCtrl::sleeps`: the PE's waits may sleep on a bell (they block or adapt).
+pub(super) const MAY_SLEEP: u32 = 1;
+/// `PeCtrl::sleeps`: the PE's waits never sleep (they spin, or spin and yield).
+pub(super) const NEVER_SLEEPS: u32 = 2;
 
 pub(super) const SPAWNED: u32 = 0;
 pub(super) const JOINED: u32 = 1;
@@ -107,6 +115,11 @@ pub(super) struct PeCtrl {
     /// store publishes it): CPU + 1 when pinned to one CPU, else `shared_cpu::UNPINNED`
     /// (see `team::shared_cpu`).
     pub cpu: AtomicU32,
+    /// Whether the PE's waits may sleep on a bell: [`SLEEPS_UNKNOWN`] (zero fill) until the
+    /// PE has joined, then [`MAY_SLEEP`] or [`NEVER_SLEEPS`] (its wait strategy spins), written
+    /// once by the PE with Release after its `JOINED` CAS. A team whose PEs all never sleep
+    /// needs no wake-ups: its writers skip the bells (`ShmTransport::must_ring`).
+    pub sleeps: AtomicU32,
     /// Written by the launcher after the spawn.
     pub launch_pid: PidCell,
     /// Written by the PE when it joins.
@@ -237,6 +250,10 @@ mod tests {
         let c: Box<PeCtrl> = unsafe { Box::new(std::mem::zeroed()) };
         assert_eq!(c.state.load(crate::atomic::Ordering::Relaxed), SPAWNED);
         assert!(c.pid.get().is_none());
+        assert_eq!(
+            c.sleeps.load(crate::atomic::Ordering::Relaxed),
+            SLEEPS_UNKNOWN
+        );
         assert_eq!(c.counters[3].load(), 0);
         // Hand-computed for 4 PEs, 1 MiB each, 4 KiB pages: ctrl at 128, heap at the first
         // page boundary after 128 + 4 * size_of::<PeCtrl>().

@@ -7,7 +7,9 @@
 //! system call. Signals and atomics ring with the bell's fence; a plain put checks without
 //! it, and the writer's `quiet` (or barrier) rings, fenced, everything it put since, so a
 //! waiter on plainly put data is woken by the put or by the writer's `quiet`, never waits out
-//! a sleep slice. Barriers sleep on a bell of their own, rung only by barrier arrivals.
+//! a sleep slice. Barriers sleep on a bell of their own, rung only by barrier arrivals. In a
+//! team whose PEs all spin (no PE's wait strategy sleeps: `PeCtrl::sleeps`), nobody ever
+//! sleeps on a heap bell, and writers skip the heap bells altogether (`must_ring`).
 //!
 //! Peers are watched through the PE states of [`super::layout`]: a PE that died (or left
 //! without `finalize`) ends every other PE's wait with [`TeamError::PeerDied`] naming it.
@@ -69,6 +71,29 @@ const UNDECIDED: u8 = 0;
 const SHARED: u8 = 1;
 const ALONE: u8 = 2;
 
+/// `ShmTransport::bells`: not decided yet, ring them, nobody sleeps on them.
+const BELLS_UNDECIDED: u8 = 0;
+const BELLS_RING: u8 = 1;
+const BELLS_QUIET: u8 = 2;
+
+/// The team's verdict on its heap bells from every PE's `PeCtrl::sleeps`: [`BELLS_QUIET`]
+/// when every PE never sleeps, [`BELLS_RING`] when one may (or holds a value this version
+/// does not know), `None` while one is unknown (not joined yet) and none may.
+fn bells_verdict(sleeps: impl IntoIterator<Item = u32>) -> Option<u8> {
+    let mut verdict = Some(BELLS_QUIET);
+    for s in sleeps {
+        match s {
+            NEVER_SLEEPS => {}
+            SLEEPS_UNKNOWN => verdict = None,
+            _ => return Some(BELLS_RING), // `MAY_SLEEP`, or a value we do not know: ring
+        }
+    }
+    verdict
+}
+
+/// `put_signal` rings data and signal as one range when they lie within this many bytes.
+const LINE_HULL: u64 = 64;
+
 /// How long a PE waits for the launcher's segment to be ready when it joins.
 const JOIN_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -97,6 +122,10 @@ pub struct ShmTransport {
     /// CPU): [`UNDECIDED`] until `shared_cpu::shares_cpu` could tell, then [`SHARED`] or
     /// [`ALONE`].
     crowded: AtomicU8,
+    /// Whether writes to other PEs' heaps must ring their bells: [`BELLS_UNDECIDED`] until
+    /// every PE has said whether its waits may sleep (`PeCtrl::sleeps`), then
+    /// [`BELLS_RING`] or, when none may, [`BELLS_QUIET`] (`must_ring`).
+    bells: AtomicU8,
     /// This PE's affinity mask when it joined.
     mask: Vec<usize>,
     /// How many other PEs' liveness peer checks have read, counting round the team from
@@ -205,6 +234,7 @@ impl ShmTransport {
             pending: (0..size).map(|_| Pending::new()).collect(),
             finished: AtomicBool::new(false),
             crowded: AtomicU8::new(UNDECIDED),
+            bells: AtomicU8::new(BELLS_UNDECIDED),
             mask: mask.clone(),
             scan_next: std::sync::atomic::AtomicUsize::new(0),
             seg,
@@ -224,6 +254,14 @@ impl ShmTransport {
                 "PE {rank} has joined already; each rank joins once"
             )));
         }
+        // After the CAS, so a second joiner of the rank (refused above) cannot overwrite it.
+        // Release: pairs with the Acquire load in `decide_must_ring`.
+        let sleeps = if wait.may_sleep() {
+            MAY_SLEEP
+        } else {
+            NEVER_SLEEPS
+        };
+        me.sleeps.store(sleeps, Ordering::Release);
         Ok(t)
     }
 
@@ -329,9 +367,43 @@ impl ShmTransport {
     /// Wakes PE `pe`'s sleepers on bytes `[start, end)` of its heap (after the write).
     #[inline]
     fn ring(&self, pe: usize, start: usize, end: usize) {
+        if !self.must_ring() {
+            return;
+        }
         let b = &self.ctrl(pe).bell;
         if b.bell.ring_range(start as u64, end as u64) > 0 {
             b.ringer.note();
+        }
+    }
+
+    /// Whether a write to a PE's heap must ring its bell: no when every PE of the team has
+    /// said that its waits never sleep (they spin), so no bell of the team ever has a
+    /// sleeper (heap bells are slept on only by the team's PEs, each with its own wait
+    /// strategy, fixed for its life). A spinning waiter needs no wake-up, and the ring's
+    /// SeqCst fence stalls the writer until its store leaves the store buffer, a cache-line
+    /// transfer on a hand-off's critical path (issue #23). Until every PE has joined: yes.
+    #[inline]
+    fn must_ring(&self) -> bool {
+        // Relaxed: a cached verdict on values each PE writes once.
+        match self.bells.load(Ordering::Relaxed) {
+            BELLS_QUIET => false,
+            BELLS_RING => true,
+            _ => self.decide_must_ring(),
+        }
+    }
+
+    #[cold]
+    fn decide_must_ring(&self) -> bool {
+        let verdict = bells_verdict((0..self.size).map(|r| {
+            // Acquire: pairs with the Release store in `join` (each PE writes it once).
+            self.ctrl(r).sleeps.load(Ordering::Acquire)
+        }));
+        match verdict {
+            Some(v) => {
+                self.bells.store(v, Ordering::Relaxed);
+                v == BELLS_RING
+            }
+            None => true, // a PE has not joined yet: ring, decide later
         }
     }
 
@@ -500,6 +572,9 @@ impl Transport for ShmTransport {
     fn local_heap(&self) -> *mut u8 {
         self.heap(self.rank)
     }
+    fn crowded_cpu(&self) -> bool {
+        self.shares_cpu()
+    }
 
     fn put(&self, pe: usize, offset: usize, src: &[u8]) -> Result<(), TeamError> {
         let dst = self.check(pe, offset, src.len(), 1, "put")?;
@@ -513,6 +588,9 @@ impl Transport for ShmTransport {
         // not (module docs). A Relaxed load of a line that only sleepers write: nearly free.
         // Without the SeqCst fence a sleeper registering at this instant may be missed; the
         // pending range makes this PE's next `quiet` ring it, fenced.
+        if !self.must_ring() {
+            return Ok(());
+        }
         let (lo, hi) = (offset as u64, (offset + src.len()) as u64);
         self.pending[pe].cover(lo, hi);
         let b = &self.ctrl(pe).bell;
@@ -587,6 +665,47 @@ impl Transport for ShmTransport {
         let w = unsafe { &*p.cast::<AtomicU64>() };
         ops::apply_signal(w, op);
         self.ring(pe, sig, sig + 8);
+        Ok(())
+    }
+
+    fn put_signal(
+        &self,
+        pe: usize,
+        offset: usize,
+        src: &[u8],
+        sig: usize,
+        op: SignalOp,
+    ) -> Result<(), TeamError> {
+        // Both checks first: a bad signal word fails the call before any byte moves.
+        let dst = self.check(pe, offset, src.len(), 1, "put")?;
+        let p = self.check(pe, sig, 8, 8, "signal")?;
+        // SAFETY: as in `put`.
+        unsafe { ops::copy_small(src.as_ptr(), dst, src.len()) };
+        // SAFETY: as in `atomic64`.
+        let w = unsafe { &*p.cast::<AtomicU64>() };
+        ops::apply_signal(w, op);
+        if !self.must_ring() {
+            return Ok(());
+        }
+        // One fenced ring covers the data and the signal word (no `pending` entry: the
+        // fence orders the copy too). The signal's ring is on the target's critical path
+        // and a hand-off's fixed cost; `put` + `signal` paid a second bounds check, the
+        // pending range and a second load of the target's bell (issue #23).
+        let (d0, d1) = (offset as u64, (offset + src.len()) as u64);
+        let (s0, s1) = (sig as u64, sig as u64 + 8);
+        let (lo, hi) = (d0.min(s0), d1.max(s1));
+        let b = &self.ctrl(pe).bell;
+        let woke = if hi - lo <= LINE_HULL {
+            // Data and signal within a line (`put_line`): one range, a sleeper on the
+            // bytes between is woken spuriously at worst.
+            b.bell.ring_range(lo, hi)
+        } else {
+            // The second load of `sleepers` follows the first call's SeqCst fence: fenced.
+            b.bell.ring_range(s0, s1) + b.bell.ring_range_unfenced(d0, d1)
+        };
+        if woke > 0 {
+            b.ringer.note();
+        }
         Ok(())
     }
 
@@ -739,5 +858,28 @@ impl Transport for ShmTransport {
         self.ctrl(self.rank)
             .state
             .store(FINISHED, Ordering::Release);
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    /// Writers skip the bells only when every PE has said it never sleeps: one PE that may
+    /// sleep (wherever it is in the team) makes them ring, and a PE not joined yet keeps
+    /// the question open unless another PE may sleep already.
+    #[test]
+    fn bells_are_quiet_only_when_no_pe_may_sleep() {
+        let (n, m, u) = (NEVER_SLEEPS, MAY_SLEEP, SLEEPS_UNKNOWN);
+        assert_eq!(bells_verdict([n, n, n]), Some(BELLS_QUIET));
+        assert_eq!(bells_verdict([n]), Some(BELLS_QUIET));
+        assert_eq!(bells_verdict([m, n]), Some(BELLS_RING));
+        assert_eq!(bells_verdict([n, n, m]), Some(BELLS_RING));
+        assert_eq!(bells_verdict([n, u, n]), None);
+        assert_eq!(bells_verdict([u, m]), Some(BELLS_RING));
+        assert_eq!(bells_verdict([n, 7]), Some(BELLS_RING), "garbage: ring");
+        // A spinning strategy never sleeps; the others may (what `join` publishes).
+        assert!(!Wait::Spin.may_sleep() && !Wait::SpinYield.may_sleep());
+        assert!(Wait::Block.may_sleep() && Wait::ADAPTIVE.may_sleep());
     }
 }

@@ -58,6 +58,11 @@ impl<X: Transport> Team<X> {
         value: u64,
     ) -> Result<u64, TeamError> {
         let w = self.word(&sig.into(), "signal_wait_until")?;
+        // A signal that is there at once or soon skips the wait's setup (as in `wait_line`).
+        let poll = || Some(super::ops::load_signal(w)).filter(|&v| cmp.holds(v, value));
+        if let Some(v) = poll().or_else(|| self.quick(poll)) {
+            return Ok(v);
+        }
         let at = w.as_ptr() as usize - self.x.local_heap() as usize;
         let mut seen = 0;
         self.x.wait_local_on(
@@ -237,6 +242,13 @@ impl<X: Transport> Team<X> {
         self.x.counter_add(pe, ct.0, n)
     }
 
+    /// Polls `poll` quickly before a wait's setup ([`crate::sync::poll_quickly`], with this
+    /// team's wait strategy).
+    #[inline]
+    fn quick<T>(&self, poll: impl FnMut() -> Option<T>) -> Option<T> {
+        crate::sync::poll_quickly(self.x.wait_strategy(), self.x.crowded_cpu(), poll)
+    }
+
     // ---- lines: payload and sequence in one cache line -----------------------------------
 
     /// Puts `payload` (at most [`LINE_PAYLOAD`] bytes) and sequence number `seq` into PE
@@ -280,25 +292,30 @@ impl<X: Transport> Team<X> {
         // SAFETY: `byte_offset` checked the line lies in the local partition; lines are
         // 64-byte aligned objects (128-byte aligned start, 64-byte elements).
         let line = unsafe { &*self.x.local_heap().add(at).cast::<Line>() };
-        let mut seen = 0;
-        self.x.wait_local_on(
-            at,
-            std::mem::size_of::<Line>(),
-            &mut || {
-                let v = super::ops::load_signal(&line.seq);
-                seen = v;
-                (v >= seq).then_some(0)
-            },
-            self.deadline(),
-            "a line",
-        )?;
+        // A line that is there at once or within the quick polls skips the wait's setup
+        // (its deadline, a clock read; its peer watch and CPU hint): a sender entering its
+        // wait for a quick answer pays that on the hand-off's critical path (issue #23).
+        let poll = || Some(super::ops::load_signal(&line.seq)).filter(|&v| v >= seq);
+        let quick = poll().or_else(|| self.quick(poll));
+        let mut seen = quick.unwrap_or(0);
+        if quick.is_none() {
+            self.x.wait_local_on(
+                at,
+                std::mem::size_of::<Line>(),
+                &mut || {
+                    let v = super::ops::load_signal(&line.seq);
+                    seen = v;
+                    (v >= seq).then_some(0)
+                },
+                self.deadline(),
+                "a line",
+            )?;
+        }
         // SAFETY: the payload is plain bytes inside the line; the Acquire load above (pairs
         // with the Release store of the sequence in `put_line`) makes the writer's bytes
         // visible. A writer already writing the next message may tear them: the line
         // protocol (one message in flight per line) excludes that.
-        unsafe {
-            std::ptr::copy_nonoverlapping(line.payload.as_ptr(), out.as_mut_ptr(), out.len())
-        };
+        unsafe { super::ops::copy_small(line.payload.as_ptr(), out.as_mut_ptr(), out.len()) };
         Ok(seen)
     }
 }

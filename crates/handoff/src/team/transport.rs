@@ -89,6 +89,12 @@ pub trait Transport {
     fn route(&self, pe: usize) -> Option<Route> {
         (pe < self.size()).then_some(Route::SharedSegment)
     }
+    /// Whether this PE shares its CPU with another PE of the team: its waits then give the
+    /// CPU away at once instead of polling first ([`crate::sync::poll_quickly`]). The
+    /// default: no.
+    fn crowded_cpu(&self) -> bool {
+        false
+    }
     /// Base address of this PE's own heap partition: `heap_len()` bytes, page aligned, valid
     /// as long as the transport. Other PEs write it concurrently (puts), so read it through
     /// atomics or only where the protocol says no put is in flight.

@@ -554,3 +554,28 @@ fn poll_until_waits_without_a_waker() {
     assert!(share < 0.5, "a long polling wait used {share:.2} of a CPU");
     load::force(None);
 }
+
+/// The quick polls before a wait's bookkeeping: `Spin` and `Adaptive` poll up to 16 times
+/// and stop at the first answer; `Adaptive` on the peer's CPU, `Block` and `SpinYield`
+/// do not poll at all (they give the CPU away, or yield soon anyway).
+#[test]
+fn poll_quickly_polls_only_spinning_waits_off_the_peer_cpu() {
+    let count = |how: Wait, same_cpu: bool, answer_at: u32| {
+        let mut polls = 0;
+        let got = poll_quickly(how, same_cpu, || {
+            polls += 1;
+            (polls == answer_at).then_some(polls)
+        });
+        (got, polls)
+    };
+    assert_eq!(count(Wait::Spin, false, 5), (Some(5), 5));
+    assert_eq!(count(Wait::ADAPTIVE, false, 3), (Some(3), 3));
+    assert_eq!(count(Wait::Spin, false, 0), (None, QUICK_POLLS));
+    assert_eq!(
+        count(Wait::ADAPTIVE, false, QUICK_POLLS + 1),
+        (None, QUICK_POLLS)
+    );
+    assert_eq!(count(Wait::ADAPTIVE, true, 1), (None, 0));
+    assert_eq!(count(Wait::Block, false, 1), (None, 0));
+    assert_eq!(count(Wait::SpinYield, false, 1), (None, 0));
+}
