@@ -2,7 +2,7 @@
 //! segment, with each wait strategy, and prints the one-way latency (median of samples) next
 //! to the cache-line floor ([`handoff_probe::floor::c2c`]) measured in the same run.
 //!
-//! `cargo run --release -p handoff --example pingpong [SCALE]` — SCALE (default 1.0)
+//! `cargo run --release -p handoff-probe --example probe_pingpong [SCALE]` — SCALE (default 1.0)
 //! multiplies the number of round trips.
 //!
 //! The example re-executes itself as the child (`--pingpong-child ...`); it never forks.

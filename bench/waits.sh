@@ -1,0 +1,43 @@
+#!/bin/sh
+# Issue #23's figures in one pass, alternating where it matters, on a quiet machine:
+#   1. the team's 8 B one-way (put-signal and one-line put) against the c2c floor measured in
+#      the same run, default wait and --wait spin alternating, ROUNDS rounds;
+#   2. threads: default vs spin for a flag, a channel and a queue (examples/wait_bench);
+#   3. SPSC 8 B against rtrb and crossbeam (examples/queue_bench);
+#   4. OpenSHMEM put and barrier latency against the system's OpenSHMEM when installed
+#      (crates/handoff-shmem/bench/run.sh), and `bench rma-sync` against Open MPI's osc/sm
+#      when installed (rma_sync_run.sh).
+#
+#   bench/waits.sh [ROUNDS=3] [OUT_DIR=/tmp/handoff-waits]
+#
+# Prints the load before each part; quote figures only from a run whose load stayed low.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+rounds=${1:-3}
+out=${2:-/tmp/handoff-waits}
+mkdir -p "$out"
+cd "$root"
+cargo build -q --release -p handoff-cli -p handoff-shmem
+cargo build -q --release -p handoff --example wait_bench --example queue_bench
+h=target/release/handoff
+load() { echo "# $(date -u '+%H:%M:%S') load $(cut -d' ' -f1-3 /proc/loadavg)"; }
+
+load
+for r in $(seq 1 "$rounds"); do
+  for w in adaptive spin; do
+    echo "## pingpong round $r wait $w"
+    $h bench pingpong --method put-signal,line --sizes 8 --placement shared-l3 --runs 3 \
+      --wait "$w" --format csv -o "$out/pingpong-$r-$w.csv" -q 2>&1 | tail -n 3 || true
+    grep -iE "floor|put-signal|line" "$out/pingpong-$r-$w.csv" | head -n 8
+  done
+done
+load
+target/release/examples/wait_bench 20000 7 0
+load
+target/release/examples/queue_bench 5000000 5
+target/release/examples/queue_bench 5000000 5 "one thread"
+load
+crates/handoff-shmem/bench/run.sh 5 "$out/shmem"
+load
+crates/handoff-shmem/bench/rma_sync_run.sh 5 "$out/rma-sync"
+load
