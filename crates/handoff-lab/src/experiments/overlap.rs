@@ -15,6 +15,7 @@ use handoff::team::{Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::launcher;
+use super::team_config::TeamConfig;
 use super::team_run::{self, PeOutput, TeamSpec};
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults};
@@ -59,13 +60,10 @@ pub struct Config {
     pub reps: u64,
     /// Operations averaged per timing.
     pub inner: u64,
-    /// Runs (a fresh team each).
-    pub runs: u64,
-    /// The PEs' wait strategy.
-    pub wait: String,
-    /// Corrupt the last put (tests that verification catches it).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub fault: bool,
+    /// Runs, the PEs' wait, the transports and the fault: corrupt the last put (tests that
+    /// verification catches it).
+    #[serde(flatten)]
+    pub team: TeamConfig<bool>,
 }
 
 impl Config {
@@ -79,9 +77,7 @@ impl Config {
             },
             reps: if quick { 4 } else { 10 },
             inner: 50,
-            runs: if quick { 2 } else { 3 },
-            wait: "adaptive".into(),
-            fault: false,
+            team: TeamConfig::plan(if quick { 2 } else { 3 }, false),
         }
     }
 
@@ -91,10 +87,10 @@ impl Config {
         if self.sizes.is_empty() || self.sizes.iter().any(|&s| !(1..=(16 << 20)).contains(&s)) {
             return Err(bad("--sizes needs byte counts from 1 to 16 MiB".into()));
         }
-        if self.reps == 0 || self.inner == 0 || self.runs == 0 {
+        if self.reps == 0 || self.inner == 0 || self.team.runs == 0 {
             return Err(bad("--reps and --runs must be at least 1".into()));
         }
-        team_run::parse_wait(NAME, &self.wait).map(drop)
+        self.team.check(NAME)
     }
 }
 
@@ -109,13 +105,13 @@ pub fn overlap_ratio(t_op: f64, t_comp: f64, t_both: f64) -> f64 {
 /// Runs `cfg`.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::team_wait(NAME, &cfg.wait, [2], ctx.allowed_cpus)?;
+    let wait = team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
     let mut res = ctx.run_points(NAME, cfg, &cfg.sizes, |ctx, res, &size| {
         let spec = WorkerSpec {
             size,
             reps: cfg.reps,
             inner: cfg.inner,
-            fault: cfg.fault,
+            fault: cfg.team.fault,
             wait_timeout_s: 60.0,
         };
         let team = TeamSpec {
@@ -123,7 +119,8 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             heap: size + (1 << 20),
             ..TeamSpec::new(ctx, NAME, &spec, 2, format!("put-nbi {size} B"))
         };
-        let Some(runs) = launcher::run_teams(&team, cfg.runs, ctx.cancel, "bytes", &mut res.notes)?
+        let Some(runs) =
+            launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "bytes", &mut res.notes)?
         else {
             return Ok(None);
         };
