@@ -33,15 +33,14 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            threads, per allocator. Each block is filled with its own pattern (a few stores at \
            64 B) and checked byte for byte before it is freed.",
     figures: &[FigureSpec {
-        id: "malloc",
-        title: "Allocator: µs per allocate+free vs threads",
-        metric: "op_us",
         x_label: "threads",
         x_is_size: false,
         log_x: false,
-        log_y: true,
-        floor: false,
-        series_prefix: "",
+        ..FigureSpec::vs_size(
+            "malloc",
+            "Allocator: µs per allocate+free vs threads",
+            "op_us",
+        )
     }],
     findings,
     run: Some(run_for_report),

@@ -35,15 +35,12 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            placed between the put and its quiet; overlapped ratio = (t_op + t_comp − t_both) / \
            t_op per repetition (0 = nothing hidden, 1 = all). PE 1 checks the last put's bytes.",
     figures: &[FigureSpec {
-        id: "overlap",
-        title: "overlap of put_nbi with computation vs size",
-        metric: METRIC,
-        x_label: "message size",
-        x_is_size: true,
-        log_x: true,
         log_y: false,
-        floor: false,
-        series_prefix: "",
+        ..FigureSpec::vs_size(
+            "overlap",
+            "overlap of put_nbi with computation vs size",
+            METRIC,
+        )
     }],
     findings: crate::bench::experiment::no_findings,
     run: Some(run_for_report),

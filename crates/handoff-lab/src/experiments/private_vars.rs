@@ -30,15 +30,14 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            line) or in a 128-byte padded array (`padded-array`). Time per access, slowest \
            thread, against threads (pinned round-robin); every counter is checked at the end.",
     figures: &[FigureSpec {
-        id: "private_vars",
-        title: "Private variables: ns per access vs threads",
-        metric: "access_ns",
         x_label: "threads",
         x_is_size: false,
         log_x: false,
-        log_y: true,
-        floor: false,
-        series_prefix: "",
+        ..FigureSpec::vs_size(
+            "private_vars",
+            "Private variables: ns per access vs threads",
+            "access_ns",
+        )
     }],
     findings,
     run: Some(run_for_report),

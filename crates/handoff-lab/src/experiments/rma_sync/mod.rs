@@ -39,15 +39,12 @@ const fn fig(
     prefix: &'static str,
 ) -> FigureSpec {
     FigureSpec {
-        id,
-        title,
-        metric: METRIC,
         x_label,
         x_is_size: false,
         log_x: false,
         log_y: false,
-        floor: false,
         series_prefix: prefix,
+        ..FigureSpec::vs_size(id, title, METRIC)
     }
 }
 
