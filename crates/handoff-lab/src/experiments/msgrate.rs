@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use handoff::team::{Team, TeamError, Transport};
+use handoff::team::{Sym, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::launcher;
@@ -172,7 +172,7 @@ pub struct WorkerSpec {
 
 team_run::pe_body!(WorkerSpec, pe_main);
 
-/// Rank 0 times the batches; PE 1 checks the last put's bytes.
+/// Rank 0 times the batches; PE 1 checks the last put's bytes ([`pe1_counts`]).
 fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
     let (size, puts, reps) = (spec.size, spec.puts, spec.reps);
     let dst = team.alloc::<u8>(size)?;
@@ -204,15 +204,26 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
             }
         }
     }
+    pe1_counts(team, &dst, samples, |i| pattern(reps, puts - 1, i))
+}
+
+/// The end of a msgrate or overlap PE: a barrier (PE 0's puts are complete), then PE 1
+/// counts the bytes of `dst` that are not `expected(i)`; PE 0 reports its `samples`.
+pub fn pe1_counts<X: Transport>(
+    team: &Team<X>,
+    dst: &Sym<u8>,
+    samples: Vec<f64>,
+    expected: impl Fn(usize) -> u8,
+) -> Result<PeOutput, TeamError> {
     team.barrier_all()?;
     let (mut checked, mut wrong) = (0, 0);
     if team.rank() == 1 {
-        let got = team.local(&dst);
+        let got = team.local(dst);
         checked = got.len() as u64;
         wrong = got
             .iter()
             .enumerate()
-            .filter(|&(i, &b)| b != pattern(reps, puts - 1, i))
+            .filter(|&(i, &b)| b != expected(i))
             .count() as u64;
     }
     Ok(PeOutput::counted(team.rank(), samples, checked, wrong))
