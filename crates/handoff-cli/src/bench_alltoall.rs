@@ -46,20 +46,18 @@ pub fn run(a: AlltoallArgs) -> Result<u8, Failure> {
     }
     cfg.rounds = a.rounds.unwrap_or(cfg.rounds);
     cfg.samples = a.samples.unwrap_or(cfg.samples);
-    cfg.runs = a.team.runs.unwrap_or(cfg.runs);
-    cfg.wait = a.team.wait.clone();
+    a.team.apply(&mut cfg.team, &t);
     if a.pes.is_none() && a.team.spins() {
         // The default team sizes go to twice the CPUs, where spinning cannot work: asked to
         // spin without --pes, run the sizes that can (an explicit --pes is refused instead).
         cfg.pes.retain(|&p| p <= t.cpus.len());
     }
-    cfg.transports = t.transports;
     if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
         crate::mpi_bench::note_ignored(&[("--cpus", a.team.cpus.trim() != "all")]);
         cfg.pes = vec![w];
     }
     if let Some(f) = &a.fault {
-        cfg.fault = Some(team_run::parse_fault("alltoall", &["skip-put", "exit"], f)?);
+        cfg.team.fault = Some(team_run::parse_fault("alltoall", &["skip-put", "exit"], f)?);
     }
     cfg.validate()?;
     a.team.out.run(&t.allowed, |ctx| alltoall::run(&cfg, ctx))

@@ -48,9 +48,8 @@ pub fn run(a: AtomicsArgs) -> Result<u8, Failure> {
     }
     cfg.iters = a.iters.unwrap_or(cfg.iters);
     cfg.reps = a.reps.unwrap_or(cfg.reps);
-    cfg.runs = a.team.runs.unwrap_or(cfg.runs);
-    cfg.wait = a.team.wait.clone();
-    cfg.fault = a.fault;
+    a.team.apply(&mut cfg.team, &t);
+    cfg.team.fault = a.fault;
     cfg.validate()?;
     a.team.out.run(&t.cpus, |ctx| atomics::run(ctx, &cfg))
 }

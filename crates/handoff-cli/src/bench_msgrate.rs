@@ -33,13 +33,12 @@ pub fn run(a: SizesArgs, is_overlap: bool) -> Result<u8, Failure> {
     let t = a.team.check(name, false)?;
     let sizes = a.sizes.as_deref().map(|s| parse_sizes(s, "--sizes"));
     let sizes = sizes.transpose()?;
-    let (runs, wait) = (a.team.runs, a.team.wait.clone());
     if is_overlap {
         let mut cfg = overlap::Config::for_report(false);
         cfg.sizes = sizes.unwrap_or(cfg.sizes);
         cfg.reps = a.reps.unwrap_or(cfg.reps);
-        cfg.runs = runs.unwrap_or(cfg.runs);
-        (cfg.wait, cfg.fault) = (wait, a.fault);
+        cfg.team.fault = a.fault;
+        a.team.apply(&mut cfg.team, &t);
         cfg.validate()?;
         a.team.out.run(&t.cpus, |ctx| overlap::run(ctx, &cfg))
     } else {
@@ -47,8 +46,8 @@ pub fn run(a: SizesArgs, is_overlap: bool) -> Result<u8, Failure> {
         cfg.sizes = sizes.unwrap_or(cfg.sizes);
         cfg.puts = a.puts.unwrap_or(cfg.puts);
         cfg.reps = a.reps.unwrap_or(cfg.reps);
-        cfg.runs = runs.unwrap_or(cfg.runs);
-        (cfg.wait, cfg.fault) = (wait, a.fault);
+        cfg.team.fault = a.fault;
+        a.team.apply(&mut cfg.team, &t);
         cfg.validate()?;
         a.team.out.run(&t.cpus, |ctx| msgrate::run(ctx, &cfg))
     }

@@ -59,10 +59,8 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
     }
     cfg.round_trips = a.round_trips.unwrap_or(cfg.round_trips);
     cfg.samples = a.samples.unwrap_or(cfg.samples);
-    cfg.runs = a.team.runs.unwrap_or(cfg.runs);
+    a.team.apply(&mut cfg.team, &t);
     cfg.warmup = cfg.warmup.min(cfg.round_trips);
-    cfg.wait = a.team.wait.clone();
-    cfg.transports = t.transports;
     if crate::mpi_bench::world().is_some() {
         crate::mpi_bench::note_ignored(&[
             ("--placement", a.placement.trim() != "all"),
@@ -74,7 +72,7 @@ pub fn run(a: PingpongArgs) -> Result<u8, Failure> {
         }];
     }
     if let Some(f) = &a.fault {
-        cfg.fault = Some(team_run::parse_fault("pingpong", &["skip-put", "exit"], f)?);
+        cfg.team.fault = Some(team_run::parse_fault("pingpong", &["skip-put", "exit"], f)?);
     }
     cfg.validate()?;
     a.team.out.run(&t.allowed, |ctx| pingpong::run(&cfg, ctx))

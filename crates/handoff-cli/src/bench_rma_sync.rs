@@ -55,10 +55,8 @@ pub fn run(a: RmaSyncArgs) -> Result<u8, Failure> {
     }
     cfg.iters = a.iters.unwrap_or(cfg.iters);
     cfg.reps = a.reps.unwrap_or(cfg.reps);
-    cfg.runs = a.team.runs.unwrap_or(cfg.runs);
-    cfg.fault = a.fault;
-    cfg.wait = a.team.wait.clone();
-    cfg.transports = t.transports;
+    a.team.apply(&mut cfg.team, &t);
+    cfg.team.fault = a.fault;
     if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
         crate::mpi_bench::note_ignored(&[("--cpus", a.team.cpus.trim() != "all")]);
         cfg.pes = vec![w];

@@ -69,8 +69,7 @@ pub fn run(a: StencilArgs) -> Result<u8, Failure> {
     cfg.weak_n = a.weak_n.unwrap_or(cfg.weak_n);
     cfg.weak_pes = a.weak_pes.unwrap_or(cfg.weak_pes);
     cfg.iterations = a.iterations.unwrap_or(cfg.iterations);
-    cfg.runs = a.team.runs.unwrap_or(cfg.runs);
-    cfg.wait = a.team.wait.clone();
+    a.team.apply(&mut cfg.team, &t);
     if a.team.spins() {
         // The default team sizes go to twice the CPUs, where spinning cannot work: asked to
         // spin, run the default sizes that can (explicit --pes/--weak-pes are refused instead).
@@ -81,7 +80,6 @@ pub fn run(a: StencilArgs) -> Result<u8, Failure> {
             cfg.weak_pes = cfg.weak_pes.min(t.cpus.len());
         }
     }
-    cfg.transports = t.transports;
     if let Some(w) = crate::mpi_bench::pes(a.pes.as_deref())? {
         crate::mpi_bench::note_ignored(&[("--cpus", a.team.cpus.trim() != "all")]);
         if a.weak_pes.is_some_and(|p| p != w) {
@@ -93,7 +91,7 @@ pub fn run(a: StencilArgs) -> Result<u8, Failure> {
         cfg.weak_pes = w;
     }
     if let Some(f) = &a.fault {
-        cfg.fault = Some(team_run::parse_fault(
+        cfg.team.fault = Some(team_run::parse_fault(
             "stencil",
             &["wrong-value", "exit"],
             f,

@@ -12,6 +12,7 @@ use handoff_lab::bench::{BenchError, RunCtx};
 use handoff_lab::progress::Progress;
 
 use handoff_lab::experiments::named::Named;
+use handoff_lab::experiments::team_config::{FaultSetting, TeamConfig};
 use handoff_lab::experiments::team_mpi::TransportKind;
 
 use crate::common::CANCEL;
@@ -128,6 +129,15 @@ impl TeamArgs {
             cpus,
             transports,
         })
+    }
+
+    /// Sets the experiment's runs (when given), wait and, if it has a choice, transports.
+    pub fn apply<F: FaultSetting>(&self, team: &mut TeamConfig<F>, t: &TeamFlags) {
+        team.runs = self.runs.unwrap_or(team.runs);
+        team.wait.clone_from(&self.wait);
+        if let Some(transports) = &mut team.transports {
+            transports.clone_from(&t.transports);
+        }
     }
 
     /// Whether `--wait` asks for spinning (some default plans leave out what cannot spin).

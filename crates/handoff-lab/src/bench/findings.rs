@@ -109,6 +109,17 @@ pub fn judge(claim: &str, what: &str, ratio: Option<Ratio>, threshold: f64) -> F
     }
 }
 
+/// The most threads (a record's x) that still have a CPU each on the machine, at least 2;
+/// where the thread experiments judge their seed's claims.
+pub fn most_threads_with_a_cpu(res: &BenchResults) -> Option<f64> {
+    let cpus = res.machine.allowed_cpus.len().max(1) as f64;
+    res.records
+        .iter()
+        .map(|r| r.x)
+        .filter(|&x| x >= 2.0 && x <= cpus)
+        .reduce(f64::max)
+}
+
 /// The run means of `metric` at point `x` of `series`, if it was measured (what findings
 /// compare).
 pub fn run_means(res: &BenchResults, series: &str, x: f64, metric: &str) -> Option<Vec<f64>> {
@@ -133,6 +144,19 @@ pub fn record_of_runs(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn most_threads_with_a_cpu_stays_within_the_cpus_and_from_2() {
+        let mut res = BenchResults::empty("t");
+        res.machine.allowed_cpus = vec![0, 1, 2];
+        for x in [1.0, 2.0, 4.0, 8.0] {
+            res.records
+                .push(record_of_runs("s", x, ("m", "ns", false), &[1.0, 1.0]));
+        }
+        assert_eq!(most_threads_with_a_cpu(&res), Some(2.0));
+        res.machine.allowed_cpus = vec![0];
+        assert_eq!(most_threads_with_a_cpu(&res), None);
+    }
 
     #[test]
     fn verdict_follows_the_interval_not_the_point() {

@@ -21,6 +21,7 @@ use handoff::team::{AccOp, AtomicOp, Team, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::launcher;
+use super::team_config::TeamConfig;
 use super::team_run::{self, PeOutput, TeamSpec};
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::{at_least, run_means};
@@ -105,13 +106,10 @@ pub struct Config {
     pub iters: u64,
     /// Timed repetitions per run (after one warm-up).
     pub reps: u64,
-    /// Runs (a fresh team each).
-    pub runs: u64,
-    /// The PEs' wait strategy.
-    pub wait: String,
-    /// Corrupt one operation (tests that verification catches it).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub fault: bool,
+    /// Runs, the PEs' wait, the transports and the fault: corrupt one operation (tests that
+    /// verification catches it).
+    #[serde(flatten)]
+    pub team: TeamConfig<bool>,
 }
 
 /// The largest accumulate.
@@ -131,9 +129,7 @@ impl Config {
             pes: if quick { vec![2, 4] } else { vec![2, 3, 4] },
             iters: if quick { 2000 } else { 20_000 },
             reps: if quick { 4 } else { 8 },
-            runs: if quick { 2 } else { 3 },
-            wait: "adaptive".into(),
-            fault: false,
+            team: TeamConfig::plan(if quick { 2 } else { 3 }, false),
         }
     }
 
@@ -154,13 +150,13 @@ impl Config {
         if self.pes.is_empty() || self.pes.iter().any(|&p| !(2..=64).contains(&p)) {
             return Err(bad("--pes needs team sizes from 2 to 64, e.g. 2,4".into()));
         }
-        if self.iters == 0 || self.reps == 0 || self.runs == 0 {
+        if self.iters == 0 || self.reps == 0 || self.team.runs == 0 {
             return Err(bad("--iters, --reps and --runs must be at least 1".into()));
         }
         if self.iters > 10_000_000 {
             return Err(bad(format!("--iters {}: at most 10000000", self.iters)));
         }
-        team_run::parse_wait(NAME, &self.wait).map(drop)
+        self.team.check(NAME)
     }
 
     /// Every point: (mode, p, s, x).
@@ -185,7 +181,12 @@ impl Config {
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::team_wait(NAME, &cfg.wait, cfg.pes.iter().copied(), ctx.allowed_cpus)?;
+    let wait = team_run::team_wait(
+        NAME,
+        &cfg.team.wait,
+        cfg.pes.iter().copied(),
+        ctx.allowed_cpus,
+    )?;
     let points = cfg.points();
     let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(mode, p, s, x)| {
         let spec = WorkerSpec {
@@ -197,7 +198,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
                 cfg.iters
             },
             reps: cfg.reps,
-            fault: cfg.fault,
+            fault: cfg.team.fault,
             wait_timeout_s: 60.0,
         };
         let label = format!("{} p={p} s={s}", mode.name());
@@ -206,7 +207,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             ..TeamSpec::new(ctx, NAME, &spec, p, label.clone())
         };
         let Some(runs) =
-            launcher::run_teams(&team, cfg.runs, ctx.cancel, "values", &mut res.notes)?
+            launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "values", &mut res.notes)?
         else {
             return Ok(None);
         };

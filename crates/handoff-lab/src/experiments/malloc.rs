@@ -14,10 +14,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
-use super::rt_common::{doubling_to, SECTION};
+use super::rt_common::{self, doubling_to, SECTION};
 use super::team_run::Fault;
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::findings::{at_least, run_means};
+use crate::bench::findings::{at_least, most_threads_with_a_cpu, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "malloc";
@@ -33,15 +33,14 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            threads, per allocator. Each block is filled with its own pattern (a few stores at \
            64 B) and checked byte for byte before it is freed.",
     figures: &[FigureSpec {
-        id: "malloc",
-        title: "Allocator: µs per allocate+free vs threads",
-        metric: "op_us",
         x_label: "threads",
         x_is_size: false,
         log_x: false,
-        log_y: true,
-        floor: false,
-        series_prefix: "",
+        ..FigureSpec::vs_size(
+            "malloc",
+            "Allocator: µs per allocate+free vs threads",
+            "op_us",
+        )
     }],
     findings,
     run: Some(run_for_report),
@@ -375,12 +374,8 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         );
         Ok(Some(format!("{} × {threads}", a.name())))
     })?;
-    if cfg.threads.iter().any(|&t| t > cfg.cpus.len()) {
-        res.notes.push(format!(
-            "thread counts above {} share CPUs (oversubscribed): the slowest thread waits for a CPU too",
-            cfg.cpus.len()
-        ));
-    }
+    let why = "the slowest thread waits for a CPU too";
+    rt_common::note_oversubscribed(&mut res.notes, &cfg.threads, cfg.cpus.len(), why);
     Ok(res)
 }
 
@@ -392,18 +387,11 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
 /// allocation flat as threads are added. Judged as system / mimalloc at the most threads
 /// that still have a CPU each (≥ 2), and as the system allocator's growth from 1 thread.
 fn findings(res: &BenchResults) -> Vec<Finding> {
-    let cpus = res.machine.allowed_cpus.len().max(1) as f64;
     let runs_of = |series: &str, x: f64| run_means(res, series, x, "op_us");
-    let t = res
-        .records
-        .iter()
-        .map(|r| r.x)
-        .filter(|&x| x >= 2.0 && x <= cpus)
-        .fold(None, |m: Option<f64>, x| {
-            Some(m.map_or(x, |m: f64| m.max(x)))
-        });
     let mut out = Vec::new();
-    let Some(t) = t else { return out };
+    let Some(t) = most_threads_with_a_cpu(res) else {
+        return out;
+    };
     if let (Some(sys), Some(mi)) = (runs_of("system", t), runs_of("mimalloc", t)) {
         out.push(at_least(
             &format!("the alternative allocator is at least as fast as the system one at {t} threads (seed: Charm++'s locked allocator lost to the OS's)"),

@@ -8,10 +8,11 @@
 
 use std::time::Instant;
 
-use handoff::team::{Team, TeamError, Transport};
+use handoff::team::{Sym, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::launcher;
+use super::team_config::TeamConfig;
 use super::team_run::{self, PeOutput, TeamSpec};
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::models::ModelForm;
@@ -51,13 +52,10 @@ pub struct Config {
     pub puts: u64,
     /// Timed batches per run (after one warm-up).
     pub reps: u64,
-    /// Runs (a fresh team each).
-    pub runs: u64,
-    /// The PEs' wait strategy.
-    pub wait: String,
-    /// Corrupt the last put (tests that verification catches it).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub fault: bool,
+    /// Runs, the PEs' wait, the transports and the fault: corrupt the last put (tests that
+    /// verification catches it).
+    #[serde(flatten)]
+    pub team: TeamConfig<bool>,
 }
 
 /// The largest put.
@@ -74,9 +72,7 @@ impl Config {
             },
             puts: 1000,
             reps: if quick { 4 } else { 10 },
-            runs: if quick { 2 } else { 3 },
-            wait: "adaptive".into(),
-            fault: false,
+            team: TeamConfig::plan(if quick { 2 } else { 3 }, false),
         }
     }
 
@@ -88,19 +84,19 @@ impl Config {
                 "--sizes needs byte counts from 1 to {MAX_SIZE}"
             )));
         }
-        if self.puts == 0 || self.puts > 1_000_000 || self.reps == 0 || self.runs == 0 {
+        if self.puts == 0 || self.puts > 1_000_000 || self.reps == 0 || self.team.runs == 0 {
             return Err(bad(
                 "--puts (1 to 1000000), --reps and --runs must be at least 1".into(),
             ));
         }
-        team_run::parse_wait(NAME, &self.wait).map(drop)
+        self.team.check(NAME)
     }
 }
 
 /// Runs `cfg`.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::team_wait(NAME, &cfg.wait, [2], ctx.allowed_cpus)?;
+    let wait = team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
     let points: Vec<(&str, usize)> = ["put-nbi", "put"]
         .into_iter()
         .flat_map(|m| cfg.sizes.iter().map(move |&s| (m, s)))
@@ -111,7 +107,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             size,
             puts: cfg.puts,
             reps: cfg.reps,
-            fault: cfg.fault,
+            fault: cfg.team.fault,
             wait_timeout_s: 60.0,
         };
         let label = format!("{mode} {size} B");
@@ -119,7 +115,8 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             wait,
             ..TeamSpec::new(ctx, NAME, &spec, 2, label)
         };
-        let Some(runs) = launcher::run_teams(&team, cfg.runs, ctx.cancel, "bytes", &mut res.notes)?
+        let Some(runs) =
+            launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "bytes", &mut res.notes)?
         else {
             return Ok(None);
         };
@@ -175,7 +172,7 @@ pub struct WorkerSpec {
 
 team_run::pe_body!(WorkerSpec, pe_main);
 
-/// Rank 0 times the batches; PE 1 checks the last put's bytes.
+/// Rank 0 times the batches; PE 1 checks the last put's bytes ([`pe1_counts`]).
 fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
     let (size, puts, reps) = (spec.size, spec.puts, spec.reps);
     let dst = team.alloc::<u8>(size)?;
@@ -207,15 +204,26 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
             }
         }
     }
+    pe1_counts(team, &dst, samples, |i| pattern(reps, puts - 1, i))
+}
+
+/// The end of a msgrate or overlap PE: a barrier (PE 0's puts are complete), then PE 1
+/// counts the bytes of `dst` that are not `expected(i)`; PE 0 reports its `samples`.
+pub fn pe1_counts<X: Transport>(
+    team: &Team<X>,
+    dst: &Sym<u8>,
+    samples: Vec<f64>,
+    expected: impl Fn(usize) -> u8,
+) -> Result<PeOutput, TeamError> {
     team.barrier_all()?;
     let (mut checked, mut wrong) = (0, 0);
     if team.rank() == 1 {
-        let got = team.local(&dst);
+        let got = team.local(dst);
         checked = got.len() as u64;
         wrong = got
             .iter()
             .enumerate()
-            .filter(|&(i, &b)| b != pattern(reps, puts - 1, i))
+            .filter(|&(i, &b)| b != expected(i))
             .count() as u64;
     }
     Ok(PeOutput::counted(team.rank(), samples, checked, wrong))

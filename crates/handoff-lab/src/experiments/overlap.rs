@@ -15,6 +15,7 @@ use handoff::team::{Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::launcher;
+use super::team_config::TeamConfig;
 use super::team_run::{self, PeOutput, TeamSpec};
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::{BenchRecord, BenchResults};
@@ -34,15 +35,12 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            placed between the put and its quiet; overlapped ratio = (t_op + t_comp − t_both) / \
            t_op per repetition (0 = nothing hidden, 1 = all). PE 1 checks the last put's bytes.",
     figures: &[FigureSpec {
-        id: "overlap",
-        title: "overlap of put_nbi with computation vs size",
-        metric: METRIC,
-        x_label: "message size",
-        x_is_size: true,
-        log_x: true,
         log_y: false,
-        floor: false,
-        series_prefix: "",
+        ..FigureSpec::vs_size(
+            "overlap",
+            "overlap of put_nbi with computation vs size",
+            METRIC,
+        )
     }],
     findings: crate::bench::experiment::no_findings,
     run: Some(run_for_report),
@@ -59,13 +57,10 @@ pub struct Config {
     pub reps: u64,
     /// Operations averaged per timing.
     pub inner: u64,
-    /// Runs (a fresh team each).
-    pub runs: u64,
-    /// The PEs' wait strategy.
-    pub wait: String,
-    /// Corrupt the last put (tests that verification catches it).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub fault: bool,
+    /// Runs, the PEs' wait, the transports and the fault: corrupt the last put (tests that
+    /// verification catches it).
+    #[serde(flatten)]
+    pub team: TeamConfig<bool>,
 }
 
 impl Config {
@@ -79,9 +74,7 @@ impl Config {
             },
             reps: if quick { 4 } else { 10 },
             inner: 50,
-            runs: if quick { 2 } else { 3 },
-            wait: "adaptive".into(),
-            fault: false,
+            team: TeamConfig::plan(if quick { 2 } else { 3 }, false),
         }
     }
 
@@ -91,10 +84,10 @@ impl Config {
         if self.sizes.is_empty() || self.sizes.iter().any(|&s| !(1..=(16 << 20)).contains(&s)) {
             return Err(bad("--sizes needs byte counts from 1 to 16 MiB".into()));
         }
-        if self.reps == 0 || self.inner == 0 || self.runs == 0 {
+        if self.reps == 0 || self.inner == 0 || self.team.runs == 0 {
             return Err(bad("--reps and --runs must be at least 1".into()));
         }
-        team_run::parse_wait(NAME, &self.wait).map(drop)
+        self.team.check(NAME)
     }
 }
 
@@ -109,13 +102,13 @@ pub fn overlap_ratio(t_op: f64, t_comp: f64, t_both: f64) -> f64 {
 /// Runs `cfg`.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::team_wait(NAME, &cfg.wait, [2], ctx.allowed_cpus)?;
+    let wait = team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
     let mut res = ctx.run_points(NAME, cfg, &cfg.sizes, |ctx, res, &size| {
         let spec = WorkerSpec {
             size,
             reps: cfg.reps,
             inner: cfg.inner,
-            fault: cfg.fault,
+            fault: cfg.team.fault,
             wait_timeout_s: 60.0,
         };
         let team = TeamSpec {
@@ -123,7 +116,8 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             heap: size + (1 << 20),
             ..TeamSpec::new(ctx, NAME, &spec, 2, format!("put-nbi {size} B"))
         };
-        let Some(runs) = launcher::run_teams(&team, cfg.runs, ctx.cancel, "bytes", &mut res.notes)?
+        let Some(runs) =
+            launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "bytes", &mut res.notes)?
         else {
             return Ok(None);
         };
@@ -175,7 +169,7 @@ pub struct WorkerSpec {
 
 team_run::pe_body!(WorkerSpec, pe_main);
 
-/// Rank 0 measures; PE 1 checks the last put's bytes.
+/// Rank 0 measures; PE 1 checks the last put's bytes (as msgrate's do).
 fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
     let (size, reps, inner) = (spec.size, spec.reps, spec.inner);
     let dst = team.alloc::<u8>(size)?;
@@ -219,18 +213,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
             }
         }
     }
-    team.barrier_all()?;
-    let (mut checked, mut wrong) = (0, 0);
-    if team.rank() == 1 {
-        let got = team.local(&dst);
-        checked = got.len() as u64;
-        wrong = got
-            .iter()
-            .enumerate()
-            .filter(|&(i, &b)| b != (i * 7) as u8)
-            .count() as u64;
-    }
-    Ok(PeOutput::counted(team.rank(), samples, checked, wrong))
+    super::msgrate::pe1_counts(team, &dst, samples, |i| (i * 7) as u8)
 }
 
 #[cfg(test)]

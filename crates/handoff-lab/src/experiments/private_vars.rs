@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use super::rt_common;
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
-use crate::bench::findings::{at_least, run_means};
+use crate::bench::findings::{at_least, most_threads_with_a_cpu, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "private-vars";
@@ -30,15 +30,14 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            line) or in a 128-byte padded array (`padded-array`). Time per access, slowest \
            thread, against threads (pinned round-robin); every counter is checked at the end.",
     figures: &[FigureSpec {
-        id: "private_vars",
-        title: "Private variables: ns per access vs threads",
-        metric: "access_ns",
         x_label: "threads",
         x_is_size: false,
         log_x: false,
-        log_y: true,
-        floor: false,
-        series_prefix: "",
+        ..FigureSpec::vs_size(
+            "private_vars",
+            "Private variables: ns per access vs threads",
+            "access_ns",
+        )
     }],
     findings,
     run: Some(run_for_report),
@@ -256,12 +255,8 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         );
         Ok(Some(format!("{} × {threads}", method.name())))
     })?;
-    if cfg.threads.iter().any(|&t| t > cfg.cpus.len()) {
-        res.notes.push(format!(
-            "thread counts above {} share CPUs (oversubscribed): their time includes waiting for a CPU",
-            cfg.cpus.len()
-        ));
-    }
+    let why = "their time includes waiting for a CPU";
+    rt_common::note_oversubscribed(&mut res.notes, &cfg.threads, cfg.cpus.len(), why);
     Ok(res)
 }
 
@@ -272,15 +267,8 @@ fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
 /// The seed's claim: the array costs several times the thread-local access (5–130× there),
 /// checked at the largest thread count that still has a CPU per thread (≥ 2).
 fn findings(res: &BenchResults) -> Vec<Finding> {
-    let cpus = res.machine.allowed_cpus.len().max(1);
     let runs_of = |series: &str, t: f64| run_means(res, series, t, "access_ns");
-    let t = res
-        .records
-        .iter()
-        .map(|r| r.x)
-        .filter(|&x| x >= 2.0 && x <= cpus as f64)
-        .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
-    let Some(t) = t else {
+    let Some(t) = most_threads_with_a_cpu(res) else {
         return vec![crate::bench::findings::judge(
             "a shared per-thread array costs several times thread-local storage (seed: 5–130×)",
             "shared-array / tls",

@@ -12,6 +12,16 @@ pub const SECTION: &str = "Runtime queues (Charm++, many-core)";
 /// How long a point may take before its workers are declared stuck.
 pub const POINT_DEADLINE: Duration = Duration::from_secs(60);
 
+/// Notes, when some of `threads` are more than the `cpus`, that those share CPUs: `why` says
+/// what that costs.
+pub fn note_oversubscribed(notes: &mut Vec<String>, threads: &[usize], cpus: usize, why: &str) {
+    if threads.iter().any(|&t| t > cpus) {
+        notes.push(format!(
+            "thread counts above {cpus} share CPUs (oversubscribed): {why}"
+        ));
+    }
+}
+
 /// The `q`-quantile (0..=1) of sorted samples, nearest rank; 0 for none.
 pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {

@@ -22,7 +22,7 @@ use handoff::team::{Cmp, Team, TeamError, Transport, MAX_PES};
 use serde::{Deserialize, Serialize};
 
 use super::launcher;
-use super::team_mpi::TransportKind;
+use super::team_config::TeamConfig;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::{at_least, judge};
@@ -93,16 +93,11 @@ pub struct Config {
     pub rounds: u64,
     /// Samples per run.
     pub samples: u64,
-    /// Runs (a fresh team each).
-    pub runs: u64,
-    /// The PEs' wait strategy.
-    pub wait: String,
-    /// Test only: `skip-put@N` (in round N PE 1 skips its data put to PE 0 but still
-    /// synchronizes) or `exit@N` (PE 1 exits with code 9 in round N).
-    pub fault: Option<team_run::Fault>,
-    /// The transports to run every point over, side by side (see `pingpong`).
-    #[serde(default)]
-    pub transports: Vec<TransportKind>,
+    /// Runs, the PEs' wait, the transports and the fault (test only): `skip-put@N` (in round N PE 1
+    /// skips its data put to PE 0 but still synchronizes) or `exit@N` (PE 1 exits with code 9 in
+    /// round N).
+    #[serde(flatten)]
+    pub team: TeamConfig<Option<team_run::Fault>>,
 }
 
 impl Config {
@@ -128,10 +123,7 @@ impl Config {
             cpus: cpus.to_vec(),
             rounds: if quick { 100 } else { 400 },
             samples: if quick { 4 } else { 8 },
-            runs: if quick { 3 } else { 5 },
-            wait: "adaptive".into(),
-            fault: None,
-            transports: vec![TransportKind::Shm],
+            team: TeamConfig::plan(if quick { 3 } else { 5 }, true),
         }
     }
 
@@ -171,13 +163,13 @@ impl Config {
         if self.cpus.is_empty() {
             return Err(bad("no CPU to run on".into()));
         }
-        if self.rounds == 0 || self.samples == 0 || self.runs == 0 {
+        if self.rounds == 0 || self.samples == 0 || self.team.runs == 0 {
             return Err(bad(
                 "--rounds, --samples and --runs must be at least 1".into()
             ));
         }
-        team_run::team_wait(NAME, &self.wait, self.pes.iter().copied(), &self.cpus)?;
-        super::team_mpi::check_available(NAME, &self.transports)
+        team_run::team_wait(NAME, &self.team.wait, self.pes.iter().copied(), &self.cpus)?;
+        self.team.check(NAME)
     }
 
     /// Rounds per sample for `pes` PEs of `size`: `rounds`, fewer when a round moves a lot
@@ -304,12 +296,12 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
+    let wait = team_run::parse_wait(NAME, &cfg.team.wait)?;
     let mut points = Vec::new();
     for &p in &cfg.pes {
         for &size in &cfg.sizes {
             for &m in &cfg.methods {
-                for &t in &cfg.transports {
+                for &t in cfg.team.transports() {
                     points.push((p, size, m, t));
                 }
             }
@@ -326,7 +318,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 size,
                 rounds,
                 samples: cfg.samples,
-                fault: cfg.fault.clone(),
+                fault: cfg.team.fault.clone(),
                 wait_timeout_s: 30.0,
             };
             let team = TeamSpec {
@@ -344,7 +336,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 )
             };
             let Some(runs) =
-                launcher::run_teams(&team, cfg.runs, ctx.cancel, "slots", &mut res.notes)?
+                launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "slots", &mut res.notes)?
             else {
                 return Ok(None);
             };
@@ -400,9 +392,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    if !ctx.transports.is_empty() {
-        cfg.transports = ctx.transports.clone();
-    }
+    cfg.team.plan_transports(ctx);
     run(&cfg, ctx)
 }
 

@@ -117,20 +117,18 @@ fn findings_compare_counting_with_each_baseline_at_the_smallest_size() {
 #[test]
 fn spin_is_refused_where_pes_share_a_cpu() {
     let ok = Config::for_report(true, &[0, 1]);
-    let spin = Config {
+    let mut spin = Config {
         pes: vec![2, 4],
-        wait: "spin".into(),
         ..ok.clone()
     };
+    spin.team.wait = "spin".into();
     let e = spin.validate().unwrap_err().to_string();
     assert!(e.contains("spin-yield") && e.contains("adaptive"), "{e}");
     assert!(e.contains("4 PEs"), "{e}");
     assert_eq!(e.lines().count(), 1, "{e}");
     for wait in ["spin-yield", "adaptive", "block"] {
-        let c = Config {
-            wait: wait.into(),
-            ..spin.clone()
-        };
+        let mut c = spin.clone();
+        c.team.wait = wait.into();
         c.validate().unwrap();
     }
     if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {

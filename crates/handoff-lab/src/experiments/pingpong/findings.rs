@@ -1,7 +1,8 @@
 //! The findings of `pingpong`: the seed's claims at 8 B (fence-flag over each method), and
 //! what the MPI transport costs next to handoff's team when both ran side by side.
 
-use super::{team_run, Method, TransportKind};
+use super::{team_run, Method};
+use crate::bench::experiment::TransportKind;
 use crate::bench::findings::{at_least, judge};
 use crate::bench::{BenchResults, Finding};
 

@@ -23,7 +23,7 @@ use handoff::team::{Cmp, SignalOp, Team, TeamError, Transport, LINE_PAYLOAD};
 use serde::{Deserialize, Serialize};
 
 use super::launcher;
-use super::team_mpi::TransportKind;
+use super::team_config::TeamConfig;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::schema::C2cPair;
@@ -133,17 +133,11 @@ pub struct Config {
     pub samples: u64,
     /// Round trips discarded before the samples.
     pub warmup: u64,
-    /// Runs (a fresh team each).
-    pub runs: u64,
-    /// The PEs' wait strategy.
-    pub wait: String,
-    /// Test only: `skip-put@N` (PE 0 sends its message N without the data, the flag or
-    /// signal only) or `exit@N` (PE 1 exits with code 9 at message N).
-    pub fault: Option<team_run::Fault>,
-    /// The transports to run every point over, side by side (`shm`: handoff's team;
-    /// `mpi-shm` / `mpi-rma`: the MPI transport under mpiexec).
-    #[serde(default)]
-    pub transports: Vec<TransportKind>,
+    /// Runs, the PEs' wait, the transports and the fault (test only): `skip-put@N` (PE 0 sends its
+    /// message N without the data, the flag or signal only) or `exit@N` (PE 1 exits with code 9 at
+    /// message N).
+    #[serde(flatten)]
+    pub team: TeamConfig<Option<team_run::Fault>>,
 }
 
 /// The biggest message.
@@ -173,10 +167,7 @@ impl Config {
             round_trips: if quick { 500 } else { 2000 },
             samples: if quick { 5 } else { 10 },
             warmup: 100,
-            runs: if quick { 3 } else { 5 },
-            wait: "adaptive".into(),
-            fault: None,
-            transports: vec![TransportKind::Shm],
+            team: TeamConfig::plan(if quick { 3 } else { 5 }, true),
         }
     }
 
@@ -204,14 +195,14 @@ impl Config {
         if self.placements.is_empty() {
             return Err(bad("no placement to run on".into()));
         }
-        super::team_mpi::check_available(NAME, &self.transports)?;
-        if self.round_trips == 0 || self.samples == 0 || self.runs == 0 {
+        self.team.check(NAME)?;
+        if self.round_trips == 0 || self.samples == 0 || self.team.runs == 0 {
             return Err(bad(
                 "--round-trips, --samples and --runs must be at least 1".into(),
             ));
         }
         for p in &self.placements {
-            team_run::team_wait(NAME, &self.wait, [2], &p.cpus)?;
+            team_run::team_wait(NAME, &self.team.wait, [2], &p.cpus)?;
         }
         if !self
             .sizes
@@ -346,13 +337,13 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
 /// Runs `cfg` from `exe args`; stops early (partial) when `cancel` is set.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
+    let wait = team_run::parse_wait(NAME, &cfg.team.wait)?;
     let started = Instant::now();
     let mut points = Vec::new();
     for p in &cfg.placements {
         for &size in &cfg.sizes {
             for &m in cfg.methods.iter().filter(|m| m.fits(size)) {
-                for &t in &cfg.transports {
+                for &t in cfg.team.transports() {
                     points.push((p, size, m, t));
                 }
             }
@@ -389,7 +380,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 round_trips: cfg.round_trips_at(size),
                 samples: cfg.samples,
                 warmup: cfg.warmup.min(cfg.round_trips_at(size)),
-                fault: cfg.fault.clone(),
+                fault: cfg.team.fault.clone(),
                 wait_timeout_s: 20.0,
             };
             let team = TeamSpec {
@@ -410,7 +401,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 .then(|| super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]))
                 .flatten();
             let Some(runs) =
-                launcher::run_teams(&team, cfg.runs, ctx.cancel, "messages", &mut res.notes)?
+                launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "messages", &mut res.notes)?
             else {
                 return Ok(None);
             };
@@ -477,9 +468,7 @@ fn series_name(method: Method, class: &str, route: &str) -> String {
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    if !ctx.transports.is_empty() {
-        cfg.transports = ctx.transports.clone();
-    }
+    cfg.team.plan_transports(ctx);
     run(&cfg, ctx)
 }
 

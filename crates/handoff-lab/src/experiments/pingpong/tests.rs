@@ -1,4 +1,5 @@
 use super::*;
+use crate::bench::experiment::TransportKind;
 
 fn rec(method: Method, class: &str, size: usize, run_means: &[f64]) -> BenchRecord {
     let series = format!("{}, {class}", method.name());
@@ -56,13 +57,15 @@ fn sizes_and_counts_are_checked() {
             methods: vec![],
             ..ok.clone()
         },
-        Config {
-            runs: 0,
-            ..ok.clone()
+        {
+            let mut c = ok.clone();
+            c.team.runs = 0;
+            c
         },
-        Config {
-            wait: "sometimes".into(),
-            ..ok.clone()
+        {
+            let mut c = ok.clone();
+            c.team.wait = "sometimes".into();
+            c
         },
         Config {
             methods: vec![Method::Line],

@@ -18,6 +18,7 @@ mod worker;
 use std::time::Duration;
 
 use super::launcher;
+use super::team_config::TeamConfig;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, Outcome, PeOutput, TeamSpec};
 
@@ -38,15 +39,12 @@ const fn fig(
     prefix: &'static str,
 ) -> FigureSpec {
     FigureSpec {
-        id,
-        title,
-        metric: METRIC,
         x_label,
         x_is_size: false,
         log_x: false,
         log_y: false,
-        floor: false,
         series_prefix: prefix,
+        ..FigureSpec::vs_size(id, title, METRIC)
     }
 }
 
@@ -174,15 +172,10 @@ pub struct Config {
     pub iters: u64,
     /// Timed repetitions per run (after one warm-up).
     pub reps: u64,
-    /// Runs (a fresh team each).
-    pub runs: u64,
-    /// Corrupt one value (tests that verification catches it).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub fault: bool,
-    /// The transports to run every point over, side by side (see `pingpong`).
-    pub transports: Vec<TransportKind>,
-    /// The PEs' wait strategy (`spin`, `spin-yield`, `block`, `adaptive`).
-    pub wait: String,
+    /// Runs, the PEs' wait, the transports and the fault: corrupt one value (tests that
+    /// verification catches it).
+    #[serde(flatten)]
+    pub team: TeamConfig<bool>,
 }
 
 fn ser_modes<S: serde::Serializer>(m: &[Mode], s: S) -> Result<S::Ok, S::Error> {
@@ -203,10 +196,7 @@ impl Config {
                 ks: vec![1, 2, 3],
                 iters: 200,
                 reps: 4,
-                runs: 2,
-                fault: false,
-                transports: vec![TransportKind::Shm],
-                wait: "adaptive".into(),
+                team: TeamConfig::plan(2, true),
             }
         } else {
             Config {
@@ -215,10 +205,7 @@ impl Config {
                 ks: (1..=7).collect(),
                 iters: 1000,
                 reps: 8,
-                runs: 3,
-                fault: false,
-                transports: vec![TransportKind::Shm],
-                wait: "adaptive".into(),
+                team: TeamConfig::plan(3, true),
             }
         }
     }
@@ -253,21 +240,20 @@ impl Config {
                 return Err(bad("--k needs at least one group size, e.g. 1,2,3".into()));
             }
         }
-        if self.iters == 0 || self.reps == 0 || self.runs == 0 {
+        if self.iters == 0 || self.reps == 0 || self.team.runs == 0 {
             return Err(bad("--iters, --reps and --runs must be at least 1".into()));
         }
         if self.iters > 10_000_000 {
             return Err(bad(format!("--iters {}: at most 10000000", self.iters)));
         }
-        team_run::parse_wait(NAME, &self.wait)?;
-        super::team_mpi::check_available(NAME, &self.transports)
+        self.team.check(NAME)
     }
 
     /// Refuses `wait = spin` for a team size whose PEs share a CPU of `cpus` (PE r on
     /// `cpus[r % n]`, more PEs than CPUs): up front in one line (issue #23), not a run that
     /// pays a scheduler tick per hand-off until its deadline.
     pub fn check_wait(&self, cpus: &[usize]) -> Result<(), BenchError> {
-        team_run::team_wait(NAME, &self.wait, self.pes.iter().copied(), cpus).map(drop)
+        team_run::team_wait(NAME, &self.team.wait, self.pes.iter().copied(), cpus).map(drop)
     }
 
     /// Every point: (mode, p, k, x).
@@ -297,7 +283,7 @@ fn one_run(
         k,
         iters: cfg.iters,
         reps: cfg.reps,
-        fault: cfg.fault,
+        fault: cfg.team.fault,
     };
     let team = TeamSpec {
         exe: ctx.exe.clone(),
@@ -306,7 +292,7 @@ fn one_run(
         spec: serde_json::to_string(&spec).unwrap_or_default(),
         pes: p,
         cpus: ctx.allowed_cpus.to_vec(),
-        wait: team_run::parse_wait(NAME, &cfg.wait)?,
+        wait: team_run::parse_wait(NAME, &cfg.team.wait)?,
         heap: 4 << 20,
         deadline: Duration::from_secs(120),
         label: format!("{} with {p} PEs", mode.name()),
@@ -343,7 +329,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
     let points: Vec<_> = cfg
         .points()
         .into_iter()
-        .flat_map(|pt| cfg.transports.iter().map(move |&t| (pt, t)))
+        .flat_map(|pt| cfg.team.transports().iter().map(move |&t| (pt, t)))
         .collect();
     let mut res = ctx.run_points(
         NAME,
@@ -354,7 +340,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             let mut checks = Checks::of("values");
             let mut verified = true;
             let mut route = transport.name().to_string();
-            for _ in 0..cfg.runs {
+            for _ in 0..cfg.team.runs {
                 let (o, r) = one_run(ctx, cfg, (mode, p, k), transport)?;
                 checks.add(o.checked, o.wrong);
                 verified &= o.verified;
@@ -369,7 +355,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
                         t => format!("{} [{}]", mode.name(), t.name()),
                     },
                     x as f64,
-                    cfg.runs,
+                    cfg.team.runs,
                     cfg.reps,
                     verified,
                 )
@@ -407,9 +393,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     let mut cfg = Config::for_report(ctx.quick);
-    if !ctx.transports.is_empty() {
-        cfg.transports = ctx.transports.clone();
-    }
+    cfg.team.plan_transports(ctx);
     run(ctx, &cfg)
 }
 

@@ -25,7 +25,7 @@ fn report_plans_and_points() {
     assert!(bad(|c| c.ks = vec![4])); // k must be below the largest p (4)
     assert!(bad(|c| c.modes.clear()));
     assert!(bad(|c| c.iters = 0));
-    assert!(bad(|c| c.wait = "sometimes".into()));
+    assert!(bad(|c| c.team.wait = "sometimes".into()));
 }
 
 /// #23: `wait = spin` with a team past the CPUs (PEs 0 and 2 pinned to one CPU) is refused
@@ -33,21 +33,19 @@ fn report_plans_and_points() {
 /// spin on a team that fits, are not.
 #[test]
 fn spin_is_refused_where_pes_share_a_cpu() {
-    let spin = Config {
+    let mut spin = Config {
         pes: vec![2, 4],
-        wait: "spin".into(),
         ..Config::for_report(true)
     };
+    spin.team.wait = "spin".into();
     spin.validate().unwrap();
     let e = spin.check_wait(&[0, 1]).unwrap_err().to_string();
     assert!(e.contains("spin-yield") && e.contains("adaptive"), "{e}");
     assert!(e.contains("4 PEs"), "{e}");
     assert_eq!(e.lines().count(), 1, "{e}");
     for wait in ["spin-yield", "adaptive", "block"] {
-        let c = Config {
-            wait: wait.into(),
-            ..spin.clone()
-        };
+        let mut c = spin.clone();
+        c.team.wait = wait.into();
         c.check_wait(&[0, 1]).unwrap();
     }
     if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {

@@ -28,7 +28,7 @@ use handoff::team::MAX_PES;
 use serde::{Deserialize, Serialize};
 
 use super::launcher;
-use super::team_mpi::TransportKind;
+use super::team_config::TeamConfig;
 use super::team_run::{self, TeamSpec};
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::findings::{at_least, judge};
@@ -133,18 +133,13 @@ pub struct Config {
     pub weak_pes: usize,
     /// Iterations per run (the first is a warm-up; at least 2).
     pub iterations: u64,
-    /// Runs (a fresh team each).
-    pub runs: u64,
+    /// Runs, the PEs' wait, the transports and the fault (test only): `wrong-value@N` (PE 0 sends
+    /// row N's boundary value off by one in the first iteration; with 2 PEs or more) or `exit@N`
+    /// (PE 1 exits with code 9 at row N).
+    #[serde(flatten)]
+    pub team: TeamConfig<Option<team_run::Fault>>,
     /// CPUs; PE `r` on `cpus[r % cpus.len()]`.
     pub cpus: Vec<usize>,
-    /// The PEs' wait strategy.
-    pub wait: String,
-    /// Test only: `wrong-value@N` (PE 0 sends row N's boundary value off by one in the
-    /// first iteration; with 2 PEs or more) or `exit@N` (PE 1 exits with code 9 at row N).
-    pub fault: Option<team_run::Fault>,
-    /// The transports to run every point over, side by side (see `pingpong`).
-    #[serde(default)]
-    pub transports: Vec<TransportKind>,
 }
 
 /// Points of a grid dimension at most.
@@ -173,11 +168,8 @@ impl Config {
             weak_n: 1000,
             weak_pes: n.clamp(2, MAX_PES),
             iterations: if quick { 4 } else { 11 },
-            runs: if quick { 3 } else { 5 },
+            team: TeamConfig::plan(if quick { 3 } else { 5 }, true),
             cpus: cpus.to_vec(),
-            wait: "adaptive".into(),
-            fault: None,
-            transports: vec![TransportKind::Shm],
         }
     }
 
@@ -243,7 +235,7 @@ impl Config {
                 )));
             }
         }
-        if self.iterations < 2 || self.runs == 0 {
+        if self.iterations < 2 || self.team.runs == 0 {
             return Err(bad(
                 "--iterations must be at least 2 (the first is a warm-up) and --runs at least 1"
                     .into(),
@@ -254,11 +246,11 @@ impl Config {
         }
         team_run::team_wait(
             NAME,
-            &self.wait,
+            &self.team.wait,
             points.iter().map(|(_, g)| g.pes),
             &self.cpus,
         )?;
-        super::team_mpi::check_available(NAME, &self.transports)
+        self.team.check(NAME)
     }
 }
 
@@ -268,11 +260,11 @@ pub use pe::WorkerSpec;
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.wait)?;
+    let wait = team_run::parse_wait(NAME, &cfg.team.wait)?;
     let mut points = Vec::new();
     for (kind, g) in cfg.points() {
         for &method in &cfg.methods {
-            for &t in &cfg.transports {
+            for &t in cfg.team.transports() {
                 points.push((kind, g, method, t));
             }
         }
@@ -286,7 +278,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 method,
                 grid: g,
                 iterations: cfg.iterations,
-                fault: cfg.fault.clone(),
+                fault: cfg.team.fault.clone(),
                 wait_timeout_s: 30.0,
             };
             let label = format!("{kind} {} {}×{} on {} PEs", method.name(), g.m, g.n, g.pes);
@@ -299,7 +291,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 ..TeamSpec::new(ctx, NAME, &spec, g.pes, label)
             };
             let Some(runs) =
-                launcher::run_teams(&team, cfg.runs, ctx.cancel, "values", &mut res.notes)?
+                launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "values", &mut res.notes)?
             else {
                 return Ok(None);
             };
@@ -361,9 +353,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
 
 fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    if !ctx.transports.is_empty() {
-        cfg.transports = ctx.transports.clone();
-    }
+    cfg.team.plan_transports(ctx);
     run(&cfg, ctx)
 }
 

@@ -163,19 +163,17 @@ fn findings_compare_counting_with_fence_flag_per_team_size() {
 #[test]
 fn spin_is_refused_where_pes_share_a_cpu() {
     let q = Config::for_report(true, &[0, 1]);
-    let spin = Config {
+    let mut spin = Config {
         strong_pes: vec![1, 4],
-        wait: "spin".into(),
         ..q.clone()
     };
+    spin.team.wait = "spin".into();
     let e = spin.validate().unwrap_err().to_string();
     assert!(e.contains("spin-yield") && e.contains("adaptive"), "{e}");
     assert!(e.contains("4 PEs"), "{e}");
     assert_eq!(e.lines().count(), 1, "{e}");
-    let adaptive = Config {
-        wait: "adaptive".into(),
-        ..spin.clone()
-    };
+    let mut adaptive = spin.clone();
+    adaptive.team.wait = "adaptive".into();
     adaptive.validate().unwrap();
     if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
         let fits = Config {

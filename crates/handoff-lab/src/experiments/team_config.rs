@@ -1,0 +1,80 @@
+//! What the team experiments' configurations share (runs, wait, transports, the fault tests
+//! inject), flattened into each one's `config`: the results files keep their keys.
+
+use serde::Serialize;
+
+use super::team_run::{self, Fault};
+use crate::bench::experiment::{BenchError, RunCtx, TransportKind};
+
+/// The team experiments' common configuration; `F` is their fault's type.
+#[derive(Debug, Clone, Serialize)]
+pub struct TeamConfig<F: FaultSetting> {
+    /// Runs (a fresh team each).
+    pub runs: u64,
+    /// The PEs' wait strategy (`spin`, `spin-yield`, `block`, `adaptive`).
+    pub wait: String,
+    /// The transports to run every point over, side by side (`shm`: handoff's team;
+    /// `mpi-shm` / `mpi-rma`: the MPI transport under mpiexec); `None` (and no `transports`
+    /// in the results) for the experiments that run on handoff's team only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transports: Option<Vec<TransportKind>>,
+    /// Test only: a fault the run must catch (see the experiment's `team`); none by default.
+    #[serde(skip_serializing_if = "FaultSetting::unwritten")]
+    pub fault: F,
+}
+
+/// A team experiment's fault: `bool` (corrupt one value) or a [`Fault`] (`KIND@STEP`).
+pub trait FaultSetting: Clone + Default + Serialize {
+    /// Whether the results leave it out: a `false` is, a `None` is written (`null`), as the
+    /// experiments' results always had them.
+    fn unwritten(&self) -> bool;
+}
+
+impl FaultSetting for bool {
+    fn unwritten(&self) -> bool {
+        !*self
+    }
+}
+
+impl FaultSetting for Option<Fault> {
+    fn unwritten(&self) -> bool {
+        false
+    }
+}
+
+impl<F: FaultSetting> TeamConfig<F> {
+    /// The report plan's: `runs`, the adaptive wait, no fault, and shared memory alone when
+    /// the experiment has a choice of transports (`mpi`).
+    pub fn plan(runs: u64, mpi: bool) -> TeamConfig<F> {
+        TeamConfig {
+            runs,
+            wait: "adaptive".into(),
+            transports: mpi.then(|| vec![TransportKind::Shm]),
+            fault: F::default(),
+        }
+    }
+
+    /// The report plan's transports: `handoff report --transport`'s, if it gave some and the
+    /// experiment has a choice.
+    pub fn plan_transports(&mut self, ctx: &RunCtx<'_>) {
+        if let Some(t) = &mut self.transports {
+            if !ctx.transports.is_empty() {
+                t.clone_from(&ctx.transports);
+            }
+        }
+    }
+
+    /// The transports every point runs over.
+    pub fn transports(&self) -> &[TransportKind] {
+        self.transports.as_deref().unwrap_or(&[TransportKind::Shm])
+    }
+
+    /// Checks the wait, and that the transports can run here.
+    pub fn check(&self, experiment: &'static str) -> Result<(), BenchError> {
+        team_run::parse_wait(experiment, &self.wait)?;
+        match &self.transports {
+            Some(t) => super::team_mpi::check_available(experiment, t),
+            None => Ok(()),
+        }
+    }
+}
