@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Reads crates/handoff-shmem/bench/run.sh output (stdin) and prints, per case, each
-implementation's median over rounds and handoff-default / peer per round (same round:
-adjacent invocations), so a slow round shows instead of being averaged away."""
+"""Reads the output of crates/handoff-shmem/bench/run.sh or rma_sync_run.sh (stdin) and
+prints, per case, each implementation's median over rounds and handoff-default / peer per
+round (same round: adjacent invocations), so a slow round shows instead of being averaged
+away. rma_sync_run.sh's names are read as the same roles: handoff-adaptive is the default
+wait, openmpi-osc-sm the peer."""
 import re, statistics, sys
 from collections import defaultdict
 
@@ -10,6 +12,7 @@ for line in sys.stdin:
     m = re.match(r"round=(\d+) impl=(\S+) (\S+) (.*?) median_us=([\d.]+)", line)
     if m:
         r, impl, prog, args, med = m.groups()
+        impl = {"handoff-adaptive": "handoff-default", "openmpi-osc-sm": "peer"}.get(impl, impl)
         vals[f"{prog} {args}"][(int(r), impl)] = float(med)
 for case, d in vals.items():
     rounds = sorted({r for r, _ in d})

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Issue #23's figures in one pass, alternating where it matters, on a quiet machine:
 #   1. the team's 8 B one-way (put-signal and one-line put) against the c2c floor measured in
-#      the same run, default wait and --wait spin alternating, ROUNDS rounds;
+#      the same run, default wait and --wait spin alternating, ROUNDS rounds
+#      (bench/pingpong_ab.py; pass it two binaries to compare builds);
 #   2. threads: default vs spin for a flag, a channel and a queue (examples/wait_bench);
 #   3. SPSC 8 B against rtrb and crossbeam (examples/queue_bench);
 #   4. OpenSHMEM put and barrier latency against the system's OpenSHMEM when installed
@@ -23,21 +24,16 @@ h=target/release/handoff
 load() { echo "# $(date -u '+%H:%M:%S') load $(cut -d' ' -f1-3 /proc/loadavg)"; }
 
 load
-for r in $(seq 1 "$rounds"); do
-  for w in adaptive spin; do
-    echo "## pingpong round $r wait $w"
-    $h bench pingpong --method put-signal,line --sizes 8 --placement shared-l3 --runs 3 \
-      --wait "$w" --format csv -o "$out/pingpong-$r-$w.csv" -q 2>&1 | tail -n 3 || true
-    grep -iE "floor|put-signal|line" "$out/pingpong-$r-$w.csv" | head -n 8
-  done
-done
+python3 bench/pingpong_ab.py "$rounds" "$h=this"
 load
 target/release/examples/wait_bench 20000 7 0
 load
 target/release/examples/queue_bench 5000000 5
 target/release/examples/queue_bench 5000000 5 "one thread"
 load
-crates/handoff-shmem/bench/run.sh 5 "$out/shmem"
+crates/handoff-shmem/bench/run.sh 5 "$out/shmem" | tee "$out/shmem.txt"
+python3 bench/shmem_ratios.py < "$out/shmem.txt"
 load
-crates/handoff-shmem/bench/rma_sync_run.sh 5 "$out/rma-sync"
+crates/handoff-shmem/bench/rma_sync_run.sh 5 "$out/rma-sync" | tee "$out/rma-sync.txt"
+python3 bench/shmem_ratios.py < "$out/rma-sync.txt"
 load
