@@ -176,6 +176,18 @@ mod tests {
         assert!(parse_merged(1, &text).is_err());
     }
 
+    /// A config built in code with no transport is a usage error naming the flag; shared
+    /// memory alone always runs.
+    #[test]
+    fn no_transport_is_a_usage_error() {
+        let e = check_available("x", &[]).unwrap_err();
+        assert!(
+            matches!(&e, BenchError::Usage { message, .. } if message.contains("--transport")),
+            "{e}"
+        );
+        assert!(check_available("x", &[TransportKind::Shm]).is_ok());
+    }
+
     #[test]
     fn transports_parse_and_routes_summarize() {
         let k = TransportKind::parse_list("x", "shm, mpi-rma,shm").unwrap();

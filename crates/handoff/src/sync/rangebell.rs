@@ -517,6 +517,7 @@ mod loom_tests {
                 let t = loom::thread::spawn(move || {
                     // SAFETY: the only writer, before the Release store that publishes it.
                     s2.2.with_mut(|p| unsafe { *p = 42 });
+                    // Release: pairs with the Acquire load in the waiter's poll below.
                     s2.1.store(1, Ordering::Release);
                     assert!(
                         !s2.0.has_sleepers(),
@@ -525,6 +526,7 @@ mod loom_tests {
                 });
                 let got = s.0.wait(
                     Some((0, 8)),
+                    // Acquire: pairs with the writer's Release store above.
                     || (s.1.load(Ordering::Acquire) == 1).then_some(()),
                     how,
                     None,

@@ -96,6 +96,9 @@ mod launch;
 #[cfg(not(loom))]
 mod layout;
 mod orphans;
+/// Whether writes to other PEs' heaps must ring their bells (no PE of the team sleeps).
+#[cfg(not(loom))]
+mod quiet_bells;
 #[cfg(not(loom))]
 mod running;
 /// Whether a PE shares its CPU with another (the adaptive waits' team hint).

@@ -21,6 +21,7 @@ use std::time::Duration;
 use super::barrier::{self, Node};
 use super::layout::*;
 use super::ops::{self, AtomicOp, SignalOp};
+use super::quiet_bells::{bells_verdict, BELLS_QUIET, BELLS_RING, BELLS_UNDECIDED};
 use super::shared_cpu;
 use super::transport::Transport;
 use super::{TeamError, MAX_COUNTERS};
@@ -70,26 +71,6 @@ impl Pending {
 const UNDECIDED: u8 = 0;
 const SHARED: u8 = 1;
 const ALONE: u8 = 2;
-
-/// `ShmTransport::bells`: not decided yet, ring them, nobody sleeps on them.
-const BELLS_UNDECIDED: u8 = 0;
-const BELLS_RING: u8 = 1;
-const BELLS_QUIET: u8 = 2;
-
-/// The team's verdict on its heap bells from every PE's `PeCtrl::sleeps`: [`BELLS_QUIET`]
-/// when every PE never sleeps, [`BELLS_RING`] when one may (or holds a value this version
-/// does not know), `None` while one is unknown (not joined yet) and none may.
-fn bells_verdict(sleeps: impl IntoIterator<Item = u32>) -> Option<u8> {
-    let mut verdict = Some(BELLS_QUIET);
-    for s in sleeps {
-        match s {
-            NEVER_SLEEPS => {}
-            SLEEPS_UNKNOWN => verdict = None,
-            _ => return Some(BELLS_RING), // `MAY_SLEEP`, or a value we do not know: ring
-        }
-    }
-    verdict
-}
 
 /// `put_signal` rings data and signal as one range when they lie within this many bytes.
 const LINE_HULL: u64 = 64;
@@ -256,12 +237,8 @@ impl ShmTransport {
         }
         // After the CAS, so a second joiner of the rank (refused above) cannot overwrite it.
         // Release: pairs with the Acquire load in `decide_must_ring`.
-        let sleeps = if wait.may_sleep() {
-            MAY_SLEEP
-        } else {
-            NEVER_SLEEPS
-        };
-        me.sleeps.store(sleeps, Ordering::Release);
+        me.sleeps
+            .store(super::quiet_bells::published(wait), Ordering::Release);
         Ok(t)
     }
 
@@ -377,11 +354,8 @@ impl ShmTransport {
     }
 
     /// Whether a write to a PE's heap must ring its bell: no when every PE of the team has
-    /// said that its waits never sleep (they spin), so no bell of the team ever has a
-    /// sleeper (heap bells are slept on only by the team's PEs, each with its own wait
-    /// strategy, fixed for its life). A spinning waiter needs no wake-up, and the ring's
-    /// SeqCst fence stalls the writer until its store leaves the store buffer, a cache-line
-    /// transfer on a hand-off's critical path (issue #23). Until every PE has joined: yes.
+    /// said that its waits never sleep (the reasoning: [`super::quiet_bells`]). Until every
+    /// PE has joined: yes.
     #[inline]
     fn must_ring(&self) -> bool {
         // Relaxed: a cached verdict on values each PE writes once.
@@ -858,28 +832,5 @@ impl Transport for ShmTransport {
         self.ctrl(self.rank)
             .state
             .store(FINISHED, Ordering::Release);
-    }
-}
-
-#[cfg(all(test, not(loom)))]
-mod tests {
-    use super::*;
-
-    /// Writers skip the bells only when every PE has said it never sleeps: one PE that may
-    /// sleep (wherever it is in the team) makes them ring, and a PE not joined yet keeps
-    /// the question open unless another PE may sleep already.
-    #[test]
-    fn bells_are_quiet_only_when_no_pe_may_sleep() {
-        let (n, m, u) = (NEVER_SLEEPS, MAY_SLEEP, SLEEPS_UNKNOWN);
-        assert_eq!(bells_verdict([n, n, n]), Some(BELLS_QUIET));
-        assert_eq!(bells_verdict([n]), Some(BELLS_QUIET));
-        assert_eq!(bells_verdict([m, n]), Some(BELLS_RING));
-        assert_eq!(bells_verdict([n, n, m]), Some(BELLS_RING));
-        assert_eq!(bells_verdict([n, u, n]), None);
-        assert_eq!(bells_verdict([u, m]), Some(BELLS_RING));
-        assert_eq!(bells_verdict([n, 7]), Some(BELLS_RING), "garbage: ring");
-        // A spinning strategy never sleeps; the others may (what `join` publishes).
-        assert!(!Wait::Spin.may_sleep() && !Wait::SpinYield.may_sleep());
-        assert!(Wait::Block.may_sleep() && Wait::ADAPTIVE.may_sleep());
     }
 }
