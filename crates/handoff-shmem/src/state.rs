@@ -218,6 +218,21 @@ impl State {
         let hi = self.heap as usize + self.heap_len;
         match a.checked_add(len) {
             Some(end) if a >= lo && end <= hi => Ok(a - self.heap as usize),
+            _ => self.offset_outside_heap(addr, len, what),
+        }
+    }
+
+    /// [`offset`](Self::offset) of an address outside the symmetric heap: static data, NULL
+    /// or an error (out of line: the heap's case is a put's fast path).
+    #[inline(never)]
+    fn offset_outside_heap(
+        &self,
+        addr: *const u8,
+        len: usize,
+        what: &'static str,
+    ) -> Result<usize> {
+        let a = addr as usize;
+        match () {
             _ if addr.is_null() && len > 0 => Err(ShmemError::Null(what, len)),
             _ if addr.is_null() => Ok(self.internal + INTERNAL),
             _ => self
@@ -251,10 +266,15 @@ impl State {
     pub fn pe(&self, pe: i32) -> Result<usize> {
         match usize::try_from(pe) {
             Ok(p) if p < self.npes => Ok(p),
-            _ => Err(ShmemError::NoSuchPe {
-                pe: i64::from(pe),
-                npes: self.npes,
-            }),
+            _ => Err(self.no_such_pe(pe)),
+        }
+    }
+
+    #[cold]
+    fn no_such_pe(&self, pe: i32) -> ShmemError {
+        ShmemError::NoSuchPe {
+            pe: i64::from(pe),
+            npes: self.npes,
         }
     }
 

@@ -232,6 +232,7 @@ impl<X: Transport> Team<X> {
         unsafe { std::slice::from_raw_parts(self.x.local_heap().add(sym.offset).cast(), sym.len) }
     }
 
+    #[inline]
     pub(super) fn word(&self, at: &SymAt<u64>, op: &'static str) -> Result<&AtomicU64, TeamError> {
         let off = byte_offset(&at.sym, at.index, 1, op)?;
         // SAFETY: `byte_offset` checked the element lies in the object, which lies in the
@@ -433,6 +434,7 @@ impl<X: Transport> Team<X> {
 
 /// The byte offset of element `index` of `sym` for an access of `count` elements, checked
 /// against the object.
+#[inline]
 pub(super) fn byte_offset<T>(
     sym: &Sym<T>,
     index: usize,
@@ -441,14 +443,21 @@ pub(super) fn byte_offset<T>(
 ) -> Result<usize, TeamError> {
     let end = index.saturating_add(count);
     if end > sym.len {
-        return Err(TeamError::OutOfBounds {
-            op,
-            offset: index,
-            end,
-            len: sym.len,
-        });
+        return Err(out_of_bounds(op, index, end, sym.len));
     }
     Ok(sym.offset + index * size_of::<T>())
+}
+
+/// The error of a failed [`byte_offset`], out of line.
+#[cold]
+#[inline(never)]
+fn out_of_bounds(op: &'static str, offset: usize, end: usize, len: usize) -> TeamError {
+    TeamError::OutOfBounds {
+        op,
+        offset,
+        end,
+        len,
+    }
 }
 
 fn narrow<W: Word>(op: AtomicOp<W>) -> AtomicOp<u32> {

@@ -303,12 +303,17 @@ impl ShmTransport {
         }
     }
 
+    #[inline]
     fn heap(&self, pe: usize) -> *mut u8 {
         self.seg
             .as_ptr()
             .wrapping_add(self.heap_offset + pe * self.heap_stride)
     }
 
+    /// The address of `len` bytes at heap offset `offset` of PE `pe`, after the checks every
+    /// remote operation makes. Inlined into the hand-off calls (`put_signal`, a line), whose
+    /// caller's critical path it is; the errors are built out of line (issue #23).
+    #[inline]
     fn check(
         &self,
         pe: usize,
@@ -317,28 +322,68 @@ impl ShmTransport {
         align: usize,
         op: &'static str,
     ) -> Result<*mut u8, TeamError> {
+        let end = offset.saturating_add(len);
+        if pe >= self.size || end > self.heap_len || !offset.is_multiple_of(align) {
+            return Err(self.check_failed(pe, offset, len, align, op));
+        }
+        // In bounds: pe < size and offset + len <= heap_len <= heap_stride.
+        Ok(self.heap(pe).wrapping_add(offset))
+    }
+
+    /// The error of a failed [`Self::check`].
+    #[cold]
+    #[inline(never)]
+    fn check_failed(
+        &self,
+        pe: usize,
+        offset: usize,
+        len: usize,
+        align: usize,
+        op: &'static str,
+    ) -> TeamError {
+        let end = offset.saturating_add(len);
         if pe >= self.size {
-            return Err(TeamError::NoSuchPe {
+            TeamError::NoSuchPe {
                 pe,
                 size: self.size,
-            });
-        }
-        let end = offset.saturating_add(len);
-        if end > self.heap_len {
-            return Err(TeamError::OutOfBounds {
+            }
+        } else if end > self.heap_len {
+            TeamError::OutOfBounds {
                 op,
                 offset,
                 end,
                 len: self.heap_len,
-            });
-        }
-        if !offset.is_multiple_of(align) {
-            return Err(TeamError::InvalidArgument(format!(
+            }
+        } else {
+            TeamError::InvalidArgument(format!(
                 "{op}: heap offset {offset} is not {align}-byte aligned"
-            )));
+            ))
         }
-        // In bounds: pe < size and offset + len <= heap_len <= heap_stride.
-        Ok(self.heap(pe).wrapping_add(offset))
+    }
+
+    /// The ring of a `put_signal` (data `[offset, offset + len)` and signal word `sig` of PE
+    /// `pe`), out of line: the inlined hand-off stays small where no PE may sleep.
+    #[inline(never)]
+    fn ring_put_signal(&self, pe: usize, offset: usize, len: usize, sig: usize) {
+        // One fenced ring covers the data and the signal word (no `pending` entry: the
+        // fence orders the copy too). The signal's ring is on the target's critical path
+        // and a hand-off's fixed cost; `put` + `signal` paid a second bounds check, the
+        // pending range and a second load of the target's bell (issue #23).
+        let (d0, d1) = (offset as u64, (offset + len) as u64);
+        let (s0, s1) = (sig as u64, sig as u64 + 8);
+        let (lo, hi) = (d0.min(s0), d1.max(s1));
+        let b = &self.ctrl(pe).bell;
+        let woke = if hi - lo <= LINE_HULL {
+            // Data and signal within a line (`put_line`): one range, a sleeper on the
+            // bytes between is woken spuriously at worst.
+            b.bell.ring_range(lo, hi)
+        } else {
+            // The second load of `sleepers` follows the first call's SeqCst fence: fenced.
+            b.bell.ring_range(s0, s1) + b.bell.ring_range_unfenced(d0, d1)
+        };
+        if woke > 0 {
+            b.ringer.note();
+        }
     }
 
     /// Wakes PE `pe`'s sleepers on bytes `[start, end)` of its heap (after the write).
@@ -540,23 +585,28 @@ impl Transport for ShmTransport {
     fn heap_len(&self) -> usize {
         self.heap_len
     }
+    #[inline]
     fn wait_strategy(&self) -> Wait {
         self.wait
     }
+    #[inline]
     fn local_heap(&self) -> *mut u8 {
         self.heap(self.rank)
     }
+    #[inline]
     fn crowded_cpu(&self) -> bool {
         self.shares_cpu()
     }
 
+    // Inlined: a small put's cost is mostly this call's (issue #23; `bench/put_lat.c`).
+    #[inline]
     fn put(&self, pe: usize, offset: usize, src: &[u8]) -> Result<(), TeamError> {
         let dst = self.check(pe, offset, src.len(), 1, "put")?;
         // SAFETY: `check` proved dst..dst+len lies in PE pe's partition of our mapping;
         // `src` is a distinct Rust slice (the heap is never handed out as `&mut` to a
         // caller's source while we copy: `local_mut` needs `&mut Team`). Other processes
         // may read the bytes concurrently: that is the protocol's business (signals order it).
-        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst, src.len()) };
+        unsafe { ops::copy_small(src.as_ptr(), dst, src.len()) };
         // A PE asleep in a wait on these bytes (OpenSHMEM's wait_until on a variable set by a
         // put) is woken now instead of at its next sleep slice; one asleep on other words is
         // not (module docs). A Relaxed load of a line that only sleepers write: nearly free.
@@ -642,6 +692,7 @@ impl Transport for ShmTransport {
         Ok(())
     }
 
+    #[inline]
     fn put_signal(
         &self,
         pe: usize,
@@ -658,27 +709,8 @@ impl Transport for ShmTransport {
         // SAFETY: as in `atomic64`.
         let w = unsafe { &*p.cast::<AtomicU64>() };
         ops::apply_signal(w, op);
-        if !self.must_ring() {
-            return Ok(());
-        }
-        // One fenced ring covers the data and the signal word (no `pending` entry: the
-        // fence orders the copy too). The signal's ring is on the target's critical path
-        // and a hand-off's fixed cost; `put` + `signal` paid a second bounds check, the
-        // pending range and a second load of the target's bell (issue #23).
-        let (d0, d1) = (offset as u64, (offset + src.len()) as u64);
-        let (s0, s1) = (sig as u64, sig as u64 + 8);
-        let (lo, hi) = (d0.min(s0), d1.max(s1));
-        let b = &self.ctrl(pe).bell;
-        let woke = if hi - lo <= LINE_HULL {
-            // Data and signal within a line (`put_line`): one range, a sleeper on the
-            // bytes between is woken spuriously at worst.
-            b.bell.ring_range(lo, hi)
-        } else {
-            // The second load of `sleepers` follows the first call's SeqCst fence: fenced.
-            b.bell.ring_range(s0, s1) + b.bell.ring_range_unfenced(d0, d1)
-        };
-        if woke > 0 {
-            b.ringer.note();
+        if self.must_ring() {
+            self.ring_put_signal(pe, offset, src.len(), sig);
         }
         Ok(())
     }

@@ -16,6 +16,7 @@ impl<X: Transport> Team<X> {
     /// Put with signal: copies `src` into PE `pe`'s `dst` from element `offset`, then
     /// updates PE `pe`'s signal word `sig` by `op`; PE `pe` sees the new signal only after
     /// the data is visible, and a waiter asleep there is woken.
+    #[inline]
     pub fn put_signal<T: Pod>(
         &self,
         dst: &Sym<T>,
@@ -51,6 +52,7 @@ impl<X: Transport> Team<X> {
     }
 
     /// Waits until this PE's signal word `sig` satisfies `cmp value`; returns the value seen.
+    #[inline]
     pub fn signal_wait_until(
         &self,
         sig: impl Into<SymAt<u64>>,
@@ -58,9 +60,26 @@ impl<X: Transport> Team<X> {
         value: u64,
     ) -> Result<u64, TeamError> {
         let w = self.word(&sig.into(), "signal_wait_until")?;
-        // A signal that is there at once or soon skips the wait's setup (as in `wait_line`).
+        // A signal that is there at once is taken inline; the rest of the wait is out of
+        // line (as in `wait_line`).
+        let v = super::ops::load_signal(w);
+        if cmp.holds(v, value) {
+            return Ok(v);
+        }
+        self.signal_wait_slow(w, cmp, value)
+    }
+
+    /// The rest of [`Self::signal_wait_until`]: quick polls, then the wait.
+    #[inline(never)]
+    fn signal_wait_slow(
+        &self,
+        w: &std::sync::atomic::AtomicU64,
+        cmp: Cmp,
+        value: u64,
+    ) -> Result<u64, TeamError> {
+        // A signal that arrives soon skips the wait's setup (as in `wait_line`).
         let poll = || Some(super::ops::load_signal(w)).filter(|&v| cmp.holds(v, value));
-        if let Some(v) = poll().or_else(|| self.quick(poll)) {
+        if let Some(v) = self.quick(poll) {
             return Ok(v);
         }
         let at = w.as_ptr() as usize - self.x.local_heap() as usize;
@@ -254,6 +273,7 @@ impl<X: Transport> Team<X> {
     /// Puts `payload` (at most [`LINE_PAYLOAD`] bytes) and sequence number `seq` into PE
     /// `pe`'s line `dst`: the payload bytes, then the sequence word (Release) in the same
     /// cache line, so the line moves to the reader once.
+    #[inline]
     pub fn put_line(
         &self,
         dst: impl Into<SymAt<Line>>,
@@ -275,6 +295,7 @@ impl<X: Transport> Team<X> {
 
     /// Waits until this PE's line `src` carries a sequence number `>= seq`, then copies its
     /// first `out.len()` payload bytes into `out`; returns the sequence number seen.
+    #[inline]
     pub fn wait_line(
         &self,
         src: impl Into<SymAt<Line>>,
@@ -292,30 +313,45 @@ impl<X: Transport> Team<X> {
         // SAFETY: `byte_offset` checked the line lies in the local partition; lines are
         // 64-byte aligned objects (128-byte aligned start, 64-byte elements).
         let line = unsafe { &*self.x.local_heap().add(at).cast::<Line>() };
-        // A line that is there at once or within the quick polls skips the wait's setup
-        // (its deadline, a clock read; its peer watch and CPU hint): a sender entering its
-        // wait for a quick answer pays that on the hand-off's critical path (issue #23).
-        let poll = || Some(super::ops::load_signal(&line.seq)).filter(|&v| v >= seq);
-        let quick = poll().or_else(|| self.quick(poll));
-        let mut seen = quick.unwrap_or(0);
-        if quick.is_none() {
-            self.x.wait_local_on(
-                at,
-                std::mem::size_of::<Line>(),
-                &mut || {
-                    let v = super::ops::load_signal(&line.seq);
-                    seen = v;
-                    (v >= seq).then_some(0)
-                },
-                self.deadline(),
-                "a line",
-            )?;
+        // A line that is there at once is taken inline, the rest of the wait is out of line:
+        // the receiver's step from seeing the line to its reply is the hand-off's critical
+        // path (issue #23).
+        let mut seen = super::ops::load_signal(&line.seq);
+        if seen < seq {
+            seen = self.wait_line_slow(line, at, seq)?;
         }
-        // SAFETY: the payload is plain bytes inside the line; the Acquire load above (pairs
-        // with the Release store of the sequence in `put_line`) makes the writer's bytes
-        // visible. A writer already writing the next message may tear them: the line
-        // protocol (one message in flight per line) excludes that.
+        // SAFETY: the payload is plain bytes inside the line; the Acquire load of the
+        // sequence (here or in `wait_line_slow`; pairs with the Release store of the
+        // sequence in `put_line`) makes the writer's bytes visible. A writer already
+        // writing the next message may tear them: the line protocol (one message in flight
+        // per line) excludes that.
         unsafe { super::ops::copy_small(line.payload.as_ptr(), out.as_mut_ptr(), out.len()) };
+        Ok(seen)
+    }
+
+    /// The rest of [`Self::wait_line`] on `line` (heap offset `at`): quick polls, then the
+    /// wait; returns the sequence number seen.
+    #[inline(never)]
+    fn wait_line_slow(&self, line: &Line, at: usize, seq: u64) -> Result<u64, TeamError> {
+        // A line that arrives within the quick polls skips the wait's setup (its deadline,
+        // a clock read; its peer watch and CPU hint): a sender entering its wait for a
+        // quick answer pays that on the hand-off's critical path (issue #23).
+        let poll = || Some(super::ops::load_signal(&line.seq)).filter(|&v| v >= seq);
+        if let Some(v) = self.quick(poll) {
+            return Ok(v);
+        }
+        let mut seen = 0;
+        self.x.wait_local_on(
+            at,
+            std::mem::size_of::<Line>(),
+            &mut || {
+                let v = super::ops::load_signal(&line.seq);
+                seen = v;
+                (v >= seq).then_some(0)
+            },
+            self.deadline(),
+            "a line",
+        )?;
         Ok(seen)
     }
 }

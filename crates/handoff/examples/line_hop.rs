@@ -1,0 +1,192 @@
+//! The one-way hop of the team's hand-off calls in tight loops, to see where a hop's time
+//! goes beyond the c2c floor (issue #23): an 8-byte `put` the receiver spins on (the
+//! model), `put_line`/`wait_line`, an 8-byte `put_signal` (`Set` of a sequence number) and
+//! `signal_wait_until`, and the line loop written as `handoff bench pingpong` writes it (a
+//! parity test per turn, a stamped source vector, a receive vector, a check).
+//!
+//! ```text
+//! cargo build --release -p handoff --example line_hop
+//! handoff run -n 2 --cores 0,1 --wait spin -- target/release/examples/line_hop [ROUND_TRIPS] [SAMPLES]
+//! handoff run -n 1 --wait spin -- target/release/examples/line_hop 200000   # the calls alone
+//! ```
+//!
+//! On 2 PEs the messages go back and forth; on 1 PE each message goes to the PE itself, so
+//! no line moves and the figure is the calls' own cost (send + receive). Variants alternate
+//! per sample; the first sample warms up. PE 0 prints the minimum and median one-way time
+//! per variant over `SAMPLES` samples of `ROUND_TRIPS` round trips. Every message's value is
+//! checked; a wrong one ends the run with an error. Compare with the c2c floor of the same
+//! CPUs measured just before or after (`handoff bench pingpong` prints it).
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use handoff::team::{Cmp, Line, SignalOp, Team};
+
+/// The variants, in the order they alternate.
+const VARIANTS: [&str; 4] = [
+    "put 8 B + spin on it",
+    "put_line/wait_line",
+    "put_signal 8 B",
+    "lab-style line loop",
+];
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let round_trips: u64 = args.next().map_or(Ok(20_000), |s| s.parse())?;
+    let samples: usize = args.next().map_or(Ok(31), |s| s.parse())?;
+    let team = Team::from_env()?;
+    if team.size() > 2 {
+        return Err(
+            "line_hop runs on 2 PEs (handoff run -n 2), or on 1 to time the calls alone".into(),
+        );
+    }
+    // On one PE it hands each message to itself: the calls' own cost, no line moves.
+    let alone = team.size() == 1;
+    let (me, peer) = (team.rank(), if alone { 0 } else { 1 - team.rank() });
+    let line = team.alloc::<Line>(1)?;
+    let lab_line = team.alloc::<Line>(1)?; // its own: its sequence numbers restart
+    let raw = team.alloc::<u64>(1)?;
+    let data = team.alloc::<u64>(1)?;
+    let flag = team.alloc::<u64>(1)?;
+    let mut seq = [0u64; VARIANTS.len()];
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); VARIANTS.len()];
+    team.barrier_all()?;
+    for s in 0..samples + 1 {
+        for (v, times) in times.iter_mut().enumerate() {
+            team.barrier_all()?;
+            let t0 = Instant::now();
+            if v == 3 {
+                lab_style(&team, me, peer, &lab_line, round_trips, &mut seq[v])?;
+            }
+            for _ in 0..if v == 3 { 0 } else { round_trips } {
+                for turn in 0..2 {
+                    seq[v] += 1;
+                    let n = seq[v];
+                    if turn == me || alone {
+                        send(&team, v, n, peer, &line, &raw, &data, &flag)?;
+                    }
+                    if turn != me || alone {
+                        let got = receive(&team, v, n, &line, &raw, &data, &flag)?;
+                        if got != n {
+                            return Err(format!("{}: message {n} read {got}", VARIANTS[v]).into());
+                        }
+                    }
+                }
+            }
+            let ns = t0.elapsed().as_secs_f64() * 1e9 / (2 * round_trips) as f64;
+            if s > 0 {
+                times.push(ns); // sample 0 warms up
+            }
+        }
+    }
+    team.barrier_all()?;
+    if me == 0 {
+        println!("one-way ns over {samples} samples of {round_trips} round trips (every message checked)");
+        for (v, t) in times.iter_mut().enumerate() {
+            t.sort_by(f64::total_cmp);
+            println!(
+                "{:<30} min {:>7.1}  median {:>7.1}",
+                VARIANTS[v],
+                t[0],
+                t[t.len() / 2]
+            );
+        }
+    }
+    team.finalize()?;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn send(
+    team: &Team,
+    v: usize,
+    n: u64,
+    peer: usize,
+    line: &handoff::team::Sym<Line>,
+    raw: &handoff::team::Sym<u64>,
+    data: &handoff::team::Sym<u64>,
+    flag: &handoff::team::Sym<u64>,
+) -> Result<(), handoff::team::TeamError> {
+    match v {
+        // The model: one plain 8-byte put of the sequence number, which the receiver spins
+        // on (the team has no raw peer pointer; a put is its closest plain store).
+        0 => team.put(raw, 0, &[n], peer),
+        1 => team.put_line(line.at(0), &n.to_ne_bytes(), n, peer),
+        _ => team.put_signal(data, 0, &[n], flag, SignalOp::Set(n), peer),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn receive(
+    team: &Team,
+    v: usize,
+    n: u64,
+    line: &handoff::team::Sym<Line>,
+    raw: &handoff::team::Sym<u64>,
+    data: &handoff::team::Sym<u64>,
+    flag: &handoff::team::Sym<u64>,
+) -> Result<u64, handoff::team::TeamError> {
+    match v {
+        0 => {
+            let w = team.local_atomic(raw);
+            // Acquire pairs with the sender's store of the word (a plain copy: this is a
+            // timing model, x86's stores are seen in order).
+            loop {
+                let got = w[0].load(Ordering::Acquire);
+                if got >= n {
+                    return Ok(got);
+                }
+                std::hint::spin_loop();
+            }
+        }
+        1 => {
+            let mut out = [0u8; 8];
+            team.wait_line(line.at(0), n, &mut out)?;
+            Ok(u64::from_ne_bytes(out))
+        }
+        _ => {
+            team.signal_wait_until(flag, Cmp::Ge, n)?;
+            Ok(team.local(data)[0])
+        }
+    }
+}
+
+/// The lab's pingpong step for the line method, as written there: a parity test per turn,
+/// a source vector stamped with the message number, a receive vector and a check.
+fn lab_style(
+    team: &Team,
+    me: usize,
+    peer: usize,
+    line: &handoff::team::Sym<Line>,
+    round_trips: u64,
+    iteration: &mut u64,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut src = [vec![0u64; 1], vec![0u64; 1]];
+    let mut got = vec![0u64; 1];
+    let mut checked = 0u64;
+    let base = *iteration;
+    let mut step = || -> Result<(), Box<dyn std::error::Error>> {
+        let m = *iteration / 2;
+        if *iteration % 2 == me as u64 {
+            let s = &mut src[(m % 2) as usize];
+            s[0] = m;
+            let bytes: &[u8] = bytemuck::cast_slice(s);
+            team.put_line(line.at(0), bytes, m + 1, peer)?;
+        } else {
+            team.wait_line(line.at(0), m + 1, bytemuck::cast_slice_mut(&mut got))?;
+            checked += 1;
+            if got[0] != m {
+                return Err(format!("lab-style: message {m} read {}", got[0]).into());
+            }
+        }
+        *iteration += 1;
+        Ok(())
+    };
+    for _ in 0..2 * round_trips {
+        step()?;
+    }
+    debug_assert!(checked > 0 || base == u64::MAX);
+    Ok(())
+}
