@@ -1,8 +1,10 @@
 //! The one-way hop of the team's hand-off calls in tight loops, to see where a hop's time
 //! goes beyond the c2c floor (issue #23): an 8-byte `put` the receiver spins on (the
 //! model), `put_line`/`wait_line`, an 8-byte `put_signal` (`Set` of a sequence number) and
-//! `signal_wait_until`, and the line loop written as `handoff bench pingpong` writes it (a
-//! parity test per turn, a stamped source vector, a receive vector, a check).
+//! `signal_wait_until`, the line loop written as `handoff bench pingpong` writes it (a
+//! parity test per turn, a stamped source vector, a receive vector, a check), and the c2c
+//! floor's own pattern through the API (one word, PE 0's, carries both directions: `put` to
+//! it, PE 0 spins on it locally, PE 1 with `get`).
 //!
 //! ```text
 //! cargo build --release -p handoff --example line_hop
@@ -23,11 +25,12 @@ use std::time::Instant;
 use handoff::team::{Cmp, Line, SignalOp, Team};
 
 /// The variants, in the order they alternate.
-const VARIANTS: [&str; 4] = [
+const VARIANTS: [&str; 5] = [
     "put 8 B + spin on it",
     "put_line/wait_line",
     "put_signal 8 B",
     "lab-style line loop",
+    "one word both ways",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -46,6 +49,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let line = team.alloc::<Line>(1)?;
     let lab_line = team.alloc::<Line>(1)?; // its own: its sequence numbers restart
     let raw = team.alloc::<u64>(1)?;
+    let word = team.alloc::<u64>(1)?; // PE 0's copy is the one both PEs write and read
     let data = team.alloc::<u64>(1)?;
     let flag = team.alloc::<u64>(1)?;
     let mut seq = [0u64; VARIANTS.len()];
@@ -63,10 +67,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     seq[v] += 1;
                     let n = seq[v];
                     if turn == me || alone {
-                        send(&team, v, n, peer, &line, &raw, &data, &flag)?;
+                        send(&team, v, n, peer, &line, &raw, &data, &flag, &word)?;
                     }
                     if turn != me || alone {
-                        let got = receive(&team, v, n, &line, &raw, &data, &flag)?;
+                        let got = receive(&team, v, n, &line, &raw, &data, &flag, &word)?;
                         if got != n {
                             return Err(format!("{}: message {n} read {got}", VARIANTS[v]).into());
                         }
@@ -107,8 +111,12 @@ fn send(
     raw: &handoff::team::Sym<u64>,
     data: &handoff::team::Sym<u64>,
     flag: &handoff::team::Sym<u64>,
+    word: &handoff::team::Sym<u64>,
 ) -> Result<(), handoff::team::TeamError> {
     match v {
+        // The c2c floor's pattern through the API: one word (PE 0's) carries both
+        // directions, so one line moves per hop as in the probe's floor.
+        4 => team.put(word, 0, &[n], 0),
         // The model: one plain 8-byte put of the sequence number, which the receiver spins
         // on (the team has no raw peer pointer; a put is its closest plain store).
         0 => team.put(raw, 0, &[n], peer),
@@ -127,20 +135,21 @@ fn receive(
     raw: &handoff::team::Sym<u64>,
     data: &handoff::team::Sym<u64>,
     flag: &handoff::team::Sym<u64>,
+    word: &handoff::team::Sym<u64>,
 ) -> Result<u64, handoff::team::TeamError> {
     match v {
-        0 => {
-            let w = team.local_atomic(raw);
-            // Acquire pairs with the sender's store of the word (a plain copy: this is a
-            // timing model, x86's stores are seen in order).
+        4 if team.rank() == 0 => spin_on(&team.local_atomic(word)[0], n),
+        4 => {
+            let mut w = [0u64];
             loop {
-                let got = w[0].load(Ordering::Acquire);
-                if got >= n {
-                    return Ok(got);
+                team.get(word, 0, &mut w, 0)?;
+                if w[0] >= n {
+                    return Ok(w[0]);
                 }
                 std::hint::spin_loop();
             }
         }
+        0 => spin_on(&team.local_atomic(raw)[0], n),
         1 => {
             let mut out = [0u8; 8];
             team.wait_line(line.at(0), n, &mut out)?;
@@ -189,4 +198,17 @@ fn lab_style(
     }
     debug_assert!(checked > 0 || base == u64::MAX);
     Ok(())
+}
+
+/// Spins until `w` holds at least `n`; returns what it holds.
+fn spin_on(w: &std::sync::atomic::AtomicU64, n: u64) -> Result<u64, handoff::team::TeamError> {
+    loop {
+        // Acquire pairs with the sender's store of the word (a plain copy: this is a
+        // timing model, x86's stores are seen in order).
+        let got = w.load(Ordering::Acquire);
+        if got >= n {
+            return Ok(got);
+        }
+        std::hint::spin_loop();
+    }
 }
