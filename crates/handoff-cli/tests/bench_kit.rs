@@ -4,7 +4,7 @@
 mod common;
 
 use common::{check_records, exits, read_json, records, serial, text, tmpdir, usage_error};
-use common::{handoff, usage_errors};
+use common::{handoff, usage_errors, words};
 
 #[test]
 fn private_vars_writes_verified_records_that_plot_and_compare() {
@@ -58,21 +58,9 @@ fn private_vars_writes_verified_records_that_plot_and_compare() {
         "{table}"
     );
     // An exchange file against a bench file: a clear usage error.
-    let csv = handoff(&[
-        "bench",
-        "private-vars",
-        "--threads",
-        "1",
-        "--accesses",
-        "10",
-        "--reps",
-        "1",
-        "--runs",
-        "1",
-        "--format",
-        "csv",
-        "-q",
-    ]);
+    let csv = handoff(&words(
+        "bench private-vars --threads 1 --accesses 10 --reps 1 --runs 1 --format csv -q",
+    ));
     assert!(csv.status.success());
     let csv = text(&csv.stdout);
     assert_eq!(csv.lines().count(), 4, "header + 3 methods: {csv}");

@@ -12,7 +12,7 @@ mod common;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Output};
 
-use common::{check_records, records, run_cmd, serial, text, BIN};
+use common::{check_records, records, run_cmd, serial, text, words, BIN};
 use serde_json::Value;
 
 /// `mpiexec -n N handoff ARGS` with `envs`, in its own process group (the watchdog kills
@@ -42,27 +42,14 @@ fn json(out: &Output, what: &str) -> Value {
     })
 }
 
-const PINGPONG: &[&str] = &[
-    "bench",
-    "pingpong",
-    "--sizes",
-    "8",
-    "--runs",
-    "2",
-    "--samples",
-    "2",
-    "--round-trips",
-    "50",
-    "--format",
-    "json",
-    "-q",
-];
+const PINGPONG: &str =
+    "bench pingpong --sizes 8 --runs 2 --samples 2 --round-trips 50 --format json -q";
 
 #[test]
 fn pingpong_under_mpiexec_names_the_window_that_served_the_pair() {
     let _g = serial();
     for (window, want) in [("shared", "mpi-shm"), ("rma", "mpi-rma")] {
-        let out = mpiexec(2, PINGPONG, &[("HANDOFF_MPI_WINDOW", window)]);
+        let out = mpiexec(2, &words(PINGPONG), &[("HANDOFF_MPI_WINDOW", window)]);
         let v = json(&out, window);
         assert_eq!(v["experiment"], "pingpong");
         // Every method fits 8 B: four records, one pair (0-1), the job's window.
@@ -83,7 +70,7 @@ fn pingpong_under_mpiexec_names_the_window_that_served_the_pair() {
         check_records(&v, 2, &["latency_us"]);
     }
     // Three ranks: rank 0 with each other rank in turn, each record naming its pair.
-    let mut args = PINGPONG.to_vec();
+    let mut args = words(PINGPONG);
     args.extend(["--method", "put-signal"]);
     let v = json(&mpiexec(3, &args, &[]), "3 ranks");
     let pairs: Vec<&str> = records(&v)
@@ -100,21 +87,7 @@ fn alltoall_and_stencil_on_four_ranks_are_verified() {
     let v = json(
         &mpiexec(
             4,
-            &[
-                "bench",
-                "alltoall",
-                "--sizes",
-                "8,4K",
-                "--runs",
-                "2",
-                "--samples",
-                "2",
-                "--rounds",
-                "20",
-                "--format",
-                "json",
-                "-q",
-            ],
+            &words("bench alltoall --sizes 8,4K --runs 2 --samples 2 --rounds 20 --format json -q"),
             &[],
         ),
         "alltoall",
@@ -129,21 +102,9 @@ fn alltoall_and_stencil_on_four_ranks_are_verified() {
     let v = json(
         &mpiexec(
             4,
-            &[
-                "bench",
-                "stencil",
-                "--grid",
-                "64x16",
-                "--weak-m",
-                "none",
-                "--iterations",
-                "3",
-                "--runs",
-                "1",
-                "--format",
-                "json",
-                "-q",
-            ],
+            &words(
+                "bench stencil --grid 64x16 --weak-m none --iterations 3 --runs 1 --format json -q",
+            ),
             &[("HANDOFF_MPI_WINDOW", "rma")],
         ),
         "stencil",
@@ -162,10 +123,7 @@ fn rma_sync_on_three_ranks_is_verified_in_every_mode() {
     let v = json(
         &mpiexec(
             3,
-            &[
-                "bench", "rma-sync", "--iters", "50", "--reps", "2", "--runs", "1", "--format",
-                "json", "-q",
-            ],
+            &words("bench rma-sync --iters 50 --reps 2 --runs 1 --format json -q"),
             // The shared window: 3 ranks polling MPI RMA calls on 2 busy CPUs can take
             // minutes (the rma path is the pingpong test's).
             &[("HANDOFF_MPI_WINDOW", "shared")],
@@ -185,25 +143,10 @@ fn rma_sync_on_three_ranks_is_verified_in_every_mode() {
 fn side_by_side_runs_both_transports_as_separate_series() {
     let _g = serial();
     let mut cmd = Command::new(BIN);
-    cmd.args([
-        "bench",
-        "pingpong",
-        "--sizes",
-        "8",
-        "--method",
-        "put-signal",
-        "--runs",
-        "2",
-        "--samples",
-        "2",
-        "--round-trips",
-        "50",
-        "--transport",
-        "shm,mpi-rma",
-        "--format",
-        "json",
-        "-q",
-    ]);
+    cmd.args(words(
+        "bench pingpong --sizes 8 --method put-signal --runs 2 --samples 2 \
+        --round-trips 50 --transport shm,mpi-rma --format json -q",
+    ));
     let v = json(&run_cmd(&mut cmd), "side by side");
     let recs = records(&v);
     let placements = v["config"]["placements"].as_array().unwrap().len();
@@ -227,7 +170,7 @@ fn side_by_side_runs_both_transports_as_separate_series() {
 #[test]
 fn a_fault_under_mpiexec_exits_3_and_conflicting_flags_exit_2() {
     let _g = serial();
-    let mut args = PINGPONG.to_vec();
+    let mut args = words(PINGPONG);
     args.extend(["--method", "put-signal", "--fault", "skip-put@3"]);
     let out = mpiexec(2, &args, &[]);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{check_records, tmpdir, usage_error, usage_errors};
-use common::{exits, fails_verification, json_out, read_json, records, serial};
+use common::{exits, fails_verification, json_out, read_json, records, serial, words};
 
 const SMALL: [&str; 8] = [
     "--iters", "50", "--reps", "2", "--runs", "2", "--pes", "2,3",
@@ -116,9 +116,7 @@ fn bad_flags_are_usage_errors_before_anything_runs() {
             (&["--wait", "sometimes"], "--wait sometimes"),
             // #23: both PEs pinned to CPU 0 cannot spin: refused, offering the waits that work.
             (
-                &[
-                    "--wait", "spin", "--cpus", "0", "--pes", "2", "--modes", "fence",
-                ],
+                &words("--wait spin --cpus 0 --pes 2 --modes fence"),
                 "spin-yield",
             ),
         ],
@@ -128,10 +126,9 @@ fn bad_flags_are_usage_errors_before_anything_runs() {
 #[test]
 fn atomics_verify_and_fit_the_accumulate_model() {
     let _g = serial();
-    let v = json_out(&[
-        "bench", "atomics", "--sizes", "1,16,256", "--pes", "2,3", "--iters", "512", "--reps", "2",
-        "--runs", "2", "--format", "json", "-q",
-    ]);
+    let v = json_out(&words(
+        "bench atomics --sizes 1,16,256 --pes 2,3 --iters 512 --reps 2 --runs 2 --format json -q",
+    ));
     // 2 accumulate modes × 3 sizes + 4 one-word modes × 2 p.
     assert_eq!(records(&v).len(), 2 * 3 + 4 * 2);
     check_records(&v, 2, &[]);

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{check_records, exits, fails_verification, json_out, read_json, records};
-use common::{segments_of, serial, tmpdir, usage_errors};
+use common::{segments_of, serial, tmpdir, usage_errors, words};
 
 fn bench<'a>(args: &[&'a str]) -> Vec<&'a str> {
     let mut a = vec!["bench", "rma-channels"];
@@ -17,10 +17,9 @@ fn bench<'a>(args: &[&'a str]) -> Vec<&'a str> {
 #[test]
 fn threads_and_processes_verify_every_transfer() {
     let _g = serial();
-    let v = json_out(&bench(&[
-        "--sizes", "64,8K", "--n", "1,3", "--runs", "2", "--bytes", "128K", "--format", "json",
-        "-q",
-    ]));
+    let v = json_out(&bench(&words(
+        "--sizes 64,8K --n 1,3 --runs 2 --bytes 128K --format json -q",
+    )));
     assert_eq!(v["experiment"], "rma-channels");
     let recs = records(&v);
     // Per mode, layout and n: 64 B → msg, rma, rma 4K; 8 KiB → msg, rma (4K adds no padding;

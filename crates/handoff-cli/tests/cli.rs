@@ -41,10 +41,9 @@ fn bad_input_is_one_line_and_exit_2_before_anything_runs() {
 #[test]
 fn every_mode_runs_verified_with_the_json_schema() {
     let _g = serial();
-    let v = json_out(&[
-        "bench", "exchange", "--mode", "all", "--size", "64KiB", "--reps", "5", "--warmup", "1",
-        "--runs", "2", "--format", "json", "-q",
-    ]);
+    let v = json_out(&words(
+        "bench exchange --mode all --size 64KiB --reps 5 --warmup 1 --runs 2 --format json -q",
+    ));
     assert_eq!(v["schema"], "handoff.bench/1");
     assert_eq!(v["experiment"], "exchange");
     for key in ["machine", "tool", "config", "c2c", "records"] {

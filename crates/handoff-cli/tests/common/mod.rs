@@ -144,6 +144,12 @@ pub fn wait_child(mut child: Child, secs: u64, what: &str) -> (Option<i32>, Stri
     }
 }
 
+/// The arguments of a command line written as one string, split at spaces (no argument of
+/// these tests holds one).
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 /// Runs `handoff ARGS`: it must exit with `code`.
 pub fn exits(args: &[&str], code: i32) -> Output {
     let out = handoff(args);
