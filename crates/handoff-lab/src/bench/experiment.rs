@@ -142,6 +142,20 @@ impl BenchError {
     }
 }
 
+/// Tests of a `validate`: each change in `breaks`, made alone to a copy of `ok`, is refused.
+#[cfg(test)]
+pub(crate) fn assert_each_refused<C: Clone + std::fmt::Debug>(
+    ok: &C,
+    validate: impl Fn(&C) -> Result<(), BenchError>,
+    breaks: &[fn(&mut C)],
+) {
+    for brk in breaks {
+        let mut bad = ok.clone();
+        brk(&mut bad);
+        assert!(validate(&bad).is_err(), "{bad:?}");
+    }
+}
+
 /// One figure of an experiment: a metric against the records' x, one line per series.
 #[derive(Debug, Clone, Copy)]
 pub struct FigureSpec {
