@@ -42,6 +42,24 @@ fn json(out: &Output, what: &str) -> Value {
     })
 }
 
+/// `v` holds `count` records, every one verified with `runs` run means of `metric` and run
+/// on the job's `pes` ranks over `transport`.
+fn on_the_job(v: &Value, count: usize, runs: usize, metric: &str, pes: usize, transport: &str) {
+    assert_eq!(records(v).len(), count, "{v}");
+    for r in records(v) {
+        assert_eq!(r["params"]["pes"], pes, "{r}");
+        assert_eq!(r["params"]["transport"], transport, "{r}");
+    }
+    check_records(v, runs, &[metric]);
+}
+
+/// The job exited with `code`, `needle` on its stderr.
+fn exited_saying(out: &Output, code: i32, needle: &str) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{err}");
+    assert!(err.contains(needle), "{err}");
+}
+
 const PINGPONG: &str =
     "bench pingpong --sizes 8 --runs 2 --samples 2 --round-trips 50 --format json -q";
 
@@ -93,12 +111,7 @@ fn alltoall_and_stencil_on_four_ranks_are_verified() {
         "alltoall",
     );
     // 3 methods × 2 sizes, all on the job's 4 ranks.
-    assert_eq!(records(&v).len(), 6, "{v}");
-    for r in records(&v) {
-        assert_eq!(r["params"]["pes"], 4, "{r}");
-        assert_eq!(r["params"]["transport"], "mpi-shm", "{r}");
-    }
-    check_records(&v, 2, &["round_us"]);
+    on_the_job(&v, 6, 2, "round_us", 4, "mpi-shm");
     let v = json(
         &mpiexec(
             4,
@@ -109,12 +122,7 @@ fn alltoall_and_stencil_on_four_ranks_are_verified() {
         ),
         "stencil",
     );
-    assert_eq!(records(&v).len(), 3, "{v}");
-    for r in records(&v) {
-        assert_eq!(r["params"]["pes"], 4, "{r}");
-        assert_eq!(r["params"]["transport"], "mpi-rma", "{r}");
-    }
-    check_records(&v, 1, &["time_ms"]);
+    on_the_job(&v, 3, 1, "time_ms", 4, "mpi-rma");
 }
 
 #[test]
@@ -131,12 +139,7 @@ fn rma_sync_on_three_ranks_is_verified_in_every_mode() {
         "rma-sync",
     );
     // 8 modes at p = 3, pscw-k at k = 1 and 2: 9 records, every one on the job's 3 ranks.
-    assert_eq!(records(&v).len(), 9, "{v}");
-    for r in records(&v) {
-        assert_eq!(r["params"]["pes"], 3, "{r}");
-        assert_eq!(r["params"]["transport"], "mpi-shm", "{r}");
-    }
-    check_records(&v, 1, &["sync_us"]);
+    on_the_job(&v, 9, 1, "sync_us", 3, "mpi-shm");
 }
 
 #[test]
@@ -172,29 +175,15 @@ fn a_fault_under_mpiexec_exits_3_and_conflicting_flags_exit_2() {
     let _g = serial();
     let mut args = words(PINGPONG);
     args.extend(["--method", "put-signal", "--fault", "skip-put@3"]);
-    let out = mpiexec(2, &args, &[]);
-    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("FAILED verification"),
-        "{}",
-        text(&out.stderr)
-    );
-    let out = mpiexec(2, &["bench", "alltoall", "--pes", "4", "-q"], &[]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("mpirun -n 4"),
-        "{}",
-        text(&out.stderr)
-    );
-    let out = mpiexec(
+    exited_saying(&mpiexec(2, &args, &[]), 3, "FAILED verification");
+    exited_saying(
+        &mpiexec(2, &words("bench alltoall --pes 4 -q"), &[]),
         2,
-        &["bench", "pingpong", "--transport", "mpi-rma", "-q"],
-        &[],
+        "mpirun -n 4",
     );
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("HANDOFF_MPI_WINDOW"),
-        "{}",
-        text(&out.stderr)
+    exited_saying(
+        &mpiexec(2, &words("bench pingpong --transport mpi-rma -q"), &[]),
+        2,
+        "HANDOFF_MPI_WINDOW",
     );
 }
