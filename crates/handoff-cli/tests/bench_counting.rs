@@ -6,7 +6,7 @@
 mod common;
 
 use common::{check_records, cpus, exits, fails_verification, read_json, records, serial};
-use common::{segments_of, spawn, text, tmpdir, usage_errors, wait_child, words};
+use common::{segments_of, spawn, text, tmpdir, usage_errors, wait_child, words, words_and_path};
 use serde_json::Value;
 
 fn json_of(args: &[&str], tag: &str) -> Value {
@@ -165,16 +165,16 @@ fn a_pe_that_dies_ends_the_run_with_its_rank_not_a_hang() {
     let _g = serial();
     for args in [
         words(
-            "bench pingpong --sizes 8 --method fence-flag --runs 1 --samples 2 --round-trips \
-            20 --fault exit@30",
+            "bench pingpong --sizes 8 --method fence-flag --runs 1 --samples 2 --round-trips 20 \
+            --fault exit@30",
         ),
         words(
-            "bench alltoall --sizes 8 --pes 4 --method barrier --runs 1 --samples 2 --rounds \
-            10 --fault exit@15",
+            "bench alltoall --sizes 8 --pes 4 --method barrier --runs 1 --samples 2 --rounds 10 \
+            --fault exit@15",
         ),
         words(
-            "bench stencil --grid 100x20 --pes 3 --weak-m none --method put-signal \
-            --iterations 2 --runs 1 --fault exit@40",
+            "bench stencil --grid 100x20 --pes 3 --weak-m none --method put-signal --iterations 2 \
+            --runs 1 --fault exit@40",
         ),
     ] {
         let err = text(&exits(&args, 3).stderr);
@@ -186,51 +186,36 @@ fn a_pe_that_dies_ends_the_run_with_its_rank_not_a_hang() {
 #[test]
 fn bad_flags_are_usage_errors_before_anything_runs() {
     usage_errors(
-        &["bench"],
+        "bench",
         &[
-            (&["pingpong", "--sizes", "12"], "multiples of 8"),
-            (
-                &["pingpong", "--sizes", "8,x"],
-                "size 'x' must start with a number",
-            ),
-            (&["pingpong", "--method", "smoke"], "--method smoke"),
-            (&["pingpong", "--placement", "moon"], "--placement moon"),
-            (&["pingpong", "--runs", "0"], "at least 1"),
-            (&["pingpong", "--wait", "sometimes"], "--wait sometimes"),
-            (&["pingpong", "--method", "line", "--sizes", "64"], "56"),
-            (&["pingpong", "--fault", "melt@3"], "--fault melt@3"),
-            (&["pingpong", "--cpus", "999"], "999"),
-            (&["alltoall", "--pes", "1"], "--pes 1"),
-            (&["alltoall", "--pes", "0,2"], "--pes 0"),
-            (&["alltoall", "--pes", "2000000"], "--pes 2000000"),
-            (
-                &["alltoall", "--sizes", "64M", "--pes", "4"],
-                "receive buffers",
-            ),
-            (&["alltoall", "--method", "smoke"], "--method smoke"),
-            (&["alltoall", "--format", "xml"], "xml"),
-            (&["stencil", "--grid", "100"], "--grid 100"),
-            (&["stencil", "--grid", "100x3", "--pes", "2"], "two columns"),
-            (&["stencil", "--grid", "1x100"], "M and N"),
-            (&["stencil", "--iterations", "1"], "--iterations"),
-            (
-                &["stencil", "--grid", "none", "--weak-m", "none"],
-                "nothing to run",
-            ),
-            (&["stencil", "--pes", "0"], "0 PEs"),
+            ("pingpong --sizes 12", "multiples of 8"),
+            ("pingpong --sizes 8,x", "size 'x' must start with a number"),
+            ("pingpong --method smoke", "--method smoke"),
+            ("pingpong --placement moon", "--placement moon"),
+            ("pingpong --runs 0", "at least 1"),
+            ("pingpong --wait sometimes", "--wait sometimes"),
+            ("pingpong --method line --sizes 64", "56"),
+            ("pingpong --fault melt@3", "--fault melt@3"),
+            ("pingpong --cpus 999", "999"),
+            ("alltoall --pes 1", "--pes 1"),
+            ("alltoall --pes 0,2", "--pes 0"),
+            ("alltoall --pes 2000000", "--pes 2000000"),
+            ("alltoall --sizes 64M --pes 4", "receive buffers"),
+            ("alltoall --method smoke", "--method smoke"),
+            ("alltoall --format xml", "xml"),
+            ("stencil --grid 100", "--grid 100"),
+            ("stencil --grid 100x3 --pes 2", "two columns"),
+            ("stencil --grid 1x100", "M and N"),
+            ("stencil --iterations 1", "--iterations"),
+            ("stencil --grid none --weak-m none", "nothing to run"),
+            ("stencil --pes 0", "0 PEs"),
             // #23: spinning PEs pinned to one CPU are refused up front, offering what works.
+            ("alltoall --wait spin --pes 2 --cpus 0", "spin-yield"),
             (
-                &["alltoall", "--wait", "spin", "--pes", "2", "--cpus", "0"],
-                "spin-yield",
-            ),
-            (
-                &["stencil", "--wait", "spin", "--pes", "2", "--cpus", "0"],
+                "stencil --wait spin --pes 2 --cpus 0",
                 "both pinned to CPU 0",
             ),
-            (
-                &["pingpong", "--wait", "spin", "--placement", "same-core"],
-                "spin-yield",
-            ),
+            ("pingpong --wait spin --placement same-core", "spin-yield"),
         ],
     );
 }
@@ -241,25 +226,11 @@ fn ctrl_c_stops_after_the_current_team_with_partial_output_and_no_segments() {
     let dir = tmpdir("st-int");
     let file = dir.join("partial.json");
     // 3 × 3 points of 5 runs of 50 iterations: many seconds; interrupted after about one.
-    let child = spawn(&[
-        "bench",
-        "stencil",
-        "--grid",
-        "2000x200",
-        "--pes",
-        "1,2,3",
-        "--weak-m",
-        "none",
-        "--iterations",
-        "50",
-        "--runs",
-        "5",
-        "--format",
-        "json",
-        "-q",
-        "-o",
-        file.to_str().unwrap(),
-    ]);
+    let child = spawn(&words_and_path(
+        "bench stencil --grid 2000x200 --pes 1,2,3 --weak-m none --iterations 50 --runs 5 \
+        --format json -q -o",
+        &file,
+    ));
     let parent = child.id();
     std::thread::sleep(std::time::Duration::from_millis(1500));
     common::signal(parent, "INT");

@@ -147,8 +147,8 @@ fn side_by_side_runs_both_transports_as_separate_series() {
     let _g = serial();
     let mut cmd = Command::new(BIN);
     cmd.args(words(
-        "bench pingpong --sizes 8 --method put-signal --runs 2 --samples 2 \
-        --round-trips 50 --transport shm,mpi-rma --format json -q",
+        "bench pingpong --sizes 8 --method put-signal --runs 2 --samples 2 --round-trips 50 \
+        --transport shm,mpi-rma --format json -q",
     ));
     let v = json(&run_cmd(&mut cmd), "side by side");
     let recs = records(&v);

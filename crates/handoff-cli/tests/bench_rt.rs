@@ -47,8 +47,8 @@ fn malloc_gives_one_record_per_allocator_and_thread_count() {
 fn malloc_with_a_corrupted_block_exits_3_naming_it() {
     let _g = serial();
     let stdout = fails_verification(&words(
-        "bench malloc --allocator mimalloc --threads 2 \
-        --count 500 --reps 1 --runs 1 --fault corrupt@123 -q",
+        "bench malloc --allocator mimalloc --threads 2 --count 500 --reps 1 --runs 1 \
+        --fault corrupt@123 -q",
     ));
     // The output's notes name the block (64 B by default: its middle byte, 32).
     assert!(
@@ -65,8 +65,8 @@ fn kneighbor_runs_threads_and_processes_oversubscribed() {
     let v = bench_json(
         "kneighbor",
         &words(
-            "--pes 7 --k 3 --sizes 64,1000 --iters 10 --reps 2 --runs 2 --placement \
-            compact,spread --cpus 1,0",
+            "--pes 7 --k 3 --sizes 64,1000 --iters 10 --reps 2 --runs 2 --placement compact,spread \
+            --cpus 1,0",
         ),
     );
     // 2 modes × (compact, spread, the list) × 2 sizes.
@@ -93,8 +93,8 @@ fn queue_lines_and_a_corrupted_message_exits_3() {
     }
     // The hidden fault corrupts one message: verification fails, exit 3, data column says so.
     fails_verification(&words(
-        "bench queue --queues spsc --threads-only --sizes 8 --count 100 \
-        --rtt-iters 5 --reps 1 --runs 1 --fault -q",
+        "bench queue --queues spsc --threads-only --sizes 8 --count 100 --rtt-iters 5 --reps 1 \
+        --runs 1 --fault -q",
     ));
 }
 
@@ -147,29 +147,23 @@ fn channels_xpyc_and_xconn_with_threads_and_processes() {
 #[test]
 fn bad_flags_are_usage_errors_before_anything_runs() {
     usage_errors(
-        &["bench"],
+        "bench",
         &[
-            (
-                &["malloc", "--allocator", "jemalloc"],
-                "--allocator jemalloc",
-            ),
-            (&["malloc", "--size", "4"], "--size 4"),
-            (&["malloc", "--threads", "0"], "--threads"),
-            (&["kneighbor", "--pes", "5"], "2k+1"),
-            (
-                &["kneighbor", "--placement", "diagonal"],
-                "--placement diagonal",
-            ),
-            (&["kneighbor", "--cpus", "0,999"], "999"),
-            (&["kneighbor", "--sizes", "0"], "--sizes"),
-            (&["queue", "--sizes", "24"], "--sizes"),
-            (&["queue", "--queues", "ringbuf"], "--queues ringbuf"),
-            (&["queue", "--producers", "0"], "--producers"),
-            (&["aggregation", "--msg-sizes", "8"], "--msg-sizes"),
-            (&["aggregation", "--frame-sizes", "1MiB"], "--frame-sizes"),
-            (&["channels", "--n", "0"], "--n"),
-            (&["channels", "--n", "x"], "--n x"),
-            (&["channels", "--format", "xml"], "xml"),
+            ("malloc --allocator jemalloc", "--allocator jemalloc"),
+            ("malloc --size 4", "--size 4"),
+            ("malloc --threads 0", "--threads"),
+            ("kneighbor --pes 5", "2k+1"),
+            ("kneighbor --placement diagonal", "--placement diagonal"),
+            ("kneighbor --cpus 0,999", "999"),
+            ("kneighbor --sizes 0", "--sizes"),
+            ("queue --sizes 24", "--sizes"),
+            ("queue --queues ringbuf", "--queues ringbuf"),
+            ("queue --producers 0", "--producers"),
+            ("aggregation --msg-sizes 8", "--msg-sizes"),
+            ("aggregation --frame-sizes 1MiB", "--frame-sizes"),
+            ("channels --n 0", "--n"),
+            ("channels --n x", "--n x"),
+            ("channels --format xml", "xml"),
         ],
     );
 }

@@ -28,8 +28,8 @@ fn counts_beyond_their_bound_are_usage_errors() {
 fn a_long_private_vars_step_stops_on_ctrl_c_and_sigterm() {
     for sig in ["INT", "TERM"] {
         let child = spawn(&words(
-            "bench private-vars --method tls --threads 1 --accesses \
-            1073741824 --reps 1000 --runs 1 -q --format json",
+            "bench private-vars --method tls --threads 1 --accesses 1073741824 --reps 1000 \
+            --runs 1 -q --format json",
         ));
         std::thread::sleep(Duration::from_millis(500));
         signal(child.id(), sig);

@@ -189,14 +189,9 @@ fn a_producer_killed_by_sigbus_is_named_rather_than_the_consumer_that_noticed() 
     let _g = serial();
     let consumer = if cpus() >= 2 { "1" } else { "0" };
     let out = exits(
-        &exchange_json(&[
-            "--mode",
-            "processes-spin",
-            "--consumer-core",
-            consumer,
-            "--fault",
-            "producer-sigbus@3",
-        ]),
+        &exchange_json(&words(&format!(
+            "--mode processes-spin --consumer-core {consumer} --fault producer-sigbus@3"
+        ))),
         3,
     );
     let err = text(&out.stderr);
@@ -218,23 +213,11 @@ fn compare_exit_codes() {
     let _g = serial();
     let dir = tmpdir("cmp");
     let a = dir.join("a.json");
-    let out = handoff(&[
-        "bench",
-        "exchange",
-        "--mode",
-        "single-thread",
-        "--size",
-        "64KiB",
-        "--reps",
-        "5",
-        "--runs",
-        "3",
-        "--format",
-        "json",
-        "--output",
-        a.to_str().unwrap(),
-        "-q",
-    ]);
+    let out = handoff(&words_and_path(
+        "bench exchange --mode single-thread --size 64KiB --reps 5 --runs 3 --format json -q \
+        --output",
+        &a,
+    ));
     assert!(out.status.success(), "{}", text(&out.stderr));
     // Pin A's per-run read times to known values (real runs on a noisy VM can spread widely,
     // which would widen the bootstrapped CI), then make B the same with reads doubled.
