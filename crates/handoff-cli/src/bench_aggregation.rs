@@ -4,8 +4,7 @@ use clap::Args;
 use handoff_lab::experiments::aggregation::{self, Config};
 
 use crate::cli_bench::BenchOutputArgs;
-use crate::cli_rt::{allowed, parse_sizes};
-use crate::common::parse_cores;
+use crate::cli_rt::parse_sizes;
 use crate::Failure;
 
 /// Flags of `handoff bench aggregation`.
@@ -35,8 +34,7 @@ pub struct AggregationArgs {
 
 /// Runs `handoff bench aggregation`.
 pub fn run(a: AggregationArgs) -> Result<u8, Failure> {
-    a.out.check()?;
-    let cpus = parse_cores(&a.cpus, &allowed()?, "--cpus")?;
+    let (allowed, cpus) = a.out.check_cpus(&a.cpus)?;
     let mut cfg = Config::for_report(false, &cpus);
     if let Some(s) = &a.msg_sizes {
         cfg.msg_sizes = parse_sizes(s, "--msg-sizes")?;
@@ -48,5 +46,5 @@ pub fn run(a: AggregationArgs) -> Result<u8, Failure> {
     cfg.reps = a.reps.unwrap_or(cfg.reps);
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.validate()?;
-    a.out.run(&allowed()?, |ctx| aggregation::run(&cfg, ctx))
+    a.out.run(&allowed, |ctx| aggregation::run(&cfg, ctx))
 }

@@ -4,8 +4,7 @@ use clap::Args;
 use handoff_lab::experiments::channels::{self, Config};
 
 use crate::cli_bench::BenchOutputArgs;
-use crate::cli_rt::{allowed, parse_list};
-use crate::common::parse_cores;
+use crate::cli_rt::parse_list;
 use crate::Failure;
 
 /// Flags of `handoff bench channels`.
@@ -32,8 +31,7 @@ pub struct ChannelsArgs {
 
 /// Runs `handoff bench channels`.
 pub fn run(a: ChannelsArgs) -> Result<u8, Failure> {
-    a.out.check()?;
-    let cpus = parse_cores(&a.cpus, &allowed()?, "--cpus")?;
+    let (allowed, cpus) = a.out.check_cpus(&a.cpus)?;
     let mut cfg = Config::for_report(false, &cpus);
     if let Some(n) = &a.n {
         cfg.n = parse_list(n, "--n", "1,2,4,6")?;
@@ -42,5 +40,5 @@ pub fn run(a: ChannelsArgs) -> Result<u8, Failure> {
     cfg.processes = !a.threads_only;
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.validate()?;
-    a.out.run(&allowed()?, |ctx| channels::run(&cfg, ctx))
+    a.out.run(&allowed, |ctx| channels::run(&cfg, ctx))
 }

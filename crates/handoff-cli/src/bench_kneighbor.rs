@@ -4,8 +4,8 @@ use clap::Args;
 use handoff_lab::experiments::kneighbor::{self, Config, Placement};
 
 use crate::cli_bench::BenchOutputArgs;
-use crate::cli_rt::{allowed, parse_list, parse_sizes};
-use crate::common::parse_cores;
+use crate::cli_rt::{parse_list, parse_sizes};
+use crate::common::{allowed_cpus, parse_cores};
 use crate::Failure;
 
 /// Flags of `handoff bench kneighbor`.
@@ -46,7 +46,7 @@ pub struct KneighborArgs {
 /// Runs `handoff bench kneighbor`.
 pub fn run(a: KneighborArgs) -> Result<u8, Failure> {
     a.out.check()?;
-    let allowed = allowed()?;
+    let allowed = allowed_cpus()?;
     let mut cfg = Config::for_report(false, &allowed);
     cfg.pes = a.pes;
     cfg.k = a.k;

@@ -4,8 +4,7 @@ use clap::Args;
 use handoff_lab::experiments::malloc::{self, Config};
 
 use crate::cli_bench::BenchOutputArgs;
-use crate::cli_rt::{allowed, parse_list};
-use crate::common::parse_cores;
+use crate::cli_rt::parse_list;
 use crate::Failure;
 
 /// Flags of `handoff bench malloc`.
@@ -41,8 +40,7 @@ pub struct MallocArgs {
 
 /// Runs `handoff bench malloc`.
 pub fn run(a: MallocArgs) -> Result<u8, Failure> {
-    a.out.check()?;
-    let cpus = parse_cores(&a.cpus, &allowed()?, "--cpus")?;
+    let (allowed, cpus) = a.out.check_cpus(&a.cpus)?;
     let mut cfg = Config::for_report(false, &cpus);
     cfg.allocators = crate::cli_bench::choices(&a.allocator, "--allocator")?;
     if let Some(t) = &a.threads {
@@ -63,5 +61,5 @@ pub fn run(a: MallocArgs) -> Result<u8, Failure> {
         )?);
     }
     cfg.validate()?;
-    a.out.run(&allowed()?, |ctx| malloc::run(&cfg, ctx))
+    a.out.run(&allowed, |ctx| malloc::run(&cfg, ctx))
 }

@@ -4,7 +4,6 @@ use clap::Args;
 use handoff_lab::experiments::private_vars::{self, Config};
 
 use crate::cli_bench::BenchOutputArgs;
-use crate::common::{allowed_cpus, parse_cores};
 use crate::Failure;
 
 /// Flags of `handoff bench private-vars`.
@@ -34,9 +33,7 @@ pub struct PrivateVarsArgs {
 
 /// Runs `handoff bench private-vars`.
 pub fn run(a: PrivateVarsArgs) -> Result<u8, Failure> {
-    a.out.check()?;
-    let allowed = allowed_cpus()?;
-    let cpus = parse_cores(&a.cpus, &allowed, "--cpus")?;
+    let (_, cpus) = a.out.check_cpus(&a.cpus)?;
     let mut cfg = Config::for_report(false, &cpus);
     cfg.methods = crate::cli_bench::choices(&a.method, "--method")?;
     if let Some(t) = &a.threads {

@@ -3,9 +3,8 @@
 use clap::Args;
 use handoff_lab::experiments::queue::{self, Config, Kind};
 
-use crate::cli_bench::BenchOutputArgs;
-use crate::cli_rt::{allowed, parse_sizes};
-use crate::common::parse_cores;
+use crate::cli_bench::{parse_list, BenchOutputArgs};
+use crate::cli_rt::parse_sizes;
 use crate::Failure;
 
 /// Flags of `handoff bench queue`.
@@ -49,20 +48,14 @@ pub struct QueueArgs {
 
 /// Runs `handoff bench queue`.
 pub fn run(a: QueueArgs) -> Result<u8, Failure> {
-    a.out.check()?;
-    let cpus = parse_cores(&a.cpus, &allowed()?, "--cpus")?;
+    let (allowed, cpus) = a.out.check_cpus(&a.cpus)?;
     let mut cfg = Config::for_report(false, &cpus);
-    cfg.kinds = a
-        .queues
-        .split(',')
-        .map(|k| {
-            Kind::parse(k.trim()).ok_or_else(|| {
-                Failure::usage(format!(
-                    "--queues {k}: use spsc, spsc-spin, rtrb, crossbeam, lanes, array or locked"
-                ))
-            })
-        })
-        .collect::<Result<_, _>>()?;
+    cfg.kinds = parse_list(
+        &a.queues,
+        "--queues",
+        "use spsc, spsc-spin, rtrb, crossbeam, lanes, array or locked",
+        Kind::parse,
+    )?;
     if let Some(s) = &a.sizes {
         cfg.sizes = parse_sizes(s, "--sizes")?;
     }
@@ -74,5 +67,5 @@ pub fn run(a: QueueArgs) -> Result<u8, Failure> {
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.fault = a.fault;
     cfg.validate()?;
-    a.out.run(&allowed()?, |ctx| queue::run(&cfg, ctx))
+    a.out.run(&allowed, |ctx| queue::run(&cfg, ctx))
 }

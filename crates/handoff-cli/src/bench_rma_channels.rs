@@ -4,8 +4,7 @@ use clap::Args;
 use handoff_lab::experiments::rma_channels::{self, Config, Layout};
 
 use crate::cli_bench::BenchOutputArgs;
-use crate::cli_rt::{allowed, parse_list, parse_sizes};
-use crate::common::parse_cores;
+use crate::cli_rt::{parse_list, parse_sizes};
 use crate::Failure;
 
 /// Flags of `handoff bench rma-channels`.
@@ -56,8 +55,7 @@ pub struct RmaChannelsArgs {
 
 /// Runs `handoff bench rma-channels`.
 pub fn run(a: RmaChannelsArgs) -> Result<u8, Failure> {
-    a.out.check()?;
-    let cpus = parse_cores(&a.cpus, &allowed()?, "--cpus")?;
+    let (allowed, cpus) = a.out.check_cpus(&a.cpus)?;
     let mut cfg = Config::for_report(false, &cpus);
     if let Some(s) = &a.sizes {
         cfg.sizes = parse_sizes(s, "--sizes")?;
@@ -96,5 +94,5 @@ pub fn run(a: RmaChannelsArgs) -> Result<u8, Failure> {
     cfg.runs = a.runs.unwrap_or(cfg.runs);
     cfg.corrupt_at = a.corrupt_at;
     cfg.validate()?;
-    a.out.run(&allowed()?, |ctx| rma_channels::run(&cfg, ctx))
+    a.out.run(&allowed, |ctx| rma_channels::run(&cfg, ctx))
 }

@@ -42,6 +42,15 @@ pub struct BenchOutputArgs {
 }
 
 impl BenchOutputArgs {
+    /// [`BenchOutputArgs::check`], then `cpus` (the `--cpus` flag) among the CPUs this process
+    /// may use: those CPUs and the ones `--cpus` picked.
+    pub fn check_cpus(&self, cpus: &str) -> Result<(Vec<usize>, Vec<usize>), Failure> {
+        self.check()?;
+        let allowed = crate::common::allowed_cpus()?;
+        let picked = crate::common::parse_cores(cpus, &allowed, "--cpus")?;
+        Ok((allowed, picked))
+    }
+
     /// Checks the flags before anything runs (a bad format or output path is usage).
     pub fn check(&self) -> Result<Format, Failure> {
         let f = self
@@ -114,9 +123,7 @@ impl TeamArgs {
     /// Checks the flags of `experiment` before anything runs (usage errors); `mpi`: whether
     /// its PEs run over MPI transports (else `--transport` may only be `shm`).
     pub fn check(&self, experiment: &'static str, mpi: bool) -> Result<TeamFlags, Failure> {
-        self.out.check()?;
-        let allowed = crate::common::allowed_cpus()?;
-        let cpus = crate::common::parse_cores(&self.cpus, &allowed, "--cpus")?;
+        let (allowed, cpus) = self.out.check_cpus(&self.cpus)?;
         let transports = crate::mpi_bench::transports(experiment, &self.transport)?;
         if !mpi && transports != [TransportKind::Shm] {
             return Err(Failure::usage(format!(

@@ -1,6 +1,5 @@
-//! What the `bench` commands share beside their flags: list and size flags, and the CPUs.
+//! What the `bench` commands share beside their flags: list and size flags.
 
-use crate::common::allowed_cpus;
 use crate::Failure;
 
 /// Parses a comma list of `T` (counts, names) with [`crate::cli_bench::parse_list`], saying
@@ -22,9 +21,4 @@ pub fn parse_list<T: std::str::FromStr>(
 /// ([`handoff_probe::units`]); every size flag of every command goes through it.
 pub fn parse_sizes(text: &str, flag: &str) -> Result<Vec<usize>, Failure> {
     handoff_lab::units::parse_size_list(text).map_err(|e| Failure::usage(format!("{flag}: {e}")))
-}
-
-/// The CPUs this process may use.
-pub fn allowed() -> Result<Vec<usize>, Failure> {
-    allowed_cpus()
 }

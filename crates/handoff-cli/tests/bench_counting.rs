@@ -6,7 +6,7 @@
 mod common;
 
 use common::{check_records, cpus, exits, fails_verification, read_json, records, serial};
-use common::{segments_of, spawn, text, tmpdir, usage_errors, wait_child};
+use common::{segments_of, spawn, text, tmpdir, usage_errors, wait_child, words, words_and_path};
 use serde_json::Value;
 
 fn json_of(args: &[&str], tag: &str) -> Value {
@@ -37,18 +37,7 @@ fn pingpong_json_has_every_point_verified_with_the_floor_beside_cross_cpu_pairs(
     }
     let _g = serial();
     let v = json_of(
-        &[
-            "bench",
-            "pingpong",
-            "--sizes",
-            "8,64",
-            "--runs",
-            "2",
-            "--samples",
-            "2",
-            "--round-trips",
-            "50",
-        ],
+        &words("bench pingpong --sizes 8,64 --runs 2 --samples 2 --round-trips 50"),
         "pp",
     );
     assert_eq!(v["schema"], "handoff.bench/1");
@@ -81,20 +70,7 @@ fn pingpong_json_has_every_point_verified_with_the_floor_beside_cross_cpu_pairs(
 fn alltoall_json_counts_every_method_size_and_team_size() {
     let _g = serial();
     let v = json_of(
-        &[
-            "bench",
-            "alltoall",
-            "--sizes",
-            "8,4K",
-            "--pes",
-            "2,3",
-            "--runs",
-            "2",
-            "--samples",
-            "2",
-            "--rounds",
-            "20",
-        ],
+        &words("bench alltoall --sizes 8,4K --pes 2,3 --runs 2 --samples 2 --rounds 20"),
         "a2a",
     );
     assert_eq!(v["experiment"], "alltoall");
@@ -121,24 +97,10 @@ fn alltoall_json_counts_every_method_size_and_team_size() {
 fn stencil_json_has_strong_points_by_pes_and_weak_points_by_rows() {
     let _g = serial();
     let v = json_of(
-        &[
-            "bench",
-            "stencil",
-            "--grid",
-            "100x24",
-            "--pes",
-            "1,2,3",
-            "--weak-m",
-            "50,200",
-            "--weak-n",
-            "24",
-            "--weak-pes",
-            "2",
-            "--iterations",
-            "3",
-            "--runs",
-            "2",
-        ],
+        &words(
+            "bench stencil --grid 100x24 --pes 1,2,3 --weak-m 50,200 --weak-n 24 --weak-pes 2 \
+            --iterations 3 --runs 2",
+        ),
         "st",
     );
     assert_eq!(v["experiment"], "stencil");
@@ -162,88 +124,34 @@ fn a_corrupted_transfer_is_caught_and_exits_3() {
     let _g = serial();
     for (args, needle) in [
         (
-            vec![
-                "bench",
-                "pingpong",
-                "--sizes",
-                "64",
-                "--method",
-                "counting-put",
-                "--runs",
-                "1",
-                "--samples",
-                "2",
-                "--round-trips",
-                "20",
-                "--fault",
-                "skip-put@25",
-            ],
+            words(
+                "bench pingpong --sizes 64 --method counting-put --runs 1 --samples 2 \
+                --round-trips 20 --fault skip-put@25",
+            ),
             "stamp word is 24, expected message 25",
         ),
         (
-            vec![
-                "bench",
-                "alltoall",
-                "--sizes",
-                "64",
-                "--pes",
-                "3",
-                "--method",
-                "counting",
-                "--runs",
-                "1",
-                "--samples",
-                "2",
-                "--rounds",
-                "10",
-                "--fault",
-                "skip-put@15",
-            ],
+            words(
+                "bench alltoall --sizes 64 --pes 3 --method counting --runs 1 --samples 2 \
+                --rounds 10 --fault skip-put@15",
+            ),
             "round 15: the slot of PE 1 has stamp 13",
         ),
         (
             // Row 7 of a 50 × 20 grid on 2 PEs: PE 1's first column is 10, so the boundary
             // A(7, 9) = 7 + 9 = 16 in iteration 1, sent as 17.
-            vec![
-                "bench",
-                "stencil",
-                "--grid",
-                "50x20",
-                "--pes",
-                "2",
-                "--weak-m",
-                "none",
-                "--method",
-                "fence-flag",
-                "--iterations",
-                "2",
-                "--runs",
-                "1",
-                "--fault",
-                "wrong-value@7",
-            ],
+            words(
+                "bench stencil --grid 50x20 --pes 2 --weak-m none --method fence-flag \
+                --iterations 2 --runs 1 --fault wrong-value@7",
+            ),
             "row 7: boundary value 17, expected 16",
         ),
         (
             // The last row: the corner is off too, 1 × (50 + 20 - 2) = 68 expected.
-            vec![
-                "bench",
-                "stencil",
-                "--grid",
-                "50x20",
-                "--pes",
-                "2",
-                "--weak-m",
-                "none",
-                "--method",
-                "counting-put",
-                "--iterations",
-                "2",
-                "--runs",
-                "1",
-                "--fault",
-                "wrong-value@49",
-            ],
+            words(
+                "bench stencil --grid 50x20 --pes 2 --weak-m none --method counting-put \
+                --iterations 2 --runs 1 --fault wrong-value@49",
+            ),
             "iteration 1: corner 69, expected 68",
         ),
     ] {
@@ -256,58 +164,18 @@ fn a_corrupted_transfer_is_caught_and_exits_3() {
 fn a_pe_that_dies_ends_the_run_with_its_rank_not_a_hang() {
     let _g = serial();
     for args in [
-        vec![
-            "bench",
-            "pingpong",
-            "--sizes",
-            "8",
-            "--method",
-            "fence-flag",
-            "--runs",
-            "1",
-            "--samples",
-            "2",
-            "--round-trips",
-            "20",
-            "--fault",
-            "exit@30",
-        ],
-        vec![
-            "bench",
-            "alltoall",
-            "--sizes",
-            "8",
-            "--pes",
-            "4",
-            "--method",
-            "barrier",
-            "--runs",
-            "1",
-            "--samples",
-            "2",
-            "--rounds",
-            "10",
-            "--fault",
-            "exit@15",
-        ],
-        vec![
-            "bench",
-            "stencil",
-            "--grid",
-            "100x20",
-            "--pes",
-            "3",
-            "--weak-m",
-            "none",
-            "--method",
-            "put-signal",
-            "--iterations",
-            "2",
-            "--runs",
-            "1",
-            "--fault",
-            "exit@40",
-        ],
+        words(
+            "bench pingpong --sizes 8 --method fence-flag --runs 1 --samples 2 --round-trips 20 \
+            --fault exit@30",
+        ),
+        words(
+            "bench alltoall --sizes 8 --pes 4 --method barrier --runs 1 --samples 2 --rounds 10 \
+            --fault exit@15",
+        ),
+        words(
+            "bench stencil --grid 100x20 --pes 3 --weak-m none --method put-signal --iterations 2 \
+            --runs 1 --fault exit@40",
+        ),
     ] {
         let err = text(&exits(&args, 3).stderr);
         assert!(err.contains("PE 1 (pid"), "{err}");
@@ -318,51 +186,36 @@ fn a_pe_that_dies_ends_the_run_with_its_rank_not_a_hang() {
 #[test]
 fn bad_flags_are_usage_errors_before_anything_runs() {
     usage_errors(
-        &["bench"],
+        "bench",
         &[
-            (&["pingpong", "--sizes", "12"], "multiples of 8"),
-            (
-                &["pingpong", "--sizes", "8,x"],
-                "size 'x' must start with a number",
-            ),
-            (&["pingpong", "--method", "smoke"], "--method smoke"),
-            (&["pingpong", "--placement", "moon"], "--placement moon"),
-            (&["pingpong", "--runs", "0"], "at least 1"),
-            (&["pingpong", "--wait", "sometimes"], "--wait sometimes"),
-            (&["pingpong", "--method", "line", "--sizes", "64"], "56"),
-            (&["pingpong", "--fault", "melt@3"], "--fault melt@3"),
-            (&["pingpong", "--cpus", "999"], "999"),
-            (&["alltoall", "--pes", "1"], "--pes 1"),
-            (&["alltoall", "--pes", "0,2"], "--pes 0"),
-            (&["alltoall", "--pes", "2000000"], "--pes 2000000"),
-            (
-                &["alltoall", "--sizes", "64M", "--pes", "4"],
-                "receive buffers",
-            ),
-            (&["alltoall", "--method", "smoke"], "--method smoke"),
-            (&["alltoall", "--format", "xml"], "xml"),
-            (&["stencil", "--grid", "100"], "--grid 100"),
-            (&["stencil", "--grid", "100x3", "--pes", "2"], "two columns"),
-            (&["stencil", "--grid", "1x100"], "M and N"),
-            (&["stencil", "--iterations", "1"], "--iterations"),
-            (
-                &["stencil", "--grid", "none", "--weak-m", "none"],
-                "nothing to run",
-            ),
-            (&["stencil", "--pes", "0"], "0 PEs"),
+            ("pingpong --sizes 12", "multiples of 8"),
+            ("pingpong --sizes 8,x", "size 'x' must start with a number"),
+            ("pingpong --method smoke", "--method smoke"),
+            ("pingpong --placement moon", "--placement moon"),
+            ("pingpong --runs 0", "at least 1"),
+            ("pingpong --wait sometimes", "--wait sometimes"),
+            ("pingpong --method line --sizes 64", "56"),
+            ("pingpong --fault melt@3", "--fault melt@3"),
+            ("pingpong --cpus 999", "999"),
+            ("alltoall --pes 1", "--pes 1"),
+            ("alltoall --pes 0,2", "--pes 0"),
+            ("alltoall --pes 2000000", "--pes 2000000"),
+            ("alltoall --sizes 64M --pes 4", "receive buffers"),
+            ("alltoall --method smoke", "--method smoke"),
+            ("alltoall --format xml", "xml"),
+            ("stencil --grid 100", "--grid 100"),
+            ("stencil --grid 100x3 --pes 2", "two columns"),
+            ("stencil --grid 1x100", "M and N"),
+            ("stencil --iterations 1", "--iterations"),
+            ("stencil --grid none --weak-m none", "nothing to run"),
+            ("stencil --pes 0", "0 PEs"),
             // #23: spinning PEs pinned to one CPU are refused up front, offering what works.
+            ("alltoall --wait spin --pes 2 --cpus 0", "spin-yield"),
             (
-                &["alltoall", "--wait", "spin", "--pes", "2", "--cpus", "0"],
-                "spin-yield",
-            ),
-            (
-                &["stencil", "--wait", "spin", "--pes", "2", "--cpus", "0"],
+                "stencil --wait spin --pes 2 --cpus 0",
                 "both pinned to CPU 0",
             ),
-            (
-                &["pingpong", "--wait", "spin", "--placement", "same-core"],
-                "spin-yield",
-            ),
+            ("pingpong --wait spin --placement same-core", "spin-yield"),
         ],
     );
 }
@@ -373,25 +226,11 @@ fn ctrl_c_stops_after_the_current_team_with_partial_output_and_no_segments() {
     let dir = tmpdir("st-int");
     let file = dir.join("partial.json");
     // 3 × 3 points of 5 runs of 50 iterations: many seconds; interrupted after about one.
-    let child = spawn(&[
-        "bench",
-        "stencil",
-        "--grid",
-        "2000x200",
-        "--pes",
-        "1,2,3",
-        "--weak-m",
-        "none",
-        "--iterations",
-        "50",
-        "--runs",
-        "5",
-        "--format",
-        "json",
-        "-q",
-        "-o",
-        file.to_str().unwrap(),
-    ]);
+    let child = spawn(&words_and_path(
+        "bench stencil --grid 2000x200 --pes 1,2,3 --weak-m none --iterations 50 --runs 5 \
+        --format json -q -o",
+        &file,
+    ));
     let parent = child.id();
     std::thread::sleep(std::time::Duration::from_millis(1500));
     common::signal(parent, "INT");

@@ -4,30 +4,17 @@
 mod common;
 
 use common::{check_records, exits, read_json, records, serial, text, tmpdir, usage_error};
-use common::{handoff, usage_errors};
+use common::{handoff, usage_errors, words, words_and_path};
 
 #[test]
 fn private_vars_writes_verified_records_that_plot_and_compare() {
     let _g = serial();
     let dir = tmpdir("pv");
     let json = dir.join("pv.json");
-    let out = handoff(&[
-        "bench",
-        "private-vars",
-        "--threads",
-        "1,2",
-        "--accesses",
-        "1000",
-        "--reps",
-        "2",
-        "--runs",
-        "2",
-        "--format",
-        "json",
-        "-q",
-        "-o",
-        json.to_str().unwrap(),
-    ]);
+    let out = handoff(&words_and_path(
+        "bench private-vars --threads 1,2 --accesses 1000 --reps 2 --runs 2 --format json -q -o",
+        &json,
+    ));
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v = read_json(&json);
     assert_eq!(v["schema"], "handoff.bench/1");
@@ -58,21 +45,9 @@ fn private_vars_writes_verified_records_that_plot_and_compare() {
         "{table}"
     );
     // An exchange file against a bench file: a clear usage error.
-    let csv = handoff(&[
-        "bench",
-        "private-vars",
-        "--threads",
-        "1",
-        "--accesses",
-        "10",
-        "--reps",
-        "1",
-        "--runs",
-        "1",
-        "--format",
-        "csv",
-        "-q",
-    ]);
+    let csv = handoff(&words(
+        "bench private-vars --threads 1 --accesses 10 --reps 1 --runs 1 --format csv -q",
+    ));
     assert!(csv.status.success());
     let csv = text(&csv.stdout);
     assert_eq!(csv.lines().count(), 4, "header + 3 methods: {csv}");
@@ -86,14 +61,14 @@ fn private_vars_writes_verified_records_that_plot_and_compare() {
 #[test]
 fn bad_flags_are_usage_errors_before_anything_runs() {
     usage_errors(
-        &["bench", "private-vars"],
+        "bench private-vars",
         &[
-            (&["--method", "locks"], "--method locks"),
-            (&["--threads", "0"], "--threads"),
-            (&["--threads", "x"], "--threads x"),
-            (&["--runs", "0"], "at least 1"),
-            (&["--cpus", "999"], "999"),
-            (&["--format", "xml"], "xml"),
+            ("--method locks", "--method locks"),
+            ("--threads 0", "--threads"),
+            ("--threads x", "--threads x"),
+            ("--runs 0", "at least 1"),
+            ("--cpus 999", "999"),
+            ("--format xml", "xml"),
         ],
     );
     usage_error(

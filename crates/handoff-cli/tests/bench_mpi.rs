@@ -12,7 +12,7 @@ mod common;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Output};
 
-use common::{check_records, records, run_cmd, serial, text, BIN};
+use common::{check_records, records, run_cmd, serial, text, words, BIN};
 use serde_json::Value;
 
 /// `mpiexec -n N handoff ARGS` with `envs`, in its own process group (the watchdog kills
@@ -42,27 +42,32 @@ fn json(out: &Output, what: &str) -> Value {
     })
 }
 
-const PINGPONG: &[&str] = &[
-    "bench",
-    "pingpong",
-    "--sizes",
-    "8",
-    "--runs",
-    "2",
-    "--samples",
-    "2",
-    "--round-trips",
-    "50",
-    "--format",
-    "json",
-    "-q",
-];
+/// `v` holds `count` records, every one verified with `runs` run means of `metric` and run
+/// on the job's `pes` ranks over `transport`.
+fn on_the_job(v: &Value, count: usize, runs: usize, metric: &str, pes: usize, transport: &str) {
+    assert_eq!(records(v).len(), count, "{v}");
+    for r in records(v) {
+        assert_eq!(r["params"]["pes"], pes, "{r}");
+        assert_eq!(r["params"]["transport"], transport, "{r}");
+    }
+    check_records(v, runs, &[metric]);
+}
+
+/// The job exited with `code`, `needle` on its stderr.
+fn exited_saying(out: &Output, code: i32, needle: &str) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{err}");
+    assert!(err.contains(needle), "{err}");
+}
+
+const PINGPONG: &str =
+    "bench pingpong --sizes 8 --runs 2 --samples 2 --round-trips 50 --format json -q";
 
 #[test]
 fn pingpong_under_mpiexec_names_the_window_that_served_the_pair() {
     let _g = serial();
     for (window, want) in [("shared", "mpi-shm"), ("rma", "mpi-rma")] {
-        let out = mpiexec(2, PINGPONG, &[("HANDOFF_MPI_WINDOW", window)]);
+        let out = mpiexec(2, &words(PINGPONG), &[("HANDOFF_MPI_WINDOW", window)]);
         let v = json(&out, window);
         assert_eq!(v["experiment"], "pingpong");
         // Every method fits 8 B: four records, one pair (0-1), the job's window.
@@ -83,7 +88,7 @@ fn pingpong_under_mpiexec_names_the_window_that_served_the_pair() {
         check_records(&v, 2, &["latency_us"]);
     }
     // Three ranks: rank 0 with each other rank in turn, each record naming its pair.
-    let mut args = PINGPONG.to_vec();
+    let mut args = words(PINGPONG);
     args.extend(["--method", "put-signal"]);
     let v = json(&mpiexec(3, &args, &[]), "3 ranks");
     let pairs: Vec<&str> = records(&v)
@@ -100,60 +105,24 @@ fn alltoall_and_stencil_on_four_ranks_are_verified() {
     let v = json(
         &mpiexec(
             4,
-            &[
-                "bench",
-                "alltoall",
-                "--sizes",
-                "8,4K",
-                "--runs",
-                "2",
-                "--samples",
-                "2",
-                "--rounds",
-                "20",
-                "--format",
-                "json",
-                "-q",
-            ],
+            &words("bench alltoall --sizes 8,4K --runs 2 --samples 2 --rounds 20 --format json -q"),
             &[],
         ),
         "alltoall",
     );
     // 3 methods × 2 sizes, all on the job's 4 ranks.
-    assert_eq!(records(&v).len(), 6, "{v}");
-    for r in records(&v) {
-        assert_eq!(r["params"]["pes"], 4, "{r}");
-        assert_eq!(r["params"]["transport"], "mpi-shm", "{r}");
-    }
-    check_records(&v, 2, &["round_us"]);
+    on_the_job(&v, 6, 2, "round_us", 4, "mpi-shm");
     let v = json(
         &mpiexec(
             4,
-            &[
-                "bench",
-                "stencil",
-                "--grid",
-                "64x16",
-                "--weak-m",
-                "none",
-                "--iterations",
-                "3",
-                "--runs",
-                "1",
-                "--format",
-                "json",
-                "-q",
-            ],
+            &words(
+                "bench stencil --grid 64x16 --weak-m none --iterations 3 --runs 1 --format json -q",
+            ),
             &[("HANDOFF_MPI_WINDOW", "rma")],
         ),
         "stencil",
     );
-    assert_eq!(records(&v).len(), 3, "{v}");
-    for r in records(&v) {
-        assert_eq!(r["params"]["pes"], 4, "{r}");
-        assert_eq!(r["params"]["transport"], "mpi-rma", "{r}");
-    }
-    check_records(&v, 1, &["time_ms"]);
+    on_the_job(&v, 3, 1, "time_ms", 4, "mpi-rma");
 }
 
 #[test]
@@ -162,10 +131,7 @@ fn rma_sync_on_three_ranks_is_verified_in_every_mode() {
     let v = json(
         &mpiexec(
             3,
-            &[
-                "bench", "rma-sync", "--iters", "50", "--reps", "2", "--runs", "1", "--format",
-                "json", "-q",
-            ],
+            &words("bench rma-sync --iters 50 --reps 2 --runs 1 --format json -q"),
             // The shared window: 3 ranks polling MPI RMA calls on 2 busy CPUs can take
             // minutes (the rma path is the pingpong test's).
             &[("HANDOFF_MPI_WINDOW", "shared")],
@@ -173,37 +139,17 @@ fn rma_sync_on_three_ranks_is_verified_in_every_mode() {
         "rma-sync",
     );
     // 8 modes at p = 3, pscw-k at k = 1 and 2: 9 records, every one on the job's 3 ranks.
-    assert_eq!(records(&v).len(), 9, "{v}");
-    for r in records(&v) {
-        assert_eq!(r["params"]["pes"], 3, "{r}");
-        assert_eq!(r["params"]["transport"], "mpi-shm", "{r}");
-    }
-    check_records(&v, 1, &["sync_us"]);
+    on_the_job(&v, 9, 1, "sync_us", 3, "mpi-shm");
 }
 
 #[test]
 fn side_by_side_runs_both_transports_as_separate_series() {
     let _g = serial();
     let mut cmd = Command::new(BIN);
-    cmd.args([
-        "bench",
-        "pingpong",
-        "--sizes",
-        "8",
-        "--method",
-        "put-signal",
-        "--runs",
-        "2",
-        "--samples",
-        "2",
-        "--round-trips",
-        "50",
-        "--transport",
-        "shm,mpi-rma",
-        "--format",
-        "json",
-        "-q",
-    ]);
+    cmd.args(words(
+        "bench pingpong --sizes 8 --method put-signal --runs 2 --samples 2 --round-trips 50 \
+        --transport shm,mpi-rma --format json -q",
+    ));
     let v = json(&run_cmd(&mut cmd), "side by side");
     let recs = records(&v);
     let placements = v["config"]["placements"].as_array().unwrap().len();
@@ -227,31 +173,17 @@ fn side_by_side_runs_both_transports_as_separate_series() {
 #[test]
 fn a_fault_under_mpiexec_exits_3_and_conflicting_flags_exit_2() {
     let _g = serial();
-    let mut args = PINGPONG.to_vec();
+    let mut args = words(PINGPONG);
     args.extend(["--method", "put-signal", "--fault", "skip-put@3"]);
-    let out = mpiexec(2, &args, &[]);
-    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("FAILED verification"),
-        "{}",
-        text(&out.stderr)
-    );
-    let out = mpiexec(2, &["bench", "alltoall", "--pes", "4", "-q"], &[]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("mpirun -n 4"),
-        "{}",
-        text(&out.stderr)
-    );
-    let out = mpiexec(
+    exited_saying(&mpiexec(2, &args, &[]), 3, "FAILED verification");
+    exited_saying(
+        &mpiexec(2, &words("bench alltoall --pes 4 -q"), &[]),
         2,
-        &["bench", "pingpong", "--transport", "mpi-rma", "-q"],
-        &[],
+        "mpirun -n 4",
     );
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("HANDOFF_MPI_WINDOW"),
-        "{}",
-        text(&out.stderr)
+    exited_saying(
+        &mpiexec(2, &words("bench pingpong --transport mpi-rma -q"), &[]),
+        2,
+        "HANDOFF_MPI_WINDOW",
     );
 }

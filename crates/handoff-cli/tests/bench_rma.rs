@@ -4,8 +4,8 @@
 
 mod common;
 
-use common::{check_records, tmpdir, usage_error, usage_errors};
-use common::{exits, fails_verification, json_out, read_json, records, serial};
+use common::{check_records, tmpdir, usage_error, usage_errors, words_and_path};
+use common::{exits, fails_verification, json_out, read_json, records, serial, words};
 
 const SMALL: [&str; 8] = [
     "--iters", "50", "--reps", "2", "--runs", "2", "--pes", "2,3",
@@ -16,15 +16,7 @@ fn rma_sync_writes_verified_records_with_models_that_plot() {
     let _g = serial();
     let dir = tmpdir("json");
     let json = dir.join("rma.json");
-    let mut args = vec![
-        "bench",
-        "rma-sync",
-        "--format",
-        "json",
-        "-q",
-        "-o",
-        json.to_str().unwrap(),
-    ];
+    let mut args = words_and_path("bench rma-sync --format json -q -o", &json);
     args.extend(SMALL);
     exits(&args, 0);
     let v = read_json(&json);
@@ -89,10 +81,9 @@ fn a_corrupted_value_is_caught_in_every_mode() {
         "flush",
         "sync",
     ] {
-        let table = fails_verification(&[
-            "bench", "rma-sync", "--modes", mode, "--pes", "2", "--k", "1", "--iters", "40",
-            "--reps", "1", "--runs", "1", "--fault", "-q",
-        ]);
+        let table = fails_verification(&words(&format!(
+            "bench rma-sync --modes {mode} --pes 2 --k 1 --iters 40 --reps 1 --runs 1 --fault -q"
+        )));
         // The data column counts the wrong values among those checked.
         assert!(
             table.contains("FAILED (") && table.contains(" values wrong)"),
@@ -104,23 +95,18 @@ fn a_corrupted_value_is_caught_in_every_mode() {
 #[test]
 fn bad_flags_are_usage_errors_before_anything_runs() {
     usage_errors(
-        &["bench", "rma-sync"],
+        "bench rma-sync",
         &[
-            (&["--modes", "barrier"], "--modes barrier"),
-            (&["--pes", "1"], "--pes"),
-            (&["--pes", "x"], "--pes x"),
-            (&["--pes", "2,4", "--k", "4"], "--k 4"),
-            (&["--runs", "0"], "at least 1"),
-            (&["--cpus", "999"], "999"),
-            (&["--format", "xml"], "xml"),
-            (&["--wait", "sometimes"], "--wait sometimes"),
+            ("--modes barrier", "--modes barrier"),
+            ("--pes 1", "--pes"),
+            ("--pes x", "--pes x"),
+            ("--pes 2,4 --k 4", "--k 4"),
+            ("--runs 0", "at least 1"),
+            ("--cpus 999", "999"),
+            ("--format xml", "xml"),
+            ("--wait sometimes", "--wait sometimes"),
             // #23: both PEs pinned to CPU 0 cannot spin: refused, offering the waits that work.
-            (
-                &[
-                    "--wait", "spin", "--cpus", "0", "--pes", "2", "--modes", "fence",
-                ],
-                "spin-yield",
-            ),
+            ("--wait spin --cpus 0 --pes 2 --modes fence", "spin-yield"),
         ],
     );
 }
@@ -128,10 +114,9 @@ fn bad_flags_are_usage_errors_before_anything_runs() {
 #[test]
 fn atomics_verify_and_fit_the_accumulate_model() {
     let _g = serial();
-    let v = json_out(&[
-        "bench", "atomics", "--sizes", "1,16,256", "--pes", "2,3", "--iters", "512", "--reps", "2",
-        "--runs", "2", "--format", "json", "-q",
-    ]);
+    let v = json_out(&words(
+        "bench atomics --sizes 1,16,256 --pes 2,3 --iters 512 --reps 2 --runs 2 --format json -q",
+    ));
     // 2 accumulate modes × 3 sizes + 4 one-word modes × 2 p.
     assert_eq!(records(&v).len(), 2 * 3 + 4 * 2);
     check_records(&v, 2, &[]);
@@ -148,20 +133,20 @@ fn atomics_verify_and_fit_the_accumulate_model() {
         "cas-contended",
     ] {
         exits(
-            &[
-                "bench", "atomics", "--modes", mode, "--sizes", "8", "--pes", "2", "--iters", "64",
-                "--reps", "1", "--runs", "1", "--fault", "-q",
-            ],
+            &words(&format!(
+                "bench atomics --modes {mode} --sizes 8 --pes 2 --iters 64 --reps 1 --runs 1 \
+                --fault -q"
+            )),
             3,
         );
     }
     usage_errors(
-        &["bench", "atomics"],
+        "bench atomics",
         &[
-            (&["--modes", "swap"], "--modes swap"),
-            (&["--sizes", "0"], "--sizes"),
-            (&["--sizes", "40000"], "--sizes"),
-            (&["--pes", "1"], "--pes"),
+            ("--modes swap", "--modes swap"),
+            ("--sizes 0", "--sizes"),
+            ("--sizes 40000", "--sizes"),
+            ("--pes 1", "--pes"),
         ],
     );
 }
@@ -178,9 +163,9 @@ fn msgrate_and_overlap_verify_their_puts() {
         assert_eq!(records(&v).len(), count, "{exp}");
         check_records(&v, 2, &[]);
         exits(
-            &[
-                "bench", exp, "--sizes", "4K", "--reps", "1", "--runs", "1", "--fault", "-q",
-            ],
+            &words(&format!(
+                "bench {exp} --sizes 4K --reps 1 --runs 1 --fault -q"
+            )),
             3,
         );
         // The shared team flags: a wait that cannot work and a transport it does not run on.

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{check_records, exits, fails_verification, json_out, read_json, records};
-use common::{segments_of, serial, tmpdir, usage_errors};
+use common::{segments_of, serial, tmpdir, usage_errors, words, words_and_path};
 
 fn bench<'a>(args: &[&'a str]) -> Vec<&'a str> {
     let mut a = vec!["bench", "rma-channels"];
@@ -17,10 +17,9 @@ fn bench<'a>(args: &[&'a str]) -> Vec<&'a str> {
 #[test]
 fn threads_and_processes_verify_every_transfer() {
     let _g = serial();
-    let v = json_out(&bench(&[
-        "--sizes", "64,8K", "--n", "1,3", "--runs", "2", "--bytes", "128K", "--format", "json",
-        "-q",
-    ]));
+    let v = json_out(&bench(&words(
+        "--sizes 64,8K --n 1,3 --runs 2 --bytes 128K --format json -q",
+    )));
     assert_eq!(v["experiment"], "rma-channels");
     let recs = records(&v);
     // Per mode, layout and n: 64 B → msg, rma, rma 4K; 8 KiB → msg, rma (4K adds no padding;
@@ -70,22 +69,9 @@ fn a_corrupted_transfer_exits_3_on_threads_and_processes() {
         ("--processes-only", "xpyc"),
     ] {
         // n = 2: 8 transfers of 4 KiB per producer, 16 in all, the one of sender 0 flipped.
-        let stdout = fails_verification(&bench(&[
-            mode,
-            "--layout",
-            layout,
-            "--sizes",
-            "4K",
-            "--n",
-            "2",
-            "--runs",
-            "1",
-            "--bytes",
-            "64K",
-            "--corrupt-at",
-            "3",
-            "-q",
-        ]));
+        let stdout = fails_verification(&bench(&words(&format!(
+            "{mode} --layout {layout} --sizes 4K --n 2 --runs 1 --bytes 64K --corrupt-at 3 -q"
+        ))));
         assert!(
             stdout.contains("1 of 16 transfers wrong"),
             "{mode}: {stdout}"
@@ -96,19 +82,16 @@ fn a_corrupted_transfer_exits_3_on_threads_and_processes() {
 #[test]
 fn bad_flags_are_usage_errors_before_anything_runs() {
     usage_errors(
-        &["bench", "rma-channels"],
+        "bench rma-channels",
         &[
-            (&["--sizes", "0"], "--sizes"),
-            (&["--sizes", "x"], "--sizes"),
-            (&["--rma-granularity", "3000"], "--rma-granularity"),
-            (&["--n", "0"], "--n"),
-            (&["--layout", "diagonal"], "--layout diagonal"),
-            (
-                &["--threads-only", "--processes-only"],
-                "cannot be used with",
-            ),
-            (&["--runs", "0"], "--runs"),
-            (&["--format", "xml"], "xml"),
+            ("--sizes 0", "--sizes"),
+            ("--sizes x", "--sizes"),
+            ("--rma-granularity 3000", "--rma-granularity"),
+            ("--n 0", "--n"),
+            ("--layout diagonal", "--layout diagonal"),
+            ("--threads-only --processes-only", "cannot be used with"),
+            ("--runs 0", "--runs"),
+            ("--format xml", "xml"),
         ],
     );
 }
@@ -136,24 +119,11 @@ fn plot_and_compare_read_its_result_files() {
     let run = |name: &str| {
         let path = dir.join(name);
         exits(
-            &bench(&[
-                "--threads-only",
-                "--layout",
-                "xconn",
-                "--n",
-                "1",
-                "--sizes",
-                "64,4K",
-                "--runs",
-                "3",
-                "--bytes",
-                "256K",
-                "--format",
-                "json",
-                "-o",
-                path.to_str().unwrap(),
-                "-q",
-            ]),
+            &bench(&words_and_path(
+                "--threads-only --layout xconn --n 1 --sizes 64,4K --runs 3 --bytes 256K \
+                --format json -q -o",
+                &path,
+            )),
             0,
         );
         path

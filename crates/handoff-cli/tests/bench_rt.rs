@@ -6,7 +6,7 @@
 mod common;
 
 use common::{check_records, fails_verification, json_out, records, segments_of, serial};
-use common::{exits, usage_errors};
+use common::{exits, usage_errors, words};
 
 /// Runs `bench NAME ARGS --format json -q` and returns the parsed results.
 fn bench_json(name: &str, args: &[&str]) -> serde_json::Value {
@@ -30,16 +30,7 @@ fn malloc_gives_one_record_per_allocator_and_thread_count() {
     let _g = serial();
     let v = bench_json(
         "malloc",
-        &[
-            "--threads",
-            "1,3",
-            "--count",
-            "2000",
-            "--reps",
-            "2",
-            "--runs",
-            "2",
-        ],
+        &words("--threads 1,3 --count 2000 --reps 2 --runs 2"),
     );
     // 2 allocators × 2 thread counts.
     check(&v, 4, 2, &["op_us"]);
@@ -55,41 +46,17 @@ fn malloc_gives_one_record_per_allocator_and_thread_count() {
 #[test]
 fn malloc_with_a_corrupted_block_exits_3_naming_it() {
     let _g = serial();
-    let stdout = fails_verification(&[
-        "bench",
-        "malloc",
-        "--allocator",
-        "mimalloc",
-        "--threads",
-        "2",
-        "--count",
-        "500",
-        "--reps",
-        "1",
-        "--runs",
-        "1",
-        "--fault",
-        "corrupt@123",
-        "-q",
-    ]);
+    let stdout = fails_verification(&words(
+        "bench malloc --allocator mimalloc --threads 2 --count 500 --reps 1 --runs 1 \
+        --fault corrupt@123 -q",
+    ));
     // The output's notes name the block (64 B by default: its middle byte, 32).
     assert!(
         stdout.contains("thread 0, repetition 0: block 123: byte 32 of 64"),
         "{stdout}"
     );
     // A fault past --count is a usage error.
-    exits(
-        &[
-            "bench",
-            "malloc",
-            "--count",
-            "500",
-            "--fault",
-            "corrupt@500",
-            "-q",
-        ],
-        2,
-    );
+    exits(&words("bench malloc --count 500 --fault corrupt@500 -q"), 2);
 }
 
 #[test]
@@ -97,24 +64,10 @@ fn kneighbor_runs_threads_and_processes_oversubscribed() {
     let _g = serial();
     let v = bench_json(
         "kneighbor",
-        &[
-            "--pes",
-            "7",
-            "--k",
-            "3",
-            "--sizes",
-            "64,1000",
-            "--iters",
-            "10",
-            "--reps",
-            "2",
-            "--runs",
-            "2",
-            "--placement",
-            "compact,spread",
-            "--cpus",
-            "1,0",
-        ],
+        &words(
+            "--pes 7 --k 3 --sizes 64,1000 --iters 10 --reps 2 --runs 2 --placement compact,spread \
+            --cpus 1,0",
+        ),
     );
     // 2 modes × (compact, spread, the list) × 2 sizes.
     check(&v, 12, 2, &["iter_us"]);
@@ -129,18 +82,7 @@ fn queue_lines_and_a_corrupted_message_exits_3() {
     let _g = serial();
     let v = bench_json(
         "queue",
-        &[
-            "--sizes",
-            "8,64",
-            "--count",
-            "2000",
-            "--rtt-iters",
-            "50",
-            "--reps",
-            "2",
-            "--runs",
-            "2",
-        ],
+        &words("--sizes 8,64 --count 2000 --rtt-iters 50 --reps 2 --runs 2"),
     );
     // Per size: SPSC handoff, rtrb, crossbeam, handoff processes; MPSC crossbeam, lanes,
     // array, locked, lanes processes, array processes = 10 lines.
@@ -150,25 +92,10 @@ fn queue_lines_and_a_corrupted_message_exits_3() {
         assert_eq!(r["metrics"].get("rtt_us").is_some(), spsc, "{r}");
     }
     // The hidden fault corrupts one message: verification fails, exit 3, data column says so.
-    fails_verification(&[
-        "bench",
-        "queue",
-        "--queues",
-        "spsc",
-        "--threads-only",
-        "--sizes",
-        "8",
-        "--count",
-        "100",
-        "--rtt-iters",
-        "5",
-        "--reps",
-        "1",
-        "--runs",
-        "1",
-        "--fault",
-        "-q",
-    ]);
+    fails_verification(&words(
+        "bench queue --queues spsc --threads-only --sizes 8 --count 100 --rtt-iters 5 --reps 1 \
+        --runs 1 --fault -q",
+    ));
 }
 
 #[test]
@@ -176,18 +103,7 @@ fn aggregation_sweeps_frames_per_message_size() {
     let _g = serial();
     let v = bench_json(
         "aggregation",
-        &[
-            "--msg-sizes",
-            "16,64",
-            "--frame-sizes",
-            "64,512",
-            "--count",
-            "2000",
-            "--reps",
-            "2",
-            "--runs",
-            "2",
-        ],
+        &words("--msg-sizes 16,64 --frame-sizes 64,512 --count 2000 --reps 2 --runs 2"),
     );
     // 16 B: 20 (one), 64, 512; 64 B: 68 (one), 512 (64 holds under two) = 5 records.
     check(
@@ -231,29 +147,23 @@ fn channels_xpyc_and_xconn_with_threads_and_processes() {
 #[test]
 fn bad_flags_are_usage_errors_before_anything_runs() {
     usage_errors(
-        &["bench"],
+        "bench",
         &[
-            (
-                &["malloc", "--allocator", "jemalloc"],
-                "--allocator jemalloc",
-            ),
-            (&["malloc", "--size", "4"], "--size 4"),
-            (&["malloc", "--threads", "0"], "--threads"),
-            (&["kneighbor", "--pes", "5"], "2k+1"),
-            (
-                &["kneighbor", "--placement", "diagonal"],
-                "--placement diagonal",
-            ),
-            (&["kneighbor", "--cpus", "0,999"], "999"),
-            (&["kneighbor", "--sizes", "0"], "--sizes"),
-            (&["queue", "--sizes", "24"], "--sizes"),
-            (&["queue", "--queues", "ringbuf"], "--queues ringbuf"),
-            (&["queue", "--producers", "0"], "--producers"),
-            (&["aggregation", "--msg-sizes", "8"], "--msg-sizes"),
-            (&["aggregation", "--frame-sizes", "1MiB"], "--frame-sizes"),
-            (&["channels", "--n", "0"], "--n"),
-            (&["channels", "--n", "x"], "--n x"),
-            (&["channels", "--format", "xml"], "xml"),
+            ("malloc --allocator jemalloc", "--allocator jemalloc"),
+            ("malloc --size 4", "--size 4"),
+            ("malloc --threads 0", "--threads"),
+            ("kneighbor --pes 5", "2k+1"),
+            ("kneighbor --placement diagonal", "--placement diagonal"),
+            ("kneighbor --cpus 0,999", "999"),
+            ("kneighbor --sizes 0", "--sizes"),
+            ("queue --sizes 24", "--sizes"),
+            ("queue --queues ringbuf", "--queues ringbuf"),
+            ("queue --producers 0", "--producers"),
+            ("aggregation --msg-sizes 8", "--msg-sizes"),
+            ("aggregation --frame-sizes 1MiB", "--frame-sizes"),
+            ("channels --n 0", "--n"),
+            ("channels --n x", "--n x"),
+            ("channels --format xml", "xml"),
         ],
     );
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{signal, spawn, usage_line, wait_child};
+use common::{signal, spawn, usage_line, wait_child, words};
 use std::time::Duration;
 
 #[test]
@@ -27,23 +27,10 @@ fn counts_beyond_their_bound_are_usage_errors() {
 #[test]
 fn a_long_private_vars_step_stops_on_ctrl_c_and_sigterm() {
     for sig in ["INT", "TERM"] {
-        let child = spawn(&[
-            "bench",
-            "private-vars",
-            "--method",
-            "tls",
-            "--threads",
-            "1",
-            "--accesses",
-            "1073741824",
-            "--reps",
-            "1000",
-            "--runs",
-            "1",
-            "-q",
-            "--format",
-            "json",
-        ]);
+        let child = spawn(&words(
+            "bench private-vars --method tls --threads 1 --accesses 1073741824 --reps 1000 \
+            --runs 1 -q --format json",
+        ));
         std::thread::sleep(Duration::from_millis(500));
         signal(child.id(), sig);
         // Ran on for 30 s: a panic naming the signal.

@@ -41,10 +41,9 @@ fn bad_input_is_one_line_and_exit_2_before_anything_runs() {
 #[test]
 fn every_mode_runs_verified_with_the_json_schema() {
     let _g = serial();
-    let v = json_out(&[
-        "bench", "exchange", "--mode", "all", "--size", "64KiB", "--reps", "5", "--warmup", "1",
-        "--runs", "2", "--format", "json", "-q",
-    ]);
+    let v = json_out(&words(
+        "bench exchange --mode all --size 64KiB --reps 5 --warmup 1 --runs 2 --format json -q",
+    ));
     assert_eq!(v["schema"], "handoff.bench/1");
     assert_eq!(v["experiment"], "exchange");
     for key in ["machine", "tool", "config", "c2c", "records"] {
@@ -116,25 +115,11 @@ fn csv_format() {
     let _g = serial();
     let dir = tmpdir("csv");
     let csv = dir.join("out.csv");
-    let out = handoff(&[
-        "bench",
-        "exchange",
-        "--mode",
-        "threads-spin,processes-futex",
-        "--size",
-        "4KiB,16KiB",
-        "--reps",
-        "3",
-        "--warmup",
-        "0",
-        "--runs",
-        "1",
-        "--format",
-        "csv",
-        "--output",
-        csv.to_str().unwrap(),
-        "-q",
-    ]);
+    let out = handoff(&words_and_path(
+        "bench exchange --mode threads-spin,processes-futex --size 4KiB,16KiB --reps 3 --warmup 0 \
+        --runs 1 --format csv -q --output",
+        &csv,
+    ));
     assert!(out.status.success(), "{}", text(&out.stderr));
     let body = std::fs::read_to_string(&csv).unwrap();
     let mut lines = body.lines();
@@ -167,19 +152,10 @@ fn c2c_matrix_json_and_its_heatmap() {
     let dir = tmpdir("plotc2c");
     let c2c = dir.join("c2c.json");
     exits(
-        &[
-            "bench",
-            "c2c",
-            "--samples",
-            "5",
-            "--round-trips",
-            "100",
-            "--format",
-            "json",
-            "--output",
-            c2c.to_str().unwrap(),
-            "-q",
-        ],
+        &words_and_path(
+            "bench c2c --samples 5 --round-trips 100 --format json -q --output",
+            &c2c,
+        ),
         0,
     );
     let v = read_json(&c2c);
@@ -245,29 +221,11 @@ fn alive(pid: u32) -> bool {
 /// workers are up. The caller reaps it with `wait_child`.
 #[allow(clippy::zombie_processes)]
 fn start_slow_run(mode: &str, output: &Path) -> (std::process::Child, Vec<u32>) {
-    let child = spawn(&[
-        "bench",
-        "exchange",
-        "--mode",
-        mode,
-        "--size",
-        "4KiB",
-        "--reps",
-        "100",
-        "--warmup",
-        "0",
-        "--runs",
-        "1",
-        "--consumer-core",
-        "0",
-        "--producer-delay-us",
-        "100000",
-        "--format",
-        "json",
-        "--output",
-        output.to_str().unwrap(),
-        "-q",
-    ]);
+    let line = format!(
+        "bench exchange --mode {mode} --size 4KiB --reps 100 --warmup 0 --runs 1 --consumer-core 0 \
+        --producer-delay-us 100000 --format json -q --output"
+    );
+    let child = spawn(&words_and_path(&line, output));
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let kids = children_of(child.id());
@@ -345,20 +303,11 @@ fn a_partial_report_writes_every_file_and_twice_into_one_folder_leaves_nothing_s
     let dir = tmpdir("report");
     let run = || {
         exits(
-            &[
-                "report",
-                "--quick",
-                "--out",
-                dir.to_str().unwrap(),
-                "--stop-after-records",
-                "3",
-                "--mode",
-                "single-thread,threads-spin,processes-spin",
-                "--reps",
-                "3",
-                "--runs",
-                "2",
-            ],
+            &words_and_path(
+                "report --quick --stop-after-records 3 \
+                --mode single-thread,threads-spin,processes-spin --reps 3 --runs 2 --out",
+                &dir,
+            ),
             0,
         )
     };

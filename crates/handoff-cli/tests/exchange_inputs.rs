@@ -28,10 +28,8 @@ fn widest_kernel_from_cpuinfo() -> &'static str {
 
 /// `bench exchange` of 4 KiB, 5 repetitions in one run, as JSON, with `extra` flags.
 fn exchange_json<'a>(extra: &[&'a str]) -> Vec<&'a str> {
-    let mut args = vec![
-        "bench", "exchange", "--size", "4KiB", "--reps", "5", "--warmup", "1", "--runs", "1",
-        "--format", "json", "-q",
-    ];
+    let mut args =
+        words("bench exchange --size 4KiB --reps 5 --warmup 1 --runs 1 --format json -q");
     args.extend_from_slice(extra);
     args
 }
@@ -56,21 +54,9 @@ fn kernel_is_the_widest_by_default_forced_by_flag_and_named_in_records_and_foote
     }
     // The table format (the default): the mode, its read column, the kernel in the footer.
     let out = exits(
-        &[
-            "bench",
-            "exchange",
-            "--mode",
-            "single-thread",
-            "--size",
-            "4KiB",
-            "--reps",
-            "3",
-            "--runs",
-            "1",
-            "--kernel",
-            "scalar",
-            "-q",
-        ],
+        &words(
+            "bench exchange --mode single-thread --size 4KiB --reps 3 --runs 1 --kernel scalar -q",
+        ),
         0,
     );
     let table = text(&out.stdout);
@@ -179,14 +165,7 @@ fn huge_counts_and_sizes_are_refused_before_anything_runs() {
             "write 4KiB for 4096 bytes",
         ),
         (
-            &[
-                "bench",
-                "exchange",
-                "--mode",
-                "single-thread",
-                "--consumer-core",
-                "1",
-            ],
+            &words("bench exchange --mode single-thread --consumer-core 1"),
             "use --producer-core 1",
         ),
     ];
@@ -210,14 +189,9 @@ fn a_producer_killed_by_sigbus_is_named_rather_than_the_consumer_that_noticed() 
     let _g = serial();
     let consumer = if cpus() >= 2 { "1" } else { "0" };
     let out = exits(
-        &exchange_json(&[
-            "--mode",
-            "processes-spin",
-            "--consumer-core",
-            consumer,
-            "--fault",
-            "producer-sigbus@3",
-        ]),
+        &exchange_json(&words(&format!(
+            "--mode processes-spin --consumer-core {consumer} --fault producer-sigbus@3"
+        ))),
         3,
     );
     let err = text(&out.stderr);
@@ -239,23 +213,11 @@ fn compare_exit_codes() {
     let _g = serial();
     let dir = tmpdir("cmp");
     let a = dir.join("a.json");
-    let out = handoff(&[
-        "bench",
-        "exchange",
-        "--mode",
-        "single-thread",
-        "--size",
-        "64KiB",
-        "--reps",
-        "5",
-        "--runs",
-        "3",
-        "--format",
-        "json",
-        "--output",
-        a.to_str().unwrap(),
-        "-q",
-    ]);
+    let out = handoff(&words_and_path(
+        "bench exchange --mode single-thread --size 64KiB --reps 5 --runs 3 --format json -q \
+        --output",
+        &a,
+    ));
     assert!(out.status.success(), "{}", text(&out.stderr));
     // Pin A's per-run read times to known values (real runs on a noisy VM can spread widely,
     // which would widen the bootstrapped CI), then make B the same with reads doubled.

@@ -4,32 +4,18 @@
 
 mod common;
 
-use common::{exits, read_json, tmpdir as dir, usage_line as refused};
+use common::{exits, read_json, tmpdir as dir, usage_line as refused, words_and_path};
 use std::path::{Path, PathBuf};
 
 /// A small real results file (a few thousand increments).
 fn results(d: &Path) -> PathBuf {
     let p = d.join("pv.json");
     exits(
-        &[
-            "bench",
-            "private-vars",
-            "--method",
-            "tls",
-            "--threads",
-            "1",
-            "--accesses",
-            "1000",
-            "--reps",
-            "2",
-            "--runs",
-            "2",
-            "-q",
-            "--format",
-            "json",
-            "-o",
-            p.to_str().unwrap(),
-        ],
+        &words_and_path(
+            "bench private-vars --method tls --threads 1 --accesses 1000 --reps 2 --runs 2 -q \
+            --format json -o",
+            &p,
+        ),
         0,
     );
     p

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{run_cmd_pid, signal, text, BIN};
+use common::{run_cmd_pid, signal, text, words, BIN};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -110,13 +110,7 @@ fn too_many_pes_for_the_memory_says_how_much_is_needed() {
 
 #[test]
 fn missing_program_is_127() {
-    let r = handoff(&[
-        "run",
-        "-n",
-        "2",
-        "--",
-        "/nonexistent/handoff-no-such-program",
-    ]);
+    let r = handoff(&words("run -n 2 -- /nonexistent/handoff-no-such-program"));
     assert_eq!(r.code, Some(127));
     one_line(&r, &["no program", "handoff-no-such-program"]);
 }

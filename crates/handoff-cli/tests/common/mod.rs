@@ -144,6 +144,19 @@ pub fn wait_child(mut child: Child, secs: u64, what: &str) -> (Option<i32>, Stri
     }
 }
 
+/// The arguments of a command line written as one string, split at spaces (no argument of
+/// these tests holds one).
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// [`words`] of `line`, then `path` (a file argument, which may hold a space).
+pub fn words_and_path<'a>(line: &'a str, path: &'a Path) -> Vec<&'a str> {
+    let mut w = words(line);
+    w.push(path.to_str().unwrap());
+    w
+}
+
 /// Runs `handoff ARGS`: it must exit with `code`.
 pub fn exits(args: &[&str], code: i32) -> Output {
     let out = handoff(args);
@@ -174,13 +187,11 @@ pub fn usage_error(args: &[&str], needle: &str) -> String {
     err
 }
 
-/// [`usage_error`] for every row of `cases`: `prefix` then the row's arguments, and the text
-/// its error must contain.
-pub fn usage_errors(prefix: &[&str], cases: &[(&[&str], &str)]) {
+/// [`usage_error`] for every row of `cases`: `prefix` then the row's arguments (command lines
+/// as [`words`] splits them), and the text its error must contain.
+pub fn usage_errors(prefix: &str, cases: &[(&str, &str)]) {
     for (args, needle) in cases {
-        let mut a = prefix.to_vec();
-        a.extend_from_slice(args);
-        usage_error(&a, needle);
+        usage_error(&words(&format!("{prefix} {args}")), needle);
     }
 }
 

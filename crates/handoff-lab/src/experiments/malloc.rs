@@ -416,6 +416,7 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::experiment::assert_each_refused;
 
     #[test]
     fn blocks_are_checked_and_freed() {
@@ -520,39 +521,27 @@ mod tests {
         let cfg = Config::for_report(false, &[0, 1]);
         assert_eq!(cfg.threads, vec![1, 2, 4]);
         assert_eq!(cfg.count, 100_000);
-        for bad in [
-            Config {
-                size: 4,
-                ..cfg.clone()
-            },
-            Config {
-                threads: vec![0],
-                ..cfg.clone()
-            },
-            Config {
-                count: 0,
-                ..cfg.clone()
-            },
-            Config {
-                allocators: vec![],
-                ..cfg.clone()
-            },
-            Config {
-                fault: Some(Fault {
-                    kind: "corrupt".into(),
-                    at: 100_000,
-                }),
-                ..cfg.clone()
-            },
-            // 1024 threads × 10^6 blocks of 1 MiB: refused, not an OOM.
-            Config {
-                threads: vec![1024],
-                count: 1_000_000,
-                size: 1 << 20,
-                ..cfg.clone()
-            },
-        ] {
-            assert!(bad.validate().is_err(), "{bad:?}");
-        }
+        assert_each_refused(
+            &cfg,
+            Config::validate,
+            &[
+                |c| c.size = 4,
+                |c| c.threads = vec![0],
+                |c| c.count = 0,
+                |c| c.allocators = vec![],
+                |c| {
+                    c.fault = Some(Fault {
+                        kind: "corrupt".into(),
+                        at: 100_000,
+                    })
+                },
+                // 1024 threads × 10^6 blocks of 1 MiB: refused, not an OOM.
+                |c| {
+                    c.threads = vec![1024];
+                    c.count = 1_000_000;
+                    c.size = 1 << 20;
+                },
+            ],
+        );
     }
 }

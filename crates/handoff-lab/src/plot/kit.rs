@@ -513,6 +513,36 @@ pub(super) fn error_bar<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Draws one series: a line through `pts` (plot x, plot y, the point's summary), a marker
+/// per point, and the 95% interval as a bar `half` wide on each side where it is longer than
+/// the marker.
+pub(super) fn draw_line_series<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    pts: &[(f64, f64, Summary)],
+    y: &Axis,
+    half: f64,
+    (color, shape): (RGBColor, Shape),
+) -> DrawResult {
+    chart
+        .draw_series(LineSeries::new(
+            pts.iter().map(|p| (p.0, p.1)),
+            color.stroke_width(3),
+        ))
+        .map_err(err)?;
+    let xy: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
+    draw_markers(chart, &xy, shape, color)?;
+    for (px, _, s) in pts {
+        if let (Some(lo), Some(hi)) = (s.ci95_low, s.ci95_high) {
+            let (lo, hi) = (y.clamp(lo), y.clamp(hi));
+            // Skip bars shorter than the marker: they would only blur it.
+            if hi - lo > (y.hi - y.lo) * 0.012 {
+                error_bar(chart, *px, lo, hi, half)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Draws category labels under the x axis at plot x positions; a label may hold `\n`.
 pub(super) fn draw_x_categories<DB: DrawingBackend>(
     root: &Area<DB>,

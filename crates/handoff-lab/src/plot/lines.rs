@@ -4,8 +4,8 @@
 use plotters::prelude::*;
 
 use super::kit::{
-    draw_floor_line, draw_legend, draw_markers, err, error_bar, frame, layout, Area, Axis,
-    DrawResult, Swatch, INK,
+    draw_floor_line, draw_legend, draw_line_series, err, frame, layout, Area, Axis, DrawResult,
+    Swatch, INK,
 };
 use super::PlotError;
 use crate::bench::render::fmt_value;
@@ -151,22 +151,7 @@ fn draw<DB: DrawingBackend>(
                 pts.push((px, py, m.summary));
             }
         }
-        chart
-            .draw_series(LineSeries::new(
-                pts.iter().map(|p| (p.0, p.1)),
-                color.stroke_width(3),
-            ))
-            .map_err(err)?;
-        let xy: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
-        draw_markers(&mut chart, &xy, shape, color)?;
-        for (px, _, s) in &pts {
-            if let (Some(l), Some(h)) = (s.ci95_low, s.ci95_high) {
-                let (l, h) = (y.clamp(l), y.clamp(h));
-                if h - l > (y.hi - y.lo) * 0.012 {
-                    error_bar(&mut chart, *px, l, h, (x.hi - x.lo) * 0.006)?;
-                }
-            }
-        }
+        draw_line_series(&mut chart, &pts, &y, (x.hi - x.lo) * 0.006, (color, shape))?;
         entries.push((name.clone(), Swatch::Line(color, shape)));
         let model = results
             .models

@@ -1,8 +1,8 @@
 //! Figures against the block size: read time and latency, log-log.
 
 use super::kit::{
-    anchored, draw_floor_line, draw_legend, draw_markers, err, error_bar, frame, layout,
-    metric_desc, mode_color, mode_shape, sorted_modes, value_range, Axis, Swatch, CACHE_MARK, INK,
+    anchored, draw_floor_line, draw_legend, draw_line_series, err, frame, layout, metric_desc,
+    mode_color, mode_shape, sorted_modes, value_range, Axis, Swatch, CACHE_MARK, INK,
 };
 use super::kit::{Area, DrawResult};
 use super::plan::Figure;
@@ -61,7 +61,7 @@ pub(super) fn draw_vs_size<DB: DrawingBackend>(
     let mut omitted = 0usize;
     for mode in &modes {
         let color = mode_color(mode);
-        let mut pts: Vec<(f64, f64, &Summary)> = Vec::new();
+        let mut pts: Vec<(f64, f64, Summary)> = Vec::new();
         for &i in &fig.records {
             let r = &recs[i];
             if r.mode() != mode {
@@ -69,28 +69,12 @@ pub(super) fn draw_vs_size<DB: DrawingBackend>(
             }
             let s = &r.timed(metric).summary;
             match (x.pos(r.size_bytes() as f64), y.pos(s.mean)) {
-                (Some(px), Some(py)) => pts.push((px, py, s)),
+                (Some(px), Some(py)) => pts.push((px, py, *s)),
                 _ => omitted += 1,
             }
         }
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-        chart
-            .draw_series(LineSeries::new(
-                pts.iter().map(|p| (p.0, p.1)),
-                color.stroke_width(3),
-            ))
-            .map_err(err)?;
-        let xy: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
-        draw_markers(&mut chart, &xy, mode_shape(mode), color)?;
-        for (px, _, s) in &pts {
-            if let (Some(lo), Some(hi)) = (s.ci95_low, s.ci95_high) {
-                let (lo, hi) = (y.clamp(lo), y.clamp(hi));
-                // Skip bars shorter than the marker: they would only blur it.
-                if hi - lo > (y.hi - y.lo) * 0.012 {
-                    error_bar(&mut chart, *px, lo, hi, 0.025)?;
-                }
-            }
-        }
+        draw_line_series(&mut chart, &pts, &y, 0.025, (color, mode_shape(mode)))?;
         entries.push((mode.clone(), Swatch::Line(color, mode_shape(mode))));
     }
     entries.push(("95% CI of the mean".to_string(), Swatch::ErrorBar));

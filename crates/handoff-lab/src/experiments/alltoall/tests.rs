@@ -1,4 +1,5 @@
 use super::*;
+use crate::bench::experiment::assert_each_refused;
 use crate::machine::{Machine, Tool};
 
 fn rec(method: Method, pes: usize, size: usize, run_means: &[f64]) -> BenchRecord {
@@ -40,39 +41,22 @@ fn rounds_shrink_with_the_bytes_a_round_moves() {
 #[test]
 fn bad_configurations_are_refused() {
     let ok = Config::for_report(true, &[0, 1]);
-    for bad in [
-        Config {
-            pes: vec![1],
-            ..ok.clone()
-        },
-        Config {
-            pes: vec![MAX_PES + 1],
-            ..ok.clone()
-        },
-        Config {
-            sizes: vec![9],
-            ..ok.clone()
-        },
-        Config {
-            sizes: vec![64 << 20],
-            pes: vec![4],
-            ..ok.clone()
-        },
-        Config {
-            methods: vec![],
-            ..ok.clone()
-        },
-        Config {
-            samples: 0,
-            ..ok.clone()
-        },
-        Config {
-            cpus: vec![],
-            ..ok.clone()
-        },
-    ] {
-        assert!(bad.validate().is_err(), "{bad:?}");
-    }
+    assert_each_refused(
+        &ok,
+        Config::validate,
+        &[
+            |c| c.pes = vec![1],
+            |c| c.pes = vec![MAX_PES + 1],
+            |c| c.sizes = vec![9],
+            |c| {
+                c.sizes = vec![64 << 20];
+                c.pes = vec![4];
+            },
+            |c| c.methods = vec![],
+            |c| c.samples = 0,
+            |c| c.cpus = vec![],
+        ],
+    );
 }
 
 #[test]

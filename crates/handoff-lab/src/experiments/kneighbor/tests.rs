@@ -1,6 +1,7 @@
 //! Unit tests of `kneighbor`.
 
 use super::*;
+use crate::bench::experiment::assert_each_refused;
 use handoff_probe::topology::synth::SynthMachine;
 use handoff_probe::topology::Placement as Class;
 
@@ -178,30 +179,19 @@ fn oversubscribed_threads_complete_and_verify() {
 fn bad_configs_are_refused() {
     let good = Config::for_report(true, &[0, 1]);
     assert!(good.validate().is_ok());
-    for bad in [
-        Config {
-            pes: 6,
-            ..good.clone()
-        },
-        Config {
-            k: 0,
-            ..good.clone()
-        },
-        Config {
-            sizes: vec![0],
-            ..good.clone()
-        },
-        Config {
-            iters: 0,
-            ..good.clone()
-        },
-        Config {
-            pes: 256,
-            k: 64,
-            sizes: vec![16 << 20],
-            ..good.clone()
-        },
-    ] {
-        assert!(bad.validate().is_err(), "{bad:?}");
-    }
+    assert_each_refused(
+        &good,
+        Config::validate,
+        &[
+            |c| c.pes = 6,
+            |c| c.k = 0,
+            |c| c.sizes = vec![0],
+            |c| c.iters = 0,
+            |c| {
+                c.pes = 256;
+                c.k = 64;
+                c.sizes = vec![16 << 20];
+            },
+        ],
+    );
 }

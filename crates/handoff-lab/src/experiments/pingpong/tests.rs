@@ -1,4 +1,5 @@
 use super::*;
+use crate::bench::experiment::assert_each_refused;
 use crate::bench::experiment::TransportKind;
 
 fn rec(method: Method, class: &str, size: usize, run_means: &[f64]) -> BenchRecord {
@@ -36,45 +37,23 @@ fn report_plan_spans_8_bytes_to_4_mib_and_quick_keeps_the_other_core() {
 #[test]
 fn sizes_and_counts_are_checked() {
     let ok = Config::for_report(true, &[0, 1]);
-    for bad in [
-        Config {
-            sizes: vec![12],
-            ..ok.clone()
-        },
-        Config {
-            sizes: vec![0],
-            ..ok.clone()
-        },
-        Config {
-            sizes: vec![MAX_SIZE + 8],
-            ..ok.clone()
-        },
-        Config {
-            sizes: vec![],
-            ..ok.clone()
-        },
-        Config {
-            methods: vec![],
-            ..ok.clone()
-        },
-        {
-            let mut c = ok.clone();
-            c.team.runs = 0;
-            c
-        },
-        {
-            let mut c = ok.clone();
-            c.team.wait = "sometimes".into();
-            c
-        },
-        Config {
-            methods: vec![Method::Line],
-            sizes: vec![64],
-            ..ok.clone()
-        },
-    ] {
-        assert!(bad.validate().is_err(), "{bad:?}");
-    }
+    assert_each_refused(
+        &ok,
+        Config::validate,
+        &[
+            |c| c.sizes = vec![12],
+            |c| c.sizes = vec![0],
+            |c| c.sizes = vec![MAX_SIZE + 8],
+            |c| c.sizes = vec![],
+            |c| c.methods = vec![],
+            |c| c.team.runs = 0,
+            |c| c.team.wait = "sometimes".into(),
+            |c| {
+                c.methods = vec![Method::Line];
+                c.sizes = vec![64];
+            },
+        ],
+    );
     // 16 MiB per sample: 2000 round trips of 8 B, 16 of 1 MiB, never fewer than 2.
     let c = Config {
         round_trips: 2000,

@@ -471,6 +471,7 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::experiment::assert_each_refused;
 
     #[test]
     fn lines_by_hand() {
@@ -548,25 +549,15 @@ mod tests {
     fn bad_configs_are_refused() {
         let good = Config::for_report(true, &[0, 1]);
         assert!(good.validate().is_ok());
-        for bad in [
-            Config {
-                sizes: vec![24],
-                ..good.clone()
-            },
-            Config {
-                producers: 0,
-                ..good.clone()
-            },
-            Config {
-                count: 1,
-                ..good.clone()
-            },
-            Config {
-                kinds: vec![],
-                ..good.clone()
-            },
-        ] {
-            assert!(bad.validate().is_err(), "{bad:?}");
-        }
+        assert_each_refused(
+            &good,
+            Config::validate,
+            &[
+                |c| c.sizes = vec![24],
+                |c| c.producers = 0,
+                |c| c.count = 1,
+                |c| c.kinds = vec![],
+            ],
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! transfer caught, the plan, the flags' checks, and the findings on hand-made records.
 
 use super::*;
+use crate::bench::experiment::assert_each_refused_naming;
 use crate::bench::{Holds, MetricRecord};
 
 fn point(method: Method, layout: Layout, n: usize, size: usize, granularity: usize) -> Point {
@@ -86,61 +87,19 @@ fn the_coarse_granularity_runs_only_where_it_pads() {
 fn bad_configurations_are_refused_before_anything_runs() {
     let ok = Config::for_report(true, &[0]);
     ok.validate().unwrap();
-    for (bad, needle) in [
-        (
-            Config {
-                sizes: vec![0],
-                ..ok.clone()
-            },
-            "--sizes",
-        ),
-        (
-            Config {
-                sizes: vec![MAX_SIZE + 1],
-                ..ok.clone()
-            },
-            "--sizes",
-        ),
-        (
-            Config {
-                granularities: vec![3000],
-                ..ok.clone()
-            },
-            "--rma-granularity",
-        ),
-        (
-            Config {
-                n: vec![0],
-                ..ok.clone()
-            },
-            "--n",
-        ),
-        (
-            Config {
-                n: vec![MAX_N + 1],
-                ..ok.clone()
-            },
-            "--n",
-        ),
-        (
-            Config {
-                layouts: vec![],
-                ..ok.clone()
-            },
-            "--layout",
-        ),
-        (
-            Config {
-                runs: 0,
-                ..ok.clone()
-            },
-            "--runs",
-        ),
-    ] {
-        let e = bad.validate().unwrap_err();
-        assert!(matches!(e, BenchError::Usage { .. }), "{e}");
-        assert!(e.to_string().contains(needle), "{e}");
-    }
+    assert_each_refused_naming(
+        &ok,
+        Config::validate,
+        &[
+            (|c| c.sizes = vec![0], "--sizes"),
+            (|c| c.sizes = vec![MAX_SIZE + 1], "--sizes"),
+            (|c| c.granularities = vec![3000], "--rma-granularity"),
+            (|c| c.n = vec![0], "--n"),
+            (|c| c.n = vec![MAX_N + 1], "--n"),
+            (|c| c.layouts = vec![], "--layout"),
+            (|c| c.runs = 0, "--runs"),
+        ],
+    );
 }
 
 /// A record of `series` at `size` whose three run means of bytes/s are `rate` ± 1%.

@@ -95,59 +95,29 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report_time: "about 12 s on 2 CPUs (quick under 1 s)",
 };
 
-/// A synchronization mode = a series.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// `fence` (x = p).
-    Fence,
-    /// PSCW with k = 2 ring neighbours (x = p).
-    PscwRing,
-    /// PSCW at the largest p, k swept (x = k).
-    PscwK,
-    /// Exclusive lock/unlock of the right neighbour (x = p).
-    LockExclusive,
-    /// Shared lock/unlock of the right neighbour (x = p).
-    LockShared,
-    /// lock_all / unlock_all (x = p).
-    LockAll,
-    /// A put + flush inside lock_all (x = p).
-    Flush,
-    /// sync (x = p).
-    Sync,
+super::named::named_enum! {
+    /// A synchronization mode = a series.
+    pub enum Mode {
+        /// `fence` (x = p).
+        Fence = "fence",
+        /// PSCW with k = 2 ring neighbours (x = p).
+        PscwRing = "pscw-ring",
+        /// PSCW at the largest p, k swept (x = k).
+        PscwK = "pscw-k",
+        /// Exclusive lock/unlock of the right neighbour (x = p).
+        LockExclusive = "lock-exclusive",
+        /// Shared lock/unlock of the right neighbour (x = p).
+        LockShared = "lock-shared",
+        /// lock_all / unlock_all (x = p).
+        LockAll = "lock-all",
+        /// A put + flush inside lock_all (x = p).
+        Flush = "flush",
+        /// sync (x = p).
+        Sync = "sync",
+    }
 }
 
 impl Mode {
-    /// Every mode, in report order.
-    pub const ALL: [Mode; 8] = [
-        Mode::Fence,
-        Mode::PscwRing,
-        Mode::PscwK,
-        Mode::LockExclusive,
-        Mode::LockShared,
-        Mode::LockAll,
-        Mode::Flush,
-        Mode::Sync,
-    ];
-
-    /// The series / `--modes` name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Fence => "fence",
-            Mode::PscwRing => "pscw-ring",
-            Mode::PscwK => "pscw-k",
-            Mode::LockExclusive => "lock-exclusive",
-            Mode::LockShared => "lock-shared",
-            Mode::LockAll => "lock-all",
-            Mode::Flush => "flush",
-            Mode::Sync => "sync",
-        }
-    }
-
-    /// Parses a name.
-    pub fn parse(s: &str) -> Option<Mode> {
-        Mode::ALL.into_iter().find(|m| m.name() == s)
-    }
-
     /// The model form and the name of x.
     pub fn model(self) -> (ModelForm, &'static str) {
         match self {
@@ -162,7 +132,6 @@ impl Mode {
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Modes.
-    #[serde(serialize_with = "ser_modes")]
     pub modes: Vec<Mode>,
     /// Team sizes (x of every mode but pscw-k).
     pub pes: Vec<usize>,
@@ -176,10 +145,6 @@ pub struct Config {
     /// verification catches it).
     #[serde(flatten)]
     pub team: TeamConfig<bool>,
-}
-
-fn ser_modes<S: serde::Serializer>(m: &[Mode], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(m.iter().map(|m| m.name()))
 }
 
 /// The most PEs a run may ask for.

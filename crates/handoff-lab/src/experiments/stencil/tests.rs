@@ -1,4 +1,5 @@
 use super::*;
+use crate::bench::experiment::assert_each_refused;
 use crate::machine::{Machine, Tool};
 
 /// PRK's serial synch_p2p, written out plainly: `iterations` sweeps with the corner fed back.
@@ -75,45 +76,29 @@ fn report_plan_and_bad_grids() {
     let q = Config::for_report(true, &[0, 1]);
     q.validate().unwrap();
     assert_eq!(q.points().len(), 3 + 2);
-    for bad in [
-        Config {
-            strong: Some((1, 100)),
-            ..q.clone()
-        },
-        Config {
-            strong: Some((100, 5)),
-            strong_pes: vec![3],
-            ..q.clone()
-        },
-        Config {
-            strong_pes: vec![0],
-            ..q.clone()
-        },
-        Config {
-            iterations: 1,
-            ..q.clone()
-        },
-        Config {
-            methods: vec![],
-            ..q.clone()
-        },
-        Config {
-            strong: None,
-            weak_m: vec![],
-            ..q.clone()
-        },
-        Config {
-            weak_m: vec![1 << 21],
-            ..q.clone()
-        },
-        Config {
-            strong: Some((1 << 20, 1 << 20)),
-            strong_pes: vec![1],
-            ..q.clone()
-        },
-    ] {
-        assert!(bad.validate().is_err(), "{bad:?}");
-    }
+    assert_each_refused(
+        &q,
+        Config::validate,
+        &[
+            |c| c.strong = Some((1, 100)),
+            |c| {
+                c.strong = Some((100, 5));
+                c.strong_pes = vec![3];
+            },
+            |c| c.strong_pes = vec![0],
+            |c| c.iterations = 1,
+            |c| c.methods = vec![],
+            |c| {
+                c.strong = None;
+                c.weak_m = vec![];
+            },
+            |c| c.weak_m = vec![1 << 21],
+            |c| {
+                c.strong = Some((1 << 20, 1 << 20));
+                c.strong_pes = vec![1];
+            },
+        ],
+    );
 }
 
 fn rec(method: Method, pes: usize, run_means: &[f64]) -> BenchRecord {
