@@ -215,8 +215,8 @@ pub fn apply_atomic32(word: &AtomicU32, op: AtomicOp<u32>) -> u32 {
 }
 
 /// Copies `len` bytes from `src` to `dst` without a `memcpy` call for the size of a
-/// one-word message (an 8-byte `put_signal` or `put_line`): the call costs a few ns on a
-/// hand-off's critical path, a third of what the rest of the sender does (issue #23).
+/// one-word message (an 8-byte `put`, `put_signal` or `put_line`): the call costs a few ns
+/// on a hand-off's critical path, a third of what the rest of the sender does (issue #23).
 ///
 /// # Safety
 /// `src..src + len` is valid for reads, `dst..dst + len` for writes, and they do not overlap.
