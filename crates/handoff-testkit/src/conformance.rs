@@ -30,6 +30,7 @@ pub fn run_all<X: Transport>(team: &Team<X>) -> Result<(), String> {
     atomics(team)?;
     barriers(team)?;
     bounds(team)?;
+    transport_bounds(team)?;
     wait_any_is_fair(team)?;
     alloc_mismatch(team)?;
     Ok(())
@@ -370,6 +371,58 @@ pub fn bounds<X: Transport>(team: &Team<X>) -> Result<(), String> {
         team.local(&guard).iter().all(|v| *v == 0),
         "PE {me}: an out-of-bounds put wrote the next object"
     );
+    team.barrier_all().map_err(e("barrier"))
+}
+
+/// The transport's own checks, under the typed API's object bounds (which would otherwise
+/// catch these first): a raw offset past the end of the heap partition or a PE past the team
+/// is refused by every operation, the partition's last word is not, and a misaligned word is
+/// refused, before anything is written.
+pub fn transport_bounds<X: Transport>(team: &Team<X>) -> Result<(), String> {
+    let (me, p, x, end) = (team.rank(), team.size(), team.transport(), team.heap_len());
+    let oob = |r: Result<(), TeamError>, what: &str| match r {
+        Err(TeamError::OutOfBounds { .. }) => Ok(()),
+        other => Err(format!("PE {me}: {what} gave {other:?}, want OutOfBounds")),
+    };
+    let past = "8 bytes from 4 before the heap's end";
+    oob(
+        x.put(me, end - 4, &[1; 8]),
+        &format!("a transport put of {past}"),
+    )?;
+    oob(
+        x.get(me, end - 4, &mut [0; 8]),
+        &format!("a transport get of {past}"),
+    )?;
+    oob(
+        x.put_signal(me, end - 4, &[1; 8], end - 8, SignalOp::Add(1)),
+        &format!("a transport put_signal of {past}"),
+    )?;
+    oob(
+        x.put_signal(me, end - 16, &[1; 8], end, SignalOp::Add(1)),
+        "a transport put_signal with its signal word past the heap",
+    )?;
+    oob(
+        x.atomic64(me, end, AtomicOp::Fetch).map(drop),
+        "a transport atomic at the heap's end",
+    )?;
+    oob(
+        x.signal(me, end, SignalOp::Add(1)),
+        "a transport signal at the heap's end",
+    )?;
+    x.get(me, end - 8, &mut [0; 8])
+        .map_err(e("a transport get of the heap's last word"))?;
+    match x.atomic64(me, 4, AtomicOp::Fetch) {
+        Err(TeamError::InvalidArgument(_)) => {}
+        other => return Err(format!("PE {me}: an atomic at heap byte 4 gave {other:?}")),
+    }
+    match x.get(p, 0, &mut [0; 8]) {
+        Err(TeamError::NoSuchPe { pe, size }) if pe == p && size == p => {}
+        other => {
+            return Err(format!(
+                "PE {me}: a transport get from PE {p} gave {other:?}"
+            ))
+        }
+    }
     team.barrier_all().map_err(e("barrier"))
 }
 
