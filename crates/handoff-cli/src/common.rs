@@ -136,7 +136,7 @@ impl Machine {
             producer_delay_us: cfg.producer_delay_us,
             kernel,
             fault: cfg.fault,
-            adjacent_floor: exchange::adjacent_c2c,
+            adjacent_floor: handoff_lab::experiments::floor::adjacent_c2c,
         })
     }
 }

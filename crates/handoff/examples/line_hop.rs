@@ -4,7 +4,10 @@
 //! `signal_wait_until`, the line loop written as `handoff bench pingpong` writes it (a
 //! parity test per turn, a stamped source vector, a receive vector, a check), and the c2c
 //! floor's own pattern through the API (one word, PE 0's, carries both directions: `put` to
-//! it, PE 0 spins on it locally, PE 1 with `get`).
+//! it, PE 0 spins on it locally, PE 1 with `get`), and two 8-byte `put`s into one line (words
+//! 0 and 7; the receiver spins on word 7, then reads word 0): whether a line written by two
+//! stores, as `put_line` writes it, costs a second transfer when the spinning reader takes the
+//! line between them (on this VM it does not: it reads as one `put`).
 //!
 //! ```text
 //! cargo build --release -p handoff --example line_hop
@@ -25,12 +28,13 @@ use std::time::Instant;
 use handoff::team::{Cmp, Line, SignalOp, Team};
 
 /// The variants, in the order they alternate.
-const VARIANTS: [&str; 5] = [
+const VARIANTS: [&str; 6] = [
     "put 8 B + spin on it",
     "put_line/wait_line",
     "put_signal 8 B",
     "lab-style line loop",
     "one word both ways",
+    "two puts in one line",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -52,6 +56,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let word = team.alloc::<u64>(1)?; // PE 0's copy is the one both PEs write and read
     let data = team.alloc::<u64>(1)?;
     let flag = team.alloc::<u64>(1)?;
+    let two = team.alloc::<u64>(8)?;
     let mut seq = [0u64; VARIANTS.len()];
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); VARIANTS.len()];
     team.barrier_all()?;
@@ -67,10 +72,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     seq[v] += 1;
                     let n = seq[v];
                     if turn == me || alone {
-                        send(&team, v, n, peer, &line, &raw, &data, &flag, &word)?;
+                        send(&team, v, n, peer, &line, &raw, &data, &flag, &word, &two)?;
                     }
                     if turn != me || alone {
-                        let got = receive(&team, v, n, &line, &raw, &data, &flag, &word)?;
+                        let got = receive(&team, v, n, &line, &raw, &data, &flag, &word, &two)?;
                         if got != n {
                             return Err(format!("{}: message {n} read {got}", VARIANTS[v]).into());
                         }
@@ -112,8 +117,13 @@ fn send(
     data: &handoff::team::Sym<u64>,
     flag: &handoff::team::Sym<u64>,
     word: &handoff::team::Sym<u64>,
+    two: &handoff::team::Sym<u64>,
 ) -> Result<(), handoff::team::TeamError> {
     match v {
+        5 => {
+            team.put(two, 0, &[n], peer)?;
+            team.put(two, 7, &[n], peer)
+        }
         // The c2c floor's pattern through the API: one word (PE 0's) carries both
         // directions, so one line moves per hop as in the probe's floor.
         4 => team.put(word, 0, &[n], 0),
@@ -136,8 +146,13 @@ fn receive(
     data: &handoff::team::Sym<u64>,
     flag: &handoff::team::Sym<u64>,
     word: &handoff::team::Sym<u64>,
+    two: &handoff::team::Sym<u64>,
 ) -> Result<u64, handoff::team::TeamError> {
     match v {
+        5 => {
+            spin_on(&team.local_atomic(two)[7], n)?;
+            Ok(team.local_atomic(two)[0].load(Ordering::Relaxed))
+        }
         4 if team.rank() == 0 => spin_on(&team.local_atomic(word)[0], n),
         4 => {
             let mut w = [0u64];

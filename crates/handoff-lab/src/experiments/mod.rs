@@ -6,6 +6,7 @@ pub mod atomics;
 pub mod c2c;
 pub mod channels;
 pub mod exchange;
+pub mod floor;
 pub mod kneighbor;
 pub mod launcher;
 pub mod malloc;

@@ -173,7 +173,7 @@ pub struct Env<'a> {
     /// The fill and sum kernel (`--kernel`).
     pub kernel: crate::kernels::Kernel,
     /// Measures the c2c floor of a CPU pair just before each cross-CPU record (normally
-    /// [`adjacent_c2c`]; a test double in tests); `None` when it could not.
+    /// [`super::floor::adjacent_c2c`]; a test double in tests); `None` when it could not.
     pub adjacent_floor: fn(usize, usize) -> Option<f64>,
     /// Test fault injected by the producer (hidden `--fault`; see [`fault`]).
     pub fault: Option<fault::Fault>,
@@ -456,21 +456,6 @@ fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {
 pub(crate) fn next_id() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     NEXT.fetch_add(1, Ordering::Relaxed)
-}
-
-/// The short c2c measurement taken just before each record (about a millisecond).
-const ADJACENT_C2C: handoff_probe::floor::C2cOptions = handoff_probe::floor::C2cOptions {
-    round_trips_per_sample: 500,
-    samples: 21,
-    warmup_samples: 5,
-    timeout: Duration::from_secs(10),
-};
-
-/// The floor next to a record: a short c2c measurement (about a millisecond) of the pair.
-pub fn adjacent_c2c(a: usize, b: usize) -> Option<f64> {
-    handoff_probe::floor::c2c(a, b, &ADJACENT_C2C)
-        .ok()
-        .map(|r| r.median_one_way_ns)
 }
 
 /// What a sequence of points produced.

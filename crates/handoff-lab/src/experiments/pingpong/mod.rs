@@ -1,6 +1,9 @@
 //! `pingpong` (counting puts, seed 003): the seed's half round trip between 2 PEs that switch
 //! sender and receiver roles every iteration, per synchronization method, message size and
-//! placement, with the c2c floor of the CPU pair beside it.
+//! placement, with the c2c floor of the CPU pair beside it: probed just before and just after
+//! the point's runs (`info.c2c_before_ns`, `info.c2c_after_ns`), and given as the record's
+//! floor only when the two agree ([`super::floor::Around`]; else a note says the host changed
+//! state during the point).
 //!
 //! Methods (the sender's calls; the receiver's wait):
 //! - `fence-flag`: `put`; `fence`; remote atomic add of 1 to the peer's flag — the receiver
@@ -359,7 +362,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     let mut c2c = Vec::new();
     for p in &cfg.placements {
         if p.cpus[0] != p.cpus[1] && p.class != MPIRUN {
-            if let Some(ns) = super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]) {
+            if let Some(ns) = super::floor::adjacent_c2c(p.cpus[0], p.cpus[1]) {
                 c2c.push(C2cPair {
                     cpu_a: p.cpus[0],
                     cpu_b: p.cpus[1],
@@ -397,14 +400,21 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     format!("{} {size} B {}", method.name(), p.class),
                 )
             };
-            let floor = (p.cpus[0] != p.cpus[1] && p.class != MPIRUN)
-                .then(|| super::exchange::adjacent_c2c(p.cpus[0], p.cpus[1]))
-                .flatten();
+            // The floor before and after the runs: a record whose host changed state in
+            // between carries none (`floor::Around`).
+            let probe = || {
+                (p.cpus[0] != p.cpus[1] && p.class != MPIRUN)
+                    .then(|| super::floor::adjacent_c2c(p.cpus[0], p.cpus[1]))
+                    .flatten()
+            };
+            let before = probe();
             let Some(runs) =
                 launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "messages", &mut res.notes)?
             else {
                 return Ok(None);
             };
+            let after = before.and_then(|_| probe());
+            let around = super::floor::Around::of(before, after);
             let (per_run, route) = (runs.per_run, runs.route);
             let m = metric(NAME, "µs", false, &per_run)?;
             let series = series_name(method, &p.class, &route);
@@ -437,7 +447,14 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 // Under mpirun: which ranks were the pair (rank 0 with each other in turn).
                 rec = rec.param("pair", format!("0-{peer}"));
             }
-            rec.c2c_one_way_ns = floor;
+            rec.c2c_one_way_ns = around.floor();
+            for (key, ns) in [("c2c_before_ns", before), ("c2c_after_ns", after)] {
+                if let Some(ns) = ns {
+                    rec.info.insert(key.into(), ns.into());
+                }
+            }
+            res.notes
+                .extend(around.note(&format!("{} {size} B {}", method.name(), p.class)));
             res.records.push(rec);
             Ok(Some(format!(
                 "{} {size} B {} {}",
