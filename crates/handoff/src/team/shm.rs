@@ -741,7 +741,8 @@ impl Transport for ShmTransport {
 
     fn counter_set(&self, ct: usize, value: u64) {
         if let Some(c) = self.ctrl(self.rank).counters.get(ct) {
-            c.set(value);
+            // This PE's own counter: a reset, not a publication (`Signal::reset`).
+            c.reset(value);
         }
     }
 
