@@ -318,21 +318,38 @@ pub fn fill(buf: &mut [u64], salt: u64, m: u64) {
 /// one word in every cache line (every 8th) and the last word must be the pattern. `None`
 /// when it checks out, else the first wrong word in words.
 pub fn check(buf: &[u64], salt: u64, m: u64) -> Option<String> {
+    first_wrong(buf, salt, m).map(|i| describe_wrong(buf, salt, m, i))
+}
+
+/// [`check`]'s test without the words: the index of the first wrong word it checks.
+///
+/// For a timed loop: a check returning `Option<String>` inlined into a hand-off loop cost
+/// 2-15 ns a hop (`examples/line_hop`, issue #23); the words are made out of line, on failure.
+#[inline]
+pub fn first_wrong(buf: &[u64], salt: u64, m: u64) -> Option<usize> {
     let &first = buf.first()?;
     if first != m {
-        return Some(format!("stamp word is {first}, expected message {m}"));
+        return Some(0);
     }
     let last = buf.len() - 1;
-    for i in (8..buf.len()).step_by(8).chain((last > 0).then_some(last)) {
-        let want = pattern(i, salt, m);
-        if buf[i] != want {
-            return Some(format!(
-                "word {i} of message {m} is {:#x}, expected {want:#x}",
-                buf[i]
-            ));
-        }
+    (8..buf.len())
+        .step_by(8)
+        .chain((last > 0).then_some(last))
+        .find(|&i| buf[i] != pattern(i, salt, m))
+}
+
+/// What is wrong with word `i` of a payload [`first_wrong`] refused, in words.
+#[cold]
+#[inline(never)]
+pub fn describe_wrong(buf: &[u64], salt: u64, m: u64, i: usize) -> String {
+    if i == 0 {
+        return format!("stamp word is {}, expected message {m}", buf[0]);
     }
-    None
+    format!(
+        "word {i} of message {m} is {:#x}, expected {:#x}",
+        buf[i],
+        pattern(i, salt, m)
+    )
 }
 
 /// A fault injected on purpose (tests prove a bad transfer is caught and a dying PE is

@@ -22,12 +22,12 @@
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use handoff::team::{Cmp, SignalOp, Team, TeamError, Transport, LINE_PAYLOAD};
+use handoff::team::{Cmp, Counter, Line, SignalOp, Sym, Team, TeamError, Transport, LINE_PAYLOAD};
 use serde::{Deserialize, Serialize};
 
 use super::launcher;
 use super::team_config::TeamConfig;
-use super::team_run::{self, check, fill, PeOutput, TeamSpec};
+use super::team_run::{self, fill, PeOutput, TeamSpec};
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::schema::C2cPair;
 use crate::bench::{BenchRecord, BenchResults};
@@ -253,88 +253,161 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
     let words = spec.size / 8;
     let buf = team.alloc::<u64>(words)?;
     let flag = team.alloc::<u64>(1)?;
-    let line = team.alloc::<handoff::team::Line>(1)?;
+    let line = team.alloc::<Line>(1)?;
     let ct = team.ct_create()?;
     // Two source buffers, message parity 0 and 1; salt = rank + 1.
     let mut src = [vec![0u64; words], vec![0u64; words]];
     fill(&mut src[0], me as u64 + 1, 0);
     fill(&mut src[1], me as u64 + 1, 1);
-    let mut out = PeOutput {
-        rank: me,
-        verified: true,
-        ..PeOutput::default()
+    let mut pe = Pe {
+        team,
+        spec,
+        me,
+        peer,
+        buf,
+        flag,
+        line,
+        ct,
+        src,
+        got: vec![0u64; words],
+        out: PeOutput {
+            rank: me,
+            verified: true,
+            ..PeOutput::default()
+        },
+        iteration: 0,
     };
-    let mut got = vec![0u64; words];
     team.barrier_all()?;
-    let mut iteration: u64 = 0;
-    let mut step = |out: &mut PeOutput| -> Result<(), TeamError> {
-        let m = iteration / 2;
-        if iteration % 2 == me as u64 {
-            let s = &mut src[(m % 2) as usize];
+    // The timed loop is compiled once per method, and without the fault tests when no fault
+    // is injected: with every method's calls and the fault tests in it, and a check that
+    // returned its words inlined, a hop measured 5-16 ns slower (issue #23, `examples/line_hop`).
+    match (spec.method, spec.fault.is_some()) {
+        (Method::FenceFlag, false) => pe.exchange::<FENCE_FLAG, false>(),
+        (Method::FenceFlag, true) => pe.exchange::<FENCE_FLAG, true>(),
+        (Method::PutSignal, false) => pe.exchange::<PUT_SIGNAL, false>(),
+        (Method::PutSignal, true) => pe.exchange::<PUT_SIGNAL, true>(),
+        (Method::CountingPut, false) => pe.exchange::<COUNTING_PUT, false>(),
+        (Method::CountingPut, true) => pe.exchange::<COUNTING_PUT, true>(),
+        (Method::Line, false) => pe.exchange::<LINE, false>(),
+        (Method::Line, true) => pe.exchange::<LINE, true>(),
+    }?;
+    Ok(pe.out)
+}
+
+/// [`Method`]s as const generic arguments of [`Pe::exchange`].
+const FENCE_FLAG: u8 = 0;
+const PUT_SIGNAL: u8 = 1;
+const COUNTING_PUT: u8 = 2;
+const LINE: u8 = 3;
+
+/// One PE's side of the exchange: its team, the symmetric objects, its buffers and output.
+struct Pe<'a, X: Transport> {
+    team: &'a Team<X>,
+    spec: &'a WorkerSpec,
+    me: usize,
+    peer: usize,
+    buf: Sym<u64>,
+    flag: Sym<u64>,
+    line: Sym<Line>,
+    ct: Counter,
+    /// The messages of parity 0 and 1 this PE sends.
+    src: [Vec<u64>; 2],
+    /// Where `line` copies a received message.
+    got: Vec<u64>,
+    out: PeOutput,
+    /// Steps taken: message `iteration / 2`, this PE's turn to send when the parity is its rank.
+    iteration: u64,
+}
+
+impl<X: Transport> Pe<'_, X> {
+    /// The warm-up, then the timed samples, of method `METHOD`; `FAULTS`: whether the spec's
+    /// fault is tested for.
+    fn exchange<const METHOD: u8, const FAULTS: bool>(&mut self) -> Result<(), TeamError> {
+        for _ in 0..2 * self.spec.warmup {
+            self.step::<METHOD, FAULTS>()?;
+        }
+        for _ in 0..self.spec.samples {
+            let t0 = Instant::now();
+            for _ in 0..2 * self.spec.round_trips {
+                self.step::<METHOD, FAULTS>()?;
+            }
+            let us = t0.elapsed().as_secs_f64() * 1e6 / (2 * self.spec.round_trips) as f64;
+            self.out.samples.push(us);
+        }
+        Ok(())
+    }
+
+    /// One step: send message `iteration / 2` on this PE's turn, else receive and check it.
+    #[inline(always)]
+    fn step<const METHOD: u8, const FAULTS: bool>(&mut self) -> Result<(), TeamError> {
+        let (team, me, peer) = (self.team, self.me, self.peer);
+        let m = self.iteration / 2;
+        self.iteration += 1;
+        if (self.iteration - 1) % 2 == me as u64 {
+            let s = &mut self.src[(m % 2) as usize];
             s[0] = m;
-            let skip = me == 0 && team_run::hits(&spec.fault, "skip-put", m);
-            match spec.method {
-                Method::FenceFlag => {
+            let skip = FAULTS && me == 0 && team_run::hits(&self.spec.fault, "skip-put", m);
+            match METHOD {
+                FENCE_FLAG => {
                     if !skip {
-                        team.put(&buf, 0, s, peer)?;
+                        team.put(&self.buf, 0, s, peer)?;
                     }
                     team.fence();
-                    team.atomic_add(flag, 1u64, peer)?;
+                    team.atomic_add(self.flag, 1u64, peer)?;
                 }
-                Method::PutSignal if skip => team.signal(flag, SignalOp::Add(1), peer)?,
-                Method::PutSignal => team.put_signal(&buf, 0, s, flag, SignalOp::Add(1), peer)?,
-                Method::CountingPut if skip => team.ct_add(&ct, 1, peer)?,
-                Method::CountingPut => team.put_ct(&ct, &buf, 0, s, peer)?,
-                Method::Line => {
+                PUT_SIGNAL if skip => team.signal(self.flag, SignalOp::Add(1), peer)?,
+                PUT_SIGNAL => {
+                    team.put_signal(&self.buf, 0, s, self.flag, SignalOp::Add(1), peer)?
+                }
+                COUNTING_PUT if skip => team.ct_add(&self.ct, 1, peer)?,
+                COUNTING_PUT => team.put_ct(&self.ct, &self.buf, 0, s, peer)?,
+                _ => {
                     let stale = [0u8; LINE_PAYLOAD];
                     let bytes: &[u8] = if skip {
-                        &stale[..spec.size]
+                        &stale[..self.spec.size]
                     } else {
                         bytemuck::cast_slice(s)
                     };
-                    team.put_line(line, bytes, m + 1, peer)?;
+                    team.put_line(self.line, bytes, m + 1, peer)?;
                 }
             }
-        } else {
-            team_run::maybe_exit(&spec.fault, me, m);
-            let received: &[u64] = match spec.method {
-                Method::FenceFlag | Method::PutSignal => {
-                    team.signal_wait_until(flag, Cmp::Ge, 1)?;
-                    // The peer's next update to the flag follows our next message (which it
-                    // waits for), so this reset cannot overwrite it; Relaxed suffices.
-                    team.local_atomic(&flag)[0].store(0, Ordering::Relaxed);
-                    team.local(&buf)
-                }
-                Method::CountingPut => {
-                    team.ct_wait(&ct, 1)?;
-                    team.ct_set(&ct, 0);
-                    team.local(&buf)
-                }
-                Method::Line => {
-                    team.wait_line(line, m + 1, bytemuck::cast_slice_mut(&mut got))?;
-                    &got
-                }
-            };
-            out.checked += 1;
-            if let Some(why) = check(received, peer as u64 + 1, m) {
-                out.fail(format!("PE {me}: {why}"));
-            }
+            return Ok(());
         }
-        iteration += 1;
+        if FAULTS {
+            team_run::maybe_exit(&self.spec.fault, me, m);
+        }
+        let received: &[u64] = match METHOD {
+            FENCE_FLAG | PUT_SIGNAL => {
+                team.signal_wait_until(self.flag, Cmp::Ge, 1)?;
+                // The peer's next update to the flag follows our next message (which it
+                // waits for), so this reset cannot overwrite it; Relaxed suffices.
+                team.local_atomic(&self.flag)[0].store(0, Ordering::Relaxed);
+                team.local(&self.buf)
+            }
+            COUNTING_PUT => {
+                team.ct_wait(&self.ct, 1)?;
+                team.ct_set(&self.ct, 0);
+                team.local(&self.buf)
+            }
+            _ => {
+                team.wait_line(self.line, m + 1, bytemuck::cast_slice_mut(&mut self.got))?;
+                &self.got
+            }
+        };
+        self.out.checked += 1;
+        if let Some(i) = team_run::first_wrong(received, peer as u64 + 1, m) {
+            wrong(&mut self.out, received, peer as u64 + 1, m, i);
+        }
         Ok(())
-    };
-    for _ in 0..2 * spec.warmup {
-        step(&mut out)?;
     }
-    for _ in 0..spec.samples {
-        let t0 = Instant::now();
-        for _ in 0..2 * spec.round_trips {
-            step(&mut out)?;
-        }
-        let us = t0.elapsed().as_secs_f64() * 1e6 / (2 * spec.round_trips) as f64;
-        out.samples.push(us);
-    }
-    Ok(out)
+}
+
+/// Records word `i` of message `m` (from `salt`) as wrong; out of the timed loop's line.
+#[cold]
+#[inline(never)]
+fn wrong(out: &mut PeOutput, received: &[u64], salt: u64, m: u64, i: usize) {
+    let why = team_run::describe_wrong(received, salt, m, i);
+    out.fail(format!("PE {}: {why}", out.rank));
 }
 
 /// Runs `cfg` from `exe args`; stops early (partial) when `cancel` is set.
