@@ -15,6 +15,13 @@ const BARRIER_EVERY: u64 = 10;
 /// A PE's body: ping-pongs with the other PE, then checks its adaptive counts with `check`
 /// (exit 1 with the counts on failure).
 fn pe(check: fn(&AdaptiveStats) -> bool, what: &str) -> ! {
+    pe_with(false, check, what)
+}
+
+/// [`pe`], with counting puts when `counting`: `put_ct` to the peer, `ct_wait` for 1 and
+/// `ct_set` back to 0 (the receiver-managed counter of the pingpong bench and of
+/// `shmemx_ct_set` users).
+fn pe_with(counting: bool, check: fn(&AdaptiveStats) -> bool, what: &str) -> ! {
     let team = Team::from_env().unwrap_or_else(|e| {
         eprintln!("PE could not join: {e}");
         std::process::exit(1)
@@ -24,15 +31,28 @@ fn pe(check: fn(&AdaptiveStats) -> bool, what: &str) -> ! {
         let other = 1 - me;
         let buf = team.alloc::<u64>(1)?;
         let sig = team.alloc::<u64>(1)?;
+        let ct = team.ct_create()?;
+        let send = |i: u64| {
+            if counting {
+                team.put_ct(&ct, &buf, 0, &[i], other)
+            } else {
+                team.put_signal(&buf, 0, &[i], sig, SignalOp::Set(i), other)
+            }
+        };
         team.barrier_all()?;
         reset_adaptive_stats();
         for i in 1..=ROUNDS {
             if me == 0 {
-                team.put_signal(&buf, 0, &[i], sig, SignalOp::Set(i), other)?;
+                send(i)?;
             }
-            team.signal_wait_until(sig, Cmp::Ge, i)?;
+            if counting {
+                team.ct_wait(&ct, 1)?;
+                team.ct_set(&ct, 0);
+            } else {
+                team.signal_wait_until(sig, Cmp::Ge, i)?;
+            }
             if me == 1 {
-                team.put_signal(&buf, 0, &[i], sig, SignalOp::Set(i), other)?;
+                send(i)?;
             }
             if i % BARRIER_EVERY == 0 {
                 team.barrier_all()?;
@@ -82,6 +102,30 @@ fn pes_pinned_to_distinct_cpus_do_not_yield() {
         return;
     }
     let l = team_launch("pes_pinned_to_distinct_cpus_do_not_yield", 2)
+        .cores(Placement::Cores(vec![cpus[0], cpus[1]]));
+    let r = run_team(l, Duration::from_secs(120));
+    assert!(r.success(), "a PE failed: {:?}", r.exits);
+}
+
+/// The same with counting puts whose receiver resets its counter (`ct_set`): the reset is
+/// not a publication. Before `Signal::reset`, it recorded the receiver's own CPU as the last
+/// publisher's, so every next `ct_wait` took the same-CPU path and yielded (the default wait
+/// 7.6× a spinning one in the pingpong bench).
+#[test]
+fn counting_puts_reset_by_their_receiver_do_not_yield() {
+    if handoff::team::in_team() {
+        pe_with(
+            true,
+            |st| waited(st) && st.same_cpu == 0,
+            "no same-CPU wait (the PEs have a CPU each; a reset is not a publication)",
+        );
+    }
+    let cpus = handoff::sys::allowed_cpus().expect("allowed CPUs");
+    if cpus.len() < 2 {
+        eprintln!("SKIP: counting_puts_reset_by_their_receiver_do_not_yield: needs 2 CPUs");
+        return;
+    }
+    let l = team_launch("counting_puts_reset_by_their_receiver_do_not_yield", 2)
         .cores(Placement::Cores(vec![cpus[0], cpus[1]]));
     let r = run_team(l, Duration::from_secs(120));
     assert!(r.success(), "a PE failed: {:?}", r.exits);
