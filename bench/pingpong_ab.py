@@ -5,7 +5,8 @@
 
 Each round runs, for every binary and for the default wait and `--wait spin`,
 `BIN bench pingpong --method put-signal,line --sizes 8 --placement shared-l3 --runs 3`
-and reads its JSON: each record's run means and the c2c floor the same run measured.
+and reads its JSON: each record's median and its own c2c floor (probed before and after it;
+a record whose host changed state in between has none and is left out, counted).
 The VM's host flips between a fast state (floor ~31-40 ns) and a slow one (~160-220 ns)
 that lasts seconds to minutes, so every figure is a ratio within one invocation (latency /
 its own floor) or between two adjacent invocations in the same state, grouped by state.
@@ -15,6 +16,7 @@ import json, os, statistics, subprocess, sys, tempfile
 rounds = int(sys.argv[1])
 bins = [(a.split("=", 1) + [os.path.basename(a)])[:2] for a in sys.argv[2:]]
 rows = []  # (round, label, wait, method, latency_ns, floor_ns)
+drifted = []  # (round, label, wait, method) of records whose floor drifted
 tmp = tempfile.mkdtemp()
 for r in range(rounds):
     for path, label in bins:
@@ -25,10 +27,20 @@ for r in range(rounds):
                             "--wait", wait, "-q", "--format", "json", "-o", out],
                            check=True, stdout=subprocess.DEVNULL)
             d = json.load(open(out))
-            floor = d["c2c"][0]["one_way_ns"]
             for rec in d["records"]:
                 assert rec["verified"], rec
                 m = rec["metrics"]["latency_us"]["summary"]["median"] * 1000
+                # The record's own floor, probed before and after it; none when the host
+                # changed state in between (then the run's note says so): such a record
+                # has no ratio and is left out. Files from before the probe-after use the
+                # run's floor.
+                floor = rec.get("c2c_one_way_ns") if "c2c_after_ns" in rec.get("info", {}) \
+                    else d["c2c"][0]["one_way_ns"]
+                if floor is None:
+                    drifted.append((r, label, wait, rec["params"]["method"]))
+                    print(f"round {r} {label:>10} {wait:>8} {rec['params']['method']:>10} "
+                          f"{m:7.1f} ns  host changed state during the record: left out", flush=True)
+                    continue
                 rows.append((r, label, wait, rec["params"]["method"], m, floor))
                 print(f"round {r} {label:>10} {wait:>8} {rec['params']['method']:>10} "
                       f"{m:7.1f} ns  floor {floor:6.1f} ns  ratio {m / floor:5.2f}", flush=True)
@@ -36,7 +48,8 @@ for r in range(rounds):
 def state(f):
     return "fast" if f < 90 else "slow"
 
-print("\nsummary: median (min-max) over invocations of latency / floor, by host state")
+print(f"\n{len(drifted)} records left out: the host changed state during them")
+print("summary: median (min-max) over invocations of latency / floor, by host state")
 for st in ("fast", "slow"):
     for _, label in bins:
         for wait in ("adaptive", "spin"):
