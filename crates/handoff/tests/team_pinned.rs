@@ -84,6 +84,18 @@ fn waited(st: &AdaptiveStats) -> bool {
     st.spun + st.blocked > 0
 }
 
+/// Runs test `name` as two PEs pinned to two distinct CPUs (a `SKIP:` line with fewer).
+fn run_on_two_cpus(name: &str) {
+    let cpus = handoff::sys::allowed_cpus().expect("allowed CPUs");
+    if cpus.len() < 2 {
+        eprintln!("SKIP: {name}: needs 2 CPUs");
+        return;
+    }
+    let l = team_launch(name, 2).cores(Placement::Cores(vec![cpus[0], cpus[1]]));
+    let r = run_team(l, Duration::from_secs(120));
+    assert!(r.success(), "a PE failed: {:?}", r.exits);
+}
+
 /// Two PEs pinned to two distinct CPUs (`--map spread`, the pingpong bench's placements):
 /// each PE's mask holds one CPU, which must not count as "more PEs than CPUs". Before the
 /// fix every wait here took the same-CPU path and yielded (a `sched_yield` per hand-off:
@@ -96,15 +108,7 @@ fn pes_pinned_to_distinct_cpus_do_not_yield() {
             "no same-CPU wait (the PEs have a CPU each)",
         );
     }
-    let cpus = handoff::sys::allowed_cpus().expect("allowed CPUs");
-    if cpus.len() < 2 {
-        eprintln!("SKIP: pes_pinned_to_distinct_cpus_do_not_yield: needs 2 CPUs");
-        return;
-    }
-    let l = team_launch("pes_pinned_to_distinct_cpus_do_not_yield", 2)
-        .cores(Placement::Cores(vec![cpus[0], cpus[1]]));
-    let r = run_team(l, Duration::from_secs(120));
-    assert!(r.success(), "a PE failed: {:?}", r.exits);
+    run_on_two_cpus("pes_pinned_to_distinct_cpus_do_not_yield");
 }
 
 /// The same with counting puts whose receiver resets its counter (`ct_set`): the reset is
@@ -120,15 +124,7 @@ fn counting_puts_reset_by_their_receiver_do_not_yield() {
             "no same-CPU wait (the PEs have a CPU each; a reset is not a publication)",
         );
     }
-    let cpus = handoff::sys::allowed_cpus().expect("allowed CPUs");
-    if cpus.len() < 2 {
-        eprintln!("SKIP: counting_puts_reset_by_their_receiver_do_not_yield: needs 2 CPUs");
-        return;
-    }
-    let l = team_launch("counting_puts_reset_by_their_receiver_do_not_yield", 2)
-        .cores(Placement::Cores(vec![cpus[0], cpus[1]]));
-    let r = run_team(l, Duration::from_secs(120));
-    assert!(r.success(), "a PE failed: {:?}", r.exits);
+    run_on_two_cpus("counting_puts_reset_by_their_receiver_do_not_yield");
 }
 
 /// Two PEs pinned to one CPU: their waits still find the peer on their CPU and yield to
