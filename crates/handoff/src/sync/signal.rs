@@ -217,29 +217,28 @@ mod tests {
         assert!(!s.bell.has_sleepers());
     }
 
-    /// A reset by the owner keeps the last publisher's CPU (its own would make its next
-    /// adaptive wait yield as if the peer shared its CPU); `set` and `add` record theirs.
+    /// A reset by the owner keeps the last publisher's CPU and records none of its own;
+    /// `set` and `add` record theirs (what another thread's waits then read).
     #[test]
     fn reset_keeps_the_publisher_set_and_add_record_theirs() {
+        let elsewhere =
+            |s: &Signal| std::thread::scope(|t| t.spawn(|| s.publisher.get()).join().unwrap());
         let s = Signal::new();
         s.reset(4);
         assert_eq!(s.load(), 4);
-        assert_eq!(s.publisher.get(), None, "a reset is not a publication");
-        let other = std::thread::scope(|t| {
-            t.spawn(|| {
-                s.add(1);
-                s.publisher.get()
-            })
-            .join()
-            .unwrap()
-        });
-        assert!(other.is_some());
+        assert_eq!(elsewhere(&s), None, "a reset is not a publication");
+        std::thread::scope(|t| t.spawn(|| s.add(1)).join().unwrap());
+        let adder = s.publisher.get();
+        assert!(adder.is_some(), "another thread's add");
         s.reset(0);
-        assert_eq!(s.publisher.get(), other, "the adder's CPU stays");
+        assert_eq!(s.publisher.get(), adder, "the adder's CPU stays");
         assert_eq!(s.wait_until(0, Wait::Block, None, &NoPeers), Ok(0));
         let fresh = Signal::new();
         fresh.set(7);
-        assert!(fresh.publisher.get().is_some(), "a set is a publication");
+        assert!(elsewhere(&fresh).is_some(), "a set is a publication");
+        let added = Signal::new();
+        added.add(1);
+        assert!(elsewhere(&added).is_some(), "an add is a publication");
     }
 
     #[test]

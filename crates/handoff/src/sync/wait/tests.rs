@@ -404,6 +404,13 @@ fn cpu_hint_records_the_cpu() {
     let h = CpuHint::new();
     assert_eq!(h.get(), None);
     h.note();
+    assert_eq!(h.get(), None, "its own publication says nothing of a peer");
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            assert!(h.get().is_some(), "the other thread's");
+            h.note();
+        });
+    });
     assert!(h.get().is_some());
     assert!(h.replace().is_some());
 }
@@ -587,4 +594,40 @@ fn poll_quickly_polls_only_spinning_waits_off_the_peer_cpu() {
     assert_eq!(count(Wait::ADAPTIVE, true, 1), (None, 0));
     assert_eq!(count(Wait::Block, false, 1), (None, 0));
     assert_eq!(count(Wait::SpinYield, false, 1), (None, 0));
+}
+
+/// Two threads on two CPUs taking turns on one flag (each stores, then waits for the
+/// other's store): no wait takes the other for a thread on its own CPU. With a hint of one
+/// slot each read its own store's CPU and yielded on every poll (the default wait 2.3-6.8×
+/// a spinning one).
+#[test]
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+fn a_turn_flag_between_two_cpus_takes_no_same_cpu_wait() {
+    let cpus = crate::sys::allowed_cpus().expect("allowed CPUs");
+    if cpus.len() < 2 {
+        eprintln!("SKIP: a_turn_flag_between_two_cpus_takes_no_same_cpu_wait: needs 2 CPUs");
+        return;
+    }
+    const TURNS: u32 = 500;
+    let f = crate::sync::Flag::new();
+    let how = Wait::ADAPTIVE;
+    let (mine, theirs) = std::thread::scope(|s| {
+        let other = s.spawn(|| {
+            crate::sys::pin_current_thread(cpus[1]).unwrap();
+            reset_adaptive_stats();
+            for i in 0..TURNS {
+                f.wait_for(2 * i + 1, how, None, &NoPeers).unwrap();
+                f.store(2 * i + 2);
+            }
+            adaptive_stats()
+        });
+        crate::sys::pin_current_thread(cpus[0]).unwrap();
+        reset_adaptive_stats();
+        for i in 0..TURNS {
+            f.store(2 * i + 1);
+            f.wait_for(2 * i + 2, how, None, &NoPeers).unwrap();
+        }
+        (adaptive_stats(), other.join().unwrap())
+    });
+    assert_eq!(mine.same_cpu + theirs.same_cpu, 0, "{mine:?} {theirs:?}");
 }
