@@ -323,6 +323,31 @@ impl Pidfd {
     }
 }
 
+/// Blocks until one of `fds` has exited (`Ok(true)`) or `timeout` passes (`Ok(false)`;
+/// also when a signal interrupts the wait, so the caller looks at its flags at once).
+pub fn wait_any_exit(fds: &[&Pidfd], timeout: Duration) -> Result<bool> {
+    let mut pfds: Vec<libc::pollfd> = fds
+        .iter()
+        .map(|f| libc::pollfd {
+            fd: f.fd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
+    let ms = i32::try_from(timeout.as_nanos().div_ceil(1_000_000)).unwrap_or(i32::MAX);
+    // SAFETY: `pfds` is a valid array of `pfds.len()` pollfds that lives across the call.
+    // (libc because rustix's poll needs a feature this crate does not enable.)
+    let n = unsafe { libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, ms) };
+    if n >= 0 {
+        return Ok(n > 0);
+    }
+    let err = std::io::Error::last_os_error();
+    if err.raw_os_error() == Some(libc::EINTR) {
+        return Ok(false);
+    }
+    Err(Error::io("poll(pidfds)".to_string(), err))
+}
+
 impl AsFd for Pidfd {
     fn as_fd(&self) -> BorrowedFd<'_> {
         self.fd.as_fd()

@@ -3,10 +3,12 @@
 //!
 //! # One PE failing ends the team
 //!
-//! [`Running::wait`] polls the PEs every millisecond. When one exits with a non-zero code or
-//! is killed by a signal, the others notice within about 50 ms (their waits return
-//! [`TeamError::PeerDied`] naming it) and usually exit on their own; any still running after
-//! `Launch::grace` (default 2 s) are killed. The report names the first PE that failed.
+//! [`Running::wait`] sleeps on the PEs' pidfds, checking its deadlines and a received signal
+//! at least every 10 ms (every millisecond where the kernel has no pidfds). When a PE exits
+//! with a non-zero code or is killed by a signal, the others notice within about 50 ms
+//! (their waits return [`TeamError::PeerDied`] naming it) and usually exit on their own; any
+//! still running after `Launch::grace` (default 2 s) are killed. The report names the first
+//! PE that failed.
 //! The segment is removed when the [`Running`] handle goes (the launcher created it).
 //!
 //! # A team cannot outlive its launcher
@@ -32,6 +34,7 @@ use super::layout::*;
 use super::orphans::{signal_group, Watcher};
 use super::TeamError;
 use crate::shm::Segment;
+use crate::sys::proc::Pidfd;
 
 /// One PE's end.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,6 +155,14 @@ impl Running {
         let mut status: Vec<Option<PeStatus>> = vec![None; n];
         let mut first_failure = None;
         let mut failed_at: Option<Instant> = None;
+        // Sleep in `poll` on the PEs' pidfds between the checks below (`pause`), so the
+        // launcher does not wake a thousand times a second on a machine whose CPUs its PEs
+        // use (each wake-up preempted a PE: ~900 a second, issue #23).
+        let pidfds: Option<Vec<Pidfd>> = self
+            .pids
+            .iter()
+            .map(|&pid| Pidfd::open(pid).ok().flatten())
+            .collect();
         loop {
             let mut running = 0;
             for (r, (st, slot)) in status.iter_mut().zip(self.kids.iter_mut()).enumerate() {
@@ -226,7 +237,7 @@ impl Running {
                 }
                 break;
             }
-            std::thread::sleep(Duration::from_millis(1));
+            self.pause(&pidfds, join_checked, failed_at);
         }
         // Acquire: pairs with the Release CAS in `ShmTransport::global_exit`.
         let word = self
@@ -255,7 +266,39 @@ impl Running {
     }
 }
 
+/// The longest [`Running::wait`] sleeps between its checks: how late it may forward a
+/// signal the launcher received.
+const TICK: Duration = Duration::from_millis(10);
+
 impl Running {
+    /// Sleeps until a PE exits or [`TICK`] passes, never past the join deadline (unless
+    /// checked), the team's deadline or the end of a failure's grace; without pidfds, 1 ms.
+    fn pause(&self, pidfds: &Option<Vec<Pidfd>>, join_checked: bool, failed_at: Option<Instant>) {
+        let Some(fds) = pidfds else {
+            std::thread::sleep(Duration::from_millis(1));
+            return;
+        };
+        let now = Instant::now();
+        let until = [
+            (!join_checked).then_some(self.join_deadline),
+            self.deadline,
+            failed_at.map(|t| t + self.grace),
+        ]
+        .into_iter()
+        .flatten()
+        .fold(now + TICK, Instant::min);
+        let running: Vec<&Pidfd> = fds
+            .iter()
+            .zip(&self.kids)
+            .filter(|(_, k)| k.is_some())
+            .map(|(f, _)| f)
+            .collect();
+        if crate::sys::proc::wait_any_exit(&running, until.saturating_duration_since(now)).is_err()
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
     /// The first PE still running that has not joined while another has, if any.
     fn not_joined(&self) -> Option<usize> {
         // Acquire: pairs with the Release CAS to JOINED in `ShmTransport::join`.
