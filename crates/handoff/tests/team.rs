@@ -439,6 +439,37 @@ fn bad_team_environment_is_reported() {
     }
 }
 
+/// The launcher sleeps while its PEs run: `Running::wait` blocks on the PEs' pidfds (with a
+/// 10 ms tick for its deadlines and signals) instead of waking every millisecond, which
+/// preempted PEs pinned to the launcher's CPUs ~900 times a second. Counted as the waiting
+/// thread's voluntary context switches over 400 ms (no timing): ~400 with a 1 ms poll.
+#[test]
+fn the_launcher_sleeps_while_its_pes_run() {
+    if handoff::team::in_team() {
+        let team = Team::from_env().unwrap();
+        std::thread::sleep(Duration::from_millis(400));
+        team.finalize().unwrap();
+        std::process::exit(0);
+    }
+    let running = team_launch("the_launcher_sleeps_while_its_pes_run", 2)
+        .spawn()
+        .unwrap();
+    let switches = || {
+        // SAFETY: `ru` is a valid rusage the call writes.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut ru) }, 0);
+        ru.ru_nvcsw
+    };
+    let before = switches();
+    let report = running.wait().unwrap();
+    let woke = switches() - before;
+    assert_all_ok(&report);
+    assert!(
+        woke < 150,
+        "the waiting thread woke {woke} times in ~400 ms"
+    );
+}
+
 /// `Launch::timeout` ends a team that does not finish: every PE killed, `Timeout`, and the
 /// segment gone.
 #[test]
