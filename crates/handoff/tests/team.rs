@@ -455,8 +455,9 @@ fn the_launcher_sleeps_while_its_pes_run() {
         .spawn()
         .unwrap();
     let switches = || {
-        // SAFETY: `ru` is a valid rusage the call writes.
+        // SAFETY: all-zero is a valid `rusage` (plain integers).
         let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `ru` is a valid, writable rusage that outlives the call.
         assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut ru) }, 0);
         ru.ru_nvcsw
     };
