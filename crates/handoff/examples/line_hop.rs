@@ -25,7 +25,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use handoff::team::{Cmp, Line, SignalOp, Team};
+use handoff::team::{Cmp, Line, SignalOp, Sym, Team};
 
 /// The variants, in the order they alternate.
 const VARIANTS: [&str; 6] = [
@@ -50,13 +50,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // On one PE it hands each message to itself: the calls' own cost, no line moves.
     let alone = team.size() == 1;
     let (me, peer) = (team.rank(), if alone { 0 } else { 1 - team.rank() });
-    let line = team.alloc::<Line>(1)?;
+    let o = Objects {
+        line: team.alloc::<Line>(1)?,
+        raw: team.alloc::<u64>(1)?,
+        word: team.alloc::<u64>(1)?,
+        data: team.alloc::<u64>(1)?,
+        flag: team.alloc::<u64>(1)?,
+        two: team.alloc::<u64>(8)?,
+    };
     let lab_line = team.alloc::<Line>(1)?; // its own: its sequence numbers restart
-    let raw = team.alloc::<u64>(1)?;
-    let word = team.alloc::<u64>(1)?; // PE 0's copy is the one both PEs write and read
-    let data = team.alloc::<u64>(1)?;
-    let flag = team.alloc::<u64>(1)?;
-    let two = team.alloc::<u64>(8)?;
     let mut seq = [0u64; VARIANTS.len()];
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); VARIANTS.len()];
     team.barrier_all()?;
@@ -72,10 +74,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     seq[v] += 1;
                     let n = seq[v];
                     if turn == me || alone {
-                        send(&team, v, n, peer, &line, &raw, &data, &flag, &word, &two)?;
+                        send(&team, v, n, peer, &o)?;
                     }
                     if turn != me || alone {
-                        let got = receive(&team, v, n, &line, &raw, &data, &flag, &word, &two)?;
+                        let got = receive(&team, v, n, &o)?;
                         if got != n {
                             return Err(format!("{}: message {n} read {got}", VARIANTS[v]).into());
                         }
@@ -105,74 +107,70 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The symmetric objects the variants hand messages through.
+struct Objects {
+    line: Sym<Line>,
+    /// The model's word: a plain put, the receiver spins on it.
+    raw: Sym<u64>,
+    /// PE 0's copy is the one both PEs write and read.
+    word: Sym<u64>,
+    data: Sym<u64>,
+    flag: Sym<u64>,
+    /// Words 0 and 7: two puts into one line.
+    two: Sym<u64>,
+}
+
 #[inline(always)]
 fn send(
     team: &Team,
     v: usize,
     n: u64,
     peer: usize,
-    line: &handoff::team::Sym<Line>,
-    raw: &handoff::team::Sym<u64>,
-    data: &handoff::team::Sym<u64>,
-    flag: &handoff::team::Sym<u64>,
-    word: &handoff::team::Sym<u64>,
-    two: &handoff::team::Sym<u64>,
+    o: &Objects,
 ) -> Result<(), handoff::team::TeamError> {
     match v {
         5 => {
-            team.put(two, 0, &[n], peer)?;
-            team.put(two, 7, &[n], peer)
+            team.put(&o.two, 0, &[n], peer)?;
+            team.put(&o.two, 7, &[n], peer)
         }
         // The c2c floor's pattern through the API: one word (PE 0's) carries both
         // directions, so one line moves per hop as in the probe's floor.
-        4 => team.put(word, 0, &[n], 0),
+        4 => team.put(&o.word, 0, &[n], 0),
         // The model: one plain 8-byte put of the sequence number, which the receiver spins
         // on (the team has no raw peer pointer; a put is its closest plain store).
-        0 => team.put(raw, 0, &[n], peer),
-        1 => team.put_line(line.at(0), &n.to_ne_bytes(), n, peer),
-        _ => team.put_signal(data, 0, &[n], flag, SignalOp::Set(n), peer),
+        0 => team.put(&o.raw, 0, &[n], peer),
+        1 => team.put_line(o.line.at(0), &n.to_ne_bytes(), n, peer),
+        _ => team.put_signal(&o.data, 0, &[n], o.flag, SignalOp::Set(n), peer),
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn receive(
-    team: &Team,
-    v: usize,
-    n: u64,
-    line: &handoff::team::Sym<Line>,
-    raw: &handoff::team::Sym<u64>,
-    data: &handoff::team::Sym<u64>,
-    flag: &handoff::team::Sym<u64>,
-    word: &handoff::team::Sym<u64>,
-    two: &handoff::team::Sym<u64>,
-) -> Result<u64, handoff::team::TeamError> {
+fn receive(team: &Team, v: usize, n: u64, o: &Objects) -> Result<u64, handoff::team::TeamError> {
     match v {
         5 => {
-            spin_on(&team.local_atomic(two)[7], n)?;
-            Ok(team.local_atomic(two)[0].load(Ordering::Relaxed))
+            spin_on(&team.local_atomic(&o.two)[7], n)?;
+            Ok(team.local_atomic(&o.two)[0].load(Ordering::Relaxed))
         }
-        4 if team.rank() == 0 => spin_on(&team.local_atomic(word)[0], n),
+        4 if team.rank() == 0 => spin_on(&team.local_atomic(&o.word)[0], n),
         4 => {
             let mut w = [0u64];
             loop {
-                team.get(word, 0, &mut w, 0)?;
+                team.get(&o.word, 0, &mut w, 0)?;
                 if w[0] >= n {
                     return Ok(w[0]);
                 }
                 std::hint::spin_loop();
             }
         }
-        0 => spin_on(&team.local_atomic(raw)[0], n),
+        0 => spin_on(&team.local_atomic(&o.raw)[0], n),
         1 => {
             let mut out = [0u8; 8];
-            team.wait_line(line.at(0), n, &mut out)?;
+            team.wait_line(o.line.at(0), n, &mut out)?;
             Ok(u64::from_ne_bytes(out))
         }
         _ => {
-            team.signal_wait_until(flag, Cmp::Ge, n)?;
-            Ok(team.local(data)[0])
+            team.signal_wait_until(o.flag, Cmp::Ge, n)?;
+            Ok(team.local(&o.data)[0])
         }
     }
 }

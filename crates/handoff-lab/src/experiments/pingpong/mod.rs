@@ -341,9 +341,10 @@ impl<X: Transport> Pe<'_, X> {
     #[inline(always)]
     fn step<const METHOD: u8, const FAULTS: bool>(&mut self) -> Result<(), TeamError> {
         let (team, me, peer) = (self.team, self.me, self.peer);
-        let m = self.iteration / 2;
+        let step = self.iteration;
         self.iteration += 1;
-        if (self.iteration - 1) % 2 == me as u64 {
+        let m = step / 2;
+        if step % 2 == me as u64 {
             let s = &mut self.src[(m % 2) as usize];
             s[0] = m;
             let skip = FAULTS && me == 0 && team_run::hits(&self.spec.fault, "skip-put", m);
@@ -362,9 +363,10 @@ impl<X: Transport> Pe<'_, X> {
                 COUNTING_PUT if skip => team.ct_add(&self.ct, 1, peer)?,
                 COUNTING_PUT => team.put_ct(&self.ct, &self.buf, 0, s, peer)?,
                 _ => {
-                    let stale = [0u8; LINE_PAYLOAD];
+                    // The skipped message's line: zeros, which fail the stamp check.
+                    const STALE: [u8; LINE_PAYLOAD] = [0; LINE_PAYLOAD];
                     let bytes: &[u8] = if skip {
-                        &stale[..self.spec.size]
+                        &STALE[..self.spec.size]
                     } else {
                         bytemuck::cast_slice(s)
                     };
