@@ -87,6 +87,11 @@ impl Direct {
         self.parts.get(pe).is_some_and(|p| !p.is_null())
     }
 
+    /// The base of `pe`'s part (`len` bytes) when it is mapped here.
+    pub(crate) fn part(&self, pe: usize) -> Option<*mut u8> {
+        self.parts.get(pe).copied().filter(|p| !p.is_null())
+    }
+
     /// The address of byte `disp` of `pe`'s part; the caller checked `disp + n <= len`
     /// and that `pe`'s part is mapped.
     fn at(&self, pe: usize, disp: usize, n: usize) -> *mut u8 {

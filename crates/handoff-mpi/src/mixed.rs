@@ -107,6 +107,11 @@ impl Mixed {
         }
     }
 
+    /// Node mate `pe`'s part (`len` bytes), or `None` for a rank of another node.
+    pub(crate) fn part(&self, pe: usize) -> Option<*mut u8> {
+        self.map.part(pe)
+    }
+
     /// Whether `pe` is a node mate (its heap is mapped here).
     pub(crate) fn maps(&self, pe: usize) -> bool {
         self.map.maps(pe)

@@ -236,6 +236,16 @@ impl Transport for MpiTransport {
         unsafe { self.win.base().add(CTRL) }
     }
 
+    fn peer_heap(&self, pe: usize) -> Option<*mut u8> {
+        let part = match (&self.direct, &self.mixed) {
+            (Some(d), _) => d.part(pe),
+            (None, Some(m)) => m.part(pe),
+            (None, None) => return (pe == self.rank()).then(|| self.local_heap()),
+        }?;
+        // SAFETY: a mapped part holds CTRL + heap_len bytes (the window's size per rank).
+        Some(unsafe { part.add(CTRL) })
+    }
+
     fn put(&self, pe: usize, offset: usize, src: &[u8]) -> Result<(), TeamError> {
         let d = self.target(pe, offset, src.len(), "put")?;
         match &self.direct {

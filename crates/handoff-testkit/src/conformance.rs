@@ -6,7 +6,11 @@
 //! of its kind (for the shared-memory one: `tests/team.rs` via [`crate::team_launch`]) and
 //! calls [`run_all`] on every PE.
 
-use handoff::team::{AtomicOp, Cmp, Line, SignalOp, Team, TeamError, Transport, LINE_PAYLOAD};
+use std::sync::atomic::Ordering;
+
+use handoff::team::{
+    AtomicOp, Cmp, Line, Route, SignalOp, Team, TeamError, Transport, LINE_PAYLOAD,
+};
 
 /// `Err(what)` unless `cond`.
 macro_rules! ensure {
@@ -31,6 +35,7 @@ pub fn run_all<X: Transport>(team: &Team<X>) -> Result<(), String> {
     barriers(team)?;
     bounds(team)?;
     transport_bounds(team)?;
+    peer_pointers(team)?;
     wait_any_is_fair(team)?;
     alloc_mismatch(team)?;
     Ok(())
@@ -421,6 +426,64 @@ pub fn transport_bounds<X: Transport>(team: &Team<X>) -> Result<(), String> {
             return Err(format!(
                 "PE {me}: a transport get from PE {p} gave {other:?}"
             ))
+        }
+    }
+    team.barrier_all().map_err(e("barrier"))
+}
+
+/// `peer_atomic` (`shmem_ptr`): a PE's own copy always, every PE's on a route that maps the
+/// peer's heap ([`Route::SharedSegment`], [`Route::MpiSharedWindow`]), nothing past the
+/// team; stores through it land in the owner's copy, and the owner's stores are read
+/// through it. Where a PE is not mapped, `put` stands in, so every word is written.
+pub fn peer_pointers<X: Transport>(team: &Team<X>) -> Result<(), String> {
+    let (me, p) = (team.rank(), team.size());
+    let words = team.alloc::<u64>(p + 1).map_err(e("alloc"))?;
+    ensure!(
+        team.peer_atomic(&words, p).is_none(),
+        "PE {me}: peer_atomic of PE {p} in a team of {p} is not None"
+    );
+    let own = team.peer_atomic(&words, me);
+    ensure!(
+        own.is_some_and(|w| std::ptr::eq(w, team.local_atomic(&words))),
+        "PE {me}: peer_atomic of this PE is not its own copy"
+    );
+    // Word `p` of each copy: its owner's stamp, read by the others after the barrier.
+    team.local_atomic(&words)[p].store(stamp(me, me, p), Ordering::Relaxed);
+    for to in 0..p {
+        let mapped = matches!(
+            team.route(to),
+            Some(Route::SharedSegment | Route::MpiSharedWindow)
+        );
+        match team.peer_atomic(&words, to) {
+            Some(w) => w[me].store(stamp(me, to, 0), Ordering::Relaxed),
+            None if mapped => {
+                return Err(format!(
+                    "PE {me}: PE {to}'s route {:?} maps its heap, but peer_atomic is None",
+                    team.route(to)
+                ))
+            }
+            None => team
+                .put(&words, me, &[stamp(me, to, 0)], to)
+                .map_err(e("put"))?,
+        }
+    }
+    team.barrier_all().map_err(e("barrier"))?;
+    for (from, w) in team.local_atomic(&words)[..p].iter().enumerate() {
+        let got = w.load(Ordering::Relaxed);
+        ensure!(
+            got == stamp(from, me, 0),
+            "PE {me}: word {from} (PE {from}'s store) is {got:#x}, want {:#x}",
+            stamp(from, me, 0)
+        );
+    }
+    for pe in 0..p {
+        if let Some(w) = team.peer_atomic(&words, pe) {
+            let got = w[p].load(Ordering::Relaxed);
+            ensure!(
+                got == stamp(pe, pe, p),
+                "PE {me}: PE {pe}'s own word read through peer_atomic is {got:#x}, want {:#x}",
+                stamp(pe, pe, p)
+            );
         }
     }
     team.barrier_all().map_err(e("barrier"))

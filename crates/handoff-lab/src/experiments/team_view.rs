@@ -70,6 +70,9 @@ impl<X: Transport> Transport for PhaseView<'_, X> {
     fn local_heap(&self) -> *mut u8 {
         self.x.local_heap()
     }
+    fn peer_heap(&self, pe: usize) -> Option<*mut u8> {
+        self.x.peer_heap(self.pe(pe).ok()?)
+    }
     fn put(&self, pe: usize, offset: usize, src: &[u8]) -> Result<(), TeamError> {
         self.x.put(self.pe(pe)?, offset, src)
     }

@@ -232,6 +232,21 @@ impl<X: Transport> Team<X> {
         unsafe { std::slice::from_raw_parts(self.x.local_heap().add(sym.offset).cast(), sym.len) }
     }
 
+    /// PE `pe`'s instance of a `u64` object as atomics this PE loads and stores directly
+    /// (OpenSHMEM's `shmem_ptr`), or `None` when `pe` is not a PE of the team or is reached
+    /// only through the transport's calls (another node). A store through it is one cache
+    /// line's transfer and nothing else: it wakes no PE asleep in a blocking wait on the
+    /// word (use [`signal`](Self::signal) or [`atomic_set`](Self::atomic_set) for that), so
+    /// pair it with polling or a spinning wait.
+    pub fn peer_atomic(&self, sym: &Sym<u64>, pe: usize) -> Option<&[StdAtomicU64]> {
+        let base = self.x.peer_heap(pe)?;
+        // SAFETY: `peer_heap` gives `pe`'s partition of `heap_len()` bytes, valid as long as
+        // the transport (borrowed with `self`); `sym` was allocated by this team, so it lies
+        // at the same offset in every partition, 8-byte aligned; AtomicU64 has the layout of
+        // u64 and is the right way to share a word that other processes write.
+        Some(unsafe { std::slice::from_raw_parts(base.add(sym.offset).cast(), sym.len) })
+    }
+
     #[inline]
     pub(super) fn word(&self, at: &SymAt<u64>, op: &'static str) -> Result<&AtomicU64, TeamError> {
         let off = byte_offset(&at.sym, at.index, 1, op)?;

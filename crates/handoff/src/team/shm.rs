@@ -593,6 +593,10 @@ impl Transport for ShmTransport {
     fn local_heap(&self) -> *mut u8 {
         self.heap(self.rank)
     }
+    fn peer_heap(&self, pe: usize) -> Option<*mut u8> {
+        // Every PE's partition lies in the one segment every PE maps.
+        (pe < self.size).then(|| self.heap(pe))
+    }
     #[inline]
     fn crowded_cpu(&self) -> bool {
         self.shares_cpu()

@@ -99,6 +99,14 @@ pub trait Transport {
     /// as long as the transport. Other PEs write it concurrently (puts), so read it through
     /// atomics or only where the protocol says no put is in flight.
     fn local_heap(&self) -> *mut u8;
+    /// Base address of PE `pe`'s heap partition when this PE can load and store it directly
+    /// (OpenSHMEM's `shmem_ptr`, MPI's `MPI_Win_shared_query`): `heap_len()` bytes, valid as
+    /// long as the transport, written concurrently by other PEs (atomics only). `None` when
+    /// `pe` is not a PE of the team or is reached only through the transport's calls. The
+    /// default: this PE's own partition only.
+    fn peer_heap(&self, pe: usize) -> Option<*mut u8> {
+        (pe == self.rank()).then(|| self.local_heap())
+    }
 
     /// Copies `src` into PE `pe`'s heap at `offset` (blocking).
     fn put(&self, pe: usize, offset: usize, src: &[u8]) -> Result<(), TeamError>;
