@@ -75,6 +75,24 @@ fn pingpong_json_has_every_point_verified_with_the_floor_beside_cross_cpu_pairs(
             "a floor exactly for cross-CPU pairs: {r}"
         );
         assert!(!(r["c2c_one_way_ns"].is_number() && drifted), "{r}");
+        // The PEs measure the floors themselves before each sample on two CPUs (never on
+        // one: they spin): each sample's latency over them, per run, and their medians.
+        for m in ["over_c2c_floor", "over_store_floor"] {
+            let means = r["metrics"][m]["run_means"].as_array();
+            assert_eq!(means.map(|m| m.len()), cross.then_some(2), "{m}: {r}");
+            if cross {
+                assert_eq!(r["metrics"][m]["unit"], "×", "{r}");
+                assert!(
+                    means.unwrap().iter().all(|x| x.as_f64().unwrap() > 0.0),
+                    "{r}"
+                );
+            }
+        }
+        for k in ["c2c_in_team_ns", "store_floor_ns"] {
+            let ns = r["info"][k].as_f64();
+            assert_eq!(ns.is_some(), cross, "{k}: {r}");
+            assert!(ns.is_none_or(|ns| ns > 0.0 && ns < 1e6), "{k}: {r}");
+        }
         if r["params"]["method"] == "line" {
             assert_eq!(r["x"], 8.0);
         }

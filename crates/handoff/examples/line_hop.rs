@@ -7,7 +7,9 @@
 //! it, PE 0 spins on it locally, PE 1 with `get`), and two 8-byte `put`s into one line (words
 //! 0 and 7; the receiver spins on word 7, then reads word 0): whether a line written by two
 //! stores, as `put_line` writes it, costs a second transfer when the spinning reader takes the
-//! line between them (on this VM it does not: it reads as one `put`).
+//! line between them (on this VM it does not: it reads as one `put`), and the c2c floor's own
+//! pattern between these two processes (one word of the segment, plain loads and stores
+//! through `Team::peer_atomic`).
 //!
 //! ```text
 //! cargo build --release -p handoff --example line_hop
@@ -28,13 +30,15 @@ use std::time::Instant;
 use handoff::team::{Cmp, Line, SignalOp, Sym, Team};
 
 /// The variants, in the order they alternate.
-const VARIANTS: [&str; 6] = [
+const VARIANTS: [&str; 8] = [
     "put 8 B + spin on it",
     "put_line/wait_line",
     "put_signal 8 B",
     "lab-style line loop",
     "one word both ways",
     "two puts in one line",
+    "the c2c floor in the team",
+    "raw store into the peer's word",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -57,6 +61,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         data: team.alloc::<u64>(1)?,
         flag: team.alloc::<u64>(1)?,
         two: team.alloc::<u64>(8)?,
+        floor: team.alloc::<u64>(1)?,
+        raw2: team.alloc::<u64>(1)?,
     };
     let lab_line = team.alloc::<Line>(1)?; // its own: its sequence numbers restart
     let mut seq = [0u64; VARIANTS.len()];
@@ -118,6 +124,11 @@ struct Objects {
     flag: Sym<u64>,
     /// Words 0 and 7: two puts into one line.
     two: Sym<u64>,
+    /// PE 0's copy carries both directions by plain loads and stores (`peer_atomic`): the
+    /// probe's c2c pattern between these two processes, in the team's segment.
+    floor: Sym<u64>,
+    /// The model's word again, stored into by plain stores (`peer_atomic`), not `put`.
+    raw2: Sym<u64>,
 }
 
 #[inline(always)]
@@ -129,6 +140,22 @@ fn send(
     o: &Objects,
 ) -> Result<(), handoff::team::TeamError> {
     match v {
+        7 => {
+            let w = team
+                .peer_atomic(&o.raw2, peer)
+                .expect("the peer's heap is mapped here");
+            // Release pairs with the Acquire load in the receiver's `spin_on`.
+            w[0].store(n, Ordering::Release);
+            Ok(())
+        }
+        6 => {
+            let w = team
+                .peer_atomic(&o.floor, 0)
+                .expect("PE 0's heap is mapped here");
+            // Release pairs with the Acquire load in the receiver's `spin_on`.
+            w[0].store(n, Ordering::Release);
+            Ok(())
+        }
         5 => {
             team.put(&o.two, 0, &[n], peer)?;
             team.put(&o.two, 7, &[n], peer)
@@ -147,6 +174,13 @@ fn send(
 #[inline(always)]
 fn receive(team: &Team, v: usize, n: u64, o: &Objects) -> Result<u64, handoff::team::TeamError> {
     match v {
+        7 => spin_on(&team.local_atomic(&o.raw2)[0], n),
+        6 => spin_on(
+            &team
+                .peer_atomic(&o.floor, 0)
+                .expect("PE 0's heap is mapped here")[0],
+            n,
+        ),
         5 => {
             spin_on(&team.local_atomic(&o.two)[7], n)?;
             Ok(team.local_atomic(&o.two)[0].load(Ordering::Relaxed))

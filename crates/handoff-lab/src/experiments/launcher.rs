@@ -373,6 +373,8 @@ pub struct Runs {
     pub checks: Checks,
     /// The `transport` param: the routes the PEs reported ([`transport_of`]).
     pub route: String,
+    /// Rank 0's floors per sample ([`PeOutput::floors`]), one list per run.
+    pub floors_per_run: Vec<Vec<[f64; 2]>>,
 }
 
 /// Runs `runs` fresh teams of `team` one after the other ([`run_team`]) and gathers rank 0's
@@ -391,6 +393,7 @@ pub fn run_teams(
         per_run: Vec::new(),
         checks: Checks::of(items),
         route: team.transport.name().to_string(),
+        floors_per_run: Vec::new(),
     };
     for _ in 0..runs {
         let outs = match run_team(team) {
@@ -406,6 +409,7 @@ pub fn run_teams(
         add_checks(&mut r.checks, &outs);
         r.route = transport_of(&outs, team.transport);
         r.per_run.push(outs[0].samples.clone());
+        r.floors_per_run.push(outs[0].floors.clone());
     }
     Ok((!r.per_run.is_empty()).then_some(r))
 }

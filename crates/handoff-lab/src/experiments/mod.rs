@@ -21,6 +21,7 @@ pub mod rma_sync;
 pub mod rt_common;
 pub mod stencil;
 pub mod team_config;
+pub mod team_floor;
 pub mod team_mpi;
 pub mod team_run;
 pub mod team_session;

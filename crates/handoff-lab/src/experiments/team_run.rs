@@ -42,6 +42,10 @@ pub struct PeOutput {
     /// ([`Team::route`]: "shm", "mpi-shm", "mpi-rma"); empty from older workers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub routes: Vec<String>,
+    /// Per sample, the hand-off floors the PE pair measured just before it, one-way ns:
+    /// `[c2c, store]` ([`super::team_floor`]); empty when not measured.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub floors: Vec<[f64; 2]>,
 }
 
 impl PeOutput {
@@ -60,6 +64,7 @@ impl PeOutput {
             checked,
             wrong,
             routes: Vec::new(),
+            floors: Vec::new(),
         }
     }
 
@@ -514,6 +519,7 @@ mod tests {
             routes: Vec::new(),
             checked: 7,
             wrong: 0,
+            floors: vec![[38.5, 52.0]],
         };
         let text = format!("noise\n{}\n", serde_json::to_string(&o).unwrap());
         assert_eq!(parse_output(1, &text).unwrap(), o);

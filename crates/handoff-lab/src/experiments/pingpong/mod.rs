@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use super::launcher;
 use super::team_config::TeamConfig;
+use super::team_floor::TeamFloor;
 use super::team_run::{self, fill, PeOutput, TeamSpec};
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::schema::C2cPair;
@@ -243,6 +244,10 @@ pub struct WorkerSpec {
     pub fault: Option<team_run::Fault>,
     /// Bound on every wait, seconds.
     pub wait_timeout_s: f64,
+    /// Whether the PEs measure their floors before each sample ([`super::team_floor`]): on
+    /// two CPUs of their own only (the floors spin).
+    #[serde(default)]
+    pub floors: bool,
 }
 
 // The body of a PE (`handoff __worker pingpong SPEC`, under `team::Launch` or mpiexec).
@@ -255,6 +260,12 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
     let flag = team.alloc::<u64>(1)?;
     let line = team.alloc::<Line>(1)?;
     let ct = team.ct_create()?;
+    let floor_words = team.alloc::<u64>(2)?;
+    let timeout = std::time::Duration::from_secs_f64(spec.wait_timeout_s);
+    let floor = spec
+        .floors
+        .then(|| TeamFloor::new(team, &floor_words, peer, timeout))
+        .flatten();
     // Two source buffers, message parity 0 and 1; salt = rank + 1.
     let mut src = [vec![0u64; words], vec![0u64; words]];
     fill(&mut src[0], me as u64 + 1, 0);
@@ -276,6 +287,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
             ..PeOutput::default()
         },
         iteration: 0,
+        floor,
     };
     team.barrier_all()?;
     // The timed loop is compiled once per method, and without the fault tests when no fault
@@ -317,6 +329,8 @@ struct Pe<'a, X: Transport> {
     out: PeOutput,
     /// Steps taken: message `iteration / 2`, this PE's turn to send when the parity is its rank.
     iteration: u64,
+    /// The floors measured before each sample, when the spec asks for them.
+    floor: Option<TeamFloor<'a>>,
 }
 
 impl<X: Transport> Pe<'_, X> {
@@ -327,6 +341,10 @@ impl<X: Transport> Pe<'_, X> {
             self.step::<METHOD, FAULTS>()?;
         }
         for _ in 0..self.spec.samples {
+            if let Some(f) = &mut self.floor {
+                let f = f.measure()?;
+                self.out.floors.push([f.c2c_ns, f.store_ns]);
+            }
             let t0 = Instant::now();
             for _ in 0..2 * self.spec.round_trips {
                 self.step::<METHOD, FAULTS>()?;
@@ -460,6 +478,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 warmup: cfg.warmup.min(cfg.round_trips_at(size)),
                 fault: cfg.team.fault.clone(),
                 wait_timeout_s: 20.0,
+                floors: p.cpus[0] != p.cpus[1] && p.class != MPIRUN,
             };
             let team = TeamSpec {
                 cpus: p.cpus.to_vec(),
@@ -490,6 +509,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             };
             let after = before.and_then(|_| probe());
             let around = super::floor::Around::of(before, after);
+            let floors = InTeamFloors::of(&runs.per_run, &runs.floors_per_run);
             let (per_run, route) = (runs.per_run, runs.route);
             let m = metric(NAME, "µs", false, &per_run)?;
             let series = series_name(method, &p.class, &route);
@@ -518,6 +538,13 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             )
             .param("transport", route)
             .metric("latency_us", m);
+            if let Some(f) = &floors {
+                rec = rec
+                    .metric("over_c2c_floor", metric(NAME, "×", false, &f.over_c2c)?)
+                    .metric("over_store_floor", metric(NAME, "×", false, &f.over_store)?);
+                rec.info.insert("c2c_in_team_ns".into(), f.c2c_ns.into());
+                rec.info.insert("store_floor_ns".into(), f.store_ns.into());
+            }
             if super::team_session::active() {
                 // Under mpirun: which ranks were the pair (rank 0 with each other in turn).
                 rec = rec.param("pair", format!("0-{peer}"));
@@ -528,8 +555,14 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     rec.info.insert(key.into(), ns.into());
                 }
             }
-            res.notes
-                .extend(around.note(&format!("{} {size} B {}", method.name(), p.class)));
+            let what = format!("{} {size} B {}", method.name(), p.class);
+            res.notes.extend(around.note(&what).map(|n| match floors {
+                Some(_) => format!(
+                    "{n}; its over_c2c_floor is sample by sample, against the floor its PEs \
+                     measured just before each sample"
+                ),
+                None => n,
+            }));
             res.records.push(rec);
             Ok(Some(format!(
                 "{} {size} B {} {}",
@@ -550,6 +583,51 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     // From before the c2c floors were measured.
     res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
+}
+
+/// The floors the PEs measured beside the samples of one point ([`super::team_floor`]).
+#[derive(Debug, Clone, PartialEq)]
+struct InTeamFloors {
+    /// Per run, each sample's latency over the c2c floor measured just before it.
+    over_c2c: Vec<Vec<f64>>,
+    /// Per run, each sample's latency over the store floor measured just before it.
+    over_store: Vec<Vec<f64>>,
+    /// The median c2c floor over all samples, ns.
+    c2c_ns: f64,
+    /// The median store floor over all samples, ns.
+    store_ns: f64,
+}
+
+impl InTeamFloors {
+    /// From rank 0's samples (µs) and floors (ns) per run; `None` unless every run measured
+    /// a floor for each sample.
+    fn of(samples: &[Vec<f64>], floors: &[Vec<[f64; 2]>]) -> Option<InTeamFloors> {
+        let paired = samples.len() == floors.len()
+            && samples
+                .iter()
+                .zip(floors)
+                .all(|(s, f)| !s.is_empty() && s.len() == f.len());
+        if !paired {
+            return None;
+        }
+        let over = |k: usize| -> Vec<Vec<f64>> {
+            samples
+                .iter()
+                .zip(floors)
+                .map(|(s, f)| s.iter().zip(f).map(|(us, f)| us * 1e3 / f[k]).collect())
+                .collect()
+        };
+        let median = |k: usize| {
+            let v: Vec<f64> = floors.iter().flatten().map(|f| f[k]).collect();
+            crate::stats::median(&v)
+        };
+        Some(InTeamFloors {
+            over_c2c: over(0),
+            over_store: over(1),
+            c2c_ns: median(0)?,
+            store_ns: median(1)?,
+        })
+    }
 }
 
 /// A record's series: "method, placement", with the route that served the pair

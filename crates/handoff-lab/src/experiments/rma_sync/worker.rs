@@ -70,7 +70,7 @@ impl PeBody for WorkerSpec {
             },
             checked: out.checked,
             wrong: out.wrong,
-            routes: Vec::new(),
+            ..PeOutput::default()
         })
     }
 }
