@@ -98,6 +98,14 @@ fn pingpong_json_has_every_point_verified_with_the_floor_beside_cross_cpu_pairs(
         }
     }
     assert!(!v["c2c"].as_array().unwrap().is_empty());
+    let notes = v["notes"].as_array().unwrap();
+    assert!(
+        notes.iter().any(|n| n
+            .as_str()
+            .unwrap()
+            .starts_with("over_c2c_floor, over_store_floor:")),
+        "{notes:?}"
+    );
 }
 
 #[test]

@@ -3,7 +3,9 @@
 //! placement, with the c2c floor of the CPU pair beside it: probed just before and just after
 //! the point's runs (`info.c2c_before_ns`, `info.c2c_after_ns`), and given as the record's
 //! floor only when the two agree ([`super::floor::Around`]; else a note says the host changed
-//! state during the point).
+//! state during the point). On two CPUs the PEs also measure the floors themselves just before
+//! each sample ([`super::team_floor`]): `over_c2c_floor` and `over_store_floor` are each
+//! sample's latency over them, whatever state the host was in.
 //!
 //! Methods (the sender's calls; the receiver's wait):
 //! - `fence-flag`: `put`; `fence`; remote atomic add of 1 to the peer's flag — the receiver
@@ -573,6 +575,19 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         },
     )?;
     res.c2c = c2c;
+    if res
+        .records
+        .iter()
+        .any(|r| r.metrics.contains_key("over_c2c_floor"))
+    {
+        res.notes.push(
+            "over_c2c_floor, over_store_floor: each sample's latency over the floors the two PEs \
+             measured just before it, in their own segment (info c2c_in_team_ns, \
+             store_floor_ns): one word carrying both directions (the c2c probe's pattern), and \
+             a plain store into the word the peer spins on (the least any put costs)"
+                .into(),
+        );
+    }
     if cfg.placements.iter().any(|p| p.cpus[0] == p.cpus[1]) {
         res.notes.push(
             "same-core: both PEs share one CPU, so every hand-off is a context switch (the \
