@@ -154,6 +154,21 @@ pub fn team_launch(test: &str, n: usize) -> Launch {
 }
 
 #[cfg(not(loom))]
+/// Runs test `test` of this binary as two PEs pinned to two distinct CPUs (PEs that spin on
+/// each other) and asserts that both succeeded; with fewer CPUs prints a `SKIP:` line.
+pub fn run_on_two_cpus(test: &str, watchdog: Duration) {
+    let cpus = handoff::sys::allowed_cpus().expect("allowed CPUs");
+    if cpus.len() < 2 {
+        eprintln!("SKIP: {test}: needs 2 CPUs");
+        return;
+    }
+    let launch =
+        team_launch(test, 2).cores(handoff::team::Placement::Cores(vec![cpus[0], cpus[1]]));
+    let report = run_team(launch, watchdog);
+    assert!(report.success(), "a PE failed: {:?}", report.exits);
+}
+
+#[cfg(not(loom))]
 /// Starts `launch` and waits for every PE; a watchdog SIGKILLs the PEs (so the wait ends
 /// and the test fails) if they have not ended within `watchdog`.
 pub fn run_team(launch: Launch, watchdog: Duration) -> TeamReport {

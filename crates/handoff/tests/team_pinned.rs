@@ -86,14 +86,7 @@ fn waited(st: &AdaptiveStats) -> bool {
 
 /// Runs test `name` as two PEs pinned to two distinct CPUs (a `SKIP:` line with fewer).
 fn run_on_two_cpus(name: &str) {
-    let cpus = handoff::sys::allowed_cpus().expect("allowed CPUs");
-    if cpus.len() < 2 {
-        eprintln!("SKIP: {name}: needs 2 CPUs");
-        return;
-    }
-    let l = team_launch(name, 2).cores(Placement::Cores(vec![cpus[0], cpus[1]]));
-    let r = run_team(l, Duration::from_secs(120));
-    assert!(r.success(), "a PE failed: {:?}", r.exits);
+    handoff_testkit::run_on_two_cpus(name, Duration::from_secs(120));
 }
 
 /// Two PEs pinned to two distinct CPUs (`--map spread`, the pingpong bench's placements):
