@@ -5,6 +5,8 @@
 //! `shmem_init`) and `SHMEM_DEBUG` (each PE prints debug lines: its heap and static data
 //! layout). A variable counts as set unless it is empty or `0`.
 
+use handoff::team::Transport;
+
 use crate::error::{Result, ShmemError};
 use crate::state::{self, write_line, State};
 
@@ -108,7 +110,11 @@ pub fn report_at_init(st: &State) {
             } else {
                 ranges.join(", ")
             },
-            if st.stride.is_some() { "on" } else { "off" },
+            if st.x().peer_heap((st.rank + 1) % st.npes).is_some() {
+                "on"
+            } else {
+                "off"
+            },
         ));
     }
 }

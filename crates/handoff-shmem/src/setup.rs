@@ -68,7 +68,6 @@ fn init() -> Result<()> {
         seg_heap,
         data: DataMap::default(),
         heap_len: team.heap_len(),
-        stride: None,
         internal,
         alloc: Mutex::new(Allocator::new(alloc_base, internal + region - alloc_base)),
         agreements: AtomicU64::new(0),
@@ -82,66 +81,13 @@ fn init() -> Result<()> {
     // README and `symdata`); `seg_heap` is our partition in the segment and
     // `data_off..alloc_base` lies in the region allocated above.
     let data = unsafe { DataMap::install(st.x(), seg_heap, data, data_off)? };
-    // Nobody may put into our static data before it moved: `verify_stride`'s barriers order
-    // every PE's move before any PE returns from shmem_init.
     let st = State { data, ..st };
-    let stride = verify_stride(&st)?;
-    let st = State { stride, ..st };
+    // Nobody may put into our static data before it moved: this barrier orders every PE's
+    // move before any PE returns from shmem_init.
+    st.team.barrier_all()?;
     env::report_at_init(&st);
     state::install(st);
     Ok(())
-}
-
-/// Finds the distance between two PEs' partitions in this mapping and checks it on every PE
-/// (each publishes a word only it could know, every PE reads it through the computed
-/// address and through `get`); `None` if any check fails (then `shmem_ptr` returns NULL for
-/// other PEs, which OpenSHMEM allows).
-fn verify_stride(st: &State) -> Result<Option<isize>> {
-    use std::sync::atomic::Ordering::Relaxed;
-    let stride = st.heap_len.next_multiple_of(handoff::sys::page_size()) as isize;
-    let first = remote_addr(st, stride, 0, 0) as usize;
-    let end = (remote_addr(st, stride, st.npes - 1, 0) as usize).wrapping_add(st.heap_len);
-    // Every computed partition must lie in the one mapping that holds ours (the segment),
-    // so reading through a computed address can never fault, even if the layout changed.
-    let mapped = mapping_of(st.seg_heap as usize).is_some_and(|(lo, hi)| first >= lo && end <= hi);
-    let token =
-        |r: usize| 0x5eed_0000_0000_0000u64 ^ ((r as u64) << 20) ^ u64::from(std::process::id());
-    let probe = crate::state::COLLECT_AT;
-    st.internal_word(probe).store(token(st.rank), Relaxed);
-    st.team.barrier_all()?;
-    let mut ok = mapped;
-    for pe in (0..st.npes).filter(|_| mapped) {
-        let mut via_get = [0u8; 8];
-        st.x().get(pe, st.internal + probe, &mut via_get)?;
-        let addr = remote_addr(st, stride, pe, st.internal + probe);
-        // SAFETY: `mapped` checked that every computed partition lies in the mapping that
-        // holds this PE's partition (readable for the team's lifetime); the word is 8-byte
-        // aligned (the internal block is 64-byte aligned, the stride a multiple of a page).
-        let direct = unsafe { (*(addr as *const std::sync::atomic::AtomicU64)).load(Relaxed) };
-        ok &= direct == u64::from_ne_bytes(via_get);
-    }
-    st.team.barrier_all()?;
-    Ok(ok.then_some(stride))
-}
-
-/// The `[start, end)` of the mapping of this process that holds `addr` (/proc/self/maps).
-fn mapping_of(addr: usize) -> Option<(usize, usize)> {
-    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
-    maps.lines().find_map(|line| {
-        let range = line.split_whitespace().next()?;
-        let (lo, hi) = range.split_once('-')?;
-        let (lo, hi) = (
-            usize::from_str_radix(lo, 16).ok()?,
-            usize::from_str_radix(hi, 16).ok()?,
-        );
-        (lo <= addr && addr < hi).then_some((lo, hi))
-    })
-}
-
-fn remote_addr(st: &State, stride: isize, pe: usize, offset: usize) -> *mut u8 {
-    st.seg_heap
-        .wrapping_offset((pe as isize - st.rank as isize) * stride)
-        .wrapping_add(offset)
 }
 
 /// `shmem_init`: joins the team the launcher (`handoff run`) started.
@@ -242,9 +188,11 @@ pub extern "C" fn shmem_ptr(dest: *const c_void, pe: c_int) -> *mut c_void {
         let Ok(off) = s.offset(dest.cast(), 1, "dest") else {
             return Ok(std::ptr::null_mut());
         };
-        Ok(match s.stride {
+        // The team maps every PE's partition (`Team::peer_atomic`'s address): `off` is the
+        // object's place in any partition, static data included (moved into the heap).
+        Ok(match s.x().peer_heap(pe) {
             _ if pe == s.rank => dest.cast_mut(),
-            Some(stride) => remote_addr(s, stride, pe, off).cast(),
+            Some(base) => base.wrapping_add(off).cast(),
             None => std::ptr::null_mut(),
         })
     })

@@ -40,16 +40,12 @@ pub struct State {
     /// aligned to the heap's size rounded up to a power of two (at most 1 GiB), so that
     /// `shmem_align` offsets are absolutely aligned addresses on every PE.
     pub heap: *mut u8,
-    /// Address of this PE's partition in the team segment (where the peers' partitions lie
-    /// at fixed distances: `shmem_ptr`).
+    /// Address of this PE's partition in the team segment.
     pub seg_heap: *mut u8,
     /// The executable's static data, moved into the heap (`symdata`).
     pub data: crate::symdata::DataMap,
     /// The partition's length.
     pub heap_len: usize,
-    /// Byte distance between two PEs' partitions in this process's mapping, when `shmem_ptr`
-    /// was verified to work (`None`: it returns NULL for other PEs).
-    pub stride: Option<isize>,
     /// Partition offset of the internal block (then the allocator's region).
     pub internal: usize,
     pub alloc: Mutex<Allocator>,
