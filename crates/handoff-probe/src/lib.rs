@@ -23,6 +23,7 @@ pub mod topology;
 pub mod units;
 pub mod usage;
 pub mod window;
+pub mod words;
 
 pub use handoff::sync::WaitError;
 pub use handoff::{Error, Result};
