@@ -73,7 +73,8 @@ impl Around {
         match self {
             Around::Drifted { before, after } => Some(format!(
                 "{what}: the host changed state during the record (c2c floor {before:.1} ns \
-                 before, {after:.1} ns after): it carries no floor, so no ratio to it"
+                 before, {after:.1} ns after): it carries no probe floor, so no ratio to \
+                 that"
             )),
             _ => None,
         }

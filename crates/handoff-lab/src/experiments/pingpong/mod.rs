@@ -560,8 +560,8 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             let what = format!("{} {size} B {}", method.name(), p.class);
             res.notes.extend(around.note(&what).map(|n| match floors {
                 Some(_) => format!(
-                    "{n}; its over_c2c_floor is sample by sample, against the floor its PEs \
-                     measured just before each sample"
+                    "{n}; its over_c2c_floor still compares each sample with the floor its PEs \
+                     measured just before it"
                 ),
                 None => n,
             }));
