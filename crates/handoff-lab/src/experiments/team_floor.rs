@@ -19,8 +19,11 @@ use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use handoff::sys::Deadline;
-use handoff::team::{Sym, Team, TeamError, Transport};
+use handoff::team::{Team, TeamError, Transport};
 use handoff_probe::words::WordBounce;
+
+#[cfg(doc)]
+use super::team_run::PeOutput;
 
 /// Round trips per floor sample: about 40 µs each on this VM's fast state, 200 µs slow.
 pub const ROUND_TRIPS: u64 = 500;
@@ -50,29 +53,32 @@ pub struct Floors {
 }
 
 impl<'a> TeamFloor<'a> {
-    /// The floors between this PE and `peer` over the 2-word object `words` (allocated by
-    /// both, zero), or `None` when `peer`'s heap is not mapped here (a transport that only
-    /// has calls: every PE of such a team says `None` alike). Waits give up after `timeout`.
+    /// The floors between this PE and `peer`, over two words it allocates (collectively:
+    /// both PEs call it at the same point of their programs), or `None` when `peer`'s heap is
+    /// not mapped here (a transport that only has calls: every PE of such a team says `None`
+    /// alike). Waits give up after `timeout`.
     pub fn new<X: Transport>(
         team: &'a Team<X>,
-        words: &Sym<u64>,
         peer: usize,
         timeout: Duration,
-    ) -> Option<TeamFloor<'a>> {
+    ) -> Result<Option<TeamFloor<'a>>, TeamError> {
+        let words = team.alloc::<u64>(2)?;
         let me = team.rank();
-        let (pe0, theirs) = (
-            if me < peer { me } else { peer },
-            team.peer_atomic(words, peer)?,
-        );
-        let shared = &team.peer_atomic(words, pe0)?[0];
-        Some(TeamFloor {
-            shared,
-            mine: &team.local_atomic(words)[1],
+        let pe0 = me.min(peer);
+        let (Some(theirs), Some(zeros)) = (
+            team.peer_atomic(&words, peer),
+            team.peer_atomic(&words, pe0),
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(TeamFloor {
+            shared: &zeros[0],
+            mine: &team.local_atomic(&words)[1],
             peers: &theirs[1],
             first: me < peer,
             seq: 0,
             timeout,
-        })
+        }))
     }
 
     /// Measures both floors, [`ROUND_TRIPS`] each; both PEs call it at the same point of
@@ -89,6 +95,16 @@ impl<'a> TeamFloor<'a> {
         Ok(Floors { c2c_ns, store_ns })
     }
 
+    /// What PE 0's c2c word and this PE's store word hold now (tests and diagnostics).
+    pub fn words(&self) -> (u64, u64) {
+        // Relaxed: values this PE's own bounces already read or wrote (their Acquire loads
+        // and Release stores are in `WordBounce`); nothing is published through these loads.
+        (
+            self.shared.load(std::sync::atomic::Ordering::Relaxed),
+            self.mine.load(std::sync::atomic::Ordering::Relaxed),
+        )
+    }
+
     /// [`ROUND_TRIPS`] round trips of `b` from this PE's next sequence number; one-way ns.
     fn bounce(&mut self, b: WordBounce<'_>, deadline: Deadline) -> Result<f64, TeamError> {
         let t0 = Instant::now();
@@ -98,5 +114,82 @@ impl<'a> TeamFloor<'a> {
             })?;
         self.seq += 2 * ROUND_TRIPS;
         Ok(t0.elapsed().as_secs_f64() * 1e9 / (2 * ROUND_TRIPS) as f64)
+    }
+}
+
+/// One point's samples over the floors the PEs measured just before each ([`PeOutput::floors`],
+/// rank 0's, per run): the `over_c2c_floor` and `over_store_floor` metrics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SampleRatios {
+    /// Per run, each sample's latency over the c2c floor measured just before it.
+    pub over_c2c: Vec<Vec<f64>>,
+    /// Per run, each sample's latency over the store floor measured just before it.
+    pub over_store: Vec<Vec<f64>>,
+    /// The median c2c floor over all samples, ns.
+    pub c2c_ns: f64,
+    /// The median store floor over all samples, ns.
+    pub store_ns: f64,
+}
+
+impl SampleRatios {
+    /// From rank 0's samples (µs) and floors (ns) per run; `None` unless every run measured
+    /// a floor for each sample.
+    pub fn of(samples: &[Vec<f64>], floors: &[Vec<[f64; 2]>]) -> Option<SampleRatios> {
+        let paired = samples.len() == floors.len()
+            && samples
+                .iter()
+                .zip(floors)
+                .all(|(s, f)| !s.is_empty() && s.len() == f.len());
+        if !paired {
+            return None;
+        }
+        let over = |k: usize| -> Vec<Vec<f64>> {
+            samples
+                .iter()
+                .zip(floors)
+                .map(|(s, f)| s.iter().zip(f).map(|(us, f)| us * 1e3 / f[k]).collect())
+                .collect()
+        };
+        let median = |k: usize| {
+            let v: Vec<f64> = floors.iter().flatten().map(|f| f[k]).collect();
+            crate::stats::median(&v)
+        };
+        Some(SampleRatios {
+            over_c2c: over(0),
+            over_store: over(1),
+            c2c_ns: median(0)?,
+            store_ns: median(1)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_team_floors_divide_each_sample_by_the_floors_measured_just_before_it() {
+        // Two runs of two samples (µs) with floors [c2c, store] (ns) before each.
+        let samples = vec![vec![0.060, 0.200], vec![0.045, 0.050]];
+        let floors = vec![
+            vec![[40.0, 50.0], [200.0, 160.0]],
+            vec![[30.0, 45.0], [25.0, 50.0]],
+        ];
+        let f = SampleRatios::of(&samples, &floors).unwrap();
+        assert_eq!(f.over_c2c, vec![vec![1.5, 1.0], vec![1.5, 2.0]]);
+        assert_eq!(f.over_store, vec![vec![1.2, 1.25], vec![1.0, 1.0]]);
+        // Medians over all samples: (30, 40, 25, 200) and (50, 160, 45, 50).
+        assert_eq!(f.c2c_ns, 35.0);
+        assert_eq!(f.store_ns, 50.0);
+        // A run without floors, or with a sample short of one: no ratio at all.
+        assert_eq!(
+            SampleRatios::of(&samples, &[floors[0].clone(), vec![]]),
+            None
+        );
+        assert_eq!(
+            SampleRatios::of(&samples, &[floors[0].clone(), vec![[30.0, 45.0]]]),
+            None
+        );
+        assert_eq!(SampleRatios::of(&samples, &floors[..1]), None);
     }
 }

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use super::launcher;
 use super::team_config::TeamConfig;
-use super::team_floor::TeamFloor;
+use super::team_floor::{SampleRatios, TeamFloor};
 use super::team_run::{self, fill, PeOutput, TeamSpec};
 use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
 use crate::bench::schema::C2cPair;
@@ -262,12 +262,11 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
     let flag = team.alloc::<u64>(1)?;
     let line = team.alloc::<Line>(1)?;
     let ct = team.ct_create()?;
-    let floor_words = team.alloc::<u64>(2)?;
     let timeout = std::time::Duration::from_secs_f64(spec.wait_timeout_s);
-    let floor = spec
-        .floors
-        .then(|| TeamFloor::new(team, &floor_words, peer, timeout))
-        .flatten();
+    let floor = match spec.floors {
+        true => TeamFloor::new(team, peer, timeout)?,
+        false => None,
+    };
     // Two source buffers, message parity 0 and 1; salt = rank + 1.
     let mut src = [vec![0u64; words], vec![0u64; words]];
     fill(&mut src[0], me as u64 + 1, 0);
@@ -511,7 +510,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             };
             let after = before.and_then(|_| probe());
             let around = super::floor::Around::of(before, after);
-            let floors = InTeamFloors::of(&runs.per_run, &runs.floors_per_run);
+            let floors = SampleRatios::of(&runs.per_run, &runs.floors_per_run);
             let (per_run, route) = (runs.per_run, runs.route);
             let m = metric(NAME, "µs", false, &per_run)?;
             let series = series_name(method, &p.class, &route);
@@ -598,51 +597,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     // From before the c2c floors were measured.
     res.elapsed_s = Some(started.elapsed().as_secs_f64());
     Ok(res)
-}
-
-/// The floors the PEs measured beside the samples of one point ([`super::team_floor`]).
-#[derive(Debug, Clone, PartialEq)]
-struct InTeamFloors {
-    /// Per run, each sample's latency over the c2c floor measured just before it.
-    over_c2c: Vec<Vec<f64>>,
-    /// Per run, each sample's latency over the store floor measured just before it.
-    over_store: Vec<Vec<f64>>,
-    /// The median c2c floor over all samples, ns.
-    c2c_ns: f64,
-    /// The median store floor over all samples, ns.
-    store_ns: f64,
-}
-
-impl InTeamFloors {
-    /// From rank 0's samples (µs) and floors (ns) per run; `None` unless every run measured
-    /// a floor for each sample.
-    fn of(samples: &[Vec<f64>], floors: &[Vec<[f64; 2]>]) -> Option<InTeamFloors> {
-        let paired = samples.len() == floors.len()
-            && samples
-                .iter()
-                .zip(floors)
-                .all(|(s, f)| !s.is_empty() && s.len() == f.len());
-        if !paired {
-            return None;
-        }
-        let over = |k: usize| -> Vec<Vec<f64>> {
-            samples
-                .iter()
-                .zip(floors)
-                .map(|(s, f)| s.iter().zip(f).map(|(us, f)| us * 1e3 / f[k]).collect())
-                .collect()
-        };
-        let median = |k: usize| {
-            let v: Vec<f64> = floors.iter().flatten().map(|f| f[k]).collect();
-            crate::stats::median(&v)
-        };
-        Some(InTeamFloors {
-            over_c2c: over(0),
-            over_store: over(1),
-            c2c_ns: median(0)?,
-            store_ns: median(1)?,
-        })
-    }
 }
 
 /// A record's series: "method, placement", with the route that served the pair

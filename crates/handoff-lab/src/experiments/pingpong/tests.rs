@@ -205,29 +205,3 @@ fn under_mpirun_the_seed_findings_compare_methods_within_each_pair_and_its_route
     assert_eq!(far.holds, crate::bench::Holds::No, "{}", far.sentence);
     assert!((far.ratio.as_ref().unwrap().ratio - 1.0).abs() < 0.02);
 }
-
-#[test]
-fn in_team_floors_divide_each_sample_by_the_floors_measured_just_before_it() {
-    // Two runs of two samples (µs) with floors [c2c, store] (ns) before each.
-    let samples = vec![vec![0.060, 0.200], vec![0.045, 0.050]];
-    let floors = vec![
-        vec![[40.0, 50.0], [200.0, 160.0]],
-        vec![[30.0, 45.0], [25.0, 50.0]],
-    ];
-    let f = InTeamFloors::of(&samples, &floors).unwrap();
-    assert_eq!(f.over_c2c, vec![vec![1.5, 1.0], vec![1.5, 2.0]]);
-    assert_eq!(f.over_store, vec![vec![1.2, 1.25], vec![1.0, 1.0]]);
-    // Medians over all samples: (30, 40, 25, 200) and (50, 160, 45, 50).
-    assert_eq!(f.c2c_ns, 35.0);
-    assert_eq!(f.store_ns, 50.0);
-    // A run without floors, or with a sample short of one: no ratio at all.
-    assert_eq!(
-        InTeamFloors::of(&samples, &[floors[0].clone(), vec![]]),
-        None
-    );
-    assert_eq!(
-        InTeamFloors::of(&samples, &[floors[0].clone(), vec![[30.0, 45.0]]]),
-        None
-    );
-    assert_eq!(InTeamFloors::of(&samples, &floors[..1]), None);
-}
