@@ -140,20 +140,14 @@ fn send(
     o: &Objects,
 ) -> Result<(), handoff::team::TeamError> {
     match v {
-        7 => {
-            let w = team
-                .peer_atomic(&o.raw2, peer)
-                .expect("the peer's heap is mapped here");
+        6 | 7 => {
+            let (sym, pe) = if v == 6 {
+                (&o.floor, 0)
+            } else {
+                (&o.raw2, peer)
+            };
             // Release pairs with the Acquire load in the receiver's `spin_on`.
-            w[0].store(n, Ordering::Release);
-            Ok(())
-        }
-        6 => {
-            let w = team
-                .peer_atomic(&o.floor, 0)
-                .expect("PE 0's heap is mapped here");
-            // Release pairs with the Acquire load in the receiver's `spin_on`.
-            w[0].store(n, Ordering::Release);
+            mapped(team, sym, pe)?.store(n, Ordering::Release);
             Ok(())
         }
         5 => {
@@ -175,12 +169,7 @@ fn send(
 fn receive(team: &Team, v: usize, n: u64, o: &Objects) -> Result<u64, handoff::team::TeamError> {
     match v {
         7 => spin_on(&team.local_atomic(&o.raw2)[0], n),
-        6 => spin_on(
-            &team
-                .peer_atomic(&o.floor, 0)
-                .expect("PE 0's heap is mapped here")[0],
-            n,
-        ),
+        6 => spin_on(mapped(team, &o.floor, 0)?, n),
         5 => {
             spin_on(&team.local_atomic(&o.two)[7], n)?;
             Ok(team.local_atomic(&o.two)[0].load(Ordering::Relaxed))
@@ -245,6 +234,20 @@ fn lab_style(
     }
     debug_assert!(checked > 0 || base == u64::MAX);
     Ok(())
+}
+
+/// Word 0 of PE `pe`'s `sym`, loaded and stored directly (`Team::peer_atomic`); an error on
+/// a transport that does not map it (the variants that need it run on the shared segment).
+fn mapped<'t>(
+    team: &'t Team,
+    sym: &Sym<u64>,
+    pe: usize,
+) -> Result<&'t std::sync::atomic::AtomicU64, handoff::team::TeamError> {
+    team.peer_atomic(sym, pe).map(|w| &w[0]).ok_or_else(|| {
+        handoff::team::TeamError::InvalidArgument(format!(
+            "PE {pe}'s heap is not mapped here: run line_hop under `handoff run`"
+        ))
+    })
 }
 
 /// Spins until `w` holds at least `n`; returns what it holds.
