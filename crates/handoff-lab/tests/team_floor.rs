@@ -1,11 +1,13 @@
 //! The floors two PEs measure themselves (`experiments::team_floor`, beside every sample of
-//! `bench pingpong`): after each measurement the words hold exactly the sequence numbers the
+//! `bench pingpong`), on a word of a line that carries messages between the measurements:
+//! before each measurement the word holds the last message's data, which lies above every
+//! sequence number of the bounces; after it, the words hold exactly the sequence numbers the
 //! protocol's last hops sent, and every figure is a one-way time a cache line can take. No
 //! timing is compared. Re-executes this binary as its two PEs (`handoff_testkit`).
 
 use std::time::Duration;
 
-use handoff::team::Team;
+use handoff::team::{Line, Team, LINE_PAYLOAD};
 use handoff_lab::experiments::team_floor::{TeamFloor, ROUND_TRIPS};
 
 /// Measurements per PE.
@@ -14,12 +16,32 @@ const MEASURES: u64 = 3;
 fn pe() -> Result<(), String> {
     let team = Team::from_env().map_err(|e| e.to_string())?;
     let (me, peer) = (team.rank(), 1 - team.rank());
-    let mut floor = TeamFloor::new(&team, peer, Duration::from_secs(30))
+    let line = team.alloc::<Line>(1).map_err(|e| e.to_string())?;
+    let mut floor = TeamFloor::on(&team, peer, line.words().at(0), Duration::from_secs(30))
         .map_err(|e| e.to_string())?
         .ok_or("the shared segment maps the peer's heap: a floor was expected")?;
     team.barrier_all().map_err(|e| e.to_string())?;
     let r = ROUND_TRIPS;
     for k in 1..=MEASURES {
+        // A message each way whose first word, the floor's, is far above its numbers.
+        let stale = u64::MAX - k;
+        let mut msg = [0u8; LINE_PAYLOAD];
+        msg[..8].copy_from_slice(&stale.to_le_bytes());
+        let mut out = [0u8; 8];
+        for turn in [0, 1] {
+            let step = if me == turn {
+                team.put_line(line, &msg, k, peer)
+            } else {
+                team.wait_line(line, k, &mut out).map(|_| ())
+            };
+            step.map_err(|e| e.to_string())?;
+        }
+        if u64::from_le_bytes(out) != stale || floor.words().1 != stale {
+            return Err(format!(
+                "PE {me}: message {k}: the line's first word holds {}, not the message's {stale}",
+                floor.words().1
+            ));
+        }
         let f = floor.measure().map_err(|e| e.to_string())?;
         // A cache line does not cross between CPUs in under a nanosecond, and a spinning
         // hop on two CPUs of their own takes far less than a millisecond.
@@ -30,30 +52,33 @@ fn pe() -> Result<(), String> {
                 ));
             }
         }
-        // Measure k's c2c bounce ends with PE 1's answer 4r(k-1) + 2r in PE 0's word 0;
-        // its store bounce with PE 0's last ping 4rk - 1 in PE 1's word 1 and PE 1's last
-        // answer 4rk in PE 0's word 1. PE 0 has read each answer; PE 1 has read each ping.
-        let (shared, own) = (4 * r * (k - 1) + 2 * r, 4 * r * k - u64::from(me == 1));
-        let (got_shared, got_own) = floor.words();
+        // Measure k meets once more on PE 0's meeting word (PE 1's answer 2k), zeroes both
+        // copies of the line's word, bounces each copy from 0 to 2r, then stores from there:
+        // PE 0's last ping 4r - 1 in PE 1's copy, PE 1's last answer 4r in PE 0's. PE 0 has
+        // read each answer; PE 1 has read each ping.
+        let (met, own) = (2 * k, 4 * r - u64::from(me == 1));
+        let (got_met, got_own) = floor.words();
         if got_own != own {
             return Err(format!(
-                "PE {me}: measure {k}: its store word holds {got_own}, want {own}"
+                "PE {me}: measure {k}: its copy of the line's word holds {got_own}, want {own}"
             ));
         }
-        // PE 1 may not read PE 0's word here: PE 0 may already be pinging the next measure.
-        if me == 0 && got_shared != shared {
+        // Neither PE meets again before the barrier below.
+        if got_met != met {
             return Err(format!(
-                "PE 0: measure {k}: its c2c word holds {got_shared}, want {shared}"
+                "PE {me}: measure {k}: the meeting word holds {got_met}, want {met}"
             ));
         }
+        // PE 0's next message would overwrite PE 1's copy before PE 1 has read it here.
+        team.barrier_all().map_err(|e| e.to_string())?;
     }
     team.barrier_all().map_err(|e| e.to_string())?;
     team.finalize().map_err(|e| e.to_string())
 }
 
 #[test]
-fn two_pes_bounce_both_floors_through_their_own_words() {
-    const NAME: &str = "two_pes_bounce_both_floors_through_their_own_words";
+fn two_pes_bounce_both_floors_in_a_line_between_its_messages() {
+    const NAME: &str = "two_pes_bounce_both_floors_in_a_line_between_its_messages";
     if handoff::team::in_team() {
         let code = match pe() {
             Ok(()) => 0,

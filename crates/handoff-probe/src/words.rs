@@ -53,6 +53,25 @@ impl<'a> WordBounce<'a> {
         Ok(())
     }
 
+    /// Makes `mine`, a word the other party stores into, ready for bounces from 0 whatever a
+    /// hand-off left in it (a word of the very line a hand-off uses, between its messages):
+    /// zeroes it, then one round trip of `self` (a rendezvous on another word, from `base`)
+    /// tells each party the other's zero is in place before its first store into it. Both
+    /// parties call it with the same `base`; nothing else may store into either party's
+    /// `mine` until their bounces end.
+    pub fn reset_and_meet(
+        self,
+        mine: &AtomicU64,
+        base: u64,
+        deadline: Deadline,
+    ) -> Result<(), WaitError> {
+        // Relaxed: the rendezvous' Release store that follows (the ping, or the answer sent
+        // after the ping was seen) publishes it; the other party's Acquire load of that store
+        // in `wait_for` orders its stores into `mine` after this one.
+        mine.store(0, Ordering::Relaxed);
+        self.round_trips(base, 1, deadline)
+    }
+
     /// Spins until `from` holds at least `want`.
     #[inline]
     fn wait_for(self, want: u64, deadline: Deadline) -> Result<(), WaitError> {
@@ -136,6 +155,45 @@ mod loom_tests {
     #[test]
     fn loom_words_each_waits_on_its_own_word_hands_over() {
         model(false);
+    }
+
+    /// Each party's own word holds stale data above any sequence number (what a hand-off
+    /// leaves there); after `reset_and_meet` on a third word, a round trip in the put pattern
+    /// on the own words hands the data over and ends at its numbers. Without the reset, the
+    /// first wait passes on the stale value and loom sees the unsynchronized cells.
+    #[test]
+    fn loom_words_reset_and_meet_clears_stale_words() {
+        loom::model(|| {
+            let stale = u64::MAX - 1;
+            type Words = (AtomicU64, [AtomicU64; 2], [UnsafeCell<u64>; 2]);
+            let s: Arc<Words> = Arc::new((
+                AtomicU64::new(0),
+                [AtomicU64::new(stale), AtomicU64::new(stale)],
+                [UnsafeCell::new(0), UnsafeCell::new(0)],
+            ));
+            let party = move |s: &Words, first: bool| {
+                let (me, other) = if first { (0, 1) } else { (1, 0) };
+                let meet = WordBounce::new(&s.0, &s.0, first);
+                meet.reset_and_meet(&s.1[me], 0, far()).unwrap();
+                // SAFETY: the other party reads this cell only after its round trip, which
+                // returns after our store of it (ping or answer).
+                s.2[me].with_mut(|p| unsafe { *p = me as u64 + 1 });
+                WordBounce::new(&s.1[other], &s.1[me], first)
+                    .round_trips(0, 1, far())
+                    .unwrap();
+                // SAFETY: the other party wrote this cell before the store we waited for.
+                let got = s.2[other].with(|p| unsafe { *p });
+                assert_eq!(got, other as u64 + 1);
+            };
+            let other = {
+                let s = s.clone();
+                loom::thread::spawn(move || party(&s, false))
+            };
+            party(&s, true);
+            other.join().unwrap();
+            let words = [0, 1].map(|i| s.1[i].load(Ordering::Relaxed));
+            assert_eq!((s.0.load(Ordering::Relaxed), words), (2, [2, 1]));
+        });
     }
 
     /// A party whose peer never comes gives up at the deadline instead of spinning forever.

@@ -9,7 +9,7 @@
 use std::sync::atomic::Ordering;
 
 use handoff::team::{
-    AtomicOp, Cmp, Line, Route, SignalOp, Team, TeamError, Transport, LINE_PAYLOAD,
+    AtomicOp, Cmp, Line, Route, SignalOp, Team, TeamError, Transport, LINE_PAYLOAD, LINE_WORDS,
 };
 
 /// `Err(what)` unless `cond`.
@@ -203,6 +203,14 @@ pub fn lines<X: Transport>(team: &Team<X>) -> Result<(), String> {
         team.signal_wait_until(ack, Cmp::Ge, seq)
             .map_err(e("ack"))?;
     }
+    // The words view is the same memory: the last message's first eight bytes, then its
+    // sequence number last.
+    let words = team.local(&line.words());
+    let first = u64::from_le_bytes(std::array::from_fn(|i| (100 * 7 + i + left) as u8));
+    ensure!(
+        words.len() == LINE_WORDS && words[0] == first && words[LINE_WORDS - 1] == 100,
+        "PE {me}: the line's words read {words:?}"
+    );
     match team.put_line(line, &[0u8; LINE_PAYLOAD + 1], 1, right) {
         Err(TeamError::LineTooLong { len: 57, max: 56 }) => {}
         other => return Err(format!("PE {me}: a 57-byte line gave {other:?}")),

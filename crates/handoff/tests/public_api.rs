@@ -33,7 +33,7 @@ use handoff::team::{
     Cmp, Counter, EpochError, Epochs, Launch, Line, LockKind, PeExit, PeStatus, Placement, Route,
     Running, ShmTransport, SignalOp, Sym, SymAt, Team, TeamError, TeamReport, Transport, Word,
     DEFAULT_HEAP, ENV_CPU, ENV_HEAP, ENV_RANK, ENV_SIZE, ENV_TEAM, ENV_WAIT, EPOCH_TIMEOUT,
-    LINE_PAYLOAD, MAX_COUNTERS, MAX_PES,
+    LINE_PAYLOAD, LINE_WORDS, MAX_COUNTERS, MAX_PES,
 };
 use handoff::{Error, Result};
 

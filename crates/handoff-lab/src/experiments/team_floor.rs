@@ -1,120 +1,154 @@
-//! The floors of a hand-off measured by a team's two PEs themselves, in their own segment,
-//! just before each sample of a record (`pingpong`): a record's latency over the floor of the
-//! same moment, whatever state the host is in.
+//! The floors of a hand-off measured by a team's two PEs themselves, in the very cache lines
+//! the hand-off uses, just before each sample of a record (`pingpong`): a record's latency
+//! over the floor of the same moment and the same lines, whatever state the host is in.
 //!
 //! The probe's c2c floor ([`super::floor`]) is two threads of the launcher, a millisecond
-//! before and after a record; this VM's host flips between states within seconds, and in some
-//! of its fast states a hop and the probe's floor do not move together (issue #23). Here the
-//! two PEs bounce between their own two samples, by plain loads and stores through
-//! [`Team::peer_atomic`], no team call on the path (`handoff_probe::words::WordBounce`, whose
-//! steps are model-checked):
-//! - **c2c**: one word, PE 0's, carries both directions (the probe's pattern: the writer of
-//!   each hop has just read the line, so a hop is one line's transfer);
-//! - **store**: each PE spins on its own word and the peer stores into it (what every put
+//! before and after a record, on a word of their own; this VM's host flips between states
+//! within seconds (session 7 of issue #23). Where a line lies can matter too: over
+//! 16 lines of one buffer, a line's one-way time is its own in the host's slow state
+//! (per-line medians 179–237 ns, 1.24× apart at the median run; the same lines fast or slow
+//! in alternate sweeps, r = 0.96) and partly its own in the ~38 ns state (1.17× apart,
+//! r = 0.65), not in the ~15 ns state (1.02×; `examples/c2c_lines`, docs/results.md,
+//! issue #23 session 9). A floor on other lines than the hop's would add that draw.
+//! So the two PEs bounce on a word of the hand-off's own line (PE 0's copy and PE 1's),
+//! between samples, by plain loads and stores through [`Team::peer_atomic`], no team call on
+//! the path (`handoff_probe::words::WordBounce`, whose steps are model-checked):
+//! - **c2c**: one word carries both directions (the probe's pattern: the writer of each hop
+//!   has just read the line, so a hop is one line's transfer), on PE 0's copy and then on
+//!   PE 1's; the floor is their mean, as a hop's two directions use one copy each;
+//! - **store**: each PE spins on its own copy and the peer stores into it (what every put
 //!   based hand-off does: the writer takes a line the reader holds). On this VM it reads
 //!   1.15–1.4× the c2c floor when that is ~38 ns and 1.85× when it is ~15 ns: the best any
 //!   put-based protocol can do (docs/results.md, issue #23 session 8).
+//!
+//! Before the bounces, each PE zeroes its copy of the word (a hand-off left its data there)
+//! and the two meet once on a word of the floor's own ([`WordBounce::reset_and_meet`]).
 
 use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use handoff::sys::Deadline;
-use handoff::team::{Team, TeamError, Transport};
+use handoff::team::{SymAt, Team, TeamError, Transport};
 use handoff_probe::words::WordBounce;
 
 #[cfg(doc)]
 use super::team_run::PeOutput;
 
-/// Round trips per floor sample: about 40 µs each on this VM's fast state, 200 µs slow.
+/// Round trips per floor sample, on each of the three bounces: about 40 µs each on this
+/// VM's fast state, 200 µs slow.
 pub const ROUND_TRIPS: u64 = 500;
 
-/// One PE's side of the floors: its words and where the sequence numbers are.
+/// One PE's side of the floors: the words and where the sequence numbers are.
 pub struct TeamFloor<'a> {
-    /// PE 0's word: both directions of the c2c pattern.
-    shared: &'a AtomicU64,
-    /// This PE's own word, which the peer stores into.
+    /// PE 0's word of the floor's own, where the PEs meet before each measurement.
+    meet: &'a AtomicU64,
+    /// This PE's copy of the hand-off's word, which the peer stores into.
     mine: &'a AtomicU64,
-    /// The peer's word, which this PE stores into.
+    /// The peer's copy, which this PE stores into.
     peers: &'a AtomicU64,
     /// Whether this PE sends first (PE 0).
     first: bool,
-    /// Hops so far (the last value sent or awaited).
-    seq: u64,
+    /// Meetings so far.
+    met: u64,
     timeout: Duration,
 }
 
 /// A sample of both floors: one-way ns.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Floors {
-    /// One word, both directions (the probe's c2c pattern).
+    /// One word, both directions (the probe's c2c pattern): the mean over PE 0's copy and
+    /// PE 1's.
     pub c2c_ns: f64,
-    /// Each PE spins on its own word; the peer stores into it.
+    /// Each PE spins on its own copy; the peer stores into it.
     pub store_ns: f64,
 }
 
 impl<'a> TeamFloor<'a> {
-    /// The floors between this PE and `peer`, over two words it allocates (collectively:
-    /// both PEs call it at the same point of their programs), or `None` when `peer`'s heap is
-    /// not mapped here (a transport that only has calls: every PE of such a team says `None`
-    /// alike). Waits give up after `timeout`.
-    pub fn new<X: Transport>(
+    /// The floors between this PE and `peer` on `word`, a word of the cache line the
+    /// hand-off's receiver waits on that the hand-off itself may overwrite between samples
+    /// but never reads as its signal (a [`Line`](handoff::team::Line)'s first payload word,
+    /// a flag's neighbour in its line), or `None` when `peer`'s heap is not mapped here (a
+    /// transport that only has calls: every PE of such a team says `None` alike).
+    /// Collective: both PEs call it at the same point of their programs (it allocates the
+    /// word they meet on). Waits give up after `timeout`.
+    pub fn on<X: Transport>(
         team: &'a Team<X>,
         peer: usize,
+        word: SymAt<u64>,
         timeout: Duration,
     ) -> Result<Option<TeamFloor<'a>>, TeamError> {
-        let words = team.alloc::<u64>(2)?;
+        let meet = team.alloc::<u64>(1)?;
         let me = team.rank();
-        let pe0 = me.min(peer);
-        let (Some(theirs), Some(zeros)) = (
-            team.peer_atomic(&words, peer),
-            team.peer_atomic(&words, pe0),
+        let i = word.index();
+        if i >= word.sym().len() {
+            return Err(TeamError::InvalidArgument(format!(
+                "the floor's word {i} lies past its object of {} words",
+                word.sym().len()
+            )));
+        }
+        let (Some(theirs), Some(pe0)) = (
+            team.peer_atomic(&word.sym(), peer),
+            team.peer_atomic(&meet, me.min(peer)),
         ) else {
             return Ok(None);
         };
         Ok(Some(TeamFloor {
-            shared: &zeros[0],
-            mine: &team.local_atomic(&words)[1],
-            peers: &theirs[1],
+            meet: &pe0[0],
+            mine: &team.local_atomic(&word.sym())[i],
+            peers: &theirs[i],
             first: me < peer,
-            seq: 0,
+            met: 0,
             timeout,
         }))
     }
 
-    /// Measures both floors, [`ROUND_TRIPS`] each; both PEs call it at the same point of
-    /// their programs. The first PE's figure spans its round trips; the other's may include
-    /// its wait for the first to start.
+    /// Measures both floors, [`ROUND_TRIPS`] on each bounce; both PEs call it at the same
+    /// point of their programs, when the hand-off stores into neither copy of the word.
     pub fn measure(&mut self) -> Result<Floors, TeamError> {
         let deadline = Deadline::after(self.timeout);
-        let c2c_ns = self.bounce(
-            WordBounce::new(self.shared, self.shared, self.first),
-            deadline,
-        )?;
+        let meet = WordBounce::new(self.meet, self.meet, self.first);
+        meet.reset_and_meet(self.mine, 2 * self.met, deadline)
+            .map_err(|_| timed_out())?;
+        self.met += 1;
+        let (pe0, pe1) = match self.first {
+            true => (self.mine, self.peers),
+            false => (self.peers, self.mine),
+        };
+        // Both copies start at 0 and end at 2 ROUND_TRIPS; the store bounce goes on from there.
+        let c2c0 = bounce(WordBounce::new(pe0, pe0, self.first), 0, deadline)?;
+        let c2c1 = bounce(WordBounce::new(pe1, pe1, self.first), 0, deadline)?;
         let store = WordBounce::new(self.peers, self.mine, self.first);
-        let store_ns = self.bounce(store, deadline)?;
-        Ok(Floors { c2c_ns, store_ns })
+        let store_ns = bounce(store, 2 * ROUND_TRIPS, deadline)?;
+        Ok(Floors {
+            c2c_ns: (c2c0 + c2c1) / 2.0,
+            store_ns,
+        })
     }
 
-    /// What PE 0's c2c word and this PE's store word hold now (tests and diagnostics).
+    /// What PE 0's meeting word and this PE's copy of the hand-off's word hold now (tests
+    /// and diagnostics).
     pub fn words(&self) -> (u64, u64) {
         // Relaxed: values this PE's own bounces already read or wrote (their Acquire loads
         // and Release stores are in `WordBounce`); nothing is published through these loads.
         (
-            self.shared.load(std::sync::atomic::Ordering::Relaxed),
+            self.meet.load(std::sync::atomic::Ordering::Relaxed),
             self.mine.load(std::sync::atomic::Ordering::Relaxed),
         )
     }
+}
 
-    /// [`ROUND_TRIPS`] round trips of `b` from this PE's next sequence number; one-way ns.
-    fn bounce(&mut self, b: WordBounce<'_>, deadline: Deadline) -> Result<f64, TeamError> {
-        let t0 = Instant::now();
-        b.round_trips(self.seq, ROUND_TRIPS, deadline)
-            .map_err(|_| TeamError::Timeout {
-                what: "the peer's floor bounce",
-            })?;
-        self.seq += 2 * ROUND_TRIPS;
-        Ok(t0.elapsed().as_secs_f64() * 1e9 / (2 * ROUND_TRIPS) as f64)
+fn timed_out() -> TeamError {
+    TeamError::Timeout {
+        what: "the peer's floor bounce",
     }
+}
+
+/// [`ROUND_TRIPS`] round trips of `b` from sequence number `base`; one-way ns.
+fn bounce(b: WordBounce<'_>, base: u64, deadline: Deadline) -> Result<f64, TeamError> {
+    let t0 = Instant::now();
+    b.round_trips(base, ROUND_TRIPS, deadline)
+        .map_err(|_| timed_out())?;
+    Ok(t0.elapsed().as_secs_f64() * 1e9 / (2 * ROUND_TRIPS) as f64)
 }
 
 /// One point's samples over the floors the PEs measured just before each ([`PeOutput::floors`],

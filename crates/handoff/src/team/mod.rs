@@ -133,7 +133,7 @@ pub use ops::{AtomicOp, Cmp, SignalOp, Word};
 pub use running::{PeExit, Running, TeamReport};
 #[cfg(not(loom))]
 pub use shm::ShmTransport;
-pub use sym::{Counter, Line, Sym, SymAt, LINE_PAYLOAD};
+pub use sym::{Counter, Line, Sym, SymAt, LINE_PAYLOAD, LINE_WORDS};
 pub use transport::{Route, Transport};
 
 #[cfg(not(loom))]

@@ -48,6 +48,22 @@ impl<T> Sym<T> {
     }
 }
 
+impl Sym<Line> {
+    /// The same lines as words, [`LINE_WORDS`] per line, the sequence word last: for code
+    /// that needs a word in the very cache line a hand-off uses (the lab's floors bounce on
+    /// a line's first payload word between samples). A store into a sequence word through
+    /// this view is a `put_line` without its payload: keep such stores out of a line's
+    /// protocol.
+    pub fn words(&self) -> Sym<u64> {
+        Sym {
+            offset: self.offset,
+            // Cannot overflow: `alloc` made room for `len` lines of LINE_WORDS words each.
+            len: self.len * LINE_WORDS,
+            _t: PhantomData,
+        }
+    }
+}
+
 /// One element of a symmetric object: a signal word, an atomic word, a [`Line`].
 #[derive(Debug)]
 pub struct SymAt<T> {
@@ -102,6 +118,9 @@ impl Counter {
 /// Payload bytes of one [`Line`]: a 64-byte cache line less its sequence word.
 pub const LINE_PAYLOAD: usize = 56;
 
+/// Words of one [`Line`] ([`Sym::words`]): its payload's seven, then its sequence word.
+pub const LINE_WORDS: usize = 8;
+
 /// A cache line holding a small payload and its sequence word, so a small put and its
 /// signal move as one line transfer (`put_line` / `wait_line`).
 ///
@@ -112,6 +131,10 @@ pub struct Line {
     pub(super) payload: [u8; LINE_PAYLOAD],
     pub(super) seq: AtomicU64,
 }
+
+// The words view's arithmetic (loom's atomics are larger than a word; teams are not built there).
+#[cfg(not(loom))]
+const _: () = assert!(std::mem::size_of::<Line>() == LINE_WORDS * 8);
 
 // SAFETY: `Line` is `repr(C)`: 56 bytes then an AtomicU64 at offset 56 (aligned), size 64, no
 // padding, no pointers; every bit pattern is valid (all-zero: empty payload, sequence 0).

@@ -4,8 +4,9 @@
 //! the point's runs (`info.c2c_before_ns`, `info.c2c_after_ns`), and given as the record's
 //! floor only when the two agree ([`super::floor::Around`]; else a note says the host changed
 //! state during the point). On two CPUs the PEs also measure the floors themselves just before
-//! each sample ([`super::team_floor`]): `over_c2c_floor` and `over_store_floor` are each
-//! sample's latency over them, whatever state the host was in.
+//! each sample, in the line the receiver waits on ([`super::team_floor`]): `over_c2c_floor`
+//! and `over_store_floor` are each sample's latency over them, whatever state the host was
+//! in and wherever the lines landed.
 //!
 //! Methods (the sender's calls; the receiver's wait):
 //! - `fence-flag`: `put`; `fence`; remote atomic add of 1 to the peer's flag — the receiver
@@ -259,12 +260,20 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
     let (me, peer) = (team.rank(), 1 - team.rank());
     let words = spec.size / 8;
     let buf = team.alloc::<u64>(words)?;
-    let flag = team.alloc::<u64>(1)?;
+    // The flag's second word shares its line and is the floors' word there.
+    let flag = team.alloc::<u64>(2)?;
     let line = team.alloc::<Line>(1)?;
     let ct = team.ct_create()?;
     let timeout = std::time::Duration::from_secs_f64(spec.wait_timeout_s);
+    // The floors bounce in the line the receiver waits on (its first payload word, or the
+    // flag's neighbour); counting-put's counter lives in the team's own words, so its
+    // floors are the flag line's.
+    let floor_word = match spec.method {
+        Method::Line => line.words().at(0),
+        _ => flag.at(1),
+    };
     let floor = match spec.floors {
-        true => TeamFloor::new(team, peer, timeout)?,
+        true => TeamFloor::on(team, peer, floor_word, timeout)?,
         false => None,
     };
     // Two source buffers, message parity 0 and 1; salt = rank + 1.
@@ -581,9 +590,11 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     {
         res.notes.push(
             "over_c2c_floor, over_store_floor: each sample's latency over the floors the two PEs \
-             measured just before it, in their own segment (info c2c_in_team_ns, \
-             store_floor_ns): one word carrying both directions (the c2c probe's pattern), and \
-             a plain store into the word the peer spins on (the least any put costs)"
+             measured just before it, in the line the receiver waits on (a line's, or the \
+             flag's; info c2c_in_team_ns, store_floor_ns): one word carrying both directions \
+             (the c2c probe's pattern), and a plain store into the word the peer spins on (the \
+             least any put costs). On this VM a line's transfer time depends on its address, \
+             so a floor on other lines would not be the hop's"
                 .into(),
         );
     }
