@@ -9,9 +9,9 @@ Each round runs, for every binary and for the default wait and `--wait spin`,
 and reads its JSON. The VM's host flips between states within seconds (its c2c floor reads
 ~15, ~35-40 or ~200 ns), so every figure is a ratio to a floor of the same moment:
 - `/c2c` and `/store`: each sample over the floors the two PEs measured themselves just
-  before it (`over_c2c_floor`, `over_store_floor`: one word both ways, the probe's pattern;
-  a store into the word the peer spins on, the best a put can do); records are grouped by
-  that in-team c2c floor;
+  before it, in the line the receiver waits on (`over_c2c_floor`, `over_store_floor`: one
+  word both ways, the probe's pattern; a store into the word the peer spins on, the best a
+  put can do); records are grouped by that in-team c2c floor;
 - `/probe`: the median over the probe's floor (before and after the record; none, and
   counted, when the host changed state in between).
 """
