@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use handoff::team::{Line, Team, LINE_PAYLOAD};
+use handoff::team::{Line, Team, TeamError, LINE_PAYLOAD, LINE_WORDS};
 use handoff_lab::experiments::team_floor::{TeamFloor, ROUND_TRIPS};
 
 /// Measurements per PE.
@@ -17,6 +17,17 @@ fn pe() -> Result<(), String> {
     let team = Team::from_env().map_err(|e| e.to_string())?;
     let (me, peer) = (team.rank(), 1 - team.rank());
     let line = team.alloc::<Line>(1).map_err(|e| e.to_string())?;
+    // A word past the object is refused before anything collective happens.
+    match TeamFloor::on(
+        &team,
+        peer,
+        line.words().at(LINE_WORDS),
+        Duration::from_secs(1),
+    ) {
+        Err(TeamError::InvalidArgument(_)) => {}
+        Err(e) => return Err(format!("PE {me}: word {LINE_WORDS} of a line gave {e}")),
+        Ok(_) => return Err(format!("PE {me}: word {LINE_WORDS} of a line was accepted")),
+    }
     let mut floor = TeamFloor::on(&team, peer, line.words().at(0), Duration::from_secs(30))
         .map_err(|e| e.to_string())?
         .ok_or("the shared segment maps the peer's heap: a floor was expected")?;

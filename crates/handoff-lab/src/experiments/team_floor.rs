@@ -77,8 +77,6 @@ impl<'a> TeamFloor<'a> {
         word: SymAt<u64>,
         timeout: Duration,
     ) -> Result<Option<TeamFloor<'a>>, TeamError> {
-        let meet = team.alloc::<u64>(1)?;
-        let me = team.rank();
         let i = word.index();
         if i >= word.sym().len() {
             return Err(TeamError::InvalidArgument(format!(
@@ -86,6 +84,8 @@ impl<'a> TeamFloor<'a> {
                 word.sym().len()
             )));
         }
+        let meet = team.alloc::<u64>(1)?;
+        let me = team.rank();
         let (Some(theirs), Some(pe0)) = (
             team.peer_atomic(&word.sym(), peer),
             team.peer_atomic(&meet, me.min(peer)),
