@@ -323,13 +323,15 @@ fn killed_pe_ends_the_others_waits_naming_it() {
 }
 
 /// A PE that returns early with an error (drops its team without finalize) ends the
-/// others' barrier with `PeerDied` naming it.
+/// others' barrier with `PeerDied` naming it, and the launcher names it first although it
+/// exits last (it lingers after leaving; the others exit at once).
 #[test]
 fn pe_leaving_early_ends_the_others_barrier() {
     if handoff::team::in_team() {
         let team = Team::from_env().unwrap();
         if team.rank() == 2 {
             drop(team);
+            std::thread::sleep(Duration::from_millis(500));
             std::process::exit(7);
         }
         match team.barrier_all() {
@@ -344,6 +346,7 @@ fn pe_leaving_early_ends_the_others_barrier() {
         team_launch("pe_leaving_early_ends_the_others_barrier", 4).grace(Duration::from_secs(20));
     let r = run_team(l, Duration::from_secs(60));
     assert_eq!(r.exits[2].status, PeStatus::Exited(7), "{r:?}");
+    assert_eq!(r.first_failure, Some(2), "{r:?}");
     for rank in [0, 1, 3] {
         assert_eq!(
             r.exits[rank].status,

@@ -239,11 +239,21 @@ impl Running {
             }
             self.pause(&pidfds, join_checked, failed_at);
         }
+        let header = self.seg.get::<TeamHeader>(0).ok();
+        // The PE the team saw go first (`TeamHeader::first_gone`), which its peers' errors
+        // name: a peer that saw it and exited at once may have been reaped before it.
+        // Acquire: pairs with the Release CAS in `ShmTransport::drop` or `TeamWatch::check`.
+        let gone = header.map_or(0, |h| h.first_gone.load(crate::atomic::Ordering::Acquire));
+        if let Some(r) = (gone as usize).checked_sub(1) {
+            if status
+                .get(r)
+                .is_some_and(|s| s.is_some_and(|s| !s.success()))
+            {
+                first_failure = Some(r);
+            }
+        }
         // Acquire: pairs with the Release CAS in `ShmTransport::global_exit`.
-        let word = self
-            .seg
-            .get::<TeamHeader>(0)
-            .map_or(0, |h| h.global_exit.load(crate::atomic::Ordering::Acquire));
+        let word = header.map_or(0, |h| h.global_exit.load(crate::atomic::Ordering::Acquire));
         let global_exit = (word >> 32)
             .checked_sub(1)
             .map(|r| (r as usize, word as u32 as i32));
