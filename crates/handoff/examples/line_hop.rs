@@ -9,7 +9,12 @@
 //! stores, as `put_line` writes it, costs a second transfer when the spinning reader takes the
 //! line between them (on this VM it does not: it reads as one `put`), and the c2c floor's own
 //! pattern between these two processes (one word of the segment, plain loads and stores
-//! through `Team::peer_atomic`).
+//! through `Team::peer_atomic`). Then `put_line` with the receiver spinning on the line's
+//! sequence word instead of `wait_line`; two puts into a line with `wait_line`; `put_line` +
+//! `wait_line` and `put_line` + spin again on lines allocated in the other order (whether
+//! the line's place or the call decides); and `put_line` followed by 2, 3 or 4 `pause`s
+//! before `wait_line`, which shows the hop's time depends on when the waiter's polls fall
+//! against the line's arrival (a sawtooth with the pause's period; issue #23, session 9).
 //!
 //! ```text
 //! cargo build --release -p handoff --example line_hop
@@ -30,7 +35,7 @@ use std::time::Instant;
 use handoff::team::{Cmp, Line, SignalOp, Sym, Team};
 
 /// The variants, in the order they alternate.
-const VARIANTS: [&str; 8] = [
+const VARIANTS: [&str; 15] = [
     "put 8 B + spin on it",
     "put_line/wait_line",
     "put_signal 8 B",
@@ -39,6 +44,13 @@ const VARIANTS: [&str; 8] = [
     "two puts in one line",
     "the c2c floor in the team",
     "raw store into the peer's word",
+    "put_line + spin on its seq",
+    "2 puts into a line + wait_line",
+    "put_line + wait_line, again",
+    "put_line + seq spin, again",
+    "put_line, 2 pauses, wait_line",
+    "put_line, 3 pauses, wait_line",
+    "put_line, 4 pauses, wait_line",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -63,6 +75,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         two: team.alloc::<u64>(8)?,
         floor: team.alloc::<u64>(1)?,
         raw2: team.alloc::<u64>(1)?,
+        line2: team.alloc::<Line>(1)?,
+        line3: team.alloc::<Line>(1)?,
+        line5: team.alloc::<Line>(1)?,
+        line4: team.alloc::<Line>(1)?,
+        lk: [
+            team.alloc::<Line>(1)?,
+            team.alloc::<Line>(1)?,
+            team.alloc::<Line>(1)?,
+        ],
     };
     let lab_line = team.alloc::<Line>(1)?; // its own: its sequence numbers restart
     let mut seq = [0u64; VARIANTS.len()];
@@ -129,6 +150,11 @@ struct Objects {
     floor: Sym<u64>,
     /// The model's word again, stored into by plain stores (`peer_atomic`), not `put`.
     raw2: Sym<u64>,
+    line2: Sym<Line>,
+    line3: Sym<Line>,
+    line4: Sym<Line>,
+    line5: Sym<Line>,
+    lk: [Sym<Line>; 3],
 }
 
 #[inline(always)]
@@ -140,6 +166,20 @@ fn send(
     o: &Objects,
 ) -> Result<(), handoff::team::TeamError> {
     match v {
+        8 => team.put_line(o.line2.at(0), &n.to_ne_bytes(), n, peer),
+        10 => team.put_line(o.line4.at(0), &n.to_ne_bytes(), n, peer),
+        12..=14 => {
+            team.put_line(o.lk[v - 12].at(0), &n.to_ne_bytes(), n, peer)?;
+            for _ in 0..v - 10 {
+                std::hint::spin_loop();
+            }
+            Ok(())
+        }
+        11 => team.put_line(o.line5.at(0), &n.to_ne_bytes(), n, peer),
+        9 => {
+            team.put(&o.line3.words(), 0, &[n], peer)?;
+            team.put(&o.line3.words(), 7, &[n], peer)
+        }
         6 | 7 => {
             let (sym, pe) = if v == 6 {
                 (&o.floor, 0)
@@ -168,6 +208,31 @@ fn send(
 #[inline(always)]
 fn receive(team: &Team, v: usize, n: u64, o: &Objects) -> Result<u64, handoff::team::TeamError> {
     match v {
+        12..=14 => {
+            let mut out = [0u8; 8];
+            team.wait_line(o.lk[v - 12].at(0), n, &mut out)?;
+            Ok(u64::from_ne_bytes(out))
+        }
+        10 => {
+            let mut out = [0u8; 8];
+            team.wait_line(o.line4.at(0), n, &mut out)?;
+            Ok(u64::from_ne_bytes(out))
+        }
+        11 => {
+            let w = team.local_atomic(&o.line5.words());
+            spin_on(&w[7], n)?;
+            Ok(w[0].load(Ordering::Relaxed))
+        }
+        8 => {
+            let w = team.local_atomic(&o.line2.words());
+            spin_on(&w[7], n)?;
+            Ok(w[0].load(Ordering::Relaxed))
+        }
+        9 => {
+            let mut out = [0u8; 8];
+            team.wait_line(o.line3.at(0), n, &mut out)?;
+            Ok(u64::from_ne_bytes(out))
+        }
         7 => spin_on(&team.local_atomic(&o.raw2)[0], n),
         6 => spin_on(mapped(team, &o.floor, 0)?, n),
         5 => {
