@@ -17,9 +17,11 @@
 //!   has just read the line, so a hop is one line's transfer), on PE 0's copy and then on
 //!   PE 1's; the floor is their mean, as a hop's two directions use one copy each;
 //! - **store**: each PE spins on its own copy and the peer stores into it (what every put
-//!   based hand-off does: the writer takes a line the reader holds). On this VM it reads
-//!   1.15–1.4× the c2c floor when that is ~38 ns and 1.85× when it is ~15 ns: the best any
-//!   put-based protocol can do (docs/results.md, issue #23 session 8).
+//!   based hand-off does: the writer takes a line the reader holds), polling at once as the
+//!   waits do. On this VM it reads 1.15–1.4× the c2c floor when that is ~38 ns and 1.85×
+//!   when it is ~15 ns (session 8), but that includes where the arrival falls in the
+//!   waiter's polling grid: with the first poll delayed just right the same pattern comes
+//!   within 1.0–1.16× (`bench/poll_delay.c`; docs/results.md, issue #23 session 9).
 //!
 //! Before the bounces, each PE zeroes its copy of the word (a hand-off left its data there)
 //! and the two meet once on a word of the floor's own ([`WordBounce::reset_and_meet`]).

@@ -592,8 +592,8 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             "over_c2c_floor, over_store_floor: each sample's latency over the floors the two PEs \
              measured just before it, in the line the receiver waits on (a line's, or the \
              flag's; info c2c_in_team_ns, store_floor_ns): one word carrying both directions \
-             (the c2c probe's pattern), and a plain store into the word the peer spins on (the \
-             least any put costs). On this VM a line's transfer time depends on its address, \
+             (the c2c probe's pattern), and a plain store into the word the peer spins on (what a \
+             put costs when the waiter polls at once). On this VM a line's transfer time depends on its address, \
              so a floor on other lines would not be the hop's"
                 .into(),
         );
