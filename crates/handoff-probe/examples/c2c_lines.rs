@@ -13,7 +13,8 @@
 use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
-use handoff::sys::{allowed_cpus, parse_cpu_list, pin_current_thread, Deadline};
+use handoff::sys::{pin_current_thread, Deadline};
+use handoff_probe::floor::cpu_pair;
 use handoff_probe::words::WordBounce;
 
 /// Round trips per line per sweep.
@@ -33,19 +34,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let lines: usize = args.next().map_or(Ok(16), |a| a.parse())?;
     let sweeps: usize = args.next().map_or(Ok(5), |a| a.parse())?;
-    let cpus = match args.next() {
-        Some(list) => parse_cpu_list(&list)?,
-        None => allowed_cpus()?,
-    };
+    let pair = cpu_pair(args.next().as_deref())?;
     if lines == 0 || sweeps == 0 {
         return Err("LINES and SWEEPS: at least 1 each".into());
     }
-    let [a, b] = cpus[..] else {
-        if cpus.len() < 2 {
-            println!("SKIP: needs two allowed CPUs (got {cpus:?})");
-            return Ok(());
-        }
-        return Err(format!("CPU_A,CPU_B: two CPUs, got {cpus:?}").into());
+    let Some([a, b]) = pair else {
+        println!("SKIP: needs two allowed CPUs");
+        return Ok(());
     };
     // One word per stride, from the buffer's first 64-byte boundary: each a line's first.
     let words: Vec<AtomicU64> = (0..(lines + 1) * WORDS_PER_STRIDE)

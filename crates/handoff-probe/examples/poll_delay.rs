@@ -15,7 +15,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
-use handoff::sys::{allowed_cpus, parse_cpu_list, pin_current_thread, Deadline};
+use handoff::sys::{pin_current_thread, Deadline};
+use handoff_probe::floor::cpu_pair;
 
 /// Round trips per cell.
 const ROUND_TRIPS: u64 = 20_000;
@@ -85,19 +86,13 @@ fn cell(w: &Words, p: Pattern, k: u32, base: u64, first: bool) -> Result<Duratio
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let rounds: usize = args.next().map_or(Ok(5), |a| a.parse())?;
-    let cpus = match args.next() {
-        Some(list) => parse_cpu_list(&list)?,
-        None => allowed_cpus()?,
-    };
+    let pair = cpu_pair(args.next().as_deref())?;
     if rounds == 0 {
         return Err("ROUNDS: at least 1".into());
     }
-    let [a, b] = cpus[..] else {
-        if cpus.len() < 2 {
-            println!("SKIP: needs two allowed CPUs (got {cpus:?})");
-            return Ok(());
-        }
-        return Err(format!("CPU_A,CPU_B: two CPUs, got {cpus:?}").into());
+    let Some([a, b]) = pair else {
+        println!("SKIP: needs two allowed CPUs");
+        return Ok(());
     };
     let words = Words([Word(AtomicU64::new(0)), Word(AtomicU64::new(0))]);
     let cells: Vec<(Pattern, u32)> = [Pattern::C2c, Pattern::Put]
