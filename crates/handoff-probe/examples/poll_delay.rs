@@ -4,9 +4,10 @@
 //! executes `K` `pause`s before its first poll, for K = 0..=MAX_K, interleaved.
 //!
 //! On this project's VM (issue #23, docs/results.md session 9) the c2c pattern is fastest at
-//! K = 0, while the put pattern is ~25% faster when the first poll comes just as the answer
-//! lands (K = 3 there): the "store floor" a waiter that polls at once measures is not the
-//! hardware's.
+//! K = 0, while the put pattern's time is a sawtooth in K: in `bench/poll_delay.c`'s bare
+//! loop it was ~25% faster at K = 3, when the first poll comes just as the answer lands, so
+//! the "store floor" a waiter that polls at once measures is not the hardware's. This loop's
+//! poll counter shifts the polls' phase: here K = 0 already lands near the best in some runs.
 //!
 //! `cargo run --release -p handoff-probe --example poll_delay [ROUNDS] [CPU_A,CPU_B]`
 //! (defaults 5 and the first two allowed CPUs). Spins on both CPUs: run it on a quiet machine.
