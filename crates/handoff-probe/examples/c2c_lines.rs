@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use handoff::sys::{pin_current_thread, Deadline};
-use handoff_probe::floor::cpu_pair;
+use handoff_probe::topology::cpu_pair;
 use handoff_probe::words::WordBounce;
 
 /// Round trips per line per sweep.
@@ -52,15 +52,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut ns = vec![vec![0.0; sweeps]; lines];
     std::thread::scope(
         |s| -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-            let answer = s.spawn(move || -> Result<(), String> {
-                pin_current_thread(b).map_err(|e| e.to_string())?;
+            let answer = s.spawn(move || -> handoff::Result<()> {
+                pin_current_thread(b)?;
                 for sweep in 0..sweeps {
                     for l in 0..lines {
                         let w = word(l);
                         let base = 2 * ROUND_TRIPS * sweep as u64;
-                        WordBounce::new(w, w, false)
-                            .round_trips(base, ROUND_TRIPS, deadline)
-                            .map_err(|e| e.to_string())?;
+                        WordBounce::new(w, w, false).round_trips(base, ROUND_TRIPS, deadline)?;
                     }
                 }
                 Ok(())

@@ -16,8 +16,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
+use handoff::sync::WaitError;
 use handoff::sys::{pin_current_thread, Deadline};
-use handoff_probe::floor::cpu_pair;
+use handoff_probe::topology::cpu_pair;
 
 /// Round trips per cell.
 const ROUND_TRIPS: u64 = 20_000;
@@ -38,13 +39,14 @@ enum Pattern {
 /// The words: `[0]` is the c2c word and the first party's put word, `[1]` the other's.
 struct Words([Word; 2]);
 
-fn wait_eq(w: &AtomicU64, want: u64, deadline: Deadline) -> Result<(), String> {
+/// Spins until `w` holds `want`; [`WaitError::Timeout`] at `deadline` (the other CPU busy).
+fn wait_eq(w: &AtomicU64, want: u64, deadline: Deadline) -> Result<(), WaitError> {
     let mut polls = 0u32;
     // Acquire pairs with the other party's Release store of `want`.
     while w.load(Ordering::Acquire) != want {
         polls = polls.wrapping_add(1);
         if polls.is_multiple_of(CHECK_EVERY) && deadline.expired() {
-            return Err(format!("no answer {want} in time: is the other CPU busy?"));
+            return Err(WaitError::Timeout);
         }
         std::hint::spin_loop();
     }
@@ -59,7 +61,7 @@ fn pauses(k: u32) {
 
 /// One cell's round trips from sequence number `base` for party `first` or the other;
 /// returns the elapsed time.
-fn cell(w: &Words, p: Pattern, k: u32, base: u64, first: bool) -> Result<Duration, String> {
+fn cell(w: &Words, p: Pattern, k: u32, base: u64, first: bool) -> Result<Duration, WaitError> {
     let deadline = Deadline::after(Duration::from_secs(30));
     let (mine, theirs) = match (p, first) {
         (Pattern::C2c, _) => (&w.0[0].0, &w.0[0].0),
@@ -106,8 +108,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let base = |c: usize| c as u64 * 2 * ROUND_TRIPS;
     let mut ns: Vec<Vec<f64>> = vec![Vec::new(); cells.len()];
     std::thread::scope(|s| -> Result<(), Box<dyn std::error::Error>> {
-        let other = s.spawn(|| -> Result<(), String> {
-            pin_current_thread(b).map_err(|e| e.to_string())?;
+        let other = s.spawn(|| -> handoff::Result<()> {
+            pin_current_thread(b)?;
             for (c, (p, k)) in schedule() {
                 meet.wait();
                 cell(&words, p, k, base(c), false)?;

@@ -91,29 +91,6 @@ pub struct C2cResult {
     pub clock: ClockSource,
 }
 
-/// The two CPUs of a two-thread measurement: exactly the two of `list` (a CPU list such as
-/// `0,2`, in ascending order), else the first two allowed ones; `Ok(None)` when fewer than
-/// two are allowed (the caller prints its `SKIP:` line).
-///
-/// Errors: [`Error::InvalidArgument`] for a list of other than two CPUs, and the CPU list's
-/// own parse error.
-pub fn cpu_pair(list: Option<&str>) -> Result<Option<[usize; 2]>> {
-    let Some(list) = list else {
-        let allowed = handoff::sys::allowed_cpus()?;
-        return Ok(match allowed[..] {
-            [a, b, ..] => Some([a, b]),
-            _ => None,
-        });
-    };
-    match handoff::sys::parse_cpu_list(list)?[..] {
-        [a, b] => Ok(Some([a, b])),
-        ref other => Err(Error::InvalidArgument(format!(
-            "CPU list {list}: two CPUs, got {}",
-            other.len()
-        ))),
-    }
-}
-
 /// Cache-line-aligned (128 bytes: a line, and the adjacent-line prefetch pair on Intel) so
 /// nothing else shares the bouncing line.
 #[repr(align(128))]
@@ -369,18 +346,6 @@ fn join<T>(h: std::thread::ScopedJoinHandle<'_, Result<T>>) -> Result<T> {
 #[cfg(all(test, not(loom)))]
 mod tests {
 
-    #[test]
-    fn a_cpu_pair_is_two_listed_cpus_or_the_first_two_allowed() {
-        assert_eq!(cpu_pair(Some("0,1")).unwrap(), Some([0, 1]));
-        // In the list's order: ascending.
-        assert_eq!(cpu_pair(Some("3,2")).unwrap(), Some([2, 3]));
-        for bad in ["0", "0-2", "x"] {
-            assert!(cpu_pair(Some(bad)).is_err(), "{bad}");
-        }
-        let allowed = handoff::sys::allowed_cpus().unwrap();
-        let want = (allowed.len() >= 2).then(|| [allowed[0], allowed[1]]);
-        assert_eq!(cpu_pair(None).unwrap(), want);
-    }
     use super::*;
 
     fn quick() -> C2cOptions {
