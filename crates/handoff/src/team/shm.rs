@@ -696,7 +696,8 @@ impl Transport for ShmTransport {
         Ok(())
     }
 
-    #[inline]
+    // Always inlined: a hand-off's critical path (see `Team::put_line`).
+    #[inline(always)]
     fn put_signal(
         &self,
         pe: usize,
