@@ -8,7 +8,13 @@
  *   cc -O2 -pthread -o /tmp/poll_delay bench/poll_delay.c && /tmp/poll_delay [ROUNDS]
  *
  * Prints the median one-way ns per pattern and K. Run it without real-time priority: the
- * second thread starts on the first's CPU before it pins itself. */
+ * second thread starts on the first's CPU before it pins itself.
+ *
+ *   /tmp/poll_delay ROUNDS imul
+ *
+ * delays by a chain of 40 dependent `imul`s per K instead of a `pause` (about as long here):
+ * whether the dip at K = 3 pauses is the delay's time or the `pause` itself (session 10:
+ * the imul delay shows no dip). */
 #define _GNU_SOURCE
 #include <immintrin.h>
 #include <pthread.h>
@@ -20,7 +26,7 @@
 
 enum { N = 20000, MAX_K = 6, CELLS = 2 * (MAX_K + 1), MAX_ROUNDS = 64 };
 static _Alignas(128) volatile uint64_t words[32];
-static volatile int go, done_, pattern, k_pauses;
+static volatile int go, done_, pattern, k_pauses, imul_delay;
 static uint64_t cell_base;
 
 static void pin(int cpu) {
@@ -36,6 +42,16 @@ static double now_ns(void) {
   return t.tv_sec * 1e9 + t.tv_nsec;
 }
 
+/* K units of delay before the first poll: K pauses, or K chains of 40 dependent imuls. */
+static inline void delay(int k, uint64_t seed) {
+  if (!imul_delay) {
+    for (int j = 0; j < k; j++) _mm_pause();
+    return;
+  }
+  uint64_t x = seed | 1;
+  for (int j = 0; j < 40 * k; j++) __asm__ volatile("imul %0, %0" : "+r"(x));
+}
+
 static void wait_eq(volatile uint64_t *w, uint64_t want) {
   while (__atomic_load_n(w, __ATOMIC_ACQUIRE) != want) _mm_pause();
 }
@@ -49,12 +65,12 @@ static void run(int first, uint64_t base) {
     uint64_t ping = base + 2 * i + 1, pong = base + 2 * i + 2;
     if (first) {
       __atomic_store_n(theirs, ping, __ATOMIC_RELEASE);
-      for (int j = 0; j < k; j++) _mm_pause();
+      delay(k, ping);
       wait_eq(mine, pong);
     } else {
       wait_eq(mine, ping);
       __atomic_store_n(theirs, pong, __ATOMIC_RELEASE);
-      for (int j = 0; j < k; j++) _mm_pause();
+      delay(k, pong);
     }
   }
 }
@@ -79,6 +95,7 @@ static int cmp(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
   int rounds = argc > 1 ? atoi(argv[1]) : 5;
+  imul_delay = argc > 2 && argv[2][0] == 'i';
   if (rounds < 1 || rounds > MAX_ROUNDS) {
     fprintf(stderr, "ROUNDS: 1 to %d\n", MAX_ROUNDS);
     return 2;
@@ -104,7 +121,8 @@ int main(int argc, char **argv) {
     }
   done_ = 1;
   pthread_join(t, 0);
-  printf("one-way ns, CPU 0 <-> CPU 1, %d round trips per cell, median of %d\n", N, rounds);
+  printf("one-way ns, CPU 0 <-> CPU 1, %d round trips per cell, median of %d, delay: %s\n", N,
+         rounds, imul_delay ? "40 imuls per K" : "a pause per K");
   for (int c = 0; c < CELLS; c++) {
     if (c % (MAX_K + 1) == 0) printf("%-4s", c ? "put" : "c2c");
     qsort(ns[c], rounds, sizeof(double), cmp);
