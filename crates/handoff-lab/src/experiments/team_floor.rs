@@ -21,7 +21,9 @@
 //!   waits do. On this VM it reads 1.15–1.4× the c2c floor when that is ~38 ns and 1.85×
 //!   when it is ~15 ns (session 8), but that includes where the arrival falls in the
 //!   waiter's polling grid: with the first poll delayed just right the same pattern comes
-//!   within 1.0–1.16× (`bench/poll_delay.c`; docs/results.md, issue #23 session 9).
+//!   within 1.0–1.16× (`bench/poll_delay.c`; docs/results.md, issue #23 session 9). No
+//!   delay rule holds across the host's states: the delay that helps at ~38 ns costs 3× at
+//!   ~15 ns, and a learned one recovers half the gain (`bench/poll_learn.c`, session 10).
 //!
 //! Before the bounces, each PE zeroes its copy of the word (a hand-off left its data there)
 //! and the two meet once on a word of the floor's own ([`WordBounce::reset_and_meet`]).
