@@ -12,38 +12,17 @@
  *
  *   cc -O2 -pthread -o /tmp/hop_patterns bench/hop_patterns.c && /tmp/hop_patterns [ROUNDS]
  *
- * Every received data word is checked; a wrong one is counted and the program exits 1.
- * Run it without real-time priority: the second thread starts on the first's CPU before it
- * pins itself. */
-#define _GNU_SOURCE
-#include <immintrin.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+ * Every received data word is checked; a wrong one is counted and the program exits 1
+ * (harness: bench/two_cpus.h). */
+#include "two_cpus.h"
 
-enum { N = 20000, CELLS = 4, MAX_ROUNDS = 64 };
+enum { N = 20000, CELLS = 4 };
 enum { C2C, LINE, PUTSIG, ADD_RESET };
 static const char *names[CELLS] = {"c2c", "line", "putsig", "add+reset"};
 /* Flags at words 0 and 16 (two lines), data at 64 and 96 (two more). */
 static _Alignas(128) volatile uint64_t words[128];
-static volatile int go, done_, cell;
-static uint64_t cell_base, wrong, checked;
-
-static void pin(int cpu) {
-  cpu_set_t s;
-  CPU_ZERO(&s);
-  CPU_SET(cpu, &s);
-  pthread_setaffinity_np(pthread_self(), sizeof s, &s);
-}
-
-static double now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e9 + t.tv_nsec;
-}
+static volatile int cell;
+static uint64_t wrong, checked;
 
 static inline void wait_ge(volatile uint64_t *w, uint64_t want) {
   while (__atomic_load_n(w, __ATOMIC_ACQUIRE) < want) _mm_pause();
@@ -88,55 +67,19 @@ static void run(int first, uint64_t base) {
   }
 }
 
-static void *other(void *arg) {
-  (void)arg;
-  pin(1);
-  for (;;) {
-    while (!go) {
-      if (done_) return 0;
-      _mm_pause();
-    }
-    run(0, cell_base);
-    __atomic_store_n(&go, 0, __ATOMIC_RELEASE);
-  }
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
+static void setup(int c) {
+  cell = c;
+  words[0] = words[16] = 0; /* the other thread is idle: a counting flag starts at 0 */
 }
 
 int main(int argc, char **argv) {
-  int rounds = argc > 1 ? atoi(argv[1]) : 5;
-  if (rounds < 1 || rounds > MAX_ROUNDS) {
-    fprintf(stderr, "hop_patterns: ROUNDS must be 1 to %d\n", MAX_ROUNDS);
-    return 2;
-  }
-  static double ns[CELLS][MAX_ROUNDS];
-  pthread_t t;
-  pthread_create(&t, 0, other, 0);
-  pin(0);
-  uint64_t base = 0;
-  for (int r = 0; r < rounds; r++)
-    for (int c = 0; c < CELLS; c++) {
-      cell = c;
-      cell_base = base;
-      words[0] = words[16] = 0; /* the other thread is idle: a counting flag starts at 0 */
-      __atomic_store_n(&go, 1, __ATOMIC_SEQ_CST);
-      double t0 = now_ns();
-      run(1, base);
-      double dt = now_ns() - t0;
-      while (__atomic_load_n(&go, __ATOMIC_ACQUIRE)) _mm_pause();
-      base += 2 * N;
-      ns[c][r] = dt / (2.0 * N);
-    }
-  done_ = 1;
-  pthread_join(t, 0);
+  int rounds = two_cpu_rounds_arg(argc, argv, "hop_patterns");
+  static double ns[CELLS * MAX_ROUNDS];
+  two_cpu_rounds(rounds, CELLS, N, ns);
   double med[CELLS];
   printf("one-way ns, CPU 0 <-> CPU 1, %d round trips per cell, median of %d:", N, rounds);
   for (int c = 0; c < CELLS; c++) {
-    qsort(ns[c], rounds, sizeof(double), cmp);
-    med[c] = ns[c][rounds / 2];
+    med[c] = ns[c * MAX_ROUNDS + rounds / 2];
     printf(" %s %.1f", names[c], med[c]);
   }
   printf(" | /c2c:");

@@ -14,24 +14,17 @@
  *   cc -O2 -pthread -o /tmp/poll_learn bench/poll_learn.c && /tmp/poll_learn [ROUNDS]
  *
  * Prints the median one-way ns per cell and the learner's last K; every received value is
- * checked (exit 1 on a wrong one). Run it without real-time priority: the second thread
- * starts on the first's CPU before it pins itself. */
-#define _GNU_SOURCE
-#include <immintrin.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+ * checked (exit 1 on a wrong one; harness: bench/two_cpus.h). */
+#include "two_cpus.h"
+
 #include <x86intrin.h>
 
-enum { N = 20000, CELLS = 4, MAX_ROUNDS = 64, KMAX = 10, BLOCK = 32, EXPLORE_MASK = 7 };
+enum { N = 20000, CELLS = 4, KMAX = 10, BLOCK = 32, EXPLORE_MASK = 7 };
 enum { C2C, PUT, PUT3, LEARNED };
 static const char *names[CELLS] = {"c2c", "put", "put+3", "learned"};
 static _Alignas(128) volatile uint64_t words[64];
-static volatile int go, done_, cell;
-static uint64_t cell_base, wrong;
+static volatile int cell;
+static uint64_t wrong;
 static double pause_tsc; /* rdtsc ticks per pause between polls (calibrated in main) */
 
 /* One thread's learning (one site). */
@@ -42,19 +35,6 @@ struct learner {
   uint64_t t0;
 };
 static __thread struct learner me;
-
-static void pin(int cpu) {
-  cpu_set_t s;
-  CPU_ZERO(&s);
-  CPU_SET(cpu, &s);
-  pthread_setaffinity_np(pthread_self(), sizeof s, &s);
-}
-
-static double now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e9 + t.tv_nsec;
-}
 
 static inline void spin_ge(volatile uint64_t *w, uint64_t want) {
   while (__atomic_load_n(w, __ATOMIC_ACQUIRE) < want) _mm_pause();
@@ -113,58 +93,19 @@ static void run(int first, uint64_t base) {
   }
 }
 
-static void *other(void *arg) {
-  (void)arg;
-  pin(1);
-  for (;;) {
-    while (!go) {
-      if (done_) return 0;
-      _mm_pause();
-    }
-    run(0, cell_base);
-    __atomic_store_n(&go, 0, __ATOMIC_RELEASE);
-  }
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
+static void setup(int c) { cell = c; }
 
 int main(int argc, char **argv) {
-  int rounds = argc > 1 ? atoi(argv[1]) : 5;
-  if (rounds < 1 || rounds > MAX_ROUNDS) {
-    fprintf(stderr, "poll_learn: ROUNDS must be 1 to %d\n", MAX_ROUNDS);
-    return 2;
-  }
+  int rounds = two_cpu_rounds_arg(argc, argv, "poll_learn");
   /* Back-to-back pauses take ~1.8x as long as one between polls (session 10). */
   uint64_t t0 = __rdtsc();
   for (int i = 0; i < 100000; i++) _mm_pause();
   pause_tsc = (double)(__rdtsc() - t0) / 100000 / 1.8;
-  static double ns[CELLS][MAX_ROUNDS];
-  pthread_t t;
-  pthread_create(&t, 0, other, 0);
-  pin(0);
-  uint64_t base = 0;
-  for (int r = 0; r < rounds; r++)
-    for (int c = 0; c < CELLS; c++) {
-      cell = c;
-      cell_base = base;
-      __atomic_store_n(&go, 1, __ATOMIC_SEQ_CST);
-      double a = now_ns();
-      run(1, base);
-      double dt = now_ns() - a;
-      while (__atomic_load_n(&go, __ATOMIC_ACQUIRE)) _mm_pause();
-      base += 2 * N;
-      ns[c][r] = dt / (2.0 * N);
-    }
-  done_ = 1;
-  pthread_join(t, 0);
+  static double ns[CELLS * MAX_ROUNDS];
+  two_cpu_rounds(rounds, CELLS, N, ns);
   printf("one-way ns, CPU 0 <-> CPU 1, %d round trips per cell, median of %d:", N, rounds);
-  for (int c = 0; c < CELLS; c++) {
-    qsort(ns[c], rounds, sizeof(double), cmp);
-    printf(" %s %.1f", names[c], ns[c][rounds / 2]);
-  }
+  for (int c = 0; c < CELLS; c++) printf(" %s %.1f", names[c], ns[c * MAX_ROUNDS + rounds / 2]);
+  /* The thread on CPU 0 (this one) ran the learner whose state is printed. */
   printf(" | learned K %d (of 0..%d) | %lu wrong\n", me.best, me.kmax, (unsigned long)wrong);
   return wrong ? 1 : 0;
 }
