@@ -349,6 +349,9 @@ impl Transport for MpiTransport {
                 Ok(())
             }
             None => {
+                // The signal word's checks first: a bad one fails the call before any byte
+                // moves, as on the other paths.
+                self.word(pe, sig, 8, "put_signal")?;
                 self.put(pe, offset, src)?;
                 self.signal(pe, sig, op)
             }

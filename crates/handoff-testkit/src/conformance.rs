@@ -428,6 +428,14 @@ pub fn transport_bounds<X: Transport>(team: &Team<X>) -> Result<(), String> {
         Err(TeamError::InvalidArgument(_)) => {}
         other => return Err(format!("PE {me}: an atomic at heap byte 4 gave {other:?}")),
     }
+    match x.put_signal(me, end - 16, &[1; 8], 4, SignalOp::Add(1)) {
+        Err(TeamError::InvalidArgument(_)) => {}
+        other => {
+            return Err(format!(
+                "PE {me}: a put_signal with its signal word at heap byte 4 gave {other:?}"
+            ))
+        }
+    }
     match x.get(p, 0, &mut [0; 8]) {
         Err(TeamError::NoSuchPe { pe, size }) if pe == p && size == p => {}
         other => {

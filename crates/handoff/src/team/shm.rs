@@ -706,9 +706,15 @@ impl Transport for ShmTransport {
         sig: usize,
         op: SignalOp,
     ) -> Result<(), TeamError> {
-        // Both checks first: a bad signal word fails the call before any byte moves.
+        // Both checks first: a bad signal word fails the call before any byte moves. The
+        // signal word lies in the same partition: `check` proved `pe`, so its address is
+        // `dst`'s partition base plus `sig` once its bounds and alignment hold (one base
+        // computation on the hand-off's path, not two).
         let dst = self.check(pe, offset, src.len(), 1, "put")?;
-        let p = self.check(pe, sig, 8, 8, "signal")?;
+        if sig.saturating_add(8) > self.heap_len || !sig.is_multiple_of(8) {
+            return Err(self.check_failed(pe, sig, 8, 8, "signal"));
+        }
+        let p = dst.wrapping_sub(offset).wrapping_add(sig);
         // SAFETY: as in `put`.
         unsafe { ops::copy_small(src.as_ptr(), dst, src.len()) };
         // SAFETY: as in `atomic64`.
