@@ -87,7 +87,11 @@ pub struct ShmTransport {
     heap_stride: usize,
     ctrl_offset: usize,
     ctrl_stride: usize,
-    heap_offset: usize,
+    /// PE 0's heap partition and this PE's, in the mapping (which neither moves nor goes
+    /// while `seg` lives): computed once, as every hand-off call needs one of them on its
+    /// critical path (issue #23).
+    heap0: *mut u8,
+    local: *mut u8,
     wait: Wait,
     pub(super) launcher: ProcessId,
     /// Barrier arrivals consumed so far, per sender rank.
@@ -208,7 +212,10 @@ impl ShmTransport {
             heap_stride: p.heap_stride,
             ctrl_offset: p.ctrl_offset,
             ctrl_stride: p.ctrl_stride,
-            heap_offset: p.heap_offset,
+            heap0: seg.as_ptr().wrapping_add(p.heap_offset),
+            local: seg
+                .as_ptr()
+                .wrapping_add(p.heap_offset + rank * p.heap_stride),
             wait,
             launcher: ProcessId::new(h.launcher_pid, h.launcher_start),
             seen: Mutex::new(vec![0; size]),
@@ -305,9 +312,7 @@ impl ShmTransport {
 
     #[inline]
     fn heap(&self, pe: usize) -> *mut u8 {
-        self.seg
-            .as_ptr()
-            .wrapping_add(self.heap_offset + pe * self.heap_stride)
+        self.heap0.wrapping_add(pe * self.heap_stride)
     }
 
     /// The address of `len` bytes at heap offset `offset` of PE `pe`, after the checks every
@@ -566,8 +571,9 @@ impl Drop for ShmTransport {
     }
 }
 
-// SAFETY: the transport owns its mapping (Segment is Send), and its own state is atomics and
-// a Mutex, so moving it to another thread is sound.
+// SAFETY: the transport owns its mapping (Segment is Send), its own state is atomics and a
+// Mutex, and its two raw pointers point into that mapping (immutable, valid as long as it
+// lives), so moving it to another thread is sound.
 unsafe impl Send for ShmTransport {}
 // SAFETY: every access to the shared mapping through `&self` is an atomic operation or a
 // copy the OpenSHMEM memory model leaves to the program (puts and gets to user-chosen
@@ -591,7 +597,7 @@ impl Transport for ShmTransport {
     }
     #[inline]
     fn local_heap(&self) -> *mut u8 {
-        self.heap(self.rank)
+        self.local
     }
     fn peer_heap(&self, pe: usize) -> Option<*mut u8> {
         // Every PE's partition lies in the one segment every PE maps.
