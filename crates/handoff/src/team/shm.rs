@@ -89,7 +89,8 @@ pub struct ShmTransport {
     ctrl_stride: usize,
     /// PE 0's heap partition and this PE's, in the mapping (which neither moves nor goes
     /// while `seg` lives): computed once, as every hand-off call needs one of them on its
-    /// critical path (issue #23).
+    /// critical path. `local` is `heap(rank)`, kept because deriving it in the waits cost
+    /// ~1 ns of a put-signal hand-off (`line_hop -n 1`, issue #23 session 10).
     heap0: *mut u8,
     local: *mut u8,
     wait: Wait,
@@ -327,12 +328,18 @@ impl ShmTransport {
         align: usize,
         op: &'static str,
     ) -> Result<*mut u8, TeamError> {
-        let end = offset.saturating_add(len);
-        if pe >= self.size || end > self.heap_len || !offset.is_multiple_of(align) {
+        if pe >= self.size || !self.in_partition(offset, len, align) {
             return Err(self.check_failed(pe, offset, len, align, op));
         }
         // In bounds: pe < size and offset + len <= heap_len <= heap_stride.
         Ok(self.heap(pe).wrapping_add(offset))
+    }
+
+    /// Whether `len` bytes at heap offset `offset` lie in a partition, `align`-aligned: the
+    /// range half of [`Self::check`].
+    #[inline]
+    fn in_partition(&self, offset: usize, len: usize, align: usize) -> bool {
+        offset.saturating_add(len) <= self.heap_len && offset.is_multiple_of(align)
     }
 
     /// The error of a failed [`Self::check`].
@@ -717,7 +724,7 @@ impl Transport for ShmTransport {
         // `dst`'s partition base plus `sig` once its bounds and alignment hold (one base
         // computation on the hand-off's path, not two).
         let dst = self.check(pe, offset, src.len(), 1, "put")?;
-        if sig.saturating_add(8) > self.heap_len || !sig.is_multiple_of(8) {
+        if !self.in_partition(sig, 8, 8) {
             return Err(self.check_failed(pe, sig, 8, 8, "signal"));
         }
         let p = dst.wrapping_sub(offset).wrapping_add(sig);
