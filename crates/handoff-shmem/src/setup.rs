@@ -129,11 +129,14 @@ pub unsafe extern "C" fn shmem_query_thread(provided: *mut c_int) {
     })
 }
 
-/// `shmem_finalize`: a barrier over all PEs, then leaves the team normally.
+/// `shmem_finalize`: a barrier over all PEs, then leaves the team normally. Before
+/// `shmem_init` it is an error (OpenSHMEM 1.5, "Execution Model": every PE calls
+/// `shmem_init` before any other routine); a second call after a finalize does nothing.
 #[no_mangle]
 pub extern "C" fn shmem_finalize() {
     entry_bare("shmem_finalize", || match state::take() {
         Some(st) => Ok(st.team.finalize()?),
+        None if !state::finalized() => Err(ShmemError::NotInitialized),
         None => Ok(()),
     })
 }

@@ -135,6 +135,11 @@ pub fn take() -> Option<Box<State>> {
     st
 }
 
+/// Whether `shmem_finalize` has run.
+pub fn finalized() -> bool {
+    FINALIZED.load(Ordering::Relaxed)
+}
+
 /// Runs `body` on this PE's state for the C entry point `name`; on an error or a panic,
 /// reports it and ends the PE ([`fail`]).
 #[inline]

@@ -600,3 +600,110 @@ fn thread_multiple_four_threads_per_pe() {
 fn cxx_overloads_of_the_generic_names() {
     passes("cxx");
 }
+
+/// #40 items 1 and 9: PE 0 calls shmem_finalize while the others still need it: they call
+/// one barrier more (PE 0's final barrier meets it, PE 0 exits 0, their finalize then waits
+/// for PE 0), or wait for a signal after it. Before, they waited forever and printed nothing
+/// (the 60 s watchdog of `run` ended it here). Now every PE that waited fails with one line
+/// naming PE 0 as having finalized, PE 0 exits 0, and the report's last word names PE 0 as
+/// the cause, as it does for a PE 0 that returns without finalize (exit 0) while the others
+/// wait (before, the launcher's line named a PE that failed because of it).
+#[test]
+fn a_pe_that_finalizes_while_others_still_need_it_is_named() {
+    let prog = build("finalize");
+    let finalized = "called shmem_finalize (Team::finalize) while other PEs still needed it";
+    let left = "left the team without finalize";
+    for (case, n, wait, how) in [
+        ("early", 2, Wait::ADAPTIVE, finalized),
+        ("early", 3, Wait::Block, finalized),
+        ("signal", 2, Wait::ADAPTIVE, finalized),
+        ("signal", 3, Wait::ADAPTIVE, finalized),
+        ("leave", 3, Wait::ADAPTIVE, left),
+    ] {
+        let o = run(&prog, n, &[case], wait);
+        let what = format!("{case} on {n} PEs: {:?}\n{}", o.report, o.all_err());
+        assert_eq!(o.report.exits[0].status, PeStatus::Exited(0), "{what}");
+        assert!(!o.report.success(), "{what}");
+        assert_eq!(
+            o.report.left_early,
+            Some(handoff::team::LeftEarly {
+                rank: 0,
+                finalized: how == finalized
+            }),
+            "{what}"
+        );
+        let cause = o.report.clone().into_result().unwrap_err().to_string();
+        let said = if how == finalized {
+            "called shmem_finalize"
+        } else {
+            "left the team without shmem_finalize"
+        };
+        assert!(
+            cause.starts_with("PE 0 (pid ") && cause.contains(said),
+            "the cause is PE 0: {cause}"
+        );
+        let mut named = 0;
+        for r in 1..n {
+            match o.report.exits[r].status {
+                PeStatus::Exited(1) => {
+                    let line = o.err[r].lines().next().unwrap_or("");
+                    assert!(
+                        line.starts_with(&format!("handoff-shmem: PE {r}: shmem_"))
+                            && line.contains("PE 0 (pid ")
+                            && line.contains(how),
+                        "PE {r} names PE 0: {what}"
+                    );
+                    named += 1;
+                }
+                PeStatus::Stopped => {}
+                st => panic!("PE {r} {st}: {what}"),
+            }
+        }
+        assert!(named >= 1, "no PE named PE 0: {what}");
+    }
+}
+
+/// #40 item 1: no false error where a PE finalized: PEs finalizing together (here 1 to 8
+/// PEs, 8 on 2 CPUs, sleeping waits) and PEs that compute alone after the finalize while
+/// PE 0 has exited all succeed.
+#[test]
+fn pes_that_finalize_together_or_compute_after_it_succeed() {
+    let prog = build("finalize");
+    for n in [1, 2, 3, 8] {
+        for wait in [Wait::ADAPTIVE, Wait::Block] {
+            let o = run(&prog, n, &["local"], wait);
+            assert!(
+                o.report.success(),
+                "{n} PEs, {wait}: {:?}\n{}",
+                o.report.exits,
+                o.all_err()
+            );
+            for r in 1..n {
+                assert_eq!(o.out[r], format!("OK finalize {n} PEs\n"), "PE {r}");
+            }
+        }
+    }
+}
+
+/// #40 item 9: shmem_finalize before shmem_init is an error (OpenSHMEM 1.5, "Execution
+/// Model": shmem_init comes before any other routine), not silently accepted.
+#[test]
+fn shmem_finalize_before_shmem_init_is_an_error() {
+    let o = run(&build("finalize"), 2, &["noinit"], Wait::ADAPTIVE);
+    for r in 0..2 {
+        assert_eq!(
+            o.report.exits[r].status,
+            PeStatus::Exited(1),
+            "{}",
+            o.all_err()
+        );
+        assert_eq!(
+            o.err[r],
+            format!(
+                "handoff-shmem: PE {r}: shmem_finalize: called before shmem_init; call \
+                 shmem_init (or shmem_init_thread) first\n"
+            )
+        );
+        assert!(!o.out[r].contains("not reached"), "{}", o.out[r]);
+    }
+}

@@ -474,8 +474,8 @@ fn the_launcher_sleeps_while_its_pes_run() {
     );
 }
 
-/// `Launch::timeout` ends a team that does not finish: every PE killed, `Timeout`, and the
-/// segment gone.
+/// `Launch::timeout` ends a team that does not finish: every PE killed, `TeamTimeout` naming
+/// the PEs still running, and the segment gone.
 #[test]
 fn launch_timeout_ends_a_hung_team() {
     if handoff::team::in_team() {
@@ -493,7 +493,13 @@ fn launch_timeout_ends_a_hung_team() {
         Duration::from_secs(30),
         move || running.wait().unwrap_err(),
     );
-    assert!(matches!(e, TeamError::Timeout { .. }), "{e}");
+    // #40: the line names the PEs the launcher still waited for, and how far each got.
+    assert!(matches!(e, TeamError::TeamTimeout { .. }), "{e}");
+    let text = e.to_string();
+    for (r, pid) in pids.iter().enumerate() {
+        let pe = format!("PE {r} (pid {pid}, in the team)");
+        assert!(text.contains(&pe), "{pe:?} not in {text}");
+    }
     for pid in pids {
         let alive = handoff::sys::ProcessId::of(pid).is_ok_and(|p| p.is_alive());
         assert!(!alive, "PE pid {pid} still runs");
@@ -528,6 +534,15 @@ fn a_pe_that_never_joins_is_named_at_the_join_deadline() {
         "expected PE 1 named: {e}"
     );
     assert!(e.to_string().contains("did not join"), "{e}");
+    // #40 item 6: what was seen, and how to allow longer.
+    for part in [
+        "within 2s",
+        "joined: PEs 0, 2; not joined: PE 1;",
+        "--join-timeout",
+        "HANDOFF_JOIN_TIMEOUT",
+    ] {
+        assert!(e.to_string().contains(part), "{part:?} not in {e}");
+    }
     for pid in pids {
         let alive = handoff::sys::ProcessId::of(pid).is_ok_and(|p| p.is_alive());
         assert!(!alive, "PE pid {pid} still runs");

@@ -64,10 +64,11 @@ fn launch(spec: &TeamSpec) -> Result<Vec<String>, String> {
         .into_iter()
         .map(|h| h.join().unwrap_or_default())
         .collect();
-    if let Err(TeamError::Timeout { .. }) = report {
+    if let Err(TeamError::TeamTimeout { running, .. }) = &report {
         return Err(format!(
             "the team of {} PEs did not finish within {:.0} s and was killed (a lost message \
-             or a stuck PE); rerun with fewer reps or a larger deadline",
+             or a stuck PE; still running: {running}); rerun with fewer reps or a larger \
+             deadline",
             spec.pes,
             spec.deadline.as_secs_f64()
         ));

@@ -26,9 +26,9 @@
 #![cfg_attr(loom, allow(dead_code))] // the transport that calls these is not built under loom
 
 use crate::atomic::{AtomicU64, Ordering};
-use crate::sync::PeerWatch;
 use crate::sync::WaitError;
 use crate::sync::{Doorbell, Wait};
+use crate::sync::{NoPeers, PeerWatch};
 use crate::sys::Deadline;
 
 /// What the barrier touches of one member: its arrival counters (indexed by sender rank)
@@ -38,12 +38,24 @@ pub(crate) struct Node<'a> {
     pub bell: &'a Doorbell,
 }
 
+/// A barrier's peer watch, told before each round's wait whom that round waits for: PE
+/// `from`, until this PE's arrival counter for it reaches `target`. The team's watch uses it
+/// to name a PE that finalized before that arrival (it never comes: `watch`).
+pub(crate) trait RoundWatch: PeerWatch {
+    /// The round about to wait waits for `from`'s arrival number `target`.
+    fn round(&self, from: usize, target: u64);
+}
+
+impl RoundWatch for NoPeers {
+    fn round(&self, _from: usize, _target: u64) {}
+}
+
 /// Runs one dissemination barrier for `me` over `set` (sorted, containing `me`); `seen` is
 /// this PE's local count of arrivals consumed per sender rank; `peer_cpu` is the hint for
 /// adaptive waits (see [`crate::sync::CpuHint`]). An error names nothing: the caller maps
 /// it (a peer check already names the PE).
 #[allow(clippy::too_many_arguments)] // the barrier's inputs; a struct would only rename them
-pub(crate) fn dissemination<'a, P: PeerWatch + ?Sized>(
+pub(crate) fn dissemination<'a, P: RoundWatch + ?Sized>(
     me: usize,
     set: &[usize],
     seen: &mut [u64],
@@ -68,6 +80,7 @@ pub(crate) fn dissemination<'a, P: PeerWatch + ?Sized>(
         seen[from] += 1;
         let target = seen[from];
         let word = &mine.arrivals[from];
+        peers.round(from, target);
         mine.bell.wait(
             // Acquire: pairs with the Release fetch_add of the sender (step 1 above).
             || (word.load(Ordering::Acquire) >= target).then_some(()),

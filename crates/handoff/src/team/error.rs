@@ -190,8 +190,12 @@ pub enum TeamError {
     /// A PE still alive had not joined the team when the join deadline passed, while
     /// others had.
     #[error(
-        "PE {rank} (pid {pid}) did not join the team within {after:?} (it never called \
-         shmem_init / Team::from_env); the team was ended"
+        "PE {rank} (pid {pid}) did not join the team within {after:?} of the start (it never \
+         called shmem_init / Team::from_env); joined: {}; not joined: {}; a program that \
+         needs longer before it joins can have a later deadline: handoff run --join-timeout \
+         DURATION, or HANDOFF_JOIN_TIMEOUT=DURATION (e.g. 2m); the team was ended",
+        pe_list(joined),
+        pe_list(missing)
     )]
     NotJoined {
         /// The first PE that did not join.
@@ -200,6 +204,45 @@ pub enum TeamError {
         pid: u32,
         /// The join deadline.
         after: std::time::Duration,
+        /// The PEs that had joined (or joined and ended).
+        joined: Vec<usize>,
+        /// The PEs still running that had not.
+        missing: Vec<usize>,
+    },
+    /// The team had not ended when `Launch::timeout` passed (no PE of it stopped).
+    #[error(
+        "the team did not end within {after:?} (Launch::timeout): still running: {running}; \
+         the team was ended"
+    )]
+    TeamTimeout {
+        /// The timeout.
+        after: std::time::Duration,
+        /// The PEs the launcher still waited for, each with its pid and how far it got
+        /// (e.g. `PE 1 (pid 4242, joined the team)`).
+        running: String,
+    },
+    /// A PE exited with code 0 while the others still needed it (it left without finalize,
+    /// or finalized while they waited for it in a barrier), and another PE then failed.
+    #[error(
+        "PE {rank} (pid {pid}) {} while the other PEs still needed it (it exited with code \
+         0); PE {victim} then {status}; the team was ended",
+        if *finalized {
+            "called shmem_finalize (Team::finalize)"
+        } else {
+            "left the team without shmem_finalize (Team::finalize)"
+        }
+    )]
+    LeftEarly {
+        /// The PE that left early.
+        rank: usize,
+        /// Its pid.
+        pid: u32,
+        /// Whether it finalized (else it left without finalize).
+        finalized: bool,
+        /// The first PE that failed after it.
+        victim: usize,
+        /// How that PE ended.
+        status: super::exit::PeStatus,
     },
     /// A transport other than shared memory (e.g. MPI) reported a failure of its own.
     #[error("{transport} transport: {call} failed: {what}")]
@@ -217,4 +260,40 @@ pub enum TeamError {
     /// A system call failed.
     #[error(transparent)]
     Sys(#[from] sys::Error),
+}
+
+/// PEs as a short list of ranges, e.g. `PE 3`, `PEs 0-2, 5` (`no PE` for none).
+pub(crate) fn pe_list(ranks: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ranks.len() {
+        let mut j = i;
+        while j + 1 < ranks.len() && ranks[j + 1] == ranks[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            ranks[i].to_string()
+        } else {
+            format!("{}-{}", ranks[i], ranks[j])
+        });
+        i = j + 1;
+    }
+    match ranks.len() {
+        0 => "no PE".into(),
+        1 => format!("PE {}", out[0]),
+        _ => format!("PEs {}", out.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pe_list;
+
+    #[test]
+    fn pe_lists_are_ranges() {
+        assert_eq!(pe_list(&[]), "no PE");
+        assert_eq!(pe_list(&[3]), "PE 3");
+        assert_eq!(pe_list(&[0, 2]), "PEs 0, 2");
+        assert_eq!(pe_list(&[0, 1, 2, 5, 7, 8]), "PEs 0-2, 5, 7-8");
+    }
 }

@@ -107,6 +107,8 @@ pub struct Launch {
     join_timeout: Duration,
     /// A bad `HANDOFF_HEAP_SIZE`, reported by `spawn` unless `heap` overrides it.
     heap_env_error: Option<(String, String)>,
+    /// A bad `HANDOFF_JOIN_TIMEOUT`, reported by `spawn` unless `join_timeout` overrides it.
+    join_env_error: Option<(String, String)>,
 }
 
 /// Distinguishes the segments of several teams one process starts.
@@ -114,8 +116,16 @@ static TEAMS: AtomicUsize = AtomicUsize::new(0);
 
 impl Launch {
     /// `n` PEs of the current executable with the current arguments, unpinned, adaptive
-    /// waits, [`DEFAULT_HEAP`](super::DEFAULT_HEAP) (or `HANDOFF_HEAP_SIZE`) bytes of heap each.
+    /// waits, [`DEFAULT_HEAP`](super::DEFAULT_HEAP) (or `HANDOFF_HEAP_SIZE`) bytes of heap
+    /// each, a join deadline of [`DEFAULT_JOIN_TIMEOUT`] (or `HANDOFF_JOIN_TIMEOUT`).
     pub fn new(n: usize) -> Self {
+        let (join_timeout, join_env_error) = match std::env::var(super::ENV_JOIN_TIMEOUT) {
+            Ok(t) => match super::parse_duration(&t) {
+                Ok(d) => (d, None),
+                Err(e) => (DEFAULT_JOIN_TIMEOUT, Some((t, e.to_string()))),
+            },
+            Err(_) => (DEFAULT_JOIN_TIMEOUT, None),
+        };
         let (heap, heap_env_error) = match std::env::var(super::ENV_HEAP) {
             Ok(h) => match super::parse_size(&h) {
                 Ok(bytes) => (bytes, None),
@@ -134,8 +144,9 @@ impl Launch {
             grace: Duration::from_secs(2),
             capture_stdout: false,
             timeout: None,
-            join_timeout: DEFAULT_JOIN_TIMEOUT,
+            join_timeout,
             heap_env_error,
+            join_env_error,
         }
     }
 
@@ -159,17 +170,19 @@ impl Launch {
     }
 
     /// Ends the team if it has not ended within `timeout` of its start: [`Running::wait`]
-    /// then kills every PE still running and returns [`TeamError::Timeout`] (a watchdog for
+    /// then kills every PE still running and returns [`TeamError::TeamTimeout`] naming them
+    /// (or [`TeamError::NotResponding`] naming a stopped one; a watchdog for
     /// tests and the lab). Default: no limit.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
     }
 
-    /// How long after the start every PE must have joined, once one has (module docs,
-    /// "Joining has one deadline"). Default 30 s.
+    /// How long after the start every PE must have joined, once one has (module docs of
+    /// `running`, "Joining has one deadline"). Default 30 s, or `HANDOFF_JOIN_TIMEOUT`.
     pub fn join_timeout(mut self, timeout: Duration) -> Self {
         self.join_timeout = timeout;
+        self.join_env_error = None;
         self
     }
 
@@ -228,6 +241,13 @@ impl Launch {
                 why: format!("{why}; unset it or give a size"),
             });
         }
+        if let Some((value, why)) = &self.join_env_error {
+            return Err(TeamError::BadEnv {
+                var: super::ENV_JOIN_TIMEOUT,
+                value: value.clone(),
+                why: format!("{why}; unset it or give a duration"),
+            });
+        }
         if self.heap == 0 {
             return Err(TeamError::InvalidArgument(
                 "a heap of 0 bytes holds nothing; ask for at least 1 byte (e.g. --heap 1M)".into(),
@@ -248,7 +268,11 @@ impl Launch {
             return Err(TeamError::NoSpace { needed, available });
         }
         let id = TEAMS.fetch_add(1, StdOrdering::Relaxed);
-        let seg = Segment::create_with(&format!("team{id}"), p.payload_len, &opts)?;
+        // The name first, then its watcher, then the segment: a launcher killed at any
+        // moment from here on leaves no segment (`orphans`).
+        let full = crate::shm::segment_name(&format!("team{id}"))?;
+        let watcher = Watcher::start(&full);
+        let seg = Segment::create_with(&full, p.payload_len, &opts)?;
         let me = ProcessId::current();
         let h = seg.as_ptr().cast::<TeamHeader>();
         // SAFETY: the payload is page aligned and at least size_of::<TeamHeader>() long
@@ -293,10 +317,12 @@ impl Launch {
             pids: Vec::with_capacity(self.n),
             grace: self.grace,
             deadline: self.timeout.map(|t| Instant::now() + t),
+            timeout: self.timeout,
             join_deadline: Instant::now() + self.join_timeout,
             join_timeout: self.join_timeout,
-            watcher: None,
+            watcher,
         };
+        let watcher_fd = running.watcher.as_ref().and_then(Watcher::fd);
         for (rank, cpu) in cpus.iter().enumerate() {
             let mut cmd = Command::new(&program);
             cmd.args(&args)
@@ -314,7 +340,7 @@ impl Launch {
             if self.capture_stdout {
                 cmd.stdout(std::process::Stdio::piped());
             }
-            guard_pe(&mut cmd);
+            guard_pe(&mut cmd, watcher_fd);
             let child = cmd.spawn().map_err(|e| TeamError::Spawn {
                 rank,
                 program: program.display().to_string(),
@@ -332,7 +358,6 @@ impl Launch {
             running.kids.push(Some(child));
             running.pids.push(pid);
         }
-        running.watcher = Watcher::start(&running.name, &running.pids);
         Ok(running)
     }
 

@@ -10,7 +10,7 @@
 //! |---|---|---|---|
 //! | `SPAWNED` | 0 | zero fill | PE died if its `launch_pid` process is gone |
 //! | `JOINED` | 1 | the PE, in `ShmTransport::join` (Release, after its pid) | PE died if its pid is gone |
-//! | `FINISHED` | 2 | the PE, in `finish` (after the final barrier) | never an error |
+//! | `FINISHED` | 2 | the PE, in `finish` (after the final barrier) | an error only where a wait still needs it (`watch`) |
 //! | `LEFT` | 3 | the PE's drop without `finish` (an error return or a panic) | PE left: error |
 //!
 //! The launcher writes `launch_pid` (pid and start time) right after spawning each PE.

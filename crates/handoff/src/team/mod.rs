@@ -130,7 +130,7 @@ pub use layout::MAX_PES;
 pub use ops::{apply_atomic32, apply_atomic64, apply_signal, load_signal};
 pub use ops::{AtomicOp, Cmp, SignalOp, Word};
 #[cfg(not(loom))]
-pub use running::{PeExit, Running, TeamReport};
+pub use running::{LeftEarly, PeExit, Running, TeamReport};
 #[cfg(not(loom))]
 pub use shm::ShmTransport;
 pub use sym::{Counter, Line, Sym, SymAt, LINE_PAYLOAD, LINE_WORDS};
@@ -157,6 +157,9 @@ pub const ENV_WAIT: &str = "HANDOFF_WAIT";
 pub const ENV_HEAP: &str = "HANDOFF_HEAP_SIZE";
 /// Environment: the CPU a PE pins itself to.
 pub const ENV_CPU: &str = "HANDOFF_CPU";
+/// Environment: how long after the start every PE must have joined, once one has (e.g.
+/// `90s`, `2m`; [`Launch::join_timeout`], [`parse_duration`]).
+pub const ENV_JOIN_TIMEOUT: &str = "HANDOFF_JOIN_TIMEOUT";
 
 /// Whether this process was started as a team PE (`HANDOFF_TEAM` is set): lets a program
 /// (or a test that re-executes itself) pick its role.
@@ -200,6 +203,39 @@ pub(crate) fn parse_size(text: &str) -> Result<usize, TeamError> {
         _ => return Err(bad("unknown unit".into())),
     };
     n.checked_mul(scale).ok_or_else(|| bad("too large".into()))
+}
+
+/// The longest duration [`parse_duration`] takes: a year.
+#[cfg(not(loom))]
+pub const MAX_DURATION: std::time::Duration = std::time::Duration::from_secs(365 * 24 * 3600);
+
+/// Parses a duration such as `30`, `1.5` (seconds), `500ms`, `90s`, `2m` or `1h`: above 0
+/// and at most [`MAX_DURATION`] (a year). `HANDOFF_JOIN_TIMEOUT` and `handoff run
+/// --join-timeout` use it.
+#[cfg(not(loom))]
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, TeamError> {
+    let t = text.trim();
+    let bad = |why: &str| {
+        TeamError::InvalidArgument(format!(
+            "bad duration {text:?}: {why} (expected e.g. 90, 90s, 500ms, 2m or 1h)"
+        ))
+    };
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let n: f64 = number.parse().map_err(|_| bad("no number"))?;
+    let scale = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "s" => 1.0,
+        "ms" => 1e-3,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        _ => return Err(bad("unknown unit")),
+    };
+    std::time::Duration::try_from_secs_f64(n * scale)
+        .ok()
+        .filter(|d| !d.is_zero() && *d <= MAX_DURATION)
+        .ok_or_else(|| bad("give more than 0 and at most a year"))
 }
 
 #[cfg(all(test, not(loom)))]

@@ -21,9 +21,19 @@
 //! # Joining has one deadline
 //!
 //! Once one PE has joined, every other PE still alive must join within
-//! `Launch::join_timeout` of the start (default 30 s); otherwise the team ends with
-//! [`TeamError::NotJoined`] naming the first PE that did not. (Programs of which no PE ever
-//! joins are not team programs and are left alone.)
+//! `Launch::join_timeout` of the start (default 30 s, or `HANDOFF_JOIN_TIMEOUT`); otherwise
+//! the team ends with [`TeamError::NotJoined`] naming the first PE that did not, the PEs that
+//! joined and those that did not, and how to allow longer. Past the deadline the check is
+//! made again at every tick until every PE has joined, so a first PE joining late still
+//! meets it. (Programs of which no PE ever joins are not team programs and are left alone.)
+//!
+//! # The last word names the cause
+//!
+//! The PE the others' waits named first (`TeamHeader::first_gone`) is the cause of what
+//! followed: when it failed itself it is `first_failure`; when it exited with 0 (it left
+//! without finalize, or finalized while the others still waited for it) it is
+//! [`TeamReport::left_early`], and [`TeamReport::into_result`] names it, not the PE that
+//! failed because of it.
 
 use std::process::Child;
 use std::sync::atomic::{AtomicI32, Ordering as StdOrdering};
@@ -47,6 +57,17 @@ pub struct PeExit {
     pub status: PeStatus,
 }
 
+/// A PE that exited with code 0 while the others still needed it
+/// ([`TeamReport::left_early`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeftEarly {
+    /// Its rank.
+    pub rank: usize,
+    /// Whether it finalized (its final barrier met another barrier of the others); else it
+    /// left without finalize.
+    pub finalized: bool,
+}
+
 /// How every PE of a team ended, in rank order, and which failed first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TeamReport {
@@ -58,6 +79,9 @@ pub struct TeamReport {
     /// `(rank, status)` of the PE that ended the whole team with a status (OpenSHMEM's
     /// `shmem_global_exit`, [`ShmTransport::global_exit`](super::ShmTransport::global_exit)).
     pub global_exit: Option<(usize, i32)>,
+    /// The PE the others' waits named as gone when it exited with code 0 and a PE failed
+    /// after it: the cause of `first_failure` (module docs, "The last word names the cause").
+    pub left_early: Option<LeftEarly>,
 }
 
 impl TeamReport {
@@ -72,6 +96,15 @@ impl TeamReport {
             None => Ok(()),
             Some(r) => {
                 let e = &self.exits[r];
+                if let Some(c) = self.left_early.filter(|c| c.rank != r) {
+                    return Err(TeamError::LeftEarly {
+                        rank: c.rank,
+                        pid: self.exits[c.rank].pid,
+                        finalized: c.finalized,
+                        victim: r,
+                        status: e.status,
+                    });
+                }
                 Err(TeamError::PeFailed {
                     rank: e.rank,
                     pid: e.pid,
@@ -93,6 +126,7 @@ pub struct Running {
     pub(super) pids: Vec<u32>,
     pub(super) grace: Duration,
     pub(super) deadline: Option<Instant>,
+    pub(super) timeout: Option<Duration>,
     pub(super) join_deadline: Instant,
     pub(super) join_timeout: Duration,
     pub(super) watcher: Option<Watcher>,
@@ -195,8 +229,13 @@ impl Running {
                 return Err(TeamError::Interrupted { signal: sig });
             }
             if !join_checked && Instant::now() >= self.join_deadline {
-                join_checked = true;
-                if let Some(rank) = self.not_joined() {
+                let (joined, missing) = self.joined();
+                // Every PE still running joined: nothing more to check. None joined yet:
+                // check again at every tick (a PE joining late must not leave its peers
+                // waiting for one that never will).
+                join_checked = missing.is_empty();
+                if !joined.is_empty() && !missing.is_empty() {
+                    let rank = missing[0];
                     let pid = self.pids[rank];
                     // Stopped before it could join: say so rather than "never called".
                     if crate::sys::ProcessId::of(pid).is_ok_and(|id| id.is_stopped()) {
@@ -210,21 +249,15 @@ impl Running {
                         rank,
                         pid,
                         after: self.join_timeout,
+                        joined,
+                        missing,
                     });
                 }
             }
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 // Drop kills and reaps the PEs still running, and removes the segment. A
-                // stopped PE among them is named.
-                let running = self.kids.iter().enumerate().filter(|(_, k)| k.is_some());
-                return Err(super::stopped::timeout_error(
-                    "every PE to exit (Launch::timeout)",
-                    running.filter_map(|(r, _)| {
-                        crate::sys::ProcessId::of(self.pids[r])
-                            .ok()
-                            .map(|id| (r, id))
-                    }),
-                ));
+                // stopped PE among them is named, else every PE still running.
+                return Err(self.timed_out(&status));
             }
             if failed_at.is_some_and(|t| t.elapsed() >= self.grace) {
                 for (r, (st, slot)) in status.iter_mut().zip(self.kids.iter_mut()).enumerate() {
@@ -244,12 +277,20 @@ impl Running {
         // name: a peer that saw it and exited at once may have been reaped before it.
         // Acquire: pairs with the Release CAS in `ShmTransport::drop` or `TeamWatch::check`.
         let gone = header.map_or(0, |h| h.first_gone.load(crate::atomic::Ordering::Acquire));
+        let mut left_early = None;
         if let Some(r) = (gone as usize).checked_sub(1) {
-            if status
-                .get(r)
-                .is_some_and(|s| s.is_some_and(|s| !s.success()))
-            {
-                first_failure = Some(r);
+            match status.get(r) {
+                Some(Some(s)) if !s.success() => first_failure = Some(r),
+                // It exited with 0, yet the others' waits named it: it left early.
+                Some(Some(_)) if first_failure.is_some() => {
+                    // Acquire: pairs with the Release stores of the state in `finish`, drop.
+                    let state = self.ctrl(r).state.load(crate::atomic::Ordering::Acquire);
+                    left_early = Some(LeftEarly {
+                        rank: r,
+                        finalized: state == FINISHED,
+                    });
+                }
+                _ => {}
             }
         }
         // Acquire: pairs with the Release CAS in `ShmTransport::global_exit`.
@@ -260,6 +301,7 @@ impl Running {
         if let Some((r, status)) = global_exit {
             // The other PEs were ended by the caller: not failures of their own.
             first_failure = (status != 0).then_some(r);
+            left_early = None;
         }
         let exits = (0..n)
             .map(|r| PeExit {
@@ -272,6 +314,7 @@ impl Running {
             exits,
             first_failure,
             global_exit,
+            left_early,
         })
     }
 }
@@ -290,7 +333,7 @@ impl Running {
         };
         let now = Instant::now();
         let until = [
-            (!join_checked).then_some(self.join_deadline),
+            (!join_checked && self.join_deadline > now).then_some(self.join_deadline),
             self.deadline,
             failed_at.map(|t| t + self.grace),
         ]
@@ -309,15 +352,71 @@ impl Running {
         }
     }
 
-    /// The first PE still running that has not joined while another has, if any.
-    fn not_joined(&self) -> Option<usize> {
+    /// The PEs that joined (and may have ended since) and those still running that have not.
+    fn joined(&self) -> (Vec<usize>, Vec<usize>) {
         // Acquire: pairs with the Release CAS to JOINED in `ShmTransport::join`.
         let state = |r: usize| self.ctrl(r).state.load(crate::atomic::Ordering::Acquire);
-        let someone_joined = (0..self.kids.len()).any(|r| state(r) != SPAWNED);
-        if !someone_joined {
-            return None;
+        let joined: Vec<usize> = (0..self.kids.len())
+            .filter(|&r| state(r) != SPAWNED)
+            .collect();
+        let missing: Vec<usize> = (0..self.kids.len())
+            .filter(|&r| self.kids[r].is_some() && state(r) == SPAWNED)
+            .collect();
+        (joined, missing)
+    }
+
+    /// The error at `Launch::timeout`: [`TeamError::NotResponding`] naming a stopped PE,
+    /// else [`TeamError::TeamTimeout`] naming every PE still running (at most
+    /// [`NAMED`] of them) and how far each got, then those that ended.
+    fn timed_out(&self, status: &[Option<PeStatus>]) -> TeamError {
+        const NAMED: usize = 8;
+        let running: Vec<usize> = (0..self.kids.len())
+            .filter(|&r| self.kids[r].is_some())
+            .collect();
+        let ids = running.iter().filter_map(|&r| {
+            crate::sys::ProcessId::of(self.pids[r])
+                .ok()
+                .map(|id| (r, id))
+        });
+        if let Some((rank, pid)) = super::stopped::first_stopped(ids) {
+            return TeamError::NotResponding {
+                rank,
+                pid,
+                what: "every PE to exit (Launch::timeout)",
+            };
         }
-        (0..self.kids.len()).find(|&r| self.kids[r].is_some() && state(r) == SPAWNED)
+        // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
+        let state = |r: usize| match self.ctrl(r).state.load(crate::atomic::Ordering::Acquire) {
+            SPAWNED => "never joined the team",
+            JOINED => "in the team",
+            FINISHED => "finalized",
+            _ => "left the team without finalize",
+        };
+        let list = |ranks: &[usize], what: &dyn Fn(usize) -> String| {
+            let mut s: Vec<String> = ranks.iter().take(NAMED).map(|&r| what(r)).collect();
+            if ranks.len() > NAMED {
+                s.push(format!("and {} more", ranks.len() - NAMED));
+            }
+            s.join(", ")
+        };
+        let mut text = list(&running, &|r| {
+            format!("PE {r} (pid {}, {})", self.pids[r], state(r))
+        });
+        let ended: Vec<usize> = (0..status.len()).filter(|&r| status[r].is_some()).collect();
+        if !ended.is_empty() {
+            text += &format!(
+                "; ended: {}",
+                list(&ended, &|r| format!(
+                    "PE {r} ({}, {})",
+                    state(r),
+                    status[r].unwrap_or(PeStatus::Stopped)
+                ))
+            );
+        }
+        TeamError::TeamTimeout {
+            after: self.timeout.unwrap_or_default(),
+            running: text,
+        }
     }
 
     /// Forwards `sig` to every running PE's group, then kills those still running after
@@ -368,8 +467,6 @@ impl Drop for Running {
                 let _ = kid.wait();
             }
         }
-        if let Some(w) = self.watcher.take() {
-            w.dismiss();
-        }
+        // Then the fields: the segment is removed, the watcher dismissed.
     }
 }

@@ -298,7 +298,7 @@ impl ShmTransport {
     }
 
     /// PE `rank`'s barrier arrival counters, one per PE.
-    fn arrivals(&self, rank: usize) -> &[AtomicU64] {
+    pub(super) fn arrivals(&self, rank: usize) -> &[AtomicU64] {
         // SAFETY: as in `ctrl`, for the counters the plan puts after each control block.
         unsafe {
             arrivals_at(
@@ -837,7 +837,7 @@ impl Transport for ShmTransport {
     fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError> {
         // Completes earlier puts as `quiet` does, their wake-ups included.
         self.quiet();
-        let watch = self.watch();
+        let watch = self.barrier_watch();
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         let node = |r: usize| Node {
             arrivals: self.arrivals(r),

@@ -2,10 +2,33 @@
 //! or whose launcher died ends every other PE's wait with an error naming it
 //! ([`TeamError::PeerDied`], [`TeamError::LauncherDied`]); a PE stopped with SIGSTOP is named
 //! at the wait's deadline. The PE states are those of [`super::layout`]; `shm` calls
-//! [`ShmTransport::watch`] for every wait and [`ShmTransport::wait_err`] when one fails.
+//! [`ShmTransport::watch`] for every wait ([`ShmTransport::barrier_watch`] for a barrier's)
+//! and [`ShmTransport::wait_err`] when one fails.
+//!
+//! # A PE that finalized
+//!
+//! A finished PE (`FINISHED`) is not gone for a wait that no longer needs it, and is for one
+//! that does. `finalize` is a barrier over every PE, so once one PE has finished, every other
+//! PE of a correct program has entered its own final barrier (a dissemination barrier lets no
+//! member out before every member is in), and the finished PE made all its arrivals before
+//! its `FINISHED` store. Hence:
+//!
+//! - a barrier round waiting for a finished PE whose arrival has not come waits for an
+//!   arrival that never comes: the finished PE's final barrier met another barrier of this
+//!   PE (the PEs called different barriers) — an error naming it;
+//! - any other wait while a PE has finished is outside the final barrier, which a correct
+//!   program never does (its writer may be the PE that is gone) — an error naming it;
+//! - PEs that finalize together wait only in barrier rounds whose arrivals the finished PEs
+//!   made, and a PE computing alone after `finalize` waits for nothing: neither is an error.
+//!
+//! Reading `FINISHED` (Acquire, pairing with the Release store in `finish`) makes every
+//! arrival the finished PE made visible, so "finished and the arrival is missing" is never a
+//! false error. The error takes `first_gone`, as a death does, so every PE (and the
+//! launcher's last line) names the PE that finalized, not a PE that failed because of it.
 
 use std::cell::Cell;
 
+use super::barrier::RoundWatch;
 use super::layout::*;
 use super::shm::ShmTransport;
 use super::TeamError;
@@ -20,6 +43,15 @@ impl ShmTransport {
         TeamWatch {
             t: self,
             found: Cell::new(None),
+            round: None,
+        }
+    }
+
+    /// The watch of a barrier: told whom each round waits for ([`RoundWatch`]).
+    pub(super) fn barrier_watch(&self) -> TeamWatch<'_> {
+        TeamWatch {
+            round: Some(Cell::new(None)),
+            ..self.watch()
         }
     }
 
@@ -72,9 +104,16 @@ impl ShmTransport {
                 c.pid.get(),
                 "left the team without finalize (an error return or a panic)",
             ),
-            JOINED | FINISHED => (
+            JOINED => (
                 c.pid.get(),
                 "died (exited or was killed) while the team ran",
+            ),
+            // Named only when a wait still needed it (module docs).
+            FINISHED => (
+                c.pid.get(),
+                "called shmem_finalize (Team::finalize) while other PEs still needed it: its \
+                 final barrier met another barrier of theirs; every PE must call the same \
+                 barriers and collectives, and finalize last",
             ),
             _ => (c.launch_pid.get(), "exited before it joined the team"),
         };
@@ -94,6 +133,9 @@ impl ShmTransport {
 pub(super) struct TeamWatch<'a> {
     t: &'a ShmTransport,
     found: Cell<Option<TeamError>>,
+    /// `Some` for a barrier's watch: the PE the current round waits for and the arrival
+    /// count it waits for (`None` before the first round).
+    round: Option<Cell<Option<(usize, u64)>>>,
 }
 
 impl TeamWatch<'_> {
@@ -129,11 +171,17 @@ impl TeamWatch<'_> {
     /// `first_gone` for everyone.
     fn scan(&self) -> Option<TeamError> {
         let t = self.t;
+        let mut finished = None;
         for r in (0..t.size).filter(|&r| r != t.rank) {
             // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
-            if t.ctrl(r).state.load(Ordering::Acquire) == LEFT {
-                return Some(t.gone(r));
+            match t.ctrl(r).state.load(Ordering::Acquire) {
+                LEFT => return Some(t.gone(r)),
+                FINISHED if finished.is_none() => finished = Some(r),
+                _ => {}
             }
+        }
+        if let Some(r) = self.needs_finished(finished) {
+            return Some(t.gone(r));
         }
         let others = t.size - 1;
         let window = SCAN_WINDOW.min(others);
@@ -153,6 +201,31 @@ impl TeamWatch<'_> {
             });
         }
         None
+    }
+
+    /// A PE that finalized and that this wait still needs, if any (module docs): for a
+    /// barrier round, the PE it waits for if that PE finished without the arrival; for any
+    /// other wait, `finished` (the first other PE seen finished).
+    fn needs_finished(&self, finished: Option<usize>) -> Option<usize> {
+        let Some(round) = &self.round else {
+            return finished;
+        };
+        let (from, target) = round.get()?;
+        let t = self.t;
+        // Acquire: pairs with the Release store of FINISHED in `finish`, which follows every
+        // arrival `from` made (its barriers' Release fetch_adds): the count read after it
+        // is final.
+        let done = t.ctrl(from).state.load(Ordering::Acquire) == FINISHED;
+        // Acquire: as the barrier's own poll (pairs with the sender's Release fetch_add).
+        (done && t.arrivals(t.rank)[from].load(Ordering::Acquire) < target).then_some(from)
+    }
+}
+
+impl RoundWatch for TeamWatch<'_> {
+    fn round(&self, from: usize, target: u64) {
+        if let Some(round) = &self.round {
+            round.set(Some((from, target)));
+        }
     }
 }
 
