@@ -16,7 +16,7 @@ use handoff_lab::experiments::team_config::{FaultSetting, TeamConfig};
 use handoff_lab::experiments::team_mpi::TransportKind;
 
 use crate::common::CANCEL;
-use crate::{Failure, EXIT_INTERRUPTED};
+use crate::Failure;
 
 impl From<BenchError> for Failure {
     fn from(e: BenchError) -> Failure {
@@ -63,17 +63,20 @@ impl BenchOutputArgs {
         Ok(f)
     }
 
-    /// Writes `results` as asked; 130 when the run was interrupted, 3 when data failed
-    /// verification, else 0.
+    /// Writes `results` as asked; 128 + the signal when one stopped the run (130 Ctrl-C,
+    /// 143 SIGTERM), 3 when data failed verification, else 0.
     pub fn emit(&self, results: &BenchResults, format: Format) -> Result<u8, Failure> {
         // Under mpirun only rank 0 writes; the others compute the same exit code.
         if !crate::mpi_bench::secondary() {
             output::write_output(&render::render(results, format), self.output.as_deref())
                 .map_err(|e| Failure::runtime(e.to_string()))?;
         }
-        if results.partial && CANCEL.load(std::sync::atomic::Ordering::Relaxed) {
-            eprintln!("handoff: interrupted; the output holds the points measured so far");
-            return Ok(EXIT_INTERRUPTED);
+        if let Some(sig) = crate::signals::received().filter(|_| results.partial) {
+            eprintln!(
+                "handoff: {}; the output holds the points measured so far",
+                crate::signals::describe(sig)
+            );
+            return Ok(crate::signals::exit_code(sig));
         }
         if !results.all_verified() {
             return Err(Failure::runtime(format!(

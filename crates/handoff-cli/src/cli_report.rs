@@ -4,7 +4,7 @@ use crate::common::{
     allowed_cpus, check_memory, install_interrupt_handler, overrides, results, CommonExchangeArgs,
     Machine, CANCEL,
 };
-use crate::{progress, Failure, EXIT_INTERRUPTED};
+use crate::{progress, Failure};
 use clap::Args;
 use handoff_lab::experiments::c2c;
 use handoff_lab::experiments::team_mpi::{self, TransportKind};
@@ -160,13 +160,10 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         println!("- {line}");
     }
     println!("Details: {}", out.join("index.html").display());
-    Ok(
-        if stopped && cancel.load(std::sync::atomic::Ordering::Relaxed) {
-            EXIT_INTERRUPTED
-        } else {
-            0
-        },
-    )
+    Ok(match crate::signals::received().filter(|_| stopped) {
+        Some(sig) => crate::signals::exit_code(sig),
+        None => 0,
+    })
 }
 
 /// The registered experiments `--experiments` names (all of them for `all`, none for `none`).

@@ -7,7 +7,7 @@ use handoff_lab::bench::BenchResults;
 use handoff_lab::experiments::exchange::{self, ExchangeConfig, Mode, Overrides};
 use handoff_probe::clock::Clock;
 use handoff_probe::topology::Topology;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// Flags shared by `bench exchange` and `report`.
 #[derive(Debug, Args, Clone)]
@@ -34,12 +34,13 @@ pub struct CommonExchangeArgs {
     pub kernel: Option<String>,
 }
 
+/// Set by SIGINT (Ctrl-C), SIGTERM or SIGHUP (`signals`): experiments stop at the next safe
+/// point.
 pub static CANCEL: AtomicBool = AtomicBool::new(false);
 
-/// Ctrl-C (and SIGTERM) set the cancel flag; experiments stop at the next safe point.
+/// Ctrl-C, SIGTERM and SIGHUP set the cancel flag (and record which came, `signals`).
 pub fn install_interrupt_handler() {
-    // An error here only means a handler is already installed.
-    let _ = ctrlc::set_handler(|| CANCEL.store(true, Ordering::SeqCst));
+    crate::signals::catch();
 }
 
 /// The CPUs this process may use.

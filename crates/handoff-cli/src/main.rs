@@ -24,18 +24,18 @@ mod progress;
 mod run;
 mod run_heap;
 mod run_map;
+mod signals;
 
 use clap::Parser;
 use std::io::Write;
 use std::process::ExitCode;
 
 /// Exit codes: 0 ok; 1 a comparison exceeded `--fail-above`; 2 bad usage (nothing ran);
-/// 3 a failure while running; 130 interrupted.
+/// 3 a failure while running; 128 + the signal when a signal stopped it (130 Ctrl-C, 143
+/// SIGTERM, 129 SIGHUP: `signals`).
 pub const EXIT_USAGE: u8 = 2;
 /// A failure while running.
 pub const EXIT_RUNTIME: u8 = 3;
-/// Ctrl-C.
-pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// An error that ends the command, with its exit code.
 #[derive(Debug)]

@@ -10,9 +10,9 @@
 //! | code | meaning |
 //! |---|---|
 //! | 0 | every PE exited with 0 |
-//! | 2 | bad usage, nothing started: `-n` 0 or above the limit, a bad `--cores`/`--map`/`--wait`/`--heap`, a CPU that does not exist, not enough shared memory |
-//! | 3 | the launcher itself failed (creating the segment, waiting), or `--timeout` passed (the line names a stopped PE as not responding) |
-//! | 4 | a PE exited with a non-zero code (the line names the PE and the code) |
+//! | 2 | bad usage, nothing started: `-n` 0 or above the limit, a bad `--cores`/`--map`/`--wait`/`--heap`/`--timeout`/`--join-timeout` (or `HANDOFF_JOIN_TIMEOUT`), a heap of 0, a CPU that does not exist, not enough shared memory |
+//! | 3 | the launcher itself failed (creating the segment, waiting), `--timeout` passed (the line names the PEs still running, a stopped one as not responding), or a PE did not join within `--join-timeout` (the line names the PEs that joined and those that did not) |
+//! | 4 | a PE exited with a non-zero code (the line names the PE and the code; or, when a PE that exited 0 had left early while the others needed it, that PE first) |
 //! | 5 | a PE was killed by a signal (the line names the PE and the signal) |
 //! | s | a PE ended the program with `shmem_global_exit(s)` (`Team::global_exit`; s modulo 256) |
 //! | 126 | the program exists but cannot be executed |
@@ -24,12 +24,11 @@
 
 use clap::Args;
 use handoff::sync::Wait;
-use handoff::team::{Launch, PeStatus, Placement, TeamError, MAX_PES};
+use handoff::team::{Launch, PeStatus, Placement, TeamError, MAX_DURATION, MAX_PES};
 use std::ffi::OsString;
 use std::time::Duration;
 
 use crate::{Failure, EXIT_RUNTIME, EXIT_USAGE};
-use std::sync::atomic::{AtomicI32, Ordering};
 
 /// A PE exited with a non-zero code.
 pub const EXIT_PE_FAILED: u8 = 4;
@@ -40,7 +39,7 @@ pub const EXIT_NOT_EXECUTABLE: u8 = 126;
 /// The program does not exist.
 pub const EXIT_NOT_FOUND: u8 = 127;
 
-/// `handoff run -n N [--cores LIST | --map compact|spread] [--wait W] [--heap SIZE] [--timeout SECONDS] -- PROGRAM ARGS`
+/// `handoff run -n N [--cores LIST | --map compact|spread] [--wait W] [--heap SIZE] [--timeout SECONDS] [--join-timeout DURATION] -- PROGRAM ARGS`
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Number of PEs (processes) to start.
@@ -65,6 +64,11 @@ pub struct RunArgs {
     /// names a PE that is stopped (SIGSTOP, Ctrl-Z) as not responding. Default: no limit.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
+    /// How long after the start every PE must have called shmem_init (joined the team), once
+    /// one has, e.g. 90s or 5m (default: $HANDOFF_JOIN_TIMEOUT, else 30s); a PE that reads
+    /// its input for longer first needs more.
+    #[arg(long, value_name = "DURATION")]
+    join_timeout: Option<String>,
     /// The program and its arguments, after `--`.
     #[arg(required = true, last = true, value_name = "PROGRAM ARGS")]
     command: Vec<OsString>,
@@ -73,14 +77,16 @@ pub struct RunArgs {
 /// Runs the team; the exit code or the one-line failure.
 pub fn run(a: RunArgs) -> Result<u8, Failure> {
     let launch = launch_of(&a)?;
-    catch_signals();
+    // SIGINT, SIGTERM and SIGHUP sent to the launcher (to its pid, or to its terminal's
+    // process group): `wait_interruptible` forwards them to the PEs.
+    crate::signals::catch();
     let report = launch
         .spawn()
         .map_err(|e| failure(e, &a.command[0]))?
-        .wait_interruptible(&SIGNAL)
+        .wait_interruptible(&crate::signals::SIGNAL)
         .map_err(|e| match e {
             TeamError::Interrupted { signal } => Failure {
-                code: 128 + signal as u8,
+                code: crate::signals::exit_code(signal),
                 message: format!("run: {e}"),
             },
             // The core names its option; here it is the flag.
@@ -106,30 +112,6 @@ pub fn run(a: RunArgs) -> Result<u8, Failure> {
                 code,
                 message: format!("run: {e}"),
             })
-        }
-    }
-}
-
-/// The signal the launcher received (0: none yet).
-static SIGNAL: AtomicI32 = AtomicI32::new(0);
-
-extern "C" fn on_signal(sig: libc::c_int) {
-    // An atomic store is async-signal-safe.
-    SIGNAL.store(sig, Ordering::Relaxed);
-}
-
-/// SIGINT, SIGTERM and SIGHUP sent to the launcher (to its pid, or to its terminal's process
-/// group) are recorded in [`SIGNAL`]; `wait_interruptible` forwards them to the PEs.
-fn catch_signals() {
-    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: a zeroed sigaction is a valid "no flags, empty mask" value; the handler
-        // only stores into an atomic (async-signal-safe).
-        unsafe {
-            let mut act: libc::sigaction = std::mem::zeroed();
-            act.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            act.sa_flags = libc::SA_RESTART;
-            libc::sigemptyset(&mut act.sa_mask);
-            libc::sigaction(sig, &act, std::ptr::null_mut());
         }
     }
 }
@@ -175,14 +157,19 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
     if let Some(t) = a.timeout {
         let limit = Duration::try_from_secs_f64(t)
             .ok()
-            .filter(|d| !d.is_zero() && *d <= MAX_TIMEOUT)
+            .filter(|d| !d.is_zero() && *d <= MAX_DURATION)
             .ok_or_else(|| {
                 Failure::usage(format!(
                     "run: --timeout {t}: give seconds above 0 and at most {} (a year)",
-                    MAX_TIMEOUT.as_secs()
+                    MAX_DURATION.as_secs()
                 ))
             })?;
         launch = launch.timeout(limit);
+    }
+    if let Some(t) = &a.join_timeout {
+        let limit = handoff::team::parse_duration(t)
+            .map_err(|e| Failure::usage(format!("run: --join-timeout: {e}")))?;
+        launch = launch.join_timeout(limit);
     }
     // One size rule for every command (`handoff_probe::units`), in `run_heap`.
     if let Some(h) = crate::run_heap::heap_of(a.heap.as_deref(), a.n, &a.command[0])? {
@@ -190,9 +177,6 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
     }
     Ok(launch)
 }
-
-/// The largest `--timeout`: a year.
-const MAX_TIMEOUT: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// The failure for an error starting the team.
 fn failure(e: TeamError, program: &OsString) -> Failure {

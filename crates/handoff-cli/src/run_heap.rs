@@ -21,13 +21,20 @@ const MIN_HEAP: usize = 16 << 20;
 /// leaves it to the launcher (never, today: kept for a program whose size is its own).
 pub fn heap_of(flag: Option<&str>, n: usize, program: &OsStr) -> Result<Option<usize>, Failure> {
     let parse = |what: &str, text: &str| {
-        handoff_probe::units::parse_size(text).map_err(|e| {
-            let what = match what {
-                "--heap" => what.to_string(),
-                var => format!("{var}={text:?}"),
-            };
-            Failure::usage(format!("run: {what}: {e}"))
-        })
+        let what = match what {
+            "--heap" => format!("--heap {text}"),
+            var => format!("{var}={text:?}"),
+        };
+        match handoff_probe::units::parse_size(text) {
+            Err(e) => Err(Failure::usage(format!("run: {what}: {e}"))),
+            // Refused here, before the program's static data is added to it (which made a
+            // heap of 0 pass and every PE fail at shmem_init).
+            Ok(0) => Err(Failure::usage(format!(
+                "run: {what}: a heap of 0 bytes holds nothing; ask for at least 1 byte (e.g. \
+                 --heap 1M)"
+            ))),
+            Ok(bytes) => Ok(bytes),
+        }
     };
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
     let heap = if let Some(h) = flag {

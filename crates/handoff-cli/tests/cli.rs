@@ -277,20 +277,31 @@ fn a_worker_killed_mid_run_fails_the_command_and_leaves_nothing_behind() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Ctrl-C and SIGTERM stop the run with its partial output, each named in the last line and
+/// with its own exit code (#40 item 9: SIGTERM was reported as "interrupted (Ctrl-C)" with
+/// 130; `handoff run` says 143).
 #[test]
-fn ctrl_c_stops_cleanly_with_partial_output() {
+fn ctrl_c_and_sigterm_stop_cleanly_with_partial_output() {
     let _g = serial();
     let dir = tmpdir("int");
-    let out = dir.join("partial.json");
-    let (child, kids) = start_slow_run("processes-adaptive", &out);
-    let parent = child.id();
-    signal(parent, "INT");
-    let (code, err) = wait_child(child, 30, "after Ctrl-C");
-    assert_eq!(code, Some(130), "{err}");
-    assert!(err.contains("interrupted"), "{err}");
-    assert_eq!(read_json(&out)["partial"], true);
-    assert_gone(&kids, "Ctrl-C");
-    assert!(segments_of(parent).is_empty(), "{:?}", segments_of(parent));
+    for (sig, code, name) in [("INT", 130, "Ctrl-C"), ("TERM", 143, "SIGTERM")] {
+        let out = dir.join(format!("partial-{sig}.json"));
+        let (child, kids) = start_slow_run("processes-adaptive", &out);
+        let parent = child.id();
+        signal(parent, sig);
+        let (got, err) = wait_child(child, 30, &format!("after SIG{sig}"));
+        assert_eq!(got, Some(code), "SIG{sig}: {err}");
+        let last = err.lines().last().unwrap_or("");
+        assert!(
+            last.starts_with("handoff: ")
+                && last.contains(name)
+                && last.contains("points measured so far"),
+            "SIG{sig}: {err}"
+        );
+        assert_eq!(read_json(&out)["partial"], true);
+        assert_gone(&kids, sig);
+        assert!(segments_of(parent).is_empty(), "{:?}", segments_of(parent));
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
 

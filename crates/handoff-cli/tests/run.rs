@@ -347,3 +347,158 @@ fn the_timeout_names_a_stopped_pe_as_not_responding() {
         one_line(&r, &["--timeout", "seconds above 0"]);
     }
 }
+
+/// #40 item 5: a launcher SIGKILLed at any early moment (before, while and after it creates
+/// its 1 GiB segment and starts its PEs, each of which starts a child) leaves no segment, no
+/// PE and no PE child. Before, the watcher started only after every PE was spawned: a kill
+/// in the first ~0.13 s left the segment (13 of 13 times) and the children of the PEs
+/// spawned so far.
+#[test]
+fn a_launcher_killed_at_any_early_moment_leaves_no_segment_and_no_pe() {
+    let token = format!("{}.5", 600 + std::process::id() % 97);
+    let script = format!("sleep {token} >/dev/null 2>&1 & wait");
+    for delay_us in [
+        0, 300, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000,
+    ] {
+        let mut child = Command::new(BIN)
+            .args([
+                "run", "-n", "4", "--heap", "256M", "--", "sh", "-c", &script,
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start handoff");
+        let pid = child.id();
+        std::thread::sleep(Duration::from_micros(delay_us));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        let what = format!("launcher killed {delay_us} us after its start");
+        assert!(
+            eventually(|| leftovers(pid).is_empty()),
+            "{what}: segment left: {:?}",
+            leftovers(pid)
+        );
+        assert_no_orphans(&token, &what);
+    }
+}
+
+/// #40 item 9: `--heap 0` (or a variable saying 0) is refused up front in one line (before,
+/// the program's static data was added to it and every PE failed at `shmem_init`).
+#[test]
+fn a_heap_of_0_is_refused_up_front() {
+    let r = handoff(&["run", "-n", "2", "--heap", "0", "--", "true"]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    one_line(&r, &["--heap 0", "a heap of 0 bytes holds nothing"]);
+    let out = common::run_cmd(
+        Command::new(BIN)
+            .args(["run", "-n", "1", "--", "true"])
+            .env("SHMEM_SYMMETRIC_SIZE", "0K"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("SHMEM_SYMMETRIC_SIZE=\"0K\"") && err.contains("holds nothing"),
+        "{err}"
+    );
+}
+
+/// #40 item 1: `--timeout` names the PEs it still waited for and how far each got (before:
+/// "timed out waiting for every PE to exit", no PE named).
+#[test]
+fn the_timeout_names_the_pes_still_running() {
+    let r = handoff(&[
+        "run",
+        "-n",
+        "2",
+        "--timeout",
+        "1",
+        "--",
+        "sh",
+        "-c",
+        "if [ \"$HANDOFF_RANK\" = 1 ]; then exec sleep 30; fi",
+    ]);
+    assert_eq!(r.code, Some(3), "{}", r.stderr);
+    one_line(
+        &r,
+        &[
+            "did not end within 1s (--timeout)",
+            "still running: PE 1 (pid ",
+            "never joined the team",
+            "ended: PE 0 (never joined the team, exited with code 0)",
+        ],
+    );
+}
+
+/// #40 item 6: the join deadline is the user's. A PE that joins and one that never does
+/// (it could be reading its input): at `--join-timeout 1s` (or HANDOFF_JOIN_TIMEOUT=1s) the
+/// team ends, and the line names the PE that did not join, the PEs that did, and how to
+/// allow longer. Before, the deadline was a fixed 30 s with no flag or variable. Bad values
+/// are usage errors.
+#[test]
+fn the_join_deadline_is_set_by_flag_or_variable_and_says_what_it_saw() {
+    if handoff::team::in_team() {
+        // The PEs: every rank but 1 joins; all wait to be ended.
+        if std::env::var("HANDOFF_RANK").as_deref() != Ok("1") {
+            let team = handoff::team::Team::from_env().expect("join");
+            std::thread::sleep(Duration::from_secs(60));
+            drop(team);
+        }
+        std::thread::sleep(Duration::from_secs(60));
+        std::process::exit(0);
+    }
+    let me = std::env::current_exe().unwrap();
+    let me = me.to_str().unwrap();
+    let pe = [
+        me,
+        "--exact",
+        "the_join_deadline_is_set_by_flag_or_variable_and_says_what_it_saw",
+        "--nocapture",
+        "--test-threads=1",
+    ];
+    let with_flag: Vec<&str> = ["run", "-n", "3", "--join-timeout", "1s", "--"]
+        .into_iter()
+        .chain(pe)
+        .collect();
+    let r = handoff(&with_flag);
+    let with_var = common::run_cmd_pid(
+        Command::new(BIN)
+            .args(["run", "-n", "3", "--"])
+            .args(pe)
+            .env("HANDOFF_JOIN_TIMEOUT", "1s"),
+    );
+    let r2 = Ran {
+        code: with_var.0.status.code(),
+        stderr: text(&with_var.0.stderr),
+        stdout: text(&with_var.0.stdout),
+        pid: with_var.1,
+    };
+    for r in [r, r2] {
+        assert_eq!(r.code, Some(3), "{}", r.stderr);
+        one_line(
+            &r,
+            &[
+                "PE 1 (pid ",
+                "did not join the team within 1s",
+                "joined: PEs 0, 2",
+                "not joined: PE 1",
+                "--join-timeout",
+                "HANDOFF_JOIN_TIMEOUT",
+            ],
+        );
+    }
+    for bad in ["0", "-1", "soon", "2y"] {
+        let flag = format!("--join-timeout={bad}");
+        let r = handoff(&["run", "-n", "1", &flag, "--", "true"]);
+        assert_eq!(r.code, Some(2), "{bad}: {}", r.stderr);
+        one_line(&r, &["--join-timeout", "bad duration"]);
+    }
+    let out = common::run_cmd(
+        Command::new(BIN)
+            .args(["run", "-n", "1", "--", "true"])
+            .env("HANDOFF_JOIN_TIMEOUT", "soon"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("HANDOFF_JOIN_TIMEOUT=\"soon\""), "{err}");
+}

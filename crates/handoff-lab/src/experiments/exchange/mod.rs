@@ -540,7 +540,7 @@ pub fn run_points(
             }
             Err(ExchangeError::Interrupted) => {
                 out.stopped = Some(format!(
-                    "interrupted (Ctrl-C) after {i} of {} records",
+                    "interrupted (Ctrl-C or SIGTERM) after {i} of {} records",
                     points.len()
                 ));
                 break;
@@ -562,7 +562,8 @@ pub fn run_points(
         )
     });
     if out.stopped.is_none() && env.cancel.load(Ordering::Relaxed) {
-        out.stopped = Some("interrupted (Ctrl-C)".into());
+        // Ctrl-C, SIGTERM or SIGHUP: the command's last line says which.
+        out.stopped = Some("interrupted (Ctrl-C or SIGTERM)".into());
     }
     Ok(out)
 }
