@@ -161,7 +161,13 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     }
     println!("Details: {}", out.join("index.html").display());
     Ok(match crate::signals::received().filter(|_| stopped) {
-        Some(sig) => crate::signals::exit_code(sig),
+        Some(sig) => {
+            eprintln!(
+                "handoff: {}; the report holds what was measured before it",
+                crate::signals::describe(sig)
+            );
+            crate::signals::exit_code(sig)
+        }
         None => 0,
     })
 }

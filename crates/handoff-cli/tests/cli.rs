@@ -305,6 +305,34 @@ fn ctrl_c_and_sigterm_stop_cleanly_with_partial_output() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// #40 item 9: `report` stopped by SIGTERM during its exchange exits 143, names SIGTERM in
+/// its last line and writes a partial report (before: 130, "interrupted (Ctrl-C)").
+#[test]
+fn sigterm_stops_a_report_with_143_and_says_so() {
+    let _g = serial();
+    let dir = tmpdir("report-term");
+    let child = spawn(&words_and_path(
+        "report --quick --mode processes-adaptive --reps 100 --runs 1 --out",
+        &dir,
+    ));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while children_of(child.id()).len() < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "the exchange workers never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    signal(child.id(), "TERM");
+    let (code, err) = wait_child(child, 60, "report after SIGTERM");
+    assert_eq!(code, Some(143), "{err}");
+    let last = err.lines().last().unwrap_or("");
+    assert!(last.starts_with("handoff: terminated (SIGTERM)"), "{err}");
+    let v = read_json(&dir.join("results.json"));
+    assert_eq!(v["partial"], true);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// One partial report (stopped after 3 records) written twice into one folder: every file
 /// says it is partial, `plot` redraws from its results, and the second run removes the
 /// first's plots but keeps the user's files.
