@@ -61,7 +61,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "SIZE")]
     heap: Option<String>,
     /// End the team if it has not finished within this many seconds (exit 3); the line
-    /// names a PE that is stopped (SIGSTOP, Ctrl-Z) as not responding. Default: no limit.
+    /// names the PEs still running and what each waits for (a barrier waiting for PE r, a
+    /// signal on its heap), and a PE that is stopped (SIGSTOP, Ctrl-Z) as not responding.
+    /// Default: no limit.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
     /// How long after the start every PE must have called shmem_init (joined the team), once

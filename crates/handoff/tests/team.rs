@@ -481,10 +481,16 @@ fn launch_timeout_ends_a_hung_team() {
     if handoff::team::in_team() {
         let team = Team::from_env().unwrap();
         let never = team.alloc::<u64>(1).unwrap();
-        let _ = team.signal_wait_until(never, Cmp::Ge, 1); // nobody signals
+        if team.rank() == 0 {
+            let _ = team.barrier_all(); // PE 1 never comes
+        } else {
+            let _ = team.signal_wait_until(never, Cmp::Ge, 1); // nobody signals
+        }
         std::process::exit(1);
     }
-    let l = team_launch("launch_timeout_ends_a_hung_team", 2).timeout(Duration::from_millis(500));
+    // Long enough for both PEs to be in their waits (a peer check, 50 ms, says what each
+    // waits for) on a loaded machine.
+    let l = team_launch("launch_timeout_ends_a_hung_team", 2).timeout(Duration::from_secs(5));
     let running = l.spawn().unwrap();
     let name = running.segment_name().to_string();
     let pids = running.pids().to_vec();
@@ -496,8 +502,16 @@ fn launch_timeout_ends_a_hung_team() {
     // #40: the line names the PEs the launcher still waited for, and how far each got.
     assert!(matches!(e, TeamError::TeamTimeout { .. }), "{e}");
     let text = e.to_string();
-    for (r, pid) in pids.iter().enumerate() {
-        let pe = format!("PE {r} (pid {pid}, in the team)");
+    for pe in [
+        format!(
+            "PE 0 (pid {}, in the team, in a barrier waiting for PE 1)",
+            pids[0]
+        ),
+        format!(
+            "PE 1 (pid {}, in the team, waiting on its own symmetric heap",
+            pids[1]
+        ),
+    ] {
         assert!(text.contains(&pe), "{pe:?} not in {text}");
     }
     for pid in pids {

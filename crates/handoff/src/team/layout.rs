@@ -32,12 +32,13 @@ pub const MAX_PES: usize = 1 << 20;
 /// `TeamHeader::magic`.
 pub(super) const TEAM_MAGIC: u64 = u64::from_le_bytes(*b"HNDTEAM1");
 /// `TeamHeader::version`: bump on any layout change.
+/// 6: `PeCtrl::waits` (what a PE in a long wait waits for) in what was padding.
 /// 5: `PeCtrl::sleeps` (whether the PE's waits may sleep) after `cpu`.
 /// 4: `PeCtrl::cpu` (where the PE may run) in what was padding.
 /// 3: the barrier arrival counters follow each `PeCtrl`, one per PE of the team (2 had a
 /// fixed array of 63 inside it; 2 also gave the heap a range bell and barriers a bell of
 /// their own).
-pub(super) const TEAM_VERSION: u32 = 5;
+pub(super) const TEAM_VERSION: u32 = 6;
 
 /// `PeCtrl::sleeps`: not known yet (the PE has not joined).
 pub(super) const SLEEPS_UNKNOWN: u32 = 0;
@@ -45,6 +46,14 @@ pub(super) const SLEEPS_UNKNOWN: u32 = 0;
 pub(super) const MAY_SLEEP: u32 = 1;
 /// `PeCtrl::sleeps`: the PE's waits never sleep (they spin, or spin and yield).
 pub(super) const NEVER_SLEEPS: u32 = 2;
+
+/// `PeCtrl::waits`: not in a wait that has lasted a peer check.
+pub(super) const WAITS_NONE: u32 = 0;
+/// `PeCtrl::waits`: in a wait on its own heap words or counters (any PE may end it).
+pub(super) const WAITS_LOCAL: u32 = u32::MAX;
+/// `PeCtrl::waits`: `WAITS_BARRIER | (r + 1)`: in a barrier round waiting for PE `r`'s
+/// arrival. Without this bit, `r + 1`: in a wait on PE `r`'s heap words.
+pub(super) const WAITS_BARRIER: u32 = 1 << 31;
 
 pub(super) const SPAWNED: u32 = 0;
 pub(super) const JOINED: u32 = 1;
@@ -120,6 +129,10 @@ pub(super) struct PeCtrl {
     /// once by the PE with Release after its `JOINED` CAS. A team whose PEs all never sleep
     /// needs no wake-ups: its writers skip the bells (`ShmTransport::must_ring`).
     pub sleeps: AtomicU32,
+    /// What the PE waits for, once a wait of its has lasted a peer check (`WAITS_*`):
+    /// written by the PE's watch (`watch`), read by the launcher to say who waits for whom
+    /// when the team's timeout passes. A diagnostic: Relaxed, ordered with nothing.
+    pub waits: AtomicU32,
     /// Written by the launcher after the spawn.
     pub launch_pid: PidCell,
     /// Written by the PE when it joins.
@@ -250,6 +263,7 @@ mod tests {
         let c: Box<PeCtrl> = unsafe { Box::new(std::mem::zeroed()) };
         assert_eq!(c.state.load(crate::atomic::Ordering::Relaxed), SPAWNED);
         assert!(c.pid.get().is_none());
+        assert_eq!(c.waits.load(crate::atomic::Ordering::Relaxed), WAITS_NONE);
         assert_eq!(
             c.sleeps.load(crate::atomic::Ordering::Relaxed),
             SLEEPS_UNKNOWN

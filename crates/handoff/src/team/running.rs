@@ -387,10 +387,21 @@ impl Running {
         }
         // Acquire: pairs with the Release stores of the state in `join`, `finish`, drop.
         let state = |r: usize| match self.ctrl(r).state.load(crate::atomic::Ordering::Acquire) {
-            SPAWNED => "never joined the team",
-            JOINED => "in the team",
-            FINISHED => "finalized",
-            _ => "left the team without finalize",
+            SPAWNED => "never joined the team".to_string(),
+            // Relaxed: a diagnostic word (layout docs of `PeCtrl::waits`).
+            JOINED => match self.ctrl(r).waits.load(crate::atomic::Ordering::Relaxed) {
+                WAITS_NONE => "in the team, not in a wait".into(),
+                WAITS_LOCAL => "in the team, waiting on its own symmetric heap (a signal, a \
+                                flag or a counter)"
+                    .into(),
+                w if w & WAITS_BARRIER != 0 => format!(
+                    "in the team, in a barrier waiting for PE {}",
+                    (w & !WAITS_BARRIER) - 1
+                ),
+                w => format!("in the team, waiting on PE {}'s symmetric heap", w - 1),
+            },
+            FINISHED => "finalized".into(),
+            _ => "left the team without finalize".into(),
         };
         let list = |ranks: &[usize], what: &dyn Fn(usize) -> String| {
             let mut s: Vec<String> = ranks.iter().take(NAMED).map(|&r| what(r)).collect();

@@ -819,7 +819,7 @@ impl Transport for ShmTransport {
     ) -> Result<usize, TeamError> {
         self.check(pe, offset, len, 1, what)?;
         let b = &self.ctrl(pe).bell;
-        let watch = self.watch();
+        let watch = self.watch_on(pe);
         let end = offset.saturating_add(len);
         b.bell
             .wait(

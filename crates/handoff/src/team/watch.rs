@@ -39,19 +39,28 @@ use crate::sync::{PeerWatch, WaitError};
 const SCAN_WINDOW: usize = 8;
 
 impl ShmTransport {
+    /// The watch of a wait on this PE's own heap words or counters.
     pub(super) fn watch(&self) -> TeamWatch<'_> {
-        TeamWatch {
-            t: self,
-            found: Cell::new(None),
-            round: None,
-        }
+        self.watch_with(None, WAITS_LOCAL)
+    }
+
+    /// The watch of a wait on PE `pe`'s heap words.
+    pub(super) fn watch_on(&self, pe: usize) -> TeamWatch<'_> {
+        self.watch_with(None, pe as u32 + 1)
     }
 
     /// The watch of a barrier: told whom each round waits for ([`RoundWatch`]).
     pub(super) fn barrier_watch(&self) -> TeamWatch<'_> {
+        self.watch_with(Some(Cell::new(None)), WAITS_BARRIER)
+    }
+
+    fn watch_with(&self, round: Option<Cell<Option<(usize, u64)>>>, waits: u32) -> TeamWatch<'_> {
         TeamWatch {
-            round: Some(Cell::new(None)),
-            ..self.watch()
+            t: self,
+            found: Cell::new(None),
+            round,
+            waits,
+            published: Cell::new(false),
         }
     }
 
@@ -136,6 +145,40 @@ pub(super) struct TeamWatch<'a> {
     /// `Some` for a barrier's watch: the PE the current round waits for and the arrival
     /// count it waits for (`None` before the first round).
     round: Option<Cell<Option<(usize, u64)>>>,
+    /// What this wait waits for, as `PeCtrl::waits` says it (a barrier's: its round's).
+    waits: u32,
+    /// Whether `PeCtrl::waits` holds this wait's word (cleared when the wait ends).
+    published: Cell<bool>,
+}
+
+impl TeamWatch<'_> {
+    /// Says in `PeCtrl::waits` what this wait waits for (at each peer check: a wait that
+    /// has lasted one; the launcher names it when the team's timeout passes).
+    fn publish(&self) {
+        let waits = match self.round.as_ref().map(Cell::get) {
+            Some(Some((from, _))) => WAITS_BARRIER | (from as u32 + 1),
+            Some(None) => return,
+            None => self.waits,
+        };
+        // Relaxed: a diagnostic word, ordered with nothing (layout docs of `waits`).
+        self.t
+            .ctrl(self.t.rank)
+            .waits
+            .store(waits, Ordering::Relaxed);
+        self.published.set(true);
+    }
+}
+
+impl Drop for TeamWatch<'_> {
+    fn drop(&mut self) {
+        if self.published.get() {
+            // Relaxed: as in `publish`.
+            self.t
+                .ctrl(self.t.rank)
+                .waits
+                .store(WAITS_NONE, Ordering::Relaxed);
+        }
+    }
 }
 
 impl TeamWatch<'_> {
@@ -231,6 +274,7 @@ impl RoundWatch for TeamWatch<'_> {
 
 impl PeerWatch for TeamWatch<'_> {
     fn check_peers(&self) -> Result<(), WaitError> {
+        self.publish();
         match self.check() {
             None => Ok(()),
             Some(e) => {
