@@ -117,7 +117,7 @@ static TEAMS: AtomicUsize = AtomicUsize::new(0);
 impl Launch {
     /// `n` PEs of the current executable with the current arguments, unpinned, adaptive
     /// waits, [`DEFAULT_HEAP`](super::DEFAULT_HEAP) (or `HANDOFF_HEAP_SIZE`) bytes of heap
-    /// each, a join deadline of [`DEFAULT_JOIN_TIMEOUT`] (or `HANDOFF_JOIN_TIMEOUT`).
+    /// each, a join deadline of 30 s (or `HANDOFF_JOIN_TIMEOUT`).
     pub fn new(n: usize) -> Self {
         let (join_timeout, join_env_error) = match std::env::var(super::ENV_JOIN_TIMEOUT) {
             Ok(t) => match super::parse_duration(&t) {
