@@ -543,30 +543,6 @@ fn an_error_line_is_written_in_one_write_call() {
 }
 
 #[test]
-fn oshcc_adds_the_include_dir_and_links_only_when_linking() {
-    let show = |args: &[&str]| {
-        let o = Command::new(crate_dir().join("bin/oshcc"))
-            .env("HANDOFF_SHMEM_LIBDIR", lib_dir())
-            .env("CC", "cc")
-            .arg("--showme")
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(o.status.success());
-        String::from_utf8(o.stdout).unwrap()
-    };
-    let inc = format!("-I{}", crate_dir().join("include").display());
-    let compile = show(&["-c", "x.c"]);
-    assert_eq!(compile.trim(), format!("cc {inc} -c x.c"));
-    let link = show(&["-o", "x", "x.c"]);
-    let lib = lib_dir().display().to_string();
-    assert_eq!(
-        link.trim(),
-        format!("cc {inc} -o x x.c -L{lib} -Wl,-rpath,{lib} -lhandoff_shmem")
-    );
-}
-
-#[test]
 fn a_program_not_started_by_the_launcher_is_told_how_to_start() {
     let o = Command::new(build("rma"))
         .env_remove(handoff::team::ENV_TEAM)
