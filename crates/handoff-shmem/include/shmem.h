@@ -28,6 +28,8 @@ extern "C" {
 #define _SHMEM_MAX_NAME_LEN SHMEM_MAX_NAME_LEN
 #define SHMEM_VENDOR_STRING "handoff OpenSHMEM (handoff-shmem)"
 #define _SHMEM_VENDOR_STRING SHMEM_VENDOR_STRING
+/* handoff's vendor macros (HANDOFF_SHMEM_NUMVERSION, ...) and the feature flags shmem4py reads */
+#include "handoff_shmem_vendor.h"
 
 #define SHMEM_THREAD_SINGLE 0
 #define SHMEM_THREAD_FUNNELED 1
