@@ -1,0 +1,391 @@
+//! The OpenSHMEM 1.5 C interface as a whole: the headers and the library agree name by name
+//! (every routine shmem.h and shmemx.h declare is defined, every routine defined is
+//! declared, each also under its profiling name), pshmem.h is generated from the headers'
+//! own declarations, a program calling every routine (`tests/c/api.c`) builds through each
+//! header in C11 and C++ with `-Wall -Wextra -Werror` and runs with its data checked, and a
+//! tool wraps routines through the profiling interface (`tests/c/profile.c`).
+//!
+//! The headers' declarations come from the compiler (`gcc -aux-info`, which lists every
+//! function a translation unit declares with its file, line and whether it is defined
+//! there), the library's from `nm -D`. Without them the tests print a SKIP line.
+//!
+//! `HANDOFF_SHMEM_BLESS=1 cargo test -p handoff-shmem --test shmem pshmem_h` rewrites
+//! `include/pshmem.h` after shmem.h or shmemx.h changed.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::Command;
+
+use handoff::sync::Wait;
+
+use super::{build_with, crate_dir, lib_dir, passes_prog, run, work_dir};
+
+/// One function a header declares, as `gcc -aux-info` reports it.
+#[derive(Debug, Clone)]
+struct Decl {
+    name: String,
+    ret: String,
+    /// The parameter list as declared (types only for `extern`, with names for `static`).
+    params: String,
+    /// The parameter names of a function defined in the header (`static inline`).
+    names: Option<Vec<String>>,
+}
+
+/// The functions declared (`extern`) and defined (`static inline`) by the headers under
+/// `include/` that `code` includes, in order of appearance; `None` without gcc's
+/// `-aux-info`.
+fn header_decls(code: &str) -> Option<(Vec<Decl>, Vec<Decl>)> {
+    let dir = work_dir().join(format!("aux-{}-{}", std::process::id(), code.len()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("decls.c");
+    let aux = dir.join("decls.aux");
+    std::fs::write(&src, code).unwrap();
+    let inc = crate_dir().join("include");
+    let ok = Command::new("cc")
+        .args(["-std=c11", "-fsyntax-only", "-aux-info"])
+        .arg(&aux)
+        .arg(format!("-I{}", inc.display()))
+        .arg(&src)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .is_some();
+    let text = std::fs::read_to_string(&aux).ok().filter(|_| ok);
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = text?;
+    let inc = inc.display().to_string();
+    let (mut ext, mut inl) = (Vec::new(), Vec::new());
+    let mut seen = BTreeSet::new();
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("/* ") else {
+            continue;
+        };
+        let Some((place, decl)) = rest.split_once(" */ ") else {
+            continue;
+        };
+        if !place.starts_with(&inc) || INTERNAL.iter().any(|i| decl.contains(i)) {
+            continue;
+        }
+        let (is_static, decl) = match (decl.strip_prefix("extern "), decl.strip_prefix("static ")) {
+            (Some(d), _) => (false, d),
+            (_, Some(d)) => (true, d),
+            _ => continue,
+        };
+        let open = decl.find(" (").expect("a declaration has a parameter list");
+        let head = &decl[..open];
+        let cut = head.rfind([' ', '*']).map_or(0, |i| i + 1);
+        let (ret, name) = (head[..cut].trim().to_string(), head[cut..].to_string());
+        let mut depth = 0;
+        let close = decl[open + 1..]
+            .char_indices()
+            .find(|&(_, c)| {
+                depth += i32::from(c == '(') - i32::from(c == ')');
+                depth == 0
+            })
+            .map(|(i, _)| open + 1 + i)
+            .expect("balanced parameter list");
+        let params = decl[open + 2..close].replace("complex float", "float _Complex");
+        let params = params.replace("complex double", "double _Complex");
+        let names = is_static.then(|| {
+            let c = decl
+                .find("/* (")
+                .expect("aux-info names a definition's parameters");
+            let end = decl[c..].find(')').unwrap() + c;
+            decl[c + 4..end]
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect()
+        });
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let d = Decl {
+            name,
+            ret,
+            params,
+            names,
+        };
+        if is_static {
+            inl.push(d);
+        } else {
+            ext.push(d);
+        }
+    }
+    Some((ext, inl))
+}
+
+const HEADERS: &str = "#include <shmem.h>\n#include <shmemx.h>\n";
+
+/// The text of `include/pshmem.h`, generated from shmem.h's and shmemx.h's declarations.
+fn generate_pshmem_h(ext: &[Decl], inl: &[Decl]) -> String {
+    let mut s = String::from(
+        "/*\n * pshmem.h — the OpenSHMEM 1.5 profiling interface: every routine of shmem.h and\n \
+         * shmemx.h under its profiling name (`p` and the routine's name: pshmem_putmem,\n \
+         * pshmemx_ct_wait, pshmalloc, pstart_pes), as libhandoff_shmem defines it\n \
+         * (src/profile.rs). A tool defines shmem_NAME and calls pshmem_NAME from it.\n *\n \
+         * GENERATED from the headers' own declarations (gcc -aux-info) by\n \
+         * crates/handoff-shmem/tests/api/mod.rs; do not edit. After changing shmem.h or\n \
+         * shmemx.h: HANDOFF_SHMEM_BLESS=1 cargo test -p handoff-shmem --test shmem pshmem_h\n \
+         */\n#ifndef HANDOFF_PSHMEM_H\n#define HANDOFF_PSHMEM_H\n\n#include <shmem.h>\n\
+         #include <shmemx.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n",
+    );
+    for d in ext {
+        let sp = if d.ret.ends_with('*') { "" } else { " " };
+        s += &format!("{}{sp}p{}({});\n", d.ret, d.name, d.params);
+    }
+    s += "\n/* shmem.h's inline routines (the context forms, long double p/g and reductions) under\n \
+          * their profiling names: a context form calls the profiling name of the routine\n \
+          * without a context, the others shmem.h's inline routine. */\n";
+    let inline_names: BTreeSet<&str> = inl.iter().map(|d| d.name.as_str()).collect();
+    let ext_names: BTreeSet<&str> = ext.iter().map(|d| d.name.as_str()).collect();
+    // Those calling shmem.h's inline routines first: the context forms may call them.
+    let (ctx, plain): (Vec<&Decl>, Vec<&Decl>) = inl
+        .iter()
+        .filter(|d| d.name.starts_with("shmem_"))
+        .partition(|d| {
+            let base = d.name.replacen("shmem_ctx_", "shmem_", 1);
+            d.name.starts_with("shmem_ctx_")
+                && (ext_names.contains(base.as_str()) || inline_names.contains(base.as_str()))
+        });
+    for d in plain.into_iter().chain(ctx.iter().copied()) {
+        let names = d.names.as_ref().unwrap();
+        let is_ctx = d.name.starts_with("shmem_ctx_");
+        let call = if is_ctx {
+            assert!(
+                names.first().map(String::as_str) == Some("ctx")
+                    && names.last().map(String::as_str) == Some("pe"),
+                "{}: a context form is (ctx, ..., pe)",
+                d.name
+            );
+            let mut args: Vec<String> = names[1..names.len() - 1].to_vec();
+            args.push("handoff_shmem_ctx_pe_(ctx, pe)".into());
+            format!(
+                "p{}({})",
+                d.name.replacen("shmem_ctx_", "shmem_", 1),
+                args.join(", ")
+            )
+        } else {
+            format!("{}({})", d.name, names.join(", "))
+        };
+        let ret = if d.ret == "void" { "" } else { "return " };
+        let sp = if d.ret.ends_with('*') { "" } else { " " };
+        s += &format!(
+            "static inline {}{sp}p{}({}) {{ {ret}{call}; }}\n",
+            d.ret, d.name, d.params
+        );
+    }
+    s += "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* HANDOFF_PSHMEM_H */\n";
+    s
+}
+
+fn skip(test: &str, why: &str) {
+    eprintln!("SKIP: {test}: {why}");
+}
+
+#[test]
+fn pshmem_h_declares_the_profiling_name_of_every_routine() {
+    let Some((ext, inl)) = header_decls(HEADERS) else {
+        return skip(
+            "pshmem_h_declares_the_profiling_name_of_every_routine",
+            "cc has no -aux-info (not gcc)",
+        );
+    };
+    let path = crate_dir().join("include/pshmem.h");
+    let text = generate_pshmem_h(&ext, &inl);
+    if std::env::var_os("HANDOFF_SHMEM_BLESS").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    // What pshmem.h declares, read back by the compiler: exactly `p` + every routine.
+    let (pext, pinl) = header_decls("#include <pshmem.h>\n").unwrap();
+    let want: BTreeSet<String> = ext.iter().map(|d| format!("p{}", d.name)).collect();
+    let got: BTreeSet<String> = pext
+        .iter()
+        .map(|d| d.name.clone())
+        .filter(|n| !ext.iter().any(|d| &d.name == n))
+        .collect();
+    let missing: Vec<_> = want.difference(&got).collect();
+    let extra: Vec<_> = got.difference(&want).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "include/pshmem.h is stale (missing {missing:?}, extra {extra:?}): run \
+         HANDOFF_SHMEM_BLESS=1 cargo test -p handoff-shmem --test shmem pshmem_h"
+    );
+    let want_inl: BTreeSet<String> = inl
+        .iter()
+        .filter(|d| d.name.starts_with("shmem_"))
+        .map(|d| format!("p{}", d.name))
+        .collect();
+    let got_inl: BTreeSet<String> = pinl
+        .iter()
+        .map(|d| d.name.clone())
+        .filter(|n| n.starts_with("pshmem_"))
+        .collect();
+    assert_eq!(
+        want_inl, got_inl,
+        "pshmem.h's inline routines are stale: bless it (see the module docs)"
+    );
+    if std::fs::read_to_string(&path).unwrap() != text {
+        // Another gcc may print the same types differently: the names above are what counts.
+        eprintln!("note: include/pshmem.h differs in text from this compiler's rendering");
+    }
+    eprintln!(
+        "pshmem.h: {} routines, {} inline forms",
+        want.len(),
+        want_inl.len()
+    );
+}
+
+/// The names `nm -D` lists as defined in `libhandoff_shmem.so`, or `None` without `nm`.
+fn library_symbols() -> Option<BTreeSet<String>> {
+    let o = Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(lib_dir().join("libhandoff_shmem.so"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    Some(
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter_map(|l| {
+                let mut f = l.split_whitespace();
+                let (_, kind, name) = (f.next()?, f.next()?, f.next()?);
+                matches!(kind, "T" | "W").then(|| name.to_string())
+            })
+            .collect(),
+    )
+}
+
+/// The library's own internal entry point the inline context forms call.
+const INTERNAL: &[&str] = &["handoff_shmem_ctx_pe"];
+
+#[test]
+fn the_library_defines_what_the_headers_declare_each_with_its_profiling_name() {
+    let test = "the_library_defines_what_the_headers_declare_each_with_its_profiling_name";
+    let Some((ext, _)) = header_decls(HEADERS) else {
+        return skip(test, "cc has no -aux-info (not gcc)");
+    };
+    let Some(lib) = library_symbols() else {
+        return skip(test, "nm is not installed");
+    };
+    let declared: BTreeSet<String> = ext.iter().map(|d| d.name.clone()).collect();
+    let undefined: Vec<_> = declared.iter().filter(|n| !lib.contains(*n)).collect();
+    assert!(
+        undefined.is_empty(),
+        "declared, not in the library: {undefined:?}"
+    );
+    let no_profile: Vec<_> = declared
+        .iter()
+        .filter(|n| !lib.contains(&format!("p{n}")))
+        .collect();
+    assert!(no_profile.is_empty(), "no profiling name: {no_profile:?}");
+    // Every routine the library exports is declared (the profiling names are their p-twins).
+    let undeclared: Vec<_> = lib
+        .iter()
+        .filter(|n| !declared.contains(*n) && !INTERNAL.contains(&n.as_str()))
+        .filter(|n| !n.strip_prefix('p').is_some_and(|b| declared.contains(b)))
+        .collect();
+    assert!(
+        undeclared.is_empty(),
+        "exported, not declared: {undeclared:?}"
+    );
+    let shmem = declared.iter().filter(|n| n.starts_with("shmem_")).count();
+    assert!(shmem > 1000, "only {shmem} shmem_ routines");
+    eprintln!(
+        "{} routines declared and defined ({shmem} shmem_*), each with its p-name",
+        declared.len()
+    );
+}
+
+/// Builds `tests/c/api.c` against header `h` (see api.c) in C11 or as C++.
+fn build_api(h: u32, cxx: bool) -> PathBuf {
+    let def = format!("-DAPI_HEADER={h}");
+    if cxx {
+        build_with(
+            "api",
+            "api_cxx.cpp",
+            &format!("-cxx-h{h}"),
+            &[&def],
+            &[("CC", "c++")],
+        )
+    } else {
+        build_with("api", "api.c", &format!("-h{h}"), &[&def], &[])
+    }
+}
+
+/// Header names for the messages.
+const API_HEADERS: [&str; 5] = [
+    "shmem.h",
+    "shmemx.h",
+    "mpp/shmem.h",
+    "mpp/shmemx.h",
+    "pshmem.h",
+];
+
+#[test]
+fn every_routine_through_each_header_in_c_and_cxx() {
+    // shmem.h in C on 1, 2 and 4 PEs; every header in C and C++ on 2 PEs (handoff run -n 2).
+    passes_prog("api", &build_api(0, false));
+    for cxx in [false, true] {
+        for (h, name) in API_HEADERS.iter().enumerate() {
+            let prog = build_api(h as u32, cxx);
+            let o = run(&prog, 2, &[], Wait::ADAPTIVE);
+            assert!(
+                o.report.success() && o.out[0].contains("OK api 2 PEs"),
+                "api through {name} ({}): {:?}\n{}",
+                if cxx { "C++" } else { "C11" },
+                o.report.exits,
+                o.all_err()
+            );
+        }
+    }
+    // Started with the deprecated start_pes instead.
+    let o = run(&build_api(0, false), 2, &["start_pes"], Wait::ADAPTIVE);
+    assert!(o.report.success(), "start_pes: {}", o.all_err());
+}
+
+#[test]
+fn every_routine_is_called_by_a_test_program() {
+    let test = "every_routine_is_called_by_a_test_program";
+    let Some((ext, _)) = header_decls(HEADERS) else {
+        return skip(test, "cc has no -aux-info (not gcc)");
+    };
+    let progs = [
+        build_api(0, false),
+        build_api(1, false),
+        build_api(0, true),
+        super::build("ct"),
+        super::build("misuse"),
+    ];
+    let mut called = BTreeSet::new();
+    for p in &progs {
+        let Some(o) = Command::new("nm")
+            .arg("-u")
+            .arg(p)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+        else {
+            return skip(test, "nm is not installed");
+        };
+        for l in String::from_utf8_lossy(&o.stdout).lines() {
+            if let Some(n) = l.split_whitespace().last() {
+                called.insert(n.split('@').next().unwrap().to_string());
+            }
+        }
+    }
+    let never: Vec<_> = ext
+        .iter()
+        .map(|d| d.name.as_str())
+        .filter(|n| !called.contains(*n))
+        .collect();
+    assert!(
+        never.is_empty(),
+        "routines no test program calls: {never:?}"
+    );
+}
+
+#[test]
+fn a_tool_wraps_routines_through_their_profiling_names() {
+    passes_prog("profile", &super::build("profile"));
+}
