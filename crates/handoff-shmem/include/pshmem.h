@@ -1772,4 +1772,983 @@ static inline void pshmem_ctx_uint64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint6
 }
 #endif
 
+/* shmem.h's type-generic names under their profiling names: C11 _Generic selections
+ * (HANDOFF_SHMEM_G_* of shmem.h) and C++ overloads. */
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+#define pshmem_put(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_put_, __VA_ARGS__)
+#define handoff_pshmem_put_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(pshmem_, a0, put)(a0, a1, a2, a3)
+#define handoff_pshmem_put_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(pshmem_ctx_, a0, put)(ctx, a0, a1, a2, a3)
+#define pshmem_get(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_get_, __VA_ARGS__)
+#define handoff_pshmem_get_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(pshmem_, a0, get)(a0, a1, a2, a3)
+#define handoff_pshmem_get_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(pshmem_ctx_, a0, get)(ctx, a0, a1, a2, a3)
+#define pshmem_put_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_put_nbi_, __VA_ARGS__)
+#define handoff_pshmem_put_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(pshmem_, a0, put_nbi)(a0, a1, a2, a3)
+#define handoff_pshmem_put_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(pshmem_ctx_, a0, put_nbi)(ctx, a0, a1, a2, a3)
+#define pshmem_get_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_get_nbi_, __VA_ARGS__)
+#define handoff_pshmem_get_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(pshmem_, a0, get_nbi)(a0, a1, a2, a3)
+#define handoff_pshmem_get_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_RMA(pshmem_ctx_, a0, get_nbi)(ctx, a0, a1, a2, a3)
+#define pshmem_iput(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_iput_, __VA_ARGS__)
+#define handoff_pshmem_iput_6(a0, a1, a2, a3, a4, a5) HANDOFF_SHMEM_G_RMA(pshmem_, a0, iput)(a0, a1, a2, a3, a4, a5)
+#define handoff_pshmem_iput_7(ctx, a0, a1, a2, a3, a4, a5) HANDOFF_SHMEM_G_RMA(pshmem_ctx_, a0, iput)(ctx, a0, a1, a2, a3, a4, a5)
+#define pshmem_iget(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_iget_, __VA_ARGS__)
+#define handoff_pshmem_iget_6(a0, a1, a2, a3, a4, a5) HANDOFF_SHMEM_G_RMA(pshmem_, a0, iget)(a0, a1, a2, a3, a4, a5)
+#define handoff_pshmem_iget_7(ctx, a0, a1, a2, a3, a4, a5) HANDOFF_SHMEM_G_RMA(pshmem_ctx_, a0, iget)(ctx, a0, a1, a2, a3, a4, a5)
+#define pshmem_p(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_p_, __VA_ARGS__)
+#define handoff_pshmem_p_3(a0, a1, a2) HANDOFF_SHMEM_G_PG(pshmem_, a0, p)(a0, a1, a2)
+#define handoff_pshmem_p_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_PG(pshmem_ctx_, a0, p)(ctx, a0, a1, a2)
+#define pshmem_g(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_g_, __VA_ARGS__)
+#define handoff_pshmem_g_2(a0, a1) HANDOFF_SHMEM_G_PG(pshmem_, a0, g)(a0, a1)
+#define handoff_pshmem_g_3(ctx, a0, a1) HANDOFF_SHMEM_G_PG(pshmem_ctx_, a0, g)(ctx, a0, a1)
+#define pshmem_put_signal(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_put_signal_, __VA_ARGS__)
+#define handoff_pshmem_put_signal_7(a0, a1, a2, a3, a4, a5, a6) HANDOFF_SHMEM_G_RMA(pshmem_, a0, put_signal)(a0, a1, a2, a3, a4, a5, a6)
+#define handoff_pshmem_put_signal_8(ctx, a0, a1, a2, a3, a4, a5, a6) HANDOFF_SHMEM_G_RMA(pshmem_ctx_, a0, put_signal)(ctx, a0, a1, a2, a3, a4, a5, a6)
+#define pshmem_put_signal_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_put_signal_nbi_, __VA_ARGS__)
+#define handoff_pshmem_put_signal_nbi_7(a0, a1, a2, a3, a4, a5, a6) HANDOFF_SHMEM_G_RMA(pshmem_, a0, put_signal_nbi)(a0, a1, a2, a3, a4, a5, a6)
+#define handoff_pshmem_put_signal_nbi_8(ctx, a0, a1, a2, a3, a4, a5, a6) HANDOFF_SHMEM_G_RMA(pshmem_ctx_, a0, put_signal_nbi)(ctx, a0, a1, a2, a3, a4, a5, a6)
+#define pshmem_atomic_fetch(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_fetch_, __VA_ARGS__)
+#define handoff_pshmem_atomic_fetch_2(a0, a1) HANDOFF_SHMEM_G_EXT(pshmem_, a0, atomic_fetch)(a0, a1)
+#define handoff_pshmem_atomic_fetch_3(ctx, a0, a1) HANDOFF_SHMEM_G_EXT(pshmem_ctx_, a0, atomic_fetch)(ctx, a0, a1)
+#define pshmem_atomic_set(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_set_, __VA_ARGS__)
+#define handoff_pshmem_atomic_set_3(a0, a1, a2) HANDOFF_SHMEM_G_EXT(pshmem_, a0, atomic_set)(a0, a1, a2)
+#define handoff_pshmem_atomic_set_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_EXT(pshmem_ctx_, a0, atomic_set)(ctx, a0, a1, a2)
+#define pshmem_atomic_swap(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_swap_, __VA_ARGS__)
+#define handoff_pshmem_atomic_swap_3(a0, a1, a2) HANDOFF_SHMEM_G_EXT(pshmem_, a0, atomic_swap)(a0, a1, a2)
+#define handoff_pshmem_atomic_swap_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_EXT(pshmem_ctx_, a0, atomic_swap)(ctx, a0, a1, a2)
+#define pshmem_atomic_fetch_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_fetch_nbi_, __VA_ARGS__)
+#define handoff_pshmem_atomic_fetch_nbi_3(a0, a1, a2) HANDOFF_SHMEM_G_EXT(pshmem_, a0, atomic_fetch_nbi)(a0, a1, a2)
+#define handoff_pshmem_atomic_fetch_nbi_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_EXT(pshmem_ctx_, a0, atomic_fetch_nbi)(ctx, a0, a1, a2)
+#define pshmem_atomic_swap_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_swap_nbi_, __VA_ARGS__)
+#define handoff_pshmem_atomic_swap_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_EXT(pshmem_, a0, atomic_swap_nbi)(a0, a1, a2, a3)
+#define handoff_pshmem_atomic_swap_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_EXT(pshmem_ctx_, a0, atomic_swap_nbi)(ctx, a0, a1, a2, a3)
+#define pshmem_atomic_fetch_inc(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_fetch_inc_, __VA_ARGS__)
+#define handoff_pshmem_atomic_fetch_inc_2(a0, a1) HANDOFF_SHMEM_G_STD(pshmem_, a0, atomic_fetch_inc)(a0, a1)
+#define handoff_pshmem_atomic_fetch_inc_3(ctx, a0, a1) HANDOFF_SHMEM_G_STD(pshmem_ctx_, a0, atomic_fetch_inc)(ctx, a0, a1)
+#define pshmem_atomic_inc(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_inc_, __VA_ARGS__)
+#define handoff_pshmem_atomic_inc_2(a0, a1) HANDOFF_SHMEM_G_STD(pshmem_, a0, atomic_inc)(a0, a1)
+#define handoff_pshmem_atomic_inc_3(ctx, a0, a1) HANDOFF_SHMEM_G_STD(pshmem_ctx_, a0, atomic_inc)(ctx, a0, a1)
+#define pshmem_atomic_fetch_add(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_fetch_add_, __VA_ARGS__)
+#define handoff_pshmem_atomic_fetch_add_3(a0, a1, a2) HANDOFF_SHMEM_G_STD(pshmem_, a0, atomic_fetch_add)(a0, a1, a2)
+#define handoff_pshmem_atomic_fetch_add_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_STD(pshmem_ctx_, a0, atomic_fetch_add)(ctx, a0, a1, a2)
+#define pshmem_atomic_add(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_add_, __VA_ARGS__)
+#define handoff_pshmem_atomic_add_3(a0, a1, a2) HANDOFF_SHMEM_G_STD(pshmem_, a0, atomic_add)(a0, a1, a2)
+#define handoff_pshmem_atomic_add_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_STD(pshmem_ctx_, a0, atomic_add)(ctx, a0, a1, a2)
+#define pshmem_atomic_compare_swap(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_compare_swap_, __VA_ARGS__)
+#define handoff_pshmem_atomic_compare_swap_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_STD(pshmem_, a0, atomic_compare_swap)(a0, a1, a2, a3)
+#define handoff_pshmem_atomic_compare_swap_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_STD(pshmem_ctx_, a0, atomic_compare_swap)(ctx, a0, a1, a2, a3)
+#define pshmem_atomic_fetch_inc_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_fetch_inc_nbi_, __VA_ARGS__)
+#define handoff_pshmem_atomic_fetch_inc_nbi_3(a0, a1, a2) HANDOFF_SHMEM_G_STD(pshmem_, a0, atomic_fetch_inc_nbi)(a0, a1, a2)
+#define handoff_pshmem_atomic_fetch_inc_nbi_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_STD(pshmem_ctx_, a0, atomic_fetch_inc_nbi)(ctx, a0, a1, a2)
+#define pshmem_atomic_fetch_add_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_fetch_add_nbi_, __VA_ARGS__)
+#define handoff_pshmem_atomic_fetch_add_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_STD(pshmem_, a0, atomic_fetch_add_nbi)(a0, a1, a2, a3)
+#define handoff_pshmem_atomic_fetch_add_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_STD(pshmem_ctx_, a0, atomic_fetch_add_nbi)(ctx, a0, a1, a2, a3)
+#define pshmem_atomic_compare_swap_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_compare_swap_nbi_, __VA_ARGS__)
+#define handoff_pshmem_atomic_compare_swap_nbi_5(a0, a1, a2, a3, a4) HANDOFF_SHMEM_G_STD(pshmem_, a0, atomic_compare_swap_nbi)(a0, a1, a2, a3, a4)
+#define handoff_pshmem_atomic_compare_swap_nbi_6(ctx, a0, a1, a2, a3, a4) HANDOFF_SHMEM_G_STD(pshmem_ctx_, a0, atomic_compare_swap_nbi)(ctx, a0, a1, a2, a3, a4)
+#define pshmem_atomic_fetch_and(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_fetch_and_, __VA_ARGS__)
+#define handoff_pshmem_atomic_fetch_and_3(a0, a1, a2) HANDOFF_SHMEM_G_BIT(pshmem_, a0, atomic_fetch_and)(a0, a1, a2)
+#define handoff_pshmem_atomic_fetch_and_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_BIT(pshmem_ctx_, a0, atomic_fetch_and)(ctx, a0, a1, a2)
+#define pshmem_atomic_and(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_and_, __VA_ARGS__)
+#define handoff_pshmem_atomic_and_3(a0, a1, a2) HANDOFF_SHMEM_G_BIT(pshmem_, a0, atomic_and)(a0, a1, a2)
+#define handoff_pshmem_atomic_and_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_BIT(pshmem_ctx_, a0, atomic_and)(ctx, a0, a1, a2)
+#define pshmem_atomic_fetch_or(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_fetch_or_, __VA_ARGS__)
+#define handoff_pshmem_atomic_fetch_or_3(a0, a1, a2) HANDOFF_SHMEM_G_BIT(pshmem_, a0, atomic_fetch_or)(a0, a1, a2)
+#define handoff_pshmem_atomic_fetch_or_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_BIT(pshmem_ctx_, a0, atomic_fetch_or)(ctx, a0, a1, a2)
+#define pshmem_atomic_or(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_or_, __VA_ARGS__)
+#define handoff_pshmem_atomic_or_3(a0, a1, a2) HANDOFF_SHMEM_G_BIT(pshmem_, a0, atomic_or)(a0, a1, a2)
+#define handoff_pshmem_atomic_or_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_BIT(pshmem_ctx_, a0, atomic_or)(ctx, a0, a1, a2)
+#define pshmem_atomic_fetch_xor(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_fetch_xor_, __VA_ARGS__)
+#define handoff_pshmem_atomic_fetch_xor_3(a0, a1, a2) HANDOFF_SHMEM_G_BIT(pshmem_, a0, atomic_fetch_xor)(a0, a1, a2)
+#define handoff_pshmem_atomic_fetch_xor_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_BIT(pshmem_ctx_, a0, atomic_fetch_xor)(ctx, a0, a1, a2)
+#define pshmem_atomic_xor(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_xor_, __VA_ARGS__)
+#define handoff_pshmem_atomic_xor_3(a0, a1, a2) HANDOFF_SHMEM_G_BIT(pshmem_, a0, atomic_xor)(a0, a1, a2)
+#define handoff_pshmem_atomic_xor_4(ctx, a0, a1, a2) HANDOFF_SHMEM_G_BIT(pshmem_ctx_, a0, atomic_xor)(ctx, a0, a1, a2)
+#define pshmem_atomic_fetch_and_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_fetch_and_nbi_, __VA_ARGS__)
+#define handoff_pshmem_atomic_fetch_and_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_BIT(pshmem_, a0, atomic_fetch_and_nbi)(a0, a1, a2, a3)
+#define handoff_pshmem_atomic_fetch_and_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_BIT(pshmem_ctx_, a0, atomic_fetch_and_nbi)(ctx, a0, a1, a2, a3)
+#define pshmem_atomic_fetch_or_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_fetch_or_nbi_, __VA_ARGS__)
+#define handoff_pshmem_atomic_fetch_or_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_BIT(pshmem_, a0, atomic_fetch_or_nbi)(a0, a1, a2, a3)
+#define handoff_pshmem_atomic_fetch_or_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_BIT(pshmem_ctx_, a0, atomic_fetch_or_nbi)(ctx, a0, a1, a2, a3)
+#define pshmem_atomic_fetch_xor_nbi(...) HANDOFF_SHMEM_BY_NARG(handoff_pshmem_atomic_fetch_xor_nbi_, __VA_ARGS__)
+#define handoff_pshmem_atomic_fetch_xor_nbi_4(a0, a1, a2, a3) HANDOFF_SHMEM_G_BIT(pshmem_, a0, atomic_fetch_xor_nbi)(a0, a1, a2, a3)
+#define handoff_pshmem_atomic_fetch_xor_nbi_5(ctx, a0, a1, a2, a3) HANDOFF_SHMEM_G_BIT(pshmem_ctx_, a0, atomic_fetch_xor_nbi)(ctx, a0, a1, a2, a3)
+#define pshmem_test_all_vector(ivars, n, status, cmp, values)     HANDOFF_SHMEM_G_P2P(pshmem_, ivars, test_all_vector)(ivars, n, status, cmp, values)
+#define pshmem_test_any_vector(ivars, n, status, cmp, values)     HANDOFF_SHMEM_G_P2P(pshmem_, ivars, test_any_vector)(ivars, n, status, cmp, values)
+#define pshmem_test_some_vector(ivars, n, indices, status, cmp, values)     HANDOFF_SHMEM_G_P2P(pshmem_, ivars, test_some_vector)(ivars, n, indices, status, cmp, values)
+#define pshmem_alltoalls(team, dest, source, dst, sst, nelems)     HANDOFF_SHMEM_G_RMA(pshmem_, dest, alltoalls)(team, dest, source, dst, sst, nelems)
+#define pshmem_wait_until(ivar, cmp, value) HANDOFF_SHMEM_G_P2P(pshmem_, ivar, wait_until)(ivar, cmp, value)
+#define pshmem_wait(ivar, value) HANDOFF_SHMEM_G_P2P(pshmem_, ivar, wait)(ivar, value)
+#define pshmem_wait_until_all(ivars, n, status, cmp, value)     HANDOFF_SHMEM_G_P2P(pshmem_, ivars, wait_until_all)(ivars, n, status, cmp, value)
+#define pshmem_wait_until_any(ivars, n, status, cmp, value)     HANDOFF_SHMEM_G_P2P(pshmem_, ivars, wait_until_any)(ivars, n, status, cmp, value)
+#define pshmem_wait_until_some(ivars, n, indices, status, cmp, value)     HANDOFF_SHMEM_G_P2P(pshmem_, ivars, wait_until_some)(ivars, n, indices, status, cmp, value)
+#define pshmem_wait_until_all_vector(ivars, n, status, cmp, values)     HANDOFF_SHMEM_G_P2P(pshmem_, ivars, wait_until_all_vector)(ivars, n, status, cmp, values)
+#define pshmem_wait_until_any_vector(ivars, n, status, cmp, values)     HANDOFF_SHMEM_G_P2P(pshmem_, ivars, wait_until_any_vector)(ivars, n, status, cmp, values)
+#define pshmem_wait_until_some_vector(ivars, n, indices, status, cmp, values)     HANDOFF_SHMEM_G_P2P(pshmem_, ivars, wait_until_some_vector)(ivars, n, indices, status, cmp, values)
+#define pshmem_test(ivar, cmp, value) HANDOFF_SHMEM_G_P2P(pshmem_, ivar, test)(ivar, cmp, value)
+#define pshmem_test_all(ivars, n, status, cmp, value)     HANDOFF_SHMEM_G_P2P(pshmem_, ivars, test_all)(ivars, n, status, cmp, value)
+#define pshmem_test_any(ivars, n, status, cmp, value)     HANDOFF_SHMEM_G_P2P(pshmem_, ivars, test_any)(ivars, n, status, cmp, value)
+#define pshmem_test_some(ivars, n, indices, status, cmp, value)     HANDOFF_SHMEM_G_P2P(pshmem_, ivars, test_some)(ivars, n, indices, status, cmp, value)
+#define pshmem_broadcast(team, dest, source, nelems, root)     HANDOFF_SHMEM_G_RMA(pshmem_, dest, broadcast)(team, dest, source, nelems, root)
+#define pshmem_collect(team, dest, source, nelems) HANDOFF_SHMEM_G_RMA(pshmem_, dest, collect)(team, dest, source, nelems)
+#define pshmem_fcollect(team, dest, source, nelems) HANDOFF_SHMEM_G_RMA(pshmem_, dest, fcollect)(team, dest, source, nelems)
+#define pshmem_alltoall(team, dest, source, nelems) HANDOFF_SHMEM_G_RMA(pshmem_, dest, alltoall)(team, dest, source, nelems)
+#define pshmem_sum_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDSP(pshmem_, dest, sum_reduce)(team, dest, source, n)
+#define pshmem_prod_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDSP(pshmem_, dest, prod_reduce)(team, dest, source, n)
+#define pshmem_max_reduce(team, dest, source, n) HANDOFF_SHMEM_G_RED(pshmem_, dest, max_reduce)(team, dest, source, n)
+#define pshmem_min_reduce(team, dest, source, n) HANDOFF_SHMEM_G_RED(pshmem_, dest, min_reduce)(team, dest, source, n)
+#define pshmem_and_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDBIT(pshmem_, dest, and_reduce)(team, dest, source, n)
+#define pshmem_or_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDBIT(pshmem_, dest, or_reduce)(team, dest, source, n)
+#define pshmem_xor_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDBIT(pshmem_, dest, xor_reduce)(team, dest, source, n)
+#define pshmem_fetch(source, pe) HANDOFF_SHMEM_G_EXT(pshmem_, source, fetch)(source, pe)
+#define pshmem_set(dest, value, pe) HANDOFF_SHMEM_G_EXT(pshmem_, dest, set)(dest, value, pe)
+#define pshmem_swap(dest, value, pe) HANDOFF_SHMEM_G_EXT(pshmem_, dest, swap)(dest, value, pe)
+#define pshmem_finc(dest, pe) HANDOFF_SHMEM_G_STD(pshmem_, dest, finc)(dest, pe)
+#define pshmem_inc(dest, pe) HANDOFF_SHMEM_G_STD(pshmem_, dest, inc)(dest, pe)
+#define pshmem_fadd(dest, value, pe) HANDOFF_SHMEM_G_STD(pshmem_, dest, fadd)(dest, value, pe)
+#define pshmem_add(dest, value, pe) HANDOFF_SHMEM_G_STD(pshmem_, dest, add)(dest, value, pe)
+#define pshmem_cswap(dest, cond, value, pe)     HANDOFF_SHMEM_G_STD(pshmem_, dest, cswap)(dest, cond, value, pe)
+#endif /* C11 */
+
+#ifdef __cplusplus
+inline void pshmem_put(float *dest, const float *source, size_t nelems, int pe) { pshmem_float_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) { pshmem_ctx_float_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_put(double *dest, const double *source, size_t nelems, int pe) { pshmem_double_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) { pshmem_ctx_double_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_put(long double *dest, const long double *source, size_t nelems, int pe) { pshmem_longdouble_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) { pshmem_ctx_longdouble_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_put(char *dest, const char *source, size_t nelems, int pe) { pshmem_char_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) { pshmem_ctx_char_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_put(signed char *dest, const signed char *source, size_t nelems, int pe) { pshmem_schar_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) { pshmem_ctx_schar_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_put(short *dest, const short *source, size_t nelems, int pe) { pshmem_short_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) { pshmem_ctx_short_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_put(int *dest, const int *source, size_t nelems, int pe) { pshmem_int_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) { pshmem_ctx_int_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_put(long *dest, const long *source, size_t nelems, int pe) { pshmem_long_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) { pshmem_ctx_long_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_put(long long *dest, const long long *source, size_t nelems, int pe) { pshmem_longlong_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) { pshmem_ctx_longlong_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_put(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { pshmem_uchar_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { pshmem_ctx_uchar_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_put(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { pshmem_ushort_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { pshmem_ctx_ushort_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_put(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { pshmem_uint_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { pshmem_ctx_uint_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_put(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { pshmem_ulong_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { pshmem_ctx_ulong_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_put(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { pshmem_ulonglong_put(dest, source, nelems, pe); }
+inline void pshmem_put(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { pshmem_ctx_ulonglong_put(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(float *dest, const float *source, size_t nelems, int pe) { pshmem_float_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) { pshmem_ctx_float_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(double *dest, const double *source, size_t nelems, int pe) { pshmem_double_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) { pshmem_ctx_double_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(long double *dest, const long double *source, size_t nelems, int pe) { pshmem_longdouble_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) { pshmem_ctx_longdouble_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(char *dest, const char *source, size_t nelems, int pe) { pshmem_char_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) { pshmem_ctx_char_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(signed char *dest, const signed char *source, size_t nelems, int pe) { pshmem_schar_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) { pshmem_ctx_schar_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(short *dest, const short *source, size_t nelems, int pe) { pshmem_short_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) { pshmem_ctx_short_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(int *dest, const int *source, size_t nelems, int pe) { pshmem_int_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) { pshmem_ctx_int_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(long *dest, const long *source, size_t nelems, int pe) { pshmem_long_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) { pshmem_ctx_long_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(long long *dest, const long long *source, size_t nelems, int pe) { pshmem_longlong_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) { pshmem_ctx_longlong_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { pshmem_uchar_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { pshmem_ctx_uchar_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { pshmem_ushort_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { pshmem_ctx_ushort_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { pshmem_uint_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { pshmem_ctx_uint_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { pshmem_ulong_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { pshmem_ctx_ulong_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_get(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { pshmem_ulonglong_get(dest, source, nelems, pe); }
+inline void pshmem_get(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { pshmem_ctx_ulonglong_get(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(float *dest, const float *source, size_t nelems, int pe) { pshmem_float_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) { pshmem_ctx_float_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(double *dest, const double *source, size_t nelems, int pe) { pshmem_double_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) { pshmem_ctx_double_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(long double *dest, const long double *source, size_t nelems, int pe) { pshmem_longdouble_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) { pshmem_ctx_longdouble_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(char *dest, const char *source, size_t nelems, int pe) { pshmem_char_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) { pshmem_ctx_char_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(signed char *dest, const signed char *source, size_t nelems, int pe) { pshmem_schar_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) { pshmem_ctx_schar_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(short *dest, const short *source, size_t nelems, int pe) { pshmem_short_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) { pshmem_ctx_short_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(int *dest, const int *source, size_t nelems, int pe) { pshmem_int_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) { pshmem_ctx_int_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(long *dest, const long *source, size_t nelems, int pe) { pshmem_long_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) { pshmem_ctx_long_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(long long *dest, const long long *source, size_t nelems, int pe) { pshmem_longlong_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) { pshmem_ctx_longlong_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { pshmem_uchar_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { pshmem_ctx_uchar_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { pshmem_ushort_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { pshmem_ctx_ushort_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { pshmem_uint_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { pshmem_ctx_uint_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { pshmem_ulong_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { pshmem_ctx_ulong_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_put_nbi(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { pshmem_ulonglong_put_nbi(dest, source, nelems, pe); }
+inline void pshmem_put_nbi(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { pshmem_ctx_ulonglong_put_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(float *dest, const float *source, size_t nelems, int pe) { pshmem_float_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) { pshmem_ctx_float_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(double *dest, const double *source, size_t nelems, int pe) { pshmem_double_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) { pshmem_ctx_double_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(long double *dest, const long double *source, size_t nelems, int pe) { pshmem_longdouble_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) { pshmem_ctx_longdouble_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(char *dest, const char *source, size_t nelems, int pe) { pshmem_char_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) { pshmem_ctx_char_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(signed char *dest, const signed char *source, size_t nelems, int pe) { pshmem_schar_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) { pshmem_ctx_schar_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(short *dest, const short *source, size_t nelems, int pe) { pshmem_short_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) { pshmem_ctx_short_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(int *dest, const int *source, size_t nelems, int pe) { pshmem_int_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) { pshmem_ctx_int_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(long *dest, const long *source, size_t nelems, int pe) { pshmem_long_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) { pshmem_ctx_long_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(long long *dest, const long long *source, size_t nelems, int pe) { pshmem_longlong_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) { pshmem_ctx_longlong_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { pshmem_uchar_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { pshmem_ctx_uchar_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { pshmem_ushort_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { pshmem_ctx_ushort_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { pshmem_uint_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { pshmem_ctx_uint_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { pshmem_ulong_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { pshmem_ctx_ulong_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_get_nbi(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { pshmem_ulonglong_get_nbi(dest, source, nelems, pe); }
+inline void pshmem_get_nbi(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { pshmem_ctx_ulonglong_get_nbi(ctx, dest, source, nelems, pe); }
+inline void pshmem_iput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_float_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_float_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_double_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_double_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_longdouble_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_longdouble_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_char_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_char_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_schar_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_schar_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_short_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_short_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_int_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_int_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_long_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_long_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_longlong_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_longlong_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_uchar_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_uchar_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ushort_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_ushort_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_uint_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_uint_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ulong_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_ulong_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ulonglong_iput(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iput(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_ulonglong_iput(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_float_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_float_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_double_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_double_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_longdouble_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_longdouble_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_char_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_char_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_schar_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_schar_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_short_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_short_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_int_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_int_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_long_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_long_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_longlong_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_longlong_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_uchar_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_uchar_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ushort_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_ushort_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_uint_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_uint_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ulong_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_ulong_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ulonglong_iget(dest, source, dst, sst, nelems, pe); }
+inline void pshmem_iget(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { pshmem_ctx_ulonglong_iget(ctx, dest, source, dst, sst, nelems, pe); }
+inline void pshmem_p(float *dest, float value, int pe) { pshmem_float_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, float *dest, float value, int pe) { pshmem_ctx_float_p(ctx, dest, value, pe); }
+inline void pshmem_p(double *dest, double value, int pe) { pshmem_double_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, double *dest, double value, int pe) { pshmem_ctx_double_p(ctx, dest, value, pe); }
+inline void pshmem_p(long double *dest, long double value, int pe) { pshmem_longdouble_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, long double *dest, long double value, int pe) { pshmem_ctx_longdouble_p(ctx, dest, value, pe); }
+inline void pshmem_p(char *dest, char value, int pe) { pshmem_char_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, char *dest, char value, int pe) { pshmem_ctx_char_p(ctx, dest, value, pe); }
+inline void pshmem_p(signed char *dest, signed char value, int pe) { pshmem_schar_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, signed char *dest, signed char value, int pe) { pshmem_ctx_schar_p(ctx, dest, value, pe); }
+inline void pshmem_p(short *dest, short value, int pe) { pshmem_short_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, short *dest, short value, int pe) { pshmem_ctx_short_p(ctx, dest, value, pe); }
+inline void pshmem_p(int *dest, int value, int pe) { pshmem_int_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, int *dest, int value, int pe) { pshmem_ctx_int_p(ctx, dest, value, pe); }
+inline void pshmem_p(long *dest, long value, int pe) { pshmem_long_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, long *dest, long value, int pe) { pshmem_ctx_long_p(ctx, dest, value, pe); }
+inline void pshmem_p(long long *dest, long long value, int pe) { pshmem_longlong_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, long long *dest, long long value, int pe) { pshmem_ctx_longlong_p(ctx, dest, value, pe); }
+inline void pshmem_p(unsigned char *dest, unsigned char value, int pe) { pshmem_uchar_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, unsigned char *dest, unsigned char value, int pe) { pshmem_ctx_uchar_p(ctx, dest, value, pe); }
+inline void pshmem_p(unsigned short *dest, unsigned short value, int pe) { pshmem_ushort_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, unsigned short *dest, unsigned short value, int pe) { pshmem_ctx_ushort_p(ctx, dest, value, pe); }
+inline void pshmem_p(unsigned int *dest, unsigned int value, int pe) { pshmem_uint_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { pshmem_ctx_uint_p(ctx, dest, value, pe); }
+inline void pshmem_p(unsigned long *dest, unsigned long value, int pe) { pshmem_ulong_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) { pshmem_ctx_ulong_p(ctx, dest, value, pe); }
+inline void pshmem_p(unsigned long long *dest, unsigned long long value, int pe) { pshmem_ulonglong_p(dest, value, pe); }
+inline void pshmem_p(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ctx_ulonglong_p(ctx, dest, value, pe); }
+inline float pshmem_g(const float *source, int pe) { return pshmem_float_g(source, pe); }
+inline float pshmem_g(shmem_ctx_t ctx, const float *source, int pe) { return pshmem_ctx_float_g(ctx, source, pe); }
+inline double pshmem_g(const double *source, int pe) { return pshmem_double_g(source, pe); }
+inline double pshmem_g(shmem_ctx_t ctx, const double *source, int pe) { return pshmem_ctx_double_g(ctx, source, pe); }
+inline long double pshmem_g(const long double *source, int pe) { return pshmem_longdouble_g(source, pe); }
+inline long double pshmem_g(shmem_ctx_t ctx, const long double *source, int pe) { return pshmem_ctx_longdouble_g(ctx, source, pe); }
+inline char pshmem_g(const char *source, int pe) { return pshmem_char_g(source, pe); }
+inline char pshmem_g(shmem_ctx_t ctx, const char *source, int pe) { return pshmem_ctx_char_g(ctx, source, pe); }
+inline signed char pshmem_g(const signed char *source, int pe) { return pshmem_schar_g(source, pe); }
+inline signed char pshmem_g(shmem_ctx_t ctx, const signed char *source, int pe) { return pshmem_ctx_schar_g(ctx, source, pe); }
+inline short pshmem_g(const short *source, int pe) { return pshmem_short_g(source, pe); }
+inline short pshmem_g(shmem_ctx_t ctx, const short *source, int pe) { return pshmem_ctx_short_g(ctx, source, pe); }
+inline int pshmem_g(const int *source, int pe) { return pshmem_int_g(source, pe); }
+inline int pshmem_g(shmem_ctx_t ctx, const int *source, int pe) { return pshmem_ctx_int_g(ctx, source, pe); }
+inline long pshmem_g(const long *source, int pe) { return pshmem_long_g(source, pe); }
+inline long pshmem_g(shmem_ctx_t ctx, const long *source, int pe) { return pshmem_ctx_long_g(ctx, source, pe); }
+inline long long pshmem_g(const long long *source, int pe) { return pshmem_longlong_g(source, pe); }
+inline long long pshmem_g(shmem_ctx_t ctx, const long long *source, int pe) { return pshmem_ctx_longlong_g(ctx, source, pe); }
+inline unsigned char pshmem_g(const unsigned char *source, int pe) { return pshmem_uchar_g(source, pe); }
+inline unsigned char pshmem_g(shmem_ctx_t ctx, const unsigned char *source, int pe) { return pshmem_ctx_uchar_g(ctx, source, pe); }
+inline unsigned short pshmem_g(const unsigned short *source, int pe) { return pshmem_ushort_g(source, pe); }
+inline unsigned short pshmem_g(shmem_ctx_t ctx, const unsigned short *source, int pe) { return pshmem_ctx_ushort_g(ctx, source, pe); }
+inline unsigned int pshmem_g(const unsigned int *source, int pe) { return pshmem_uint_g(source, pe); }
+inline unsigned int pshmem_g(shmem_ctx_t ctx, const unsigned int *source, int pe) { return pshmem_ctx_uint_g(ctx, source, pe); }
+inline unsigned long pshmem_g(const unsigned long *source, int pe) { return pshmem_ulong_g(source, pe); }
+inline unsigned long pshmem_g(shmem_ctx_t ctx, const unsigned long *source, int pe) { return pshmem_ctx_ulong_g(ctx, source, pe); }
+inline unsigned long long pshmem_g(const unsigned long long *source, int pe) { return pshmem_ulonglong_g(source, pe); }
+inline unsigned long long pshmem_g(shmem_ctx_t ctx, const unsigned long long *source, int pe) { return pshmem_ctx_ulonglong_g(ctx, source, pe); }
+inline void pshmem_put_signal(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_float_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_float_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_double_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_double_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_longdouble_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_longdouble_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_char_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_char_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_schar_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_schar_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_short_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_short_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_int_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_int_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_long_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_long_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_longlong_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_longlong_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_uchar_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_uchar_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ushort_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_ushort_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_uint_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_uint_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ulong_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_ulong_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ulonglong_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_ulonglong_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_float_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_float_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_double_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_double_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_longdouble_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_longdouble_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_char_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_char_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_schar_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_schar_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_short_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_short_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_int_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_int_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_long_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_long_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_longlong_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_longlong_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_uchar_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_uchar_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ushort_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_ushort_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_uint_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_uint_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ulong_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_ulong_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ulonglong_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void pshmem_put_signal_nbi(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { pshmem_ctx_ulonglong_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline int pshmem_atomic_fetch(const int *source, int pe) { return pshmem_int_atomic_fetch(source, pe); }
+inline int pshmem_atomic_fetch(shmem_ctx_t ctx, const int *source, int pe) { return pshmem_ctx_int_atomic_fetch(ctx, source, pe); }
+inline long pshmem_atomic_fetch(const long *source, int pe) { return pshmem_long_atomic_fetch(source, pe); }
+inline long pshmem_atomic_fetch(shmem_ctx_t ctx, const long *source, int pe) { return pshmem_ctx_long_atomic_fetch(ctx, source, pe); }
+inline long long pshmem_atomic_fetch(const long long *source, int pe) { return pshmem_longlong_atomic_fetch(source, pe); }
+inline long long pshmem_atomic_fetch(shmem_ctx_t ctx, const long long *source, int pe) { return pshmem_ctx_longlong_atomic_fetch(ctx, source, pe); }
+inline unsigned int pshmem_atomic_fetch(const unsigned int *source, int pe) { return pshmem_uint_atomic_fetch(source, pe); }
+inline unsigned int pshmem_atomic_fetch(shmem_ctx_t ctx, const unsigned int *source, int pe) { return pshmem_ctx_uint_atomic_fetch(ctx, source, pe); }
+inline unsigned long pshmem_atomic_fetch(const unsigned long *source, int pe) { return pshmem_ulong_atomic_fetch(source, pe); }
+inline unsigned long pshmem_atomic_fetch(shmem_ctx_t ctx, const unsigned long *source, int pe) { return pshmem_ctx_ulong_atomic_fetch(ctx, source, pe); }
+inline unsigned long long pshmem_atomic_fetch(const unsigned long long *source, int pe) { return pshmem_ulonglong_atomic_fetch(source, pe); }
+inline unsigned long long pshmem_atomic_fetch(shmem_ctx_t ctx, const unsigned long long *source, int pe) { return pshmem_ctx_ulonglong_atomic_fetch(ctx, source, pe); }
+inline float pshmem_atomic_fetch(const float *source, int pe) { return pshmem_float_atomic_fetch(source, pe); }
+inline float pshmem_atomic_fetch(shmem_ctx_t ctx, const float *source, int pe) { return pshmem_ctx_float_atomic_fetch(ctx, source, pe); }
+inline double pshmem_atomic_fetch(const double *source, int pe) { return pshmem_double_atomic_fetch(source, pe); }
+inline double pshmem_atomic_fetch(shmem_ctx_t ctx, const double *source, int pe) { return pshmem_ctx_double_atomic_fetch(ctx, source, pe); }
+inline void pshmem_atomic_set(int *dest, int value, int pe) { pshmem_int_atomic_set(dest, value, pe); }
+inline void pshmem_atomic_set(shmem_ctx_t ctx, int *dest, int value, int pe) { pshmem_ctx_int_atomic_set(ctx, dest, value, pe); }
+inline void pshmem_atomic_set(long *dest, long value, int pe) { pshmem_long_atomic_set(dest, value, pe); }
+inline void pshmem_atomic_set(shmem_ctx_t ctx, long *dest, long value, int pe) { pshmem_ctx_long_atomic_set(ctx, dest, value, pe); }
+inline void pshmem_atomic_set(long long *dest, long long value, int pe) { pshmem_longlong_atomic_set(dest, value, pe); }
+inline void pshmem_atomic_set(shmem_ctx_t ctx, long long *dest, long long value, int pe) { pshmem_ctx_longlong_atomic_set(ctx, dest, value, pe); }
+inline void pshmem_atomic_set(unsigned int *dest, unsigned int value, int pe) { pshmem_uint_atomic_set(dest, value, pe); }
+inline void pshmem_atomic_set(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { pshmem_ctx_uint_atomic_set(ctx, dest, value, pe); }
+inline void pshmem_atomic_set(unsigned long *dest, unsigned long value, int pe) { pshmem_ulong_atomic_set(dest, value, pe); }
+inline void pshmem_atomic_set(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) { pshmem_ctx_ulong_atomic_set(ctx, dest, value, pe); }
+inline void pshmem_atomic_set(unsigned long long *dest, unsigned long long value, int pe) { pshmem_ulonglong_atomic_set(dest, value, pe); }
+inline void pshmem_atomic_set(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ctx_ulonglong_atomic_set(ctx, dest, value, pe); }
+inline void pshmem_atomic_set(float *dest, float value, int pe) { pshmem_float_atomic_set(dest, value, pe); }
+inline void pshmem_atomic_set(shmem_ctx_t ctx, float *dest, float value, int pe) { pshmem_ctx_float_atomic_set(ctx, dest, value, pe); }
+inline void pshmem_atomic_set(double *dest, double value, int pe) { pshmem_double_atomic_set(dest, value, pe); }
+inline void pshmem_atomic_set(shmem_ctx_t ctx, double *dest, double value, int pe) { pshmem_ctx_double_atomic_set(ctx, dest, value, pe); }
+inline int pshmem_atomic_swap(int *dest, int value, int pe) { return pshmem_int_atomic_swap(dest, value, pe); }
+inline int pshmem_atomic_swap(shmem_ctx_t ctx, int *dest, int value, int pe) { return pshmem_ctx_int_atomic_swap(ctx, dest, value, pe); }
+inline long pshmem_atomic_swap(long *dest, long value, int pe) { return pshmem_long_atomic_swap(dest, value, pe); }
+inline long pshmem_atomic_swap(shmem_ctx_t ctx, long *dest, long value, int pe) { return pshmem_ctx_long_atomic_swap(ctx, dest, value, pe); }
+inline long long pshmem_atomic_swap(long long *dest, long long value, int pe) { return pshmem_longlong_atomic_swap(dest, value, pe); }
+inline long long pshmem_atomic_swap(shmem_ctx_t ctx, long long *dest, long long value, int pe) { return pshmem_ctx_longlong_atomic_swap(ctx, dest, value, pe); }
+inline unsigned int pshmem_atomic_swap(unsigned int *dest, unsigned int value, int pe) { return pshmem_uint_atomic_swap(dest, value, pe); }
+inline unsigned int pshmem_atomic_swap(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { return pshmem_ctx_uint_atomic_swap(ctx, dest, value, pe); }
+inline unsigned long pshmem_atomic_swap(unsigned long *dest, unsigned long value, int pe) { return pshmem_ulong_atomic_swap(dest, value, pe); }
+inline unsigned long pshmem_atomic_swap(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) { return pshmem_ctx_ulong_atomic_swap(ctx, dest, value, pe); }
+inline unsigned long long pshmem_atomic_swap(unsigned long long *dest, unsigned long long value, int pe) { return pshmem_ulonglong_atomic_swap(dest, value, pe); }
+inline unsigned long long pshmem_atomic_swap(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) { return pshmem_ctx_ulonglong_atomic_swap(ctx, dest, value, pe); }
+inline float pshmem_atomic_swap(float *dest, float value, int pe) { return pshmem_float_atomic_swap(dest, value, pe); }
+inline float pshmem_atomic_swap(shmem_ctx_t ctx, float *dest, float value, int pe) { return pshmem_ctx_float_atomic_swap(ctx, dest, value, pe); }
+inline double pshmem_atomic_swap(double *dest, double value, int pe) { return pshmem_double_atomic_swap(dest, value, pe); }
+inline double pshmem_atomic_swap(shmem_ctx_t ctx, double *dest, double value, int pe) { return pshmem_ctx_double_atomic_swap(ctx, dest, value, pe); }
+inline void pshmem_atomic_fetch_nbi(int *fetch, const int *source, int pe) { pshmem_int_atomic_fetch_nbi(fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(shmem_ctx_t ctx, int *fetch, const int *source, int pe) { pshmem_ctx_int_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(long *fetch, const long *source, int pe) { pshmem_long_atomic_fetch_nbi(fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(shmem_ctx_t ctx, long *fetch, const long *source, int pe) { pshmem_ctx_long_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(long long *fetch, const long long *source, int pe) { pshmem_longlong_atomic_fetch_nbi(fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(shmem_ctx_t ctx, long long *fetch, const long long *source, int pe) { pshmem_ctx_longlong_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(unsigned int *fetch, const unsigned int *source, int pe) { pshmem_uint_atomic_fetch_nbi(fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned int *fetch, const unsigned int *source, int pe) { pshmem_ctx_uint_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(unsigned long *fetch, const unsigned long *source, int pe) { pshmem_ulong_atomic_fetch_nbi(fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned long *fetch, const unsigned long *source, int pe) { pshmem_ctx_ulong_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(unsigned long long *fetch, const unsigned long long *source, int pe) { pshmem_ulonglong_atomic_fetch_nbi(fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned long long *fetch, const unsigned long long *source, int pe) { pshmem_ctx_ulonglong_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(float *fetch, const float *source, int pe) { pshmem_float_atomic_fetch_nbi(fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(shmem_ctx_t ctx, float *fetch, const float *source, int pe) { pshmem_ctx_float_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(double *fetch, const double *source, int pe) { pshmem_double_atomic_fetch_nbi(fetch, source, pe); }
+inline void pshmem_atomic_fetch_nbi(shmem_ctx_t ctx, double *fetch, const double *source, int pe) { pshmem_ctx_double_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void pshmem_atomic_swap_nbi(int *fetch, int *dest, int value, int pe) { pshmem_int_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) { pshmem_ctx_int_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(long *fetch, long *dest, long value, int pe) { pshmem_long_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) { pshmem_ctx_long_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(long long *fetch, long long *dest, long long value, int pe) { pshmem_longlong_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe) { pshmem_ctx_longlong_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { pshmem_uint_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { pshmem_ctx_uint_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) { pshmem_ulong_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) { pshmem_ctx_ulong_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ulonglong_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ctx_ulonglong_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(float *fetch, float *dest, float value, int pe) { pshmem_float_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(shmem_ctx_t ctx, float *fetch, float *dest, float value, int pe) { pshmem_ctx_float_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(double *fetch, double *dest, double value, int pe) { pshmem_double_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_swap_nbi(shmem_ctx_t ctx, double *fetch, double *dest, double value, int pe) { pshmem_ctx_double_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline int pshmem_atomic_fetch_inc(int *dest, int pe) { return pshmem_int_atomic_fetch_inc(dest, pe); }
+inline int pshmem_atomic_fetch_inc(shmem_ctx_t ctx, int *dest, int pe) { return pshmem_ctx_int_atomic_fetch_inc(ctx, dest, pe); }
+inline long pshmem_atomic_fetch_inc(long *dest, int pe) { return pshmem_long_atomic_fetch_inc(dest, pe); }
+inline long pshmem_atomic_fetch_inc(shmem_ctx_t ctx, long *dest, int pe) { return pshmem_ctx_long_atomic_fetch_inc(ctx, dest, pe); }
+inline long long pshmem_atomic_fetch_inc(long long *dest, int pe) { return pshmem_longlong_atomic_fetch_inc(dest, pe); }
+inline long long pshmem_atomic_fetch_inc(shmem_ctx_t ctx, long long *dest, int pe) { return pshmem_ctx_longlong_atomic_fetch_inc(ctx, dest, pe); }
+inline unsigned int pshmem_atomic_fetch_inc(unsigned int *dest, int pe) { return pshmem_uint_atomic_fetch_inc(dest, pe); }
+inline unsigned int pshmem_atomic_fetch_inc(shmem_ctx_t ctx, unsigned int *dest, int pe) { return pshmem_ctx_uint_atomic_fetch_inc(ctx, dest, pe); }
+inline unsigned long pshmem_atomic_fetch_inc(unsigned long *dest, int pe) { return pshmem_ulong_atomic_fetch_inc(dest, pe); }
+inline unsigned long pshmem_atomic_fetch_inc(shmem_ctx_t ctx, unsigned long *dest, int pe) { return pshmem_ctx_ulong_atomic_fetch_inc(ctx, dest, pe); }
+inline unsigned long long pshmem_atomic_fetch_inc(unsigned long long *dest, int pe) { return pshmem_ulonglong_atomic_fetch_inc(dest, pe); }
+inline unsigned long long pshmem_atomic_fetch_inc(shmem_ctx_t ctx, unsigned long long *dest, int pe) { return pshmem_ctx_ulonglong_atomic_fetch_inc(ctx, dest, pe); }
+inline void pshmem_atomic_inc(int *dest, int pe) { pshmem_int_atomic_inc(dest, pe); }
+inline void pshmem_atomic_inc(shmem_ctx_t ctx, int *dest, int pe) { pshmem_ctx_int_atomic_inc(ctx, dest, pe); }
+inline void pshmem_atomic_inc(long *dest, int pe) { pshmem_long_atomic_inc(dest, pe); }
+inline void pshmem_atomic_inc(shmem_ctx_t ctx, long *dest, int pe) { pshmem_ctx_long_atomic_inc(ctx, dest, pe); }
+inline void pshmem_atomic_inc(long long *dest, int pe) { pshmem_longlong_atomic_inc(dest, pe); }
+inline void pshmem_atomic_inc(shmem_ctx_t ctx, long long *dest, int pe) { pshmem_ctx_longlong_atomic_inc(ctx, dest, pe); }
+inline void pshmem_atomic_inc(unsigned int *dest, int pe) { pshmem_uint_atomic_inc(dest, pe); }
+inline void pshmem_atomic_inc(shmem_ctx_t ctx, unsigned int *dest, int pe) { pshmem_ctx_uint_atomic_inc(ctx, dest, pe); }
+inline void pshmem_atomic_inc(unsigned long *dest, int pe) { pshmem_ulong_atomic_inc(dest, pe); }
+inline void pshmem_atomic_inc(shmem_ctx_t ctx, unsigned long *dest, int pe) { pshmem_ctx_ulong_atomic_inc(ctx, dest, pe); }
+inline void pshmem_atomic_inc(unsigned long long *dest, int pe) { pshmem_ulonglong_atomic_inc(dest, pe); }
+inline void pshmem_atomic_inc(shmem_ctx_t ctx, unsigned long long *dest, int pe) { pshmem_ctx_ulonglong_atomic_inc(ctx, dest, pe); }
+inline int pshmem_atomic_fetch_add(int *dest, int value, int pe) { return pshmem_int_atomic_fetch_add(dest, value, pe); }
+inline int pshmem_atomic_fetch_add(shmem_ctx_t ctx, int *dest, int value, int pe) { return pshmem_ctx_int_atomic_fetch_add(ctx, dest, value, pe); }
+inline long pshmem_atomic_fetch_add(long *dest, long value, int pe) { return pshmem_long_atomic_fetch_add(dest, value, pe); }
+inline long pshmem_atomic_fetch_add(shmem_ctx_t ctx, long *dest, long value, int pe) { return pshmem_ctx_long_atomic_fetch_add(ctx, dest, value, pe); }
+inline long long pshmem_atomic_fetch_add(long long *dest, long long value, int pe) { return pshmem_longlong_atomic_fetch_add(dest, value, pe); }
+inline long long pshmem_atomic_fetch_add(shmem_ctx_t ctx, long long *dest, long long value, int pe) { return pshmem_ctx_longlong_atomic_fetch_add(ctx, dest, value, pe); }
+inline unsigned int pshmem_atomic_fetch_add(unsigned int *dest, unsigned int value, int pe) { return pshmem_uint_atomic_fetch_add(dest, value, pe); }
+inline unsigned int pshmem_atomic_fetch_add(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { return pshmem_ctx_uint_atomic_fetch_add(ctx, dest, value, pe); }
+inline unsigned long pshmem_atomic_fetch_add(unsigned long *dest, unsigned long value, int pe) { return pshmem_ulong_atomic_fetch_add(dest, value, pe); }
+inline unsigned long pshmem_atomic_fetch_add(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) { return pshmem_ctx_ulong_atomic_fetch_add(ctx, dest, value, pe); }
+inline unsigned long long pshmem_atomic_fetch_add(unsigned long long *dest, unsigned long long value, int pe) { return pshmem_ulonglong_atomic_fetch_add(dest, value, pe); }
+inline unsigned long long pshmem_atomic_fetch_add(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) { return pshmem_ctx_ulonglong_atomic_fetch_add(ctx, dest, value, pe); }
+inline void pshmem_atomic_add(int *dest, int value, int pe) { pshmem_int_atomic_add(dest, value, pe); }
+inline void pshmem_atomic_add(shmem_ctx_t ctx, int *dest, int value, int pe) { pshmem_ctx_int_atomic_add(ctx, dest, value, pe); }
+inline void pshmem_atomic_add(long *dest, long value, int pe) { pshmem_long_atomic_add(dest, value, pe); }
+inline void pshmem_atomic_add(shmem_ctx_t ctx, long *dest, long value, int pe) { pshmem_ctx_long_atomic_add(ctx, dest, value, pe); }
+inline void pshmem_atomic_add(long long *dest, long long value, int pe) { pshmem_longlong_atomic_add(dest, value, pe); }
+inline void pshmem_atomic_add(shmem_ctx_t ctx, long long *dest, long long value, int pe) { pshmem_ctx_longlong_atomic_add(ctx, dest, value, pe); }
+inline void pshmem_atomic_add(unsigned int *dest, unsigned int value, int pe) { pshmem_uint_atomic_add(dest, value, pe); }
+inline void pshmem_atomic_add(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { pshmem_ctx_uint_atomic_add(ctx, dest, value, pe); }
+inline void pshmem_atomic_add(unsigned long *dest, unsigned long value, int pe) { pshmem_ulong_atomic_add(dest, value, pe); }
+inline void pshmem_atomic_add(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) { pshmem_ctx_ulong_atomic_add(ctx, dest, value, pe); }
+inline void pshmem_atomic_add(unsigned long long *dest, unsigned long long value, int pe) { pshmem_ulonglong_atomic_add(dest, value, pe); }
+inline void pshmem_atomic_add(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ctx_ulonglong_atomic_add(ctx, dest, value, pe); }
+inline int pshmem_atomic_compare_swap(int *dest, int cond, int value, int pe) { return pshmem_int_atomic_compare_swap(dest, cond, value, pe); }
+inline int pshmem_atomic_compare_swap(shmem_ctx_t ctx, int *dest, int cond, int value, int pe) { return pshmem_ctx_int_atomic_compare_swap(ctx, dest, cond, value, pe); }
+inline long pshmem_atomic_compare_swap(long *dest, long cond, long value, int pe) { return pshmem_long_atomic_compare_swap(dest, cond, value, pe); }
+inline long pshmem_atomic_compare_swap(shmem_ctx_t ctx, long *dest, long cond, long value, int pe) { return pshmem_ctx_long_atomic_compare_swap(ctx, dest, cond, value, pe); }
+inline long long pshmem_atomic_compare_swap(long long *dest, long long cond, long long value, int pe) { return pshmem_longlong_atomic_compare_swap(dest, cond, value, pe); }
+inline long long pshmem_atomic_compare_swap(shmem_ctx_t ctx, long long *dest, long long cond, long long value, int pe) { return pshmem_ctx_longlong_atomic_compare_swap(ctx, dest, cond, value, pe); }
+inline unsigned int pshmem_atomic_compare_swap(unsigned int *dest, unsigned int cond, unsigned int value, int pe) { return pshmem_uint_atomic_compare_swap(dest, cond, value, pe); }
+inline unsigned int pshmem_atomic_compare_swap(shmem_ctx_t ctx, unsigned int *dest, unsigned int cond, unsigned int value, int pe) { return pshmem_ctx_uint_atomic_compare_swap(ctx, dest, cond, value, pe); }
+inline unsigned long pshmem_atomic_compare_swap(unsigned long *dest, unsigned long cond, unsigned long value, int pe) { return pshmem_ulong_atomic_compare_swap(dest, cond, value, pe); }
+inline unsigned long pshmem_atomic_compare_swap(shmem_ctx_t ctx, unsigned long *dest, unsigned long cond, unsigned long value, int pe) { return pshmem_ctx_ulong_atomic_compare_swap(ctx, dest, cond, value, pe); }
+inline unsigned long long pshmem_atomic_compare_swap(unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) { return pshmem_ulonglong_atomic_compare_swap(dest, cond, value, pe); }
+inline unsigned long long pshmem_atomic_compare_swap(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) { return pshmem_ctx_ulonglong_atomic_compare_swap(ctx, dest, cond, value, pe); }
+inline void pshmem_atomic_fetch_inc_nbi(int *fetch, int *dest, int pe) { pshmem_int_atomic_fetch_inc_nbi(fetch, dest, pe); }
+inline void pshmem_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int pe) { pshmem_ctx_int_atomic_fetch_inc_nbi(ctx, fetch, dest, pe); }
+inline void pshmem_atomic_fetch_inc_nbi(long *fetch, long *dest, int pe) { pshmem_long_atomic_fetch_inc_nbi(fetch, dest, pe); }
+inline void pshmem_atomic_fetch_inc_nbi(shmem_ctx_t ctx, long *fetch, long *dest, int pe) { pshmem_ctx_long_atomic_fetch_inc_nbi(ctx, fetch, dest, pe); }
+inline void pshmem_atomic_fetch_inc_nbi(long long *fetch, long long *dest, int pe) { pshmem_longlong_atomic_fetch_inc_nbi(fetch, dest, pe); }
+inline void pshmem_atomic_fetch_inc_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, int pe) { pshmem_ctx_longlong_atomic_fetch_inc_nbi(ctx, fetch, dest, pe); }
+inline void pshmem_atomic_fetch_inc_nbi(unsigned int *fetch, unsigned int *dest, int pe) { pshmem_uint_atomic_fetch_inc_nbi(fetch, dest, pe); }
+inline void pshmem_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, int pe) { pshmem_ctx_uint_atomic_fetch_inc_nbi(ctx, fetch, dest, pe); }
+inline void pshmem_atomic_fetch_inc_nbi(unsigned long *fetch, unsigned long *dest, int pe) { pshmem_ulong_atomic_fetch_inc_nbi(fetch, dest, pe); }
+inline void pshmem_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, int pe) { pshmem_ctx_ulong_atomic_fetch_inc_nbi(ctx, fetch, dest, pe); }
+inline void pshmem_atomic_fetch_inc_nbi(unsigned long long *fetch, unsigned long long *dest, int pe) { pshmem_ulonglong_atomic_fetch_inc_nbi(fetch, dest, pe); }
+inline void pshmem_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, int pe) { pshmem_ctx_ulonglong_atomic_fetch_inc_nbi(ctx, fetch, dest, pe); }
+inline void pshmem_atomic_fetch_add_nbi(int *fetch, int *dest, int value, int pe) { pshmem_int_atomic_fetch_add_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_add_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) { pshmem_ctx_int_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_add_nbi(long *fetch, long *dest, long value, int pe) { pshmem_long_atomic_fetch_add_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_add_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) { pshmem_ctx_long_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_add_nbi(long long *fetch, long long *dest, long long value, int pe) { pshmem_longlong_atomic_fetch_add_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_add_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe) { pshmem_ctx_longlong_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_add_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { pshmem_uint_atomic_fetch_add_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { pshmem_ctx_uint_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_add_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) { pshmem_ulong_atomic_fetch_add_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) { pshmem_ctx_ulong_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_add_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ulonglong_atomic_fetch_add_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ctx_ulonglong_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_compare_swap_nbi(int *fetch, int *dest, int cond, int value, int pe) { pshmem_int_atomic_compare_swap_nbi(fetch, dest, cond, value, pe); }
+inline void pshmem_atomic_compare_swap_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int cond, int value, int pe) { pshmem_ctx_int_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe); }
+inline void pshmem_atomic_compare_swap_nbi(long *fetch, long *dest, long cond, long value, int pe) { pshmem_long_atomic_compare_swap_nbi(fetch, dest, cond, value, pe); }
+inline void pshmem_atomic_compare_swap_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long cond, long value, int pe) { pshmem_ctx_long_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe); }
+inline void pshmem_atomic_compare_swap_nbi(long long *fetch, long long *dest, long long cond, long long value, int pe) { pshmem_longlong_atomic_compare_swap_nbi(fetch, dest, cond, value, pe); }
+inline void pshmem_atomic_compare_swap_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long cond, long long value, int pe) { pshmem_ctx_longlong_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe); }
+inline void pshmem_atomic_compare_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int cond, unsigned int value, int pe) { pshmem_uint_atomic_compare_swap_nbi(fetch, dest, cond, value, pe); }
+inline void pshmem_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int cond, unsigned int value, int pe) { pshmem_ctx_uint_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe); }
+inline void pshmem_atomic_compare_swap_nbi(unsigned long *fetch, unsigned long *dest, unsigned long cond, unsigned long value, int pe) { pshmem_ulong_atomic_compare_swap_nbi(fetch, dest, cond, value, pe); }
+inline void pshmem_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long cond, unsigned long value, int pe) { pshmem_ctx_ulong_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe); }
+inline void pshmem_atomic_compare_swap_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) { pshmem_ulonglong_atomic_compare_swap_nbi(fetch, dest, cond, value, pe); }
+inline void pshmem_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) { pshmem_ctx_ulonglong_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe); }
+inline unsigned int pshmem_atomic_fetch_and(unsigned int *dest, unsigned int value, int pe) { return pshmem_uint_atomic_fetch_and(dest, value, pe); }
+inline unsigned int pshmem_atomic_fetch_and(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { return pshmem_ctx_uint_atomic_fetch_and(ctx, dest, value, pe); }
+inline unsigned long pshmem_atomic_fetch_and(unsigned long *dest, unsigned long value, int pe) { return pshmem_ulong_atomic_fetch_and(dest, value, pe); }
+inline unsigned long pshmem_atomic_fetch_and(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) { return pshmem_ctx_ulong_atomic_fetch_and(ctx, dest, value, pe); }
+inline unsigned long long pshmem_atomic_fetch_and(unsigned long long *dest, unsigned long long value, int pe) { return pshmem_ulonglong_atomic_fetch_and(dest, value, pe); }
+inline unsigned long long pshmem_atomic_fetch_and(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) { return pshmem_ctx_ulonglong_atomic_fetch_and(ctx, dest, value, pe); }
+inline int pshmem_atomic_fetch_and(int *dest, int value, int pe) { return pshmem_int32_atomic_fetch_and(dest, value, pe); }
+inline int pshmem_atomic_fetch_and(shmem_ctx_t ctx, int *dest, int value, int pe) { return pshmem_ctx_int32_atomic_fetch_and(ctx, dest, value, pe); }
+inline long pshmem_atomic_fetch_and(long *dest, long value, int pe) { return pshmem_int64_atomic_fetch_and(dest, value, pe); }
+inline long pshmem_atomic_fetch_and(shmem_ctx_t ctx, long *dest, long value, int pe) { return pshmem_ctx_int64_atomic_fetch_and(ctx, dest, value, pe); }
+inline void pshmem_atomic_and(unsigned int *dest, unsigned int value, int pe) { pshmem_uint_atomic_and(dest, value, pe); }
+inline void pshmem_atomic_and(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { pshmem_ctx_uint_atomic_and(ctx, dest, value, pe); }
+inline void pshmem_atomic_and(unsigned long *dest, unsigned long value, int pe) { pshmem_ulong_atomic_and(dest, value, pe); }
+inline void pshmem_atomic_and(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) { pshmem_ctx_ulong_atomic_and(ctx, dest, value, pe); }
+inline void pshmem_atomic_and(unsigned long long *dest, unsigned long long value, int pe) { pshmem_ulonglong_atomic_and(dest, value, pe); }
+inline void pshmem_atomic_and(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ctx_ulonglong_atomic_and(ctx, dest, value, pe); }
+inline void pshmem_atomic_and(int *dest, int value, int pe) { pshmem_int32_atomic_and(dest, value, pe); }
+inline void pshmem_atomic_and(shmem_ctx_t ctx, int *dest, int value, int pe) { pshmem_ctx_int32_atomic_and(ctx, dest, value, pe); }
+inline void pshmem_atomic_and(long *dest, long value, int pe) { pshmem_int64_atomic_and(dest, value, pe); }
+inline void pshmem_atomic_and(shmem_ctx_t ctx, long *dest, long value, int pe) { pshmem_ctx_int64_atomic_and(ctx, dest, value, pe); }
+inline void pshmem_atomic_fetch_and_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { pshmem_uint_atomic_fetch_and_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { pshmem_ctx_uint_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_and_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) { pshmem_ulong_atomic_fetch_and_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) { pshmem_ctx_ulong_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_and_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ulonglong_atomic_fetch_and_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ctx_ulonglong_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_and_nbi(int *fetch, int *dest, int value, int pe) { pshmem_int32_atomic_fetch_and_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_and_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) { pshmem_ctx_int32_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_and_nbi(long *fetch, long *dest, long value, int pe) { pshmem_int64_atomic_fetch_and_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_and_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) { pshmem_ctx_int64_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe); }
+inline unsigned int pshmem_atomic_fetch_or(unsigned int *dest, unsigned int value, int pe) { return pshmem_uint_atomic_fetch_or(dest, value, pe); }
+inline unsigned int pshmem_atomic_fetch_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { return pshmem_ctx_uint_atomic_fetch_or(ctx, dest, value, pe); }
+inline unsigned long pshmem_atomic_fetch_or(unsigned long *dest, unsigned long value, int pe) { return pshmem_ulong_atomic_fetch_or(dest, value, pe); }
+inline unsigned long pshmem_atomic_fetch_or(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) { return pshmem_ctx_ulong_atomic_fetch_or(ctx, dest, value, pe); }
+inline unsigned long long pshmem_atomic_fetch_or(unsigned long long *dest, unsigned long long value, int pe) { return pshmem_ulonglong_atomic_fetch_or(dest, value, pe); }
+inline unsigned long long pshmem_atomic_fetch_or(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) { return pshmem_ctx_ulonglong_atomic_fetch_or(ctx, dest, value, pe); }
+inline int pshmem_atomic_fetch_or(int *dest, int value, int pe) { return pshmem_int32_atomic_fetch_or(dest, value, pe); }
+inline int pshmem_atomic_fetch_or(shmem_ctx_t ctx, int *dest, int value, int pe) { return pshmem_ctx_int32_atomic_fetch_or(ctx, dest, value, pe); }
+inline long pshmem_atomic_fetch_or(long *dest, long value, int pe) { return pshmem_int64_atomic_fetch_or(dest, value, pe); }
+inline long pshmem_atomic_fetch_or(shmem_ctx_t ctx, long *dest, long value, int pe) { return pshmem_ctx_int64_atomic_fetch_or(ctx, dest, value, pe); }
+inline void pshmem_atomic_or(unsigned int *dest, unsigned int value, int pe) { pshmem_uint_atomic_or(dest, value, pe); }
+inline void pshmem_atomic_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { pshmem_ctx_uint_atomic_or(ctx, dest, value, pe); }
+inline void pshmem_atomic_or(unsigned long *dest, unsigned long value, int pe) { pshmem_ulong_atomic_or(dest, value, pe); }
+inline void pshmem_atomic_or(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) { pshmem_ctx_ulong_atomic_or(ctx, dest, value, pe); }
+inline void pshmem_atomic_or(unsigned long long *dest, unsigned long long value, int pe) { pshmem_ulonglong_atomic_or(dest, value, pe); }
+inline void pshmem_atomic_or(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ctx_ulonglong_atomic_or(ctx, dest, value, pe); }
+inline void pshmem_atomic_or(int *dest, int value, int pe) { pshmem_int32_atomic_or(dest, value, pe); }
+inline void pshmem_atomic_or(shmem_ctx_t ctx, int *dest, int value, int pe) { pshmem_ctx_int32_atomic_or(ctx, dest, value, pe); }
+inline void pshmem_atomic_or(long *dest, long value, int pe) { pshmem_int64_atomic_or(dest, value, pe); }
+inline void pshmem_atomic_or(shmem_ctx_t ctx, long *dest, long value, int pe) { pshmem_ctx_int64_atomic_or(ctx, dest, value, pe); }
+inline void pshmem_atomic_fetch_or_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { pshmem_uint_atomic_fetch_or_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { pshmem_ctx_uint_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_or_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) { pshmem_ulong_atomic_fetch_or_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) { pshmem_ctx_ulong_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_or_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ulonglong_atomic_fetch_or_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ctx_ulonglong_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_or_nbi(int *fetch, int *dest, int value, int pe) { pshmem_int32_atomic_fetch_or_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) { pshmem_ctx_int32_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_or_nbi(long *fetch, long *dest, long value, int pe) { pshmem_int64_atomic_fetch_or_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) { pshmem_ctx_int64_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
+inline unsigned int pshmem_atomic_fetch_xor(unsigned int *dest, unsigned int value, int pe) { return pshmem_uint_atomic_fetch_xor(dest, value, pe); }
+inline unsigned int pshmem_atomic_fetch_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { return pshmem_ctx_uint_atomic_fetch_xor(ctx, dest, value, pe); }
+inline unsigned long pshmem_atomic_fetch_xor(unsigned long *dest, unsigned long value, int pe) { return pshmem_ulong_atomic_fetch_xor(dest, value, pe); }
+inline unsigned long pshmem_atomic_fetch_xor(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) { return pshmem_ctx_ulong_atomic_fetch_xor(ctx, dest, value, pe); }
+inline unsigned long long pshmem_atomic_fetch_xor(unsigned long long *dest, unsigned long long value, int pe) { return pshmem_ulonglong_atomic_fetch_xor(dest, value, pe); }
+inline unsigned long long pshmem_atomic_fetch_xor(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) { return pshmem_ctx_ulonglong_atomic_fetch_xor(ctx, dest, value, pe); }
+inline int pshmem_atomic_fetch_xor(int *dest, int value, int pe) { return pshmem_int32_atomic_fetch_xor(dest, value, pe); }
+inline int pshmem_atomic_fetch_xor(shmem_ctx_t ctx, int *dest, int value, int pe) { return pshmem_ctx_int32_atomic_fetch_xor(ctx, dest, value, pe); }
+inline long pshmem_atomic_fetch_xor(long *dest, long value, int pe) { return pshmem_int64_atomic_fetch_xor(dest, value, pe); }
+inline long pshmem_atomic_fetch_xor(shmem_ctx_t ctx, long *dest, long value, int pe) { return pshmem_ctx_int64_atomic_fetch_xor(ctx, dest, value, pe); }
+inline void pshmem_atomic_xor(unsigned int *dest, unsigned int value, int pe) { pshmem_uint_atomic_xor(dest, value, pe); }
+inline void pshmem_atomic_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { pshmem_ctx_uint_atomic_xor(ctx, dest, value, pe); }
+inline void pshmem_atomic_xor(unsigned long *dest, unsigned long value, int pe) { pshmem_ulong_atomic_xor(dest, value, pe); }
+inline void pshmem_atomic_xor(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) { pshmem_ctx_ulong_atomic_xor(ctx, dest, value, pe); }
+inline void pshmem_atomic_xor(unsigned long long *dest, unsigned long long value, int pe) { pshmem_ulonglong_atomic_xor(dest, value, pe); }
+inline void pshmem_atomic_xor(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ctx_ulonglong_atomic_xor(ctx, dest, value, pe); }
+inline void pshmem_atomic_xor(int *dest, int value, int pe) { pshmem_int32_atomic_xor(dest, value, pe); }
+inline void pshmem_atomic_xor(shmem_ctx_t ctx, int *dest, int value, int pe) { pshmem_ctx_int32_atomic_xor(ctx, dest, value, pe); }
+inline void pshmem_atomic_xor(long *dest, long value, int pe) { pshmem_int64_atomic_xor(dest, value, pe); }
+inline void pshmem_atomic_xor(shmem_ctx_t ctx, long *dest, long value, int pe) { pshmem_ctx_int64_atomic_xor(ctx, dest, value, pe); }
+inline void pshmem_atomic_fetch_xor_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { pshmem_uint_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { pshmem_ctx_uint_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_xor_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) { pshmem_ulong_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) { pshmem_ctx_ulong_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_xor_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ulonglong_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) { pshmem_ctx_ulonglong_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_xor_nbi(int *fetch, int *dest, int value, int pe) { pshmem_int32_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) { pshmem_ctx_int32_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_xor_nbi(long *fetch, long *dest, long value, int pe) { pshmem_int64_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
+inline void pshmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) { pshmem_ctx_int64_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
+inline void pshmem_wait_until(short *ivar, int cmp, short cmp_value) { pshmem_short_wait_until(ivar, cmp, cmp_value); }
+inline void pshmem_wait_until(int *ivar, int cmp, int cmp_value) { pshmem_int_wait_until(ivar, cmp, cmp_value); }
+inline void pshmem_wait_until(long *ivar, int cmp, long cmp_value) { pshmem_long_wait_until(ivar, cmp, cmp_value); }
+inline void pshmem_wait_until(long long *ivar, int cmp, long long cmp_value) { pshmem_longlong_wait_until(ivar, cmp, cmp_value); }
+inline void pshmem_wait_until(unsigned short *ivar, int cmp, unsigned short cmp_value) { pshmem_ushort_wait_until(ivar, cmp, cmp_value); }
+inline void pshmem_wait_until(unsigned int *ivar, int cmp, unsigned int cmp_value) { pshmem_uint_wait_until(ivar, cmp, cmp_value); }
+inline void pshmem_wait_until(unsigned long *ivar, int cmp, unsigned long cmp_value) { pshmem_ulong_wait_until(ivar, cmp, cmp_value); }
+inline void pshmem_wait_until(unsigned long long *ivar, int cmp, unsigned long long cmp_value) { pshmem_ulonglong_wait_until(ivar, cmp, cmp_value); }
+inline void pshmem_wait(short *ivar, short cmp_value) { pshmem_short_wait(ivar, cmp_value); }
+inline void pshmem_wait(int *ivar, int cmp_value) { pshmem_int_wait(ivar, cmp_value); }
+inline void pshmem_wait(long *ivar, long cmp_value) { pshmem_long_wait(ivar, cmp_value); }
+inline void pshmem_wait(long long *ivar, long long cmp_value) { pshmem_longlong_wait(ivar, cmp_value); }
+inline void pshmem_wait(unsigned short *ivar, unsigned short cmp_value) { pshmem_ushort_wait(ivar, cmp_value); }
+inline void pshmem_wait(unsigned int *ivar, unsigned int cmp_value) { pshmem_uint_wait(ivar, cmp_value); }
+inline void pshmem_wait(unsigned long *ivar, unsigned long cmp_value) { pshmem_ulong_wait(ivar, cmp_value); }
+inline void pshmem_wait(unsigned long long *ivar, unsigned long long cmp_value) { pshmem_ulonglong_wait(ivar, cmp_value); }
+inline int pshmem_test(short *ivar, int cmp, short cmp_value) { return pshmem_short_test(ivar, cmp, cmp_value); }
+inline int pshmem_test(int *ivar, int cmp, int cmp_value) { return pshmem_int_test(ivar, cmp, cmp_value); }
+inline int pshmem_test(long *ivar, int cmp, long cmp_value) { return pshmem_long_test(ivar, cmp, cmp_value); }
+inline int pshmem_test(long long *ivar, int cmp, long long cmp_value) { return pshmem_longlong_test(ivar, cmp, cmp_value); }
+inline int pshmem_test(unsigned short *ivar, int cmp, unsigned short cmp_value) { return pshmem_ushort_test(ivar, cmp, cmp_value); }
+inline int pshmem_test(unsigned int *ivar, int cmp, unsigned int cmp_value) { return pshmem_uint_test(ivar, cmp, cmp_value); }
+inline int pshmem_test(unsigned long *ivar, int cmp, unsigned long cmp_value) { return pshmem_ulong_test(ivar, cmp, cmp_value); }
+inline int pshmem_test(unsigned long long *ivar, int cmp, unsigned long long cmp_value) { return pshmem_ulonglong_test(ivar, cmp, cmp_value); }
+inline void pshmem_wait_until_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) { pshmem_short_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void pshmem_wait_until_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) { pshmem_int_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void pshmem_wait_until_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) { pshmem_long_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void pshmem_wait_until_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) { pshmem_longlong_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void pshmem_wait_until_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) { pshmem_ushort_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void pshmem_wait_until_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) { pshmem_uint_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void pshmem_wait_until_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) { pshmem_ulong_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void pshmem_wait_until_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) { pshmem_ulonglong_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void pshmem_wait_until_all_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values) { pshmem_short_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void pshmem_wait_until_all_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) { pshmem_int_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void pshmem_wait_until_all_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) { pshmem_long_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void pshmem_wait_until_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) { pshmem_longlong_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void pshmem_wait_until_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values) { pshmem_ushort_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void pshmem_wait_until_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values) { pshmem_uint_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void pshmem_wait_until_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values) { pshmem_ulong_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void pshmem_wait_until_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values) { pshmem_ulonglong_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int pshmem_test_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) { return pshmem_short_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int pshmem_test_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) { return pshmem_int_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int pshmem_test_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) { return pshmem_long_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int pshmem_test_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) { return pshmem_longlong_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int pshmem_test_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) { return pshmem_ushort_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int pshmem_test_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) { return pshmem_uint_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int pshmem_test_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) { return pshmem_ulong_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int pshmem_test_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) { return pshmem_ulonglong_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int pshmem_test_all_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values) { return pshmem_short_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int pshmem_test_all_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) { return pshmem_int_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int pshmem_test_all_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) { return pshmem_long_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int pshmem_test_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) { return pshmem_longlong_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int pshmem_test_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values) { return pshmem_ushort_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int pshmem_test_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values) { return pshmem_uint_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int pshmem_test_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values) { return pshmem_ulong_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int pshmem_test_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values) { return pshmem_ulonglong_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) { return pshmem_short_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) { return pshmem_int_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) { return pshmem_long_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) { return pshmem_longlong_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) { return pshmem_ushort_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) { return pshmem_uint_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) { return pshmem_ulong_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) { return pshmem_ulonglong_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_any_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values) { return pshmem_short_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_any_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) { return pshmem_int_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_any_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) { return pshmem_long_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) { return pshmem_longlong_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values) { return pshmem_ushort_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values) { return pshmem_uint_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values) { return pshmem_ulong_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values) { return pshmem_ulonglong_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_test_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) { return pshmem_short_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_test_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) { return pshmem_int_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_test_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) { return pshmem_long_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_test_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) { return pshmem_longlong_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_test_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) { return pshmem_ushort_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_test_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) { return pshmem_uint_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_test_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) { return pshmem_ulong_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_test_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) { return pshmem_ulonglong_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t pshmem_test_any_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values) { return pshmem_short_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_test_any_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) { return pshmem_int_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_test_any_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) { return pshmem_long_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_test_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) { return pshmem_longlong_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_test_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values) { return pshmem_ushort_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_test_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values) { return pshmem_uint_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_test_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values) { return pshmem_ulong_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_test_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values) { return pshmem_ulonglong_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value) { return pshmem_short_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) { return pshmem_int_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) { return pshmem_long_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) { return pshmem_longlong_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value) { return pshmem_ushort_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) { return pshmem_uint_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) { return pshmem_ulong_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) { return pshmem_ulonglong_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_wait_until_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const short *cmp_values) { return pshmem_short_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values) { return pshmem_int_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values) { return pshmem_long_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values) { return pshmem_longlong_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned short *cmp_values) { return pshmem_ushort_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned int *cmp_values) { return pshmem_uint_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long *cmp_values) { return pshmem_ulong_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_wait_until_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long long *cmp_values) { return pshmem_ulonglong_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_test_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value) { return pshmem_short_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_test_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) { return pshmem_int_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_test_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) { return pshmem_long_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_test_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) { return pshmem_longlong_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_test_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value) { return pshmem_ushort_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_test_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) { return pshmem_uint_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_test_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) { return pshmem_ulong_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_test_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) { return pshmem_ulonglong_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t pshmem_test_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const short *cmp_values) { return pshmem_short_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_test_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values) { return pshmem_int_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_test_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values) { return pshmem_long_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_test_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values) { return pshmem_longlong_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_test_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned short *cmp_values) { return pshmem_ushort_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_test_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned int *cmp_values) { return pshmem_uint_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_test_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long *cmp_values) { return pshmem_ulong_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t pshmem_test_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long long *cmp_values) { return pshmem_ulonglong_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline int pshmem_broadcast(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root) { return pshmem_float_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_broadcast(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root) { return pshmem_double_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_broadcast(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root) { return pshmem_longdouble_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_broadcast(shmem_team_t team, char *dest, const char *source, size_t nelems, int PE_root) { return pshmem_char_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_broadcast(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, int PE_root) { return pshmem_schar_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_broadcast(shmem_team_t team, short *dest, const short *source, size_t nelems, int PE_root) { return pshmem_short_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_broadcast(shmem_team_t team, int *dest, const int *source, size_t nelems, int PE_root) { return pshmem_int_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_broadcast(shmem_team_t team, long *dest, const long *source, size_t nelems, int PE_root) { return pshmem_long_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_broadcast(shmem_team_t team, long long *dest, const long long *source, size_t nelems, int PE_root) { return pshmem_longlong_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_broadcast(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, int PE_root) { return pshmem_uchar_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_broadcast(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, int PE_root) { return pshmem_ushort_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_broadcast(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, int PE_root) { return pshmem_uint_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_broadcast(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, int PE_root) { return pshmem_ulong_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_broadcast(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, int PE_root) { return pshmem_ulonglong_broadcast(team, dest, source, nelems, PE_root); }
+inline int pshmem_collect(shmem_team_t team, float *dest, const float *source, size_t nelems) { return pshmem_float_collect(team, dest, source, nelems); }
+inline int pshmem_collect(shmem_team_t team, double *dest, const double *source, size_t nelems) { return pshmem_double_collect(team, dest, source, nelems); }
+inline int pshmem_collect(shmem_team_t team, long double *dest, const long double *source, size_t nelems) { return pshmem_longdouble_collect(team, dest, source, nelems); }
+inline int pshmem_collect(shmem_team_t team, char *dest, const char *source, size_t nelems) { return pshmem_char_collect(team, dest, source, nelems); }
+inline int pshmem_collect(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) { return pshmem_schar_collect(team, dest, source, nelems); }
+inline int pshmem_collect(shmem_team_t team, short *dest, const short *source, size_t nelems) { return pshmem_short_collect(team, dest, source, nelems); }
+inline int pshmem_collect(shmem_team_t team, int *dest, const int *source, size_t nelems) { return pshmem_int_collect(team, dest, source, nelems); }
+inline int pshmem_collect(shmem_team_t team, long *dest, const long *source, size_t nelems) { return pshmem_long_collect(team, dest, source, nelems); }
+inline int pshmem_collect(shmem_team_t team, long long *dest, const long long *source, size_t nelems) { return pshmem_longlong_collect(team, dest, source, nelems); }
+inline int pshmem_collect(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) { return pshmem_uchar_collect(team, dest, source, nelems); }
+inline int pshmem_collect(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) { return pshmem_ushort_collect(team, dest, source, nelems); }
+inline int pshmem_collect(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) { return pshmem_uint_collect(team, dest, source, nelems); }
+inline int pshmem_collect(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) { return pshmem_ulong_collect(team, dest, source, nelems); }
+inline int pshmem_collect(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) { return pshmem_ulonglong_collect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, float *dest, const float *source, size_t nelems) { return pshmem_float_fcollect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, double *dest, const double *source, size_t nelems) { return pshmem_double_fcollect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, long double *dest, const long double *source, size_t nelems) { return pshmem_longdouble_fcollect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, char *dest, const char *source, size_t nelems) { return pshmem_char_fcollect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) { return pshmem_schar_fcollect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, short *dest, const short *source, size_t nelems) { return pshmem_short_fcollect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, int *dest, const int *source, size_t nelems) { return pshmem_int_fcollect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, long *dest, const long *source, size_t nelems) { return pshmem_long_fcollect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, long long *dest, const long long *source, size_t nelems) { return pshmem_longlong_fcollect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) { return pshmem_uchar_fcollect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) { return pshmem_ushort_fcollect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) { return pshmem_uint_fcollect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) { return pshmem_ulong_fcollect(team, dest, source, nelems); }
+inline int pshmem_fcollect(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) { return pshmem_ulonglong_fcollect(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, float *dest, const float *source, size_t nelems) { return pshmem_float_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, double *dest, const double *source, size_t nelems) { return pshmem_double_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, long double *dest, const long double *source, size_t nelems) { return pshmem_longdouble_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, char *dest, const char *source, size_t nelems) { return pshmem_char_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) { return pshmem_schar_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, short *dest, const short *source, size_t nelems) { return pshmem_short_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, int *dest, const int *source, size_t nelems) { return pshmem_int_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, long *dest, const long *source, size_t nelems) { return pshmem_long_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, long long *dest, const long long *source, size_t nelems) { return pshmem_longlong_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) { return pshmem_uchar_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) { return pshmem_ushort_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) { return pshmem_uint_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) { return pshmem_ulong_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoall(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) { return pshmem_ulonglong_alltoall(team, dest, source, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_float_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_double_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_longdouble_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_char_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_schar_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_short_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_int_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_long_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_longlong_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_uchar_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_ushort_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_uint_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_ulong_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_alltoalls(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) { return pshmem_ulonglong_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int pshmem_max_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) { return pshmem_float_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_max_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) { return pshmem_double_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_max_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) { return pshmem_char_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_max_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) { return pshmem_schar_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_max_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) { return pshmem_short_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_max_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) { return pshmem_int_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_max_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) { return pshmem_long_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_max_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) { return pshmem_longlong_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_max_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) { return pshmem_uchar_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_max_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) { return pshmem_ushort_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_max_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) { return pshmem_uint_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_max_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) { return pshmem_ulong_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_max_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) { return pshmem_ulonglong_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_max_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) { return pshmem_longdouble_max_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) { return pshmem_float_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) { return pshmem_double_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) { return pshmem_char_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) { return pshmem_schar_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) { return pshmem_short_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) { return pshmem_int_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) { return pshmem_long_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) { return pshmem_longlong_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) { return pshmem_uchar_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) { return pshmem_ushort_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) { return pshmem_uint_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) { return pshmem_ulong_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) { return pshmem_ulonglong_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_min_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) { return pshmem_longdouble_min_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) { return pshmem_float_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) { return pshmem_double_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) { return pshmem_char_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) { return pshmem_schar_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) { return pshmem_short_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) { return pshmem_int_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) { return pshmem_long_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) { return pshmem_longlong_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) { return pshmem_uchar_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) { return pshmem_ushort_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) { return pshmem_uint_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) { return pshmem_ulong_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) { return pshmem_ulonglong_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) { return pshmem_longdouble_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) { return pshmem_float_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) { return pshmem_double_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) { return pshmem_char_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) { return pshmem_schar_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) { return pshmem_short_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) { return pshmem_int_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) { return pshmem_long_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) { return pshmem_longlong_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) { return pshmem_uchar_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) { return pshmem_ushort_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) { return pshmem_uint_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) { return pshmem_ulong_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) { return pshmem_ulonglong_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) { return pshmem_longdouble_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce) { return pshmem_complexf_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_sum_reduce(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce) { return pshmem_complexd_sum_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce) { return pshmem_complexf_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_prod_reduce(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce) { return pshmem_complexd_prod_reduce(team, dest, source, nreduce); }
+inline int pshmem_and_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) { return pshmem_uchar_and_reduce(team, dest, source, nreduce); }
+inline int pshmem_and_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) { return pshmem_ushort_and_reduce(team, dest, source, nreduce); }
+inline int pshmem_and_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) { return pshmem_uint_and_reduce(team, dest, source, nreduce); }
+inline int pshmem_and_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) { return pshmem_ulong_and_reduce(team, dest, source, nreduce); }
+inline int pshmem_and_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) { return pshmem_ulonglong_and_reduce(team, dest, source, nreduce); }
+inline int pshmem_and_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) { return pshmem_int8_and_reduce(team, dest, source, nreduce); }
+inline int pshmem_and_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) { return pshmem_int16_and_reduce(team, dest, source, nreduce); }
+inline int pshmem_and_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) { return pshmem_int32_and_reduce(team, dest, source, nreduce); }
+inline int pshmem_and_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) { return pshmem_int64_and_reduce(team, dest, source, nreduce); }
+inline int pshmem_or_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) { return pshmem_uchar_or_reduce(team, dest, source, nreduce); }
+inline int pshmem_or_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) { return pshmem_ushort_or_reduce(team, dest, source, nreduce); }
+inline int pshmem_or_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) { return pshmem_uint_or_reduce(team, dest, source, nreduce); }
+inline int pshmem_or_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) { return pshmem_ulong_or_reduce(team, dest, source, nreduce); }
+inline int pshmem_or_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) { return pshmem_ulonglong_or_reduce(team, dest, source, nreduce); }
+inline int pshmem_or_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) { return pshmem_int8_or_reduce(team, dest, source, nreduce); }
+inline int pshmem_or_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) { return pshmem_int16_or_reduce(team, dest, source, nreduce); }
+inline int pshmem_or_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) { return pshmem_int32_or_reduce(team, dest, source, nreduce); }
+inline int pshmem_or_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) { return pshmem_int64_or_reduce(team, dest, source, nreduce); }
+inline int pshmem_xor_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) { return pshmem_uchar_xor_reduce(team, dest, source, nreduce); }
+inline int pshmem_xor_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) { return pshmem_ushort_xor_reduce(team, dest, source, nreduce); }
+inline int pshmem_xor_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) { return pshmem_uint_xor_reduce(team, dest, source, nreduce); }
+inline int pshmem_xor_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) { return pshmem_ulong_xor_reduce(team, dest, source, nreduce); }
+inline int pshmem_xor_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) { return pshmem_ulonglong_xor_reduce(team, dest, source, nreduce); }
+inline int pshmem_xor_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) { return pshmem_int8_xor_reduce(team, dest, source, nreduce); }
+inline int pshmem_xor_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) { return pshmem_int16_xor_reduce(team, dest, source, nreduce); }
+inline int pshmem_xor_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) { return pshmem_int32_xor_reduce(team, dest, source, nreduce); }
+inline int pshmem_xor_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) { return pshmem_int64_xor_reduce(team, dest, source, nreduce); }
+#define HANDOFF_PSHMEM_CXX_OLD_STD(T, N)                                                        inline T pshmem_finc(T *dest, int pe) { return pshmem_##N##_finc(dest, pe); }                inline void pshmem_inc(T *dest, int pe) { pshmem_##N##_inc(dest, pe); }                      inline T pshmem_fadd(T *dest, T value, int pe) { return pshmem_##N##_fadd(dest, value, pe); }     inline void pshmem_add(T *dest, T value, int pe) { pshmem_##N##_add(dest, value, pe); }       inline T pshmem_cswap(T *dest, T cond, T value, int pe) {                                        return pshmem_##N##_cswap(dest, cond, value, pe);                                        }
+#define HANDOFF_PSHMEM_CXX_OLD_EXT(T, N)                                                        inline T pshmem_fetch(const T *source, int pe) { return pshmem_##N##_fetch(source, pe); }     inline void pshmem_set(T *dest, T value, int pe) { pshmem_##N##_set(dest, value, pe); }
+#define HANDOFF_PSHMEM_CXX_OLD_SWAP(T, N)                                                       inline T pshmem_swap(T *dest, T value, int pe) { return pshmem_##N##_swap(dest, value, pe); }
+#define HANDOFF_PSHMEM_CXX_OLD_TYPES(X)                                                         X(int, int) X(long, long) X(long long, longlong) X(unsigned int, uint)                     X(unsigned long, ulong) X(unsigned long long, ulonglong)
+HANDOFF_PSHMEM_CXX_OLD_TYPES(HANDOFF_PSHMEM_CXX_OLD_STD)
+HANDOFF_PSHMEM_CXX_OLD_TYPES(HANDOFF_PSHMEM_CXX_OLD_EXT)
+HANDOFF_PSHMEM_CXX_OLD_EXT(float, float)
+HANDOFF_PSHMEM_CXX_OLD_EXT(double, double)
+HANDOFF_PSHMEM_CXX_OLD_SWAP(int, int)
+HANDOFF_PSHMEM_CXX_OLD_SWAP(long long, longlong)
+HANDOFF_PSHMEM_CXX_OLD_SWAP(unsigned int, uint)
+HANDOFF_PSHMEM_CXX_OLD_SWAP(unsigned long, ulong)
+HANDOFF_PSHMEM_CXX_OLD_SWAP(unsigned long long, ulonglong)
+HANDOFF_PSHMEM_CXX_OLD_SWAP(float, float)
+HANDOFF_PSHMEM_CXX_OLD_SWAP(double, double)
+#endif /* __cplusplus */
+
+#define pshmem_sync(...)     HANDOFF_SHMEM_SYNC_PICK(__VA_ARGS__, (pshmem_sync), _3, _2, pshmem_team_sync, _0)(__VA_ARGS__)
+
 #endif /* HANDOFF_PSHMEM_H */

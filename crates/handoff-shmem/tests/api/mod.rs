@@ -175,8 +175,99 @@ fn generate_pshmem_h(ext: &[Decl], inl: &[Decl]) -> String {
             d.ret, d.name, d.params
         );
     }
-    s += "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* HANDOFF_PSHMEM_H */\n";
+    s += "\n#ifdef __cplusplus\n}\n#endif\n\n";
+    s += &generic_names(&std::fs::read_to_string(crate_dir().join("include/shmem.h")).unwrap());
+    s += "\n#endif /* HANDOFF_PSHMEM_H */\n";
     s
+}
+
+/// `text` with every routine name `shmem_*` shifted to `pshmem_*` (and shmem.h's own
+/// helper macros `handoff_shmem_*`, `HANDOFF_SHMEM_CXX_*` to theirs); the type names stay.
+fn shift_names(text: &str) -> String {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut prev = ' ';
+    for (i, c) in text.char_indices() {
+        if !word(prev) && text[i..].starts_with("shmem_") {
+            out.push('p');
+        }
+        out.push(c);
+        prev = c;
+    }
+    let mut out = out
+        .replace("handoff_shmem_", "handoff_pshmem_")
+        .replace("HANDOFF_SHMEM_CXX_", "HANDOFF_PSHMEM_CXX_");
+    for t in ["shmem_ctx_t", "shmem_team_t", "shmem_team_config_t"] {
+        let shifted = format!("p{t}");
+        let mut fixed = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(at) = rest.find(&shifted) {
+            let after = rest[at + shifted.len()..].chars().next().unwrap_or(' ');
+            fixed += &rest[..at];
+            fixed += if word(after) { &shifted } else { t };
+            rest = &rest[at + shifted.len()..];
+        }
+        fixed += rest;
+        out = fixed;
+    }
+    out
+}
+
+/// shmem.h's type-generic names under their profiling names: its C11 `_Generic` macros
+/// (over the `HANDOFF_SHMEM_G_*` selections shmem.h defines) and its C++ overloads, with the
+/// names shifted.
+fn generic_names(shmem_h: &str) -> String {
+    // Logical lines: a macro's continuation lines joined.
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    for l in shmem_h.lines() {
+        if let Some(head) = l.strip_suffix('\\') {
+            cur += head;
+            continue;
+        }
+        cur += l;
+        lines.push(std::mem::take(&mut cur));
+    }
+    let (mut c11, mut cxx, mut sync) = (Vec::new(), Vec::new(), Vec::new());
+    let mut region = 0;
+    for l in &lines {
+        if l.starts_with("#if defined(__STDC_VERSION__)") {
+            region = 1;
+        } else if l.starts_with("#endif /* C11 */") {
+            region = 0;
+        } else if l.starts_with("/* ---- C++: the generic names") {
+            region = 2;
+        } else if l.starts_with("#endif /* __cplusplus */") {
+            region = 0;
+        } else if l.starts_with("#define shmem_sync(") {
+            sync.push(shift_names(l));
+        } else if region == 1
+            && (l.starts_with("#define shmem_") || l.starts_with("#define handoff_shmem_"))
+        {
+            c11.push(shift_names(l));
+        } else if region == 2
+            && (l.starts_with("inline ")
+                || l.starts_with("HANDOFF_SHMEM_CXX_")
+                || l.starts_with("#define HANDOFF_SHMEM_CXX_"))
+        {
+            cxx.push(shift_names(l));
+        }
+    }
+    assert!(
+        c11.len() > 100 && cxx.len() > 500 && sync.len() == 1,
+        "shmem.h's generic sections were not found ({} C11 lines, {} C++ lines)",
+        c11.len(),
+        cxx.len()
+    );
+    format!(
+        "/* shmem.h's type-generic names under their profiling names: C11 _Generic selections\n \
+         * (HANDOFF_SHMEM_G_* of shmem.h) and C++ overloads. */\n\
+         #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)\n\
+         {}\n#endif /* C11 */\n\n#ifdef __cplusplus\n{}\n#endif /* __cplusplus */\n\n{}\n",
+        c11.join("\n"),
+        cxx.join("\n"),
+        sync.join("\n")
+    )
 }
 
 fn skip(test: &str, why: &str) {
@@ -339,9 +430,16 @@ fn every_routine_through_each_header_in_c_and_cxx() {
             );
         }
     }
-    // Started with the deprecated start_pes instead.
-    let o = run(&build_api(0, false), 2, &["start_pes"], Wait::ADAPTIVE);
-    assert!(o.report.success(), "start_pes: {}", o.all_err());
+    // Started with shmem_init and with the deprecated start_pes instead of init_thread.
+    for (h, how) in [(0, "init"), (0, "start_pes"), (4, "init"), (4, "start_pes")] {
+        let o = run(&build_api(h, false), 2, &[how], Wait::ADAPTIVE);
+        assert!(
+            o.report.success(),
+            "{how} ({}): {}",
+            API_HEADERS[h as usize],
+            o.all_err()
+        );
+    }
 }
 
 #[test]
@@ -382,6 +480,28 @@ fn every_routine_is_called_by_a_test_program() {
     assert!(
         never.is_empty(),
         "routines no test program calls: {never:?}"
+    );
+    // The profiling names, through pshmem.h (the counting puts and shmem_global_exit, which
+    // ends the program, are called by their own names only: the names are checked to exist
+    // above).
+    let mut pcalled = BTreeSet::new();
+    for p in [build_api(4, false), build_api(4, true)] {
+        let o = Command::new("nm").arg("-u").arg(&p).output().unwrap();
+        for l in String::from_utf8_lossy(&o.stdout).lines() {
+            if let Some(n) = l.split_whitespace().last() {
+                pcalled.insert(n.split('@').next().unwrap().to_string());
+            }
+        }
+    }
+    let pnever: Vec<_> = ext
+        .iter()
+        .map(|d| format!("p{}", d.name))
+        .filter(|n| !pcalled.contains(n))
+        .filter(|n| !n.contains("_ct") && n != "pshmem_global_exit")
+        .collect();
+    assert!(
+        pnever.is_empty(),
+        "profiling names api.c does not call: {pnever:?}"
     );
 }
 

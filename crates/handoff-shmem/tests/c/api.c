@@ -4,10 +4,11 @@
  * shmem.h), so a type the header or the library lacks fails to build or to link.
  *
  * Built once per header: API_HEADER 0 <shmem.h>, 1 <shmemx.h>, 2 <mpp/shmem.h>,
- * 3 <mpp/shmemx.h>, 4 <pshmem.h> (then every routine is called by its profiling name,
- * pshmem_*, except the type-generic names, which have none); as C11 and as C++ (api_cxx.cpp
- * includes this file: the generic names are then the C++ overloads). `api start_pes` starts
- * with the deprecated start_pes instead of shmem_init_thread. */
+ * 3 <mpp/shmemx.h>, 4 <pshmem.h> (then every routine, type-generic names included, is
+ * called by its profiling name, pshmem_*); as C11 and as C++ (api_cxx.cpp
+ * includes this file: the generic names are then the C++ overloads). `api init` starts with
+ * shmem_init, `api start_pes` with the deprecated start_pes, and `api` with
+ * shmem_init_thread. */
 #ifndef API_HEADER
 #define API_HEADER 0
 #endif
@@ -31,6 +32,12 @@
 #define S(x) pshmem_##x
 #else
 #define S(x) shmem_##x
+#endif
+/* The type-generic names (pshmem.h has them too). */
+#if API_HEADER == 4
+#define G(x) pshmem_##x
+#else
+#define G(x) shmem_##x
 #endif
 /* The context forms, and the argument list's head for them (NOCTX(): none). */
 #define SC(x) S(ctx_##x)
@@ -712,7 +719,9 @@ static void memory_and_setup(void) {
     pshfree(pa);
     pshfree(po);
 #endif
-#if API_HEADER == 1 || API_HEADER == 3 || API_HEADER == 4
+#if API_HEADER == 4
+    CHECK(pshmemx_heap_used() > 0, "heap_used");
+#elif API_HEADER == 1 || API_HEADER == 3
     CHECK(shmemx_heap_used() > 0, "heap_used");
 #endif
     shfree(oa);
@@ -920,7 +929,7 @@ static void allocation_failure(void) {
         T *w = (T *)S(calloc)(3, sizeof(T));                                               \
         w[0] = (T)1, w[1] = (T)2.5, w[2] = (T)3;                                           \
         S(barrier_all)();                                                                  \
-        T old = shmem_swap(w + 1, (T)(me + 0.5), right);                                   \
+        T old = G(swap)(w + 1, (T)(me + 0.5), right);                                   \
         CHECK(old == (T)2.5, #T " swap returned %f", (double)old);                         \
         S(barrier_all)();                                                                  \
         CHECK(w[0] == (T)1 && w[1] == (T)(left + 0.5) && w[2] == (T)3,                     \
@@ -945,17 +954,17 @@ static void generics(void) {
     double *d = (double *)S(calloc)(3, sizeof(double));
     i[0] = i[2] = ll[0] = ll[2] = -7;
     S(barrier_all)();
-    CHECK(shmem_finc(i + 1, right) == 0, "finc");
-    shmem_inc(i + 1, right);
-    CHECK(shmem_fadd(i + 1, 5, right) == 2, "fadd");
-    shmem_add(i + 1, 3, right);
-    CHECK(shmem_cswap(i + 1, 10, 20, right) == 10, "cswap");
-    CHECK(shmem_fetch(i + 1, right) == 20, "fetch");
-    shmem_set(ll + 1, 1LL << 40, right);
-    CHECK(shmem_fetch(ll + 1, right) == 1LL << 40, "fetch long long");
-    CHECK(shmem_fadd(ll + 1, 1LL, right) == 1LL << 40, "fadd long long");
-    shmem_set(d + 1, 0.25, right);
-    CHECK(shmem_fetch(d + 1, right) == 0.25, "fetch double");
+    CHECK(G(finc)(i + 1, right) == 0, "finc");
+    G(inc)(i + 1, right);
+    CHECK(G(fadd)(i + 1, 5, right) == 2, "fadd");
+    G(add)(i + 1, 3, right);
+    CHECK(G(cswap)(i + 1, 10, 20, right) == 10, "cswap");
+    CHECK(G(fetch)(i + 1, right) == 20, "fetch");
+    G(set)(ll + 1, 1LL << 40, right);
+    CHECK(G(fetch)(ll + 1, right) == 1LL << 40, "fetch long long");
+    CHECK(G(fadd)(ll + 1, 1LL, right) == 1LL << 40, "fadd long long");
+    G(set)(d + 1, 0.25, right);
+    CHECK(G(fetch)(d + 1, right) == 0.25, "fetch double");
     S(barrier_all)();
     CHECK(i[0] == -7 && i[1] == 20 && i[2] == -7, "generic int AMOs");
     CHECK(ll[0] == -7 && ll[1] == (1LL << 40) + 1 && ll[2] == -7, "generic long long AMOs");
@@ -967,9 +976,9 @@ static void generics(void) {
     S(barrier_all)();
     S(long_p)(lw, 3L, right);
     S(quiet)();
-    (shmem_wait)(lw, 0L);
-    (shmem_wait_until)(lw, SHMEM_CMP_EQ, 3L);
-    CHECK((shmem_swap)(lw, 4L, me) == 3 && *lw == 4, "the 1.0 shmem_swap");
+    (S(wait))(lw, 0L);
+    (S(wait_until))(lw, SHMEM_CMP_EQ, 3L);
+    CHECK((S(swap))(lw, 4L, me) == 3 && *lw == 4, "the 1.0 shmem_swap");
     S(barrier_all)();
     S(free)(lw);
 
@@ -977,100 +986,100 @@ static void generics(void) {
     long src[2] = {me, me + 1}, *l = (long *)S(calloc)(8, sizeof(long));
     uint64_t *sig = (uint64_t *)S(calloc)(1, sizeof(uint64_t));
     S(barrier_all)();
-    shmem_put(l, src, 2, right);
-    shmem_put_nbi(l + 2, src, 2, right);
-    shmem_iput(l + 4, src, 1, 1, 2, right);
-    shmem_p(l + 6, (long)me, right);
-    shmem_put_signal(l + 7, src, 1, sig, 1, SHMEM_SIGNAL_SET, right);
-    shmem_put_signal_nbi(l + 7, src, 1, sig, 2, SHMEM_SIGNAL_SET, right);
-    shmem_quiet();
-    shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 2);
+    G(put)(l, src, 2, right);
+    G(put_nbi)(l + 2, src, 2, right);
+    G(iput)(l + 4, src, 1, 1, 2, right);
+    G(p)(l + 6, (long)me, right);
+    G(put_signal)(l + 7, src, 1, sig, 1, SHMEM_SIGNAL_SET, right);
+    G(put_signal_nbi)(l + 7, src, 1, sig, 2, SHMEM_SIGNAL_SET, right);
+    S(quiet)();
+    S(signal_wait_until)(sig, SHMEM_CMP_EQ, 2);
     S(barrier_all)();
     CHECK(l[0] == left && l[3] == left + 1 && l[5] == left + 1 && l[6] == left &&
               l[7] == left,
           "generic puts");
     long back[2];
-    shmem_get(back, l, 2, right);
-    shmem_get_nbi(back, l, 2, right);
-    shmem_iget(back, l, 1, 1, 2, right);
-    shmem_quiet();
-    CHECK(back[0] == me && back[1] == me + 1 && shmem_g(l + 6, right) == me, "generic gets");
+    G(get)(back, l, 2, right);
+    G(get_nbi)(back, l, 2, right);
+    G(iget)(back, l, 1, 1, 2, right);
+    S(quiet)();
+    CHECK(back[0] == me && back[1] == me + 1 && G(g)(l + 6, right) == me, "generic gets");
     S(barrier_all)();
     long f = 0;
     l[0] = 0;
     S(barrier_all)();
-    shmem_atomic_set(l, 1L, right);
-    CHECK(shmem_atomic_fetch(l, right) == 1 && shmem_atomic_swap(l, 2L, right) == 1, "ga");
-    shmem_atomic_fetch_nbi(&f, l, right);
-    shmem_atomic_swap_nbi(&f, l, 3L, right);
-    CHECK(shmem_atomic_fetch_inc(l, right) == 3 && shmem_atomic_fetch_add(l, 2L, right) == 4,
+    G(atomic_set)(l, 1L, right);
+    CHECK(G(atomic_fetch)(l, right) == 1 && G(atomic_swap)(l, 2L, right) == 1, "ga");
+    G(atomic_fetch_nbi)(&f, l, right);
+    G(atomic_swap_nbi)(&f, l, 3L, right);
+    CHECK(G(atomic_fetch_inc)(l, right) == 3 && G(atomic_fetch_add)(l, 2L, right) == 4,
           "generic fetch_inc/add");
-    shmem_atomic_inc(l, right);
-    shmem_atomic_add(l, 1L, right);
-    CHECK(shmem_atomic_compare_swap(l, 8L, 9L, right) == 8, "generic compare_swap");
-    shmem_atomic_fetch_inc_nbi(&f, l, right);
-    shmem_atomic_fetch_add_nbi(&f, l, 1L, right);
-    shmem_atomic_compare_swap_nbi(&f, l, 11L, 12L, right);
-    shmem_quiet();
+    G(atomic_inc)(l, right);
+    G(atomic_add)(l, 1L, right);
+    CHECK(G(atomic_compare_swap)(l, 8L, 9L, right) == 8, "generic compare_swap");
+    G(atomic_fetch_inc_nbi)(&f, l, right);
+    G(atomic_fetch_add_nbi)(&f, l, 1L, right);
+    G(atomic_compare_swap_nbi)(&f, l, 11L, 12L, right);
+    S(quiet)();
     CHECK(f == 11, "generic nbi AMOs");
     unsigned long *u = (unsigned long *)(l + 1);
     *u = 0;
     S(barrier_all)();
-    shmem_atomic_or(u, 6UL, right);
-    shmem_atomic_and(u, 3UL, right);
-    shmem_atomic_xor(u, 1UL, right);
-    CHECK(shmem_atomic_fetch_or(u, 4UL, right) == 3 && shmem_atomic_fetch_and(u, 5UL, right) == 7 &&
-              shmem_atomic_fetch_xor(u, 1UL, right) == 5,
+    G(atomic_or)(u, 6UL, right);
+    G(atomic_and)(u, 3UL, right);
+    G(atomic_xor)(u, 1UL, right);
+    CHECK(G(atomic_fetch_or)(u, 4UL, right) == 3 && G(atomic_fetch_and)(u, 5UL, right) == 7 &&
+              G(atomic_fetch_xor)(u, 1UL, right) == 5,
           "generic bitwise");
     unsigned long uf = 0;
-    shmem_atomic_fetch_and_nbi(&uf, u, 7UL, right);
-    shmem_atomic_fetch_or_nbi(&uf, u, 8UL, right);
-    shmem_atomic_fetch_xor_nbi(&uf, u, 8UL, right);
-    shmem_quiet();
+    G(atomic_fetch_and_nbi)(&uf, u, 7UL, right);
+    G(atomic_fetch_or_nbi)(&uf, u, 8UL, right);
+    G(atomic_fetch_xor_nbi)(&uf, u, 8UL, right);
+    S(quiet)();
     CHECK(uf == 12, "generic bitwise nbi");
     S(barrier_all)();
     /* waits and tests on a word the right PE's predecessor (this PE's left) set */
     int *iv = (int *)S(calloc)(2, sizeof(int));
     S(barrier_all)();
-    shmem_p(iv, 1, right);
-    shmem_p(iv + 1, 1, right);
-    shmem_quiet();
+    G(p)(iv, 1, right);
+    G(p)(iv + 1, 1, right);
+    S(quiet)();
     int want[2] = {1, 1};
     size_t idx[2];
-    shmem_wait_until(iv, SHMEM_CMP_EQ, 1);
-    shmem_wait(iv + 1, 0);
-    shmem_wait_until_all(iv, 2, NULL, SHMEM_CMP_EQ, 1);
-    CHECK(shmem_wait_until_any(iv, 2, NULL, SHMEM_CMP_EQ, 1) < 2, "generic wait_any");
-    CHECK(shmem_wait_until_some(iv, 2, idx, NULL, SHMEM_CMP_EQ, 1) == 2, "generic some");
-    shmem_wait_until_all_vector(iv, 2, NULL, SHMEM_CMP_EQ, want);
-    CHECK(shmem_wait_until_any_vector(iv, 2, NULL, SHMEM_CMP_EQ, want) < 2, "gav");
-    CHECK(shmem_wait_until_some_vector(iv, 2, idx, NULL, SHMEM_CMP_EQ, want) == 2, "gsv");
-    CHECK(shmem_test(iv, SHMEM_CMP_EQ, 1) && shmem_test_all(iv, 2, NULL, SHMEM_CMP_EQ, 1) &&
-              shmem_test_any(iv, 2, NULL, SHMEM_CMP_EQ, 1) < 2 &&
-              shmem_test_some(iv, 2, idx, NULL, SHMEM_CMP_EQ, 1) == 2 &&
-              shmem_test_all_vector(iv, 2, NULL, SHMEM_CMP_EQ, want) &&
-              shmem_test_any_vector(iv, 2, NULL, SHMEM_CMP_EQ, want) < 2 &&
-              shmem_test_some_vector(iv, 2, idx, NULL, SHMEM_CMP_EQ, want) == 2,
+    G(wait_until)(iv, SHMEM_CMP_EQ, 1);
+    G(wait)(iv + 1, 0);
+    G(wait_until_all)(iv, 2, NULL, SHMEM_CMP_EQ, 1);
+    CHECK(G(wait_until_any)(iv, 2, NULL, SHMEM_CMP_EQ, 1) < 2, "generic wait_any");
+    CHECK(G(wait_until_some)(iv, 2, idx, NULL, SHMEM_CMP_EQ, 1) == 2, "generic some");
+    G(wait_until_all_vector)(iv, 2, NULL, SHMEM_CMP_EQ, want);
+    CHECK(G(wait_until_any_vector)(iv, 2, NULL, SHMEM_CMP_EQ, want) < 2, "gav");
+    CHECK(G(wait_until_some_vector)(iv, 2, idx, NULL, SHMEM_CMP_EQ, want) == 2, "gsv");
+    CHECK(G(test)(iv, SHMEM_CMP_EQ, 1) && G(test_all)(iv, 2, NULL, SHMEM_CMP_EQ, 1) &&
+              G(test_any)(iv, 2, NULL, SHMEM_CMP_EQ, 1) < 2 &&
+              G(test_some)(iv, 2, idx, NULL, SHMEM_CMP_EQ, 1) == 2 &&
+              G(test_all_vector)(iv, 2, NULL, SHMEM_CMP_EQ, want) &&
+              G(test_any_vector)(iv, 2, NULL, SHMEM_CMP_EQ, want) < 2 &&
+              G(test_some_vector)(iv, 2, idx, NULL, SHMEM_CMP_EQ, want) == 2,
           "generic tests");
     S(barrier_all)();
     /* generic team collectives and reductions */
     long *cs = (long *)S(calloc)(2, sizeof(long)), *cd = (long *)S(calloc)(2 * npes, sizeof(long));
     cs[0] = me + 1, cs[1] = 2 * (me + 1);
     S(barrier_all)();
-    CHECK(shmem_broadcast(SHMEM_TEAM_WORLD, cd, cs, 2, 0) == 0 && cd[1] == 2, "g bcast");
-    CHECK(shmem_collect(SHMEM_TEAM_WORLD, cd, cs, 1) == 0 && cd[npes - 1] == npes, "g coll");
-    CHECK(shmem_fcollect(SHMEM_TEAM_WORLD, cd, cs, 1) == 0 && cd[0] == 1, "g fcollect");
-    CHECK(shmem_alltoall(SHMEM_TEAM_WORLD, cd, cs, 1) == 0, "g alltoall");
-    CHECK(shmem_alltoalls(SHMEM_TEAM_WORLD, cd, cs, 1, 1, 1) == 0, "g alltoalls");
+    CHECK(G(broadcast)(SHMEM_TEAM_WORLD, cd, cs, 2, 0) == 0 && cd[1] == 2, "g bcast");
+    CHECK(G(collect)(SHMEM_TEAM_WORLD, cd, cs, 1) == 0 && cd[npes - 1] == npes, "g coll");
+    CHECK(G(fcollect)(SHMEM_TEAM_WORLD, cd, cs, 1) == 0 && cd[0] == 1, "g fcollect");
+    CHECK(G(alltoall)(SHMEM_TEAM_WORLD, cd, cs, 1) == 0, "g alltoall");
+    CHECK(G(alltoalls)(SHMEM_TEAM_WORLD, cd, cs, 1, 1, 1) == 0, "g alltoalls");
     long tri = (long)npes * (npes + 1) / 2;
-    CHECK(shmem_sum_reduce(SHMEM_TEAM_WORLD, cd, cs, 2) == 0 && cd[0] == tri, "g sum");
-    CHECK(shmem_max_reduce(SHMEM_TEAM_WORLD, cd, cs, 2) == 0 && cd[1] == 2L * npes, "g max");
-    CHECK(shmem_min_reduce(SHMEM_TEAM_WORLD, cd, cs, 2) == 0 && cd[0] == 1, "g min");
-    CHECK(shmem_prod_reduce(SHMEM_TEAM_WORLD, cd, cs, 1) == 0, "g prod");
-    CHECK(shmem_and_reduce(SHMEM_TEAM_WORLD, cd, cs, 1) == 0, "g and");
-    CHECK(shmem_or_reduce(SHMEM_TEAM_WORLD, cd, cs, 1) == 0, "g or");
-    CHECK(shmem_xor_reduce(SHMEM_TEAM_WORLD, cd, cs, 1) == 0, "g xor");
-    CHECK(shmem_sync(SHMEM_TEAM_WORLD) == 0, "generic shmem_sync(team)");
+    CHECK(G(sum_reduce)(SHMEM_TEAM_WORLD, cd, cs, 2) == 0 && cd[0] == tri, "g sum");
+    CHECK(G(max_reduce)(SHMEM_TEAM_WORLD, cd, cs, 2) == 0 && cd[1] == 2L * npes, "g max");
+    CHECK(G(min_reduce)(SHMEM_TEAM_WORLD, cd, cs, 2) == 0 && cd[0] == 1, "g min");
+    CHECK(G(prod_reduce)(SHMEM_TEAM_WORLD, cd, cs, 1) == 0, "g prod");
+    CHECK(G(and_reduce)(SHMEM_TEAM_WORLD, cd, cs, 1) == 0, "g and");
+    CHECK(G(or_reduce)(SHMEM_TEAM_WORLD, cd, cs, 1) == 0, "g or");
+    CHECK(G(xor_reduce)(SHMEM_TEAM_WORLD, cd, cs, 1) == 0, "g xor");
+    CHECK(G(sync)(SHMEM_TEAM_WORLD) == 0, "generic G(sync)(team)");
     S(barrier_all)();
     S(free)(cd);
     S(free)(cs);
@@ -1094,8 +1103,14 @@ static void generics(void) {
 #define CALL_TO_ALL_BIT(T, N) to_all_bit_##N();
 
 int main(int argc, char **argv) {
-    if (argc > 1 && strcmp(argv[1], "start_pes") == 0) {
+    if (argc > 1 && strcmp(argv[1], "init") == 0) {
+        S(init)();
+    } else if (argc > 1 && strcmp(argv[1], "start_pes") == 0) {
+#if API_HEADER == 4
+        pstart_pes(0);
+#else
         start_pes(0);
+#endif
     } else {
         int provided = -1;
         CHECK(S(init_thread)(SHMEM_THREAD_MULTIPLE, &provided) == 0 &&
