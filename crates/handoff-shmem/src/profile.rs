@@ -1,10 +1,10 @@
 //! The profiling interface (OpenSHMEM 1.5 §9.16 and Annex): every routine of the library is
-//! defined under its name-shifted profiling name (`pshmem_putmem`, `pshmem_int_put`, ...: `p`
-//! and the routine's name, so also `pshmemx_ct_wait`, `pstart_pes`, `pshmalloc`) and its own
-//! name (`shmem_putmem`) is a separate symbol that forwards to it. A tool wraps a routine by
-//! defining its own `shmem_putmem` (in the program or in a library loaded first) and calling
-//! `pshmem_putmem` from it: the program's calls reach the tool, the library's own calls
-//! between routines go to the `pshmem_*` definitions and never back into the tool.
+//! exported under its name-shifted profiling name (`pshmem_putmem`, `pshmem_int_put`, ...: `p`
+//! and the routine's name, so also `pshmemx_ct_wait`, `pstart_pes`, `pshmalloc`) and under its
+//! own name (`shmem_putmem`), two symbols. A tool wraps a routine by defining its own
+//! `shmem_putmem` (in the program or in a library loaded first) and calling `pshmem_putmem`
+//! from it: the program's calls reach the tool, the library's own calls between routines are
+//! Rust calls to the implementation and never go back into the tool.
 //!
 //! Stable Rust cannot mark a symbol weak (`#[linkage]` is unstable), and symbols defined
 //! outside Rust (assembly aliases, a C object) are not exported from the cdylib (rustc's
@@ -15,9 +15,11 @@
 //! tool's own `shmem_*` definitions collide with the archive's: link the tool with
 //! `-Wl,--allow-multiple-definition` placed before the library (the first definition wins).
 
-/// Defines an exported routine twice: under its profiling name (`p` + `$name`, the
-/// implementation; Rust code calling `$name` calls this one) and under `$name`, a forwarder
-/// a tool may replace.
+/// Defines an exported routine: the Rust function `$name` (the implementation, called by
+/// the library's Rust code, not exported) and two exported symbols calling it, its
+/// profiling name (`p` + `$name`) and its own name, the one a tool may replace. The
+/// implementation is `#[inline]`, so each symbol is the routine's own code rather than a
+/// jump through the GOT to the other (a `jmp *GOT` measured on every call otherwise).
 macro_rules! profiled {
     ($(#[$m:meta])* pub unsafe extern "C" fn $($rest:tt)*) => {
         profiled!(@emit [unsafe] $(#[$m])* $($rest)*);
@@ -28,16 +30,23 @@ macro_rules! profiled {
     (@emit [$($u:tt)*] $(#[$m:meta])*
      $name:ident ( $($a:ident : $t:ty),* $(,)? ) $(-> $r:ty)? $body:block) => {
         $(#[$m])*
-        #[export_name = concat!("p", stringify!($name))]
+        #[inline]
         pub $($u)* extern "C" fn $name($($a: $t),*) $(-> $r)? $body
 
         const _: () = {
-            /// The routine under its own name: forwards to the profiling name's definition.
+            /// The routine under its profiling name.
+            #[export_name = concat!("p", stringify!($name))]
+            #[allow(clippy::too_many_arguments, unused_unsafe)]
+            $($u)* extern "C" fn profiling($($a: $t),*) $(-> $r)? {
+                // SAFETY: the same arguments to the same routine: the caller's promises for
+                // this call are that routine's.
+                unsafe { $name($($a),*) }
+            }
+            /// The routine under its own name.
             #[export_name = stringify!($name)]
             #[allow(clippy::too_many_arguments, unused_unsafe)]
             $($u)* extern "C" fn forward($($a: $t),*) $(-> $r)? {
-                // SAFETY: the same arguments to the same routine: the caller's promises for
-                // this call are that routine's.
+                // SAFETY: as above.
                 unsafe { $name($($a),*) }
             }
         };
