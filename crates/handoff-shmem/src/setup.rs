@@ -238,6 +238,17 @@ pub unsafe extern "C" fn shmem_info_get_name(name: *mut c_char) {
 }
 }
 
+/// NULL for an allocation the heap has no room for; with `SHMEM_DEBUG` the PE says why.
+fn no_room(s: &State, why: &ShmemError) -> *mut c_void {
+    if env::flag(env::DEBUG) {
+        state::write_line(&format!(
+            "handoff-shmem: PE {}: debug: an allocation returns NULL: {why}\n",
+            s.rank
+        ));
+    }
+    std::ptr::null_mut()
+}
+
 fn malloc(s: &State, size: usize, align: usize, zero: bool) -> Result<*mut c_void> {
     s.agree(
         kind::MALLOC | u64::from(align.trailing_zeros()) << 8,
@@ -250,8 +261,8 @@ fn malloc(s: &State, size: usize, align: usize, zero: bool) -> Result<*mut c_voi
         Ok(off) => off,
         // No room (1.5 §9.3.1: "otherwise, it returns a null pointer"): every PE's allocator
         // made the same calls, so every PE finds none and returns NULL.
-        Err(ShmemError::HeapExhausted { .. } | ShmemError::Overflow(_)) => {
-            return Ok(std::ptr::null_mut())
+        Err(e @ (ShmemError::HeapExhausted { .. } | ShmemError::Overflow(_))) => {
+            return Ok(no_room(s, &e))
         }
         Err(e) => return Err(e),
     };
@@ -348,8 +359,8 @@ pub extern "C" fn shmem_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
             Ok(new) => new,
             // No room: NULL, and the block `ptr` is left as it was (1.5 §9.3.4); every PE
             // agrees, as in `malloc`.
-            Err(ShmemError::HeapExhausted { .. } | ShmemError::Overflow(_)) => {
-                return Ok(std::ptr::null_mut())
+            Err(e @ (ShmemError::HeapExhausted { .. } | ShmemError::Overflow(_))) => {
+                return Ok(no_room(s, &e))
             }
             Err(e) => return Err(e),
         };

@@ -509,3 +509,24 @@ fn every_routine_is_called_by_a_test_program() {
 fn a_tool_wraps_routines_through_their_profiling_names() {
     passes_prog("profile", &super::build("profile"));
 }
+
+#[test]
+fn an_allocation_without_room_returns_null_and_says_why_under_shmem_debug() {
+    // api.c checks the NULLs and the heap afterwards; SHMEM_DEBUG adds the reason.
+    let o = super::run_env(
+        &build_api(0, false),
+        1,
+        &[],
+        Wait::ADAPTIVE,
+        &[("SHMEM_DEBUG", "1")],
+    );
+    assert!(o.report.success(), "{}", o.all_err());
+    assert!(
+        o.err[0].contains(
+            "handoff-shmem: PE 0: debug: an allocation returns NULL: the symmetric heap has \
+             no room for 1099511627776 bytes"
+        ),
+        "{}",
+        o.err[0]
+    );
+}
