@@ -511,6 +511,50 @@ fn a_tool_wraps_routines_through_their_profiling_names() {
 }
 
 #[test]
+fn a_preloaded_tool_library_wraps_an_unmodified_program() {
+    let lib = work_dir().join(format!("libprofile_tool-{}.so", std::process::id()));
+    let o = Command::new("cc")
+        .args([
+            "-std=c11", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
+        ])
+        .arg(format!("-I{}", crate_dir().join("include").display()))
+        .arg("-o")
+        .arg(&lib)
+        .arg(crate_dir().join("tests/c/profile_tool.c"))
+        .arg(format!("-L{}", lib_dir().display()))
+        .arg("-lhandoff_shmem")
+        .output()
+        .expect("run cc");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let preload = lib.display().to_string();
+    let o = super::run_env(
+        &super::build("rma"),
+        2,
+        &[],
+        Wait::ADAPTIVE,
+        &[("LD_PRELOAD", &preload)],
+    );
+    assert!(o.report.success(), "{}", o.all_err());
+    assert!(o.out[0].contains("OK rma 2 PEs"), "{}", o.out[0]);
+    for (r, err) in o.err.iter().enumerate() {
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("tool: "))
+            .unwrap_or_default();
+        let n: Vec<u64> = line
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        // rma.c calls shmem_putmem once and shmem_barrier_all many times on every PE.
+        assert!(
+            n.len() == 2 && n[0] >= 1 && n[1] >= 10,
+            "PE {r}: the tool saw {line:?}\n{err}"
+        );
+    }
+    let _ = std::fs::remove_file(&lib);
+}
+
+#[test]
 fn an_allocation_without_room_returns_null_and_says_why_under_shmem_debug() {
     // api.c checks the NULLs and the heap afterwards; SHMEM_DEBUG adds the reason.
     let o = super::run_env(
