@@ -511,6 +511,20 @@ fn a_tool_wraps_routines_through_their_profiling_names() {
 }
 
 #[test]
+fn a_tool_wraps_routines_with_the_static_library() {
+    // The archive's shmem_* are not weak (stable Rust cannot say so): the tool's own
+    // definitions win with --allow-multiple-definition, the documented way.
+    let prog = build_with(
+        "profile",
+        "profile.c",
+        "-static",
+        &["-Wl,--allow-multiple-definition"],
+        &[("OSHCC_STATIC", "1")],
+    );
+    passes_prog("profile", &prog);
+}
+
+#[test]
 fn a_preloaded_tool_library_wraps_an_unmodified_program() {
     let lib = work_dir().join(format!("libprofile_tool-{}.so", std::process::id()));
     let o = Command::new("cc")
