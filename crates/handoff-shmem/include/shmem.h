@@ -148,6 +148,7 @@ int _num_pes(void);
 void *shmalloc(size_t size);
 void shfree(void *ptr);
 void *shmemalign(size_t alignment, size_t size);
+void *shrealloc(void *ptr, size_t size);
 
 /* ---- ordering, barriers ------------------------------------------------------------- */
 
@@ -308,7 +309,8 @@ HANDOFF_SHMEM_DECL_OLD_AMO(size_t, size)
 HANDOFF_SHMEM_DECL_OLD_EXT(size_t, size)
 HANDOFF_SHMEM_DECL_OLD_AMO(ptrdiff_t, ptrdiff)
 HANDOFF_SHMEM_DECL_OLD_EXT(ptrdiff_t, ptrdiff)
-/* the untyped 1.0 names (long) */
+/* the untyped 1.0 names (long); in C11 and C++ shmem_swap is the type-generic name below
+ * (this symbol serves programs compiled without it) */
 long shmem_swap(long *dest, long value, int pe);
 void shmem_wait(long *ivar, long cmp_value);
 void shmem_wait_until(long *ivar, int cmp, long cmp_value);
@@ -601,8 +603,9 @@ HANDOFF_SHMEM_LD_REDUCE(prod, 3)
 
 /* ---- profiling ------------------------------------------------------------------------ */
 
-/* shmem_pcontrol (1.5 §9.14): handoff has no profiling levels; every level is accepted. */
-static inline void shmem_pcontrol(const int level, ...) { (void)level; }
+/* shmem_pcontrol (1.5 §9.16): the level for a profiling tool that intercepts it (pshmem.h);
+ * the library itself has no profiling, so it has no effect without one. */
+void shmem_pcontrol(const int level, ...);
 
 #ifdef __cplusplus
 }
@@ -817,6 +820,18 @@ static inline void shmem_pcontrol(const int level, ...) { (void)level; }
 #define shmem_and_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDBIT(shmem_, dest, and_reduce)(team, dest, source, n)
 #define shmem_or_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDBIT(shmem_, dest, or_reduce)(team, dest, source, n)
 #define shmem_xor_reduce(team, dest, source, n) HANDOFF_SHMEM_G_REDBIT(shmem_, dest, xor_reduce)(team, dest, source, n)
+
+/* The deprecated (1.4) generic AMO names, still in 1.5, over the deprecated typed names;
+ * shmem_swap is type-generic here (it was the long-only call of 1.0). */
+#define shmem_fetch(source, pe) HANDOFF_SHMEM_G_EXT(shmem_, source, fetch)(source, pe)
+#define shmem_set(dest, value, pe) HANDOFF_SHMEM_G_EXT(shmem_, dest, set)(dest, value, pe)
+#define shmem_swap(dest, value, pe) HANDOFF_SHMEM_G_EXT(shmem_, dest, swap)(dest, value, pe)
+#define shmem_finc(dest, pe) HANDOFF_SHMEM_G_STD(shmem_, dest, finc)(dest, pe)
+#define shmem_inc(dest, pe) HANDOFF_SHMEM_G_STD(shmem_, dest, inc)(dest, pe)
+#define shmem_fadd(dest, value, pe) HANDOFF_SHMEM_G_STD(shmem_, dest, fadd)(dest, value, pe)
+#define shmem_add(dest, value, pe) HANDOFF_SHMEM_G_STD(shmem_, dest, add)(dest, value, pe)
+#define shmem_cswap(dest, cond, value, pe) \
+    HANDOFF_SHMEM_G_STD(shmem_, dest, cswap)(dest, cond, value, pe)
 
 #endif /* C11 */
 
@@ -1645,6 +1660,36 @@ inline int shmem_xor_reduce(shmem_team_t team, signed char *dest, const signed c
 inline int shmem_xor_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) { return shmem_int16_xor_reduce(team, dest, source, nreduce); }
 inline int shmem_xor_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) { return shmem_int32_xor_reduce(team, dest, source, nreduce); }
 inline int shmem_xor_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) { return shmem_int64_xor_reduce(team, dest, source, nreduce); }
+
+/* The deprecated generic AMO names (see the C11 ones above) over the distinct C types of
+ * Tables 7 and 8; shmem_swap on long is the extern "C" declaration above. */
+#define HANDOFF_SHMEM_CXX_OLD_STD(T, N)                                                    \
+    inline T shmem_finc(T *dest, int pe) { return shmem_##N##_finc(dest, pe); }            \
+    inline void shmem_inc(T *dest, int pe) { shmem_##N##_inc(dest, pe); }                  \
+    inline T shmem_fadd(T *dest, T value, int pe) { return shmem_##N##_fadd(dest, value, pe); } \
+    inline void shmem_add(T *dest, T value, int pe) { shmem_##N##_add(dest, value, pe); }   \
+    inline T shmem_cswap(T *dest, T cond, T value, int pe) {                                \
+        return shmem_##N##_cswap(dest, cond, value, pe);                                    \
+    }
+#define HANDOFF_SHMEM_CXX_OLD_EXT(T, N)                                                    \
+    inline T shmem_fetch(const T *source, int pe) { return shmem_##N##_fetch(source, pe); } \
+    inline void shmem_set(T *dest, T value, int pe) { shmem_##N##_set(dest, value, pe); }
+#define HANDOFF_SHMEM_CXX_OLD_SWAP(T, N)                                                   \
+    inline T shmem_swap(T *dest, T value, int pe) { return shmem_##N##_swap(dest, value, pe); }
+#define HANDOFF_SHMEM_CXX_OLD_TYPES(X)                                                     \
+    X(int, int) X(long, long) X(long long, longlong) X(unsigned int, uint)                 \
+    X(unsigned long, ulong) X(unsigned long long, ulonglong)
+HANDOFF_SHMEM_CXX_OLD_TYPES(HANDOFF_SHMEM_CXX_OLD_STD)
+HANDOFF_SHMEM_CXX_OLD_TYPES(HANDOFF_SHMEM_CXX_OLD_EXT)
+HANDOFF_SHMEM_CXX_OLD_EXT(float, float)
+HANDOFF_SHMEM_CXX_OLD_EXT(double, double)
+HANDOFF_SHMEM_CXX_OLD_SWAP(int, int)
+HANDOFF_SHMEM_CXX_OLD_SWAP(long long, longlong)
+HANDOFF_SHMEM_CXX_OLD_SWAP(unsigned int, uint)
+HANDOFF_SHMEM_CXX_OLD_SWAP(unsigned long, ulong)
+HANDOFF_SHMEM_CXX_OLD_SWAP(unsigned long long, ulonglong)
+HANDOFF_SHMEM_CXX_OLD_SWAP(float, float)
+HANDOFF_SHMEM_CXX_OLD_SWAP(double, double)
 #endif /* __cplusplus */
 
 /* shmem_sync(team) (1.5) and the deprecated active-set shmem_sync(start, log, size, pSync):

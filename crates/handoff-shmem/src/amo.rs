@@ -96,10 +96,11 @@ unsafe fn store<T>(fetch: *mut T, v: T) -> Result<()> {
 /// Defines one AMO returning the old value: `$name(dest, [args], pe) -> T` with `op(args)`.
 macro_rules! amo_fetching {
     ($t:ty; $name:ident ( $($a:ident),* ) => $op:expr) => {
+        profiled! {
         /// A fetching atomic memory operation (OpenSHMEM 1.5 §9.7).
-        #[no_mangle]
         pub extern "C" fn $name(dest: *mut $t, $($a: $t,)* pe: c_int) -> $t {
             entry(stringify!($name), |s| amo::<$t>(s, dest, $op, pe))
+        }
         }
     };
 }
@@ -107,10 +108,11 @@ macro_rules! amo_fetching {
 /// Defines one AMO without a result.
 macro_rules! amo_plain {
     ($t:ty; $name:ident ( $($a:ident),* ) => $op:expr) => {
+        profiled! {
         /// A non-fetching atomic memory operation (OpenSHMEM 1.5 §9.7).
-        #[no_mangle]
         pub extern "C" fn $name(dest: *mut $t, $($a: $t,)* pe: c_int) {
             entry(stringify!($name), |s| amo::<$t>(s, dest, $op, pe).map(|_| ()))
+        }
         }
     };
 }
@@ -118,11 +120,11 @@ macro_rules! amo_plain {
 /// Defines one fetching `_nbi` AMO (the old value is stored at `fetch`).
 macro_rules! amo_nbi {
     ($t:ty; $name:ident ( $($a:ident),* ) => $op:expr) => {
+        profiled! {
         /// A fetching non-blocking atomic memory operation (complete on return on one node).
         ///
         /// # Safety
         /// `fetch` is valid for a write of one element.
-        #[no_mangle]
         pub unsafe extern "C" fn $name(fetch: *mut $t, dest: *mut $t, $($a: $t,)* pe: c_int) {
             entry(stringify!($name), |s| {
                 let old = amo::<$t>(s, dest, $op, pe)?;
@@ -130,18 +132,20 @@ macro_rules! amo_nbi {
                 unsafe { store(fetch, old) }
             })
         }
+        }
     };
 }
 
 /// `atomic_fetch` takes a const source.
 macro_rules! amo_fetch {
     ($t:ty; $name:ident) => {
+        profiled! {
         /// `shmem_TYPE_atomic_fetch`: reads PE `pe`'s word atomically.
-        #[no_mangle]
         pub extern "C" fn $name(source: *const $t, pe: c_int) -> $t {
             entry(stringify!($name), |s| {
                 amo::<$t>(s, source, AtomicOp::Fetch, pe)
             })
+        }
         }
     };
 }
@@ -152,17 +156,18 @@ macro_rules! amo_ext {
         amo_fetch!($t; $fetch);
         amo_plain!($t; $set(value) => AtomicOp::Set(value.bits()));
         amo_fetching!($t; $swap(value) => AtomicOp::Swap(value.bits()));
+        profiled! {
         /// `shmem_TYPE_atomic_fetch_nbi`.
         ///
         /// # Safety
         /// `fetch` is valid for a write of one element.
-        #[no_mangle]
         pub unsafe extern "C" fn $fetch_nbi(fetch: *mut $t, source: *const $t, pe: c_int) {
             entry(stringify!($fetch_nbi), |s| {
                 let old = amo::<$t>(s, source, AtomicOp::Fetch, pe)?;
                 // SAFETY: the caller's promise.
                 unsafe { store(fetch, old) }
             })
+        }
         }
         amo_nbi!($t; $swap_nbi(value) => AtomicOp::Swap(value.bits()));
     };

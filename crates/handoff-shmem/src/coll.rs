@@ -356,41 +356,45 @@ pub unsafe fn reduce<T: Reduce>(
     Ok(())
 }
 
+profiled! {
 /// `shmem_barrier_all`: completes this PE's puts, then waits for every PE.
-#[no_mangle]
 pub extern "C" fn shmem_barrier_all() {
     entry("shmem_barrier_all", |s| Ok(s.team.barrier_all()?))
 }
+}
 
+profiled! {
 /// `shmem_sync_all`: waits for every PE (puts are complete on one node anyway).
-#[no_mangle]
 pub extern "C" fn shmem_sync_all() {
     entry("shmem_sync_all", |s| Ok(s.team.barrier_all()?))
 }
+}
 
+profiled! {
 /// `shmem_barrier` over an active set (deprecated in 1.5, still common).
-#[no_mangle]
 pub extern "C" fn shmem_barrier(start: c_int, log_stride: c_int, size: c_int, _psync: *mut c_long) {
     entry("shmem_barrier", |s| {
         barrier(s, &active_set(s, start, log_stride, size)?)
     })
 }
+}
 
+profiled! {
 /// `shmem_sync` over an active set.
-#[no_mangle]
 pub extern "C" fn shmem_sync(start: c_int, log_stride: c_int, size: c_int, _psync: *mut c_long) {
     entry("shmem_sync", |s| {
         barrier(s, &active_set(s, start, log_stride, size)?)
     })
 }
+}
 
 macro_rules! bcast_sized {
     ($name:ident, $bytes:expr) => {
+        profiled! {
         /// Active-set broadcast of `nelems` elements of this size from member `PE_root`.
         ///
         /// # Safety
         /// `dest` is valid for writes of `nelems` elements.
-        #[no_mangle]
         pub unsafe extern "C" fn $name(
             dest: *mut c_void,
             source: *const c_void,
@@ -408,6 +412,7 @@ macro_rules! bcast_sized {
                 unsafe { broadcast(s, &set, dest.cast(), source.cast(), len, root, false) }
             })
         }
+        }
     };
 }
 bcast_sized!(shmem_broadcast32, 4);
@@ -415,11 +420,11 @@ bcast_sized!(shmem_broadcast64, 8);
 
 macro_rules! collect_sized {
     ($name:ident, $bytes:expr, $fixed:expr) => {
+        profiled! {
         /// Active-set (f)collect of `nelems` elements of this size from every member.
         ///
         /// # Safety
         /// `dest` is valid for writes of the total.
-        #[no_mangle]
         pub unsafe extern "C" fn $name(
             dest: *mut c_void,
             source: *const c_void,
@@ -436,6 +441,7 @@ macro_rules! collect_sized {
                 unsafe { collect(s, &set, dest.cast(), source.cast(), len, $fixed) }
             })
         }
+        }
     };
 }
 collect_sized!(shmem_collect32, 4, false);
@@ -445,11 +451,11 @@ collect_sized!(shmem_fcollect64, 8, true);
 
 macro_rules! alltoall_sized {
     ($name:ident, $bytes:expr) => {
+        profiled! {
         /// Active-set all-to-all of `nelems` elements of this size per pair of members.
         ///
         /// # Safety
         /// `dest` is valid for writes of `nelems * PE_size` elements.
-        #[no_mangle]
         pub unsafe extern "C" fn $name(
             dest: *mut c_void,
             source: *const c_void,
@@ -466,6 +472,7 @@ macro_rules! alltoall_sized {
                 unsafe { alltoall(s, &set, dest.cast(), source.cast(), len) }
             })
         }
+        }
     };
 }
 alltoall_sized!(shmem_alltoall32, 4);
@@ -473,11 +480,11 @@ alltoall_sized!(shmem_alltoall64, 8);
 
 macro_rules! alltoalls_sized {
     ($name:ident, $bytes:expr) => {
+        profiled! {
         /// Active-set strided all-to-all of `nelems` elements of this size per pair.
         ///
         /// # Safety
         /// `dest` is valid for writes of the strided elements.
-        #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn $name(
             dest: *mut c_void,
@@ -507,6 +514,7 @@ macro_rules! alltoalls_sized {
                 }
             })
         }
+        }
     };
 }
 alltoalls_sized!(shmem_alltoalls32, 4);
@@ -515,11 +523,11 @@ alltoalls_sized!(shmem_alltoalls64, 8);
 /// Defines `shmem_TYPE_OP_to_all`.
 macro_rules! to_all {
     ($t:ty, $op:expr; $name:ident) => {
+        profiled! {
         /// Active-set reduction (`dest` may equal `source`).
         ///
         /// # Safety
         /// `dest` is valid for writes of `nreduce` elements.
-        #[no_mangle]
         pub unsafe extern "C" fn $name(
             dest: *mut $t,
             source: *const $t,
@@ -536,6 +544,7 @@ macro_rules! to_all {
                 // SAFETY: the caller's promise.
                 unsafe { reduce(s, &set, dest, source, n, $op) }
             })
+        }
         }
     };
 }

@@ -26,11 +26,11 @@ fn counter(s: &State, ct: CtHandle) -> Result<Counter> {
         .ok_or(ShmemError::BadCounter(ct))
 }
 
+profiled! {
 /// `shmemx_ct_create`: collective; a counter at 0 on every PE.
 ///
 /// # Safety
 /// `ct` is valid for a write of a `shmemx_ct_t`.
-#[no_mangle]
 pub unsafe extern "C" fn shmemx_ct_create(ct: *mut CtHandle) {
     entry("shmemx_ct_create", |s| {
         if ct.is_null() {
@@ -60,12 +60,13 @@ pub unsafe extern "C" fn shmemx_ct_create(ct: *mut CtHandle) {
         Ok(())
     })
 }
+}
 
+profiled! {
 /// `shmemx_ct_free`: collective; the handle is invalid afterwards.
 ///
 /// # Safety
 /// `ct` is valid for reads and writes of a `shmemx_ct_t`.
-#[no_mangle]
 pub unsafe extern "C" fn shmemx_ct_free(ct: *mut CtHandle) {
     entry("shmemx_ct_free", |s| {
         if ct.is_null() {
@@ -82,26 +83,29 @@ pub unsafe extern "C" fn shmemx_ct_free(ct: *mut CtHandle) {
         Ok(())
     })
 }
+}
 
+profiled! {
 /// `shmemx_ct_get`: this PE's counter value.
-#[no_mangle]
 pub extern "C" fn shmemx_ct_get(ct: CtHandle) -> c_long {
     entry("shmemx_ct_get", |s| {
         Ok(s.team.ct_get(&counter(s, ct)?) as c_long)
     })
 }
+}
 
+profiled! {
 /// `shmemx_ct_set`: sets this PE's counter (the receiver manages it).
-#[no_mangle]
 pub extern "C" fn shmemx_ct_set(ct: CtHandle, value: c_long) {
     entry("shmemx_ct_set", |s| {
         s.team.ct_set(&counter(s, ct)?, value as u64);
         Ok(())
     })
 }
+}
 
+profiled! {
 /// `shmemx_ct_wait`: waits until this PE's counter is at least `wait_for`.
-#[no_mangle]
 pub extern "C" fn shmemx_ct_wait(ct: CtHandle, wait_for: c_long) {
     entry("shmemx_ct_wait", |s| {
         let c = counter(s, ct)?;
@@ -114,12 +118,13 @@ pub extern "C" fn shmemx_ct_wait(ct: CtHandle, wait_for: c_long) {
         Ok(())
     })
 }
+}
 
+profiled! {
 /// `shmemx_putmem_ct`: puts `nelems` bytes to PE `pe`'s `dest`, then adds 1 to its counter `ct`.
 ///
 /// # Safety
 /// `source` is valid for reads of `nelems` bytes.
-#[no_mangle]
 pub unsafe extern "C" fn shmemx_putmem_ct(
     ct: CtHandle,
     dest: *mut c_void,
@@ -141,4 +146,5 @@ pub unsafe extern "C" fn shmemx_putmem_ct(
             c.index(),
         )?)
     })
+}
 }

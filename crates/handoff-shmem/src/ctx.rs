@@ -10,8 +10,10 @@
 //! specification asks. The options are honoured as permissions: `SHMEM_CTX_PRIVATE` and
 //! `SERIALIZED` promise less concurrency than the implementation supports (every call is
 //! thread-safe), and `SHMEM_CTX_NOSTORE` lets `quiet` skip stores, which a full fence covers.
-//! Operations on `SHMEM_CTX_INVALID` are an error naming the call; destroying it does
-//! nothing (1.5 §9.5.2).
+//! `shmem_ctx_fence`, `shmem_ctx_quiet` and `shmem_ctx_destroy` on `SHMEM_CTX_INVALID` do
+//! nothing (1.5 §9.5.2, §9.10: a context a team could not create is invalid on the PEs
+//! outside the team, and the spec's own examples quiet it there); the other operations on it
+//! are an error naming the call (the spec leaves them undefined).
 
 use std::ffi::{c_int, c_long, c_void};
 use std::sync::Arc;
@@ -87,22 +89,23 @@ fn create(s: &State, team: TeamHandle, options: c_long, ctx: *mut CtxHandle) -> 
     Ok(0)
 }
 
+profiled! {
 /// `shmem_ctx_create`: a context on `SHMEM_TEAM_WORLD`; 0, or -1 for unknown options (then
 /// `*ctx` is `SHMEM_CTX_INVALID`).
 ///
 /// # Safety
 /// `ctx` is valid for a write.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_ctx_create(options: c_long, ctx: *mut CtxHandle) -> c_int {
     entry("shmem_ctx_create", |s| create(s, WORLD, options, ctx))
 }
+}
 
+profiled! {
 /// `shmem_team_create_ctx`: a context on `team`; 0, or -1 (and `SHMEM_CTX_INVALID`) for
 /// `SHMEM_TEAM_INVALID` or unknown options.
 ///
 /// # Safety
 /// `ctx` is valid for a write.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_team_create_ctx(
     team: TeamHandle,
     options: c_long,
@@ -110,10 +113,11 @@ pub unsafe extern "C" fn shmem_team_create_ctx(
 ) -> c_int {
     entry("shmem_team_create_ctx", |s| create(s, team, options, ctx))
 }
+}
 
+profiled! {
 /// `shmem_ctx_destroy`: quiets the context and frees it; `SHMEM_CTX_INVALID` is ignored;
 /// destroying `SHMEM_CTX_DEFAULT` is an error.
-#[no_mangle]
 pub extern "C" fn shmem_ctx_destroy(ctx: CtxHandle) {
     entry("shmem_ctx_destroy", |_| {
         if ctx.is_null() {
@@ -133,13 +137,14 @@ pub extern "C" fn shmem_ctx_destroy(ctx: CtxHandle) {
         Ok(())
     })
 }
+}
 
+profiled! {
 /// `shmem_ctx_get_team`: the team `ctx` was made on; 0, or -1 (and `SHMEM_TEAM_INVALID`)
 /// for `SHMEM_CTX_INVALID`.
 ///
 /// # Safety
 /// `team` is valid for a write.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_ctx_get_team(ctx: CtxHandle, team: *mut TeamHandle) -> c_int {
     entry("shmem_ctx_get_team", |_| {
         if team.is_null() {
@@ -154,6 +159,7 @@ pub unsafe extern "C" fn shmem_ctx_get_team(ctx: CtxHandle, team: *mut TeamHandl
         unsafe { *team = t.unwrap_or(std::ptr::null()) };
         Ok(if t.is_some() { 0 } else { -1 })
     })
+}
 }
 
 /// The world PE of PE `pe` of `ctx`'s team, for the inline `shmem_ctx_*` wrappers of shmem.h
@@ -180,20 +186,30 @@ pub extern "C" fn handoff_shmem_ctx_pe(ctx: CtxHandle, pe: c_int) -> c_int {
     })
 }
 
+profiled! {
 /// `shmem_ctx_fence`: orders this PE's puts and AMOs (see the module docs).
-#[no_mangle]
 pub extern "C" fn shmem_ctx_fence(ctx: CtxHandle) {
+    // SHMEM_CTX_INVALID: no operation is performed (1.5 §9.10).
+    if ctx.is_null() {
+        return;
+    }
     if ctx as usize != DEFAULT {
         entry("shmem_ctx_fence", |_| obj(ctx).map(|_| ()));
     }
     crate::rma::shmem_fence();
 }
+}
 
+profiled! {
 /// `shmem_ctx_quiet`: completes this PE's puts and AMOs (see the module docs).
-#[no_mangle]
 pub extern "C" fn shmem_ctx_quiet(ctx: CtxHandle) {
+    // SHMEM_CTX_INVALID: no operation is performed (1.5 §9.10).
+    if ctx.is_null() {
+        return;
+    }
     if ctx as usize != DEFAULT {
         entry("shmem_ctx_quiet", |_| obj(ctx).map(|_| ()));
     }
     crate::rma::shmem_quiet();
+}
 }

@@ -34,7 +34,14 @@
 //! Misuse (a non-symmetric address, a PE out of range, a bad comparison, PEs disagreeing on a
 //! collective allocation, an unsupported call) and failures (a PE that died) print one line,
 //! `handoff-shmem: PE r: shmem_call: what went wrong and what to do`, and end the PE with exit
-//! code 1; the other PEs' waits then fail naming it and the launcher ends the team.
+//! code 1; the other PEs' waits then fail naming it and the launcher ends the team. Errors the
+//! specification defines as return values are returned instead: NULL from an allocation the
+//! heap has no room for, -1 and `SHMEM_TEAM_INVALID`/`SHMEM_CTX_INVALID` from a split or
+//! context that cannot be made, no operation for quiet/fence/destroy on an invalid handle.
+//!
+//! # Profiling
+//!
+//! Every routine is also exported under its profiling name (`pshmem_*`; `src/profile.rs`).
 //!
 //! # Threads
 //!
@@ -43,6 +50,10 @@
 //! and waits take no lock.
 
 // Under loom (`--cfg loom`) only the protocol models build: the team is not built there.
+// `profiled!` (the profiling interface) first: the routines of the modules below use it.
+#[cfg(not(loom))]
+#[macro_use]
+mod profile;
 #[cfg(not(loom))]
 pub mod amo;
 #[cfg(not(loom))]

@@ -50,8 +50,8 @@ fn try_take(s: &State, off: usize) -> Result<bool> {
     }
 }
 
+profiled! {
 /// `shmem_set_lock`: waits until this PE holds the lock.
-#[no_mangle]
 pub extern "C" fn shmem_set_lock(lock: *mut c_long) {
     entry("shmem_set_lock", |s| {
         let off = lock_word(s, lock)?;
@@ -79,18 +79,20 @@ pub extern "C" fn shmem_set_lock(lock: *mut c_long) {
         }
     })
 }
+}
 
+profiled! {
 /// `shmem_test_lock`: takes the lock if it is free; 0 if taken now, 1 if another PE holds it.
-#[no_mangle]
 pub extern "C" fn shmem_test_lock(lock: *mut c_long) -> c_int {
     entry("shmem_test_lock", |s| {
         let off = lock_word(s, lock)?;
         Ok(c_int::from(!try_take(s, off)?))
     })
 }
+}
 
+profiled! {
 /// `shmem_clear_lock`: completes this PE's puts, then releases the lock it holds.
-#[no_mangle]
 pub extern "C" fn shmem_clear_lock(lock: *mut c_long) {
     entry("shmem_clear_lock", |s| {
         let off = lock_word(s, lock)?;
@@ -110,4 +112,5 @@ pub extern "C" fn shmem_clear_lock(lock: *mut c_long) {
             ))
         })
     })
+}
 }

@@ -151,11 +151,11 @@ fn strides(dst: isize, sst: isize) -> Result<()> {
     Ok(())
 }
 
+profiled! {
 /// `shmem_putmem`.
 ///
 /// # Safety
 /// `source` is valid for reads of `nelems` bytes.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_putmem(
     dest: *mut c_void,
     source: *const c_void,
@@ -167,12 +167,13 @@ pub unsafe extern "C" fn shmem_putmem(
         put(s, dest.cast(), source.cast(), nelems, pe)
     })
 }
+}
 
+profiled! {
 /// `shmem_putmem_nbi` (complete on return on one node).
 ///
 /// # Safety
 /// As `shmem_putmem`.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_putmem_nbi(
     dest: *mut c_void,
     source: *const c_void,
@@ -184,12 +185,13 @@ pub unsafe extern "C" fn shmem_putmem_nbi(
         put(s, dest.cast(), source.cast(), nelems, pe)
     })
 }
+}
 
+profiled! {
 /// `shmem_getmem`.
 ///
 /// # Safety
 /// `dest` is valid for writes of `nelems` bytes.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_getmem(
     dest: *mut c_void,
     source: *const c_void,
@@ -201,12 +203,13 @@ pub unsafe extern "C" fn shmem_getmem(
         get(s, dest.cast(), source.cast(), nelems, pe)
     })
 }
+}
 
+profiled! {
 /// `shmem_getmem_nbi`.
 ///
 /// # Safety
 /// As `shmem_getmem`.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_getmem_nbi(
     dest: *mut c_void,
     source: *const c_void,
@@ -218,34 +221,37 @@ pub unsafe extern "C" fn shmem_getmem_nbi(
         get(s, dest.cast(), source.cast(), nelems, pe)
     })
 }
+}
 
+profiled! {
 /// `shmem_fence`: orders this PE's earlier puts and AMOs before its later ones.
-#[no_mangle]
 pub extern "C" fn shmem_fence() {
     entry("shmem_fence", |s| {
         s.team.fence();
         Ok(())
     })
 }
+}
 
+profiled! {
 /// `shmem_quiet`: completes this PE's earlier puts and AMOs.
-#[no_mangle]
 pub extern "C" fn shmem_quiet() {
     entry("shmem_quiet", |s| {
         s.team.quiet();
         Ok(())
     })
 }
+}
 
 /// Defines the typed RMA calls of one type: put, get, put_nbi, get_nbi, iput, iget, and (for
 /// types passed by value in C) p and g.
 macro_rules! rma_type {
     ($t:ty; $put:ident $get:ident $put_nbi:ident $get_nbi:ident $iput:ident $iget:ident $(; $p:ident $g:ident)?) => {
+        profiled! {
         /// Typed put (OpenSHMEM 1.5 §9.5).
         ///
         /// # Safety
         /// `source` is valid for reads of `nelems` elements.
-        #[no_mangle]
         pub unsafe extern "C" fn $put(dest: *mut $t, source: *const $t, nelems: usize, pe: c_int) {
             entry(stringify!($put), |s| {
                 let n = bytes::<$t>(nelems, stringify!($put))?;
@@ -253,11 +259,13 @@ macro_rules! rma_type {
                 unsafe { put(s, dest.cast(), source.cast(), n, pe) }
             })
         }
+        }
+
+        profiled! {
         /// Typed get.
         ///
         /// # Safety
         /// `dest` is valid for writes of `nelems` elements.
-        #[no_mangle]
         pub unsafe extern "C" fn $get(dest: *mut $t, source: *const $t, nelems: usize, pe: c_int) {
             entry(stringify!($get), |s| {
                 let n = bytes::<$t>(nelems, stringify!($get))?;
@@ -265,11 +273,13 @@ macro_rules! rma_type {
                 unsafe { get(s, dest.cast(), source.cast(), n, pe) }
             })
         }
+        }
+
+        profiled! {
         /// Typed non-blocking put (complete on return on one node).
         ///
         /// # Safety
         /// As the blocking put.
-        #[no_mangle]
         pub unsafe extern "C" fn $put_nbi(dest: *mut $t, source: *const $t, nelems: usize, pe: c_int) {
             entry(stringify!($put_nbi), |s| {
                 let n = bytes::<$t>(nelems, stringify!($put_nbi))?;
@@ -277,11 +287,13 @@ macro_rules! rma_type {
                 unsafe { put(s, dest.cast(), source.cast(), n, pe) }
             })
         }
+        }
+
+        profiled! {
         /// Typed non-blocking get.
         ///
         /// # Safety
         /// As the blocking get.
-        #[no_mangle]
         pub unsafe extern "C" fn $get_nbi(dest: *mut $t, source: *const $t, nelems: usize, pe: c_int) {
             entry(stringify!($get_nbi), |s| {
                 let n = bytes::<$t>(nelems, stringify!($get_nbi))?;
@@ -289,38 +301,46 @@ macro_rules! rma_type {
                 unsafe { get(s, dest.cast(), source.cast(), n, pe) }
             })
         }
+        }
+
+        profiled! {
         /// Typed strided put.
         ///
         /// # Safety
         /// `source` is valid for reads of the strided elements.
-        #[no_mangle]
         pub unsafe extern "C" fn $iput(dest: *mut $t, source: *const $t, dst: isize, sst: isize, nelems: usize, pe: c_int) {
             // SAFETY: the caller's promise.
             entry(stringify!($iput), |s| unsafe {
                 iput(s, dest.cast(), source.cast(), dst, sst, nelems, size_of::<$t>(), pe)
             })
         }
+        }
+
+        profiled! {
         /// Typed strided get.
         ///
         /// # Safety
         /// `dest` is valid for writes of the strided elements.
-        #[no_mangle]
         pub unsafe extern "C" fn $iget(dest: *mut $t, source: *const $t, dst: isize, sst: isize, nelems: usize, pe: c_int) {
             // SAFETY: the caller's promise.
             entry(stringify!($iget), |s| unsafe {
                 iget(s, dest.cast(), source.cast(), dst, sst, nelems, size_of::<$t>(), pe)
             })
         }
+        }
         $(
+        profiled! {
         /// Typed single-element put.
-        #[no_mangle]
         pub extern "C" fn $p(dest: *mut $t, value: $t, pe: c_int) {
             entry(stringify!($p), |s| p(s, dest, value, pe))
         }
+        }
+
+        profiled! {
         /// Typed single-element get.
-        #[no_mangle]
         pub extern "C" fn $g(source: *const $t, pe: c_int) -> $t {
             entry(stringify!($g), |s| g(s, source, pe))
+        }
         }
         )?
     };

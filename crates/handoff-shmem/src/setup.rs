@@ -90,18 +90,19 @@ fn init() -> Result<()> {
     Ok(())
 }
 
+profiled! {
 /// `shmem_init`: joins the team the launcher (`handoff run`) started.
-#[no_mangle]
 pub extern "C" fn shmem_init() {
     entry_bare("shmem_init", init)
 }
+}
 
+profiled! {
 /// `shmem_init_thread`: as `shmem_init`; provides the level requested (up to
 /// `SHMEM_THREAD_MULTIPLE`: the state is shared by the PE's threads, see `state.rs`).
 ///
 /// # Safety
 /// `provided` is NULL or valid for a write of an int.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_init_thread(requested: c_int, provided: *mut c_int) -> c_int {
     entry_bare("shmem_init_thread", init);
     let level = requested.clamp(THREAD_SINGLE, THREAD_MULTIPLE);
@@ -112,12 +113,13 @@ pub unsafe extern "C" fn shmem_init_thread(requested: c_int, provided: *mut c_in
     }
     0
 }
+}
 
+profiled! {
 /// `shmem_query_thread`.
 ///
 /// # Safety
 /// `provided` is valid for a write of an int.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_query_thread(provided: *mut c_int) {
     entry("shmem_query_thread", |_| {
         if provided.is_null() {
@@ -128,11 +130,12 @@ pub unsafe extern "C" fn shmem_query_thread(provided: *mut c_int) {
         Ok(())
     })
 }
+}
 
+profiled! {
 /// `shmem_finalize`: a barrier over all PEs, then leaves the team normally. Before
 /// `shmem_init` it is an error (OpenSHMEM 1.5, "Execution Model": every PE calls
 /// `shmem_init` before any other routine); a second call after a finalize does nothing.
-#[no_mangle]
 pub extern "C" fn shmem_finalize() {
     entry_bare("shmem_finalize", || match state::take() {
         Some(st) => Ok(st.team.finalize()?),
@@ -140,10 +143,11 @@ pub extern "C" fn shmem_finalize() {
         None => Ok(()),
     })
 }
+}
 
+profiled! {
 /// `shmem_global_exit`: ends every PE of the program; the launcher (`handoff run`) exits
 /// with `status`. The other PEs are stopped where they are, without an error line.
-#[no_mangle]
 pub extern "C" fn shmem_global_exit(status: c_int) {
     if let Some(st) = state::take() {
         st.x().global_exit(status);
@@ -153,27 +157,31 @@ pub extern "C" fn shmem_global_exit(status: c_int) {
     // exit (not _exit): the program's stdio buffers are flushed, as a normal exit does.
     std::process::exit(status)
 }
+}
 
+profiled! {
 /// `shmem_my_pe`.
-#[no_mangle]
 pub extern "C" fn shmem_my_pe() -> c_int {
     entry("shmem_my_pe", |s| Ok(s.rank as c_int))
 }
+}
 
+profiled! {
 /// `shmem_n_pes`.
-#[no_mangle]
 pub extern "C" fn shmem_n_pes() -> c_int {
     entry("shmem_n_pes", |s| Ok(s.npes as c_int))
 }
+}
 
+profiled! {
 /// `shmem_pe_accessible`: 1 for every PE of the team.
-#[no_mangle]
 pub extern "C" fn shmem_pe_accessible(pe: c_int) -> c_int {
     entry("shmem_pe_accessible", |s| Ok(c_int::from(s.pe(pe).is_ok())))
 }
+}
 
+profiled! {
 /// `shmem_addr_accessible`: 1 if `addr` is in the symmetric heap and `pe` exists.
-#[no_mangle]
 pub extern "C" fn shmem_addr_accessible(addr: *const c_void, pe: c_int) -> c_int {
     entry("shmem_addr_accessible", |s| {
         Ok(c_int::from(
@@ -181,10 +189,11 @@ pub extern "C" fn shmem_addr_accessible(addr: *const c_void, pe: c_int) -> c_int
         ))
     })
 }
+}
 
+profiled! {
 /// `shmem_ptr`: the address of symmetric object `dest` of PE `pe` in this process (all PEs
 /// of a team share one mapping), or NULL if `dest` is not symmetric.
-#[no_mangle]
 pub extern "C" fn shmem_ptr(dest: *const c_void, pe: c_int) -> *mut c_void {
     entry("shmem_ptr", |s| {
         let pe = s.pe(pe)?;
@@ -200,12 +209,13 @@ pub extern "C" fn shmem_ptr(dest: *const c_void, pe: c_int) -> *mut c_void {
         })
     })
 }
+}
 
+profiled! {
 /// `shmem_info_get_version`.
 ///
 /// # Safety
 /// Both pointers are valid for a write of an int.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_info_get_version(major: *mut c_int, minor: *mut c_int) {
     if !major.is_null() && !minor.is_null() {
         // SAFETY: the caller's promise (non-null checked).
@@ -215,18 +225,31 @@ pub unsafe extern "C" fn shmem_info_get_version(major: *mut c_int, minor: *mut c
         }
     }
 }
+}
 
+profiled! {
 /// `shmem_info_get_name`: the vendor string (at most `SHMEM_MAX_NAME_LEN` bytes with NUL).
 ///
 /// # Safety
 /// `name` is valid for a write of `SHMEM_MAX_NAME_LEN` (256) bytes.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_info_get_name(name: *mut c_char) {
     const VENDOR: &[u8] = b"handoff OpenSHMEM (handoff-shmem)\0";
     if !name.is_null() {
         // SAFETY: the caller's promise; VENDOR is shorter than 256 bytes.
         unsafe { std::ptr::copy_nonoverlapping(VENDOR.as_ptr().cast(), name, VENDOR.len()) };
     }
+}
+}
+
+/// NULL for an allocation the heap has no room for; with `SHMEM_DEBUG` the PE says why.
+fn no_room(s: &State, why: &ShmemError) -> *mut c_void {
+    if env::flag(env::DEBUG) {
+        state::write_line(&format!(
+            "handoff-shmem: PE {}: debug: an allocation returns NULL: {why}\n",
+            s.rank
+        ));
+    }
+    std::ptr::null_mut()
 }
 
 fn malloc(s: &State, size: usize, align: usize, zero: bool) -> Result<*mut c_void> {
@@ -237,7 +260,15 @@ fn malloc(s: &State, size: usize, align: usize, zero: bool) -> Result<*mut c_voi
     if size == 0 {
         return Ok(std::ptr::null_mut());
     }
-    let off = crate::state::lock(&s.alloc).alloc(size, align)?;
+    let off = match crate::state::lock(&s.alloc).alloc(size, align) {
+        Ok(off) => off,
+        // No room (1.5 §9.3.1: "otherwise, it returns a null pointer"): every PE's allocator
+        // made the same calls, so every PE finds none and returns NULL.
+        Err(e @ (ShmemError::HeapExhausted { .. } | ShmemError::Overflow(_))) => {
+            return Ok(no_room(s, &e))
+        }
+        Err(e) => return Err(e),
+    };
     // SAFETY: the allocator's block lies in the local partition (its region is inside it).
     let p = unsafe { s.heap.add(off) };
     if zero {
@@ -249,33 +280,35 @@ fn malloc(s: &State, size: usize, align: usize, zero: bool) -> Result<*mut c_voi
     Ok(p.cast())
 }
 
+profiled! {
 /// `shmem_malloc`: collective; the same `size` on every PE.
-#[no_mangle]
 pub extern "C" fn shmem_malloc(size: usize) -> *mut c_void {
     entry("shmem_malloc", |s| malloc(s, size, MIN_ALIGN, false))
 }
+}
 
+profiled! {
 /// `shmem_malloc_with_hints` (1.5): as `shmem_malloc`; the hints change nothing on one node.
-#[no_mangle]
 pub extern "C" fn shmem_malloc_with_hints(size: usize, _hints: c_long) -> *mut c_void {
     entry("shmem_malloc_with_hints", |s| {
         malloc(s, size, MIN_ALIGN, false)
     })
 }
+}
 
+profiled! {
 /// `shmem_calloc`: collective; zero-filled.
-#[no_mangle]
 pub extern "C" fn shmem_calloc(count: usize, size: usize) -> *mut c_void {
     entry("shmem_calloc", |s| {
-        let bytes = count
-            .checked_mul(size)
-            .ok_or(ShmemError::Overflow("shmem_calloc"))?;
+        // count * size bytes do not exist: NULL, as for any size that does not fit.
+        let bytes = count.saturating_mul(size);
         malloc(s, bytes, MIN_ALIGN, true)
     })
 }
+}
 
+profiled! {
 /// `shmem_align`: collective; `alignment` a power of two.
-#[no_mangle]
 pub extern "C" fn shmem_align(alignment: usize, size: usize) -> *mut c_void {
     entry("shmem_align", |s| {
         if !alignment.is_power_of_two() {
@@ -283,6 +316,7 @@ pub extern "C" fn shmem_align(alignment: usize, size: usize) -> *mut c_void {
         }
         malloc(s, size, alignment, false)
     })
+}
 }
 
 fn free(s: &State, ptr: *mut c_void) -> Result<()> {
@@ -300,14 +334,15 @@ fn free(s: &State, ptr: *mut c_void) -> Result<()> {
     Ok(())
 }
 
+profiled! {
 /// `shmem_free`: collective; a barrier, then the block is free on every PE.
-#[no_mangle]
 pub extern "C" fn shmem_free(ptr: *mut c_void) {
     entry("shmem_free", |s| free(s, ptr))
 }
+}
 
+profiled! {
 /// `shmem_realloc`: collective; keeps the first `min(old, size)` bytes.
-#[no_mangle]
 pub extern "C" fn shmem_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
     entry("shmem_realloc", |s| {
         if ptr.is_null() {
@@ -323,7 +358,15 @@ pub extern "C" fn shmem_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
             crate::state::lock(&s.alloc).free(off);
             return Ok(std::ptr::null_mut());
         }
-        let new = crate::state::lock(&s.alloc).alloc(size, MIN_ALIGN)?;
+        let new = match crate::state::lock(&s.alloc).alloc(size, MIN_ALIGN) {
+            Ok(new) => new,
+            // No room: NULL, and the block `ptr` is left as it was (1.5 §9.3.4); every PE
+            // agrees, as in `malloc`.
+            Err(e @ (ShmemError::HeapExhausted { .. } | ShmemError::Overflow(_))) => {
+                return Ok(no_room(s, &e))
+            }
+            Err(e) => return Err(e),
+        };
         // SAFETY: both blocks lie in the local partition and are distinct live blocks.
         unsafe { std::ptr::copy_nonoverlapping(s.heap.add(off), s.heap.add(new), old.min(size)) };
         crate::state::lock(&s.alloc).free(off);
@@ -333,44 +376,64 @@ pub extern "C" fn shmem_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
         Ok(unsafe { s.heap.add(new) }.cast())
     })
 }
+}
 
 // ---- deprecated names (OpenSHMEM 1.0 - 1.3) that older programs still call -------------
 
+profiled! {
 /// `start_pes` (deprecated `shmem_init`).
-#[no_mangle]
 pub extern "C" fn start_pes(_npes: c_int) {
     entry_bare("start_pes", init)
 }
+}
+
+profiled! {
 /// `_my_pe` (deprecated `shmem_my_pe`).
-#[no_mangle]
 pub extern "C" fn _my_pe() -> c_int {
     entry("_my_pe", |s| Ok(s.rank as c_int))
 }
+}
+
+profiled! {
 /// `_num_pes` (deprecated `shmem_n_pes`).
-#[no_mangle]
 pub extern "C" fn _num_pes() -> c_int {
     entry("_num_pes", |s| Ok(s.npes as c_int))
 }
+}
+
+profiled! {
 /// `shmalloc` (deprecated `shmem_malloc`).
-#[no_mangle]
 pub extern "C" fn shmalloc(size: usize) -> *mut c_void {
     entry("shmalloc", |s| malloc(s, size, MIN_ALIGN, false))
 }
+}
+
+profiled! {
 /// `shfree` (deprecated `shmem_free`).
-#[no_mangle]
 pub extern "C" fn shfree(ptr: *mut c_void) {
     entry("shfree", |s| free(s, ptr))
 }
+}
+
+profiled! {
 /// `shmemalign` (deprecated `shmem_align`).
-#[no_mangle]
 pub extern "C" fn shmemalign(alignment: usize, size: usize) -> *mut c_void {
     shmem_align(alignment, size)
 }
+}
 
+profiled! {
+/// `shrealloc` (deprecated `shmem_realloc`).
+pub extern "C" fn shrealloc(ptr: *mut c_void, size: usize) -> *mut c_void {
+    shmem_realloc(ptr, size)
+}
+}
+
+profiled! {
 /// The heap bytes this PE's program has allocated (`shmemx_heap_used`, an extension).
-#[no_mangle]
 pub extern "C" fn shmemx_heap_used() -> c_long {
     entry("shmemx_heap_used", |s| {
         Ok(crate::state::lock(&s.alloc).used() as c_long)
     })
+}
 }

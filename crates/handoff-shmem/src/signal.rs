@@ -63,11 +63,11 @@ fn signal_word<'a>(s: &State, sig: *const u64, what: &'static str) -> Result<&'a
     Ok(unsafe { AtomicU64::from_ptr(sig.cast_mut()) })
 }
 
+profiled! {
 /// `shmem_putmem_signal`.
 ///
 /// # Safety
 /// `source` is valid for reads of `nelems` bytes.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_putmem_signal(
     dest: *mut c_void,
     source: *const c_void,
@@ -91,12 +91,13 @@ pub unsafe extern "C" fn shmem_putmem_signal(
         )
     })
 }
+}
 
+profiled! {
 /// `shmem_putmem_signal_nbi` (complete on return on one node).
 ///
 /// # Safety
 /// As `shmem_putmem_signal`.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_putmem_signal_nbi(
     dest: *mut c_void,
     source: *const c_void,
@@ -120,19 +121,21 @@ pub unsafe extern "C" fn shmem_putmem_signal_nbi(
         )
     })
 }
+}
 
+profiled! {
 /// `shmem_signal_fetch`: this PE's signal word (Acquire).
-#[no_mangle]
 pub extern "C" fn shmem_signal_fetch(sig_addr: *const u64) -> u64 {
     entry("shmem_signal_fetch", |s| {
         // Acquire: pairs with the Release signal update of the putter (module docs).
         Ok(signal_word(s, sig_addr, "sig_addr")?.load(Ordering::Acquire))
     })
 }
+}
 
+profiled! {
 /// `shmem_signal_wait_until`: waits until this PE's signal word satisfies `cmp cmp_value`;
 /// returns the value that did.
-#[no_mangle]
 pub extern "C" fn shmem_signal_wait_until(sig_addr: *mut u64, cmp: c_int, cmp_value: u64) -> u64 {
     entry("shmem_signal_wait_until", |s| {
         let c: Cmp = cmp_of(cmp)?;
@@ -153,10 +156,11 @@ pub extern "C" fn shmem_signal_wait_until(sig_addr: *mut u64, cmp: c_int, cmp_va
         Ok(seen)
     })
 }
+}
 
+profiled! {
 /// `shmem_signal_add` (OpenSHMEM 1.6): adds `signal` to PE `pe`'s signal word after this
 /// PE's earlier puts to it.
-#[no_mangle]
 pub extern "C" fn shmem_signal_add(sig_addr: *mut u64, signal: u64, pe: c_int) {
     entry("shmem_signal_add", |s| {
         let pe = s.pe(pe)?;
@@ -164,10 +168,11 @@ pub extern "C" fn shmem_signal_add(sig_addr: *mut u64, signal: u64, pe: c_int) {
         Ok(s.x().signal(pe, off, SignalOp::Add(signal))?)
     })
 }
+}
 
+profiled! {
 /// `shmem_signal_set` (OpenSHMEM 1.6): sets PE `pe`'s signal word after this PE's earlier
 /// puts to it.
-#[no_mangle]
 pub extern "C" fn shmem_signal_set(sig_addr: *mut u64, signal: u64, pe: c_int) {
     entry("shmem_signal_set", |s| {
         let pe = s.pe(pe)?;
@@ -175,15 +180,16 @@ pub extern "C" fn shmem_signal_set(sig_addr: *mut u64, signal: u64, pe: c_int) {
         Ok(s.x().signal(pe, off, SignalOp::Set(signal))?)
     })
 }
+}
 
 /// Defines the put-with-signal calls of one type (blocking and `_nbi`).
 macro_rules! signal_type {
     ($t:ty; $ps:ident $psn:ident) => {
+        profiled! {
         /// Typed put-with-signal.
         ///
         /// # Safety
         /// `source` is valid for reads of `nelems` elements.
-        #[no_mangle]
         pub unsafe extern "C" fn $ps(
             dest: *mut $t,
             source: *const $t,
@@ -210,11 +216,13 @@ macro_rules! signal_type {
                 }
             })
         }
+        }
+
+        profiled! {
         /// Typed non-blocking put-with-signal (complete on return on one node).
         ///
         /// # Safety
         /// As the blocking call.
-        #[no_mangle]
         pub unsafe extern "C" fn $psn(
             dest: *mut $t,
             source: *const $t,
@@ -240,6 +248,7 @@ macro_rules! signal_type {
                     )
                 }
             })
+        }
         }
     };
 }

@@ -11,11 +11,11 @@ use crate::teams::{members, TeamHandle};
 /// Defines `shmem_TYPE_OP_reduce(team, ...)` (1.5; `SHMEM_TEAM_WORLD` only).
 macro_rules! team_reduce {
     ($t:ty, $op:expr; $name:ident) => {
+        profiled! {
         /// Team reduction (`dest` may equal `source`); returns 0.
         ///
         /// # Safety
         /// `dest` is valid for writes of `nreduce` elements.
-        #[no_mangle]
         pub unsafe extern "C" fn $name(
             team: TeamHandle,
             dest: *mut $t,
@@ -28,6 +28,7 @@ macro_rules! team_reduce {
                 unsafe { reduce(s, &set, dest, source, nreduce, $op) }?;
                 Ok(0)
             })
+        }
         }
     };
 }

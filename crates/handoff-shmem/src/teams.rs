@@ -104,8 +104,8 @@ fn my_pe(s: &State, team: TeamHandle) -> Result<c_int> {
         .map_or(-1, |i| i as c_int))
 }
 
+profiled! {
 /// `shmem_team_my_pe`: this PE's number in the team (-1 for `SHMEM_TEAM_INVALID`).
-#[no_mangle]
 pub extern "C" fn shmem_team_my_pe(team: TeamHandle) -> c_int {
     entry("shmem_team_my_pe", |s| {
         if team.is_null() {
@@ -114,9 +114,10 @@ pub extern "C" fn shmem_team_my_pe(team: TeamHandle) -> c_int {
         my_pe(s, team)
     })
 }
+}
 
+profiled! {
 /// `shmem_team_n_pes`: the number of PEs of the team (-1 for `SHMEM_TEAM_INVALID`).
-#[no_mangle]
 pub extern "C" fn shmem_team_n_pes(team: TeamHandle) -> c_int {
     entry("shmem_team_n_pes", |s| {
         if team.is_null() {
@@ -125,10 +126,11 @@ pub extern "C" fn shmem_team_n_pes(team: TeamHandle) -> c_int {
         Ok(members_arc(s, team)?.len() as c_int)
     })
 }
+}
 
+profiled! {
 /// `shmem_team_translate_pe`: PE `src_pe` of `src_team` as a PE number of `dest_team`, or
 /// -1 (not a member, or an invalid team).
-#[no_mangle]
 pub extern "C" fn shmem_team_translate_pe(
     src_team: TeamHandle,
     src_pe: c_int,
@@ -147,14 +149,16 @@ pub extern "C" fn shmem_team_translate_pe(
             .map_or(-1, |i| i as c_int))
     })
 }
+}
 
+profiled! {
 /// `shmem_team_sync`: a barrier over the team.
-#[no_mangle]
 pub extern "C" fn shmem_team_sync(team: TeamHandle) -> c_int {
     entry("shmem_team_sync", |s| {
         crate::coll::barrier(s, &members(s, team)?)?;
         Ok(0)
     })
+}
 }
 
 /// Makes a team of `members` (world ranks) from `config`/`mask`; INVALID if this PE is not
@@ -184,6 +188,7 @@ unsafe fn make(
     Box::into_raw(t).cast_const().cast()
 }
 
+profiled! {
 /// `shmem_team_split_strided`: collective over `parent`; the new team holds the parent's PEs
 /// `start`, `start + stride`, ... (`size` of them; `stride` may be negative, or 0 with
 /// `size` 1). PEs outside it get `SHMEM_TEAM_INVALID`. Returns 0, or -1 (every PE gets
@@ -191,7 +196,6 @@ unsafe fn make(
 ///
 /// # Safety
 /// `config` is NULL or valid for reads; `new_team` is valid for a write.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_team_split_strided(
     parent: TeamHandle,
     start: c_int,
@@ -236,14 +240,15 @@ pub unsafe extern "C" fn shmem_team_split_strided(
         Ok(0)
     })
 }
+}
 
+profiled! {
 /// `shmem_team_split_2d`: collective over `parent`, seen as a grid of `xrange` columns (at
 /// most the parent's size): `xteam` is this PE's row, `yteam` its column, both in parent
 /// order. Returns 0, or -1 for an invalid parent or `xrange < 1`.
 ///
 /// # Safety
 /// The configs are NULL or valid for reads; `xteam` and `yteam` are valid for writes.
-#[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn shmem_team_split_2d(
     parent: TeamHandle,
@@ -290,10 +295,11 @@ pub unsafe extern "C" fn shmem_team_split_2d(
         Ok(0)
     })
 }
+}
 
+profiled! {
 /// `shmem_team_destroy`: collective over the team (a barrier), then the handle is dead.
 /// The predefined teams and `SHMEM_TEAM_INVALID` are left alone.
-#[no_mangle]
 pub extern "C" fn shmem_team_destroy(team: TeamHandle) {
     entry("shmem_team_destroy", |s| {
         if team.is_null() || matches!(team as usize, WORLD | SHARED) {
@@ -309,13 +315,14 @@ pub extern "C" fn shmem_team_destroy(team: TeamHandle) {
         Ok(())
     })
 }
+}
 
+profiled! {
 /// `shmem_team_get_config`: the configuration the team was made with (`num_contexts` under
 /// `SHMEM_TEAM_NUM_CONTEXTS`). Returns 0, or -1 for `SHMEM_TEAM_INVALID`.
 ///
 /// # Safety
 /// `config` is valid for a write.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_team_get_config(
     team: TeamHandle,
     mask: c_long,
@@ -340,9 +347,10 @@ pub unsafe extern "C" fn shmem_team_get_config(
         Ok(0)
     })
 }
+}
 
+profiled! {
 /// `shmem_team_ptr`: `shmem_ptr` for PE `pe` of `team` (NULL for an invalid team).
-#[no_mangle]
 pub extern "C" fn shmem_team_ptr(team: TeamHandle, dest: *const c_void, pe: c_int) -> *mut c_void {
     let w = entry("shmem_team_ptr", |s| {
         if team.is_null() {
@@ -355,12 +363,13 @@ pub extern "C" fn shmem_team_ptr(team: TeamHandle, dest: *const c_void, pe: c_in
         None => std::ptr::null_mut(),
     }
 }
+}
 
+profiled! {
 /// `shmem_broadcastmem` (1.5): from `PE_root` to every PE of the team, the root included.
 ///
 /// # Safety
 /// `dest` is valid for writes of `nelems` bytes.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_broadcastmem(
     team: TeamHandle,
     dest: *mut c_void,
@@ -375,12 +384,13 @@ pub unsafe extern "C" fn shmem_broadcastmem(
         Ok(0)
     })
 }
+}
 
+profiled! {
 /// `shmem_collectmem` (1.5): each PE's `nelems` bytes, concatenated in PE order.
 ///
 /// # Safety
 /// `dest` is valid for writes of the total.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_collectmem(
     team: TeamHandle,
     dest: *mut c_void,
@@ -394,12 +404,13 @@ pub unsafe extern "C" fn shmem_collectmem(
         Ok(0)
     })
 }
+}
 
+profiled! {
 /// `shmem_fcollectmem` (1.5): every PE's `nelems` bytes, concatenated in PE order.
 ///
 /// # Safety
 /// `dest` is valid for writes of `nelems * n_pes` bytes.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_fcollectmem(
     team: TeamHandle,
     dest: *mut c_void,
@@ -413,12 +424,13 @@ pub unsafe extern "C" fn shmem_fcollectmem(
         Ok(0)
     })
 }
+}
 
+profiled! {
 /// `shmem_alltoallmem` (1.5): PE `j`'s block `i` of `dest` is PE `i`'s block `j` of `source`.
 ///
 /// # Safety
 /// `dest` is valid for writes of `nelems * n_pes` bytes.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_alltoallmem(
     team: TeamHandle,
     dest: *mut c_void,
@@ -432,12 +444,13 @@ pub unsafe extern "C" fn shmem_alltoallmem(
         Ok(0)
     })
 }
+}
 
+profiled! {
 /// `shmem_alltoallsmem` (1.5): the strided all-to-all of bytes (see `coll::alltoalls`).
 ///
 /// # Safety
 /// `dest` is valid for writes of the strided elements.
-#[no_mangle]
 pub unsafe extern "C" fn shmem_alltoallsmem(
     team: TeamHandle,
     dest: *mut c_void,
@@ -455,16 +468,17 @@ pub unsafe extern "C" fn shmem_alltoallsmem(
         Ok(0)
     })
 }
+}
 
 /// Defines the typed team collectives of one type (1.5 §9.9: broadcast, collect, fcollect,
 /// alltoall on `SHMEM_TEAM_WORLD`/`SHARED`).
 macro_rules! team_coll_type {
     ($t:ty; $bcast:ident $collect:ident $fcollect:ident $alltoall:ident $alltoalls:ident) => {
+        profiled! {
         /// Typed team strided all-to-all; returns 0.
         ///
         /// # Safety
         /// `dest` is valid for writes of the strided elements.
-        #[no_mangle]
         pub unsafe extern "C" fn $alltoalls(
             team: TeamHandle,
             dest: *mut $t,
@@ -492,11 +506,13 @@ macro_rules! team_coll_type {
                 Ok(0)
             })
         }
+        }
+
+        profiled! {
         /// Typed team broadcast from `PE_root`, the root included; returns 0.
         ///
         /// # Safety
         /// `dest` is valid for writes of `nelems` elements.
-        #[no_mangle]
         pub unsafe extern "C" fn $bcast(
             team: TeamHandle,
             dest: *mut $t,
@@ -514,11 +530,13 @@ macro_rules! team_coll_type {
                 Ok(0)
             })
         }
+        }
+
+        profiled! {
         /// Typed team collect (each PE its own `nelems`); returns 0.
         ///
         /// # Safety
         /// `dest` is valid for writes of the total.
-        #[no_mangle]
         pub unsafe extern "C" fn $collect(
             team: TeamHandle,
             dest: *mut $t,
@@ -533,11 +551,13 @@ macro_rules! team_coll_type {
                 Ok(0)
             })
         }
+        }
+
+        profiled! {
         /// Typed team fcollect; returns 0.
         ///
         /// # Safety
         /// `dest` is valid for writes of `nelems * n_pes` elements.
-        #[no_mangle]
         pub unsafe extern "C" fn $fcollect(
             team: TeamHandle,
             dest: *mut $t,
@@ -552,11 +572,13 @@ macro_rules! team_coll_type {
                 Ok(0)
             })
         }
+        }
+
+        profiled! {
         /// Typed team all-to-all of `nelems` elements per pair; returns 0.
         ///
         /// # Safety
         /// `dest` is valid for writes of `nelems * n_pes` elements.
-        #[no_mangle]
         pub unsafe extern "C" fn $alltoall(
             team: TeamHandle,
             dest: *mut $t,
@@ -570,6 +592,7 @@ macro_rules! team_coll_type {
                 unsafe { crate::coll::alltoall(s, &set, dest.cast(), source.cast(), len) }?;
                 Ok(0)
             })
+        }
         }
     };
 }

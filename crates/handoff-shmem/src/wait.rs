@@ -279,21 +279,25 @@ pub unsafe fn test_some<T: Ivar>(w: &Words<T>, indices: *mut usize) -> usize {
 macro_rules! p2p_type {
     ($t:ty; $wu:ident $wall:ident $wany:ident $wsome:ident $wallv:ident $wanyv:ident $wsomev:ident
      $test:ident $tall:ident $tany:ident $tsome:ident $tallv:ident $tanyv:ident $tsomev:ident $wait:ident) => {
+        profiled! {
         /// Waits until `*ivar cmp value`.
-        #[no_mangle]
         pub extern "C" fn $wu(ivar: *mut $t, cmp: c_int, value: $t) {
             entry(stringify!($wu), |s| wait_until(s, ivar, cmp, value))
         }
+        }
+
+        profiled! {
         /// Deprecated: waits until `*ivar != value`.
-        #[no_mangle]
         pub extern "C" fn $wait(ivar: *mut $t, value: $t) {
             entry(stringify!($wait), |s| wait_until(s, ivar, 2, value))
         }
+        }
+
+        profiled! {
         /// Waits until every word not excluded by `status` holds.
         ///
         /// # Safety
         /// `status` is NULL or valid for `nelems` reads.
-        #[no_mangle]
         pub unsafe extern "C" fn $wall(
             ivars: *mut $t,
             nelems: usize,
@@ -307,11 +311,13 @@ macro_rules! p2p_type {
                 wait_all(s, &w)
             })
         }
+        }
+
+        profiled! {
         /// Waits until some word not excluded holds; returns its index (`SIZE_MAX`: none can).
         ///
         /// # Safety
         /// `status` is NULL or valid for `nelems` reads.
-        #[no_mangle]
         pub unsafe extern "C" fn $wany(
             ivars: *mut $t,
             nelems: usize,
@@ -325,11 +331,13 @@ macro_rules! p2p_type {
                 wait_any(s, &w)
             })
         }
+        }
+
+        profiled! {
         /// Waits until at least one word holds; writes all holding indices; returns their number.
         ///
         /// # Safety
         /// `indices` valid for `nelems` writes; `status` NULL or valid for `nelems` reads.
-        #[no_mangle]
         pub unsafe extern "C" fn $wsome(
             ivars: *mut $t,
             nelems: usize,
@@ -345,11 +353,13 @@ macro_rules! p2p_type {
                 unsafe { wait_some(s, &w, indices) }
             })
         }
+        }
+
+        profiled! {
         /// `wait_until_all` with one comparison value per word.
         ///
         /// # Safety
         /// `values` valid for `nelems` reads; `status` NULL or valid for `nelems` reads.
-        #[no_mangle]
         pub unsafe extern "C" fn $wallv(
             ivars: *mut $t,
             nelems: usize,
@@ -364,11 +374,13 @@ macro_rules! p2p_type {
                 wait_all(s, &w)
             })
         }
+        }
+
+        profiled! {
         /// `wait_until_any` with one comparison value per word.
         ///
         /// # Safety
         /// As the `_all_vector` call.
-        #[no_mangle]
         pub unsafe extern "C" fn $wanyv(
             ivars: *mut $t,
             nelems: usize,
@@ -383,11 +395,13 @@ macro_rules! p2p_type {
                 wait_any(s, &w)
             })
         }
+        }
+
+        profiled! {
         /// `wait_until_some` with one comparison value per word.
         ///
         /// # Safety
         /// As the `_all_vector` call; `indices` valid for `nelems` writes.
-        #[no_mangle]
         pub unsafe extern "C" fn $wsomev(
             ivars: *mut $t,
             nelems: usize,
@@ -404,18 +418,22 @@ macro_rules! p2p_type {
                 unsafe { wait_some(s, &w, indices) }
             })
         }
+        }
+
+        profiled! {
         /// 1 if `*ivar cmp value` holds now, else 0.
-        #[no_mangle]
         pub extern "C" fn $test(ivar: *mut $t, cmp: c_int, value: $t) -> c_int {
             entry(stringify!($test), |s| {
                 Ok(c_int::from(one(s, ivar, cmp, value)?.holds(0)))
             })
         }
+        }
+
+        profiled! {
         /// 1 if every word not excluded holds now.
         ///
         /// # Safety
         /// `status` is NULL or valid for `nelems` reads.
-        #[no_mangle]
         pub unsafe extern "C" fn $tall(
             ivars: *mut $t,
             nelems: usize,
@@ -429,11 +447,13 @@ macro_rules! p2p_type {
                 Ok(test_all(&w))
             })
         }
+        }
+
+        profiled! {
         /// The index of a word that holds now (`SIZE_MAX`: none).
         ///
         /// # Safety
         /// `status` is NULL or valid for `nelems` reads.
-        #[no_mangle]
         pub unsafe extern "C" fn $tany(
             ivars: *mut $t,
             nelems: usize,
@@ -447,11 +467,13 @@ macro_rules! p2p_type {
                 Ok(test_any(s, &w))
             })
         }
+        }
+
+        profiled! {
         /// Writes the indices of the words that hold now; returns their number.
         ///
         /// # Safety
         /// `indices` valid for `nelems` writes; `status` NULL or valid for `nelems` reads.
-        #[no_mangle]
         pub unsafe extern "C" fn $tsome(
             ivars: *mut $t,
             nelems: usize,
@@ -467,11 +489,13 @@ macro_rules! p2p_type {
                 Ok(unsafe { test_some(&w, indices) })
             })
         }
+        }
+
+        profiled! {
         /// `test_all` with one comparison value per word.
         ///
         /// # Safety
         /// `values` valid for `nelems` reads; `status` NULL or valid for `nelems` reads.
-        #[no_mangle]
         pub unsafe extern "C" fn $tallv(
             ivars: *mut $t,
             nelems: usize,
@@ -486,11 +510,13 @@ macro_rules! p2p_type {
                 Ok(test_all(&w))
             })
         }
+        }
+
+        profiled! {
         /// `test_any` with one comparison value per word.
         ///
         /// # Safety
         /// As the `_all_vector` call.
-        #[no_mangle]
         pub unsafe extern "C" fn $tanyv(
             ivars: *mut $t,
             nelems: usize,
@@ -505,11 +531,13 @@ macro_rules! p2p_type {
                 Ok(test_any(s, &w))
             })
         }
+        }
+
+        profiled! {
         /// `test_some` with one comparison value per word.
         ///
         /// # Safety
         /// As the `_all_vector` call; `indices` valid for `nelems` writes.
-        #[no_mangle]
         pub unsafe extern "C" fn $tsomev(
             ivars: *mut $t,
             nelems: usize,
@@ -525,6 +553,7 @@ macro_rules! p2p_type {
                 // SAFETY: the caller's promise.
                 Ok(unsafe { test_some(&w, indices) })
             })
+        }
         }
     };
 }

@@ -52,7 +52,6 @@ int main(int argc, char **argv) {
         else if (!strcmp(c, "counter")) shmemx_ct_wait(5, 1);
     }
     if (!strcmp(c, "mismatch")) shmem_malloc(me == 0 ? 128 : 256);
-    if (!strcmp(c, "exhaust")) shmem_malloc((size_t)1 << 40);
     if (!strcmp(c, "after")) {
         shmem_finalize();
         shmem_barrier_all();
