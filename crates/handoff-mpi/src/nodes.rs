@@ -30,6 +30,8 @@ pub const ENV_WINDOW: &str = "HANDOFF_MPI_WINDOW";
 pub(crate) struct Nodes {
     /// Per world rank: the lowest world rank on its node (a node id).
     pub(crate) ids: Vec<usize>,
+    /// Whether every rank runs on one real node (whatever the pretend nodes say).
+    pub(crate) one_real_node: bool,
     /// This rank's node communicator; split with the world rank as key, so its members'
     /// ranks there ascend with their world ranks.
     comm: ffi::MPI_Comm,
@@ -62,9 +64,11 @@ impl Nodes {
             .into_iter()
             .map(|n| n as usize)
             .collect();
+        let one_real_node = real_ids.iter().all(|&id| id == real_ids[0]);
         let Some(k) = pretend_nodes(size)? else {
             return Ok(Nodes {
                 ids: real_ids,
+                one_real_node,
                 comm: real.into_raw(),
             });
         };
@@ -90,6 +94,7 @@ impl Nodes {
         let pretend = split(world, Some(colour(rank)))?;
         Ok(Nodes {
             ids,
+            one_real_node,
             comm: pretend.into_raw(),
         })
     }
