@@ -12,8 +12,8 @@ use mpi::traits::AsRaw;
 use crate::comm::Comm;
 use crate::direct::Direct;
 use crate::mixed::Mixed;
-use crate::nodes::{window_from_env, Kind, Nodes};
-use crate::rma::Window;
+use crate::nodes::{node_name, window_from_env, Kind, Nodes};
+use crate::rma::{Window, ALIGN};
 use crate::transport::{MpiTransport, CTRL};
 
 impl MpiTransport {
@@ -45,6 +45,9 @@ impl MpiTransport {
             .ok_or_else(|| {
                 TeamError::InvalidArgument(format!("a heap of {heap_len} bytes is too large"))
             })?;
+        // A heap this node cannot hold is an error naming the rank and node (agreed, so
+        // every rank stops here), not a rank killed or stalled while MPI allocates.
+        comm.agree(fits_this_node(&nodes, comm.rank(), heap_len, len))?;
         // Steps a rank can fail alone (a mapping it cannot use) end in an agreement
         // (`Comm::agree`), so no rank enters the next collective call while another gave up.
         let (win, direct, mixed) = match window_from_env(&nodes)? {
@@ -138,10 +141,11 @@ impl MpiTransport {
 }
 
 /// Whether this program runs on an Open MPI before 4.1.5 (from
-/// [`MpiTransport::library_version`]), whose osc/rdma component (what serves `MPI_Win_allocate` and `MPI_Win_create` windows)
-/// segfaults on a 64-bit `MPI_Compare_and_swap` when its byte transport is the shared-memory
-/// BTL (`vader`), i.e. between ranks of one node (open-mpi/ompi#7967, #11349: the BTL's
-/// emulated atomic; 4.1.5 does the CAS in shared memory instead). Debian 12 ships 4.1.4.
+/// [`MpiTransport::library_version`]), whose osc/rdma component (what serves its
+/// `MPI_Win_allocate` and `MPI_Win_create` windows) segfaults on a 64-bit
+/// `MPI_Compare_and_swap` when its byte transport is the shared-memory BTL (`vader`), i.e.
+/// between ranks of one node (open-mpi/ompi#7967, #11349: the BTL's emulated atomic; 4.1.5
+/// does the CAS in shared memory instead). Debian 12 ships 4.1.4.
 fn cas_crash_on_one_node() -> bool {
     let version = MpiTransport::library_version();
     let Some(rest) = version.strip_prefix("Open MPI v") else {
@@ -156,4 +160,33 @@ fn cas_crash_on_one_node() -> bool {
         [major, minor, patch] => (major, minor, patch) < (4, 1, 5),
         _ => false,
     }
+}
+
+/// `Ok` when this rank's node has room for the windows of its ranks (`len` bytes each, the
+/// heap `heap_len` of them, plus room to align and stagger): `/dev/shm` free space and
+/// memory available, as `handoff run` checks; else an error naming this rank and node.
+fn fits_this_node(
+    nodes: &Nodes,
+    rank: usize,
+    heap_len: usize,
+    len: usize,
+) -> Result<(), TeamError> {
+    let per_rank = (len as u64).saturating_add(3 * ALIGN as u64);
+    let needed = per_rank.saturating_mul(nodes.real_mates as u64);
+    // Unknown free space (an error reading it) does not stop the job; MPI then decides.
+    let available = handoff::sys::shm_available().unwrap_or(u64::MAX);
+    if needed <= available {
+        return Ok(());
+    }
+    Err(TeamError::Transport {
+        transport: "MPI",
+        call: "window allocation",
+        what: format!(
+            "rank {rank} on node {}: {} ranks there with a heap of {heap_len} bytes each need \
+             {needed} bytes, but the node has {available} free (/dev/shm, or memory); ask for \
+             a smaller HANDOFF_HEAP_SIZE or fewer ranks per node",
+            node_name(),
+            nodes.real_mates
+        ),
+    })
 }

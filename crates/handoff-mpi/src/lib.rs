@@ -132,8 +132,8 @@
 //! `mpi_minimum_memory_alignment` is asked for too, where the library has it) and each rank
 //! starts its part at its first aligned byte; the ranks learn each other's offsets (pads)
 //! once, at creation. RMA displacements add the *target's* pad; a node mate's part is the
-//! address `MPI_Win_shared_query` gives plus its owner's pad. [`ENV_STAGGER`] makes the
-//! pads differ per rank, which the tests use on libraries that misalign every rank alike.
+//! address `MPI_Win_shared_query` gives plus its owner's pad. `HANDOFF_MPI_STAGGER=1` makes
+//! the pads differ per rank, which the tests use on libraries that misalign every rank alike.
 //!
 //! Open MPI before 4.1.5 segfaults on a 64-bit `MPI_Compare_and_swap` between ranks of one
 //! node in the windows its osc/rdma serves (`MPI_Win_allocate`, `MPI_Win_create`;

@@ -260,7 +260,7 @@ fn writers_do_not_wake_ranks_waiting_on_other_words() {
 
 /// Bad settings are errors that say what to do, on every rank, not panics or hangs: an
 /// unknown window kind, more pretend nodes than ranks, a shared window over (pretend)
-/// nodes, and an empty heap.
+/// nodes, an empty heap, and a heap the node cannot hold (naming the rank and node).
 #[test]
 fn bad_settings_are_clear_errors() {
     const NAME: &str = "bad_settings_are_clear_errors";
@@ -298,12 +298,26 @@ fn bad_settings_are_clear_errors() {
             [("HANDOFF_MPI_WINDOW", "auto"), ("HANDOFF_HEAP_SIZE", "0")],
             "a heap of 0 bytes holds nothing",
         ),
+        // A heap no node here can hold: the rank and node are named, nothing is allocated.
+        (
+            [
+                ("HANDOFF_MPI_WINDOW", "auto"),
+                ("HANDOFF_HEAP_SIZE", "65536GiB"),
+            ],
+            "2 ranks there with a heap of 70368744177664 bytes each need",
+        ),
     ];
     for (env, want) in cases {
         let env = [env[0], env[1], ("WANT", want)];
         let job = mpirun(NAME, 2, &env, Duration::from_secs(30));
         assert_ok(&job, &format!("ranks expecting {want:?}"));
         assert_eq!(job.output.matches("PE-ERROR:").count(), 2, "{}", job.output);
+        if want.contains("each need") {
+            for rank in 0..2 {
+                let line = format!("rank {rank} on node ");
+                assert!(job.output.contains(&line), "no {line:?}: {}", job.output);
+            }
+        }
     }
 }
 
