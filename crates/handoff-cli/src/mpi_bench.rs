@@ -20,7 +20,7 @@ pub fn secondary() -> bool {
 
 /// Runs the bench command `f` of `experiment`: as usual outside `mpirun`; inside, within
 /// the job's team session (joined before `f`, finalized after), ranks other than 0 exiting
-/// with rank 0's code but silently.
+/// with rank 0's code but silently, rank 0 writing a failure of `f` before the session ends.
 pub fn run(
     experiment: &'static str,
     f: impl FnOnce() -> Result<u8, Failure>,
@@ -30,12 +30,23 @@ pub fn run(
     }
     team_session::start(experiment, handoff_lab::bench::registry::worker)?;
     let r = f();
+    // Rank 0 writes its failure line before the team's last collective (`end`): the other
+    // ranks exit as soon as that returns, and Open MPI's launcher ends the whole job at the
+    // first rank that exits non-zero — rank 0 with it, its line unwritten (seen with Open
+    // MPI 4.1: exit code 2 and no message).
+    let printed = match &r {
+        Err(f) if !secondary() => {
+            crate::print_error_line(&f.message);
+            true
+        }
+        _ => false,
+    };
     let end = team_session::end(experiment);
-    let r = r.and_then(|code| end.map(|()| code).map_err(Failure::from));
-    if secondary() {
-        return Ok(r.unwrap_or_else(|f| f.code));
+    match r.and_then(|code| end.map(|()| code).map_err(Failure::from)) {
+        // Ranks other than 0 exit silently with the same code; rank 0 wrote its line above.
+        Err(f) if printed || secondary() => Ok(f.code),
+        r => r,
     }
-    r
 }
 
 /// Under `mpirun`: the team size is the job's, so `--pes` may only repeat it; returns the

@@ -48,16 +48,17 @@ pub(crate) struct Direct {
 }
 
 impl Direct {
-    /// Maps every part of the shared window `win` (each at least `len` bytes), whose
-    /// communicator's rank `i` is world rank `members[i]`, in a job of `size` ranks.
+    /// Maps parts of the shared window `win` (each at least `len` bytes): for each
+    /// `(i, rank)` of `members`, the part of the window communicator's rank `i` as world rank
+    /// `rank`'s, in a job of `size` ranks.
     pub(crate) fn new(
         win: &Window,
-        members: &[usize],
+        members: impl IntoIterator<Item = (usize, usize)>,
         size: usize,
         len: usize,
     ) -> Result<Direct, TeamError> {
         let mut parts = vec![std::ptr::null_mut(); size];
-        for (i, &rank) in members.iter().enumerate() {
+        for (i, rank) in members {
             let (base, bytes) = win.shared_query(i)?;
             if base.is_null() || bytes < len || !(base as usize).is_multiple_of(128) {
                 return Err(TeamError::Transport {
@@ -65,21 +66,15 @@ impl Direct {
                     call: "MPI_Win_shared_query",
                     what: format!(
                         "rank {rank}'s part of the shared window is {bytes} bytes at {base:p}, \
-                         want {len} bytes 128-byte aligned; run with HANDOFF_MPI_WINDOW=rma"
+                         want {len} bytes 128-byte aligned (its owner aligned it in its own \
+                         mapping; this MPI library maps it at another offset in a page); run \
+                         with HANDOFF_MPI_WINDOW=rma"
                     ),
                 });
             }
             parts[rank] = base;
         }
         Ok(Direct { parts, len })
-    }
-
-    /// Only this rank's (`me`) own part, `len` bytes at `base` (128-byte aligned), in a job
-    /// of `size` ranks: a node with one rank.
-    pub(crate) fn alone(me: usize, size: usize, base: *mut u8, len: usize) -> Direct {
-        let mut parts = vec![std::ptr::null_mut(); size];
-        parts[me] = base;
-        Direct { parts, len }
     }
 
     /// Whether `pe`'s part is mapped here.

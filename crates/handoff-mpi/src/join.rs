@@ -12,8 +12,8 @@ use mpi::traits::AsRaw;
 use crate::comm::Comm;
 use crate::direct::Direct;
 use crate::mixed::Mixed;
-use crate::nodes::{window_from_env, Kind, Nodes};
-use crate::rma::Window;
+use crate::nodes::{node_name, window_from_env, Kind, Nodes};
+use crate::rma::{Window, ALIGN};
 use crate::transport::{MpiTransport, CTRL};
 
 impl MpiTransport {
@@ -36,47 +36,50 @@ impl MpiTransport {
             })?;
         let comm = Comm::dup(universe.world().as_raw())?;
         let nodes = Nodes::discover(&comm)?;
-        // Whole pages: MPI libraries align a page-multiple allocation (MPICH gave an odd
-        // length, 1 MiB + 8 B, memory that was not even 128-byte aligned); the tail past
-        // `heap_len` is never addressed.
+        // Whole pages (a window of 1 MiB + 8 B hung MPICH's RMA path); the tail past
+        // `heap_len` is never addressed. Each rank's part starts page aligned whatever MPI
+        // gave it: `Window::allocate` over-allocates and aligns (`rma::ALIGN`).
         let len = CTRL
             .checked_add(heap_len)
             .and_then(|l| l.checked_next_multiple_of(CTRL))
             .ok_or_else(|| {
                 TeamError::InvalidArgument(format!("a heap of {heap_len} bytes is too large"))
             })?;
+        // A heap this node cannot hold is an error naming the rank and node (agreed, so
+        // every rank stops here), not a rank killed or stalled while MPI allocates.
+        comm.agree(fits_this_node(&nodes, comm.rank(), heap_len, len))?;
         // Steps a rank can fail alone (a mapping it cannot use) end in an agreement
         // (`Comm::agree`), so no rank enters the next collective call while another gave up.
         let (win, direct, mixed) = match window_from_env(&nodes)? {
             Kind::Shared => {
                 let win = Window::allocate(comm.raw(), len, true)?;
-                let all: Vec<usize> = (0..comm.size()).collect();
-                let direct = comm.agree(Direct::new(&win, &all, comm.size(), len))?;
+                let all = (0..comm.size()).map(|r| (r, r));
+                let direct = comm.agree(Direct::new(&win, all, comm.size(), len))?;
                 (win, Some(direct), None)
             }
-            Kind::Rma => (Window::allocate(comm.raw(), len, false)?, None, None),
+            // On one node with an Open MPI whose osc/rdma crashes there (see
+            // `cas_crash_on_one_node`), the window is allocated shared, which Open MPI serves
+            // with its osc/sm component: the same MPI RMA calls, in shared memory.
+            Kind::Rma => {
+                let shared = nodes.one_real_node && cas_crash_on_one_node();
+                (Window::allocate(comm.raw(), len, shared)?, None, None)
+            }
+            // The same Open MPI would crash on the world window below (`MPI_Win_create`,
+            // served by osc/rdma only): on one node the world window is allocated shared
+            // instead, and node mates' parts are mapped from it.
+            Kind::Mixed if nodes.one_real_node && cas_crash_on_one_node() => {
+                let win = Window::allocate(comm.raw(), len, true)?;
+                let mixed = comm.agree(Mixed::within(&win, &comm, &nodes, len))?;
+                (win, None, Some(mixed))
+            }
             Kind::Mixed => {
-                let mixed = Mixed::new(&comm, &nodes, len)?;
-                // SAFETY: `mixed`'s part holds `len` bytes and is freed only after the
-                // world window (the fields' drop order).
-                let win = unsafe { Window::create(comm.raw(), mixed.base(), len)? };
+                let (mixed, base) = Mixed::new(&comm, &nodes, len)?;
+                // SAFETY: `base`, this rank's part of `mixed`'s node window, holds `len` bytes
+                // and is freed only after the world window (the fields' drop order).
+                let win = unsafe { Window::create(comm.raw(), base, len)? };
                 (win, None, Some(mixed))
             }
         };
-        // Agreed, like the steps above: a rank that gave up alone here would leave the others
-        // waiting in their first barrier (and itself in the window's collective free).
-        comm.agree(if (win.base() as usize).is_multiple_of(128) {
-            Ok(())
-        } else {
-            Err(TeamError::Transport {
-                transport: "MPI",
-                call: "MPI_Win_allocate",
-                what: format!(
-                    "the window base {:p} is not 128-byte aligned, which symmetric objects need",
-                    win.base()
-                ),
-            })
-        })?;
         Ok(MpiTransport {
             win,
             mixed,
@@ -88,6 +91,27 @@ impl MpiTransport {
             direct,
             _universe: universe,
         })
+    }
+
+    /// The MPI library this program runs on, as `MPI_Get_library_version` names it (e.g.
+    /// "Open MPI v4.1.4, ..." or "MPICH Version: 4.0.2 ..."); callable before
+    /// [`init`](Self::init). A launcher must come from the same library: another one's
+    /// `mpirun` starts each rank as a job of its own.
+    pub fn library_version() -> String {
+        let mut buf =
+            vec![0 as std::ffi::c_char; mpi::ffi::MPI_MAX_LIBRARY_VERSION_STRING as usize + 1];
+        let mut len: std::ffi::c_int = 0;
+        // SAFETY: `buf` holds MPI_MAX_LIBRARY_VERSION_STRING characters as the call requires;
+        // it writes the length through `len`. MPI allows the call before MPI_Init (§8.1.1).
+        let rc = unsafe { mpi::ffi::MPI_Get_library_version(buf.as_mut_ptr(), &mut len) };
+        if rc != mpi::ffi::MPI_SUCCESS as std::ffi::c_int {
+            return format!("an MPI library (MPI_Get_library_version failed with {rc})");
+        }
+        let bytes: Vec<u8> = buf[..len.clamp(0, buf.len() as std::ffi::c_int) as usize]
+            .iter()
+            .map(|&c| c as u8)
+            .collect();
+        String::from_utf8_lossy(&bytes).trim().to_string()
     }
 
     /// [`init`](Self::init) with the heap size and wait strategy from the environment
@@ -114,4 +138,55 @@ impl MpiTransport {
         };
         Self::init(heap, wait)
     }
+}
+
+/// Whether this program runs on an Open MPI before 4.1.5 (from
+/// [`MpiTransport::library_version`]), whose osc/rdma component (what serves its
+/// `MPI_Win_allocate` and `MPI_Win_create` windows) segfaults on a 64-bit
+/// `MPI_Compare_and_swap` when its byte transport is the shared-memory BTL (`vader`), i.e.
+/// between ranks of one node (open-mpi/ompi#7967, #11349: the BTL's emulated atomic; 4.1.5
+/// does the CAS in shared memory instead). Debian 12 ships 4.1.4.
+fn cas_crash_on_one_node() -> bool {
+    let version = MpiTransport::library_version();
+    let Some(rest) = version.strip_prefix("Open MPI v") else {
+        return false;
+    };
+    let numbers: Vec<u32> = rest
+        .split(|c: char| !c.is_ascii_digit())
+        .take(3)
+        .map(|n| n.parse().unwrap_or(0))
+        .collect();
+    match numbers[..] {
+        [major, minor, patch] => (major, minor, patch) < (4, 1, 5),
+        _ => false,
+    }
+}
+
+/// `Ok` when this rank's node has room for the windows of its ranks (`len` bytes each, the
+/// heap `heap_len` of them, plus room to align and stagger): `/dev/shm` free space and
+/// memory available, as `handoff run` checks; else an error naming this rank and node.
+fn fits_this_node(
+    nodes: &Nodes,
+    rank: usize,
+    heap_len: usize,
+    len: usize,
+) -> Result<(), TeamError> {
+    let per_rank = (len as u64).saturating_add(3 * ALIGN as u64);
+    let needed = per_rank.saturating_mul(nodes.real_mates as u64);
+    // Unknown free space (an error reading it) does not stop the job; MPI then decides.
+    let available = handoff::sys::shm_available().unwrap_or(u64::MAX);
+    if needed <= available {
+        return Ok(());
+    }
+    Err(TeamError::Transport {
+        transport: "MPI",
+        call: "window allocation",
+        what: format!(
+            "rank {rank} on node {}: {} ranks there with a heap of {heap_len} bytes each need \
+             {needed} bytes, but the node has {available} free (/dev/shm, or memory); ask for \
+             a smaller HANDOFF_HEAP_SIZE or fewer ranks per node",
+            node_name(),
+            nodes.real_mates
+        ),
+    })
 }

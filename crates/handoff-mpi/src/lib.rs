@@ -116,12 +116,30 @@
 //! - **Several nodes, some with two ranks or more** (`mixed`): each node allocates a
 //!   shared window over its node communicator and maps its node mates' parts
 //!   (`MPI_Win_shared_query`); the team's world window is `MPI_Win_create` over that same
-//!   memory (a rank alone on its node uses page-aligned memory of its own). Puts and gets
+//!   memory (a rank alone on its node has a shared window of its own). Puts and gets
 //!   between node mates are copies through the mapping (`"mpi-shm"`), everything else —
 //!   data to other nodes and *every* signal, counter and atomic, node mates included — is
 //!   MPI RMA on the world window (`"mpi-rma"`). `fence` publishes the copies
 //!   (`MPI_Win_sync`) and flushes; barriers do both before the MPI barrier and sync after.
 //! - **One rank per node, or `HANDOFF_MPI_WINDOW=rma`**: every pair is MPI RMA.
+//!
+//! # Alignment
+//!
+//! Each rank's part of a window starts page aligned (the control area's words and bell, the
+//! heap's 128-byte objects), whatever address MPI returns: MPI promises no alignment (Open
+//! MPI 4.1 hands out `MPI_Win_allocate` memory at `...008` and shared-window parts at
+//! `...108`). Every window is allocated a page larger than needed (MPI 4.1's
+//! `mpi_minimum_memory_alignment` is asked for too, where the library has it) and each rank
+//! starts its part at its first aligned byte; the ranks learn each other's offsets (pads)
+//! once, at creation. RMA displacements add the *target's* pad; a node mate's part is the
+//! address `MPI_Win_shared_query` gives plus its owner's pad. `HANDOFF_MPI_STAGGER=1` makes
+//! the pads differ per rank, which the tests use on libraries that misalign every rank alike.
+//!
+//! Open MPI before 4.1.5 segfaults on a 64-bit `MPI_Compare_and_swap` between ranks of one
+//! node in the windows its osc/rdma serves (`MPI_Win_allocate`, `MPI_Win_create`;
+//! open-mpi/ompi#7967). With such a library and every rank on one real node, the RMA path's
+//! window is allocated shared (Open MPI then serves it by osc/sm, the same RMA calls), and
+//! the mixed path's world window too, node mates' parts mapped from it (no node windows).
 //!
 //! `HANDOFF_MPI_NODES=k` splits the job into `k` pretend nodes of
 //! contiguous ranks (`MPI_Comm_split` by colour instead of the shared split), so one
@@ -156,6 +174,8 @@ mod transport;
 
 #[cfg(feature = "mpi")]
 pub use nodes::{ENV_NODES, ENV_WINDOW};
+#[cfg(feature = "mpi")]
+pub use rma::ENV_STAGGER;
 #[cfg(feature = "mpi")]
 pub use transport::MpiTransport;
 

@@ -37,8 +37,6 @@
 //! serves both kinds of pairs, differing only in how the data travel and what completes
 //! them before the signal (step 2, or the flush).
 
-use std::alloc::Layout;
-
 use handoff::team::TeamError;
 
 use crate::comm::Comm;
@@ -46,65 +44,53 @@ use crate::direct::Direct;
 use crate::nodes::Nodes;
 use crate::rma::Window;
 
-/// Alignment of a lone rank's own memory (the heap starts page aligned).
-const PAGE: usize = 4096;
-
 /// The node window and its mapping; this rank's part is also the world window's memory.
 pub(crate) struct Mixed {
     /// Every node mate's part, by world rank (null for other nodes' ranks).
     map: Direct,
-    /// The memory `map` points into; freed before the transport's node communicator,
-    /// after the world window made over it.
-    mem: Memory,
-}
-
-/// A node's memory: its shared window, or for a rank alone on its node (nothing to share)
-/// a page-aligned allocation of its own (MPICH gives a one-rank "shared" window malloc'd,
-/// unaligned memory).
-enum Memory {
-    Shared(Window),
-    Alone { base: *mut u8, layout: Layout },
+    /// The node's shared window (a window of one rank when it is alone on its node), the
+    /// memory `map` points into; freed before the transport's node communicator, after the
+    /// world window made over it. `None` when the world window is itself shared (see
+    /// [`within`](Self::within)).
+    node: Option<Window>,
 }
 
 impl Mixed {
     /// Collective over the job (`world`): allocates `len` bytes per rank in its node's
     /// shared window and maps every node mate's part; an error on every rank if any rank
-    /// cannot use its mapping.
-    pub(crate) fn new(world: &Comm, nodes: &Nodes, len: usize) -> Result<Mixed, TeamError> {
-        let me = world.rank();
-        let mates = nodes.mates(me);
-        if mates.len() == 1 {
-            let layout = Layout::from_size_align(len, PAGE).map_err(|_| {
-                TeamError::InvalidArgument(format!("a heap of {len} bytes is too large"))
-            })?;
-            // SAFETY: `layout` has a non-zero size (the control area at least).
-            let base = unsafe { std::alloc::alloc_zeroed(layout) };
-            let mine = if base.is_null() {
-                Err(TeamError::InvalidArgument(format!(
-                    "no memory for a heap of {len} bytes; ask for a smaller one"
-                )))
-            } else {
-                Ok(())
-            };
-            let mem = Memory::Alone { base, layout };
-            world.agree(mine)?;
-            let map = Direct::alone(me, world.size(), base, len);
-            return Ok(Mixed { map, mem });
-        }
-        let shared = Window::allocate(nodes.raw(), len, true)?;
-        // Dropped (a collective free over the node) only after every rank agreed.
-        let map = world.agree(Direct::new(&shared, &mates, world.size(), len));
-        let mem = Memory::Shared(shared);
-        Ok(Mixed { map: map?, mem })
+    /// cannot use its mapping. Also returns this rank's part (`len` bytes, valid while the
+    /// `Mixed` lives): the memory the world window is created over.
+    pub(crate) fn new(
+        world: &Comm,
+        nodes: &Nodes,
+        len: usize,
+    ) -> Result<(Mixed, *mut u8), TeamError> {
+        let mates = nodes.mates(world.rank());
+        let node = Window::allocate(nodes.raw(), len, true)?;
+        // `node` is dropped (a collective free over the node) only after every rank agreed.
+        let parts = mates.iter().copied().enumerate();
+        let map = world.agree(Direct::new(&node, parts, world.size(), len))?;
+        let base = node.base();
+        let mixed = Mixed {
+            map,
+            node: Some(node),
+        };
+        Ok((mixed, base))
     }
 
-    /// This rank's part (`len` bytes, valid while `self` lives): the memory the world
-    /// window is created over.
-    pub(crate) fn base(&self) -> *mut u8 {
-        match &self.mem {
-            Memory::Shared(w) => w.base(),
-            Memory::Alone { base, .. } => *base,
-        }
+    /// The node mates' parts of `shared`, a shared world window (every rank on one real
+    /// node): for an MPI library that cannot serve a created world window on one node (see
+    /// `join`). Data between node mates are copies through this mapping, everything else MPI
+    /// RMA on `shared`, as with a window per node. Not collective.
+    pub(crate) fn within(
+        shared: &Window,
+        world: &Comm,
+        nodes: &Nodes,
+        len: usize,
+    ) -> Result<Mixed, TeamError> {
+        let mates = nodes.mates(world.rank()).into_iter().map(|r| (r, r));
+        let map = Direct::new(shared, mates, world.size(), len)?;
+        Ok(Mixed { map, node: None })
     }
 
     /// Node mate `pe`'s part (`len` bytes), or `None` for a rank of another node.
@@ -128,26 +114,11 @@ impl Mixed {
         self.map.get(pe, disp, dst);
     }
 
-    /// `MPI_Win_sync` on the node window: this process's earlier stores into node mates'
-    /// parts are visible before anything it does next (step 2 of the module docs), and its
-    /// later loads see what node mates published before (step 4). Alone on its node a rank
-    /// copies only into its own memory, which program order covers.
-    pub(crate) fn publish(&self) -> Result<(), TeamError> {
-        match &self.mem {
-            Memory::Shared(w) => w.sync(),
-            Memory::Alone { .. } => Ok(()),
-        }
-    }
-}
-
-impl Drop for Memory {
-    fn drop(&mut self) {
-        if let Memory::Alone { base, layout } = self {
-            if !base.is_null() {
-                // SAFETY: allocated in `Mixed::new` with this layout; the world window over
-                // it was freed first (the transport's field order).
-                unsafe { std::alloc::dealloc(*base, *layout) };
-            }
-        }
+    /// `MPI_Win_sync` on the node window (or on `world`, the team's window, when that is
+    /// the shared one): this process's earlier stores into node mates' parts are visible
+    /// before anything it does next (step 2 of the module docs), and its later loads see
+    /// what node mates published before (step 4).
+    pub(crate) fn publish(&self, world: &Window) -> Result<(), TeamError> {
+        self.node.as_ref().unwrap_or(world).sync()
     }
 }

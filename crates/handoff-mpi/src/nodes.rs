@@ -30,6 +30,10 @@ pub const ENV_WINDOW: &str = "HANDOFF_MPI_WINDOW";
 pub(crate) struct Nodes {
     /// Per world rank: the lowest world rank on its node (a node id).
     pub(crate) ids: Vec<usize>,
+    /// Whether every rank runs on one real node (whatever the pretend nodes say).
+    pub(crate) one_real_node: bool,
+    /// How many ranks run on this rank's real node (their windows share its memory).
+    pub(crate) real_mates: usize,
     /// This rank's node communicator; split with the world rank as key, so its members'
     /// ranks there ascend with their world ranks.
     comm: ffi::MPI_Comm,
@@ -62,9 +66,13 @@ impl Nodes {
             .into_iter()
             .map(|n| n as usize)
             .collect();
+        let one_real_node = real_ids.iter().all(|&id| id == real_ids[0]);
+        let real_mates = real_ids.iter().filter(|&&id| id == real_ids[rank]).count();
         let Some(k) = pretend_nodes(size)? else {
             return Ok(Nodes {
                 ids: real_ids,
+                one_real_node,
+                real_mates,
                 comm: real.into_raw(),
             });
         };
@@ -90,6 +98,8 @@ impl Nodes {
         let pretend = split(world, Some(colour(rank)))?;
         Ok(Nodes {
             ids,
+            one_real_node,
+            real_mates,
             comm: pretend.into_raw(),
         })
     }
@@ -126,6 +136,23 @@ impl Drop for Nodes {
         // (the transport's field order).
         unsafe { ffi::MPI_Comm_free(&mut self.comm) };
     }
+}
+
+/// This node's name (`MPI_Get_processor_name`), for messages.
+pub(crate) fn node_name() -> String {
+    let mut buf = vec![0 as std::ffi::c_char; ffi::MPI_MAX_PROCESSOR_NAME as usize + 1];
+    let mut len: c_int = 0;
+    // SAFETY: `buf` holds MPI_MAX_PROCESSOR_NAME characters as the call requires; it writes
+    // the length through `len`.
+    let rc = unsafe { ffi::MPI_Get_processor_name(buf.as_mut_ptr(), &mut len) };
+    if rc != ffi::MPI_SUCCESS as c_int {
+        return "(unnamed)".into();
+    }
+    let bytes: Vec<u8> = buf[..len.clamp(0, buf.len() as c_int) as usize]
+        .iter()
+        .map(|&c| c as u8)
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// A communicator freed on drop unless handed on.

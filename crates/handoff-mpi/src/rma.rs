@@ -86,17 +86,39 @@ fn byte() -> ffi::MPI_Datatype {
     unsafe { ffi::RSMPI_UINT8_T }
 }
 
+/// The alignment of every rank's part of a window, as handoff sees it: a page, so the control
+/// area's words and bell and the heap's 128-byte objects are aligned. MPI promises none
+/// (Open MPI 4.1 gave `MPI_Win_allocate` memory at an address ending in `008`, and shared
+/// window parts ending in `108`; MPICH, malloc'd memory for odd lengths), so each rank
+/// over-allocates and starts its part at the first aligned byte of what MPI gave it.
+pub(crate) const ALIGN: usize = 4096;
+
+/// Environment, a test setting: when set (to `1`), rank `r` of a window starts its part
+/// `r % 3` pages further into its memory than alignment needs, as under an MPI library that
+/// hands each rank differently aligned memory. MPICH and Open MPI hand every rank the same
+/// misalignment, so without it a displacement computed with the wrong rank's pad would go
+/// unnoticed; the tests run the suite with it on every path.
+pub const ENV_STAGGER: &str = "HANDOFF_MPI_STAGGER";
+
 /// One window of `len` bytes on every rank of a communicator, locked (shared) to all ranks
-/// from creation to drop. Displacements are bytes (`disp_unit` 1).
+/// from creation to drop. Displacements are bytes (`disp_unit` 1) from the start of the
+/// target's part, which lies `pads[target]` bytes into the memory MPI gave the target; every
+/// RMA call here adds that pad.
 pub(crate) struct Window {
     win: ffi::MPI_Win,
+    /// This rank's part: `ALIGN`-aligned, `pads[rank]` bytes past what MPI returned.
     base: *mut u8,
+    /// Per rank of the window's communicator: where its part starts in its window memory.
+    pads: Vec<usize>,
 }
 
 impl Window {
-    /// Collective over `comm`: allocates `len` bytes per rank (zeroed here), checks the
-    /// memory model is unified (local loads see remote updates, which the team's signal
-    /// waits rely on), and opens the passive-target epoch.
+    /// Collective over `comm`: allocates `len` bytes per rank, [`ALIGN`]-aligned (MPI is
+    /// asked for `len` plus room to align, and for the alignment itself with MPI 4.1's
+    /// `mpi_minimum_memory_alignment` info key, which libraries without it ignore), zeroed
+    /// here; learns every rank's pad; checks the memory model is unified (local loads see
+    /// remote updates, which the team's signal waits rely on), and opens the passive-target
+    /// epoch.
     ///
     /// `shared`: allocate with `MPI_Win_allocate_shared` (every rank of `comm` must share
     /// a node), so the MPI library may serve RMA calls with loads and stores instead of
@@ -106,57 +128,72 @@ impl Window {
         len: usize,
         shared: bool,
     ) -> Result<Window, TeamError> {
-        let mut base: *mut u8 = std::ptr::null_mut();
+        let stagger = ALIGN * (stagger_pages(comm)?);
+        let total = len
+            .checked_add(ALIGN + stagger)
+            .and_then(|t| ffi::MPI_Aint::try_from(t).ok())
+            .ok_or_else(|| {
+                TeamError::InvalidArgument(format!(
+                    "a window of {len} bytes is beyond MPI's address type; ask for a smaller heap"
+                ))
+            })?;
+        let mut raw: *mut u8 = std::ptr::null_mut();
         // SAFETY: a predefined handle, valid after MPI_Init.
         let mut win: ffi::MPI_Win = unsafe { ffi::RSMPI_WIN_NULL };
-        let size = ffi::MPI_Aint::try_from(len).map_err(|_| {
-            TeamError::InvalidArgument(format!(
-                "a window of {len} bytes is beyond MPI's address type; ask for a smaller heap"
-            ))
-        })?;
-        if shared {
-            let info = noncontig_info()?;
-            // SAFETY: as for MPI_Win_allocate below; `info` is a valid info object, freed
-            // right after (MPI copies what it needs).
+        let info = window_info(shared)?;
+        let (call, rc) = if shared {
+            // SAFETY: as for MPI_Win_allocate below.
             let rc = unsafe {
                 ffi::MPI_Win_allocate_shared(
-                    size,
+                    total,
                     1,
                     info,
                     comm,
-                    (&mut base as *mut *mut u8).cast::<c_void>(),
+                    (&mut raw as *mut *mut u8).cast::<c_void>(),
                     &mut win,
                 )
             };
-            let mut info = info;
-            // SAFETY: `info` was created by `noncontig_info` and is not used again.
-            unsafe { ffi::MPI_Info_free(&mut info) };
-            check("MPI_Win_allocate_shared", rc)?;
+            ("MPI_Win_allocate_shared", rc)
         } else {
             // SAFETY: MPI_Win_allocate writes the base pointer (a `void*`) through its 5th
             // argument and the handle through the 6th; both point to locals of the right
-            // types.
-            check("MPI_Win_allocate", unsafe {
+            // types; `info` is a valid info object.
+            let rc = unsafe {
                 ffi::MPI_Win_allocate(
-                    size,
+                    total,
                     1,
-                    ffi::RSMPI_INFO_NULL,
+                    info,
                     comm,
-                    (&mut base as *mut *mut u8).cast::<c_void>(),
+                    (&mut raw as *mut *mut u8).cast::<c_void>(),
                     &mut win,
                 )
-            })?;
-        }
-        // SAFETY: MPI_Win_allocate gave `len` bytes at `base`, ours until MPI_Win_free; no
-        // epoch is open yet, so no other rank accesses them.
-        unsafe { std::ptr::write_bytes(base, 0, len) };
-        Window::open(win, base)
+            };
+            ("MPI_Win_allocate", rc)
+        };
+        let mut info = info;
+        // SAFETY: `info` was created by `window_info` and is not used again (MPI copied
+        // what it needs).
+        unsafe { ffi::MPI_Info_free(&mut info) };
+        check(call, rc)?;
+        // At most ALIGN - 1 bytes to the first aligned one, then the stagger: within the
+        // `ALIGN + stagger` bytes asked for beyond `len`.
+        let pad = raw.align_offset(ALIGN) + stagger;
+        // SAFETY: MPI gave `total` = `len + ALIGN + stagger` bytes at `raw`, ours until
+        // MPI_Win_free; `pad + len` is within them; no epoch is open yet, so no other rank
+        // accesses them.
+        let base = unsafe {
+            let base = raw.add(pad);
+            std::ptr::write_bytes(base, 0, len);
+            base
+        };
+        Window::open(comm, win, base, pad)
     }
 
     /// Collective over `comm`: a window over memory this rank already has (`MPI_Win_create`),
     /// `len` bytes at `base` — on the mixed path, this rank's part of its node's shared
-    /// window, so the world window and the node mapping are one memory. Checked and opened
-    /// as in [`allocate`](Self::allocate); the memory is not zeroed (it was at allocation).
+    /// window, so the world window and the node mapping are one memory (aligned there, so
+    /// no pad here). Checked and opened as in [`allocate`](Self::allocate); the memory is not
+    /// zeroed (it was at allocation).
     ///
     /// # Safety
     ///
@@ -178,13 +215,24 @@ impl Window {
         check("MPI_Win_create", unsafe {
             ffi::MPI_Win_create(base.cast(), size, 1, ffi::RSMPI_INFO_NULL, comm, &mut win)
         })?;
-        Window::open(win, base)
+        Window::open(comm, win, base, 0)
     }
 
-    /// Sets the error handler, checks the unified memory model and opens the passive-target
-    /// epoch of a window just created at `base`.
-    fn open(win: ffi::MPI_Win, base: *mut u8) -> Result<Window, TeamError> {
-        let w = Window { win, base };
+    /// Sets the error handler, learns every rank's pad (an allgather over `comm`), checks
+    /// the unified memory model and opens the passive-target epoch of a window just created,
+    /// this rank's part at `base`, `pad` bytes into its window memory.
+    fn open(
+        comm: ffi::MPI_Comm,
+        win: ffi::MPI_Win,
+        base: *mut u8,
+        pad: usize,
+    ) -> Result<Window, TeamError> {
+        let mut w = Window {
+            win,
+            base,
+            pads: Vec::new(),
+        };
+        w.pads = allgather_pads(comm, pad)?;
         // SAFETY: `win` is the window just created; the handler is predefined.
         check("MPI_Win_set_errhandler", unsafe {
             ffi::MPI_Win_set_errhandler(win, ffi::RSMPI_ERRORS_RETURN)
@@ -221,8 +269,10 @@ impl Window {
         Ok(w)
     }
 
-    /// The local address of rank `rank`'s part of a shared window (`MPI_Win_shared_query`)
-    /// and its size in bytes.
+    /// The local address of rank `rank`'s part of a shared window and the bytes from there
+    /// to the end of its window memory: what `MPI_Win_shared_query` says, moved on by the
+    /// owner's pad (the owner aligned its own address; a byte's offset into the memory is
+    /// the same in every mapping, its address need not be). Null when MPI gave none.
     pub(crate) fn shared_query(&self, rank: usize) -> Result<(*mut u8, usize), TeamError> {
         let mut size: ffi::MPI_Aint = 0;
         let mut unit: c_int = 0;
@@ -238,7 +288,25 @@ impl Window {
                 (&mut base as *mut *mut u8).cast::<c_void>(),
             )
         })?;
-        Ok((base, size.max(0) as usize))
+        let (size, pad) = (size.max(0) as usize, self.pads[rank]);
+        if base.is_null() || size < pad {
+            return Ok((std::ptr::null_mut(), 0));
+        }
+        // SAFETY: `pad` <= `size`: inside the rank's window memory as mapped here.
+        Ok((unsafe { base.add(pad) }, size - pad))
+    }
+
+    /// Byte `disp` of `pe`'s part as a displacement into its window memory: `pe`'s pad
+    /// added (a rank out of range gets none; MPI then reports the rank).
+    fn disp(&self, pe: usize, disp: usize) -> Result<ffi::MPI_Aint, TeamError> {
+        let pad = self.pads.get(pe).copied().unwrap_or(0);
+        pad.checked_add(disp)
+            .and_then(|d| ffi::MPI_Aint::try_from(d).ok())
+            .ok_or_else(|| {
+                TeamError::InvalidArgument(format!(
+                    "displacement {disp} is beyond MPI's address type"
+                ))
+            })
     }
 
     /// Local base address of this rank's part (valid until drop).
@@ -250,7 +318,7 @@ impl Window {
     /// (`src` reusable; the data reach the target by the next flush of `pe`).
     pub(crate) fn put(&self, pe: usize, disp: usize, src: &[u8]) -> Result<(), TeamError> {
         for (i, chunk) in src.chunks(MAX_CHUNK).enumerate() {
-            let d = aint(disp + i * MAX_CHUNK)?;
+            let d = self.disp(pe, disp + i * MAX_CHUNK)?;
             // SAFETY: `chunk` is valid for reads for the call and (by the flush_local
             // below) until MPI no longer reads it; the caller checked pe and the range.
             check("MPI_Put", unsafe {
@@ -272,7 +340,7 @@ impl Window {
     /// Copies `pe`'s window bytes at `disp` into `dst` (complete on return).
     pub(crate) fn get(&self, pe: usize, disp: usize, dst: &mut [u8]) -> Result<(), TeamError> {
         for (i, chunk) in dst.chunks_mut(MAX_CHUNK).enumerate() {
-            let d = aint(disp + i * MAX_CHUNK)?;
+            let d = self.disp(pe, disp + i * MAX_CHUNK)?;
             // SAFETY: `chunk` is valid for writes until the flush below completes the get;
             // nothing reads it meanwhile (we hold the only borrow).
             check("MPI_Get", unsafe {
@@ -301,7 +369,7 @@ impl Window {
         value: u64,
         op: RmaOp,
     ) -> Result<(), TeamError> {
-        let d = aint(disp)?;
+        let d = self.disp(pe, disp)?;
         // SAFETY: `value` lives on this frame until the flush_local below, after which MPI
         // no longer reads it; the caller checked pe and the (aligned) word.
         check("MPI_Accumulate", unsafe {
@@ -330,7 +398,7 @@ impl Window {
         value: u64,
         op: RmaOp,
     ) -> Result<u64, TeamError> {
-        let d = aint(disp)?;
+        let d = self.disp(pe, disp)?;
         let mut old = 0u64;
         let v32 = value as u32;
         let mut old32 = 0u32;
@@ -360,7 +428,7 @@ impl Window {
         expected: u64,
         new: u64,
     ) -> Result<u64, TeamError> {
-        let d = aint(disp)?;
+        let d = self.disp(pe, disp)?;
         let (mut old, e32, n32, mut old32) = (0u64, expected as u32, new as u32, 0u32);
         let (n, e, r): (*const c_void, *const c_void, *mut c_void) = match width {
             Width::U64 => (
@@ -430,24 +498,74 @@ impl Drop for Window {
     }
 }
 
-/// An info object asking for each rank's part of a shared window on its own pages
-/// (`alloc_shared_noncontig`), so every part starts page aligned.
-fn noncontig_info() -> Result<ffi::MPI_Info, TeamError> {
+/// The info object of a new window: MPI 4.1's `mpi_minimum_memory_alignment` (a library
+/// that has the key may then need no pad; one without it ignores it) and, for a shared
+/// window, `alloc_shared_noncontig` (each rank's part on its own pages).
+fn window_info(shared: bool) -> Result<ffi::MPI_Info, TeamError> {
     // SAFETY: a predefined handle.
     let mut info = unsafe { ffi::RSMPI_INFO_NULL };
     // SAFETY: MPI_Info_create writes a new handle to `info`.
     check("MPI_Info_create", unsafe {
         ffi::MPI_Info_create(&mut info)
     })?;
-    // SAFETY: `info` is valid; key and value are NUL-terminated C strings.
-    check("MPI_Info_set", unsafe {
-        ffi::MPI_Info_set(info, c"alloc_shared_noncontig".as_ptr(), c"true".as_ptr())
-    })?;
+    let align = std::ffi::CString::new(ALIGN.to_string()).expect("digits have no NUL");
+    let mut keys = vec![(c"mpi_minimum_memory_alignment", align.as_c_str())];
+    if shared {
+        keys.push((c"alloc_shared_noncontig", c"true"));
+    }
+    for (key, value) in keys {
+        // SAFETY: `info` is valid; key and value are NUL-terminated C strings.
+        let rc = unsafe { ffi::MPI_Info_set(info, key.as_ptr(), value.as_ptr()) };
+        if let Err(e) = check("MPI_Info_set", rc) {
+            // SAFETY: created above, not used again.
+            unsafe { ffi::MPI_Info_free(&mut info) };
+            return Err(e);
+        }
+    }
     Ok(info)
 }
 
-fn aint(disp: usize) -> Result<ffi::MPI_Aint, TeamError> {
-    ffi::MPI_Aint::try_from(disp).map_err(|_| {
-        TeamError::InvalidArgument(format!("displacement {disp} is beyond MPI's address type"))
-    })
+/// Every rank's `pad`, by rank of `comm` (collective).
+fn allgather_pads(comm: ffi::MPI_Comm, pad: usize) -> Result<Vec<usize>, TeamError> {
+    let mut size: c_int = 0;
+    // SAFETY: a valid communicator; the size is written to a local.
+    check("MPI_Comm_size", unsafe {
+        ffi::MPI_Comm_size(comm, &mut size)
+    })?;
+    let mine = pad as u64;
+    let mut all = vec![0u64; size.max(0) as usize];
+    // SAFETY: one u64 sent from a local, one per rank received into `all` (`size` entries).
+    check("MPI_Allgather(window pads)", unsafe {
+        ffi::MPI_Allgather(
+            (&mine as *const u64).cast(),
+            1,
+            ffi::RSMPI_UINT64_T,
+            all.as_mut_ptr().cast(),
+            1,
+            ffi::RSMPI_UINT64_T,
+            comm,
+        )
+    })?;
+    Ok(all.into_iter().map(|p| p as usize).collect())
+}
+
+/// With [`ENV_STAGGER`] set, `rank % 3` for this rank of `comm`: the extra pages before its
+/// part; else 0.
+fn stagger_pages(comm: ffi::MPI_Comm) -> Result<usize, TeamError> {
+    match std::env::var(ENV_STAGGER).as_deref() {
+        Err(_) | Ok("0") | Ok("") => Ok(0),
+        Ok("1") => {
+            let mut rank: c_int = 0;
+            // SAFETY: a valid communicator; the rank is written to a local.
+            check("MPI_Comm_rank", unsafe {
+                ffi::MPI_Comm_rank(comm, &mut rank)
+            })?;
+            Ok(rank.max(0) as usize % 3)
+        }
+        Ok(other) => Err(TeamError::BadEnv {
+            var: ENV_STAGGER,
+            value: other.into(),
+            why: "expected 1 (stagger the window parts, a test setting) or 0".into(),
+        }),
+    }
 }

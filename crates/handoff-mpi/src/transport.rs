@@ -91,7 +91,7 @@ impl MpiTransport {
     /// copies (mixed path), `MPI_Win_flush(pe)` for `MPI_Put`s (crate docs).
     fn settle(&self, pe: usize) -> Result<(), TeamError> {
         match self.mate(pe) {
-            Some(m) => m.publish(),
+            Some(m) => m.publish(&self.win),
             None => self.win.flush(pe),
         }
     }
@@ -100,7 +100,7 @@ impl MpiTransport {
     fn sync(&self) -> Result<(), TeamError> {
         self.win.sync()?;
         match &self.mixed {
-            Some(m) => m.publish(),
+            Some(m) => m.publish(&self.win),
             None => Ok(()),
         }
     }
@@ -290,7 +290,7 @@ impl Transport for MpiTransport {
         // MPI orders no two puts (only accumulates to one word, §11.7.2); the one way to
         // order earlier puts before later ones is to complete them (and, on the mixed path,
         // to publish the copies to node mates, see `mixed`).
-        let publish = self.mixed.as_ref().map_or(Ok(()), Mixed::publish);
+        let publish = self.mixed.as_ref().map_or(Ok(()), |m| m.publish(&self.win));
         self.or_abort(publish.and_then(|()| self.win.flush_all()));
     }
 
@@ -504,7 +504,7 @@ impl Transport for MpiTransport {
         // what the others completed here.
         self.win.flush_all()?;
         if let Some(m) = &self.mixed {
-            m.publish()?;
+            m.publish(&self.win)?;
         }
         self.comm.barrier(ranks, deadline)?;
         self.sync()

@@ -35,8 +35,14 @@ fn conformance_mixed_on_2_pretend_nodes_of_2_2_and_2_1_ranks() {
             conformance::run_all(team)
         });
     }
-    for n in [4, 3] {
-        let env = [("HANDOFF_HEAP_SIZE", "4M"), ("HANDOFF_MPI_NODES", "2")];
+    // The 4-rank job staggers the window parts (`HANDOFF_MPI_STAGGER`): node mates' parts
+    // at different offsets into their memory, which each mapping must follow.
+    for (n, stagger) in [(4, "1"), (3, "0")] {
+        let env = [
+            ("HANDOFF_HEAP_SIZE", "4M"),
+            ("HANDOFF_MPI_NODES", "2"),
+            ("HANDOFF_MPI_STAGGER", stagger),
+        ];
         let job = mpirun(NAME, n, &env, Duration::from_secs(60));
         assert_ok(
             &job,

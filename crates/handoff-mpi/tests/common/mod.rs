@@ -29,16 +29,48 @@ pub struct Job {
     pub output: String,
 }
 
+/// Whether `mpirun` on `PATH` is Open MPI's, checked (once) against the MPI library this
+/// binary runs on: a launcher of another library would start every rank as a job of its
+/// own, so a mismatch fails the test with what to do (with Debian's MPICH and Open MPI both
+/// installed, the alternatives pick one `mpirun`; `scripts/mpi-test mpich|openmpi` pins
+/// both the build and the launcher).
 fn launcher_is_open_mpi() -> bool {
-    Command::new("mpirun")
-        .arg("--version")
-        .output()
-        .map(|o| {
-            let text = String::from_utf8_lossy(&o.stdout).to_string()
-                + &String::from_utf8_lossy(&o.stderr);
-            text.contains("Open MPI") || text.contains("OpenRTE")
-        })
-        .unwrap_or(false)
+    static OPEN_MPI: std::sync::OnceLock<Result<bool, String>> = std::sync::OnceLock::new();
+    let checked = OPEN_MPI.get_or_init(|| {
+        let version = Command::new("mpirun")
+            .arg("--version")
+            .output()
+            .map(|o| {
+                String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr)
+            })
+            .unwrap_or_default();
+        let launcher = version.contains("Open MPI") || version.contains("OpenRTE");
+        let library = MpiTransport::library_version();
+        let built = library.contains("Open MPI");
+        if launcher == built {
+            Ok(launcher)
+        } else {
+            let name = |open: bool| {
+                if open {
+                    "Open MPI"
+                } else {
+                    "MPICH (not Open MPI)"
+                }
+            };
+            Err(format!(
+                "this test runs on {} ({}), but `mpirun` on PATH is {}'s; put that library's \
+                 launcher first on PATH, e.g. scripts/mpi-test {}",
+                name(built),
+                library.lines().next().unwrap_or_default(),
+                name(launcher),
+                if built { "openmpi" } else { "mpich" }
+            ))
+        }
+    });
+    match checked {
+        Ok(open) => *open,
+        Err(e) => panic!("{e}"),
+    }
 }
 
 /// Runs `test` of this binary on `n` ranks with `env`, at most `limit`.
