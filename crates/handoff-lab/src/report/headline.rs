@@ -17,7 +17,7 @@
 //! [`FirstScreen::terminal`] (no Markdown).
 
 use crate::bench::busy::MachineLoad;
-use crate::bench::findings::Finding;
+use crate::bench::findings::{Finding, Holds};
 use crate::bench::registry;
 use crate::bench::text::{fmt_ns, fmt_size, fmt_us};
 use crate::bench::BenchResults;
@@ -43,6 +43,8 @@ pub struct FirstScreen {
     pub notes: Vec<String>,
     /// The seeds' claims: experiment, claim, the claim's figure, this machine's, verdict.
     pub claims: Vec<[String; 5]>,
+    /// For the terminal: how many claims hold, do not, are inconclusive.
+    tally: Option<String>,
 }
 
 /// The first screen of `results` (the exchange) and the registered experiments run beside
@@ -52,14 +54,8 @@ pub fn first_screen(
     rec: &Recommendation,
     experiments: &[BenchResults],
 ) -> FirstScreen {
-    let busy_names: Vec<&str> = std::iter::once(results)
-        .chain(experiments)
-        .filter(|r| first_busy(r).is_some())
-        .map(|r| r.experiment.as_str())
-        .collect();
-    let exchange_busy = first_busy(results).is_some();
     let answers = if rec.answers.is_empty() {
-        vec![if exchange_busy {
+        vec![if first_busy(results).is_some() {
             "**Not answered:** the exchange ran on a busy machine, so no ratio is drawn from \
              it (see the warning above)."
                 .to_string()
@@ -98,15 +94,24 @@ pub fn first_screen(
             .iter()
             .filter_map(crate::experiments::rma_channels::recommendation),
     );
-    let claims = experiments
-        .iter()
-        .flat_map(|res| {
-            let busy = busy_names.contains(&res.experiment.as_str());
-            registry::findings(res)
-                .into_iter()
-                .map(move |f| claim_row(&res.experiment, &f, busy))
-        })
-        .collect();
+    let mut held = [0usize; 3];
+    let mut claims = Vec::new();
+    for res in experiments {
+        let busy = first_busy(res).is_some();
+        for f in registry::findings(res) {
+            held[f.holds as usize] += 1;
+            claims.push(claim_row(&res.experiment, &f, busy));
+        }
+    }
+    let tally = (!claims.is_empty()).then(|| {
+        format!(
+            "The seeds' claims here: {} hold, {} do not, {} inconclusive (the table in \
+             index.html).",
+            held[Holds::Yes as usize],
+            held[Holds::No as usize],
+            held[Holds::Inconclusive as usize]
+        )
+    });
     FirstScreen {
         busy: busy_warning(results, experiments),
         answers,
@@ -114,6 +119,7 @@ pub fn first_screen(
         pick_line: pick_line(rec),
         notes,
         claims,
+        tally,
     }
 }
 
@@ -121,31 +127,12 @@ impl FirstScreen {
     /// The busy line (if any), the answers, the two-process picks and the claims' tally, as
     /// plain text for a terminal.
     pub fn terminal(&self) -> Vec<String> {
-        let mut held = [0usize; 3];
-        for c in &self.claims {
-            let v = c[4].as_str();
-            let k = if v.starts_with("holds") {
-                0
-            } else if v.starts_with("does not") {
-                1
-            } else {
-                2
-            };
-            held[k] += 1;
-        }
-        let tally = (!self.claims.is_empty()).then(|| {
-            format!(
-                "The seeds' claims here: {} hold, {} do not, {} inconclusive (the table in \
-                 index.html).",
-                held[0], held[1], held[2]
-            )
-        });
         self.busy
             .iter()
             .chain(&self.answers)
             .chain(&self.pick_line)
             .chain(&self.notes)
-            .chain(&tally)
+            .chain(&self.tally)
             .map(|s| s.replace("**", "").replace('`', ""))
             .collect()
     }
