@@ -115,8 +115,8 @@ fn the_first_screen_answers_before_the_details_in_markdown_and_html() {
     in_order(
         &md,
         &[
-            "> ⚠ **Machine busy** during 1 of 2 experiments: `private-vars` (6 of 6 records: \
-             other processes used 0.90 CPU",
+            "> ⚠ **Machine busy** during 1 of 2 experiments: `private-vars`. Why: other \
+             processes used 0.90 CPU on average (limit 0.1) (`private-vars`).",
             "**Are two processes as fast as two threads?**",
             "- **Consumer on the same core:** processes / threads = 1.00 (95% CI",
             "- **Consumer on another core sharing the last-level cache:** processes / threads \
@@ -253,12 +253,13 @@ fn a_busy_exchange_is_said_once_with_the_others_and_answers_nothing() {
         w.starts_with("**Machine busy** during 2 of 2 experiments:"),
         "{w}"
     );
+    // Which experiments (how many records where not all), then each kind of reason once.
     assert!(
-        w.contains("`exchange` (16 of 16 records: other processes used 0.90 CPU"),
-        "{w}"
-    );
-    assert!(
-        w.contains("`private-vars` (2 of 6 records: steal time 20.0%"),
+        w.contains(
+            "experiments: `exchange`, `private-vars` (2 of 6 records). Why: other processes \
+             used 0.90 CPU on average (limit 0.1) (`exchange`); steal time 20.0% (limit 5%) \
+             (`private-vars`)."
+        ),
         "{w}"
     );
     assert_eq!(s.answers.len(), 1);

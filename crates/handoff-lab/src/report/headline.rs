@@ -217,30 +217,43 @@ fn first_busy(res: &BenchResults) -> Option<(&MachineLoad, usize)> {
     Some((*busy.first()?, busy.len()))
 }
 
-/// The run's one busy warning: which experiments ran on a busy machine and why (the reasons
-/// of each one's first busy record); `None` when none did.
+/// The run's one busy warning: which experiments ran on a busy machine (with how many of
+/// their records, when not all) and why: each kind of reason once, as the first busy record
+/// that gave it said it (a kind: the reason's words before its first figure); `None` when
+/// none did.
 fn busy_warning(results: &BenchResults, experiments: &[BenchResults]) -> Option<String> {
     let all: Vec<&BenchResults> = std::iter::once(results).chain(experiments).collect();
-    let parts: Vec<String> = all
-        .iter()
-        .filter_map(|res| {
-            let (load, n) = first_busy(res)?;
-            Some(format!(
-                "`{}` ({} of {} records: {})",
+    let mut names = Vec::new();
+    let mut why: Vec<(String, String)> = Vec::new();
+    for res in &all {
+        let Some((load, n)) = first_busy(res) else {
+            continue;
+        };
+        names.push(if n < res.records.len() {
+            format!(
+                "`{}` ({n} of {} records)",
                 res.experiment,
-                n,
-                res.records.len(),
-                load.busy_reasons().join("; ")
-            ))
-        })
-        .collect();
+                res.records.len()
+            )
+        } else {
+            format!("`{}`", res.experiment)
+        });
+        for reason in load.busy_reasons() {
+            let kind: String = reason.chars().take_while(|c| !c.is_ascii_digit()).collect();
+            if !why.iter().any(|(k, _)| *k == kind) {
+                why.push((kind, format!("{reason} (`{}`)", res.experiment)));
+            }
+        }
+    }
     let ran = all.iter().filter(|r| !r.records.is_empty()).count();
-    (!parts.is_empty()).then(|| {
+    (!names.is_empty()).then(|| {
         format!(
-            "**Machine busy** during {} of {ran} experiments: {}. Their figures may include \
-             that other work and their verdicts are marked; rerun them on a quiet machine.",
-            parts.len(),
-            parts.join("; ")
+            "**Machine busy** during {} of {ran} experiments: {}. Why: {}. Their figures may \
+             include that other work and their verdicts are marked; rerun them on a quiet \
+             machine.",
+            names.len(),
+            names.join(", "),
+            why.into_iter().map(|w| w.1).collect::<Vec<_>>().join("; ")
         )
     })
 }
