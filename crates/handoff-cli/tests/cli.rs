@@ -355,11 +355,10 @@ fn a_partial_report_writes_every_file_and_twice_into_one_folder_leaves_nothing_s
     let stdout = text(&out.stdout);
     let last = stdout.lines().last().unwrap_or_default();
     assert!(last.ends_with("index.html"), "{stdout}");
-    // On a busy machine (the evidence is the machine's, not the test's) the first screen is
-    // the one "rerun" sentence instead of the headline.
+    // The paper's question answered per placement, or why not (3 records cannot hold both
+    // modes at two sizes; on a busy machine the exchange answers nothing).
     assert!(
-        stdout.contains("- Processes as fast as threads")
-            || stdout.contains("- Machine busy: rerun."),
+        stdout.contains("- Consumer on ") || stdout.contains("- Not answered:"),
         "{stdout}"
     );
     let v = read_json(&dir.join("results.json"));

@@ -93,14 +93,16 @@ fn the_report_opens_with_a_busy_banner() {
     let one = common::rec("threads-spin", 4096, false, 50.0, &common::tight(1.0));
     let mut ex = common::results(Machine::default(), vec![one]);
     let md = handoff_lab::report::render_markdown(&ex);
-    assert!(!md.contains("MACHINE BUSY"), "{md}");
+    assert!(!md.contains("Machine busy"), "{md}");
     let busy = MachineLoad {
         steal_fraction: Some(0.2),
         ..quiet()
     };
     common::set_load(&mut ex, &busy);
     let md = handoff_lab::report::render_markdown(&ex);
-    let banner = md.find("MACHINE BUSY").expect("a banner");
+    let banner = md
+        .find("> ⚠ **Machine busy** during 1 of 1 experiments")
+        .expect("a banner");
     assert!(md[banner..].contains("steal time 20.0%"), "{md}");
     assert!(banner < md.find("## Recommendation").unwrap());
     assert!(md.contains("Machine busy: rerun"), "{md}");

@@ -131,6 +131,20 @@ fn overlapping_ratio_is_inconclusive() {
 }
 
 #[test]
+fn a_tight_ratio_around_one_is_as_fast_and_a_wide_one_is_not() {
+    let r = |l, h| Ratio {
+        ratio: 1.0,
+        ci95_low: Some(l),
+        ci95_high: Some(h),
+    };
+    assert!(ratio_verdict(&r(0.99, 1.01)).starts_with("as fast"));
+    assert!(ratio_verdict(&r(0.95, 1.05)).starts_with("as fast"));
+    // Holding 1 but reaching past 5% on either side: not shown to be as fast.
+    assert!(ratio_verdict(&r(0.99, 1.06)).starts_with("inconclusive"));
+    assert!(ratio_verdict(&r(0.94, 1.01)).starts_with("inconclusive"));
+}
+
+#[test]
 fn cache_reuse_sentence_matches_its_ratio() {
     // processes-futex reads the same-core 1 MiB block in 0.55 × the single-thread time (tight
     // runs): the report must not say "reads from cache" as if that settled it.

@@ -63,6 +63,7 @@ fn plan_picks_the_figures_the_data_supports() {
         .map(|f| f.id)
         .collect();
     for want in [
+        "processes_vs_threads",
         "read_per_cpu",
         "latency_per_cpu",
         "read_vs_size_same-core",
@@ -596,7 +597,9 @@ mod synth {
     }
 }
 
-/// Writes the fixture's report to `$HANDOFF_SAMPLE_REPORT` for a person to look at.
+/// Writes the fixture's report, with a registered experiment beside it (its claims on the
+/// first screen), to `$HANDOFF_SAMPLE_REPORT` for a person to look at
+/// (`scripts/report-screenshot --sample` renders it in Chromium).
 #[test]
 #[ignore = "writes a sample report for manual inspection"]
 fn sample_report() {
@@ -604,7 +607,9 @@ fn sample_report() {
         eprintln!("set HANDOFF_SAMPLE_REPORT=DIR");
         return;
     };
-    let files = report::write_report(&fixture(), Path::new(&dir)).unwrap();
+    let _ = report::clear_previous_report(Path::new(&dir));
+    let files =
+        report::write_full_report(&fixture(), &[common::private_vars()], Path::new(&dir)).unwrap();
     eprintln!(
         "wrote {} files to {}",
         files.len(),

@@ -34,6 +34,11 @@ impl Holds {
 pub struct Finding {
     /// The claim in the seed's words, short ("counting puts halve small-message latency").
     pub claim: String,
+    /// What the ratio divides ("fence-flag latency / put-signal latency").
+    pub what: String,
+    /// The claim's own figure: the ratio holds when at or above it (`None`: a claim that is
+    /// not one threshold, e.g. a crossover).
+    pub threshold: Option<f64>,
     /// The measured ratio (what the claim is about / its baseline), when measurable.
     pub ratio: Option<Ratio>,
     /// The verdict.
@@ -103,6 +108,8 @@ pub fn judge(claim: &str, what: &str, ratio: Option<Ratio>, threshold: f64) -> F
     };
     Finding {
         claim: claim.to_string(),
+        what: what.to_string(),
+        threshold: Some(threshold),
         ratio,
         holds,
         sentence,

@@ -15,8 +15,10 @@ use crate::stats::Summary;
 
 /// The font family name the plots use; the bundled font is registered under it.
 pub const FONT_FAMILY: &str = "sans-serif";
+/// Height of a figure's title band, in pixels.
+pub(super) const TITLE_HEIGHT: u32 = 54;
 /// Width of the legend column beside a chart, in pixels.
-const LEGEND_WIDTH: u32 = 270;
+pub(super) const LEGEND_WIDTH: u32 = 270;
 
 pub(super) type Area<DB> = DrawingArea<DB, Shift>;
 pub(super) type DrawResult = Result<(), DrawError>;
@@ -343,8 +345,9 @@ pub(super) fn draw_floor_line<DB: DrawingBackend>(
         .draw_series(DashedLineSeries::new(line, 8, 5, INK.stroke_width(2)))
         .map_err(err)?;
     let (px, py) = chart.backend_coord(&(x.hi, y_pos));
+    let (bx, by) = root.get_base_pixel();
     let at = anchored(15, HPos::Right, VPos::Bottom);
-    root.draw(&Text::new(label, (px - 8, py - 6), at))
+    root.draw(&Text::new(label, (px - bx - 8, py - by - 6), at))
         .map_err(err)
 }
 
@@ -409,7 +412,7 @@ pub(super) fn draw_title<DB: DrawingBackend>(
     title: &str,
 ) -> Result<Area<DB>, DrawError> {
     let (w, _) = root.dim_in_pixel();
-    let (top, body) = root.split_vertically(54);
+    let (top, body) = root.split_vertically(TITLE_HEIGHT);
     top.draw(&Text::new(
         title.to_string(),
         (w as i32 / 2, 16),

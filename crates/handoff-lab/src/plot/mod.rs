@@ -12,6 +12,7 @@
 //! | `latency_vs_size_<placement>` | latency vs block size, log-log, c2c floor marked |
 //! | `cached_vs_flushed_<placement>` | read time with the block cached vs flushed, per mode |
 //! | `c2c_heatmap` | one-way core-to-core latency matrix with values in the cells |
+//! | `processes_vs_threads` | the report's first figure: read time and latency vs size of processes-spin and threads-spin, a row per placement |
 //!
 //! Axes are drawn in linear coordinates; a log axis plots log10 of the value with its own
 //! decade ticks, so every figure uses one coordinate type.
@@ -35,8 +36,8 @@ use kit::{err, Area, DrawResult};
 pub use kit::{mode_color, FONT_FAMILY};
 use per_cpu::draw_per_cpu;
 pub use plan::{plan_figures, Figure, FigureKind};
-pub use plan::{LOG_SPREAD, PREFERRED_SIZE};
-use vs_size::draw_vs_size;
+pub use plan::{HEADLINE_MODES, LOG_SPREAD, PREFERRED_SIZE};
+use vs_size::{draw_processes_vs_threads, draw_vs_size};
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -50,6 +51,9 @@ const FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans-subset.ttf");
 pub const FIGURE_SIZE: (u32, u32) = (1280, 720);
 /// Width and height of the heatmap in pixels.
 pub const HEATMAP_SIZE: (u32, u32) = (980, 820);
+/// Width and height of one panel of the processes-vs-threads figure (two panels a row, one
+/// legend beside them).
+pub const PANEL_SIZE: (u32, u32) = (580, 360);
 
 /// A figure could not be drawn or written.
 #[derive(Debug, thiserror::Error)]
@@ -144,8 +148,12 @@ pub fn write_figure(
 }
 
 fn figure_size(fig: &Figure) -> (u32, u32) {
-    match fig.kind {
+    match &fig.kind {
         FigureKind::C2cHeatmap => HEATMAP_SIZE,
+        FigureKind::ProcessesVsThreads { panels } => (
+            2 * PANEL_SIZE.0 + kit::LEGEND_WIDTH,
+            kit::TITLE_HEIGHT + PANEL_SIZE.1 * panels.len().max(1) as u32,
+        ),
         _ => FIGURE_SIZE,
     }
 }
@@ -224,5 +232,8 @@ fn draw<DB: DrawingBackend>(root: &Area<DB>, results: &BenchResults, fig: &Figur
         } => draw_vs_size(root, results, fig, *metric, *producer_core, *consumer_core),
         FigureKind::CachedVsFlushed { .. } => draw_cached_vs_flushed(root, results, fig),
         FigureKind::C2cHeatmap => draw_heatmap(root, results, fig),
+        FigureKind::ProcessesVsThreads { panels } => {
+            draw_processes_vs_threads(root, results, fig, panels)
+        }
     }
 }

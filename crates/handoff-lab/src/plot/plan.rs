@@ -49,9 +49,22 @@ pub enum FigureKind {
         /// Consumer CPU.
         consumer_core: usize,
     },
+    /// The report's first figure: read time and latency vs block size of
+    /// [`HEADLINE_MODES`] only, one row of two panels per placement (its core pair).
+    ProcessesVsThreads {
+        /// (placement class, producer CPU, consumer CPU), nearest placement first.
+        panels: Vec<(String, usize, usize)>,
+    },
     /// The c2c one-way latency matrix.
     C2cHeatmap,
 }
+
+/// Per (placement rank, placement): the core pair of its vs-size figures and how many sizes
+/// it has.
+type PerPlacement = BTreeMap<(u8, String), ((usize, usize), usize)>;
+
+/// The modes of the paper's question, the two the first figure draws.
+pub const HEADLINE_MODES: [&str; 2] = ["processes-spin", "threads-spin"];
 
 /// One figure the data supports.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,7 +160,7 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
             .or_insert_with(|| (r.placement().to_string(), BTreeSet::new()));
         e.1.insert(r.size_bytes());
     }
-    let mut per_placement: BTreeMap<(u8, String), ((usize, usize), usize)> = BTreeMap::new();
+    let mut per_placement: PerPlacement = BTreeMap::new();
     for (pair, (pl, sizes)) in &by_pair {
         if sizes.len() < 2 {
             continue;
@@ -159,6 +172,9 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
         if better {
             per_placement.insert(key, (*pair, sizes.len()));
         }
+    }
+    if let Some(f) = processes_vs_threads(recs, &cached, &per_placement) {
+        figures.insert(0, f);
     }
     for ((_, pl), ((p, c), _)) in &per_placement {
         let idx: Vec<usize> = cached
@@ -253,6 +269,49 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
         });
     }
     figures
+}
+
+/// The first figure: per placement (the core pair of its vs-size figures), the cached records
+/// of [`HEADLINE_MODES`] when both were measured there and one of them at 2 sizes or more.
+fn processes_vs_threads(
+    recs: &[BenchRecord],
+    cached: &[usize],
+    per_placement: &PerPlacement,
+) -> Option<Figure> {
+    let mut panels = Vec::new();
+    let mut records = Vec::new();
+    for ((_, pl), ((p, c), _)) in per_placement {
+        let idx: Vec<usize> = cached
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let r = &recs[i];
+                r.producer_core() == *p
+                    && r.consumer_core() == *c
+                    && HEADLINE_MODES.contains(&r.mode())
+            })
+            .collect();
+        let sizes = |mode: &str| {
+            idx.iter()
+                .filter(|&&i| recs[i].mode() == mode)
+                .map(|&i| recs[i].size_bytes())
+                .collect::<BTreeSet<u64>>()
+                .len()
+        };
+        let counts = HEADLINE_MODES.map(sizes);
+        if counts.iter().all(|&n| n > 0) && counts.iter().any(|&n| n >= 2) {
+            panels.push((pl.clone(), *p, *c));
+            records.extend(idx);
+        }
+    }
+    (!panels.is_empty()).then(|| Figure {
+        id: "processes_vs_threads".to_string(),
+        title: "Two processes vs two threads (processes-spin, threads-spin): read time and \
+                latency vs block size"
+            .to_string(),
+        kind: FigureKind::ProcessesVsThreads { panels },
+        records,
+    })
 }
 
 pub(super) fn metric_id(metric: Metric) -> &'static str {

@@ -12,6 +12,8 @@ use base64::Engine as _;
 pub enum Block {
     /// A warning shown prominently (the partial-report banner).
     Banner(String),
+    /// A short caution in a box, less loud than a banner (the run's one busy warning).
+    Notice(String),
     /// A heading of level 1..=3.
     Heading(u8, String),
     /// A paragraph.
@@ -45,6 +47,9 @@ pub fn to_markdown(blocks: &[Block]) -> String {
         match b {
             Block::Banner(text) => {
                 let _ = writeln!(out, "> ⚠ **{}**\n", text.replace('\n', " "));
+            }
+            Block::Notice(text) => {
+                let _ = writeln!(out, "> ⚠ {}\n", text.replace('\n', " "));
             }
             Block::Heading(level, text) => {
                 let _ = writeln!(
@@ -128,6 +133,9 @@ pub fn to_html(title: &str, blocks: &[Block], pngs: &HashMap<String, Vec<u8>>) -
             Block::Banner(text) => {
                 let _ = writeln!(out, "<div class=\"banner\">⚠ {}</div>", inline(text));
             }
+            Block::Notice(text) => {
+                let _ = writeln!(out, "<div class=\"notice\">⚠ {}</div>", inline(text));
+            }
             Block::Heading(level, text) => {
                 let l = (*level).clamp(1, 6);
                 let _ = writeln!(out, "<h{l} id=\"{}\">{}</h{l}>", anchor(text), inline(text));
@@ -143,16 +151,31 @@ pub fn to_html(title: &str, blocks: &[Block], pngs: &HashMap<String, Vec<u8>>) -
                 out.push_str("</ul>\n");
             }
             Block::Table { header, rows } => {
+                // A column of sentences (claims) wraps its cells; the others keep one line
+                // and the table scrolls.
+                let wrap: Vec<bool> = (0..header.len())
+                    .map(|i| {
+                        rows.iter()
+                            .any(|r| r.get(i).is_some_and(|c| c.chars().count() > WRAP_ABOVE))
+                    })
+                    .collect();
+                let class = |i: usize| {
+                    if wrap.get(i).copied().unwrap_or(false) {
+                        " class=\"wrap\""
+                    } else {
+                        ""
+                    }
+                };
                 out.push_str("<div class=\"scroll\"><table>\n<thead><tr>");
-                for h in header {
-                    let _ = write!(out, "<th>{}</th>", inline(h));
+                for (i, h) in header.iter().enumerate() {
+                    let _ = write!(out, "<th{}>{}</th>", class(i), inline(h));
                 }
                 out.push_str("</tr></thead>\n<tbody>\n");
                 for r in rows {
                     out.push_str("<tr>");
                     for (i, c) in r.iter().enumerate() {
                         let tag = if i == 0 { "th" } else { "td" };
-                        let _ = write!(out, "<{tag}>{}</{tag}>", inline(c));
+                        let _ = write!(out, "<{tag}{}>{}</{tag}>", class(i), inline(c));
                     }
                     out.push_str("</tr>\n");
                 }
@@ -191,6 +214,9 @@ pub fn to_html(title: &str, blocks: &[Block], pngs: &HashMap<String, Vec<u8>>) -
     out
 }
 
+/// A table column with a cell longer than this (characters) wraps its cells in HTML.
+const WRAP_ABOVE: usize = 60;
+
 const CSS: &str = "\
 body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif;
   max-width: 1180px; margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
@@ -198,10 +224,13 @@ h1 { border-bottom: 2px solid #ddd; padding-bottom: .3em; }
 h2 { margin-top: 2em; border-bottom: 1px solid #eee; padding-bottom: .2em; }
 .banner { background: #fdecea; border: 2px solid #d62728; color: #8a1c1c; padding: .8em 1em;
   font-weight: bold; border-radius: 4px; margin: 1em 0; }
+.notice { background: #fff8e1; border-left: 4px solid #e0a000; padding: .4em .8em;
+  margin: .8em 0; font-size: .95em; }
 table { border-collapse: collapse; margin: .6em 0 1.4em; font-size: .92em; }
 th, td { border: 1px solid #ddd; padding: .3em .6em; text-align: right; white-space: nowrap; }
 thead th { background: #f4f4f4; }
 tbody th { text-align: left; font-weight: normal; background: #fafafa; }
+th.wrap, td.wrap { white-space: normal; text-align: left; min-width: 16em; }
 .scroll { overflow-x: auto; }
 figure { margin: 1.2em 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid #eee; }

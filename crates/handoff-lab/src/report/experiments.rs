@@ -1,6 +1,7 @@
 //! The report's sections of the registered experiments: per section (e.g. "Counting puts")
 //! a heading, then per experiment what it measures, the seed's claims judged on this
-//! machine, its figures (the files [`super::write_experiment_files`] writes) and a table of
+//! machine (with their reasons; the first screen tabulates them and says once which
+//! experiments ran on a busy machine), its figures (the files [`super::write_experiment_files`] writes) and a table of
 //! every point.
 
 use super::doc::Block;
@@ -50,9 +51,6 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
             res.experiment,
             res.stopped_early.as_deref().unwrap_or("stopped early")
         )));
-    }
-    if let Some(w) = res.busy_warning() {
-        out.push(Block::Banner(format!("{}: {w}", res.experiment)));
     }
     if !res.all_verified() {
         out.push(Block::Banner(format!(

@@ -1,5 +1,8 @@
-//! The report's recommendation: which mode to use for which size class and placement, and
-//! the paper's question (processes vs threads) answered with a ratio and its CI.
+//! The report's recommendation: which mode to use for which size class and placement, among
+//! every mode ([`Recommendation::picks`]) and among the modes whose two parties are processes
+//! ([`Recommendation::process_picks`]: the paper's setting), and the paper's question
+//! (processes vs threads) answered with a ratio and its CI at every size and once per
+//! placement ([`Answer`]).
 //!
 //! # Method
 //!
@@ -27,7 +30,7 @@ use crate::experiments::exchange::record::{ExchangeRecord as _, ExchangeResults 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::bench::text::fmt_size;
-use crate::experiments::exchange::mode::ModeInfo;
+use crate::experiments::exchange::mode::{ModeInfo, Parties};
 use crate::machine::{placement, Machine};
 use crate::stats::{pooled_log_ratio, ratio_of_means, Metric, Ratio};
 
@@ -178,6 +181,26 @@ pub struct ProcVsThreads {
     pub size_bytes: u64,
     /// Ratio of means with its CI ([`ratio_of_means`]).
     pub ratio: Ratio,
+    /// The run means of the denominator (threads-spin) and of the numerator (processes-spin),
+    /// µs; empty for a file from before records kept them.
+    pub runs: (Vec<f64>, Vec<f64>),
+}
+
+/// The paper's question answered for one placement class, over every size measured there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// The placement class.
+    pub placement: String,
+    /// The sizes both modes were measured at.
+    pub sizes: Vec<u64>,
+    /// processes-spin / threads-spin read time over those sizes: the geometric mean of the
+    /// per-size ratios with one Welch interval ([`pooled_log_ratio`]); `None` without two
+    /// runs a side at every size.
+    pub pooled: Option<Ratio>,
+    /// How many sizes alone show processes slower / faster (the interval clear of 1).
+    pub slower_at: usize,
+    /// See `slower_at`.
+    pub faster_at: usize,
 }
 
 /// The whole recommendation.
@@ -185,8 +208,13 @@ pub struct ProcVsThreads {
 pub struct Recommendation {
     /// One pick per (size class, placement) with data.
     pub picks: Vec<Pick>,
+    /// The picks among the modes whose two parties are processes (the paper's setting: a
+    /// simulation and its analysis are two programs), one per (size class, placement).
+    pub process_picks: Vec<Pick>,
     /// processes-spin / threads-spin read time ratios, every size and placement measured.
     pub proc_vs_threads: Vec<ProcVsThreads>,
+    /// The paper's question, one answer per placement class (nearest placement first).
+    pub answers: Vec<Answer>,
     /// Same-core processes-futex / single-thread read time (the paper's cache-reuse effect).
     pub cache_reuse: Option<ProcVsThreads>,
     /// The generated sentences, in order (Markdown inline syntax).
@@ -220,16 +248,27 @@ pub fn recommend(results: &BenchResults) -> Recommendation {
     placements.sort_by_key(|p| (placement::rank(p), p.clone()));
     placements.dedup();
 
-    let mut picks = Vec::new();
-    for class in size_classes(&results.machine) {
-        for pl in &placements {
-            if let Some(p) = pick(results, &cands, &class, pl) {
-                picks.push(p);
+    let picks_among = |cands: &[&BenchRecord]| {
+        let mut picks = Vec::new();
+        for class in size_classes(&results.machine) {
+            for pl in &placements {
+                if let Some(p) = pick(results, cands, &class, pl) {
+                    picks.push(p);
+                }
             }
         }
-    }
+        picks
+    };
+    let picks = picks_among(&cands);
+    let processes: Vec<&BenchRecord> = cands
+        .iter()
+        .copied()
+        .filter(|r| ModeInfo::by_name(r.mode()).is_some_and(|i| i.parties == Parties::Processes))
+        .collect();
+    let process_picks = picks_among(&processes);
 
     let proc_vs_threads = ratios(results, "threads-spin", "processes-spin", None);
+    let answers = answers(&proc_vs_threads);
     let cache_reuse = ratios(
         results,
         "single-thread",
@@ -241,12 +280,45 @@ pub fn recommend(results: &BenchResults) -> Recommendation {
 
     let mut rec = Recommendation {
         picks,
+        process_picks,
         proc_vs_threads,
+        answers,
         cache_reuse,
         sentences: Vec::new(),
     };
     rec.sentences = sentences(results, &rec);
     rec
+}
+
+/// One [`Answer`] per placement of `per_size` (in its order: nearest placement first).
+fn answers(per_size: &[ProcVsThreads]) -> Vec<Answer> {
+    let mut out: Vec<Answer> = Vec::new();
+    for r in per_size {
+        if !out.iter().any(|a| a.placement == r.placement) {
+            let here: Vec<&ProcVsThreads> = per_size
+                .iter()
+                .filter(|x| x.placement == r.placement)
+                .collect();
+            let pairs: Vec<(&[f64], &[f64])> = here
+                .iter()
+                .map(|x| (x.runs.0.as_slice(), x.runs.1.as_slice()))
+                .collect();
+            out.push(Answer {
+                placement: r.placement.clone(),
+                sizes: here.iter().map(|x| x.size_bytes).collect(),
+                pooled: pooled_log_ratio(&pairs),
+                slower_at: here
+                    .iter()
+                    .filter(|x| x.ratio.ci95_low.is_some_and(|l| l > 1.0))
+                    .count(),
+                faster_at: here
+                    .iter()
+                    .filter(|x| x.ratio.ci95_high.is_some_and(|h| h < 1.0))
+                    .count(),
+            });
+        }
+    }
+    out
 }
 
 /// Distance from 1 MiB in octaves (the size headline numbers prefer).
@@ -516,6 +588,7 @@ fn ratios(
                 placement: b.placement().to_string(),
                 size_bytes: b.size_bytes(),
                 ratio,
+                runs: (am.clone(), bm.clone()),
             });
         }
     }

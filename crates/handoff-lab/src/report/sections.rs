@@ -1,4 +1,4 @@
-//! The exchange's sections of the report: title, first screen, recommendation, machine,
+//! The exchange's sections of the report: title, first screen ([`headline`]), recommendation, machine,
 //! method, one section per figure with its table, disagreements, data checks and the file
 //! list, as [`Block`]s.
 
@@ -41,30 +41,13 @@ pub(super) fn build(
             results.records.len()
         )));
     }
-    // The report opens with the busy-machine warning of any part of the run.
-    let busy: Vec<String> = results
-        .busy_warning()
-        .map(|w| format!("exchange: {w}"))
-        .into_iter()
-        .chain(
-            experiments
-                .iter()
-                .filter_map(|e| e.busy_warning().map(|w| format!("{}: {w}", e.experiment))),
-        )
-        .collect();
-    if !busy.is_empty() {
-        b.push(Block::Banner(format!(
-            "MACHINE BUSY: other work ran beside the measurements, so the figures below may \
-             measure it rather than handoff. {}",
-            busy.join(" ")
-        )));
-    }
     let rec = recommend::recommend(results);
-    // The first screen: the papers' questions answered in a few lines, before the details.
-    let glance = headline::first_screen(results, &rec, experiments).lines;
-    if !glance.is_empty() {
-        b.push(Block::List(glance));
-    }
+    // The first screen: the one busy warning, the answers, the figure, the picks and the
+    // seeds' claims, before every detail.
+    let (head, figures): (Vec<&Figure>, Vec<&Figure>) = figures
+        .iter()
+        .partition(|f| matches!(f.kind, FigureKind::ProcessesVsThreads { .. }));
+    b.extend(headline::first_screen(results, &rec, experiments).blocks(head.first().copied()));
     b.push(Block::Para(intro(results)));
 
     b.push(Block::Heading(2, "Recommendation".to_string()));
@@ -113,7 +96,7 @@ pub(super) fn build(
                 .to_string(),
         ));
     }
-    for fig in figures {
+    for &fig in &figures {
         b.push(Block::Heading(3, fig.title.clone()));
         b.push(Block::Figure {
             id: fig.id.clone(),
@@ -164,7 +147,7 @@ pub(super) fn build(
             .to_string(),
         "`report.md`, `index.html`: this report (the HTML embeds every image)".to_string(),
     ];
-    for fig in figures {
+    for fig in head.iter().chain(&figures) {
         files.push(format!(
             "`{0}.png`, `{0}.svg`, `{0}.csv`: {1}",
             fig.id,
@@ -393,6 +376,9 @@ fn caption(fig: &Figure) -> String {
         FigureKind::CachedVsFlushed { .. } => "Mean read time with the block left in cache by the \
             producer vs flushed from every cache (clflushopt) before the handoff; error bars: 95% CI."
             .to_string(),
+        FigureKind::ProcessesVsThreads { .. } => {
+            "Read time and latency of processes-spin and threads-spin vs block size.".to_string()
+        }
         FigureKind::C2cHeatmap => {
             "One-way latency of one cache line between each pair of CPUs, in ns.".to_string()
         }

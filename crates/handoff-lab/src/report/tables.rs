@@ -174,6 +174,8 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             }
             out
         }
+        // Drawn at the top; its numbers are the tables of the vs-size figures.
+        FigureKind::ProcessesVsThreads { .. } => Vec::new(),
         FigureKind::C2cHeatmap => {
             let cpus = results.c2c_cpus();
             if cpus.len() > 32 {

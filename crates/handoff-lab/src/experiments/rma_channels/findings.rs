@@ -272,6 +272,8 @@ impl Crossover {
             .map(|(_, r, _)| *r);
         Finding {
             claim: claim.clone(),
+            what: "RMA / messages bytes/s".to_string(),
+            threshold: None,
             ratio,
             holds,
             sentence: format!(
@@ -340,6 +342,8 @@ fn combine(claim: &str, parts: Vec<Finding>) -> Option<Finding> {
     let detail: Vec<String> = parts.iter().map(|f| f.sentence.clone()).collect();
     Some(Finding {
         claim: claim.to_string(),
+        what: first.what,
+        threshold: first.threshold,
         ratio: first.ratio,
         holds,
         sentence: format!("{claim}: {} — {}", holds.as_str(), detail.join(" ")),

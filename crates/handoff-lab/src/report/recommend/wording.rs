@@ -3,9 +3,8 @@
 
 use crate::bench::BenchResults;
 use crate::experiments::exchange::record::record_disagreements;
-use std::collections::BTreeMap;
 
-use super::{size_pref, ProcVsThreads, Recommendation, BUSY_CPU_PCT};
+use super::{Recommendation, BUSY_CPU_PCT};
 use crate::bench::text::{fmt_ns, fmt_size, fmt_us};
 use crate::experiments::exchange::mode::ModeInfo;
 use crate::machine::placement;
@@ -19,9 +18,14 @@ pub fn fmt_ratio(r: &Ratio) -> String {
     }
 }
 
-/// What a processes/threads ratio means, in words.
+/// What a processes/threads ratio means, in words: "as fast" only when the interval holds 1
+/// and stays within ±5% of it (no difference shown, and none larger than 5% left possible);
+/// an interval that holds 1 but reaches further is "inconclusive".
 pub fn ratio_verdict(r: &Ratio) -> String {
     match (r.ci95_low, r.ci95_high) {
+        (Some(l), Some(h)) if (0.95..=1.0).contains(&l) && (1.0..=1.05).contains(&h) => {
+            "as fast (the CI contains 1 and stays within 5% of it)".to_string()
+        }
         (Some(l), Some(h)) if l <= 1.0 && 1.0 <= h => {
             "inconclusive (the CI contains 1: no difference shown either way)".to_string()
         }
@@ -111,57 +115,6 @@ pub(super) fn sentences(results: &BenchResults, rec: &Recommendation) -> Vec<Str
         out.push(s);
     }
 
-    // The paper's question.
-    let headline: Vec<&ProcVsThreads> = {
-        let mut by_pl: BTreeMap<(u8, String), &ProcVsThreads> = BTreeMap::new();
-        for r in &rec.proc_vs_threads {
-            let k = (placement::rank(&r.placement), r.placement.clone());
-            let better = by_pl
-                .get(&k)
-                .is_none_or(|old| size_pref(r.size_bytes) < size_pref(old.size_bytes));
-            if better {
-                by_pl.insert(k, r);
-            }
-        }
-        by_pl.into_values().collect()
-    };
-    if headline.is_empty() {
-        out.push(
-            "**Processes vs threads:** not answered: processes-spin and threads-spin were not \
-             both measured on the same core pair."
-                .to_string(),
-        );
-    } else {
-        let parts: Vec<String> = headline
-            .iter()
-            .map(|r| {
-                format!(
-                    "consumer {}, {}: {} — {}",
-                    placement::describe(&r.placement),
-                    fmt_size(r.size_bytes),
-                    fmt_ratio(&r.ratio),
-                    ratio_verdict(&r.ratio)
-                )
-            })
-            .collect();
-        let all_same = rec
-            .proc_vs_threads
-            .iter()
-            .all(|r| r.ratio.ci95_high.is_some_and(|h| h <= 1.05));
-        let conclusion = if all_same {
-            " At every size and placement measured the upper bound of the CI is within 1.05: \
-             on this machine two processes exchange a block as fast as two threads."
-        } else {
-            " See the table below for every size: where the CI stays above 1.05 the process \
-             boundary costs something measurable here."
-        };
-        out.push(format!(
-            "**Processes vs threads** (the paper's question; processes-spin / threads-spin read \
-             time, ratio of means with Welch's t interval on the log scale of the run means): \
-             {}.{conclusion}",
-            parts.join("; ")
-        ));
-    }
     if let Some(c) = &rec.cache_reuse {
         out.push(format!(
             "**Cache reuse on one core:** processes-futex / single-thread read time at {} = {} — {}.",
