@@ -34,9 +34,7 @@ pub struct CommonExchangeArgs {
     pub kernel: Option<String>,
 }
 
-/// Set by SIGINT (Ctrl-C), SIGTERM or SIGHUP (`signals`): experiments stop at the next safe
-/// point.
-pub static CANCEL: AtomicBool = AtomicBool::new(false);
+pub use crate::signals::CANCEL;
 
 /// Ctrl-C, SIGTERM and SIGHUP set the cancel flag (and record which came, `signals`).
 pub fn install_interrupt_handler() {

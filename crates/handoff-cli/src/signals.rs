@@ -1,11 +1,14 @@
 //! The signals that end a command early: SIGINT (Ctrl-C), SIGTERM (a batch scheduler, `kill`)
 //! and SIGHUP (a closed terminal). [`catch`] records the one received in [`SIGNAL`] and sets
-//! the lab's cancel flag ([`crate::common::CANCEL`]); `handoff run` forwards it to the PEs,
+//! the lab's cancel flag ([`CANCEL`]); `handoff run` forwards it to the PEs,
 //! `bench` and `report` stop at the next safe point. Either way the command then exits with
 //! 128 + the signal's number ([`exit_code`]) and says which signal it was ([`describe`]), as
 //! a shell reports a process that signal ended.
 
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+/// Set by SIGINT (Ctrl-C), SIGTERM or SIGHUP: experiments stop at the next safe point.
+pub static CANCEL: AtomicBool = AtomicBool::new(false);
 
 /// The signal received (0: none yet).
 pub static SIGNAL: AtomicI32 = AtomicI32::new(0);
@@ -13,7 +16,7 @@ pub static SIGNAL: AtomicI32 = AtomicI32::new(0);
 extern "C" fn on_signal(sig: libc::c_int) {
     // Atomic stores are async-signal-safe.
     SIGNAL.store(sig, Ordering::Relaxed);
-    crate::common::CANCEL.store(true, Ordering::SeqCst);
+    CANCEL.store(true, Ordering::SeqCst);
 }
 
 /// Records SIGINT, SIGTERM and SIGHUP sent to this process (to its pid, or to its terminal's
