@@ -208,7 +208,7 @@ impl Producer {
 
     #[inline]
     fn acquire(
-        &self,
+        &mut self,
         how: Option<Wait>,
         deadline: Option<Deadline>,
     ) -> Result<usize, ChannelError> {
@@ -332,7 +332,7 @@ impl Consumer {
 
     #[inline]
     fn acquire(
-        &self,
+        &mut self,
         how: Option<Wait>,
         deadline: Option<Deadline>,
     ) -> Result<usize, ChannelError> {
@@ -394,9 +394,10 @@ impl Deref for Received<'_> {
     fn deref(&self) -> &[u8] {
         let sh = &*self.consumer.shared;
         // SAFETY: the slot lies in the payload (validated geometry); the producer published
-        // it (the consumer's Acquire load of `published` pairs with the Release in
-        // `ProducerCursor::publish`) and does not write it again until this `Received` is
-        // dropped and releases it; slices borrow `self`, so none outlives the release.
+        // it (the consumer's Acquire loads of `published` and `written` pair with the
+        // Releases in `ProducerCursor::publish`) and does not write it again until this
+        // `Received` is dropped and releases it; slices borrow `self`, so none outlives the
+        // release.
         unsafe { std::slice::from_raw_parts(sh.block_ptr(self.slot), sh.geo.block_size) }
     }
 }
