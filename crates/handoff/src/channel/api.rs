@@ -232,7 +232,10 @@ impl Producer {
 
 impl Drop for Producer {
     fn drop(&mut self) {
-        self.cursor.close(&self.shared.header().ring);
+        // A `fork`ed copy does not close its maker's side (`Segment::forked_away`).
+        if !self.shared.seg.forked_away() {
+            self.cursor.close(&self.shared.header().ring);
+        }
     }
 }
 
@@ -356,7 +359,10 @@ impl Consumer {
 
 impl Drop for Consumer {
     fn drop(&mut self) {
-        self.cursor.close(&self.shared.header().ring);
+        // A `fork`ed copy does not close its maker's side (`Segment::forked_away`).
+        if !self.shared.seg.forked_away() {
+            self.cursor.close(&self.shared.header().ring);
+        }
     }
 }
 
