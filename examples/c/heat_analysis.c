@@ -7,7 +7,9 @@
  *   ./heat_analysis [NX=128] [NY=96] [NAME=heat] [EVERY=20]
  *
  * Exit status: 0 conserved, 1 a handoff error, 2 bad arguments or the simulation's field has
- * another shape, 3 the simulation died, 4 the total heat drifted beyond round-off. */
+ * another shape, 3 the simulation died, 4 the total heat drifted beyond round-off. Every path
+ * frees the handles it got: the last process to let go of a channel whose creator died
+ * removes its name from /dev/shm (a SIGKILLed simulation cannot). */
 #include <handoff.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,13 +38,19 @@ int main(int argc, char **argv) {
                 handoff_last_error_message());
         return 2;
     }
-    if (rc == HANDOFF_OK) rc = handoff_consumer_new(ch, &rx);
     if (rc != HANDOFF_OK) {
         fprintf(stderr, "analysis: %s: %s\n", handoff_error_name(rc), handoff_last_error_message());
         return 1;
     }
+    rc = handoff_consumer_new(ch, &rx);
+    if (rc != HANDOFF_OK) {
+        fprintf(stderr, "analysis: %s: %s\n", handoff_error_name(rc), handoff_last_error_message());
+        handoff_channel_free(ch);
+        return 1;
+    }
     double total0 = 0, worst = 0;
     long steps = 0;
+    int status = 0;
     for (;;) {
         const void *block;
         uint64_t seq;
@@ -51,12 +59,14 @@ int main(int argc, char **argv) {
         if (rc == HANDOFF_E_PEER_GONE) {
             fprintf(stderr, "analysis: the simulation died after %ld steps: %s\n", steps,
                     handoff_last_error_message());
-            return 3;
+            status = 3;
+            break;
         }
         if (rc != HANDOFF_OK) {
             fprintf(stderr, "analysis: step %ld: %s: %s\n", steps, handoff_error_name(rc),
                     handoff_last_error_message());
-            return 1;
+            status = 1;
+            break;
         }
         const double *u = block; /* NY rows of NX doubles, in shared memory */
         double total = 0, hottest = 0;
@@ -77,12 +87,14 @@ int main(int argc, char **argv) {
                     "analysis: step %llu: total heat %.9g differs from step 0's %.9g by %.1e "
                     "(relative), beyond round-off: heat is not conserved\n",
                     (unsigned long long)seq, total, total0, drift);
-            return 4;
+            status = 4;
+            break;
         }
         steps++;
     }
     handoff_consumer_free(rx);
     handoff_channel_free(ch);
+    if (status != 0) return status;
     printf("analysis: %ld steps, total heat %.6f conserved within %.1e (relative)\n", steps, total0,
            worst);
     return 0;

@@ -6,7 +6,7 @@ use std::ffi::{c_char, c_int, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use handoff::channel::ChannelError;
-use handoff::shm::{ApiOption, ShmError};
+use handoff::shm::{ApiOption, SegmentError, ShmError};
 use handoff::sync::SyncError;
 use handoff::sync::WaitError;
 use handoff::Error;
@@ -79,6 +79,11 @@ impl From<Error> for CError {
             Error::Io { .. } => HANDOFF_E_IO,
             Error::Unsupported(_) => HANDOFF_E_UNSUPPORTED,
             Error::InvalidArgument(_) | Error::CpuUnavailable { .. } => HANDOFF_E_INVALID_ARGUMENT,
+            // An offset outside the payload, or misaligned, is the caller's argument
+            // (`handoff_flag_at` and the other `_at`s), not a segment that failed.
+            Error::Segment(SegmentError::OutOfBounds { .. } | SegmentError::Misaligned { .. }) => {
+                HANDOFF_E_INVALID_ARGUMENT
+            }
             Error::Segment(_) => HANDOFF_E_SEGMENT,
             Error::Wait(WaitError::Timeout) => HANDOFF_E_TIMEOUT,
             Error::Wait(WaitError::PeerGone { .. }) => HANDOFF_E_PEER_GONE,

@@ -232,6 +232,28 @@ pub fn plot(res: &BenchResults, dir: &Path) -> Result<u8, Failure> {
     Ok(0)
 }
 
+/// Reads `paths` for `compare`: every problem of every file (an edited or damaged number,
+/// [`BenchResults::problems`]) on a line of its own, then the last one as the error (exit
+/// 2); a file that cannot be read or parsed is the error at once.
+fn load_inputs(paths: &[PathBuf]) -> Result<Vec<BenchResults>, Failure> {
+    let mut files = Vec::new();
+    let mut problems = Vec::new();
+    for p in paths {
+        let r = BenchResults::load_unchecked(p).map_err(|e| Failure::usage(e.to_string()))?;
+        problems.extend(r.problems(Some(p)));
+        files.push(r);
+    }
+    match problems.pop() {
+        None => Ok(files),
+        Some(last) => {
+            for e in problems {
+                eprintln!("handoff: {e}");
+            }
+            Err(Failure::usage(last.to_string()))
+        }
+    }
+}
+
 /// `handoff compare` of registered experiments' files.
 pub fn compare(
     a: &[PathBuf],
@@ -239,8 +261,18 @@ pub fn compare(
     (fail_above, noise, drift): (Option<f64>, f64, f64),
     format: &str,
 ) -> Result<u8, Failure> {
-    let load_all = |p: &[PathBuf]| p.iter().map(|p| load(p)).collect::<Result<Vec<_>, _>>();
-    let (ra, rb) = (load_all(a)?, load_all(b)?);
+    let (ra, rb) = (load_inputs(a)?, load_inputs(b)?);
+    for (path, r) in a.iter().zip(&ra).chain(b.iter().zip(&rb)) {
+        if r.partial {
+            eprintln!(
+                "handoff: note: {} is partial ({}): its missing points are not compared",
+                path.display(),
+                r.stopped_early
+                    .as_deref()
+                    .unwrap_or("the run stopped early")
+            );
+        }
+    }
     use handoff_lab::bench::verdict::CompareError;
     let cmp = handoff_lab::bench::compare::compare_bench(&ra, &rb, fail_above, noise, drift)
         .map_err(|e| match e {

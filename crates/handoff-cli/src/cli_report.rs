@@ -71,6 +71,8 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
             plan::default_out_dir(Path::new("."), &host, &plan::civil_date(plan::now_unix()))
         }
     };
+    // A folder this run creates goes again if the run fails before writing into it.
+    let _made = RemoveIfEmpty((!out.exists()).then(|| out.clone()));
     // --out names a folder holding an earlier report: its generated files go, so no stale plot
     // survives beside the new results.json.
     let cleared = plan::prepare_out_dir(&out)?;
@@ -170,6 +172,20 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         }
         None => 0,
     })
+}
+
+/// Removes the report folder it holds when dropped, if the folder is still empty: a report
+/// that failed before writing anything leaves no empty folder behind (issue #40). A folder
+/// with files in it, or one that was there before the run, stays.
+struct RemoveIfEmpty(Option<PathBuf>);
+
+impl Drop for RemoveIfEmpty {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.0 {
+            // Fails (and does nothing) unless the folder is empty.
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
 }
 
 /// The registered experiments `--experiments` names (all of them for `all`, none for `none`).

@@ -187,6 +187,8 @@ fn plot_and_compare_read_its_result_files() {
                 "ci95_low",
                 "ci95_high",
                 "median",
+                "median_ci95_low",
+                "median_ci95_high",
                 "min",
                 "max",
                 "p99",

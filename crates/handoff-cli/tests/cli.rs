@@ -442,3 +442,36 @@ fn an_exchange_file_plots_and_compares_and_an_old_one_is_refused() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue #40: a report that fails (here: one of its exchange workers is killed) used to leave
+/// the empty output folder it had created; the folder goes again. A folder that was there
+/// before the run stays.
+#[test]
+fn a_failed_report_leaves_no_empty_folder() {
+    let _g = serial();
+    let dir = tmpdir("failed-report");
+    for existed in [false, true] {
+        let out = dir.join(format!("report-{existed}"));
+        if existed {
+            std::fs::create_dir_all(&out).unwrap();
+        }
+        let line = "report --quick --experiments none -q --out";
+        let mut child = spawn(&words_and_path(line, &out));
+        let parent = child.id();
+        // Every worker it starts is killed (one could end on its own before the signal).
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let mut killed = 0;
+        while child.try_wait().unwrap().is_none() && Instant::now() < deadline {
+            for k in children_of(parent) {
+                signal(k, "KILL");
+                killed += 1;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert!(killed > 0, "the report started no worker");
+        let (code, err) = wait_child(child, 120, "after its worker was killed");
+        assert_eq!(code, Some(3), "{err}");
+        assert_eq!(out.exists(), existed, "{}: {err}", out.display());
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -236,6 +236,9 @@ fn compare_exit_codes() {
                 *d = serde_json::json!(scale * (10.0 + 0.1 * i as f64));
             }
             read["summary"]["mean"] = serde_json::json!(scale * 10.1);
+            // An interval that holds the new mean (compare refuses one that does not).
+            read["summary"]["ci95_low"] = serde_json::json!(scale * 10.0);
+            read["summary"]["ci95_high"] = serde_json::json!(scale * 10.2);
         }
     };
     set_reads(&mut v, 1.0);

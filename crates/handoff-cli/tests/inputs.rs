@@ -89,3 +89,79 @@ fn an_unwritable_plot_folder_is_usage() {
     );
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Issue #40: `compare` accepted edited files (an interval with low > high, `runs: 0`, wrong
+/// counts marked verified, a mean of 1e308) and did not say an input was partial. Every
+/// problem of every input is now one line on stderr, exit 2; a partial input is named.
+#[test]
+fn compare_lists_every_edited_number_and_names_a_partial_input() {
+    let d = dir("edited");
+    let good = d.join("pv2.json");
+    exits(
+        &words_and_path(
+            "bench private-vars --method tls --threads 1,2 --accesses 1000 --reps 2 --runs 2 -q \
+            --format json -o",
+            &good,
+        ),
+        0,
+    );
+    let mut v = read_json(&good);
+    assert!(v["records"].as_array().unwrap().len() >= 2, "{v}");
+    let r0 = &mut v["records"][0];
+    r0["runs"] = serde_json::json!(0);
+    r0["verified"] = serde_json::json!(true);
+    r0["checks"] = serde_json::json!({"item": "increments", "checked": 10, "wrong": 3});
+    let name = r0["metrics"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    let s0 = &mut r0["metrics"][&name]["summary"];
+    let mean = s0["mean"].as_f64().unwrap();
+    s0["ci95_low"] = serde_json::json!(mean * 2.0);
+    s0["ci95_high"] = serde_json::json!(mean / 2.0);
+    let name1 = v["records"][1]["metrics"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    v["records"][1]["metrics"][&name1]["summary"]["mean"] = serde_json::json!(1e308);
+    let edited = d.join("edited.json");
+    std::fs::write(&edited, v.to_string()).unwrap();
+    let (g, e) = (good.to_str().unwrap(), edited.to_str().unwrap());
+    let err = common::usage_error(&["compare", g, e], "edited.json");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 4, "one line per problem: {err}");
+    for needle in [
+        "runs = 0",
+        "verified true with 3 of 10",
+        "95% interval",
+        "= 1e308",
+    ] {
+        assert_eq!(
+            lines.iter().filter(|l| l.contains(needle)).count(),
+            1,
+            "{needle}: {err}"
+        );
+    }
+    assert!(lines
+        .iter()
+        .all(|l| l.starts_with("handoff: ") && l.contains("edited.json")));
+
+    let mut v = read_json(&good);
+    v["partial"] = serde_json::json!(true);
+    v["stopped_early"] = serde_json::json!("interrupted after 1 of 2 points");
+    let partial = d.join("partial.json");
+    std::fs::write(&partial, v.to_string()).unwrap();
+    let out = exits(&["compare", g, partial.to_str().unwrap()], 0);
+    let err = common::text(&out.stderr);
+    assert!(
+        err.contains("partial.json is partial (interrupted after 1 of 2 points)"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}

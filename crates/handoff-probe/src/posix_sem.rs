@@ -21,6 +21,10 @@ const SEM_VALUE_MAX: u32 = i32::MAX as u32;
 /// leading `/` included.
 const MAX_NAME_LEN: usize = 251;
 
+/// How many fresh names [`NamedSemaphore::create_unique`] tries before it gives up (each
+/// taken one was a collision of 64 random bits, or someone filling `/dev/shm` with guesses).
+const CREATE_TRIES: u32 = 8;
+
 /// A POSIX named semaphore, open in this process. Dropping it closes the handle (the
 /// semaphore itself lives on until [`NamedSemaphore::unlink`] and the last close).
 #[derive(Debug)]
@@ -88,6 +92,36 @@ impl NamedSemaphore {
             )
         };
         Self::from_raw(sem, name, "create")
+    }
+
+    /// Creates a new semaphore under a fresh name nobody can guess in advance:
+    /// `/handoff-<pid>-<user>~<16 random hex digits>` (the library's segment names,
+    /// [`handoff::shm::segment_name`]), `O_CREAT | O_EXCL`, mode 0600. A taken name (planted
+    /// by another user, or a collision) is retried with a new random part, up to 8 times.
+    /// [`NamedSemaphore::name`] is the name to give the other process;
+    /// [`cleanup_stale`] removes it once this process is gone.
+    pub fn create_unique(user: &str, initial: u32) -> Result<Self> {
+        let mut taken = Vec::new();
+        for _ in 0..CREATE_TRIES {
+            let name = handoff::shm::segment_name(user)?;
+            match Self::create(&name, initial) {
+                Err(Error::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::AlreadyExists =>
+                {
+                    taken.push(name)
+                }
+                done => return done,
+            }
+        }
+        Err(Error::io(
+            format!(
+                "sem_open for a new semaphore {user:?} ({} random names were all taken, the \
+                 last {}: someone is filling /dev/shm with guesses)",
+                taken.len(),
+                taken.last().map_or("", String::as_str)
+            ),
+            std::io::Error::from(std::io::ErrorKind::AlreadyExists),
+        ))
     }
 
     /// Opens an existing semaphore created by another process (or this one).
@@ -460,6 +494,28 @@ mod tests {
             "{e}"
         );
         assert!(NamedSemaphore::unlink(&name).is_err());
+    }
+
+    /// Issue #40: a created name carries 64 random bits (nobody can plant it in advance),
+    /// a fresh one each time, under our pid (so `cleanup_stale` finds it once we are gone).
+    #[test]
+    fn unique_names_are_fresh_and_ours() {
+        let a = NamedSemaphore::create_unique("semtest-unique", 0).unwrap();
+        let b = NamedSemaphore::create_unique("semtest-unique", 1).unwrap();
+        let _guards = (Unlink(a.name().into()), Unlink(b.name().into()));
+        assert_ne!(a.name(), b.name());
+        for s in [&a, &b] {
+            let (pid, user) = handoff::shm::parse_segment_name(s.name()).unwrap();
+            assert_eq!(
+                (pid, user),
+                (std::process::id(), "semtest-unique"),
+                "{}",
+                s.name()
+            );
+            assert!(s.name().contains('~'), "{}", s.name());
+        }
+        b.post().unwrap();
+        assert!(NamedSemaphore::open(b.name()).unwrap().try_wait().unwrap());
     }
 
     /// #24 item 10: only regular files are removed: a FIFO and a symlink planted at stale

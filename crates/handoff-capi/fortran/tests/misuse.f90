@@ -141,7 +141,7 @@ contains
         call seg%semaphore(sem, offset=2*HANDOFF_PRIMITIVE_SIZE)
         call seg%barrier(b, offset=3*HANDOFF_PRIMITIVE_SIZE)
         call seg%flag(f, offset=7_c_size_t, stat=stat, errmsg=msg)
-        call expect('a flag at a misaligned offset', HANDOFF_E_SEGMENT, 'not aligned')
+        call expect('a flag at a misaligned offset', HANDOFF_E_INVALID_ARGUMENT, 'not aligned')
 
         call f%store(41)
         call f%increment(fv)

@@ -116,8 +116,11 @@ int main(int argc, char **argv) {
     EXPECT(handoff_signal_at(seg, 1 * HANDOFF_PRIMITIVE_SIZE, &s), HANDOFF_OK);
     EXPECT(handoff_semaphore_at(seg, 2 * HANDOFF_PRIMITIVE_SIZE, &sem), HANDOFF_OK);
     EXPECT(handoff_barrier_at(seg, 3 * HANDOFF_PRIMITIVE_SIZE, &b), HANDOFF_OK);
-    EXPECT(handoff_flag_at(seg, 4 * HANDOFF_PRIMITIVE_SIZE, &f), HANDOFF_E_SEGMENT);
-    EXPECT(handoff_flag_at(seg, 8, &f), HANDOFF_E_SEGMENT);
+    /* An offset past the payload or misaligned is a bad argument (issue #40: it was
+     * HANDOFF_E_SEGMENT, as if the segment had failed). */
+    EXPECT(handoff_flag_at(seg, 4 * HANDOFF_PRIMITIVE_SIZE, &f), HANDOFF_E_INVALID_ARGUMENT);
+    EXPECT(handoff_flag_at(seg, 8, &f), HANDOFF_E_INVALID_ARGUMENT);
+    EXPECT(handoff_signal_at(seg, 3 * HANDOFF_PRIMITIVE_SIZE + 4, &s), HANDOFF_E_INVALID_ARGUMENT);
     EXPECT(handoff_segment_publish_ready(seg), HANDOFF_OK);
     EXPECT(handoff_flag_store(f, 5), HANDOFF_OK);
     EXPECT(handoff_flag_load(f, &v32), HANDOFF_OK);

@@ -320,52 +320,154 @@ impl BenchResults {
         schema::from_json_checked(text, BENCH_SCHEMA, None)
     }
 
-    /// Reads and parses a results file, checking the schema string.
+    /// Reads and parses a results file, checking the schema string and every number
+    /// ([`BenchResults::check_domain`]: the first problem is the error).
     pub fn load(path: &Path) -> Result<Self, LoadError> {
-        let text = crate::input::read_text(path).map_err(|source| LoadError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let r: Self = schema::from_json_checked(&text, BENCH_SCHEMA, Some(path))?;
+        let r = Self::load_unchecked(path)?;
         r.check_domain(Some(path))?;
         Ok(r)
     }
 
-    /// Every metric's numbers in their domain: times (lower is better) finite and > 0,
-    /// rates finite and >= 0, a minimum (one sample) finite ([`LoadError::Domain`] names the first that is not).
+    /// Reads and parses a results file, checking the schema string only: for a reader that
+    /// lists every problem of its inputs ([`BenchResults::problems`]) before it refuses them.
+    pub fn load_unchecked(path: &Path) -> Result<Self, LoadError> {
+        let text = crate::input::read_text(path).map_err(|source| LoadError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        schema::from_json_checked(&text, BENCH_SCHEMA, Some(path))
+    }
+
+    /// [`BenchResults::problems`]' first, as the error.
     pub fn check_domain(&self, path: Option<&Path>) -> Result<(), LoadError> {
+        match self.problems(path).into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// What no measurement writes, each as a [`LoadError::Domain`] naming the number (one
+    /// line each), in file order: every metric's numbers in their domain (times, lower is
+    /// better, finite and > 0; rates finite and >= 0; a minimum, one sample, finite) and at
+    /// most 1e15 (no unit of the lab measures more); then, for a metric whose numbers are in
+    /// their domain, its intervals (low <= high, holding their statistic) and min <= max; a
+    /// record of at least one run whose `verified` flag agrees with its checks (issue #40:
+    /// `compare` accepted an interval with low > high, `runs: 0`, wrong counts marked
+    /// verified and a mean of 1e308).
+    pub fn problems(&self, path: Option<&Path>) -> Vec<LoadError> {
+        let mut out = Vec::new();
+        let problem = |what: String, v: Option<f64>, why: &'static str| {
+            LoadError::Domain {
+                path: path.map(Path::to_path_buf),
+                what: match v {
+                    // Huge and tiny numbers in exponent form (1e308, not 309 digits).
+                    Some(v) if v != 0.0 && !(1e-6..1e15).contains(&v.abs()) => {
+                        format!("{what} = {v:e}")
+                    }
+                    Some(v) => format!("{what} = {v}"),
+                    None => what,
+                },
+                why,
+            }
+        };
         for (i, r) in self.records.iter().enumerate() {
+            let record = || {
+                format!(
+                    "record {} ({} at x = {})",
+                    i + 1,
+                    crate::input::quote(&r.series),
+                    r.x
+                )
+            };
+            if r.runs == 0 {
+                out.push(problem(
+                    format!("{}: runs", record()),
+                    Some(0.0),
+                    "a record holds at least one run",
+                ));
+            }
+            if let Some(c) = &r.checks {
+                if r.verified != c.verified() {
+                    out.push(problem(
+                        format!(
+                            "{}: verified {} with {} of {} {} wrong",
+                            record(),
+                            r.verified,
+                            c.wrong,
+                            c.checked,
+                            crate::input::quote(&c.item)
+                        ),
+                        None,
+                        "verified means at least one item checked and none wrong",
+                    ));
+                }
+            }
             for (name, m) in &r.metrics {
                 let s = &m.summary;
                 let values = [("mean", s.mean), ("median", s.median), ("min", s.min)]
                     .into_iter()
                     .chain(m.run_means.iter().map(|&v| ("run mean", v)));
+                let before = out.len();
                 for (field, v) in values {
-                    let what = || {
-                        format!(
-                            "record {} ({} at x = {}): {name} {field}",
-                            i + 1,
-                            crate::input::quote(&r.series),
-                            r.x
-                        )
-                    };
                     // The min is one sample (the fastest): clock skew may put it at or below 0.
-                    let domain = if field == "min" {
+                    let (ok, why) = if field == "min" {
                         schema::SAMPLE
                     } else if m.higher_is_better || m.zero_ok {
                         schema::RATE
                     } else {
                         schema::TIME
                     };
-                    schema::check(path, what, v, domain)?;
+                    let what = || format!("{}: {name} {field}", record());
+                    if !ok(v) {
+                        out.push(problem(what(), Some(v), why));
+                    } else if v.abs() > schema::ABSURD.0 {
+                        out.push(problem(what(), Some(v), schema::ABSURD.1));
+                    }
+                }
+                if out.len() > before {
+                    continue; // its intervals follow from numbers already named
+                }
+                let intervals = [
+                    ("mean", s.mean, s.ci95_low, s.ci95_high),
+                    ("median", s.median, s.median_ci95_low, s.median_ci95_high),
+                ];
+                for (field, v, low, high) in intervals {
+                    let (Some(low), Some(high)) = (low, high) else {
+                        continue;
+                    };
+                    // Rounding of the interval's own arithmetic: a relative 1e-9.
+                    let slack = 1e-9 * v.abs().max(low.abs()).max(high.abs());
+                    if !(low <= high && low - slack <= v && v <= high + slack) {
+                        out.push(problem(
+                            format!(
+                                "{}: {name} {field} {v} with its 95% interval {low} to {high}",
+                                record()
+                            ),
+                            None,
+                            "an interval's low end is at most its high end and it holds its \
+                             statistic",
+                        ));
+                    }
+                }
+                if s.min > s.max {
+                    out.push(problem(
+                        format!("{}: {name} min {} above max {}", record(), s.min, s.max),
+                        None,
+                        "the smallest sample is at most the largest",
+                    ));
                 }
             }
         }
         for p in &self.c2c {
-            let what = || format!("c2c pair {}-{}: one-way ns", p.cpu_a, p.cpu_b);
-            schema::check(path, what, p.one_way_ns, schema::RATE)?;
+            let v = p.one_way_ns;
+            let what = format!("c2c pair {}-{}: one-way ns", p.cpu_a, p.cpu_b);
+            if !(schema::RATE.0)(v) {
+                out.push(problem(what, Some(v), schema::RATE.1));
+            } else if v > schema::ABSURD.0 {
+                out.push(problem(what, Some(v), schema::ABSURD.1));
+            }
         }
-        Ok(())
+        out
     }
 
     /// Pretty JSON text (ends with a newline).

@@ -208,7 +208,7 @@ impl Producer {
 
     #[inline]
     fn acquire(
-        &self,
+        &mut self,
         how: Option<Wait>,
         deadline: Option<Deadline>,
     ) -> Result<usize, ChannelError> {
@@ -232,7 +232,10 @@ impl Producer {
 
 impl Drop for Producer {
     fn drop(&mut self) {
-        self.cursor.close(&self.shared.header().ring);
+        // A `fork`ed copy does not close its maker's side (`Segment::forked_away`).
+        if !self.shared.seg.forked_away() {
+            self.cursor.close(&self.shared.header().ring);
+        }
     }
 }
 
@@ -332,7 +335,7 @@ impl Consumer {
 
     #[inline]
     fn acquire(
-        &self,
+        &mut self,
         how: Option<Wait>,
         deadline: Option<Deadline>,
     ) -> Result<usize, ChannelError> {
@@ -356,7 +359,10 @@ impl Consumer {
 
 impl Drop for Consumer {
     fn drop(&mut self) {
-        self.cursor.close(&self.shared.header().ring);
+        // A `fork`ed copy does not close its maker's side (`Segment::forked_away`).
+        if !self.shared.seg.forked_away() {
+            self.cursor.close(&self.shared.header().ring);
+        }
     }
 }
 
@@ -394,9 +400,10 @@ impl Deref for Received<'_> {
     fn deref(&self) -> &[u8] {
         let sh = &*self.consumer.shared;
         // SAFETY: the slot lies in the payload (validated geometry); the producer published
-        // it (the consumer's Acquire load of `published` pairs with the Release in
-        // `ProducerCursor::publish`) and does not write it again until this `Received` is
-        // dropped and releases it; slices borrow `self`, so none outlives the release.
+        // it (the consumer's Acquire loads of `published` and `written` pair with the
+        // Releases in `ProducerCursor::publish`) and does not write it again until this
+        // `Received` is dropped and releases it; slices borrow `self`, so none outlives the
+        // release.
         unsafe { std::slice::from_raw_parts(sh.block_ptr(self.slot), sh.geo.block_size) }
     }
 }

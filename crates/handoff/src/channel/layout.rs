@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! payload offset 0    ChannelHeader: magic, version, geometry, role claims, the Ring
+//!                     (two counters and the producer's check block)
 //! blocks_offset       block 0 (page aligned)
 //! + k * stride        block k; stride = block size rounded up to 128 bytes (blocks under a
 //!                     page) or to pages, so two blocks never share a cache line
@@ -21,7 +22,7 @@ use crate::atomic::{AtomicU32, AtomicU64, Ordering};
 /// "HNDFCHAN", little-endian: the first word of every channel header.
 pub(crate) const CHANNEL_MAGIC: u64 = u64::from_le_bytes(*b"HNDFCHAN");
 /// Version of this header layout; an opener refuses any other.
-pub(crate) const CHANNEL_VERSION: u64 = 1;
+pub(crate) const CHANNEL_VERSION: u64 = 2;
 /// Role-claim bits in `roles`.
 const PRODUCER_CLAIMED: u32 = 1;
 const CONSUMER_CLAIMED: u32 = 2;
@@ -179,8 +180,9 @@ mod tests {
     #[test]
     fn header_layout_and_zero_init() {
         assert_eq!(std::mem::align_of::<ChannelHeader>(), 128);
-        // 6 words + roles, padded to 128, then the ring's two 128-byte signals.
-        assert_eq!(std::mem::size_of::<ChannelHeader>(), 128 + 2 * 128);
+        // 6 words + roles, padded to 128, then the ring's two 128-byte signals and its
+        // 128-byte check block (`written` and the corruption report).
+        assert_eq!(std::mem::size_of::<ChannelHeader>(), 128 + 3 * 128);
         // SAFETY: all-zero is a valid header (see the ShmSafe impl).
         let h: ChannelHeader = unsafe { std::mem::zeroed() };
         let g = Geometry::of(&ChannelConfig::new(64, 2)).unwrap();

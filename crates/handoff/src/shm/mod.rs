@@ -77,7 +77,11 @@
 //! - any other process drops it and finds the creator dead or itself the last attached live
 //!   process,
 //!
-//! so a survivor leaves nothing behind after a SIGKILLed peer. Before unlinking, the dropper
+//! so a survivor leaves nothing behind after a SIGKILLed peer. A handle dropped in a
+//! process other than the one that made it (a `fork`ed child that exits normally: Python's
+//! interpreter finalization, a C child freeing its copies) only unmaps: the name, the
+//! table slot and the ready word belong to the process that created or opened it (issue
+//! #40: a forked child's exit removed its parent's channel). Before unlinking, the dropper
 //! checks that the name still refers to the same object (device + inode), so it never
 //! removes a newer segment that reused the name. Segments whose every user was killed are
 //! removed by [`cleanup_stale`].

@@ -547,6 +547,13 @@ impl Segment {
             .filter(|e| e.id.pid != self.me.pid)
     }
 
+    /// Whether this handle was made by another process: this one is a `fork`ed copy of it.
+    /// Whatever such a copy does to the shared state (closing a channel, leaving the
+    /// attached table, unlinking) would be done in its maker's name.
+    pub(crate) fn forked_away(&self) -> bool {
+        std::process::id() != self.me.pid
+    }
+
     /// Unlinks our name if it still refers to our object (same device and inode per
     /// `lstat`: a symlink or another object planted at the name is left alone).
     fn unlink_if_ours(&self) {
@@ -562,6 +569,11 @@ impl Segment {
 
 impl Drop for Segment {
     fn drop(&mut self) {
+        if self.forked_away() {
+            // A copy inherited through `fork`: only the mapping is this process's (module
+            // docs, "Unlink policy").
+            return;
+        }
         let h = self.header();
         if self.is_creator {
             // An opener then fails with Abandoned instead of waiting for its deadline; a no-op

@@ -208,14 +208,11 @@ pub(crate) fn run_processes(
     let deadline = run_deadline(p, env.producer_delay_us);
 
     let mut sem_names = None;
-    let mut _sems = Vec::new();
+    let mut _sems = None;
     if p.mode == Mode::ProcessesSemaphore {
-        let id = next_id();
-        let base = format!("/handoff-{}-sem{id}", std::process::id());
-        let (full, free) = (format!("{base}-full"), format!("{base}-free"));
-        _sems.push(SemGuard(NamedSemaphore::create(&full, 0)?));
-        _sems.push(SemGuard(NamedSemaphore::create(&free, 1)?));
-        sem_names = Some((full, free));
+        let sems = Semaphores::create()?;
+        sem_names = Some(sems.names());
+        _sems = Some(sems);
     }
     let mut pipe_ends: Vec<OwnedFd> = Vec::new();
     let mut pipe_fds = None;
@@ -282,11 +279,39 @@ pub(crate) fn run_processes(
 }
 
 /// Unlinks a semaphore the parent created when the run ends.
-struct SemGuard(NamedSemaphore);
+/// The `processes-semaphore` mode's two named semaphores ("full" at 0, "free" at 1),
+/// unlinked when dropped. Their names carry a random part (`NamedSemaphore::create_unique`):
+/// the old `/handoff-<pid>-sem<id>-{full,free}` could be planted in advance by another user,
+/// and the run failed with "File exists" (issue #40).
+struct Semaphores {
+    full: NamedSemaphore,
+    free: NamedSemaphore,
+}
 
-impl Drop for SemGuard {
+impl Semaphores {
+    fn create() -> Result<Semaphores, RunError> {
+        let id = next_id();
+        let full = NamedSemaphore::create_unique(&format!("sem{id}-full"), 0)?;
+        let free = match NamedSemaphore::create_unique(&format!("sem{id}-free"), 1) {
+            Ok(free) => free,
+            Err(e) => {
+                let _ = NamedSemaphore::unlink(full.name());
+                return Err(e.into());
+            }
+        };
+        Ok(Semaphores { full, free })
+    }
+
+    /// (full, free): the names the workers open.
+    fn names(&self) -> (String, String) {
+        (self.full.name().to_string(), self.free.name().to_string())
+    }
+}
+
+impl Drop for Semaphores {
     fn drop(&mut self) {
-        let _ = NamedSemaphore::unlink(self.0.name());
+        let _ = NamedSemaphore::unlink(self.full.name());
+        let _ = NamedSemaphore::unlink(self.free.name());
     }
 }
 
@@ -425,6 +450,48 @@ fn wait_all(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue #40: another user planted the names the old scheme picked
+    /// (`/handoff-<pid>-sem<id>-{full,free}`, no random part) and the run failed with "File
+    /// exists". Planted for the next 64 ids of this process, creation still succeeds, under
+    /// other names, and leaves the planted ones alone.
+    #[test]
+    fn planted_old_scheme_semaphore_names_do_not_stop_a_run() {
+        let first = next_id();
+        let planted: Vec<String> = (first..first + 64)
+            .flat_map(|id| {
+                let base = format!("/handoff-{}-sem{id}", std::process::id());
+                [format!("{base}-full"), format!("{base}-free")]
+            })
+            .collect();
+        let held: Vec<NamedSemaphore> = planted
+            .iter()
+            .map(|n| NamedSemaphore::create(n, 0).unwrap())
+            .collect();
+        let made = Semaphores::create();
+        for n in &planted {
+            let _ = NamedSemaphore::unlink(n);
+        }
+        drop(held);
+        let sems = made.expect("creation with the old names planted");
+        let (full, free) = sems.names();
+        assert!(
+            !planted.contains(&full) && !planted.contains(&free),
+            "{full} {free}"
+        );
+        assert!(
+            full.contains('~') && free.contains('~'),
+            "no random part: {full} {free}"
+        );
+        // The workers open them by these names.
+        NamedSemaphore::open(&full).unwrap();
+        NamedSemaphore::open(&free).unwrap();
+        drop(sems);
+        assert!(
+            NamedSemaphore::open(&full).is_err(),
+            "unlinked when dropped"
+        );
+    }
 
     fn death(role: Role, signal: Option<i32>, stderr: &str) -> Death {
         Death {

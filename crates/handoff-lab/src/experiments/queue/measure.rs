@@ -1,8 +1,20 @@
 //! One run of one point of the `queue` experiment: a stream (throughput) or a ping-pong
 //! (round trip), between threads over any [`Tx`]/[`Rx`], or with worker processes over
 //! handoff's queues in shared segments.
+//!
+//! # Stopping
+//!
+//! A timed block can take seconds (`--count` up to 2^24 messages, slow queues, many
+//! producers), so Ctrl-C and SIGTERM (the run's `stop` flag) are seen inside it, every
+//! [`CHECK_EVERY`] messages: a relaxed load, nothing on the measured path in between. A run
+//! that stops measures nothing (`Ok(None)`). Threads are told with a [`STOP_SEQ`] message
+//! so that none is left blocked on a full or empty queue: a producer that sees the flag
+//! sends it and returns; the consumer then drains (untimed) until every producer sent it
+//! or its last message; a pinger sends it to the echo, which returns. Worker processes
+//! are killed (their guards drop) instead.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -22,6 +34,20 @@ pub const CAPACITY: usize = 1024;
 /// What one run gives: per-repetition samples and the messages checked and found wrong.
 pub type Samples = (Vec<f64>, [u64; 2]);
 
+/// Messages between two looks at the stop flag (about 50 µs at 50 ns a message).
+const CHECK_EVERY: u64 = 1024;
+
+/// The sequence number of the message that says "stopped" (never a real one: sequences
+/// stay below 2^24 x (MAX_REPS + 1) < 2^48 - 1).
+pub const STOP_SEQ: u64 = (1 << 48) - 1;
+
+/// Whether the run was told to stop; looked at every [`CHECK_EVERY`] messages (`i`).
+#[inline]
+fn stopping(stop: &AtomicBool, i: u64) -> bool {
+    // Relaxed: a flag with no data behind it (set by the Ctrl-C/SIGTERM handler).
+    i.is_multiple_of(CHECK_EVERY) && stop.load(Ordering::Relaxed)
+}
+
 fn pin(cpu: usize) {
     let _ = handoff::sys::pin_current_thread(cpu);
 }
@@ -39,14 +65,18 @@ fn on_cpu<R: Send>(cpu: usize, f: impl FnOnce() -> R + Send) -> R {
 }
 
 /// Sends messages `0..n` of producer `pid` (message 5 of producer 0 corrupted under
-/// `fault`).
+/// `fault`); on `stop`, sends [`STOP_SEQ`] instead and returns early.
 pub fn produce<const W: usize>(
     tx: &mut dyn Tx<Msg<W>>,
     pid: u64,
     n: u64,
     fault: bool,
+    stop: &AtomicBool,
 ) -> Result<(), TransferError> {
     for seq in 0..n {
+        if stopping(stop, seq) {
+            return tx.send(make::<W>(pid, STOP_SEQ));
+        }
         let mut m = make::<W>(pid, seq);
         if fault && pid == 0 && seq == 5 {
             m[W - 1] ^= 1;
@@ -57,22 +87,40 @@ pub fn produce<const W: usize>(
 }
 
 /// Receives `blocks` blocks of `per_block` messages from `producers` producers, checking
-/// each one's sequence; messages/s of every block after the first (the warm-up).
+/// each one's sequence; messages/s of every block after the first (the warm-up). On `stop`
+/// (the flag, or a producer's [`STOP_SEQ`]): `None`, after draining until each producer
+/// sent [`STOP_SEQ`] or its last message (`per_producer - 1`), when `drain`; at once when
+/// not (worker processes, which are killed).
 pub fn consume<const W: usize>(
     rx: &mut dyn Rx<Msg<W>>,
     producers: usize,
     per_block: u64,
     blocks: u64,
-) -> Result<Samples, TransferError> {
+    stop: &AtomicBool,
+    drain: bool,
+) -> Result<Option<Samples>, TransferError> {
     let mut next = vec![0u64; producers];
     let (mut checked, mut wrong) = (0, 0);
     let mut samples = Vec::new();
     let mut last = None;
+    let per_producer = per_block / producers as u64 * blocks;
+    let mut stopped = vec![false; producers];
     for _ in 0..blocks {
-        for _ in 0..per_block {
+        for i in 0..per_block {
+            if stopping(stop, i) {
+                if drain {
+                    drain_until_stopped(rx, &mut next, &mut stopped, per_producer)?;
+                }
+                return Ok(None);
+            }
             let m = rx.recv()?;
             checked += 1;
             match read(&m) {
+                Some((pid, STOP_SEQ)) if (pid as usize) < producers => {
+                    stopped[pid as usize] = true;
+                    drain_until_stopped(rx, &mut next, &mut stopped, per_producer)?;
+                    return Ok(None);
+                }
                 Some((pid, seq)) if (pid as usize) < producers && next[pid as usize] == seq => {
                     next[pid as usize] += 1
                 }
@@ -91,22 +139,49 @@ pub fn consume<const W: usize>(
         }
         last = Some(now);
     }
-    Ok((samples, [checked, wrong]))
+    Ok(Some((samples, [checked, wrong])))
 }
 
-/// Round trips: µs per round trip of each block of `iters` after the first (warm-up).
+/// A stopped stream's end, untimed: receives until every producer sent [`STOP_SEQ`] or its
+/// last message, so that no producer thread stays blocked on a full queue.
+fn drain_until_stopped<const W: usize>(
+    rx: &mut dyn Rx<Msg<W>>,
+    next: &mut [u64],
+    stopped: &mut [bool],
+    per_producer: u64,
+) -> Result<(), TransferError> {
+    let done = |next: &[u64], stopped: &[bool]| {
+        (0..next.len()).all(|p| stopped[p] || next[p] >= per_producer)
+    };
+    while !done(next, stopped) {
+        match read(&rx.recv()?) {
+            Some((pid, STOP_SEQ)) if (pid as usize) < next.len() => stopped[pid as usize] = true,
+            Some((pid, seq)) if (pid as usize) < next.len() => next[pid as usize] = seq + 1,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Round trips: µs per round trip of each block of `iters` after the first (warm-up). On
+/// `stop`: sends [`STOP_SEQ`] (the echo returns) and returns `None`.
 pub fn ping<const W: usize>(
     tx: &mut dyn Tx<Msg<W>>,
     rx: &mut dyn Rx<Msg<W>>,
     iters: u64,
     blocks: u64,
-) -> Result<Samples, TransferError> {
+    stop: &AtomicBool,
+) -> Result<Option<Samples>, TransferError> {
     let (mut checked, mut wrong) = (0, 0);
     let mut samples = Vec::new();
     let mut seq = 0;
     for b in 0..blocks {
         let t0 = Instant::now();
-        for _ in 0..iters {
+        for i in 0..iters {
+            if stopping(stop, i) {
+                tx.send(make::<W>(0, STOP_SEQ))?;
+                return Ok(None);
+            }
             let m = make::<W>(0, seq);
             tx.send(m)?;
             checked += 1;
@@ -117,17 +192,21 @@ pub fn ping<const W: usize>(
             samples.push(t0.elapsed().as_secs_f64() * 1e6 / iters as f64);
         }
     }
-    Ok((samples, [checked, wrong]))
+    Ok(Some((samples, [checked, wrong])))
 }
 
-/// Sends back `n` messages.
+/// Sends back `n` messages; returns early at a [`STOP_SEQ`] message (the pinger stopped).
 pub fn echo<const W: usize>(
     rx: &mut dyn Rx<Msg<W>>,
     tx: &mut dyn Tx<Msg<W>>,
     n: u64,
 ) -> Result<(), TransferError> {
     for _ in 0..n {
-        tx.send(rx.recv()?)?;
+        let m = rx.recv()?;
+        if matches!(read(&m), Some((_, STOP_SEQ))) {
+            return Ok(());
+        }
+        tx.send(m)?;
     }
     Ok(())
 }
@@ -188,12 +267,14 @@ fn ends<const W: usize>(kind: Kind, producers: usize) -> Result<Ends<W>, QueueEr
     Ok((txs, rx))
 }
 
-/// Throughput between threads: the consumer on `cpus[0]`, producer i on `cpus[(i+1) mod n]`.
+/// Throughput between threads: the consumer on `cpus[0]`, producer i on `cpus[(i+1) mod n]`;
+/// `None` when `stop` was set.
 pub fn stream_threads<const W: usize>(
     cfg: &Config,
     kind: Kind,
     producers: usize,
-) -> Result<Samples, BenchError> {
+    stop: &AtomicBool,
+) -> Result<Option<Samples>, BenchError> {
     let (txs, mut rx) = ends::<W>(kind, producers).map_err(|e| BenchError::failed(NAME, e))?;
     let blocks = cfg.reps + 1;
     let per_producer = cfg.count / producers as u64 * blocks;
@@ -207,12 +288,12 @@ pub fn stream_threads<const W: usize>(
                 let cpu = cpus[(i + 1) % cpus.len()];
                 s.spawn(move || {
                     pin(cpu);
-                    produce::<W>(tx.as_mut(), i as u64, per_producer, cfg.fault)
+                    produce::<W>(tx.as_mut(), i as u64, per_producer, cfg.fault, stop)
                 })
             })
             .collect();
         let got = on_cpu(cpus[0], move || {
-            let got = consume::<W>(rx.as_mut(), producers, per_block, blocks);
+            let got = consume::<W>(rx.as_mut(), producers, per_block, blocks, stop, true);
             drop(rx);
             got
         });
@@ -225,8 +306,12 @@ pub fn stream_threads<const W: usize>(
     })
 }
 
-/// Round trip between two threads over two queues of `kind`.
-pub fn rtt_threads<const W: usize>(cfg: &Config, kind: Kind) -> Result<Samples, BenchError> {
+/// Round trip between two threads over two queues of `kind`; `None` when `stop` was set.
+pub fn rtt_threads<const W: usize>(
+    cfg: &Config,
+    kind: Kind,
+    stop: &AtomicBool,
+) -> Result<Option<Samples>, BenchError> {
     let (mut txa, mut rxa) = ends::<W>(kind, 1).map_err(|e| BenchError::failed(NAME, e))?;
     let (mut txb, mut rxb) = ends::<W>(kind, 1).map_err(|e| BenchError::failed(NAME, e))?;
     let (mut ta, mut tb) = (txa.remove(0), txb.remove(0));
@@ -238,7 +323,7 @@ pub fn rtt_threads<const W: usize>(cfg: &Config, kind: Kind) -> Result<Samples, 
             echo::<W>(rxa.as_mut(), tb.as_mut(), cfg.rtt_iters * blocks)
         });
         let got = on_cpu(cpus[0], move || {
-            ping::<W>(ta.as_mut(), rxb.as_mut(), cfg.rtt_iters, blocks)
+            ping::<W>(ta.as_mut(), rxb.as_mut(), cfg.rtt_iters, blocks, stop)
         });
         h.join()
             .map_err(|_| BenchError::failed(NAME, "the echo thread panicked"))?
@@ -251,13 +336,14 @@ fn open_deadline() -> Deadline {
     Deadline::after(Duration::from_secs(10))
 }
 
-/// Throughput with producer processes: this process consumes.
+/// Throughput with producer processes: this process consumes; `None` on `ctx.cancel` (the
+/// workers are killed).
 pub fn stream_processes<const W: usize>(
     cfg: &Config,
     kind: Kind,
     producers: usize,
     ctx: &RunCtx<'_>,
-) -> Result<Samples, BenchError> {
+) -> Result<Option<Samples>, BenchError> {
     let qe = |e: QueueError| BenchError::failed(NAME, e);
     let id = super::run_id();
     let name = format!("q{id}");
@@ -316,20 +402,26 @@ pub fn stream_processes<const W: usize>(
     }
     // Every producer joins before any starts (a queue whose producers all left is closed).
     w.gate(NAME)?;
+    let stop = ctx.cancel;
     let got = on_cpu(cfg.cpus[0], move || {
-        let got = consume::<W>(rx.as_mut(), producers, per_block, blocks);
+        let got = consume::<W>(rx.as_mut(), producers, per_block, blocks, stop, false);
         drop(rx);
         got
     });
+    // Stopped (or a worker killed by the same Ctrl-C): dropping `w` kills the workers.
+    if stop.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
     w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
     got.map_err(|e| BenchError::failed(NAME, e))
 }
 
-/// Round trip with an echo process over two SPSC queues in segments.
+/// Round trip with an echo process over two SPSC queues in segments; `None` on
+/// `ctx.cancel`.
 pub fn rtt_processes<const W: usize>(
     cfg: &Config,
     ctx: &RunCtx<'_>,
-) -> Result<Samples, BenchError> {
+) -> Result<Option<Samples>, BenchError> {
     let qe = |e: QueueError| BenchError::failed(NAME, e);
     let id = super::run_id();
     let a = Spsc::<Msg<W>>::create(&format!("q{id}a"), CAPACITY).map_err(qe)?;
@@ -350,14 +442,21 @@ pub fn rtt_processes<const W: usize>(
     w.spawn(NAME, &ctx.exe, &ctx.args, &args.map(String::from))?;
     let mut tx = a.producer().map_err(qe)?;
     let mut rx = b.consumer().map_err(qe)?;
+    let stop = ctx.cancel;
     let got = on_cpu(cfg.cpus[0], move || {
-        let got = ping::<W>(&mut tx, &mut rx, cfg.rtt_iters, blocks);
+        let got = ping::<W>(&mut tx, &mut rx, cfg.rtt_iters, blocks, stop);
         drop((tx, rx));
         got
     });
+    if stop.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
     w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
     got.map_err(|e| BenchError::failed(NAME, e))
 }
+
+/// A worker's stop flag: never set (the parent kills its workers when it stops).
+static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// A worker process: `produce KIND SIZE N PID CPU NAME fault|- PRODUCERS` or
 /// `echo spsc SIZE N 0 CPU IN OUT`.
@@ -385,20 +484,20 @@ pub fn worker_body<const W: usize>(args: &[String]) -> Result<(), BenchError> {
             let q = Spsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(qe)?;
             let mut tx = q.producer().map_err(qe)?;
             gate_wait(NAME)?;
-            produce::<W>(&mut tx, pid, n, fault).map_err(fe)
+            produce::<W>(&mut tx, pid, n, fault, &NEVER).map_err(fe)
         }
         Kind::Lanes => {
             let q = LaneMpsc::<Msg<W>>::open(&name, producers, CAPACITY, open_deadline())
                 .map_err(qe)?;
             let mut tx = q.producer().map_err(qe)?;
             gate_wait(NAME)?;
-            produce::<W>(&mut tx, pid, n, fault).map_err(fe)
+            produce::<W>(&mut tx, pid, n, fault, &NEVER).map_err(fe)
         }
         Kind::Array => {
             let q = ArrayMpsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(qe)?;
             let mut tx = q.producer().map_err(qe)?;
             gate_wait(NAME)?;
-            produce::<W>(&mut tx, pid, n, fault).map_err(fe)
+            produce::<W>(&mut tx, pid, n, fault, &NEVER).map_err(fe)
         }
         _ => Err(BenchError::failed(
             NAME,

@@ -270,8 +270,8 @@ impl Config {
         {
             return Err(BenchError::usage(NAME, "--count (at least one message per producer), --rtt-iters, --reps and --runs must be at least 1"));
         }
-        // A timed block is not interruptible: bound it to a few seconds (Ctrl-C is seen
-        // between blocks).
+        // A timed block stays a few seconds (Ctrl-C and SIGTERM are seen inside it, every
+        // 1024 messages: `measure`'s "Stopping").
         if self.count > MAX_COUNT || self.rtt_iters > MAX_COUNT {
             return Err(BenchError::usage(
                 NAME,
@@ -320,7 +320,13 @@ macro_rules! by_size {
     };
 }
 
-fn stream(cfg: &Config, line: Line, size: usize, ctx: &RunCtx<'_>) -> Result<Samples, BenchError> {
+/// One stream run; `None` when Ctrl-C or SIGTERM stopped it (it measured nothing).
+fn stream(
+    cfg: &Config,
+    line: Line,
+    size: usize,
+    ctx: &RunCtx<'_>,
+) -> Result<Option<Samples>, BenchError> {
     let producers = if line.mpsc { cfg.producers } else { 1 };
     if line.processes {
         by_size!(
@@ -329,15 +335,25 @@ fn stream(cfg: &Config, line: Line, size: usize, ctx: &RunCtx<'_>) -> Result<Sam
             (cfg, line.kind, producers, ctx)
         )
     } else {
-        by_size!(size, measure::stream_threads, (cfg, line.kind, producers))
+        by_size!(
+            size,
+            measure::stream_threads,
+            (cfg, line.kind, producers, ctx.cancel)
+        )
     }
 }
 
-fn rtt(cfg: &Config, line: Line, size: usize, ctx: &RunCtx<'_>) -> Result<Samples, BenchError> {
+/// One round-trip run; `None` when stopped.
+fn rtt(
+    cfg: &Config,
+    line: Line,
+    size: usize,
+    ctx: &RunCtx<'_>,
+) -> Result<Option<Samples>, BenchError> {
     if line.processes {
         by_size!(size, measure::rtt_processes, (cfg, ctx))
     } else {
-        by_size!(size, measure::rtt_threads, (cfg, line.kind))
+        by_size!(size, measure::rtt_threads, (cfg, line.kind, ctx.cancel))
     }
 }
 
@@ -352,9 +368,63 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
     by_size!(size, measure::worker_body, (args))
 }
 
+/// Bytes of /dev/shm the cross-process lines of `cfg` hold at once for messages of `W`
+/// words: the largest of one stream's queue and the round trip's two SPSC queues (each a
+/// whole segment: header, attached table and payload).
+fn shm_need<const W: usize>(cfg: &Config) -> u64 {
+    use handoff::queue::{ArrayMpsc, LaneMpsc, Spsc};
+    let object = |payload: Result<usize, handoff::queue::QueueError>| {
+        payload
+            .ok()
+            .and_then(|p| handoff::shm::SegmentOptions::new().object_size(p).ok())
+            .map_or(u64::MAX, |b| b as u64)
+    };
+    let spsc = object(Spsc::<ends::Msg<W>>::memory_size(measure::CAPACITY));
+    let mut need = 0;
+    for line in cfg.lines().into_iter().filter(|l| l.processes) {
+        let stream = match line.kind {
+            Kind::Lanes => object(LaneMpsc::<ends::Msg<W>>::memory_size(
+                cfg.producers,
+                measure::CAPACITY,
+            )),
+            Kind::Array => object(ArrayMpsc::<ends::Msg<W>>::memory_size(measure::CAPACITY)),
+            _ => spsc,
+        };
+        let rtt = if line.mpsc { 0 } else { spsc.saturating_mul(2) };
+        need = need.max(stream).max(rtt);
+    }
+    need
+}
+
+/// Refuses a plan whose cross-process queues do not fit in `free` bytes of /dev/shm (90% of
+/// it, as the exchange's check), before anything runs: a full /dev/shm used to fail at the
+/// first processes line, minutes into the run (issue #40).
+fn check_shm(cfg: &Config, free: Option<u64>) -> Result<(), BenchError> {
+    let need = cfg
+        .sizes
+        .iter()
+        .map(|&size| by_size!(size, shm_need, (cfg)))
+        .max()
+        .unwrap_or(0);
+    match free {
+        Some(free) if need > free / 10 * 9 => Err(BenchError::usage(
+            NAME,
+            format!(
+                "the cross-process lines need {} of shared memory in /dev/shm at once, which \
+                 has {} free: free /dev/shm (df -h /dev/shm; handoff cleanup), or pass \
+                 --threads-only",
+                handoff_probe::units::format_size(need as usize),
+                handoff_probe::units::format_size(free as usize)
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
+    check_shm(cfg, super::exchange::memory::Room::detect().shm)?;
     let lines = cfg.lines();
     let points: Vec<_> = cfg
         .sizes
@@ -364,11 +434,16 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(size, line)| {
         let (mut tput, mut rt, mut checks) = (Vec::new(), Vec::new(), Checks::of("messages"));
         for _ in 0..cfg.runs {
-            let (s, [c, w]) = stream(cfg, line, size, ctx)?;
+            // Stopped inside a timed block: this point measured nothing.
+            let Some((s, [c, w])) = stream(cfg, line, size, ctx)? else {
+                return Ok(None);
+            };
             checks.add(c, w);
             tput.push(s);
             if !line.mpsc {
-                let (s, [c, w]) = rtt(cfg, line, size, ctx)?;
+                let Some((s, [c, w])) = rtt(cfg, line, size, ctx)? else {
+                    return Ok(None);
+                };
                 checks.add(c, w);
                 rt.push(s);
             }
@@ -393,6 +468,10 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         res.records.push(rec);
         Ok(Some(format!("{}, {size} B", line.series())))
     })?;
+    // Stopped inside the last point: partial all the same.
+    if !res.partial {
+        ctx.stopped(&mut res, points.len());
+    }
     res.notes.push(format!(
         "consumer on CPU {}, producers round-robin from the next CPU; MPSC lines have {} producers{}; \
          rtrb, crossbeam and the locked queue spin then yield when full or empty, handoff's queues \
@@ -471,6 +550,10 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicBool;
+
+    /// A stop flag never set.
+    static GO: AtomicBool = AtomicBool::new(false);
     use crate::bench::experiment::assert_each_refused;
 
     #[test]
@@ -509,15 +592,19 @@ mod tests {
                     continue;
                 }
                 let producers = if mpsc { 3 } else { 1 };
-                let (s, counts) = measure::stream_threads::<4>(&cfg, kind, producers).unwrap();
+                let (s, counts) = measure::stream_threads::<4>(&cfg, kind, producers, &GO)
+                    .unwrap()
+                    .unwrap();
                 assert!(counts[0] > 0 && counts[1] == 0, "{kind:?}: {counts:?}");
                 assert_eq!(s.len(), 2);
             }
-            let (s, counts) = measure::rtt_threads::<2>(&cfg, kind).unwrap();
+            let (s, counts) = measure::rtt_threads::<2>(&cfg, kind, &GO).unwrap().unwrap();
             assert!(counts[0] > 0 && counts[1] == 0 && s.len() == 2, "{kind:?}");
         }
         cfg.fault = true;
-        let (_, counts) = measure::stream_threads::<1>(&cfg, Kind::Spsc, 1).unwrap();
+        let (_, counts) = measure::stream_threads::<1>(&cfg, Kind::Spsc, 1, &GO)
+            .unwrap()
+            .unwrap();
         // The corrupt message, and its successor out of sequence: at most those two.
         assert!((1..=2).contains(&counts[1]), "{counts:?}");
     }
@@ -543,6 +630,97 @@ mod tests {
                 "spsc: handoff Spsc, processes",
             ]
         );
+    }
+
+    /// Issue #40, item 7: a stop flag set during a timed block of the largest count ends
+    /// every kind's stream and round trip at once, with no thread left blocked on a full or
+    /// empty queue (`None`: nothing measured). Without it each run here is minutes; the
+    /// watchdog (120 s for all 13 runs) fails the test instead of hanging.
+    #[test]
+    fn a_stop_flag_ends_a_timed_block_of_every_kind() {
+        let cpus = handoff::sys::allowed_cpus().unwrap();
+        if cpus.len() < 2 {
+            // One CPU: a spinning side holds it for whole time slices, so the ~1000 messages
+            // before the next look at the flag take seconds; the bound is not the point.
+            eprintln!("SKIP: a_stop_flag_ends_a_timed_block_of_every_kind: needs two CPUs, this process may use {cpus:?}");
+            return;
+        }
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let cfg = Config {
+                count: MAX_COUNT,
+                rtt_iters: MAX_COUNT,
+                reps: 1000,
+                producers: 3,
+                ..Config::for_report(true, &cpus[..2])
+            };
+            for kind in Kind::ALL.into_iter().chain(Kind::EXTRA) {
+                for mpsc in [false, true] {
+                    if mpsc && kind.single_producer() {
+                        continue;
+                    }
+                    let stop = AtomicBool::new(false);
+                    let producers = if mpsc { 3 } else { 1 };
+                    let t0 = std::time::Instant::now();
+                    let got = std::thread::scope(|s| {
+                        s.spawn(|| {
+                            std::thread::sleep(std::time::Duration::from_millis(30));
+                            stop.store(true, Ordering::Relaxed);
+                        });
+                        measure::stream_threads::<1>(&cfg, kind, producers, &stop)
+                    });
+                    eprintln!("{kind:?} x{producers}: stopped after {:?}", t0.elapsed());
+                    assert!(matches!(got, Ok(None)), "{kind:?} x{producers}: {got:?}");
+                }
+                let stop = AtomicBool::new(false);
+                let t0 = std::time::Instant::now();
+                let got = std::thread::scope(|s| {
+                    s.spawn(|| {
+                        std::thread::sleep(std::time::Duration::from_millis(30));
+                        stop.store(true, Ordering::Relaxed);
+                    });
+                    measure::rtt_threads::<1>(&cfg, kind, &stop)
+                });
+                eprintln!("{kind:?} round trip: stopped after {:?}", t0.elapsed());
+                assert!(matches!(got, Ok(None)), "{kind:?} round trip: {got:?}");
+            }
+            done_tx.send(()).unwrap();
+        });
+        match done_rx.recv_timeout(std::time::Duration::from_secs(120)) {
+            Ok(()) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                panic!("a run failed (its assertion is above)")
+            }
+            Err(e) => panic!("a stopped run did not end: {e}"),
+        }
+    }
+
+    /// Issue #40: with /dev/shm (nearly) full, the plan is refused before anything runs,
+    /// in one line saying what is needed and what is free; threads-only plans need none.
+    #[test]
+    fn a_full_dev_shm_is_refused_up_front() {
+        let cfg = Config {
+            sizes: vec![8, 1024],
+            producers: 4,
+            ..Config::for_report(true, &[0, 1])
+        };
+        assert!(cfg.processes);
+        // The largest: 4 lanes of 1024 slots of 1 KiB (4 MiB of payload), more than the
+        // round trip's two 1 MiB rings.
+        let need = shm_need::<128>(&cfg);
+        assert!((4 << 20..5 << 20).contains(&need), "{need}");
+        let e = check_shm(&cfg, Some(need)).unwrap_err().to_string();
+        assert!(
+            e.contains("/dev/shm") && e.contains("--threads-only") && !e.contains('\n'),
+            "{e}"
+        );
+        check_shm(&cfg, Some(need * 2)).unwrap();
+        check_shm(&cfg, None).unwrap();
+        let threads = Config {
+            processes: false,
+            ..cfg
+        };
+        check_shm(&threads, Some(0)).unwrap();
     }
 
     #[test]
