@@ -12,6 +12,8 @@ use handoff_testkit::Kid;
 use std::time::Duration;
 
 const ROLE: &str = "HANDOFF_BUSY_TEST_ROLE";
+/// One test at a time: the workers of one must not run in the other's sample.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// CPU each worker of the heavy experiment burns, nanoseconds.
 const SPIN_NS: u64 = 300_000_000;
 const WORKERS: usize = 4;
@@ -37,6 +39,7 @@ fn the_labs_own_workers_are_never_other_work() {
         println!("spun {}", spin(SPIN_NS));
         return;
     }
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let mut kids = Vec::new();
     let mut spun_ns = 0u64;
     let (_, heavy) = measure(|| -> Result<(), ()> {
@@ -90,6 +93,7 @@ fn two_cpu_hogs_beside_a_run_make_it_busy() {
         spin(8_000_000_000);
         return;
     }
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let exe = std::env::current_exe().unwrap();
     let mut hogs = Vec::new();
     for _ in 0..2 {
