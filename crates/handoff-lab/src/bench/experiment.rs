@@ -243,11 +243,12 @@ pub struct ExperimentInfo {
     pub report_cost: ReportCost,
 }
 
-/// What an experiment's report plan takes, measured on the reference machine (the 2-CPU KVM
-/// guest of `report/plan/cost_model.rs`): the seconds of its full plan (the times earlier
-/// sessions recorded on a quiet machine, docs/results.md) and of its quick plan (each
-/// experiment's time in a `handoff report` of 2026-11-28, divided by that run's measured
-/// speed factor, 1.68: 0.03-1.9 s). An
+/// What an experiment's report plan takes on the reference machine of the cost model
+/// (`report/plan/cost_model.rs`: the 2-CPU KVM guest at a load average near 3.7), in
+/// seconds of its full and its quick plan: each experiment's time in a `handoff report`
+/// of 2026-11-28 on that guest divided by the run's measured speed factor (full plans: a
+/// quiet guest, factor 0.5, 0.25-32.5 s each; quick plans: load average 11, factor 1.68,
+/// 0.05-3.1 s each). An
 /// experiment measured on one pair per placement class (`per_class`) takes that time per
 /// [`ReportCost::REFERENCE_CLASSES`] classes; the others run the same points on any machine
 /// (more PEs on more CPUs, each with a CPU of its own).

@@ -64,7 +64,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: None,
-    report_cost: ReportCost::fixed(10.0, 0.5),
+    report_cost: ReportCost::fixed(8.4, 0.5),
 };
 
 /// What to run.

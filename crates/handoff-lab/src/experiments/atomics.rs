@@ -68,7 +68,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
-    report_cost: ReportCost::fixed(2.0, 0.3),
+    report_cost: ReportCost::fixed(4.8, 0.3),
 };
 
 super::named::named_enum! {

@@ -47,7 +47,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: None,
-    report_cost: ReportCost::fixed(1.0, 0.2),
+    report_cost: ReportCost::fixed(3.8, 0.2),
 };
 
 super::named::named_enum! {

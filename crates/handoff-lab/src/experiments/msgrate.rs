@@ -42,7 +42,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings: crate::bench::experiment::no_findings,
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
-    report_cost: ReportCost::fixed(1.0, 0.2),
+    report_cost: ReportCost::fixed(2.0, 0.2),
 };
 
 /// What to run.

@@ -44,7 +44,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: None,
-    report_cost: ReportCost::fixed(1.0, 0.1),
+    report_cost: ReportCost::fixed(0.5, 0.1),
 };
 
 super::named::named_enum! {

@@ -62,7 +62,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
-    report_cost: ReportCost::fixed(8.0, 0.5),
+    report_cost: ReportCost::fixed(9.6, 0.5),
 };
 
 super::named::named_enum! {

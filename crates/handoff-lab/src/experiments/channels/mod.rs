@@ -76,7 +76,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_cost: ReportCost::fixed(6.0, 0.3),
+    report_cost: ReportCost::fixed(7.6, 0.3),
 };
 
 /// One queue shared by all, or one queue per pair.

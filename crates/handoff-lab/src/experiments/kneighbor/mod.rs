@@ -50,7 +50,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_cost: ReportCost::fixed(6.0, 0.4),
+    report_cost: ReportCost::fixed(12.4, 0.4),
 };
 
 super::named::named_enum! {

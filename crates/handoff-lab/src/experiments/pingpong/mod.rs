@@ -63,7 +63,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
-    report_cost: ReportCost::per_class(12.0, 1.0),
+    report_cost: ReportCost::per_class(36.6, 1.0),
 };
 
 super::named::named_enum! {

@@ -62,7 +62,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_cost: ReportCost::fixed(40.0, 1.2),
+    report_cost: ReportCost::fixed(34.6, 1.2),
 };
 
 /// Which queue.

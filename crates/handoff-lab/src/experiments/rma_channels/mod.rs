@@ -93,7 +93,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_cost: ReportCost::fixed(50.0, 0.9),
+    report_cost: ReportCost::fixed(65.0, 0.9),
 };
 
 /// The CPU of producer `p`: `cpus[p % len]` (`None`: unpinned).

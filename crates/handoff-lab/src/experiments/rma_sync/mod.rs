@@ -94,7 +94,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker::main),
-    report_cost: ReportCost::fixed(12.0, 0.5),
+    report_cost: ReportCost::fixed(25.0, 0.5),
 };
 
 super::named::named_enum! {

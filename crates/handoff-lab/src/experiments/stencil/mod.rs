@@ -75,7 +75,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
-    report_cost: ReportCost::fixed(10.0, 2.0),
+    report_cost: ReportCost::fixed(15.4, 2.0),
 };
 
 super::named::named_enum! {
