@@ -286,28 +286,28 @@ pub fn compare(
     Ok(u8::try_from(cmp.exit_code()).unwrap_or(crate::EXIT_RUNTIME))
 }
 
-/// Runs every registered experiment `selected` admits for `handoff report`; an experiment
-/// that fails is reported on stderr and left out (the report says so), so one broken
-/// experiment does not cost the whole report.
+/// Runs the `selected` experiments' report plans (quick ones when `quick`) for `handoff
+/// report`, calling `starting` before each (its index and name); an experiment that fails
+/// is reported on stderr and left out (the report says so), so one broken experiment does
+/// not cost the whole report.
 pub fn run_for_report(
     quick: bool,
-    selected: &dyn Fn(&str) -> bool,
+    selected: &[&'static handoff_lab::bench::ExperimentInfo],
     machine: &handoff_lab::machine::Machine,
     allowed: &[usize],
     progress: &mut dyn Progress,
     transports: &[handoff_lab::experiments::team_mpi::TransportKind],
+    starting: &dyn Fn(usize, &str),
 ) -> Result<(Vec<BenchResults>, Vec<String>), Failure> {
     let tool = handoff_lab::machine::tool();
     let mut out = Vec::new();
     let mut failures = Vec::new();
-    for info in registry::EXPERIMENTS {
+    for (i, info) in selected.iter().enumerate() {
         let Some(run) = info.run else { continue };
-        if !selected(info.name) {
-            continue;
-        }
         if CANCEL.load(std::sync::atomic::Ordering::Relaxed) {
             break;
         }
+        starting(i, info.name);
         let mut ctx = run_ctx(quick, machine, &tool, allowed, progress)?;
         ctx.transports = transports.to_vec();
         match registry::run_measured(&mut ctx, run) {

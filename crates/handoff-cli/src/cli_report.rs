@@ -6,6 +6,7 @@ use crate::common::{
 };
 use crate::{progress, Failure};
 use clap::Args;
+use handoff_lab::bench::ExperimentInfo;
 use handoff_lab::experiments::c2c;
 use handoff_lab::experiments::team_mpi::{self, TransportKind};
 use handoff_lab::progress::Progress;
@@ -24,6 +25,14 @@ pub struct ReportArgs {
     /// A shorter run (under a minute on 2 CPUs): fewer repetitions, runs and sizes.
     #[arg(long)]
     pub quick: bool,
+    /// The time the report may take, e.g. 300s, 10min, 1h (default 5min): the plan picks
+    /// the most repetitions whose estimate fits, always sweeping past the last-level cache.
+    #[arg(long, value_name = "DURATION")]
+    pub budget: Option<String>,
+    /// The seeds' own protocols: 100 repetitions x 5 runs at every exchange point and every
+    /// experiment's full plan, however long the estimate.
+    #[arg(long)]
+    pub full: bool,
     /// No progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -55,14 +64,33 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         return print_plan(&args);
     }
     let selected = select_experiments(&args.experiments)?;
+    let protocol = protocol(&args)?;
     let transports = TransportKind::parse_list("report", &args.transport)?;
     team_mpi::check_available("report", &transports)?;
     let allowed = allowed_cpus()?;
     let flags = overrides(&args.common, &allowed)?;
     let m = Machine::detect()?;
     let llc = m.topology.last_level_cache_bytes();
-    let (plan, cfg) = plan::plan(args.quick, &flags, &m.topology, &allowed, llc)?;
+    let speed = match protocol {
+        plan::Protocol::Budget(_) => measure_speed(&m, &allowed),
+        _ => 1.0,
+    };
+    let req = plan::Request {
+        protocol,
+        flags: &flags,
+        experiments: &selected,
+        memory: handoff_lab::experiments::exchange::memory::Room::detect().memory,
+        speed,
+    };
+    let (plan, cfg) = plan::plan(&req, &m.topology, &allowed, llc)?;
     check_memory(&plan.points)?;
+    if !args.quiet {
+        eprintln!("handoff: report: {}", plan.protocol());
+        for n in &plan.notes {
+            eprintln!("handoff: note: {n}");
+        }
+        eprintln!("handoff: {}", plan.estimate_line());
+    }
     let started_at = plan::rfc3339(plan::now_unix());
     let out = match &args.out {
         Some(d) => d.clone(),
@@ -116,12 +144,27 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         (Vec::new(), Vec::new())
     } else {
         crate::cli_bench::run_for_report(
-            args.quick,
-            &|name: &str| selected.iter().any(|s| s == name),
+            plan.step.others_quick,
+            &selected,
             &machine,
             &allowed,
             &mut prog,
             &transports,
+            &|i, name| {
+                if args.quiet {
+                    return;
+                }
+                let est = plan.others.get(i).map_or(0.0, |o| o.1 * plan.speed);
+                eprintln!(
+                    "handoff: report: experiment {}/{} {name} (estimated {}); {} of an \
+                     estimated {} so far",
+                    i + 1,
+                    selected.len(),
+                    plan::fmt_duration(est),
+                    plan::fmt_duration(started.elapsed().as_secs_f64()),
+                    plan::fmt_duration(plan.estimate().total_s())
+                );
+            },
         )?
     };
     stopped |= experiments.iter().any(|e| e.partial);
@@ -141,14 +184,21 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
                 .map(|f| format!("left out after a failure: {f}")),
         );
     }
+    let busy = handoff_lab::bench::BenchResults::busy_parts(
+        std::iter::once(&res).chain(experiments.iter()),
+    );
+    if let Some(s) = res.report.as_mut() {
+        s.busy = busy;
+    }
     let files = handoff_lab::report::write_full_report(&res, &experiments, &out)
         .map_err(|e| Failure::runtime(format!("writing the report: {e}")))?;
     if !args.quiet {
         eprintln!(
-            "handoff: wrote {} files to {} in {:.0} s{}",
+            "handoff: wrote {} files to {} in {:.0} s (estimated {:.0} s){}",
             files.len(),
             out.display(),
             started.elapsed().as_secs_f64(),
+            plan.estimate().total_s(),
             if stopped {
                 " (partial: the run was stopped early)"
             } else {
@@ -188,31 +238,118 @@ impl Drop for RemoveIfEmpty {
     }
 }
 
-/// The registered experiments `--experiments` names (all of them for `all`, none for `none`).
-fn select_experiments(list: &str) -> Result<Vec<String>, Failure> {
-    let known: Vec<&str> = handoff_lab::bench::registry::EXPERIMENTS
-        .iter()
-        .filter(|e| e.run.is_some())
-        .map(|e| e.name)
-        .collect();
-    match list {
-        "all" => return Ok(known.iter().map(|s| s.to_string()).collect()),
-        "none" | "" => return Ok(Vec::new()),
-        _ => {}
+/// Sample points of the exchange (1 MiB: cross-core spin and futex hand-offs, one of them
+/// flushed, and `file` on one core, 30 repetitions; 32 MiB on one core, 4; one run each),
+/// whose measured time over their modelled time scales a budget's estimate: the machine's
+/// speed now, load included (0.5x-10x). About half a second; 1 (the model) when a point
+/// fails or the machine has one CPU.
+fn measure_speed(m: &Machine, allowed: &[usize]) -> f64 {
+    use handoff_lab::experiments::exchange::{ExchangeConfig, Mode, Point};
+    let (Some(&a), Some(&b)) = (allowed.first(), allowed.get(1)) else {
+        return 1.0;
+    };
+    let point = |mode, consumer_core, flush| Point {
+        mode,
+        size: 1 << 20,
+        producer_core: a,
+        consumer_core,
+        flush,
+        reps: 30,
+        warmup: 2,
+        runs: 1,
+    };
+    let points = [
+        point(Mode::ThreadsSpin, b, false),
+        point(Mode::ProcessesFutex, b, false),
+        point(Mode::ProcessesSpin, b, true),
+        point(Mode::File, a, false),
+        Point {
+            size: 32 << 20,
+            reps: 4,
+            ..point(Mode::ThreadsSpin, a, false)
+        },
+    ];
+    let Ok(env) = m.env(&ExchangeConfig::default()) else {
+        return 1.0;
+    };
+    // The floor beside each record is not wanted here: a stand-in keeps it from being measured.
+    let known = [handoff_lab::bench::schema::C2cPair {
+        cpu_a: a,
+        cpu_b: b,
+        placement: String::new(),
+        one_way_ns: 1.0,
+    }];
+    let modelled: f64 = points.iter().map(plan::point_s).sum();
+    let t = Instant::now();
+    let ok = handoff_lab::experiments::exchange::run_points(
+        &points,
+        &env,
+        &known,
+        &mut handoff_lab::progress::Silent,
+        None,
+    )
+    .is_ok_and(|o| o.stopped.is_none());
+    let measured = t.elapsed().as_secs_f64();
+    if ok && modelled > 0.0 {
+        (measured / modelled).clamp(0.5, 10.0)
+    } else {
+        1.0
     }
-    list.split(',')
-        .map(|n| {
-            let n = n.trim();
-            if known.contains(&n) {
-                Ok(n.to_string())
-            } else {
-                Err(Failure::usage(format!(
-                    "--experiments: unknown experiment '{n}'; known: all, none, {}",
-                    known.join(", ")
-                )))
-            }
-        })
-        .collect()
+}
+
+/// `--quick`, `--budget DURATION` (default 5 min) or `--full`.
+fn protocol(args: &ReportArgs) -> Result<plan::Protocol, Failure> {
+    let given = [
+        (args.quick, "--quick"),
+        (args.budget.is_some(), "--budget"),
+        (args.full, "--full"),
+    ];
+    let flags: Vec<&str> = given.iter().filter(|g| g.0).map(|g| g.1).collect();
+    if flags.len() > 1 {
+        return Err(Failure::usage(format!(
+            "report: {} are alternatives: give one of --quick, --budget DURATION, --full",
+            flags.join(" and ")
+        )));
+    }
+    Ok(if args.quick {
+        plan::Protocol::Quick
+    } else if args.full {
+        plan::Protocol::Full
+    } else {
+        let budget = match &args.budget {
+            Some(b) => plan::parse_budget(b).map_err(|e| Failure::usage(format!("report: {e}")))?,
+            None => plan::DEFAULT_BUDGET_S,
+        };
+        plan::Protocol::Budget(budget)
+    })
+}
+
+/// The registered experiments `--experiments` names (all of them for `all`, none for
+/// `none`), in the registry's order.
+fn select_experiments(list: &str) -> Result<Vec<&'static ExperimentInfo>, Failure> {
+    let known: Vec<&'static ExperimentInfo> = handoff_lab::bench::registry::EXPERIMENTS
+        .iter()
+        .copied()
+        .filter(|e| e.run.is_some())
+        .collect();
+    let names = || known.iter().map(|e| e.name).collect::<Vec<_>>().join(", ");
+    let wanted: Vec<&str> = match list {
+        "all" => return Ok(known),
+        "none" | "" => return Ok(Vec::new()),
+        _ => list.split(',').map(str::trim).collect(),
+    };
+    for n in &wanted {
+        if !known.iter().any(|e| e.name == *n) {
+            return Err(Failure::usage(format!(
+                "--experiments: unknown experiment '{n}'; known: all, none, {}",
+                names()
+            )));
+        }
+    }
+    Ok(known
+        .into_iter()
+        .filter(|e| wanted.contains(&e.name))
+        .collect())
 }
 
 /// `handoff report --plan [--sysfs DIR]`: the plan and its estimate, nothing run.
@@ -228,7 +365,20 @@ fn print_plan(args: &ReportArgs) -> Result<u8, Failure> {
     };
     let flags = overrides(&args.common, &allowed)?;
     let llc = topology.last_level_cache_bytes();
-    let (plan, _) = plan::plan(args.quick, &flags, &topology, &allowed, llc)?;
+    let selected = select_experiments(&args.experiments)?;
+    let req = plan::Request {
+        protocol: protocol(args)?,
+        flags: &flags,
+        experiments: &selected,
+        // Another machine's plan (--sysfs) cannot know its memory: MAX_BLOCK bounds it.
+        memory: match &args.sysfs {
+            Some(_) => None,
+            None => handoff_lab::experiments::exchange::memory::Room::detect().memory,
+        },
+        // --plan runs nothing: the cost model's own speed.
+        speed: 1.0,
+    };
+    let (plan, _) = plan::plan(&req, &topology, &allowed, llc)?;
     print!("{}", plan.describe(&topology, &allowed));
     Ok(0)
 }

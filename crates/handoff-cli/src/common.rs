@@ -149,10 +149,9 @@ pub fn run_exchange(
     prog: &mut dyn handoff_lab::progress::Progress,
     stop_after: Option<usize>,
 ) -> Result<(exchange::Outcome, handoff_lab::bench::busy::MachineLoad), Failure> {
-    let before = handoff_probe::load::Snapshot::take();
-    let outcome = exchange::run_points(points, env, known, prog, stop_after)?;
-    let after = handoff_probe::load::Snapshot::take();
-    Ok((outcome, before.until(&after).into()))
+    Ok(handoff_lab::bench::busy::measure(|| {
+        exchange::run_points(points, env, known, prog, stop_after)
+    })?)
 }
 
 /// Wraps an exchange outcome and its machine-load evidence into a results file.

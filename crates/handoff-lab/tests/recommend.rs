@@ -228,7 +228,7 @@ fn a_busy_machine_names_no_winner() {
     common::set_load(&mut res, &common::quiet());
     assert_eq!(l1_pick(&res, true).mode, "threads-blocking");
     let busy = MachineLoad {
-        load1_before: Some(8.9),
+        others_cpus: Some(0.89),
         ..common::quiet()
     };
     common::set_load(&mut res, &busy);
@@ -236,7 +236,7 @@ fn a_busy_machine_names_no_winner() {
     assert!(rec.picks.is_empty(), "{:?}", rec.picks);
     assert_eq!(rec.sentences.len(), 1, "{:?}", rec.sentences);
     assert!(
-        rec.sentences[0].contains("Machine busy: rerun") && rec.sentences[0].contains("8.90"),
+        rec.sentences[0].contains("Machine busy: rerun") && rec.sentences[0].contains("0.89"),
         "{}",
         rec.sentences[0]
     );

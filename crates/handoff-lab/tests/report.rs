@@ -591,6 +591,8 @@ mod synth {
                 "reps per run = clamp(100 × 1 MiB / size, 20, 400), warm-up = reps / 10, 5 runs"
                     .into(),
             notes: vec![],
+            busy: vec![],
+            estimated_s: None,
         });
         results.elapsed_s = Some(212.0);
         results

@@ -12,7 +12,7 @@ use handoff_lab::experiments::exchange::record::{
 use handoff_lab::experiments::exchange::Overrides;
 use handoff_lab::machine::*;
 use handoff_lab::report;
-use handoff_lab::report::plan::{plan, CONSUMERS_PER_CLASS};
+use handoff_lab::report::plan::{plan, Protocol, Request, CONSUMERS_PER_CLASS, DEFAULT_BUDGET_S};
 use handoff_probe::topology::synth::SynthMachine;
 use handoff_probe::topology::{Placement, Topology};
 
@@ -65,14 +65,14 @@ fn record(t: &Topology, mode: &str, size: u64, producer: usize, consumer: usize)
 /// real plan (cached points; the per-CPU figure is what is tested), c2c per planned pair.
 fn results_on(t: &Topology) -> BenchResults {
     let allowed = t.cpu_ids();
-    let (p, _) = plan(
-        false,
-        &Overrides::default(),
-        t,
-        &allowed,
-        t.last_level_cache_bytes(),
-    )
-    .unwrap();
+    let req = Request {
+        protocol: Protocol::Budget(DEFAULT_BUDGET_S),
+        flags: &Overrides::default(),
+        experiments: &[],
+        memory: None,
+        speed: 1.0,
+    };
+    let (p, _) = plan(&req, t, &allowed, t.last_level_cache_bytes()).unwrap();
     let machine = Machine {
         logical_cpus: t.logical_cpus(),
         allowed_cpus: allowed.clone(),

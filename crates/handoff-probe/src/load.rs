@@ -6,6 +6,12 @@
 //!
 //! Take a [`Snapshot`] before the measurement and one after; [`Snapshot::until`] gives the
 //! [`Usage`] in between. Every figure is `None` where the kernel does not provide it.
+//!
+//! "This process tree" is this process, the children it reaped (`cutime`, `cstime`) and its
+//! live descendants (each one's own and reaped time, from `/proc/PID/stat`): a worker that
+//! still runs, or has exited but is not yet reaped, at a snapshot is counted as ours, never
+//! as another process's. A worker reaped between the snapshots moves from the descendants'
+//! sum into `cutime`, so nothing is counted twice.
 
 use std::time::Instant;
 
@@ -66,7 +72,9 @@ impl Snapshot {
         Snapshot {
             load1: read("/proc/loadavg").and_then(|t| parse_loadavg(&t)),
             cpu: read("/proc/stat").and_then(|t| parse_proc_stat(&t)),
-            own_ticks: read("/proc/self/stat").and_then(|t| parse_self_ticks(&t)),
+            own_ticks: read("/proc/self/stat")
+                .and_then(|t| parse_self_ticks(&t))
+                .map(|own| own + descendants().iter().map(|d| d.ticks).sum::<u64>()),
             switches: context_switches(),
             migrations: migrations(),
             at: Instant::now(),
@@ -143,12 +151,77 @@ pub fn parse_proc_stat(text: &str) -> Option<CpuTicks> {
 
 /// utime + stime + cutime + cstime of `/proc/self/stat` (fields 14–17), in clock ticks.
 pub fn parse_self_ticks(text: &str) -> Option<u64> {
+    parse_stat(text).map(|s| s.ticks)
+}
+
+/// What this module reads of one `/proc/PID/stat`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProcStat {
+    /// The process id (field 1).
+    pub pid: u32,
+    /// The state letter (field 3): `R`, `S`, `D`, `Z` (exited, not yet reaped), ...
+    pub state: char,
+    /// The parent's process id (field 4).
+    pub ppid: u32,
+    /// utime + stime + cutime + cstime (fields 14–17), in clock ticks.
+    pub ticks: u64,
+}
+
+/// Parses one `/proc/PID/stat` text.
+pub fn parse_stat(text: &str) -> Option<ProcStat> {
     // The command name (field 2) may hold spaces and parentheses: fields restart after the
     // last ')'; the first of them is field 3.
-    let rest = &text[text.rfind(')')? + 1..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
+    let close = text.rfind(')')?;
+    let pid = text[..text.find('(')?].trim().parse().ok()?;
+    let f: Vec<&str> = text[close + 1..].split_whitespace().collect();
     let field = |n: usize| -> Option<u64> { f.get(n - 3)?.parse::<i64>().ok()?.try_into().ok() };
-    Some(field(14)? + field(15)? + field(16)? + field(17)?)
+    Some(ProcStat {
+        pid,
+        state: f.first()?.chars().next()?,
+        ppid: u32::try_from(field(4)?).ok()?,
+        ticks: field(14)? + field(15)? + field(16)? + field(17)?,
+    })
+}
+
+/// The descendants of the process `root` among `procs` (children, their children, ...).
+pub fn descendants_of(root: u32, procs: &[ProcStat]) -> Vec<ProcStat> {
+    let mut tree = vec![root];
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tree.len() {
+        let parent = tree[i];
+        for p in procs.iter().filter(|p| p.ppid == parent && p.pid != root) {
+            if !tree.contains(&p.pid) {
+                tree.push(p.pid);
+                out.push(*p);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// This process's live descendants (every process of `/proc` whose ancestry leads here).
+pub fn descendants() -> Vec<ProcStat> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let procs: Vec<ProcStat> = dir
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n.parse::<u32>().is_ok())
+        })
+        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+        .filter_map(|t| parse_stat(&t))
+        .collect();
+    descendants_of(std::process::id(), &procs)
+}
+
+/// How many of this process's descendants still run (exited but unreaped ones do not).
+pub fn live_descendants() -> usize {
+    descendants().iter().filter(|d| d.state != 'Z').count()
 }
 
 /// `se.nr_migrations` of one `/proc/.../sched` text.
@@ -212,6 +285,22 @@ mod tests {
         // Fields after the last ')': 3=R, 4..13 = 1..10, 14=11, 15=12, 16=13, 17=14.
         assert_eq!(parse_self_ticks(s), Some(11 + 12 + 13 + 14));
         assert_eq!(parse_self_ticks("no paren"), None);
+        let p = parse_stat("42 (a b) c) Z 7 2 3 4 5 6 7 8 9 10 11 12 13 14 15").unwrap();
+        assert_eq!(
+            (p.pid, p.state, p.ppid, p.ticks),
+            (42, 'Z', 7, 11 + 12 + 13 + 14)
+        );
+        // 1 <- 5 <- 9, 1 <- 6; 2 <- 8 is not ours.
+        let ps = |pid, ppid| ProcStat {
+            pid,
+            state: 'R',
+            ppid,
+            ticks: pid as u64,
+        };
+        let all = [ps(9, 5), ps(5, 1), ps(6, 1), ps(8, 2), ps(1, 0)];
+        let mut d: Vec<u32> = descendants_of(1, &all).iter().map(|p| p.pid).collect();
+        d.sort_unstable();
+        assert_eq!(d, [5, 6, 9]);
         let sched = "x (1, #threads: 1)\n---\nse.exec_start : 1.5\nse.nr_migrations   :   17\n";
         assert_eq!(parse_migrations(sched), Some(17));
         assert_eq!(parse_migrations("se.exec_start : 1\n"), None);

@@ -89,3 +89,35 @@ fn single_128c_8ccd() {
     assert_eq!(classes(&t), [SameCore, SmtSibling, SharedL3, SamePackage]);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// The large-L3 presets: an Emerald-Rapids-like 2x60-core node (320 MiB per socket), a
+/// Granite-Rapids-like 128-core socket (504 MiB) and a Genoa-X-like 2x96-core node (96 MiB
+/// per 8-core CCD). Their last-level cache is what the report's sweep must pass.
+#[test]
+fn large_cache_presets() {
+    use Placement::*;
+    const MIB: u64 = 1 << 20;
+    let (t, dir) = tree("emerald", &SynthMachine::emerald_2s_120c());
+    assert_eq!((t.logical_cpus(), t.cores(), t.packages()), (240, 120, 2));
+    assert_eq!(t.placement(0, 59), SharedL3);
+    assert_eq!(t.placement(0, 60), CrossNuma);
+    assert_eq!(classes(&t), [SameCore, SmtSibling, SharedL3, CrossNuma]);
+    assert_eq!(t.last_level_cache_bytes(), Some(320 * MIB));
+    std::fs::remove_dir_all(dir).unwrap();
+    let (t, dir) = tree("granite", &SynthMachine::granite_1s_128c());
+    assert_eq!((t.logical_cpus(), t.cores(), t.packages()), (256, 128, 1));
+    assert_eq!(t.placement(0, 127), SharedL3);
+    assert_eq!(classes(&t), [SameCore, SmtSibling, SharedL3]);
+    assert_eq!(t.last_level_cache_bytes(), Some(504 * MIB));
+    std::fs::remove_dir_all(dir).unwrap();
+    let (t, dir) = tree("genoa-x", &SynthMachine::genoa_x_2s_192c());
+    assert_eq!((t.logical_cpus(), t.cores(), t.packages()), (384, 192, 2));
+    assert_eq!(t.placement(0, 8), SamePackage);
+    assert_eq!(
+        classes(&t),
+        [SameCore, SmtSibling, SharedL3, SamePackage, CrossNuma]
+    );
+    assert_eq!(t.last_level_cache_bytes(), Some(96 * MIB));
+    std::fs::remove_dir_all(dir).unwrap();
+    assert_eq!(SynthMachine::presets().len(), 6);
+}

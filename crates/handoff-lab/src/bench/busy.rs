@@ -14,12 +14,20 @@
 //!   of a CPU means another program ran in one of every ten time slices of a core the lab
 //!   may be spinning on — the level where pyperf's `check` already calls a result unstable
 //!   (standard deviation over 10% of the mean). Under `mpirun` the other ranks are not our
-//!   children and count as "others": the rule is then left to the load average and steal.
+//!   children and count as "others": the rule is then left to steal.
 //! - **steal time above [`STEAL_LIMIT`] = 5% of all CPU time**: a hypervisor ran other
 //!   guests on our virtual CPUs for one tick in twenty; latency tails follow it.
-//! - **the 1-minute load average before the run exceeded the CPU count**: more runnable
-//!   tasks than CPUs before the lab started a thread of its own (the "after" value includes
-//!   the lab's own spinning threads, so it is recorded but not judged).
+//! - **the 1-minute load average before the run exceeded the CPU count, when it cannot be
+//!   the lab's own**: judged only when the CPU accounting above cannot judge (a run under
+//!   [`MIN_ELAPSED_S`], or no `/proc/stat`) and this process measured nothing in the
+//!   [`LOAD_MEMORY_S`] before (the 1-minute average keeps e^-5 < 1% of a load that old;
+//!   a report's earlier experiment, 8 PEs on 2 CPUs, leaves a load of 3 behind for a
+//!   minute). The "after" value includes the lab's own threads: recorded, never judged.
+//!
+//! The lab's own CPU is this process, the children it reaped and its live descendants
+//! (`handoff_probe::load`), so workers still running or not yet reaped at a sample are the
+//! lab's, not others'. Before each experiment [`settle`] waits (briefly) for the previous
+//! one's workers to be gone.
 //!
 //! hyperfine only warns after the fact (statistical outliers, modified Z-score above 14);
 //! this rule looks at the machine itself, so it also catches a steady load that slows every
@@ -33,6 +41,42 @@ pub const OTHERS_CPU_LIMIT: f64 = 0.10;
 pub const STEAL_LIMIT: f64 = 0.05;
 /// Shortest run whose CPU accounting is judged (seconds).
 pub const MIN_ELAPSED_S: f64 = 0.5;
+/// How long the lab's own work stays in the 1-minute load average (seconds).
+pub const LOAD_MEMORY_S: f64 = 300.0;
+/// The longest [`settle`] waits for the previous experiment's workers to end (seconds).
+pub const SETTLE_MAX_S: f64 = 2.0;
+
+/// When this process's last measurement ended (see [`MachineLoad::lab_quiet_before_s`]).
+static LAST_END: std::sync::Mutex<Option<std::time::Instant>> = std::sync::Mutex::new(None);
+
+/// Samples the machine around `body` (the one sampling every runner uses): the lab's earlier
+/// workers settled first, then a snapshot before and after, and how long the lab was quiet
+/// before.
+pub fn measure<T, E>(body: impl FnOnce() -> Result<T, E>) -> Result<(T, MachineLoad), E> {
+    settle();
+    let quiet = LAST_END
+        .lock()
+        .ok()
+        .and_then(|l| l.map(|t| t.elapsed().as_secs_f64()));
+    let before = handoff_probe::load::Snapshot::take();
+    let out = body();
+    let after = handoff_probe::load::Snapshot::take();
+    if let Ok(mut l) = LAST_END.lock() {
+        *l = Some(std::time::Instant::now());
+    }
+    let mut load = MachineLoad::from(before.until(&after));
+    load.lab_quiet_before_s = Some(quiet.unwrap_or(f64::INFINITY).min(1e9));
+    Ok((out?, load))
+}
+
+/// Waits up to [`SETTLE_MAX_S`] for this process's descendants (an earlier experiment's
+/// workers) to end, so none of them runs beside the next measurement.
+pub fn settle() {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(SETTLE_MAX_S);
+    while handoff_probe::load::live_descendants() > 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
 
 /// What else the machine did while a record was measured (see the module docs).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -68,6 +112,10 @@ pub struct MachineLoad {
     /// Ran under an MPI launcher with this many ranks (their CPU time counts as others').
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mpi_ranks: Option<u32>,
+    /// Seconds since this process's previous measurement ended (1e9: none before); the load
+    /// average is the lab's own when under [`LOAD_MEMORY_S`]. `None` in older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lab_quiet_before_s: Option<f64>,
 }
 
 impl From<handoff_probe::load::Usage> for MachineLoad {
@@ -84,6 +132,7 @@ impl From<handoff_probe::load::Usage> for MachineLoad {
             involuntary_switches: u.involuntary_switches,
             migrations: u.migrations,
             mpi_ranks: mpi_ranks(),
+            lab_quiet_before_s: None,
         }
     }
 }
@@ -100,8 +149,9 @@ impl MachineLoad {
     /// Why the machine counts as busy during this run (empty: quiet, or no evidence).
     pub fn busy_reasons(&self) -> Vec<String> {
         let mut why = Vec::new();
+        let accounted = self.others_cpus.is_some() && self.elapsed_s >= MIN_ELAPSED_S;
         if let Some(o) = self.others_cpus {
-            if o > OTHERS_CPU_LIMIT && self.elapsed_s >= MIN_ELAPSED_S && self.mpi_ranks.is_none() {
+            if o > OTHERS_CPU_LIMIT && accounted && self.mpi_ranks.is_none() {
                 why.push(format!(
                     "other processes used {o:.2} CPU on average (limit {OTHERS_CPU_LIMIT})"
                 ));
@@ -116,7 +166,8 @@ impl MachineLoad {
                 ));
             }
         }
-        if let Some(l) = self.load1_before {
+        let lab_quiet = self.lab_quiet_before_s.is_none_or(|q| q >= LOAD_MEMORY_S);
+        if let Some(l) = self.load1_before.filter(|_| !accounted && lab_quiet) {
             if self.cpus > 0 && l > self.cpus as f64 {
                 why.push(format!(
                     "load average {l:.2} on {} CPUs before the run",
@@ -133,25 +184,77 @@ impl MachineLoad {
     }
 }
 
-/// The warning line for a set of evidence: `None` when none of it is busy; else
-/// "machine busy: REASONS; rerun on a quiet machine" (the reasons of the first busy one, and
-/// how many of the records were busy).
-pub fn warning<'a>(loads: impl IntoIterator<Item = Option<&'a MachineLoad>>) -> Option<String> {
-    let mut total = 0;
+/// One experiment's part of a report's busy warning: which experiment, how many of its
+/// records were busy, and the evidence (the reasons of its first busy record).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BusyPart {
+    /// The experiment's name.
+    pub experiment: String,
+    /// Its records measured on a busy machine.
+    pub busy_records: usize,
+    /// All its records.
+    pub records: usize,
+    /// Why, e.g. "other processes used 0.43 CPU on average (limit 0.1)".
+    pub reasons: Vec<String>,
+}
+
+/// The busy part of `experiment`'s records: `None` when none of them is busy.
+pub fn part<'a>(
+    experiment: &str,
+    loads: impl IntoIterator<Item = Option<&'a MachineLoad>>,
+) -> Option<BusyPart> {
+    let mut records = 0;
     let mut busy: Vec<&MachineLoad> = Vec::new();
     for l in loads {
-        total += 1;
+        records += 1;
         if let Some(l) = l.filter(|l| l.is_busy()) {
             busy.push(l);
         }
     }
-    let first = busy.first()?;
+    Some(BusyPart {
+        experiment: experiment.to_string(),
+        busy_records: busy.len(),
+        records,
+        reasons: busy.first()?.busy_reasons(),
+    })
+}
+
+/// The one warning of a run of several experiments: `None` when no part is busy; else
+/// "Machine busy during A (2 of 8 records: REASONS), B (...): ...; rerun on a quiet machine".
+pub fn one_warning(parts: &[BusyPart]) -> Option<String> {
+    if parts.is_empty() {
+        return None;
+    }
+    let each: Vec<String> = parts
+        .iter()
+        .map(|p| {
+            format!(
+                "{} ({} of {} records: {})",
+                p.experiment,
+                p.busy_records,
+                p.records,
+                p.reasons.join("; ")
+            )
+        })
+        .collect();
+    Some(format!(
+        "Machine busy during {}: their figures may measure the other work, not handoff; \
+         rerun on a quiet machine",
+        each.join(", ")
+    ))
+}
+
+/// The warning line for a set of evidence: `None` when none of it is busy; else
+/// "machine busy: REASONS; rerun on a quiet machine" (the reasons of the first busy one, and
+/// how many of the records were busy).
+pub fn warning<'a>(loads: impl IntoIterator<Item = Option<&'a MachineLoad>>) -> Option<String> {
+    let p = part("", loads)?;
     Some(format!(
         "WARNING: machine busy during {} of {} records ({}): the figures may measure the other \
          work, not handoff; rerun on a quiet machine",
-        busy.len(),
-        total,
-        first.busy_reasons().join("; ")
+        p.busy_records,
+        p.records,
+        p.reasons.join("; ")
     ))
 }
 
@@ -221,11 +324,25 @@ mod tests {
             ..quiet()
         };
         assert!(steal.busy_reasons()[0].contains("steal time 8.0%"));
+        // The load average is judged only where the CPU accounting cannot judge (a short
+        // run) and the lab measured nothing in the minutes before: else it may be the lab's.
         let load = MachineLoad {
             load1_before: Some(8.9),
+            elapsed_s: 0.1,
+            lab_quiet_before_s: Some(1e9),
             ..quiet()
         };
         assert!(load.busy_reasons()[0].contains("load average 8.90 on 2 CPUs"));
+        let own_load = MachineLoad {
+            lab_quiet_before_s: Some(20.0),
+            ..load.clone()
+        };
+        assert!(!own_load.is_busy(), "{:?}", own_load.busy_reasons());
+        let accounted = MachineLoad {
+            elapsed_s: 10.0,
+            ..load
+        };
+        assert!(!accounted.is_busy(), "{:?}", accounted.busy_reasons());
         // The "after" load holds the run's own threads: not judged.
         let after = MachineLoad {
             load1_after: Some(8.9),
@@ -240,7 +357,7 @@ mod tests {
     fn the_warning_counts_busy_records() {
         let q = quiet();
         let b = MachineLoad {
-            load1_before: Some(5.0),
+            others_cpus: Some(0.5),
             ..quiet()
         };
         assert_eq!(warning([Some(&q), None]), None);
@@ -250,5 +367,36 @@ mod tests {
             "{w}"
         );
         assert!(w.contains("rerun"), "{w}");
+    }
+
+    #[test]
+    fn one_warning_names_each_busy_experiment_once() {
+        let q = quiet();
+        let b = MachineLoad {
+            others_cpus: Some(0.5),
+            ..quiet()
+        };
+        assert_eq!(part("queue", [Some(&q), Some(&q)]), None);
+        let parts: Vec<BusyPart> = [
+            part("pingpong", [Some(&q), Some(&b)]),
+            part("queue", [Some(&q)]),
+            part("exchange", [Some(&b), Some(&b), Some(&q)]),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        assert_eq!(parts.len(), 2);
+        assert_eq!((parts[1].busy_records, parts[1].records), (2, 3));
+        let w = one_warning(&parts).unwrap();
+        assert_eq!(w.matches("Machine busy").count(), 1, "{w}");
+        assert!(
+            w.starts_with(
+                "Machine busy during pingpong (1 of 2 records: other processes used 0.50 CPU"
+            ),
+            "{w}"
+        );
+        assert!(w.contains("exchange (2 of 3 records"), "{w}");
+        assert!(!w.contains("queue"), "{w}");
+        assert_eq!(one_warning(&[]), None);
     }
 }

@@ -239,8 +239,63 @@ pub struct ExperimentInfo {
     pub run: Option<RunFn>,
     /// The body of a worker process (`handoff __worker NAME ARGS...`), given `ARGS`.
     pub worker: Option<WorkerFn>,
-    /// What the experiment adds to `handoff report`'s time on 2 CPUs, e.g. "40 s (quick 5 s)".
-    pub report_time: &'static str,
+    /// What the experiment adds to `handoff report`'s time (its part of the plan's estimate).
+    pub report_cost: ReportCost,
+}
+
+/// What an experiment's report plan takes on the reference machine of the cost model
+/// (`report/plan/cost_model.rs`: the 2-CPU KVM guest at a load average near 3.7), in
+/// seconds of its full and its quick plan: each experiment's time in a `handoff report`
+/// of 2026-11-28 on that guest divided by the run's measured speed factor (full plans: a
+/// quiet guest, factor 0.5, 0.25-32.5 s each; quick plans: load average 11, factor 1.68,
+/// 0.05-3.1 s each). An
+/// experiment measured on one pair per placement class (`per_class`) takes that time per
+/// [`ReportCost::REFERENCE_CLASSES`] classes; the others run the same points on any machine
+/// (more PEs on more CPUs, each with a CPU of its own).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReportCost {
+    /// Seconds of the full report plan.
+    pub full_s: f64,
+    /// Seconds of the quick plan.
+    pub quick_s: f64,
+    /// The plan has one point per placement class.
+    pub per_class: bool,
+}
+
+impl ReportCost {
+    /// The placement classes of the reference machine (same core, shared L3).
+    pub const REFERENCE_CLASSES: usize = 2;
+    /// No cost of its own: the report's plan estimates it point by point (exchange, c2c).
+    pub const IN_PLAN: ReportCost = ReportCost::fixed(0.0, 0.0);
+
+    /// A plan of `full_s` (quick: `quick_s`) seconds on any machine.
+    pub const fn fixed(full_s: f64, quick_s: f64) -> ReportCost {
+        ReportCost {
+            full_s,
+            quick_s,
+            per_class: false,
+        }
+    }
+
+    /// A plan of one point per placement class: `full_s` (quick: `quick_s`) seconds on the
+    /// reference machine's [`ReportCost::REFERENCE_CLASSES`] classes.
+    pub const fn per_class(full_s: f64, quick_s: f64) -> ReportCost {
+        ReportCost {
+            full_s,
+            quick_s,
+            per_class: true,
+        }
+    }
+
+    /// Seconds of the full or quick plan on a machine with `classes` placement classes.
+    pub fn seconds(&self, quick: bool, classes: usize) -> f64 {
+        let s = if quick { self.quick_s } else { self.full_s };
+        if self.per_class {
+            s * classes.max(1) as f64 / Self::REFERENCE_CLASSES as f64
+        } else {
+            s
+        }
+    }
 }
 
 /// No findings (an experiment whose seed makes no checkable claim).

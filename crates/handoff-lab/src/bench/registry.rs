@@ -36,10 +36,8 @@ pub fn run_measured<'a>(
     ctx: &mut RunCtx<'a>,
     body: impl FnOnce(&mut RunCtx<'a>) -> Result<BenchResults, BenchError>,
 ) -> Result<BenchResults, BenchError> {
-    let before = handoff_probe::load::Snapshot::take();
-    let mut res = body(ctx)?;
-    let after = handoff_probe::load::Snapshot::take();
-    res.fill_load(&super::busy::MachineLoad::from(before.until(&after)));
+    let (mut res, load) = super::busy::measure(|| body(ctx))?;
+    res.fill_load(&load);
     Ok(res)
 }
 

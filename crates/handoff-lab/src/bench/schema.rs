@@ -48,6 +48,13 @@ pub struct ReportSettings {
     /// class (machine has 128 CPUs)".
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The experiments measured on a busy machine and the evidence, for the report's one
+    /// warning ([`super::busy::one_warning`]); empty when the machine was quiet.
+    #[serde(default)]
+    pub busy: Vec<super::busy::BusyPart>,
+    /// The plan's estimate of the run's duration, seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_s: Option<f64>,
 }
 
 /// Schema string of [`BenchResults`]; bump the number on an incompatible change.
@@ -496,6 +503,23 @@ impl BenchResults {
     /// The busy-machine warning of this file's records ([`super::busy::warning`]).
     pub fn busy_warning(&self) -> Option<String> {
         super::busy::warning(self.records.iter().map(|r| r.load.as_ref()))
+    }
+
+    /// This experiment's part of a report's one busy warning (`None`: quiet).
+    pub fn busy_part(&self) -> Option<super::busy::BusyPart> {
+        super::busy::part(
+            &self.experiment,
+            self.records.iter().map(|r| r.load.as_ref()),
+        )
+    }
+
+    /// The busy parts of a report's results, in order (exchange and c2c first).
+    pub fn busy_parts<'a>(
+        all: impl IntoIterator<Item = &'a BenchResults>,
+    ) -> Vec<super::busy::BusyPart> {
+        all.into_iter()
+            .filter_map(BenchResults::busy_part)
+            .collect()
     }
 
     /// Puts `load` on every record that has no evidence of its own.

@@ -17,7 +17,9 @@ use handoff::sys::monotonic_ns;
 use handoff::sys::Deadline;
 
 use super::rt_common::{pattern, quantile, SECTION};
-use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{
+    metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
+};
 use crate::bench::findings::at_least;
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
@@ -62,7 +64,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: None,
-    report_time: "about 10 s (quick 1 s)",
+    report_cost: ReportCost::fixed(8.4, 0.5),
 };
 
 /// What to run.

@@ -23,7 +23,9 @@ use serde::{Deserialize, Serialize};
 use super::launcher;
 use super::team_config::TeamConfig;
 use super::team_run::{self, PeOutput, TeamSpec};
-use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{
+    metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
+};
 use crate::bench::findings::{at_least, run_means};
 use crate::bench::models::ModelForm;
 use crate::bench::{BenchRecord, BenchResults, Finding};
@@ -66,7 +68,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
-    report_time: "about 2 s on 2 CPUs (quick under 1 s)",
+    report_cost: ReportCost::fixed(4.8, 0.3),
 };
 
 super::named::named_enum! {

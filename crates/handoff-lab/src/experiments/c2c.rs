@@ -2,7 +2,7 @@
 //! registered experiment ([`INFO`]) whose records are the pairs and whose file also carries
 //! them as [`BenchResults::c2c`] (what the heatmap and the exchange's floor read).
 
-use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo, RunCtx};
+use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo, ReportCost, RunCtx};
 use crate::bench::schema::C2cPair;
 use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
 use handoff_probe::floor::{c2c, C2cOptions};
@@ -62,7 +62,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings: no_findings,
     run: None,
     worker: None,
-    report_time: "seconds (part of the exchange plan)",
+    report_cost: ReportCost::IN_PLAN,
 };
 
 /// One measured pair with its samples.

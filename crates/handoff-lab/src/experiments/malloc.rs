@@ -16,7 +16,9 @@ use std::time::Instant;
 
 use super::rt_common::{self, doubling_to, SECTION};
 use super::team_run::Fault;
-use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{
+    metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
+};
 use crate::bench::findings::{at_least, most_threads_with_a_cpu, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
@@ -45,7 +47,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: None,
-    report_time: "under 1 s (quick under 1 s)",
+    report_cost: ReportCost::fixed(3.8, 0.2),
 };
 
 super::named::named_enum! {

@@ -17,7 +17,9 @@ use serde::{Deserialize, Serialize};
 use super::launcher;
 use super::team_config::TeamConfig;
 use super::team_run::{self, PeOutput, TeamSpec};
-use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{
+    metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
+};
 use crate::bench::{BenchRecord, BenchResults};
 
 /// The registry name.
@@ -45,7 +47,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings: crate::bench::experiment::no_findings,
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
-    report_time: "under 1 s on 2 CPUs (quick under 1 s)",
+    report_cost: ReportCost::fixed(2.2, 0.5),
 };
 
 /// What to run.

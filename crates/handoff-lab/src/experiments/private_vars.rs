@@ -13,7 +13,9 @@ use std::sync::Barrier;
 use std::time::Instant;
 
 use super::rt_common;
-use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{
+    metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
+};
 use crate::bench::findings::{at_least, most_threads_with_a_cpu, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
@@ -42,7 +44,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: None,
-    report_time: "about 3 s (quick 1 s)",
+    report_cost: ReportCost::fixed(0.5, 0.1),
 };
 
 super::named::named_enum! {

@@ -141,6 +141,7 @@ pub fn quiet() -> MachineLoad {
         involuntary_switches: Some(3),
         migrations: Some(0),
         mpi_ranks: None,
+        lab_quiet_before_s: None,
     }
 }
 

@@ -82,6 +82,60 @@ impl SynthMachine {
         }
     }
 
+    /// 2 sockets × 60 cores, SMT-2 (240 CPUs), one 320 MiB L3 per socket, 2 MiB L2 per
+    /// core, one NUMA node per socket (an Intel Xeon Emerald Rapids 8592+-class node).
+    pub fn emerald_2s_120c() -> Self {
+        SynthMachine {
+            packages: 2,
+            nodes_per_package: 1,
+            cores_per_package: 60,
+            smt: 2,
+            cores_per_l2: 1,
+            cores_per_l3: 60,
+            l1d_kib: 48,
+            l2_kib: 2048,
+            l3_kib: 320 * 1024,
+        }
+    }
+
+    /// 1 socket × 128 cores, SMT-2 (256 CPUs), one 504 MiB L3, 2 MiB L2 per core, one NUMA
+    /// node (an Intel Xeon 6980P Granite Rapids-class socket, sub-NUMA clustering off).
+    pub fn granite_1s_128c() -> Self {
+        SynthMachine {
+            packages: 1,
+            nodes_per_package: 1,
+            cores_per_package: 128,
+            smt: 2,
+            cores_per_l2: 1,
+            cores_per_l3: 128,
+            l1d_kib: 48,
+            l2_kib: 2048,
+            l3_kib: 504 * 1024,
+        }
+    }
+
+    /// 2 sockets × 96 cores, SMT-2 (384 CPUs), 8-core CCDs with 96 MiB of stacked L3 each,
+    /// one NUMA node per socket (an AMD EPYC 9684X Genoa-X-class server).
+    pub fn genoa_x_2s_192c() -> Self {
+        SynthMachine {
+            l3_kib: 96 * 1024,
+            ..SynthMachine::server_2s_192c()
+        }
+    }
+
+    /// Every preset by a short name (`2s192`, `4s80`, `1s128`, `emerald`, `granite`,
+    /// `genoa-x`), in that order.
+    pub fn presets() -> Vec<(&'static str, SynthMachine)> {
+        vec![
+            ("2s192", SynthMachine::server_2s_192c()),
+            ("4s80", SynthMachine::skylake_4s_80c()),
+            ("1s128", SynthMachine::single_128c_8ccd()),
+            ("emerald", SynthMachine::emerald_2s_120c()),
+            ("granite", SynthMachine::granite_1s_128c()),
+            ("genoa-x", SynthMachine::genoa_x_2s_192c()),
+        ]
+    }
+
     /// Physical cores in all.
     pub fn cores(&self) -> usize {
         self.packages * self.cores_per_package

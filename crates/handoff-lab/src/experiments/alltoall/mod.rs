@@ -24,7 +24,9 @@ use serde::{Deserialize, Serialize};
 use super::launcher;
 use super::team_config::TeamConfig;
 use super::team_run::{self, check, fill, PeOutput, TeamSpec};
-use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{
+    metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
+};
 use crate::bench::findings::{at_least, judge};
 use crate::bench::{BenchRecord, BenchResults, Finding};
 
@@ -60,7 +62,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
-    report_time: "5-8 s (quick 1 s)",
+    report_cost: ReportCost::fixed(9.6, 0.5),
 };
 
 super::named::named_enum! {

@@ -19,7 +19,9 @@ use handoff::sys::Deadline;
 
 use super::launcher::{gate_wait, Workers};
 use super::rt_common::{arg, quantile, POINT_DEADLINE, SECTION};
-use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{
+    metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
+};
 use crate::bench::{BenchRecord, BenchResults, Checks};
 
 const NAME: &str = "channels";
@@ -74,7 +76,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_time: "about 6 s (quick 1 s)",
+    report_cost: ReportCost::fixed(7.6, 0.3),
 };
 
 /// One queue shared by all, or one queue per pair.

@@ -24,7 +24,7 @@ pub use config::{ConfigError, ExchangeConfig, Overrides};
 pub use error::RunError;
 pub use mode::{Mode, ModeError, ModeInfo, Parties, WaitKind, MODES};
 
-use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo};
+use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo, ReportCost};
 use crate::bench::BenchRecord;
 use crate::stats;
 use handoff::channel::{Channel, ChannelConfig};
@@ -55,7 +55,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings: no_findings,
     run: None,
     worker: Some(worker_body),
-    report_time: "most of the report",
+    report_cost: ReportCost::IN_PLAN,
 };
 
 fn worker_body(args: &[String]) -> Result<(), BenchError> {

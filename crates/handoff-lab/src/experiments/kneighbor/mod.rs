@@ -22,7 +22,9 @@ use handoff_probe::topology::Topology;
 
 use super::launcher::Workers;
 use super::rt_common::{arg, check, fill, POINT_DEADLINE, SECTION};
-use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{
+    metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
+};
 use crate::bench::findings::{at_least, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
@@ -48,7 +50,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_time: "about 6 s (quick 1 s)",
+    report_cost: ReportCost::fixed(12.4, 0.4),
 };
 
 super::named::named_enum! {

@@ -32,7 +32,9 @@ use super::launcher;
 use super::team_config::TeamConfig;
 use super::team_floor::{SampleRatios, TeamFloor};
 use super::team_run::{self, fill, PeOutput, TeamSpec};
-use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{
+    metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
+};
 use crate::bench::schema::C2cPair;
 use crate::bench::{BenchRecord, BenchResults};
 
@@ -61,7 +63,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
-    report_time: "12 s on a quiet machine, 35 s under load (quick 2 s)",
+    report_cost: ReportCost::per_class(36.6, 1.0),
 };
 
 super::named::named_enum! {

@@ -14,7 +14,9 @@ mod measure;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::rt_common::SECTION;
-use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{
+    metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
+};
 use crate::bench::findings::at_least;
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 use measure::Samples;
@@ -60,7 +62,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_time: "about 40 s (quick 2 s)",
+    report_cost: ReportCost::fixed(34.6, 1.2),
 };
 
 /// Which queue.

@@ -15,7 +15,9 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::rt_common::SECTION;
-use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{
+    metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
+};
 use crate::bench::{BenchRecord, BenchResults, Checks};
 
 mod findings;
@@ -91,7 +93,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker),
-    report_time: "about 50 s on 2 CPUs at load 7, 2 min at load 10 (quick 3 s)",
+    report_cost: ReportCost::fixed(65.0, 0.9),
 };
 
 /// The CPU of producer `p`: `cpus[p % len]` (`None`: unpinned).

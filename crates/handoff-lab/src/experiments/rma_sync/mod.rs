@@ -22,7 +22,9 @@ use super::team_config::TeamConfig;
 use super::team_mpi::TransportKind;
 use super::team_run::{self, Outcome, PeOutput, TeamSpec};
 
-use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{
+    metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
+};
 use crate::bench::findings::at_least;
 use crate::bench::models::ModelForm;
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
@@ -92,7 +94,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(worker::main),
-    report_time: "about 12 s on 2 CPUs (quick under 1 s)",
+    report_cost: ReportCost::fixed(25.0, 0.5),
 };
 
 super::named::named_enum! {

@@ -30,7 +30,9 @@ use serde::{Deserialize, Serialize};
 use super::launcher;
 use super::team_config::TeamConfig;
 use super::team_run::{self, TeamSpec};
-use crate::bench::experiment::{metric, BenchError, ExperimentInfo, FigureSpec, RunCtx};
+use crate::bench::experiment::{
+    metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
+};
 use crate::bench::findings::{at_least, judge};
 use crate::bench::{BenchRecord, BenchResults, Finding};
 
@@ -73,7 +75,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     findings,
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
-    report_time: "6-15 s (quick 3 s)",
+    report_cost: ReportCost::fixed(15.4, 2.0),
 };
 
 super::named::named_enum! {
