@@ -7,7 +7,6 @@ use handoff_lab::bench::BenchResults;
 use handoff_lab::experiments::exchange::{self, ExchangeConfig, Mode, Overrides};
 use handoff_probe::clock::Clock;
 use handoff_probe::topology::Topology;
-use std::sync::atomic::AtomicBool;
 
 /// Flags shared by `bench exchange` and `report`.
 #[derive(Debug, Args, Clone)]
@@ -149,9 +148,9 @@ pub fn run_exchange(
     prog: &mut dyn handoff_lab::progress::Progress,
     stop_after: Option<usize>,
 ) -> Result<(exchange::Outcome, handoff_lab::bench::busy::MachineLoad), Failure> {
-    Ok(handoff_lab::bench::busy::measure(|| {
-        exchange::run_points(points, env, known, prog, stop_after)
-    })?)
+    handoff_lab::bench::busy::measure(|| {
+        exchange::run_points(points, env, known, prog, stop_after).map_err(Failure::from)
+    })
 }
 
 /// Wraps an exchange outcome and its machine-load evidence into a results file.
