@@ -317,7 +317,8 @@ fn protocol(args: &ReportArgs) -> Result<plan::Protocol, Failure> {
         plan::Protocol::Full
     } else {
         let budget = match &args.budget {
-            Some(b) => plan::parse_budget(b).map_err(|e| Failure::usage(format!("report: {e}")))?,
+            Some(b) => plan::parse_budget(b)
+                .map_err(|e| Failure::usage(format!("report: --budget: {e}")))?,
             None => plan::DEFAULT_BUDGET_S,
         };
         plan::Protocol::Budget(budget)

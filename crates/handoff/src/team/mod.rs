@@ -209,30 +209,41 @@ pub(crate) fn parse_size(text: &str) -> Result<usize, TeamError> {
 #[cfg(not(loom))]
 pub const MAX_DURATION: std::time::Duration = std::time::Duration::from_secs(365 * 24 * 3600);
 
-/// Parses a duration such as `30`, `1.5` (seconds), `500ms`, `90s`, `2m` or `1h`: above 0
-/// and at most [`MAX_DURATION`] (a year). `HANDOFF_JOIN_TIMEOUT` and `handoff run
-/// --join-timeout` use it.
+/// Parses a duration such as `30`, `1.5` (seconds), `500ms`, `90s`, `2m`, `5min`, `1h` or a
+/// sum of them (`1h30m`): above 0 and at most [`MAX_DURATION`] (a year). `HANDOFF_JOIN_TIMEOUT`,
+/// `handoff run --join-timeout` and `handoff report --budget` use it.
 #[cfg(not(loom))]
 pub fn parse_duration(text: &str) -> Result<std::time::Duration, TeamError> {
-    let t = text.trim();
     let bad = |why: &str| {
         TeamError::InvalidArgument(format!(
-            "bad duration {text:?}: {why} (expected e.g. 90, 90s, 500ms, 2m or 1h)"
+            "bad duration {text:?}: {why} (expected e.g. 90, 90s, 500ms, 2m, 1h or 1h30m)"
         ))
     };
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (number, unit) = t.split_at(split);
-    let n: f64 = number.parse().map_err(|_| bad("no number"))?;
-    let scale = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "s" => 1.0,
-        "ms" => 1e-3,
-        "m" | "min" => 60.0,
-        "h" => 3600.0,
-        _ => return Err(bad("unknown unit")),
-    };
-    std::time::Duration::try_from_secs_f64(n * scale)
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return Err(bad("no number"));
+    }
+    let mut secs = 0.0;
+    while !rest.is_empty() {
+        let split = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let (number, tail) = rest.split_at(split);
+        let n: f64 = number.parse().map_err(|_| bad("no number"))?;
+        let unit_end = tail
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(tail.len());
+        let (unit, tail) = tail.split_at(unit_end);
+        secs += n * match unit.trim().to_ascii_lowercase().as_str() {
+            "" | "s" | "sec" => 1.0,
+            "ms" => 1e-3,
+            "m" | "min" => 60.0,
+            "h" => 3600.0,
+            _ => return Err(bad("unknown unit")),
+        };
+        rest = tail;
+    }
+    std::time::Duration::try_from_secs_f64(secs)
         .ok()
         .filter(|d| !d.is_zero() && *d <= MAX_DURATION)
         .ok_or_else(|| bad("give more than 0 and at most a year"))

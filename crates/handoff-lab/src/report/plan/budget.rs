@@ -99,39 +99,10 @@ impl Step {
     }
 }
 
-/// Parses a budget: `300`, `300s`, `5m`, `5min`, `1h`, `1h30m` (seconds when no unit).
-pub fn parse_budget(text: &str) -> Result<f64, String> {
-    let bad = || {
-        format!(
-            "--budget {text:?}: use a duration such as 300s, 5min, 1h30m or 90 (seconds), above 0"
-        )
-    };
-    let t = text.trim().to_ascii_lowercase();
-    let mut total = 0.0;
-    let mut rest = t.as_str();
-    while !rest.is_empty() {
-        let n_end = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
-        let n: f64 = rest[..n_end].parse().map_err(|_| bad())?;
-        rest = &rest[n_end..];
-        let u_end = rest
-            .find(|c: char| c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        let unit = match rest[..u_end].trim() {
-            "" | "s" | "sec" => 1.0,
-            "m" | "min" => 60.0,
-            "h" => 3600.0,
-            _ => return Err(bad()),
-        };
-        rest = &rest[u_end..];
-        total += n * unit;
-    }
-    if total.is_finite() && total > 0.0 {
-        Ok(total)
-    } else {
-        Err(bad())
-    }
+/// Parses a budget: `300`, `300s`, `5m`, `5min`, `1h`, `1h30m` (seconds when no unit), in
+/// seconds; the core's duration rule ([`handoff::team::parse_duration`]).
+pub fn parse_budget(text: &str) -> Result<f64, handoff::team::TeamError> {
+    handoff::team::parse_duration(text).map(|d| d.as_secs_f64())
 }
 
 #[cfg(test)]
@@ -140,15 +111,17 @@ mod tests {
 
     #[test]
     fn budgets_parse_with_units_and_refuse_nonsense() {
-        assert_eq!(parse_budget("300"), Ok(300.0));
-        assert_eq!(parse_budget("300s"), Ok(300.0));
-        assert_eq!(parse_budget("5min"), Ok(300.0));
-        assert_eq!(parse_budget("5m"), Ok(300.0));
-        assert_eq!(parse_budget("1h30m"), Ok(5400.0));
-        assert_eq!(parse_budget("1.5h"), Ok(5400.0));
-        for bad in ["", "0", "5 days", "m", "-3", "1e9999"] {
-            let e = parse_budget(bad).unwrap_err();
-            assert!(e.starts_with("--budget"), "{bad}: {e}");
+        let ok = |t: &str| parse_budget(t).unwrap();
+        assert_eq!(ok("300"), 300.0);
+        assert_eq!(ok("300s"), 300.0);
+        assert_eq!(ok("5min"), 300.0);
+        assert_eq!(ok("5m"), 300.0);
+        assert_eq!(ok("1h30m"), 5400.0);
+        assert_eq!(ok("1.5h"), 5400.0);
+        assert_eq!(ok("1m 30s"), 90.0);
+        for bad in ["", "0", "5 days", "m", "-3", "1e9999", "2y"] {
+            let e = parse_budget(bad).unwrap_err().to_string();
+            assert!(e.contains("bad duration"), "{bad}: {e}");
         }
     }
 
