@@ -89,7 +89,7 @@ pub use error::{Error, Result};
 
 /// One public path per item: the paths of the nested layout, the lab's items and the
 /// segment header's internals are gone. Each block must fail to compile (`cargo test --doc`);
-/// `tests/public_api.rs` checks that the flat paths exist.
+/// `tests/public_surface.rs` lists the flat paths (and every public signature).
 ///
 /// The primitives' files:
 ///
