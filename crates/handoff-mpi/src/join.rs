@@ -118,24 +118,8 @@ impl MpiTransport {
     /// (`HANDOFF_HEAP_SIZE`, default [`DEFAULT_HEAP`](handoff::team::DEFAULT_HEAP);
     /// `HANDOFF_WAIT`, default adaptive), as `mpirun -x`/`-genv` passes them.
     pub fn from_env() -> Result<Self, TeamError> {
-        let heap = match std::env::var(handoff::team::ENV_HEAP) {
-            Ok(h) => handoff_probe::units::parse_size(&h).map_err(|e| TeamError::BadEnv {
-                var: handoff::team::ENV_HEAP,
-                value: h.clone(),
-                why: e.to_string(),
-            })?,
-            Err(_) => handoff::team::DEFAULT_HEAP,
-        };
-        let wait = match std::env::var(handoff::team::ENV_WAIT) {
-            Ok(w) => w
-                .parse()
-                .map_err(|e: handoff::sync::SyncError| TeamError::BadEnv {
-                    var: handoff::team::ENV_WAIT,
-                    value: w.clone(),
-                    why: e.to_string(),
-                })?,
-            Err(_) => Wait::ADAPTIVE,
-        };
+        let heap = handoff::team::heap_from_env()?.unwrap_or(handoff::team::DEFAULT_HEAP);
+        let wait = handoff::team::wait_from_env()?;
         Self::init(heap, wait)
     }
 }

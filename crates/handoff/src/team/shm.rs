@@ -19,6 +19,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use super::barrier::{self, Node};
+use super::env;
 use super::layout::*;
 use super::ops::{self, AtomicOp, SignalOp};
 use super::quiet_bells::{bells_verdict, BELLS_QUIET, BELLS_RING, BELLS_UNDECIDED};
@@ -131,41 +132,14 @@ impl std::fmt::Debug for ShmTransport {
     }
 }
 
-fn env(var: &'static str) -> Result<String, TeamError> {
-    std::env::var(var).map_err(|_| TeamError::NotInTeam { var })
-}
-
-fn env_num(var: &'static str) -> Result<usize, TeamError> {
-    let v = env(var)?;
-    v.trim().parse().map_err(|_| TeamError::BadEnv {
-        var,
-        value: v.clone(),
-        why: "not a number".into(),
-    })
-}
-
 impl ShmTransport {
     /// Joins from the environment (see [`super::Team::from_env`]); no barrier.
     pub fn from_env() -> Result<Self, TeamError> {
-        let name = env(super::ENV_TEAM)?;
-        let rank = env_num(super::ENV_RANK)?;
-        let size = env_num(super::ENV_SIZE)?;
-        let wait = match std::env::var(super::ENV_WAIT) {
-            Ok(w) => w
-                .parse()
-                .map_err(|e: crate::sync::SyncError| TeamError::BadEnv {
-                    var: super::ENV_WAIT,
-                    value: w.clone(),
-                    why: e.to_string(),
-                })?,
-            Err(_) => Wait::ADAPTIVE,
-        };
-        if let Ok(cpu) = std::env::var(super::ENV_CPU) {
-            let c: usize = cpu.trim().parse().map_err(|_| TeamError::BadEnv {
-                var: super::ENV_CPU,
-                value: cpu.clone(),
-                why: "not a CPU number".into(),
-            })?;
+        let name = env::var(super::ENV_TEAM)?;
+        let rank = env::number(super::ENV_RANK)?;
+        let size = env::number(super::ENV_SIZE)?;
+        let wait = env::wait_from_env()?;
+        if let Some(c) = env::cpu()? {
             crate::sys::affinity::pin_current_thread(c)?;
         }
         Self::join(&name, rank, size, wait)
