@@ -117,6 +117,7 @@ mod watch;
 
 mod barrier;
 mod epoch;
+pub mod mapped;
 
 #[cfg(not(loom))]
 pub use api::Team;
