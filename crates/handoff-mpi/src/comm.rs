@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int};
 
+use handoff::sync::{poll_until, NoPeers, Wait};
 use handoff::sys::Deadline;
 use handoff::team::TeamError;
 use mpi::ffi;
@@ -37,30 +38,30 @@ pub(crate) fn check(call: &'static str, code: c_int) -> Result<(), TeamError> {
     })
 }
 
-/// A nonblocking operation's request, tested until done or past a deadline.
+/// A nonblocking operation's request, tested until done or past a deadline, with the team's
+/// poll loop (`spin-yield`: oversubscribed ranks, more PEs than CPUs, need the CPU to reach
+/// the collective).
 fn complete(
     req: &mut ffi::MPI_Request,
     call: &'static str,
     deadline: Option<Deadline>,
     what: &'static str,
 ) -> Result<(), TeamError> {
-    loop {
+    let test = || {
         let mut flag: c_int = 0;
         // SAFETY: `req` is an active request this module started; MPI_Test completes (and
         // frees) it when `flag` comes back set; the status is ignored.
-        check(call, unsafe {
+        match check(call, unsafe {
             ffi::MPI_Test(req, &mut flag, ffi::RSMPI_STATUS_IGNORE)
-        })?;
-        if flag != 0 {
-            return Ok(());
+        }) {
+            Err(e) => Some(Err(e)),
+            Ok(()) => (flag != 0).then_some(Ok(())),
         }
-        if deadline.is_some_and(|d| d.expired()) {
-            // The request stays active (MPI cannot cancel a collective); the team is over.
-            return Err(TeamError::Timeout { what });
-        }
-        // Oversubscribed ranks (more PEs than CPUs) need the CPU to reach the collective.
-        std::thread::yield_now();
-    }
+    };
+    // At the deadline the request stays active (MPI cannot cancel a collective); the team
+    // is over.
+    poll_until(test, Wait::SpinYield, deadline, &NoPeers)
+        .map_err(|e| crate::direct::wait_error(e, what))?
 }
 
 /// The transport's communicator: every rank of the job.

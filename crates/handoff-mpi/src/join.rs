@@ -54,7 +54,7 @@ impl MpiTransport {
             Kind::Shared => {
                 let win = Window::allocate(comm.raw(), len, true)?;
                 let all = (0..comm.size()).map(|r| (r, r));
-                let direct = comm.agree(Direct::new(&win, all, comm.size(), len))?;
+                let direct = comm.agree(Direct::new(&win, all, comm.size(), heap_len))?;
                 (win, Some(direct), None)
             }
             // On one node with an Open MPI whose osc/rdma crashes there (see
@@ -69,11 +69,11 @@ impl MpiTransport {
             // instead, and node mates' parts are mapped from it.
             Kind::Mixed if nodes.one_real_node && cas_crash_on_one_node() => {
                 let win = Window::allocate(comm.raw(), len, true)?;
-                let mixed = comm.agree(Mixed::within(&win, &comm, &nodes, len))?;
+                let mixed = comm.agree(Mixed::within(&win, &comm, &nodes, heap_len))?;
                 (win, None, Some(mixed))
             }
             Kind::Mixed => {
-                let (mixed, base) = Mixed::new(&comm, &nodes, len)?;
+                let (mixed, base) = Mixed::new(&comm, &nodes, len, heap_len)?;
                 // SAFETY: `base`, this rank's part of `mixed`'s node window, holds `len` bytes
                 // and is freed only after the world window (the fields' drop order).
                 let win = unsafe { Window::create(comm.raw(), base, len)? };
@@ -118,24 +118,8 @@ impl MpiTransport {
     /// (`HANDOFF_HEAP_SIZE`, default [`DEFAULT_HEAP`](handoff::team::DEFAULT_HEAP);
     /// `HANDOFF_WAIT`, default adaptive), as `mpirun -x`/`-genv` passes them.
     pub fn from_env() -> Result<Self, TeamError> {
-        let heap = match std::env::var(handoff::team::ENV_HEAP) {
-            Ok(h) => handoff_probe::units::parse_size(&h).map_err(|e| TeamError::BadEnv {
-                var: handoff::team::ENV_HEAP,
-                value: h.clone(),
-                why: e.to_string(),
-            })?,
-            Err(_) => handoff::team::DEFAULT_HEAP,
-        };
-        let wait = match std::env::var(handoff::team::ENV_WAIT) {
-            Ok(w) => w
-                .parse()
-                .map_err(|e: handoff::sync::SyncError| TeamError::BadEnv {
-                    var: handoff::team::ENV_WAIT,
-                    value: w.clone(),
-                    why: e.to_string(),
-                })?,
-            Err(_) => Wait::ADAPTIVE,
-        };
+        let heap = handoff::team::heap_from_env()?.unwrap_or(handoff::team::DEFAULT_HEAP);
+        let wait = handoff::team::wait_from_env()?;
         Self::init(heap, wait)
     }
 }

@@ -57,19 +57,21 @@ pub(crate) struct Mixed {
 
 impl Mixed {
     /// Collective over the job (`world`): allocates `len` bytes per rank in its node's
-    /// shared window and maps every node mate's part; an error on every rank if any rank
-    /// cannot use its mapping. Also returns this rank's part (`len` bytes, valid while the
-    /// `Mixed` lives): the memory the world window is created over.
+    /// shared window (the control area and a heap of `heap_len` bytes) and maps every node
+    /// mate's part; an error on every rank if any rank cannot use its mapping. Also returns
+    /// this rank's part (`len` bytes, valid while the `Mixed` lives): the memory the world
+    /// window is created over.
     pub(crate) fn new(
         world: &Comm,
         nodes: &Nodes,
         len: usize,
+        heap_len: usize,
     ) -> Result<(Mixed, *mut u8), TeamError> {
         let mates = nodes.mates(world.rank());
         let node = Window::allocate(nodes.raw(), len, true)?;
         // `node` is dropped (a collective free over the node) only after every rank agreed.
         let parts = mates.iter().copied().enumerate();
-        let map = world.agree(Direct::new(&node, parts, world.size(), len))?;
+        let map = world.agree(Direct::new(&node, parts, world.size(), heap_len))?;
         let base = node.base();
         let mixed = Mixed {
             map,
@@ -86,14 +88,15 @@ impl Mixed {
         shared: &Window,
         world: &Comm,
         nodes: &Nodes,
-        len: usize,
+        heap_len: usize,
     ) -> Result<Mixed, TeamError> {
         let mates = nodes.mates(world.rank()).into_iter().map(|r| (r, r));
-        let map = Direct::new(shared, mates, world.size(), len)?;
+        let map = Direct::new(shared, mates, world.size(), heap_len)?;
         Ok(Mixed { map, node: None })
     }
 
-    /// Node mate `pe`'s part (`len` bytes), or `None` for a rank of another node.
+    /// Node mate `pe`'s part (the control area, then the heap), or `None` for a rank of
+    /// another node.
     pub(crate) fn part(&self, pe: usize) -> Option<*mut u8> {
         self.map.part(pe)
     }
@@ -103,15 +106,15 @@ impl Mixed {
         self.map.maps(pe)
     }
 
-    /// Copies `src` into node mate `pe`'s part at `disp` (a plain copy; published by the
-    /// next [`publish`](Self::publish), see the module docs).
-    pub(crate) fn put(&self, pe: usize, disp: usize, src: &[u8]) {
-        self.map.copy_in(pe, disp, src);
+    /// Copies `src` into node mate `pe`'s heap at `offset` (a plain copy, checked, waking
+    /// nobody: published by the next [`publish`](Self::publish), see the module docs).
+    pub(crate) fn put(&self, pe: usize, offset: usize, src: &[u8]) -> Result<(), TeamError> {
+        self.map.heap().copy_in(pe, offset, src)
     }
 
-    /// Copies node mate `pe`'s bytes at `disp` into `dst`.
-    pub(crate) fn get(&self, pe: usize, disp: usize, dst: &mut [u8]) {
-        self.map.get(pe, disp, dst);
+    /// Copies node mate `pe`'s heap bytes at `offset` into `dst` (checked).
+    pub(crate) fn get(&self, pe: usize, offset: usize, dst: &mut [u8]) -> Result<(), TeamError> {
+        self.map.heap().get(pe, offset, dst)
     }
 
     /// `MPI_Win_sync` on the node window (or on `world`, the team's window, when that is

@@ -4,12 +4,12 @@
 
 use std::cell::Cell;
 
-use handoff::sync::Wait;
+use handoff::sync::{poll_until, NoPeers, Wait};
 use handoff::sys::Deadline;
 use handoff::team::{AtomicOp, Route, SignalOp, TeamError, Transport, MAX_COUNTERS};
 
 use crate::comm::Comm;
-use crate::direct::Direct;
+use crate::direct::{counter_key, wait_error, Direct};
 use crate::mixed::Mixed;
 use crate::nodes::Nodes;
 use crate::rma::{RmaOp, Width, Window};
@@ -166,6 +166,35 @@ impl MpiTransport {
         }
     }
 
+    /// The waits of the RMA and mixed paths: MPI has no wake-up for a passive-target update,
+    /// so every wait strategy polls this PE's own words, with the team's poll loop
+    /// ([`poll_until`]: the strategy's spin phase, then bounded sleeps with a poll after
+    /// each). Each poll is preceded by an `MPI_Win_sync` (the process's loads then see what
+    /// MPI completed in its window, the unified model of §11.4); a poll that succeeds is
+    /// followed by another sync of every window the data may have come through (§11.7: sync,
+    /// then load the data the value announced); a poll that fails drives MPI's progress (for
+    /// libraries whose RMA needs the target to call MPI).
+    fn poll_window(
+        &self,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        deadline: Option<Deadline>,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        let synced = || {
+            if let Err(e) = self.win.sync() {
+                return Some(Err(e));
+            }
+            match poll() {
+                Some(v) => Some(self.sync().map(|()| v)),
+                None => {
+                    self.comm.progress();
+                    None
+                }
+            }
+        };
+        poll_until(synced, self.wait, deadline, &NoPeers).map_err(|e| wait_error(e, what))?
+    }
+
     /// Panics are no option in a trait method without `Result` (fence, quiet): an MPI
     /// failure there means the job cannot go on, so it is reported and the job aborted.
     fn or_abort(&self, r: Result<(), TeamError>) {
@@ -247,37 +276,25 @@ impl Transport for MpiTransport {
     }
 
     fn put(&self, pe: usize, offset: usize, src: &[u8]) -> Result<(), TeamError> {
-        let d = self.target(pe, offset, src.len(), "put")?;
-        match &self.direct {
-            Some(x) => {
-                x.put(pe, d, src);
-                Ok(())
-            }
-            None => match self.mate(pe) {
-                Some(m) => {
-                    m.put(pe, d, src);
-                    Ok(())
-                }
-                None => self.win.put(pe, d, src),
-            },
+        if let Some(x) = &self.direct {
+            return x.heap().put(pe, offset, src);
         }
+        if let Some(m) = self.mate(pe) {
+            return m.put(pe, offset, src);
+        }
+        let d = self.target(pe, offset, src.len(), "put")?;
+        self.win.put(pe, d, src)
     }
 
     fn get(&self, pe: usize, offset: usize, dst: &mut [u8]) -> Result<(), TeamError> {
-        let d = self.target(pe, offset, dst.len(), "get")?;
-        match &self.direct {
-            Some(x) => {
-                x.get(pe, d, dst);
-                Ok(())
-            }
-            None => match self.mate(pe) {
-                Some(m) => {
-                    m.get(pe, d, dst);
-                    Ok(())
-                }
-                None => self.win.get(pe, d, dst),
-            },
+        if let Some(x) = &self.direct {
+            return x.heap().get(pe, offset, dst);
         }
+        if let Some(m) = self.mate(pe) {
+            return m.get(pe, offset, dst);
+        }
+        let d = self.target(pe, offset, dst.len(), "get")?;
+        self.win.get(pe, d, dst)
     }
 
     fn fence(&self) {
@@ -295,37 +312,49 @@ impl Transport for MpiTransport {
     }
 
     fn quiet(&self) {
-        if self.direct.is_some() {
-            // SeqCst: also orders earlier copies before later loads (Dekker-style checks),
-            // pairing with the peers' Acquire loads or fences, as in ShmTransport.
-            std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+        if let Some(x) = &self.direct {
+            // A SeqCst fence (it also orders earlier copies before later loads, pairing with
+            // the peers' Acquire loads or fences), then the rings of what this rank put since,
+            // as in ShmTransport (`MappedHeap::quiet`).
+            x.heap().quiet();
             return;
         }
         self.or_abort(self.win.flush_all().and_then(|()| self.sync()));
     }
 
     fn atomic64(&self, pe: usize, offset: usize, op: AtomicOp<u64>) -> Result<u64, TeamError> {
+        if let Some(x) = &self.direct {
+            return x.heap().atomic64(pe, offset, op);
+        }
         let d = self.word(pe, offset, 8, "atomic")?;
+        atomic(&self.win, pe, d, Width::U64, op)
+    }
+
+    fn atomic64_unwatched(
+        &self,
+        pe: usize,
+        offset: usize,
+        op: AtomicOp<u64>,
+    ) -> Result<u64, TeamError> {
         match &self.direct {
-            Some(x) => Ok(x.atomic64(pe, d, op)),
-            None => atomic(&self.win, pe, d, Width::U64, op),
+            Some(x) => x.heap().atomic64_unwatched(pe, offset, op),
+            None => self.atomic64(pe, offset, op),
         }
     }
 
     fn atomic32(&self, pe: usize, offset: usize, op: AtomicOp<u32>) -> Result<u32, TeamError> {
-        let d = self.word(pe, offset, 4, "atomic")?;
-        match &self.direct {
-            Some(x) => Ok(x.atomic32(pe, d, op)),
-            None => atomic(&self.win, pe, d, Width::U32, op.widen()).map(|v| v as u32),
+        if let Some(x) = &self.direct {
+            return x.heap().atomic32(pe, offset, op);
         }
+        let d = self.word(pe, offset, 4, "atomic")?;
+        atomic(&self.win, pe, d, Width::U32, op.widen()).map(|v| v as u32)
     }
 
     fn signal(&self, pe: usize, sig: usize, op: SignalOp) -> Result<(), TeamError> {
-        let d = self.word(pe, sig, 8, "signal")?;
         if let Some(x) = &self.direct {
-            x.signal(pe, d, op);
-            return Ok(());
+            return x.heap().signal(pe, sig, op);
         }
+        let d = self.word(pe, sig, 8, "signal")?;
         // Complete earlier puts to `pe` at `pe` first: MPI does not order a put before an
         // accumulate (crate docs), so the signal must not start before the data landed.
         self.settle(pe)?;
@@ -342,12 +371,7 @@ impl Transport for MpiTransport {
         op: SignalOp,
     ) -> Result<(), TeamError> {
         match &self.direct {
-            Some(x) => {
-                let d = self.target(pe, offset, src.len(), "put_signal")?;
-                let s = self.word(pe, sig, 8, "put_signal")?;
-                x.put_signal(pe, d, src, s, op);
-                Ok(())
-            }
+            Some(x) => x.heap().put_signal(pe, offset, src, sig, op),
             None => {
                 // The signal word's checks first: a bad one fails the call before any byte
                 // moves, as on the other paths.
@@ -366,12 +390,7 @@ impl Transport for MpiTransport {
         ct: usize,
     ) -> Result<(), TeamError> {
         match &self.direct {
-            Some(x) => {
-                let d = self.target(pe, offset, src.len(), "put_ct")?;
-                let c = self.counter_disp(ct)?;
-                x.put_signal(pe, d, src, c, SignalOp::Add(1));
-                Ok(())
-            }
+            Some(x) => x.put_counted(pe, offset, src, ct),
             None => {
                 self.put(pe, offset, src)?;
                 self.counter_add(pe, ct, 1)
@@ -380,12 +399,11 @@ impl Transport for MpiTransport {
     }
 
     fn counter_add(&self, pe: usize, ct: usize, n: u64) -> Result<(), TeamError> {
+        if let Some(x) = &self.direct {
+            return x.counter_update(pe, ct, SignalOp::Add(n));
+        }
         let d = self.counter_disp(ct)?;
         self.target(pe, 0, 0, "counter_add")?;
-        if let Some(x) = &self.direct {
-            x.signal(pe, d, SignalOp::Add(n));
-            return Ok(());
-        }
         self.settle(pe)?;
         self.win.accumulate_u64(pe, d, n, RmaOp::Sum)
     }
@@ -403,10 +421,9 @@ impl Transport for MpiTransport {
         // docs), so a concurrent remote counting put cannot be lost to a plain store.
         let me = self.comm.rank();
         if let Some(x) = &self.direct {
-            // A CPU atomic: on this path every update of the word is one (module docs).
-            if let Ok(d) = self.counter_disp(ct) {
-                x.signal(me, d, SignalOp::Set(value));
-            }
+            // A CPU atomic: on this path every update of the word is one (module docs). A
+            // counter past MAX_COUNTERS has nothing to set (as on the other paths).
+            let _ = x.counter_update(me, ct, SignalOp::Set(value));
             return;
         }
         let r = self
@@ -423,7 +440,7 @@ impl Transport for MpiTransport {
         target: u64,
         deadline: Option<Deadline>,
     ) -> Result<u64, TeamError> {
-        let d = self.counter_disp(ct)?;
+        self.counter_disp(ct)?;
         let word = self.counter_word(ct);
         let mut seen = 0;
         let mut poll = || {
@@ -436,7 +453,7 @@ impl Transport for MpiTransport {
             Some(x) => x
                 .wait(
                     self.comm.rank(),
-                    Some((d, d + 8)),
+                    Some((counter_key(ct), counter_key(ct) + 8)),
                     &mut poll,
                     self.wait,
                     deadline,
@@ -457,21 +474,13 @@ impl Transport for MpiTransport {
         what: &'static str,
     ) -> Result<usize, TeamError> {
         // The shared-window path sleeps on this rank's bell as a waiter on anything, woken
-        // by every update (see `direct`). The RMA and mixed paths poll (see `poll`): their
-        // updates are MPI's, which ring no bell; the mixed path's copies between node mates
-        // are always announced by an MPI update, so they need none either.
+        // by every update (see `direct`). The RMA and mixed paths poll: their updates are
+        // MPI's, which ring no bell; the mixed path's copies between node mates are always
+        // announced by an MPI update, so they need none either.
         if let Some(x) = &self.direct {
             return x.wait(self.comm.rank(), None, poll, self.wait, deadline, what);
         }
-        crate::poll::wait(
-            &|| self.win.sync(),
-            &|| self.sync(),
-            &|| self.comm.progress(),
-            poll,
-            self.wait,
-            deadline,
-            what,
-        )
+        self.poll_window(poll, deadline, what)
     }
 
     fn wait_local_on(
@@ -486,7 +495,7 @@ impl Transport for MpiTransport {
         // only by the peers' writes to them (see `direct`); the other paths poll anyway.
         match &self.direct {
             Some(x) if offset.checked_add(len).is_some_and(|e| e <= self.heap_len) => {
-                let range = Some((CTRL + offset, CTRL + offset + len));
+                let range = Some((offset as u64, (offset + len) as u64));
                 x.wait(self.comm.rank(), range, poll, self.wait, deadline, what)
             }
             _ => self.wait_local(poll, deadline, what),
@@ -500,8 +509,12 @@ impl Transport for MpiTransport {
                 size: self.comm.size(),
             });
         }
-        // Complete this PE's puts at their targets, meet, then order our own loads after
-        // what the others completed here.
+        // Complete this PE's puts at their targets (on the shared window: `quiet`, their
+        // wake-ups included), meet, then order our own loads after what the others
+        // completed here.
+        if let Some(x) = &self.direct {
+            x.heap().quiet();
+        }
         self.win.flush_all()?;
         if let Some(m) = &self.mixed {
             m.publish(&self.win)?;

@@ -200,6 +200,62 @@ fn a_sleeping_waiter_is_woken_by_the_put() {
     );
 }
 
+/// A put-with-signal wakes only who waits on the data or the signal, not a rank asleep on a
+/// word between them (the shared-window path runs the core's mapped heap: the signal's bytes
+/// rung with the fence, the data's after it; it used to ring their whole hull): rank 1
+/// sleeps on word A, laid out between the data and the signal word, while rank 0 does 200
+/// put-with-signals around it, which may make no futex wake-up call (rank 0 counts its own).
+/// Then rank 0 signals A, and rank 1 must wake.
+#[test]
+fn a_put_with_signal_wakes_nobody_between_its_data_and_signal() {
+    const NAME: &str = "a_put_with_signal_wakes_nobody_between_its_data_and_signal";
+    const ROUNDS: u64 = 5;
+    if is_pe() {
+        pe(|team| {
+            let e = |err: handoff::team::TeamError| err.to_string();
+            let (me, other) = (team.rank(), 1 - team.rank());
+            // Allocated in this order, so A lies between the data and the signal word,
+            // a line or more from each.
+            let data = team.alloc::<u64>(16).map_err(e)?;
+            let a = team.alloc::<u64>(16).map_err(e)?;
+            let sig = team.alloc::<u64>(1).map_err(e)?;
+            for round in 1..=ROUNDS {
+                if me == 1 {
+                    let got = team.signal_wait_until(a, Cmp::Ge, round).map_err(e)?;
+                    if got != round {
+                        return Err(format!("round {round}: A read {got}"));
+                    }
+                    team.barrier_all().map_err(e)?;
+                    continue;
+                }
+                // Let rank 1 fall asleep on A.
+                std::thread::sleep(Duration::from_millis(20));
+                let before = handoff::sync::futex_wakes();
+                for i in 0..200u64 {
+                    team.put_signal(&data, 0, &[i], sig, SignalOp::Add(1), other)
+                        .map_err(e)?;
+                }
+                let wakes = handoff::sync::futex_wakes() - before;
+                if wakes != 0 {
+                    return Err(format!(
+                        "round {round}: {wakes} futex wakes for put-with-signals around the \
+                         word rank 1 waits on"
+                    ));
+                }
+                team.signal(a, SignalOp::Set(round), other).map_err(e)?;
+                team.barrier_all().map_err(e)?;
+            }
+            Ok(())
+        });
+    }
+    let env = [("HANDOFF_HEAP_SIZE", "1M"), ("HANDOFF_WAIT", "block")];
+    let job = mpirun(NAME, 2, &env, Duration::from_secs(20));
+    assert_ok(
+        &job,
+        "put-with-signals around a word wake nobody; the signal of the word wakes rank 1",
+    );
+}
+
 /// Wake only who waits on what was written, on the shared-window path (`block` waits):
 /// rank 1 sleeps in a wait on word A while rank 0 puts 2000 times into word B of rank 1
 /// (half with `quiet`) and does 200 atomics on word C: none of it may make a futex wake-up

@@ -36,7 +36,7 @@ pub fn flag(var: &str) -> bool {
 /// K, M or G suffix (powers of 1024).
 pub fn symmetric_size() -> Result<Option<usize>> {
     match std::env::var(SYMMETRIC_SIZE) {
-        Ok(v) if !v.trim().is_empty() => handoff_probe::units::parse_size(&v)
+        Ok(v) if !v.trim().is_empty() => handoff::units::parse_size(&v)
             .map(Some)
             .map_err(|e| ShmemError::Invalid(format!("{SYMMETRIC_SIZE}={v:?}: {e}"))),
         _ => Ok(None),

@@ -50,8 +50,8 @@
 //! Bottom to top; a module imports only from its own layer or the ones below, and no two
 //! modules or files import each other in a circle (`tests/layers.rs` checks both):
 //! 1. [`sys`]: the platform — every syscall and FFI `unsafe`, thin safe wrappers;
-//! 2. shared building blocks: the std/loom atomics facade (crate-private) and the
-//!    [`shm::ShmSafe`] marker;
+//! 2. shared building blocks: the std/loom atomics facade (crate-private), the
+//!    [`shm::ShmSafe`] marker and the workspace's one size rule ([`units`]);
 //! 3. [`sync`]: the primitives, the wait loop, and peer watching ([`sync::PeerWatch`],
 //!    [`sync::WaitError`]);
 //! 4. [`shm`]: segments, which are the peers `sync` waits watch;
@@ -73,6 +73,7 @@ pub mod sys;
 // Layer 2: shared building blocks.
 pub(crate) mod atomic;
 mod layout;
+pub mod units;
 // Layer 3: the primitives and the waits (peer watching and `WaitError` included).
 pub mod sync;
 // Layer 4: segments (a segment is a `sync::PeerWatch`).
@@ -143,12 +144,6 @@ pub use error::{Error, Result};
 ///
 /// ```compile_fail
 /// use handoff::team::epoch::Epochs;
-/// ```
-///
-/// The lab's size parser:
-///
-/// ```compile_fail
-/// let _ = handoff::team::parse_size("64M");
 /// ```
 ///
 /// The segment header's layout:

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 fn layer_of_item(item: &str) -> Option<u32> {
     Some(match item {
         "sys" => 1,
-        "atomic" | "layout" => 2,
+        "atomic" | "layout" | "units" => 2,
         "sync" => 3,
         "shm" => 4,
         "channel" | "queue" => 5,

@@ -188,6 +188,32 @@ fn sixteen_pes_oversubscribed() {
     assert_all_ok(&run_team(l, Duration::from_secs(60)));
 }
 
+/// A put between overlapping ranges of a PE's own heap (the source a view of the heap,
+/// `Team::local`; OpenSHMEM's `shmem_putmem` to itself) moves the bytes as `memmove` does: the
+/// mapped heap's copies allow the overlap (a `memcpy` there is undefined behaviour, which a
+/// debug build reports as a panic).
+#[test]
+fn a_put_to_itself_may_overlap_its_source() {
+    if handoff::team::in_team() {
+        pe(|team| {
+            let err = |e: TeamError| e.to_string();
+            let me = team.rank();
+            let x = team.alloc::<u64>(64).map_err(err)?;
+            let first: Vec<u64> = (0..64).collect();
+            team.put(&x, 0, &first, me).map_err(err)?;
+            // Forward by one word: x[1..33] = old x[0..32].
+            team.put(&x, 1, &team.local(&x)[0..32], me).map_err(err)?;
+            let want: Vec<u64> = [0].into_iter().chain(0..32).chain(33..64).collect();
+            if team.local(&x) != want.as_slice() {
+                return Err(format!("after the put: {:?}", team.local(&x)));
+            }
+            Ok(())
+        });
+    }
+    let l = team_launch("a_put_to_itself_may_overlap_its_source", 1);
+    assert_all_ok(&run_team(l, Duration::from_secs(30)));
+}
+
 /// With `Wait::Block`, every kind of remote update wakes the sleeping target itself: 1000
 /// ping-pongs each by put_signal, counting put, remote atomic (a flag) and barrier. A
 /// missing wake would leave each wait of its kind to its 50 ms sleep slice (≥ 50 s), so the 20 s

@@ -501,7 +501,7 @@ mod loom_tests {
     }
 
     /// A waiter that spins (`Spin`, `SpinYield`: what every PE of a team runs when its
-    /// writers skip the heap bells, `ShmTransport::must_ring`) never registers as a sleeper,
+    /// writers skip the heap bells, `ShmParts::must_ring`) never registers as a sleeper,
     /// so a writer that does not ring still ends its wait, and the payload is seen. A spin
     /// that slept would deadlock here (nobody rings), or show in the writer's check.
     #[test]

@@ -126,12 +126,10 @@ impl Launch {
             },
             Err(_) => (DEFAULT_JOIN_TIMEOUT, None),
         };
-        let (heap, heap_env_error) = match std::env::var(super::ENV_HEAP) {
-            Ok(h) => match super::parse_size(&h) {
-                Ok(bytes) => (bytes, None),
-                Err(e) => (super::DEFAULT_HEAP, Some((h, e.to_string()))),
-            },
-            Err(_) => (super::DEFAULT_HEAP, None),
+        let (heap, heap_env_error) = match super::env::heap_text() {
+            Some((_, Ok(bytes))) => (bytes, None),
+            Some((h, Err(e))) => (super::DEFAULT_HEAP, Some((h, e.to_string()))),
+            None => (super::DEFAULT_HEAP, None),
         };
         Launch {
             n,

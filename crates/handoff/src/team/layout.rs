@@ -15,9 +15,10 @@
 //!
 //! The launcher writes `launch_pid` (pid and start time) right after spawning each PE.
 
+use super::mapped::HeapBell;
 use crate::atomic::{AtomicU32, AtomicU64};
 use crate::layout::ShmSafe;
-use crate::sync::{CpuHint, Doorbell, RangeBell, Signal};
+use crate::sync::{Doorbell, Signal};
 use crate::sys::ProcessId;
 
 use super::MAX_COUNTERS;
@@ -127,7 +128,7 @@ pub(super) struct PeCtrl {
     /// Whether the PE's waits may sleep on a bell: [`SLEEPS_UNKNOWN`] (zero fill) until the
     /// PE has joined, then [`MAY_SLEEP`] or [`NEVER_SLEEPS`] (its wait strategy spins), written
     /// once by the PE with Release after its `JOINED` CAS. A team whose PEs all never sleep
-    /// needs no wake-ups: its writers skip the bells (`ShmTransport::must_ring`).
+    /// needs no wake-ups: its writers skip the bells (`ShmParts::must_ring`).
     pub sleeps: AtomicU32,
     /// What the PE waits for, once a wait of its has lasted a peer check (`WAITS_*`):
     /// written by the PE's watch (`watch`), read by the launcher to say who waits for whom
@@ -140,7 +141,7 @@ pub(super) struct PeCtrl {
     /// The heap's bell: waits on this PE's heap words sleep here, saying which bytes they
     /// wait on; puts, atomics and signals ring the bytes they wrote
     /// ([`crate::sync::rangebell`]).
-    pub bell: Bell,
+    pub bell: HeapBell,
     /// The barrier's bell: barrier waits sleep here, and only barrier arrivals ring it (a
     /// put never wakes a PE waiting in a barrier).
     pub arrive: ArriveBell,
@@ -151,14 +152,6 @@ pub(super) struct PeCtrl {
     // Then, at offset `size_of::<PeCtrl>()` of the block, the barrier arrivals:
     // `[AtomicU64; size]`, `arrivals[s]` counting the barrier rounds PE `s` signalled to
     // this PE (`arrivals_at`).
-}
-
-/// The heap's range bell and the CPU of its last ringer (on a line of its own, after the
-/// bell's).
-#[repr(C, align(128))]
-pub(super) struct Bell {
-    pub bell: RangeBell,
-    pub ringer: CpuHint,
 }
 
 /// The barrier arrivals' doorbell, on a line of its own.
@@ -174,7 +167,7 @@ pub(super) struct Agree {
     pub value: AtomicU64,
 }
 
-// SAFETY: repr(C) of atomics, ShmSafe primitives (Signal, Doorbell, RangeBell) and arrays of them; no
+// SAFETY: repr(C) of atomics, ShmSafe primitives (Signal, Doorbell, HeapBell) and arrays of them; no
 // pointers; all-zero is a PE that has not joined, with no sleepers, counters at 0.
 unsafe impl ShmSafe for PeCtrl {}
 

@@ -83,6 +83,8 @@
 //! trait's docs plus the conformance suite (`handoff_testkit::conformance`, a dev-only
 //! crate), which the shared-memory transport passes in `tests/team.rs`.
 
+#[cfg(not(loom))]
+mod env;
 mod error;
 mod exit;
 mod ops;
@@ -115,9 +117,12 @@ mod watch;
 
 mod barrier;
 mod epoch;
+pub mod mapped;
 
 #[cfg(not(loom))]
 pub use api::Team;
+#[cfg(not(loom))]
+pub use env::{heap_from_env, wait_from_env};
 pub use error::TeamError;
 #[cfg(not(loom))]
 pub use exit::PeStatus;
@@ -165,44 +170,6 @@ pub const ENV_JOIN_TIMEOUT: &str = "HANDOFF_JOIN_TIMEOUT";
 /// (or a test that re-executes itself) pick its role.
 pub fn in_team() -> bool {
     std::env::var_os(ENV_TEAM).is_some()
-}
-
-/// Parses `HANDOFF_HEAP_SIZE` for [`Launch::new`]: a size such as `4096`, `64K`, `64M`, `1G`
-/// (also `KiB`, `MiB`, `GiB`; powers of 1024, case-insensitive); `KB`/`MB`/`GB` are refused
-/// (1000 or 1024?), the message says what to write. The rule of
-/// `handoff_probe::units::parse_size`, which every other program of the workspace uses; the
-/// core cannot depend on the probe, so it keeps this private copy (`tests.rs` checks that
-/// the two agree).
-#[cfg(not(loom))]
-pub(crate) fn parse_size(text: &str) -> Result<usize, TeamError> {
-    let t = text.trim();
-    let bad = |why: String| {
-        TeamError::InvalidArgument(format!(
-            "bad size {text:?}: {why} (expected e.g. 4096, 64K, 64MiB or 1G)"
-        ))
-    };
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (digits, unit) = t.split_at(split);
-    let n: usize = digits.parse().map_err(|_| bad("no number".into()))?;
-    let scale: usize = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kib" => 1 << 10,
-        "m" | "mib" => 1 << 20,
-        "g" | "gib" => 1 << 30,
-        si @ ("kb" | "mb" | "gb") => {
-            let binary = match si {
-                "kb" => "KiB",
-                "mb" => "MiB",
-                _ => "GiB",
-            };
-            return Err(bad(format!(
-                "{} is ambiguous, write {digits}{binary} (powers of 1024) or a byte count",
-                unit.trim()
-            )));
-        }
-        _ => return Err(bad("unknown unit".into())),
-    };
-    n.checked_mul(scale).ok_or_else(|| bad("too large".into()))
 }
 
 /// The longest duration [`parse_duration`] takes: a year.

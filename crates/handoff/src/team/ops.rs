@@ -218,8 +218,11 @@ pub fn apply_atomic32(word: &AtomicU32, op: AtomicOp<u32>) -> u32 {
 /// one-word message (an 8-byte `put`, `put_signal` or `put_line`): the call costs a few ns
 /// on a hand-off's critical path, a third of what the rest of the sender does (issue #23).
 ///
+/// The ranges may overlap (a put from a slice of this PE's own heap, `Team::local`, to itself):
+/// the 8-byte load completes before the store, and the rest is a `memmove`.
+///
 /// # Safety
-/// `src..src + len` is valid for reads, `dst..dst + len` for writes, and they do not overlap.
+/// `src..src + len` is valid for reads and `dst..dst + len` for writes.
 #[inline]
 pub(crate) unsafe fn copy_small(src: *const u8, dst: *mut u8, len: usize) {
     if len == 8 {
@@ -229,8 +232,8 @@ pub(crate) unsafe fn copy_small(src: *const u8, dst: *mut u8, len: usize) {
                 .write_unaligned(src.cast::<u64>().read_unaligned())
         }
     } else {
-        // SAFETY: the caller's promise.
-        unsafe { std::ptr::copy_nonoverlapping(src, dst, len) }
+        // SAFETY: the caller's promise (`copy` allows overlapping ranges).
+        unsafe { std::ptr::copy(src, dst, len) }
     }
 }
 

@@ -1,4 +1,4 @@
-//! Whether writes to other PEs' heaps must ring their bells (`ShmTransport::must_ring`).
+//! Whether writes to other PEs' heaps must ring their bells (`ShmParts::must_ring`).
 //!
 //! A heap bell is slept on only by the team's own PEs, each waiting with the strategy it
 //! joined with, fixed for its life. Each PE publishes at join whether that strategy may sleep
@@ -14,11 +14,11 @@
 use super::layout::{MAY_SLEEP, NEVER_SLEEPS, SLEEPS_UNKNOWN};
 use crate::sync::Wait;
 
-/// `ShmTransport::bells`: not decided yet.
+/// `ShmParts::bells`: not decided yet.
 pub(super) const BELLS_UNDECIDED: u8 = 0;
-/// `ShmTransport::bells`: some PE may sleep; ring.
+/// `ShmParts::bells`: some PE may sleep; ring.
 pub(super) const BELLS_RING: u8 = 1;
-/// `ShmTransport::bells`: no PE ever sleeps on a heap bell; skip the rings.
+/// `ShmParts::bells`: no PE ever sleeps on a heap bell; skip the rings.
 pub(super) const BELLS_QUIET: u8 = 2;
 
 /// What a PE joining with wait strategy `wait` publishes in `PeCtrl::sleeps`.

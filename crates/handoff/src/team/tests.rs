@@ -1,57 +1,7 @@
-//! Unit tests of the team's pure parts (sizes, placement, comparisons, fairness); the
+//! Unit tests of the team's pure parts (placement, comparisons, fairness); the
 //! cross-process behaviour is in `tests/team*.rs`.
 
 use super::*;
-
-#[test]
-fn parse_size_units() {
-    assert_eq!(parse_size("4096").unwrap(), 4096);
-    assert_eq!(parse_size("64K").unwrap(), 65536);
-    assert_eq!(parse_size("64M").unwrap(), 67_108_864);
-    assert_eq!(parse_size("1GiB").unwrap(), 1_073_741_824);
-    assert!(parse_size("12Q").is_err());
-    // 1000 or 1024? Refused, as by every `handoff` command.
-    assert!(parse_size("64MB").is_err() && parse_size("4kb").is_err());
-    assert!(parse_size("").is_err());
-    assert!(parse_size("99999999999999999999G").is_err());
-}
-
-/// The core's private copy of the rule (for `HANDOFF_HEAP_SIZE`) accepts and refuses
-/// exactly what the probe's, which every command uses, does.
-#[test]
-fn the_core_follows_the_same_rule() {
-    for t in [
-        "0",
-        "4096",
-        "64K",
-        "64k",
-        "4KiB",
-        "64M",
-        "1mib",
-        "1G",
-        "1GiB",
-        "8B",
-        " 2M ",
-        "4KB",
-        "1MB",
-        "1gb",
-        "1tb",
-        "KiB",
-        "",
-        "-4",
-        "4 XB",
-        "99999999999999999999G",
-    ] {
-        assert_eq!(
-            handoff_probe::units::parse_size(t).ok(),
-            super::parse_size(t).ok(),
-            "{t:?}"
-        );
-    }
-    // The core's refusal says what to write too.
-    let e = super::parse_size("64MB").unwrap_err().to_string();
-    assert!(e.contains("64MiB"), "{e}");
-}
 
 #[test]
 fn cmp_holds() {
