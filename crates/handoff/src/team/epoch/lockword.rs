@@ -5,7 +5,9 @@
 //!
 //! ```text
 //! bit 63       WRITER   an exclusive holder
-//! bits 32..62  WAITING  writers that announced themselves and wait (a count)
+//! bit 62       RWAIT    a reader may be asleep waiting (set by the reader, cleared by a release
+//!                       that wakes the readers)
+//! bits 32..61  WAITING  writers that announced themselves and wait (a count)
 //! bits 0..31   READERS  shared holders (a count)
 //! ```
 //!
@@ -16,7 +18,9 @@
 //!   has announced itself no new reader gets in, so the readers drain and the writer cannot
 //!   be starved by a stream of readers (writer preference; a stream of writers can delay
 //!   readers, which is the usual trade and the one foMPI makes).
-//! - Unlock is one fetch-add: −WRITER or −1.
+//! - Unlock is one fetch-add: −WRITER or −1. When the word before it shows nobody waiting
+//!   (no WAITING, no RWAIT: [`must_wake`]) that is all: an uncontended lock and unlock are
+//!   one CAS and one fetch-add on the word, and no other word is read or written.
 //!
 //! The functions are written over [`LockWord`], one remote word: the team's remote atomic
 //! in the library, `ops::apply_atomic64` on a loom atomic in the models — the same code.
@@ -24,30 +28,52 @@
 //! # Waking the next waiter
 //!
 //! A locker that must wait sets its bit in the target's waiter map ([`WaiterMap`]: writers'
-//! bits in one half, readers' in the other), puts a `SeqCst` fence between that bit and its
-//! retries, and sleeps on a wake word of its own. A release fences between its fetch-add
-//! and its reads of the map, then ([`wake_next`]) wakes only waiters who can enter now, by
-//! the word after the release ([`to_wake`]):
+//! bits in one half, readers' in the other) and sleeps on a wake word of its own. A writer
+//! has announced itself in the word already (WAITING); a reader says so in the word after
+//! setting its bit: each of its retries that fails ends with a fetch-or of RWAIT
+//! ([`try_shared_or_flag`]), and it sleeps only when the word that fetch-or returned still
+//! keeps readers out. A release whose word before shows a waiter ([`must_wake`]) wakes, by
+//! the word after it ([`to_wake`]), only waiters who can enter now ([`wake_next`]):
 //! - the lock still exclusive, or readers still in while a writer waits: nobody (the
 //!   holder's, or the last reader's, release will wake);
 //! - a writer announced and nobody in: **one** writer, the first whose bit is set in rank
 //!   order after the releaser (a ring, so writers take turns);
-//! - no writer announced: the waiting readers (all of them can enter together).
+//! - no writer announced and RWAIT set: the releaser clears RWAIT with a CAS that also
+//!   checks that no writer announced meanwhile ([`clear_readers_waiting`]; if one did, its
+//!   release wakes the readers), then wakes every reader whose bit is set (all of them can
+//!   enter together).
 //!
-//! Either the waiter's retry sees the release, or the release's read of the map sees the
-//! bit (store buffering is forbidden between two `SeqCst` fences). A woken writer that
-//! finds the lock taken again (a locker that did not wait got in first) sleeps again with
-//! its bit still set, and that holder's release wakes the next one; a waiter that gives up
-//! (timeout, dead holder) clears its bit, withdraws, and calls [`wake_next`] itself, so a
-//! wake-up it was sent is passed on. The loom model `loom_epoch_lock_wakes_the_next_writer`
-//! runs these functions with sleeps that only a wake ends.
+//! Why no wake-up is lost:
+//! - *Writers*: the bit and the lock word are different words, so each side puts a `SeqCst`
+//!   fence between its two accesses (the waiter between its bit and its retries, the release
+//!   between its fetch-add and its reads of the map): either the waiter's retry sees the
+//!   release, or the release's read of the map sees the bit (store buffering is forbidden
+//!   between two `SeqCst` fences). A release that saw no WAITING came before the writer's
+//!   announcement in the word's order, so the writer's retries see it.
+//! - *Readers*: RWAIT and the release are read-modify-writes of the same word. If the
+//!   reader's fetch-or comes first, the release sees RWAIT, and the CAS that clears it reads
+//!   from the reader's fetch-or (or a later read-modify-write), so it sees the reader's bit
+//!   (Release/Acquire along the word's modification order); if the release comes first, the
+//!   fetch-or returns a word that lets the reader in and it retries instead of sleeping.
+//!   A reader woken that finds a writer in again sets RWAIT again before it sleeps, and that
+//!   writer's release wakes it.
+//!
+//! A woken writer that finds the lock taken again (a locker that did not wait got in first)
+//! sleeps again with its bit still set, and that holder's release wakes the next one; a
+//! waiter that gives up (timeout, dead holder) clears its bit, withdraws, and calls
+//! [`wake_next`] itself, so a wake-up it was sent is passed on. A RWAIT left set by a reader
+//! that gave up or got in on a retry costs the next release one empty scan of the readers'
+//! map, which clears it. The loom models `loom_epoch_lock_wakes_the_next_writer` and
+//! `loom_epoch_lock_wakes_a_sleeping_reader` run these functions with sleeps that only a
+//! wake ends.
 //!
 //! # Memory ordering
 //!
 //! Every step is a team atomic, `AcqRel` (`ops::apply_atomic64`): the successful CAS that
 //! takes the lock is the Acquire partner of the Release fetch-add of the previous holder's
 //! unlock (the word's modification order links them), so what that holder put before its
-//! unlock is visible to the next holder.
+//! unlock is visible to the next holder; a reader's Release fetch-or of RWAIT is the partner
+//! of the Acquire CAS that clears it (module docs above: its bit is then visible).
 
 #![cfg_attr(loom, allow(dead_code))] // the team that calls these is not built under loom
 
@@ -55,10 +81,12 @@ use crate::team::AtomicOp;
 
 /// An exclusive holder.
 pub(crate) const WRITER: u64 = 1 << 63;
+/// A reader may be asleep waiting (module docs).
+pub(crate) const RWAIT: u64 = 1 << 62;
 /// One announced, waiting writer.
 pub(crate) const WAITING_ONE: u64 = 1 << 32;
 /// The waiting-writer count.
-pub(crate) const WAITING: u64 = 0x7FFF_FFFF << 32;
+pub(crate) const WAITING: u64 = 0x3FFF_FFFF << 32;
 /// The shared-holder count.
 pub(crate) const READERS: u64 = 0xFFFF_FFFF;
 
@@ -93,14 +121,23 @@ pub(crate) fn withdraw_writer<L: LockWord>(w: &L) -> Result<(), L::Err> {
         .map(|_| ())
 }
 
-/// One attempt of an announced writer to take the lock.
+/// One attempt of an announced writer to take the lock: `false` only when a holder is in
+/// (whose release sees WAITING and wakes a writer). A CAS that fails because the word
+/// changed otherwise — a waiting reader's RWAIT, another writer's announcement — is retried
+/// on the word it saw: a writer that slept on such a failure would never be woken.
 pub(crate) fn try_exclusive<L: LockWord>(w: &L) -> Result<bool, L::Err> {
-    let v = w.rmw(AtomicOp::Fetch)?;
-    if v & (WRITER | READERS) != 0 || v & WAITING == 0 {
-        return Ok(false);
+    let mut v = w.rmw(AtomicOp::Fetch)?;
+    loop {
+        if v & (WRITER | READERS) != 0 || v & WAITING == 0 {
+            return Ok(false);
+        }
+        let new = v - WAITING_ONE + WRITER;
+        let seen = w.rmw(AtomicOp::CompareSwap { expected: v, new })?;
+        if seen == v {
+            return Ok(true);
+        }
+        v = seen;
     }
-    let new = v - WAITING_ONE + WRITER;
-    Ok(w.rmw(AtomicOp::CompareSwap { expected: v, new })? == v)
 }
 
 /// One attempt of a reader to take the lock shared.
@@ -113,6 +150,49 @@ pub(crate) fn try_shared<L: LockWord>(w: &L) -> Result<bool, L::Err> {
         expected: v,
         new: v + 1,
     })? == v)
+}
+
+/// A reader's retry while it waits: [`try_shared`]; if that fails, sets RWAIT (fetch-or)
+/// and tries again when the word it returned lets readers in. `false`: the reader may
+/// sleep, a release that can let it in will see RWAIT (module docs).
+pub(crate) fn try_shared_or_flag<L: LockWord>(w: &L) -> Result<bool, L::Err> {
+    loop {
+        if try_shared(w)? {
+            return Ok(true);
+        }
+        let v = w.rmw(AtomicOp::FetchOr(RWAIT))?;
+        if v & (WRITER | WAITING) != 0 || v & READERS == READERS {
+            return Ok(false);
+        }
+    }
+}
+
+/// Whether the release that found the word at `before` must look for waiters to wake: a
+/// writer announced or a reader flagged itself. When not, nobody sleeps on this lock who
+/// could not see the release by itself (module docs).
+#[inline]
+pub(crate) fn must_wake(before: u64) -> bool {
+    before & (WAITING | RWAIT) != 0
+}
+
+/// Clears RWAIT before the readers are woken, unless a writer holds the lock or announced
+/// itself meanwhile (then that writer's release wakes them). `true`: RWAIT was set and is
+/// now cleared by this call, so this caller wakes the readers.
+pub(crate) fn clear_readers_waiting<L: LockWord>(w: &L) -> Result<bool, L::Err> {
+    let mut v = w.rmw(AtomicOp::Fetch)?;
+    loop {
+        if v & RWAIT == 0 || v & (WRITER | WAITING) != 0 {
+            return Ok(false);
+        }
+        let seen = w.rmw(AtomicOp::CompareSwap {
+            expected: v,
+            new: v & !RWAIT,
+        })?;
+        if seen == v {
+            return Ok(true);
+        }
+        v = seen;
+    }
 }
 
 /// Releases an exclusive lock; returns the word before (WRITER must have been set).
@@ -132,7 +212,7 @@ pub(crate) enum Wake {
     Nobody,
     /// One waiting writer.
     OneWriter,
-    /// Every waiting reader.
+    /// Every waiting reader (when one flagged itself: RWAIT).
     Readers,
 }
 
@@ -146,8 +226,10 @@ pub(crate) fn to_wake(after: u64) -> Wake {
         } else {
             Wake::Nobody
         }
-    } else {
+    } else if after & RWAIT != 0 {
         Wake::Readers
+    } else {
+        Wake::Nobody
     }
 }
 
@@ -175,14 +257,21 @@ pub(crate) fn waiter_bit(r: usize, writer: bool, words: usize) -> (usize, u64) {
     (half + r / 64, 1u64 << (r % 64))
 }
 
-/// After a release that left the word at `after`, by PE `me`: wakes who can enter now
-/// ([`to_wake`]): the first writer in rank order after `me`, or every waiting reader.
-/// Returns how many it woke. Call it after the release and a `SeqCst` fence.
-pub(crate) fn wake_next<M: WaiterMap>(m: &M, after: u64, me: usize) -> Result<usize, M::Err> {
+/// After a release that left the word `w` at `after`, by PE `me`: wakes who can enter now
+/// ([`to_wake`]): the first writer in rank order after `me`, or (clearing RWAIT first,
+/// [`clear_readers_waiting`]) every waiting reader. Returns how many it woke. Call it after
+/// the release and a `SeqCst` fence, when [`must_wake`] says so.
+pub(crate) fn wake_next<L: LockWord, M: WaiterMap<Err = L::Err>>(
+    w: &L,
+    m: &M,
+    after: u64,
+    me: usize,
+) -> Result<usize, L::Err> {
     let (writers, half) = match to_wake(after) {
         Wake::Nobody => return Ok(0),
         Wake::OneWriter => (true, 0),
-        Wake::Readers => (false, m.words()),
+        Wake::Readers if clear_readers_waiting(w)? => (false, m.words()),
+        Wake::Readers => return Ok(0),
     };
     let (p, words) = (m.size(), m.words());
     let start = (me + 1) % p;
@@ -317,27 +406,99 @@ mod tests {
     fn a_release_wakes_the_next_writer_only() {
         // Writers 1, 3 and 70 wait (and readers 2, 5): the lock is free, a writer announced.
         let m = Map::new(100, &[1, 3, 70], &[2, 5]);
-        assert_eq!(ok(wake_next(&m, WAITING_ONE * 3, 0)), 1);
-        assert_eq!(ok(wake_next(&m, WAITING_ONE * 3, 1)), 1);
-        assert_eq!(ok(wake_next(&m, WAITING_ONE * 3, 3)), 1);
+        let w = AtomicU64::new(WAITING_ONE * 3);
+        assert_eq!(ok(wake_next(&w, &m, WAITING_ONE * 3, 0)), 1);
+        assert_eq!(ok(wake_next(&w, &m, WAITING_ONE * 3, 1)), 1);
+        assert_eq!(ok(wake_next(&w, &m, WAITING_ONE * 3, 3)), 1);
         // From 70 the ring wraps to 1; from 99 (last) too.
-        assert_eq!(ok(wake_next(&m, WAITING_ONE * 3, 70)), 1);
-        assert_eq!(ok(wake_next(&m, WAITING_ONE * 3, 99)), 1);
+        assert_eq!(ok(wake_next(&w, &m, WAITING_ONE * 3, 70)), 1);
+        assert_eq!(ok(wake_next(&w, &m, WAITING_ONE * 3, 99)), 1);
         assert_eq!(*m.woke.borrow(), vec![1, 3, 70, 1, 1]);
         // Still held (exclusive, or readers in front of a writer): nobody.
         m.woke.borrow_mut().clear();
-        assert_eq!(ok(wake_next(&m, WRITER | WAITING_ONE, 0)), 0);
-        assert_eq!(ok(wake_next(&m, WAITING_ONE + 1, 0)), 0);
-        // No writer announced: every waiting reader, none of the writers.
-        assert_eq!(ok(wake_next(&m, 0, 4)), 2);
-        assert_eq!(ok(wake_next(&m, 1, 0)), 2);
+        assert_eq!(ok(wake_next(&w, &m, WRITER | WAITING_ONE, 0)), 0);
+        assert_eq!(ok(wake_next(&w, &m, WAITING_ONE + 1, 0)), 0);
+        assert!(m.woke.borrow().is_empty());
+        // No writer announced, and no reader flagged itself: nobody, the map unread.
+        let w = AtomicU64::new(0);
+        assert_eq!(ok(wake_next(&w, &m, 0, 4)), 0);
+        assert!(m.woke.borrow().is_empty());
+        // A reader flagged itself: every waiting reader, none of the writers, and RWAIT
+        // is cleared by the one release that wakes them.
+        let w = AtomicU64::new(RWAIT);
+        assert_eq!(ok(wake_next(&w, &m, RWAIT, 4)), 2);
+        assert_eq!(w.load(crate::atomic::Ordering::Relaxed), 0);
+        assert_eq!(ok(wake_next(&w, &m, RWAIT, 0)), 0, "cleared already");
+        let w = AtomicU64::new(RWAIT | 1);
+        assert_eq!(ok(wake_next(&w, &m, RWAIT | 1, 0)), 2);
         assert_eq!(*m.woke.borrow(), vec![5, 2, 2, 5]);
+        // A writer announced after the release that saw RWAIT: the readers stay asleep
+        // and RWAIT stays for that writer's release.
+        let w = AtomicU64::new(RWAIT | WAITING_ONE);
+        assert_eq!(ok(wake_next(&w, &m, RWAIT, 0)), 0);
+        assert_eq!(
+            w.load(crate::atomic::Ordering::Relaxed),
+            RWAIT | WAITING_ONE
+        );
         // One word, the releaser the only bit below the start: found after the wrap.
         let m = Map::new(4, &[0], &[]);
-        assert_eq!(ok(wake_next(&m, WAITING_ONE, 2)), 1);
+        assert_eq!(ok(wake_next(&w, &m, WAITING_ONE, 2)), 1);
         assert_eq!(*m.woke.borrow(), vec![0]);
         assert_eq!(to_wake(WAITING_ONE), Wake::OneWriter);
-        assert_eq!(to_wake(0), Wake::Readers);
+        assert_eq!(to_wake(WAITING_ONE | RWAIT), Wake::OneWriter);
+        assert_eq!(to_wake(RWAIT), Wake::Readers);
+        assert_eq!(to_wake(0), Wake::Nobody);
+    }
+
+    /// Only a waiter in the word makes a release look for someone to wake: an uncontended
+    /// unlock (and a shared one among readers alone) reads no other word.
+    #[test]
+    fn only_a_flagged_waiter_makes_a_release_wake() {
+        assert!(!must_wake(WRITER));
+        assert!(!must_wake(3));
+        assert!(must_wake(WRITER | WAITING_ONE));
+        assert!(must_wake(WRITER | RWAIT));
+        assert!(must_wake(2 | RWAIT));
+        // The flags and counts do not overlap.
+        assert_eq!(WRITER & (RWAIT | WAITING | READERS), 0);
+        assert_eq!(RWAIT & (WAITING | READERS), 0);
+        assert_eq!(WAITING & READERS, 0);
+        assert_eq!(WRITER | RWAIT | WAITING | READERS, u64::MAX);
+    }
+
+    /// A waiting reader flags itself only when it cannot enter; RWAIT does not keep
+    /// other readers out, and a writer's CASes keep it.
+    #[test]
+    fn a_reader_that_must_wait_flags_itself() {
+        let w = AtomicU64::new(0);
+        assert!(ok(try_shared_or_flag(&w)));
+        assert_eq!(
+            w.load(crate::atomic::Ordering::Relaxed),
+            1,
+            "no flag when it got in"
+        );
+        ok(unlock_shared(&w));
+        assert!(ok(try_free_exclusive(&w)));
+        assert!(!ok(try_shared_or_flag(&w)));
+        assert_eq!(w.load(crate::atomic::Ordering::Relaxed), WRITER | RWAIT);
+        // The writer's release sees the flag; the flagged word still lets readers in.
+        let before = ok(unlock_exclusive(&w));
+        assert!(must_wake(before));
+        assert!(ok(try_shared(&w)));
+        assert_eq!(w.load(crate::atomic::Ordering::Relaxed), RWAIT | 1);
+        ok(unlock_shared(&w));
+        // An announced writer takes a flagged word and keeps the flag in it.
+        ok(announce_writer(&w));
+        assert!(ok(try_exclusive(&w)));
+        assert_eq!(w.load(crate::atomic::Ordering::Relaxed), WRITER | RWAIT);
+        // A writer announced: the reader flags itself and waits.
+        ok(announce_writer(&w));
+        ok(unlock_exclusive(&w));
+        assert!(!ok(try_shared_or_flag(&w)));
+        assert_eq!(
+            w.load(crate::atomic::Ordering::Relaxed),
+            RWAIT | WAITING_ONE
+        );
     }
 
     #[test]

@@ -24,8 +24,8 @@
 //!   member; [`start`](Epochs::start) / [`wait`](Epochs::wait): reads of k local words. O(k),
 //!   independent of p.
 //! - [`lock`](Epochs::lock) / [`unlock`](Epochs::unlock): one compare-and-swap to lock,
-//!   one fetch-add and a read of the waiter map to unlock, when uncontended, independent of
-//!   p; [`lock_all`](Epochs::lock_all) takes
+//!   `quiet` and one fetch-add to unlock, when uncontended (nobody waiting: the word says
+//!   so, `lockword.rs`), independent of p; [`lock_all`](Epochs::lock_all) takes
 //!   a shared lock on every PE (in rank order, so two `lock_all`s cannot deadlock).
 //! - [`flush`](Epochs::flush)`(pe)` is `quiet`: a put on one node is a copy into the
 //!   target's mapped memory, complete when it returns; what a flush must still give is
@@ -37,10 +37,10 @@
 //! # Models
 //!
 //! `loom_tests.rs` checks the lock word protocol (`lockword.rs`: mutual exclusion of
-//! writers, readers against a writer) and the PSCW matching (two epochs in a row, no
-//! crossing, data visible after `wait`) and the fence's rounds (`fence.rs`: puts before a
-//! fence visible to every PE after it, none overwritten before every PE read it) on the
-//! real protocol functions.
+//! writers, readers against a writer, sleeping writers and readers each woken by a
+//! release) and the PSCW matching (two epochs in a row, no crossing, data visible after
+//! `wait`) and the fence's rounds (`fence.rs`: puts before a fence visible to every PE
+//! after it, none overwritten before every PE read it) on the real protocol functions.
 //!
 //! # Misuse
 //!
