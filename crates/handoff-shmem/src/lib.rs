@@ -59,6 +59,10 @@ pub mod amo;
 #[cfg(not(loom))]
 pub mod coll;
 #[cfg(not(loom))]
+mod coll_msgs;
+#[cfg(not(loom))]
+mod coll_reduce;
+#[cfg(not(loom))]
 pub mod ct;
 #[cfg(not(loom))]
 pub mod ctx;
