@@ -36,7 +36,10 @@ if [ ! -f "$osu/c/openshmem/osu_oshm_broadcast.c" ]; then
   exit 2
 fi
 mkdir -p "$out"
-util="$osu/c/util/osu_util.c $osu/c/util/osu_util_pgas.c"
+# osu_util.c (OSU 6.x/7.0) calls omb_ddt_process_options (its -D option, MPI benchmarks
+# only), defined in osu_util_mpi.c: an OpenSHMEM build needs a stand-in to link.
+printf 'void omb_ddt_process_options(char *optarg) { (void)optarg; }\n' >"$out/omb_ddt_stub.c"
+util="$osu/c/util/osu_util.c $osu/c/util/osu_util_pgas.c $out/omb_ddt_stub.c"
 flags="-O2 -DOSHM_1_3 -DPACKAGE_VERSION=\"6\" -I$osu/c/util"
 peer=""
 [ -x /usr/bin/oshcc ] && [ -x /usr/bin/oshrun ] && peer=1

@@ -130,6 +130,9 @@ pub unsafe fn broadcast(
         })?;
     let src = s.offset(source, len, "source")?;
     let dst = s.offset(dest, len, "dest")?;
+    if len == 0 {
+        return Ok(()); // the same on every member: nothing to wait for
+    }
     let msgs = Msgs::flat(s, set.len()).filter(|_| len <= PUSH_MAX || set.len() <= 2);
     if let Some(m) = msgs {
         if s.rank != root {
@@ -137,7 +140,7 @@ pub unsafe fn broadcast(
         }
         // SAFETY: `source` is this PE's symmetric object of `len` bytes (checked above).
         let data = unsafe { s.src(source, len, "source") }?;
-        for r in others(s, set) {
+        for &r in set.iter().filter(|&&r| r != root) {
             m.send_put(r, dst, data)?;
         }
         if to_root {
@@ -180,6 +183,9 @@ pub unsafe fn collect(
     s.offset(source, len, "source")?;
     // SAFETY: `source` is this PE's symmetric object of `len` bytes (checked above).
     let data = unsafe { s.src(source, len, "source") }?;
+    if fixed && len == 0 {
+        return Ok(()); // the same on every member: nothing to wait for
+    }
     let me = my_index(s, set);
     let others = others(s, set);
     let msgs = Msgs::flat(s, set.len());
@@ -309,6 +315,9 @@ pub unsafe fn alltoall(
     let dst = s.offset(dest, total, "dest")?;
     // SAFETY: `source` is this PE's symmetric object of `total` bytes (checked above).
     let data = unsafe { s.src(source, total, "source") }?;
+    if total == 0 {
+        return Ok(()); // the same on every member: nothing to wait for
+    }
     let me = my_index(s, set);
     let msgs = Msgs::flat(s, set.len());
     for (j, &r) in set.iter().enumerate() {
@@ -367,6 +376,9 @@ pub unsafe fn alltoalls(
     let doff = s.offset(dest, dlen, "dest")?;
     // SAFETY: `source` is this PE's symmetric object of `slen` bytes (checked above).
     let data = unsafe { s.src(source, slen, "source") }?;
+    if nelems == 0 {
+        return Ok(()); // the same on every member: nothing to wait for
+    }
     let me = my_index(s, set);
     let (sst, dst) = (sst as usize, dst as usize);
     let msgs = Msgs::flat(s, set.len());

@@ -129,6 +129,9 @@ impl<'a> Msgs<'a> {
         let sent = self.book(SLOT_SENT, to);
         let at = self.slot(self.s.rank, sent.load(Ordering::Relaxed) % 2);
         sent.fetch_add(1, Ordering::Relaxed);
+        if head.is_empty() {
+            return self.send_put(to, at, data);
+        }
         if !data.is_empty() {
             self.s.x().put(to, at + head.len(), data)?;
         }

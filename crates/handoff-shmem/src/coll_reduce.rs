@@ -20,7 +20,7 @@ use std::mem::size_of;
 use handoff::team::Transport;
 
 use crate::coll::barrier;
-use crate::coll_msgs::Msgs;
+use crate::coll_msgs::{Msgs, FLAT_MAX};
 use crate::error::{Result, ShmemError};
 use crate::state::State;
 
@@ -148,6 +148,9 @@ pub unsafe fn reduce<T: Reduce>(
         .ok_or(ShmemError::Overflow("nreduce"))?;
     let src = s.offset(source.cast(), len, "source")?;
     let dst = s.offset(dest.cast(), len, "dest")?;
+    if n == 0 {
+        return Ok(()); // the same on every member: nothing to wait for
+    }
     let small = Msgs::flat(s, set.len()).filter(|m| len <= m.slot_len().min(SMALL_MAX));
     match small {
         // SAFETY: the caller's promise; `source` is this PE's symmetric object of n
@@ -171,24 +174,36 @@ unsafe fn reduce_small<T: Reduce>(
     op: Op,
 ) -> Result<()> {
     let len = n * size_of::<T>();
-    let others: Vec<usize> = set.iter().copied().filter(|&r| r != s.rank).collect();
+    // At most FLAT_MAX members: the lists live on the stack (no allocation per call).
+    let mut others = [0usize; FLAT_MAX];
+    let mut no = 0;
+    for &r in set.iter().filter(|&&r| r != s.rank) {
+        others[no] = r;
+        no += 1;
+    }
+    let others = &others[..no];
     {
         // SAFETY: the caller's promise; the slice ends before `dest` is written.
         let mine = unsafe { std::slice::from_raw_parts(source.cast::<u8>(), len) };
-        for &r in &others {
+        for &r in others {
             m.send_slot(r, &[], mine)?;
         }
     }
-    m.wait(&others)?;
-    let operand = |r: usize| -> *const T {
-        if r == s.rank {
-            source
-        } else {
-            m.take_slot(r, len).as_ptr().cast()
+    m.wait(others)?;
+    let mut operands = [source; FLAT_MAX];
+    for (o, &r) in operands.iter_mut().zip(set) {
+        if r != s.rank {
+            *o = m.take_slot(r, len).as_ptr().cast();
         }
+    }
+    let operands = &operands[..set.len()];
+    const { assert!(std::mem::align_of::<T>() <= 16 && size_of::<T>() <= BLOCK) };
+    let mut block = [0u128; BLOCK / 16];
+    // SAFETY: T is a plain C scalar of alignment at most 16 (every caller's T), so the
+    // 16-aligned block holds BLOCK / size_of::<T>() of them, any bits a valid value.
+    let acc: &mut [T] = unsafe {
+        std::slice::from_raw_parts_mut(block.as_mut_ptr().cast(), BLOCK / size_of::<T>().max(1))
     };
-    let operands: Vec<*const T> = set.iter().map(|&r| operand(r)).collect();
-    let mut acc = vec![T::default(); n.min(BLOCK / size_of::<T>().max(1)).max(1)];
     let mut lo = 0;
     while lo < n {
         let k = acc.len().min(n - lo);

@@ -297,6 +297,15 @@ int main(int argc, char **argv) {
     shmem_team_split_strided(SHMEM_TEAM_WORLD, n - 1, -1, n, NULL, 0, &rev);
     on(rev, 0, 0, 0);
     shmem_team_destroy(rev);
+    /* zero elements at NULL: nothing moves, nothing breaks (tests-sos nop_collectives) */
+    shmem_broadcastmem(SHMEM_TEAM_WORLD, NULL, NULL, 0, 0);
+    shmem_broadcast64(NULL, NULL, 0, 0, 0, 0, n, pSync);
+    shmem_fcollectmem(SHMEM_TEAM_WORLD, NULL, NULL, 0);
+    shmem_collectmem(SHMEM_TEAM_WORLD, NULL, NULL, 0);
+    shmem_alltoallmem(SHMEM_TEAM_WORLD, NULL, NULL, 0);
+    shmem_alltoallsmem(SHMEM_TEAM_WORLD, NULL, NULL, 1, 1, 0);
+    shmem_int_sum_reduce(SHMEM_TEAM_WORLD, NULL, NULL, 0);
+    shmem_double_max_to_all(NULL, NULL, 0, 0, 0, n, (double *)wrk, pSync);
     shmem_barrier_all();
     if (wme == 0) printf("OK coll_algos %d PEs\n", n);
     shmem_finalize();
