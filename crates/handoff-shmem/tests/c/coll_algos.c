@@ -118,6 +118,28 @@ COMPLEX(double, complexd)
 
 /* 2100 elements: one message for 4-byte types, the large path for 8-byte ones */
 static const size_t sizes[] = {0, 5, 2100, MAXN};
+
+/* long double (combined in shmem.h): sum, max, min, prod over n elements, in place too */
+static void long_double(size_t n) {
+    long double *s = (long double *)sbuf, *d = (long double *)dbuf;
+    for (int op = 0; op < 4; op++) {
+        for (size_t i = 0; i < n; i++) s[i] = (long double)VAL(wme, i) / 4;
+        shmem_team_sync(team);
+        if (op == 0) shmem_longdouble_sum_reduce(team, d, s, n);
+        if (op == 1) shmem_longdouble_max_reduce(team, d, s, n);
+        if (op == 2) shmem_longdouble_min_reduce(team, s, s, n);
+        if (op == 3) shmem_longdouble_prod_reduce(team, d, s, n);
+        long double *r = op == 2 ? s : d;
+        for (size_t i = 0; i < n; i++) {
+            long double e = (long double)VAL(wpe[0], i) / 4;
+            for (int j = 1; j < tn; j++) {
+                long double v = (long double)VAL(wpe[j], i) / 4;
+                e = op == 0 ? e + v : op == 1 ? C_max(e, v) : op == 2 ? C_min(e, v) : e * v;
+            }
+            CHECK(r[i] == e, "long double op %d n=%zu [%zu]", op, n, i);
+        }
+    }
+}
 static int few; /* argv[1] "few": only the to_all types (many PEs: the barrier paths) */
 
 static void reductions(void) {
@@ -156,6 +178,7 @@ static void reductions(void) {
         }
         complex_complexf(n);
         complex_complexd(n);
+        if (n < MAXN) long_double(n);
     }
 }
 
