@@ -12,8 +12,9 @@
 # OSU_DIR holds c/openshmem/osu_oshm_*.c and c/util/osu_util*.c (a release tarball or a
 # clone of the OSU micro-benchmarks). PES (default "2 4") are the PE counts; BENCHES (default
 # "broadcast collect fcollect reduce") the benchmarks; OSU_ARGS extra benchmark flags (e.g.
-# "-m 1024:1048576"). BASE_LIB=dir with another build's libhandoff_shmem.so adds a third
-# column, "base" (the same handoff binary run with that library), for before/after figures.
+# "-i 200"); RUN_FLAGS extra `handoff run` flags (e.g. "--wait spin"). BASE_LIB=dir with
+# another build's libhandoff_shmem.so adds a third column, "base" (the same programs run with
+# that library, through LD_LIBRARY_PATH: oshcc links with a RUNPATH), for before/after.
 #
 # Needs: cargo build --release -p handoff-shmem -p handoff-cli (HANDOFF, default
 # target/release/handoff). The peer is skipped when /usr/bin/oshcc or oshrun is missing.
@@ -26,6 +27,7 @@ handoff=${HANDOFF:-$root/target/release/handoff}
 pes=${PES:-2 4}
 benches=${BENCHES:-broadcast collect fcollect reduce}
 osu_args=${OSU_ARGS:-}
+run_flags=${RUN_FLAGS:-}
 base_lib=${BASE_LIB:-}
 # Debian's Open MPI 4.1 oshrun: its memory patcher makes programs crash in shmem_init
 # (SIGSEGV) unless disabled; see run.sh.
@@ -60,7 +62,7 @@ for r in $(seq 1 "$rounds"); do
   for p in $pes; do
     for b in $benches; do
       # shellcheck disable=SC2086
-      "$handoff" run -n "$p" -- "$out/$b.handoff" $osu_args 2>/dev/null |
+      "$handoff" run -n "$p" $run_flags -- "$out/$b.handoff" $osu_args 2>/dev/null |
         label "round=$r impl=handoff pes=$p bench=$b" >>"$raw" || true
       if [ -n "$peer" ]; then
         # Open MPI's OpenSHMEM may crash in shmem_finalize after printing (UCX): keep the lines.
@@ -70,7 +72,7 @@ for r in $(seq 1 "$rounds"); do
       fi
       if [ -n "$base_lib" ]; then
         # shellcheck disable=SC2086
-        LD_LIBRARY_PATH="$base_lib" "$handoff" run -n "$p" -- "$out/$b.handoff" $osu_args \
+        LD_LIBRARY_PATH="$base_lib" "$handoff" run -n "$p" $run_flags -- "$out/$b.handoff" $osu_args \
           2>/dev/null | label "round=$r impl=base pes=$p bench=$b" >>"$raw" || true
       fi
     done

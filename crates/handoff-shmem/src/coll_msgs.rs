@@ -63,7 +63,7 @@ pub struct Msgs<'a> {
 impl<'a> Msgs<'a> {
     /// The messages for a set of `members` PEs, or `None` when the set synchronizes with
     /// barriers instead (more than [`FLAT_MAX`] members, or more PEs than the block has
-    /// counters for). The same answer on every member: it depends on the set's size and
+    /// counters and 64-byte slots for: about 1900). The same answer on every member: it depends on the set's size and
     /// the number of PEs only.
     pub fn flat(s: &'a State, members: usize) -> Option<Self> {
         let counters = (s.npes * 8).next_multiple_of(64);
@@ -71,6 +71,9 @@ impl<'a> Msgs<'a> {
             return None;
         }
         let slot_len = ((COLL_LEN - counters) / (2 * s.npes) / 64 * 64).min(SLOT_MAX);
+        if slot_len < 64 {
+            return None; // thousands of PEs: a collect's length would not fit
+        }
         let books = BOOKS.get_or_init(|| (0..3 * s.npes).map(|_| AtomicU64::new(0)).collect());
         let base = s.internal + COLL_AT;
         Some(Msgs {
