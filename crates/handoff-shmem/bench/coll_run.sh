@@ -66,8 +66,11 @@ for r in $(seq 1 "$rounds"); do
         label "round=$r impl=handoff pes=$p bench=$b" >>"$raw" || true
       if [ -n "$peer" ]; then
         # Open MPI's OpenSHMEM may crash in shmem_finalize after printing (UCX): keep the lines.
+        # More PEs than CPUs: Open MPI refuses to start them without --oversubscribe.
+        over=""
+        [ "$p" -gt "$(nproc)" ] && over=--oversubscribe
         # shellcheck disable=SC2086
-        /usr/bin/oshrun $oshrun_flags -np "$p" "$out/$b.peer" $osu_args 2>/dev/null |
+        /usr/bin/oshrun $oshrun_flags $over -np "$p" "$out/$b.peer" $osu_args 2>/dev/null |
           label "round=$r impl=peer pes=$p bench=$b" >>"$raw" || true
       fi
       if [ -n "$base_lib" ]; then
@@ -80,26 +83,28 @@ for r in $(seq 1 "$rounds"); do
 done
 echo "# $(date -u '+%Y-%m-%dT%H:%M:%SZ') $(uptime)" | tee -a "$raw"
 # Medians per (bench, pes, size, impl); ratios handoff / peer (and base / peer).
-sed 's/[a-z]*=//g' "$raw" | grep -v '^#' | sort -k3,3 -k4,4n -k5,5n -k2,2 -k6,6g |
-  awk '
-  function flush(   i, k, m) {
-    if (key == "") return
-    for (i in n) {
-      k = int((n[i] + 1) / 2)
-      m = (n[i] % 2) ? v[i, k] : (v[i, k] + v[i, k + 1]) / 2
-      med[i] = m
+summarize() {
+  sed 's/[a-z]*=//g' "$1" | grep -v '^#' | sort -k4,4 -k3,3n -k5,5n -k2,2 -k6,6g |
+    awk '
+    function flush(   i, k) {
+      if (key == "") return
+      for (i in n) {
+        k = int((n[i] + 1) / 2)
+        med[i] = (n[i] % 2) ? v[i, k] : (v[i, k] + v[i, k + 1]) / 2
+      }
+      printf "%-10s %3s %8s  handoff %9.2f", b, pe, sz, med["handoff"]
+      if ("peer" in med) printf "  peer %9.2f  ratio %6.2f", med["peer"], med["handoff"] / med["peer"]
+      if ("base" in med) {
+        printf "  base %9.2f", med["base"]
+        if ("peer" in med) printf "  base_ratio %6.2f", med["base"] / med["peer"]
+      }
+      printf "  (rounds %d)\n", n["handoff"]
+      delete n; delete v; delete med
     }
-    printf "%-10s %3s %8s  handoff %9.2f", b, pe, sz, med["handoff"]
-    if ("peer" in med) printf "  peer %9.2f  ratio %5.2f", med["peer"], med["handoff"] / med["peer"]
-    if ("base" in med) {
-      printf "  base %9.2f", med["base"]
-      if ("peer" in med) printf "  base_ratio %5.2f", med["base"] / med["peer"]
-    }
-    printf "  (rounds %d)\n", n["handoff"]
-    delete n; delete v; delete med
-  }
-  BEGIN { print "# bench      pes     size  medians (us) and ratios handoff/peer" }
-  { k = $3 " " $4 " " $5
-    if (k != key) { flush(); key = k; b = $3; pe = $4; sz = $5 }
-    n[$2]++; v[$2, n[$2]] = $6 }
-  END { flush() }'
+    BEGIN { print "# bench    pes     size  medians (us) and ratios handoff/peer" }
+    { k = $4 " " $3 " " $5
+      if (k != key) { flush(); key = k; b = $4; pe = $3; sz = $5 }
+      n[$2]++; v[$2, n[$2]] = $6 }
+    END { flush() }'
+}
+summarize "$raw"

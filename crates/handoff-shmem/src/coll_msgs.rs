@@ -31,6 +31,7 @@ use std::sync::OnceLock;
 
 use handoff::team::{SignalOp, Transport};
 
+use crate::coll_slots::{arrived, slot_of};
 use crate::error::{Result, ShmemError};
 use crate::state::{State, COLL_AT, COLL_LEN};
 
@@ -130,7 +131,7 @@ impl<'a> Msgs<'a> {
             )));
         }
         let sent = self.book(SLOT_SENT, to);
-        let at = self.slot(self.s.rank, sent.load(Ordering::Relaxed) % 2);
+        let at = self.slot(self.s.rank, slot_of(sent.load(Ordering::Relaxed)));
         sent.fetch_add(1, Ordering::Relaxed);
         if head.is_empty() {
             return self.send_put(to, at, data);
@@ -153,15 +154,10 @@ impl<'a> Msgs<'a> {
             // update them only with atomics (the transport's signal).
             unsafe { &*heap.add(self.counter(f)).cast::<AtomicU64>() }
         };
-        let mut poll = || {
-            from.iter()
-                .all(|&f| {
-                    let want = self.book(SEEN, f).load(Ordering::Relaxed) + 1;
-                    // Acquire: pairs with the sender's Release signal (module docs).
-                    word(f).load(Ordering::Acquire) >= want
-                })
-                .then_some(0)
-        };
+        // Acquire: pairs with the sender's Release signal (module docs).
+        let counter = |f: usize| word(f).load(Ordering::Acquire);
+        let seen = |f: usize| self.book(SEEN, f).load(Ordering::Relaxed);
+        let mut poll = || arrived(from, counter, seen).then_some(0);
         if poll().is_none() {
             let len = 8 * self.s.npes;
             self.s
@@ -179,7 +175,7 @@ impl<'a> Msgs<'a> {
     /// which comes only after this PE's next collective with it (module docs).
     pub fn take_slot(&self, from: usize, len: usize) -> &[u8] {
         let got = self.book(SLOT_GOT, from);
-        let at = self.slot(from, got.load(Ordering::Relaxed) % 2);
+        let at = self.slot(from, slot_of(got.load(Ordering::Relaxed)));
         got.fetch_add(1, Ordering::Relaxed);
         let len = len.min(self.slot_len);
         // SAFETY: the slot lies in this PE's internal block (`flat` sized the slots to fit

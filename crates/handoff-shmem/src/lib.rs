@@ -62,6 +62,7 @@ pub mod coll;
 mod coll_msgs;
 #[cfg(not(loom))]
 mod coll_reduce;
+mod coll_slots;
 #[cfg(not(loom))]
 pub mod ct;
 #[cfg(not(loom))]
