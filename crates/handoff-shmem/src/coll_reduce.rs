@@ -198,11 +198,17 @@ unsafe fn reduce_small<T: Reduce>(
     }
     let operands = &operands[..set.len()];
     const { assert!(std::mem::align_of::<T>() <= 16 && size_of::<T>() <= BLOCK) };
-    let mut block = [0u128; BLOCK / 16];
-    // SAFETY: T is a plain C scalar of alignment at most 16 (every caller's T), so the
-    // 16-aligned block holds BLOCK / size_of::<T>() of them, any bits a valid value.
+    // Uninitialized, then only the elements used zeroed: a small reduction must not pay for
+    // clearing 8 KiB.
+    let mut block = std::mem::MaybeUninit::<[u128; BLOCK / 16]>::uninit();
+    let cap = n.min(BLOCK / size_of::<T>().max(1));
+    // SAFETY: T is a plain C scalar of alignment at most 16 (every caller's T, checked
+    // above), so the 16-aligned block holds `cap` of them; the first `cap` are zeroed before
+    // the slice is made, and all bits zero is a valid value of every such T.
     let acc: &mut [T] = unsafe {
-        std::slice::from_raw_parts_mut(block.as_mut_ptr().cast(), BLOCK / size_of::<T>().max(1))
+        let p = block.as_mut_ptr().cast::<T>();
+        std::ptr::write_bytes(p, 0, cap);
+        std::slice::from_raw_parts_mut(p, cap)
     };
     let mut lo = 0;
     while lo < n {
