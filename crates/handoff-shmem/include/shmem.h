@@ -548,12 +548,16 @@ HANDOFF_SHMEM_DECL_COMPLEX(double, complexd, prod)
  * reductions are, so every PE gets bitwise the same result (dest may be source). */
 static inline int handoff_shmem_ld_combine(long double *acc, const long double *source,
                                            size_t n, int op, int i, int pe) {
-    long double b;
-    for (size_t k = 0; k < n; k++) {
-        shmem_getmem(i == 0 ? &acc[k] : &b, &source[k], sizeof(long double), pe);
+    long double b[64]; /* one get per 64 elements, not per element */
+    for (size_t k0 = 0; k0 < n; k0 += 64) {
+        size_t m = n - k0 < 64 ? n - k0 : 64;
+        shmem_getmem(i == 0 ? &acc[k0] : b, &source[k0], m * sizeof(long double), pe);
         if (i == 0) continue;
-        acc[k] = op == 0 ? (acc[k] > b ? acc[k] : b) : op == 1 ? (acc[k] < b ? acc[k] : b)
-               : op == 2 ? acc[k] + b : acc[k] * b;
+        for (size_t k = 0; k < m; k++) {
+            long double *a = &acc[k0 + k];
+            *a = op == 0 ? (*a > b[k] ? *a : b[k]) : op == 1 ? (*a < b[k] ? *a : b[k])
+               : op == 2 ? *a + b[k] : *a * b[k];
+        }
     }
     return 0;
 }

@@ -4,18 +4,23 @@
 //! `SHMEM_TEAM_WORLD` (`shmem_broadcastmem`, `shmem_collectmem`, `shmem_fcollectmem`,
 //! `shmem_TYPE_OP_reduce`), with the team queries of `teams.rs`.
 //!
-//! On one node every PE reads the others' symmetric sources directly, so each collective is:
-//! a barrier over the set (every source is ready), every member gets what it needs from the
-//! others' sources into a private buffer, a second barrier (nobody reads a source any more),
-//! then each member writes its own destination. That makes `dest == source` safe for the
-//! reductions, and every member combines the contributions in rank order, so floating-point
-//! results are bitwise identical on every PE. `pSync` and `pWrk` are accepted and unused.
+//! The algorithms are chosen by size and by the set's size, the same way on every member.
+//! Over a small set (`coll_msgs::FLAT_MAX` members) a small collective synchronizes once:
+//! each member's data goes straight to where it is needed with a one-way message
+//! (`coll_msgs`) and each member waits only for the messages it needs. Large ones move each
+//! byte once, every member copying its share in parallel: broadcast pulls from the root
+//! between two barriers, (f)collect and all-to-all put each block into every `dest` once,
+//! reductions reduce-scatter and all-gather in one pass (`coll_reduce`). Over a large set the
+//! messages are replaced by barriers (⌈log2 p⌉ rounds). The spec makes the caller ensure
+//! every `dest` is ready before any PE calls a collective, so members put into each other's
+//! `dest` without asking. `pSync` and `pWrk` are accepted and unused.
 
 use std::ffi::{c_int, c_long, c_void};
-use std::mem::size_of;
 
 use handoff::team::Transport;
 
+use crate::coll_msgs::Msgs;
+pub use crate::coll_reduce::{reduce, Complex, Op, Reduce};
 use crate::error::{Result, ShmemError};
 use crate::state::{entry, State, COLLECT_AT};
 
@@ -68,15 +73,40 @@ pub fn barrier(s: &State, set: &[usize]) -> Result<()> {
     Ok(())
 }
 
-/// The bytes of a private buffer of `T`.
-fn as_bytes_mut<T: Copy>(v: &mut [T]) -> &mut [u8] {
-    // SAFETY: T is a plain C scalar (every caller's T): any bytes are a valid value; the
-    // slice covers exactly the vector's elements.
-    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast(), std::mem::size_of_val(v)) }
+/// Broadcasts of at most this many bytes (or to one other PE) are pushed by the root into
+/// every member's `dest`; larger ones to more members are pulled by every member from the
+/// root's `source` at once (the root's link is not the bottleneck).
+const PUSH_MAX: usize = 64 << 10;
+
+/// Copies `len` bytes from `src` to `dst` within this PE (they may be the same buffer).
+///
+/// # Safety
+/// Both are valid for `len` bytes.
+unsafe fn copy_local(dst: *mut u8, src: *const u8, len: usize) {
+    if len > 0 && !std::ptr::eq(dst, src) {
+        // SAFETY: the caller's promise; `copy` allows overlap.
+        unsafe { std::ptr::copy(src, dst, len) };
+    }
+}
+
+/// This PE's index in `set`.
+fn my_index(s: &State, set: &[usize]) -> usize {
+    set.iter().position(|&r| r == s.rank).unwrap_or(0)
+}
+
+/// The members of `set` other than this PE.
+fn others(s: &State, set: &[usize]) -> Vec<usize> {
+    set.iter().copied().filter(|&r| r != s.rank).collect()
 }
 
 /// Broadcast of `len` bytes from member `root` (an index into `set`) of `source` to `dest`
 /// of the other members (and of the root too when `to_root`).
+///
+/// Small (or to one other PE): the root puts into every member's `dest` with a message
+/// (`coll_msgs`): the members wait for it, the root for nobody (the spec makes the caller
+/// ensure every `dest` is ready before any PE calls a broadcast). Large, or over a set too
+/// big for messages: a barrier (the root's source is ready), every member copies it, a
+/// barrier (nobody reads it any more).
 ///
 /// # Safety
 /// `dest` is valid for writes of `len` bytes (it is checked to be symmetric).
@@ -99,18 +129,46 @@ pub unsafe fn broadcast(
             ))
         })?;
     let src = s.offset(source, len, "source")?;
-    s.offset(dest, len, "dest")?;
+    let dst = s.offset(dest, len, "dest")?;
+    if len == 0 {
+        return Ok(()); // the same on every member: nothing to wait for
+    }
+    let msgs = Msgs::flat(s, set.len()).filter(|_| len <= PUSH_MAX || set.len() <= 2);
+    if let Some(m) = msgs {
+        if s.rank != root {
+            return m.wait(&[root]);
+        }
+        // SAFETY: `source` is this PE's symmetric object of `len` bytes (checked above).
+        let data = unsafe { s.src(source, len, "source") }?;
+        for &r in set.iter().filter(|&&r| r != root) {
+            m.send_put(r, dst, data)?;
+        }
+        if to_root {
+            // SAFETY: the caller's promise for `dest`; `source` as above.
+            unsafe { copy_local(dest, source, len) };
+        }
+        return Ok(());
+    }
     barrier(s, set)?;
-    if s.rank != root || to_root {
+    if s.rank != root {
         // SAFETY: the caller's promise.
         let d = unsafe { s.dst(dest, len, "dest") }?;
         s.x().get(root, src, d)?;
+    } else if to_root {
+        // SAFETY: the caller's promise for `dest`; `source` is symmetric (checked above).
+        unsafe { copy_local(dest, source, len) };
     }
     barrier(s, set)
 }
 
 /// Collect (`fixed`: every member contributes `len` bytes; else each its own `len`) of every
 /// member's `source` into `dest`, in set order.
+///
+/// Every member puts its block straight into every member's `dest` (the spec makes the
+/// caller ensure they are ready): each byte is written once per member, by its owner, in
+/// parallel. Over a small set, with a message each; a variable-size collect first sends its
+/// length (and its data, when it fits a slot) in one message, then the data that did not
+/// fit. Over a large set, a barrier ends it (after the lengths' barrier, for `collect`).
 ///
 /// # Safety
 /// `dest` is valid for writes of the total.
@@ -122,39 +180,124 @@ pub unsafe fn collect(
     len: usize,
     fixed: bool,
 ) -> Result<()> {
-    use std::sync::atomic::Ordering::Relaxed;
-    let src = s.offset(source, len, "source")?;
-    // Published before the barrier, whose Release/Acquire chain makes it visible.
-    s.internal_word(COLLECT_AT).store(len as u64, Relaxed);
-    barrier(s, set)?;
-    let mut lens = Vec::with_capacity(set.len());
-    for &r in set {
-        let mut w = [0u8; 8];
-        s.x().get(r, s.internal + COLLECT_AT, &mut w)?;
-        let l = u64::from_ne_bytes(w) as usize;
-        if fixed && l != len {
-            return Err(ShmemError::Invalid(format!(
-                "fcollect: PE {r} contributes {l} bytes, this PE {len}; every PE passes the same nelems"
-            )));
-        }
-        lens.push(l);
+    s.offset(source, len, "source")?;
+    // SAFETY: `source` is this PE's symmetric object of `len` bytes (checked above).
+    let data = unsafe { s.src(source, len, "source") }?;
+    if fixed && len == 0 {
+        return Ok(()); // the same on every member: nothing to wait for
     }
-    let total: usize = lens.iter().sum();
-    s.offset(dest, total, "dest")?;
-    let mut buf = vec![0u8; total];
+    let me = my_index(s, set);
+    let others = others(s, set);
+    let msgs = Msgs::flat(s, set.len());
+    let lens: Vec<usize> = match (&msgs, fixed) {
+        (_, true) => vec![len; set.len()],
+        (Some(m), false) => {
+            let cap = m.slot_len().saturating_sub(8);
+            let inline = if len <= cap { data } else { &[][..] };
+            for &r in &others {
+                m.send_slot(r, &(len as u64).to_ne_bytes(), inline)?;
+            }
+            m.wait(&others)?;
+            // SAFETY: the caller's promise.
+            return unsafe { collect_slots(s, m, set, dest, data, cap) };
+        }
+        (None, false) => {
+            use std::sync::atomic::Ordering::Relaxed;
+            // Published before the barrier, whose Release/Acquire chain makes it visible;
+            // rewritten only after the closing barrier, when every member has read it.
+            s.internal_word(COLLECT_AT).store(len as u64, Relaxed);
+            barrier(s, set)?;
+            let mut lens = Vec::with_capacity(set.len());
+            for &r in set {
+                let mut w = [0u8; 8];
+                s.x().get(r, s.internal + COLLECT_AT, &mut w)?;
+                lens.push(u64::from_ne_bytes(w) as usize);
+            }
+            lens
+        }
+    };
+    let at: usize = lens[..me].iter().sum();
+    let total = lens.iter().try_fold(0usize, |a, &l| a.checked_add(l));
+    let total = total.ok_or(ShmemError::Overflow("collect"))?;
+    let dst = s.offset(dest, total, "dest")?;
+    match &msgs {
+        Some(m) => {
+            for &r in &others {
+                m.send_put(r, dst + at, data)?;
+            }
+        }
+        None => {
+            for &r in &others {
+                s.x().put(r, dst + at, data)?;
+            }
+        }
+    }
+    // SAFETY: the caller's promise for `dest` (`at + len <= total`); `source` as above.
+    unsafe { copy_local(dest.add(at), source, len) };
+    match &msgs {
+        Some(m) => m.wait(&others),
+        None => barrier(s, set),
+    }
+}
+
+/// The rest of a variable-size collect over a small set, once every member's first message
+/// (its length, and its data when at most `cap` bytes) is here: copies the inline blocks,
+/// then sends this PE's block if it was too large and waits for the others' that were.
+///
+/// # Safety
+/// As [`collect`].
+unsafe fn collect_slots(
+    s: &State,
+    m: &Msgs,
+    set: &[usize],
+    dest: *mut u8,
+    data: &[u8],
+    cap: usize,
+) -> Result<()> {
+    let me = my_index(s, set);
+    let mut lens = Vec::with_capacity(set.len());
+    let mut slots = Vec::with_capacity(set.len());
+    for &r in set {
+        if r == s.rank {
+            lens.push(data.len());
+            slots.push(&[][..]);
+            continue;
+        }
+        let slot = m.take_slot(r, m.slot_len());
+        let l = u64::from_ne_bytes(slot[..8].try_into().expect("8 bytes")) as usize;
+        lens.push(l);
+        slots.push(&slot[8..]);
+    }
+    let total = lens.iter().try_fold(0usize, |a, &l| a.checked_add(l));
+    let total = total.ok_or(ShmemError::Overflow("collect"))?;
+    let dst = s.offset(dest, total, "dest")?;
     let mut at = 0;
-    for (&r, &l) in set.iter().zip(&lens) {
-        s.x().get(r, src, &mut buf[at..at + l])?;
+    let mut late = Vec::new();
+    for (k, (&l, &slot)) in lens.iter().zip(&slots).enumerate() {
+        if k == me {
+            // SAFETY: the caller's promise for `dest` (`at + l <= total`); `data` is this
+            // PE's source.
+            unsafe { copy_local(dest.add(at), data.as_ptr(), l) };
+        } else if l <= cap {
+            // SAFETY: as above; the slot is this PE's internal block, apart from `dest`.
+            unsafe { copy_local(dest.add(at), slot.as_ptr(), l) };
+        } else {
+            late.push(set[k]);
+        }
         at += l;
     }
-    barrier(s, set)?;
-    // SAFETY: the caller's promise.
-    unsafe { s.dst(dest, total, "dest") }?.copy_from_slice(&buf);
-    Ok(())
+    if data.len() > cap {
+        let mine: usize = lens[..me].iter().sum();
+        for &r in set.iter().filter(|&&r| r != s.rank) {
+            m.send_put(r, dst + mine, data)?;
+        }
+    }
+    m.wait(&late)
 }
 
 /// All-to-all: member `j`'s block `i` of `dest` (`len` bytes) is member `i`'s block `j` of
-/// `source`.
+/// `source`. Every member puts its blocks into the others' `dest` (ready, by the spec's
+/// rule), with a message each over a small set, or then a barrier.
 ///
 /// # Safety
 /// `dest` is valid for writes of `len * set.len()` bytes.
@@ -168,24 +311,35 @@ pub unsafe fn alltoall(
     let total = len
         .checked_mul(set.len())
         .ok_or(ShmemError::Overflow("alltoall"))?;
-    let src = s.offset(source, total, "source")?;
-    s.offset(dest, total, "dest")?;
-    let me = set.iter().position(|&r| r == s.rank).unwrap_or(0);
-    barrier(s, set)?;
-    let mut buf = vec![0u8; total];
-    for (i, &r) in set.iter().enumerate() {
-        s.x()
-            .get(r, src + me * len, &mut buf[i * len..(i + 1) * len])?;
+    s.offset(source, total, "source")?;
+    let dst = s.offset(dest, total, "dest")?;
+    // SAFETY: `source` is this PE's symmetric object of `total` bytes (checked above).
+    let data = unsafe { s.src(source, total, "source") }?;
+    if total == 0 {
+        return Ok(()); // the same on every member: nothing to wait for
     }
-    barrier(s, set)?;
-    // SAFETY: the caller's promise.
-    unsafe { s.dst(dest, total, "dest") }?.copy_from_slice(&buf);
-    Ok(())
+    let me = my_index(s, set);
+    let msgs = Msgs::flat(s, set.len());
+    for (j, &r) in set.iter().enumerate() {
+        let block = &data[j * len..(j + 1) * len];
+        match &msgs {
+            _ if r == s.rank => {}
+            Some(m) => m.send_put(r, dst + me * len, block)?,
+            None => s.x().put(r, dst + me * len, block)?,
+        }
+    }
+    // SAFETY: the caller's promise for `dest`; `source` as above.
+    unsafe { copy_local(dest.add(me * len), source.add(me * len), len) };
+    match &msgs {
+        Some(m) => m.wait(&others(s, set)),
+        None => barrier(s, set),
+    }
 }
 
 /// Strided all-to-all: member `j` gets member `i`'s `nelems` elements (of `elem` bytes)
 /// starting at element `j * nelems * sst`, `sst` apart, into its block `i` (elements
-/// `dst` apart from element `i * nelems * dst`).
+/// `dst` apart from element `i * nelems * dst`). Every member puts its elements into the
+/// others' `dest`, as [`alltoall`].
 ///
 /// # Safety
 /// `dest` is valid for writes of the strided elements.
@@ -218,142 +372,37 @@ pub unsafe fn alltoalls(
         }
     };
     let (slen, dlen) = (span(sst)?, span(dst)?);
-    let src = s.offset(source, slen, "source")?;
-    s.offset(dest, dlen, "dest")?;
-    let me = set.iter().position(|&r| r == s.rank).unwrap_or(0);
+    s.offset(source, slen, "source")?;
+    let doff = s.offset(dest, dlen, "dest")?;
+    // SAFETY: `source` is this PE's symmetric object of `slen` bytes (checked above).
+    let data = unsafe { s.src(source, slen, "source") }?;
+    if nelems == 0 {
+        return Ok(()); // the same on every member: nothing to wait for
+    }
+    let me = my_index(s, set);
     let (sst, dst) = (sst as usize, dst as usize);
-    barrier(s, set)?;
-    let mut buf = vec![0u8; set.len() * nelems * elem];
-    for (i, &r) in set.iter().enumerate() {
+    let msgs = Msgs::flat(s, set.len());
+    for (j, &r) in set.iter().enumerate() {
         for k in 0..nelems {
-            let at = (i * nelems + k) * elem;
-            let from = src + (me * nelems + k) * sst * elem;
-            s.x().get(r, from, &mut buf[at..at + elem])?;
+            let from = (j * nelems + k) * sst * elem;
+            let to = (me * nelems + k) * dst * elem;
+            let e = &data[from..from + elem];
+            if r == s.rank {
+                // SAFETY: the caller's promise (the span was checked to be symmetric, so
+                // in bounds); source and dest are distinct objects (the spec's rule).
+                unsafe { copy_local(dest.add(to), e.as_ptr(), elem) };
+            } else {
+                s.x().put(r, doff + to, e)?;
+            }
+        }
+        if let (Some(m), true) = (&msgs, r != s.rank) {
+            m.send(r)?;
         }
     }
-    barrier(s, set)?;
-    // SAFETY: the caller's promise (the span was checked to be symmetric, so in bounds).
-    let d = unsafe { s.dst(dest, dlen, "dest") }?;
-    for (j, chunk) in buf.chunks_exact(elem.max(1)).enumerate() {
-        let at = j * dst * elem;
-        d[at..at + elem].copy_from_slice(chunk);
+    match &msgs {
+        Some(m) => m.wait(&others(s, set)),
+        None => barrier(s, set),
     }
-    Ok(())
-}
-
-/// A reduction operator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Op {
-    And,
-    Or,
-    Xor,
-    Max,
-    Min,
-    Sum,
-    Prod,
-}
-
-/// An element type of the reductions.
-pub trait Reduce: Copy + Default {
-    /// `a op b`.
-    fn apply(op: Op, a: Self, b: Self) -> Self;
-}
-
-macro_rules! reduce_int {
-    ($($t:ty),*) => {$(
-        impl Reduce for $t {
-            #[inline]
-            fn apply(op: Op, a: Self, b: Self) -> Self {
-                match op {
-                    Op::And => a & b,
-                    Op::Or => a | b,
-                    Op::Xor => a ^ b,
-                    Op::Max => a.max(b),
-                    Op::Min => a.min(b),
-                    Op::Sum => a.wrapping_add(b),
-                    Op::Prod => a.wrapping_mul(b),
-                }
-            }
-        }
-    )*};
-}
-reduce_int!(i8, i16, i32, i64, u8, u16, u32, u64, isize, usize);
-
-macro_rules! reduce_float {
-    ($($t:ty),*) => {$(
-        impl Reduce for $t {
-            #[inline]
-            fn apply(op: Op, a: Self, b: Self) -> Self {
-                match op {
-                    Op::Max => a.max(b),
-                    Op::Min => a.min(b),
-                    Op::Sum => a + b,
-                    Op::Prod => a * b,
-                    // Not declared for floating types in shmem.h.
-                    Op::And | Op::Or | Op::Xor => unreachable!("bitwise reduction of a float"),
-                }
-            }
-        }
-    )*};
-}
-reduce_float!(f32, f64);
-
-/// A C complex number (`float _Complex`, `double _Complex`): real, imaginary.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Complex<T>(pub T, pub T);
-
-macro_rules! reduce_complex {
-    ($($t:ty),*) => {$(
-        impl Reduce for Complex<$t> {
-            #[inline]
-            fn apply(op: Op, a: Self, b: Self) -> Self {
-                match op {
-                    Op::Sum => Complex(a.0 + b.0, a.1 + b.1),
-                    Op::Prod => Complex(a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0),
-                    // Only sum and prod are declared for complex types in shmem.h.
-                    _ => unreachable!("{op:?} reduction of a complex number"),
-                }
-            }
-        }
-    )*};
-}
-reduce_complex!(f32, f64);
-
-/// Reduces `n` elements of every member's `source` with `op` into `dest` (`dest` may be
-/// `source`).
-///
-/// # Safety
-/// `dest` is valid for writes of `n` elements.
-pub unsafe fn reduce<T: Reduce>(
-    s: &State,
-    set: &[usize],
-    dest: *mut T,
-    source: *const T,
-    n: usize,
-    op: Op,
-) -> Result<()> {
-    let len = n
-        .checked_mul(size_of::<T>())
-        .ok_or(ShmemError::Overflow("nreduce"))?;
-    let src = s.offset(source.cast(), len, "source")?;
-    s.offset(dest.cast(), len, "dest")?;
-    barrier(s, set)?;
-    let mut acc = vec![T::default(); n];
-    let mut tmp = vec![T::default(); n];
-    for (k, &r) in set.iter().enumerate() {
-        let into = if k == 0 { &mut acc } else { &mut tmp };
-        s.x().get(r, src, as_bytes_mut(into))?;
-        if k > 0 {
-            for (a, &b) in acc.iter_mut().zip(&tmp) {
-                *a = T::apply(op, *a, b);
-            }
-        }
-    }
-    barrier(s, set)?;
-    // SAFETY: the caller's promise; `acc` is a private buffer of n elements.
-    unsafe { std::ptr::copy_nonoverlapping(acc.as_ptr(), dest, n) };
-    Ok(())
 }
 
 profiled! {

@@ -59,6 +59,11 @@ pub mod amo;
 #[cfg(not(loom))]
 pub mod coll;
 #[cfg(not(loom))]
+mod coll_msgs;
+#[cfg(not(loom))]
+mod coll_reduce;
+mod coll_slots;
+#[cfg(not(loom))]
 pub mod ct;
 #[cfg(not(loom))]
 pub mod ctx;

@@ -24,8 +24,13 @@ use handoff::team::{Counter, Team, Transport};
 use crate::error::{Result, ShmemError, EXIT_ERROR};
 use crate::heap::Allocator;
 
-/// Bytes of this layer's own symmetric words, at the start of its region (see [`State`]).
-pub const INTERNAL: usize = 128;
+/// Bytes of this layer's own symmetric words, at the start of its region (see [`State`]):
+/// the words below, then the collectives' message block ([`COLL_AT`]).
+pub const INTERNAL: usize = COLL_AT + COLL_LEN;
+/// Offset and length of the collectives' message block in the internal block
+/// (`coll_msgs`: per-sender counters and small-message slots).
+pub const COLL_AT: usize = 128;
+pub const COLL_LEN: usize = 256 << 10;
 /// Offset of the agreement records (two slots of (seq, kind, value)) in the internal block.
 const AGREE_AT: usize = 0;
 /// Offset of the word a PE publishes its element count in for `collect`.

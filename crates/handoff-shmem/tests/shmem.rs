@@ -281,6 +281,30 @@ fn collectives_at_256_pes() {
     assert!(o.out[0].contains("OK scale 256 PEs"), "{:?}", o.out[0]);
 }
 
+/// Every collective algorithm (one-message and barrier paths, small and large sizes, every
+/// reduction type and operator, in place too) on the world, a strided team and the world
+/// reversed, at 1 PE, 3 and 4 (the one-message paths) and 9 (more than `FLAT_MAX`: barriers).
+#[test]
+fn collective_algorithms_at_every_size_and_team_shape() {
+    let prog = build("coll_algos");
+    for n in [1, 3, 4, 9] {
+        // 9 PEs: only some types (each collective is a few barriers among 9 PEs on the CPUs).
+        let args: &[&str] = if n > 4 { &["few"] } else { &[] };
+        let o = run_heap(&prog, n, args, Wait::ADAPTIVE, 32 << 20);
+        assert!(
+            o.report.success(),
+            "coll_algos on {n} PEs: {:?}\nstderr:\n{}",
+            o.report.exits,
+            o.all_err()
+        );
+        assert!(
+            o.out[0].contains(&format!("OK coll_algos {n} PEs")),
+            "{:?}",
+            o.out[0]
+        );
+    }
+}
+
 #[test]
 fn a_prk_style_pipelined_stencil() {
     passes("p2p");

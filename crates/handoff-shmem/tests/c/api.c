@@ -461,15 +461,19 @@ P2P_TYPES(TEST_P2P)
         S(barrier_all)();                                                                  \
         CHECK(S(N##_broadcast)(SHMEM_TEAM_WORLD, dst, src, NE, npes - 1) == 0, #N " bc");  \
         for (int i = 0; i < NE; i++) CHECK(dst[i] == V(T, npes - 1, i), #N " broadcast"); \
+        S(barrier_all)(); /* dst ready for the next one (the spec's rule) */               \
         CHECK(S(N##_collect)(SHMEM_TEAM_WORLD, dst, src, 1 + me % 2) == 0, #N " collect"); \
         for (int p = 0, at = 0; p < npes; at += 1 + p % 2, p++)                            \
             for (int i = 0; i < 1 + p % 2; i++)                                            \
                 CHECK(dst[at + i] == V(T, p, i), #N " collect %d %d", p, i);               \
+        S(barrier_all)(); /* dst ready for the next one (the spec's rule) */               \
         CHECK(S(N##_fcollect)(SHMEM_TEAM_WORLD, dst, src, 2) == 0, #N " fcollect");        \
         for (int p = 0; p < npes; p++)                                                     \
             for (int i = 0; i < 2; i++) CHECK(dst[2 * p + i] == V(T, p, i), #N " fcollect"); \
+        S(barrier_all)(); /* dst ready for the next one (the spec's rule) */               \
         CHECK(S(N##_alltoall)(SHMEM_TEAM_WORLD, dst, src, 1) == 0, #N " alltoall");        \
         for (int p = 0; p < npes; p++) CHECK(dst[p] == V(T, p, me), #N " alltoall %d", p);  \
+        S(barrier_all)(); /* dst ready for the next one (the spec's rule) */               \
         CHECK(S(N##_alltoalls)(SHMEM_TEAM_WORLD, dst, src, 2, 1, 1) == 0, #N " alltoalls"); \
         for (int p = 0; p < npes; p++)                                                     \
             CHECK(dst[2 * p] == V(T, p, me), #N " alltoalls %d", p);                       \
@@ -617,12 +621,16 @@ static void untyped_collectives(void) {
     S(barrier_all)();
     CHECK(S(broadcastmem)(SHMEM_TEAM_WORLD, dst, src, 16, 0) == 0, "broadcastmem");
     CHECK(dst[0] == V(uint64_t, 0, 0) && dst[1] == V(uint64_t, 0, 1), "broadcastmem data");
+    S(barrier_all)(); /* dst ready for the next one (the spec's rule) */
     CHECK(S(collectmem)(SHMEM_TEAM_WORLD, dst, src, 8) == 0, "collectmem");
     for (int p = 0; p < n; p++) CHECK(dst[p] == V(uint64_t, p, 0), "collectmem %d", p);
+    S(barrier_all)();
     CHECK(S(fcollectmem)(SHMEM_TEAM_WORLD, dst, src, 16) == 0, "fcollectmem");
     for (int p = 0; p < n; p++) CHECK(dst[2 * p + 1] == V(uint64_t, p, 1), "fcollectmem");
+    S(barrier_all)();
     CHECK(S(alltoallmem)(SHMEM_TEAM_WORLD, dst, src, 8) == 0, "alltoallmem");
     for (int p = 0; p < n; p++) CHECK(dst[p] == V(uint64_t, p, me), "alltoallmem %d", p);
+    S(barrier_all)();
     /* strides in bytes here: 1 and 1 move 8-byte blocks as alltoallmem does */
     CHECK(S(alltoallsmem)(SHMEM_TEAM_WORLD, dst, src, 1, 1, 8) == 0, "alltoallsmem");
     for (int p = 0; p < n; p++) CHECK(dst[p] == V(uint64_t, p, me), "alltoallsmem %d", p);
@@ -1067,8 +1075,11 @@ static void generics(void) {
     cs[0] = me + 1, cs[1] = 2 * (me + 1);
     S(barrier_all)();
     CHECK(G(broadcast)(SHMEM_TEAM_WORLD, cd, cs, 2, 0) == 0 && cd[1] == 2, "g bcast");
+    S(barrier_all)(); /* cd ready for the next one (the spec's rule) */
     CHECK(G(collect)(SHMEM_TEAM_WORLD, cd, cs, 1) == 0 && cd[npes - 1] == npes, "g coll");
+    S(barrier_all)();
     CHECK(G(fcollect)(SHMEM_TEAM_WORLD, cd, cs, 1) == 0 && cd[0] == 1, "g fcollect");
+    S(barrier_all)();
     CHECK(G(alltoall)(SHMEM_TEAM_WORLD, cd, cs, 1) == 0, "g alltoall");
     CHECK(G(alltoalls)(SHMEM_TEAM_WORLD, cd, cs, 1, 1, 1) == 0, "g alltoalls");
     long tri = (long)npes * (npes + 1) / 2;

@@ -26,6 +26,7 @@ int main(void) {
     int64_t *dst = shmem_malloc(8 * sizeof(int64_t));
     for (int i = 0; i < 8; i++) { src[i] = 100 * me + i; dst[i] = -1; }
     int root = n > 1 ? 1 : 0;
+    shmem_barrier_all(); /* every dst is set before the root may put into it */
     shmem_broadcast64(dst, src, 8, root, 0, 0, n, pSync);
     for (int i = 0; i < 8; i++)
         CHECK(dst[i] == (me == root ? -1 : 100 * root + i), "broadcast64 [%d] = %ld", i, (long)dst[i]);
@@ -125,6 +126,9 @@ int main(void) {
     shmem_alltoall64(ad, as, 2, 0, 0, n, pSync);
     for (int i = 0; i < n; i++)
         CHECK(ad[2 * i] == 100 * i + me && ad[2 * i + 1] == -(100 * i + me), "alltoall64 block %d", i);
+    /* Every dest must be ready before any PE calls the next collective on it (the spec's
+     * rule): a PE done with the all-to-all may put into ad while others still check it. */
+    shmem_barrier_all();
     CHECK(shmem_alltoallmem(SHMEM_TEAM_WORLD, ad, as, 8) == 0, "alltoallmem");
     /* 8-byte blocks: block j of PE i's source is as[j], i.e. +-(100 i + j / 2) */
     for (int i = 0; i < n; i++)
@@ -134,6 +138,7 @@ int main(void) {
     for (int j = 0; j < 3; j++) bs[j] = me + 0.5 * j;
     CHECK(shmem_broadcast(SHMEM_TEAM_WORLD, bd, bs, 3, 0) == 0, "shmem_broadcast");
     CHECK(bd[2] == 1.0, "typed broadcast %f", bd[2]);
+    shmem_barrier_all(); /* bd is the next dest: ready on every PE first (the spec's rule) */
     shmem_fcollect(SHMEM_TEAM_WORLD, bd, bs, 3);
     for (int p = 0; p < n; p++) CHECK(bd[3 * p + 1] == p + 0.5, "typed fcollect");
     shmem_int_collect(SHMEM_TEAM_WORLD, fd, fs, 1);

@@ -26,6 +26,9 @@ static void collectives_on(shmem_team_t t, const char *what) {
     CHECK(shmem_long_broadcast(t, dst, src, N, root) == 0, "%s broadcast", what);
     for (int i = 0; i < N; i++)
         CHECK(dst[i] == 1000 * rootw + i, "%s broadcast[%d] = %ld", what, i, dst[i]);
+    /* Every dest must be ready before any member calls the next collective (the spec's
+     * rule): the root may be in it, putting into dst, while others still check theirs. */
+    shmem_team_sync(t);
     /* fcollect: every member's N, in team order */
     shmem_long_fcollect(t, dst, src, N);
     for (int j = 0; j < tn; j++) {
