@@ -6,8 +6,21 @@
 //! Members `set[0..n]` (sorted ranks); this PE is `set[i]`. In round `k` (distance
 //! `d = 2^k < n`) it signals `set[(i + d) % n]` and waits for `set[(i - d) mod n]`:
 //!
-//! 1. `to.arrivals[me].fetch_add(1, Release)`, then ring `to`'s doorbell;
-//! 2. `seen[from] += 1` (local), wait until `me.arrivals[from] >= seen[from]` (Acquire).
+//! 1. bump `to.arrivals[me]` (Release store: [`next_arrival`]), then ring `to`'s doorbell;
+//! 2. `seen[from] += 1` (local), wait until [`arrived`]`(me.arrivals[from]) >= seen[from]`
+//!    (Acquire).
+//!
+//! An arrival word holds the sender's arrival count (low 48 bits) and the CPU it arrived
+//! from + 1 (high 16 bits; 0: unknown). Only the sender writes it (one word per sender and
+//! receiver), so step 1 is a load of its own last store and a plain store, not a locked
+//! read-modify-write. The CPU is the partner knowledge of the round's wait (the `sync`
+//! docs, "The same-CPU trap"): a PE whose sender last arrived from its own CPU yields to it
+//! instead of pausing, so two unpinned PEs the scheduler put on one CPU stay runnable side
+//! by side and the load balancer moves one away; the barrier used to pass no hint, spun on
+//! its peer's CPU until the spin budget ran out and slept, and the pair then stayed on one
+//! CPU at a sleep and a wake-up per barrier (a run's `shmem_barrier_all` at 1.4-13 µs
+//! instead of 0.1-0.3 µs, issue #44). 2^48 arrivals between two PEs (years of back-to-back
+//! barriers) would wrap the count into the CPU bits.
 //!
 //! Why counters per *sender* instead of one flag per round: a sender `s` reaches receiver
 //! `r` at most once per barrier (the distances `1, 2, 4, ... < n` differ mod `n`), and both
@@ -17,7 +30,7 @@
 //!
 //! # Memory ordering
 //!
-//! The Release RMW in step 1 pairs with the Acquire load in step 2's wait on the receiver.
+//! The Release store in step 1 pairs with the Acquire load in step 2's wait on the receiver.
 //! Happens-before is transitive along the rounds, and after ⌈log2 n⌉ rounds every member
 //! has a chain from every other member's arrival, so every write a member made before the
 //! barrier (its puts into any partition) is visible to every member after it. The doorbell's
@@ -50,10 +63,58 @@ impl RoundWatch for NoPeers {
     fn round(&self, _from: usize, _target: u64) {}
 }
 
+/// Bits of an arrival word that count arrivals (module docs); the CPU slot is above them.
+const COUNT_BITS: u32 = 48;
+const COUNT_MASK: u64 = (1 << COUNT_BITS) - 1;
+
+/// The arrivals an arrival word counts.
+#[inline]
+pub(crate) fn arrived(word: u64) -> u64 {
+    word & COUNT_MASK
+}
+
+/// The CPU the sender of arrival word `word` last arrived from, if known.
+#[inline]
+fn sender_cpu(word: u64) -> Option<u32> {
+    ((word >> COUNT_BITS) as u32).checked_sub(1)
+}
+
+/// The arrival word after one more arrival from CPU `cpu` (`None`: unknown; CPUs past
+/// 65,534 read as unknown).
+#[inline]
+fn next_arrival(word: u64, cpu: Option<u32>) -> u64 {
+    let slot = cpu
+        .and_then(|c| c.checked_add(1))
+        .filter(|&c| c <= 0xFFFF)
+        .map_or(0, u64::from);
+    (slot << COUNT_BITS) | (arrived(word).wrapping_add(1) & COUNT_MASK)
+}
+
+/// The CPU hint of a round's wait: the transport's (`team`: this CPU when the PE shares its
+/// CPU with another PE of the team) when it has one, else the CPU the round's sender last
+/// arrived from (`word`, this PE's arrival word of the sender).
+#[inline]
+fn round_hint(team_hint: Option<u32>, word: u64) -> Option<u32> {
+    team_hint.or_else(|| sender_cpu(word))
+}
+
+/// The calling thread's CPU for an arrival word (loom: unknown; the hint is not part of the
+/// models).
+#[inline]
+fn my_cpu() -> Option<u32> {
+    #[cfg(not(loom))]
+    {
+        u32::try_from(crate::sys::affinity::current_cpu()).ok()
+    }
+    #[cfg(loom)]
+    None
+}
+
 /// Runs one dissemination barrier for `me` over `set` (sorted, containing `me`); `seen` is
-/// this PE's local count of arrivals consumed per sender rank; `peer_cpu` is the hint for
-/// adaptive waits (see [`crate::sync::CpuHint`]). An error names nothing: the caller maps
-/// it (a peer check already names the PE).
+/// this PE's local count of arrivals consumed per sender rank; `peer_cpu` is the team's
+/// hint for adaptive waits (see [`crate::sync::CpuHint`]), which each round completes with
+/// the CPU its sender arrived from ([`round_hint`]). An error names nothing: the caller
+/// maps it (a peer check already names the PE).
 #[allow(clippy::too_many_arguments)] // the barrier's inputs; a struct would only rename them
 pub(crate) fn dissemination<'a, P: RoundWatch + ?Sized>(
     me: usize,
@@ -70,25 +131,33 @@ pub(crate) fn dissemination<'a, P: RoundWatch + ?Sized>(
         return Ok(()); // callers check membership; nothing to do for a non-member
     };
     let mine = node(me);
+    let cpu = my_cpu();
     let mut d = 1;
     while d < n {
         let to = node(set[(i + d) % n]);
         let from = set[(i + n - d) % n];
+        let out = &to.arrivals[me];
+        // Relaxed: this PE is the word's only writer, so it reads its own last store.
+        let last = out.load(Ordering::Relaxed);
         // Release: pairs with the Acquire load in the receiver's wait (step 2 below).
-        to.arrivals[me].fetch_add(1, Ordering::Release);
+        out.store(next_arrival(last, cpu), Ordering::Release);
         to.bell.ring();
         seen[from] += 1;
         let target = seen[from];
         let word = &mine.arrivals[from];
+        // Acquire: pairs with the Release store of the sender (step 1 above).
+        let now = word.load(Ordering::Acquire);
         peers.round(from, target);
-        mine.bell.wait(
-            // Acquire: pairs with the Release fetch_add of the sender (step 1 above).
-            || (word.load(Ordering::Acquire) >= target).then_some(()),
-            how,
-            deadline,
-            peers,
-            peer_cpu,
-        )?;
+        if arrived(now) < target {
+            mine.bell.wait(
+                // Acquire: as above.
+                || (arrived(word.load(Ordering::Acquire)) >= target).then_some(()),
+                how,
+                deadline,
+                peers,
+                round_hint(peer_cpu, now),
+            )?;
+        }
         d *= 2;
     }
     Ok(())
@@ -126,6 +195,86 @@ mod tests {
         ];
         for (n, r) in want {
             assert_eq!(rounds(n), r, "n = {n}");
+        }
+    }
+
+    /// An arrival word counts in its low 48 bits and carries the sender's CPU + 1 above
+    /// them (hand-computed words).
+    #[test]
+    fn arrival_words_count_and_carry_the_senders_cpu() {
+        assert_eq!(next_arrival(0, Some(0)), (1 << 48) | 1);
+        assert_eq!(next_arrival(0, Some(3)), (4 << 48) | 1);
+        // The count goes on whatever the CPU was; the CPU is the latest arrival's.
+        let w = next_arrival((4 << 48) | 41, Some(1));
+        assert_eq!(w, (2 << 48) | 42);
+        assert_eq!((arrived(w), sender_cpu(w)), (42, Some(1)));
+        // Unknown CPUs (none given, or past the 16-bit slot) leave the slot empty.
+        assert_eq!(next_arrival((2 << 48) | 42, None), 43);
+        assert_eq!(sender_cpu(43), None);
+        assert_eq!(next_arrival(7, Some(0xFFFE)), (0xFFFF << 48) | 8);
+        assert_eq!(next_arrival(7, Some(0xFFFF)), 8);
+        assert_eq!(arrived(u64::MAX), (1 << 48) - 1);
+    }
+
+    /// A round's wait takes the team's hint when it has one, else the CPU its sender last
+    /// arrived from: the partner it waits for, never the machine's load.
+    #[test]
+    fn a_round_waits_with_its_senders_cpu() {
+        let from_cpu_5 = next_arrival(9, Some(5));
+        assert_eq!(round_hint(None, from_cpu_5), Some(5));
+        assert_eq!(
+            round_hint(Some(1), from_cpu_5),
+            Some(1),
+            "the team's verdict first"
+        );
+        assert_eq!(round_hint(None, 9), None, "no arrival with a CPU yet");
+        assert_eq!(round_hint(Some(0), 0), Some(0));
+    }
+
+    /// Two threads pinned to one CPU: each round's wait finds its sender's CPU in the
+    /// arrival word and yields to it (before the word carried it, the barrier passed no
+    /// hint and every wait paused on the CPU its peer needed).
+    #[test]
+    fn members_on_one_cpu_yield_to_each_other() {
+        use crate::sync::wait::{adaptive_stats, reset_adaptive_stats};
+        let cpu = crate::sys::affinity::thread_affinity().unwrap()[0];
+        let nodes = Arc::new(Nodes {
+            arrivals: (0..2)
+                .map(|_| (0..2).map(|_| AtomicU64::new(0)).collect())
+                .collect(),
+            bells: (0..2).map(|_| Doorbell::new()).collect(),
+        });
+        let threads: Vec<_> = (0..2)
+            .map(|me| {
+                let nodes = nodes.clone();
+                std::thread::spawn(move || {
+                    crate::sys::affinity::pin_current_thread(cpu).unwrap();
+                    let node = |r: usize| Node {
+                        arrivals: &nodes.arrivals[r],
+                        bell: &nodes.bells[r],
+                    };
+                    let mut seen = vec![0u64; 2];
+                    reset_adaptive_stats();
+                    for _ in 0..2_000 {
+                        dissemination(
+                            me,
+                            &[0, 1],
+                            &mut seen,
+                            node,
+                            Wait::ADAPTIVE,
+                            None,
+                            &NoPeers,
+                            None,
+                        )
+                        .unwrap();
+                    }
+                    adaptive_stats()
+                })
+            })
+            .collect();
+        for t in threads {
+            let st = t.join().unwrap();
+            assert!(st.same_cpu > 0, "no wait yielded to its sender: {st:?}");
         }
     }
 
