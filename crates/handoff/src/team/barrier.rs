@@ -22,6 +22,14 @@
 //! instead of 0.1-0.3 µs, issue #44). 2^48 arrivals between two PEs (years of back-to-back
 //! barriers) would wrap the count into the CPU bits.
 //!
+//! Yielding keeps the pair runnable, but the balancer may still leave two busy PEs on one
+//! CPU (each ran a moment ago, so neither is "cache cold" enough to move), at a yield and a
+//! switch per hand-off (2-5 µs per barrier measured on a loaded 2-CPU VM). So when the team
+//! says each PE has a CPU of its own (it gives no hint) and a PE's sender arrived from its
+//! own CPU [`STACKED_ROUNDS`] rounds in a row, the higher-ranked of the two moves to another
+//! CPU of its affinity mask and gives the mask back unchanged ([`unstack`]): then the two
+//! spin side by side, as pinned PEs do.
+//!
 //! Why counters per *sender* instead of one flag per round: a sender `s` reaches receiver
 //! `r` at most once per barrier (the distances `1, 2, 4, ... < n` differ mod `n`), and both
 //! run the barriers they share in the same order, so `r`'s `k`-th wait for `s` is met
@@ -110,6 +118,66 @@ fn my_cpu() -> Option<u32> {
     None
 }
 
+/// Rounds in a row in which an unpinned PE waited for a sender that arrived from its own
+/// CPU, though the team gave each PE a CPU of its own, before it moves to another CPU of its
+/// mask ([`unstack`]).
+const STACKED_ROUNDS: u32 = 64;
+
+#[cfg(not(loom))]
+std::thread_local! {
+    /// This thread's count of [`STACKED_ROUNDS`] so far.
+    static STACKED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// The count of stacked rounds after one more round (`stacked`: its sender arrived from this
+/// CPU), and whether this round is the [`STACKED_ROUNDS`]-th in a row (then the count
+/// starts again).
+#[inline]
+fn count_stacked(n: u32, stacked: bool) -> (u32, bool) {
+    match (stacked, n + 1 >= STACKED_ROUNDS) {
+        (false, _) => (0, false),
+        (true, false) => (n + 1, false),
+        (true, true) => (0, true),
+    }
+}
+
+/// Counts a round whose wait found its sender on this CPU (`stacked`) or elsewhere, and
+/// moves this thread off its CPU after [`STACKED_ROUNDS`] in a row (loom: nothing).
+#[inline]
+fn note_stacked(stacked: bool) {
+    #[cfg(not(loom))]
+    STACKED.with(|n| {
+        let (next, move_now) = count_stacked(n.get(), stacked);
+        n.set(next);
+        if move_now {
+            unstack();
+        }
+    });
+    #[cfg(loom)]
+    let _ = stacked;
+}
+
+/// Moves the calling thread to another CPU of its affinity mask and gives the mask back
+/// unchanged: the kernel migrates a thread whose mask loses its CPU at once, and leaves it
+/// where it is when the mask comes back. Two unpinned PEs of a team with a CPU each that the
+/// scheduler keeps on one CPU (both busy there, neither "cache cold" enough for the load
+/// balancer to move) then run side by side, as pinned PEs do. Nothing when the mask holds
+/// one CPU or cannot be read or set.
+#[cfg(not(loom))]
+#[cold]
+#[inline(never)]
+fn unstack() {
+    use crate::sys::affinity;
+    let Ok(mask) = affinity::thread_affinity() else {
+        return;
+    };
+    let here = affinity::current_cpu();
+    let elsewhere: Vec<usize> = mask.iter().copied().filter(|&c| c != here).collect();
+    if !elsewhere.is_empty() && affinity::set_thread_affinity(&elsewhere).is_ok() {
+        let _ = affinity::set_thread_affinity(&mask);
+    }
+}
+
 /// Runs one dissemination barrier for `me` over `set` (sorted, containing `me`); `seen` is
 /// this PE's local count of arrivals consumed per sender rank; `peer_cpu` is the team's
 /// hint for adaptive waits (see [`crate::sync::CpuHint`]), which each round completes with
@@ -149,13 +217,20 @@ pub(crate) fn dissemination<'a, P: RoundWatch + ?Sized>(
         let now = word.load(Ordering::Acquire);
         peers.round(from, target);
         if arrived(now) < target {
+            let hint = round_hint(peer_cpu, now);
+            // The team says each PE has a CPU of its own (no hint of its own), yet the sender
+            // arrived from this one: one of the two moves after a while (the higher rank,
+            // so that they do not both move to the same CPU).
+            if peer_cpu.is_none() && me > from {
+                note_stacked(hint.is_some() && hint == cpu);
+            }
             mine.bell.wait(
                 // Acquire: as above.
                 || (arrived(word.load(Ordering::Acquire)) >= target).then_some(()),
                 how,
                 deadline,
                 peers,
-                round_hint(peer_cpu, now),
+                hint,
             )?;
         }
         d *= 2;
@@ -276,6 +351,53 @@ mod tests {
             let st = t.join().unwrap();
             assert!(st.same_cpu > 0, "no wait yielded to its sender: {st:?}");
         }
+    }
+
+    /// The 64th stacked round in a row moves the thread, and any round whose sender is
+    /// elsewhere starts the count again.
+    #[test]
+    fn the_64th_stacked_round_in_a_row_moves() {
+        let mut n = 0;
+        for i in 1..STACKED_ROUNDS {
+            let (next, moved) = count_stacked(n, true);
+            assert_eq!((next, moved), (i, false));
+            n = next;
+        }
+        assert_eq!(count_stacked(n, true), (0, true));
+        assert_eq!(count_stacked(n, false), (0, false));
+        assert_eq!(count_stacked(0, false), (0, false));
+    }
+
+    /// `unstack` moves a thread whose mask holds two CPUs to the other one and leaves its
+    /// mask as it was; a thread pinned to one CPU stays.
+    #[test]
+    fn unstack_moves_to_another_cpu_of_the_mask() {
+        use crate::sys::affinity;
+        let cpus = affinity::allowed_cpus().unwrap();
+        if cpus.len() < 2 {
+            eprintln!("SKIP: unstack_moves_to_another_cpu_of_the_mask: needs 2 CPUs");
+            return;
+        }
+        let (a, b) = (cpus[0], cpus[1]);
+        std::thread::spawn(move || {
+            affinity::pin_current_thread(a).unwrap();
+            unstack();
+            assert_eq!(affinity::current_cpu(), a, "pinned to one CPU: stays");
+            affinity::set_thread_affinity(&[a, b]).unwrap();
+            // Widening the mask leaves the thread on CPU a (nothing moves a running thread
+            // whose CPU stays allowed), until `unstack` moves it.
+            if affinity::current_cpu() == a {
+                unstack();
+                assert_eq!(affinity::current_cpu(), b, "moved to the other CPU");
+            }
+            assert_eq!(
+                affinity::thread_affinity().unwrap(),
+                vec![a, b],
+                "mask kept"
+            );
+        })
+        .join()
+        .unwrap();
     }
 
     struct Nodes {
