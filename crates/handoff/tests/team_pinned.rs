@@ -43,8 +43,20 @@ fn pe_with(counting: bool, check: fn(&AdaptiveStats) -> bool, what: &str) -> ! {
         };
         team.barrier_all()?;
         reset_adaptive_stats();
+        // A late message now and then (each PE every 10th round): the other PE's wait then
+        // outlasts its quick polls and reaches the adaptive policy (on a machine whose
+        // answers all came within them, no wait did, and `waited` failed the test).
+        let late = |i: u64| {
+            if (i + me as u64 * 5).is_multiple_of(10) {
+                let until = std::time::Instant::now() + Duration::from_micros(5);
+                while std::time::Instant::now() < until {
+                    std::hint::spin_loop();
+                }
+            }
+        };
         for i in 1..=ROUNDS {
             if me == 0 {
+                late(i);
                 send(i)?;
             }
             if counting {
@@ -54,6 +66,7 @@ fn pe_with(counting: bool, check: fn(&AdaptiveStats) -> bool, what: &str) -> ! {
                 team.signal_wait_until(sig, Cmp::Ge, i)?;
             }
             if me == 1 {
+                late(i);
                 send(i)?;
             }
             if i % BARRIER_EVERY == 0 {
