@@ -26,9 +26,9 @@
 //! CPU (each ran a moment ago, so neither is "cache cold" enough to move), at a yield and a
 //! switch per hand-off (2-5 µs per barrier measured on a loaded 2-CPU VM). So when the team
 //! says each PE has a CPU of its own (it gives no hint) and a PE's sender arrived from its
-//! own CPU [`STACKED_ROUNDS`] rounds in a row, the higher-ranked of the two moves to another
-//! CPU of its affinity mask and gives the mask back unchanged ([`unstack`]): then the two
-//! spin side by side, as pinned PEs do.
+//! own CPU a few rounds in a row ([`STACKED_ROUNDS`], then more after each move), the
+//! higher-ranked of the two moves to another CPU of its affinity mask and gives the mask
+//! back unchanged ([`unstack`]): then the two spin side by side, as pinned PEs do.
 //!
 //! Why counters per *sender* instead of one flag per round: a sender `s` reaches receiver
 //! `r` at most once per barrier (the distances `1, 2, 4, ... < n` differ mod `n`), and both
@@ -119,36 +119,43 @@ fn my_cpu() -> Option<u32> {
 }
 
 /// Rounds in a row in which an unpinned PE waited for a sender that arrived from its own
-/// CPU, though the team gave each PE a CPU of its own, before it moves to another CPU of its
-/// mask ([`unstack`]).
-const STACKED_ROUNDS: u32 = 64;
+/// CPU, though the team gave each PE a CPU of its own, before its first move to another CPU
+/// of its mask ([`unstack`]): few, as a benchmark may time only a hundred barriers right
+/// after the start, when the PEs are still where the launcher's CPU spawned them. Each move
+/// doubles the rounds before the next, up to [`MAX_STACKED_ROUNDS`], so a scheduler that
+/// keeps putting the two back on one CPU costs a move (two `sched_setaffinity` calls and a
+/// migration, tens of µs) per thousand barriers at most.
+const STACKED_ROUNDS: u32 = 4;
+/// The most rounds in a row before a move.
+const MAX_STACKED_ROUNDS: u32 = 1024;
 
 #[cfg(not(loom))]
 std::thread_local! {
-    /// This thread's count of [`STACKED_ROUNDS`] so far.
-    static STACKED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// This thread's stacked rounds in a row so far, and the rounds its next move waits for.
+    static STACKED: std::cell::Cell<(u32, u32)> = const { std::cell::Cell::new((0, STACKED_ROUNDS)) };
 }
 
-/// The count of stacked rounds after one more round (`stacked`: its sender arrived from this
-/// CPU), and whether this round is the [`STACKED_ROUNDS`]-th in a row (then the count
-/// starts again).
+/// After one more round (`stacked`: its sender arrived from this CPU) with `n` such rounds in
+/// a row so far and a move due at `due`: the new count and due, and whether to move now
+/// (then the count starts again and the next move waits twice as long).
 #[inline]
-fn count_stacked(n: u32, stacked: bool) -> (u32, bool) {
-    match (stacked, n + 1 >= STACKED_ROUNDS) {
-        (false, _) => (0, false),
-        (true, false) => (n + 1, false),
-        (true, true) => (0, true),
+fn count_stacked(n: u32, due: u32, stacked: bool) -> (u32, u32, bool) {
+    match (stacked, n + 1 >= due) {
+        (false, _) => (0, due, false),
+        (true, false) => (n + 1, due, false),
+        (true, true) => (0, (due * 2).min(MAX_STACKED_ROUNDS), true),
     }
 }
 
 /// Counts a round whose wait found its sender on this CPU (`stacked`) or elsewhere, and
-/// moves this thread off its CPU after [`STACKED_ROUNDS`] in a row (loom: nothing).
+/// moves this thread off its CPU when a move is due (loom: nothing).
 #[inline]
 fn note_stacked(stacked: bool) {
     #[cfg(not(loom))]
-    STACKED.with(|n| {
-        let (next, move_now) = count_stacked(n.get(), stacked);
-        n.set(next);
+    STACKED.with(|c| {
+        let (n, due) = c.get();
+        let (n, due, move_now) = count_stacked(n, due, stacked);
+        c.set((n, due));
         if move_now {
             unstack();
         }
@@ -353,19 +360,34 @@ mod tests {
         }
     }
 
-    /// The 64th stacked round in a row moves the thread, and any round whose sender is
-    /// elsewhere starts the count again.
+    /// A move comes after 4 stacked rounds in a row, then after 8, 16, ... up to 1024; a
+    /// round whose sender is elsewhere starts the count again.
     #[test]
-    fn the_64th_stacked_round_in_a_row_moves() {
-        let mut n = 0;
-        for i in 1..STACKED_ROUNDS {
-            let (next, moved) = count_stacked(n, true);
-            assert_eq!((next, moved), (i, false));
-            n = next;
+    fn stacked_rounds_in_a_row_move_with_backoff() {
+        let (mut n, mut due) = (0, STACKED_ROUNDS);
+        let mut moves_at = Vec::new();
+        for round in 1..=20_000u32 {
+            let (n2, due2, moved) = count_stacked(n, due, true);
+            if moved {
+                moves_at.push(round);
+            }
+            (n, due) = (n2, due2);
         }
-        assert_eq!(count_stacked(n, true), (0, true));
-        assert_eq!(count_stacked(n, false), (0, false));
-        assert_eq!(count_stacked(0, false), (0, false));
+        // Hand-computed: moves after 4, 8, 16, ..., 1024 rounds, then every 1024.
+        let mut want = Vec::new();
+        let (mut at, mut gap) = (0, 4);
+        while at + gap <= 20_000 {
+            at += gap;
+            want.push(at);
+            gap = (gap * 2).min(1024);
+        }
+        assert_eq!(moves_at, want);
+        assert_eq!(&moves_at[..4], &[4, 12, 28, 60]);
+        // A round with the sender elsewhere resets the count, not the backoff.
+        assert_eq!(count_stacked(3, 4, false), (0, 4, false));
+        assert_eq!(count_stacked(2, 4, true), (3, 4, false));
+        assert_eq!(count_stacked(3, 4, true), (0, 8, true));
+        assert_eq!(count_stacked(1023, 1024, true), (0, 1024, true));
     }
 
     /// `unstack` moves a thread whose mask holds two CPUs to the other one and leaves its
