@@ -7,7 +7,7 @@
 //! | [`Spin`](Wait::Spin) | re-reads the word with a `pause` between reads | a whole CPU while waiting | waiter and peer run on *different* CPUs and the wait is short |
 //! | [`SpinYield`](Wait::SpinYield) | 64 `pause` spins, then `sched_yield` between reads | a CPU, but gives it up to other runnable threads | CPUs are shared and latency still matters |
 //! | [`Block`](Wait::Block) | futex sleep | one wake-up syscall per hand-off (15-28 µs across CPUs on a KVM VM) | waits are long, or CPUs are scarce |
-//! | [`Adaptive`](Wait::Adaptive) | spins up to the measured cost of a sleep + wake-up (yields instead when the peer last ran on *this* CPU or more threads are runnable than CPUs), then futex sleep | spin-like when the peer answers within the budget, block-like otherwise | the default |
+//! | [`Adaptive`](Wait::Adaptive) | spins up to the measured cost of a sleep + wake-up (yields instead when the peer last ran on *this* CPU, or shares it), then futex sleep | spin-like when the peer answers within the budget, block-like otherwise | the default |
 //!
 //! ## The same-CPU trap
 //!
@@ -55,14 +55,20 @@
 //! [`Wait::DEFAULT_SPIN_BUDGET`] (20 µs, a cross-CPU wake-up on a KVM VM) stands in.
 //! `adaptive:<N>` sets a fixed budget instead.
 //!
-//! ## Too many runnable threads
+//! ## Partners, not the machine
 //!
-//! When more threads are runnable than there are online CPUs (the kernel's count in
-//! `/proc/loadavg`, sampled at most every 20 ms per process: `load`), a peer that has not
-//! answered is likely waiting for a CPU, and a spinner only delays it (or whoever holds its
-//! CPU). `Adaptive` then pauses only [`SHORT_SPIN`] (a running, quick peer answers within
-//! it) and yields (`sched_yield`) for the rest of its budget, then sleeps. Counted in
-//! [`AdaptiveStats::crowded`].
+//! `Adaptive` decides from what it knows about the parties it waits for, never from how busy
+//! the machine is: the hint (the CPU its peer last published from) and, for a team, the
+//! team's own placement (a PE that shares its CPU with another PE of its team, pinned to one
+//! CPU with it or one of more PEs than CPUs, passes its own CPU as the hint and so yields;
+//! `team::shared_cpu`). It used to yield after [`SHORT_SPIN`] whenever the kernel counted
+//! more runnable threads than CPUs (`/proc/loadavg`, sampled every 20 ms): a machine-wide
+//! count that the job itself inflates, two spinning PEs being two runnable threads, so a
+//! kernel thread or a short-lived process made a two-PE `shmem_barrier_all` flip between
+//! spinning (0.1-0.3 µs) and yielding (1.4-13 µs) from sample to sample and run to run
+//! (issue #44). Load from outside the team costs a wait at most its spin budget before it
+//! sleeps (the 2-competitive bound below), and its learned short spin after that; more PEs
+//! than CPUs, the case that would cost a scheduler tick per hand-off, is the team's to know.
 //!
 //! # The wait loop ([`wait_on`])
 //!
@@ -185,7 +191,7 @@ where
         return Ok(v);
     }
     // A quick peer answers within a few polls. Before the adaptive wait's bookkeeping (the
-    // clock, the load check, the learner: ~20-30 ns, as much as a hand-off between two CPUs),
+    // clock, the learner: ~20-30 ns, as much as a hand-off between two CPUs),
     // poll `QUICK_POLLS` times, so such a wait costs what a spinning one does. At most
     // ~0.3 µs of pauses when the peer is not that quick (it sleeps, or is descheduled):
     // small beside a futex's cost. On the peer's CPU the peer cannot answer while we poll:
@@ -220,19 +226,12 @@ where
                 spin_budget
             };
             // On the peer's CPU, yield to it instead of pausing (module docs, "The same-CPU
-            // trap"); with more runnable threads than CPUs, pause only `SHORT_SPIN` (a
-            // running, quick peer answers within it), then yield (module docs, "Too many
-            // runnable threads").
-            let crowded = !same_cpu && crowded(start);
+            // trap"); elsewhere pause, whatever else the machine runs (module docs,
+            // "Partners, not the machine").
             let site = cond.site();
-            if let Some((budget_ns, probe)) = learn::plan(spin_budget, same_cpu, crowded, site) {
+            if let Some((budget_ns, probe)) = learn::plan(spin_budget, same_cpu, site) {
                 let plan = SpinPlan {
                     yield_after: if same_cpu { 0 } else { u64::MAX },
-                    yield_from_ns: if crowded {
-                        start.saturating_add(SHORT_SPIN.as_nanos() as u64)
-                    } else {
-                        u64::MAX
-                    },
                     budget_end: Some(start.saturating_add(budget_ns)),
                     // Under loom time is not part of the model: spin a fixed two polls.
                     max_iters: if cfg!(loom) { 2 } else { u64::MAX },
@@ -284,8 +283,6 @@ pub fn poll_quickly<T>(
 struct SpinPlan {
     /// Pause for this many iterations, then yield.
     yield_after: u64,
-    /// Yield once the clock (read every [`CLOCK_EVERY`] iterations) reaches this (ns).
-    yield_from_ns: u64,
     /// Give up (as `Timeout`) at this time (ns).
     budget_end: Option<u64>,
     /// Give up (as `Timeout`) after this many polls.
@@ -297,24 +294,9 @@ impl SpinPlan {
     fn unbounded(yield_after: u64) -> Self {
         SpinPlan {
             yield_after,
-            yield_from_ns: u64::MAX,
             budget_end: None,
             max_iters: u64::MAX,
         }
-    }
-}
-
-/// Whether the machine has more runnable threads than CPUs (loom: never).
-#[inline]
-fn crowded(now: u64) -> bool {
-    #[cfg(not(loom))]
-    {
-        load::oversubscribed(now)
-    }
-    #[cfg(loom)]
-    {
-        let _ = now;
-        false
     }
 }
 
@@ -360,15 +342,13 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
 
     /// Spins until the condition holds, the deadline passes or the plan's `budget_end` (ns)
     /// / `max_iters` is reached — the last two reported as `Timeout` while the deadline has
-    /// not passed. Pauses for the first `yield_after` iterations and until `yield_from_ns`,
-    /// then yields.
+    /// not passed. Pauses for the first `yield_after` iterations, then yields.
     fn spin<C: WaitCondition>(
         &mut self,
         cond: &mut C,
         plan: SpinPlan,
     ) -> Result<C::Output, WaitError> {
         let mut i: u64 = 0;
-        let mut late = false; // the clock passed `yield_from_ns`
         loop {
             if let Some(v) = cond.poll() {
                 return Ok(v);
@@ -377,7 +357,7 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
             if i >= plan.max_iters {
                 return Err(WaitError::Timeout);
             }
-            let yielding = late || i >= plan.yield_after;
+            let yielding = i >= plan.yield_after;
             if yielding {
                 yield_now();
                 self.yields += 1;
@@ -387,7 +367,6 @@ impl<P: PeerWatch + ?Sized> Waiter<'_, P> {
             // Yields are syscalls already: read the clock after each one.
             if yielding || i.is_multiple_of(CLOCK_EVERY) {
                 let now = monotonic_ns();
-                late = now >= plan.yield_from_ns;
                 if self.deadline.is_some_and(|d| now >= d.as_ns()) {
                     return cond.poll().ok_or(WaitError::Timeout);
                 }
@@ -496,8 +475,8 @@ mod cost;
 #[cfg(not(loom))]
 pub use cost::{measure_wake_cost, wake_cost, WakeCost};
 
-/// Whether more threads are runnable than there are CPUs (module docs, "Too many runnable
-/// threads").
+/// Whether more threads are runnable than there are CPUs: a reading for reports (the waits
+/// decide from their partners: module docs, "Partners, not the machine").
 #[cfg(not(loom))]
 mod load;
 #[cfg(not(loom))]

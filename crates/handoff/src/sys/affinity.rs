@@ -62,6 +62,22 @@ pub fn pin_current_thread(cpu: usize) -> Result<()> {
     imp::set_thread(None, cpu)
 }
 
+/// Sets the calling thread's affinity mask to `cpus`, each checked against
+/// [`allowed_cpus`] ([`Error::CpuUnavailable`]); an empty list is an I/O error (`EINVAL`),
+/// as the kernel would say.
+pub fn set_thread_affinity(cpus: &[usize]) -> Result<()> {
+    if cpus.is_empty() {
+        return Err(Error::io(
+            "sched_setaffinity(this thread, no CPU)",
+            rustix::io::Errno::INVAL,
+        ));
+    }
+    for &cpu in cpus {
+        check_allowed(cpu)?;
+    }
+    imp::set_thread_mask(cpus)
+}
+
 /// Pins every thread of process `pid` (typically a child just spawned) to `cpu`.
 ///
 /// Each thread listed in `/proc/PID/task` is pinned; threads the process creates afterwards
@@ -176,6 +192,18 @@ mod imp {
         }
     }
 
+    pub fn set_thread_mask(cpus: &[usize]) -> Result<()> {
+        let mut set = CpuSet::new();
+        for &cpu in cpus {
+            if cpu >= CpuSet::MAX_CPU {
+                return Err(unavailable(cpu, &allowed_cpus()?));
+            }
+            set.set(cpu);
+        }
+        sched_setaffinity(None, &set)
+            .map_err(|e| Error::io(format!("sched_setaffinity(this thread, CPUs {cpus:?})"), e))
+    }
+
     #[inline]
     pub fn current_cpu() -> usize {
         rustix::thread::sched_getcpu()
@@ -195,6 +223,10 @@ mod imp {
     }
 
     pub fn set_thread(_tid: Option<u32>, _cpu: usize) -> Result<()> {
+        Err(Error::Unsupported("CPU affinity"))
+    }
+
+    pub fn set_thread_mask(_cpus: &[usize]) -> Result<()> {
         Err(Error::Unsupported("CPU affinity"))
     }
 

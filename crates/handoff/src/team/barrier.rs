@@ -6,8 +6,29 @@
 //! Members `set[0..n]` (sorted ranks); this PE is `set[i]`. In round `k` (distance
 //! `d = 2^k < n`) it signals `set[(i + d) % n]` and waits for `set[(i - d) mod n]`:
 //!
-//! 1. `to.arrivals[me].fetch_add(1, Release)`, then ring `to`'s doorbell;
-//! 2. `seen[from] += 1` (local), wait until `me.arrivals[from] >= seen[from]` (Acquire).
+//! 1. bump `to.arrivals[me]` (Release store: [`next_arrival`]), then ring `to`'s doorbell;
+//! 2. `seen[from] += 1` (local), wait until [`arrived`]`(me.arrivals[from]) >= seen[from]`
+//!    (Acquire).
+//!
+//! An arrival word holds the sender's arrival count (low 48 bits) and the CPU it arrived
+//! from + 1 (high 16 bits; 0: unknown). Only the sender writes it (one word per sender and
+//! receiver), so step 1 is a load of its own last store and a plain store, not a locked
+//! read-modify-write. The CPU is the partner knowledge of the round's wait (the `sync`
+//! docs, "The same-CPU trap"): a PE whose sender last arrived from its own CPU yields to it
+//! instead of pausing, so two unpinned PEs the scheduler put on one CPU stay runnable side
+//! by side and the load balancer moves one away; the barrier used to pass no hint, spun on
+//! its peer's CPU until the spin budget ran out and slept, and the pair then stayed on one
+//! CPU at a sleep and a wake-up per barrier (a run's `shmem_barrier_all` at 1.4-13 µs
+//! instead of 0.1-0.3 µs, issue #44). 2^48 arrivals between two PEs (years of back-to-back
+//! barriers) would wrap the count into the CPU bits.
+//!
+//! Yielding keeps the pair runnable, but the balancer may still leave two busy PEs on one
+//! CPU (each ran a moment ago, so neither is "cache cold" enough to move), at a yield and a
+//! switch per hand-off (2-5 µs per barrier measured on a loaded 2-CPU VM). So when the team
+//! says each PE has a CPU of its own (it gives no hint) and a PE's sender arrived from its
+//! own CPU a few rounds in a row ([`STACKED_ROUNDS`], then more after each move), the
+//! higher-ranked of the two moves to another CPU of its affinity mask and gives the mask
+//! back unchanged ([`unstack`]): then the two spin side by side, as pinned PEs do.
 //!
 //! Why counters per *sender* instead of one flag per round: a sender `s` reaches receiver
 //! `r` at most once per barrier (the distances `1, 2, 4, ... < n` differ mod `n`), and both
@@ -17,7 +38,7 @@
 //!
 //! # Memory ordering
 //!
-//! The Release RMW in step 1 pairs with the Acquire load in step 2's wait on the receiver.
+//! The Release store in step 1 pairs with the Acquire load in step 2's wait on the receiver.
 //! Happens-before is transitive along the rounds, and after ⌈log2 n⌉ rounds every member
 //! has a chain from every other member's arrival, so every write a member made before the
 //! barrier (its puts into any partition) is visible to every member after it. The doorbell's
@@ -50,10 +71,125 @@ impl RoundWatch for NoPeers {
     fn round(&self, _from: usize, _target: u64) {}
 }
 
+/// Bits of an arrival word that count arrivals (module docs); the CPU slot is above them.
+const COUNT_BITS: u32 = 48;
+const COUNT_MASK: u64 = (1 << COUNT_BITS) - 1;
+
+/// The arrivals an arrival word counts.
+#[inline]
+pub(crate) fn arrived(word: u64) -> u64 {
+    word & COUNT_MASK
+}
+
+/// The CPU the sender of arrival word `word` last arrived from, if known.
+#[inline]
+fn sender_cpu(word: u64) -> Option<u32> {
+    ((word >> COUNT_BITS) as u32).checked_sub(1)
+}
+
+/// The arrival word after one more arrival from CPU `cpu` (`None`: unknown; CPUs past
+/// 65,534 read as unknown).
+#[inline]
+fn next_arrival(word: u64, cpu: Option<u32>) -> u64 {
+    let slot = cpu
+        .and_then(|c| c.checked_add(1))
+        .filter(|&c| c <= 0xFFFF)
+        .map_or(0, u64::from);
+    (slot << COUNT_BITS) | (arrived(word).wrapping_add(1) & COUNT_MASK)
+}
+
+/// The CPU hint of a round's wait: the transport's (`team`: this CPU when the PE shares its
+/// CPU with another PE of the team) when it has one, else the CPU the round's sender last
+/// arrived from (`word`, this PE's arrival word of the sender).
+#[inline]
+fn round_hint(team_hint: Option<u32>, word: u64) -> Option<u32> {
+    team_hint.or_else(|| sender_cpu(word))
+}
+
+/// The calling thread's CPU for an arrival word (loom: unknown; the hint is not part of the
+/// models).
+#[inline]
+fn my_cpu() -> Option<u32> {
+    #[cfg(not(loom))]
+    {
+        u32::try_from(crate::sys::affinity::current_cpu()).ok()
+    }
+    #[cfg(loom)]
+    None
+}
+
+/// Rounds in a row in which an unpinned PE waited for a sender that arrived from its own
+/// CPU, though the team gave each PE a CPU of its own, before its first move to another CPU
+/// of its mask ([`unstack`]): few, as a benchmark may time only a hundred barriers right
+/// after the start, when the PEs are still where the launcher's CPU spawned them. Each move
+/// doubles the rounds before the next, up to [`MAX_STACKED_ROUNDS`], so a scheduler that
+/// keeps putting the two back on one CPU costs a move (two `sched_setaffinity` calls and a
+/// migration, tens of µs) per thousand barriers at most.
+const STACKED_ROUNDS: u32 = 4;
+/// The most rounds in a row before a move.
+const MAX_STACKED_ROUNDS: u32 = 1024;
+
+#[cfg(not(loom))]
+std::thread_local! {
+    /// This thread's stacked rounds in a row so far, and the rounds its next move waits for.
+    static STACKED: std::cell::Cell<(u32, u32)> = const { std::cell::Cell::new((0, STACKED_ROUNDS)) };
+}
+
+/// After one more round (`stacked`: its sender arrived from this CPU) with `n` such rounds in
+/// a row so far and a move due at `due`: the new count and due, and whether to move now
+/// (then the count starts again and the next move waits twice as long).
+#[inline]
+fn count_stacked(n: u32, due: u32, stacked: bool) -> (u32, u32, bool) {
+    match (stacked, n + 1 >= due) {
+        (false, _) => (0, due, false),
+        (true, false) => (n + 1, due, false),
+        (true, true) => (0, (due * 2).min(MAX_STACKED_ROUNDS), true),
+    }
+}
+
+/// Counts a round whose wait found its sender on this CPU (`stacked`) or elsewhere, and
+/// moves this thread off its CPU when a move is due (loom: nothing).
+#[inline]
+fn note_stacked(stacked: bool) {
+    #[cfg(not(loom))]
+    STACKED.with(|c| {
+        let (n, due) = c.get();
+        let (n, due, move_now) = count_stacked(n, due, stacked);
+        c.set((n, due));
+        if move_now {
+            unstack();
+        }
+    });
+    #[cfg(loom)]
+    let _ = stacked;
+}
+
+/// Moves the calling thread to another CPU of its affinity mask and gives the mask back
+/// unchanged: the kernel migrates a thread whose mask loses its CPU at once, and leaves it
+/// where it is when the mask comes back. Two unpinned PEs of a team with a CPU each that the
+/// scheduler keeps on one CPU (both busy there, neither "cache cold" enough for the load
+/// balancer to move) then run side by side, as pinned PEs do. Nothing when the mask holds
+/// one CPU or cannot be read or set.
+#[cfg(not(loom))]
+#[cold]
+#[inline(never)]
+fn unstack() {
+    use crate::sys::affinity;
+    let Ok(mask) = affinity::thread_affinity() else {
+        return;
+    };
+    let here = affinity::current_cpu();
+    let elsewhere: Vec<usize> = mask.iter().copied().filter(|&c| c != here).collect();
+    if !elsewhere.is_empty() && affinity::set_thread_affinity(&elsewhere).is_ok() {
+        let _ = affinity::set_thread_affinity(&mask);
+    }
+}
+
 /// Runs one dissemination barrier for `me` over `set` (sorted, containing `me`); `seen` is
-/// this PE's local count of arrivals consumed per sender rank; `peer_cpu` is the hint for
-/// adaptive waits (see [`crate::sync::CpuHint`]). An error names nothing: the caller maps
-/// it (a peer check already names the PE).
+/// this PE's local count of arrivals consumed per sender rank; `peer_cpu` is the team's
+/// hint for adaptive waits (see [`crate::sync::CpuHint`]), which each round completes with
+/// the CPU its sender arrived from ([`round_hint`]). An error names nothing: the caller
+/// maps it (a peer check already names the PE).
 #[allow(clippy::too_many_arguments)] // the barrier's inputs; a struct would only rename them
 pub(crate) fn dissemination<'a, P: RoundWatch + ?Sized>(
     me: usize,
@@ -70,25 +206,40 @@ pub(crate) fn dissemination<'a, P: RoundWatch + ?Sized>(
         return Ok(()); // callers check membership; nothing to do for a non-member
     };
     let mine = node(me);
+    let cpu = my_cpu();
     let mut d = 1;
     while d < n {
         let to = node(set[(i + d) % n]);
         let from = set[(i + n - d) % n];
+        let out = &to.arrivals[me];
+        // Relaxed: this PE is the word's only writer, so it reads its own last store.
+        let last = out.load(Ordering::Relaxed);
         // Release: pairs with the Acquire load in the receiver's wait (step 2 below).
-        to.arrivals[me].fetch_add(1, Ordering::Release);
+        out.store(next_arrival(last, cpu), Ordering::Release);
         to.bell.ring();
         seen[from] += 1;
         let target = seen[from];
         let word = &mine.arrivals[from];
+        // Acquire: pairs with the Release store of the sender (step 1 above).
+        let now = word.load(Ordering::Acquire);
         peers.round(from, target);
-        mine.bell.wait(
-            // Acquire: pairs with the Release fetch_add of the sender (step 1 above).
-            || (word.load(Ordering::Acquire) >= target).then_some(()),
-            how,
-            deadline,
-            peers,
-            peer_cpu,
-        )?;
+        if arrived(now) < target {
+            let hint = round_hint(peer_cpu, now);
+            // The team says each PE has a CPU of its own (no hint of its own), yet the sender
+            // arrived from this one: one of the two moves after a while (the higher rank,
+            // so that they do not both move to the same CPU).
+            if peer_cpu.is_none() && me > from {
+                note_stacked(hint.is_some() && hint == cpu);
+            }
+            mine.bell.wait(
+                // Acquire: as above.
+                || (arrived(word.load(Ordering::Acquire)) >= target).then_some(()),
+                how,
+                deadline,
+                peers,
+                hint,
+            )?;
+        }
         d *= 2;
     }
     Ok(())
@@ -127,6 +278,148 @@ mod tests {
         for (n, r) in want {
             assert_eq!(rounds(n), r, "n = {n}");
         }
+    }
+
+    /// An arrival word counts in its low 48 bits and carries the sender's CPU + 1 above
+    /// them (hand-computed words).
+    #[test]
+    fn arrival_words_count_and_carry_the_senders_cpu() {
+        assert_eq!(next_arrival(0, Some(0)), (1 << 48) | 1);
+        assert_eq!(next_arrival(0, Some(3)), (4 << 48) | 1);
+        // The count goes on whatever the CPU was; the CPU is the latest arrival's.
+        let w = next_arrival((4 << 48) | 41, Some(1));
+        assert_eq!(w, (2 << 48) | 42);
+        assert_eq!((arrived(w), sender_cpu(w)), (42, Some(1)));
+        // Unknown CPUs (none given, or past the 16-bit slot) leave the slot empty.
+        assert_eq!(next_arrival((2 << 48) | 42, None), 43);
+        assert_eq!(sender_cpu(43), None);
+        assert_eq!(next_arrival(7, Some(0xFFFE)), (0xFFFF << 48) | 8);
+        assert_eq!(next_arrival(7, Some(0xFFFF)), 8);
+        assert_eq!(arrived(u64::MAX), (1 << 48) - 1);
+    }
+
+    /// A round's wait takes the team's hint when it has one, else the CPU its sender last
+    /// arrived from: the partner it waits for, never the machine's load.
+    #[test]
+    fn a_round_waits_with_its_senders_cpu() {
+        let from_cpu_5 = next_arrival(9, Some(5));
+        assert_eq!(round_hint(None, from_cpu_5), Some(5));
+        assert_eq!(
+            round_hint(Some(1), from_cpu_5),
+            Some(1),
+            "the team's verdict first"
+        );
+        assert_eq!(round_hint(None, 9), None, "no arrival with a CPU yet");
+        assert_eq!(round_hint(Some(0), 0), Some(0));
+    }
+
+    /// Two threads pinned to one CPU: each round's wait finds its sender's CPU in the
+    /// arrival word and yields to it (before the word carried it, the barrier passed no
+    /// hint and every wait paused on the CPU its peer needed).
+    #[test]
+    fn members_on_one_cpu_yield_to_each_other() {
+        use crate::sync::wait::{adaptive_stats, reset_adaptive_stats};
+        let cpu = crate::sys::affinity::thread_affinity().unwrap()[0];
+        let nodes = Arc::new(Nodes {
+            arrivals: (0..2)
+                .map(|_| (0..2).map(|_| AtomicU64::new(0)).collect())
+                .collect(),
+            bells: (0..2).map(|_| Doorbell::new()).collect(),
+        });
+        let threads: Vec<_> = (0..2)
+            .map(|me| {
+                let nodes = nodes.clone();
+                std::thread::spawn(move || {
+                    crate::sys::affinity::pin_current_thread(cpu).unwrap();
+                    let node = |r: usize| Node {
+                        arrivals: &nodes.arrivals[r],
+                        bell: &nodes.bells[r],
+                    };
+                    let mut seen = vec![0u64; 2];
+                    reset_adaptive_stats();
+                    for _ in 0..2_000 {
+                        dissemination(
+                            me,
+                            &[0, 1],
+                            &mut seen,
+                            node,
+                            Wait::ADAPTIVE,
+                            None,
+                            &NoPeers,
+                            None,
+                        )
+                        .unwrap();
+                    }
+                    adaptive_stats()
+                })
+            })
+            .collect();
+        for t in threads {
+            let st = t.join().unwrap();
+            assert!(st.same_cpu > 0, "no wait yielded to its sender: {st:?}");
+        }
+    }
+
+    /// A move comes after 4 stacked rounds in a row, then after 8, 16, ... up to 1024; a
+    /// round whose sender is elsewhere starts the count again.
+    #[test]
+    fn stacked_rounds_in_a_row_move_with_backoff() {
+        let (mut n, mut due) = (0, STACKED_ROUNDS);
+        let mut moves_at = Vec::new();
+        for round in 1..=20_000u32 {
+            let (n2, due2, moved) = count_stacked(n, due, true);
+            if moved {
+                moves_at.push(round);
+            }
+            (n, due) = (n2, due2);
+        }
+        // Hand-computed: moves after 4, 8, 16, ..., 1024 rounds, then every 1024.
+        let mut want = Vec::new();
+        let (mut at, mut gap) = (0, 4);
+        while at + gap <= 20_000 {
+            at += gap;
+            want.push(at);
+            gap = (gap * 2).min(1024);
+        }
+        assert_eq!(moves_at, want);
+        assert_eq!(&moves_at[..4], &[4, 12, 28, 60]);
+        // A round with the sender elsewhere resets the count, not the backoff.
+        assert_eq!(count_stacked(3, 4, false), (0, 4, false));
+        assert_eq!(count_stacked(2, 4, true), (3, 4, false));
+        assert_eq!(count_stacked(3, 4, true), (0, 8, true));
+        assert_eq!(count_stacked(1023, 1024, true), (0, 1024, true));
+    }
+
+    /// `unstack` moves a thread whose mask holds two CPUs to the other one and leaves its
+    /// mask as it was; a thread pinned to one CPU stays.
+    #[test]
+    fn unstack_moves_to_another_cpu_of_the_mask() {
+        use crate::sys::affinity;
+        let cpus = affinity::allowed_cpus().unwrap();
+        if cpus.len() < 2 {
+            eprintln!("SKIP: unstack_moves_to_another_cpu_of_the_mask: needs 2 CPUs");
+            return;
+        }
+        let (a, b) = (cpus[0], cpus[1]);
+        std::thread::spawn(move || {
+            affinity::pin_current_thread(a).unwrap();
+            unstack();
+            assert_eq!(affinity::current_cpu(), a, "pinned to one CPU: stays");
+            affinity::set_thread_affinity(&[a, b]).unwrap();
+            // Widening the mask leaves the thread on CPU a (nothing moves a running thread
+            // whose CPU stays allowed), until `unstack` moves it.
+            if affinity::current_cpu() == a {
+                unstack();
+                assert_eq!(affinity::current_cpu(), b, "moved to the other CPU");
+            }
+            assert_eq!(
+                affinity::thread_affinity().unwrap(),
+                vec![a, b],
+                "mask kept"
+            );
+        })
+        .join()
+        .unwrap();
     }
 
     struct Nodes {

@@ -256,11 +256,12 @@ impl TeamWatch<'_> {
         let (from, target) = round.get()?;
         let t = self.t;
         // Acquire: pairs with the Release store of FINISHED in `finish`, which follows every
-        // arrival `from` made (its barriers' Release fetch_adds): the count read after it
-        // is final.
+        // arrival `from` made (its barriers' Release stores): the count read after it is
+        // final.
         let done = t.ctrl(from).state.load(Ordering::Acquire) == FINISHED;
-        // Acquire: as the barrier's own poll (pairs with the sender's Release fetch_add).
-        (done && t.arrivals(t.rank)[from].load(Ordering::Acquire) < target).then_some(from)
+        // Acquire: as the barrier's own poll (pairs with the sender's Release store).
+        let word = t.arrivals(t.rank)[from].load(Ordering::Acquire);
+        (done && super::barrier::arrived(word) < target).then_some(from)
     }
 }
 

@@ -14,16 +14,14 @@ pub struct AdaptiveStats {
     pub spun: u64,
     /// Waits that spun their budget out and slept.
     pub blocked: u64,
-    /// Waits that found the peer on their own CPU and so yielded to it instead of spinning
-    /// (also counted in `spun` or `blocked`, by how they ended).
+    /// Waits that found the peer on their own CPU (or the team said it shares this CPU) and
+    /// so yielded to it instead of pausing (also counted in `spun` or `blocked`, by how
+    /// they ended).
     pub same_cpu: u64,
     /// Waits that spun only the short spin (1 µs) because recent waits outlasted the budget.
     pub short: u64,
-    /// `sched_yield` calls the waits made while spinning (the same-CPU and crowded cases).
+    /// `sched_yield` calls the waits made while spinning (the same-CPU case).
     pub yields: u64,
-    /// Waits that found more runnable threads than CPUs, and so yielded after
-    /// [`SHORT_SPIN`] instead of pausing (also counted in `spun` or `blocked`).
-    pub crowded: u64,
 }
 
 /// Counts of how the calling thread's `Adaptive` waits ended, since the thread started or the
@@ -62,7 +60,7 @@ struct State {
 thread_local! {
     static STATE: State = const {
         State {
-            stats: Cell::new(AdaptiveStats { spun: 0, blocked: 0, same_cpu: 0, short: 0, yields: 0, crowded: 0 }),
+            stats: Cell::new(AdaptiveStats { spun: 0, blocked: 0, same_cpu: 0, short: 0, yields: 0 }),
             sites: [const { Cell::new(Site { key: 0, score: 0, waits: 0 }) }; SITES],
         }
     };
@@ -100,20 +98,11 @@ fn with_site<R>(site: usize, f: impl FnOnce(&mut Site) -> R) -> R {
 }
 
 /// How long to spin (ns) and whether this is a full-budget probe from short mode; `None`
-/// for a zero budget. `same_cpu`: the wait will yield to a peer on its CPU; `crowded`: it
-/// will yield after a short spin (both counted).
-pub(super) fn plan(
-    budget: Duration,
-    same_cpu: bool,
-    crowded: bool,
-    site: usize,
-) -> Option<(u64, bool)> {
+/// for a zero budget. `same_cpu`: the wait will yield to a peer on its CPU (counted).
+pub(super) fn plan(budget: Duration, same_cpu: bool, site: usize) -> Option<(u64, bool)> {
     let budget_ns = u64::try_from(budget.as_nanos()).unwrap_or(u64::MAX);
     if same_cpu {
         bump(|st| st.same_cpu += 1);
-    }
-    if crowded {
-        bump(|st| st.crowded += 1);
     }
     if budget_ns == 0 {
         return None;

@@ -242,7 +242,6 @@ impl WaitCondition for &mut TrueOnPoll {
 /// 4 in the spin loop) costs exactly 3 yields.
 #[test]
 fn adaptive_yields_to_a_peer_on_its_cpu() {
-    load::force(Some(false));
     let cpu = crate::sys::affinity::thread_affinity().unwrap()[0];
     crate::sys::affinity::pin_current_thread(cpu).unwrap();
     reset_adaptive_stats();
@@ -280,7 +279,6 @@ fn adaptive_yields_to_a_peer_on_its_cpu() {
 /// yields.
 #[test]
 fn a_quick_answer_skips_the_adaptive_bookkeeping() {
-    load::force(Some(false));
     reset_adaptive_stats();
     learn::set_state(TRUE_ON_POLL_SITE, 0, 0);
     let n = QUICK_POLLS + 1; // the inline poll, then the quick ones
@@ -308,7 +306,6 @@ fn a_quick_answer_skips_the_adaptive_bookkeeping() {
 /// by spinning switches back to full-budget spins at once.
 #[test]
 fn adaptive_probe_that_spins_switches_back_to_full_budget() {
-    load::force(Some(false));
     reset_adaptive_stats();
     learn::set_state(TRUE_ON_POLL_SITE, 256, 0);
     let wait = |stats_short: u64| {
@@ -336,7 +333,6 @@ fn adaptive_probe_that_spins_switches_back_to_full_budget() {
 /// Waits that outlast the budget switch their site to short spins.
 #[test]
 fn adaptive_learns_to_spin_short() {
-    load::force(Some(false));
     reset_adaptive_stats();
     let word = AtomicU32::new(0);
     learn::set_state(std::ptr::from_ref(&word) as usize, 0, 0);
@@ -436,36 +432,74 @@ fn spin_is_refused_where_it_cannot_work() {
     }
 }
 
-/// With more runnable threads than CPUs, an adaptive wait whose peer is on another CPU
-/// pauses only `SHORT_SPIN`, then yields; on a quiet machine it never yields.
+/// More runnable threads than CPUs on the machine (spinning threads of this test, none of
+/// them a party of the wait) do not make an adaptive wait whose peer is elsewhere yield:
+/// it decides from its partner (the hint), not from the machine's load. Before, the load
+/// check (`/proc/loadavg`'s runnable count) made such a wait pause only 1 µs and then
+/// yield, and a two-PE barrier flipped between spinning and yielding with whatever else
+/// ran (issue #44). A peer on the wait's own CPU is still yielded to.
 #[test]
-fn adaptive_yields_when_crowded() {
-    // A condition that holds only after 200 µs: far past the short spin, within the budget.
+fn adaptive_decides_from_its_partner_not_the_machines_load() {
+    let online = crate::sys::affinity::online_cpus().map_or(1, |c| c.len());
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // One more spinner than CPUs: the kernel counts more runnable threads than CPUs for as
+    // long as they run (the waiting thread counted too).
+    let hogs: Vec<_> = (0..=online)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+            })
+        })
+        .collect();
+    // Past the old check's 20 ms refresh, so that it would have read the hogs.
+    std::thread::sleep(Duration::from_millis(40));
+    let crowded = super::load::oversubscribed_now();
+    // A condition that holds after 2 ms: far past the old short spin, within the budget.
     let how = Wait::Adaptive {
         spin_budget: Duration::from_secs(60),
     };
-    let until = |ns: u64| {
-        let end = monotonic_ns() + ns;
-        TrueAt {
-            end,
-            word: AtomicU32::new(0),
-        }
+    let until = |ns: u64| TrueAt {
+        end: monotonic_ns() + ns,
+        word: AtomicU32::new(0),
     };
-    for crowded in [true, false] {
-        load::force(Some(crowded));
-        learn::set_state(TRUE_AT_SITE, 0, 0);
-        reset_adaptive_stats();
-        let mut cond = until(200_000);
-        assert_eq!(wait_on(&mut cond, how, None, &NoPeers, None), Ok(()));
-        let s = adaptive_stats();
-        assert_eq!(
-            (s.crowded, s.spun, s.blocked),
-            (u64::from(crowded), 1, 0),
-            "{s:?}"
-        );
-        assert_eq!(s.yields > 0, crowded, "crowded {crowded}: {s:?}");
+    learn::set_state(TRUE_AT_SITE, 0, 0);
+    reset_adaptive_stats();
+    let mut cond = until(2_000_000);
+    let elsewhere = wait_on(&mut cond, how, None, &NoPeers, None);
+    let s_elsewhere = adaptive_stats();
+    // The same wait told its peer runs on this CPU yields to it.
+    learn::set_state(TRUE_AT_SITE, 0, 0);
+    reset_adaptive_stats();
+    let mut cond = until(2_000_000);
+    let here = Some(current_cpu());
+    let same = wait_on(&mut cond, how, None, &NoPeers, here);
+    let s_same = adaptive_stats();
+    stop.store(true, Ordering::Relaxed);
+    for h in hogs {
+        h.join().unwrap();
     }
-    load::force(None);
+    if !crowded {
+        eprintln!(
+            "SKIP: adaptive_decides_from_its_partner_not_the_machines_load: {} spinning \
+             threads on {online} CPUs did not read as oversubscribed",
+            online + 1
+        );
+        return;
+    }
+    assert_eq!(elsewhere, Ok(()));
+    assert_eq!(
+        (s_elsewhere.same_cpu, s_elsewhere.yields, s_elsewhere.spun),
+        (0, 0, 1),
+        "a wait whose peer is elsewhere paused: {s_elsewhere:?}"
+    );
+    assert_eq!(same, Ok(()));
+    assert!(
+        s_same.same_cpu == 1 && s_same.yields > 0,
+        "a wait whose peer is on its CPU yields: {s_same:?}"
+    );
 }
 
 /// A condition that holds from a point in time on.
@@ -530,7 +564,6 @@ fn wake_cost_is_measured_and_bounds_the_default_budget() {
 /// bounded slices rather than spinning (its thread's CPU time stays a small part).
 #[test]
 fn poll_until_waits_without_a_waker() {
-    load::force(Some(false));
     for how in Wait::ALL {
         let word = Arc::new(AtomicU32::new(0));
         let w2 = word.clone();
@@ -568,7 +601,6 @@ fn poll_until_waits_without_a_waker() {
     assert_eq!(never, Err(WaitError::Timeout));
     let share = (cpu() - c0).as_secs_f64() / t0.elapsed().as_secs_f64();
     assert!(share < 0.5, "a long polling wait used {share:.2} of a CPU");
-    load::force(None);
 }
 
 /// The quick polls before a wait's bookkeeping: `Spin` and `Adaptive` poll up to 16 times
