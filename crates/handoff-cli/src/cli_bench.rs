@@ -166,7 +166,17 @@ impl BenchOutputArgs {
     ) -> Result<u8, Failure> {
         let format = self.check()?;
         crate::common::install_interrupt_handler();
-        let m = crate::common::Machine::detect()?;
+        self.run_on(format, &crate::common::Machine::detect()?, cpus, body)
+    }
+
+    /// [`BenchOutputArgs::run`] on the machine `m` already detected, writing `format`.
+    pub fn run_on(
+        &self,
+        format: Format,
+        m: &crate::common::Machine,
+        cpus: &[usize],
+        body: impl FnOnce(&mut RunCtx<'_>) -> Result<BenchResults, BenchError>,
+    ) -> Result<u8, Failure> {
         let machine = handoff_lab::machine::detect(&m.calibration);
         let tool = handoff_lab::machine::tool();
         let mut prog = crate::progress::Stderr::new(self.quiet);
