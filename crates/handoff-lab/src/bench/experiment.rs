@@ -129,7 +129,19 @@ pub enum BenchError {
         /// What happened.
         message: String,
     },
+    /// A worker process only noticed its peer fail or give up, a consequence and not a cause
+    /// (exit code [`EXIT_PEER_GONE`]: how its parent tells the two apart).
+    #[error("{experiment}: {message}")]
+    PeerGone {
+        /// The experiment.
+        experiment: &'static str,
+        /// What it noticed.
+        message: String,
+    },
 }
+
+/// The exit code of a worker that only noticed its peer fail ([`BenchError::PeerGone`]).
+pub const EXIT_PEER_GONE: u8 = 4;
 
 impl BenchError {
     /// A usage error of `experiment`.

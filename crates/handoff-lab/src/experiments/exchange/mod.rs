@@ -60,12 +60,15 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
 };
 
 fn worker_body(args: &[String]) -> Result<(), BenchError> {
-    let failed = |message: String| BenchError::Failed {
-        experiment: record::NAME,
-        message,
+    let failed = |e: RunError| match e.noticed_peer() {
+        true => BenchError::PeerGone {
+            experiment: record::NAME,
+            message: e.to_string(),
+        },
+        false => BenchError::failed(record::NAME, e),
     };
     match args {
-        [spec] => worker::worker_main(spec).map_err(|e| failed(e.to_string())),
+        [spec] => worker::worker_main(spec).map_err(failed),
         _ => Err(BenchError::Usage {
             experiment: record::NAME,
             message: "the exchange worker takes one JSON spec".to_string(),
