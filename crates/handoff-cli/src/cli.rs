@@ -3,10 +3,10 @@
 
 use crate::cli_report::{self, ReportArgs};
 use crate::common::{
-    allowed_cpus, check_memory, install_interrupt_handler, overrides, parse_cores, results,
+    allowed_cpus, check_memory, install_interrupt_handler, overrides, parse_cores,
     CommonExchangeArgs, Machine,
 };
-use crate::{progress, Failure};
+use crate::Failure;
 use clap::{Args, Parser, Subcommand};
 use handoff_lab::experiments::exchange::{self, ExchangeConfig};
 use std::path::{Path, PathBuf};
@@ -250,10 +250,9 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
     let env = m.env(&cfg)?;
     let points = exchange::plan(&cfg);
     check_memory(&points)?;
-    let mut prog = progress::Stderr::new(a.out.quiet);
-    let outcome = crate::common::run_exchange(&points, &env, &[], &mut prog, None)?;
-    let config = serde_json::to_value(&cfg).map_err(|e| Failure::runtime(e.to_string()))?;
-    a.out.emit(&results(&m, &config, outcome), format)
+    a.out.run_on(format, &m, &allowed, |ctx| {
+        exchange::run(ctx, &cfg, &points, &env, &[], None)
+    })
 }
 
 fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {

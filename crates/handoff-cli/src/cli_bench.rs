@@ -23,6 +23,10 @@ impl From<BenchError> for Failure {
         match e {
             BenchError::Usage { .. } => Failure::usage(e.to_string()),
             BenchError::Failed { .. } => Failure::runtime(e.to_string()),
+            BenchError::PeerGone { .. } => Failure {
+                code: handoff_lab::bench::experiment::EXIT_PEER_GONE,
+                message: e.to_string(),
+            },
         }
     }
 }
@@ -166,7 +170,17 @@ impl BenchOutputArgs {
     ) -> Result<u8, Failure> {
         let format = self.check()?;
         crate::common::install_interrupt_handler();
-        let m = crate::common::Machine::detect()?;
+        self.run_on(format, &crate::common::Machine::detect()?, cpus, body)
+    }
+
+    /// [`BenchOutputArgs::run`] on the machine `m` already detected, writing `format`.
+    pub fn run_on(
+        &self,
+        format: Format,
+        m: &crate::common::Machine,
+        cpus: &[usize],
+        body: impl FnOnce(&mut RunCtx<'_>) -> Result<BenchResults, BenchError>,
+    ) -> Result<u8, Failure> {
         let machine = handoff_lab::machine::detect(&m.calibration);
         let tool = handoff_lab::machine::tool();
         let mut prog = crate::progress::Stderr::new(self.quiet);
@@ -207,9 +221,11 @@ pub fn worker(experiment: &str, args: &[String]) -> Result<u8, Failure> {
         .filter(|i| i.worker.is_some())
         .ok_or_else(|| Failure::usage(format!("unknown worker experiment '{experiment}'")))?;
     let body = info.worker.unwrap_or(|_| Ok(()));
-    body(args)
-        .map(|()| 0)
-        .map_err(|e| Failure::runtime(format!("worker: {e}")))
+    // A worker's exit code says what kind of failure it was (its parent reads no text).
+    body(args).map(|()| 0).map_err(|e| Failure {
+        message: format!("worker: {e}"),
+        ..Failure::from(e)
+    })
 }
 
 /// A results file given on the command line; a missing, malformed or older one is bad usage

@@ -1,14 +1,14 @@
 //! `handoff report`: its flags, then the lab's plan, measurements and report writer.
 
 use crate::common::{
-    allowed_cpus, check_memory, install_interrupt_handler, overrides, results, CommonExchangeArgs,
-    Machine, CANCEL,
+    allowed_cpus, check_memory, install_interrupt_handler, overrides, CommonExchangeArgs, Machine,
+    CANCEL,
 };
 use crate::{progress, Failure};
 use clap::Args;
 use handoff_lab::bench::ExperimentInfo;
-use handoff_lab::experiments::c2c;
 use handoff_lab::experiments::team_mpi::{self, TransportKind};
+use handoff_lab::experiments::{c2c, exchange};
 use handoff_lab::progress::Progress;
 use handoff_lab::report::plan;
 use std::path::{Path, PathBuf};
@@ -131,15 +131,23 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         prog.end();
     }
     let env = m.env(&cfg)?;
-    let outcome = crate::common::run_exchange(
-        &plan.points,
-        &env,
-        &known,
-        &mut prog,
-        args.stop_after_records,
-    )?;
-    let mut stopped = outcome.0.stopped.is_some();
     let machine = handoff_lab::machine::detect(&m.calibration);
+    let tool = handoff_lab::machine::tool();
+    let config = plan::plan_config(&cfg, &plan);
+    let mut res = {
+        let mut ctx = crate::cli_bench::run_ctx(false, &machine, &tool, &allowed, &mut prog)?;
+        handoff_lab::bench::registry::run_measured(&mut ctx, |ctx| {
+            exchange::run(
+                ctx,
+                &config,
+                &plan.points,
+                &env,
+                &known,
+                args.stop_after_records,
+            )
+        })?
+    };
+    let mut stopped = res.partial;
     let (experiments, failed) = if stopped {
         (Vec::new(), Vec::new())
     } else {
@@ -168,8 +176,6 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         )?
     };
     stopped |= experiments.iter().any(|e| e.partial);
-    let config = plan::plan_config(&cfg, &plan);
-    let mut res = results(&m, &config, outcome);
     res.report = Some(plan.settings(
         args.quick,
         std::env::args().collect::<Vec<_>>().join(" "),
@@ -244,7 +250,7 @@ impl Drop for RemoveIfEmpty {
 /// speed now, load included (0.5x-10x). About half a second; 1 (the model) when a point
 /// fails or the machine has one CPU.
 fn measure_speed(m: &Machine, allowed: &[usize]) -> f64 {
-    use handoff_lab::experiments::exchange::{ExchangeConfig, Mode, Point};
+    use exchange::{ExchangeConfig, Mode, Point};
     let (Some(&a), Some(&b)) = (allowed.first(), allowed.get(1)) else {
         return 1.0;
     };
@@ -280,15 +286,14 @@ fn measure_speed(m: &Machine, allowed: &[usize]) -> f64 {
         one_way_ns: 1.0,
     }];
     let modelled: f64 = points.iter().map(plan::point_s).sum();
+    let (machine, tool) = (handoff_lab::machine::Machine::default(), Default::default());
+    let mut silent = handoff_lab::progress::Silent;
+    let Ok(mut ctx) = crate::cli_bench::run_ctx(false, &machine, &tool, allowed, &mut silent)
+    else {
+        return 1.0;
+    };
     let t = Instant::now();
-    let ok = handoff_lab::experiments::exchange::run_points(
-        &points,
-        &env,
-        &known,
-        &mut handoff_lab::progress::Silent,
-        None,
-    )
-    .is_ok_and(|o| o.stopped.is_none());
+    let ok = exchange::run(&mut ctx, &(), &points, &env, &known, None).is_ok_and(|r| !r.partial);
     let measured = t.elapsed().as_secs_f64();
     if ok && modelled > 0.0 {
         (measured / modelled).clamp(0.5, 10.0)

@@ -3,7 +3,6 @@
 
 use crate::Failure;
 use clap::Args;
-use handoff_lab::bench::BenchResults;
 use handoff_lab::experiments::exchange::{self, ExchangeConfig, Mode, Overrides};
 use handoff_probe::clock::Clock;
 use handoff_probe::topology::Topology;
@@ -137,32 +136,4 @@ impl Machine {
             adjacent_floor: handoff_lab::experiments::floor::adjacent_c2c,
         })
     }
-}
-
-/// Runs the exchange `points`, sampling what else the machine did meanwhile
-/// ([`handoff_lab::bench::busy`]).
-pub fn run_exchange(
-    points: &[exchange::Point],
-    env: &exchange::Env<'_>,
-    known: &[handoff_lab::bench::schema::C2cPair],
-    prog: &mut dyn handoff_lab::progress::Progress,
-    stop_after: Option<usize>,
-) -> Result<(exchange::Outcome, handoff_lab::bench::busy::MachineLoad), Failure> {
-    handoff_lab::bench::busy::measure(|| {
-        exchange::run_points(points, env, known, prog, stop_after).map_err(Failure::from)
-    })
-}
-
-/// Wraps an exchange outcome and its machine-load evidence into a results file.
-pub fn results(
-    m: &Machine,
-    cfg: &serde_json::Value,
-    (outcome, load): (exchange::Outcome, handoff_lab::bench::busy::MachineLoad),
-) -> BenchResults {
-    exchange::record::results(
-        handoff_lab::machine::detect(&m.calibration),
-        cfg.clone(),
-        outcome,
-        Some(load),
-    )
 }

@@ -260,7 +260,6 @@ mod synth {
     use handoff_lab::bench::{BenchRecord, MetricRecord};
     use handoff_lab::experiments::exchange::mode::{ModeInfo, MODE_NAMES};
     use handoff_lab::experiments::exchange::record::{self, time_metric, PointKey};
-    use handoff_lab::experiments::exchange::Outcome;
     use handoff_lab::machine::*;
     use handoff_lab::stats::SplitMix64;
     use handoff_lab::stats::Summary;
@@ -571,12 +570,15 @@ mod synth {
                 one_way_ns: 64.0,
             },
         ];
-        let outcome = Outcome {
-            records,
-            c2c,
-            stopped: None,
-        };
-        let mut results = record::results(machine(), config, outcome, None);
+        let mut results = BenchResults::new(
+            record::NAME,
+            machine(),
+            handoff_lab::machine::tool(),
+            config,
+        );
+        results.records = records;
+        results.c2c = c2c;
+        record::add_notes(&mut results);
         results.tool = Tool {
             version: "0.1.0".into(),
             git_commit: Some("0123456789ab".into()),

@@ -45,8 +45,9 @@ impl<'a> RunCtx<'a> {
     /// The run loop every experiment shares: a results file of `experiment` with `config`,
     /// one progress phase over `points`, `point` measuring each in turn (it adds its records
     /// and notes to the results and returns its progress line, `None` when it measured
-    /// nothing), and the elapsed time. Ctrl-C stops it before the next point: the results are
-    /// then partial, saying after how many points.
+    /// nothing), and the elapsed time. Ctrl-C stops it before the next point (or after the
+    /// last, when it cut that one short): the results are then partial, saying after how many
+    /// points; so does `point` marking them partial itself (a stop request).
     pub fn run_points<P>(
         &mut self,
         experiment: &'static str,
@@ -66,8 +67,14 @@ impl<'a> RunCtx<'a> {
             if let Some(line) = point(self, &mut res, p)? {
                 self.progress.advance(&line);
             }
+            if res.partial {
+                break;
+            }
         }
         self.progress.end();
+        if !res.partial {
+            self.stopped(&mut res, points.len());
+        }
         res.elapsed_s = Some(started.elapsed().as_secs_f64());
         Ok(res)
     }
@@ -122,7 +129,19 @@ pub enum BenchError {
         /// What happened.
         message: String,
     },
+    /// A worker process only noticed its peer fail or give up, a consequence and not a cause
+    /// (exit code [`EXIT_PEER_GONE`]: how its parent tells the two apart).
+    #[error("{experiment}: {message}")]
+    PeerGone {
+        /// The experiment.
+        experiment: &'static str,
+        /// What it noticed.
+        message: String,
+    },
 }
+
+/// The exit code of a worker that only noticed its peer fail ([`BenchError::PeerGone`]).
+pub const EXIT_PEER_GONE: u8 = 4;
 
 impl BenchError {
     /// A usage error of `experiment`.

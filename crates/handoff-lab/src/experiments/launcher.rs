@@ -32,7 +32,7 @@ use handoff_probe::proc::ChildGuard;
 use super::team_mpi::{self, TransportKind};
 use super::team_run::{add_checks, finish, parse_output, run_body, PeBody, PeOutput, TeamSpec};
 use super::team_session;
-use crate::bench::experiment::BenchError;
+use crate::bench::experiment::{BenchError, EXIT_PEER_GONE};
 use crate::bench::Checks;
 
 /// Starts the team `spec` on handoff's shared-memory transport, waits for it (killing it at
@@ -278,52 +278,171 @@ impl Workers {
         Ok(())
     }
 
-    /// Waits for every worker until `deadline` and returns each one's stdout, in start
-    /// order. A worker that fails or is still running at the deadline (it is killed) is an
-    /// error naming it.
+    /// Waits for every worker until `deadline` ([`reap`]) and returns each one's stdout, in
+    /// start order. A worker that fails or is still running at the deadline (it is killed)
+    /// is an error naming it.
     pub fn finish(
         mut self,
         experiment: &'static str,
         deadline: Instant,
     ) -> Result<Vec<String>, BenchError> {
+        let mut named: Vec<(String, ChildGuard)> = Vec::new();
         let mut outs = Vec::new();
-        for (i, (child, out)) in self.children.iter_mut().enumerate() {
+        for (i, (mut child, out)) in self.children.drain(..).enumerate() {
             drop(child.child_mut().stdin.take());
-            let status = loop {
-                match child.try_wait() {
-                    Ok(Some(s)) => break s,
-                    Ok(None) if Instant::now() >= deadline => {
-                        // Killed and reaped when the guard drops.
-                        return Err(BenchError::failed(
-                            experiment,
-                            format!(
-                                "worker {i} did not finish in time and was killed (a stuck peer?)"
-                            ),
-                        ));
-                    }
-                    Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-                    Err(e) => {
-                        return Err(BenchError::failed(
-                            experiment,
-                            format!("waiting for worker {i}: {e}"),
-                        ))
-                    }
-                }
-            };
-            let mut text = String::new();
-            if let Some(out) = out.as_mut() {
-                let _ = out.read_to_string(&mut text);
-            }
-            if !status.success() {
-                return Err(BenchError::failed(
-                    experiment,
-                    format!("worker {i} failed ({status}); its error is on stderr above"),
-                ));
-            }
-            outs.push(text);
+            named.push((format!("worker {i}"), child));
+            outs.push(out);
         }
-        self.children.clear();
-        Ok(outs)
+        let left = deadline.saturating_duration_since(Instant::now());
+        reap(&mut named, Deadline::after(left), &AtomicBool::new(false))
+            .map_err(|e| BenchError::failed(experiment, e))?;
+        Ok(outs
+            .into_iter()
+            .map(|out| {
+                let mut text = String::new();
+                if let Some(mut out) = out {
+                    let _ = out.read_to_string(&mut text);
+                }
+                text
+            })
+            .collect())
+    }
+}
+
+/// How a worker process failed, as its parent saw it: typed from its exit status (a signal,
+/// or its exit code: [`EXIT_PEER_GONE`] when it only noticed its peer fail), never parsed
+/// from what it printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Death {
+    /// Which worker, e.g. "producer worker" or "worker 1".
+    pub who: String,
+    /// Its pid.
+    pub pid: u32,
+    /// The signal that killed it, if a signal did.
+    pub signal: Option<i32>,
+    /// Its exit code, if it exited.
+    pub code: Option<i32>,
+    /// Its exit status, as printed.
+    pub status: String,
+    /// What it printed on stderr when that was piped to us (its error message), trimmed.
+    pub stderr: String,
+}
+
+impl Death {
+    /// True when the worker only noticed that its peer was gone (a consequence, not a cause).
+    pub fn noticed_peer(&self) -> bool {
+        self.code == Some(i32::from(EXIT_PEER_GONE))
+    }
+
+    fn describe(&self) -> String {
+        let how = match self.signal {
+            Some(libc::SIGBUS) => "was killed by SIGBUS, a bus error: usually /dev/shm ran out \
+                                   of space for the shared block (check df -h /dev/shm)"
+                .to_string(),
+            _ => format!("failed ({})", self.status),
+        };
+        let sep = if self.stderr.is_empty() { "" } else { ": " };
+        format!("{} (pid {}) {how}{sep}{}", self.who, self.pid, self.stderr)
+    }
+}
+
+/// The message for workers that failed: the root cause first (a worker killed by a signal, or
+/// one that failed on its own, rather than its peer that only noticed), then the others.
+pub fn explain(deaths: &[Death]) -> String {
+    let Some(first) = deaths
+        .iter()
+        .find(|d| d.signal.is_some())
+        .or_else(|| deaths.iter().find(|d| !d.noticed_peer()))
+        .or(deaths.first())
+    else {
+        return "a worker failed".into();
+    };
+    let mut msg = first.describe();
+    for d in deaths.iter().filter(|d| *d != first) {
+        msg.push_str("; then the ");
+        msg.push_str(&d.describe());
+    }
+    msg
+}
+
+/// Why [`reap`] did not see every worker succeed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReapError {
+    /// Workers failed: the root cause first ([`explain`]).
+    #[error("{}", explain(.0))]
+    Died(Vec<Death>),
+    /// Still running at the deadline, with none failed; they are killed.
+    #[error(
+        "the workers were still running at the run's deadline (a hang: a peer stuck or \
+         starved of CPU); they were killed"
+    )]
+    Hung,
+    /// The cancel flag was set.
+    #[error("interrupted")]
+    Interrupted,
+    /// Waiting for a worker failed.
+    #[error("waiting for a worker: {0}")]
+    Wait(#[from] handoff::Error),
+}
+
+/// How long the peer of a failed worker gets to fail too (and say why) before being killed.
+const PEER_GRACE: Duration = Duration::from_secs(2);
+
+/// The one way the lab waits for its worker processes: every one of `children` (each with
+/// the name its death is reported by) until `deadline`, or until `cancel` is set. When one
+/// fails, the others get a moment to end too and say why; those still running then, or at
+/// the deadline, are killed (their guards drop).
+pub fn reap(
+    children: &mut [(String, ChildGuard)],
+    deadline: Deadline,
+    cancel: &AtomicBool,
+) -> Result<(), ReapError> {
+    let mut done = vec![false; children.len()];
+    let mut deaths: Vec<Death> = Vec::new();
+    let mut grace: Option<Deadline> = None;
+    while done.iter().any(|d| !d) {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(ReapError::Interrupted);
+        }
+        if grace.is_some_and(|g| g.expired()) || deadline.expired() {
+            break;
+        }
+        for (i, (who, child)) in children.iter_mut().enumerate() {
+            if done[i] {
+                continue;
+            }
+            // Short slices keep Ctrl-C responsive; the parent sleeps in between, so it does
+            // not steal CPU from the workers.
+            let slice = Deadline::after(Duration::from_millis(50))
+                .min(grace.unwrap_or(deadline))
+                .min(deadline);
+            let Some(status) = child.wait_deadline(slice)? else {
+                continue;
+            };
+            done[i] = true;
+            if status.success() {
+                continue;
+            }
+            let mut stderr = String::new();
+            if let Some(mut e) = child.child_mut().stderr.take() {
+                let _ = e.read_to_string(&mut stderr);
+            }
+            use std::os::unix::process::ExitStatusExt;
+            deaths.push(Death {
+                who: who.clone(),
+                pid: child.id(),
+                signal: status.signal(),
+                code: status.code(),
+                status: status.to_string(),
+                stderr: stderr.trim().to_string(),
+            });
+            grace.get_or_insert_with(|| Deadline::after(PEER_GRACE));
+        }
+    }
+    match (deaths.is_empty(), done.iter().all(|d| *d)) {
+        (true, true) => Ok(()),
+        (true, false) => Err(ReapError::Hung),
+        (false, _) => Err(ReapError::Died(deaths)),
     }
 }
 
@@ -494,7 +613,8 @@ mod tests {
         let err = w
             .finish("t", Instant::now() + Duration::from_secs(30))
             .unwrap_err();
-        assert!(err.to_string().contains("worker 0 failed"), "{err}");
+        assert!(err.to_string().contains("worker 0 (pid"), "{err}");
+        assert!(err.to_string().contains("failed (exit status: 3)"), "{err}");
 
         // A stuck worker is killed at the deadline.
         let (exe, args) = sh("sleep 30");
@@ -503,7 +623,65 @@ mod tests {
         let err = w
             .finish("t", Instant::now() + Duration::from_millis(200))
             .unwrap_err();
-        assert!(err.to_string().contains("did not finish in time"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("still running at the run's deadline"),
+            "{err}"
+        );
+    }
+
+    fn death(who: &str, signal: Option<i32>, code: Option<i32>) -> Death {
+        Death {
+            who: who.into(),
+            pid: 100,
+            signal,
+            code,
+            status: "exit status: 3".into(),
+            stderr: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_root_cause_is_named_not_the_peer_that_noticed() {
+        let noticed = death("consumer worker", None, Some(EXIT_PEER_GONE.into()));
+        let bus = death("producer worker", Some(libc::SIGBUS), None);
+        let msg = explain(&[noticed.clone(), bus]);
+        assert!(msg.starts_with("producer worker (pid 100)"), "{msg}");
+        assert!(msg.contains("SIGBUS"), "{msg}");
+        assert!(msg.contains("then the consumer worker"), "{msg}");
+        let own = death("producer worker", None, Some(3));
+        let msg = explain(&[noticed.clone(), own]);
+        assert!(msg.starts_with("producer worker"), "{msg}");
+        // Alone, the one that noticed is still reported.
+        assert!(explain(&[noticed]).starts_with("consumer worker"));
+    }
+
+    /// Deaths are typed by exit status, not by what the workers print: the worker that exits
+    /// first, with the peer-gone code, is named after the one that failed on its own, though
+    /// neither says a word.
+    #[test]
+    fn reaped_deaths_are_typed_by_exit_code() {
+        let spawn = |script: &str| {
+            let (exe, args) = sh(script);
+            let io = Io {
+                stdin: false,
+                stdout: false,
+                stderr: true,
+            };
+            spawn_worker(&exe, &args, "t", &[], io).unwrap()
+        };
+        let mut children = [
+            ("noticing worker".to_string(), spawn("exit 4")),
+            ("failing worker".to_string(), spawn("sleep 0.3; exit 3")),
+        ];
+        let deadline = Deadline::after(Duration::from_secs(30));
+        let e = reap(&mut children, deadline, &AtomicBool::new(false)).unwrap_err();
+        let ReapError::Died(deaths) = &e else {
+            panic!("{e}")
+        };
+        assert_eq!(deaths.len(), 2, "{e}");
+        assert!(deaths[0].noticed_peer() && !deaths[1].noticed_peer(), "{e}");
+        assert!(e.to_string().starts_with("failing worker"), "{e}");
     }
 
     /// A team of `sh -c SCRIPT` processes (the experiment name and spec become `$0` and `$1`).

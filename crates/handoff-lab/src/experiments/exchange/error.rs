@@ -53,18 +53,9 @@ pub enum RunError {
     /// A thread of an in-process run panicked.
     #[error("{0} panicked")]
     Panicked(&'static str),
-    /// Ctrl-C arrived while the parent waited for its workers.
-    #[error("interrupted")]
-    Interrupted,
-    /// The workers outlived the run's deadline.
-    #[error(
-        "the workers were still running at the run's deadline (a hang: a peer stuck or \
-         starved of CPU); they were killed"
-    )]
-    WorkersHung,
     /// A worker failed; the message names the root cause first (see [`super::worker::explain`]).
-    #[error("{}", super::worker::explain(.0))]
-    Workers(Vec<super::worker::Death>),
+    #[error("{0}")]
+    Workers(#[source] crate::experiments::launcher::ReapError),
     /// The pipe to or from the peer failed.
     #[error("{what}: {source}{hint}")]
     Pipe {
@@ -162,8 +153,11 @@ impl RunError {
     pub fn noticed_peer(&self) -> bool {
         matches!(
             self,
-            RunError::PeerDied { .. } | RunError::PeerClosed { .. } | RunError::PartnerGaveUp
-        )
+            RunError::PeerDied { .. }
+                | RunError::PeerClosed { .. }
+                | RunError::PartnerGaveUp
+                | RunError::PipeClosed
+        ) || matches!(self, RunError::Pipe { hint, .. } if !hint.is_empty())
     }
 }
 
@@ -204,9 +198,8 @@ mod tests {
                 "consumer waiting for full: the run's deadline passed (peer stuck?)",
             ),
             (RunError::PartnerGaveUp, "the other thread gave up"),
-            (RunError::Interrupted, "interrupted"),
             (
-                RunError::WorkersHung,
+                RunError::Workers(crate::experiments::launcher::ReapError::Hung),
                 "the workers were still running at the run's deadline (a hang: a peer stuck or \
                  starved of CPU); they were killed",
             ),
@@ -253,8 +246,6 @@ mod tests {
             },
         );
         assert!(matches!(closed, RunError::PeerClosed { .. }), "{closed}");
-        // The text the parent's `Death::noticed_peer` looks for in a worker's stderr.
-        assert!(closed.to_string().contains("gave up"), "{closed}");
         assert!(closed.noticed_peer());
         assert!(RunError::PartnerGaveUp.noticed_peer());
         assert!(RunError::PeerDied { what: "x", pid: 1 }.noticed_peer());

@@ -24,8 +24,9 @@ pub use config::{ConfigError, ExchangeConfig, Overrides};
 pub use error::RunError;
 pub use mode::{Mode, ModeError, ModeInfo, Parties, WaitKind, MODES};
 
-use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo, ReportCost};
-use crate::bench::BenchRecord;
+use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo, ReportCost, RunCtx};
+use crate::bench::schema::C2cPair;
+use crate::bench::{BenchRecord, BenchResults};
 use crate::stats;
 use handoff::channel::{Channel, ChannelConfig};
 use handoff::shm::Segment;
@@ -59,12 +60,15 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
 };
 
 fn worker_body(args: &[String]) -> Result<(), BenchError> {
-    let failed = |message: String| BenchError::Failed {
-        experiment: record::NAME,
-        message,
+    let failed = |e: RunError| match e.noticed_peer() {
+        true => BenchError::PeerGone {
+            experiment: record::NAME,
+            message: e.to_string(),
+        },
+        false => BenchError::failed(record::NAME, e),
     };
     match args {
-        [spec] => worker::worker_main(spec).map_err(|e| failed(e.to_string())),
+        [spec] => worker::worker_main(spec).map_err(failed),
         _ => Err(BenchError::Usage {
             experiment: record::NAME,
             message: "the exchange worker takes one JSON spec".to_string(),
@@ -458,41 +462,27 @@ pub(crate) fn next_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// What a sequence of points produced.
-#[derive(Debug, Default)]
-pub struct Outcome {
-    /// One record per measured point, in plan order.
-    pub records: Vec<BenchRecord>,
-    /// The c2c floor of every CPU pair the records used.
-    pub c2c: Vec<crate::bench::schema::C2cPair>,
-    /// Why the run stopped before the end (Ctrl-C, a stop request), if it did.
-    pub stopped: Option<String>,
-}
-
-/// Measures the c2c floor of every distinct CPU pair in `points` not already in `known`,
-/// then every point.
-///
-/// Stops early, keeping what it has, on Ctrl-C (`env.cancel`) or after `stop_after`
-/// records; a failed run is an error.
-pub fn run_points(
+/// The exchange's run (`bench exchange`, `handoff report`): the c2c floor of every distinct
+/// CPU pair of `points` not in `known`, then every point through the lab's run loop
+/// ([`RunCtx::run_points`]), each cross-CPU record with the floor measured just before it;
+/// the results of `config`, the pairs in [`BenchResults::c2c`], the records grouped by mode.
+/// Ctrl-C, or `stop_after` records, end it early with partial results; a failed run is an
+/// error.
+pub fn run(
+    ctx: &mut RunCtx<'_>,
+    config: &impl serde::Serialize,
     points: &[Point],
     env: &Env<'_>,
-    known: &[crate::bench::schema::C2cPair],
-    progress: &mut dyn crate::progress::Progress,
+    known: &[C2cPair],
     stop_after: Option<usize>,
-) -> Result<Outcome, ExchangeError> {
-    let mut out = Outcome {
-        c2c: known.to_vec(),
-        ..Outcome::default()
-    };
+) -> Result<BenchResults, BenchError> {
+    let failed = |e: &dyn std::fmt::Display| BenchError::failed(record::NAME, e);
     let mut pairs: Vec<(usize, usize)> = points
         .iter()
         .filter(|p| p.producer_core != p.consumer_core)
         .map(|p| {
-            (
-                p.producer_core.min(p.consumer_core),
-                p.producer_core.max(p.consumer_core),
-            )
+            let (a, b) = (p.producer_core, p.consumer_core);
+            (a.min(b), a.max(b))
         })
         .filter(|&(a, b)| {
             !known
@@ -502,32 +492,31 @@ pub fn run_points(
         .collect();
     pairs.sort_unstable();
     pairs.dedup();
+    let mut c2c = known.to_vec();
     if !pairs.is_empty() {
-        progress.begin(pairs.len(), "c2c floor");
+        ctx.progress.begin(pairs.len(), "c2c floor");
         let opts = handoff_probe::floor::C2cOptions::default();
+        let progress = &mut *ctx.progress;
         let measured = super::c2c::measure(&pairs, &opts, env.topology, env.cancel, &mut |_, _| {
             progress.advance("c2c")
         })
-        .map_err(|e| ExchangeError::RunFailed {
-            point: "c2c floor".into(),
-            run: 1,
-            source: RunError::Floor(e),
-        })?;
-        out.c2c.extend(measured);
-        progress.end();
+        .map_err(|e| failed(&e))?;
+        c2c.extend(measured);
+        ctx.progress.end();
     }
-    progress.begin(points.len(), "exchange");
-    for (i, p) in points.iter().enumerate() {
-        if stop_after.is_some_and(|n| i >= n) {
-            out.stopped = Some(format!(
-                "stopped on request after {i} of {} records",
+    let mut res = ctx.run_points(record::NAME, config, points, |_, res, p| {
+        if stop_after.is_some_and(|n| res.records.len() >= n) {
+            res.partial = true;
+            res.stopped_early = Some(format!(
+                "stopped on request after {} of {} records",
+                res.records.len(),
                 points.len()
             ));
-            break;
+            return Ok(None);
         }
         // The floor next to the record, not only at the start: the host may move vCPUs during
-        // a long run, and a latency must be compared with the floor of its own moment.
-        // When it fails the record carries none, and readers fall back to the run's matrix
+        // a long run, and a latency must be compared with the floor of its own moment. When
+        // it fails the record carries none, and readers fall back to the run's matrix
         // (`record::ExchangeResults::floor_for`), which says it is not from the record's moment.
         let adjacent_floor = (p.producer_core != p.consumer_core)
             .then(|| (env.adjacent_floor)(p.producer_core, p.consumer_core))
@@ -535,25 +524,16 @@ pub fn run_points(
         match run_point(p, env) {
             Ok(mut rec) => {
                 rec.c2c_one_way_ns = adjacent_floor;
-                out.records.push(rec);
-                progress.advance(&p.label());
+                res.records.push(rec);
+                Ok(Some(p.label()))
             }
-            Err(ExchangeError::Interrupted) => {
-                out.stopped = Some(format!(
-                    "interrupted (Ctrl-C or SIGTERM) after {i} of {} records",
-                    points.len()
-                ));
-                break;
-            }
-            Err(e) => {
-                progress.end();
-                return Err(e);
-            }
+            // The loop sees Ctrl-C next and marks the results partial.
+            Err(ExchangeError::Interrupted) => Ok(None),
+            Err(e) => Err(failed(&e)),
         }
-    }
-    progress.end();
+    })?;
     // Measured interleaved (see `plan`); presented grouped by mode.
-    out.records.sort_by_key(|r| {
+    res.records.sort_by_key(|r| {
         (
             r.mode().parse::<Mode>().ok(),
             r.size_bytes(),
@@ -561,11 +541,9 @@ pub fn run_points(
             r.consumer_core(),
         )
     });
-    if out.stopped.is_none() && env.cancel.load(Ordering::Relaxed) {
-        // Ctrl-C, SIGTERM or SIGHUP: the command's last line says which.
-        out.stopped = Some("interrupted (Ctrl-C or SIGTERM)".into());
-    }
-    Ok(out)
+    res.c2c = c2c;
+    record::add_notes(&mut res);
+    Ok(res)
 }
 
 #[cfg(test)]

@@ -260,23 +260,9 @@ impl ExchangeResults for BenchResults {
     }
 }
 
-/// The exchange's results file: what `outcome` measured on `machine` with `config`, with the
-/// machine's `load` over the run on every record. Notes say what the records share: the fill
-/// and sum kernel, negative latencies.
-pub fn results(
-    machine: crate::machine::Machine,
-    config: serde_json::Value,
-    outcome: super::Outcome,
-    load: Option<MachineLoad>,
-) -> BenchResults {
-    let mut b = BenchResults::new(NAME, machine, crate::machine::tool(), config);
-    b.c2c = outcome.c2c;
-    b.records = outcome.records;
-    b.partial = outcome.stopped.is_some();
-    b.stopped_early = outcome.stopped;
-    if let Some(l) = &load {
-        b.fill_load(l);
-    }
+/// Adds the exchange's notes to its results: the fill and sum kernel when the records used
+/// one, and the clock anomalies (negative latencies) when there were any.
+pub fn add_notes(b: &mut BenchResults) {
     let mut kernels: Vec<&str> = b.records.iter().filter_map(|r| r.kernel()).collect();
     kernels.sort_unstable();
     kernels.dedup();
@@ -290,7 +276,6 @@ pub fn results(
              (counted, never clamped)"
         ));
     }
-    b
 }
 
 /// Why an exchange record cannot be read: what it lacks.

@@ -87,8 +87,22 @@ fn each_cross_cpu_record_carries_the_floor_measured_just_before_it() {
         placement: "x".into(),
         one_way_ns: 999.0,
     }];
+    let (machine, tool, cancel): (crate::machine::Machine, crate::machine::Tool, AtomicBool) =
+        Default::default();
+    let mut progress = LoggedProgress;
+    let mut ctx = RunCtx {
+        quick: true,
+        machine: &machine,
+        tool: &tool,
+        exe: "/nonexistent".into(),
+        args: vec![],
+        allowed_cpus: &[0, 1],
+        cancel: &cancel,
+        progress: &mut progress,
+        transports: Vec::new(),
+    };
     let out = with_env(None, |env| {
-        run_points(&points, env, &known, &mut LoggedProgress, None).unwrap()
+        run(&mut ctx, &(), &points, env, &known, None).unwrap()
     });
     let log = LOG.lock().unwrap().clone();
     let labels: Vec<String> = points.iter().map(|p| p.label()).collect();

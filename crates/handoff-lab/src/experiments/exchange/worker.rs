@@ -17,7 +17,6 @@ use handoff_probe::proc::ChildGuard;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// Which side a worker plays.
@@ -263,17 +262,17 @@ pub(crate) fn run_processes(
     };
     let mut workers = [
         (
-            Role::Consumer,
+            "consumer worker".to_string(),
             spawn(spec(Role::Consumer, p.consumer_core, p.producer_core))?,
         ),
         (
-            Role::Producer,
+            "producer worker".to_string(),
             spawn(spec(Role::Producer, p.producer_core, p.consumer_core))?,
         ),
     ];
     // The workers hold their own copies now; ours would keep a dead peer's pipe open.
     drop(pipe_ends);
-    wait_all(&mut workers, deadline, env)?;
+    launcher::reap(&mut workers, deadline, env.cancel).map_err(RunError::Workers)?;
     Ok(RunData::from_slots(&layout.slots(&seg)?))
     // `chan` and `seg` drop here: the parent created them, so they are unlinked.
 }
@@ -312,138 +311,6 @@ impl Drop for Semaphores {
     fn drop(&mut self) {
         let _ = NamedSemaphore::unlink(self.full.name());
         let _ = NamedSemaphore::unlink(self.free.name());
-    }
-}
-
-/// How a worker ended, as the parent saw it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Death {
-    /// Which side.
-    pub role: Role,
-    /// Its pid.
-    pub pid: u32,
-    /// The signal that killed it, if a signal did.
-    pub signal: Option<i32>,
-    /// Its exit status, as printed.
-    pub status: String,
-    /// What it printed on stderr (its error message), trimmed.
-    pub stderr: String,
-}
-
-impl Death {
-    /// True when the worker only noticed that its peer was gone (a consequence, not a cause).
-    fn noticed_peer(&self) -> bool {
-        let e = &self.stderr;
-        self.signal.is_none()
-            && (e.contains("the peer (pid")
-                || e.contains("gone?")
-                || e.contains("(producer gone)")
-                || e.contains("gave up"))
-    }
-
-    fn describe(&self) -> String {
-        let role = match self.role {
-            Role::Producer => "producer",
-            Role::Consumer => "consumer",
-        };
-        let how = match self.signal {
-            Some(libc::SIGBUS) => "was killed by SIGBUS, a bus error: usually /dev/shm ran out \
-                                   of space for the shared block (check df -h /dev/shm)"
-                .to_string(),
-            _ => format!("failed ({})", self.status),
-        };
-        format!(
-            "{role} worker (pid {}) {how}{}{}",
-            self.pid,
-            if self.stderr.is_empty() { "" } else { ": " },
-            self.stderr
-        )
-    }
-}
-
-/// The message for workers that failed: the root cause first (a worker killed by a signal, or
-/// one that failed on its own, rather than its peer that only noticed), then the other.
-pub fn explain(deaths: &[Death]) -> String {
-    let Some(first) = deaths
-        .iter()
-        .find(|d| d.signal.is_some())
-        .or_else(|| deaths.iter().find(|d| !d.noticed_peer()))
-        .or(deaths.first())
-    else {
-        return "a worker failed".into();
-    };
-    let mut msg = first.describe();
-    for d in deaths.iter().filter(|d| *d != first) {
-        msg.push_str("; then the ");
-        msg.push_str(&d.describe());
-    }
-    msg
-}
-
-/// How long the peer of a failed worker gets to fail too (and say why) before being killed.
-const PEER_GRACE: Duration = Duration::from_secs(2);
-
-/// Waits for both workers; when one fails, gives the other a moment to end too, then explains
-/// which one failed first and why (see [`explain`]).
-fn wait_all(
-    workers: &mut [(Role, ChildGuard)],
-    deadline: Deadline,
-    env: &Env<'_>,
-) -> Result<(), RunError> {
-    let mut done = vec![false; workers.len()];
-    let mut deaths: Vec<Death> = Vec::new();
-    let mut grace: Option<Deadline> = None;
-    while done.iter().any(|d| !d) {
-        if env.cancel.load(Ordering::Relaxed) {
-            return Err(RunError::Interrupted);
-        }
-        if grace.is_some_and(|g| g.expired()) {
-            break; // the survivors are killed when their guards drop
-        }
-        if deadline.expired() {
-            if !deaths.is_empty() {
-                break;
-            }
-            return Err(RunError::WorkersHung);
-        }
-        for (i, (role, child)) in workers.iter_mut().enumerate() {
-            if done[i] {
-                continue;
-            }
-            // Short slices keep Ctrl-C responsive; the parent sleeps in between, so it does
-            // not steal CPU from the workers.
-            let slice = Deadline::after(Duration::from_millis(50))
-                .min(grace.unwrap_or(deadline))
-                .min(deadline);
-            match child.wait_deadline(slice)? {
-                None => {}
-                Some(status) => {
-                    done[i] = true;
-                    if status.success() {
-                        continue;
-                    }
-                    let mut err = String::new();
-                    if let Some(mut e) = child.child_mut().stderr.take() {
-                        use std::io::Read;
-                        let _ = e.read_to_string(&mut err);
-                    }
-                    use std::os::unix::process::ExitStatusExt;
-                    deaths.push(Death {
-                        role: *role,
-                        pid: child.id(),
-                        signal: status.signal(),
-                        status: status.to_string(),
-                        stderr: err.trim().to_string(),
-                    });
-                    grace.get_or_insert_with(|| Deadline::after(PEER_GRACE));
-                }
-            }
-        }
-    }
-    if deaths.is_empty() {
-        Ok(())
-    } else {
-        Err(RunError::Workers(deaths))
     }
 }
 
@@ -491,38 +358,5 @@ mod tests {
             NamedSemaphore::open(&full).is_err(),
             "unlinked when dropped"
         );
-    }
-
-    fn death(role: Role, signal: Option<i32>, stderr: &str) -> Death {
-        Death {
-            role,
-            pid: 100,
-            signal,
-            status: "exit status: 3".into(),
-            stderr: stderr.into(),
-        }
-    }
-
-    #[test]
-    fn the_root_cause_is_named_not_the_peer_that_noticed() {
-        let noticed = death(
-            Role::Consumer,
-            None,
-            "handoff: worker: waiting for full: the peer (pid 7) died before the hand-off completed",
-        );
-        let bus = death(Role::Producer, Some(libc::SIGBUS), "");
-        let msg = explain(&[noticed.clone(), bus]);
-        assert!(msg.starts_with("producer worker (pid 100)"), "{msg}");
-        assert!(msg.contains("SIGBUS"), "{msg}");
-        assert!(msg.contains("then the consumer worker"), "{msg}");
-        let own = death(
-            Role::Producer,
-            None,
-            "handoff: worker: opening the exchange segment: x",
-        );
-        let msg = explain(&[noticed.clone(), own]);
-        assert!(msg.starts_with("producer worker"), "{msg}");
-        // Alone, the one that noticed is still reported.
-        assert!(explain(&[noticed]).starts_with("consumer worker"));
     }
 }
