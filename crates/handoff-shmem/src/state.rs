@@ -21,6 +21,8 @@ use std::sync::Mutex;
 
 use handoff::team::{Counter, Team, Transport};
 
+use crate::net::Net;
+
 use crate::error::{Result, ShmemError, EXIT_ERROR};
 use crate::heap::Allocator;
 
@@ -33,14 +35,16 @@ pub const COLLECT_AT: usize = 64;
 
 /// One PE's OpenSHMEM state.
 pub struct State {
-    pub team: Team,
+    /// The team, on the transport `shmem_init` joined ([`Net`]).
+    pub team: Team<Net>,
     pub rank: usize,
     pub npes: usize,
     /// Address of this PE's heap partition as the program sees it: a view of the partition
     /// aligned to the heap's size rounded up to a power of two (at most 1 GiB), so that
     /// `shmem_align` offsets are absolutely aligned addresses on every PE.
     pub heap: *mut u8,
-    /// Address of this PE's partition in the team segment.
+    /// Address of this PE's partition in the transport's memory (the team segment, or the
+    /// MPI window).
     pub seg_heap: *mut u8,
     /// The executable's static data, moved into the heap (`symdata`).
     pub data: crate::symdata::DataMap,
@@ -73,7 +77,7 @@ unsafe impl Send for State {}
 // The fields other than `heap` must stay Sync by themselves: the team and its transport.
 const _: fn() = || {
     fn sync<T: Sync>() {}
-    sync::<Team>();
+    sync::<Team<Net>>();
     sync::<Mutex<Allocator>>();
     sync::<Mutex<Vec<(Counter, bool)>>>();
 };
@@ -326,7 +330,7 @@ impl State {
 
     /// The transport (byte-offset operations).
     #[inline]
-    pub fn x(&self) -> &handoff::team::ShmTransport {
+    pub fn x(&self) -> &Net {
         self.team.transport()
     }
 
