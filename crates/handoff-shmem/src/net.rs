@@ -33,6 +33,18 @@ use crate::error::{Result, ShmemError};
 pub const MPI_LAUNCHER_VARS: [&str; 4] =
     ["PMI_RANK", "PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "PMIX_RANK"];
 
+/// The end of the error for a program started by no launcher: how else to start it.
+pub const OR_MPI_LAUNCHER: &str = if cfg!(feature = "mpi") {
+    ", or with an MPI launcher (`mpiexec -n N PROGRAM ARGS`; this libhandoff_shmem is the MPI \
+     build)"
+} else {
+    ""
+};
+
+/// How long a PE that fails on MPI waits before it aborts the job ([`Net::before_failing`]).
+#[cfg(feature = "mpi")]
+const FAIL_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The transport of this PE's team.
 pub enum Net {
     /// handoff's shared segment (`handoff run`).
@@ -190,6 +202,20 @@ impl Net {
                 // caller's promise; `map_window_pages` checks the mapping is shared.
                 unsafe { map_window_pages(x.local_heap().add(offset), len, addr) }
             }
+        }
+    }
+
+    /// Called before this PE reports an error and leaves (`state::fail`). On MPI a PE's
+    /// error may be the consequence of another PE's `shmem_global_exit` (its `MPI_Abort`
+    /// makes the others' MPI calls fail), and this PE's own abort would then race it for the
+    /// job's exit status and print a line the global exit should not: so the PE first waits
+    /// [`FAIL_GRACE`], in which the launcher kills it if the job is ending. On shared memory
+    /// nothing (the launcher knows a global exit from the segment).
+    pub fn before_failing(&self) {
+        match self {
+            Net::Shm(_) => {}
+            #[cfg(feature = "mpi")]
+            Net::Mpi(_) => std::thread::sleep(FAIL_GRACE),
         }
     }
 

@@ -182,6 +182,10 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 
 /// Reports `err` of call `name` on stderr in one line and ends the PE with `EXIT_ERROR`.
 pub fn fail(name: &str, err: &ShmemError) -> ! {
+    if let Some(p) = current() {
+        // SAFETY: as in `entry`: the live state.
+        unsafe { (*p).x().before_failing() };
+    }
     // SAFETY: as in `entry`: the live state.
     let who = current()
         .map(|p| unsafe { (*p).rank })
