@@ -219,6 +219,37 @@ impl Net {
         }
     }
 
+    /// Runs `poll` (loads of this PE's heap bytes `[offset, offset + len)`) once, as
+    /// `shmem_test*` do: a plain call on shared memory and MPI's shared window (peers' stores
+    /// are visible as they land); on MPI's RMA and mixed paths a wait that is already over
+    /// ([`Transport::wait_local_on`] with an expired deadline), so the window is synced before
+    /// the loads and MPI progresses after a miss. Without that, a program spinning on
+    /// `shmem_test` under a library whose RMA needs the target to call MPI (MPICH) never let
+    /// a peer's put land. `Ok(None)`: `poll` found nothing.
+    #[inline]
+    pub fn test_local(
+        &self,
+        offset: usize,
+        len: usize,
+        poll: &mut dyn FnMut() -> Option<usize>,
+    ) -> Result<Option<usize>> {
+        let _ = (offset, len); // the shared-memory arm reads no range
+        match self {
+            Net::Shm(_) => Ok(poll()),
+            #[cfg(feature = "mpi")]
+            Net::Mpi(x) if x.window_kind() == "shared" => Ok(poll()),
+            #[cfg(feature = "mpi")]
+            Net::Mpi(x) => {
+                let now = Some(Deadline::after(std::time::Duration::ZERO));
+                match x.wait_local_on(offset, len, poll, now, "a test") {
+                    Ok(v) => Ok(Some(v)),
+                    Err(TeamError::Timeout { .. }) => Ok(None),
+                    Err(e) => Err(e.into()),
+                }
+            }
+        }
+    }
+
     /// `shmem_global_exit`: ends every PE with `status`. On shared memory it records the
     /// status for the launcher, stops the other PEs and returns (the caller exits); on MPI
     /// it aborts the job (`MPI_Abort`) and does not return.

@@ -114,6 +114,10 @@ pub fn install(state: State) {
 
 extern "C" fn leave_at_exit() {
     if let Some(state) = take_state() {
+        // On MPI an exit without finalize may be the MPI library's own reaction to another
+        // PE's `shmem_global_exit` (its MPI_Abort): the grace lets the launcher end this PE
+        // before its drop aborts the job with another status (`Net::before_failing`).
+        state.x().before_failing();
         drop(state);
     }
 }
