@@ -6,13 +6,13 @@
 //! `shmem_align`, mapping heap pages over the program's static data, and `shmem_global_exit`.
 //!
 //! - [`Net::Shm`]: handoff's shared segment ([`ShmTransport`]), started by `handoff run`.
-//! - [`Net::Mpi`] (the crate's `mpi` feature: a `libhandoff_shmem` linked with an MPI library,
-//!   `oshcc --mpi`): handoff-mpi's [`MpiTransport`](handoff_mpi::MpiTransport), started by an
+//! - `Net::Mpi` (the crate's `mpi` feature: a `libhandoff_shmem` linked with an MPI library,
+//!   `oshcc --mpi`): handoff-mpi's `MpiTransport`, started by an
 //!   MPI launcher (`mpiexec`/`mpirun`): a shared window on one node, MPI RMA between nodes
 //!   (`HANDOFF_MPI_WINDOW=rma` on one node), or both (mixed).
 //!
 //! Which one: `handoff run` sets `HANDOFF_TEAM`, which always means [`Net::Shm`]; without it,
-//! an MPI launcher's environment ([`MPI_LAUNCHER_VARS`]) means [`Net::Mpi`] in an MPI build
+//! an MPI launcher's environment ([`MPI_LAUNCHER_VARS`]) means `Net::Mpi` in an MPI build
 //! and an error saying how to get one otherwise.
 //!
 //! On MPI the heap's extra views are second mappings of the window's pages
@@ -209,7 +209,7 @@ impl Net {
     /// error may be the consequence of another PE's `shmem_global_exit` (its `MPI_Abort`
     /// makes the others' MPI calls fail), and this PE's own abort would then race it for the
     /// job's exit status and print a line the global exit should not: so the PE first waits
-    /// [`FAIL_GRACE`], in which the launcher kills it if the job is ending. On shared memory
+    /// `FAIL_GRACE` (5 s), in which the launcher kills it if the job is ending. On shared memory
     /// nothing (the launcher knows a global exit from the segment).
     pub fn before_failing(&self) {
         match self {
