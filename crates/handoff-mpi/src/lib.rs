@@ -162,6 +162,8 @@ mod comm;
 #[cfg(feature = "mpi")]
 mod direct;
 #[cfg(feature = "mpi")]
+mod exit;
+#[cfg(feature = "mpi")]
 mod join;
 #[cfg(feature = "mpi")]
 mod mixed;

@@ -6,8 +6,10 @@
  *   mode "wait":    in shmem_wait_until on a flag PE 0 sets after the puts.
  * A good implementation makes the puts cost the same in both modes, and never wakes the
  * waiting PE for a put it does not wait on.
+ *   mode "get":     PE 0 issues blocking gets of SIZE bytes from PE 1 instead (osu_oshm_get),
+ *                   PE 1 in shmem_barrier_all.
  *
- * usage: put_lat [SIZE=8] [MODE=barrier|wait] [ITERS=10000] [SAMPLES=7]
+ * usage: put_lat [SIZE=8] [MODE=barrier|wait|get] [ITERS=10000] [SAMPLES=7]
  * output (PE 0): put_lat size=SIZE mode=MODE median_us=... min_us=... max_us=... */
 #include <shmem.h>
 #include <stdio.h>
@@ -21,6 +23,7 @@ int main(int argc, char **argv) {
     int iters = argc > 3 ? atoi(argv[3]) : 10000;
     int samples = argc > 4 ? atoi(argv[4]) : 7;
     int wait_mode = strcmp(mode, "wait") == 0;
+    int get_mode = strcmp(mode, "get") == 0;
     shmem_init();
     int me = shmem_my_pe();
     if (shmem_n_pes() != 2) {
@@ -37,7 +40,10 @@ int main(int argc, char **argv) {
     for (int s = -1; s < samples; s++) { /* sample -1: warm-up */
         if (me == 0) {
             double t0 = now_us();
-            for (int i = 0; i < iters; i++) shmem_putmem(dst, src, size, 1);
+            if (get_mode)
+                for (int i = 0; i < iters; i++) shmem_getmem(src, dst, size, 1);
+            else
+                for (int i = 0; i < iters; i++) shmem_putmem(dst, src, size, 1);
             double t1 = now_us();
             if (s >= 0) t[s] = (t1 - t0) / iters;
             if (wait_mode) {

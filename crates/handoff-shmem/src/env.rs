@@ -43,6 +43,59 @@ pub fn symmetric_size() -> Result<Option<usize>> {
     }
 }
 
+/// The heap per PE `handoff run` gives when neither `--heap`, [`SYMMETRIC_SIZE`] nor
+/// `HANDOFF_HEAP_SIZE` is set (the same figure: what OSU OpenSHMEM and tests-sos allocate
+/// fits), bounded by half the shared memory free per PE of the node.
+pub const DEFAULT_HEAP: usize = 256 << 20;
+/// The least default heap worth starting with when memory is short.
+const MIN_HEAP: usize = 16 << 20;
+
+/// The heap per PE to ask an MPI launcher's job for (no `handoff run` sized it):
+/// [`SYMMETRIC_SIZE`], else `HANDOFF_HEAP_SIZE`, else [`DEFAULT_HEAP`] bounded by half the
+/// free shared memory per rank of this node (`MPI_LOCALNRANKS`, `OMPI_COMM_WORLD_LOCAL_SIZE`),
+/// plus the program's `static_data` bytes and this layer's own pages, as `handoff run` adds
+/// them; page rounded.
+pub fn mpi_heap(static_data: usize) -> Result<usize> {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let want = match (symmetric_size()?, var(handoff::team::ENV_HEAP)) {
+        (Some(n), _) => n,
+        (None, Some(v)) => handoff::units::parse_size(&v)
+            .map_err(|e| ShmemError::Invalid(format!("{}={v:?}: {e}", handoff::team::ENV_HEAP)))?,
+        (None, None) => {
+            let local = ["MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"]
+                .iter()
+                .find_map(|v| var(v)?.trim().parse::<u64>().ok())
+                .unwrap_or(1)
+                .max(1);
+            let free = handoff::sys::shm_available().unwrap_or(u64::MAX);
+            let per_pe = usize::try_from(free / 2 / local).unwrap_or(usize::MAX);
+            let heap = DEFAULT_HEAP.min(per_pe) >> 20 << 20;
+            if heap < MIN_HEAP {
+                return Err(ShmemError::Invalid(format!(
+                    "not enough shared memory for a default heap: {free} bytes free in \
+                     /dev/shm and memory for {local} PEs on this node; set a smaller \
+                     {SYMMETRIC_SIZE}, or free memory"
+                )));
+            }
+            heap
+        }
+    };
+    if want == 0 {
+        return Err(ShmemError::Invalid(format!(
+            "{SYMMETRIC_SIZE}=0: a heap of 0 bytes holds nothing; ask for at least 1 byte \
+             (e.g. 1M)"
+        )));
+    }
+    let page = handoff::sys::page_size();
+    // The internal block, the page the static data start on, the team's and the
+    // allocator's alignment padding (`setup::init`).
+    let own = crate::state::INTERNAL + 2 * page + 4 * crate::heap::MIN_ALIGN;
+    want.checked_add(static_data)
+        .and_then(|n| n.checked_add(own))
+        .and_then(|n| n.checked_next_multiple_of(page))
+        .ok_or_else(|| ShmemError::Invalid(format!("a heap of {want} bytes is too large")))
+}
+
 /// Checks at `shmem_init` that the team's heap holds `SHMEM_SYMMETRIC_SIZE` (the launcher
 /// sizes the heap by it unless `--heap` said otherwise).
 pub fn check_heap(heap_len: usize) -> Result<()> {
@@ -66,8 +119,8 @@ pub fn report_at_init(st: &State) {
         let alloc = state::lock(&st.alloc);
         let text = format!(
             "handoff-shmem: {npes} PEs; symmetric heap {heap} bytes per PE ({free} for \
-             shmem_malloc, {data} for the program's static data); threads: \
-             SHMEM_THREAD_MULTIPLE\n\
+             shmem_malloc, {data} for the program's static data); transport {kind}; \
+             threads: {threads}\n\
              handoff-shmem: environment variables:\n  \
              {SYMMETRIC_SIZE}  symmetric heap per PE (bytes, or with K/M/G); read by \
              `handoff run` when --heap is not given ({size})\n  \
@@ -75,8 +128,15 @@ pub fn report_at_init(st: &State) {
              {VERSION}  print the library version at shmem_init (PE 0)\n  \
              {DEBUG}  print each PE's heap and static data layout at shmem_init ({debug})\n  \
              HANDOFF_HEAP_SIZE  the launcher's heap size when neither --heap nor \
-             {SYMMETRIC_SIZE} is set\n",
+             {SYMMETRIC_SIZE} is set (under an MPI launcher: the heap when \
+             {SYMMETRIC_SIZE} is not set)\n",
             npes = st.npes,
+            kind = st.x().kind(),
+            threads = if st.x().max_thread_level() == 3 {
+                "SHMEM_THREAD_MULTIPLE"
+            } else {
+                "SHMEM_THREAD_SERIALIZED"
+            },
             heap = st.heap_len,
             free = alloc.len(),
             size = std::env::var(SYMMETRIC_SIZE).unwrap_or_else(|_| "not set".into()),

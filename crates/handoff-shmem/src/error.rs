@@ -19,7 +19,8 @@ pub enum ShmemError {
     /// The process was not started by the launcher.
     #[error(
         "this process was not started as a PE ({0} is not set); start the program with \
-         `handoff run -n N -- PROGRAM ARGS` (handoff's oshrun)"
+         `handoff run -n N -- PROGRAM ARGS` (handoff's oshrun){or_mpi}",
+        or_mpi = crate::net::OR_MPI_LAUNCHER
     )]
     NotLaunched(&'static str),
     /// A team operation failed (a dead PE, a bad argument the team caught).

@@ -79,6 +79,8 @@ pub mod legacy;
 pub mod lock;
 pub mod lock_protocol;
 #[cfg(not(loom))]
+pub mod net;
+#[cfg(not(loom))]
 pub mod rma;
 #[cfg(not(loom))]
 pub mod setup;

@@ -9,6 +9,8 @@ use std::sync::Mutex;
 
 use handoff::team::{Team, Transport};
 
+use crate::net::Net;
+
 use crate::env;
 use crate::error::{Result, ShmemError};
 use crate::heap::{Allocator, MIN_ALIGN};
@@ -19,22 +21,30 @@ use crate::symdata::{self, DataMap};
 const THREAD_SINGLE: c_int = 0;
 const THREAD_MULTIPLE: c_int = 3;
 /// The level `shmem_query_thread` reports: what `shmem_init_thread` granted; after
-/// `shmem_init`, `SHMEM_THREAD_MULTIPLE` (every call is thread-safe anyway).
+/// `shmem_init`, the transport's highest (`SHMEM_THREAD_MULTIPLE` on shared memory: every
+/// call is thread-safe anyway).
 static THREAD_LEVEL: AtomicI32 = AtomicI32::new(THREAD_MULTIPLE);
+
+/// The highest thread level the transport joined at `shmem_init` supports
+/// ([`Net::max_thread_level`]).
+static MAX_THREAD_LEVEL: AtomicI32 = AtomicI32::new(THREAD_MULTIPLE);
 
 fn init() -> Result<()> {
     if state::initialized() {
         return Ok(()); // a second shmem_init has no effect
     }
-    let team = Team::from_env().map_err(|e| match e {
-        handoff::team::TeamError::NotInTeam { var } => ShmemError::NotLaunched(var),
-        e => ShmemError::Team(e),
-    })?;
+    let data = symdata::find();
+    let data_len = DataMap::bytes(&data);
+    // `handoff run` sized the heap (static data included); an MPI launcher did not.
+    let team = Team::new(Net::join(|| env::mpi_heap(data_len))?);
+    // Every PE has joined before any PE goes on (as `Team::from_env` does).
+    team.barrier_all()?;
+    let max = team.transport().max_thread_level();
+    MAX_THREAD_LEVEL.store(max, Ordering::Relaxed);
+    THREAD_LEVEL.store(max, Ordering::Relaxed);
     let (rank, npes) = (team.rank(), team.size());
     env::check_heap(team.heap_len())?;
     let page = handoff::sys::page_size();
-    let data = symdata::find();
-    let data_len = DataMap::bytes(&data);
     // The whole free heap, less the team's alignment padding, becomes this layer's region:
     // the internal block, the program's static data (from the next page), then the
     // allocator's blocks.
@@ -91,21 +101,23 @@ fn init() -> Result<()> {
 }
 
 profiled! {
-/// `shmem_init`: joins the team the launcher (`handoff run`) started.
+/// `shmem_init`: joins the team the launcher started (`handoff run`, or in an MPI build an
+/// MPI launcher: [`Net::join`]).
 pub extern "C" fn shmem_init() {
     entry_bare("shmem_init", init)
 }
 }
 
 profiled! {
-/// `shmem_init_thread`: as `shmem_init`; provides the level requested (up to
-/// `SHMEM_THREAD_MULTIPLE`: the state is shared by the PE's threads, see `state.rs`).
+/// `shmem_init_thread`: as `shmem_init`; provides the level requested, up to
+/// `SHMEM_THREAD_MULTIPLE` on shared memory (the state is shared by the PE's threads, see
+/// `state.rs`) and `SHMEM_THREAD_SERIALIZED` on MPI ([`Net::max_thread_level`]).
 ///
 /// # Safety
 /// `provided` is NULL or valid for a write of an int.
 pub unsafe extern "C" fn shmem_init_thread(requested: c_int, provided: *mut c_int) -> c_int {
     entry_bare("shmem_init_thread", init);
-    let level = requested.clamp(THREAD_SINGLE, THREAD_MULTIPLE);
+    let level = requested.clamp(THREAD_SINGLE, MAX_THREAD_LEVEL.load(Ordering::Relaxed));
     THREAD_LEVEL.store(level, Ordering::Relaxed);
     if !provided.is_null() {
         // SAFETY: the caller's promise (non-null checked).
@@ -147,7 +159,8 @@ pub extern "C" fn shmem_finalize() {
 
 profiled! {
 /// `shmem_global_exit`: ends every PE of the program; the launcher (`handoff run`) exits
-/// with `status`. The other PEs are stopped where they are, without an error line.
+/// with `status`. The other PEs are stopped where they are, without an error line. On MPI
+/// it is `MPI_Abort` with `status` (the MPI launcher prints its own line).
 pub extern "C" fn shmem_global_exit(status: c_int) {
     if let Some(st) = state::take() {
         st.x().global_exit(status);

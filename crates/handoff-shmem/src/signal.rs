@@ -124,11 +124,25 @@ pub unsafe extern "C" fn shmem_putmem_signal_nbi(
 }
 
 profiled! {
-/// `shmem_signal_fetch`: this PE's signal word (Acquire).
+/// `shmem_signal_fetch`: this PE's signal word (Acquire), read as a test
+/// ([`Net::test_local`](crate::net::Net::test_local): on MPI's RMA and mixed paths with a
+/// window sync and MPI progress, so a loop over it lets peers' puts land).
 pub extern "C" fn shmem_signal_fetch(sig_addr: *const u64) -> u64 {
     entry("shmem_signal_fetch", |s| {
-        // Acquire: pairs with the Release signal update of the putter (module docs).
-        Ok(signal_word(s, sig_addr, "sig_addr")?.load(Ordering::Acquire))
+        let word = signal_word(s, sig_addr, "sig_addr")?;
+        let off = s.word_offset(sig_addr.cast(), 8, "sig_addr")?;
+        let mut value = 0;
+        // A test that finds nothing first: on MPI's RMA and mixed paths it syncs the window
+        // and drives MPI's progress, so a program looping over signal_fetch lets the peers'
+        // puts land (a read that always finds a value would never progress). Then the read,
+        // with the window synced after it (the data the value announces are visible).
+        s.x().test_local(off, 8, &mut || None)?;
+        s.x().test_local(off, 8, &mut || {
+            // Acquire: pairs with the Release signal update of the putter (module docs).
+            value = word.load(Ordering::Acquire);
+            Some(0)
+        })?;
+        Ok(value)
     })
 }
 }

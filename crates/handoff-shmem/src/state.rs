@@ -21,6 +21,8 @@ use std::sync::Mutex;
 
 use handoff::team::{Counter, Team, Transport};
 
+use crate::net::Net;
+
 use crate::error::{Result, ShmemError, EXIT_ERROR};
 use crate::heap::Allocator;
 
@@ -38,14 +40,16 @@ pub const COLLECT_AT: usize = 64;
 
 /// One PE's OpenSHMEM state.
 pub struct State {
-    pub team: Team,
+    /// The team, on the transport `shmem_init` joined ([`Net`]).
+    pub team: Team<Net>,
     pub rank: usize,
     pub npes: usize,
     /// Address of this PE's heap partition as the program sees it: a view of the partition
     /// aligned to the heap's size rounded up to a power of two (at most 1 GiB), so that
     /// `shmem_align` offsets are absolutely aligned addresses on every PE.
     pub heap: *mut u8,
-    /// Address of this PE's partition in the team segment.
+    /// Address of this PE's partition in the transport's memory (the team segment, or the
+    /// MPI window).
     pub seg_heap: *mut u8,
     /// The executable's static data, moved into the heap (`symdata`).
     pub data: crate::symdata::DataMap,
@@ -78,7 +82,7 @@ unsafe impl Send for State {}
 // The fields other than `heap` must stay Sync by themselves: the team and its transport.
 const _: fn() = || {
     fn sync<T: Sync>() {}
-    sync::<Team>();
+    sync::<Team<Net>>();
     sync::<Mutex<Allocator>>();
     sync::<Mutex<Vec<(Counter, bool)>>>();
 };
@@ -115,6 +119,10 @@ pub fn install(state: State) {
 
 extern "C" fn leave_at_exit() {
     if let Some(state) = take_state() {
+        // On MPI an exit without finalize may be the MPI library's own reaction to another
+        // PE's `shmem_global_exit` (its MPI_Abort): the grace lets the launcher end this PE
+        // before its drop aborts the job with another status (`Net::before_failing`).
+        state.x().before_failing();
         drop(state);
     }
 }
@@ -183,6 +191,10 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 
 /// Reports `err` of call `name` on stderr in one line and ends the PE with `EXIT_ERROR`.
 pub fn fail(name: &str, err: &ShmemError) -> ! {
+    if let Some(p) = current() {
+        // SAFETY: as in `entry`: the live state.
+        unsafe { (*p).x().before_failing() };
+    }
     // SAFETY: as in `entry`: the live state.
     let who = current()
         .map(|p| unsafe { (*p).rank })
@@ -331,7 +343,7 @@ impl State {
 
     /// The transport (byte-offset operations).
     #[inline]
-    pub fn x(&self) -> &handoff::team::ShmTransport {
+    pub fn x(&self) -> &Net {
         self.team.transport()
     }
 

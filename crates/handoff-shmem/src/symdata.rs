@@ -4,7 +4,8 @@
 //! At `shmem_init` each PE takes one page-aligned region of its heap partition (the same
 //! offset on every PE: the setup is collective and the executable is the same), copies the
 //! live data+bss pages of the executable into it, and maps that region's pages of the team
-//! segment over the data+bss addresses (one `mremap` per range, [`ShmTransport::map_local_at`]).
+//! segment (or of the MPI window) over the data+bss addresses (one `mremap` per range,
+//! [`Net::map_local_at`](crate::net::Net::map_local_at)).
 //! The variables keep their addresses and their values (those written before `shmem_init`
 //! included), loads and stores stay plain memory accesses, and [`DataMap::offset`] turns an
 //! address in them into a heap offset (`region + (addr - start)`), so every transport
@@ -25,8 +26,6 @@
 //! (they are `MAP_SHARED`).
 
 use std::ffi::{c_int, c_void, CStr};
-
-use handoff::team::ShmTransport;
 
 use crate::error::{Result, ShmemError};
 
@@ -110,7 +109,7 @@ impl DataMap {
     /// No other thread of the program runs (see the module docs); `local` is the address of
     /// this PE's partition in the team segment and `region..region + bytes` lies in it.
     pub unsafe fn install(
-        x: &ShmTransport,
+        x: &crate::net::Net,
         local: *mut u8,
         mut ranges: Vec<Range>,
         region: usize,

@@ -253,26 +253,51 @@ unsafe fn collect_some<T: Ivar>(w: &Words<T>, indices: *mut usize) -> usize {
     k
 }
 
+/// Runs `poll` over the words of `w` once, as a test (no waiting): through
+/// [`Net::test_local`](crate::net::Net::test_local), which on MPI's RMA and mixed paths syncs
+/// the window first and drives MPI's progress after a miss.
+fn tested<T>(
+    s: &State,
+    w: &Words<T>,
+    poll: &mut dyn FnMut() -> Option<usize>,
+) -> Result<Option<usize>> {
+    s.x().test_local(w.off, w.len, poll)
+}
+
+/// `test` of one word: 1 if it holds.
+pub fn test_one<T: Ivar>(s: &State, w: &Words<T>) -> Result<c_int> {
+    Ok(c_int::from(
+        tested(s, w, &mut || w.holds(0).then_some(1))?.is_some(),
+    ))
+}
+
 /// `test_all`: 1 if every word not excluded holds.
-pub fn test_all<T: Ivar>(w: &Words<T>) -> c_int {
-    c_int::from(w.all())
+pub fn test_all<T: Ivar>(s: &State, w: &Words<T>) -> Result<c_int> {
+    Ok(c_int::from(
+        tested(s, w, &mut || w.all().then_some(1))?.is_some(),
+    ))
 }
 
 /// `test_any`: a holding index (fair start) or `usize::MAX`.
-pub fn test_any<T: Ivar>(s: &State, w: &Words<T>) -> usize {
+pub fn test_any<T: Ivar>(s: &State, w: &Words<T>) -> Result<usize> {
     if w.n == 0 {
-        return usize::MAX;
+        return Ok(usize::MAX);
     }
-    w.any_from(any_start(s, w.n)).unwrap_or(usize::MAX)
+    let start = any_start(s, w.n);
+    Ok(tested(s, w, &mut || w.any_from(start))?.unwrap_or(usize::MAX))
 }
 
 /// `test_some`.
 ///
 /// # Safety
 /// `indices` is valid for `w.n` writes.
-pub unsafe fn test_some<T: Ivar>(w: &Words<T>, indices: *mut usize) -> usize {
-    // SAFETY: the caller's promise.
-    unsafe { collect_some(w, indices) }
+pub unsafe fn test_some<T: Ivar>(s: &State, w: &Words<T>, indices: *mut usize) -> Result<usize> {
+    let found = tested(s, w, &mut || {
+        // SAFETY: the caller's promise.
+        let k = unsafe { collect_some(w, indices) };
+        (k > 0).then_some(k)
+    })?;
+    Ok(found.unwrap_or(0))
 }
 
 /// Defines the point-to-point calls of one type.
@@ -424,7 +449,7 @@ macro_rules! p2p_type {
         /// 1 if `*ivar cmp value` holds now, else 0.
         pub extern "C" fn $test(ivar: *mut $t, cmp: c_int, value: $t) -> c_int {
             entry(stringify!($test), |s| {
-                Ok(c_int::from(one(s, ivar, cmp, value)?.holds(0)))
+                test_one(s, &one(s, ivar, cmp, value)?)
             })
         }
         }
@@ -444,7 +469,7 @@ macro_rules! p2p_type {
             entry(stringify!($tall), |s| {
                 // SAFETY: the caller's promise.
                 let w = unsafe { Words::new(s, ivars, nelems, status, cmp, value, null()) }?;
-                Ok(test_all(&w))
+                test_all(s, &w)
             })
         }
         }
@@ -464,7 +489,7 @@ macro_rules! p2p_type {
             entry(stringify!($tany), |s| {
                 // SAFETY: the caller's promise.
                 let w = unsafe { Words::new(s, ivars, nelems, status, cmp, value, null()) }?;
-                Ok(test_any(s, &w))
+                test_any(s, &w)
             })
         }
         }
@@ -486,7 +511,7 @@ macro_rules! p2p_type {
                 // SAFETY: the caller's promise.
                 let w = unsafe { Words::new(s, ivars, nelems, status, cmp, value, null()) }?;
                 // SAFETY: the caller's promise.
-                Ok(unsafe { test_some(&w, indices) })
+                unsafe { test_some(s, &w, indices) }
             })
         }
         }
@@ -507,7 +532,7 @@ macro_rules! p2p_type {
                 let v0 = null_values(values, nelems)?;
                 // SAFETY: the caller's promise.
                 let w = unsafe { Words::new(s, ivars, nelems, status, cmp, v0, values) }?;
-                Ok(test_all(&w))
+                test_all(s, &w)
             })
         }
         }
@@ -528,7 +553,7 @@ macro_rules! p2p_type {
                 let v0 = null_values(values, nelems)?;
                 // SAFETY: the caller's promise.
                 let w = unsafe { Words::new(s, ivars, nelems, status, cmp, v0, values) }?;
-                Ok(test_any(s, &w))
+                test_any(s, &w)
             })
         }
         }
@@ -551,7 +576,7 @@ macro_rules! p2p_type {
                 // SAFETY: the caller's promise.
                 let w = unsafe { Words::new(s, ivars, nelems, status, cmp, v0, values) }?;
                 // SAFETY: the caller's promise.
-                Ok(unsafe { test_some(&w, indices) })
+                unsafe { test_some(s, &w, indices) }
             })
         }
         }

@@ -13,4 +13,28 @@
             exit(3);                                                                      \
         }                                                                                 \
     } while (0)
+
+/* What the transport promises, from the launcher's settings (tests/mpi.rs runs these
+ * programs under an MPI launcher too): under `handoff run` and on MPI's shared window every
+ * PE's objects are load/store reachable (shmem_ptr is non-NULL) and threads get
+ * SHMEM_THREAD_MULTIPLE; under an MPI launcher the level is SHMEM_THREAD_SERIALIZED, with
+ * HANDOFF_MPI_WINDOW=rma only this PE is reachable, and with HANDOFF_MPI_NODES=k only the
+ * PEs of this PE's pretend node (k blocks of contiguous ranks: node of r = r * k / npes). */
+#include <string.h>
+static inline int under_mpi(void) {
+    return getenv("HANDOFF_TEAM") == NULL &&
+           (getenv("PMI_RANK") != NULL || getenv("OMPI_COMM_WORLD_SIZE") != NULL);
+}
+static inline int expect_ptr(int pe) {
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    if (pe == me || !under_mpi()) return 1;
+    const char *w = getenv("HANDOFF_MPI_WINDOW");
+    if (w != NULL && strcmp(w, "rma") == 0) return 0;
+    const char *k = getenv("HANDOFF_MPI_NODES");
+    if (k == NULL || atoi(k) <= 1) return 1;
+    return pe * atoi(k) / n == me * atoi(k) / n;
+}
+static inline int expect_thread_level(void) {
+    return under_mpi() ? SHMEM_THREAD_SERIALIZED : SHMEM_THREAD_MULTIPLE;
+}
 #endif

@@ -116,6 +116,23 @@ int main(void) {
             }
         }
     }
+    /* Polling without a wait: a PE spinning on shmem_test, then on shmem_signal_fetch, sees
+     * its left neighbour's put and put-with-signal land (over MPI RMA the test must let MPI
+     * progress: MPICH's RMA needs the target to call MPI). */
+    {
+        shmem_barrier_all();
+        long *tflag = shmem_calloc(1, sizeof(long));
+        uint64_t *tsig = shmem_calloc(1, sizeof(uint64_t));
+        long *tdata = shmem_calloc(1, sizeof(long));
+        long one = 1, val = 100 + left;
+        shmem_long_put(tflag, &one, 1, right);
+        long spins = 0;
+        while (!shmem_long_test(tflag, SHMEM_CMP_EQ, 1)) spins++;
+        shmem_long_put_signal(tdata, &(long){100 + me}, 1, tsig, 1, SHMEM_SIGNAL_SET, right);
+        while (shmem_signal_fetch(tsig) == 0) spins++;
+        CHECK(*tdata == val, "data with the signal: %ld (after %ld polls)", *tdata, spins);
+        shmem_barrier_all();
+    }
     (void)left;
     if (me == 0) printf("OK wait %d PEs\n", n);
     shmem_finalize();

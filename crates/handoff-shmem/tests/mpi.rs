@@ -1,0 +1,298 @@
+//! The MPI build (feature `mpi`, issue #42): test programs of `tests/c/`, linked once with
+//! `bin/oshcc --mpi` against this build's `libhandoff_shmem.so`, run unchanged under
+//! `handoff run` (the team launcher, shared memory) and under the MPI launcher on `PATH`
+//! (`mpiexec`; `scripts/mpi-test mpich|openmpi cargo test -p handoff-shmem --features mpi
+//! --test mpi` pins one library) on its three paths: the shared window (`mpiexec -n 2`), MPI
+//! RMA (`HANDOFF_MPI_WINDOW=rma`) and mixed (`HANDOFF_MPI_NODES=2 mpiexec -n 4`). Static
+//! symmetric data, contexts, teams, locks, signals, counting puts, waits and collectives;
+//! each program checks its data against closed forms and PE 0 prints `OK NAME N PEs`. What a
+//! path cannot give (`shmem_ptr` to a PE reached by MPI calls, `SHMEM_THREAD_MULTIPLE`) the
+//! programs expect from the launcher's settings (`check.h`). Also: `shmem_global_exit` ends
+//! the MPI job with its status, and a program run without any launcher is told how to start.
+//! Without an MPI launcher on `PATH` each test prints a `SKIP:` line.
+
+#![cfg(feature = "mpi")]
+
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use handoff::sync::Wait;
+use handoff::team::Launch;
+
+/// A job that runs longer is killed and the test fails (a hang, not a slow machine: the
+/// programs take seconds; MPICH's RMA path with 4 ranks on 2 busy CPUs takes tens).
+const LIMIT: Duration = Duration::from_secs(240);
+
+/// The programs run on every path.
+const PROGRAMS: [&str; 9] = [
+    "symdata", "rma", "amo", "wait", "coll", "teams", "ctx", "ct", "p2p",
+];
+
+/// The directory holding this build's `libhandoff_shmem.so` (`deps/`, beside the test).
+fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().to_path_buf();
+    assert!(
+        dir.join("libhandoff_shmem.so").exists(),
+        "libhandoff_shmem.so not found in {}",
+        dir.display()
+    );
+    dir
+}
+
+fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Compiles `tests/c/NAME.c` with `bin/oshcc --mpi` (once per test binary run).
+fn build(name: &str) -> PathBuf {
+    static BUILD: Mutex<()> = Mutex::new(());
+    let _g = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = lib_dir().parent().unwrap().join("shmem-mpi-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join(format!("{name}-{}", std::process::id()));
+    if out.exists() {
+        return out;
+    }
+    let o = Command::new(crate_dir().join("bin/oshcc"))
+        .env("HANDOFF_SHMEM_LIBDIR", lib_dir())
+        .env_remove("HANDOFF_SHMEM_CC")
+        .env("CC", "cc")
+        .args([
+            "--mpi", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread",
+        ])
+        .arg("-o")
+        .arg(&out)
+        .arg(crate_dir().join("tests/c").join(format!("{name}.c")))
+        .output()
+        .unwrap_or_else(|e| panic!("run bin/oshcc (needs cc): {e}"));
+    assert!(
+        o.status.success(),
+        "oshcc --mpi {name}.c failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out
+}
+
+/// The MPI launcher on `PATH`, checked to belong to the library this build is linked with
+/// (another library's launcher starts each rank as a job of its own); `None`: none there.
+fn launcher() -> Option<(&'static str, bool)> {
+    let version = ["mpiexec", "mpirun"].into_iter().find_map(|l| {
+        let o = Command::new(l).arg("--version").output().ok()?;
+        Some((
+            l,
+            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr),
+        ))
+    })?;
+    let open = version.1.contains("Open MPI") || version.1.contains("OpenRTE");
+    let library = handoff_mpi::MpiTransport::library_version();
+    assert_eq!(
+        open,
+        library.contains("Open MPI"),
+        "this build runs on {library:?} but `{}` on PATH is another library's; pin one with \
+         scripts/mpi-test mpich|openmpi",
+        version.0
+    );
+    Some((version.0, open))
+}
+
+/// How a job ended: its exit code (`None`: killed by a signal) and everything it printed.
+struct Job {
+    code: Option<i32>,
+    output: String,
+}
+
+/// Runs `prog ARGS` on `n` ranks under the MPI launcher with `env`; `None` (after a `SKIP:`
+/// line naming `test`) when there is no launcher.
+fn mpiexec(test: &str, prog: &Path, args: &[&str], n: usize, env: &[(&str, &str)]) -> Option<Job> {
+    static ONE_JOB_AT_A_TIME: Mutex<()> = Mutex::new(());
+    let _one = ONE_JOB_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let Some((launcher, open_mpi)) = launcher() else {
+        eprintln!("SKIP: {test}: no mpiexec/mpirun on PATH (scripts/mpi-test mpich|openmpi)");
+        return None;
+    };
+    let mut cmd = Command::new(launcher);
+    if open_mpi {
+        cmd.arg("--oversubscribe");
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            cmd.arg("--allow-run-as-root");
+        }
+        for (k, _) in env {
+            cmd.args(["-x", k]);
+        }
+    }
+    cmd.args(["-n", &n.to_string()])
+        .arg(prog)
+        .args(args)
+        .env_remove("HANDOFF_MPI_WINDOW")
+        .env_remove("HANDOFF_MPI_NODES")
+        .env_remove(handoff::team::ENV_TEAM)
+        .envs(env.iter().copied())
+        .env("SHMEM_SYMMETRIC_SIZE", "16M")
+        // cargo's LD_LIBRARY_PATH may hold a stale libhandoff_shmem.so of `cargo build`.
+        .env("LD_LIBRARY_PATH", lib_dir())
+        .stdin(Stdio::null())
+        .process_group(0);
+    Some(watch(
+        cmd,
+        &format!("{launcher} -n {n} {} {env:?}", prog.display()),
+    ))
+}
+
+/// Runs `cmd` (its own process group) with output to a file; past [`LIMIT`] the group is
+/// killed and the test fails.
+fn watch(mut cmd: Command, what: &str) -> Job {
+    let log = std::env::temp_dir().join(format!(
+        "handoff-shmem-mpi-{}-{:?}.log",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let file = std::fs::File::create(&log).unwrap();
+    cmd.stdout(file.try_clone().unwrap()).stderr(file);
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("start {what}: {e}"));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break Some(s);
+        }
+        if start.elapsed() > LIMIT {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let output = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    let Some(status) = status else {
+        // SAFETY: kill(2) of the job's own process group (made by process_group(0)).
+        unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+        let _ = child.wait();
+        panic!("{what} still ran after {LIMIT:?} (killed); it printed:\n{output}");
+    };
+    Job {
+        code: status.code(),
+        output,
+    }
+}
+
+/// Every program of [`PROGRAMS`] under the MPI launcher with `env` on `n` ranks.
+fn all_pass(test: &str, n: usize, env: &[(&str, &str)]) {
+    for name in PROGRAMS {
+        let prog = build(name);
+        let Some(job) = mpiexec(test, &prog, &[], n, env) else {
+            return;
+        };
+        assert!(
+            job.code == Some(0) && job.output.contains(&format!("OK {name} {n} PEs")),
+            "{name} on {n} ranks {env:?}: exit {:?}, printed:\n{}",
+            job.code,
+            job.output
+        );
+    }
+}
+
+#[test]
+fn programs_pass_on_the_mpi_shared_window() {
+    all_pass("programs_pass_on_the_mpi_shared_window", 2, &[]);
+}
+
+#[test]
+fn programs_pass_on_mpi_rma() {
+    all_pass(
+        "programs_pass_on_mpi_rma",
+        2,
+        &[("HANDOFF_MPI_WINDOW", "rma")],
+    );
+}
+
+#[test]
+fn programs_pass_on_the_mixed_path() {
+    all_pass(
+        "programs_pass_on_the_mixed_path",
+        4,
+        &[("HANDOFF_MPI_NODES", "2")],
+    );
+}
+
+/// The same MPI-linked binaries under `handoff run`: shared memory, MPI never initialized.
+#[test]
+fn the_same_binaries_pass_under_handoff_run() {
+    for name in PROGRAMS {
+        let prog = build(name);
+        let dir = lib_dir()
+            .parent()
+            .unwrap()
+            .join(format!("shmem-mpi-run-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let script = r#"exec "$0" >"$SHMEM_TEST_OUT/$HANDOFF_RANK.out" 2>"$SHMEM_TEST_OUT/$HANDOFF_RANK.err""#;
+        let report = Launch::new(2)
+            .program("/bin/sh")
+            .args([
+                "-c".to_string(),
+                script.to_string(),
+                prog.display().to_string(),
+            ])
+            .env("SHMEM_TEST_OUT", &dir)
+            .env("LD_LIBRARY_PATH", lib_dir())
+            .heap(16 << 20)
+            .wait(Wait::ADAPTIVE)
+            .timeout(LIMIT)
+            .run()
+            .unwrap_or_else(|e| panic!("handoff run -n 2 {name}: {e}"));
+        let out = std::fs::read_to_string(dir.join("0.out")).unwrap_or_default();
+        let err = std::fs::read_to_string(dir.join("0.err")).unwrap_or_default();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            report.success() && out.contains(&format!("OK {name} 2 PEs")),
+            "{name} under handoff run: {:?}\n{out}{err}",
+            report.exits
+        );
+    }
+}
+
+/// `shmem_global_exit(7)` on PE 0 ends the MPI job with status 7 on every path, while the
+/// other PEs wait in a barrier; they end without an error line of their own.
+#[test]
+fn global_exit_ends_the_mpi_job_with_its_status() {
+    let test = "global_exit_ends_the_mpi_job_with_its_status";
+    let prog = build("misuse");
+    let paths: [(usize, &[(&str, &str)]); 3] = [
+        (2, &[]),
+        (2, &[("HANDOFF_MPI_WINDOW", "rma")]),
+        (4, &[("HANDOFF_MPI_NODES", "2")]),
+    ];
+    for (n, env) in paths {
+        let Some(job) = mpiexec(test, &prog, &["exit"], n, env) else {
+            return;
+        };
+        assert_eq!(job.code, Some(7), "{n} ranks {env:?}:\n{}", job.output);
+        assert!(
+            !job.output.contains("handoff-shmem: PE") && !job.output.contains("not reached"),
+            "{n} ranks {env:?}: another PE went on or failed after the global exit:\n{}",
+            job.output
+        );
+    }
+}
+
+/// A program of the MPI build started without any launcher is told how to start it.
+#[test]
+fn a_program_started_without_a_launcher_is_told_how() {
+    let o = Command::new(build("rma"))
+        .env_remove(handoff::team::ENV_TEAM)
+        .env_remove("PMI_RANK")
+        .env_remove("PMI_SIZE")
+        .env_remove("OMPI_COMM_WORLD_SIZE")
+        .env_remove("PMIX_RANK")
+        .env("LD_LIBRARY_PATH", lib_dir())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("handoff-shmem: shmem_init: ") && err.contains("mpiexec"),
+        "{err}"
+    );
+}
