@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int};
 
-use handoff::sync::{poll_until, NoPeers, Wait};
+use handoff::sync::{poll_until, NoPeers, Wait, WaitError};
 use handoff::sys::Deadline;
 use handoff::team::TeamError;
 use mpi::ffi;
@@ -60,8 +60,7 @@ fn complete(
     };
     // At the deadline the request stays active (MPI cannot cancel a collective); the team
     // is over.
-    poll_until(test, Wait::SpinYield, deadline, &NoPeers)
-        .map_err(|e| crate::direct::wait_error(e, what))?
+    poll_until(test, Wait::SpinYield, deadline, &NoPeers).map_err(|e| wait_error(e, what))?
 }
 
 /// The transport's communicator: every rank of the job.
@@ -258,5 +257,17 @@ impl Drop for Comm {
             }
             ffi::MPI_Comm_free(&mut self.comm);
         }
+    }
+}
+
+/// A failed wait as the team's error.
+pub(crate) fn wait_error(e: WaitError, what: &'static str) -> TeamError {
+    match e {
+        WaitError::Timeout => TeamError::Timeout { what },
+        other => TeamError::Transport {
+            transport: "MPI",
+            call: "wait",
+            what: other.to_string(),
+        },
     }
 }

@@ -22,13 +22,18 @@
 
 use std::sync::atomic::AtomicU64;
 
-use handoff::sync::{NoPeers, Wait, WaitError};
+use handoff::sync::{NoPeers, Wait};
 use handoff::sys::Deadline;
 use handoff::team::mapped::{HeapBell, MappedHeap, Parts};
 use handoff::team::{SignalOp, TeamError, MAX_COUNTERS};
 
+use crate::comm::wait_error;
 use crate::rma::Window;
-use crate::transport::CTRL;
+
+/// Bytes before the heap in each rank's window: the counters (one u64 each), page-padded
+/// so the heap starts page aligned when the window does.
+pub(crate) const CTRL: usize = 4096;
+const _: () = assert!(MAX_COUNTERS * 8 <= CTRL);
 
 /// Where each rank's heap bell lives in its part: in the control area, after the counters,
 /// on cache lines of its own.
@@ -179,17 +184,5 @@ impl Direct {
         self.heap
             .wait(me, range, poll, how, deadline, &NoPeers, |_| None, what)
             .map_err(|e| wait_error(e, what))
-    }
-}
-
-/// A failed wait as the team's error.
-pub(crate) fn wait_error(e: WaitError, what: &'static str) -> TeamError {
-    match e {
-        WaitError::Timeout => TeamError::Timeout { what },
-        other => TeamError::Transport {
-            transport: "MPI",
-            call: "wait",
-            what: other.to_string(),
-        },
     }
 }

@@ -11,10 +11,11 @@ use mpi::traits::AsRaw;
 
 use crate::comm::Comm;
 use crate::direct::Direct;
+use crate::direct::CTRL;
 use crate::mixed::Mixed;
 use crate::nodes::{node_name, window_from_env, Kind, Nodes};
 use crate::rma::{Window, ALIGN};
-use crate::transport::{MpiTransport, CTRL};
+use crate::transport::MpiTransport;
 
 impl MpiTransport {
     /// Initializes MPI (`MPI_Init_thread`, serialized: one thread of the PE calls MPI at a

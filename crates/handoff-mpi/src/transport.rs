@@ -8,16 +8,12 @@ use handoff::sync::{poll_until, NoPeers, Wait};
 use handoff::sys::Deadline;
 use handoff::team::{AtomicOp, Route, SignalOp, TeamError, Transport, MAX_COUNTERS};
 
+use crate::comm::wait_error;
 use crate::comm::Comm;
-use crate::direct::{counter_key, wait_error, Direct};
+use crate::direct::{counter_key, Direct, CTRL};
 use crate::mixed::Mixed;
 use crate::nodes::Nodes;
 use crate::rma::{RmaOp, Width, Window};
-
-/// Bytes before the heap in each rank's window: the counters (one u64 each), page-padded
-/// so the heap starts page aligned when the window does.
-pub(crate) const CTRL: usize = 4096;
-const _: () = assert!(MAX_COUNTERS * 8 <= CTRL);
 
 /// One PE's end of a team whose bytes move through MPI one-sided communication.
 ///

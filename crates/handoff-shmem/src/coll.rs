@@ -19,7 +19,7 @@ use std::ffi::{c_int, c_long, c_void};
 
 use handoff::team::Transport;
 
-use crate::coll_msgs::Msgs;
+use crate::coll_msgs::{barrier, Msgs};
 pub use crate::coll_reduce::{reduce, Complex, Op, Reduce};
 use crate::error::{Result, ShmemError};
 use crate::state::{entry, State, COLLECT_AT};
@@ -61,16 +61,6 @@ pub fn active_set(s: &State, start: c_int, log_stride: c_int, size: c_int) -> Re
 /// All PEs.
 pub fn world(s: &State) -> Vec<usize> {
     (0..s.npes).collect()
-}
-
-/// A barrier over `set` (world ranks).
-pub fn barrier(s: &State, set: &[usize]) -> Result<()> {
-    if set.len() == s.npes {
-        s.team.barrier_all()?;
-    } else {
-        s.team.barrier(set)?;
-    }
-    Ok(())
 }
 
 /// Broadcasts of at most this many bytes (or to one other PE) are pushed by the root into

@@ -185,3 +185,13 @@ impl<'a> Msgs<'a> {
         unsafe { std::slice::from_raw_parts(self.s.x().local_heap().add(at), len) }
     }
 }
+
+/// A barrier over `set` (world ranks).
+pub fn barrier(s: &State, set: &[usize]) -> Result<()> {
+    if set.len() == s.npes {
+        s.team.barrier_all()?;
+    } else {
+        s.team.barrier(set)?;
+    }
+    Ok(())
+}

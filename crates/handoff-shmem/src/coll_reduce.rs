@@ -19,8 +19,7 @@ use std::mem::size_of;
 
 use handoff::team::Transport;
 
-use crate::coll::barrier;
-use crate::coll_msgs::{Msgs, FLAT_MAX};
+use crate::coll_msgs::{barrier, Msgs, FLAT_MAX};
 use crate::error::{Result, ShmemError};
 use crate::state::State;
 

@@ -20,7 +20,7 @@ pub enum ShmemError {
     #[error(
         "this process was not started as a PE ({0} is not set); start the program with \
          `handoff run -n N -- PROGRAM ARGS` (handoff's oshrun){or_mpi}",
-        or_mpi = crate::net::OR_MPI_LAUNCHER
+        or_mpi = OR_MPI_LAUNCHER
     )]
     NotLaunched(&'static str),
     /// A team operation failed (a dead PE, a bad argument the team caught).
@@ -140,3 +140,11 @@ pub enum ShmemError {
 
 /// The result of an OpenSHMEM call's body.
 pub type Result<T, E = ShmemError> = std::result::Result<T, E>;
+
+/// The end of the error for a program started by no launcher: how else to start it.
+pub const OR_MPI_LAUNCHER: &str = if cfg!(feature = "mpi") {
+    ", or with an MPI launcher (`mpiexec -n N PROGRAM ARGS`; this libhandoff_shmem is the MPI \
+     build)"
+} else {
+    ""
+};

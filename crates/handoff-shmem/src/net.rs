@@ -33,14 +33,6 @@ use crate::error::{Result, ShmemError};
 pub const MPI_LAUNCHER_VARS: [&str; 4] =
     ["PMI_RANK", "PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "PMIX_RANK"];
 
-/// The end of the error for a program started by no launcher: how else to start it.
-pub const OR_MPI_LAUNCHER: &str = if cfg!(feature = "mpi") {
-    ", or with an MPI launcher (`mpiexec -n N PROGRAM ARGS`; this libhandoff_shmem is the MPI \
-     build)"
-} else {
-    ""
-};
-
 /// How long a PE that fails on MPI waits before it aborts the job ([`Net::before_failing`]).
 #[cfg(feature = "mpi")]
 const FAIL_GRACE: std::time::Duration = std::time::Duration::from_secs(5);

@@ -155,7 +155,7 @@ profiled! {
 /// `shmem_team_sync`: a barrier over the team.
 pub extern "C" fn shmem_team_sync(team: TeamHandle) -> c_int {
     entry("shmem_team_sync", |s| {
-        crate::coll::barrier(s, &members(s, team)?)?;
+        crate::coll_msgs::barrier(s, &members(s, team)?)?;
         Ok(0)
     })
 }
@@ -231,7 +231,7 @@ pub unsafe extern "C" fn shmem_team_split_strided(
             v.dedup();
             v.len() == m.len()
         });
-        crate::coll::barrier(s, &p)?;
+        crate::coll_msgs::barrier(s, &p)?;
         let Some(m) = picked.filter(|_| distinct) else {
             return Ok(-1);
         };
@@ -286,7 +286,7 @@ pub unsafe extern "C" fn shmem_team_split_2d(
             .filter(|i| i % x == me % x)
             .map(|i| p[i])
             .collect();
-        crate::coll::barrier(s, &p)?;
+        crate::coll_msgs::barrier(s, &p)?;
         // SAFETY: the caller's promises.
         unsafe {
             *xteam = make(s, row, xconfig, xmask);
@@ -306,7 +306,7 @@ pub extern "C" fn shmem_team_destroy(team: TeamHandle) {
             return Ok(());
         }
         let t = obj(team)?;
-        crate::coll::barrier(s, &t.members)?;
+        crate::coll_msgs::barrier(s, &t.members)?;
         // SAFETY: `obj` checked this is a live TeamObj from `make`; the box is leaked, not
         // freed, so a stale handle reads a cleared magic (an error) instead of freed memory
         // (a few bytes per destroyed team). Only the team's own PE writes it, and the
