@@ -22,6 +22,7 @@ mod common;
 mod mpi_bench;
 mod progress;
 mod run;
+mod run_claim;
 mod run_heap;
 mod run_map;
 mod signals;

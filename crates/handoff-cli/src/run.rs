@@ -1,7 +1,9 @@
 //! `handoff run`: start a team of N processes (PEs) of one program, as `oshrun`/`mpirun` do.
 //!
 //! Each PE gets `HANDOFF_TEAM`, `HANDOFF_RANK`, `HANDOFF_SIZE`, `HANDOFF_WAIT` (and
-//! `HANDOFF_CPU` when pinned) and joins with `handoff::team::Team::from_env()`. The launcher
+//! `HANDOFF_CPU` when pinned) and joins with `handoff::team::Team::from_env()`. By default each
+//! PE is pinned to a CPU of its own that no other running launcher holds (`run_claim`), when
+//! that many are free; `--map none` leaves them unpinned. The launcher
 //! waits for all; when one fails it ends the team, prints one line and exits non-zero; the
 //! team's segment never outlives it.
 //!
@@ -25,6 +27,8 @@
 use clap::Args;
 use handoff::sync::Wait;
 use handoff::team::{Launch, PeStatus, Placement, TeamError, MAX_DURATION, MAX_PES};
+
+use crate::run_claim::Claims;
 use std::ffi::OsString;
 use std::time::Duration;
 
@@ -39,7 +43,7 @@ pub const EXIT_NOT_EXECUTABLE: u8 = 126;
 /// The program does not exist.
 pub const EXIT_NOT_FOUND: u8 = 127;
 
-/// `handoff run -n N [--cores LIST | --map compact|spread] [--wait W] [--heap SIZE] [--timeout SECONDS] [--join-timeout DURATION] -- PROGRAM ARGS`
+/// `handoff run -n N [--cores LIST | --map compact|spread|none] [--wait W] [--heap SIZE] [--timeout SECONDS] [--join-timeout DURATION] -- PROGRAM ARGS`
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Number of PEs (processes) to start.
@@ -49,8 +53,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "LIST", conflicts_with = "map")]
     cores: Option<String>,
     /// Pin by the CPUs' placement classes: compact (nearest first: SMT sibling, shared
-    /// cache, package) or spread (farthest first: NUMA node, package, L3 domain).
-    #[arg(long, value_name = "compact|spread")]
+    /// cache, package) or spread (farthest first: NUMA node, package, L3 domain); none:
+    /// unpinned. Default: one PE per CPU on CPUs no other running `handoff run` holds, in
+    /// id order, when that many are free; else unpinned.
+    #[arg(long, value_name = "compact|spread|none")]
     map: Option<String>,
     /// How PEs wait: spin, spin-yield, block or adaptive (default).
     #[arg(long, default_value = "adaptive")]
@@ -78,7 +84,8 @@ pub struct RunArgs {
 
 /// Runs the team; the exit code or the one-line failure.
 pub fn run(a: RunArgs) -> Result<u8, Failure> {
-    let launch = launch_of(&a)?;
+    // `_claims`: the CPUs this launcher pinned its PEs to by default, held until it returns.
+    let (launch, _claims) = launch_of(&a)?;
     // SIGINT, SIGTERM and SIGHUP sent to the launcher (to its pid, or to its terminal's
     // process group): `wait_interruptible` forwards them to the PEs.
     crate::signals::catch();
@@ -118,7 +125,7 @@ pub fn run(a: RunArgs) -> Result<u8, Failure> {
     }
 }
 
-fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
+fn launch_of(a: &RunArgs) -> Result<(Launch, Option<Claims>), Failure> {
     if a.n == 0 || a.n > MAX_PES {
         return Err(Failure::usage(format!(
             "run: {}",
@@ -129,6 +136,7 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
         )));
     }
     let usage = |e: TeamError| Failure::usage(format!("run: {e}"));
+    let mut claims = None;
     let placement = match (&a.cores, &a.map) {
         (Some(list), _) => match list.parse::<Placement>().map_err(usage)? {
             Placement::Cores(c) => Placement::Cores(c),
@@ -138,10 +146,16 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
                 )))
             }
         },
+        (None, Some(m)) if m == "none" => Placement::Unpinned,
         (None, Some(m)) => {
             crate::run_map::placement(m, a.n).map_err(|e| Failure::usage(format!("run: {e}")))?
         }
-        (None, None) => Placement::Unpinned,
+        (None, None) => {
+            let allowed = handoff::sys::allowed_cpus().unwrap_or_default();
+            let (placement, held) = crate::run_claim::default_placement(a.n, &allowed);
+            claims = held;
+            placement
+        }
     };
     let cpus = placement.cpus(a.n).map_err(usage)?;
     let wait: Wait = a
@@ -177,7 +191,7 @@ fn launch_of(a: &RunArgs) -> Result<Launch, Failure> {
     if let Some(h) = crate::run_heap::heap_of(a.heap.as_deref(), a.n, &a.command[0])? {
         launch = launch.heap(h);
     }
-    Ok(launch)
+    Ok((launch, claims))
 }
 
 /// The failure for an error starting the team.

@@ -10,7 +10,7 @@ use handoff_probe::topology::Topology;
 #[derive(Debug, thiserror::Error)]
 pub enum MapError {
     /// Neither `compact` nor `spread`.
-    #[error("unknown --map {0:?}: use compact or spread (or --cores LIST)")]
+    #[error("unknown --map {0:?}: use compact, spread or none (or --cores LIST)")]
     Unknown(String),
     /// The affinity mask could not be read.
     #[error("reading the CPUs this process may use: {0}")]

@@ -85,7 +85,7 @@ fn bad_flags_are_usage() {
         (&["-n", "2", "--cores", "0,4095"], &["CPU 4095", "PE 1"]),
         (
             &["-n", "2", "--map", "diagonal"],
-            &["diagonal", "compact or spread"],
+            &["diagonal", "compact, spread or none"],
         ),
         (&["-n", "2", "--wait", "nap"], &["nap"]),
         (&["-n", "2", "--heap", "1T"], &["1T"]),
@@ -177,6 +177,56 @@ fn pinned_pes_get_their_cpu() {
     };
     assert_eq!(cpus_by_map("compact"), lines(&compact));
     assert_eq!(cpus_by_map("spread"), lines(&spread));
+}
+
+/// By default each PE gets a CPU of its own that no other launcher holds, while one holds
+/// CPUs: a launcher of one PE that keeps its CPU (it sleeps) and a second one started
+/// meanwhile never share a CPU. `--map none` leaves PEs unpinned. (Other tests of this
+/// binary run launchers too, so a default launcher may find no CPU free and run unpinned:
+/// only "never the same CPU" is certain, and `none` never pins.)
+#[test]
+fn default_pins_to_cpus_no_other_launcher_holds_and_none_does_not_pin() {
+    let r = handoff(&[
+        "run",
+        "-n",
+        "1",
+        "--map",
+        "none",
+        "--",
+        "sh",
+        "-c",
+        "echo :$HANDOFF_CPU:",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout.trim(), "::", "--map none pins nothing");
+
+    let first = Command::new(BIN)
+        .args([
+            "run",
+            "-n",
+            "1",
+            "--",
+            "sh",
+            "-c",
+            "echo $HANDOFF_CPU; sleep 2",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let second = handoff(&["run", "-n", "1", "--", "sh", "-c", "echo $HANDOFF_CPU"]);
+    let first = first.wait_with_output().unwrap();
+    assert!(
+        first.status.success() && second.code == Some(0),
+        "{}",
+        second.stderr
+    );
+    let (a, b) = (text(&first.stdout), second.stdout.clone());
+    let (a, b) = (a.trim(), b.trim());
+    assert!(
+        a.is_empty() || a != b,
+        "two launchers at once pinned to CPU {a}"
+    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //!
 //! # Starting a team
 //!
-//! - `handoff run -n 4 [--cores 0-3 | --map compact|spread] [--wait adaptive] [--heap 64M]
+//! - `handoff run -n 4 [--cores 0-3 | --map compact|spread|none] [--wait adaptive] [--heap 64M]
 //!   -- PROGRAM ARGS` starts 4 PEs; each calls [`Team::from_env`] to join (rank, size), as
 //!   `oshrun`/`mpirun` programs do. The environment: `HANDOFF_TEAM` (segment name),
 //!   `HANDOFF_RANK`, `HANDOFF_SIZE`, `HANDOFF_WAIT` and, when pinned, `HANDOFF_CPU`.
