@@ -53,7 +53,7 @@ pub enum RunError {
     /// A thread of an in-process run panicked.
     #[error("{0} panicked")]
     Panicked(&'static str),
-    /// A worker failed; the message names the root cause first (see [`super::worker::explain`]).
+    /// A worker failed; the message names the root cause first (see [`crate::experiments::launcher::explain`]).
     #[error("{0}")]
     Workers(#[source] crate::experiments::launcher::ReapError),
     /// The pipe to or from the peer failed.
