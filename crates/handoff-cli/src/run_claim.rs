@@ -14,6 +14,7 @@
 //! `--map none` asks for unpinned PEs.
 
 use std::fs::{File, OpenOptions, TryLockError};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use handoff::team::Placement;
@@ -28,21 +29,24 @@ pub struct Claims {
 /// `Ok(None)` held by another launcher, `Err` when the file cannot be opened.
 fn claim(dir: &Path, cpu: usize) -> std::io::Result<Option<File>> {
     let path = dir.join(format!("handoff-cpu-{cpu}.lock"));
+    // No symlinks (O_NOFOLLOW: the temporary folder is everyone's, and a planted link must
+    // not make us open, lock or create another file), and the mode set at creation only:
+    // nothing is changed on a file that is already there.
     let file = match OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
+        .mode(0o644)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(&path)
     {
-        Ok(f) => {
-            // Anyone's launcher may claim the CPU later: read access is all flock needs.
-            use std::os::unix::fs::PermissionsExt;
-            let _ = f.set_permissions(std::fs::Permissions::from_mode(0o644));
-            f
-        }
+        Ok(f) => f,
         // Another user's claim file: a read-only descriptor locks as well.
-        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => File::open(&path)?,
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(&path)?,
         Err(e) => return Err(e),
     };
     if !file.metadata()?.is_file() {
@@ -115,7 +119,8 @@ mod tests {
     }
 
     /// More PEs than allowed CPUs: unpinned, nothing claimed; a claim file that is not a
-    /// regular file (a FIFO in the way) makes it unpinned too, never a hang.
+    /// regular file (a folder or a FIFO in the way) or a planted symlink makes it unpinned
+    /// too, never a hang, and the link's target is left alone.
     #[test]
     fn too_few_cpus_or_a_foreign_file_run_unpinned() {
         let dir = scratch("few");
@@ -126,6 +131,25 @@ mod tests {
         let (p, c) = placement_in(&dir, 1, &[5]);
         assert_eq!(p, Placement::Unpinned);
         assert!(c.is_none());
+        // A FIFO: opened without blocking, refused as not a regular file.
+        let fifo =
+            std::ffi::CString::new(dir.join("handoff-cpu-6.lock").to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path; mkfifo only reads it.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        assert_eq!(placement_in(&dir, 1, &[6]).0, Placement::Unpinned);
+        // A planted symlink is not followed: its target is neither locked nor changed.
+        let target = dir.join("victim");
+        std::fs::write(&target, "x").unwrap();
+        std::fs::set_permissions(&target, std::os::unix::fs::PermissionsExt::from_mode(0o600))
+            .unwrap();
+        std::os::unix::fs::symlink(&target, dir.join("handoff-cpu-7.lock")).unwrap();
+        assert_eq!(placement_in(&dir, 1, &[7]).0, Placement::Unpinned);
+        use std::os::unix::fs::PermissionsExt as _;
+        assert_eq!(
+            std::fs::metadata(&target).unwrap().permissions().mode() & 0o777,
+            0o600,
+            "the link's target was changed"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
