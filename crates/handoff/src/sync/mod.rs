@@ -76,3 +76,4 @@ pub use wait::{check_spin, poll_quickly, wait_on, CpuHint, Wait, WaitCondition};
 #[cfg(not(loom))]
 pub use wait::{measure_wake_cost, oversubscribed_now, wake_cost, WakeCost};
 pub use wait::{poll_until, POLL_FIRST_SLICE, POLL_MAX_SLICE};
+pub use wait::{Patience, Until};

@@ -452,6 +452,10 @@ pub fn futex_wakes() -> u64 {
 mod strategy;
 pub use strategy::{check_spin, Wait};
 
+/// [`Patience`] (an endpoint's strategy and default timeout) and [`Until`] (one call's).
+mod patience;
+pub use patience::{Patience, Until};
+
 /// [`CpuHint`], the CPU of a primitive's last publisher.
 mod hint;
 use hint::current_cpu;

@@ -1,0 +1,134 @@
+//! How an endpoint waits (its [`Patience`]: a strategy and a default timeout, held by the
+//! endpoint) and how one call waits (its [`Until`]: the strategy and an absolute deadline,
+//! fixed when the call starts).
+//!
+//! Every blocking call of the library has three forms over these (issue #43):
+//! `x()` waits with the endpoint's patience, `x_timeout(.., d)` waits at most `d` (the
+//! endpoint's strategy, this call's time limit) and `try_x()` does not wait. Each form turns
+//! into one [`Until`] at the start of the call, so a call made of several waits (a team
+//! operation waiting on several PEs) shares one deadline instead of restarting its timeout at
+//! every step.
+
+use std::time::Duration;
+
+use super::Wait;
+use crate::sys::Deadline;
+
+/// An endpoint's waiting policy: how it waits ([`Wait`]) and for how long a call waits by
+/// default (`None`: until the condition holds or a peer dies).
+///
+/// Set at creation or with the endpoint's `set_patience`; `Patience::default()` is
+/// [`Wait::ADAPTIVE`] without a timeout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Patience {
+    /// The wait strategy.
+    pub wait: Wait,
+    /// The default time limit of each call; `None` waits without one.
+    pub timeout: Option<Duration>,
+}
+
+impl Patience {
+    /// `wait` without a timeout.
+    pub const fn new(wait: Wait) -> Self {
+        Patience {
+            wait,
+            timeout: None,
+        }
+    }
+
+    /// The same strategy with `timeout` as the default time limit (`None`: none).
+    pub const fn with_timeout(self, timeout: Option<Duration>) -> Self {
+        Patience {
+            wait: self.wait,
+            timeout,
+        }
+    }
+
+    /// The wait of a call in the default form, starting now.
+    pub fn start(&self) -> Until {
+        Until {
+            wait: self.wait,
+            deadline: self.timeout.map(Deadline::after),
+        }
+    }
+
+    /// The wait of a call in the `_timeout` form, starting now: this strategy, at most
+    /// `timeout`.
+    pub fn start_with(&self, timeout: Duration) -> Until {
+        Until {
+            wait: self.wait,
+            deadline: Some(Deadline::after(timeout)),
+        }
+    }
+}
+
+/// One call's wait, fixed when the call starts: the strategy and the point in time it gives
+/// up (`None`: never). Made by [`Patience::start`] / [`Patience::start_with`]; the waits a
+/// call is made of share it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Until {
+    /// The wait strategy.
+    pub wait: Wait,
+    /// When the call gives up with a timeout; `None` waits until the condition holds or a
+    /// peer dies.
+    pub deadline: Option<Deadline>,
+}
+
+impl Until {
+    /// Wait with `wait` and no deadline.
+    pub const fn forever(wait: Wait) -> Self {
+        Until {
+            wait,
+            deadline: None,
+        }
+    }
+
+    /// Wait with `wait` until `deadline`.
+    pub const fn deadline(wait: Wait, deadline: Deadline) -> Self {
+        Until {
+            wait,
+            deadline: Some(deadline),
+        }
+    }
+
+    /// The same deadline, cut to `other` when that comes first.
+    pub fn min_deadline(self, other: Option<Deadline>) -> Self {
+        let deadline = match (self.deadline, other) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Until { deadline, ..self }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_form_has_the_endpoints_timeout_and_timeout_form_its_own() {
+        let p = Patience::new(Wait::Spin).with_timeout(Some(Duration::from_secs(3600)));
+        let u = p.start();
+        assert_eq!(u.wait, Wait::Spin);
+        let left = u.deadline.expect("a timeout gives a deadline").remaining();
+        assert!(left > Duration::from_secs(3500) && left <= Duration::from_secs(3600));
+        let short = p.start_with(Duration::ZERO).deadline.unwrap();
+        assert!(short.expired());
+        assert_eq!(Patience::default().start(), Until::forever(Wait::ADAPTIVE));
+    }
+
+    #[test]
+    fn min_deadline_keeps_the_earlier_one() {
+        let early = Deadline::at_ns(10);
+        let late = Deadline::at_ns(20);
+        let u = Until::deadline(Wait::Block, late);
+        assert_eq!(u.min_deadline(Some(early)).deadline, Some(early));
+        assert_eq!(u.min_deadline(None).deadline, Some(late));
+        assert_eq!(
+            Until::forever(Wait::Block)
+                .min_deadline(Some(early))
+                .deadline,
+            Some(early)
+        );
+    }
+}
