@@ -4,7 +4,7 @@
 use crate::cli_report::{self, ReportArgs};
 use crate::common::{
     allowed_cpus, check_memory, install_interrupt_handler, overrides, parse_cores,
-    CommonExchangeArgs, Machine,
+    CommonExchangeArgs,
 };
 use crate::Failure;
 use clap::{Args, Parser, Subcommand};
@@ -246,8 +246,8 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
     cfg.validate(&allowed)?;
     let format = a.out.check()?;
     install_interrupt_handler();
-    let m = Machine::detect()?;
-    let env = m.env(&cfg)?;
+    let m = crate::common::rig()?;
+    let env = m.env(&cfg, &crate::common::CANCEL)?;
     let points = exchange::plan(&cfg);
     check_memory(&points)?;
     a.out.run_on(format, &m, &allowed, |ctx| {

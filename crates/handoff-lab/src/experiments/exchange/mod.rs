@@ -183,6 +183,52 @@ pub struct Env<'a> {
     pub fault: Option<fault::Fault>,
 }
 
+/// Everything an exchange measurement needs from the machine: the clock, its calibration,
+/// the topology and how to start workers (`bench exchange` and `handoff report`).
+pub struct Rig {
+    /// The clock all parties read.
+    pub clock: Clock,
+    /// Its calibration.
+    pub calibration: Calibration,
+    /// Placement classes.
+    pub topology: Topology,
+    /// How to start worker processes.
+    pub launcher: Launcher,
+}
+
+impl Rig {
+    /// Detects the clock and the topology; workers start through `launcher`.
+    pub fn detect(launcher: Launcher) -> Result<Rig, handoff::Error> {
+        let clock = Clock::detect();
+        Ok(Rig {
+            clock,
+            calibration: clock.calibration(),
+            topology: Topology::detect()?,
+            launcher,
+        })
+    }
+
+    /// The surroundings of `cfg`'s points on this rig; Ctrl-C arrives through `cancel`.
+    pub fn env<'a>(
+        &'a self,
+        cfg: &ExchangeConfig,
+        cancel: &'a AtomicBool,
+    ) -> Result<Env<'a>, crate::kernels::KernelError> {
+        Ok(Env {
+            launcher: &self.launcher,
+            cancel,
+            clock: self.clock,
+            calibration: self.calibration,
+            topology: &self.topology,
+            file_dir: cfg.file_dir.clone(),
+            producer_delay_us: cfg.producer_delay_us,
+            kernel: crate::kernels::Kernel::choose(&cfg.kernel)?,
+            fault: cfg.fault,
+            adjacent_floor: super::floor::adjacent_c2c,
+        })
+    }
+}
+
 /// Why a point could not be measured.
 #[derive(Debug, thiserror::Error)]
 pub enum ExchangeError {
