@@ -218,20 +218,6 @@ pub fn load(path: &Path) -> Result<BenchResults, Failure> {
     BenchResults::load(path).map_err(|e| Failure::usage(e.to_string()))
 }
 
-/// `handoff plot` of a registered experiment's file: every figure of its registry entry.
-pub fn plot(res: &BenchResults, dir: &Path) -> Result<u8, Failure> {
-    let w = handoff_lab::report::write_experiment_files(std::slice::from_ref(res), dir)
-        .map_err(|e| Failure::runtime(e.to_string()))?;
-    for f in w
-        .files
-        .iter()
-        .filter(|f| f.extension().is_some_and(|x| x == "png" || x == "svg"))
-    {
-        println!("{}", f.display());
-    }
-    Ok(0)
-}
-
 /// Reads `paths` for `compare`: every problem of every file (an edited or damaged number,
 /// [`BenchResults::problems`]) on a line of its own, then the last one as the error (exit
 /// 2); a file that cannot be read or parsed is the error at once.
