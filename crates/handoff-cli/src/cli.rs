@@ -251,7 +251,7 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
     let points = exchange::plan(&cfg);
     check_memory(&points)?;
     a.out.run_on(format, &m, &allowed, |ctx| {
-        exchange::run(ctx, &cfg, &points, &env, &[], None)
+        exchange::run(ctx, &cfg, &points, &env, (&[], &[]), None)
     })
 }
 

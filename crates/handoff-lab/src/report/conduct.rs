@@ -1,5 +1,5 @@
 //! `handoff report`, conducted by the lab: the plan and its estimate (shown before anything
-//! runs), the c2c matrix, the exchange, every other selected experiment through the
+//! runs), the exchange with the c2c matrix, every other selected experiment through the
 //! registry, the busy warning, and the folder written. The CLI parses the flags, calls
 //! [`conduct`] and prints the first screen it returns.
 
@@ -12,7 +12,6 @@ use crate::bench::experiment::{BenchError, ExperimentInfo, RunCtx, TransportKind
 use crate::bench::registry;
 use crate::bench::schema::C2cPair;
 use crate::bench::BenchResults;
-use crate::experiments::c2c;
 use crate::experiments::exchange::{self, memory, Launcher, Mode, Overrides, Point, Rig};
 use crate::machine::{Machine, Tool};
 use crate::progress::{Progress, Silent};
@@ -141,19 +140,6 @@ pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, 
         ));
     }
     let started = Instant::now();
-    let mut known = Vec::new();
-    if !plan.c2c_pairs.is_empty() {
-        progress.begin(plan.c2c_pairs.len(), "c2c matrix");
-        known = c2c::measure(
-            &plan.c2c_pairs,
-            &handoff_probe::floor::C2cOptions::default(),
-            &rig.topology,
-            o.cancel,
-            &mut |_, _| progress.advance("c2c"),
-        )
-        .map_err(failed)?;
-        progress.end();
-    }
     let machine = crate::machine::detect(&rig.calibration);
     let tool = crate::machine::tool();
     let config = plan::plan_config(&cfg, &plan);
@@ -165,7 +151,7 @@ pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, 
                 &config,
                 &plan.points,
                 &env,
-                &known,
+                (&plan.c2c_pairs, &[]),
                 o.stop_after_records,
             )
         })?
@@ -311,7 +297,8 @@ fn measure_speed(rig: &Rig, o: &Options<'_>) -> f64 {
     let mut silent = Silent;
     let mut ctx = run_ctx(o, false, (&machine, &tool), &mut silent);
     let t = Instant::now();
-    let ok = exchange::run(&mut ctx, &(), &points, &env, &known, None).is_ok_and(|r| !r.partial);
+    let ok =
+        exchange::run(&mut ctx, &(), &points, &env, (&[], &known), None).is_ok_and(|r| !r.partial);
     let measured = t.elapsed().as_secs_f64();
     if ok && modelled > 0.0 {
         (measured / modelled).clamp(0.5, 10.0)
