@@ -4,7 +4,7 @@
 use crate::cli_report::{self, ReportArgs};
 use crate::common::{
     allowed_cpus, check_memory, install_interrupt_handler, overrides, parse_cores,
-    CommonExchangeArgs, Machine,
+    CommonExchangeArgs,
 };
 use crate::Failure;
 use clap::{Args, Parser, Subcommand};
@@ -246,12 +246,12 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
     cfg.validate(&allowed)?;
     let format = a.out.check()?;
     install_interrupt_handler();
-    let m = Machine::detect()?;
-    let env = m.env(&cfg)?;
+    let m = crate::common::rig()?;
+    let env = m.env(&cfg, &crate::common::CANCEL)?;
     let points = exchange::plan(&cfg);
     check_memory(&points)?;
     a.out.run_on(format, &m, &allowed, |ctx| {
-        exchange::run(ctx, &cfg, &points, &env, &[], None)
+        exchange::run(ctx, &cfg, &points, &env, (&[], &[]), None)
     })
 }
 
@@ -301,23 +301,19 @@ fn plot(results: &Path, out: Option<&Path>) -> Result<u8, Failure> {
     };
     // The input is read and checked before anything is created; an output folder that
     // cannot be made is bad usage (2), as `bench -o` to an unwritable place is.
-    let bench = crate::cli_bench::load(results)?;
-    // The exchange and c2c files are drawn from their typed view (heatmap, per-CPU, sizes).
-    let exchange = match bench.experiment.as_str() {
-        "exchange" | "c2c" => Some(
-            exchange::record::checked(bench.clone(), Some(results))
-                .map_err(|e| Failure::usage(e.to_string()))?,
-        ),
-        _ => None,
-    };
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| Failure::usage(format!("--out: cannot create {}: {e}", dir.display())))?;
-    let Some(res) = exchange else {
-        return crate::cli_bench::plot(&bench, &dir);
-    };
-    let files = handoff_lab::plot::plot_all(&res, &dir)?;
-    for f in files {
-        println!("{}", f.display());
+    let res = crate::cli_bench::load(results)?;
+    let written = handoff_lab::report::write_figures(&res, Some(results), &dir).map_err(|e| {
+        use handoff_lab::report::ReportError;
+        match e {
+            ReportError::CreateDir { .. } => Failure::usage(format!("--out: {e}")),
+            ReportError::Input(_) => Failure::usage(e.to_string()),
+            _ => Failure::runtime(e.to_string()),
+        }
+    })?;
+    for f in written.files {
+        if f.extension().is_some_and(|x| x == "png" || x == "svg") {
+            println!("{}", f.display());
+        }
     }
     Ok(0)
 }

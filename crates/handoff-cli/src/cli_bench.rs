@@ -1,6 +1,5 @@
 //! The CLI side of the registered experiments ([`handoff_lab::bench`]): their worker
-//! processes, their files in `plot` and `compare`, their runs inside `handoff report`, and
-//! the output flags every `bench NAME` command shares.
+//! processes, their files in `plot` and `compare`, and the output flags every `bench NAME` command shares.
 
 use std::path::{Path, PathBuf};
 
@@ -9,7 +8,6 @@ use handoff_lab::bench::registry;
 use handoff_lab::bench::text::{self as output, Format};
 use handoff_lab::bench::{render, BenchResults};
 use handoff_lab::bench::{BenchError, RunCtx};
-use handoff_lab::progress::Progress;
 
 use handoff_lab::experiments::named::Named;
 use handoff_lab::experiments::team_config::{FaultSetting, TeamConfig};
@@ -170,49 +168,35 @@ impl BenchOutputArgs {
     ) -> Result<u8, Failure> {
         let format = self.check()?;
         crate::common::install_interrupt_handler();
-        self.run_on(format, &crate::common::Machine::detect()?, cpus, body)
+        self.run_on(format, &crate::common::rig()?, cpus, body)
     }
 
     /// [`BenchOutputArgs::run`] on the machine `m` already detected, writing `format`.
     pub fn run_on(
         &self,
         format: Format,
-        m: &crate::common::Machine,
+        m: &handoff_lab::experiments::exchange::Rig,
         cpus: &[usize],
         body: impl FnOnce(&mut RunCtx<'_>) -> Result<BenchResults, BenchError>,
     ) -> Result<u8, Failure> {
         let machine = handoff_lab::machine::detect(&m.calibration);
         let tool = handoff_lab::machine::tool();
         let mut prog = crate::progress::Stderr::new(self.quiet);
-        let mut ctx = run_ctx(false, &machine, &tool, cpus, &mut prog)?;
+        let mut ctx = RunCtx {
+            quick: false,
+            machine: &machine,
+            tool: &tool,
+            exe: m.launcher.exe.clone(),
+            args: m.launcher.args.clone(),
+            allowed_cpus: cpus,
+            cancel: &CANCEL,
+            progress: &mut prog,
+            transports: vec![TransportKind::Shm],
+        };
         // Every bench command's records carry what else the machine did meanwhile.
         let res = handoff_lab::bench::registry::run_measured(&mut ctx, body)?;
         self.emit(&res, format)
     }
-}
-
-/// A context for running a registered experiment from this binary.
-pub fn run_ctx<'a>(
-    quick: bool,
-    machine: &'a handoff_lab::machine::Machine,
-    tool: &'a handoff_lab::machine::Tool,
-    allowed: &'a [usize],
-    progress: &'a mut dyn Progress,
-) -> Result<RunCtx<'a>, Failure> {
-    let exe = std::env::current_exe().map_err(|e| {
-        Failure::runtime(format!("cannot find this executable to start workers: {e}"))
-    })?;
-    Ok(RunCtx {
-        quick,
-        machine,
-        tool,
-        exe,
-        args: vec!["__worker".into()],
-        allowed_cpus: allowed,
-        cancel: &CANCEL,
-        progress,
-        transports: vec![handoff_lab::experiments::team_mpi::TransportKind::Shm],
-    })
 }
 
 /// `handoff __worker NAME ARGS...` for a registered experiment.
@@ -232,20 +216,6 @@ pub fn worker(experiment: &str, args: &[String]) -> Result<u8, Failure> {
 /// (2).
 pub fn load(path: &Path) -> Result<BenchResults, Failure> {
     BenchResults::load(path).map_err(|e| Failure::usage(e.to_string()))
-}
-
-/// `handoff plot` of a registered experiment's file: every figure of its registry entry.
-pub fn plot(res: &BenchResults, dir: &Path) -> Result<u8, Failure> {
-    let w = handoff_lab::report::write_experiment_files(std::slice::from_ref(res), dir)
-        .map_err(|e| Failure::runtime(e.to_string()))?;
-    for f in w
-        .files
-        .iter()
-        .filter(|f| f.extension().is_some_and(|x| x == "png" || x == "svg"))
-    {
-        println!("{}", f.display());
-    }
-    Ok(0)
 }
 
 /// Reads `paths` for `compare`: every problem of every file (an edited or damaged number,
@@ -300,41 +270,6 @@ pub fn compare(
         _ => print!("{}", cmp.render_table()),
     }
     Ok(u8::try_from(cmp.exit_code()).unwrap_or(crate::EXIT_RUNTIME))
-}
-
-/// Runs the `selected` experiments' report plans (quick ones when `quick`) for `handoff
-/// report`, calling `starting` before each (its index and name); an experiment that fails
-/// is reported on stderr and left out (the report says so), so one broken experiment does
-/// not cost the whole report.
-pub fn run_for_report(
-    quick: bool,
-    selected: &[&'static handoff_lab::bench::ExperimentInfo],
-    machine: &handoff_lab::machine::Machine,
-    allowed: &[usize],
-    progress: &mut dyn Progress,
-    transports: &[handoff_lab::experiments::team_mpi::TransportKind],
-    starting: &dyn Fn(usize, &str),
-) -> Result<(Vec<BenchResults>, Vec<String>), Failure> {
-    let tool = handoff_lab::machine::tool();
-    let mut out = Vec::new();
-    let mut failures = Vec::new();
-    for (i, info) in selected.iter().enumerate() {
-        let Some(run) = info.run else { continue };
-        if CANCEL.load(std::sync::atomic::Ordering::Relaxed) {
-            break;
-        }
-        starting(i, info.name);
-        let mut ctx = run_ctx(quick, machine, &tool, allowed, progress)?;
-        ctx.transports = transports.to_vec();
-        match registry::run_measured(&mut ctx, run) {
-            Ok(r) => out.push(r),
-            Err(e) => {
-                eprintln!("handoff: {e} (left out of the report)");
-                failures.push(e.to_string());
-            }
-        }
-    }
-    Ok((out, failures))
 }
 
 /// Parses a comma list with `item` (e.g. `--sizes 8,4K,1M`); an empty or bad element is a

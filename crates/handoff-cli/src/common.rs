@@ -1,11 +1,9 @@
-//! What `bench exchange` and `report` share: their common flags, the machine an exchange runs
-//! on, the cancel flag, and the results file they write.
+//! What `bench exchange` and `report` share: their common flags, the rig an exchange runs on
+//! and its worker launcher, and the cancel flag.
 
 use crate::Failure;
 use clap::Args;
-use handoff_lab::experiments::exchange::{self, ExchangeConfig, Mode, Overrides};
-use handoff_probe::clock::Clock;
-use handoff_probe::topology::Topology;
+use handoff_lab::experiments::exchange::{self, Mode, Overrides};
 
 /// Flags shared by `bench exchange` and `report`.
 #[derive(Debug, Args, Clone)]
@@ -94,46 +92,18 @@ pub fn check_memory(points: &[exchange::Point]) -> Result<(), Failure> {
     )?)
 }
 
-/// Everything an exchange measurement needs from the machine.
-pub struct Machine {
-    pub clock: Clock,
-    pub calibration: handoff_probe::clock::Calibration,
-    pub topology: Topology,
-    pub launcher: exchange::Launcher,
+/// How the lab starts worker processes: this binary's hidden `__worker` command.
+pub fn launcher() -> Result<exchange::Launcher, Failure> {
+    let exe = std::env::current_exe()
+        .map_err(|e| Failure::runtime(format!("finding our own executable: {e}")))?;
+    Ok(exchange::Launcher {
+        exe,
+        args: vec!["__worker".into()],
+    })
 }
 
-impl Machine {
-    pub fn detect() -> Result<Machine, Failure> {
-        let clock = Clock::detect();
-        let calibration = clock.calibration();
-        let topology = Topology::detect()
-            .map_err(|e| Failure::runtime(format!("reading the CPU topology: {e}")))?;
-        let exe = std::env::current_exe()
-            .map_err(|e| Failure::runtime(format!("finding our own executable: {e}")))?;
-        Ok(Machine {
-            clock,
-            calibration,
-            topology,
-            launcher: exchange::Launcher {
-                exe,
-                args: vec!["__worker".into()],
-            },
-        })
-    }
-
-    pub fn env<'a>(&'a self, cfg: &ExchangeConfig) -> Result<exchange::Env<'a>, Failure> {
-        let kernel = handoff_lab::kernels::Kernel::choose(&cfg.kernel)?;
-        Ok(exchange::Env {
-            launcher: &self.launcher,
-            cancel: &CANCEL,
-            clock: self.clock,
-            calibration: self.calibration,
-            topology: &self.topology,
-            file_dir: cfg.file_dir.clone(),
-            producer_delay_us: cfg.producer_delay_us,
-            kernel,
-            fault: cfg.fault,
-            adjacent_floor: handoff_lab::experiments::floor::adjacent_c2c,
-        })
-    }
+/// The clock, topology and worker launcher an exchange runs on.
+pub fn rig() -> Result<exchange::Rig, Failure> {
+    exchange::Rig::detect(launcher()?)
+        .map_err(|e| Failure::runtime(format!("reading the CPU topology: {e}")))
 }

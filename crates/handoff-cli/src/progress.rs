@@ -82,4 +82,14 @@ impl Progress for Stderr {
             bar.finish_and_clear();
         }
     }
+
+    fn say(&mut self, line: &str) {
+        if self.quiet {
+            return;
+        }
+        match &self.bar {
+            Some(bar) => bar.println(format!("handoff: {line}")),
+            None => eprintln!("handoff: {line}"),
+        }
+    }
 }

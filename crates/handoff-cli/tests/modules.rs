@@ -90,3 +90,42 @@ fn a_circle_is_caught() {
     assert!(found.iter().any(|c| c == "a -> b -> a"), "{found:?}");
     assert!(!found.iter().any(|c| c.contains('c')), "{found:?}");
 }
+
+/// The code of `text` (comments left out) between `fn NAME(` and the next top-level `fn `.
+fn function(text: &str, name: &str) -> String {
+    let code: Vec<&str> = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect();
+    let start = code
+        .iter()
+        .position(|l| l.contains(&format!("fn {name}(")))
+        .unwrap_or_else(|| panic!("no fn {name}"));
+    let end = code[start + 1..]
+        .iter()
+        .position(|l| l.starts_with("fn ") || l.starts_with("pub fn "))
+        .map_or(code.len(), |i| start + 1 + i);
+    code[start..end].join("\n")
+}
+
+/// One corridor (#39): `handoff report`, `plot` and `compare` name no experiment in the CLI;
+/// the lab conducts the report and draws and compares every results file through its registry.
+#[test]
+fn report_plot_and_compare_name_no_experiment() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let read = |f: &str| std::fs::read_to_string(src.join(f)).unwrap();
+    let cli = read("cli.rs");
+    let report = read("cli_report.rs");
+    let bench = read("cli_bench.rs");
+    let parts = [
+        ("cli.rs plot", function(&cli, "plot")),
+        ("cli.rs compare", function(&cli, "compare")),
+        ("cli_bench.rs compare", function(&bench, "compare")),
+        ("cli_report.rs report", function(&report, "report")),
+    ];
+    for (what, code) in parts {
+        for name in ["\"exchange\"", "\"c2c\"", "exchange::", "c2c::"] {
+            assert!(!code.contains(name), "{what} names {name}:\n{code}");
+        }
+    }
+}

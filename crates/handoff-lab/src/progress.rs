@@ -9,6 +9,9 @@ pub trait Progress {
     fn advance(&mut self, label: &str);
     /// The phase ended.
     fn end(&mut self);
+    /// A line for the user between phases (the report's plan, its notes, its next step);
+    /// nothing by default.
+    fn say(&mut self, _line: &str) {}
 }
 
 /// Discards progress (tests, quiet runs).

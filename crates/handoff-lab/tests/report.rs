@@ -100,8 +100,8 @@ fn svg_texts(svg: &str) -> Vec<String> {
 fn plots_are_written_and_non_trivial() {
     let results = fixture();
     let dir = temp_dir("plots");
-    let files = plot::plot_all(&results, &dir).unwrap();
-    assert!(files.len() >= 18, "{files:?}");
+    let files = report::write_figures(&results, None, &dir).unwrap().files;
+    assert!(files.len() >= 27, "{files:?}");
     for f in &files {
         let bytes = std::fs::read(f).unwrap();
         match f.extension().and_then(|e| e.to_str()) {
@@ -119,6 +119,8 @@ fn plots_are_written_and_non_trivial() {
                 assert!(text.starts_with("<svg"), "{}", f.display());
                 assert!(text.len() > 5_000, "{}", f.display());
             }
+            // Each figure's data: a header and at least one row.
+            Some("csv") => assert!(bytes.split(|&b| b == b'\n').count() > 2, "{}", f.display()),
             other => panic!("unexpected file type {other:?}"),
         }
     }

@@ -46,6 +46,33 @@ pub fn by_name(name: &str) -> Option<&'static ExperimentInfo> {
     EXPERIMENTS.iter().copied().find(|e| e.name == name)
 }
 
+/// The experiments with a report plan that `list` names (`--experiments`): all of them for
+/// `all`, none for `none`, else a comma list, in the registry's order; an unknown name is
+/// the error, listing the known ones.
+pub fn select(list: &str) -> Result<Vec<&'static ExperimentInfo>, String> {
+    let known: Vec<&'static ExperimentInfo> = EXPERIMENTS
+        .iter()
+        .copied()
+        .filter(|e| e.run.is_some())
+        .collect();
+    let wanted: Vec<&str> = match list {
+        "all" => return Ok(known),
+        "none" | "" => return Ok(Vec::new()),
+        _ => list.split(',').map(str::trim).collect(),
+    };
+    if let Some(n) = wanted.iter().find(|n| !known.iter().any(|e| e.name == **n)) {
+        let names: Vec<&str> = known.iter().map(|e| e.name).collect();
+        return Err(format!(
+            "--experiments: unknown experiment '{n}'; known: all, none, {}",
+            names.join(", ")
+        ));
+    }
+    Ok(known
+        .into_iter()
+        .filter(|e| wanted.contains(&e.name))
+        .collect())
+}
+
 /// The worker body of the experiment named `name` (`handoff __worker NAME ...`).
 pub fn worker(name: &str) -> Option<WorkerFn> {
     by_name(name).and_then(|e| e.worker)

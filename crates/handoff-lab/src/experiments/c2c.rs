@@ -5,6 +5,7 @@
 use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo, ReportCost, RunCtx};
 use crate::bench::schema::C2cPair;
 use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
+use crate::progress::Progress;
 use handoff_probe::floor::{c2c, C2cOptions};
 use handoff_probe::topology::Topology;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -73,29 +74,18 @@ pub struct Measured {
     pub samples: Vec<f64>,
 }
 
-/// Measures each pair; `progress` is told after each. Stops early (returning what it has)
-/// when `cancel` is set.
+/// Measures each pair, one progress phase of one step a pair. Stops early (returning what it
+/// has) when `cancel` is set.
 pub fn measure(
     pairs: &[(usize, usize)],
     opts: &C2cOptions,
     topology: &Topology,
     cancel: &AtomicBool,
-    progress: &mut dyn FnMut(usize, usize),
-) -> Result<Vec<C2cPair>, C2cError> {
-    let m = measure_samples(pairs, opts, topology, cancel, progress)?;
-    Ok(m.into_iter().map(|m| m.pair).collect())
-}
-
-/// [`measure`], keeping each pair's samples.
-pub fn measure_samples(
-    pairs: &[(usize, usize)],
-    opts: &C2cOptions,
-    topology: &Topology,
-    cancel: &AtomicBool,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut dyn Progress,
 ) -> Result<Vec<Measured>, C2cError> {
+    progress.begin(pairs.len(), "c2c");
     let mut out = Vec::with_capacity(pairs.len());
-    for (i, &(a, b)) in pairs.iter().enumerate() {
+    for &(a, b) in pairs {
         if cancel.load(Ordering::Relaxed) {
             break;
         }
@@ -109,8 +99,9 @@ pub fn measure_samples(
             },
             samples: r.one_way_ns_samples,
         });
-        progress(i + 1, pairs.len());
+        progress.advance(&format!("{a}-{b}"));
     }
+    progress.end();
     Ok(out)
 }
 
@@ -123,16 +114,8 @@ pub fn run(
     topology: &Topology,
 ) -> Result<BenchResults, BenchError> {
     let pairs = all_pairs(cpus);
-    ctx.progress.begin(pairs.len(), "c2c");
-    let progress = &mut *ctx.progress;
-    let measured = measure_samples(&pairs, opts, topology, ctx.cancel, &mut |_, _| {
-        progress.advance("c2c")
-    })
-    .map_err(|e| BenchError::Failed {
-        experiment: "c2c",
-        message: e.to_string(),
-    })?;
-    ctx.progress.end();
+    let measured = measure(&pairs, opts, topology, ctx.cancel, ctx.progress)
+        .map_err(|e| BenchError::failed("c2c", e))?;
     let config = serde_json::json!({
         "cores": cpus,
         "samples": opts.samples,
@@ -150,10 +133,7 @@ pub fn run(
     let round_trips = u64::from(opts.samples) * u64::from(opts.round_trips_per_sample);
     for (i, m) in measured.into_iter().enumerate() {
         let metric = MetricRecord::from_runs("ns", false, std::slice::from_ref(&m.samples))
-            .map_err(|e| BenchError::Failed {
-                experiment: "c2c",
-                message: e.to_string(),
-            })?;
+            .map_err(|e| BenchError::failed("c2c", e))?;
         let mut checks = Checks::of("round trips");
         // A bounce that carries another value than the one waited for is an error above.
         checks.add(round_trips, 0);

@@ -2,7 +2,7 @@
 //! font library).
 //!
 //! [`plan_figures`] decides which figures the data supports (a figure needs records that vary
-//! on its axis); [`plot_all`] draws each as `<id>.png` and `<id>.svg`. The figures:
+//! on its axis); [`render_png`] and [`render_svg`] draw one (`report::write_figures` writes them). The figures:
 //!
 //! | id | shows |
 //! |---|---|
@@ -39,7 +39,6 @@ pub use plan::{plan_figures, Figure, FigureKind};
 pub use plan::{HEADLINE_MODES, LOG_SPREAD, PREFERRED_SIZE};
 use vs_size::{draw_processes_vs_threads, draw_vs_size};
 
-use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use plotters::prelude::*;
@@ -55,28 +54,12 @@ pub const HEATMAP_SIZE: (u32, u32) = (980, 820);
 /// legend beside them).
 pub const PANEL_SIZE: (u32, u32) = (580, 360);
 
-/// A figure could not be drawn or written.
+/// A figure could not be drawn.
 #[derive(Debug, thiserror::Error)]
 pub enum PlotError {
     /// The bundled font did not load (a build problem: the asset is corrupt).
     #[error("the bundled plot font could not be loaded; the build is broken (assets/DejaVuSans-subset.ttf)")]
     Font,
-    /// The output directory could not be created.
-    #[error("cannot create plot directory {}: {source}", path.display())]
-    CreateDir {
-        /// The directory.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// A plot file could not be written.
-    #[error("cannot write plot {}: {source}", path.display())]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
     /// plotters failed while drawing.
     #[error("cannot draw figure {figure}: {message}")]
     Draw {
@@ -95,8 +78,8 @@ pub enum PlotError {
     },
 }
 
-/// Registers the bundled font with plotters under [`FONT_FAMILY`]. Idempotent; [`plot_all`]
-/// and the `render_*` functions call it, so callers need not.
+/// Registers the bundled font with plotters under [`FONT_FAMILY`]. Idempotent; the `render_*`
+/// functions call it, so callers need not.
 pub fn register_font() -> Result<(), PlotError> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let ok = *REGISTERED.get_or_init(|| {
@@ -112,40 +95,6 @@ pub fn register_font() -> Result<(), PlotError> {
 
 // ---------------------------------------------------------------------------------------------
 // Drawing entry points
-
-/// Draws every figure `results` supports into `out_dir` (created if needed) as PNG and SVG;
-/// returns the files written.
-pub fn plot_all(results: &BenchResults, out_dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
-    std::fs::create_dir_all(out_dir).map_err(|source| PlotError::CreateDir {
-        path: out_dir.to_path_buf(),
-        source,
-    })?;
-    let mut written = Vec::new();
-    for fig in plan_figures(results) {
-        written.extend(write_figure(results, &fig, out_dir)?);
-    }
-    Ok(written)
-}
-
-/// Draws one figure into `out_dir` as `<id>.png` and `<id>.svg`; returns both paths.
-pub fn write_figure(
-    results: &BenchResults,
-    fig: &Figure,
-    out_dir: &Path,
-) -> Result<Vec<PathBuf>, PlotError> {
-    let png = render_png(results, fig)?;
-    let svg = render_svg(results, fig)?;
-    let mut out = Vec::new();
-    for (ext, bytes) in [("png", png), ("svg", svg.into_bytes())] {
-        let path = out_dir.join(format!("{}.{ext}", fig.id));
-        std::fs::write(&path, bytes).map_err(|source| PlotError::Write {
-            path: path.clone(),
-            source,
-        })?;
-        out.push(path);
-    }
-    Ok(out)
-}
 
 fn figure_size(fig: &Figure) -> (u32, u32) {
     match &fig.kind {

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::doc;
 use super::sections::{build, title};
+use crate::bench::load::LoadError;
 use crate::bench::registry;
 use crate::bench::render::c2c_csv;
 use crate::bench::BenchResults;
@@ -35,6 +36,9 @@ pub enum ReportError {
     /// A plot failed.
     #[error(transparent)]
     Plot(#[from] PlotError),
+    /// A results file lacks what its figures read.
+    #[error(transparent)]
+    Input(LoadError),
 }
 
 /// Writes `bytes` to `dir/name`; returns the path.
@@ -60,45 +64,23 @@ pub fn write_full_report(
     experiments: &[BenchResults],
     out_dir: &Path,
 ) -> Result<Vec<PathBuf>, ReportError> {
-    std::fs::create_dir_all(out_dir).map_err(|source| ReportError::CreateDir {
-        path: out_dir.to_path_buf(),
+    create_dir(out_dir)?;
+    let mut w = Written::default();
+    w.put(out_dir, "results.json", results.to_json_pretty().as_bytes())?;
+    w.extend(write_figures(results, None, out_dir)?);
+    w.extend(write_experiment_files(experiments, out_dir)?);
+    let blocks = build(results, &plot::plan_figures(results), experiments);
+    w.put(out_dir, "report.md", doc::to_markdown(&blocks).as_bytes())?;
+    let html = doc::to_html(&title(results), &blocks, &w.pngs);
+    w.put(out_dir, "index.html", html.as_bytes())?;
+    Ok(w.files)
+}
+
+fn create_dir(dir: &Path) -> Result<(), ReportError> {
+    std::fs::create_dir_all(dir).map_err(|source| ReportError::CreateDir {
+        path: dir.to_path_buf(),
         source,
-    })?;
-    let mut written = Vec::new();
-    let write = |name: &str, bytes: &[u8], written: &mut Vec<PathBuf>| {
-        written.push(write(out_dir, name, bytes)?);
-        Ok::<(), ReportError>(())
-    };
-    write(
-        "results.json",
-        results.to_json_pretty().as_bytes(),
-        &mut written,
-    )?;
-
-    let figures = plot::plan_figures(results);
-    let mut pngs = HashMap::new();
-    for fig in &figures {
-        let png = plot::render_png(results, fig)?;
-        let svg = plot::render_svg(results, fig)?;
-        write(&format!("{}.png", fig.id), &png, &mut written)?;
-        write(&format!("{}.svg", fig.id), svg.as_bytes(), &mut written)?;
-        let csv = figure_csv(results, fig);
-        write(&format!("{}.csv", fig.id), csv.as_bytes(), &mut written)?;
-        pngs.insert(fig.id.clone(), png);
-    }
-
-    let extra = write_experiment_files(experiments, out_dir)?;
-    written.extend(extra.files);
-    pngs.extend(extra.pngs);
-    let blocks = build(results, &figures, experiments);
-    write(
-        "report.md",
-        doc::to_markdown(&blocks).as_bytes(),
-        &mut written,
-    )?;
-    let html = doc::to_html(&title(results), &blocks, &pngs);
-    write("index.html", html.as_bytes(), &mut written)?;
-    Ok(written)
+    })
 }
 
 /// Removes the files an earlier report wrote into `dir` (`results.json`, `report.md`,
@@ -145,7 +127,8 @@ pub fn figure_csv(results: &BenchResults, fig: &Figure) -> String {
     }
 }
 
-/// What [`write_experiment_files`] produced: the files, the PNG bytes by figure id (for the HTML page).
+/// What [`write_figures`] and [`write_experiment_files`] produced: the files, the PNG bytes by
+/// figure id (for the HTML page).
 #[derive(Debug, Default)]
 pub struct Written {
     /// Every file written.
@@ -154,42 +137,82 @@ pub struct Written {
     pub pngs: HashMap<String, Vec<u8>>,
 }
 
+impl Written {
+    /// Writes `bytes` to `dir/name`.
+    fn put(&mut self, dir: &Path, name: &str, bytes: &[u8]) -> Result<(), ReportError> {
+        self.files.push(write(dir, name, bytes)?);
+        Ok(())
+    }
+
+    /// Writes figure `id` as `<id>.png` and `<id>.svg`.
+    fn figure(&mut self, dir: &Path, id: &str, png: Vec<u8>, svg: &str) -> Result<(), ReportError> {
+        self.put(dir, &format!("{id}.png"), &png)?;
+        self.put(dir, &format!("{id}.svg"), svg.as_bytes())?;
+        self.pngs.insert(id.to_string(), png);
+        Ok(())
+    }
+
+    fn extend(&mut self, other: Written) {
+        self.files.extend(other.files);
+        self.pngs.extend(other.pngs);
+    }
+}
+
+/// Draws every figure of `res` into `dir` (created if needed): those its experiment's registry
+/// entry lists, and those the records of an exchange file (or the pairs of a c2c file)
+/// support ([`plot::plan_figures`]), each of the latter with its data as `<id>.csv`.
+/// `handoff plot` and the report draw through it. An exchange or c2c file that lacks what its
+/// figures read ([`record::checked`]; `source` names it) is refused before anything is made.
+pub fn write_figures(
+    res: &BenchResults,
+    source: Option<&Path>,
+    dir: &Path,
+) -> Result<Written, ReportError> {
+    let planned = match record::checked(res.clone(), source) {
+        Ok(ex) => Some(ex),
+        Err(LoadError::WrongSchema { .. }) => None,
+        Err(e) => return Err(ReportError::Input(e)),
+    };
+    create_dir(dir)?;
+    let mut w = Written::default();
+    for spec in registry::by_name(&res.experiment).map_or(&[][..], |i| i.figures) {
+        if !lines::figure_series(res, spec).is_empty() {
+            let png = lines::render_png(res, spec)?;
+            w.figure(dir, spec.id, png, &lines::render_svg(res, spec)?)?;
+        }
+    }
+    if let Some(ex) = &planned {
+        for fig in plot::plan_figures(ex) {
+            let png = plot::render_png(ex, &fig)?;
+            w.figure(dir, &fig.id, png, &plot::render_svg(ex, &fig)?)?;
+            w.put(
+                dir,
+                &format!("{}.csv", fig.id),
+                figure_csv(ex, &fig).as_bytes(),
+            )?;
+        }
+    }
+    Ok(w)
+}
+
 /// Writes `<experiment>.json`, `<experiment>.csv` and every figure of every experiment
-/// (`<id>.png`, `.svg`, `.csv`) into `out_dir`.
+/// ([`write_figures`]) into `out_dir`.
 pub fn write_experiment_files(
     all: &[BenchResults],
     out_dir: &Path,
 ) -> Result<Written, ReportError> {
+    create_dir(out_dir)?;
     let mut w = Written::default();
-    let put = |name: String, bytes: &[u8], w: &mut Written| {
-        w.files.push(write(out_dir, &name, bytes)?);
-        Ok::<(), ReportError>(())
-    };
     for res in all {
-        put(
-            format!("{}.json", res.experiment),
+        let name = &res.experiment;
+        w.put(
+            out_dir,
+            &format!("{name}.json"),
             res.to_json_pretty().as_bytes(),
-            &mut w,
         )?;
-        put(
-            format!("{}.csv", res.experiment),
-            crate::bench::render::csv(res).as_bytes(),
-            &mut w,
-        )?;
-        let Some(info) = registry::by_name(&res.experiment) else {
-            continue;
-        };
-        for spec in info.figures {
-            if lines::figure_series(res, spec).is_empty() {
-                continue;
-            }
-            let id = spec.id.to_string();
-            let png = lines::render_png(res, spec)?;
-            let svg = lines::render_svg(res, spec)?;
-            put(format!("{id}.png"), &png, &mut w)?;
-            put(format!("{id}.svg"), svg.as_bytes(), &mut w)?;
-            w.pngs.insert(id, png);
-        }
+        let csv = crate::bench::render::csv(res);
+        w.put(out_dir, &format!("{name}.csv"), csv.as_bytes())?;
+        w.extend(write_figures(res, None, out_dir)?);
     }
     Ok(w)
 }

@@ -8,10 +8,12 @@
 //! medians and confidence intervals (the c2c floor beside latencies), and the records whose
 //! runs disagree ([`crate::stats::disagreement`]). A partial run says so at the top.
 //!
-//! One job per file: `files` writes the folder, `sections` the exchange's sections,
-//! [`experiments`] the sections of the registered experiments, [`doc`] renders them.
+//! One job per file: [`conduct`] runs the report (plan, measurements, writing), `files`
+//! writes the folder, `sections` the exchange's sections, [`experiments`] the sections of the
+//! registered experiments, [`doc`] renders them.
 
 mod class_table;
+pub mod conduct;
 pub mod doc;
 pub mod experiments;
 mod files;
@@ -22,7 +24,7 @@ mod sections;
 mod tables;
 
 pub use files::{
-    clear_previous_report, figure_csv, write_experiment_files, write_full_report, write_report,
-    ReportError, Written,
+    clear_previous_report, figure_csv, write_experiment_files, write_figures, write_full_report,
+    write_report, ReportError, Written,
 };
 pub use sections::render_markdown;

@@ -183,6 +183,52 @@ pub struct Env<'a> {
     pub fault: Option<fault::Fault>,
 }
 
+/// Everything an exchange measurement needs from the machine: the clock, its calibration,
+/// the topology and how to start workers (`bench exchange` and `handoff report`).
+pub struct Rig {
+    /// The clock all parties read.
+    pub clock: Clock,
+    /// Its calibration.
+    pub calibration: Calibration,
+    /// Placement classes.
+    pub topology: Topology,
+    /// How to start worker processes.
+    pub launcher: Launcher,
+}
+
+impl Rig {
+    /// Detects the clock and the topology; workers start through `launcher`.
+    pub fn detect(launcher: Launcher) -> Result<Rig, handoff::Error> {
+        let clock = Clock::detect();
+        Ok(Rig {
+            clock,
+            calibration: clock.calibration(),
+            topology: Topology::detect()?,
+            launcher,
+        })
+    }
+
+    /// The surroundings of `cfg`'s points on this rig; Ctrl-C arrives through `cancel`.
+    pub fn env<'a>(
+        &'a self,
+        cfg: &ExchangeConfig,
+        cancel: &'a AtomicBool,
+    ) -> Result<Env<'a>, crate::kernels::KernelError> {
+        Ok(Env {
+            launcher: &self.launcher,
+            cancel,
+            clock: self.clock,
+            calibration: self.calibration,
+            topology: &self.topology,
+            file_dir: cfg.file_dir.clone(),
+            producer_delay_us: cfg.producer_delay_us,
+            kernel: crate::kernels::Kernel::choose(&cfg.kernel)?,
+            fault: cfg.fault,
+            adjacent_floor: super::floor::adjacent_c2c,
+        })
+    }
+}
+
 /// Why a point could not be measured.
 #[derive(Debug, thiserror::Error)]
 pub enum ExchangeError {
@@ -463,7 +509,8 @@ pub(crate) fn next_id() -> u64 {
 }
 
 /// The exchange's run (`bench exchange`, `handoff report`): the c2c floor of every distinct
-/// CPU pair of `points` not in `known`, then every point through the lab's run loop
+/// CPU pair of `matrix` (the report's c2c matrix) and of `points` not in `known`, then every
+/// point through the lab's run loop
 /// ([`RunCtx::run_points`]), each cross-CPU record with the floor measured just before it;
 /// the results of `config`, the pairs in [`BenchResults::c2c`], the records grouped by mode.
 /// Ctrl-C, or `stop_after` records, end it early with partial results; a failed run is an
@@ -473,17 +520,19 @@ pub fn run(
     config: &impl serde::Serialize,
     points: &[Point],
     env: &Env<'_>,
-    known: &[C2cPair],
+    (matrix, known): (&[(usize, usize)], &[C2cPair]),
     stop_after: Option<usize>,
 ) -> Result<BenchResults, BenchError> {
     let failed = |e: &dyn std::fmt::Display| BenchError::failed(record::NAME, e);
-    let mut pairs: Vec<(usize, usize)> = points
+    let cross = points
         .iter()
         .filter(|p| p.producer_core != p.consumer_core)
-        .map(|p| {
-            let (a, b) = (p.producer_core, p.consumer_core);
-            (a.min(b), a.max(b))
-        })
+        .map(|p| (p.producer_core, p.consumer_core));
+    let mut pairs: Vec<(usize, usize)> = matrix
+        .iter()
+        .copied()
+        .chain(cross)
+        .map(|(a, b)| (a.min(b), a.max(b)))
         .filter(|&(a, b)| {
             !known
                 .iter()
@@ -494,15 +543,10 @@ pub fn run(
     pairs.dedup();
     let mut c2c = known.to_vec();
     if !pairs.is_empty() {
-        ctx.progress.begin(pairs.len(), "c2c floor");
         let opts = handoff_probe::floor::C2cOptions::default();
-        let progress = &mut *ctx.progress;
-        let measured = super::c2c::measure(&pairs, &opts, env.topology, env.cancel, &mut |_, _| {
-            progress.advance("c2c")
-        })
-        .map_err(|e| failed(&e))?;
-        c2c.extend(measured);
-        ctx.progress.end();
+        let measured = super::c2c::measure(&pairs, &opts, env.topology, env.cancel, ctx.progress)
+            .map_err(|e| failed(&e))?;
+        c2c.extend(measured.into_iter().map(|m| m.pair));
     }
     let mut res = ctx.run_points(record::NAME, config, points, |_, res, p| {
         if stop_after.is_some_and(|n| res.records.len() >= n) {

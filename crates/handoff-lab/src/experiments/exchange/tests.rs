@@ -102,7 +102,7 @@ fn each_cross_cpu_record_carries_the_floor_measured_just_before_it() {
         transports: Vec::new(),
     };
     let out = with_env(None, |env| {
-        run(&mut ctx, &(), &points, env, &known, None).unwrap()
+        run(&mut ctx, &(), &points, env, (&[], &known), None).unwrap()
     });
     let log = LOG.lock().unwrap().clone();
     let labels: Vec<String> = points.iter().map(|p| p.label()).collect();
