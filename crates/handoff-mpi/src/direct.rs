@@ -22,8 +22,7 @@
 
 use std::sync::atomic::AtomicU64;
 
-use handoff::sync::{NoPeers, Wait};
-use handoff::sys::Deadline;
+use handoff::sync::{NoPeers, Until};
 use handoff::team::mapped::{HeapBell, MappedHeap, Parts};
 use handoff::team::{SignalOp, TeamError, MAX_COUNTERS};
 
@@ -169,20 +168,19 @@ impl Direct {
     }
 
     /// Waits on this rank's (`me`) own words: `poll` loads them with Acquire; sleeps on its
-    /// bell per `how` as a waiter on bell keys `range` (heap offsets or a [`counter_key`];
+    /// bell per `until` as a waiter on bell keys `range` (heap offsets or a [`counter_key`];
     /// `None`: on anything), woken by the peers' updates of those words.
     pub(crate) fn wait(
         &self,
         me: usize,
         range: Option<(u64, u64)>,
         poll: &mut dyn FnMut() -> Option<usize>,
-        how: Wait,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError> {
         // No peer table here: a dead rank ends the whole MPI job (crate docs).
         self.heap
-            .wait(me, range, poll, how, deadline, &NoPeers, |_| None, what)
+            .wait(me, range, poll, until, &NoPeers, |_| None, what)
             .map_err(|e| wait_error(e, what))
     }
 }

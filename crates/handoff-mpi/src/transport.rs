@@ -4,8 +4,7 @@
 
 use std::cell::Cell;
 
-use handoff::sync::{poll_until, NoPeers, Wait};
-use handoff::sys::Deadline;
+use handoff::sync::{poll_until, NoPeers, Until, Wait};
 use handoff::team::{AtomicOp, Route, SignalOp, TeamError, Transport, MAX_COUNTERS};
 
 use crate::comm::wait_error;
@@ -173,7 +172,7 @@ impl MpiTransport {
     fn poll_window(
         &self,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError> {
         let synced = || {
@@ -188,7 +187,7 @@ impl MpiTransport {
                 }
             }
         };
-        poll_until(synced, self.wait, deadline, &NoPeers).map_err(|e| wait_error(e, what))?
+        poll_until(synced, until.wait, until.deadline, &NoPeers).map_err(|e| wait_error(e, what))?
     }
 
     /// Panics are no option in a trait method without `Result` (fence, quiet): an MPI
@@ -430,12 +429,7 @@ impl Transport for MpiTransport {
         self.or_abort(r);
     }
 
-    fn counter_wait(
-        &self,
-        ct: usize,
-        target: u64,
-        deadline: Option<Deadline>,
-    ) -> Result<u64, TeamError> {
+    fn counter_wait(&self, ct: usize, target: u64, until: Until) -> Result<u64, TeamError> {
         self.counter_disp(ct)?;
         let word = self.counter_word(ct);
         let mut seen = 0;
@@ -451,14 +445,11 @@ impl Transport for MpiTransport {
                     self.comm.rank(),
                     Some((counter_key(ct), counter_key(ct) + 8)),
                     &mut poll,
-                    self.wait,
-                    deadline,
+                    until,
                     "a counter",
                 )
                 .map(|_| ()),
-            None => self
-                .wait_local(&mut poll, deadline, "a counter")
-                .map(|_| ()),
+            None => self.wait_local(&mut poll, until, "a counter").map(|_| ()),
         }?;
         Ok(seen)
     }
@@ -466,7 +457,7 @@ impl Transport for MpiTransport {
     fn wait_local(
         &self,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError> {
         // The shared-window path sleeps on this rank's bell as a waiter on anything, woken
@@ -474,9 +465,9 @@ impl Transport for MpiTransport {
         // MPI's, which ring no bell; the mixed path's copies between node mates are always
         // announced by an MPI update, so they need none either.
         if let Some(x) = &self.direct {
-            return x.wait(self.comm.rank(), None, poll, self.wait, deadline, what);
+            return x.wait(self.comm.rank(), None, poll, until, what);
         }
-        self.poll_window(poll, deadline, what)
+        self.poll_window(poll, until, what)
     }
 
     fn wait_local_on(
@@ -484,7 +475,7 @@ impl Transport for MpiTransport {
         offset: usize,
         len: usize,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError> {
         // On the shared-window path: a sleeper on heap bytes [offset, offset + len), woken
@@ -492,13 +483,13 @@ impl Transport for MpiTransport {
         match &self.direct {
             Some(x) if offset.checked_add(len).is_some_and(|e| e <= self.heap_len) => {
                 let range = Some((offset as u64, (offset + len) as u64));
-                x.wait(self.comm.rank(), range, poll, self.wait, deadline, what)
+                x.wait(self.comm.rank(), range, poll, until, what)
             }
-            _ => self.wait_local(poll, deadline, what),
+            _ => self.wait_local(poll, until, what),
         }
     }
 
-    fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError> {
+    fn barrier(&self, ranks: &[usize], until: Until) -> Result<(), TeamError> {
         if let Some(&pe) = ranks.iter().find(|&&r| r >= self.comm.size()) {
             return Err(TeamError::NoSuchPe {
                 pe,
@@ -515,16 +506,16 @@ impl Transport for MpiTransport {
         if let Some(m) = &self.mixed {
             m.publish(&self.win)?;
         }
-        self.comm.barrier(ranks, deadline)?;
+        self.comm.barrier(ranks, until.deadline)?;
         self.sync()
     }
 
-    fn agree(&self, seq: u64, value: u64, deadline: Option<Deadline>) -> Result<(), TeamError> {
+    fn agree(&self, seq: u64, value: u64, until: Until) -> Result<(), TeamError> {
         // One allgather of the value; `seq` is the same on every PE by construction (each
         // call is the next collective), so the values alone can differ.
         let all = self
             .comm
-            .allgather(value, deadline, "a collective agreement")?;
+            .allgather(value, until.deadline, "a collective agreement")?;
         match all.iter().enumerate().find(|&(_, &v)| v != value) {
             None => Ok(()),
             Some((rank, &theirs)) => Err(TeamError::Mismatch {

@@ -162,7 +162,7 @@ impl<'a> Msgs<'a> {
             let len = 8 * self.s.npes;
             self.s
                 .x()
-                .wait_local_on(self.base, len, &mut poll, None, "a collective")?;
+                .wait_local_on(self.base, len, &mut poll, self.s.until(), "a collective")?;
         }
         for &f in from {
             self.book(SEEN, f).fetch_add(1, Ordering::Relaxed);

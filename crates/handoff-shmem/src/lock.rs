@@ -70,7 +70,7 @@ pub extern "C" fn shmem_set_lock(lock: *mut c_long) {
                     Some(1)
                 }
             },
-            None,
+            s.until(),
             "shmem_set_lock",
         )?;
         match failed {

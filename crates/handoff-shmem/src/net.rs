@@ -21,8 +21,7 @@
 //! `MPI_Win_allocate` too) in `/dev/shm` files. Another library's private memory is an error
 //! at `shmem_init` naming it.
 
-use handoff::sync::Wait;
-use handoff::sys::Deadline;
+use handoff::sync::{Until, Wait};
 use handoff::team::{AtomicOp, Route, ShmTransport, SignalOp, TeamError, Transport};
 
 use crate::error::{Result, ShmemError};
@@ -232,7 +231,10 @@ impl Net {
             Net::Mpi(x) if x.window_kind() == "shared" => Ok(poll()),
             #[cfg(feature = "mpi")]
             Net::Mpi(x) => {
-                let now = Some(Deadline::after(std::time::Duration::ZERO));
+                let now = Until::deadline(
+                    x.wait_strategy(),
+                    handoff::sys::Deadline::after(std::time::Duration::ZERO),
+                );
                 match x.wait_local_on(offset, len, poll, now, "a test") {
                     Ok(v) => Ok(Some(v)),
                     Err(TeamError::Timeout { .. }) => Ok(None),
@@ -410,22 +412,17 @@ impl Transport for Net {
         each!(self, x => x.counter_set(ct, value))
     }
     #[inline]
-    fn counter_wait(
-        &self,
-        ct: usize,
-        target: u64,
-        deadline: Option<Deadline>,
-    ) -> Result<u64, TeamError> {
-        each!(self, x => x.counter_wait(ct, target, deadline))
+    fn counter_wait(&self, ct: usize, target: u64, until: Until) -> Result<u64, TeamError> {
+        each!(self, x => x.counter_wait(ct, target, until))
     }
     #[inline]
     fn wait_local(
         &self,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError> {
-        each!(self, x => x.wait_local(poll, deadline, what))
+        each!(self, x => x.wait_local(poll, until, what))
     }
     #[inline]
     fn wait_local_on(
@@ -433,10 +430,10 @@ impl Transport for Net {
         offset: usize,
         len: usize,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError> {
-        each!(self, x => x.wait_local_on(offset, len, poll, deadline, what))
+        each!(self, x => x.wait_local_on(offset, len, poll, until, what))
     }
     #[inline]
     fn wait_remote_on(
@@ -445,18 +442,18 @@ impl Transport for Net {
         offset: usize,
         len: usize,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError> {
-        each!(self, x => x.wait_remote_on(pe, offset, len, poll, deadline, what))
+        each!(self, x => x.wait_remote_on(pe, offset, len, poll, until, what))
     }
     #[inline]
-    fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError> {
-        each!(self, x => x.barrier(ranks, deadline))
+    fn barrier(&self, ranks: &[usize], until: Until) -> Result<(), TeamError> {
+        each!(self, x => x.barrier(ranks, until))
     }
     #[inline]
-    fn agree(&self, seq: u64, value: u64, deadline: Option<Deadline>) -> Result<(), TeamError> {
-        each!(self, x => x.agree(seq, value, deadline))
+    fn agree(&self, seq: u64, value: u64, until: Until) -> Result<(), TeamError> {
+        each!(self, x => x.agree(seq, value, until))
     }
     #[inline]
     fn finish(&self) {

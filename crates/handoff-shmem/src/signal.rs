@@ -164,7 +164,7 @@ pub extern "C" fn shmem_signal_wait_until(sig_addr: *mut u64, cmp: c_int, cmp_va
                 seen = w.load(Ordering::Acquire);
                 c.holds(seen, cmp_value).then_some(0)
             },
-            None,
+            s.until(),
             "shmem_signal_wait_until",
         )?;
         Ok(seen)

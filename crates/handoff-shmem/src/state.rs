@@ -347,6 +347,13 @@ impl State {
         self.team.transport()
     }
 
+    /// The wait of one OpenSHMEM call, starting now: the team's patience (its strategy,
+    /// `HANDOFF_WAIT`; no timeout: OpenSHMEM waits have none).
+    #[inline]
+    pub fn until(&self) -> handoff::sync::Until {
+        self.team.patience().start()
+    }
+
     /// The address of this PE's internal word at `at`.
     pub fn internal_word(&self, at: usize) -> &std::sync::atomic::AtomicU64 {
         // SAFETY: the internal block (INTERNAL bytes at `internal`, 64-byte aligned) lies in

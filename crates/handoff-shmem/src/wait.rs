@@ -188,7 +188,7 @@ fn wait<T>(
     what: &'static str,
     poll: &mut dyn FnMut() -> Option<usize>,
 ) -> Result<usize> {
-    Ok(s.x().wait_local_on(w.off, w.len, poll, None, what)?)
+    Ok(s.x().wait_local_on(w.off, w.len, poll, s.until(), what)?)
 }
 
 /// One word (`wait_until`, `test`): checked like every set of words.

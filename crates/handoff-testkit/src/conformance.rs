@@ -30,6 +30,7 @@ pub fn run_all<X: Transport>(team: &Team<X>) -> Result<(), String> {
     put_get(team)?;
     put_signal(team)?;
     counters(team)?;
+    wait_forms(team)?;
     lines(team)?;
     atomics(team)?;
     barriers(team)?;
@@ -173,6 +174,62 @@ pub fn counters<X: Transport>(team: &Team<X>) -> Result<(), String> {
         team.barrier_all().map_err(e("barrier"))?;
     }
     Ok(())
+}
+
+/// The three forms of a team wait (issue #43) over the transport's waits: before anything
+/// is sent, `try_` answers [`TeamError::WouldBlock`] and `_timeout` ends with
+/// [`TeamError::Timeout`] (the transport honours the call's deadline); after each PE signals
+/// and counts to its right neighbour, `_timeout` returns what arrived and `try_` sees it.
+pub fn wait_forms<X: Transport>(team: &Team<X>) -> Result<(), String> {
+    use handoff::team::{SignalOp, TeamError};
+    use std::time::Duration;
+    let (me, p) = (team.rank(), team.size());
+    let sig = team.alloc::<u64>(1).map_err(e("alloc"))?;
+    let ct = team.ct_create().map_err(e("ct_create"))?;
+    let short = Duration::from_millis(50);
+    let r = team.try_signal_wait_until(sig, Cmp::Ge, 1);
+    ensure!(
+        matches!(r, Err(TeamError::WouldBlock { .. })),
+        "PE {me}: try_signal_wait_until before the signal: {r:?}"
+    );
+    let r = team.try_ct_wait(&ct, 1);
+    ensure!(
+        matches!(r, Err(TeamError::WouldBlock { .. })),
+        "PE {me}: try_ct_wait before the count: {r:?}"
+    );
+    let r = team.signal_wait_until_timeout(sig, Cmp::Ge, 1, short);
+    ensure!(
+        matches!(r, Err(TeamError::Timeout { .. })),
+        "PE {me}: signal_wait_until_timeout before the signal: {r:?}"
+    );
+    let r = team.ct_wait_timeout(&ct, 1, short);
+    ensure!(
+        matches!(r, Err(TeamError::Timeout { .. })),
+        "PE {me}: ct_wait_timeout before the count: {r:?}"
+    );
+    team.barrier_all().map_err(e("barrier"))?;
+    let right = (me + 1) % p;
+    team.signal(sig, SignalOp::Set(7), right)
+        .map_err(e("signal"))?;
+    team.ct_add(&ct, 1, right).map_err(e("ct_add"))?;
+    let long = Duration::from_secs(60);
+    let v = team
+        .signal_wait_until_timeout(sig, Cmp::Ge, 1, long)
+        .map_err(e("signal_wait_until_timeout"))?;
+    ensure!(v == 7, "PE {me}: signal {v}, want 7");
+    let n = team
+        .ct_wait_timeout(&ct, 1, long)
+        .map_err(e("ct_wait_timeout"))?;
+    ensure!(n == 1, "PE {me}: counter {n}, want 1");
+    let r = team.try_signal_wait_until(sig, Cmp::Eq, 7);
+    ensure!(
+        matches!(r, Ok(7)),
+        "PE {me}: try_signal_wait_until after: {r:?}"
+    );
+    let r = team.try_ct_wait(&ct, 1);
+    ensure!(matches!(r, Ok(1)), "PE {me}: try_ct_wait after: {r:?}");
+    team.barrier_all_timeout(long)
+        .map_err(e("barrier_all_timeout"))
 }
 
 /// Lines: payload and sequence in one cache line, a ring of 100 messages.

@@ -94,8 +94,15 @@ fn pscw_ring_two_neighbours() {
                 }
                 ep.complete().map_err(s)?;
                 if round % 2 == 0 {
-                    while !ep.test().map_err(s)? {
-                        std::thread::yield_now();
+                    // The `try_` form: WouldBlock until every origin completed.
+                    loop {
+                        match ep.try_wait() {
+                            Ok(()) => break,
+                            Err(EpochError::Team(TeamError::WouldBlock { .. })) => {
+                                std::thread::yield_now()
+                            }
+                            Err(e) => return Err(s(e)),
+                        }
                     }
                 } else {
                     ep.wait().map_err(s)?;
@@ -346,11 +353,19 @@ fn misuse_is_a_typed_error() {
                 matches!(r, Err(EpochError::Length { .. })),
             )?;
             // Start without a matching post: a timeout naming the target, not a hang.
-            ep.set_timeout(Some(Duration::from_millis(200)));
-            let r = ep.start(&[other]);
+            let r = ep.try_start(&[other]);
+            want(
+                "try_start without post",
+                matches!(
+                    r,
+                    Err(EpochError::Team(TeamError::WouldBlock { what: "a post" }))
+                ),
+            )?;
+            let r = ep.start_timeout(&[other], Duration::from_millis(200));
             want(
                 "start without post",
-                matches!(r, Err(EpochError::Timeout { pe: Some(p), .. }) if p == other),
+                matches!(r, Err(EpochError::Timeout { pe: Some(p), after, .. })
+                    if p == other && after == Duration::from_millis(200)),
             )?;
             let te: TeamError = EpochError::NotLocked {
                 op: "unlock",

@@ -166,7 +166,8 @@ fn scale_body(team: &Team, r: &Rounds) -> Result<(), String> {
     // PEs on 2 CPUs outlasted the epochs' 60 s timeout); it now wakes the next writer, or
     // the waiting readers (epoch/lockword.rs), and the timeout stays generous for 2 CPUs.
     let pair = team.alloc::<u64>(2).map_err(s)?;
-    ep.set_timeout(Some(Duration::from_secs(600)));
+    ep.set_patience(ep.patience().with_timeout(Some(Duration::from_secs(600))))
+        .map_err(s)?;
     let owners = p.div_ceil(64);
     let owner = me % owners;
     ep.fence().map_err(s)?;

@@ -45,8 +45,7 @@ fn join_and_stop_pe1() -> (Team, ProcessId, handoff::team::Sym<u64>) {
 fn a_wait_on_a_stopped_pe_names_it_as_not_responding() {
     if handoff::team::in_team() {
         let (team, pe1, _) = join_and_stop_pe1();
-        team.set_timeout(Some(Duration::from_secs(1)));
-        let r = team.barrier_all();
+        let r = team.barrier_all_timeout(Duration::from_secs(1));
         let code = match &r {
             Err(e @ TeamError::NotResponding { rank: 1, pid, .. }) if *pid == pe1.pid => {
                 let msg = e.to_string();

@@ -11,7 +11,7 @@
 //!
 //! # Failure ends a run, never hangs it
 //!
-//! A PE's team waits are bounded ([`Team::set_timeout`], the spec's `wait_timeout_s`), so a
+//! A PE's team waits are bounded ([`Team::set_patience`], the spec's `wait_timeout_s`), so a
 //! protocol that loses a message ends in [`TeamError::Timeout`] and a non-zero exit; a PE
 //! that dies ends the others' waits with `PeerDied`; the launcher then stops the rest. On top
 //! of that, the launcher kills every PE still alive at the run's deadline
@@ -572,8 +572,8 @@ fn mpi_worker<B: PeBody>(_: &B) -> Result<(), BenchError> {
     Err(BenchError::usage(B::NAME, team_mpi::NO_MPI))
 }
 
-fn run_and_finish<B: PeBody, X: Transport>(team: Team<X>, spec: &B) -> Result<(), BenchError> {
-    let out = run_body(&team, spec)?;
+fn run_and_finish<B: PeBody, X: Transport>(mut team: Team<X>, spec: &B) -> Result<(), BenchError> {
+    let out = run_body(&mut team, spec)?;
     finish(B::NAME, team, &out)
 }
 

@@ -276,8 +276,13 @@ pub(crate) use pe_body;
 
 /// Runs `spec`'s body on `team` (every wait bounded by its `wait_timeout`) and returns this
 /// PE's output, with the route that served it to every PE.
-pub fn run_body<B: PeBody, X: Transport>(team: &Team<X>, spec: &B) -> Result<PeOutput, BenchError> {
-    team.set_timeout(Some(spec.wait_timeout()));
+pub fn run_body<B: PeBody, X: Transport>(
+    team: &mut Team<X>,
+    spec: &B,
+) -> Result<PeOutput, BenchError> {
+    let patience = team.patience().with_timeout(Some(spec.wait_timeout()));
+    team.set_patience(patience)
+        .map_err(|e| pe_failed(B::NAME, e))?;
     let mut out = spec.run(team).map_err(|e| pe_failed(B::NAME, e))?;
     out.routes = (0..team.size())
         .map(|pe| super::team_view::route_name(team.route(pe)))

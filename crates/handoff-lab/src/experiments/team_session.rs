@@ -63,10 +63,11 @@ pub fn start(experiment: &'static str, workers: Workers) -> Result<(), BenchErro
     }
     #[cfg(feature = "mpi")]
     {
-        let team = handoff_mpi::join().map_err(|e| {
+        let mut team = handoff_mpi::join().map_err(|e| {
             BenchError::failed(experiment, format!("joining the MPI job's team: {e}"))
         })?;
-        team.set_timeout(Some(SESSION_TIMEOUT));
+        team.set_patience(team.patience().with_timeout(Some(SESSION_TIMEOUT)))
+            .map_err(|e| BenchError::failed(experiment, format!("the MPI job's team: {e}")))?;
         SESSION.with(|s| {
             *s.borrow_mut() = Some(Session {
                 team,
@@ -189,8 +190,9 @@ pub fn phase_on<X: Transport, B: PeBody>(
     } else {
         members.to_vec()
     };
-    let all = Team::new(PhaseView::all(x));
-    all.set_timeout(Some(SESSION_TIMEOUT));
+    let mut all = Team::new(PhaseView::all(x));
+    all.set_patience(all.patience().with_timeout(Some(SESSION_TIMEOUT)))
+        .map_err(e)?;
     // 1. Clean: no PE touches the heap between the previous phase's last barrier and this
     //    one's first.
     let dirty = dirty.min(x.heap_len());
@@ -206,8 +208,8 @@ pub fn phase_on<X: Transport, B: PeBody>(
     let mut used = 0;
     let mine = match PhaseView::new(x, members.clone()) {
         Some(view) => {
-            let team = Team::new(view);
-            let out = super::team_run::run_body(&team, spec)?;
+            let mut team = Team::new(view);
+            let out = super::team_run::run_body(&mut team, spec)?;
             team.quiet();
             used = team.heap_len() - team.heap_free();
             serde_json::to_vec(&out).unwrap_or_default()

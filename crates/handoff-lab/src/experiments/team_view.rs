@@ -9,8 +9,7 @@
 //! members can be a subset of the job's ranks (ping-pong: rank 0 with each other rank in
 //! turn), renumbered `0..members.len()`.
 
-use handoff::sync::Wait;
-use handoff::sys::Deadline;
+use handoff::sync::{Until, Wait};
 use handoff::team::{AtomicOp, Route, SignalOp, TeamError, Transport};
 
 /// A phase's view of a joined transport: members `members[i]` as ranks `i`.
@@ -125,41 +124,36 @@ impl<X: Transport> Transport for PhaseView<'_, X> {
     fn counter_set(&self, ct: usize, value: u64) {
         self.x.counter_set(ct, value)
     }
-    fn counter_wait(
-        &self,
-        ct: usize,
-        target: u64,
-        deadline: Option<Deadline>,
-    ) -> Result<u64, TeamError> {
-        self.x.counter_wait(ct, target, deadline)
+    fn counter_wait(&self, ct: usize, target: u64, until: Until) -> Result<u64, TeamError> {
+        self.x.counter_wait(ct, target, until)
     }
     fn wait_local(
         &self,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError> {
-        self.x.wait_local(poll, deadline, what)
+        self.x.wait_local(poll, until, what)
     }
-    fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError> {
+    fn barrier(&self, ranks: &[usize], until: Until) -> Result<(), TeamError> {
         let mut job = ranks
             .iter()
             .map(|&r| self.pe(r))
             .collect::<Result<Vec<_>, _>>()?;
         job.sort_unstable();
-        self.x.barrier(&job, deadline)
+        self.x.barrier(&job, until)
     }
     /// Over the whole job, the job's agreement; over a subset, a barrier of the members
     /// only (the job's agreement is a collective of every rank, which the others are not
     /// in): every member runs the same experiment body, so a mismatch would be a bug of
     /// the body, which its own checks report.
-    fn agree(&self, seq: u64, value: u64, deadline: Option<Deadline>) -> Result<(), TeamError> {
+    fn agree(&self, seq: u64, value: u64, until: Until) -> Result<(), TeamError> {
         if self.members.len() == self.x.size() {
-            self.x.agree(seq, value, deadline)
+            self.x.agree(seq, value, until)
         } else {
             let mut job = self.members.clone();
             job.sort_unstable();
-            self.x.barrier(&job, deadline)
+            self.x.barrier(&job, until)
         }
     }
     /// Nothing: the job's transport ends with the command, not with the phase.

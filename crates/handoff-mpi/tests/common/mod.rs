@@ -161,12 +161,16 @@ fn is_root() -> bool {
 
 /// A rank's part: join, run `f`, finalize; any failure prints one line and exits 1.
 pub fn pe(f: impl FnOnce(&Team<MpiTransport>) -> Result<(), String>) -> ! {
-    let team = handoff_mpi::join().unwrap_or_else(|e| {
+    let mut team = handoff_mpi::join().unwrap_or_else(|e| {
         eprintln!("PE could not join: {e}");
         std::process::exit(1)
     });
     // A hang becomes an error naming the wait, well before the job's timeout.
-    team.set_timeout(Some(Duration::from_secs(40)));
+    let patience = team.patience().with_timeout(Some(Duration::from_secs(40)));
+    if let Err(e) = team.set_patience(patience) {
+        eprintln!("PE could not set its timeout: {e}");
+        std::process::exit(1);
+    }
     if let Err(e) = f(&team) {
         eprintln!("PE {}: {e}", team.rank());
         std::process::exit(1);

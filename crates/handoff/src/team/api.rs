@@ -14,8 +14,7 @@ use super::sym::{Sym, SymAt};
 use super::transport::{Route, Transport};
 use super::TeamError;
 use crate::atomic::AtomicU64;
-use crate::sync::Wait;
-use crate::sys::Deadline;
+use crate::sync::{Patience, Until, Wait};
 
 /// Objects start on this boundary (a cache line pair), so two objects never share a line.
 const OBJECT_ALIGN: usize = 128;
@@ -42,13 +41,22 @@ pub struct Team<X: Transport = ShmTransport> {
     pub(super) counters: AtomicUsize,
     /// Where the next `wait_until_any` starts scanning (fairness).
     pub(super) any_start: AtomicUsize,
-    /// How long a wait may take before [`TeamError::Timeout`], in nanoseconds;
-    /// [`NO_TIMEOUT`]: no limit.
-    pub(super) timeout: StdAtomicU64,
+    /// How this PE's team calls wait by default ([`Team::set_patience`]).
+    pub(super) patience: Patience,
 }
 
-/// [`Team::timeout`]'s value for "no limit".
-const NO_TIMEOUT: u64 = u64::MAX;
+/// How long one team call may wait: which of its forms was called (module docs,
+/// "Waiting"). Turned into an [`Until`] only when the call must wait, so a condition that
+/// holds at once costs no clock read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Limit {
+    /// `x()`: the team's patience.
+    Patience,
+    /// `x_timeout(.., d)`: the team's strategy, at most `d`.
+    Within(Duration),
+    /// `try_x()`: no wait ([`TeamError::WouldBlock`]).
+    Now,
+}
 
 impl<X: Transport> std::fmt::Debug for Team<X> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -79,13 +87,14 @@ impl Team<ShmTransport> {
 impl<X: Transport> Team<X> {
     /// A team over a transport that has joined already.
     pub fn new(transport: X) -> Self {
+        let transport_wait = transport.wait_strategy();
         Team {
             x: transport,
             heap_used: AtomicUsize::new(0),
             collectives: StdAtomicU64::new(0),
             counters: AtomicUsize::new(0),
             any_start: AtomicUsize::new(0),
-            timeout: StdAtomicU64::new(NO_TIMEOUT),
+            patience: Patience::new(transport_wait),
         }
     }
 
@@ -110,9 +119,11 @@ impl<X: Transport> Team<X> {
         self.x.route(pe)
     }
 
-    /// The wait strategy every wait of this team uses.
-    pub fn wait_strategy(&self) -> Wait {
-        self.x.wait_strategy()
+    /// How this PE's team calls wait by default: the strategy (the one it joined with,
+    /// `HANDOFF_WAIT` or [`Launch::wait`](super::Launch::wait), until changed) and the default
+    /// timeout (none until set).
+    pub fn patience(&self) -> Patience {
+        self.patience
     }
 
     /// Bytes in each PE's symmetric heap.
@@ -125,34 +136,60 @@ impl<X: Transport> Team<X> {
         self.x.heap_len() - self.heap_used.load(Relaxed)
     }
 
-    /// Bounds every later wait (signal waits, counters, barriers) by `timeout`, after which
-    /// it returns [`TeamError::Timeout`]; `None` (the default) waits without limit (a dead
-    /// peer still ends the wait).
+    /// Sets how this PE's later team calls wait by default (their `x()` form): the strategy
+    /// and the default timeout, after which a wait returns [`TeamError::Timeout`] (`None`:
+    /// no limit; a dead peer still ends the wait). A `x_timeout` form takes this strategy
+    /// and its own time limit, for that call only.
+    ///
+    /// A PE that joined with a strategy that never sleeps (`spin`, `spin-yield`) cannot take
+    /// one that may sleep ([`TeamError::InvalidArgument`]): it told the other PEs at join
+    /// that it never sleeps, and their writers skip its wake-ups.
     ///
     /// A barrier or collective (`alloc`, `ct_create`) that times out or fails has sent
     /// part of its messages: the team's collectives are out of step afterwards, so treat
     /// such an error as the end of the team (finish the PE with an error). Signal, counter
     /// and line waits may be retried.
-    pub fn set_timeout(&self, timeout: Option<Duration>) {
-        let ns = timeout.map_or(NO_TIMEOUT, |t| {
-            u64::try_from(t.as_nanos()).unwrap_or(NO_TIMEOUT - 1)
-        });
-        self.timeout.store(ns, Relaxed);
+    pub fn set_patience(&mut self, patience: Patience) -> Result<(), TeamError> {
+        self.check_strategy(patience.wait)?;
+        self.patience = patience;
+        Ok(())
     }
 
-    pub(super) fn deadline(&self) -> Option<Deadline> {
-        match self.timeout.load(Relaxed) {
-            NO_TIMEOUT => None,
-            ns => Some(Deadline::after(Duration::from_nanos(ns))),
+    /// Whether this PE's waits may use `wait` ([`set_patience`](Self::set_patience)).
+    pub(crate) fn check_strategy(&self, wait: Wait) -> Result<(), TeamError> {
+        let joined = self.x.wait_strategy();
+        if wait.may_sleep() && !joined.may_sleep() {
+            return Err(TeamError::InvalidArgument(format!(
+                "wait strategy {wait} may sleep, but this PE joined the team with {joined}, \
+                 which never sleeps (the other PEs skip its wake-ups); start the team with \
+                 --wait {wait} (HANDOFF_WAIT) instead"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The wait of a call with `limit`, starting now; `None` for a `try_` form.
+    #[inline]
+    pub(crate) fn until(&self, limit: Limit) -> Option<Until> {
+        match limit {
+            Limit::Patience => Some(self.patience.start()),
+            Limit::Within(d) => Some(self.patience.start_with(d)),
+            Limit::Now => None,
         }
     }
 
-    pub(super) fn next_collective(&self, value: u64) -> Result<(), TeamError> {
+    /// The wait of a collective call with `limit` (which has no `try_` form).
+    fn collective_until(&self, limit: Limit) -> Until {
+        self.until(limit)
+            .unwrap_or_else(|| self.patience.start_with(Duration::ZERO))
+    }
+
+    pub(super) fn next_collective(&self, value: u64, limit: Limit) -> Result<(), TeamError> {
         let seq = self.collectives.fetch_add(1, Relaxed) + 1;
         // Report what the callers passed, without the tag bits.
         let untag = |v: u64| v & (TAG_ALLOC - 1);
         self.x
-            .agree(seq, value, self.deadline())
+            .agree(seq, value, self.collective_until(limit))
             .map_err(|e| match e {
                 TeamError::Mismatch {
                     seq,
@@ -173,8 +210,22 @@ impl<X: Transport> Team<X> {
 
     /// Collective: allocates `len` elements of `T` in every PE's heap, zero-filled the first
     /// time (memory is never reused). Every PE must call it with the same `len` in the same
-    /// order; otherwise every PE gets [`TeamError::Mismatch`].
+    /// order; otherwise every PE gets [`TeamError::Mismatch`]. Waits for the other PEs with
+    /// the team's patience.
     pub fn alloc<T: Zeroable>(&self, len: usize) -> Result<Sym<T>, TeamError> {
+        self.alloc_within(len, Limit::Patience)
+    }
+
+    /// [`alloc`](Self::alloc) waiting at most `timeout` for the other PEs.
+    pub fn alloc_timeout<T: Zeroable>(
+        &self,
+        len: usize,
+        timeout: Duration,
+    ) -> Result<Sym<T>, TeamError> {
+        self.alloc_within(len, Limit::Within(timeout))
+    }
+
+    fn alloc_within<T: Zeroable>(&self, len: usize, limit: Limit) -> Result<Sym<T>, TeamError> {
         let bytes = len.checked_mul(size_of::<T>()).ok_or_else(|| {
             TeamError::InvalidArgument(format!("{len} elements overflow the address space"))
         })?;
@@ -183,7 +234,7 @@ impl<X: Transport> Team<X> {
         let start = used.next_multiple_of(align);
         let end = start.saturating_add(bytes.max(1));
         // Agree first, so a PE with too little room fails together with the others.
-        self.next_collective(TAG_ALLOC | (bytes as u64 & (TAG_ALLOC - 1)))?;
+        self.next_collective(TAG_ALLOC | (bytes as u64 & (TAG_ALLOC - 1)), limit)?;
         if end > self.x.heap_len() {
             return Err(TeamError::HeapExhausted {
                 requested: end - used,
@@ -409,14 +460,33 @@ impl<X: Transport> Team<X> {
     // ---- barriers ---------------------------------------------------------------------
 
     /// Barrier over all PEs (dissemination, ⌈log2 p⌉ rounds); completes earlier puts.
+    /// Waits with the team's patience.
     pub fn barrier_all(&self) -> Result<(), TeamError> {
+        self.barrier_all_within(Limit::Patience)
+    }
+
+    /// [`barrier_all`](Self::barrier_all) waiting at most `timeout`.
+    pub fn barrier_all_timeout(&self, timeout: Duration) -> Result<(), TeamError> {
+        self.barrier_all_within(Limit::Within(timeout))
+    }
+
+    fn barrier_all_within(&self, limit: Limit) -> Result<(), TeamError> {
         let all: Vec<usize> = (0..self.size()).collect();
-        self.x.barrier(&all, self.deadline())
+        self.x.barrier(&all, self.collective_until(limit))
     }
 
     /// Barrier over the PEs in `ranks` (any order, duplicates ignored; must include this PE
-    /// and be the same set on every member).
+    /// and be the same set on every member). Waits with the team's patience.
     pub fn barrier(&self, ranks: &[usize]) -> Result<(), TeamError> {
+        self.barrier_within(ranks, Limit::Patience)
+    }
+
+    /// [`barrier`](Self::barrier) waiting at most `timeout`.
+    pub fn barrier_timeout(&self, ranks: &[usize], timeout: Duration) -> Result<(), TeamError> {
+        self.barrier_within(ranks, Limit::Within(timeout))
+    }
+
+    fn barrier_within(&self, ranks: &[usize], limit: Limit) -> Result<(), TeamError> {
         let mut set = ranks.to_vec();
         set.sort_unstable();
         set.dedup();
@@ -432,16 +502,25 @@ impl<X: Transport> Team<X> {
                 self.rank()
             )));
         }
-        self.x.barrier(&set, self.deadline())
+        self.x.barrier(&set, self.collective_until(limit))
     }
 
-    /// Ends this PE's part normally (`shmem_finalize`): a barrier over all PEs, then marks
-    /// this PE finished, so its exit ends nobody's wait. Dropping a `Team` without it counts
-    /// as leaving after an error: the other PEs' waits then fail with
-    /// [`TeamError::PeerDied`].
+    /// Ends this PE's part normally (`shmem_finalize`): a barrier over all PEs (with the
+    /// team's patience), then marks this PE finished, so its exit ends nobody's wait.
+    /// Dropping a `Team` without it counts as leaving after an error: the other PEs' waits
+    /// then fail with [`TeamError::PeerDied`].
     pub fn finalize(self) -> Result<(), TeamError> {
+        self.finalize_within(Limit::Patience)
+    }
+
+    /// [`finalize`](Self::finalize) waiting at most `timeout` for the other PEs.
+    pub fn finalize_timeout(self, timeout: Duration) -> Result<(), TeamError> {
+        self.finalize_within(Limit::Within(timeout))
+    }
+
+    fn finalize_within(self, limit: Limit) -> Result<(), TeamError> {
         self.quiet();
-        self.barrier_all()?;
+        self.barrier_all_within(limit)?;
         self.x.finish();
         Ok(())
     }

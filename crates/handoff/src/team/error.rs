@@ -118,10 +118,17 @@ pub enum TeamError {
         /// The launcher's pid.
         pid: u32,
     },
-    /// A wait passed the deadline set by [`Team::set_timeout`](super::Team::set_timeout).
-    #[error("timed out waiting for {what}: the team's timeout passed")]
+    /// A wait passed its deadline: the team's default timeout
+    /// ([`Team::set_patience`](super::Team::set_patience)) or the call's (`_timeout` forms).
+    #[error("timed out waiting for {what}: the call's timeout passed")]
     Timeout {
         /// What was waited for.
+        what: &'static str,
+    },
+    /// A `try_` form found that the call would have to wait.
+    #[error("{what} is not there yet (a try_ call does not wait; the call without try_ does)")]
+    WouldBlock {
+        /// What the call would wait for.
         what: &'static str,
     },
     /// A counter handle beyond the team's counters.

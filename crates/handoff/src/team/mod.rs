@@ -55,7 +55,30 @@
 //!
 //! # Waiting
 //!
-//! Every wait uses the team's [`Wait`](crate::sync::Wait) strategy (`HANDOFF_WAIT`, default adaptive). Waits on
+//! A [`Team`] holds its [`Patience`](crate::sync::Patience): the wait strategy it joined
+//! with (`HANDOFF_WAIT`, [`Launch::wait`]; default adaptive) and a default timeout (none);
+//! [`Team::set_patience`] changes both for this PE's later calls. The team's calls come in
+//! the library's three forms:
+//!
+//! - a wait on a condition — [`signal_wait_until`](Team::signal_wait_until),
+//!   [`wait_until_all`](Team::wait_until_all) / `_any` / `_some`, [`ct_wait`](Team::ct_wait),
+//!   [`wait_line`](Team::wait_line) — has all three: `x(..)` waits with the team's patience,
+//!   `x_timeout(.., timeout)` waits at most `timeout` (the team's strategy; this call only),
+//!   and `try_x(..)` does not wait ([`TeamError::WouldBlock`] when the condition does not
+//!   hold yet: OpenSHMEM's `shmem_test*`);
+//! - a collective call — [`barrier_all`](Team::barrier_all), [`barrier`](Team::barrier),
+//!   [`alloc`](Team::alloc), [`ct_create`](Team::ct_create), [`finalize`](Team::finalize) —
+//!   has the first two: a `try_` form makes no sense for a call that must meet every other
+//!   PE (a half-done barrier cannot be taken back);
+//! - `put`, `get`, atomics, `fence` and `quiet` do not wait for another PE's action (on one
+//!   node a put is a copy, complete when it returns), so they take no limit.
+//!
+//! [`Epochs`] keep the same convention with a patience of their own (default timeout
+//! [`EPOCH_TIMEOUT`]). A call made of several waits (a barrier's rounds, a `start` over a
+//! group) turns its form into one [`Until`](crate::sync::Until) when it starts, and every
+//! wait inside shares that deadline; the [`Transport`] trait's waits take that `Until`.
+//!
+//! Waits on
 //! this PE's own heap words (signals, lines, atomics used as flags) sleep on this PE's heap
 //! [`RangeBell`](crate::sync::RangeBell) as waiters on the bytes they read; a put, signal or
 //! atomic wakes only the sleepers whose bytes it wrote (a put checks without a fence, and the
@@ -71,11 +94,12 @@
 //!
 //! [`Epochs`] adds MPI-3's one-sided synchronization epochs on a team, after foMPI
 //! (Gerstenberger, Besta, Hoefler, SC'13): fence, generalized active target (post / start /
-//! complete / wait / test), passive target locks (`lock`, `lock_all`, `flush`, `sync`), and
+//! complete / wait / try_wait), passive target locks (`lock`, `lock_all`, `flush`, `sync`), and
 //! element-wise atomic accumulates ([`AccOp`]), all built on the team's public operations so
 //! they work over any [`Transport`]. Misuse (a start without a matching post, unlocking what
 //! is not locked, fencing inside another epoch) is an [`EpochError`], never a hang; waits for
-//! another PE's matching call end after [`Epochs::set_timeout`] (default [`EPOCH_TIMEOUT`]).
+//! another PE's matching call end after the epochs' timeout ([`Epochs::set_patience`],
+//! default [`EPOCH_TIMEOUT`], or the call's `_timeout` form).
 //!
 //! # Transports
 //!

@@ -2,9 +2,11 @@
 //! counters, and one-cache-line puts. Orderings: `super::ops` (signal updates are Release,
 //! every poll Acquire) and `crate::sync::doorbell` (who sleeps and who wakes).
 
+use std::time::Duration;
+
 use bytemuck::Pod;
 
-use super::api::{byte_offset, bytes_of, Team, TAG_COUNTER};
+use super::api::{byte_offset, bytes_of, Limit, Team, TAG_COUNTER};
 use super::ops::{Cmp, SignalOp};
 use super::sym::{Counter, Line, Sym, SymAt, LINE_PAYLOAD};
 use super::transport::Transport;
@@ -51,7 +53,8 @@ impl<X: Transport> Team<X> {
         Ok(super::ops::load_signal(w))
     }
 
-    /// Waits until this PE's signal word `sig` satisfies `cmp value`; returns the value seen.
+    /// Waits until this PE's signal word `sig` satisfies `cmp value`, with the team's
+    /// patience; returns the value seen.
     #[inline(always)]
     pub fn signal_wait_until(
         &self,
@@ -59,14 +62,48 @@ impl<X: Transport> Team<X> {
         cmp: Cmp,
         value: u64,
     ) -> Result<u64, TeamError> {
-        let w = self.word(&sig.into(), "signal_wait_until")?;
+        self.signal_wait_within(sig.into(), cmp, value, Limit::Patience)
+    }
+
+    /// [`signal_wait_until`](Self::signal_wait_until) waiting at most `timeout`.
+    pub fn signal_wait_until_timeout(
+        &self,
+        sig: impl Into<SymAt<u64>>,
+        cmp: Cmp,
+        value: u64,
+        timeout: Duration,
+    ) -> Result<u64, TeamError> {
+        self.signal_wait_within(sig.into(), cmp, value, Limit::Within(timeout))
+    }
+
+    /// [`signal_wait_until`](Self::signal_wait_until) without waiting: the value when it
+    /// satisfies `cmp value`, else [`TeamError::WouldBlock`] (`shmem_signal_wait_until` has
+    /// no test form; this is `shmem_test` on a signal word).
+    pub fn try_signal_wait_until(
+        &self,
+        sig: impl Into<SymAt<u64>>,
+        cmp: Cmp,
+        value: u64,
+    ) -> Result<u64, TeamError> {
+        self.signal_wait_within(sig.into(), cmp, value, Limit::Now)
+    }
+
+    #[inline(always)]
+    fn signal_wait_within(
+        &self,
+        sig: SymAt<u64>,
+        cmp: Cmp,
+        value: u64,
+        limit: Limit,
+    ) -> Result<u64, TeamError> {
+        let w = self.word(&sig, "signal_wait_until")?;
         // A signal that is there at once is taken inline; the rest of the wait is out of
         // line (as in `wait_line`).
         let v = super::ops::load_signal(w);
         if cmp.holds(v, value) {
             return Ok(v);
         }
-        self.signal_wait_slow(w, cmp, value)
+        self.signal_wait_slow(w, cmp, value, limit)
     }
 
     /// The rest of [`Self::signal_wait_until`]: quick polls, then the wait.
@@ -76,15 +113,16 @@ impl<X: Transport> Team<X> {
         w: &std::sync::atomic::AtomicU64,
         cmp: Cmp,
         value: u64,
+        limit: Limit,
     ) -> Result<u64, TeamError> {
         // A signal that arrives soon skips the wait's setup (as in `wait_line`).
         let poll = || Some(super::ops::load_signal(w)).filter(|&v| cmp.holds(v, value));
-        if let Some(v) = self.quick(poll) {
+        if let Some(v) = self.quick(poll, limit) {
             return Ok(v);
         }
         let at = w.as_ptr() as usize - self.x.local_heap() as usize;
         let mut seen = 0;
-        self.x.wait_local_on(
+        self.wait_here(
             at,
             8,
             &mut || {
@@ -92,7 +130,7 @@ impl<X: Transport> Team<X> {
                 seen = v;
                 cmp.holds(v, value).then_some(0)
             },
-            self.deadline(),
+            limit,
             "a signal",
         )?;
         Ok(seen)
@@ -116,8 +154,24 @@ impl<X: Transport> Team<X> {
         Ok(self.local_atomic(sigs))
     }
 
+    /// Waits with `limit` until `poll` (reading this PE's heap bytes `[at, at + len)`) says
+    /// so; a `try_` form ([`Limit::Now`]) polls once and returns [`TeamError::WouldBlock`].
+    pub(crate) fn wait_here(
+        &self,
+        at: usize,
+        len: usize,
+        poll: &mut dyn FnMut() -> Option<usize>,
+        limit: Limit,
+        what: &'static str,
+    ) -> Result<usize, TeamError> {
+        match self.until(limit) {
+            Some(until) => self.x.wait_local_on(at, len, poll, until, what),
+            None => poll().ok_or(TeamError::WouldBlock { what }),
+        }
+    }
+
     /// Waits until every word of `sigs` not excluded by `status` (`true` = skip) satisfies
-    /// `cmp value` (`shmem_wait_until_all`).
+    /// `cmp value` (`shmem_wait_until_all`), with the team's patience.
     pub fn wait_until_all(
         &self,
         sigs: &Sym<u64>,
@@ -125,10 +179,45 @@ impl<X: Transport> Team<X> {
         cmp: Cmp,
         value: u64,
     ) -> Result<(), TeamError> {
+        self.wait_all_within(sigs, status, cmp, value, Limit::Patience)
+    }
+
+    /// [`wait_until_all`](Self::wait_until_all) waiting at most `timeout`.
+    pub fn wait_until_all_timeout(
+        &self,
+        sigs: &Sym<u64>,
+        status: Option<&[bool]>,
+        cmp: Cmp,
+        value: u64,
+        timeout: Duration,
+    ) -> Result<(), TeamError> {
+        self.wait_all_within(sigs, status, cmp, value, Limit::Within(timeout))
+    }
+
+    /// [`wait_until_all`](Self::wait_until_all) without waiting (`shmem_test_all`):
+    /// [`TeamError::WouldBlock`] unless every word satisfies it now.
+    pub fn try_wait_until_all(
+        &self,
+        sigs: &Sym<u64>,
+        status: Option<&[bool]>,
+        cmp: Cmp,
+        value: u64,
+    ) -> Result<(), TeamError> {
+        self.wait_all_within(sigs, status, cmp, value, Limit::Now)
+    }
+
+    fn wait_all_within(
+        &self,
+        sigs: &Sym<u64>,
+        status: Option<&[bool]>,
+        cmp: Cmp,
+        value: u64,
+        limit: Limit,
+    ) -> Result<(), TeamError> {
         let words = self.words(sigs, status, "wait_until_all")?;
         let (at, len) = (sigs.offset, sigs.len * 8);
         let skip = |i: usize| status.is_some_and(|s| s[i]);
-        self.x.wait_local_on(
+        self.wait_here(
             at,
             len,
             &mut || {
@@ -139,7 +228,7 @@ impl<X: Transport> Team<X> {
                 });
                 all.then_some(0)
             },
-            self.deadline(),
+            limit,
             "all of a set of signals",
         )?;
         Ok(())
@@ -148,13 +237,49 @@ impl<X: Transport> Team<X> {
     /// Waits until some word of `sigs` not excluded by `status` satisfies `cmp value` and
     /// returns its index (`shmem_wait_until_any`). Fair: each call starts scanning one past
     /// where the previous call's scan started, so a word that stays true cannot starve the
-    /// others. With every word excluded, returns `None` at once.
+    /// others. With every word excluded, returns `None` at once. Waits with the team's
+    /// patience.
     pub fn wait_until_any(
         &self,
         sigs: &Sym<u64>,
         status: Option<&[bool]>,
         cmp: Cmp,
         value: u64,
+    ) -> Result<Option<usize>, TeamError> {
+        self.wait_any_within(sigs, status, cmp, value, Limit::Patience)
+    }
+
+    /// [`wait_until_any`](Self::wait_until_any) waiting at most `timeout`.
+    pub fn wait_until_any_timeout(
+        &self,
+        sigs: &Sym<u64>,
+        status: Option<&[bool]>,
+        cmp: Cmp,
+        value: u64,
+        timeout: Duration,
+    ) -> Result<Option<usize>, TeamError> {
+        self.wait_any_within(sigs, status, cmp, value, Limit::Within(timeout))
+    }
+
+    /// [`wait_until_any`](Self::wait_until_any) without waiting (`shmem_test_any`):
+    /// [`TeamError::WouldBlock`] when no word satisfies it now.
+    pub fn try_wait_until_any(
+        &self,
+        sigs: &Sym<u64>,
+        status: Option<&[bool]>,
+        cmp: Cmp,
+        value: u64,
+    ) -> Result<Option<usize>, TeamError> {
+        self.wait_any_within(sigs, status, cmp, value, Limit::Now)
+    }
+
+    fn wait_any_within(
+        &self,
+        sigs: &Sym<u64>,
+        status: Option<&[bool]>,
+        cmp: Cmp,
+        value: u64,
+        limit: Limit,
     ) -> Result<Option<usize>, TeamError> {
         let words = self.words(sigs, status, "wait_until_any")?;
         let (at, len) = (sigs.offset, sigs.len * 8);
@@ -167,7 +292,7 @@ impl<X: Transport> Team<X> {
             .any_start
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             % n;
-        let i = self.x.wait_local_on(
+        let i = self.wait_here(
             at,
             len,
             &mut || {
@@ -177,20 +302,56 @@ impl<X: Transport> Team<X> {
                         && cmp.holds(words[i].load(std::sync::atomic::Ordering::Acquire), value)
                 })
             },
-            self.deadline(),
+            limit,
             "any of a set of signals",
         )?;
         Ok(Some(i))
     }
 
     /// Waits until at least one word of `sigs` not excluded by `status` satisfies
-    /// `cmp value`; returns the indices of all that do (`shmem_wait_until_some`).
+    /// `cmp value`; returns the indices of all that do (`shmem_wait_until_some`). Waits
+    /// with the team's patience.
     pub fn wait_until_some(
         &self,
         sigs: &Sym<u64>,
         status: Option<&[bool]>,
         cmp: Cmp,
         value: u64,
+    ) -> Result<Vec<usize>, TeamError> {
+        self.wait_some_within(sigs, status, cmp, value, Limit::Patience)
+    }
+
+    /// [`wait_until_some`](Self::wait_until_some) waiting at most `timeout`.
+    pub fn wait_until_some_timeout(
+        &self,
+        sigs: &Sym<u64>,
+        status: Option<&[bool]>,
+        cmp: Cmp,
+        value: u64,
+        timeout: Duration,
+    ) -> Result<Vec<usize>, TeamError> {
+        self.wait_some_within(sigs, status, cmp, value, Limit::Within(timeout))
+    }
+
+    /// [`wait_until_some`](Self::wait_until_some) without waiting (`shmem_test_some`):
+    /// [`TeamError::WouldBlock`] when no word satisfies it now.
+    pub fn try_wait_until_some(
+        &self,
+        sigs: &Sym<u64>,
+        status: Option<&[bool]>,
+        cmp: Cmp,
+        value: u64,
+    ) -> Result<Vec<usize>, TeamError> {
+        self.wait_some_within(sigs, status, cmp, value, Limit::Now)
+    }
+
+    fn wait_some_within(
+        &self,
+        sigs: &Sym<u64>,
+        status: Option<&[bool]>,
+        cmp: Cmp,
+        value: u64,
+        limit: Limit,
     ) -> Result<Vec<usize>, TeamError> {
         let words = self.words(sigs, status, "wait_until_some")?;
         let (at, len) = (sigs.offset, sigs.len * 8);
@@ -202,11 +363,11 @@ impl<X: Transport> Team<X> {
             // Acquire: as in `wait_until_all`.
             !skip(i) && cmp.holds(words[i].load(std::sync::atomic::Ordering::Acquire), value)
         };
-        self.x.wait_local_on(
+        self.wait_here(
             at,
             len,
             &mut || (0..words.len()).find(|&i| holds(i)),
-            self.deadline(),
+            limit,
             "some of a set of signals",
         )?;
         Ok((0..words.len()).filter(|&i| holds(i)).collect())
@@ -215,10 +376,20 @@ impl<X: Transport> Team<X> {
     // ---- counters (the seed's counting puts) ------------------------------------------
 
     /// Collective: creates a counter, at 0, with the same index on every PE
-    /// (`shmem_ct_create`). At most [`MAX_COUNTERS`] per team.
+    /// (`shmem_ct_create`). At most [`MAX_COUNTERS`] per team. Waits for the other PEs with
+    /// the team's patience.
     pub fn ct_create(&self) -> Result<Counter, TeamError> {
+        self.ct_create_within(Limit::Patience)
+    }
+
+    /// [`ct_create`](Self::ct_create) waiting at most `timeout` for the other PEs.
+    pub fn ct_create_timeout(&self, timeout: Duration) -> Result<Counter, TeamError> {
+        self.ct_create_within(Limit::Within(timeout))
+    }
+
+    fn ct_create_within(&self, limit: Limit) -> Result<Counter, TeamError> {
         let ct = self.counters.load(std::sync::atomic::Ordering::Relaxed);
-        self.next_collective(TAG_COUNTER | ct as u64)?;
+        self.next_collective(TAG_COUNTER | ct as u64, limit)?;
         if ct >= MAX_COUNTERS {
             return Err(TeamError::CounterLimit { max: MAX_COUNTERS });
         }
@@ -237,9 +408,40 @@ impl<X: Transport> Team<X> {
         self.x.counter_set(ct.0, value)
     }
 
-    /// Waits until this PE's counter `ct` is at least `n` (`shmem_ct_wait`); returns its value.
+    /// Waits until this PE's counter `ct` is at least `n` (`shmem_ct_wait`), with the team's
+    /// patience; returns its value.
     pub fn ct_wait(&self, ct: &Counter, n: u64) -> Result<u64, TeamError> {
-        self.x.counter_wait(ct.0, n, self.deadline())
+        self.ct_wait_within(ct, n, Limit::Patience)
+    }
+
+    /// [`ct_wait`](Self::ct_wait) waiting at most `timeout`.
+    pub fn ct_wait_timeout(
+        &self,
+        ct: &Counter,
+        n: u64,
+        timeout: Duration,
+    ) -> Result<u64, TeamError> {
+        self.ct_wait_within(ct, n, Limit::Within(timeout))
+    }
+
+    /// [`ct_wait`](Self::ct_wait) without waiting: the counter's value when it is at least
+    /// `n`, else [`TeamError::WouldBlock`].
+    pub fn try_ct_wait(&self, ct: &Counter, n: u64) -> Result<u64, TeamError> {
+        self.ct_wait_within(ct, n, Limit::Now)
+    }
+
+    fn ct_wait_within(&self, ct: &Counter, n: u64, limit: Limit) -> Result<u64, TeamError> {
+        match self.until(limit) {
+            Some(until) => self.x.counter_wait(ct.0, n, until),
+            None => {
+                let v = self.x.counter_get(ct.0);
+                if v >= n {
+                    Ok(v)
+                } else {
+                    Err(TeamError::WouldBlock { what: "a counter" })
+                }
+            }
+        }
     }
 
     /// Counting put (`shmem_putct`): copies `src` into PE `pe`'s `dst` from element
@@ -262,10 +464,13 @@ impl<X: Transport> Team<X> {
     }
 
     /// Polls `poll` quickly before a wait's setup ([`crate::sync::poll_quickly`], with this
-    /// team's wait strategy).
+    /// team's wait strategy); a `try_` form ([`Limit::Now`]) polls once.
     #[inline]
-    fn quick<T>(&self, poll: impl FnMut() -> Option<T>) -> Option<T> {
-        crate::sync::poll_quickly(self.x.wait_strategy(), self.x.crowded_cpu(), poll)
+    fn quick<T>(&self, mut poll: impl FnMut() -> Option<T>, limit: Limit) -> Option<T> {
+        match limit {
+            Limit::Now => poll(),
+            _ => crate::sync::poll_quickly(self.patience.wait, self.x.crowded_cpu(), poll),
+        }
     }
 
     // ---- lines: payload and sequence in one cache line -----------------------------------
@@ -298,7 +503,8 @@ impl<X: Transport> Team<X> {
     }
 
     /// Waits until this PE's line `src` carries a sequence number `>= seq`, then copies its
-    /// first `out.len()` payload bytes into `out`; returns the sequence number seen.
+    /// first `out.len()` payload bytes into `out`; returns the sequence number seen. Waits
+    /// with the team's patience.
     #[inline(always)]
     pub fn wait_line(
         &self,
@@ -306,13 +512,45 @@ impl<X: Transport> Team<X> {
         seq: u64,
         out: &mut [u8],
     ) -> Result<u64, TeamError> {
+        self.wait_line_within(src.into(), seq, out, Limit::Patience)
+    }
+
+    /// [`wait_line`](Self::wait_line) waiting at most `timeout`.
+    pub fn wait_line_timeout(
+        &self,
+        src: impl Into<SymAt<Line>>,
+        seq: u64,
+        out: &mut [u8],
+        timeout: Duration,
+    ) -> Result<u64, TeamError> {
+        self.wait_line_within(src.into(), seq, out, Limit::Within(timeout))
+    }
+
+    /// [`wait_line`](Self::wait_line) without waiting: [`TeamError::WouldBlock`] (and `out`
+    /// untouched) unless the line carries a sequence number `>= seq` now.
+    pub fn try_wait_line(
+        &self,
+        src: impl Into<SymAt<Line>>,
+        seq: u64,
+        out: &mut [u8],
+    ) -> Result<u64, TeamError> {
+        self.wait_line_within(src.into(), seq, out, Limit::Now)
+    }
+
+    #[inline(always)]
+    fn wait_line_within(
+        &self,
+        src: SymAt<Line>,
+        seq: u64,
+        out: &mut [u8],
+        limit: Limit,
+    ) -> Result<u64, TeamError> {
         if out.len() > LINE_PAYLOAD {
             return Err(TeamError::LineTooLong {
                 len: out.len(),
                 max: LINE_PAYLOAD,
             });
         }
-        let src = src.into();
         let at = byte_offset(&src.sym, src.index, 1, "wait_line")?;
         // SAFETY: `byte_offset` checked the line lies in the local partition; lines are
         // 64-byte aligned objects (128-byte aligned start, 64-byte elements).
@@ -322,7 +560,7 @@ impl<X: Transport> Team<X> {
         // path (issue #23).
         let mut seen = super::ops::load_signal(&line.seq);
         if seen < seq {
-            seen = self.wait_line_slow(line, at, seq)?;
+            seen = self.wait_line_slow(line, at, seq, limit)?;
         }
         // SAFETY: the payload is plain bytes inside the line; the Acquire load of the
         // sequence (here or in `wait_line_slow`; pairs with the Release store of the
@@ -336,16 +574,22 @@ impl<X: Transport> Team<X> {
     /// The rest of [`Self::wait_line`] on `line` (heap offset `at`): quick polls, then the
     /// wait; returns the sequence number seen.
     #[inline(never)]
-    fn wait_line_slow(&self, line: &Line, at: usize, seq: u64) -> Result<u64, TeamError> {
+    fn wait_line_slow(
+        &self,
+        line: &Line,
+        at: usize,
+        seq: u64,
+        limit: Limit,
+    ) -> Result<u64, TeamError> {
         // A line that arrives within the quick polls skips the wait's setup (its deadline,
         // a clock read; its peer watch and CPU hint): a sender entering its wait for a
         // quick answer pays that on the hand-off's critical path (issue #23).
         let poll = || Some(super::ops::load_signal(&line.seq)).filter(|&v| v >= seq);
-        if let Some(v) = self.quick(poll) {
+        if let Some(v) = self.quick(poll, limit) {
             return Ok(v);
         }
         let mut seen = 0;
-        self.x.wait_local_on(
+        self.wait_here(
             at,
             std::mem::size_of::<Line>(),
             &mut || {
@@ -353,7 +597,7 @@ impl<X: Transport> Team<X> {
                 seen = v;
                 (v >= seq).then_some(0)
             },
-            self.deadline(),
+            limit,
             "a line",
         )?;
         Ok(seen)

@@ -11,8 +11,7 @@
 
 use super::ops::{AtomicOp, SignalOp};
 use super::TeamError;
-use crate::sync::Wait;
-use crate::sys::Deadline;
+use crate::sync::{Until, Wait};
 
 /// The mechanism that serves one PE's operations on another ([`Transport::route`]): what an
 /// application can expect of that pair's costs. Its [`Display`](std::fmt::Display) is a
@@ -72,8 +71,11 @@ impl std::fmt::Display for Route {
 /// - Atomics are atomic with respect to every other atomic on the same word from any PE.
 /// - `barrier` returns on every listed PE only after all of them called it, and completes
 ///   (as `quiet`) every put issued before it.
-/// - Every wait returns [`TeamError::PeerDied`] naming a PE that died or left, instead of
-///   hanging, and [`TeamError::Timeout`] after `deadline`.
+/// - Every wait takes one [`Until`] (made by the team from its
+///   [`Patience`](crate::sync::Patience) when the team's call starts: a call made of several
+///   waits passes the same one to each), waits with its strategy, and returns
+///   [`TeamError::PeerDied`] naming a PE that died or left, instead of hanging, and
+///   [`TeamError::Timeout`] after its deadline.
 pub trait Transport {
     /// This PE's rank, `0..size()`.
     fn rank(&self) -> usize;
@@ -81,7 +83,10 @@ pub trait Transport {
     fn size(&self) -> usize;
     /// Bytes in each PE's symmetric heap partition.
     fn heap_len(&self) -> usize;
-    /// The wait strategy the team was started with.
+    /// The wait strategy this PE joined with (`HANDOFF_WAIT`, [`Launch::wait`](super::Launch::wait)):
+    /// the default of the team's [`Patience`](crate::sync::Patience). A PE that joined with a
+    /// strategy that never sleeps told the others so, and their writers may skip the
+    /// wake-ups (`quiet_bells`): the team then refuses a patience whose strategy sleeps.
     fn wait_strategy(&self) -> Wait;
     /// Which mechanism serves this PE's operations on PE `pe` ([`Route`]), or `None` when
     /// `pe` is not a PE of this team (`pe >= size()`). The default is
@@ -173,20 +178,15 @@ pub trait Transport {
     /// Sets this PE's counter `ct` (the receiver manages its counters).
     fn counter_set(&self, ct: usize, value: u64);
     /// Waits until this PE's counter `ct` is at least `target`; returns the value seen.
-    fn counter_wait(
-        &self,
-        ct: usize,
-        target: u64,
-        deadline: Option<Deadline>,
-    ) -> Result<u64, TeamError>;
+    fn counter_wait(&self, ct: usize, target: u64, until: Until) -> Result<u64, TeamError>;
 
     /// Waits until `poll` (which reads this PE's own heap words with Acquire loads) returns
-    /// `Some`, with the team's strategy, woken by the signals and atomics other PEs send
+    /// `Some`, with `until`'s strategy, woken by the signals and atomics other PEs send
     /// here. `what` names the wait in a timeout error.
     fn wait_local(
         &self,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError>;
 
@@ -199,42 +199,42 @@ pub trait Transport {
         offset: usize,
         len: usize,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError> {
         let _ = (offset, len);
-        self.wait_local(poll, deadline, what)
+        self.wait_local(poll, until, what)
     }
 
     /// Waits until `poll` returns `Some`, where `poll` reads PE `pe`'s heap bytes
     /// `[offset, offset + len)` (through remote atomics or loads: a lock word held by another
     /// PE), woken by writes to those bytes. The shared-memory transport sleeps on `pe`'s heap
-    /// bell as a waiter on those bytes; the default, with no bell, polls under the team's
-    /// wait strategy ([`crate::sync::poll_until`]: the spin budget, then short sleeps)
-    /// until `deadline`.
+    /// bell as a waiter on those bytes; the default, with no bell, polls under `until`'s
+    /// strategy ([`crate::sync::poll_until`]: the spin budget, then short sleeps) until its
+    /// deadline.
     fn wait_remote_on(
         &self,
         pe: usize,
         offset: usize,
         len: usize,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError> {
         if pe == self.rank() {
-            return self.wait_local_on(offset, len, poll, deadline, what);
+            return self.wait_local_on(offset, len, poll, until, what);
         }
         // Nobody rings for these words here: the wait policy's polling wait (spin budget,
         // then short sleeps with a poll after each).
-        crate::sync::poll_until(poll, self.wait_strategy(), deadline, &crate::sync::NoPeers)
+        crate::sync::poll_until(poll, until.wait, until.deadline, &crate::sync::NoPeers)
             .map_err(|_| TeamError::Timeout { what })
     }
 
     /// A barrier over `ranks` (sorted, distinct, containing this PE), completing earlier puts.
-    fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError>;
+    fn barrier(&self, ranks: &[usize], until: Until) -> Result<(), TeamError>;
     /// Collective over all PEs: call `seq` (1, 2, ... in order) with `value`; returns
     /// [`TeamError::Mismatch`] on every PE if any PE passed another value.
-    fn agree(&self, seq: u64, value: u64, deadline: Option<Deadline>) -> Result<(), TeamError>;
+    fn agree(&self, seq: u64, value: u64, until: Until) -> Result<(), TeamError>;
     /// Marks this PE as finished normally (after a final barrier): its exit no longer
     /// counts as a death for the other PEs' waits.
     fn finish(&self);

@@ -342,9 +342,10 @@ fn consumer_samples(elapsed: f64, seen: &Seen) -> Vec<f64> {
 /// A worker PE of an XPYC RMA run: joins the shared-memory team (whose `Team` is `Sync`, so
 /// the PE's threads share it) and prints its output line.
 pub fn xpyc_worker(spec: &PeSpec) -> Result<(), BenchError> {
-    let team =
+    let mut team =
         Team::from_env().map_err(|e| BenchError::failed(NAME, format!("joining the team: {e}")))?;
-    team.set_timeout(Some(STUCK));
+    team.set_patience(team.patience().with_timeout(Some(STUCK)))
+        .map_err(|e| team_run::pe_failed(NAME, e))?;
     let out = pe_xpyc(&team, spec).map_err(|e| team_run::pe_failed(NAME, e))?;
     team_run::finish(NAME, team, &out)
 }

@@ -104,7 +104,7 @@ fn run<X: Transport>(
     let (me, p) = (team.rank(), team.size());
     let win = team.alloc::<u64>(p.max(2) + k)?;
     let mut ep = Epochs::new(team)?;
-    ep.set_timeout(Some(Duration::from_secs(60)));
+    ep.set_patience(ep.patience().with_timeout(Some(Duration::from_secs(60))))?;
     let mut pe = Pe {
         team,
         ep,

@@ -80,7 +80,7 @@ pub enum EpochError {
     /// An epoch wait that passed its deadline: usually the matching call is missing.
     #[error(
         "{op}: no {what} within {after:?}{}; check that the matching call is made there \
-         (or raise Epochs::set_timeout if it is only slow)",
+         (or raise the timeout: Epochs::set_patience, or the call's _timeout form)",
         pe.map(|p| format!(" from PE {p}")).unwrap_or_default()
     )]
     Timeout {

@@ -145,43 +145,83 @@ mod tests {
 }
 
 #[cfg(not(loom))]
+pub(crate) use imp::Fencing;
+
+#[cfg(not(loom))]
 mod imp {
+    use std::cell::Cell;
+
     use super::FenceWords;
+    use crate::sync::Until;
+    use crate::team::api::Limit;
     use crate::team::epoch::{EpochError, Epochs};
     use crate::team::ops::load_signal;
     use crate::team::{SignalOp, Transport};
 
-    impl<X: Transport> FenceWords for Epochs<'_, X> {
+    /// One fence call of an [`Epochs`]: its words, and the one wait (strategy and deadline)
+    /// its rounds share, fixed at the first round that must wait (no clock read when every
+    /// peer arrived already).
+    pub(crate) struct Fencing<'e, 't, X: Transport> {
+        ep: &'e Epochs<'t, X>,
+        limit: Limit,
+        until: Cell<Option<Until>>,
+    }
+
+    impl<'e, 't, X: Transport> Fencing<'e, 't, X> {
+        pub(crate) fn new(ep: &'e Epochs<'t, X>, limit: Limit) -> Self {
+            Fencing {
+                ep,
+                limit,
+                until: Cell::new(None),
+            }
+        }
+    }
+
+    impl<X: Transport> FenceWords for Fencing<'_, '_, X> {
         type Err = EpochError;
         fn size(&self) -> usize {
-            self.team.size()
+            self.ep.team.size()
         }
         fn rank(&self) -> usize {
-            self.team.rank()
+            self.ep.team.rank()
         }
         fn arrive(&self, to: usize, n: u64) -> Result<(), EpochError> {
-            let me = self.team.rank();
+            let me = self.ep.team.rank();
             Ok(self
+                .ep
                 .team
-                .signal(self.arrivals.at(me), SignalOp::Set(n), to)?)
+                .signal(self.ep.arrivals.at(me), SignalOp::Set(n), to)?)
         }
         fn arrived(&self, from: usize) -> u64 {
             // `team.word` checked bounds when the object was made; `from < size` = its length.
-            let w = self.team.word(&self.arrivals.at(from), "fence");
+            let w = self.ep.team.word(&self.ep.arrivals.at(from), "fence");
             w.map(load_signal).unwrap_or(0)
         }
         fn wait_arrived(&self, from: usize, n: u64) -> Result<(), EpochError> {
-            self.team
+            let until = match self.until.get() {
+                Some(u) => u,
+                None => {
+                    // A fence has no `try_` form: `Limit::Now` does not reach here.
+                    let u = self
+                        .ep
+                        .until(self.limit)
+                        .unwrap_or(Until::forever(self.ep.patience.wait));
+                    self.until.set(Some(u));
+                    u
+                }
+            };
+            self.ep
+                .team
                 .x
                 .wait_local_on(
-                    self.arrivals.offset + 8 * from,
+                    self.ep.arrivals.offset + 8 * from,
                     8,
                     &mut || (self.arrived(from) >= n).then_some(0),
-                    self.deadline(),
+                    until,
                     "a fence",
                 )
                 .map(|_| ())
-                .map_err(self.timed("fence", "fence", Some(from)))
+                .map_err(self.ep.timed("fence", "fence", Some(from), self.limit))
         }
     }
 }

@@ -26,8 +26,12 @@
 //! ring (`shm.rs`, `Pending`: two read-modify-writes per put after a `quiet`, two swaps per
 //! `quiet` after a put), which the spinning wait does not pay.
 
+use std::time::Duration;
+
 use super::lockword::{self, LockWord, WaiterMap};
 use super::{EpochError, Epochs, LockKind};
+use crate::sync::Until;
+use crate::team::api::Limit;
 use crate::team::{AtomicOp, SignalOp, Sym, Team, TeamError, Transport};
 
 /// The lock word of PE `pe`, through the team's remote atomics.
@@ -121,6 +125,28 @@ impl<'t, X: Transport> Epochs<'t, X> {
     /// [`TeamError::PeerDied`] naming it; a holder that never unlocks, with
     /// [`EpochError::Timeout`] after the epochs' timeout.
     pub fn lock(&mut self, pe: usize, kind: LockKind) -> Result<(), EpochError> {
+        self.lock_within(pe, kind, Limit::Patience)
+    }
+
+    /// [`lock`](Self::lock) waiting at most `timeout`.
+    pub fn lock_timeout(
+        &mut self,
+        pe: usize,
+        kind: LockKind,
+        timeout: Duration,
+    ) -> Result<(), EpochError> {
+        self.lock_within(pe, kind, Limit::Within(timeout))
+    }
+
+    /// [`lock`](Self::lock) without waiting: takes the lock when it is free for `kind` now
+    /// (an exclusive lock: nobody holds it or waits for it; a shared one: no writer holds
+    /// or waits for it), else returns [`TeamError::WouldBlock`] (in [`EpochError::Team`])
+    /// and leaves no trace on the target.
+    pub fn try_lock(&mut self, pe: usize, kind: LockKind) -> Result<(), EpochError> {
+        self.lock_within(pe, kind, Limit::Now)
+    }
+
+    fn lock_within(&mut self, pe: usize, kind: LockKind, limit: Limit) -> Result<(), EpochError> {
         let p = self.team.size();
         if pe >= p {
             return Err(TeamError::NoSuchPe { pe, size: p }.into());
@@ -145,12 +171,36 @@ impl<'t, X: Transport> Epochs<'t, X> {
                 how,
             });
         }
-        self.acquire(pe, kind)?;
+        self.acquire(pe, kind, limit)?;
         self.held[pe] = Some(kind);
         Ok(())
     }
 
-    fn acquire(&self, pe: usize, kind: LockKind) -> Result<(), EpochError> {
+    /// Takes the lock on `pe`, waiting as `limit` says ([`Limit::Now`]: one try, which
+    /// announces nothing).
+    fn acquire(&self, pe: usize, kind: LockKind, limit: Limit) -> Result<(), EpochError> {
+        let w = self.remote(pe);
+        let Some(until) = self.until(limit) else {
+            let got = match kind {
+                LockKind::Exclusive => lockword::try_free_exclusive(&w)?,
+                LockKind::Shared => lockword::try_shared(&w)?,
+            };
+            return match got {
+                true => Ok(()),
+                false => Err(TeamError::WouldBlock { what: "a lock" }.into()),
+            };
+        };
+        self.acquire_until(pe, kind, until, limit)
+    }
+
+    /// [`acquire`](Self::acquire) waiting with `until` (`limit` names its timeout).
+    fn acquire_until(
+        &self,
+        pe: usize,
+        kind: LockKind,
+        until: Until,
+        limit: Limit,
+    ) -> Result<(), EpochError> {
         let w = self.remote(pe);
         if kind == LockKind::Exclusive {
             // Uncontended: one CAS takes a free word; else announce and retry (lockword).
@@ -167,7 +217,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
         .map_err(EpochError::from);
         let res = match got {
             Ok(true) => Ok(()),
-            Ok(false) => self.wait_for(&w, kind),
+            Ok(false) => self.wait_for(&w, kind, until, limit),
             Err(e) => Err(e),
         };
         if res.is_err() && kind == LockKind::Exclusive {
@@ -184,7 +234,13 @@ impl<'t, X: Transport> Epochs<'t, X> {
         res
     }
 
-    fn wait_for(&self, w: &Remote<'_, X>, kind: LockKind) -> Result<(), EpochError> {
+    fn wait_for(
+        &self,
+        w: &Remote<'_, X>,
+        kind: LockKind,
+        until: Until,
+        limit: Limit,
+    ) -> Result<(), EpochError> {
         let me = self.team.rank();
         let words = self.team.size().div_ceil(64);
         let (i, bit) = lockword::waiter_bit(me, kind == LockKind::Exclusive, words);
@@ -206,11 +262,11 @@ impl<'t, X: Transport> Epochs<'t, X> {
                     Some(1)
                 }
             },
-            self.deadline(),
+            until,
             "a lock",
         );
         let cleared = map_rmw(self.team, self.waiters, i, AtomicOp::FetchAnd(!bit), w.pe);
-        waited.map_err(self.timed("lock", "unlock", Some(w.pe)))?;
+        waited.map_err(self.timed("lock", "unlock", Some(w.pe), limit))?;
         if let Some(e) = failed {
             return Err(e.into());
         }
@@ -267,8 +323,17 @@ impl<'t, X: Transport> Epochs<'t, X> {
 
     /// `MPI_Win_lock_all`: a shared lock on every PE, taken in rank order (so two
     /// `lock_all`s and rank-ordered locks cannot deadlock). On an error the locks taken so
-    /// far are released.
+    /// far are released. The epochs' timeout bounds the whole call, not each lock.
     pub fn lock_all(&mut self) -> Result<(), EpochError> {
+        self.lock_all_within(Limit::Patience)
+    }
+
+    /// [`lock_all`](Self::lock_all) waiting at most `timeout` in all.
+    pub fn lock_all_timeout(&mut self, timeout: Duration) -> Result<(), EpochError> {
+        self.lock_all_within(Limit::Within(timeout))
+    }
+
+    fn lock_all_within(&mut self, limit: Limit) -> Result<(), EpochError> {
         if let Some((open, how)) = self.open_epoch() {
             return Err(EpochError::EpochOpen {
                 op: "lock_all",
@@ -276,8 +341,12 @@ impl<'t, X: Transport> Epochs<'t, X> {
                 how,
             });
         }
+        // One wait for the whole call (`lock_all` has no `try_` form).
+        let until = self
+            .until(limit)
+            .unwrap_or_else(|| Until::forever(self.patience.wait));
         for pe in 0..self.team.size() {
-            if let Err(e) = self.acquire(pe, LockKind::Shared) {
+            if let Err(e) = self.acquire_until(pe, LockKind::Shared, until, limit) {
                 for q in 0..pe {
                     let _ = self.release(q, "lock_all");
                 }

@@ -1,6 +1,6 @@
 //! MPI-3 one-sided synchronization epochs on a [`Team`](super::Team), after foMPI
 //! (Gerstenberger, Besta, Hoefler, SC'13): fence, generalized active target
-//! (post / start / complete / wait / test), passive target locks (`lock`, `lock_all`,
+//! (post / start / complete / wait / try_wait), passive target locks (`lock`, `lock_all`,
 //! `flush`, `sync`), and element-wise atomic accumulates.
 //!
 //! Everything is built on the team's public operations (symmetric allocation, signals,
@@ -46,12 +46,22 @@
 //!
 //! Starting without a matching post, waiting without completes, unlocking what is not
 //! locked, locking a target twice, fencing inside another epoch: [`EpochError`], never a
-//! hang. Waits for another PE's matching call end after [`Epochs::set_timeout`]
-//! (default [`DEFAULT_TIMEOUT`]) with [`EpochError::Timeout`] naming that PE; a PE that dies
+//! hang. Waits for another PE's matching call end after the epochs' timeout (their
+//! [`Patience`](crate::sync::Patience): default [`DEFAULT_TIMEOUT`], set by
+//! [`Epochs::set_patience`], or the call's own in its `_timeout` form) with
+//! [`EpochError::Timeout`] naming that PE; a PE that dies
 //! ends every wait with [`TeamError::PeerDied`](super::TeamError::PeerDied) naming it — a
 //! lock holder that dies releases nothing silently. An [`Epochs`] dropped with an epoch
 //! open releases its locks (so no one waits forever), says so on stderr and, in debug
 //! builds, panics; [`Epochs::close`] reports it as an error instead.
+//!
+//! # Waiting
+//!
+//! The epoch calls that wait for another PE keep the team's convention (the
+//! [team module docs](super), "Waiting"): `start`, `wait` and `lock` have three forms (`x`
+//! with the epochs' patience, `x_timeout(.., d)`, and `try_x` that does not wait:
+//! [`TeamError::WouldBlock`](super::TeamError::WouldBlock) inside [`EpochError::Team`]);
+//! the collective `fence` and `lock_all` (which takes locks in turn) have the first two.
 
 mod accumulate;
 mod error;
@@ -94,7 +104,8 @@ mod imp {
 
     use super::matching::Matching;
     use super::{EpochError, LockKind, DEFAULT_TIMEOUT};
-    use crate::sys::Deadline;
+    use crate::sync::{Patience, Until};
+    use crate::team::api::Limit;
     use crate::team::{Sym, Team, TeamError, Transport};
 
     /// One PE's synchronization epochs over a team (an MPI window's synchronization
@@ -124,7 +135,8 @@ mod imp {
         pub(super) held: Vec<Option<LockKind>>,
         /// Whether the locks held came from `lock_all`.
         pub(super) all: bool,
-        pub(super) timeout: Option<Duration>,
+        /// How the epoch calls wait by default ([`Epochs::set_patience`]).
+        pub(super) patience: Patience,
     }
 
     impl<X: Transport> std::fmt::Debug for Epochs<'_, X> {
@@ -141,7 +153,9 @@ mod imp {
     impl<'t, X: Transport> Epochs<'t, X> {
         /// Collective: allocates the epoch words on every PE (6 symmetric objects, a few
         /// hundred bytes) and waits until every PE has them (a barrier), so no PE's first
-        /// post or lock reaches a PE that has not made its words yet.
+        /// post or lock reaches a PE that has not made its words yet. These waits take the
+        /// team's patience; the epochs' own starts as the team's strategy with
+        /// [`DEFAULT_TIMEOUT`].
         pub fn new(team: &'t Team<X>) -> Result<Self, EpochError> {
             let p = team.size();
             let posts = team.alloc::<u64>(p)?;
@@ -165,7 +179,7 @@ mod imp {
                 exposure: None,
                 held: vec![None; p],
                 all: false,
-                timeout: Some(DEFAULT_TIMEOUT),
+                patience: team.patience().with_timeout(Some(DEFAULT_TIMEOUT)),
             })
         }
 
@@ -174,29 +188,49 @@ mod imp {
             self.team
         }
 
-        /// Bounds every later epoch wait (start, wait, lock) by `timeout`; `None` waits
-        /// without limit (a dead PE still ends the wait).
-        pub fn set_timeout(&mut self, timeout: Option<Duration>) {
-            self.timeout = timeout;
+        /// How the epoch calls (fence, start, wait, lock, lock_all) wait by default.
+        pub fn patience(&self) -> Patience {
+            self.patience
         }
 
-        pub(super) fn deadline(&self) -> Option<Deadline> {
-            self.timeout.map(Deadline::after)
+        /// Sets how later epoch calls wait by default: the strategy and the timeout after
+        /// which a wait for another PE's matching call ends with [`EpochError::Timeout`]
+        /// (`None`: no limit; a dead PE still ends the wait). A strategy that may sleep on a
+        /// PE that joined with one that never sleeps is refused, as by
+        /// [`Team::set_patience`].
+        pub fn set_patience(&mut self, patience: Patience) -> Result<(), EpochError> {
+            self.team.check_strategy(patience.wait)?;
+            self.patience = patience;
+            Ok(())
         }
 
-        /// Turns the team's timeout into one that names the call and the PE.
+        /// The wait of an epoch call with `limit`, starting now; `None` for a `try_` form.
+        pub(super) fn until(&self, limit: Limit) -> Option<Until> {
+            match limit {
+                Limit::Patience => Some(self.patience.start()),
+                Limit::Within(d) => Some(self.patience.start_with(d)),
+                Limit::Now => None,
+            }
+        }
+
+        /// Turns a team timeout of a call with `limit` into one that names the call and the
+        /// PE.
         pub(super) fn timed(
             &self,
             op: &'static str,
             what: &'static str,
             pe: Option<usize>,
+            limit: Limit,
         ) -> impl Fn(TeamError) -> EpochError + '_ {
             move |e| match e {
                 TeamError::Timeout { .. } => EpochError::Timeout {
                     op,
                     what,
                     pe,
-                    after: self.timeout.unwrap_or_default(),
+                    after: match limit {
+                        Limit::Within(d) => d,
+                        _ => self.patience.timeout.unwrap_or_default(),
+                    },
                 },
                 e => EpochError::Team(e),
             }
@@ -207,7 +241,10 @@ mod imp {
             if self.access.is_some() {
                 Some(("an access epoch (start)", "call complete() first"))
             } else if self.exposure.is_some() {
-                Some(("an exposure epoch (post)", "call wait() or test() first"))
+                Some((
+                    "an exposure epoch (post)",
+                    "call wait() or try_wait() first",
+                ))
             } else if self.all {
                 Some(("a lock_all epoch", "call unlock_all() first"))
             } else if self.held.iter().any(Option::is_some) {
@@ -251,6 +288,15 @@ mod imp {
         /// ([`EpochError::EpochOpen`]); a PE that does not fence ends the wait after the
         /// epochs' timeout ([`EpochError::Timeout`] naming the PE waited for).
         pub fn fence(&self) -> Result<(), EpochError> {
+            self.fence_within(Limit::Patience)
+        }
+
+        /// [`fence`](Self::fence) waiting at most `timeout` in all.
+        pub fn fence_timeout(&self, timeout: Duration) -> Result<(), EpochError> {
+            self.fence_within(Limit::Within(timeout))
+        }
+
+        fn fence_within(&self, limit: Limit) -> Result<(), EpochError> {
             if let Some((open, how)) = self.open_epoch() {
                 return Err(EpochError::EpochOpen {
                     op: "fence",
@@ -261,7 +307,7 @@ mod imp {
             self.team.quiet();
             // Relaxed: a count private to this PE (the words carry the ordering).
             let n = self.fences.fetch_add(1, Ordering::Relaxed) + 1;
-            super::fence::dissemination(self, n)
+            super::fence::dissemination(&super::fence::Fencing::new(self, limit), n)
         }
 
         /// `MPI_Win_flush(pe)`: completes this PE's operations toward `pe` — `quiet` (module

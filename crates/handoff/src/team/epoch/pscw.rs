@@ -1,8 +1,12 @@
-//! Generalized active target on [`Epochs`]: `post` / `start` / `complete` / `wait` / `test`,
+//! Generalized active target on [`Epochs`]: `post` / `start` / `complete` / `wait` (and
+//! `try_wait`, MPI's `MPI_Win_test`),
 //! on the counters of [`super::matching`] (the protocol and its ordering are there).
+
+use std::time::Duration;
 
 use super::matching::PscwWords;
 use super::{EpochError, Epochs};
+use crate::team::api::Limit;
 use crate::team::ops::load_signal;
 use crate::team::{SignalOp, TeamError, Transport};
 
@@ -29,14 +33,14 @@ impl<X: Transport> PscwWords for Epochs<'_, X> {
 
 impl<X: Transport> Epochs<'_, X> {
     /// `MPI_Win_post`: opens an exposure epoch for the origins in `group` (each told by one
-    /// remote increment). Returns at once; [`wait`](Self::wait) or [`test`](Self::test)
-    /// closes it.
+    /// remote increment). Returns at once; [`wait`](Self::wait) or
+    /// [`try_wait`](Self::try_wait) closes it.
     pub fn post(&mut self, group: &[usize]) -> Result<(), EpochError> {
         if self.exposure.is_some() {
             return Err(EpochError::EpochOpen {
                 op: "post",
                 open: "an exposure epoch (post)",
-                how: "call wait() or test() first",
+                how: "call wait() or try_wait() first",
             });
         }
         let group = self.group("post", group)?;
@@ -53,6 +57,22 @@ impl<X: Transport> Epochs<'_, X> {
     /// may have consumed the posts of the targets before the failing one: treat it as the
     /// end of the epochs (as MPI treats a failed synchronization).
     pub fn start(&mut self, group: &[usize]) -> Result<(), EpochError> {
+        self.start_within(group, Limit::Patience)
+    }
+
+    /// [`start`](Self::start) waiting at most `timeout` in all.
+    pub fn start_timeout(&mut self, group: &[usize], timeout: Duration) -> Result<(), EpochError> {
+        self.start_within(group, Limit::Within(timeout))
+    }
+
+    /// [`start`](Self::start) without waiting: opens the access epoch when every target
+    /// of `group` has posted, else returns [`TeamError::WouldBlock`] (in
+    /// [`EpochError::Team`]) and consumes no post, so it may be called again.
+    pub fn try_start(&mut self, group: &[usize]) -> Result<(), EpochError> {
+        self.start_within(group, Limit::Now)
+    }
+
+    fn start_within(&mut self, group: &[usize], limit: Limit) -> Result<(), EpochError> {
         if self.access.is_some() {
             return Err(EpochError::EpochOpen {
                 op: "start",
@@ -68,8 +88,18 @@ impl<X: Transport> Epochs<'_, X> {
             });
         }
         let group = self.group("start", group)?;
+        let Some(until) = self.until(limit) else {
+            // `try_start`: all posts there, or none consumed.
+            if group.iter().any(|&t| !self.matching.posted(self, t)) {
+                return Err(TeamError::WouldBlock { what: "a post" }.into());
+            }
+            for &t in &group {
+                self.matching.consume_post(t);
+            }
+            self.access = Some(group);
+            return Ok(());
+        };
         for &t in &group {
-            let deadline = self.deadline();
             let this = &*self;
             this.team
                 .x
@@ -77,10 +107,10 @@ impl<X: Transport> Epochs<'_, X> {
                     this.posts.offset + t * 8,
                     8,
                     &mut || this.matching.posted(this, t).then_some(0),
-                    deadline,
+                    until,
                     "a post",
                 )
-                .map_err(self.timed("start", "post", Some(t)))?;
+                .map_err(self.timed("start", "post", Some(t), limit))?;
             self.matching.consume_post(t);
         }
         self.access = Some(group);
@@ -102,11 +132,37 @@ impl<X: Transport> Epochs<'_, X> {
     /// `MPI_Win_wait`: waits until every origin of the exposure epoch has completed; their
     /// puts are then visible here.
     pub fn wait(&mut self) -> Result<(), EpochError> {
+        self.wait_within(Limit::Patience)
+    }
+
+    /// [`wait`](Self::wait) waiting at most `timeout`.
+    pub fn wait_timeout(&mut self, timeout: Duration) -> Result<(), EpochError> {
+        self.wait_within(Limit::Within(timeout))
+    }
+
+    /// `MPI_Win_test`: [`wait`](Self::wait) without waiting: closes the exposure epoch if
+    /// every origin has completed, else returns [`TeamError::WouldBlock`] (in
+    /// [`EpochError::Team`]) and leaves it open.
+    pub fn try_wait(&mut self) -> Result<(), EpochError> {
+        self.wait_within(Limit::Now)
+    }
+
+    fn wait_within(&mut self, limit: Limit) -> Result<(), EpochError> {
         let k = self.exposure.ok_or(EpochError::NoEpoch {
             op: "wait",
             needs: "post",
         })?;
-        let deadline = self.deadline();
+        let Some(until) = self.until(limit) else {
+            if !self.matching.completed(self, k) {
+                return Err(TeamError::WouldBlock {
+                    what: "the completes of every origin",
+                }
+                .into());
+            }
+            self.matching.consume_completions(k);
+            self.exposure = None;
+            return Ok(());
+        };
         let this = &*self;
         this.team
             .x
@@ -114,27 +170,12 @@ impl<X: Transport> Epochs<'_, X> {
                 this.completions.offset,
                 8,
                 &mut || this.matching.completed(this, k).then_some(0),
-                deadline,
+                until,
                 "completions",
             )
-            .map_err(self.timed("wait", "complete of every origin", None))?;
+            .map_err(self.timed("wait", "complete of every origin", None, limit))?;
         self.matching.consume_completions(k);
         self.exposure = None;
         Ok(())
-    }
-
-    /// `MPI_Win_test`: [`wait`](Self::wait) without waiting: `true` (and the exposure epoch
-    /// closed) if every origin has completed, else `false`.
-    pub fn test(&mut self) -> Result<bool, EpochError> {
-        let k = self.exposure.ok_or(EpochError::NoEpoch {
-            op: "test",
-            needs: "post",
-        })?;
-        if !self.matching.completed(self, k) {
-            return Ok(false);
-        }
-        self.matching.consume_completions(k);
-        self.exposure = None;
-        Ok(true)
     }
 }

@@ -4,8 +4,7 @@
 use super::wake::{self, Pending};
 use super::{HeapBell, Parts};
 use crate::atomic::{fence, AtomicU32, AtomicU64, Ordering};
-use crate::sync::{PeerWatch, Wait, WaitError};
-use crate::sys::Deadline;
+use crate::sync::{PeerWatch, Until, WaitError};
 use crate::team::ops::{self, AtomicOp, SignalOp};
 use crate::team::TeamError;
 
@@ -322,8 +321,7 @@ impl<P: Parts> MappedHeap<P> {
         pe: usize,
         range: Option<(u64, u64)>,
         poll: &mut dyn FnMut() -> Option<usize>,
-        how: Wait,
-        deadline: Option<Deadline>,
+        until: Until,
         peers: &dyn PeerWatch,
         hint: impl FnOnce(Option<u32>) -> Option<u32>,
         what: &'static str,
@@ -337,8 +335,8 @@ impl<P: Parts> MappedHeap<P> {
         b.bell.wait(
             range,
             poll,
-            how,
-            deadline,
+            until.wait,
+            until.deadline,
             peers,
             hint(b.ringer.get()),
             site,

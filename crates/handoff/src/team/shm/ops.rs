@@ -5,8 +5,7 @@
 
 use super::ShmTransport;
 use crate::atomic::{fence, Ordering};
-use crate::sync::Wait;
-use crate::sys::Deadline;
+use crate::sync::{Until, Wait};
 use crate::team::barrier::{self, Node};
 use crate::team::layout::FINISHED;
 use crate::team::ops::{AtomicOp, SignalOp};
@@ -22,7 +21,7 @@ impl ShmTransport {
         pe: usize,
         range: Option<(u64, u64)>,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         watch: TeamWatch<'_>,
         what: &'static str,
     ) -> Result<usize, TeamError> {
@@ -31,8 +30,7 @@ impl ShmTransport {
                 pe,
                 range,
                 poll,
-                self.wait,
-                deadline,
+                until,
                 &watch,
                 |ringer| self.cpu_hint(ringer),
                 what,
@@ -157,12 +155,7 @@ impl Transport for ShmTransport {
         }
     }
 
-    fn counter_wait(
-        &self,
-        ct: usize,
-        target: u64,
-        deadline: Option<Deadline>,
-    ) -> Result<u64, TeamError> {
+    fn counter_wait(&self, ct: usize, target: u64, until: Until) -> Result<u64, TeamError> {
         let c = self
             .ctrl(self.rank)
             .counters
@@ -170,17 +163,19 @@ impl Transport for ShmTransport {
             .ok_or(TeamError::CounterLimit { max: MAX_COUNTERS })?;
         let watch = self.watch();
         // The team's hint, as in `wait_local`: a PE sharing its CPU yields instead of pausing.
-        c.wait_until_hinted(target, self.wait, deadline, &watch, |p| self.cpu_hint(p))
-            .map_err(|e| self.wait_err(e, &watch, "a counter"))
+        c.wait_until_hinted(target, until.wait, until.deadline, &watch, |p| {
+            self.cpu_hint(p)
+        })
+        .map_err(|e| self.wait_err(e, &watch, "a counter"))
     }
 
     fn wait_local(
         &self,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError> {
-        self.wait_bell(self.rank, None, poll, deadline, self.watch(), what)
+        self.wait_bell(self.rank, None, poll, until, self.watch(), what)
     }
 
     fn wait_local_on(
@@ -188,12 +183,12 @@ impl Transport for ShmTransport {
         offset: usize,
         len: usize,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError> {
         let end = offset.saturating_add(len);
         let range = Some((offset as u64, end as u64));
-        self.wait_bell(self.rank, range, poll, deadline, self.watch(), what)
+        self.wait_bell(self.rank, range, poll, until, self.watch(), what)
     }
 
     fn wait_remote_on(
@@ -202,16 +197,16 @@ impl Transport for ShmTransport {
         offset: usize,
         len: usize,
         poll: &mut dyn FnMut() -> Option<usize>,
-        deadline: Option<Deadline>,
+        until: Until,
         what: &'static str,
     ) -> Result<usize, TeamError> {
         self.heap.check(pe, offset, len, 1, what)?;
         let end = offset.saturating_add(len);
         let range = Some((offset as u64, end as u64));
-        self.wait_bell(pe, range, poll, deadline, self.watch_on(pe), what)
+        self.wait_bell(pe, range, poll, until, self.watch_on(pe), what)
     }
 
-    fn barrier(&self, ranks: &[usize], deadline: Option<Deadline>) -> Result<(), TeamError> {
+    fn barrier(&self, ranks: &[usize], until: Until) -> Result<(), TeamError> {
         // Completes earlier puts as `quiet` does, their wake-ups included.
         self.quiet();
         let watch = self.barrier_watch();
@@ -225,22 +220,22 @@ impl Transport for ShmTransport {
             ranks,
             &mut seen,
             node,
-            self.wait,
-            deadline,
+            until.wait,
+            until.deadline,
             &watch,
             self.cpu_hint(None),
         )
         .map_err(|e| self.wait_err(e, &watch, "a barrier"))
     }
 
-    fn agree(&self, seq: u64, value: u64, deadline: Option<Deadline>) -> Result<(), TeamError> {
+    fn agree(&self, seq: u64, value: u64, until: Until) -> Result<(), TeamError> {
         let slot = (seq % 2) as usize;
         let mine = &self.ctrl(self.rank).agree[slot];
         mine.value.store(value, Ordering::Relaxed);
         mine.seq.store(seq, Ordering::Relaxed);
         // The barrier's Release/Acquire chain publishes the record to every PE.
         let all: Vec<usize> = (0..self.size).collect();
-        self.barrier(&all, deadline)?;
+        self.barrier(&all, until)?;
         for r in 0..self.size {
             let a = &self.ctrl(r).agree[slot];
             let (s, v) = (
