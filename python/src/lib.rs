@@ -15,7 +15,7 @@
 use std::time::Duration;
 
 use handoff::channel::ChannelError;
-use handoff::shm::ApiOption;
+use handoff::implementor::ApiOption;
 use handoff::sync::Wait;
 use handoff::sync::WaitError;
 use handoff::sys::Deadline;

@@ -6,7 +6,8 @@ use std::ffi::{c_char, c_int, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use handoff::channel::ChannelError;
-use handoff::shm::{ApiOption, SegmentError, ShmError};
+use handoff::implementor::ApiOption;
+use handoff::shm::{SegmentError, ShmError};
 use handoff::sync::SyncError;
 use handoff::sync::WaitError;
 use handoff::Error;

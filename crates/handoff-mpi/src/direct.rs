@@ -22,9 +22,9 @@
 
 use std::sync::atomic::AtomicU64;
 
+use handoff::implementor::{HeapBell, MappedHeap, Parts};
 use handoff::sync::{NoPeers, Wait};
 use handoff::sys::Deadline;
-use handoff::team::mapped::{HeapBell, MappedHeap, Parts};
 use handoff::team::{SignalOp, TeamError, MAX_COUNTERS};
 
 use crate::comm::wait_error;

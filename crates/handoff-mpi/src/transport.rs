@@ -4,7 +4,8 @@
 
 use std::cell::Cell;
 
-use handoff::sync::{poll_until, NoPeers, Wait};
+use handoff::implementor::poll_until;
+use handoff::sync::{NoPeers, Wait};
 use handoff::sys::Deadline;
 use handoff::team::{AtomicOp, Route, SignalOp, TeamError, Transport, MAX_COUNTERS};
 

@@ -96,14 +96,14 @@ impl NamedSemaphore {
 
     /// Creates a new semaphore under a fresh name nobody can guess in advance:
     /// `/handoff-<pid>-<user>~<16 random hex digits>` (the library's segment names,
-    /// [`handoff::shm::segment_name`]), `O_CREAT | O_EXCL`, mode 0600. A taken name (planted
+    /// [`handoff::implementor::segment_name`]), `O_CREAT | O_EXCL`, mode 0600. A taken name (planted
     /// by another user, or a collision) is retried with a new random part, up to 8 times.
     /// [`NamedSemaphore::name`] is the name to give the other process;
     /// [`cleanup_stale`] removes it once this process is gone.
     pub fn create_unique(user: &str, initial: u32) -> Result<Self> {
         let mut taken = Vec::new();
         for _ in 0..CREATE_TRIES {
-            let name = handoff::shm::segment_name(user)?;
+            let name = handoff::implementor::segment_name(user)?;
             match Self::create(&name, initial) {
                 Err(Error::Io { source, .. })
                     if source.kind() == std::io::ErrorKind::AlreadyExists =>
@@ -369,7 +369,7 @@ pub fn cleanup_stale() -> Result<Vec<String>> {
         let Some(name) = file.to_str().and_then(|f| f.strip_prefix("sem.")) else {
             continue;
         };
-        let Some((pid, _)) = handoff::shm::parse_segment_name(name) else {
+        let Some((pid, _)) = handoff::implementor::parse_segment_name(name) else {
             continue;
         };
         let full = format!("/{name}");
@@ -505,7 +505,7 @@ mod tests {
         let _guards = (Unlink(a.name().into()), Unlink(b.name().into()));
         assert_ne!(a.name(), b.name());
         for s in [&a, &b] {
-            let (pid, user) = handoff::shm::parse_segment_name(s.name()).unwrap();
+            let (pid, user) = handoff::implementor::parse_segment_name(s.name()).unwrap();
             assert_eq!(
                 (pid, user),
                 (std::process::id(), "semtest-unique"),

@@ -85,6 +85,9 @@ pub mod queue;
 pub mod team;
 // Layer 7: the crate error.
 mod error;
+// What only the transports, launchers and bindings built on the core need.
+#[cfg(feature = "implementor")]
+pub mod implementor;
 
 pub use error::{Error, Result};
 
@@ -169,6 +172,18 @@ pub use error::{Error, Result};
 /// ```compile_fail
 /// let _ = handoff::sync::Wait::ALL;
 /// ```
+///
+/// The low-level wait loop (internal; transports use `implementor::poll_until`):
+///
+/// ```compile_fail
+/// use handoff::sync::wait_on;
+/// ```
+///
+/// The launcher's environment names outside `implementor`:
+///
+/// ```compile_fail
+/// let _ = handoff::team::ENV_TEAM;
+/// ```
 #[cfg(doctest)]
 pub struct OldPathsAreGone;
 
@@ -179,3 +194,11 @@ pub struct OldPathsAreGone;
 /// ```
 #[cfg(all(doctest, not(feature = "diagnostics")))]
 pub struct DiagnosticsAreOptIn;
+
+/// Without the `implementor` feature, the transports' and bindings' items are not public:
+///
+/// ```compile_fail
+/// use handoff::implementor::ApiOption;
+/// ```
+#[cfg(all(doctest, not(feature = "implementor")))]
+pub struct ImplementorIsOptIn;

@@ -74,7 +74,7 @@ fn assert_none_named(user: &str) {
     let left: Vec<String> = handoff::shm::list_segments()
         .unwrap()
         .into_iter()
-        .filter(|n| handoff::shm::parse_segment_name(n) == Some((me, user)))
+        .filter(|n| handoff::implementor::parse_segment_name(n) == Some((me, user)))
         .collect();
     assert!(left.is_empty(), "left behind in /dev/shm: {left:?}");
 }
@@ -293,7 +293,7 @@ fn truncated_segment_is_refused() {
     assert_gone(&name);
 
     // An object too small to hold even the header: refused before anything is mapped.
-    let raw_name = handoff::shm::segment_name(&unique("tiny")).unwrap();
+    let raw_name = handoff::implementor::segment_name(&unique("tiny")).unwrap();
     let tiny = RawShm::create(&raw_name, 1, 0o600).unwrap();
     tiny.set_len(40).unwrap();
     match Segment::open(&raw_name, deadline()) {
@@ -343,7 +343,7 @@ fn zero_size_is_refused() {
 
 #[test]
 fn bad_names_are_refused() {
-    let long = "n".repeat(handoff::shm::MAX_USER_NAME_LEN + 1);
+    let long = "n".repeat(handoff::implementor::MAX_USER_NAME_LEN + 1);
     for bad in ["", "a/b", "/handoff-1-x", "sp ace", "..", long.as_str()] {
         match Segment::create(bad, 64) {
             Err(ShmError::Segment(e @ SegmentError::InvalidName { .. })) => {
@@ -361,7 +361,7 @@ fn bad_names_are_refused() {
             "{bad:?}"
         );
     }
-    let missing = handoff::shm::segment_name(&unique("missing")).unwrap();
+    let missing = handoff::implementor::segment_name(&unique("missing")).unwrap();
     assert!(matches!(
         Segment::open(&missing, deadline()),
         Err(ShmError::Segment(SegmentError::NotFound { .. }))
@@ -499,7 +499,7 @@ fn stale_cleanup_after_sigkilled_creator() {
     );
     let name = kid.expect_line("NAME=");
     assert_eq!(
-        handoff::shm::parse_segment_name(&name).map(|(pid, _)| pid),
+        handoff::implementor::parse_segment_name(&name).map(|(pid, _)| pid),
         Some(kid.pid())
     );
     assert!(exists(&name));

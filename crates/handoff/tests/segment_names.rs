@@ -112,7 +112,7 @@ fn generated_names_are_fresh_and_unsquattable() {
     assert_ne!(na, predictable);
     for n in [na, nb] {
         assert!(n.starts_with(&format!("{predictable}~")), "{n}");
-        let (pid, short) = handoff::shm::parse_segment_name(n).unwrap();
+        let (pid, short) = handoff::implementor::parse_segment_name(n).unwrap();
         assert_eq!((pid, short), (std::process::id(), user.as_str()));
     }
     // Two live segments of ours under one short name: a lookup by it is ambiguous.

@@ -101,6 +101,7 @@ pub enum ApiOption {
     PlainSegment,
 }
 
+#[cfg_attr(not(feature = "implementor"), allow(dead_code))] // the bindings render it
 impl ApiOption {
     /// Every option, for a binding's renderer.
     pub const ALL: [ApiOption; 6] = [

@@ -53,6 +53,7 @@ pub fn wait_from_env() -> Result<Wait, TeamError> {
 
 /// The per-PE heap size in [`ENV_HEAP`] (e.g. `64M`, `1GiB`; [`crate::units::parse_size`]),
 /// `None` when unset; a bad size is [`TeamError::BadEnv`] saying how to write one.
+#[cfg_attr(not(feature = "implementor"), allow(dead_code))] // MPI's join reads it
 pub fn heap_from_env() -> Result<Option<usize>, TeamError> {
     match heap_text() {
         None => Ok(None),

@@ -90,7 +90,7 @@ pub trait Transport {
         (pe < self.size()).then_some(Route::SharedSegment)
     }
     /// Whether this PE shares its CPU with another PE of the team: its waits then give the
-    /// CPU away at once instead of polling first ([`crate::sync::poll_quickly`]). The
+    /// CPU away at once instead of polling first (`poll_quickly`). The
     /// default: no.
     fn crowded_cpu(&self) -> bool {
         false
@@ -210,7 +210,7 @@ pub trait Transport {
     /// `[offset, offset + len)` (through remote atomics or loads: a lock word held by another
     /// PE), woken by writes to those bytes. The shared-memory transport sleeps on `pe`'s heap
     /// bell as a waiter on those bytes; the default, with no bell, polls under the team's
-    /// wait strategy ([`crate::sync::poll_until`]: the spin budget, then short sleeps)
+    /// wait strategy (`implementor::poll_until`: the spin budget, then short sleeps)
     /// until `deadline`.
     fn wait_remote_on(
         &self,

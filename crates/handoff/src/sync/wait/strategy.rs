@@ -32,7 +32,7 @@ pub enum Wait {
 
 impl Wait {
     /// The default adaptive budget. A wait given exactly this budget spins the machine's
-    /// measured cost of a sleep + wake-up instead (see [`wake_cost`](super::wake_cost)); this figure (about
+    /// measured cost of a sleep + wake-up instead (`wake_cost`, a diagnostic); this figure (about
     /// one cross-CPU futex wake-up on a KVM VM) stands in until that is measured or where it
     /// cannot be. Either way a wait that outlasts the spin costs at most twice what blocking
     /// at once would have.
@@ -125,6 +125,7 @@ impl FromStr for Wait {
 /// its peer needs until the scheduler preempts it — a whole scheduler tick (4 ms on these
 /// VMs) per hand-off — so the error says so in one line and offers `spin-yield` and
 /// `adaptive`. Every other strategy (and `Spin` where each party has a CPU) is `Ok`.
+#[cfg_attr(not(feature = "implementor"), allow(dead_code))] // for launchers (`implementor`)
 pub fn check_spin(
     how: Wait,
     parties: usize,
