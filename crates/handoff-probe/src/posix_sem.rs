@@ -59,11 +59,14 @@ fn validate_name(name: &str) -> Result<std::ffi::CString> {
         None
     };
     match why {
-        Some(why) => Err(Error::InvalidArgument(format!(
+        Some(why) => Err(Error::Sys(handoff::sys::Error::InvalidArgument(format!(
             "semaphore name {name:?} {why} (use e.g. \"/handoff-1234-sem\")"
-        ))),
-        None => std::ffi::CString::new(name)
-            .map_err(|_| Error::InvalidArgument(format!("semaphore name {name:?} has a NUL"))),
+        )))),
+        None => std::ffi::CString::new(name).map_err(|_| {
+            Error::Sys(handoff::sys::Error::InvalidArgument(format!(
+                "semaphore name {name:?} has a NUL"
+            )))
+        }),
     }
 }
 
@@ -75,9 +78,9 @@ impl NamedSemaphore {
     pub fn create(name: &str, initial: u32) -> Result<Self> {
         let cname = validate_name(name)?;
         if initial > SEM_VALUE_MAX {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::Sys(handoff::sys::Error::InvalidArgument(format!(
                 "semaphore initial value {initial} exceeds SEM_VALUE_MAX ({SEM_VALUE_MAX})"
-            )));
+            ))));
         }
         let mode: libc::c_uint = 0o600;
         // SAFETY: `cname` is a valid NUL-terminated string that outlives the call; with
@@ -105,7 +108,7 @@ impl NamedSemaphore {
         for _ in 0..CREATE_TRIES {
             let name = handoff::implementor::segment_name(user)?;
             match Self::create(&name, initial) {
-                Err(Error::Io { source, .. })
+                Err(Error::Sys(handoff::sys::Error::Io { source, .. }))
                     if source.kind() == std::io::ErrorKind::AlreadyExists =>
                 {
                     taken.push(name)
@@ -300,17 +303,23 @@ impl NamedSemaphore {
     /// Unsupported off Linux.
     pub fn create(name: &str, _initial: u32) -> Result<Self> {
         validate_name(name)?;
-        Err(Error::Unsupported("POSIX named semaphores"))
+        Err(Error::Sys(handoff::sys::Error::Unsupported(
+            "POSIX named semaphores",
+        )))
     }
     /// Unsupported off Linux.
     pub fn open(name: &str) -> Result<Self> {
         validate_name(name)?;
-        Err(Error::Unsupported("POSIX named semaphores"))
+        Err(Error::Sys(handoff::sys::Error::Unsupported(
+            "POSIX named semaphores",
+        )))
     }
     /// Unsupported off Linux.
     pub fn unlink(name: &str) -> Result<()> {
         validate_name(name)?;
-        Err(Error::Unsupported("POSIX named semaphores"))
+        Err(Error::Sys(handoff::sys::Error::Unsupported(
+            "POSIX named semaphores",
+        )))
     }
     /// The name this semaphore was opened with.
     pub fn name(&self) -> &str {
@@ -406,17 +415,20 @@ mod tests {
     fn names_are_validated() {
         for bad in ["noslash", "/", "/a/b", "", "/a\0b"] {
             let e = NamedSemaphore::create(bad, 0).unwrap_err();
-            assert!(matches!(e, Error::InvalidArgument(_)), "{bad:?}: {e}");
+            assert!(
+                matches!(e, Error::Sys(handoff::sys::Error::InvalidArgument(_))),
+                "{bad:?}: {e}"
+            );
         }
         let long = format!("/{}", "x".repeat(251));
         assert!(matches!(
             NamedSemaphore::open(&long),
-            Err(Error::InvalidArgument(_))
+            Err(Error::Sys(handoff::sys::Error::InvalidArgument(_)))
         ));
         let name = unique("big");
         assert!(matches!(
             NamedSemaphore::create(&name, u32::MAX),
-            Err(Error::InvalidArgument(_))
+            Err(Error::Sys(handoff::sys::Error::InvalidArgument(_)))
         ));
     }
 
@@ -484,13 +496,13 @@ mod tests {
         let _a = NamedSemaphore::create(&name, 0).unwrap();
         let e = NamedSemaphore::create(&name, 0).unwrap_err();
         assert!(
-            matches!(&e, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::AlreadyExists),
+            matches!(&e, Error::Sys(handoff::sys::Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::AlreadyExists),
             "{e}"
         );
         NamedSemaphore::unlink(&name).unwrap();
         let e = NamedSemaphore::open(&name).unwrap_err();
         assert!(
-            matches!(&e, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
+            matches!(&e, Error::Sys(handoff::sys::Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound),
             "{e}"
         );
         assert!(NamedSemaphore::unlink(&name).is_err());

@@ -161,7 +161,9 @@ impl Topology {
         if cfg!(target_os = "linux") {
             Topology::from_sysfs(Path::new("/sys"))
         } else {
-            Err(Error::Unsupported("topology from sysfs"))
+            Err(Error::Sys(handoff::sys::Error::Unsupported(
+                "topology from sysfs",
+            )))
         }
     }
 
@@ -479,9 +481,11 @@ impl Topology {
     }
 
     fn known(&self, cpu: usize) -> Result<&Cpu> {
-        self.cpu(cpu).ok_or_else(|| Error::CpuUnavailable {
-            cpu,
-            allowed: format_cpu_list(&self.cpu_ids()),
+        self.cpu(cpu).ok_or_else(|| {
+            Error::Sys(handoff::sys::Error::CpuUnavailable {
+                cpu,
+                allowed: format_cpu_list(&self.cpu_ids()),
+            })
         })
     }
 }
@@ -519,10 +523,10 @@ pub fn cpu_pair(list: Option<&str>) -> Result<Option<[usize; 2]>> {
     };
     match handoff::sys::parse_cpu_list(list)?[..] {
         [a, b] => Ok(Some([a, b])),
-        ref other => Err(Error::InvalidArgument(format!(
+        ref other => Err(Error::Sys(handoff::sys::Error::InvalidArgument(format!(
             "CPU list {list}: two CPUs, got {}",
             other.len()
-        ))),
+        )))),
     }
 }
 

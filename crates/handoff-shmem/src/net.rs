@@ -102,7 +102,7 @@ impl Net {
     fn join_mpi(mpi_heap: impl FnOnce() -> Result<usize>) -> Result<Net> {
         let heap = mpi_heap()?;
         let wait = match std::env::var(handoff::implementor::ENV_WAIT) {
-            Ok(w) => w.parse().map_err(|e: handoff::sync::SyncError| {
+            Ok(w) => w.parse().map_err(|e: handoff::sys::Error| {
                 ShmemError::Team(TeamError::BadEnv {
                     var: handoff::implementor::ENV_WAIT,
                     value: w.clone(),

@@ -119,7 +119,7 @@ pub enum QueueError {
     },
     /// Creating, opening or mapping the segment failed.
     #[error(transparent)]
-    Segment(#[from] crate::shm::ShmError),
+    Segment(#[from] crate::shm::SegmentError),
 }
 
 impl QueueError {

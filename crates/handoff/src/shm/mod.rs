@@ -87,7 +87,7 @@
 //! removed by [`cleanup_stale`].
 //!
 //! Linux only; elsewhere (and under `cfg(loom)`, where shared memory cannot hold loom's
-//! atomics) every constructor returns [`ShmError::Unsupported`].
+//! atomics) every constructor returns [`SegmentError::Sys`] (`Unsupported`).
 
 pub use crate::layout::ShmSafe;
 
@@ -103,8 +103,8 @@ mod segment;
 mod table;
 
 pub use cleanup::{cleanup_stale, list_segments, remove_if_stale};
+pub use error::SegmentError;
 pub(crate) use error::{ApiOption, Result};
-pub use error::{SegmentError, ShmError};
 use header::published_creator;
 // The header's layout is the segment's business: crate-private (`tests.rs` pins it).
 #[allow(unused_imports)] // some are used by the unit tests only

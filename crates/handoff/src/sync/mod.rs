@@ -1,7 +1,7 @@
 //! Synchronization primitives that live in shared memory and work between threads and
 //! between processes. Every blocking call takes a [`Wait`] strategy, an optional deadline and
 //! the peers to watch, and returns [`WaitError`] on a timeout or a dead peer; calls
-//! with a bad argument return [`SyncError`].
+//! with a bad argument return [`sys::Error::InvalidArgument`](crate::sys::Error::InvalidArgument).
 //!
 //! | primitive | what it is | wakes |
 //! |---|---|---|
@@ -50,7 +50,6 @@
 // flat: `handoff::sync::Flag`, never `handoff::sync::flag::Flag`.
 pub(crate) mod barrier;
 pub(crate) mod doorbell;
-mod error;
 pub(crate) mod flag;
 mod peers;
 pub(crate) mod rangebell;
@@ -60,7 +59,6 @@ pub(crate) mod wait;
 
 pub use barrier::{Barrier, BarrierWaitResult, MAX_PARTIES};
 pub use doorbell::Doorbell;
-pub use error::SyncError;
 pub use flag::Flag;
 pub use peers::{NoPeers, PeerWatch, WaitError};
 pub use rangebell::RangeBell;

@@ -40,13 +40,11 @@ pub(super) fn cpu() -> Result<Option<usize>, TeamError> {
 /// [`Wait::ADAPTIVE`] when unset; a bad name is [`TeamError::BadEnv`].
 pub fn wait_from_env() -> Result<Wait, TeamError> {
     match std::env::var(ENV_WAIT) {
-        Ok(w) => w
-            .parse()
-            .map_err(|e: crate::sync::SyncError| TeamError::BadEnv {
-                var: ENV_WAIT,
-                value: w.clone(),
-                why: e.to_string(),
-            }),
+        Ok(w) => w.parse().map_err(|e: crate::sys::Error| TeamError::BadEnv {
+            var: ENV_WAIT,
+            value: w.clone(),
+            why: e.to_string(),
+        }),
         Err(_) => Ok(Wait::ADAPTIVE),
     }
 }

@@ -74,7 +74,7 @@
 //! complete / wait / test), passive target locks (`lock`, `lock_all`, `flush`, `sync`), and
 //! element-wise atomic accumulates ([`AccOp`]), all built on the team's public operations so
 //! they work over any [`Transport`]. Misuse (a start without a matching post, unlocking what
-//! is not locked, fencing inside another epoch) is an [`EpochError`], never a hang; waits for
+//! is not locked, fencing inside another epoch) is an [`TeamError`], never a hang; waits for
 //! another PE's matching call end after [`Epochs::set_timeout`] (default [`EPOCH_TIMEOUT`]).
 //!
 //! # Transports
@@ -140,7 +140,7 @@ pub use transport::{Route, Transport};
 
 #[cfg(not(loom))]
 pub use epoch::Epochs;
-pub use epoch::{AccElem, AccOp, EpochError, LockKind, DEFAULT_TIMEOUT as EPOCH_TIMEOUT};
+pub use epoch::{AccElem, AccOp, LockKind, DEFAULT_TIMEOUT as EPOCH_TIMEOUT};
 
 /// Counters ([`Team::ct_create`]) per PE.
 pub const MAX_COUNTERS: usize = 16;

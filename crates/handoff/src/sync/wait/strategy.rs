@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::sync::SyncError;
+use crate::sys::Error as SysError;
 
 /// How a blocking call waits. Every blocking call in [`crate::sync`] takes one.
 ///
@@ -82,11 +82,11 @@ impl fmt::Display for Wait {
 }
 
 impl FromStr for Wait {
-    type Err = SyncError;
+    type Err = SysError;
 
     /// Parses `spin`, `spin-yield` (or `yield`), `block` (or `futex`), `adaptive`, or
     /// `adaptive:<N><unit>` with unit `ns`, `us` or `ms` (e.g. `adaptive:5us`).
-    fn from_str(s: &str) -> Result<Self, SyncError> {
+    fn from_str(s: &str) -> Result<Self, SysError> {
         let t = s.trim().to_ascii_lowercase();
         match t.as_str() {
             "spin" => return Ok(Wait::Spin),
@@ -96,7 +96,7 @@ impl FromStr for Wait {
             _ => {}
         }
         let bad = || {
-            SyncError::InvalidArgument(format!(
+            SysError::InvalidArgument(format!(
                 "unknown wait strategy {s:?}: expected spin, spin-yield, block, adaptive or \
                  adaptive:<N>(ns|us|ms), e.g. adaptive:20us"
             ))
@@ -131,7 +131,7 @@ pub fn check_spin(
     parties: usize,
     pinned: &[Option<usize>],
     available: usize,
-) -> Result<(), SyncError> {
+) -> Result<(), SysError> {
     if how != Wait::Spin {
         return Ok(());
     }
@@ -142,7 +142,7 @@ pub fn check_spin(
     for (party, cpu) in pinned.iter().enumerate() {
         if let Some(cpu) = cpu {
             if let Some((first, _)) = seen.iter().find(|(_, c)| c == cpu) {
-                return Err(SyncError::InvalidArgument(format!(
+                return Err(SysError::InvalidArgument(format!(
                     "--wait spin with PEs {first} and {party} both pinned to CPU {cpu}: {advice}"
                 )));
             }
@@ -150,7 +150,7 @@ pub fn check_spin(
         }
     }
     if parties > available {
-        return Err(SyncError::InvalidArgument(format!(
+        return Err(SysError::InvalidArgument(format!(
             "--wait spin with {parties} PEs on {available} CPU{}: {advice}",
             if available == 1 { "" } else { "s" }
         )));

@@ -147,30 +147,29 @@ mod tests {
 #[cfg(not(loom))]
 mod imp {
     use super::FenceWords;
-    use crate::team::epoch::{EpochError, Epochs};
+    use crate::team::epoch::Epochs;
     use crate::team::ops::load_signal;
+    use crate::team::TeamError;
     use crate::team::{SignalOp, Transport};
 
     impl<X: Transport> FenceWords for Epochs<'_, X> {
-        type Err = EpochError;
+        type Err = TeamError;
         fn size(&self) -> usize {
             self.team.size()
         }
         fn rank(&self) -> usize {
             self.team.rank()
         }
-        fn arrive(&self, to: usize, n: u64) -> Result<(), EpochError> {
+        fn arrive(&self, to: usize, n: u64) -> Result<(), TeamError> {
             let me = self.team.rank();
-            Ok(self
-                .team
-                .signal(self.arrivals.at(me), SignalOp::Set(n), to)?)
+            self.team.signal(self.arrivals.at(me), SignalOp::Set(n), to)
         }
         fn arrived(&self, from: usize) -> u64 {
             // `team.word` checked bounds when the object was made; `from < size` = its length.
             let w = self.team.word(&self.arrivals.at(from), "fence");
             w.map(load_signal).unwrap_or(0)
         }
-        fn wait_arrived(&self, from: usize, n: u64) -> Result<(), EpochError> {
+        fn wait_arrived(&self, from: usize, n: u64) -> Result<(), TeamError> {
             self.team
                 .x
                 .wait_local_on(

@@ -27,7 +27,7 @@
 //! `quiet` after a put), which the spinning wait does not pay.
 
 use super::lockword::{self, LockWord, WaiterMap};
-use super::{EpochError, Epochs, LockKind};
+use super::{Epochs, LockKind};
 use crate::team::{AtomicOp, SignalOp, Sym, Team, TeamError, Transport};
 
 /// The lock word of PE `pe`, through the team's remote atomics.
@@ -119,27 +119,27 @@ impl<'t, X: Transport> Epochs<'t, X> {
     /// held in a conflicting mode. Fair to writers: once an exclusive locker waits, no new
     /// shared lock is granted. A holder that dies ends the wait with
     /// [`TeamError::PeerDied`] naming it; a holder that never unlocks, with
-    /// [`EpochError::Timeout`] after the epochs' timeout.
-    pub fn lock(&mut self, pe: usize, kind: LockKind) -> Result<(), EpochError> {
+    /// [`TeamError::EpochTimeout`] after the epochs' timeout.
+    pub fn lock(&mut self, pe: usize, kind: LockKind) -> Result<(), TeamError> {
         let p = self.team.size();
         if pe >= p {
-            return Err(TeamError::NoSuchPe { pe, size: p }.into());
+            return Err(TeamError::NoSuchPe { pe, size: p });
         }
         if let Some(held) = self.held[pe] {
             if self.all {
-                return Err(EpochError::EpochOpen {
+                return Err(TeamError::EpochOpen {
                     op: "lock",
                     open: "a lock_all epoch",
                     how: "call unlock_all() first",
                 });
             }
-            return Err(EpochError::AlreadyLocked { pe, held });
+            return Err(TeamError::AlreadyLocked { pe, held });
         }
         if let Some((open, how)) = (self.access.is_some() || self.exposure.is_some())
             .then(|| self.open_epoch())
             .flatten()
         {
-            return Err(EpochError::EpochOpen {
+            return Err(TeamError::EpochOpen {
                 op: "lock",
                 open,
                 how,
@@ -150,7 +150,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
         Ok(())
     }
 
-    fn acquire(&self, pe: usize, kind: LockKind) -> Result<(), EpochError> {
+    fn acquire(&self, pe: usize, kind: LockKind) -> Result<(), TeamError> {
         let w = self.remote(pe);
         if kind == LockKind::Exclusive {
             // Uncontended: one CAS takes a free word; else announce and retry (lockword).
@@ -163,8 +163,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
         let got = match kind {
             LockKind::Exclusive => lockword::try_exclusive(&w),
             LockKind::Shared => lockword::try_shared(&w),
-        }
-        .map_err(EpochError::from);
+        };
         let res = match got {
             Ok(true) => Ok(()),
             Ok(false) => self.wait_for(&w, kind),
@@ -184,7 +183,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
         res
     }
 
-    fn wait_for(&self, w: &Remote<'_, X>, kind: LockKind) -> Result<(), EpochError> {
+    fn wait_for(&self, w: &Remote<'_, X>, kind: LockKind) -> Result<(), TeamError> {
         let me = self.team.rank();
         let words = self.team.size().div_ceil(64);
         let (i, bit) = lockword::waiter_bit(me, kind == LockKind::Exclusive, words);
@@ -212,18 +211,18 @@ impl<'t, X: Transport> Epochs<'t, X> {
         let cleared = map_rmw(self.team, self.waiters, i, AtomicOp::FetchAnd(!bit), w.pe);
         waited.map_err(self.timed("lock", "unlock", Some(w.pe)))?;
         if let Some(e) = failed {
-            return Err(e.into());
+            return Err(e);
         }
         cleared?;
         Ok(())
     }
 
     /// `MPI_Win_unlock`: completes this PE's operations (`quiet`), releases the lock on
-    /// `pe` (one fetch-add), and wakes the PEs waiting for it, if the word shows any. [`EpochError::NotLocked`] if this PE does
+    /// `pe` (one fetch-add), and wakes the PEs waiting for it, if the word shows any. [`TeamError::NotLocked`] if this PE does
     /// not hold it.
-    pub fn unlock(&mut self, pe: usize) -> Result<(), EpochError> {
+    pub fn unlock(&mut self, pe: usize) -> Result<(), TeamError> {
         if self.all {
-            return Err(EpochError::EpochOpen {
+            return Err(TeamError::EpochOpen {
                 op: "unlock",
                 open: "a lock_all epoch",
                 how: "call unlock_all() (unlock is for lock)",
@@ -233,7 +232,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
         self.release(pe, "unlock")
     }
 
-    pub(super) fn release(&mut self, pe: usize, op: &'static str) -> Result<(), EpochError> {
+    pub(super) fn release(&mut self, pe: usize, op: &'static str) -> Result<(), TeamError> {
         let kind = self.locked(op, pe)?;
         self.team.quiet();
         let w = self.remote(pe);
@@ -247,7 +246,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
             LockKind::Shared => before & lockword::READERS != 0,
         };
         if !sane {
-            return Err(EpochError::Corrupt {
+            return Err(TeamError::LockCorrupt {
                 op,
                 pe,
                 word: before,
@@ -268,9 +267,9 @@ impl<'t, X: Transport> Epochs<'t, X> {
     /// `MPI_Win_lock_all`: a shared lock on every PE, taken in rank order (so two
     /// `lock_all`s and rank-ordered locks cannot deadlock). On an error the locks taken so
     /// far are released.
-    pub fn lock_all(&mut self) -> Result<(), EpochError> {
+    pub fn lock_all(&mut self) -> Result<(), TeamError> {
         if let Some((open, how)) = self.open_epoch() {
-            return Err(EpochError::EpochOpen {
+            return Err(TeamError::EpochOpen {
                 op: "lock_all",
                 open,
                 how,
@@ -291,9 +290,9 @@ impl<'t, X: Transport> Epochs<'t, X> {
 
     /// `MPI_Win_unlock_all`: completes this PE's operations and releases every shared lock
     /// of [`lock_all`](Self::lock_all).
-    pub fn unlock_all(&mut self) -> Result<(), EpochError> {
+    pub fn unlock_all(&mut self) -> Result<(), TeamError> {
         if !self.all {
-            return Err(EpochError::NoEpoch {
+            return Err(TeamError::NoEpoch {
                 op: "unlock_all",
                 needs: "lock_all",
             });

@@ -45,16 +45,15 @@
 //! # Misuse
 //!
 //! Starting without a matching post, waiting without completes, unlocking what is not
-//! locked, locking a target twice, fencing inside another epoch: [`EpochError`], never a
+//! locked, locking a target twice, fencing inside another epoch: [`TeamError`], never a
 //! hang. Waits for another PE's matching call end after [`Epochs::set_timeout`]
-//! (default [`DEFAULT_TIMEOUT`]) with [`EpochError::Timeout`] naming that PE; a PE that dies
+//! (default [`DEFAULT_TIMEOUT`]) with [`TeamError::EpochTimeout`] naming that PE; a PE that dies
 //! ends every wait with [`TeamError::PeerDied`](super::TeamError::PeerDied) naming it — a
 //! lock holder that dies releases nothing silently. An [`Epochs`] dropped with an epoch
 //! open releases its locks (so no one waits forever), says so on stderr and, in debug
 //! builds, panics; [`Epochs::close`] reports it as an error instead.
 
 mod accumulate;
-mod error;
 pub(crate) mod fence;
 pub(crate) mod lockword;
 pub(crate) mod matching;
@@ -68,7 +67,6 @@ mod pscw;
 mod loom_tests;
 
 pub use accumulate::{AccElem, AccOp};
-pub use error::EpochError;
 
 use std::time::Duration;
 
@@ -93,7 +91,7 @@ mod imp {
     use std::time::Duration;
 
     use super::matching::Matching;
-    use super::{EpochError, LockKind, DEFAULT_TIMEOUT};
+    use super::{LockKind, DEFAULT_TIMEOUT};
     use crate::sys::Deadline;
     use crate::team::{Sym, Team, TeamError, Transport};
 
@@ -142,7 +140,7 @@ mod imp {
         /// Collective: allocates the epoch words on every PE (6 symmetric objects, a few
         /// hundred bytes) and waits until every PE has them (a barrier), so no PE's first
         /// post or lock reaches a PE that has not made its words yet.
-        pub fn new(team: &'t Team<X>) -> Result<Self, EpochError> {
+        pub fn new(team: &'t Team<X>) -> Result<Self, TeamError> {
             let p = team.size();
             let posts = team.alloc::<u64>(p)?;
             let completions = team.alloc::<u64>(1)?;
@@ -190,15 +188,15 @@ mod imp {
             op: &'static str,
             what: &'static str,
             pe: Option<usize>,
-        ) -> impl Fn(TeamError) -> EpochError + '_ {
+        ) -> impl Fn(TeamError) -> TeamError + '_ {
             move |e| match e {
-                TeamError::Timeout { .. } => EpochError::Timeout {
+                TeamError::Timeout { .. } => TeamError::EpochTimeout {
                     op,
                     what,
                     pe,
                     after: self.timeout.unwrap_or_default(),
                 },
-                e => EpochError::Team(e),
+                e => e,
             }
         }
 
@@ -222,18 +220,18 @@ mod imp {
             &self,
             op: &'static str,
             group: &[usize],
-        ) -> Result<Vec<usize>, EpochError> {
+        ) -> Result<Vec<usize>, TeamError> {
             let p = self.team.size();
             let mut seen = vec![false; p];
             for &g in group {
                 if g >= p {
-                    return Err(EpochError::BadGroup {
+                    return Err(TeamError::BadGroup {
                         op,
                         why: format!("PE {g} is not in the team (ranks 0 to {})", p - 1),
                     });
                 }
                 if std::mem::replace(&mut seen[g], true) {
-                    return Err(EpochError::BadGroup {
+                    return Err(TeamError::BadGroup {
                         op,
                         why: format!("PE {g} is listed twice; name each PE once"),
                     });
@@ -248,11 +246,11 @@ mod imp {
         /// every PE has done the same — `quiet` + a dissemination barrier on the epochs'
         /// words (`fence.rs`), ⌈log2 p⌉ rounds. Every put made before any PE's fence is
         /// visible to every PE after it. Not inside a PSCW or lock epoch
-        /// ([`EpochError::EpochOpen`]); a PE that does not fence ends the wait after the
-        /// epochs' timeout ([`EpochError::Timeout`] naming the PE waited for).
-        pub fn fence(&self) -> Result<(), EpochError> {
+        /// ([`TeamError::EpochOpen`]); a PE that does not fence ends the wait after the
+        /// epochs' timeout ([`TeamError::EpochTimeout`] naming the PE waited for).
+        pub fn fence(&self) -> Result<(), TeamError> {
             if let Some((open, how)) = self.open_epoch() {
-                return Err(EpochError::EpochOpen {
+                return Err(TeamError::EpochOpen {
                     op: "fence",
                     open,
                     how,
@@ -266,16 +264,16 @@ mod imp {
 
         /// `MPI_Win_flush(pe)`: completes this PE's operations toward `pe` — `quiet` (module
         /// docs: why that suffices on shared memory). Inside a lock epoch on `pe`.
-        pub fn flush(&self, pe: usize) -> Result<(), EpochError> {
+        pub fn flush(&self, pe: usize) -> Result<(), TeamError> {
             self.locked("flush", pe)?;
             self.team.quiet();
             Ok(())
         }
 
         /// `MPI_Win_flush_all`: [`flush`](Self::flush) toward every locked PE (one `quiet`).
-        pub fn flush_all(&self) -> Result<(), EpochError> {
+        pub fn flush_all(&self) -> Result<(), TeamError> {
             if !self.all && self.held.iter().all(Option::is_none) {
-                return Err(EpochError::NoEpoch {
+                return Err(TeamError::NoEpoch {
                     op: "flush_all",
                     needs: "lock or lock_all",
                 });
@@ -287,7 +285,7 @@ mod imp {
         /// `MPI_Win_flush_local(pe)`: the source buffers of this PE's puts toward `pe` may
         /// be reused — true on shared memory as soon as a put returns, so only the lock is
         /// checked.
-        pub fn flush_local(&self, pe: usize) -> Result<(), EpochError> {
+        pub fn flush_local(&self, pe: usize) -> Result<(), TeamError> {
             self.locked("flush_local", pe).map(|_| ())
         }
 
@@ -297,21 +295,21 @@ mod imp {
             self.team.quiet();
         }
 
-        pub(super) fn locked(&self, op: &'static str, pe: usize) -> Result<LockKind, EpochError> {
+        pub(super) fn locked(&self, op: &'static str, pe: usize) -> Result<LockKind, TeamError> {
             let p = self.team.size();
             if pe >= p {
-                return Err(TeamError::NoSuchPe { pe, size: p }.into());
+                return Err(TeamError::NoSuchPe { pe, size: p });
             }
-            self.held[pe].ok_or(EpochError::NotLocked { op, pe })
+            self.held[pe].ok_or(TeamError::NotLocked { op, pe })
         }
 
-        /// Ends the epochs object: [`EpochError::EpochOpen`] if an epoch is still open (its
+        /// Ends the epochs object: [`TeamError::EpochOpen`] if an epoch is still open (its
         /// locks are released all the same, so no other PE waits for them).
-        pub fn close(mut self) -> Result<(), EpochError> {
+        pub fn close(mut self) -> Result<(), TeamError> {
             let open = self.open_epoch();
             self.release_all();
             match open {
-                Some((open, how)) => Err(EpochError::EpochOpen {
+                Some((open, how)) => Err(TeamError::EpochOpen {
                     op: "close",
                     open,
                     how,

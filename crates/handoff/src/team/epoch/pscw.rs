@@ -2,7 +2,7 @@
 //! on the counters of [`super::matching`] (the protocol and its ordering are there).
 
 use super::matching::PscwWords;
-use super::{EpochError, Epochs};
+use super::Epochs;
 use crate::team::ops::load_signal;
 use crate::team::{SignalOp, TeamError, Transport};
 
@@ -31,9 +31,9 @@ impl<X: Transport> Epochs<'_, X> {
     /// `MPI_Win_post`: opens an exposure epoch for the origins in `group` (each told by one
     /// remote increment). Returns at once; [`wait`](Self::wait) or [`test`](Self::test)
     /// closes it.
-    pub fn post(&mut self, group: &[usize]) -> Result<(), EpochError> {
+    pub fn post(&mut self, group: &[usize]) -> Result<(), TeamError> {
         if self.exposure.is_some() {
-            return Err(EpochError::EpochOpen {
+            return Err(TeamError::EpochOpen {
                 op: "post",
                 open: "an exposure epoch (post)",
                 how: "call wait() or test() first",
@@ -49,19 +49,19 @@ impl<X: Transport> Epochs<'_, X> {
 
     /// `MPI_Win_start`: opens an access epoch to the targets in `group`, waiting until each
     /// of them has posted (in group order). Without a matching post the wait ends with
-    /// [`EpochError::Timeout`] naming the target after the epochs' timeout. A failed `start`
+    /// [`TeamError::EpochTimeout`] naming the target after the epochs' timeout. A failed `start`
     /// may have consumed the posts of the targets before the failing one: treat it as the
     /// end of the epochs (as MPI treats a failed synchronization).
-    pub fn start(&mut self, group: &[usize]) -> Result<(), EpochError> {
+    pub fn start(&mut self, group: &[usize]) -> Result<(), TeamError> {
         if self.access.is_some() {
-            return Err(EpochError::EpochOpen {
+            return Err(TeamError::EpochOpen {
                 op: "start",
                 open: "an access epoch (start)",
                 how: "call complete() first",
             });
         }
         if self.all || self.held.iter().any(Option::is_some) {
-            return Err(EpochError::EpochOpen {
+            return Err(TeamError::EpochOpen {
                 op: "start",
                 open: "a lock epoch",
                 how: "unlock (or unlock_all) first: an access epoch is either active or passive",
@@ -89,8 +89,8 @@ impl<X: Transport> Epochs<'_, X> {
 
     /// `MPI_Win_complete`: completes this PE's puts of the access epoch (`quiet`) and tells
     /// each target (one remote increment each). Does not wait.
-    pub fn complete(&mut self) -> Result<(), EpochError> {
-        let group = self.access.take().ok_or(EpochError::NoEpoch {
+    pub fn complete(&mut self) -> Result<(), TeamError> {
+        let group = self.access.take().ok_or(TeamError::NoEpoch {
             op: "complete",
             needs: "start",
         })?;
@@ -101,8 +101,8 @@ impl<X: Transport> Epochs<'_, X> {
 
     /// `MPI_Win_wait`: waits until every origin of the exposure epoch has completed; their
     /// puts are then visible here.
-    pub fn wait(&mut self) -> Result<(), EpochError> {
-        let k = self.exposure.ok_or(EpochError::NoEpoch {
+    pub fn wait(&mut self) -> Result<(), TeamError> {
+        let k = self.exposure.ok_or(TeamError::NoEpoch {
             op: "wait",
             needs: "post",
         })?;
@@ -125,8 +125,8 @@ impl<X: Transport> Epochs<'_, X> {
 
     /// `MPI_Win_test`: [`wait`](Self::wait) without waiting: `true` (and the exposure epoch
     /// closed) if every origin has completed, else `false`.
-    pub fn test(&mut self) -> Result<bool, EpochError> {
-        let k = self.exposure.ok_or(EpochError::NoEpoch {
+    pub fn test(&mut self) -> Result<bool, TeamError> {
+        let k = self.exposure.ok_or(TeamError::NoEpoch {
             op: "test",
             needs: "post",
         })?;
