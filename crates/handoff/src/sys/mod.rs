@@ -20,7 +20,8 @@
 
 // Private files, one job each; the public items are re-exported here, flat.
 pub(crate) mod affinity;
-#[cfg(not(loom))] // only the team segment (not built under loom) uses views
+// Only the team segment (not built under loom) makes views, for handoff-shmem.
+#[cfg(all(not(loom), feature = "implementor"))]
 pub(crate) mod alias;
 mod cpulist;
 pub(crate) mod deadline;
