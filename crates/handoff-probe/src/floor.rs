@@ -98,10 +98,10 @@ struct Line(AtomicU64);
 
 /// Measures one-way cache-line latency between `cpu_a` and `cpu_b` (see the module docs).
 ///
-/// Errors: [`Error::CpuUnavailable`] when either CPU is not in
+/// Errors: [`sys::Error::CpuUnavailable`](handoff::sys::Error::CpuUnavailable) when either CPU is not in
 /// [`handoff::sys::allowed_cpus`] (so on a one-CPU process every cross-CPU pair fails);
-/// [`Error::InvalidArgument`] for zero `samples` or `round_trips_per_sample`;
-/// [`handoff::sync::WaitError::Timeout`] (as [`Error::Wait`]) past `opts.timeout`; [`Error::Io`]
+/// [`sys::Error::InvalidArgument`](handoff::sys::Error::InvalidArgument) for zero `samples` or `round_trips_per_sample`;
+/// [`handoff::sync::WaitError::Timeout`] (as [`Error::Wait`]) past `opts.timeout`; [`sys::Error::Io`](handoff::sys::Error::Io)
 /// (kind `InvalidData`) if a bounce carried the wrong value.
 pub fn c2c(cpu_a: usize, cpu_b: usize, opts: &C2cOptions) -> Result<C2cResult> {
     if opts.samples == 0 || opts.round_trips_per_sample == 0 {

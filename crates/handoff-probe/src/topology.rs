@@ -274,7 +274,7 @@ impl Topology {
         &self.nodes
     }
 
-    /// The placement class of two CPUs, or [`Error::CpuUnavailable`] when either is not an
+    /// The placement class of two CPUs, or [`sys::Error::CpuUnavailable`](handoff::sys::Error::CpuUnavailable) when either is not an
     /// online CPU of this topology.
     pub fn try_placement(&self, cpu_a: usize, cpu_b: usize) -> Result<Placement> {
         let a = self.known(cpu_a)?;
@@ -511,7 +511,7 @@ fn spread_pick(sorted: &[usize], k: usize) -> Vec<usize> {
 /// `0,2`, in ascending order), else the first two allowed ones; `Ok(None)` when fewer than
 /// two are allowed (the caller prints its `SKIP:` line).
 ///
-/// Errors: [`Error::InvalidArgument`] for a list of other than two CPUs, and the CPU list's
+/// Errors: [`sys::Error::InvalidArgument`](handoff::sys::Error::InvalidArgument) for a list of other than two CPUs, and the CPU list's
 /// own parse error.
 pub fn cpu_pair(list: Option<&str>) -> Result<Option<[usize; 2]>> {
     let Some(list) = list else {
