@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use handoff::channel::{self as ch, ChannelConfig, ChannelError};
-use handoff::shm::{SegmentError, ShmError};
+use handoff::shm::SegmentError;
 use pyo3::prelude::*;
 
 use crate::block::{Block, BlockRef, Loan};
@@ -14,19 +14,12 @@ use crate::{deadline_of, err, lock, wait_of, wait_sliced};
 
 /// The channel's segment does not exist yet.
 fn is_missing(e: &ChannelError) -> bool {
-    matches!(
-        e,
-        ChannelError::Segment(ShmError::Segment(SegmentError::NotFound { .. }))
-    )
+    matches!(e, ChannelError::Segment(SegmentError::NotFound { .. }))
 }
 
 /// An open that may still succeed later: the segment is missing or not yet ready.
 fn open_pending(e: &ChannelError) -> bool {
-    is_missing(e)
-        || matches!(
-            e,
-            ChannelError::Segment(ShmError::Segment(SegmentError::OpenTimedOut { .. }))
-        )
+    is_missing(e) || matches!(e, ChannelError::Segment(SegmentError::OpenTimedOut { .. }))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

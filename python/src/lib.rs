@@ -15,7 +15,7 @@
 use std::time::Duration;
 
 use handoff::channel::ChannelError;
-use handoff::shm::ApiOption;
+use handoff::implementor::ApiOption;
 use handoff::sync::Wait;
 use handoff::sync::WaitError;
 use handoff::sys::Deadline;
@@ -99,7 +99,8 @@ pub(crate) fn py_err(e: handoff::Error) -> PyErr {
         }
         E::Channel(ChannelError::Closed { .. }) => ClosedError::new_err(msg),
         E::Channel(ChannelError::Corrupt { .. }) => CorruptError::new_err(msg),
-        E::InvalidArgument(_) | E::Channel(ChannelError::InvalidConfig(_)) => {
+        E::Sys(handoff::sys::Error::InvalidArgument(_))
+        | E::Channel(ChannelError::InvalidConfig(_)) => {
             pyo3::exceptions::PyValueError::new_err(msg)
         }
         _ => HandoffError::new_err(msg),

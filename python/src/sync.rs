@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use handoff::shm::{Segment as Seg, SegmentError, ShmError, ShmSafe};
+use handoff::shm::{Segment as Seg, SegmentError, ShmSafe};
 use handoff::sync::WaitError;
 use handoff::sync::{Barrier as Bar, Flag as Fl, Semaphore as Sem, Signal as Sig};
 use pyo3::prelude::*;
@@ -82,8 +82,7 @@ impl Segment {
     fn open(py: Python<'_>, name: &str, timeout: f64) -> PyResult<Segment> {
         let d = deadline_of(Some(timeout))?.expect("Some in, Some out");
         // In slices, so Ctrl-C interrupts a long wait for the creator's `publish_ready`.
-        let not_ready =
-            |e: &ShmError| matches!(e, ShmError::Segment(SegmentError::OpenTimedOut { .. }));
+        let not_ready = |e: &SegmentError| matches!(e, SegmentError::OpenTimedOut { .. });
         let seg = wait_sliced(py, Some(d), not_ready, |s| Seg::open(name, s))?.map_err(err)?;
         Ok(Segment { seg: Arc::new(seg) })
     }

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use handoff::channel::{Channel, ChannelConfig, ChannelError, Consumer, Producer};
-use handoff::shm::{SegmentError, ShmError};
+use handoff::shm::SegmentError;
 use handoff::sys::Deadline;
 
 use crate::error::{ffi, CError};
@@ -71,9 +71,7 @@ pub(crate) fn open_retrying(
 ) -> Result<Channel, ChannelError> {
     loop {
         match Channel::open(name, cfg, deadline) {
-            Err(ChannelError::Segment(ShmError::Segment(SegmentError::NotFound { .. })))
-                if !deadline.expired() =>
-            {
+            Err(ChannelError::Segment(SegmentError::NotFound { .. })) if !deadline.expired() => {
                 std::thread::sleep(Duration::from_millis(5).min(deadline.remaining()));
             }
             r => return r,

@@ -6,9 +6,10 @@ use std::ffi::{c_char, c_int, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use handoff::channel::ChannelError;
-use handoff::shm::{ApiOption, SegmentError, ShmError};
-use handoff::sync::SyncError;
+use handoff::implementor::ApiOption;
+use handoff::shm::SegmentError;
 use handoff::sync::WaitError;
+use handoff::sys;
 use handoff::Error;
 
 /// Success.
@@ -76,9 +77,13 @@ impl CError {
 impl From<Error> for CError {
     fn from(e: Error) -> Self {
         let code = match &e {
-            Error::Io { .. } => HANDOFF_E_IO,
-            Error::Unsupported(_) => HANDOFF_E_UNSUPPORTED,
-            Error::InvalidArgument(_) | Error::CpuUnavailable { .. } => HANDOFF_E_INVALID_ARGUMENT,
+            Error::Sys(sys::Error::Io { .. }) => HANDOFF_E_IO,
+            Error::Sys(sys::Error::Unsupported(_)) => HANDOFF_E_UNSUPPORTED,
+            Error::Sys(sys::Error::InvalidArgument(_) | sys::Error::CpuUnavailable { .. }) => {
+                HANDOFF_E_INVALID_ARGUMENT
+            }
+            // `From<sys::Error> for Error` moves the shared-memory object cases to `Segment`.
+            Error::Sys(_) => HANDOFF_E_SEGMENT,
             // An offset outside the payload, or misaligned, is the caller's argument
             // (`handoff_flag_at` and the other `_at`s), not a segment that failed.
             Error::Segment(SegmentError::OutOfBounds { .. } | SegmentError::Misaligned { .. }) => {
@@ -116,7 +121,7 @@ macro_rules! via_crate_error {
         }
     )*};
 }
-via_crate_error!(ChannelError, ShmError, SyncError, WaitError);
+via_crate_error!(ChannelError, SegmentError, WaitError, sys::Error);
 
 /// How C callers do what an error message advises (the core writes the Rust spelling).
 fn c_spelling(o: ApiOption) -> &'static str {

@@ -163,7 +163,7 @@ fn launch_of(a: &RunArgs) -> Result<(Launch, Option<Claims>), Failure> {
         .parse()
         .map_err(|e| Failure::usage(format!("run: --wait: {e}")))?;
     let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    handoff::sync::check_spin(wait, a.n, &cpus, available)
+    handoff::implementor::check_spin(wait, a.n, &cpus, available)
         .map_err(|e| Failure::usage(format!("run: {e}")))?;
     let mut launch = Launch::new(a.n)
         .cores(placement)

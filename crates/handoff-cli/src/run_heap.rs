@@ -41,8 +41,8 @@ pub fn heap_of(flag: Option<&str>, n: usize, program: &OsStr) -> Result<Option<u
         parse("--heap", h)?
     } else if let Some(v) = var("SHMEM_SYMMETRIC_SIZE") {
         parse("SHMEM_SYMMETRIC_SIZE", &v)?
-    } else if let Some(v) = var(handoff::team::ENV_HEAP) {
-        parse(handoff::team::ENV_HEAP, &v)?
+    } else if let Some(v) = var(handoff::implementor::ENV_HEAP) {
+        parse(handoff::implementor::ENV_HEAP, &v)?
     } else {
         let free = handoff::sys::shm_available().unwrap_or(u64::MAX);
         let per_pe = usize::try_from(free / 2 / n.max(1) as u64).unwrap_or(usize::MAX);

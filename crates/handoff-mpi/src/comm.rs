@@ -7,7 +7,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int};
 
-use handoff::sync::{poll_until, NoPeers, Wait, WaitError};
+use handoff::implementor::poll_until;
+use handoff::sync::{NoPeers, Wait, WaitError};
 use handoff::sys::Deadline;
 use handoff::team::TeamError;
 use mpi::ffi;

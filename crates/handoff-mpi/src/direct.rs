@@ -1,7 +1,7 @@
 //! [`Direct`]: the shared-window path's mapping. When every rank of the team runs on one
 //! node, the window is an `MPI_Win_allocate_shared` one and each rank maps every other rank's
 //! part (`MPI_Win_shared_query`); then the data path is the core's mapped heap
-//! ([`handoff::team::mapped`]): the same copies, signal updates, CPU atomics, bounds checks,
+//! ([`handoff::implementor::MappedHeap`]): the same copies, signal updates, CPU atomics, bounds checks,
 //! waits and wake policy as the shared-memory transport's (a writer wakes only the sleepers
 //! on what it wrote; the team's loom models check it). MPI's own RMA calls are not used on
 //! this path at all, so no word is ever updated by both CPU atomics and MPI atomics. The
@@ -22,8 +22,8 @@
 
 use std::sync::atomic::AtomicU64;
 
+use handoff::implementor::{HeapBell, MappedHeap, Parts};
 use handoff::sync::{NoPeers, Until};
-use handoff::team::mapped::{HeapBell, MappedHeap, Parts};
 use handoff::team::{SignalOp, TeamError, MAX_COUNTERS};
 
 use crate::comm::wait_error;

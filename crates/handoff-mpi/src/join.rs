@@ -119,8 +119,8 @@ impl MpiTransport {
     /// (`HANDOFF_HEAP_SIZE`, default [`DEFAULT_HEAP`](handoff::team::DEFAULT_HEAP);
     /// `HANDOFF_WAIT`, default adaptive), as `mpirun -x`/`-genv` passes them.
     pub fn from_env() -> Result<Self, TeamError> {
-        let heap = handoff::team::heap_from_env()?.unwrap_or(handoff::team::DEFAULT_HEAP);
-        let wait = handoff::team::wait_from_env()?;
+        let heap = handoff::implementor::heap_from_env()?.unwrap_or(handoff::team::DEFAULT_HEAP);
+        let wait = handoff::implementor::wait_from_env()?;
         Self::init(heap, wait)
     }
 }

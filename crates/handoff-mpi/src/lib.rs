@@ -85,12 +85,12 @@
 //! shared-memory transport does), naming the bytes waited on when the wait can (signal and
 //! counter waits, `wait_local_on`): a put, signal, counter update or atomic from a peer
 //! wakes only the sleepers on the bytes it wrote (and those that named none): the
-//! shared-memory transport's own code (the core's mapped heap, `handoff::team::mapped`). MPI
+//! shared-memory transport's own code (the core's mapped heap, `handoff::implementor::MappedHeap`). MPI
 //! has no wake-up for a passive-target update, so on the RMA and mixed paths every [`Wait`](handoff::sync::Wait) strategy polls (on the
 //! mixed path a node mate could ring the target's doorbell, but only after an
 //! `MPI_Win_flush` had completed its signal there — a round trip per signal with MPICH's
 //! active messages — so it does not), with the team's poll loop
-//! ([`poll_until`](handoff::sync::poll_until)), driving MPI's progress between polls: `spin`
+//! ([`poll_until`](handoff::implementor::poll_until)), driving MPI's progress between polls: `spin`
 //! busy-polls; `spin-yield` yields the CPU between polls, so more ranks than CPUs still
 //! progress; `adaptive` polls for its learned spin budget (yielding when crowded), then, as
 //! `block` does from the start, sleeps 50 µs to 1 ms between polls.

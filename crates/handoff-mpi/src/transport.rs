@@ -4,7 +4,8 @@
 
 use std::cell::Cell;
 
-use handoff::sync::{poll_until, NoPeers, Until, Wait};
+use handoff::implementor::poll_until;
+use handoff::sync::{NoPeers, Until, Wait};
 use handoff::team::{AtomicOp, Route, SignalOp, TeamError, Transport, MAX_COUNTERS};
 
 use crate::comm::wait_error;

@@ -206,8 +206,8 @@ fn run(
                     .pong
                     .wait_change(i.wrapping_sub(1), how, deadline(), &seg)?;
                 if got != *i {
-                    return Err(handoff::Error::InvalidArgument(format!(
-                        "child answered {got}, expected {i}"
+                    return Err(handoff::Error::Sys(handoff::sys::Error::InvalidArgument(
+                        format!("child answered {got}, expected {i}"),
                     )));
                 }
                 Ok(())

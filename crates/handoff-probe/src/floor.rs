@@ -98,26 +98,26 @@ struct Line(AtomicU64);
 
 /// Measures one-way cache-line latency between `cpu_a` and `cpu_b` (see the module docs).
 ///
-/// Errors: [`Error::CpuUnavailable`] when either CPU is not in
+/// Errors: [`sys::Error::CpuUnavailable`](handoff::sys::Error::CpuUnavailable) when either CPU is not in
 /// [`handoff::sys::allowed_cpus`] (so on a one-CPU process every cross-CPU pair fails);
-/// [`Error::InvalidArgument`] for zero `samples` or `round_trips_per_sample`;
-/// [`handoff::sync::WaitError::Timeout`] (as [`Error::Wait`]) past `opts.timeout`; [`Error::Io`]
+/// [`sys::Error::InvalidArgument`](handoff::sys::Error::InvalidArgument) for zero `samples` or `round_trips_per_sample`;
+/// [`handoff::sync::WaitError::Timeout`] (as [`Error::Wait`]) past `opts.timeout`; [`sys::Error::Io`](handoff::sys::Error::Io)
 /// (kind `InvalidData`) if a bounce carried the wrong value.
 pub fn c2c(cpu_a: usize, cpu_b: usize, opts: &C2cOptions) -> Result<C2cResult> {
     if opts.samples == 0 || opts.round_trips_per_sample == 0 {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::Sys(handoff::sys::Error::InvalidArgument(format!(
             "c2c needs at least one sample of at least one round trip (got samples = {}, \
              round_trips_per_sample = {})",
             opts.samples, opts.round_trips_per_sample
-        )));
+        ))));
     }
     let allowed = handoff::sys::allowed_cpus()?;
     for cpu in [cpu_a, cpu_b] {
         if allowed.binary_search(&cpu).is_err() {
-            return Err(Error::CpuUnavailable {
+            return Err(Error::Sys(handoff::sys::Error::CpuUnavailable {
                 cpu,
                 allowed: handoff::sys::format_cpu_list(&allowed),
-            });
+            }));
         }
     }
     let clock = Clock::detect();
@@ -331,7 +331,7 @@ fn peer_gave_up() -> Error {
 }
 
 fn is_poisoned(e: &Error) -> bool {
-    matches!(e, Error::Io { source, .. } if source.to_string() == PEER_GAVE_UP)
+    matches!(e, Error::Sys(handoff::sys::Error::Io { source, .. }) if source.to_string() == PEER_GAVE_UP)
 }
 
 fn join<T>(h: std::thread::ScopedJoinHandle<'_, Result<T>>) -> Result<T> {
@@ -442,11 +442,17 @@ mod tests {
         let cpu = handoff::sys::allowed_cpus().unwrap()[0];
         assert!(matches!(
             c2c(cpu, 9999, &quick()),
-            Err(Error::CpuUnavailable { cpu: 9999, .. })
+            Err(Error::Sys(handoff::sys::Error::CpuUnavailable {
+                cpu: 9999,
+                ..
+            }))
         ));
         assert!(matches!(
             c2c(9999, cpu, &quick()),
-            Err(Error::CpuUnavailable { cpu: 9999, .. })
+            Err(Error::Sys(handoff::sys::Error::CpuUnavailable {
+                cpu: 9999,
+                ..
+            }))
         ));
         let zero = C2cOptions {
             samples: 0,
@@ -454,7 +460,7 @@ mod tests {
         };
         assert!(matches!(
             c2c(cpu, cpu, &zero),
-            Err(Error::InvalidArgument(_))
+            Err(Error::Sys(handoff::sys::Error::InvalidArgument(_)))
         ));
     }
 

@@ -58,7 +58,9 @@ pub fn filesystem_type(path: impl AsRef<Path>) -> Result<String> {
 #[cfg(not(target_os = "linux"))]
 pub fn filesystem_type(path: impl AsRef<Path>) -> Result<String> {
     let _ = path;
-    Err(Error::Unsupported("filesystem_type (statfs f_type)"))
+    Err(Error::Sys(handoff::sys::Error::Unsupported(
+        "filesystem_type (statfs f_type)",
+    )))
 }
 
 #[cfg(all(test, target_os = "linux"))]

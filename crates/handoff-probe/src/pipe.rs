@@ -57,7 +57,9 @@ pub fn pipe_with_size(bytes: usize) -> Result<(OwnedFd, OwnedFd, usize)> {
 /// Unsupported off Linux (no `F_SETPIPE_SZ`).
 #[cfg(not(target_os = "linux"))]
 pub fn pipe_with_size(_bytes: usize) -> Result<(OwnedFd, OwnedFd, usize)> {
-    Err(Error::Unsupported("pipes with a set buffer size"))
+    Err(Error::Sys(handoff::sys::Error::Unsupported(
+        "pipes with a set buffer size",
+    )))
 }
 
 /// Clears close-on-exec on `fd` so a child started with `exec` inherits it (at the same
@@ -144,7 +146,9 @@ mod tests {
 /// with a pipe end left open). Fails if `raw` is not an open descriptor.
 pub fn adopt_inherited_fd(raw: i32) -> Result<OwnedFd> {
     if raw < 0 {
-        return Err(Error::InvalidArgument(format!("fd {raw} is negative")));
+        return Err(Error::Sys(handoff::sys::Error::InvalidArgument(format!(
+            "fd {raw} is negative"
+        ))));
     }
     // SAFETY: F_GETFD only reads the descriptor's flags; an invalid number yields EBADF.
     let borrowed = unsafe { rustix::fd::BorrowedFd::borrow_raw(raw) };

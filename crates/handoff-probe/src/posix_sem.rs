@@ -59,11 +59,14 @@ fn validate_name(name: &str) -> Result<std::ffi::CString> {
         None
     };
     match why {
-        Some(why) => Err(Error::InvalidArgument(format!(
+        Some(why) => Err(Error::Sys(handoff::sys::Error::InvalidArgument(format!(
             "semaphore name {name:?} {why} (use e.g. \"/handoff-1234-sem\")"
-        ))),
-        None => std::ffi::CString::new(name)
-            .map_err(|_| Error::InvalidArgument(format!("semaphore name {name:?} has a NUL"))),
+        )))),
+        None => std::ffi::CString::new(name).map_err(|_| {
+            Error::Sys(handoff::sys::Error::InvalidArgument(format!(
+                "semaphore name {name:?} has a NUL"
+            )))
+        }),
     }
 }
 
@@ -75,9 +78,9 @@ impl NamedSemaphore {
     pub fn create(name: &str, initial: u32) -> Result<Self> {
         let cname = validate_name(name)?;
         if initial > SEM_VALUE_MAX {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::Sys(handoff::sys::Error::InvalidArgument(format!(
                 "semaphore initial value {initial} exceeds SEM_VALUE_MAX ({SEM_VALUE_MAX})"
-            )));
+            ))));
         }
         let mode: libc::c_uint = 0o600;
         // SAFETY: `cname` is a valid NUL-terminated string that outlives the call; with
@@ -96,16 +99,16 @@ impl NamedSemaphore {
 
     /// Creates a new semaphore under a fresh name nobody can guess in advance:
     /// `/handoff-<pid>-<user>~<16 random hex digits>` (the library's segment names,
-    /// [`handoff::shm::segment_name`]), `O_CREAT | O_EXCL`, mode 0600. A taken name (planted
+    /// [`handoff::implementor::segment_name`]), `O_CREAT | O_EXCL`, mode 0600. A taken name (planted
     /// by another user, or a collision) is retried with a new random part, up to 8 times.
     /// [`NamedSemaphore::name`] is the name to give the other process;
     /// [`cleanup_stale`] removes it once this process is gone.
     pub fn create_unique(user: &str, initial: u32) -> Result<Self> {
         let mut taken = Vec::new();
         for _ in 0..CREATE_TRIES {
-            let name = handoff::shm::segment_name(user)?;
+            let name = handoff::implementor::segment_name(user)?;
             match Self::create(&name, initial) {
-                Err(Error::Io { source, .. })
+                Err(Error::Sys(handoff::sys::Error::Io { source, .. }))
                     if source.kind() == std::io::ErrorKind::AlreadyExists =>
                 {
                     taken.push(name)
@@ -300,17 +303,23 @@ impl NamedSemaphore {
     /// Unsupported off Linux.
     pub fn create(name: &str, _initial: u32) -> Result<Self> {
         validate_name(name)?;
-        Err(Error::Unsupported("POSIX named semaphores"))
+        Err(Error::Sys(handoff::sys::Error::Unsupported(
+            "POSIX named semaphores",
+        )))
     }
     /// Unsupported off Linux.
     pub fn open(name: &str) -> Result<Self> {
         validate_name(name)?;
-        Err(Error::Unsupported("POSIX named semaphores"))
+        Err(Error::Sys(handoff::sys::Error::Unsupported(
+            "POSIX named semaphores",
+        )))
     }
     /// Unsupported off Linux.
     pub fn unlink(name: &str) -> Result<()> {
         validate_name(name)?;
-        Err(Error::Unsupported("POSIX named semaphores"))
+        Err(Error::Sys(handoff::sys::Error::Unsupported(
+            "POSIX named semaphores",
+        )))
     }
     /// The name this semaphore was opened with.
     pub fn name(&self) -> &str {
@@ -369,7 +378,7 @@ pub fn cleanup_stale() -> Result<Vec<String>> {
         let Some(name) = file.to_str().and_then(|f| f.strip_prefix("sem.")) else {
             continue;
         };
-        let Some((pid, _)) = handoff::shm::parse_segment_name(name) else {
+        let Some((pid, _)) = handoff::implementor::parse_segment_name(name) else {
             continue;
         };
         let full = format!("/{name}");
@@ -406,17 +415,20 @@ mod tests {
     fn names_are_validated() {
         for bad in ["noslash", "/", "/a/b", "", "/a\0b"] {
             let e = NamedSemaphore::create(bad, 0).unwrap_err();
-            assert!(matches!(e, Error::InvalidArgument(_)), "{bad:?}: {e}");
+            assert!(
+                matches!(e, Error::Sys(handoff::sys::Error::InvalidArgument(_))),
+                "{bad:?}: {e}"
+            );
         }
         let long = format!("/{}", "x".repeat(251));
         assert!(matches!(
             NamedSemaphore::open(&long),
-            Err(Error::InvalidArgument(_))
+            Err(Error::Sys(handoff::sys::Error::InvalidArgument(_)))
         ));
         let name = unique("big");
         assert!(matches!(
             NamedSemaphore::create(&name, u32::MAX),
-            Err(Error::InvalidArgument(_))
+            Err(Error::Sys(handoff::sys::Error::InvalidArgument(_)))
         ));
     }
 
@@ -484,13 +496,13 @@ mod tests {
         let _a = NamedSemaphore::create(&name, 0).unwrap();
         let e = NamedSemaphore::create(&name, 0).unwrap_err();
         assert!(
-            matches!(&e, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::AlreadyExists),
+            matches!(&e, Error::Sys(handoff::sys::Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::AlreadyExists),
             "{e}"
         );
         NamedSemaphore::unlink(&name).unwrap();
         let e = NamedSemaphore::open(&name).unwrap_err();
         assert!(
-            matches!(&e, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
+            matches!(&e, Error::Sys(handoff::sys::Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound),
             "{e}"
         );
         assert!(NamedSemaphore::unlink(&name).is_err());
@@ -505,7 +517,7 @@ mod tests {
         let _guards = (Unlink(a.name().into()), Unlink(b.name().into()));
         assert_ne!(a.name(), b.name());
         for s in [&a, &b] {
-            let (pid, user) = handoff::shm::parse_segment_name(s.name()).unwrap();
+            let (pid, user) = handoff::implementor::parse_segment_name(s.name()).unwrap();
             assert_eq!(
                 (pid, user),
                 (std::process::id(), "semtest-unique"),

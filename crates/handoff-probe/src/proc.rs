@@ -68,7 +68,9 @@ mod imp_pdeath {
     use super::*;
 
     pub fn set() -> Result<()> {
-        Err(Error::Unsupported("parent-death signal"))
+        Err(Error::Sys(handoff::sys::Error::Unsupported(
+            "parent-death signal",
+        )))
     }
 }
 

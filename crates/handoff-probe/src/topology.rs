@@ -161,7 +161,9 @@ impl Topology {
         if cfg!(target_os = "linux") {
             Topology::from_sysfs(Path::new("/sys"))
         } else {
-            Err(Error::Unsupported("topology from sysfs"))
+            Err(Error::Sys(handoff::sys::Error::Unsupported(
+                "topology from sysfs",
+            )))
         }
     }
 
@@ -272,7 +274,7 @@ impl Topology {
         &self.nodes
     }
 
-    /// The placement class of two CPUs, or [`Error::CpuUnavailable`] when either is not an
+    /// The placement class of two CPUs, or [`sys::Error::CpuUnavailable`](handoff::sys::Error::CpuUnavailable) when either is not an
     /// online CPU of this topology.
     pub fn try_placement(&self, cpu_a: usize, cpu_b: usize) -> Result<Placement> {
         let a = self.known(cpu_a)?;
@@ -479,9 +481,11 @@ impl Topology {
     }
 
     fn known(&self, cpu: usize) -> Result<&Cpu> {
-        self.cpu(cpu).ok_or_else(|| Error::CpuUnavailable {
-            cpu,
-            allowed: format_cpu_list(&self.cpu_ids()),
+        self.cpu(cpu).ok_or_else(|| {
+            Error::Sys(handoff::sys::Error::CpuUnavailable {
+                cpu,
+                allowed: format_cpu_list(&self.cpu_ids()),
+            })
         })
     }
 }
@@ -507,7 +511,7 @@ fn spread_pick(sorted: &[usize], k: usize) -> Vec<usize> {
 /// `0,2`, in ascending order), else the first two allowed ones; `Ok(None)` when fewer than
 /// two are allowed (the caller prints its `SKIP:` line).
 ///
-/// Errors: [`Error::InvalidArgument`] for a list of other than two CPUs, and the CPU list's
+/// Errors: [`sys::Error::InvalidArgument`](handoff::sys::Error::InvalidArgument) for a list of other than two CPUs, and the CPU list's
 /// own parse error.
 pub fn cpu_pair(list: Option<&str>) -> Result<Option<[usize; 2]>> {
     let Some(list) = list else {
@@ -519,10 +523,10 @@ pub fn cpu_pair(list: Option<&str>) -> Result<Option<[usize; 2]>> {
     };
     match handoff::sys::parse_cpu_list(list)?[..] {
         [a, b] => Ok(Some([a, b])),
-        ref other => Err(Error::InvalidArgument(format!(
+        ref other => Err(Error::Sys(handoff::sys::Error::InvalidArgument(format!(
             "CPU list {list}: two CPUs, got {}",
             other.len()
-        ))),
+        )))),
     }
 }
 

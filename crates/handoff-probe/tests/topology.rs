@@ -274,7 +274,9 @@ fn degraded_sysfs_offline_cpus_missing_files() {
     );
     // Offline and nonexistent CPUs: an error from try_placement, a neutral answer otherwise.
     match t.try_placement(0, 5) {
-        Err(Error::CpuUnavailable { cpu: 5, allowed }) => assert_eq!(allowed, "0-4"),
+        Err(Error::Sys(handoff::sys::Error::CpuUnavailable { cpu: 5, allowed })) => {
+            assert_eq!(allowed, "0-4")
+        }
         other => panic!("expected CpuUnavailable, got {other:?}"),
     }
     assert!(t.try_placement(99, 0).is_err());

@@ -57,10 +57,11 @@ const MIN_HEAP: usize = 16 << 20;
 /// them; page rounded.
 pub fn mpi_heap(static_data: usize) -> Result<usize> {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-    let want = match (symmetric_size()?, var(handoff::team::ENV_HEAP)) {
+    let want = match (symmetric_size()?, var(handoff::implementor::ENV_HEAP)) {
         (Some(n), _) => n,
-        (None, Some(v)) => handoff::units::parse_size(&v)
-            .map_err(|e| ShmemError::Invalid(format!("{}={v:?}: {e}", handoff::team::ENV_HEAP)))?,
+        (None, Some(v)) => handoff::units::parse_size(&v).map_err(|e| {
+            ShmemError::Invalid(format!("{}={v:?}: {e}", handoff::implementor::ENV_HEAP))
+        })?,
         (None, None) => {
             let local = ["MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"]
                 .iter()

@@ -16,7 +16,7 @@
 //! and an error saying how to get one otherwise.
 //!
 //! On MPI the heap's extra views are second mappings of the window's pages
-//! ([`handoff::sys::alias_shared`]), which needs the window memory to be a shared mapping:
+//! ([`handoff::implementor::alias_shared`]), which needs the window memory to be a shared mapping:
 //! MPICH and Open MPI allocate their windows (`MPI_Win_allocate_shared`, and on one node
 //! `MPI_Win_allocate` too) in `/dev/shm` files. Another library's private memory is an error
 //! at `shmem_init` naming it.
@@ -87,7 +87,7 @@ impl Net {
     /// else, in an MPI build under an MPI launcher, the MPI job's with a heap of
     /// `mpi_heap()` bytes per PE (called only on that path). No barrier.
     pub fn join(mpi_heap: impl FnOnce() -> Result<usize>) -> Result<Net> {
-        if std::env::var_os(handoff::team::ENV_TEAM).is_some() || !mpi_launched() {
+        if std::env::var_os(handoff::implementor::ENV_TEAM).is_some() || !mpi_launched() {
             let _ = mpi_heap;
             return ShmTransport::from_env().map(Net::Shm).map_err(|e| match e {
                 TeamError::NotInTeam { var } => ShmemError::NotLaunched(var),
@@ -100,10 +100,10 @@ impl Net {
     #[cfg(feature = "mpi")]
     fn join_mpi(mpi_heap: impl FnOnce() -> Result<usize>) -> Result<Net> {
         let heap = mpi_heap()?;
-        let wait = match std::env::var(handoff::team::ENV_WAIT) {
-            Ok(w) => w.parse().map_err(|e: handoff::sync::SyncError| {
+        let wait = match std::env::var(handoff::implementor::ENV_WAIT) {
+            Ok(w) => w.parse().map_err(|e: handoff::sys::Error| {
                 ShmemError::Team(TeamError::BadEnv {
-                    var: handoff::team::ENV_WAIT,
+                    var: handoff::implementor::ENV_WAIT,
                     value: w.clone(),
                     why: e.to_string(),
                 })
@@ -156,7 +156,7 @@ impl Net {
             #[cfg(feature = "mpi")]
             Net::Mpi(x) => {
                 let len = x.heap_len();
-                let dst = handoff::sys::reserve_aligned(len, align).map_err(|e| {
+                let dst = handoff::implementor::reserve_aligned(len, align).map_err(|e| {
                     ShmemError::Invalid(format!("cannot view the symmetric heap aligned: {e}"))
                 })?;
                 // SAFETY: `dst` is a fresh reservation of `len` bytes nothing references;
@@ -261,14 +261,14 @@ impl Net {
 ///
 /// # Safety
 /// `[src, src + len)` is this PE's window memory; `dst` as for
-/// [`handoff::sys::alias_shared`] (its old contents discarded, unreferenced, unused by other
+/// [`handoff::implementor::alias_shared`] (its old contents discarded, unreferenced, unused by other
 /// threads).
 #[cfg(feature = "mpi")]
 unsafe fn map_window_pages(src: *mut u8, len: usize, dst: *mut u8) -> Result<()> {
     shared_mapping(src as usize, len)?;
     // SAFETY: `shared_mapping` proved `[src, src + len)` lies in one MAP_SHARED mapping;
     // page alignment is checked by the call; the rest is the caller's promise.
-    unsafe { handoff::sys::alias_shared(src, len, dst) }.map_err(|e| {
+    unsafe { handoff::implementor::alias_shared(src, len, dst) }.map_err(|e| {
         ShmemError::Invalid(format!(
             "cannot map the MPI window's pages {src:p} (+{len:#x}) at {dst:p}: {e}"
         ))

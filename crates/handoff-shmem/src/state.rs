@@ -196,9 +196,12 @@ pub fn fail(name: &str, err: &ShmemError) -> ! {
         unsafe { (*p).x().before_failing() };
     }
     // SAFETY: as in `entry`: the live state.
-    let who = current()
-        .map(|p| unsafe { (*p).rank })
-        .or_else(|| std::env::var(handoff::team::ENV_RANK).ok()?.parse().ok());
+    let who = current().map(|p| unsafe { (*p).rank }).or_else(|| {
+        std::env::var(handoff::implementor::ENV_RANK)
+            .ok()?
+            .parse()
+            .ok()
+    });
     let line = match who {
         Some(r) => format!("handoff-shmem: PE {r}: {name}: {err}\n"),
         None => format!("handoff-shmem: {name}: {err}\n"),

@@ -130,7 +130,7 @@ fn mpiexec(test: &str, prog: &Path, args: &[&str], n: usize, env: &[(&str, &str)
         .args(args)
         .env_remove("HANDOFF_MPI_WINDOW")
         .env_remove("HANDOFF_MPI_NODES")
-        .env_remove(handoff::team::ENV_TEAM)
+        .env_remove(handoff::implementor::ENV_TEAM)
         .envs(env.iter().copied())
         .env("SHMEM_SYMMETRIC_SIZE", "16M")
         // cargo's LD_LIBRARY_PATH may hold a stale libhandoff_shmem.so of `cargo build`.
@@ -281,7 +281,7 @@ fn global_exit_ends_the_mpi_job_with_its_status() {
 #[test]
 fn a_program_started_without_a_launcher_is_told_how() {
     let o = Command::new(build("rma"))
-        .env_remove(handoff::team::ENV_TEAM)
+        .env_remove(handoff::implementor::ENV_TEAM)
         .env_remove("PMI_RANK")
         .env_remove("PMI_SIZE")
         .env_remove("OMPI_COMM_WORLD_SIZE")

@@ -569,7 +569,7 @@ fn an_error_line_is_written_in_one_write_call() {
 #[test]
 fn a_program_not_started_by_the_launcher_is_told_how_to_start() {
     let o = Command::new(build("rma"))
-        .env_remove(handoff::team::ENV_TEAM)
+        .env_remove(handoff::implementor::ENV_TEAM)
         .env("LD_LIBRARY_PATH", lib_dir())
         .output()
         .unwrap();

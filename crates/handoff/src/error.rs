@@ -1,18 +1,16 @@
-//! The crate error: wraps each layer's error at the top ([`sys::Error`], [`SyncError`],
-//! [`WaitError`], [`ShmError`], [`ChannelError`], [`QueueError`], [`TeamError`]) with the same messages, so an application
-//! can `?` every call into one [`Result`]. Each says what went wrong and, where it helps,
-//! what to do about it.
+//! The crate error: wraps each area's error at the top ([`sys::Error`], [`SegmentError`],
+//! [`WaitError`], [`ChannelError`], [`QueueError`], [`TeamError`]) with the same messages,
+//! so an application can `?` every call into one [`Result`]. Each says what went wrong and,
+//! where it helps, what to do about it.
 //!
-//! The layers' shared cases land in one variant each, whichever layer reported them: an
-//! argument error of `sync` or `shm` is [`Error::InvalidArgument`], a segment error
+//! The cases every layer shares — a system call failed, the platform lacks a feature, an
+//! argument is out of range, a CPU is not ours — are written once, in [`sys::Error`], and
+//! land in [`Error::Sys`] whichever layer reported them; a segment error is
 //! [`Error::Segment`], and so on; a channel's own errors are [`Error::Channel`].
-
-use std::io;
 
 use crate::channel::ChannelError;
 use crate::queue::QueueError;
-use crate::shm::{SegmentError, ShmError};
-use crate::sync::SyncError;
+use crate::shm::SegmentError;
 use crate::sync::WaitError;
 use crate::sys;
 use crate::team::TeamError;
@@ -23,84 +21,55 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// Everything that can go wrong in handoff.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A system call failed.
-    #[error("{op} failed: {source}")]
-    Io {
-        /// What we were doing, e.g. `"shm_open /handoff-123-x"`.
-        op: String,
-        /// The OS error.
-        #[source]
-        source: io::Error,
-    },
-    /// The operation is not supported on this platform.
-    #[error("unsupported on this platform: {0} (handoff supports Linux)")]
-    Unsupported(&'static str),
-    /// An argument is out of range or meaningless (e.g. a zero size, a zero-party barrier).
-    #[error("invalid argument: {0}")]
-    InvalidArgument(String),
-    /// A CPU that does not exist or is outside this process's affinity mask.
-    #[error("CPU {cpu} is not available: this process may use CPUs {allowed}")]
-    CpuUnavailable {
-        /// The requested logical CPU id.
-        cpu: usize,
-        /// The allowed set, as a list string such as `0-3,8`.
-        allowed: String,
-    },
-    /// A shared segment failed validation.
+    /// A system call failed, the platform lacks a feature, an argument is out of range (a
+    /// zero size, a zero-party barrier) or a CPU is not available, in any layer.
     #[error(transparent)]
-    Segment(#[from] SegmentError),
+    Sys(sys::Error),
+    /// A shared segment could not be created, opened or validated.
+    #[error(transparent)]
+    Segment(SegmentError),
     /// A wait ended without its condition.
     #[error(transparent)]
     Wait(#[from] WaitError),
     /// A channel operation failed for a channel's own reason (its segment's errors are
-    /// [`Error::Segment`], [`Error::Io`]...).
+    /// [`Error::Segment`], [`Error::Sys`]).
     #[error(transparent)]
     Channel(ChannelError),
-    /// A team operation failed ([`crate::team`]).
+    /// A team operation (or one of its epochs) failed ([`crate::team`]).
     #[error(transparent)]
     Team(TeamError),
     /// A queue operation failed for a queue's own reason (its segment's errors are
-    /// [`Error::Segment`], [`Error::Io`]...).
+    /// [`Error::Segment`], [`Error::Sys`]).
     #[error(transparent)]
     Queue(QueueError),
 }
 
 impl Error {
-    /// Wraps an OS error with a description of the operation.
-    pub fn io(op: impl Into<String>, source: impl Into<io::Error>) -> Self {
-        Error::Io {
-            op: op.into(),
-            source: source.into(),
-        }
+    /// Wraps an OS error with a description of the operation ([`sys::Error::Io`]).
+    pub fn io(op: impl Into<String>, source: impl Into<std::io::Error>) -> Self {
+        Error::Sys(sys::Error::io(op, source))
     }
 }
 
 impl From<sys::Error> for Error {
-    /// The platform error as the crate's: the generic cases one to one, the shared-memory
+    /// The platform error as the crate's: the generic cases as they are, the shared-memory
     /// object cases as the segment errors that explain them.
     fn from(e: sys::Error) -> Self {
         match e {
-            sys::Error::CpuUnavailable { cpu, allowed } => Error::CpuUnavailable { cpu, allowed },
-            e => ShmError::from(e).into(),
+            e @ (sys::Error::Io { .. }
+            | sys::Error::Unsupported(_)
+            | sys::Error::InvalidArgument(_)
+            | sys::Error::CpuUnavailable { .. }) => Error::Sys(e),
+            e => SegmentError::from(e).into(),
         }
     }
 }
 
-impl From<ShmError> for Error {
-    fn from(e: ShmError) -> Self {
+impl From<SegmentError> for Error {
+    fn from(e: SegmentError) -> Self {
         match e {
-            ShmError::Io { op, source } => Error::Io { op, source },
-            ShmError::Unsupported(what) => Error::Unsupported(what),
-            ShmError::InvalidArgument(why) => Error::InvalidArgument(why),
-            ShmError::Segment(e) => Error::Segment(e),
-        }
-    }
-}
-
-impl From<SyncError> for Error {
-    fn from(e: SyncError) -> Self {
-        match e {
-            SyncError::InvalidArgument(why) => Error::InvalidArgument(why),
+            SegmentError::Sys(e) => e.into(),
+            e => Error::Segment(e),
         }
     }
 }
@@ -145,9 +114,9 @@ mod tests {
     /// it had (the expected texts are written out here, not taken from the code).
     #[test]
     fn layer_errors_keep_their_case_and_message() {
-        let e: Error = ShmError::Segment(SegmentError::NotFound {
+        let e: Error = SegmentError::NotFound {
             name: "/handoff-1-x".into(),
-        })
+        }
         .into();
         assert!(
             matches!(&e, Error::Segment(SegmentError::NotFound { name }) if name == "/handoff-1-x")
@@ -159,13 +128,34 @@ mod tests {
              segments of our own uid)"
         );
 
-        let e: Error = SyncError::InvalidArgument("a barrier needs parties".into()).into();
-        assert!(matches!(&e, Error::InvalidArgument(_)));
+        // The shared cases are one variant, whichever layer reported them.
+        let e: Error = sys::Error::InvalidArgument("a barrier needs parties".into()).into();
+        assert!(matches!(&e, Error::Sys(sys::Error::InvalidArgument(_))));
         assert_eq!(e.to_string(), "invalid argument: a barrier needs parties");
+        let e: Error = SegmentError::Sys(sys::Error::InvalidArgument("zero bytes".into())).into();
+        assert!(matches!(&e, Error::Sys(sys::Error::InvalidArgument(_))));
+        assert_eq!(e.to_string(), "invalid argument: zero bytes");
+        let e: Error = TeamError::Sys(sys::Error::Unsupported("teams")).into();
+        assert!(matches!(e, Error::Sys(sys::Error::Unsupported("teams"))));
+
+        // An epoch's misuse is the team's, and stays matchable.
+        let e: Error = TeamError::NoEpoch {
+            op: "complete",
+            needs: "start",
+        }
+        .into();
+        assert!(matches!(&e, Error::Team(TeamError::NoEpoch { .. })));
+        assert_eq!(e.to_string(), "complete without start: call start first");
 
         // A channel's segment errors are the segment's; its own stay the channel's.
-        let e: Error = ChannelError::Segment(ShmError::Unsupported("x")).into();
-        assert!(matches!(e, Error::Unsupported("x")));
+        let e: Error =
+            ChannelError::Segment(SegmentError::Sys(sys::Error::Unsupported("x"))).into();
+        assert!(matches!(e, Error::Sys(sys::Error::Unsupported("x"))));
+        let e: Error = ChannelError::Segment(SegmentError::TableFull { slots: 2 }).into();
+        assert!(matches!(
+            e,
+            Error::Segment(SegmentError::TableFull { slots: 2 })
+        ));
         let e: Error = ChannelError::Timeout { what: "free block" }.into();
         assert!(matches!(&e, Error::Channel(ChannelError::Timeout { .. })));
         assert_eq!(
@@ -174,8 +164,8 @@ mod tests {
         );
 
         // Likewise a queue's: its segment errors are the segment's, its own stay the queue's.
-        let e: Error = QueueError::Segment(ShmError::Unsupported("y")).into();
-        assert!(matches!(e, Error::Unsupported("y")));
+        let e: Error = QueueError::Segment(SegmentError::Sys(sys::Error::Unsupported("y"))).into();
+        assert!(matches!(e, Error::Sys(sys::Error::Unsupported("y"))));
         let e: Error = QueueError::TooBig {
             what: "frame",
             len: 70,
@@ -197,6 +187,10 @@ mod tests {
             allowed: "0-1".into(),
         }
         .into();
+        assert!(matches!(
+            e,
+            Error::Sys(sys::Error::CpuUnavailable { cpu: 9, .. })
+        ));
         assert_eq!(
             e.to_string(),
             "CPU 9 is not available: this process may use CPUs 0-1"

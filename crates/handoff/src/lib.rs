@@ -18,10 +18,15 @@
 //! - [`sys`]: the few platform types the API above uses: [`Deadline`](sys::Deadline),
 //!   [`ProcessId`](sys::ProcessId), and thread pinning ([`sys::pin_current_thread`]).
 //!
-//! Every layer returns its own error ([`channel::ChannelError`], [`queue::QueueError`],
-//! [`sync::SyncError`] and [`sync::WaitError`], [`shm::ShmError`], [`team::TeamError`],
-//! [`sys::Error`]); [`Error`] wraps them all with the same messages, so `?` works into one
-//! [`Result`].
+//! Every area returns its own error ([`channel::ChannelError`], [`queue::QueueError`],
+//! [`sync::WaitError`], [`shm::SegmentError`], [`team::TeamError`] (its epochs' included),
+//! [`units::SizeError`]); the cases every layer shares — a system call failed, the platform
+//! lacks a feature, a bad argument, a CPU not ours — are one type, [`sys::Error`]. [`Error`]
+//! wraps them all with the same messages, so `?` works into one [`Result`].
+//!
+//! Two features open what only some users need: `diagnostics` (the lab's readings of the
+//! waits) and `implementor` (`handoff::implementor`: what transports, launchers and
+//! bindings built on the core use).
 //!
 //! Each module's public items sit directly in it (`handoff::sync::Flag`,
 //! `handoff::sys::Deadline`): one path per item, and the files behind them are private. Linux only for now: elsewhere every
@@ -85,6 +90,9 @@ pub mod queue;
 pub mod team;
 // Layer 7: the crate error.
 mod error;
+// What only the transports, launchers and bindings built on the core need.
+#[cfg(feature = "implementor")]
+pub mod implementor;
 
 pub use error::{Error, Result};
 
@@ -169,6 +177,18 @@ pub use error::{Error, Result};
 /// ```compile_fail
 /// let _ = handoff::sync::Wait::ALL;
 /// ```
+///
+/// The low-level wait loop (internal; transports use `implementor::poll_until`):
+///
+/// ```compile_fail
+/// use handoff::sync::wait_on;
+/// ```
+///
+/// The launcher's environment names outside `implementor`:
+///
+/// ```compile_fail
+/// let _ = handoff::team::ENV_TEAM;
+/// ```
 #[cfg(doctest)]
 pub struct OldPathsAreGone;
 
@@ -179,3 +199,11 @@ pub struct OldPathsAreGone;
 /// ```
 #[cfg(all(doctest, not(feature = "diagnostics")))]
 pub struct DiagnosticsAreOptIn;
+
+/// Without the `implementor` feature, the transports' and bindings' items are not public:
+///
+/// ```compile_fail
+/// use handoff::implementor::ApiOption;
+/// ```
+#[cfg(all(doctest, not(feature = "implementor")))]
+pub struct ImplementorIsOptIn;

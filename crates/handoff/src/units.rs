@@ -1,5 +1,5 @@
 //! The one size rule of the workspace: `HANDOFF_HEAP_SIZE` (the team's environment,
-//! [`crate::team::heap_from_env`]), `SHMEM_SYMMETRIC_SIZE` (handoff-shmem) and every `handoff`
+//! `heap_from_env`), `SHMEM_SYMMETRIC_SIZE` (handoff-shmem) and every `handoff`
 //! command's `--size`, `--sizes`, `--msg-sizes`, `--heap`, … (through `handoff-probe`, which
 //! re-exports this module): a whole number with an optional binary unit, case-insensitive —
 //! `B`, `K`/`KiB` (1024), `M`/`MiB` (1024²), `G`/`GiB` (1024³). `KB`/`MB`/`GB` are refused

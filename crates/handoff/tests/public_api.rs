@@ -3,7 +3,7 @@
 //! compile is checked by the `compile_fail` doc tests on `OldPathsAreGone` in `lib.rs`.
 #![cfg(not(loom))]
 
-use handoff::sync::{SyncError, WaitError};
+use handoff::sync::WaitError;
 use handoff::sys::UnixSignal;
 use handoff::team::{Route, TeamError};
 use handoff::Error;
@@ -13,7 +13,6 @@ use handoff::Error;
 fn every_layer_error_converts_into_the_crate_error() {
     fn takes(_: Error) {}
     takes(WaitError::Timeout.into());
-    takes(SyncError::InvalidArgument("x".into()).into());
     takes(handoff::sys::Error::InvalidArgument("x".into()).into());
     takes(TeamError::InvalidArgument("x".into()).into());
 }

@@ -9,8 +9,10 @@
 //!
 //! The list is read from the source with `syn` (stable Rust has no rustdoc JSON): it follows
 //! `pub mod` and `pub use` from `lib.rs` through the private files, as a user of the crate
-//! sees them. Items behind a feature are marked with it (`[diagnostics]`); items compiled only
-//! for tests or loom are not part of the surface.
+//! sees them. Items compiled only for tests or loom are not part of the surface. The header
+//! counts the *default* surface — what a user of the crate without features sees — and its
+//! error types; items behind a feature (`diagnostics`, `implementor`) are marked with it
+//! (`[diagnostics]`), listed in a section of their own per feature and counted apart.
 #![cfg(not(loom))]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -46,8 +48,16 @@ fn cfg_of(attrs: &[Attribute]) -> Option<Vec<String>> {
         if text.starts_with("cfg(all(loom") || text.starts_with("cfg(any(test,loom") {
             return None;
         }
-        if let Some(rest) = text.strip_prefix("cfg(feature=\"") {
-            features.push(rest.trim_end_matches("\")").to_string());
+        // `cfg(feature="x")`, also inside `all(..)`/`any(..)`; `not(feature="x")` needs none.
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("feature=\"") {
+            let negated = rest[..i].ends_with("not(");
+            let after = &rest[i + "feature=\"".len()..];
+            let end = after.find('"').expect("a closed feature name");
+            if !negated {
+                features.push(after[..end].to_string());
+            }
+            rest = &after[end..];
         }
     }
     Some(features)
@@ -425,8 +435,13 @@ fn self_name(ty: &syn::Type) -> Option<String> {
 }
 
 struct Surface {
+    /// The default surface's entries (path, then its signature lines).
     lines: BTreeSet<String>,
+    /// Each feature's entries: the items that need it (the first feature an item needs).
+    featured: BTreeMap<String, BTreeSet<String>>,
+    /// Public names of the default surface.
     names: usize,
+    /// Its error types (names ending in `Error`, and `Result`).
     errors: Vec<String>,
 }
 
@@ -521,10 +536,11 @@ fn surface() -> Surface {
     }
 
     let mut lines = BTreeSet::new();
+    let mut featured: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut errors = Vec::new();
     for (shown_path, ((def_mod, def_name), feats)) in &public {
         let shown = shown_path.rsplit("::").next().unwrap();
-        if shown.ends_with("Error") || shown == "Result" {
+        if feats.is_empty() && (shown.ends_with("Error") || shown == "Result") {
             errors.push(shown_path.clone());
         }
         let def = mods.get(def_mod).and_then(|m| {
@@ -551,12 +567,17 @@ fn surface() -> Surface {
                 let _ = write!(text, "\n{l}");
             }
         }
-        lines.insert(format!("{shown_path}\n{text}"));
+        let entry = format!("{shown_path}\n{text}");
+        match feats.first() {
+            None => lines.insert(entry),
+            Some(f) => featured.entry(f.clone()).or_default().insert(entry),
+        };
     }
     Surface {
-        names: public.len(),
+        names: lines.len(),
         errors,
         lines,
+        featured,
     }
 }
 
@@ -586,8 +607,28 @@ fn render_all(s: &Surface) -> String {
         s.errors.len(),
         s.errors.join(", ")
     );
+    let apart: Vec<String> = s
+        .featured
+        .iter()
+        .map(|(f, l)| format!("{f} {}", l.len()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "# (the default features; counted apart, behind a feature: {})",
+        if apart.is_empty() {
+            "none".to_string()
+        } else {
+            apart.join(", ")
+        }
+    );
     for l in &s.lines {
         let _ = write!(out, "\n{l}\n");
+    }
+    for (f, ls) in &s.featured {
+        let _ = write!(out, "\n# ---- behind the `{f}` feature ----\n");
+        for l in ls {
+            let _ = write!(out, "\n{l}\n");
+        }
     }
     out
 }
@@ -639,4 +680,29 @@ fn the_reader_finds_public_items_and_skips_private_ones() {
         "inherent methods: {flag}"
     );
     assert!(s.errors.iter().any(|e| e == "team::TeamError"));
+}
+
+/// The header's count is the default surface: an item behind a feature is listed (in its
+/// feature's section) but not counted.
+#[test]
+fn feature_items_are_listed_apart_and_not_counted() {
+    let s = surface();
+    let in_feature = |f: &str, p: &str| {
+        s.featured
+            .get(f)
+            .is_some_and(|ls| ls.iter().any(|l| l.starts_with(&format!("{p}\n"))))
+    };
+    assert!(in_feature("diagnostics", "sync::adaptive_stats"));
+    assert!(in_feature("implementor", "implementor::poll_until"));
+    assert!(!s
+        .lines
+        .iter()
+        .any(|l| l.starts_with("sync::adaptive_stats\n")));
+    assert_eq!(s.names, s.lines.len());
+    let text = render_all(&s);
+    let header = text.lines().nth(2).unwrap();
+    assert!(
+        header.starts_with(&format!("# {} public names, ", s.lines.len())),
+        "{header}"
+    );
 }

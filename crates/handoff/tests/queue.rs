@@ -4,7 +4,7 @@
 #![cfg(all(target_os = "linux", not(loom)))]
 
 use handoff::queue::{
-    Aggregator, ArrayMpsc, FrameQueue, LaneMpsc, Messages, QueueError, Role, Spsc,
+    Aggregator, ArrayMpsc, FrameQueue, LaneMpsc, Messages, QueueError, Side, Spsc,
 };
 use handoff::sync::Wait;
 use handoff::sys::Deadline;
@@ -106,7 +106,7 @@ fn spsc_threads_in_order_each_strategy() {
                     expect += 1;
                     sum += v;
                 }
-                Err(QueueError::Closed { by: Role::Producer }) => break,
+                Err(QueueError::Closed { by: Side::Producer }) => break,
                 Err(e) => panic!("{how}: {e}"),
             }
         }
@@ -143,7 +143,7 @@ fn spsc_close_and_timeout() {
     assert_eq!(rx.pop(Wait::Block, None).unwrap(), 5);
     assert!(matches!(
         rx.pop(Wait::Block, None),
-        Err(QueueError::Closed { by: Role::Producer })
+        Err(QueueError::Closed { by: Side::Producer })
     ));
 
     let (mut tx, rx) = Spsc::<u32>::new(2).unwrap();
@@ -153,7 +153,7 @@ fn spsc_close_and_timeout() {
     for i in 0..3 {
         match tx.push(i, Wait::Block, None) {
             Ok(()) => {}
-            Err(QueueError::Closed { by: Role::Consumer }) => closed = true,
+            Err(QueueError::Closed { by: Side::Consumer }) => closed = true,
             Err(e) => panic!("{e}"),
         }
     }
@@ -199,7 +199,7 @@ fn bad_configurations_are_refused() {
     assert!(matches!(
         q.producer(),
         Err(QueueError::RoleTaken {
-            role: Role::Producer,
+            role: Side::Producer,
             ..
         })
     ));
@@ -374,7 +374,7 @@ fn lanes_are_drained_round_robin() {
     drop((p, ps));
     assert!(matches!(
         c.pop(Wait::Block, limit()),
-        Err(QueueError::Closed { by: Role::Producer })
+        Err(QueueError::Closed { by: Side::Producer })
     ));
 }
 
@@ -459,7 +459,7 @@ fn array_tiny_capacities_and_close() {
         }
         assert!(matches!(
             tx.try_push(1),
-            Err(QueueError::Closed { by: Role::Consumer })
+            Err(QueueError::Closed { by: Side::Consumer })
         ));
     }
 }

@@ -7,7 +7,7 @@
 //! and watched; every wait has a deadline. No test asserts on timing.
 #![cfg(all(target_os = "linux", not(loom)))]
 
-use handoff::queue::{ArrayMpmc, ArrayMpsc, LaneMpsc, QueueError, Role};
+use handoff::queue::{ArrayMpmc, ArrayMpsc, LaneMpsc, QueueError, Side};
 use handoff::sync::Wait;
 use handoff::sys::Deadline;
 use handoff_testkit::Kid;
@@ -109,7 +109,7 @@ fn drain(rx: &mut handoff::queue::ArrayConsumer<u64>, producers: usize) -> Seen 
     loop {
         match rx.pop_into(&mut buf, Wait::ADAPTIVE, limit()) {
             Ok(n) => buf[..n].iter().try_for_each(|&v| seen.see(v)).unwrap(),
-            Err(QueueError::Closed { by: Role::Producer }) => return seen,
+            Err(QueueError::Closed { by: Side::Producer }) => return seen,
             Err(e) => panic!("after {:?}: {e}", seen.count),
         }
     }
@@ -168,11 +168,11 @@ fn mpmc_closes_to_producers_when_the_last_consumer_leaves() {
     drop(b);
     assert!(matches!(
         tx.try_push(3),
-        Err(QueueError::Closed { by: Role::Consumer })
+        Err(QueueError::Closed { by: Side::Consumer })
     ));
     assert!(matches!(
         q.producer(),
-        Err(QueueError::Closed { by: Role::Consumer })
+        Err(QueueError::Closed { by: Side::Consumer })
     ));
     let mut late = q.consumer().unwrap();
     assert_eq!(late.try_pop().unwrap(), Some(1));
@@ -212,7 +212,7 @@ fn array_late_producer_keeps_the_queue_open_when_expected() {
     t.join().unwrap().unwrap();
     assert!(matches!(
         rx.pop(Wait::ADAPTIVE, limit()),
-        Err(QueueError::Closed { by: Role::Producer })
+        Err(QueueError::Closed { by: Side::Producer })
     ));
     // The default: closed as soon as the one producer that joined left.
     let q = ArrayMpmc::<u64>::on_heap(4).unwrap();
@@ -245,7 +245,7 @@ fn lanes_late_producer_keeps_the_queue_open_when_expected() {
     t.join().unwrap().unwrap();
     assert!(matches!(
         rx.pop(Wait::ADAPTIVE, limit()),
-        Err(QueueError::Closed { by: Role::Producer })
+        Err(QueueError::Closed { by: Side::Producer })
     ));
     let q = LaneMpsc::<u64>::on_heap(2, 4).unwrap();
     let mut rx = q.consumer().unwrap();

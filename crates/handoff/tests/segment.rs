@@ -9,7 +9,7 @@
 
 mod raw;
 
-use handoff::shm::{OpenOptions, Segment, SegmentError, ShmError};
+use handoff::shm::{OpenOptions, Segment, SegmentError};
 use handoff::sync::PeerWatch;
 use handoff::sync::WaitError;
 use handoff::sys::{Deadline, ProcessId};
@@ -74,7 +74,7 @@ fn assert_none_named(user: &str) {
     let left: Vec<String> = handoff::shm::list_segments()
         .unwrap()
         .into_iter()
-        .filter(|n| handoff::shm::parse_segment_name(n) == Some((me, user)))
+        .filter(|n| handoff::implementor::parse_segment_name(n) == Some((me, user)))
         .collect();
     assert!(left.is_empty(), "left behind in /dev/shm: {left:?}");
 }
@@ -144,7 +144,7 @@ fn expired_deadline_times_out_while_initializing() {
         Deadline::after(Duration::from_millis(20)),
     ] {
         match Segment::open(&name, d) {
-            Err(ShmError::Segment(e @ SegmentError::OpenTimedOut { .. })) => {
+            Err(e @ SegmentError::OpenTimedOut { .. }) => {
                 let msg = e.to_string();
                 assert!(
                     msg.contains(&name) && msg.contains("not yet ready"),
@@ -172,10 +172,10 @@ fn creator_dropping_before_ready_abandons_waiters() {
     drop(seg);
     match waiter.join().unwrap() {
         // Abandoned if the waiter was waiting; NotFound if it came after the unlink.
-        Err(ShmError::Segment(SegmentError::Abandoned { pid, .. })) => {
+        Err(SegmentError::Abandoned { pid, .. }) => {
             assert_eq!(pid, std::process::id())
         }
-        Err(ShmError::Segment(SegmentError::NotFound { .. })) => {}
+        Err(SegmentError::NotFound { .. }) => {}
         other => panic!("expected Abandoned, got {other:?}"),
     }
     assert_gone(&name);
@@ -195,7 +195,7 @@ fn corrupt_magic_is_refused() {
     let (seg, name, raw) = published("magic", 64);
     raw.write_at(b"NOTOURS!", offsets::MAGIC as u64).unwrap();
     match Segment::open(&name, deadline()) {
-        Err(ShmError::Segment(SegmentError::BadMagic { found })) => assert_eq!(&found, b"NOTOURS!"),
+        Err(SegmentError::BadMagic { found }) => assert_eq!(&found, b"NOTOURS!"),
         other => panic!("expected BadMagic, got {other:?}"),
     }
     raw.write_at(&MAGIC, 0).unwrap();
@@ -219,7 +219,7 @@ fn misaligned_payload_offset_is_corrupt() {
     raw.write_at(&(offset + 64).to_ne_bytes(), offsets::PAYLOAD_OFFSET as u64)
         .unwrap();
     match Segment::open(&name, deadline()) {
-        Err(ShmError::Segment(SegmentError::Corrupt { detail })) => {
+        Err(SegmentError::Corrupt { detail }) => {
             assert!(
                 detail.contains(&format!("payload offset {}", offset + 64)),
                 "{detail}"
@@ -238,7 +238,7 @@ fn wrong_version_and_header_size_are_refused() {
     raw.write_at(&(LAYOUT_VERSION + 1).to_ne_bytes(), v)
         .unwrap();
     match Segment::open(&name, deadline()) {
-        Err(ShmError::Segment(SegmentError::BadVersion { found, expected })) => {
+        Err(SegmentError::BadVersion { found, expected }) => {
             assert_eq!((found, expected), (LAYOUT_VERSION + 1, LAYOUT_VERSION))
         }
         other => panic!("expected BadVersion, got {other:?}"),
@@ -248,10 +248,7 @@ fn wrong_version_and_header_size_are_refused() {
         .unwrap();
     assert!(matches!(
         Segment::open(&name, deadline()),
-        Err(ShmError::Segment(SegmentError::HeaderSizeMismatch {
-            found: 7,
-            ..
-        }))
+        Err(SegmentError::HeaderSizeMismatch { found: 7, .. })
     ));
     raw.write_at(
         &(HEADER_SIZE as u32).to_ne_bytes(),
@@ -263,14 +260,14 @@ fn wrong_version_and_header_size_are_refused() {
         .unwrap();
     assert!(matches!(
         Segment::open(&name, deadline()),
-        Err(ShmError::Segment(SegmentError::Corrupt { .. }))
+        Err(SegmentError::Corrupt { .. })
     ));
     // A ready word that is no state.
     raw.write_at(&77u32.to_ne_bytes(), offsets::READY as u64)
         .unwrap();
     assert!(matches!(
         Segment::open(&name, deadline()),
-        Err(ShmError::Segment(SegmentError::BadState { found: 77 }))
+        Err(SegmentError::BadState { found: 77 })
     ));
     drop(seg);
     assert_gone(&name);
@@ -284,7 +281,7 @@ fn truncated_segment_is_refused() {
     // Cut the payload (the creator only touches its header page from now on).
     raw.set_len(2 * page as u64).unwrap();
     match Segment::open(&name, deadline()) {
-        Err(ShmError::Segment(SegmentError::Truncated { file_len, needed })) => {
+        Err(SegmentError::Truncated { file_len, needed }) => {
             assert_eq!((file_len, needed), (2 * page as u64, total))
         }
         other => panic!("expected Truncated, got {other:?}"),
@@ -293,11 +290,11 @@ fn truncated_segment_is_refused() {
     assert_gone(&name);
 
     // An object too small to hold even the header: refused before anything is mapped.
-    let raw_name = handoff::shm::segment_name(&unique("tiny")).unwrap();
+    let raw_name = handoff::implementor::segment_name(&unique("tiny")).unwrap();
     let tiny = RawShm::create(&raw_name, 1, 0o600).unwrap();
     tiny.set_len(40).unwrap();
     match Segment::open(&raw_name, deadline()) {
-        Err(ShmError::Segment(SegmentError::Truncated { file_len, needed })) => {
+        Err(SegmentError::Truncated { file_len, needed }) => {
             assert_eq!((file_len, needed), (40, HEADER_SIZE as u64))
         }
         other => panic!("expected Truncated, got {other:?}"),
@@ -310,7 +307,7 @@ fn truncated_segment_is_refused() {
 fn payload_size_mismatch_is_refused() {
     let (seg, name, _raw) = published("size", 1000);
     match Segment::open_expect(&name, 2000, deadline()) {
-        Err(ShmError::Segment(SegmentError::SizeMismatch { expected, found })) => {
+        Err(SegmentError::SizeMismatch { expected, found }) => {
             assert_eq!((expected, found), (2000, 1000))
         }
         other => panic!("expected SizeMismatch, got {other:?}"),
@@ -327,26 +324,26 @@ fn zero_size_is_refused() {
     let user = unique("zero");
     assert!(matches!(
         Segment::create(&user, 0),
-        Err(ShmError::InvalidArgument(_))
+        Err(SegmentError::Sys(handoff::sys::Error::InvalidArgument(_)))
     ));
     assert_none_named(&user);
     assert!(matches!(
         Segment::anonymous(0),
-        Err(ShmError::InvalidArgument(_))
+        Err(SegmentError::Sys(handoff::sys::Error::InvalidArgument(_)))
     ));
     assert!(matches!(
         Segment::create(&user, usize::MAX),
-        Err(ShmError::InvalidArgument(_))
+        Err(SegmentError::Sys(handoff::sys::Error::InvalidArgument(_)))
     ));
     assert_none_named(&user);
 }
 
 #[test]
 fn bad_names_are_refused() {
-    let long = "n".repeat(handoff::shm::MAX_USER_NAME_LEN + 1);
+    let long = "n".repeat(handoff::implementor::MAX_USER_NAME_LEN + 1);
     for bad in ["", "a/b", "/handoff-1-x", "sp ace", "..", long.as_str()] {
         match Segment::create(bad, 64) {
-            Err(ShmError::Segment(e @ SegmentError::InvalidName { .. })) => {
+            Err(e @ SegmentError::InvalidName { .. }) => {
                 assert!(!e.to_string().is_empty())
             }
             other => panic!("{bad:?}: expected InvalidName, got {other:?}"),
@@ -356,19 +353,19 @@ fn bad_names_are_refused() {
         assert!(
             matches!(
                 Segment::open(bad, deadline()),
-                Err(ShmError::Segment(SegmentError::InvalidName { .. }))
+                Err(SegmentError::InvalidName { .. })
             ),
             "{bad:?}"
         );
     }
-    let missing = handoff::shm::segment_name(&unique("missing")).unwrap();
+    let missing = handoff::implementor::segment_name(&unique("missing")).unwrap();
     assert!(matches!(
         Segment::open(&missing, deadline()),
-        Err(ShmError::Segment(SegmentError::NotFound { .. }))
+        Err(SegmentError::NotFound { .. })
     ));
     assert!(matches!(
         Segment::open(&unique("missing"), deadline()),
-        Err(ShmError::Segment(SegmentError::NotFound { .. }))
+        Err(SegmentError::NotFound { .. })
     ));
 
     // Taken names, and opening by the short name.
@@ -377,7 +374,7 @@ fn bad_names_are_refused() {
     // Under its full name (used as given); by the short name a second creation would get a
     // fresh random name.
     match Segment::create(seg.name().unwrap(), 64) {
-        Err(ShmError::Segment(e @ SegmentError::AlreadyExists { .. })) => {
+        Err(e @ SegmentError::AlreadyExists { .. }) => {
             assert!(e.to_string().contains("cleanup"), "{e}")
         }
         other => panic!("expected AlreadyExists, got {other:?}"),
@@ -406,11 +403,11 @@ fn foreign_owner_in_header_is_refused() {
     raw.write_at(&NOBODY.to_ne_bytes(), offsets::CREATOR_UID as u64)
         .unwrap();
     match Segment::open(&name, deadline()) {
-        Err(ShmError::Segment(SegmentError::ForeignOwner { uid: NOBODY })) => {}
+        Err(SegmentError::ForeignOwner { uid: NOBODY }) => {}
         other => panic!("expected ForeignOwner, got {other:?}"),
     }
     match Segment::open_with(&name, deadline(), &OpenOptions::new().any_owner(true)) {
-        Err(ShmError::Segment(SegmentError::Corrupt { detail })) => {
+        Err(SegmentError::Corrupt { detail }) => {
             assert!(detail.contains(&NOBODY.to_string()), "{detail}")
         }
         other => panic!("expected Corrupt (header uid vs owner), got {other:?}"),
@@ -432,7 +429,7 @@ fn foreign_owner_is_refused() {
     raw.write_at(&NOBODY.to_ne_bytes(), offsets::CREATOR_UID as u64)
         .unwrap();
     match Segment::open(&name, deadline()) {
-        Err(ShmError::Segment(e @ SegmentError::ForeignOwner { uid: NOBODY })) => {
+        Err(e @ SegmentError::ForeignOwner { uid: NOBODY }) => {
             println!("refused as expected: {e}")
         }
         other => panic!("expected ForeignOwner, got {other:?}"),
@@ -499,7 +496,7 @@ fn stale_cleanup_after_sigkilled_creator() {
     );
     let name = kid.expect_line("NAME=");
     assert_eq!(
-        handoff::shm::parse_segment_name(&name).map(|(pid, _)| pid),
+        handoff::implementor::parse_segment_name(&name).map(|(pid, _)| pid),
         Some(kid.pid())
     );
     assert!(exists(&name));
@@ -537,7 +534,7 @@ fn survivor_unlinks_after_sigkilled_creator() {
     let mut kid = kid("survivor_unlinks_after_sigkilled_creator", "create", &user);
     let name = kid.expect_line("NAME=");
     match Segment::open(&user, deadline()) {
-        Err(ShmError::Segment(SegmentError::Ambiguous { candidates, .. })) => {
+        Err(SegmentError::Ambiguous { candidates, .. }) => {
             assert!(
                 candidates.contains(&name)
                     && candidates.iter().any(|c| Some(c.as_str()) == mine.name())

@@ -7,7 +7,7 @@
 //! regular files handed to another uid with `fchown` (else those parts print `SKIP:`).
 #![cfg(all(target_os = "linux", not(loom)))]
 
-use handoff::shm::{list_segments, OpenOptions, Segment, SegmentError, ShmError};
+use handoff::shm::{list_segments, OpenOptions, Segment, SegmentError};
 mod raw;
 use handoff::sys::Deadline;
 use handoff_testkit::{run_team, team_launch, Kid};
@@ -112,7 +112,7 @@ fn generated_names_are_fresh_and_unsquattable() {
     assert_ne!(na, predictable);
     for n in [na, nb] {
         assert!(n.starts_with(&format!("{predictable}~")), "{n}");
-        let (pid, short) = handoff::shm::parse_segment_name(n).unwrap();
+        let (pid, short) = handoff::implementor::parse_segment_name(n).unwrap();
         assert_eq!((pid, short), (std::process::id(), user.as_str()));
     }
     // Two live segments of ours under one short name: a lookup by it is ambiguous.
@@ -120,7 +120,7 @@ fn generated_names_are_fresh_and_unsquattable() {
     b.publish_ready();
     assert!(matches!(
         Segment::open(&user, Deadline::after(WATCHDOG)),
-        Err(ShmError::Segment(SegmentError::Ambiguous { .. }))
+        Err(SegmentError::Ambiguous { .. })
     ));
 }
 
@@ -132,7 +132,7 @@ fn explicit_full_names_are_used_as_given() {
     let seg = Segment::create(&name, 64).unwrap();
     assert_eq!(seg.name(), Some(name.as_str()));
     match Segment::create(&name, 64) {
-        Err(ShmError::Segment(SegmentError::AlreadyExists { name: n })) => assert_eq!(n, name),
+        Err(SegmentError::AlreadyExists { name: n }) => assert_eq!(n, name),
         other => panic!("expected AlreadyExists, got {other:?}"),
     }
     drop(seg);
@@ -141,13 +141,13 @@ fn explicit_full_names_are_used_as_given() {
     let _planted = Planted(vec![fifo.clone()]);
     assert!(matches!(
         Segment::create(&fifo, 64),
-        Err(ShmError::Segment(SegmentError::NotRegular { .. }))
+        Err(SegmentError::NotRegular { .. })
     ));
     // Another process's pid in a chosen name is refused (the pid traces stale objects).
     let other = format!("/handoff-{}-x", std::process::id() + 1);
     assert!(matches!(
         Segment::create(&other, 64),
-        Err(ShmError::Segment(SegmentError::InvalidName { .. }))
+        Err(SegmentError::InvalidName { .. })
     ));
 }
 
@@ -183,7 +183,7 @@ fn short_name_lookup_considers_only_our_own_segments() {
     assert!(
         matches!(
             Segment::open(&short, Deadline::after(WATCHDOG)),
-            Err(ShmError::Segment(SegmentError::NotFound { .. }))
+            Err(SegmentError::NotFound { .. })
         ),
         "another user's segment alone must not be found by a short name"
     );
@@ -208,7 +208,7 @@ fn short_name_lookup_considers_only_our_own_segments() {
     // Asked to, the lookup considers every owner: now four candidates.
     let any = OpenOptions::new().any_owner(true);
     match Segment::open_with(&short, Deadline::after(WATCHDOG), &any) {
-        Err(ShmError::Segment(SegmentError::Ambiguous { candidates, .. })) => {
+        Err(SegmentError::Ambiguous { candidates, .. }) => {
             assert!(
                 candidates.contains(&foreign) && candidates.len() == 4,
                 "{candidates:?}"

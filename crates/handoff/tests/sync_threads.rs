@@ -2,11 +2,12 @@
 //! nonsense the API must refuse with a clear error instead of a panic or a hang.
 #![cfg(all(target_os = "linux", not(loom)))]
 
-use handoff::shm::{Segment, SegmentError, ShmError, ShmSafe};
+use handoff::shm::{Segment, SegmentError, ShmSafe};
 use handoff::sync::WaitError;
 use handoff::sync::MAX_PARTIES;
-use handoff::sync::{Barrier, Flag, NoPeers, Semaphore, Signal, SyncError, Wait};
+use handoff::sync::{Barrier, Flag, NoPeers, Semaphore, Signal, Wait};
 use handoff::sys::Deadline;
+use handoff::sys::Error as SysError;
 use std::time::Duration;
 
 #[repr(C)]
@@ -27,19 +28,16 @@ fn limit() -> Option<Deadline> {
 
 #[test]
 fn zero_party_barrier_and_other_nonsense_is_refused() {
-    assert!(matches!(
-        Barrier::new(0),
-        Err(SyncError::InvalidArgument(_))
-    ));
+    assert!(matches!(Barrier::new(0), Err(SysError::InvalidArgument(_))));
     assert!(matches!(
         Barrier::new(MAX_PARTIES + 1),
-        Err(SyncError::InvalidArgument(_))
+        Err(SysError::InvalidArgument(_))
     ));
     let seg = Segment::anonymous(std::mem::size_of::<Shared>()).unwrap();
     let sh: &Shared = seg.get(0).unwrap();
     assert!(matches!(
         sh.barrier.init(0),
-        Err(SyncError::InvalidArgument(_))
+        Err(SysError::InvalidArgument(_))
     ));
     assert_eq!(
         sh.barrier.parties(),
@@ -49,12 +47,12 @@ fn zero_party_barrier_and_other_nonsense_is_refused() {
 
     let full = Semaphore::new(u32::MAX);
     let err = full.post().unwrap_err();
-    assert!(matches!(err, SyncError::InvalidArgument(_)), "{err}");
+    assert!(matches!(err, SysError::InvalidArgument(_)), "{err}");
     assert_eq!(full.value(), u32::MAX);
 
     for bad in ["", "sleep", "adaptive:", "adaptive:-1us", "adaptive:1h"] {
         assert!(
-            matches!(bad.parse::<Wait>(), Err(SyncError::InvalidArgument(_))),
+            matches!(bad.parse::<Wait>(), Err(SysError::InvalidArgument(_))),
             "{bad:?}"
         );
     }
@@ -62,11 +60,11 @@ fn zero_party_barrier_and_other_nonsense_is_refused() {
     // A primitive at a misaligned or out-of-range offset is refused by the segment.
     assert!(matches!(
         seg.get::<Flag>(64),
-        Err(ShmError::Segment(SegmentError::Misaligned { .. }))
+        Err(SegmentError::Misaligned { .. })
     ));
     assert!(matches!(
         seg.get::<Flag>(seg.payload_len()),
-        Err(ShmError::Segment(SegmentError::OutOfBounds { .. }))
+        Err(SegmentError::OutOfBounds { .. })
     ));
 }
 

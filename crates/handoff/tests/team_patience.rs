@@ -7,7 +7,7 @@
 //! the test's body when `handoff::team::in_team()` and exits non-zero on any failure.
 
 use handoff::sync::{Patience, Wait};
-use handoff::team::{Cmp, EpochError, Epochs, LockKind, SignalOp, Team, TeamError, EPOCH_TIMEOUT};
+use handoff::team::{Cmp, Epochs, LockKind, SignalOp, Team, TeamError, EPOCH_TIMEOUT};
 use handoff_testkit::{run_team, team_launch};
 use std::time::Duration;
 
@@ -171,7 +171,7 @@ fn a_spinning_pe_refuses_a_sleeping_patience() {
             let r = ep.set_patience(Patience::new(Wait::ADAPTIVE));
             want(
                 "Epochs::set_patience(adaptive) refused",
-                matches!(r, Err(EpochError::Team(TeamError::InvalidArgument(_)))),
+                matches!(r, Err(TeamError::InvalidArgument(_))),
             )?;
             ep.close().map_err(s)
         });
@@ -181,12 +181,12 @@ fn a_spinning_pe_refuses_a_sleeping_patience() {
     assert!(r.success(), "a PE failed: {:?}", r.exits);
 }
 
-fn epoch_timeout(r: &Result<(), EpochError>, pe: usize, after: Duration) -> bool {
-    matches!(r, Err(EpochError::Timeout { pe: Some(p), after: a, .. }) if *p == pe && *a == after)
+fn epoch_timeout(r: &Result<(), TeamError>, pe: usize, after: Duration) -> bool {
+    matches!(r, Err(TeamError::EpochTimeout { pe: Some(p), after: a, .. }) if *p == pe && *a == after)
 }
 
-fn epoch_would_block(r: &Result<(), EpochError>) -> bool {
-    matches!(r, Err(EpochError::Team(TeamError::WouldBlock { .. })))
+fn epoch_would_block(r: &Result<(), TeamError>) -> bool {
+    matches!(r, Err(TeamError::WouldBlock { .. }))
 }
 
 /// The epochs' own patience: `start`, `lock` and `fence` end after the stored epoch timeout

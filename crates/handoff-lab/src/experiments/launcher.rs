@@ -104,10 +104,10 @@ fn run_mpiexec(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
         // Whole pages: a window of 1 MiB + 8 B hangs MPICH's RMA path inside an MPI call
         // (seen with MPICH 4 and HANDOFF_MPI_WINDOW=rma), page multiples do not.
         .env(
-            handoff::team::ENV_HEAP,
+            handoff::implementor::ENV_HEAP,
             spec.heap.next_multiple_of(1 << 16).to_string(),
         )
-        .env(handoff::team::ENV_WAIT, spec.wait.to_string())
+        .env(handoff::implementor::ENV_WAIT, spec.wait.to_string())
         .env(team_mpi::ENV_CPUS, cpus.join(","))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -551,7 +551,9 @@ pub fn worker_main<B: PeBody>(args: &[String]) -> Result<(), BenchError> {
     if team_session::active() {
         return team_session::phase(&spec);
     }
-    if std::env::var_os(handoff::team::ENV_RANK).is_none() && team_mpi::mpi_world_size().is_some() {
+    if std::env::var_os(handoff::implementor::ENV_RANK).is_none()
+        && team_mpi::mpi_world_size().is_some()
+    {
         return mpi_worker(&spec);
     }
     let team = Team::from_env()

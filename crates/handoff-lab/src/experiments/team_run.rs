@@ -466,7 +466,7 @@ pub fn team_wait(
         let pinned: Vec<Option<usize>> = (0..pes)
             .map(|r| (!cpus.is_empty()).then(|| cpus[r % cpus.len()]))
             .collect();
-        handoff::sync::check_spin(wait, pes, &pinned, available)
+        handoff::implementor::check_spin(wait, pes, &pinned, available)
             .map_err(|e| BenchError::usage(experiment, format!("a team of {pes} PEs: {e}")))?;
     }
     Ok(wait)

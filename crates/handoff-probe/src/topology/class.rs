@@ -68,10 +68,10 @@ impl FromStr for Placement {
             .find(|p| p.as_str().eq_ignore_ascii_case(t))
             .ok_or_else(|| {
                 let names: Vec<_> = Placement::ALL.iter().map(|p| p.as_str()).collect();
-                Error::InvalidArgument(format!(
+                Error::Sys(handoff::sys::Error::InvalidArgument(format!(
                     "unknown placement class {s:?}; expected one of {}",
                     names.join(", ")
-                ))
+                )))
             })
     }
 }

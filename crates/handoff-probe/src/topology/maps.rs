@@ -31,9 +31,9 @@ impl FromStr for Map {
         match s.trim() {
             "compact" => Ok(Map::Compact),
             "spread" => Ok(Map::Spread),
-            other => Err(Error::InvalidArgument(format!(
+            other => Err(Error::Sys(handoff::sys::Error::InvalidArgument(format!(
                 "unknown map {other:?}: use compact or spread"
-            ))),
+            )))),
         }
     }
 }

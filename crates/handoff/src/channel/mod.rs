@@ -173,7 +173,7 @@ pub enum ChannelError {
     },
     /// Creating, opening or mapping the segment failed.
     #[error(transparent)]
-    Segment(#[from] crate::shm::ShmError),
+    Segment(#[from] crate::shm::SegmentError),
 }
 
 #[cfg(not(loom))]

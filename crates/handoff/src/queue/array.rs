@@ -14,7 +14,7 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use super::error::{QueueError, Role};
+use super::error::{QueueError, Side};
 use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
 use super::stamp::{self, ArrayCursor, ArrayWords, Pop, Push, Stamps};
 use crate::atomic::AtomicU64;
@@ -223,7 +223,7 @@ impl<T: bytemuck::Pod> ArrayMpmc<T> {
             _t: PhantomData,
         };
         if !stamp::join(self.shared.words()) {
-            return Err(QueueError::Closed { by: Role::Consumer }); // `p` leaves on drop
+            return Err(QueueError::Closed { by: Side::Consumer }); // `p` leaves on drop
         }
         Ok(p)
     }
@@ -278,7 +278,7 @@ impl<T: bytemuck::Pod> ArrayProducer<T> {
             r => r,
         };
         match r {
-            Push::Closed => Err(QueueError::Closed { by: Role::Consumer }),
+            Push::Closed => Err(QueueError::Closed { by: Side::Consumer }),
             _ => Ok(()),
         }
     }
@@ -289,7 +289,7 @@ impl<T: bytemuck::Pod> ArrayProducer<T> {
         match self.attempt(value) {
             Push::Done(_) => Ok(true),
             Push::Full => Ok(false),
-            Push::Closed => Err(QueueError::Closed { by: Role::Consumer }),
+            Push::Closed => Err(QueueError::Closed { by: Side::Consumer }),
         }
     }
 
@@ -410,7 +410,7 @@ impl<T: bytemuck::Pod> ArrayConsumer<T> {
         };
         match got {
             Pop::Got(v) => Ok(v),
-            Pop::Closed => Err(QueueError::Closed { by: Role::Producer }),
+            Pop::Closed => Err(QueueError::Closed { by: Side::Producer }),
         }
     }
 

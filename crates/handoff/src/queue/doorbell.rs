@@ -1,4 +1,4 @@
-//! [`Doorbell`]: how a queue side that found nothing to do sleeps without burning a CPU, and
+//! [`LazyBell`]: how a queue side that found nothing to do sleeps without burning a CPU, and
 //! how the other side wakes it — a futex word with a sleeper count, as [`crate::sync::Signal`]
 //! does, but apart from the index it guards (one doorbell can serve many rings: the
 //! per-producer MPSC's consumer sleeps on one bell that every producer rings), and **armed
@@ -42,14 +42,14 @@
 //! The acknowledgement speaks for the ringer that made it: another ringer that never saw
 //! `ARMED` may still read an old `IDLE` (nothing orders its load after the first ringer's
 //! CAS) and skip the fence. So a bell rung by several parties (the consumer bell of the
-//! multi-producer queues) is rung with [`Doorbell::ring_always`] (fence and sleeper check on
-//! every ring) and waited on with [`Doorbell::wait_eager`] (no arming, long sleeps). A bell
+//! multi-producer queues) is rung with [`LazyBell::ring_always`] (fence and sleeper check on
+//! every ring) and waited on with [`LazyBell::wait_eager`] (no arming, long sleeps). A bell
 //! with one ringer and several waiters arms as usual and never disarms (`wait_shared`; the
 //! array queue's producers used it until that queue got several consumers as ringers).
 //!
 //! # Memory ordering
 //!
-//! - SYNC POINT D1: the `SeqCst` fence in `Doorbell::ring_armed_call` pairs with the `SeqCst`
+//! - SYNC POINT D1: the `SeqCst` fence in `LazyBell::ring_armed_call` pairs with the `SeqCst`
 //!   fence in `BellWait::prepare_sleep`: either the ringer sees the registration (and
 //!   wakes), or the sleeper's re-poll sees the ringer's index store (and does not sleep).
 //! - SYNC POINT D2: the ringer's Release CAS `ASKED` → `ARMED` pairs with the waiter's
@@ -89,7 +89,7 @@ const INLINE_POLLS: u32 = if cfg!(loom) { 1 } else { 32 };
 /// A lazily armed futex doorbell with a sleeper count (module docs).
 #[repr(C, align(128))]
 #[derive(Debug, Default)]
-pub(crate) struct Doorbell {
+pub(crate) struct LazyBell {
     armed: AtomicU32,
     seq: AtomicU32,
     sleepers: AtomicU32,
@@ -99,9 +99,9 @@ pub(crate) struct Doorbell {
 // SAFETY: repr(C), only atomics (no pointers), every bit pattern valid, all-zero = idle with
 // nobody asleep; the futex word is process-shared.
 #[cfg(not(loom))]
-unsafe impl crate::layout::ShmSafe for Doorbell {}
+unsafe impl crate::layout::ShmSafe for LazyBell {}
 
-impl Doorbell {
+impl LazyBell {
     /// Wakes the sleepers, if any; call after the Release store that made the waiters'
     /// condition true.
     #[inline]
@@ -287,7 +287,7 @@ enum Mode {
 }
 
 struct BellWait<'a, F> {
-    bell: &'a Doorbell,
+    bell: &'a LazyBell,
     poll: F,
     /// The ringers always fence: no arming, long sleeps.
     eager: bool,
@@ -324,11 +324,11 @@ impl<R, F: FnMut() -> Option<R>> WaitCondition for &mut BellWait<'_, F> {
             self.asked = true;
         }
         bell.sleepers.fetch_add(1, Ordering::Relaxed);
-        // SeqCst fence: SYNC POINT D1, pairs with the fence in `Doorbell::ring_armed_call`.
+        // SeqCst fence: SYNC POINT D1, pairs with the fence in `LazyBell::ring_armed_call`.
         fence(Ordering::SeqCst);
-        // Acquire: SYNC POINT D2, pairs with the Release CAS in `Doorbell::ring_armed_call`.
+        // Acquire: SYNC POINT D2, pairs with the Release CAS in `LazyBell::ring_armed_call`.
         self.bounded = !self.eager && bell.armed.load(Ordering::Acquire) != ARMED;
-        // Acquire: pairs with the Release bump in `Doorbell::ring_slow`.
+        // Acquire: pairs with the Release bump in `LazyBell::ring_slow`.
         let seq = bell.seq.load(Ordering::Acquire);
         match (self.poll)() {
             Some(v) => {
@@ -362,10 +362,10 @@ mod tests {
 
     #[test]
     fn layout_and_zero_init() {
-        assert_eq!(std::mem::size_of::<Doorbell>(), 128);
-        assert_eq!(std::mem::align_of::<Doorbell>(), 128);
+        assert_eq!(std::mem::size_of::<LazyBell>(), 128);
+        assert_eq!(std::mem::align_of::<LazyBell>(), 128);
         // SAFETY: all-zero is a valid doorbell (see the ShmSafe impl).
-        let b: Doorbell = unsafe { std::mem::zeroed() };
+        let b: LazyBell = unsafe { std::mem::zeroed() };
         assert_eq!(b.sleepers(), 0);
     }
 
@@ -373,7 +373,7 @@ mod tests {
     /// makes no syscall.
     #[test]
     fn ring_wakes_a_sleeper_and_skips_the_syscall_otherwise() {
-        let b = Doorbell::default();
+        let b = LazyBell::default();
         let word = AtomicU64::new(0);
         let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
             || {
@@ -406,7 +406,7 @@ mod tests {
     /// armed; an idle bell's ring touches nothing.
     #[test]
     fn arming_states() {
-        let b = Doorbell::default();
+        let b = LazyBell::default();
         b.ring();
         assert_eq!(b.armed(), IDLE);
         let d = Some(Deadline::after(Duration::from_millis(1)));
@@ -427,7 +427,7 @@ mod tests {
 
     #[test]
     fn deadline_ends_every_strategy() {
-        let b = Doorbell::default();
+        let b = LazyBell::default();
         for how in Wait::ALL {
             let d = Some(Deadline::after(Duration::from_millis(2)));
             let r = b.wait(|| None::<()>, how, d, &NoPeers);

@@ -1,4 +1,4 @@
-//! [`QueueError`]: why a queue operation failed, and [`Role`], the side of a queue.
+//! [`QueueError`]: why a queue operation failed, and [`Side`], the side of a queue.
 
 use std::fmt;
 
@@ -6,18 +6,18 @@ use crate::sync::WaitError;
 
 /// A side of a queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
+pub enum Side {
     /// The side that pushes (or sends frames).
     Producer,
     /// The side that pops (or receives frames).
     Consumer,
 }
 
-impl fmt::Display for Role {
+impl fmt::Display for Side {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Role::Producer => "producer",
-            Role::Consumer => "consumer",
+            Side::Producer => "producer",
+            Side::Consumer => "consumer",
         })
     }
 }
@@ -74,7 +74,7 @@ pub enum QueueError {
     )]
     RoleTaken {
         /// The side asked for.
-        role: Role,
+        role: Side,
         /// The queue's name.
         name: String,
     },
@@ -90,10 +90,10 @@ pub enum QueueError {
         max: usize,
     },
     /// The other side closed the queue (dropped its end, or unwound from a panic).
-    #[error("the {by} closed the queue: no more items will be {}", if *by == Role::Producer { "sent" } else { "received" })]
+    #[error("the {by} closed the queue: no more items will be {}", if *by == Side::Producer { "sent" } else { "received" })]
     Closed {
         /// The side that closed.
-        by: Role,
+        by: Side,
     },
     /// The process on the other side died without closing (also mid-frame: a frame it had
     /// not committed is never delivered).
@@ -119,7 +119,7 @@ pub enum QueueError {
     },
     /// Creating, opening or mapping the segment failed.
     #[error(transparent)]
-    Segment(#[from] crate::shm::ShmError),
+    Segment(#[from] crate::shm::SegmentError),
 }
 
 impl QueueError {

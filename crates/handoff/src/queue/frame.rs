@@ -20,7 +20,7 @@
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
-use super::error::{QueueError, Role};
+use super::error::{QueueError, Side};
 use super::index::{ConsumerIndex, Indices, ProducerIndex};
 use super::record::{self, RecordError, Waiting, Words, UNIT};
 use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
@@ -125,7 +125,7 @@ impl FrameQueue {
     pub fn producer(&self) -> Result<FrameProducer, QueueError> {
         self.region
             .header()
-            .claim(Role::Producer, &self.region.label)?;
+            .claim(Side::Producer, &self.region.label)?;
         Ok(FrameProducer {
             ring: Bytes::new(self.region.clone()),
             idx: ProducerIndex::new(self.region.shape.capacity),
@@ -137,7 +137,7 @@ impl FrameQueue {
     pub fn consumer(&self) -> Result<FrameConsumer, QueueError> {
         self.region
             .header()
-            .claim(Role::Consumer, &self.region.label)?;
+            .claim(Side::Consumer, &self.region.label)?;
         Ok(FrameConsumer {
             ring: Bytes::new(self.region.clone()),
             idx: ConsumerIndex::new(self.region.shape.capacity),
@@ -195,7 +195,7 @@ impl Bytes {
 impl Bytes {
     /// The queue error for a record error of a side waiting for `what`; `other` is the
     /// other side (the one that closes).
-    fn error(&self, e: RecordError, other: Role, what: &'static str) -> QueueError {
+    fn error(&self, e: RecordError, other: Side, what: &'static str) -> QueueError {
         match e {
             RecordError::Closed => QueueError::Closed { by: other },
             RecordError::Wait(e) => QueueError::from_wait(e, what),
@@ -314,7 +314,7 @@ impl FrameProducer {
             peers: &*ring.region,
         };
         record::reserve(&mut self.idx, ring.indices(), ring, len, w)
-            .map_err(|e| ring.error(e, Role::Consumer, "room for the frame"))
+            .map_err(|e| ring.error(e, Side::Consumer, "room for the frame"))
     }
 
     /// The bytes of a reserved frame at position `at` (its header's unit), `len` long.
@@ -438,7 +438,7 @@ impl FrameConsumer {
             peers: &*ring.region,
         };
         record::next(&mut self.idx, ring.indices(), ring, w)
-            .map_err(|e| ring.error(e, Role::Producer, "frame"))
+            .map_err(|e| ring.error(e, Side::Producer, "frame"))
     }
 }
 

@@ -1,5 +1,5 @@
 //! The SPSC index protocol every ring of this module runs: two monotonic positions, one per
-//! side, each cached by the other side, plus one [`Doorbell`] per direction.
+//! side, each cached by the other side, plus one [`LazyBell`] per direction.
 //!
 //! # Protocol
 //!
@@ -7,8 +7,8 @@
 //! |---|---|---|
 //! | `tail` | the producer | units committed so far; [`CLOSED`] or-ed in when the producer closes |
 //! | `head` | the consumer | units released so far; [`CLOSED`] or-ed in when the consumer closes |
-//! | `data` ([`Doorbell`]) | — | the consumer sleeps here; the producer rings after each commit |
-//! | `space` ([`Doorbell`]) | — | the producer sleeps here; the consumer rings after each release |
+//! | `data` ([`LazyBell`]) | — | the consumer sleeps here; the producer rings after each commit |
+//! | `space` ([`LazyBell`]) | — | the producer sleeps here; the consumer rings after each release |
 //!
 //! A *unit* is a slot of a typed ring or 8 bytes of a frame ring; unit `u` lives at index
 //! `u % capacity`. The producer may write units `[tail, head + capacity)`, the consumer read
@@ -50,11 +50,11 @@
 //!   with the producer's Acquire load of `head` in [`ProducerIndex::free`]: the consumer's
 //!   reads of a unit happen before the producer overwrites it.
 //! - Closing is a Release store, read by the same Acquire loads.
-//! - Sleeping and waking: see [`Doorbell`].
+//! - Sleeping and waking: see [`LazyBell`].
 //!
 //! The `loom_tests` below model-check this code with the units in loom's `UnsafeCell`.
 
-use super::doorbell::Doorbell;
+use super::doorbell::LazyBell;
 use crate::atomic::{spin_hint, AtomicU64, Ordering};
 use crate::sync::wait::Wait;
 use crate::sync::PeerWatch;
@@ -86,8 +86,8 @@ pub(crate) struct Position(pub(crate) AtomicU64);
 pub(crate) struct Indices {
     pub(crate) tail: Position,
     pub(crate) head: Position,
-    pub(crate) space: Doorbell,
-    pub(crate) data: Doorbell,
+    pub(crate) space: LazyBell,
+    pub(crate) data: LazyBell,
 }
 
 // SAFETY: repr(C) of ShmSafe parts (atomics and doorbells): pointer-free, all-zero valid.
@@ -230,9 +230,9 @@ impl ProducerIndex {
     }
 
     /// [`commit`](Self::commit), waking the consumer on `bell`, a doorbell shared by
-    /// several rings (so rung with [`Doorbell::ring_always`]), instead of the ring's own.
+    /// several rings (so rung with [`LazyBell::ring_always`]), instead of the ring's own.
     #[inline]
-    pub(crate) fn commit_ringing(&mut self, ix: &Indices, n: u64, bell: &Doorbell) {
+    pub(crate) fn commit_ringing(&mut self, ix: &Indices, n: u64, bell: &LazyBell) {
         debug_assert!(self.tail + n - self.cached_head <= self.cap);
         self.tail += n;
         // Release: SYNC POINT A, pairs with the Acquire load in `ConsumerIndex::available`.
@@ -252,7 +252,7 @@ impl ProducerIndex {
 
     /// [`close`](Self::close), waking the consumer on `bell`.
     #[inline]
-    pub(crate) fn close_ringing(self, ix: &Indices, bell: &Doorbell) {
+    pub(crate) fn close_ringing(self, ix: &Indices, bell: &LazyBell) {
         // Release: pairs with the Acquire load in `ConsumerIndex::available`.
         ix.tail.0.store(self.tail | CLOSED, Ordering::Release);
         bell.ring_always();

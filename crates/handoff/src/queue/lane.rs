@@ -12,7 +12,7 @@
 //! | `control.joined` | joining producers (+1) | producers that ever joined |
 //! | `control.expected` | the creator ([`expect`]) | joins to see before the queue can close (0 means 1) |
 //! | `control.consumer_closed` | the consumer, when it closes | 1: joining fails with `Closed` |
-//! | `bell` | — | the consumer sleeps here; every producer rings it (always fenced: `Doorbell::ring_always`, `wait_eager`) |
+//! | `bell` | — | the consumer sleeps here; every producer rings it (always fenced: `LazyBell::ring_always`, `wait_eager`) |
 //!
 //! - Join: the first lane whose `state` CASes from `FREE` to `ACTIVE`; its positions are
 //!   0 (never used, or reset by the consumer before it freed the lane).
@@ -208,7 +208,7 @@ impl LaneCursor {
 mod loom_tests {
     use super::*;
     use crate::atomic::AtomicU64;
-    use crate::queue::doorbell::Doorbell;
+    use crate::queue::doorbell::LazyBell;
     use crate::queue::index::ProducerIndex;
     use crate::sync::wait::Wait;
     use crate::sync::NoPeers;
@@ -218,7 +218,7 @@ mod loom_tests {
     struct Model {
         lanes: Vec<Lane>,
         control: Control,
-        bell: Doorbell,
+        bell: LazyBell,
         /// One unit per lane (capacity 1).
         units: Vec<UnsafeCell<u64>>,
         taken: AtomicU64,
@@ -228,7 +228,7 @@ mod loom_tests {
         Arc::new(Model {
             lanes: (0..k).map(|_| Lane::default()).collect(),
             control: Control::default(),
-            bell: Doorbell::default(),
+            bell: LazyBell::default(),
             units: (0..k).map(|_| UnsafeCell::new(0)).collect(),
             taken: AtomicU64::new(0),
         })

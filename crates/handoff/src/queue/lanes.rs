@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! offset 0      QueueHeader
-//! 128           the consumer's Doorbell (every producer rings it)
+//! 128           the consumer's LazyBell (every producer rings it)
 //! 256           Control: producers ever joined, consumer closed
 //! 384           lanes × Lane (state + the lane's Indices), 640 bytes each
 //! data_offset   lanes × capacity × T, each lane's slots 128-byte aligned
@@ -14,8 +14,8 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use super::doorbell::Doorbell;
-use super::error::{QueueError, Role};
+use super::doorbell::LazyBell;
+use super::error::{QueueError, Side};
 use super::index::{Found, ProducerIndex};
 use super::lane::{expect, join, Control, JoinError, Lane, LaneCursor, Take};
 use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
@@ -95,7 +95,7 @@ struct Shared {
 
 impl Shared {
     #[inline]
-    fn bell(&self) -> &Doorbell {
+    fn bell(&self) -> &LazyBell {
         self.region.at(BELL)
     }
     #[inline]
@@ -232,7 +232,7 @@ impl<T: bytemuck::Pod> LaneMpsc<T> {
             }
             Err(JoinError::Closed) => {
                 // The lane was claimed: leave it closed (the consumer is gone anyway).
-                return Err(QueueError::Closed { by: Role::Consumer });
+                return Err(QueueError::Closed { by: Side::Consumer });
             }
         };
         Ok(LaneProducer {
@@ -247,7 +247,7 @@ impl<T: bytemuck::Pod> LaneMpsc<T> {
     /// Claims the consumer side (once per queue, across all processes).
     pub fn consumer(&self) -> Result<LaneConsumer<T>, QueueError> {
         let sh = &self.shared;
-        sh.region.header().claim(Role::Consumer, &sh.region.label)?;
+        sh.region.header().claim(Side::Consumer, &sh.region.label)?;
         Ok(LaneConsumer {
             shared: sh.clone(),
             cursor: LaneCursor::new(sh.geo.lanes, sh.geo.cap as u64),
@@ -349,7 +349,7 @@ impl<T: bytemuck::Pod> LaneProducer<T> {
         let ix = &sh.lanes()[self.lane].ix;
         match self.idx.wait_free(ix, n as u64, how, deadline, &sh.region) {
             Ok(Found::Ready(free)) => Ok(free as usize),
-            Ok(Found::Closed) => Err(QueueError::Closed { by: Role::Consumer }),
+            Ok(Found::Closed) => Err(QueueError::Closed { by: Side::Consumer }),
             Err(e) => Err(QueueError::from_wait(e, "free slot")),
         }
     }
@@ -459,7 +459,7 @@ impl<T: bytemuck::Pod> LaneConsumer<T> {
             },
         };
         let Take::Ready { lane, head, n } = found else {
-            return Err(QueueError::Closed { by: Role::Producer });
+            return Err(QueueError::Closed { by: Side::Producer });
         };
         let cap = sh.geo.cap;
         let k = (n as usize).min(out.len());

@@ -87,7 +87,7 @@ mod region;
 #[cfg(not(loom))]
 mod spsc;
 
-pub use error::{QueueError, Role};
+pub use error::{QueueError, Side};
 
 #[cfg(not(loom))]
 pub use aggregate::{Aggregator, Messages};

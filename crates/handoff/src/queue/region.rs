@@ -14,13 +14,13 @@
 //! The creator stores the header words (Relaxed) before [`Segment::publish_ready`], whose
 //! Release store of `READY` pairs with every opener's Acquire load: openers see them. A
 //! heap region is shared with other threads only by moving or cloning its `Arc`, which
-//! orders the stores. Role claims are one `fetch_or` each (AcqRel), so two claimants of one
+//! orders the stores. Side claims are one `fetch_or` each (AcqRel), so two claimants of one
 //! role cannot both win.
 
 use std::alloc::Layout;
 use std::ptr::NonNull;
 
-use super::error::{QueueError, Role};
+use super::error::{QueueError, Side};
 use crate::atomic::{AtomicU32, AtomicU64, Ordering};
 use crate::shm::Segment;
 use crate::sync::PeerWatch;
@@ -138,10 +138,10 @@ impl QueueHeader {
     }
 
     /// Claims `role` once per queue (SPSC kinds: both roles; MPSC kinds: the consumer).
-    pub(crate) fn claim(&self, role: Role, name: &str) -> Result<(), QueueError> {
+    pub(crate) fn claim(&self, role: Side, name: &str) -> Result<(), QueueError> {
         let bit = match role {
-            Role::Producer => PRODUCER_CLAIMED,
-            Role::Consumer => CONSUMER_CLAIMED,
+            Side::Producer => PRODUCER_CLAIMED,
+            Side::Consumer => CONSUMER_CLAIMED,
         };
         // AcqRel: the RMW makes claims of one role exclusive; it publishes nothing else.
         if self.roles.fetch_or(bit, Ordering::AcqRel) & bit != 0 {

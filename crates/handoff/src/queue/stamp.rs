@@ -49,11 +49,11 @@
 //!   `consumer_closed` Release / Acquire.
 //! - Waits: consumers sleep on `data`, rung by every producer; producers sleep on `space`,
 //!   rung by every consumer. Both bells have several ringers, so are always fenced
-//!   (`Doorbell::ring_always` / `wait_eager`).
+//!   (`LazyBell::ring_always` / `wait_eager`).
 //!
 //! The `loom_tests` at the end model-check this code.
 
-use super::doorbell::Doorbell;
+use super::doorbell::LazyBell;
 use super::index::Position;
 use crate::atomic::{spin_hint, AtomicU32, AtomicU64, Ordering};
 
@@ -63,8 +63,8 @@ use crate::atomic::{spin_hint, AtomicU32, AtomicU64, Ordering};
 pub(crate) struct ArrayWords {
     pub(crate) tail: Position,
     pub(crate) head: Position,
-    pub(crate) data: Doorbell,
-    pub(crate) space: Doorbell,
+    pub(crate) data: LazyBell,
+    pub(crate) space: LazyBell,
     pub(crate) control: Members,
 }
 

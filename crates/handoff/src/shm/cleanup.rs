@@ -3,17 +3,17 @@
 //! symlink or device planted at a handoff name is never opened or removed.
 
 use super::names::parse_segment_name;
-use super::{published_creator, Result, ShmError, HEADER_SIZE};
+use super::{published_creator, Result, SegmentError, HEADER_SIZE};
 use crate::sys::mem::{lstat, pid_is_gone, unlink, FileInfo, FileKind, ShmFile, SHM_DIR};
 
 /// The full names (`/handoff-<pid>-<user>`) of every handoff object in `/dev/shm`.
 pub fn list_segments() -> Result<Vec<String>> {
     if !cfg!(target_os = "linux") {
-        return Err(ShmError::Unsupported("shared memory segments"));
+        return Err(SegmentError::unsupported("shared memory segments"));
     }
     let dir = match std::fs::read_dir(SHM_DIR) {
         Ok(d) => d,
-        Err(e) => return Err(ShmError::io(format!("listing {SHM_DIR}"), e)),
+        Err(e) => return Err(SegmentError::io(format!("listing {SHM_DIR}"), e)),
     };
     let mut names = Vec::new();
     for entry in dir.flatten() {

@@ -1,82 +1,60 @@
-//! The `shm` layer's errors: [`ShmError`] (what every `shm` call returns) and
-//! [`SegmentError`], its segment-specific part: why a segment could not be created, opened
-//! or accessed.
+//! [`SegmentError`]: why a segment could not be created, opened or accessed — the `shm`
+//! layer's one error. A system call that failed, an unsupported platform or a bad argument
+//! is its [`Sys`](SegmentError::Sys) case, the platform's [`sys::Error`](crate::sys::Error)
+//! (those cases are written once, there).
 
 use super::MAGIC;
 use crate::sys::mem::{self, SHM_DIR};
 use crate::sys::Error as SysError;
 use std::io;
 
-/// Result with the `shm` layer's [`ShmError`].
-pub type Result<T, E = ShmError> = std::result::Result<T, E>;
+/// Result with the `shm` layer's [`SegmentError`].
+pub(crate) type Result<T, E = SegmentError> = std::result::Result<T, E>;
 
-/// Why a `shm` call failed: a segment problem ([`SegmentError`], which says what to do), or
-/// a system call that failed. The crate's [`Error`](crate::Error) wraps it with the same
-/// messages.
-#[derive(Debug, thiserror::Error)]
-pub enum ShmError {
-    /// A system call failed.
-    #[error("{op} failed: {source}")]
-    Io {
-        /// What we were doing, e.g. `"shm_open /handoff-123-x"`.
-        op: String,
-        /// The OS error.
-        #[source]
-        source: io::Error,
-    },
-    /// The operation is not supported on this platform.
-    #[error("unsupported on this platform: {0} (handoff supports Linux)")]
-    Unsupported(&'static str),
-    /// An argument is out of range or meaningless (e.g. a zero payload size).
-    #[error("invalid argument: {0}")]
-    InvalidArgument(String),
-    /// The segment failed validation, or its name is missing, taken or refused.
-    #[error(transparent)]
-    Segment(#[from] SegmentError),
-}
-
-impl ShmError {
+impl SegmentError {
     /// Wraps an OS error with a description of the operation.
     pub(crate) fn io(op: impl Into<String>, source: impl Into<io::Error>) -> Self {
-        ShmError::Io {
-            op: op.into(),
-            source: source.into(),
-        }
+        SegmentError::Sys(SysError::io(op, source))
+    }
+
+    /// An argument out of range or meaningless.
+    pub(crate) fn invalid(why: impl Into<String>) -> Self {
+        SegmentError::Sys(SysError::InvalidArgument(why.into()))
+    }
+
+    /// Not supported on this platform.
+    pub(crate) fn unsupported(what: &'static str) -> Self {
+        SegmentError::Sys(SysError::Unsupported(what))
     }
 }
 
-/// A segment error as the layer's error (shorthand for the protocol files).
-pub(super) fn seg_err(e: SegmentError) -> ShmError {
-    ShmError::Segment(e)
-}
-
-impl From<SysError> for ShmError {
+impl From<SysError> for SegmentError {
     /// The platform error as the layer's: the shared-memory object cases as the segment
-    /// errors that explain them, the generic cases one to one.
+    /// errors that explain them, the generic cases as they are.
     fn from(e: SysError) -> Self {
         match e {
-            SysError::Io { op, source } => ShmError::Io { op, source },
-            SysError::Unsupported(what) => ShmError::Unsupported(what),
-            SysError::InvalidArgument(why) => ShmError::InvalidArgument(why),
-            e @ SysError::CpuUnavailable { .. } => ShmError::InvalidArgument(e.to_string()),
-            SysError::NotFound { name } => seg_err(SegmentError::NotFound { name }),
-            SysError::AlreadyExists { name } => seg_err(SegmentError::AlreadyExists { name }),
-            SysError::BadName { name, reason } => seg_err(SegmentError::InvalidName {
+            e @ (SysError::Io { .. }
+            | SysError::Unsupported(_)
+            | SysError::InvalidArgument(_)
+            | SysError::CpuUnavailable { .. }) => SegmentError::Sys(e),
+            SysError::NotFound { name } => SegmentError::NotFound { name },
+            SysError::AlreadyExists { name } => SegmentError::AlreadyExists { name },
+            SysError::BadName { name, reason } => SegmentError::InvalidName {
                 name,
                 reason: format!("the system refused it ({reason})"),
-            }),
+            },
             SysError::NotRegular { name, kind, uid } => {
-                seg_err(SegmentError::NotRegular { name, kind, uid })
+                SegmentError::NotRegular { name, kind, uid }
             }
             SysError::NoSpace {
                 name,
                 needed,
                 available,
-            } => seg_err(SegmentError::NoSpace {
+            } => SegmentError::NoSpace {
                 name,
                 needed,
                 available,
-            }),
+            },
         }
     }
 }
@@ -101,6 +79,7 @@ pub enum ApiOption {
     PlainSegment,
 }
 
+#[cfg_attr(not(feature = "implementor"), allow(dead_code))] // the bindings render it
 impl ApiOption {
     /// Every option, for a binding's renderer.
     pub const ALL: [ApiOption; 6] = [
@@ -140,8 +119,12 @@ impl std::fmt::Display for ApiOption {
 }
 
 /// Why a segment could not be created, opened or accessed. Each message says what to do.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum SegmentError {
+    /// A system call failed, the platform lacks a feature, or an argument is out of range
+    /// (e.g. a zero payload size).
+    #[error(transparent)]
+    Sys(SysError),
     /// The object does not start with handoff's magic bytes.
     #[error(
         "not a handoff segment (magic is {found:?}, expected {MAGIC:?}): another program uses \

@@ -4,7 +4,6 @@
 //! raw objects with, and the checks an opener makes before it trusts a header (module
 //! docs, "Hostile names").
 
-use super::error::seg_err;
 use super::names::parse_segment_name;
 use super::table::Slot;
 use super::{Result, SegmentError, MAGIC};
@@ -132,40 +131,40 @@ pub(super) fn validate(
     expected_payload_len: Option<usize>,
 ) -> Result<Validated> {
     if h.magic != MAGIC {
-        return Err(seg_err(SegmentError::BadMagic { found: h.magic }));
+        return Err(SegmentError::BadMagic { found: h.magic });
     }
     if h.version != LAYOUT_VERSION {
-        return Err(seg_err(SegmentError::BadVersion {
+        return Err(SegmentError::BadVersion {
             found: h.version,
             expected: LAYOUT_VERSION,
-        }));
+        });
     }
     if h.header_size != HEADER_SIZE as u32 {
-        return Err(seg_err(SegmentError::HeaderSizeMismatch {
+        return Err(SegmentError::HeaderSizeMismatch {
             found: h.header_size,
             expected: HEADER_SIZE as u32,
-        }));
+        });
     }
     // The creator: our uid (unless any_owner), the object's owner, and the pid in the name.
     let info = file.stat()?;
     if !any_owner && h.creator_uid != uid {
-        return Err(seg_err(SegmentError::ForeignOwner { uid: h.creator_uid }));
+        return Err(SegmentError::ForeignOwner { uid: h.creator_uid });
     }
     if h.creator_uid != info.uid {
-        return Err(seg_err(SegmentError::Corrupt {
+        return Err(SegmentError::Corrupt {
             detail: format!(
                 "the header names uid {} as creator but uid {} owns the object",
                 h.creator_uid, info.uid
             ),
-        }));
+        });
     }
     let name_pid = parse_segment_name(name).map_or(0, |(pid, _)| pid);
     if h.creator.pid != name_pid {
-        return Err(seg_err(SegmentError::CreatorMismatch {
+        return Err(SegmentError::CreatorMismatch {
             name: name.to_string(),
             name_pid,
             header_pid: h.creator.pid,
-        }));
+        });
     }
     let (total, payload_offset, payload_len) = (h.total_size, h.payload_offset, h.payload_len);
     let page = mem::page_size() as u64;
@@ -178,35 +177,35 @@ pub(super) fn validate(
             .is_some_and(|end| end <= total && total - end < page)
         && usize::try_from(total).is_ok();
     if !consistent {
-        return Err(seg_err(SegmentError::Corrupt {
+        return Err(SegmentError::Corrupt {
             detail: format!(
                 "payload offset {payload_offset}, payload length {payload_len}, total size \
                  {total}, page size {page}"
             ),
-        }));
+        });
     }
     // The attached table must lie in the header area, before the payload (so within the
     // validated size): a corrupt or foreign count is an error, never a read out of bounds.
     let slot_count = h.slot_count;
     let room = (payload_offset as usize).saturating_sub(offsets::SLOTS) / SLOT_SIZE;
     if slot_count == 0 || slot_count as usize > room {
-        return Err(seg_err(SegmentError::SlotCountMismatch {
+        return Err(SegmentError::SlotCountMismatch {
             found: slot_count,
             room: room as u64,
-        }));
+        });
     }
     if info.size < total {
-        return Err(seg_err(SegmentError::Truncated {
+        return Err(SegmentError::Truncated {
             file_len: info.size,
             needed: total,
-        }));
+        });
     }
     if let Some(expected) = expected_payload_len {
         if expected as u64 != payload_len {
-            return Err(seg_err(SegmentError::SizeMismatch {
+            return Err(SegmentError::SizeMismatch {
                 expected: expected as u64,
                 found: payload_len,
-            }));
+            });
         }
     }
     Ok(Validated {

@@ -87,30 +87,31 @@
 //! removed by [`cleanup_stale`].
 //!
 //! Linux only; elsewhere (and under `cfg(loom)`, where shared memory cannot hold loom's
-//! atomics) every constructor returns [`ShmError::Unsupported`].
+//! atomics) every constructor returns [`SegmentError::Sys`] (`Unsupported`).
 
 pub use crate::layout::ShmSafe;
 
 // One file per protocol: each holds that protocol's docs, code and (for the lock-free ones)
 // the functions the loom models check.
 mod cleanup;
-mod error;
+pub(crate) mod error;
 mod header;
-mod names;
+pub(crate) mod names;
 mod open;
 mod ready;
 mod segment;
 mod table;
 
 pub use cleanup::{cleanup_stale, list_segments, remove_if_stale};
-pub use error::{ApiOption, Result, SegmentError, ShmError};
+pub use error::SegmentError;
+pub(crate) use error::{ApiOption, Result};
 use header::published_creator;
 // The header's layout is the segment's business: crate-private (`tests.rs` pins it).
 #[allow(unused_imports)] // some are used by the unit tests only
 pub(crate) use header::{
     offsets, ABANDONED, HEADER_SIZE, INITIALIZING, LAYOUT_VERSION, READY, SLOT_SIZE,
 };
-pub use names::{canonical_name, parse_segment_name, segment_name, MAX_USER_NAME_LEN, NAME_PREFIX};
+pub(crate) use names::segment_name;
 pub use segment::{OpenOptions, Segment, SegmentOptions};
 pub use table::{Departure, DepartureKind, DEFAULT_SLOTS};
 

@@ -10,9 +10,8 @@
 //! A full name the caller chooses (`/handoff-<own pid>-<user part>`, without or with a
 //! random part) is used exactly as given: a taken one is an error, never a retry.
 
-use super::error::seg_err;
 use super::Result;
-use super::{SegmentError, ShmError};
+use super::SegmentError;
 use std::io::Read;
 
 /// The project prefix every segment name starts with (after the leading `/`).
@@ -36,10 +35,10 @@ pub(super) const CREATE_TRIES: u32 = 8;
 /// only ASCII letters, digits, `.`, `_` and `-` (so never a `/`), and not `.` or `..`.
 pub fn validate_user_name(user: &str) -> Result<()> {
     let bad = |reason: String| {
-        Err(seg_err(SegmentError::InvalidName {
+        Err(SegmentError::InvalidName {
             name: user.to_string(),
             reason,
-        }))
+        })
     };
     if user.is_empty() {
         return bad("the name is empty".into());
@@ -70,7 +69,9 @@ fn random_part() -> Result<String> {
     let mut bytes = [0u8; RANDOM_LEN / 2];
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut bytes))
-        .map_err(|e| ShmError::io("reading /dev/urandom for a segment name's random part", e))?;
+        .map_err(|e| {
+            SegmentError::io("reading /dev/urandom for a segment name's random part", e)
+        })?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
@@ -95,14 +96,14 @@ pub(super) fn name_to_create(name: &str) -> Result<(String, bool)> {
     let me = std::process::id();
     match parse_segment_name(name) {
         Some((pid, _)) if pid == me => Ok((name.to_string(), false)),
-        _ => Err(seg_err(SegmentError::InvalidName {
+        _ => Err(SegmentError::InvalidName {
             name: name.to_string(),
             reason: format!(
                 "a full name chosen by the caller has the form \"/{NAME_PREFIX}{me}-<name>\" \
                  (this process's pid, {me}, so stale objects can be traced and cleaned up); or \
                  pass just <name> and handoff makes an unguessable full name"
             ),
-        })),
+        }),
     }
 }
 
@@ -138,20 +139,20 @@ pub fn parse_segment_name(name: &str) -> Option<(u32, &str)> {
 pub fn canonical_name(name: &str) -> Result<String> {
     match parse_segment_name(name) {
         Some(_) => Ok(format!("/{}", name.strip_prefix('/').unwrap_or(name))),
-        None => Err(seg_err(SegmentError::InvalidName {
+        None => Err(SegmentError::InvalidName {
             name: name.to_string(),
             reason: format!(
                 "a full segment name has the form \"/{NAME_PREFIX}<pid>-<name>~<random>\" \
                  (what the creator's name() returns)"
             ),
-        })),
+        }),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shm::ShmError;
+    use crate::shm::SegmentError;
 
     #[test]
     fn names_round_trip() {
@@ -207,10 +208,7 @@ mod tests {
     fn bad_user_names() {
         for bad in ["", "a/b", ".", "..", "sp ace", "\0", "é"] {
             assert!(
-                matches!(
-                    segment_name(bad),
-                    Err(ShmError::Segment(SegmentError::InvalidName { .. }))
-                ),
+                matches!(segment_name(bad), Err(SegmentError::InvalidName { .. })),
                 "{bad:?}"
             );
         }

@@ -5,9 +5,8 @@
 
 use super::cleanup;
 use super::cleanup::list_segments;
-use super::error::seg_err;
 use super::names::{self, canonical_name, parse_segment_name, CREATE_TRIES};
-use super::{Result, SegmentError, ShmError};
+use super::{Result, SegmentError};
 use crate::sys::mem::{self, ShmFile};
 use crate::sys::{Deadline, Error as SysError};
 use std::time::Duration;
@@ -42,10 +41,10 @@ pub(super) fn create_file(name: &str, total: usize, mode: u32) -> Result<(String
         }
     }
     match ShmFile::create(&full, total, mode) {
-        Err(SysError::AlreadyExists { .. }) => Err(seg_err(SegmentError::NoFreeName {
+        Err(SysError::AlreadyExists { .. }) => Err(SegmentError::NoFreeName {
             name: name.to_string(),
             tries: CREATE_TRIES,
-        })),
+        }),
         r => Ok((full, r?)),
     }
 }
@@ -64,12 +63,12 @@ pub(super) fn open_file(
             Ok((full, file))
         });
         match found {
-            Err(ShmError::Segment(SegmentError::NotFound { .. })) if wait => {
+            Err(SegmentError::NotFound { .. }) if wait => {
                 if deadline.expired() {
-                    return Err(seg_err(SegmentError::OpenTimedOut {
+                    return Err(SegmentError::OpenTimedOut {
                         name: name.to_string(),
                         state: "not yet created",
-                    }));
+                    });
                 }
                 std::thread::sleep(CREATION_POLL);
             }
@@ -80,20 +79,18 @@ pub(super) fn open_file(
 
 /// Why a name we want to create is taken: something planted there, another user's object,
 /// or (else) our own leftover.
-pub(super) fn explain_taken(name: String) -> ShmError {
+pub(super) fn explain_taken(name: String) -> SegmentError {
     match mem::lstat(&name) {
-        Ok(Some(info)) if info.kind != mem::FileKind::Regular => {
-            seg_err(SegmentError::NotRegular {
-                name,
-                kind: info.kind.describe().into(),
-                uid: info.uid,
-            })
-        }
-        Ok(Some(info)) if info.uid != mem::current_uid() => seg_err(SegmentError::Squatted {
+        Ok(Some(info)) if info.kind != mem::FileKind::Regular => SegmentError::NotRegular {
+            name,
+            kind: info.kind.describe().into(),
+            uid: info.uid,
+        },
+        Ok(Some(info)) if info.uid != mem::current_uid() => SegmentError::Squatted {
             name,
             uid: info.uid,
-        }),
-        _ => seg_err(SegmentError::AlreadyExists { name }),
+        },
+        _ => SegmentError::AlreadyExists { name },
     }
 }
 
@@ -120,13 +117,13 @@ pub(super) fn resolve_name(name: &str, any_owner: bool) -> Result<String> {
         })
         .collect();
     match candidates.len() {
-        0 => Err(seg_err(SegmentError::NotFound {
+        0 => Err(SegmentError::NotFound {
             name: name.to_string(),
-        })),
+        }),
         1 => Ok(candidates.into_iter().next().unwrap()),
-        _ => Err(seg_err(SegmentError::Ambiguous {
+        _ => Err(SegmentError::Ambiguous {
             name: name.to_string(),
             candidates,
-        })),
+        }),
     }
 }

@@ -1,7 +1,6 @@
 //! The ready protocol of a segment header (module docs, "Ready state"), as small functions
 //! on the atomic facade's words so the loom models check exactly this code.
 
-use super::error::seg_err;
 use super::header::Header;
 use super::open::NOT_READY;
 use super::{Result, SegmentError, ABANDONED, INITIALIZING, MAGIC, READY};
@@ -110,26 +109,24 @@ pub(super) fn wait_ready(
     creator_pid: u32,
     deadline: Deadline,
 ) -> Result<()> {
-    let abandoned = || {
-        seg_err(SegmentError::Abandoned {
-            name: name.to_string(),
-            pid: creator_pid,
-        })
+    let abandoned = || SegmentError::Abandoned {
+        name: name.to_string(),
+        pid: creator_pid,
     };
     match await_ready_word(&h.ready, Some(deadline), || mem::pid_is_gone(creator_pid)) {
         ReadyWait::Ready => Ok(()),
         ReadyWait::Abandoned | ReadyWait::CreatorGone => Err(abandoned()),
-        ReadyWait::TimedOut => Err(seg_err(SegmentError::OpenTimedOut {
+        ReadyWait::TimedOut => Err(SegmentError::OpenTimedOut {
             name: name.to_string(),
             state: NOT_READY,
-        })),
+        }),
         ReadyWait::BadState(found) => {
             // A foreign object most likely: its magic tells.
             let magic = h.magic;
             if magic != MAGIC {
-                return Err(seg_err(SegmentError::BadMagic { found: magic }));
+                return Err(SegmentError::BadMagic { found: magic });
             }
-            Err(seg_err(SegmentError::BadState { found }))
+            Err(SegmentError::BadState { found })
         }
     }
 }

@@ -3,13 +3,12 @@
 //! validation), `ready` (the ready word), `table` (attached processes), `names` and
 //! `cleanup` (names and stale objects), `open` (finding a name to open).
 
-use super::error::seg_err;
 use super::header::*;
 use super::names::parse_segment_name;
 use super::open::*;
 use super::ready::*;
 use super::table::*;
-use super::{Result, SegmentError, ShmError, ShmSafe, MAGIC};
+use super::{Result, SegmentError, ShmSafe, MAGIC};
 use crate::atomic::Ordering;
 use crate::sync::{PeerWatch, WaitError};
 use crate::sys::mem::{self, Mapping, ShmFile};
@@ -146,12 +145,12 @@ impl std::fmt::Debug for Segment {
 
 fn unsupported() -> Result<()> {
     if cfg!(loom) {
-        return Err(ShmError::Unsupported(
+        return Err(SegmentError::unsupported(
             "shared segments under cfg(loom) (loom's atomics cannot live in shared memory)",
         ));
     }
     if !cfg!(target_os = "linux") {
-        return Err(ShmError::Unsupported("shared memory segments"));
+        return Err(SegmentError::unsupported("shared memory segments"));
     }
     Ok(())
 }
@@ -160,28 +159,27 @@ fn unsupported() -> Result<()> {
 /// an attached table of `slots` slots.
 fn sizes(payload_len: usize, slots: usize) -> Result<(usize, usize)> {
     if payload_len == 0 {
-        return Err(ShmError::InvalidArgument(
-            "a segment payload of 0 bytes is meaningless; ask for at least 1 byte".into(),
+        return Err(SegmentError::invalid(
+            "a segment payload of 0 bytes is meaningless; ask for at least 1 byte",
         ));
     }
     if slots == 0 {
-        return Err(ShmError::InvalidArgument(
-            "an attached-process table of 0 slots holds not even the creator; ask for at least 1"
-                .into(),
+        return Err(SegmentError::invalid(
+            "an attached-process table of 0 slots holds not even the creator; ask for at least 1",
         ));
     }
     let offset = table_end(slots)
         .filter(|_| u32::try_from(slots).is_ok())
         .and_then(mem::round_up_to_pages)
         .ok_or_else(|| {
-            ShmError::InvalidArgument(format!(
+            SegmentError::invalid(format!(
                 "an attached-process table of {slots} slots overflows; ask for fewer"
             ))
         })?;
     let total = mem::round_up_to_pages(payload_len)
         .and_then(|p| p.checked_add(offset))
         .ok_or_else(|| {
-            ShmError::InvalidArgument(format!(
+            SegmentError::invalid(format!(
                 "payload of {payload_len} bytes overflows when rounded up to pages; ask for less"
             ))
         })?;
@@ -252,10 +250,10 @@ impl Segment {
     ) -> Result<Segment> {
         let info = file.stat()?;
         if info.size < total as u64 {
-            return Err(seg_err(SegmentError::Truncated {
+            return Err(SegmentError::Truncated {
                 file_len: info.size,
                 needed: total as u64,
-            }));
+            });
         }
         let map = file.map(total)?;
         let me = ProcessId::current();
@@ -324,23 +322,19 @@ impl Segment {
         let creator_pid = parse_segment_name(&full).map_or(0, |(pid, _)| pid);
         let uid = mem::current_uid();
         let role = if opts.observer { OBSERVER } else { 0 };
-        let not_ready = || {
-            seg_err(SegmentError::OpenTimedOut {
-                name: full.clone(),
-                state: NOT_READY,
-            })
+        let not_ready = || SegmentError::OpenTimedOut {
+            name: full.clone(),
+            state: NOT_READY,
         };
 
         // 1. Owner and size, before mapping anything.
         let mut info = file.stat()?;
         if !opts.any_owner && info.uid != uid {
-            return Err(seg_err(SegmentError::ForeignOwner { uid: info.uid }));
+            return Err(SegmentError::ForeignOwner { uid: info.uid });
         }
-        let abandoned = || {
-            seg_err(SegmentError::Abandoned {
-                name: full.clone(),
-                pid: creator_pid,
-            })
+        let abandoned = || SegmentError::Abandoned {
+            name: full.clone(),
+            pid: creator_pid,
         };
         while info.size == 0 {
             // The creator made the object but has not sized it yet.
@@ -354,10 +348,10 @@ impl Segment {
             info = file.stat()?;
         }
         if info.size < HEADER_SIZE as u64 {
-            return Err(seg_err(SegmentError::Truncated {
+            return Err(SegmentError::Truncated {
                 file_len: info.size,
                 needed: HEADER_SIZE as u64,
-            }));
+            });
         }
 
         // 2. Map the header only, wait for READY, validate.
@@ -441,13 +435,13 @@ impl Segment {
     /// `len` consecutive `T`s starting at payload offset `offset`, bounds- and
     /// alignment-checked.
     pub fn slice<T: ShmSafe>(&self, offset: usize, len: usize) -> Result<&[T]> {
-        let size = size_of::<T>().checked_mul(len).ok_or_else(|| {
-            seg_err(SegmentError::OutOfBounds {
+        let size = size_of::<T>()
+            .checked_mul(len)
+            .ok_or(SegmentError::OutOfBounds {
                 offset,
                 size: usize::MAX,
                 payload_len: self.payload_len,
-            })
-        })?;
+            })?;
         self.check(offset, size, align_of::<T>())?;
         // SAFETY: as in `get`, for the whole `size`-byte range.
         Ok(unsafe { std::slice::from_raw_parts(self.as_ptr().add(offset).cast::<T>(), len) })
@@ -458,15 +452,15 @@ impl Segment {
             .checked_add(size)
             .is_none_or(|end| end > self.payload_len)
         {
-            return Err(seg_err(SegmentError::OutOfBounds {
+            return Err(SegmentError::OutOfBounds {
                 offset,
                 size,
                 payload_len: self.payload_len,
-            }));
+            });
         }
         // The payload base is page aligned, so offset alignment is address alignment.
         if !offset.is_multiple_of(align) || align > mem::page_size() {
-            return Err(seg_err(SegmentError::Misaligned { offset, align }));
+            return Err(SegmentError::Misaligned { offset, align });
         }
         Ok(())
     }

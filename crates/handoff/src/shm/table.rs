@@ -8,7 +8,6 @@
 //! reclaimed (start time CAS to 0, then the pid word freed) when the table runs full, when
 //! the same process attaches again, or by [`super::Segment::forget_departed`].
 
-use super::error::seg_err;
 use super::Result;
 use super::SegmentError;
 use crate::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -218,5 +217,5 @@ pub(super) fn claim_table_slot(slots: &[Slot], me: ProcessId, role: u32) -> Resu
         }
     }
     claim_slot(slots, me, role, |p| !p.is_alive())
-        .ok_or(seg_err(SegmentError::TableFull { slots: slots.len() }))
+        .ok_or(SegmentError::TableFull { slots: slots.len() })
 }

@@ -50,11 +50,11 @@ fn anonymous_get_and_bounds() {
     assert_eq!(seg.slice::<u32>(0, 25).unwrap()[24], 7);
     assert!(matches!(
         seg.get::<AtomicU32>(97),
-        Err(ShmError::Segment(SegmentError::OutOfBounds { .. }))
+        Err(SegmentError::OutOfBounds { .. })
     ));
     assert!(matches!(
         seg.get::<AtomicU32>(2),
-        Err(ShmError::Segment(SegmentError::Misaligned { .. }))
+        Err(SegmentError::Misaligned { .. })
     ));
     assert!(seg.slice::<u64>(0, usize::MAX).is_err());
     assert!(seg.attached().is_empty());
@@ -93,7 +93,7 @@ fn open_in_same_process_and_unlink_on_creator_drop() {
     drop(seg);
     assert!(matches!(
         Segment::open(&name, Deadline::at_ns(0)),
-        Err(ShmError::Segment(SegmentError::NotFound { .. }))
+        Err(SegmentError::NotFound { .. })
     ));
     assert_eq!(
         other.get::<AtomicU32>(0).unwrap().load(Ordering::Relaxed),
@@ -112,7 +112,7 @@ fn creator_drop_before_ready_abandons() {
     let h = unsafe { &*head.as_ptr().cast::<Header>() };
     assert!(matches!(
         wait_ready(h, &name, std::process::id(), Deadline::at_ns(0)),
-        Err(ShmError::Segment(SegmentError::Abandoned { .. }))
+        Err(SegmentError::Abandoned { .. })
     ));
 }
 
@@ -128,9 +128,9 @@ fn slots_claim_release_and_fill() {
     }
     assert!(matches!(
         claim_table_slot(slots, fake, 0),
-        Err(ShmError::Segment(SegmentError::TableFull {
+        Err(SegmentError::TableFull {
             slots: DEFAULT_SLOTS
-        }))
+        })
     ));
     release_slot(&slots[claimed[3]]);
     assert_eq!(claim_table_slot(slots, fake, 0).unwrap(), claimed[3]);
@@ -201,7 +201,7 @@ fn table_is_sized_at_creation() {
     assert_eq!(slots.len(), 1500, "every handle has its own slot");
     assert!(matches!(
         Segment::open(&name, Deadline::at_ns(0)),
-        Err(ShmError::Segment(SegmentError::TableFull { slots: 1500 }))
+        Err(SegmentError::TableFull { slots: 1500 })
     ));
     drop(opened);
 
@@ -211,7 +211,7 @@ fn table_is_sized_at_creation() {
     let _b = Segment::open(&name, Deadline::at_ns(0)).unwrap();
     assert!(matches!(
         Segment::open(&name, Deadline::at_ns(0)),
-        Err(ShmError::Segment(SegmentError::TableFull { slots: 2 }))
+        Err(SegmentError::TableFull { slots: 2 })
     ));
 }
 
@@ -222,7 +222,7 @@ fn table_sizes_that_cannot_be_made_are_errors() {
         assert!(
             matches!(
                 Segment::create_with(&unique("bad"), 8, &opts),
-                Err(ShmError::InvalidArgument(_))
+                Err(SegmentError::Sys(crate::sys::Error::InvalidArgument(_)))
             ),
             "{slots} slots"
         );

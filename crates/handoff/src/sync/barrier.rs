@@ -38,11 +38,11 @@
 //! and sit in one total order with the leader's CAS, which either sees the bit (and wakes) or
 //! makes the waiter's CAS fail (and the waiter re-reads the new generation).
 
-use super::SyncError;
 use crate::atomic::{AtomicU32, Ordering};
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
 use crate::sync::PeerWatch;
 use crate::sync::WaitError;
+use crate::sys::Error as SysError;
 use crate::sys::{futex, Deadline};
 
 /// Bit 0: a waiter may be sleeping.
@@ -94,9 +94,9 @@ impl BarrierWaitResult {
     }
 }
 
-fn check_parties(parties: u32) -> Result<(), SyncError> {
+fn check_parties(parties: u32) -> Result<(), SysError> {
     if parties == 0 || parties > MAX_PARTIES {
-        return Err(SyncError::InvalidArgument(format!(
+        return Err(SysError::InvalidArgument(format!(
             "a barrier needs 1..={MAX_PARTIES} parties, not {parties}"
         )));
     }
@@ -105,7 +105,7 @@ fn check_parties(parties: u32) -> Result<(), SyncError> {
 
 impl Barrier {
     /// A barrier for `parties` parties (1..=[`MAX_PARTIES`]).
-    pub fn new(parties: u32) -> Result<Self, SyncError> {
+    pub fn new(parties: u32) -> Result<Self, SysError> {
         check_parties(parties)?;
         Ok(Barrier {
             word: AtomicU32::new(0),
@@ -118,10 +118,10 @@ impl Barrier {
     /// segment, before the segment is published).
     ///
     /// Refuses 0 or more than [`MAX_PARTIES`] parties, and a barrier with arrivals pending.
-    pub fn init(&self, parties: u32) -> Result<(), SyncError> {
+    pub fn init(&self, parties: u32) -> Result<(), SysError> {
         check_parties(parties)?;
         if self.word.load(Ordering::Relaxed) & ARRIVED_MASK != 0 {
-            return Err(SyncError::InvalidArgument(
+            return Err(SysError::InvalidArgument(
                 "cannot change the party count of a barrier while parties wait on it".into(),
             ));
         }
@@ -309,13 +309,10 @@ mod tests {
 
     #[test]
     fn nonsense_party_counts_are_refused() {
-        assert!(matches!(
-            Barrier::new(0),
-            Err(SyncError::InvalidArgument(_))
-        ));
+        assert!(matches!(Barrier::new(0), Err(SysError::InvalidArgument(_))));
         assert!(matches!(
             Barrier::new(MAX_PARTIES + 1),
-            Err(SyncError::InvalidArgument(_))
+            Err(SysError::InvalidArgument(_))
         ));
         assert_eq!(Barrier::new(MAX_PARTIES).unwrap().parties(), MAX_PARTIES);
         let b = Barrier::new(2).unwrap();

@@ -105,7 +105,7 @@ impl Doorbell {
 
     /// Waits until `poll` returns `Some` (it must load the words it checks with Acquire),
     /// with strategy `how`, until `deadline`, checking `peers`; `peer_cpu` is the CPU the
-    /// last ringer ran on, if known (see [`CpuHint`](super::CpuHint)).
+    /// last ringer ran on, if known (its CPU hint).
     #[inline]
     pub fn wait<T, F, P>(
         &self,

@@ -1,7 +1,7 @@
 //! Synchronization primitives that live in shared memory and work between threads and
 //! between processes. Every blocking call takes a [`Wait`] strategy, an optional deadline and
 //! the peers to watch, and returns [`WaitError`] on a timeout or a dead peer; calls
-//! with a bad argument return [`SyncError`].
+//! with a bad argument return [`sys::Error::InvalidArgument`](crate::sys::Error::InvalidArgument).
 //!
 //! | primitive | what it is | wakes |
 //! |---|---|---|
@@ -29,16 +29,16 @@
 //! **`Spin` on a shared CPU is a mistake**: a spinner that shares its CPU with the thread it
 //! waits for only lets that thread run when the scheduler preempts it (a whole tick per
 //! hand-off). Pin the two parties to distinct CPUs, or use `Adaptive`, which notices the case
-//! (every primitive keeps a [`CpuHint`], the CPU its last publisher ran on) and yields to the
-//! peer instead of pausing. [`check_spin`] refuses `Spin` for a launch where it cannot work.
+//! (every primitive keeps a hint of the CPU its last publisher ran on) and yields to the
+//! peer instead of pausing. A launcher refuses `Spin` where it cannot work
+//! (`handoff::implementor::check_spin`).
 //!
 //! `Adaptive` learns, per wait site, whether waits end within the budget; once most outlast
 //! it, it spins only 1 µs and probes the full budget again every 16th wait. The default
 //! budget, [`Wait::DEFAULT_SPIN_BUDGET`], is about one cross-CPU futex wake-up (the classic
 //! 2-competitive bound); `adaptive:<N>` (see [`Wait`]'s `FromStr`) sets another.
 //!
-//! Every wait runs one loop, [`wait_on`], over a [`WaitCondition`] (implement it for a
-//! protocol of your own): poll (an Acquire load), spin (reading the clock for the deadline
+//! Every wait runs one loop over a condition: poll (an Acquire load), spin (reading the clock for the deadline
 //! and the peer check every 64 iterations), then register as a sleeper, re-check and sleep on
 //! the futex in slices of at most 50 ms. A deadline ends the wait with
 //! [`WaitError::Timeout`], but only after one more poll found the condition still false. A
@@ -50,7 +50,6 @@
 // flat: `handoff::sync::Flag`, never `handoff::sync::flag::Flag`.
 pub(crate) mod barrier;
 pub(crate) mod doorbell;
-mod error;
 pub(crate) mod flag;
 mod peers;
 pub(crate) mod rangebell;
@@ -60,20 +59,20 @@ pub(crate) mod wait;
 
 pub use barrier::{Barrier, BarrierWaitResult, MAX_PARTIES};
 pub use doorbell::Doorbell;
-pub use error::SyncError;
 pub use flag::Flag;
 pub use peers::{NoPeers, PeerWatch, WaitError};
 pub use rangebell::RangeBell;
 pub use semaphore::Semaphore;
 pub use signal::Signal;
-#[cfg(not(loom))]
-pub use wait::futex_wakes;
-/// Counts of how `Adaptive` waits ended on the calling thread (spun, blocked, yielded...):
-/// diagnostics for the lab's wait benchmarks, behind the `diagnostics` feature.
+/// Counts of how `Adaptive` waits ended on the calling thread (spun, blocked, yielded...),
+/// the futex wake-ups of this process, the machine's measured sleep + wake-up cost and
+/// whether it is oversubscribed now: diagnostics for the lab's wait benchmarks, behind the
+/// `diagnostics` feature.
 #[cfg(feature = "diagnostics")]
 pub use wait::{adaptive_stats, reset_adaptive_stats, AdaptiveStats};
-pub use wait::{check_spin, poll_quickly, wait_on, CpuHint, Wait, WaitCondition};
-#[cfg(not(loom))]
-pub use wait::{measure_wake_cost, oversubscribed_now, wake_cost, WakeCost};
-pub use wait::{poll_until, POLL_FIRST_SLICE, POLL_MAX_SLICE};
-pub use wait::{Patience, Until};
+#[cfg(all(not(loom), feature = "diagnostics"))]
+pub use wait::{futex_wakes, measure_wake_cost, oversubscribed_now, wake_cost, WakeCost};
+pub use wait::{Patience, Until, Wait};
+// The low-level waits the primitives, queues and team are built from; a transport outside
+// this crate finds the ones it needs in `crate::implementor`.
+pub(crate) use wait::{poll_quickly, poll_until, CpuHint};

@@ -37,11 +37,11 @@
 //! All-zero is a valid semaphore with no permits; `repr(C)`, pointer-free: it may live in a
 //! segment.
 
-use super::SyncError;
 use crate::atomic::{fence, AtomicU32, Ordering};
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
 use crate::sync::PeerWatch;
 use crate::sync::WaitError;
+use crate::sys::Error as SysError;
 use crate::sys::{futex, Deadline};
 
 /// The `sleepers` value meaning that nobody may be sleeping: `post` skips the syscall.
@@ -91,10 +91,10 @@ impl Semaphore {
 
     /// Adds a permit (Release) and wakes one sleeper, if any.
     ///
-    /// Fails with [`SyncError::InvalidArgument`] when the semaphore already holds
+    /// Fails with [`SysError::InvalidArgument`] when the semaphore already holds
     /// `u32::MAX` permits: more posts than waits by four billion is a bug in the caller.
     #[inline]
-    pub fn post(&self) -> Result<(), SyncError> {
+    pub fn post(&self) -> Result<(), SysError> {
         self.poster.note();
         // Release: pairs with the Acquire CAS in `try_take`.
         let posted = self
@@ -161,8 +161,8 @@ impl Semaphore {
 }
 
 #[cold]
-fn overflow() -> SyncError {
-    SyncError::InvalidArgument(format!(
+fn overflow() -> SysError {
+    SysError::InvalidArgument(format!(
         "semaphore post would exceed {MAX_PERMITS} permits: more posts than waits (a missing wait?)"
     ))
 }
@@ -249,7 +249,7 @@ mod tests {
     #[test]
     fn overflow_is_refused() {
         let s = Semaphore::new(MAX_PERMITS);
-        assert!(matches!(s.post(), Err(SyncError::InvalidArgument(_))));
+        assert!(matches!(s.post(), Err(SysError::InvalidArgument(_))));
         assert_eq!(s.value(), MAX_PERMITS);
         assert!(s.try_wait());
         s.post().unwrap();

@@ -443,14 +443,16 @@ fn warn_if_spinning_on_peer_cpu(_peer_cpu: Option<u32>) {}
 /// How many futex wake-up system calls the calling thread has made so far (every wait
 /// primitive's waker counts here). A diagnostic for tests and benchmarks: a writer whose
 /// targets sleep on other words should add nothing.
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "diagnostics"))]
 pub fn futex_wakes() -> u64 {
     futex::wake_calls()
 }
 
 /// [`Wait`], its parsing and printing, and [`check_spin`].
 mod strategy;
-pub use strategy::{check_spin, Wait};
+#[cfg(feature = "implementor")]
+pub use strategy::check_spin;
+pub use strategy::Wait;
 
 /// [`Patience`] (an endpoint's strategy and default timeout) and [`Until`] (one call's).
 mod patience;
@@ -471,19 +473,20 @@ pub use learn::{adaptive_stats, reset_adaptive_stats, AdaptiveStats};
 
 /// [`poll_until`]: the policy for words no waker rings.
 mod polled;
-pub use polled::{poll_until, POLL_FIRST_SLICE, POLL_MAX_SLICE};
+pub use polled::poll_until;
 
 /// The measured cost of a sleep and wake-up that bounds `Adaptive`'s spin.
 #[cfg(not(loom))]
+#[cfg_attr(not(feature = "diagnostics"), allow(dead_code))] // its readings are diagnostics
 mod cost;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "diagnostics"))]
 pub use cost::{measure_wake_cost, wake_cost, WakeCost};
 
 /// Whether more threads are runnable than there are CPUs: a reading for reports (the waits
 /// decide from their partners: module docs, "Partners, not the machine").
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "diagnostics"))]
 mod load;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "diagnostics"))]
 pub use load::oversubscribed_now;
 
 #[cfg(all(test, not(loom)))]

@@ -155,6 +155,7 @@ thread_local! {
 /// How many futex wakes the calling thread has issued (test hook: a publisher that skips
 /// the wake while a sleeper is registered shows here at once, not after a sleep slice).
 #[cfg(not(loom))]
+#[cfg_attr(not(feature = "diagnostics"), allow(dead_code))] // tests and diagnostics read it
 pub(crate) fn wake_calls() -> u64 {
     WAKE_CALLS.with(std::cell::Cell::get)
 }

@@ -7,10 +7,10 @@
 //! attached processes by it; [`UnixSignal`] to stop one), thread and process pinning
 //! ([`allowed_cpus`], [`pin_current_thread`], [`pin_process`], CPU lists in `taskset -c`
 //! syntax: [`parse_cpu_list`], [`format_cpu_list`]), and the shared-memory filesystem's
-//! [`page_size`] and [`shm_available`] space, and second views of shared pages at chosen
-//! addresses ([`alias_shared`], [`reserve_aligned`]: handoff-shmem moves a program's static
-//! data into a transport's heap with them). The futex and other mapping wrappers are
-//! crate-private.
+//! [`page_size`] and [`shm_available`] space. Second views of shared pages at chosen
+//! addresses (`alias_shared`, `reserve_aligned`: handoff-shmem moves a program's static data
+//! into a transport's heap with them) are in `handoff::implementor`; the futex and other
+//! mapping wrappers are crate-private.
 //!
 //! "CPU" everywhere in handoff means the Linux *logical CPU id*, the number in
 //! `/sys/devices/system/cpu/cpuN` and in `taskset -c`. [`allowed_cpus`] is the set the
@@ -20,7 +20,8 @@
 
 // Private files, one job each; the public items are re-exported here, flat.
 pub(crate) mod affinity;
-#[cfg(not(loom))] // only the team segment (not built under loom) uses views
+// Only the team segment (not built under loom) makes views, for handoff-shmem.
+#[cfg(all(not(loom), feature = "implementor"))]
 pub(crate) mod alias;
 mod cpulist;
 pub(crate) mod deadline;
@@ -32,10 +33,9 @@ pub(crate) mod proc;
 pub use affinity::{
     allowed_cpus, current_cpu, online_cpus, pin_current_thread, pin_process, thread_affinity,
 };
-#[cfg(not(loom))]
-pub use alias::{alias_shared, reserve_aligned};
 pub use cpulist::{format_cpu_list, parse_cpu_list};
 pub use deadline::{monotonic_ns, Deadline};
-pub use error::{Error, Result};
+pub use error::Error;
+pub(crate) use error::Result;
 pub use mem::{page_size, shm_available};
 pub use proc::{kill, Liveness, Pidfd, ProcessId, UnixSignal};

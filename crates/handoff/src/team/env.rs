@@ -40,19 +40,18 @@ pub(super) fn cpu() -> Result<Option<usize>, TeamError> {
 /// [`Wait::ADAPTIVE`] when unset; a bad name is [`TeamError::BadEnv`].
 pub fn wait_from_env() -> Result<Wait, TeamError> {
     match std::env::var(ENV_WAIT) {
-        Ok(w) => w
-            .parse()
-            .map_err(|e: crate::sync::SyncError| TeamError::BadEnv {
-                var: ENV_WAIT,
-                value: w.clone(),
-                why: e.to_string(),
-            }),
+        Ok(w) => w.parse().map_err(|e: crate::sys::Error| TeamError::BadEnv {
+            var: ENV_WAIT,
+            value: w.clone(),
+            why: e.to_string(),
+        }),
         Err(_) => Ok(Wait::ADAPTIVE),
     }
 }
 
 /// The per-PE heap size in [`ENV_HEAP`] (e.g. `64M`, `1GiB`; [`crate::units::parse_size`]),
 /// `None` when unset; a bad size is [`TeamError::BadEnv`] saying how to write one.
+#[cfg_attr(not(feature = "implementor"), allow(dead_code))] // MPI's join reads it
 pub fn heap_from_env() -> Result<Option<usize>, TeamError> {
     match heap_text() {
         None => Ok(None),

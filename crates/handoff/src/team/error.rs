@@ -1,6 +1,9 @@
-//! [`TeamError`]: everything a team call can report, each message saying what to do.
+//! [`TeamError`]: everything a team call can report (its epochs' included), each message
+//! saying what to do.
 
-use crate::shm::ShmError;
+use std::time::Duration;
+
+use crate::shm::SegmentError;
 use crate::sys;
 
 /// Why a team call failed.
@@ -261,9 +264,104 @@ pub enum TeamError {
         /// The library's own message and what to do about it.
         what: String,
     },
+    // The epochs' own cases (`Epochs`): misuse of an epoch, or an epoch wait that did not end.
+    /// `unlock` of a target this PE has not locked (or unlocked already).
+    #[error(
+        "{op}: PE {pe} is not locked by this PE; call lock(pe, ..) first and unlock each lock once"
+    )]
+    NotLocked {
+        /// The call.
+        op: &'static str,
+        /// The target.
+        pe: usize,
+    },
+    /// A second lock on a target this PE holds already.
+    #[error(
+        "lock: PE {pe} is already locked by this PE ({held:?}); unlock it first \
+         (a nested lock on one target would wait for itself)"
+    )]
+    AlreadyLocked {
+        /// The target.
+        pe: usize,
+        /// The lock held.
+        held: super::LockKind,
+    },
+    /// A call that needs no epoch of some kind open, while one is.
+    #[error("{op}: {open} is open; {how}")]
+    EpochOpen {
+        /// The call.
+        op: &'static str,
+        /// The epoch that is open.
+        open: &'static str,
+        /// What to do.
+        how: &'static str,
+    },
+    /// A call that closes an epoch that is not open.
+    #[error("{op} without {needs}: call {needs} first")]
+    NoEpoch {
+        /// The call.
+        op: &'static str,
+        /// The call that opens the epoch.
+        needs: &'static str,
+    },
+    /// A group with a PE outside the team or twice.
+    #[error("{op}: bad group: {why}")]
+    BadGroup {
+        /// The call.
+        op: &'static str,
+        /// What is wrong.
+        why: String,
+    },
+    /// An accumulate operation the element type does not have (bitwise ops on floats).
+    #[error("{op}: {acc:?} is not defined on {ty}; use Sum, Prod, Min, Max, Replace or NoOp")]
+    UndefinedOp {
+        /// The call.
+        op: &'static str,
+        /// The operation.
+        acc: super::AccOp,
+        /// The element type.
+        ty: &'static str,
+    },
+    /// Source and result arrays of different lengths.
+    #[error("{op}: {src} source elements but {result} result slots; give one slot per element")]
+    Length {
+        /// The call.
+        op: &'static str,
+        /// Source elements.
+        src: usize,
+        /// Result slots.
+        result: usize,
+    },
+    /// An epoch wait that passed its deadline: usually the matching call is missing.
+    #[error(
+        "{op}: no {what} within {after:?}{}; check that the matching call is made there \
+         (or raise the timeout: Epochs::set_patience, or the call's _timeout form)",
+        pe.map(|p| format!(" from PE {p}")).unwrap_or_default()
+    )]
+    EpochTimeout {
+        /// The call.
+        op: &'static str,
+        /// What it waited for.
+        what: &'static str,
+        /// The PE it waited on, if one.
+        pe: Option<usize>,
+        /// The timeout.
+        after: Duration,
+    },
+    /// The lock word of a target holds a state this PE's unlock cannot come from (another
+    /// process wrote into the epoch words).
+    #[error("{op}: PE {pe}'s lock word {word:#x} is corrupt; the team's memory was overwritten")]
+    LockCorrupt {
+        /// The call.
+        op: &'static str,
+        /// The target.
+        pe: usize,
+        /// The word seen.
+        word: u64,
+    },
     /// The team segment failed.
     #[error(transparent)]
-    Shm(#[from] ShmError),
+    Shm(#[from] SegmentError),
     /// A system call failed.
     #[error(transparent)]
     Sys(#[from] sys::Error),

@@ -97,7 +97,7 @@
 //! complete / wait / try_wait), passive target locks (`lock`, `lock_all`, `flush`, `sync`), and
 //! element-wise atomic accumulates ([`AccOp`]), all built on the team's public operations so
 //! they work over any [`Transport`]. Misuse (a start without a matching post, unlocking what
-//! is not locked, fencing inside another epoch) is an [`EpochError`], never a hang; waits for
+//! is not locked, fencing inside another epoch) is an [`TeamError`], never a hang; waits for
 //! another PE's matching call end after the epochs' timeout ([`Epochs::set_patience`],
 //! default [`EPOCH_TIMEOUT`], or the call's `_timeout` form).
 //!
@@ -108,7 +108,7 @@
 //! crate), which the shared-memory transport passes in `tests/team.rs`.
 
 #[cfg(not(loom))]
-mod env;
+pub(crate) mod env;
 mod error;
 mod exit;
 mod ops;
@@ -141,12 +141,12 @@ mod watch;
 
 mod barrier;
 mod epoch;
-pub mod mapped;
+// Some of its methods serve only the MPI transport (`implementor`).
+#[cfg_attr(not(feature = "implementor"), allow(dead_code))]
+pub(crate) mod mapped;
 
 #[cfg(not(loom))]
 pub use api::Team;
-#[cfg(not(loom))]
-pub use env::{heap_from_env, wait_from_env};
 pub use error::TeamError;
 #[cfg(not(loom))]
 pub use exit::PeStatus;
@@ -154,9 +154,6 @@ pub use exit::PeStatus;
 pub use launch::{Launch, Placement};
 #[cfg(not(loom))]
 pub use layout::MAX_PES;
-/// The word-level protocol functions every shared-memory path applies (and the loom models
-/// check): for transports outside this crate that map a peer's memory (MPI shared windows).
-pub use ops::{apply_atomic32, apply_atomic64, apply_signal, load_signal};
 pub use ops::{AtomicOp, Cmp, SignalOp, Word};
 #[cfg(not(loom))]
 pub use running::{LeftEarly, PeExit, Running, TeamReport};
@@ -167,28 +164,36 @@ pub use transport::{Route, Transport};
 
 #[cfg(not(loom))]
 pub use epoch::Epochs;
-pub use epoch::{AccElem, AccOp, EpochError, LockKind, DEFAULT_TIMEOUT as EPOCH_TIMEOUT};
+pub use epoch::{AccElem, AccOp, LockKind, DEFAULT_TIMEOUT as EPOCH_TIMEOUT};
 
 /// Counters ([`Team::ct_create`]) per PE.
 pub const MAX_COUNTERS: usize = 16;
 /// The default per-PE symmetric heap: 64 MiB.
 pub const DEFAULT_HEAP: usize = 64 << 20;
 
-/// Environment: the team segment's name.
-pub const ENV_TEAM: &str = "HANDOFF_TEAM";
-/// Environment: this PE's rank.
-pub const ENV_RANK: &str = "HANDOFF_RANK";
-/// Environment: the team size.
-pub const ENV_SIZE: &str = "HANDOFF_SIZE";
-/// Environment: the wait strategy (`spin`, `spin-yield`, `block`, `adaptive`).
-pub const ENV_WAIT: &str = "HANDOFF_WAIT";
-/// Environment: the per-PE heap size the launcher uses (e.g. `64M`).
-pub const ENV_HEAP: &str = "HANDOFF_HEAP_SIZE";
-/// Environment: the CPU a PE pins itself to.
-pub const ENV_CPU: &str = "HANDOFF_CPU";
-/// Environment: how long after the start every PE must have joined, once one has (e.g.
-/// `90s`, `2m`; [`Launch::join_timeout`], [`parse_duration`]).
-pub const ENV_JOIN_TIMEOUT: &str = "HANDOFF_JOIN_TIMEOUT";
+/// The launcher's environment variables (a launcher outside this crate finds them in
+/// `crate::implementor`).
+pub(crate) mod vars {
+    /// Environment: the team segment's name.
+    pub const ENV_TEAM: &str = "HANDOFF_TEAM";
+    /// Environment: this PE's rank.
+    pub const ENV_RANK: &str = "HANDOFF_RANK";
+    /// Environment: the team size.
+    pub const ENV_SIZE: &str = "HANDOFF_SIZE";
+    /// Environment: the wait strategy (`spin`, `spin-yield`, `block`, `adaptive`).
+    pub const ENV_WAIT: &str = "HANDOFF_WAIT";
+    /// Environment: the per-PE heap size the launcher uses (e.g. `64M`).
+    pub const ENV_HEAP: &str = "HANDOFF_HEAP_SIZE";
+    /// Environment: the CPU a PE pins itself to.
+    pub const ENV_CPU: &str = "HANDOFF_CPU";
+    /// Environment: how long after the start every PE must have joined, once one has (e.g.
+    /// `90s`, `2m`; [`Launch::join_timeout`](super::Launch::join_timeout),
+    /// [`parse_duration`](super::parse_duration)).
+    pub const ENV_JOIN_TIMEOUT: &str = "HANDOFF_JOIN_TIMEOUT";
+}
+pub(crate) use vars::{
+    ENV_CPU, ENV_HEAP, ENV_JOIN_TIMEOUT, ENV_RANK, ENV_SIZE, ENV_TEAM, ENV_WAIT,
+};
 
 /// Whether this process was started as a team PE (`HANDOFF_TEAM` is set): lets a program
 /// (or a test that re-executes itself) pick its role.

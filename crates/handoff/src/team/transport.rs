@@ -95,7 +95,7 @@ pub trait Transport {
         (pe < self.size()).then_some(Route::SharedSegment)
     }
     /// Whether this PE shares its CPU with another PE of the team: its waits then give the
-    /// CPU away at once instead of polling first ([`crate::sync::poll_quickly`]). The
+    /// CPU away at once instead of polling first (`poll_quickly`). The
     /// default: no.
     fn crowded_cpu(&self) -> bool {
         false

@@ -87,7 +87,7 @@ pub enum RunError {
     BadSpec(String),
     /// A worker could not open the segment of its samples.
     #[error("opening the exchange segment: {0}")]
-    OpenSegment(#[source] handoff::shm::ShmError),
+    OpenSegment(#[source] handoff::shm::SegmentError),
     /// A worker could not open the channel its block lives in.
     #[error("opening the exchange segment: {0}")]
     OpenChannel(#[source] ChannelError),
@@ -105,7 +105,7 @@ pub enum RunError {
     Channel(#[from] ChannelError),
     /// A shared-memory operation failed.
     #[error(transparent)]
-    Shm(#[from] handoff::shm::ShmError),
+    Shm(#[from] handoff::shm::SegmentError),
     /// A platform call failed (pinning to a CPU).
     #[error(transparent)]
     Sys(#[from] handoff::sys::Error),

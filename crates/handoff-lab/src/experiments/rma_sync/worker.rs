@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use handoff::team::{EpochError, Epochs, LockKind};
+use handoff::team::{Epochs, LockKind};
 use handoff::team::{Sym, Team, TeamError, Transport};
 
 use super::super::launcher;
@@ -44,16 +44,13 @@ pub struct WorkerSpec {
 
 impl PeBody for WorkerSpec {
     const NAME: &'static str = NAME;
-    type Error = EpochError;
+    type Error = TeamError;
     fn wait_timeout(&self) -> Duration {
         Duration::from_secs(60)
     }
-    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, EpochError> {
+    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, TeamError> {
         let mode = Mode::parse(&self.mode).ok_or_else(|| {
-            EpochError::Team(TeamError::InvalidArgument(format!(
-                "unknown rma-sync mode {:?}",
-                self.mode
-            )))
+            TeamError::InvalidArgument(format!("unknown rma-sync mode {:?}", self.mode))
         })?;
         let out = run(team, mode, self.k, self.iters, self.reps, self.fault)?;
         Ok(PeOutput {
@@ -100,7 +97,7 @@ fn run<X: Transport>(
     iters: u64,
     reps: u64,
     fault: bool,
-) -> Result<Outcome, EpochError> {
+) -> Result<Outcome, TeamError> {
     let (me, p) = (team.rank(), team.size());
     let win = team.alloc::<u64>(p.max(2) + k)?;
     let mut ep = Epochs::new(team)?;
@@ -179,7 +176,7 @@ impl<X: Transport> Pe<'_, X> {
 
     /// One synchronization of `mode` in iteration `r`; every value it compares is counted
     /// in `c`.
-    fn step(&mut self, mode: Mode, r: u64, c: &mut Checks) -> Result<(), EpochError> {
+    fn step(&mut self, mode: Mode, r: u64, c: &mut Checks) -> Result<(), TeamError> {
         let (right, left) = (self.right(1), self.left(1));
         match mode {
             Mode::Fence => {

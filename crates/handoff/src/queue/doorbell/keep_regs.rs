@@ -1,4 +1,4 @@
-//! Calling the armed ring ([`Doorbell::ring_armed`]) from the inline fast path without
+//! Calling the armed ring ([`LazyBell::ring_armed`]) from the inline fast path without
 //! clobbering the caller's registers (x86-64): a `preserve_most`-style call, which stable
 //! Rust has no calling convention for.
 //!
@@ -12,11 +12,11 @@
 //! and the `asm!` call site declares only the vector and x87 registers as clobbered: the
 //! register allocator keeps the loop's integers where they are.
 
-use super::Doorbell;
+use super::LazyBell;
 
 /// Rings `bell`, found in the `armed` state `armed`, keeping every general-purpose register.
 #[inline(always)]
-pub(super) fn ring_armed(bell: &Doorbell, armed: u32) {
+pub(super) fn ring_armed(bell: &LazyBell, armed: u32) {
     // SAFETY: `trampoline` follows the contract of this block: it takes `bell` in rdi and
     // `armed` in esi, restores every general-purpose register and rsp, leaves the direction
     // flag clear, and clobbers at most the registers listed here (the vector, mask and x87
@@ -27,7 +27,7 @@ pub(super) fn ring_armed(bell: &Doorbell, armed: u32) {
         core::arch::asm!(
             "call {t}",
             t = sym trampoline,
-            in("rdi") bell as *const Doorbell,
+            in("rdi") bell as *const LazyBell,
             in("esi") armed,
             out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
             out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
@@ -97,8 +97,8 @@ unsafe extern "C" fn trampoline() {
 
 /// The C-ABI entry the trampoline calls. `extern "C"`: a panic here aborts instead of
 /// unwinding through the trampoline.
-extern "C" fn entry(bell: *const Doorbell, armed: u32) {
-    // SAFETY: `bell` is the `&Doorbell` passed to `ring_armed`, alive for the whole call.
+extern "C" fn entry(bell: *const LazyBell, armed: u32) {
+    // SAFETY: `bell` is the `&LazyBell` passed to `ring_armed`, alive for the whole call.
     unsafe { &*bell }.ring_armed_call(armed);
 }
 
@@ -114,12 +114,12 @@ mod tests {
     /// save a register (each holds a distinct value here).
     #[test]
     fn trampoline_keeps_every_register_and_rings() {
-        let bell = Doorbell::default();
+        let bell = LazyBell::default();
         for round in 0..16u64 {
             bell.armed.store(ASKED, Ordering::Relaxed);
             let want: [u64; 11] = std::array::from_fn(|i| (round << 32) | (0xA0 + i as u64));
             let mut got = want;
-            let bell_ptr = &bell as *const Doorbell as u64;
+            let bell_ptr = &bell as *const LazyBell as u64;
             let (mut rdi, mut rsi) = (bell_ptr, u64::from(ASKED));
             // SAFETY: the same contract as `ring_armed`'s block, with every register the
             // trampoline must keep given a value and read back.

@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
-use super::error::{QueueError, Role};
+use super::error::{QueueError, Side};
 use super::index::{ConsumerIndex, Found, Indices, ProducerIndex};
 use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
 use crate::sync::wait::Wait;
@@ -134,7 +134,7 @@ impl<T: bytemuck::Pod> Spsc<T> {
     pub fn producer(&self) -> Result<Producer<T>, QueueError> {
         self.region
             .header()
-            .claim(Role::Producer, &self.region.label)?;
+            .claim(Side::Producer, &self.region.label)?;
         Ok(Producer {
             ring: Ring::new(self.region.clone()),
             idx: ProducerIndex::new(self.region.shape.capacity),
@@ -146,7 +146,7 @@ impl<T: bytemuck::Pod> Spsc<T> {
     pub fn consumer(&self) -> Result<Consumer<T>, QueueError> {
         self.region
             .header()
-            .claim(Role::Consumer, &self.region.label)?;
+            .claim(Side::Consumer, &self.region.label)?;
         Ok(Consumer {
             ring: Ring::new(self.region.clone()),
             idx: ConsumerIndex::new(self.region.shape.capacity),
@@ -324,7 +324,7 @@ impl<T: bytemuck::Pod> Producer<T> {
             .wait_free(ring.indices(), n as u64, how, deadline, &**ring.region)
         {
             Ok(Found::Ready(free)) => Ok(free as usize),
-            Ok(Found::Closed) => Err(QueueError::Closed { by: Role::Consumer }),
+            Ok(Found::Closed) => Err(QueueError::Closed { by: Side::Consumer }),
             Err(e) => Err(QueueError::from_wait(e, "free slot")),
         }
     }
@@ -499,7 +499,7 @@ impl<T: bytemuck::Pod> Consumer<T> {
             .wait_available(ring.indices(), n as u64, how, deadline, &**ring.region)
         {
             Ok(Found::Ready(have)) => Ok(have as usize),
-            Ok(Found::Closed) => Err(QueueError::Closed { by: Role::Producer }),
+            Ok(Found::Closed) => Err(QueueError::Closed { by: Side::Producer }),
             Err(e) => Err(QueueError::from_wait(e, "element")),
         }
     }

@@ -13,9 +13,9 @@ use crate::sys::Deadline;
 /// Waits with strategy `how` until `poll` returns `Some`, for a condition **no waker rings**
 /// (words written by a party that does not know about sleepers: another process's remote
 /// atomics through a transport without a doorbell, a word in a foreign library). The same
-/// loop as every other wait ([`wait_on`](super::wait_on)): the spin phase of `how` (for `Adaptive`: the
+/// loop as every other wait (`wait_on`): the spin phase of `how` (for `Adaptive`: the
 /// measured budget, yielding when crowded), then, for `Block` and `Adaptive`, sleeps of
-/// [`POLL_FIRST_SLICE`] doubling up to [`POLL_MAX_SLICE`] with a poll after each, so a
+/// `POLL_FIRST_SLICE` doubling up to `POLL_MAX_SLICE` with a poll after each, so a
 /// long wait costs about a thousand short wake-ups a second (well under 1 % of a CPU)
 /// instead of a spinning CPU, and answers within a millisecond.
 pub fn poll_until<T, F, P>(

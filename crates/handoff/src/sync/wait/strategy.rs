@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::sync::SyncError;
+use crate::sys::Error as SysError;
 
 /// How a blocking call waits. Every blocking call in [`crate::sync`] takes one.
 ///
@@ -32,7 +32,7 @@ pub enum Wait {
 
 impl Wait {
     /// The default adaptive budget. A wait given exactly this budget spins the machine's
-    /// measured cost of a sleep + wake-up instead (see [`wake_cost`](super::wake_cost)); this figure (about
+    /// measured cost of a sleep + wake-up instead (`wake_cost`, a diagnostic); this figure (about
     /// one cross-CPU futex wake-up on a KVM VM) stands in until that is measured or where it
     /// cannot be. Either way a wait that outlasts the spin costs at most twice what blocking
     /// at once would have.
@@ -82,11 +82,11 @@ impl fmt::Display for Wait {
 }
 
 impl FromStr for Wait {
-    type Err = SyncError;
+    type Err = SysError;
 
     /// Parses `spin`, `spin-yield` (or `yield`), `block` (or `futex`), `adaptive`, or
     /// `adaptive:<N><unit>` with unit `ns`, `us` or `ms` (e.g. `adaptive:5us`).
-    fn from_str(s: &str) -> Result<Self, SyncError> {
+    fn from_str(s: &str) -> Result<Self, SysError> {
         let t = s.trim().to_ascii_lowercase();
         match t.as_str() {
             "spin" => return Ok(Wait::Spin),
@@ -96,7 +96,7 @@ impl FromStr for Wait {
             _ => {}
         }
         let bad = || {
-            SyncError::InvalidArgument(format!(
+            SysError::InvalidArgument(format!(
                 "unknown wait strategy {s:?}: expected spin, spin-yield, block, adaptive or \
                  adaptive:<N>(ns|us|ms), e.g. adaptive:20us"
             ))
@@ -125,12 +125,13 @@ impl FromStr for Wait {
 /// its peer needs until the scheduler preempts it — a whole scheduler tick (4 ms on these
 /// VMs) per hand-off — so the error says so in one line and offers `spin-yield` and
 /// `adaptive`. Every other strategy (and `Spin` where each party has a CPU) is `Ok`.
+#[cfg_attr(not(feature = "implementor"), allow(dead_code))] // for launchers (`implementor`)
 pub fn check_spin(
     how: Wait,
     parties: usize,
     pinned: &[Option<usize>],
     available: usize,
-) -> Result<(), SyncError> {
+) -> Result<(), SysError> {
     if how != Wait::Spin {
         return Ok(());
     }
@@ -141,7 +142,7 @@ pub fn check_spin(
     for (party, cpu) in pinned.iter().enumerate() {
         if let Some(cpu) = cpu {
             if let Some((first, _)) = seen.iter().find(|(_, c)| c == cpu) {
-                return Err(SyncError::InvalidArgument(format!(
+                return Err(SysError::InvalidArgument(format!(
                     "--wait spin with PEs {first} and {party} both pinned to CPU {cpu}: {advice}"
                 )));
             }
@@ -149,7 +150,7 @@ pub fn check_spin(
         }
     }
     if parties > available {
-        return Err(SyncError::InvalidArgument(format!(
+        return Err(SysError::InvalidArgument(format!(
             "--wait spin with {parties} PEs on {available} CPU{}: {advice}",
             if available == 1 { "" } else { "s" }
         )));

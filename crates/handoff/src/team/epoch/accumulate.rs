@@ -157,7 +157,6 @@ mod imp {
     use std::marker::PhantomData;
 
     use super::{hardware_op, AccElem, AccOp};
-    use crate::team::epoch::EpochError;
     use crate::team::{AtomicOp, Sym, Team, TeamError, Transport};
 
     impl<X: Transport> Team<X> {
@@ -170,7 +169,7 @@ mod imp {
             src: &[T],
             op: AccOp,
             pe: usize,
-        ) -> Result<(), EpochError> {
+        ) -> Result<(), TeamError> {
             self.check_acc("accumulate", dst, offset, src.len(), op, pe)?;
             for (i, &v) in src.iter().enumerate() {
                 self.acc_one(dst, offset + i, v, op, pe)?;
@@ -189,9 +188,9 @@ mod imp {
             result: &mut [T],
             op: AccOp,
             pe: usize,
-        ) -> Result<(), EpochError> {
+        ) -> Result<(), TeamError> {
             if result.len() != src.len() {
-                return Err(EpochError::Length {
+                return Err(TeamError::Length {
                     op: "get_accumulate",
                     src: src.len(),
                     result: result.len(),
@@ -212,9 +211,9 @@ mod imp {
             n: usize,
             op: AccOp,
             pe: usize,
-        ) -> Result<(), EpochError> {
+        ) -> Result<(), TeamError> {
             if T::combine(op, T::from_bits(0), T::from_bits(0)).is_none() {
-                return Err(EpochError::Unsupported {
+                return Err(TeamError::UndefinedOp {
                     op: name,
                     acc: op,
                     ty: T::NAME,
@@ -224,8 +223,7 @@ mod imp {
                 return Err(TeamError::NoSuchPe {
                     pe,
                     size: self.size(),
-                }
-                .into());
+                });
             }
             crate::team::api::byte_offset(dst, offset, n, name)?;
             Ok(())
@@ -239,7 +237,7 @@ mod imp {
             v: T,
             op: AccOp,
             pe: usize,
-        ) -> Result<T, EpochError> {
+        ) -> Result<T, TeamError> {
             let rmw = |a: AtomicOp<u64>| -> Result<u64, TeamError> {
                 if T::BYTES == 8 {
                     self.atomic(recast::<T, u64>(dst).at(index), a, pe)

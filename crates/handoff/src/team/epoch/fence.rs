@@ -154,8 +154,9 @@ mod imp {
     use super::FenceWords;
     use crate::sync::Until;
     use crate::team::api::Limit;
-    use crate::team::epoch::{EpochError, Epochs};
+    use crate::team::epoch::Epochs;
     use crate::team::ops::load_signal;
+    use crate::team::TeamError;
     use crate::team::{SignalOp, Transport};
 
     /// One fence call of an [`Epochs`]: its words, and the one wait (strategy and deadline)
@@ -178,14 +179,14 @@ mod imp {
     }
 
     impl<X: Transport> FenceWords for Fencing<'_, '_, X> {
-        type Err = EpochError;
+        type Err = TeamError;
         fn size(&self) -> usize {
             self.ep.team.size()
         }
         fn rank(&self) -> usize {
             self.ep.team.rank()
         }
-        fn arrive(&self, to: usize, n: u64) -> Result<(), EpochError> {
+        fn arrive(&self, to: usize, n: u64) -> Result<(), TeamError> {
             let me = self.ep.team.rank();
             Ok(self
                 .ep
@@ -197,7 +198,7 @@ mod imp {
             let w = self.ep.team.word(&self.ep.arrivals.at(from), "fence");
             w.map(load_signal).unwrap_or(0)
         }
-        fn wait_arrived(&self, from: usize, n: u64) -> Result<(), EpochError> {
+        fn wait_arrived(&self, from: usize, n: u64) -> Result<(), TeamError> {
             let until = match self.until.get() {
                 Some(u) => u,
                 None => {

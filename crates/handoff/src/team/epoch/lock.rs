@@ -29,7 +29,7 @@
 use std::time::Duration;
 
 use super::lockword::{self, LockWord, WaiterMap};
-use super::{EpochError, Epochs, LockKind};
+use super::{Epochs, LockKind};
 use crate::sync::Until;
 use crate::team::api::Limit;
 use crate::team::{AtomicOp, SignalOp, Sym, Team, TeamError, Transport};
@@ -123,8 +123,8 @@ impl<'t, X: Transport> Epochs<'t, X> {
     /// held in a conflicting mode. Fair to writers: once an exclusive locker waits, no new
     /// shared lock is granted. A holder that dies ends the wait with
     /// [`TeamError::PeerDied`] naming it; a holder that never unlocks, with
-    /// [`EpochError::Timeout`] after the epochs' timeout.
-    pub fn lock(&mut self, pe: usize, kind: LockKind) -> Result<(), EpochError> {
+    /// [`TeamError::EpochTimeout`] after the epochs' timeout.
+    pub fn lock(&mut self, pe: usize, kind: LockKind) -> Result<(), TeamError> {
         self.lock_within(pe, kind, Limit::Patience)
     }
 
@@ -134,38 +134,38 @@ impl<'t, X: Transport> Epochs<'t, X> {
         pe: usize,
         kind: LockKind,
         timeout: Duration,
-    ) -> Result<(), EpochError> {
+    ) -> Result<(), TeamError> {
         self.lock_within(pe, kind, Limit::Within(timeout))
     }
 
     /// [`lock`](Self::lock) without waiting: takes the lock when it is free for `kind` now
     /// (an exclusive lock: nobody holds it or waits for it; a shared one: no writer holds
-    /// or waits for it), else returns [`TeamError::WouldBlock`] (in [`EpochError::Team`])
+    /// or waits for it), else returns [`TeamError::WouldBlock`] (in [`TeamError::Team`])
     /// and leaves no trace on the target.
-    pub fn try_lock(&mut self, pe: usize, kind: LockKind) -> Result<(), EpochError> {
+    pub fn try_lock(&mut self, pe: usize, kind: LockKind) -> Result<(), TeamError> {
         self.lock_within(pe, kind, Limit::Now)
     }
 
-    fn lock_within(&mut self, pe: usize, kind: LockKind, limit: Limit) -> Result<(), EpochError> {
+    fn lock_within(&mut self, pe: usize, kind: LockKind, limit: Limit) -> Result<(), TeamError> {
         let p = self.team.size();
         if pe >= p {
-            return Err(TeamError::NoSuchPe { pe, size: p }.into());
+            return Err(TeamError::NoSuchPe { pe, size: p });
         }
         if let Some(held) = self.held[pe] {
             if self.all {
-                return Err(EpochError::EpochOpen {
+                return Err(TeamError::EpochOpen {
                     op: "lock",
                     open: "a lock_all epoch",
                     how: "call unlock_all() first",
                 });
             }
-            return Err(EpochError::AlreadyLocked { pe, held });
+            return Err(TeamError::AlreadyLocked { pe, held });
         }
         if let Some((open, how)) = (self.access.is_some() || self.exposure.is_some())
             .then(|| self.open_epoch())
             .flatten()
         {
-            return Err(EpochError::EpochOpen {
+            return Err(TeamError::EpochOpen {
                 op: "lock",
                 open,
                 how,
@@ -178,7 +178,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
 
     /// Takes the lock on `pe`, waiting as `limit` says ([`Limit::Now`]: one try, which
     /// announces nothing).
-    fn acquire(&self, pe: usize, kind: LockKind, limit: Limit) -> Result<(), EpochError> {
+    fn acquire(&self, pe: usize, kind: LockKind, limit: Limit) -> Result<(), TeamError> {
         let w = self.remote(pe);
         let Some(until) = self.until(limit) else {
             let got = match kind {
@@ -200,7 +200,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
         kind: LockKind,
         until: Until,
         limit: Limit,
-    ) -> Result<(), EpochError> {
+    ) -> Result<(), TeamError> {
         let w = self.remote(pe);
         if kind == LockKind::Exclusive {
             // Uncontended: one CAS takes a free word; else announce and retry (lockword).
@@ -213,8 +213,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
         let got = match kind {
             LockKind::Exclusive => lockword::try_exclusive(&w),
             LockKind::Shared => lockword::try_shared(&w),
-        }
-        .map_err(EpochError::from);
+        };
         let res = match got {
             Ok(true) => Ok(()),
             Ok(false) => self.wait_for(&w, kind, until, limit),
@@ -240,7 +239,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
         kind: LockKind,
         until: Until,
         limit: Limit,
-    ) -> Result<(), EpochError> {
+    ) -> Result<(), TeamError> {
         let me = self.team.rank();
         let words = self.team.size().div_ceil(64);
         let (i, bit) = lockword::waiter_bit(me, kind == LockKind::Exclusive, words);
@@ -268,18 +267,18 @@ impl<'t, X: Transport> Epochs<'t, X> {
         let cleared = map_rmw(self.team, self.waiters, i, AtomicOp::FetchAnd(!bit), w.pe);
         waited.map_err(self.timed("lock", "unlock", Some(w.pe), limit))?;
         if let Some(e) = failed {
-            return Err(e.into());
+            return Err(e);
         }
         cleared?;
         Ok(())
     }
 
     /// `MPI_Win_unlock`: completes this PE's operations (`quiet`), releases the lock on
-    /// `pe` (one fetch-add), and wakes the PEs waiting for it, if the word shows any. [`EpochError::NotLocked`] if this PE does
+    /// `pe` (one fetch-add), and wakes the PEs waiting for it, if the word shows any. [`TeamError::NotLocked`] if this PE does
     /// not hold it.
-    pub fn unlock(&mut self, pe: usize) -> Result<(), EpochError> {
+    pub fn unlock(&mut self, pe: usize) -> Result<(), TeamError> {
         if self.all {
-            return Err(EpochError::EpochOpen {
+            return Err(TeamError::EpochOpen {
                 op: "unlock",
                 open: "a lock_all epoch",
                 how: "call unlock_all() (unlock is for lock)",
@@ -289,7 +288,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
         self.release(pe, "unlock")
     }
 
-    pub(super) fn release(&mut self, pe: usize, op: &'static str) -> Result<(), EpochError> {
+    pub(super) fn release(&mut self, pe: usize, op: &'static str) -> Result<(), TeamError> {
         let kind = self.locked(op, pe)?;
         self.team.quiet();
         let w = self.remote(pe);
@@ -303,7 +302,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
             LockKind::Shared => before & lockword::READERS != 0,
         };
         if !sane {
-            return Err(EpochError::Corrupt {
+            return Err(TeamError::LockCorrupt {
                 op,
                 pe,
                 word: before,
@@ -324,18 +323,18 @@ impl<'t, X: Transport> Epochs<'t, X> {
     /// `MPI_Win_lock_all`: a shared lock on every PE, taken in rank order (so two
     /// `lock_all`s and rank-ordered locks cannot deadlock). On an error the locks taken so
     /// far are released. The epochs' timeout bounds the whole call, not each lock.
-    pub fn lock_all(&mut self) -> Result<(), EpochError> {
+    pub fn lock_all(&mut self) -> Result<(), TeamError> {
         self.lock_all_within(Limit::Patience)
     }
 
     /// [`lock_all`](Self::lock_all) waiting at most `timeout` in all.
-    pub fn lock_all_timeout(&mut self, timeout: Duration) -> Result<(), EpochError> {
+    pub fn lock_all_timeout(&mut self, timeout: Duration) -> Result<(), TeamError> {
         self.lock_all_within(Limit::Within(timeout))
     }
 
-    fn lock_all_within(&mut self, limit: Limit) -> Result<(), EpochError> {
+    fn lock_all_within(&mut self, limit: Limit) -> Result<(), TeamError> {
         if let Some((open, how)) = self.open_epoch() {
-            return Err(EpochError::EpochOpen {
+            return Err(TeamError::EpochOpen {
                 op: "lock_all",
                 open,
                 how,
@@ -360,9 +359,9 @@ impl<'t, X: Transport> Epochs<'t, X> {
 
     /// `MPI_Win_unlock_all`: completes this PE's operations and releases every shared lock
     /// of [`lock_all`](Self::lock_all).
-    pub fn unlock_all(&mut self) -> Result<(), EpochError> {
+    pub fn unlock_all(&mut self) -> Result<(), TeamError> {
         if !self.all {
-            return Err(EpochError::NoEpoch {
+            return Err(TeamError::NoEpoch {
                 op: "unlock_all",
                 needs: "lock_all",
             });

@@ -45,11 +45,11 @@
 //! # Misuse
 //!
 //! Starting without a matching post, waiting without completes, unlocking what is not
-//! locked, locking a target twice, fencing inside another epoch: [`EpochError`], never a
+//! locked, locking a target twice, fencing inside another epoch: [`TeamError`], never a
 //! hang. Waits for another PE's matching call end after the epochs' timeout (their
 //! [`Patience`](crate::sync::Patience): default [`DEFAULT_TIMEOUT`], set by
 //! [`Epochs::set_patience`], or the call's own in its `_timeout` form) with
-//! [`EpochError::Timeout`] naming that PE; a PE that dies
+//! [`TeamError::EpochTimeout`] naming that PE; a PE that dies
 //! ends every wait with [`TeamError::PeerDied`](super::TeamError::PeerDied) naming it — a
 //! lock holder that dies releases nothing silently. An [`Epochs`] dropped with an epoch
 //! open releases its locks (so no one waits forever), says so on stderr and, in debug
@@ -60,11 +60,10 @@
 //! The epoch calls that wait for another PE keep the team's convention (the
 //! [team module docs](super), "Waiting"): `start`, `wait` and `lock` have three forms (`x`
 //! with the epochs' patience, `x_timeout(.., d)`, and `try_x` that does not wait:
-//! [`TeamError::WouldBlock`](super::TeamError::WouldBlock) inside [`EpochError::Team`]);
+//! [`TeamError::WouldBlock`](super::TeamError::WouldBlock) inside [`TeamError::Team`]);
 //! the collective `fence` and `lock_all` (which takes locks in turn) have the first two.
 
 mod accumulate;
-mod error;
 pub(crate) mod fence;
 pub(crate) mod lockword;
 pub(crate) mod matching;
@@ -78,7 +77,6 @@ mod pscw;
 mod loom_tests;
 
 pub use accumulate::{AccElem, AccOp};
-pub use error::EpochError;
 
 use std::time::Duration;
 
@@ -103,7 +101,7 @@ mod imp {
     use std::time::Duration;
 
     use super::matching::Matching;
-    use super::{EpochError, LockKind, DEFAULT_TIMEOUT};
+    use super::{LockKind, DEFAULT_TIMEOUT};
     use crate::sync::{Patience, Until};
     use crate::team::api::Limit;
     use crate::team::{Sym, Team, TeamError, Transport};
@@ -156,7 +154,7 @@ mod imp {
         /// post or lock reaches a PE that has not made its words yet. These waits take the
         /// team's patience; the epochs' own starts as the team's strategy with
         /// [`DEFAULT_TIMEOUT`].
-        pub fn new(team: &'t Team<X>) -> Result<Self, EpochError> {
+        pub fn new(team: &'t Team<X>) -> Result<Self, TeamError> {
             let p = team.size();
             let posts = team.alloc::<u64>(p)?;
             let completions = team.alloc::<u64>(1)?;
@@ -194,11 +192,11 @@ mod imp {
         }
 
         /// Sets how later epoch calls wait by default: the strategy and the timeout after
-        /// which a wait for another PE's matching call ends with [`EpochError::Timeout`]
+        /// which a wait for another PE's matching call ends with [`TeamError::EpochTimeout`]
         /// (`None`: no limit; a dead PE still ends the wait). A strategy that may sleep on a
         /// PE that joined with one that never sleeps is refused, as by
         /// [`Team::set_patience`].
-        pub fn set_patience(&mut self, patience: Patience) -> Result<(), EpochError> {
+        pub fn set_patience(&mut self, patience: Patience) -> Result<(), TeamError> {
             self.team.check_strategy(patience.wait)?;
             self.patience = patience;
             Ok(())
@@ -221,9 +219,9 @@ mod imp {
             what: &'static str,
             pe: Option<usize>,
             limit: Limit,
-        ) -> impl Fn(TeamError) -> EpochError + '_ {
+        ) -> impl Fn(TeamError) -> TeamError + '_ {
             move |e| match e {
-                TeamError::Timeout { .. } => EpochError::Timeout {
+                TeamError::Timeout { .. } => TeamError::EpochTimeout {
                     op,
                     what,
                     pe,
@@ -232,7 +230,7 @@ mod imp {
                         _ => self.patience.timeout.unwrap_or_default(),
                     },
                 },
-                e => EpochError::Team(e),
+                e => e,
             }
         }
 
@@ -259,18 +257,18 @@ mod imp {
             &self,
             op: &'static str,
             group: &[usize],
-        ) -> Result<Vec<usize>, EpochError> {
+        ) -> Result<Vec<usize>, TeamError> {
             let p = self.team.size();
             let mut seen = vec![false; p];
             for &g in group {
                 if g >= p {
-                    return Err(EpochError::BadGroup {
+                    return Err(TeamError::BadGroup {
                         op,
                         why: format!("PE {g} is not in the team (ranks 0 to {})", p - 1),
                     });
                 }
                 if std::mem::replace(&mut seen[g], true) {
-                    return Err(EpochError::BadGroup {
+                    return Err(TeamError::BadGroup {
                         op,
                         why: format!("PE {g} is listed twice; name each PE once"),
                     });
@@ -285,20 +283,20 @@ mod imp {
         /// every PE has done the same — `quiet` + a dissemination barrier on the epochs'
         /// words (`fence.rs`), ⌈log2 p⌉ rounds. Every put made before any PE's fence is
         /// visible to every PE after it. Not inside a PSCW or lock epoch
-        /// ([`EpochError::EpochOpen`]); a PE that does not fence ends the wait after the
-        /// epochs' timeout ([`EpochError::Timeout`] naming the PE waited for).
-        pub fn fence(&self) -> Result<(), EpochError> {
+        /// ([`TeamError::EpochOpen`]); a PE that does not fence ends the wait after the
+        /// epochs' timeout ([`TeamError::EpochTimeout`] naming the PE waited for).
+        pub fn fence(&self) -> Result<(), TeamError> {
             self.fence_within(Limit::Patience)
         }
 
         /// [`fence`](Self::fence) waiting at most `timeout` in all.
-        pub fn fence_timeout(&self, timeout: Duration) -> Result<(), EpochError> {
+        pub fn fence_timeout(&self, timeout: Duration) -> Result<(), TeamError> {
             self.fence_within(Limit::Within(timeout))
         }
 
-        fn fence_within(&self, limit: Limit) -> Result<(), EpochError> {
+        fn fence_within(&self, limit: Limit) -> Result<(), TeamError> {
             if let Some((open, how)) = self.open_epoch() {
-                return Err(EpochError::EpochOpen {
+                return Err(TeamError::EpochOpen {
                     op: "fence",
                     open,
                     how,
@@ -312,16 +310,16 @@ mod imp {
 
         /// `MPI_Win_flush(pe)`: completes this PE's operations toward `pe` — `quiet` (module
         /// docs: why that suffices on shared memory). Inside a lock epoch on `pe`.
-        pub fn flush(&self, pe: usize) -> Result<(), EpochError> {
+        pub fn flush(&self, pe: usize) -> Result<(), TeamError> {
             self.locked("flush", pe)?;
             self.team.quiet();
             Ok(())
         }
 
         /// `MPI_Win_flush_all`: [`flush`](Self::flush) toward every locked PE (one `quiet`).
-        pub fn flush_all(&self) -> Result<(), EpochError> {
+        pub fn flush_all(&self) -> Result<(), TeamError> {
             if !self.all && self.held.iter().all(Option::is_none) {
-                return Err(EpochError::NoEpoch {
+                return Err(TeamError::NoEpoch {
                     op: "flush_all",
                     needs: "lock or lock_all",
                 });
@@ -333,7 +331,7 @@ mod imp {
         /// `MPI_Win_flush_local(pe)`: the source buffers of this PE's puts toward `pe` may
         /// be reused — true on shared memory as soon as a put returns, so only the lock is
         /// checked.
-        pub fn flush_local(&self, pe: usize) -> Result<(), EpochError> {
+        pub fn flush_local(&self, pe: usize) -> Result<(), TeamError> {
             self.locked("flush_local", pe).map(|_| ())
         }
 
@@ -343,21 +341,21 @@ mod imp {
             self.team.quiet();
         }
 
-        pub(super) fn locked(&self, op: &'static str, pe: usize) -> Result<LockKind, EpochError> {
+        pub(super) fn locked(&self, op: &'static str, pe: usize) -> Result<LockKind, TeamError> {
             let p = self.team.size();
             if pe >= p {
-                return Err(TeamError::NoSuchPe { pe, size: p }.into());
+                return Err(TeamError::NoSuchPe { pe, size: p });
             }
-            self.held[pe].ok_or(EpochError::NotLocked { op, pe })
+            self.held[pe].ok_or(TeamError::NotLocked { op, pe })
         }
 
-        /// Ends the epochs object: [`EpochError::EpochOpen`] if an epoch is still open (its
+        /// Ends the epochs object: [`TeamError::EpochOpen`] if an epoch is still open (its
         /// locks are released all the same, so no other PE waits for them).
-        pub fn close(mut self) -> Result<(), EpochError> {
+        pub fn close(mut self) -> Result<(), TeamError> {
             let open = self.open_epoch();
             self.release_all();
             match open {
-                Some((open, how)) => Err(EpochError::EpochOpen {
+                Some((open, how)) => Err(TeamError::EpochOpen {
                     op: "close",
                     open,
                     how,

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::matching::PscwWords;
-use super::{EpochError, Epochs};
+use super::Epochs;
 use crate::team::api::Limit;
 use crate::team::ops::load_signal;
 use crate::team::{SignalOp, TeamError, Transport};
@@ -35,9 +35,9 @@ impl<X: Transport> Epochs<'_, X> {
     /// `MPI_Win_post`: opens an exposure epoch for the origins in `group` (each told by one
     /// remote increment). Returns at once; [`wait`](Self::wait) or
     /// [`try_wait`](Self::try_wait) closes it.
-    pub fn post(&mut self, group: &[usize]) -> Result<(), EpochError> {
+    pub fn post(&mut self, group: &[usize]) -> Result<(), TeamError> {
         if self.exposure.is_some() {
-            return Err(EpochError::EpochOpen {
+            return Err(TeamError::EpochOpen {
                 op: "post",
                 open: "an exposure epoch (post)",
                 how: "call wait() or try_wait() first",
@@ -53,35 +53,35 @@ impl<X: Transport> Epochs<'_, X> {
 
     /// `MPI_Win_start`: opens an access epoch to the targets in `group`, waiting until each
     /// of them has posted (in group order). Without a matching post the wait ends with
-    /// [`EpochError::Timeout`] naming the target after the epochs' timeout. A failed `start`
+    /// [`TeamError::EpochTimeout`] naming the target after the epochs' timeout. A failed `start`
     /// may have consumed the posts of the targets before the failing one: treat it as the
     /// end of the epochs (as MPI treats a failed synchronization).
-    pub fn start(&mut self, group: &[usize]) -> Result<(), EpochError> {
+    pub fn start(&mut self, group: &[usize]) -> Result<(), TeamError> {
         self.start_within(group, Limit::Patience)
     }
 
     /// [`start`](Self::start) waiting at most `timeout` in all.
-    pub fn start_timeout(&mut self, group: &[usize], timeout: Duration) -> Result<(), EpochError> {
+    pub fn start_timeout(&mut self, group: &[usize], timeout: Duration) -> Result<(), TeamError> {
         self.start_within(group, Limit::Within(timeout))
     }
 
     /// [`start`](Self::start) without waiting: opens the access epoch when every target
     /// of `group` has posted, else returns [`TeamError::WouldBlock`] (in
-    /// [`EpochError::Team`]) and consumes no post, so it may be called again.
-    pub fn try_start(&mut self, group: &[usize]) -> Result<(), EpochError> {
+    /// [`TeamError::Team`]) and consumes no post, so it may be called again.
+    pub fn try_start(&mut self, group: &[usize]) -> Result<(), TeamError> {
         self.start_within(group, Limit::Now)
     }
 
-    fn start_within(&mut self, group: &[usize], limit: Limit) -> Result<(), EpochError> {
+    fn start_within(&mut self, group: &[usize], limit: Limit) -> Result<(), TeamError> {
         if self.access.is_some() {
-            return Err(EpochError::EpochOpen {
+            return Err(TeamError::EpochOpen {
                 op: "start",
                 open: "an access epoch (start)",
                 how: "call complete() first",
             });
         }
         if self.all || self.held.iter().any(Option::is_some) {
-            return Err(EpochError::EpochOpen {
+            return Err(TeamError::EpochOpen {
                 op: "start",
                 open: "a lock epoch",
                 how: "unlock (or unlock_all) first: an access epoch is either active or passive",
@@ -119,8 +119,8 @@ impl<X: Transport> Epochs<'_, X> {
 
     /// `MPI_Win_complete`: completes this PE's puts of the access epoch (`quiet`) and tells
     /// each target (one remote increment each). Does not wait.
-    pub fn complete(&mut self) -> Result<(), EpochError> {
-        let group = self.access.take().ok_or(EpochError::NoEpoch {
+    pub fn complete(&mut self) -> Result<(), TeamError> {
+        let group = self.access.take().ok_or(TeamError::NoEpoch {
             op: "complete",
             needs: "start",
         })?;
@@ -131,24 +131,24 @@ impl<X: Transport> Epochs<'_, X> {
 
     /// `MPI_Win_wait`: waits until every origin of the exposure epoch has completed; their
     /// puts are then visible here.
-    pub fn wait(&mut self) -> Result<(), EpochError> {
+    pub fn wait(&mut self) -> Result<(), TeamError> {
         self.wait_within(Limit::Patience)
     }
 
     /// [`wait`](Self::wait) waiting at most `timeout`.
-    pub fn wait_timeout(&mut self, timeout: Duration) -> Result<(), EpochError> {
+    pub fn wait_timeout(&mut self, timeout: Duration) -> Result<(), TeamError> {
         self.wait_within(Limit::Within(timeout))
     }
 
     /// `MPI_Win_test`: [`wait`](Self::wait) without waiting: closes the exposure epoch if
     /// every origin has completed, else returns [`TeamError::WouldBlock`] (in
-    /// [`EpochError::Team`]) and leaves it open.
-    pub fn try_wait(&mut self) -> Result<(), EpochError> {
+    /// [`TeamError::Team`]) and leaves it open.
+    pub fn try_wait(&mut self) -> Result<(), TeamError> {
         self.wait_within(Limit::Now)
     }
 
-    fn wait_within(&mut self, limit: Limit) -> Result<(), EpochError> {
-        let k = self.exposure.ok_or(EpochError::NoEpoch {
+    fn wait_within(&mut self, limit: Limit) -> Result<(), TeamError> {
+        let k = self.exposure.ok_or(TeamError::NoEpoch {
             op: "wait",
             needs: "post",
         })?;

@@ -9,7 +9,7 @@ use crate::team::ops::{self, AtomicOp, SignalOp};
 use crate::team::TeamError;
 
 /// Every PE's heap as mapped here, with this PE's record of the bytes it put since its last
-/// `quiet`. Made by a transport over its [`Parts`]; see the [module docs](super).
+/// `quiet`. Made by a transport over its [`Parts`]; see `team/mapped/mod.rs` in the source.
 pub struct MappedHeap<P> {
     parts: P,
     size: usize,

@@ -30,6 +30,7 @@ use std::sync::Mutex;
 
 use super::layout::*;
 use super::mapped::{HeapBell, MappedHeap, Parts};
+#[cfg(feature = "implementor")] // only the implementors' methods name it
 use super::TeamError;
 use crate::atomic::{AtomicU64, Ordering};
 use crate::shm::Segment;
@@ -136,6 +137,7 @@ impl ShmTransport {
     /// `[addr, addr + len)` are lost, so the caller copied what it keeps into the partition
     /// first; no Rust reference points into that range and no other thread touches it
     /// during the call.
+    #[cfg(feature = "implementor")]
     pub unsafe fn map_local_at(
         &self,
         offset: usize,
@@ -158,6 +160,7 @@ impl ShmTransport {
     /// A second view of this PE's whole heap partition at an address aligned to `align` (a
     /// power of two, at least a page), so offsets aligned to `align` are aligned addresses
     /// in that view on every PE. The view stays mapped until the process ends.
+    #[cfg(feature = "implementor")]
     pub fn local_view_aligned(&self, align: usize) -> Result<*mut u8, TeamError> {
         let stride = self.heap.parts().heap_stride;
         let dst = crate::sys::alias::reserve_aligned(stride, align)?;
