@@ -460,14 +460,14 @@ mod tests {
         assert_eq!(fd.pid(), id.pid);
         assert!(!fd.has_exited().unwrap());
         assert!(!fd
-            .wait_exit(Some(Deadline::after(Duration::from_millis(10))))
+            .wait_exit(Deadline::after(Duration::from_millis(10)))
             .unwrap());
         assert!(!id
             .wait_exit(Deadline::after(Duration::from_millis(10)))
             .unwrap());
         fd.send_signal(UnixSignal::Kill).unwrap();
         assert!(fd
-            .wait_exit(Some(Deadline::after(Duration::from_secs(10))))
+            .wait_exit(Deadline::after(Duration::from_secs(10)))
             .unwrap());
         assert!(fd.has_exited().unwrap());
         assert!(id.kill(UnixSignal::Kill).is_err()); // a zombie now: gone

@@ -189,7 +189,7 @@ impl ProcessId {
     /// otherwise polls `/proc` every millisecond or so.
     pub fn wait_exit(&self, deadline: Deadline) -> Result<bool> {
         match self.pidfd() {
-            Ok(Some(fd)) => fd.wait_exit(Some(deadline)),
+            Ok(Some(fd)) => fd.wait_exit(deadline),
             Err(Error::Io { ref source, .. }) if source.raw_os_error() == Some(libc::ESRCH) => {
                 Ok(true)
             }
@@ -276,27 +276,22 @@ impl Pidfd {
     }
 
     /// Blocks until the process exits (`Ok(true)`) or `deadline` passes (`Ok(false)`);
-    /// `None` waits forever.
-    pub fn wait_exit(&self, deadline: Option<Deadline>) -> Result<bool> {
+    /// [`has_exited`](Self::has_exited) is the form that does not wait.
+    pub fn wait_exit(&self, deadline: Deadline) -> Result<bool> {
         loop {
-            let timeout_ms = match deadline {
-                None => -1,
-                Some(d) => {
-                    let left = d.remaining();
-                    if left.is_zero() {
-                        return self.has_exited();
-                    }
-                    // Round up so we do not wake just before the deadline and spin.
-                    i32::try_from(left.as_nanos().div_ceil(1_000_000)).unwrap_or(i32::MAX)
-                }
-            };
+            let left = deadline.remaining();
+            if left.is_zero() {
+                return self.has_exited();
+            }
+            // Round up so we do not wake just before the deadline and spin.
+            let timeout_ms = i32::try_from(left.as_nanos().div_ceil(1_000_000)).unwrap_or(i32::MAX);
             if self.poll(timeout_ms)? {
                 return Ok(true);
             }
         }
     }
 
-    /// One `poll` for readability (= exited) with a timeout in milliseconds (-1: forever).
+    /// One `poll` for readability (= exited) with a timeout in milliseconds (-1 would wait forever).
     fn poll(&self, timeout_ms: i32) -> Result<bool> {
         let mut pfd = libc::pollfd {
             fd: self.fd.as_raw_fd(),

@@ -90,15 +90,6 @@ impl Until {
             deadline: Some(deadline),
         }
     }
-
-    /// The same deadline, cut to `other` when that comes first.
-    pub fn min_deadline(self, other: Option<Deadline>) -> Self {
-        let deadline = match (self.deadline, other) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        Until { deadline, ..self }
-    }
 }
 
 #[cfg(test)]
@@ -115,20 +106,5 @@ mod tests {
         let short = p.start_with(Duration::ZERO).deadline.unwrap();
         assert!(short.expired());
         assert_eq!(Patience::default().start(), Until::forever(Wait::ADAPTIVE));
-    }
-
-    #[test]
-    fn min_deadline_keeps_the_earlier_one() {
-        let early = Deadline::at_ns(10);
-        let late = Deadline::at_ns(20);
-        let u = Until::deadline(Wait::Block, late);
-        assert_eq!(u.min_deadline(Some(early)).deadline, Some(early));
-        assert_eq!(u.min_deadline(None).deadline, Some(late));
-        assert_eq!(
-            Until::forever(Wait::Block)
-                .min_deadline(Some(early))
-                .deadline,
-            Some(early)
-        );
     }
 }
