@@ -44,7 +44,8 @@
 //! first member of the set and waits for it; the first member waits for all of them, then
 //! arrives at each. It is used when the members cannot all run at once: more members than
 //! the machine has online CPUs (more than two, at most 16; [`shape`], the same answer on
-//! every member: the machine's CPU count and the set's size). Each member other than the hub then waits
+//! every member: the machine's CPU count and the set's size; a job that affinity alone
+//! confines to fewer CPUs keeps dissemination). Each member other than the hub then waits
 //! once per barrier instead of ⌈log2 n⌉ times, and on shared CPUs each wait is a yield and a
 //! context switch. The hub also leaves the barrier first, while still running (it releases
 //! the others, who run only when it yields): a collective rooted at the first member right
