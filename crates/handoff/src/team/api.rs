@@ -459,7 +459,7 @@ impl<X: Transport> Team<X> {
 
     // ---- barriers ---------------------------------------------------------------------
 
-    /// Barrier over all PEs (dissemination, ⌈log2 p⌉ rounds); completes earlier puts.
+    /// Barrier over all PEs (dissemination, ⌈log2 p⌉ rounds; a hub when the PEs outnumber the CPUs); completes earlier puts.
     /// Waits with the team's patience.
     pub fn barrier_all(&self) -> Result<(), TeamError> {
         self.barrier_all_within(Limit::Patience)

@@ -1,5 +1,6 @@
 //! The team barrier: dissemination (Hensgen, Finkel and Manber), ⌈log2 p⌉ rounds over the
-//! members' per-sender arrival counters, waiting on each PE's doorbell.
+//! members' per-sender arrival counters, waiting on each PE's doorbell; a hub over the same
+//! counters when the members outnumber the CPUs ("Shapes" below).
 //!
 //! # Protocol
 //!
@@ -31,15 +32,33 @@
 //! back unchanged ([`unstack`]): then the two spin side by side, as pinned PEs do.
 //!
 //! Why counters per *sender* instead of one flag per round: a sender `s` reaches receiver
-//! `r` at most once per barrier (the distances `1, 2, 4, ... < n` differ mod `n`), and both
-//! run the barriers they share in the same order, so `r`'s `k`-th wait for `s` is met
-//! exactly by `s`'s `k`-th arrival, whichever subsets the barriers were over. A fast sender
-//! already in the next barrier only makes the count larger: never a lost or stolen arrival.
+//! `r` at most once per barrier (the distances `1, 2, 4, ... < n` differ mod `n`; in a hub
+//! barrier each member reaches the hub and the hub each member once), and both run the
+//! barriers they share in the same order, so `r`'s `k`-th wait for `s` is met exactly by
+//! `s`'s `k`-th arrival, whichever subsets and shapes the barriers had. A fast sender already
+//! in the next barrier only makes the count larger: never a lost or stolen arrival.
+//!
+//! # Shapes
+//!
+//! The same arrivals make a second shape, the **hub**: every other member arrives at the
+//! first member of the set and waits for it; the first member waits for all of them, then
+//! arrives at each. It is used when the members cannot all run at once: more members than
+//! the machine has online CPUs (more than two, at most 16; [`shape`], the same answer on
+//! every member: the machine's CPU count and the set's size; a job that affinity alone
+//! confines to fewer CPUs keeps dissemination). Each member other than the hub then waits
+//! once per barrier instead of ⌈log2 n⌉ times, and on shared CPUs each wait is a yield and a
+//! context switch. The hub also leaves the barrier first, while still running (it releases
+//! the others, who run only when it yields): a collective rooted at the first member right
+//! after the barrier, OSU's broadcast loop, finds the root's data already in place instead of
+//! waiting for a root the scheduler has set aside (a 4-PE broadcast on 2 CPUs after a
+//! dissemination barrier waited 1.5-2.6 µs for it, issue #44). With a CPU per member,
+//! dissemination keeps its one hop per round with no member waiting on a hub.
 //!
 //! # Memory ordering
 //!
 //! The Release store in step 1 pairs with the Acquire load in step 2's wait on the receiver.
-//! Happens-before is transitive along the rounds, and after ⌈log2 n⌉ rounds every member
+//! Happens-before is transitive along the rounds, and after ⌈log2 n⌉ rounds (in a hub
+//! barrier: the hub's waits for every member, then its arrival at each) every member
 //! has a chain from every other member's arrival, so every write a member made before the
 //! barrier (its puts into any partition) is visible to every member after it. The doorbell's
 //! own SeqCst pairing (see [`crate::sync::doorbell`]) only decides sleeping and waking.
@@ -185,13 +204,69 @@ fn unstack() {
     }
 }
 
-/// Runs one dissemination barrier for `me` over `set` (sorted, containing `me`); `seen` is
+/// How a barrier's members reach each other (module docs, "Shapes").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// ⌈log2 n⌉ rounds, each member arriving at one other and waiting for one other.
+    Dissemination,
+    /// Every other member arrives at the first one and waits for it; the first one waits for
+    /// them all, then arrives at each.
+    Hub,
+}
+
+/// The largest set a hub barrier serves: its hub reads every other member's arrival and
+/// writes one to each, in turn; past a few dozen that serial work outweighs the waits it
+/// saves, and dissemination's ⌈log2 n⌉ rounds take over.
+const HUB_MAX: usize = 16;
+
+/// The shape of a barrier over `n` members on a machine with `online` CPUs: a hub when the
+/// members cannot all run at once (more of them than CPUs, more than two, at most
+/// [`HUB_MAX`]), else dissemination (module docs, "Shapes"). It depends on `n` and the
+/// machine only, so every member picks the same.
+pub(crate) fn shape(n: usize, online: usize) -> Shape {
+    if n > 2 && n > online.max(1) && n <= HUB_MAX {
+        Shape::Hub
+    } else {
+        Shape::Dissemination
+    }
+}
+
+/// The machine's online CPUs, read once per process (loom: 1).
+fn online_cpus() -> usize {
+    #[cfg(not(loom))]
+    {
+        static ONLINE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        *ONLINE.get_or_init(|| crate::sys::affinity::online_cpus().map_or(1, |c| c.len()))
+    }
+    #[cfg(loom)]
+    1
+}
+
+/// Runs one barrier for `me` over `set` (sorted, containing `me`) in the shape its size
+/// calls for on this machine ([`shape`]); the arguments as [`barrier`].
+#[allow(clippy::too_many_arguments)] // the barrier's inputs; a struct would only rename them
+pub(crate) fn run<'a, P: RoundWatch + ?Sized>(
+    me: usize,
+    set: &[usize],
+    seen: &mut [u64],
+    node: impl Fn(usize) -> Node<'a>,
+    how: Wait,
+    deadline: Option<Deadline>,
+    peers: &P,
+    peer_cpu: Option<u32>,
+) -> Result<(), WaitError> {
+    let shape = shape(set.len(), online_cpus());
+    barrier(shape, me, set, seen, node, how, deadline, peers, peer_cpu)
+}
+
+/// Runs one barrier of `shape` for `me` over `set` (sorted, containing `me`); `seen` is
 /// this PE's local count of arrivals consumed per sender rank; `peer_cpu` is the team's
-/// hint for adaptive waits (see [`crate::sync::CpuHint`]), which each round completes with
+/// hint for adaptive waits (see [`crate::sync::CpuHint`]), which each wait completes with
 /// the CPU its sender arrived from ([`round_hint`]). An error names nothing: the caller
 /// maps it (a peer check already names the PE).
 #[allow(clippy::too_many_arguments)] // the barrier's inputs; a struct would only rename them
-pub(crate) fn dissemination<'a, P: RoundWatch + ?Sized>(
+pub(crate) fn barrier<'a, P: RoundWatch + ?Sized>(
+    shape: Shape,
     me: usize,
     set: &[usize],
     seen: &mut [u64],
@@ -207,42 +282,90 @@ pub(crate) fn dissemination<'a, P: RoundWatch + ?Sized>(
     };
     let mine = node(me);
     let cpu = my_cpu();
-    let mut d = 1;
-    while d < n {
-        let to = node(set[(i + d) % n]);
-        let from = set[(i + n - d) % n];
-        let out = &to.arrivals[me];
-        // Relaxed: this PE is the word's only writer, so it reads its own last store.
-        let last = out.load(Ordering::Relaxed);
-        // Release: pairs with the Acquire load in the receiver's wait (step 2 below).
-        out.store(next_arrival(last, cpu), Ordering::Release);
-        to.bell.ring();
-        seen[from] += 1;
-        let target = seen[from];
-        let word = &mine.arrivals[from];
-        // Acquire: pairs with the Release store of the sender (step 1 above).
-        let now = word.load(Ordering::Acquire);
-        peers.round(from, target);
-        if arrived(now) < target {
-            let hint = round_hint(peer_cpu, now);
-            // The team says each PE has a CPU of its own (no hint of its own), yet the sender
-            // arrived from this one: one of the two moves after a while (the higher rank,
-            // so that they do not both move to the same CPU).
-            if peer_cpu.is_none() && me > from {
-                note_stacked(hint.is_some() && hint == cpu);
+    let w = Await {
+        me,
+        mine: &mine,
+        cpu,
+        how,
+        deadline,
+        peers,
+        peer_cpu,
+    };
+    match shape {
+        Shape::Dissemination => {
+            let mut d = 1;
+            while d < n {
+                arrive(me, &node(set[(i + d) % n]), cpu);
+                w.next(set[(i + n - d) % n], seen)?;
+                d *= 2;
             }
-            mine.bell.wait(
-                // Acquire: as above.
-                || (arrived(word.load(Ordering::Acquire)) >= target).then_some(()),
-                how,
-                deadline,
-                peers,
-                hint,
-            )?;
         }
-        d *= 2;
+        Shape::Hub if i == 0 => {
+            for &from in &set[1..] {
+                w.next(from, seen)?;
+            }
+            for &to in &set[1..] {
+                arrive(me, &node(to), cpu);
+            }
+        }
+        Shape::Hub => {
+            arrive(me, &node(set[0]), cpu);
+            w.next(set[0], seen)?;
+        }
     }
     Ok(())
+}
+
+/// Step 1 (module docs): `me`'s next arrival at `to`, from CPU `cpu`.
+#[inline]
+fn arrive(me: usize, to: &Node<'_>, cpu: Option<u32>) {
+    let out = &to.arrivals[me];
+    // Relaxed: this PE is the word's only writer, so it reads its own last store.
+    let last = out.load(Ordering::Relaxed);
+    // Release: pairs with the Acquire loads in the receiver's wait ([`Await::next`]).
+    out.store(next_arrival(last, cpu), Ordering::Release);
+    to.bell.ring();
+}
+
+/// What step 2's waits of one barrier share.
+struct Await<'n, 'a, P: ?Sized> {
+    me: usize,
+    mine: &'n Node<'a>,
+    cpu: Option<u32>,
+    how: Wait,
+    deadline: Option<Deadline>,
+    peers: &'n P,
+    peer_cpu: Option<u32>,
+}
+
+impl<P: RoundWatch + ?Sized> Await<'_, '_, P> {
+    /// Step 2 (module docs): waits for `from`'s next arrival at this PE.
+    fn next(&self, from: usize, seen: &mut [u64]) -> Result<(), WaitError> {
+        seen[from] += 1;
+        let target = seen[from];
+        let word = &self.mine.arrivals[from];
+        // Acquire: pairs with the Release store of the sender ([`arrive`]).
+        let now = word.load(Ordering::Acquire);
+        self.peers.round(from, target);
+        if arrived(now) >= target {
+            return Ok(());
+        }
+        let hint = round_hint(self.peer_cpu, now);
+        // The team says each PE has a CPU of its own (no hint of its own), yet the sender
+        // arrived from this one: one of the two moves after a while (the higher rank, so
+        // that they do not both move to the same CPU).
+        if self.peer_cpu.is_none() && self.me > from {
+            note_stacked(hint.is_some() && hint == self.cpu);
+        }
+        self.mine.bell.wait(
+            // Acquire: as above.
+            || (arrived(word.load(Ordering::Acquire)) >= target).then_some(()),
+            self.how,
+            self.deadline,
+            self.peers,
+            hint,
+        )
+    }
 }
 
 /// Rounds a dissemination barrier over `n` members takes: ⌈log2 n⌉.
@@ -338,7 +461,8 @@ mod tests {
                     let mut seen = vec![0u64; 2];
                     reset_adaptive_stats();
                     for _ in 0..2_000 {
-                        dissemination(
+                        barrier(
+                            Shape::Dissemination,
                             me,
                             &[0, 1],
                             &mut seen,
@@ -357,6 +481,83 @@ mod tests {
         for t in threads {
             let st = t.join().unwrap();
             assert!(st.same_cpu > 0, "no wait yielded to its sender: {st:?}");
+        }
+    }
+
+    /// Hand-computed: a hub only for 3..=16 members that outnumber the online CPUs.
+    #[test]
+    fn a_hub_when_the_members_outnumber_the_cpus() {
+        use Shape::{Dissemination as D, Hub as H};
+        let want = [
+            ((2, 1), D),
+            ((3, 2), H),
+            ((4, 2), H),
+            ((4, 4), D),
+            ((5, 4), H),
+            ((16, 2), H),
+            ((17, 2), D),
+            ((256, 2), D),
+            ((8, 64), D),
+            ((3, 0), H),
+        ];
+        for ((n, online), sh) in want {
+            assert_eq!(shape(n, online), sh, "{n} members, {online} CPUs");
+        }
+    }
+
+    /// Four members on two CPUs: one barrier in the shape the transport picks sends one
+    /// arrival from each member to the first and one from the first to each, nothing
+    /// between the others (a dissemination barrier would have each reach two others), and
+    /// each member's write before it is seen by all after it.
+    #[test]
+    fn four_members_on_two_cpus_meet_at_the_first() {
+        const N: usize = 4;
+        let nodes = Arc::new(Nodes {
+            arrivals: (0..N)
+                .map(|_| (0..N).map(|_| AtomicU64::new(0)).collect())
+                .collect(),
+            bells: (0..N).map(|_| Doorbell::new()).collect(),
+        });
+        let data: Arc<Vec<AtomicU64>> = Arc::new((0..N).map(|_| AtomicU64::new(0)).collect());
+        let threads: Vec<_> = (0..N)
+            .map(|me| {
+                let (nodes, data) = (nodes.clone(), data.clone());
+                std::thread::spawn(move || {
+                    let node = |r: usize| Node {
+                        arrivals: &nodes.arrivals[r],
+                        bell: &nodes.bells[r],
+                    };
+                    let mut seen = vec![0u64; N];
+                    data[me].store(1, Ordering::Relaxed);
+                    let all: Vec<usize> = (0..N).collect();
+                    let sh = shape(N, 2);
+                    barrier(
+                        sh,
+                        me,
+                        &all,
+                        &mut seen,
+                        node,
+                        Wait::ADAPTIVE,
+                        None,
+                        &NoPeers,
+                        None,
+                    )
+                    .unwrap();
+                    for (r, d) in data.iter().enumerate() {
+                        assert_eq!(d.load(Ordering::Relaxed), 1, "PE {me}: PE {r}'s write");
+                    }
+                    seen
+                })
+            })
+            .collect();
+        let seen: Vec<Vec<u64>> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        for (to, (words, waits)) in nodes.arrivals.iter().zip(&seen).enumerate() {
+            for (from, (word, &waited)) in words.iter().zip(waits).enumerate() {
+                let want = u64::from(to != from && (to == 0 || from == 0));
+                let got = arrived(word.load(Ordering::Relaxed));
+                assert_eq!(got, want, "arrivals from PE {from} at PE {to}");
+                assert_eq!(waited, want, "PE {to}'s waits for PE {from}");
+            }
         }
     }
 
@@ -428,7 +629,8 @@ mod tests {
     }
 
     /// Threads as members: every member's pre-barrier write is seen by all after it, over
-    /// many barriers, with subsets interleaved (all, then the even ranks only).
+    /// many barriers, with subsets and shapes interleaved (all in dissemination, all around
+    /// a hub, then the even ranks only around a hub).
     #[test]
     fn threads_see_every_write_after_each_barrier() {
         const N: usize = 5;
@@ -440,9 +642,10 @@ mod tests {
             bells: (0..N).map(|_| Doorbell::new()).collect(),
         });
         let data: Arc<Vec<AtomicU64>> = Arc::new((0..N).map(|_| AtomicU64::new(0)).collect());
+        let late: Arc<Vec<AtomicU64>> = Arc::new((0..N).map(|_| AtomicU64::new(0)).collect());
         let threads: Vec<_> = (0..N)
             .map(|me| {
-                let (nodes, data) = (nodes.clone(), data.clone());
+                let (nodes, data, late) = (nodes.clone(), data.clone(), late.clone());
                 std::thread::spawn(move || {
                     let mut seen = vec![0u64; N];
                     let node = |r: usize| Node {
@@ -453,7 +656,8 @@ mod tests {
                     let evens: Vec<usize> = (0..N).step_by(2).collect();
                     for it in 1..=ITERS {
                         data[me].store(it, Ordering::Relaxed);
-                        dissemination(
+                        barrier(
+                            Shape::Dissemination,
                             me,
                             &all,
                             &mut seen,
@@ -470,10 +674,28 @@ mod tests {
                                 "PE {me} iter {it}: PE {r} behind"
                             );
                         }
-                        dissemination(me, &all, &mut seen, node, Wait::Block, None, &NoPeers, None)
-                            .unwrap();
+                        late[me].store(it, Ordering::Relaxed);
+                        barrier(
+                            Shape::Hub,
+                            me,
+                            &all,
+                            &mut seen,
+                            node,
+                            Wait::Block,
+                            None,
+                            &NoPeers,
+                            None,
+                        )
+                        .unwrap();
+                        for (r, d) in late.iter().enumerate() {
+                            assert!(
+                                d.load(Ordering::Relaxed) >= it,
+                                "PE {me} iter {it}: PE {r} behind the hub barrier"
+                            );
+                        }
                         if me % 2 == 0 {
-                            dissemination(
+                            barrier(
+                                Shape::Hub,
                                 me,
                                 &evens,
                                 &mut seen,
@@ -508,16 +730,15 @@ mod loom_tests {
         data: Vec<UnsafeCell<u64>>,
     }
 
-    /// Three members, one barrier, blocking waits: each writes its data cell before the
+    /// Three members, one barrier of `shape`, blocking waits: each writes its data cell before the
     /// barrier (plain, loom-tracked) and reads every other's after it. A lost wake-up shows
     /// up as a deadlock, a missing happens-before as a data race — with one limit: loom
     /// orders all `SeqCst` fences globally (stronger than C11), and the doorbell's fences
     /// then carry the data too, so this model alone would not notice the arrival's Release
     /// weakened to Relaxed (checked by hand: it then still passes). The Release is what
     /// C11 needs (module docs).
-    #[test]
-    fn loom_team_barrier_three_members() {
-        loom::model(|| {
+    fn three_members(shape: Shape) {
+        loom::model(move || {
             const N: usize = 3;
             let s = Arc::new(Shared {
                 arrivals: (0..N)
@@ -526,7 +747,7 @@ mod loom_tests {
                 bells: (0..N).map(|_| Doorbell::new()).collect(),
                 data: (0..N).map(|_| UnsafeCell::new(0)).collect(),
             });
-            let run = |s: Arc<Shared>, me: usize| {
+            let run = move |s: Arc<Shared>, me: usize| {
                 s.data[me].with_mut(|p| {
                     // SAFETY: only `me` writes its cell, before the barrier.
                     unsafe { *p = me as u64 + 1 }
@@ -536,7 +757,8 @@ mod loom_tests {
                     arrivals: &s.arrivals[r],
                     bell: &s.bells[r],
                 };
-                dissemination(
+                barrier(
+                    shape,
                     me,
                     &[0, 1, 2],
                     &mut seen,
@@ -564,5 +786,17 @@ mod loom_tests {
                 t.join().unwrap();
             }
         });
+    }
+
+    #[test]
+    fn loom_team_barrier_three_members() {
+        three_members(Shape::Dissemination);
+    }
+
+    /// The hub shape (module docs, "Shapes"): member 0 waits for 1 and 2, then arrives at
+    /// each.
+    #[test]
+    fn loom_team_barrier_three_members_around_a_hub() {
+        three_members(Shape::Hub);
     }
 }

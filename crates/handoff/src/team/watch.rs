@@ -9,9 +9,9 @@
 //!
 //! A finished PE (`FINISHED`) is not gone for a wait that no longer needs it, and is for one
 //! that does. `finalize` is a barrier over every PE, so once one PE has finished, every other
-//! PE of a correct program has entered its own final barrier (a dissemination barrier lets no
-//! member out before every member is in), and the finished PE made all its arrivals before
-//! its `FINISHED` store. Hence:
+//! PE of a correct program has entered its own final barrier (a barrier, dissemination or
+//! hub, lets no member out before every member is in), and the finished PE made all its
+//! arrivals before its `FINISHED` store. Hence:
 //!
 //! - a barrier round waiting for a finished PE whose arrival has not come waits for an
 //!   arrival that never comes: the finished PE's final barrier met another barrier of this

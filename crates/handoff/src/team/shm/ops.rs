@@ -215,7 +215,7 @@ impl Transport for ShmTransport {
             arrivals: self.arrivals(r),
             bell: &self.ctrl(r).arrive.bell,
         };
-        barrier::dissemination(
+        barrier::run(
             self.rank,
             ranks,
             &mut seen,
