@@ -88,9 +88,12 @@ pub(crate) fn wait_of(w: handoff_wait) -> Result<Wait, CError> {
 
 /// `timeout_ns` as a deadline: negative = none (forever), else now + timeout.
 pub(crate) fn deadline_of(timeout_ns: i64) -> Option<Deadline> {
-    u64::try_from(timeout_ns)
-        .ok()
-        .map(|ns| Deadline::after(Duration::from_nanos(ns)))
+    timeout_of(timeout_ns).map(Deadline::after)
+}
+
+/// A C timeout as a duration: `None` (wait without one) when negative.
+pub(crate) fn timeout_of(timeout_ns: i64) -> Option<Duration> {
+    u64::try_from(timeout_ns).ok().map(Duration::from_nanos)
 }
 
 /// A borrowed C string argument as `&str`.

@@ -454,6 +454,8 @@ pub use strategy::{check_spin, Wait};
 
 /// [`Patience`] (an endpoint's strategy and default timeout) and [`Until`] (one call's).
 mod patience;
+#[cfg_attr(loom, allow(unused_imports))]
+pub(crate) use patience::{parts, Call};
 pub use patience::{Patience, Until};
 
 /// [`CpuHint`], the CPU of a primitive's last publisher.
