@@ -22,8 +22,8 @@
 use handoff::channel::{Channel, ChannelConfig};
 use handoff::queue::Spsc;
 use handoff::sync::{measure_wake_cost, oversubscribed_now};
-use handoff::sync::{Flag, NoPeers, Patience, Wait};
-use handoff::sys::{allowed_cpus, pin_current_thread, Deadline};
+use handoff::sync::{Flag, Patience, Wait, Waiter};
+use handoff::sys::{allowed_cpus, pin_current_thread};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
@@ -34,10 +34,6 @@ type Rtt = fn(u64, Wait, Option<(usize, usize)>) -> f64;
 /// Waits with `how`, each for at most a minute (a watchdog, not a measurement).
 fn patience(how: Wait) -> Patience {
     Patience::new(how).with_timeout(Some(Duration::from_secs(60)))
-}
-
-fn limit() -> Option<Deadline> {
-    Some(Deadline::after(Duration::from_secs(60)))
 }
 
 fn pin(cpu: Option<usize>) {
@@ -136,12 +132,12 @@ fn flag_rtt(n: u64, how: Wait, cpus: Option<(usize, usize)>) -> f64 {
         || {
             for i in 1..=n as u32 {
                 ping.store(i);
-                pong.wait_for(i, how, limit(), &NoPeers).unwrap();
+                pong.wait_for(i, &Waiter::new(patience(how))).unwrap();
             }
         },
         || {
             for i in 1..=n as u32 {
-                ping.wait_for(i, how, limit(), &NoPeers).unwrap();
+                ping.wait_for(i, &Waiter::new(patience(how))).unwrap();
                 pong.store(i);
             }
         },
@@ -188,7 +184,8 @@ fn idle_waiters(idle: Duration) -> Vec<(&'static str, f64)> {
     std::thread::scope(|s| {
         let q = s.spawn(move || idle_cpu(move || assert_eq!(qrx.pop().unwrap(), 1)));
         let c = s.spawn(move || idle_cpu(move || drop(crx.recv().unwrap())));
-        let f = s.spawn(move || idle_cpu(move || f2.wait_for(1, how, limit(), &NoPeers).unwrap()));
+        let f =
+            s.spawn(move || idle_cpu(move || f2.wait_for(1, &Waiter::new(patience(how))).unwrap()));
         std::thread::sleep(idle);
         qtx.try_push(1).unwrap();
         ctx.try_loan().unwrap().publish();

@@ -11,6 +11,7 @@ use handoff::channel::{Channel, ChannelConfig};
 use handoff::queue::Spsc;
 use handoff::sync::{Flag, NoPeers, Patience, Wait};
 use handoff::sys::Deadline;
+use handoff_testkit::waiter;
 use std::time::{Duration, Instant};
 
 /// How long the peers stay idle.
@@ -50,7 +51,8 @@ fn idle_waits(how: Wait) -> Vec<(&'static str, Option<f64>)> {
     std::thread::scope(|s| {
         let q = s.spawn(move || busy_share(|| assert_eq!(qrx.pop().unwrap(), 7)));
         let c = s.spawn(move || busy_share(|| drop(crx.recv().unwrap())));
-        let f = s.spawn(|| busy_share(|| flag.wait_for(1, how, limit(), &NoPeers).unwrap()));
+        let f =
+            s.spawn(|| busy_share(|| flag.wait_for(1, &waiter(how, limit(), &NoPeers)).unwrap()));
         std::thread::sleep(IDLE);
         qtx.try_push(7).unwrap();
         ctx.try_loan().unwrap().publish();

@@ -1,7 +1,12 @@
 //! Synchronization primitives that live in shared memory and work between threads and
-//! between processes. Every blocking call takes a [`Wait`] strategy, an optional deadline and
-//! the peers to watch, and returns [`WaitError`] on a timeout or a dead peer; calls
-//! with a bad argument return [`SyncError`].
+//! between processes. The waiting side holds its policy in a [`Waiter`] (a [`Patience`]:
+//! strategy and default timeout, and the peers to watch), since a primitive in shared memory
+//! cannot hold one process's; every blocking call has three forms — `flag.wait_for(v,
+//! &waiter)` waits with the waiter's patience, `flag.wait_for_timeout(v, d, &waiter)` at
+//! most `d`, `flag.try_wait_for(v)` not at all — and returns [`WaitError`] on a timeout
+//! (also a `try_` call's "would block") or a dead peer; calls with a bad argument return
+//! [`SyncError`]. The low-level waits for implementors ([`wait_on`], [`poll_until`],
+//! [`Doorbell::wait`], [`RangeBell::wait`]) take one call's [`Until`].
 //!
 //! | primitive | what it is | wakes |
 //! |---|---|---|
@@ -57,6 +62,7 @@ pub(crate) mod rangebell;
 pub(crate) mod semaphore;
 pub(crate) mod signal;
 pub(crate) mod wait;
+mod waiter;
 
 pub use barrier::{Barrier, BarrierWaitResult, MAX_PARTIES};
 pub use doorbell::Doorbell;
@@ -77,3 +83,4 @@ pub use wait::{check_spin, poll_quickly, wait_on, CpuHint, Wait, WaitCondition};
 pub use wait::{measure_wake_cost, oversubscribed_now, wake_cost, WakeCost};
 pub use wait::{poll_until, POLL_FIRST_SLICE, POLL_MAX_SLICE};
 pub use wait::{Patience, Until};
+pub use waiter::Waiter;

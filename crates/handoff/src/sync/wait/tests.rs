@@ -648,7 +648,8 @@ fn a_turn_flag_between_two_cpus_takes_no_same_cpu_wait() {
             crate::sys::pin_current_thread(cpus[1]).unwrap();
             reset_adaptive_stats();
             for i in 0..TURNS {
-                f.wait_for(2 * i + 1, how, None, &NoPeers).unwrap();
+                f.wait_for(2 * i + 1, &crate::sync::waiter::w(how, None, &NoPeers))
+                    .unwrap();
                 f.store(2 * i + 2);
             }
             adaptive_stats()
@@ -657,7 +658,8 @@ fn a_turn_flag_between_two_cpus_takes_no_same_cpu_wait() {
         reset_adaptive_stats();
         for i in 0..TURNS {
             f.store(2 * i + 1);
-            f.wait_for(2 * i + 2, how, None, &NoPeers).unwrap();
+            f.wait_for(2 * i + 2, &crate::sync::waiter::w(how, None, &NoPeers))
+                .unwrap();
         }
         (adaptive_stats(), other.join().unwrap())
     });

@@ -5,7 +5,7 @@
 
 use super::ShmTransport;
 use crate::atomic::{fence, Ordering};
-use crate::sync::Wait;
+use crate::sync::{Until, Wait};
 use crate::sys::Deadline;
 use crate::team::barrier::{self, Node};
 use crate::team::layout::FINISHED;
@@ -170,7 +170,11 @@ impl Transport for ShmTransport {
             .ok_or(TeamError::CounterLimit { max: MAX_COUNTERS })?;
         let watch = self.watch();
         // The team's hint, as in `wait_local`: a PE sharing its CPU yields instead of pausing.
-        c.wait_until_hinted(target, self.wait, deadline, &watch, |p| self.cpu_hint(p))
+        let until = Until {
+            wait: self.wait,
+            deadline,
+        };
+        c.wait_until_hinted(target, until, &watch, |p| self.cpu_hint(p))
             .map_err(|e| self.wait_err(e, &watch, "a counter"))
     }
 
