@@ -188,7 +188,15 @@ impl MpiTransport {
                 }
             }
         };
-        poll_until(synced, self.wait, deadline, &NoPeers).map_err(|e| wait_error(e, what))?
+        poll_until(
+            synced,
+            handoff::sync::Until {
+                wait: self.wait,
+                deadline,
+            },
+            &NoPeers,
+        )
+        .map_err(|e| wait_error(e, what))?
     }
 
     /// Panics are no option in a trait method without `Result` (fence, quiet): an MPI

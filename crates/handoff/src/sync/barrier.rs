@@ -215,7 +215,7 @@ impl Barrier {
                 None => self.withdraw(gen, WaitError::Timeout),
             };
         };
-        match wait_on(cond, until.wait, until.deadline, peers, peer_cpu) {
+        match wait_on(cond, until, peers, peer_cpu) {
             Ok(()) => Ok(BarrierWaitResult { leader: false }),
             Err(e) => self.withdraw(gen, e),
         }

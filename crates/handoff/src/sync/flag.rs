@@ -179,13 +179,7 @@ impl Flag {
             flag: self,
             target: Target::Not(old),
         };
-        wait_on(
-            cond,
-            until.wait,
-            until.deadline,
-            peers,
-            self.publisher.get(),
-        )
+        wait_on(cond, until, peers, self.publisher.get())
     }
 
     /// Waits (with `waiter`'s patience) until the value equals `target`.
@@ -236,14 +230,7 @@ impl Flag {
             flag: self,
             target: Target::Is(target),
         };
-        wait_on(
-            cond,
-            until.wait,
-            until.deadline,
-            peers,
-            self.publisher.get(),
-        )
-        .map(drop)
+        wait_on(cond, until, peers, self.publisher.get()).map(drop)
     }
 }
 

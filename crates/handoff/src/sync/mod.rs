@@ -62,7 +62,7 @@ pub(crate) mod rangebell;
 pub(crate) mod semaphore;
 pub(crate) mod signal;
 pub(crate) mod wait;
-mod waiter;
+pub(crate) mod waiter;
 
 pub use barrier::{Barrier, BarrierWaitResult, MAX_PARTIES};
 pub use doorbell::Doorbell;

@@ -165,13 +165,7 @@ impl Semaphore {
         let Some(until) = call.until() else {
             return Err(WaitError::Timeout);
         };
-        wait_on(
-            SemWait { sem: self },
-            until.wait,
-            until.deadline,
-            peers,
-            self.poster.get(),
-        )
+        wait_on(SemWait { sem: self }, until, peers, self.poster.get())
     }
 }
 

@@ -165,8 +165,10 @@ impl Signal {
                 let v = self.load();
                 (v >= target).then_some(v)
             },
-            how,
-            deadline,
+            Until {
+                wait: how,
+                deadline,
+            },
             peers,
             self.publisher.get(),
         )
@@ -194,8 +196,7 @@ impl Signal {
                 let v = self.load();
                 (v >= target).then_some(v)
             },
-            until.wait,
-            until.deadline,
+            until,
             peers,
             hint(self.publisher.get()),
         )
@@ -341,7 +342,9 @@ mod tests {
 mod loom_tests {
     use super::*;
     use crate::atomic::AtomicU32;
+    use crate::sync::waiter::w;
     use crate::sync::NoPeers;
+    use crate::sync::Wait;
     use loom::sync::Arc;
 
     /// A counting put: data then `add`; the blocked waiter wakes and sees the data.

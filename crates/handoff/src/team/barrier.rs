@@ -234,8 +234,10 @@ pub(crate) fn dissemination<'a, P: RoundWatch + ?Sized>(
             mine.bell.wait(
                 // Acquire: as above.
                 || (arrived(word.load(Ordering::Acquire)) >= target).then_some(()),
-                how,
-                deadline,
+                crate::sync::Until {
+                    wait: how,
+                    deadline,
+                },
                 peers,
                 hint,
             )?;

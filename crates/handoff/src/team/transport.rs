@@ -226,8 +226,15 @@ pub trait Transport {
         }
         // Nobody rings for these words here: the wait policy's polling wait (spin budget,
         // then short sleeps with a poll after each).
-        crate::sync::poll_until(poll, self.wait_strategy(), deadline, &crate::sync::NoPeers)
-            .map_err(|_| TeamError::Timeout { what })
+        crate::sync::poll_until(
+            poll,
+            crate::sync::Until {
+                wait: self.wait_strategy(),
+                deadline,
+            },
+            &crate::sync::NoPeers,
+        )
+        .map_err(|_| TeamError::Timeout { what })
     }
 
     /// A barrier over `ranks` (sorted, distinct, containing this PE), completing earlier puts.

@@ -337,8 +337,10 @@ impl<P: Parts> MappedHeap<P> {
         b.bell.wait(
             range,
             poll,
-            how,
-            deadline,
+            crate::sync::Until {
+                wait: how,
+                deadline,
+            },
             peers,
             hint(b.ringer.get()),
             site,
