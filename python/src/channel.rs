@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use handoff::channel::{self as ch, ChannelConfig, ChannelError};
 use handoff::shm::SegmentError;
+use handoff::sync::Patience;
 use pyo3::prelude::*;
 
 use crate::block::{Block, BlockRef, Loan};
@@ -145,10 +146,10 @@ impl Producer {
         let mut side = lock(&self.st, "producer")?;
         side.check_free("loan", "published")?;
         let p = side.end("producer")?;
+        p.set_patience(Patience::new(how));
         let got = if timeout == Some(0.0) {
             p.try_loan()
-                .map(|l| l.map(|mut l| (l.as_mut_ptr() as usize, l.len(), l.seq())))
-                .and_then(|o| o.ok_or(ChannelError::Timeout { what: "free block" }))
+                .map(|mut l| (l.as_mut_ptr() as usize, l.len(), l.seq()))
         } else {
             wait_sliced(
                 py,
@@ -157,7 +158,7 @@ impl Producer {
                 |d| {
                     // A dropped loan keeps its block for the next loan (documented): the
                     // `Loan` object re-takes it at publish.
-                    p.loan(how, Some(d))
+                    p.loan_timeout(d.remaining())
                         .map(|mut l| (l.as_mut_ptr() as usize, l.len(), l.seq()))
                 },
             )?
@@ -219,6 +220,7 @@ impl Consumer {
         let mut side = lock(&self.st, "consumer")?;
         side.check_free("receive", "released")?;
         let c = side.end("consumer")?;
+        c.set_patience(Patience::new(how));
         let grab = |got: ch::Received<'_>| {
             let r = (got.as_ptr() as usize, got.len(), got.seq());
             // Forgotten, not dropped: the block stays received until `release_now`.
@@ -226,17 +228,13 @@ impl Consumer {
             r
         };
         let got = if timeout == Some(0.0) {
-            c.try_recv().map(|g| g.map(grab)).and_then(|o| {
-                o.ok_or(ChannelError::Timeout {
-                    what: "published block",
-                })
-            })
+            c.try_recv().map(grab)
         } else {
             wait_sliced(
                 py,
                 deadline,
                 |e| matches!(e, ChannelError::Timeout { .. }),
-                |d| c.recv(how, Some(d)).map(grab),
+                |d| c.recv_timeout(d.remaining()).map(grab),
             )?
         };
         let (ptr, len, seq) = got.map_err(err)?;

@@ -77,16 +77,17 @@ pub(crate) type ConsumerSide = Arc<Mutex<Side<ch::Consumer>>>;
 pub(crate) fn publish_now(side: &mut Side<ch::Producer>) -> PyResult<()> {
     side.out = None;
     let p = side.end("producer")?;
-    let loan = p.try_loan().map_err(err)?;
-    match loan {
-        Some(loan) => {
+    let published = match p.try_loan() {
+        Ok(loan) => {
             loan.publish();
             Ok(())
         }
-        None => Err(crate::HandoffError::new_err(
+        Err(ch::ChannelError::Timeout { .. }) => Err(crate::HandoffError::new_err(
             "internal error in handoff (a bug, please report it): the loaned block was taken back",
         )),
-    }
+        Err(e) => Err(err(e)),
+    };
+    published
 }
 
 /// Hands the consumer's block back to the producer (the block is still published, so
@@ -94,14 +95,15 @@ pub(crate) fn publish_now(side: &mut Side<ch::Producer>) -> PyResult<()> {
 pub(crate) fn release_now(side: &mut Side<ch::Consumer>) -> PyResult<()> {
     side.out = None;
     let c = side.end("consumer")?;
-    let got = c.try_recv().map_err(err)?;
-    match got {
-        Some(got) => {
+    let released = match c.try_recv() {
+        Ok(got) => {
             drop(got);
             Ok(())
         }
-        None => Err(crate::HandoffError::new_err(
+        Err(ch::ChannelError::Timeout { .. }) => Err(crate::HandoffError::new_err(
             "internal error in handoff (a bug, please report it): the received block vanished",
         )),
-    }
+        Err(e) => Err(err(e)),
+    };
+    released
 }

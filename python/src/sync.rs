@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use handoff::shm::{Segment as Seg, SegmentError, ShmSafe};
-use handoff::sync::WaitError;
 use handoff::sync::{Barrier as Bar, Flag as Fl, Semaphore as Sem, Signal as Sig};
+use handoff::sync::{Patience, WaitError, Waiter};
 use pyo3::prelude::*;
 
 use crate::{deadline_of, err, wait_of, wait_sliced};
@@ -160,7 +160,14 @@ impl Flag {
     ) -> PyResult<()> {
         let (how, d) = (wait_of(wait)?, deadline_of(timeout)?);
         let (f, seg) = (self.0.get(), &*self.0.seg);
-        wait_sliced(py, d, is_timeout, |s| f.wait_for(value, how, Some(s), seg))?.map_err(err)
+        wait_sliced(py, d, is_timeout, |s| {
+            f.wait_for_timeout(
+                value,
+                s.remaining(),
+                &Waiter::watching(seg).with_patience(Patience::new(how)),
+            )
+        })?
+        .map_err(err)
     }
 
     /// Waits until the value differs from `old`; returns the new value.
@@ -174,7 +181,14 @@ impl Flag {
     ) -> PyResult<u32> {
         let (how, d) = (wait_of(wait)?, deadline_of(timeout)?);
         let (f, seg) = (self.0.get(), &*self.0.seg);
-        wait_sliced(py, d, is_timeout, |s| f.wait_change(old, how, Some(s), seg))?.map_err(err)
+        wait_sliced(py, d, is_timeout, |s| {
+            f.wait_change_timeout(
+                old,
+                s.remaining(),
+                &Waiter::watching(seg).with_patience(Patience::new(how)),
+            )
+        })?
+        .map_err(err)
     }
 }
 
@@ -212,7 +226,11 @@ impl Signal {
         let (how, d) = (wait_of(wait)?, deadline_of(timeout)?);
         let (s, seg) = (self.0.get(), &*self.0.seg);
         wait_sliced(py, d, is_timeout, |sl| {
-            s.wait_until(target, how, Some(sl), seg)
+            s.wait_until_timeout(
+                target,
+                sl.remaining(),
+                &Waiter::watching(seg).with_patience(Patience::new(how)),
+            )
         })?
         .map_err(err)
     }
@@ -237,7 +255,7 @@ impl Semaphore {
 
     /// Takes a permit if one is there now; returns whether it did.
     fn try_wait(&self) -> bool {
-        self.0.get().try_wait()
+        self.0.get().try_wait().is_ok()
     }
 
     /// Takes a permit, waiting for one.
@@ -245,7 +263,13 @@ impl Semaphore {
     fn wait(&self, py: Python<'_>, timeout: Option<f64>, wait: &str) -> PyResult<()> {
         let (how, d) = (wait_of(wait)?, deadline_of(timeout)?);
         let (s, seg) = (self.0.get(), &*self.0.seg);
-        wait_sliced(py, d, is_timeout, |sl| s.wait(how, Some(sl), seg))?.map_err(err)
+        wait_sliced(py, d, is_timeout, |sl| {
+            s.wait_timeout(
+                sl.remaining(),
+                &Waiter::watching(seg).with_patience(Patience::new(how)),
+            )
+        })?
+        .map_err(err)
     }
 }
 
@@ -272,8 +296,13 @@ impl Barrier {
     fn wait(&self, py: Python<'_>, timeout: Option<f64>, wait: &str) -> PyResult<bool> {
         let (how, d) = (wait_of(wait)?, deadline_of(timeout)?);
         let (b, seg) = (self.0.get(), &*self.0.seg);
-        wait_sliced(py, d, is_timeout, |sl| b.wait(how, Some(sl), seg))?
-            .map(|r| r.is_leader())
-            .map_err(err)
+        wait_sliced(py, d, is_timeout, |sl| {
+            b.wait_timeout(
+                sl.remaining(),
+                &Waiter::watching(seg).with_patience(Patience::new(how)),
+            )
+        })?
+        .map(|r| r.is_leader())
+        .map_err(err)
     }
 }

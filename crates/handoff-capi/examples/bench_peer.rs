@@ -15,7 +15,7 @@
 use std::time::{Duration, Instant};
 
 use handoff::channel::{Channel, ChannelConfig};
-use handoff::sync::Wait;
+use handoff::sync::{Patience, Wait};
 use handoff::sys::monotonic_ns;
 use handoff::sys::Deadline;
 
@@ -49,8 +49,9 @@ fn produce(name: &str, bytes: usize, reps: u64, how: Wait) -> Res<()> {
     let chan = Channel::create(name, ChannelConfig::new(bytes, 1))?;
     println!("name={}", chan.name().unwrap_or(name));
     let mut tx = chan.producer()?;
+    tx.set_patience(Patience::new(how).with_timeout(Some(Duration::from_secs(60))));
     for rep in 0..reps {
-        let mut blk = tx.loan(how, Some(Deadline::after(Duration::from_secs(60))))?;
+        let mut blk = tx.loan()?;
         let w = blk.as_mut_slice::<f64>();
         w[1] = rep as f64;
         for (j, x) in w.iter_mut().enumerate().skip(2) {
@@ -61,7 +62,7 @@ fn produce(name: &str, bytes: usize, reps: u64, how: Wait) -> Res<()> {
         blk.publish();
     }
     // Wait for the consumer to take the last block before the channel goes.
-    let _ = tx.loan(how, Some(Deadline::after(Duration::from_secs(60))));
+    let _ = tx.loan();
     Ok(())
 }
 
@@ -72,9 +73,10 @@ fn consume(name: &str, bytes: usize, reps: u64, how: Wait) -> Res<()> {
         Deadline::after(Duration::from_secs(10)),
     )?;
     let mut rx = chan.consumer()?;
+    rx.set_patience(Patience::new(how).with_timeout(Some(Duration::from_secs(60))));
     let (mut lat, mut read) = (Vec::new(), Vec::new());
     for rep in 0..reps {
-        let got = rx.recv(how, Some(Deadline::after(Duration::from_secs(60))))?;
+        let got = rx.recv()?;
         let now = monotonic_ns();
         let w = got.as_slice::<f64>();
         lat.push(now.saturating_sub(w[0].to_bits()));

@@ -15,11 +15,12 @@ use std::time::Duration;
 
 use handoff::channel::{Channel, ChannelConfig, ChannelError, Consumer, Producer};
 use handoff::shm::SegmentError;
+use handoff::sync::Patience;
 use handoff::sys::Deadline;
 
 use crate::error::{ffi, CError};
 use crate::segment::open_deadline;
-use crate::{deadline_of, handles, handoff_wait, need, put, str_arg, wait_of};
+use crate::{handles, handoff_wait, need, put, str_arg, timeout_of, wait_of};
 
 /// An opaque handle to a channel mapped in this process.
 #[allow(non_camel_case_types)]
@@ -224,11 +225,11 @@ pub unsafe extern "C" fn handoff_producer_loan(
                 "a block is loaned already: publish it before loaning another",
             ));
         }
-        let mut loan = if timeout_ns == 0 {
-            st.p.try_loan()?
-                .ok_or(ChannelError::Timeout { what: "free block" })?
-        } else {
-            st.p.loan(how, deadline_of(timeout_ns))?
+        st.p.set_patience(Patience::new(how));
+        let mut loan = match timeout_of(timeout_ns) {
+            Some(Duration::ZERO) => st.p.try_loan()?,
+            Some(d) => st.p.loan_timeout(d)?,
+            None => st.p.loan()?,
         };
         // The loan ends here, and a loan that ends unpublished keeps its block for the next
         // loan (documented): C writes it now, and publish re-takes it.
@@ -258,14 +259,15 @@ pub unsafe extern "C" fn handoff_producer_publish(prod: *const handoff_producer)
         }
         st.loaned = false;
         // The block loaned before is still free, so this returns it at once.
-        let loan = st.p.try_loan()?;
-        match loan {
-            Some(loan) => {
+        let published = match st.p.try_loan() {
+            Ok(loan) => {
                 loan.publish();
                 Ok(())
             }
-            None => Err(internal("the loaned block was taken back")),
-        }
+            Err(ChannelError::Timeout { .. }) => Err(internal("the loaned block was taken back")),
+            Err(e) => Err(e.into()),
+        };
+        published
     })
 }
 
@@ -332,12 +334,11 @@ pub unsafe extern "C" fn handoff_consumer_recv(
                 "a received block is still held: release it before receiving the next",
             ));
         }
-        let got = if timeout_ns == 0 {
-            st.c.try_recv()?.ok_or(ChannelError::Timeout {
-                what: "published block",
-            })?
-        } else {
-            st.c.recv(how, deadline_of(timeout_ns))?
+        st.c.set_patience(Patience::new(how));
+        let got = match timeout_of(timeout_ns) {
+            Some(Duration::ZERO) => st.c.try_recv()?,
+            Some(d) => st.c.recv_timeout(d)?,
+            None => st.c.recv()?,
         };
         let (ptr, s) = (got.as_ptr().cast::<c_void>(), got.seq());
         // Forgotten, not dropped: the block stays received (not released) while C reads
@@ -370,14 +371,15 @@ pub unsafe extern "C" fn handoff_consumer_release(cons: *const handoff_consumer)
         }
         st.held = false;
         // The block received before is still published, so this returns it at once.
-        let got = st.c.try_recv()?;
-        match got {
-            Some(got) => {
+        let released = match st.c.try_recv() {
+            Ok(got) => {
                 drop(got);
                 Ok(())
             }
-            None => Err(internal("the received block vanished")),
-        }
+            Err(ChannelError::Timeout { .. }) => Err(internal("the received block vanished")),
+            Err(e) => Err(e.into()),
+        };
+        released
     })
 }
 

@@ -39,8 +39,7 @@ pub use sync::*;
 use std::ffi::{c_char, CStr};
 use std::time::Duration;
 
-use handoff::sync::Wait;
-use handoff::sys::Deadline;
+use handoff::sync::{Patience, PeerWatch, Wait, Waiter};
 
 use error::CError;
 
@@ -86,11 +85,19 @@ pub(crate) fn wait_of(w: handoff_wait) -> Result<Wait, CError> {
     })
 }
 
-/// `timeout_ns` as a deadline: negative = none (forever), else now + timeout.
-pub(crate) fn deadline_of(timeout_ns: i64) -> Option<Deadline> {
-    u64::try_from(timeout_ns)
-        .ok()
-        .map(|ns| Deadline::after(Duration::from_nanos(ns)))
+/// A C wait's arguments as a [`Waiter`]: strategy `how`, `timeout_ns` as its timeout
+/// (negative: none; 0: look once), `peers` to watch.
+pub(crate) fn waiter_of<P: PeerWatch + ?Sized>(
+    how: Wait,
+    timeout_ns: i64,
+    peers: &P,
+) -> Waiter<'_, P> {
+    Waiter::watching(peers).with_patience(Patience::new(how).with_timeout(timeout_of(timeout_ns)))
+}
+
+/// A C timeout as a duration: `None` (wait without one) when negative.
+pub(crate) fn timeout_of(timeout_ns: i64) -> Option<Duration> {
+    u64::try_from(timeout_ns).ok().map(Duration::from_nanos)
 }
 
 /// A borrowed C string argument as `&str`.

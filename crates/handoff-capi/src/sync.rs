@@ -10,7 +10,7 @@ use handoff::sync::{Barrier, Flag, Semaphore, Signal};
 
 use crate::error::{ffi, CError};
 use crate::segment::{handoff_segment, SegmentObj};
-use crate::{deadline_of, handles, handoff_wait, need, put, wait_of};
+use crate::{handles, handoff_wait, need, put, wait_of, waiter_of};
 
 /// A primitive of type `T` at `offset` in a segment (which the handle keeps mapped).
 pub(crate) struct Prim<T> {
@@ -219,7 +219,7 @@ pub unsafe extern "C" fn handoff_flag_wait_for(
     ffi(|| {
         let how = wait_of(how)?;
         with::<Flag, _, _>(f, "flag", |f, s| {
-            Ok(f.wait_for(value, how, deadline_of(timeout_ns), &s.seg)?)
+            Ok(f.wait_for(value, &waiter_of(how, timeout_ns, &s.seg))?)
         })
     })
 }
@@ -256,7 +256,7 @@ pub unsafe extern "C" fn handoff_flag_wait_change(
     ffi(|| {
         let how = wait_of(how)?;
         let v = with::<Flag, _, _>(f, "flag", |f, s| {
-            Ok(f.wait_change(old, how, deadline_of(timeout_ns), &s.seg)?)
+            Ok(f.wait_change(old, &waiter_of(how, timeout_ns, &s.seg))?)
         })?;
         if !value.is_null() {
             // SAFETY: the caller's contract above.
@@ -316,7 +316,7 @@ pub unsafe extern "C" fn handoff_signal_wait_until(
     ffi(|| {
         let how = wait_of(how)?;
         let v = with::<Signal, _, _>(s, "signal", |s, seg| {
-            Ok(s.wait_until(target, how, deadline_of(timeout_ns), &seg.seg)?)
+            Ok(s.wait_until(target, &waiter_of(how, timeout_ns, &seg.seg))?)
         })?;
         if !count.is_null() {
             // SAFETY: the caller's contract above.
@@ -348,7 +348,7 @@ pub unsafe extern "C" fn handoff_semaphore_wait(
     ffi(|| {
         let how = wait_of(how)?;
         with::<Semaphore, _, _>(s, "semaphore", |s, seg| {
-            Ok(s.wait(how, deadline_of(timeout_ns), &seg.seg)?)
+            Ok(s.wait(&waiter_of(how, timeout_ns, &seg.seg))?)
         })
     })
 }
@@ -395,7 +395,7 @@ pub unsafe extern "C" fn handoff_barrier_wait(
     ffi(|| {
         let how = wait_of(how)?;
         let r = with::<Barrier, _, _>(b, "barrier", |b, seg| {
-            Ok(b.wait(how, deadline_of(timeout_ns), &seg.seg)?)
+            Ok(b.wait(&waiter_of(how, timeout_ns, &seg.seg))?)
         })?;
         if !leader.is_null() {
             // SAFETY: the caller's contract above.

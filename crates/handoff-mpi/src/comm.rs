@@ -61,7 +61,15 @@ fn complete(
     };
     // At the deadline the request stays active (MPI cannot cancel a collective); the team
     // is over.
-    poll_until(test, Wait::SpinYield, deadline, &NoPeers).map_err(|e| wait_error(e, what))?
+    poll_until(
+        test,
+        handoff::sync::Until {
+            wait: Wait::SpinYield,
+            deadline,
+        },
+        &NoPeers,
+    )
+    .map_err(|e| wait_error(e, what))?
 }
 
 /// The transport's communicator: every rank of the job.

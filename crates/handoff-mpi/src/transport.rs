@@ -188,7 +188,7 @@ impl MpiTransport {
                 }
             }
         };
-        poll_until(synced, until.wait, until.deadline, &NoPeers).map_err(|e| wait_error(e, what))?
+        poll_until(synced, until, &NoPeers).map_err(|e| wait_error(e, what))?
     }
 
     /// Panics are no option in a trait method without `Result` (fence, quiet): an MPI

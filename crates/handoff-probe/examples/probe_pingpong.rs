@@ -12,7 +12,7 @@
 
 use handoff::shm::{Segment, ShmSafe};
 use handoff::sync::{adaptive_stats, reset_adaptive_stats};
-use handoff::sync::{Flag, Wait};
+use handoff::sync::{Flag, Patience, Wait, Waiter};
 use handoff::sys::Deadline;
 use handoff_probe::clock::Clock;
 use handoff_probe::floor::{c2c, C2cOptions};
@@ -197,14 +197,13 @@ fn run(
                 handoff::sys::pin_current_thread(cpu)?;
             }
             let cal = clock.calibration();
-            let deadline = || Some(Deadline::after(WAIT_LIMIT));
+            let waiter = Waiter::watching(&seg)
+                .with_patience(Patience::new(how).with_timeout(Some(WAIT_LIMIT)));
             let mut i: u32 = 0;
             let round_trip = |i: &mut u32| -> Result<(), handoff::Error> {
                 *i = i.wrapping_add(1);
                 sh.ping.store(*i);
-                let got = sh
-                    .pong
-                    .wait_change(i.wrapping_sub(1), how, deadline(), &seg)?;
+                let got = sh.pong.wait_change(i.wrapping_sub(1), &waiter)?;
                 if got != *i {
                     return Err(handoff::Error::Sys(handoff::sys::Error::InvalidArgument(
                         format!("child answered {got}, expected {i}"),
@@ -251,10 +250,10 @@ fn child(args: &[String]) -> Result<(), Box<dyn Error>> {
     let seg = Segment::open(name, Deadline::after(WAIT_LIMIT))?;
     let sh: &Shared = seg.get(0)?;
     let mut seen = 0u32;
+    let waiter =
+        Waiter::watching(&seg).with_patience(Patience::new(how).with_timeout(Some(WAIT_LIMIT)));
     for _ in 0..total {
-        let v = sh
-            .ping
-            .wait_change(seen, how, Some(Deadline::after(WAIT_LIMIT)), &seg)?;
+        let v = sh.ping.wait_change(seen, &waiter)?;
         if v != seen.wrapping_add(1) {
             return Err(format!("parent sent {v} after {seen}").into());
         }

@@ -124,6 +124,18 @@ impl Kid {
     }
 }
 
+/// A [`Waiter`](handoff::sync::Waiter) for a test's wait: strategy `how`, the time left
+/// before `deadline` as its default timeout (`None`: none; an expired one polls once), and
+/// the `peers` whose death ends the wait.
+pub fn waiter<P: handoff::sync::PeerWatch + ?Sized>(
+    how: handoff::sync::Wait,
+    deadline: Option<Deadline>,
+    peers: &P,
+) -> handoff::sync::Waiter<'_, P> {
+    let patience = handoff::sync::Patience::new(how).with_timeout(deadline.map(|d| d.remaining()));
+    handoff::sync::Waiter::watching(peers).with_patience(patience)
+}
+
 /// Runs `f` on a thread and fails the test if it has not returned within `limit`: for calls
 /// that used to hang. The thread is left behind when it hangs (the test fails anyway).
 pub fn within<T: Send + 'static>(

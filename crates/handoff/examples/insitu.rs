@@ -21,7 +21,6 @@
 //! creator's segment; a dead analysis is reported by the simulation as "analysis died: ...".
 
 use handoff::channel::{Channel, ChannelConfig, ChannelError};
-use handoff::sync::Wait;
 use handoff::sys::Deadline;
 use handoff_probe::proc::{ChildGuard, Watchdog};
 use std::error::Error;
@@ -185,7 +184,7 @@ fn produce(
         let limit = Deadline::after(STEP_LIMIT);
         // In slices, so a stop signal is seen while the analysis holds every block.
         let mut block = loop {
-            match tx.loan(Wait::ADAPTIVE, Some(limit.min(Deadline::after(POLL)))) {
+            match tx.loan_timeout(limit.remaining().min(POLL)) {
                 Err(ChannelError::Timeout { .. }) if !limit.expired() => check_stop()?,
                 Err(e @ ChannelError::PeerGone { .. }) => {
                     return Err(End::Failed(format!("analysis died: {e}")))
@@ -233,7 +232,7 @@ fn analysis(args: &[String]) -> Result<(), End> {
     let mut first_total = None;
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     loop {
-        let block = match rx.recv(Wait::ADAPTIVE, Some(Deadline::after(STEP_LIMIT))) {
+        let block = match rx.recv_timeout(STEP_LIMIT) {
             Ok(b) => b,
             Err(ChannelError::Closed { .. }) => break,
             Err(e @ ChannelError::PeerGone { .. }) => {

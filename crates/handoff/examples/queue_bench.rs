@@ -16,7 +16,7 @@
 
 use crossbeam_queue::ArrayQueue;
 use handoff::queue::{ArrayMpsc, LaneMpsc, Spsc};
-use handoff::sync::Wait;
+use handoff::sync::{Patience, Wait};
 use std::hint::spin_loop;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -58,11 +58,13 @@ where
 
 fn handoff_single(n: u64, cpus: Option<(usize, usize)>) -> Duration {
     let (mut tx, mut rx) = Spsc::<u64>::new(CAP).unwrap();
+    tx.set_patience(Patience::new(Wait::Spin));
+    rx.set_patience(Patience::new(Wait::Spin));
     pair(
         n,
         cpus,
-        move || (0..n).for_each(|i| tx.push(i, Wait::Spin, None).unwrap()),
-        move || (0..n).map(|_| rx.pop(Wait::Spin, None).unwrap()).sum(),
+        move || (0..n).for_each(|i| tx.push(i).unwrap()),
+        move || (0..n).map(|_| rx.pop().unwrap()).sum(),
     )
 }
 
@@ -74,7 +76,7 @@ fn handoff_try(n: u64, cpus: Option<(usize, usize)>) -> Duration {
         cpus,
         move || {
             for i in 0..n {
-                while !tx.try_push(i).unwrap() {
+                while tx.try_push(i).is_err() {
                     spin_loop();
                 }
             }
@@ -83,7 +85,7 @@ fn handoff_try(n: u64, cpus: Option<(usize, usize)>) -> Duration {
             let mut sum = 0;
             for _ in 0..n {
                 loop {
-                    if let Some(v) = rx.try_pop().unwrap() {
+                    if let Ok(v) = rx.try_pop() {
                         sum += v;
                         break;
                     }
@@ -100,13 +102,15 @@ fn handoff_single_adaptive(n: u64, cpus: Option<(usize, usize)>) -> Duration {
     pair(
         n,
         cpus,
-        move || (0..n).for_each(|i| tx.push(i, Wait::ADAPTIVE, None).unwrap()),
-        move || (0..n).map(|_| rx.pop(Wait::ADAPTIVE, None).unwrap()).sum(),
+        move || (0..n).for_each(|i| tx.push(i).unwrap()),
+        move || (0..n).map(|_| rx.pop().unwrap()).sum(),
     )
 }
 
 fn handoff_chunks(n: u64, cpus: Option<(usize, usize)>) -> Duration {
     let (mut tx, mut rx) = Spsc::<u64>::new(CAP).unwrap();
+    tx.set_patience(Patience::new(Wait::Spin));
+    rx.set_patience(Patience::new(Wait::Spin));
     pair(
         n,
         cpus,
@@ -115,7 +119,7 @@ fn handoff_chunks(n: u64, cpus: Option<(usize, usize)>) -> Duration {
             let mut i = 0;
             while i < n {
                 let k = (n - i).min(BATCH as u64) as usize;
-                let mut c = tx.write_chunk(k, Wait::Spin, None).unwrap();
+                let mut c = tx.write_chunk(k).unwrap();
                 let (a, b) = c.as_mut_slices();
                 for (j, slot) in a.iter_mut().chain(b.iter_mut()).enumerate() {
                     *slot = i + j as u64;
@@ -127,7 +131,7 @@ fn handoff_chunks(n: u64, cpus: Option<(usize, usize)>) -> Duration {
         move || {
             let (mut got, mut sum) = (0, 0u64);
             while got < n {
-                let c = rx.read_chunk(BATCH, Wait::Spin, None).unwrap();
+                let c = rx.read_chunk(BATCH).unwrap();
                 let (a, b) = c.as_slices();
                 sum += a.iter().chain(b).sum::<u64>();
                 got += c.len() as u64;
@@ -235,11 +239,13 @@ fn handoff_array_mpsc(n: u64, cpus: Option<(usize, usize)>) -> Duration {
     let q = ArrayMpsc::<u64>::on_heap(CAP).unwrap();
     let mut tx = q.producer().unwrap();
     let mut rx = q.consumer().unwrap();
+    tx.set_patience(Patience::new(Wait::Spin));
+    rx.set_patience(Patience::new(Wait::Spin));
     pair(
         n,
         cpus,
-        move || (0..n).for_each(|i| tx.push(i, Wait::Spin, None).unwrap()),
-        move || (0..n).map(|_| rx.pop(Wait::Spin, None).unwrap()).sum(),
+        move || (0..n).for_each(|i| tx.push(i).unwrap()),
+        move || (0..n).map(|_| rx.pop().unwrap()).sum(),
     )
 }
 
@@ -247,11 +253,13 @@ fn handoff_lane_mpsc(n: u64, cpus: Option<(usize, usize)>) -> Duration {
     let q = LaneMpsc::<u64>::on_heap(1, CAP).unwrap();
     let mut tx = q.producer().unwrap();
     let mut rx = q.consumer().unwrap();
+    tx.set_patience(Patience::new(Wait::Spin));
+    rx.set_patience(Patience::new(Wait::Spin));
     pair(
         n,
         cpus,
-        move || (0..n).for_each(|i| tx.push(i, Wait::Spin, None).unwrap()),
-        move || (0..n).map(|_| rx.pop(Wait::Spin, None).unwrap()).sum(),
+        move || (0..n).for_each(|i| tx.push(i).unwrap()),
+        move || (0..n).map(|_| rx.pop().unwrap()).sum(),
     )
 }
 
@@ -259,16 +267,18 @@ fn handoff_lane_mpsc(n: u64, cpus: Option<(usize, usize)>) -> Duration {
 /// transfers. Returns the time for `n` push + pop pairs.
 fn handoff_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
     let (mut tx, mut rx) = Spsc::<u64>::new(CAP).unwrap();
+    tx.set_patience(Patience::new(Wait::Spin));
+    rx.set_patience(Patience::new(Wait::Spin));
     let t0 = Instant::now();
     let mut sum = 0u64;
     let mut i = 0;
     while i < n {
         let k = (n - i).min(64);
         for j in i..i + k {
-            tx.push(j, Wait::Spin, None).unwrap();
+            tx.push(j).unwrap();
         }
         for _ in 0..k {
-            sum += rx.pop(Wait::Spin, None).unwrap();
+            sum += rx.pop().unwrap();
         }
         i += k;
     }

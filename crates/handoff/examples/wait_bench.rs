@@ -22,8 +22,8 @@
 use handoff::channel::{Channel, ChannelConfig};
 use handoff::queue::Spsc;
 use handoff::sync::{measure_wake_cost, oversubscribed_now};
-use handoff::sync::{Flag, NoPeers, Wait};
-use handoff::sys::{allowed_cpus, pin_current_thread, Deadline};
+use handoff::sync::{Flag, Patience, Wait, Waiter};
+use handoff::sys::{allowed_cpus, pin_current_thread};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
@@ -31,8 +31,9 @@ use std::time::{Duration, Instant};
 /// returns µs per round trip.
 type Rtt = fn(u64, Wait, Option<(usize, usize)>) -> f64;
 
-fn limit() -> Option<Deadline> {
-    Some(Deadline::after(Duration::from_secs(60)))
+/// Waits with `how`, each for at most a minute (a watchdog, not a measurement).
+fn patience(how: Wait) -> Patience {
+    Patience::new(how).with_timeout(Some(Duration::from_secs(60)))
 }
 
 fn pin(cpu: Option<usize>) {
@@ -67,19 +68,24 @@ fn pair(
 fn queue_rtt(n: u64, how: Wait, cpus: Option<(usize, usize)>) -> f64 {
     let (mut tx, mut rx_back) = Spsc::<u64>::new(64).unwrap();
     let (mut tx_back, mut rx) = Spsc::<u64>::new(64).unwrap();
+    let p = patience(how);
+    tx.set_patience(p);
+    rx.set_patience(p);
+    tx_back.set_patience(p);
+    rx_back.set_patience(p);
     pair(
         n,
         cpus,
         move || {
             for i in 0..n {
-                tx.push(i, how, limit()).unwrap();
-                assert_eq!(rx.pop(how, limit()).unwrap(), i);
+                tx.push(i).unwrap();
+                assert_eq!(rx.pop().unwrap(), i);
             }
         },
         move || {
             for _ in 0..n {
-                let v = rx_back.pop(how, limit()).unwrap();
-                tx_back.push(v, how, limit()).unwrap();
+                let v = rx_back.pop().unwrap();
+                tx_back.push(v).unwrap();
             }
         },
     )
@@ -89,22 +95,27 @@ fn channel_rtt(n: u64, how: Wait, cpus: Option<(usize, usize)>) -> f64 {
     let cfg = ChannelConfig::new(64, 2);
     let (mut tx, mut rx_back) = Channel::anonymous(cfg).unwrap().split().unwrap();
     let (mut tx_back, mut rx) = Channel::anonymous(cfg).unwrap().split().unwrap();
+    let p = patience(how);
+    tx.set_patience(p);
+    rx.set_patience(p);
+    tx_back.set_patience(p);
+    rx_back.set_patience(p);
     pair(
         n,
         cpus,
         move || {
             for i in 0..n {
-                let mut b = tx.loan(how, limit()).unwrap();
+                let mut b = tx.loan().unwrap();
                 b.as_mut_slice::<u64>()[0] = i;
                 b.publish();
-                let got = rx.recv(how, limit()).unwrap();
+                let got = rx.recv().unwrap();
                 assert_eq!(got.as_slice::<u64>()[0], i);
             }
         },
         move || {
             for _ in 0..n {
-                let got = rx_back.recv(how, limit()).unwrap();
-                let mut b = tx_back.loan(how, limit()).unwrap();
+                let got = rx_back.recv().unwrap();
+                let mut b = tx_back.loan().unwrap();
                 b.as_mut_slice::<u64>()[0] = got.as_slice::<u64>()[0];
                 drop(got);
                 b.publish();
@@ -121,12 +132,12 @@ fn flag_rtt(n: u64, how: Wait, cpus: Option<(usize, usize)>) -> f64 {
         || {
             for i in 1..=n as u32 {
                 ping.store(i);
-                pong.wait_for(i, how, limit(), &NoPeers).unwrap();
+                pong.wait_for(i, &Waiter::new(patience(how))).unwrap();
             }
         },
         || {
             for i in 1..=n as u32 {
-                ping.wait_for(i, how, limit(), &NoPeers).unwrap();
+                ping.wait_for(i, &Waiter::new(patience(how))).unwrap();
                 pong.store(i);
             }
         },
@@ -168,13 +179,16 @@ fn idle_waiters(idle: Duration) -> Vec<(&'static str, f64)> {
     let flag = Arc::new(Flag::new());
     let f2 = flag.clone();
     let how = Wait::ADAPTIVE;
+    qrx.set_patience(patience(how));
+    crx.set_patience(patience(how));
     std::thread::scope(|s| {
-        let q = s.spawn(move || idle_cpu(move || assert_eq!(qrx.pop(how, limit()).unwrap(), 1)));
-        let c = s.spawn(move || idle_cpu(move || drop(crx.recv(how, limit()).unwrap())));
-        let f = s.spawn(move || idle_cpu(move || f2.wait_for(1, how, limit(), &NoPeers).unwrap()));
+        let q = s.spawn(move || idle_cpu(move || assert_eq!(qrx.pop().unwrap(), 1)));
+        let c = s.spawn(move || idle_cpu(move || drop(crx.recv().unwrap())));
+        let f =
+            s.spawn(move || idle_cpu(move || f2.wait_for(1, &Waiter::new(patience(how))).unwrap()));
         std::thread::sleep(idle);
-        qtx.push(1, how, None).unwrap();
-        ctx.loan(how, None).unwrap().publish();
+        qtx.try_push(1).unwrap();
+        ctx.try_loan().unwrap().publish();
         flag.store(1);
         vec![
             ("queue pop (Spsc)", q.join().unwrap()),

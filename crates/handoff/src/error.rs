@@ -96,10 +96,11 @@ impl From<ChannelError> for Error {
     }
 }
 
-impl From<QueueError> for Error {
-    /// A queue's segment errors as [`Error::Segment`] etc., its own as [`Error::Queue`].
-    fn from(e: QueueError) -> Self {
-        match e {
+impl<T> From<QueueError<T>> for Error {
+    /// A queue's segment errors as [`Error::Segment`] etc., its own as [`Error::Queue`]
+    /// (without the element a push hands back).
+    fn from(e: QueueError<T>) -> Self {
+        match e.forget_item() {
             QueueError::Segment(e) => e.into(),
             e => Error::Queue(e),
         }
@@ -164,9 +165,23 @@ mod tests {
         );
 
         // Likewise a queue's: its segment errors are the segment's, its own stay the queue's.
-        let e: Error = QueueError::Segment(SegmentError::Sys(sys::Error::Unsupported("y"))).into();
+        let e: Error =
+            QueueError::<()>::Segment(SegmentError::Sys(sys::Error::Unsupported("y"))).into();
         assert!(matches!(e, Error::Sys(sys::Error::Unsupported("y"))));
-        let e: Error = QueueError::TooBig {
+        // A push's error converts too, without the element it hands back.
+        let e: Error = QueueError::Timeout {
+            what: "free slot",
+            item: 7u64,
+        }
+        .into();
+        assert!(matches!(
+            &e,
+            Error::Queue(QueueError::Timeout {
+                what: "free slot",
+                item: ()
+            })
+        ));
+        let e: Error = QueueError::<()>::TooBig {
             what: "frame",
             len: 70,
             max: 56,

@@ -34,7 +34,7 @@
 //!
 //! ```
 //! use handoff::shm::Segment;
-//! use handoff::sync::{Flag, Wait};
+//! use handoff::sync::{Flag, Waiter};
 //! use handoff::sys::Deadline;
 //! use std::time::Duration;
 //!
@@ -46,7 +46,9 @@
 //! let seg_b = Segment::open(seg.name().unwrap(), Deadline::after(Duration::from_secs(1)))?;
 //! let flag_b: &Flag = seg_b.get(0)?;
 //! flag.store(1);
-//! flag_b.wait_for(1, Wait::ADAPTIVE, Some(Deadline::after(Duration::from_secs(1))), &seg_b)?;
+//! // B's waits: its patience (default: adaptive, no timeout), watching A's process.
+//! let waiter = Waiter::watching(&seg_b);
+//! flag_b.wait_for_timeout(1, Duration::from_secs(1), &waiter)?;
 //! # Ok::<(), handoff::Error>(())
 //! ```
 //!

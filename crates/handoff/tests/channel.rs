@@ -6,9 +6,9 @@
 #![cfg(all(target_os = "linux", not(loom)))]
 
 use handoff::channel::{Channel, ChannelConfig, ChannelError, Role};
-use handoff::sync::Wait;
+use handoff::sync::{Patience, Wait};
 use handoff::sys::Deadline;
-use handoff_testkit::Kid;
+use handoff_testkit::{within, Kid};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -27,10 +27,6 @@ static SERIAL: Mutex<()> = Mutex::new(());
 
 fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-fn limit() -> Option<Deadline> {
-    Some(Deadline::after(WAIT_LIMIT))
 }
 
 fn cfg() -> ChannelConfig {
@@ -79,10 +75,9 @@ fn check_block(words: &[u64], seq: u64) -> Result<(), String> {
 
 /// Consumes `n` blocks, checking each; returns the count seen.
 fn consume(rx: &mut handoff::channel::Consumer, n: u64, how: Wait) -> Result<u64, String> {
+    rx.set_patience(Patience::new(how).with_timeout(Some(WAIT_LIMIT)));
     for seq in 0..n {
-        let b = rx
-            .recv(how, limit())
-            .map_err(|e| format!("block {seq}: {e}"))?;
+        let b = rx.recv().map_err(|e| format!("block {seq}: {e}"))?;
         if b.seq() != seq {
             return Err(format!("expected block {seq}, received {}", b.seq()));
         }
@@ -92,8 +87,9 @@ fn consume(rx: &mut handoff::channel::Consumer, n: u64, how: Wait) -> Result<u64
 }
 
 fn produce(tx: &mut handoff::channel::Producer, n: u64, how: Wait) -> Result<(), ChannelError> {
+    tx.set_patience(Patience::new(how).with_timeout(Some(WAIT_LIMIT)));
     for seq in 0..n {
-        let mut b = tx.loan(how, limit())?;
+        let mut b = tx.loan()?;
         write_block(b.as_mut_slice::<u64>(), seq);
         b.publish();
     }
@@ -149,7 +145,7 @@ fn a_million_blocks_between_processes() {
     let el = t0.elapsed();
     assert_eq!(seen, MILLION);
     assert_eq!(rx.received(), MILLION);
-    let end = rx.recv(Wait::ADAPTIVE, limit());
+    let end = rx.recv_timeout(WAIT_LIMIT);
     assert!(
         matches!(end, Err(ChannelError::Closed { by: Role::Producer })),
         "{end:?}"
@@ -161,6 +157,122 @@ fn a_million_blocks_between_processes() {
     );
 }
 
+/// The child producer of the three-forms test: fills the 2-block ring with `loan()` and
+/// `loan_timeout`, finds `try_loan` and a short `loan_timeout` refused while it is full,
+/// then (once the parent received one block) loans the freed block with the endpoint's
+/// patience and closes.
+fn child_three_forms_producer() {
+    let chan = Channel::open(
+        &env(NAME_ENV),
+        ChannelConfig::new(BLOCK, 2),
+        Deadline::after(WAIT_LIMIT),
+    )
+    .unwrap();
+    let mut tx = chan.producer().unwrap();
+    tx.set_patience(Patience::new(Wait::ADAPTIVE).with_timeout(Some(WAIT_LIMIT)));
+    let mut b = tx.loan().unwrap();
+    write_block(b.as_mut_slice::<u64>(), 0);
+    b.publish();
+    let mut b = tx.loan_timeout(WAIT_LIMIT).unwrap();
+    write_block(b.as_mut_slice::<u64>(), 1);
+    b.publish();
+    // No default timeout: a `try_` or `_timeout` form that waited with it would hang (and
+    // fail the parent's watchdog).
+    tx.set_patience(Patience::new(Wait::Block));
+    let full = tx.try_loan().map(|_| ());
+    assert!(
+        matches!(full, Err(ChannelError::Timeout { what: "free block" })),
+        "{full:?}"
+    );
+    let full = tx.loan_timeout(Duration::from_millis(5)).map(|_| ());
+    assert!(
+        matches!(full, Err(ChannelError::Timeout { .. })),
+        "{full:?}"
+    );
+    // A default form with a short default timeout times out too.
+    tx.set_patience(Patience::new(Wait::Block).with_timeout(Some(Duration::from_millis(5))));
+    let full = tx.loan().map(|_| ());
+    assert!(
+        matches!(full, Err(ChannelError::Timeout { .. })),
+        "{full:?}"
+    );
+    println!("full");
+    tx.set_patience(Patience::new(Wait::Block).with_timeout(Some(WAIT_LIMIT)));
+    let mut b = tx.loan().unwrap(); // waits for the parent to release block 0
+    write_block(b.as_mut_slice::<u64>(), 2);
+    b.publish();
+    // Drop closes.
+}
+
+/// Each of the three forms of `recv` (and of `loan`, in the child) across processes: `try_`
+/// answers `Timeout` at once on an empty ring, `_timeout` and a short default timeout end
+/// with `Timeout`, the waiting forms receive what the other process publishes, and all
+/// three report the producer's close. Every wait is bounded (a form that ignores its
+/// timeout fails the watchdog instead of hanging).
+#[test]
+fn recv_and_loan_in_their_three_forms_between_processes() {
+    if role().as_deref() == Some("three-forms") {
+        return child_three_forms_producer();
+    }
+    let _s = serial();
+    within("the three forms of recv", Duration::from_secs(60), || {
+        let chan = Channel::create("chan-forms", ChannelConfig::new(BLOCK, 2)).unwrap();
+        let mut rx = chan.consumer().unwrap();
+        rx.set_patience(Patience::new(Wait::Block)); // no default timeout (see the child)
+        let empty = rx.try_recv().map(|_| ());
+        assert!(
+            matches!(
+                empty,
+                Err(ChannelError::Timeout {
+                    what: "published block"
+                })
+            ),
+            "{empty:?}"
+        );
+        let empty = rx.recv_timeout(Duration::from_millis(5)).map(|_| ());
+        assert!(
+            matches!(empty, Err(ChannelError::Timeout { .. })),
+            "{empty:?}"
+        );
+        rx.set_patience(Patience::new(Wait::Spin).with_timeout(Some(Duration::from_millis(5))));
+        let empty = rx.recv().map(|_| ());
+        assert!(
+            matches!(empty, Err(ChannelError::Timeout { .. })),
+            "{empty:?}"
+        );
+
+        let mut kid = Kid::spawn(
+            "recv_and_loan_in_their_three_forms_between_processes",
+            ROLE_ENV,
+            "three-forms",
+            &[(NAME_ENV, chan.name().unwrap().to_string())],
+            WATCHDOG,
+        );
+        // The default form waits (with the endpoint's patience) for the child's block.
+        rx.set_patience(Patience::new(Wait::ADAPTIVE).with_timeout(Some(WAIT_LIMIT)));
+        let b = rx.recv().unwrap();
+        check_block(b.as_slice::<u64>(), 0).unwrap();
+        kid.expect_line("full");
+        drop(b); // frees a block for the child's last loan
+        let b = rx.try_recv().unwrap(); // block 1 was published before "full"
+        check_block(b.as_slice::<u64>(), 1).unwrap();
+        drop(b);
+        let b = rx.recv_timeout(WAIT_LIMIT).unwrap();
+        check_block(b.as_slice::<u64>(), 2).unwrap();
+        drop(b);
+        kid.wait_success();
+        let closed = |r: Result<(), ChannelError>| {
+            assert!(
+                matches!(r, Err(ChannelError::Closed { by: Role::Producer })),
+                "{r:?}"
+            )
+        };
+        closed(rx.try_recv().map(|_| ()));
+        closed(rx.recv_timeout(WAIT_LIMIT).map(|_| ()));
+        closed(rx.recv().map(|_| ()));
+    });
+}
+
 /// The child consumer for the kill test: receives forever (until killed).
 fn child_consumer() {
     let d = Deadline::after(WAIT_LIMIT);
@@ -168,7 +280,7 @@ fn child_consumer() {
     let mut rx = chan.consumer().unwrap();
     let mut seq = 0u64;
     loop {
-        let b = rx.recv(Wait::ADAPTIVE, limit()).unwrap();
+        let b = rx.recv_timeout(WAIT_LIMIT).unwrap();
         check_block(b.as_slice::<u64>(), seq).unwrap();
         seq += 1;
         if seq == 1000 {
@@ -184,7 +296,7 @@ fn child_endless_producer() {
     let mut tx = chan.producer().unwrap();
     let mut seq = 0u64;
     loop {
-        let mut b = tx.loan(Wait::ADAPTIVE, limit()).unwrap();
+        let mut b = tx.loan_timeout(WAIT_LIMIT).unwrap();
         write_block(b.as_mut_slice::<u64>(), seq);
         b.publish();
         seq += 1;
@@ -218,7 +330,7 @@ fn killed_producer_is_reported_to_the_consumer() {
     kid.kill();
     let mut seq = 1000;
     let err = loop {
-        match rx.recv(Wait::ADAPTIVE, limit()) {
+        match rx.recv_timeout(WAIT_LIMIT) {
             Ok(b) => {
                 check_block(b.as_slice::<u64>(), seq).unwrap();
                 seq += 1;

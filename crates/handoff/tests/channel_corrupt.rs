@@ -7,7 +7,7 @@
 
 use handoff::channel::{Channel, ChannelConfig, ChannelError};
 use handoff::shm::{OpenOptions, Segment};
-use handoff::sync::Wait;
+use handoff::sync::{Patience, Wait};
 use handoff::sys::Deadline;
 use handoff_testkit::Kid;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,9 +30,7 @@ fn cfg() -> ChannelConfig {
     ChannelConfig::new(64, BLOCKS)
 }
 
-fn limit() -> Option<Deadline> {
-    Some(Deadline::after(Duration::from_secs(20)))
-}
+const LIMIT: Duration = Duration::from_secs(20);
 
 /// The child roles; `None` in the test process itself.
 fn child_role() -> Option<String> {
@@ -41,8 +39,9 @@ fn child_role() -> Option<String> {
         "producer" => {
             let ch = Channel::create("corrupt", cfg()).unwrap();
             let mut tx = ch.producer().unwrap();
+            tx.set_patience(Patience::new(Wait::Block));
             for seq in 0..PUBLISHED {
-                let mut loan = tx.loan(Wait::Block, limit()).unwrap();
+                let mut loan = tx.loan_timeout(LIMIT).unwrap();
                 loan.as_mut_slice::<u64>()[0] = seq;
                 loan.publish();
             }
@@ -67,7 +66,7 @@ fn child_role() -> Option<String> {
                     while word.load(Ordering::Acquire) == 0 {
                         std::thread::sleep(Duration::from_millis(1));
                     }
-                    let e = tx.loan(Wait::Block, limit()).unwrap_err();
+                    let e = tx.loan_timeout(LIMIT).unwrap_err();
                     assert!(matches!(e, ChannelError::Corrupt { .. }), "{e}");
                     drop(tx);
                     println!("producer saw corrupt");
@@ -138,8 +137,9 @@ fn a_moved_published_counter_is_an_error_never_data() {
     let name = producer.expect_line("name ");
     let ch = Channel::open(&name, cfg(), Deadline::after(WATCHDOG)).unwrap();
     let mut rx = ch.consumer().unwrap();
+    rx.set_patience(Patience::new(Wait::Block));
     {
-        let first = rx.recv(Wait::Block, limit()).unwrap();
+        let first = rx.recv_timeout(LIMIT).unwrap();
         assert_eq!(first.as_slice::<u64>()[0], 0);
     }
     stranger(&name, "published+17154");
@@ -147,9 +147,12 @@ fn a_moved_published_counter_is_an_error_never_data() {
     // blocks that were not published.
     for attempt in 0..3 {
         let got = if attempt == 0 {
-            rx.recv(Wait::Block, limit()).map(|b| b.seq())
+            rx.recv_timeout(LIMIT).map(|b| b.seq())
         } else {
-            rx.try_recv().map(|b| b.map_or(u64::MAX, |b| b.seq()))
+            match rx.try_recv() {
+                Err(ChannelError::Timeout { .. }) => Ok(u64::MAX),
+                got => got.map(|b| b.seq()),
+            }
         };
         match got {
             Err(e @ ChannelError::Corrupt { .. }) => {
@@ -176,9 +179,10 @@ fn a_moved_released_counter_is_an_error_for_the_producer() {
     let ch = Channel::create("corrupt-rel", cfg()).unwrap();
     let name = ch.name().unwrap().to_string();
     let mut tx = ch.producer().unwrap();
-    tx.loan(Wait::Block, limit()).unwrap().publish();
+    tx.set_patience(Patience::new(Wait::Block));
+    tx.loan_timeout(LIMIT).unwrap().publish();
     stranger(&name, "released+2");
-    match tx.loan(Wait::Block, limit()) {
+    match tx.loan_timeout(LIMIT) {
         Err(e @ ChannelError::Corrupt { .. }) => {
             assert!(e.to_string().contains("released"), "{e}")
         }
@@ -213,14 +217,15 @@ fn published_moved_inside_the_window_never_hands_out_an_unpublished_block() {
         let (mut producer, name) = producer_kid("");
         let ch = Channel::open(&name, cfg(), Deadline::after(WATCHDOG)).unwrap();
         let mut rx = ch.consumer().unwrap();
+        rx.set_patience(Patience::new(Wait::Block));
         {
-            let first = rx.recv(Wait::Block, limit()).unwrap();
+            let first = rx.recv_timeout(LIMIT).unwrap();
             assert_eq!(first.as_slice::<u64>()[0], 0);
         }
         stranger(&name, how);
         let mut corrupt = None;
         for _ in 0..BLOCKS + 2 {
-            match rx.recv(Wait::Block, limit()) {
+            match rx.recv_timeout(LIMIT) {
                 Ok(b) => {
                     let seq = b.seq();
                     assert!(
@@ -253,12 +258,13 @@ fn a_lowered_published_counter_is_an_error_at_close_not_a_lost_block() {
     let (mut producer, name) = producer_kid("published-1");
     let ch = Channel::open(&name, cfg(), Deadline::after(WATCHDOG)).unwrap();
     let mut rx = ch.consumer().unwrap();
+    rx.set_patience(Patience::new(Wait::Block));
     stranger(&name, "published-1");
     producer.expect_line("closed");
     producer.wait_success();
     let mut got = Vec::new();
     let end = loop {
-        match rx.recv(Wait::Block, limit()) {
+        match rx.recv_timeout(LIMIT) {
             Ok(b) => got.push(b.as_slice::<u64>()[0]),
             Err(e) => break e,
         }
@@ -281,12 +287,13 @@ fn corruption_the_producer_found_reaches_the_consumer_as_an_error() {
     let (mut producer, name) = producer_kid("released+4");
     let ch = Channel::open(&name, cfg(), Deadline::after(WATCHDOG)).unwrap();
     let mut rx = ch.consumer().unwrap();
+    rx.set_patience(Patience::new(Wait::Block));
     stranger(&name, "released+4");
     producer.expect_line("producer saw corrupt");
     producer.wait_success();
     let mut got = Vec::new();
     let end = loop {
-        match rx.recv(Wait::Block, limit()) {
+        match rx.recv_timeout(LIMIT) {
             Ok(b) => got.push(b.as_slice::<u64>()[0]),
             Err(e) => break e,
         }

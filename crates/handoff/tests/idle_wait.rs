@@ -9,8 +9,9 @@
 
 use handoff::channel::{Channel, ChannelConfig};
 use handoff::queue::Spsc;
-use handoff::sync::{Flag, NoPeers, Wait};
+use handoff::sync::{Flag, NoPeers, Patience, Wait};
 use handoff::sys::Deadline;
+use handoff_testkit::waiter;
 use std::time::{Duration, Instant};
 
 /// How long the peers stay idle.
@@ -43,14 +44,18 @@ fn idle_waits(how: Wait) -> Vec<(&'static str, Option<f64>)> {
         .unwrap()
         .split()
         .unwrap();
+    let patience = Patience::new(how).with_timeout(Some(Duration::from_secs(30)));
+    qrx.set_patience(patience);
+    crx.set_patience(patience);
     let flag = Flag::new();
     std::thread::scope(|s| {
-        let q = s.spawn(move || busy_share(|| assert_eq!(qrx.pop(how, limit()).unwrap(), 7)));
-        let c = s.spawn(move || busy_share(|| drop(crx.recv(how, limit()).unwrap())));
-        let f = s.spawn(|| busy_share(|| flag.wait_for(1, how, limit(), &NoPeers).unwrap()));
+        let q = s.spawn(move || busy_share(|| assert_eq!(qrx.pop().unwrap(), 7)));
+        let c = s.spawn(move || busy_share(|| drop(crx.recv().unwrap())));
+        let f =
+            s.spawn(|| busy_share(|| flag.wait_for(1, &waiter(how, limit(), &NoPeers)).unwrap()));
         std::thread::sleep(IDLE);
-        qtx.push(7, how, None).unwrap();
-        ctx.loan(how, None).unwrap().publish();
+        qtx.try_push(7).unwrap();
+        ctx.try_loan().unwrap().publish();
         flag.store(1);
         vec![
             ("queue pop", q.join().unwrap()),

@@ -8,7 +8,6 @@
 #![cfg(all(target_os = "linux", not(loom)))]
 
 use handoff::queue::{ArrayMpmc, ArrayMpsc, LaneMpsc, QueueError, Side};
-use handoff::sync::Wait;
 use handoff::sys::Deadline;
 use handoff_testkit::Kid;
 use std::time::Duration;
@@ -18,10 +17,6 @@ const NAME_ENV: &str = "HANDOFF_MPMC_TEST_NAME";
 const ID_ENV: &str = "HANDOFF_MPMC_TEST_ID";
 const WATCHDOG: Duration = Duration::from_secs(120);
 const WAIT_LIMIT: Duration = Duration::from_secs(30);
-
-fn limit() -> Option<Deadline> {
-    Some(Deadline::after(WAIT_LIMIT))
-}
 
 /// Message `seq` of producer `p`: the producer in the top 8 bits, the sequence number in the
 /// next 32, a checksum of both in the low 24 (a torn or foreign value shows).
@@ -107,9 +102,11 @@ fn drain(rx: &mut handoff::queue::ArrayConsumer<u64>, producers: usize) -> Seen 
     let mut seen = Seen::new(producers);
     let mut buf = [0u64; 7];
     loop {
-        match rx.pop_into(&mut buf, Wait::ADAPTIVE, limit()) {
+        match rx.pop_into_timeout(&mut buf, WAIT_LIMIT) {
             Ok(n) => buf[..n].iter().try_for_each(|&v| seen.see(v)).unwrap(),
-            Err(QueueError::Closed { by: Side::Producer }) => return seen,
+            Err(QueueError::Closed {
+                by: Side::Producer, ..
+            }) => return seen,
             Err(e) => panic!("after {:?}: {e}", seen.count),
         }
     }
@@ -143,7 +140,7 @@ fn mpmc_threads_deliver_each_message_once() {
             let mut tx = q.producer().unwrap();
             std::thread::spawn(move || {
                 for seq in 0..N {
-                    tx.push(message(p, seq), Wait::ADAPTIVE, limit()).unwrap();
+                    tx.push_timeout(message(p, seq), WAIT_LIMIT).unwrap();
                 }
             })
         })
@@ -162,22 +159,32 @@ fn mpmc_closes_to_producers_when_the_last_consumer_leaves() {
     let q = ArrayMpsc::<u32>::on_heap(2).unwrap(); // the old name is the same queue
     let mut tx = q.producer().unwrap();
     let (a, b) = (q.consumer().unwrap(), q.consumer().unwrap());
-    assert!(tx.try_push(1).unwrap() && tx.try_push(2).unwrap());
+    tx.try_push(1).unwrap();
+    tx.try_push(2).unwrap();
     drop(a);
-    assert!(!tx.try_push(3).unwrap(), "full, but one consumer is left");
+    assert!(
+        matches!(tx.try_push(3), Err(QueueError::Timeout { item: 3, .. })),
+        "full, but one consumer is left"
+    );
     drop(b);
     assert!(matches!(
         tx.try_push(3),
-        Err(QueueError::Closed { by: Side::Consumer })
+        Err(QueueError::Closed {
+            by: Side::Consumer,
+            ..
+        })
     ));
     assert!(matches!(
         q.producer(),
-        Err(QueueError::Closed { by: Side::Consumer })
+        Err(QueueError::Closed {
+            by: Side::Consumer,
+            ..
+        })
     ));
     let mut late = q.consumer().unwrap();
-    assert_eq!(late.try_pop().unwrap(), Some(1));
-    assert_eq!(late.try_pop().unwrap(), Some(2));
-    assert_eq!(late.try_pop().unwrap(), None);
+    assert_eq!(late.try_pop().unwrap(), 1);
+    assert_eq!(late.try_pop().unwrap(), 2);
+    assert!(matches!(late.try_pop(), Err(QueueError::Timeout { .. })));
 }
 
 /// Told to expect 2 producers, an array queue is not closed when the first leaves before
@@ -189,30 +196,29 @@ fn array_late_producer_keeps_the_queue_open_when_expected() {
     q.expect_producers(2);
     let mut rx = q.consumer().unwrap();
     let mut p1 = q.producer().unwrap();
-    p1.push(10, Wait::Block, limit()).unwrap();
+    p1.push_timeout(10, WAIT_LIMIT).unwrap();
     drop(p1);
-    assert_eq!(rx.try_pop().unwrap(), Some(10));
-    assert_eq!(
-        rx.try_pop().unwrap(),
-        None,
+    assert_eq!(rx.try_pop().unwrap(), 10);
+    assert!(
+        matches!(rx.try_pop(), Err(QueueError::Timeout { .. })),
         "the second producer is expected"
     );
     assert!(matches!(
-        rx.pop(
-            Wait::ADAPTIVE,
-            Some(Deadline::after(Duration::from_millis(20)))
-        ),
+        rx.pop_timeout(Duration::from_millis(20)),
         Err(QueueError::Timeout { .. })
     ));
     let t = {
         let q = q.clone();
-        std::thread::spawn(move || q.producer().unwrap().push(20, Wait::Block, limit()))
+        std::thread::spawn(move || q.producer().unwrap().push_timeout(20, WAIT_LIMIT))
     };
-    assert_eq!(rx.pop(Wait::ADAPTIVE, limit()).unwrap(), 20);
+    assert_eq!(rx.pop_timeout(WAIT_LIMIT).unwrap(), 20);
     t.join().unwrap().unwrap();
     assert!(matches!(
-        rx.pop(Wait::ADAPTIVE, limit()),
-        Err(QueueError::Closed { by: Side::Producer })
+        rx.pop_timeout(WAIT_LIMIT),
+        Err(QueueError::Closed {
+            by: Side::Producer,
+            ..
+        })
     ));
     // The default: closed as soon as the one producer that joined left.
     let q = ArrayMpmc::<u64>::on_heap(4).unwrap();
@@ -229,23 +235,25 @@ fn lanes_late_producer_keeps_the_queue_open_when_expected() {
     q.expect_producers(1); // never lowers
     let mut rx = q.consumer().unwrap();
     let mut p1 = q.producer().unwrap();
-    p1.push(10, Wait::Block, limit()).unwrap();
+    p1.push_timeout(10, WAIT_LIMIT).unwrap();
     drop(p1);
-    assert_eq!(rx.try_pop().unwrap(), Some(10));
-    assert_eq!(
-        rx.try_pop().unwrap(),
-        None,
+    assert_eq!(rx.try_pop().unwrap(), 10);
+    assert!(
+        matches!(rx.try_pop(), Err(QueueError::Timeout { .. })),
         "the second producer is expected"
     );
     let t = {
         let q = q.clone();
-        std::thread::spawn(move || q.producer().unwrap().push(20, Wait::Block, limit()))
+        std::thread::spawn(move || q.producer().unwrap().push_timeout(20, WAIT_LIMIT))
     };
-    assert_eq!(rx.pop(Wait::ADAPTIVE, limit()).unwrap(), 20);
+    assert_eq!(rx.pop_timeout(WAIT_LIMIT).unwrap(), 20);
     t.join().unwrap().unwrap();
     assert!(matches!(
-        rx.pop(Wait::ADAPTIVE, limit()),
-        Err(QueueError::Closed { by: Side::Producer })
+        rx.pop_timeout(WAIT_LIMIT),
+        Err(QueueError::Closed {
+            by: Side::Producer,
+            ..
+        })
     ));
     let q = LaneMpsc::<u64>::on_heap(2, 4).unwrap();
     let mut rx = q.consumer().unwrap();
@@ -283,7 +291,7 @@ fn mpmc_two_producer_and_two_consumer_processes() {
             let id: u64 = env(ID_ENV).parse().unwrap();
             let mut tx = q.producer().unwrap();
             for seq in 0..PROC_N {
-                tx.push(message(id, seq), Wait::ADAPTIVE, limit()).unwrap();
+                tx.push_timeout(message(id, seq), WAIT_LIMIT).unwrap();
             }
             drop(tx);
             // Attached until the consumers are done: leaving the segment earlier would end

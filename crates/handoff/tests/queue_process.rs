@@ -8,7 +8,7 @@
 #![cfg(all(target_os = "linux", not(loom)))]
 
 use handoff::queue::{ArrayMpsc, FrameQueue, LaneMpsc, QueueError, Spsc};
-use handoff::sync::Wait;
+use handoff::sync::{Patience, Wait};
 use handoff::sys::Deadline;
 use handoff_testkit::Kid;
 use std::sync::Mutex;
@@ -19,6 +19,8 @@ const NAME_ENV: &str = "HANDOFF_QUEUE_TEST_NAME";
 const ID_ENV: &str = "HANDOFF_QUEUE_TEST_ID";
 const WATCHDOG: Duration = Duration::from_secs(120);
 const WAIT_LIMIT: Duration = Duration::from_secs(30);
+/// The three-forms test: every wait in it is short or answered at once.
+const FORMS_WATCHDOG: Duration = Duration::from_secs(60);
 /// SPSC stress: 10^7 8-byte messages.
 const SPSC_N: u64 = 10_000_000;
 /// MPSC stress: per producer.
@@ -32,10 +34,6 @@ static SERIAL: Mutex<()> = Mutex::new(());
 
 fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-fn limit() -> Option<Deadline> {
-    Some(Deadline::after(WAIT_LIMIT))
 }
 
 fn role() -> Option<String> {
@@ -139,9 +137,7 @@ fn spsc_ten_million_between_processes() {
         let d = Deadline::after(WAIT_LIMIT);
         let q = Spsc::<u64>::open(&env(NAME_ENV), CAP, d).unwrap();
         let mut tx = q.producer().unwrap();
-        produce_batches(SPSC_N, 0, |b| {
-            tx.push_slice(b, Wait::ADAPTIVE, limit()).unwrap()
-        });
+        produce_batches(SPSC_N, 0, |b| tx.push_slice_timeout(b, WAIT_LIMIT).unwrap());
         return;
     }
     let _s = serial();
@@ -151,7 +147,7 @@ fn spsc_ten_million_between_processes() {
     let t0 = Instant::now();
     let mut check = Checker::new(1);
     loop {
-        match rx.read_chunk(BATCH, Wait::ADAPTIVE, limit()) {
+        match rx.read_chunk_timeout(BATCH, WAIT_LIMIT) {
             Ok(c) => {
                 let (a, b) = c.as_slices();
                 a.iter().chain(b).try_for_each(|&v| check.see(v)).unwrap();
@@ -170,6 +166,89 @@ fn spsc_ten_million_between_processes() {
     );
 }
 
+/// The child of the three-forms test: fills a 2-slot ring with `push` and `push_timeout`;
+/// while it is full, `try_push`, a short `push_timeout` and `push` with a short default
+/// timeout each hand their value back in `Timeout`; then `push` waits for the parent's
+/// pops, and once the parent closed, `push` hands the value back in `Closed`.
+fn child_three_forms() {
+    let q = Spsc::<u64>::open(&env(NAME_ENV), 2, Deadline::after(WAIT_LIMIT)).unwrap();
+    let mut tx = q.producer().unwrap();
+    let patient = Patience::new(Wait::ADAPTIVE).with_timeout(Some(WAIT_LIMIT));
+    tx.set_patience(patient);
+    tx.push(message(0, 0)).unwrap();
+    tx.push_timeout(message(0, 1), WAIT_LIMIT).unwrap();
+    let back = |r: Result<(), QueueError<u64>>, v: u64| match r {
+        Err(QueueError::Timeout { item, .. }) => assert_eq!(item, v, "the value handed back"),
+        r => panic!("a full queue answered {r:?}"),
+    };
+    // No default timeout: a `try_` or `_timeout` form that waited with it would hang (and
+    // fail the parent's watchdog).
+    tx.set_patience(Patience::new(Wait::Block));
+    back(tx.try_push(77), 77);
+    back(tx.push_timeout(78, Duration::from_millis(5)), 78);
+    tx.set_patience(Patience::new(Wait::Block).with_timeout(Some(Duration::from_millis(5))));
+    back(tx.push(79), 79);
+    println!("full");
+    tx.set_patience(patient);
+    tx.push(message(0, 2)).unwrap(); // waits for the parent's pop
+    let mut seq = 3;
+    loop {
+        match tx.push(message(0, seq)) {
+            Ok(()) => seq += 1,
+            Err(QueueError::Closed { item, .. }) => {
+                assert_eq!(item, message(0, seq), "the value handed back");
+                break;
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+/// Each of the three forms of `push` (in the child) and `pop` across processes: `try_`
+/// answers at once, `_timeout` and a short default timeout end with `Timeout`, a full
+/// queue hands the value back, the waiting forms move what the other process sends. Every
+/// wait is bounded, and the test runs under a watchdog: a form that ignores its timeout
+/// fails instead of hanging.
+#[test]
+fn spsc_push_and_pop_in_their_three_forms_between_processes() {
+    const TEST: &str = "spsc_push_and_pop_in_their_three_forms_between_processes";
+    if role().as_deref() == Some("three-forms") {
+        return child_three_forms();
+    }
+    let _s = serial();
+    handoff_testkit::within(TEST, FORMS_WATCHDOG, || {
+        let q = Spsc::<u64>::create("q-forms", 2).unwrap();
+        let mut rx = q.consumer().unwrap();
+        let empty = |r: Result<u64, QueueError>| {
+            assert!(
+                matches!(
+                    r,
+                    Err(QueueError::Timeout {
+                        what: "element",
+                        ..
+                    })
+                ),
+                "{r:?}"
+            )
+        };
+        rx.set_patience(Patience::new(Wait::Block)); // no default timeout (see the child)
+        empty(rx.try_pop());
+        empty(rx.pop_timeout(Duration::from_millis(5)));
+        rx.set_patience(Patience::new(Wait::Spin).with_timeout(Some(Duration::from_millis(5))));
+        empty(rx.pop());
+        let mut kid = spawn(TEST, "three-forms", q.name().unwrap(), 0);
+        kid.expect_line("full"); // nothing is popped before: the ring stays full
+        assert_eq!(rx.try_pop().unwrap(), message(0, 0));
+        assert_eq!(rx.try_pop().unwrap(), message(0, 1));
+        // The waiting forms wait for what the child pushes once there is room.
+        rx.set_patience(Patience::new(Wait::ADAPTIVE).with_timeout(Some(WAIT_LIMIT)));
+        assert_eq!(rx.pop().unwrap(), message(0, 2));
+        assert_eq!(rx.pop_timeout(WAIT_LIMIT).unwrap(), message(0, 3));
+        drop(rx); // the child's next pushes find the queue closed
+        kid.wait_success();
+    });
+}
+
 /// Two child producers into one MPSC of each design; per-producer order and the checksum.
 fn mpsc_between_processes(test: &str, lanes: bool) {
     if role().as_deref() == Some("producer") {
@@ -179,14 +258,14 @@ fn mpsc_between_processes(test: &str, lanes: bool) {
             let q = LaneMpsc::<u64>::open(&env(NAME_ENV), LANES, CAP, d).unwrap();
             let mut tx = q.producer().unwrap();
             produce_batches(MPSC_N, id, |b| {
-                tx.push_slice(b, Wait::ADAPTIVE, limit()).unwrap()
+                tx.push_slice_timeout(b, WAIT_LIMIT).unwrap()
             });
         } else {
             let q = ArrayMpsc::<u64>::open(&env(NAME_ENV), CAP, d).unwrap();
             let mut tx = q.producer().unwrap();
             produce_batches(MPSC_N, id, |b| {
                 b.iter()
-                    .for_each(|&v| tx.push(v, Wait::ADAPTIVE, limit()).unwrap())
+                    .for_each(|&v| tx.push_timeout(v, WAIT_LIMIT).unwrap())
             });
         }
         return;
@@ -206,13 +285,13 @@ fn mpsc_between_processes(test: &str, lanes: bool) {
         let q = LaneMpsc::<u64>::create("q-lanes", LANES, CAP).unwrap();
         let mut rx = q.consumer().unwrap();
         kids = [0, 1].map(|id| spawn(test, "producer", q.name().unwrap(), id));
-        pop_all(&mut |b| rx.pop_into(b, Wait::ADAPTIVE, limit()));
+        pop_all(&mut |b| rx.pop_into_timeout(b, WAIT_LIMIT));
         kids.iter_mut().for_each(Kid::wait_success);
     } else {
         let q = ArrayMpsc::<u64>::create("q-array", CAP).unwrap();
         let mut rx = q.consumer().unwrap();
         kids = [0, 1].map(|id| spawn(test, "producer", q.name().unwrap(), id));
-        pop_all(&mut |b| rx.pop_into(b, Wait::ADAPTIVE, limit()));
+        pop_all(&mut |b| rx.pop_into_timeout(b, WAIT_LIMIT));
         kids.iter_mut().for_each(Kid::wait_success);
     }
     let el = t0.elapsed();
@@ -255,7 +334,7 @@ fn killed_consumer_is_reported_to_the_producer() {
     let pid = kid.pid();
     kid.kill();
     let err = (0..100)
-        .try_for_each(|i| tx.push(i, Wait::ADAPTIVE, limit()))
+        .try_for_each(|i| tx.push_timeout(i, WAIT_LIMIT))
         .unwrap_err();
     assert!(
         matches!(err, QueueError::PeerGone { pid: p } if p == pid),
@@ -274,8 +353,8 @@ fn producer_killed_mid_frame_is_reported_not_delivered() {
         let d = Deadline::after(WAIT_LIMIT);
         let q = FrameQueue::open(&env(NAME_ENV), 4096, d).unwrap();
         let mut tx = q.producer().unwrap();
-        tx.send(b"whole", Wait::ADAPTIVE, limit()).unwrap();
-        let mut f = tx.loan(1000, Wait::ADAPTIVE, limit()).unwrap();
+        tx.send_timeout(b"whole", WAIT_LIMIT).unwrap();
+        let mut f = tx.loan_timeout(1000, WAIT_LIMIT).unwrap();
         f[..500].fill(0xee);
         println!("mid-frame");
         std::thread::sleep(WATCHDOG); // killed here, the frame never committed
@@ -289,8 +368,8 @@ fn producer_killed_mid_frame_is_reported_not_delivered() {
     kid.expect_line("mid-frame");
     let pid = kid.pid();
     kid.kill();
-    assert_eq!(&*rx.recv(Wait::ADAPTIVE, limit()).unwrap(), b"whole");
-    let err = rx.recv(Wait::ADAPTIVE, limit()).unwrap_err();
+    assert_eq!(&*rx.recv_timeout(WAIT_LIMIT).unwrap(), b"whole");
+    let err = rx.recv_timeout(WAIT_LIMIT).unwrap_err();
     assert!(
         matches!(err, QueueError::PeerGone { pid: p } if p == pid),
         "{err}"

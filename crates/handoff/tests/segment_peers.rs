@@ -12,7 +12,7 @@ use handoff::sync::WaitError;
 use handoff::sync::{Flag, PeerWatch, Wait};
 use handoff::sys::Deadline;
 use handoff_probe::proc::die_with_parent;
-use handoff_testkit::Kid;
+use handoff_testkit::{waiter, Kid};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
@@ -74,7 +74,7 @@ fn exit_code(kid: &mut Kid) -> Option<i32> {
 /// end the wait, in every strategy that sleeps or spins.
 fn every_wait_ends_with(seg: &Segment, pid: u32) {
     for how in handoff_testkit::WAITS {
-        let r = flag(seg).wait_for(1, how, deadline(), seg);
+        let r = flag(seg).wait_for(1, &waiter(how, deadline(), seg));
         assert_eq!(r, Err(WaitError::PeerGone { pid }), "{how}");
     }
 }
@@ -150,7 +150,7 @@ fn peer_that_publishes_then_leaves_ends_nothing() {
     assert!(seg.check_peers().is_err(), "the departure is recorded");
     for how in handoff_testkit::WAITS {
         assert_eq!(
-            flag(&seg).wait_for(1, how, deadline(), &seg),
+            flag(&seg).wait_for(1, &waiter(how, deadline(), &seg)),
             Ok(()),
             "{how}"
         );
@@ -190,7 +190,7 @@ fn observer_that_dies_or_leaves_ends_nothing() {
             flag(&seg).store(1);
         });
         assert_eq!(
-            flag(&seg).wait_for(1, Wait::Block, deadline(), &seg),
+            flag(&seg).wait_for(1, &waiter(Wait::Block, deadline(), &seg)),
             Ok(())
         );
     });

@@ -14,11 +14,11 @@
 
 use handoff::shm::{Segment, ShmSafe};
 use handoff::sync::WaitError;
-use handoff::sync::{Barrier, Flag, Semaphore, Signal, Wait};
+use handoff::sync::{Barrier, Flag, Patience, Semaphore, Signal, Wait, Waiter};
 use handoff::sys::Deadline;
 use handoff::sys::UnixSignal;
 use handoff_probe::proc::die_with_parent;
-use handoff_testkit::Kid;
+use handoff_testkit::{waiter, Kid};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -250,7 +250,7 @@ fn parent_side(
                 sh.to_child.store(i as u32);
                 let got = sh
                     .to_parent
-                    .wait_change((i - 1) as u32, how, limit(), seg)
+                    .wait_change((i - 1) as u32, &waiter(how, limit(), seg))
                     .unwrap();
                 assert_eq!(u64::from(got), i, "reply lost or duplicated");
                 check_record(sh, 1, i, 2);
@@ -261,7 +261,10 @@ fn parent_side(
         Scenario::CountingPut => {
             let mut done = 0;
             for i in 0..n {
-                let seen = sh.put.wait_until(i + 1, how, limit(), seg).unwrap();
+                let seen = sh
+                    .put
+                    .wait_until(i + 1, &waiter(how, limit(), seg))
+                    .unwrap();
                 assert!(
                     seen > i && seen <= n,
                     "count {seen} while waiting for {}",
@@ -281,7 +284,7 @@ fn parent_side(
             for i in 1..=n {
                 write_record(sh, 0, i, 4);
                 sh.sem_to_child.post().unwrap();
-                sh.sem_to_parent.wait(how, limit(), seg).unwrap();
+                sh.sem_to_parent.wait(&waiter(how, limit(), seg)).unwrap();
                 check_record(sh, 1, i, 5);
                 assert!(sh.sem_to_child.value() <= 1 && sh.sem_to_parent.value() == 0);
                 done += 2;
@@ -308,7 +311,7 @@ fn child_side(scenario: Scenario, sh: &Shared, seg: &Segment, how: Wait, n: u64)
             for i in 1..=n {
                 let got = sh
                     .to_child
-                    .wait_change((i - 1) as u32, how, limit(), seg)
+                    .wait_change((i - 1) as u32, &waiter(how, limit(), seg))
                     .unwrap();
                 assert_eq!(u64::from(got), i, "value lost or duplicated");
                 check_record(sh, 0, i, 1);
@@ -321,17 +324,17 @@ fn child_side(scenario: Scenario, sh: &Shared, seg: &Segment, how: Wait, n: u64)
                 if i >= RING as u64 {
                     // The slot is free once the consumer acknowledged the item RING back.
                     sh.ack
-                        .wait_until(i + 1 - RING as u64, how, limit(), seg)
+                        .wait_until(i + 1 - RING as u64, &waiter(how, limit(), seg))
                         .unwrap();
                 }
                 write_record(sh, (i as usize) % RING, i, 3);
                 sh.put.add(1);
             }
-            sh.ack.wait_until(n, how, limit(), seg).unwrap();
+            sh.ack.wait_until(n, &waiter(how, limit(), seg)).unwrap();
         }
         Scenario::SemaphorePingPong => {
             for i in 1..=n {
-                sh.sem_to_child.wait(how, limit(), seg).unwrap();
+                sh.sem_to_child.wait(&waiter(how, limit(), seg)).unwrap();
                 check_record(sh, 0, i, 4);
                 write_record(sh, 1, i, 5);
                 sh.sem_to_parent.post().unwrap();
@@ -349,10 +352,20 @@ fn barrier_phases(sh: &Shared, seg: &Segment, how: Wait, n: u64, me: usize) -> u
     let mut leaders = 0;
     for phase in 1..=n {
         sh.data[me].store(phase, Ordering::Relaxed);
-        leaders += u64::from(sh.barrier.wait(how, limit(), seg).unwrap().is_leader());
+        leaders += u64::from(
+            sh.barrier
+                .wait(&waiter(how, limit(), seg))
+                .unwrap()
+                .is_leader(),
+        );
         let other = sh.data[1 - me].load(Ordering::Relaxed);
         assert_eq!(other, phase, "the other side is not in phase {phase}");
-        leaders += u64::from(sh.barrier.wait(how, limit(), seg).unwrap().is_leader());
+        leaders += u64::from(
+            sh.barrier
+                .wait(&waiter(how, limit(), seg))
+                .unwrap()
+                .is_leader(),
+        );
     }
     leaders
 }
@@ -545,26 +558,91 @@ fn every_wait_sees_peer_gone(sh: &Shared, seg: &Segment, how: Wait, pid: u32) {
     let gone = WaitError::PeerGone { pid };
     let t = Instant::now();
     assert_eq!(
-        sh.to_parent.wait_change(0, how, d, seg),
+        sh.to_parent.wait_change(0, &waiter(how, d, seg)),
         Err(gone),
         "flag, {how}"
     );
     let first = t.elapsed();
     assert_eq!(
-        sh.put.wait_until(1, how, d, seg),
+        sh.put.wait_until(1, &waiter(how, d, seg)),
         Err(gone),
         "signal, {how}"
     );
     assert_eq!(
-        sh.sem_to_parent.wait(how, d, seg),
+        sh.sem_to_parent.wait(&waiter(how, d, seg)),
         Err(gone),
         "semaphore, {how}"
     );
-    assert_eq!(sh.barrier.wait(how, d, seg), Err(gone), "barrier, {how}");
+    assert_eq!(
+        sh.barrier.wait(&waiter(how, d, seg)),
+        Err(gone),
+        "barrier, {how}"
+    );
     println!(
         "{how}: PeerGone {first:?} after the kill (all four primitives then in {:?})",
         t.elapsed()
     );
+}
+
+/// The child of the three-forms test: answers the parent's flag through each form.
+fn three_forms_child() {
+    let seg = open_shared();
+    let sh: &Shared = seg.get(0).unwrap();
+    let patient = Waiter::watching(&seg)
+        .with_patience(Patience::new(Wait::ADAPTIVE).with_timeout(Some(WAIT_LIMIT)));
+    sh.to_child.wait_for(1, &patient).unwrap(); // the default form waits for the parent
+    sh.to_parent.store(1);
+    sh.to_child
+        .wait_for_timeout(2, WAIT_LIMIT, &patient)
+        .unwrap();
+    // The parent stores 3 only after it saw 2: `try_` must answer at once.
+    assert_eq!(sh.to_child.try_wait_for(3), Err(WaitError::Timeout));
+    sh.to_parent.store(2);
+    sh.to_child.wait_for(3, &patient).unwrap();
+}
+
+/// A flag's three forms between processes: `wait_for` waits with the waiter's patience (and
+/// ends with `Timeout` after its default timeout), `wait_for_timeout` at most the duration
+/// given, `try_wait_for` not at all. With no default timeout on the parent's first waiter, a
+/// `try_` or `_timeout` form that waited with the patience would hang and fail the watchdog.
+#[test]
+fn flag_waits_in_their_three_forms_between_processes() {
+    const TEST: &str = "flag_waits_in_their_three_forms_between_processes";
+    if child_role().is_some() {
+        three_forms_child();
+        return;
+    }
+    let _serial = serial();
+    handoff_testkit::within(TEST, Duration::from_secs(60), || {
+        let seg = create_shared("forms");
+        let full = seg.name().unwrap().to_string();
+        let sh: &Shared = seg.get(0).unwrap();
+        let forever = Waiter::watching(&seg).with_patience(Patience::new(Wait::Block));
+        assert_eq!(sh.to_parent.try_wait_for(1), Err(WaitError::Timeout));
+        let short = Duration::from_millis(5);
+        assert_eq!(
+            sh.to_parent.wait_for_timeout(1, short, &forever),
+            Err(WaitError::Timeout)
+        );
+        let impatient = forever.with_patience(Patience::new(Wait::Block).with_timeout(Some(short)));
+        assert_eq!(
+            sh.to_parent.wait_for(1, &impatient),
+            Err(WaitError::Timeout)
+        );
+
+        let mut kid = kid(TEST, "three-forms", &[(NAME_ENV, full)]);
+        let patient =
+            forever.with_patience(Patience::new(Wait::ADAPTIVE).with_timeout(Some(WAIT_LIMIT)));
+        sh.to_child.store(1);
+        sh.to_parent.wait_for(1, &patient).unwrap();
+        sh.to_child.store(2);
+        sh.to_parent
+            .wait_for_timeout(2, WAIT_LIMIT, &patient)
+            .unwrap();
+        sh.to_child.store(3);
+        assert_eq!(sh.to_parent.try_wait_for(2), Ok(()));
+        kid.wait_success();
+    });
 }
 
 /// A child that attaches, says so, and sleeps until killed.
@@ -593,23 +671,28 @@ fn killed_child_ends_parent_wait_in_every_strategy() {
         let full = seg.name().unwrap().to_string();
         let sh: &Shared = seg.get(0).unwrap();
         let mut kid = kid(TEST, "sleeper", &[(NAME_ENV, full.clone())]);
-        sh.ready.wait_for(1, Wait::Block, limit(), &seg).unwrap();
+        sh.ready
+            .wait_for(1, &waiter(Wait::Block, limit(), &seg))
+            .unwrap();
 
         // Alive peer, short deadline: Timeout from every primitive.
         let short = || Some(Deadline::after(Duration::from_millis(5)));
         assert_eq!(
-            sh.to_parent.wait_change(0, how, short(), &seg),
+            sh.to_parent.wait_change(0, &waiter(how, short(), &seg)),
             Err(WaitError::Timeout)
         );
         assert_eq!(
-            sh.put.wait_until(1, how, short(), &seg),
+            sh.put.wait_until(1, &waiter(how, short(), &seg)),
             Err(WaitError::Timeout)
         );
         assert_eq!(
-            sh.sem_to_parent.wait(how, short(), &seg),
+            sh.sem_to_parent.wait(&waiter(how, short(), &seg)),
             Err(WaitError::Timeout)
         );
-        assert_eq!(sh.barrier.wait(how, short(), &seg), Err(WaitError::Timeout));
+        assert_eq!(
+            sh.barrier.wait(&waiter(how, short(), &seg)),
+            Err(WaitError::Timeout)
+        );
 
         let victim = kid.guard().process_id();
         let killer = std::thread::spawn(move || {
@@ -644,9 +727,7 @@ fn survivor_of_killed_creator_cleans_up() {
             println!("waiting");
             let r = sh.to_child.wait_change(
                 0,
-                how,
-                Some(Deadline::after(Duration::from_secs(20))),
-                &seg,
+                &waiter(how, Some(Deadline::after(Duration::from_secs(20))), &seg),
             );
             println!("result: {r:?}");
             return; // drops the segment: the creator is dead, so this unlinks it

@@ -8,6 +8,7 @@ use handoff::sync::MAX_PARTIES;
 use handoff::sync::{Barrier, Flag, NoPeers, Semaphore, Signal, Wait};
 use handoff::sys::Deadline;
 use handoff::sys::Error as SysError;
+use handoff_testkit::waiter;
 use std::time::Duration;
 
 #[repr(C)]
@@ -77,15 +78,21 @@ fn deadlines_expire_with_timeout_and_never_hide_a_true_condition() {
     let b = Barrier::new(2).unwrap();
     for how in handoff_testkit::WAITS {
         assert_eq!(
-            f.wait_change(0, how, past, &NoPeers),
+            f.wait_change(0, &waiter(how, past, &NoPeers)),
             Err(WaitError::Timeout)
         );
         assert_eq!(
-            s.wait_until(1, how, past, &NoPeers),
+            s.wait_until(1, &waiter(how, past, &NoPeers)),
             Err(WaitError::Timeout)
         );
-        assert_eq!(sem.wait(how, past, &NoPeers), Err(WaitError::Timeout));
-        assert_eq!(b.wait(how, past, &NoPeers), Err(WaitError::Timeout));
+        assert_eq!(
+            sem.wait(&waiter(how, past, &NoPeers)),
+            Err(WaitError::Timeout)
+        );
+        assert_eq!(
+            b.wait(&waiter(how, past, &NoPeers)),
+            Err(WaitError::Timeout)
+        );
     }
     // A condition that already holds wins over an expired deadline.
     f.store(3);
@@ -93,11 +100,11 @@ fn deadlines_expire_with_timeout_and_never_hide_a_true_condition() {
     sem.post().unwrap();
     let lone = Barrier::new(1).unwrap();
     for how in handoff_testkit::WAITS {
-        assert_eq!(f.wait_change(0, how, past, &NoPeers), Ok(3));
-        assert_eq!(s.wait_until(1, how, past, &NoPeers), Ok(1));
-        assert!(lone.wait(how, past, &NoPeers).unwrap().is_leader());
+        assert_eq!(f.wait_change(0, &waiter(how, past, &NoPeers)), Ok(3));
+        assert_eq!(s.wait_until(1, &waiter(how, past, &NoPeers)), Ok(1));
+        assert!(lone.wait(&waiter(how, past, &NoPeers)).unwrap().is_leader());
     }
-    assert_eq!(sem.wait(Wait::Block, past, &NoPeers), Ok(()));
+    assert_eq!(sem.wait(&waiter(Wait::Block, past, &NoPeers)), Ok(()));
 }
 
 /// Primitives in a (memfd) segment, shared by threads: a ping-pong per strategy that also
@@ -120,22 +127,27 @@ fn primitives_in_a_segment_between_threads() {
                 for i in 1..=ROUNDS {
                     let v = sh
                         .ping
-                        .wait_change(base + i - 1, how, limit(), &seg)
+                        .wait_change(base + i - 1, &waiter(how, limit(), &seg))
                         .unwrap();
                     assert_eq!(v, base + i);
                     sh.count.add(1);
                     sh.sem.post().unwrap();
-                    sh.barrier.wait(how, limit(), &seg).unwrap();
+                    sh.barrier.wait(&waiter(how, limit(), &seg)).unwrap();
                     sh.pong.store(v);
                 }
             });
             for i in 1..=ROUNDS {
                 let c = sh.count.load();
                 sh.ping.store(base + i);
-                assert_eq!(sh.count.wait_until(c + 1, how, limit(), &seg), Ok(c + 1));
-                sh.sem.wait(how, limit(), &seg).unwrap();
-                sh.barrier.wait(how, limit(), &seg).unwrap();
-                sh.pong.wait_for(base + i, how, limit(), &seg).unwrap();
+                assert_eq!(
+                    sh.count.wait_until(c + 1, &waiter(how, limit(), &seg)),
+                    Ok(c + 1)
+                );
+                sh.sem.wait(&waiter(how, limit(), &seg)).unwrap();
+                sh.barrier.wait(&waiter(how, limit(), &seg)).unwrap();
+                sh.pong
+                    .wait_for(base + i, &waiter(how, limit(), &seg))
+                    .unwrap();
             }
         });
         assert_eq!(sh.sem.value(), 0, "{how}");

@@ -12,9 +12,7 @@
 use std::time::{Duration, Instant};
 
 use handoff::queue::{Aggregator, FrameQueue, QueueError};
-use handoff::sync::Wait;
 use handoff::sys::monotonic_ns;
-use handoff::sys::Deadline;
 
 use super::rt_common::{pattern, quantile, SECTION};
 use crate::bench::experiment::{
@@ -168,12 +166,8 @@ fn producer(
     for (i, b) in buf.iter_mut().enumerate().skip(16) {
         *b = pattern(0, i);
     }
-    // One clock read per 1024 messages for the deadline, not one per message.
-    let mut deadline = None;
+    // The timeout costs a clock read only when a push has to wait for room.
     for seq in 0..total {
-        if seq.is_multiple_of(1024) {
-            deadline = Some(Deadline::after(Duration::from_secs(30)));
-        }
         buf[..8].copy_from_slice(&seq.to_le_bytes());
         let ts = if seq.is_multiple_of(LAT_EVERY) {
             monotonic_ns()
@@ -181,7 +175,7 @@ fn producer(
             0
         };
         buf[8..16].copy_from_slice(&ts.to_le_bytes());
-        agg.push(&buf, Wait::ADAPTIVE, deadline)?;
+        agg.push_timeout(&buf, Duration::from_secs(30))?;
     }
     agg.flush();
     Ok(())
@@ -209,10 +203,7 @@ fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError>
             let mut seq = 0u64;
             let mut mark: Option<Instant> = None;
             while seq < total {
-                let f = rx.recv(
-                    Wait::ADAPTIVE,
-                    Some(Deadline::after(Duration::from_secs(30))),
-                )?;
+                let f = rx.recv_timeout(Duration::from_secs(30))?;
                 let now = monotonic_ns();
                 let mut ms = f.messages();
                 for m in ms.by_ref() {

@@ -6,10 +6,12 @@ use super::layout::{ChannelHeader, Geometry};
 use super::ring::{ConsumerCursor, ProducerCursor, Slot};
 use super::{ChannelConfig, ChannelError, Role};
 use crate::shm::Segment;
-use crate::sync::wait::Wait;
+use crate::sync::wait::{parts, Call};
+use crate::sync::Patience;
 use crate::sys::Deadline;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// What both handles of one process share: the mapping and its geometry.
 #[derive(Debug)]
@@ -119,6 +121,7 @@ impl Channel {
         Ok(Producer {
             cursor: ProducerCursor::new(self.shared.geo.blocks),
             shared: self.shared.clone(),
+            patience: Patience::default(),
         })
     }
 
@@ -130,6 +133,7 @@ impl Channel {
         Ok(Consumer {
             cursor: ConsumerCursor::new(self.shared.geo.blocks),
             shared: self.shared.clone(),
+            patience: Patience::default(),
         })
     }
 
@@ -145,6 +149,7 @@ impl Channel {
 pub struct Producer {
     shared: Arc<Shared>,
     cursor: ProducerCursor,
+    patience: Patience,
 }
 
 /// A cursor's answer as a slot index, or the error naming `closer` (the other side) and
@@ -170,53 +175,61 @@ fn slot_or_error(
     }
 }
 
-/// A no-wait acquire's answer: `None` when nothing was ready (the zero-wait timeout).
-fn if_ready(got: Result<usize, ChannelError>) -> Result<Option<usize>, ChannelError> {
-    match got {
-        Ok(slot) => Ok(Some(slot)),
-        Err(ChannelError::Timeout { .. }) => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
 impl Producer {
-    /// Waits (with `how`, until `deadline` if given) for a free block and loans it.
+    /// Waits (with its [`Patience`]) for a free block and loans it.
     ///
     /// Errors: [`ChannelError::Closed`] once the consumer closed; `PeerGone` if its process
-    /// died; `Timeout` when the deadline passes.
+    /// died; `Timeout` when the patience's timeout passes.
     #[inline]
-    pub fn loan(
-        &mut self,
-        how: Wait,
-        deadline: Option<Deadline>,
-    ) -> Result<Loan<'_>, ChannelError> {
-        let slot = self.acquire(Some(how), deadline)?;
+    pub fn loan(&mut self) -> Result<Loan<'_>, ChannelError> {
+        self.loan_until(Call::Patient(self.patience))
+    }
+
+    /// [`loan`](Self::loan), waiting at most `timeout` (`Timeout` after it).
+    #[inline]
+    pub fn loan_timeout(&mut self, timeout: Duration) -> Result<Loan<'_>, ChannelError> {
+        self.loan_until(Call::Timeout(self.patience, timeout))
+    }
+
+    /// Loans a free block if one is free now; [`ChannelError::Timeout`] at once if every
+    /// block is in flight.
+    #[inline]
+    pub fn try_loan(&mut self) -> Result<Loan<'_>, ChannelError> {
+        self.loan_until(Call::Try)
+    }
+
+    #[inline]
+    fn loan_until(&mut self, call: Call) -> Result<Loan<'_>, ChannelError> {
+        let slot = self.acquire(call)?;
         Ok(Loan {
             producer: self,
             slot,
         })
     }
 
-    /// Loans a free block if one is free now; `Ok(None)` if every block is in flight.
-    pub fn try_loan(&mut self) -> Result<Option<Loan<'_>>, ChannelError> {
-        let slot = if_ready(self.acquire(None, None))?;
-        Ok(slot.map(|slot| Loan {
-            producer: self,
-            slot,
-        }))
+    /// How [`loan`](Self::loan) waits: strategy and default timeout.
+    pub fn patience(&self) -> Patience {
+        self.patience
     }
 
+    /// Sets how [`loan`](Self::loan) (and `loan_timeout`'s strategy) waits.
+    pub fn set_patience(&mut self, patience: Patience) {
+        self.patience = patience;
+    }
+
+    /// Polls, then waits as `call` says (`Try`: `Timeout` at once if nothing is free).
     #[inline]
-    fn acquire(
-        &mut self,
-        how: Option<Wait>,
-        deadline: Option<Deadline>,
-    ) -> Result<usize, ChannelError> {
+    fn acquire(&mut self, call: Call) -> Result<usize, ChannelError> {
         let sh = &*self.shared;
-        let got = self
-            .cursor
-            .acquire(&sh.header().ring, how, deadline, &sh.seg);
-        slot_or_error(got, Role::Consumer, "free block", &sh.label)
+        let cursor = &mut self.cursor;
+        call.attempt(
+            |until| {
+                let (how, deadline) = parts(until);
+                let got = cursor.acquire(&sh.header().ring, how, deadline, &sh.seg);
+                slot_or_error(got, Role::Consumer, "free block", &sh.label)
+            },
+            |e| matches!(e, ChannelError::Timeout { .. }),
+        )
     }
 
     /// Blocks published so far (the sequence number of the next one).
@@ -303,47 +316,64 @@ impl DerefMut for Loan<'_> {
 pub struct Consumer {
     shared: Arc<Shared>,
     cursor: ConsumerCursor,
+    patience: Patience,
 }
 
 impl Consumer {
-    /// Waits (with `how`, until `deadline` if given) for the next published block.
+    /// Waits (with its [`Patience`]) for the next published block.
     ///
     /// Errors: [`ChannelError::Closed`] once the producer closed and every block it
-    /// published was received; `PeerGone` if its process died; `Timeout` when the deadline
-    /// passes.
+    /// published was received; `PeerGone` if its process died; `Timeout` when the
+    /// patience's timeout passes.
     #[inline]
-    pub fn recv(
-        &mut self,
-        how: Wait,
-        deadline: Option<Deadline>,
-    ) -> Result<Received<'_>, ChannelError> {
-        let slot = self.acquire(Some(how), deadline)?;
+    pub fn recv(&mut self) -> Result<Received<'_>, ChannelError> {
+        self.recv_until(Call::Patient(self.patience))
+    }
+
+    /// [`recv`](Self::recv), waiting at most `timeout` (`Timeout` after it).
+    #[inline]
+    pub fn recv_timeout(&mut self, timeout: Duration) -> Result<Received<'_>, ChannelError> {
+        self.recv_until(Call::Timeout(self.patience, timeout))
+    }
+
+    /// The next block if one is published now; [`ChannelError::Timeout`] at once otherwise.
+    #[inline]
+    pub fn try_recv(&mut self) -> Result<Received<'_>, ChannelError> {
+        self.recv_until(Call::Try)
+    }
+
+    #[inline]
+    fn recv_until(&mut self, call: Call) -> Result<Received<'_>, ChannelError> {
+        let slot = self.acquire(call)?;
         Ok(Received {
             consumer: self,
             slot,
         })
     }
 
-    /// The next block if one is published now; `Ok(None)` otherwise.
-    pub fn try_recv(&mut self) -> Result<Option<Received<'_>>, ChannelError> {
-        let slot = if_ready(self.acquire(None, None))?;
-        Ok(slot.map(|slot| Received {
-            consumer: self,
-            slot,
-        }))
+    /// How [`recv`](Self::recv) waits: strategy and default timeout.
+    pub fn patience(&self) -> Patience {
+        self.patience
     }
 
+    /// Sets how [`recv`](Self::recv) (and `recv_timeout`'s strategy) waits.
+    pub fn set_patience(&mut self, patience: Patience) {
+        self.patience = patience;
+    }
+
+    /// Polls, then waits as `call` says (`Try`: `Timeout` at once if nothing is published).
     #[inline]
-    fn acquire(
-        &mut self,
-        how: Option<Wait>,
-        deadline: Option<Deadline>,
-    ) -> Result<usize, ChannelError> {
+    fn acquire(&mut self, call: Call) -> Result<usize, ChannelError> {
         let sh = &*self.shared;
-        let got = self
-            .cursor
-            .acquire(&sh.header().ring, how, deadline, &sh.seg);
-        slot_or_error(got, Role::Producer, "published block", &sh.label)
+        let cursor = &mut self.cursor;
+        call.attempt(
+            |until| {
+                let (how, deadline) = parts(until);
+                let got = cursor.acquire(&sh.header().ring, how, deadline, &sh.seg);
+                slot_or_error(got, Role::Producer, "published block", &sh.label)
+            },
+            |e| matches!(e, ChannelError::Timeout { .. }),
+        )
     }
 
     /// Blocks received and released so far (the sequence number of the next one).

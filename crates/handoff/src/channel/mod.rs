@@ -13,8 +13,12 @@
 //! [`Received`] borrows the [`Consumer`] and its slices live no longer than it does, so a
 //! block cannot be read after it was released. Each side is claimed once per channel.
 //!
-//! Waits take a [`Wait`](crate::sync::Wait) strategy and an optional
-//! [`Deadline`](crate::sys::Deadline). A consumer sees
+//! Each end holds its [`Patience`](crate::sync::Patience) (a [`Wait`](crate::sync::Wait)
+//! strategy and a default timeout; `set_patience`), and each blocking call has three forms:
+//! [`recv`](Consumer::recv) waits with it, [`recv_timeout`](Consumer::recv_timeout) waits at
+//! most the duration given, [`try_recv`](Consumer::try_recv) does not wait
+//! ([`ChannelError::Timeout`] at once); likewise `loan`, `loan_timeout`, `try_loan`. A
+//! call that finds its block ready does not read the clock. A consumer sees
 //! [`ChannelError::Closed`] after the producer dropped its side and every published block was
 //! read; a producer sees it at its next loan once the consumer dropped its side (also when a
 //! side panics and unwinds). A process on the other side that dies without closing (killed,
@@ -22,7 +26,7 @@
 //!
 //! ```
 //! use handoff::channel::{Channel, ChannelConfig};
-//! use handoff::sync::Wait;
+//! use handoff::sync::{Patience, Wait};
 //! use handoff::sys::Deadline;
 //! use std::time::Duration;
 //!
@@ -34,11 +38,12 @@
 //! let chan_b = Channel::open(&name, ChannelConfig::new(4096, 2), Deadline::after(Duration::from_secs(1)))?;
 //! let mut rx = chan_b.consumer()?;
 //!
-//! let mut block = tx.loan(Wait::ADAPTIVE, None)?;
+//! let mut block = tx.loan()?; // waits with the producer's patience (default: adaptive, no timeout)
 //! block.as_mut_slice::<f64>().fill(1.5); // write in place
 //! block.publish();
 //!
-//! let got = rx.recv(Wait::ADAPTIVE, Some(Deadline::after(Duration::from_secs(1))))?;
+//! rx.set_patience(Patience::new(Wait::Block).with_timeout(Some(Duration::from_secs(1))));
+//! let got = rx.recv()?; // or rx.recv_timeout(Duration::from_secs(1)), or rx.try_recv()
 //! let sum: f64 = got.as_slice::<f64>().iter().sum(); // read in place
 //! assert_eq!(sum, 1.5 * 512.0);
 //! drop(got); // releases the block to the producer

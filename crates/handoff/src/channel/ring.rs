@@ -66,8 +66,8 @@
 use crate::atomic::{AtomicU64, Ordering};
 use crate::sync::signal::Signal;
 use crate::sync::wait::Wait;
-use crate::sync::PeerWatch;
 use crate::sync::WaitError;
+use crate::sync::{PeerWatch, Until};
 use crate::sys::Deadline;
 
 /// Added to a counter by the side that closes: bit 63, never reached by a count.
@@ -215,7 +215,10 @@ impl ProducerCursor {
         // Acquire (inside `load` / `wait_until`): SYNC POINT B, pairs with the Release add
         // in `ConsumerCursor::release`.
         let seen = match how {
-            Some(how) => ring.released.wait_until(need, how, deadline, peers)?,
+            Some(wait) => {
+                ring.released
+                    .wait_until_hinted(need, Until { wait, deadline }, peers, |h| h)?
+            }
             None => match ring.released.load() {
                 v if v >= need => v,
                 _ => return Err(WaitError::Timeout),
@@ -317,10 +320,15 @@ impl ConsumerCursor {
         // Acquire (inside `load` / `wait_until`): SYNC POINT A, pairs with the Release add
         // in `ProducerCursor::publish`.
         let seen = match how {
-            Some(how) => match ring.published.wait_until(need, how, deadline, peers) {
-                Ok(v) => v,
-                Err(e) => return self.at_wait_end(ring, e),
-            },
+            Some(wait) => {
+                match ring
+                    .published
+                    .wait_until_hinted(need, Until { wait, deadline }, peers, |h| h)
+                {
+                    Ok(v) => v,
+                    Err(e) => return self.at_wait_end(ring, e),
+                }
+            }
             None => ring.published.load(),
         };
         let count = seen & !FLAGS;

@@ -29,9 +29,9 @@ use std::time::Duration;
 
 use super::error::QueueError;
 use super::frame::{Frame, FrameProducer};
-use crate::sync::wait::Wait;
+use crate::sync::wait::Call;
+use crate::sync::Patience;
 use crate::sys::deadline::monotonic_ns;
-use crate::sys::Deadline;
 
 /// Bytes of a message's length prefix.
 const PREFIX: usize = 4;
@@ -110,17 +110,37 @@ impl Aggregator {
     }
 
     /// Adds `msg` to the open frame, sending the frame first when `msg` does not fit and
-    /// after it when the frame is older than `max_delay`. Waits (with `how`, until
-    /// `deadline`) only when a new frame needs room in the ring.
+    /// after it when the frame is older than `max_delay`. Waits (with the producer's
+    /// [`Patience`]) only when a new frame needs room in the ring.
     ///
     /// Errors: [`QueueError::TooBig`] for a message over
     /// [`max_message`](Self::max_message); those of [`FrameProducer::loan`].
-    pub fn push(
-        &mut self,
-        msg: &[u8],
-        how: Wait,
-        deadline: Option<Deadline>,
-    ) -> Result<(), QueueError> {
+    pub fn push(&mut self, msg: &[u8]) -> Result<(), QueueError> {
+        self.push_until(msg, Call::Patient(self.tx.patience()))
+    }
+
+    /// [`push`](Self::push), waiting at most `timeout` for room.
+    pub fn push_timeout(&mut self, msg: &[u8], timeout: Duration) -> Result<(), QueueError> {
+        self.push_until(msg, Call::Timeout(self.tx.patience(), timeout))
+    }
+
+    /// [`push`](Self::push) without waiting: [`QueueError::Timeout`] at once when a new
+    /// frame has no room in the ring.
+    pub fn try_push(&mut self, msg: &[u8]) -> Result<(), QueueError> {
+        self.push_until(msg, Call::Try)
+    }
+
+    /// How [`push`](Self::push) waits (the producer's patience).
+    pub fn patience(&self) -> Patience {
+        self.tx.patience()
+    }
+
+    /// Sets how [`push`](Self::push) waits (the producer's patience).
+    pub fn set_patience(&mut self, patience: Patience) {
+        self.tx.set_patience(patience);
+    }
+
+    fn push_until(&mut self, msg: &[u8], call: Call) -> Result<(), QueueError> {
         let rec = record_len(msg.len());
         if msg.len() > self.max_message() {
             return Err(QueueError::TooBig {
@@ -135,7 +155,7 @@ impl Aggregator {
         let mut o = match self.open {
             Some(o) => o,
             None => Open {
-                at: self.tx.reserve(self.frame_size, Some(how), deadline)?,
+                at: self.tx.reserve(self.frame_size, call)?,
                 used: 0,
                 messages: 0,
                 since_ns: monotonic_ns(),

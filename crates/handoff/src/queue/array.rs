@@ -18,8 +18,10 @@ use super::error::{QueueError, Side};
 use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
 use super::stamp::{self, ArrayCursor, ArrayWords, Pop, Push, Stamps};
 use crate::atomic::AtomicU64;
-use crate::sync::wait::Wait;
+use crate::sync::wait::Call;
+use crate::sync::Patience;
 use crate::sys::Deadline;
+use std::time::Duration;
 
 const WORDS: usize = 128;
 
@@ -221,9 +223,13 @@ impl<T: bytemuck::Pod> ArrayMpmc<T> {
         let p = ArrayProducer {
             shared: self.shared.clone(),
             _t: PhantomData,
+            patience: Patience::default(),
         };
         if !stamp::join(self.shared.words()) {
-            return Err(QueueError::Closed { by: Side::Consumer }); // `p` leaves on drop
+            return Err(QueueError::Closed {
+                by: Side::Consumer,
+                item: (),
+            }); // `p` leaves on drop
         }
         Ok(p)
     }
@@ -240,6 +246,7 @@ impl<T: bytemuck::Pod> ArrayMpmc<T> {
 pub struct ArrayProducer<T> {
     shared: Arc<Shared>,
     _t: PhantomData<fn() -> T>,
+    patience: Patience,
 }
 
 impl<T> std::fmt::Debug for ArrayProducer<T> {
@@ -249,48 +256,70 @@ impl<T> std::fmt::Debug for ArrayProducer<T> {
 }
 
 impl<T: bytemuck::Pod> ArrayProducer<T> {
-    /// Pushes `value`, waiting (with `how`, until `deadline`) for a free slot.
+    /// Pushes `value`, waiting (with its [`Patience`]) for a free slot.
     ///
     /// Errors: [`QueueError::Closed`] once every consumer left (noticed when the queue is
-    /// full); `PeerGone`; `Timeout`.
+    /// full); `PeerGone`; `Timeout` when the patience's timeout passes. `Timeout` and
+    /// `Closed` hand `value` back.
     #[inline]
-    pub fn push(
-        &mut self,
-        value: T,
-        how: Wait,
-        deadline: Option<Deadline>,
-    ) -> Result<(), QueueError> {
+    pub fn push(&mut self, value: T) -> Result<(), QueueError<T>> {
+        self.push_until(value, Call::Patient(self.patience))
+    }
+
+    /// [`push`](Self::push), waiting at most `timeout`.
+    #[inline]
+    pub fn push_timeout(&mut self, value: T, timeout: Duration) -> Result<(), QueueError<T>> {
+        self.push_until(value, Call::Timeout(self.patience, timeout))
+    }
+
+    /// Pushes `value` if a slot is free now; a full queue returns it at once in
+    /// [`QueueError::Timeout`].
+    #[inline]
+    pub fn try_push(&mut self, value: T) -> Result<(), QueueError<T>> {
+        self.push_until(value, Call::Try)
+    }
+
+    #[inline]
+    fn push_until(&mut self, value: T, call: Call) -> Result<(), QueueError<T>> {
         let sh = &*self.shared;
-        let r = match self.attempt(value) {
-            Push::Full => sh
-                .words()
-                .space
-                .wait_eager(
-                    || match self.attempt(value) {
-                        Push::Full => None,
-                        r => Some(r),
-                    },
-                    how,
-                    deadline,
-                    &sh.region,
-                )
-                .map_err(|e| QueueError::from_wait(e, "free slot"))?,
-            r => r,
+        let r = match (self.attempt(value), call.until()) {
+            (Push::Full, None) => {
+                return Err(QueueError::Timeout {
+                    what: "free slot",
+                    item: value,
+                })
+            }
+            (Push::Full, Some(until)) => match sh.words().space.wait_eager(
+                || match self.attempt(value) {
+                    Push::Full => None,
+                    r => Some(r),
+                },
+                until.wait,
+                until.deadline,
+                &sh.region,
+            ) {
+                Ok(r) => r,
+                Err(e) => return Err(QueueError::from_wait(e, "free slot").with_item(value)),
+            },
+            (r, _) => r,
         };
         match r {
-            Push::Closed => Err(QueueError::Closed { by: Side::Consumer }),
+            Push::Closed => Err(QueueError::Closed {
+                by: Side::Consumer,
+                item: value,
+            }),
             _ => Ok(()),
         }
     }
 
-    /// Pushes `value` if a slot is free now: `Ok(false)` when full.
-    #[inline]
-    pub fn try_push(&mut self, value: T) -> Result<bool, QueueError> {
-        match self.attempt(value) {
-            Push::Done(_) => Ok(true),
-            Push::Full => Ok(false),
-            Push::Closed => Err(QueueError::Closed { by: Side::Consumer }),
-        }
+    /// How [`push`](Self::push) waits: strategy and default timeout.
+    pub fn patience(&self) -> Patience {
+        self.patience
+    }
+
+    /// Sets how [`push`](Self::push) waits (`push_timeout` keeps the strategy).
+    pub fn set_patience(&mut self, patience: Patience) {
+        self.patience = patience;
     }
 
     #[inline]
@@ -317,6 +346,7 @@ pub struct ArrayConsumer<T> {
     shared: Arc<Shared>,
     cursor: ArrayCursor,
     _t: PhantomData<fn() -> T>,
+    patience: Patience,
 }
 
 impl<T> ArrayConsumer<T> {
@@ -326,6 +356,7 @@ impl<T> ArrayConsumer<T> {
             cursor: ArrayCursor::new(shared.geo.cap as u64),
             shared,
             _t: PhantomData,
+            patience: Patience::default(),
         }
     }
 }
@@ -346,40 +377,57 @@ impl<T> std::fmt::Debug for ArrayConsumer<T> {
 }
 
 impl<T: bytemuck::Pod> ArrayConsumer<T> {
-    /// Pops the next element, waiting (with `how`, until `deadline`).
+    /// Pops the next element, waiting with its [`Patience`].
     ///
     /// Errors: [`QueueError::Closed`] when nothing is queued and no producer is attached
     /// (after the expected producers joined: [`ArrayMpmc::expect_producers`]); `PeerGone`
-    /// (also for a producer that died between claiming a slot and filling it); `Timeout`.
+    /// (also for a producer that died between claiming a slot and filling it); `Timeout`
+    /// when the patience's timeout passes.
     #[inline]
-    pub fn pop(&mut self, how: Wait, deadline: Option<Deadline>) -> Result<T, QueueError> {
-        self.take(Some(how), deadline)
+    pub fn pop(&mut self) -> Result<T, QueueError> {
+        self.take(Call::Patient(self.patience))
     }
 
-    /// The next element if there is one now.
+    /// [`pop`](Self::pop), waiting at most `timeout`.
     #[inline]
-    pub fn try_pop(&mut self) -> Result<Option<T>, QueueError> {
-        match self.take(None, None) {
-            Ok(v) => Ok(Some(v)),
-            Err(QueueError::Timeout { .. }) => Ok(None),
-            Err(e) => Err(e),
-        }
+    pub fn pop_timeout(&mut self, timeout: Duration) -> Result<T, QueueError> {
+        self.take(Call::Timeout(self.patience, timeout))
     }
 
-    /// Waits for at least one element, then pops as many as are ready, up to `out.len()`.
-    pub fn pop_into(
+    /// The next element if there is one now; [`QueueError::Timeout`] at once otherwise.
+    #[inline]
+    pub fn try_pop(&mut self) -> Result<T, QueueError> {
+        self.take(Call::Try)
+    }
+
+    /// Waits (with its [`Patience`]) for at least one element, then pops as many as are
+    /// ready, up to `out.len()` (0 at once for an empty `out`).
+    pub fn pop_into(&mut self, out: &mut [T]) -> Result<usize, QueueError> {
+        self.pop_into_until(out, Call::Patient(self.patience))
+    }
+
+    /// [`pop_into`](Self::pop_into), waiting at most `timeout`.
+    pub fn pop_into_timeout(
         &mut self,
         out: &mut [T],
-        how: Wait,
-        deadline: Option<Deadline>,
+        timeout: Duration,
     ) -> Result<usize, QueueError> {
+        self.pop_into_until(out, Call::Timeout(self.patience, timeout))
+    }
+
+    /// [`pop_into`](Self::pop_into) without waiting: `Timeout` at once if nothing is ready.
+    pub fn try_pop_into(&mut self, out: &mut [T]) -> Result<usize, QueueError> {
+        self.pop_into_until(out, Call::Try)
+    }
+
+    fn pop_into_until(&mut self, out: &mut [T], call: Call) -> Result<usize, QueueError> {
         let Some((first, rest)) = out.split_first_mut() else {
             return Ok(0);
         };
-        *first = self.take(Some(how), deadline)?;
+        *first = self.take(call)?;
         let mut n = 1;
         for slot in rest {
-            match self.take(None, None) {
+            match self.take(Call::Try) {
                 Ok(v) => *slot = v,
                 Err(_) => break,
             }
@@ -388,8 +436,18 @@ impl<T: bytemuck::Pod> ArrayConsumer<T> {
         Ok(n)
     }
 
+    /// How the waiting calls wait: strategy and default timeout.
+    pub fn patience(&self) -> Patience {
+        self.patience
+    }
+
+    /// Sets how the waiting calls wait (the `_timeout` forms keep the strategy).
+    pub fn set_patience(&mut self, patience: Patience) {
+        self.patience = patience;
+    }
+
     #[inline]
-    fn take(&mut self, how: Option<Wait>, deadline: Option<Deadline>) -> Result<T, QueueError> {
+    fn take(&mut self, call: Call) -> Result<T, QueueError> {
         let sh = &*self.shared;
         let w = sh.words();
         let read = |i: usize| {
@@ -400,17 +458,30 @@ impl<T: bytemuck::Pod> ArrayConsumer<T> {
         };
         let got = match self.cursor.pop(w, sh, read) {
             Some(g) => g,
-            None => match how {
-                None => return Err(QueueError::Timeout { what: "element" }),
-                Some(how) => w
+            None => match call.until() {
+                None => {
+                    return Err(QueueError::Timeout {
+                        what: "element",
+                        item: (),
+                    })
+                }
+                Some(until) => w
                     .data
-                    .wait_eager(|| self.cursor.pop(w, sh, read), how, deadline, &sh.region)
+                    .wait_eager(
+                        || self.cursor.pop(w, sh, read),
+                        until.wait,
+                        until.deadline,
+                        &sh.region,
+                    )
                     .map_err(|e| QueueError::from_wait(e, "element"))?,
             },
         };
         match got {
             Pop::Got(v) => Ok(v),
-            Pop::Closed => Err(QueueError::Closed { by: Side::Producer }),
+            Pop::Closed => Err(QueueError::Closed {
+                by: Side::Producer,
+                item: (),
+            }),
         }
     }
 

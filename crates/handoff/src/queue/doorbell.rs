@@ -67,8 +67,8 @@ use std::time::Duration;
 
 use crate::atomic::{fence, spin_hint, AtomicU32, Ordering};
 use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
-use crate::sync::PeerWatch;
 use crate::sync::WaitError;
+use crate::sync::{PeerWatch, Until};
 use crate::sys::{futex, Deadline};
 
 #[cfg(all(target_arch = "x86_64", not(loom)))]
@@ -253,7 +253,15 @@ impl LazyBell {
             unacked: 0,
             bounded: false,
         };
-        let r = wait_on(&mut cond, how, deadline, peers, self.hint.get());
+        let r = wait_on(
+            &mut cond,
+            Until {
+                wait: how,
+                deadline,
+            },
+            peers,
+            self.hint.get(),
+        );
         if mode == Mode::Single && cond.asked {
             // Relaxed: the next sleep asks again and is bounded until acknowledged.
             self.armed.store(IDLE, Ordering::Relaxed);

@@ -23,8 +23,13 @@ impl fmt::Display for Side {
 }
 
 /// Why a queue operation failed. Each message says what to do.
+///
+/// `T` is what the call hands back: a push's element in [`Timeout`](Self::Timeout) and
+/// [`Closed`](Self::Closed) (a full queue's `try_push` returns the value, rtrb's
+/// `PushError::Full`); `()` for every other call. [`QueueError::forget_item`] drops it (for
+/// `?` into a function returning `QueueError`); `handoff::Error` converts from any `T`.
 #[derive(Debug, thiserror::Error)]
-pub enum QueueError {
+pub enum QueueError<T = ()> {
     /// The configuration cannot describe a queue (capacity 0, an overflowing size...).
     #[error("invalid queue configuration: {0}")]
     InvalidConfig(String),
@@ -94,6 +99,8 @@ pub enum QueueError {
     Closed {
         /// The side that closed.
         by: Side,
+        /// The element a push was given (`()` for other calls).
+        item: T,
     },
     /// The process on the other side died without closing (also mid-frame: a frame it had
     /// not committed is never delivered).
@@ -102,11 +109,14 @@ pub enum QueueError {
         /// Its pid.
         pid: u32,
     },
-    /// The deadline passed before the queue had room or data.
+    /// The deadline passed before the queue had room or data, or a `try_` call found none
+    /// at once (the queue was full or empty: "would block").
     #[error("timed out: no {what} before the deadline")]
     Timeout {
         /// What was waited for.
         what: &'static str,
+        /// The element a push was given, handed back (`()` for other calls).
+        item: T,
     },
     /// The shared words of the queue hold values no correct peer writes (a foreign or
     /// damaged segment).
@@ -127,8 +137,86 @@ impl QueueError {
     #[cfg_attr(loom, allow(dead_code))]
     pub(crate) fn from_wait(e: WaitError, what: &'static str) -> Self {
         match e {
-            WaitError::Timeout => QueueError::Timeout { what },
+            WaitError::Timeout => QueueError::Timeout { what, item: () },
             WaitError::PeerGone { pid } => QueueError::PeerGone { pid },
         }
+    }
+
+    /// Whether this is the "would block" answer (a timeout, or a `try_` call's at once).
+    #[cfg_attr(loom, allow(dead_code))]
+    pub(crate) fn would_block(&self) -> bool {
+        matches!(self, QueueError::Timeout { .. })
+    }
+
+    /// The error of a push of `item`: `item` handed back in `Timeout` and `Closed`.
+    #[cfg_attr(loom, allow(dead_code))]
+    pub(crate) fn with_item<T>(self, item: T) -> QueueError<T> {
+        match self {
+            QueueError::Timeout { what, .. } => QueueError::Timeout { what, item },
+            QueueError::Closed { by, .. } => QueueError::Closed { by, item },
+            QueueError::InvalidConfig(s) => QueueError::InvalidConfig(s),
+            QueueError::TooBig { what, len, max } => QueueError::TooBig { what, len, max },
+            QueueError::NotAQueue { name, kind } => QueueError::NotAQueue { name, kind },
+            QueueError::Mismatch {
+                name,
+                what,
+                expected,
+                found,
+            } => QueueError::Mismatch {
+                name,
+                what,
+                expected,
+                found,
+            },
+            QueueError::RoleTaken { role, name } => QueueError::RoleTaken { role, name },
+            QueueError::NoFreeLane { name, max } => QueueError::NoFreeLane { name, max },
+            QueueError::PeerGone { pid } => QueueError::PeerGone { pid },
+            QueueError::Corrupt { name, why } => QueueError::Corrupt { name, why },
+            QueueError::Segment(e) => QueueError::Segment(e),
+        }
+    }
+}
+
+impl<T> QueueError<T> {
+    /// The same error without the element it hands back.
+    pub fn forget_item(self) -> QueueError {
+        self.split().0
+    }
+
+    /// The error without its element, and the element (`None` for errors that hold none).
+    pub fn split(self) -> (QueueError, Option<T>) {
+        match self {
+            QueueError::Timeout { what, item } => {
+                (QueueError::Timeout { what, item: () }, Some(item))
+            }
+            QueueError::Closed { by, item } => (QueueError::Closed { by, item: () }, Some(item)),
+            QueueError::InvalidConfig(s) => (QueueError::InvalidConfig(s), None),
+            QueueError::TooBig { what, len, max } => (QueueError::TooBig { what, len, max }, None),
+            QueueError::NotAQueue { name, kind } => (QueueError::NotAQueue { name, kind }, None),
+            QueueError::Mismatch {
+                name,
+                what,
+                expected,
+                found,
+            } => (
+                QueueError::Mismatch {
+                    name,
+                    what,
+                    expected,
+                    found,
+                },
+                None,
+            ),
+            QueueError::RoleTaken { role, name } => (QueueError::RoleTaken { role, name }, None),
+            QueueError::NoFreeLane { name, max } => (QueueError::NoFreeLane { name, max }, None),
+            QueueError::PeerGone { pid } => (QueueError::PeerGone { pid }, None),
+            QueueError::Corrupt { name, why } => (QueueError::Corrupt { name, why }, None),
+            QueueError::Segment(e) => (QueueError::Segment(e), None),
+        }
+    }
+
+    /// The element a push handed back, if this error holds one.
+    pub fn into_item(self) -> Option<T> {
+        self.split().1
     }
 }

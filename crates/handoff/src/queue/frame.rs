@@ -24,8 +24,10 @@ use super::error::{QueueError, Side};
 use super::index::{ConsumerIndex, Indices, ProducerIndex};
 use super::record::{self, RecordError, Waiting, Words, UNIT};
 use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
-use crate::sync::wait::Wait;
+use crate::sync::wait::{parts, Call};
+use crate::sync::{Patience, Until};
 use crate::sys::Deadline;
+use std::time::Duration;
 
 const INDICES: usize = 128;
 
@@ -130,6 +132,7 @@ impl FrameQueue {
             ring: Bytes::new(self.region.clone()),
             idx: ProducerIndex::new(self.region.shape.capacity),
             frames: 0,
+            patience: Patience::default(),
         })
     }
 
@@ -142,6 +145,7 @@ impl FrameQueue {
             ring: Bytes::new(self.region.clone()),
             idx: ConsumerIndex::new(self.region.shape.capacity),
             frames: 0,
+            patience: Patience::default(),
         })
     }
 
@@ -197,7 +201,10 @@ impl Bytes {
     /// other side (the one that closes).
     fn error(&self, e: RecordError, other: Side, what: &'static str) -> QueueError {
         match e {
-            RecordError::Closed => QueueError::Closed { by: other },
+            RecordError::Closed => QueueError::Closed {
+                by: other,
+                item: (),
+            },
             RecordError::Wait(e) => QueueError::from_wait(e, what),
             RecordError::Corrupt(why) => QueueError::Corrupt {
                 name: self.region.label.clone(),
@@ -233,6 +240,7 @@ pub struct FrameProducer {
     ring: Bytes,
     idx: ProducerIndex,
     frames: u64,
+    patience: Patience,
 }
 
 impl FrameProducer {
@@ -246,18 +254,33 @@ impl FrameProducer {
         self.frames
     }
 
-    /// Waits until a frame of `len` bytes fits and lends it for writing in place;
-    /// [`FrameLoan::commit`] sends it.
+    /// Waits (with its [`Patience`]) until a frame of `len` bytes fits and lends it for
+    /// writing in place; [`FrameLoan::commit`] sends it.
     ///
     /// Errors: [`QueueError::TooBig`] for a frame over [`max_frame`](Self::max_frame);
-    /// `Closed` once the consumer closed; `PeerGone`; `Timeout`.
-    pub fn loan(
+    /// `Closed` once the consumer closed; `PeerGone`; `Timeout` when the patience's timeout
+    /// passes.
+    pub fn loan(&mut self, len: usize) -> Result<FrameLoan<'_>, QueueError> {
+        self.loan_until(len, Call::Patient(self.patience))
+    }
+
+    /// [`loan`](Self::loan), waiting at most `timeout`.
+    pub fn loan_timeout(
         &mut self,
         len: usize,
-        how: Wait,
-        deadline: Option<Deadline>,
+        timeout: Duration,
     ) -> Result<FrameLoan<'_>, QueueError> {
-        let at = self.reserve(len, Some(how), deadline)?;
+        self.loan_until(len, Call::Timeout(self.patience, timeout))
+    }
+
+    /// Lends a frame of `len` bytes if it fits now; [`QueueError::Timeout`] at once if
+    /// there is no room.
+    pub fn try_loan(&mut self, len: usize) -> Result<FrameLoan<'_>, QueueError> {
+        self.loan_until(len, Call::Try)
+    }
+
+    fn loan_until(&mut self, len: usize, call: Call) -> Result<FrameLoan<'_>, QueueError> {
+        let at = self.reserve(len, call)?;
         Ok(FrameLoan {
             producer: self,
             at,
@@ -265,40 +288,50 @@ impl FrameProducer {
         })
     }
 
-    /// Lends a frame of `len` bytes if it fits now; `Ok(None)` if there is no room.
-    pub fn try_loan(&mut self, len: usize) -> Result<Option<FrameLoan<'_>>, QueueError> {
-        match self.reserve(len, None, None) {
-            Ok(at) => Ok(Some(FrameLoan {
-                producer: self,
-                at,
-                len,
-            })),
-            Err(QueueError::Timeout { .. }) => Ok(None),
-            Err(e) => Err(e),
-        }
+    /// Sends a copy of `bytes` as one frame, waiting for room with its [`Patience`].
+    pub fn send(&mut self, bytes: &[u8]) -> Result<(), QueueError> {
+        self.send_until(bytes, Call::Patient(self.patience))
     }
 
-    /// Sends a copy of `bytes` as one frame.
-    pub fn send(
-        &mut self,
-        bytes: &[u8],
-        how: Wait,
-        deadline: Option<Deadline>,
-    ) -> Result<(), QueueError> {
-        let mut f = self.loan(bytes.len(), how, deadline)?;
+    /// [`send`](Self::send), waiting at most `timeout`.
+    pub fn send_timeout(&mut self, bytes: &[u8], timeout: Duration) -> Result<(), QueueError> {
+        self.send_until(bytes, Call::Timeout(self.patience, timeout))
+    }
+
+    /// [`send`](Self::send) if the frame fits now; [`QueueError::Timeout`] at once
+    /// otherwise.
+    pub fn try_send(&mut self, bytes: &[u8]) -> Result<(), QueueError> {
+        self.send_until(bytes, Call::Try)
+    }
+
+    fn send_until(&mut self, bytes: &[u8], call: Call) -> Result<(), QueueError> {
+        let mut f = self.loan_until(bytes.len(), call)?;
         f.copy_from_slice(bytes);
         f.commit();
         Ok(())
     }
 
+    /// How the waiting calls wait: strategy and default timeout.
+    pub fn patience(&self) -> Patience {
+        self.patience
+    }
+
+    /// Sets how the waiting calls wait (the `_timeout` forms keep the strategy).
+    pub fn set_patience(&mut self, patience: Patience) {
+        self.patience = patience;
+    }
+
     /// Reserves room for a frame of `len` bytes, committing a PAD record first if the frame
     /// would cross the end of the area; returns the frame's position (its header's unit).
-    pub(crate) fn reserve(
-        &mut self,
-        len: usize,
-        how: Option<Wait>,
-        deadline: Option<Deadline>,
-    ) -> Result<u64, QueueError> {
+    pub(crate) fn reserve(&mut self, len: usize, call: Call) -> Result<u64, QueueError> {
+        call.attempt(
+            |until| self.reserve_now(len, until),
+            QueueError::would_block,
+        )
+    }
+
+    fn reserve_now(&mut self, len: usize, until: Option<Until>) -> Result<u64, QueueError> {
+        let (how, deadline) = parts(until);
         let max = self.max_frame();
         if len > max {
             return Err(QueueError::TooBig {
@@ -389,17 +422,33 @@ pub struct FrameConsumer {
     ring: Bytes,
     idx: ConsumerIndex,
     frames: u64,
+    patience: Patience,
 }
 
 impl FrameConsumer {
-    /// Waits for the next frame and lends it for reading in place; dropping the [`Frame`]
-    /// releases its bytes to the producer.
+    /// Waits (with its [`Patience`]) for the next frame and lends it for reading in place;
+    /// dropping the [`Frame`] releases its bytes to the producer.
     ///
     /// Errors: [`QueueError::Closed`] once the producer closed and every frame was
     /// received; `PeerGone` if its process died (also mid-frame: an uncommitted frame is
-    /// never delivered); `Timeout`; `Corrupt` for a header no producer writes.
-    pub fn recv(&mut self, how: Wait, deadline: Option<Deadline>) -> Result<Frame<'_>, QueueError> {
-        let (at, len) = self.next(Some(how), deadline)?;
+    /// never delivered); `Timeout` when the patience's timeout passes; `Corrupt` for a
+    /// header no producer writes.
+    pub fn recv(&mut self) -> Result<Frame<'_>, QueueError> {
+        self.recv_until(Call::Patient(self.patience))
+    }
+
+    /// [`recv`](Self::recv), waiting at most `timeout`.
+    pub fn recv_timeout(&mut self, timeout: Duration) -> Result<Frame<'_>, QueueError> {
+        self.recv_until(Call::Timeout(self.patience, timeout))
+    }
+
+    /// The next frame if one is committed now; [`QueueError::Timeout`] at once otherwise.
+    pub fn try_recv(&mut self) -> Result<Frame<'_>, QueueError> {
+        self.recv_until(Call::Try)
+    }
+
+    fn recv_until(&mut self, call: Call) -> Result<Frame<'_>, QueueError> {
+        let (at, len) = self.next(call)?;
         Ok(Frame {
             consumer: self,
             at,
@@ -407,17 +456,14 @@ impl FrameConsumer {
         })
     }
 
-    /// The next frame if one is committed now.
-    pub fn try_recv(&mut self) -> Result<Option<Frame<'_>>, QueueError> {
-        match self.next(None, None) {
-            Ok((at, len)) => Ok(Some(Frame {
-                consumer: self,
-                at,
-                len,
-            })),
-            Err(QueueError::Timeout { .. }) => Ok(None),
-            Err(e) => Err(e),
-        }
+    /// How the waiting calls wait: strategy and default timeout.
+    pub fn patience(&self) -> Patience {
+        self.patience
+    }
+
+    /// Sets how the waiting calls wait (the `_timeout` forms keep the strategy).
+    pub fn set_patience(&mut self, patience: Patience) {
+        self.patience = patience;
     }
 
     /// Frames received so far.
@@ -426,11 +472,12 @@ impl FrameConsumer {
     }
 
     /// Position and length of the next frame, skipping PAD records.
-    fn next(
-        &mut self,
-        how: Option<Wait>,
-        deadline: Option<Deadline>,
-    ) -> Result<(u64, usize), QueueError> {
+    fn next(&mut self, call: Call) -> Result<(u64, usize), QueueError> {
+        call.attempt(|until| self.next_now(until), QueueError::would_block)
+    }
+
+    fn next_now(&mut self, until: Option<Until>) -> Result<(u64, usize), QueueError> {
+        let (how, deadline) = parts(until);
         let ring = &self.ring;
         let w = Waiting {
             how,

@@ -19,8 +19,10 @@ use super::error::{QueueError, Side};
 use super::index::{Found, ProducerIndex};
 use super::lane::{expect, join, Control, JoinError, Lane, LaneCursor, Take};
 use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
-use crate::sync::wait::Wait;
+use crate::sync::wait::{parts, Call};
+use crate::sync::{Patience, Until};
 use crate::sys::Deadline;
+use std::time::Duration;
 
 const BELL: usize = 128;
 const CONTROL: usize = 256;
@@ -232,7 +234,10 @@ impl<T: bytemuck::Pod> LaneMpsc<T> {
             }
             Err(JoinError::Closed) => {
                 // The lane was claimed: leave it closed (the consumer is gone anyway).
-                return Err(QueueError::Closed { by: Side::Consumer });
+                return Err(QueueError::Closed {
+                    by: Side::Consumer,
+                    item: (),
+                });
             }
         };
         Ok(LaneProducer {
@@ -241,6 +246,7 @@ impl<T: bytemuck::Pod> LaneMpsc<T> {
             lane,
             idx: ProducerIndex::new(sh.geo.cap as u64),
             slot: 0,
+            patience: Patience::default(),
         })
     }
 
@@ -252,6 +258,7 @@ impl<T: bytemuck::Pod> LaneMpsc<T> {
             shared: sh.clone(),
             cursor: LaneCursor::new(sh.geo.lanes, sh.geo.cap as u64),
             _t: PhantomData,
+            patience: Patience::default(),
         })
     }
 }
@@ -265,6 +272,7 @@ pub struct LaneProducer<T> {
     idx: ProducerIndex,
     /// `tail % capacity`.
     slot: usize,
+    patience: Patience,
 }
 
 // SAFETY: `data` points into the shared region (kept alive by the Arc) at this producer's
@@ -281,16 +289,32 @@ impl<T> std::fmt::Debug for LaneProducer<T> {
 }
 
 impl<T: bytemuck::Pod> LaneProducer<T> {
-    /// Pushes `value` into this producer's lane, waiting (with `how`, until `deadline`)
-    /// for room. Errors as [`Producer::push`](super::Producer::push).
+    /// Pushes `value` into this producer's lane, waiting (with its [`Patience`]) for room.
+    /// Errors as [`Producer::push`](super::Producer::push) (`Timeout` and `Closed` hand
+    /// `value` back).
     #[inline]
-    pub fn push(
-        &mut self,
-        value: T,
-        how: Wait,
-        deadline: Option<Deadline>,
-    ) -> Result<(), QueueError> {
-        self.reserve(1, Some(how), deadline)?;
+    pub fn push(&mut self, value: T) -> Result<(), QueueError<T>> {
+        self.push_until(value, Call::Patient(self.patience))
+    }
+
+    /// [`push`](Self::push), waiting at most `timeout`.
+    #[inline]
+    pub fn push_timeout(&mut self, value: T, timeout: Duration) -> Result<(), QueueError<T>> {
+        self.push_until(value, Call::Timeout(self.patience, timeout))
+    }
+
+    /// Pushes `value` if there is room now; a full lane returns it at once in
+    /// [`QueueError::Timeout`].
+    #[inline]
+    pub fn try_push(&mut self, value: T) -> Result<(), QueueError<T>> {
+        self.push_until(value, Call::Try)
+    }
+
+    #[inline]
+    fn push_until(&mut self, value: T, call: Call) -> Result<(), QueueError<T>> {
+        if let Err(e) = self.reserve(1, call) {
+            return Err(e.with_item(value));
+        }
         // SAFETY: slot `tail % cap` of this lane is free (Acquire on the lane's head) and
         // inside the lane's data.
         unsafe { self.data.add(self.slot).write(value) };
@@ -298,58 +322,83 @@ impl<T: bytemuck::Pod> LaneProducer<T> {
         Ok(())
     }
 
-    /// Pushes `value` if there is room now: `Ok(false)` when the lane is full.
-    #[inline]
-    pub fn try_push(&mut self, value: T) -> Result<bool, QueueError> {
-        match self.reserve(1, None, None) {
-            Ok(_) => {
-                // SAFETY: as in `push`.
-                unsafe { self.data.add(self.slot).write(value) };
-                self.commit(1);
-                Ok(true)
-            }
-            Err(QueueError::Timeout { .. }) => Ok(false),
-            Err(e) => Err(e),
-        }
+    /// Pushes all of `items`, in chunks as room appears (one commit per chunk), waiting
+    /// with its [`Patience`] (one timeout for the whole slice). On an error, the elements
+    /// before the first not pushed are in the queue.
+    pub fn push_slice(&mut self, items: &[T]) -> Result<(), QueueError> {
+        let until = self.patience.start();
+        self.push_slice_until(items, until)
     }
 
-    /// Pushes all of `items`, in chunks as room appears (one commit per chunk).
-    pub fn push_slice(
-        &mut self,
-        items: &[T],
-        how: Wait,
-        deadline: Option<Deadline>,
-    ) -> Result<(), QueueError> {
-        let cap = self.shared.geo.cap;
+    /// [`push_slice`](Self::push_slice), waiting at most `timeout` in all.
+    pub fn push_slice_timeout(&mut self, items: &[T], timeout: Duration) -> Result<(), QueueError> {
+        let until = self.patience.start_with(timeout);
+        self.push_slice_until(items, until)
+    }
+
+    /// Pushes as many leading elements of `items` as fit now (at least one); returns how
+    /// many. [`QueueError::Timeout`] at once if none fits (an empty `items` pushes 0).
+    pub fn try_push_slice(&mut self, items: &[T]) -> Result<usize, QueueError> {
+        if items.is_empty() {
+            return Ok(0);
+        }
+        let free = self.reserve(1, Call::Try)?;
+        let n = free.min(items.len());
+        self.copy_in(&items[..n]);
+        Ok(n)
+    }
+
+    fn push_slice_until(&mut self, items: &[T], until: Until) -> Result<(), QueueError> {
         let mut rest = items;
         while !rest.is_empty() {
-            let free = self.reserve(1, Some(how), deadline)?;
+            let free = self.reserve(1, Call::Fixed(until))?;
             let n = free.min(rest.len());
-            let first = n.min(cap - self.slot);
-            // SAFETY: `n` slots from `slot` (wrapping) are free; the two runs lie in the
-            // lane's data and do not overlap `rest`, which lives elsewhere.
-            unsafe {
-                std::ptr::copy_nonoverlapping(rest.as_ptr(), self.data.add(self.slot), first);
-                std::ptr::copy_nonoverlapping(rest.as_ptr().add(first), self.data, n - first);
-            }
-            self.commit(n);
+            self.copy_in(&rest[..n]);
             rest = &rest[n..];
         }
         Ok(())
     }
 
+    /// Copies `src` (which fits in the free slots) in and commits it.
+    fn copy_in(&mut self, src: &[T]) {
+        let cap = self.shared.geo.cap;
+        let n = src.len();
+        let first = n.min(cap - self.slot);
+        // SAFETY: `n` slots from `slot` (wrapping) are free; the two runs lie in the
+        // lane's data and do not overlap `src`, which lives elsewhere.
+        unsafe {
+            std::ptr::copy_nonoverlapping(src.as_ptr(), self.data.add(self.slot), first);
+            std::ptr::copy_nonoverlapping(src.as_ptr().add(first), self.data, n - first);
+        }
+        self.commit(n);
+    }
+
+    /// How the waiting calls wait: strategy and default timeout.
+    pub fn patience(&self) -> Patience {
+        self.patience
+    }
+
+    /// Sets how the waiting calls wait (the `_timeout` forms keep the strategy).
+    pub fn set_patience(&mut self, patience: Patience) {
+        self.patience = patience;
+    }
+
     #[inline]
-    fn reserve(
-        &mut self,
-        n: usize,
-        how: Option<Wait>,
-        deadline: Option<Deadline>,
-    ) -> Result<usize, QueueError> {
+    fn reserve(&mut self, n: usize, call: Call) -> Result<usize, QueueError> {
+        call.attempt(|until| self.reserve_now(n, until), QueueError::would_block)
+    }
+
+    #[inline]
+    fn reserve_now(&mut self, n: usize, until: Option<Until>) -> Result<usize, QueueError> {
+        let (how, deadline) = parts(until);
         let sh = &*self.shared;
         let ix = &sh.lanes()[self.lane].ix;
         match self.idx.wait_free(ix, n as u64, how, deadline, &sh.region) {
             Ok(Found::Ready(free)) => Ok(free as usize),
-            Ok(Found::Closed) => Err(QueueError::Closed { by: Side::Consumer }),
+            Ok(Found::Closed) => Err(QueueError::Closed {
+                by: Side::Consumer,
+                item: (),
+            }),
             Err(e) => Err(QueueError::from_wait(e, "free slot")),
         }
     }
@@ -388,6 +437,7 @@ pub struct LaneConsumer<T> {
     shared: Arc<Shared>,
     cursor: LaneCursor,
     _t: PhantomData<fn() -> T>,
+    patience: Patience,
 }
 
 impl<T> std::fmt::Debug for LaneConsumer<T> {
@@ -397,69 +447,107 @@ impl<T> std::fmt::Debug for LaneConsumer<T> {
 }
 
 impl<T: bytemuck::Pod> LaneConsumer<T> {
-    /// Pops the next element, taking lanes in turn, waiting (with `how`, until `deadline`)
-    /// on the doorbell every producer rings.
+    /// Pops the next element, taking lanes in turn, waiting (with its [`Patience`]) on the
+    /// doorbell every producer rings.
     ///
     /// Errors: [`QueueError::Closed`] when nothing is queued and no producer is attached
     /// (after the expected producers joined: [`LaneMpsc::expect_producers`]; a later joiner
-    /// makes pops succeed again); `PeerGone` if a
-    /// process attached to the segment died; `Timeout`.
+    /// makes pops succeed again); `PeerGone` if a process attached to the segment died;
+    /// `Timeout` when the patience's timeout passes.
     #[inline]
-    pub fn pop(&mut self, how: Wait, deadline: Option<Deadline>) -> Result<T, QueueError> {
+    pub fn pop(&mut self) -> Result<T, QueueError> {
+        self.pop_until(Call::Patient(self.patience))
+    }
+
+    /// [`pop`](Self::pop), waiting at most `timeout`.
+    #[inline]
+    pub fn pop_timeout(&mut self, timeout: Duration) -> Result<T, QueueError> {
+        self.pop_until(Call::Timeout(self.patience, timeout))
+    }
+
+    /// The next element if any lane has one now; [`QueueError::Timeout`] at once otherwise.
+    #[inline]
+    pub fn try_pop(&mut self) -> Result<T, QueueError> {
+        self.pop_until(Call::Try)
+    }
+
+    #[inline]
+    fn pop_until(&mut self, call: Call) -> Result<T, QueueError> {
         let mut v = [T::zeroed()];
-        self.take(&mut v, Some(how), deadline)?;
+        self.take(&mut v, call)?;
         Ok(v[0])
     }
 
-    /// The next element if any lane has one now.
-    pub fn try_pop(&mut self) -> Result<Option<T>, QueueError> {
-        let mut v = [T::zeroed()];
-        match self.take(&mut v, None, None) {
-            Ok(_) => Ok(Some(v[0])),
-            Err(QueueError::Timeout { .. }) => Ok(None),
-            Err(e) => Err(e),
-        }
+    /// Waits (with its [`Patience`]) for at least one element, then pops up to `out.len()`
+    /// from one lane (the next lane in turn that has any); returns how many (0 at once for
+    /// an empty `out`).
+    pub fn pop_into(&mut self, out: &mut [T]) -> Result<usize, QueueError> {
+        self.pop_into_until(out, Call::Patient(self.patience))
     }
 
-    /// Waits for at least one element, then pops up to `out.len()` from one lane (the next
-    /// lane in turn that has any); returns how many.
-    pub fn pop_into(
+    /// [`pop_into`](Self::pop_into), waiting at most `timeout`.
+    pub fn pop_into_timeout(
         &mut self,
         out: &mut [T],
-        how: Wait,
-        deadline: Option<Deadline>,
+        timeout: Duration,
     ) -> Result<usize, QueueError> {
+        self.pop_into_until(out, Call::Timeout(self.patience, timeout))
+    }
+
+    /// [`pop_into`](Self::pop_into) without waiting: `Timeout` at once if no lane has any.
+    pub fn try_pop_into(&mut self, out: &mut [T]) -> Result<usize, QueueError> {
+        self.pop_into_until(out, Call::Try)
+    }
+
+    fn pop_into_until(&mut self, out: &mut [T], call: Call) -> Result<usize, QueueError> {
         if out.is_empty() {
             return Ok(0);
         }
-        self.take(out, Some(how), deadline)
+        self.take(out, call)
     }
 
-    fn take(
-        &mut self,
-        out: &mut [T],
-        how: Option<Wait>,
-        deadline: Option<Deadline>,
-    ) -> Result<usize, QueueError> {
+    /// How the waiting calls wait: strategy and default timeout.
+    pub fn patience(&self) -> Patience {
+        self.patience
+    }
+
+    /// Sets how the waiting calls wait (the `_timeout` forms keep the strategy).
+    pub fn set_patience(&mut self, patience: Patience) {
+        self.patience = patience;
+    }
+
+    fn take(&mut self, out: &mut [T], call: Call) -> Result<usize, QueueError> {
+        call.attempt(|until| self.take_now(out, until), QueueError::would_block)
+    }
+
+    fn take_now(&mut self, out: &mut [T], until: Option<Until>) -> Result<usize, QueueError> {
         let sh = &*self.shared;
         let (lanes, control) = (sh.lanes(), sh.control());
         let found = match self.cursor.poll(lanes, control) {
             Some(t) => t,
-            None => match how {
-                None => return Err(QueueError::Timeout { what: "element" }),
-                Some(how) => sh
+            None => match until {
+                None => {
+                    return Err(QueueError::Timeout {
+                        what: "element",
+                        item: (),
+                    })
+                }
+                Some(until) => sh
                     .bell()
                     .wait_eager(
                         || self.cursor.poll(lanes, control),
-                        how,
-                        deadline,
+                        until.wait,
+                        until.deadline,
                         &sh.region,
                     )
                     .map_err(|e| QueueError::from_wait(e, "element"))?,
             },
         };
         let Take::Ready { lane, head, n } = found else {
-            return Err(QueueError::Closed { by: Side::Producer });
+            return Err(QueueError::Closed {
+                by: Side::Producer,
+                item: (),
+            });
         };
         let cap = sh.geo.cap;
         let k = (n as usize).min(out.len());

@@ -17,8 +17,14 @@
 //!
 //! # Waiting, closing, dead peers
 //!
-//! Blocking calls take a [`Wait`](crate::sync::Wait) strategy and an optional
-//! [`Deadline`](crate::sys::Deadline); `try_` calls never wait. A side that waits with
+//! Each end holds its [`Patience`](crate::sync::Patience) (a [`Wait`](crate::sync::Wait)
+//! strategy and a default timeout; `set_patience`), and each blocking call has three forms,
+//! as crossbeam's: `pop()` waits with it, `pop_timeout(d)` waits at most `d`, `try_pop()`
+//! does not wait ([`QueueError::Timeout`] at once); likewise `push`, `push_slice`,
+//! `pop_into`, `write_chunk`, `read_chunk`, frames' `loan`, `send` and `recv`, and the
+//! aggregator's `push`. A push that fails hands its value back, as rtrb's
+//! (`QueueError::Timeout { item, .. }` for a full queue, and `Closed`). A call that finds
+//! room or data at once does not read the clock. A side that waits with
 //! `Block` or `Adaptive` sleeps on a futex doorbell and costs no CPU; the other side wakes
 //! it, and skips the syscall when nobody sleeps. Dropping an end closes it: a consumer
 //! drains what was pushed, then gets [`QueueError::Closed`]; a producer gets `Closed` the
@@ -28,22 +34,27 @@
 //! frame, which is never delivered.
 //!
 //! ```
-//! use handoff::queue::Spsc;
-//! use handoff::sync::Wait;
+//! use handoff::queue::{QueueError, Spsc};
+//! use std::time::Duration;
 //!
 //! let (mut tx, mut rx) = Spsc::<u64>::new(1024)?;
 //! let t = std::thread::spawn(move || {
 //!     for i in 0..10_000u64 {
-//!         tx.push(i, Wait::ADAPTIVE, None).unwrap();
+//!         tx.push(i).unwrap(); // waits for room with the end's patience
 //!     }
 //! }); // dropping `tx` closes the queue
 //! let mut sum = 0;
-//! while let Ok(v) = rx.pop(Wait::ADAPTIVE, None) {
+//! while let Ok(v) = rx.pop_timeout(Duration::from_secs(10)) {
 //!     sum += v;
 //! }
 //! t.join().unwrap();
 //! assert_eq!(sum, 10_000 * 9_999 / 2);
-//! # Ok::<(), handoff::queue::QueueError>(())
+//!
+//! let (mut tx, _rx) = Spsc::<u64>::new(1)?;
+//! tx.try_push(1)?;
+//! // Full: `try_push` does not wait and hands the value back.
+//! assert!(matches!(tx.try_push(2), Err(QueueError::Timeout { item: 2, .. })));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Protocols

@@ -39,11 +39,13 @@
 //! makes the waiter's CAS fail (and the waiter re-reads the new generation).
 
 use crate::atomic::{AtomicU32, Ordering};
-use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
-use crate::sync::PeerWatch;
+use crate::sync::wait::Call;
+use crate::sync::wait::{wait_on, CpuHint, WaitCondition};
 use crate::sync::WaitError;
+use crate::sync::{NoPeers, PeerWatch, Waiter};
+use crate::sys::futex;
 use crate::sys::Error as SysError;
-use crate::sys::{futex, Deadline};
+use std::time::Duration;
 
 /// Bit 0: a waiter may be sleeping.
 pub const SLEEPERS: u32 = 1;
@@ -61,9 +63,9 @@ pub const MAX_PARTIES: u32 = ARRIVED_MASK >> 1;
 /// A reusable barrier for `parties` threads or processes.
 ///
 /// ```
-/// use handoff::sync::{Barrier, NoPeers, Wait};
+/// use handoff::sync::{Barrier, Patience, Wait, Waiter};
 /// let b = Barrier::new(1).unwrap();
-/// assert!(b.wait(Wait::Block, None, &NoPeers).unwrap().is_leader());
+/// assert!(b.wait(&Waiter::new(Patience::new(Wait::Block))).unwrap().is_leader());
 /// assert!(Barrier::new(0).is_err());
 /// ```
 #[repr(C, align(128))]
@@ -150,8 +152,33 @@ impl Barrier {
     #[inline]
     pub fn wait<P: PeerWatch + ?Sized>(
         &self,
-        how: Wait,
-        deadline: Option<Deadline>,
+        waiter: &Waiter<'_, P>,
+    ) -> Result<BarrierWaitResult, WaitError> {
+        self.wait_with(Call::Patient(waiter.patience()), waiter.peers())
+    }
+
+    /// [`wait`](Self::wait), waiting at most `timeout` (then the arrival is taken back).
+    #[inline]
+    pub fn wait_timeout<P: PeerWatch + ?Sized>(
+        &self,
+        timeout: Duration,
+        waiter: &Waiter<'_, P>,
+    ) -> Result<BarrierWaitResult, WaitError> {
+        self.wait_with(Call::Timeout(waiter.patience(), timeout), waiter.peers())
+    }
+
+    /// Arrives, and passes if that opened the barrier (this party was the last) or it is
+    /// open after one more look; otherwise takes the arrival back and answers
+    /// [`WaitError::Timeout`] at once.
+    #[inline]
+    pub fn try_wait(&self) -> Result<BarrierWaitResult, WaitError> {
+        self.wait_with(Call::Try, &NoPeers)
+    }
+
+    #[inline]
+    fn wait_with<P: PeerWatch + ?Sized>(
+        &self,
+        call: Call,
         peers: &P,
     ) -> Result<BarrierWaitResult, WaitError> {
         let parties = self.parties();
@@ -181,8 +208,14 @@ impl Barrier {
             }
         }
         let gen = w & GEN_MASK;
-        let cond = BarrierWait { barrier: self, gen };
-        match wait_on(cond, how, deadline, peers, peer_cpu) {
+        let mut cond = BarrierWait { barrier: self, gen };
+        let Some(until) = call.until() else {
+            return match cond.poll() {
+                Some(()) => Ok(BarrierWaitResult { leader: false }),
+                None => self.withdraw(gen, WaitError::Timeout),
+            };
+        };
+        match wait_on(cond, until, peers, peer_cpu) {
             Ok(()) => Ok(BarrierWaitResult { leader: false }),
             Err(e) => self.withdraw(gen, e),
         }
@@ -262,7 +295,9 @@ impl WaitCondition for BarrierWait<'_> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::sync::NoPeers;
+    use crate::sync::waiter::w;
+    use crate::sync::{NoPeers, Wait};
+    use crate::sys::Deadline;
     use std::sync::Arc;
     use std::time::Duration;
 
@@ -273,12 +308,16 @@ mod tests {
         let b = Barrier::new(2).unwrap();
         let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
             || {
-                b.wait(Wait::Block, crate::sys::futex::sleep_deadline(), &NoPeers)
-                    .unwrap();
+                b.wait(&w(
+                    Wait::Block,
+                    crate::sys::futex::sleep_deadline(),
+                    &NoPeers,
+                ))
+                .unwrap();
             },
             || b.word.load(Ordering::Relaxed) & SLEEPERS != 0,
             || {
-                assert!(b.wait(Wait::Block, None, &NoPeers).unwrap().is_leader());
+                assert!(b.wait(&w(Wait::Block, None, &NoPeers)).unwrap().is_leader());
             },
         );
         assert_eq!(wakes, 1);
@@ -291,7 +330,7 @@ mod tests {
         // SAFETY: all-zero is a valid `Barrier` (see the `ShmSafe` impl).
         let b: Barrier = unsafe { std::mem::zeroed() };
         assert_eq!(b.parties(), 1);
-        assert!(b.wait(Wait::Spin, None, &NoPeers).unwrap().is_leader());
+        assert!(b.wait(&w(Wait::Spin, None, &NoPeers)).unwrap().is_leader());
         assert_eq!(b.generation(), 1);
         b.init(3).unwrap();
         assert_eq!(b.parties(), 3);
@@ -319,7 +358,10 @@ mod tests {
         assert!(b.init(0).is_err());
         // A wait that times out takes its arrival back...
         let d = Some(Deadline::after(Duration::from_millis(2)));
-        assert_eq!(b.wait(Wait::Block, d, &NoPeers), Err(WaitError::Timeout));
+        assert_eq!(
+            b.wait(&w(Wait::Block, d, &NoPeers)),
+            Err(WaitError::Timeout)
+        );
         assert_eq!(b.word.load(Ordering::Relaxed) & ARRIVED_MASK, 0);
         // ...so the count may still change, but not while a party is inside.
         b.word.fetch_add(ARRIVED_ONE, Ordering::Relaxed);
@@ -331,7 +373,11 @@ mod tests {
         let b = Barrier::new(2).unwrap();
         for how in Wait::ALL {
             let d = Some(Deadline::after(Duration::from_millis(3)));
-            assert_eq!(b.wait(how, d, &NoPeers), Err(WaitError::Timeout), "{how}");
+            assert_eq!(
+                b.wait(&w(how, d, &NoPeers)),
+                Err(WaitError::Timeout),
+                "{how}"
+            );
             assert_eq!(b.word.load(Ordering::Relaxed) & ARRIVED_MASK, 0, "{how}");
         }
         assert_eq!(b.generation(), 0);
@@ -356,7 +402,7 @@ mod tests {
                         let mut leaders = 0;
                         for phase in 1..=PHASES {
                             s.1[me].store(phase, Ordering::Relaxed);
-                            leaders += s.0.wait(how, d, &NoPeers).unwrap().is_leader() as u64;
+                            leaders += s.0.wait(&w(how, d, &NoPeers)).unwrap().is_leader() as u64;
                             for slot in &s.1 {
                                 let v = slot.load(Ordering::Relaxed);
                                 assert!(
@@ -364,7 +410,7 @@ mod tests {
                                     "{how}: saw {v} in phase {phase}"
                                 );
                             }
-                            s.0.wait(how, d, &NoPeers).unwrap();
+                            s.0.wait(&w(how, d, &NoPeers)).unwrap();
                         }
                         leaders
                     })
@@ -379,7 +425,9 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
-    use crate::sync::NoPeers;
+    use crate::sync::waiter::w;
+    use crate::sync::{NoPeers, Wait};
+    use crate::sys::Deadline;
     use loom::sync::Arc;
 
     /// Two parties, two generations: both pass both, one leader each time, and writes before
@@ -391,13 +439,25 @@ mod loom_tests {
             let b2 = b.clone();
             let t = loom::thread::spawn(move || {
                 b2.1.store(1, Ordering::Relaxed);
-                let l1 = b2.0.wait(Wait::Block, None, &NoPeers).unwrap().is_leader();
-                let l2 = b2.0.wait(Wait::Block, None, &NoPeers).unwrap().is_leader();
+                let l1 =
+                    b2.0.wait(&w(Wait::Block, None, &NoPeers))
+                        .unwrap()
+                        .is_leader();
+                let l2 =
+                    b2.0.wait(&w(Wait::Block, None, &NoPeers))
+                        .unwrap()
+                        .is_leader();
                 (l1, l2)
             });
-            let l1 = b.0.wait(Wait::Block, None, &NoPeers).unwrap().is_leader();
+            let l1 =
+                b.0.wait(&w(Wait::Block, None, &NoPeers))
+                    .unwrap()
+                    .is_leader();
             assert_eq!(b.1.load(Ordering::Relaxed), 1);
-            let l2 = b.0.wait(Wait::Block, None, &NoPeers).unwrap().is_leader();
+            let l2 =
+                b.0.wait(&w(Wait::Block, None, &NoPeers))
+                    .unwrap()
+                    .is_leader();
             let (t1, t2) = t.join().unwrap();
             assert!(l1 != t1 && l2 != t2, "exactly one leader per generation");
         });
@@ -411,8 +471,8 @@ mod loom_tests {
             let b = Arc::new(Barrier::new(2).unwrap());
             let past = Some(Deadline::at_ns(0));
             let b2 = b.clone();
-            let t = loom::thread::spawn(move || b2.wait(Wait::Block, past, &NoPeers));
-            let mine = b.wait(Wait::Block, past, &NoPeers);
+            let t = loom::thread::spawn(move || b2.wait(&w(Wait::Block, past, &NoPeers)));
+            let mine = b.wait(&w(Wait::Block, past, &NoPeers));
             let theirs = t.join().unwrap();
             assert_eq!(mine.is_ok(), theirs.is_ok(), "{mine:?} vs {theirs:?}");
             if let (Ok(a), Ok(c)) = (mine, theirs) {

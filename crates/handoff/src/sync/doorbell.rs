@@ -33,10 +33,10 @@
 //! All-zero is a valid doorbell with no sleepers; `repr(C)`, pointer-free.
 
 use crate::atomic::{fence, AtomicU32, Ordering};
-use crate::sync::wait::{wait_on, Wait, WaitCondition};
-use crate::sync::PeerWatch;
+use crate::sync::wait::{wait_on, WaitCondition};
 use crate::sync::WaitError;
-use crate::sys::{futex, Deadline};
+use crate::sync::{PeerWatch, Until};
+use crate::sys::futex;
 
 /// The `sleepers` value meaning that nobody may be sleeping: ringers skip the syscall.
 pub const NO_SLEEPERS: u32 = 0;
@@ -46,14 +46,14 @@ pub const NO_SLEEPERS: u32 = 0;
 /// described in the source (`sync/doorbell.rs`).
 ///
 /// ```
-/// use handoff::sync::{Doorbell, NoPeers, Wait};
+/// use handoff::sync::{Doorbell, NoPeers, Until, Wait};
 /// use std::sync::atomic::{AtomicU64, Ordering};
 /// let (bell, word) = (Doorbell::new(), AtomicU64::new(0));
 /// word.store(5, Ordering::Release);
 /// bell.ring();
 /// let seen = bell.wait(
 ///     || Some(word.load(Ordering::Acquire)).filter(|v| *v >= 5),
-///     Wait::Block, None, &NoPeers, None,
+///     Until::forever(Wait::Block), &NoPeers, None,
 /// );
 /// assert_eq!(seen, Ok(5));
 /// ```
@@ -104,14 +104,13 @@ impl Doorbell {
     }
 
     /// Waits until `poll` returns `Some` (it must load the words it checks with Acquire),
-    /// with strategy `how`, until `deadline`, checking `peers`; `peer_cpu` is the CPU the
+    /// as `until` says (strategy, deadline), checking `peers`; `peer_cpu` is the CPU the
     /// last ringer ran on, if known (its CPU hint).
     #[inline]
     pub fn wait<T, F, P>(
         &self,
         mut poll: F,
-        how: Wait,
-        deadline: Option<Deadline>,
+        until: Until,
         peers: &P,
         peer_cpu: Option<u32>,
     ) -> Result<T, WaitError>
@@ -122,13 +121,7 @@ impl Doorbell {
         if let Some(v) = poll() {
             return Ok(v);
         }
-        wait_on(
-            BellWait { bell: self, poll },
-            how,
-            deadline,
-            peers,
-            peer_cpu,
-        )
+        wait_on(BellWait { bell: self, poll }, until, peers, peer_cpu)
     }
 }
 
@@ -173,6 +166,7 @@ impl<T, F: FnMut() -> Option<T>> WaitCondition for BellWait<'_, F> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::sync::Wait;
 
     use crate::atomic::{AtomicU64, Ordering};
     use crate::sync::NoPeers;
@@ -188,8 +182,10 @@ mod tests {
                 let poll = || Some(word.load(Ordering::Acquire)).filter(|v| *v == 9);
                 let got = bell.wait(
                     poll,
-                    Wait::Block,
-                    crate::sys::futex::sleep_deadline(),
+                    Until {
+                        wait: Wait::Block,
+                        deadline: crate::sys::futex::sleep_deadline(),
+                    },
                     &NoPeers,
                     None,
                 );

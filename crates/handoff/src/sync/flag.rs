@@ -32,10 +32,12 @@
 //! live in a shared segment.
 
 use crate::atomic::{fence, AtomicU32, Ordering};
-use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
-use crate::sync::PeerWatch;
+use crate::sync::wait::Call;
+use crate::sync::wait::{wait_on, CpuHint, WaitCondition};
 use crate::sync::WaitError;
-use crate::sys::{futex, Deadline};
+use crate::sync::{NoPeers, PeerWatch, Waiter};
+use crate::sys::futex;
+use std::time::Duration;
 
 /// The `sleepers` value meaning that no waiter may be sleeping: publishers skip the wake.
 pub const NO_SLEEPERS: u32 = 0;
@@ -50,10 +52,10 @@ pub const NO_SLEEPERS: u32 = 0;
 /// values over one at a time (the peer acknowledges each) or use a monotonic sequence.
 ///
 /// ```
-/// use handoff::sync::{Flag, NoPeers, Wait};
+/// use handoff::sync::{Flag, Patience, Wait, Waiter};
 /// let f = Flag::new();
 /// f.store(5);
-/// assert_eq!(f.wait_change(0, Wait::Spin, None, &NoPeers), Ok(5));
+/// assert_eq!(f.wait_change(0, &Waiter::new(Patience::new(Wait::Spin))), Ok(5));
 /// ```
 #[repr(C, align(128))]
 #[derive(Debug)]
@@ -127,43 +129,108 @@ impl Flag {
         futex::wake_all(&self.value);
     }
 
-    /// Waits until the value differs from `old`; returns the new value.
+    /// Waits (with `waiter`'s patience) until the value differs from `old`; returns the new
+    /// value.
     #[inline]
     pub fn wait_change<P: PeerWatch + ?Sized>(
         &self,
         old: u32,
-        how: Wait,
-        deadline: Option<Deadline>,
+        waiter: &Waiter<'_, P>,
+    ) -> Result<u32, WaitError> {
+        self.change_with(old, Call::Patient(waiter.patience()), waiter.peers())
+    }
+
+    /// [`wait_change`](Self::wait_change), waiting at most `timeout`.
+    #[inline]
+    pub fn wait_change_timeout<P: PeerWatch + ?Sized>(
+        &self,
+        old: u32,
+        timeout: Duration,
+        waiter: &Waiter<'_, P>,
+    ) -> Result<u32, WaitError> {
+        self.change_with(
+            old,
+            Call::Timeout(waiter.patience(), timeout),
+            waiter.peers(),
+        )
+    }
+
+    /// The value if it differs from `old` now; [`WaitError::Timeout`] otherwise.
+    #[inline]
+    pub fn try_wait_change(&self, old: u32) -> Result<u32, WaitError> {
+        self.change_with(old, Call::Try, &NoPeers)
+    }
+
+    #[inline]
+    fn change_with<P: PeerWatch + ?Sized>(
+        &self,
+        old: u32,
+        call: Call,
         peers: &P,
     ) -> Result<u32, WaitError> {
         let v = self.load();
         if v != old {
             return Ok(v);
         }
+        let Some(until) = call.until() else {
+            return Err(WaitError::Timeout);
+        };
         let cond = FlagWait {
             flag: self,
             target: Target::Not(old),
         };
-        wait_on(cond, how, deadline, peers, self.publisher.get())
+        wait_on(cond, until, peers, self.publisher.get())
     }
 
-    /// Waits until the value equals `target`.
+    /// Waits (with `waiter`'s patience) until the value equals `target`.
     #[inline]
     pub fn wait_for<P: PeerWatch + ?Sized>(
         &self,
         target: u32,
-        how: Wait,
-        deadline: Option<Deadline>,
+        waiter: &Waiter<'_, P>,
+    ) -> Result<(), WaitError> {
+        self.for_with(target, Call::Patient(waiter.patience()), waiter.peers())
+    }
+
+    /// [`wait_for`](Self::wait_for), waiting at most `timeout`.
+    #[inline]
+    pub fn wait_for_timeout<P: PeerWatch + ?Sized>(
+        &self,
+        target: u32,
+        timeout: Duration,
+        waiter: &Waiter<'_, P>,
+    ) -> Result<(), WaitError> {
+        self.for_with(
+            target,
+            Call::Timeout(waiter.patience(), timeout),
+            waiter.peers(),
+        )
+    }
+
+    /// `Ok` if the value equals `target` now; [`WaitError::Timeout`] otherwise.
+    #[inline]
+    pub fn try_wait_for(&self, target: u32) -> Result<(), WaitError> {
+        self.for_with(target, Call::Try, &NoPeers)
+    }
+
+    #[inline]
+    fn for_with<P: PeerWatch + ?Sized>(
+        &self,
+        target: u32,
+        call: Call,
         peers: &P,
     ) -> Result<(), WaitError> {
         if self.load() == target {
             return Ok(());
         }
+        let Some(until) = call.until() else {
+            return Err(WaitError::Timeout);
+        };
         let cond = FlagWait {
             flag: self,
             target: Target::Is(target),
         };
-        wait_on(cond, how, deadline, peers, self.publisher.get()).map(drop)
+        wait_on(cond, until, peers, self.publisher.get()).map(drop)
     }
 }
 
@@ -228,7 +295,9 @@ impl WaitCondition for FlagWait<'_> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::sync::NoPeers;
+    use crate::sync::waiter::w;
+    use crate::sync::{NoPeers, Wait};
+    use crate::sys::Deadline;
     use std::sync::Arc;
     use std::time::Duration;
 
@@ -249,8 +318,8 @@ mod tests {
         assert_eq!(f.increment(), 0);
         f.store(7);
         assert_eq!(f.load(), 7);
-        assert_eq!(f.wait_change(3, Wait::Block, None, &NoPeers), Ok(7));
-        assert_eq!(f.wait_for(7, Wait::Block, None, &NoPeers), Ok(()));
+        assert_eq!(f.wait_change(3, &w(Wait::Block, None, &NoPeers)), Ok(7));
+        assert_eq!(f.wait_for(7, &w(Wait::Block, None, &NoPeers)), Ok(()));
     }
 
     #[test]
@@ -259,12 +328,12 @@ mod tests {
         for how in Wait::ALL {
             let d = Some(Deadline::after(Duration::from_millis(3)));
             assert_eq!(
-                f.wait_change(0, how, d, &NoPeers),
+                f.wait_change(0, &w(how, d, &NoPeers)),
                 Err(WaitError::Timeout),
                 "{how}"
             );
             assert_eq!(
-                f.wait_for(1, how, d, &NoPeers),
+                f.wait_for(1, &w(how, d, &NoPeers)),
                 Err(WaitError::Timeout),
                 "{how}"
             );
@@ -281,9 +350,7 @@ mod tests {
             || {
                 f.wait_for(
                     1,
-                    Wait::Block,
-                    crate::sys::futex::sleep_deadline(),
-                    &NoPeers,
+                    &w(Wait::Block, crate::sys::futex::sleep_deadline(), &NoPeers),
                 )
                 .unwrap()
             },
@@ -312,14 +379,14 @@ mod tests {
             let deadline = Some(Deadline::after(Duration::from_secs(30)));
             let t = std::thread::spawn(move || {
                 for i in 1..=ROUNDS {
-                    f2.0.wait_for(i, how, deadline, &NoPeers).unwrap();
+                    f2.0.wait_for(i, &w(how, deadline, &NoPeers)).unwrap();
                     f2.1.store(i);
                 }
             });
             for i in 1..=ROUNDS {
                 flags.0.store(i);
                 assert_eq!(
-                    flags.1.wait_change(i - 1, how, deadline, &NoPeers),
+                    flags.1.wait_change(i - 1, &w(how, deadline, &NoPeers)),
                     Ok(i),
                     "{how}"
                 );
@@ -332,7 +399,9 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
-    use crate::sync::NoPeers;
+    use crate::sync::waiter::w;
+    use crate::sync::{NoPeers, Wait};
+    use crate::sys::Deadline;
     use loom::sync::Arc;
     use std::time::Duration;
 
@@ -347,7 +416,7 @@ mod loom_tests {
                 f2.1.store(42, Ordering::Relaxed);
                 f2.0.store(1);
             });
-            assert_eq!(f.0.wait_change(0, Wait::Block, None, &NoPeers), Ok(1));
+            assert_eq!(f.0.wait_change(0, &w(Wait::Block, None, &NoPeers)), Ok(1));
             assert_eq!(f.1.load(Ordering::Relaxed), 42);
             t.join().unwrap();
         });
@@ -366,7 +435,7 @@ mod loom_tests {
                 let how = Wait::Adaptive {
                     spin_budget: budget,
                 };
-                assert_eq!(f.wait_for(1, how, None, &NoPeers), Ok(()));
+                assert_eq!(f.wait_for(1, &w(how, None, &NoPeers)), Ok(()));
                 t.join().unwrap();
             });
         }
@@ -382,7 +451,7 @@ mod loom_tests {
                 f2.store(1);
                 f2.store(2);
             });
-            assert_eq!(f.wait_for(2, Wait::Block, None, &NoPeers), Ok(()));
+            assert_eq!(f.wait_for(2, &w(Wait::Block, None, &NoPeers)), Ok(()));
             t.join().unwrap();
         });
     }

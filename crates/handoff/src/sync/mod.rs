@@ -1,7 +1,13 @@
 //! Synchronization primitives that live in shared memory and work between threads and
-//! between processes. Every blocking call takes a [`Wait`] strategy, an optional deadline and
-//! the peers to watch, and returns [`WaitError`] on a timeout or a dead peer; calls
-//! with a bad argument return [`sys::Error::InvalidArgument`](crate::sys::Error::InvalidArgument).
+//! between processes. The waiting side holds its policy in a [`Waiter`] (a [`Patience`]:
+//! strategy and default timeout, and the peers to watch), since a primitive in shared memory
+//! cannot hold one process's; every blocking call has three forms — `flag.wait_for(v,
+//! &waiter)` waits with the waiter's patience, `flag.wait_for_timeout(v, d, &waiter)` at
+//! most `d`, `flag.try_wait_for(v)` not at all — and returns [`WaitError`] on a timeout
+//! (also a `try_` call's "would block") or a dead peer; calls with a bad argument return
+//! [`sys::Error::InvalidArgument`](crate::sys::Error::InvalidArgument). The low-level waits
+//! ([`Doorbell::wait`], [`RangeBell::wait`], and for transport implementors
+//! `handoff::implementor::poll_until`) take one call's [`Until`].
 //!
 //! | primitive | what it is | wakes |
 //! |---|---|---|
@@ -56,6 +62,7 @@ pub(crate) mod rangebell;
 pub(crate) mod semaphore;
 pub(crate) mod signal;
 pub(crate) mod wait;
+pub(crate) mod waiter;
 
 pub use barrier::{Barrier, BarrierWaitResult, MAX_PARTIES};
 pub use doorbell::Doorbell;
@@ -76,3 +83,4 @@ pub use wait::{Patience, Until, Wait};
 // The low-level waits the primitives, queues and team are built from; a transport outside
 // this crate finds the ones it needs in `crate::implementor`.
 pub(crate) use wait::{poll_quickly, poll_until, CpuHint};
+pub use waiter::Waiter;

@@ -60,10 +60,10 @@
 //! All-zero is a valid `RangeBell` with no sleepers; `repr(C)`, pointer-free.
 
 use crate::atomic::{fence, AtomicU32, AtomicU64, Ordering};
-use crate::sync::wait::{wait_on, Wait, WaitCondition};
-use crate::sync::PeerWatch;
+use crate::sync::wait::{wait_on, WaitCondition};
 use crate::sync::WaitError;
-use crate::sys::{futex, Deadline};
+use crate::sync::{PeerWatch, Until};
+use crate::sys::futex;
 
 /// Wait descriptors per bell: threads of one PE asleep on distinct ranges at the same time.
 /// More sleepers than slots wait as `any` (woken by every write): correct, only less precise.
@@ -89,7 +89,7 @@ struct Slot {
 /// `sync/rangebell.rs`).
 ///
 /// ```
-/// use handoff::sync::{RangeBell, NoPeers, Wait};
+/// use handoff::sync::{RangeBell, NoPeers, Until, Wait};
 /// use std::sync::atomic::{AtomicU64, Ordering};
 /// let (bell, word) = (RangeBell::new(), AtomicU64::new(0));
 /// word.store(5, Ordering::Release);
@@ -97,7 +97,7 @@ struct Slot {
 /// let seen = bell.wait(
 ///     Some((0, 8)),
 ///     || Some(word.load(Ordering::Acquire)).filter(|v| *v >= 5),
-///     Wait::Block, None, &NoPeers, None, 0,
+///     Until::forever(Wait::Block), &NoPeers, None, 0,
 /// );
 /// assert_eq!(seen, Ok(5));
 /// ```
@@ -193,7 +193,7 @@ impl RangeBell {
     }
 
     /// Waits until `poll` returns `Some` (it must load the words it checks with Acquire),
-    /// sleeping — when `how` sleeps — as a waiter on bytes `range` = `(start, end)` of what
+    /// sleeping — when `until`'s strategy sleeps — as a waiter on bytes `range` = `(start, end)` of what
     /// this bell covers (`None`: a waiter on anything, woken by every write). `site` names
     /// the wait for the adaptive learning (one learned spin budget per site; see
     /// [Waiting](crate::sync#waiting)), `peer_cpu` is the CPU of the last writer, if known.
@@ -203,8 +203,7 @@ impl RangeBell {
         &self,
         range: Option<(u64, u64)>,
         mut poll: F,
-        how: Wait,
-        deadline: Option<Deadline>,
+        until: Until,
         peers: &P,
         peer_cpu: Option<u32>,
         site: usize,
@@ -226,8 +225,7 @@ impl RangeBell {
                 poll,
                 site,
             },
-            how,
-            deadline,
+            until,
             peers,
             peer_cpu,
         )
@@ -320,6 +318,7 @@ impl<T, F: FnMut() -> Option<T>> WaitCondition for RangeWait<'_, F> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::sync::Wait;
 
     use crate::atomic::{AtomicU64, Ordering};
     use crate::sync::NoPeers;
@@ -329,8 +328,10 @@ mod tests {
         let got = bell.wait(
             range,
             poll,
-            Wait::Block,
-            crate::sys::futex::sleep_deadline(),
+            Until {
+                wait: Wait::Block,
+                deadline: crate::sys::futex::sleep_deadline(),
+            },
             &NoPeers,
             None,
             0,
@@ -424,6 +425,7 @@ mod tests {
 mod loom_tests {
     use super::*;
     use crate::sync::NoPeers;
+    use crate::sync::Wait;
     use loom::sync::Arc;
 
     /// The descriptor protocol: a sleeper on word A (bytes [0, 8)) and a writer that writes
@@ -442,8 +444,10 @@ mod loom_tests {
             let got = s.0.wait(
                 Some((0, 8)),
                 || (s.1.load(Ordering::Acquire) == 1).then_some(()),
-                Wait::Block,
-                None,
+                Until {
+                    wait: Wait::Block,
+                    deadline: None,
+                },
                 &NoPeers,
                 None,
                 0,
@@ -478,8 +482,10 @@ mod loom_tests {
                 s3.0.wait(
                     Some((8, 16)),
                     || (s3.2.load(Ordering::Acquire) == 1).then_some(()),
-                    Wait::Block,
-                    None,
+                    Until {
+                        wait: Wait::Block,
+                        deadline: None,
+                    },
                     &NoPeers,
                     None,
                     0,
@@ -488,8 +494,10 @@ mod loom_tests {
             let got = s.0.wait(
                 Some((0, 8)),
                 || (s.1.load(Ordering::Acquire) == 1).then_some(()),
-                Wait::Block,
-                None,
+                Until {
+                    wait: Wait::Block,
+                    deadline: None,
+                },
                 &NoPeers,
                 None,
                 0,
@@ -525,11 +533,12 @@ mod loom_tests {
                     );
                 });
                 let got = s.0.wait(
-                    Some((0, 8)),
-                    // Acquire: pairs with the writer's Release store above.
+                    Some((0, 8)), // Acquire: pairs with the writer's Release store above.
                     || (s.1.load(Ordering::Acquire) == 1).then_some(()),
-                    how,
-                    None,
+                    Until {
+                        wait: how,
+                        deadline: None,
+                    },
                     &NoPeers,
                     None,
                     0,
@@ -555,8 +564,10 @@ mod loom_tests {
             let got = s.0.wait(
                 None,
                 || (s.1.load(Ordering::Acquire) == 1).then_some(()),
-                Wait::Block,
-                None,
+                Until {
+                    wait: Wait::Block,
+                    deadline: None,
+                },
                 &NoPeers,
                 None,
                 0,

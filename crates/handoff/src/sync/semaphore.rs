@@ -38,11 +38,13 @@
 //! segment.
 
 use crate::atomic::{fence, AtomicU32, Ordering};
-use crate::sync::wait::{wait_on, CpuHint, Wait, WaitCondition};
-use crate::sync::PeerWatch;
+use crate::sync::wait::Call;
+use crate::sync::wait::{wait_on, CpuHint, WaitCondition};
 use crate::sync::WaitError;
+use crate::sync::{NoPeers, PeerWatch, Waiter};
+use crate::sys::futex;
 use crate::sys::Error as SysError;
-use crate::sys::{futex, Deadline};
+use std::time::Duration;
 
 /// The `sleepers` value meaning that nobody may be sleeping: `post` skips the syscall.
 pub const NO_SLEEPERS: u32 = 0;
@@ -52,12 +54,12 @@ pub const MAX_PERMITS: u32 = u32::MAX;
 /// A counting semaphore that works between threads and between processes.
 ///
 /// ```
-/// use handoff::sync::{Semaphore, NoPeers, Wait};
+/// use handoff::sync::{Semaphore, Patience, Wait, WaitError, Waiter};
 /// let s = Semaphore::new(1);
-/// assert!(s.try_wait());
-/// assert!(!s.try_wait());
+/// assert_eq!(s.try_wait(), Ok(()));
+/// assert_eq!(s.try_wait(), Err(WaitError::Timeout));
 /// s.post().unwrap();
-/// assert_eq!(s.wait(Wait::Block, None, &NoPeers), Ok(()));
+/// assert_eq!(s.wait(&Waiter::new(Patience::new(Wait::Block))), Ok(()));
 /// ```
 #[repr(C, align(128))]
 #[derive(Debug)]
@@ -117,10 +119,10 @@ impl Semaphore {
         futex::wake(&self.count, 1);
     }
 
-    /// Takes a permit if one is available, without waiting.
+    /// Takes a permit if one is available now; [`WaitError::Timeout`] otherwise.
     #[inline]
-    pub fn try_wait(&self) -> bool {
-        self.try_take()
+    pub fn try_wait(&self) -> Result<(), WaitError> {
+        self.wait_with(Call::Try, &NoPeers)
     }
 
     #[inline]
@@ -139,24 +141,31 @@ impl Semaphore {
         false
     }
 
-    /// Takes a permit, waiting for one with strategy `how` until `deadline`.
+    /// Takes a permit, waiting for one with `waiter`'s patience.
     #[inline]
-    pub fn wait<P: PeerWatch + ?Sized>(
+    pub fn wait<P: PeerWatch + ?Sized>(&self, waiter: &Waiter<'_, P>) -> Result<(), WaitError> {
+        self.wait_with(Call::Patient(waiter.patience()), waiter.peers())
+    }
+
+    /// [`wait`](Self::wait), waiting at most `timeout`.
+    #[inline]
+    pub fn wait_timeout<P: PeerWatch + ?Sized>(
         &self,
-        how: Wait,
-        deadline: Option<Deadline>,
-        peers: &P,
+        timeout: Duration,
+        waiter: &Waiter<'_, P>,
     ) -> Result<(), WaitError> {
+        self.wait_with(Call::Timeout(waiter.patience(), timeout), waiter.peers())
+    }
+
+    #[inline]
+    fn wait_with<P: PeerWatch + ?Sized>(&self, call: Call, peers: &P) -> Result<(), WaitError> {
         if self.try_take() {
             return Ok(());
         }
-        wait_on(
-            SemWait { sem: self },
-            how,
-            deadline,
-            peers,
-            self.poster.get(),
-        )
+        let Some(until) = call.until() else {
+            return Err(WaitError::Timeout);
+        };
+        wait_on(SemWait { sem: self }, until, peers, self.poster.get())
     }
 }
 
@@ -209,7 +218,9 @@ impl WaitCondition for SemWait<'_> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::sync::NoPeers;
+    use crate::sync::waiter::w;
+    use crate::sync::{NoPeers, Wait};
+    use crate::sys::Deadline;
     use std::sync::Arc;
     use std::time::Duration;
 
@@ -220,8 +231,12 @@ mod tests {
         let s = Semaphore::new(0);
         let wakes = crate::sys::futex::wakes_of_publish_to_sleeper(
             || {
-                s.wait(Wait::Block, crate::sys::futex::sleep_deadline(), &NoPeers)
-                    .unwrap()
+                s.wait(&w(
+                    Wait::Block,
+                    crate::sys::futex::sleep_deadline(),
+                    &NoPeers,
+                ))
+                .unwrap()
             },
             || s.sleepers.load(Ordering::Relaxed) != NO_SLEEPERS,
             || s.post().unwrap(),
@@ -243,7 +258,7 @@ mod tests {
         // SAFETY: all-zero is a valid `Semaphore` (see the `ShmSafe` impl).
         let s: Semaphore = unsafe { std::mem::zeroed() };
         assert_eq!(s.value(), 0);
-        assert!(!s.try_wait());
+        assert_eq!(s.try_wait(), Err(WaitError::Timeout));
     }
 
     #[test]
@@ -251,7 +266,7 @@ mod tests {
         let s = Semaphore::new(MAX_PERMITS);
         assert!(matches!(s.post(), Err(SysError::InvalidArgument(_))));
         assert_eq!(s.value(), MAX_PERMITS);
-        assert!(s.try_wait());
+        assert_eq!(s.try_wait(), Ok(()));
         s.post().unwrap();
     }
 
@@ -260,7 +275,11 @@ mod tests {
         let s = Semaphore::new(0);
         for how in Wait::ALL {
             let d = Some(Deadline::after(Duration::from_millis(3)));
-            assert_eq!(s.wait(how, d, &NoPeers), Err(WaitError::Timeout), "{how}");
+            assert_eq!(
+                s.wait(&w(how, d, &NoPeers)),
+                Err(WaitError::Timeout),
+                "{how}"
+            );
         }
         assert_eq!(s.sleepers.load(Ordering::Relaxed), NO_SLEEPERS);
     }
@@ -277,7 +296,7 @@ mod tests {
                     let s = s.clone();
                     std::thread::spawn(move || {
                         for _ in 0..PER_THREAD {
-                            s.wait(how, d, &NoPeers).unwrap();
+                            s.wait(&w(how, d, &NoPeers)).unwrap();
                         }
                     })
                 })
@@ -296,7 +315,9 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
-    use crate::sync::NoPeers;
+    use crate::sync::waiter::w;
+    use crate::sync::{NoPeers, Wait};
+    use crate::sys::Deadline;
     use loom::sync::Arc;
 
     /// Post vs. a blocking waiter: woken, takes the permit, sees the data.
@@ -309,7 +330,7 @@ mod loom_tests {
                 s2.1.store(9, Ordering::Relaxed);
                 s2.0.post().unwrap();
             });
-            assert_eq!(s.0.wait(Wait::Block, None, &NoPeers), Ok(()));
+            assert_eq!(s.0.wait(&w(Wait::Block, None, &NoPeers)), Ok(()));
             assert_eq!(s.1.load(Ordering::Relaxed), 9);
             assert_eq!(s.0.value(), 0);
             t.join().unwrap();
@@ -325,7 +346,7 @@ mod loom_tests {
             let waiters: Vec<_> = (0..2)
                 .map(|_| {
                     let s2 = s.clone();
-                    loom::thread::spawn(move || s2.wait(Wait::Block, None, &NoPeers).unwrap())
+                    loom::thread::spawn(move || s2.wait(&w(Wait::Block, None, &NoPeers)).unwrap())
                 })
                 .collect();
             s.post().unwrap();

@@ -27,18 +27,19 @@
 
 use crate::atomic::{AtomicU64, Ordering};
 use crate::sync::doorbell::Doorbell;
-use crate::sync::wait::{CpuHint, Wait};
-use crate::sync::PeerWatch;
+use crate::sync::wait::Call;
+use crate::sync::wait::CpuHint;
 use crate::sync::WaitError;
-use crate::sys::Deadline;
+use crate::sync::{NoPeers, PeerWatch, Until, Waiter};
+use std::time::Duration;
 
 /// A 64-bit counter with release `add`/`set` and acquire waits until it reaches a value.
 ///
 /// ```
-/// use handoff::sync::{Signal, NoPeers, Wait};
+/// use handoff::sync::{Signal, Patience, Wait, Waiter};
 /// let s = Signal::new();
 /// s.add(3);
-/// assert_eq!(s.wait_until(2, Wait::Block, None, &NoPeers), Ok(3));
+/// assert_eq!(s.wait_until(2, &Waiter::new(Patience::new(Wait::Block))), Ok(3));
 /// ```
 #[repr(C, align(128))]
 #[derive(Debug)]
@@ -109,26 +110,65 @@ impl Signal {
         self.bell.ring();
     }
 
-    /// Waits until the count is at least `target`; returns the count seen.
+    /// Waits (with `waiter`'s patience) until the count is at least `target`; returns the
+    /// count seen.
     #[inline]
     pub fn wait_until<P: PeerWatch + ?Sized>(
         &self,
         target: u64,
-        how: Wait,
-        deadline: Option<Deadline>,
+        waiter: &Waiter<'_, P>,
+    ) -> Result<u64, WaitError> {
+        self.until_with(target, Call::Patient(waiter.patience()), waiter.peers())
+    }
+
+    /// [`wait_until`](Self::wait_until), waiting at most `timeout`.
+    #[inline]
+    pub fn wait_until_timeout<P: PeerWatch + ?Sized>(
+        &self,
+        target: u64,
+        timeout: Duration,
+        waiter: &Waiter<'_, P>,
+    ) -> Result<u64, WaitError> {
+        self.until_with(
+            target,
+            Call::Timeout(waiter.patience(), timeout),
+            waiter.peers(),
+        )
+    }
+
+    /// The count if it is at least `target` now; [`WaitError::Timeout`] otherwise.
+    #[inline]
+    pub fn try_wait_until(&self, target: u64) -> Result<u64, WaitError> {
+        self.until_with(target, Call::Try, &NoPeers)
+    }
+
+    #[inline]
+    fn until_with<P: PeerWatch + ?Sized>(
+        &self,
+        target: u64,
+        call: Call,
         peers: &P,
     ) -> Result<u64, WaitError> {
         let v = self.load();
         if v >= target {
             return Ok(v);
         }
+        let Some(Until {
+            wait: how,
+            deadline,
+        }) = call.until()
+        else {
+            return Err(WaitError::Timeout);
+        };
         self.bell.wait(
             || {
                 let v = self.load();
                 (v >= target).then_some(v)
             },
-            how,
-            deadline,
+            Until {
+                wait: how,
+                deadline,
+            },
             peers,
             self.publisher.get(),
         )
@@ -136,14 +176,14 @@ impl Signal {
 }
 
 impl Signal {
-    /// [`wait_until`](Self::wait_until) with the adaptive wait's CPU hint chosen by `hint`
+    /// [`wait_until`](Self::wait_until) for one call's fixed [`Until`] (a wait that is part of
+    /// a larger call), with the adaptive wait's CPU hint chosen by `hint`
     /// from the last publisher's CPU: a team with more processes than CPUs passes its own CPU,
     /// so the wait yields to the processes sharing it instead of sleeping.
     pub fn wait_until_hinted<P: PeerWatch + ?Sized>(
         &self,
         target: u64,
-        how: Wait,
-        deadline: Option<Deadline>,
+        until: Until,
         peers: &P,
         hint: impl FnOnce(Option<u32>) -> Option<u32>,
     ) -> Result<u64, WaitError> {
@@ -156,8 +196,7 @@ impl Signal {
                 let v = self.load();
                 (v >= target).then_some(v)
             },
-            how,
-            deadline,
+            until,
             peers,
             hint(self.publisher.get()),
         )
@@ -173,7 +212,9 @@ impl Default for Signal {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::sync::NoPeers;
+    use crate::sync::waiter::w;
+    use crate::sync::{NoPeers, Wait};
+    use crate::sys::Deadline;
     use std::sync::Arc;
     use std::time::Duration;
 
@@ -186,9 +227,7 @@ mod tests {
             || {
                 s.wait_until(
                     1,
-                    Wait::Block,
-                    crate::sys::futex::sleep_deadline(),
-                    &NoPeers,
+                    &w(Wait::Block, crate::sys::futex::sleep_deadline(), &NoPeers),
                 )
                 .unwrap();
             },
@@ -232,7 +271,7 @@ mod tests {
         assert!(adder.is_some(), "another thread's add");
         s.reset(0);
         assert_eq!(s.publisher.get(), adder, "the adder's CPU stays");
-        assert_eq!(s.wait_until(0, Wait::Block, None, &NoPeers), Ok(0));
+        assert_eq!(s.wait_until(0, &w(Wait::Block, None, &NoPeers)), Ok(0));
         let fresh = Signal::new();
         fresh.set(7);
         assert!(elsewhere(&fresh).is_some(), "a set is a publication");
@@ -247,8 +286,11 @@ mod tests {
         assert_eq!(s.add(2), 1);
         s.set(1 << 40);
         assert_eq!(s.load(), 1 << 40);
-        assert_eq!(s.wait_until(5, Wait::Block, None, &NoPeers), Ok(1 << 40));
-        assert_eq!(s.wait_until(0, Wait::Spin, None, &NoPeers), Ok(1 << 40));
+        assert_eq!(
+            s.wait_until(5, &w(Wait::Block, None, &NoPeers)),
+            Ok(1 << 40)
+        );
+        assert_eq!(s.wait_until(0, &w(Wait::Spin, None, &NoPeers)), Ok(1 << 40));
     }
 
     #[test]
@@ -257,7 +299,7 @@ mod tests {
         for how in Wait::ALL {
             let d = Some(Deadline::after(Duration::from_millis(3)));
             assert_eq!(
-                s.wait_until(1, how, d, &NoPeers),
+                s.wait_until(1, &w(how, d, &NoPeers)),
                 Err(WaitError::Timeout),
                 "{how}"
             );
@@ -283,7 +325,7 @@ mod tests {
             });
             let d = Some(Deadline::after(Duration::from_secs(30)));
             for i in 0..N {
-                let seen = shared.0.wait_until(i + 1, how, d, &NoPeers).unwrap();
+                let seen = shared.0.wait_until(i + 1, &w(how, d, &NoPeers)).unwrap();
                 assert!(seen > i);
                 assert_eq!(
                     shared.1[i as usize].load(Ordering::Relaxed),
@@ -300,7 +342,9 @@ mod tests {
 mod loom_tests {
     use super::*;
     use crate::atomic::AtomicU32;
+    use crate::sync::waiter::w;
     use crate::sync::NoPeers;
+    use crate::sync::Wait;
     use loom::sync::Arc;
 
     /// A counting put: data then `add`; the blocked waiter wakes and sees the data.
@@ -313,7 +357,7 @@ mod loom_tests {
                 s2.1.store(7, Ordering::Relaxed);
                 s2.0.add(1);
             });
-            assert_eq!(s.0.wait_until(1, Wait::Block, None, &NoPeers), Ok(1));
+            assert_eq!(s.0.wait_until(1, &w(Wait::Block, None, &NoPeers)), Ok(1));
             assert_eq!(s.1.load(Ordering::Relaxed), 7);
             t.join().unwrap();
         });
@@ -329,7 +373,7 @@ mod loom_tests {
                 s2.add(1);
                 s2.set(2);
             });
-            assert_eq!(s.wait_until(2, Wait::Block, None, &NoPeers), Ok(2));
+            assert_eq!(s.wait_until(2, &w(Wait::Block, None, &NoPeers)), Ok(2));
             t.join().unwrap();
         });
     }

@@ -168,7 +168,7 @@ pub trait WaitCondition {
     }
 }
 
-/// Waits for `cond` with strategy `how` until `deadline`, checking `peers` now and then
+/// Waits for `cond` with `until`'s strategy until its deadline, checking `peers` now and then
 /// (see [Waiting](crate::sync#waiting)).
 ///
 /// `peer_cpu` is the CPU the peer last published from (a [`CpuHint`]), used by `Adaptive`
@@ -178,8 +178,7 @@ pub trait WaitCondition {
 #[inline(never)]
 pub fn wait_on<C, P>(
     mut cond: C,
-    how: Wait,
-    deadline: Option<Deadline>,
+    until: Until,
     peers: &P,
     peer_cpu: Option<u32>,
 ) -> Result<C::Output, WaitError>
@@ -187,6 +186,10 @@ where
     C: WaitCondition,
     P: PeerWatch + ?Sized,
 {
+    let Until {
+        wait: how,
+        deadline,
+    } = until;
     if let Some(v) = cond.poll() {
         return Ok(v);
     }
@@ -456,6 +459,8 @@ pub use strategy::Wait;
 
 /// [`Patience`] (an endpoint's strategy and default timeout) and [`Until`] (one call's).
 mod patience;
+#[cfg_attr(loom, allow(unused_imports))]
+pub(crate) use patience::{parts, Call};
 pub use patience::{Patience, Until};
 
 /// [`CpuHint`], the CPU of a primitive's last publisher.

@@ -360,8 +360,10 @@ impl<P: RoundWatch + ?Sized> Await<'_, '_, P> {
         self.mine.bell.wait(
             // Acquire: as above.
             || (arrived(word.load(Ordering::Acquire)) >= target).then_some(()),
-            self.how,
-            self.deadline,
+            crate::sync::Until {
+                wait: self.how,
+                deadline: self.deadline,
+            },
             self.peers,
             hint,
         )

@@ -12,7 +12,8 @@ use super::mapped::wake::put_signal_with;
 use super::mapped::HeapBell;
 use super::ops::{any_from, load_signal, SignalOp};
 use crate::atomic::{AtomicU64, Ordering};
-use crate::sync::{NoPeers, Signal, Wait};
+use crate::sync::waiter::w;
+use crate::sync::{NoPeers, Signal, Until, Wait};
 use loom::cell::UnsafeCell;
 use loom::sync::Arc;
 
@@ -59,8 +60,10 @@ fn loom_team_put_signal_wakes_the_signal_sleeper() {
                         .wait(
                             Some((sig, sig + 8)),
                             || Some(load_signal(&s.1)).filter(|v| *v >= 1),
-                            Wait::Block,
-                            None,
+                            Until {
+                                wait: Wait::Block,
+                                deadline: None,
+                            },
                             &NoPeers,
                             None,
                             0,
@@ -104,8 +107,7 @@ fn loom_team_put_signal_wakes_the_data_sleeper() {
                         Some((data, data + 8)),
                         // Relaxed: the waiter needs the value only, nothing it announces.
                         || Some(s.0.load(Ordering::Relaxed)).filter(|v| *v == 42),
-                        Wait::Block,
-                        None,
+                        Until::forever(Wait::Block),
                         &NoPeers,
                         None,
                         0,
@@ -134,7 +136,7 @@ fn loom_team_counter_two_senders() {
                 })
             })
             .collect();
-        assert_eq!(s.2.wait_until(2, Wait::Block, None, &NoPeers), Ok(2));
+        assert_eq!(s.2.wait_until(2, &w(Wait::Block, None, &NoPeers)), Ok(2));
         // SAFETY: both writes happen before the adds the wait saw.
         assert_eq!(
             s.0.with(|p| unsafe { *p }) + s.1.with(|p| unsafe { *p }),
@@ -182,8 +184,10 @@ fn loom_team_wait_any_two_signals() {
                     .wait(
                         Some((128, 144)),
                         || any_from(start, 2, |i| !got.contains(&i) && load_signal(&s.1[i]) == 1),
-                        Wait::Block,
-                        None,
+                        Until {
+                            wait: Wait::Block,
+                            deadline: None,
+                        },
                         &NoPeers,
                         None,
                         0,

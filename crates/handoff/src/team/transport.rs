@@ -210,7 +210,7 @@ pub trait Transport {
     /// `[offset, offset + len)` (through remote atomics or loads: a lock word held by another
     /// PE), woken by writes to those bytes. The shared-memory transport sleeps on `pe`'s heap
     /// bell as a waiter on those bytes; the default, with no bell, polls under `until`'s
-    /// strategy ([`crate::sync::poll_until`]: the spin budget, then short sleeps) until its
+    /// strategy (`poll_until`: the spin budget, then short sleeps) until its
     /// deadline.
     fn wait_remote_on(
         &self,
@@ -226,7 +226,7 @@ pub trait Transport {
         }
         // Nobody rings for these words here: the wait policy's polling wait (spin budget,
         // then short sleeps with a poll after each).
-        crate::sync::poll_until(poll, until.wait, until.deadline, &crate::sync::NoPeers)
+        crate::sync::poll_until(poll, until, &crate::sync::NoPeers)
             .map_err(|_| TeamError::Timeout { what })
     }
 

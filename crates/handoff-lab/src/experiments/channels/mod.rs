@@ -13,7 +13,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use handoff::queue::{ArrayMpmc, QueueError, Spsc};
-use handoff::sync::Wait;
 use handoff::sys::monotonic_ns;
 use handoff::sys::Deadline;
 
@@ -179,9 +178,8 @@ impl Seen {
     }
 }
 
-fn deadline() -> Option<Deadline> {
-    Some(Deadline::after(Duration::from_secs(30)))
-}
+/// The longest a push or pop waits before the run fails.
+const WAIT_LIMIT: Duration = Duration::from_secs(30);
 
 fn produce(
     tx: &mut dyn FnMut(Msg) -> Result<(), QueueError>,
@@ -196,33 +194,36 @@ fn produce(
 
 /// Pushes `m`: the deadline (a clock read) only when the queue is full.
 fn push_fast<P: PushEnd>(tx: &mut P, m: Msg) -> Result<(), QueueError> {
-    if tx.try_push_msg(m)? {
-        return Ok(());
+    match tx.try_push_msg(m) {
+        Ok(()) => Ok(()),
+        Err(QueueError::Timeout { item, .. }) => tx.push_msg(item),
+        Err(e) => Err(e.forget_item()),
     }
-    tx.push_msg(m)
 }
 
 /// The producer ends used here.
 trait PushEnd {
-    fn try_push_msg(&mut self, m: Msg) -> Result<bool, QueueError>;
+    fn try_push_msg(&mut self, m: Msg) -> Result<(), QueueError<Msg>>;
     fn push_msg(&mut self, m: Msg) -> Result<(), QueueError>;
 }
 
 impl PushEnd for handoff::queue::Producer<Msg> {
-    fn try_push_msg(&mut self, m: Msg) -> Result<bool, QueueError> {
+    fn try_push_msg(&mut self, m: Msg) -> Result<(), QueueError<Msg>> {
         self.try_push(m)
     }
     fn push_msg(&mut self, m: Msg) -> Result<(), QueueError> {
-        self.push(m, Wait::ADAPTIVE, deadline())
+        self.push_timeout(m, WAIT_LIMIT)
+            .map_err(QueueError::forget_item)
     }
 }
 
 impl PushEnd for handoff::queue::ArrayProducer<Msg> {
-    fn try_push_msg(&mut self, m: Msg) -> Result<bool, QueueError> {
+    fn try_push_msg(&mut self, m: Msg) -> Result<(), QueueError<Msg>> {
         self.try_push(m)
     }
     fn push_msg(&mut self, m: Msg) -> Result<(), QueueError> {
-        self.push(m, Wait::ADAPTIVE, deadline())
+        self.push_timeout(m, WAIT_LIMIT)
+            .map_err(QueueError::forget_item)
     }
 }
 
@@ -259,9 +260,9 @@ fn consume(
                 let mut seen = Seen::new(n);
                 if let Some(mut rx) = mine {
                     for _ in 0..per {
-                        let m = match rx.try_pop()? {
-                            Some(m) => m,
-                            None => rx.pop(Wait::ADAPTIVE, deadline())?,
+                        let m = match rx.try_pop() {
+                            Err(QueueError::Timeout { .. }) => rx.pop_timeout(WAIT_LIMIT)?,
+                            got => got?,
                         };
                         seen.take(&m, monotonic_ns());
                     }
@@ -273,9 +274,8 @@ fn consume(
                 // Until every producer left and the queue is drained.
                 loop {
                     let got = match rx.try_pop() {
-                        Ok(Some(m)) => Ok(m),
-                        Ok(None) => rx.pop(Wait::ADAPTIVE, deadline()),
-                        Err(e) => Err(e),
+                        Err(QueueError::Timeout { .. }) => rx.pop_timeout(WAIT_LIMIT),
+                        got => got,
                     };
                     match got {
                         Ok(m) => seen.take(&m, monotonic_ns()),

@@ -12,8 +12,8 @@ use super::roles::LockStep;
 use super::RunError;
 use handoff::channel::{ChannelError, Consumer, Loan, Producer, Received};
 use handoff::sync::PeerWatch;
-use handoff::sync::Wait;
 use handoff::sync::WaitError;
+use handoff::sync::{Patience, Wait};
 use handoff::sys::Deadline;
 use handoff_probe::posix_sem::NamedSemaphore;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,16 +26,25 @@ const WAIT_FULL: &str = "consumer waiting for full";
 /// The channel is the notification: loan waits for *free*, publish notifies *full*, recv
 /// waits for *full*, dropping the received block notifies *free* (with a handoff [`Wait`]).
 pub struct ChannelLockStep {
-    /// How to wait.
-    pub wait: Wait,
-    /// The run's deadline.
-    pub deadline: Deadline,
+    /// How the channel's ends wait: the mode's strategy, for at most the run's time left.
+    patience: Patience,
+}
+
+impl ChannelLockStep {
+    /// Waits with `wait`, each wait for at most the time left before `deadline` (fixed
+    /// now: no clock read per repetition).
+    pub fn new(wait: Wait, deadline: Deadline) -> Self {
+        ChannelLockStep {
+            patience: Patience::new(wait).with_timeout(Some(deadline.remaining())),
+        }
+    }
 }
 
 impl LockStep for ChannelLockStep {
     #[inline]
     fn loan<'p>(&mut self, tx: &'p mut Producer, _rep: u32) -> Result<Loan<'p>, RunError> {
-        tx.loan(self.wait, Some(self.deadline))
+        tx.set_patience(self.patience);
+        tx.loan()
             .map_err(|e| RunError::from_channel_wait(WAIT_FREE, e))
     }
     #[inline]
@@ -44,7 +53,8 @@ impl LockStep for ChannelLockStep {
     }
     #[inline]
     fn recv<'c>(&mut self, rx: &'c mut Consumer, _rep: u32) -> Result<Received<'c>, RunError> {
-        rx.recv(self.wait, Some(self.deadline))
+        rx.set_patience(self.patience);
+        rx.recv()
             .map_err(|e| RunError::from_channel_wait(WAIT_FULL, e))
     }
     #[inline]
@@ -54,10 +64,10 @@ impl LockStep for ChannelLockStep {
 }
 
 /// After the mode's own wait said go, the block must be there: take it without waiting.
-fn take<T>(what: &'static str, got: Result<Option<T>, ChannelError>) -> Result<T, RunError> {
+fn take<T>(what: &'static str, got: Result<T, ChannelError>) -> Result<T, RunError> {
     match got {
-        Ok(Some(t)) => Ok(t),
-        Ok(None) => Err(RunError::OutOfStep { what }),
+        Ok(t) => Ok(t),
+        Err(ChannelError::Timeout { .. }) => Err(RunError::OutOfStep { what }),
         Err(e) => Err(RunError::from_channel_wait(what, e)),
     }
 }

@@ -457,7 +457,7 @@ fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {
                 deadline,
                 abort: &failed,
             }),
-            _ => Box::new(ChannelLockStep { wait, deadline }),
+            _ => Box::new(ChannelLockStep::new(wait, deadline)),
         }
     };
     let (mut sync_p, mut sync_c) = (sync(), sync());

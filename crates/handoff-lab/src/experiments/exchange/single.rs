@@ -4,7 +4,6 @@
 use super::{block_channel, fault, on_cpu, roles, samples, Env, Mode, Point, RunData, RunError};
 use handoff::channel::Channel;
 use handoff::shm::Segment;
-use handoff::sync::Wait;
 use std::sync::atomic::Ordering;
 
 pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {
@@ -15,7 +14,7 @@ pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, RunErro
     // The block: the same kind of memory as the two-party modes' (a 1-block channel), loaned
     // once for the whole run, since one thread plays both roles.
     let (mut tx, _rx) = Channel::anonymous(block_channel(p.size))?.split()?;
-    let mut loan = tx.loan(Wait::Spin, None)?;
+    let mut loan = tx.try_loan()?; // a new channel's block is free
     let clock = env.clock;
     let file = (p.mode == Mode::File).then(|| {
         env.file_dir

@@ -166,7 +166,7 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
                 _ if spec.core == spec.peer_core => Wait::SpinYield,
                 _ => Wait::Spin,
             };
-            flags = ChannelLockStep { wait, deadline };
+            flags = ChannelLockStep::new(wait, deadline);
             &mut flags
         }
     };

@@ -15,7 +15,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use handoff::queue::{FrameConsumer, FrameProducer, FrameQueue, QueueError};
-use handoff::sync::Wait;
 use handoff::sys::Deadline;
 use handoff_probe::topology::maps::{pe_cpus, Map};
 use handoff_probe::topology::Topology;
@@ -256,20 +255,19 @@ fn pe_loop(
     let (mut checked, mut wrong) = (0u64, 0u64);
     let mut samples = Vec::with_capacity(cfg.reps as usize);
     let mut it = 0u64;
-    let deadline = || Some(Deadline::after(Duration::from_secs(30)));
+    // A watchdog per wait (a clock read only when a call has to wait).
+    let limit = Duration::from_secs(30);
     for rep in 0..=cfg.reps {
         let n = if rep == 0 { warm } else { cfg.iters };
         let t0 = Instant::now();
         for _ in 0..n {
-            // One clock read per iteration for the deadline.
-            let dl = deadline();
             for (j, tx) in outs.iter_mut().enumerate() {
-                let mut loan = tx.loan(size, Wait::ADAPTIVE, dl)?;
+                let mut loan = tx.loan_timeout(size, limit)?;
                 fill(&mut loan, tag(it, rank, nb[j]));
                 loan.commit();
             }
             for (j, rx) in ins.iter_mut().enumerate() {
-                let f = rx.recv(Wait::ADAPTIVE, dl)?;
+                let f = rx.recv_timeout(limit)?;
                 checked += 1;
                 wrong += u64::from(!(f.len() == size && check(&f, tag(it, nb[j], rank))));
             }

@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 use crossbeam_queue::ArrayQueue;
 use handoff::queue::{self, QueueError};
 use handoff::sync::Wait;
-use handoff::sys::Deadline;
 
 /// How long any one send or receive may wait before the run is declared stuck.
 pub const STUCK: Duration = Duration::from_secs(30);
@@ -48,10 +47,6 @@ pub trait Rx<M>: Send {
     /// Receives the next message, waiting for one (an error past [`STUCK`] or when the
     /// peer is gone).
     fn recv(&mut self) -> Result<M, TransferError>;
-}
-
-fn deadline() -> Option<Deadline> {
-    Some(Deadline::after(STUCK))
 }
 
 /// A send or receive of the `queue` experiment failed.
@@ -95,41 +90,37 @@ pub fn poll<T>(mut f: impl FnMut() -> Option<T>) -> Result<T, TransferError> {
     }
 }
 
-/// A handoff SPSC end that waits with `Wait::Spin` (the `spsc-spin` rows: the same ring as
-/// `spsc`, for the default-wait-vs-spin comparison).
-pub struct Spinning<E>(pub E);
-
 /// [`Tx`] and [`Rx`] for handoff's queue ends: try first, so that the deadline (a clock
-/// read) is taken only when the queue is full or empty, then wait with the given strategy.
-/// Each line: the sending end, the receiving end, the wait, and how to reach the queue's end.
+/// read) is taken only when the queue is full or empty, then wait with the end's patience
+/// (its strategy: `spsc-spin` sets `Wait::Spin`) for at most [`STUCK`].
 macro_rules! handoff_ends {
-    ($($tx:ty, $rx:ty, $wait:expr, |$s:ident| $end:expr;)+) => {$(
+    ($($tx:ty, $rx:ty;)+) => {$(
         impl<M: bytemuck::Pod + Send> Tx<M> for $tx {
             fn send(&mut self, m: M) -> Result<(), TransferError> {
-                let $s = self;
-                if $end.try_push(m)? {
-                    return Ok(());
+                match self.try_push(m) {
+                    Ok(()) => Ok(()),
+                    Err(QueueError::Timeout { item, .. }) => self
+                        .push_timeout(item, STUCK)
+                        .map_err(|e| e.forget_item().into()),
+                    Err(e) => Err(e.forget_item().into()),
                 }
-                $end.push(m, $wait, deadline()).map_err(Into::into)
             }
         }
         impl<M: bytemuck::Pod + Send> Rx<M> for $rx {
             fn recv(&mut self) -> Result<M, TransferError> {
-                let $s = self;
-                if let Some(m) = $end.try_pop()? {
-                    return Ok(m);
+                match self.try_pop() {
+                    Err(QueueError::Timeout { .. }) => self.pop_timeout(STUCK).map_err(Into::into),
+                    got => got.map_err(Into::into),
                 }
-                $end.pop($wait, deadline()).map_err(Into::into)
             }
         }
     )+};
 }
 
 handoff_ends! {
-    queue::Producer<M>, queue::Consumer<M>, Wait::ADAPTIVE, |s| s;
-    Spinning<queue::Producer<M>>, Spinning<queue::Consumer<M>>, Wait::Spin, |s| s.0;
-    queue::LaneProducer<M>, queue::LaneConsumer<M>, Wait::ADAPTIVE, |s| s;
-    queue::ArrayProducer<M>, queue::ArrayConsumer<M>, Wait::ADAPTIVE, |s| s;
+    queue::Producer<M>, queue::Consumer<M>;
+    queue::LaneProducer<M>, queue::LaneConsumer<M>;
+    queue::ArrayProducer<M>, queue::ArrayConsumer<M>;
 }
 
 impl<M: Send> Tx<M> for rtrb::Producer<M> {

@@ -20,9 +20,10 @@ use std::time::{Duration, Instant};
 
 use crossbeam_queue::ArrayQueue;
 use handoff::queue::{ArrayMpsc, LaneMpsc, QueueError, Spsc};
+use handoff::sync::{Patience, Wait};
 use handoff::sys::Deadline;
 
-use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, Spinning, TransferError, Tx};
+use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, TransferError, Tx};
 use super::{Config, Kind, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 use crate::experiments::launcher::{gate_wait, Workers};
@@ -223,9 +224,11 @@ fn ends<const W: usize>(kind: Kind, producers: usize) -> Result<Ends<W>, QueueEr
             Box::new(rx)
         }
         Kind::SpscSpin => {
-            let (tx, rx) = Spsc::<Msg<W>>::new(CAPACITY)?;
-            txs.push(Box::new(Spinning(tx)));
-            Box::new(Spinning(rx))
+            let (mut tx, mut rx) = Spsc::<Msg<W>>::new(CAPACITY)?;
+            tx.set_patience(Patience::new(Wait::Spin));
+            rx.set_patience(Patience::new(Wait::Spin));
+            txs.push(Box::new(tx));
+            Box::new(rx)
         }
         Kind::Rtrb => {
             let (tx, rx) = rtrb::RingBuffer::<Msg<W>>::new(CAPACITY);

@@ -11,8 +11,6 @@
 use std::time::Duration;
 
 use handoff::queue::{FrameConsumer, FrameProducer, QueueError};
-use handoff::sync::Wait;
-use handoff::sys::Deadline;
 
 /// The largest frame of a message (a bigger payload goes as several frames).
 pub const CHUNK: usize = 64 << 10;
@@ -31,14 +29,10 @@ pub fn put_len(size: usize, gran: usize) -> usize {
     size.div_ceil(gran.max(1)) * gran.max(1)
 }
 
-fn deadline() -> Option<Deadline> {
-    Some(Deadline::after(STUCK))
-}
-
 /// Sends `payload` as one message tagged `tag` (copy in).
 pub fn send_msg(tx: &mut FrameProducer, tag: u64, payload: &[u8]) -> Result<(), QueueError> {
     for chunk in payload.chunks(CHUNK) {
-        let mut f = tx.loan(8 + chunk.len(), Wait::ADAPTIVE, deadline())?;
+        let mut f = tx.loan_timeout(8 + chunk.len(), STUCK)?;
         f[..8].copy_from_slice(&tag.to_le_bytes());
         f[8..].copy_from_slice(chunk);
         f.commit();
@@ -54,7 +48,7 @@ pub fn recv_msg(rx: &mut FrameConsumer, buf: &mut [u8]) -> Result<u64, QueueErro
     let mut at = 0;
     let mut good = true;
     while at < buf.len() {
-        let f = rx.recv(Wait::ADAPTIVE, deadline())?;
+        let f = rx.recv_timeout(STUCK)?;
         if f.len() < 8 {
             good = false;
             break;

@@ -1,17 +1,12 @@
 //! The handles between threads: ordering, wrap-around, closing, errors.
 
 use super::*;
+use crate::sync::Wait;
 use std::time::Duration;
 
 /// A watchdog for waits that should end at once: a broken ring fails within seconds (under
 /// cargo-mutants' 60 s test timeout, with several such tests in a row), not by hanging.
-fn soon() -> Option<Deadline> {
-    Some(Deadline::after(Duration::from_secs(5)))
-}
-
-fn expired() -> Option<Deadline> {
-    Some(Deadline::after(Duration::ZERO))
-}
+const SOON: Duration = Duration::from_secs(5);
 
 /// Tiny rings force wrap-around: every block arrives once, in order, with its contents.
 #[test]
@@ -22,9 +17,11 @@ fn blocks_arrive_in_order_through_tiny_rings() {
             .unwrap()
             .split()
             .unwrap();
+        tx.set_patience(Patience::new(how));
+        rx.set_patience(Patience::new(how));
         let t = std::thread::spawn(move || {
             for i in 0..N {
-                let mut b = tx.loan(how, soon()).unwrap();
+                let mut b = tx.loan_timeout(SOON).unwrap();
                 assert_eq!(b.seq(), i);
                 b.as_mut_slice::<u64>()
                     .copy_from_slice(&[i, !i, i.wrapping_mul(31)]);
@@ -32,7 +29,7 @@ fn blocks_arrive_in_order_through_tiny_rings() {
             }
         });
         for i in 0..N {
-            let b = rx.recv(how, soon()).unwrap();
+            let b = rx.recv_timeout(SOON).unwrap();
             assert_eq!(b.seq(), i);
             assert_eq!(b.as_slice::<u64>(), &[i, !i, i.wrapping_mul(31)], "{how}");
         }
@@ -40,7 +37,7 @@ fn blocks_arrive_in_order_through_tiny_rings() {
         t.join().unwrap();
         // The producer's drop closed the channel after the last block.
         assert!(matches!(
-            rx.recv(how, soon()),
+            rx.recv_timeout(SOON),
             Err(ChannelError::Closed { by: Role::Producer })
         ));
     }
@@ -53,24 +50,24 @@ fn producer_runs_at_most_blocks_ahead() {
         .unwrap()
         .split()
         .unwrap();
-    tx.loan(Wait::Spin, soon()).unwrap().publish();
-    let _unpublished = tx.loan(Wait::Spin, soon()).unwrap(); // dropped at once, not published
-    tx.try_loan().unwrap().unwrap().publish();
+    tx.loan_timeout(SOON).unwrap().publish();
+    let _unpublished = tx.loan_timeout(SOON).unwrap(); // dropped at once, not published
+    tx.try_loan().unwrap().publish();
     assert_eq!(tx.published(), 2);
-    assert!(tx.try_loan().unwrap().is_none(), "both blocks in flight");
+    assert!(
+        matches!(tx.try_loan(), Err(ChannelError::Timeout { .. })),
+        "both blocks in flight"
+    );
     assert!(matches!(
-        tx.loan(Wait::Block, expired()),
+        tx.loan_timeout(Duration::ZERO),
         Err(ChannelError::Timeout { what: "free block" })
     ));
-    drop(rx.try_recv().unwrap().unwrap());
-    assert!(
-        tx.try_loan().unwrap().is_some(),
-        "a released block is free again"
-    );
-    assert_eq!(rx.try_recv().unwrap().unwrap().seq(), 1);
-    assert!(rx.try_recv().unwrap().is_none());
+    drop(rx.try_recv().unwrap());
+    assert!(tx.try_loan().is_ok(), "a released block is free again");
+    assert_eq!(rx.try_recv().unwrap().seq(), 1);
+    assert!(matches!(rx.try_recv(), Err(ChannelError::Timeout { .. })));
     assert!(matches!(
-        rx.recv(Wait::ADAPTIVE, expired()),
+        rx.recv_timeout(Duration::ZERO),
         Err(ChannelError::Timeout {
             what: "published block"
         })
@@ -84,7 +81,7 @@ fn received_block_is_the_loaned_memory() {
         .unwrap()
         .split()
         .unwrap();
-    let mut loan = tx.loan(Wait::Spin, soon()).unwrap();
+    let mut loan = tx.loan_timeout(SOON).unwrap();
     assert_eq!(loan.len(), 5000);
     loan[4999] = 7;
     let addr = loan.as_ptr();
@@ -94,7 +91,7 @@ fn received_block_is_the_loaned_memory() {
         "blocks of a page or more are page aligned"
     );
     loan.publish();
-    let got = rx.recv(Wait::Spin, soon()).unwrap();
+    let got = rx.recv_timeout(SOON).unwrap();
     assert_eq!(got.as_ptr(), addr);
     assert_eq!(got[4999], 7);
     // 5000 / 8 = 625 whole u64s; the 0-byte remainder rule on a size that is not a multiple.
@@ -114,7 +111,7 @@ fn a_consumer_that_leaves_closes_the_channel_for_the_producer() {
     });
     assert!(t.join().is_err());
     assert!(matches!(
-        tx.loan(Wait::Block, soon()),
+        tx.loan_timeout(SOON),
         Err(ChannelError::Closed { by: Role::Consumer })
     ));
 }
@@ -126,12 +123,12 @@ fn closing_wakes_a_blocked_producer() {
         .unwrap()
         .split()
         .unwrap();
-    tx.loan(Wait::Block, soon()).unwrap().publish();
+    tx.loan_timeout(SOON).unwrap().publish();
     let t = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(20));
         drop(rx);
     });
-    let got = tx.loan(Wait::Block, soon());
+    let got = tx.loan_timeout(SOON);
     assert!(
         matches!(got, Err(ChannelError::Closed { by: Role::Consumer })),
         "{got:?}"
@@ -207,12 +204,12 @@ fn named_open_checks_the_shape() {
     // The two mappings are one channel.
     let mut tx = chan.producer().unwrap();
     let mut rx = other.consumer().unwrap();
-    tx.loan(Wait::Spin, soon()).unwrap()[..4].copy_from_slice(b"abcd");
+    tx.loan_timeout(SOON).unwrap()[..4].copy_from_slice(b"abcd");
     // (the loan above was dropped unpublished; publish one for real)
-    let mut l = tx.loan(Wait::Spin, soon()).unwrap();
+    let mut l = tx.loan_timeout(SOON).unwrap();
     l[..4].copy_from_slice(b"wxyz");
     l.publish();
-    assert_eq!(&rx.recv(Wait::Spin, soon()).unwrap()[..4], b"wxyz");
+    assert_eq!(&rx.recv_timeout(SOON).unwrap()[..4], b"wxyz");
 }
 
 #[test]
@@ -311,24 +308,21 @@ fn ended_loans_and_forgotten_receipts_return_the_same_block() {
         .split()
         .unwrap();
     let first = {
-        let mut l = tx.loan(Wait::Block, soon()).unwrap();
+        let mut l = tx.loan_timeout(SOON).unwrap();
         l[0] = 42;
         l.as_ptr()
     };
-    let again = tx.try_loan().unwrap().expect("the block is still free");
+    let again = tx.try_loan().expect("the block is still free");
     assert_eq!((again.as_ptr(), again[0], again.seq()), (first, 42, 0));
     again.publish();
 
-    let got = rx.recv(Wait::Block, soon()).unwrap();
+    let got = rx.recv_timeout(SOON).unwrap();
     let (at, seq) = (got.as_ptr(), got.seq());
     std::mem::forget(got);
-    let got = rx
-        .try_recv()
-        .unwrap()
-        .expect("a forgotten block is received again");
+    let got = rx.try_recv().expect("a forgotten block is received again");
     assert_eq!((got.as_ptr(), got.seq(), got[0]), (at, seq, 42));
     assert_eq!((at, seq), (first, 0));
     drop(got); // now released: nothing more to receive
-    assert!(rx.try_recv().unwrap().is_none());
+    assert!(matches!(rx.try_recv(), Err(ChannelError::Timeout { .. })));
     assert_eq!(rx.received(), 1);
 }

@@ -12,8 +12,10 @@ use std::sync::Arc;
 use super::error::{QueueError, Side};
 use super::index::{ConsumerIndex, Found, Indices, ProducerIndex};
 use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
-use crate::sync::wait::Wait;
+use crate::sync::wait::{parts, Call};
+use crate::sync::{Patience, Until};
 use crate::sys::Deadline;
+use std::time::Duration;
 
 /// Offset of the ring's [`Indices`] (after the 128-byte header).
 const INDICES: usize = 128;
@@ -139,6 +141,7 @@ impl<T: bytemuck::Pod> Spsc<T> {
             ring: Ring::new(self.region.clone()),
             idx: ProducerIndex::new(self.region.shape.capacity),
             slot: 0,
+            patience: Patience::default(),
         })
     }
 
@@ -151,6 +154,7 @@ impl<T: bytemuck::Pod> Spsc<T> {
             ring: Ring::new(self.region.clone()),
             idx: ConsumerIndex::new(self.region.shape.capacity),
             slot: 0,
+            patience: Patience::default(),
         })
     }
 
@@ -255,6 +259,7 @@ pub struct Producer<T> {
     idx: ProducerIndex,
     /// `tail % capacity`.
     slot: usize,
+    patience: Patience,
 }
 
 impl<T> std::fmt::Debug for Producer<T> {
@@ -267,34 +272,49 @@ impl<T> std::fmt::Debug for Producer<T> {
 }
 
 impl<T: bytemuck::Pod> Producer<T> {
-    /// Pushes `value`, waiting (with `how`, until `deadline` if given) for a free slot.
+    /// Pushes `value`, waiting (with its [`Patience`]) for a free slot.
     ///
     /// Errors: [`QueueError::Closed`] once the consumer closed (noticed when the producer
     /// next looks at the consumer's position: at the latest when the ring looks full);
-    /// `PeerGone` if its process died; `Timeout` at the deadline.
+    /// `PeerGone` if its process died; `Timeout` when the patience's timeout passes.
+    /// `Timeout` and `Closed` hand `value` back.
     #[inline]
-    pub fn push(
-        &mut self,
-        value: T,
-        how: Wait,
-        deadline: Option<Deadline>,
-    ) -> Result<(), QueueError> {
-        self.reserve(1, Some(how), deadline)?;
-        self.write_one(value);
-        Ok(())
+    pub fn push(&mut self, value: T) -> Result<(), QueueError<T>> {
+        self.push_until(value, Call::Patient(self.patience))
     }
 
-    /// Pushes `value` if a slot is free now: `Ok(false)` if the queue is full.
+    /// [`push`](Self::push), waiting at most `timeout`.
     #[inline]
-    pub fn try_push(&mut self, value: T) -> Result<bool, QueueError> {
-        match self.reserve(1, None, None) {
+    pub fn push_timeout(&mut self, value: T, timeout: Duration) -> Result<(), QueueError<T>> {
+        self.push_until(value, Call::Timeout(self.patience, timeout))
+    }
+
+    /// Pushes `value` if a slot is free now; a full queue returns it at once in
+    /// [`QueueError::Timeout`].
+    #[inline]
+    pub fn try_push(&mut self, value: T) -> Result<(), QueueError<T>> {
+        self.push_until(value, Call::Try)
+    }
+
+    #[inline]
+    fn push_until(&mut self, value: T, call: Call) -> Result<(), QueueError<T>> {
+        match self.reserve(1, call) {
             Ok(_) => {
                 self.write_one(value);
-                Ok(true)
+                Ok(())
             }
-            Err(QueueError::Timeout { .. }) => Ok(false),
-            Err(e) => Err(e),
+            Err(e) => Err(e.with_item(value)),
         }
+    }
+
+    /// How the waiting calls wait: strategy and default timeout.
+    pub fn patience(&self) -> Patience {
+        self.patience
+    }
+
+    /// Sets how the waiting calls wait (the `_timeout` forms keep the strategy).
+    pub fn set_patience(&mut self, patience: Patience) {
+        self.patience = patience;
     }
 
     #[inline]
@@ -310,36 +330,49 @@ impl<T: bytemuck::Pod> Producer<T> {
         self.idx.commit(ix, 1);
     }
 
-    /// Waits until `n` slots are free; returns how many are.
+    /// Waits as `call` says until `n` slots are free; returns how many are.
     #[inline]
-    fn reserve(
-        &mut self,
-        n: usize,
-        how: Option<Wait>,
-        deadline: Option<Deadline>,
-    ) -> Result<usize, QueueError> {
+    fn reserve(&mut self, n: usize, call: Call) -> Result<usize, QueueError> {
+        call.attempt(|until| self.reserve_now(n, until), QueueError::would_block)
+    }
+
+    /// Waits until `n` slots are free; returns how many are. `until: None` polls once.
+    #[inline]
+    fn reserve_now(&mut self, n: usize, until: Option<Until>) -> Result<usize, QueueError> {
+        let (how, deadline) = parts(until);
         let ring = &self.ring;
         match self
             .idx
             .wait_free(ring.indices(), n as u64, how, deadline, &**ring.region)
         {
             Ok(Found::Ready(free)) => Ok(free as usize),
-            Ok(Found::Closed) => Err(QueueError::Closed { by: Side::Consumer }),
+            Ok(Found::Closed) => Err(QueueError::Closed {
+                by: Side::Consumer,
+                item: (),
+            }),
             Err(e) => Err(QueueError::from_wait(e, "free slot")),
         }
     }
 
     /// Pushes every element of `items`, in chunks as room appears (one index update and one
-    /// doorbell check per chunk, not per element).
-    pub fn push_slice(
-        &mut self,
-        items: &[T],
-        how: Wait,
-        deadline: Option<Deadline>,
-    ) -> Result<(), QueueError> {
+    /// doorbell check per chunk, not per element), waiting with its [`Patience`] (one
+    /// timeout for the whole slice). On an error, the elements before the first not pushed
+    /// are in the queue ([`pushed`](Self::pushed) tells how many).
+    pub fn push_slice(&mut self, items: &[T]) -> Result<(), QueueError> {
+        let until = self.patience.start();
+        self.push_slice_until(items, until)
+    }
+
+    /// [`push_slice`](Self::push_slice), waiting at most `timeout` in all.
+    pub fn push_slice_timeout(&mut self, items: &[T], timeout: Duration) -> Result<(), QueueError> {
+        let until = self.patience.start_with(timeout);
+        self.push_slice_until(items, until)
+    }
+
+    fn push_slice_until(&mut self, items: &[T], until: Until) -> Result<(), QueueError> {
         let mut rest = items;
         while !rest.is_empty() {
-            let free = self.reserve(1, Some(how), deadline)?;
+            let free = self.reserve(1, Call::Fixed(until))?;
             let n = free.min(rest.len());
             self.copy_in(&rest[..n]);
             rest = &rest[n..];
@@ -347,17 +380,16 @@ impl<T: bytemuck::Pod> Producer<T> {
         Ok(())
     }
 
-    /// Pushes as many leading elements of `items` as fit now; returns how many.
+    /// Pushes as many leading elements of `items` as fit now (at least one); returns how
+    /// many. [`QueueError::Timeout`] at once if none fits (an empty `items` pushes 0).
     pub fn try_push_slice(&mut self, items: &[T]) -> Result<usize, QueueError> {
-        match self.reserve(1, None, None) {
-            Ok(free) => {
-                let n = free.min(items.len());
-                self.copy_in(&items[..n]);
-                Ok(n)
-            }
-            Err(QueueError::Timeout { .. }) => Ok(0),
-            Err(e) => Err(e),
+        if items.is_empty() {
+            return Ok(0);
         }
+        let free = self.reserve(1, Call::Try)?;
+        let n = free.min(items.len());
+        self.copy_in(&items[..n]);
+        Ok(n)
     }
 
     /// Copies `src` (which fits) into the free slots and commits it.
@@ -373,18 +405,33 @@ impl<T: bytemuck::Pod> Producer<T> {
         chunk.commit_all();
     }
 
-    /// Waits until `n` slots are free (`1 <= n <= capacity`) and lends them for writing in
-    /// place: [`WriteChunk::commit`] publishes them. rtrb's `write_chunk_uninit`, with the
-    /// slots zeroed or holding old values (any bytes are a valid `T`: it is `Pod`).
+    /// Waits (with its [`Patience`]) until `n` slots are free (`1 <= n <= capacity`) and
+    /// lends them for writing in place: [`WriteChunk::commit`] publishes them. rtrb's
+    /// `write_chunk_uninit`, with the slots zeroed or holding old values (any bytes are a
+    /// valid `T`: it is `Pod`).
     ///
     /// Errors: [`QueueError::InvalidConfig`] for `n` of 0 or above the capacity, and those
     /// of [`push`](Self::push).
-    pub fn write_chunk(
+    pub fn write_chunk(&mut self, n: usize) -> Result<WriteChunk<'_, T>, QueueError> {
+        self.write_chunk_until(n, Call::Patient(self.patience))
+    }
+
+    /// [`write_chunk`](Self::write_chunk), waiting at most `timeout`.
+    pub fn write_chunk_timeout(
         &mut self,
         n: usize,
-        how: Wait,
-        deadline: Option<Deadline>,
+        timeout: Duration,
     ) -> Result<WriteChunk<'_, T>, QueueError> {
+        self.write_chunk_until(n, Call::Timeout(self.patience, timeout))
+    }
+
+    /// [`write_chunk`](Self::write_chunk) if `n` slots are free now; `Timeout` at once
+    /// otherwise.
+    pub fn try_write_chunk(&mut self, n: usize) -> Result<WriteChunk<'_, T>, QueueError> {
+        self.write_chunk_until(n, Call::Try)
+    }
+
+    fn write_chunk_until(&mut self, n: usize, call: Call) -> Result<WriteChunk<'_, T>, QueueError> {
         if n == 0 || n > self.ring.cap() {
             return Err(QueueError::InvalidConfig(format!(
                 "a write chunk of {n} slots in a queue of {}: ask for 1 to {} slots",
@@ -392,7 +439,7 @@ impl<T: bytemuck::Pod> Producer<T> {
                 self.ring.cap()
             )));
         }
-        self.reserve(n, Some(how), deadline)?;
+        self.reserve(n, call)?;
         Ok(WriteChunk { producer: self, n })
     }
 
@@ -440,6 +487,7 @@ pub struct Consumer<T> {
     idx: ConsumerIndex,
     /// `head % capacity`.
     slot: usize,
+    patience: Patience,
 }
 
 impl<T> std::fmt::Debug for Consumer<T> {
@@ -452,24 +500,41 @@ impl<T> std::fmt::Debug for Consumer<T> {
 }
 
 impl<T: bytemuck::Pod> Consumer<T> {
-    /// Pops the next element, waiting (with `how`, until `deadline` if given).
+    /// Pops the next element, waiting with its [`Patience`].
     ///
     /// Errors: [`QueueError::Closed`] once the producer closed and everything it pushed was
-    /// popped; `PeerGone` if its process died; `Timeout` at the deadline.
+    /// popped; `PeerGone` if its process died; `Timeout` when the patience's timeout passes.
     #[inline]
-    pub fn pop(&mut self, how: Wait, deadline: Option<Deadline>) -> Result<T, QueueError> {
-        self.wait(1, Some(how), deadline)?;
+    pub fn pop(&mut self) -> Result<T, QueueError> {
+        self.pop_until(Call::Patient(self.patience))
+    }
+
+    /// [`pop`](Self::pop), waiting at most `timeout`.
+    #[inline]
+    pub fn pop_timeout(&mut self, timeout: Duration) -> Result<T, QueueError> {
+        self.pop_until(Call::Timeout(self.patience, timeout))
+    }
+
+    /// The next element if there is one now; [`QueueError::Timeout`] at once otherwise.
+    #[inline]
+    pub fn try_pop(&mut self) -> Result<T, QueueError> {
+        self.pop_until(Call::Try)
+    }
+
+    #[inline]
+    fn pop_until(&mut self, call: Call) -> Result<T, QueueError> {
+        self.wait(1, call)?;
         Ok(self.read_one())
     }
 
-    /// The next element if there is one now.
-    #[inline]
-    pub fn try_pop(&mut self) -> Result<Option<T>, QueueError> {
-        match self.wait(1, None, None) {
-            Ok(_) => Ok(Some(self.read_one())),
-            Err(QueueError::Timeout { .. }) => Ok(None),
-            Err(e) => Err(e),
-        }
+    /// How the waiting calls wait: strategy and default timeout.
+    pub fn patience(&self) -> Patience {
+        self.patience
+    }
+
+    /// Sets how the waiting calls wait (the `_timeout` forms keep the strategy).
+    pub fn set_patience(&mut self, patience: Patience) {
+        self.patience = patience;
     }
 
     #[inline]
@@ -487,35 +552,54 @@ impl<T: bytemuck::Pod> Consumer<T> {
     /// Waits until at least `n` elements are committed (after a close: any left); returns
     /// how many are.
     #[inline]
-    fn wait(
-        &mut self,
-        n: usize,
-        how: Option<Wait>,
-        deadline: Option<Deadline>,
-    ) -> Result<usize, QueueError> {
+    fn wait(&mut self, n: usize, call: Call) -> Result<usize, QueueError> {
+        call.attempt(|until| self.wait_now(n, until), QueueError::would_block)
+    }
+
+    /// [`wait`](Self::wait) with the call's wait fixed (`None`: poll once).
+    #[inline]
+    fn wait_now(&mut self, n: usize, until: Option<Until>) -> Result<usize, QueueError> {
+        let (how, deadline) = parts(until);
         let ring = &self.ring;
         match self
             .idx
             .wait_available(ring.indices(), n as u64, how, deadline, &**ring.region)
         {
             Ok(Found::Ready(have)) => Ok(have as usize),
-            Ok(Found::Closed) => Err(QueueError::Closed { by: Side::Producer }),
+            Ok(Found::Closed) => Err(QueueError::Closed {
+                by: Side::Producer,
+                item: (),
+            }),
             Err(e) => Err(QueueError::from_wait(e, "element")),
         }
     }
 
-    /// Waits for at least one element, then pops as many as are there, up to `out.len()`;
-    /// returns how many.
-    pub fn pop_into(
+    /// Waits (with its [`Patience`]) for at least one element, then pops as many as are
+    /// there, up to `out.len()`; returns how many (0 at once for an empty `out`).
+    pub fn pop_into(&mut self, out: &mut [T]) -> Result<usize, QueueError> {
+        self.pop_into_until(out, Call::Patient(self.patience))
+    }
+
+    /// [`pop_into`](Self::pop_into), waiting at most `timeout`.
+    pub fn pop_into_timeout(
         &mut self,
         out: &mut [T],
-        how: Wait,
-        deadline: Option<Deadline>,
+        timeout: Duration,
     ) -> Result<usize, QueueError> {
+        self.pop_into_until(out, Call::Timeout(self.patience, timeout))
+    }
+
+    /// [`pop_into`](Self::pop_into) without waiting: `Timeout` at once if the queue is
+    /// empty.
+    pub fn try_pop_into(&mut self, out: &mut [T]) -> Result<usize, QueueError> {
+        self.pop_into_until(out, Call::Try)
+    }
+
+    fn pop_into_until(&mut self, out: &mut [T], call: Call) -> Result<usize, QueueError> {
         if out.is_empty() {
             return Ok(0);
         }
-        let have = self.wait(1, Some(how), deadline)?;
+        let have = self.wait(1, call)?;
         let n = have.min(out.len());
         let chunk = ReadChunk { consumer: self, n };
         let (a, b) = chunk.as_slices();
@@ -525,16 +609,30 @@ impl<T: bytemuck::Pod> Consumer<T> {
         Ok(n)
     }
 
-    /// Waits for at least one element and lends up to `max` committed elements for
-    /// reading in place; dropping the chunk releases them (or
+    /// Waits (with its [`Patience`]) for at least one element and lends up to `max`
+    /// committed elements for reading in place; dropping the chunk releases them (or
     /// [`release`](ReadChunk::release) a part).
-    pub fn read_chunk(
+    pub fn read_chunk(&mut self, max: usize) -> Result<ReadChunk<'_, T>, QueueError> {
+        self.read_chunk_until(max, Call::Patient(self.patience))
+    }
+
+    /// [`read_chunk`](Self::read_chunk), waiting at most `timeout`.
+    pub fn read_chunk_timeout(
         &mut self,
         max: usize,
-        how: Wait,
-        deadline: Option<Deadline>,
+        timeout: Duration,
     ) -> Result<ReadChunk<'_, T>, QueueError> {
-        let have = self.wait(1, Some(how), deadline)?;
+        self.read_chunk_until(max, Call::Timeout(self.patience, timeout))
+    }
+
+    /// [`read_chunk`](Self::read_chunk) without waiting: `Timeout` at once if the queue is
+    /// empty.
+    pub fn try_read_chunk(&mut self, max: usize) -> Result<ReadChunk<'_, T>, QueueError> {
+        self.read_chunk_until(max, Call::Try)
+    }
+
+    fn read_chunk_until(&mut self, max: usize, call: Call) -> Result<ReadChunk<'_, T>, QueueError> {
+        let have = self.wait(1, call)?;
         let n = have.min(max.max(1));
         Ok(ReadChunk { consumer: self, n })
     }

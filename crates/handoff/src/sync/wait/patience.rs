@@ -92,6 +92,65 @@ impl Until {
     }
 }
 
+/// Which form of a blocking call runs, before its wait is fixed: the handles' private
+/// functions take it so that a call that does not have to wait never reads the clock (its
+/// [`Until`] is fixed by [`Call::attempt`] only once the first poll finds nothing).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Call {
+    /// `try_x`: poll once.
+    Try,
+    /// `x`: the endpoint's patience.
+    Patient(Patience),
+    /// `x_timeout`: the endpoint's strategy, at most this long.
+    Timeout(Patience, Duration),
+    /// A wait already fixed (a call made of several waits sharing one deadline).
+    Fixed(Until),
+}
+
+impl Call {
+    /// The call's wait, fixed now (`None` for `Try`).
+    #[inline]
+    pub(crate) fn until(self) -> Option<Until> {
+        match self {
+            Call::Try => None,
+            Call::Patient(p) => Some(p.start()),
+            Call::Timeout(p, d) => Some(p.start_with(d)),
+            Call::Fixed(u) => Some(u),
+        }
+    }
+
+    /// Runs `wait` (`None`: poll once; `Some`: wait) for this call: polls first, and only
+    /// when that `would_block` fixes the wait (one clock read when there is a timeout) and
+    /// waits.
+    #[inline]
+    pub(crate) fn attempt<R, E>(
+        self,
+        mut wait: impl FnMut(Option<Until>) -> Result<R, E>,
+        would_block: impl Fn(&E) -> bool,
+    ) -> Result<R, E> {
+        if let Call::Fixed(u) = self {
+            return wait(Some(u));
+        }
+        match wait(None) {
+            Err(e) if would_block(&e) => match self.until() {
+                None => Err(e),
+                until => wait(until),
+            },
+            r => r,
+        }
+    }
+}
+
+/// A call's wait as the strategy and deadline the internal waits take: `None` (a `try_`
+/// call) polls once.
+#[inline]
+pub(crate) fn parts(until: Option<Until>) -> (Option<Wait>, Option<Deadline>) {
+    match until {
+        Some(u) => (Some(u.wait), u.deadline),
+        None => (None, None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +165,60 @@ mod tests {
         let short = p.start_with(Duration::ZERO).deadline.unwrap();
         assert!(short.expired());
         assert_eq!(Patience::default().start(), Until::forever(Wait::ADAPTIVE));
+    }
+
+    #[test]
+    fn a_call_polls_first_and_fixes_its_wait_only_to_wait() {
+        let p = Patience::new(Wait::Block).with_timeout(Some(Duration::from_secs(60)));
+        for call in [
+            Call::Try,
+            Call::Patient(p),
+            Call::Timeout(p, Duration::ZERO),
+        ] {
+            let mut seen = Vec::new();
+            let ready: Result<u8, ()> = call.attempt(
+                |u| {
+                    seen.push(u);
+                    Ok(1)
+                },
+                |_| true,
+            );
+            assert_eq!((ready, seen), (Ok(1), vec![None]), "{call:?}");
+        }
+        let mut seen = Vec::new();
+        let r: Result<(), u8> = Call::Try.attempt(
+            |u| {
+                seen.push(u);
+                Err(7)
+            },
+            |_| true,
+        );
+        assert_eq!((r, seen.len()), (Err(7), 1), "try polls once");
+        let mut seen = Vec::new();
+        let _ = Call::Timeout(p, Duration::from_secs(3600)).attempt(
+            |u| {
+                seen.push(u);
+                Err::<(), u8>(7)
+            },
+            |_| true,
+        );
+        let left = seen[1].unwrap().deadline.unwrap().remaining();
+        assert!(
+            seen[0].is_none() && left > Duration::from_secs(3500),
+            "{seen:?}"
+        );
+        let mut n = 0;
+        let r: Result<(), u8> = Call::Patient(p).attempt(
+            |_| {
+                n += 1;
+                Err(9)
+            },
+            |e| *e != 9,
+        );
+        assert_eq!(
+            (r, n),
+            (Err(9), 1),
+            "an error that is not 'would block' ends the call"
+        );
     }
 }

@@ -3,27 +3,20 @@
 
 use std::time::Duration;
 
-use super::Wait;
 use super::{wait_on, WaitCondition};
 use crate::atomic::AtomicU32;
-use crate::sync::PeerWatch;
 use crate::sync::WaitError;
-use crate::sys::Deadline;
+use crate::sync::{PeerWatch, Until};
 
-/// Waits with strategy `how` until `poll` returns `Some`, for a condition **no waker rings**
+/// Waits as `until` says (strategy, deadline) until `poll` returns `Some`, for a condition **no waker rings**
 /// (words written by a party that does not know about sleepers: another process's remote
 /// atomics through a transport without a doorbell, a word in a foreign library). The same
-/// loop as every other wait (`wait_on`): the spin phase of `how` (for `Adaptive`: the
+/// loop as every other wait (`wait_on`): the spin phase of the strategy (for `Adaptive`: the
 /// measured budget, yielding when crowded), then, for `Block` and `Adaptive`, sleeps of
 /// `POLL_FIRST_SLICE` doubling up to `POLL_MAX_SLICE` with a poll after each, so a
 /// long wait costs about a thousand short wake-ups a second (well under 1 % of a CPU)
 /// instead of a spinning CPU, and answers within a millisecond.
-pub fn poll_until<T, F, P>(
-    poll: F,
-    how: Wait,
-    deadline: Option<Deadline>,
-    peers: &P,
-) -> Result<T, WaitError>
+pub fn poll_until<T, F, P>(poll: F, until: Until, peers: &P) -> Result<T, WaitError>
 where
     F: FnMut() -> Option<T>,
     P: PeerWatch + ?Sized,
@@ -36,7 +29,7 @@ where
     if let Some(v) = cond.poll() {
         return Ok(v);
     }
-    wait_on(cond, how, deadline, peers, None)
+    wait_on(cond, until, peers, None)
 }
 
 /// The first sleep of a [`poll_until`] wait.

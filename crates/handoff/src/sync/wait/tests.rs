@@ -104,8 +104,10 @@ fn every_strategy_times_out_on_a_false_condition() {
                 word: &word,
                 sleepers: &sleepers,
             },
-            how,
-            Some(d),
+            Until {
+                wait: how,
+                deadline: Some(d),
+            },
             &NoPeers,
             None,
         );
@@ -133,8 +135,10 @@ fn every_strategy_sees_a_publish_from_another_thread() {
                 word: &word,
                 sleepers: &sleepers,
             },
-            how,
-            Some(d),
+            Until {
+                wait: how,
+                deadline: Some(d),
+            },
             &NoPeers,
             None,
         );
@@ -162,8 +166,10 @@ fn a_dead_peer_ends_every_strategy() {
                 word: &word,
                 sleepers: &sleepers,
             },
-            how,
-            Some(d),
+            Until {
+                wait: how,
+                deadline: Some(d),
+            },
             &DeadPeer,
             None,
         );
@@ -191,7 +197,15 @@ fn a_peer_that_published_before_leaving_ends_nothing() {
             sleepers: &sleepers,
         };
         let d = Deadline::after(Duration::from_secs(20));
-        let r = wait_on(cond, how, Some(d), &PublishThenLeave(&word), None);
+        let r = wait_on(
+            cond,
+            Until {
+                wait: how,
+                deadline: Some(d),
+            },
+            &PublishThenLeave(&word),
+            None,
+        );
         assert_eq!(r, Ok(5), "{how}");
     }
 }
@@ -251,7 +265,15 @@ fn adaptive_yields_to_a_peer_on_its_cpu() {
         spin_budget: Duration::from_secs(60),
     };
     let mut cond = TrueOnPoll::new(5);
-    let r = wait_on(&mut cond, how, None, &NoPeers, Some(cpu as u32));
+    let r = wait_on(
+        &mut cond,
+        Until {
+            wait: how,
+            deadline: None,
+        },
+        &NoPeers,
+        Some(cpu as u32),
+    );
     assert_eq!(r, Ok(5));
     let s = adaptive_stats();
     assert_eq!(
@@ -266,7 +288,15 @@ fn adaptive_yields_to_a_peer_on_its_cpu() {
     let mut cond = TrueOnPoll::new(n);
     let other = Some(cpu as u32 + 1);
     assert_eq!(
-        wait_on(&mut cond, Wait::ADAPTIVE, None, &NoPeers, other),
+        wait_on(
+            &mut cond,
+            Until {
+                wait: Wait::ADAPTIVE,
+                deadline: None
+            },
+            &NoPeers,
+            other
+        ),
         Ok(n)
     );
     let s = adaptive_stats();
@@ -284,7 +314,15 @@ fn a_quick_answer_skips_the_adaptive_bookkeeping() {
     let n = QUICK_POLLS + 1; // the inline poll, then the quick ones
     let mut cond = TrueOnPoll::new(n);
     assert_eq!(
-        wait_on(&mut cond, Wait::ADAPTIVE, None, &NoPeers, None),
+        wait_on(
+            &mut cond,
+            Until {
+                wait: Wait::ADAPTIVE,
+                deadline: None
+            },
+            &NoPeers,
+            None
+        ),
         Ok(n)
     );
     let s = adaptive_stats();
@@ -296,7 +334,15 @@ fn a_quick_answer_skips_the_adaptive_bookkeeping() {
     // One poll later, the wait is an adaptive spin, counted.
     let mut cond = TrueOnPoll::new(n + 1);
     assert_eq!(
-        wait_on(&mut cond, Wait::ADAPTIVE, None, &NoPeers, None),
+        wait_on(
+            &mut cond,
+            Until {
+                wait: Wait::ADAPTIVE,
+                deadline: None
+            },
+            &NoPeers,
+            None
+        ),
         Ok(n + 1)
     );
     assert_eq!(adaptive_stats().spun, 1);
@@ -312,7 +358,15 @@ fn adaptive_probe_that_spins_switches_back_to_full_budget() {
         let n = QUICK_POLLS + 2;
         let mut cond = TrueOnPoll::new(n);
         assert_eq!(
-            wait_on(&mut cond, Wait::ADAPTIVE, None, &NoPeers, None),
+            wait_on(
+                &mut cond,
+                Until {
+                    wait: Wait::ADAPTIVE,
+                    deadline: None
+                },
+                &NoPeers,
+                None
+            ),
             Ok(n)
         );
         assert_eq!(adaptive_stats().short, stats_short);
@@ -350,8 +404,10 @@ fn adaptive_learns_to_spin_short() {
                 word: &word,
                 sleepers: &sleepers,
             },
-            how,
-            Some(d),
+            Until {
+                wait: how,
+                deadline: Some(d),
+            },
             &NoPeers,
             None,
         );
@@ -377,7 +433,18 @@ fn adaptive_learns_to_spin_short() {
     };
     let n = QUICK_POLLS + 3;
     let mut cond = TrueOnPoll::new(n);
-    assert_eq!(wait_on(&mut cond, roomy, None, &NoPeers, None), Ok(n));
+    assert_eq!(
+        wait_on(
+            &mut cond,
+            Until {
+                wait: roomy,
+                deadline: None
+            },
+            &NoPeers,
+            None
+        ),
+        Ok(n)
+    );
     let s = adaptive_stats();
     assert_eq!((s.short, s.spun), (0, 1), "another site spun short: {s:?}");
     // And the slow site is still short.
@@ -387,7 +454,15 @@ fn adaptive_learns_to_spin_short() {
         sleepers: &sleepers,
     };
     assert_eq!(
-        wait_on(cond, how, Some(d), &NoPeers, None),
+        wait_on(
+            cond,
+            Until {
+                wait: how,
+                deadline: Some(d)
+            },
+            &NoPeers,
+            None
+        ),
         Err(WaitError::Timeout)
     );
     assert_eq!(adaptive_stats().short, 1);
@@ -468,14 +543,30 @@ fn adaptive_decides_from_its_partner_not_the_machines_load() {
     learn::set_state(TRUE_AT_SITE, 0, 0);
     reset_adaptive_stats();
     let mut cond = until(2_000_000);
-    let elsewhere = wait_on(&mut cond, how, None, &NoPeers, None);
+    let elsewhere = wait_on(
+        &mut cond,
+        Until {
+            wait: how,
+            deadline: None,
+        },
+        &NoPeers,
+        None,
+    );
     let s_elsewhere = adaptive_stats();
     // The same wait told its peer runs on this CPU yields to it.
     learn::set_state(TRUE_AT_SITE, 0, 0);
     reset_adaptive_stats();
     let mut cond = until(2_000_000);
     let here = Some(current_cpu());
-    let same = wait_on(&mut cond, how, None, &NoPeers, here);
+    let same = wait_on(
+        &mut cond,
+        Until {
+            wait: how,
+            deadline: None,
+        },
+        &NoPeers,
+        here,
+    );
     let s_same = adaptive_stats();
     stop.store(true, Ordering::Relaxed);
     for h in hogs {
@@ -573,16 +664,20 @@ fn poll_until_waits_without_a_waker() {
         });
         let got = poll_until(
             || Some(word.load(Ordering::Acquire)).filter(|&v| v != 0),
-            how,
-            Some(Deadline::after(Duration::from_secs(10))),
+            Until {
+                wait: how,
+                deadline: Some(Deadline::after(Duration::from_secs(10))),
+            },
             &NoPeers,
         );
         t.join().unwrap();
         assert_eq!(got, Ok(5), "{how}");
         let never = poll_until(
             || None::<()>,
-            how,
-            Some(Deadline::after(Duration::from_millis(2))),
+            Until {
+                wait: how,
+                deadline: Some(Deadline::after(Duration::from_millis(2))),
+            },
             &NoPeers,
         );
         assert_eq!(never, Err(WaitError::Timeout), "{how}");
@@ -594,8 +689,10 @@ fn poll_until_waits_without_a_waker() {
     let (c0, t0) = (cpu(), std::time::Instant::now());
     let never = poll_until(
         || None::<()>,
-        Wait::ADAPTIVE,
-        Some(Deadline::after(Duration::from_millis(300))),
+        Until {
+            wait: Wait::ADAPTIVE,
+            deadline: Some(Deadline::after(Duration::from_millis(300))),
+        },
         &NoPeers,
     );
     assert_eq!(never, Err(WaitError::Timeout));
@@ -648,7 +745,8 @@ fn a_turn_flag_between_two_cpus_takes_no_same_cpu_wait() {
             crate::sys::pin_current_thread(cpus[1]).unwrap();
             reset_adaptive_stats();
             for i in 0..TURNS {
-                f.wait_for(2 * i + 1, how, None, &NoPeers).unwrap();
+                f.wait_for(2 * i + 1, &crate::sync::waiter::w(how, None, &NoPeers))
+                    .unwrap();
                 f.store(2 * i + 2);
             }
             adaptive_stats()
@@ -657,7 +755,8 @@ fn a_turn_flag_between_two_cpus_takes_no_same_cpu_wait() {
         reset_adaptive_stats();
         for i in 0..TURNS {
             f.store(2 * i + 1);
-            f.wait_for(2 * i + 2, how, None, &NoPeers).unwrap();
+            f.wait_for(2 * i + 2, &crate::sync::waiter::w(how, None, &NoPeers))
+                .unwrap();
         }
         (adaptive_stats(), other.join().unwrap())
     });

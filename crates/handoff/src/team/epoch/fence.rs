@@ -188,10 +188,9 @@ mod imp {
         }
         fn arrive(&self, to: usize, n: u64) -> Result<(), TeamError> {
             let me = self.ep.team.rank();
-            Ok(self
-                .ep
+            self.ep
                 .team
-                .signal(self.ep.arrivals.at(me), SignalOp::Set(n), to)?)
+                .signal(self.ep.arrivals.at(me), SignalOp::Set(n), to)
         }
         fn arrived(&self, from: usize) -> u64 {
             // `team.word` checked bounds when the object was made; `from < size` = its length.

@@ -140,7 +140,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
 
     /// [`lock`](Self::lock) without waiting: takes the lock when it is free for `kind` now
     /// (an exclusive lock: nobody holds it or waits for it; a shared one: no writer holds
-    /// or waits for it), else returns [`TeamError::WouldBlock`] (in [`TeamError::Team`])
+    /// or waits for it), else returns [`TeamError::WouldBlock`]
     /// and leaves no trace on the target.
     pub fn try_lock(&mut self, pe: usize, kind: LockKind) -> Result<(), TeamError> {
         self.lock_within(pe, kind, Limit::Now)
@@ -187,7 +187,7 @@ impl<'t, X: Transport> Epochs<'t, X> {
             };
             return match got {
                 true => Ok(()),
-                false => Err(TeamError::WouldBlock { what: "a lock" }.into()),
+                false => Err(TeamError::WouldBlock { what: "a lock" }),
             };
         };
         self.acquire_until(pe, kind, until, limit)

@@ -60,7 +60,7 @@
 //! The epoch calls that wait for another PE keep the team's convention (the
 //! [team module docs](super), "Waiting"): `start`, `wait` and `lock` have three forms (`x`
 //! with the epochs' patience, `x_timeout(.., d)`, and `try_x` that does not wait:
-//! [`TeamError::WouldBlock`](super::TeamError::WouldBlock) inside [`TeamError::Team`]);
+//! [`TeamError::WouldBlock`](super::TeamError::WouldBlock));
 //! the collective `fence` and `lock_all` (which takes locks in turn) have the first two.
 
 mod accumulate;

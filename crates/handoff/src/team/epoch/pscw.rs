@@ -66,8 +66,8 @@ impl<X: Transport> Epochs<'_, X> {
     }
 
     /// [`start`](Self::start) without waiting: opens the access epoch when every target
-    /// of `group` has posted, else returns [`TeamError::WouldBlock`] (in
-    /// [`TeamError::Team`]) and consumes no post, so it may be called again.
+    /// of `group` has posted, else returns [`TeamError::WouldBlock`]
+    /// and consumes no post, so it may be called again.
     pub fn try_start(&mut self, group: &[usize]) -> Result<(), TeamError> {
         self.start_within(group, Limit::Now)
     }
@@ -91,7 +91,7 @@ impl<X: Transport> Epochs<'_, X> {
         let Some(until) = self.until(limit) else {
             // `try_start`: all posts there, or none consumed.
             if group.iter().any(|&t| !self.matching.posted(self, t)) {
-                return Err(TeamError::WouldBlock { what: "a post" }.into());
+                return Err(TeamError::WouldBlock { what: "a post" });
             }
             for &t in &group {
                 self.matching.consume_post(t);
@@ -141,8 +141,8 @@ impl<X: Transport> Epochs<'_, X> {
     }
 
     /// `MPI_Win_test`: [`wait`](Self::wait) without waiting: closes the exposure epoch if
-    /// every origin has completed, else returns [`TeamError::WouldBlock`] (in
-    /// [`TeamError::Team`]) and leaves it open.
+    /// every origin has completed, else returns [`TeamError::WouldBlock`]
+    /// and leaves it open.
     pub fn try_wait(&mut self) -> Result<(), TeamError> {
         self.wait_within(Limit::Now)
     }
@@ -156,8 +156,7 @@ impl<X: Transport> Epochs<'_, X> {
             if !self.matching.completed(self, k) {
                 return Err(TeamError::WouldBlock {
                     what: "the completes of every origin",
-                }
-                .into());
+                });
             }
             self.matching.consume_completions(k);
             self.exposure = None;

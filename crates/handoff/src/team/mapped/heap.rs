@@ -332,14 +332,7 @@ impl<P: Parts> MappedHeap<P> {
             Some((lo, _)) => base.wrapping_add(lo as usize),
             None => what.as_ptr() as usize,
         };
-        b.bell.wait(
-            range,
-            poll,
-            until.wait,
-            until.deadline,
-            peers,
-            hint(b.ringer.get()),
-            site,
-        )
+        b.bell
+            .wait(range, poll, until, peers, hint(b.ringer.get()), site)
     }
 }

@@ -163,10 +163,8 @@ impl Transport for ShmTransport {
             .ok_or(TeamError::CounterLimit { max: MAX_COUNTERS })?;
         let watch = self.watch();
         // The team's hint, as in `wait_local`: a PE sharing its CPU yields instead of pausing.
-        c.wait_until_hinted(target, until.wait, until.deadline, &watch, |p| {
-            self.cpu_hint(p)
-        })
-        .map_err(|e| self.wait_err(e, &watch, "a counter"))
+        c.wait_until_hinted(target, until, &watch, |p| self.cpu_hint(p))
+            .map_err(|e| self.wait_err(e, &watch, "a counter"))
     }
 
     fn wait_local(
