@@ -15,7 +15,7 @@ fn layer_of_item(item: &str) -> Option<u32> {
         "shm" => 4,
         "channel" | "queue" => 5,
         "team" => 6,
-        "error" | "Error" | "Result" => 7,
+        "error" | "Error" | "Result" | "implementor" => 7,
         _ => return None,
     })
 }
