@@ -63,6 +63,10 @@ fn complete(
     poll_until(test, Wait::SpinYield, deadline, &NoPeers).map_err(|e| wait_error(e, what))?
 }
 
+/// How long [`Comm::abort`] waits before `MPI_Abort`, for the launcher to forward what this
+/// rank printed last.
+const ABORT_GRACE: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// The transport's communicator: every rank of the job.
 pub(crate) struct Comm {
     comm: ffi::MPI_Comm,
@@ -241,9 +245,21 @@ impl Comm {
 
     /// Ends the whole MPI job with `code` (`MPI_Abort`): what a PE that leaves without
     /// `finalize` does, so no other rank waits for it forever.
+    ///
+    /// On `MPI_COMM_WORLD`, not on the transport's duplicate of it (the same ranks): MPICH
+    /// aborts a world job through its launcher (PMI), which kills every rank, but aborts
+    /// another communicator by an active message to each member, which a rank receives only
+    /// inside an MPI call; a rank waiting outside MPI (asleep in the shared window's barrier,
+    /// computing) then never ended, and the job's end and exit status depended on timing
+    /// (#42).
     pub(crate) fn abort(&self, code: c_int) -> ! {
-        // SAFETY: valid communicator; MPI_Abort does not return on success.
-        unsafe { ffi::MPI_Abort(self.comm, code) };
+        // The launcher ends the job as soon as it hears of a world abort, and MPICH's drops
+        // what its proxy has not forwarded yet (the error line this rank printed just before
+        // came out cut short): a moment for it to forward this rank's last lines first.
+        std::thread::sleep(ABORT_GRACE);
+        // SAFETY: a predefined communicator, valid after MPI_Init; MPI_Abort does not return
+        // on success.
+        unsafe { ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, code) };
         std::process::exit(code)
     }
 }

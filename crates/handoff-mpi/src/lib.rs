@@ -103,7 +103,9 @@
 //! waits never return [`TeamError::PeerDied`](handoff::team::TeamError::PeerDied) here; the
 //! job ends instead of hanging. A PE that drops its team without
 //! [`Team::finalize`](handoff::team::Team::finalize) (an error path) prints one line naming
-//! its rank and calls `MPI_Abort`, which ends the job the same way.
+//! its rank and calls `MPI_Abort` (on `MPI_COMM_WORLD`, which MPICH aborts through its
+//! launcher; it aborts another communicator by messages that a rank waiting outside MPI
+//! never reads), which ends the job the same way.
 //!
 //! # Node awareness
 //!
