@@ -38,12 +38,45 @@ pub(crate) fn check(call: &'static str, code: c_int) -> Result<(), TeamError> {
     })
 }
 
-/// A nonblocking operation's request, tested until done or past a deadline, with the team's
-/// poll loop (`spin-yield`: oversubscribed ranks, more PEs than CPUs, need the CPU to reach
-/// the collective).
+/// Waits with strategy `how` until `poll` (which drives MPI's progress when it fails)
+/// returns `Some`: the waits of the RMA and mixed paths, whose words MPI updates with no
+/// wake-up, and the completion of nonblocking collectives.
+///
+/// While a PE waits here, peers' RMA operations on its window may need it to call MPI
+/// (MPICH's RMA between processes completes at the target's progress engine), so these waits
+/// do not sleep as the team's waits do: a sleeping waiter stalled every peer's operation by
+/// its sleep (a get on MPICH's RMA path took 1.7 ms instead of 7 µs while its target slept in
+/// a barrier, #42). `Adaptive` spins (`pause` between polls) for its spin budget, then
+/// yields between polls (a blocking MPI call polls the same way: MPICH yields after a count
+/// of polls), so ranks that share a CPU still take turns; `Spin` and `SpinYield` are
+/// themselves; `Block`, which asks for sleeps, gets the team's polling sleeps
+/// ([`poll_until`]).
+pub(crate) fn progress_until<T>(
+    mut poll: impl FnMut() -> Option<T>,
+    how: Wait,
+    deadline: Option<Deadline>,
+) -> Result<T, WaitError> {
+    let then = match how {
+        Wait::Adaptive { spin_budget } => {
+            let spin_end = Deadline::after(spin_budget);
+            let spin_end = deadline.map_or(spin_end, |d| d.min(spin_end));
+            match poll_until(&mut poll, Wait::Spin, Some(spin_end), &NoPeers) {
+                Err(WaitError::Timeout) if !deadline.is_some_and(Deadline::expired) => {}
+                done => return done,
+            }
+            Wait::SpinYield
+        }
+        other => other,
+    };
+    poll_until(poll, then, deadline, &NoPeers)
+}
+
+/// A nonblocking operation's request, tested until done or past a deadline, waiting with
+/// `how` ([`progress_until`]; `MPI_Test` is the poll and drives progress).
 fn complete(
     req: &mut ffi::MPI_Request,
     call: &'static str,
+    how: Wait,
     deadline: Option<Deadline>,
     what: &'static str,
 ) -> Result<(), TeamError> {
@@ -60,7 +93,7 @@ fn complete(
     };
     // At the deadline the request stays active (MPI cannot cancel a collective); the team
     // is over.
-    poll_until(test, Wait::SpinYield, deadline, &NoPeers).map_err(|e| wait_error(e, what))?
+    progress_until(test, how, deadline).map_err(|e| wait_error(e, what))?
 }
 
 /// How long [`Comm::abort`] waits before `MPI_Abort`, for the launcher to forward what this
@@ -133,10 +166,12 @@ impl Comm {
         }
     }
 
-    /// Every rank's `value`, by rank (collective, `MPI_Iallgather`).
+    /// Every rank's `value`, by rank (collective, `MPI_Iallgather`, completed waiting with
+    /// `how`).
     pub(crate) fn allgather(
         &self,
         value: u64,
+        how: Wait,
         deadline: Option<Deadline>,
         what: &'static str,
     ) -> Result<Vec<u64>, TeamError> {
@@ -158,7 +193,7 @@ impl Comm {
                 &mut req,
             )
         })?;
-        match complete(&mut req, "MPI_Test(MPI_Iallgather)", deadline, what) {
+        match complete(&mut req, "MPI_Test(MPI_Iallgather)", how, deadline, what) {
             Ok(()) => Ok(all),
             Err(e) => {
                 std::mem::forget(all);
@@ -171,7 +206,13 @@ impl Comm {
     /// allgather of the outcomes): after a step a rank can fail alone, so that no rank goes
     /// on to a collective call another one will never make.
     pub(crate) fn agree<T>(&self, mine: Result<T, TeamError>) -> Result<T, TeamError> {
-        let all = self.allgather(u64::from(mine.is_ok()), None, "setup agreement")?;
+        // Setup: ranks may be more than CPUs and far apart in time; yield to them.
+        let all = self.allgather(
+            u64::from(mine.is_ok()),
+            Wait::SpinYield,
+            None,
+            "setup agreement",
+        )?;
         match (mine, all.iter().position(|&ok| ok == 0)) {
             (Err(e), _) => Err(e),
             (Ok(t), None) => Ok(t),
@@ -183,10 +224,12 @@ impl Comm {
         }
     }
 
-    /// A barrier over the world ranks `ranks` (sorted, distinct, containing this rank).
+    /// A barrier over the world ranks `ranks` (sorted, distinct, containing this rank),
+    /// waiting with `how`.
     pub(crate) fn barrier(
         &self,
         ranks: &[usize],
+        how: Wait,
         deadline: Option<Deadline>,
     ) -> Result<(), TeamError> {
         let comm = if ranks.len() == self.size {
@@ -198,7 +241,13 @@ impl Comm {
         let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
         // SAFETY: a valid communicator containing this rank; the request is written to `req`.
         check("MPI_Ibarrier", unsafe { ffi::MPI_Ibarrier(comm, &mut req) })?;
-        complete(&mut req, "MPI_Test(MPI_Ibarrier)", deadline, "a barrier")
+        complete(
+            &mut req,
+            "MPI_Test(MPI_Ibarrier)",
+            how,
+            deadline,
+            "a barrier",
+        )
     }
 
     /// The communicator of `ranks`, created on first use (`MPI_Comm_create_group`:

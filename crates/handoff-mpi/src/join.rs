@@ -10,8 +10,8 @@ use handoff::team::TeamError;
 use mpi::traits::AsRaw;
 
 use crate::comm::Comm;
+use crate::direct::part_len;
 use crate::direct::Direct;
-use crate::direct::CTRL;
 use crate::mixed::Mixed;
 use crate::nodes::{node_name, window_from_env, Kind, Nodes};
 use crate::rma::{Window, ALIGN};
@@ -37,15 +37,12 @@ impl MpiTransport {
             })?;
         let comm = Comm::dup(universe.world().as_raw())?;
         let nodes = Nodes::discover(&comm)?;
-        // Whole pages (a window of 1 MiB + 8 B hung MPICH's RMA path); the tail past
-        // `heap_len` is never addressed. Each rank's part starts page aligned whatever MPI
-        // gave it: `Window::allocate` over-allocates and aligns (`rma::ALIGN`).
-        let len = CTRL
-            .checked_add(heap_len)
-            .and_then(|l| l.checked_next_multiple_of(CTRL))
-            .ok_or_else(|| {
-                TeamError::InvalidArgument(format!("a heap of {heap_len} bytes is too large"))
-            })?;
+        // Whole pages (`direct::part_len`): the control area, the heap, the shared window's
+        // barrier words. Each rank's part starts page aligned whatever MPI gave it:
+        // `Window::allocate` over-allocates and aligns (`rma::ALIGN`).
+        let len = part_len(heap_len, comm.size()).ok_or_else(|| {
+            TeamError::InvalidArgument(format!("a heap of {heap_len} bytes is too large"))
+        })?;
         // A heap this node cannot hold is an error naming the rank and node (agreed, so
         // every rank stops here), not a rank killed or stalled while MPI allocates.
         comm.agree(fits_this_node(&nodes, comm.rank(), heap_len, len))?;

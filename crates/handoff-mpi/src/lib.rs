@@ -89,11 +89,16 @@
 //! has no wake-up for a passive-target update, so on the RMA and mixed paths every [`Wait`](handoff::sync::Wait) strategy polls (on the
 //! mixed path a node mate could ring the target's doorbell, but only after an
 //! `MPI_Win_flush` had completed its signal there — a round trip per signal with MPICH's
-//! active messages — so it does not), with the team's poll loop
-//! ([`poll_until`](handoff::sync::poll_until)), driving MPI's progress between polls: `spin`
-//! busy-polls; `spin-yield` yields the CPU between polls, so more ranks than CPUs still
-//! progress; `adaptive` polls for its learned spin budget (yielding when crowded), then, as
-//! `block` does from the start, sleeps 50 µs to 1 ms between polls.
+//! active messages — so it does not), driving MPI's progress between polls: a peer's RMA
+//! operation on this rank's window may need this rank to call MPI (MPICH's RMA between
+//! processes), so the default strategy never sleeps there, as a blocking MPI call does not:
+//! `spin` busy-polls; `spin-yield` yields the CPU between polls, so more ranks than CPUs
+//! still progress; `adaptive` busy-polls for its spin budget, then yields between polls;
+//! `block` sleeps 50 µs to 1 ms between polls (the team's poll loop,
+//! [`poll_until`](handoff::sync::poll_until)), stalling peers' operations on this rank
+//! meanwhile. The same holds for the nonblocking barrier and agreement of the RMA and mixed
+//! paths; on the shared window the barrier is the shared-memory transport's (a dissemination
+//! barrier over words in the window, no MPI call).
 //!
 //! # A rank that dies
 //!

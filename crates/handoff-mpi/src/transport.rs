@@ -4,12 +4,12 @@
 
 use std::cell::Cell;
 
-use handoff::sync::{poll_until, NoPeers, Wait};
+use handoff::sync::Wait;
 use handoff::sys::Deadline;
 use handoff::team::{AtomicOp, Route, SignalOp, TeamError, Transport, MAX_COUNTERS};
 
-use crate::comm::wait_error;
 use crate::comm::Comm;
+use crate::comm::{progress_until, wait_error};
 use crate::direct::{counter_key, Direct, CTRL};
 use crate::mixed::Mixed;
 use crate::nodes::Nodes;
@@ -163,9 +163,9 @@ impl MpiTransport {
     }
 
     /// The waits of the RMA and mixed paths: MPI has no wake-up for a passive-target update,
-    /// so every wait strategy polls this PE's own words, with the team's poll loop
-    /// ([`poll_until`]: the strategy's spin phase, then bounded sleeps with a poll after
-    /// each). Each poll is preceded by an `MPI_Win_sync` (the process's loads then see what
+    /// so every wait strategy polls this PE's own words, driving MPI's progress between
+    /// polls ([`progress_until`]: no sleeps for the default strategy, as a peer's operation
+    /// on this window may need this PE to call MPI). Each poll is preceded by an `MPI_Win_sync` (the process's loads then see what
     /// MPI completed in its window, the unified model of §11.4); a poll that succeeds is
     /// followed by another sync of every window the data may have come through (§11.7: sync,
     /// then load the data the value announced); a poll that fails drives MPI's progress (for
@@ -188,7 +188,7 @@ impl MpiTransport {
                 }
             }
         };
-        poll_until(synced, self.wait, deadline, &NoPeers).map_err(|e| wait_error(e, what))?
+        progress_until(synced, self.wait, deadline).map_err(|e| wait_error(e, what))?
     }
 
     /// Panics are no option in a trait method without `Result` (fence, quiet): an MPI
@@ -505,17 +505,19 @@ impl Transport for MpiTransport {
                 size: self.comm.size(),
             });
         }
-        // Complete this PE's puts at their targets (on the shared window: `quiet`, their
-        // wake-ups included), meet, then order our own loads after what the others
-        // completed here.
+        // On the shared window: `ShmTransport`'s barrier (`quiet`, wake-ups included, then
+        // the dissemination barrier over the mapped barrier words; see `direct`), no MPI
+        // call. Else: complete this PE's puts at their targets, meet, then order our own
+        // loads after what the others completed here.
         if let Some(x) = &self.direct {
             x.heap().quiet();
+            return x.barrier(self.comm.rank(), ranks, self.wait, deadline);
         }
         self.win.flush_all()?;
         if let Some(m) = &self.mixed {
             m.publish(&self.win)?;
         }
-        self.comm.barrier(ranks, deadline)?;
+        self.comm.barrier(ranks, self.wait, deadline)?;
         self.sync()
     }
 
@@ -524,7 +526,7 @@ impl Transport for MpiTransport {
         // call is the next collective), so the values alone can differ.
         let all = self
             .comm
-            .allgather(value, deadline, "a collective agreement")?;
+            .allgather(value, self.wait, deadline, "a collective agreement")?;
         match all.iter().enumerate().find(|&(_, &v)| v != value) {
             None => Ok(()),
             Some((rank, &theirs)) => Err(TeamError::Mismatch {
