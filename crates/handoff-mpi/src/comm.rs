@@ -3,9 +3,9 @@
 //! polling with a deadline, and sub-communicators for barriers over subsets of the team.
 //! Also [`check`]: an MPI return code as a [`TeamError`] with MPI's own message.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int};
+use std::sync::Mutex;
 
 use handoff::sync::{poll_until, NoPeers, Wait, WaitError};
 use handoff::sys::Deadline;
@@ -105,8 +105,9 @@ pub(crate) struct Comm {
     comm: ffi::MPI_Comm,
     rank: usize,
     size: usize,
-    /// Communicators for barriers over subsets, by their sorted world ranks.
-    subsets: RefCell<HashMap<Vec<usize>, ffi::MPI_Comm>>,
+    /// Communicators for barriers over subsets, by their sorted world ranks (a lock: under
+    /// `MPI_THREAD_MULTIPLE` the PE's threads may barrier over different subsets at once).
+    subsets: Mutex<HashMap<Vec<usize>, ffi::MPI_Comm>>,
 }
 
 impl Comm {
@@ -135,7 +136,7 @@ impl Comm {
             comm,
             rank: rank as usize,
             size: size as usize,
-            subsets: RefCell::new(HashMap::new()),
+            subsets: Mutex::new(HashMap::new()),
         })
     }
 
@@ -253,7 +254,9 @@ impl Comm {
     /// The communicator of `ranks`, created on first use (`MPI_Comm_create_group`:
     /// collective over the members only, which all call this barrier).
     fn subset(&self, ranks: &[usize]) -> Result<ffi::MPI_Comm, TeamError> {
-        if let Some(&c) = self.subsets.borrow().get(ranks) {
+        // The lock is not held while the communicator is made: that call waits for the
+        // other members, whose other threads may be making another set's.
+        if let Some(&c) = self.subsets().get(ranks) {
             return Ok(c);
         }
         let list: Vec<c_int> = ranks.iter().map(|&r| r as c_int).collect();
@@ -288,8 +291,12 @@ impl Comm {
             ffi::MPI_Group_free(&mut world_group);
         }
         check("MPI_Comm_create_group", rc)?;
-        self.subsets.borrow_mut().insert(ranks.to_vec(), comm);
+        self.subsets().insert(ranks.to_vec(), comm);
         Ok(comm)
+    }
+
+    fn subsets(&self) -> std::sync::MutexGuard<'_, HashMap<Vec<usize>, ffi::MPI_Comm>> {
+        self.subsets.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Ends the whole MPI job with `code` (`MPI_Abort`): what a PE that leaves without
@@ -317,7 +324,7 @@ impl Drop for Comm {
     fn drop(&mut self) {
         // SAFETY: every handle freed here was created by this `Comm` and is not used after.
         unsafe {
-            for (_, mut c) in self.subsets.borrow_mut().drain() {
+            for (_, mut c) in self.subsets().drain() {
                 ffi::MPI_Comm_free(&mut c);
             }
             ffi::MPI_Comm_free(&mut self.comm);

@@ -3,8 +3,6 @@
 //! [`MpiTransport::from_env`] reads the heap size and wait strategy from the environment.
 //! The operations on the joined team are in `transport`.
 
-use std::cell::Cell;
-
 use handoff::sync::Wait;
 use handoff::team::TeamError;
 use mpi::traits::AsRaw;
@@ -22,13 +20,26 @@ impl MpiTransport {
     /// time) and allocates the team's window, `heap_len` bytes of symmetric heap per rank;
     /// collective over `MPI_COMM_WORLD`. No barrier: [`crate::join`] adds one.
     pub fn init(heap_len: usize, wait: Wait) -> Result<Self, TeamError> {
+        Self::init_thread(heap_len, wait, false)
+    }
+
+    /// [`init`](Self::init), asking MPI for `MPI_THREAD_MULTIPLE` when `multiple` (the
+    /// PE's threads will call the transport at once): what MPI granted is
+    /// [`thread_multiple`](Self::thread_multiple) (MPICH and Open MPI grant it in their
+    /// default builds; a library that grants less leaves the PE at serialized).
+    pub fn init_thread(heap_len: usize, wait: Wait, multiple: bool) -> Result<Self, TeamError> {
         if heap_len == 0 {
             return Err(TeamError::InvalidArgument(
                 "a heap of 0 bytes holds nothing; ask for e.g. 64M".into(),
             ));
         }
-        let (universe, _level) = mpi::initialize_with_threading(mpi::Threading::Serialized)
-            .ok_or_else(|| TeamError::Transport {
+        let want = if multiple {
+            mpi::Threading::Multiple
+        } else {
+            mpi::Threading::Serialized
+        };
+        let (universe, level) =
+            mpi::initialize_with_threading(want).ok_or_else(|| TeamError::Transport {
                 transport: "MPI",
                 call: "MPI_Init_thread",
                 what: "MPI was initialized already in this process; make one \
@@ -85,7 +96,8 @@ impl MpiTransport {
             comm,
             heap_len,
             wait,
-            finished: Cell::new(false),
+            finished: false.into(),
+            multiple: level >= mpi::Threading::Multiple,
             direct,
             _universe: universe,
         })

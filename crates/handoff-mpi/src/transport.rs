@@ -2,7 +2,7 @@
 //! docs](crate) for the ordering argument; this file maps each trait operation onto the
 //! window's calls.
 
-use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use handoff::sync::Wait;
 use handoff::sys::Deadline;
@@ -32,7 +32,11 @@ pub struct MpiTransport {
     pub(crate) comm: Comm,
     pub(crate) heap_len: usize,
     pub(crate) wait: Wait,
-    pub(crate) finished: Cell<bool>,
+    /// Set by `finish` (and `global_exit`); read by `drop`, on the same thread or after
+    /// the PE's threads are done: Relaxed.
+    pub(crate) finished: AtomicBool,
+    /// Whether MPI granted `MPI_THREAD_MULTIPLE` (see [`MpiTransport::thread_multiple`]).
+    pub(crate) multiple: bool,
     /// With a shared window (one node): every rank's part mapped here (puts are copies,
     /// signals and atomics CPU atomics); `None`: MPI RMA calls, but for the data between
     /// node mates on the mixed path.
@@ -70,6 +74,14 @@ impl MpiTransport {
             (None, Some(_)) => "mixed",
             (None, None) => "rma",
         }
+    }
+
+    /// Whether MPI was initialized with `MPI_THREAD_MULTIPLE` ([`init_thread`](Self::init_thread)
+    /// asked for it and the library granted it): then the PE's threads may call the
+    /// transport at once (its own state is atomics and locks; MPI serializes its calls).
+    /// Else `MPI_THREAD_SERIALIZED`: one thread at a time.
+    pub fn thread_multiple(&self) -> bool {
+        self.multiple
     }
 
     /// How many nodes the team spans.
@@ -539,13 +551,13 @@ impl Transport for MpiTransport {
     }
 
     fn finish(&self) {
-        self.finished.set(true);
+        self.finished.store(true, Relaxed);
     }
 }
 
 impl Drop for MpiTransport {
     fn drop(&mut self) {
-        if !self.finished.get() {
+        if !self.finished.load(Relaxed) {
             eprintln!(
                 "handoff-mpi: PE {} of {} left its team without Team::finalize (after an \
                  error); aborting the MPI job so no other PE waits for it",
