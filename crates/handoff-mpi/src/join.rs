@@ -33,6 +33,10 @@ impl MpiTransport {
                 "a heap of 0 bytes holds nothing; ask for e.g. 64M".into(),
             ));
         }
+        // Until every rank has joined (MPI started, the window allocated): a rank that never
+        // joins leaves the others blocked in MPI's start-up (MPICH's launcher waits for it
+        // forever), so past the join timeout this process ends with a line saying why.
+        let _joining = JoinWatch::start()?;
         let want = if multiple {
             mpi::Threading::Multiple
         } else {
@@ -132,6 +136,70 @@ impl MpiTransport {
         let wait = handoff::team::wait_from_env()?;
         Self::init(heap, wait)
     }
+}
+
+/// Exit status of a rank whose job did not start within the join timeout ([`JoinWatch`]).
+pub(crate) const JOIN_TIMEOUT_EXIT: i32 = 124;
+
+/// A watchdog over joining the MPI job: ends the process with a line naming this rank and
+/// node (exit status [`JOIN_TIMEOUT_EXIT`]) when it is not dropped within the join timeout
+/// (`HANDOFF_JOIN_TIMEOUT`, default [`DEFAULT_JOIN_TIMEOUT`](handoff::team::DEFAULT_JOIN_TIMEOUT),
+/// as `handoff run`): MPI's start-up and the first collective calls block, with no deadline
+/// of their own, until every rank of the job has called them.
+struct JoinWatch {
+    _joined: std::sync::mpsc::Sender<()>,
+}
+
+impl JoinWatch {
+    fn start() -> Result<JoinWatch, TeamError> {
+        let timeout = match std::env::var(handoff::team::ENV_JOIN_TIMEOUT) {
+            Ok(t) => handoff::team::parse_duration(&t).map_err(|e| TeamError::BadEnv {
+                var: handoff::team::ENV_JOIN_TIMEOUT,
+                value: t.clone(),
+                why: e.to_string(),
+            })?,
+            Err(_) => handoff::team::DEFAULT_JOIN_TIMEOUT,
+        };
+        let (joined, watch) = std::sync::mpsc::channel::<()>();
+        let spawned = std::thread::Builder::new()
+            .name("handoff-mpi-join".into())
+            .spawn(move || {
+                // Disconnected (the watch dropped: joined, or failed with an error of its
+                // own) ends the watch; only a timeout ends the process.
+                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = watch.recv_timeout(timeout)
+                {
+                    join_timed_out(timeout);
+                }
+            });
+        spawned.map_err(|e| TeamError::Transport {
+            transport: "MPI",
+            call: "join watchdog",
+            what: format!("cannot start a thread: {e}"),
+        })?;
+        Ok(JoinWatch { _joined: joined })
+    }
+}
+
+/// Ends this process (the join watchdog's verdict) with one line naming it. `exit`, not a
+/// panic: the main thread is blocked inside MPI, and the launcher then ends the job.
+#[cold]
+fn join_timed_out(timeout: std::time::Duration) -> ! {
+    // Before MPI has started, the launcher's environment is what names this rank.
+    let rank = ["PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok())
+        .unwrap_or_else(|| "?".into());
+    let node = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "(unnamed)".into());
+    let line = format!(
+        "handoff-mpi: rank {rank} on node {node}: the MPI job did not start within {timeout:?}: \
+         a rank never joined (it exited or failed before MPI_Init/shmem_init, or was never \
+         started); HANDOFF_JOIN_TIMEOUT sets how long to wait\n"
+    );
+    // One write(2) for the whole line, so the lines of several ranks never interleave.
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+    std::process::exit(JOIN_TIMEOUT_EXIT)
 }
 
 /// Whether this program runs on an Open MPI before 4.1.5 (from

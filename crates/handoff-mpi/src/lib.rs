@@ -110,7 +110,11 @@
 //! [`Team::finalize`](handoff::team::Team::finalize) (an error path) prints one line naming
 //! its rank and calls `MPI_Abort` (on `MPI_COMM_WORLD`, which MPICH aborts through its
 //! launcher; it aborts another communicator by messages that a rank waiting outside MPI
-//! never reads), which ends the job the same way.
+//! never reads), which ends the job the same way. A rank that never joins (it exits before
+//! `MPI_Init`) leaves the others blocked in MPI's start-up, which MPICH's launcher never
+//! ends: until the window is allocated a watchdog ends each waiting rank past the join
+//! timeout (`HANDOFF_JOIN_TIMEOUT`, default 30 s, as `handoff run`) with one line naming its
+//! rank and node, exit status 124.
 //!
 //! # Node awareness
 //!

@@ -278,6 +278,27 @@ fn global_exit_ends_the_mpi_job_with_its_status() {
     }
 }
 
+/// A rank that exits before `shmem_init` (never joins): the other rank, blocked in MPI's
+/// start-up, ends within the join timeout with one line naming its rank and node, and the
+/// job exits non-zero (it used to hang there for good under MPICH).
+#[test]
+fn a_rank_that_never_joins_ends_the_job_with_a_line() {
+    let test = "a_rank_that_never_joins_ends_the_job_with_a_line";
+    let prog = build("nojoin");
+    let Some(job) = mpiexec(test, &prog, &[], 2, &[("HANDOFF_JOIN_TIMEOUT", "3s")]) else {
+        return;
+    };
+    assert!(
+        job.code.is_some_and(|c| c != 0)
+            && job.output.contains("handoff-mpi: rank 0 on node ")
+            && job.output.contains("a rank never joined")
+            && !job.output.contains("not reached"),
+        "exit {:?}, printed:\n{}",
+        job.code,
+        job.output
+    );
+}
+
 /// A program of the MPI build started without any launcher is told how to start it.
 #[test]
 fn a_program_started_without_a_launcher_is_told_how() {

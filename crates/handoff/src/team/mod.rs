@@ -127,7 +127,7 @@ pub use error::TeamError;
 #[cfg(not(loom))]
 pub use exit::PeStatus;
 #[cfg(not(loom))]
-pub use launch::{Launch, Placement};
+pub use launch::{Launch, Placement, DEFAULT_JOIN_TIMEOUT};
 #[cfg(not(loom))]
 pub use layout::MAX_PES;
 /// The word-level protocol functions every shared-memory path applies (and the loom models
