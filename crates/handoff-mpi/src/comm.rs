@@ -46,29 +46,22 @@ pub(crate) fn check(call: &'static str, code: c_int) -> Result<(), TeamError> {
 /// (MPICH's RMA between processes completes at the target's progress engine), so these waits
 /// do not sleep as the team's waits do: a sleeping waiter stalled every peer's operation by
 /// its sleep (a get on MPICH's RMA path took 1.7 ms instead of 7 µs while its target slept in
-/// a barrier, #42). `Adaptive` spins (`pause` between polls) for its spin budget, then
-/// yields between polls (a blocking MPI call polls the same way: MPICH yields after a count
-/// of polls), so ranks that share a CPU still take turns; `Spin` and `SpinYield` are
-/// themselves; `Block`, which asks for sleeps, gets the team's polling sleeps
-/// ([`poll_until`]).
+/// a barrier, #42). `Adaptive` waits as `SpinYield` does: 64 polls with a `pause` between,
+/// then a `sched_yield` between polls (a blocking MPI call polls the same way: MPICH yields
+/// after a count of polls), so ranks that share a CPU take turns at once; a longer spin
+/// first (the adaptive budget, ~100 polls of `MPI_Test` here) made MPICH's RMA barrier
+/// slower on a loaded 2-CPU machine, not faster. `Spin` and `SpinYield` are themselves;
+/// `Block`, which asks for sleeps, gets the team's polling sleeps ([`poll_until`]).
 pub(crate) fn progress_until<T>(
-    mut poll: impl FnMut() -> Option<T>,
+    poll: impl FnMut() -> Option<T>,
     how: Wait,
     deadline: Option<Deadline>,
 ) -> Result<T, WaitError> {
-    let then = match how {
-        Wait::Adaptive { spin_budget } => {
-            let spin_end = Deadline::after(spin_budget);
-            let spin_end = deadline.map_or(spin_end, |d| d.min(spin_end));
-            match poll_until(&mut poll, Wait::Spin, Some(spin_end), &NoPeers) {
-                Err(WaitError::Timeout) if !deadline.is_some_and(Deadline::expired) => {}
-                done => return done,
-            }
-            Wait::SpinYield
-        }
+    let how = match how {
+        Wait::Adaptive { .. } => Wait::SpinYield,
         other => other,
     };
-    poll_until(poll, then, deadline, &NoPeers)
+    poll_until(poll, how, deadline, &NoPeers)
 }
 
 /// A nonblocking operation's request, tested until done or past a deadline, waiting with

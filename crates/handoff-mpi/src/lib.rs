@@ -93,7 +93,7 @@
 //! operation on this rank's window may need this rank to call MPI (MPICH's RMA between
 //! processes), so the default strategy never sleeps there, as a blocking MPI call does not:
 //! `spin` busy-polls; `spin-yield` yields the CPU between polls, so more ranks than CPUs
-//! still progress; `adaptive` busy-polls for its spin budget, then yields between polls;
+//! still progress; `adaptive` waits as `spin-yield` does (64 polls, then yields between);
 //! `block` sleeps 50 µs to 1 ms between polls (the team's poll loop,
 //! [`poll_until`](handoff::sync::poll_until)), stalling peers' operations on this rank
 //! meanwhile. The same holds for the nonblocking barrier and agreement of the RMA and mixed
