@@ -558,12 +558,15 @@ impl Transport for MpiTransport {
 impl Drop for MpiTransport {
     fn drop(&mut self) {
         if !self.finished.load(Relaxed) {
-            eprintln!(
+            // One write(2) for the whole line (`eprintln!` may write it in pieces, and the
+            // launcher may stop forwarding between them once the job aborts).
+            let line = format!(
                 "handoff-mpi: PE {} of {} left its team without Team::finalize (after an \
-                 error); aborting the MPI job so no other PE waits for it",
+                 error); aborting the MPI job so no other PE waits for it\n",
                 self.comm.rank(),
                 self.comm.size()
             );
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
             self.comm.abort(1);
         }
     }
