@@ -3,12 +3,12 @@
 //! polling with a deadline, and sub-communicators for barriers over subsets of the team.
 //! Also [`check`]: an MPI return code as a [`TeamError`] with MPI's own message.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int};
+use std::sync::Mutex;
 
 use handoff::implementor::poll_until;
-use handoff::sync::{NoPeers, Wait, WaitError};
+use handoff::sync::{NoPeers, Until, Wait, WaitError};
 use handoff::sys::Deadline;
 use handoff::team::TeamError;
 use mpi::ffi;
@@ -39,12 +39,45 @@ pub(crate) fn check(call: &'static str, code: c_int) -> Result<(), TeamError> {
     })
 }
 
-/// A nonblocking operation's request, tested until done or past a deadline, with the team's
-/// poll loop (`spin-yield`: oversubscribed ranks, more PEs than CPUs, need the CPU to reach
-/// the collective).
+/// Waits with strategy `how` until `poll` (which drives MPI's progress when it fails)
+/// returns `Some`: the waits of the RMA and mixed paths, whose words MPI updates with no
+/// wake-up, and the completion of nonblocking collectives.
+///
+/// While a PE waits here, peers' RMA operations on its window may need it to call MPI
+/// (MPICH's RMA between processes completes at the target's progress engine), so these waits
+/// do not sleep as the team's waits do: a sleeping waiter stalled every peer's operation by
+/// its sleep (a get on MPICH's RMA path took 1.7 ms instead of 7 µs while its target slept in
+/// a barrier, #42). `Adaptive` waits as `SpinYield` does: 64 polls with a `pause` between,
+/// then a `sched_yield` between polls (a blocking MPI call polls the same way: MPICH yields
+/// after a count of polls), so ranks that share a CPU take turns at once; a longer spin
+/// first (the adaptive budget, ~100 polls of `MPI_Test` here) made MPICH's RMA barrier
+/// slower on a loaded 2-CPU machine, not faster. `Spin` and `SpinYield` are themselves;
+/// `Block`, which asks for sleeps, gets the team's polling sleeps ([`poll_until`]).
+pub(crate) fn progress_until<T>(
+    poll: impl FnMut() -> Option<T>,
+    how: Wait,
+    deadline: Option<Deadline>,
+) -> Result<T, WaitError> {
+    let how = match how {
+        Wait::Adaptive { .. } => Wait::SpinYield,
+        other => other,
+    };
+    poll_until(
+        poll,
+        Until {
+            wait: how,
+            deadline,
+        },
+        &NoPeers,
+    )
+}
+
+/// A nonblocking operation's request, tested until done or past a deadline, waiting with
+/// `how` ([`progress_until`]; `MPI_Test` is the poll and drives progress).
 fn complete(
     req: &mut ffi::MPI_Request,
     call: &'static str,
+    how: Wait,
     deadline: Option<Deadline>,
     what: &'static str,
 ) -> Result<(), TeamError> {
@@ -61,24 +94,21 @@ fn complete(
     };
     // At the deadline the request stays active (MPI cannot cancel a collective); the team
     // is over.
-    poll_until(
-        test,
-        handoff::sync::Until {
-            wait: Wait::SpinYield,
-            deadline,
-        },
-        &NoPeers,
-    )
-    .map_err(|e| wait_error(e, what))?
+    progress_until(test, how, deadline).map_err(|e| wait_error(e, what))?
 }
+
+/// How long [`Comm::abort`] waits before `MPI_Abort`, for the launcher to forward what this
+/// rank printed last.
+const ABORT_GRACE: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// The transport's communicator: every rank of the job.
 pub(crate) struct Comm {
     comm: ffi::MPI_Comm,
     rank: usize,
     size: usize,
-    /// Communicators for barriers over subsets, by their sorted world ranks.
-    subsets: RefCell<HashMap<Vec<usize>, ffi::MPI_Comm>>,
+    /// Communicators for barriers over subsets, by their sorted world ranks (a lock: under
+    /// `MPI_THREAD_MULTIPLE` the PE's threads may barrier over different subsets at once).
+    subsets: Mutex<HashMap<Vec<usize>, ffi::MPI_Comm>>,
 }
 
 impl Comm {
@@ -107,7 +137,7 @@ impl Comm {
             comm,
             rank: rank as usize,
             size: size as usize,
-            subsets: RefCell::new(HashMap::new()),
+            subsets: Mutex::new(HashMap::new()),
         })
     }
 
@@ -138,10 +168,12 @@ impl Comm {
         }
     }
 
-    /// Every rank's `value`, by rank (collective, `MPI_Iallgather`).
+    /// Every rank's `value`, by rank (collective, `MPI_Iallgather`, completed waiting with
+    /// `how`).
     pub(crate) fn allgather(
         &self,
         value: u64,
+        how: Wait,
         deadline: Option<Deadline>,
         what: &'static str,
     ) -> Result<Vec<u64>, TeamError> {
@@ -163,7 +195,7 @@ impl Comm {
                 &mut req,
             )
         })?;
-        match complete(&mut req, "MPI_Test(MPI_Iallgather)", deadline, what) {
+        match complete(&mut req, "MPI_Test(MPI_Iallgather)", how, deadline, what) {
             Ok(()) => Ok(all),
             Err(e) => {
                 std::mem::forget(all);
@@ -176,7 +208,13 @@ impl Comm {
     /// allgather of the outcomes): after a step a rank can fail alone, so that no rank goes
     /// on to a collective call another one will never make.
     pub(crate) fn agree<T>(&self, mine: Result<T, TeamError>) -> Result<T, TeamError> {
-        let all = self.allgather(u64::from(mine.is_ok()), None, "setup agreement")?;
+        // Setup: ranks may be more than CPUs and far apart in time; yield to them.
+        let all = self.allgather(
+            u64::from(mine.is_ok()),
+            Wait::SpinYield,
+            None,
+            "setup agreement",
+        )?;
         match (mine, all.iter().position(|&ok| ok == 0)) {
             (Err(e), _) => Err(e),
             (Ok(t), None) => Ok(t),
@@ -188,10 +226,12 @@ impl Comm {
         }
     }
 
-    /// A barrier over the world ranks `ranks` (sorted, distinct, containing this rank).
+    /// A barrier over the world ranks `ranks` (sorted, distinct, containing this rank),
+    /// waiting with `how`.
     pub(crate) fn barrier(
         &self,
         ranks: &[usize],
+        how: Wait,
         deadline: Option<Deadline>,
     ) -> Result<(), TeamError> {
         let comm = if ranks.len() == self.size {
@@ -203,13 +243,21 @@ impl Comm {
         let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
         // SAFETY: a valid communicator containing this rank; the request is written to `req`.
         check("MPI_Ibarrier", unsafe { ffi::MPI_Ibarrier(comm, &mut req) })?;
-        complete(&mut req, "MPI_Test(MPI_Ibarrier)", deadline, "a barrier")
+        complete(
+            &mut req,
+            "MPI_Test(MPI_Ibarrier)",
+            how,
+            deadline,
+            "a barrier",
+        )
     }
 
     /// The communicator of `ranks`, created on first use (`MPI_Comm_create_group`:
     /// collective over the members only, which all call this barrier).
     fn subset(&self, ranks: &[usize]) -> Result<ffi::MPI_Comm, TeamError> {
-        if let Some(&c) = self.subsets.borrow().get(ranks) {
+        // The lock is not held while the communicator is made: that call waits for the
+        // other members, whose other threads may be making another set's.
+        if let Some(&c) = self.subsets().get(ranks) {
             return Ok(c);
         }
         let list: Vec<c_int> = ranks.iter().map(|&r| r as c_int).collect();
@@ -244,15 +292,31 @@ impl Comm {
             ffi::MPI_Group_free(&mut world_group);
         }
         check("MPI_Comm_create_group", rc)?;
-        self.subsets.borrow_mut().insert(ranks.to_vec(), comm);
+        self.subsets().insert(ranks.to_vec(), comm);
         Ok(comm)
+    }
+
+    fn subsets(&self) -> std::sync::MutexGuard<'_, HashMap<Vec<usize>, ffi::MPI_Comm>> {
+        self.subsets.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Ends the whole MPI job with `code` (`MPI_Abort`): what a PE that leaves without
     /// `finalize` does, so no other rank waits for it forever.
+    ///
+    /// On `MPI_COMM_WORLD`, not on the transport's duplicate of it (the same ranks): MPICH
+    /// aborts a world job through its launcher (PMI), which kills every rank, but aborts
+    /// another communicator by an active message to each member, which a rank receives only
+    /// inside an MPI call; a rank waiting outside MPI (asleep in the shared window's barrier,
+    /// computing) then never ended, and the job's end and exit status depended on timing
+    /// (#42).
     pub(crate) fn abort(&self, code: c_int) -> ! {
-        // SAFETY: valid communicator; MPI_Abort does not return on success.
-        unsafe { ffi::MPI_Abort(self.comm, code) };
+        // The launcher ends the job as soon as it hears of a world abort, and MPICH's drops
+        // what its proxy has not forwarded yet (the error line this rank printed just before
+        // came out cut short): a moment for it to forward this rank's last lines first.
+        std::thread::sleep(ABORT_GRACE);
+        // SAFETY: a predefined communicator, valid after MPI_Init; MPI_Abort does not return
+        // on success.
+        unsafe { ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, code) };
         std::process::exit(code)
     }
 }
@@ -261,7 +325,7 @@ impl Drop for Comm {
     fn drop(&mut self) {
         // SAFETY: every handle freed here was created by this `Comm` and is not used after.
         unsafe {
-            for (_, mut c) in self.subsets.borrow_mut().drain() {
+            for (_, mut c) in self.subsets().drain() {
                 ffi::MPI_Comm_free(&mut c);
             }
             ffi::MPI_Comm_free(&mut self.comm);

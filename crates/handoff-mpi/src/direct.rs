@@ -8,8 +8,10 @@
 //! mixed path maps its node mates' parts the same way, for copies only (its waits poll).
 //!
 //! This file says where things lie in a rank's part: the control area (`CTRL` bytes: the
-//! counters, then the heap bell at [`DOORBELL`]), then the heap. Waiters name heap bytes by
-//! their heap offset and a counter by [`counter_key`], past any heap.
+//! counters, then the heap bell at [`DOORBELL`]), then the heap, then (from the next page,
+//! [`barrier_at`]) the barrier words: the barrier bell on a line of its own, then one arrival
+//! counter per rank ([`part_len`]). Waiters name heap bytes by their heap offset and a
+//! counter by [`counter_key`], past any heap.
 //!
 //! # Memory ordering
 //!
@@ -17,13 +19,16 @@
 //! Release (AcqRel) update that pairs with the Acquire load of the waiter's poll, and the
 //! bell's `SeqCst` fences decide who sleeps and who is woken. `fence` is a Release fence,
 //! `quiet` the mapped heap's (a `SeqCst` fence, then the rings of what was put since), as in
-//! `ShmTransport`; barriers are `MPI_Win_sync`, the MPI barrier, `MPI_Win_sync` — the pattern
-//! MPI-3.1 §11.2.3 gives for shared windows — after this rank's `quiet`.
+//! `ShmTransport`; barriers are `ShmTransport`'s too (after this rank's `quiet`, the team's
+//! dissemination barrier over the ranks' barrier words, [`handoff::implementor::mapped_barrier`]:
+//! its Release/Acquire chain orders every rank's earlier stores before every rank's later
+//! loads), with no MPI call: no word on this path is written by MPI.
 
 use std::sync::atomic::AtomicU64;
+use std::sync::Mutex;
 
-use handoff::implementor::{HeapBell, MappedHeap, Parts};
-use handoff::sync::{NoPeers, Until};
+use handoff::implementor::{mapped_barrier, BarrierWords, HeapBell, MappedHeap, Parts};
+use handoff::sync::{Doorbell, NoPeers, Until};
 use handoff::team::{SignalOp, TeamError, MAX_COUNTERS};
 
 use crate::comm::wait_error;
@@ -40,6 +45,26 @@ pub(crate) const DOORBELL: usize = 256;
 const _: () = assert!(MAX_COUNTERS * 8 <= DOORBELL);
 const _: () = assert!(DOORBELL + std::mem::size_of::<HeapBell>() <= CTRL);
 const _: () = assert!(DOORBELL.is_multiple_of(std::mem::align_of::<HeapBell>()));
+
+/// Where the barrier words lie in a rank's part with a heap of `heap_len` bytes: at the
+/// first page past the heap (`None` on overflow).
+pub(crate) fn barrier_at(heap_len: usize) -> Option<usize> {
+    CTRL.checked_add(heap_len)?.checked_next_multiple_of(CTRL)
+}
+
+/// The barrier bell's line, before the arrival counters.
+const BARRIER_BELL_LINE: usize = 128;
+const _: () = assert!(std::mem::size_of::<Doorbell>() <= BARRIER_BELL_LINE);
+
+/// Bytes of one rank's part of the window in a team of `size` ranks with a heap of
+/// `heap_len` bytes each: the control area, the heap, the barrier words, in whole pages (a
+/// window of 1 MiB + 8 B hung MPICH's RMA path); `None` on overflow.
+pub(crate) fn part_len(heap_len: usize, size: usize) -> Option<usize> {
+    let words = size.checked_mul(8)?.checked_add(BARRIER_BELL_LINE)?;
+    barrier_at(heap_len)?
+        .checked_add(words)?
+        .checked_next_multiple_of(CTRL)
+}
 
 /// The bell key of counter `ct`: past the end of any heap (a heap is far below 2^62 bytes),
 /// so a counter's waiter is woken by updates of its counter only.
@@ -77,6 +102,11 @@ unsafe impl Parts for DirectParts {
 /// The parts of a shared window mapped here, and the mapped heap over them.
 pub(crate) struct Direct {
     heap: MappedHeap<DirectParts>,
+    /// Where the barrier words lie in each part ([`barrier_at`]).
+    barrier_at: usize,
+    /// This rank's barrier arrivals consumed so far, per sender rank (see
+    /// [`mapped_barrier`]); a lock, as the PE's threads may call a barrier.
+    seen: Mutex<Vec<u64>>,
 }
 
 impl Direct {
@@ -89,7 +119,11 @@ impl Direct {
         size: usize,
         heap_len: usize,
     ) -> Result<Direct, TeamError> {
-        let len = CTRL + heap_len;
+        let (Some(len), Some(barrier_at)) = (part_len(heap_len, size), barrier_at(heap_len)) else {
+            return Err(TeamError::InvalidArgument(format!(
+                "a heap of {heap_len} bytes is too large"
+            )));
+        };
         let mut parts = vec![std::ptr::null_mut(); size];
         for (i, rank) in members {
             let (base, bytes) = win.shared_query(i)?;
@@ -109,7 +143,45 @@ impl Direct {
         }
         Ok(Direct {
             heap: MappedHeap::new(DirectParts { parts }, size, heap_len),
+            barrier_at,
+            seen: Mutex::new(vec![0; size]),
         })
+    }
+
+    /// `pe`'s barrier words (`pe`'s part mapped here).
+    fn barrier_words(&self, pe: usize) -> BarrierWords<'_> {
+        let part = self.heap.parts().parts[pe];
+        assert!(!part.is_null(), "rank {pe}'s part is not mapped here");
+        let size = self.heap.size();
+        // SAFETY: `new` checked that the part holds `part_len(heap_len, size)` bytes at a
+        // page-aligned base: from `barrier_at` (a multiple of the page) a line for the bell,
+        // then `size` u64 counters (8-byte aligned), all inside it; the window lives as long
+        // as `self`, was zeroed at creation (all-zero: no arrivals, no sleepers) and every
+        // rank maps it shared: atomics and a process-shared Doorbell are the way to touch it.
+        unsafe {
+            let at = part.add(self.barrier_at);
+            BarrierWords {
+                bell: &*at.cast::<Doorbell>(),
+                arrivals: std::slice::from_raw_parts(
+                    at.add(BARRIER_BELL_LINE).cast::<AtomicU64>(),
+                    size,
+                ),
+            }
+        }
+    }
+
+    /// The team's barrier over the world ranks `set` (sorted, containing `me`, every part
+    /// mapped here: the shared-window path), waiting as `until` says (module docs).
+    pub(crate) fn barrier(&self, me: usize, set: &[usize], until: Until) -> Result<(), TeamError> {
+        if let Some(&pe) = set.iter().find(|&&pe| !self.maps(pe)) {
+            return Err(TeamError::NoSuchPe {
+                pe,
+                size: self.heap.size(),
+            });
+        }
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        mapped_barrier(me, set, &mut seen, |pe| self.barrier_words(pe), until)
+            .map_err(|e| wait_error(e, "a barrier"))
     }
 
     /// The mapped heap: puts, gets, signals and atomics by heap offset, checked.

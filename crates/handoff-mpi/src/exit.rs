@@ -9,7 +9,8 @@ impl MpiTransport {
     pub fn global_exit(&self, status: i32) -> ! {
         // The transport is not dropped (the process ends in MPI_Abort), but if the library
         // returned, the exit below must not report this rank as one that left in error.
-        self.finished.set(true);
+        self.finished
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         self.comm.abort(status)
     }
 }

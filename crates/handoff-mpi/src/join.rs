@@ -3,15 +3,13 @@
 //! [`MpiTransport::from_env`] reads the heap size and wait strategy from the environment.
 //! The operations on the joined team are in `transport`.
 
-use std::cell::Cell;
-
 use handoff::sync::Wait;
 use handoff::team::TeamError;
 use mpi::traits::AsRaw;
 
 use crate::comm::Comm;
+use crate::direct::part_len;
 use crate::direct::Direct;
-use crate::direct::CTRL;
 use crate::mixed::Mixed;
 use crate::nodes::{node_name, window_from_env, Kind, Nodes};
 use crate::rma::{Window, ALIGN};
@@ -22,13 +20,30 @@ impl MpiTransport {
     /// time) and allocates the team's window, `heap_len` bytes of symmetric heap per rank;
     /// collective over `MPI_COMM_WORLD`. No barrier: [`crate::join`] adds one.
     pub fn init(heap_len: usize, wait: Wait) -> Result<Self, TeamError> {
+        Self::init_thread(heap_len, wait, false)
+    }
+
+    /// [`init`](Self::init), asking MPI for `MPI_THREAD_MULTIPLE` when `multiple` (the
+    /// PE's threads will call the transport at once): what MPI granted is
+    /// [`thread_multiple`](Self::thread_multiple) (MPICH and Open MPI grant it in their
+    /// default builds; a library that grants less leaves the PE at serialized).
+    pub fn init_thread(heap_len: usize, wait: Wait, multiple: bool) -> Result<Self, TeamError> {
         if heap_len == 0 {
             return Err(TeamError::InvalidArgument(
                 "a heap of 0 bytes holds nothing; ask for e.g. 64M".into(),
             ));
         }
-        let (universe, _level) = mpi::initialize_with_threading(mpi::Threading::Serialized)
-            .ok_or_else(|| TeamError::Transport {
+        // Until every rank has joined (MPI started, the window allocated): a rank that never
+        // joins leaves the others blocked in MPI's start-up (MPICH's launcher waits for it
+        // forever), so past the join timeout this process ends with a line saying why.
+        let _joining = JoinWatch::start()?;
+        let want = if multiple {
+            mpi::Threading::Multiple
+        } else {
+            mpi::Threading::Serialized
+        };
+        let (universe, level) =
+            mpi::initialize_with_threading(want).ok_or_else(|| TeamError::Transport {
                 transport: "MPI",
                 call: "MPI_Init_thread",
                 what: "MPI was initialized already in this process; make one \
@@ -37,15 +52,12 @@ impl MpiTransport {
             })?;
         let comm = Comm::dup(universe.world().as_raw())?;
         let nodes = Nodes::discover(&comm)?;
-        // Whole pages (a window of 1 MiB + 8 B hung MPICH's RMA path); the tail past
-        // `heap_len` is never addressed. Each rank's part starts page aligned whatever MPI
-        // gave it: `Window::allocate` over-allocates and aligns (`rma::ALIGN`).
-        let len = CTRL
-            .checked_add(heap_len)
-            .and_then(|l| l.checked_next_multiple_of(CTRL))
-            .ok_or_else(|| {
-                TeamError::InvalidArgument(format!("a heap of {heap_len} bytes is too large"))
-            })?;
+        // Whole pages (`direct::part_len`): the control area, the heap, the shared window's
+        // barrier words. Each rank's part starts page aligned whatever MPI gave it:
+        // `Window::allocate` over-allocates and aligns (`rma::ALIGN`).
+        let len = part_len(heap_len, comm.size()).ok_or_else(|| {
+            TeamError::InvalidArgument(format!("a heap of {heap_len} bytes is too large"))
+        })?;
         // A heap this node cannot hold is an error naming the rank and node (agreed, so
         // every rank stops here), not a rank killed or stalled while MPI allocates.
         comm.agree(fits_this_node(&nodes, comm.rank(), heap_len, len))?;
@@ -88,7 +100,8 @@ impl MpiTransport {
             comm,
             heap_len,
             wait,
-            finished: Cell::new(false),
+            finished: false.into(),
+            multiple: level >= mpi::Threading::Multiple,
             direct,
             _universe: universe,
         })
@@ -123,6 +136,70 @@ impl MpiTransport {
         let wait = handoff::implementor::wait_from_env()?;
         Self::init(heap, wait)
     }
+}
+
+/// Exit status of a rank whose job did not start within the join timeout ([`JoinWatch`]).
+pub(crate) const JOIN_TIMEOUT_EXIT: i32 = 124;
+
+/// A watchdog over joining the MPI job: ends the process with a line naming this rank and
+/// node (exit status [`JOIN_TIMEOUT_EXIT`]) when it is not dropped within the join timeout
+/// (`HANDOFF_JOIN_TIMEOUT`, default [`DEFAULT_JOIN_TIMEOUT`](handoff::team::DEFAULT_JOIN_TIMEOUT),
+/// as `handoff run`): MPI's start-up and the first collective calls block, with no deadline
+/// of their own, until every rank of the job has called them.
+struct JoinWatch {
+    _joined: std::sync::mpsc::Sender<()>,
+}
+
+impl JoinWatch {
+    fn start() -> Result<JoinWatch, TeamError> {
+        let timeout = match std::env::var(handoff::implementor::ENV_JOIN_TIMEOUT) {
+            Ok(t) => handoff::team::parse_duration(&t).map_err(|e| TeamError::BadEnv {
+                var: handoff::implementor::ENV_JOIN_TIMEOUT,
+                value: t.clone(),
+                why: e.to_string(),
+            })?,
+            Err(_) => handoff::team::DEFAULT_JOIN_TIMEOUT,
+        };
+        let (joined, watch) = std::sync::mpsc::channel::<()>();
+        let spawned = std::thread::Builder::new()
+            .name("handoff-mpi-join".into())
+            .spawn(move || {
+                // Disconnected (the watch dropped: joined, or failed with an error of its
+                // own) ends the watch; only a timeout ends the process.
+                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = watch.recv_timeout(timeout)
+                {
+                    join_timed_out(timeout);
+                }
+            });
+        spawned.map_err(|e| TeamError::Transport {
+            transport: "MPI",
+            call: "join watchdog",
+            what: format!("cannot start a thread: {e}"),
+        })?;
+        Ok(JoinWatch { _joined: joined })
+    }
+}
+
+/// Ends this process (the join watchdog's verdict) with one line naming it. `exit`, not a
+/// panic: the main thread is blocked inside MPI, and the launcher then ends the job.
+#[cold]
+fn join_timed_out(timeout: std::time::Duration) -> ! {
+    // Before MPI has started, the launcher's environment is what names this rank.
+    let rank = ["PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok())
+        .unwrap_or_else(|| "?".into());
+    let node = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "(unnamed)".into());
+    let line = format!(
+        "handoff-mpi: rank {rank} on node {node}: the MPI job did not start within {timeout:?}: \
+         a rank never joined (it exited or failed before MPI_Init/shmem_init, or was never \
+         started); HANDOFF_JOIN_TIMEOUT sets how long to wait\n"
+    );
+    // One write(2) for the whole line, so the lines of several ranks never interleave.
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+    std::process::exit(JOIN_TIMEOUT_EXIT)
 }
 
 /// Whether this program runs on an Open MPI before 4.1.5 (from

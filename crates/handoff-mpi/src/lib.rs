@@ -89,11 +89,16 @@
 //! has no wake-up for a passive-target update, so on the RMA and mixed paths every [`Wait`](handoff::sync::Wait) strategy polls (on the
 //! mixed path a node mate could ring the target's doorbell, but only after an
 //! `MPI_Win_flush` had completed its signal there — a round trip per signal with MPICH's
-//! active messages — so it does not), with the team's poll loop
-//! ([`poll_until`](handoff::implementor::poll_until)), driving MPI's progress between polls: `spin`
-//! busy-polls; `spin-yield` yields the CPU between polls, so more ranks than CPUs still
-//! progress; `adaptive` polls for its learned spin budget (yielding when crowded), then, as
-//! `block` does from the start, sleeps 50 µs to 1 ms between polls.
+//! active messages — so it does not), driving MPI's progress between polls: a peer's RMA
+//! operation on this rank's window may need this rank to call MPI (MPICH's RMA between
+//! processes), so the default strategy never sleeps there, as a blocking MPI call does not:
+//! `spin` busy-polls; `spin-yield` yields the CPU between polls, so more ranks than CPUs
+//! still progress; `adaptive` waits as `spin-yield` does (64 polls, then yields between);
+//! `block` sleeps 50 µs to 1 ms between polls (the team's poll loop,
+//! [`poll_until`](handoff::implementor::poll_until)), stalling peers' operations on this rank
+//! meanwhile. The same holds for the nonblocking barrier and agreement of the RMA and mixed
+//! paths; on the shared window the barrier is the shared-memory transport's (a dissemination
+//! barrier over words in the window, no MPI call).
 //!
 //! # A rank that dies
 //!
@@ -103,7 +108,13 @@
 //! waits never return [`TeamError::PeerDied`](handoff::team::TeamError::PeerDied) here; the
 //! job ends instead of hanging. A PE that drops its team without
 //! [`Team::finalize`](handoff::team::Team::finalize) (an error path) prints one line naming
-//! its rank and calls `MPI_Abort`, which ends the job the same way.
+//! its rank and calls `MPI_Abort` (on `MPI_COMM_WORLD`, which MPICH aborts through its
+//! launcher; it aborts another communicator by messages that a rank waiting outside MPI
+//! never reads), which ends the job the same way. A rank that never joins (it exits before
+//! `MPI_Init`) leaves the others blocked in MPI's start-up, which MPICH's launcher never
+//! ends: until the window is allocated a watchdog ends each waiting rank past the join
+//! timeout (`HANDOFF_JOIN_TIMEOUT`, default 30 s, as `handoff run`) with one line naming its
+//! rank and node, exit status 124.
 //!
 //! # Node awareness
 //!

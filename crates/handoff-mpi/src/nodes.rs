@@ -6,6 +6,7 @@
 
 use std::ffi::c_int;
 
+use handoff::sync::Wait;
 use handoff::team::TeamError;
 use mpi::ffi;
 
@@ -62,7 +63,7 @@ impl Nodes {
         check("MPI_Allreduce(node id)", rc)?;
         lowest = out;
         let real_ids: Vec<usize> = world
-            .allgather(lowest, None, "node ids")?
+            .allgather(lowest, Wait::SpinYield, None, "node ids")?
             .into_iter()
             .map(|n| n as usize)
             .collect();

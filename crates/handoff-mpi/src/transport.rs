@@ -2,14 +2,13 @@
 //! docs](crate) for the ordering argument; this file maps each trait operation onto the
 //! window's calls.
 
-use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use handoff::implementor::poll_until;
-use handoff::sync::{NoPeers, Until, Wait};
+use handoff::sync::{Until, Wait};
 use handoff::team::{AtomicOp, Route, SignalOp, TeamError, Transport, MAX_COUNTERS};
 
-use crate::comm::wait_error;
 use crate::comm::Comm;
+use crate::comm::{progress_until, wait_error};
 use crate::direct::{counter_key, Direct, CTRL};
 use crate::mixed::Mixed;
 use crate::nodes::Nodes;
@@ -32,7 +31,11 @@ pub struct MpiTransport {
     pub(crate) comm: Comm,
     pub(crate) heap_len: usize,
     pub(crate) wait: Wait,
-    pub(crate) finished: Cell<bool>,
+    /// Set by `finish` (and `global_exit`); read by `drop`, on the same thread or after
+    /// the PE's threads are done: Relaxed.
+    pub(crate) finished: AtomicBool,
+    /// Whether MPI granted `MPI_THREAD_MULTIPLE` (see [`MpiTransport::thread_multiple`]).
+    pub(crate) multiple: bool,
     /// With a shared window (one node): every rank's part mapped here (puts are copies,
     /// signals and atomics CPU atomics); `None`: MPI RMA calls, but for the data between
     /// node mates on the mixed path.
@@ -70,6 +73,14 @@ impl MpiTransport {
             (None, Some(_)) => "mixed",
             (None, None) => "rma",
         }
+    }
+
+    /// Whether MPI was initialized with `MPI_THREAD_MULTIPLE` ([`init_thread`](Self::init_thread)
+    /// asked for it and the library granted it): then the PE's threads may call the
+    /// transport at once (its own state is atomics and locks; MPI serializes its calls).
+    /// Else `MPI_THREAD_SERIALIZED`: one thread at a time.
+    pub fn thread_multiple(&self) -> bool {
+        self.multiple
     }
 
     /// How many nodes the team spans.
@@ -163,9 +174,9 @@ impl MpiTransport {
     }
 
     /// The waits of the RMA and mixed paths: MPI has no wake-up for a passive-target update,
-    /// so every wait strategy polls this PE's own words, with the team's poll loop
-    /// ([`poll_until`]: the strategy's spin phase, then bounded sleeps with a poll after
-    /// each). Each poll is preceded by an `MPI_Win_sync` (the process's loads then see what
+    /// so every wait strategy polls this PE's own words, driving MPI's progress between
+    /// polls ([`progress_until`]: no sleeps for the default strategy, as a peer's operation
+    /// on this window may need this PE to call MPI). Each poll is preceded by an `MPI_Win_sync` (the process's loads then see what
     /// MPI completed in its window, the unified model of §11.4); a poll that succeeds is
     /// followed by another sync of every window the data may have come through (§11.7: sync,
     /// then load the data the value announced); a poll that fails drives MPI's progress (for
@@ -188,7 +199,7 @@ impl MpiTransport {
                 }
             }
         };
-        poll_until(synced, until, &NoPeers).map_err(|e| wait_error(e, what))?
+        progress_until(synced, until.wait, until.deadline).map_err(|e| wait_error(e, what))?
     }
 
     /// Panics are no option in a trait method without `Result` (fence, quiet): an MPI
@@ -497,26 +508,28 @@ impl Transport for MpiTransport {
                 size: self.comm.size(),
             });
         }
-        // Complete this PE's puts at their targets (on the shared window: `quiet`, their
-        // wake-ups included), meet, then order our own loads after what the others
-        // completed here.
+        // On the shared window: `ShmTransport`'s barrier (`quiet`, wake-ups included, then
+        // the dissemination barrier over the mapped barrier words; see `direct`), no MPI
+        // call. Else: complete this PE's puts at their targets, meet, then order our own
+        // loads after what the others completed here.
         if let Some(x) = &self.direct {
             x.heap().quiet();
+            return x.barrier(self.comm.rank(), ranks, until);
         }
         self.win.flush_all()?;
         if let Some(m) = &self.mixed {
             m.publish(&self.win)?;
         }
-        self.comm.barrier(ranks, until.deadline)?;
+        self.comm.barrier(ranks, until.wait, until.deadline)?;
         self.sync()
     }
 
     fn agree(&self, seq: u64, value: u64, until: Until) -> Result<(), TeamError> {
         // One allgather of the value; `seq` is the same on every PE by construction (each
         // call is the next collective), so the values alone can differ.
-        let all = self
-            .comm
-            .allgather(value, until.deadline, "a collective agreement")?;
+        let all =
+            self.comm
+                .allgather(value, until.wait, until.deadline, "a collective agreement")?;
         match all.iter().enumerate().find(|&(_, &v)| v != value) {
             None => Ok(()),
             Some((rank, &theirs)) => Err(TeamError::Mismatch {
@@ -529,19 +542,22 @@ impl Transport for MpiTransport {
     }
 
     fn finish(&self) {
-        self.finished.set(true);
+        self.finished.store(true, Relaxed);
     }
 }
 
 impl Drop for MpiTransport {
     fn drop(&mut self) {
-        if !self.finished.get() {
-            eprintln!(
+        if !self.finished.load(Relaxed) {
+            // One write(2) for the whole line (`eprintln!` may write it in pieces, and the
+            // launcher may stop forwarding between them once the job aborts).
+            let line = format!(
                 "handoff-mpi: PE {} of {} left its team without Team::finalize (after an \
-                 error); aborting the MPI job so no other PE waits for it",
+                 error); aborting the MPI job so no other PE waits for it\n",
                 self.comm.rank(),
                 self.comm.size()
             );
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
             self.comm.abort(1);
         }
     }

@@ -45,16 +45,18 @@ pub enum Net {
     Mpi(handoff_mpi::MpiTransport),
 }
 
-// SAFETY: `ShmTransport` is Sync by itself. `MpiTransport` is not (a `Cell` flag, MPI
-// handles), because MPI is initialized with MPI_THREAD_SERIALIZED: on the MPI transport this
-// library grants at most SHMEM_THREAD_SERIALIZED ([`Net::max_thread_level`], checked by
-// `shmem_init_thread` and `shmem_query_thread`), so the PE's threads never call into it at
-// once; the OpenSHMEM layer itself starts no thread.
+// SAFETY: `ShmTransport` is Sync by itself. `MpiTransport` is not (MPI handles and mapped
+// pointers), but its own state is atomics and locks, and MPI decides which threads may call
+// it: this library grants SHMEM_THREAD_MULTIPLE on MPI only when MPI granted
+// MPI_THREAD_MULTIPLE (asked for by `shmem_init_thread`), else at most
+// SHMEM_THREAD_SERIALIZED ([`Net::max_thread_level`], checked by `shmem_init_thread` and
+// reported by `shmem_query_thread`), so the PE's threads call into it at once only where MPI
+// allows it; the OpenSHMEM layer itself starts no thread.
 #[cfg(feature = "mpi")]
 unsafe impl Sync for Net {}
-// SAFETY: as above: the state moves between threads only as the program's calls do, one at a
-// time on the MPI transport; nothing in `MpiTransport` is tied to the thread that made it
-// (MPI_THREAD_SERIALIZED allows any thread to call).
+// SAFETY: as above: the state moves between threads only as the program's calls do; nothing
+// in `MpiTransport` is tied to the thread that made it (MPI_THREAD_SERIALIZED and
+// MPI_THREAD_MULTIPLE allow any thread to call).
 #[cfg(feature = "mpi")]
 unsafe impl Send for Net {}
 
@@ -85,20 +87,22 @@ pub fn mpi_launched() -> bool {
 impl Net {
     /// Joins the team this process was started in: `handoff run`'s (`HANDOFF_TEAM` set),
     /// else, in an MPI build under an MPI launcher, the MPI job's with a heap of
-    /// `mpi_heap()` bytes per PE (called only on that path). No barrier.
-    pub fn join(mpi_heap: impl FnOnce() -> Result<usize>) -> Result<Net> {
+    /// `mpi_heap()` bytes per PE (called only on that path), with MPI initialized for
+    /// `MPI_THREAD_MULTIPLE` when `multiple` (the program asked for
+    /// `SHMEM_THREAD_MULTIPLE`). No barrier.
+    pub fn join(mpi_heap: impl FnOnce() -> Result<usize>, multiple: bool) -> Result<Net> {
         if std::env::var_os(handoff::implementor::ENV_TEAM).is_some() || !mpi_launched() {
-            let _ = mpi_heap;
+            let _ = (mpi_heap, multiple);
             return ShmTransport::from_env().map(Net::Shm).map_err(|e| match e {
                 TeamError::NotInTeam { var } => ShmemError::NotLaunched(var),
                 e => ShmemError::Team(e),
             });
         }
-        Self::join_mpi(mpi_heap)
+        Self::join_mpi(mpi_heap, multiple)
     }
 
     #[cfg(feature = "mpi")]
-    fn join_mpi(mpi_heap: impl FnOnce() -> Result<usize>) -> Result<Net> {
+    fn join_mpi(mpi_heap: impl FnOnce() -> Result<usize>, multiple: bool) -> Result<Net> {
         let heap = mpi_heap()?;
         let wait = match std::env::var(handoff::implementor::ENV_WAIT) {
             Ok(w) => w.parse().map_err(|e: handoff::sys::Error| {
@@ -110,11 +114,13 @@ impl Net {
             })?,
             Err(_) => Wait::ADAPTIVE,
         };
-        Ok(Net::Mpi(handoff_mpi::MpiTransport::init(heap, wait)?))
+        Ok(Net::Mpi(handoff_mpi::MpiTransport::init_thread(
+            heap, wait, multiple,
+        )?))
     }
 
     #[cfg(not(feature = "mpi"))]
-    fn join_mpi(_: impl FnOnce() -> Result<usize>) -> Result<Net> {
+    fn join_mpi(_: impl FnOnce() -> Result<usize>, _: bool) -> Result<Net> {
         Err(ShmemError::Invalid(
             "this program was started by an MPI launcher, but this libhandoff_shmem has no \
              MPI transport; build one (`scripts/mpi-test mpich|openmpi cargo build --release \
@@ -138,10 +144,14 @@ impl Net {
     }
 
     /// The highest thread level this transport supports: `SHMEM_THREAD_MULTIPLE` on shared
-    /// memory, `SHMEM_THREAD_SERIALIZED` on MPI (initialized with MPI_THREAD_SERIALIZED).
+    /// memory; on MPI, `SHMEM_THREAD_MULTIPLE` when MPI granted `MPI_THREAD_MULTIPLE`
+    /// (asked for only by `shmem_init_thread(SHMEM_THREAD_MULTIPLE)`), else
+    /// `SHMEM_THREAD_SERIALIZED`.
     pub fn max_thread_level(&self) -> i32 {
         match self {
             Net::Shm(_) => THREAD_MULTIPLE,
+            #[cfg(feature = "mpi")]
+            Net::Mpi(x) if x.thread_multiple() => THREAD_MULTIPLE,
             #[cfg(feature = "mpi")]
             Net::Mpi(_) => THREAD_SERIALIZED,
         }

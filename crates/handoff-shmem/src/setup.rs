@@ -29,14 +29,18 @@ static THREAD_LEVEL: AtomicI32 = AtomicI32::new(THREAD_MULTIPLE);
 /// ([`Net::max_thread_level`]).
 static MAX_THREAD_LEVEL: AtomicI32 = AtomicI32::new(THREAD_MULTIPLE);
 
-fn init() -> Result<()> {
+/// `shmem_init` and `shmem_init_thread(requested)`: `requested` (a level) decides what MPI is
+/// asked for (`MPI_THREAD_MULTIPLE` only for `SHMEM_THREAD_MULTIPLE`: it may cost every MPI
+/// call a lock).
+fn init(requested: c_int) -> Result<()> {
     if state::initialized() {
         return Ok(()); // a second shmem_init has no effect
     }
     let data = symdata::find();
     let data_len = DataMap::bytes(&data);
     // `handoff run` sized the heap (static data included); an MPI launcher did not.
-    let team = Team::new(Net::join(|| env::mpi_heap(data_len))?);
+    let multiple = requested >= THREAD_MULTIPLE;
+    let team = Team::new(Net::join(|| env::mpi_heap(data_len), multiple)?);
     // Every PE has joined before any PE goes on (as `Team::from_env` does).
     team.barrier_all()?;
     let max = team.transport().max_thread_level();
@@ -104,19 +108,20 @@ profiled! {
 /// `shmem_init`: joins the team the launcher started (`handoff run`, or in an MPI build an
 /// MPI launcher: [`Net::join`]).
 pub extern "C" fn shmem_init() {
-    entry_bare("shmem_init", init)
+    entry_bare("shmem_init", || init(THREAD_SINGLE))
 }
 }
 
 profiled! {
 /// `shmem_init_thread`: as `shmem_init`; provides the level requested, up to
 /// `SHMEM_THREAD_MULTIPLE` on shared memory (the state is shared by the PE's threads, see
-/// `state.rs`) and `SHMEM_THREAD_SERIALIZED` on MPI ([`Net::max_thread_level`]).
+/// `state.rs`) and on MPI what MPI granted: `SHMEM_THREAD_MULTIPLE` when it granted
+/// `MPI_THREAD_MULTIPLE`, else `SHMEM_THREAD_SERIALIZED` ([`Net::max_thread_level`]).
 ///
 /// # Safety
 /// `provided` is NULL or valid for a write of an int.
 pub unsafe extern "C" fn shmem_init_thread(requested: c_int, provided: *mut c_int) -> c_int {
-    entry_bare("shmem_init_thread", init);
+    entry_bare("shmem_init_thread", || init(requested));
     let level = requested.clamp(THREAD_SINGLE, MAX_THREAD_LEVEL.load(Ordering::Relaxed));
     THREAD_LEVEL.store(level, Ordering::Relaxed);
     if !provided.is_null() {
@@ -396,7 +401,7 @@ pub extern "C" fn shmem_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
 profiled! {
 /// `start_pes` (deprecated `shmem_init`).
 pub extern "C" fn start_pes(_npes: c_int) {
-    entry_bare("start_pes", init)
+    entry_bare("start_pes", || init(THREAD_SINGLE))
 }
 }
 

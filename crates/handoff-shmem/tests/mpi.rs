@@ -5,9 +5,10 @@
 //! --test mpi` pins one library) on its three paths: the shared window (`mpiexec -n 2`), MPI
 //! RMA (`HANDOFF_MPI_WINDOW=rma`) and mixed (`HANDOFF_MPI_NODES=2 mpiexec -n 4`). Static
 //! symmetric data, contexts, teams, locks, signals, counting puts, waits and collectives;
-//! each program checks its data against closed forms and PE 0 prints `OK NAME N PEs`. What a
-//! path cannot give (`shmem_ptr` to a PE reached by MPI calls, `SHMEM_THREAD_MULTIPLE`) the
-//! programs expect from the launcher's settings (`check.h`). Also: `shmem_global_exit` ends
+//! each program checks its data against closed forms and PE 0 prints `OK NAME N PEs`;
+//! `threads` asks for `SHMEM_THREAD_MULTIPLE` (MPI then initializes `MPI_THREAD_MULTIPLE`)
+//! and runs 4 threads per PE at once. What a path cannot give (`shmem_ptr` to a PE reached
+//! by MPI calls) the programs expect from the launcher's settings (`check.h`). Also: `shmem_global_exit` ends
 //! the MPI job with its status, and a program run without any launcher is told how to start.
 //! Without an MPI launcher on `PATH` each test prints a `SKIP:` line.
 
@@ -27,8 +28,8 @@ use handoff::team::Launch;
 const LIMIT: Duration = Duration::from_secs(240);
 
 /// The programs run on every path.
-const PROGRAMS: [&str; 9] = [
-    "symdata", "rma", "amo", "wait", "coll", "teams", "ctx", "ct", "p2p",
+const PROGRAMS: [&str; 10] = [
+    "symdata", "rma", "amo", "wait", "coll", "teams", "ctx", "ct", "p2p", "threads",
 ];
 
 /// The directory holding this build's `libhandoff_shmem.so` (`deps/`, beside the test).
@@ -275,6 +276,27 @@ fn global_exit_ends_the_mpi_job_with_its_status() {
             job.output
         );
     }
+}
+
+/// A rank that exits before `shmem_init` (never joins): the other rank, blocked in MPI's
+/// start-up, ends within the join timeout with one line naming its rank and node, and the
+/// job exits non-zero (it used to hang there for good under MPICH).
+#[test]
+fn a_rank_that_never_joins_ends_the_job_with_a_line() {
+    let test = "a_rank_that_never_joins_ends_the_job_with_a_line";
+    let prog = build("nojoin");
+    let Some(job) = mpiexec(test, &prog, &[], 2, &[("HANDOFF_JOIN_TIMEOUT", "3s")]) else {
+        return;
+    };
+    assert!(
+        job.code.is_some_and(|c| c != 0)
+            && job.output.contains("handoff-mpi: rank 0 on node ")
+            && job.output.contains("a rank never joined")
+            && !job.output.contains("not reached"),
+        "exit {:?}, printed:\n{}",
+        job.code,
+        job.output
+    );
 }
 
 /// A program of the MPI build started without any launcher is told how to start it.

@@ -24,5 +24,7 @@ pub use crate::sys::alias::{alias_shared, reserve_aligned};
 #[cfg(not(loom))]
 pub use crate::team::env::{heap_from_env, wait_from_env};
 #[cfg(not(loom))]
-pub use crate::team::mapped::{HeapBell, MappedHeap, Parts};
-pub use crate::team::vars::{ENV_HEAP, ENV_RANK, ENV_TEAM, ENV_WAIT};
+pub use crate::team::mapped::{
+    barrier as mapped_barrier, BarrierWords, HeapBell, MappedHeap, Parts,
+};
+pub use crate::team::vars::{ENV_HEAP, ENV_JOIN_TIMEOUT, ENV_RANK, ENV_TEAM, ENV_WAIT};

@@ -16,9 +16,10 @@
 
 /* What the transport promises, from the launcher's settings (tests/mpi.rs runs these
  * programs under an MPI launcher too): under `handoff run` and on MPI's shared window every
- * PE's objects are load/store reachable (shmem_ptr is non-NULL) and threads get
- * SHMEM_THREAD_MULTIPLE; under an MPI launcher the level is SHMEM_THREAD_SERIALIZED, with
- * HANDOFF_MPI_WINDOW=rma only this PE is reachable, and with HANDOFF_MPI_NODES=k only the
+ * PE's objects are load/store reachable (shmem_ptr is non-NULL) and shmem_init gives
+ * SHMEM_THREAD_MULTIPLE; under an MPI launcher shmem_init gives SHMEM_THREAD_SERIALIZED
+ * (shmem_init_thread(SHMEM_THREAD_MULTIPLE) asks MPI for MPI_THREAD_MULTIPLE and gets
+ * SHMEM_THREAD_MULTIPLE: threads.c), with HANDOFF_MPI_WINDOW=rma only this PE is reachable, and with HANDOFF_MPI_NODES=k only the
  * PEs of this PE's pretend node (k blocks of contiguous ranks: node of r = r * k / npes). */
 #include <string.h>
 static inline int under_mpi(void) {

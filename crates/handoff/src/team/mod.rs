@@ -151,7 +151,7 @@ pub use error::TeamError;
 #[cfg(not(loom))]
 pub use exit::PeStatus;
 #[cfg(not(loom))]
-pub use launch::{Launch, Placement};
+pub use launch::{Launch, Placement, DEFAULT_JOIN_TIMEOUT};
 #[cfg(not(loom))]
 pub use layout::MAX_PES;
 pub use ops::{AtomicOp, Cmp, SignalOp, Word};

@@ -27,6 +27,56 @@ pub(crate) mod wake;
 pub use heap::MappedHeap;
 pub use wake::HeapBell;
 
+#[cfg(not(loom))]
+use crate::sync::{Doorbell, NoPeers, Until, WaitError};
+
+/// One PE's barrier words where a transport mapped them: its arrival counters (one per
+/// sender rank of the team, all-zero at the start) and the bell that only barrier arrivals
+/// ring.
+#[cfg(not(loom))]
+pub struct BarrierWords<'a> {
+    /// `arrivals[s]`: the barrier rounds PE `s` signalled to this PE (written only by `s`).
+    pub arrivals: &'a [std::sync::atomic::AtomicU64],
+    /// Where this PE's barrier waits sleep.
+    pub bell: &'a Doorbell,
+}
+
+/// The shared-memory transport's barrier (dissemination, or a hub when the members
+/// outnumber the CPUs, over the members' arrival counters, waiting on their barrier bells;
+/// the protocol and its memory ordering are in `team::barrier`) for another transport that
+/// maps its PEs' barrier words (MPI's shared window): PE `me` waits as `until` says until
+/// every PE of `set` (sorted, containing `me`) arrived. `seen` is this PE's count of arrivals consumed per sender rank, kept by the
+/// caller between barriers; `words(pe)` are PE `pe`'s mapped barrier words. No peer watch:
+/// the caller's deadline ends a wait for a PE that never arrives.
+#[cfg(not(loom))]
+pub fn barrier<'a>(
+    me: usize,
+    set: &[usize],
+    seen: &mut [u64],
+    words: impl Fn(usize) -> BarrierWords<'a>,
+    until: Until,
+) -> Result<(), WaitError> {
+    let node = |pe: usize| {
+        let w = words(pe);
+        super::barrier::Node {
+            arrivals: w.arrivals,
+            bell: w.bell,
+        }
+    };
+    // No CPU hint of the transport's: each round's wait takes its sender's CPU from the
+    // arrival word (`team::barrier`).
+    super::barrier::run(
+        me,
+        set,
+        seen,
+        node,
+        until.wait,
+        until.deadline,
+        &NoPeers,
+        None,
+    )
+}
+
 /// Where a transport mapped each PE's heap and bell.
 ///
 /// # Safety
