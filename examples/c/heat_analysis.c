@@ -28,7 +28,6 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: heat_analysis [NX] [NY] [NAME] [EVERY]\n");
         return 2;
     }
-    const handoff_wait wait = {HANDOFF_WAIT_ADAPTIVE, 0};
     handoff_channel *ch;
     handoff_consumer *rx;
     /* Waits up to 30 s for the simulation to create the channel. */
@@ -48,13 +47,16 @@ int main(int argc, char **argv) {
         handoff_channel_free(ch);
         return 1;
     }
+    /* Each receive waits adaptively, at most 60 s (the consumer's patience). */
+    const handoff_wait adaptive = {HANDOFF_WAIT_ADAPTIVE, 0};
+    handoff_consumer_set_patience(rx, adaptive, 60000000000LL);
     double total0 = 0, worst = 0;
     long steps = 0;
     int status = 0;
     for (;;) {
         const void *block;
         uint64_t seq;
-        rc = handoff_consumer_recv(rx, wait, 60000000000LL, &block, &seq);
+        rc = handoff_consumer_recv(rx, &block, &seq);
         if (rc == HANDOFF_E_CLOSED) break; /* the simulation finished; every step was read */
         if (rc == HANDOFF_E_PEER_GONE) {
             fprintf(stderr, "analysis: the simulation died after %ld steps: %s\n", steps,

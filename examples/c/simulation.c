@@ -67,7 +67,6 @@ int main(int argc, char **argv) {
     handoff_channel *ch = NULL;
     handoff_producer *tx = NULL;
     const char *full;
-    const handoff_wait wait = {HANDOFF_WAIT_ADAPTIVE, 0};
     CHECK(handoff_channel_create(name, bytes, 4, &ch));
     CHECK(handoff_channel_name(ch, &full));
     printf("simulation: channel %s, %ld steps of a %zux%zu field (%zu bytes per block)\n", full,
@@ -80,7 +79,7 @@ int main(int argc, char **argv) {
         /* Waits while the analysis still holds every block (at most 60 s), 100 ms at a time. */
         int rc = HANDOFF_E_TIMEOUT;
         for (int slice = 0; slice < 600 && rc == HANDOFF_E_TIMEOUT && !stop_signal; slice++)
-            rc = handoff_producer_loan(tx, wait, 100000000LL, &block);
+            rc = handoff_producer_loan_timeout(tx, 100000000ULL, &block);
         if (stop_signal) break;
         CHECK(rc);
         double *next = block;

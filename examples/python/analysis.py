@@ -31,7 +31,7 @@ def main():
     steps = 0
     while True:
         try:
-            blk = rx.recv(timeout=60)
+            blk = rx.recv_timeout(60)
         except handoff.ClosedError:
             break  # the simulation finished (or was stopped) and every step was read
         except handoff.PeerGoneError as e:

@@ -34,13 +34,13 @@ def producer(peer, name, size, reps, wait):
 
 
 def python_consumer(name, size, reps, wait):
-    rx = handoff.Channel.open(name, size, 1, timeout=10).consumer()
+    rx = handoff.Channel.open(name, size, 1, timeout=10).consumer(wait=wait, timeout=60)
     words = size // 8
     expected_tail = 0.5 * (words * (words - 1) / 2 - 1)  # closed form of words 2..
     lat, read, private = [], [], []
     own = np.empty(words)
     for rep in range(reps):
-        blk = rx.recv(timeout=60, wait=wait)
+        blk = rx.recv()
         now = time.monotonic_ns()
         a = blk.array(np.float64)
         lat.append(now - int(a[:1].view(np.uint64)[0]))

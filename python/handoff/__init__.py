@@ -15,7 +15,7 @@ and releases it::
     # process B
     chan = handoff.Channel.open("field", block_size=8 * 1024, blocks=2)
     rx = chan.consumer()
-    with rx.recv(timeout=5) as blk:           # releases on leaving the block
+    with rx.recv_timeout(5) as blk:           # releases on leaving the block
         print(blk.array(np.float64).sum())
 
 A block is held until its views are gone: ``release()`` (or leaving the ``with``) hands it
@@ -23,9 +23,16 @@ back to the producer at once when no array of it is alive, else when the last on
 dropped; the block object itself refuses any use after ``release()`` (UsageError). Keep a
 copy (``arr.copy()``) of what must outlive the block.
 
-Waits take ``timeout`` in seconds (None: forever, 0: poll) and ``wait`` ("adaptive",
-"spin", "spin-yield", "block" or "adaptive:20us"); they release the GIL and can be
-interrupted with Ctrl-C. Errors are HandoffError subclasses carrying the library's
+Waiting is the library's one convention: each producer, consumer and primitive holds a
+*patience*, a strategy ``wait`` ("adaptive", the default, "spin", "spin-yield", "block" or
+"adaptive:20us") and a default ``timeout`` in seconds (None: none, the default; 0: look once),
+given as keyword arguments to the method that makes it (``chan.consumer(timeout=60)``,
+``seg.flag(0, wait="spin")``) or later to ``set_patience(wait=..., timeout=...)``, and read
+back as the ``patience`` property, ``(wait, timeout)``. Each blocking method has three forms:
+``recv()`` waits with the object's patience, ``recv_timeout(seconds)`` at most that long (the
+object's strategy), ``try_recv()`` not at all (TimeoutError when it would); likewise
+``loan``, ``wait_for``, ``wait_change``, ``wait_until`` and ``wait``. Waits release the GIL
+and can be interrupted with Ctrl-C. Errors are HandoffError subclasses carrying the library's
 messages.
 """
 

@@ -6,12 +6,11 @@ use std::time::Duration;
 
 use handoff::channel::{self as ch, ChannelConfig, ChannelError};
 use handoff::shm::SegmentError;
-use handoff::sync::Patience;
 use pyo3::prelude::*;
 
 use crate::block::{Block, BlockRef, Loan};
 use crate::side::{ConsumerSide, Out, ProducerSide, Side};
-use crate::{deadline_of, err, lock, wait_of, wait_sliced};
+use crate::{deadline_of, err, lock, patience_of, patience_py, wait_sliced, Form};
 
 /// The channel's segment does not exist yet.
 fn is_missing(e: &ChannelError) -> bool {
@@ -96,9 +95,14 @@ impl Channel {
         self.chan.config().blocks
     }
 
-    /// Claims the producer side (once per channel, across all processes).
-    fn producer(&self) -> PyResult<Producer> {
-        let p = self.chan.producer().map_err(err)?;
+    /// Claims the producer side (once per channel, across all processes), with the patience
+    /// its `loan()` waits with: strategy `wait` and default `timeout` in seconds (None:
+    /// none; 0: look once).
+    #[pyo3(signature = (wait = "adaptive", timeout = None))]
+    fn producer(&self, wait: &str, timeout: Option<f64>) -> PyResult<Producer> {
+        let patience = patience_of(wait, timeout)?;
+        let mut p = self.chan.producer().map_err(err)?;
+        p.set_patience(patience);
         Ok(Producer {
             st: Arc::new(Mutex::new(Side {
                 end: Some(p),
@@ -107,9 +111,13 @@ impl Channel {
         })
     }
 
-    /// Claims the consumer side (once per channel, across all processes).
-    fn consumer(&self) -> PyResult<Consumer> {
-        let c = self.chan.consumer().map_err(err)?;
+    /// Claims the consumer side (once per channel, across all processes), with the patience
+    /// its `recv()` waits with (as `producer`).
+    #[pyo3(signature = (wait = "adaptive", timeout = None))]
+    fn consumer(&self, wait: &str, timeout: Option<f64>) -> PyResult<Consumer> {
+        let patience = patience_of(wait, timeout)?;
+        let mut c = self.chan.consumer().map_err(err)?;
+        c.set_patience(patience);
         Ok(Consumer {
             st: Arc::new(Mutex::new(Side {
                 end: Some(c),
@@ -135,19 +143,13 @@ pub struct Producer {
     st: ProducerSide,
 }
 
-#[pymethods]
 impl Producer {
-    /// Waits for a free block (at most `timeout` seconds; None = forever, 0 = poll) and
-    /// loans it. Raises ClosedError once the consumer closed.
-    #[pyo3(signature = (timeout = None, wait = "adaptive"))]
-    fn loan(&self, py: Python<'_>, timeout: Option<f64>, wait: &str) -> PyResult<Loan> {
-        let how = wait_of(wait)?;
-        let deadline = deadline_of(timeout)?;
+    fn loan_in(&self, py: Python<'_>, form: Form) -> PyResult<Loan> {
         let mut side = lock(&self.st, "producer")?;
         side.check_free("loan", "published")?;
         let p = side.end("producer")?;
-        p.set_patience(Patience::new(how));
-        let got = if timeout == Some(0.0) {
+        let deadline = form.deadline(p.patience())?;
+        let got = if let Form::Try = form {
             p.try_loan()
                 .map(|mut l| (l.as_mut_ptr() as usize, l.len(), l.seq()))
         } else {
@@ -179,6 +181,45 @@ impl Producer {
             side: self.st.clone(),
         })
     }
+}
+
+#[pymethods]
+impl Producer {
+    /// Waits (with the producer's patience) for a free block and loans it. Raises
+    /// TimeoutError when the patience's time limit passed, ClosedError once the consumer
+    /// closed.
+    fn loan(&self, py: Python<'_>) -> PyResult<Loan> {
+        self.loan_in(py, Form::Patient)
+    }
+
+    /// `loan()`, waiting at most `timeout` seconds (the producer's strategy).
+    fn loan_timeout(&self, py: Python<'_>, timeout: f64) -> PyResult<Loan> {
+        self.loan_in(py, Form::Timeout(timeout))
+    }
+
+    /// `loan()` without waiting: TimeoutError at once when every block is in flight.
+    fn try_loan(&self, py: Python<'_>) -> PyResult<Loan> {
+        self.loan_in(py, Form::Try)
+    }
+
+    /// How `loan()` waits: `(wait, timeout)`.
+    #[getter]
+    fn patience(&self) -> PyResult<(String, Option<f64>)> {
+        Ok(patience_py(
+            lock(&self.st, "producer")?.end("producer")?.patience(),
+        ))
+    }
+
+    /// Sets how `loan()` waits: strategy `wait`, default `timeout` in seconds (None: none;
+    /// 0: look once). `loan_timeout` keeps the strategy.
+    #[pyo3(signature = (wait = "adaptive", timeout = None))]
+    fn set_patience(&self, wait: &str, timeout: Option<f64>) -> PyResult<()> {
+        let patience = patience_of(wait, timeout)?;
+        lock(&self.st, "producer")?
+            .end("producer")?
+            .set_patience(patience);
+        Ok(())
+    }
 
     /// Blocks published so far.
     #[getter]
@@ -208,26 +249,19 @@ pub struct Consumer {
     st: ConsumerSide,
 }
 
-#[pymethods]
 impl Consumer {
-    /// Waits for the next published block (at most `timeout` seconds; None = forever, 0 =
-    /// poll). Raises ClosedError once the producer closed and every block was received,
-    /// PeerGoneError if its process died.
-    #[pyo3(signature = (timeout = None, wait = "adaptive"))]
-    fn recv(&self, py: Python<'_>, timeout: Option<f64>, wait: &str) -> PyResult<Block> {
-        let how = wait_of(wait)?;
-        let deadline = deadline_of(timeout)?;
+    fn recv_in(&self, py: Python<'_>, form: Form) -> PyResult<Block> {
         let mut side = lock(&self.st, "consumer")?;
         side.check_free("receive", "released")?;
         let c = side.end("consumer")?;
-        c.set_patience(Patience::new(how));
+        let deadline = form.deadline(c.patience())?;
         let grab = |got: ch::Received<'_>| {
             let r = (got.as_ptr() as usize, got.len(), got.seq());
             // Forgotten, not dropped: the block stays received until `release_now`.
             std::mem::forget(got);
             r
         };
-        let got = if timeout == Some(0.0) {
+        let got = if let Form::Try = form {
             c.try_recv().map(grab)
         } else {
             wait_sliced(
@@ -252,6 +286,44 @@ impl Consumer {
             },
             side: self.st.clone(),
         })
+    }
+}
+
+#[pymethods]
+impl Consumer {
+    /// Waits (with the consumer's patience) for the next published block. Raises
+    /// TimeoutError when the patience's time limit passed, ClosedError once the producer
+    /// closed and every block was received, PeerGoneError if its process died.
+    fn recv(&self, py: Python<'_>) -> PyResult<Block> {
+        self.recv_in(py, Form::Patient)
+    }
+
+    /// `recv()`, waiting at most `timeout` seconds (the consumer's strategy).
+    fn recv_timeout(&self, py: Python<'_>, timeout: f64) -> PyResult<Block> {
+        self.recv_in(py, Form::Timeout(timeout))
+    }
+
+    /// `recv()` without waiting: TimeoutError at once when nothing is published.
+    fn try_recv(&self, py: Python<'_>) -> PyResult<Block> {
+        self.recv_in(py, Form::Try)
+    }
+
+    /// How `recv()` waits: `(wait, timeout)`.
+    #[getter]
+    fn patience(&self) -> PyResult<(String, Option<f64>)> {
+        Ok(patience_py(
+            lock(&self.st, "consumer")?.end("consumer")?.patience(),
+        ))
+    }
+
+    /// Sets how `recv()` waits (as `Producer.set_patience`).
+    #[pyo3(signature = (wait = "adaptive", timeout = None))]
+    fn set_patience(&self, wait: &str, timeout: Option<f64>) -> PyResult<()> {
+        let patience = patience_of(wait, timeout)?;
+        lock(&self.st, "consumer")?
+            .end("consumer")?
+            .set_patience(patience);
+        Ok(())
     }
 
     /// Blocks received and released so far.

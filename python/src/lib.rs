@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use handoff::channel::ChannelError;
 use handoff::implementor::ApiOption;
-use handoff::sync::Wait;
 use handoff::sync::WaitError;
+use handoff::sync::{Patience, Wait};
 use handoff::sys::Deadline;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -117,17 +117,53 @@ pub(crate) fn wait_of(name: &str) -> PyResult<Wait> {
     name.parse::<Wait>().map_err(err)
 }
 
-/// `timeout` in seconds: None = forever; negative or NaN refused.
-pub(crate) fn deadline_of(timeout: Option<f64>) -> PyResult<Option<Deadline>> {
+/// A patience from its Python spelling: the strategy's name and the default `timeout` in
+/// seconds (None: none; 0: look once).
+pub(crate) fn patience_of(wait: &str, timeout: Option<f64>) -> PyResult<Patience> {
+    Ok(Patience::new(wait_of(wait)?).with_timeout(seconds_of(timeout)?))
+}
+
+/// A patience as Python sees it: `(wait, timeout)`, the names `patience_of` takes.
+pub(crate) fn patience_py(p: Patience) -> (String, Option<f64>) {
+    (p.wait.to_string(), p.timeout.map(|d| d.as_secs_f64()))
+}
+
+/// Which of a blocking method's three forms Python called: `x()` (the object's patience),
+/// `x_timeout(seconds)` or `try_x()`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Form {
+    Patient,
+    Timeout(f64),
+    Try,
+}
+
+impl Form {
+    /// The deadline of a waiting form (`Patient` with `patience`'s timeout; `None`: none).
+    pub(crate) fn deadline(self, patience: Patience) -> PyResult<Option<Deadline>> {
+        match self {
+            Form::Patient => Ok(patience.timeout.map(Deadline::after)),
+            Form::Timeout(t) => deadline_of(Some(t)),
+            Form::Try => Ok(Some(Deadline::after(Duration::ZERO))),
+        }
+    }
+}
+
+/// `timeout` in seconds as a duration: None = none; negative or NaN refused.
+pub(crate) fn seconds_of(timeout: Option<f64>) -> PyResult<Option<Duration>> {
     match timeout {
         None => Ok(None),
-        Some(t) if t >= 0.0 && t.is_finite() => Ok(Some(Deadline::after(
+        Some(t) if t >= 0.0 && t.is_finite() => Ok(Some(
             Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX / 4),
-        ))),
+        )),
         Some(t) => Err(pyo3::exceptions::PyValueError::new_err(format!(
             "timeout must be None (wait forever) or seconds >= 0, not {t}"
         ))),
     }
+}
+
+/// `timeout` in seconds: None = forever; negative or NaN refused.
+pub(crate) fn deadline_of(timeout: Option<f64>) -> PyResult<Option<Deadline>> {
+    Ok(seconds_of(timeout)?.map(Deadline::after))
 }
 
 /// How long one GIL-free wait lasts before checking for Ctrl-C. Not shorter: a core wait

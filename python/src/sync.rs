@@ -1,15 +1,18 @@
 //! `Segment` and the primitives placed in it: `Flag`, `Signal`, `Semaphore`, `Barrier`.
 //! Waits release the GIL and watch the segment's attached processes (a dead peer raises
-//! PeerGoneError).
+//! PeerGoneError). Each primitive object holds the patience its waits use (the Rust
+//! library's per-process `Waiter`: a Python object is per-process already), and each wait
+//! has three forms: `x()` (the patience), `x_timeout(seconds)` and `try_x()`.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use handoff::shm::{Segment as Seg, SegmentError, ShmSafe};
 use handoff::sync::{Barrier as Bar, Flag as Fl, Semaphore as Sem, Signal as Sig};
 use handoff::sync::{Patience, WaitError, Waiter};
 use pyo3::prelude::*;
 
-use crate::{deadline_of, err, wait_of, wait_sliced};
+use crate::{deadline_of, err, patience_of, patience_py, wait_sliced, Form};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Segment>()?;
@@ -32,21 +35,59 @@ fn is_timeout(e: &WaitError) -> bool {
     matches!(e, WaitError::Timeout)
 }
 
-/// A primitive of type `T` at an offset of a segment (which it keeps mapped).
+/// A primitive of type `T` at an offset of a segment (which it keeps mapped), and how
+/// this object's waits wait.
 struct At<T> {
     seg: Arc<Seg>,
     offset: usize,
+    patience: Mutex<Patience>,
     _t: std::marker::PhantomData<fn() -> T>,
 }
 
-impl<T: ShmSafe> At<T> {
-    fn new(seg: &Arc<Seg>, offset: usize) -> PyResult<Self> {
+impl<T: ShmSafe + Sync> At<T> {
+    fn new(seg: &Arc<Seg>, offset: usize, wait: &str, timeout: Option<f64>) -> PyResult<Self> {
+        let patience = patience_of(wait, timeout)?;
         seg.get::<T>(offset).map_err(err)?;
         Ok(At {
             seg: seg.clone(),
             offset,
+            patience: Mutex::new(patience),
             _t: std::marker::PhantomData,
         })
+    }
+
+    fn patience(&self) -> Patience {
+        // Only copies happen under the lock: ignore poisoning.
+        *self.patience.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn set_patience(&self, wait: &str, timeout: Option<f64>) -> PyResult<()> {
+        let patience = patience_of(wait, timeout)?;
+        *self.patience.lock().unwrap_or_else(|p| p.into_inner()) = patience;
+        Ok(())
+    }
+
+    /// One form of a wait: `try_` for `try_x()`, else `timed` (a wait of at most the time
+    /// given, with this object's strategy, watching the segment) in GIL-free slices until
+    /// the form's deadline.
+    fn wait<R: Send>(
+        &self,
+        py: Python<'_>,
+        form: Form,
+        try_: impl FnOnce(&T) -> Result<R, WaitError>,
+        timed: impl Fn(&T, Duration, &Waiter<'_, Seg>) -> Result<R, WaitError> + Send + Sync,
+    ) -> PyResult<R> {
+        let patience = self.patience();
+        if let Form::Try = form {
+            return try_(self.get()).map_err(err);
+        }
+        let deadline = form.deadline(patience)?;
+        let (t, seg) = (self.get(), &*self.seg);
+        let waiter = Waiter::watching(seg).with_patience(patience);
+        wait_sliced(py, deadline, is_timeout, |sl| {
+            timed(t, sl.remaining(), &waiter)
+        })?
+        .map_err(err)
     }
 
     fn get(&self) -> &T {
@@ -103,28 +144,29 @@ impl Segment {
         self.seg.payload_len()
     }
 
-    /// The Flag at `offset`.
-    #[pyo3(signature = (offset = 0))]
-    fn flag(&self, offset: usize) -> PyResult<Flag> {
-        Ok(Flag(At::new(&self.seg, offset)?))
+    /// The Flag at `offset`, whose waits wait with strategy `wait` and default `timeout` in
+    /// seconds (None: none; 0: look once); the same for the other primitives.
+    #[pyo3(signature = (offset = 0, wait = "adaptive", timeout = None))]
+    fn flag(&self, offset: usize, wait: &str, timeout: Option<f64>) -> PyResult<Flag> {
+        Ok(Flag(At::new(&self.seg, offset, wait, timeout)?))
     }
 
     /// The Signal at `offset`.
-    #[pyo3(signature = (offset = 0))]
-    fn signal(&self, offset: usize) -> PyResult<Signal> {
-        Ok(Signal(At::new(&self.seg, offset)?))
+    #[pyo3(signature = (offset = 0, wait = "adaptive", timeout = None))]
+    fn signal(&self, offset: usize, wait: &str, timeout: Option<f64>) -> PyResult<Signal> {
+        Ok(Signal(At::new(&self.seg, offset, wait, timeout)?))
     }
 
     /// The Semaphore at `offset`.
-    #[pyo3(signature = (offset = 0))]
-    fn semaphore(&self, offset: usize) -> PyResult<Semaphore> {
-        Ok(Semaphore(At::new(&self.seg, offset)?))
+    #[pyo3(signature = (offset = 0, wait = "adaptive", timeout = None))]
+    fn semaphore(&self, offset: usize, wait: &str, timeout: Option<f64>) -> PyResult<Semaphore> {
+        Ok(Semaphore(At::new(&self.seg, offset, wait, timeout)?))
     }
 
     /// The Barrier at `offset` (set its party count with `init` before publishing).
-    #[pyo3(signature = (offset = 0))]
-    fn barrier(&self, offset: usize) -> PyResult<Barrier> {
-        Ok(Barrier(At::new(&self.seg, offset)?))
+    #[pyo3(signature = (offset = 0, wait = "adaptive", timeout = None))]
+    fn barrier(&self, offset: usize, wait: &str, timeout: Option<f64>) -> PyResult<Barrier> {
+        Ok(Barrier(At::new(&self.seg, offset, wait, timeout)?))
     }
 }
 
@@ -149,46 +191,67 @@ impl Flag {
         self.0.get().increment()
     }
 
-    /// Waits until the value equals `value` (timeout in seconds; None = forever).
-    #[pyo3(signature = (value, timeout = None, wait = "adaptive"))]
-    fn wait_for(
-        &self,
-        py: Python<'_>,
-        value: u32,
-        timeout: Option<f64>,
-        wait: &str,
-    ) -> PyResult<()> {
-        let (how, d) = (wait_of(wait)?, deadline_of(timeout)?);
-        let (f, seg) = (self.0.get(), &*self.0.seg);
-        wait_sliced(py, d, is_timeout, |s| {
-            f.wait_for_timeout(
-                value,
-                s.remaining(),
-                &Waiter::watching(seg).with_patience(Patience::new(how)),
-            )
-        })?
-        .map_err(err)
+    /// How its waits wait: `(wait, timeout)`.
+    #[getter]
+    fn patience(&self) -> (String, Option<f64>) {
+        patience_py(self.0.patience())
     }
 
-    /// Waits until the value differs from `old`; returns the new value.
-    #[pyo3(signature = (old, timeout = None, wait = "adaptive"))]
-    fn wait_change(
-        &self,
-        py: Python<'_>,
-        old: u32,
-        timeout: Option<f64>,
-        wait: &str,
-    ) -> PyResult<u32> {
-        let (how, d) = (wait_of(wait)?, deadline_of(timeout)?);
-        let (f, seg) = (self.0.get(), &*self.0.seg);
-        wait_sliced(py, d, is_timeout, |s| {
-            f.wait_change_timeout(
-                old,
-                s.remaining(),
-                &Waiter::watching(seg).with_patience(Patience::new(how)),
-            )
-        })?
-        .map_err(err)
+    /// Sets how its waits wait: strategy `wait`, default `timeout` in seconds (None: none;
+    /// 0: look once). The `_timeout` forms keep the strategy.
+    #[pyo3(signature = (wait = "adaptive", timeout = None))]
+    fn set_patience(&self, wait: &str, timeout: Option<f64>) -> PyResult<()> {
+        self.0.set_patience(wait, timeout)
+    }
+
+    /// Waits (with its patience) until the value equals `value`.
+    fn wait_for(&self, py: Python<'_>, value: u32) -> PyResult<()> {
+        self.wait_for_in(py, value, Form::Patient)
+    }
+
+    /// `wait_for`, waiting at most `timeout` seconds.
+    fn wait_for_timeout(&self, py: Python<'_>, value: u32, timeout: f64) -> PyResult<()> {
+        self.wait_for_in(py, value, Form::Timeout(timeout))
+    }
+
+    /// Returns if the value equals `value` now; raises TimeoutError otherwise.
+    fn try_wait_for(&self, py: Python<'_>, value: u32) -> PyResult<()> {
+        self.wait_for_in(py, value, Form::Try)
+    }
+
+    /// Waits (with its patience) until the value differs from `old`; returns the new value.
+    fn wait_change(&self, py: Python<'_>, old: u32) -> PyResult<u32> {
+        self.wait_change_in(py, old, Form::Patient)
+    }
+
+    /// `wait_change`, waiting at most `timeout` seconds.
+    fn wait_change_timeout(&self, py: Python<'_>, old: u32, timeout: f64) -> PyResult<u32> {
+        self.wait_change_in(py, old, Form::Timeout(timeout))
+    }
+
+    /// The value if it differs from `old` now; raises TimeoutError otherwise.
+    fn try_wait_change(&self, py: Python<'_>, old: u32) -> PyResult<u32> {
+        self.wait_change_in(py, old, Form::Try)
+    }
+}
+
+impl Flag {
+    fn wait_for_in(&self, py: Python<'_>, value: u32, form: Form) -> PyResult<()> {
+        self.0.wait(
+            py,
+            form,
+            |f| f.try_wait_for(value),
+            |f, d, w| f.wait_for_timeout(value, d, w),
+        )
+    }
+
+    fn wait_change_in(&self, py: Python<'_>, old: u32, form: Form) -> PyResult<u32> {
+        self.0.wait(
+            py,
+            form,
+            |f| f.try_wait_change(old),
+            |f, d, w| f.wait_change_timeout(old, d, w),
+        )
     }
 }
 
@@ -214,25 +277,44 @@ impl Signal {
         self.0.get().set(value)
     }
 
-    /// Waits until the count is at least `target`; returns the count seen.
-    #[pyo3(signature = (target, timeout = None, wait = "adaptive"))]
-    fn wait_until(
-        &self,
-        py: Python<'_>,
-        target: u64,
-        timeout: Option<f64>,
-        wait: &str,
-    ) -> PyResult<u64> {
-        let (how, d) = (wait_of(wait)?, deadline_of(timeout)?);
-        let (s, seg) = (self.0.get(), &*self.0.seg);
-        wait_sliced(py, d, is_timeout, |sl| {
-            s.wait_until_timeout(
-                target,
-                sl.remaining(),
-                &Waiter::watching(seg).with_patience(Patience::new(how)),
-            )
-        })?
-        .map_err(err)
+    /// How its waits wait: `(wait, timeout)`.
+    #[getter]
+    fn patience(&self) -> (String, Option<f64>) {
+        patience_py(self.0.patience())
+    }
+
+    /// Sets how its waits wait: strategy `wait`, default `timeout` in seconds (None: none;
+    /// 0: look once). The `_timeout` forms keep the strategy.
+    #[pyo3(signature = (wait = "adaptive", timeout = None))]
+    fn set_patience(&self, wait: &str, timeout: Option<f64>) -> PyResult<()> {
+        self.0.set_patience(wait, timeout)
+    }
+
+    /// Waits (with its patience) until the count is at least `target`; returns the count
+    /// seen.
+    fn wait_until(&self, py: Python<'_>, target: u64) -> PyResult<u64> {
+        self.wait_until_in(py, target, Form::Patient)
+    }
+
+    /// `wait_until`, waiting at most `timeout` seconds.
+    fn wait_until_timeout(&self, py: Python<'_>, target: u64, timeout: f64) -> PyResult<u64> {
+        self.wait_until_in(py, target, Form::Timeout(timeout))
+    }
+
+    /// The count if it is at least `target` now; raises TimeoutError otherwise.
+    fn try_wait_until(&self, py: Python<'_>, target: u64) -> PyResult<u64> {
+        self.wait_until_in(py, target, Form::Try)
+    }
+}
+
+impl Signal {
+    fn wait_until_in(&self, py: Python<'_>, target: u64, form: Form) -> PyResult<u64> {
+        self.0.wait(
+            py,
+            form,
+            |s| s.try_wait_until(target),
+            |s, d, w| s.wait_until_timeout(target, d, w),
+        )
     }
 }
 
@@ -253,23 +335,39 @@ impl Semaphore {
         self.0.get().post().map_err(err)
     }
 
-    /// Takes a permit if one is there now; returns whether it did.
-    fn try_wait(&self) -> bool {
-        self.0.get().try_wait().is_ok()
+    /// How its waits wait: `(wait, timeout)`.
+    #[getter]
+    fn patience(&self) -> (String, Option<f64>) {
+        patience_py(self.0.patience())
     }
 
-    /// Takes a permit, waiting for one.
-    #[pyo3(signature = (timeout = None, wait = "adaptive"))]
-    fn wait(&self, py: Python<'_>, timeout: Option<f64>, wait: &str) -> PyResult<()> {
-        let (how, d) = (wait_of(wait)?, deadline_of(timeout)?);
-        let (s, seg) = (self.0.get(), &*self.0.seg);
-        wait_sliced(py, d, is_timeout, |sl| {
-            s.wait_timeout(
-                sl.remaining(),
-                &Waiter::watching(seg).with_patience(Patience::new(how)),
-            )
-        })?
-        .map_err(err)
+    /// Sets how its waits wait: strategy `wait`, default `timeout` in seconds (None: none;
+    /// 0: look once). The `_timeout` forms keep the strategy.
+    #[pyo3(signature = (wait = "adaptive", timeout = None))]
+    fn set_patience(&self, wait: &str, timeout: Option<f64>) -> PyResult<()> {
+        self.0.set_patience(wait, timeout)
+    }
+
+    /// Takes a permit, waiting (with its patience) for one.
+    fn wait(&self, py: Python<'_>) -> PyResult<()> {
+        self.wait_in(py, Form::Patient)
+    }
+
+    /// `wait`, waiting at most `timeout` seconds.
+    fn wait_timeout(&self, py: Python<'_>, timeout: f64) -> PyResult<()> {
+        self.wait_in(py, Form::Timeout(timeout))
+    }
+
+    /// Takes a permit if one is there now; raises TimeoutError otherwise.
+    fn try_wait(&self, py: Python<'_>) -> PyResult<()> {
+        self.wait_in(py, Form::Try)
+    }
+}
+
+impl Semaphore {
+    fn wait_in(&self, py: Python<'_>, form: Form) -> PyResult<()> {
+        self.0
+            .wait(py, form, |s| s.try_wait(), |s, d, w| s.wait_timeout(d, w))
     }
 }
 
@@ -290,19 +388,41 @@ impl Barrier {
         self.0.get().parties()
     }
 
-    /// Arrives and waits for every party; returns True for the one that arrived last.
-    /// A timeout (or a dead peer) takes this party's arrival back.
-    #[pyo3(signature = (timeout = None, wait = "adaptive"))]
-    fn wait(&self, py: Python<'_>, timeout: Option<f64>, wait: &str) -> PyResult<bool> {
-        let (how, d) = (wait_of(wait)?, deadline_of(timeout)?);
-        let (b, seg) = (self.0.get(), &*self.0.seg);
-        wait_sliced(py, d, is_timeout, |sl| {
-            b.wait_timeout(
-                sl.remaining(),
-                &Waiter::watching(seg).with_patience(Patience::new(how)),
-            )
-        })?
-        .map(|r| r.is_leader())
-        .map_err(err)
+    /// How its waits wait: `(wait, timeout)`.
+    #[getter]
+    fn patience(&self) -> (String, Option<f64>) {
+        patience_py(self.0.patience())
+    }
+
+    /// Sets how its waits wait: strategy `wait`, default `timeout` in seconds (None: none;
+    /// 0: look once). The `_timeout` forms keep the strategy.
+    #[pyo3(signature = (wait = "adaptive", timeout = None))]
+    fn set_patience(&self, wait: &str, timeout: Option<f64>) -> PyResult<()> {
+        self.0.set_patience(wait, timeout)
+    }
+
+    /// Arrives and waits (with its patience) for every party; returns True for the one
+    /// that arrived last. A timeout (or a dead peer) takes this party's arrival back.
+    fn wait(&self, py: Python<'_>) -> PyResult<bool> {
+        self.wait_in(py, Form::Patient)
+    }
+
+    /// `wait`, waiting at most `timeout` seconds.
+    fn wait_timeout(&self, py: Python<'_>, timeout: f64) -> PyResult<bool> {
+        self.wait_in(py, Form::Timeout(timeout))
+    }
+
+    /// Arrives and passes if that opened the barrier; otherwise takes the arrival back and
+    /// raises TimeoutError at once.
+    fn try_wait(&self, py: Python<'_>) -> PyResult<bool> {
+        self.wait_in(py, Form::Try)
+    }
+}
+
+impl Barrier {
+    fn wait_in(&self, py: Python<'_>, form: Form) -> PyResult<bool> {
+        self.0
+            .wait(py, form, |b| b.try_wait(), |b, d, w| b.wait_timeout(d, w))
+            .map(|r| r.is_leader())
     }
 }

@@ -17,7 +17,7 @@ chan = handoff.Channel.create(name, words * 8, 2)
 print("name=" + chan.name)
 tx = chan.producer()
 for i in range(n):
-    with tx.loan(timeout=30) as blk:
+    with tx.loan_timeout(30) as blk:
         # block i holds i*1000 + j, j = 0..words-1 (float64)
         a = blk.array(np.float64)
         a[:] = np.arange(words) + i * 1000.0
@@ -40,11 +40,11 @@ def test_two_python_processes_round_trip(unique):
         chan = handoff.Channel.open(name, words * 8, 2, timeout=10)
         rx = chan.consumer()
         for i in range(n):
-            with rx.recv(timeout=30) as blk:
+            with rx.recv_timeout(30) as blk:
                 assert blk.seq == i
                 assert blk.array(np.float64).sum() == closed_form_block_sum(i, words)
         with pytest.raises(handoff.ClosedError, match="producer closed"):
-            rx.recv(timeout=30)
+            rx.recv_timeout(30)
         assert expect_line(child, "done") == ""
         assert child.wait(timeout=30) == 0
     finally:
@@ -62,7 +62,7 @@ def test_c_producer_python_consumer(c_roundtrip, unique):
         rx = handoff.Channel.open(name, nbytes, 2, timeout=10).consumer()
         total = 0
         for i in range(n):
-            with rx.recv(timeout=30) as blk:
+            with rx.recv_timeout(30) as blk:
                 w = blk.array(np.uint32)
                 # the C producer writes word j of block i as i*1000003 + j
                 assert w[0] == i * 1000003 and w[-1] == i * 1000003 + words - 1
@@ -72,7 +72,7 @@ def test_c_producer_python_consumer(c_roundtrip, unique):
         assert total == words * 1000003 * (n * (n - 1) // 2) + n * (words * (words - 1) // 2)
         assert int(expect_line(prod, "sum=")) == total
         with pytest.raises(handoff.ClosedError):
-            rx.recv(timeout=30)
+            rx.recv_timeout(30)
         assert prod.wait(timeout=30) == 0
     finally:
         prod.kill()
@@ -86,7 +86,7 @@ def test_dead_producer_raises_peer_gone(c_roundtrip, unique):
         killer = threading.Timer(0.2, prod.send_signal, (signal.SIGKILL,))
         killer.start()
         with pytest.raises(handoff.PeerGoneError, match="died"):
-            rx.recv(timeout=30)
+            rx.recv_timeout(30)
         killer.join()
     finally:
         prod.kill()
@@ -102,7 +102,7 @@ def test_views_are_zero_copy_and_typed(unique):
         w[3, 4] = 42.0
         address = w.__array_interface__["data"][0]
         del w
-    with rx.recv(timeout=5) as blk:
+    with rx.recv_timeout(5) as blk:
         r = blk.array(np.float64, (16, 32))
         assert not r.flags.writeable
         with pytest.raises(ValueError):
@@ -120,10 +120,10 @@ def test_waits_release_the_gil(unique):
     chan = handoff.Channel.create(unique, 64, 1)
     tx, rx = chan.producer(), chan.consumer()
     got = []
-    t = threading.Thread(target=lambda: got.append(rx.recv(timeout=30).seq))
+    t = threading.Thread(target=lambda: got.append(rx.recv_timeout(30).seq))
     t.start()
     # This thread runs Python while the other waits in recv: impossible if it held the GIL.
     spins = sum(1 for _ in range(200_000))
-    tx.loan(timeout=5).publish()
+    tx.loan_timeout(5).publish()
     t.join(timeout=30)
     assert spins == 200_000 and got == [0]

@@ -26,15 +26,15 @@ print("child=" + str(os.waitstatus_to_exitcode(status)), flush=True)
 print("names=" + chan.name + " " + seg.name, flush=True)
 sys.stdin.readline()  # the test looked at /dev/shm
 rx = handoff.Channel.open(chan.name, 64, 2, timeout=5).consumer()
-with tx.loan(timeout=5) as blk:
+with tx.loan_timeout(5) as blk:
     memoryview(blk)[0] = 7
-with rx.recv(timeout=5) as blk:
+with rx.recv_timeout(5) as blk:
     got = memoryview(blk)[0]
 handoff.Segment.open(seg.name, timeout=5)
 print("received=" + str(got), flush=True)
 # The child's exit did not close the producer's side either: nothing more, but no close.
 try:
-    rx.recv(timeout=0.05)
+    rx.recv_timeout(0.05)
     print("next=a block", flush=True)
 except handoff.TimeoutError:
     print("next=timeout", flush=True)

@@ -13,7 +13,7 @@ import sys, time, handoff
 chan = handoff.Channel.create(sys.argv[1], 64, 4)
 tx = chan.producer()
 for seq in range(3):
-    with tx.loan(timeout=10) as blk:
+    with tx.loan_timeout(10) as blk:
         memoryview(blk)[0] = seq
 print("name=" + chan.name, flush=True)
 time.sleep(60)
@@ -57,7 +57,7 @@ def test_moved_counter_raises_corrupt_error(unique):
         name = expect_line(child, "name=")
         chan = handoff.Channel.open(name, 64, 4, timeout=5)
         rx = chan.consumer()
-        with rx.recv(timeout=5) as blk:
+        with rx.recv_timeout(5) as blk:
             assert memoryview(blk)[0] == 0
         # A stranger (here: another mapping of the segment) adds 17,154 to `published`.
         seg = handoff.Segment.open(name, timeout=5)
@@ -66,7 +66,7 @@ def test_moved_counter_raises_corrupt_error(unique):
         published.add(17154)
         for _ in range(3):
             with pytest.raises(handoff.CorruptError, match=name):
-                rx.recv(timeout=1)
+                rx.recv_timeout(1)
         assert rx.received == 1
     finally:
         child.kill()

@@ -24,27 +24,27 @@ CASES = {
         "c = handoff.Channel.create('NAME', 64)\n"
         "cons = c.consumer()\n"
         "print('blocking', flush=True)\n"
-        "cons.recv(timeout=60)"
+        "cons.recv_timeout(60)"
     ),
     "loan": (
         "c = handoff.Channel.create('NAME', 64, blocks=2)\n"
         "p = c.producer()\n"
         "for _ in range(2):\n"
-        "    p.loan(timeout=5).publish()\n"
+        "    p.loan_timeout(5).publish()\n"
         "print('blocking', flush=True)\n"
-        "p.loan(timeout=60)"
+        "p.loan_timeout(60)"
     ),
     "flag_wait": (
         "seg = handoff.Segment.create('NAME', 4096)\n"
         "seg.publish_ready()\n"
         "print('blocking', flush=True)\n"
-        "seg.flag(0).wait_for(1, timeout=60)"
+        "seg.flag(0).wait_for_timeout(1, 60)"
     ),
     "semaphore_wait": (
         "seg = handoff.Segment.create('NAME', 4096)\n"
         "seg.publish_ready()\n"
         "print('blocking', flush=True)\n"
-        "seg.semaphore(0).wait(timeout=60)"
+        "seg.semaphore(0).wait_timeout(60)"
     ),
     "barrier_wait": (
         "seg = handoff.Segment.create('NAME', 4096)\n"
@@ -52,7 +52,7 @@ CASES = {
         "b.init(2)\n"
         "seg.publish_ready()\n"
         "print('blocking', flush=True)\n"
-        "b.wait(timeout=60)"
+        "b.wait_timeout(60)"
     ),
 }
 

@@ -14,9 +14,9 @@ def test_flag_signal_semaphore_between_threads():
     seen = []
 
     def worker():
-        flag.wait_for(1, timeout=30)
-        seen.append(sig.wait_until(10, timeout=30))
-        sem.wait(timeout=30)
+        flag.wait_for_timeout(1, 30)
+        seen.append(sig.wait_until_timeout(10, 30))
+        sem.wait_timeout(30)
         seen.append("sem")
 
     t = threading.Thread(target=worker)
@@ -27,9 +27,11 @@ def test_flag_signal_semaphore_between_threads():
     sem.post()
     t.join(timeout=30)
     assert seen == [10, "sem"]
-    assert sem.value == 0 and not sem.try_wait()
+    assert sem.value == 0
     with pytest.raises(handoff.TimeoutError):
-        flag.wait_for(2, timeout=0.01)
+        sem.try_wait()
+    with pytest.raises(handoff.TimeoutError):
+        flag.wait_for_timeout(2, 0.01)
     with pytest.raises(handoff.HandoffError, match="aligned"):
         seg.flag(8)
     with pytest.raises(handoff.HandoffError):
@@ -40,7 +42,7 @@ CHILD = r"""
 import sys, handoff
 seg = handoff.Segment.open(sys.argv[1], timeout=10)
 b = seg.barrier(0)
-print("leader=%d" % b.wait(timeout=30))
+print("leader=%d" % b.wait_timeout(30))
 seg.signal(128).add(5)
 """
 
@@ -52,10 +54,10 @@ def test_barrier_and_signal_between_processes(unique):
     seg.publish_ready()
     child = spawn_python(CHILD, seg.name)
     try:
-        me = b.wait(timeout=30)
+        me = b.wait_timeout(30)
         other = int(expect_line(child, "leader="))
         assert me + other == 1  # exactly one leader
-        assert seg.signal(128).wait_until(5, timeout=30) == 5
+        assert seg.signal(128).wait_until_timeout(5, 30) == 5
         assert child.wait(timeout=30) == 0
     finally:
         child.kill()

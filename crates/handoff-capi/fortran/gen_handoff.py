@@ -57,12 +57,10 @@ def array_procs():
             d = dims(r)
             out.append(f"""
     !> Loans the next free block as a {tname} array of rank {r} (see `loan_block`).
-    subroutine loan_{k}_{r}(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_{k}_{r}(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         {ftype}, pointer, intent(inout) :: a{d}
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -70,7 +68,7 @@ def array_procs():
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, {size}_c_size_t, {r}, shape, 'loan', '{tname}', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -94,12 +92,10 @@ def array_procs():
     end subroutine
 
     !> Receives the next block as a read-only {tname} view of rank {r} (see `recv_block`).
-    subroutine recv_{k}_{r}(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_{k}_{r}(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         {ftype}, pointer, intent(inout) :: a{d}
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -108,7 +104,7 @@ def array_procs():
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, {size}_c_size_t, {r}, shape, 'recv', '{tname}', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 

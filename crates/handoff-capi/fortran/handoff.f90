@@ -13,9 +13,15 @@
 !> HANDOFF_E_* codes (0 on success) and `errmsg` (if present) to the message; with `stat`
 !> absent, a failure stops the program (`error stop`) with the message.
 !>
-!> Waiting: the procedures that wait take optional `wait` (HANDOFF_WAIT_ADAPTIVE, the
-!> default, _SPIN, _SPIN_YIELD or _BLOCK), `spin_ns` (adaptive only: how long to spin before
-!> sleeping, 0 = default) and `timeout` in seconds (absent or negative: wait forever; 0: poll).
+!> Waiting (the library's one convention, issue #43): each producer, consumer, flag, signal,
+!> semaphore and barrier holds a patience, set with `set_patience(wait=, spin_ns=, timeout=)`:
+!> `wait` (HANDOFF_WAIT_ADAPTIVE, the default, _SPIN, _SPIN_YIELD or _BLOCK), `spin_ns`
+!> (adaptive only: how long to spin before sleeping, 0 = default) and `timeout`, the default
+!> time limit in seconds (absent or negative: none, the default; 0: look once). The
+!> procedures that wait take an optional `timeout` in seconds that picks the C form: absent
+!> (or negative) waits with the handle's patience (handoff_x), 0 does not wait (handoff_try_x:
+!> HANDOFF_E_TIMEOUT at once) and a positive one waits at most that long (handoff_x_timeout,
+!> the handle's strategy).
 module handoff
     use, intrinsic :: iso_c_binding
     use, intrinsic :: iso_fortran_env, only: error_unit
@@ -47,6 +53,9 @@ module handoff
 
     public :: handoff_error_name, handoff_last_error_message
 
+    ! The three forms of a wait (see form_of).
+    integer, parameter :: FORM_PATIENT = 0, FORM_TIMEOUT = 1, FORM_TRY = 2
+
     !> How a call waits (the C struct handoff_wait).
     type, bind(c) :: c_wait
         integer(c_int32_t) :: kind
@@ -73,6 +82,7 @@ module handoff
         type(c_ptr), private :: loaned = c_null_ptr
         integer(c_size_t), private :: block_size = 0
     contains
+        procedure :: set_patience => producer_set_patience
         procedure :: loan_block
         procedure :: publish_block
         procedure, private :: loan_i1_1, loan_i1_2, loan_i1_3, loan_i4_1
@@ -108,6 +118,7 @@ module handoff
         type(c_ptr), private :: held = c_null_ptr
         integer(c_size_t), private :: block_size = 0
     contains
+        procedure :: set_patience => consumer_set_patience
         procedure :: recv_block
         procedure :: release_block
         procedure, private :: recv_i1_1, recv_i1_2, recv_i1_3, recv_i4_1
@@ -162,6 +173,7 @@ module handoff
         procedure :: load => flag_load
         procedure :: store => flag_store
         procedure :: increment => flag_increment
+        procedure :: set_patience => flag_set_patience
         procedure :: wait_for => flag_wait_for
         procedure :: wait_change => flag_wait_change
         procedure :: free => flag_free
@@ -173,6 +185,7 @@ module handoff
     contains
         procedure :: add => signal_add
         procedure :: load => signal_load
+        procedure :: set_patience => signal_set_patience
         procedure :: wait_until => signal_wait_until
         procedure :: free => signal_free
     end type
@@ -182,6 +195,7 @@ module handoff
         type(c_ptr), private :: h = c_null_ptr
     contains
         procedure :: post => semaphore_post
+        procedure :: set_patience => semaphore_set_patience
         procedure :: wait => semaphore_wait
         procedure :: value => semaphore_value
         procedure :: free => semaphore_free
@@ -192,6 +206,7 @@ module handoff
         type(c_ptr), private :: h = c_null_ptr
     contains
         procedure :: init => barrier_init
+        procedure :: set_patience => barrier_set_patience
         procedure :: wait => barrier_wait
         procedure :: free => barrier_free
     end type
@@ -240,11 +255,23 @@ module handoff
             type(c_ptr), value :: chan
             type(c_ptr), intent(out) :: out
         end function
-        integer(c_int) function c_producer_loan(prod, how, timeout_ns, block) bind(c, name='handoff_producer_loan')
-            import :: c_int, c_ptr, c_wait, c_int64_t
+        integer(c_int) function c_producer_loan(prod, block) &
+            bind(c, name='handoff_producer_loan')
+            import :: c_int, c_ptr
             type(c_ptr), value :: prod
-            type(c_wait), value :: how
+            type(c_ptr), intent(out) :: block
+        end function
+        integer(c_int) function c_producer_loan_timeout(prod, timeout_ns, block) &
+            bind(c, name='handoff_producer_loan_timeout')
+            import :: c_int, c_ptr, c_int64_t
+            type(c_ptr), value :: prod
             integer(c_int64_t), value :: timeout_ns
+            type(c_ptr), intent(out) :: block
+        end function
+        integer(c_int) function c_producer_loan_try(prod, block) &
+            bind(c, name='handoff_producer_try_loan')
+            import :: c_int, c_ptr
+            type(c_ptr), value :: prod
             type(c_ptr), intent(out) :: block
         end function
         integer(c_int) function c_producer_publish(prod) bind(c, name='handoff_producer_publish')
@@ -260,11 +287,25 @@ module handoff
             type(c_ptr), value :: chan
             type(c_ptr), intent(out) :: out
         end function
-        integer(c_int) function c_consumer_recv(cons, how, timeout_ns, block, seq) bind(c, name='handoff_consumer_recv')
-            import :: c_int, c_ptr, c_wait, c_int64_t
+        integer(c_int) function c_consumer_recv(cons, block, seq) &
+            bind(c, name='handoff_consumer_recv')
+            import :: c_int, c_ptr, c_int64_t
             type(c_ptr), value :: cons
-            type(c_wait), value :: how
+            type(c_ptr), intent(out) :: block
+            integer(c_int64_t), intent(out) :: seq
+        end function
+        integer(c_int) function c_consumer_recv_timeout(cons, timeout_ns, block, seq) &
+            bind(c, name='handoff_consumer_recv_timeout')
+            import :: c_int, c_ptr, c_int64_t
+            type(c_ptr), value :: cons
             integer(c_int64_t), value :: timeout_ns
+            type(c_ptr), intent(out) :: block
+            integer(c_int64_t), intent(out) :: seq
+        end function
+        integer(c_int) function c_consumer_recv_try(cons, block, seq) &
+            bind(c, name='handoff_consumer_try_recv')
+            import :: c_int, c_ptr, c_int64_t
+            type(c_ptr), value :: cons
             type(c_ptr), intent(out) :: block
             integer(c_int64_t), intent(out) :: seq
         end function
@@ -334,24 +375,50 @@ module handoff
             type(c_ptr), value :: f
             integer(c_int32_t), value :: value
         end function
-        integer(c_int) function c_flag_wait_for(f, value, how, timeout_ns) bind(c, name='handoff_flag_wait_for')
-            import :: c_int, c_ptr, c_int32_t, c_wait, c_int64_t
+        integer(c_int) function c_flag_wait_for(f, value) &
+            bind(c, name='handoff_flag_wait_for')
+            import :: c_int, c_ptr, c_int32_t
             type(c_ptr), value :: f
             integer(c_int32_t), value :: value
-            type(c_wait), value :: how
+        end function
+        integer(c_int) function c_flag_wait_for_timeout(f, value, timeout_ns) &
+            bind(c, name='handoff_flag_wait_for_timeout')
+            import :: c_int, c_ptr, c_int32_t, c_int64_t
+            type(c_ptr), value :: f
+            integer(c_int32_t), value :: value
             integer(c_int64_t), value :: timeout_ns
+        end function
+        integer(c_int) function c_flag_wait_for_try(f, value) &
+            bind(c, name='handoff_flag_try_wait_for')
+            import :: c_int, c_ptr, c_int32_t
+            type(c_ptr), value :: f
+            integer(c_int32_t), value :: value
         end function
         integer(c_int) function c_flag_increment(f, value) bind(c, name='handoff_flag_increment')
             import :: c_int, c_ptr, c_int32_t
             type(c_ptr), value :: f
             integer(c_int32_t), intent(out) :: value
         end function
-        integer(c_int) function c_flag_wait_change(f, old, how, timeout_ns, value) bind(c, name='handoff_flag_wait_change')
-            import :: c_int, c_ptr, c_int32_t, c_wait, c_int64_t
+        integer(c_int) function c_flag_wait_change(f, old, value) &
+            bind(c, name='handoff_flag_wait_change')
+            import :: c_int, c_ptr, c_int32_t
             type(c_ptr), value :: f
             integer(c_int32_t), value :: old
-            type(c_wait), value :: how
+            integer(c_int32_t), intent(out) :: value
+        end function
+        integer(c_int) function c_flag_wait_change_timeout(f, old, timeout_ns, value) &
+            bind(c, name='handoff_flag_wait_change_timeout')
+            import :: c_int, c_ptr, c_int32_t, c_int64_t
+            type(c_ptr), value :: f
+            integer(c_int32_t), value :: old
             integer(c_int64_t), value :: timeout_ns
+            integer(c_int32_t), intent(out) :: value
+        end function
+        integer(c_int) function c_flag_wait_change_try(f, old, value) &
+            bind(c, name='handoff_flag_try_wait_change')
+            import :: c_int, c_ptr, c_int32_t
+            type(c_ptr), value :: f
+            integer(c_int32_t), value :: old
             integer(c_int32_t), intent(out) :: value
         end function
         ! Signals.
@@ -366,13 +433,26 @@ module handoff
             type(c_ptr), value :: s
             integer(c_int64_t), intent(out) :: count
         end function
-        integer(c_int) function c_signal_wait_until(s, target, how, timeout_ns, count) &
+        integer(c_int) function c_signal_wait_until(s, target, count) &
             bind(c, name='handoff_signal_wait_until')
-            import :: c_int, c_ptr, c_int64_t, c_wait
+            import :: c_int, c_ptr, c_int64_t
             type(c_ptr), value :: s
             integer(c_int64_t), value :: target
-            type(c_wait), value :: how
+            integer(c_int64_t), intent(out) :: count
+        end function
+        integer(c_int) function c_signal_wait_until_timeout(s, target, timeout_ns, count) &
+            bind(c, name='handoff_signal_wait_until_timeout')
+            import :: c_int, c_ptr, c_int64_t
+            type(c_ptr), value :: s
+            integer(c_int64_t), value :: target
             integer(c_int64_t), value :: timeout_ns
+            integer(c_int64_t), intent(out) :: count
+        end function
+        integer(c_int) function c_signal_wait_until_try(s, target, count) &
+            bind(c, name='handoff_signal_try_wait_until')
+            import :: c_int, c_ptr, c_int64_t
+            type(c_ptr), value :: s
+            integer(c_int64_t), value :: target
             integer(c_int64_t), intent(out) :: count
         end function
         ! Semaphores.
@@ -380,11 +460,21 @@ module handoff
             import :: c_int, c_ptr
             type(c_ptr), value :: s
         end function
-        integer(c_int) function c_semaphore_wait(s, how, timeout_ns) bind(c, name='handoff_semaphore_wait')
-            import :: c_int, c_ptr, c_wait, c_int64_t
+        integer(c_int) function c_semaphore_wait(s) &
+            bind(c, name='handoff_semaphore_wait')
+            import :: c_int, c_ptr
             type(c_ptr), value :: s
-            type(c_wait), value :: how
+        end function
+        integer(c_int) function c_semaphore_wait_timeout(s, timeout_ns) &
+            bind(c, name='handoff_semaphore_wait_timeout')
+            import :: c_int, c_ptr, c_int64_t
+            type(c_ptr), value :: s
             integer(c_int64_t), value :: timeout_ns
+        end function
+        integer(c_int) function c_semaphore_wait_try(s) &
+            bind(c, name='handoff_semaphore_try_wait')
+            import :: c_int, c_ptr
+            type(c_ptr), value :: s
         end function
         integer(c_int) function c_semaphore_value(s, value) bind(c, name='handoff_semaphore_value')
             import :: c_int, c_ptr, c_int32_t
@@ -397,14 +487,40 @@ module handoff
             type(c_ptr), value :: b
             integer(c_int32_t), value :: parties
         end function
-        integer(c_int) function c_barrier_wait(b, how, timeout_ns, leader) bind(c, name='handoff_barrier_wait')
-            import :: c_int, c_ptr, c_wait, c_int64_t
+        integer(c_int) function c_barrier_wait(b, leader) &
+            bind(c, name='handoff_barrier_wait')
+            import :: c_int, c_ptr
             type(c_ptr), value :: b
-            type(c_wait), value :: how
+            integer(c_int), intent(out) :: leader
+        end function
+        integer(c_int) function c_barrier_wait_timeout(b, timeout_ns, leader) &
+            bind(c, name='handoff_barrier_wait_timeout')
+            import :: c_int, c_ptr, c_int64_t
+            type(c_ptr), value :: b
             integer(c_int64_t), value :: timeout_ns
             integer(c_int), intent(out) :: leader
         end function
+        integer(c_int) function c_barrier_wait_try(b, leader) &
+            bind(c, name='handoff_barrier_try_wait')
+            import :: c_int, c_ptr
+            type(c_ptr), value :: b
+            integer(c_int), intent(out) :: leader
+        end function
+        integer(c_int) function c_set_patience(h, how, timeout_ns) bind(c)
+            import :: c_int, c_ptr, c_wait, c_int64_t
+            type(c_ptr), value :: h
+            type(c_wait), value :: how
+            integer(c_int64_t), value :: timeout_ns
+        end function
     end interface
+
+    ! Every handle that waits sets its patience the same way.
+    procedure(c_set_patience), bind(c, name='handoff_producer_set_patience') :: c_producer_set_patience
+    procedure(c_set_patience), bind(c, name='handoff_consumer_set_patience') :: c_consumer_set_patience
+    procedure(c_set_patience), bind(c, name='handoff_flag_set_patience') :: c_flag_set_patience
+    procedure(c_set_patience), bind(c, name='handoff_signal_set_patience') :: c_signal_set_patience
+    procedure(c_set_patience), bind(c, name='handoff_semaphore_set_patience') :: c_semaphore_set_patience
+    procedure(c_set_patience), bind(c, name='handoff_barrier_set_patience') :: c_barrier_set_patience
 
     ! The four `*_at` constructors and `*_free` destructors of the primitives share one shape.
     procedure(c_primitive_at), bind(c, name='handoff_flag_at') :: c_flag_at
@@ -502,6 +618,23 @@ contains
         if (timeout < 0) return
         if (timeout >= 9.0d9) return ! beyond 285 years: forever
         timeout_ns = int(timeout*1.0d9, c_int64_t)
+    end function
+
+    !> Which C form of a wait the optional `timeout` (seconds) picks: FORM_PATIENT (absent or
+    !> negative: the handle's patience), FORM_TRY (0) or FORM_TIMEOUT (positive; `ns`
+    !> receives it in nanoseconds).
+    integer function form_of(timeout, ns)
+        real(c_double), intent(in), optional :: timeout
+        integer(c_int64_t), intent(out) :: ns
+        ns = 0
+        form_of = FORM_PATIENT
+        if (.not. present(timeout)) return
+        if (timeout < 0) return
+        form_of = FORM_TRY
+        if (timeout <= 0) return
+        form_of = FORM_TIMEOUT
+        ns = huge(ns)
+        if (timeout < 9.0d9) ns = int(timeout*1.0d9, c_int64_t) ! beyond 285 years: the most
     end function
 
     !> Checks that an array of `rank` with `shape` of `elem`-byte elements fills a block of
@@ -654,18 +787,39 @@ contains
         end if
     end subroutine
 
-    !> Waits for a free block and loans it: `p` receives its address (block_size bytes).
-    !> HANDOFF_E_CLOSED once the consumer closed; HANDOFF_E_TIMEOUT after `timeout` seconds.
-    logical function loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)
-        class(handoff_producer), intent(inout) :: self
-        type(c_ptr), intent(out) :: p
+    !> Sets how this producer's waits wait: `wait`, `spin_ns` and the default time limit
+    !> `timeout` in seconds (absent or negative: none; 0: look once).
+    subroutine producer_set_patience(self, wait, spin_ns, timeout, stat, errmsg)
+        class(handoff_producer), intent(in) :: self
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
+        if (ok(c_producer_set_patience(self%h, wait_of(wait, spin_ns), timeout_ns(timeout)), &
+               'producer set_patience', stat, errmsg)) continue
+    end subroutine
+
+    !> Waits for a free block and loans it: `p` receives its address (block_size bytes).
+    !> HANDOFF_E_CLOSED once the consumer closed; HANDOFF_E_TIMEOUT when the time limit passed.
+    logical function loan_block(self, p, timeout, stat, errmsg)
+        class(handoff_producer), intent(inout) :: self
+        type(c_ptr), intent(out) :: p
+        real(c_double), intent(in), optional :: timeout
+        integer, intent(out), optional :: stat
+        character(*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: ns
+        integer(c_int) :: rc
         p = c_null_ptr
-        loan_block = ok(c_producer_loan(self%h, wait_of(wait, spin_ns), timeout_ns(timeout), p), 'loan', stat, errmsg)
+        select case (form_of(timeout, ns))
+        case (FORM_TRY)
+            rc = c_producer_loan_try(self%h, p)
+        case (FORM_TIMEOUT)
+            rc = c_producer_loan_timeout(self%h, ns, p)
+        case default
+            rc = c_producer_loan(self%h, p)
+        end select
+        loan_block = ok(rc, 'loan', stat, errmsg)
         if (loan_block) self%loaned = p
     end function
 
@@ -689,20 +843,40 @@ contains
         end if
     end subroutine
 
-    !> Waits for the next published block: `p` receives its address, `seq` its number (0, 1..).
-    !> HANDOFF_E_CLOSED after the last block; HANDOFF_E_PEER_GONE if the producer died.
-    logical function recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)
-        class(handoff_consumer), intent(inout) :: self
-        type(c_ptr), intent(out) :: p
+    !> Sets how this consumer's waits wait: `wait`, `spin_ns` and the default time limit
+    !> `timeout` in seconds (absent or negative: none; 0: look once).
+    subroutine consumer_set_patience(self, wait, spin_ns, timeout, stat, errmsg)
+        class(handoff_consumer), intent(in) :: self
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
+        real(c_double), intent(in), optional :: timeout
+        integer, intent(out), optional :: stat
+        character(*), intent(inout), optional :: errmsg
+        if (ok(c_consumer_set_patience(self%h, wait_of(wait, spin_ns), timeout_ns(timeout)), &
+               'consumer set_patience', stat, errmsg)) continue
+    end subroutine
+
+    !> Waits for the next published block: `p` receives its address, `seq` its number (0, 1..).
+    !> HANDOFF_E_CLOSED after the last block; HANDOFF_E_PEER_GONE if the producer died.
+    logical function recv_block(self, p, timeout, seq, stat, errmsg)
+        class(handoff_consumer), intent(inout) :: self
+        type(c_ptr), intent(out) :: p
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
-        integer(c_int64_t) :: s
+        integer(c_int64_t) :: s, ns
+        integer(c_int) :: rc
         p = c_null_ptr
-        recv_block = ok(c_consumer_recv(self%h, wait_of(wait, spin_ns), timeout_ns(timeout), p, s), 'recv', stat, errmsg)
+        select case (form_of(timeout, ns))
+        case (FORM_TRY)
+            rc = c_consumer_recv_try(self%h, p, s)
+        case (FORM_TIMEOUT)
+            rc = c_consumer_recv_timeout(self%h, ns, p, s)
+        case default
+            rc = c_consumer_recv(self%h, p, s)
+        end select
+        recv_block = ok(rc, 'recv', stat, errmsg)
         if (recv_block) then
             self%held = p
             if (present(seq)) seq = s
@@ -886,32 +1060,59 @@ contains
         end if
     end subroutine
 
-    !> Waits until the flag equals `value`.
-    subroutine flag_wait_for(self, value, wait, spin_ns, timeout, stat, errmsg)
+    !> Sets how this flag's waits wait: `wait`, `spin_ns` and the default time limit
+    !> `timeout` in seconds (absent or negative: none; 0: look once).
+    subroutine flag_set_patience(self, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_flag), intent(in) :: self
-        integer(c_int32_t), intent(in) :: value
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
-        if (ok(c_flag_wait_for(self%h, value, wait_of(wait, spin_ns), timeout_ns(timeout)), 'flag wait_for', &
-               stat, errmsg)) continue
+        if (ok(c_flag_set_patience(self%h, wait_of(wait, spin_ns), timeout_ns(timeout)), &
+               'flag set_patience', stat, errmsg)) continue
+    end subroutine
+
+    !> Waits until the flag equals `value`.
+    subroutine flag_wait_for(self, value, timeout, stat, errmsg)
+        class(handoff_flag), intent(in) :: self
+        integer(c_int32_t), intent(in) :: value
+        real(c_double), intent(in), optional :: timeout
+        integer, intent(out), optional :: stat
+        character(*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: ns
+        integer(c_int) :: rc
+        select case (form_of(timeout, ns))
+        case (FORM_TRY)
+            rc = c_flag_wait_for_try(self%h, value)
+        case (FORM_TIMEOUT)
+            rc = c_flag_wait_for_timeout(self%h, value, ns)
+        case default
+            rc = c_flag_wait_for(self%h, value)
+        end select
+        if (ok(rc, 'flag wait_for', stat, errmsg)) continue
     end subroutine
 
     !> Waits until the flag differs from `old`; `value` receives the new value.
-    subroutine flag_wait_change(self, old, value, wait, spin_ns, timeout, stat, errmsg)
+    subroutine flag_wait_change(self, old, value, timeout, stat, errmsg)
         class(handoff_flag), intent(in) :: self
         integer(c_int32_t), intent(in) :: old
         integer(c_int32_t), intent(out), optional :: value
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
         integer(c_int32_t) :: v
-        if (ok(c_flag_wait_change(self%h, old, wait_of(wait, spin_ns), timeout_ns(timeout), v), 'flag wait_change', &
-               stat, errmsg)) then
+        integer(c_int64_t) :: ns
+        integer(c_int) :: rc
+        select case (form_of(timeout, ns))
+        case (FORM_TRY)
+            rc = c_flag_wait_change_try(self%h, old, v)
+        case (FORM_TIMEOUT)
+            rc = c_flag_wait_change_timeout(self%h, old, ns, v)
+        case default
+            rc = c_flag_wait_change(self%h, old, v)
+        end select
+        if (ok(rc, 'flag wait_change', stat, errmsg)) then
             if (present(value)) value = v
         end if
     end subroutine
@@ -949,19 +1150,38 @@ contains
         if (ok(c_signal_load(self%h, signal_load), 'signal load', stat, errmsg)) continue
     end function
 
-    !> Waits until the count is at least `target`; `count` receives the count seen.
-    subroutine signal_wait_until(self, target, count, wait, spin_ns, timeout, stat, errmsg)
+    !> Sets how this signal's waits wait: `wait`, `spin_ns` and the default time limit
+    !> `timeout` in seconds (absent or negative: none; 0: look once).
+    subroutine signal_set_patience(self, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_signal), intent(in) :: self
-        integer(c_int64_t), intent(in) :: target
-        integer(c_int64_t), intent(out), optional :: count
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
-        integer(c_int64_t) :: c
-        if (ok(c_signal_wait_until(self%h, target, wait_of(wait, spin_ns), timeout_ns(timeout), c), &
-               'signal wait_until', stat, errmsg)) then
+        if (ok(c_signal_set_patience(self%h, wait_of(wait, spin_ns), timeout_ns(timeout)), &
+               'signal set_patience', stat, errmsg)) continue
+    end subroutine
+
+    !> Waits until the count is at least `target`; `count` receives the count seen.
+    subroutine signal_wait_until(self, target, count, timeout, stat, errmsg)
+        class(handoff_signal), intent(in) :: self
+        integer(c_int64_t), intent(in) :: target
+        integer(c_int64_t), intent(out), optional :: count
+        real(c_double), intent(in), optional :: timeout
+        integer, intent(out), optional :: stat
+        character(*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: c, ns
+        integer(c_int) :: rc
+        select case (form_of(timeout, ns))
+        case (FORM_TRY)
+            rc = c_signal_wait_until_try(self%h, target, c)
+        case (FORM_TIMEOUT)
+            rc = c_signal_wait_until_timeout(self%h, target, ns, c)
+        case default
+            rc = c_signal_wait_until(self%h, target, c)
+        end select
+        if (ok(rc, 'signal wait_until', stat, errmsg)) then
             if (present(count)) count = c
         end if
     end subroutine
@@ -983,16 +1203,36 @@ contains
         if (ok(c_semaphore_post(self%h), 'semaphore post', stat, errmsg)) continue
     end subroutine
 
-    !> Takes a permit, waiting for one (timeout=0: only if one is there now).
-    subroutine semaphore_wait(self, wait, spin_ns, timeout, stat, errmsg)
+    !> Sets how this semaphore's waits wait: `wait`, `spin_ns` and the default time limit
+    !> `timeout` in seconds (absent or negative: none; 0: look once).
+    subroutine semaphore_set_patience(self, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_semaphore), intent(in) :: self
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
-        if (ok(c_semaphore_wait(self%h, wait_of(wait, spin_ns), timeout_ns(timeout)), 'semaphore wait', &
-               stat, errmsg)) continue
+        if (ok(c_semaphore_set_patience(self%h, wait_of(wait, spin_ns), timeout_ns(timeout)), &
+               'semaphore set_patience', stat, errmsg)) continue
+    end subroutine
+
+    !> Takes a permit, waiting for one (timeout=0: only if one is there now).
+    subroutine semaphore_wait(self, timeout, stat, errmsg)
+        class(handoff_semaphore), intent(in) :: self
+        real(c_double), intent(in), optional :: timeout
+        integer, intent(out), optional :: stat
+        character(*), intent(inout), optional :: errmsg
+        integer(c_int64_t) :: ns
+        integer(c_int) :: rc
+        select case (form_of(timeout, ns))
+        case (FORM_TRY)
+            rc = c_semaphore_wait_try(self%h)
+        case (FORM_TIMEOUT)
+            rc = c_semaphore_wait_timeout(self%h, ns)
+        case default
+            rc = c_semaphore_wait(self%h)
+        end select
+        if (ok(rc, 'semaphore wait', stat, errmsg)) continue
     end subroutine
 
     !> The permits available now (a snapshot).
@@ -1022,19 +1262,38 @@ contains
         if (ok(c_barrier_init(self%h, int(parties, c_int32_t)), 'barrier init', stat, errmsg)) continue
     end subroutine
 
-    !> Arrives and waits for every party; `leader` is .true. for the last to arrive.
-    subroutine barrier_wait(self, leader, wait, spin_ns, timeout, stat, errmsg)
+    !> Sets how this barrier's waits wait: `wait`, `spin_ns` and the default time limit
+    !> `timeout` in seconds (absent or negative: none; 0: look once).
+    subroutine barrier_set_patience(self, wait, spin_ns, timeout, stat, errmsg)
         class(handoff_barrier), intent(in) :: self
-        logical, intent(out), optional :: leader
         integer, intent(in), optional :: wait
         integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
-        integer(c_int) :: l
+        if (ok(c_barrier_set_patience(self%h, wait_of(wait, spin_ns), timeout_ns(timeout)), &
+               'barrier set_patience', stat, errmsg)) continue
+    end subroutine
+
+    !> Arrives and waits for every party; `leader` is .true. for the last to arrive.
+    subroutine barrier_wait(self, leader, timeout, stat, errmsg)
+        class(handoff_barrier), intent(in) :: self
+        logical, intent(out), optional :: leader
+        real(c_double), intent(in), optional :: timeout
+        integer, intent(out), optional :: stat
+        character(*), intent(inout), optional :: errmsg
+        integer(c_int) :: l, rc
+        integer(c_int64_t) :: ns
         l = 0
-        if (ok(c_barrier_wait(self%h, wait_of(wait, spin_ns), timeout_ns(timeout), l), 'barrier wait', &
-               stat, errmsg)) then
+        select case (form_of(timeout, ns))
+        case (FORM_TRY)
+            rc = c_barrier_wait_try(self%h, l)
+        case (FORM_TIMEOUT)
+            rc = c_barrier_wait_timeout(self%h, ns, l)
+        case default
+            rc = c_barrier_wait(self%h, l)
+        end select
+        if (ok(rc, 'barrier wait', stat, errmsg)) then
             if (present(leader)) leader = l /= 0
         end if
     end subroutine
@@ -1049,12 +1308,10 @@ contains
     ! ---- arrays of every kind and rank (generated) -------------------------------------------
 
     !> Loans the next free block as a integer(c_int8_t) array of rank 1 (see `loan_block`).
-    subroutine loan_i1_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_i1_1(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int8_t), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -1062,7 +1319,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 1_c_size_t, 1, shape, 'loan', 'integer(c_int8_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1086,12 +1343,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only integer(c_int8_t) view of rank 1 (see `recv_block`).
-    subroutine recv_i1_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_i1_1(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         integer(c_int8_t), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -1100,7 +1355,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 1_c_size_t, 1, shape, 'recv', 'integer(c_int8_t)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1124,12 +1379,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int8_t) array of rank 2 (see `loan_block`).
-    subroutine loan_i1_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_i1_2(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int8_t), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -1137,7 +1390,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 1_c_size_t, 2, shape, 'loan', 'integer(c_int8_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1161,12 +1414,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only integer(c_int8_t) view of rank 2 (see `recv_block`).
-    subroutine recv_i1_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_i1_2(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         integer(c_int8_t), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -1175,7 +1426,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 1_c_size_t, 2, shape, 'recv', 'integer(c_int8_t)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1199,12 +1450,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int8_t) array of rank 3 (see `loan_block`).
-    subroutine loan_i1_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_i1_3(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int8_t), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -1212,7 +1461,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 1_c_size_t, 3, shape, 'loan', 'integer(c_int8_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1236,12 +1485,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only integer(c_int8_t) view of rank 3 (see `recv_block`).
-    subroutine recv_i1_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_i1_3(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         integer(c_int8_t), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -1250,7 +1497,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 1_c_size_t, 3, shape, 'recv', 'integer(c_int8_t)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1274,12 +1521,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int32_t) array of rank 1 (see `loan_block`).
-    subroutine loan_i4_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_i4_1(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int32_t), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -1287,7 +1532,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 1, shape, 'loan', 'integer(c_int32_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1311,12 +1556,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only integer(c_int32_t) view of rank 1 (see `recv_block`).
-    subroutine recv_i4_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_i4_1(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         integer(c_int32_t), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -1325,7 +1568,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 1, shape, 'recv', 'integer(c_int32_t)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1349,12 +1592,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int32_t) array of rank 2 (see `loan_block`).
-    subroutine loan_i4_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_i4_2(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int32_t), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -1362,7 +1603,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 2, shape, 'loan', 'integer(c_int32_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1386,12 +1627,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only integer(c_int32_t) view of rank 2 (see `recv_block`).
-    subroutine recv_i4_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_i4_2(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         integer(c_int32_t), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -1400,7 +1639,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 2, shape, 'recv', 'integer(c_int32_t)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1424,12 +1663,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int32_t) array of rank 3 (see `loan_block`).
-    subroutine loan_i4_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_i4_3(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int32_t), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -1437,7 +1674,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 3, shape, 'loan', 'integer(c_int32_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1461,12 +1698,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only integer(c_int32_t) view of rank 3 (see `recv_block`).
-    subroutine recv_i4_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_i4_3(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         integer(c_int32_t), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -1475,7 +1710,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 3, shape, 'recv', 'integer(c_int32_t)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1499,12 +1734,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int64_t) array of rank 1 (see `loan_block`).
-    subroutine loan_i8_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_i8_1(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int64_t), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -1512,7 +1745,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 1, shape, 'loan', 'integer(c_int64_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1536,12 +1769,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only integer(c_int64_t) view of rank 1 (see `recv_block`).
-    subroutine recv_i8_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_i8_1(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         integer(c_int64_t), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -1550,7 +1781,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 1, shape, 'recv', 'integer(c_int64_t)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1574,12 +1805,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int64_t) array of rank 2 (see `loan_block`).
-    subroutine loan_i8_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_i8_2(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int64_t), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -1587,7 +1816,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 2, shape, 'loan', 'integer(c_int64_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1611,12 +1840,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only integer(c_int64_t) view of rank 2 (see `recv_block`).
-    subroutine recv_i8_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_i8_2(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         integer(c_int64_t), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -1625,7 +1852,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 2, shape, 'recv', 'integer(c_int64_t)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1649,12 +1876,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a integer(c_int64_t) array of rank 3 (see `loan_block`).
-    subroutine loan_i8_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_i8_3(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         integer(c_int64_t), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -1662,7 +1887,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 3, shape, 'loan', 'integer(c_int64_t)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1686,12 +1911,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only integer(c_int64_t) view of rank 3 (see `recv_block`).
-    subroutine recv_i8_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_i8_3(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         integer(c_int64_t), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -1700,7 +1923,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 3, shape, 'recv', 'integer(c_int64_t)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1724,12 +1947,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a real(c_float) array of rank 1 (see `loan_block`).
-    subroutine loan_r4_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_r4_1(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         real(c_float), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -1737,7 +1958,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 1, shape, 'loan', 'real(c_float)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1761,12 +1982,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only real(c_float) view of rank 1 (see `recv_block`).
-    subroutine recv_r4_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_r4_1(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         real(c_float), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -1775,7 +1994,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 1, shape, 'recv', 'real(c_float)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1799,12 +2018,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a real(c_float) array of rank 2 (see `loan_block`).
-    subroutine loan_r4_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_r4_2(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         real(c_float), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -1812,7 +2029,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 2, shape, 'loan', 'real(c_float)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1836,12 +2053,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only real(c_float) view of rank 2 (see `recv_block`).
-    subroutine recv_r4_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_r4_2(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         real(c_float), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -1850,7 +2065,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 2, shape, 'recv', 'real(c_float)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1874,12 +2089,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a real(c_float) array of rank 3 (see `loan_block`).
-    subroutine loan_r4_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_r4_3(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         real(c_float), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -1887,7 +2100,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 3, shape, 'loan', 'real(c_float)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1911,12 +2124,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only real(c_float) view of rank 3 (see `recv_block`).
-    subroutine recv_r4_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_r4_3(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         real(c_float), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -1925,7 +2136,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 4_c_size_t, 3, shape, 'recv', 'real(c_float)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1949,12 +2160,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a real(c_double) array of rank 1 (see `loan_block`).
-    subroutine loan_r8_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_r8_1(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         real(c_double), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -1962,7 +2171,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 1, shape, 'loan', 'real(c_double)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -1986,12 +2195,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only real(c_double) view of rank 1 (see `recv_block`).
-    subroutine recv_r8_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_r8_1(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         real(c_double), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -2000,7 +2207,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 1, shape, 'recv', 'real(c_double)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2024,12 +2231,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a real(c_double) array of rank 2 (see `loan_block`).
-    subroutine loan_r8_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_r8_2(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         real(c_double), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -2037,7 +2242,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 2, shape, 'loan', 'real(c_double)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2061,12 +2266,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only real(c_double) view of rank 2 (see `recv_block`).
-    subroutine recv_r8_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_r8_2(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         real(c_double), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -2075,7 +2278,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 2, shape, 'recv', 'real(c_double)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2099,12 +2302,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a real(c_double) array of rank 3 (see `loan_block`).
-    subroutine loan_r8_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_r8_3(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         real(c_double), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -2112,7 +2313,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 3, shape, 'loan', 'real(c_double)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2136,12 +2337,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only real(c_double) view of rank 3 (see `recv_block`).
-    subroutine recv_r8_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_r8_3(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         real(c_double), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -2150,7 +2349,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 3, shape, 'recv', 'real(c_double)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2174,12 +2373,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a complex(c_float_complex) array of rank 1 (see `loan_block`).
-    subroutine loan_c4_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_c4_1(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         complex(c_float_complex), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -2187,7 +2384,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 1, shape, 'loan', 'complex(c_float_complex)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2211,12 +2408,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only complex(c_float_complex) view of rank 1 (see `recv_block`).
-    subroutine recv_c4_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_c4_1(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         complex(c_float_complex), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -2225,7 +2420,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 1, shape, 'recv', 'complex(c_float_complex)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2249,12 +2444,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a complex(c_float_complex) array of rank 2 (see `loan_block`).
-    subroutine loan_c4_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_c4_2(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         complex(c_float_complex), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -2262,7 +2455,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 2, shape, 'loan', 'complex(c_float_complex)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2286,12 +2479,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only complex(c_float_complex) view of rank 2 (see `recv_block`).
-    subroutine recv_c4_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_c4_2(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         complex(c_float_complex), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -2300,7 +2491,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 2, shape, 'recv', 'complex(c_float_complex)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2324,12 +2515,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a complex(c_float_complex) array of rank 3 (see `loan_block`).
-    subroutine loan_c4_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_c4_3(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         complex(c_float_complex), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -2337,7 +2526,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 3, shape, 'loan', 'complex(c_float_complex)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2361,12 +2550,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only complex(c_float_complex) view of rank 3 (see `recv_block`).
-    subroutine recv_c4_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_c4_3(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         complex(c_float_complex), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -2375,7 +2562,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 8_c_size_t, 3, shape, 'recv', 'complex(c_float_complex)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2399,12 +2586,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a complex(c_double_complex) array of rank 1 (see `loan_block`).
-    subroutine loan_c8_1(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_c8_1(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         complex(c_double_complex), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -2412,7 +2597,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 16_c_size_t, 1, shape, 'loan', 'complex(c_double_complex)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2436,12 +2621,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only complex(c_double_complex) view of rank 1 (see `recv_block`).
-    subroutine recv_c8_1(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_c8_1(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         complex(c_double_complex), pointer, intent(inout) :: a(:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -2450,7 +2633,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 16_c_size_t, 1, shape, 'recv', 'complex(c_double_complex)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2474,12 +2657,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a complex(c_double_complex) array of rank 2 (see `loan_block`).
-    subroutine loan_c8_2(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_c8_2(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         complex(c_double_complex), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -2487,7 +2668,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 16_c_size_t, 2, shape, 'loan', 'complex(c_double_complex)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2511,12 +2692,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only complex(c_double_complex) view of rank 2 (see `recv_block`).
-    subroutine recv_c8_2(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_c8_2(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         complex(c_double_complex), pointer, intent(inout) :: a(:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -2525,7 +2704,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 16_c_size_t, 2, shape, 'recv', 'complex(c_double_complex)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2549,12 +2728,10 @@ contains
     end subroutine
 
     !> Loans the next free block as a complex(c_double_complex) array of rank 3 (see `loan_block`).
-    subroutine loan_c8_3(self, a, shape, wait, spin_ns, timeout, stat, errmsg)
+    subroutine loan_c8_3(self, a, shape, timeout, stat, errmsg)
         class(handoff_producer), intent(inout) :: self
         complex(c_double_complex), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer, intent(out), optional :: stat
         character(*), intent(inout), optional :: errmsg
@@ -2562,7 +2739,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 16_c_size_t, 3, shape, 'loan', 'complex(c_double_complex)', n, stat, errmsg)) return
-        if (.not. loan_block(self, p, wait, spin_ns, timeout, stat, errmsg)) return
+        if (.not. loan_block(self, p, timeout, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 
@@ -2586,12 +2763,10 @@ contains
     end subroutine
 
     !> Receives the next block as a read-only complex(c_double_complex) view of rank 3 (see `recv_block`).
-    subroutine recv_c8_3(self, a, shape, wait, spin_ns, timeout, seq, stat, errmsg)
+    subroutine recv_c8_3(self, a, shape, timeout, seq, stat, errmsg)
         class(handoff_consumer), intent(inout) :: self
         complex(c_double_complex), pointer, intent(inout) :: a(:,:,:)
         integer, intent(in), optional :: shape(:)
-        integer, intent(in), optional :: wait
-        integer(c_int64_t), intent(in), optional :: spin_ns
         real(c_double), intent(in), optional :: timeout
         integer(c_int64_t), intent(out), optional :: seq
         integer, intent(out), optional :: stat
@@ -2600,7 +2775,7 @@ contains
         type(c_ptr) :: p
         nullify (a)
         if (.not. fits(self%block_size, 16_c_size_t, 3, shape, 'recv', 'complex(c_double_complex)', n, stat, errmsg)) return
-        if (.not. recv_block(self, p, wait, spin_ns, timeout, seq, stat, errmsg)) return
+        if (.not. recv_block(self, p, timeout, seq, stat, errmsg)) return
         call c_f_pointer(p, a, n)
     end subroutine
 

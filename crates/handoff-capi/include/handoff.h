@@ -161,16 +161,38 @@ int handoff_channel_free(handoff_channel *chan);
 // `out` is valid for a write.
 int handoff_producer_new(const handoff_channel *chan, handoff_producer **out);
 
-// Waits for a free block and loans it: `*block` receives its address (128-byte aligned,
-// `block_size` bytes, writable). Write it, then [`handoff_producer_publish`].
+// Sets how the producer's loans wait: strategy `how` and the default time limit of
+// [`handoff_producer_loan`] (`timeout_ns` negative: none, the default; 0: it looks once).
+// A new producer waits `{HANDOFF_WAIT_ADAPTIVE, 0}` without a time limit.
+//
+// # Safety
+// None beyond passing a handle.
+int handoff_producer_set_patience(const handoff_producer *prod, handoff_wait how, int64_t timeout_ns);
+
+// Waits (with the producer's patience, see [`handoff_producer_set_patience`]) for a free
+// block and loans it: `*block` receives its address (128-byte aligned, `block_size` bytes,
+// writable). Write it, then [`handoff_producer_publish`].
 //
 // Ownership: the block belongs to the channel; write it only until the publish (or until
-// the producer is freed). `timeout_ns == 0` polls: `HANDOFF_E_TIMEOUT` when every block is
-// in flight. `HANDOFF_E_CLOSED` once the consumer closed.
+// the producer is freed). `HANDOFF_E_TIMEOUT` when the patience's time limit passed with
+// every block in flight; `HANDOFF_E_CLOSED` once the consumer closed.
 //
 // # Safety
 // `block` is valid for a write.
-int handoff_producer_loan(const handoff_producer *prod, handoff_wait how, int64_t timeout_ns, void **block);
+int handoff_producer_loan(const handoff_producer *prod, void **block);
+
+// [`handoff_producer_loan`], waiting at most `timeout_ns` (the producer's strategy).
+//
+// # Safety
+// `block` is valid for a write.
+int handoff_producer_loan_timeout(const handoff_producer *prod, uint64_t timeout_ns, void **block);
+
+// [`handoff_producer_loan`] without waiting: `HANDOFF_E_TIMEOUT` at once when every block
+// is in flight.
+//
+// # Safety
+// `block` is valid for a write.
+int handoff_producer_try_loan(const handoff_producer *prod, void **block);
 
 // Publishes the loaned block to the consumer; its address must not be written any more.
 //
@@ -196,18 +218,40 @@ int handoff_producer_free(handoff_producer *prod);
 // `out` is valid for a write.
 int handoff_consumer_new(const handoff_channel *chan, handoff_consumer **out);
 
-// Waits for the next published block: `*block` receives its address (`block_size` bytes,
-// read-only), `*seq` (if not NULL) its sequence number (0, 1, 2...). Read it, then
+// Sets how the consumer's receives wait: strategy `how` and the default time limit of
+// [`handoff_consumer_recv`] (`timeout_ns` negative: none, the default; 0: it looks once).
+// A new consumer waits `{HANDOFF_WAIT_ADAPTIVE, 0}` without a time limit.
+//
+// # Safety
+// None beyond passing a handle.
+int handoff_consumer_set_patience(const handoff_consumer *cons, handoff_wait how, int64_t timeout_ns);
+
+// Waits (with the consumer's patience, see [`handoff_consumer_set_patience`]) for the next
+// published block: `*block` receives its address (`block_size` bytes, read-only), `*seq`
+// (if not NULL) its sequence number (0, 1, 2...). Read it, then
 // [`handoff_consumer_release`].
 //
 // Ownership: the block belongs to the channel; read it only until the release (or until
-// the consumer is freed). `timeout_ns == 0` polls: `HANDOFF_E_TIMEOUT` when nothing is
-// published. `HANDOFF_E_CLOSED` once the producer closed and every block was received;
-// `HANDOFF_E_PEER_GONE` if its process died.
+// the consumer is freed). `HANDOFF_E_TIMEOUT` when the patience's time limit passed with
+// nothing published; `HANDOFF_E_CLOSED` once the producer closed and every block was
+// received; `HANDOFF_E_PEER_GONE` if its process died.
 //
 // # Safety
 // `block` is valid for a write; `seq` is NULL or valid for a write.
-int handoff_consumer_recv(const handoff_consumer *cons, handoff_wait how, int64_t timeout_ns, const void **block, uint64_t *seq);
+int handoff_consumer_recv(const handoff_consumer *cons, const void **block, uint64_t *seq);
+
+// [`handoff_consumer_recv`], waiting at most `timeout_ns` (the consumer's strategy).
+//
+// # Safety
+// `block` is valid for a write; `seq` is NULL or valid for a write.
+int handoff_consumer_recv_timeout(const handoff_consumer *cons, uint64_t timeout_ns, const void **block, uint64_t *seq);
+
+// [`handoff_consumer_recv`] without waiting: `HANDOFF_E_TIMEOUT` at once when nothing is
+// published.
+//
+// # Safety
+// `block` is valid for a write; `seq` is NULL or valid for a write.
+int handoff_consumer_try_recv(const handoff_consumer *cons, const void **block, uint64_t *seq);
 
 // Releases the received block to the producer; its address must not be read any more.
 // `HANDOFF_E_STATE` when no block is held.
@@ -353,6 +397,38 @@ int handoff_semaphore_free(handoff_semaphore *h);
 // None beyond passing a handle.
 int handoff_barrier_free(handoff_barrier *h);
 
+// Sets how this flag handle's waits wait: strategy `how` and the default time limit of
+// the waits without a suffix (`timeout_ns` negative: none, the default; 0: look once). A
+// new handle waits `{HANDOFF_WAIT_ADAPTIVE, 0}` without a time limit.
+//
+// # Safety
+// None beyond passing a handle.
+int handoff_flag_set_patience(const handoff_flag *h, handoff_wait how, int64_t timeout_ns);
+
+// Sets how this signal handle's waits wait: strategy `how` and the default time limit of
+// the waits without a suffix (`timeout_ns` negative: none, the default; 0: look once). A
+// new handle waits `{HANDOFF_WAIT_ADAPTIVE, 0}` without a time limit.
+//
+// # Safety
+// None beyond passing a handle.
+int handoff_signal_set_patience(const handoff_signal *h, handoff_wait how, int64_t timeout_ns);
+
+// Sets how this semaphore handle's waits wait: strategy `how` and the default time limit of
+// the waits without a suffix (`timeout_ns` negative: none, the default; 0: look once). A
+// new handle waits `{HANDOFF_WAIT_ADAPTIVE, 0}` without a time limit.
+//
+// # Safety
+// None beyond passing a handle.
+int handoff_semaphore_set_patience(const handoff_semaphore *h, handoff_wait how, int64_t timeout_ns);
+
+// Sets how this barrier handle's waits wait: strategy `how` and the default time limit of
+// the waits without a suffix (`timeout_ns` negative: none, the default; 0: look once). A
+// new handle waits `{HANDOFF_WAIT_ADAPTIVE, 0}` without a time limit.
+//
+// # Safety
+// None beyond passing a handle.
+int handoff_barrier_set_patience(const handoff_barrier *h, handoff_wait how, int64_t timeout_ns);
+
 // Reads the flag's value (Acquire).
 //
 // # Safety
@@ -366,11 +442,23 @@ int handoff_flag_load(const handoff_flag *f, uint32_t *value);
 // None beyond passing a handle.
 int handoff_flag_store(const handoff_flag *f, uint32_t value);
 
-// Waits until the flag equals `value`.
+// Waits (with the handle's patience) until the flag equals `value`.
 //
 // # Safety
 // None beyond passing a handle.
-int handoff_flag_wait_for(const handoff_flag *f, uint32_t value, handoff_wait how, int64_t timeout_ns);
+int handoff_flag_wait_for(const handoff_flag *f, uint32_t value);
+
+// [`handoff_flag_wait_for`], waiting at most `timeout_ns` (the handle's strategy).
+//
+// # Safety
+// None beyond passing a handle.
+int handoff_flag_wait_for_timeout(const handoff_flag *f, uint32_t value, uint64_t timeout_ns);
+
+// `HANDOFF_OK` if the flag equals `value` now, `HANDOFF_E_TIMEOUT` otherwise.
+//
+// # Safety
+// None beyond passing a handle.
+int handoff_flag_try_wait_for(const handoff_flag *f, uint32_t value);
 
 // Adds 1 (wrapping) and publishes the result (Release); `*value` (if not NULL) receives
 // the new value.
@@ -379,11 +467,25 @@ int handoff_flag_wait_for(const handoff_flag *f, uint32_t value, handoff_wait ho
 // `value` is NULL or valid for a write.
 int handoff_flag_increment(const handoff_flag *f, uint32_t *value);
 
-// Waits until the flag differs from `old`; `*value` (if not NULL) receives the new value.
+// Waits (with the handle's patience) until the flag differs from `old`; `*value` (if not
+// NULL) receives the new value.
 //
 // # Safety
 // `value` is NULL or valid for a write.
-int handoff_flag_wait_change(const handoff_flag *f, uint32_t old, handoff_wait how, int64_t timeout_ns, uint32_t *value);
+int handoff_flag_wait_change(const handoff_flag *f, uint32_t old, uint32_t *value);
+
+// [`handoff_flag_wait_change`], waiting at most `timeout_ns` (the handle's strategy).
+//
+// # Safety
+// `value` is NULL or valid for a write.
+int handoff_flag_wait_change_timeout(const handoff_flag *f, uint32_t old, uint64_t timeout_ns, uint32_t *value);
+
+// The flag's value into `*value` (if not NULL) if it differs from `old` now;
+// `HANDOFF_E_TIMEOUT` otherwise.
+//
+// # Safety
+// `value` is NULL or valid for a write.
+int handoff_flag_try_wait_change(const handoff_flag *f, uint32_t old, uint32_t *value);
 
 // Adds `n` to the signal (Release) and wakes its sleepers; `*count` (if not NULL) receives
 // the new count.
@@ -398,12 +500,25 @@ int handoff_signal_add(const handoff_signal *s, uint64_t n, uint64_t *count);
 // `count` is valid for a write.
 int handoff_signal_load(const handoff_signal *s, uint64_t *count);
 
-// Waits until the signal's count is at least `target`; `*count` (if not NULL) receives the
-// count seen.
+// Waits (with the handle's patience) until the signal's count is at least `target`;
+// `*count` (if not NULL) receives the count seen.
 //
 // # Safety
 // `count` is NULL or valid for a write.
-int handoff_signal_wait_until(const handoff_signal *s, uint64_t target, handoff_wait how, int64_t timeout_ns, uint64_t *count);
+int handoff_signal_wait_until(const handoff_signal *s, uint64_t target, uint64_t *count);
+
+// [`handoff_signal_wait_until`], waiting at most `timeout_ns` (the handle's strategy).
+//
+// # Safety
+// `count` is NULL or valid for a write.
+int handoff_signal_wait_until_timeout(const handoff_signal *s, uint64_t target, uint64_t timeout_ns, uint64_t *count);
+
+// The count into `*count` (if not NULL) if it is at least `target` now;
+// `HANDOFF_E_TIMEOUT` otherwise.
+//
+// # Safety
+// `count` is NULL or valid for a write.
+int handoff_signal_try_wait_until(const handoff_signal *s, uint64_t target, uint64_t *count);
 
 // Adds a permit and wakes one sleeper.
 //
@@ -411,11 +526,23 @@ int handoff_signal_wait_until(const handoff_signal *s, uint64_t target, handoff_
 // None beyond passing a handle.
 int handoff_semaphore_post(const handoff_semaphore *s);
 
-// Takes a permit, waiting for one (`timeout_ns == 0`: only if one is there now).
+// Takes a permit, waiting (with the handle's patience) for one.
 //
 // # Safety
 // None beyond passing a handle.
-int handoff_semaphore_wait(const handoff_semaphore *s, handoff_wait how, int64_t timeout_ns);
+int handoff_semaphore_wait(const handoff_semaphore *s);
+
+// [`handoff_semaphore_wait`], waiting at most `timeout_ns` (the handle's strategy).
+//
+// # Safety
+// None beyond passing a handle.
+int handoff_semaphore_wait_timeout(const handoff_semaphore *s, uint64_t timeout_ns);
+
+// Takes a permit if one is there now; `HANDOFF_E_TIMEOUT` otherwise.
+//
+// # Safety
+// None beyond passing a handle.
+int handoff_semaphore_try_wait(const handoff_semaphore *s);
 
 // The permits available now (a snapshot).
 //
@@ -430,13 +557,27 @@ int handoff_semaphore_value(const handoff_semaphore *s, uint32_t *value);
 // None beyond passing a handle.
 int handoff_barrier_init(const handoff_barrier *b, uint32_t parties);
 
-// Arrives and waits for all parties; `*leader` (if not NULL) receives 1 for the one party
-// per round that arrived last, 0 for the others. On an error this party's arrival is
-// taken back.
+// Arrives and waits (with the handle's patience) for all parties; `*leader` (if not NULL)
+// receives 1 for the one party per round that arrived last, 0 for the others. On an error
+// this party's arrival is taken back.
 //
 // # Safety
 // `leader` is NULL or valid for a write.
-int handoff_barrier_wait(const handoff_barrier *b, handoff_wait how, int64_t timeout_ns, int *leader);
+int handoff_barrier_wait(const handoff_barrier *b, int *leader);
+
+// [`handoff_barrier_wait`], waiting at most `timeout_ns` (the handle's strategy; then the
+// arrival is taken back).
+//
+// # Safety
+// `leader` is NULL or valid for a write.
+int handoff_barrier_wait_timeout(const handoff_barrier *b, uint64_t timeout_ns, int *leader);
+
+// Arrives, and passes if the barrier opens with this arrival (or after one more look);
+// otherwise takes the arrival back and returns `HANDOFF_E_TIMEOUT` at once.
+//
+// # Safety
+// `leader` is NULL or valid for a write.
+int handoff_barrier_try_wait(const handoff_barrier *b, int *leader);
 
 #ifdef __cplusplus
 }  // extern "C"

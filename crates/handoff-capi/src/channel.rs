@@ -15,12 +15,11 @@ use std::time::Duration;
 
 use handoff::channel::{Channel, ChannelConfig, ChannelError, Consumer, Producer};
 use handoff::shm::SegmentError;
-use handoff::sync::Patience;
 use handoff::sys::Deadline;
 
 use crate::error::{ffi, CError};
 use crate::segment::open_deadline;
-use crate::{handles, handoff_wait, need, put, str_arg, timeout_of, wait_of};
+use crate::{handles, handoff_wait, need, patience_of, put, str_arg, Form};
 
 /// An opaque handle to a channel mapped in this process.
 #[allow(non_camel_case_types)]
@@ -199,45 +198,101 @@ pub unsafe extern "C" fn handoff_producer_new(
     })
 }
 
-/// Waits for a free block and loans it: `*block` receives its address (128-byte aligned,
-/// `block_size` bytes, writable). Write it, then [`handoff_producer_publish`].
+/// Sets how the producer's loans wait: strategy `how` and the default time limit of
+/// [`handoff_producer_loan`] (`timeout_ns` negative: none, the default; 0: it looks once).
+/// A new producer waits `{HANDOFF_WAIT_ADAPTIVE, 0}` without a time limit.
+///
+/// # Safety
+/// None beyond passing a handle.
+#[no_mangle]
+pub unsafe extern "C" fn handoff_producer_set_patience(
+    prod: *const handoff_producer,
+    how: handoff_wait,
+    timeout_ns: i64,
+) -> c_int {
+    ffi(|| {
+        let patience = patience_of(how, timeout_ns)?;
+        let h = handles::get::<Mutex<ProducerObj>, _>(prod, "producer")?;
+        handles::lock(&h, "producer")?.p.set_patience(patience);
+        Ok(())
+    })
+}
+
+/// Waits (with the producer's patience, see [`handoff_producer_set_patience`]) for a free
+/// block and loans it: `*block` receives its address (128-byte aligned, `block_size` bytes,
+/// writable). Write it, then [`handoff_producer_publish`].
 ///
 /// Ownership: the block belongs to the channel; write it only until the publish (or until
-/// the producer is freed). `timeout_ns == 0` polls: `HANDOFF_E_TIMEOUT` when every block is
-/// in flight. `HANDOFF_E_CLOSED` once the consumer closed.
+/// the producer is freed). `HANDOFF_E_TIMEOUT` when the patience's time limit passed with
+/// every block in flight; `HANDOFF_E_CLOSED` once the consumer closed.
 ///
 /// # Safety
 /// `block` is valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn handoff_producer_loan(
     prod: *const handoff_producer,
-    how: handoff_wait,
-    timeout_ns: i64,
     block: *mut *mut c_void,
 ) -> c_int {
-    ffi(|| {
-        let how = wait_of(how)?;
-        need(block, "block")?;
-        let h = handles::get::<Mutex<ProducerObj>, _>(prod, "producer")?;
-        let mut st = handles::lock(&h, "producer")?;
-        if st.loaned {
-            return Err(CError::state(
-                "a block is loaned already: publish it before loaning another",
-            ));
-        }
-        st.p.set_patience(Patience::new(how));
-        let mut loan = match timeout_of(timeout_ns) {
-            Some(Duration::ZERO) => st.p.try_loan()?,
-            Some(d) => st.p.loan_timeout(d)?,
-            None => st.p.loan()?,
-        };
-        // The loan ends here, and a loan that ends unpublished keeps its block for the next
-        // loan (documented): C writes it now, and publish re-takes it.
-        let ptr = loan.as_mut_ptr().cast::<c_void>();
-        st.loaned = true;
-        // SAFETY: the caller's contract above.
-        unsafe { put(block, ptr, "block") }
-    })
+    // SAFETY: the caller's contract above.
+    ffi(|| unsafe { loan(prod, Form::Patient, block) })
+}
+
+/// [`handoff_producer_loan`], waiting at most `timeout_ns` (the producer's strategy).
+///
+/// # Safety
+/// `block` is valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn handoff_producer_loan_timeout(
+    prod: *const handoff_producer,
+    timeout_ns: u64,
+    block: *mut *mut c_void,
+) -> c_int {
+    // SAFETY: the caller's contract above.
+    ffi(|| unsafe { loan(prod, Form::Timeout(Duration::from_nanos(timeout_ns)), block) })
+}
+
+/// [`handoff_producer_loan`] without waiting: `HANDOFF_E_TIMEOUT` at once when every block
+/// is in flight.
+///
+/// # Safety
+/// `block` is valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn handoff_producer_try_loan(
+    prod: *const handoff_producer,
+    block: *mut *mut c_void,
+) -> c_int {
+    // SAFETY: the caller's contract above.
+    ffi(|| unsafe { loan(prod, Form::Try, block) })
+}
+
+/// The three loans.
+///
+/// # Safety
+/// `block` is NULL (refused) or valid for a write.
+unsafe fn loan(
+    prod: *const handoff_producer,
+    form: Form,
+    block: *mut *mut c_void,
+) -> Result<(), CError> {
+    need(block, "block")?;
+    let h = handles::get::<Mutex<ProducerObj>, _>(prod, "producer")?;
+    let mut st = handles::lock(&h, "producer")?;
+    if st.loaned {
+        return Err(CError::state(
+            "a block is loaned already: publish it before loaning another",
+        ));
+    }
+    let mut loan = match form {
+        Form::Patient => st.p.loan()?,
+        Form::Timeout(d) => st.p.loan_timeout(d)?,
+        Form::Try => st.p.try_loan()?,
+    };
+    // The loan ends here, and a loan that ends unpublished keeps its block for the next
+    // loan (documented): C writes it now, and publish re-takes it.
+    let ptr = loan.as_mut_ptr().cast::<c_void>();
+    st.loaned = true;
+    // SAFETY: the caller's contract above.
+    unsafe { put(block, ptr, "block") }
 }
 
 /// Publishes the loaned block to the consumer; its address must not be written any more.
@@ -254,7 +309,7 @@ pub unsafe extern "C" fn handoff_producer_publish(prod: *const handoff_producer)
         let mut st = handles::lock(&h, "producer")?;
         if !st.loaned {
             return Err(CError::state(
-                "no block is loaned: call handoff_producer_loan, write the block, then publish",
+                "no block is loaned: call handoff_producer_loan (or its _timeout or try_ form), write the block, then publish",
             ));
         }
         st.loaned = false;
@@ -305,53 +360,113 @@ pub unsafe extern "C" fn handoff_consumer_new(
     })
 }
 
-/// Waits for the next published block: `*block` receives its address (`block_size` bytes,
-/// read-only), `*seq` (if not NULL) its sequence number (0, 1, 2...). Read it, then
+/// Sets how the consumer's receives wait: strategy `how` and the default time limit of
+/// [`handoff_consumer_recv`] (`timeout_ns` negative: none, the default; 0: it looks once).
+/// A new consumer waits `{HANDOFF_WAIT_ADAPTIVE, 0}` without a time limit.
+///
+/// # Safety
+/// None beyond passing a handle.
+#[no_mangle]
+pub unsafe extern "C" fn handoff_consumer_set_patience(
+    cons: *const handoff_consumer,
+    how: handoff_wait,
+    timeout_ns: i64,
+) -> c_int {
+    ffi(|| {
+        let patience = patience_of(how, timeout_ns)?;
+        let h = handles::get::<Mutex<ConsumerObj>, _>(cons, "consumer")?;
+        handles::lock(&h, "consumer")?.c.set_patience(patience);
+        Ok(())
+    })
+}
+
+/// Waits (with the consumer's patience, see [`handoff_consumer_set_patience`]) for the next
+/// published block: `*block` receives its address (`block_size` bytes, read-only), `*seq`
+/// (if not NULL) its sequence number (0, 1, 2...). Read it, then
 /// [`handoff_consumer_release`].
 ///
 /// Ownership: the block belongs to the channel; read it only until the release (or until
-/// the consumer is freed). `timeout_ns == 0` polls: `HANDOFF_E_TIMEOUT` when nothing is
-/// published. `HANDOFF_E_CLOSED` once the producer closed and every block was received;
-/// `HANDOFF_E_PEER_GONE` if its process died.
+/// the consumer is freed). `HANDOFF_E_TIMEOUT` when the patience's time limit passed with
+/// nothing published; `HANDOFF_E_CLOSED` once the producer closed and every block was
+/// received; `HANDOFF_E_PEER_GONE` if its process died.
 ///
 /// # Safety
 /// `block` is valid for a write; `seq` is NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn handoff_consumer_recv(
     cons: *const handoff_consumer,
-    how: handoff_wait,
-    timeout_ns: i64,
     block: *mut *const c_void,
     seq: *mut u64,
 ) -> c_int {
-    ffi(|| {
-        let how = wait_of(how)?;
-        need(block, "block")?;
-        let h = handles::get::<Mutex<ConsumerObj>, _>(cons, "consumer")?;
-        let mut st = handles::lock(&h, "consumer")?;
-        if st.held {
-            return Err(CError::state(
-                "a received block is still held: release it before receiving the next",
-            ));
-        }
-        st.c.set_patience(Patience::new(how));
-        let got = match timeout_of(timeout_ns) {
-            Some(Duration::ZERO) => st.c.try_recv()?,
-            Some(d) => st.c.recv_timeout(d)?,
-            None => st.c.recv()?,
-        };
-        let (ptr, s) = (got.as_ptr().cast::<c_void>(), got.seq());
-        // Forgotten, not dropped: the block stays received (not released) while C reads
-        // it; `handoff_consumer_release` receives it again and drops it.
-        std::mem::forget(got);
-        st.held = true;
-        if !seq.is_null() {
-            // SAFETY: the caller's contract above.
-            unsafe { put(seq, s, "seq") }?;
-        }
+    // SAFETY: the caller's contract above.
+    ffi(|| unsafe { recv(cons, Form::Patient, block, seq) })
+}
+
+/// [`handoff_consumer_recv`], waiting at most `timeout_ns` (the consumer's strategy).
+///
+/// # Safety
+/// `block` is valid for a write; `seq` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn handoff_consumer_recv_timeout(
+    cons: *const handoff_consumer,
+    timeout_ns: u64,
+    block: *mut *const c_void,
+    seq: *mut u64,
+) -> c_int {
+    let form = Form::Timeout(Duration::from_nanos(timeout_ns));
+    // SAFETY: the caller's contract above.
+    ffi(|| unsafe { recv(cons, form, block, seq) })
+}
+
+/// [`handoff_consumer_recv`] without waiting: `HANDOFF_E_TIMEOUT` at once when nothing is
+/// published.
+///
+/// # Safety
+/// `block` is valid for a write; `seq` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn handoff_consumer_try_recv(
+    cons: *const handoff_consumer,
+    block: *mut *const c_void,
+    seq: *mut u64,
+) -> c_int {
+    // SAFETY: the caller's contract above.
+    ffi(|| unsafe { recv(cons, Form::Try, block, seq) })
+}
+
+/// The three receives.
+///
+/// # Safety
+/// `block` is NULL (refused) or valid for a write; `seq` is NULL or valid for a write.
+unsafe fn recv(
+    cons: *const handoff_consumer,
+    form: Form,
+    block: *mut *const c_void,
+    seq: *mut u64,
+) -> Result<(), CError> {
+    need(block, "block")?;
+    let h = handles::get::<Mutex<ConsumerObj>, _>(cons, "consumer")?;
+    let mut st = handles::lock(&h, "consumer")?;
+    if st.held {
+        return Err(CError::state(
+            "a received block is still held: release it before receiving the next",
+        ));
+    }
+    let got = match form {
+        Form::Patient => st.c.recv()?,
+        Form::Timeout(d) => st.c.recv_timeout(d)?,
+        Form::Try => st.c.try_recv()?,
+    };
+    let (ptr, s) = (got.as_ptr().cast::<c_void>(), got.seq());
+    // Forgotten, not dropped: the block stays received (not released) while C reads it;
+    // `handoff_consumer_release` receives it again and drops it.
+    std::mem::forget(got);
+    st.held = true;
+    if !seq.is_null() {
         // SAFETY: the caller's contract above.
-        unsafe { put(block, ptr, "block") }
-    })
+        unsafe { put(seq, s, "seq") }?;
+    }
+    // SAFETY: the caller's contract above.
+    unsafe { put(block, ptr, "block") }
 }
 
 /// Releases the received block to the producer; its address must not be read any more.
@@ -366,7 +481,7 @@ pub unsafe extern "C" fn handoff_consumer_release(cons: *const handoff_consumer)
         let mut st = handles::lock(&h, "consumer")?;
         if !st.held {
             return Err(CError::state(
-                "no block is held: call handoff_consumer_recv first, and release each block once",
+                "no block is held: call handoff_consumer_recv (or its _timeout or try_ form) first, and release each block once",
             ));
         }
         st.held = false;

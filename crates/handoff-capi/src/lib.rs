@@ -19,8 +19,16 @@
 //!   handle of another kind return [`HANDOFF_E_BAD_HANDLE`], never a crash.
 //! - Strings passed in are NUL-terminated UTF-8, borrowed for the call only. Strings handed
 //!   out belong to the handle they came from (valid until it is freed).
-//! - Waits take a [`handoff_wait`] (`{HANDOFF_WAIT_ADAPTIVE, 0}` is the good default) and a
-//!   `timeout_ns`: negative waits forever, 0 polls once, positive waits at most that long.
+//! - Waiting is the library's one convention (issue #43): every handle that waits holds a
+//!   patience, a [`handoff_wait`] strategy (`{HANDOFF_WAIT_ADAPTIVE, 0}`, the default) and a
+//!   default time limit, set with its `handoff_*_set_patience(h, how, timeout_ns)`
+//!   (`timeout_ns` negative: no limit, the default; 0: look once). Every blocking call then
+//!   comes in three forms: `handoff_x(h, ...)` waits with the handle's patience,
+//!   `handoff_x_timeout(h, ..., timeout_ns)` waits at most `timeout_ns` (the handle's
+//!   strategy) and `handoff_try_x(h, ...)` does not wait ([`HANDOFF_E_TIMEOUT`] when it
+//!   would). The Rust library keeps the patience of a shared-memory primitive in a
+//!   per-process `Waiter`; a C handle of a flag, signal, semaphore or barrier is per-process
+//!   already, so it holds the patience itself (and its segment as the peers to watch).
 //! - A handle may be used from any thread, but by one thread at a time (a second thread at
 //!   once gets [`HANDOFF_E_STATE`]).
 //! - No Rust panic crosses the boundary: one is caught and returned as [`HANDOFF_E_PANIC`].
@@ -39,7 +47,7 @@ pub use sync::*;
 use std::ffi::{c_char, CStr};
 use std::time::Duration;
 
-use handoff::sync::{Patience, PeerWatch, Wait, Waiter};
+use handoff::sync::{Patience, Wait};
 
 use error::CError;
 
@@ -85,19 +93,20 @@ pub(crate) fn wait_of(w: handoff_wait) -> Result<Wait, CError> {
     })
 }
 
-/// A C wait's arguments as a [`Waiter`]: strategy `how`, `timeout_ns` as its timeout
-/// (negative: none; 0: look once), `peers` to watch.
-pub(crate) fn waiter_of<P: PeerWatch + ?Sized>(
-    how: Wait,
-    timeout_ns: i64,
-    peers: &P,
-) -> Waiter<'_, P> {
-    Waiter::watching(peers).with_patience(Patience::new(how).with_timeout(timeout_of(timeout_ns)))
+/// A `_set_patience` call's arguments as a [`Patience`]: strategy `how`, `timeout_ns` as
+/// the default time limit (negative: none; 0: look once).
+pub(crate) fn patience_of(how: handoff_wait, timeout_ns: i64) -> Result<Patience, CError> {
+    let timeout = u64::try_from(timeout_ns).ok().map(Duration::from_nanos);
+    Ok(Patience::new(wait_of(how)?).with_timeout(timeout))
 }
 
-/// A C timeout as a duration: `None` (wait without one) when negative.
-pub(crate) fn timeout_of(timeout_ns: i64) -> Option<Duration> {
-    u64::try_from(timeout_ns).ok().map(Duration::from_nanos)
+/// Which of a blocking call's three forms C called: `handoff_x` (the handle's patience),
+/// `handoff_x_timeout` (at most this long, the handle's strategy) or `handoff_try_x`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Form {
+    Patient,
+    Timeout(Duration),
+    Try,
 }
 
 /// A borrowed C string argument as `&str`.

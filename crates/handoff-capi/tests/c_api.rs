@@ -111,6 +111,17 @@ fn bad_handles_and_misuse_return_error_codes() {
     kid.wait_success();
 }
 
+/// Each blocking call's three forms (handle's patience, `_timeout`, `try_`) wait by their
+/// own rule (issue #43).
+#[test]
+fn each_blocking_call_has_three_forms() {
+    let exe = compile("tests/c/forms.c");
+    let mut kid = run(&exe, &[&unique("forms")]);
+    let summary = kid.expect_line("checks=");
+    assert!(summary.ends_with("failed=0"), "forms.c: checks={summary}");
+    kid.wait_success();
+}
+
 #[test]
 fn a_dead_producer_ends_the_consumers_wait_with_peer_gone() {
     let exe = roundtrip_exe();

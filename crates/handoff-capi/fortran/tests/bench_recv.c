@@ -28,8 +28,7 @@
         }                                                                                   \
     } while (0)
 
-static const handoff_wait WAIT = {HANDOFF_WAIT_ADAPTIVE, 0};
-static const int64_t MINUTE = 60000000000LL;
+static const uint64_t MINUTE = 60000000000ULL;
 
 static long long now_ns(void) {
     struct timespec ts;
@@ -60,7 +59,7 @@ int main(int argc, char **argv) {
         CHECK(handoff_producer_new(ch, &tx));
         for (long rep = 0; rep < reps; rep++) {
             void *p;
-            CHECK(handoff_producer_loan(tx, WAIT, MINUTE, &p));
+            CHECK(handoff_producer_loan_timeout(tx, MINUTE, &p));
             double *w = p;
             if (rep < 2)
                 for (size_t j = 1; j < words; j++) w[j] = (double)j * 0.5;
@@ -80,7 +79,7 @@ int main(int argc, char **argv) {
     for (long rep = 0; rep < reps; rep++) {
         const void *p;
         long long t0 = now_ns();
-        CHECK(handoff_consumer_recv(rx, WAIT, MINUTE, &p, NULL));
+        CHECK(handoff_consumer_recv_timeout(rx, MINUTE, &p, NULL));
         const double *w = p;
         double s = 0;
         for (size_t j = 0; j < words; j++) s += w[j];

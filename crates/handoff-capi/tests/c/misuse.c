@@ -21,7 +21,6 @@ static int checks, failed;
         }                                                                                   \
     } while (0)
 
-static const handoff_wait W = {HANDOFF_WAIT_ADAPTIVE, 0};
 
 int main(int argc, char **argv) {
     char name[128], other[128];
@@ -58,44 +57,47 @@ int main(int argc, char **argv) {
     /* State misuse. */
     EXPECT(handoff_producer_publish(tx), HANDOFF_E_STATE);
     EXPECT(handoff_consumer_release(rx), HANDOFF_E_STATE);
-    EXPECT(handoff_consumer_recv(rx, W, 0, &got, &seq), HANDOFF_E_TIMEOUT);
-    EXPECT(handoff_consumer_recv(rx, W, 1000000, &got, &seq), HANDOFF_E_TIMEOUT);
+    EXPECT(handoff_consumer_try_recv(rx, &got, &seq), HANDOFF_E_TIMEOUT);
+    EXPECT(handoff_consumer_recv_timeout(rx, 1000000, &got, &seq), HANDOFF_E_TIMEOUT);
     handoff_wait bad = {99, 0};
-    EXPECT(handoff_producer_loan(tx, bad, -1, &blk), HANDOFF_E_INVALID_ARGUMENT);
-    EXPECT(handoff_producer_loan(tx, W, -1, NULL), HANDOFF_E_INVALID_ARGUMENT);
-    EXPECT(handoff_producer_loan(tx, W, -1, &blk), HANDOFF_OK);
-    EXPECT(handoff_producer_loan(tx, W, -1, &blk), HANDOFF_E_STATE);
+    EXPECT(handoff_producer_set_patience(tx, bad, -1), HANDOFF_E_INVALID_ARGUMENT);
+    EXPECT(handoff_consumer_set_patience(rx, bad, -1), HANDOFF_E_INVALID_ARGUMENT);
+    handoff_wait ok = {HANDOFF_WAIT_SPIN, 0};
+    EXPECT(handoff_producer_set_patience(NULL, ok, -1), HANDOFF_E_BAD_HANDLE);
+    EXPECT(handoff_producer_loan(tx, NULL), HANDOFF_E_INVALID_ARGUMENT);
+    EXPECT(handoff_producer_loan(tx, &blk), HANDOFF_OK);
+    EXPECT(handoff_producer_loan(tx, &blk), HANDOFF_E_STATE);
     memset(blk, 7, 4096);
     EXPECT(handoff_producer_publish(tx), HANDOFF_OK);
     EXPECT(handoff_producer_publish(tx), HANDOFF_E_STATE);
-    EXPECT(handoff_consumer_recv(rx, W, -1, &got, &seq), HANDOFF_OK);
+    EXPECT(handoff_consumer_recv(rx, &got, &seq), HANDOFF_OK);
     checks++;
     if (seq != 0 || ((const unsigned char *)got)[4095] != 7) {
         failed++;
         printf("FAIL: first block has seq %llu, last byte %d\n", (unsigned long long)seq,
                ((const unsigned char *)got)[4095]);
     }
-    EXPECT(handoff_consumer_recv(rx, W, -1, &got, &seq), HANDOFF_E_STATE);
+    EXPECT(handoff_consumer_recv(rx, &got, &seq), HANDOFF_E_STATE);
     EXPECT(handoff_consumer_release(rx), HANDOFF_OK);
     EXPECT(handoff_consumer_release(rx), HANDOFF_E_STATE);
     /* Two blocks in flight fill the ring: a third loan polls empty. */
-    EXPECT(handoff_producer_loan(tx, W, 0, &blk), HANDOFF_OK);
+    EXPECT(handoff_producer_try_loan(tx, &blk), HANDOFF_OK);
     EXPECT(handoff_producer_publish(tx), HANDOFF_OK);
-    EXPECT(handoff_producer_loan(tx, W, 0, &blk), HANDOFF_OK);
+    EXPECT(handoff_producer_try_loan(tx, &blk), HANDOFF_OK);
     EXPECT(handoff_producer_publish(tx), HANDOFF_OK);
-    EXPECT(handoff_producer_loan(tx, W, 0, &blk), HANDOFF_E_TIMEOUT);
+    EXPECT(handoff_producer_try_loan(tx, &blk), HANDOFF_E_TIMEOUT);
 
     /* Freed handles and double frees. */
     EXPECT(handoff_producer_free(tx), HANDOFF_OK);
     EXPECT(handoff_producer_free(tx), HANDOFF_E_BAD_HANDLE);
     EXPECT(handoff_producer_publish(tx), HANDOFF_E_BAD_HANDLE);
-    EXPECT(handoff_producer_loan(tx, W, 0, &blk), HANDOFF_E_BAD_HANDLE);
+    EXPECT(handoff_producer_try_loan(tx, &blk), HANDOFF_E_BAD_HANDLE);
     /* The consumer drains the two published blocks, then sees the close. */
-    EXPECT(handoff_consumer_recv(rx, W, -1, &got, &seq), HANDOFF_OK);
+    EXPECT(handoff_consumer_recv(rx, &got, &seq), HANDOFF_OK);
     EXPECT(handoff_consumer_release(rx), HANDOFF_OK);
-    EXPECT(handoff_consumer_recv(rx, W, -1, &got, &seq), HANDOFF_OK);
+    EXPECT(handoff_consumer_recv(rx, &got, &seq), HANDOFF_OK);
     EXPECT(handoff_consumer_release(rx), HANDOFF_OK);
-    EXPECT(handoff_consumer_recv(rx, W, -1, &got, &seq), HANDOFF_E_CLOSED);
+    EXPECT(handoff_consumer_recv(rx, &got, &seq), HANDOFF_E_CLOSED);
     EXPECT(handoff_channel_free(ch), HANDOFF_OK);
     EXPECT(handoff_channel_free(ch), HANDOFF_E_BAD_HANDLE);
     EXPECT(handoff_channel_name(ch, &full), HANDOFF_E_BAD_HANDLE);
@@ -126,28 +128,28 @@ int main(int argc, char **argv) {
     EXPECT(handoff_flag_load(f, &v32), HANDOFF_OK);
     checks++;
     if (v32 != 5) { failed++; printf("FAIL: flag holds %u, expected 5\n", v32); }
-    EXPECT(handoff_flag_wait_for(f, 5, W, 0), HANDOFF_OK);
-    EXPECT(handoff_flag_wait_for(f, 6, W, 1000000), HANDOFF_E_TIMEOUT);
+    EXPECT(handoff_flag_try_wait_for(f, 5), HANDOFF_OK);
+    EXPECT(handoff_flag_wait_for_timeout(f, 6, 1000000), HANDOFF_E_TIMEOUT);
     EXPECT(handoff_flag_increment(f, &v32), HANDOFF_OK);
     checks++;
     if (v32 != 6) { failed++; printf("FAIL: flag incremented to %u, expected 6\n", v32); }
-    EXPECT(handoff_flag_wait_change(f, 5, W, 0, &v32), HANDOFF_OK);
-    EXPECT(handoff_flag_wait_change(f, 6, W, 1000000, &v32), HANDOFF_E_TIMEOUT);
+    EXPECT(handoff_flag_try_wait_change(f, 5, &v32), HANDOFF_OK);
+    EXPECT(handoff_flag_wait_change_timeout(f, 6, 1000000, &v32), HANDOFF_E_TIMEOUT);
     EXPECT(handoff_signal_add(s, 3, NULL), HANDOFF_OK);
     EXPECT(handoff_signal_add(s, 4, &v64), HANDOFF_OK);
     checks++;
     if (v64 != 7) { failed++; printf("FAIL: signal at %llu, expected 7\n", (unsigned long long)v64); }
-    EXPECT(handoff_signal_wait_until(s, 7, W, -1, &v64), HANDOFF_OK);
-    EXPECT(handoff_signal_wait_until(s, 8, W, 1000000, &v64), HANDOFF_E_TIMEOUT);
-    EXPECT(handoff_semaphore_wait(sem, W, 0), HANDOFF_E_TIMEOUT);
+    EXPECT(handoff_signal_wait_until(s, 7, &v64), HANDOFF_OK);
+    EXPECT(handoff_signal_wait_until_timeout(s, 8, 1000000, &v64), HANDOFF_E_TIMEOUT);
+    EXPECT(handoff_semaphore_try_wait(sem), HANDOFF_E_TIMEOUT);
     EXPECT(handoff_semaphore_post(sem), HANDOFF_OK);
     EXPECT(handoff_semaphore_value(sem, &v32), HANDOFF_OK);
     checks++;
     if (v32 != 1) { failed++; printf("FAIL: semaphore holds %u, expected 1\n", v32); }
-    EXPECT(handoff_semaphore_wait(sem, W, 0), HANDOFF_OK);
+    EXPECT(handoff_semaphore_try_wait(sem), HANDOFF_OK);
     EXPECT(handoff_barrier_init(b, 0), HANDOFF_E_INVALID_ARGUMENT);
     EXPECT(handoff_barrier_init(b, 1), HANDOFF_OK);
-    EXPECT(handoff_barrier_wait(b, W, -1, &leader), HANDOFF_OK);
+    EXPECT(handoff_barrier_wait(b, &leader), HANDOFF_OK);
     checks++;
     if (leader != 1) { failed++; printf("FAIL: the only party was not the leader\n"); }
     /* Primitive handles keep the segment mapped after the segment handle is freed. */

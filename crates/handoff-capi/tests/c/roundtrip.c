@@ -47,7 +47,7 @@ static int produce(const char *name, uint64_t blocks, size_t bytes) {
     size_t words = bytes / 4;
     for (uint64_t i = 0; i < blocks; i++) {
         void *p;
-        CHECK(handoff_producer_loan(tx, WAIT, TEN_S, &p));
+        CHECK(handoff_producer_loan_timeout(tx, TEN_S, &p));
         uint32_t *w = p;
         for (size_t j = 0; j < words; j++) {
             w[j] = (uint32_t)(i * 1000003u + j);
@@ -69,12 +69,13 @@ static int consume(const char *name, uint64_t blocks, size_t bytes) {
     handoff_consumer *rx;
     CHECK(handoff_channel_open(name, bytes, 2, TEN_S, &ch));
     CHECK(handoff_consumer_new(ch, &rx));
+    CHECK(handoff_consumer_set_patience(rx, WAIT, TEN_S));
     uint64_t sum = 0;
     size_t words = bytes / 4;
     for (uint64_t i = 0; i < blocks; i++) {
         const void *p;
         uint64_t seq;
-        CHECK(handoff_consumer_recv(rx, WAIT, TEN_S, &p, &seq));
+        CHECK(handoff_consumer_recv(rx, &p, &seq));
         if (seq != i) {
             fprintf(stderr, "block %" PRIu64 " arrived with sequence number %" PRIu64 "\n", i, seq);
             return 1;
@@ -91,7 +92,7 @@ static int consume(const char *name, uint64_t blocks, size_t bytes) {
     }
     printf("sum=%" PRIu64 "\n", sum);
     const void *p;
-    int rc = handoff_consumer_recv(rx, WAIT, TEN_S, &p, NULL);
+    int rc = handoff_consumer_recv(rx, &p, NULL);
     printf("%s\n", rc == HANDOFF_E_CLOSED ? "closed" : handoff_error_name(rc));
     fflush(stdout);
     CHECK(handoff_consumer_free(rx));
@@ -119,7 +120,7 @@ static int wait_one(const char *name) {
     printf("waiting\n");
     fflush(stdout);
     const void *p;
-    int rc = handoff_consumer_recv(rx, WAIT, 3 * TEN_S, &p, NULL);
+    int rc = handoff_consumer_recv_timeout(rx, 3 * TEN_S, &p, NULL);
     printf("code=%s\n", handoff_error_name(rc));
     printf("message=%s\n", handoff_last_error_message());
     fflush(stdout);
