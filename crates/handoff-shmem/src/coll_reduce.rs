@@ -1,8 +1,8 @@
 //! The reductions (`shmem_TYPE_OP_to_all`, `shmem_TYPE_OP_reduce`): the operators, their
 //! element types, and the algorithm, chosen by size:
 //!
-//! - **small** (a set of at most `coll_msgs::FLAT_MAX` members, at most [`SMALL_MAX`] bytes
-//!   that fit a slot): every member sends its operand to every other member's slot in one
+//! - **small** (a set of at most `coll_msgs::FLAT_MAX` members, at most [`SMALL_MAX`] bytes,
+//!   [`PAIR_SMALL_MAX`] for two members, that fit a slot): every member sends its operand to every other member's slot in one
 //!   message, waits for theirs, and combines them in set order: one synchronization, and the
 //!   same bits on every member (floating-point results too);
 //! - **large**: reduce-scatter and all-gather in one pass between two barriers: member `k`
@@ -25,6 +25,12 @@ use crate::state::State;
 
 /// Reductions of at most this many bytes go in one message per pair of members.
 const SMALL_MAX: usize = 16 << 10;
+/// The same bound for a pair of members. Both algorithms then move about the same bytes
+/// between the two, but the small one copies the whole operand through a slot first: on the
+/// 2-vCPU EPYC VM (`coll_run.sh` with `BASE_LIB`, 2026-11-28 17:48, int sum, 2 PEs) the large
+/// one took 1.23 and 1.68 µs at 8 and 16 KiB where the small one took 1.57 and 3.11, and
+/// both 0.72-0.78 µs at 4 KiB.
+const PAIR_SMALL_MAX: usize = 2 << 10;
 /// Bytes of each operand combined at a time in a large reduction (two stay in L1).
 const BLOCK: usize = 8 << 10;
 
@@ -150,7 +156,12 @@ pub unsafe fn reduce<T: Reduce>(
     if n == 0 {
         return Ok(()); // the same on every member: nothing to wait for
     }
-    let small = Msgs::flat(s, set.len()).filter(|m| len <= m.slot_len().min(SMALL_MAX));
+    let max = if set.len() == 2 {
+        PAIR_SMALL_MAX
+    } else {
+        SMALL_MAX
+    };
+    let small = Msgs::flat(s, set.len()).filter(|m| len <= m.slot_len().min(max));
     match small {
         // SAFETY: the caller's promise; `source` is this PE's symmetric object of n
         // elements (checked above).
