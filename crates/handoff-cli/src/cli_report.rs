@@ -61,7 +61,8 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     if args.plan {
         return print_plan(&args);
     }
-    let experiments = registry::select(&args.experiments).map_err(Failure::usage)?;
+    let experiments =
+        registry::select(&args.experiments).map_err(|e| Failure::usage(e.to_string()))?;
     let protocol = protocol(&args)?;
     let transports = TransportKind::parse_list("report", &args.transport)?;
     team_mpi::check_available("report", &transports)?;
@@ -152,7 +153,8 @@ fn print_plan(args: &ReportArgs) -> Result<u8, Failure> {
     };
     let flags = overrides(&args.common, &allowed)?;
     let llc = topology.last_level_cache_bytes();
-    let selected = registry::select(&args.experiments).map_err(Failure::usage)?;
+    let selected =
+        registry::select(&args.experiments).map_err(|e| Failure::usage(e.to_string()))?;
     let req = plan::Request {
         protocol: protocol(args)?,
         flags: &flags,

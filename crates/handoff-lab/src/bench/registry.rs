@@ -46,10 +46,20 @@ pub fn by_name(name: &str) -> Option<&'static ExperimentInfo> {
     EXPERIMENTS.iter().copied().find(|e| e.name == name)
 }
 
+/// An `--experiments` list that names an experiment the report does not have.
+#[derive(Debug, thiserror::Error)]
+#[error("--experiments: unknown experiment '{name}'; known: all, none, {}", known.join(", "))]
+pub struct UnknownExperiment {
+    /// The name given.
+    pub name: String,
+    /// The names the report knows.
+    pub known: Vec<&'static str>,
+}
+
 /// The experiments with a report plan that `list` names (`--experiments`): all of them for
 /// `all`, none for `none`, else a comma list, in the registry's order; an unknown name is
 /// the error, listing the known ones.
-pub fn select(list: &str) -> Result<Vec<&'static ExperimentInfo>, String> {
+pub fn select(list: &str) -> Result<Vec<&'static ExperimentInfo>, UnknownExperiment> {
     let known: Vec<&'static ExperimentInfo> = EXPERIMENTS
         .iter()
         .copied()
@@ -61,11 +71,10 @@ pub fn select(list: &str) -> Result<Vec<&'static ExperimentInfo>, String> {
         _ => list.split(',').map(str::trim).collect(),
     };
     if let Some(n) = wanted.iter().find(|n| !known.iter().any(|e| e.name == **n)) {
-        let names: Vec<&str> = known.iter().map(|e| e.name).collect();
-        return Err(format!(
-            "--experiments: unknown experiment '{n}'; known: all, none, {}",
-            names.join(", ")
-        ));
+        return Err(UnknownExperiment {
+            name: n.to_string(),
+            known: known.iter().map(|e| e.name).collect(),
+        });
     }
     Ok(known
         .into_iter()
@@ -81,4 +90,21 @@ pub fn worker(name: &str) -> Option<WorkerFn> {
 /// The findings of `res` judged by its registry entry (none for an unknown experiment).
 pub fn findings(res: &BenchResults) -> Vec<Finding> {
     by_name(&res.experiment).map_or_else(Vec::new, |i| (i.findings)(res))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn select_names_an_unknown_experiment_and_the_known_ones() {
+        let e = select("pingpong, nosuch").unwrap_err();
+        assert_eq!(e.name, "nosuch");
+        assert!(e.known.contains(&"pingpong"));
+        let line = e.to_string();
+        assert!(line.starts_with("--experiments: unknown experiment 'nosuch'; known: all, none, "));
+        assert_eq!(select("none").unwrap().len(), 0);
+        let one = select("pingpong").unwrap();
+        assert_eq!(one.iter().map(|e| e.name).collect::<Vec<_>>(), ["pingpong"]);
+    }
 }
