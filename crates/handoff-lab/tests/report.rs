@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{fixture, fixture_path};
 use handoff_lab::bench::BenchResults;
+use handoff_lab::experiments::exchange::figures as plot;
 use handoff_lab::experiments::exchange::record::{self, ExchangeRecord as _};
-use handoff_lab::plot;
 use handoff_lab::report;
 
 fn temp_dir(tag: &str) -> PathBuf {

@@ -260,7 +260,16 @@ pub struct ExperimentInfo {
     pub worker: Option<WorkerFn>,
     /// What the experiment adds to `handoff report`'s time (its part of the plan's estimate).
     pub report_cost: ReportCost,
+    /// Figures its data decides, drawn beside `figures` (exchange, c2c); `None` for most.
+    pub draw: Option<DrawFn>,
 }
+
+/// Draws the figures a results file's data supports (`source`: the file, for errors); a file
+/// whose records lack what they read is refused ([`crate::plot::PlotError::Input`]).
+pub type DrawFn = fn(
+    &BenchResults,
+    Option<&std::path::Path>,
+) -> Result<Vec<crate::plot::Drawn>, crate::plot::PlotError>;
 
 /// What an experiment's report plan takes on the reference machine of the cost model
 /// (`report/plan/cost_model.rs`: the 2-CPU KVM guest at a load average near 3.7), in

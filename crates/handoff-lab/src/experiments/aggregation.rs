@@ -63,6 +63,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: Some(run_for_report),
     worker: None,
     report_cost: ReportCost::fixed(8.4, 0.5),
+    draw: None,
 };
 
 /// What to run.

@@ -69,6 +69,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(4.8, 0.3),
+    draw: None,
 };
 
 super::named::named_enum! {

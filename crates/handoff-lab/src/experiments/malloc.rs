@@ -48,6 +48,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: Some(run_for_report),
     worker: None,
     report_cost: ReportCost::fixed(3.8, 0.2),
+    draw: None,
 };
 
 super::named::named_enum! {

@@ -43,6 +43,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(2.0, 0.2),
+    draw: None,
 };
 
 /// What to run.

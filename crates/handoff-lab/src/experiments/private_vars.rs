@@ -45,6 +45,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: Some(run_for_report),
     worker: None,
     report_cost: ReportCost::fixed(0.5, 0.1),
+    draw: None,
 };
 
 super::named::named_enum! {

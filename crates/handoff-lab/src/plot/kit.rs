@@ -1,67 +1,50 @@
 //! The chart kit every figure draws with: colours and text, axes, frames, legends, markers.
 
-use crate::bench::BenchRecord;
-use crate::experiments::exchange::record::ExchangeRecord as _;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::bench::text::{fmt_size, sig3};
-use crate::experiments::exchange::mode::{ModeInfo, Shape};
-use crate::machine::placement;
-use crate::stats::Metric;
 use crate::stats::Summary;
 
 /// The font family name the plots use; the bundled font is registered under it.
 pub const FONT_FAMILY: &str = "sans-serif";
 /// Height of a figure's title band, in pixels.
-pub(super) const TITLE_HEIGHT: u32 = 54;
+pub(crate) const TITLE_HEIGHT: u32 = 54;
 /// Width of the legend column beside a chart, in pixels.
-pub(super) const LEGEND_WIDTH: u32 = 270;
+pub(crate) const LEGEND_WIDTH: u32 = 270;
 
-pub(super) type Area<DB> = DrawingArea<DB, Shift>;
-pub(super) type DrawResult = Result<(), DrawError>;
+pub(crate) type Area<DB> = DrawingArea<DB, Shift>;
+pub(crate) type DrawResult = Result<(), DrawError>;
 
 /// plotters failed while drawing; its error types are generic over the backend, so the
 /// message is kept as text (the caller adds the figure in [`super::PlotError::Draw`]).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-pub(super) struct DrawError(String);
+pub(crate) struct DrawError(String);
 
-pub(super) fn err<E: std::fmt::Display>(e: E) -> DrawError {
+pub(crate) fn err<E: std::fmt::Display>(e: E) -> DrawError {
     DrawError(e.to_string())
 }
 
 // ---------------------------------------------------------------------------------------------
 // Colors and text
 
-/// The color of a mode, the same in every figure: the registry's colour, or one of a few
-/// extra colours for a mode this version does not know.
-pub fn mode_color(mode: &str) -> RGBColor {
-    if let Some(info) = ModeInfo::by_name(mode) {
-        let (r, g, b) = info.colour;
-        return RGBColor(r, g, b);
-    }
-    const EXTRA: [RGBColor; 4] = [
-        RGBColor(0xbc, 0xbd, 0x22),
-        RGBColor(0x39, 0x3b, 0x79),
-        RGBColor(0x63, 0x79, 0x39),
-        RGBColor(0x84, 0x3c, 0x39),
-    ];
-    let h = mode
-        .bytes()
-        .fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize));
-    EXTRA[h % EXTRA.len()]
-}
-
-/// Marker shape of a mode's line series (the registry's; squares for an unknown mode).
-pub(super) fn mode_shape(mode: &str) -> Shape {
-    ModeInfo::by_name(mode).map_or(Shape::Square, |i| i.shape)
+/// Marker shape of a line series: the exchange draws threads as circles, processes as
+/// triangles, the rest as squares, so series that coincide stay distinguishable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Threads.
+    Circle,
+    /// Processes (apart from `pipe`).
+    Triangle,
+    /// Everything else.
+    Square,
 }
 
 /// Draws markers of `shape` at plot points.
-pub(super) fn draw_markers<DB: DrawingBackend>(
+pub(crate) fn draw_markers<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
     pts: &[(f64, f64)],
     shape: Shape,
@@ -95,7 +78,7 @@ pub(super) fn draw_markers<DB: DrawingBackend>(
 }
 
 /// Draws one marker of `shape` at a pixel position of `area` (legend swatches).
-pub(super) fn draw_marker_px<DB: DrawingBackend>(
+pub(crate) fn draw_marker_px<DB: DrawingBackend>(
     area: &Area<DB>,
     at: (i32, i32),
     shape: Shape,
@@ -116,18 +99,18 @@ pub(super) fn draw_marker_px<DB: DrawingBackend>(
     .map_err(err)
 }
 
-pub(super) const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
-pub(super) const GRID: RGBColor = RGBColor(0xe2, 0xe2, 0xe2);
-pub(super) const MARKER: RGBColor = RGBColor(0x55, 0x55, 0x55);
-pub(super) const CACHE_MARK: RGBColor = RGBColor(0x99, 0x99, 0x99);
-pub(super) const CACHED_COLOR: RGBColor = RGBColor(0x4e, 0x79, 0xa7);
-pub(super) const FLUSHED_COLOR: RGBColor = RGBColor(0xe1, 0x57, 0x59);
+pub(crate) const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
+pub(crate) const GRID: RGBColor = RGBColor(0xe2, 0xe2, 0xe2);
+pub(crate) const MARKER: RGBColor = RGBColor(0x55, 0x55, 0x55);
+pub(crate) const CACHE_MARK: RGBColor = RGBColor(0x99, 0x99, 0x99);
+pub(crate) const CACHED_COLOR: RGBColor = RGBColor(0x4e, 0x79, 0xa7);
+pub(crate) const FLUSHED_COLOR: RGBColor = RGBColor(0xe1, 0x57, 0x59);
 
-pub(super) fn font(size: u32) -> TextStyle<'static> {
+pub(crate) fn font(size: u32) -> TextStyle<'static> {
     (FONT_FAMILY, size as f64).into_font().color(&INK)
 }
 
-pub(super) fn anchored(size: u32, h: HPos, v: VPos) -> TextStyle<'static> {
+pub(crate) fn anchored(size: u32, h: HPos, v: VPos) -> TextStyle<'static> {
     font(size).pos(Pos::new(h, v))
 }
 
@@ -135,16 +118,16 @@ pub(super) fn anchored(size: u32, h: HPos, v: VPos) -> TextStyle<'static> {
 // Axes
 
 /// One axis: its range in plot coordinates (log10 of the value when `log`), ticks and labels.
-pub(super) struct Axis {
-    pub(super) log: bool,
-    pub(super) lo: f64,
-    pub(super) hi: f64,
-    pub(super) ticks: Vec<(f64, String)>,
+pub(crate) struct Axis {
+    pub(crate) log: bool,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+    pub(crate) ticks: Vec<(f64, String)>,
 }
 
 impl Axis {
     /// A linear axis from 0 (or `min` when negative) to a little above `max`.
-    pub(super) fn linear(min: f64, max: f64) -> Axis {
+    pub(crate) fn linear(min: f64, max: f64) -> Axis {
         let lo = min.min(0.0);
         let hi = if max > lo { max * 1.08 } else { lo + 1.0 };
         let step = nice_step((hi - lo) / 6.0);
@@ -163,7 +146,7 @@ impl Axis {
     }
 
     /// A log axis covering `[min, max]` (both > 0), ticks at 1-2-5 or decades.
-    pub(super) fn log(min: f64, max: f64) -> Axis {
+    pub(crate) fn log(min: f64, max: f64) -> Axis {
         let (min, max) = if min > 0.0 && max >= min {
             (min, max)
         } else {
@@ -199,7 +182,7 @@ impl Axis {
     /// from the smallest size up, a size closer than 1/14 of the axis to the last tick kept
     /// gets none (the largest size always does, in place of its left neighbour), so a
     /// dense sweep (64 KiB, 128 KiB, 256 KiB …) does not print its labels over each other.
-    pub(super) fn sizes(sizes: &[u64]) -> Axis {
+    pub(crate) fn sizes(sizes: &[u64]) -> Axis {
         let min = sizes.iter().copied().min().unwrap_or(1).max(1) as f64;
         let max = sizes.iter().copied().max().unwrap_or(1).max(1) as f64;
         let pad = 0.25;
@@ -228,7 +211,7 @@ impl Axis {
     }
 
     /// Plot coordinate of a value (`None` for a non-positive value on a log axis).
-    pub(super) fn pos(&self, v: f64) -> Option<f64> {
+    pub(crate) fn pos(&self, v: f64) -> Option<f64> {
         if self.log {
             (v > 0.0).then(|| v.log10())
         } else {
@@ -237,11 +220,11 @@ impl Axis {
     }
 
     /// Plot coordinate clamped into the axis range.
-    pub(super) fn clamp(&self, v: f64) -> f64 {
+    pub(crate) fn clamp(&self, v: f64) -> f64 {
         self.pos(v).unwrap_or(self.lo).clamp(self.lo, self.hi)
     }
 
-    pub(super) fn label(&self, p: f64) -> String {
+    pub(crate) fn label(&self, p: f64) -> String {
         let eps = (self.hi - self.lo).abs() * 1e-6;
         self.ticks
             .iter()
@@ -250,7 +233,7 @@ impl Axis {
             .unwrap_or_default()
     }
 
-    pub(super) fn coord(&self) -> AxisCoord {
+    pub(crate) fn coord(&self) -> AxisCoord {
         AxisCoord {
             lo: self.lo,
             hi: self.hi,
@@ -261,10 +244,10 @@ impl Axis {
 
 /// A linear f64 coordinate with fixed key points (plotters' `WithKeyPoints` over
 /// `RangedCoordf64` cannot take a label formatter).
-pub(super) struct AxisCoord {
-    pub(super) lo: f64,
-    pub(super) hi: f64,
-    pub(super) ticks: Vec<f64>,
+pub(crate) struct AxisCoord {
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+    pub(crate) ticks: Vec<f64>,
 }
 
 impl Ranged for AxisCoord {
@@ -293,7 +276,7 @@ impl Ranged for AxisCoord {
 }
 
 /// 1, 2 or 5 times a power of ten, at least `raw`.
-pub(super) fn nice_step(raw: f64) -> f64 {
+pub(crate) fn nice_step(raw: f64) -> f64 {
     if raw <= 0.0 || !raw.is_finite() {
         return 1.0;
     }
@@ -311,7 +294,7 @@ pub(super) fn nice_step(raw: f64) -> f64 {
     m * p
 }
 
-pub(super) fn fmt_tick(v: f64) -> String {
+pub(crate) fn fmt_tick(v: f64) -> String {
     let a = v.abs();
     if a == 0.0 {
         "0".to_string()
@@ -329,11 +312,11 @@ pub(super) fn fmt_tick(v: f64) -> String {
     }
 }
 
-pub(super) type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<AxisCoord, AxisCoord>>;
+pub(crate) type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<AxisCoord, AxisCoord>>;
 
 /// The c2c floor across a chart: a dashed line at `y_pos` (a position on the y axis)
 /// labelled `label` above its right end.
-pub(super) fn draw_floor_line<DB: DrawingBackend>(
+pub(crate) fn draw_floor_line<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
     root: &Area<DB>,
     x: &Axis,
@@ -353,7 +336,7 @@ pub(super) fn draw_floor_line<DB: DrawingBackend>(
 
 /// Builds the chart frame: mesh, tick labels (the x tick labels are drawn by the caller when
 /// `own_x_labels`), axis descriptions.
-pub(super) fn frame<'a, DB: DrawingBackend>(
+pub(crate) fn frame<'a, DB: DrawingBackend>(
     area: &'a Area<DB>,
     x: &Axis,
     y: &Axis,
@@ -396,7 +379,7 @@ pub(super) fn frame<'a, DB: DrawingBackend>(
 }
 
 /// Title on top, chart left, legend panel right.
-pub(super) fn layout<DB: DrawingBackend>(
+pub(crate) fn layout<DB: DrawingBackend>(
     root: &Area<DB>,
     title: &str,
 ) -> Result<(Area<DB>, Area<DB>), DrawError> {
@@ -407,7 +390,7 @@ pub(super) fn layout<DB: DrawingBackend>(
 }
 
 /// Draws the title centered at the top; returns the area below it.
-pub(super) fn draw_title<DB: DrawingBackend>(
+pub(crate) fn draw_title<DB: DrawingBackend>(
     root: &Area<DB>,
     title: &str,
 ) -> Result<Area<DB>, DrawError> {
@@ -424,14 +407,14 @@ pub(super) fn draw_title<DB: DrawingBackend>(
 
 /// How a legend entry's swatch looks.
 #[derive(Clone, Copy)]
-pub(super) enum Swatch {
+pub(crate) enum Swatch {
     Box(RGBColor),
     Line(RGBColor, Shape),
     Dashed(RGBColor),
     ErrorBar,
 }
 
-pub(super) fn draw_legend<DB: DrawingBackend>(
+pub(crate) fn draw_legend<DB: DrawingBackend>(
     area: &Area<DB>,
     heading: &str,
     entries: &[(String, Swatch)],
@@ -498,7 +481,7 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
 }
 
 /// A vertical 95% CI bar with caps, in plot coordinates, `half` = cap half-width.
-pub(super) fn error_bar<DB: DrawingBackend>(
+pub(crate) fn error_bar<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
     x: f64,
     lo: f64,
@@ -519,7 +502,7 @@ pub(super) fn error_bar<DB: DrawingBackend>(
 /// Draws one series: a line through `pts` (plot x, plot y, the point's summary), a marker
 /// per point, and the 95% interval as a bar `half` wide on each side where it is longer than
 /// the marker.
-pub(super) fn draw_line_series<DB: DrawingBackend>(
+pub(crate) fn draw_line_series<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
     pts: &[(f64, f64, Summary)],
     y: &Axis,
@@ -547,7 +530,7 @@ pub(super) fn draw_line_series<DB: DrawingBackend>(
 }
 
 /// Draws category labels under the x axis at plot x positions; a label may hold `\n`.
-pub(super) fn draw_x_categories<DB: DrawingBackend>(
+pub(crate) fn draw_x_categories<DB: DrawingBackend>(
     root: &Area<DB>,
     chart: &Chart<'_, DB>,
     y_axis: &Axis,
@@ -567,35 +550,8 @@ pub(super) fn draw_x_categories<DB: DrawingBackend>(
     Ok(())
 }
 
-pub(super) fn metric_desc(metric: Metric) -> &'static str {
-    match metric {
-        Metric::Read => "read time (µs), mean and 95% CI",
-        Metric::Latency => "latency (µs), mean and 95% CI",
-    }
-}
-
-pub(super) fn sorted_modes(recs: &[BenchRecord], idx: &[usize]) -> Vec<String> {
-    let mut modes: Vec<String> = idx.iter().map(|&i| recs[i].mode().to_string()).collect();
-    modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
-    modes.dedup();
-    modes
-}
-
-pub(super) fn short_placement(pl: &str) -> &str {
-    match pl {
-        placement::SAME_CORE => "same core",
-        placement::SMT_SIBLING => "SMT sibling",
-        placement::SHARED_L2 => "shares L2",
-        placement::SHARED_L3 => "shares L3",
-        placement::SAME_PACKAGE => "same package",
-        placement::CROSS_PACKAGE => "other package",
-        placement::CROSS_NUMA => "other NUMA node",
-        other => other,
-    }
-}
-
 /// The y range (min positive low, max high) of the bars/points to plot.
-pub(super) fn value_range<'s>(sums: impl Iterator<Item = &'s Summary>) -> (f64, f64, f64) {
+pub(crate) fn value_range<'s>(sums: impl Iterator<Item = &'s Summary>) -> (f64, f64, f64) {
     let mut min_pos = f64::INFINITY;
     let mut min = 0.0f64;
     let mut max = 0.0f64;

@@ -3,6 +3,7 @@
 
 use plotters::prelude::*;
 
+use super::kit::Shape;
 use super::kit::{
     draw_floor_line, draw_legend, draw_line_series, err, frame, layout, Area, Axis, DrawResult,
     Swatch, INK,
@@ -10,7 +11,6 @@ use super::kit::{
 use super::PlotError;
 use crate::bench::render::fmt_value;
 use crate::bench::{BenchResults, FigureSpec};
-use crate::experiments::exchange::mode::Shape;
 
 /// Distinct series colours (Tableau 10), by series index.
 const PALETTE: [RGBColor; 10] = [

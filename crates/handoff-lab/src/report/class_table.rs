@@ -6,10 +6,10 @@
 
 use crate::bench::text::{fmt_ns, fmt_us};
 use crate::bench::{BenchRecord, BenchResults};
+use crate::experiments::exchange::figures::Figure;
 use crate::experiments::exchange::mode::ModeInfo;
 use crate::experiments::exchange::record::{ExchangeRecord as _, ExchangeResults as _};
 use crate::machine::placement;
-use crate::plot::Figure;
 use crate::stats::Metric;
 use std::collections::BTreeMap;
 

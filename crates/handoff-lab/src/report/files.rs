@@ -2,7 +2,6 @@
 //! experiments' JSON and CSV, `report.md` and `index.html`; and the clearing of an earlier
 //! report's files.
 
-use crate::experiments::exchange::record;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -10,9 +9,9 @@ use super::doc;
 use super::sections::{build, title};
 use crate::bench::load::LoadError;
 use crate::bench::registry;
-use crate::bench::render::c2c_csv;
 use crate::bench::BenchResults;
-use crate::plot::{self, lines, Figure, FigureKind, PlotError};
+use crate::experiments::exchange::figures::plan_figures;
+use crate::plot::{lines, PlotError};
 
 /// The report could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -69,7 +68,7 @@ pub fn write_full_report(
     w.put(out_dir, "results.json", results.to_json_pretty().as_bytes())?;
     w.extend(write_figures(results, None, out_dir)?);
     w.extend(write_experiment_files(experiments, out_dir)?);
-    let blocks = build(results, &plot::plan_figures(results), experiments);
+    let blocks = build(results, &plan_figures(results), experiments);
     w.put(out_dir, "report.md", doc::to_markdown(&blocks).as_bytes())?;
     let html = doc::to_html(&title(results), &blocks, &w.pngs);
     w.put(out_dir, "index.html", html.as_bytes())?;
@@ -86,10 +85,10 @@ fn create_dir(dir: &Path) -> Result<(), ReportError> {
 /// Removes the files an earlier report wrote into `dir` (`results.json`, `report.md`,
 /// `index.html` and every `.png`, `.svg` and `.csv`), so that no stale plot survives beside a
 /// new `results.json`; returns them. A folder without an earlier report's `results.json`
-/// (schema `handoff.bench/1`, experiment `exchange`) is left alone, whatever it holds.
+/// (schema `handoff.bench/1` with the report's settings) is left alone, whatever it holds.
 pub fn clear_previous_report(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
     let results = dir.join("results.json");
-    if record::load(&results).is_err() {
+    if BenchResults::load(&results).map_or(true, |r| r.report.is_none()) {
         return Ok(Vec::new());
     }
     let entries = std::fs::read_dir(dir).map_err(|source| ReportError::CreateDir {
@@ -113,18 +112,6 @@ pub fn clear_previous_report(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
     }
     removed.sort();
     Ok(removed)
-}
-
-/// The CSV of one figure's data: its records flattened (or the c2c pairs for the heatmap).
-pub fn figure_csv(results: &BenchResults, fig: &Figure) -> String {
-    match fig.kind {
-        FigureKind::C2cHeatmap => c2c_csv(&results.c2c),
-        _ => {
-            let mut b = results.clone();
-            b.records = fig.records.iter().map(|&i| b.records[i].clone()).collect();
-            crate::bench::render::csv(&b)
-        }
-    }
 }
 
 /// What [`write_figures`] and [`write_experiment_files`] produced: the files, the PNG bytes by
@@ -158,38 +145,36 @@ impl Written {
     }
 }
 
-/// Draws every figure of `res` into `dir` (created if needed): those its experiment's registry
-/// entry lists, and those the records of an exchange file (or the pairs of a c2c file)
-/// support ([`plot::plan_figures`]), each of the latter with its data as `<id>.csv`.
-/// `handoff plot` and the report draw through it. An exchange or c2c file that lacks what its
-/// figures read ([`record::checked`]; `source` names it) is refused before anything is made.
+/// Draws every figure of `res` into `dir` (created if needed), as its experiment's registry
+/// entry says: its [`crate::bench::FigureSpec`] figures and those its data decides
+/// ([`crate::bench::ExperimentInfo::draw`], each with its data as `<id>.csv`). `handoff plot`
+/// and the report draw through it. A file whose records lack what its figures read (`source`
+/// names it) is refused before anything is made.
 pub fn write_figures(
     res: &BenchResults,
     source: Option<&Path>,
     dir: &Path,
 ) -> Result<Written, ReportError> {
-    let planned = match record::checked(res.clone(), source) {
-        Ok(ex) => Some(ex),
-        Err(LoadError::WrongSchema { .. }) => None,
-        Err(e) => return Err(ReportError::Input(e)),
+    let info = registry::by_name(&res.experiment);
+    let drawn = match info.and_then(|i| i.draw) {
+        Some(draw) => draw(res, source).map_err(|e| match e {
+            PlotError::Input(e) => ReportError::Input(e),
+            e => ReportError::Plot(e),
+        })?,
+        None => Vec::new(),
     };
     create_dir(dir)?;
     let mut w = Written::default();
-    for spec in registry::by_name(&res.experiment).map_or(&[][..], |i| i.figures) {
+    for spec in info.map_or(&[][..], |i| i.figures) {
         if !lines::figure_series(res, spec).is_empty() {
             let png = lines::render_png(res, spec)?;
             w.figure(dir, spec.id, png, &lines::render_svg(res, spec)?)?;
         }
     }
-    if let Some(ex) = &planned {
-        for fig in plot::plan_figures(ex) {
-            let png = plot::render_png(ex, &fig)?;
-            w.figure(dir, &fig.id, png, &plot::render_svg(ex, &fig)?)?;
-            w.put(
-                dir,
-                &format!("{}.csv", fig.id),
-                figure_csv(ex, &fig).as_bytes(),
-            )?;
+    for d in drawn {
+        w.figure(dir, &d.id, d.png, &d.svg)?;
+        if let Some(csv) = d.csv {
+            w.put(dir, &format!("{}.csv", d.id), csv.as_bytes())?;
         }
     }
     Ok(w)

@@ -9,7 +9,7 @@
 //!    paper's setting: a simulation and its analysis are two programs) beside the best of
 //!    every mode, with how they relate ([`Recommendation::process_picks`],
 //!    [`Recommendation::picks`]);
-//! 4. the figure of the question (`processes_vs_threads`, [`crate::plot::plan`]);
+//! 4. the figure of the question (`processes_vs_threads`, [`crate::experiments::exchange::figures::plan`]);
 //! 5. the seeds' claims on this machine: each claim, its figure, this machine's ratio with
 //!    its interval, and the verdict ([`crate::bench::findings`]).
 //!
@@ -21,8 +21,8 @@ use crate::bench::findings::{Finding, Holds};
 use crate::bench::registry;
 use crate::bench::text::{fmt_ns, fmt_size, fmt_us};
 use crate::bench::BenchResults;
+use crate::experiments::exchange::figures::Figure;
 use crate::machine::placement;
-use crate::plot::Figure;
 
 use super::doc::Block;
 use super::recommend::{fmt_ratio, ratio_verdict, Answer, Pick, Recommendation};

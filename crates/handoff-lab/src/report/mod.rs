@@ -24,7 +24,7 @@ mod sections;
 mod tables;
 
 pub use files::{
-    clear_previous_report, figure_csv, write_experiment_files, write_figures, write_full_report,
-    write_report, ReportError, Written,
+    clear_previous_report, write_experiment_files, write_figures, write_full_report, write_report,
+    ReportError, Written,
 };
 pub use sections::render_markdown;

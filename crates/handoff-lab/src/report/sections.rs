@@ -11,8 +11,8 @@ use super::recommend::{self, fmt_ratio, ratio_verdict, Recommendation};
 use super::tables::{disagreements, figure_table, machine_table, record_name};
 use crate::bench::text::{fmt_size, fmt_us};
 use crate::bench::BenchResults;
+use crate::experiments::exchange::figures::{self as plot, Figure, FigureKind};
 use crate::machine::placement;
-use crate::plot::{self, Figure, FigureKind};
 use crate::stats::Metric;
 
 pub(super) fn title(results: &BenchResults) -> String {

@@ -3,12 +3,12 @@
 
 use crate::bench::text::{fmt_interval, fmt_ns, fmt_size, fmt_us};
 use crate::bench::{BenchRecord, BenchResults};
+use crate::experiments::exchange::figures::{Figure, FigureKind};
 use crate::experiments::exchange::mode::ModeInfo;
 use crate::experiments::exchange::record::{
     record_disagreements, run_levels, ExchangeRecord as _, ExchangeResults as _,
 };
 use crate::machine::CACHE_INSTRUCTION;
-use crate::plot::{Figure, FigureKind};
 use crate::stats::{ratio_of_means, run_modes, Metric, Ratio};
 
 use super::doc::Block;

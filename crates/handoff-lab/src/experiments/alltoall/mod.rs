@@ -63,6 +63,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(9.6, 0.5),
+    draw: None,
 };
 
 super::named::named_enum! {

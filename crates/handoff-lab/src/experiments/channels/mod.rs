@@ -76,6 +76,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: Some(run_for_report),
     worker: Some(worker),
     report_cost: ReportCost::fixed(7.6, 0.3),
+    draw: None,
 };
 
 /// One queue shared by all, or one queue per pair.

@@ -10,6 +10,7 @@
 pub mod config;
 pub mod error;
 pub mod fault;
+pub mod figures;
 pub mod lockstep;
 pub mod memory;
 pub mod mode;
@@ -57,6 +58,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: None,
     worker: Some(worker_body),
     report_cost: ReportCost::IN_PLAN,
+    draw: Some(figures::draw),
 };
 
 fn worker_body(args: &[String]) -> Result<(), BenchError> {

@@ -4,6 +4,7 @@
 //! report all read a mode's name, order, parties, wait and colour from it (results files hold
 //! mode names, so the readers look a name up with [`ModeInfo::by_name`]).
 
+pub use crate::plot::kit::Shape;
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -40,18 +41,6 @@ pub enum Parties {
     Threads,
     /// Two processes (workers re-executed from the binary).
     Processes,
-}
-
-/// Marker shape of a mode's line series: threads circles, processes triangles, the rest
-/// squares, so series that coincide (threads vs processes) stay distinguishable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
-    /// Threads.
-    Circle,
-    /// Processes (apart from `pipe`).
-    Triangle,
-    /// Everything else.
-    Square,
 }
 
 /// Everything the lab knows about one mode: one row of [`MODES`].

@@ -50,6 +50,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: Some(run_for_report),
     worker: Some(worker),
     report_cost: ReportCost::fixed(12.4, 0.4),
+    draw: None,
 };
 
 super::named::named_enum! {

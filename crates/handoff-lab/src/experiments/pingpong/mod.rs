@@ -64,6 +64,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::per_class(36.6, 1.0),
+    draw: None,
 };
 
 super::named::named_enum! {

@@ -63,6 +63,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: Some(run_for_report),
     worker: Some(worker),
     report_cost: ReportCost::fixed(34.6, 1.2),
+    draw: None,
 };
 
 /// Which queue.

@@ -94,6 +94,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: Some(run_for_report),
     worker: Some(worker),
     report_cost: ReportCost::fixed(65.0, 0.9),
+    draw: None,
 };
 
 /// The CPU of producer `p`: `cpus[p % len]` (`None`: unpinned).

@@ -95,6 +95,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: Some(run_for_report),
     worker: Some(worker::main),
     report_cost: ReportCost::fixed(25.0, 0.5),
+    draw: None,
 };
 
 super::named::named_enum! {

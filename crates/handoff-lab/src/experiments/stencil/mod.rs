@@ -76,6 +76,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: Some(run_for_report),
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(15.4, 2.0),
+    draw: None,
 };
 
 super::named::named_enum! {

@@ -1,19 +1,25 @@
-//! The c2c heatmap.
+//! The c2c heatmap: the one-way latency between each pair of CPUs, drawn from a results
+//! file's [`BenchResults::c2c`] pairs (a `bench c2c` file, or the exchange's matrix).
 
-use super::kit::{anchored, draw_title, err, font, Axis, FONT_FAMILY, INK, MARKER};
-use super::kit::{Area, DrawResult};
-use super::plan::Figure;
+use crate::bench::render::c2c_csv;
 use crate::bench::BenchResults;
 use crate::experiments::exchange::record::ExchangeResults as _;
+use crate::plot::kit::{anchored, draw_title, err, font, Axis, FONT_FAMILY, INK, MARKER};
+use crate::plot::kit::{Area, DrawResult};
+use crate::plot::{png_of, svg_of, Drawn, PlotError};
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-// ---------------------------------------------------------------------------------------------
-// Heatmap
+/// Width and height of the heatmap in pixels.
+pub const SIZE: (u32, u32) = (980, 820);
+/// The heatmap's file stem.
+pub const ID: &str = "c2c_heatmap";
+/// The heatmap's title.
+pub const TITLE: &str = "Core-to-core one-way latency (ns)";
 
 /// Viridis, interpolated between 6 anchors; `t` in 0..=1.
-pub(super) fn viridis(t: f64) -> RGBColor {
+fn viridis(t: f64) -> RGBColor {
     const A: [(f64, f64, f64); 6] = [
         (68.0, 1.0, 84.0),
         (65.0, 68.0, 135.0),
@@ -38,12 +44,13 @@ pub(super) fn viridis(t: f64) -> RGBColor {
     )
 }
 
-pub(super) fn draw_heatmap<DB: DrawingBackend>(
+/// Draws the heatmap of `results`' pairs under `title`.
+pub(crate) fn draw_heatmap<DB: DrawingBackend>(
     root: &Area<DB>,
     results: &BenchResults,
-    fig: &Figure,
+    title: &str,
 ) -> DrawResult {
-    let body = draw_title(root, &fig.title)?;
+    let body = draw_title(root, title)?;
     let (w, _) = body.dim_in_pixel();
     let (chart_area, bar_area) = body.split_horizontally(w.saturating_sub(150));
     let cpus = results.c2c_cpus();
@@ -199,4 +206,22 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
         ))
         .map_err(err)?;
     Ok(())
+}
+
+/// The registry's hook ([`crate::bench::ExperimentInfo::draw`]) of a c2c file: its heatmap,
+/// with the pairs as CSV, when it holds a pair of two CPUs.
+pub fn draw(res: &BenchResults, _: Option<&std::path::Path>) -> Result<Vec<Drawn>, PlotError> {
+    if !res.c2c.iter().any(|p| p.cpu_a != p.cpu_b) {
+        return Ok(Vec::new());
+    }
+    fn on<DB: DrawingBackend>(root: &Area<DB>, res: &BenchResults) -> DrawResult {
+        root.fill(&WHITE).map_err(err)?;
+        draw_heatmap(root, res, TITLE)
+    }
+    Ok(vec![Drawn {
+        id: ID.to_string(),
+        png: png_of(ID, SIZE, |root| on(root, res))?,
+        svg: svg_of(ID, SIZE, |root| on(root, res))?,
+        csv: Some(c2c_csv(&res.c2c)),
+    }])
 }

@@ -1,13 +1,14 @@
 //! Figures per consumer CPU: read time and latency, one bar or line per mode.
 
-use super::kit::{
-    draw_legend, draw_markers, draw_x_categories, err, error_bar, frame, layout, metric_desc,
-    mode_color, mode_shape, short_placement, sorted_modes, value_range, Axis, Swatch, INK,
-};
-use super::kit::{Area, DrawResult};
 use super::plan::Figure;
+use super::{metric_desc, mode_color, mode_shape, short_placement, sorted_modes};
 use crate::bench::BenchResults;
 use crate::experiments::exchange::record::{ExchangeRecord as _, ExchangeResults as _};
+use crate::plot::kit::{
+    draw_legend, draw_markers, draw_x_categories, err, error_bar, frame, layout, value_range, Axis,
+    Swatch, INK,
+};
+use crate::plot::kit::{Area, DrawResult};
 
 use plotters::prelude::*;
 

@@ -262,8 +262,8 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
 
     if results.c2c.iter().any(|p| p.cpu_a != p.cpu_b) {
         figures.push(Figure {
-            id: "c2c_heatmap".to_string(),
-            title: "Core-to-core one-way latency (ns)".to_string(),
+            id: crate::experiments::c2c::heatmap::ID.to_string(),
+            title: crate::experiments::c2c::heatmap::TITLE.to_string(),
             kind: FigureKind::C2cHeatmap,
             records: Vec::new(),
         });

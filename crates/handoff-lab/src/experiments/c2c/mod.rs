@@ -2,6 +2,8 @@
 //! registered experiment ([`INFO`]) whose records are the pairs and whose file also carries
 //! them as [`BenchResults::c2c`] (what the heatmap and the exchange's floor read).
 
+pub mod heatmap;
+
 use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo, ReportCost, RunCtx};
 use crate::bench::schema::C2cPair;
 use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
@@ -64,6 +66,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     run: None,
     worker: None,
     report_cost: ReportCost::IN_PLAN,
+    draw: Some(heatmap::draw),
 };
 
 /// One measured pair with its samples.

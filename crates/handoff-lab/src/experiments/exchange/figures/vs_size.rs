@@ -1,14 +1,14 @@
 //! Figures against the block size: read time and latency, log-log.
 
-use super::kit::{
-    anchored, draw_floor_line, draw_legend, draw_line_series, err, frame, layout, metric_desc,
-    mode_color, mode_shape, short_placement, sorted_modes, value_range, Axis, Swatch, CACHE_MARK,
-    INK,
-};
-use super::kit::{draw_title, Area, DrawError, DrawResult, LEGEND_WIDTH};
 use super::plan::{Figure, FigureKind};
+use super::{metric_desc, mode_color, mode_shape, short_placement, sorted_modes};
 use crate::bench::BenchResults;
 use crate::experiments::exchange::record::{ExchangeRecord as _, ExchangeResults as _};
+use crate::plot::kit::{
+    anchored, draw_floor_line, draw_legend, draw_line_series, err, frame, layout, value_range,
+    Axis, Swatch, CACHE_MARK, INK,
+};
+use crate::plot::kit::{draw_title, Area, DrawError, DrawResult, LEGEND_WIDTH};
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};

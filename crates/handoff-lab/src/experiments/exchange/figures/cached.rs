@@ -1,13 +1,14 @@
 //! The cached vs flushed figure.
 
-use super::kit::{
-    draw_legend, draw_x_categories, err, error_bar, frame, layout, metric_desc, sorted_modes,
-    value_range, Axis, Swatch, CACHED_COLOR, FLUSHED_COLOR,
-};
-use super::kit::{Area, DrawResult};
 use super::plan::Figure;
+use super::{metric_desc, sorted_modes};
 use crate::bench::BenchResults;
 use crate::experiments::exchange::record::ExchangeRecord as _;
+use crate::plot::kit::{
+    draw_legend, draw_x_categories, err, error_bar, frame, layout, value_range, Axis, Swatch,
+    CACHED_COLOR, FLUSHED_COLOR,
+};
+use crate::plot::kit::{Area, DrawResult};
 
 use plotters::prelude::*;
 
