@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use handoff_lab::experiments::exchange::record;
-use handoff_lab::report::recommend::recommend;
+use handoff_lab::experiments::exchange::recommend::recommend;
 
 fn main() {
     let files: Vec<String> = std::env::args().skip(1).collect();

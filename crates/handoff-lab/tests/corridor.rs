@@ -24,6 +24,11 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 /// The lines of the code (comments and test modules left out) of the files under `dir` that
 /// name an experiment's module (`experiments::NAME`), as `file:line: text`.
 fn naming_experiments(dir: &Path) -> Vec<String> {
+    naming(dir, "experiments::")
+}
+
+/// The lines of the code of the files under `dir` that hold `what`, as `file:line: text`.
+fn naming(dir: &Path, what: &str) -> Vec<String> {
     let mut found = Vec::new();
     for f in files(dir) {
         let text = std::fs::read_to_string(&f).unwrap();
@@ -32,7 +37,7 @@ fn naming_experiments(dir: &Path) -> Vec<String> {
                 break;
             }
             let code = line.split("//").next().unwrap_or("");
-            if code.contains("experiments::") {
+            if code.contains(what) {
                 found.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
             }
         }
@@ -50,6 +55,33 @@ fn plot_names_no_experiment() {
         "plot/ names experiments:\n{}",
         found.join("\n")
     );
+}
+
+/// The report's document (its folder, figures, sections, first screen) reaches the exchange
+/// and c2c through the registry only. Left: the report's plan and its conduct
+/// (`report/plan.rs`, `report/plan/`, `report/conduct.rs`) still plan and run the exchange
+/// and its c2c matrix themselves.
+#[test]
+fn the_report_document_names_neither_exchange_nor_c2c() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src")
+        .join("report");
+    let left = |line: &String| {
+        ["report/plan.rs:", "report/plan/", "report/conduct.rs:"]
+            .iter()
+            .any(|f| line.contains(f))
+    };
+    let found: Vec<String> = ["experiments::exchange", "experiments::c2c"]
+        .iter()
+        .flat_map(|w| naming(&src, w))
+        .filter(|l| !left(l))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "report/ names exchange or c2c:\n{}",
+        found.join("\n")
+    );
+    assert!(files(&src).len() >= 6);
 }
 
 #[test]

@@ -14,7 +14,6 @@ use handoff_lab::bench::schema::C2cPair;
 use handoff_lab::bench::{BenchRecord, BenchResults};
 use handoff_lab::machine::placement;
 use handoff_lab::report::headline::first_screen;
-use handoff_lab::report::recommend::recommend;
 use handoff_lab::report::write_full_report;
 
 /// A cached, verified record, consumer on CPU 1 (another core) or 0 (the same core).
@@ -200,7 +199,7 @@ fn the_first_screen_answers_before_the_details_in_markdown_and_html() {
 #[test]
 fn slower_processes_are_called_slower_per_placement() {
     let ex = exchange(2.0);
-    let s = first_screen(&ex, &recommend(&ex), &[]);
+    let s = first_screen(&ex, &[]);
     assert_eq!(s.answers.len(), 2, "{:?}", s.answers);
     for line in &s.answers {
         assert!(
@@ -229,7 +228,7 @@ fn slower_processes_are_called_slower_per_placement() {
 #[test]
 fn equal_but_noisy_processes_are_inconclusive_not_as_fast() {
     let ex = exchange_with(1.0, common::noisy);
-    let s = first_screen(&ex, &recommend(&ex), &[]);
+    let s = first_screen(&ex, &[]);
     assert_eq!(s.answers.len(), 2, "{:?}", s.answers);
     for line in &s.answers {
         assert!(line.contains("— inconclusive (the CI contains 1"), "{line}");
@@ -247,7 +246,7 @@ fn a_busy_exchange_is_said_once_with_the_others_and_answers_nothing() {
             ..quiet()
         });
     }
-    let s = first_screen(&ex, &recommend(&ex), std::slice::from_ref(&pv));
+    let s = first_screen(&ex, std::slice::from_ref(&pv));
     let w = s.busy.clone().expect("a warning");
     assert!(
         w.starts_with("**Machine busy** during 2 of 2 experiments:"),
@@ -284,7 +283,7 @@ fn a_busy_exchange_is_said_once_with_the_others_and_answers_nothing() {
 
     // The same records on a quiet machine: no warning, an answer per placement.
     common::set_load(&mut ex, &quiet());
-    let s = first_screen(&ex, &recommend(&ex), &[common::private_vars()]);
+    let s = first_screen(&ex, &[common::private_vars()]);
     assert!(s.busy.is_none(), "{s:?}");
     assert_eq!(s.answers.len(), 2);
 }
@@ -296,7 +295,7 @@ fn without_both_modes_the_question_says_what_is_missing() {
         handoff_lab::experiments::exchange::record::ExchangeRecord::mode(r).starts_with("processes")
     });
     ex.c2c.clear();
-    let s = first_screen(&ex, &recommend(&ex), &[]);
+    let s = first_screen(&ex, &[]);
     assert!(
         s.answers[0].starts_with("**Not answered:** processes-spin and threads-spin"),
         "{:?}",

@@ -5,8 +5,8 @@ mod common;
 
 use common::{noisy, rec, tight, KIB};
 use handoff_lab::bench::{BenchRecord, BenchResults};
+use handoff_lab::experiments::exchange::recommend::{ratio_verdict, recommend, Pick, SizeClass};
 use handoff_lab::machine::*;
-use handoff_lab::report::recommend::{ratio_verdict, recommend, Pick, SizeClass};
 use handoff_lab::stats::Ratio;
 
 fn results(records: Vec<BenchRecord>) -> BenchResults {

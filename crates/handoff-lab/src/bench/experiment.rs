@@ -262,7 +262,13 @@ pub struct ExperimentInfo {
     pub report_cost: ReportCost,
     /// Figures its data decides, drawn beside `figures` (exchange, c2c); `None` for most.
     pub draw: Option<DrawFn>,
+    /// Its part of a report its results lead (exchange: the paper's question, its sections
+    /// and files); `None` for most.
+    pub report: Option<ReportFn>,
 }
+
+/// The part of a report led by `results`, with the other experiments' results beside it.
+pub type ReportFn = fn(&BenchResults, &[BenchResults]) -> crate::report::doc::Part;
 
 /// Draws the figures a results file's data supports (`source`: the file, for errors); a file
 /// whose records lack what they read is refused ([`crate::plot::PlotError::Input`]).

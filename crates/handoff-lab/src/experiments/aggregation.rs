@@ -64,6 +64,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: None,
     report_cost: ReportCost::fixed(8.4, 0.5),
     draw: None,
+    report: None,
 };
 
 /// What to run.

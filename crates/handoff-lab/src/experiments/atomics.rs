@@ -70,6 +70,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(4.8, 0.3),
     draw: None,
+    report: None,
 };
 
 super::named::named_enum! {

@@ -49,6 +49,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: None,
     report_cost: ReportCost::fixed(3.8, 0.2),
     draw: None,
+    report: None,
 };
 
 super::named::named_enum! {

@@ -44,6 +44,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(2.0, 0.2),
     draw: None,
+    report: None,
 };
 
 /// What to run.

@@ -49,6 +49,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(2.2, 0.5),
     draw: None,
+    report: None,
 };
 
 /// What to run.

@@ -46,6 +46,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: None,
     report_cost: ReportCost::fixed(0.5, 0.1),
     draw: None,
+    report: None,
 };
 
 super::named::named_enum! {

@@ -202,9 +202,8 @@ pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, 
             ""
         }
     ));
-    let rec = super::recommend::recommend(&res);
     Ok(Outcome {
-        first_screen: super::headline::first_screen(&res, &rec, &experiments).terminal(),
+        first_screen: super::headline::first_screen(&res, &experiments).terminal(),
         dir: out,
         stopped,
     })

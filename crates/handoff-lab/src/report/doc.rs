@@ -7,6 +7,35 @@ use std::fmt::Write as _;
 
 use base64::Engine as _;
 
+/// What the experiment whose results lead a report (the exchange) writes into it, beside
+/// the frame every report has (title, first screen, the other experiments, files): through
+/// its registry entry ([`crate::bench::ExperimentInfo::report`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Part {
+    /// Its answer to the paper's question, for the first screen.
+    pub lead: Lead,
+    /// Its sections, after the first screen and before the other experiments'.
+    pub sections: Vec<Block>,
+    /// Its files, one Markdown line each, for the list of files.
+    pub files: Vec<String>,
+}
+
+/// The paper's question answered, as the first screen shows it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Lead {
+    /// Are two processes as fast as two threads? One line per placement class.
+    pub answers: Vec<String>,
+    /// What to use: one row per (size class, placement): size class, consumer, the pick
+    /// among two processes, the best of every mode.
+    pub picks: Vec<[String; 4]>,
+    /// The same for the terminal: the picks of the nearest placement across cores.
+    pub pick_line: Option<String>,
+    /// One-line facts beside the picks (the cache-line floor).
+    pub notes: Vec<String>,
+    /// The figure of the question, when the data supports it.
+    pub figure: Option<Block>,
+}
+
 /// One block of the document.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {

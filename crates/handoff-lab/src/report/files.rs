@@ -10,7 +10,6 @@ use super::sections::{build, title};
 use crate::bench::load::LoadError;
 use crate::bench::registry;
 use crate::bench::BenchResults;
-use crate::experiments::exchange::figures::plan_figures;
 use crate::plot::{lines, PlotError};
 
 /// The report could not be written.
@@ -68,7 +67,7 @@ pub fn write_full_report(
     w.put(out_dir, "results.json", results.to_json_pretty().as_bytes())?;
     w.extend(write_figures(results, None, out_dir)?);
     w.extend(write_experiment_files(experiments, out_dir)?);
-    let blocks = build(results, &plan_figures(results), experiments);
+    let blocks = build(results, experiments);
     w.put(out_dir, "report.md", doc::to_markdown(&blocks).as_bytes())?;
     let html = doc::to_html(&title(results), &blocks, &w.pngs);
     w.put(out_dir, "index.html", html.as_bytes())?;

@@ -4,14 +4,16 @@
 //!    reasons each record's [`MachineLoad`] gives; nothing per experiment below repeats it);
 //! 2. the paper's question (are two processes as fast as two threads?) answered in one line
 //!    per placement class: processes-spin / threads-spin read time over every size measured
-//!    there ([`Answer`]), its 95% interval and the verdict, "inconclusive" included;
+//!    there, its 95% interval and the verdict, "inconclusive" included;
 //! 3. what to use per size class and placement: the pick among **two processes** (the
 //!    paper's setting: a simulation and its analysis are two programs) beside the best of
-//!    every mode, with how they relate ([`Recommendation::process_picks`],
-//!    [`Recommendation::picks`]);
-//! 4. the figure of the question (`processes_vs_threads`, [`crate::experiments::exchange::figures::plan`]);
+//!    every mode, with how they relate;
+//! 4. the figure of the question (`processes_vs_threads`);
 //! 5. the seeds' claims on this machine: each claim, its figure, this machine's ratio with
 //!    its interval, and the verdict ([`crate::bench::findings`]).
+//!
+//! Items 2-4 are the answer of the experiment that leads the report (the exchange), asked
+//! through its registry entry as a [`Lead`]; the rest is the frame every report has.
 //!
 //! `report.md` and `index.html` render [`FirstScreen::blocks`]; the terminal prints
 //! [`FirstScreen::terminal`] (no Markdown).
@@ -19,13 +21,9 @@
 use crate::bench::busy::MachineLoad;
 use crate::bench::findings::{Finding, Holds};
 use crate::bench::registry;
-use crate::bench::text::{fmt_ns, fmt_size, fmt_us};
 use crate::bench::BenchResults;
-use crate::experiments::exchange::figures::Figure;
-use crate::machine::placement;
 
-use super::doc::Block;
-use super::recommend::{fmt_ratio, ratio_verdict, Answer, Pick, Recommendation};
+use super::doc::{Block, Lead};
 
 /// What the first screen says.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -41,6 +39,8 @@ pub struct FirstScreen {
     pick_line: Option<String>,
     /// One-line facts beside the picks: the cache-line floor, messages or puts.
     pub notes: Vec<String>,
+    /// The figure of the question.
+    figure: Option<Block>,
     /// The seeds' claims: experiment, claim, the claim's figure, this machine's, verdict.
     pub claims: Vec<[String; 5]>,
     /// For the terminal: how many claims hold, do not, are inconclusive.
@@ -48,47 +48,22 @@ pub struct FirstScreen {
 }
 
 /// The first screen of `results` (the exchange) and the registered experiments run beside
-/// it, given the recommendation drawn from the exchange.
-pub fn first_screen(
+/// it: the answer is the one `results`' experiment gives through its registry entry
+/// ([`crate::bench::ExperimentInfo::report`]).
+pub fn first_screen(results: &BenchResults, experiments: &[BenchResults]) -> FirstScreen {
+    let lead = registry::by_name(&results.experiment)
+        .and_then(|i| i.report)
+        .map_or_else(Lead::default, |report| report(results, experiments).lead);
+    first_screen_of(results, lead, experiments)
+}
+
+/// [`first_screen`] with the answer `lead` already drawn.
+pub fn first_screen_of(
     results: &BenchResults,
-    rec: &Recommendation,
+    lead: Lead,
     experiments: &[BenchResults],
 ) -> FirstScreen {
-    let answers = if rec.answers.is_empty() {
-        vec![if first_busy(results).is_some() {
-            "**Not answered:** the exchange ran on a busy machine, so no ratio is drawn from \
-             it (see the warning above)."
-                .to_string()
-        } else {
-            "**Not answered:** processes-spin and threads-spin were not both measured on one \
-             core pair (run the exchange with both modes)."
-                .to_string()
-        }]
-    } else {
-        rec.answers.iter().map(answer_line).collect()
-    };
-    let picks = rec
-        .picks
-        .iter()
-        .map(|best| {
-            let two = rec
-                .process_picks
-                .iter()
-                .find(|p| p.class == best.class && p.placement == best.placement);
-            [
-                best.class.range_text(),
-                placement::describe(&best.placement)
-                    .trim_start_matches("on ")
-                    .to_string(),
-                two.map_or_else(
-                    || "– (no process mode measured)".to_string(),
-                    |p| format!("**{}** {}", p.mode, cost(p)),
-                ),
-                beside(best, two),
-            ]
-        })
-        .collect();
-    let mut notes: Vec<String> = floor_line(results).into_iter().collect();
+    let mut notes = lead.notes;
     notes.extend(
         experiments
             .iter()
@@ -114,10 +89,11 @@ pub fn first_screen(
     });
     FirstScreen {
         busy: busy_warning(results, experiments),
-        answers,
-        picks,
-        pick_line: pick_line(rec),
+        answers: lead.answers,
+        picks: lead.picks,
+        pick_line: lead.pick_line,
         notes,
+        figure: lead.figure,
         claims,
         tally,
     }
@@ -137,9 +113,9 @@ impl FirstScreen {
             .collect()
     }
 
-    /// The first screen as report blocks, `figure` (the processes-vs-threads figure, if the
-    /// data supports it) after the picks.
-    pub fn blocks(&self, figure: Option<&Figure>) -> Vec<Block> {
+    /// The first screen as report blocks, the figure of the question (if the data supports
+    /// it) after the picks.
+    pub fn blocks(&self) -> Vec<Block> {
         let mut b = Vec::new();
         if let Some(w) = &self.busy {
             b.push(Block::Notice(w.clone()));
@@ -171,17 +147,7 @@ impl FirstScreen {
         if !self.notes.is_empty() {
             b.push(Block::List(self.notes.clone()));
         }
-        if let Some(f) = figure {
-            b.push(Block::Figure {
-                id: f.id.clone(),
-                alt: f.title.clone(),
-                caption: "Mean read time (left) and latency (right) vs block size, log-log, \
-                          one row per placement; error bars: 95% CI; dashed: cache sizes and \
-                          the c2c floor. Tables of every mode: under Figures."
-                    .to_string(),
-                csv: true,
-            });
-        }
+        b.extend(self.figure.clone());
         b.push(Block::Para(
             "**The seeds' claims on this machine**".to_string(),
         ));
@@ -256,123 +222,6 @@ fn busy_warning(results: &BenchResults, experiments: &[BenchResults]) -> Option<
             why.into_iter().map(|w| w.1).collect::<Vec<_>>().join("; ")
         )
     })
-}
-
-/// One placement's answer: the pooled ratio, its interval, the verdict and the per-size tally.
-fn answer_line(a: &Answer) -> String {
-    let sizes = match (a.sizes.first(), a.sizes.last()) {
-        (Some(lo), Some(hi)) if a.sizes.len() > 1 => {
-            format!(
-                "{} sizes, {}–{}",
-                a.sizes.len(),
-                fmt_size(*lo),
-                fmt_size(*hi)
-            )
-        }
-        (Some(one), _) => fmt_size(*one),
-        _ => "no size".to_string(),
-    };
-    let head = format!(
-        "**Consumer {}:** processes / threads",
-        placement::describe(&a.placement)
-    );
-    let tally = format!(
-        "{} of {} size(s) alone show processes slower, {} faster",
-        a.slower_at,
-        a.sizes.len(),
-        a.faster_at
-    );
-    match &a.pooled {
-        Some(r) => format!(
-            "{head} = {} over {sizes} — {}; {tally}.",
-            fmt_ratio(r),
-            ratio_verdict(r)
-        ),
-        None => format!(
-            "{head}: no interval over {sizes} (fewer than 2 runs a side at some size); {tally}."
-        ),
-    }
-}
-
-/// "12.3 µs at 1 MiB": a pick's read + latency where it is quoted.
-fn cost(p: &Pick) -> String {
-    format!(
-        "{} at {}",
-        fmt_us(p.read_us + p.latency_us),
-        fmt_size(p.at_size)
-    )
-}
-
-/// The best-of-every-mode cell: the pick (its size only where the two-process pick is quoted
-/// at another), and how the two-process pick stands beside it: the same, within noise, or
-/// its cost relative to the best measured.
-fn beside(best: &Pick, two: Option<&Pick>) -> String {
-    let Some(two) = two else {
-        return format!("**{}** {}", best.mode, cost(best));
-    };
-    if two.mode == best.mode {
-        return format!("the same: **{}**", best.mode);
-    }
-    let head = if two.at_size == best.at_size {
-        format!(
-            "**{}** {}",
-            best.mode,
-            fmt_us(best.read_us + best.latency_us)
-        )
-    } else {
-        format!("**{}** {}", best.mode, cost(best))
-    };
-    if two.mode == best.best_measured || best.tied.contains(&two.mode) {
-        return format!("{head} — {} within noise", two.mode);
-    }
-    match best.ranking.iter().find(|(m, _)| *m == two.mode) {
-        Some((_, score)) => format!("{head} — {} ×{score:.2}", two.mode),
-        None => head,
-    }
-}
-
-/// The terminal's one line of picks: two processes, consumer on the nearest placement across
-/// cores (else the only one measured).
-fn pick_line(rec: &Recommendation) -> Option<String> {
-    let pl = rec
-        .process_picks
-        .iter()
-        .map(|p| p.placement.as_str())
-        .filter(|p| *p != placement::SAME_CORE)
-        .min_by_key(|p| placement::rank(p))
-        .or_else(|| rec.process_picks.first().map(|p| p.placement.as_str()))?;
-    let clauses: Vec<String> = rec
-        .process_picks
-        .iter()
-        .filter(|p| p.placement == pl)
-        .map(|p| format!("{} → {} ({})", p.class.range_text(), p.mode, cost(p)))
-        .collect();
-    Some(format!(
-        "What to use for two processes (consumer {}): {}.",
-        placement::describe(pl),
-        clauses.join("; ")
-    ))
-}
-
-/// The cache-line floor between cores: the median of the c2c matrix.
-fn floor_line(results: &BenchResults) -> Option<String> {
-    let mut v: Vec<f64> = results
-        .c2c
-        .iter()
-        .filter(|p| p.cpu_a != p.cpu_b && p.one_way_ns.is_finite() && p.one_way_ns > 0.0)
-        .map(|p| p.one_way_ns)
-        .collect();
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let median = v[v.len() / 2];
-    Some(format!(
-        "**Floor:** one cache line takes {} one way between two cores here (median of {} \
-         pair(s)); no hand-off across cores beats it.",
-        fmt_ns(median),
-        v.len()
-    ))
 }
 
 /// One row of the claims table.

@@ -3,25 +3,22 @@
 //! `data:image/png;base64,` URIs, no network reference).
 //!
 //! The report opens with its first screen ([`headline`]: the papers' questions answered in a
-//! few lines), then a generated recommendation ([`recommend::recommend`]), the
-//! machine, the method (how repetitions were scaled), one section per figure with a table of
-//! medians and confidence intervals (the c2c floor beside latencies), and the records whose
-//! runs disagree ([`crate::stats::disagreement`]). A partial run says so at the top.
+//! few lines), then the part of the experiment that leads it (the exchange's recommendation,
+//! machine, method, figures with their tables and run-to-run disagreements:
+//! `experiments::exchange::sections`, through the registry), the other experiments'
+//! sections and the list of files. A partial run says so at the top.
 //!
 //! One job per file: [`conduct`] runs the report (plan, measurements, writing), `files`
-//! writes the folder, `sections` the exchange's sections, [`experiments`] the sections of the
-//! registered experiments, [`doc`] renders them.
+//! writes the folder, `sections` assembles the document, [`experiments`] writes the sections
+//! of the registered experiments, [`doc`] renders them.
 
-mod class_table;
 pub mod conduct;
 pub mod doc;
 pub mod experiments;
 mod files;
 pub mod headline;
 pub mod plan;
-pub mod recommend;
 mod sections;
-mod tables;
 
 pub use files::{
     clear_previous_report, write_experiment_files, write_figures, write_full_report, write_report,

@@ -1,19 +1,13 @@
-//! The exchange's sections of the report: title, first screen ([`headline`]), recommendation, machine,
-//! method, one section per figure with its table, disagreements, data checks and the file
-//! list, as [`Block`]s.
+//! The report as one document, for any results that lead it: title, partial banner, the first
+//! screen ([`headline`]), the leading experiment's own part through its registry entry
+//! ([`crate::bench::ExperimentInfo::report`]: the exchange's recommendation, machine, method,
+//! figures and checks), the other experiments' sections ([`super::experiments`]) and the
+//! list of files, as [`Block`]s.
 
-use crate::experiments::exchange::record::ExchangeRecord as _;
-use std::collections::BTreeMap;
-
-use super::doc::{self, Block};
+use super::doc::{self, Block, Part};
 use super::headline;
-use super::recommend::{self, fmt_ratio, ratio_verdict, Recommendation};
-use super::tables::{disagreements, figure_table, machine_table, record_name};
-use crate::bench::text::{fmt_size, fmt_us};
+use crate::bench::registry;
 use crate::bench::BenchResults;
-use crate::experiments::exchange::figures::{self as plot, Figure, FigureKind};
-use crate::machine::placement;
-use crate::stats::Metric;
 
 pub(super) fn title(results: &BenchResults) -> String {
     format!("handoff report — {}", results.machine.hostname)
@@ -21,14 +15,17 @@ pub(super) fn title(results: &BenchResults) -> String {
 
 /// The report as Markdown text (what `report.md` holds), without writing anything.
 pub fn render_markdown(results: &BenchResults) -> String {
-    doc::to_markdown(&build(results, &plot::plan_figures(results), &[]))
+    doc::to_markdown(&build(results, &[]))
 }
 
-pub(super) fn build(
-    results: &BenchResults,
-    figures: &[Figure],
-    experiments: &[BenchResults],
-) -> Vec<Block> {
+/// The part of the report that `results`' experiment writes (none for most).
+pub(super) fn part(results: &BenchResults, experiments: &[BenchResults]) -> Part {
+    registry::by_name(&results.experiment)
+        .and_then(|i| i.report)
+        .map_or_else(Part::default, |report| report(results, experiments))
+}
+
+pub(super) fn build(results: &BenchResults, experiments: &[BenchResults]) -> Vec<Block> {
     let mut b = vec![Block::Heading(1, title(results))];
     if results.partial {
         b.push(Block::Banner(format!(
@@ -41,104 +38,11 @@ pub(super) fn build(
             results.records.len()
         )));
     }
-    let rec = recommend::recommend(results);
+    let part = part(results, experiments);
     // The first screen: the one busy warning, the answers, the figure, the picks and the
     // seeds' claims, before every detail.
-    let (head, figures): (Vec<&Figure>, Vec<&Figure>) = figures
-        .iter()
-        .partition(|f| matches!(f.kind, FigureKind::ProcessesVsThreads { .. }));
-    b.extend(headline::first_screen(results, &rec, experiments).blocks(head.first().copied()));
-    b.push(Block::Para(intro(results)));
-
-    b.push(Block::Heading(2, "Recommendation".to_string()));
-    let mut sentences = rec.sentences.clone();
-    // Messages or puts by size, when `rma-channels` ran (its crossover).
-    sentences.extend(
-        experiments
-            .iter()
-            .filter_map(crate::experiments::rma_channels::recommendation),
-    );
-    b.push(Block::List(sentences));
-    if !rec.picks.is_empty() {
-        b.push(Block::Para(
-            "How the pick is made: only cached, verified two-party modes compete; the cost of a \
-             mode is its mean read time + mean latency; within a size class a mode's score is \
-             the geometric mean of its cost relative to the best mode at each size measured. A \
-             mode is within noise of the best unless its cost is higher by more than 30% with \
-             95% confidence (the lower end of the 95% CI of the ratio above 1.3, as \
-             `compare --fail-above` asks), tested once over the class's sizes (geometric mean \
-             of the per-size ratios, Welch's t on the log scale): whole runs of this lab differ \
-             by that much on a shared VM. Among tied modes the one that does not busy-wait, \
-             then the most ordinary, is named."
-                .to_string(),
-        ));
-        b.push(ranking_table(&rec));
-    }
-    if !rec.proc_vs_threads.is_empty() {
-        b.push(Block::Heading(
-            3,
-            "Processes vs threads at every size".to_string(),
-        ));
-        b.push(proc_vs_threads_table(&rec));
-    }
-
-    b.push(Block::Heading(2, "Machine".to_string()));
-    b.push(machine_table(results));
-
-    b.push(Block::Heading(2, "Method".to_string()));
-    b.extend(method(results));
-
-    b.push(Block::Heading(2, "Figures".to_string()));
-    if figures.is_empty() {
-        b.push(Block::Para(
-            "No figure: the results do not vary along any figure's axis (consumer CPU, block \
-             size, cache state) and hold no c2c pair."
-                .to_string(),
-        ));
-    }
-    for &fig in &figures {
-        b.push(Block::Heading(3, fig.title.clone()));
-        b.push(Block::Figure {
-            id: fig.id.clone(),
-            alt: fig.title.clone(),
-            caption: caption(fig),
-            csv: true,
-        });
-        b.extend(figure_table(results, fig));
-    }
-
-    b.push(Block::Heading(2, "Run-to-run disagreement".to_string()));
-    b.push(disagreements(results));
-
-    let bad: Vec<String> = results
-        .records
-        .iter()
-        .filter(|r| !r.verified)
-        .map(record_name)
-        .collect();
-    let anomalies: Vec<String> = results
-        .records
-        .iter()
-        .filter(|r| r.clock_anomalies() > 0)
-        .map(|r| format!("{}: {}", record_name(r), r.clock_anomalies()))
-        .collect();
-    if !bad.is_empty() || !anomalies.is_empty() {
-        b.push(Block::Heading(2, "Data checks".to_string()));
-        if !bad.is_empty() {
-            b.push(Block::Para(format!(
-                "**NOT VERIFIED** (the consumer computed a wrong sum; these numbers are not \
-                 data): {}.",
-                bad.join("; ")
-            )));
-        }
-        if !anomalies.is_empty() {
-            b.push(Block::Para(format!(
-                "Clock anomalies (negative latencies, kept as measured, never clamped): {}.",
-                anomalies.join("; ")
-            )));
-        }
-    }
-
+    b.extend(headline::first_screen_of(results, part.lead, experiments).blocks());
+    b.extend(part.sections);
     b.extend(super::experiments::blocks(experiments));
 
     b.push(Block::Heading(2, "Files".to_string()));
@@ -147,13 +51,7 @@ pub(super) fn build(
             .to_string(),
         "`report.md`, `index.html`: this report (the HTML embeds every image)".to_string(),
     ];
-    for fig in head.iter().chain(&figures) {
-        files.push(format!(
-            "`{0}.png`, `{0}.svg`, `{0}.csv`: {1}",
-            fig.id,
-            fig.title.to_lowercase()
-        ));
-    }
+    files.extend(part.files);
     for e in experiments {
         files.push(format!(
             "`{0}.json`, `{0}.csv`: every point of `{0}` (schema `{1}`)",
@@ -168,219 +66,4 @@ pub(super) fn build(
             .to_string(),
     ));
     b
-}
-
-fn intro(results: &BenchResults) -> String {
-    let m = &results.machine;
-    let mut s = format!(
-        "{} with {} logical CPUs, measured by handoff {}",
-        m.cpu_model, m.logical_cpus, results.tool.version
-    );
-    if let Some(c) = &results.tool.git_commit {
-        s.push_str(&format!(" (commit `{c}`)"));
-    }
-    if let Some(rs) = &results.report {
-        if let Some(t) = &rs.started {
-            s.push_str(&format!(", started {t}"));
-        }
-        if let Some(e) = rs.elapsed_s {
-            s.push_str(&format!(", took {e:.0} s"));
-        }
-        s.push_str(&format!(". Command: `{}`", rs.command));
-        if rs.quick {
-            s.push_str(" (quick mode: fewer repetitions and points)");
-        }
-    }
-    s.push_str(&format!(
-        ". {} record(s). Times are medians over all repetitions with the median's own 95% \
-         interval in brackets (distribution-free, see Method), unless a table says otherwise; \
-         plots show means with their 95% CI.",
-        results.records.len()
-    ));
-    s
-}
-
-fn ranking_table(rec: &Recommendation) -> Block {
-    let header = vec![
-        "size class".to_string(),
-        "placement".to_string(),
-        "pick".to_string(),
-        "read + latency".to_string(),
-        "consumer CPU".to_string(),
-        "within noise of the best".to_string(),
-        "runners-up (relative cost)".to_string(),
-    ];
-    let rows = rec
-        .picks
-        .iter()
-        .map(|p| {
-            vec![
-                format!("{} ({})", p.class.name, p.class.range_text()),
-                p.placement.clone(),
-                format!("**{}**", p.mode),
-                format!(
-                    "{} at {}",
-                    fmt_us(p.read_us + p.latency_us),
-                    fmt_size(p.at_size)
-                ),
-                format!("{:.0}%", p.cpu_pct),
-                if p.tied.is_empty() {
-                    "none: the best is measurably best".to_string()
-                } else {
-                    std::iter::once(&p.best_measured)
-                        .chain(&p.tied)
-                        .filter(|m| **m != p.mode)
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                },
-                p.ranking
-                    .iter()
-                    .filter(|(m, _)| *m != p.mode && !p.tied.contains(m) && *m != p.best_measured)
-                    .take(3)
-                    .map(|(m, s)| format!("{m} ×{s:.2}"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ]
-        })
-        .collect();
-    Block::Table { header, rows }
-}
-
-fn proc_vs_threads_table(rec: &Recommendation) -> Block {
-    let header = vec![
-        "block size".to_string(),
-        "placement".to_string(),
-        "processes-spin / threads-spin read time".to_string(),
-        "verdict".to_string(),
-    ];
-    let mut rows: Vec<(u64, u8, Vec<String>)> = rec
-        .proc_vs_threads
-        .iter()
-        .map(|r| {
-            (
-                r.size_bytes,
-                placement::rank(&r.placement),
-                vec![
-                    fmt_size(r.size_bytes),
-                    r.placement.clone(),
-                    fmt_ratio(&r.ratio),
-                    ratio_verdict(&r.ratio),
-                ],
-            )
-        })
-        .collect();
-    rows.sort_by_key(|r| (r.1, r.0));
-    Block::Table {
-        header,
-        rows: rows.into_iter().map(|r| r.2).collect(),
-    }
-}
-
-fn method(results: &BenchResults) -> Vec<Block> {
-    let mut b = Vec::new();
-    match &results.report {
-        Some(rs) => {
-            b.push(Block::Para(format!(
-                "**How repetitions were scaled** ({}): {}",
-                rs.rep_scaling, rs.rep_scaling_description
-            )));
-            if !rs.notes.is_empty() {
-                b.push(Block::List(rs.notes.clone()));
-            }
-        }
-        None => b.push(Block::Para(
-            "**How repetitions were scaled:** as configured for `bench exchange` (the same for \
-             every point; see the table)."
-                .to_string(),
-        )),
-    }
-    // reps and runs per size, as recorded.
-    let mut per_size: BTreeMap<u64, (Vec<u64>, Vec<u64>)> = BTreeMap::new();
-    for r in &results.records {
-        let e = per_size.entry(r.size_bytes()).or_default();
-        e.0.push(r.reps);
-        e.1.push(r.runs);
-    }
-    let span = |v: &mut Vec<u64>| {
-        v.sort_unstable();
-        v.dedup();
-        match v.as_slice() {
-            [one] => one.to_string(),
-            [first, .., last] => format!("{first}–{last}"),
-            [] => "-".to_string(),
-        }
-    };
-    let rows = per_size
-        .into_iter()
-        .map(|(size, (mut reps, mut runs))| vec![fmt_size(size), span(&mut reps), span(&mut runs)])
-        .collect();
-    b.push(Block::Table {
-        header: vec![
-            "block size".to_string(),
-            "repetitions per run".to_string(),
-            "runs".to_string(),
-        ],
-        rows,
-    });
-    b.push(Block::Para(
-        "Each run is a fresh pair of threads or processes; runs, not repetitions, are the \
-         independent units. Median, p99: over every repetition of every run. Table cells: the \
-         median and its 95% interval — distribution-free: the binomial order-statistic \
-         interval of the repetitions joined with that of the run medians (6 runs or more) or \
-         their range (fewer runs; it then covers the typical run with probability \
-         1 − 2^(1−runs), 94% with 5 runs, 75% with 3). Plots: mean of the per-run means with \
-         its 95% CI, a Student-t interval on the log scale (it stays above zero), widened to \
-         include the mean if needed. Ratios: ratio of means with Welch's t interval on the log \
-         scale of the run means. Run-to-run modes: when the run medians (run means in older \
-         files) form two levels far apart (a gap of ≥ 25% between neighbours, twice as wide \
-         as either level), the cell says so (\"bimodal: 3/5 runs ≈ 18 µs, 2/5 ≈ 34 µs\") \
-         instead of hiding it in one mean. Verdicts say \"inconclusive\" when the CI \
-         contains 1. Latency is measured from the producer's last write (before it notifies) \
-         to the \
-         consumer's first read, so it includes the cost of waking the consumer. The c2c floor \
-         is the one-way latency of one cache line between the two CPUs: no handoff between \
-         those CPUs can be faster."
-            .to_string(),
-    ));
-    b
-}
-
-fn caption(fig: &Figure) -> String {
-    match &fig.kind {
-        FigureKind::PerCpu { metric, log_y, .. } => format!(
-            "Bars: mean {} per consumer CPU; error bars: 95% CI of the mean over runs (log-scale \
-             t){}{}.",
-            metric.name(),
-            if *metric == Metric::Latency {
-                "; dashed: c2c one-way floor"
-            } else {
-                ""
-            },
-            if *log_y { "; log scale" } else { "" }
-        ),
-        FigureKind::VsSize {
-            metric,
-            producer_core,
-            consumer_core,
-            ..
-        } => format!(
-            "Mean {} vs block size, log-log; error bars: 95% CI; dashed verticals: cache sizes{}.",
-            metric.name(),
-            if *metric == Metric::Latency && producer_core != consumer_core {
-                "; dashed horizontal: c2c one-way floor"
-            } else {
-                ""
-            }
-        ),
-        FigureKind::CachedVsFlushed { .. } => "Mean read time with the block left in cache by the \
-            producer vs flushed from every cache (clflushopt) before the handoff; error bars: 95% CI."
-            .to_string(),
-        FigureKind::ProcessesVsThreads { .. } => {
-            "Read time and latency of processes-spin and threads-spin vs block size.".to_string()
-        }
-        FigureKind::C2cHeatmap => {
-            "One-way latency of one cache line between each pair of CPUs, in ns.".to_string()
-        }
-    }
 }

@@ -64,6 +64,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(9.6, 0.5),
     draw: None,
+    report: None,
 };
 
 super::named::named_enum! {

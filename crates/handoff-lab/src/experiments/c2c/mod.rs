@@ -67,6 +67,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: None,
     report_cost: ReportCost::IN_PLAN,
     draw: Some(heatmap::draw),
+    report: None,
 };
 
 /// One measured pair with its samples.

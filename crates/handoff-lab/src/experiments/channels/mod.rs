@@ -77,6 +77,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(worker),
     report_cost: ReportCost::fixed(7.6, 0.3),
     draw: None,
+    report: None,
 };
 
 /// One queue shared by all, or one queue per pair.

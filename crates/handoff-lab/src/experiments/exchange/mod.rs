@@ -7,6 +7,7 @@
 //! ([`worker::worker_main`]). Raw clock ticks are recorded in the shared segment and converted
 //! in the parent with one calibration.
 
+mod class_table;
 pub mod config;
 pub mod error;
 pub mod fault;
@@ -15,10 +16,13 @@ pub mod lockstep;
 pub mod memory;
 pub mod mode;
 pub mod pipe;
+pub mod recommend;
 pub mod record;
 pub mod roles;
 pub mod samples;
+pub mod sections;
 mod single;
+mod tables;
 pub mod worker;
 
 pub use config::{ConfigError, ExchangeConfig, Overrides};
@@ -59,6 +63,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(worker_body),
     report_cost: ReportCost::IN_PLAN,
     draw: Some(figures::draw),
+    report: Some(sections::part),
 };
 
 fn worker_body(args: &[String]) -> Result<(), BenchError> {

@@ -51,6 +51,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(worker),
     report_cost: ReportCost::fixed(12.4, 0.4),
     draw: None,
+    report: None,
 };
 
 super::named::named_enum! {

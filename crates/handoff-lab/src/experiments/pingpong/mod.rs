@@ -65,6 +65,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::per_class(36.6, 1.0),
     draw: None,
+    report: None,
 };
 
 super::named::named_enum! {

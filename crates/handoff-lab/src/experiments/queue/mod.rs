@@ -64,6 +64,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(worker),
     report_cost: ReportCost::fixed(34.6, 1.2),
     draw: None,
+    report: None,
 };
 
 /// Which queue.

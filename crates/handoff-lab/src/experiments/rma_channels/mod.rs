@@ -95,6 +95,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(worker),
     report_cost: ReportCost::fixed(65.0, 0.9),
     draw: None,
+    report: None,
 };
 
 /// The CPU of producer `p`: `cpus[p % len]` (`None`: unpinned).

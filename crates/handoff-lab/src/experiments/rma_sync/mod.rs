@@ -96,6 +96,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(worker::main),
     report_cost: ReportCost::fixed(25.0, 0.5),
     draw: None,
+    report: None,
 };
 
 super::named::named_enum! {

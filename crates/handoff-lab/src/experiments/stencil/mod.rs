@@ -77,6 +77,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(15.4, 2.0),
     draw: None,
+    report: None,
 };
 
 super::named::named_enum! {

@@ -4,17 +4,17 @@
 //! representative CPUs; a cell is the median over them of each record's median, with their
 //! range when there are several.
 
+use super::figures::Figure;
+use super::mode::ModeInfo;
+use super::record::{ExchangeRecord as _, ExchangeResults as _};
 use crate::bench::text::{fmt_ns, fmt_us};
 use crate::bench::{BenchRecord, BenchResults};
-use crate::experiments::exchange::figures::Figure;
-use crate::experiments::exchange::mode::ModeInfo;
-use crate::experiments::exchange::record::{ExchangeRecord as _, ExchangeResults as _};
 use crate::machine::placement;
 use crate::stats::Metric;
 use std::collections::BTreeMap;
 
-use super::doc::Block;
-use super::plan::MAX_ALL_CPUS;
+use crate::report::doc::Block;
+use crate::report::plan::MAX_ALL_CPUS;
 
 /// Whether the per-CPU table of `fig` is drawn per class: more consumer CPUs than a table
 /// has room for, or a machine large enough that the plan measured representatives.

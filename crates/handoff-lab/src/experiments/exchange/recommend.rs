@@ -25,12 +25,12 @@
 //! winner drawn from noise. When the pick keeps the consumer's CPU busy, the best mode using
 //! under [`BUSY_CPU_PCT`] and at most half the pick's CPU is named as the alternative.
 
+use super::record::{ExchangeRecord as _, ExchangeResults as _};
 use crate::bench::{BenchRecord, BenchResults};
-use crate::experiments::exchange::record::{ExchangeRecord as _, ExchangeResults as _};
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::mode::{ModeInfo, Parties};
 use crate::bench::text::fmt_size;
-use crate::experiments::exchange::mode::{ModeInfo, Parties};
 use crate::machine::{placement, Machine};
 use crate::stats::{pooled_log_ratio, ratio_of_means, Metric, Ratio};
 

@@ -1,18 +1,16 @@
 //! The report's tables: the cells of every figure's table (a median with its own interval,
 //! run-to-run modes), the cached-vs-flushed verdicts and the run-to-run disagreement list.
 
+use super::figures::{Figure, FigureKind};
+use super::mode::ModeInfo;
+use super::record::{record_disagreements, run_levels, ExchangeRecord as _, ExchangeResults as _};
 use crate::bench::text::{fmt_interval, fmt_ns, fmt_size, fmt_us};
 use crate::bench::{BenchRecord, BenchResults};
-use crate::experiments::exchange::figures::{Figure, FigureKind};
-use crate::experiments::exchange::mode::ModeInfo;
-use crate::experiments::exchange::record::{
-    record_disagreements, run_levels, ExchangeRecord as _, ExchangeResults as _,
-};
 use crate::machine::CACHE_INSTRUCTION;
 use crate::stats::{ratio_of_means, run_modes, Metric, Ratio};
 
-use super::doc::Block;
 use super::recommend::fmt_ratio;
+use crate::report::doc::Block;
 
 /// "26.1 µs [25.8–26.5 µs]": the median and its own interval, with † when the record's runs
 /// disagree on this metric and the two levels when the run means form two
