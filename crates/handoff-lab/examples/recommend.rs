@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use handoff_lab::experiments::exchange::record;
 use handoff_lab::experiments::exchange::recommend::recommend;
+use handoff_lab::experiments::exchange::record;
 
 fn main() {
     let files: Vec<String> = std::env::args().skip(1).collect();
