@@ -2,10 +2,7 @@
 //! configurations and its results into files and exit codes.
 
 use crate::cli_report::{self, ReportArgs};
-use crate::common::{
-    allowed_cpus, check_memory, install_interrupt_handler, overrides, parse_cores,
-    CommonExchangeArgs,
-};
+use crate::common::{allowed_cpus, overrides, parse_cores, CommonExchangeArgs};
 use crate::Failure;
 use clap::{Args, Parser, Subcommand};
 use handoff_lab::experiments::exchange::{self, ExchangeConfig};
@@ -244,49 +241,16 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
     }
     cfg.apply(&overrides(&a.common, &allowed)?)?;
     cfg.validate(&allowed)?;
-    let format = a.out.check()?;
-    install_interrupt_handler();
-    let m = crate::common::rig()?;
-    let env = m.env(&cfg, &crate::common::CANCEL)?;
-    let points = exchange::plan(&cfg);
-    check_memory(&points)?;
-    a.out.run_on(format, &m, &allowed, |ctx| {
-        exchange::run(ctx, &cfg, &points, &env, (&[], &[]), None)
-    })
+    a.out.check()?;
+    let bench = exchange::Bench::prepare(cfg)?;
+    a.out.run(&allowed, |ctx| bench.run(ctx))
 }
 
 fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {
     a.out.check()?;
-    let allowed = allowed_cpus()?;
-    let cpus = parse_cores(&a.cores, &allowed, "--cores")?;
-    if a.samples == 0 || a.round_trips == 0 {
-        return Err(Failure::usage(
-            "--samples and --round-trips must be at least 1",
-        ));
-    }
-    // A sample is not interruptible and runs under a deadline: bound it up front.
-    const MAX_ROUND_TRIPS: u32 = 1_000_000;
-    if a.round_trips > MAX_ROUND_TRIPS || a.samples > MAX_ROUND_TRIPS {
-        return Err(Failure::usage(format!(
-            "--round-trips and --samples: at most {MAX_ROUND_TRIPS} (a sample of a million \
-             round trips takes about a second; use more --samples for more)"
-        )));
-    }
-    if cpus.len() < 2 {
-        return Err(Failure::usage(format!(
-            "c2c needs at least two CPUs; this process may use {}",
-            handoff::sys::format_cpu_list(&cpus)
-        )));
-    }
-    let topology = handoff_probe::topology::Topology::detect()
-        .map_err(|e| Failure::runtime(format!("reading the CPU topology: {e}")))?;
-    let opts = handoff_probe::floor::C2cOptions {
-        samples: a.samples,
-        round_trips_per_sample: a.round_trips,
-        ..Default::default()
-    };
+    let cpus = parse_cores(&a.cores, &allowed_cpus()?, "--cores")?;
     a.out.run(&cpus, |ctx| {
-        handoff_lab::experiments::c2c::run(ctx, &cpus, &opts, &topology)
+        handoff_lab::experiments::c2c::run(ctx, &cpus, a.samples, a.round_trips)
     })
 }
 

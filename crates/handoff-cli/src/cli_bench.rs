@@ -168,26 +168,17 @@ impl BenchOutputArgs {
     ) -> Result<u8, Failure> {
         let format = self.check()?;
         crate::common::install_interrupt_handler();
-        self.run_on(format, &crate::common::rig()?, cpus, body)
-    }
-
-    /// [`BenchOutputArgs::run`] on the machine `m` already detected, writing `format`.
-    pub fn run_on(
-        &self,
-        format: Format,
-        m: &handoff_lab::experiments::exchange::Rig,
-        cpus: &[usize],
-        body: impl FnOnce(&mut RunCtx<'_>) -> Result<BenchResults, BenchError>,
-    ) -> Result<u8, Failure> {
-        let machine = handoff_lab::machine::detect(&m.calibration);
+        let (exe, args) = crate::common::launcher()?;
+        let clock = handoff_probe::clock::Clock::detect();
+        let machine = handoff_lab::machine::detect(&clock.calibration());
         let tool = handoff_lab::machine::tool();
         let mut prog = crate::progress::Stderr::new(self.quiet);
         let mut ctx = RunCtx {
             quick: false,
             machine: &machine,
             tool: &tool,
-            exe: m.launcher.exe.clone(),
-            args: m.launcher.args.clone(),
+            exe,
+            args,
             allowed_cpus: cpus,
             cancel: &CANCEL,
             progress: &mut prog,

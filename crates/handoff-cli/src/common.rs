@@ -3,7 +3,7 @@
 
 use crate::Failure;
 use clap::Args;
-use handoff_lab::experiments::exchange::{self, Mode, Overrides};
+use handoff_lab::experiments::exchange::{Mode, Overrides};
 
 /// Flags shared by `bench exchange` and `report`.
 #[derive(Debug, Args, Clone)]
@@ -84,26 +84,9 @@ pub fn overrides(common: &CommonExchangeArgs, allowed: &[usize]) -> Result<Overr
     })
 }
 
-/// Refuses a plan whose runs cannot fit in the memory (or /dev/shm) free now.
-pub fn check_memory(points: &[exchange::Point]) -> Result<(), Failure> {
-    Ok(exchange::memory::check(
-        points,
-        &exchange::memory::Room::detect(),
-    )?)
-}
-
-/// How the lab starts worker processes: this binary's hidden `__worker` command.
-pub fn launcher() -> Result<exchange::Launcher, Failure> {
+/// How the lab starts worker processes: this binary and its hidden `__worker` command.
+pub fn launcher() -> Result<(std::path::PathBuf, Vec<std::ffi::OsString>), Failure> {
     let exe = std::env::current_exe()
         .map_err(|e| Failure::runtime(format!("finding our own executable: {e}")))?;
-    Ok(exchange::Launcher {
-        exe,
-        args: vec!["__worker".into()],
-    })
-}
-
-/// The clock, topology and worker launcher an exchange runs on.
-pub fn rig() -> Result<exchange::Rig, Failure> {
-    exchange::Rig::detect(launcher()?)
-        .map_err(|e| Failure::runtime(format!("reading the CPU topology: {e}")))
+    Ok((exe, vec!["__worker".into()]))
 }

@@ -129,3 +129,27 @@ fn report_plot_and_compare_name_no_experiment() {
         }
     }
 }
+
+/// One corridor (#39): `bench exchange` and `bench c2c` only parse their flags and hand them
+/// to the lab through the output flags' generic runner, like every other `bench NAME`; the
+/// runner and the CLI's shared helpers name neither experiment (no rig, memory check or
+/// c2c check of their own).
+#[test]
+fn bench_exchange_and_c2c_take_the_generic_path() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let read = |f: &str| std::fs::read_to_string(src.join(f)).unwrap();
+    let cli = read("cli.rs");
+    for f in ["bench_exchange", "bench_c2c"] {
+        let code = function(&cli, f);
+        assert!(code.contains(".out.run("), "{f} runs apart:\n{code}");
+        for name in ["run_on", "Rig", "check_memory", "Topology", "C2cOptions"] {
+            assert!(!code.contains(name), "{f} names {name}:\n{code}");
+        }
+    }
+    let bench = read("cli_bench.rs");
+    assert!(!bench.contains("exchange") && !bench.contains("c2c"));
+    let common = read("common.rs");
+    for name in ["Rig", "check_memory", "memory::"] {
+        assert!(!common.contains(name), "common.rs names {name}");
+    }
+}

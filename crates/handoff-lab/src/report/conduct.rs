@@ -30,8 +30,9 @@ pub struct Options<'a> {
     pub out: Option<PathBuf>,
     /// The CPUs this process may use.
     pub allowed: Vec<usize>,
-    /// How to start worker processes (this binary's hidden worker command).
-    pub launcher: Launcher,
+    /// How to start worker processes: this executable with these arguments before an
+    /// experiment's name (this binary's hidden worker command).
+    pub launcher: (PathBuf, Vec<std::ffi::OsString>),
     /// Set by Ctrl-C (or SIGTERM): stop and write what was measured.
     pub cancel: &'a AtomicBool,
     /// The command line, for the report's settings.
@@ -84,8 +85,8 @@ fn run_ctx<'a>(
         quick,
         machine,
         tool,
-        exe: o.launcher.exe.clone(),
-        args: o.launcher.args.clone(),
+        exe: o.launcher.0.clone(),
+        args: o.launcher.1.clone(),
         allowed_cpus: &o.allowed,
         cancel: o.cancel,
         progress,
@@ -93,10 +94,17 @@ fn run_ctx<'a>(
     }
 }
 
+/// How `o` starts the exchange's workers.
+fn launcher(o: &Options<'_>) -> Launcher {
+    Launcher {
+        exe: o.launcher.0.clone(),
+        args: o.launcher.1.clone(),
+    }
+}
+
 /// Runs `handoff report` as `o` asks, telling `progress` what it does, and writes the folder.
 pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, ConductError> {
-    let rig = Rig::detect(o.launcher.clone())
-        .map_err(|e| failed(format!("reading the CPU topology: {e}")))?;
+    let rig = Rig::detect().map_err(|e| failed(format!("reading the CPU topology: {e}")))?;
     let llc = rig.topology.last_level_cache_bytes();
     let speed = match o.protocol {
         Protocol::Budget(_) => measure_speed(&rig, o),
@@ -111,7 +119,7 @@ pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, 
     };
     let (plan, cfg) = plan::plan(&req, &rig.topology, &o.allowed, llc).map_err(usage)?;
     memory::check(&plan.points, &memory::Room::detect()).map_err(usage)?;
-    let env = rig.env(&cfg, o.cancel).map_err(usage)?;
+    let env = rig.env(&cfg, o.cancel, launcher(o)).map_err(usage)?;
     progress.say(&format!("report: {}", plan.protocol()));
     for n in &plan.notes {
         progress.say(&format!("note: {n}"));
@@ -281,7 +289,7 @@ fn measure_speed(rig: &Rig, o: &Options<'_>) -> f64 {
             ..point(Mode::ThreadsSpin, a, false)
         },
     ];
-    let Ok(env) = rig.env(&exchange::ExchangeConfig::default(), o.cancel) else {
+    let Ok(env) = rig.env(&exchange::ExchangeConfig::default(), o.cancel, launcher(o)) else {
         return 1.0;
     };
     // The floor beside each record is not wanted here: a stand-in keeps it from being measured.

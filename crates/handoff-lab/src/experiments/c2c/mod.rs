@@ -13,6 +13,9 @@ use handoff_probe::topology::Topology;
 use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
 
+/// Registry name of the experiment (the results' `experiment`).
+pub const NAME: &str = "c2c";
+
 /// Every unordered pair of distinct CPUs in `cpus` (one-way latency is symmetric).
 pub fn all_pairs(cpus: &[usize]) -> Vec<(usize, usize)> {
     let mut pairs = Vec::new();
@@ -54,7 +57,7 @@ pub struct C2cError {
 /// The registry entry: `handoff bench c2c`; `handoff report` measures its matrix first, as
 /// the exchange's floor, so it has no report plan of its own.
 pub static INFO: ExperimentInfo = ExperimentInfo {
-    name: "c2c",
+    name: NAME,
     title: "Core-to-core floor",
     section: "The hardware floor",
     seed: "the exchange paper's floor (one cache line bounced between two CPUs)",
@@ -109,23 +112,53 @@ pub fn measure(
     Ok(out)
 }
 
-/// `handoff bench c2c` on `cpus`: every pair measured, one record per pair (series = its
-/// placement class, x = the pair's index) and the pairs in [`BenchResults::c2c`].
+/// The most round trips per sample and samples per pair: a sample is not interruptible and
+/// runs under a deadline (a million round trips take about a second).
+pub const MAX_ROUND_TRIPS: u32 = 1_000_000;
+
+/// `handoff bench c2c` on `cpus` (at least two), `samples` samples of `round_trips` round
+/// trips per pair (both 1 to [`MAX_ROUND_TRIPS`], else a usage error before anything runs):
+/// every pair measured, one record per pair (series = its placement class, x = the pair's
+/// index) and the pairs in [`BenchResults::c2c`].
 pub fn run(
     ctx: &mut RunCtx<'_>,
     cpus: &[usize],
-    opts: &C2cOptions,
-    topology: &Topology,
+    samples: u32,
+    round_trips: u32,
 ) -> Result<BenchResults, BenchError> {
+    let usage = |m: String| Err(BenchError::usage(NAME, m));
+    if samples == 0 || round_trips == 0 {
+        return usage("--samples and --round-trips must be at least 1".into());
+    }
+    if round_trips > MAX_ROUND_TRIPS || samples > MAX_ROUND_TRIPS {
+        return usage(format!(
+            "--round-trips and --samples: at most {MAX_ROUND_TRIPS} (a sample of a million \
+             round trips takes about a second; use more --samples for more)"
+        ));
+    }
+    if cpus.len() < 2 {
+        return usage(format!(
+            "needs at least two CPUs; this process may use {}",
+            handoff::sys::format_cpu_list(cpus)
+        ));
+    }
+    let topology = Topology::detect()
+        .map_err(|e| BenchError::failed(NAME, format!("reading the CPU topology: {e}")))?;
+    let opts = C2cOptions {
+        samples,
+        round_trips_per_sample: round_trips,
+        ..Default::default()
+    };
+    let (opts, topology) = (&opts, &topology);
     let pairs = all_pairs(cpus);
     let measured = measure(&pairs, opts, topology, ctx.cancel, ctx.progress)
-        .map_err(|e| BenchError::failed("c2c", e))?;
+        .map_err(|e| BenchError::failed(NAME, e))?;
     let config = serde_json::json!({
         "cores": cpus,
         "samples": opts.samples,
         "round_trips_per_sample": opts.round_trips_per_sample,
     });
-    let mut res = BenchResults::new("c2c", ctx.machine.clone(), ctx.tool.clone(), config);
+    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
     res.partial = measured.len() < pairs.len();
     if res.partial {
         res.stopped_early = Some(format!(
@@ -137,7 +170,7 @@ pub fn run(
     let round_trips = u64::from(opts.samples) * u64::from(opts.round_trips_per_sample);
     for (i, m) in measured.into_iter().enumerate() {
         let metric = MetricRecord::from_runs("ns", false, std::slice::from_ref(&m.samples))
-            .map_err(|e| BenchError::failed("c2c", e))?;
+            .map_err(|e| BenchError::failed(NAME, e))?;
         let mut checks = Checks::of("round trips");
         // A bounce that carries another value than the one waited for is an error above.
         checks.add(round_trips, 0);

@@ -168,7 +168,7 @@ pub struct Launcher {
 /// What every point needs from its surroundings.
 pub struct Env<'a> {
     /// How to start worker processes.
-    pub launcher: &'a Launcher,
+    pub launcher: Launcher,
     /// Set by Ctrl-C: stop as soon as possible.
     pub cancel: &'a AtomicBool,
     /// The clock all parties read.
@@ -190,8 +190,8 @@ pub struct Env<'a> {
     pub fault: Option<fault::Fault>,
 }
 
-/// Everything an exchange measurement needs from the machine: the clock, its calibration,
-/// the topology and how to start workers (`bench exchange` and `handoff report`).
+/// Everything an exchange measurement needs from the machine: the clock, its calibration
+/// and the topology (`bench exchange` and `handoff report`).
 pub struct Rig {
     /// The clock all parties read.
     pub clock: Clock,
@@ -199,30 +199,29 @@ pub struct Rig {
     pub calibration: Calibration,
     /// Placement classes.
     pub topology: Topology,
-    /// How to start worker processes.
-    pub launcher: Launcher,
 }
 
 impl Rig {
-    /// Detects the clock and the topology; workers start through `launcher`.
-    pub fn detect(launcher: Launcher) -> Result<Rig, handoff::Error> {
+    /// Detects the clock and the topology.
+    pub fn detect() -> Result<Rig, handoff::Error> {
         let clock = Clock::detect();
         Ok(Rig {
             clock,
             calibration: clock.calibration(),
             topology: Topology::detect()?,
-            launcher,
         })
     }
 
-    /// The surroundings of `cfg`'s points on this rig; Ctrl-C arrives through `cancel`.
+    /// The surroundings of `cfg`'s points on this rig; workers start through `launcher`,
+    /// Ctrl-C arrives through `cancel`.
     pub fn env<'a>(
         &'a self,
         cfg: &ExchangeConfig,
         cancel: &'a AtomicBool,
+        launcher: Launcher,
     ) -> Result<Env<'a>, crate::kernels::KernelError> {
         Ok(Env {
-            launcher: &self.launcher,
+            launcher,
             cancel,
             clock: self.clock,
             calibration: self.calibration,
@@ -233,6 +232,53 @@ impl Rig {
             fault: cfg.fault,
             adjacent_floor: super::floor::adjacent_c2c,
         })
+    }
+}
+
+/// `handoff bench exchange`: a configuration's points on this machine, refused before
+/// anything runs when its kernel is not there or its runs cannot fit in the memory (or
+/// /dev/shm) free now ([`Bench::prepare`]), then measured by [`run`] ([`Bench::run`]).
+pub struct Bench {
+    cfg: ExchangeConfig,
+    points: Vec<Point>,
+    rig: Rig,
+}
+
+/// Why [`Bench::prepare`] refused a configuration.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    /// The topology could not be read (a failure, exit code 3).
+    #[error("reading the CPU topology: {0}")]
+    Topology(handoff::Error),
+    /// The kernel asked for is not there (bad input, exit code 2).
+    #[error(transparent)]
+    Kernel(#[from] crate::kernels::KernelError),
+    /// The runs cannot fit in the memory free now (bad input, exit code 2).
+    #[error(transparent)]
+    Memory(#[from] memory::MemoryError),
+}
+
+impl Bench {
+    /// `cfg` (validated) planned, checked against the memory free now and the kernels this
+    /// CPU has, on this machine's clock and topology; nothing runs.
+    pub fn prepare(cfg: ExchangeConfig) -> Result<Bench, PrepareError> {
+        let points = plan(&cfg);
+        memory::check(&points, &memory::Room::detect())?;
+        crate::kernels::Kernel::choose(&cfg.kernel)?;
+        let rig = Rig::detect().map_err(PrepareError::Topology)?;
+        Ok(Bench { cfg, points, rig })
+    }
+
+    /// Measures the points, starting workers as `ctx` says.
+    pub fn run(&self, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
+        let launcher = Launcher {
+            exe: ctx.exe.clone(),
+            args: ctx.args.clone(),
+        };
+        let env = (self.rig)
+            .env(&self.cfg, ctx.cancel, launcher)
+            .map_err(|e| BenchError::usage(record::NAME, e.to_string()))?;
+        run(ctx, &self.cfg, &self.points, &env, (&[], &[]), None)
     }
 }
 

@@ -49,7 +49,7 @@ fn with_env<T>(fault: Option<fault::Fault>, f: impl FnOnce(&Env<'_>) -> T) -> T 
     };
     let cancel = AtomicBool::new(false);
     let env = Env {
-        launcher: &launcher,
+        launcher,
         cancel: &cancel,
         clock,
         calibration: clock.calibration(),
