@@ -200,8 +200,8 @@ fn the_first_screen_answers_before_the_details_in_markdown_and_html() {
 fn slower_processes_are_called_slower_per_placement() {
     let ex = exchange(2.0);
     let s = first_screen(&ex, &[]);
-    assert_eq!(s.answers.len(), 2, "{:?}", s.answers);
-    for line in &s.answers {
+    assert_eq!(s.lead.answers.len(), 2, "{:?}", s.lead.answers);
+    for line in &s.lead.answers {
         assert!(
             line.contains("processes / threads = 2.00 (95% CI")
                 && line.contains("— processes are slower by 100%")
@@ -229,8 +229,8 @@ fn slower_processes_are_called_slower_per_placement() {
 fn equal_but_noisy_processes_are_inconclusive_not_as_fast() {
     let ex = exchange_with(1.0, common::noisy);
     let s = first_screen(&ex, &[]);
-    assert_eq!(s.answers.len(), 2, "{:?}", s.answers);
-    for line in &s.answers {
+    assert_eq!(s.lead.answers.len(), 2, "{:?}", s.lead.answers);
+    for line in &s.lead.answers {
         assert!(line.contains("— inconclusive (the CI contains 1"), "{line}");
     }
 }
@@ -261,12 +261,12 @@ fn a_busy_exchange_is_said_once_with_the_others_and_answers_nothing() {
         ),
         "{w}"
     );
-    assert_eq!(s.answers.len(), 1);
-    assert!(s.answers[0].starts_with("**Not answered:** the exchange ran on a busy machine"));
+    assert_eq!(s.lead.answers.len(), 1);
+    assert!(s.lead.answers[0].starts_with("**Not answered:** the exchange ran on a busy machine"));
     assert!(
-        s.picks.is_empty(),
+        s.lead.picks.is_empty(),
         "no pick from busy records: {:?}",
-        s.picks
+        s.lead.picks
     );
     let term = s.terminal();
     assert!(
@@ -285,7 +285,7 @@ fn a_busy_exchange_is_said_once_with_the_others_and_answers_nothing() {
     common::set_load(&mut ex, &quiet());
     let s = first_screen(&ex, &[common::private_vars()]);
     assert!(s.busy.is_none(), "{s:?}");
-    assert_eq!(s.answers.len(), 2);
+    assert_eq!(s.lead.answers.len(), 2);
 }
 
 #[test]
@@ -297,21 +297,22 @@ fn without_both_modes_the_question_says_what_is_missing() {
     ex.c2c.clear();
     let s = first_screen(&ex, &[]);
     assert!(
-        s.answers[0].starts_with("**Not answered:** processes-spin and threads-spin"),
+        s.lead.answers[0].starts_with("**Not answered:** processes-spin and threads-spin"),
         "{:?}",
-        s.answers
+        s.lead.answers
     );
     assert!(
-        s.notes.iter().all(|l| !l.contains("Floor")),
+        s.lead.notes.iter().all(|l| !l.contains("Floor")),
         "{:?}",
-        s.notes
+        s.lead.notes
     );
     // With only process modes, both columns pick the same.
     assert!(
-        s.picks
+        s.lead
+            .picks
             .iter()
             .all(|r| r[3].starts_with("the same: **processes-")),
         "{:?}",
-        s.picks
+        s.lead.picks
     );
 }

@@ -23,48 +23,43 @@ use crate::bench::findings::{Finding, Holds};
 use crate::bench::registry;
 use crate::bench::BenchResults;
 
-use super::doc::{Block, Lead};
+use super::doc::{Block, Lead, Part};
 
 /// What the first screen says.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FirstScreen {
     /// The one busy warning of the whole run, when any experiment ran on a busy machine.
     pub busy: Option<String>,
-    /// The paper's question, one line per placement class (Markdown inline syntax).
-    pub answers: Vec<String>,
-    /// What to use: one row per (size class, placement): size class, consumer, the pick
-    /// among two processes, the best of every mode.
-    pub picks: Vec<[String; 4]>,
-    /// The same for the terminal: the picks of the nearest placement across cores.
-    pick_line: Option<String>,
-    /// One-line facts beside the picks: the cache-line floor, messages or puts.
-    pub notes: Vec<String>,
-    /// The figure of the question.
-    figure: Option<Block>,
+    /// The paper's question answered (its notes followed by the other experiments' one-line
+    /// recommendations: messages or puts).
+    pub lead: Lead,
     /// The seeds' claims: experiment, claim, the claim's figure, this machine's, verdict.
     pub claims: Vec<[String; 5]>,
     /// For the terminal: how many claims hold, do not, are inconclusive.
     tally: Option<String>,
 }
 
-/// The first screen of `results` (the exchange) and the registered experiments run beside
-/// it: the answer is the one `results`' experiment gives through its registry entry
-/// ([`crate::bench::ExperimentInfo::report`]).
-pub fn first_screen(results: &BenchResults, experiments: &[BenchResults]) -> FirstScreen {
-    let lead = registry::by_name(&results.experiment)
+/// The part of the report that `results`' experiment writes, through its registry entry
+/// ([`crate::bench::ExperimentInfo::report`]; none for most).
+pub fn part(results: &BenchResults, experiments: &[BenchResults]) -> Part {
+    registry::by_name(&results.experiment)
         .and_then(|i| i.report)
-        .map_or_else(Lead::default, |report| report(results, experiments).lead);
-    first_screen_of(results, lead, experiments)
+        .map_or_else(Part::default, |report| report(results, experiments))
+}
+
+/// The first screen of `results` (the exchange) and the registered experiments run beside
+/// it: the answer is the one `results`' experiment gives ([`part`]).
+pub fn first_screen(results: &BenchResults, experiments: &[BenchResults]) -> FirstScreen {
+    first_screen_of(results, part(results, experiments).lead, experiments)
 }
 
 /// [`first_screen`] with the answer `lead` already drawn.
 pub fn first_screen_of(
     results: &BenchResults,
-    lead: Lead,
+    mut lead: Lead,
     experiments: &[BenchResults],
 ) -> FirstScreen {
-    let mut notes = lead.notes;
-    notes.extend(
+    lead.notes.extend(
         experiments
             .iter()
             .filter_map(crate::experiments::rma_channels::recommendation),
@@ -89,11 +84,7 @@ pub fn first_screen_of(
     });
     FirstScreen {
         busy: busy_warning(results, experiments),
-        answers: lead.answers,
-        picks: lead.picks,
-        pick_line: lead.pick_line,
-        notes,
-        figure: lead.figure,
+        lead,
         claims,
         tally,
     }
@@ -105,9 +96,9 @@ impl FirstScreen {
     pub fn terminal(&self) -> Vec<String> {
         self.busy
             .iter()
-            .chain(&self.answers)
-            .chain(&self.pick_line)
-            .chain(&self.notes)
+            .chain(&self.lead.answers)
+            .chain(&self.lead.pick_line)
+            .chain(&self.lead.notes)
             .chain(&self.tally)
             .map(|s| s.replace("**", "").replace('`', ""))
             .collect()
@@ -126,8 +117,8 @@ impl FirstScreen {
              95% CI."
                 .to_string(),
         ));
-        b.push(Block::List(self.answers.clone()));
-        if !self.picks.is_empty() {
+        b.push(Block::List(self.lead.answers.clone()));
+        if !self.lead.picks.is_empty() {
             b.push(Block::Para(
                 "**What to use** (cost = mean read time + latency of the largest size measured \
                  in the class; ×: a cost relative to the best measured; how picks are made: \
@@ -141,13 +132,13 @@ impl FirstScreen {
                     "two processes (the paper's setting)".to_string(),
                     "best of every mode".to_string(),
                 ],
-                rows: self.picks.iter().map(|r| r.to_vec()).collect(),
+                rows: self.lead.picks.iter().map(|r| r.to_vec()).collect(),
             });
         }
-        if !self.notes.is_empty() {
-            b.push(Block::List(self.notes.clone()));
+        if !self.lead.notes.is_empty() {
+            b.push(Block::List(self.lead.notes.clone()));
         }
-        b.extend(self.figure.clone());
+        b.extend(self.lead.figure.clone());
         b.push(Block::Para(
             "**The seeds' claims on this machine**".to_string(),
         ));

@@ -4,9 +4,8 @@
 //! figures and checks), the other experiments' sections ([`super::experiments`]) and the
 //! list of files, as [`Block`]s.
 
-use super::doc::{self, Block, Part};
+use super::doc::{self, Block};
 use super::headline;
-use crate::bench::registry;
 use crate::bench::BenchResults;
 
 pub(super) fn title(results: &BenchResults) -> String {
@@ -16,13 +15,6 @@ pub(super) fn title(results: &BenchResults) -> String {
 /// The report as Markdown text (what `report.md` holds), without writing anything.
 pub fn render_markdown(results: &BenchResults) -> String {
     doc::to_markdown(&build(results, &[]))
-}
-
-/// The part of the report that `results`' experiment writes (none for most).
-pub(super) fn part(results: &BenchResults, experiments: &[BenchResults]) -> Part {
-    registry::by_name(&results.experiment)
-        .and_then(|i| i.report)
-        .map_or_else(Part::default, |report| report(results, experiments))
 }
 
 pub(super) fn build(results: &BenchResults, experiments: &[BenchResults]) -> Vec<Block> {
@@ -38,7 +30,7 @@ pub(super) fn build(results: &BenchResults, experiments: &[BenchResults]) -> Vec
             results.records.len()
         )));
     }
-    let part = part(results, experiments);
+    let part = headline::part(results, experiments);
     // The first screen: the one busy warning, the answers, the figure, the picks and the
     // seeds' claims, before every detail.
     b.extend(headline::first_screen_of(results, part.lead, experiments).blocks());
