@@ -153,6 +153,14 @@ pub fn mean(xs: &[f64]) -> f64 {
     xs.iter().sum::<f64>() / xs.len() as f64
 }
 
+/// The distinct values of `xs`, ascending.
+pub fn distinct<T: Ord>(xs: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut v: Vec<T> = xs.into_iter().collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 /// Sample standard deviation (n − 1 in the denominator); `None` for fewer than 2 values.
 pub fn sample_sd(xs: &[f64]) -> Option<f64> {
     if xs.len() < 2 {

@@ -20,6 +20,7 @@ use crate::bench::experiment::{
 };
 use crate::bench::findings::at_least;
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
+use crate::stats::distinct;
 
 const NAME: &str = "aggregation";
 /// Bytes of the ring between the two threads.
@@ -108,11 +109,8 @@ impl Config {
     /// holds at least two.
     pub fn frames_for(&self, msg: usize) -> Vec<usize> {
         let one = record_len(msg);
-        let mut v = vec![one];
-        v.extend(self.frame_sizes.iter().copied().filter(|&f| f >= 2 * one));
-        v.sort_unstable();
-        v.dedup();
-        v
+        let bigger = self.frame_sizes.iter().copied().filter(|&f| f >= 2 * one);
+        distinct(std::iter::once(one).chain(bigger))
     }
 
     /// Checks the configuration before anything runs.

@@ -4,43 +4,30 @@
 //! connections help, four are enough), and the crossover size: "below N bytes send
 //! messages, above it put".
 
-use crate::bench::findings::{at_least, Holds};
+use crate::bench::findings::{at_least, run_means, Holds};
 use crate::bench::{BenchResults, Finding};
-use crate::stats::{ratio_of_means, Ratio};
+use crate::stats::{distinct, ratio_of_means, Ratio};
 
 /// The run means of bytes/s of `series` at `size`.
 fn runs(res: &BenchResults, series: &str, size: usize) -> Option<Vec<f64>> {
-    res.records
-        .iter()
-        .find(|r| r.series == series && r.x == size as f64)
-        .and_then(|r| r.metrics.get("bytes_per_s"))
-        .map(|m| m.run_means.clone())
+    run_means(res, series, size as f64, "bytes_per_s")
 }
 
 /// The sizes measured in `series`, ascending.
 fn sizes(res: &BenchResults, series: &str) -> Vec<usize> {
-    let mut v: Vec<usize> = res
-        .records
-        .iter()
-        .filter(|r| r.series == series)
-        .map(|r| r.x as usize)
-        .collect();
-    v.sort_unstable();
-    v.dedup();
-    v
+    distinct(res.series(series).iter().map(|r| r.x as usize))
 }
 
 /// The values of n measured for `prefix` ("threads, XConn") with `method`, ascending.
 fn ns(res: &BenchResults, prefix: &str, method: &str) -> Vec<usize> {
-    let mut v: Vec<usize> = res
-        .records
-        .iter()
-        .filter(|r| r.series.starts_with(&format!("{prefix}×")) && r.param_text("method") == method)
-        .filter_map(|r| r.param_f64("n").map(|n| n as usize))
-        .collect();
-    v.sort_unstable();
-    v.dedup();
-    v
+    distinct(
+        res.records
+            .iter()
+            .filter(|r| {
+                r.series.starts_with(&format!("{prefix}×")) && r.param_text("method") == method
+            })
+            .filter_map(|r| r.param_f64("n").map(|n| n as usize)),
+    )
 }
 
 /// Which side wins at one size.

@@ -19,6 +19,7 @@ use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
 use crate::bench::{BenchRecord, BenchResults, Checks};
+use crate::stats::distinct;
 
 mod findings;
 pub mod payload;
@@ -365,9 +366,7 @@ impl Config {
     /// of one (mode, layout, n, size) are consecutive: [`run`] interleaves their runs.
     pub fn points(&self) -> Vec<Point> {
         let mut v = Vec::new();
-        let mut grans = self.granularities.clone();
-        grans.sort_unstable();
-        grans.dedup();
+        let grans = distinct(self.granularities.iter().copied());
         let plain = grans.iter().any(|&g| g <= 8);
         let modes: Vec<bool> = [(false, self.threads), (true, self.processes)]
             .into_iter()
@@ -383,12 +382,11 @@ impl Config {
                 for &n in ns {
                     // The crossover is judged on one connection, threads first.
                     let crossing = layout == Layout::Xconn && n == 1 && processes != self.threads;
-                    let mut sizes = self.sizes.clone();
-                    if crossing {
-                        sizes.extend(&self.crossover_sizes);
-                        sizes.sort_unstable();
-                        sizes.dedup();
-                    }
+                    let sizes = if crossing {
+                        distinct(self.sizes.iter().chain(&self.crossover_sizes).copied())
+                    } else {
+                        self.sizes.clone()
+                    };
                     for &size in &sizes {
                         let base = Point {
                             processes,
