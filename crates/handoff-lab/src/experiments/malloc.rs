@@ -45,7 +45,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         )
     }],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)),
     worker: None,
     report_cost: ReportCost::fixed(3.8, 0.2),
 };
@@ -379,10 +379,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     let why = "the slowest thread waits for a CPU too";
     rt_common::note_oversubscribed(&mut res.notes, &cfg.threads, cfg.cpus.len(), why);
     Ok(res)
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// The seed's point: an allocator that does not serialize threads keeps the time per

@@ -61,7 +61,11 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         ),
     ],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| {
+        let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+        cfg.team.plan_transports(ctx);
+        run(&cfg, ctx)
+    }),
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(9.6, 0.5),
 };
@@ -388,12 +392,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         ));
     }
     Ok(res)
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    cfg.team.plan_transports(ctx);
-    run(&cfg, ctx)
 }
 
 /// The run means of per-node bandwidth of `method` with `pes` PEs at `size`.

@@ -47,7 +47,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         ..FigureSpec::vs_size("", "", "")
     }],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)),
     worker: Some(worker),
     report_cost: ReportCost::fixed(12.4, 0.4),
 };
@@ -520,10 +520,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         ));
     }
     Ok(res)
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// The seed: the best placement depends on the communication pattern — for neighbour

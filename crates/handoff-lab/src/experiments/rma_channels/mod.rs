@@ -92,7 +92,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         },
     ],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)),
     worker: Some(worker),
     report_cost: ReportCost::fixed(65.0, 0.9),
 };
@@ -592,10 +592,6 @@ pub fn recommendation(res: &BenchResults) -> Option<String> {
             "{head}: no crossover size can be named here — {why}; choose by API (see the rma-channels section)."
         ),
     })
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// A worker process: `msg ...` (a message producer) or a team PE's JSON spec.
