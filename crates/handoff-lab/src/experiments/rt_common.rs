@@ -2,6 +2,7 @@
 //! private-vars, rma-channels) share: their report section, a point's deadline, the byte
 //! patterns their messages carry, worker arguments and their statistics helpers.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::bench::experiment::BenchError;
@@ -20,6 +21,12 @@ pub fn note_oversubscribed(notes: &mut Vec<String>, threads: &[usize], cpus: usi
             "thread counts above {cpus} share CPUs (oversubscribed): {why}"
         ));
     }
+}
+
+/// A fresh number for a run's segment names (unique in this process).
+pub fn run_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// The `q`-quantile (0..=1) of sorted samples, nearest rank; 0 for none.

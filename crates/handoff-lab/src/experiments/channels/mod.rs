@@ -9,7 +9,6 @@
 //! producer, sequence number and send time; receivers check every word, and per producer the
 //! count and the sum of sequence numbers must come out exact (none lost or duplicated).
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use handoff::queue::{ArrayMpmc, QueueError, Spsc};
@@ -17,7 +16,8 @@ use handoff::sys::monotonic_ns;
 use handoff::sys::Deadline;
 
 use super::launcher::{gate_wait, Workers};
-use super::rt_common::{arg, quantile, POINT_DEADLINE, SECTION};
+use super::rma_channels::Layout;
+use super::rt_common::{arg, quantile, run_id, POINT_DEADLINE, SECTION};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -77,24 +77,6 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     worker: Some(worker),
     report_cost: ReportCost::fixed(7.6, 0.3),
 };
-
-/// One queue shared by all, or one queue per pair.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// X producers, Y consumers, one queue.
-    Xpyc,
-    /// X queues of one producer and one consumer.
-    Xconn,
-}
-
-impl Layout {
-    fn name(self) -> &'static str {
-        match self {
-            Layout::Xpyc => "XPYC",
-            Layout::Xconn => "XConn",
-        }
-    }
-}
 
 /// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -411,11 +393,6 @@ fn one_run(
         }
         out
     })
-}
-
-fn run_id() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A producer process: `spsc|array NAME N PID CPU`.

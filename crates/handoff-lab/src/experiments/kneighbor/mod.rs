@@ -11,7 +11,6 @@
 //! runs with more PEs than CPUs complete. Each message carries a pattern derived from
 //! (iteration, sender, receiver), checked byte by byte on receipt.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use handoff::queue::{FrameConsumer, FrameProducer, FrameQueue, QueueError};
@@ -20,7 +19,7 @@ use handoff_probe::topology::maps::{pe_cpus, Map};
 use handoff_probe::topology::Topology;
 
 use super::launcher::Workers;
-use super::rt_common::{arg, check, fill, POINT_DEADLINE, SECTION};
+use super::rt_common::{arg, check, fill, run_id, POINT_DEADLINE, SECTION};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -279,12 +278,6 @@ fn pe_loop(
     }
     let ok = [checked, wrong];
     Ok((samples, ok))
-}
-
-/// A fresh name for a run's segments.
-fn run_id() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// One run of one point: per repetition, µs per iteration of the slowest PE; verified.

@@ -27,7 +27,7 @@ use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, TransferError, Tx};
 use super::{Config, Kind, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 use crate::experiments::launcher::{gate_wait, Workers};
-use crate::experiments::rt_common::{arg, POINT_DEADLINE};
+use crate::experiments::rt_common::{arg, run_id, POINT_DEADLINE};
 
 /// Slots of every queue.
 pub const CAPACITY: usize = 1024;
@@ -348,7 +348,7 @@ pub fn stream_processes<const W: usize>(
     ctx: &RunCtx<'_>,
 ) -> Result<Option<Samples>, BenchError> {
     let qe = |e: QueueError| BenchError::failed(NAME, e);
-    let id = super::run_id();
+    let id = run_id();
     let name = format!("q{id}");
     let blocks = cfg.reps + 1;
     let per_producer = cfg.count / producers as u64 * blocks;
@@ -426,7 +426,7 @@ pub fn rtt_processes<const W: usize>(
     ctx: &RunCtx<'_>,
 ) -> Result<Option<Samples>, BenchError> {
     let qe = |e: QueueError| BenchError::failed(NAME, e);
-    let id = super::run_id();
+    let id = run_id();
     let a = Spsc::<Msg<W>>::create(&format!("q{id}a"), CAPACITY).map_err(qe)?;
     let b = Spsc::<Msg<W>>::create(&format!("q{id}b"), CAPACITY).map_err(qe)?;
     let blocks = cfg.reps + 1;

@@ -21,7 +21,7 @@ use handoff::team::{Cmp, ShmTransport, SignalOp, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::super::launcher::{gate_wait, Workers};
-use super::super::rt_common::{arg, POINT_DEADLINE};
+use super::super::rt_common::{arg, run_id, POINT_DEADLINE};
 use super::super::team_mpi::TransportKind;
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{fill, tag, Seen};
@@ -35,12 +35,6 @@ pub fn run(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         Method::Msg => run_msg(pt, ctx, cpus),
         Method::Rma => run_rma(pt, ctx, cpus),
     }
-}
-
-fn run_id() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 fn cpu_list(cpus: &[usize], from: usize, count: usize) -> String {
