@@ -92,18 +92,6 @@ impl Placement {
         }
     }
 
-    /// The CPU of PE `i` of `p` over `cpus`, by the placement classes of `topo` (`None`:
-    /// `cpus` in the order given); `None` = not pinned.
-    pub fn cpu_of(
-        &self,
-        i: usize,
-        p: usize,
-        cpus: &[usize],
-        topo: Option<&Topology>,
-    ) -> Option<usize> {
-        self.map(p, cpus, topo).swap_remove(i)
-    }
-
     /// The CPUs of PEs `0..p` (see [`handoff_probe::topology::maps`]); `None` = not pinned.
     pub fn map(&self, p: usize, cpus: &[usize], topo: Option<&Topology>) -> Vec<Option<usize>> {
         match self {
