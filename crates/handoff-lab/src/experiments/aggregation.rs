@@ -187,11 +187,11 @@ fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError>
     std::thread::scope(|s| {
         // A producer that fails drops its end: the consumer then gets `Closed`, not a hang.
         let h = s.spawn(move || {
-            let _ = handoff::sys::pin_current_thread(pcpu);
+            super::rt_common::pin(pcpu);
             producer(tx, msg, frame, total)
         });
         let c = s.spawn(move || -> Result<RunOut, QueueError> {
-            let _ = handoff::sys::pin_current_thread(ccpu);
+            super::rt_common::pin(ccpu);
             let mut out = RunOut {
                 rates: Vec::new(),
                 lat_us: Vec::new(),

@@ -311,7 +311,7 @@ fn one_run(cfg: &Config, a: Allocator, threads: usize) -> Result<RunOut, BenchEr
             let (start, done, bad, counts) = (&start, &done, &bad, &counts);
             let cpu = cfg.cpus[t % cfg.cpus.len()];
             s.spawn(move || {
-                let _ = handoff::sys::pin_current_thread(cpu);
+                super::rt_common::pin(cpu);
                 let mut ptrs = Vec::with_capacity(cfg.count);
                 for rep in 0..cfg.reps {
                     start.wait();

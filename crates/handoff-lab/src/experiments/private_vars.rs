@@ -184,7 +184,7 @@ fn one_run(
             let (checked, wrong) = (&checked, &wrong);
             let cpu = cfg.cpus[t % cfg.cpus.len()];
             s.spawn(move || {
-                let _ = handoff::sys::pin_current_thread(cpu);
+                super::rt_common::pin(cpu);
                 TLS_COUNTER.with(|c| c.store(0, Ordering::Relaxed));
                 for _ in 0..cfg.reps {
                     start.wait();

@@ -1,6 +1,7 @@
 //! What the runtime-queue experiments (queue, aggregation, channels, kneighbor, malloc,
 //! private-vars, rma-channels) share: their report section, a point's deadline, the byte
-//! patterns their messages carry, worker arguments and their statistics helpers.
+//! patterns their messages carry, worker arguments, thread pinning and their statistics
+//! helpers.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -27,6 +28,14 @@ pub fn note_oversubscribed(notes: &mut Vec<String>, threads: &[usize], cpus: usi
 pub fn run_id() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Pins the calling thread to `cpu`, if any (best effort: a refused pin leaves it where
+/// the scheduler puts it).
+pub fn pin(cpu: impl Into<Option<usize>>) {
+    if let Some(cpu) = cpu.into() {
+        let _ = handoff::sys::pin_current_thread(cpu);
+    }
 }
 
 /// The `q`-quantile (0..=1) of sorted samples, nearest rank; 0 for none.

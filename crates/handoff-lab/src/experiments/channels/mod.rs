@@ -17,7 +17,7 @@ use handoff::sys::Deadline;
 
 use super::launcher::{gate_wait, Workers};
 use super::rma_channels::Layout;
-use super::rt_common::{arg, quantile, run_id, POINT_DEADLINE, SECTION};
+use super::rt_common::{arg, pin, quantile, run_id, POINT_DEADLINE, SECTION};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -209,10 +209,6 @@ impl PushEnd for handoff::queue::ArrayProducer<Msg> {
     }
 }
 
-fn pin(cpu: usize) {
-    let _ = handoff::sys::pin_current_thread(cpu);
-}
-
 /// Consumers of one run; producers are started by `start_producers` (threads or processes)
 /// before the consumers begin. Returns total messages/s and what each consumer saw.
 fn consume(
@@ -400,7 +396,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
     let kind: String = arg(NAME, args, 0)?;
     let name: String = arg(NAME, args, 1)?;
     let (n, pid): (u64, u64) = (arg(NAME, args, 2)?, arg(NAME, args, 3)?);
-    pin(arg(NAME, args, 4)?);
+    pin(arg::<usize>(NAME, args, 4)?);
     let qe = |e: QueueError| BenchError::failed(NAME, e);
     let open = Deadline::after(Duration::from_secs(10));
     if kind == "spsc" {

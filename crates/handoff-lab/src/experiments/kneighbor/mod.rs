@@ -19,7 +19,7 @@ use handoff_probe::topology::maps::{pe_cpus, Map};
 use handoff_probe::topology::Topology;
 
 use super::launcher::Workers;
-use super::rt_common::{arg, check, fill, run_id, POINT_DEADLINE, SECTION};
+use super::rt_common::{arg, check, fill, pin, run_id, POINT_DEADLINE, SECTION};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -309,9 +309,7 @@ fn one_run(
                             .collect();
                         let cpu = cpu_map[rank];
                         s.spawn(move || {
-                            if let Some(c) = cpu {
-                                let _ = handoff::sys::pin_current_thread(c);
-                            }
+                            pin(cpu);
                             pe_loop(rank, cfg, size, &mut outs, &mut ins)
                         })
                     })
@@ -420,9 +418,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
         ..Config::for_report(true, &[0])
     };
     let size: usize = arg(NAME, args, 3)?;
-    if let Ok(cpu) = args.get(6).map_or("-", |s| s.as_str()).parse::<usize>() {
-        let _ = handoff::sys::pin_current_thread(cpu);
-    }
+    pin(args.get(6).and_then(|s| s.parse::<usize>().ok()));
     let qerr = |e: QueueError| BenchError::failed(NAME, e);
     let open = |list: Option<&String>| -> Result<Vec<FrameQueue>, BenchError> {
         list.map(|l| l.split(',').collect::<Vec<_>>())

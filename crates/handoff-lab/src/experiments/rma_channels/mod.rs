@@ -119,14 +119,6 @@ pub fn consumer_cpu(cpus: &[usize], n: usize, c: usize) -> Option<usize> {
     Some(cpus[i])
 }
 
-/// Pins the calling thread to `cpu`, if any (best effort: a refused pin leaves it where
-/// the scheduler puts it).
-pub fn pin(cpu: Option<usize>) {
-    if let Some(cpu) = cpu {
-        let _ = handoff::sys::pin_current_thread(cpu);
-    }
-}
-
 /// How the payload moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -21,12 +21,12 @@ use handoff::team::{Cmp, ShmTransport, SignalOp, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::super::launcher::{gate_wait, Workers};
-use super::super::rt_common::{arg, run_id, POINT_DEADLINE};
+use super::super::rt_common::{arg, pin, run_id, POINT_DEADLINE};
 use super::super::team_mpi::TransportKind;
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{fill, tag, Seen};
 use super::transfer::{self, mean_p99_us, put_len, send_msg, STUCK};
-use super::{consumer_cpu, pin, producer_cpu, Layout, Method, Point, RunOut, NAME};
+use super::{consumer_cpu, producer_cpu, Layout, Method, Point, RunOut, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 
 /// Runs `pt` with producer processes.
@@ -172,9 +172,7 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
             .map(|t| {
                 let (tx, cpus) = (&tx, &cpus);
                 s.spawn(move || {
-                    if !cpus.is_empty() {
-                        let _ = handoff::sys::pin_current_thread(cpus[t % cpus.len()]);
-                    }
+                    pin((!cpus.is_empty()).then(|| cpus[t % cpus.len()]));
                     let p = first + t as u64;
                     let mut buf = vec![0u8; size];
                     let mut ns = Vec::with_capacity(per as usize);
