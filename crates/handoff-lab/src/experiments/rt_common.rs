@@ -38,6 +38,17 @@ pub fn pin(cpu: impl Into<Option<usize>>) {
     }
 }
 
+/// Joins scoped threads in start order; one that panicked gives `Err(panicked())`.
+pub fn join_all<T, E>(
+    handles: Vec<std::thread::ScopedJoinHandle<'_, Result<T, E>>>,
+    panicked: impl Fn() -> E,
+) -> Vec<Result<T, E>> {
+    handles
+        .into_iter()
+        .map(|h| h.join().unwrap_or_else(|_| Err(panicked())))
+        .collect()
+}
+
 /// The `q`-quantile (0..=1) of sorted samples, nearest rank; 0 for none.
 pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {

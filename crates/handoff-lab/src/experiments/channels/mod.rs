@@ -17,7 +17,7 @@ use handoff::sys::Deadline;
 
 use super::launcher::{gate_wait, Workers};
 use super::rma_channels::Layout;
-use super::rt_common::{arg, pin, quantile, run_id, POINT_DEADLINE, SECTION};
+use super::rt_common::{arg, join_all, pin, quantile, run_id, POINT_DEADLINE, SECTION};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -264,12 +264,9 @@ fn consume(
             }));
         }
         drop(array);
-        hs.into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or(Err(QueueError::InvalidConfig("a consumer panicked".into())))
-            })
-            .collect()
+        join_all(hs, || {
+            QueueError::InvalidConfig("a consumer panicked".into())
+        })
     });
     let elapsed = t0.elapsed().as_secs_f64();
     let seen = seen

@@ -19,7 +19,7 @@ use handoff_probe::topology::maps::{pe_cpus, Map};
 use handoff_probe::topology::Topology;
 
 use super::launcher::Workers;
-use super::rt_common::{arg, check, fill, pin, run_id, POINT_DEADLINE, SECTION};
+use super::rt_common::{arg, check, fill, join_all, pin, run_id, POINT_DEADLINE, SECTION};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -314,14 +314,9 @@ fn one_run(
                         })
                     })
                     .collect();
-                handles
-                    .into_iter()
-                    .map(|h| {
-                        h.join().unwrap_or(Err(QueueError::InvalidConfig(
-                            "a PE thread panicked".into(),
-                        )))
-                    })
-                    .collect()
+                join_all(handles, || {
+                    QueueError::InvalidConfig("a PE thread panicked".into())
+                })
             });
             results
                 .into_iter()

@@ -21,7 +21,7 @@ use handoff::team::{Cmp, ShmTransport, SignalOp, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::super::launcher::{gate_wait, Workers};
-use super::super::rt_common::{arg, pin, run_id, POINT_DEADLINE};
+use super::super::rt_common::{arg, join_all, pin, run_id, POINT_DEADLINE};
 use super::super::team_mpi::TransportKind;
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{fill, tag, Seen};
@@ -99,12 +99,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
                 })
             })
             .collect();
-        hs.into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or(Err(super::threads::RunError::Panicked("consumer")))
-            })
-            .collect()
+        join_all(hs, || super::threads::RunError::Panicked("consumer"))
     });
     let outs = w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
     let mut out = RunOut {
@@ -194,12 +189,9 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
                 })
             })
             .collect();
-        hs.into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(BenchError::failed(NAME, "a producer thread panicked")))
-            })
-            .collect()
+        join_all(hs, || {
+            BenchError::failed(NAME, "a producer thread panicked")
+        })
     });
     // Dropping the producer closes the queue; the consumer still receives every committed
     // frame before it sees the close.
@@ -410,12 +402,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
                     })
                 })
                 .collect();
-            hs.into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or(Err(XpycError::ThreadPanicked("producer")))
-                })
-                .collect()
+            join_all(hs, || XpycError::ThreadPanicked("producer"))
         });
         for t in times {
             let (m, p99) = t?;
@@ -448,12 +435,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
                     })
                 })
                 .collect();
-            hs.into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or(Err(XpycError::ThreadPanicked("consumer")))
-                })
-                .collect()
+            join_all(hs, || XpycError::ThreadPanicked("consumer"))
         });
         let elapsed = t0.elapsed().as_secs_f64();
         let mut all = Seen::new(n);
