@@ -201,9 +201,7 @@ impl Default for Kernel {
 /// The table footer's line naming the kernels the records ran; empty when no record says
 /// (files written before the kernel was recorded).
 pub fn footer<'a>(kernels: impl Iterator<Item = Option<&'a str>>) -> String {
-    let mut names: Vec<&str> = kernels.flatten().collect();
-    names.sort_unstable();
-    names.dedup();
+    let names = crate::stats::distinct(kernels.flatten());
     if names.is_empty() {
         return String::new();
     }

@@ -110,18 +110,13 @@ pub mod placement {
         }
     }
 
-    /// Sort rank of a placement class: nearest first, unknown classes last.
+    /// Sort rank of a placement class: nearest first (the library's order), unknown classes
+    /// last.
     pub fn rank(placement: &str) -> u8 {
-        match placement {
-            SAME_CORE => 0,
-            SMT_SIBLING => 1,
-            SHARED_L2 => 2,
-            SHARED_L3 => 3,
-            SAME_PACKAGE => 4,
-            CROSS_PACKAGE => 5,
-            CROSS_NUMA => 6,
-            _ => 7,
-        }
+        let all = handoff_probe::topology::Placement::ALL;
+        all.iter()
+            .position(|p| p.as_str() == placement)
+            .unwrap_or(all.len()) as u8
     }
 
     #[cfg(test)]

@@ -153,6 +153,14 @@ pub fn mean(xs: &[f64]) -> f64 {
     xs.iter().sum::<f64>() / xs.len() as f64
 }
 
+/// The distinct values of `xs`, ascending.
+pub fn distinct<T: Ord>(xs: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut v: Vec<T> = xs.into_iter().collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 /// Sample standard deviation (n − 1 in the denominator); `None` for fewer than 2 values.
 pub fn sample_sd(xs: &[f64]) -> Option<f64> {
     if xs.len() < 2 {
@@ -347,24 +355,13 @@ pub fn ratio_of_means(a_run_means: &[f64], b_run_means: &[f64]) -> Option<Ratio>
         });
     }
     if a_run_means.iter().chain(b_run_means).all(|&v| v > 0.0) {
-        let la: Vec<f64> = a_run_means.iter().map(|v| v.ln()).collect();
-        let lb: Vec<f64> = b_run_means.iter().map(|v| v.ln()).collect();
-        let (na, nb) = (la.len() as f64, lb.len() as f64);
-        let va = sample_sd(&la)?.powi(2) / na;
-        let vb = sample_sd(&lb)?.powi(2) / nb;
-        let d = mean(&lb) - mean(&la);
-        let se = (va + vb).sqrt();
-        let half = if se > 0.0 {
-            let df = (va + vb).powi(2) / (va * va / (na - 1.0) + vb * vb / (nb - 1.0));
-            // Round down, tolerating rounding error (equal spreads give df = 2(n − 1) exactly).
-            student_t_975(((df + 1e-9).floor() as u64).max(1))? * se
-        } else {
-            0.0
-        };
+        // Welch's interval of one pair (exp(d) is the ratio of geometric means), widened to
+        // contain the ratio of means.
+        let w = pooled_log_ratio(&[(a_run_means, b_run_means)])?;
         return Some(Ratio {
             ratio,
-            ci95_low: Some((d - half).exp().min(ratio)),
-            ci95_high: Some((d + half).exp().max(ratio)),
+            ci95_low: w.ci95_low.map(|l| l.min(ratio)),
+            ci95_high: w.ci95_high.map(|h| h.max(ratio)),
         });
     }
     let mut rng = SplitMix64::new(BOOTSTRAP_SEED);

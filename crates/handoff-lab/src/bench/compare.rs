@@ -17,7 +17,7 @@ use super::verdict::{
     beyond_drift, control_moved, separated, single_invocation_reason, CompareError, Verdict,
     MAX_LISTED_UNMATCHED,
 };
-use crate::stats::{ratio_of_means, Ratio};
+use crate::stats::{mean, ratio_of_means, Ratio};
 
 /// B/A of one metric of one matched record.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -89,10 +89,7 @@ impl BenchComparison {
 
     /// Pretty JSON.
     pub fn to_json_pretty(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self)
-            .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-        s.push('\n');
-        s
+        super::load::to_json_pretty(self)
     }
 
     /// An aligned table, one row per metric of each matched record, then a summary line.
@@ -306,17 +303,7 @@ fn file_floor(f: &BenchResults) -> Option<f64> {
         v = f.c2c.iter().map(|p| p.one_way_ns).collect();
     }
     v.retain(|x| x.is_finite() && *x > 0.0);
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    match n {
-        0 => None,
-        _ if n % 2 == 1 => Some(v[n / 2]),
-        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
-    }
-}
-
-fn mean(v: &[f64]) -> f64 {
-    v.iter().sum::<f64>() / v.len().max(1) as f64
+    crate::stats::median(&v)
 }
 
 fn pair(

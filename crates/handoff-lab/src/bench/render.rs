@@ -1,12 +1,11 @@
 //! Text table, CSV and JSON of [`BenchResults`], and the c2c floor's footer and CSV.
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::schema::{BenchResults, C2cPair, MetricRecord};
 use crate::bench::text::{csv_field, fmt_ns, fmt_size, fmt_us, sig3, Align, Format, TextTable};
 use crate::machine::placement;
-use crate::stats::run_modes;
+use crate::stats::{distinct, run_modes};
 
 /// Renders `results` in `format`.
 pub fn render(results: &BenchResults, format: Format) -> String {
@@ -19,22 +18,22 @@ pub fn render(results: &BenchResults, format: Format) -> String {
 
 /// Every parameter name used by some record, sorted.
 fn param_names(results: &BenchResults) -> Vec<String> {
-    let set: BTreeSet<&String> = results
-        .records
-        .iter()
-        .flat_map(|r| r.params.keys())
-        .collect();
-    set.into_iter().cloned().collect()
+    distinct(
+        results
+            .records
+            .iter()
+            .flat_map(|r| r.params.keys().cloned()),
+    )
 }
 
 /// Every metric name used by some record, sorted.
 pub fn metric_names(results: &BenchResults) -> Vec<String> {
-    let set: BTreeSet<&String> = results
-        .records
-        .iter()
-        .flat_map(|r| r.metrics.keys())
-        .collect();
-    set.into_iter().cloned().collect()
+    distinct(
+        results
+            .records
+            .iter()
+            .flat_map(|r| r.metrics.keys().cloned()),
+    )
 }
 
 /// A value in its unit, times scaled like the exchange tables ("12.3 µs", "850 ns").

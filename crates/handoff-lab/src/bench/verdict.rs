@@ -43,7 +43,7 @@
 
 use serde::Serialize;
 
-use crate::stats::{ratio_of_means, Ratio};
+use crate::stats::{mean, ratio_of_means, Ratio};
 
 /// Exit code when the comparison ran and no threshold was exceeded.
 pub const EXIT_OK: i32 = 0;
@@ -193,8 +193,4 @@ pub fn separated(a: &[f64], b: &[f64], slower: bool) -> bool {
         b.iter().all(|y| a.iter().all(|x| y < x))
     };
     apart && c > 40
-}
-
-fn mean(v: &[f64]) -> f64 {
-    v.iter().sum::<f64>() / v.len().max(1) as f64
 }

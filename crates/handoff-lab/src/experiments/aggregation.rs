@@ -20,6 +20,7 @@ use crate::bench::experiment::{
 };
 use crate::bench::findings::at_least;
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
+use crate::stats::distinct;
 
 const NAME: &str = "aggregation";
 /// Bytes of the ring between the two threads.
@@ -60,7 +61,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         },
     ],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)),
     worker: None,
     report_cost: ReportCost::fixed(8.4, 0.5),
     draw: None,
@@ -110,11 +111,8 @@ impl Config {
     /// holds at least two.
     pub fn frames_for(&self, msg: usize) -> Vec<usize> {
         let one = record_len(msg);
-        let mut v = vec![one];
-        v.extend(self.frame_sizes.iter().copied().filter(|&f| f >= 2 * one));
-        v.sort_unstable();
-        v.dedup();
-        v
+        let bigger = self.frame_sizes.iter().copied().filter(|&f| f >= 2 * one);
+        distinct(std::iter::once(one).chain(bigger))
     }
 
     /// Checks the configuration before anything runs.
@@ -191,11 +189,11 @@ fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError>
     std::thread::scope(|s| {
         // A producer that fails drops its end: the consumer then gets `Closed`, not a hang.
         let h = s.spawn(move || {
-            let _ = handoff::sys::pin_current_thread(pcpu);
+            super::rt_common::pin(pcpu);
             producer(tx, msg, frame, total)
         });
         let c = s.spawn(move || -> Result<RunOut, QueueError> {
-            let _ = handoff::sys::pin_current_thread(ccpu);
+            super::rt_common::pin(ccpu);
             let mut out = RunOut {
                 rates: Vec::new(),
                 lat_us: Vec::new(),
@@ -300,10 +298,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         }
     }
     Ok(res)
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// The smallest frame size of `msg` after which the next measured frame size raises the

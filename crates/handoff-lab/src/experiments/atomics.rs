@@ -66,7 +66,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         },
     ],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| run(ctx, &Config::for_report(ctx.quick))),
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(4.8, 0.3),
     draw: None,
@@ -244,10 +244,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         ));
     }
     Ok(res)
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    run(ctx, &Config::for_report(ctx.quick))
 }
 
 fn runs_at(res: &BenchResults, series: &str, x: f64) -> Option<Vec<f64>> {

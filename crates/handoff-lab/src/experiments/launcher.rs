@@ -97,10 +97,7 @@ fn run_mpiexec(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
         .args(&spec.args)
         .arg(spec.experiment)
         .arg(&spec.spec)
-        .env(
-            handoff_mpi_window_env(),
-            spec.transport.window().unwrap_or("auto"),
-        )
+        .env(ENV_MPI_WINDOW, spec.transport.window().unwrap_or("auto"))
         // Whole pages: a window of 1 MiB + 8 B hangs MPICH's RMA path inside an MPI call
         // (seen with MPICH 4 and HANDOFF_MPI_WINDOW=rma), page multiples do not.
         .env(
@@ -156,11 +153,9 @@ fn run_mpiexec(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
     team_mpi::parse_merged(spec.pes, &text).map_err(|e| fail(e.to_string()))
 }
 
-/// `HANDOFF_MPI_WINDOW` (spelled here so a build without the feature needs nothing of
-/// handoff-mpi's items).
-fn handoff_mpi_window_env() -> &'static str {
-    "HANDOFF_MPI_WINDOW"
-}
+/// The MPI transport's window variable (spelled here so a build without the feature needs
+/// nothing of handoff-mpi's items).
+const ENV_MPI_WINDOW: &str = "HANDOFF_MPI_WINDOW";
 
 /// Reads `pipe` to its end on a thread of its own (so that no child blocks on a full pipe):
 /// the first 64 MiB as text, far more than any worker prints; the rest is drained unread.

@@ -45,7 +45,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         )
     }],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)),
     worker: None,
     report_cost: ReportCost::fixed(3.8, 0.2),
     draw: None,
@@ -313,7 +313,7 @@ fn one_run(cfg: &Config, a: Allocator, threads: usize) -> Result<RunOut, BenchEr
             let (start, done, bad, counts) = (&start, &done, &bad, &counts);
             let cpu = cfg.cpus[t % cfg.cpus.len()];
             s.spawn(move || {
-                let _ = handoff::sys::pin_current_thread(cpu);
+                super::rt_common::pin(cpu);
                 let mut ptrs = Vec::with_capacity(cfg.count);
                 for rep in 0..cfg.reps {
                     start.wait();
@@ -381,10 +381,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     let why = "the slowest thread waits for a CPU too";
     rt_common::note_oversubscribed(&mut res.notes, &cfg.threads, cfg.cpus.len(), why);
     Ok(res)
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// The seed's point: an allocator that does not serialize threads keeps the time per

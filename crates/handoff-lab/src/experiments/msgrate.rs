@@ -40,7 +40,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         METRIC,
     )],
     findings: crate::bench::experiment::no_findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| run(ctx, &Config::for_report(ctx.quick))),
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(2.0, 0.2),
     draw: None,
@@ -146,10 +146,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             .into(),
     );
     Ok(res)
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    run(ctx, &Config::for_report(ctx.quick))
 }
 
 /// The byte `i` of put `j` of repetition `rep`.

@@ -45,7 +45,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         )
     }],
     findings: crate::bench::experiment::no_findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| run(ctx, &Config::for_report(ctx.quick))),
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(2.2, 0.5),
     draw: None,
@@ -140,10 +140,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             .into(),
     );
     Ok(res)
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    run(ctx, &Config::for_report(ctx.quick))
 }
 
 /// A compute loop of `n` steps (not optimized away).

@@ -42,7 +42,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         )
     }],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)),
     worker: None,
     report_cost: ReportCost::fixed(0.5, 0.1),
     draw: None,
@@ -186,7 +186,7 @@ fn one_run(
             let (checked, wrong) = (&checked, &wrong);
             let cpu = cfg.cpus[t % cfg.cpus.len()];
             s.spawn(move || {
-                let _ = handoff::sys::pin_current_thread(cpu);
+                super::rt_common::pin(cpu);
                 TLS_COUNTER.with(|c| c.store(0, Ordering::Relaxed));
                 for _ in 0..cfg.reps {
                     start.wait();
@@ -262,10 +262,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     let why = "their time includes waiting for a CPU";
     rt_common::note_oversubscribed(&mut res.notes, &cfg.threads, cfg.cpus.len(), why);
     Ok(res)
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// The seed's claim: the array costs several times the thread-local access (5–130× there),

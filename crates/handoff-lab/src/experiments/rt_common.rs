@@ -1,7 +1,9 @@
 //! What the runtime-queue experiments (queue, aggregation, channels, kneighbor, malloc,
 //! private-vars, rma-channels) share: their report section, a point's deadline, the byte
-//! patterns their messages carry, worker arguments and their statistics helpers.
+//! patterns their messages carry, worker arguments, thread pinning and their statistics
+//! helpers.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::bench::experiment::BenchError;
@@ -20,6 +22,31 @@ pub fn note_oversubscribed(notes: &mut Vec<String>, threads: &[usize], cpus: usi
             "thread counts above {cpus} share CPUs (oversubscribed): {why}"
         ));
     }
+}
+
+/// A fresh number for a run's segment names (unique in this process).
+pub fn run_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Pins the calling thread to `cpu`, if any (best effort: a refused pin leaves it where
+/// the scheduler puts it).
+pub fn pin(cpu: impl Into<Option<usize>>) {
+    if let Some(cpu) = cpu.into() {
+        let _ = handoff::sys::pin_current_thread(cpu);
+    }
+}
+
+/// Joins scoped threads in start order; one that panicked gives `Err(panicked())`.
+pub fn join_all<T, E>(
+    handles: Vec<std::thread::ScopedJoinHandle<'_, Result<T, E>>>,
+    panicked: impl Fn() -> E,
+) -> Vec<Result<T, E>> {
+    handles
+        .into_iter()
+        .map(|h| h.join().unwrap_or_else(|_| Err(panicked())))
+        .collect()
 }
 
 /// The `q`-quantile (0..=1) of sorted samples, nearest rank; 0 for none.

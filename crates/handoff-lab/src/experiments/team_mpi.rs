@@ -124,9 +124,7 @@ pub fn pin_from_env(rank: usize) {
         .split(',')
         .filter_map(|c| c.trim().parse().ok())
         .collect();
-    if let Some(&cpu) = cpus.get(rank % cpus.len().max(1)) {
-        let _ = handoff::sys::pin_current_thread(cpu);
-    }
+    super::rt_common::pin(cpus.get(rank % cpus.len().max(1)).copied());
 }
 
 /// The summary of the routes of a team's pairs, for a record's `transport` param: the one

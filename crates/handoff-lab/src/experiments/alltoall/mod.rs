@@ -29,6 +29,7 @@ use crate::bench::experiment::{
 };
 use crate::bench::findings::{at_least, judge};
 use crate::bench::{BenchRecord, BenchResults, Finding};
+use crate::stats::distinct;
 
 const NAME: &str = "alltoall";
 
@@ -60,7 +61,11 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         ),
     ],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| {
+        let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+        cfg.team.plan_transports(ctx);
+        run(&cfg, ctx)
+    }),
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(9.6, 0.5),
     draw: None,
@@ -109,10 +114,7 @@ impl Config {
     /// CPU, twice the CPUs (at most [`MAX_PES`]).
     pub fn for_report(quick: bool, cpus: &[usize]) -> Config {
         let n = cpus.len().max(1);
-        let mut pes = vec![2, n, (2 * n).min(MAX_PES)];
-        pes.sort_unstable();
-        pes.dedup();
-        pes.retain(|&p| p >= 2);
+        let pes = distinct([2, n, (2 * n).min(MAX_PES)].into_iter().filter(|&p| p >= 2));
         let sizes = if quick {
             vec![8, 4 << 10, 64 << 10]
         } else {
@@ -394,12 +396,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     Ok(res)
 }
 
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    cfg.team.plan_transports(ctx);
-    run(&cfg, ctx)
-}
-
 /// The run means of per-node bandwidth of `method` with `pes` PEs at `size`.
 fn bandwidth(res: &BenchResults, method: Method, pes: usize, size: f64) -> Option<Vec<f64>> {
     res.records
@@ -421,13 +417,11 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
     let Some(size) = res.records.iter().map(|r| r.x).reduce(f64::min) else {
         return Vec::new();
     };
-    let mut pes: Vec<usize> = res
-        .records
-        .iter()
-        .filter_map(|r| r.param_f64("pes").map(|p| p as usize))
-        .collect();
-    pes.sort_unstable();
-    pes.dedup();
+    let pes = distinct(
+        res.records
+            .iter()
+            .filter_map(|r| r.param_f64("pes").map(|p| p as usize)),
+    );
     let cpus = res.machine.allowed_cpus.len();
     let mut out = Vec::new();
     for p in pes {

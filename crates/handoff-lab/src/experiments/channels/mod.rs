@@ -9,7 +9,6 @@
 //! producer, sequence number and send time; receivers check every word, and per producer the
 //! count and the sum of sequence numbers must come out exact (none lost or duplicated).
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use handoff::queue::{ArrayMpmc, QueueError, Spsc};
@@ -17,7 +16,8 @@ use handoff::sys::monotonic_ns;
 use handoff::sys::Deadline;
 
 use super::launcher::{gate_wait, Workers};
-use super::rt_common::{arg, quantile, POINT_DEADLINE, SECTION};
+use super::rma_channels::Layout;
+use super::rt_common::{arg, join_all, pin, quantile, run_id, POINT_DEADLINE, SECTION};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -73,30 +73,12 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         },
     ],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)),
     worker: Some(worker),
     report_cost: ReportCost::fixed(7.6, 0.3),
     draw: None,
     report: None,
 };
-
-/// One queue shared by all, or one queue per pair.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// X producers, Y consumers, one queue.
-    Xpyc,
-    /// X queues of one producer and one consumer.
-    Xconn,
-}
-
-impl Layout {
-    fn name(self) -> &'static str {
-        match self {
-            Layout::Xpyc => "XPYC",
-            Layout::Xconn => "XConn",
-        }
-    }
-}
 
 /// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -229,10 +211,6 @@ impl PushEnd for handoff::queue::ArrayProducer<Msg> {
     }
 }
 
-fn pin(cpu: usize) {
-    let _ = handoff::sys::pin_current_thread(cpu);
-}
-
 /// Consumers of one run; producers are started by `start_producers` (threads or processes)
 /// before the consumers begin. Returns total messages/s and what each consumer saw.
 fn consume(
@@ -288,12 +266,9 @@ fn consume(
             }));
         }
         drop(array);
-        hs.into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or(Err(QueueError::InvalidConfig("a consumer panicked".into())))
-            })
-            .collect()
+        join_all(hs, || {
+            QueueError::InvalidConfig("a consumer panicked".into())
+        })
     });
     let elapsed = t0.elapsed().as_secs_f64();
     let seen = seen
@@ -415,17 +390,12 @@ fn one_run(
     })
 }
 
-fn run_id() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed)
-}
-
 /// A producer process: `spsc|array NAME N PID CPU`.
 fn worker(args: &[String]) -> Result<(), BenchError> {
     let kind: String = arg(NAME, args, 0)?;
     let name: String = arg(NAME, args, 1)?;
     let (n, pid): (u64, u64) = (arg(NAME, args, 2)?, arg(NAME, args, 3)?);
-    pin(arg(NAME, args, 4)?);
+    pin(arg::<usize>(NAME, args, 4)?);
     let qe = |e: QueueError| BenchError::failed(NAME, e);
     let open = Deadline::after(Duration::from_secs(10));
     if kind == "spsc" {
@@ -539,10 +509,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         cfg.cpus.len()
     ));
     Ok(res)
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 mod findings;

@@ -11,7 +11,6 @@
 //! runs with more PEs than CPUs complete. Each message carries a pattern derived from
 //! (iteration, sender, receiver), checked byte by byte on receipt.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use handoff::queue::{FrameConsumer, FrameProducer, FrameQueue, QueueError};
@@ -20,7 +19,7 @@ use handoff_probe::topology::maps::{pe_cpus, Map};
 use handoff_probe::topology::Topology;
 
 use super::launcher::Workers;
-use super::rt_common::{arg, check, fill, POINT_DEADLINE, SECTION};
+use super::rt_common::{arg, check, fill, join_all, pin, run_id, POINT_DEADLINE, SECTION};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -47,7 +46,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         ..FigureSpec::vs_size("", "", "")
     }],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)),
     worker: Some(worker),
     report_cost: ReportCost::fixed(12.4, 0.4),
     draw: None,
@@ -93,18 +92,6 @@ impl Placement {
                 format!("cpus {}", v.join(","))
             }
         }
-    }
-
-    /// The CPU of PE `i` of `p` over `cpus`, by the placement classes of `topo` (`None`:
-    /// `cpus` in the order given); `None` = not pinned.
-    pub fn cpu_of(
-        &self,
-        i: usize,
-        p: usize,
-        cpus: &[usize],
-        topo: Option<&Topology>,
-    ) -> Option<usize> {
-        self.map(p, cpus, topo).swap_remove(i)
     }
 
     /// The CPUs of PEs `0..p` (see [`handoff_probe::topology::maps`]); `None` = not pinned.
@@ -283,12 +270,6 @@ fn pe_loop(
     Ok((samples, ok))
 }
 
-/// A fresh name for a run's segments.
-fn run_id() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed)
-}
-
 /// One run of one point: per repetition, µs per iteration of the slowest PE; verified.
 fn one_run(
     cfg: &Config,
@@ -330,21 +311,14 @@ fn one_run(
                             .collect();
                         let cpu = cpu_map[rank];
                         s.spawn(move || {
-                            if let Some(c) = cpu {
-                                let _ = handoff::sys::pin_current_thread(c);
-                            }
+                            pin(cpu);
                             pe_loop(rank, cfg, size, &mut outs, &mut ins)
                         })
                     })
                     .collect();
-                handles
-                    .into_iter()
-                    .map(|h| {
-                        h.join().unwrap_or(Err(QueueError::InvalidConfig(
-                            "a PE thread panicked".into(),
-                        )))
-                    })
-                    .collect()
+                join_all(handles, || {
+                    QueueError::InvalidConfig("a PE thread panicked".into())
+                })
             });
             results
                 .into_iter()
@@ -441,9 +415,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
         ..Config::for_report(true, &[0])
     };
     let size: usize = arg(NAME, args, 3)?;
-    if let Ok(cpu) = args.get(6).map_or("-", |s| s.as_str()).parse::<usize>() {
-        let _ = handoff::sys::pin_current_thread(cpu);
-    }
+    pin(args.get(6).and_then(|s| s.parse::<usize>().ok()));
     let qerr = |e: QueueError| BenchError::failed(NAME, e);
     let open = |list: Option<&String>| -> Result<Vec<FrameQueue>, BenchError> {
         list.map(|l| l.split(',').collect::<Vec<_>>())
@@ -522,10 +494,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         ));
     }
     Ok(res)
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// The seed: the best placement depends on the communication pattern — for neighbour

@@ -24,9 +24,9 @@ fn neighbours_and_placements_by_hand() {
         );
     }
     let seed = Placement::List(vec![0, 2, 4, 6, 1, 3, 5]);
-    assert_eq!(seed.cpu_of(3, 7, &cpus, None), Some(6));
+    assert_eq!(seed.map(7, &cpus, None)[3], Some(6));
     assert_eq!(seed.name(), "cpus 0,2,4,6,1,3,5");
-    assert_eq!(Placement::Os.cpu_of(3, 7, &cpus, None), None);
+    assert_eq!(Placement::Os.map(7, &cpus, None)[3], None);
 }
 
 /// A preset's topology, built in memory (the probe's tests check it against its tree).

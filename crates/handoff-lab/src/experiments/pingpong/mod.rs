@@ -61,7 +61,11 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         )
     }],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| {
+        let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+        cfg.team.plan_transports(ctx);
+        run(&cfg, ctx)
+    }),
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::per_class(36.6, 1.0),
     draw: None,
@@ -618,12 +622,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
 /// ([`team_run::series`]).
 fn series_name(method: Method, class: &str, route: &str) -> String {
     team_run::series(format!("{}, {class}", method.name()), route)
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    cfg.team.plan_transports(ctx);
-    run(&cfg, ctx)
 }
 
 mod findings;

@@ -27,7 +27,7 @@ use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, TransferError, Tx};
 use super::{Config, Kind, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 use crate::experiments::launcher::{gate_wait, Workers};
-use crate::experiments::rt_common::{arg, POINT_DEADLINE};
+use crate::experiments::rt_common::{arg, pin, run_id, POINT_DEADLINE};
 
 /// Slots of every queue.
 pub const CAPACITY: usize = 1024;
@@ -47,10 +47,6 @@ pub const STOP_SEQ: u64 = (1 << 48) - 1;
 fn stopping(stop: &AtomicBool, i: u64) -> bool {
     // Relaxed: a flag with no data behind it (set by the Ctrl-C/SIGTERM handler).
     i.is_multiple_of(CHECK_EVERY) && stop.load(Ordering::Relaxed)
-}
-
-fn pin(cpu: usize) {
-    let _ = handoff::sys::pin_current_thread(cpu);
 }
 
 /// Runs `f` on a fresh thread pinned to `cpu` (the caller's own affinity stays as it was).
@@ -348,7 +344,7 @@ pub fn stream_processes<const W: usize>(
     ctx: &RunCtx<'_>,
 ) -> Result<Option<Samples>, BenchError> {
     let qe = |e: QueueError| BenchError::failed(NAME, e);
-    let id = super::run_id();
+    let id = run_id();
     let name = format!("q{id}");
     let blocks = cfg.reps + 1;
     let per_producer = cfg.count / producers as u64 * blocks;
@@ -426,7 +422,7 @@ pub fn rtt_processes<const W: usize>(
     ctx: &RunCtx<'_>,
 ) -> Result<Option<Samples>, BenchError> {
     let qe = |e: QueueError| BenchError::failed(NAME, e);
-    let id = super::run_id();
+    let id = run_id();
     let a = Spsc::<Msg<W>>::create(&format!("q{id}a"), CAPACITY).map_err(qe)?;
     let b = Spsc::<Msg<W>>::create(&format!("q{id}b"), CAPACITY).map_err(qe)?;
     let blocks = cfg.reps + 1;
@@ -469,7 +465,7 @@ pub fn worker_body<const W: usize>(args: &[String]) -> Result<(), BenchError> {
         .ok_or_else(|| BenchError::failed(NAME, "worker: unknown kind"))?;
     let n: u64 = arg(NAME, args, 3)?;
     let pid: u64 = arg(NAME, args, 4)?;
-    pin(arg(NAME, args, 5)?);
+    pin(arg::<usize>(NAME, args, 5)?);
     let name: String = arg(NAME, args, 6)?;
     let qe = |e: QueueError| BenchError::failed(NAME, e);
     let fe = |e: TransferError| BenchError::failed(NAME, e);

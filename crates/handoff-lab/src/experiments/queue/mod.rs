@@ -11,8 +11,6 @@
 mod ends;
 mod measure;
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use super::rt_common::SECTION;
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
@@ -60,67 +58,35 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         },
     ],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)),
     worker: Some(worker),
     report_cost: ReportCost::fixed(34.6, 1.2),
     draw: None,
     report: None,
 };
 
-/// Which queue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// `handoff::queue::Spsc`.
-    Spsc,
-    /// `handoff::queue::Spsc` waiting with `Wait::Spin` instead of the default wait: the
-    /// same ring, for the default-vs-spin rows (threads only; not in the report's plan).
-    SpscSpin,
-    /// `rtrb::RingBuffer`.
-    Rtrb,
-    /// `crossbeam_queue::ArrayQueue`.
-    Crossbeam,
-    /// `handoff::queue::LaneMpsc` (a lane per producer).
-    Lanes,
-    /// `handoff::queue::ArrayMpsc` (one shared array).
-    Array,
-    /// `Mutex<VecDeque>`.
-    Locked,
+super::named::named_enum! {
+    /// Which queue.
+    pub enum Kind {
+        /// `handoff::queue::Spsc`.
+        Spsc = "spsc",
+        /// `rtrb::RingBuffer`.
+        Rtrb = "rtrb",
+        /// `crossbeam_queue::ArrayQueue`.
+        Crossbeam = "crossbeam",
+        /// `handoff::queue::LaneMpsc` (a lane per producer).
+        Lanes = "lanes",
+        /// `handoff::queue::ArrayMpsc` (one shared array).
+        Array = "array",
+        /// `Mutex<VecDeque>`.
+        Locked = "locked",
+        /// `handoff::queue::Spsc` waiting with `Wait::Spin` instead of the default wait: the
+        /// same ring, for the default-vs-spin rows (threads only; not in the report's plan).
+        SpscSpin = "spsc-spin",
+    }
 }
 
 impl Kind {
-    const ALL: [Kind; 6] = [
-        Kind::Spsc,
-        Kind::Rtrb,
-        Kind::Crossbeam,
-        Kind::Lanes,
-        Kind::Array,
-        Kind::Locked,
-    ];
-
-    /// Kinds `--queues` accepts beyond the report's plan ([`Kind::ALL`]).
-    const EXTRA: [Kind; 1] = [Kind::SpscSpin];
-
-    /// Its name in `--queues` and worker arguments.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Spsc => "spsc",
-            Kind::SpscSpin => "spsc-spin",
-            Kind::Rtrb => "rtrb",
-            Kind::Crossbeam => "crossbeam",
-            Kind::Lanes => "lanes",
-            Kind::Array => "array",
-            Kind::Locked => "locked",
-        }
-    }
-
-    /// Parses a name.
-    pub fn parse(s: &str) -> Option<Kind> {
-        Kind::ALL
-            .into_iter()
-            .chain(Kind::EXTRA)
-            .find(|k| k.name() == s)
-    }
-
     /// One producer only.
     fn single_producer(self) -> bool {
         matches!(self, Kind::Spsc | Kind::SpscSpin | Kind::Rtrb)
@@ -171,7 +137,6 @@ impl Line {
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Queues (SPSC lines for every kind that allows it; MPSC lines for the multi-producer ones).
-    #[serde(serialize_with = "ser_kinds")]
     pub kinds: Vec<Kind>,
     /// Also between processes (handoff's queues only).
     pub processes: bool,
@@ -193,10 +158,6 @@ pub struct Config {
     pub fault: bool,
 }
 
-fn ser_kinds<S: serde::Serializer>(k: &[Kind], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(k.iter().map(|k| k.name()))
-}
-
 /// The sizes the typed queues are built for.
 pub const SIZES: [usize; 8] = [8, 16, 32, 64, 128, 256, 512, 1024];
 
@@ -204,7 +165,10 @@ impl Config {
     /// The report's plan: every queue, threads and processes, 2 producers for MPSC.
     pub fn for_report(quick: bool, cpus: &[usize]) -> Config {
         Config {
-            kinds: Kind::ALL.to_vec(),
+            kinds: Kind::ALL
+                .into_iter()
+                .filter(|&k| k != Kind::SpscSpin)
+                .collect(),
             processes: true,
             sizes: if quick {
                 vec![8, 256]
@@ -302,12 +266,6 @@ impl Config {
 pub const MAX_COUNT: u64 = 1 << 24;
 /// Most timed blocks per run, and runs.
 pub const MAX_REPS: u64 = 100_000;
-
-/// A fresh number for a run's segment names.
-fn run_id() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed)
-}
 
 macro_rules! by_size {
     ($size:expr, $f:ident $(:: $g:ident)* , ($($a:expr),*)) => {
@@ -487,10 +445,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     Ok(res)
 }
 
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
-}
-
 /// The run means of `metric` of the record of `series` at the smallest size.
 fn smallest(res: &BenchResults, series: &str, metric: &str) -> Option<(f64, Vec<f64>)> {
     res.series(series)
@@ -554,7 +508,7 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicBool;
+    use std::sync::atomic::{AtomicBool, Ordering};
 
     /// A stop flag never set.
     static GO: AtomicBool = AtomicBool::new(false);
@@ -590,7 +544,7 @@ mod tests {
             producers: 3,
             ..Config::for_report(true, &[0])
         };
-        for kind in Kind::ALL.into_iter().chain(Kind::EXTRA) {
+        for kind in Kind::ALL {
             for mpsc in [false, true] {
                 if mpsc && kind.single_producer() {
                     continue;
@@ -658,7 +612,7 @@ mod tests {
                 producers: 3,
                 ..Config::for_report(true, &cpus[..2])
             };
-            for kind in Kind::ALL.into_iter().chain(Kind::EXTRA) {
+            for kind in Kind::ALL {
                 for mpsc in [false, true] {
                     if mpsc && kind.single_producer() {
                         continue;

@@ -4,43 +4,31 @@
 //! connections help, four are enough), and the crossover size: "below N bytes send
 //! messages, above it put".
 
-use crate::bench::findings::{at_least, Holds};
+use crate::bench::findings::{at_least, run_means, Holds};
 use crate::bench::{BenchResults, Finding};
-use crate::stats::{ratio_of_means, Ratio};
+use crate::stats::{distinct, ratio_of_means, Ratio};
+use crate::units::format_size;
 
 /// The run means of bytes/s of `series` at `size`.
 fn runs(res: &BenchResults, series: &str, size: usize) -> Option<Vec<f64>> {
-    res.records
-        .iter()
-        .find(|r| r.series == series && r.x == size as f64)
-        .and_then(|r| r.metrics.get("bytes_per_s"))
-        .map(|m| m.run_means.clone())
+    run_means(res, series, size as f64, "bytes_per_s")
 }
 
 /// The sizes measured in `series`, ascending.
 fn sizes(res: &BenchResults, series: &str) -> Vec<usize> {
-    let mut v: Vec<usize> = res
-        .records
-        .iter()
-        .filter(|r| r.series == series)
-        .map(|r| r.x as usize)
-        .collect();
-    v.sort_unstable();
-    v.dedup();
-    v
+    distinct(res.series(series).iter().map(|r| r.x as usize))
 }
 
 /// The values of n measured for `prefix` ("threads, XConn") with `method`, ascending.
 fn ns(res: &BenchResults, prefix: &str, method: &str) -> Vec<usize> {
-    let mut v: Vec<usize> = res
-        .records
-        .iter()
-        .filter(|r| r.series.starts_with(&format!("{prefix}×")) && r.param_text("method") == method)
-        .filter_map(|r| r.param_f64("n").map(|n| n as usize))
-        .collect();
-    v.sort_unstable();
-    v.dedup();
-    v
+    distinct(
+        res.records
+            .iter()
+            .filter(|r| {
+                r.series.starts_with(&format!("{prefix}×")) && r.param_text("method") == method
+            })
+            .filter_map(|r| r.param_f64("n").map(|n| n as usize)),
+    )
 }
 
 /// Which side wins at one size.
@@ -99,10 +87,6 @@ fn side(r: &Ratio) -> Side {
     }
 }
 
-fn size_text(b: usize) -> String {
-    crate::units::format_size(b)
-}
-
 /// A size to two significant figures ("940B", "180KiB", "1.3MiB"), for an estimate.
 pub fn approx_size(b: usize) -> String {
     let (v, unit) = if b >= 1 << 20 {
@@ -125,7 +109,7 @@ pub fn below_text(sizes: &[usize]) -> String {
     if sizes.is_empty() {
         return String::new();
     }
-    let list: Vec<String> = sizes.iter().map(|&s| size_text(s)).collect();
+    let list: Vec<String> = sizes.iter().map(|&s| format_size(s)).collect();
     format!(
         "; puts also win at {} (below the sizes where messages win)",
         list.join(", ")
@@ -135,7 +119,7 @@ pub fn below_text(sizes: &[usize]) -> String {
 fn ratio_text(s: usize, r: &Ratio) -> String {
     format!(
         "{} {:.2}×{}",
-        size_text(s),
+        format_size(s),
         r.ratio,
         match (r.ci95_low, r.ci95_high) {
             (Some(l), Some(h)) => format!(" ({l:.2}–{h:.2})"),
@@ -170,7 +154,7 @@ impl Crossover {
                 return Verdict::Inconclusive(match last_msg {
                     Some(i) => format!(
                         "messages win up to {}, but above it the 95% intervals contain 1 ({}), so no size where puts win clearly",
-                        size_text(v[i].0),
+                        format_size(v[i].0),
                         ties.join(", ")
                     ),
                     None => "the 95% intervals of RMA / messages contain 1 at every size".into(),
@@ -236,8 +220,8 @@ impl Crossover {
                 format!(
                     "below about {} send messages, above it put — the crossover lies between {} (the largest size where messages are faster, whole 95% interval) and {} (puts faster, whole interval), interpolated at {}{}",
                     approx_size(estimate),
-                    size_text(msg_up_to),
-                    size_text(rma_from),
+                    format_size(msg_up_to),
+                    format_size(rma_from),
                     approx_size(estimate),
                     below_text(&rma_below)
                 ),
@@ -245,14 +229,14 @@ impl Crossover {
             ),
             Verdict::RmaFrom(n) if n == first && self.by_size.iter().all(|x| x.2 == Side::Rma) => (
                 Holds::Yes,
-                format!("puts move more bytes/s at every measured size, from {} on", size_text(n)),
+                format!("puts move more bytes/s at every measured size, from {} on", format_size(n)),
                 Some(n),
             ),
             Verdict::RmaFrom(n) => (
                 Holds::Yes,
                 format!(
                     "put: messages are faster at no size, puts from {} on wherever the 95% intervals tell them apart",
-                    size_text(n)
+                    format_size(n)
                 ),
                 Some(n),
             ),
@@ -364,7 +348,7 @@ pub fn findings(res: &BenchResults) -> Vec<Finding> {
                 let coarse = format!("{on}, rma 4K");
                 let rma = runs(res, &coarse, s).or_else(|| runs(res, &format!("{on}, rma"), s))?;
                 Some(at_least(
-                    &format!("at {}", size_text(s)),
+                    &format!("at {}", format_size(s)),
                     "RMA (4 KiB granularity) / messages bytes/s",
                     &rma,
                     &runs(res, &msg, s)?,
@@ -398,7 +382,7 @@ pub fn findings(res: &BenchResults) -> Vec<Finding> {
         };
         if let (Some(a), Some(b)) = (runs(res, &s1, size), runs(res, &sn, size)) {
             out.push(at_least(
-                &format!("more threads on one RMA connection do not help: {many} producers and consumers gain under 20% over one ({mode}, {}; seed Finding 5)", size_text(size)),
+                &format!("more threads on one RMA connection do not help: {many} producers and consumers gain under 20% over one ({mode}, {}; seed Finding 5)", format_size(size)),
                 &format!("RMA bytes/s of XPYC at 1 / at {many}"),
                 &a,
                 &b,
@@ -426,7 +410,7 @@ pub fn findings(res: &BenchResults) -> Vec<Finding> {
                 (runs(res, &series(four), size), runs(res, &series(1), size))
             {
                 out.push(at_least(
-                    &format!("more RMA connections improve throughput: {four} move at least 10% more than one ({mode}, {}; seed Finding 6)", size_text(size)),
+                    &format!("more RMA connections improve throughput: {four} move at least 10% more than one ({mode}, {}; seed Finding 6)", format_size(size)),
                     &format!("RMA bytes/s with {four} connections / with 1"),
                     &a,
                     &b,
@@ -440,7 +424,7 @@ pub fn findings(res: &BenchResults) -> Vec<Finding> {
                 runs(res, &series(more), size),
             ) {
                 out.push(at_least(
-                    &format!("four RMA connections suffice: {more} gain under 10% over {four} ({mode}, {}; seed Finding 6)", size_text(size)),
+                    &format!("four RMA connections suffice: {more} gain under 10% over {four} ({mode}, {}; seed Finding 6)", format_size(size)),
                     &format!("RMA bytes/s with {four} connections / with {more}"),
                     &a,
                     &b,

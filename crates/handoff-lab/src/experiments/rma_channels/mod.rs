@@ -19,6 +19,7 @@ use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
 use crate::bench::{BenchRecord, BenchResults, Checks};
+use crate::stats::distinct;
 
 mod findings;
 pub mod payload;
@@ -91,7 +92,7 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         },
     ],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)),
     worker: Some(worker),
     report_cost: ReportCost::fixed(65.0, 0.9),
     draw: None,
@@ -118,14 +119,6 @@ pub fn consumer_cpu(cpus: &[usize], n: usize, c: usize) -> Option<usize> {
         i = (i + 1) % len;
     }
     Some(cpus[i])
-}
-
-/// Pins the calling thread to `cpu`, if any (best effort: a refused pin leaves it where
-/// the scheduler puts it).
-pub fn pin(cpu: Option<usize>) {
-    if let Some(cpu) = cpu {
-        let _ = handoff::sys::pin_current_thread(cpu);
-    }
 }
 
 /// How the payload moves.
@@ -367,9 +360,7 @@ impl Config {
     /// of one (mode, layout, n, size) are consecutive: [`run`] interleaves their runs.
     pub fn points(&self) -> Vec<Point> {
         let mut v = Vec::new();
-        let mut grans = self.granularities.clone();
-        grans.sort_unstable();
-        grans.dedup();
+        let grans = distinct(self.granularities.iter().copied());
         let plain = grans.iter().any(|&g| g <= 8);
         let modes: Vec<bool> = [(false, self.threads), (true, self.processes)]
             .into_iter()
@@ -385,12 +376,11 @@ impl Config {
                 for &n in ns {
                     // The crossover is judged on one connection, threads first.
                     let crossing = layout == Layout::Xconn && n == 1 && processes != self.threads;
-                    let mut sizes = self.sizes.clone();
-                    if crossing {
-                        sizes.extend(&self.crossover_sizes);
-                        sizes.sort_unstable();
-                        sizes.dedup();
-                    }
+                    let sizes = if crossing {
+                        distinct(self.sizes.iter().chain(&self.crossover_sizes).copied())
+                    } else {
+                        self.sizes.clone()
+                    };
                     for &size in &sizes {
                         let base = Point {
                             processes,
@@ -596,10 +586,6 @@ pub fn recommendation(res: &BenchResults) -> Option<String> {
             "{head}: no crossover size can be named here — {why}; choose by API (see the rma-channels section)."
         ),
     })
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)
 }
 
 /// A worker process: `msg ...` (a message producer) or a team PE's JSON spec.

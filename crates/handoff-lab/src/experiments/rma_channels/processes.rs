@@ -21,12 +21,12 @@ use handoff::team::{Cmp, ShmTransport, SignalOp, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::super::launcher::{gate_wait, Workers};
-use super::super::rt_common::{arg, POINT_DEADLINE};
+use super::super::rt_common::{arg, join_all, pin, run_id, POINT_DEADLINE};
 use super::super::team_mpi::TransportKind;
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{fill, tag, Seen};
 use super::transfer::{self, mean_p99_us, put_len, send_msg, STUCK};
-use super::{consumer_cpu, pin, producer_cpu, Layout, Method, Point, RunOut, NAME};
+use super::{consumer_cpu, producer_cpu, Layout, Method, Point, RunOut, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 
 /// Runs `pt` with producer processes.
@@ -35,12 +35,6 @@ pub fn run(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         Method::Msg => run_msg(pt, ctx, cpus),
         Method::Rma => run_rma(pt, ctx, cpus),
     }
-}
-
-fn run_id() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 fn cpu_list(cpus: &[usize], from: usize, count: usize) -> String {
@@ -105,12 +99,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
                 })
             })
             .collect();
-        hs.into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or(Err(super::threads::RunError::Panicked("consumer")))
-            })
-            .collect()
+        join_all(hs, || super::threads::RunError::Panicked("consumer"))
     });
     let outs = w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
     let mut out = RunOut {
@@ -178,9 +167,7 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
             .map(|t| {
                 let (tx, cpus) = (&tx, &cpus);
                 s.spawn(move || {
-                    if !cpus.is_empty() {
-                        let _ = handoff::sys::pin_current_thread(cpus[t % cpus.len()]);
-                    }
+                    pin((!cpus.is_empty()).then(|| cpus[t % cpus.len()]));
                     let p = first + t as u64;
                     let mut buf = vec![0u8; size];
                     let mut ns = Vec::with_capacity(per as usize);
@@ -202,12 +189,9 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
                 })
             })
             .collect();
-        hs.into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(BenchError::failed(NAME, "a producer thread panicked")))
-            })
-            .collect()
+        join_all(hs, || {
+            BenchError::failed(NAME, "a producer thread panicked")
+        })
     });
     // Dropping the producer closes the queue; the consumer still receives every committed
     // frame before it sees the close.
@@ -418,12 +402,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
                     })
                 })
                 .collect();
-            hs.into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or(Err(XpycError::ThreadPanicked("producer")))
-                })
-                .collect()
+            join_all(hs, || XpycError::ThreadPanicked("producer"))
         });
         for t in times {
             let (m, p99) = t?;
@@ -456,12 +435,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
                     })
                 })
                 .collect();
-            hs.into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or(Err(XpycError::ThreadPanicked("consumer")))
-                })
-                .collect()
+            join_all(hs, || XpycError::ThreadPanicked("consumer"))
         });
         let elapsed = t0.elapsed().as_secs_f64();
         let mut all = Seen::new(n);

@@ -6,10 +6,11 @@ use std::time::{Duration, Instant};
 
 use handoff::queue::{FrameConsumer, FrameQueue, QueueError};
 
+use super::super::rt_common::pin;
 use super::payload::{fill, tag, Seen};
 use super::transfer::{self, mean_p99_us, put_len, recv_msg, send_msg, STUCK};
 use super::window::Window;
-use super::{consumer_cpu, pin, producer_cpu, Layout, Method, Point, RunOut};
+use super::{consumer_cpu, producer_cpu, Layout, Method, Point, RunOut};
 
 /// Why a run on threads could not finish (the data checks are counted, not errors).
 #[derive(Debug, thiserror::Error)]

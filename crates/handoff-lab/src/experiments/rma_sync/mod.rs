@@ -92,7 +92,11 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         fig("rma_sync_sync", "sync: µs vs PEs", "PEs (p)", "sync"),
     ],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| {
+let mut cfg = Config::for_report(ctx.quick);
+cfg.team.plan_transports(ctx);
+run(ctx, &cfg)
+}),
     worker: Some(worker::main),
     report_cost: ReportCost::fixed(25.0, 0.5),
     draw: None,
@@ -358,12 +362,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
     }
     res.notes.extend(advice(&res));
     Ok(res)
-}
-
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let mut cfg = Config::for_report(ctx.quick);
-    cfg.team.plan_transports(ctx);
-    run(ctx, &cfg)
 }
 
 /// The mean of `series` at `x`, and its per-run means.

@@ -35,6 +35,7 @@ use crate::bench::experiment::{
 };
 use crate::bench::findings::{at_least, judge};
 use crate::bench::{BenchRecord, BenchResults, Finding};
+use crate::stats::distinct;
 
 const NAME: &str = "stencil";
 
@@ -73,7 +74,11 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
         },
     ],
     findings,
-    run: Some(run_for_report),
+    run: Some(|ctx| {
+        let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
+        cfg.team.plan_transports(ctx);
+        run(&cfg, ctx)
+    }),
     worker: Some(launcher::worker_main::<WorkerSpec>),
     report_cost: ReportCost::fixed(15.4, 2.0),
     draw: None,
@@ -157,13 +162,10 @@ impl Config {
     /// N = 1000 on every CPU; every method.
     pub fn for_report(quick: bool, cpus: &[usize]) -> Config {
         let n = cpus.len().max(1);
-        let mut pes = vec![1, 2, n, (2 * n).min(MAX_PES)];
-        pes.sort_unstable();
-        pes.dedup();
         Config {
             methods: Method::ALL.to_vec(),
             strong: Some(if quick { (2000, 1000) } else { (4000, 1000) }),
-            strong_pes: pes,
+            strong_pes: distinct([1, 2, n, (2 * n).min(MAX_PES)]),
             weak_m: if quick {
                 vec![1000, 4000]
             } else {
@@ -355,12 +357,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     Ok(res)
 }
 
-fn run_for_report(ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-    let mut cfg = Config::for_report(ctx.quick, ctx.allowed_cpus);
-    cfg.team.plan_transports(ctx);
-    run(&cfg, ctx)
-}
-
 /// The run means of MFLOP/s of a strong-scaling point.
 fn mflops(res: &BenchResults, method: Method, pes: usize) -> Option<Vec<f64>> {
     res.records
@@ -379,15 +375,13 @@ fn mflops(res: &BenchResults, method: Method, pes: usize) -> Option<Vec<f64>> {
 /// The seed's claim "more than 2× improvement" on the pipelined stencil: counting-put /
 /// fence-flag MFLOP/s in strong scaling, for every team size of 2 PEs or more.
 fn findings(res: &BenchResults) -> Vec<Finding> {
-    let mut pes: Vec<usize> = res
-        .records
-        .iter()
-        .filter(|r| r.param_text("scaling") == "strong")
-        .filter_map(|r| r.param_f64("pes").map(|p| p as usize))
-        .filter(|&p| p >= 2)
-        .collect();
-    pes.sort_unstable();
-    pes.dedup();
+    let pes = distinct(
+        res.records
+            .iter()
+            .filter(|r| r.param_text("scaling") == "strong")
+            .filter_map(|r| r.param_f64("pes").map(|p| p as usize))
+            .filter(|&p| p >= 2),
+    );
     let cpus = res.machine.allowed_cpus.len();
     let mut out = Vec::new();
     for p in pes {
