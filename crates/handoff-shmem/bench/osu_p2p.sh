@@ -18,7 +18,9 @@
 # repository: fetch them, e.g. github.com/paklui/osu-micro-benchmarks at v6.1); without it
 # only barrier_lat runs. PRK_DIR (optional) holds ParRes Kernels' SHMEM/ and common/.
 # OUT (default /tmp/handoff-osu-p2p) keeps the binaries and every raw line. ONLY=barrier or
-# ONLY=p2p or ONLY=prk runs one part. Needs `cargo build --release -p handoff-shmem -p
+# ONLY=p2p or ONLY=prk runs one part. BASE_LIB=dir with another build's libhandoff_shmem.so
+# adds "base" (the same programs run with that library through LD_LIBRARY_PATH: oshcc links
+# with a RUNPATH), alternating with the others, for before/after. Needs `cargo build --release -p handoff-shmem -p
 # handoff-cli`, and /usr/bin/oshcc + /usr/bin/oshrun for the comparison (without them,
 # handoff's figures alone). The machine's other work moves every figure: run it quiet, and
 # read the ratios of one run side by side, not figures of different runs.
@@ -32,6 +34,7 @@ out=${OUT:-/tmp/handoff-osu-p2p}
 only=${ONLY:-}
 prk=${PRK_DIR:-}
 handoff=${HANDOFF:-$root/target/release/handoff}
+base_lib=${BASE_LIB:-}
 oshrun_flags=${OSHRUN_FLAGS:---allow-run-as-root --mca memory ^patcher}
 mkdir -p "$out"
 raw="$out/raw.txt"
@@ -40,11 +43,12 @@ raw="$out/raw.txt"
 peer=""
 if [ -x /usr/bin/oshcc ] && [ -x /usr/bin/oshrun ]; then peer=1; fi
 
-# build NAME SOURCES...: NAME.handoff and NAME.peer in $out.
+# build NAME SOURCES...: NAME.handoff (and NAME.base, the same program) and NAME.peer in $out.
 build() {
   name=$1
   shift
   "$here/../bin/oshcc" -O2 -w -o "$out/$name.handoff" "$@" -lm
+  if [ -n "$base_lib" ]; then cp "$out/$name.handoff" "$out/$name.base"; fi
   if [ -n "$peer" ]; then /usr/bin/oshcc -O2 -w -o "$out/$name.peer" "$@" -lm; fi
 }
 
@@ -54,6 +58,8 @@ run2() {
   shift
   if [ "$impl" = handoff ]; then
     "$handoff" run -n 2 -- "$@"
+  elif [ "$impl" = base ]; then
+    LD_LIBRARY_PATH="$base_lib" "$handoff" run -n 2 -- "$@"
   else
     # Debian's Open MPI 4 OpenSHMEM may crash in shmem_finalize after printing (UCX).
     # shellcheck disable=SC2086
@@ -62,7 +68,8 @@ run2() {
 }
 
 impls="handoff"
-if [ -n "$peer" ]; then impls="handoff peer"; fi
+if [ -n "$base_lib" ]; then impls="$impls base"; fi
+if [ -n "$peer" ]; then impls="$impls peer"; fi
 echo "# $(date -u '+%Y-%m-%dT%H:%M:%SZ') $(uptime)"
 echo "# $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs; peer: ${peer:+$(/usr/bin/oshrun --version 2>/dev/null | head -1)}"
 
@@ -81,6 +88,12 @@ if [ -z "$only" ] || [ "$only" = barrier ]; then
     build osu_oshm_barrier -I"$osu/c/util" -DPACKAGE_VERSION='"6.x"' \
       "$osu/c/openshmem/osu_oshm_barrier.c" $util
   fi
+  # One run of each, not counted: the first run after the builds above was the slow one of
+  # ten in two of four scripts (6-87 µs per barrier), whichever library ran first.
+  for impl in $impls; do
+    run2 "$impl" "$out/barrier_lat.$impl" 1000 1 >/dev/null
+    if [ -n "$osu" ]; then run2 "$impl" "$out/osu_oshm_barrier.$impl" >/dev/null; fi
+  done
   for r in $(seq 1 "$runs"); do
     for impl in $impls; do
       v=$(run2 "$impl" "$out/barrier_lat.$impl" 10000 7 | sed -n 's/.*median_us=\([0-9.]*\).*/\1/p')

@@ -37,12 +37,18 @@
 //! `Adaptive` keeps a small score of how recent waits *at the same wait site* ended (a site
 //! is the object or word waited on: [`WaitCondition::site`]), so a thread that waits long in
 //! a barrier and briefly on a flag learns each on its own. While most waits of a site end
-//! within the budget it spins the full budget; once most outlast it (the peer is slow, so
-//! spinning only burns the CPU before the futex sleep anyway) it spins only
-//! [`SHORT_SPIN`] (1 µs) and probes the full budget again every 16th wait. A probe that ends
-//! by spinning switches back to full-budget spins. The scores live in a small per-thread
-//! table keyed by site (direct-mapped, 64 entries; a collision only restarts a site's
-//! learning), so several threads waiting at once never share mutable state. See
+//! within the budget, or sleep and are woken soon (within 50 µs of falling asleep plus the
+//! waiter's own wake-up: the partner was running and about to answer), it spins the full
+//! budget; once most sleep long (the peer is slow or idle, so spinning only burns the CPU
+//! before the futex sleep anyway) it spins only [`SHORT_SPIN`] (1 µs) and probes the full
+//! budget again every 16th wait. A probe that ends by spinning switches back to full-budget
+//! spins. A wait woken soon also lengthens its site's default budget to the wait's own
+//! length and a quarter (at most 50 µs; a long sleep drops it again): two parties that each
+//! spin less than the other's wake-up would otherwise lock each other into sleeping, each
+//! sleep making the partner's next wait outlast its budget (a 2-PE `shmem_barrier_all` at
+//! 4-9 µs in one run of ten instead of 0.2-0.4 µs, issue #44). The scores live in a small
+//! per-thread table keyed by site (direct-mapped, 64 entries; a collision only restarts a
+//! site's learning), so several threads waiting at once never share mutable state. See
 //! [`adaptive_stats`] for counts.
 //!
 //! The budget itself is the classic 2-competitive bound: spin at most what a sleep and its
@@ -52,8 +58,10 @@
 //! futex across two CPUs, a few hundred µs on a background thread started by the first
 //! wait that spins; [`wake_cost`] reads it, [`measure_wake_cost`] measures at once), kept
 //! within 2-50 µs; until it is known, and where it cannot be measured,
-//! [`Wait::DEFAULT_SPIN_BUDGET`] (20 µs, a cross-CPU wake-up on a KVM VM) stands in.
-//! `adaptive:<N>` sets a fixed budget instead.
+//! [`Wait::DEFAULT_SPIN_BUDGET`] (20 µs, a cross-CPU wake-up on a KVM VM) stands in. Each
+//! site's waits woken soon lengthen it (above): a start-up measurement that came out short
+//! does not decide the whole run. `adaptive:<N>` sets a fixed budget instead (the score
+//! still learns short spins).
 //!
 //! ## Partners, not the machine
 //!
@@ -221,9 +229,11 @@ where
         Wait::SpinYield => w.spin(&mut cond, SpinPlan::unbounded(YIELD_AFTER)),
         Wait::Block => w.block(&mut cond),
         Wait::Adaptive { spin_budget } => {
-            // The default budget is the machine's measured sleep + wake-up (module docs,
-            // "Learning the spin budget"); an explicit one is used as given.
-            let spin_budget = if spin_budget == Wait::DEFAULT_SPIN_BUDGET {
+            // The default budget is the machine's measured sleep + wake-up, lengthened by
+            // the site's waits woken soon (module docs, "Learning the spin budget"); an
+            // explicit one is used as given.
+            let learned = spin_budget == Wait::DEFAULT_SPIN_BUDGET;
+            let spin_budget = if learned {
                 measured_budget(spin_budget)
             } else {
                 spin_budget
@@ -232,27 +242,37 @@ where
             // trap"); elsewhere pause, whatever else the machine runs (module docs,
             // "Partners, not the machine").
             let site = cond.site();
-            if let Some((budget_ns, probe)) = learn::plan(spin_budget, same_cpu, site) {
-                let plan = SpinPlan {
-                    yield_after: if same_cpu { 0 } else { u64::MAX },
-                    budget_end: Some(start.saturating_add(budget_ns)),
-                    // Under loom time is not part of the model: spin a fixed two polls.
-                    max_iters: if cfg!(loom) { 2 } else { u64::MAX },
-                };
-                let spun = w.spin(&mut cond, plan);
-                learn::yielded(w.yields);
-                match spun {
-                    Err(WaitError::Timeout) if !w.deadline_passed() => {} // budget spent
-                    done => {
-                        if done.is_ok() {
-                            learn::spun(probe, site);
-                        }
-                        return done;
+            let Some((budget_ns, probe)) = learn::plan(spin_budget, learned, same_cpu, site) else {
+                return w.block(&mut cond);
+            };
+            let plan = SpinPlan {
+                yield_after: if same_cpu { 0 } else { u64::MAX },
+                budget_end: Some(start.saturating_add(budget_ns)),
+                // Under loom time is not part of the model: spin a fixed two polls.
+                max_iters: if cfg!(loom) { 2 } else { u64::MAX },
+            };
+            let spun = w.spin(&mut cond, plan);
+            learn::yielded(w.yields);
+            match spun {
+                Err(WaitError::Timeout) if !w.deadline_passed() => {} // budget spent
+                done => {
+                    if done.is_ok() {
+                        learn::spun(probe, site);
                     }
+                    return done;
                 }
-                learn::blocked(site);
             }
-            w.block(&mut cond)
+            learn::blocked();
+            let asleep = monotonic_ns();
+            let done = w.block(&mut cond);
+            let end = monotonic_ns();
+            learn::woke(
+                site,
+                done.is_ok().then(|| end.saturating_sub(asleep)),
+                end.saturating_sub(start),
+                u64::try_from(spin_budget.as_nanos()).unwrap_or(u64::MAX),
+            );
+            done
         }
     }
 }
