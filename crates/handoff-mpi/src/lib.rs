@@ -31,9 +31,10 @@
 //! reusable on return, which a Rust borrow needs, so `put_nbi` is the same), `get` is
 //! `MPI_Get` + `MPI_Win_flush`, atomics are `MPI_Fetch_and_op` (`MPI_NO_OP` for fetch,
 //! `MPI_REPLACE` for set/swap, `MPI_SUM`, `MPI_BAND/BOR/BXOR`) and `MPI_Compare_and_swap`,
-//! each flushed; `fence` and `quiet` are `MPI_Win_flush_all`; barriers are `MPI_Ibarrier`
+//! each flushed; `fence` and `quiet` are `MPI_Win_flush_all`; barriers are `MPI_Barrier`
 //! (over a sub-communicator from `MPI_Comm_create_group` for subsets) and collective
-//! agreement `MPI_Iallgather`, both polled with the team's deadline.
+//! agreement `MPI_Allgather`; a wait with a deadline (or the `block` strategy) uses
+//! `MPI_Ibarrier` / `MPI_Iallgather` instead, polled until the deadline.
 //!
 //! # Ordering: what MPI guarantees, and what put-with-signal does
 //!

@@ -50,6 +50,11 @@ fn crate_dir() -> PathBuf {
 
 /// Compiles `tests/c/NAME.c` with `bin/oshcc --mpi` (once per test binary run).
 fn build(name: &str) -> PathBuf {
+    build_with(name, "cc")
+}
+
+/// [`build`] with the back-end compiler `cc` (`mpicc` for a program that includes `mpi.h`).
+fn build_with(name: &str, cc: &str) -> PathBuf {
     static BUILD: Mutex<()> = Mutex::new(());
     let _g = BUILD.lock().unwrap_or_else(|e| e.into_inner());
     let dir = lib_dir().parent().unwrap().join("shmem-mpi-tests");
@@ -61,7 +66,7 @@ fn build(name: &str) -> PathBuf {
     let o = Command::new(crate_dir().join("bin/oshcc"))
         .env("HANDOFF_SHMEM_LIBDIR", lib_dir())
         .env_remove("HANDOFF_SHMEM_CC")
-        .env("CC", "cc")
+        .env("CC", cc)
         .args([
             "--mpi", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread",
         ])
@@ -216,6 +221,47 @@ fn programs_pass_on_the_mixed_path() {
         4,
         &[("HANDOFF_MPI_NODES", "2")],
     );
+}
+
+/// Which MPI collectives a barrier makes (`mpi_calls.c` counts them through the MPI
+/// profiling interface): none on the shared window; on the RMA and mixed paths MPI's
+/// blocking `MPI_Barrier` when the wait has no deadline (it polled `MPI_Ibarrier`, which
+/// made Open MPI's RMA barrier 3.3 times a plain `MPI_Barrier` program), and the polled
+/// `MPI_Ibarrier` with `HANDOFF_WAIT=block`. Built with the launcher's library's `mpicc`
+/// (`scripts/mpi-test` puts it first on `PATH`).
+#[test]
+fn barriers_without_a_deadline_are_mpi_s_blocking_barrier() {
+    let test = "barriers_without_a_deadline_are_mpi_s_blocking_barrier";
+    if launcher().is_none() {
+        eprintln!("SKIP: {test}: no mpiexec/mpirun on PATH (scripts/mpi-test mpich|openmpi)");
+        return;
+    }
+    if Command::new("mpicc").arg("--version").output().is_err() {
+        eprintln!("SKIP: {test}: no mpicc on PATH (scripts/mpi-test mpich|openmpi)");
+        return;
+    }
+    let prog = build_with("mpi_calls", "mpicc");
+    let runs: [(usize, &[(&str, &str)]); 5] = [
+        (2, &[]),
+        (2, &[("HANDOFF_MPI_WINDOW", "rma")]),
+        (4, &[("HANDOFF_MPI_NODES", "2")]),
+        (
+            2,
+            &[("HANDOFF_MPI_WINDOW", "rma"), ("HANDOFF_WAIT", "block")],
+        ),
+        (4, &[("HANDOFF_MPI_NODES", "2"), ("HANDOFF_WAIT", "block")]),
+    ];
+    for (n, env) in runs {
+        let Some(job) = mpiexec(test, &prog, &[], n, env) else {
+            return;
+        };
+        assert!(
+            job.code == Some(0) && job.output.contains(&format!("OK mpi_calls {n} PEs")),
+            "mpi_calls on {n} ranks {env:?}: exit {:?}, printed:\n{}",
+            job.code,
+            job.output
+        );
+    }
 }
 
 /// The same MPI-linked binaries under `handoff run`: shared memory, MPI never initialized.
