@@ -75,7 +75,7 @@ pub(crate) fn progress_until<T>(
 
 /// A nonblocking operation's request, tested until done or past a deadline, waiting with
 /// `how` ([`progress_until`]; `MPI_Test` is the poll and drives progress).
-fn complete(
+pub(crate) fn complete(
     req: &mut ffi::MPI_Request,
     call: &'static str,
     how: Wait,
@@ -100,17 +100,18 @@ fn complete(
 
 /// Whether a collective waited for with `how` until `deadline` is made by MPI's blocking
 /// call instead of the nonblocking one polled by [`complete`]: when there is no deadline to
-/// keep and the strategy does not ask for sleeps. A blocking call polls MPI's progress
-/// engine much as [`progress_until`] does (MPICH yields after a count of polls, Open MPI
-/// when the node is oversubscribed), but takes the library's fast path: on one loaded
-/// node Open MPI 4.1's `MPI_Ibarrier` (libnbc) polled with `MPI_Test` took 1.2 times its
-/// `MPI_Barrier`, and 27 to 80 times with a `sched_yield` between polls as `SpinYield`
-/// does; the RMA path's `shmem_barrier_all` took 3.3 times a plain `MPI_Win_flush_all` +
-/// `MPI_Barrier` program (#42). A deadline (a `_timeout` call, a
+/// keep, the strategy does not ask for sleeps and this node has a CPU per rank (`crowded`
+/// false). A blocking call takes the library's fast path: on one loaded node Open MPI
+/// 4.1's `MPI_Ibarrier` (libnbc) polled with `MPI_Test` took 1.2 times its `MPI_Barrier`,
+/// and 27 to 80 times with a `sched_yield` between polls as `SpinYield` does; the RMA
+/// path's `shmem_barrier_all` took 3.3 times a plain `MPI_Win_flush_all` + `MPI_Barrier`
+/// program (#42). But it spins: with more ranks than CPUs MPICH 4.0's `MPI_Barrier` never
+/// yields, and 4 ranks on 2 CPUs took 20 ms per barrier against 0.6-3 ms polled with
+/// yields, so a crowded node keeps the polled form. A deadline (a `_timeout` call, a
 /// patience with a timeout) keeps the polled form, which can give up; `Block` keeps the
 /// polled form's sleeps.
-fn blocking(how: Wait, deadline: Option<Deadline>) -> bool {
-    deadline.is_none() && !matches!(how, Wait::Block)
+fn blocking(how: Wait, deadline: Option<Deadline>, crowded: bool) -> bool {
+    deadline.is_none() && !matches!(how, Wait::Block) && !crowded
 }
 
 /// How long [`Comm::abort`] waits before `MPI_Abort`, for the launcher to forward what this
@@ -125,6 +126,8 @@ pub(crate) struct Comm {
     /// Communicators for barriers over subsets, by their sorted world ranks (a lock: under
     /// `MPI_THREAD_MULTIPLE` the PE's threads may barrier over different subsets at once).
     subsets: Mutex<HashMap<Vec<usize>, ffi::MPI_Comm>>,
+    /// Whether this rank's node has more ranks than CPUs ([`Comm::set_crowded`]).
+    crowded: bool,
 }
 
 impl Comm {
@@ -154,7 +157,15 @@ impl Comm {
             rank: rank as usize,
             size: size as usize,
             subsets: Mutex::new(HashMap::new()),
+            crowded: false,
         })
+    }
+
+    /// Says whether this rank's node runs more ranks than it has CPUs
+    /// (`Nodes::oversubscribed`): then collectives are never MPI's blocking calls (see
+    /// [`blocking`]). Set once, after the nodes are known.
+    pub(crate) fn set_crowded(&mut self, crowded: bool) {
+        self.crowded = crowded;
     }
 
     pub(crate) fn raw(&self) -> ffi::MPI_Comm {
@@ -184,8 +195,9 @@ impl Comm {
         }
     }
 
-    /// Every rank's `value`, by rank (collective: `MPI_Allgather`, or with a deadline or
-    /// `Block`, `MPI_Iallgather` completed waiting with `how`; see [`blocking`]).
+    /// Every rank's `value`, by rank (collective: `MPI_Allgather`, or with a deadline,
+    /// `Block` or a crowded node, `MPI_Iallgather` completed waiting with `how`; see
+    /// [`blocking`]).
     pub(crate) fn allgather(
         &self,
         value: u64,
@@ -194,7 +206,7 @@ impl Comm {
         what: &'static str,
     ) -> Result<Vec<u64>, TeamError> {
         let mut all = vec![0u64; self.size];
-        if blocking(how, deadline) {
+        if blocking(how, deadline, self.crowded) {
             // SAFETY: `value` and `all` (size entries) are valid for the call, which returns
             // when it is complete.
             check("MPI_Allgather", unsafe {
@@ -259,8 +271,8 @@ impl Comm {
     }
 
     /// A barrier over the world ranks `ranks` (sorted, distinct, containing this rank):
-    /// `MPI_Barrier`, or with a deadline or `Block`, `MPI_Ibarrier` completed waiting with
-    /// `how` (see [`blocking`]).
+    /// `MPI_Barrier`, or with a deadline, `Block` or a crowded node, `MPI_Ibarrier`
+    /// completed waiting with `how` (see [`blocking`]).
     pub(crate) fn barrier(
         &self,
         ranks: &[usize],
@@ -272,7 +284,7 @@ impl Comm {
         } else {
             self.subset(ranks)?
         };
-        if blocking(how, deadline) {
+        if blocking(how, deadline, self.crowded) {
             // SAFETY: a valid communicator containing this rank.
             return check("MPI_Barrier", unsafe { ffi::MPI_Barrier(comm) });
         }
@@ -347,15 +359,21 @@ impl Comm {
     /// computing) then never ended, and the job's end and exit status depended on timing
     /// (#42).
     pub(crate) fn abort(&self, code: c_int) -> ! {
-        // The launcher ends the job as soon as it hears of a world abort, and MPICH's drops
-        // what its proxy has not forwarded yet (the error line this rank printed just before
-        // came out cut short): a moment for it to forward this rank's last lines first.
-        std::thread::sleep(ABORT_GRACE);
-        // SAFETY: a predefined communicator, valid after MPI_Init; MPI_Abort does not return
-        // on success.
-        unsafe { ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, code) };
-        std::process::exit(code)
+        abort_world(code)
     }
+}
+
+/// [`Comm::abort`], for callers that hold no `Comm`: `MPI_Abort` on `MPI_COMM_WORLD` after a
+/// moment for the launcher to forward this rank's last lines.
+pub(crate) fn abort_world(code: c_int) -> ! {
+    // The launcher ends the job as soon as it hears of a world abort, and MPICH's drops
+    // what its proxy has not forwarded yet (the error line this rank printed just before
+    // came out cut short): a moment for it to forward this rank's last lines first.
+    std::thread::sleep(ABORT_GRACE);
+    // SAFETY: a predefined communicator, valid after MPI_Init; MPI_Abort does not return
+    // on success.
+    unsafe { ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, code) };
+    std::process::exit(code)
 }
 
 impl Drop for Comm {

@@ -50,8 +50,10 @@ impl MpiTransport {
                            MpiTransport per process"
                     .into(),
             })?;
-        let comm = Comm::dup(universe.world().as_raw())?;
+        let mut comm = Comm::dup(universe.world().as_raw())?;
         let nodes = Nodes::discover(&comm)?;
+        let crowded = nodes.oversubscribed();
+        comm.set_crowded(crowded);
         // Whole pages (`direct::part_len`): the control area, the heap, the shared window's
         // barrier words. Each rank's part starts page aligned whatever MPI gave it:
         // `Window::allocate` over-allocates and aligns (`rma::ALIGN`).
@@ -93,6 +95,8 @@ impl MpiTransport {
                 (win, None, Some(mixed))
             }
         };
+        let mut win = win;
+        win.set_crowded(crowded);
         Ok(MpiTransport {
             win,
             mixed,

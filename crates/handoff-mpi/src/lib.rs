@@ -34,7 +34,11 @@
 //! each flushed; `fence` and `quiet` are `MPI_Win_flush_all`; barriers are `MPI_Barrier`
 //! (over a sub-communicator from `MPI_Comm_create_group` for subsets) and collective
 //! agreement `MPI_Allgather`; a wait with a deadline (or the `block` strategy) uses
-//! `MPI_Ibarrier` / `MPI_Iallgather` instead, polled until the deadline.
+//! `MPI_Ibarrier` / `MPI_Iallgather` instead, polled until the deadline. On a node that runs
+//! more ranks than it has CPUs, where a rank spinning in a blocking MPI call (MPICH's never
+//! yield) keeps the peer it waits for off the CPU, barriers and agreements are always the
+//! polled forms, and puts and gets are `MPI_Rput` / `MPI_Rget` whose requests are polled
+//! with a `sched_yield` between polls.
 //!
 //! # Ordering: what MPI guarantees, and what put-with-signal does
 //!
