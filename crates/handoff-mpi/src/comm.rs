@@ -100,18 +100,20 @@ pub(crate) fn complete(
 
 /// Whether a collective waited for with `how` until `deadline` is made by MPI's blocking
 /// call instead of the nonblocking one polled by [`complete`]: when there is no deadline to
-/// keep, the strategy does not ask for sleeps and this node has a CPU per rank (`crowded`
-/// false). A blocking call takes the library's fast path: on one loaded node Open MPI
-/// 4.1's `MPI_Ibarrier` (libnbc) polled with `MPI_Test` took 1.2 times its `MPI_Barrier`,
-/// and 27 to 80 times with a `sched_yield` between polls as `SpinYield` does; the RMA
-/// path's `shmem_barrier_all` took 3.3 times a plain `MPI_Win_flush_all` + `MPI_Barrier`
-/// program (#42). But it spins: with more ranks than CPUs MPICH 4.0's `MPI_Barrier` never
-/// yields, and 4 ranks on 2 CPUs took 20 ms per barrier against 0.6-3 ms polled with
-/// yields, so a crowded node keeps the polled form. A deadline (a `_timeout` call, a
-/// patience with a timeout) keeps the polled form, which can give up; `Block` keeps the
-/// polled form's sleeps.
-fn blocking(how: Wait, deadline: Option<Deadline>, crowded: bool) -> bool {
-    deadline.is_none() && !matches!(how, Wait::Block) && !crowded
+/// keep, the strategy does not ask for sleeps and the job prefers blocking collectives
+/// ([`Comm::prefer_blocking`]: Open MPI, with a CPU per rank on this node). Open MPI's
+/// blocking calls take its fast path: on one loaded node its `MPI_Ibarrier` (libnbc)
+/// polled with `MPI_Test` took 1.2 times its `MPI_Barrier`, and 27 to 80 times with a
+/// `sched_yield` between polls as `SpinYield` does; the RMA path's `shmem_barrier_all`
+/// took 3.3 to 5.5 times a plain `MPI_Win_flush_all` + `MPI_Barrier` program (#42). MPICH's
+/// polled barrier was already within 1.03 times its plain program, and its blocking calls
+/// never yield the CPU: with 4 ranks on 2 CPUs its `MPI_Barrier` took 20 ms against 0.6-3
+/// ms polled with yields, and on a loaded machine a rank spinning in it keeps a peer off
+/// the CPU even with a CPU per rank. A deadline (a `_timeout` call, a patience with a
+/// timeout) keeps the polled form, which can give up; `Block` keeps the polled form's
+/// sleeps.
+fn blocking(how: Wait, deadline: Option<Deadline>, prefer: bool) -> bool {
+    deadline.is_none() && !matches!(how, Wait::Block) && prefer
 }
 
 /// How long [`Comm::abort`] waits before `MPI_Abort`, for the launcher to forward what this
@@ -126,8 +128,8 @@ pub(crate) struct Comm {
     /// Communicators for barriers over subsets, by their sorted world ranks (a lock: under
     /// `MPI_THREAD_MULTIPLE` the PE's threads may barrier over different subsets at once).
     subsets: Mutex<HashMap<Vec<usize>, ffi::MPI_Comm>>,
-    /// Whether this rank's node has more ranks than CPUs ([`Comm::set_crowded`]).
-    crowded: bool,
+    /// Whether collectives with no deadline are MPI's blocking calls ([`Comm::prefer_blocking`]).
+    prefer_blocking: bool,
 }
 
 impl Comm {
@@ -157,15 +159,15 @@ impl Comm {
             rank: rank as usize,
             size: size as usize,
             subsets: Mutex::new(HashMap::new()),
-            crowded: false,
+            prefer_blocking: false,
         })
     }
 
-    /// Says whether this rank's node runs more ranks than it has CPUs
-    /// (`Nodes::oversubscribed`): then collectives are never MPI's blocking calls (see
-    /// [`blocking`]). Set once, after the nodes are known.
-    pub(crate) fn set_crowded(&mut self, crowded: bool) {
-        self.crowded = crowded;
+    /// Says whether collectives with no deadline may be MPI's blocking calls (see
+    /// [`blocking`]): on Open MPI, when this rank's node has a CPU per rank
+    /// (`Nodes::oversubscribed`). Set once, after the nodes are known.
+    pub(crate) fn prefer_blocking(&mut self, prefer: bool) {
+        self.prefer_blocking = prefer;
     }
 
     pub(crate) fn raw(&self) -> ffi::MPI_Comm {
@@ -195,9 +197,8 @@ impl Comm {
         }
     }
 
-    /// Every rank's `value`, by rank (collective: `MPI_Allgather`, or with a deadline,
-    /// `Block` or a crowded node, `MPI_Iallgather` completed waiting with `how`; see
-    /// [`blocking`]).
+    /// Every rank's `value`, by rank (collective: `MPI_Iallgather` completed waiting with
+    /// `how`, or `MPI_Allgather` where [`blocking`] says so).
     pub(crate) fn allgather(
         &self,
         value: u64,
@@ -206,7 +207,7 @@ impl Comm {
         what: &'static str,
     ) -> Result<Vec<u64>, TeamError> {
         let mut all = vec![0u64; self.size];
-        if blocking(how, deadline, self.crowded) {
+        if blocking(how, deadline, self.prefer_blocking) {
             // SAFETY: `value` and `all` (size entries) are valid for the call, which returns
             // when it is complete.
             check("MPI_Allgather", unsafe {
@@ -271,8 +272,8 @@ impl Comm {
     }
 
     /// A barrier over the world ranks `ranks` (sorted, distinct, containing this rank):
-    /// `MPI_Barrier`, or with a deadline, `Block` or a crowded node, `MPI_Ibarrier`
-    /// completed waiting with `how` (see [`blocking`]).
+    /// `MPI_Ibarrier` completed waiting with `how`, or `MPI_Barrier` where [`blocking`] says
+    /// so.
     pub(crate) fn barrier(
         &self,
         ranks: &[usize],
@@ -284,7 +285,7 @@ impl Comm {
         } else {
             self.subset(ranks)?
         };
-        if blocking(how, deadline, self.crowded) {
+        if blocking(how, deadline, self.prefer_blocking) {
             // SAFETY: a valid communicator containing this rank.
             return check("MPI_Barrier", unsafe { ffi::MPI_Barrier(comm) });
         }

@@ -53,7 +53,8 @@ impl MpiTransport {
         let mut comm = Comm::dup(universe.world().as_raw())?;
         let nodes = Nodes::discover(&comm)?;
         let crowded = nodes.oversubscribed();
-        comm.set_crowded(crowded);
+        let open_mpi = MpiTransport::library_version().starts_with("Open MPI");
+        comm.prefer_blocking(open_mpi && !crowded);
         // Whole pages (`direct::part_len`): the control area, the heap, the shared window's
         // barrier words. Each rank's part starts page aligned whatever MPI gave it:
         // `Window::allocate` over-allocates and aligns (`rma::ALIGN`).

@@ -31,14 +31,15 @@
 //! reusable on return, which a Rust borrow needs, so `put_nbi` is the same), `get` is
 //! `MPI_Get` + `MPI_Win_flush`, atomics are `MPI_Fetch_and_op` (`MPI_NO_OP` for fetch,
 //! `MPI_REPLACE` for set/swap, `MPI_SUM`, `MPI_BAND/BOR/BXOR`) and `MPI_Compare_and_swap`,
-//! each flushed; `fence` and `quiet` are `MPI_Win_flush_all`; barriers are `MPI_Barrier`
+//! each flushed; `fence` and `quiet` are `MPI_Win_flush_all`; barriers are `MPI_Ibarrier`
 //! (over a sub-communicator from `MPI_Comm_create_group` for subsets) and collective
-//! agreement `MPI_Allgather`; a wait with a deadline (or the `block` strategy) uses
-//! `MPI_Ibarrier` / `MPI_Iallgather` instead, polled until the deadline. On a node that runs
-//! more ranks than it has CPUs, where a rank spinning in a blocking MPI call (MPICH's never
-//! yield) keeps the peer it waits for off the CPU, barriers and agreements are always the
-//! polled forms, and puts and gets are `MPI_Rput` / `MPI_Rget` whose requests are polled
-//! with a `sched_yield` between polls.
+//! agreement `MPI_Iallgather`, both polled with the team's deadline — but on Open MPI, whose
+//! polled nonblocking collectives cost several times its blocking ones, a wait with no
+//! deadline (and not the `block` strategy) is `MPI_Barrier` / `MPI_Allgather`, unless the
+//! node runs more ranks than it has CPUs. On such a node, where a rank spinning in a
+//! blocking MPI call (MPICH's never yield) keeps the peer it waits for off the CPU, puts and
+//! gets are `MPI_Rput` / `MPI_Rget` whose requests are polled with a `sched_yield` between
+//! polls.
 //!
 //! # Ordering: what MPI guarantees, and what put-with-signal does
 //!

@@ -224,12 +224,12 @@ fn programs_pass_on_the_mixed_path() {
 }
 
 /// Which MPI calls barriers and gets make (`mpi_calls.c` counts them through the MPI
-/// profiling interface): none on the shared window; on the RMA and mixed paths MPI's
-/// blocking `MPI_Barrier` when the wait has no deadline (it polled `MPI_Ibarrier`, which
-/// made Open MPI's RMA barrier 3.3 times a plain `MPI_Barrier` program) and `MPI_Get`, but
-/// the polled `MPI_Ibarrier` and `MPI_Rget` when the node runs more ranks than CPUs (MPICH's
-/// blocking calls spin without yielding; tests-sos `spam` ran past 60 s on the mixed path),
-/// and the polled `MPI_Ibarrier` with `HANDOFF_WAIT=block`. One run has a rank more than
+/// profiling interface): none on the shared window; on the RMA and mixed paths with Open
+/// MPI, its blocking `MPI_Barrier` when the wait has no deadline (it polled `MPI_Ibarrier`,
+/// which made its RMA barrier 3.3 times a plain `MPI_Barrier` program), else the polled
+/// `MPI_Ibarrier` (MPICH, `HANDOFF_WAIT=block`, more ranks than CPUs); gets are `MPI_Get`,
+/// but `MPI_Rget` polled with yields when the node runs more ranks than CPUs (MPICH's
+/// blocking calls spin without yielding; tests-sos `spam` ran past 60 s on the mixed path). One run has a rank more than
 /// the CPUs online, so both kinds of node are seen. Built with the launcher's library's
 /// `mpicc` (`scripts/mpi-test` puts it first on `PATH`).
 #[test]
