@@ -50,8 +50,11 @@ impl MpiTransport {
                            MpiTransport per process"
                     .into(),
             })?;
-        let comm = Comm::dup(universe.world().as_raw())?;
+        let mut comm = Comm::dup(universe.world().as_raw())?;
         let nodes = Nodes::discover(&comm)?;
+        let crowded = nodes.oversubscribed();
+        let open_mpi = MpiTransport::library_version().starts_with("Open MPI");
+        comm.prefer_blocking(open_mpi && !crowded);
         // Whole pages (`direct::part_len`): the control area, the heap, the shared window's
         // barrier words. Each rank's part starts page aligned whatever MPI gave it:
         // `Window::allocate` over-allocates and aligns (`rma::ALIGN`).
@@ -93,6 +96,8 @@ impl MpiTransport {
                 (win, None, Some(mixed))
             }
         };
+        let mut win = win;
+        win.set_crowded(crowded);
         Ok(MpiTransport {
             win,
             mixed,

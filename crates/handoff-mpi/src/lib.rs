@@ -33,7 +33,13 @@
 //! `MPI_REPLACE` for set/swap, `MPI_SUM`, `MPI_BAND/BOR/BXOR`) and `MPI_Compare_and_swap`,
 //! each flushed; `fence` and `quiet` are `MPI_Win_flush_all`; barriers are `MPI_Ibarrier`
 //! (over a sub-communicator from `MPI_Comm_create_group` for subsets) and collective
-//! agreement `MPI_Iallgather`, both polled with the team's deadline.
+//! agreement `MPI_Iallgather`, both polled with the team's deadline — but on Open MPI, whose
+//! polled nonblocking collectives cost several times its blocking ones, a wait with no
+//! deadline (and not the `block` strategy) is `MPI_Barrier` / `MPI_Allgather`, unless the
+//! node runs more ranks than it has CPUs. On such a node, where a rank spinning in a
+//! blocking MPI call (MPICH's never yield) keeps the peer it waits for off the CPU, puts and
+//! gets are `MPI_Rput` / `MPI_Rget` whose requests are polled with a `sched_yield` between
+//! polls.
 //!
 //! # Ordering: what MPI guarantees, and what put-with-signal does
 //!

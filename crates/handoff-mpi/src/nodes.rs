@@ -125,6 +125,17 @@ impl Nodes {
         self.count() < self.ids.len()
     }
 
+    /// Whether this rank's real node runs more ranks of the job than it has CPUs online:
+    /// then a rank that spins inside a blocking MPI call (MPICH 4.0's `MPI_Barrier` and
+    /// `MPI_Win_flush` never yield the CPU) keeps a peer that shares its CPU, whose progress
+    /// it waits for, off the CPU until the kernel's time slice ends; the transport then
+    /// waits for MPI by polling with yields instead (see `comm::Comm::barrier`,
+    /// `rma::Window::get`). Unknown CPUs count as enough.
+    pub(crate) fn oversubscribed(&self) -> bool {
+        let cpus = handoff::sys::online_cpus().map_or(usize::MAX, |c| c.len().max(1));
+        self.real_mates > cpus
+    }
+
     /// This rank's node communicator.
     pub(crate) fn raw(&self) -> ffi::MPI_Comm {
         self.comm

@@ -11,10 +11,11 @@
 
 use std::ffi::{c_int, c_void};
 
+use handoff::sync::Wait;
 use handoff::team::TeamError;
 use mpi::ffi;
 
-use crate::comm::check;
+use crate::comm::{abort_world, check, complete};
 
 extern "C" {
     fn handoff_mpi_op_replace() -> ffi::MPI_Op;
@@ -86,6 +87,21 @@ fn byte() -> ffi::MPI_Datatype {
     unsafe { ffi::RSMPI_UINT8_T }
 }
 
+/// The buffer of a [`Window::transfer`]: the source of a put or the destination of a get.
+enum Transfer<'a> {
+    Put(&'a [u8]),
+    Get(&'a mut [u8]),
+}
+
+impl Transfer<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Transfer::Put(s) => s.len(),
+            Transfer::Get(d) => d.len(),
+        }
+    }
+}
+
 /// The alignment of every rank's part of a window, as handoff sees it: a page, so the control
 /// area's words and bell and the heap's 128-byte objects are aligned. MPI promises none
 /// (Open MPI 4.1 gave `MPI_Win_allocate` memory at an address ending in `008`, and shared
@@ -110,6 +126,8 @@ pub(crate) struct Window {
     base: *mut u8,
     /// Per rank of the window's communicator: where its part starts in its window memory.
     pads: Vec<usize>,
+    /// Whether this rank's node has more ranks than CPUs ([`Window::set_crowded`]).
+    crowded: bool,
 }
 
 impl Window {
@@ -231,6 +249,7 @@ impl Window {
             win,
             base,
             pads: Vec::new(),
+            crowded: false,
         };
         w.pads = allgather_pads(comm, pad)?;
         // SAFETY: `win` is the window just created; the handler is predefined.
@@ -314,9 +333,19 @@ impl Window {
         self.base
     }
 
+    /// Says whether this rank's node runs more ranks than it has CPUs
+    /// (`Nodes::oversubscribed`): then [`put`](Self::put) and [`get`](Self::get) wait for
+    /// MPI by polling a request with yields, not in MPI's flush.
+    pub(crate) fn set_crowded(&mut self, crowded: bool) {
+        self.crowded = crowded;
+    }
+
     /// Starts copying `src` to `pe`'s window at byte `disp`, then waits for local completion
     /// (`src` reusable; the data reach the target by the next flush of `pe`).
     pub(crate) fn put(&self, pe: usize, disp: usize, src: &[u8]) -> Result<(), TeamError> {
+        if self.crowded {
+            return self.transfer(pe, disp, Transfer::Put(src));
+        }
         for (i, chunk) in src.chunks(MAX_CHUNK).enumerate() {
             let d = self.disp(pe, disp + i * MAX_CHUNK)?;
             // SAFETY: `chunk` is valid for reads for the call and (by the flush_local
@@ -339,6 +368,9 @@ impl Window {
 
     /// Copies `pe`'s window bytes at `disp` into `dst` (complete on return).
     pub(crate) fn get(&self, pe: usize, disp: usize, dst: &mut [u8]) -> Result<(), TeamError> {
+        if self.crowded {
+            return self.transfer(pe, disp, Transfer::Get(dst));
+        }
         for (i, chunk) in dst.chunks_mut(MAX_CHUNK).enumerate() {
             let d = self.disp(pe, disp + i * MAX_CHUNK)?;
             // SAFETY: `chunk` is valid for writes until the flush below completes the get;
@@ -357,6 +389,70 @@ impl Window {
             })?;
         }
         self.flush(pe)
+    }
+
+    /// [`put`](Self::put) or [`get`](Self::get) on a crowded node: each chunk an `MPI_Rput`
+    /// or `MPI_Rget`, its request tested with a `sched_yield` between polls (`SpinYield`)
+    /// until complete — for `MPI_Rput` its source is reusable, as after
+    /// `MPI_Win_flush_local`; for `MPI_Rget` the data are here, as after `MPI_Win_flush`.
+    /// MPICH 4.0's flush spins without yielding while the target's progress, which its RMA
+    /// between processes needs, waits for the CPU the spinner holds: with 4 ranks on 2
+    /// CPUs a plain MPI program's 2 KiB `MPI_Get` + `MPI_Win_flush` took 8-10 ms, the
+    /// polled `MPI_Rget` 0.9-1.9 ms, and tests-sos `spam` on the mixed path ran past its 60 s
+    /// (#42).
+    fn transfer(&self, pe: usize, disp: usize, mut t: Transfer<'_>) -> Result<(), TeamError> {
+        let len = t.len();
+        let mut at = 0;
+        while at < len {
+            let n = (len - at).min(MAX_CHUNK);
+            let d = self.disp(pe, disp + at)?;
+            // SAFETY: a predefined handle.
+            let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+            let (call, rc) = match &mut t {
+                // SAFETY: `src[at..at + n]` is valid for reads until the request completes,
+                // which `complete` below waits for before this borrow ends (or the job is
+                // aborted); the caller checked pe and the range.
+                Transfer::Put(src) => ("MPI_Rput", unsafe {
+                    ffi::MPI_Rput(
+                        src[at..].as_ptr().cast(),
+                        n as c_int,
+                        byte(),
+                        pe as c_int,
+                        d,
+                        n as c_int,
+                        byte(),
+                        self.win,
+                        &mut req,
+                    )
+                }),
+                // SAFETY: `dst[at..at + n]` is valid for writes until the request completes
+                // (as above); nothing reads it meanwhile (we hold the only borrow).
+                Transfer::Get(dst) => ("MPI_Rget", unsafe {
+                    ffi::MPI_Rget(
+                        dst[at..].as_mut_ptr().cast(),
+                        n as c_int,
+                        byte(),
+                        pe as c_int,
+                        d,
+                        n as c_int,
+                        byte(),
+                        self.win,
+                        &mut req,
+                    )
+                }),
+            };
+            check(call, rc)?;
+            // No deadline: it returns when the request is complete, or with `MPI_Test`'s
+            // error, after which MPI may still use the buffer the caller is about to get
+            // back: the job cannot go on, so this rank says why and aborts it.
+            if let Err(e) = complete(&mut req, call, Wait::SpinYield, None, "an RMA transfer") {
+                let line = format!("handoff-mpi: {e}; aborting the MPI job\n");
+                let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+                abort_world(3);
+            }
+            at += n;
+        }
+        Ok(())
     }
 
     /// `MPI_Accumulate` of one 64-bit word (`op` is `Sum` or `Replace`), locally complete on

@@ -200,6 +200,47 @@ fn a_sleeping_waiter_is_woken_by_the_put() {
     );
 }
 
+/// A barrier with a deadline still gives up on the RMA and mixed paths (a barrier with none
+/// is MPI's blocking `MPI_Barrier`, which cannot; one with a deadline must stay the polled
+/// `MPI_Ibarrier`): rank 0's `barrier_all_timeout` ends in a timeout while the other ranks
+/// wait for rank 0's signal instead of coming; then they come to that barrier (MPI matches
+/// it with rank 0's abandoned one), and all meet again and finalize.
+#[test]
+fn a_barrier_with_a_deadline_gives_up_on_mpi_rma() {
+    const NAME: &str = "a_barrier_with_a_deadline_gives_up_on_mpi_rma";
+    if is_pe() {
+        pe(|team| {
+            let e = |err: handoff::team::TeamError| err.to_string();
+            let sig = team.alloc::<u64>(1).map_err(e)?;
+            if team.rank() == 0 {
+                let r = team.barrier_all_timeout(Duration::from_millis(300));
+                if !matches!(r, Err(handoff::team::TeamError::Timeout { .. })) {
+                    return Err(format!(
+                        "barrier_all_timeout while the other ranks stay away: {r:?}"
+                    ));
+                }
+                for pe in 1..team.size() {
+                    team.signal(sig, SignalOp::Set(1), pe).map_err(e)?;
+                }
+            } else {
+                team.signal_wait_until(sig, Cmp::Ge, 1).map_err(e)?;
+                team.barrier_all().map_err(e)?;
+            }
+            team.barrier_all().map_err(e)
+        });
+    }
+    for (n, env) in [
+        (
+            2,
+            [("HANDOFF_HEAP_SIZE", "1M"), ("HANDOFF_MPI_WINDOW", "rma")],
+        ),
+        (4, [("HANDOFF_HEAP_SIZE", "1M"), ("HANDOFF_MPI_NODES", "2")]),
+    ] {
+        let job = mpirun(NAME, n, &env, Duration::from_secs(60));
+        assert_ok(&job, &format!("a barrier's deadline on {n} ranks {env:?}"));
+    }
+}
+
 /// A put-with-signal wakes only who waits on the data or the signal, not a rank asleep on a
 /// word between them (the shared-window path runs the core's mapped heap: the signal's bytes
 /// rung with the fence, the data's after it; it used to ring their whole hull): rank 1

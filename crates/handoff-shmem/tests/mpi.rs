@@ -50,6 +50,11 @@ fn crate_dir() -> PathBuf {
 
 /// Compiles `tests/c/NAME.c` with `bin/oshcc --mpi` (once per test binary run).
 fn build(name: &str) -> PathBuf {
+    build_with(name, "cc")
+}
+
+/// [`build`] with the back-end compiler `cc` (`mpicc` for a program that includes `mpi.h`).
+fn build_with(name: &str, cc: &str) -> PathBuf {
     static BUILD: Mutex<()> = Mutex::new(());
     let _g = BUILD.lock().unwrap_or_else(|e| e.into_inner());
     let dir = lib_dir().parent().unwrap().join("shmem-mpi-tests");
@@ -61,7 +66,7 @@ fn build(name: &str) -> PathBuf {
     let o = Command::new(crate_dir().join("bin/oshcc"))
         .env("HANDOFF_SHMEM_LIBDIR", lib_dir())
         .env_remove("HANDOFF_SHMEM_CC")
-        .env("CC", "cc")
+        .env("CC", cc)
         .args([
             "--mpi", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread",
         ])
@@ -216,6 +221,57 @@ fn programs_pass_on_the_mixed_path() {
         4,
         &[("HANDOFF_MPI_NODES", "2")],
     );
+}
+
+/// Which MPI calls barriers and gets make (`mpi_calls.c` counts them through the MPI
+/// profiling interface): none on the shared window; on the RMA and mixed paths with Open
+/// MPI, its blocking `MPI_Barrier` when the wait has no deadline (it polled `MPI_Ibarrier`,
+/// which made its RMA barrier 3.3 times a plain `MPI_Barrier` program), else the polled
+/// `MPI_Ibarrier` (MPICH, `HANDOFF_WAIT=block`, more ranks than CPUs); gets are `MPI_Get`,
+/// but `MPI_Rget` polled with yields when the node runs more ranks than CPUs (MPICH's
+/// blocking calls spin without yielding; tests-sos `spam` ran past 60 s on the mixed path). One run has a rank more than
+/// the CPUs online, so both kinds of node are seen. Built with the launcher's library's
+/// `mpicc` (`scripts/mpi-test` puts it first on `PATH`).
+#[test]
+fn mpi_calls_follow_the_deadline_and_the_cpus() {
+    let test = "mpi_calls_follow_the_deadline_and_the_cpus";
+    if launcher().is_none() {
+        eprintln!("SKIP: {test}: no mpiexec/mpirun on PATH (scripts/mpi-test mpich|openmpi)");
+        return;
+    }
+    if Command::new("mpicc").arg("--version").output().is_err() {
+        eprintln!("SKIP: {test}: no mpicc on PATH (scripts/mpi-test mpich|openmpi)");
+        return;
+    }
+    let prog = build_with("mpi_calls", "mpicc");
+    // SAFETY: sysconf has no preconditions.
+    let cpus = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }.max(1) as usize;
+    let mut runs: Vec<(usize, &[(&str, &str)])> = vec![
+        (2, &[]),
+        (2, &[("HANDOFF_MPI_WINDOW", "rma")]),
+        (4, &[("HANDOFF_MPI_NODES", "2")]),
+        (
+            2,
+            &[("HANDOFF_MPI_WINDOW", "rma"), ("HANDOFF_WAIT", "block")],
+        ),
+        (4, &[("HANDOFF_MPI_NODES", "2"), ("HANDOFF_WAIT", "block")]),
+    ];
+    if cpus < 8 {
+        runs.push((cpus + 1, &[("HANDOFF_MPI_WINDOW", "rma")]));
+    } else {
+        eprintln!("SKIP: {test}: the crowded case ({cpus} CPUs + 1 ranks) is too many ranks here");
+    }
+    for (n, env) in runs {
+        let Some(job) = mpiexec(test, &prog, &[], n, env) else {
+            return;
+        };
+        assert!(
+            job.code == Some(0) && job.output.contains(&format!("OK mpi_calls {n} PEs")),
+            "mpi_calls on {n} ranks ({cpus} CPUs) {env:?}: exit {:?}, printed:\n{}",
+            job.code,
+            job.output
+        );
+    }
 }
 
 /// The same MPI-linked binaries under `handoff run`: shared memory, MPI never initialized.

@@ -1,0 +1,127 @@
+/* Which MPI calls the MPI build makes (tests/mpi.rs, built with the library's mpicc): this
+ * program interposes MPI_Barrier, MPI_Ibarrier, MPI_Allgather, MPI_Iallgather, MPI_Get and
+ * MPI_Rget (the MPI profiling interface: each counts, then calls its PMPI_ twin) and checks,
+ * over shmem_init, 50 shmem_barrier_all and 50 shmem_getmem from the next PE, that
+ *   - on the shared window, shmem_barrier_all and shmem_getmem make no MPI call (the team's
+ *     barrier over words in the window; a copy);
+ *   - on the RMA and mixed paths with Open MPI, a barrier with no deadline (OpenSHMEM's
+ *     calls have none) is MPI's blocking call, never the nonblocking one polled by MPI_Test
+ *     (its polled MPI_Ibarrier made shmem_barrier_all 3.3 times a plain MPI_Barrier
+ *     program, #42), and the set-up agreements are MPI_Allgather (but the first, made
+ *     before the nodes are known), not MPI_Iallgather;
+ *   - except when this node runs more ranks than it has CPUs ("crowded": every rank of
+ *     these jobs is on this node), with HANDOFF_WAIT=block (which asks for sleeps), and
+ *     with MPICH (whose blocking calls never yield the CPU): then barriers are the polled
+ *     MPI_Ibarrier;
+ *   - gets from another node are MPI_Rget polled with yields on a crowded node (tests-sos
+ *     spam ran past 60 s on MPICH's mixed path when they were MPI_Get + MPI_Win_flush),
+ *     MPI_Get otherwise.
+ * Under `handoff run` MPI is never initialized: no call at all. PE 0 prints OK. */
+#include <mpi.h>
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "check.h"
+
+static long barriers, ibarriers, allgathers, iallgathers, gets, rgets;
+
+int MPI_Barrier(MPI_Comm comm) {
+    barriers++;
+    return PMPI_Barrier(comm);
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req) {
+    ibarriers++;
+    return PMPI_Ibarrier(comm, req);
+}
+
+int MPI_Allgather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                  MPI_Comm comm) {
+    allgathers++;
+    return PMPI_Allgather(s, sn, st, r, rn, rt, comm);
+}
+
+int MPI_Iallgather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                   MPI_Comm comm, MPI_Request *req) {
+    iallgathers++;
+    return PMPI_Iallgather(s, sn, st, r, rn, rt, comm, req);
+}
+
+int MPI_Get(void *o, int on, MPI_Datatype ot, int pe, MPI_Aint d, int tn, MPI_Datatype tt,
+            MPI_Win win) {
+    gets++;
+    return PMPI_Get(o, on, ot, pe, d, tn, tt, win);
+}
+
+int MPI_Rget(void *o, int on, MPI_Datatype ot, int pe, MPI_Aint d, int tn, MPI_Datatype tt,
+             MPI_Win win, MPI_Request *req) {
+    rgets++;
+    return PMPI_Rget(o, on, ot, pe, d, tn, tt, win, req);
+}
+
+static long remote[64];
+
+int main(void) {
+    enum { BARRIERS = 50 };
+    shmem_init();
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    long a = allgathers, ia = iallgathers;
+    long b0 = barriers, ib0 = ibarriers;
+    for (int i = 0; i < BARRIERS; i++) shmem_barrier_all();
+    long b = barriers - b0, ib = ibarriers - ib0;
+    long g0 = gets, rg0 = rgets, local[64];
+    for (int i = 0; i < BARRIERS; i++) shmem_getmem(local, remote, sizeof remote, (me + 1) % n);
+    long g = gets - g0, rg = rgets - rg0;
+    shmem_barrier_all();
+    const char *wait = getenv("HANDOFF_WAIT");
+    int block = wait != NULL && strcmp(wait, "block") == 0;
+    const char *w = getenv("HANDOFF_MPI_WINDOW");
+    const char *k = getenv("HANDOFF_MPI_NODES");
+    int shared = (w == NULL || strcmp(w, "rma") != 0) && (k == NULL || atoi(k) <= 1);
+    int crowded = n > sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef OPEN_MPI
+    int open_mpi = 1;
+#else
+    int open_mpi = 0;
+#endif
+    int blocking = open_mpi && !crowded && !block;
+    /* The next PE is reached by MPI calls on the RMA path, and on the mixed path when it
+     * is on another pretend node (k blocks of contiguous ranks). */
+    int next = (me + 1) % n, kk = k == NULL ? 1 : atoi(k);
+    int by_mpi = !shared && !(kk > 1 && next * kk / n == me * kk / n);
+    if (!under_mpi()) {
+        CHECK(b + ib + a + ia + g + rg == 0, "MPI calls under handoff run: %ld %ld %ld %ld %ld "
+              "%ld", b, ib, a, ia, g, rg);
+    } else {
+        if (shared)
+            CHECK(b + ib == 0, "%ld MPI_Barrier and %ld MPI_Ibarrier calls in %d barriers on "
+                  "the shared window", b, ib, BARRIERS);
+        else if (!blocking)
+            CHECK(ib >= BARRIERS && b == 0, "block %d, crowded %d, Open MPI %d: %ld "
+                  "MPI_Ibarrier and %ld MPI_Barrier calls in %d barriers", block, crowded,
+                  open_mpi, ib, b, BARRIERS);
+        else
+            CHECK(b >= BARRIERS && ib == 0, "%ld MPI_Barrier and %ld MPI_Ibarrier calls in %d "
+                  "barriers", b, ib, BARRIERS);
+        /* One agreement comes before the nodes (and so the CPUs per rank) are known: it is
+         * the polled one. */
+        if (blocking)
+            CHECK(a >= 1 && ia <= 1, "%ld MPI_Allgather and %ld MPI_Iallgather calls in "
+                  "shmem_init", a, ia);
+        if (!by_mpi)
+            CHECK(g + rg == 0, "%ld MPI_Get and %ld MPI_Rget calls in %d gets from a mapped "
+                  "PE", g, rg, BARRIERS);
+        else if (crowded)
+            CHECK(rg >= BARRIERS && g == 0, "crowded: %ld MPI_Rget and %ld MPI_Get calls in %d "
+                  "gets", rg, g, BARRIERS);
+        else
+            CHECK(g >= BARRIERS && rg == 0, "%ld MPI_Get and %ld MPI_Rget calls in %d gets", g,
+                  rg, BARRIERS);
+    }
+    shmem_barrier_all();
+    if (me == 0) printf("OK mpi_calls %d PEs\n", n);
+    shmem_finalize();
+    return 0;
+}
