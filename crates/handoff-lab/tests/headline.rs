@@ -316,3 +316,40 @@ fn without_both_modes_the_question_says_what_is_missing() {
         s.lead.picks
     );
 }
+
+#[test]
+fn the_floor_line_reads_the_floors_measured_beside_the_records() {
+    // The matrix at the run's start caught the host's slow state (150 ns); the floors
+    // measured next to each cross-core record say 30 ns. The first screen must not claim
+    // that no hand-off beats 150 ns beside latencies of 143 ns.
+    let floor = |ex: &BenchResults| {
+        let s = first_screen(ex, &[]);
+        s.lead
+            .notes
+            .iter()
+            .find(|l| l.contains("Floor"))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let mut ex = exchange(1.0);
+    ex.c2c[0].one_way_ns = 150.0;
+    // Without floors beside the records, the matrix is all there is.
+    let line = floor(&ex);
+    assert!(
+        line.contains("150 ns") && line.contains("c2c matrix"),
+        "{line}"
+    );
+    let mut beside = 0;
+    for r in &mut ex.records {
+        use handoff_lab::experiments::exchange::record::ExchangeRecord as _;
+        if r.producer_core() != r.consumer_core() {
+            r.c2c_one_way_ns = Some(30.0);
+            beside += 1;
+        }
+    }
+    let line = floor(&ex);
+    assert!(
+        line.contains("30.0 ns") && line.contains(&format!("median of {beside} floors")),
+        "{line}"
+    );
+}

@@ -286,14 +286,31 @@ fn pick_line(rec: &Recommendation) -> Option<String> {
     ))
 }
 
-/// The cache-line floor between cores: the median of the c2c matrix.
+/// The cache-line floor between cores: the median of the floors measured next to the
+/// cross-core records (each of its own moment: the host flips between states within
+/// seconds, and the matrix at the run's start may have caught another one), else of the c2c
+/// matrix.
 fn floor_line(results: &BenchResults) -> Option<String> {
-    let mut v: Vec<f64> = results
-        .c2c
+    let usable = |ns: &f64| ns.is_finite() && *ns > 0.0;
+    let beside: Vec<f64> = results
+        .records
         .iter()
-        .filter(|p| p.cpu_a != p.cpu_b && p.one_way_ns.is_finite() && p.one_way_ns > 0.0)
-        .map(|p| p.one_way_ns)
+        .filter(|r| r.producer_core() != r.consumer_core())
+        .filter_map(|r| r.c2c_one_way_ns)
+        .filter(usable)
         .collect();
+    let (mut v, what) = if beside.is_empty() {
+        let matrix = results
+            .c2c
+            .iter()
+            .filter(|p| p.cpu_a != p.cpu_b)
+            .map(|p| p.one_way_ns)
+            .filter(usable)
+            .collect();
+        (matrix, "pair(s) of the c2c matrix")
+    } else {
+        (beside, "floors measured next to the records")
+    };
     if v.is_empty() {
         return None;
     }
@@ -301,7 +318,7 @@ fn floor_line(results: &BenchResults) -> Option<String> {
     let median = v[v.len() / 2];
     Some(format!(
         "**Floor:** one cache line takes {} one way between two cores here (median of {} \
-         pair(s)); no hand-off across cores beats it.",
+         {what}); no hand-off across cores beats it.",
         fmt_ns(median),
         v.len()
     ))
