@@ -148,8 +148,11 @@ impl QueueError {
         matches!(self, QueueError::Timeout { .. })
     }
 
-    /// The error of a push of `item`: `item` handed back in `Timeout` and `Closed`.
+    /// The error of a push of `item`: `item` handed back in `Timeout` and `Closed`. Out of
+    /// line: a push's fast path must stay small enough to inline into the caller's loop.
     #[cfg_attr(loom, allow(dead_code))]
+    #[cold]
+    #[inline(never)]
     pub(crate) fn with_item<T>(self, item: T) -> QueueError<T> {
         match self {
             QueueError::Timeout { what, .. } => QueueError::Timeout { what, item },

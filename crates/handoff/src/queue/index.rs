@@ -56,8 +56,9 @@
 
 use super::doorbell::LazyBell;
 use crate::atomic::{spin_hint, AtomicU64, Ordering};
-use crate::sync::wait::Wait;
+use crate::sync::wait::{Call, Wait};
 use crate::sync::PeerWatch;
+use crate::sync::Until;
 use crate::sync::WaitError;
 use crate::sys::Deadline;
 
@@ -175,9 +176,6 @@ impl ProducerIndex {
 
     /// Waits until at least `want` units are free (`want <= capacity`). `how = None` polls
     /// once and returns `Err(Timeout)` if there is not enough room.
-    ///
-    /// Inline: only the check of the cached copy (no load of a shared word, no clock, no
-    /// doorbell); the reload of `head` and any wait are out of line.
     #[inline]
     pub(crate) fn wait_free<P: PeerWatch + ?Sized>(
         &mut self,
@@ -187,12 +185,29 @@ impl ProducerIndex {
         deadline: Option<Deadline>,
         peers: &P,
     ) -> Result<Found, WaitError> {
+        self.wait_free_for(ix, want, Call::from_parts(how, deadline), peers)
+    }
+
+    /// [`wait_free`](Self::wait_free) for one call of an endpoint: its deadline is fixed
+    /// (the clock read) only once the reload finds too little room, and a `try_` call polls
+    /// once.
+    ///
+    /// Inline: only the check of the cached copy (no load of a shared word, no clock, no
+    /// doorbell); the reload of `head` and any wait are out of line.
+    #[inline]
+    pub(crate) fn wait_free_for<P: PeerWatch + ?Sized>(
+        &mut self,
+        ix: &Indices,
+        want: u64,
+        call: Call,
+        peers: &P,
+    ) -> Result<Found, WaitError> {
         debug_assert!(want <= self.cap);
         let free = self.cached_free();
         if free >= want {
             return Ok(Found::Ready(free));
         }
-        let (me, r) = Self::wait_free_slow(*self, ix, want, how, deadline, peers);
+        let (me, r) = Self::wait_free_slow(*self, ix, want, call, peers);
         *self = me;
         r
     }
@@ -205,16 +220,17 @@ impl ProducerIndex {
         mut me: Self,
         ix: &Indices,
         want: u64,
-        how: Option<Wait>,
-        deadline: Option<Deadline>,
+        call: Call,
         peers: &P,
     ) -> (Self, Result<Found, WaitError>) {
         if let Some(f) = me.reload(ix, want) {
             return (me, Ok(f));
         }
-        let r = match how {
+        let r = match call.until() {
             None => Err(WaitError::Timeout),
-            Some(how) => ix.space.wait(|| me.reload(ix, want), how, deadline, peers),
+            Some(u) => ix
+                .space
+                .wait(|| me.reload(ix, want), u.wait, u.deadline, peers),
         };
         (me, r)
     }
@@ -335,8 +351,7 @@ impl ConsumerIndex {
     }
 
     /// Waits until at least `want` units are committed (see [`Self::available`]). `how =
-    /// None` polls once and returns `Err(Timeout)` if there is too little. Inline: only the
-    /// check of the cached copy, as for [`ProducerIndex::wait_free`].
+    /// None` polls once and returns `Err(Timeout)` if there is too little.
     #[inline]
     pub(crate) fn wait_available<P: PeerWatch + ?Sized>(
         &mut self,
@@ -346,11 +361,24 @@ impl ConsumerIndex {
         deadline: Option<Deadline>,
         peers: &P,
     ) -> Result<Found, WaitError> {
+        self.wait_available_for(ix, want, Call::from_parts(how, deadline), peers)
+    }
+
+    /// [`wait_available`](Self::wait_available) for one call of an endpoint, as
+    /// [`ProducerIndex::wait_free_for`]. Inline: only the check of the cached copy.
+    #[inline]
+    pub(crate) fn wait_available_for<P: PeerWatch + ?Sized>(
+        &mut self,
+        ix: &Indices,
+        want: u64,
+        call: Call,
+        peers: &P,
+    ) -> Result<Found, WaitError> {
         let have = self.cached_len();
         if have >= want {
             return Ok(Found::Ready(have));
         }
-        let (me, r) = Self::wait_available_slow(*self, ix, want, how, deadline, peers);
+        let (me, r) = Self::wait_available_slow(*self, ix, want, call, peers);
         *self = me;
         r
     }
@@ -363,11 +391,10 @@ impl ConsumerIndex {
         mut me: Self,
         ix: &Indices,
         want: u64,
-        how: Option<Wait>,
-        deadline: Option<Deadline>,
+        call: Call,
         peers: &P,
     ) -> (Self, Result<Found, WaitError>) {
-        let may_slip = how.is_some_and(|h| h != Wait::Block);
+        let may_slip = call.strategy().is_some_and(|h| h != Wait::Block);
         if let Some(f) = me.reload(ix, want) {
             let f = match f {
                 Found::Ready(have) if may_slip && me.slips(have) => me.slip(ix, want, f),
@@ -375,7 +402,11 @@ impl ConsumerIndex {
             };
             return (me, Ok(f));
         }
-        let Some(how) = how else {
+        let Some(Until {
+            wait: how,
+            deadline,
+        }) = call.until()
+        else {
             return (me, Err(WaitError::Timeout));
         };
         let mut polls = 0u32;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use super::error::{QueueError, Side};
 use super::index::{ConsumerIndex, Found, Indices, ProducerIndex};
 use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
-use crate::sync::wait::{parts, Call};
+use crate::sync::wait::Call;
 use crate::sync::{Patience, Until};
 use crate::sys::Deadline;
 use std::time::Duration;
@@ -330,20 +330,16 @@ impl<T: bytemuck::Pod> Producer<T> {
         self.idx.commit(ix, 1);
     }
 
-    /// Waits as `call` says until `n` slots are free; returns how many are.
+    /// Waits as `call` says until `n` slots are free; returns how many are. The call's
+    /// deadline is fixed only once the index has reloaded and found too little room (one
+    /// reload, no error made and dropped on the way: a spinning pair meets a full ring on
+    /// most pushes).
     #[inline]
     fn reserve(&mut self, n: usize, call: Call) -> Result<usize, QueueError> {
-        call.attempt(|until| self.reserve_now(n, until), QueueError::would_block)
-    }
-
-    /// Waits until `n` slots are free; returns how many are. `until: None` polls once.
-    #[inline]
-    fn reserve_now(&mut self, n: usize, until: Option<Until>) -> Result<usize, QueueError> {
-        let (how, deadline) = parts(until);
         let ring = &self.ring;
         match self
             .idx
-            .wait_free(ring.indices(), n as u64, how, deadline, &**ring.region)
+            .wait_free_for(ring.indices(), n as u64, call, &**ring.region)
         {
             Ok(Found::Ready(free)) => Ok(free as usize),
             Ok(Found::Closed) => Err(QueueError::Closed {
@@ -553,17 +549,10 @@ impl<T: bytemuck::Pod> Consumer<T> {
     /// how many are.
     #[inline]
     fn wait(&mut self, n: usize, call: Call) -> Result<usize, QueueError> {
-        call.attempt(|until| self.wait_now(n, until), QueueError::would_block)
-    }
-
-    /// [`wait`](Self::wait) with the call's wait fixed (`None`: poll once).
-    #[inline]
-    fn wait_now(&mut self, n: usize, until: Option<Until>) -> Result<usize, QueueError> {
-        let (how, deadline) = parts(until);
         let ring = &self.ring;
         match self
             .idx
-            .wait_available(ring.indices(), n as u64, how, deadline, &**ring.region)
+            .wait_available_for(ring.indices(), n as u64, call, &**ring.region)
         {
             Ok(Found::Ready(have)) => Ok(have as usize),
             Ok(Found::Closed) => Err(QueueError::Closed {
