@@ -244,8 +244,8 @@ fn mpi_calls_follow_the_deadline_and_the_cpus() {
         return;
     }
     let prog = build_with("mpi_calls", "mpicc");
-    // SAFETY: sysconf has no preconditions.
-    let cpus = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }.max(1) as usize;
+    // The count the transport's crowding check reads (handoff-mpi's nodes.rs).
+    let cpus = handoff::sys::online_cpus().map_or(1, |c| c.len().max(1));
     let mut runs: Vec<(usize, &[(&str, &str)])> = vec![
         (2, &[]),
         (2, &[("HANDOFF_MPI_WINDOW", "rma")]),
