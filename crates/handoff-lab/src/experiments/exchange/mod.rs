@@ -9,6 +9,7 @@
 
 mod class_table;
 pub mod config;
+pub mod cost;
 pub mod error;
 pub mod fault;
 pub mod figures;
@@ -18,6 +19,7 @@ pub mod mode;
 pub mod pipe;
 pub mod recommend;
 pub mod record;
+pub mod report_plan;
 pub mod roles;
 pub mod samples;
 pub mod sections;
@@ -47,9 +49,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-/// The registry entry: `handoff bench exchange`; `handoff report` runs its plan first (the
-/// recommendation rests on it), so it has no report plan of its own here; its workers are
-/// `handoff __worker exchange SPEC`.
+/// The registry entry: `handoff bench exchange`; `handoff report` runs its plan
+/// ([`report_plan`]) first: it leads the report (the recommendation rests on it); its workers
+/// are `handoff __worker exchange SPEC`.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: record::NAME,
     title: "Exchange",
@@ -59,9 +61,9 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            mode, size, consumer CPU and cache state.",
     figures: &[],
     findings: no_findings,
-    run: None,
+    run: Some(report_plan::run),
     worker: Some(worker_body),
-    report_cost: ReportCost::IN_PLAN,
+    report_cost: ReportCost::planned(report_plan::report_plan, report_plan::speed),
     draw: Some(figures::draw),
     report: Some(sections::part),
 };
