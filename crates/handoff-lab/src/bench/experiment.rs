@@ -255,7 +255,8 @@ pub struct ExperimentInfo {
     /// The seed's claims checked on these results.
     pub findings: fn(&BenchResults) -> Vec<Finding>,
     /// Runs the experiment's report plan (`ctx.quick` picks the short one); `None`: not part
-    /// of `handoff report`.
+    /// of `handoff report`. The report runs it beside its lead when [`ReportCost::alone`]
+    /// (c2c's matrix is measured within the exchange's plan instead).
     pub run: Option<RunFn>,
     /// The body of a worker process (`handoff __worker NAME ARGS...`), given `ARGS`.
     pub worker: Option<WorkerFn>,

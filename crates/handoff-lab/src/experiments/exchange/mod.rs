@@ -237,53 +237,6 @@ impl Rig {
     }
 }
 
-/// `handoff bench exchange`: a configuration's points on this machine, refused before
-/// anything runs when its kernel is not there or its runs cannot fit in the memory (or
-/// /dev/shm) free now ([`Bench::prepare`]), then measured by [`run`] ([`Bench::run`]).
-pub struct Bench {
-    cfg: ExchangeConfig,
-    points: Vec<Point>,
-    rig: Rig,
-}
-
-/// Why [`Bench::prepare`] refused a configuration.
-#[derive(Debug, thiserror::Error)]
-pub enum PrepareError {
-    /// The topology could not be read (a failure, exit code 3).
-    #[error("reading the CPU topology: {0}")]
-    Topology(handoff::Error),
-    /// The kernel asked for is not there (bad input, exit code 2).
-    #[error(transparent)]
-    Kernel(#[from] crate::kernels::KernelError),
-    /// The runs cannot fit in the memory free now (bad input, exit code 2).
-    #[error(transparent)]
-    Memory(#[from] memory::MemoryError),
-}
-
-impl Bench {
-    /// `cfg` (validated) planned, checked against the memory free now and the kernels this
-    /// CPU has, on this machine's clock and topology; nothing runs.
-    pub fn prepare(cfg: ExchangeConfig) -> Result<Bench, PrepareError> {
-        let points = plan(&cfg);
-        memory::check(&points, &memory::Room::detect())?;
-        crate::kernels::Kernel::choose(&cfg.kernel)?;
-        let rig = Rig::detect().map_err(PrepareError::Topology)?;
-        Ok(Bench { cfg, points, rig })
-    }
-
-    /// Measures the points, starting workers as `ctx` says.
-    pub fn run(&self, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-        let launcher = Launcher {
-            exe: ctx.exe.clone(),
-            args: ctx.args.clone(),
-        };
-        let env = (self.rig)
-            .env(&self.cfg, ctx.cancel, launcher)
-            .map_err(|e| BenchError::usage(record::NAME, e.to_string()))?;
-        run(ctx, &self.cfg, &self.points, &env, (&[], &[]), None)
-    }
-}
-
 /// Why a point could not be measured.
 #[derive(Debug, thiserror::Error)]
 pub enum ExchangeError {

@@ -295,24 +295,41 @@ pub fn report_plan(ask: &PlanAsk<'_>) -> Result<ReportPlan, BenchError> {
         lines: describe(&plan, ask.topology, ask.allowed),
         notes: plan.notes.clone(),
         reps: Some((plan.fixed_reps, plan.rep_scaling.clone())),
-        run: Box::new(move |ctx| run_plan(ctx, &plan, stop_after)),
+        run: Box::new(move |ctx| plan.run(ctx, &plan_config(&plan), stop_after)),
     })
 }
 
-/// Measures `plan`'s c2c pairs and points, its workers started as `ctx` says.
-fn run_plan(
-    ctx: &mut RunCtx<'_>,
-    plan: &ExchangePlan,
-    stop_after: Option<usize>,
-) -> Result<BenchResults, BenchError> {
-    let rig = Rig::detect()
-        .map_err(|e| BenchError::failed(record::NAME, format!("reading the CPU topology: {e}")))?;
-    let env = rig
-        .env(&plan.cfg, ctx.cancel, launcher(ctx))
-        .map_err(|e| BenchError::usage(record::NAME, e.to_string()))?;
-    let config = plan_config(plan);
-    let matrix = (&plan.c2c_pairs[..], &[][..]);
-    super::run(ctx, &config, &plan.points, &env, matrix, stop_after)
+impl ExchangePlan {
+    /// `handoff bench exchange`: the points of `cfg` (validated), no c2c matrix; refused
+    /// before anything runs when they cannot fit in the memory (or /dev/shm) free now.
+    pub fn of_config(cfg: ExchangeConfig) -> Result<ExchangePlan, memory::MemoryError> {
+        let points = super::plan(&cfg);
+        memory::check(&points, &memory::Room::detect())?;
+        Ok(ExchangePlan {
+            cfg,
+            points,
+            c2c_pairs: Vec::new(),
+            rep_scaling: String::new(),
+            fixed_reps: true,
+            notes: Vec::new(),
+        })
+    }
+
+    /// Measures the c2c pairs and the points (the results' `config`: `config`), workers
+    /// started as `ctx` says; `stop_after` records end it early.
+    pub fn run(
+        &self,
+        ctx: &mut RunCtx<'_>,
+        config: &impl serde::Serialize,
+        stop_after: Option<usize>,
+    ) -> Result<BenchResults, BenchError> {
+        let failed = |e: String| BenchError::failed(record::NAME, e);
+        let rig = Rig::detect().map_err(|e| failed(format!("reading the CPU topology: {e}")))?;
+        let env = (rig.env(&self.cfg, ctx.cancel, launcher(ctx)))
+            .map_err(|e| BenchError::usage(record::NAME, e.to_string()))?;
+        let matrix = (&self.c2c_pairs[..], &[][..]);
+        super::run(ctx, config, &self.points, &env, matrix, stop_after)
+    }
 }
 
 /// How `ctx` starts the exchange's workers.
