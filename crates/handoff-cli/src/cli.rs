@@ -242,8 +242,8 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
     cfg.apply(&overrides(&a.common, &allowed)?)?;
     cfg.validate(&allowed)?;
     a.out.check()?;
-    let bench = exchange::Bench::prepare(cfg)?;
-    a.out.run(&allowed, |ctx| bench.run(ctx))
+    let plan = exchange::report_plan::ExchangePlan::of_config(cfg)?;
+    a.out.run(&allowed, |ctx| plan.run(ctx, &plan.cfg, None))
 }
 
 fn bench_c2c(a: C2cArgs) -> Result<u8, Failure> {

@@ -152,7 +152,6 @@ fn print_plan(args: &ReportArgs) -> Result<u8, Failure> {
         None => allowed_cpus()?,
     };
     let flags = overrides(&args.common, &allowed)?;
-    let llc = topology.last_level_cache_bytes();
     let selected =
         registry::select(&args.experiments).map_err(|e| Failure::usage(e.to_string()))?;
     let req = plan::Request {
@@ -166,8 +165,13 @@ fn print_plan(args: &ReportArgs) -> Result<u8, Failure> {
         },
         // --plan runs nothing: the cost model's own speed.
         speed: 1.0,
+        stop_after_records: None,
+        for_run: false,
     };
-    let (plan, _) = plan::plan(&req, &topology, &allowed, llc)?;
+    let plan = plan::plan(&req, &topology, &allowed).map_err(|e| match e {
+        handoff_lab::bench::BenchError::Usage { message, .. } => Failure::usage(message),
+        e => Failure::from(e),
+    })?;
     print!("{}", plan.describe(&topology, &allowed));
     Ok(0)
 }

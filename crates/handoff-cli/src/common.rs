@@ -1,5 +1,5 @@
-//! What `bench exchange` and `report` share: their common flags, the rig an exchange runs on
-//! and its worker launcher, and the cancel flag.
+//! What `bench exchange` and `report` share: their common flags, the worker launcher, and
+//! the cancel flag.
 
 use crate::Failure;
 use clap::Args;

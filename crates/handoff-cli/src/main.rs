@@ -97,18 +97,6 @@ exit_code_of! {
     handoff_lab::report::ReportError => EXIT_RUNTIME,
 }
 
-/// `bench exchange` refused before anything ran: a topology that cannot be read is runtime
-/// (3), a missing kernel or too little memory usage (2).
-impl From<handoff_lab::experiments::exchange::PrepareError> for Failure {
-    fn from(e: handoff_lab::experiments::exchange::PrepareError) -> Failure {
-        use handoff_lab::experiments::exchange::PrepareError;
-        match e {
-            PrepareError::Topology(_) => Failure::runtime(e.to_string()),
-            PrepareError::Kernel(_) | PrepareError::Memory(_) => Failure::usage(e.to_string()),
-        }
-    }
-}
-
 /// Writes `handoff: MESSAGE` and a newline to stderr in one `write(2)` call (formatted
 /// first), so the lines of processes sharing a stderr (a team's PEs, their launcher) never
 /// interleave mid-line as `eprintln!`'s piecewise writes can (a pipe keeps one write of up

@@ -64,7 +64,7 @@ fn seconds_of(text: &str) -> f64 {
 /// experiment included, fits the default budget of 5 minutes.
 #[test]
 fn plan_tables_on_every_large_preset_show_each_class_and_fit_the_budget() {
-    use handoff_lab::report::plan::CONSUMERS_PER_CLASS;
+    use handoff_lab::experiments::exchange::report_plan::CONSUMERS_PER_CLASS;
     use handoff_probe::topology::{format_cpu_list, Topology};
     let n_classes = [5, 4, 4, 4, 3, 5];
     for ((name, m), n_classes) in SynthMachine::presets().into_iter().zip(n_classes) {

@@ -1,12 +1,12 @@
-//! The plan's cost model (`report::plan::cost`) against the steps of two recorded `handoff
+//! The exchange's cost model (`experiments::exchange::cost`) against the steps of two recorded `handoff
 //! report` runs (`tests/fixtures/report_steps.csv`: the quick and the full plan on a 2-CPU
 //! KVM guest). Not a timing test: the durations are data in the fixture.
 //!
 //! Stated bounds: each whole run is estimated within ±30% of its measured time (the report's
 //! promise), and every step that took at least 0.1 s at 0.33x-3x.
 
+use handoff_lab::experiments::exchange::cost::point_s;
 use handoff_lab::experiments::exchange::{Mode, Point};
-use handoff_lab::report::plan::point_s;
 use std::collections::BTreeMap;
 
 /// (run name, point, measured seconds) per line of the fixture.

@@ -4,15 +4,17 @@
 //! tables have one row per placement class the machine has, each naming its representative
 //! CPUs, and stay bounded however many CPUs the machine has.
 
+use handoff_lab::bench::experiment::PlanAsk;
 use handoff_lab::bench::schema::C2cPair;
 use handoff_lab::bench::{BenchRecord, BenchResults};
 use handoff_lab::experiments::exchange::record::{
     self, time_metric, ExchangeRecord as _, PointKey,
 };
+use handoff_lab::experiments::exchange::report_plan::{self, CONSUMERS_PER_CLASS};
 use handoff_lab::experiments::exchange::Overrides;
 use handoff_lab::machine::*;
 use handoff_lab::report;
-use handoff_lab::report::plan::{plan, Protocol, Request, CONSUMERS_PER_CLASS, DEFAULT_BUDGET_S};
+use handoff_lab::report::plan::{plan, Protocol, Request, DEFAULT_BUDGET_S};
 use handoff_probe::topology::synth::SynthMachine;
 use handoff_probe::topology::{Placement, Topology};
 
@@ -71,8 +73,21 @@ fn results_on(t: &Topology) -> BenchResults {
         experiments: &[],
         memory: None,
         speed: 1.0,
+        stop_after_records: None,
+        for_run: false,
     };
-    let (p, _) = plan(&req, t, &allowed, t.last_level_cache_bytes()).unwrap();
+    let step = plan(&req, t, &allowed).unwrap().step;
+    let p = report_plan::plan(&PlanAsk {
+        quick: false,
+        step: &step,
+        topology: t,
+        allowed: &allowed,
+        memory: None,
+        flags: req.flags,
+        stop_after_records: None,
+        for_run: false,
+    })
+    .unwrap();
     let machine = Machine {
         logical_cpus: t.logical_cpus(),
         allowed_cpus: allowed.clone(),

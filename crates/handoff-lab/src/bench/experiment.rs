@@ -14,6 +14,7 @@ use super::findings::Finding;
 use super::schema::{BenchResults, MetricRecord};
 use crate::machine::{Machine, Tool};
 use crate::progress::Progress;
+use handoff_probe::topology::Topology;
 
 /// What an experiment needs from `handoff report` (or its own `bench` command) to run.
 pub struct RunCtx<'a> {
@@ -254,11 +255,13 @@ pub struct ExperimentInfo {
     /// The seed's claims checked on these results.
     pub findings: fn(&BenchResults) -> Vec<Finding>,
     /// Runs the experiment's report plan (`ctx.quick` picks the short one); `None`: not part
-    /// of `handoff report`.
+    /// of `handoff report`. The report runs it beside its lead when [`ReportCost::alone`]
+    /// (c2c's matrix is measured within the exchange's plan instead).
     pub run: Option<RunFn>,
     /// The body of a worker process (`handoff __worker NAME ARGS...`), given `ARGS`.
     pub worker: Option<WorkerFn>,
-    /// What the experiment adds to `handoff report`'s time (its part of the plan's estimate).
+    /// What the experiment adds to `handoff report`'s time (its part of the plan's estimate),
+    /// or its own report plan.
     pub report_cost: ReportCost,
     /// Figures its data decides, drawn beside `figures` (exchange, c2c); `None` for most.
     pub draw: Option<DrawFn>,
@@ -278,15 +281,16 @@ pub type DrawFn = fn(
 ) -> Result<Vec<crate::plot::Drawn>, crate::plot::PlotError>;
 
 /// What an experiment's report plan takes on the reference machine of the cost model
-/// (`report/plan/cost_model.rs`: the 2-CPU KVM guest at a load average near 3.7), in
+/// (`experiments/exchange/cost.rs`: the 2-CPU KVM guest at a load average near 3.7), in
 /// seconds of its full and its quick plan: each experiment's time in a `handoff report`
 /// of 2026-11-28 on that guest divided by the run's measured speed factor (full plans: a
 /// quiet guest, factor 0.5, 0.25-32.5 s each; quick plans: load average 11, factor 1.68,
 /// 0.05-3.1 s each). An
 /// experiment measured on one pair per placement class (`per_class`) takes that time per
 /// [`ReportCost::REFERENCE_CLASSES`] classes; the others run the same points on any machine
-/// (more PEs on more CPUs, each with a CPU of its own).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// (more PEs on more CPUs, each with a CPU of its own). An experiment that plans its points
+/// for the machine and the budget itself names its hooks instead (`plan`, `speed`).
+#[derive(Debug, Clone, Copy)]
 pub struct ReportCost {
     /// Seconds of the full report plan.
     pub full_s: f64,
@@ -294,13 +298,25 @@ pub struct ReportCost {
     pub quick_s: f64,
     /// The plan has one point per placement class.
     pub per_class: bool,
+    /// Its own report plan for a step of the budget ladder (exchange); `None`: its `run`
+    /// at the times above.
+    pub plan: Option<PlanFn>,
+    /// Measures how fast this machine runs the plan's cost model now (a factor, 1 = the
+    /// model): the budget's estimate is scaled by it.
+    pub speed: Option<SpeedFn>,
+    /// `handoff report` runs it on its own; `false`: it is measured within the leading
+    /// experiment's plan (the c2c matrix, in the exchange's).
+    pub alone: bool,
 }
 
 impl ReportCost {
     /// The placement classes of the reference machine (same core, shared L3).
     pub const REFERENCE_CLASSES: usize = 2;
-    /// No cost of its own: the report's plan estimates it point by point (exchange, c2c).
-    pub const IN_PLAN: ReportCost = ReportCost::fixed(0.0, 0.0);
+    /// Measured within the leading experiment's plan, never on its own (c2c).
+    pub const WITHIN_LEAD: ReportCost = ReportCost {
+        alone: false,
+        ..ReportCost::fixed(0.0, 0.0)
+    };
 
     /// A plan of `full_s` (quick: `quick_s`) seconds on any machine.
     pub const fn fixed(full_s: f64, quick_s: f64) -> ReportCost {
@@ -308,6 +324,9 @@ impl ReportCost {
             full_s,
             quick_s,
             per_class: false,
+            plan: None,
+            speed: None,
+            alone: true,
         }
     }
 
@@ -315,9 +334,17 @@ impl ReportCost {
     /// reference machine's [`ReportCost::REFERENCE_CLASSES`] classes.
     pub const fn per_class(full_s: f64, quick_s: f64) -> ReportCost {
         ReportCost {
-            full_s,
-            quick_s,
             per_class: true,
+            ..ReportCost::fixed(full_s, quick_s)
+        }
+    }
+
+    /// A plan the experiment makes itself (`plan`), scaled by what `speed` measures.
+    pub const fn planned(plan: PlanFn, speed: SpeedFn) -> ReportCost {
+        ReportCost {
+            plan: Some(plan),
+            speed: Some(speed),
+            ..ReportCost::fixed(0.0, 0.0)
         }
     }
 
@@ -329,6 +356,95 @@ impl ReportCost {
         } else {
             s
         }
+    }
+}
+
+/// The flags `handoff report` passes to the report plans that read them (the exchange's
+/// `--mode`, `--size`, `--consumer-core`, `--reps`, `--runs`, `--kernel`).
+pub type ReportFlags = crate::experiments::exchange::Overrides;
+
+/// What `handoff report` asks an experiment's report plan: one step of the budget ladder on
+/// one machine.
+#[derive(Clone, Copy)]
+pub struct PlanAsk<'a> {
+    /// `--quick` (its own sizes; [`crate::report::plan::budget::QUICK`] is the step).
+    pub quick: bool,
+    /// The step of the budget ladder: repetitions, runs, sweep density, quick plans.
+    pub step: &'a crate::report::plan::Step,
+    /// The machine (this one, or a `--sysfs` tree's).
+    pub topology: &'a Topology,
+    /// The CPUs the report may use.
+    pub allowed: &'a [usize],
+    /// Bytes of memory available on the machine planned for, when known (bounds the largest
+    /// block); a plan for a run (`for_run`) reads this machine's now instead.
+    pub memory: Option<u64>,
+    /// The flags the user gave.
+    pub flags: &'a ReportFlags,
+    /// Stop after this many records (tests).
+    pub stop_after_records: Option<usize>,
+    /// The plan runs now (not `--plan`): refuse what this machine cannot run now.
+    pub for_run: bool,
+}
+
+impl PlanAsk<'_> {
+    /// The placement classes seen from the first allowed CPU.
+    pub fn classes(&self) -> usize {
+        (self.topology)
+            .representatives_per_class(self.allowed[0], self.allowed, 1)
+            .len()
+    }
+}
+
+/// Runs a report plan's part.
+pub type PlanRun = Box<dyn FnOnce(&mut RunCtx<'_>) -> Result<BenchResults, BenchError>>;
+
+/// An experiment's part of a report's plan: its estimate, what it says in `--plan`, and how
+/// it runs.
+pub struct ReportPlan {
+    /// Seconds at the cost model's speed, by piece ("c2c", "exchange"; the experiment's name
+    /// for most), in the order they run.
+    pub pieces: Vec<(&'static str, f64)>,
+    /// What it measures, lines for `handoff report --plan`.
+    pub lines: Vec<String>,
+    /// Notes for the plan and the results' settings.
+    pub notes: Vec<String>,
+    /// How its repetitions were chosen ("fixed" by a flag, else by the step), in words.
+    pub reps: Option<(bool, String)>,
+    /// Runs the part.
+    pub run: PlanRun,
+}
+
+impl ReportPlan {
+    /// Seconds at the cost model's speed.
+    pub fn seconds(&self) -> f64 {
+        self.pieces.iter().map(|p| p.1).sum()
+    }
+}
+
+/// An experiment's own report plan for a step of the budget ladder.
+pub type PlanFn = fn(&PlanAsk<'_>) -> Result<ReportPlan, BenchError>;
+/// Measures this machine's speed against an experiment's cost model now (a factor).
+pub type SpeedFn = fn(&mut RunCtx<'_>) -> f64;
+
+impl ExperimentInfo {
+    /// Its part of a report's plan: its own ([`ReportCost::plan`]), else its `run` at its
+    /// measured times; `None` when the report does not run it on its own.
+    pub fn report_plan(&self, ask: &PlanAsk<'_>) -> Option<Result<ReportPlan, BenchError>> {
+        if let Some(plan) = self.report_cost.plan {
+            return Some(plan(ask));
+        }
+        let run = self.run.filter(|_| self.report_cost.alone)?;
+        let quick = ask.step.others_quick;
+        Some(Ok(ReportPlan {
+            pieces: vec![(self.name, self.report_cost.seconds(quick, ask.classes()))],
+            lines: Vec::new(),
+            notes: Vec::new(),
+            reps: None,
+            run: Box::new(move |ctx| {
+                ctx.quick = quick;
+                run(ctx)
+            }),
+        }))
     }
 }
 

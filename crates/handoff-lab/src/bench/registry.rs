@@ -56,14 +56,21 @@ pub struct UnknownExperiment {
     pub known: Vec<&'static str>,
 }
 
-/// The experiments with a report plan that `list` names (`--experiments`): all of them for
-/// `all`, none for `none`, else a comma list, in the registry's order; an unknown name is
-/// the error, listing the known ones.
+/// The experiment that leads `handoff report` (its part of the report answers the paper's
+/// question: the exchange): always run, first.
+pub fn lead() -> &'static ExperimentInfo {
+    let lead = EXPERIMENTS.iter().find(|e| e.report.is_some());
+    lead.expect("an experiment leads the report")
+}
+
+/// The experiments the report runs beside its [`lead`] that `list` names (`--experiments`):
+/// all of them for `all`, none for `none`, else a comma list, in the registry's order; an
+/// unknown name is the error, listing the known ones.
 pub fn select(list: &str) -> Result<Vec<&'static ExperimentInfo>, UnknownExperiment> {
     let known: Vec<&'static ExperimentInfo> = EXPERIMENTS
         .iter()
         .copied()
-        .filter(|e| e.run.is_some())
+        .filter(|e| e.run.is_some() && e.report_cost.alone && e.report.is_none())
         .collect();
     let wanted: Vec<&str> = match list {
         "all" => return Ok(known),

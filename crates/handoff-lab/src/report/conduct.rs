@@ -8,11 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::plan::{self, Protocol};
-use crate::bench::experiment::{BenchError, ExperimentInfo, RunCtx, TransportKind};
+use crate::bench::experiment::{BenchError, ExperimentInfo, ReportFlags, RunCtx, TransportKind};
 use crate::bench::registry;
-use crate::bench::schema::C2cPair;
 use crate::bench::BenchResults;
-use crate::experiments::exchange::{self, memory, Launcher, Mode, Overrides, Point, Rig};
 use crate::machine::{Machine, Tool};
 use crate::progress::{Progress, Silent};
 
@@ -20,9 +18,9 @@ use crate::progress::{Progress, Silent};
 pub struct Options<'a> {
     /// `--quick`, `--budget DURATION` or `--full`.
     pub protocol: Protocol,
-    /// The exchange flags the user gave (`--mode`, `--size`, ...).
-    pub flags: Overrides,
-    /// The experiments that run after the exchange (`--experiments`).
+    /// The flags the user gave the leading experiment (`--mode`, `--size`, ...).
+    pub flags: ReportFlags,
+    /// The experiments that run after the leading one (`--experiments`).
     pub experiments: Vec<&'static ExperimentInfo>,
     /// The transports of the team experiments (`--transport`).
     pub transports: Vec<TransportKind>,
@@ -37,7 +35,7 @@ pub struct Options<'a> {
     pub cancel: &'a AtomicBool,
     /// The command line, for the report's settings.
     pub command_line: String,
-    /// Stop after this many exchange records (tests).
+    /// Stop after this many records of the leading experiment (tests).
     pub stop_after_records: Option<usize>,
 }
 
@@ -61,7 +59,7 @@ pub enum ConductError {
     /// A failure while measuring or writing (exit code 3).
     #[error("{0}")]
     Failed(String),
-    /// The exchange failed (its own kind: usage, failure or a peer gone).
+    /// The leading experiment failed (its own kind: usage, failure or a peer gone).
     #[error(transparent)]
     Bench(#[from] BenchError),
 }
@@ -94,32 +92,32 @@ fn run_ctx<'a>(
     }
 }
 
-/// How `o` starts the exchange's workers.
-fn launcher(o: &Options<'_>) -> Launcher {
-    Launcher {
-        exe: o.launcher.0.clone(),
-        args: o.launcher.1.clone(),
-    }
-}
-
 /// Runs `handoff report` as `o` asks, telling `progress` what it does, and writes the folder.
 pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, ConductError> {
-    let rig = Rig::detect().map_err(|e| failed(format!("reading the CPU topology: {e}")))?;
-    let llc = rig.topology.last_level_cache_bytes();
-    let speed = match o.protocol {
-        Protocol::Budget(_) => measure_speed(&rig, o),
+    let topology = handoff_probe::topology::Topology::detect()
+        .map_err(|e| failed(format!("reading the CPU topology: {e}")))?;
+    let lead = registry::lead();
+    let speed = match (o.protocol, lead.report_cost.speed) {
+        (Protocol::Budget(_), Some(speed)) => {
+            let (machine, tool) = (Machine::default(), Tool::default());
+            speed(&mut run_ctx(o, false, (&machine, &tool), &mut Silent))
+        }
         _ => 1.0,
     };
     let req = plan::Request {
         protocol: o.protocol,
         flags: &o.flags,
         experiments: &o.experiments,
-        memory: memory::Room::detect().memory,
+        // A plan for a run reads this machine's memory itself.
+        memory: None,
         speed,
+        stop_after_records: o.stop_after_records,
+        for_run: true,
     };
-    let (plan, cfg) = plan::plan(&req, &rig.topology, &o.allowed, llc).map_err(usage)?;
-    memory::check(&plan.points, &memory::Room::detect()).map_err(usage)?;
-    let env = rig.env(&cfg, o.cancel, launcher(o)).map_err(usage)?;
+    let plan = plan::plan(&req, &topology, &o.allowed).map_err(|e| match e {
+        BenchError::Usage { message, .. } => ConductError::Usage(message),
+        e => ConductError::Bench(e),
+    })?;
     progress.say(&format!("report: {}", plan.protocol()));
     for n in &plan.notes {
         progress.say(&format!("note: {n}"));
@@ -148,46 +146,38 @@ pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, 
         ));
     }
     let started = Instant::now();
-    let machine = crate::machine::detect(&rig.calibration);
+    let calibration = handoff_probe::clock::Clock::detect().calibration();
+    let machine = crate::machine::detect(&calibration);
     let tool = crate::machine::tool();
-    let config = plan::plan_config(&cfg, &plan);
-    let mut res = {
-        let mut ctx = run_ctx(o, false, (&machine, &tool), progress);
-        registry::run_measured(&mut ctx, |ctx| {
-            exchange::run(
-                ctx,
-                &config,
-                &plan.points,
-                &env,
-                (&plan.c2c_pairs, &[]),
-                o.stop_after_records,
-            )
-        })?
-    };
-    let mut stopped = res.partial;
-    let (experiments, left_out) = if stopped {
-        (Vec::new(), Vec::new())
-    } else {
-        let mut ctx = run_ctx(o, plan.step.others_quick, (&machine, &tool), progress);
-        run_others(&mut ctx, &o.experiments, |i, name| {
-            let est = plan.others.get(i).map_or(0.0, |o| o.1 * plan.speed);
-            format!(
-                "report: experiment {}/{} {name} (estimated {}); {} of an estimated {} so far",
-                i + 1,
-                o.experiments.len(),
-                plan::fmt_duration(est),
-                plan::fmt_duration(started.elapsed().as_secs_f64()),
-                plan::fmt_duration(plan.estimate().total_s())
-            )
-        })
-    };
-    stopped |= experiments.iter().any(|e| e.partial);
+    let estimate = plan.estimate().total_s();
     let mut settings = plan.settings(
         o.protocol == Protocol::Quick,
         o.command_line.clone(),
         started_at,
-        started.elapsed().as_secs_f64(),
+        0.0,
     );
+    let mut parts = plan.parts.into_iter();
+    let (_, lead_part) = parts.next().expect("a plan has its lead");
+    let mut ctx = run_ctx(o, false, (&machine, &tool), progress);
+    let mut res = registry::run_measured(&mut ctx, lead_part.run)?;
+    let mut stopped = res.partial;
+    let (experiments, left_out) = if stopped {
+        (Vec::new(), Vec::new())
+    } else {
+        let others: Vec<_> = parts.collect();
+        let n = others.len();
+        run_others(&mut ctx, others, |i, name, est| {
+            format!(
+                "report: experiment {}/{n} {name} (estimated {}); {} of an estimated {} so far",
+                i + 1,
+                plan::fmt_duration(est * speed),
+                plan::fmt_duration(started.elapsed().as_secs_f64()),
+                plan::fmt_duration(estimate)
+            )
+        })
+    };
+    stopped |= experiments.iter().any(|e| e.partial);
+    settings.elapsed_s = Some(started.elapsed().as_secs_f64());
     res.elapsed_s = settings.elapsed_s;
     settings.notes.extend(
         left_out
@@ -203,7 +193,7 @@ pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, 
         files.len(),
         out.display(),
         started.elapsed().as_secs_f64(),
-        plan.estimate().total_s(),
+        estimate,
         if stopped {
             " (partial: the run was stopped early)"
         } else {
@@ -217,24 +207,23 @@ pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, 
     })
 }
 
-/// Runs the report plans of `selected` (quick ones when `ctx.quick`), saying `starting(i,
-/// name)` before each; an experiment that fails is said and left out (its error returned
-/// beside the results), so one broken experiment does not cost the whole report. A stop
-/// request ends the loop.
+/// Runs the report plans of `parts` (each experiment's name and plan), saying `starting(i,
+/// name, estimated seconds)` before each; an experiment that fails is said and left out
+/// (its error returned beside the results), so one broken experiment does not cost the
+/// whole report. A stop request ends the loop.
 fn run_others(
     ctx: &mut RunCtx<'_>,
-    selected: &[&'static ExperimentInfo],
-    starting: impl Fn(usize, &str) -> String,
+    parts: Vec<(&'static str, crate::bench::experiment::ReportPlan)>,
+    starting: impl Fn(usize, &str, f64) -> String,
 ) -> (Vec<BenchResults>, Vec<String>) {
     let mut out = Vec::new();
     let mut failures = Vec::new();
-    for (i, info) in selected.iter().enumerate() {
-        let Some(run) = info.run else { continue };
+    for (i, (name, part)) in parts.into_iter().enumerate() {
         if ctx.cancel.load(Ordering::Relaxed) {
             break;
         }
-        ctx.progress.say(&starting(i, info.name));
-        match registry::run_measured(ctx, run) {
+        ctx.progress.say(&starting(i, name, part.seconds()));
+        match registry::run_measured(ctx, part.run) {
             Ok(r) => out.push(r),
             Err(e) => {
                 ctx.progress.say(&format!("{e} (left out of the report)"));
@@ -256,60 +245,5 @@ impl Drop for RemoveIfEmpty {
             // Fails (and does nothing) unless the folder is empty.
             let _ = std::fs::remove_dir(dir);
         }
-    }
-}
-
-/// Sample points of the exchange (1 MiB: cross-core spin and futex hand-offs, one of them
-/// flushed, and `file` on one core, 30 repetitions; 32 MiB on one core, 4; one run each),
-/// whose measured time over their modelled time scales a budget's estimate: the machine's
-/// speed now, load included (0.5x-10x). About half a second; 1 (the model) when a point
-/// fails or the machine has one CPU.
-fn measure_speed(rig: &Rig, o: &Options<'_>) -> f64 {
-    let (Some(&a), Some(&b)) = (o.allowed.first(), o.allowed.get(1)) else {
-        return 1.0;
-    };
-    let point = |mode, consumer_core, flush| Point {
-        mode,
-        size: 1 << 20,
-        producer_core: a,
-        consumer_core,
-        flush,
-        reps: 30,
-        warmup: 2,
-        runs: 1,
-    };
-    let points = [
-        point(Mode::ThreadsSpin, b, false),
-        point(Mode::ProcessesFutex, b, false),
-        point(Mode::ProcessesSpin, b, true),
-        point(Mode::File, a, false),
-        Point {
-            size: 32 << 20,
-            reps: 4,
-            ..point(Mode::ThreadsSpin, a, false)
-        },
-    ];
-    let Ok(env) = rig.env(&exchange::ExchangeConfig::default(), o.cancel, launcher(o)) else {
-        return 1.0;
-    };
-    // The floor beside each record is not wanted here: a stand-in keeps it from being measured.
-    let known = [C2cPair {
-        cpu_a: a,
-        cpu_b: b,
-        placement: String::new(),
-        one_way_ns: 1.0,
-    }];
-    let modelled: f64 = points.iter().map(plan::point_s).sum();
-    let (machine, tool) = (Machine::default(), Tool::default());
-    let mut silent = Silent;
-    let mut ctx = run_ctx(o, false, (&machine, &tool), &mut silent);
-    let t = Instant::now();
-    let ok =
-        exchange::run(&mut ctx, &(), &points, &env, (&[], &known), None).is_ok_and(|r| !r.partial);
-    let measured = t.elapsed().as_secs_f64();
-    if ok && modelled > 0.0 {
-        (measured / modelled).clamp(0.5, 10.0)
-    } else {
-        1.0
     }
 }

@@ -13,8 +13,8 @@ use crate::machine::placement;
 use crate::stats::Metric;
 use std::collections::BTreeMap;
 
+use super::report_plan::MAX_ALL_CPUS;
 use crate::report::doc::Block;
-use crate::report::plan::MAX_ALL_CPUS;
 
 /// Whether the per-CPU table of `fig` is drawn per class: more consumer CPUs than a table
 /// has room for, or a machine large enough that the plan measured representatives.

@@ -9,6 +9,7 @@
 
 mod class_table;
 pub mod config;
+pub mod cost;
 pub mod error;
 pub mod fault;
 pub mod figures;
@@ -18,6 +19,7 @@ pub mod mode;
 pub mod pipe;
 pub mod recommend;
 pub mod record;
+pub mod report_plan;
 pub mod roles;
 pub mod samples;
 pub mod sections;
@@ -47,9 +49,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-/// The registry entry: `handoff bench exchange`; `handoff report` runs its plan first (the
-/// recommendation rests on it), so it has no report plan of its own here; its workers are
-/// `handoff __worker exchange SPEC`.
+/// The registry entry: `handoff bench exchange`; `handoff report` runs its plan
+/// ([`report_plan`]) first: it leads the report (the recommendation rests on it); its workers
+/// are `handoff __worker exchange SPEC`.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: record::NAME,
     title: "Exchange",
@@ -59,9 +61,9 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            mode, size, consumer CPU and cache state.",
     figures: &[],
     findings: no_findings,
-    run: None,
+    run: Some(report_plan::run),
     worker: Some(worker_body),
-    report_cost: ReportCost::IN_PLAN,
+    report_cost: ReportCost::planned(report_plan::report_plan, report_plan::speed),
     draw: Some(figures::draw),
     report: Some(sections::part),
 };
@@ -232,53 +234,6 @@ impl Rig {
             fault: cfg.fault,
             adjacent_floor: super::floor::adjacent_c2c,
         })
-    }
-}
-
-/// `handoff bench exchange`: a configuration's points on this machine, refused before
-/// anything runs when its kernel is not there or its runs cannot fit in the memory (or
-/// /dev/shm) free now ([`Bench::prepare`]), then measured by [`run`] ([`Bench::run`]).
-pub struct Bench {
-    cfg: ExchangeConfig,
-    points: Vec<Point>,
-    rig: Rig,
-}
-
-/// Why [`Bench::prepare`] refused a configuration.
-#[derive(Debug, thiserror::Error)]
-pub enum PrepareError {
-    /// The topology could not be read (a failure, exit code 3).
-    #[error("reading the CPU topology: {0}")]
-    Topology(handoff::Error),
-    /// The kernel asked for is not there (bad input, exit code 2).
-    #[error(transparent)]
-    Kernel(#[from] crate::kernels::KernelError),
-    /// The runs cannot fit in the memory free now (bad input, exit code 2).
-    #[error(transparent)]
-    Memory(#[from] memory::MemoryError),
-}
-
-impl Bench {
-    /// `cfg` (validated) planned, checked against the memory free now and the kernels this
-    /// CPU has, on this machine's clock and topology; nothing runs.
-    pub fn prepare(cfg: ExchangeConfig) -> Result<Bench, PrepareError> {
-        let points = plan(&cfg);
-        memory::check(&points, &memory::Room::detect())?;
-        crate::kernels::Kernel::choose(&cfg.kernel)?;
-        let rig = Rig::detect().map_err(PrepareError::Topology)?;
-        Ok(Bench { cfg, points, rig })
-    }
-
-    /// Measures the points, starting workers as `ctx` says.
-    pub fn run(&self, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
-        let launcher = Launcher {
-            exe: ctx.exe.clone(),
-            args: ctx.args.clone(),
-        };
-        let env = (self.rig)
-            .env(&self.cfg, ctx.cancel, launcher)
-            .map_err(|e| BenchError::usage(record::NAME, e.to_string()))?;
-        run(ctx, &self.cfg, &self.points, &env, (&[], &[]), None)
     }
 }
 
