@@ -28,7 +28,7 @@ use crate::bench::experiment::{
 };
 use crate::bench::findings::{at_least, run_means};
 use crate::bench::models::ModelForm;
-use crate::bench::{BenchRecord, BenchResults, Finding};
+use crate::bench::{BenchResults, Finding};
 
 /// The registry name.
 pub const NAME: &str = "atomics";
@@ -215,10 +215,8 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         else {
             return Ok(None);
         };
-        let n = runs.per_run.len() as u64;
         res.records.push(
-            BenchRecord::new(mode.name(), x as f64, n, cfg.reps, false)
-                .checked(runs.checks)
+            runs.record(mode.name(), x as f64, cfg.reps)
                 .param("mode", mode.name())
                 .param("pes", p)
                 .param("elements", s)

@@ -33,7 +33,7 @@ use super::team_mpi::{self, TransportKind};
 use super::team_run::{add_checks, finish, parse_output, run_body, PeBody, PeOutput, TeamSpec};
 use super::team_session;
 use crate::bench::experiment::{BenchError, EXIT_PEER_GONE};
-use crate::bench::Checks;
+use crate::bench::{BenchRecord, Checks};
 
 /// Starts the team `spec` on handoff's shared-memory transport, waits for it (killing it at
 /// the deadline) and returns every PE's whole stdout, by rank. The error says what went
@@ -490,6 +490,21 @@ pub struct Runs {
     pub route: String,
     /// Rank 0's floors per sample ([`PeOutput::floors`]), one list per run.
     pub floors_per_run: Vec<Vec<[f64; 2]>>,
+}
+
+impl Runs {
+    /// A record of these runs: `x` of `series`, one run per list of samples, `reps` each,
+    /// verified by every PE's checks.
+    pub fn record(&self, series: impl Into<String>, x: f64, reps: u64) -> BenchRecord {
+        BenchRecord::new(series, x, self.per_run.len() as u64, reps, false)
+            .checked(self.checks.clone())
+    }
+
+    /// Rank 0's samples in another unit: `f` of each.
+    pub fn scaled(&self, f: impl Fn(f64) -> f64) -> Vec<Vec<f64>> {
+        let run = |s: &Vec<f64>| s.iter().map(|&v| f(v)).collect();
+        self.per_run.iter().map(run).collect()
+    }
 }
 
 /// Runs `runs` fresh teams of `team` one after the other ([`run_team`]) and gathers rank 0's

@@ -18,7 +18,7 @@ use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
 use crate::bench::models::ModelForm;
-use crate::bench::{BenchRecord, BenchResults};
+use crate::bench::BenchResults;
 
 /// The registry name.
 pub const NAME: &str = "msgrate";
@@ -124,14 +124,12 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         else {
             return Ok(None);
         };
-        let ns = |r: &Vec<f64>| r.iter().map(|us| us * 1e3).collect();
-        let per_run: Vec<Vec<f64>> = runs.per_run.iter().map(ns).collect();
+        let ns = runs.scaled(|us| us * 1e3);
         res.records.push(
-            BenchRecord::new(mode, size as f64, per_run.len() as u64, cfg.reps, false)
-                .checked(runs.checks)
+            runs.record(mode, size as f64, cfg.reps)
                 .param("mode", mode)
                 .param("bytes", size)
-                .metric(METRIC, metric(NAME, "ns", false, &per_run)?),
+                .metric(METRIC, metric(NAME, "ns", false, &ns)?),
         );
         Ok(Some(format!("{mode} {size} B")))
     })?;

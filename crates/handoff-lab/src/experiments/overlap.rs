@@ -20,7 +20,7 @@ use super::team_run::{self, PeOutput, TeamSpec};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
-use crate::bench::{BenchRecord, BenchResults};
+use crate::bench::BenchResults;
 
 /// The registry name.
 pub const NAME: &str = "overlap";
@@ -125,10 +125,8 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         else {
             return Ok(None);
         };
-        let n = runs.per_run.len() as u64;
         res.records.push(
-            BenchRecord::new("put-nbi", size as f64, n, cfg.reps, false)
-                .checked(runs.checks)
+            runs.record("put-nbi", size as f64, cfg.reps)
                 .param("bytes", size)
                 .metric(METRIC, metric(NAME, "ratio", true, &runs.per_run)?),
         );

@@ -87,21 +87,6 @@ impl PeOutput {
     }
 }
 
-/// One run's summary of a team's outputs (rma-sync's rank-0 view of its PEs).
-#[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Outcome {
-    /// µs per operation, one per timed repetition.
-    pub samples_us: Vec<f64>,
-    /// Every PE verified every value it moved.
-    pub verified: bool,
-    /// Items (bytes, elements) the PEs checked.
-    #[serde(default)]
-    pub checked: u64,
-    /// Items found wrong.
-    #[serde(default)]
-    pub wrong: u64,
-}
-
 /// Adds the counted checks of every PE of a run to `checks`; a PE that says it did not
 /// verify without a failure counted adds one wrong.
 pub fn add_checks(checks: &mut crate::bench::Checks, outs: &[PeOutput]) {

@@ -28,7 +28,7 @@ use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
 use crate::bench::findings::{at_least, judge};
-use crate::bench::{BenchRecord, BenchResults, Finding};
+use crate::bench::{BenchResults, Finding};
 use crate::stats::distinct;
 
 const NAME: &str = "alltoall";
@@ -346,29 +346,21 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             else {
                 return Ok(None);
             };
-            let per_run = runs.per_run;
             let sent = ((p - 1) * size) as f64;
-            let bw = |scale: f64| -> Vec<Vec<f64>> {
-                per_run
-                    .iter()
-                    .map(|s| s.iter().map(|us| scale * sent / us).collect())
-                    .collect()
-            };
+            let bw = |scale: f64| runs.scaled(|us| scale * sent / us);
             let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
+            let series = format!("{}, {p} PEs", method.name());
             res.records.push(
-                BenchRecord::new(
-                    team_run::series(format!("{}, {p} PEs", method.name()), transport.name()),
+                runs.record(
+                    team_run::series(series, transport.name()),
                     size as f64,
-                    per_run.len() as u64,
                     cfg.samples * rounds,
-                    false,
                 )
-                .checked(runs.checks)
                 .param("method", method.name())
                 .param("size_bytes", size)
                 .param("pes", p)
-                .param("transport", runs.route)
-                .metric("round_us", metric("µs", false, &per_run)?)
+                .param("transport", runs.route.clone())
+                .metric("round_us", metric("µs", false, &runs.per_run)?)
                 .metric("bandwidth_pe_mbps", metric("MB/s", true, &bw(1.0))?)
                 .metric("bandwidth_node_mbps", metric("MB/s", true, &bw(p as f64))?),
             );

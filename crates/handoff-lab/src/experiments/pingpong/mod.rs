@@ -36,7 +36,7 @@ use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
 use crate::bench::schema::C2cPair;
-use crate::bench::{BenchRecord, BenchResults};
+use crate::bench::BenchResults;
 
 const NAME: &str = "pingpong";
 
@@ -528,34 +528,27 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             let after = before.and_then(|_| probe());
             let around = super::floor::Around::of(before, after);
             let floors = SampleRatios::of(&runs.per_run, &runs.floors_per_run);
-            let (per_run, route) = (runs.per_run, runs.route);
-            let m = metric(NAME, "µs", false, &per_run)?;
-            let series = series_name(method, &p.class, &route);
-            let mut rec = BenchRecord::new(
-                if world > 2 {
-                    format!("{series} (0-{peer})")
-                } else {
-                    series
-                },
-                size as f64,
-                per_run.len() as u64,
-                spec.samples * spec.round_trips * 2,
-                false,
-            )
-            .checked(runs.checks)
-            .param("method", method.name())
-            .param("size_bytes", size)
-            .param("placement", p.class.clone())
-            .param(
-                "cpus",
-                if p.class == MPIRUN {
-                    MPIRUN.to_string()
-                } else {
-                    format!("{},{}", p.cpus[0], p.cpus[1])
-                },
-            )
-            .param("transport", route)
-            .metric("latency_us", m);
+            let m = metric(NAME, "µs", false, &runs.per_run)?;
+            let series = series_name(method, &p.class, &runs.route);
+            let series = match world > 2 {
+                true => format!("{series} (0-{peer})"),
+                false => series,
+            };
+            let mut rec = runs
+                .record(series, size as f64, spec.samples * spec.round_trips * 2)
+                .param("method", method.name())
+                .param("size_bytes", size)
+                .param("placement", p.class.clone())
+                .param(
+                    "cpus",
+                    if p.class == MPIRUN {
+                        MPIRUN.to_string()
+                    } else {
+                        format!("{},{}", p.cpus[0], p.cpus[1])
+                    },
+                )
+                .param("transport", runs.route.clone())
+                .metric("latency_us", m);
             if let Some(f) = &floors {
                 rec = rec
                     .metric("over_c2c_floor", metric(NAME, "×", false, &f.over_c2c)?)

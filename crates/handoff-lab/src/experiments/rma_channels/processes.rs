@@ -22,7 +22,6 @@ use serde::{Deserialize, Serialize};
 
 use super::super::launcher::{gate_wait, Workers};
 use super::super::rt_common::{arg, join_all, pin, run_id, POINT_DEADLINE};
-use super::super::team_mpi::TransportKind;
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{fill, tag, Seen};
 use super::transfer::{self, mean_p99_us, put_len, send_msg, STUCK};
@@ -236,16 +235,7 @@ fn xconn() -> Layout {
     Layout::Xconn
 }
 
-impl team_run::PeBody for PeSpec {
-    const NAME: &'static str = NAME;
-    type Error = TeamError;
-    fn wait_timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.wait_timeout_s)
-    }
-    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, TeamError> {
-        pe_main(team, self)
-    }
-}
+team_run::pe_body!(PeSpec, pe_main);
 
 /// Producer PE `p < n` → consumer PE `n + p`. Producer samples: [mean µs, p99 µs];
 /// consumer samples: [elapsed s, checked, wrong, then per sender: transfers, sum of
@@ -471,12 +461,8 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         layout: pt.layout,
         cpus: cpus.to_vec(),
     };
+    let label = format!("rma {} B {}×{n}", pt.size, pt.layout.name());
     let team = TeamSpec {
-        exe: ctx.exe.clone(),
-        args: ctx.args.clone(),
-        experiment: NAME,
-        spec: serde_json::to_string(&spec).unwrap_or_default(),
-        pes: 2 * producers,
         // PE r on cpus[r]: XConn: producers, then their consumers; XPYC: the PEs start where
         // their first threads run (each thread then pins itself).
         cpus: if cpus.is_empty() {
@@ -487,12 +473,8 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
                 .chain((0..producers).filter_map(|c| consumer_cpu(cpus, n, c)))
                 .collect()
         },
-        wait: handoff::sync::Wait::ADAPTIVE,
         heap: depth * stride + 2 * depth * 8 + (1 << 16),
-        deadline: Duration::from_secs(120),
-        label: format!("rma {} B {}×{n}", pt.size, pt.layout.name()),
-        transport: TransportKind::Shm,
-        members: Vec::new(),
+        ..TeamSpec::new(ctx, NAME, &spec, 2 * producers, label)
     };
     let outs = super::super::launcher::run_team(&team)?;
     let mut out = RunOut {

@@ -34,7 +34,7 @@ use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
 use crate::bench::findings::{at_least, judge};
-use crate::bench::{BenchRecord, BenchResults, Finding};
+use crate::bench::{BenchResults, Finding};
 use crate::stats::distinct;
 
 const NAME: &str = "stencil";
@@ -301,33 +301,24 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             else {
                 return Ok(None);
             };
-            let per_run = runs.per_run;
             let flops = 2.0 * (g.m - 1) as f64 * (g.n - 1) as f64;
-            let ms: Vec<Vec<f64>> = per_run
-                .iter()
-                .map(|s| s.iter().map(|us| us / 1e3).collect())
-                .collect();
-            let mflops: Vec<Vec<f64>> = per_run
-                .iter()
-                .map(|s| s.iter().map(|us| flops / us).collect())
-                .collect();
+            let ms = runs.scaled(|us| us / 1e3);
+            let mflops = runs.scaled(|us| flops / us);
             let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
             let x = if kind == "strong" { g.pes } else { g.m };
+            let series = format!("{kind}: {}", method.name());
             res.records.push(
-                BenchRecord::new(
-                    team_run::series(format!("{kind}: {}", method.name()), transport.name()),
+                runs.record(
+                    team_run::series(series, transport.name()),
                     x as f64,
-                    per_run.len() as u64,
                     cfg.iterations - 1,
-                    false,
                 )
-                .checked(runs.checks)
                 .param("scaling", kind)
                 .param("method", method.name())
                 .param("m", g.m)
                 .param("n", g.n)
                 .param("pes", g.pes)
-                .param("transport", runs.route)
+                .param("transport", runs.route.clone())
                 .metric("mflops", metric("MFLOP/s", true, &mflops)?)
                 .metric("time_ms", metric("ms", false, &ms)?),
             );
