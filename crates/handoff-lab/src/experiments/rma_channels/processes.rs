@@ -184,7 +184,7 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
                         drop(g);
                         ns.push(t0.elapsed().as_nanos() as u64);
                     }
-                    Ok(mean_p99_us(&mut ns))
+                    Ok(mean_p99_us(&ns))
                 })
             })
             .collect();
@@ -278,7 +278,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &PeSpec) -> Result<PeOutput, Team
             )?;
             ns.push(t0.elapsed().as_nanos() as u64);
         }
-        let (m, p99) = mean_p99_us(&mut ns);
+        let (m, p99) = mean_p99_us(&ns);
         out.samples = vec![m, p99];
     } else {
         let sender = me - spec.n;
@@ -388,7 +388,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
                             )?;
                             ns.push(t0.elapsed().as_nanos() as u64);
                         }
-                        Ok(mean_p99_us(&mut ns))
+                        Ok(mean_p99_us(&ns))
                     })
                 })
                 .collect();
