@@ -32,7 +32,6 @@ pub fn record_len(msg: usize) -> usize {
     4 + msg.next_multiple_of(4)
 }
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Aggregation: message size × frame size",

@@ -35,7 +35,6 @@ pub const NAME: &str = "atomics";
 /// The metric.
 pub const METRIC: &str = "op_us";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Remote atomics and accumulates",
@@ -100,7 +99,6 @@ impl Mode {
 /// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
-    /// Modes.
     pub modes: Vec<Mode>,
     /// Accumulate sizes in elements.
     pub sizes: Vec<usize>,

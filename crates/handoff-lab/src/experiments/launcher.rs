@@ -311,7 +311,6 @@ impl Workers {
 pub struct Death {
     /// Which worker, e.g. "producer worker" or "worker 1".
     pub who: String,
-    /// Its pid.
     pub pid: u32,
     /// The signal that killed it, if a signal did.
     pub signal: Option<i32>,

@@ -25,7 +25,6 @@ pub const NAME: &str = "msgrate";
 /// The metric.
 pub const METRIC: &str = "put_ns";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Message rate: the cost of starting one put",

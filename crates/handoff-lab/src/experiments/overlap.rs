@@ -27,7 +27,6 @@ pub const NAME: &str = "overlap";
 /// The metric.
 pub const METRIC: &str = "overlap_ratio";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Communication/computation overlap of put_nbi",

@@ -106,7 +106,6 @@ pub struct TeamSpec {
     pub experiment: &'static str,
     /// The worker's one argument (its JSON spec).
     pub spec: String,
-    /// PEs.
     pub pes: usize,
     /// PE `r` runs on `cpus[r % cpus.len()]`; empty: unpinned.
     pub cpus: Vec<usize>,
@@ -153,6 +152,12 @@ impl TeamSpec {
             members: Vec::new(),
         }
     }
+}
+
+/// Whether `r` ran on handoff's shared-memory transport (a record without `transport` is
+/// from before MPI transports: shared memory).
+pub fn on_shm(r: &crate::bench::BenchRecord) -> bool {
+    ["shm", ""].contains(&r.param_text("transport").as_str())
 }
 
 /// A record's series: `base`, with " [mpi-rma]" when the `transport` (or route) that served

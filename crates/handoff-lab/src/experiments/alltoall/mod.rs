@@ -27,13 +27,12 @@ use super::team_run::{self, check, fill, PeOutput, TeamSpec};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
-use crate::bench::findings::{at_least, judge};
+use crate::bench::findings::{at_least, judge, run_means_of};
 use crate::bench::{BenchResults, Finding};
 use crate::stats::distinct;
 
 const NAME: &str = "alltoall";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "All-to-all: bandwidth with a barrier, fence + flags, or counting puts",
@@ -90,7 +89,6 @@ pub const MAX_BUFFER: usize = 256 << 20;
 /// What to run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Config {
-    /// Methods.
     pub methods: Vec<Method>,
     /// Bytes each PE puts to each other PE per round (multiples of 8).
     pub sizes: Vec<usize>,
@@ -189,13 +187,11 @@ impl Config {
 /// What one worker PE runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WorkerSpec {
-    /// The method.
     pub method: Method,
     /// Bytes to each other PE per round.
     pub size: usize,
     /// Rounds per sample.
     pub rounds: u64,
-    /// Samples.
     pub samples: u64,
     /// The injected fault.
     pub fault: Option<team_run::Fault>,
@@ -390,17 +386,12 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
 
 /// The run means of per-node bandwidth of `method` with `pes` PEs at `size`.
 fn bandwidth(res: &BenchResults, method: Method, pes: usize, size: f64) -> Option<Vec<f64>> {
-    res.records
-        .iter()
-        .find(|r| {
-            r.x == size
-                && r.param_text("method") == method.name()
-                && r.param_f64("pes") == Some(pes as f64)
-                // Shared memory's (records from before MPI transports have no transport).
-                && ["shm", ""].contains(&r.param_text("transport").as_str())
-        })
-        .and_then(|r| r.metrics.get("bandwidth_node_mbps"))
-        .map(|m| m.run_means.clone())
+    run_means_of(res, "bandwidth_node_mbps", |r| {
+        r.x == size
+            && r.param_text("method") == method.name()
+            && r.param_f64("pes") == Some(pes as f64)
+            && team_run::on_shm(r)
+    })
 }
 
 /// The seed's claim "≥ 2× all-to-all bandwidth for small messages": counting / fence-flags

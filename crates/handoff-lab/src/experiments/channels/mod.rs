@@ -39,7 +39,6 @@ fn make(pid: u64, seq: u64) -> Msg {
     ]
 }
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Channels: X producers and consumers on one queue (XPYC) vs X queues (XConn)",

@@ -28,7 +28,6 @@ use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "kneighbor";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "kNeighbor: iteration time per placement of PEs on CPUs",
@@ -120,9 +119,7 @@ pub struct Config {
     pub k: usize,
     /// Message sizes in bytes.
     pub sizes: Vec<usize>,
-    /// Placements.
     pub placements: Vec<Placement>,
-    /// Modes.
     pub modes: Vec<Mode>,
     /// Timed iterations per repetition.
     pub iters: u64,

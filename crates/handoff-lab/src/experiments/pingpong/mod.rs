@@ -40,7 +40,6 @@ use crate::bench::BenchResults;
 
 const NAME: &str = "pingpong";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Ping-pong: half round-trip latency of put + fence + flag vs counting puts",
@@ -136,7 +135,6 @@ pub fn placements(cpus: &[usize]) -> Vec<PairPlacement> {
 /// What to run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Config {
-    /// Methods.
     pub methods: Vec<Method>,
     /// Message sizes in bytes (multiples of 8).
     pub sizes: Vec<usize>,
@@ -241,13 +239,11 @@ impl Config {
 /// What one worker PE runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WorkerSpec {
-    /// The method.
     pub method: Method,
     /// Message bytes.
     pub size: usize,
     /// Round trips per sample.
     pub round_trips: u64,
-    /// Samples.
     pub samples: u64,
     /// Warm-up round trips.
     pub warmup: u64,

@@ -21,7 +21,6 @@ use measure::Samples;
 
 const NAME: &str = "queue";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Queues: handoff vs rtrb vs crossbeam vs a locked queue",

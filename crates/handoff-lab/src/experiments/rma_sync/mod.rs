@@ -48,7 +48,6 @@ const fn fig(
     }
 }
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "One-sided synchronization modes and their performance models",
@@ -137,7 +136,6 @@ impl Mode {
 /// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
-    /// Modes.
     pub modes: Vec<Mode>,
     /// Team sizes (x of every mode but pscw-k).
     pub pes: Vec<usize>,

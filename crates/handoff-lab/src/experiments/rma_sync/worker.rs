@@ -27,7 +27,6 @@ fn value(r: u64, from: usize) -> u64 {
 /// What every PE of a run runs (the worker's JSON spec).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct WorkerSpec {
-    /// The mode.
     pub mode: Mode,
     /// The group size (pscw-k).
     pub k: usize,

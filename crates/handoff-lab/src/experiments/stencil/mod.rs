@@ -33,13 +33,12 @@ use super::team_run::{self, TeamSpec};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
-use crate::bench::findings::{at_least, judge};
+use crate::bench::findings::{at_least, judge, run_means_of};
 use crate::bench::{BenchResults, Finding};
 use crate::stats::distinct;
 
 const NAME: &str = "stencil";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Pipelined stencil (PRK synch_p2p): fence + flag vs counting puts",
@@ -121,14 +120,12 @@ pub struct Grid {
     pub m: usize,
     /// Columns N.
     pub n: usize,
-    /// PEs.
     pub pes: usize,
 }
 
 /// What to run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Config {
-    /// Methods.
     pub methods: Vec<Method>,
     /// Strong scaling: this grid on each of `strong_pes`.
     pub strong: Option<(usize, usize)>,
@@ -350,17 +347,12 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
 
 /// The run means of MFLOP/s of a strong-scaling point.
 fn mflops(res: &BenchResults, method: Method, pes: usize) -> Option<Vec<f64>> {
-    res.records
-        .iter()
-        .find(|r| {
-            r.param_text("scaling") == "strong"
-                && r.param_text("method") == method.name()
-                // Shared memory's (records from before MPI transports have no transport).
-                && ["shm", ""].contains(&r.param_text("transport").as_str())
-                && r.param_f64("pes") == Some(pes as f64)
-        })
-        .and_then(|r| r.metrics.get("mflops"))
-        .map(|m| m.run_means.clone())
+    run_means_of(res, "mflops", |r| {
+        r.param_text("scaling") == "strong"
+            && r.param_text("method") == method.name()
+            && team_run::on_shm(r)
+            && r.param_f64("pes") == Some(pes as f64)
+    })
 }
 
 /// The seed's claim "more than 2× improvement" on the pipelined stencil: counting-put /
