@@ -334,7 +334,7 @@ fn one_run(
                     queues.push(q);
                 }
             }
-            let mut w = Workers::new();
+            let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
             for rank in 0..p {
                 let outs = names[rank].join(",");
                 let ins: Vec<String> = neighbours(rank, p, cfg.k)
@@ -354,9 +354,9 @@ fn one_run(
                     outs,
                     ins.join(","),
                 ];
-                w.spawn(NAME, &ctx.exe, &ctx.args, &args)?;
+                w.spawn(&args)?;
             }
-            let outs = w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
+            let outs = w.finish(Instant::now() + POINT_DEADLINE)?;
             drop(queues);
             outs.iter()
                 .map(|o| parse_worker_output(o))

@@ -36,7 +36,6 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
             id: "queue-spsc-throughput",
             title: "SPSC: messages/s vs message size",
             metric: "msgs_per_s",
-            log_y: true,
             series_prefix: "spsc",
             ..FigureSpec::vs_size("", "", "")
         },
@@ -44,7 +43,6 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
             id: "queue-mpsc-throughput",
             title: "MPSC: messages/s vs message size",
             metric: "msgs_per_s",
-            log_y: true,
             series_prefix: "mpsc",
             ..FigureSpec::vs_size("", "", "")
         },

@@ -63,25 +63,20 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         .map(|q| q.consumer().map(Mutex::new))
         .collect::<Result<Vec<_>, _>>()
         .map_err(qe)?;
-    let mut w = Workers::new();
+    let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
     for (p, q) in queues.iter().enumerate() {
-        w.spawn(
-            NAME,
-            &ctx.exe,
-            &ctx.args,
-            &[
-                "msg".into(),
-                q.name().unwrap_or_default().to_string(),
-                pt.size.to_string(),
-                pt.per.to_string(),
-                p.to_string(),
-                cpu_list(cpus, p, threads),
-                pt.corrupt_at.map_or("-".into(), |k| k.to_string()),
-                threads.to_string(),
-            ],
-        )?;
+        w.spawn(&[
+            "msg".into(),
+            q.name().unwrap_or_default().to_string(),
+            pt.size.to_string(),
+            pt.per.to_string(),
+            p.to_string(),
+            cpu_list(cpus, p, threads),
+            pt.corrupt_at.map_or("-".into(), |k| k.to_string()),
+            threads.to_string(),
+        ])?;
     }
-    w.gate(NAME)?;
+    w.gate()?;
     let start = Instant::now();
     let taken = Mutex::new(0);
     let total = pt.per * n as u64;
@@ -100,7 +95,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
             .collect();
         join_all(hs, || super::threads::RunError::Panicked("consumer"))
     });
-    let outs = w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
+    let outs = w.finish(Instant::now() + POINT_DEADLINE)?;
     let mut out = RunOut {
         seen: Seen::new(n),
         ..RunOut::default()
