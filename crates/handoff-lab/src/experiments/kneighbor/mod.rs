@@ -95,15 +95,10 @@ impl Placement {
 
     /// The CPUs of PEs `0..p` (see [`handoff_probe::topology::maps`]); `None` = not pinned.
     pub fn map(&self, p: usize, cpus: &[usize], topo: Option<&Topology>) -> Vec<Option<usize>> {
+        let mapped = |map| pe_cpus(topo, cpus, map, p).into_iter().map(Some).collect();
         match self {
-            Placement::Compact => pe_cpus(topo, cpus, Map::Compact, p)
-                .into_iter()
-                .map(Some)
-                .collect(),
-            Placement::Spread => pe_cpus(topo, cpus, Map::Spread, p)
-                .into_iter()
-                .map(Some)
-                .collect(),
+            Placement::Compact => mapped(Map::Compact),
+            Placement::Spread => mapped(Map::Spread),
             Placement::List(l) => (0..p).map(|i| Some(l[i % l.len()])).collect(),
             Placement::Os => vec![None; p],
         }
