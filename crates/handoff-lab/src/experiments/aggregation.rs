@@ -67,7 +67,6 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report: None,
 };
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Message sizes in bytes (16 to 4096: a sequence number and a timestamp).

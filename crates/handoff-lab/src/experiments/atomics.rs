@@ -96,7 +96,6 @@ impl Mode {
     }
 }
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     pub modes: Vec<Mode>,

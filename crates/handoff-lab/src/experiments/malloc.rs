@@ -85,7 +85,6 @@ impl Allocator {
     }
 }
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     pub allocators: Vec<Allocator>,

@@ -46,7 +46,6 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report: None,
 };
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Put sizes in bytes.

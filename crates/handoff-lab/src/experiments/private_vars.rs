@@ -60,7 +60,6 @@ super::named::named_enum! {
     }
 }
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     pub methods: Vec<Method>,

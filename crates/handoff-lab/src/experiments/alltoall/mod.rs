@@ -86,7 +86,6 @@ super::named::named_enum! {
 /// Receive buffers of one PE may hold at most this many bytes (2 × p × size).
 pub const MAX_BUFFER: usize = 256 << 20;
 
-/// What to run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Config {
     pub methods: Vec<Method>,

@@ -79,7 +79,6 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report: None,
 };
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Values of n (producers = consumers = queues of XConn).

@@ -105,7 +105,6 @@ impl Placement {
     }
 }
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// PEs on the ring (at least 2k+1, so the 2k neighbours are distinct).

@@ -132,7 +132,6 @@ pub fn placements(cpus: &[usize]) -> Vec<PairPlacement> {
     }
 }
 
-/// What to run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Config {
     pub methods: Vec<Method>,

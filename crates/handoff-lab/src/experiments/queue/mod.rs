@@ -130,7 +130,6 @@ impl Line {
     }
 }
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Queues (SPSC lines for every kind that allows it; MPSC lines for the multi-producer ones).

@@ -218,7 +218,6 @@ pub struct RunOut {
     pub seen: payload::Seen,
 }
 
-/// What to run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Config {
     /// Payload sizes in bytes.

@@ -123,7 +123,6 @@ pub struct Grid {
     pub pes: usize,
 }
 
-/// What to run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Config {
     pub methods: Vec<Method>,
