@@ -198,16 +198,6 @@ impl Default for Kernel {
     }
 }
 
-/// The table footer's line naming the kernels the records ran; empty when no record says
-/// (files written before the kernel was recorded).
-pub fn footer<'a>(kernels: impl Iterator<Item = Option<&'a str>>) -> String {
-    let names = crate::stats::distinct(kernels.flatten());
-    if names.is_empty() {
-        return String::new();
-    }
-    format!("fill and sum kernel: {}\n", names.join(", "))
-}
-
 /// Elements per chunk of the split sum: the high halves of 2^16 elements sum exactly in i32,
 /// and the low halves (< 2^16 each) sum to less than 2^32 (see [`combine`]).
 const CHUNK: usize = 1 << 16;

@@ -219,31 +219,6 @@ pub fn part<'a>(
     })
 }
 
-/// The one warning of a run of several experiments: `None` when no part is busy; else
-/// "Machine busy during A (2 of 8 records: REASONS), B (...): ...; rerun on a quiet machine".
-pub fn one_warning(parts: &[BusyPart]) -> Option<String> {
-    if parts.is_empty() {
-        return None;
-    }
-    let each: Vec<String> = parts
-        .iter()
-        .map(|p| {
-            format!(
-                "{} ({} of {} records: {})",
-                p.experiment,
-                p.busy_records,
-                p.records,
-                p.reasons.join("; ")
-            )
-        })
-        .collect();
-    Some(format!(
-        "Machine busy during {}: their figures may measure the other work, not handoff; \
-         rerun on a quiet machine",
-        each.join(", ")
-    ))
-}
-
 /// The warning line for a set of evidence: `None` when none of it is busy; else
 /// "machine busy: REASONS; rerun on a quiet machine" (the reasons of the first busy one, and
 /// how many of the records were busy).
@@ -370,33 +345,18 @@ mod tests {
     }
 
     #[test]
-    fn one_warning_names_each_busy_experiment_once() {
+    fn parts_count_each_experiments_busy_records() {
         let q = quiet();
         let b = MachineLoad {
             others_cpus: Some(0.5),
             ..quiet()
         };
         assert_eq!(part("queue", [Some(&q), Some(&q)]), None);
-        let parts: Vec<BusyPart> = [
-            part("pingpong", [Some(&q), Some(&b)]),
-            part("queue", [Some(&q)]),
-            part("exchange", [Some(&b), Some(&b), Some(&q)]),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        assert_eq!(parts.len(), 2);
-        assert_eq!((parts[1].busy_records, parts[1].records), (2, 3));
-        let w = one_warning(&parts).unwrap();
-        assert_eq!(w.matches("Machine busy").count(), 1, "{w}");
+        let p = part("exchange", [Some(&b), Some(&b), Some(&q)]).unwrap();
+        assert_eq!((p.busy_records, p.records), (2, 3));
         assert!(
-            w.starts_with(
-                "Machine busy during pingpong (1 of 2 records: other processes used 0.50 CPU"
-            ),
-            "{w}"
+            p.reasons[0].starts_with("other processes used 0.50 CPU"),
+            "{p:?}"
         );
-        assert!(w.contains("exchange (2 of 3 records"), "{w}");
-        assert!(!w.contains("queue"), "{w}");
-        assert_eq!(one_warning(&[]), None);
     }
 }

@@ -24,7 +24,6 @@ use crate::stats::{mean, ratio_of_means, Ratio};
 pub struct BenchMetricComparison {
     /// Metric name.
     pub metric: String,
-    /// Unit.
     pub unit: String,
     /// Higher is better (a rate).
     pub higher_is_better: bool,
@@ -60,7 +59,6 @@ pub struct BenchMatched {
 /// The comparison of two sides of one experiment.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BenchComparison {
-    /// The experiment.
     pub experiment: String,
     /// Matched records in A's order.
     pub matched: Vec<BenchMatched>,

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::BenchResults;
+use super::{BenchRecord, BenchResults};
 use crate::stats::{ratio_of_means, Ratio};
 
 /// Whether a claim holds here.
@@ -130,7 +130,16 @@ pub fn most_threads_with_a_cpu(res: &BenchResults) -> Option<f64> {
 /// The run means of `metric` at point `x` of `series`, if it was measured (what findings
 /// compare).
 pub fn run_means(res: &BenchResults, series: &str, x: f64, metric: &str) -> Option<Vec<f64>> {
-    let r = res.series(series).into_iter().find(|r| r.x == x)?;
+    run_means_of(res, metric, |r| r.series == series && r.x == x)
+}
+
+/// The run means of `metric` of the first record `pick` accepts, if it was measured.
+pub fn run_means_of(
+    res: &BenchResults,
+    metric: &str,
+    pick: impl Fn(&BenchRecord) -> bool,
+) -> Option<Vec<f64>> {
+    let r = res.records.iter().find(|r| pick(r))?;
     r.metrics.get(metric).map(|m| m.run_means.clone())
 }
 

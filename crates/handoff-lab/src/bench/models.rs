@@ -44,7 +44,6 @@ pub struct ModelFit {
     pub series: String,
     /// The metric fitted.
     pub metric: String,
-    /// The form.
     pub form: ModelForm,
     /// The name of x in the formula ("p", "k", "s").
     pub x_name: String,

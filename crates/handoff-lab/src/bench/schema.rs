@@ -49,7 +49,7 @@ pub struct ReportSettings {
     #[serde(default)]
     pub notes: Vec<String>,
     /// The experiments measured on a busy machine and the evidence, for the report's one
-    /// warning ([`super::busy::one_warning`]); empty when the machine was quiet.
+    /// warning; empty when the machine was quiet.
     #[serde(default)]
     pub busy: Vec<super::busy::BusyPart>,
     /// The plan's estimate of the run's duration, seconds.

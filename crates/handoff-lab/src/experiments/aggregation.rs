@@ -32,7 +32,6 @@ pub fn record_len(msg: usize) -> usize {
     4 + msg.next_multiple_of(4)
 }
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Aggregation: message size × frame size",
@@ -68,7 +67,6 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report: None,
 };
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Message sizes in bytes (16 to 4096: a sequence number and a timestamp).

@@ -28,14 +28,13 @@ use crate::bench::experiment::{
 };
 use crate::bench::findings::{at_least, run_means};
 use crate::bench::models::ModelForm;
-use crate::bench::{BenchRecord, BenchResults, Finding};
+use crate::bench::{BenchResults, Finding};
 
 /// The registry name.
 pub const NAME: &str = "atomics";
 /// The metric.
 pub const METRIC: &str = "op_us";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Remote atomics and accumulates",
@@ -97,10 +96,8 @@ impl Mode {
     }
 }
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
-    /// Modes.
     pub modes: Vec<Mode>,
     /// Accumulate sizes in elements.
     pub sizes: Vec<usize>,
@@ -215,10 +212,8 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         else {
             return Ok(None);
         };
-        let n = runs.per_run.len() as u64;
         res.records.push(
-            BenchRecord::new(mode.name(), x as f64, n, cfg.reps, false)
-                .checked(runs.checks)
+            runs.record(mode.name(), x as f64, cfg.reps)
                 .param("mode", mode.name())
                 .param("pes", p)
                 .param("elements", s)

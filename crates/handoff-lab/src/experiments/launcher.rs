@@ -33,7 +33,7 @@ use super::team_mpi::{self, TransportKind};
 use super::team_run::{add_checks, finish, parse_output, run_body, PeBody, PeOutput, TeamSpec};
 use super::team_session;
 use crate::bench::experiment::{BenchError, EXIT_PEER_GONE};
-use crate::bench::Checks;
+use crate::bench::{BenchRecord, Checks};
 
 /// Starts the team `spec` on handoff's shared-memory transport, waits for it (killing it at
 /// the deadline) and returns every PE's whole stdout, by rank. The error says what went
@@ -212,33 +212,37 @@ pub fn spawn_worker(
 /// with its own arguments), each under the probe's [`ChildGuard`] (killed when dropped, and
 /// told our pid so it can die with us), with a start gate and a deadline: a dead or stuck
 /// worker is an error, never a hang.
-#[derive(Debug, Default)]
-pub struct Workers {
+#[derive(Debug)]
+pub struct Workers<'a> {
+    experiment: &'static str,
+    exe: &'a Path,
+    args: &'a [OsString],
     children: Vec<(ChildGuard, Option<BufReader<ChildStdout>>)>,
 }
 
-impl Workers {
-    /// No workers yet.
-    pub fn new() -> Workers {
-        Workers::default()
+impl<'a> Workers<'a> {
+    /// No workers yet; they will run `exe args... experiment WORKER_ARGS...`.
+    pub fn new(experiment: &'static str, exe: &'a Path, args: &'a [OsString]) -> Workers<'a> {
+        Workers {
+            experiment,
+            exe,
+            args,
+            children: Vec::new(),
+        }
     }
 
-    /// Starts `exe args... experiment worker_args...` with its stdin and stdout piped.
-    pub fn spawn(
-        &mut self,
-        experiment: &'static str,
-        exe: &Path,
-        args: &[OsString],
-        worker_args: &[String],
-    ) -> Result<(), BenchError> {
+    /// Starts a worker with `worker_args`, its stdin and stdout piped.
+    pub fn spawn(&mut self, worker_args: &[String]) -> Result<(), BenchError> {
         let io = Io {
             stdin: true,
             stdout: true,
             stderr: false,
         };
-        let mut child = spawn_worker(exe, args, experiment, worker_args, io).map_err(|e| {
-            BenchError::failed(experiment, format!("starting a worker process: {e}"))
-        })?;
+        let experiment = self.experiment;
+        let mut child =
+            spawn_worker(self.exe, self.args, experiment, worker_args, io).map_err(|e| {
+                BenchError::failed(experiment, format!("starting a worker process: {e}"))
+            })?;
         let out = child.child_mut().stdout.take().map(BufReader::new);
         self.children.push((child, out));
         Ok(())
@@ -246,7 +250,8 @@ impl Workers {
 
     /// The start gate: waits until every worker has printed `ready` (see [`gate_wait`]), then
     /// lets them all go at once. A worker that exits first is an error.
-    pub fn gate(&mut self, experiment: &'static str) -> Result<(), BenchError> {
+    pub fn gate(&mut self) -> Result<(), BenchError> {
+        let experiment = self.experiment;
         for (i, (_, out)) in self.children.iter_mut().enumerate() {
             let mut line = String::new();
             let n = out.as_mut().map_or(Ok(0), |o| o.read_line(&mut line));
@@ -276,11 +281,8 @@ impl Workers {
     /// Waits for every worker until `deadline` ([`reap`]) and returns each one's stdout, in
     /// start order. A worker that fails or is still running at the deadline (it is killed)
     /// is an error naming it.
-    pub fn finish(
-        mut self,
-        experiment: &'static str,
-        deadline: Instant,
-    ) -> Result<Vec<String>, BenchError> {
+    pub fn finish(mut self, deadline: Instant) -> Result<Vec<String>, BenchError> {
+        let experiment = self.experiment;
         let mut named: Vec<(String, ChildGuard)> = Vec::new();
         let mut outs = Vec::new();
         for (i, (mut child, out)) in self.children.drain(..).enumerate() {
@@ -311,7 +313,6 @@ impl Workers {
 pub struct Death {
     /// Which worker, e.g. "producer worker" or "worker 1".
     pub who: String,
-    /// Its pid.
     pub pid: u32,
     /// The signal that killed it, if a signal did.
     pub signal: Option<i32>,
@@ -492,6 +493,21 @@ pub struct Runs {
     pub floors_per_run: Vec<Vec<[f64; 2]>>,
 }
 
+impl Runs {
+    /// A record of these runs: `x` of `series`, one run per list of samples, `reps` each,
+    /// verified by every PE's checks.
+    pub fn record(&self, series: impl Into<String>, x: f64, reps: u64) -> BenchRecord {
+        BenchRecord::new(series, x, self.per_run.len() as u64, reps, false)
+            .checked(self.checks.clone())
+    }
+
+    /// Rank 0's samples in another unit: `f` of each.
+    pub fn scaled(&self, f: impl Fn(f64) -> f64) -> Vec<Vec<f64>> {
+        let run = |s: &Vec<f64>| s.iter().map(|&v| f(v)).collect();
+        self.per_run.iter().map(run).collect()
+    }
+}
+
 /// Runs `runs` fresh teams of `team` one after the other ([`run_team`]) and gathers rank 0's
 /// samples and every PE's checks of `items` ("messages", "bytes", …); each PE that did not
 /// verify becomes a line of `notes` ("LABEL: data failed verification: WHY"). When a run
@@ -597,28 +613,26 @@ mod tests {
     #[test]
     fn a_worker_that_fails_or_hangs_is_an_error_not_a_hang() {
         let (exe, args) = sh("echo hello");
-        let mut w = Workers::new();
-        w.spawn("t", &exe, &args, &[]).unwrap();
-        let out = w
-            .finish("t", Instant::now() + Duration::from_secs(30))
-            .unwrap();
+        let mut w = Workers::new("t", &exe, &args);
+        w.spawn(&[]).unwrap();
+        let out = w.finish(Instant::now() + Duration::from_secs(30)).unwrap();
         assert_eq!(out, vec!["hello\n".to_string()]);
 
         let (exe, args) = sh("exit 3");
-        let mut w = Workers::new();
-        w.spawn("t", &exe, &args, &[]).unwrap();
+        let mut w = Workers::new("t", &exe, &args);
+        w.spawn(&[]).unwrap();
         let err = w
-            .finish("t", Instant::now() + Duration::from_secs(30))
+            .finish(Instant::now() + Duration::from_secs(30))
             .unwrap_err();
         assert!(err.to_string().contains("worker 0 (pid"), "{err}");
         assert!(err.to_string().contains("failed (exit status: 3)"), "{err}");
 
         // A stuck worker is killed at the deadline.
         let (exe, args) = sh("sleep 30");
-        let mut w = Workers::new();
-        w.spawn("t", &exe, &args, &[]).unwrap();
+        let mut w = Workers::new("t", &exe, &args);
+        w.spawn(&[]).unwrap();
         let err = w
-            .finish("t", Instant::now() + Duration::from_millis(200))
+            .finish(Instant::now() + Duration::from_millis(200))
             .unwrap_err();
         assert!(
             err.to_string()

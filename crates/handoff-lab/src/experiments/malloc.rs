@@ -24,7 +24,6 @@ use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "malloc";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Allocator contention: system malloc vs mimalloc",
@@ -86,10 +85,8 @@ impl Allocator {
     }
 }
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
-    /// Allocators.
     pub allocators: Vec<Allocator>,
     /// Thread counts.
     pub threads: Vec<usize>,

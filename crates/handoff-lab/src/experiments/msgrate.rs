@@ -18,14 +18,13 @@ use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
 use crate::bench::models::ModelForm;
-use crate::bench::{BenchRecord, BenchResults};
+use crate::bench::BenchResults;
 
 /// The registry name.
 pub const NAME: &str = "msgrate";
 /// The metric.
 pub const METRIC: &str = "put_ns";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Message rate: the cost of starting one put",
@@ -47,7 +46,6 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report: None,
 };
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Put sizes in bytes.
@@ -124,14 +122,12 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         else {
             return Ok(None);
         };
-        let ns = |r: &Vec<f64>| r.iter().map(|us| us * 1e3).collect();
-        let per_run: Vec<Vec<f64>> = runs.per_run.iter().map(ns).collect();
+        let ns = runs.scaled(|us| us * 1e3);
         res.records.push(
-            BenchRecord::new(mode, size as f64, per_run.len() as u64, cfg.reps, false)
-                .checked(runs.checks)
+            runs.record(mode, size as f64, cfg.reps)
                 .param("mode", mode)
                 .param("bytes", size)
-                .metric(METRIC, metric(NAME, "ns", false, &per_run)?),
+                .metric(METRIC, metric(NAME, "ns", false, &ns)?),
         );
         Ok(Some(format!("{mode} {size} B")))
     })?;

@@ -20,14 +20,13 @@ use super::team_run::{self, PeOutput, TeamSpec};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
-use crate::bench::{BenchRecord, BenchResults};
+use crate::bench::BenchResults;
 
 /// The registry name.
 pub const NAME: &str = "overlap";
 /// The metric.
 pub const METRIC: &str = "overlap_ratio";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Communication/computation overlap of put_nbi",
@@ -52,7 +51,6 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report: None,
 };
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Put sizes in bytes.
@@ -125,10 +123,8 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         else {
             return Ok(None);
         };
-        let n = runs.per_run.len() as u64;
         res.records.push(
-            BenchRecord::new("put-nbi", size as f64, n, cfg.reps, false)
-                .checked(runs.checks)
+            runs.record("put-nbi", size as f64, cfg.reps)
                 .param("bytes", size)
                 .metric(METRIC, metric(NAME, "ratio", true, &runs.per_run)?),
         );

@@ -21,7 +21,6 @@ use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "private-vars";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Private variables: thread-local vs shared array vs padded array",
@@ -61,10 +60,8 @@ super::named::named_enum! {
     }
 }
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
-    /// Methods.
     pub methods: Vec<Method>,
     /// Thread counts.
     pub threads: Vec<usize>,

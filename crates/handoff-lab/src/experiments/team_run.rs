@@ -87,21 +87,6 @@ impl PeOutput {
     }
 }
 
-/// One run's summary of a team's outputs (rma-sync's rank-0 view of its PEs).
-#[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Outcome {
-    /// µs per operation, one per timed repetition.
-    pub samples_us: Vec<f64>,
-    /// Every PE verified every value it moved.
-    pub verified: bool,
-    /// Items (bytes, elements) the PEs checked.
-    #[serde(default)]
-    pub checked: u64,
-    /// Items found wrong.
-    #[serde(default)]
-    pub wrong: u64,
-}
-
 /// Adds the counted checks of every PE of a run to `checks`; a PE that says it did not
 /// verify without a failure counted adds one wrong.
 pub fn add_checks(checks: &mut crate::bench::Checks, outs: &[PeOutput]) {
@@ -121,7 +106,6 @@ pub struct TeamSpec {
     pub experiment: &'static str,
     /// The worker's one argument (its JSON spec).
     pub spec: String,
-    /// PEs.
     pub pes: usize,
     /// PE `r` runs on `cpus[r % cpus.len()]`; empty: unpinned.
     pub cpus: Vec<usize>,
@@ -168,6 +152,12 @@ impl TeamSpec {
             members: Vec::new(),
         }
     }
+}
+
+/// Whether `r` ran on handoff's shared-memory transport (a record without `transport` is
+/// from before MPI transports: shared memory).
+pub fn on_shm(r: &crate::bench::BenchRecord) -> bool {
+    ["shm", ""].contains(&r.param_text("transport").as_str())
 }
 
 /// A record's series: `base`, with " [mpi-rma]" when the `transport` (or route) that served

@@ -27,13 +27,12 @@ use super::team_run::{self, check, fill, PeOutput, TeamSpec};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
-use crate::bench::findings::{at_least, judge};
-use crate::bench::{BenchRecord, BenchResults, Finding};
+use crate::bench::findings::{at_least, judge, run_means_of};
+use crate::bench::{BenchResults, Finding};
 use crate::stats::distinct;
 
 const NAME: &str = "alltoall";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "All-to-all: bandwidth with a barrier, fence + flags, or counting puts",
@@ -87,10 +86,8 @@ super::named::named_enum! {
 /// Receive buffers of one PE may hold at most this many bytes (2 × p × size).
 pub const MAX_BUFFER: usize = 256 << 20;
 
-/// What to run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Config {
-    /// Methods.
     pub methods: Vec<Method>,
     /// Bytes each PE puts to each other PE per round (multiples of 8).
     pub sizes: Vec<usize>,
@@ -189,13 +186,11 @@ impl Config {
 /// What one worker PE runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WorkerSpec {
-    /// The method.
     pub method: Method,
     /// Bytes to each other PE per round.
     pub size: usize,
     /// Rounds per sample.
     pub rounds: u64,
-    /// Samples.
     pub samples: u64,
     /// The injected fault.
     pub fault: Option<team_run::Fault>,
@@ -346,29 +341,21 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             else {
                 return Ok(None);
             };
-            let per_run = runs.per_run;
             let sent = ((p - 1) * size) as f64;
-            let bw = |scale: f64| -> Vec<Vec<f64>> {
-                per_run
-                    .iter()
-                    .map(|s| s.iter().map(|us| scale * sent / us).collect())
-                    .collect()
-            };
+            let bw = |scale: f64| runs.scaled(|us| scale * sent / us);
             let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
+            let series = format!("{}, {p} PEs", method.name());
             res.records.push(
-                BenchRecord::new(
-                    team_run::series(format!("{}, {p} PEs", method.name()), transport.name()),
+                runs.record(
+                    team_run::series(series, transport.name()),
                     size as f64,
-                    per_run.len() as u64,
                     cfg.samples * rounds,
-                    false,
                 )
-                .checked(runs.checks)
                 .param("method", method.name())
                 .param("size_bytes", size)
                 .param("pes", p)
-                .param("transport", runs.route)
-                .metric("round_us", metric("µs", false, &per_run)?)
+                .param("transport", runs.route.clone())
+                .metric("round_us", metric("µs", false, &runs.per_run)?)
                 .metric("bandwidth_pe_mbps", metric("MB/s", true, &bw(1.0))?)
                 .metric("bandwidth_node_mbps", metric("MB/s", true, &bw(p as f64))?),
             );
@@ -398,17 +385,12 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
 
 /// The run means of per-node bandwidth of `method` with `pes` PEs at `size`.
 fn bandwidth(res: &BenchResults, method: Method, pes: usize, size: f64) -> Option<Vec<f64>> {
-    res.records
-        .iter()
-        .find(|r| {
-            r.x == size
-                && r.param_text("method") == method.name()
-                && r.param_f64("pes") == Some(pes as f64)
-                // Shared memory's (records from before MPI transports have no transport).
-                && ["shm", ""].contains(&r.param_text("transport").as_str())
-        })
-        .and_then(|r| r.metrics.get("bandwidth_node_mbps"))
-        .map(|m| m.run_means.clone())
+    run_means_of(res, "bandwidth_node_mbps", |r| {
+        r.x == size
+            && r.param_text("method") == method.name()
+            && r.param_f64("pes") == Some(pes as f64)
+            && team_run::on_shm(r)
+    })
 }
 
 /// The seed's claim "≥ 2× all-to-all bandwidth for small messages": counting / fence-flags

@@ -1,5 +1,6 @@
 use super::*;
 use crate::bench::experiment::assert_each_refused;
+use crate::bench::BenchRecord;
 use crate::machine::{Machine, Tool};
 
 fn rec(method: Method, pes: usize, size: usize, run_means: &[f64]) -> BenchRecord {

@@ -39,7 +39,6 @@ fn make(pid: u64, seq: u64) -> Msg {
     ]
 }
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Channels: X producers and consumers on one queue (XPYC) vs X queues (XConn)",
@@ -80,7 +79,6 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     report: None,
 };
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Values of n (producers = consumers = queues of XConn).
@@ -289,7 +287,7 @@ fn one_run(
     let qe = |e: QueueError| BenchError::failed(NAME, e);
     if processes {
         let id = run_id();
-        let mut w = Workers::new();
+        let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
         let (names, spsc, array, _keep_s, _keep_a) = match layout {
             Layout::Xconn => {
                 let qs = (0..n)
@@ -328,23 +326,18 @@ fn one_run(
                 "array"
             };
             let cpu = cfg.cpus[p % cfg.cpus.len()];
-            w.spawn(
-                NAME,
-                &ctx.exe,
-                &ctx.args,
-                &[
-                    kind.into(),
-                    name.clone(),
-                    per.to_string(),
-                    p.to_string(),
-                    cpu.to_string(),
-                ],
-            )?;
+            w.spawn(&[
+                kind.into(),
+                name.clone(),
+                per.to_string(),
+                p.to_string(),
+                cpu.to_string(),
+            ])?;
         }
         // Every producer joins before any starts (a queue whose producers all left is closed).
-        w.gate(NAME)?;
+        w.gate()?;
         let out = consume(cfg, layout, n, per, spsc, array)?;
-        w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
+        w.finish(Instant::now() + POINT_DEADLINE)?;
         return Ok(out);
     }
     let (mut txs_s, mut rxs_s, mut txs_a, mut rx_a) = (Vec::new(), Vec::new(), Vec::new(), None);

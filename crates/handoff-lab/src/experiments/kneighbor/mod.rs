@@ -28,7 +28,6 @@ use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "kneighbor";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "kNeighbor: iteration time per placement of PEs on CPUs",
@@ -96,22 +95,16 @@ impl Placement {
 
     /// The CPUs of PEs `0..p` (see [`handoff_probe::topology::maps`]); `None` = not pinned.
     pub fn map(&self, p: usize, cpus: &[usize], topo: Option<&Topology>) -> Vec<Option<usize>> {
+        let mapped = |map| pe_cpus(topo, cpus, map, p).into_iter().map(Some).collect();
         match self {
-            Placement::Compact => pe_cpus(topo, cpus, Map::Compact, p)
-                .into_iter()
-                .map(Some)
-                .collect(),
-            Placement::Spread => pe_cpus(topo, cpus, Map::Spread, p)
-                .into_iter()
-                .map(Some)
-                .collect(),
+            Placement::Compact => mapped(Map::Compact),
+            Placement::Spread => mapped(Map::Spread),
             Placement::List(l) => (0..p).map(|i| Some(l[i % l.len()])).collect(),
             Placement::Os => vec![None; p],
         }
     }
 }
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// PEs on the ring (at least 2k+1, so the 2k neighbours are distinct).
@@ -120,9 +113,7 @@ pub struct Config {
     pub k: usize,
     /// Message sizes in bytes.
     pub sizes: Vec<usize>,
-    /// Placements.
     pub placements: Vec<Placement>,
-    /// Modes.
     pub modes: Vec<Mode>,
     /// Timed iterations per repetition.
     pub iters: u64,
@@ -337,7 +328,7 @@ fn one_run(
                     queues.push(q);
                 }
             }
-            let mut w = Workers::new();
+            let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
             for rank in 0..p {
                 let outs = names[rank].join(",");
                 let ins: Vec<String> = neighbours(rank, p, cfg.k)
@@ -357,9 +348,9 @@ fn one_run(
                     outs,
                     ins.join(","),
                 ];
-                w.spawn(NAME, &ctx.exe, &ctx.args, &args)?;
+                w.spawn(&args)?;
             }
-            let outs = w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
+            let outs = w.finish(Instant::now() + POINT_DEADLINE)?;
             drop(queues);
             outs.iter()
                 .map(|o| parse_worker_output(o))

@@ -3,7 +3,7 @@
 
 use super::{team_run, Method};
 use crate::bench::experiment::TransportKind;
-use crate::bench::findings::{at_least, judge};
+use crate::bench::findings::{at_least, judge, run_means_of};
 use crate::bench::{BenchResults, Finding};
 
 /// A record's (placement, transport, pair); a record without `transport` is from before
@@ -25,21 +25,15 @@ fn latency_over(
     size: f64,
     transport: TransportKind,
 ) -> Option<Vec<f64>> {
-    // A record without `transport` is from before MPI transports: shared memory.
-    let want = match transport {
-        TransportKind::Shm => ["shm", ""],
-        t => [t.name(), t.name()],
-    };
-    res.records
-        .iter()
-        .find(|r| {
-            r.x == size
-                && r.param_text("method") == method.name()
-                && r.param_text("placement") == class
-                && want.contains(&r.param_text("transport").as_str())
-        })
-        .and_then(|r| r.metrics.get("latency_us"))
-        .map(|m| m.run_means.clone())
+    run_means_of(res, "latency_us", |r| {
+        r.x == size
+            && r.param_text("method") == method.name()
+            && r.param_text("placement") == class
+            && match transport {
+                TransportKind::Shm => team_run::on_shm(r),
+                t => r.param_text("transport") == t.name(),
+            }
+    })
 }
 
 /// The seed's claim "counting puts halve small-message latency" at 8 B, per placement (and,
@@ -58,11 +52,9 @@ pub(super) fn findings(res: &BenchResults) -> Vec<Finding> {
     for g in &groups {
         let class = &g.0;
         let latency = |m: Method| {
-            res.records
-                .iter()
-                .find(|r| r.x == 8.0 && r.param_text("method") == m.name() && group_of(r) == *g)
-                .and_then(|r| r.metrics.get("latency_us"))
-                .map(|m| m.run_means.clone())
+            run_means_of(res, "latency_us", |r| {
+                r.x == 8.0 && r.param_text("method") == m.name() && group_of(r) == *g
+            })
         };
         let label = match (g.1.as_str(), g.2.as_str()) {
             ("shm", "") => class.clone(),

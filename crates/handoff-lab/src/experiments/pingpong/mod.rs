@@ -36,11 +36,10 @@ use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
 use crate::bench::schema::C2cPair;
-use crate::bench::{BenchRecord, BenchResults};
+use crate::bench::BenchResults;
 
 const NAME: &str = "pingpong";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Ping-pong: half round-trip latency of put + fence + flag vs counting puts",
@@ -133,10 +132,8 @@ pub fn placements(cpus: &[usize]) -> Vec<PairPlacement> {
     }
 }
 
-/// What to run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Config {
-    /// Methods.
     pub methods: Vec<Method>,
     /// Message sizes in bytes (multiples of 8).
     pub sizes: Vec<usize>,
@@ -241,13 +238,11 @@ impl Config {
 /// What one worker PE runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WorkerSpec {
-    /// The method.
     pub method: Method,
     /// Message bytes.
     pub size: usize,
     /// Round trips per sample.
     pub round_trips: u64,
-    /// Samples.
     pub samples: u64,
     /// Warm-up round trips.
     pub warmup: u64,
@@ -528,34 +523,27 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             let after = before.and_then(|_| probe());
             let around = super::floor::Around::of(before, after);
             let floors = SampleRatios::of(&runs.per_run, &runs.floors_per_run);
-            let (per_run, route) = (runs.per_run, runs.route);
-            let m = metric(NAME, "µs", false, &per_run)?;
-            let series = series_name(method, &p.class, &route);
-            let mut rec = BenchRecord::new(
-                if world > 2 {
-                    format!("{series} (0-{peer})")
-                } else {
-                    series
-                },
-                size as f64,
-                per_run.len() as u64,
-                spec.samples * spec.round_trips * 2,
-                false,
-            )
-            .checked(runs.checks)
-            .param("method", method.name())
-            .param("size_bytes", size)
-            .param("placement", p.class.clone())
-            .param(
-                "cpus",
-                if p.class == MPIRUN {
-                    MPIRUN.to_string()
-                } else {
-                    format!("{},{}", p.cpus[0], p.cpus[1])
-                },
-            )
-            .param("transport", route)
-            .metric("latency_us", m);
+            let m = metric(NAME, "µs", false, &runs.per_run)?;
+            let series = series_name(method, &p.class, &runs.route);
+            let series = match world > 2 {
+                true => format!("{series} (0-{peer})"),
+                false => series,
+            };
+            let mut rec = runs
+                .record(series, size as f64, spec.samples * spec.round_trips * 2)
+                .param("method", method.name())
+                .param("size_bytes", size)
+                .param("placement", p.class.clone())
+                .param(
+                    "cpus",
+                    if p.class == MPIRUN {
+                        MPIRUN.to_string()
+                    } else {
+                        format!("{},{}", p.cpus[0], p.cpus[1])
+                    },
+                )
+                .param("transport", runs.route.clone())
+                .metric("latency_us", m);
             if let Some(f) = &floors {
                 rec = rec
                     .metric("over_c2c_floor", metric(NAME, "×", false, &f.over_c2c)?)

@@ -1,6 +1,7 @@
 use super::*;
 use crate::bench::experiment::assert_each_refused;
 use crate::bench::experiment::TransportKind;
+use crate::bench::BenchRecord;
 
 fn rec(method: Method, class: &str, size: usize, run_means: &[f64]) -> BenchRecord {
     let series = format!("{}, {class}", method.name());

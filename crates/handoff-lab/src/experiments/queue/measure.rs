@@ -383,7 +383,7 @@ pub fn stream_processes<const W: usize>(
                 ))
             }
         };
-    let mut w = Workers::new();
+    let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
     for i in 0..producers {
         let cpu = cfg.cpus[(i + 1) % cfg.cpus.len()];
         let args = [
@@ -397,10 +397,10 @@ pub fn stream_processes<const W: usize>(
             if cfg.fault { "fault" } else { "-" },
             &producers.to_string(),
         ];
-        w.spawn(NAME, &ctx.exe, &ctx.args, &args.map(String::from))?;
+        w.spawn(&args.map(String::from))?;
     }
     // Every producer joins before any starts (a queue whose producers all left is closed).
-    w.gate(NAME)?;
+    w.gate()?;
     let stop = ctx.cancel;
     let got = on_cpu(cfg.cpus[0], move || {
         let got = consume::<W>(rx.as_mut(), producers, per_block, blocks, stop, false);
@@ -411,7 +411,7 @@ pub fn stream_processes<const W: usize>(
     if stop.load(Ordering::Relaxed) {
         return Ok(None);
     }
-    w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
+    w.finish(Instant::now() + POINT_DEADLINE)?;
     got.map_err(|e| BenchError::failed(NAME, e))
 }
 
@@ -426,7 +426,7 @@ pub fn rtt_processes<const W: usize>(
     let a = Spsc::<Msg<W>>::create(&format!("q{id}a"), CAPACITY).map_err(qe)?;
     let b = Spsc::<Msg<W>>::create(&format!("q{id}b"), CAPACITY).map_err(qe)?;
     let blocks = cfg.reps + 1;
-    let mut w = Workers::new();
+    let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
     let cpu = cfg.cpus[1 % cfg.cpus.len()];
     let args = [
         "echo",
@@ -438,7 +438,7 @@ pub fn rtt_processes<const W: usize>(
         a.name().unwrap_or_default(),
         b.name().unwrap_or_default(),
     ];
-    w.spawn(NAME, &ctx.exe, &ctx.args, &args.map(String::from))?;
+    w.spawn(&args.map(String::from))?;
     let mut tx = a.producer().map_err(qe)?;
     let mut rx = b.consumer().map_err(qe)?;
     let stop = ctx.cancel;
@@ -450,7 +450,7 @@ pub fn rtt_processes<const W: usize>(
     if stop.load(Ordering::Relaxed) {
         return Ok(None);
     }
-    w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
+    w.finish(Instant::now() + POINT_DEADLINE)?;
     got.map_err(|e| BenchError::failed(NAME, e))
 }
 

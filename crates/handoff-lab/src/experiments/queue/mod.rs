@@ -21,7 +21,6 @@ use measure::Samples;
 
 const NAME: &str = "queue";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Queues: handoff vs rtrb vs crossbeam vs a locked queue",
@@ -37,7 +36,6 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
             id: "queue-spsc-throughput",
             title: "SPSC: messages/s vs message size",
             metric: "msgs_per_s",
-            log_y: true,
             series_prefix: "spsc",
             ..FigureSpec::vs_size("", "", "")
         },
@@ -45,7 +43,6 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
             id: "queue-mpsc-throughput",
             title: "MPSC: messages/s vs message size",
             metric: "msgs_per_s",
-            log_y: true,
             series_prefix: "mpsc",
             ..FigureSpec::vs_size("", "", "")
         },
@@ -133,7 +130,6 @@ impl Line {
     }
 }
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
     /// Queues (SPSC lines for every kind that allows it; MPSC lines for the multi-producer ones).

@@ -41,7 +41,6 @@ pub const MAX_SIZE: usize = 64 << 20;
 /// The most connections / threads per side.
 pub const MAX_N: usize = 64;
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "RMA channels: messages vs one-sided puts by size, over one or several connections",
@@ -166,11 +165,8 @@ impl Layout {
 pub struct Point {
     /// Producers on processes (else threads).
     pub processes: bool,
-    /// The layout.
     pub layout: Layout,
-    /// n.
     pub n: usize,
-    /// The method.
     pub method: Method,
     /// RMA granularity (8: none).
     pub granularity: usize,
@@ -222,7 +218,6 @@ pub struct RunOut {
     pub seen: payload::Seen,
 }
 
-/// What to run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Config {
     /// Payload sizes in bytes.
@@ -236,7 +231,6 @@ pub struct Config {
     pub n: Vec<usize>,
     /// Values of n with producer processes (empty: `n`).
     pub processes_n: Vec<usize>,
-    /// Layouts.
     pub layouts: Vec<Layout>,
     /// Run on threads.
     pub threads: bool,
@@ -246,7 +240,6 @@ pub struct Config {
     pub bytes: u64,
     /// The most transfers per run of a point.
     pub max_transfers: u64,
-    /// Runs.
     pub runs: u64,
     /// CPUs: producers round robin, consumers after them, each pair across two CPUs
     /// ([`consumer_cpu`]).

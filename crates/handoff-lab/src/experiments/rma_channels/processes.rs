@@ -22,7 +22,6 @@ use serde::{Deserialize, Serialize};
 
 use super::super::launcher::{gate_wait, Workers};
 use super::super::rt_common::{arg, join_all, pin, run_id, POINT_DEADLINE};
-use super::super::team_mpi::TransportKind;
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{fill, tag, Seen};
 use super::transfer::{self, mean_p99_us, put_len, send_msg, STUCK};
@@ -64,25 +63,20 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         .map(|q| q.consumer().map(Mutex::new))
         .collect::<Result<Vec<_>, _>>()
         .map_err(qe)?;
-    let mut w = Workers::new();
+    let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
     for (p, q) in queues.iter().enumerate() {
-        w.spawn(
-            NAME,
-            &ctx.exe,
-            &ctx.args,
-            &[
-                "msg".into(),
-                q.name().unwrap_or_default().to_string(),
-                pt.size.to_string(),
-                pt.per.to_string(),
-                p.to_string(),
-                cpu_list(cpus, p, threads),
-                pt.corrupt_at.map_or("-".into(), |k| k.to_string()),
-                threads.to_string(),
-            ],
-        )?;
+        w.spawn(&[
+            "msg".into(),
+            q.name().unwrap_or_default().to_string(),
+            pt.size.to_string(),
+            pt.per.to_string(),
+            p.to_string(),
+            cpu_list(cpus, p, threads),
+            pt.corrupt_at.map_or("-".into(), |k| k.to_string()),
+            threads.to_string(),
+        ])?;
     }
-    w.gate(NAME)?;
+    w.gate()?;
     let start = Instant::now();
     let taken = Mutex::new(0);
     let total = pt.per * n as u64;
@@ -101,7 +95,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
             .collect();
         join_all(hs, || super::threads::RunError::Panicked("consumer"))
     });
-    let outs = w.finish(NAME, Instant::now() + POINT_DEADLINE)?;
+    let outs = w.finish(Instant::now() + POINT_DEADLINE)?;
     let mut out = RunOut {
         seen: Seen::new(n),
         ..RunOut::default()
@@ -185,7 +179,7 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
                         drop(g);
                         ns.push(t0.elapsed().as_nanos() as u64);
                     }
-                    Ok(mean_p99_us(&mut ns))
+                    Ok(mean_p99_us(&ns))
                 })
             })
             .collect();
@@ -236,16 +230,7 @@ fn xconn() -> Layout {
     Layout::Xconn
 }
 
-impl team_run::PeBody for PeSpec {
-    const NAME: &'static str = NAME;
-    type Error = TeamError;
-    fn wait_timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.wait_timeout_s)
-    }
-    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, TeamError> {
-        pe_main(team, self)
-    }
-}
+team_run::pe_body!(PeSpec, pe_main);
 
 /// Producer PE `p < n` → consumer PE `n + p`. Producer samples: [mean µs, p99 µs];
 /// consumer samples: [elapsed s, checked, wrong, then per sender: transfers, sum of
@@ -288,7 +273,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &PeSpec) -> Result<PeOutput, Team
             )?;
             ns.push(t0.elapsed().as_nanos() as u64);
         }
-        let (m, p99) = mean_p99_us(&mut ns);
+        let (m, p99) = mean_p99_us(&ns);
         out.samples = vec![m, p99];
     } else {
         let sender = me - spec.n;
@@ -398,7 +383,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
                             )?;
                             ns.push(t0.elapsed().as_nanos() as u64);
                         }
-                        Ok(mean_p99_us(&mut ns))
+                        Ok(mean_p99_us(&ns))
                     })
                 })
                 .collect();
@@ -471,12 +456,8 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         layout: pt.layout,
         cpus: cpus.to_vec(),
     };
+    let label = format!("rma {} B {}×{n}", pt.size, pt.layout.name());
     let team = TeamSpec {
-        exe: ctx.exe.clone(),
-        args: ctx.args.clone(),
-        experiment: NAME,
-        spec: serde_json::to_string(&spec).unwrap_or_default(),
-        pes: 2 * producers,
         // PE r on cpus[r]: XConn: producers, then their consumers; XPYC: the PEs start where
         // their first threads run (each thread then pins itself).
         cpus: if cpus.is_empty() {
@@ -487,12 +468,8 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
                 .chain((0..producers).filter_map(|c| consumer_cpu(cpus, n, c)))
                 .collect()
         },
-        wait: handoff::sync::Wait::ADAPTIVE,
         heap: depth * stride + 2 * depth * 8 + (1 << 16),
-        deadline: Duration::from_secs(120),
-        label: format!("rma {} B {}×{n}", pt.size, pt.layout.name()),
-        transport: TransportKind::Shm,
-        members: Vec::new(),
+        ..TeamSpec::new(ctx, NAME, &spec, 2 * producers, label)
     };
     let outs = super::super::launcher::run_team(&team)?;
     let mut out = RunOut {

@@ -70,9 +70,9 @@ fn join_all(
     }
     let mut starts = Vec::new();
     for h in producers {
-        let (t, mut ns) = h.join().map_err(|_| RunError::Panicked("producer"))??;
+        let (t, ns) = h.join().map_err(|_| RunError::Panicked("producer"))??;
         starts.push(t);
-        let (m, p99) = mean_p99_us(&mut ns);
+        let (m, p99) = mean_p99_us(&ns);
         out.lat_mean_us.push(m);
         out.lat_p99_us.push(p99);
     }

@@ -72,12 +72,11 @@ pub fn recv_msg(rx: &mut FrameConsumer, buf: &mut [u8]) -> Result<u64, QueueErro
 }
 
 /// Mean and p99 (nearest rank) of one producer's transfer times, in µs.
-pub fn mean_p99_us(ns: &mut [u64]) -> (f64, f64) {
-    if ns.is_empty() {
-        return (0.0, 0.0);
-    }
-    ns.sort_unstable();
-    let mean = ns.iter().map(|&x| x as f64).sum::<f64>() / ns.len() as f64;
-    let rank = ((0.99 * ns.len() as f64).ceil() as usize).clamp(1, ns.len());
-    (mean / 1e3, ns[rank - 1] as f64 / 1e3)
+pub fn mean_p99_us(ns: &[u64]) -> (f64, f64) {
+    let mut us: Vec<f64> = ns.iter().map(|&x| x as f64 / 1e3).collect();
+    us.sort_by(f64::total_cmp);
+    (
+        crate::stats::mean(&us),
+        super::super::rt_common::quantile(&us, 0.99),
+    )
 }

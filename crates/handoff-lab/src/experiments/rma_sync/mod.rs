@@ -15,19 +15,17 @@
 
 mod worker;
 
-use std::time::Duration;
-
 use super::launcher;
 use super::team_config::TeamConfig;
-use super::team_mpi::TransportKind;
-use super::team_run::{self, Outcome, PeOutput, TeamSpec};
+use super::team_run::{self, TeamSpec};
+use handoff::sync::Wait;
 
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
 use crate::bench::findings::at_least;
 use crate::bench::models::ModelForm;
-use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
+use crate::bench::{BenchResults, Finding};
 
 /// The registry name.
 pub const NAME: &str = "rma-sync";
@@ -50,7 +48,6 @@ const fn fig(
     }
 }
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "One-sided synchronization modes and their performance models",
@@ -97,7 +94,7 @@ let mut cfg = Config::for_report(ctx.quick);
 cfg.team.plan_transports(ctx);
 run(ctx, &cfg)
 }),
-    worker: Some(worker::main),
+    worker: Some(launcher::worker_main::<worker::WorkerSpec>),
     report_cost: ReportCost::fixed(25.0, 0.5),
     draw: None,
     report: None,
@@ -136,10 +133,8 @@ impl Mode {
     }
 }
 
-/// What to run.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
-    /// Modes.
     pub modes: Vec<Mode>,
     /// Team sizes (x of every mode but pscw-k).
     pub pes: Vec<usize>,
@@ -225,8 +220,8 @@ impl Config {
     /// Refuses `wait = spin` for a team size whose PEs share a CPU of `cpus` (PE r on
     /// `cpus[r % n]`, more PEs than CPUs): up front in one line (issue #23), not a run that
     /// pays a scheduler tick per hand-off until its deadline.
-    pub fn check_wait(&self, cpus: &[usize]) -> Result<(), BenchError> {
-        team_run::team_wait(NAME, &self.team.wait, self.pes.iter().copied(), cpus).map(drop)
+    pub fn check_wait(&self, cpus: &[usize]) -> Result<Wait, BenchError> {
+        team_run::team_wait(NAME, &self.team.wait, self.pes.iter().copied(), cpus)
     }
 
     /// Every point: (mode, p, k, x).
@@ -243,62 +238,13 @@ impl Config {
     }
 }
 
-/// One run: a fresh team of `p` PEs over `transport`; rank 0's samples, whether every PE
-/// verified, and the route summary.
-fn one_run(
-    ctx: &RunCtx<'_>,
-    cfg: &Config,
-    (mode, p, k): (Mode, usize, usize),
-    transport: TransportKind,
-) -> Result<(Outcome, String), BenchError> {
-    let spec = worker::WorkerSpec {
-        mode: mode.name().to_string(),
-        k,
-        iters: cfg.iters,
-        reps: cfg.reps,
-        fault: cfg.team.fault,
-    };
-    let team = TeamSpec {
-        exe: ctx.exe.clone(),
-        args: ctx.args.clone(),
-        experiment: NAME,
-        spec: serde_json::to_string(&spec).unwrap_or_default(),
-        pes: p,
-        cpus: ctx.allowed_cpus.to_vec(),
-        wait: team_run::parse_wait(NAME, &cfg.team.wait)?,
-        heap: 4 << 20,
-        deadline: Duration::from_secs(120),
-        label: format!("{} with {p} PEs", mode.name()),
-        transport,
-        members: Vec::new(),
-    };
-    let outs = launcher::run_team(&team)?;
-    let route = launcher::transport_of(&outs, transport);
-    Ok((outcome_of(&outs), route))
-}
-
-/// A run's outcome from its PEs' outputs: rank 0's samples, and every PE's checked and
-/// wrong values summed (verified: at least one checked, none wrong, every PE verified).
-fn outcome_of(outs: &[PeOutput]) -> Outcome {
-    let mut checks = Checks::of("values");
-    for o in outs {
-        checks.add(o.checked, o.wrong);
-    }
-    Outcome {
-        samples_us: outs.first().map(|o| o.samples.clone()).unwrap_or_default(),
-        verified: checks.verified() && outs.iter().all(|o| o.verified),
-        checked: checks.checked,
-        wrong: checks.wrong,
-    }
-}
-
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
     if ctx.allowed_cpus.is_empty() {
         return Err(BenchError::usage(NAME, "no CPU to run on"));
     }
-    cfg.check_wait(ctx.allowed_cpus)?;
+    let wait = cfg.check_wait(ctx.allowed_cpus)?;
     let points: Vec<_> = cfg
         .points()
         .into_iter()
@@ -309,35 +255,32 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         cfg,
         &points,
         |ctx, res, &((mode, p, k, x), transport)| {
-            let mut per_run = Vec::new();
-            let mut checks = Checks::of("values");
-            let mut verified = true;
-            let mut route = transport.name().to_string();
-            for _ in 0..cfg.team.runs {
-                let (o, r) = one_run(ctx, cfg, (mode, p, k), transport)?;
-                checks.add(o.checked, o.wrong);
-                verified &= o.verified;
-                per_run.push(o.samples_us);
-                route = r;
-            }
-            let m = metric(NAME, "µs", false, &per_run)?;
+            let spec = worker::WorkerSpec {
+                mode,
+                k,
+                iters: cfg.iters,
+                reps: cfg.reps,
+                fault: cfg.team.fault,
+                wait_timeout_s: 60.0,
+            };
+            let team = TeamSpec {
+                wait,
+                transport,
+                ..TeamSpec::new(ctx, NAME, &spec, p, format!("{} with {p} PEs", mode.name()))
+            };
+            let Some(runs) =
+                launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "values", &mut res.notes)?
+            else {
+                return Ok(None);
+            };
+            let series = team_run::series(mode.name().to_string(), transport.name());
             res.records.push(
-                BenchRecord::new(
-                    match transport {
-                        TransportKind::Shm => mode.name().to_string(),
-                        t => format!("{} [{}]", mode.name(), t.name()),
-                    },
-                    x as f64,
-                    cfg.team.runs,
-                    cfg.reps,
-                    verified,
-                )
-                .checked(checks)
-                .param("mode", mode.name())
-                .param("pes", p)
-                .param("k", k)
-                .param("transport", route)
-                .metric(METRIC, m),
+                runs.record(series, x as f64, cfg.reps)
+                    .param("mode", mode.name())
+                    .param("pes", p)
+                    .param("k", k)
+                    .param("transport", runs.route.clone())
+                    .metric(METRIC, metric(NAME, "µs", false, &runs.per_run)?),
             );
             Ok(Some(format!(
                 "{} p={p} k={k} {}",

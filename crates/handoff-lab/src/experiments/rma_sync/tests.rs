@@ -1,6 +1,7 @@
 use super::*;
 use crate::bench::models::ModelFit;
-use crate::bench::MetricRecord;
+use crate::bench::{BenchRecord, Checks, MetricRecord};
+use crate::experiments::team_run::PeOutput;
 
 #[test]
 fn report_plans_and_points() {
@@ -120,38 +121,25 @@ fn advice_uses_the_models_crossover() {
     );
 }
 
-/// A run's record sums every PE's checks; a run whose PEs checked nothing is not verified,
-/// nor is one where any PE found a wrong value.
+/// A run's record sums every PE's checks ([`team_run::add_checks`]); a run whose PEs checked
+/// nothing is not verified, nor is one where any PE found a wrong value.
 #[test]
 fn a_run_is_verified_only_when_its_pes_checked_values_and_none_was_wrong() {
-    let pe = |rank, checked, wrong| PeOutput {
-        rank,
-        samples: vec![1.0],
-        verified: checked > 0 && wrong == 0,
-        checked,
-        wrong,
-        ..PeOutput::default()
+    let pe = |rank, checked, wrong| PeOutput::counted(rank, vec![1.0], checked, wrong);
+    let sum = |outs: &[PeOutput]| {
+        let mut checks = Checks::of("values");
+        team_run::add_checks(&mut checks, outs);
+        checks
     };
-    let ok = outcome_of(&[pe(0, 150, 0), pe(1, 150, 0)]);
-    assert!(ok.verified);
+    let ok = sum(&[pe(0, 150, 0), pe(1, 150, 0)]);
+    assert!(ok.verified());
     assert_eq!((ok.checked, ok.wrong), (300, 0));
-    let unchecked = outcome_of(&[
-        PeOutput {
-            verified: true,
-            ..pe(0, 0, 0)
-        },
-        PeOutput {
-            verified: true,
-            ..pe(1, 0, 0)
-        },
-    ]);
-    assert!(!unchecked.verified, "no value checked: not verified");
-    let one_bad = outcome_of(&[pe(0, 150, 0), pe(1, 150, 1)]);
-    assert!(!one_bad.verified);
+    let unchecked = sum(&[pe(0, 0, 0), pe(1, 0, 0)]);
+    assert!(!unchecked.verified(), "no value checked: not verified");
+    let one_bad = sum(&[pe(0, 150, 0), pe(1, 150, 1)]);
+    assert!(!one_bad.verified());
     assert_eq!((one_bad.checked, one_bad.wrong), (300, 1));
-    let mut checks = Checks::of("values");
-    checks.add(unchecked.checked, unchecked.wrong);
-    let rec = BenchRecord::new("fence", 2.0, 1, 1, true).checked(checks);
+    let rec = BenchRecord::new("fence", 2.0, 1, 1, true).checked(unchecked);
     assert!(
         !rec.verified,
         "a record of a run with zero checks is not verified"

@@ -15,11 +15,8 @@ use std::time::{Duration, Instant};
 use handoff::team::{Epochs, LockKind};
 use handoff::team::{Sym, Team, TeamError, Transport};
 
-use super::super::launcher;
-use super::super::team_run::Outcome;
-use super::super::team_run::{PeBody, PeOutput};
+use super::super::team_run::{self, PeOutput};
 use super::{Mode, NAME};
-use crate::bench::experiment::BenchError;
 use crate::bench::Checks;
 
 /// The value PE `from` moves in iteration `r` (an independent oracle both sides compute).
@@ -30,8 +27,7 @@ fn value(r: u64, from: usize) -> u64 {
 /// What every PE of a run runs (the worker's JSON spec).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct WorkerSpec {
-    /// The mode's name.
-    pub mode: String,
+    pub mode: Mode,
     /// The group size (pscw-k).
     pub k: usize,
     /// Synchronizations per repetition.
@@ -40,43 +36,11 @@ pub struct WorkerSpec {
     pub reps: u64,
     /// PE 0 puts one wrong value.
     pub fault: bool,
+    /// Bound on every wait, seconds.
+    pub wait_timeout_s: f64,
 }
 
-impl PeBody for WorkerSpec {
-    const NAME: &'static str = NAME;
-    type Error = TeamError;
-    fn wait_timeout(&self) -> Duration {
-        Duration::from_secs(60)
-    }
-    fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, TeamError> {
-        let mode = Mode::parse(&self.mode).ok_or_else(|| {
-            TeamError::InvalidArgument(format!("unknown rma-sync mode {:?}", self.mode))
-        })?;
-        let out = run(team, mode, self.k, self.iters, self.reps, self.fault)?;
-        Ok(PeOutput {
-            rank: team.rank(),
-            samples: out.samples_us,
-            verified: out.verified,
-            failure: if out.verified {
-                String::new()
-            } else {
-                format!(
-                    "{} of {} values moved under a synchronization did not verify",
-                    out.wrong, out.checked
-                )
-            },
-            checked: out.checked,
-            wrong: out.wrong,
-            ..PeOutput::default()
-        })
-    }
-}
-
-/// The worker's body, given its JSON spec (`launcher::worker_main`: under `team::Launch`
-/// or mpiexec).
-pub(super) fn main(args: &[String]) -> Result<(), BenchError> {
-    launcher::worker_main::<WorkerSpec>(args)
-}
+team_run::pe_body!(WorkerSpec, run);
 
 struct Pe<'t, X: Transport> {
     team: &'t Team<X>,
@@ -90,14 +54,8 @@ struct Pe<'t, X: Transport> {
     fault_at: u64,
 }
 
-fn run<X: Transport>(
-    team: &Team<X>,
-    mode: Mode,
-    k: usize,
-    iters: u64,
-    reps: u64,
-    fault: bool,
-) -> Result<Outcome, TeamError> {
+fn run<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
+    let (mode, k, iters, reps, fault) = (spec.mode, spec.k, spec.iters, spec.reps, spec.fault);
     let (me, p) = (team.rank(), team.size());
     let win = team.alloc::<u64>(p.max(2) + k)?;
     let mut ep = Epochs::new(team)?;
@@ -133,12 +91,7 @@ fn run<X: Transport>(
     }
     pe.ep.fence()?;
     pe.ep.close()?;
-    Ok(Outcome {
-        samples_us: samples,
-        verified: checks.verified(),
-        checked: checks.checked,
-        wrong: checks.wrong,
-    })
+    Ok(PeOutput::counted(me, samples, checks.checked, checks.wrong))
 }
 
 impl<X: Transport> Pe<'_, X> {

@@ -33,13 +33,12 @@ use super::team_run::{self, TeamSpec};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
-use crate::bench::findings::{at_least, judge};
-use crate::bench::{BenchRecord, BenchResults, Finding};
+use crate::bench::findings::{at_least, judge, run_means_of};
+use crate::bench::{BenchResults, Finding};
 use crate::stats::distinct;
 
 const NAME: &str = "stencil";
 
-/// The registry entry.
 pub static INFO: ExperimentInfo = ExperimentInfo {
     name: NAME,
     title: "Pipelined stencil (PRK synch_p2p): fence + flag vs counting puts",
@@ -121,14 +120,11 @@ pub struct Grid {
     pub m: usize,
     /// Columns N.
     pub n: usize,
-    /// PEs.
     pub pes: usize,
 }
 
-/// What to run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Config {
-    /// Methods.
     pub methods: Vec<Method>,
     /// Strong scaling: this grid on each of `strong_pes`.
     pub strong: Option<(usize, usize)>,
@@ -301,33 +297,24 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             else {
                 return Ok(None);
             };
-            let per_run = runs.per_run;
             let flops = 2.0 * (g.m - 1) as f64 * (g.n - 1) as f64;
-            let ms: Vec<Vec<f64>> = per_run
-                .iter()
-                .map(|s| s.iter().map(|us| us / 1e3).collect())
-                .collect();
-            let mflops: Vec<Vec<f64>> = per_run
-                .iter()
-                .map(|s| s.iter().map(|us| flops / us).collect())
-                .collect();
+            let ms = runs.scaled(|us| us / 1e3);
+            let mflops = runs.scaled(|us| flops / us);
             let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
             let x = if kind == "strong" { g.pes } else { g.m };
+            let series = format!("{kind}: {}", method.name());
             res.records.push(
-                BenchRecord::new(
-                    team_run::series(format!("{kind}: {}", method.name()), transport.name()),
+                runs.record(
+                    team_run::series(series, transport.name()),
                     x as f64,
-                    per_run.len() as u64,
                     cfg.iterations - 1,
-                    false,
                 )
-                .checked(runs.checks)
                 .param("scaling", kind)
                 .param("method", method.name())
                 .param("m", g.m)
                 .param("n", g.n)
                 .param("pes", g.pes)
-                .param("transport", runs.route)
+                .param("transport", runs.route.clone())
                 .metric("mflops", metric("MFLOP/s", true, &mflops)?)
                 .metric("time_ms", metric("ms", false, &ms)?),
             );
@@ -359,17 +346,12 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
 
 /// The run means of MFLOP/s of a strong-scaling point.
 fn mflops(res: &BenchResults, method: Method, pes: usize) -> Option<Vec<f64>> {
-    res.records
-        .iter()
-        .find(|r| {
-            r.param_text("scaling") == "strong"
-                && r.param_text("method") == method.name()
-                // Shared memory's (records from before MPI transports have no transport).
-                && ["shm", ""].contains(&r.param_text("transport").as_str())
-                && r.param_f64("pes") == Some(pes as f64)
-        })
-        .and_then(|r| r.metrics.get("mflops"))
-        .map(|m| m.run_means.clone())
+    run_means_of(res, "mflops", |r| {
+        r.param_text("scaling") == "strong"
+            && r.param_text("method") == method.name()
+            && team_run::on_shm(r)
+            && r.param_f64("pes") == Some(pes as f64)
+    })
 }
 
 /// The seed's claim "more than 2× improvement" on the pipelined stencil: counting-put /

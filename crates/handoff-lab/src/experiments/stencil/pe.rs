@@ -12,11 +12,9 @@ use crate::experiments::team_run::{self, PeOutput};
 /// What one worker PE runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WorkerSpec {
-    /// The method.
     pub method: Method,
     /// The grid (and PEs).
     pub grid: Grid,
-    /// Iterations.
     pub iterations: u64,
     /// The injected fault.
     pub fault: Option<team_run::Fault>,

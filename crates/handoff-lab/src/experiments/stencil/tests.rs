@@ -1,5 +1,6 @@
 use super::*;
 use crate::bench::experiment::assert_each_refused;
+use crate::bench::BenchRecord;
 use crate::machine::{Machine, Tool};
 
 /// PRK's serial synch_p2p, written out plainly: `iterations` sweeps with the corner fed back.
