@@ -308,7 +308,7 @@ fn rtrb_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
 }
 
 /// Paired ratios printed after the table: (numerator row, denominator row, label).
-const RATIOS: [(usize, usize, &str); 7] = [
+const RATIOS: [(usize, usize, &str); 10] = [
     (0, 1, "handoff/rtrb, push/pop, two threads"),
     (6, 1, "handoff adaptive/rtrb, push/pop, two threads"),
     (0, 2, "handoff/crossbeam, push/pop, two threads"),
@@ -316,6 +316,9 @@ const RATIOS: [(usize, usize, &str); 7] = [
     (4, 5, "handoff/rtrb, chunks of 64, two threads"),
     (10, 11, "handoff/rtrb, one thread (code path)"),
     (12, 13, "handoff/crossbeam, one thread (code path)"),
+    (14, 11, "handoff ArrayMpsc/rtrb, one thread (code path)"),
+    (15, 11, "handoff LaneMpsc/rtrb, one thread (code path)"),
+    (16, 1, "handoff/rtrb, try_, errors forgotten, two threads"),
 ];
 
 fn crossbeam_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
@@ -338,6 +341,92 @@ fn crossbeam_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
     el
 }
 
+/// One thread pushes 64 then pops 64 through an `ArrayMpsc` with one producer and one
+/// consumer: its code path without cache-line transfers.
+fn handoff_array_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
+    let q = ArrayMpsc::<u64>::on_heap(CAP).unwrap();
+    let mut tx = q.producer().unwrap();
+    let mut rx = q.consumer().unwrap();
+    tx.set_patience(Patience::new(Wait::Spin));
+    rx.set_patience(Patience::new(Wait::Spin));
+    let t0 = Instant::now();
+    let mut sum = 0u64;
+    let mut i = 0;
+    while i < n {
+        let k = (n - i).min(64);
+        for j in i..i + k {
+            tx.push(j).unwrap();
+        }
+        for _ in 0..k {
+            sum += rx.pop().unwrap();
+        }
+        i += k;
+    }
+    let el = t0.elapsed();
+    assert_eq!(sum, n * (n - 1) / 2);
+    el
+}
+
+/// As `handoff_array_one_thread`, through a `LaneMpsc` with one lane.
+fn handoff_lane_one_thread(n: u64, _: Option<(usize, usize)>) -> Duration {
+    let q = LaneMpsc::<u64>::on_heap(1, CAP).unwrap();
+    let mut tx = q.producer().unwrap();
+    let mut rx = q.consumer().unwrap();
+    tx.set_patience(Patience::new(Wait::Spin));
+    rx.set_patience(Patience::new(Wait::Spin));
+    let t0 = Instant::now();
+    let mut sum = 0u64;
+    let mut i = 0;
+    while i < n {
+        let k = (n - i).min(64);
+        for j in i..i + k {
+            tx.push(j).unwrap();
+        }
+        for _ in 0..k {
+            sum += rx.pop().unwrap();
+        }
+        i += k;
+    }
+    let el = t0.elapsed();
+    assert_eq!(sum, n * (n - 1) / 2);
+    el
+}
+
+/// `handoff_try` with each `Err` forgotten instead of dropped: the same calls, without the
+/// call to `QueueError`'s drop glue that the caller makes per failed poll (it is not
+/// inlined: the enum has `String` variants), to show what that drop costs the loop.
+fn handoff_try_forget(n: u64, cpus: Option<(usize, usize)>) -> Duration {
+    let (mut tx, mut rx) = Spsc::<u64>::new(CAP).unwrap();
+    pair(
+        n,
+        cpus,
+        move || {
+            for i in 0..n {
+                while let Err(e) = tx.try_push(i) {
+                    std::mem::forget(e);
+                    spin_loop();
+                }
+            }
+        },
+        move || {
+            let mut sum = 0;
+            for _ in 0..n {
+                loop {
+                    match rx.try_pop() {
+                        Ok(v) => {
+                            sum += v;
+                            break;
+                        }
+                        Err(e) => std::mem::forget(e),
+                    }
+                    spin_loop();
+                }
+            }
+            sum
+        },
+    )
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let n: u64 = args
@@ -347,7 +436,7 @@ fn main() {
     let filter = args.next().unwrap_or_default();
     let cpus = handoff::sys::allowed_cpus().unwrap_or_default();
     let place = (cpus.len() >= 2).then(|| (cpus[0], cpus[1]));
-    let contenders: [(&str, Run); 14] = [
+    let contenders: [(&str, Run); 17] = [
         ("handoff Spsc push/pop (spin)", handoff_single),
         ("rtrb push/pop (spin)", rtrb_single),
         ("crossbeam ArrayQueue push/pop (spin)", crossbeam_array),
@@ -362,6 +451,18 @@ fn main() {
         ("rtrb, one thread (code path)", rtrb_one_thread),
         ("handoff Spsc, one thread, again", handoff_one_thread),
         ("crossbeam, one thread (code path)", crossbeam_one_thread),
+        (
+            "handoff ArrayMpsc, one thread (code path)",
+            handoff_array_one_thread,
+        ),
+        (
+            "handoff LaneMpsc, one thread (code path)",
+            handoff_lane_one_thread,
+        ),
+        (
+            "handoff Spsc try_push/try_pop, errors forgotten (spin)",
+            handoff_try_forget,
+        ),
     ];
     let chosen = |name: &str| filter.is_empty() || filter.split('|').any(|f| name.contains(f));
     println!(

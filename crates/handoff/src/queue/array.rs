@@ -282,26 +282,30 @@ impl<T: bytemuck::Pod> ArrayProducer<T> {
     #[inline]
     fn push_until(&mut self, value: T, call: Call) -> Result<(), QueueError<T>> {
         let sh = &*self.shared;
-        let r = match (self.attempt(value), call.until()) {
-            (Push::Full, None) => {
-                return Err(QueueError::Timeout {
-                    what: "free slot",
-                    item: value,
-                })
-            }
-            (Push::Full, Some(until)) => match sh.words().space.wait_eager(
-                || match self.attempt(value) {
-                    Push::Full => None,
-                    r => Some(r),
+        // The call's wait is fixed (`call.until()`: a clock read with a timeout) only once
+        // the queue is full, not on every push.
+        let r = match self.attempt(value) {
+            Push::Full => match call.until() {
+                None => {
+                    return Err(QueueError::Timeout {
+                        what: "free slot",
+                        item: value,
+                    })
+                }
+                Some(until) => match sh.words().space.wait_eager(
+                    || match self.attempt(value) {
+                        Push::Full => None,
+                        r => Some(r),
+                    },
+                    until.wait,
+                    until.deadline,
+                    &sh.region,
+                ) {
+                    Ok(r) => r,
+                    Err(e) => return Err(QueueError::from_wait(e, "free slot").with_item(value)),
                 },
-                until.wait,
-                until.deadline,
-                &sh.region,
-            ) {
-                Ok(r) => r,
-                Err(e) => return Err(QueueError::from_wait(e, "free slot").with_item(value)),
             },
-            (r, _) => r,
+            r => r,
         };
         match r {
             Push::Closed => Err(QueueError::Closed {

@@ -185,21 +185,24 @@ impl ProducerIndex {
         deadline: Option<Deadline>,
         peers: &P,
     ) -> Result<Found, WaitError> {
-        self.wait_free_for(ix, want, Call::from_parts(how, deadline), peers)
+        self.wait_free_for(ix, want, || Call::from_parts(how, deadline), peers)
     }
 
-    /// [`wait_free`](Self::wait_free) for one call of an endpoint: its deadline is fixed
-    /// (the clock read) only once the reload finds too little room, and a `try_` call polls
-    /// once.
+    /// [`wait_free`](Self::wait_free) for one call of an endpoint: `call` makes the call
+    /// (from the endpoint's patience), its deadline is fixed (the clock read) only once the
+    /// reload finds too little room, and a `try_` call polls once.
     ///
     /// Inline: only the check of the cached copy (no load of a shared word, no clock, no
-    /// doorbell); the reload of `head` and any wait are out of line.
+    /// doorbell); the reload of `head` and any wait are out of line. `call` runs only on the
+    /// way out: a `Call` made before the check is written to the stack on every call (it
+    /// is passed by reference to the slow path), and its fields take registers for the
+    /// whole of a caller's loop.
     #[inline]
     pub(crate) fn wait_free_for<P: PeerWatch + ?Sized>(
         &mut self,
         ix: &Indices,
         want: u64,
-        call: Call,
+        call: impl FnOnce() -> Call,
         peers: &P,
     ) -> Result<Found, WaitError> {
         debug_assert!(want <= self.cap);
@@ -207,7 +210,7 @@ impl ProducerIndex {
         if free >= want {
             return Ok(Found::Ready(free));
         }
-        let (me, r) = Self::wait_free_slow(*self, ix, want, call, peers);
+        let (me, r) = Self::wait_free_slow(*self, ix, want, call(), peers);
         *self = me;
         r
     }
@@ -361,7 +364,7 @@ impl ConsumerIndex {
         deadline: Option<Deadline>,
         peers: &P,
     ) -> Result<Found, WaitError> {
-        self.wait_available_for(ix, want, Call::from_parts(how, deadline), peers)
+        self.wait_available_for(ix, want, || Call::from_parts(how, deadline), peers)
     }
 
     /// [`wait_available`](Self::wait_available) for one call of an endpoint, as
@@ -371,14 +374,14 @@ impl ConsumerIndex {
         &mut self,
         ix: &Indices,
         want: u64,
-        call: Call,
+        call: impl FnOnce() -> Call,
         peers: &P,
     ) -> Result<Found, WaitError> {
         let have = self.cached_len();
         if have >= want {
             return Ok(Found::Ready(have));
         }
-        let (me, r) = Self::wait_available_slow(*self, ix, want, call, peers);
+        let (me, r) = Self::wait_available_slow(*self, ix, want, call(), peers);
         *self = me;
         r
     }

@@ -19,7 +19,7 @@ use super::error::{QueueError, Side};
 use super::index::{Found, ProducerIndex};
 use super::lane::{expect, join, Control, JoinError, Lane, LaneCursor, Take};
 use super::region::{round_up, too_big, Kind, Region, Shape, DATA_ALIGN};
-use crate::sync::wait::{parts, Call};
+use crate::sync::wait::Call;
 use crate::sync::{Patience, Until};
 use crate::sys::Deadline;
 use std::time::Duration;
@@ -383,17 +383,15 @@ impl<T: bytemuck::Pod> LaneProducer<T> {
         self.patience = patience;
     }
 
+    /// Waits as `call` says until `n` slots of the lane are free; returns how many are. As
+    /// `Spsc`'s producer: the index checks its cached copy, reloads once, and only then
+    /// fixes the call's wait (one out-of-line call per full lane; through `Call::attempt`,
+    /// a full lane cost two, and an error made and dropped between them).
     #[inline]
     fn reserve(&mut self, n: usize, call: Call) -> Result<usize, QueueError> {
-        call.attempt(|until| self.reserve_now(n, until), QueueError::would_block)
-    }
-
-    #[inline]
-    fn reserve_now(&mut self, n: usize, until: Option<Until>) -> Result<usize, QueueError> {
-        let (how, deadline) = parts(until);
         let sh = &*self.shared;
         let ix = &sh.lanes()[self.lane].ix;
-        match self.idx.wait_free(ix, n as u64, how, deadline, &sh.region) {
+        match self.idx.wait_free_for(ix, n as u64, || call, &sh.region) {
             Ok(Found::Ready(free)) => Ok(free as usize),
             Ok(Found::Closed) => Err(QueueError::Closed {
                 by: Side::Consumer,
