@@ -38,8 +38,10 @@
 //! deadline (and not the `block` strategy) is `MPI_Barrier` / `MPI_Allgather`, unless the
 //! node runs more ranks than it has CPUs. On such a node, where a rank spinning in a
 //! blocking MPI call (MPICH's never yield) keeps the peer it waits for off the CPU, puts and
-//! gets are `MPI_Rput` / `MPI_Rget` whose requests are polled with a `sched_yield` between
-//! polls.
+//! gets are `MPI_Rput` / `MPI_Rget`, accumulates `MPI_Raccumulate` and fetching atomics
+//! `MPI_Rget_accumulate`, whose requests are polled with a `sched_yield` between polls; a
+//! flush is preceded by a polled atomic read from the target (`rma::Window::flush`), after
+//! which MPI's blocking flush finds the target's acknowledgements already here.
 //!
 //! # Ordering: what MPI guarantees, and what put-with-signal does
 //!

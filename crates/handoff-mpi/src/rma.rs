@@ -10,6 +10,7 @@
 //! window memory with the operations MPI completed there (the unified model, §11.4).
 
 use std::ffi::{c_int, c_void};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use handoff::sync::Wait;
 use handoff::team::TeamError;
@@ -128,6 +129,11 @@ pub(crate) struct Window {
     pads: Vec<usize>,
     /// Whether this rank's node has more ranks than CPUs ([`Window::set_crowded`]).
     crowded: bool,
+    /// On a crowded node, per rank of the window: whether an operation that needs the
+    /// target's acknowledgement was started to it since its last flush (see
+    /// [`flush`](Self::flush)). A hint this process keeps for itself (the flush that follows
+    /// gives the guarantee), so Relaxed.
+    unflushed: Vec<AtomicBool>,
 }
 
 impl Window {
@@ -250,8 +256,10 @@ impl Window {
             base,
             pads: Vec::new(),
             crowded: false,
+            unflushed: Vec::new(),
         };
         w.pads = allgather_pads(comm, pad)?;
+        w.unflushed = w.pads.iter().map(|_| AtomicBool::new(false)).collect();
         // SAFETY: `win` is the window just created; the handler is predefined.
         check("MPI_Win_set_errhandler", unsafe {
             ffi::MPI_Win_set_errhandler(win, ffi::RSMPI_ERRORS_RETURN)
@@ -334,8 +342,9 @@ impl Window {
     }
 
     /// Says whether this rank's node runs more ranks than it has CPUs
-    /// (`Nodes::oversubscribed`): then [`put`](Self::put) and [`get`](Self::get) wait for
-    /// MPI by polling a request with yields, not in MPI's flush.
+    /// (`Nodes::oversubscribed`): then every call here waits for MPI by polling a request
+    /// with yields, not in MPI's flush ([`transfer`](Self::transfer),
+    /// [`flush`](Self::flush)).
     pub(crate) fn set_crowded(&mut self, crowded: bool) {
         self.crowded = crowded;
     }
@@ -402,6 +411,9 @@ impl Window {
     /// (#42).
     fn transfer(&self, pe: usize, disp: usize, mut t: Transfer<'_>) -> Result<(), TeamError> {
         let len = t.len();
+        if let Transfer::Put(_) = t {
+            self.started(pe);
+        }
         let mut at = 0;
         while at < len {
             let n = (len - at).min(MAX_CHUNK);
@@ -410,7 +422,7 @@ impl Window {
             let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
             let (call, rc) = match &mut t {
                 // SAFETY: `src[at..at + n]` is valid for reads until the request completes,
-                // which `complete` below waits for before this borrow ends (or the job is
+                // which `finish` below waits for before this borrow ends (or the job is
                 // aborted); the caller checked pe and the range.
                 Transfer::Put(src) => ("MPI_Rput", unsafe {
                     ffi::MPI_Rput(
@@ -442,14 +454,7 @@ impl Window {
                 }),
             };
             check(call, rc)?;
-            // No deadline: it returns when the request is complete, or with `MPI_Test`'s
-            // error, after which MPI may still use the buffer the caller is about to get
-            // back: the job cannot go on, so this rank says why and aborts it.
-            if let Err(e) = complete(&mut req, call, Wait::SpinYield, None, "an RMA transfer") {
-                let line = format!("handoff-mpi: {e}; aborting the MPI job\n");
-                let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
-                abort_world(3);
-            }
+            finish(&mut req, call);
             at += n;
         }
         Ok(())
@@ -457,7 +462,9 @@ impl Window {
 
     /// `MPI_Accumulate` of one 64-bit word (`op` is `Sum` or `Replace`), locally complete on
     /// return. Accumulates are atomic per element with every other accumulate, fetch-and-op
-    /// and compare-and-swap on the same word (MPI-3.1 §11.7.1).
+    /// and compare-and-swap on the same word (MPI-3.1 §11.7.1). On a crowded node an
+    /// `MPI_Raccumulate` whose request is polled with yields (its completion: the origin
+    /// buffer reusable, as after `MPI_Win_flush_local`, which spins as the flush does).
     pub(crate) fn accumulate_u64(
         &self,
         pe: usize,
@@ -466,6 +473,29 @@ impl Window {
         op: RmaOp,
     ) -> Result<(), TeamError> {
         let d = self.disp(pe, disp)?;
+        if self.crowded {
+            self.started(pe);
+            // SAFETY: a predefined handle.
+            let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+            // SAFETY: `value` lives on this frame until `finish` below completes the request
+            // (or the job is aborted); the caller checked pe and the (aligned) word.
+            check("MPI_Raccumulate", unsafe {
+                ffi::MPI_Raccumulate(
+                    (&value as *const u64).cast(),
+                    1,
+                    Width::U64.raw(),
+                    pe as c_int,
+                    d,
+                    1,
+                    Width::U64.raw(),
+                    op.raw(),
+                    self.win,
+                    &mut req,
+                )
+            })?;
+            finish(&mut req, "MPI_Raccumulate");
+            return Ok(());
+        }
         // SAFETY: `value` lives on this frame until the flush_local below, after which MPI
         // no longer reads it; the caller checked pe and the (aligned) word.
         check("MPI_Accumulate", unsafe {
@@ -485,7 +515,9 @@ impl Window {
     }
 
     /// `MPI_Fetch_and_op` on one word of `width` (value zero-extended in a u64), complete
-    /// at the target on return; returns the old value.
+    /// at the target on return; returns the old value. On a crowded node an
+    /// `MPI_Rget_accumulate` whose request is polled with yields (the old value is here),
+    /// then the flush, which finds it done ([`flush`](Self::flush)).
     pub(crate) fn fetch_and_op(
         &self,
         pe: usize,
@@ -502,12 +534,27 @@ impl Window {
             Width::U64 => ((&value as *const u64).cast(), (&mut old as *mut u64).cast()),
             Width::U32 => ((&v32 as *const u32).cast(), (&mut old32 as *mut u32).cast()),
         };
-        // SAFETY: `src` and `dst` point to locals of the datatype's width that outlive the
-        // flush below (which completes the operation); the caller checked pe and alignment.
-        check("MPI_Fetch_and_op", unsafe {
-            ffi::MPI_Fetch_and_op(src, dst, width.raw(), pe as c_int, d, op.raw(), self.win)
-        })?;
-        self.flush(pe)?;
+        if self.crowded {
+            // SAFETY: `src` and `dst` point to locals of the datatype's width that outlive
+            // the request (`finish` completes it or aborts the job); the caller checked pe
+            // and alignment.
+            let mut req = unsafe { self.rget_accumulate(src, dst, width, pe, d, op) }?;
+            finish(&mut req, "MPI_Rget_accumulate");
+            // Its answer came after the target had handled this rank's earlier operations:
+            // the flush finds nothing to wait for (`flush`).
+            if let Some(u) = self.unflushed.get(pe) {
+                u.store(false, Relaxed);
+            }
+            self.flush_now(pe)?;
+        } else {
+            // SAFETY: `src` and `dst` point to locals of the datatype's width that outlive
+            // the flush below (which completes the operation); the caller checked pe and
+            // alignment.
+            check("MPI_Fetch_and_op", unsafe {
+                ffi::MPI_Fetch_and_op(src, dst, width.raw(), pe as c_int, d, op.raw(), self.win)
+            })?;
+            self.flush_now(pe)?;
+        }
         Ok(match width {
             Width::U64 => old,
             Width::U32 => u64::from(old32),
@@ -515,7 +562,9 @@ impl Window {
     }
 
     /// `MPI_Compare_and_swap` on one word; complete at the target on return; returns the old
-    /// value.
+    /// value. MPI has no request-based form; on a crowded node the flush is preceded by a
+    /// polled atomic read of the same word, which MPI orders after the swap (accumulate
+    /// ordering on one word, §11.7.2), so the flush finds it done ([`flush`](Self::flush)).
     pub(crate) fn compare_and_swap(
         &self,
         pe: usize,
@@ -542,7 +591,11 @@ impl Window {
         check("MPI_Compare_and_swap", unsafe {
             ffi::MPI_Compare_and_swap(n, e, r, width.raw(), pe as c_int, d, self.win)
         })?;
-        self.flush(pe)?;
+        if self.crowded {
+            self.started(pe);
+            self.probe(&[(pe, d, width)])?;
+        }
+        self.flush_now(pe)?;
         Ok(match width {
             Width::U64 => old,
             Width::U32 => u64::from(old32),
@@ -550,7 +603,33 @@ impl Window {
     }
 
     /// `MPI_Win_flush(pe)`: earlier operations to `pe` are complete there.
+    ///
+    /// MPI has no nonblocking flush, and MPICH 4.0's (ch4:ucx) spins in `ucp_ep_flush`
+    /// without yielding until the target has acknowledged every operation, which the target
+    /// does only when it runs MPI's progress: on a crowded node, the CPU the spinner holds.
+    /// With 4 ranks on 2 CPUs every rank of tests-sos `spam`'s collectives sat in
+    /// `MPI_Win_flush` or `MPI_Win_flush_local` (the signals' flush before the accumulate,
+    /// the accumulate's own), 10-14 ms a collective (#42). So on a crowded node, when an
+    /// operation was started to `pe` since its last flush, an atomic read of `pe`'s first
+    /// control word (`MPI_Rget_accumulate` with `MPI_NO_OP`: atomic with the accumulates
+    /// that are the only updates of that word) goes first, its request polled with yields:
+    /// the target, which handles one origin's operations in order, answers it after it has
+    /// handled and acknowledged the earlier ones, so the flush then finds them complete.
+    /// The flush still gives the guarantee; the read only makes its wait short.
     pub(crate) fn flush(&self, pe: usize) -> Result<(), TeamError> {
+        if self.crowded
+            && self
+                .unflushed
+                .get(pe)
+                .is_some_and(|u| u.swap(false, Relaxed))
+        {
+            self.probe(&[(pe, self.disp(pe, 0)?, Width::U64)])?;
+        }
+        self.flush_now(pe)
+    }
+
+    /// `MPI_Win_flush(pe)` itself.
+    fn flush_now(&self, pe: usize) -> Result<(), TeamError> {
         // SAFETY: a valid window in a lock_all epoch; `pe` was checked by the caller.
         check("MPI_Win_flush", unsafe {
             ffi::MPI_Win_flush(pe as c_int, self.win)
@@ -565,12 +644,111 @@ impl Window {
         })
     }
 
-    /// `MPI_Win_flush_all`: earlier operations to every rank are complete there.
+    /// `MPI_Win_flush_all`: earlier operations to every rank are complete there. On a
+    /// crowded node preceded by [`flush`](Self::flush)'s polled read from every rank an
+    /// operation was started to since its last flush (all started before any is waited
+    /// for).
     pub(crate) fn flush_all(&self) -> Result<(), TeamError> {
+        if self.crowded {
+            let mut reads = Vec::new();
+            for (pe, u) in self.unflushed.iter().enumerate() {
+                if u.swap(false, Relaxed) {
+                    reads.push((pe, self.disp(pe, 0)?, Width::U64));
+                }
+            }
+            self.probe(&reads)?;
+        }
         // SAFETY: a valid window in a lock_all epoch.
         check("MPI_Win_flush_all", unsafe {
             ffi::MPI_Win_flush_all(self.win)
         })
+    }
+
+    /// Notes that an operation that needs `pe`'s acknowledgement was started to it (crowded
+    /// nodes only: see [`flush`](Self::flush)).
+    fn started(&self, pe: usize) {
+        if let Some(u) = self.unflushed.get(pe) {
+            u.store(true, Relaxed);
+        }
+    }
+
+    /// An atomic read (`MPI_Rget_accumulate`, `MPI_NO_OP`) of each word `(pe, displacement,
+    /// width)`, all started, then each request polled with yields until complete
+    /// ([`flush`](Self::flush)).
+    fn probe(&self, words: &[(usize, ffi::MPI_Aint, Width)]) -> Result<(), TeamError> {
+        // Room for every answer before the first read starts: the buffers do not move while
+        // MPI may write them.
+        let mut answers = vec![0u64; words.len()];
+        let mut reqs = Vec::with_capacity(words.len());
+        let unused = 0u64;
+        let mut failed = None;
+        for (&(pe, d, width), answer) in words.iter().zip(answers.iter_mut()) {
+            // SAFETY: `unused` (ignored by MPI_NO_OP) and `answer` (a u64, room for either
+            // width) live until every request is complete below; the caller computed `d`
+            // within `pe`'s part.
+            let r = unsafe {
+                self.rget_accumulate(
+                    (&unused as *const u64).cast(),
+                    (answer as *mut u64).cast(),
+                    width,
+                    pe,
+                    d,
+                    RmaOp::NoOp,
+                )
+            };
+            match r {
+                Ok(req) => reqs.push(req),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        // The ones started are completed even after an error: their buffers are locals.
+        for req in &mut reqs {
+            finish(req, "MPI_Rget_accumulate");
+        }
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// Starts an `MPI_Rget_accumulate` of one word of `width` at displacement `d` of `pe`
+    /// (`src` the operand, `dst` the old value) and returns its request.
+    ///
+    /// # Safety
+    ///
+    /// `src` and `dst` must point to `width`-sized buffers that stay valid until the
+    /// request is complete.
+    unsafe fn rget_accumulate(
+        &self,
+        src: *const c_void,
+        dst: *mut c_void,
+        width: Width,
+        pe: usize,
+        d: ffi::MPI_Aint,
+        op: RmaOp,
+    ) -> Result<ffi::MPI_Request, TeamError> {
+        // SAFETY: a predefined handle.
+        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+        // SAFETY: the caller's promise for `src` and `dst`; the request is written to a
+        // local.
+        check("MPI_Rget_accumulate", unsafe {
+            ffi::MPI_Rget_accumulate(
+                src,
+                1,
+                width.raw(),
+                dst,
+                1,
+                width.raw(),
+                pe as c_int,
+                d,
+                1,
+                width.raw(),
+                op.raw(),
+                self.win,
+                &mut req,
+            )
+        })?;
+        Ok(req)
     }
 
     /// `MPI_Win_sync`: a memory barrier between this process's view of its window memory
@@ -591,6 +769,17 @@ impl Drop for Window {
             ffi::MPI_Win_unlock_all(self.win);
             ffi::MPI_Win_free(&mut self.win);
         }
+    }
+}
+
+/// Waits for an RMA request by polling it with yields (`SpinYield`, no deadline) until it is
+/// complete. An error of `MPI_Test` leaves MPI free to use the buffer the caller is about to
+/// get back: the job cannot go on, so this rank says why and aborts it.
+fn finish(req: &mut ffi::MPI_Request, call: &'static str) {
+    if let Err(e) = complete(req, call, Wait::SpinYield, None, "an RMA operation") {
+        let line = format!("handoff-mpi: {e}; aborting the MPI job\n");
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+        abort_world(3);
     }
 }
 

@@ -229,8 +229,12 @@ fn programs_pass_on_the_mixed_path() {
 /// which made its RMA barrier 3.3 times a plain `MPI_Barrier` program), else the polled
 /// `MPI_Ibarrier` (MPICH, `HANDOFF_WAIT=block`, more ranks than CPUs); gets are `MPI_Get`,
 /// but `MPI_Rget` polled with yields when the node runs more ranks than CPUs (MPICH's
-/// blocking calls spin without yielding; tests-sos `spam` ran past 60 s on the mixed path). One run has a rank more than
-/// the CPUs online, so both kinds of node are seen. Built with the launcher's library's
+/// blocking calls spin without yielding; tests-sos `spam` ran past 60 s on the mixed path);
+/// atomics and signals off the shared window are `MPI_Accumulate` / `MPI_Fetch_and_op`, but
+/// on such a node `MPI_Raccumulate` / `MPI_Rget_accumulate` polled with yields and never
+/// `MPI_Win_flush_local` (every rank of spam's collectives sat in MPICH's flushes, 10-60 ms
+/// a collective). One run has a rank more than the CPUs online, so both kinds of node are
+/// seen. Built with the launcher's library's
 /// `mpicc` (`scripts/mpi-test` puts it first on `PATH`).
 #[test]
 fn mpi_calls_follow_the_deadline_and_the_cpus() {
@@ -268,6 +272,40 @@ fn mpi_calls_follow_the_deadline_and_the_cpus() {
         assert!(
             job.code == Some(0) && job.output.contains(&format!("OK mpi_calls {n} PEs")),
             "mpi_calls on {n} ranks ({cpus} CPUs) {env:?}: exit {:?}, printed:\n{}",
+            job.code,
+            job.output
+        );
+    }
+}
+
+/// What tests-sos `spam` does (`crowded.c`: 2 KiB collects, fcollects and broadcasts, then
+/// puts with a signal, counter adds, fetch-adds and a lock into PE 0 while it waits) on a
+/// node with more ranks than CPUs, on the mixed and RMA paths, where the transport polls
+/// requests with yields instead of MPI's blocking flushes: every byte and count arrives, and
+/// the run ends within `crowded.c`'s watchdog (a stall fails instead of hanging). Which MPI
+/// calls it makes there is `mpi_calls_follow_the_deadline_and_the_cpus`'s check.
+#[test]
+fn spam_like_traffic_ends_on_a_crowded_node() {
+    let test = "spam_like_traffic_ends_on_a_crowded_node";
+    let cpus = handoff::sys::online_cpus().map_or(1, |c| c.len().max(1));
+    if cpus >= 8 {
+        eprintln!("SKIP: {test}: a crowded node needs more ranks ({cpus} CPUs + 1) than fit here");
+        return;
+    }
+    let prog = build("crowded");
+    // At least 4 ranks: two pretend nodes of two on the mixed path.
+    let n = (cpus + 1).max(4);
+    let runs: [&[(&str, &str)]; 2] = [
+        &[("HANDOFF_MPI_NODES", "2"), ("CROWDED_DEADLINE", "60")],
+        &[("HANDOFF_MPI_WINDOW", "rma"), ("CROWDED_DEADLINE", "60")],
+    ];
+    for env in runs {
+        let Some(job) = mpiexec(test, &prog, &[], n, env) else {
+            return;
+        };
+        assert!(
+            job.code == Some(0) && job.output.contains(&format!("OK crowded {n} PEs")),
+            "crowded on {n} ranks ({cpus} CPUs) {env:?}: exit {:?}, printed:\n{}",
             job.code,
             job.output
         );

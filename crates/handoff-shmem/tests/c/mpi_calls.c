@@ -15,10 +15,16 @@
  *     MPI_Ibarrier;
  *   - gets from another node are MPI_Rget polled with yields on a crowded node (tests-sos
  *     spam ran past 60 s on MPICH's mixed path when they were MPI_Get + MPI_Win_flush),
- *     MPI_Get otherwise.
+ *     MPI_Get otherwise;
+ *   - atomics and signals (every one an MPI call off the shared window, to node mates too)
+ *     are MPI_Raccumulate / MPI_Rget_accumulate polled with yields on a crowded node, never
+ *     MPI_Accumulate, MPI_Fetch_and_op or MPI_Win_flush_local, which spin in MPICH without
+ *     yielding (spam's collectives took 10-14 ms each there, #42); the blocking forms
+ *     otherwise.
  * Under `handoff run` MPI is never initialized: no call at all. PE 0 prints OK. */
 #include <mpi.h>
 #include <shmem.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +32,7 @@
 #include "check.h"
 
 static long barriers, ibarriers, allgathers, iallgathers, gets, rgets;
+static long accs, raccs, fops, rgaccs, flush_locals;
 
 int MPI_Barrier(MPI_Comm comm) {
     barriers++;
@@ -61,7 +68,38 @@ int MPI_Rget(void *o, int on, MPI_Datatype ot, int pe, MPI_Aint d, int tn, MPI_D
     return PMPI_Rget(o, on, ot, pe, d, tn, tt, win, req);
 }
 
-static long remote[64];
+int MPI_Accumulate(const void *o, int on, MPI_Datatype ot, int pe, MPI_Aint d, int tn,
+                   MPI_Datatype tt, MPI_Op op, MPI_Win win) {
+    accs++;
+    return PMPI_Accumulate(o, on, ot, pe, d, tn, tt, op, win);
+}
+
+int MPI_Raccumulate(const void *o, int on, MPI_Datatype ot, int pe, MPI_Aint d, int tn,
+                    MPI_Datatype tt, MPI_Op op, MPI_Win win, MPI_Request *req) {
+    raccs++;
+    return PMPI_Raccumulate(o, on, ot, pe, d, tn, tt, op, win, req);
+}
+
+int MPI_Fetch_and_op(const void *o, void *r, MPI_Datatype t, int pe, MPI_Aint d, MPI_Op op,
+                     MPI_Win win) {
+    fops++;
+    return PMPI_Fetch_and_op(o, r, t, pe, d, op, win);
+}
+
+int MPI_Rget_accumulate(const void *o, int on, MPI_Datatype ot, void *r, int rn,
+                        MPI_Datatype rt, int pe, MPI_Aint d, int tn, MPI_Datatype tt, MPI_Op op,
+                        MPI_Win win, MPI_Request *req) {
+    rgaccs++;
+    return PMPI_Rget_accumulate(o, on, ot, r, rn, rt, pe, d, tn, tt, op, win, req);
+}
+
+int MPI_Win_flush_local(int pe, MPI_Win win) {
+    flush_locals++;
+    return PMPI_Win_flush_local(pe, win);
+}
+
+static long remote[64], inbox[8], amo_word;
+static uint64_t sig_word;
 
 int main(void) {
     enum { BARRIERS = 50 };
@@ -75,6 +113,18 @@ int main(void) {
     for (int i = 0; i < BARRIERS; i++) shmem_getmem(local, remote, sizeof remote, (me + 1) % n);
     long g = gets - g0, rg = rgets - rg0;
     shmem_barrier_all();
+    long ac0 = accs, rac0 = raccs, fo0 = fops, rga0 = rgaccs, fl0 = flush_locals;
+    for (int i = 0; i < BARRIERS; i++) {
+        shmem_long_atomic_add(&amo_word, 1, (me + 1) % n);
+        shmem_long_atomic_fetch_inc(&amo_word, (me + 1) % n);
+        shmem_putmem_signal(inbox, local, sizeof inbox, &sig_word, 1, SHMEM_SIGNAL_ADD,
+                            (me + 1) % n);
+    }
+    long ac = accs - ac0, rac = raccs - rac0, fo = fops - fo0, rga = rgaccs - rga0;
+    long fl = flush_locals - fl0;
+    shmem_barrier_all();
+    CHECK(amo_word == 2 * BARRIERS && sig_word == BARRIERS, "atomic word %ld, signal %lu",
+          amo_word, (unsigned long)sig_word);
     const char *wait = getenv("HANDOFF_WAIT");
     int block = wait != NULL && strcmp(wait, "block") == 0;
     const char *w = getenv("HANDOFF_MPI_WINDOW");
@@ -92,8 +142,9 @@ int main(void) {
     int next = (me + 1) % n, kk = k == NULL ? 1 : atoi(k);
     int by_mpi = !shared && !(kk > 1 && next * kk / n == me * kk / n);
     if (!under_mpi()) {
-        CHECK(b + ib + a + ia + g + rg == 0, "MPI calls under handoff run: %ld %ld %ld %ld %ld "
-              "%ld", b, ib, a, ia, g, rg);
+        CHECK(b + ib + a + ia + g + rg + ac + rac + fo + rga + fl == 0, "MPI calls under "
+              "handoff run: %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld", b, ib, a, ia, g, rg, ac,
+              rac, fo, rga, fl);
     } else {
         if (shared)
             CHECK(b + ib == 0, "%ld MPI_Barrier and %ld MPI_Ibarrier calls in %d barriers on "
@@ -119,6 +170,18 @@ int main(void) {
         else
             CHECK(g >= BARRIERS && rg == 0, "%ld MPI_Get and %ld MPI_Rget calls in %d gets", g,
                   rg, BARRIERS);
+        if (shared)
+            CHECK(ac + rac + fo + rga == 0, "%ld accumulate-class MPI calls in %d atomics and "
+                  "signals on the shared window", ac + rac + fo + rga, 3 * BARRIERS);
+        else if (crowded)
+            CHECK(ac + fo + fl == 0 && rac + rga >= 3 * BARRIERS, "crowded: %ld MPI_Accumulate, "
+                  "%ld MPI_Fetch_and_op, %ld MPI_Win_flush_local, %ld MPI_Raccumulate and %ld "
+                  "MPI_Rget_accumulate calls in %d atomics and signals", ac, fo, fl, rac, rga,
+                  3 * BARRIERS);
+        else
+            CHECK(rac + rga == 0 && ac + fo >= 3 * BARRIERS, "%ld MPI_Accumulate, %ld "
+                  "MPI_Fetch_and_op, %ld MPI_Raccumulate and %ld MPI_Rget_accumulate calls in "
+                  "%d atomics and signals", ac, fo, rac, rga, 3 * BARRIERS);
     }
     shmem_barrier_all();
     if (me == 0) printf("OK mpi_calls %d PEs\n", n);
