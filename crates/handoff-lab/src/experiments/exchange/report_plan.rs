@@ -405,8 +405,9 @@ fn describe(plan: &ExchangePlan, topology: &Topology, allowed: &[usize]) -> Vec<
 /// Sample points of the exchange (1 MiB: cross-core spin and futex hand-offs, one of them
 /// flushed, and `file` on one core, 30 repetitions; 32 MiB on one core, 4; one run each),
 /// whose measured time over their modelled time scales a budget's estimate: the machine's
-/// speed now, load included (0.5x-10x). About half a second; 1 (the model) when a point
-/// fails or the machine has one CPU ([`crate::bench::experiment::SpeedFn`]).
+/// speed now, load included (0.5x-10x), from the fastest of [`SPEED_SAMPLES`] passes. About
+/// 1.5 s; 1 (the model) when a point fails or the machine has one CPU
+/// ([`crate::bench::experiment::SpeedFn`]).
 pub fn speed(ctx: &mut RunCtx<'_>) -> f64 {
     let (Some(&a), Some(&b)) = (ctx.allowed_cpus.first(), ctx.allowed_cpus.get(1)) else {
         return 1.0;
@@ -444,15 +445,28 @@ pub fn speed(ctx: &mut RunCtx<'_>) -> f64 {
         one_way_ns: 1.0,
     }];
     let modelled: f64 = points.iter().map(point_s).sum();
-    let t = std::time::Instant::now();
-    let ok = super::run(ctx, &(), &points, &env, (&[], &known), None).is_ok_and(|r| !r.partial);
-    let measured = t.elapsed().as_secs_f64();
-    if ok && modelled > 0.0 {
-        (measured / modelled).clamp(0.5, 10.0)
+    // The fastest of SPEED_SAMPLES passes: the first pass pays for cold starts (the first
+    // workers exec'd, the first segments made) and any pass can meet a burst of other work
+    // that the whole run will not; taken once, the factor read 0.54x-1.02x on the same quiet
+    // machine, whose reports then took 0.51x-0.94x their estimates (#39).
+    let mut fastest = f64::INFINITY;
+    for _ in 0..SPEED_SAMPLES {
+        let t = std::time::Instant::now();
+        let ok = super::run(ctx, &(), &points, &env, (&[], &known), None).is_ok_and(|r| !r.partial);
+        if !ok {
+            return 1.0;
+        }
+        fastest = fastest.min(t.elapsed().as_secs_f64());
+    }
+    if modelled > 0.0 {
+        (fastest / modelled).clamp(0.5, 10.0)
     } else {
         1.0
     }
 }
+
+/// Passes of [`speed`]'s sample points; the fastest one counts.
+const SPEED_SAMPLES: usize = 3;
 
 #[cfg(test)]
 mod tests;
