@@ -405,7 +405,7 @@ fn describe(plan: &ExchangePlan, topology: &Topology, allowed: &[usize]) -> Vec<
 /// Sample points of the exchange (1 MiB: cross-core spin and futex hand-offs, one of them
 /// flushed, and `file` on one core, 30 repetitions; 32 MiB on one core, 4; one run each),
 /// whose measured time over their modelled time scales a budget's estimate: the machine's
-/// speed now, load included (0.5x-10x), from the fastest of [`SPEED_SAMPLES`] passes. About
+/// speed now, load included (0.5x-10x), from the fastest of three passes. About
 /// 1.5 s; 1 (the model) when a point fails or the machine has one CPU
 /// ([`crate::bench::experiment::SpeedFn`]).
 pub fn speed(ctx: &mut RunCtx<'_>) -> f64 {
