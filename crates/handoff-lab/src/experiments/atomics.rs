@@ -15,7 +15,7 @@
 //! until they succeed, so none may be lost).
 
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use handoff::team::{AccOp, AtomicOp, Team, Transport};
 use serde::{Deserialize, Serialize};
@@ -30,9 +30,7 @@ use crate::bench::findings::{at_least, run_means};
 use crate::bench::models::ModelForm;
 use crate::bench::{BenchResults, Finding};
 
-/// The registry name.
 pub const NAME: &str = "atomics";
-/// The metric.
 pub const METRIC: &str = "op_us";
 
 pub static INFO: ExperimentInfo = ExperimentInfo {
@@ -134,7 +132,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         let bad = |m: String| BenchError::usage(NAME, m);
         if self.modes.is_empty() {
@@ -200,7 +197,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             },
             reps: cfg.reps,
             fault: cfg.team.fault,
-            wait_timeout_s: 60.0,
         };
         let label = format!("{} p={p} s={s}", mode.name());
         let team = TeamSpec {
@@ -291,11 +287,14 @@ pub struct WorkerSpec {
     pub reps: u64,
     /// PE 0 skips its last call.
     pub fault: bool,
-    /// Bound on every wait, seconds.
-    pub wait_timeout_s: f64,
 }
 
-team_run::pe_body!(WorkerSpec, pe, Box<dyn std::error::Error>);
+team_run::pe_body!(
+    WorkerSpec,
+    pe,
+    Duration::from_secs(60),
+    Box<dyn std::error::Error>
+);
 
 /// The Min operand of call `c` for element `i` (decreasing, so every call lowers it).
 fn min_value(c: u64, i: usize) -> i64 {

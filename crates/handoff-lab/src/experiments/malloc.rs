@@ -120,7 +120,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.allocators.is_empty() {
             return Err(BenchError::usage(

@@ -88,7 +88,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         let bad = |m: String| BenchError::usage(NAME, m);
         if self.methods.is_empty() {

@@ -130,7 +130,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         let bad = |m: String| BenchError::usage(NAME, m);
         if self.methods.is_empty() {
@@ -194,12 +193,10 @@ pub struct WorkerSpec {
     pub samples: u64,
     /// The injected fault.
     pub fault: Option<team_run::Fault>,
-    /// Bound on every wait, seconds.
-    pub wait_timeout_s: f64,
 }
 
 // The body of a PE (`handoff __worker alltoall SPEC`, under `team::Launch` or mpiexec).
-team_run::pe_body!(WorkerSpec, pe_main);
+team_run::pe_body!(WorkerSpec, pe_main, Duration::from_secs(30));
 
 fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
     let (me, p) = (team.rank(), team.size());
@@ -320,7 +317,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 rounds,
                 samples: cfg.samples,
                 fault: cfg.team.fault.clone(),
-                wait_timeout_s: 30.0,
             };
             let team = TeamSpec {
                 cpus: cfg.cpus.clone(),

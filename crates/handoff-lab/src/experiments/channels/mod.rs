@@ -105,7 +105,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.n.is_empty() || self.n.iter().any(|&n| n == 0 || n > 64) {
             return Err(BenchError::usage(

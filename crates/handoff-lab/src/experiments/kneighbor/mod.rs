@@ -145,7 +145,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.k == 0 || self.k > 64 {
             return Err(BenchError::usage(

@@ -210,7 +210,6 @@ impl Config {
         v
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.kinds.is_empty() {
             return Err(BenchError::usage(

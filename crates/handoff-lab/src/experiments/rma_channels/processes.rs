@@ -212,8 +212,6 @@ pub struct PeSpec {
     pub depth: usize,
     /// Transfers per producer.
     pub per: u64,
-    /// Bound on every wait, seconds.
-    pub wait_timeout_s: f64,
     /// Test only: producer 0 flips the last byte of its transfer `corrupt_at`.
     #[serde(default)]
     pub corrupt_at: Option<u64>,
@@ -230,7 +228,7 @@ fn xconn() -> Layout {
     Layout::Xconn
 }
 
-team_run::pe_body!(PeSpec, pe_main);
+team_run::pe_body!(PeSpec, pe_main, STUCK);
 
 /// Producer PE `p < n` → consumer PE `n + p`. Producer samples: [mean µs, p99 µs];
 /// consumer samples: [elapsed s, checked, wrong, then per sender: transfers, sum of
@@ -451,7 +449,6 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         put_len: len,
         depth,
         per: pt.per,
-        wait_timeout_s: STUCK.as_secs_f64(),
         corrupt_at: pt.corrupt_at,
         layout: pt.layout,
         cpus: cpus.to_vec(),

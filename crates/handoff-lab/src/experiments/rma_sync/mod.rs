@@ -27,7 +27,6 @@ use crate::bench::findings::at_least;
 use crate::bench::models::ModelForm;
 use crate::bench::{BenchResults, Finding};
 
-/// The registry name.
 pub const NAME: &str = "rma-sync";
 /// The metric every point has.
 pub const METRIC: &str = "sync_us";
@@ -183,7 +182,6 @@ impl Config {
         self.pes.iter().copied().max().unwrap_or(2)
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         let bad = |m: String| BenchError::usage(NAME, m);
         if self.modes.is_empty() {
@@ -261,7 +259,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
                 iters: cfg.iters,
                 reps: cfg.reps,
                 fault: cfg.team.fault,
-                wait_timeout_s: 60.0,
             };
             let team = TeamSpec {
                 wait,
