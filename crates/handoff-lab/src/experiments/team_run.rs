@@ -49,11 +49,20 @@ pub struct PeOutput {
 }
 
 impl PeOutput {
+    /// PE `rank`'s output before anything is measured or checked: verified until
+    /// [`PeOutput::fail`].
+    pub fn of(rank: usize) -> PeOutput {
+        PeOutput {
+            rank,
+            verified: true,
+            ..PeOutput::default()
+        }
+    }
+
     /// A PE's output with its `samples` and its own checks: `checked` items of which `wrong`
     /// were wrong (verified when none was).
     pub fn counted(rank: usize, samples: Vec<f64>, checked: u64, wrong: u64) -> PeOutput {
         PeOutput {
-            rank,
             samples,
             verified: wrong == 0,
             failure: if wrong == 0 {
@@ -63,8 +72,7 @@ impl PeOutput {
             },
             checked,
             wrong,
-            routes: Vec::new(),
-            floors: Vec::new(),
+            ..PeOutput::of(rank)
         }
     }
 

@@ -208,11 +208,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
     let mut src = [vec![0u64; words], vec![0u64; words]];
     fill(&mut src[0], me as u64 + 1, 0);
     fill(&mut src[1], me as u64 + 1, 1);
-    let mut out = PeOutput {
-        rank: me,
-        verified: true,
-        ..PeOutput::default()
-    };
+    let mut out = PeOutput::of(me);
     let fail = |out: &mut PeOutput, why: String| out.fail(format!("PE {me}: {why}"));
     let mut k: u64 = 0;
     let mut round = |out: &mut PeOutput, k: u64| -> Result<(), TeamError> {

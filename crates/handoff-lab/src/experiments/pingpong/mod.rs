@@ -293,11 +293,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         ct,
         src,
         got: vec![0u64; words],
-        out: PeOutput {
-            rank: me,
-            verified: true,
-            ..PeOutput::default()
-        },
+        out: PeOutput::of(me),
         iteration: 0,
         floor,
     };

@@ -99,11 +99,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
             a[i * w] = i as f64;
         }
     }
-    let mut out = PeOutput {
-        rank: r,
-        verified: true,
-        ..PeOutput::default()
-    };
+    let mut out = PeOutput::of(r);
     let fail = |out: &mut PeOutput, why: String| out.fail(format!("PE {r}: {why}"));
     let mut stamps = Vec::with_capacity(spec.iterations as usize);
     let k_corner = |k: u64| corner(m, n, k);
