@@ -220,7 +220,6 @@ type PeRun = (Vec<f64>, [u64; 2]);
 
 /// One PE: `outs[j]` and `ins[j]` go to and come from `neighbours(rank)[j]`. Returns µs per
 /// iteration per repetition and whether every byte checked out.
-#[allow(clippy::too_many_arguments)]
 fn pe_loop(
     rank: usize,
     cfg: &Config,
