@@ -134,11 +134,6 @@ impl Summary {
         })
     }
 
-    /// True when the confidence interval exists.
-    pub fn has_ci(&self) -> bool {
-        self.ci95_low.is_some() && self.ci95_high.is_some()
-    }
-
     /// The interval of the median, when recorded.
     pub fn median_ci(&self) -> Option<(f64, f64)> {
         self.median_ci95_low.zip(self.median_ci95_high)

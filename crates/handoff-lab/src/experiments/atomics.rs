@@ -237,29 +237,26 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
     Ok(res)
 }
 
-fn runs_at(res: &BenchResults, series: &str, x: f64) -> Option<Vec<f64>> {
-    run_means(res, series, x, METRIC)
-}
-
 /// Claims: hardware atomics beat CAS loops (Open MPI's osc/sm locks every accumulate; foMPI
 /// maps to hardware atomics where it can), and contention on one word costs.
 fn findings(res: &BenchResults) -> Vec<Finding> {
+    let runs_at = |series: &str, x: f64| run_means(res, series, x, METRIC);
     let top = |s: &str| res.series(s).iter().map(|r| r.x).fold(0.0, f64::max);
     let mut out = Vec::new();
     let s = top("acc-sum");
     out.extend(at_least_if(
         &format!("Sum by hardware fetch-add costs no more than Min by a CAS loop (s = {s})"),
         "acc-min / acc-sum",
-        runs_at(res, "acc-min", s),
-        runs_at(res, "acc-sum", s),
+        runs_at("acc-min", s),
+        runs_at("acc-sum", s),
         1.0,
     ));
     let p = top("fetch-add-contended");
     out.extend(at_least_if(
         &format!("all PEs on one word cost more than one PE alone (fetch-add, p = {p})"),
         "fetch-add-contended / fetch-add",
-        runs_at(res, "fetch-add-contended", p),
-        runs_at(res, "fetch-add", p),
+        runs_at("fetch-add-contended", p),
+        runs_at("fetch-add", p),
         1.0,
     ));
     out
