@@ -156,6 +156,17 @@ pub fn distinct<T: Ord>(xs: impl IntoIterator<Item = T>) -> Vec<T> {
     v
 }
 
+/// The distinct values of `xs`, in first-appearance order.
+pub fn first_seen<T: PartialEq>(xs: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut v = Vec::new();
+    for x in xs {
+        if !v.contains(&x) {
+            v.push(x);
+        }
+    }
+    v
+}
+
 /// Sample standard deviation (n − 1 in the denominator); `None` for fewer than 2 values.
 pub fn sample_sd(xs: &[f64]) -> Option<f64> {
     if xs.len() < 2 {
