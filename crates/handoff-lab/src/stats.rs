@@ -134,11 +134,6 @@ impl Summary {
         })
     }
 
-    /// True when the confidence interval exists.
-    pub fn has_ci(&self) -> bool {
-        self.ci95_low.is_some() && self.ci95_high.is_some()
-    }
-
     /// The interval of the median, when recorded.
     pub fn median_ci(&self) -> Option<(f64, f64)> {
         self.median_ci95_low.zip(self.median_ci95_high)
@@ -158,6 +153,17 @@ pub fn distinct<T: Ord>(xs: impl IntoIterator<Item = T>) -> Vec<T> {
     let mut v: Vec<T> = xs.into_iter().collect();
     v.sort_unstable();
     v.dedup();
+    v
+}
+
+/// The distinct values of `xs`, in first-appearance order.
+pub fn first_seen<T: PartialEq>(xs: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut v = Vec::new();
+    for x in xs {
+        if !v.contains(&x) {
+            v.push(x);
+        }
+    }
     v
 }
 

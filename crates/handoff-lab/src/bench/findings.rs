@@ -63,6 +63,18 @@ pub fn at_least(
     judge(claim, what, ratio, threshold)
 }
 
+/// [`at_least`] when both sides were measured; no finding when either was not.
+pub fn at_least_if(
+    claim: &str,
+    what: &str,
+    numerator_run_means: Option<Vec<f64>>,
+    denominator_run_means: Option<Vec<f64>>,
+    threshold: f64,
+) -> Option<Finding> {
+    let (a, b) = (numerator_run_means?, denominator_run_means?);
+    Some(at_least(claim, what, &a, &b, threshold))
+}
+
 /// Judges "ratio ≥ `threshold`" for an already computed ratio (see [`at_least`]).
 pub fn judge(claim: &str, what: &str, ratio: Option<Ratio>, threshold: f64) -> Finding {
     let (holds, sentence) = match ratio {

@@ -491,13 +491,7 @@ impl BenchResults {
 
     /// The series names, in first-appearance order.
     pub fn series_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = Vec::new();
-        for r in &self.records {
-            if !names.contains(&r.series) {
-                names.push(r.series.clone());
-            }
-        }
-        names
+        stats::first_seen(self.records.iter().map(|r| r.series.clone()))
     }
 
     /// The busy-machine warning of this file's records ([`super::busy::warning`]).

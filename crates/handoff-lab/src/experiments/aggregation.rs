@@ -113,7 +113,6 @@ impl Config {
         distinct(std::iter::once(one).chain(bigger))
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.msg_sizes.is_empty() || self.msg_sizes.iter().any(|&m| !(16..=4096).contains(&m)) {
             return Err(BenchError::usage(

@@ -15,7 +15,7 @@
 //! until they succeed, so none may be lost).
 
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use handoff::team::{AccOp, AtomicOp, Team, Transport};
 use serde::{Deserialize, Serialize};
@@ -26,13 +26,11 @@ use super::team_run::{self, PeOutput, TeamSpec};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
-use crate::bench::findings::{at_least, run_means};
+use crate::bench::findings::{at_least_if, run_means};
 use crate::bench::models::ModelForm;
 use crate::bench::{BenchResults, Finding};
 
-/// The registry name.
 pub const NAME: &str = "atomics";
-/// The metric.
 pub const METRIC: &str = "op_us";
 
 pub static INFO: ExperimentInfo = ExperimentInfo {
@@ -134,7 +132,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         let bad = |m: String| BenchError::usage(NAME, m);
         if self.modes.is_empty() {
@@ -200,7 +197,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             },
             reps: cfg.reps,
             fault: cfg.team.fault,
-            wait_timeout_s: 60.0,
         };
         let label = format!("{} p={p} s={s}", mode.name());
         let team = TeamSpec {
@@ -241,38 +237,28 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
     Ok(res)
 }
 
-fn runs_at(res: &BenchResults, series: &str, x: f64) -> Option<Vec<f64>> {
-    run_means(res, series, x, METRIC)
-}
-
 /// Claims: hardware atomics beat CAS loops (Open MPI's osc/sm locks every accumulate; foMPI
 /// maps to hardware atomics where it can), and contention on one word costs.
 fn findings(res: &BenchResults) -> Vec<Finding> {
+    let runs_at = |series: &str, x: f64| run_means(res, series, x, METRIC);
     let top = |s: &str| res.series(s).iter().map(|r| r.x).fold(0.0, f64::max);
     let mut out = Vec::new();
     let s = top("acc-sum");
-    if let (Some(min), Some(sum)) = (runs_at(res, "acc-min", s), runs_at(res, "acc-sum", s)) {
-        out.push(at_least(
-            &format!("Sum by hardware fetch-add costs no more than Min by a CAS loop (s = {s})"),
-            "acc-min / acc-sum",
-            &min,
-            &sum,
-            1.0,
-        ));
-    }
+    out.extend(at_least_if(
+        &format!("Sum by hardware fetch-add costs no more than Min by a CAS loop (s = {s})"),
+        "acc-min / acc-sum",
+        runs_at("acc-min", s),
+        runs_at("acc-sum", s),
+        1.0,
+    ));
     let p = top("fetch-add-contended");
-    if let (Some(c), Some(u)) = (
-        runs_at(res, "fetch-add-contended", p),
-        runs_at(res, "fetch-add", p),
-    ) {
-        out.push(at_least(
-            &format!("all PEs on one word cost more than one PE alone (fetch-add, p = {p})"),
-            "fetch-add-contended / fetch-add",
-            &c,
-            &u,
-            1.0,
-        ));
-    }
+    out.extend(at_least_if(
+        &format!("all PEs on one word cost more than one PE alone (fetch-add, p = {p})"),
+        "fetch-add-contended / fetch-add",
+        runs_at("fetch-add-contended", p),
+        runs_at("fetch-add", p),
+        1.0,
+    ));
     out
 }
 
@@ -291,11 +277,14 @@ pub struct WorkerSpec {
     pub reps: u64,
     /// PE 0 skips its last call.
     pub fault: bool,
-    /// Bound on every wait, seconds.
-    pub wait_timeout_s: f64,
 }
 
-team_run::pe_body!(WorkerSpec, pe, Box<dyn std::error::Error>);
+team_run::pe_body!(
+    WorkerSpec,
+    pe,
+    Duration::from_secs(60),
+    Box<dyn std::error::Error>
+);
 
 /// The Min operand of call `c` for element `i` (decreasing, so every call lowers it).
 fn min_value(c: u64, i: usize) -> i64 {

@@ -11,11 +11,11 @@
 //!
 //! # Failure ends a run, never hangs it
 //!
-//! A PE's team waits are bounded ([`Team::set_patience`], the spec's `wait_timeout_s`), so a
-//! protocol that loses a message ends in [`TeamError::Timeout`] and a non-zero exit; a PE
-//! that dies ends the others' waits with `PeerDied`; the launcher then stops the rest. On top
-//! of that, the launcher kills every PE still alive at the run's deadline
-//! ([`Launch::timeout`]).
+//! A PE's team waits are bounded ([`Team::set_patience`], the body's
+//! [`PeBody::WAIT_TIMEOUT`]), so a protocol that loses a message ends in
+//! [`TeamError::Timeout`] and a non-zero exit; a PE that dies ends the others' waits with
+//! `PeerDied`; the launcher then stops the rest. On top of that, the launcher kills every PE
+//! still alive at the run's deadline ([`Launch::timeout`]).
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};

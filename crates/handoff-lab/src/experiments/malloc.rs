@@ -19,7 +19,7 @@ use super::team_run::Fault;
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
-use crate::bench::findings::{at_least, most_threads_with_a_cpu, run_means};
+use crate::bench::findings::{at_least_if, most_threads_with_a_cpu, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "malloc";
@@ -120,7 +120,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.allocators.is_empty() {
             return Err(BenchError::usage(
@@ -389,24 +388,20 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
     let Some(t) = most_threads_with_a_cpu(res) else {
         return out;
     };
-    if let (Some(sys), Some(mi)) = (runs_of("system", t), runs_of("mimalloc", t)) {
-        out.push(at_least(
-            &format!("the alternative allocator is at least as fast as the system one at {t} threads (seed: Charm++'s locked allocator lost to the OS's)"),
-            "system / mimalloc time",
-            &sys,
-            &mi,
-            1.0,
-        ));
-    }
-    if let (Some(many), Some(one)) = (runs_of("system", t), runs_of("system", 1.0)) {
-        out.push(at_least(
-            &format!("the system allocator slows down with threads: {t} threads cost at least 1.5× one (seed, column A: 2.1× at 2)"),
-            &format!("system time at {t} / at 1 thread"),
-            &many,
-            &one,
-            1.5,
-        ));
-    }
+    out.extend(at_least_if(
+        &format!("the alternative allocator is at least as fast as the system one at {t} threads (seed: Charm++'s locked allocator lost to the OS's)"),
+        "system / mimalloc time",
+        runs_of("system", t),
+        runs_of("mimalloc", t),
+        1.0,
+    ));
+    out.extend(at_least_if(
+        &format!("the system allocator slows down with threads: {t} threads cost at least 1.5× one (seed, column A: 2.1× at 2)"),
+        &format!("system time at {t} / at 1 thread"),
+        runs_of("system", t),
+        runs_of("system", 1.0),
+        1.5,
+    ));
     out
 }
 

@@ -6,7 +6,7 @@
 //! Verification: each put carries a pattern of (repetition, put index); after the last
 //! `quiet` and a barrier PE 1 checks its buffer holds the last put's pattern exactly.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use handoff::team::{Sym, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
@@ -20,9 +20,7 @@ use crate::bench::experiment::{
 use crate::bench::models::ModelForm;
 use crate::bench::BenchResults;
 
-/// The registry name.
 pub const NAME: &str = "msgrate";
-/// The metric.
 pub const METRIC: &str = "put_ns";
 
 pub static INFO: ExperimentInfo = ExperimentInfo {
@@ -78,7 +76,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration.
     pub fn validate(&self) -> Result<(), BenchError> {
         let bad = |m: String| BenchError::usage(NAME, m);
         if self.sizes.is_empty() || self.sizes.iter().any(|&s| !(1..=MAX_SIZE).contains(&s)) {
@@ -95,7 +92,6 @@ impl Config {
     }
 }
 
-/// Runs `cfg`.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
     let wait = team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
@@ -110,7 +106,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             puts: cfg.puts,
             reps: cfg.reps,
             fault: cfg.team.fault,
-            wait_timeout_s: 60.0,
         };
         let label = format!("{mode} {size} B");
         let team = TeamSpec {
@@ -162,11 +157,9 @@ pub struct WorkerSpec {
     pub reps: u64,
     /// Corrupt the last put.
     pub fault: bool,
-    /// Bound on every wait, seconds.
-    pub wait_timeout_s: f64,
 }
 
-team_run::pe_body!(WorkerSpec, pe_main);
+team_run::pe_body!(WorkerSpec, pe_main, Duration::from_secs(60));
 
 /// Rank 0 times the batches; PE 1 checks the last put's bytes ([`pe1_counts`]).
 fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {

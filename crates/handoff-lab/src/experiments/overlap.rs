@@ -9,7 +9,7 @@
 //! because a NIC moves the data). Verification: PE 1 checks the last put's bytes.
 
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use handoff::team::{Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
@@ -22,9 +22,7 @@ use crate::bench::experiment::{
 };
 use crate::bench::BenchResults;
 
-/// The registry name.
 pub const NAME: &str = "overlap";
-/// The metric.
 pub const METRIC: &str = "overlap_ratio";
 
 pub static INFO: ExperimentInfo = ExperimentInfo {
@@ -80,7 +78,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration.
     pub fn validate(&self) -> Result<(), BenchError> {
         let bad = |m: String| BenchError::usage(NAME, m);
         if self.sizes.is_empty() || self.sizes.iter().any(|&s| !(1..=(16 << 20)).contains(&s)) {
@@ -101,7 +98,6 @@ pub fn overlap_ratio(t_op: f64, t_comp: f64, t_both: f64) -> f64 {
     ((t_op + t_comp - t_both) / t_op).clamp(0.0, 1.0)
 }
 
-/// Runs `cfg`.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
     let wait = team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
@@ -111,7 +107,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             reps: cfg.reps,
             inner: cfg.inner,
             fault: cfg.team.fault,
-            wait_timeout_s: 60.0,
         };
         let team = TeamSpec {
             wait,
@@ -159,11 +154,9 @@ pub struct WorkerSpec {
     pub inner: u64,
     /// Corrupt the last put.
     pub fault: bool,
-    /// Bound on every wait, seconds.
-    pub wait_timeout_s: f64,
 }
 
-team_run::pe_body!(WorkerSpec, pe_main);
+team_run::pe_body!(WorkerSpec, pe_main, Duration::from_secs(60));
 
 /// Rank 0 measures; PE 1 checks the last put's bytes (as msgrate's do).
 fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {

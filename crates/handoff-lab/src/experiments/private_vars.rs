@@ -16,7 +16,7 @@ use super::rt_common;
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
-use crate::bench::findings::{at_least, most_threads_with_a_cpu, run_means};
+use crate::bench::findings::{at_least_if, most_threads_with_a_cpu, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "private-vars";
@@ -88,7 +88,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         let bad = |m: String| BenchError::usage(NAME, m);
         if self.methods.is_empty() {
@@ -274,26 +273,22 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
         )];
     };
     let mut out = Vec::new();
-    if let (Some(arr), Some(tls)) = (runs_of("shared-array", t), runs_of("tls", t)) {
-        out.push(at_least(
-            &format!(
-                "a shared per-thread array costs at least 2× thread-local storage at {t} threads (seed: 5–130×)"
-            ),
-            "shared-array / tls",
-            &arr,
-            &tls,
-            2.0,
-        ));
-    }
-    if let (Some(arr), Some(pad)) = (runs_of("shared-array", t), runs_of("padded-array", t)) {
-        out.push(at_least(
-            &format!("padding the array removes the cost (shared / padded ≥ 2× at {t} threads)"),
-            "shared-array / padded-array",
-            &arr,
-            &pad,
-            2.0,
-        ));
-    }
+    out.extend(at_least_if(
+        &format!(
+            "a shared per-thread array costs at least 2× thread-local storage at {t} threads (seed: 5–130×)"
+        ),
+        "shared-array / tls",
+        runs_of("shared-array", t),
+        runs_of("tls", t),
+        2.0,
+    ));
+    out.extend(at_least_if(
+        &format!("padding the array removes the cost (shared / padded ≥ 2× at {t} threads)"),
+        "shared-array / padded-array",
+        runs_of("shared-array", t),
+        runs_of("padded-array", t),
+        2.0,
+    ));
     out
 }
 

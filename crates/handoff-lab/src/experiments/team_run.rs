@@ -49,11 +49,20 @@ pub struct PeOutput {
 }
 
 impl PeOutput {
+    /// PE `rank`'s output before anything is measured or checked: verified until
+    /// [`PeOutput::fail`].
+    pub fn of(rank: usize) -> PeOutput {
+        PeOutput {
+            rank,
+            verified: true,
+            ..PeOutput::default()
+        }
+    }
+
     /// A PE's output with its `samples` and its own checks: `checked` items of which `wrong`
     /// were wrong (verified when none was).
     pub fn counted(rank: usize, samples: Vec<f64>, checked: u64, wrong: u64) -> PeOutput {
         PeOutput {
-            rank,
             samples,
             verified: wrong == 0,
             failure: if wrong == 0 {
@@ -63,8 +72,7 @@ impl PeOutput {
             },
             checked,
             wrong,
-            routes: Vec::new(),
-            floors: Vec::new(),
+            ..PeOutput::of(rank)
         }
     }
 
@@ -233,26 +241,24 @@ pub trait PeBody: serde::de::DeserializeOwned {
     /// What a PE's part can fail with (a team call's error).
     type Error: std::fmt::Display;
     /// The bound on every wait of the team.
-    fn wait_timeout(&self) -> Duration;
+    const WAIT_TIMEOUT: Duration;
     /// This PE's part of the run.
     fn run<X: Transport>(&self, team: &Team<X>) -> Result<PeOutput, Self::Error>;
 }
 
 /// Implements [`PeBody`] for a team worker's spec: `NAME` of the calling module, waits
-/// bounded by the spec's `wait_timeout_s`, and the PE's part `$pe_main(team, spec)`, which
-/// fails with a [`handoff::team::TeamError`] or the error type given third. The worker's
-/// entry point is then `launcher::worker_main::<$spec>`.
+/// bounded by `$wait` (a `Duration`), and the PE's part `$pe_main(team, spec)`, which fails
+/// with a [`handoff::team::TeamError`] or the error type given last. The worker's entry
+/// point is then `launcher::worker_main::<$spec>`.
 macro_rules! pe_body {
-    ($spec:ty, $pe_main:path) => {
-        $crate::experiments::team_run::pe_body!($spec, $pe_main, handoff::team::TeamError);
+    ($spec:ty, $pe_main:path, $wait:expr) => {
+        $crate::experiments::team_run::pe_body!($spec, $pe_main, $wait, handoff::team::TeamError);
     };
-    ($spec:ty, $pe_main:path, $error:ty) => {
+    ($spec:ty, $pe_main:path, $wait:expr, $error:ty) => {
         impl $crate::experiments::team_run::PeBody for $spec {
             const NAME: &'static str = NAME;
+            const WAIT_TIMEOUT: std::time::Duration = $wait;
             type Error = $error;
-            fn wait_timeout(&self) -> std::time::Duration {
-                std::time::Duration::from_secs_f64(self.wait_timeout_s)
-            }
             fn run<X: handoff::team::Transport>(
                 &self,
                 team: &handoff::team::Team<X>,
@@ -264,13 +270,13 @@ macro_rules! pe_body {
 }
 pub(crate) use pe_body;
 
-/// Runs `spec`'s body on `team` (every wait bounded by its `wait_timeout`) and returns this
+/// Runs `spec`'s body on `team` (every wait bounded by its `WAIT_TIMEOUT`) and returns this
 /// PE's output, with the route that served it to every PE.
 pub fn run_body<B: PeBody, X: Transport>(
     team: &mut Team<X>,
     spec: &B,
 ) -> Result<PeOutput, BenchError> {
-    let patience = team.patience().with_timeout(Some(spec.wait_timeout()));
+    let patience = team.patience().with_timeout(Some(B::WAIT_TIMEOUT));
     team.set_patience(patience)
         .map_err(|e| pe_failed(B::NAME, e))?;
     let mut out = spec.run(team).map_err(|e| pe_failed(B::NAME, e))?;

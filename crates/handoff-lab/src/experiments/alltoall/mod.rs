@@ -130,7 +130,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         let bad = |m: String| BenchError::usage(NAME, m);
         if self.methods.is_empty() {
@@ -194,12 +193,10 @@ pub struct WorkerSpec {
     pub samples: u64,
     /// The injected fault.
     pub fault: Option<team_run::Fault>,
-    /// Bound on every wait, seconds.
-    pub wait_timeout_s: f64,
 }
 
 // The body of a PE (`handoff __worker alltoall SPEC`, under `team::Launch` or mpiexec).
-team_run::pe_body!(WorkerSpec, pe_main);
+team_run::pe_body!(WorkerSpec, pe_main, Duration::from_secs(30));
 
 fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
     let (me, p) = (team.rank(), team.size());
@@ -211,11 +208,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
     let mut src = [vec![0u64; words], vec![0u64; words]];
     fill(&mut src[0], me as u64 + 1, 0);
     fill(&mut src[1], me as u64 + 1, 1);
-    let mut out = PeOutput {
-        rank: me,
-        verified: true,
-        ..PeOutput::default()
-    };
+    let mut out = PeOutput::of(me);
     let fail = |out: &mut PeOutput, why: String| out.fail(format!("PE {me}: {why}"));
     let mut k: u64 = 0;
     let mut round = |out: &mut PeOutput, k: u64| -> Result<(), TeamError> {
@@ -320,7 +313,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 rounds,
                 samples: cfg.samples,
                 fault: cfg.team.fault.clone(),
-                wait_timeout_s: 30.0,
             };
             let team = TeamSpec {
                 cpus: cfg.cpus.clone(),

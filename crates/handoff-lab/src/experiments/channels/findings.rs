@@ -2,7 +2,7 @@
 //! shared channel) and 2 (more threads on one channel do not raise its throughput), judged on
 //! the run means of messages/s at the n nearest the seed's 4–6.
 
-use crate::bench::findings::at_least;
+use crate::bench::findings::at_least_if;
 use crate::bench::findings::run_means;
 use crate::bench::{BenchResults, Finding};
 
@@ -20,31 +20,21 @@ pub(super) fn findings(res: &BenchResults) -> Vec<Finding> {
         return out;
     };
     for mode in ["threads", "processes"] {
-        if let (Some(conn), Some(pyc)) = (
+        out.extend(at_least_if(
+            &format!("{n} separate channels beat {n} producers and consumers on one channel ({mode}; seed Finding 3)"),
+            "XConn / XPYC messages/s",
             runs_of(&format!("XConn, {mode}"), n),
             runs_of(&format!("XPYC, {mode}"), n),
-        ) {
-            out.push(at_least(
-                &format!("{n} separate channels beat {n} producers and consumers on one channel ({mode}; seed Finding 3)"),
-                "XConn / XPYC messages/s",
-                &conn,
-                &pyc,
-                1.0,
-            ));
-        }
+            1.0,
+        ));
         if n > 1.0 {
-            if let (Some(one), Some(many)) = (
+            out.extend(at_least_if(
+                &format!("more threads on one channel do not raise its throughput: {n} pairs gain under 20% over one ({mode}; seed Finding 2)"),
+                &format!("XPYC messages/s at 1 / at {n}"),
                 runs_of(&format!("XPYC, {mode}"), 1.0),
                 runs_of(&format!("XPYC, {mode}"), n),
-            ) {
-                out.push(at_least(
-                    &format!("more threads on one channel do not raise its throughput: {n} pairs gain under 20% over one ({mode}; seed Finding 2)"),
-                    &format!("XPYC messages/s at 1 / at {n}"),
-                    &one,
-                    &many,
-                    0.83,
-                ));
-            }
+                0.83,
+            ));
         }
     }
     out

@@ -16,6 +16,7 @@ use handoff::sys::monotonic_ns;
 use handoff::sys::Deadline;
 
 use super::launcher::{gate_wait, Workers};
+use super::queue::ends::{Rx, TransferError, Tx};
 use super::rma_channels::Layout;
 use super::rt_common::{arg, join_all, pin, quantile, run_id, POINT_DEADLINE, SECTION};
 use crate::bench::experiment::{
@@ -105,7 +106,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.n.is_empty() || self.n.iter().any(|&n| n == 0 || n > 64) {
             return Err(BenchError::usage(
@@ -160,53 +160,11 @@ impl Seen {
     }
 }
 
-/// The longest a push or pop waits before the run fails.
-const WAIT_LIMIT: Duration = Duration::from_secs(30);
-
-fn produce(
-    tx: &mut dyn FnMut(Msg) -> Result<(), QueueError>,
-    pid: u64,
-    n: u64,
-) -> Result<(), QueueError> {
+fn produce(tx: &mut dyn Tx<Msg>, pid: u64, n: u64) -> Result<(), TransferError> {
     for seq in 0..n {
-        tx(make(pid, seq))?;
+        tx.send(make(pid, seq))?;
     }
     Ok(())
-}
-
-/// Pushes `m`: the deadline (a clock read) only when the queue is full.
-fn push_fast<P: PushEnd>(tx: &mut P, m: Msg) -> Result<(), QueueError> {
-    match tx.try_push_msg(m) {
-        Ok(()) => Ok(()),
-        Err(QueueError::Timeout { item, .. }) => tx.push_msg(item),
-        Err(e) => Err(e.forget_item()),
-    }
-}
-
-/// The producer ends used here.
-trait PushEnd {
-    fn try_push_msg(&mut self, m: Msg) -> Result<(), QueueError<Msg>>;
-    fn push_msg(&mut self, m: Msg) -> Result<(), QueueError>;
-}
-
-impl PushEnd for handoff::queue::Producer<Msg> {
-    fn try_push_msg(&mut self, m: Msg) -> Result<(), QueueError<Msg>> {
-        self.try_push(m)
-    }
-    fn push_msg(&mut self, m: Msg) -> Result<(), QueueError> {
-        self.push_timeout(m, WAIT_LIMIT)
-            .map_err(QueueError::forget_item)
-    }
-}
-
-impl PushEnd for handoff::queue::ArrayProducer<Msg> {
-    fn try_push_msg(&mut self, m: Msg) -> Result<(), QueueError<Msg>> {
-        self.try_push(m)
-    }
-    fn push_msg(&mut self, m: Msg) -> Result<(), QueueError> {
-        self.push_timeout(m, WAIT_LIMIT)
-            .map_err(QueueError::forget_item)
-    }
 }
 
 /// Consumers of one run; producers are started by `start_producers` (threads or processes)
@@ -221,7 +179,7 @@ fn consume(
 ) -> Result<(f64, Vec<Seen>), BenchError> {
     let total = per * n as u64;
     let t0 = Instant::now();
-    let seen: Vec<Result<Seen, QueueError>> = std::thread::scope(|s| {
+    let seen: Vec<Result<Seen, TransferError>> = std::thread::scope(|s| {
         let mut hs = Vec::new();
         let mut spsc = spsc.into_iter();
         for c in 0..n {
@@ -233,15 +191,12 @@ fn consume(
             };
             // Each XPYC consumer joins the one queue (a clone is another consumer).
             let shared = array.clone();
-            hs.push(s.spawn(move || -> Result<Seen, QueueError> {
+            hs.push(s.spawn(move || -> Result<Seen, TransferError> {
                 pin(cpu);
                 let mut seen = Seen::new(n);
                 if let Some(mut rx) = mine {
                     for _ in 0..per {
-                        let m = match rx.try_pop() {
-                            Err(QueueError::Timeout { .. }) => rx.pop_timeout(WAIT_LIMIT)?,
-                            got => got?,
-                        };
+                        let m = rx.recv()?;
                         seen.take(&m, monotonic_ns());
                     }
                     return Ok(seen);
@@ -251,13 +206,9 @@ fn consume(
                 };
                 // Until every producer left and the queue is drained.
                 loop {
-                    let got = match rx.try_pop() {
-                        Err(QueueError::Timeout { .. }) => rx.pop_timeout(WAIT_LIMIT),
-                        got => got,
-                    };
-                    match got {
+                    match rx.recv() {
                         Ok(m) => seen.take(&m, monotonic_ns()),
-                        Err(QueueError::Closed { .. }) => return Ok(seen),
+                        Err(TransferError::Queue(QueueError::Closed { .. })) => return Ok(seen),
                         Err(e) => return Err(e),
                     }
                 }
@@ -265,7 +216,7 @@ fn consume(
         }
         drop(array);
         join_all(hs, || {
-            QueueError::InvalidConfig("a consumer panicked".into())
+            QueueError::InvalidConfig("a consumer panicked".into()).into()
         })
     });
     let elapsed = t0.elapsed().as_secs_f64();
@@ -340,44 +291,37 @@ fn one_run(
         w.finish(Instant::now() + POINT_DEADLINE)?;
         return Ok(out);
     }
-    let (mut txs_s, mut rxs_s, mut txs_a, mut rx_a) = (Vec::new(), Vec::new(), Vec::new(), None);
+    let (mut txs, mut rxs_s, mut rx_a) = (Vec::<Box<dyn Tx<Msg>>>::new(), Vec::new(), None);
     match layout {
         Layout::Xconn => {
             for _ in 0..n {
                 let (tx, rx) = Spsc::<Msg>::new(CAPACITY).map_err(qe)?;
-                txs_s.push(tx);
+                txs.push(Box::new(tx));
                 rxs_s.push(rx);
             }
         }
         Layout::Xpyc => {
             let q = ArrayMpmc::<Msg>::on_heap(CAPACITY).map_err(qe)?;
             for _ in 0..n {
-                txs_a.push(q.producer().map_err(qe)?);
+                txs.push(Box::new(q.producer().map_err(qe)?));
             }
             rx_a = Some(q.consumer().map_err(qe)?);
         }
     }
     std::thread::scope(|s| {
         let mut hs = Vec::new();
-        for (p, mut tx) in txs_s.into_iter().enumerate() {
+        for (p, mut tx) in txs.into_iter().enumerate() {
             let cpu = cfg.cpus[p % cfg.cpus.len()];
             hs.push(s.spawn(move || {
                 pin(cpu);
-                produce(&mut |m| push_fast(&mut tx, m), p as u64, per)
-            }));
-        }
-        for (p, mut tx) in txs_a.into_iter().enumerate() {
-            let cpu = cfg.cpus[p % cfg.cpus.len()];
-            hs.push(s.spawn(move || {
-                pin(cpu);
-                produce(&mut |m| push_fast(&mut tx, m), p as u64, per)
+                produce(&mut *tx, p as u64, per)
             }));
         }
         let out = consume(cfg, layout, n, per, rxs_s, rx_a);
         for h in hs {
             h.join()
                 .map_err(|_| BenchError::failed(NAME, "a producer panicked"))?
-                .map_err(qe)?;
+                .map_err(|e| BenchError::failed(NAME, e))?;
         }
         out
     })
@@ -395,12 +339,12 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
         let q = Spsc::<Msg>::open(&name, CAPACITY, open).map_err(qe)?;
         let mut tx = q.producer().map_err(qe)?;
         gate_wait(NAME)?;
-        produce(&mut |m| push_fast(&mut tx, m), pid, n).map_err(qe)
+        produce(&mut tx, pid, n).map_err(|e| BenchError::failed(NAME, e))
     } else {
         let q = ArrayMpmc::<Msg>::open(&name, CAPACITY, open).map_err(qe)?;
         let mut tx = q.producer().map_err(qe)?;
         gate_wait(NAME)?;
-        produce(&mut |m| push_fast(&mut tx, m), pid, n).map_err(qe)?;
+        produce(&mut tx, pid, n).map_err(|e| BenchError::failed(NAME, e))?;
         drop(tx);
         // Stay attached until the consumers are done: this process's departure from the
         // segment would end their waits for the other producers with PeerGone.

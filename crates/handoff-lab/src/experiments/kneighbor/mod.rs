@@ -23,7 +23,7 @@ use super::rt_common::{arg, check, fill, join_all, pin, run_id, POINT_DEADLINE, 
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
-use crate::bench::findings::{at_least, run_means};
+use crate::bench::findings::{at_least_if, run_means};
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
 
 const NAME: &str = "kneighbor";
@@ -145,7 +145,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.k == 0 || self.k > 64 {
             return Err(BenchError::usage(
@@ -221,7 +220,6 @@ type PeRun = (Vec<f64>, [u64; 2]);
 
 /// One PE: `outs[j]` and `ins[j]` go to and come from `neighbours(rank)[j]`. Returns µs per
 /// iteration per repetition and whether every byte checked out.
-#[allow(clippy::too_many_arguments)]
 fn pe_loop(
     rank: usize,
     cfg: &Config,
@@ -503,15 +501,13 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
             .map(|r| r.x)
             .min_by(|a, b| (a.log2() - 8.0).abs().total_cmp(&(b.log2() - 8.0).abs()));
         let Some(size) = size else { continue };
-        if let (Some(spread), Some(compact)) = (runs_of("spread", size), runs_of("compact", size)) {
-            out.push(at_least(
-                &format!("placement matters for kNeighbor: compact (neighbours in the nearest placement classes) is at least as fast as spread, {mode}, {size} B (seed: 13.37 vs 11.66 µs between two maps)"),
-                "spread / compact iteration time",
-                &spread,
-                &compact,
-                1.0,
-            ));
-        }
+        out.extend(at_least_if(
+            &format!("placement matters for kNeighbor: compact (neighbours in the nearest placement classes) is at least as fast as spread, {mode}, {size} B (seed: 13.37 vs 11.66 µs between two maps)"),
+            "spread / compact iteration time",
+            runs_of("spread", size),
+            runs_of("compact", size),
+            1.0,
+        ));
     }
     out
 }

@@ -5,6 +5,7 @@ use super::{team_run, Method};
 use crate::bench::experiment::TransportKind;
 use crate::bench::findings::{at_least, judge, run_means_of};
 use crate::bench::{BenchResults, Finding};
+use crate::stats::first_seen;
 
 /// A record's (placement, transport, pair); a record without `transport` is from before
 /// MPI transports: shared memory.
@@ -41,13 +42,7 @@ fn latency_over(
 /// counting-put ≥ 2; and (not the seed's) what one line transfer buys: fence-flag / line ≥ 2.
 pub(super) fn findings(res: &BenchResults) -> Vec<Finding> {
     // (placement, transport, pair): the records of one group were measured alike.
-    let mut groups: Vec<(String, String, String)> = Vec::new();
-    for r in res.records.iter().filter(|r| r.x == 8.0) {
-        let g = group_of(r);
-        if !groups.contains(&g) {
-            groups.push(g);
-        }
-    }
+    let groups = first_seen(res.records.iter().filter(|r| r.x == 8.0).map(group_of));
     let mut out = Vec::new();
     for g in &groups {
         let class = &g.0;
@@ -103,13 +98,7 @@ pub(super) fn findings(res: &BenchResults) -> Vec<Finding> {
             }
         }
     }
-    let mut all_classes: Vec<String> = Vec::new();
-    for r in &res.records {
-        let c = r.param_text("placement");
-        if !all_classes.contains(&c) {
-            all_classes.push(c);
-        }
-    }
+    let all_classes = first_seen(res.records.iter().map(|r| r.param_text("placement")));
     out.extend(mpi_findings(res, &all_classes));
     out
 }

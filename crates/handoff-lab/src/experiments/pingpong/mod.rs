@@ -23,7 +23,7 @@
 //! check is inside the timed loop for every method alike: a message is received to be read.
 
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use handoff::team::{Cmp, Counter, Line, SignalOp, Sym, Team, TeamError, Transport, LINE_PAYLOAD};
 use serde::{Deserialize, Serialize};
@@ -183,7 +183,6 @@ impl Config {
         }
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         let bad = |m: String| BenchError::usage(NAME, m);
         if self.methods.is_empty() {
@@ -248,8 +247,6 @@ pub struct WorkerSpec {
     pub warmup: u64,
     /// The injected fault.
     pub fault: Option<team_run::Fault>,
-    /// Bound on every wait, seconds.
-    pub wait_timeout_s: f64,
     /// Whether the PEs measure their floors before each sample ([`super::team_floor`]): on
     /// two CPUs of their own only (the floors spin).
     #[serde(default)]
@@ -257,7 +254,10 @@ pub struct WorkerSpec {
 }
 
 // The body of a PE (`handoff __worker pingpong SPEC`, under `team::Launch` or mpiexec).
-team_run::pe_body!(WorkerSpec, pe_main);
+/// The bound on every wait of a PE.
+const PE_WAIT: Duration = Duration::from_secs(20);
+
+team_run::pe_body!(WorkerSpec, pe_main, PE_WAIT);
 
 fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, TeamError> {
     let (me, peer) = (team.rank(), 1 - team.rank());
@@ -267,7 +267,6 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
     let flag = team.alloc::<u64>(2)?;
     let line = team.alloc::<Line>(1)?;
     let ct = team.ct_create()?;
-    let timeout = std::time::Duration::from_secs_f64(spec.wait_timeout_s);
     // The floors bounce in the line the receiver waits on (its first payload word, or the
     // flag's neighbour); counting-put's counter lives in the team's own words, so its
     // floors are the flag line's.
@@ -276,7 +275,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         _ => flag.at(1),
     };
     let floor = match spec.floors {
-        true => TeamFloor::on(team, peer, floor_word, timeout)?,
+        true => TeamFloor::on(team, peer, floor_word, PE_WAIT)?,
         false => None,
     };
     // Two source buffers, message parity 0 and 1; salt = rank + 1.
@@ -294,11 +293,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         ct,
         src,
         got: vec![0u64; words],
-        out: PeOutput {
-            rank: me,
-            verified: true,
-            ..PeOutput::default()
-        },
+        out: PeOutput::of(me),
         iteration: 0,
         floor,
     };
@@ -490,7 +485,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 samples: cfg.samples,
                 warmup: cfg.warmup.min(cfg.round_trips_at(size)),
                 fault: cfg.team.fault.clone(),
-                wait_timeout_s: 20.0,
                 floors: p.cpus[0] != p.cpus[1] && p.class != MPIRUN,
             };
             let team = TeamSpec {

@@ -349,40 +349,27 @@ pub fn stream_processes<const W: usize>(
     let blocks = cfg.reps + 1;
     let per_producer = cfg.count / producers as u64 * blocks;
     let per_block = cfg.count / producers as u64 * producers as u64;
-    // Keep the queue handle alive until the workers are done.
-    let (full_name, mut rx, _keep): (String, Box<dyn Rx<Msg<W>>>, Box<dyn std::any::Any>) =
-        match kind {
-            Kind::Spsc => {
-                let q = Spsc::<Msg<W>>::create(&name, CAPACITY).map_err(qe)?;
-                (
-                    q.name().unwrap_or_default().into(),
-                    Box::new(q.consumer().map_err(qe)?),
-                    Box::new(q),
-                )
-            }
-            Kind::Lanes => {
-                let q = LaneMpsc::<Msg<W>>::create(&name, producers, CAPACITY).map_err(qe)?;
-                (
-                    q.name().unwrap_or_default().into(),
-                    Box::new(q.consumer().map_err(qe)?),
-                    Box::new(q),
-                )
-            }
-            Kind::Array => {
-                let q = ArrayMpsc::<Msg<W>>::create(&name, CAPACITY).map_err(qe)?;
-                (
-                    q.name().unwrap_or_default().into(),
-                    Box::new(q.consumer().map_err(qe)?),
-                    Box::new(q),
-                )
-            }
-            _ => {
-                return Err(BenchError::failed(
-                    NAME,
-                    format!("{} has no cross-process form", kind.name()),
-                ))
-            }
-        };
+    // The segment's full name, its receiving end, and the queue handle, kept alive until the
+    // workers are done.
+    macro_rules! created {
+        ($q:expr) => {{
+            let q = $q.map_err(qe)?;
+            let rx: Box<dyn Rx<Msg<W>>> = Box::new(q.consumer().map_err(qe)?);
+            let name: String = q.name().unwrap_or_default().into();
+            (name, rx, Box::new(q) as Box<dyn std::any::Any>)
+        }};
+    }
+    let (full_name, mut rx, _keep) = match kind {
+        Kind::Spsc => created!(Spsc::<Msg<W>>::create(&name, CAPACITY)),
+        Kind::Lanes => created!(LaneMpsc::<Msg<W>>::create(&name, producers, CAPACITY)),
+        Kind::Array => created!(ArrayMpsc::<Msg<W>>::create(&name, CAPACITY)),
+        _ => {
+            return Err(BenchError::failed(
+                NAME,
+                format!("{} has no cross-process form", kind.name()),
+            ))
+        }
+    };
     let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
     for i in 0..producers {
         let cpu = cfg.cpus[(i + 1) % cfg.cpus.len()];
@@ -478,26 +465,20 @@ pub fn worker_body<const W: usize>(args: &[String]) -> Result<(), BenchError> {
     }
     let fault = args.get(7).is_some_and(|f| f == "fault");
     let producers: usize = arg(NAME, args, 8)?;
+    // Opens the queue, joins as a producer, waits for the start and sends.
+    macro_rules! produce_into {
+        ($q:expr) => {{
+            let q = $q.map_err(qe)?;
+            let mut tx = q.producer().map_err(qe)?;
+            gate_wait(NAME)?;
+            produce::<W>(&mut tx, pid, n, fault, &NEVER).map_err(fe)
+        }};
+    }
+    let open = open_deadline();
     match kind {
-        Kind::Spsc => {
-            let q = Spsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(qe)?;
-            let mut tx = q.producer().map_err(qe)?;
-            gate_wait(NAME)?;
-            produce::<W>(&mut tx, pid, n, fault, &NEVER).map_err(fe)
-        }
-        Kind::Lanes => {
-            let q = LaneMpsc::<Msg<W>>::open(&name, producers, CAPACITY, open_deadline())
-                .map_err(qe)?;
-            let mut tx = q.producer().map_err(qe)?;
-            gate_wait(NAME)?;
-            produce::<W>(&mut tx, pid, n, fault, &NEVER).map_err(fe)
-        }
-        Kind::Array => {
-            let q = ArrayMpsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(qe)?;
-            let mut tx = q.producer().map_err(qe)?;
-            gate_wait(NAME)?;
-            produce::<W>(&mut tx, pid, n, fault, &NEVER).map_err(fe)
-        }
+        Kind::Spsc => produce_into!(Spsc::<Msg<W>>::open(&name, CAPACITY, open)),
+        Kind::Lanes => produce_into!(LaneMpsc::<Msg<W>>::open(&name, producers, CAPACITY, open)),
+        Kind::Array => produce_into!(ArrayMpsc::<Msg<W>>::open(&name, CAPACITY, open)),
         _ => Err(BenchError::failed(
             NAME,
             "worker: this kind has no cross-process form",

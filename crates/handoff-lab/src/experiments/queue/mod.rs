@@ -8,7 +8,7 @@
 //! words derived from it in the rest; the consumer checks every word and the order per
 //! producer (none lost, duplicated, torn or reordered).
 
-mod ends;
+pub(super) mod ends;
 mod measure;
 
 use super::rt_common::SECTION;
@@ -210,7 +210,6 @@ impl Config {
         v
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         if self.kinds.is_empty() {
             return Err(BenchError::usage(

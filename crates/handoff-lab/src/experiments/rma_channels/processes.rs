@@ -212,8 +212,6 @@ pub struct PeSpec {
     pub depth: usize,
     /// Transfers per producer.
     pub per: u64,
-    /// Bound on every wait, seconds.
-    pub wait_timeout_s: f64,
     /// Test only: producer 0 flips the last byte of its transfer `corrupt_at`.
     #[serde(default)]
     pub corrupt_at: Option<u64>,
@@ -230,7 +228,7 @@ fn xconn() -> Layout {
     Layout::Xconn
 }
 
-team_run::pe_body!(PeSpec, pe_main);
+team_run::pe_body!(PeSpec, pe_main, STUCK);
 
 /// Producer PE `p < n` → consumer PE `n + p`. Producer samples: [mean µs, p99 µs];
 /// consumer samples: [elapsed s, checked, wrong, then per sender: transfers, sum of
@@ -240,11 +238,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &PeSpec) -> Result<PeOutput, Team
     let window = team.alloc::<u8>(spec.depth * spec.put_len)?;
     let posted = team.alloc::<u64>(spec.depth)?;
     let freed = team.alloc::<u64>(spec.depth)?;
-    let mut out = PeOutput {
-        rank: me,
-        verified: true,
-        ..PeOutput::default()
-    };
+    let mut out = PeOutput::of(me);
     team.barrier_all()?;
     let depth = spec.depth as u64;
     if me < spec.n {
@@ -288,24 +282,23 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &PeSpec) -> Result<PeOutput, Team
             seen.take(tag(sender as u64, k), bytes);
             team.signal(freed.at(s), SignalOp::Add(1), sender)?;
         }
-        let elapsed = t0.elapsed().as_secs_f64();
-        if seen.wrong > 0 {
-            out.fail(format!(
-                "PE {me}: {} of {} transfers had a wrong byte",
-                seen.wrong, seen.checked
-            ));
-        }
-        out.samples = consumer_samples(elapsed, &seen);
+        consumed(&mut out, t0.elapsed().as_secs_f64(), &seen);
     }
     Ok(out)
 }
 
-fn consumer_samples(elapsed: f64, seen: &Seen) -> Vec<f64> {
-    let mut v = vec![elapsed, seen.checked as f64, seen.wrong as f64];
-    for &(c, sum) in &seen.per_sender {
-        v.extend([c as f64, sum as f64]);
+/// A consumer PE's output: its samples (see [`pe_main`]), failed when a transfer was wrong.
+fn consumed(out: &mut PeOutput, elapsed: f64, seen: &Seen) {
+    if seen.wrong > 0 {
+        out.fail(format!(
+            "PE {}: {} of {} transfers had a wrong byte",
+            out.rank, seen.wrong, seen.checked
+        ));
     }
-    v
+    out.samples = vec![elapsed, seen.checked as f64, seen.wrong as f64];
+    for &(c, sum) in &seen.per_sender {
+        out.samples.extend([c as f64, sum as f64]);
+    }
 }
 
 /// A worker PE of an XPYC RMA run: joins the shared-memory team (whose `Team` is `Sync`, so
@@ -339,11 +332,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
     let window = team.alloc::<u8>(spec.depth * stride)?;
     let posted = team.alloc::<u64>(spec.depth)?;
     let freed = team.alloc::<u64>(spec.depth)?;
-    let mut out = PeOutput {
-        rank: me,
-        verified: true,
-        ..PeOutput::default()
-    };
+    let mut out = PeOutput::of(me);
     team.barrier_all()?;
     // Each side's tickets: a plain counter shared by the PE's threads (Relaxed: it only
     // hands out numbers; the slot's data is ordered by the signals).
@@ -427,13 +416,7 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
         for s in seen {
             all.merge(&s?);
         }
-        if all.wrong > 0 {
-            out.fail(format!(
-                "PE {me}: {} of {} transfers had a wrong byte",
-                all.wrong, all.checked
-            ));
-        }
-        out.samples = consumer_samples(elapsed, &all);
+        consumed(&mut out, elapsed, &all);
     }
     Ok(out)
 }
@@ -451,7 +434,6 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         put_len: len,
         depth,
         per: pt.per,
-        wait_timeout_s: STUCK.as_secs_f64(),
         corrupt_at: pt.corrupt_at,
         layout: pt.layout,
         cpus: cpus.to_vec(),

@@ -23,11 +23,10 @@ use handoff::sync::Wait;
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
-use crate::bench::findings::at_least;
+use crate::bench::findings::{at_least_if, run_means};
 use crate::bench::models::ModelForm;
 use crate::bench::{BenchResults, Finding};
 
-/// The registry name.
 pub const NAME: &str = "rma-sync";
 /// The metric every point has.
 pub const METRIC: &str = "sync_us";
@@ -183,7 +182,6 @@ impl Config {
         self.pes.iter().copied().max().unwrap_or(2)
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         let bad = |m: String| BenchError::usage(NAME, m);
         if self.modes.is_empty() {
@@ -261,7 +259,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
                 iters: cfg.iters,
                 reps: cfg.reps,
                 fault: cfg.team.fault,
-                wait_timeout_s: 60.0,
             };
             let team = TeamSpec {
                 wait,
@@ -305,15 +302,6 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
     }
     res.notes.extend(advice(&res));
     Ok(res)
-}
-
-/// The mean of `series` at `x`, and its per-run means.
-fn at(res: &BenchResults, series: &str, x: f64) -> Option<(f64, Vec<f64>)> {
-    res.series(series)
-        .into_iter()
-        .find(|r| r.x == x)
-        .and_then(|r| r.metrics.get(METRIC))
-        .map(|m| (m.summary.mean, m.run_means.clone()))
 }
 
 /// Which mode to use for which group size here (the seed's fence vs PSCW crossover), from
@@ -386,17 +374,14 @@ pub fn advice(res: &BenchResults) -> Vec<String> {
 fn findings(res: &BenchResults) -> Vec<Finding> {
     let p_max = res.series("fence").iter().map(|r| r.x).fold(0.0, f64::max);
     let mut out = Vec::new();
-    if let (Some((_, fence)), Some((_, pscw))) =
-        (at(res, "fence", p_max), at(res, "pscw-ring", p_max))
-    {
-        out.push(at_least(
-            &format!("PSCW with k = 2 costs less than fence at p = {p_max} (seed: fence grows with log2 p, PSCW with k)"),
-            "fence / pscw-ring",
-            &fence,
-            &pscw,
-            1.0,
-        ));
-    }
+    let at = |series: &str, x: f64| run_means(res, series, x, METRIC);
+    out.extend(at_least_if(
+        &format!("PSCW with k = 2 costs less than fence at p = {p_max} (seed: fence grows with log2 p, PSCW with k)"),
+        "fence / pscw-ring",
+        at("fence", p_max),
+        at("pscw-ring", p_max),
+        1.0,
+    ));
     let p_min = res
         .series("lock-exclusive")
         .iter()
@@ -408,21 +393,16 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
         .map(|r| r.x)
         .fold(0.0, f64::max);
     if p_top > p_min {
-        if let (Some((_, lo)), Some((_, hi))) = (
-            at(res, "lock-exclusive", p_min),
-            at(res, "lock-exclusive", p_top),
-        ) {
-            out.push(at_least(
-                &format!(
-                    "lock/unlock does not grow with p: at p = {p_top} within 1.5× of p = {p_min} \
-                     (seed: constant)"
-                ),
-                &format!("lock-exclusive at p={p_min} / at p={p_top}"),
-                &lo,
-                &hi,
-                0.67,
-            ));
-        }
+        out.extend(at_least_if(
+            &format!(
+                "lock/unlock does not grow with p: at p = {p_top} within 1.5× of p = {p_min} \
+                 (seed: constant)"
+            ),
+            &format!("lock-exclusive at p={p_min} / at p={p_top}"),
+            at("lock-exclusive", p_min),
+            at("lock-exclusive", p_top),
+            0.67,
+        ));
     }
     out
 }

@@ -36,11 +36,9 @@ pub struct WorkerSpec {
     pub reps: u64,
     /// PE 0 puts one wrong value.
     pub fault: bool,
-    /// Bound on every wait, seconds.
-    pub wait_timeout_s: f64,
 }
 
-team_run::pe_body!(WorkerSpec, run);
+team_run::pe_body!(WorkerSpec, run, Duration::from_secs(60));
 
 struct Pe<'t, X: Transport> {
     team: &'t Team<X>,

@@ -196,7 +196,6 @@ impl Config {
         v
     }
 
-    /// Checks the configuration before anything runs.
     pub fn validate(&self) -> Result<(), BenchError> {
         let bad = |m: String| BenchError::usage(NAME, m);
         if self.methods.is_empty() {
@@ -281,7 +280,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 grid: g,
                 iterations: cfg.iterations,
                 fault: cfg.team.fault.clone(),
-                wait_timeout_s: 30.0,
             };
             let label = format!("{kind} {} {}×{} on {} PEs", method.name(), g.m, g.n, g.pes);
             let team = TeamSpec {

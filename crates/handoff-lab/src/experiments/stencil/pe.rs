@@ -1,7 +1,7 @@
 //! The PE side of `stencil`: one team member's columns of the wavefront, its boundary
 //! values in and out, and the checks against the closed form (module docs of `stencil`).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use handoff::team::{Cmp, Counter, SignalOp, Sym, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
@@ -18,12 +18,10 @@ pub struct WorkerSpec {
     pub iterations: u64,
     /// The injected fault.
     pub fault: Option<team_run::Fault>,
-    /// Bound on every wait, seconds.
-    pub wait_timeout_s: f64,
 }
 
 // The body of a PE (`handoff __worker stencil SPEC`, under `team::Launch` or mpiexec).
-team_run::pe_body!(WorkerSpec, pe_main);
+team_run::pe_body!(WorkerSpec, pe_main, Duration::from_secs(30));
 
 /// A value with its flag (or counter): one direction of the pipeline.
 struct Channel {
@@ -101,11 +99,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
             a[i * w] = i as f64;
         }
     }
-    let mut out = PeOutput {
-        rank: r,
-        verified: true,
-        ..PeOutput::default()
-    };
+    let mut out = PeOutput::of(r);
     let fail = |out: &mut PeOutput, why: String| out.fail(format!("PE {r}: {why}"));
     let mut stamps = Vec::with_capacity(spec.iterations as usize);
     let k_corner = |k: u64| corner(m, n, k);
