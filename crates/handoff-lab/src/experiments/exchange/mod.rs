@@ -536,19 +536,13 @@ pub fn run(
         .iter()
         .filter(|p| p.producer_core != p.consumer_core)
         .map(|p| (p.producer_core, p.consumer_core));
-    let mut pairs: Vec<(usize, usize)> = matrix
-        .iter()
-        .copied()
-        .chain(cross)
-        .map(|(a, b)| (a.min(b), a.max(b)))
-        .filter(|&(a, b)| {
-            !known
-                .iter()
-                .any(|k| (k.cpu_a.min(k.cpu_b), k.cpu_a.max(k.cpu_b)) == (a, b))
-        })
-        .collect();
-    pairs.sort_unstable();
-    pairs.dedup();
+    let ordered = |a: usize, b: usize| (a.min(b), a.max(b));
+    let known_pairs: Vec<_> = known.iter().map(|k| ordered(k.cpu_a, k.cpu_b)).collect();
+    let pairs = stats::distinct(
+        (matrix.iter().copied().chain(cross))
+            .map(|(a, b)| ordered(a, b))
+            .filter(|p| !known_pairs.contains(p)),
+    );
     let mut c2c = known.to_vec();
     if !pairs.is_empty() {
         let opts = handoff_probe::floor::C2cOptions::default();

@@ -195,6 +195,15 @@ impl ModeInfo {
             .unwrap_or(MODES.len())
     }
 
+    /// The distinct mode names of `names` in the order of [`MODES`] (unknown names last,
+    /// alphabetically): the order of every table and legend.
+    pub fn sorted<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        let mut modes: Vec<String> = names.into_iter().map(str::to_string).collect();
+        modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
+        modes.dedup();
+        modes
+    }
+
     /// Whether a mode name hands the block from one party to another; the one-thread
     /// baselines do not, and an unknown mode is taken to.
     pub fn is_two_party(name: &str) -> bool {

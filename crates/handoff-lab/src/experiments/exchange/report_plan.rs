@@ -20,6 +20,7 @@ use crate::bench::experiment::{BenchError, PlanAsk, ReportPlan, RunCtx};
 use crate::bench::schema::C2cPair;
 use crate::bench::BenchResults;
 use crate::experiments::c2c;
+use crate::stats::distinct;
 use handoff_probe::topology::{Placement, Topology};
 
 const MIB: usize = 1 << 20;
@@ -238,9 +239,7 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
 pub fn plan_config(plan: &ExchangePlan) -> serde_json::Value {
     let cfg = &plan.cfg;
     let mut exchange = serde_json::to_value(cfg).unwrap_or_default();
-    let mut sizes: Vec<usize> = plan.points.iter().map(|p| p.size).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
+    let sizes = distinct(plan.points.iter().map(|p| p.size));
     if let Some(o) = exchange.as_object_mut() {
         o.insert("sizes".into(), serde_json::json!(sizes));
         o.insert(
@@ -367,9 +366,7 @@ fn describe(plan: &ExchangePlan, topology: &Topology, allowed: &[usize]) -> Vec<
         format!("producer: CPU {producer}"),
         "consumers by placement class:".to_string(),
     ];
-    let mut consumers: Vec<usize> = plan.points.iter().map(|p| p.consumer_core).collect();
-    consumers.sort_unstable();
-    consumers.dedup();
+    let consumers = distinct(plan.points.iter().map(|p| p.consumer_core));
     for (class, cpus) in topology.representatives_per_class(producer, allowed, usize::MAX) {
         let picked: Vec<usize> = cpus
             .iter()
@@ -388,9 +385,7 @@ fn describe(plan: &ExchangePlan, topology: &Topology, allowed: &[usize]) -> Vec<
             }
         ));
     }
-    let mut sizes: Vec<usize> = plan.points.iter().map(|p| p.size).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
+    let sizes = distinct(plan.points.iter().map(|p| p.size));
     out.push(format!(
         "points: {} exchange points ({} sizes, {} consumers), {} c2c pairs",
         plan.points.len(),

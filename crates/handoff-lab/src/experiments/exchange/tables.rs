@@ -35,18 +35,9 @@ fn cell(r: &BenchRecord, metric: Metric) -> String {
     }
 }
 
-fn modes_of(results: &BenchResults, idx: &[usize]) -> Vec<String> {
-    let mut modes: Vec<String> = idx
-        .iter()
-        .map(|&i| results.records[i].mode().to_string())
-        .collect();
-    modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
-    modes.dedup();
-    modes
-}
-
 pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
     let recs = &results.records;
+    let modes = ModeInfo::sorted(fig.records.iter().map(|&i| recs[i].mode()));
     let find = |pred: &dyn Fn(&BenchRecord) -> bool| {
         fig.records.iter().map(|&i| &recs[i]).find(|r| pred(r))
     };
@@ -70,7 +61,7 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
                 header.push(format!("CPU {c} ({pl})"));
             }
             let mut rows = Vec::new();
-            for m in modes_of(results, &fig.records) {
+            for m in &modes {
                 let mut row = vec![m.clone()];
                 for &c in &cpus {
                     row.push(
@@ -100,7 +91,7 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             let mut header = vec!["mode".to_string()];
             header.extend(sizes.iter().map(|&s| fmt_size(s)));
             let mut rows = Vec::new();
-            for m in modes_of(results, &fig.records) {
+            for m in &modes {
                 let mut row = vec![m.clone()];
                 for &s in &sizes {
                     row.push(
@@ -130,7 +121,7 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             ];
             let mut rows = Vec::new();
             let mut flushed_faster = Vec::new();
-            for m in modes_of(results, &fig.records) {
+            for m in &modes {
                 let (Some(c), Some(f)) = (
                     find(&|r| r.mode() == m && !r.flush_cache()),
                     find(&|r| r.mode() == m && r.flush_cache()),
@@ -352,9 +343,7 @@ pub(super) fn machine_table(results: &BenchResults) -> Block {
 
 /// "0–3, 8" style CPU list.
 fn cpu_list(cpus: &[usize]) -> String {
-    let mut cpus = cpus.to_vec();
-    cpus.sort_unstable();
-    cpus.dedup();
+    let cpus = crate::stats::distinct(cpus.iter().copied());
     let mut parts = Vec::new();
     let mut i = 0;
     while i < cpus.len() {

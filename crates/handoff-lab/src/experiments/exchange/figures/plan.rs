@@ -88,10 +88,7 @@ impl Figure {
         recs: &[BenchRecord],
         param: impl Fn(&BenchRecord) -> T,
     ) -> Vec<T> {
-        let mut v: Vec<T> = self.records.iter().map(|&i| param(&recs[i])).collect();
-        v.sort_unstable();
-        v.dedup();
-        v
+        crate::stats::distinct(self.records.iter().map(|&i| param(&recs[i])))
     }
 }
 
