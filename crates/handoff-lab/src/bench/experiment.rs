@@ -359,9 +359,23 @@ impl ReportCost {
     }
 }
 
-/// The flags `handoff report` passes to the report plans that read them (the exchange's
-/// `--mode`, `--size`, `--consumer-core`, `--reps`, `--runs`, `--kernel`).
-pub type ReportFlags = crate::experiments::exchange::Overrides;
+/// The flags `handoff report` (and `bench exchange`) pass to the plans that read them, parsed
+/// but not interpreted: `None` keeps the plan's own choice.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReportFlags {
+    /// `--mode`: mode names (`all` expanded), each one the experiment knows.
+    pub modes: Option<Vec<String>>,
+    /// `--size`, bytes.
+    pub sizes: Option<Vec<usize>>,
+    /// `--consumer-core`.
+    pub consumer_cores: Option<Vec<usize>>,
+    /// `--reps`.
+    pub reps: Option<u32>,
+    /// `--runs`.
+    pub runs: Option<u32>,
+    /// `--kernel`.
+    pub kernel: Option<String>,
+}
 
 /// What `handoff report` asks an experiment's report plan: one step of the budget ladder on
 /// one machine.

@@ -2,6 +2,7 @@
 
 use super::fault::Fault;
 use super::mode::Mode;
+use crate::bench::experiment::ReportFlags;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use thiserror::Error;
@@ -144,34 +145,20 @@ pub enum ConfigError {
         /// The producer's CPU.
         producer: usize,
     },
+    /// A mode name that is not in [`super::mode::MODES`].
+    #[error(transparent)]
+    Mode(#[from] super::mode::ModeError),
     /// `--file-dir` is not a directory.
     #[error("--file-dir {} is not a directory", .0.display())]
     FileDir(PathBuf),
 }
 
-/// The flags `bench exchange` and `report` share, parsed: `None` keeps the command's default.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Overrides {
-    /// `--mode`.
-    pub modes: Option<Vec<Mode>>,
-    /// `--size`.
-    pub sizes: Option<Vec<usize>>,
-    /// `--consumer-core`.
-    pub consumer_cores: Option<Vec<usize>>,
-    /// `--reps`.
-    pub reps: Option<u32>,
-    /// `--runs`.
-    pub runs: Option<u32>,
-    /// `--kernel`.
-    pub kernel: Option<String>,
-}
-
 impl ExchangeConfig {
     /// Applies the flags the user gave. A consumer CPU that only one-thread modes would use is
     /// refused rather than dropped in silence.
-    pub fn apply(&mut self, o: &Overrides) -> Result<(), ConfigError> {
+    pub fn apply(&mut self, o: &ReportFlags) -> Result<(), ConfigError> {
         if let Some(m) = &o.modes {
-            self.modes = m.clone();
+            self.modes = m.iter().map(|n| n.parse()).collect::<Result<_, _>>()?;
         }
         if let Some(s) = &o.sizes {
             self.sizes = s.clone();

@@ -27,7 +27,7 @@ mod single;
 mod tables;
 pub mod worker;
 
-pub use config::{ConfigError, ExchangeConfig, Overrides};
+pub use config::{ConfigError, ExchangeConfig};
 pub use error::RunError;
 pub use mode::{Mode, ModeError, ModeInfo, Parties, WaitKind, MODES};
 
