@@ -8,6 +8,7 @@
 //! Axes are drawn in linear coordinates; a log axis plots log10 of the value with its own
 //! decade ticks, so every figure uses one coordinate type.
 
+pub(crate) mod bars;
 pub(crate) mod kit;
 pub mod lines;
 

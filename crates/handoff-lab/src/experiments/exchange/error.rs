@@ -118,9 +118,6 @@ pub enum RunError {
     /// A mode name did not parse (its message says which names exist).
     #[error(transparent)]
     Mode(#[from] super::mode::ModeError),
-    /// The c2c floor before the records could not be measured.
-    #[error(transparent)]
-    Floor(#[from] crate::experiments::c2c::C2cError),
     /// A run's samples could not be summarized.
     #[error(transparent)]
     Stats(#[from] crate::stats::StatsError),
