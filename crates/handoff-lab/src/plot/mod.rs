@@ -34,23 +34,13 @@ pub enum PlotError {
     Font,
     /// plotters failed while drawing.
     #[error("cannot draw figure {figure}: {message}")]
-    Draw {
-        /// Figure id.
-        figure: String,
-        /// What plotters said.
-        message: String,
-    },
+    Draw { figure: String, message: String },
     /// A results file lacks what its figures read.
     #[error(transparent)]
     Input(LoadError),
     /// PNG encoding failed.
     #[error("cannot encode figure {figure} as PNG: {message}")]
-    Encode {
-        /// Figure id.
-        figure: String,
-        /// What the encoder said.
-        message: String,
-    },
+    Encode { figure: String, message: String },
 }
 
 /// Registers the bundled font with plotters under [`FONT_FAMILY`]. Idempotent; the `render_*`
@@ -74,9 +64,7 @@ pub fn register_font() -> Result<(), PlotError> {
 pub struct Drawn {
     /// File stem, unique in a report.
     pub id: String,
-    /// The PNG bytes.
     pub png: Vec<u8>,
-    /// The SVG text.
     pub svg: String,
     /// The figure's data, `<id>.csv`.
     pub csv: Option<String>,

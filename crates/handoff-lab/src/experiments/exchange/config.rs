@@ -10,12 +10,10 @@ use thiserror::Error;
 /// Everything that defines one `bench exchange` invocation; recorded verbatim in the results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExchangeConfig {
-    /// Modes to run.
     #[serde(with = "mode_names")]
     pub modes: Vec<Mode>,
     /// Block sizes in bytes (each a non-zero multiple of 4).
     pub sizes: Vec<usize>,
-    /// The producer's CPU.
     pub producer_core: usize,
     /// The consumer CPUs to try, one record each.
     pub consumer_cores: Vec<usize>,
@@ -142,7 +140,6 @@ pub enum ConfigError {
         cpu: usize,
         /// The modes, `single-thread and file`.
         modes: String,
-        /// The producer's CPU.
         producer: usize,
     },
     /// A mode name that is not in [`super::mode::MODES`].

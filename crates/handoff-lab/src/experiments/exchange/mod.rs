@@ -88,11 +88,9 @@ fn worker_body(args: &[String]) -> Result<(), BenchError> {
 /// One measured configuration: one record of the results.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Point {
-    /// The mode.
     pub mode: Mode,
     /// Block bytes.
     pub size: usize,
-    /// Producer CPU.
     pub producer_core: usize,
     /// Consumer CPU (= producer CPU for single-thread modes).
     pub consumer_core: usize,
@@ -102,7 +100,6 @@ pub struct Point {
     pub reps: u32,
     /// Discarded repetitions per run.
     pub warmup: u32,
-    /// Runs.
     pub runs: u32,
 }
 
@@ -169,11 +166,9 @@ pub struct Launcher {
 
 /// What every point needs from its surroundings.
 pub struct Env<'a> {
-    /// How to start worker processes.
     pub launcher: Launcher,
     /// Set by Ctrl-C: stop as soon as possible.
     pub cancel: &'a AtomicBool,
-    /// The clock all parties read.
     pub clock: Clock,
     /// Its calibration (converts the workers' ticks).
     pub calibration: Calibration,
@@ -195,9 +190,7 @@ pub struct Env<'a> {
 /// Everything an exchange measurement needs from the machine: the clock, its calibration
 /// and the topology (`bench exchange` and `handoff report`).
 pub struct Rig {
-    /// The clock all parties read.
     pub clock: Clock,
-    /// Its calibration.
     pub calibration: Calibration,
     /// Placement classes.
     pub topology: Topology,
@@ -250,7 +243,6 @@ pub enum ExchangeError {
         point: String,
         /// 1-based run number.
         run: u32,
-        /// What went wrong.
         source: RunError,
     },
 }

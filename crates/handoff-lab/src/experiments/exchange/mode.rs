@@ -46,13 +46,10 @@ pub enum Parties {
 /// Everything the lab knows about one mode: one row of [`MODES`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModeInfo {
-    /// The mode.
     pub mode: Mode,
-    /// The CLI / JSON name.
     pub name: &'static str,
     /// One line of what the mode does, for help and reports.
     pub label: &'static str,
-    /// Who the two ends are.
     pub parties: Parties,
     /// The consumer's wait when producer and consumer have CPUs of their own.
     pub wait: WaitKind,

@@ -143,9 +143,7 @@ pub fn size_classes(machine: &Machine) -> Vec<SizeClass> {
 /// The recommended mode for one size class and placement.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pick {
-    /// The size class.
     pub class: SizeClass,
-    /// The placement class.
     pub placement: String,
     /// Sizes of the class that were measured.
     pub sizes: Vec<u64>,
@@ -175,7 +173,6 @@ pub struct Pick {
 /// processes-spin / threads-spin read time at one size and placement.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProcVsThreads {
-    /// The placement class.
     pub placement: String,
     /// Block size.
     pub size_bytes: u64,
@@ -189,7 +186,6 @@ pub struct ProcVsThreads {
 /// The paper's question answered for one placement class, over every size measured there.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Answer {
-    /// The placement class.
     pub placement: String,
     /// The sizes both modes were measured at.
     pub sizes: Vec<u64>,

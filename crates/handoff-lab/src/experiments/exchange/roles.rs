@@ -77,13 +77,11 @@ pub trait LockStep {
 
 /// Producer side of one run.
 pub struct ProducerLoop<'a> {
-    /// The shared clock.
     pub clock: &'a Clock,
     /// Flush the block after filling it.
     pub flush: bool,
     /// Sleep this long before each fill (a slow producer), microseconds.
     pub delay_us: u64,
-    /// The fill kernel.
     pub kernel: Kernel,
     /// Test fault (see [`super::fault`]).
     pub fault: Option<super::fault::Fault>,
@@ -126,11 +124,9 @@ impl ProducerLoop<'_> {
 
 /// Consumer side of one run.
 pub struct ConsumerLoop<'a> {
-    /// The shared clock.
     pub clock: &'a Clock,
     /// Repetitions before this index are warm-up (CPU usage is measured after it).
     pub warmup: u32,
-    /// The sum kernel.
     pub kernel: Kernel,
 }
 

@@ -112,12 +112,12 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             vec![Block::Table { header, rows }, dagger_note]
         }
         FigureKind::CachedVsFlushed { .. } => {
-            let header = vec![
-                "mode".to_string(),
-                "read, cached".to_string(),
-                "read, flushed".to_string(),
-                "flushed / cached".to_string(),
-                "flush time".to_string(),
+            let header = [
+                "mode",
+                "read, cached",
+                "read, flushed",
+                "flushed / cached",
+                "flush time",
             ];
             let mut rows = Vec::new();
             let mut flushed_faster = Vec::new();
@@ -149,7 +149,7 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
                         .unwrap_or_else(|| "–".to_string()),
                 ]);
             }
-            let mut out = vec![Block::Table { header, rows }, dagger_note];
+            let mut out = vec![Block::table(&header, rows), dagger_note];
             if !flushed_faster.is_empty() {
                 out.push(Block::Para(format!(
                     "**Flushed faster than cached** for {}: a flushed block must come from \
@@ -335,10 +335,7 @@ pub(super) fn machine_table(results: &BenchResults) -> Block {
             .unwrap_or_else(|| "not readable".to_string()),
     ]);
     rows.push(vec!["host name".to_string(), m.hostname.clone()]);
-    Block::Table {
-        header: vec!["".to_string(), "".to_string()],
-        rows,
-    }
+    Block::table(&["", ""], rows)
 }
 
 /// "0–3, 8" style CPU list.

@@ -32,22 +32,18 @@ pub enum Role {
 /// Everything a worker needs, passed as one JSON argument.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WorkerSpec {
-    /// Producer or consumer.
     pub role: Role,
-    /// The mode's name.
     pub mode: String,
     /// Full name of the segment of samples.
     pub segment: String,
     /// Full name of the channel that holds the block (every mode but pipe).
     #[serde(default)]
     pub channel: Option<String>,
-    /// Block bytes.
     pub size: usize,
     /// Measured repetitions.
     pub reps: u32,
     /// Warm-up repetitions.
     pub warmup: u32,
-    /// CPU to pin to.
     pub core: usize,
     /// The other worker's CPU (spin mode yields when both share one).
     pub peer_core: usize,

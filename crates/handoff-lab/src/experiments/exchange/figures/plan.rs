@@ -18,35 +18,23 @@ pub const PREFERRED_SIZE: u64 = 1 << 20;
 pub enum FigureKind {
     /// A metric per consumer CPU, one bar per mode, at one size.
     PerCpu {
-        /// Read time or latency.
         metric: Metric,
-        /// Block size.
         size_bytes: u64,
-        /// Producer CPU.
         producer_core: usize,
-        /// Logarithmic y axis.
         log_y: bool,
     },
     /// A metric vs block size, one line per mode, for one core pair.
     VsSize {
-        /// Read time or latency.
         metric: Metric,
-        /// Placement class of the pair.
         placement: String,
-        /// Producer CPU.
         producer_core: usize,
-        /// Consumer CPU.
         consumer_core: usize,
     },
     /// Read time with the block cached and flushed, per mode, for one core pair and size.
     CachedVsFlushed {
-        /// Block size.
         size_bytes: u64,
-        /// Placement class of the pair.
         placement: String,
-        /// Producer CPU.
         producer_core: usize,
-        /// Consumer CPU.
         consumer_core: usize,
     },
     /// The report's first figure: read time and latency vs block size of
@@ -71,9 +59,7 @@ pub const HEADLINE_MODES: [&str; 2] = ["processes-spin", "threads-spin"];
 pub struct Figure {
     /// File stem, e.g. `read_per_cpu` or `latency_vs_size_same-core`.
     pub id: String,
-    /// Title drawn on the figure.
     pub title: String,
-    /// What it shows.
     pub kind: FigureKind,
     /// Indices into `results.records` of the records it plots (empty for the heatmap).
     pub records: Vec<usize>,
