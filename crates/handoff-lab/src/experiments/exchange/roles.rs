@@ -168,6 +168,15 @@ pub fn as_bytes(block: &[i32]) -> &[u8] {
     unsafe { std::slice::from_raw_parts(block.as_ptr().cast(), std::mem::size_of_val(block)) }
 }
 
+/// The block as bytes to write into (reading a pipe or a file into it).
+pub fn as_bytes_mut(block: &mut [i32]) -> &mut [u8] {
+    // SAFETY: i32 has no padding and every byte pattern is a valid i32, so the same memory may
+    // be written as bytes; the length covers exactly the slice.
+    unsafe {
+        std::slice::from_raw_parts_mut(block.as_mut_ptr().cast(), std::mem::size_of_val(block))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -109,31 +109,23 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
     let seg = Segment::open(&spec.segment, open_deadline).map_err(RunError::OpenSegment)?;
     let total = (spec.reps + spec.warmup) as usize;
     let slots = Layout::new(total).slots(&seg)?;
+    let mut producer = ProducerLoop {
+        clock: &clock,
+        flush: spec.flush,
+        delay_us: spec.delay_us,
+        kernel,
+        fault: spec.fault,
+    };
+    let mut consumer = ConsumerLoop {
+        clock: &clock,
+        warmup: spec.warmup,
+        kernel,
+    };
     if let Some((mut data, mut ack)) = pipes {
         let elems = spec.size / 4;
         return match role {
-            Role::Producer => super::pipe::producer(
-                &mut data,
-                &mut ack,
-                elems,
-                &clock,
-                &super::pipe::ProducerOpts {
-                    flush: spec.flush,
-                    delay_us: spec.delay_us,
-                    kernel,
-                    fault: spec.fault,
-                },
-                &slots,
-            ),
-            Role::Consumer => super::pipe::consumer(
-                &mut data,
-                &mut ack,
-                elems,
-                &clock,
-                spec.warmup,
-                kernel,
-                &slots,
-            ),
+            Role::Producer => producer.run_pipe(&mut data, &mut ack, elems, &slots),
+            Role::Consumer => consumer.run_pipe(&mut data, &mut ack, elems, &slots),
         };
     }
     let chan = Channel::open(
@@ -167,20 +159,8 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
         }
     };
     match role {
-        Role::Producer => ProducerLoop {
-            clock: &clock,
-            flush: spec.flush,
-            delay_us: spec.delay_us,
-            kernel,
-            fault: spec.fault,
-        }
-        .run(&mut chan.producer()?, sync, &slots),
-        Role::Consumer => ConsumerLoop {
-            clock: &clock,
-            warmup: spec.warmup,
-            kernel,
-        }
-        .run(&mut chan.consumer()?, sync, &slots),
+        Role::Producer => producer.run(&mut chan.producer()?, sync, &slots),
+        Role::Consumer => consumer.run(&mut chan.consumer()?, sync, &slots),
     }
 }
 
