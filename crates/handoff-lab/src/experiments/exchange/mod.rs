@@ -154,19 +154,11 @@ pub fn plan(cfg: &ExchangeConfig) -> Vec<Point> {
     points
 }
 
-/// How to start a worker process: this binary plus the hidden subcommand's arguments, then
-/// the experiment's name and the worker spec (JSON), by [`super::launcher::spawn_worker`].
-#[derive(Debug, Clone)]
-pub struct Launcher {
-    /// The executable (normally `std::env::current_exe()`).
-    pub exe: PathBuf,
-    /// Arguments before the experiment's name, e.g. `["__worker"]`.
-    pub args: Vec<OsString>,
-}
-
 /// What every point needs from its surroundings.
 pub struct Env<'a> {
-    pub launcher: Launcher,
+    /// How to start a worker: this executable with these arguments (`["__worker"]`), then
+    /// the experiment's name and the worker spec ([`super::launcher::spawn_worker`]).
+    pub launcher: (PathBuf, Vec<OsString>),
     /// Set by Ctrl-C: stop as soon as possible.
     pub cancel: &'a AtomicBool,
     pub clock: Clock,
@@ -213,7 +205,7 @@ impl Rig {
         &'a self,
         cfg: &ExchangeConfig,
         cancel: &'a AtomicBool,
-        launcher: Launcher,
+        launcher: (PathBuf, Vec<OsString>),
     ) -> Result<Env<'a>, crate::kernels::KernelError> {
         Ok(Env {
             launcher,

@@ -15,7 +15,7 @@
 //! with `R`, `R_min`, the runs and the sweep's density the step of the budget ladder.
 
 use super::cost::point_s;
-use super::{memory, record, ConfigError, ExchangeConfig, Launcher, Mode, Point, Rig};
+use super::{memory, record, ConfigError, ExchangeConfig, Mode, Point, Rig};
 use crate::bench::experiment::{BenchError, PlanAsk, ReportPlan, RunCtx};
 use crate::bench::schema::C2cPair;
 use crate::bench::BenchResults;
@@ -324,18 +324,10 @@ impl ExchangePlan {
     ) -> Result<BenchResults, BenchError> {
         let failed = |e: String| BenchError::failed(record::NAME, e);
         let rig = Rig::detect().map_err(|e| failed(format!("reading the CPU topology: {e}")))?;
-        let env = (rig.env(&self.cfg, ctx.cancel, launcher(ctx)))
+        let env = (rig.env(&self.cfg, ctx.cancel, (ctx.exe.clone(), ctx.args.clone())))
             .map_err(|e| BenchError::usage(record::NAME, e.to_string()))?;
         let matrix = (&self.c2c_pairs[..], &[][..]);
         super::run(ctx, config, &self.points, &env, matrix, stop_after)
-    }
-}
-
-/// How `ctx` starts the exchange's workers.
-fn launcher(ctx: &RunCtx<'_>) -> Launcher {
-    Launcher {
-        exe: ctx.exe.clone(),
-        args: ctx.args.clone(),
     }
 }
 
@@ -429,7 +421,11 @@ pub fn speed(ctx: &mut RunCtx<'_>) -> f64 {
         },
     ];
     let Ok(rig) = Rig::detect() else { return 1.0 };
-    let Ok(env) = rig.env(&ExchangeConfig::default(), ctx.cancel, launcher(ctx)) else {
+    let Ok(env) = rig.env(
+        &ExchangeConfig::default(),
+        ctx.cancel,
+        (ctx.exe.clone(), ctx.args.clone()),
+    ) else {
         return 1.0;
     };
     // The floor beside each record is not wanted here: a stand-in keeps it from being measured.

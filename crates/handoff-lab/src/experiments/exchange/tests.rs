@@ -43,10 +43,7 @@ fn point(mode: Mode, size: usize, consumer_core: usize) -> Point {
 fn with_env<T>(fault: Option<fault::Fault>, f: impl FnOnce(&Env<'_>) -> T) -> T {
     let topology = Topology::detect().unwrap();
     let clock = Clock::detect();
-    let launcher = Launcher {
-        exe: std::env::current_exe().unwrap(),
-        args: vec![],
-    };
+    let launcher = (std::env::current_exe().unwrap(), vec![]);
     let cancel = AtomicBool::new(false);
     let env = Env {
         launcher,

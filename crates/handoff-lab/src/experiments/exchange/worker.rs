@@ -233,7 +233,7 @@ pub(crate) fn run_processes(
             stdout: false,
             stderr: true,
         };
-        let (exe, args) = (&env.launcher.exe, &env.launcher.args);
+        let (exe, args) = (&env.launcher.0, &env.launcher.1);
         launcher::spawn_worker(exe, args, super::record::NAME, &[json], io).map_err(RunError::Spawn)
     };
     let mut workers = [
