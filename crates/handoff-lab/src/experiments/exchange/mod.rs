@@ -222,23 +222,6 @@ impl Rig {
     }
 }
 
-/// Why a point could not be measured.
-#[derive(Debug, thiserror::Error)]
-pub enum ExchangeError {
-    /// Ctrl-C (or a stop request) arrived.
-    #[error("interrupted")]
-    Interrupted,
-    /// A run failed: a worker died, a sum was wrong, a deadline passed.
-    #[error("{point}, run {run}: {source}")]
-    RunFailed {
-        /// The point's label.
-        point: String,
-        /// 1-based run number.
-        run: u32,
-        source: RunError,
-    },
-}
-
 /// The raw outcome of one run, in ticks.
 pub(crate) struct RunData {
     write: Vec<u64>,
@@ -275,8 +258,13 @@ pub(crate) struct RunFacts {
     pipe_size: Option<u64>,
 }
 
-/// Measures one point: `runs` fresh pairs, each `warmup + reps` repetitions.
-pub fn run_point(p: &Point, env: &Env<'_>) -> Result<BenchRecord, ExchangeError> {
+/// Measures one point: `runs` fresh pairs, each `warmup + reps` repetitions; `None` when
+/// Ctrl-C (or a stop request) cut it short. A failed run (a worker died, a sum was wrong, a
+/// deadline passed) is an error naming the point and the run.
+pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchError> {
+    let failed = |run: u32, e: RunError| {
+        BenchError::failed(record::NAME, format!("{}, run {run}: {e}", p.label()))
+    };
     let same_cpu = p.producer_core == p.consumer_core;
     let cal = &env.calibration;
     let w = p.warmup as usize;
@@ -289,19 +277,13 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<BenchRecord, ExchangeError>
     let mut checks = crate::bench::Checks::of("blocks");
     for run in 1..=p.runs {
         if env.cancel.load(Ordering::Relaxed) {
-            return Err(ExchangeError::Interrupted);
+            return Ok(None);
         }
-        let data = run_once(p, env, &mut facts).map_err(|source| {
-            if env.cancel.load(Ordering::Relaxed) {
-                ExchangeError::Interrupted
-            } else {
-                ExchangeError::RunFailed {
-                    point: p.label(),
-                    run,
-                    source,
-                }
-            }
-        })?;
+        let data = match run_once(p, env, &mut facts) {
+            Ok(data) => data,
+            Err(_) if env.cancel.load(Ordering::Relaxed) => return Ok(None),
+            Err(e) => return Err(failed(run, e)),
+        };
         let reps = data.read.len() as u64;
         checks.add(
             data.verified_reps.min(reps),
@@ -323,11 +305,7 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<BenchRecord, ExchangeError>
         flush.push(fl);
     }
     let timed = |s: &[Vec<f64>], spread, zero_ok| {
-        time_metric(s, spread, zero_ok).map_err(|e| ExchangeError::RunFailed {
-            point: p.label(),
-            run: p.runs,
-            source: RunError::from(e),
-        })
+        time_metric(s, spread, zero_ok).map_err(|e| failed(p.runs, RunError::from(e)))
     };
     let two_party = !p.mode.is_single_thread();
     let placement = env.topology.placement(p.producer_core, p.consumer_core);
@@ -369,7 +347,7 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<BenchRecord, ExchangeError>
     if let Some(size) = facts.pipe_size {
         info.insert("pipe_size_bytes".into(), size.into());
     }
-    Ok(b)
+    Ok(Some(b))
 }
 
 /// A deadline for one run: generous, so only a stuck run hits it.
@@ -551,16 +529,13 @@ pub fn run(
         let adjacent_floor = (p.producer_core != p.consumer_core)
             .then(|| (env.adjacent_floor)(p.producer_core, p.consumer_core))
             .flatten();
-        match run_point(p, env) {
-            Ok(mut rec) => {
-                rec.c2c_one_way_ns = adjacent_floor;
-                res.records.push(rec);
-                Ok(Some(p.label()))
-            }
-            // The loop sees Ctrl-C next and marks the results partial.
-            Err(ExchangeError::Interrupted) => Ok(None),
-            Err(e) => Err(failed(&e)),
-        }
+        // Cut short: the loop sees Ctrl-C next and marks the results partial.
+        let Some(mut rec) = run_point(p, env)? else {
+            return Ok(None);
+        };
+        rec.c2c_one_way_ns = adjacent_floor;
+        res.records.push(rec);
+        Ok(Some(p.label()))
     })?;
     // Measured interleaved (see `plan`); presented grouped by mode.
     res.records.sort_by_key(|r| {

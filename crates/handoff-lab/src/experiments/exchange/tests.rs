@@ -159,7 +159,7 @@ fn a_stale_block_fails_verification_in_every_in_process_mode() {
             "{}: {e}",
             p.label()
         );
-        let ok = with_env(None, |env| run_point(&p, env)).unwrap();
+        let ok = with_env(None, |env| run_point(&p, env)).unwrap().unwrap();
         assert!(ok.verified, "{}", p.label());
     }
 }
