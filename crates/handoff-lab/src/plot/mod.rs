@@ -1,9 +1,10 @@
 //! The lab's plots, PNG and SVG, drawn with plotters and a bundled font (no system font
 //! library): the chart kit every figure draws with (`kit`: colours, axes, frames, legends,
-//! markers), the line figure of a registered experiment's [`crate::bench::FigureSpec`]
-//! ([`lines`]), and the PNG and SVG backends (`png_of`, `svg_of`). An experiment whose
-//! figures its data decides (exchange, c2c) draws them itself with the kit and hands them
-//! over as [`Drawn`] through its registry entry (`ExperimentInfo::draw`).
+//! markers), line charts ([`lines`]: every registered experiment's
+//! [`crate::bench::FigureSpec`], the exchange's figures against the block size), grouped
+//! bars (`bars`), and the PNG and SVG backends (`png_of`, `svg_of`). An experiment whose
+//! figures its data decides (exchange, c2c) lays them out itself and hands them over as
+//! [`Drawn`] through its registry entry (`ExperimentInfo::draw`).
 //!
 //! Axes are drawn in linear coordinates; a log axis plots log10 of the value with its own
 //! decade ticks, so every figure uses one coordinate type.

@@ -35,6 +35,21 @@ fn cell(r: &BenchRecord, metric: Metric) -> String {
     }
 }
 
+/// One row per mode, its name then a cell per column (`–` where `cell` has none).
+fn mode_rows<T: Copy>(
+    modes: &[String],
+    columns: &[T],
+    cell: impl Fn(&str, T) -> Option<String>,
+) -> Vec<Vec<String>> {
+    let row = |m: &String| {
+        let cells = columns
+            .iter()
+            .map(|&c| cell(m, c).unwrap_or_else(|| "–".into()));
+        std::iter::once(m.clone()).chain(cells).collect()
+    };
+    modes.iter().map(row).collect()
+}
+
 pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
     let recs = &results.records;
     let modes = ModeInfo::sorted(fig.records.iter().map(|&i| recs[i].mode()));
@@ -60,18 +75,9 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
                     .unwrap_or_default();
                 header.push(format!("CPU {c} ({pl})"));
             }
-            let mut rows = Vec::new();
-            for m in &modes {
-                let mut row = vec![m.clone()];
-                for &c in &cpus {
-                    row.push(
-                        find(&|r| r.mode() == m && r.consumer_core() == c)
-                            .map(|r| cell(r, *metric))
-                            .unwrap_or_else(|| "–".to_string()),
-                    );
-                }
-                rows.push(row);
-            }
+            let mut rows = mode_rows(&modes, &cpus, |m, c| {
+                find(&|r| r.mode() == m && r.consumer_core() == c).map(|r| cell(r, *metric))
+            });
             if *metric == Metric::Latency {
                 let mut row = vec!["**c2c floor** (one-way)".to_string()];
                 for &c in &cpus {
@@ -90,18 +96,9 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             let sizes = fig.distinct(recs, |r| r.size_bytes());
             let mut header = vec!["mode".to_string()];
             header.extend(sizes.iter().map(|&s| fmt_size(s)));
-            let mut rows = Vec::new();
-            for m in &modes {
-                let mut row = vec![m.clone()];
-                for &s in &sizes {
-                    row.push(
-                        find(&|r| r.mode() == m && r.size_bytes() == s)
-                            .map(|r| cell(r, *metric))
-                            .unwrap_or_else(|| "–".to_string()),
-                    );
-                }
-                rows.push(row);
-            }
+            let mut rows = mode_rows(&modes, &sizes, |m, s| {
+                find(&|r| r.mode() == m && r.size_bytes() == s).map(|r| cell(r, *metric))
+            });
             if *metric == Metric::Latency {
                 if let Some(f) = fig.records.iter().find_map(|&i| recs[i].c2c_one_way_ns) {
                     let mut row = vec!["**c2c floor** (one-way)".to_string()];
