@@ -1,7 +1,7 @@
 //! Line figures: a metric against x, one line per series with 95% CI bars, and what a figure
 //! marks on them (a fitted model, the c2c floor, cache sizes). Every registered experiment's
 //! [`FigureSpec`] is drawn with it, and so are the exchange's figures against the block size
-//! ([`LineChart`]).
+//! (`LineChart`).
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
