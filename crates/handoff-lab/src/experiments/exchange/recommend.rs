@@ -29,6 +29,7 @@ use super::record::{ExchangeRecord as _, ExchangeResults as _};
 use crate::bench::{BenchRecord, BenchResults};
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::figures::plan::size_distance;
 use super::mode::{ModeInfo, Parties};
 use crate::bench::text::fmt_size;
 use crate::machine::{placement, Machine};
@@ -272,7 +273,7 @@ pub fn recommend(results: &BenchResults) -> Recommendation {
         Some(placement::SAME_CORE),
     )
     .into_iter()
-    .min_by(|a, b| size_pref(a.size_bytes).total_cmp(&size_pref(b.size_bytes)));
+    .min_by(|a, b| size_distance(a.size_bytes).total_cmp(&size_distance(b.size_bytes)));
 
     let mut rec = Recommendation {
         picks,
@@ -315,11 +316,6 @@ fn answers(per_size: &[ProcVsThreads]) -> Vec<Answer> {
         }
     }
     out
-}
-
-/// Distance from 1 MiB in octaves (the size headline numbers prefer).
-fn size_pref(size: u64) -> f64 {
-    ((size.max(1) as f64).log2() - 20.0).abs()
 }
 
 fn pick(

@@ -316,8 +316,9 @@ pub(super) fn file_safe(s: &str) -> String {
         .collect()
 }
 
-/// Distance of a size from [`PREFERRED_SIZE`] in octaves.
-pub(super) fn size_distance(size: u64) -> f64 {
+/// Distance of a size from [`PREFERRED_SIZE`] in octaves (also the size the recommendation's
+/// headline ratio prefers).
+pub(crate) fn size_distance(size: u64) -> f64 {
     ((size.max(1) as f64).log2() - (PREFERRED_SIZE as f64).log2()).abs()
 }
 
