@@ -179,7 +179,7 @@ struct C2cArgs {
 /// Runs the command; `Ok(exit code)`.
 pub fn run(cli: Cli) -> Result<u8, Failure> {
     match cli.command {
-        Command::Worker { experiment, args } => worker(&experiment, &args),
+        Command::Worker { experiment, args } => crate::cli_bench::worker(&experiment, &args),
         Command::Bench(Bench::Exchange(a)) => bench_exchange(a),
         Command::Bench(Bench::C2c(a)) => bench_c2c(a),
         Command::Bench(Bench::PrivateVars(a)) => crate::bench_private_vars::run(a),
@@ -217,10 +217,6 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Cleanup => cleanup(),
         Command::Run(a) => crate::run::run(a),
     }
-}
-
-fn worker(experiment: &str, args: &[String]) -> Result<u8, Failure> {
-    crate::cli_bench::worker(experiment, args)
 }
 
 fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {

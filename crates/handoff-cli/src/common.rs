@@ -3,7 +3,8 @@
 
 use crate::Failure;
 use clap::Args;
-use handoff_lab::experiments::exchange::{Mode, Overrides};
+use handoff_lab::bench::experiment::ReportFlags;
+use handoff_lab::experiments::exchange::Mode;
 
 /// Flags shared by `bench exchange` and `report`.
 #[derive(Debug, Args, Clone)]
@@ -65,9 +66,14 @@ pub fn parse_cores(text: &str, allowed: &[usize], flag: &str) -> Result<Vec<usiz
 }
 
 /// Parses the shared flags; `None` where the user gave none.
-pub fn overrides(common: &CommonExchangeArgs, allowed: &[usize]) -> Result<Overrides, Failure> {
-    Ok(Overrides {
-        modes: common.mode.as_deref().map(Mode::parse_list).transpose()?,
+pub fn overrides(common: &CommonExchangeArgs, allowed: &[usize]) -> Result<ReportFlags, Failure> {
+    Ok(ReportFlags {
+        modes: common
+            .mode
+            .as_deref()
+            .map(Mode::parse_list)
+            .transpose()?
+            .map(|modes| modes.iter().map(|m| m.as_str().to_string()).collect()),
         sizes: common
             .size
             .as_deref()

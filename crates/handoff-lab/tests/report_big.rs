@@ -5,13 +5,13 @@
 //! CPUs, and stay bounded however many CPUs the machine has.
 
 use handoff_lab::bench::experiment::PlanAsk;
+use handoff_lab::bench::experiment::ReportFlags;
 use handoff_lab::bench::schema::C2cPair;
 use handoff_lab::bench::{BenchRecord, BenchResults};
 use handoff_lab::experiments::exchange::record::{
     self, time_metric, ExchangeRecord as _, PointKey,
 };
 use handoff_lab::experiments::exchange::report_plan::{self, CONSUMERS_PER_CLASS};
-use handoff_lab::experiments::exchange::Overrides;
 use handoff_lab::machine::*;
 use handoff_lab::report;
 use handoff_lab::report::plan::{plan, Protocol, Request, DEFAULT_BUDGET_S};
@@ -69,7 +69,7 @@ fn results_on(t: &Topology) -> BenchResults {
     let allowed = t.cpu_ids();
     let req = Request {
         protocol: Protocol::Budget(DEFAULT_BUDGET_S),
-        flags: &Overrides::default(),
+        flags: &ReportFlags::default(),
         experiments: &[],
         memory: None,
         speed: 1.0,

@@ -117,7 +117,6 @@ pub enum BenchError {
     /// Bad input the user can fix (exit code 2).
     #[error("{experiment}: {message}")]
     Usage {
-        /// The experiment.
         experiment: &'static str,
         /// What is wrong and what to do.
         message: String,
@@ -125,7 +124,6 @@ pub enum BenchError {
     /// A failure while measuring (exit code 3), e.g. a worker died or data failed to verify.
     #[error("{experiment}: {message}")]
     Failed {
-        /// The experiment.
         experiment: &'static str,
         /// What happened.
         message: String,
@@ -134,7 +132,6 @@ pub enum BenchError {
     /// (exit code [`EXIT_PEER_GONE`]: how its parent tells the two apart).
     #[error("{experiment}: {message}")]
     PeerGone {
-        /// The experiment.
         experiment: &'static str,
         /// What it noticed.
         message: String,
@@ -201,7 +198,6 @@ pub(crate) fn assert_each_refused_naming<C: Clone>(
 pub struct FigureSpec {
     /// File stem, unique in a report (e.g. "pingpong-latency").
     pub id: &'static str,
-    /// Title drawn on the figure.
     pub title: &'static str,
     /// Metric name in [`super::schema::BenchRecord::metrics`].
     pub metric: &'static str,
@@ -209,9 +205,7 @@ pub struct FigureSpec {
     pub x_label: &'static str,
     /// x is a size in bytes (ticks as "4 KiB").
     pub x_is_size: bool,
-    /// Log scale on x.
     pub log_x: bool,
-    /// Log scale on y.
     pub log_y: bool,
     /// Draw the c2c floor (the smallest `c2c_one_way_ns` of the records, in the metric's
     /// unit: the metric must be in µs).
@@ -250,7 +244,6 @@ pub struct ExperimentInfo {
     pub seed: &'static str,
     /// One or two sentences: what is measured and how the data is verified.
     pub what: &'static str,
-    /// The figures.
     pub figures: &'static [FigureSpec],
     /// The seed's claims checked on these results.
     pub findings: fn(&BenchResults) -> Vec<Finding>,
@@ -359,9 +352,23 @@ impl ReportCost {
     }
 }
 
-/// The flags `handoff report` passes to the report plans that read them (the exchange's
-/// `--mode`, `--size`, `--consumer-core`, `--reps`, `--runs`, `--kernel`).
-pub type ReportFlags = crate::experiments::exchange::Overrides;
+/// The flags `handoff report` (and `bench exchange`) pass to the plans that read them, parsed
+/// but not interpreted: `None` keeps the plan's own choice.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReportFlags {
+    /// `--mode`: mode names (`all` expanded), each one the experiment knows.
+    pub modes: Option<Vec<String>>,
+    /// `--size`, bytes.
+    pub sizes: Option<Vec<usize>>,
+    /// `--consumer-core`.
+    pub consumer_cores: Option<Vec<usize>>,
+    /// `--reps`.
+    pub reps: Option<u32>,
+    /// `--runs`.
+    pub runs: Option<u32>,
+    /// `--kernel`.
+    pub kernel: Option<String>,
+}
 
 /// What `handoff report` asks an experiment's report plan: one step of the budget ladder on
 /// one machine.
@@ -373,12 +380,10 @@ pub struct PlanAsk<'a> {
     pub step: &'a crate::report::plan::Step,
     /// The machine (this one, or a `--sysfs` tree's).
     pub topology: &'a Topology,
-    /// The CPUs the report may use.
     pub allowed: &'a [usize],
     /// Bytes of memory available on the machine planned for, when known (bounds the largest
     /// block); a plan for a run (`for_run`) reads this machine's now instead.
     pub memory: Option<u64>,
-    /// The flags the user gave.
     pub flags: &'a ReportFlags,
     /// Stop after this many records (tests).
     pub stop_after_records: Option<usize>,
@@ -410,7 +415,6 @@ pub struct ReportPlan {
     pub notes: Vec<String>,
     /// How its repetitions were chosen ("fixed" by a flag, else by the step), in words.
     pub reps: Option<(bool, String)>,
-    /// Runs the part.
     pub run: PlanRun,
 }
 

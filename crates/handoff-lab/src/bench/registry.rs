@@ -50,7 +50,6 @@ pub fn by_name(name: &str) -> Option<&'static ExperimentInfo> {
 #[derive(Debug, thiserror::Error)]
 #[error("--experiments: unknown experiment '{name}'; known: all, none, {}", known.join(", "))]
 pub struct UnknownExperiment {
-    /// The name given.
     pub name: String,
     /// The names the report knows.
     pub known: Vec<&'static str>,

@@ -188,11 +188,8 @@ impl Axis {
         let pad = 0.25;
         let (lo, hi) = (min.log10() - pad, max.log10() + pad);
         let gap = (hi - lo) / 14.0;
-        let mut sorted: Vec<u64> = sizes.iter().map(|&s| s.max(1)).collect();
-        sorted.sort_unstable();
-        sorted.dedup();
         let mut ticks: Vec<(f64, String)> = Vec::new();
-        for s in sorted {
+        for s in crate::stats::distinct(sizes.iter().map(|&s| s.max(1))) {
             let p = (s as f64).log10();
             let last = s as f64 == max;
             while last && ticks.last().is_some_and(|t| p - t.0 < gap) && ticks.len() > 1 {

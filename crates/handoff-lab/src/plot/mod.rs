@@ -1,13 +1,15 @@
 //! The lab's plots, PNG and SVG, drawn with plotters and a bundled font (no system font
 //! library): the chart kit every figure draws with (`kit`: colours, axes, frames, legends,
-//! markers), the line figure of a registered experiment's [`crate::bench::FigureSpec`]
-//! ([`lines`]), and the PNG and SVG backends (`png_of`, `svg_of`). An experiment whose
-//! figures its data decides (exchange, c2c) draws them itself with the kit and hands them
-//! over as [`Drawn`] through its registry entry (`ExperimentInfo::draw`).
+//! markers), line charts ([`lines`]: every registered experiment's
+//! [`crate::bench::FigureSpec`], the exchange's figures against the block size), grouped
+//! bars (`bars`), and the PNG and SVG backends (`png_of`, `svg_of`). An experiment whose
+//! figures its data decides (exchange, c2c) lays them out itself and hands them over as
+//! [`Drawn`] through its registry entry (`ExperimentInfo::draw`).
 //!
 //! Axes are drawn in linear coordinates; a log axis plots log10 of the value with its own
 //! decade ticks, so every figure uses one coordinate type.
 
+pub(crate) mod bars;
 pub(crate) mod kit;
 pub mod lines;
 
@@ -33,23 +35,13 @@ pub enum PlotError {
     Font,
     /// plotters failed while drawing.
     #[error("cannot draw figure {figure}: {message}")]
-    Draw {
-        /// Figure id.
-        figure: String,
-        /// What plotters said.
-        message: String,
-    },
+    Draw { figure: String, message: String },
     /// A results file lacks what its figures read.
     #[error(transparent)]
     Input(LoadError),
     /// PNG encoding failed.
     #[error("cannot encode figure {figure} as PNG: {message}")]
-    Encode {
-        /// Figure id.
-        figure: String,
-        /// What the encoder said.
-        message: String,
-    },
+    Encode { figure: String, message: String },
 }
 
 /// Registers the bundled font with plotters under [`FONT_FAMILY`]. Idempotent; the `render_*`
@@ -73,9 +65,7 @@ pub fn register_font() -> Result<(), PlotError> {
 pub struct Drawn {
     /// File stem, unique in a report.
     pub id: String,
-    /// The PNG bytes.
     pub png: Vec<u8>,
-    /// The SVG text.
     pub svg: String,
     /// The figure's data, `<id>.csv`.
     pub csv: Option<String>,

@@ -26,7 +26,6 @@ pub struct Options<'a> {
     pub transports: Vec<TransportKind>,
     /// `--out`, else `handoff-report-HOST-DATE` here.
     pub out: Option<PathBuf>,
-    /// The CPUs this process may use.
     pub allowed: Vec<usize>,
     /// How to start worker processes: this executable with these arguments before an
     /// experiment's name (this binary's hidden worker command).
@@ -42,7 +41,6 @@ pub struct Options<'a> {
 /// What a conducted report left.
 #[derive(Debug)]
 pub struct Outcome {
-    /// The report folder.
     pub dir: PathBuf,
     /// A stop request cut the run short (the report holds what came before it).
     pub stopped: bool,

@@ -45,28 +45,31 @@ pub enum Block {
     Notice(String),
     /// A heading of level 1..=3.
     Heading(u8, String),
-    /// A paragraph.
     Para(String),
-    /// A bulleted list.
     List(Vec<String>),
     /// A table: header and rows of inline text.
     Table {
-        /// Column headers.
         header: Vec<String>,
         /// Rows (each as long as the header).
         rows: Vec<Vec<String>>,
     },
     /// A figure: `<id>.png` (and `.svg`, `.csv` beside it), with a caption.
     Figure {
-        /// File stem.
         id: String,
         /// Alternative text / title.
         alt: String,
-        /// Caption under the figure.
         caption: String,
         /// Whether a CSV file of the figure's data exists.
         csv: bool,
     },
+}
+
+impl Block {
+    /// A table under these column headers.
+    pub fn table(header: &[&str], rows: Vec<Vec<String>>) -> Block {
+        let header = header.iter().map(|h| h.to_string()).collect();
+        Block::Table { header, rows }
+    }
 }
 
 /// Renders the blocks as Markdown (figures refer to the PNG files beside report.md).
@@ -97,32 +100,19 @@ pub fn to_markdown(blocks: &[Block]) -> String {
                 out.push('\n');
             }
             Block::Table { header, rows } => {
-                let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
-                let _ = writeln!(
-                    out,
-                    "| {} |",
-                    header
-                        .iter()
-                        .map(|h| cell(h))
-                        .collect::<Vec<_>>()
-                        .join(" | ")
-                );
-                let _ = writeln!(
-                    out,
-                    "|{}|",
-                    header
-                        .iter()
-                        .enumerate()
-                        .map(|(i, _)| if i == 0 { "---" } else { "--:" })
-                        .collect::<Vec<_>>()
-                        .join("|")
-                );
+                let line = |cells: &[String]| {
+                    let cells: Vec<String> = (cells.iter())
+                        .map(|s| s.replace('|', "\\|").replace('\n', " "))
+                        .collect();
+                    format!("| {} |\n", cells.join(" | "))
+                };
+                out.push_str(&line(header));
+                let rule: Vec<&str> = (0..header.len())
+                    .map(|i| if i == 0 { "---" } else { "--:" })
+                    .collect();
+                let _ = writeln!(out, "|{}|", rule.join("|"));
                 for r in rows {
-                    let _ = writeln!(
-                        out,
-                        "| {} |",
-                        r.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | ")
-                    );
+                    out.push_str(&line(r));
                 }
                 out.push('\n');
             }

@@ -102,15 +102,10 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
                 ]
             })
             .collect();
-        out.push(Block::Table {
-            header: vec![
-                "model".into(),
-                "R²".into(),
-                "largest residual".into(),
-                "points follow it".into(),
-            ],
+        out.push(Block::table(
+            &["model", "R²", "largest residual", "points follow it"],
             rows,
-        });
+        ));
     }
     for n in &res.notes {
         out.push(Block::Para(format!("Note: {n}")));

@@ -18,17 +18,13 @@ pub enum ReportError {
     /// The output directory could not be created.
     #[error("cannot create report directory {}: {source}", path.display())]
     CreateDir {
-        /// The directory.
         path: PathBuf,
-        /// The I/O error.
         source: std::io::Error,
     },
     /// A report file could not be written.
     #[error("cannot write report file {}: {source}", path.display())]
     Write {
-        /// The file.
         path: PathBuf,
-        /// The I/O error.
         source: std::io::Error,
     },
     /// A plot failed.
@@ -117,9 +113,7 @@ pub fn clear_previous_report(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
 /// figure id (for the HTML page).
 #[derive(Debug, Default)]
 pub struct Written {
-    /// Every file written.
     pub files: Vec<PathBuf>,
-    /// PNG bytes by figure id.
     pub pngs: HashMap<String, Vec<u8>>,
 }
 

@@ -125,15 +125,15 @@ impl FirstScreen {
                  under Recommendation):"
                     .to_string(),
             ));
-            b.push(Block::Table {
-                header: vec![
-                    "block size".to_string(),
-                    "consumer".to_string(),
-                    "two processes (the paper's setting)".to_string(),
-                    "best of every mode".to_string(),
+            b.push(Block::table(
+                &[
+                    "block size",
+                    "consumer",
+                    "two processes (the paper's setting)",
+                    "best of every mode",
                 ],
-                rows: self.lead.picks.iter().map(|r| r.to_vec()).collect(),
-            });
+                self.lead.picks.iter().map(|r| r.to_vec()).collect(),
+            ));
         }
         if !self.lead.notes.is_empty() {
             b.push(Block::List(self.lead.notes.clone()));
@@ -148,16 +148,16 @@ impl FirstScreen {
                     .to_string(),
             ));
         } else {
-            b.push(Block::Table {
-                header: vec![
-                    "experiment".to_string(),
-                    "claim".to_string(),
-                    "the paper's figure".to_string(),
-                    "this machine (95% CI)".to_string(),
-                    "verdict".to_string(),
+            b.push(Block::table(
+                &[
+                    "experiment",
+                    "claim",
+                    "the paper's figure",
+                    "this machine (95% CI)",
+                    "verdict",
                 ],
-                rows: self.claims.iter().map(|r| r.to_vec()).collect(),
-            });
+                self.claims.iter().map(|r| r.to_vec()).collect(),
+            ));
         }
         b
     }

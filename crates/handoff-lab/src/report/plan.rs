@@ -30,7 +30,6 @@ pub const LONG_S: f64 = 600.0;
 pub struct Request<'a> {
     /// Quick, within a budget, or the seeds' full protocols.
     pub protocol: Protocol,
-    /// The flags the user gave.
     pub flags: &'a ReportFlags,
     /// The experiments that run after the leading one (their report plans).
     pub experiments: &'a [&'static ExperimentInfo],
@@ -51,7 +50,6 @@ pub struct Plan {
     pub parts: Vec<(&'static str, ReportPlan)>,
     /// What the reader must know about the plan (the parts' notes first).
     pub notes: Vec<String>,
-    /// The protocol followed.
     pub step: Step,
     /// The budget the step was chosen for (seconds), `None` for `--quick` and `--full`.
     pub budget_s: Option<f64>,

@@ -167,7 +167,7 @@ pub(crate) fn draw_heatmap<DB: DrawingBackend>(
     if vals.is_empty() {
         return Ok(());
     }
-    let (bw, bh) = bar_area.dim_in_pixel();
+    let (_, bh) = bar_area.dim_in_pixel();
     let top = 40i32;
     let height = (bh as i32 - 140).max(60);
     let left = 20i32;
@@ -180,7 +180,6 @@ pub(crate) fn draw_heatmap<DB: DrawingBackend>(
             ))
             .map_err(err)?;
     }
-    let _ = bw;
     for (t, v) in [(1.0, vmax), (0.5, (vmin + vmax) / 2.0), (0.0, vmin)] {
         let yk = top + ((1.0 - t) * (height - 1) as f64) as i32;
         bar_area
@@ -191,20 +190,10 @@ pub(crate) fn draw_heatmap<DB: DrawingBackend>(
             ))
             .map_err(err)?;
     }
-    bar_area
-        .draw(&Text::new(
-            "one-way".to_string(),
-            (left, top + height + 16),
-            font(15),
-        ))
-        .map_err(err)?;
-    bar_area
-        .draw(&Text::new(
-            "latency".to_string(),
-            (left, top + height + 34),
-            font(15),
-        ))
-        .map_err(err)?;
+    for (dy, word) in [(16, "one-way"), (34, "latency")] {
+        let at = (left, top + height + dy);
+        (bar_area.draw(&Text::new(word.to_string(), at, font(15)))).map_err(err)?;
+    }
     Ok(())
 }
 

@@ -49,9 +49,7 @@ pub const PAIR_S: f64 = 0.5;
 #[derive(Debug, Error)]
 #[error("c2c between CPUs {a} and {b}: {source}")]
 pub struct C2cError {
-    /// One CPU of the pair.
     pub a: usize,
-    /// The other.
     pub b: usize,
     /// What the measurement reported.
     #[source]

@@ -10,7 +10,7 @@ use super::record::{ExchangeRecord as _, ExchangeResults as _};
 use crate::bench::text::{fmt_ns, fmt_us};
 use crate::bench::{BenchRecord, BenchResults};
 use crate::machine::placement;
-use crate::stats::Metric;
+use crate::stats::{distinct, quantile_sorted, Metric};
 use std::collections::BTreeMap;
 
 use super::report_plan::MAX_ALL_CPUS;
@@ -22,23 +22,14 @@ pub(super) fn wanted(results: &BenchResults, consumers: usize) -> bool {
     consumers > MAX_ALL_CPUS || results.machine.allowed_cpus.len() > MAX_ALL_CPUS
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
 /// "26.1 µs" for one CPU, "26.1 µs (25.0–31.2 µs, 3 CPUs)" for several.
 fn class_cell(mut values: Vec<f64>, fmt: fn(f64) -> String) -> String {
     if values.is_empty() {
         return "–".to_string();
     }
     let n = values.len();
-    let m = median(&mut values);
+    values.sort_by(f64::total_cmp);
+    let m = quantile_sorted(&values, 0.5);
     if n == 1 {
         fmt(m)
     } else {
@@ -62,30 +53,22 @@ pub(super) fn per_class_table(results: &BenchResults, fig: &Figure, metric: Metr
             .or_default()
             .push(r);
     }
-    let mut modes: Vec<String> = recs.iter().map(|r| r.mode().to_string()).collect();
-    modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
-    modes.dedup();
+    let modes = ModeInfo::sorted(recs.iter().map(|r| r.mode()));
     let mut header = vec!["placement class".to_string(), "consumer CPUs".to_string()];
     header.extend(modes.iter().cloned());
     if metric == Metric::Latency {
         header.push("**c2c floor** (one-way)".to_string());
     }
-    let value = |r: &BenchRecord| match metric {
-        Metric::Read => r.read_us().median,
-        Metric::Latency => r.latency_us().median,
-    };
     let mut rows = Vec::new();
     for ((_, class), members) in &classes {
-        let mut cpus: Vec<usize> = members.iter().map(|r| r.consumer_core()).collect();
-        cpus.sort_unstable();
-        cpus.dedup();
+        let cpus = distinct(members.iter().map(|r| r.consumer_core()));
         let list: Vec<String> = cpus.iter().map(|c| c.to_string()).collect();
         let mut row = vec![class.clone(), list.join(", ")];
         for m in &modes {
             let v: Vec<f64> = members
                 .iter()
                 .filter(|r| r.mode() == m)
-                .map(|r| value(r))
+                .map(|r| r.timed(metric).summary.median)
                 .collect();
             row.push(class_cell(v, fmt_us));
         }

@@ -2,6 +2,7 @@
 
 use super::fault::Fault;
 use super::mode::Mode;
+use crate::bench::experiment::ReportFlags;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use thiserror::Error;
@@ -9,12 +10,10 @@ use thiserror::Error;
 /// Everything that defines one `bench exchange` invocation; recorded verbatim in the results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExchangeConfig {
-    /// Modes to run.
     #[serde(with = "mode_names")]
     pub modes: Vec<Mode>,
     /// Block sizes in bytes (each a non-zero multiple of 4).
     pub sizes: Vec<usize>,
-    /// The producer's CPU.
     pub producer_core: usize,
     /// The consumer CPUs to try, one record each.
     pub consumer_cores: Vec<usize>,
@@ -141,37 +140,22 @@ pub enum ConfigError {
         cpu: usize,
         /// The modes, `single-thread and file`.
         modes: String,
-        /// The producer's CPU.
         producer: usize,
     },
+    /// A mode name that is not in [`super::mode::MODES`].
+    #[error(transparent)]
+    Mode(#[from] super::mode::ModeError),
     /// `--file-dir` is not a directory.
     #[error("--file-dir {} is not a directory", .0.display())]
     FileDir(PathBuf),
 }
 
-/// The flags `bench exchange` and `report` share, parsed: `None` keeps the command's default.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Overrides {
-    /// `--mode`.
-    pub modes: Option<Vec<Mode>>,
-    /// `--size`.
-    pub sizes: Option<Vec<usize>>,
-    /// `--consumer-core`.
-    pub consumer_cores: Option<Vec<usize>>,
-    /// `--reps`.
-    pub reps: Option<u32>,
-    /// `--runs`.
-    pub runs: Option<u32>,
-    /// `--kernel`.
-    pub kernel: Option<String>,
-}
-
 impl ExchangeConfig {
     /// Applies the flags the user gave. A consumer CPU that only one-thread modes would use is
     /// refused rather than dropped in silence.
-    pub fn apply(&mut self, o: &Overrides) -> Result<(), ConfigError> {
+    pub fn apply(&mut self, o: &ReportFlags) -> Result<(), ConfigError> {
         if let Some(m) = &o.modes {
-            self.modes = m.clone();
+            self.modes = m.iter().map(|n| n.parse()).collect::<Result<_, _>>()?;
         }
         if let Some(s) = &o.sizes {
             self.sizes = s.clone();

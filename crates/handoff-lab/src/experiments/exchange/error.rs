@@ -14,7 +14,6 @@ pub enum RunError {
          (the block was stale: read before it was complete, or read twice)"
     )]
     Stale {
-        /// The repetition.
         rep: u32,
         /// The sum found.
         got: i64,
@@ -61,7 +60,6 @@ pub enum RunError {
     Pipe {
         /// What the party was doing.
         what: &'static str,
-        /// The I/O error.
         source: std::io::Error,
         /// What the error probably means (`" (consumer gone?)"`), or "".
         hint: &'static str,
@@ -74,9 +72,7 @@ pub enum RunError {
     File {
         /// "creating", "writing", "opening", "reading".
         what: &'static str,
-        /// The file.
         path: std::path::PathBuf,
-        /// The I/O error.
         source: std::io::Error,
     },
     /// The parent and the worker read different clocks.
@@ -118,9 +114,6 @@ pub enum RunError {
     /// A mode name did not parse (its message says which names exist).
     #[error(transparent)]
     Mode(#[from] super::mode::ModeError),
-    /// The c2c floor before the records could not be measured.
-    #[error(transparent)]
-    Floor(#[from] crate::experiments::c2c::C2cError),
     /// A run's samples could not be summarized.
     #[error(transparent)]
     Stats(#[from] crate::stats::StatsError),

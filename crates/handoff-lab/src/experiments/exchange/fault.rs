@@ -9,15 +9,9 @@ use thiserror::Error;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
     /// Skip the fill of repetition `rep`: the consumer finds the previous values (stale).
-    SkipFill {
-        /// The repetition.
-        rep: u32,
-    },
+    SkipFill { rep: u32 },
     /// Die of SIGBUS before filling repetition `rep` (process modes only: it ends the process).
-    ProducerSigbus {
-        /// The repetition.
-        rep: u32,
-    },
+    ProducerSigbus { rep: u32 },
 }
 
 impl Fault {

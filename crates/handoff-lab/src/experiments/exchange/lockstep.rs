@@ -81,7 +81,6 @@ pub struct SemLockStep<'a, P: PeerWatch + ?Sized> {
     pub full: NamedSemaphore,
     /// Posted by the consumer.
     pub free: NamedSemaphore,
-    /// The run's deadline.
     pub deadline: Deadline,
     /// Who to watch while waiting.
     pub peers: &'a P,
@@ -166,7 +165,6 @@ pub struct CondvarLockStep<'a> {
     pub full: &'a OneShot,
     /// Consumer → producer.
     pub free: &'a OneShot,
-    /// The run's deadline.
     pub deadline: Deadline,
     /// Set when the other thread failed.
     pub abort: &'a AtomicBool,

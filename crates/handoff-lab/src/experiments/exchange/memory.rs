@@ -101,9 +101,7 @@ pub enum MemoryError {
     Memory {
         /// The run: mode, size and repetitions.
         what: String,
-        /// Bytes it needs.
         need: u64,
-        /// Bytes available.
         available: u64,
     },
     /// Not enough room in /dev/shm.
@@ -116,7 +114,6 @@ pub enum MemoryError {
     Shm {
         /// The run: mode, size and repetitions.
         what: String,
-        /// Bytes it needs.
         need: u64,
         /// Bytes free in /dev/shm.
         available: u64,

@@ -27,7 +27,7 @@ mod single;
 mod tables;
 pub mod worker;
 
-pub use config::{ConfigError, ExchangeConfig, Overrides};
+pub use config::{ConfigError, ExchangeConfig};
 pub use error::RunError;
 pub use mode::{Mode, ModeError, ModeInfo, Parties, WaitKind, MODES};
 
@@ -88,11 +88,9 @@ fn worker_body(args: &[String]) -> Result<(), BenchError> {
 /// One measured configuration: one record of the results.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Point {
-    /// The mode.
     pub mode: Mode,
     /// Block bytes.
     pub size: usize,
-    /// Producer CPU.
     pub producer_core: usize,
     /// Consumer CPU (= producer CPU for single-thread modes).
     pub consumer_core: usize,
@@ -102,7 +100,6 @@ pub struct Point {
     pub reps: u32,
     /// Discarded repetitions per run.
     pub warmup: u32,
-    /// Runs.
     pub runs: u32,
 }
 
@@ -157,23 +154,13 @@ pub fn plan(cfg: &ExchangeConfig) -> Vec<Point> {
     points
 }
 
-/// How to start a worker process: this binary plus the hidden subcommand's arguments, then
-/// the experiment's name and the worker spec (JSON), by [`super::launcher::spawn_worker`].
-#[derive(Debug, Clone)]
-pub struct Launcher {
-    /// The executable (normally `std::env::current_exe()`).
-    pub exe: PathBuf,
-    /// Arguments before the experiment's name, e.g. `["__worker"]`.
-    pub args: Vec<OsString>,
-}
-
 /// What every point needs from its surroundings.
 pub struct Env<'a> {
-    /// How to start worker processes.
-    pub launcher: Launcher,
+    /// How to start a worker: this executable with these arguments (`["__worker"]`), then
+    /// the experiment's name and the worker spec ([`super::launcher::spawn_worker`]).
+    pub launcher: (PathBuf, Vec<OsString>),
     /// Set by Ctrl-C: stop as soon as possible.
     pub cancel: &'a AtomicBool,
-    /// The clock all parties read.
     pub clock: Clock,
     /// Its calibration (converts the workers' ticks).
     pub calibration: Calibration,
@@ -195,9 +182,7 @@ pub struct Env<'a> {
 /// Everything an exchange measurement needs from the machine: the clock, its calibration
 /// and the topology (`bench exchange` and `handoff report`).
 pub struct Rig {
-    /// The clock all parties read.
     pub clock: Clock,
-    /// Its calibration.
     pub calibration: Calibration,
     /// Placement classes.
     pub topology: Topology,
@@ -220,7 +205,7 @@ impl Rig {
         &'a self,
         cfg: &ExchangeConfig,
         cancel: &'a AtomicBool,
-        launcher: Launcher,
+        launcher: (PathBuf, Vec<OsString>),
     ) -> Result<Env<'a>, crate::kernels::KernelError> {
         Ok(Env {
             launcher,
@@ -235,24 +220,6 @@ impl Rig {
             adjacent_floor: super::floor::adjacent_c2c,
         })
     }
-}
-
-/// Why a point could not be measured.
-#[derive(Debug, thiserror::Error)]
-pub enum ExchangeError {
-    /// Ctrl-C (or a stop request) arrived.
-    #[error("interrupted")]
-    Interrupted,
-    /// A run failed: a worker died, a sum was wrong, a deadline passed.
-    #[error("{point}, run {run}: {source}")]
-    RunFailed {
-        /// The point's label.
-        point: String,
-        /// 1-based run number.
-        run: u32,
-        /// What went wrong.
-        source: RunError,
-    },
 }
 
 /// The raw outcome of one run, in ticks.
@@ -291,8 +258,13 @@ pub(crate) struct RunFacts {
     pipe_size: Option<u64>,
 }
 
-/// Measures one point: `runs` fresh pairs, each `warmup + reps` repetitions.
-pub fn run_point(p: &Point, env: &Env<'_>) -> Result<BenchRecord, ExchangeError> {
+/// Measures one point: `runs` fresh pairs, each `warmup + reps` repetitions; `None` when
+/// Ctrl-C (or a stop request) cut it short. A failed run (a worker died, a sum was wrong, a
+/// deadline passed) is an error naming the point and the run.
+pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchError> {
+    let failed = |run: u32, e: RunError| {
+        BenchError::failed(record::NAME, format!("{}, run {run}: {e}", p.label()))
+    };
     let same_cpu = p.producer_core == p.consumer_core;
     let cal = &env.calibration;
     let w = p.warmup as usize;
@@ -305,19 +277,13 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<BenchRecord, ExchangeError>
     let mut checks = crate::bench::Checks::of("blocks");
     for run in 1..=p.runs {
         if env.cancel.load(Ordering::Relaxed) {
-            return Err(ExchangeError::Interrupted);
+            return Ok(None);
         }
-        let data = run_once(p, env, &mut facts).map_err(|source| {
-            if env.cancel.load(Ordering::Relaxed) {
-                ExchangeError::Interrupted
-            } else {
-                ExchangeError::RunFailed {
-                    point: p.label(),
-                    run,
-                    source,
-                }
-            }
-        })?;
+        let data = match run_once(p, env, &mut facts) {
+            Ok(data) => data,
+            Err(_) if env.cancel.load(Ordering::Relaxed) => return Ok(None),
+            Err(e) => return Err(failed(run, e)),
+        };
         let reps = data.read.len() as u64;
         checks.add(
             data.verified_reps.min(reps),
@@ -339,11 +305,7 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<BenchRecord, ExchangeError>
         flush.push(fl);
     }
     let timed = |s: &[Vec<f64>], spread, zero_ok| {
-        time_metric(s, spread, zero_ok).map_err(|e| ExchangeError::RunFailed {
-            point: p.label(),
-            run: p.runs,
-            source: RunError::from(e),
-        })
+        time_metric(s, spread, zero_ok).map_err(|e| failed(p.runs, RunError::from(e)))
     };
     let two_party = !p.mode.is_single_thread();
     let placement = env.topology.placement(p.producer_core, p.consumer_core);
@@ -385,7 +347,7 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<BenchRecord, ExchangeError>
     if let Some(size) = facts.pipe_size {
         info.insert("pipe_size_bytes".into(), size.into());
     }
-    Ok(b)
+    Ok(Some(b))
 }
 
 /// A deadline for one run: generous, so only a stuck run hits it.
@@ -536,19 +498,13 @@ pub fn run(
         .iter()
         .filter(|p| p.producer_core != p.consumer_core)
         .map(|p| (p.producer_core, p.consumer_core));
-    let mut pairs: Vec<(usize, usize)> = matrix
-        .iter()
-        .copied()
-        .chain(cross)
-        .map(|(a, b)| (a.min(b), a.max(b)))
-        .filter(|&(a, b)| {
-            !known
-                .iter()
-                .any(|k| (k.cpu_a.min(k.cpu_b), k.cpu_a.max(k.cpu_b)) == (a, b))
-        })
-        .collect();
-    pairs.sort_unstable();
-    pairs.dedup();
+    let ordered = |a: usize, b: usize| (a.min(b), a.max(b));
+    let known_pairs: Vec<_> = known.iter().map(|k| ordered(k.cpu_a, k.cpu_b)).collect();
+    let pairs = stats::distinct(
+        (matrix.iter().copied().chain(cross))
+            .map(|(a, b)| ordered(a, b))
+            .filter(|p| !known_pairs.contains(p)),
+    );
     let mut c2c = known.to_vec();
     if !pairs.is_empty() {
         let opts = handoff_probe::floor::C2cOptions::default();
@@ -573,16 +529,13 @@ pub fn run(
         let adjacent_floor = (p.producer_core != p.consumer_core)
             .then(|| (env.adjacent_floor)(p.producer_core, p.consumer_core))
             .flatten();
-        match run_point(p, env) {
-            Ok(mut rec) => {
-                rec.c2c_one_way_ns = adjacent_floor;
-                res.records.push(rec);
-                Ok(Some(p.label()))
-            }
-            // The loop sees Ctrl-C next and marks the results partial.
-            Err(ExchangeError::Interrupted) => Ok(None),
-            Err(e) => Err(failed(&e)),
-        }
+        // Cut short: the loop sees Ctrl-C next and marks the results partial.
+        let Some(mut rec) = run_point(p, env)? else {
+            return Ok(None);
+        };
+        rec.c2c_one_way_ns = adjacent_floor;
+        res.records.push(rec);
+        Ok(Some(p.label()))
     })?;
     // Measured interleaved (see `plan`); presented grouped by mode.
     res.records.sort_by_key(|r| {

@@ -46,13 +46,10 @@ pub enum Parties {
 /// Everything the lab knows about one mode: one row of [`MODES`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModeInfo {
-    /// The mode.
     pub mode: Mode,
-    /// The CLI / JSON name.
     pub name: &'static str,
     /// One line of what the mode does, for help and reports.
     pub label: &'static str,
-    /// Who the two ends are.
     pub parties: Parties,
     /// The consumer's wait when producer and consumer have CPUs of their own.
     pub wait: WaitKind,
@@ -193,6 +190,15 @@ impl ModeInfo {
             .iter()
             .position(|i| i.name == name)
             .unwrap_or(MODES.len())
+    }
+
+    /// The distinct mode names of `names` in the order of [`MODES`] (unknown names last,
+    /// alphabetically): the order of every table and legend.
+    pub fn sorted<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        let mut modes: Vec<String> = names.into_iter().map(str::to_string).collect();
+        modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
+        modes.dedup();
+        modes
     }
 
     /// Whether a mode name hands the block from one party to another; the one-thread

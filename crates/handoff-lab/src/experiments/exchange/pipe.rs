@@ -4,22 +4,13 @@
 //! `t_done` is stamped just before the first write, `t_start` when the first read returns, so
 //! latency is the time until the first bytes arrive and read time includes copying the rest.
 
-use super::roles::{as_bytes, check_sum, fill, fill_value, sum};
+use super::roles::{as_bytes, as_bytes_mut, check_sum, fill, fill_value, sum};
+use super::roles::{ConsumerLoop, ProducerLoop};
 use super::samples::{SampleSlots, UsageMeter};
 use super::RunError;
-use crate::kernels::Kernel;
-use handoff_probe::clock::Clock;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::sync::atomic::Ordering;
-
-fn as_bytes_mut(block: &mut [i32]) -> &mut [u8] {
-    // SAFETY: i32 has no padding and every byte pattern is a valid i32, so the same memory may
-    // be written as bytes; the length covers exactly the slice.
-    unsafe {
-        std::slice::from_raw_parts_mut(block.as_mut_ptr().cast(), std::mem::size_of_val(block))
-    }
-}
 
 const CONSUMER_GONE: &str = " (consumer gone?)";
 const PRODUCER_GONE: &str = " (producer gone?)";
@@ -28,107 +19,103 @@ fn pipe_error(what: &'static str, hint: &'static str) -> impl FnOnce(std::io::Er
     move |source| RunError::Pipe { what, source, hint }
 }
 
-/// What the pipe producer does besides copying.
-pub struct ProducerOpts {
-    /// Flush the block after filling it.
-    pub flush: bool,
-    /// Slow-producer delay before each fill, microseconds.
-    pub delay_us: u64,
-    /// The fill kernel.
-    pub kernel: Kernel,
-    /// Test fault (see [`super::fault`]).
-    pub fault: Option<super::fault::Fault>,
-}
-
-/// The producer: fill, stamp, write the whole block; wait for the consumer's byte.
-pub fn producer(
-    data: &mut File,
-    ack: &mut File,
-    elems: usize,
-    clock: &Clock,
-    opts: &ProducerOpts,
-    slots: &SampleSlots<'_>,
-) -> Result<(), RunError> {
-    let ProducerOpts {
-        flush,
-        delay_us,
-        kernel,
-        fault,
-    } = *opts;
-    let mut buf = vec![0i32; elems];
-    for rep in 0..slots.write.len() as u32 {
-        if rep > 0 {
-            let mut b = [0u8; 1];
-            ack.read_exact(&mut b).map_err(pipe_error(
-                "producer waiting for the consumer's ack",
-                CONSUMER_GONE,
-            ))?;
-        }
-        if delay_us > 0 {
-            std::thread::sleep(std::time::Duration::from_micros(delay_us));
-        }
-        let t0 = clock.now();
-        if !super::fault::before_fill(fault, rep) {
-            fill(kernel, &mut buf, fill_value(rep));
-        }
-        let t1 = clock.now();
-        if flush {
-            handoff_probe::cache::flush(as_bytes(&buf));
-        }
-        let t_done = clock.now();
-        let r = rep as usize;
-        slots.write[r].store(t1.wrapping_sub(t0), Ordering::Relaxed);
-        slots.flush[r].store(t_done.wrapping_sub(t1), Ordering::Relaxed);
-        slots.done[r].store(t_done, Ordering::Relaxed);
-        data.write_all(as_bytes(&buf))
-            .map_err(pipe_error("producer writing the block", CONSUMER_GONE))?;
-    }
-    // The last acknowledgement: the consumer checked the last block before we leave.
-    let mut b = [0u8; 1];
-    ack.read_exact(&mut b).map_err(pipe_error(
-        "producer waiting for the final ack",
-        CONSUMER_GONE,
-    ))
-}
-
-/// The consumer: read the block into its own buffer, sum, check, send one byte back.
-pub fn consumer(
-    data: &mut File,
-    ack: &mut File,
-    elems: usize,
-    clock: &Clock,
-    warmup: u32,
-    kernel: Kernel,
-    slots: &SampleSlots<'_>,
-) -> Result<(), RunError> {
-    let mut buf = vec![0i32; elems];
-    let mut usage = UsageMeter::start(clock);
-    for rep in 0..slots.read.len() as u32 {
-        if rep == warmup {
-            usage = UsageMeter::start(clock);
-        }
-        let bytes = as_bytes_mut(&mut buf);
-        let first = loop {
-            match data.read(bytes) {
-                Ok(0) => return Err(RunError::PipeClosed),
-                Ok(n) => break n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(pipe_error("consumer reading the block", "")(e)),
+impl ProducerLoop<'_> {
+    /// The pipe's producer: fill, stamp, write the whole block; wait for the consumer's byte.
+    pub fn run_pipe(
+        &self,
+        data: &mut File,
+        ack: &mut File,
+        elems: usize,
+        slots: &SampleSlots<'_>,
+    ) -> Result<(), RunError> {
+        let ProducerLoop {
+            clock,
+            flush,
+            delay_us,
+            kernel,
+            fault,
+        } = *self;
+        let mut buf = vec![0i32; elems];
+        for rep in 0..slots.write.len() as u32 {
+            if rep > 0 {
+                let mut b = [0u8; 1];
+                ack.read_exact(&mut b).map_err(pipe_error(
+                    "producer waiting for the consumer's ack",
+                    CONSUMER_GONE,
+                ))?;
             }
-        };
-        let t_start = clock.now();
-        data.read_exact(&mut bytes[first..])
-            .map_err(pipe_error("consumer reading the block", PRODUCER_GONE))?;
-        let s = std::hint::black_box(sum(kernel, std::hint::black_box(&buf)));
-        let t_end = clock.now();
-        check_sum(rep, s, elems)?;
-        slots.verified_reps.store(rep as u64 + 1, Ordering::Relaxed);
-        let r = rep as usize;
-        slots.start[r].store(t_start, Ordering::Relaxed);
-        slots.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);
-        ack.write_all(&[1])
-            .map_err(pipe_error("consumer acknowledging", PRODUCER_GONE))?;
+            if delay_us > 0 {
+                std::thread::sleep(std::time::Duration::from_micros(delay_us));
+            }
+            let t0 = clock.now();
+            if !super::fault::before_fill(fault, rep) {
+                fill(kernel, &mut buf, fill_value(rep));
+            }
+            let t1 = clock.now();
+            if flush {
+                handoff_probe::cache::flush(as_bytes(&buf));
+            }
+            let t_done = clock.now();
+            let r = rep as usize;
+            slots.write[r].store(t1.wrapping_sub(t0), Ordering::Relaxed);
+            slots.flush[r].store(t_done.wrapping_sub(t1), Ordering::Relaxed);
+            slots.done[r].store(t_done, Ordering::Relaxed);
+            data.write_all(as_bytes(&buf))
+                .map_err(pipe_error("producer writing the block", CONSUMER_GONE))?;
+        }
+        // The last acknowledgement: the consumer checked the last block before we leave.
+        let mut b = [0u8; 1];
+        ack.read_exact(&mut b).map_err(pipe_error(
+            "producer waiting for the final ack",
+            CONSUMER_GONE,
+        ))
     }
-    usage.record(clock, slots);
-    Ok(())
+}
+
+impl ConsumerLoop<'_> {
+    /// The pipe's consumer: read the block into its own buffer, sum, check, send one byte
+    /// back.
+    pub fn run_pipe(
+        &self,
+        data: &mut File,
+        ack: &mut File,
+        elems: usize,
+        slots: &SampleSlots<'_>,
+    ) -> Result<(), RunError> {
+        let ConsumerLoop {
+            clock,
+            warmup,
+            kernel,
+        } = *self;
+        let mut buf = vec![0i32; elems];
+        let mut usage = UsageMeter::start(clock);
+        for rep in 0..slots.read.len() as u32 {
+            if rep == warmup {
+                usage = UsageMeter::start(clock);
+            }
+            let bytes = as_bytes_mut(&mut buf);
+            let first = loop {
+                match data.read(bytes) {
+                    Ok(0) => return Err(RunError::PipeClosed),
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(pipe_error("consumer reading the block", "")(e)),
+                }
+            };
+            let t_start = clock.now();
+            data.read_exact(&mut bytes[first..])
+                .map_err(pipe_error("consumer reading the block", PRODUCER_GONE))?;
+            let s = std::hint::black_box(sum(kernel, std::hint::black_box(&buf)));
+            let t_end = clock.now();
+            check_sum(rep, s, elems)?;
+            slots.verified_reps.store(rep as u64 + 1, Ordering::Relaxed);
+            let r = rep as usize;
+            slots.start[r].store(t_start, Ordering::Relaxed);
+            slots.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);
+            ack.write_all(&[1])
+                .map_err(pipe_error("consumer acknowledging", PRODUCER_GONE))?;
+        }
+        usage.record(clock, slots);
+        Ok(())
+    }
 }

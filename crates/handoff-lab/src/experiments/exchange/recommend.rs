@@ -29,6 +29,7 @@ use super::record::{ExchangeRecord as _, ExchangeResults as _};
 use crate::bench::{BenchRecord, BenchResults};
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::figures::plan::size_distance;
 use super::mode::{ModeInfo, Parties};
 use crate::bench::text::fmt_size;
 use crate::machine::{placement, Machine};
@@ -143,9 +144,7 @@ pub fn size_classes(machine: &Machine) -> Vec<SizeClass> {
 /// The recommended mode for one size class and placement.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pick {
-    /// The size class.
     pub class: SizeClass,
-    /// The placement class.
     pub placement: String,
     /// Sizes of the class that were measured.
     pub sizes: Vec<u64>,
@@ -175,7 +174,6 @@ pub struct Pick {
 /// processes-spin / threads-spin read time at one size and placement.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProcVsThreads {
-    /// The placement class.
     pub placement: String,
     /// Block size.
     pub size_bytes: u64,
@@ -189,7 +187,6 @@ pub struct ProcVsThreads {
 /// The paper's question answered for one placement class, over every size measured there.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Answer {
-    /// The placement class.
     pub placement: String,
     /// The sizes both modes were measured at.
     pub sizes: Vec<u64>,
@@ -276,7 +273,7 @@ pub fn recommend(results: &BenchResults) -> Recommendation {
         Some(placement::SAME_CORE),
     )
     .into_iter()
-    .min_by(|a, b| size_pref(a.size_bytes).total_cmp(&size_pref(b.size_bytes)));
+    .min_by(|a, b| size_distance(a.size_bytes).total_cmp(&size_distance(b.size_bytes)));
 
     let mut rec = Recommendation {
         picks,
@@ -319,11 +316,6 @@ fn answers(per_size: &[ProcVsThreads]) -> Vec<Answer> {
         }
     }
     out
-}
-
-/// Distance from 1 MiB in octaves (the size headline numbers prefer).
-fn size_pref(size: u64) -> f64 {
-    ((size.max(1) as f64).log2() - 20.0).abs()
 }
 
 fn pick(

@@ -17,7 +17,9 @@ use crate::bench::busy::MachineLoad;
 use crate::bench::load::LoadError;
 use crate::bench::schema::C2cPair;
 use crate::bench::{BenchRecord, BenchResults, MetricRecord, BENCH_SCHEMA};
-use crate::stats::{disagreement, iqr, mean, median, Disagreement, Metric, StatsError, Summary};
+use crate::stats::{
+    disagreement, distinct, iqr, mean, median, Disagreement, Metric, StatsError, Summary,
+};
 
 /// Registry name of the exchange experiment (the results' `experiment`).
 pub const NAME: &str = "exchange";
@@ -249,10 +251,7 @@ impl ExchangeResults for BenchResults {
     }
 
     fn c2c_cpus(&self) -> Vec<usize> {
-        let mut cpus: Vec<usize> = self.c2c.iter().flat_map(|p| [p.cpu_a, p.cpu_b]).collect();
-        cpus.sort_unstable();
-        cpus.dedup();
-        cpus
+        distinct(self.c2c.iter().flat_map(|p| [p.cpu_a, p.cpu_b]))
     }
 
     fn machine_load(&self) -> Option<&MachineLoad> {
@@ -263,9 +262,7 @@ impl ExchangeResults for BenchResults {
 /// Adds the exchange's notes to its results: the fill and sum kernel when the records used
 /// one, and the clock anomalies (negative latencies) when there were any.
 pub fn add_notes(b: &mut BenchResults) {
-    let mut kernels: Vec<&str> = b.records.iter().filter_map(|r| r.kernel()).collect();
-    kernels.sort_unstable();
-    kernels.dedup();
+    let kernels = distinct(b.records.iter().filter_map(|r| r.kernel()));
     if let [k] = kernels[..] {
         b.notes.push(format!("fill and sum kernel: {k}"));
     }

@@ -15,11 +15,12 @@
 //! with `R`, `R_min`, the runs and the sweep's density the step of the budget ladder.
 
 use super::cost::point_s;
-use super::{memory, record, ConfigError, ExchangeConfig, Launcher, Mode, Point, Rig};
+use super::{memory, record, ConfigError, ExchangeConfig, Mode, Point, Rig};
 use crate::bench::experiment::{BenchError, PlanAsk, ReportPlan, RunCtx};
 use crate::bench::schema::C2cPair;
 use crate::bench::BenchResults;
 use crate::experiments::c2c;
+use crate::stats::distinct;
 use handoff_probe::topology::{Placement, Topology};
 
 const MIB: usize = 1 << 20;
@@ -238,9 +239,7 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
 pub fn plan_config(plan: &ExchangePlan) -> serde_json::Value {
     let cfg = &plan.cfg;
     let mut exchange = serde_json::to_value(cfg).unwrap_or_default();
-    let mut sizes: Vec<usize> = plan.points.iter().map(|p| p.size).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
+    let sizes = distinct(plan.points.iter().map(|p| p.size));
     if let Some(o) = exchange.as_object_mut() {
         o.insert("sizes".into(), serde_json::json!(sizes));
         o.insert(
@@ -325,18 +324,10 @@ impl ExchangePlan {
     ) -> Result<BenchResults, BenchError> {
         let failed = |e: String| BenchError::failed(record::NAME, e);
         let rig = Rig::detect().map_err(|e| failed(format!("reading the CPU topology: {e}")))?;
-        let env = (rig.env(&self.cfg, ctx.cancel, launcher(ctx)))
+        let env = (rig.env(&self.cfg, ctx.cancel, (ctx.exe.clone(), ctx.args.clone())))
             .map_err(|e| BenchError::usage(record::NAME, e.to_string()))?;
         let matrix = (&self.c2c_pairs[..], &[][..]);
         super::run(ctx, config, &self.points, &env, matrix, stop_after)
-    }
-}
-
-/// How `ctx` starts the exchange's workers.
-fn launcher(ctx: &RunCtx<'_>) -> Launcher {
-    Launcher {
-        exe: ctx.exe.clone(),
-        args: ctx.args.clone(),
     }
 }
 
@@ -367,9 +358,7 @@ fn describe(plan: &ExchangePlan, topology: &Topology, allowed: &[usize]) -> Vec<
         format!("producer: CPU {producer}"),
         "consumers by placement class:".to_string(),
     ];
-    let mut consumers: Vec<usize> = plan.points.iter().map(|p| p.consumer_core).collect();
-    consumers.sort_unstable();
-    consumers.dedup();
+    let consumers = distinct(plan.points.iter().map(|p| p.consumer_core));
     for (class, cpus) in topology.representatives_per_class(producer, allowed, usize::MAX) {
         let picked: Vec<usize> = cpus
             .iter()
@@ -388,9 +377,7 @@ fn describe(plan: &ExchangePlan, topology: &Topology, allowed: &[usize]) -> Vec<
             }
         ));
     }
-    let mut sizes: Vec<usize> = plan.points.iter().map(|p| p.size).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
+    let sizes = distinct(plan.points.iter().map(|p| p.size));
     out.push(format!(
         "points: {} exchange points ({} sizes, {} consumers), {} c2c pairs",
         plan.points.len(),
@@ -434,7 +421,11 @@ pub fn speed(ctx: &mut RunCtx<'_>) -> f64 {
         },
     ];
     let Ok(rig) = Rig::detect() else { return 1.0 };
-    let Ok(env) = rig.env(&ExchangeConfig::default(), ctx.cancel, launcher(ctx)) else {
+    let Ok(env) = rig.env(
+        &ExchangeConfig::default(),
+        ctx.cancel,
+        (ctx.exe.clone(), ctx.args.clone()),
+    ) else {
         return 1.0;
     };
     // The floor beside each record is not wanted here: a stand-in keeps it from being measured.

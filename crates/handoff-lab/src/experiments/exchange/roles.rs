@@ -77,13 +77,11 @@ pub trait LockStep {
 
 /// Producer side of one run.
 pub struct ProducerLoop<'a> {
-    /// The shared clock.
     pub clock: &'a Clock,
     /// Flush the block after filling it.
     pub flush: bool,
     /// Sleep this long before each fill (a slow producer), microseconds.
     pub delay_us: u64,
-    /// The fill kernel.
     pub kernel: Kernel,
     /// Test fault (see [`super::fault`]).
     pub fault: Option<super::fault::Fault>,
@@ -126,11 +124,9 @@ impl ProducerLoop<'_> {
 
 /// Consumer side of one run.
 pub struct ConsumerLoop<'a> {
-    /// The shared clock.
     pub clock: &'a Clock,
     /// Repetitions before this index are warm-up (CPU usage is measured after it).
     pub warmup: u32,
-    /// The sum kernel.
     pub kernel: Kernel,
 }
 
@@ -170,6 +166,15 @@ impl ConsumerLoop<'_> {
 pub fn as_bytes(block: &[i32]) -> &[u8] {
     // SAFETY: i32 has no padding and any byte is a valid u8; the length covers the same memory.
     unsafe { std::slice::from_raw_parts(block.as_ptr().cast(), std::mem::size_of_val(block)) }
+}
+
+/// The block as bytes to write into (reading a pipe or a file into it).
+pub fn as_bytes_mut(block: &mut [i32]) -> &mut [u8] {
+    // SAFETY: i32 has no padding and every byte pattern is a valid i32, so the same memory may
+    // be written as bytes; the length covers exactly the slice.
+    unsafe {
+        std::slice::from_raw_parts_mut(block.as_mut_ptr().cast(), std::mem::size_of_val(block))
+    }
 }
 
 #[cfg(test)]

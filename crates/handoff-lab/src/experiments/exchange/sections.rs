@@ -355,14 +355,14 @@ fn intro(results: &BenchResults) -> String {
 }
 
 fn ranking_table(rec: &Recommendation) -> Block {
-    let header = vec![
-        "size class".to_string(),
-        "placement".to_string(),
-        "pick".to_string(),
-        "read + latency".to_string(),
-        "consumer CPU".to_string(),
-        "within noise of the best".to_string(),
-        "runners-up (relative cost)".to_string(),
+    let header = [
+        "size class",
+        "placement",
+        "pick",
+        "read + latency",
+        "consumer CPU",
+        "within noise of the best",
+        "runners-up (relative cost)",
     ];
     let rows = rec
         .picks
@@ -398,15 +398,15 @@ fn ranking_table(rec: &Recommendation) -> Block {
             ]
         })
         .collect();
-    Block::Table { header, rows }
+    Block::table(&header, rows)
 }
 
 fn proc_vs_threads_table(rec: &Recommendation) -> Block {
-    let header = vec![
-        "block size".to_string(),
-        "placement".to_string(),
-        "processes-spin / threads-spin read time".to_string(),
-        "verdict".to_string(),
+    let header = [
+        "block size",
+        "placement",
+        "processes-spin / threads-spin read time",
+        "verdict",
     ];
     let mut rows: Vec<(u64, u8, Vec<String>)> = rec
         .proc_vs_threads
@@ -425,10 +425,7 @@ fn proc_vs_threads_table(rec: &Recommendation) -> Block {
         })
         .collect();
     rows.sort_by_key(|r| (r.1, r.0));
-    Block::Table {
-        header,
-        rows: rows.into_iter().map(|r| r.2).collect(),
-    }
+    Block::table(&header, rows.into_iter().map(|r| r.2).collect())
 }
 
 fn method(results: &BenchResults) -> Vec<Block> {
@@ -469,14 +466,10 @@ fn method(results: &BenchResults) -> Vec<Block> {
         .into_iter()
         .map(|(size, (mut reps, mut runs))| vec![fmt_size(size), span(&mut reps), span(&mut runs)])
         .collect();
-    b.push(Block::Table {
-        header: vec![
-            "block size".to_string(),
-            "repetitions per run".to_string(),
-            "runs".to_string(),
-        ],
+    b.push(Block::table(
+        &["block size", "repetitions per run", "runs"],
         rows,
-    });
+    ));
     b.push(Block::Para(
         "Each run is a fresh pair of threads or processes; runs, not repetitions, are the \
          independent units. Median, p99: over every repetition of every run. Table cells: the \

@@ -83,9 +83,6 @@ fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), RunError> {
 fn read_file(path: &std::path::Path, into: &mut [i32]) -> Result<(), RunError> {
     use std::io::Read;
     let mut f = std::fs::File::open(path).map_err(file_error("opening", path))?;
-    // SAFETY: i32 has no padding and every byte pattern is a valid i32.
-    let bytes = unsafe {
-        std::slice::from_raw_parts_mut(into.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(into))
-    };
-    f.read_exact(bytes).map_err(file_error("reading", path))
+    f.read_exact(roles::as_bytes_mut(into))
+        .map_err(file_error("reading", path))
 }

@@ -35,18 +35,24 @@ fn cell(r: &BenchRecord, metric: Metric) -> String {
     }
 }
 
-fn modes_of(results: &BenchResults, idx: &[usize]) -> Vec<String> {
-    let mut modes: Vec<String> = idx
-        .iter()
-        .map(|&i| results.records[i].mode().to_string())
-        .collect();
-    modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
-    modes.dedup();
-    modes
+/// One row per mode, its name then a cell per column (`–` where `cell` has none).
+fn mode_rows<T: Copy>(
+    modes: &[String],
+    columns: &[T],
+    cell: impl Fn(&str, T) -> Option<String>,
+) -> Vec<Vec<String>> {
+    let row = |m: &String| {
+        let cells = columns
+            .iter()
+            .map(|&c| cell(m, c).unwrap_or_else(|| "–".into()));
+        std::iter::once(m.clone()).chain(cells).collect()
+    };
+    modes.iter().map(row).collect()
 }
 
 pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
     let recs = &results.records;
+    let modes = ModeInfo::sorted(fig.records.iter().map(|&i| recs[i].mode()));
     let find = |pred: &dyn Fn(&BenchRecord) -> bool| {
         fig.records.iter().map(|&i| &recs[i]).find(|r| pred(r))
     };
@@ -69,18 +75,9 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
                     .unwrap_or_default();
                 header.push(format!("CPU {c} ({pl})"));
             }
-            let mut rows = Vec::new();
-            for m in modes_of(results, &fig.records) {
-                let mut row = vec![m.clone()];
-                for &c in &cpus {
-                    row.push(
-                        find(&|r| r.mode() == m && r.consumer_core() == c)
-                            .map(|r| cell(r, *metric))
-                            .unwrap_or_else(|| "–".to_string()),
-                    );
-                }
-                rows.push(row);
-            }
+            let mut rows = mode_rows(&modes, &cpus, |m, c| {
+                find(&|r| r.mode() == m && r.consumer_core() == c).map(|r| cell(r, *metric))
+            });
             if *metric == Metric::Latency {
                 let mut row = vec!["**c2c floor** (one-way)".to_string()];
                 for &c in &cpus {
@@ -99,18 +96,9 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             let sizes = fig.distinct(recs, |r| r.size_bytes());
             let mut header = vec!["mode".to_string()];
             header.extend(sizes.iter().map(|&s| fmt_size(s)));
-            let mut rows = Vec::new();
-            for m in modes_of(results, &fig.records) {
-                let mut row = vec![m.clone()];
-                for &s in &sizes {
-                    row.push(
-                        find(&|r| r.mode() == m && r.size_bytes() == s)
-                            .map(|r| cell(r, *metric))
-                            .unwrap_or_else(|| "–".to_string()),
-                    );
-                }
-                rows.push(row);
-            }
+            let mut rows = mode_rows(&modes, &sizes, |m, s| {
+                find(&|r| r.mode() == m && r.size_bytes() == s).map(|r| cell(r, *metric))
+            });
             if *metric == Metric::Latency {
                 if let Some(f) = fig.records.iter().find_map(|&i| recs[i].c2c_one_way_ns) {
                     let mut row = vec!["**c2c floor** (one-way)".to_string()];
@@ -121,16 +109,16 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             vec![Block::Table { header, rows }, dagger_note]
         }
         FigureKind::CachedVsFlushed { .. } => {
-            let header = vec![
-                "mode".to_string(),
-                "read, cached".to_string(),
-                "read, flushed".to_string(),
-                "flushed / cached".to_string(),
-                "flush time".to_string(),
+            let header = [
+                "mode",
+                "read, cached",
+                "read, flushed",
+                "flushed / cached",
+                "flush time",
             ];
             let mut rows = Vec::new();
             let mut flushed_faster = Vec::new();
-            for m in modes_of(results, &fig.records) {
+            for m in &modes {
                 let (Some(c), Some(f)) = (
                     find(&|r| r.mode() == m && !r.flush_cache()),
                     find(&|r| r.mode() == m && r.flush_cache()),
@@ -158,7 +146,7 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
                         .unwrap_or_else(|| "–".to_string()),
                 ]);
             }
-            let mut out = vec![Block::Table { header, rows }, dagger_note];
+            let mut out = vec![Block::table(&header, rows), dagger_note];
             if !flushed_faster.is_empty() {
                 out.push(Block::Para(format!(
                     "**Flushed faster than cached** for {}: a flushed block must come from \
@@ -344,17 +332,12 @@ pub(super) fn machine_table(results: &BenchResults) -> Block {
             .unwrap_or_else(|| "not readable".to_string()),
     ]);
     rows.push(vec!["host name".to_string(), m.hostname.clone()]);
-    Block::Table {
-        header: vec!["".to_string(), "".to_string()],
-        rows,
-    }
+    Block::table(&["", ""], rows)
 }
 
 /// "0–3, 8" style CPU list.
 fn cpu_list(cpus: &[usize]) -> String {
-    let mut cpus = cpus.to_vec();
-    cpus.sort_unstable();
-    cpus.dedup();
+    let cpus = crate::stats::distinct(cpus.iter().copied());
     let mut parts = Vec::new();
     let mut i = 0;
     while i < cpus.len() {

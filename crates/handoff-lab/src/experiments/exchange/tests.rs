@@ -43,10 +43,7 @@ fn point(mode: Mode, size: usize, consumer_core: usize) -> Point {
 fn with_env<T>(fault: Option<fault::Fault>, f: impl FnOnce(&Env<'_>) -> T) -> T {
     let topology = Topology::detect().unwrap();
     let clock = Clock::detect();
-    let launcher = Launcher {
-        exe: std::env::current_exe().unwrap(),
-        args: vec![],
-    };
+    let launcher = (std::env::current_exe().unwrap(), vec![]);
     let cancel = AtomicBool::new(false);
     let env = Env {
         launcher,
@@ -162,7 +159,7 @@ fn a_stale_block_fails_verification_in_every_in_process_mode() {
             "{}: {e}",
             p.label()
         );
-        let ok = with_env(None, |env| run_point(&p, env)).unwrap();
+        let ok = with_env(None, |env| run_point(&p, env)).unwrap().unwrap();
         assert!(ok.verified, "{}", p.label());
     }
 }

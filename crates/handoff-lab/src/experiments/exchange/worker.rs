@@ -32,22 +32,18 @@ pub enum Role {
 /// Everything a worker needs, passed as one JSON argument.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WorkerSpec {
-    /// Producer or consumer.
     pub role: Role,
-    /// The mode's name.
     pub mode: String,
     /// Full name of the segment of samples.
     pub segment: String,
     /// Full name of the channel that holds the block (every mode but pipe).
     #[serde(default)]
     pub channel: Option<String>,
-    /// Block bytes.
     pub size: usize,
     /// Measured repetitions.
     pub reps: u32,
     /// Warm-up repetitions.
     pub warmup: u32,
-    /// CPU to pin to.
     pub core: usize,
     /// The other worker's CPU (spin mode yields when both share one).
     pub peer_core: usize,
@@ -113,31 +109,23 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
     let seg = Segment::open(&spec.segment, open_deadline).map_err(RunError::OpenSegment)?;
     let total = (spec.reps + spec.warmup) as usize;
     let slots = Layout::new(total).slots(&seg)?;
+    let mut producer = ProducerLoop {
+        clock: &clock,
+        flush: spec.flush,
+        delay_us: spec.delay_us,
+        kernel,
+        fault: spec.fault,
+    };
+    let mut consumer = ConsumerLoop {
+        clock: &clock,
+        warmup: spec.warmup,
+        kernel,
+    };
     if let Some((mut data, mut ack)) = pipes {
         let elems = spec.size / 4;
         return match role {
-            Role::Producer => super::pipe::producer(
-                &mut data,
-                &mut ack,
-                elems,
-                &clock,
-                &super::pipe::ProducerOpts {
-                    flush: spec.flush,
-                    delay_us: spec.delay_us,
-                    kernel,
-                    fault: spec.fault,
-                },
-                &slots,
-            ),
-            Role::Consumer => super::pipe::consumer(
-                &mut data,
-                &mut ack,
-                elems,
-                &clock,
-                spec.warmup,
-                kernel,
-                &slots,
-            ),
+            Role::Producer => producer.run_pipe(&mut data, &mut ack, elems, &slots),
+            Role::Consumer => consumer.run_pipe(&mut data, &mut ack, elems, &slots),
         };
     }
     let chan = Channel::open(
@@ -171,20 +159,8 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
         }
     };
     match role {
-        Role::Producer => ProducerLoop {
-            clock: &clock,
-            flush: spec.flush,
-            delay_us: spec.delay_us,
-            kernel,
-            fault: spec.fault,
-        }
-        .run(&mut chan.producer()?, sync, &slots),
-        Role::Consumer => ConsumerLoop {
-            clock: &clock,
-            warmup: spec.warmup,
-            kernel,
-        }
-        .run(&mut chan.consumer()?, sync, &slots),
+        Role::Producer => producer.run(&mut chan.producer()?, sync, &slots),
+        Role::Consumer => consumer.run(&mut chan.consumer()?, sync, &slots),
     }
 }
 
@@ -257,7 +233,7 @@ pub(crate) fn run_processes(
             stdout: false,
             stderr: true,
         };
-        let (exe, args) = (&env.launcher.exe, &env.launcher.args);
+        let (exe, args) = (&env.launcher.0, &env.launcher.1);
         launcher::spawn_worker(exe, args, super::record::NAME, &[json], io).map_err(RunError::Spawn)
     };
     let mut workers = [

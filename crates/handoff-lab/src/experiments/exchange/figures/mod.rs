@@ -151,10 +151,7 @@ fn metric_desc(metric: Metric) -> &'static str {
 }
 
 fn sorted_modes(recs: &[BenchRecord], idx: &[usize]) -> Vec<String> {
-    let mut modes: Vec<String> = idx.iter().map(|&i| recs[i].mode().to_string()).collect();
-    modes.sort_by(|a, b| ModeInfo::rank(a).cmp(&ModeInfo::rank(b)).then(a.cmp(b)));
-    modes.dedup();
-    modes
+    ModeInfo::sorted(idx.iter().map(|&i| recs[i].mode()))
 }
 
 fn short_placement(pl: &str) -> &str {

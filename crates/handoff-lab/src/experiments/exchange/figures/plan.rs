@@ -18,35 +18,23 @@ pub const PREFERRED_SIZE: u64 = 1 << 20;
 pub enum FigureKind {
     /// A metric per consumer CPU, one bar per mode, at one size.
     PerCpu {
-        /// Read time or latency.
         metric: Metric,
-        /// Block size.
         size_bytes: u64,
-        /// Producer CPU.
         producer_core: usize,
-        /// Logarithmic y axis.
         log_y: bool,
     },
     /// A metric vs block size, one line per mode, for one core pair.
     VsSize {
-        /// Read time or latency.
         metric: Metric,
-        /// Placement class of the pair.
         placement: String,
-        /// Producer CPU.
         producer_core: usize,
-        /// Consumer CPU.
         consumer_core: usize,
     },
     /// Read time with the block cached and flushed, per mode, for one core pair and size.
     CachedVsFlushed {
-        /// Block size.
         size_bytes: u64,
-        /// Placement class of the pair.
         placement: String,
-        /// Producer CPU.
         producer_core: usize,
-        /// Consumer CPU.
         consumer_core: usize,
     },
     /// The report's first figure: read time and latency vs block size of
@@ -71,9 +59,7 @@ pub const HEADLINE_MODES: [&str; 2] = ["processes-spin", "threads-spin"];
 pub struct Figure {
     /// File stem, e.g. `read_per_cpu` or `latency_vs_size_same-core`.
     pub id: String,
-    /// Title drawn on the figure.
     pub title: String,
-    /// What it shows.
     pub kind: FigureKind,
     /// Indices into `results.records` of the records it plots (empty for the heatmap).
     pub records: Vec<usize>,
@@ -88,10 +74,7 @@ impl Figure {
         recs: &[BenchRecord],
         param: impl Fn(&BenchRecord) -> T,
     ) -> Vec<T> {
-        let mut v: Vec<T> = self.records.iter().map(|&i| param(&recs[i])).collect();
-        v.sort_unstable();
-        v.dedup();
-        v
+        crate::stats::distinct(self.records.iter().map(|&i| param(&recs[i])))
     }
 }
 
@@ -333,8 +316,9 @@ pub(super) fn file_safe(s: &str) -> String {
         .collect()
 }
 
-/// Distance of a size from [`PREFERRED_SIZE`] in octaves.
-pub(super) fn size_distance(size: u64) -> f64 {
+/// Distance of a size from [`PREFERRED_SIZE`] in octaves (also the size the recommendation's
+/// headline ratio prefers).
+pub(crate) fn size_distance(size: u64) -> f64 {
     ((size.max(1) as f64).log2() - (PREFERRED_SIZE as f64).log2()).abs()
 }
 

@@ -1,21 +1,17 @@
 //! Figures against the block size: read time and latency, log-log.
 
-use super::plan::{Figure, FigureKind};
+use super::plan::Figure;
 use super::{metric_desc, mode_color, mode_shape, short_placement, sorted_modes};
+use crate::bench::text::{fmt_ns, fmt_size};
 use crate::bench::BenchResults;
 use crate::experiments::exchange::record::{ExchangeRecord as _, ExchangeResults as _};
-use crate::plot::kit::{
-    anchored, draw_floor_line, draw_legend, draw_line_series, err, frame, layout, value_range,
-    Axis, Swatch, CACHE_MARK, INK,
-};
-use crate::plot::kit::{draw_title, Area, DrawError, DrawResult, LEGEND_WIDTH};
+use crate::plot::kit::{anchored, draw_legend, draw_title, err, layout, Axis};
+use crate::plot::kit::{Area, DrawError, DrawResult, LEGEND_WIDTH};
+use crate::plot::lines::{Legend, Line, LineChart};
+use crate::stats::{distinct, Metric};
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
-
-use crate::bench::text::{fmt_ns, fmt_size};
-use crate::stats::Metric;
-use crate::stats::Summary;
 
 /// Height of a panel's title band in the processes-vs-threads figure, in pixels.
 const PANEL_TITLE_HEIGHT: u32 = 34;
@@ -33,125 +29,64 @@ pub(super) fn draw_vs_size<DB: DrawingBackend>(
 ) -> DrawResult {
     let (chart_area, legend_area) = layout(root, &fig.title)?;
     let y_desc = format!("{} (log scale)", metric_desc(metric));
-    let (entries, notes) = vs_size_chart(
-        &chart_area,
-        results,
-        fig,
-        (metric, &y_desc),
-        producer,
-        consumer,
-    )?;
+    let pair = (producer, consumer);
+    let (entries, notes) =
+        vs_size_chart(&chart_area, results, &fig.records, (metric, &y_desc), pair)?;
     draw_legend(&legend_area, "mode", &entries, &notes)
 }
 
-/// A legend's entries and notes.
-type Legend = (Vec<(String, Swatch)>, Vec<String>);
-
-/// Draws the chart of a vs-size figure of `metric` into `area` (no title, no legend), its y
-/// axis described as `y_desc`; returns what its legend lists.
+/// Draws the chart of `metric` against the block size of the records `idx` (one core pair)
+/// into `area` (no title, no legend), its y axis described as `y_desc`; returns what its
+/// legend lists.
 fn vs_size_chart<DB: DrawingBackend>(
     area: &Area<DB>,
     results: &BenchResults,
-    fig: &Figure,
+    idx: &[usize],
     (metric, y_desc): (Metric, &str),
-    producer: usize,
-    consumer: usize,
+    (producer, consumer): (usize, usize),
 ) -> Result<Legend, DrawError> {
     let recs = &results.records;
-    let modes = sorted_modes(recs, &fig.records);
-    let sizes = fig.distinct(recs, |r| r.size_bytes());
-    let x = Axis::sizes(&sizes);
-    let (_, mut min_pos, mut max) =
-        value_range(fig.records.iter().map(|&i| &recs[i].timed(metric).summary));
     let floor_us = if metric == Metric::Latency && producer != consumer {
-        fig.records
-            .iter()
+        idx.iter()
             .find_map(|&i| recs[i].c2c_one_way_ns)
             .or_else(|| results.c2c_between(producer, consumer))
             .map(|ns| ns / 1e3)
     } else {
         None
     };
-    if let Some(f) = floor_us {
-        min_pos = min_pos.min(f);
-        max = max.max(f);
-    }
-    let y = Axis::log(min_pos, max);
-    let mut chart = frame(area, &x, &y, "block size (log scale)", y_desc, false)?;
-
-    let mut entries: Vec<(String, Swatch)> = Vec::new();
-    let mut omitted = 0usize;
-    for mode in &modes {
-        let color = mode_color(mode);
-        let mut pts: Vec<(f64, f64, Summary)> = Vec::new();
-        for &i in &fig.records {
-            let r = &recs[i];
-            if r.mode() != mode {
-                continue;
-            }
-            let s = &r.timed(metric).summary;
-            match (x.pos(r.size_bytes() as f64), y.pos(s.mean)) {
-                (Some(px), Some(py)) => pts.push((px, py, *s)),
-                _ => omitted += 1,
-            }
-        }
-        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-        draw_line_series(&mut chart, &pts, &y, 0.025, (color, mode_shape(mode)))?;
-        entries.push((mode.clone(), Swatch::Line(color, mode_shape(mode))));
-    }
-    entries.push(("95% CI of the mean".to_string(), Swatch::ErrorBar));
-
-    // Cache sizes.
+    let lines = (sorted_modes(recs, idx).into_iter())
+        .map(|mode| Line {
+            style: (mode_color(&mode), mode_shape(&mode)),
+            points: (idx.iter().map(|&i| &recs[i]))
+                .filter(|r| r.mode() == mode)
+                .map(|r| (r.size_bytes() as f64, r.timed(metric).summary))
+                .collect(),
+            name: mode,
+            model: None,
+        })
+        .collect();
     let m = &results.machine;
-    let mut marks = Vec::new();
-    for level in 1..=4u8 {
-        if let Some(size) = m.cache_size(level) {
+    let cache_sizes = (1..=4u8)
+        .filter_map(|level| {
+            let size = m.cache_size(level)?;
             let name = if level == 1 {
                 "L1d".to_string()
             } else {
                 format!("L{level}")
             };
-            marks.push((size, name));
-        }
+            Some((size as f64, format!("{name} {}", fmt_size(size))))
+        })
+        .collect();
+    LineChart {
+        x: Axis::sizes(&distinct(idx.iter().map(|&i| recs[i].size_bytes()))),
+        log_y: true,
+        x_desc: "block size (log scale)".to_string(),
+        y_desc: y_desc.to_string(),
+        lines,
+        floor: floor_us.map(|f| (f, format!("c2c floor {}", fmt_ns(f * 1e3)))),
+        cache_sizes,
     }
-    let mut any_mark = false;
-    for (size, name) in &marks {
-        let p = (*size as f64).log10();
-        if p <= x.lo || p >= x.hi {
-            continue;
-        }
-        any_mark = true;
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(p, y.lo), (p, y.hi)],
-                10,
-                6,
-                CACHE_MARK.stroke_width(2),
-            ))
-            .map_err(err)?;
-        let (px, py) = chart.backend_coord(&(p, y.hi));
-        let (bx, by) = area.get_base_pixel();
-        area.draw(&Text::new(
-            format!("{name} {}", fmt_size(*size)),
-            (px - bx + 6, py - by + 6),
-            anchored(16, HPos::Left, VPos::Top),
-        ))
-        .map_err(err)?;
-    }
-    if any_mark {
-        entries.push(("cache size".to_string(), Swatch::Dashed(CACHE_MARK)));
-    }
-    if let Some(f) = floor_us.and_then(|f| y.pos(f)) {
-        let label = format!("c2c floor {}", fmt_ns(floor_us.unwrap_or(0.0) * 1e3));
-        draw_floor_line(&mut chart, area, &x, f, label)?;
-        entries.push(("c2c one-way floor".to_string(), Swatch::Dashed(INK)));
-    }
-    let mut notes = Vec::new();
-    if omitted > 0 {
-        notes.push(format!("{omitted} non-positive mean(s)"));
-        notes.push("not drawn on the log axis".to_string());
-    }
-    Ok((entries, notes))
+    .draw(area)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,25 +127,8 @@ pub(super) fn draw_processes_vs_threads<DB: DrawingBackend>(
                 anchored(19, HPos::Center, VPos::Top),
             ))
             .map_err(err)?;
-            let panel = Figure {
-                id: fig.id.clone(),
-                title: String::new(),
-                kind: FigureKind::VsSize {
-                    metric,
-                    placement: pl.clone(),
-                    producer_core: *p,
-                    consumer_core: *c,
-                },
-                records: idx.clone(),
-            };
-            let (e, n) = vs_size_chart(
-                &chart_area,
-                results,
-                &panel,
-                (metric, "µs, log scale"),
-                *p,
-                *c,
-            )?;
+            let y_desc = (metric, "µs, log scale");
+            let (e, n) = vs_size_chart(&chart_area, results, &idx, y_desc, (*p, *c))?;
             for x in e {
                 if !entries.iter().any(|(l, _)| *l == x.0) {
                     entries.push(x);

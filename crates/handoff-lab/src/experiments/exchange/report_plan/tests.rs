@@ -1,7 +1,7 @@
 //! Unit tests of the exchange's report plan, and of the report's plan and estimate with it.
 use super::*;
 use crate::bench::experiment::ExperimentInfo;
-use crate::experiments::exchange::Overrides;
+use crate::bench::experiment::ReportFlags;
 use crate::report::plan::{
     budget, fmt_duration, plan as report, Plan, Protocol, Request, DEFAULT_BUDGET_S,
 };
@@ -16,7 +16,7 @@ fn others() -> Vec<&'static ExperimentInfo> {
 
 fn request<'a>(
     protocol: Protocol,
-    flags: &'a Overrides,
+    flags: &'a ReportFlags,
     experiments: &'a [&'static ExperimentInfo],
 ) -> Request<'a> {
     Request {
@@ -56,7 +56,7 @@ fn plans_for_large_machines_fit_the_default_budget() {
     let n_classes = [5, 4, 4, 4, 3, 5];
     let all = others();
     assert!(all.len() >= 14, "{}", all.len());
-    let flags = Overrides::default();
+    let flags = ReportFlags::default();
     for ((name, m), n_classes) in SynthMachine::presets().into_iter().zip(n_classes) {
         let t = m.topology();
         let allowed = t.cpu_ids();
@@ -119,7 +119,7 @@ fn a_large_cache_on_two_cpus_fits_the_budget_and_full_does_not() {
     let t = vm.topology();
     let allowed = t.cpu_ids();
     let all = others();
-    let flags = Overrides::default();
+    let flags = ReportFlags::default();
     let req = request(Protocol::Budget(DEFAULT_BUDGET_S), &flags, &all);
     let (p, x) = plan(&req, &t, &allowed);
     let e = p.estimate().total_s();
@@ -191,7 +191,7 @@ fn the_sweep_is_bounded_by_memory() {
     let m = sweep_max(Some(300 * MIB as u64), Some(gib));
     assert!(m <= (gib / 10 * 9 / 3) as usize && m > 300 * MIB, "{m}");
     assert_eq!(m % 4096, 0);
-    let flags = Overrides::default();
+    let flags = ReportFlags::default();
     let t = SynthMachine::granite_1s_128c().topology();
     let allowed = t.cpu_ids();
     let req = Request {
@@ -224,7 +224,7 @@ fn small_machines_measure_every_cpu() {
     };
     let t = m.topology();
     let all = t.cpu_ids();
-    let flags = Overrides::default();
+    let flags = ReportFlags::default();
     let req = request(Protocol::Full, &flags, &[]);
     let (p16, x16) = plan(&req, &t, &all);
     assert_eq!(x16.cfg.consumer_cores, all);
