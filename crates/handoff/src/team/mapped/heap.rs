@@ -36,7 +36,7 @@ impl<P: Parts> MappedHeap<P> {
             parts,
             size,
             heap_len,
-            pending: (0..size).map(|_| Pending::new()).collect(),
+            pending: (0..size).map(|_| Pending::new(heap_len as u64)).collect(),
         }
     }
 
