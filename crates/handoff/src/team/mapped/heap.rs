@@ -169,6 +169,26 @@ impl<P: Parts> MappedHeap<P> {
         Ok(())
     }
 
+    /// [`signal`](Self::signal) without waking anyone: the caller's
+    /// [`ring_signal`](Self::ring_signal) does (`Transport::signal_unrung`).
+    pub fn signal_unrung(&self, pe: usize, sig: usize, op: SignalOp) -> Result<(), TeamError> {
+        // Release inside: pairs with the Acquire `load_signal` of the target's wait.
+        ops::apply_signal(self.word64(pe, sig, "signal")?, op);
+        Ok(())
+    }
+
+    /// Wakes PE `pe`'s sleepers on its signal word at heap offset `sig`, fenced (the
+    /// `SeqCst` fence of [`RangeBell::ring_range`](crate::sync::RangeBell::ring_range),
+    /// after the caller's [`signal_unrung`](Self::signal_unrung) of the word: a sleeper that
+    /// registered before the fence is woken, one after it sees the word).
+    pub fn ring_signal(&self, pe: usize, sig: usize) -> Result<(), TeamError> {
+        self.word64(pe, sig, "signal")?;
+        if let Some(b) = self.bell_to_ring(pe) {
+            wake::ring_written(b, sig as u64, sig as u64 + 8);
+        }
+        Ok(())
+    }
+
     /// Updates a signal word of PE `pe` that waiters name by bell key `key` (a heap offset,
     /// or a key past the heap's end for a word outside it: a transport's counter), then
     /// wakes its sleepers. PE `pe`'s heap must be mapped here.
