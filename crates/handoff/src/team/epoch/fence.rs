@@ -200,10 +200,12 @@ mod imp {
     use crate::team::TeamError;
     use crate::team::{SignalOp, Transport};
 
-    /// Polls of the partner's word before the ring ([`FenceWords::spins`]): a `pause` is
-    /// 10–150 cycles, so 64 polls outlast a cache-line transfer between cores (70–200 ns
-    /// on the machines measured) and bound a sleeper's extra sleep to a few µs.
-    const RING_AFTER_POLLS: u32 = 64;
+    /// Polls of the partner's word before the ring ([`FenceWords::spins`]): about one
+    /// cache-line transfer between cores (70–200 ns on the machines measured), which is
+    /// what the ring would wait for. A `pause` takes 10–150 cycles on bare metal and
+    /// 75–80 ns on the 2-vCPU KVM guests of issue #44, so 4 polls; 64 delayed the ring of a
+    /// partner already asleep by 5 µs there (fences of 1.4 µs instead of 0.3 under load).
+    const RING_AFTER_POLLS: u32 = 4;
 
     /// One fence call of an [`Epochs`]: its words, and the one wait (strategy and deadline)
     /// its rounds share, fixed at the first round that must wait (no clock read when every
