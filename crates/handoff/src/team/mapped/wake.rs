@@ -114,7 +114,9 @@ impl Pending {
         if lo >= hi {
             return; // an empty put wrote nothing
         }
-        let (l, h) = (lo >> self.shift, hi.div_ceil(1 << self.shift));
+        // Shifts, not a division (`div_ceil` by a power of two that is not a constant is
+        // one); `hi` is at most the heap's length, far below 2^63.
+        let (l, h) = (lo >> self.shift, (hi + (1 << self.shift) - 1) >> self.shift);
         // Relaxed: only this PE's `quiet` reads the word, after its SeqCst fence (a put of
         // another thread of this PE is ordered against it by the caller, as any put).
         let mut cur = self.range.load(Ordering::Relaxed);
