@@ -18,7 +18,8 @@
 # repository: fetch them, e.g. github.com/paklui/osu-micro-benchmarks at v6.1); without it
 # only barrier_lat runs. PRK_DIR (optional) holds ParRes Kernels' SHMEM/ and common/.
 # OUT (default /tmp/handoff-osu-p2p) keeps the binaries and every raw line. ONLY=barrier or
-# ONLY=p2p or ONLY=prk runs one part. BASE_LIB=dir with another build's libhandoff_shmem.so
+# ONLY=p2p or ONLY=prk runs one part; P2P="put_mr" (default "put get put_nb get_nb put_mr")
+# picks part 2's benchmarks. BASE_LIB=dir with another build's libhandoff_shmem.so
 # adds "base" (the same programs run with that library through LD_LIBRARY_PATH: oshcc links
 # with a RUNPATH), alternating with the others, for before/after. Needs `cargo build --release -p handoff-shmem -p
 # handoff-cli`, and /usr/bin/oshcc + /usr/bin/oshrun for the comparison (without them,
@@ -70,6 +71,24 @@ run2() {
 impls="handoff"
 if [ -n "$base_lib" ]; then impls="$impls base"; fi
 if [ -n "$peer" ]; then impls="$impls peer"; fi
+# rotated R: $impls starting at the (R mod count)-th, so that each implementation runs
+# first, and after each other one, in turn: the run after another program's exit (its
+# shared memory given back) was the slow one at the memory-bound sizes (issue #44: the
+# same library as "handoff" and "base", 7 rounds, put_mr 32 KiB – 4 MiB, 0.57–1.17 with
+# handoff always first).
+rotated() {
+  # shellcheck disable=SC2086
+  set -- $impls
+  rot_s=$(( ${r:-0} % $# ))
+  rot_i=0
+  rot_head=""
+  rot_tail=""
+  for rot_x in "$@"; do
+    if [ "$rot_i" -ge "$rot_s" ]; then rot_head="$rot_head $rot_x"; else rot_tail="$rot_tail $rot_x"; fi
+    rot_i=$((rot_i + 1))
+  done
+  echo "$rot_head$rot_tail"
+}
 echo "# $(date -u '+%Y-%m-%dT%H:%M:%SZ') $(uptime)"
 echo "# $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs; peer: ${peer:+$(/usr/bin/oshrun --version 2>/dev/null | head -1)}"
 
@@ -95,7 +114,7 @@ if [ -z "$only" ] || [ "$only" = barrier ]; then
     if [ -n "$osu" ]; then run2 "$impl" "$out/osu_oshm_barrier.$impl" >/dev/null; fi
   done
   for r in $(seq 1 "$runs"); do
-    for impl in $impls; do
+    for impl in $(rotated); do
       v=$(run2 "$impl" "$out/barrier_lat.$impl" 10000 7 | sed -n 's/.*median_us=\([0-9.]*\).*/\1/p')
       echo "barrier_lat $impl $r ${v:-nan}" | tee -a "$raw"
       if [ -n "$osu" ]; then
@@ -123,7 +142,7 @@ fi
 
 # ---- 2. OSU point-to-point -------------------------------------------------------------
 if [ -n "$osu" ] && { [ -z "$only" ] || [ "$only" = p2p ]; }; then
-  p2p="put get put_nb get_nb put_mr"
+  p2p=${P2P:-put get put_nb get_nb put_mr}
   for b in $p2p; do
     # shellcheck disable=SC2086
     build "osu_oshm_$b" -I"$osu/c/util" -DPACKAGE_VERSION='"6.x"' \
@@ -131,7 +150,7 @@ if [ -n "$osu" ] && { [ -z "$only" ] || [ "$only" = p2p ]; }; then
   done
   for r in $(seq 1 "$rounds"); do
     for b in $p2p; do
-      for impl in $impls; do
+      for impl in $(rotated); do
         run2 "$impl" "$out/osu_oshm_$b.$impl" heap |
           awk -v b="$b" -v i="$impl" -v r="$r" '$1 ~ /^[0-9]+$/ && NF == 2 {print "p2p", b, i, r, $1, $2}' |
           tee -a "$raw" >/dev/null
@@ -149,6 +168,20 @@ if [ -n "$osu" ] && { [ -z "$only" ] || [ "$only" = p2p ]; }; then
     END { for (j = 1; j <= m; j++) { k = order[j]; h = med(k, "handoff"); p = med(k, "peer");
       printf "%-8s %8s %12s %12s %s\n", substr(k, 1, index(k, " ")-1), substr(k, index(k, " ")+1), h, p,
         (p == "nan" || h == "nan" || p == 0) ? "-" : sprintf("%.2f", h / p) } }' "$raw"
+  # Each implementation's spread over the rounds, and with BASE_LIB handoff / base (old build).
+  echo "# spread over $rounds rounds: size, per implementation ($impls) min median max; [handoff/base of medians]"
+  awk -v impls="$impls" '$1=="p2p" {k=$2" "$5; v[k, $3, ++n[k, $3]] = $6; if (!(k in seen)) {seen[k]=1; order[++m]=k}}
+    function srt(k, i,   c, j, t, x) {
+      c = n[k, i]; for (j = 1; j <= c; j++) a[j] = v[k, i, j];
+      for (j = 2; j <= c; j++) { t = a[j]; x = j - 1; while (x > 0 && a[x] > t) { a[x+1] = a[x]; x-- } a[x+1] = t }
+      return c }
+    END { ni = split(impls, im, " ");
+      for (j = 1; j <= m; j++) { k = order[j]; line = sprintf("%-8s %8s", substr(k, 1, index(k, " ")-1), substr(k, index(k, " ")+1));
+        for (q = 1; q <= ni; q++) { c = srt(k, im[q]); if (!c) { line = line "  -"; continue }
+          md[im[q]] = (c % 2) ? a[(c+1)/2] : (a[c/2] + a[c/2+1]) / 2;
+          line = line sprintf("  %s %g %g %g", im[q], a[1], md[im[q]], a[c]) }
+        if (n[k, "base"] && md["base"] > 0) line = line sprintf("  handoff/base %.2f", md["handoff"] / md["base"]);
+        print line } }' "$raw"
 fi
 
 # ---- 3. PRK SHMEM kernels --------------------------------------------------------------
@@ -162,7 +195,7 @@ if [ -n "$prk" ] && { [ -z "$only" ] || [ "$only" = prk ]; }; then
   build prk_p2p $common "$prk/SHMEM/Synch_p2p/p2p.c" "$prk/common/SHMEM_bail_out.c" \
     "$prk/common/wtime.c"
   for r in $(seq 1 "$rounds"); do
-    for impl in $impls; do
+    for impl in $(rotated); do
       v=$(run2 "$impl" "$out/prk_stencil.$impl" 100 1000 | sed -n 's/.*Avg time (s): *\([0-9.e+-]*\).*/\1/p')
       echo "prk stencil $impl $r ${v:-nan}" | tee -a "$raw"
       v=$(run2 "$impl" "$out/prk_p2p.$impl" 100 1000 1000 | sed -n 's/.*Avg time (s): *\([0-9.e+-]*\).*/\1/p')

@@ -8,8 +8,13 @@
  * waiting PE for a put it does not wait on.
  *   mode "get":     PE 0 issues blocking gets of SIZE bytes from PE 1 instead (osu_oshm_get),
  *                   PE 1 in shmem_barrier_all.
+ *   mode "mr":      osu_oshm_put_mr's shape: ITERS puts, each to the next SIZE bytes of a
+ *                   symmetric window of ITERS * SIZE bytes, from the same offset of PE 0's
+ *                   own window, then shmem_quiet (timed); PE 1 in shmem_barrier_all. The
+ *                   message rate is 1 / median_us per µs. OSU takes one such sample per size
+ *                   (ITERS 500 below 8 KiB, 50 from 8 KiB); this takes SAMPLES.
  *
- * usage: put_lat [SIZE=8] [MODE=barrier|wait|get] [ITERS=10000] [SAMPLES=7]
+ * usage: put_lat [SIZE=8] [MODE=barrier|wait|get|mr] [ITERS=10000] [SAMPLES=7]
  * output (PE 0): put_lat size=SIZE mode=MODE median_us=... min_us=... max_us=... */
 #include <shmem.h>
 #include <stdio.h>
@@ -24,17 +29,23 @@ int main(int argc, char **argv) {
     int samples = argc > 4 ? atoi(argv[4]) : 7;
     int wait_mode = strcmp(mode, "wait") == 0;
     int get_mode = strcmp(mode, "get") == 0;
+    int mr_mode = strcmp(mode, "mr") == 0;
     shmem_init();
     int me = shmem_my_pe();
     if (shmem_n_pes() != 2) {
         if (me == 0) fprintf(stderr, "put_lat: run on exactly 2 PEs\n");
         shmem_global_exit(2);
     }
-    char *dst = shmem_malloc(size);
+    char *dst = shmem_malloc(mr_mode ? size * iters : size);
+    if (!dst) {
+        fprintf(stderr, "put_lat: no room for %zu bytes\n", mr_mode ? size * iters : size);
+        shmem_global_exit(2);
+    }
     long *flag = shmem_malloc(sizeof(long));
     char *src = malloc(size);
     double *t = malloc(sizeof(double) * samples);
     memset(src, 1, size);
+    if (mr_mode) memset(dst, 1, size * iters); /* touched, as OSU does */
     *flag = 0;
     shmem_barrier_all();
     for (int s = -1; s < samples; s++) { /* sample -1: warm-up */
@@ -42,7 +53,11 @@ int main(int argc, char **argv) {
             double t0 = now_us();
             if (get_mode)
                 for (int i = 0; i < iters; i++) shmem_getmem(src, dst, size, 1);
-            else
+            else if (mr_mode) {
+                for (size_t i = 0, off = 0; i < (size_t)iters; i++, off += size)
+                    shmem_putmem(dst + off, dst + off, size, 1);
+                shmem_quiet();
+            } else
                 for (int i = 0; i < iters; i++) shmem_putmem(dst, src, size, 1);
             double t1 = now_us();
             if (s >= 0) t[s] = (t1 - t0) / iters;

@@ -73,6 +73,51 @@ fn fence_epochs_move_verified_data() {
     check("fence_epochs_move_verified_data", 6); // oversubscribed
 }
 
+/// The fence rings a partner asleep on its arrival word (`Wait::Block`: every wait sleeps at
+/// once). The fence stores its arrival, polls, and only then rings (`epoch/fence.rs`); PE 1
+/// fences first and sleeps, PE 0 fences 20 ms later and must make a futex wake-up call for
+/// it: over ten rounds at least one (a PE 1 not yet asleep needs none, so not every round),
+/// where a fence that never rang would make none and leave PE 1 to its 50 ms sleep slices.
+/// The data each round puts before its fence must be there after it.
+#[test]
+fn fence_wakes_a_partner_asleep_on_its_arrival() {
+    const ROUNDS: u64 = 10;
+    if handoff::team::in_team() {
+        pe(|team| {
+            let (me, other) = (team.rank(), 1 - team.rank());
+            let win = team.alloc::<u64>(1).map_err(s)?;
+            let ep = Epochs::new(team).map_err(s)?;
+            let mut wakes = 0;
+            for round in 1..=ROUNDS {
+                team.put(&win, 0, &[val(round, me, 0)], other).map_err(s)?;
+                if me == 0 {
+                    std::thread::sleep(Duration::from_millis(20));
+                    let before = handoff::sync::futex_wakes();
+                    ep.fence().map_err(s)?;
+                    wakes += handoff::sync::futex_wakes() - before;
+                } else {
+                    ep.fence().map_err(s)?;
+                }
+                let got = team.local(&win)[0];
+                if got != val(round, other, 0) {
+                    return Err(format!("round {round}: window holds {got:#x}"));
+                }
+                ep.fence().map_err(s)?; // nobody overwrites before the other read
+            }
+            if me == 0 && wakes == 0 {
+                return Err(format!(
+                    "{ROUNDS} fences with PE 1 asleep made no wake-up call"
+                ));
+            }
+            ep.close().map_err(s)
+        });
+    }
+    let l = team_launch("fence_wakes_a_partner_asleep_on_its_arrival", 2)
+        .wait(handoff::sync::Wait::Block);
+    let r = run_team(l, Duration::from_secs(60));
+    assert!(r.success(), "a PE failed: {:?}", r.exits);
+}
+
 /// PSCW on a ring, k = 2 (the seed's benchmark): each PE exposes its window to its two
 /// neighbours and writes into theirs; after `wait` both neighbours' blocks are there.
 #[test]

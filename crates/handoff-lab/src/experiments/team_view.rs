@@ -96,6 +96,12 @@ impl<X: Transport> Transport for PhaseView<'_, X> {
     fn signal(&self, pe: usize, sig: usize, op: SignalOp) -> Result<(), TeamError> {
         self.x.signal(self.pe(pe)?, sig, op)
     }
+    fn signal_unrung(&self, pe: usize, sig: usize, op: SignalOp) -> Result<(), TeamError> {
+        self.x.signal_unrung(self.pe(pe)?, sig, op)
+    }
+    fn ring_signal(&self, pe: usize, sig: usize) -> Result<(), TeamError> {
+        self.x.ring_signal(self.pe(pe)?, sig)
+    }
     fn put_signal(
         &self,
         pe: usize,

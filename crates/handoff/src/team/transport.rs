@@ -146,6 +146,21 @@ pub trait Transport {
     /// Updates PE `pe`'s signal word at `sig` (8-byte aligned) after everything this PE put
     /// to `pe` before, and wakes its waiters.
     fn signal(&self, pe: usize, sig: usize, op: SignalOp) -> Result<(), TeamError>;
+    /// [`signal`](Self::signal), but waking `pe`'s sleepers on the word may be left to the
+    /// caller's [`ring_signal`](Self::ring_signal) of the same word, which it must make
+    /// before it waits for anything itself (a sleeper on the word may sleep until then).
+    /// Lets a protocol poll for its partner while the update travels, instead of first
+    /// waiting for the wake-up's fence (the epochs' fence). The default is `signal`.
+    fn signal_unrung(&self, pe: usize, sig: usize, op: SignalOp) -> Result<(), TeamError> {
+        self.signal(pe, sig, op)
+    }
+    /// Wakes PE `pe`'s sleepers on signal word `sig` after a
+    /// [`signal_unrung`](Self::signal_unrung) of it. The default does nothing (the default
+    /// `signal_unrung` woke them).
+    fn ring_signal(&self, pe: usize, sig: usize) -> Result<(), TeamError> {
+        let _ = (pe, sig);
+        Ok(())
+    }
     /// `put` then `signal`, the signal seen only after the data (a counting put).
     fn put_signal(
         &self,

@@ -8,9 +8,10 @@
 //! the whole team). PE `me` has one arrival word per sender, `arrivals[s]`, written only by
 //! PE `s`. In fence `n`, round `k` (distance `d = 2^k < p`), PE `me`:
 //!
-//! 1. stores `n` in PE `me + d`'s `arrivals[me]` (a signal `Set`: Release store, then the
-//!    doorbell ring that wakes PE `me + d` if it sleeps on that word);
-//! 2. waits until its own `arrivals[me − d]` is at least `n` (Acquire load).
+//! 1. stores `n` in PE `me + d`'s `arrivals[me]` (a signal `Set`: Release store);
+//! 2. polls its own `arrivals[me − d]` a few times ([`FenceWords::spins`]), then rings PE
+//!    `me + d`'s doorbell (wakes it if it sleeps on that word), then waits until its
+//!    `arrivals[me − d]` is at least `n` (Acquire load) unless a poll saw it already.
 //!
 //! A word only grows (its one writer stores its fence numbers in order), and `me − d`
 //! reaches `me` in the same round of every fence (the distances are fixed by p), so the
@@ -19,12 +20,24 @@
 //! `n`. This is the team barrier's argument (`team/barrier.rs`) with stores instead of
 //! fetch-adds: one writer per word needs no read-modify-write.
 //!
+//! # Why the ring comes after the polls
+//!
+//! The ring begins with a `SeqCst` fence (the doorbell's protocol), which waits until the
+//! store of step 1 has left the store buffer: a cache-line transfer to PE `me + d`, which
+//! polls that line. Ringing at once made every round two transfers in a row (that store,
+//! then the load of the partner's store to us); polling first lets the two overlap. A
+//! sleeper is never missed: a PE that registered as a sleeper before the ring's fence is
+//! woken by it, and one that registers after it sees the store (the doorbell's argument);
+//! until the ring a sleeper may only sleep a few polls longer, because every PE rings
+//! before it waits itself. On a crowded CPU ([`FenceWords::spins`] = 0) it rings at once:
+//! the partner may need this CPU to arrive.
+//!
 //! # Why not the team barrier
 //!
 //! The fence was `quiet` + `Team::barrier_all` (which runs `quiet` again, builds the member
 //! list and locks the barrier's counters). Per round this one costs the store, the ring's
-//! SeqCst fence and a load of the target's bell, and a wait that polls once before it
-//! starts a timed wait (no clock read when the peer already arrived).
+//! SeqCst fence and a load of the target's bell, and polls before a timed wait (no clock
+//! read when the peer arrives within them).
 //!
 //! # Memory ordering
 //!
@@ -35,7 +48,9 @@
 //! it. The loom models run [`dissemination`]: `loom_epoch_fence_orders_puts` (2 PEs, two
 //! fences: puts visible after the first, no put overwrites before the other PE read) and
 //! `loom_epoch_fence_publishes_through_a_middle_pe` (4 PEs: PE 3 hears of PE 0 only
-//! through PE 1).
+//! through PE 1); their PEs sleep until rung, so a round that never rings deadlocks the
+//! model. (A ring after the PE's own wait would still be correct — the last PE to fence
+//! sees its partner's store — only slower: its partner sleeps until then.)
 
 #![cfg_attr(loom, allow(dead_code))] // the team that calls these is not built under loom
 
@@ -47,8 +62,15 @@ pub(crate) trait FenceWords {
     fn size(&self) -> usize;
     /// This PE's rank.
     fn rank(&self) -> usize;
-    /// Stores `n` in PE `to`'s arrival word for this PE (Release; wakes `to`).
+    /// Stores `n` in PE `to`'s arrival word for this PE (Release), without waking `to`:
+    /// [`ring`](Self::ring) does.
     fn arrive(&self, to: usize, n: u64) -> Result<(), Self::Err>;
+    /// Wakes PE `to` if it sleeps on its arrival word for this PE (after
+    /// [`arrive`](Self::arrive)).
+    fn ring(&self, to: usize) -> Result<(), Self::Err>;
+    /// How many times to poll the partner's word before ringing: 0 when this PE must not
+    /// spin (its partner may need this CPU).
+    fn spins(&self) -> u32;
     /// This PE's arrival word for `from` (Acquire).
     fn arrived(&self, from: usize) -> u64;
     /// Waits until [`arrived`](Self::arrived)`(from)` is at least `n`.
@@ -61,10 +83,19 @@ pub(crate) fn dissemination<W: FenceWords>(w: &W, n: u64) -> Result<(), W::Err> 
     let (p, me) = (w.size(), w.rank());
     let mut d = 1;
     while d < p {
-        w.arrive((me + d) % p, n)?;
-        let from = (me + p - d) % p;
-        // Poll once first: a peer that already arrived costs no timed wait.
-        if w.arrived(from) < n {
+        let (to, from) = ((me + d) % p, (me + p - d) % p);
+        w.arrive(to, n)?;
+        // Poll while the store travels, then ring (module docs: why in this order); a peer
+        // that already arrived costs no timed wait.
+        let mut here = w.arrived(from) >= n;
+        let mut polls = 0;
+        while !here && polls < w.spins() {
+            crate::atomic::spin_hint();
+            here = w.arrived(from) >= n;
+            polls += 1;
+        }
+        w.ring(to)?;
+        if !here && w.arrived(from) < n {
             w.wait_arrived(from, n)?;
         }
         d *= 2;
@@ -97,6 +128,13 @@ mod tests {
             self.log.borrow_mut().push(format!("store {n} at {to}"));
             Ok(())
         }
+        fn ring(&self, to: usize) -> Result<(), String> {
+            self.log.borrow_mut().push(format!("ring {to}"));
+            Ok(())
+        }
+        fn spins(&self) -> u32 {
+            3
+        }
         fn arrived(&self, from: usize) -> u64 {
             self.words.borrow()[self.me][from]
         }
@@ -108,8 +146,8 @@ mod tests {
     }
 
     /// The rounds of PE 2 of 5: distances 1, 2, 4 (⌈log2 5⌉ = 3 rounds), storing the fence
-    /// number at me + d and reading me − d; a peer that already arrived (or is a fence
-    /// ahead) is not waited for, one that is behind is.
+    /// number at me + d, ringing it, and reading me − d; a peer that already arrived (or is
+    /// a fence ahead) is not waited for, one that is behind is — after the ring.
     #[test]
     fn rounds_store_at_me_plus_d_and_wait_for_me_minus_d() {
         let t = Table {
@@ -126,8 +164,11 @@ mod tests {
             *t.log.borrow(),
             [
                 "store 7 at 3",
+                "ring 3",
                 "store 7 at 4",
+                "ring 4",
                 "store 7 at 1",
+                "ring 1",
                 "wait 3 for 7"
             ]
         );
@@ -159,6 +200,13 @@ mod imp {
     use crate::team::TeamError;
     use crate::team::{SignalOp, Transport};
 
+    /// Polls of the partner's word before the ring ([`FenceWords::spins`]): about one
+    /// cache-line transfer between cores (70–200 ns on the machines measured), which is
+    /// what the ring would wait for. A `pause` takes 10–150 cycles on bare metal and
+    /// 75–80 ns on the 2-vCPU KVM guests of issue #44, so 4 polls; 64 delayed the ring of a
+    /// partner already asleep by 5 µs there (fences of 1.4 µs instead of 0.3 under load).
+    const RING_AFTER_POLLS: u32 = 4;
+
     /// One fence call of an [`Epochs`]: its words, and the one wait (strategy and deadline)
     /// its rounds share, fixed at the first round that must wait (no clock read when every
     /// peer arrived already).
@@ -187,10 +235,20 @@ mod imp {
             self.ep.team.rank()
         }
         fn arrive(&self, to: usize, n: u64) -> Result<(), TeamError> {
-            let me = self.ep.team.rank();
-            self.ep
-                .team
-                .signal(self.ep.arrivals.at(me), SignalOp::Set(n), to)
+            let at = self.ep.arrivals.offset + 8 * self.ep.team.rank();
+            self.ep.team.x.signal_unrung(to, at, SignalOp::Set(n))
+        }
+        fn ring(&self, to: usize) -> Result<(), TeamError> {
+            let at = self.ep.arrivals.offset + 8 * self.ep.team.rank();
+            self.ep.team.x.ring_signal(to, at)
+        }
+        fn spins(&self) -> u32 {
+            // About a cache-line transfer's worth of polls (each a `pause`), no clock read.
+            if self.ep.team.x.crowded_cpu() {
+                0
+            } else {
+                RING_AFTER_POLLS
+            }
         }
         fn arrived(&self, from: usize) -> u64 {
             // `team.word` checked bounds when the object was made; `from < size` = its length.

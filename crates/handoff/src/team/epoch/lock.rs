@@ -23,8 +23,8 @@
 //! (fetch-add, fenced load, two adds: 3 read-modify-writes and 3 fences per epoch with the
 //! flush, against our 2 and 1). What the transport adds on top: with a wait that may sleep
 //! (the default), the shared-memory transport notes each put's byte range for `quiet` to
-//! ring (`shm.rs`, `Pending`: two read-modify-writes per put after a `quiet`, two swaps per
-//! `quiet` after a put), which the spinning wait does not pay.
+//! ring (`mapped/wake.rs`, `Pending`: one compare-and-swap for the first put after a `quiet`,
+//! one swap per `quiet` after a put), which the spinning wait does not pay.
 
 use std::time::Duration;
 

@@ -375,8 +375,14 @@ impl FenceWords for FencePe {
     }
     fn arrive(&self, to: usize, n: u64) -> Result<(), Self::Err> {
         apply_signal(&self.t.arrivals[to][self.me], SignalOp::Set(n));
+        Ok(())
+    }
+    fn ring(&self, to: usize) -> Result<(), Self::Err> {
         self.t.bells[to][self.me].notify(); // the signal's ring
         Ok(())
+    }
+    fn spins(&self) -> u32 {
+        1 // one poll between the store and the ring (each is a model yield)
     }
     fn arrived(&self, from: usize) -> u64 {
         load_signal(&self.t.arrivals[self.me][from])

@@ -303,8 +303,11 @@ mod imp {
                 });
             }
             self.team.quiet();
-            // Relaxed: a count private to this PE (the words carry the ordering).
-            let n = self.fences.fetch_add(1, Ordering::Relaxed) + 1;
+            // Relaxed: a count private to this PE (the words carry the ordering); a load and
+            // a store, not a read-modify-write (a locked instruction on x86): the fence is
+            // collective, so one thread of the PE makes it at a time.
+            let n = self.fences.load(Ordering::Relaxed) + 1;
+            self.fences.store(n, Ordering::Relaxed);
             super::fence::dissemination(&super::fence::Fencing::new(self, limit), n)
         }
 

@@ -36,7 +36,7 @@ impl<P: Parts> MappedHeap<P> {
             parts,
             size,
             heap_len,
-            pending: (0..size).map(|_| Pending::new()).collect(),
+            pending: (0..size).map(|_| Pending::new(heap_len as u64)).collect(),
         }
     }
 
@@ -166,6 +166,26 @@ impl<P: Parts> MappedHeap<P> {
     pub fn signal(&self, pe: usize, sig: usize, op: SignalOp) -> Result<(), TeamError> {
         let w = self.word64(pe, sig, "signal")?;
         self.signal_word(pe, w, sig as u64, op);
+        Ok(())
+    }
+
+    /// [`signal`](Self::signal) without waking anyone: the caller's
+    /// [`ring_signal`](Self::ring_signal) does (`Transport::signal_unrung`).
+    pub fn signal_unrung(&self, pe: usize, sig: usize, op: SignalOp) -> Result<(), TeamError> {
+        // Release inside: pairs with the Acquire `load_signal` of the target's wait.
+        ops::apply_signal(self.word64(pe, sig, "signal")?, op);
+        Ok(())
+    }
+
+    /// Wakes PE `pe`'s sleepers on its signal word at heap offset `sig`, fenced (the
+    /// `SeqCst` fence of [`RangeBell::ring_range`](crate::sync::RangeBell::ring_range),
+    /// after the caller's [`signal_unrung`](Self::signal_unrung) of the word: a sleeper that
+    /// registered before the fence is woken, one after it sees the word).
+    pub fn ring_signal(&self, pe: usize, sig: usize) -> Result<(), TeamError> {
+        self.word64(pe, sig, "signal")?;
+        if let Some(b) = self.bell_to_ring(pe) {
+            wake::ring_written(b, sig as u64, sig as u64 + 8);
+        }
         Ok(())
     }
 

@@ -68,42 +68,99 @@ impl HeapBell {
 pub(crate) const LINE_HULL: u64 = 64;
 
 /// The bytes put to one target since the writer's last `quiet` that no fenced ring covered
-/// yet (`lo >= hi`: none).
+/// yet: one word, so that a put notes its bytes with at most one read-modify-write and a
+/// `quiet` takes them with one swap.
+///
+/// The word holds the range's first and end unit (`lo >> shift`, `hi` rounded up), 32 bits
+/// each (start high, end low), in units of `1 << shift` bytes, the smallest that numbers
+/// every byte of the heap in 32 bits (1 byte up to a 4 GiB heap; a unit's rounding only
+/// widens the range). 0 is the empty range. A put outside the range widens it by at least
+/// its own span (never past the heap), so a stream of puts at rising or falling offsets
+/// (`osu_oshm_put_mr`, a pipelined halo) pays the read-modify-write — a locked instruction,
+/// which waits until the copy's stores have left the store buffer — log2(n) times for n
+/// puts, not n times. A wider range only costs a `quiet` a spurious wake-up of a sleeper on
+/// bytes nobody wrote, which re-polls and sleeps again (a range is already the hull of the
+/// puts, gaps included).
 #[derive(Debug)]
 pub(crate) struct Pending {
-    lo: AtomicU64,
-    hi: AtomicU64,
+    range: AtomicU64,
+    /// Bytes per unit, log2.
+    shift: u32,
+    /// The heap's end, in units (the widening's bound).
+    end: u64,
 }
 
+/// Low 32 bits of a [`Pending`] word: the end unit.
+const END_MASK: u64 = 0xffff_ffff;
+
 impl Pending {
-    pub(crate) fn new() -> Self {
+    /// The empty record of puts into a heap of `heap_len` bytes.
+    pub(crate) fn new(heap_len: u64) -> Self {
+        let mut shift = 0;
+        while heap_len.div_ceil(1 << shift) > END_MASK {
+            shift += 1;
+        }
         Pending {
-            lo: AtomicU64::new(u64::MAX),
-            hi: AtomicU64::new(0),
+            range: AtomicU64::new(0),
+            shift,
+            end: heap_len.div_ceil(1 << shift),
         }
     }
 
-    /// Widens the range to cover `[lo, hi)`: two local loads when it already does.
+    /// Widens the range to cover `[lo, hi)` (within the heap): one local load
+    /// when it already does.
     #[inline]
-    fn cover(&self, lo: u64, hi: u64) {
-        // Relaxed: only this PE's `quiet` reads these, after its SeqCst fence.
-        if self.lo.load(Ordering::Relaxed) > lo {
-            self.lo.fetch_min(lo, Ordering::Relaxed);
+    pub(crate) fn cover(&self, lo: u64, hi: u64) {
+        if lo >= hi {
+            return; // an empty put wrote nothing
         }
-        if self.hi.load(Ordering::Relaxed) < hi {
-            self.hi.fetch_max(hi, Ordering::Relaxed);
+        // Shifts, not a division (`div_ceil` by a power of two that is not a constant is
+        // one); `hi` is at most the heap's length, far below 2^63.
+        let (l, h) = (lo >> self.shift, (hi + (1 << self.shift) - 1) >> self.shift);
+        // Relaxed: only this PE's `quiet` reads the word, after its SeqCst fence (a put of
+        // another thread of this PE is ordered against it by the caller, as any put).
+        let mut cur = self.range.load(Ordering::Relaxed);
+        loop {
+            let (cl, ch) = (cur >> 32, cur & END_MASK);
+            if cur != 0 && cl <= l && h <= ch {
+                return;
+            }
+            let new = if cur == 0 {
+                (l << 32) | h
+            } else {
+                // Widen by at least the current span on each side that grows.
+                let span = ch - cl;
+                let nl = if l < cl {
+                    l.min(cl.saturating_sub(span))
+                } else {
+                    cl
+                };
+                let nh = if h > ch {
+                    h.max(ch.saturating_add(span).min(self.end))
+                } else {
+                    ch
+                };
+                (nl << 32) | nh
+            };
+            match self
+                .range
+                .compare_exchange_weak(cur, new, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => return,
+                Err(now) => cur = now,
+            }
         }
     }
 
-    /// Takes the range (leaving it empty), if not empty.
-    fn take(&self) -> Option<(u64, u64)> {
-        // Relaxed: as in `cover`.
-        if self.hi.load(Ordering::Relaxed) == 0 {
+    /// Takes the range in bytes (leaving it empty), if not empty.
+    #[inline]
+    pub(crate) fn take(&self) -> Option<(u64, u64)> {
+        // Relaxed: as in `cover`; no read-modify-write when nothing was put.
+        if self.range.load(Ordering::Relaxed) == 0 {
             return None;
         }
-        let lo = self.lo.swap(u64::MAX, Ordering::Relaxed);
-        let hi = self.hi.swap(0, Ordering::Relaxed);
-        (lo < hi).then_some((lo, hi))
+        let w = self.range.swap(0, Ordering::Relaxed);
+        (w != 0).then(|| ((w >> 32) << self.shift, (w & END_MASK) << self.shift))
     }
 }
 
@@ -170,5 +227,71 @@ pub(crate) fn put_signal_with(
     apply_signal(word, op);
     if let Some(b) = bell {
         ring_put_signal(b, data, sig);
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::Pending;
+
+    /// The record takes exactly the first put's bytes, nothing when nothing was put, and
+    /// is empty after a take; an empty put records nothing.
+    #[test]
+    fn pending_records_the_puts_and_empties_on_take() {
+        let p = Pending::new(1 << 20);
+        assert_eq!(p.take(), None);
+        p.cover(100, 100);
+        assert_eq!(p.take(), None);
+        p.cover(4096, 6144);
+        p.cover(5000, 5008); // inside: no change
+        assert_eq!(p.take(), Some((4096, 6144)));
+        assert_eq!(p.take(), None);
+        p.cover(0, 8);
+        assert_eq!(p.take(), Some((0, 8)));
+    }
+
+    /// A stream of puts at rising offsets (osu_oshm_put_mr: 500 puts of 2 KiB, each to
+    /// the next 2 KiB) changes the word about log2(500) times, not 500 times (each change
+    /// is a locked instruction on the put's path), and the range covers every put and
+    /// stays in the heap; falling offsets likewise.
+    #[test]
+    fn pending_widens_by_doubling_on_a_stream_of_puts() {
+        for rising in [true, false] {
+            let heap = 1u64 << 20;
+            let p = Pending::new(heap);
+            let (n, size) = (500u64, 2048u64);
+            let mut changes = 0;
+            let mut last = 0;
+            for i in 0..n {
+                let lo = if rising { i * size } else { (n - 1 - i) * size };
+                p.cover(lo, lo + size);
+                let w = p.range.load(std::sync::atomic::Ordering::Relaxed);
+                if w != last {
+                    changes += 1;
+                    last = w;
+                }
+            }
+            assert!(
+                changes <= 10,
+                "rising {rising}: {changes} changes for {n} puts"
+            );
+            let (lo, hi) = p.take().unwrap();
+            assert!(lo == 0 && hi >= n * size && hi <= heap, "{lo}..{hi}");
+        }
+    }
+
+    /// Past 4 GiB the word counts in units of 2, 4, ... bytes, rounding outward.
+    #[test]
+    fn pending_rounds_outward_in_a_huge_heap() {
+        // 16 GiB: units of 8 bytes (its end, 2^32 units of 4, does not fit in 32 bits).
+        let p = Pending::new(1 << 34);
+        p.cover(4097, 4099);
+        assert_eq!(p.take(), Some((4096, 4104)));
+        p.cover((1 << 34) - 3, 1 << 34);
+        assert_eq!(p.take(), Some(((1 << 34) - 8, 1 << 34)));
+        // 4 GiB − 1 byte still counts bytes.
+        let p = Pending::new((1 << 32) - 1);
+        p.cover(4097, 4099);
+        assert_eq!(p.take(), Some((4097, 4099)));
     }
 }

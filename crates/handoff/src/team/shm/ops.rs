@@ -111,6 +111,14 @@ impl Transport for ShmTransport {
         self.heap.signal(pe, sig, op)
     }
 
+    fn signal_unrung(&self, pe: usize, sig: usize, op: SignalOp) -> Result<(), TeamError> {
+        self.heap.signal_unrung(pe, sig, op)
+    }
+
+    fn ring_signal(&self, pe: usize, sig: usize) -> Result<(), TeamError> {
+        self.heap.ring_signal(pe, sig)
+    }
+
     // Always inlined: a hand-off's critical path (see `Team::put_line`).
     #[inline(always)]
     fn put_signal(
