@@ -55,6 +55,7 @@ impl MpiTransport {
         let crowded = nodes.oversubscribed();
         let open_mpi = MpiTransport::library_version().starts_with("Open MPI");
         comm.prefer_blocking(open_mpi && !crowded);
+        comm.set_crowded(crowded);
         // Whole pages (`direct::part_len`): the control area, the heap, the shared window's
         // barrier words. Each rank's part starts page aligned whatever MPI gave it:
         // `Window::allocate` over-allocates and aligns (`rma::ALIGN`).

@@ -199,7 +199,8 @@ impl MpiTransport {
                 }
             }
         };
-        progress_until(synced, until.wait, until.deadline).map_err(|e| wait_error(e, what))?
+        progress_until(synced, until.wait, until.deadline, self.comm.crowded())
+            .map_err(|e| wait_error(e, what))?
     }
 
     /// Panics are no option in a trait method without `Result` (fence, quiet): an MPI
