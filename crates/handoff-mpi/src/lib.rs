@@ -195,6 +195,8 @@ mod rma;
 mod transport;
 
 #[cfg(feature = "mpi")]
+pub use mpi::Threading;
+#[cfg(feature = "mpi")]
 pub use nodes::{ENV_NODES, ENV_WINDOW};
 #[cfg(feature = "mpi")]
 pub use rma::ENV_STAGGER;

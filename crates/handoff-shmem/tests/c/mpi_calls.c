@@ -25,7 +25,10 @@
  *     shmem_long_wait_until while PE 0 sleeps 20 ms first) polls MPI (MPI_Test, MPI_Iprobe)
  *     with a sched_yield only every so many polls on a node with a CPU per rank (a yield
  *     between every two polls made MPICH's RMA gets 1.56 times a plain MPI program's, whose
- *     target spins in MPI_Barrier, #42), and between nearly every two on a crowded node.
+ *     target spins in MPI_Barrier, #42), and between nearly every two on a crowded node;
+ *   - shmem_init asks MPI for MPI_THREAD_SINGLE (SHMEM_THREAD_SINGLE, what shmem_query_thread
+ *     then says): above it Open MPI locks a mutex in every blocking call's wait, which made
+ *     the RMA path's shmem_barrier_all 1.27 times a plain flush_all + MPI_Barrier program.
  * Under `handoff run` MPI is never initialized: no call at all. PE 0 prints OK. */
 #define _GNU_SOURCE /* syscall, usleep */
 #include <mpi.h>
@@ -41,6 +44,17 @@
 static long barriers, ibarriers, allgathers, iallgathers, gets, rgets;
 static long accs, raccs, fops, rgaccs, flush_locals;
 static long yields, tests, iprobes;
+static int init_level = -1;
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    init_level = required;
+    return PMPI_Init_thread(argc, argv, required, provided);
+}
+
+int MPI_Init(int *argc, char ***argv) {
+    init_level = MPI_THREAD_SINGLE;
+    return PMPI_Init(argc, argv);
+}
 
 int sched_yield(void) {
     yields++;
@@ -180,6 +194,11 @@ int main(void) {
               "handoff run: %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld", b, ib, a, ia, g, rg, ac,
               rac, fo, rga, fl);
     } else {
+        int level = -1;
+        shmem_query_thread(&level);
+        CHECK(init_level == MPI_THREAD_SINGLE && level == SHMEM_THREAD_SINGLE, "shmem_init "
+              "asked MPI for thread level %d (MPI_THREAD_SINGLE is %d) and gives %d",
+              init_level, MPI_THREAD_SINGLE, level);
         if (shared)
             CHECK(b + ib == 0, "%ld MPI_Barrier and %ld MPI_Ibarrier calls in %d barriers on "
                   "the shared window", b, ib, BARRIERS);
