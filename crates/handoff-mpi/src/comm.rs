@@ -48,39 +48,61 @@ pub(crate) fn check(call: &'static str, code: c_int) -> Result<(), TeamError> {
 /// (MPICH's RMA between processes completes at the target's progress engine), so these waits
 /// do not sleep as the team's waits do: a sleeping waiter stalled every peer's operation by
 /// its sleep (a get on MPICH's RMA path took 1.7 ms instead of 7 µs while its target slept in
-/// a barrier, #42). `Adaptive` waits as `SpinYield` does: 64 polls with a `pause` between,
-/// then a `sched_yield` between polls (a blocking MPI call polls the same way: MPICH yields
-/// after a count of polls), so ranks that share a CPU take turns at once; a longer spin
-/// first (the adaptive budget, ~100 polls of `MPI_Test` here) made MPICH's RMA barrier
-/// slower on a loaded 2-CPU machine, not faster. `Spin` and `SpinYield` are themselves;
-/// `Block`, which asks for sleeps, gets the team's polling sleeps ([`poll_until`]).
+/// a barrier, #42). What `Adaptive` (the default) does depends on `crowded`, whether this
+/// rank's node runs more ranks than it has CPUs (`Nodes::oversubscribed`):
+/// - crowded: as `SpinYield` does, 64 polls with a `pause` between, then a `sched_yield`
+///   between polls, so ranks that share a CPU take turns at once (MPICH's blocking calls,
+///   which never yield, took 20 ms a barrier with 4 ranks on 2 CPUs);
+/// - else: polls with a `pause` between and a `sched_yield` only every [`YIELD_EVERY`]
+///   polls. A target waiting in a barrier answers a peer's get sooner the less of its time
+///   it spends in `sched_yield`: with a yield between every two polls, MPICH's 8-byte
+///   `MPI_Get` + `MPI_Win_flush` on the RMA path took 1.56 times a plain MPI program's,
+///   whose target spins in `MPI_Barrier` (#42). The rare yield still lets another process
+///   that shares this CPU on a loaded machine run within a few tens of µs.
+///
+/// `Spin` and `SpinYield` are themselves; `Block`, which asks for sleeps, gets the team's
+/// polling sleeps ([`poll_until`]).
 pub(crate) fn progress_until<T>(
-    poll: impl FnMut() -> Option<T>,
+    mut poll: impl FnMut() -> Option<T>,
     how: Wait,
     deadline: Option<Deadline>,
+    crowded: bool,
 ) -> Result<T, WaitError> {
-    let how = match how {
-        Wait::Adaptive { .. } => Wait::SpinYield,
-        other => other,
-    };
-    poll_until(
-        poll,
-        Until {
-            wait: how,
-            deadline,
-        },
-        &NoPeers,
-    )
+    let until = |wait| Until { wait, deadline };
+    match how {
+        Wait::Adaptive { .. } if crowded => poll_until(poll, until(Wait::SpinYield), &NoPeers),
+        Wait::Adaptive { .. } => {
+            let mut misses: u32 = 0;
+            let sparse = move || {
+                let v = poll();
+                if v.is_none() {
+                    misses = misses.wrapping_add(1);
+                    if misses.is_multiple_of(YIELD_EVERY) {
+                        std::thread::yield_now();
+                    }
+                }
+                v
+            };
+            poll_until(sparse, until(Wait::Spin), &NoPeers)
+        }
+        other => poll_until(poll, until(other), &NoPeers),
+    }
 }
 
+/// How many failed polls an `Adaptive` wait on a node with a CPU per rank makes between two
+/// `sched_yield`s ([`progress_until`]).
+pub(crate) const YIELD_EVERY: u32 = 256;
+
 /// A nonblocking operation's request, tested until done or past a deadline, waiting with
-/// `how` ([`progress_until`]; `MPI_Test` is the poll and drives progress).
+/// `how` on a node that is `crowded` or not ([`progress_until`]; `MPI_Test` is the poll and
+/// drives progress).
 pub(crate) fn complete(
     req: &mut ffi::MPI_Request,
     call: &'static str,
     how: Wait,
     deadline: Option<Deadline>,
     what: &'static str,
+    crowded: bool,
 ) -> Result<(), TeamError> {
     let test = || {
         let mut flag: c_int = 0;
@@ -95,7 +117,7 @@ pub(crate) fn complete(
     };
     // At the deadline the request stays active (MPI cannot cancel a collective); the team
     // is over.
-    progress_until(test, how, deadline).map_err(|e| wait_error(e, what))?
+    progress_until(test, how, deadline, crowded).map_err(|e| wait_error(e, what))?
 }
 
 /// Whether a collective waited for with `how` until `deadline` is made by MPI's blocking
@@ -130,6 +152,8 @@ pub(crate) struct Comm {
     subsets: Mutex<HashMap<Vec<usize>, ffi::MPI_Comm>>,
     /// Whether collectives with no deadline are MPI's blocking calls ([`Comm::prefer_blocking`]).
     prefer_blocking: bool,
+    /// Whether this rank's node runs more ranks than CPUs ([`Comm::set_crowded`]).
+    crowded: bool,
 }
 
 impl Comm {
@@ -160,6 +184,7 @@ impl Comm {
             size: size as usize,
             subsets: Mutex::new(HashMap::new()),
             prefer_blocking: false,
+            crowded: true,
         })
     }
 
@@ -168,6 +193,19 @@ impl Comm {
     /// (`Nodes::oversubscribed`). Set once, after the nodes are known.
     pub(crate) fn prefer_blocking(&mut self, prefer: bool) {
         self.prefer_blocking = prefer;
+    }
+
+    /// Says whether this rank's node runs more ranks than it has CPUs
+    /// (`Nodes::oversubscribed`), which decides how its waits for MPI poll
+    /// ([`progress_until`]). Set once, after the nodes are known; until then waits yield as
+    /// on a crowded node.
+    pub(crate) fn set_crowded(&mut self, crowded: bool) {
+        self.crowded = crowded;
+    }
+
+    /// Whether this rank's node runs more ranks than CPUs ([`set_crowded`](Self::set_crowded)).
+    pub(crate) fn crowded(&self) -> bool {
+        self.crowded
     }
 
     pub(crate) fn raw(&self) -> ffi::MPI_Comm {
@@ -240,7 +278,14 @@ impl Comm {
                 &mut req,
             )
         })?;
-        match complete(&mut req, "MPI_Test(MPI_Iallgather)", how, deadline, what) {
+        match complete(
+            &mut req,
+            "MPI_Test(MPI_Iallgather)",
+            how,
+            deadline,
+            what,
+            self.crowded,
+        ) {
             Ok(()) => Ok(all),
             Err(e) => {
                 std::mem::forget(all);
@@ -299,6 +344,7 @@ impl Comm {
             how,
             deadline,
             "a barrier",
+            self.crowded,
         )
     }
 

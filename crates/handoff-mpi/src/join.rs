@@ -6,6 +6,7 @@
 use handoff::sync::Wait;
 use handoff::team::TeamError;
 use mpi::traits::AsRaw;
+use mpi::Threading;
 
 use crate::comm::Comm;
 use crate::direct::part_len;
@@ -20,14 +21,22 @@ impl MpiTransport {
     /// time) and allocates the team's window, `heap_len` bytes of symmetric heap per rank;
     /// collective over `MPI_COMM_WORLD`. No barrier: [`crate::join`] adds one.
     pub fn init(heap_len: usize, wait: Wait) -> Result<Self, TeamError> {
-        Self::init_thread(heap_len, wait, false)
+        Self::init_thread(heap_len, wait, Threading::Serialized)
     }
 
-    /// [`init`](Self::init), asking MPI for `MPI_THREAD_MULTIPLE` when `multiple` (the
-    /// PE's threads will call the transport at once): what MPI granted is
-    /// [`thread_multiple`](Self::thread_multiple) (MPICH and Open MPI grant it in their
-    /// default builds; a library that grants less leaves the PE at serialized).
-    pub fn init_thread(heap_len: usize, wait: Wait, multiple: bool) -> Result<Self, TeamError> {
+    /// [`init`](Self::init), asking MPI for the thread level `threading`: `Multiple` when the
+    /// PE's threads will call the transport at once, `Single` when the process calls MPI
+    /// from one thread only (OpenSHMEM's `shmem_init`). What MPI granted is
+    /// [`threading`](Self::threading) (MPICH and Open MPI grant what is asked in their
+    /// default builds). Ask for no more than needed: above `Single`, Open MPI 4.1 locks a
+    /// mutex and makes a condition variable for every blocking call's wait (its
+    /// `MPI_Barrier` took 1.19 times as long under `MPI_THREAD_SERIALIZED` or `FUNNELED` as
+    /// under `MPI_THREAD_SINGLE`, #42).
+    pub fn init_thread(
+        heap_len: usize,
+        wait: Wait,
+        threading: Threading,
+    ) -> Result<Self, TeamError> {
         if heap_len == 0 {
             return Err(TeamError::InvalidArgument(
                 "a heap of 0 bytes holds nothing; ask for e.g. 64M".into(),
@@ -37,13 +46,8 @@ impl MpiTransport {
         // joins leaves the others blocked in MPI's start-up (MPICH's launcher waits for it
         // forever), so past the join timeout this process ends with a line saying why.
         let _joining = JoinWatch::start()?;
-        let want = if multiple {
-            mpi::Threading::Multiple
-        } else {
-            mpi::Threading::Serialized
-        };
         let (universe, level) =
-            mpi::initialize_with_threading(want).ok_or_else(|| TeamError::Transport {
+            mpi::initialize_with_threading(threading).ok_or_else(|| TeamError::Transport {
                 transport: "MPI",
                 call: "MPI_Init_thread",
                 what: "MPI was initialized already in this process; make one \
@@ -55,6 +59,7 @@ impl MpiTransport {
         let crowded = nodes.oversubscribed();
         let open_mpi = MpiTransport::library_version().starts_with("Open MPI");
         comm.prefer_blocking(open_mpi && !crowded);
+        comm.set_crowded(crowded);
         // Whole pages (`direct::part_len`): the control area, the heap, the shared window's
         // barrier words. Each rank's part starts page aligned whatever MPI gave it:
         // `Window::allocate` over-allocates and aligns (`rma::ALIGN`).
@@ -106,7 +111,7 @@ impl MpiTransport {
             heap_len,
             wait,
             finished: false.into(),
-            multiple: level >= mpi::Threading::Multiple,
+            threading: level,
             direct,
             _universe: universe,
         })

@@ -101,7 +101,9 @@
 //! operation on this rank's window may need this rank to call MPI (MPICH's RMA between
 //! processes), so the default strategy never sleeps there, as a blocking MPI call does not:
 //! `spin` busy-polls; `spin-yield` yields the CPU between polls, so more ranks than CPUs
-//! still progress; `adaptive` waits as `spin-yield` does (64 polls, then yields between);
+//! still progress; `adaptive` waits as `spin-yield` does (64 polls, then yields between) on
+//! a node with more ranks than CPUs, else polls with a yield only every 256 polls (a
+//! target's yields delay the peers' operations it serves: `comm::progress_until`);
 //! `block` sleeps 50 µs to 1 ms between polls (the team's poll loop,
 //! [`poll_until`](handoff::implementor::poll_until)), stalling peers' operations on this rank
 //! meanwhile. The same holds for the nonblocking barrier and agreement of the RMA and mixed
@@ -194,6 +196,8 @@ mod rma;
 #[cfg(feature = "mpi")]
 mod transport;
 
+#[cfg(feature = "mpi")]
+pub use mpi::Threading;
 #[cfg(feature = "mpi")]
 pub use nodes::{ENV_NODES, ENV_WINDOW};
 #[cfg(feature = "mpi")]

@@ -34,8 +34,8 @@ pub struct MpiTransport {
     /// Set by `finish` (and `global_exit`); read by `drop`, on the same thread or after
     /// the PE's threads are done: Relaxed.
     pub(crate) finished: AtomicBool,
-    /// Whether MPI granted `MPI_THREAD_MULTIPLE` (see [`MpiTransport::thread_multiple`]).
-    pub(crate) multiple: bool,
+    /// The thread level MPI granted (see [`MpiTransport::threading`]).
+    pub(crate) threading: mpi::Threading,
     /// With a shared window (one node): every rank's part mapped here (puts are copies,
     /// signals and atomics CPU atomics); `None`: MPI RMA calls, but for the data between
     /// node mates on the mixed path.
@@ -78,9 +78,16 @@ impl MpiTransport {
     /// Whether MPI was initialized with `MPI_THREAD_MULTIPLE` ([`init_thread`](Self::init_thread)
     /// asked for it and the library granted it): then the PE's threads may call the
     /// transport at once (its own state is atomics and locks; MPI serializes its calls).
-    /// Else `MPI_THREAD_SERIALIZED`: one thread at a time.
+    /// Else [`threading`](Self::threading) says which threads may call it.
     pub fn thread_multiple(&self) -> bool {
-        self.multiple
+        self.threading >= mpi::Threading::Multiple
+    }
+
+    /// The thread level MPI granted at [`init_thread`](Self::init_thread): `Single` and
+    /// `Funneled`, the thread that made the transport calls it; `Serialized`, one thread at
+    /// a time; `Multiple`, any at once.
+    pub fn threading(&self) -> mpi::Threading {
+        self.threading
     }
 
     /// How many nodes the team spans.
@@ -199,7 +206,8 @@ impl MpiTransport {
                 }
             }
         };
-        progress_until(synced, until.wait, until.deadline).map_err(|e| wait_error(e, what))?
+        progress_until(synced, until.wait, until.deadline, self.comm.crowded())
+            .map_err(|e| wait_error(e, what))?
     }
 
     /// Panics are no option in a trait method without `Result` (fence, quiet): an MPI

@@ -15,6 +15,10 @@
 #   scripts/mpi-test LIB cargo build --release -p handoff-shmem --features mpi
 # (the trees' own target/LIB/release). A tree at another commit: `git archive COMMIT | tar -x
 # -C DIR`, then build it there (copying target/ first saves rebuilding the dependencies).
+# Or, instead of a tree, a folder of saved builds, LIB/libhandoff_shmem.so per library (e.g.
+# `cp target/mpich/release/libhandoff_shmem.so SAVED/mpich/` before a change): the programs
+# link it (HANDOFF_SHMEM_LIBDIR), and its shm rows, which need the tree's `handoff`, are left
+# out.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 a=$(cd "$1" && pwd)
@@ -29,8 +33,13 @@ for tree in a b; do
   eval "root=\$$tree"
   for lib in $libs; do
     for p in put_lat barrier_lat; do
-      "$root/crates/handoff-shmem/bin/oshcc" --mpi="$lib" -O2 -o "$out/$p.$tree.$lib" \
-        "$root/crates/handoff-shmem/bench/$p.c"
+      if [ -e "$root/$lib/libhandoff_shmem.so" ]; then
+        HANDOFF_SHMEM_LIBDIR="$root/$lib" "$here/../bin/oshcc" --mpi="$lib" -O2 \
+          -o "$out/$p.$tree.$lib" "$here/$p.c"
+      else
+        "$root/crates/handoff-shmem/bin/oshcc" --mpi="$lib" -O2 -o "$out/$p.$tree.$lib" \
+          "$root/crates/handoff-shmem/bench/$p.c"
+      fi
     done
   done
 done
@@ -54,7 +63,9 @@ for r in $(seq 1 "$rounds"); do
     for tree in a b; do
       eval "root=\$$tree"
       pl=$out/put_lat.$tree.$lib bl=$out/barrier_lat.$tree.$lib
-      row "$tree" "$lib" shm barrier "$root/target/release/handoff" run -n 2 -- "$bl" 20000
+      if [ -x "$root/target/release/handoff" ]; then
+        row "$tree" "$lib" shm barrier "$root/target/release/handoff" run -n 2 -- "$bl" 20000
+      fi
       row "$tree" "$lib" mpi-shared barrier env -u HANDOFF_MPI_WINDOW "$mpx" -n 2 "$bl" 20000
       row "$tree" "$lib" mpi-rma barrier env HANDOFF_MPI_WINDOW=rma "$mpx" -n 2 "$bl" 2000
       for args in "8 barrier" "4096 barrier" "8 get" "4096 get"; do

@@ -133,10 +133,11 @@ pub fn report_at_init(st: &State) {
              {SYMMETRIC_SIZE} is not set)\n",
             npes = st.npes,
             kind = st.x().kind(),
-            threads = if st.x().max_thread_level() == 3 {
-                "SHMEM_THREAD_MULTIPLE"
-            } else {
-                "SHMEM_THREAD_SERIALIZED"
+            threads = match st.x().max_thread_level() {
+                0 => "SHMEM_THREAD_SINGLE",
+                1 => "SHMEM_THREAD_FUNNELED",
+                2 => "SHMEM_THREAD_SERIALIZED",
+                _ => "SHMEM_THREAD_MULTIPLE",
             },
             heap = st.heap_len,
             free = alloc.len(),

@@ -47,16 +47,16 @@ pub enum Net {
 
 // SAFETY: `ShmTransport` is Sync by itself. `MpiTransport` is not (MPI handles and mapped
 // pointers), but its own state is atomics and locks, and MPI decides which threads may call
-// it: this library grants SHMEM_THREAD_MULTIPLE on MPI only when MPI granted
-// MPI_THREAD_MULTIPLE (asked for by `shmem_init_thread`), else at most
-// SHMEM_THREAD_SERIALIZED ([`Net::max_thread_level`], checked by `shmem_init_thread` and
-// reported by `shmem_query_thread`), so the PE's threads call into it at once only where MPI
-// allows it; the OpenSHMEM layer itself starts no thread.
+// it: MPI is asked for the thread level the program asked for (`shmem_init`: single;
+// `shmem_init_thread`: its level) and this library grants no more than MPI granted
+// ([`Net::max_thread_level`], checked by `shmem_init_thread` and reported by
+// `shmem_query_thread`), so the PE's threads call into it only as MPI allows; the OpenSHMEM
+// layer itself starts no thread.
 #[cfg(feature = "mpi")]
 unsafe impl Sync for Net {}
-// SAFETY: as above: the state moves between threads only as the program's calls do; nothing
-// in `MpiTransport` is tied to the thread that made it (MPI_THREAD_SERIALIZED and
-// MPI_THREAD_MULTIPLE allow any thread to call).
+// SAFETY: as above: the state moves between threads only as the program's calls do, which
+// the thread level granted allows (MPI_THREAD_SERIALIZED and MPI_THREAD_MULTIPLE let any
+// thread call; at SINGLE and FUNNELED the program calls from the thread that made it).
 #[cfg(feature = "mpi")]
 unsafe impl Send for Net {}
 
@@ -71,7 +71,11 @@ macro_rules! each {
     };
 }
 
-/// `SHMEM_THREAD_SERIALIZED` (shmem.h).
+/// `SHMEM_THREAD_SINGLE`, `_FUNNELED`, `_SERIALIZED` (shmem.h).
+#[cfg(feature = "mpi")]
+const THREAD_SINGLE: i32 = 0;
+#[cfg(feature = "mpi")]
+const THREAD_FUNNELED: i32 = 1;
 #[cfg(feature = "mpi")]
 const THREAD_SERIALIZED: i32 = 2;
 /// `SHMEM_THREAD_MULTIPLE` (shmem.h).
@@ -87,22 +91,24 @@ pub fn mpi_launched() -> bool {
 impl Net {
     /// Joins the team this process was started in: `handoff run`'s (`HANDOFF_TEAM` set),
     /// else, in an MPI build under an MPI launcher, the MPI job's with a heap of
-    /// `mpi_heap()` bytes per PE (called only on that path), with MPI initialized for
-    /// `MPI_THREAD_MULTIPLE` when `multiple` (the program asked for
-    /// `SHMEM_THREAD_MULTIPLE`). No barrier.
-    pub fn join(mpi_heap: impl FnOnce() -> Result<usize>, multiple: bool) -> Result<Net> {
+    /// `mpi_heap()` bytes per PE (called only on that path), with MPI initialized for the
+    /// thread level the program asked for, `requested` (`SHMEM_THREAD_SINGLE` for
+    /// `shmem_init`; a higher level costs Open MPI's blocking calls a lock, see
+    /// `MpiTransport::init_thread`). No barrier.
+    pub fn join(mpi_heap: impl FnOnce() -> Result<usize>, requested: i32) -> Result<Net> {
         if std::env::var_os(handoff::implementor::ENV_TEAM).is_some() || !mpi_launched() {
-            let _ = (mpi_heap, multiple);
+            let _ = (mpi_heap, requested);
             return ShmTransport::from_env().map(Net::Shm).map_err(|e| match e {
                 TeamError::NotInTeam { var } => ShmemError::NotLaunched(var),
                 e => ShmemError::Team(e),
             });
         }
-        Self::join_mpi(mpi_heap, multiple)
+        Self::join_mpi(mpi_heap, requested)
     }
 
     #[cfg(feature = "mpi")]
-    fn join_mpi(mpi_heap: impl FnOnce() -> Result<usize>, multiple: bool) -> Result<Net> {
+    fn join_mpi(mpi_heap: impl FnOnce() -> Result<usize>, requested: i32) -> Result<Net> {
+        use handoff_mpi::Threading;
         let heap = mpi_heap()?;
         let wait = match std::env::var(handoff::implementor::ENV_WAIT) {
             Ok(w) => w.parse().map_err(|e: handoff::sys::Error| {
@@ -114,13 +120,19 @@ impl Net {
             })?,
             Err(_) => Wait::ADAPTIVE,
         };
+        let threading = match requested {
+            i32::MIN..=THREAD_SINGLE => Threading::Single,
+            THREAD_FUNNELED => Threading::Funneled,
+            THREAD_SERIALIZED => Threading::Serialized,
+            _ => Threading::Multiple,
+        };
         Ok(Net::Mpi(handoff_mpi::MpiTransport::init_thread(
-            heap, wait, multiple,
+            heap, wait, threading,
         )?))
     }
 
     #[cfg(not(feature = "mpi"))]
-    fn join_mpi(_: impl FnOnce() -> Result<usize>, _: bool) -> Result<Net> {
+    fn join_mpi(_: impl FnOnce() -> Result<usize>, _: i32) -> Result<Net> {
         Err(ShmemError::Invalid(
             "this program was started by an MPI launcher, but this libhandoff_shmem has no \
              MPI transport; build one (`scripts/mpi-test mpich|openmpi cargo build --release \
@@ -144,16 +156,18 @@ impl Net {
     }
 
     /// The highest thread level this transport supports: `SHMEM_THREAD_MULTIPLE` on shared
-    /// memory; on MPI, `SHMEM_THREAD_MULTIPLE` when MPI granted `MPI_THREAD_MULTIPLE`
-    /// (asked for only by `shmem_init_thread(SHMEM_THREAD_MULTIPLE)`), else
-    /// `SHMEM_THREAD_SERIALIZED`.
+    /// memory; on MPI, the level MPI granted (`MPI_THREAD_SINGLE` after `shmem_init`, as
+    /// asked, gives `SHMEM_THREAD_SINGLE`; `shmem_init_thread`'s level otherwise).
     pub fn max_thread_level(&self) -> i32 {
         match self {
             Net::Shm(_) => THREAD_MULTIPLE,
             #[cfg(feature = "mpi")]
-            Net::Mpi(x) if x.thread_multiple() => THREAD_MULTIPLE,
-            #[cfg(feature = "mpi")]
-            Net::Mpi(_) => THREAD_SERIALIZED,
+            Net::Mpi(x) => match x.threading() {
+                handoff_mpi::Threading::Single => THREAD_SINGLE,
+                handoff_mpi::Threading::Funneled => THREAD_FUNNELED,
+                handoff_mpi::Threading::Serialized => THREAD_SERIALIZED,
+                handoff_mpi::Threading::Multiple => THREAD_MULTIPLE,
+            },
         }
     }
 

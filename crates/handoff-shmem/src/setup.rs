@@ -29,9 +29,8 @@ static THREAD_LEVEL: AtomicI32 = AtomicI32::new(THREAD_MULTIPLE);
 /// ([`Net::max_thread_level`]).
 static MAX_THREAD_LEVEL: AtomicI32 = AtomicI32::new(THREAD_MULTIPLE);
 
-/// `shmem_init` and `shmem_init_thread(requested)`: `requested` (a level) decides what MPI is
-/// asked for (`MPI_THREAD_MULTIPLE` only for `SHMEM_THREAD_MULTIPLE`: it may cost every MPI
-/// call a lock).
+/// `shmem_init` and `shmem_init_thread(requested)`: `requested` (a level) is what MPI is
+/// asked for (no more: above `MPI_THREAD_SINGLE` Open MPI's blocking calls take a lock).
 fn init(requested: c_int) -> Result<()> {
     if state::initialized() {
         return Ok(()); // a second shmem_init has no effect
@@ -39,8 +38,7 @@ fn init(requested: c_int) -> Result<()> {
     let data = symdata::find();
     let data_len = DataMap::bytes(&data);
     // `handoff run` sized the heap (static data included); an MPI launcher did not.
-    let multiple = requested >= THREAD_MULTIPLE;
-    let team = Team::new(Net::join(|| env::mpi_heap(data_len), multiple)?);
+    let team = Team::new(Net::join(|| env::mpi_heap(data_len), requested)?);
     // Every PE has joined before any PE goes on (as `Team::from_env` does).
     team.barrier_all()?;
     let max = team.transport().max_thread_level();
@@ -115,8 +113,8 @@ pub extern "C" fn shmem_init() {
 profiled! {
 /// `shmem_init_thread`: as `shmem_init`; provides the level requested, up to
 /// `SHMEM_THREAD_MULTIPLE` on shared memory (the state is shared by the PE's threads, see
-/// `state.rs`) and on MPI what MPI granted: `SHMEM_THREAD_MULTIPLE` when it granted
-/// `MPI_THREAD_MULTIPLE`, else `SHMEM_THREAD_SERIALIZED` ([`Net::max_thread_level`]).
+/// `state.rs`) and on MPI what MPI granted when asked for the same level
+/// ([`Net::max_thread_level`]).
 ///
 /// # Safety
 /// `provided` is NULL or valid for a write of an int.

@@ -187,7 +187,7 @@ impl Window {
 /// complete. An error of `MPI_Test` leaves MPI free to use the buffer the caller is about to
 /// get back: the job cannot go on, so this rank says why and aborts it.
 pub(super) fn finish(req: &mut ffi::MPI_Request, call: &'static str) {
-    if let Err(e) = complete(req, call, Wait::SpinYield, None, "an RMA operation") {
+    if let Err(e) = complete(req, call, Wait::SpinYield, None, "an RMA operation", true) {
         let line = format!("handoff-mpi: {e}; aborting the MPI job\n");
         let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
         abort_world(3);

@@ -17,9 +17,10 @@
 /* What the transport promises, from the launcher's settings (tests/mpi.rs runs these
  * programs under an MPI launcher too): under `handoff run` and on MPI's shared window every
  * PE's objects are load/store reachable (shmem_ptr is non-NULL) and shmem_init gives
- * SHMEM_THREAD_MULTIPLE; under an MPI launcher shmem_init gives SHMEM_THREAD_SERIALIZED
- * (shmem_init_thread(SHMEM_THREAD_MULTIPLE) asks MPI for MPI_THREAD_MULTIPLE and gets
- * SHMEM_THREAD_MULTIPLE: threads.c), with HANDOFF_MPI_WINDOW=rma only this PE is reachable, and with HANDOFF_MPI_NODES=k only the
+ * SHMEM_THREAD_MULTIPLE; under an MPI launcher shmem_init gives SHMEM_THREAD_SINGLE, as it
+ * asks MPI for MPI_THREAD_SINGLE (shmem_init_thread(SHMEM_THREAD_MULTIPLE) asks MPI for
+ * MPI_THREAD_MULTIPLE and gets SHMEM_THREAD_MULTIPLE: threads.c; mpi_calls.c checks the level
+ * asked for), with HANDOFF_MPI_WINDOW=rma only this PE is reachable, and with HANDOFF_MPI_NODES=k only the
  * PEs of this PE's pretend node (k blocks of contiguous ranks: node of r = r * k / npes). */
 #include <string.h>
 static inline int under_mpi(void) {
@@ -36,6 +37,6 @@ static inline int expect_ptr(int pe) {
     return pe * atoi(k) / n == me * atoi(k) / n;
 }
 static inline int expect_thread_level(void) {
-    return under_mpi() ? SHMEM_THREAD_SERIALIZED : SHMEM_THREAD_MULTIPLE;
+    return under_mpi() ? SHMEM_THREAD_SINGLE : SHMEM_THREAD_MULTIPLE;
 }
 #endif

@@ -20,19 +20,56 @@
  *     are MPI_Raccumulate / MPI_Rget_accumulate polled with yields on a crowded node, never
  *     MPI_Accumulate, MPI_Fetch_and_op or MPI_Win_flush_local, which spin in MPICH without
  *     yielding (spam's collectives took 10-14 ms each there, #42); the blocking forms
- *     otherwise.
+ *     otherwise;
+ *   - a long wait off the shared window (a PE in shmem_barrier_all and in
+ *     shmem_long_wait_until while PE 0 sleeps 20 ms first) polls MPI (MPI_Test, MPI_Iprobe)
+ *     with a sched_yield only every so many polls on a node with a CPU per rank (a yield
+ *     between every two polls made MPICH's RMA gets 1.56 times a plain MPI program's, whose
+ *     target spins in MPI_Barrier, #42), and between nearly every two on a crowded node;
+ *   - shmem_init asks MPI for MPI_THREAD_SINGLE (SHMEM_THREAD_SINGLE, what shmem_query_thread
+ *     then says): above it Open MPI locks a mutex in every blocking call's wait, which made
+ *     the RMA path's shmem_barrier_all 1.27 times a plain flush_all + MPI_Barrier program.
  * Under `handoff run` MPI is never initialized: no call at all. PE 0 prints OK. */
+#define _GNU_SOURCE /* syscall, usleep */
 #include <mpi.h>
 #include <shmem.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "check.h"
 
 static long barriers, ibarriers, allgathers, iallgathers, gets, rgets;
 static long accs, raccs, fops, rgaccs, flush_locals;
+static long yields, tests, iprobes;
+static int init_level = -1;
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    init_level = required;
+    return PMPI_Init_thread(argc, argv, required, provided);
+}
+
+int MPI_Init(int *argc, char ***argv) {
+    init_level = MPI_THREAD_SINGLE;
+    return PMPI_Init(argc, argv);
+}
+
+int sched_yield(void) {
+    yields++;
+    return (int)syscall(SYS_sched_yield);
+}
+
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
+    tests++;
+    return PMPI_Test(req, flag, status);
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
+    iprobes++;
+    return PMPI_Iprobe(source, tag, comm, flag, status);
+}
 
 int MPI_Barrier(MPI_Comm comm) {
     barriers++;
@@ -98,7 +135,7 @@ int MPI_Win_flush_local(int pe, MPI_Win win) {
     return PMPI_Win_flush_local(pe, win);
 }
 
-static long remote[64], inbox[8], amo_word;
+static long remote[64], inbox[8], amo_word, go;
 static uint64_t sig_word;
 
 int main(void) {
@@ -125,6 +162,17 @@ int main(void) {
     shmem_barrier_all();
     CHECK(amo_word == 2 * BARRIERS && sig_word == BARRIERS, "atomic word %ld, signal %lu",
           amo_word, (unsigned long)sig_word);
+    /* The long waits: every other PE waits for PE 0, which sleeps first. */
+    long y0 = yields, t0 = tests, p0 = iprobes;
+    if (me == 0) usleep(20000);
+    shmem_barrier_all();
+    if (me == 0) {
+        usleep(20000);
+        for (int pe = 1; pe < n; pe++) shmem_long_atomic_set(&go, 1, pe);
+    } else {
+        shmem_long_wait_until(&go, SHMEM_CMP_EQ, 1);
+    }
+    long y = yields - y0, polls = (tests - t0) + (iprobes - p0);
     const char *wait = getenv("HANDOFF_WAIT");
     int block = wait != NULL && strcmp(wait, "block") == 0;
     const char *w = getenv("HANDOFF_MPI_WINDOW");
@@ -146,6 +194,11 @@ int main(void) {
               "handoff run: %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld", b, ib, a, ia, g, rg, ac,
               rac, fo, rga, fl);
     } else {
+        int level = -1;
+        shmem_query_thread(&level);
+        CHECK(init_level == MPI_THREAD_SINGLE && level == SHMEM_THREAD_SINGLE, "shmem_init "
+              "asked MPI for thread level %d (MPI_THREAD_SINGLE is %d) and gives %d",
+              init_level, MPI_THREAD_SINGLE, level);
         if (shared)
             CHECK(b + ib == 0, "%ld MPI_Barrier and %ld MPI_Ibarrier calls in %d barriers on "
                   "the shared window", b, ib, BARRIERS);
@@ -182,6 +235,15 @@ int main(void) {
             CHECK(rac + rga == 0 && ac + fo >= 3 * BARRIERS, "%ld MPI_Accumulate, %ld "
                   "MPI_Fetch_and_op, %ld MPI_Raccumulate and %ld MPI_Rget_accumulate calls in "
                   "%d atomics and signals", ac, fo, rac, rga, 3 * BARRIERS);
+        /* PE 0 did not wait; the others polled MPI for 20 ms twice (thousands of polls). */
+        if (!shared && !block && me != 0) {
+            if (crowded)
+                CHECK(polls > 100 && y * 2 > polls, "crowded: %ld sched_yield calls in %ld "
+                      "polls of MPI in two long waits", y, polls);
+            else
+                CHECK(polls > 100 && y * 16 <= polls, "%ld sched_yield calls in %ld polls of "
+                      "MPI in two long waits on a node with a CPU per rank", y, polls);
+        }
     }
     shmem_barrier_all();
     if (me == 0) printf("OK mpi_calls %d PEs\n", n);
