@@ -88,7 +88,7 @@ fn bump(f: impl FnOnce(&mut AdaptiveStats)) {
 }
 
 /// The table slot of `site` (addresses: drop the low bits that alignment keeps equal).
-fn slot_of(site: usize) -> usize {
+pub(super) fn slot_of(site: usize) -> usize {
     (site ^ (site >> 7) ^ (site >> 13)) % SITES
 }
 
