@@ -313,6 +313,103 @@ fn array_mpsc_two_producer_processes() {
     mpsc_between_processes("array_mpsc_two_producer_processes", false);
 }
 
+/// One producer of either MPSC kind, as the clean-leave test drives it: `push(v, None)` tries
+/// once, `push(v, Some(t))` waits up to `t`.
+type Push = Box<dyn FnMut(u64, Option<Duration>) -> Result<(), QueueError<u64>>>;
+/// The consumer of either MPSC kind: `pop_into_timeout`.
+type Pop = Box<dyn FnMut(&mut [u64], Duration) -> Result<usize, QueueError>>;
+/// The clean-leave test's ring: small, so one producer fills it.
+const SMALL: usize = 8;
+
+fn open_producer(lanes: bool) -> Push {
+    let (name, d) = (env(NAME_ENV), Deadline::after(WAIT_LIMIT));
+    if lanes {
+        let mut tx = LaneMpsc::<u64>::open(&name, LANES, SMALL, d)
+            .unwrap()
+            .producer()
+            .unwrap();
+        Box::new(move |v, t| match t {
+            Some(t) => tx.push_timeout(v, t),
+            None => tx.try_push(v),
+        })
+    } else {
+        let mut tx = ArrayMpsc::<u64>::open(&name, SMALL, d)
+            .unwrap()
+            .producer()
+            .unwrap();
+        Box::new(move |v, t| match t {
+            Some(t) => tx.push_timeout(v, t),
+            None => tx.try_push(v),
+        })
+    }
+}
+
+/// A producer process that pushed and left cleanly (its segment dropped: a departure
+/// record) ends no other wait: not the other producer's, waiting for room on a full ring,
+/// nor the consumer's, waiting for that producer's last message; once both left, the
+/// consumer sees `Closed`. (Before, both waits ended with `PeerGone` naming the producer
+/// that had finished: a rare failure of the two-producer tests.)
+fn clean_leave_ends_no_other_wait(test: &str, lanes: bool) {
+    match role().as_deref() {
+        Some("leaver") => {
+            open_producer(lanes)(message(0, 0), Some(WAIT_LIMIT)).unwrap();
+            return;
+        }
+        Some("stayer") => {
+            let mut push = open_producer(lanes);
+            let mut seq = 0;
+            while push(message(1, seq), None).is_ok() {
+                seq += 1;
+            }
+            println!("full {seq}");
+            // Waits for room for many peer checks (the consumer pops 300 ms later) with the
+            // leaver's departure record in the table.
+            push(message(1, seq), Some(WAIT_LIMIT)).unwrap();
+            std::thread::sleep(Duration::from_millis(300)); // the consumer waits meanwhile
+            push(message(1, seq + 1), Some(WAIT_LIMIT)).unwrap();
+            return;
+        }
+        _ => {}
+    }
+    let _s = serial();
+    let (name, mut pop): (String, Pop) = if lanes {
+        let q = LaneMpsc::<u64>::create("q-leave-lanes", LANES, SMALL).unwrap();
+        q.expect_producers(2);
+        let mut rx = q.consumer().unwrap();
+        let name = q.name().unwrap().to_string();
+        (name, Box::new(move |b, t| rx.pop_into_timeout(b, t)))
+    } else {
+        let q = ArrayMpsc::<u64>::create("q-leave-array", SMALL).unwrap();
+        q.expect_producers(2);
+        let mut rx = q.consumer().unwrap();
+        let name = q.name().unwrap().to_string();
+        (name, Box::new(move |b, t| rx.pop_into_timeout(b, t)))
+    };
+    spawn(test, "leaver", &name, 0).wait_success();
+    let mut stayer = spawn(test, "stayer", &name, 1);
+    let full: u64 = stayer.expect_line("full ").parse().unwrap();
+    std::thread::sleep(Duration::from_millis(300)); // the stayer waits for room meanwhile
+    let mut check = Checker::new(2);
+    let mut buf = [0u64; SMALL];
+    while check.next != [1, full + 2] {
+        let n = pop(&mut buf, WAIT_LIMIT).unwrap_or_else(|e| panic!("after {:?}: {e}", check.next));
+        buf[..n].iter().try_for_each(|&v| check.see(v)).unwrap();
+    }
+    let end = pop(&mut buf, WAIT_LIMIT);
+    assert!(matches!(end, Err(QueueError::Closed { .. })), "{end:?}");
+    stayer.wait_success();
+}
+
+#[test]
+fn lane_mpsc_clean_leave_ends_no_other_wait() {
+    clean_leave_ends_no_other_wait("lane_mpsc_clean_leave_ends_no_other_wait", true);
+}
+
+#[test]
+fn array_mpsc_clean_leave_ends_no_other_wait() {
+    clean_leave_ends_no_other_wait("array_mpsc_clean_leave_ends_no_other_wait", false);
+}
+
 /// A consumer process killed while the producer waits on a full ring: `PeerGone` naming
 /// it, not a hang.
 #[test]

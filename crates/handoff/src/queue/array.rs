@@ -208,10 +208,8 @@ impl<T: bytemuck::Pod> ArrayMpmc<T> {
 
     /// Whether every consumer that joined has left (producers get `Closed` from now on).
     ///
-    /// A producer *process* that finished should stay attached until this holds (or until
-    /// the consumers are known to be done): its segment's departure ends the waits of the
-    /// consumers still draining the queue with `PeerGone` (the segment's rule, see
-    /// [`crate::shm`]).
+    /// A producer *process* that finished may leave at once: a clean departure ends no
+    /// other end's wait (a queue's waits count only peers that died or panicked).
     pub fn consumers_gone(&self) -> bool {
         stamp::consumers_gone(self.shared.words())
     }
@@ -385,8 +383,9 @@ impl<T: bytemuck::Pod> ArrayConsumer<T> {
     ///
     /// Errors: [`QueueError::Closed`] when nothing is queued and no producer is attached
     /// (after the expected producers joined: [`ArrayMpmc::expect_producers`]); `PeerGone`
-    /// (also for a producer that died between claiming a slot and filling it); `Timeout`
-    /// when the patience's timeout passes.
+    /// if a process attached to the segment died or panicked (also a producer that died
+    /// between claiming a slot and filling it; one that left cleanly ends no wait);
+    /// `Timeout` when the patience's timeout passes.
     #[inline]
     pub fn pop(&mut self) -> Result<T, QueueError> {
         self.take(Call::Patient(self.patience))

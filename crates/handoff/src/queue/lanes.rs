@@ -450,8 +450,9 @@ impl<T: bytemuck::Pod> LaneConsumer<T> {
     ///
     /// Errors: [`QueueError::Closed`] when nothing is queued and no producer is attached
     /// (after the expected producers joined: [`LaneMpsc::expect_producers`]; a later joiner
-    /// makes pops succeed again); `PeerGone` if a process attached to the segment died;
-    /// `Timeout` when the patience's timeout passes.
+    /// makes pops succeed again); `PeerGone` if a process attached to the segment died or
+    /// panicked (one that left cleanly ends no wait); `Timeout` when the patience's timeout
+    /// passes.
     #[inline]
     pub fn pop(&mut self) -> Result<T, QueueError> {
         self.pop_until(Call::Patient(self.patience))

@@ -29,9 +29,10 @@
 //! it, and skips the syscall when nobody sleeps. Dropping an end closes it: a consumer
 //! drains what was pushed, then gets [`QueueError::Closed`]; a producer gets `Closed` the
 //! next time it looks at the consumer's position (at the latest when the queue looks full:
-//! positions are cached, rtrb's design). A process that dies on the other side ends a wait
-//! with [`QueueError::PeerGone`] within about 100 ms — also when it died in the middle of a
-//! frame, which is never delivered.
+//! positions are cached, rtrb's design). A process that dies (or panics) on the other side
+//! ends a wait with [`QueueError::PeerGone`] within about 100 ms — also when it died in the
+//! middle of a frame, which is never delivered. One that leaves cleanly ends no wait: its
+//! ends closed, and the other producers of an MPSC queue keep theirs.
 //!
 //! ```
 //! use handoff::queue::{QueueError, Spsc};

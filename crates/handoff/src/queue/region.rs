@@ -304,12 +304,16 @@ impl Region {
     }
 }
 
+/// A queue's waits end with `PeerGone` when a peer died attached or panicked, not when one
+/// detached cleanly: every queue end closes in the queue's own words on drop (and rings), so a
+/// waiter whose only partner left sees `Closed`, and a waiter with other partners (another
+/// producer of an MPSC queue, the consumer while other producers run) keeps waiting on them.
 impl PeerWatch for Region {
     #[inline]
     fn check_peers(&self) -> Result<(), WaitError> {
         match &self.backing {
             Backing::Heap { .. } => Ok(()),
-            Backing::Segment(s) => s.check_peers(),
+            Backing::Segment(s) => s.check_unclean_departures(),
         }
     }
 }

@@ -56,6 +56,9 @@
 //!   longer do what the waiter waits for. A wait whose condition holds still succeeds: the
 //!   loop polls once more after a failed peer check, so a peer that publishes and then
 //!   leaves (the normal end of a protocol) ends nothing.
+//! - Queues count only peers that died or panicked: each queue end closes in the queue's
+//!   own words when dropped (and rings), so a clean leaving is seen there, and one producer
+//!   that finished must not end another's wait.
 //! - Records go away when the same process attaches again, when the table runs full, or by
 //!   [`Segment::forget_departed`] (a supervisor that replaced a worker). Dropping a
 //!   segment thus ends the *peers'* waits, never an observer's leaving.

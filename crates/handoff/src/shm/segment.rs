@@ -604,7 +604,24 @@ impl PeerWatch for Segment {
     /// attached, or detached (dropped its segment, also while panicking) and its record is
     /// still kept. Observers never count (module docs, "Peers that leave").
     fn check_peers(&self) -> Result<(), WaitError> {
-        match self.entries().find(|e| e.departure().is_some()) {
+        self.check_departures(|_| true)
+    }
+}
+
+impl Segment {
+    /// As [`PeerWatch::check_peers`], but a peer that detached cleanly does not count: only
+    /// one that panicked or died attached. For protocols whose every end records its clean
+    /// leaving in the shared state itself (each queue end closes on drop, ringing its
+    /// waiters), where one peer's leaving says nothing about the others: a producer of an
+    /// MPSC queue that finished must not end another producer's wait for room, nor the
+    /// consumer's wait for the others' data.
+    pub(crate) fn check_unclean_departures(&self) -> Result<(), WaitError> {
+        self.check_departures(|k| k != DepartureKind::Detached)
+    }
+
+    /// `Err(PeerGone)` naming the first other peer whose departure `counts`.
+    fn check_departures(&self, counts: impl Fn(DepartureKind) -> bool) -> Result<(), WaitError> {
+        match self.entries().find(|e| e.departure().is_some_and(&counts)) {
             Some(e) => Err(WaitError::PeerGone { pid: e.id.pid }),
             None => Ok(()),
         }
