@@ -92,7 +92,6 @@ exit_code_of! {
     handoff_lab::units::SizeError => EXIT_USAGE,
     handoff_lab::bench::load::LoadError => EXIT_USAGE,
     handoff_lab::report::plan::OutDirError => EXIT_USAGE,
-    handoff_lab::experiments::c2c::C2cError => EXIT_RUNTIME,
     handoff_lab::report::ReportError => EXIT_RUNTIME,
 }
 
