@@ -86,7 +86,6 @@ macro_rules! exit_code_of {
 exit_code_of! {
     handoff_lab::experiments::exchange::ModeError => EXIT_USAGE,
     handoff_lab::experiments::exchange::ConfigError => EXIT_USAGE,
-    handoff_lab::experiments::exchange::fault::FaultParseError => EXIT_USAGE,
     handoff_lab::experiments::exchange::memory::MemoryError => EXIT_USAGE,
     handoff_lab::kernels::KernelError => EXIT_USAGE,
     handoff_lab::units::SizeError => EXIT_USAGE,

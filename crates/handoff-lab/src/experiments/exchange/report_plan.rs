@@ -142,17 +142,11 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
     }
     let per_cpu_size = if user_sizes { cfg.sizes[0] } else { MIB };
     // The cross-core placement of the sweep: the nearest class that is another core.
-    let cross = topology
-        .representatives(producer, allowed)
-        .into_iter()
+    let classes = topology.representatives(producer, allowed);
+    let cross = (classes.iter())
         .find(|(p, _)| !matches!(p, Placement::SameCore | Placement::SmtSibling))
-        .or_else(|| {
-            topology
-                .representatives(producer, allowed)
-                .into_iter()
-                .find(|(p, _)| *p != Placement::SameCore)
-        })
-        .map(|(_, c)| c);
+        .or_else(|| classes.iter().find(|(p, _)| *p != Placement::SameCore))
+        .map(|&(_, c)| c);
     if cross.is_none() {
         notes.push("only one CPU is available: cross-core placements were skipped".into());
     }
