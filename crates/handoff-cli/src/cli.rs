@@ -158,7 +158,7 @@ struct ExchangeArgs {
     producer_delay_us: u64,
     /// Test only: a deliberate fault, skip-fill@REP (a stale block) or producer-sigbus@REP.
     #[arg(long, hide = true)]
-    fault: Option<String>,
+    fault: Option<exchange::fault::Fault>,
 }
 
 #[derive(Debug, Args)]
@@ -227,13 +227,11 @@ fn bench_exchange(a: ExchangeArgs) -> Result<u8, Failure> {
         warmup: a.warmup,
         flush_cache: vec![a.flush_cache],
         producer_delay_us: a.producer_delay_us,
+        fault: a.fault,
         ..ExchangeConfig::default()
     };
     if let Some(d) = a.file_dir {
         cfg.file_dir = d;
-    }
-    if let Some(f) = &a.fault {
-        cfg.fault = Some(f.parse()?);
     }
     cfg.apply(&overrides(&a.common, &allowed)?)?;
     cfg.validate(&allowed)?;

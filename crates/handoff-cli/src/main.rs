@@ -86,13 +86,11 @@ macro_rules! exit_code_of {
 exit_code_of! {
     handoff_lab::experiments::exchange::ModeError => EXIT_USAGE,
     handoff_lab::experiments::exchange::ConfigError => EXIT_USAGE,
-    handoff_lab::experiments::exchange::fault::FaultParseError => EXIT_USAGE,
     handoff_lab::experiments::exchange::memory::MemoryError => EXIT_USAGE,
     handoff_lab::kernels::KernelError => EXIT_USAGE,
     handoff_lab::units::SizeError => EXIT_USAGE,
     handoff_lab::bench::load::LoadError => EXIT_USAGE,
     handoff_lab::report::plan::OutDirError => EXIT_USAGE,
-    handoff_lab::experiments::c2c::C2cError => EXIT_RUNTIME,
     handoff_lab::report::ReportError => EXIT_RUNTIME,
 }
 

@@ -260,7 +260,7 @@ fn report_into_an_unwritable_place_is_a_clear_error() {
 mod synth {
     use handoff_lab::bench::schema::*;
     use handoff_lab::bench::{BenchRecord, MetricRecord};
-    use handoff_lab::experiments::exchange::mode::{ModeInfo, MODE_NAMES};
+    use handoff_lab::experiments::exchange::mode::{ModeInfo, MODES};
     use handoff_lab::experiments::exchange::record::{self, time_metric, PointKey};
     use handoff_lab::machine::*;
     use handoff_lab::stats::SplitMix64;
@@ -532,7 +532,8 @@ mod synth {
         let c2c = 62.0;
         let sizes: Vec<u64> = (0..7).map(|k| (4 * KIB) << (2 * k)).collect();
         let mut records = Vec::new();
-        for mode in MODE_NAMES {
+        let names = MODES.map(|i| i.name);
+        for mode in names {
             let consumers: &[usize] = if ModeInfo::is_two_party(mode) {
                 &[0, 1]
             } else {
@@ -548,7 +549,7 @@ mod synth {
             }
         }
         let config = serde_json::json!({
-            "modes": MODE_NAMES,
+            "modes": names,
             "sizes": sizes,
             "producer_core": 0,
             "consumer_cores": [0, 1],

@@ -30,7 +30,7 @@ pub struct Lead {
     pub picks: Vec<[String; 4]>,
     /// The same for the terminal: the picks of the nearest placement across cores.
     pub pick_line: Option<String>,
-    /// One-line facts beside the picks (the cache-line floor).
+    /// One-line facts beside the picks (the cache-line floor, messages or puts).
     pub notes: Vec<String>,
     /// The figure of the question, when the data supports it.
     pub figure: Option<Block>,

@@ -35,16 +35,6 @@ pub enum ReportError {
     Input(LoadError),
 }
 
-/// Writes `bytes` to `dir/name`; returns the path.
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, ReportError> {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).map_err(|source| ReportError::Write {
-        path: path.clone(),
-        source,
-    })?;
-    Ok(path)
-}
-
 /// Writes the whole report for `results` into `out_dir` (created if needed); returns every
 /// file written. Works for partial results too (the banner says so).
 pub fn write_report(results: &BenchResults, out_dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
@@ -120,7 +110,12 @@ pub struct Written {
 impl Written {
     /// Writes `bytes` to `dir/name`.
     fn put(&mut self, dir: &Path, name: &str, bytes: &[u8]) -> Result<(), ReportError> {
-        self.files.push(write(dir, name, bytes)?);
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).map_err(|source| ReportError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        self.files.push(path);
         Ok(())
     }
 

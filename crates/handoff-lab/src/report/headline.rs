@@ -30,8 +30,7 @@ use super::doc::{Block, Lead, Part};
 pub struct FirstScreen {
     /// The one busy warning of the whole run, when any experiment ran on a busy machine.
     pub busy: Option<String>,
-    /// The paper's question answered (its notes followed by the other experiments' one-line
-    /// recommendations: messages or puts).
+    /// The paper's question answered by the experiment that leads the report.
     pub lead: Lead,
     /// The seeds' claims: experiment, claim, the claim's figure, this machine's, verdict.
     pub claims: Vec<[String; 5]>,
@@ -56,14 +55,9 @@ pub fn first_screen(results: &BenchResults, experiments: &[BenchResults]) -> Fir
 /// [`first_screen`] with the answer `lead` already drawn.
 pub fn first_screen_of(
     results: &BenchResults,
-    mut lead: Lead,
+    lead: Lead,
     experiments: &[BenchResults],
 ) -> FirstScreen {
-    lead.notes.extend(
-        experiments
-            .iter()
-            .filter_map(crate::experiments::rma_channels::recommendation),
-    );
     let mut held = [0usize; 3];
     let mut claims = Vec::new();
     for res in experiments {

@@ -4,9 +4,11 @@
 
 pub mod heatmap;
 
-use crate::bench::experiment::{no_findings, BenchError, ExperimentInfo, ReportCost, RunCtx};
+use crate::bench::experiment::{
+    metric, no_findings, BenchError, ExperimentInfo, ReportCost, RunCtx,
+};
 use crate::bench::schema::C2cPair;
-use crate::bench::{BenchRecord, BenchResults, Checks, MetricRecord};
+use crate::bench::{BenchRecord, BenchResults, Checks};
 use crate::progress::Progress;
 use handoff_probe::floor::{c2c, C2cOptions};
 use handoff_probe::topology::Topology;
@@ -98,20 +100,30 @@ pub fn measure(
         if cancel.load(Ordering::Relaxed) {
             break;
         }
-        let r = c2c(a, b, opts).map_err(|source| C2cError { a, b, source })?;
-        out.push(Measured {
-            pair: C2cPair {
-                cpu_a: a,
-                cpu_b: b,
-                placement: topology.placement(a, b).as_str().to_string(),
-                one_way_ns: r.median_one_way_ns,
-            },
-            samples: r.one_way_ns_samples,
-        });
+        out.push(measure_pair(a, b, opts, topology)?);
         progress.advance(&format!("{a}-{b}"));
     }
     progress.end();
     Ok(out)
+}
+
+/// Measures the pair `a`, `b`.
+fn measure_pair(
+    a: usize,
+    b: usize,
+    opts: &C2cOptions,
+    topology: &Topology,
+) -> Result<Measured, C2cError> {
+    let r = c2c(a, b, opts).map_err(|source| C2cError { a, b, source })?;
+    Ok(Measured {
+        pair: C2cPair {
+            cpu_a: a,
+            cpu_b: b,
+            placement: topology.placement(a, b).as_str().to_string(),
+            one_way_ns: r.median_one_way_ns,
+        },
+        samples: r.one_way_ns_samples,
+    })
 }
 
 /// The most round trips per sample and samples per pair: a sample is not interruptible and
@@ -151,48 +163,30 @@ pub fn run(
         round_trips_per_sample: round_trips,
         ..Default::default()
     };
-    let (opts, topology) = (&opts, &topology);
-    let pairs = all_pairs(cpus);
-    let measured = measure(&pairs, opts, topology, ctx.cancel, ctx.progress)
-        .map_err(|e| BenchError::failed(NAME, e))?;
     let config = serde_json::json!({
         "cores": cpus,
         "samples": opts.samples,
         "round_trips_per_sample": opts.round_trips_per_sample,
     });
-    let mut res = BenchResults::new(NAME, ctx.machine.clone(), ctx.tool.clone(), config);
-    res.partial = measured.len() < pairs.len();
-    if res.partial {
-        res.stopped_early = Some(format!(
-            "interrupted after {} of {} pairs",
-            measured.len(),
-            pairs.len()
-        ));
-    }
     let round_trips = u64::from(opts.samples) * u64::from(opts.round_trips_per_sample);
-    for (i, m) in measured.into_iter().enumerate() {
-        let metric = MetricRecord::from_runs("ns", false, std::slice::from_ref(&m.samples))
-            .map_err(|e| BenchError::failed(NAME, e))?;
+    ctx.run_points(NAME, &config, &all_pairs(cpus), |_, res, &(a, b)| {
+        let m = measure_pair(a, b, &opts, &topology).map_err(|e| BenchError::failed(NAME, e))?;
+        let metric = metric(NAME, "ns", false, std::slice::from_ref(&m.samples))?;
         let mut checks = Checks::of("round trips");
         // A bounce that carries another value than the one waited for is an error above.
         checks.add(round_trips, 0);
+        let x = (res.records.len() + 1) as f64;
         res.records.push(
-            BenchRecord::new(
-                m.pair.placement.clone(),
-                (i + 1) as f64,
-                1,
-                round_trips,
-                true,
-            )
-            .param("cpu_a", m.pair.cpu_a)
-            .param("cpu_b", m.pair.cpu_b)
-            .param("placement", m.pair.placement.clone())
-            .metric("one_way_ns", metric)
-            .checked(checks),
+            BenchRecord::new(m.pair.placement.clone(), x, 1, round_trips, true)
+                .param("cpu_a", a)
+                .param("cpu_b", b)
+                .param("placement", m.pair.placement.clone())
+                .metric("one_way_ns", metric)
+                .checked(checks),
         );
         res.c2c.push(m.pair);
-    }
-    Ok(res)
+        Ok(Some(format!("{a}-{b}")))
+    })
 }
 
 /// The registry's `run`: every pair of the CPUs `ctx` may use, at the default options.

@@ -10,7 +10,6 @@ use thiserror::Error;
 /// Everything that defines one `bench exchange` invocation; recorded verbatim in the results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExchangeConfig {
-    #[serde(with = "mode_names")]
     pub modes: Vec<Mode>,
     /// Block sizes in bytes (each a non-zero multiple of 4).
     pub sizes: Vec<usize>,
@@ -36,11 +35,7 @@ pub struct ExchangeConfig {
     #[serde(default = "auto")]
     pub kernel: String,
     /// A deliberate fault, for tests of the failure paths (hidden `--fault`).
-    #[serde(
-        default,
-        with = "super::fault::as_text",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fault: Option<super::fault::Fault>,
 }
 
@@ -57,7 +52,7 @@ pub const MAX_RUNS: u32 = 100_000;
 impl Default for ExchangeConfig {
     fn default() -> Self {
         ExchangeConfig {
-            modes: Mode::ALL.to_vec(),
+            modes: Mode::all().to_vec(),
             sizes: vec![1 << 20],
             producer_core: 0,
             consumer_cores: vec![0],
@@ -256,23 +251,6 @@ impl ExchangeConfig {
     /// Total repetitions per run, warm-up included.
     pub fn total_reps(&self) -> u32 {
         self.reps + self.warmup
-    }
-}
-
-mod mode_names {
-    use super::Mode;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(modes: &[Mode], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(modes.iter().map(|m| m.as_str()))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Mode>, D::Error> {
-        let names = Vec::<String>::deserialize(d)?;
-        names
-            .iter()
-            .map(|n| n.parse().map_err(serde::de::Error::custom))
-            .collect()
     }
 }
 

@@ -111,9 +111,6 @@ pub enum RunError {
     /// The kernel named in the spec is not available here.
     #[error(transparent)]
     Kernel(#[from] crate::kernels::KernelError),
-    /// A mode name did not parse (its message says which names exist).
-    #[error(transparent)]
-    Mode(#[from] super::mode::ModeError),
     /// A run's samples could not be summarized.
     #[error(transparent)]
     Stats(#[from] crate::stats::StatsError),

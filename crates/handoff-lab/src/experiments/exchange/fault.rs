@@ -5,8 +5,9 @@ use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
 
-/// A fault the producer injects in one repetition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A fault the producer injects in one repetition; serialized as its text (`"skip-fill@3"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub enum Fault {
     /// Skip the fill of repetition `rep`: the consumer finds the previous values (stale).
     SkipFill { rep: u32 },
@@ -50,6 +51,19 @@ impl FromStr for Fault {
     }
 }
 
+impl TryFrom<String> for Fault {
+    type Error = FaultParseError;
+    fn try_from(s: String) -> Result<Self, FaultParseError> {
+        s.parse()
+    }
+}
+
+impl From<Fault> for String {
+    fn from(f: Fault) -> String {
+        f.to_string()
+    }
+}
+
 /// Called by the producer before filling repetition `rep`: `true` when it must skip the fill.
 /// Never returns for [`Fault::ProducerSigbus`] at `rep`.
 #[inline]
@@ -76,25 +90,6 @@ fn die_of_sigbus() -> ! {
         libc::raise(libc::SIGBUS);
     }
     std::process::abort()
-}
-
-/// Serializes an optional fault as its text (`"skip-fill@3"`), as in the flag.
-pub(crate) mod as_text {
-    use super::Fault;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(f: &Option<Fault>, s: S) -> Result<S::Ok, S::Error> {
-        match f {
-            Some(f) => s.serialize_some(&f.to_string()),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Fault>, D::Error> {
-        Option::<String>::deserialize(d)?
-            .map(|t| t.parse().map_err(serde::de::Error::custom))
-            .transpose()
-    }
 }
 
 #[cfg(test)]

@@ -72,7 +72,8 @@ fn take<T>(what: &'static str, got: Result<T, ChannelError>) -> Result<T, RunErr
     }
 }
 
-/// How long one slice of a semaphore wait lasts before peers are checked again.
+/// How long one slice of a semaphore or condvar wait lasts before the peers (or the abort
+/// flag) are checked again.
 const SLICE: Duration = Duration::from_millis(50);
 
 /// A pair of POSIX named semaphores: *full* starts at 0, *free* at 1 (the paper's method).
@@ -129,9 +130,6 @@ pub struct OneShot {
     cv: Condvar,
 }
 
-/// How long one slice of a condvar wait lasts before the abort flag is checked again.
-const CONDVAR_SLICE: Duration = Duration::from_millis(50);
-
 impl OneShot {
     fn set(&self, v: u32) {
         *self.value.lock().unwrap_or_else(|p| p.into_inner()) = v;
@@ -151,7 +149,7 @@ impl OneShot {
             }
             g = self
                 .cv
-                .wait_timeout(g, CONDVAR_SLICE)
+                .wait_timeout(g, SLICE)
                 .unwrap_or_else(|p| p.into_inner())
                 .0;
         }

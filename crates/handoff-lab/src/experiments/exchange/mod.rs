@@ -85,8 +85,9 @@ fn worker_body(args: &[String]) -> Result<(), BenchError> {
     }
 }
 
-/// One measured configuration: one record of the results.
-#[derive(Debug, Clone, PartialEq)]
+/// One measured configuration: one record of the results (and one entry of the report
+/// plan in `results.json`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Point {
     pub mode: Mode,
     /// Block bytes.
@@ -126,18 +127,7 @@ pub fn plan(cfg: &ExchangeConfig) -> Vec<Point> {
         for &flush in &cfg.flush_cache {
             for &consumer_core in &cfg.consumer_cores {
                 for &mode in &cfg.modes {
-                    let consumer_core = if mode.is_single_thread() {
-                        cfg.producer_core
-                    } else {
-                        consumer_core
-                    };
-                    if points.iter().any(|q: &Point| {
-                        (q.mode, q.size, q.flush, q.consumer_core)
-                            == (mode, size, flush, consumer_core)
-                    }) {
-                        continue; // a single-thread mode runs once per size and cache state
-                    }
-                    points.push(Point {
+                    let p = Point {
                         mode,
                         size,
                         producer_core: cfg.producer_core,
@@ -146,12 +136,26 @@ pub fn plan(cfg: &ExchangeConfig) -> Vec<Point> {
                         reps: cfg.reps,
                         warmup: cfg.warmup,
                         runs: cfg.runs,
-                    });
+                    };
+                    push_point(&mut points, p);
                 }
             }
         }
     }
     points
+}
+
+/// Adds `p` to `points`, a single-thread mode on the producer's CPU, unless a point of its
+/// mode, size, consumer and cache state is there (a single-thread mode runs once per size
+/// and cache state).
+pub(crate) fn push_point(points: &mut Vec<Point>, mut p: Point) {
+    if p.mode.is_single_thread() {
+        p.consumer_core = p.producer_core;
+    }
+    let key = |q: &Point| (q.mode, q.size, q.consumer_core, q.flush);
+    if !points.iter().any(|q| key(q) == key(&p)) {
+        points.push(p);
+    }
 }
 
 /// What every point needs from its surroundings.

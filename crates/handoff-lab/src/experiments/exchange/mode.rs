@@ -5,12 +5,14 @@
 //! mode names, so the readers look a name up with [`ModeInfo::by_name`]).
 
 pub use crate::plot::kit::Shape;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
 
 /// How producer and consumer are coupled and synchronized (`--mode`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(into = "&'static str", try_from = "String")]
 pub enum Mode {
     /// Write then read on one thread: the baseline.
     SingleThread,
@@ -166,17 +168,6 @@ pub const MODES: [ModeInfo; 9] = [
     ),
 ];
 
-/// The mode names of [`MODES`], in its order.
-pub const MODE_NAMES: [&str; MODES.len()] = {
-    let mut names = [""; MODES.len()];
-    let mut i = 0;
-    while i < MODES.len() {
-        names[i] = MODES[i].name;
-        i += 1;
-    }
-    names
-};
-
 impl ModeInfo {
     /// The registry row of a mode name (as results files hold it); `None` for a name this
     /// version does not know.
@@ -212,7 +203,7 @@ impl ModeInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ModeError {
     /// A name that is not in [`MODES`].
-    #[error("unknown mode '{name}': choose from {} (or all)", MODE_NAMES.join(", "))]
+    #[error("unknown mode '{name}': choose from {} (or all)", MODES.map(|i| i.name).join(", "))]
     Unknown {
         /// The name given.
         name: String,
@@ -224,15 +215,9 @@ pub enum ModeError {
 
 impl Mode {
     /// Every mode, in the order tables and plots show them.
-    pub const ALL: [Mode; MODES.len()] = {
-        let mut all = [Mode::SingleThread; MODES.len()];
-        let mut i = 0;
-        while i < MODES.len() {
-            all[i] = MODES[i].mode;
-            i += 1;
-        }
-        all
-    };
+    pub fn all() -> [Mode; MODES.len()] {
+        MODES.map(|i| i.mode)
+    }
 
     /// This mode's row of [`MODES`].
     pub fn info(self) -> &'static ModeInfo {
@@ -260,7 +245,7 @@ impl Mode {
         let mut modes = Vec::new();
         for part in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             if part == "all" {
-                return Ok(Mode::ALL.to_vec());
+                return Ok(Mode::all().to_vec());
             }
             let m: Mode = part.parse()?;
             if !modes.contains(&m) {
@@ -298,6 +283,19 @@ impl FromStr for Mode {
             .ok_or_else(|| ModeError::Unknown {
                 name: s.to_string(),
             })
+    }
+}
+
+impl TryFrom<String> for Mode {
+    type Error = ModeError;
+    fn try_from(s: String) -> Result<Self, ModeError> {
+        s.parse()
+    }
+}
+
+impl From<Mode> for &'static str {
+    fn from(m: Mode) -> Self {
+        m.as_str()
     }
 }
 
@@ -365,10 +363,10 @@ mod tests {
                 row.name
             );
             assert_eq!(row.name, NAMES[i]);
-            assert_eq!(Mode::ALL[i].info(), row);
+            assert_eq!(Mode::all()[i].info(), row);
             assert!(!row.label.is_empty());
         }
-        assert_eq!(MODE_NAMES, NAMES);
+        assert_eq!(MODES.map(|i| i.name), NAMES);
         let mut colours: Vec<_> = MODES.iter().map(|r| r.colour).collect();
         colours.sort_unstable();
         colours.dedup();
@@ -377,7 +375,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for m in Mode::ALL {
+        for m in Mode::all() {
             assert_eq!(m.as_str().parse::<Mode>().unwrap(), m);
             assert_eq!(ModeInfo::by_name(m.as_str()).unwrap().mode, m);
             assert_eq!(m.to_string(), m.as_str());
@@ -408,7 +406,10 @@ mod tests {
             .collect();
         assert_eq!(one, [&"single-thread", &"file"]);
         assert!(ModeInfo::is_two_party("teleport"));
-        let procs: Vec<_> = Mode::ALL.iter().filter(|m| m.is_processes()).collect();
+        let procs: Vec<_> = Mode::all()
+            .into_iter()
+            .filter(|m| m.is_processes())
+            .collect();
         assert_eq!(procs.len(), 5);
         assert_eq!(Mode::ThreadsBlocking.info().shape, Shape::Circle);
         assert_eq!(Mode::ProcessesFutex.info().shape, Shape::Triangle);

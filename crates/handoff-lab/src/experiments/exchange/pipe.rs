@@ -4,13 +4,11 @@
 //! `t_done` is stamped just before the first write, `t_start` when the first read returns, so
 //! latency is the time until the first bytes arrive and read time includes copying the rest.
 
-use super::roles::{as_bytes, as_bytes_mut, check_sum, fill, fill_value, sum};
-use super::roles::{ConsumerLoop, ProducerLoop};
+use super::roles::{as_bytes, as_bytes_mut, ConsumerLoop, ProducerLoop};
 use super::samples::{SampleSlots, UsageMeter};
 use super::RunError;
 use std::fs::File;
 use std::io::{Read, Write};
-use std::sync::atomic::Ordering;
 
 const CONSUMER_GONE: &str = " (consumer gone?)";
 const PRODUCER_GONE: &str = " (producer gone?)";
@@ -28,13 +26,6 @@ impl ProducerLoop<'_> {
         elems: usize,
         slots: &SampleSlots<'_>,
     ) -> Result<(), RunError> {
-        let ProducerLoop {
-            clock,
-            flush,
-            delay_us,
-            kernel,
-            fault,
-        } = *self;
         let mut buf = vec![0i32; elems];
         for rep in 0..slots.write.len() as u32 {
             if rep > 0 {
@@ -44,22 +35,7 @@ impl ProducerLoop<'_> {
                     CONSUMER_GONE,
                 ))?;
             }
-            if delay_us > 0 {
-                std::thread::sleep(std::time::Duration::from_micros(delay_us));
-            }
-            let t0 = clock.now();
-            if !super::fault::before_fill(fault, rep) {
-                fill(kernel, &mut buf, fill_value(rep));
-            }
-            let t1 = clock.now();
-            if flush {
-                handoff_probe::cache::flush(as_bytes(&buf));
-            }
-            let t_done = clock.now();
-            let r = rep as usize;
-            slots.write[r].store(t1.wrapping_sub(t0), Ordering::Relaxed);
-            slots.flush[r].store(t_done.wrapping_sub(t1), Ordering::Relaxed);
-            slots.done[r].store(t_done, Ordering::Relaxed);
+            slots.produced(rep, self.produce(&mut buf, rep));
             data.write_all(as_bytes(&buf))
                 .map_err(pipe_error("producer writing the block", CONSUMER_GONE))?;
         }
@@ -82,11 +58,7 @@ impl ConsumerLoop<'_> {
         elems: usize,
         slots: &SampleSlots<'_>,
     ) -> Result<(), RunError> {
-        let ConsumerLoop {
-            clock,
-            warmup,
-            kernel,
-        } = *self;
+        let ConsumerLoop { clock, warmup, .. } = *self;
         let mut buf = vec![0i32; elems];
         let mut usage = UsageMeter::start(clock);
         for rep in 0..slots.read.len() as u32 {
@@ -105,13 +77,7 @@ impl ConsumerLoop<'_> {
             let t_start = clock.now();
             data.read_exact(&mut bytes[first..])
                 .map_err(pipe_error("consumer reading the block", PRODUCER_GONE))?;
-            let s = std::hint::black_box(sum(kernel, std::hint::black_box(&buf)));
-            let t_end = clock.now();
-            check_sum(rep, s, elems)?;
-            slots.verified_reps.store(rep as u64 + 1, Ordering::Relaxed);
-            let r = rep as usize;
-            slots.start[r].store(t_start, Ordering::Relaxed);
-            slots.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);
+            self.consume(&buf, rep, t_start, slots)?;
             ack.write_all(&[1])
                 .map_err(pipe_error("consumer acknowledging", PRODUCER_GONE))?;
         }

@@ -332,22 +332,6 @@ fn pick(
     if recs.is_empty() {
         return None;
     }
-    // Per-run costs (read + latency) per (mode, size), over the placement's consumer CPUs.
-    let mut run_costs: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
-    for r in &recs {
-        let e = run_costs
-            .entry((r.mode().to_string(), r.size_bytes()))
-            .or_default();
-        let (read, latency) = (r.timed(Metric::Read), r.timed(Metric::Latency));
-        if latency.run_means.is_empty() {
-            e.push(read.summary.mean + latency.summary.mean);
-        } else {
-            e.extend(latency.run_means.iter().enumerate().map(|(i, l)| {
-                // A file from before every metric kept its run means: the read's mean.
-                read.run_means.get(i).copied().unwrap_or(read.summary.mean) + l
-            }));
-        }
-    }
     // Sums over the consumer CPUs of one placement, per (mode, size).
     #[derive(Default, Clone, Copy)]
     struct Acc {
@@ -358,50 +342,47 @@ fn pick(
         n: usize,
     }
     let mut cost: BTreeMap<(String, u64), Acc> = BTreeMap::new();
+    // Per-run costs (read + latency) per (mode, size), over the placement's consumer CPUs.
+    let mut run_costs: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
     for r in &recs {
-        let e = cost
-            .entry((r.mode().to_string(), r.size_bytes()))
-            .or_default();
+        let key = (r.mode().to_string(), r.size_bytes());
+        let (read, latency) = (r.timed(Metric::Read), r.timed(Metric::Latency));
+        let runs = run_costs.entry(key.clone()).or_default();
+        if latency.run_means.is_empty() {
+            runs.push(read.summary.mean + latency.summary.mean);
+        } else {
+            runs.extend(latency.run_means.iter().enumerate().map(|(i, l)| {
+                // A file from before every metric kept its run means: the read's mean.
+                read.run_means.get(i).copied().unwrap_or(read.summary.mean) + l
+            }));
+        }
+        let e = cost.entry(key).or_default();
         e.read += r.read_us().mean;
         e.latency += r.latency_us().mean;
         e.cpu += r.consumer_cpu_pct();
         e.floor += r.c2c_one_way_ns.unwrap_or(f64::NAN);
         e.n += 1;
     }
-    let avg = |k: &(String, u64)| {
-        let e = cost[k];
+    // (read, latency, CPU %, floor) of `m` at `s`, averaged over the consumer CPUs.
+    let avg = |m: &str, s: u64| {
+        let e = cost.get(&(m.to_string(), s))?;
         let n = e.n as f64;
-        (e.read / n, e.latency / n, e.cpu / n, e.floor / n)
+        Some((e.read / n, e.latency / n, e.cpu / n, e.floor / n))
     };
     let sizes: BTreeSet<u64> = recs.iter().map(|r| r.size_bytes()).collect();
     let modes: BTreeSet<String> = recs.iter().map(|r| r.mode().to_string()).collect();
     let best_at: BTreeMap<u64, f64> = sizes
         .iter()
         .map(|&s| {
-            let best = modes
-                .iter()
-                .filter_map(|m| {
-                    let k = (m.clone(), s);
-                    cost.contains_key(&k).then(|| {
-                        let (rd, lt, _, _) = avg(&k);
-                        rd + lt
-                    })
-                })
-                .fold(f64::INFINITY, f64::min);
-            (s, best)
+            let costs = modes.iter().filter_map(|m| avg(m, s)).map(|a| a.0 + a.1);
+            (s, costs.fold(f64::INFINITY, f64::min))
         })
         .collect();
     let mut ranking: Vec<(String, f64)> = Vec::new();
     for m in &modes {
         let rel: Vec<f64> = sizes
             .iter()
-            .filter_map(|&s| {
-                let k = (m.clone(), s);
-                cost.contains_key(&k).then(|| {
-                    let (rd, lt, _, _) = avg(&k);
-                    (rd + lt).max(1e-9) / best_at[&s].max(1e-9)
-                })
-            })
+            .filter_map(|&s| avg(m, s).map(|a| (a.0 + a.1).max(1e-9) / best_at[&s].max(1e-9)))
             .collect();
         if rel.is_empty() || rel.len() * 2 < sizes.len() {
             continue;
@@ -441,13 +422,11 @@ fn pick(
             !slower
         })
         .collect();
-    let mode_cpu_all = |m: &str| {
+    let mode_cpu = |m: &str| {
         let v: Vec<f64> = sizes
             .iter()
-            .filter_map(|&s| {
-                let k = (m.to_string(), s);
-                cost.contains_key(&k).then(|| avg(&k).2)
-            })
+            .filter_map(|&s| avg(m, s))
+            .map(|a| a.2)
             .collect();
         v.iter().sum::<f64>() / v.len().max(1) as f64
     };
@@ -472,8 +451,8 @@ fn pick(
         .iter()
         .rev()
         .copied()
-        .find(|&s| cost.contains_key(&(mode.clone(), s)))?;
-    let (read_us, latency_us, cpu_pct, floor) = avg(&(mode.clone(), at_size));
+        .find(|&s| avg(&mode, s).is_some())?;
+    let (read_us, latency_us, cpu_pct, floor) = avg(&mode, at_size)?;
     let floor_ns = if floor.is_finite() {
         Some(floor)
     } else {
@@ -484,7 +463,6 @@ fn pick(
             .map(|p| p.one_way_ns)
             .reduce(f64::min)
     };
-    let mode_cpu = mode_cpu_all;
     let alternative = if cpu_pct >= BUSY_CPU_PCT {
         ranking
             .iter()

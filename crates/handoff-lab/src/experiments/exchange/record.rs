@@ -36,7 +36,7 @@ pub const FLUSH: &str = "flush_us";
 /// The parameters that identify an exchange record (what `compare` matches on).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PointKey<'a> {
-    /// Exchange mode (see [`super::mode::MODE_NAMES`]).
+    /// Exchange mode (see [`super::mode::MODES`]).
     pub mode: &'a str,
     /// Block size in bytes.
     pub size_bytes: u64,
@@ -91,7 +91,7 @@ pub fn time_metric(
 /// exchange makes and every file [`checked`] accepts; the accessors of the metrics panic on
 /// a record that has not been through either.
 pub trait ExchangeRecord {
-    /// Exchange mode (see [`super::mode::MODE_NAMES`]).
+    /// Exchange mode (see [`super::mode::MODES`]).
     fn mode(&self) -> &str;
     /// Block size in bytes.
     fn size_bytes(&self) -> u64;

@@ -142,17 +142,11 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
     }
     let per_cpu_size = if user_sizes { cfg.sizes[0] } else { MIB };
     // The cross-core placement of the sweep: the nearest class that is another core.
-    let cross = topology
-        .representatives(producer, allowed)
-        .into_iter()
+    let classes = topology.representatives(producer, allowed);
+    let cross = (classes.iter())
         .find(|(p, _)| !matches!(p, Placement::SameCore | Placement::SmtSibling))
-        .or_else(|| {
-            topology
-                .representatives(producer, allowed)
-                .into_iter()
-                .find(|(p, _)| *p != Placement::SameCore)
-        })
-        .map(|(_, c)| c);
+        .or_else(|| classes.iter().find(|(p, _)| *p != Placement::SameCore))
+        .map(|&(_, c)| c);
     if cross.is_none() {
         notes.push("only one CPU is available: cross-core placements were skipped".into());
     }
@@ -162,32 +156,21 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
         .collect();
 
     let mut points: Vec<Point> = Vec::new();
-    let mut add = |mode: Mode, size: usize, consumer: usize, flush: bool| {
-        let consumer = if mode.is_single_thread() {
-            producer
-        } else {
-            consumer
-        };
-        let reps = match flags.reps {
-            Some(r) => r,
-            None => scaled_reps(cfg.reps, min_reps, size),
-        };
+    let mut add = |mode: Mode, size: usize, consumer_core: usize, flush: bool| {
+        let reps = flags
+            .reps
+            .unwrap_or_else(|| scaled_reps(cfg.reps, min_reps, size));
         let p = Point {
             mode,
             size,
             producer_core: producer,
-            consumer_core: consumer,
+            consumer_core,
             flush,
             reps,
             warmup: (reps / 10).max(2),
             runs: cfg.runs,
         };
-        let dup = points.iter().any(|q| {
-            (q.mode, q.size, q.consumer_core, q.flush) == (p.mode, p.size, p.consumer_core, p.flush)
-        });
-        if !dup {
-            points.push(p);
-        }
+        super::push_point(&mut points, p);
     };
     // Modes innermost: the modes a figure compares are measured next to each other in time,
     // so a change on the host (vCPUs moved) between them cannot pass for a mode difference.
@@ -251,27 +234,11 @@ pub fn plan_config(plan: &ExchangePlan) -> serde_json::Value {
             serde_json::json!(format!("per point: {}", plan.rep_scaling)),
         );
     }
-    let points: Vec<serde_json::Value> = plan
-        .points
-        .iter()
-        .map(|p| {
-            serde_json::json!({
-                "mode": p.mode.as_str(),
-                "size": p.size,
-                "producer_core": p.producer_core,
-                "consumer_core": p.consumer_core,
-                "flush": p.flush,
-                "reps": p.reps,
-                "warmup": p.warmup,
-                "runs": p.runs,
-            })
-        })
-        .collect();
     serde_json::json!({
         "exchange": exchange,
         "points": plan.points.len(),
         "c2c_pairs": plan.c2c_pairs.len(),
-        "plan": points,
+        "plan": plan.points,
     })
 }
 

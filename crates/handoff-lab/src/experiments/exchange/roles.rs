@@ -18,7 +18,6 @@ use super::RunError;
 use crate::kernels::Kernel;
 use handoff::channel::{Consumer, Loan, Producer, Received};
 use handoff_probe::clock::Clock;
-use std::sync::atomic::Ordering;
 
 /// The value every element holds in repetition `rep`.
 #[inline]
@@ -88,6 +87,23 @@ pub struct ProducerLoop<'a> {
 }
 
 impl ProducerLoop<'_> {
+    /// Repetition `rep`'s work on `block`: the slow producer's sleep, the fill (unless a
+    /// fault skips it) and the flush; returns the fill's start and end and `t_done`.
+    pub(super) fn produce(&self, block: &mut [i32], rep: u32) -> [u64; 3] {
+        if self.delay_us > 0 {
+            std::thread::sleep(std::time::Duration::from_micros(self.delay_us));
+        }
+        let t0 = self.clock.now();
+        if !super::fault::before_fill(self.fault, rep) {
+            fill(self.kernel, block, fill_value(rep));
+        }
+        let t1 = self.clock.now();
+        if self.flush {
+            handoff_probe::cache::flush(as_bytes(block));
+        }
+        [t0, t1, self.clock.now()]
+    }
+
     /// Runs one repetition per sample slot, publishing into `tx`.
     pub fn run(
         &mut self,
@@ -97,26 +113,11 @@ impl ProducerLoop<'_> {
     ) -> Result<(), RunError> {
         for rep in 0..slots.write.len() as u32 {
             let mut loan = sync.loan(tx, rep)?;
-            if self.delay_us > 0 {
-                std::thread::sleep(std::time::Duration::from_micros(self.delay_us));
-            }
-            let block = loan.as_mut_slice::<i32>();
-            let t0 = self.clock.now();
-            if !super::fault::before_fill(self.fault, rep) {
-                fill(self.kernel, block, fill_value(rep));
-            }
-            let t1 = self.clock.now();
-            if self.flush {
-                handoff_probe::cache::flush(as_bytes(block));
-            }
-            let t_done = self.clock.now();
+            let stamps = self.produce(loan.as_mut_slice::<i32>(), rep);
             loan.publish();
             sync.notify_full(rep)?;
             // Recorded after notifying, so that bookkeeping is not part of the latency.
-            let r = rep as usize;
-            slots.write[r].store(t1.wrapping_sub(t0), Ordering::Relaxed);
-            slots.flush[r].store(t_done.wrapping_sub(t1), Ordering::Relaxed);
-            slots.done[r].store(t_done, Ordering::Relaxed);
+            slots.produced(rep, stamps);
         }
         Ok(())
     }
@@ -131,6 +132,22 @@ pub struct ConsumerLoop<'a> {
 }
 
 impl ConsumerLoop<'_> {
+    /// Sums repetition `rep`'s `block` (read since `t_start`), checks the sum and records
+    /// the repetition.
+    pub(super) fn consume(
+        &self,
+        block: &[i32],
+        rep: u32,
+        t_start: u64,
+        slots: &SampleSlots<'_>,
+    ) -> Result<(), RunError> {
+        let s = std::hint::black_box(sum(self.kernel, std::hint::black_box(block)));
+        let t_end = self.clock.now();
+        check_sum(rep, s, block.len())?;
+        slots.consumed(rep, t_start, t_end);
+        Ok(())
+    }
+
     /// Runs one repetition per sample slot, receiving from `rx` and checking every sum.
     pub fn run(
         &mut self,
@@ -147,13 +164,7 @@ impl ConsumerLoop<'_> {
             let got = sync.recv(rx, rep)?;
             let block = got.as_slice::<i32>();
             let t_start = self.clock.now();
-            let s = std::hint::black_box(sum(self.kernel, std::hint::black_box(block)));
-            let t_end = self.clock.now();
-            check_sum(rep, s, block.len())?;
-            slots.verified_reps.store(rep as u64 + 1, Ordering::Relaxed);
-            let r = rep as usize;
-            slots.start[r].store(t_start, Ordering::Relaxed);
-            slots.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);
+            self.consume(block, rep, t_start, slots)?;
             drop(got); // releases the block: the channel modes' *free*
             sync.notify_free(rep)?;
         }

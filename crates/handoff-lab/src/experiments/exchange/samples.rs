@@ -34,6 +34,24 @@ pub struct SampleSlots<'a> {
     pub verified_reps: &'a AtomicU64,
 }
 
+impl SampleSlots<'_> {
+    /// The producer's repetition `rep`: filled from `t0` to `t1`, flushed until `t_done`.
+    pub fn produced(&self, rep: u32, [t0, t1, t_done]: [u64; 3]) {
+        let r = rep as usize;
+        self.write[r].store(t1.wrapping_sub(t0), Ordering::Relaxed);
+        self.flush[r].store(t_done.wrapping_sub(t1), Ordering::Relaxed);
+        self.done[r].store(t_done, Ordering::Relaxed);
+    }
+
+    /// The consumer's repetition `rep`, its sum checked: read from `t_start` to `t_end`.
+    pub fn consumed(&self, rep: u32, t_start: u64, t_end: u64) {
+        self.verified_reps.store(rep as u64 + 1, Ordering::Relaxed);
+        let r = rep as usize;
+        self.start[r].store(t_start, Ordering::Relaxed);
+        self.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);
+    }
+}
+
 const SAMPLE_ARRAYS: usize = 5;
 /// Consumer CPU ns, consumer wall ticks, verified repetitions.
 const USAGE_WORDS: usize = 3;

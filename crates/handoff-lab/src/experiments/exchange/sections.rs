@@ -26,14 +26,12 @@ pub fn part(results: &BenchResults, experiments: &[BenchResults]) -> Part {
     b.push(Block::Para(intro(results)));
 
     b.push(Block::Heading(2, "Recommendation".to_string()));
-    let mut sentences = rec.sentences.clone();
-    // Messages or puts by size, when `rma-channels` ran (its crossover).
-    sentences.extend(
-        experiments
-            .iter()
-            .filter_map(crate::experiments::rma_channels::recommendation),
-    );
-    b.push(Block::List(sentences));
+    // Messages or puts by size, when `rma-channels` ran (its crossover): a recommendation
+    // here and a note of the first screen.
+    let rma: Vec<String> = (experiments.iter())
+        .filter_map(crate::experiments::rma_channels::recommendation)
+        .collect();
+    b.push(Block::List([&rec.sentences[..], &rma].concat()));
     if !rec.picks.is_empty() {
         b.push(Block::Para(
             "How the pick is made: only cached, verified two-party modes compete; the cost of a \
@@ -125,8 +123,10 @@ pub fn part(results: &BenchResults, experiments: &[BenchResults]) -> Part {
             )
         })
         .collect();
+    let mut lead = lead(results, &rec, head.first().copied());
+    lead.notes.extend(rma);
     Part {
-        lead: lead(results, &rec, head.first().copied()),
+        lead,
         sections: b,
         files,
     }
@@ -372,11 +372,7 @@ fn ranking_table(rec: &Recommendation) -> Block {
                 format!("{} ({})", p.class.name, p.class.range_text()),
                 p.placement.clone(),
                 format!("**{}**", p.mode),
-                format!(
-                    "{} at {}",
-                    fmt_us(p.read_us + p.latency_us),
-                    fmt_size(p.at_size)
-                ),
+                cost(p),
                 format!("{:.0}%", p.cpu_pct),
                 if p.tied.is_empty() {
                     "none: the best is measurably best".to_string()

@@ -4,7 +4,6 @@
 use super::{block_channel, fault, on_cpu, roles, samples, Env, Mode, Point, RunData, RunError};
 use handoff::channel::Channel;
 use handoff::shm::Segment;
-use std::sync::atomic::Ordering;
 
 pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {
     let total = (p.reps + p.warmup) as usize;
@@ -47,13 +46,8 @@ pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, RunErro
             };
             let t_end = clock.now();
             roles::check_sum(rep, std::hint::black_box(s), b.len())?;
-            slots.verified_reps.store(rep as u64 + 1, Ordering::Relaxed);
-            let r = rep as usize;
-            slots.write[r].store(t1.wrapping_sub(t0), Ordering::Relaxed);
-            slots.flush[r].store(t_done.wrapping_sub(t1), Ordering::Relaxed);
-            slots.done[r].store(t_done, Ordering::Relaxed);
-            slots.start[r].store(t_start, Ordering::Relaxed);
-            slots.read[r].store(t_end.wrapping_sub(t_start), Ordering::Relaxed);
+            slots.produced(rep, [t0, t1, t_done]);
+            slots.consumed(rep, t_start, t_end);
         }
         usage.record(&clock, &slots);
         Ok(())

@@ -337,24 +337,10 @@ pub(super) fn machine_table(results: &BenchResults) -> Block {
 
 /// "0–3, 8" style CPU list.
 fn cpu_list(cpus: &[usize]) -> String {
-    let cpus = crate::stats::distinct(cpus.iter().copied());
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < cpus.len() {
-        let mut j = i;
-        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
-            j += 1;
-        }
-        parts.push(if j > i {
-            format!("{}–{}", cpus[i], cpus[j])
-        } else {
-            cpus[i].to_string()
-        });
-        i = j + 1;
+    if cpus.is_empty() {
+        return "unknown".to_string();
     }
-    if parts.is_empty() {
-        "unknown".to_string()
-    } else {
-        parts.join(", ")
-    }
+    handoff::sys::format_cpu_list(cpus)
+        .replace('-', "–")
+        .replace(',', ", ")
 }

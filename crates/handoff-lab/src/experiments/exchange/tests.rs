@@ -163,3 +163,39 @@ fn a_stale_block_fails_verification_in_every_in_process_mode() {
         assert!(ok.verified, "{}", p.label());
     }
 }
+
+/// What the first screen says of `rma-channels` (messages or puts by size) comes in the
+/// exchange's part, the report's lead, beside the floor; the report's generic first screen
+/// names no experiment (#39).
+#[test]
+fn the_rma_channels_advice_reaches_the_first_screen_in_the_exchanges_part() {
+    use crate::bench::MetricRecord;
+    use crate::experiments::rma_channels;
+    // Three runs of bytes/s at `rate` ± 1%.
+    let rec = |series: &str, size: usize, rate: f64| {
+        let runs = [vec![rate], vec![rate * 1.01], vec![rate * 0.99]];
+        let m = MetricRecord::from_runs("B/s", true, &runs).unwrap();
+        let method = series.rsplit(", ").next().unwrap().to_string();
+        BenchRecord::new(series, size as f64, 3, 10, true)
+            .param("method", method)
+            .param("n", 1)
+            .metric("bytes_per_s", m)
+    };
+    let mut rma = BenchResults::empty(rma_channels::INFO.name);
+    // Messages faster up to 512 B, puts from 4 KiB.
+    for (size, msg, put) in [
+        (64, 2e9, 1e9),
+        (512, 2e9, 1e9),
+        (4096, 1e9, 2e9),
+        (1 << 20, 1e9, 3e9),
+    ] {
+        rma.records.push(rec("threads, XConn×1, msg", size, msg));
+        rma.records.push(rec("threads, XConn×1, rma", size, put));
+    }
+    let advice = rma_channels::recommendation(&rma).expect("a crossover");
+    let ex = BenchResults::empty(record::NAME);
+    let part = sections::part(&ex, std::slice::from_ref(&rma));
+    assert!(part.lead.notes.contains(&advice), "{:?}", part.lead.notes);
+    let first = crate::report::headline::first_screen(&ex, &[rma]);
+    assert_eq!(first.lead.notes, part.lead.notes);
+}

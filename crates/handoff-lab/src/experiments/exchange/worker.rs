@@ -33,7 +33,7 @@ pub enum Role {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WorkerSpec {
     pub role: Role,
-    pub mode: String,
+    pub mode: Mode,
     /// Full name of the segment of samples.
     pub segment: String,
     /// Full name of the channel that holds the block (every mode but pipe).
@@ -62,14 +62,8 @@ pub struct WorkerSpec {
     /// The fill and sum kernel's name (the parent's choice; this CPU is the parent's).
     pub kernel: String,
     /// Test fault injected by the producer (see [`super::fault`]).
-    #[serde(default, with = "super::fault::as_text")]
+    #[serde(default)]
     pub fault: Option<super::fault::Fault>,
-}
-
-impl WorkerSpec {
-    fn mode(&self) -> Result<Mode, RunError> {
-        Ok(self.mode.parse()?)
-    }
 }
 
 /// Entry point of the hidden worker subcommand; returns the error to print.
@@ -77,7 +71,7 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
     handoff_probe::proc::die_with_parent()?;
     let spec: WorkerSpec =
         serde_json::from_str(spec_json).map_err(|e| RunError::BadSpec(e.to_string()))?;
-    let mode = spec.mode()?;
+    let mode = spec.mode;
     let role = spec.role;
     let kernel = crate::kernels::Kernel::choose(&spec.kernel)?;
     let clock = Clock::detect();
@@ -210,7 +204,7 @@ pub(crate) fn run_processes(
     let spec = |role: Role, core: usize, peer_core: usize| WorkerSpec {
         role,
         peer_core,
-        mode: p.mode.as_str().into(),
+        mode: p.mode,
         segment: seg.name().unwrap_or_default().to_string(),
         channel: chan.as_ref().and_then(|c| c.name()).map(str::to_string),
         size: p.size,
@@ -253,7 +247,6 @@ pub(crate) fn run_processes(
     // `chan` and `seg` drop here: the parent created them, so they are unlinked.
 }
 
-/// Unlinks a semaphore the parent created when the run ends.
 /// The `processes-semaphore` mode's two named semaphores ("full" at 0, "free" at 1),
 /// unlinked when dropped. Their names carry a random part (`NamedSemaphore::create_unique`):
 /// the old `/handoff-<pid>-sem<id>-{full,free}` could be planted in advance by another user,
