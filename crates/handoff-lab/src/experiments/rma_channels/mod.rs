@@ -189,6 +189,11 @@ impl Point {
         }
     }
 
+    /// Payload bytes of one run (every producer's transfers).
+    pub fn bytes(&self) -> f64 {
+        (self.per * self.n as u64 * self.size as u64) as f64
+    }
+
     /// "threads, XConn×1, msg".
     pub fn series(&self) -> String {
         format!(
@@ -210,10 +215,8 @@ impl Point {
 pub struct RunOut {
     /// Payload bytes per second (all connections).
     pub bytes_per_s: f64,
-    /// Each producer's mean transfer time, µs.
-    pub lat_mean_us: Vec<f64>,
-    /// Each producer's p99 transfer time, µs.
-    pub lat_p99_us: Vec<f64>,
+    /// Each producer's mean and p99 transfer time, µs.
+    pub lat_us: Vec<(f64, f64)>,
     /// What the consumers checked.
     pub seen: payload::Seen,
 }
@@ -430,12 +433,12 @@ impl Acc {
                 out.seen.checked
             ));
         }
-        let means = &out.lat_mean_us;
+        let means: Vec<f64> = out.lat_us.iter().map(|l| l.0).collect();
         self.m[0].push(vec![out.bytes_per_s]);
         self.m[1].push(vec![means.iter().copied().fold(f64::INFINITY, f64::min)]);
-        self.m[2].push(vec![crate::stats::mean(means)]);
+        self.m[2].push(vec![crate::stats::mean(&means)]);
         self.m[3].push(vec![means.iter().copied().fold(0.0, f64::max)]);
-        self.m[4].push(vec![out.lat_p99_us.iter().copied().fold(0.0, f64::max)]);
+        self.m[4].push(vec![out.lat_us.iter().map(|l| l.1).fold(0.0, f64::max)]);
     }
 
     fn record(self, pt: &Point, runs: u64) -> Result<BenchRecord, BenchError> {

@@ -23,8 +23,8 @@ use serde::{Deserialize, Serialize};
 use super::super::launcher::{gate_wait, Workers};
 use super::super::rt_common::{arg, join_all, pin, run_id, POINT_DEADLINE};
 use super::super::team_run::{self, PeOutput, TeamSpec};
-use super::payload::{fill, tag, Seen};
-use super::transfer::{self, mean_p99_us, put_len, send_msg, STUCK};
+use super::payload::{tag, Seen};
+use super::transfer::{self, produce, put_len, send_msg, STUCK};
 use super::{consumer_cpu, producer_cpu, Layout, Method, Point, RunOut, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 
@@ -90,6 +90,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
                     // sender p. XPYC: the consumers take turns until `total` are taken.
                     let quota = (!xpyc).then_some(pt.per);
                     super::threads::consume_msg(rx, n, pt.size, quota, taken, total)
+                        .map(|seen| (seen, Instant::now()))
                 })
             })
             .collect();
@@ -119,13 +120,9 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
                 ),
             ));
         }
-        for t in v.chunks_exact(2) {
-            out.lat_mean_us.push(t[0]);
-            out.lat_p99_us.push(t[1]);
-        }
+        out.lat_us.extend(v.chunks_exact(2).map(|t| (t[0], t[1])));
     }
-    let bytes = (pt.per * n as u64 * pt.size as u64) as f64;
-    out.bytes_per_s = bytes / end.duration_since(start).as_secs_f64().max(1e-9);
+    out.bytes_per_s = pt.bytes() / end.duration_since(start).as_secs_f64().max(1e-9);
     Ok(out)
 }
 
@@ -164,22 +161,13 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
                     pin((!cpus.is_empty()).then(|| cpus[t % cpus.len()]));
                     let p = first + t as u64;
                     let mut buf = vec![0u8; size];
-                    let mut ns = Vec::with_capacity(per as usize);
-                    for k in 0..per {
-                        fill(&mut buf, tag(p, k));
-                        if p == 0 && corrupt_at == Some(k) {
-                            buf[size - 1] ^= 1;
-                        }
-                        let t0 = Instant::now();
+                    produce(&mut buf, false, size, p, per, corrupt_at, |k, buf, _| {
                         // One send end: the threads take turns (XPYC).
                         let mut g = tx
                             .lock()
                             .map_err(|_| BenchError::failed(NAME, "a producer panicked"))?;
-                        send_msg(&mut g, tag(p, k), &buf).map_err(qe)?;
-                        drop(g);
-                        ns.push(t0.elapsed().as_nanos() as u64);
-                    }
-                    Ok(mean_p99_us(&ns))
+                        send_msg(&mut g, tag(p, k), buf).map_err(qe)
+                    })
                 })
             })
             .collect();
@@ -244,14 +232,9 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &PeSpec) -> Result<PeOutput, Team
     if me < spec.n {
         let peer = spec.n + me;
         let mut src = vec![0u8; spec.put_len];
-        let mut ns = Vec::with_capacity(spec.per as usize);
-        for k in 0..spec.per {
-            fill(&mut src[..spec.size], tag(me as u64, k));
-            if me == 0 && spec.corrupt_at == Some(k) {
-                src[spec.size - 1] ^= 1;
-            }
+        let (size, per, corrupt, p) = (spec.size, spec.per, spec.corrupt_at, me as u64);
+        let (m, p99) = produce(&mut src, false, size, p, per, corrupt, |k, src, _| {
             let s = (k % depth) as usize;
-            let t0 = Instant::now();
             if k >= depth {
                 // The consumer has freed this slot k / depth times once its earlier uses are
                 // read (its signal is a Release RMW, our wait an Acquire load).
@@ -260,14 +243,12 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &PeSpec) -> Result<PeOutput, Team
             team.put_signal(
                 &window,
                 s * spec.put_len,
-                &src,
+                src,
                 posted.at(s),
                 SignalOp::Set(k + 1),
                 peer,
-            )?;
-            ns.push(t0.elapsed().as_nanos() as u64);
-        }
-        let (m, p99) = mean_p99_us(&ns);
+            )
+        })?;
         out.samples = vec![m, p99];
     } else {
         let sender = me - spec.n;
@@ -346,15 +327,8 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
                     s.spawn(move || {
                         pin(producer_cpu(&spec.cpus, t));
                         let mut src = vec![0u8; stride];
-                        let mut ns = Vec::with_capacity(spec.per as usize);
-                        for k in 0..spec.per {
-                            let tg = tag(t as u64, k);
-                            src[..8].copy_from_slice(&tg.to_le_bytes());
-                            fill(&mut src[8..8 + spec.size], tg);
-                            if t == 0 && spec.corrupt_at == Some(k) {
-                                src[8 + spec.size - 1] ^= 1;
-                            }
-                            let t0 = Instant::now();
+                        let (size, per, corrupt) = (spec.size, spec.per, spec.corrupt_at);
+                        produce(&mut src, true, size, t as u64, per, corrupt, |_, src, _| {
                             let g = ticket.fetch_add(1, Ordering::Relaxed);
                             let slot = (g % depth) as usize;
                             if g >= depth {
@@ -365,14 +339,13 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
                             team.put_signal(
                                 window,
                                 slot * stride,
-                                &src,
+                                src,
                                 posted.at(slot),
                                 SignalOp::Set(g + 1),
                                 1,
                             )?;
-                            ns.push(t0.elapsed().as_nanos() as u64);
-                        }
-                        Ok(mean_p99_us(&ns))
+                            Ok(())
+                        })
                     })
                 })
                 .collect();
@@ -465,10 +438,8 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
             if o.samples.len() != 2 * n / producers {
                 return Err(bad());
             }
-            for t in o.samples.chunks_exact(2) {
-                out.lat_mean_us.push(t[0]);
-                out.lat_p99_us.push(t[1]);
-            }
+            out.lat_us
+                .extend(o.samples.chunks_exact(2).map(|t| (t[0], t[1])));
         } else {
             let [el, checked, wrong, ref per @ ..] = o.samples[..] else {
                 return Err(bad());
@@ -485,7 +456,6 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
             }
         }
     }
-    let bytes = (pt.per * n as u64 * pt.size as u64) as f64;
-    out.bytes_per_s = bytes / slowest.max(1e-9);
+    out.bytes_per_s = pt.bytes() / slowest.max(1e-9);
     Ok(out)
 }
