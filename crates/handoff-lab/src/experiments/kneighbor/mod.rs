@@ -14,12 +14,13 @@
 use std::time::{Duration, Instant};
 
 use handoff::queue::{FrameConsumer, FrameProducer, FrameQueue, QueueError};
-use handoff::sys::Deadline;
 use handoff_probe::topology::maps::{pe_cpus, Map};
 use handoff_probe::topology::Topology;
 
 use super::launcher::Workers;
-use super::rt_common::{arg, check, fill, join_all, pin, run_id, POINT_DEADLINE, SECTION};
+use super::rt_common::{
+    arg, check, fill, join_all, open_deadline, pin, run_id, POINT_DEADLINE, SECTION,
+};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -402,14 +403,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
         list.map(|l| l.split(',').collect::<Vec<_>>())
             .unwrap_or_default()
             .into_iter()
-            .map(|n| {
-                FrameQueue::open(
-                    n,
-                    capacity_for(size),
-                    Deadline::after(Duration::from_secs(10)),
-                )
-                .map_err(qerr)
-            })
+            .map(|n| FrameQueue::open(n, capacity_for(size), open_deadline()).map_err(qerr))
             .collect()
     };
     let (oq, iq) = (open(args.get(7))?, open(args.get(8))?);

@@ -13,15 +13,14 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use handoff::queue::{FrameQueue, QueueError};
-use handoff::sys::Deadline;
 use handoff::team::{Cmp, ShmTransport, SignalOp, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::super::launcher::{gate_wait, Workers};
-use super::super::rt_common::{arg, join_all, pin, run_id, POINT_DEADLINE};
+use super::super::rt_common::{arg, join_all, open_deadline, pin, run_id, POINT_DEADLINE};
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{tag, Seen};
 use super::transfer::{self, produce, put_len, send_msg, STUCK};
@@ -145,12 +144,7 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
     let corrupt_at: Option<u64> = args.get(6).and_then(|a| a.parse().ok());
     let threads: usize = args.get(7).and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
     let qe = |e: QueueError| BenchError::failed(NAME, e);
-    let q = FrameQueue::open(
-        &name,
-        transfer::BUFFER,
-        Deadline::after(Duration::from_secs(10)),
-    )
-    .map_err(qe)?;
+    let q = FrameQueue::open(&name, transfer::BUFFER, open_deadline()).map_err(qe)?;
     let tx = Mutex::new(q.producer().map_err(qe)?);
     gate_wait(NAME)?;
     let times: Vec<Result<(f64, f64), BenchError>> = std::thread::scope(|s| {
