@@ -35,16 +35,6 @@ pub fn run(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
     }
 }
 
-fn cpu_list(cpus: &[usize], from: usize, count: usize) -> String {
-    if cpus.is_empty() {
-        return "-".into();
-    }
-    (from..from + count)
-        .map(|i| cpus[i % cpus.len()].to_string())
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
     let n = pt.n;
     let xpyc = pt.layout == Layout::Xpyc;
@@ -62,6 +52,8 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         .map(|q| q.consumer().map(Mutex::new))
         .collect::<Result<Vec<_>, _>>()
         .map_err(qe)?;
+    // Each producer process gets the run's CPUs: its threads pin themselves as producers.
+    let cpu_list: Vec<String> = cpus.iter().map(usize::to_string).collect();
     let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
     for (p, q) in queues.iter().enumerate() {
         w.spawn(&[
@@ -70,7 +62,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
             pt.size.to_string(),
             pt.per.to_string(),
             p.to_string(),
-            cpu_list(cpus, p, threads),
+            cpu_list.join(","),
             pt.corrupt_at.map_or("-".into(), |k| k.to_string()),
             threads.to_string(),
         ])?;
@@ -127,8 +119,9 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
 
 /// A producer process of a message run: `msg NAME SIZE PER SENDER CPUS CORRUPT THREADS`:
 /// THREADS producer threads (default 1) take turns at the queue's send end, thread `t`
-/// sending as sender `SENDER + t` and pinned to the `t`-th of the comma list CPUS (`-`:
-/// unpinned); CORRUPT: the transfer whose last byte sender 0 flips, test only, or `-`.
+/// sending as sender `SENDER + t` and pinned as that producer is ([`producer_cpu`] of the
+/// run's comma list CPUS; empty: unpinned); CORRUPT: the transfer whose last byte sender 0
+/// flips, test only, or `-`.
 /// Prints each thread's mean and p99 transfer time in µs, one line per thread.
 pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
     let name: String = arg(NAME, args, 1)?;
@@ -152,8 +145,8 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
             .map(|t| {
                 let (tx, cpus) = (&tx, &cpus);
                 s.spawn(move || {
-                    pin((!cpus.is_empty()).then(|| cpus[t % cpus.len()]));
                     let p = first + t as u64;
+                    pin(producer_cpu(cpus, p as usize));
                     let mut buf = vec![0u8; size];
                     produce(&mut buf, false, size, p, per, corrupt_at, |k, buf, _| {
                         // One send end: the threads take turns (XPYC).
