@@ -114,29 +114,23 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), BenchError> {
+        let bad = |m: String| BenchError::usage(NAME, m);
         if self.msg_sizes.is_empty() || self.msg_sizes.iter().any(|&m| !(16..=4096).contains(&m)) {
-            return Err(BenchError::usage(
-                NAME,
-                "--msg-sizes: 16 B to 4 KiB each (a sequence number and a timestamp)",
+            return Err(bad(
+                "--msg-sizes: 16 B to 4 KiB each (a sequence number and a timestamp)".into(),
             ));
         }
         if self.frame_sizes.iter().any(|&f| f == 0 || f > RING / 4) {
-            return Err(BenchError::usage(
-                NAME,
-                format!(
-                    "--frame-sizes: 1 B to {} each (a quarter of the ring)",
-                    RING / 4
-                ),
-            ));
+            return Err(bad(format!(
+                "--frame-sizes: 1 B to {} each (a quarter of the ring)",
+                RING / 4
+            )));
         }
         if self.count == 0 || self.reps == 0 || self.runs == 0 {
-            return Err(BenchError::usage(
-                NAME,
-                "--count, --reps and --runs must be at least 1",
-            ));
+            return Err(bad("--count, --reps and --runs must be at least 1".into()));
         }
         if self.cpus.is_empty() {
-            return Err(BenchError::usage(NAME, "no CPU to run on"));
+            return Err(bad("no CPU to run on".into()));
         }
         Ok(())
     }

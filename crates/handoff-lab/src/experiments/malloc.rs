@@ -121,56 +121,41 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), BenchError> {
+        let bad = |m: String| BenchError::usage(NAME, m);
         if self.allocators.is_empty() {
-            return Err(BenchError::usage(
-                NAME,
-                "no allocator: use --allocator system,mimalloc",
-            ));
+            return Err(bad("no allocator: use --allocator system,mimalloc".into()));
         }
         if self.threads.is_empty() || self.threads.iter().any(|&t| t == 0 || t > 1024) {
-            return Err(BenchError::usage(
-                NAME,
-                "--threads needs counts from 1 to 1024, e.g. 1,2,4",
+            return Err(bad(
+                "--threads needs counts from 1 to 1024, e.g. 1,2,4".into()
             ));
         }
         if !(8..=1 << 20).contains(&self.size) {
-            return Err(BenchError::usage(
-                NAME,
-                format!("--size {}: use 8 B to 1 MiB", self.size),
-            ));
+            return Err(bad(format!("--size {}: use 8 B to 1 MiB", self.size)));
         }
         // The pointers of every thread are held at once: keep it well under memory.
         let max_threads = self.threads.iter().max().copied().unwrap_or(1);
         let bytes = (self.size as u128 + 16) * self.count as u128 * max_threads as u128;
         if bytes > 4 << 30 {
-            return Err(BenchError::usage(
-                NAME,
-                format!(
-                    "{max_threads} threads × {} blocks × {} B would hold {} GiB at once: lower --count or --size",
-                    self.count,
-                    self.size,
-                    bytes >> 30
-                ),
-            ));
+            return Err(bad(format!(
+                "{max_threads} threads × {} blocks × {} B would hold {} GiB at once: lower --count or --size",
+                self.count,
+                self.size,
+                bytes >> 30
+            )));
         }
         if self.count == 0 || self.reps == 0 || self.runs == 0 {
-            return Err(BenchError::usage(
-                NAME,
-                "--count, --reps and --runs must be at least 1",
-            ));
+            return Err(bad("--count, --reps and --runs must be at least 1".into()));
         }
         if self.cpus.is_empty() {
-            return Err(BenchError::usage(NAME, "no CPU to run on"));
+            return Err(bad("no CPU to run on".into()));
         }
         if let Some(f) = &self.fault {
             if f.kind != "corrupt" || f.at >= self.count as u64 {
-                return Err(BenchError::usage(
-                    NAME,
-                    format!(
-                        "--fault {}@{}: expected corrupt@N with N below --count ({})",
-                        f.kind, f.at, self.count
-                    ),
-                ));
+                return Err(bad(format!(
+                    "--fault {}@{}: expected corrupt@N with N below --count ({})",
+                    f.kind, f.at, self.count
+                )));
             }
         }
         Ok(())

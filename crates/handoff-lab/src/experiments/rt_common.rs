@@ -14,6 +14,11 @@ pub const SECTION: &str = "Runtime queues (Charm++, many-core)";
 /// How long a point may take before its workers are declared stuck.
 pub const POINT_DEADLINE: Duration = Duration::from_secs(60);
 
+/// How long a worker may wait for its parent's queue segment to open.
+pub fn open_deadline() -> handoff::sys::Deadline {
+    handoff::sys::Deadline::after(Duration::from_secs(10))
+}
+
 /// Notes, when some of `threads` are more than the `cpus`, that those share CPUs: `why` says
 /// what that costs.
 pub fn note_oversubscribed(notes: &mut Vec<String>, threads: &[usize], cpus: usize, why: &str) {

@@ -13,12 +13,13 @@ use std::time::{Duration, Instant};
 
 use handoff::queue::{ArrayMpmc, QueueError, Spsc};
 use handoff::sys::monotonic_ns;
-use handoff::sys::Deadline;
 
 use super::launcher::{gate_wait, Workers};
 use super::queue::ends::{Rx, TransferError, Tx};
 use super::rma_channels::Layout;
-use super::rt_common::{arg, join_all, pin, quantile, run_id, POINT_DEADLINE, SECTION};
+use super::rt_common::{
+    arg, join_all, open_deadline, pin, quantile, run_id, POINT_DEADLINE, SECTION,
+};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -107,21 +108,18 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), BenchError> {
+        let bad = |m: String| BenchError::usage(NAME, m);
         if self.n.is_empty() || self.n.iter().any(|&n| n == 0 || n > 64) {
-            return Err(BenchError::usage(
-                NAME,
-                "--n: counts from 1 to 64, e.g. 1,2,4,6",
-            ));
+            return Err(bad("--n: counts from 1 to 64, e.g. 1,2,4,6".into()));
         }
         let max = self.n.iter().max().copied().unwrap_or(1) as u64;
         if self.count < max || self.count >= 1 << 47 || self.runs == 0 {
-            return Err(BenchError::usage(
-                NAME,
-                "--count needs at least one message per producer; --runs at least 1",
+            return Err(bad(
+                "--count needs at least one message per producer; --runs at least 1".into(),
             ));
         }
         if self.cpus.is_empty() {
-            return Err(BenchError::usage(NAME, "no CPU to run on"));
+            return Err(bad("no CPU to run on".into()));
         }
         Ok(())
     }
@@ -334,7 +332,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
     let (n, pid): (u64, u64) = (arg(NAME, args, 2)?, arg(NAME, args, 3)?);
     pin(arg::<usize>(NAME, args, 4)?);
     let qe = |e: QueueError| BenchError::failed(NAME, e);
-    let open = Deadline::after(Duration::from_secs(10));
+    let open = open_deadline();
     if kind == "spsc" {
         let q = Spsc::<Msg>::open(&name, CAPACITY, open).map_err(qe)?;
         let mut tx = q.producer().map_err(qe)?;

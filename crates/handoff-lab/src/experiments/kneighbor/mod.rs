@@ -14,12 +14,13 @@
 use std::time::{Duration, Instant};
 
 use handoff::queue::{FrameConsumer, FrameProducer, FrameQueue, QueueError};
-use handoff::sys::Deadline;
 use handoff_probe::topology::maps::{pe_cpus, Map};
 use handoff_probe::topology::Topology;
 
 use super::launcher::Workers;
-use super::rt_common::{arg, check, fill, join_all, pin, run_id, POINT_DEADLINE, SECTION};
+use super::rt_common::{
+    arg, check, fill, join_all, open_deadline, pin, run_id, POINT_DEADLINE, SECTION,
+};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -146,51 +147,43 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), BenchError> {
+        let bad = |m: String| BenchError::usage(NAME, m);
         if self.k == 0 || self.k > 64 {
-            return Err(BenchError::usage(
-                NAME,
-                format!("--k {}: use 1 to 64 neighbours per side", self.k),
-            ));
+            return Err(bad(format!(
+                "--k {}: use 1 to 64 neighbours per side",
+                self.k
+            )));
         }
         if self.pes < 2 * self.k + 1 || self.pes > 256 {
-            return Err(BenchError::usage(
-                NAME,
-                format!(
-                    "--pes {}: k = {} needs at least {} PEs (2k+1, distinct neighbours) and at most 256",
-                    self.pes,
-                    self.k,
-                    2 * self.k + 1
-                ),
-            ));
+            return Err(bad(format!(
+                "--pes {}: k = {} needs at least {} PEs (2k+1, distinct neighbours) and at most 256",
+                self.pes,
+                self.k,
+                2 * self.k + 1
+            )));
         }
         if self.sizes.is_empty() || self.sizes.iter().any(|&s| s == 0 || s > 16 << 20) {
-            return Err(BenchError::usage(
-                NAME,
-                "--sizes: use sizes from 1 B to 16 MiB, e.g. 64,4KiB",
+            return Err(bad(
+                "--sizes: use sizes from 1 B to 16 MiB, e.g. 64,4KiB".into()
             ));
         }
         let queues = self.pes * 2 * self.k;
         let biggest = self.sizes.iter().max().copied().unwrap_or(0);
         if (queues as u128) * (capacity_for(biggest) as u128) > 2 << 30 {
-            return Err(BenchError::usage(
-                NAME,
-                format!("{queues} queues of {biggest}-byte messages need over 2 GiB: lower --pes, --k or --sizes"),
-            ));
+            return Err(bad(format!(
+                "{queues} queues of {biggest}-byte messages need over 2 GiB: lower --pes, --k or --sizes"
+            )));
         }
         if self.placements.is_empty() || self.modes.is_empty() {
-            return Err(BenchError::usage(
-                NAME,
-                "no placement or mode: use e.g. --placement compact,spread --mode threads",
+            return Err(bad(
+                "no placement or mode: use e.g. --placement compact,spread --mode threads".into(),
             ));
         }
         if self.iters == 0 || self.reps == 0 || self.runs == 0 {
-            return Err(BenchError::usage(
-                NAME,
-                "--iters, --reps and --runs must be at least 1",
-            ));
+            return Err(bad("--iters, --reps and --runs must be at least 1".into()));
         }
         if self.cpus.is_empty() {
-            return Err(BenchError::usage(NAME, "no CPU to run on"));
+            return Err(bad("no CPU to run on".into()));
         }
         Ok(())
     }
@@ -410,14 +403,7 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
         list.map(|l| l.split(',').collect::<Vec<_>>())
             .unwrap_or_default()
             .into_iter()
-            .map(|n| {
-                FrameQueue::open(
-                    n,
-                    capacity_for(size),
-                    Deadline::after(Duration::from_secs(10)),
-                )
-                .map_err(qerr)
-            })
+            .map(|n| FrameQueue::open(n, capacity_for(size), open_deadline()).map_err(qerr))
             .collect()
     };
     let (oq, iq) = (open(args.get(7))?, open(args.get(8))?);

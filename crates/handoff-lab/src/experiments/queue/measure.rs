@@ -16,18 +16,17 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crossbeam_queue::ArrayQueue;
 use handoff::queue::{ArrayMpsc, LaneMpsc, QueueError, Spsc};
 use handoff::sync::{Patience, Wait};
-use handoff::sys::Deadline;
 
 use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, TransferError, Tx};
 use super::{Config, Kind, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 use crate::experiments::launcher::{gate_wait, Workers};
-use crate::experiments::rt_common::{arg, pin, run_id, POINT_DEADLINE};
+use crate::experiments::rt_common::{arg, open_deadline, pin, run_id, POINT_DEADLINE};
 
 /// Slots of every queue.
 pub const CAPACITY: usize = 1024;
@@ -329,10 +328,6 @@ pub fn rtt_threads<const W: usize>(
             .map_err(|e| BenchError::failed(NAME, e))?;
         got.map_err(|e| BenchError::failed(NAME, e))
     })
-}
-
-fn open_deadline() -> Deadline {
-    Deadline::after(Duration::from_secs(10))
 }
 
 /// Throughput with producer processes: this process consumes; `None` on `ctx.cancel` (the

@@ -189,6 +189,11 @@ impl Point {
         }
     }
 
+    /// Payload bytes of one run (every producer's transfers).
+    pub fn bytes(&self) -> f64 {
+        (self.per * self.n as u64 * self.size as u64) as f64
+    }
+
     /// "threads, XConn×1, msg".
     pub fn series(&self) -> String {
         format!(
@@ -210,10 +215,8 @@ impl Point {
 pub struct RunOut {
     /// Payload bytes per second (all connections).
     pub bytes_per_s: f64,
-    /// Each producer's mean transfer time, µs.
-    pub lat_mean_us: Vec<f64>,
-    /// Each producer's p99 transfer time, µs.
-    pub lat_p99_us: Vec<f64>,
+    /// Each producer's mean and p99 transfer time, µs.
+    pub lat_us: Vec<(f64, f64)>,
     /// What the consumers checked.
     pub seen: payload::Seen,
 }
@@ -281,6 +284,7 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), BenchError> {
+        let bad = |m: String| BenchError::usage(NAME, m);
         if self.sizes.is_empty()
             || self
                 .sizes
@@ -288,13 +292,10 @@ impl Config {
                 .chain(&self.crossover_sizes)
                 .any(|&s| s == 0 || s > MAX_SIZE)
         {
-            return Err(BenchError::usage(
-                NAME,
-                format!(
-                    "--sizes: payloads from 1 byte to {} MiB, e.g. 8,4K,1M",
-                    MAX_SIZE >> 20
-                ),
-            ));
+            return Err(bad(format!(
+                "--sizes: payloads from 1 byte to {} MiB, e.g. 8,4K,1M",
+                MAX_SIZE >> 20
+            )));
         }
         if self.granularities.is_empty()
             || self
@@ -302,9 +303,8 @@ impl Config {
                 .iter()
                 .any(|&g| g == 0 || !g.is_power_of_two() || g > 1 << 20)
         {
-            return Err(BenchError::usage(
-                NAME,
-                "--rma-granularity: powers of two from 1 byte to 1 MiB, e.g. 8,4K",
+            return Err(bad(
+                "--rma-granularity: powers of two from 1 byte to 1 MiB, e.g. 8,4K".into(),
             ));
         }
         if self.n.is_empty()
@@ -314,28 +314,23 @@ impl Config {
                 .chain(&self.processes_n)
                 .any(|&n| n == 0 || n > MAX_N)
         {
-            return Err(BenchError::usage(
-                NAME,
-                format!("--n: counts from 1 to {MAX_N}, e.g. 1,2,4,6"),
-            ));
+            return Err(bad(format!("--n: counts from 1 to {MAX_N}, e.g. 1,2,4,6")));
         }
         if self.layouts.is_empty() {
-            return Err(BenchError::usage(NAME, "--layout: xpyc, xconn or both"));
+            return Err(bad("--layout: xpyc, xconn or both".into()));
         }
         if !self.threads && !self.processes {
-            return Err(BenchError::usage(
-                NAME,
-                "--threads-only and --processes-only exclude each other",
+            return Err(bad(
+                "--threads-only and --processes-only exclude each other".into(),
             ));
         }
         if self.runs == 0 || self.max_transfers == 0 || self.bytes == 0 {
-            return Err(BenchError::usage(
-                NAME,
-                "--runs, --transfers and --bytes must be at least 1",
+            return Err(bad(
+                "--runs, --transfers and --bytes must be at least 1".into()
             ));
         }
         if self.cpus.is_empty() {
-            return Err(BenchError::usage(NAME, "no CPU to run on"));
+            return Err(bad("no CPU to run on".into()));
         }
         Ok(())
     }
@@ -430,12 +425,12 @@ impl Acc {
                 out.seen.checked
             ));
         }
-        let means = &out.lat_mean_us;
+        let means: Vec<f64> = out.lat_us.iter().map(|l| l.0).collect();
         self.m[0].push(vec![out.bytes_per_s]);
         self.m[1].push(vec![means.iter().copied().fold(f64::INFINITY, f64::min)]);
-        self.m[2].push(vec![crate::stats::mean(means)]);
+        self.m[2].push(vec![crate::stats::mean(&means)]);
         self.m[3].push(vec![means.iter().copied().fold(0.0, f64::max)]);
-        self.m[4].push(vec![out.lat_p99_us.iter().copied().fold(0.0, f64::max)]);
+        self.m[4].push(vec![out.lat_us.iter().map(|l| l.1).fold(0.0, f64::max)]);
     }
 
     fn record(self, pt: &Point, runs: u64) -> Result<BenchRecord, BenchError> {

@@ -13,18 +13,17 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use handoff::queue::{FrameQueue, QueueError};
-use handoff::sys::Deadline;
 use handoff::team::{Cmp, ShmTransport, SignalOp, Team, TeamError, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::super::launcher::{gate_wait, Workers};
-use super::super::rt_common::{arg, join_all, pin, run_id, POINT_DEADLINE};
+use super::super::rt_common::{arg, join_all, open_deadline, pin, run_id, POINT_DEADLINE};
 use super::super::team_run::{self, PeOutput, TeamSpec};
-use super::payload::{fill, tag, Seen};
-use super::transfer::{self, mean_p99_us, put_len, send_msg, STUCK};
+use super::payload::{tag, Seen};
+use super::transfer::{self, produce, put_len, send_msg, STUCK};
 use super::{consumer_cpu, producer_cpu, Layout, Method, Point, RunOut, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 
@@ -34,16 +33,6 @@ pub fn run(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         Method::Msg => run_msg(pt, ctx, cpus),
         Method::Rma => run_rma(pt, ctx, cpus),
     }
-}
-
-fn cpu_list(cpus: &[usize], from: usize, count: usize) -> String {
-    if cpus.is_empty() {
-        return "-".into();
-    }
-    (from..from + count)
-        .map(|i| cpus[i % cpus.len()].to_string())
-        .collect::<Vec<_>>()
-        .join(",")
 }
 
 fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
@@ -63,6 +52,8 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
         .map(|q| q.consumer().map(Mutex::new))
         .collect::<Result<Vec<_>, _>>()
         .map_err(qe)?;
+    // Each producer process gets the run's CPUs: its threads pin themselves as producers.
+    let cpu_list: Vec<String> = cpus.iter().map(usize::to_string).collect();
     let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
     for (p, q) in queues.iter().enumerate() {
         w.spawn(&[
@@ -71,7 +62,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
             pt.size.to_string(),
             pt.per.to_string(),
             p.to_string(),
-            cpu_list(cpus, p, threads),
+            cpu_list.join(","),
             pt.corrupt_at.map_or("-".into(), |k| k.to_string()),
             threads.to_string(),
         ])?;
@@ -90,6 +81,7 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
                     // sender p. XPYC: the consumers take turns until `total` are taken.
                     let quota = (!xpyc).then_some(pt.per);
                     super::threads::consume_msg(rx, n, pt.size, quota, taken, total)
+                        .map(|seen| (seen, Instant::now()))
                 })
             })
             .collect();
@@ -119,20 +111,17 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
                 ),
             ));
         }
-        for t in v.chunks_exact(2) {
-            out.lat_mean_us.push(t[0]);
-            out.lat_p99_us.push(t[1]);
-        }
+        out.lat_us.extend(v.chunks_exact(2).map(|t| (t[0], t[1])));
     }
-    let bytes = (pt.per * n as u64 * pt.size as u64) as f64;
-    out.bytes_per_s = bytes / end.duration_since(start).as_secs_f64().max(1e-9);
+    out.bytes_per_s = pt.bytes() / end.duration_since(start).as_secs_f64().max(1e-9);
     Ok(out)
 }
 
 /// A producer process of a message run: `msg NAME SIZE PER SENDER CPUS CORRUPT THREADS`:
 /// THREADS producer threads (default 1) take turns at the queue's send end, thread `t`
-/// sending as sender `SENDER + t` and pinned to the `t`-th of the comma list CPUS (`-`:
-/// unpinned); CORRUPT: the transfer whose last byte sender 0 flips, test only, or `-`.
+/// sending as sender `SENDER + t` and pinned as that producer is ([`producer_cpu`] of the
+/// run's comma list CPUS; empty: unpinned); CORRUPT: the transfer whose last byte sender 0
+/// flips, test only, or `-`.
 /// Prints each thread's mean and p99 transfer time in µs, one line per thread.
 pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
     let name: String = arg(NAME, args, 1)?;
@@ -148,12 +137,7 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
     let corrupt_at: Option<u64> = args.get(6).and_then(|a| a.parse().ok());
     let threads: usize = args.get(7).and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
     let qe = |e: QueueError| BenchError::failed(NAME, e);
-    let q = FrameQueue::open(
-        &name,
-        transfer::BUFFER,
-        Deadline::after(Duration::from_secs(10)),
-    )
-    .map_err(qe)?;
+    let q = FrameQueue::open(&name, transfer::BUFFER, open_deadline()).map_err(qe)?;
     let tx = Mutex::new(q.producer().map_err(qe)?);
     gate_wait(NAME)?;
     let times: Vec<Result<(f64, f64), BenchError>> = std::thread::scope(|s| {
@@ -161,25 +145,16 @@ pub fn msg_worker(args: &[String]) -> Result<(), BenchError> {
             .map(|t| {
                 let (tx, cpus) = (&tx, &cpus);
                 s.spawn(move || {
-                    pin((!cpus.is_empty()).then(|| cpus[t % cpus.len()]));
                     let p = first + t as u64;
+                    pin(producer_cpu(cpus, p as usize));
                     let mut buf = vec![0u8; size];
-                    let mut ns = Vec::with_capacity(per as usize);
-                    for k in 0..per {
-                        fill(&mut buf, tag(p, k));
-                        if p == 0 && corrupt_at == Some(k) {
-                            buf[size - 1] ^= 1;
-                        }
-                        let t0 = Instant::now();
+                    produce(&mut buf, false, size, p, per, corrupt_at, |k, buf, _| {
                         // One send end: the threads take turns (XPYC).
                         let mut g = tx
                             .lock()
                             .map_err(|_| BenchError::failed(NAME, "a producer panicked"))?;
-                        send_msg(&mut g, tag(p, k), &buf).map_err(qe)?;
-                        drop(g);
-                        ns.push(t0.elapsed().as_nanos() as u64);
-                    }
-                    Ok(mean_p99_us(&ns))
+                        send_msg(&mut g, tag(p, k), buf).map_err(qe)
+                    })
                 })
             })
             .collect();
@@ -244,14 +219,9 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &PeSpec) -> Result<PeOutput, Team
     if me < spec.n {
         let peer = spec.n + me;
         let mut src = vec![0u8; spec.put_len];
-        let mut ns = Vec::with_capacity(spec.per as usize);
-        for k in 0..spec.per {
-            fill(&mut src[..spec.size], tag(me as u64, k));
-            if me == 0 && spec.corrupt_at == Some(k) {
-                src[spec.size - 1] ^= 1;
-            }
+        let (size, per, corrupt, p) = (spec.size, spec.per, spec.corrupt_at, me as u64);
+        let (m, p99) = produce(&mut src, false, size, p, per, corrupt, |k, src, _| {
             let s = (k % depth) as usize;
-            let t0 = Instant::now();
             if k >= depth {
                 // The consumer has freed this slot k / depth times once its earlier uses are
                 // read (its signal is a Release RMW, our wait an Acquire load).
@@ -260,14 +230,12 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &PeSpec) -> Result<PeOutput, Team
             team.put_signal(
                 &window,
                 s * spec.put_len,
-                &src,
+                src,
                 posted.at(s),
                 SignalOp::Set(k + 1),
                 peer,
-            )?;
-            ns.push(t0.elapsed().as_nanos() as u64);
-        }
-        let (m, p99) = mean_p99_us(&ns);
+            )
+        })?;
         out.samples = vec![m, p99];
     } else {
         let sender = me - spec.n;
@@ -346,15 +314,8 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
                     s.spawn(move || {
                         pin(producer_cpu(&spec.cpus, t));
                         let mut src = vec![0u8; stride];
-                        let mut ns = Vec::with_capacity(spec.per as usize);
-                        for k in 0..spec.per {
-                            let tg = tag(t as u64, k);
-                            src[..8].copy_from_slice(&tg.to_le_bytes());
-                            fill(&mut src[8..8 + spec.size], tg);
-                            if t == 0 && spec.corrupt_at == Some(k) {
-                                src[8 + spec.size - 1] ^= 1;
-                            }
-                            let t0 = Instant::now();
+                        let (size, per, corrupt) = (spec.size, spec.per, spec.corrupt_at);
+                        produce(&mut src, true, size, t as u64, per, corrupt, |_, src, _| {
                             let g = ticket.fetch_add(1, Ordering::Relaxed);
                             let slot = (g % depth) as usize;
                             if g >= depth {
@@ -365,14 +326,13 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
                             team.put_signal(
                                 window,
                                 slot * stride,
-                                &src,
+                                src,
                                 posted.at(slot),
                                 SignalOp::Set(g + 1),
                                 1,
                             )?;
-                            ns.push(t0.elapsed().as_nanos() as u64);
-                        }
-                        Ok(mean_p99_us(&ns))
+                            Ok(())
+                        })
                     })
                 })
                 .collect();
@@ -465,10 +425,8 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
             if o.samples.len() != 2 * n / producers {
                 return Err(bad());
             }
-            for t in o.samples.chunks_exact(2) {
-                out.lat_mean_us.push(t[0]);
-                out.lat_p99_us.push(t[1]);
-            }
+            out.lat_us
+                .extend(o.samples.chunks_exact(2).map(|t| (t[0], t[1])));
         } else {
             let [el, checked, wrong, ref per @ ..] = o.samples[..] else {
                 return Err(bad());
@@ -485,7 +443,6 @@ fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
             }
         }
     }
-    let bytes = (pt.per * n as u64 * pt.size as u64) as f64;
-    out.bytes_per_s = bytes / slowest.max(1e-9);
+    out.bytes_per_s = pt.bytes() / slowest.max(1e-9);
     Ok(out)
 }

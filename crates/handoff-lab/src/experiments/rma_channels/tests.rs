@@ -31,7 +31,7 @@ fn every_method_and_layout_delivers_every_byte_once_oversubscribed() {
                 let what = format!("{} {size} B", pt.series());
                 assert!(out.seen.complete(pt.per), "{what}: {:?}", out.seen);
                 assert_eq!(out.seen.checked, 3 * pt.per, "{what}");
-                assert_eq!(out.lat_mean_us.len(), 3, "{what}");
+                assert_eq!(out.lat_us.len(), 3, "{what}");
                 assert!(out.bytes_per_s > 0.0, "{what}");
             }
         }

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use handoff::queue::{FrameConsumer, FrameQueue, QueueError};
 
-use super::super::rt_common::pin;
-use super::payload::{fill, tag, Seen};
-use super::transfer::{self, mean_p99_us, put_len, recv_msg, send_msg, STUCK};
+use super::super::rt_common::{join_all, pin};
+use super::payload::{tag, Seen};
+use super::transfer::{self, produce, put_len, recv_msg, send_msg, STUCK};
 use super::window::Window;
 use super::{consumer_cpu, producer_cpu, Layout, Method, Point, RunOut};
 
@@ -32,9 +32,6 @@ pub enum RunError {
     NeverArrived { consumer: usize, transfer: u64 },
 }
 
-/// What a producer thread returns: when it started and its transfer times (ns).
-type Times = Result<(Instant, Vec<u64>), RunError>;
-
 /// Runs `pt` on threads: `n` producers (CPUs round-robin first) and `n` consumers.
 pub fn run(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
     match pt.method {
@@ -43,46 +40,75 @@ pub fn run(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
     }
 }
 
-/// The source buffer of producer `p`'s transfer `k`: the pattern over `size` bytes, zero
-/// padding up to `len` (the RMA granularity).
-fn source(buf: &mut [u8], pt: &Point, p: u64, k: u64) {
-    fill(&mut buf[..pt.size], tag(p, k));
-    if p == 0 && pt.corrupt_at == Some(k) {
-        buf[pt.size - 1] ^= 1;
-    }
-}
-
-fn join_all(
-    producers: Vec<std::thread::ScopedJoinHandle<'_, Times>>,
-    consumers: Vec<std::thread::ScopedJoinHandle<'_, Result<(Seen, Instant), RunError>>>,
-    n: usize,
-    bytes: f64,
+/// Runs `n` producer and `n` consumer threads, pinned and let go together: producer `p`
+/// sends its transfers from a buffer of `len` bytes by `send(p, k, buffer, deadline)`
+/// ([`produce`]), consumer `c` takes its share by `consume(c)`. Throughput is from the
+/// first producer's start to the last consumer's end, both taken by the threads themselves
+/// (a third thread's clock read could be descheduled past them).
+fn run_pairs(
+    pt: &Point,
+    cpus: &[usize],
+    len: usize,
+    send: impl Fn(usize, u64, &[u8], Instant) -> Result<(), RunError> + Sync,
+    consume: impl Fn(usize) -> Result<Seen, RunError> + Sync,
 ) -> Result<RunOut, RunError> {
-    let mut out = RunOut {
-        seen: Seen::new(n),
-        ..RunOut::default()
-    };
-    let mut ends = Vec::new();
-    for h in consumers {
-        let (s, t) = h.join().map_err(|_| RunError::Panicked("consumer"))??;
-        out.seen.merge(&s);
-        ends.push(t);
-    }
-    let mut starts = Vec::new();
-    for h in producers {
-        let (t, ns) = h.join().map_err(|_| RunError::Panicked("producer"))??;
-        starts.push(t);
-        let (m, p99) = mean_p99_us(&ns);
-        out.lat_mean_us.push(m);
-        out.lat_p99_us.push(p99);
-    }
-    // From the first producer's start to the last consumer's end (both taken by the threads
-    // themselves: a third thread's clock read could be descheduled past them).
-    let (Some(start), Some(end)) = (starts.into_iter().min(), ends.into_iter().max()) else {
-        return Err(RunError::NothingRan);
-    };
-    out.bytes_per_s = bytes / end.duration_since(start).as_secs_f64().max(1e-9);
-    Ok(out)
+    let n = pt.n;
+    let barrier = Barrier::new(2 * n + 1);
+    std::thread::scope(|s| {
+        let (barrier, send, consume) = (&barrier, &send, &consume);
+        let producers: Vec<_> = (0..n)
+            .map(|p| {
+                s.spawn(move || {
+                    pin(producer_cpu(cpus, p));
+                    let mut buf = vec![0u8; len];
+                    barrier.wait();
+                    let started = Instant::now();
+                    let (p64, corrupt) = (p as u64, pt.corrupt_at);
+                    let lat = produce(
+                        &mut buf,
+                        false,
+                        pt.size,
+                        p64,
+                        pt.per,
+                        corrupt,
+                        |k, b, until| send(p, k, b, until),
+                    )?;
+                    Ok::<_, RunError>((started, lat))
+                })
+            })
+            .collect();
+        let consumers: Vec<_> = (0..n)
+            .map(|c| {
+                s.spawn(move || {
+                    pin(consumer_cpu(cpus, n, c));
+                    barrier.wait();
+                    Ok::<_, RunError>((consume(c)?, Instant::now()))
+                })
+            })
+            .collect();
+        barrier.wait();
+        let mut out = RunOut {
+            seen: Seen::new(n),
+            ..RunOut::default()
+        };
+        let mut ends = Vec::new();
+        for r in join_all(consumers, || RunError::Panicked("consumer")) {
+            let (s, t) = r?;
+            out.seen.merge(&s);
+            ends.push(t);
+        }
+        let mut starts = Vec::new();
+        for r in join_all(producers, || RunError::Panicked("producer")) {
+            let (t, lat) = r?;
+            starts.push(t);
+            out.lat_us.push(lat);
+        }
+        let (Some(start), Some(end)) = (starts.into_iter().min(), ends.into_iter().max()) else {
+            return Err(RunError::NothingRan);
+        };
+        out.bytes_per_s = pt.bytes() / end.duration_since(start).as_secs_f64().max(1e-9);
+        Ok(out)
+    })
 }
 
 fn run_msg(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
@@ -95,46 +121,23 @@ fn run_msg(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
         txs.push(Mutex::new(tx));
         rxs.push(Mutex::new(rx));
     }
-    let barrier = Barrier::new(2 * n + 1);
     let total = pt.per * n as u64;
     let taken = Mutex::new(0u64);
-    std::thread::scope(|s| {
-        let (txs, rxs, barrier, taken) = (&txs, &rxs, &barrier, &taken);
-        let mut producers = Vec::new();
-        for p in 0..n {
-            producers.push(s.spawn(move || -> Times {
-                pin(producer_cpu(cpus, p));
-                let tx = &txs[p % conns];
-                let mut buf = vec![0u8; pt.size];
-                let mut ns = Vec::with_capacity(pt.per as usize);
-                barrier.wait();
-                let started = Instant::now();
-                for k in 0..pt.per {
-                    source(&mut buf, pt, p as u64, k);
-                    let t0 = Instant::now();
-                    // One connection's send end serves one thread at a time (XPYC: the
-                    // producers take turns; XConn: the lock is never contended).
-                    let mut g = tx.lock().map_err(|_| RunError::Panicked("producer"))?;
-                    send_msg(&mut g, tag(p as u64, k), &buf)?;
-                    drop(g);
-                    ns.push(t0.elapsed().as_nanos() as u64);
-                }
-                Ok((started, ns))
-            }));
-        }
-        let mut consumers = Vec::new();
-        for c in 0..n {
-            consumers.push(s.spawn(move || {
-                pin(consumer_cpu(cpus, n, c));
-                barrier.wait();
-                let rx = &rxs[c % conns];
-                let quota = (pt.layout == Layout::Xconn).then_some(pt.per);
-                consume_msg(rx, n, pt.size, quota, taken, total)
-            }));
-        }
-        barrier.wait();
-        join_all(producers, consumers, n, (total * pt.size as u64) as f64)
-    })
+    let quota = (pt.layout == Layout::Xconn).then_some(pt.per);
+    run_pairs(
+        pt,
+        cpus,
+        pt.size,
+        |p, k, buf, _| {
+            // One connection's send end serves one thread at a time (XPYC: the producers take
+            // turns; XConn: the lock is never contended).
+            let mut g = txs[p % conns]
+                .lock()
+                .map_err(|_| RunError::Panicked("producer"))?;
+            Ok(send_msg(&mut g, tag(p as u64, k), buf)?)
+        },
+        |c| consume_msg(&rxs[c % conns], n, pt.size, quota, &taken, total),
+    )
 }
 
 /// A consumer of messages: takes `quota` messages from `rx`, or (XPYC, `quota` None) keeps
@@ -146,7 +149,7 @@ pub fn consume_msg(
     quota: Option<u64>,
     taken: &Mutex<u64>,
     total: u64,
-) -> Result<(Seen, Instant), RunError> {
+) -> Result<Seen, RunError> {
     let mut seen = Seen::new(senders);
     let mut buf = vec![0u8; size];
     let mut mine = 0u64;
@@ -167,7 +170,7 @@ pub fn consume_msg(
         seen.take(got, &buf);
         mine += 1;
     }
-    Ok((seen, Instant::now()))
+    Ok(seen)
 }
 
 fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
@@ -177,68 +180,41 @@ fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
     let windows: Vec<Window> = (0..conns)
         .map(|_| Window::new(transfer::depth(len), len))
         .collect();
-    let barrier = Barrier::new(2 * n + 1);
+    // XPYC: the producers share the window's ticket counter, and so do the consumers; XConn:
+    // one window each.
+    let shared = conns == 1 && n > 1;
     let total = pt.per * n as u64;
-    std::thread::scope(|s| {
-        let (windows, barrier) = (&windows, &barrier);
-        let mut producers = Vec::new();
-        for p in 0..n {
-            producers.push(s.spawn(move || -> Times {
-                pin(producer_cpu(cpus, p));
-                let w = &windows[p % conns];
-                let mut buf = vec![0u8; len];
-                let mut ns = Vec::with_capacity(pt.per as usize);
-                barrier.wait();
-                let started = Instant::now();
-                for k in 0..pt.per {
-                    source(&mut buf, pt, p as u64, k);
-                    let t0 = Instant::now();
-                    let until = t0 + STUCK;
-                    // XPYC: the producers share the window's ticket counter; XConn: one each.
-                    let g = if conns == 1 && n > 1 {
-                        w.next_send_ticket()
-                    } else {
-                        k
-                    };
-                    w.put_signal(g, &buf, tag(p as u64, k), until)
-                        .map_err(|_| RunError::NoFreeSlot {
-                            producer: p,
-                            after: STUCK,
-                        })?;
-                    ns.push(t0.elapsed().as_nanos() as u64);
+    run_pairs(
+        pt,
+        cpus,
+        len,
+        |p, k, buf, until| {
+            let w = &windows[p % conns];
+            let g = if shared { w.next_send_ticket() } else { k };
+            w.put_signal(g, buf, tag(p as u64, k), until)
+                .map_err(|_| RunError::NoFreeSlot {
+                    producer: p,
+                    after: STUCK,
+                })
+        },
+        |c| {
+            let w = &windows[c % conns];
+            let mut seen = Seen::new(n);
+            let mut k = 0u64;
+            loop {
+                let g = if shared { w.next_recv_ticket() } else { k };
+                if g >= if conns == 1 { total } else { pt.per } {
+                    break;
                 }
-                Ok((started, ns))
-            }));
-        }
-        let mut consumers = Vec::new();
-        for c in 0..n {
-            consumers.push(s.spawn(move || -> Result<(Seen, Instant), RunError> {
-                pin(consumer_cpu(cpus, n, c));
-                let w = &windows[c % conns];
-                let mut seen = Seen::new(n);
-                barrier.wait();
-                let mut k = 0u64;
-                loop {
-                    let g = if conns == 1 && n > 1 {
-                        w.next_recv_ticket()
-                    } else {
-                        k
-                    };
-                    if g >= if conns == 1 { total } else { pt.per } {
-                        break;
-                    }
-                    let until = Instant::now() + STUCK;
-                    w.get(g, pt.size, until, |t, b| seen.take(t, b))
-                        .map_err(|_| RunError::NeverArrived {
-                            consumer: c,
-                            transfer: g,
-                        })?;
-                    k += 1;
-                }
-                Ok((seen, Instant::now()))
-            }));
-        }
-        barrier.wait();
-        join_all(producers, consumers, n, (total * pt.size as u64) as f64)
-    })
+                let until = Instant::now() + STUCK;
+                w.get(g, pt.size, until, |t, b| seen.take(t, b))
+                    .map_err(|_| RunError::NeverArrived {
+                        consumer: c,
+                        transfer: g,
+                    })?;
+                k += 1;
+            }
+            Ok(seen)
+        },
+    )
 }

@@ -8,9 +8,11 @@
 //!   payload straight into the consumer's window slot and signals it; the consumer checks it
 //!   in place and frees the slot (see [`super::window`]).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use handoff::queue::{FrameConsumer, FrameProducer, QueueError};
+
+use super::payload::{fill, tag};
 
 /// The largest frame of a message (a bigger payload goes as several frames).
 pub const CHUNK: usize = 64 << 10;
@@ -71,12 +73,36 @@ pub fn recv_msg(rx: &mut FrameConsumer, buf: &mut [u8]) -> Result<u64, QueueErro
     })
 }
 
-/// Mean and p99 (nearest rank) of one producer's transfer times, in µs.
-pub fn mean_p99_us(ns: &[u64]) -> (f64, f64) {
-    let mut us: Vec<f64> = ns.iter().map(|&x| x as f64 / 1e3).collect();
+/// Producer `p`'s `per` transfers of `size` payload bytes from `buf`, timed: before each,
+/// `buf` gets transfer `k`'s pattern (after its 8-byte tag when `tagged`: a slot that
+/// carries its tag; producer 0 flips the last payload byte of transfer `corrupt_at`, test
+/// only), then `send(k, buf, until)` moves it, `until` its deadline ([`STUCK`] from its
+/// start). The transfer times' mean and p99 (nearest rank) in µs.
+pub fn produce<E>(
+    buf: &mut [u8],
+    tagged: bool,
+    size: usize,
+    p: u64,
+    per: u64,
+    corrupt_at: Option<u64>,
+    mut send: impl FnMut(u64, &[u8], Instant) -> Result<(), E>,
+) -> Result<(f64, f64), E> {
+    let at = if tagged { 8 } else { 0 };
+    let mut us = Vec::with_capacity(per as usize);
+    for k in 0..per {
+        let t = tag(p, k);
+        if tagged {
+            buf[..8].copy_from_slice(&t.to_le_bytes());
+        }
+        fill(&mut buf[at..at + size], t);
+        if p == 0 && corrupt_at == Some(k) {
+            buf[at + size - 1] ^= 1;
+        }
+        let t0 = Instant::now();
+        send(k, buf, t0 + STUCK)?;
+        us.push(t0.elapsed().as_nanos() as f64 / 1e3);
+    }
     us.sort_by(f64::total_cmp);
-    (
-        crate::stats::mean(&us),
-        super::super::rt_common::quantile(&us, 0.99),
-    )
+    let p99 = super::super::rt_common::quantile(&us, 0.99);
+    Ok((crate::stats::mean(&us), p99))
 }
