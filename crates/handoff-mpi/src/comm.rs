@@ -14,6 +14,8 @@ use handoff::sys::Deadline;
 use handoff::team::TeamError;
 use mpi::ffi;
 
+use crate::pace::Pace;
+
 /// `Ok` for `MPI_SUCCESS`, else the failing call and MPI's message for `code`.
 pub(crate) fn check(call: &'static str, code: c_int) -> Result<(), TeamError> {
     if code == ffi::MPI_SUCCESS as c_int {
@@ -50,9 +52,12 @@ pub(crate) fn check(call: &'static str, code: c_int) -> Result<(), TeamError> {
 /// its sleep (a get on MPICH's RMA path took 1.7 ms instead of 7 µs while its target slept in
 /// a barrier, #42). What `Adaptive` (the default) does depends on `crowded`, whether this
 /// rank's node runs more ranks than it has CPUs (`Nodes::oversubscribed`):
-/// - crowded: as `SpinYield` does, 64 polls with a `pause` between, then a `sched_yield`
-///   between polls, so ranks that share a CPU take turns at once (MPICH's blocking calls,
-///   which never yield, took 20 ms a barrier with 4 ranks on 2 CPUs);
+/// - crowded: 64 polls with a `pause` between, then a `sched_yield` between polls, so ranks
+///   that share a CPU take turns at once (MPICH's blocking calls, which never yield, took
+///   20 ms a barrier with 4 ranks on 2 CPUs) — but a ~65 µs nap instead of each yield while
+///   a recent yield of this process handed the CPU to a task that ran on for a time slice
+///   (a CPU hog, a build): there every yield could cost a slice, and every operation that
+///   needs a peer's progress several ([`Pace`]);
 /// - else: polls with a `pause` between and a `sched_yield` only every [`YIELD_EVERY`]
 ///   polls. A target waiting in a barrier answers a peer's get sooner the less of its time
 ///   it spends in `sched_yield`: with a yield between every two polls, MPICH's 8-byte
@@ -70,7 +75,17 @@ pub(crate) fn progress_until<T>(
 ) -> Result<T, WaitError> {
     let until = |wait| Until { wait, deadline };
     match how {
-        Wait::Adaptive { .. } if crowded => poll_until(poll, until(Wait::SpinYield), &NoPeers),
+        Wait::Adaptive { .. } if crowded => {
+            let mut pace = Pace::default();
+            let paced = move || {
+                let v = poll();
+                if v.is_none() {
+                    pace.miss();
+                }
+                v
+            };
+            poll_until(paced, until(Wait::Spin), &NoPeers)
+        }
         Wait::Adaptive { .. } => {
             let mut misses: u32 = 0;
             let sparse = move || {

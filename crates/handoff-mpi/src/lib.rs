@@ -39,7 +39,9 @@
 //! node runs more ranks than it has CPUs. On such a node, where a rank spinning in a
 //! blocking MPI call (MPICH's never yield) keeps the peer it waits for off the CPU, puts and
 //! gets are `MPI_Rput` / `MPI_Rget`, accumulates `MPI_Raccumulate` and fetching atomics
-//! `MPI_Rget_accumulate`, whose requests are polled with a `sched_yield` between polls; a
+//! `MPI_Rget_accumulate`, whose requests are polled with a `sched_yield` between polls (a
+//! ~65 µs nap instead while a recent yield handed the CPU to another task for a time slice:
+//! `pace`); a
 //! flush is preceded by a polled atomic read from the target (`rma::Window::flush`), after
 //! which MPI's blocking flush finds the target's acknowledgements already here.
 //!
@@ -99,10 +101,11 @@
 //! `MPI_Win_flush` had completed its signal there — a round trip per signal with MPICH's
 //! active messages — so it does not), driving MPI's progress between polls: a peer's RMA
 //! operation on this rank's window may need this rank to call MPI (MPICH's RMA between
-//! processes), so the default strategy never sleeps there, as a blocking MPI call does not:
+//! processes), so the default strategy does not sleep there as `block` does:
 //! `spin` busy-polls; `spin-yield` yields the CPU between polls, so more ranks than CPUs
 //! still progress; `adaptive` waits as `spin-yield` does (64 polls, then yields between) on
-//! a node with more ranks than CPUs, else polls with a yield only every 256 polls (a
+//! a node with more ranks than CPUs, but naps instead of yielding while other tasks hold
+//! the CPUs (`pace`), else polls with a yield only every 256 polls (a
 //! target's yields delay the peers' operations it serves: `comm::progress_until`);
 //! `block` sleeps 50 µs to 1 ms between polls (the team's poll loop,
 //! [`poll_until`](handoff::implementor::poll_until)), stalling peers' operations on this rank
@@ -191,6 +194,7 @@ mod mixed;
 #[cfg(feature = "mpi")]
 mod nodes;
 #[cfg(feature = "mpi")]
+mod pace;
 #[cfg(feature = "mpi")]
 mod rma;
 #[cfg(feature = "mpi")]

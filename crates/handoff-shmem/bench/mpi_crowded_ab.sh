@@ -10,7 +10,9 @@
 #
 # Environment: LIB=mpich|openmpi (default mpich), N (default 4), LIMIT seconds per run
 # (default 300), PATH_ENV (default HANDOFF_MPI_NODES=2; HANDOFF_MPI_WINDOW=rma for the RMA
-# path). Compare builds of one profile (cargo test builds the library with the test profile,
+# path), HOGS (default 0): that many busy loops (`yes > /dev/null`) run beside every round,
+# as other jobs or builds on the node would (#42: two of them took tests-sos `spam` on
+# MPICH's mixed path past 200 s while its waits only yielded). Compare builds of one profile (cargo test builds the library with the test profile,
 # opt-level 1; cargo build with the dev profile, opt-level 0). E.g. spam's collectives:
 #   mpi_crowded_ab.sh A/target/mpich/debug B/target/mpich/debug 2 ./spam -b -c -l 300
 set -eu
@@ -27,6 +29,12 @@ else
   export OMPI_MCA_rmaps_base_oversubscribe=1
   launch="mpirun.openmpi"
 fi
+hogs=""
+for _ in $(seq 1 "${HOGS:-0}"); do
+  yes >/dev/null &
+  hogs="$hogs $!"
+done
+trap 'for h in $hogs; do kill "$h" 2>/dev/null; done' EXIT
 for r in $(seq 1 "$rounds"); do
   for v in A B; do
     if [ "$v" = A ]; then dir=$a; else dir=$b; fi

@@ -312,6 +312,84 @@ fn spam_like_traffic_ends_on_a_crowded_node() {
     }
 }
 
+/// Busy loops, one pinned to each online CPU, until dropped: the other jobs or builds that
+/// share a node with an MPI job.
+struct CpuHogs {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl CpuHogs {
+    fn start(cpus: &[usize]) -> CpuHogs {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let threads = cpus
+            .iter()
+            .map(|&cpu| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    // Unpinned when the CPU cannot be had: still a hog somewhere.
+                    let _ = handoff::sys::pin_current_thread(cpu);
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        std::hint::spin_loop();
+                    }
+                })
+            })
+            .collect();
+        CpuHogs { stop, threads }
+    }
+}
+
+impl Drop for CpuHogs {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+/// tests-sos `spam`'s gets on MPICH's mixed path with a busy loop on every CPU beside the
+/// job (another job, a build): `crowded.c` with PE 0 getting 2 KiB 200 more times per round
+/// from each other PE while they wait in a barrier — 40,000 gets across pretend nodes on 4
+/// ranks, each served by MPICH (ch4:ucx emulates RMA between processes of one node with
+/// active messages) only when its target runs MPI. Waits that yielded between polls handed
+/// the hog a time slice at each yield (Linux's EEVDF moves a yielder's deadline on), about
+/// 1.5 ms a get: tests-sos `spam` ran past 200 s. Waits that nap once a yield was slow
+/// (handoff-mpi's `pace`) poll every ~65 µs whoever runs: 80 µs a get, 3-8 s for this run
+/// on 2 CPUs. The watchdog (`CROWDED_DEADLINE`, 30 s) lies far from both: the old pacing or
+/// a stall fails, a slow machine does not. Every byte read is checked.
+#[test]
+fn gets_end_on_a_crowded_node_beside_cpu_hogs() {
+    let test = "gets_end_on_a_crowded_node_beside_cpu_hogs";
+    let cpus = handoff::sys::online_cpus().unwrap_or_default();
+    if cpus.is_empty() || cpus.len() >= 4 {
+        eprintln!(
+            "SKIP: {test}: sized for 4 ranks on a node with fewer CPUs ({} online)",
+            cpus.len()
+        );
+        return;
+    }
+    let prog = build("crowded");
+    let env: &[(&str, &str)] = &[
+        ("HANDOFF_MPI_NODES", "2"),
+        ("CROWDED_GETS", "200"),
+        ("CROWDED_DEADLINE", "30"),
+    ];
+    let hogs = CpuHogs::start(&cpus);
+    let job = mpiexec(test, &prog, &[], 4, env);
+    drop(hogs);
+    let Some(job) = job else {
+        return;
+    };
+    assert!(
+        job.code == Some(0) && job.output.contains("OK crowded 4 PEs"),
+        "crowded on 4 ranks beside {} busy CPUs {env:?}: exit {:?}, printed:\n{}",
+        cpus.len(),
+        job.code,
+        job.output
+    );
+}
+
 /// The same MPI-linked binaries under `handoff run`: shared memory, MPI never initialized.
 #[test]
 fn the_same_binaries_pass_under_handoff_run() {

@@ -1,7 +1,8 @@
 //! How a [`Window`] waits for MPI on a crowded node (more ranks than CPUs): MPICH 4.0's
 //! flushes spin without yielding while the target, which must run MPI to acknowledge, waits
 //! for the CPU the spinner holds (#42). Here transfers are request-based RMA calls whose
-//! requests are polled with yields, and a flush is preceded by a polled atomic read of each
+//! requests are polled, paced for a crowded node ([`finish`]: yields between polls, or naps
+//! while other tasks hold the CPUs), and a flush is preceded by a polled atomic read of each
 //! target this rank owes ([`Window::flush`]).
 
 use std::ffi::{c_int, c_void};
@@ -31,9 +32,9 @@ impl Transfer<'_> {
 
 impl Window {
     /// [`put`](Self::put) or [`get`](Self::get) on a crowded node: each chunk an `MPI_Rput`
-    /// or `MPI_Rget`, its request tested with a `sched_yield` between polls (`SpinYield`)
-    /// until complete — for `MPI_Rput` its source is reusable, as after
-    /// `MPI_Win_flush_local`; for `MPI_Rget` the data are here, as after `MPI_Win_flush`.
+    /// or `MPI_Rget`, its request tested until complete, paced ([`finish`]) — for `MPI_Rput`
+    /// its source is reusable, as after `MPI_Win_flush_local`; for `MPI_Rget` the data are
+    /// here, as after `MPI_Win_flush`.
     /// MPICH 4.0's flush spins without yielding while the target's progress, which its RMA
     /// between processes needs, waits for the CPU the spinner holds: with 4 ranks on 2
     /// CPUs a plain MPI program's 2 KiB `MPI_Get` + `MPI_Win_flush` took 8-10 ms, the
@@ -104,8 +105,8 @@ impl Window {
     }
 
     /// An atomic read (`MPI_Rget_accumulate`, `MPI_NO_OP`) of each word `(pe, displacement,
-    /// width)`, all started, then each request polled with yields until complete
-    /// ([`flush`](Self::flush)).
+    /// width)`, all started, then each request polled until complete ([`finish`],
+    /// [`flush`](Self::flush)).
     pub(super) fn probe(&self, words: &[(usize, ffi::MPI_Aint, Width)]) -> Result<(), TeamError> {
         // Room for every answer before the first read starts: the buffers do not move while
         // MPI may write them.
@@ -183,11 +184,12 @@ impl Window {
     }
 }
 
-/// Waits for an RMA request by polling it with yields (`SpinYield`, no deadline) until it is
-/// complete. An error of `MPI_Test` leaves MPI free to use the buffer the caller is about to
-/// get back: the job cannot go on, so this rank says why and aborts it.
+/// Waits for an RMA request by polling it, paced for a crowded node (yields, or naps while
+/// this process is contended: `pace`), with no deadline, until it is complete. An error of
+/// `MPI_Test` leaves MPI free to use the buffer the caller is about to get back: the job
+/// cannot go on, so this rank says why and aborts it.
 pub(super) fn finish(req: &mut ffi::MPI_Request, call: &'static str) {
-    if let Err(e) = complete(req, call, Wait::SpinYield, None, "an RMA operation", true) {
+    if let Err(e) = complete(req, call, Wait::ADAPTIVE, None, "an RMA operation", true) {
         let line = format!("handoff-mpi: {e}; aborting the MPI job\n");
         let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
         abort_world(3);

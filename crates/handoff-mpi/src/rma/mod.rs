@@ -172,8 +172,8 @@ impl Window {
     }
 
     /// Says whether this rank's node runs more ranks than it has CPUs
-    /// (`Nodes::oversubscribed`): then every call here waits for MPI by polling a request
-    /// with yields, not in MPI's flush ([`transfer`](Self::transfer),
+    /// (`Nodes::oversubscribed`): then every call here waits for MPI by polling a request,
+    /// paced (`crowded::finish`), not in MPI's flush ([`transfer`](Self::transfer),
     /// [`flush`](Self::flush)).
     pub(crate) fn set_crowded(&mut self, crowded: bool) {
         self.crowded = crowded;
@@ -233,8 +233,9 @@ impl Window {
     /// `MPI_Accumulate` of one 64-bit word (`op` is `Sum` or `Replace`), locally complete on
     /// return. Accumulates are atomic per element with every other accumulate, fetch-and-op
     /// and compare-and-swap on the same word (MPI-3.1 §11.7.1). On a crowded node an
-    /// `MPI_Raccumulate` whose request is polled with yields (its completion: the origin
-    /// buffer reusable, as after `MPI_Win_flush_local`, which spins as the flush does).
+    /// `MPI_Raccumulate` whose request is polled (`crowded::finish`; its completion: the
+    /// origin buffer reusable, as after `MPI_Win_flush_local`, which spins as the flush
+    /// does).
     pub(crate) fn accumulate_u64(
         &self,
         pe: usize,
@@ -286,8 +287,8 @@ impl Window {
 
     /// `MPI_Fetch_and_op` on one word of `width` (value zero-extended in a u64), complete
     /// at the target on return; returns the old value. On a crowded node an
-    /// `MPI_Rget_accumulate` whose request is polled with yields (the old value is here),
-    /// then the flush, which finds it done ([`flush`](Self::flush)).
+    /// `MPI_Rget_accumulate` whose request is polled (`crowded::finish`: the old value is
+    /// here), then the flush, which finds it done ([`flush`](Self::flush)).
     pub(crate) fn fetch_and_op(
         &self,
         pe: usize,
@@ -382,7 +383,8 @@ impl Window {
     /// the accumulate's own), 10-14 ms a collective (#42). So on a crowded node, when an
     /// operation was started to `pe` since its last flush, an atomic read of `pe`'s first
     /// control word (`MPI_Rget_accumulate` with `MPI_NO_OP`: atomic with the accumulates
-    /// that are the only updates of that word) goes first, its request polled with yields:
+    /// that are the only updates of that word) goes first, its request polled (paced:
+    /// `crowded::finish`):
     /// the target, which handles one origin's operations in order, answers it after it has
     /// handled and acknowledged the earlier ones, so the flush then finds them complete.
     /// The flush still gives the guarantee; the read only makes its wait short.

@@ -5,7 +5,10 @@
  * one; handoff-mpi's rma.rs): every round, 2 KiB collects, fcollects and broadcasts over
  * every PE (the collectives' messages: puts then signals), then every other PE puts with a
  * signal, adds to a counter, fetches-and-adds and takes a lock (compare-and-swap) on PE 0
- * while PE 0 waits for their signals. Every byte and count is checked against closed forms.
+ * while PE 0 waits for their signals; and every PE gets 2 KiB from every PE (spam's
+ * all2all_get), PE 0 CROWDED_GETS times more from each other PE while they wait in the
+ * barrier (spam's many2one_get; default 0). Every byte and count is checked against closed
+ * forms.
  * A watchdog (CROWDED_DEADLINE seconds, default 60) ends a stalled run with a line instead
  * of letting it hang (on a loaded 2-CPU machine 200 rounds took 50-56 s on MPICH's mixed
  * path when every rank spun in MPI_Win_flush, 8-15 s after, #42; which calls the transport
@@ -20,7 +23,7 @@
 
 enum { ELEMS = 512, MAX_PES = 64, ROUNDS = 100 };
 
-static int src[ELEMS], dst[ELEMS * MAX_PES], fdst[ELEMS * MAX_PES], bdst[ELEMS];
+static int src[ELEMS], dst[ELEMS * MAX_PES], fdst[ELEMS * MAX_PES], bdst[ELEMS], got[ELEMS];
 static int slot[MAX_PES][ELEMS];
 static uint64_t sig;
 static long counter, tickets, lock;
@@ -41,6 +44,8 @@ int main(void) {
     int me = shmem_my_pe(), n = shmem_n_pes();
     CHECK(n <= MAX_PES, "%d PEs, at most %d", n, MAX_PES);
     const char *d = getenv("CROWDED_DEADLINE");
+    const char *g = getenv("CROWDED_GETS");
+    int gets = g != NULL ? atoi(g) : 0;
     signal(SIGALRM, stalled);
     alarm(d != NULL ? (unsigned)atoi(d) : 60);
     for (int r = 0; r < ROUNDS; r++) {
@@ -58,6 +63,15 @@ int main(void) {
             }
         for (int i = 0; i < ELEMS; i++)
             CHECK(bdst[i] == value(r % n, r, i), "round %d broadcast %d: %d", r, i, bdst[i]);
+        /* Every PE's src holds this round's values: it contributed them to the collects
+         * above, and rewrites them only after the round's closing barrier. */
+        for (int k = 0; k < 1 + (me == 0 ? gets : 0); k++)
+            for (int pe = 0; pe < n; pe++) {
+                if (k > 0 && pe == me) continue;
+                shmem_int_get(got, src, ELEMS, pe);
+                CHECK(got[0] == value(pe, r, 0) && got[ELEMS - 1] == value(pe, r, ELEMS - 1),
+                      "round %d get %d from %d: %d .. %d", r, k, pe, got[0], got[ELEMS - 1]);
+            }
         if (me != 0) {
             shmem_putmem_signal(slot[me], src, sizeof src, &sig, 1, SHMEM_SIGNAL_ADD, 0);
             shmem_long_atomic_add(&counter, 1, 0);
