@@ -72,24 +72,18 @@ impl Default for ExchangeConfig {
 /// says what to change.
 #[derive(Debug, Error)]
 pub enum ConfigError {
-    /// No `--mode`.
-    #[error("no mode selected")]
-    NoMode,
-    /// No `--size`.
-    #[error("no size selected")]
-    NoSize,
+    /// An empty list: no mode, size, cache state or consumer core.
+    #[error("no {0} selected")]
+    Nothing(&'static str),
     /// A size of 0 bytes.
     #[error("size 0 is not allowed: the block needs at least one 4-byte integer")]
     ZeroSize,
     /// A size that is not a whole number of 32-bit integers.
     #[error("size {0} B is not a multiple of 4: the block is an array of 32-bit integers")]
     SizeNotMultipleOf4(usize),
-    /// `--reps 0`.
-    #[error("--reps must be at least 1")]
-    NoReps,
-    /// `--runs 0`.
-    #[error("--runs must be at least 1")]
-    NoRuns,
+    /// `--reps 0` or `--runs 0`.
+    #[error("{0} must be at least 1")]
+    Zero(&'static str),
     /// More repetitions per run than the sample arrays hold.
     #[error(
         "--reps {reps} plus --warmup {warmup} is more than {MAX_REPS_PER_RUN} repetitions per \
@@ -110,9 +104,6 @@ pub enum ConfigError {
     /// A fault that kills a process, with a mode that has none of its own.
     #[error("--fault {0} kills the producer's process: use it with process modes only")]
     FaultNeedsProcesses(Fault),
-    /// No cache state.
-    #[error("no cache state selected")]
-    NoCacheState,
     /// A CPU outside this process's affinity mask.
     #[error("CPU {cpu} is not available: this process may use CPUs {allowed}")]
     CpuNotAllowed {
@@ -121,9 +112,6 @@ pub enum ConfigError {
         /// The CPUs this process may use, as a list.
         allowed: String,
     },
-    /// No consumer CPU.
-    #[error("no consumer core selected")]
-    NoConsumer,
     /// `--consumer-core` names a CPU only one-thread modes would use (they run on the
     /// producer's CPU).
     #[error(
@@ -184,16 +172,14 @@ impl ExchangeConfig {
         }
         Ok(())
     }
-}
 
-impl ExchangeConfig {
     /// Checks the configuration against this machine; the error is one line for the user.
     pub fn validate(&self, allowed_cpus: &[usize]) -> Result<(), ConfigError> {
         if self.modes.is_empty() {
-            return Err(ConfigError::NoMode);
+            return Err(ConfigError::Nothing("mode"));
         }
         if self.sizes.is_empty() {
-            return Err(ConfigError::NoSize);
+            return Err(ConfigError::Nothing("size"));
         }
         for &s in &self.sizes {
             if s == 0 {
@@ -204,10 +190,10 @@ impl ExchangeConfig {
             }
         }
         if self.reps == 0 {
-            return Err(ConfigError::NoReps);
+            return Err(ConfigError::Zero("--reps"));
         }
         if self.runs == 0 {
-            return Err(ConfigError::NoRuns);
+            return Err(ConfigError::Zero("--runs"));
         }
         if self
             .reps
@@ -229,7 +215,7 @@ impl ExchangeConfig {
             }
         }
         if self.flush_cache.is_empty() {
-            return Err(ConfigError::NoCacheState);
+            return Err(ConfigError::Nothing("cache state"));
         }
         for &cpu in std::iter::once(&self.producer_core).chain(&self.consumer_cores) {
             if !allowed_cpus.contains(&cpu) {
@@ -240,7 +226,7 @@ impl ExchangeConfig {
             }
         }
         if self.consumer_cores.is_empty() {
-            return Err(ConfigError::NoConsumer);
+            return Err(ConfigError::Nothing("consumer core"));
         }
         if self.modes.contains(&Mode::File) && !self.file_dir.is_dir() {
             return Err(ConfigError::FileDir(self.file_dir.clone()));
