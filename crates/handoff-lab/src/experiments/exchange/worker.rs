@@ -82,14 +82,8 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
     // death shows as end-of-file instead of a hang).
     let pipes = match spec.pipe_fds {
         Some(fds) => {
-            let mut owned: Vec<OwnedFd> = fds
-                .iter()
-                .map(|&fd| handoff_probe::pipe::adopt_inherited_fd(fd))
-                .collect::<Result<_, _>>()?;
-            let ack_w = owned.pop().expect("4 fds");
-            let ack_r = owned.pop().expect("4 fds");
-            let data_w = owned.pop().expect("4 fds");
-            let data_r = owned.pop().expect("4 fds");
+            let [data_r, data_w, ack_r, ack_w] = fds.map(handoff_probe::pipe::adopt_inherited_fd);
+            let (data_r, data_w, ack_r, ack_w) = (data_r?, data_w?, ack_r?, ack_w?);
             Some(match role {
                 Role::Producer => (File::from(data_w), File::from(ack_r)),
                 Role::Consumer => (File::from(data_r), File::from(ack_w)),
@@ -176,30 +170,22 @@ pub(crate) fn run_processes(
     };
     let deadline = run_deadline(p, env.producer_delay_us);
 
-    let mut sem_names = None;
-    let mut _sems = None;
-    if p.mode == Mode::ProcessesSemaphore {
-        let sems = Semaphores::create()?;
-        sem_names = Some(sems.names());
-        _sems = Some(sems);
-    }
+    let sems = (p.mode == Mode::ProcessesSemaphore)
+        .then(Semaphores::create)
+        .transpose()?;
+    // Pipe mode: (data read, data write, ack read, ack write), inherited by the workers.
     let mut pipe_ends: Vec<OwnedFd> = Vec::new();
-    let mut pipe_fds = None;
     if p.mode == Mode::Pipe {
         let (dr, dw, size) = handoff_probe::pipe::pipe_with_size(p.size)?;
         let (ar, aw, _) = handoff_probe::pipe::pipe_with_size(0)?;
         facts.pipe_size = Some(size as u64);
-        for fd in [&dr, &dw, &ar, &aw] {
+        pipe_ends = vec![dr, dw, ar, aw];
+        for fd in &pipe_ends {
             handoff_probe::pipe::clear_cloexec(fd)?;
         }
-        pipe_fds = Some([
-            dr.as_raw_fd(),
-            dw.as_raw_fd(),
-            ar.as_raw_fd(),
-            aw.as_raw_fd(),
-        ]);
-        pipe_ends = vec![dr, dw, ar, aw];
     }
+    let pipe_fds =
+        (!pipe_ends.is_empty()).then(|| std::array::from_fn(|i| pipe_ends[i].as_raw_fd()));
 
     let spec = |role: Role, core: usize, peer_core: usize| WorkerSpec {
         role,
@@ -215,7 +201,7 @@ pub(crate) fn run_processes(
         delay_us: env.producer_delay_us,
         deadline_ns: deadline.as_ns(),
         tsc: env.clock.source() == ClockSource::Tsc,
-        semaphores: sem_names.clone(),
+        semaphores: sems.as_ref().map(Semaphores::names),
         pipe_fds,
         kernel: env.kernel.name().to_string(),
         fault: env.fault,
