@@ -46,8 +46,6 @@ pub struct ExchangePlan {
     pub c2c_pairs: Vec<(usize, usize)>,
     /// How repetitions were chosen, one sentence.
     pub rep_scaling: String,
-    /// `--reps` fixed the repetitions (else they scale with the size).
-    pub fixed_reps: bool,
     /// What the reader must know about the plan.
     pub notes: Vec<String>,
 }
@@ -212,7 +210,6 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
         points,
         c2c_pairs,
         rep_scaling,
-        fixed_reps: flags.reps.is_some(),
         notes,
     })
 }
@@ -260,7 +257,7 @@ pub fn report_plan(ask: &PlanAsk<'_>) -> Result<ReportPlan, BenchError> {
         ],
         lines: describe(&plan, ask.topology, ask.allowed),
         notes: plan.notes.clone(),
-        reps: Some((plan.fixed_reps, plan.rep_scaling.clone())),
+        reps: Some((ask.flags.reps.is_some(), plan.rep_scaling.clone())),
         run: Box::new(move |ctx| plan.run(ctx, &plan_config(&plan), stop_after)),
     })
 }
@@ -276,7 +273,6 @@ impl ExchangePlan {
             points,
             c2c_pairs: Vec::new(),
             rep_scaling: String::new(),
-            fixed_reps: true,
             notes: Vec::new(),
         })
     }
