@@ -114,10 +114,7 @@ pub(super) fn draw_processes_vs_threads<DB: DrawingBackend>(
             .copied()
             .filter(|&i| recs[i].producer_core() == *p && recs[i].consumer_core() == *c)
             .collect();
-        for (col, (metric, what)) in [(Metric::Read, "Read time"), (Metric::Latency, "Latency")]
-            .into_iter()
-            .enumerate()
-        {
+        for (col, (metric, _, what)) in super::plan::METRICS.into_iter().enumerate() {
             let cell = &cells[row * 2 + col];
             let (cw, _) = cell.dim_in_pixel();
             let (top, chart_area) = cell.split_vertically(PANEL_TITLE_HEIGHT);
