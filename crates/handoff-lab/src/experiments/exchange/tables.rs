@@ -35,19 +35,26 @@ fn cell(r: &BenchRecord, metric: Metric) -> String {
     }
 }
 
-/// One row per mode, its name then a cell per column (`–` where `cell` has none).
-fn mode_rows<T: Copy>(
+/// A figure's table: a column per value of `columns` (headed `titles`), a row per mode, its
+/// name then its `cell`s (`–` where there is none), then the c2c floor's row when `floors`
+/// holds one.
+fn mode_table<T: Copy>(
     modes: &[String],
-    columns: &[T],
+    (columns, titles): (&[T], impl Iterator<Item = String>),
     cell: impl Fn(&str, T) -> Option<String>,
-) -> Vec<Vec<String>> {
+    floors: Option<Vec<String>>,
+    note: Block,
+) -> Vec<Block> {
+    let header = std::iter::once("mode".to_string()).chain(titles).collect();
     let row = |m: &String| {
         let cells = columns
             .iter()
             .map(|&c| cell(m, c).unwrap_or_else(|| "–".into()));
         std::iter::once(m.clone()).chain(cells).collect()
     };
-    modes.iter().map(row).collect()
+    let mut rows: Vec<Vec<String>> = modes.iter().map(row).collect();
+    rows.extend(floors.map(|f| [vec!["**c2c floor** (one-way)".to_string()], f].concat()));
+    vec![Block::Table { header, rows }, note]
 }
 
 pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
@@ -68,45 +75,31 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             if super::class_table::wanted(results, cpus.len()) {
                 return super::class_table::per_class_table(results, fig, *metric);
             }
-            let mut header = vec!["mode".to_string()];
-            for &c in &cpus {
-                let pl = find(&|r| r.consumer_core() == c)
-                    .map(|r| r.placement().to_string())
-                    .unwrap_or_default();
-                header.push(format!("CPU {c} ({pl})"));
-            }
-            let mut rows = mode_rows(&modes, &cpus, |m, c| {
-                find(&|r| r.mode() == m && r.consumer_core() == c).map(|r| cell(r, *metric))
+            let of_cpu = |c: usize| find(&|r| r.consumer_core() == c);
+            let titles = (cpus.iter())
+                .map(|&c| format!("CPU {c} ({})", of_cpu(c).map_or("", |r| r.placement())));
+            let floors = (*metric == Metric::Latency).then(|| {
+                let floor = |c| of_cpu(c).and_then(|r| results.floor_for(r));
+                let same_cpu = || "– (same CPU)".to_string();
+                cpus.iter()
+                    .map(|&c| floor(c).map_or_else(same_cpu, fmt_ns))
+                    .collect()
             });
-            if *metric == Metric::Latency {
-                let mut row = vec!["**c2c floor** (one-way)".to_string()];
-                for &c in &cpus {
-                    row.push(
-                        find(&|r| r.consumer_core() == c)
-                            .and_then(|r| results.floor_for(r))
-                            .map(fmt_ns)
-                            .unwrap_or_else(|| "– (same CPU)".to_string()),
-                    );
-                }
-                rows.push(row);
-            }
-            vec![Block::Table { header, rows }, dagger_note]
+            let at = |m: &str, c| {
+                find(&|r| r.mode() == m && r.consumer_core() == c).map(|r| cell(r, *metric))
+            };
+            mode_table(&modes, (&cpus, titles), at, floors, dagger_note)
         }
         FigureKind::VsSize { metric, .. } => {
             let sizes = fig.distinct(recs, |r| r.size_bytes());
-            let mut header = vec!["mode".to_string()];
-            header.extend(sizes.iter().map(|&s| fmt_size(s)));
-            let mut rows = mode_rows(&modes, &sizes, |m, s| {
+            let floor = fig.records.iter().find_map(|&i| recs[i].c2c_one_way_ns);
+            let floors = (floor.filter(|_| *metric == Metric::Latency))
+                .map(|f| sizes.iter().map(|_| fmt_ns(f)).collect());
+            let titles = sizes.iter().map(|&s| fmt_size(s));
+            let at = |m: &str, s| {
                 find(&|r| r.mode() == m && r.size_bytes() == s).map(|r| cell(r, *metric))
-            });
-            if *metric == Metric::Latency {
-                if let Some(f) = fig.records.iter().find_map(|&i| recs[i].c2c_one_way_ns) {
-                    let mut row = vec!["**c2c floor** (one-way)".to_string()];
-                    row.extend(sizes.iter().map(|_| fmt_ns(f)));
-                    rows.push(row);
-                }
-            }
-            vec![Block::Table { header, rows }, dagger_note]
+            };
+            mode_table(&modes, (&sizes, titles), at, floors, dagger_note)
         }
         FigureKind::CachedVsFlushed { .. } => {
             let header = [
