@@ -119,30 +119,19 @@ pub(crate) fn draw_heatmap<DB: DrawingBackend>(
         .draw()
         .map_err(err)?;
     let write_values = n <= 16;
-    let text_size = if n <= 4 {
-        26
-    } else if n <= 8 {
-        20
-    } else {
-        14
+    let text_size = match n {
+        0..=4 => 26,
+        5..=8 => 20,
+        _ => 14,
     };
     for (i, &a) in cpus.iter().enumerate() {
         for (j, &b) in cpus.iter().enumerate() {
             let (x0, y0) = (j as f64, (n - i - 1) as f64);
             let v = value(a, b);
             let color = v.map_or(RGBColor(0xee, 0xee, 0xee), |v| viridis(norm(v)));
-            chart
-                .draw_series([Rectangle::new(
-                    [(x0, y0), (x0 + 1.0, y0 + 1.0)],
-                    color.filled(),
-                )])
-                .map_err(err)?;
-            chart
-                .draw_series([Rectangle::new(
-                    [(x0, y0), (x0 + 1.0, y0 + 1.0)],
-                    WHITE.stroke_width(1),
-                )])
-                .map_err(err)?;
+            let corners = [(x0, y0), (x0 + 1.0, y0 + 1.0)];
+            let cell = [color.filled(), WHITE.stroke_width(1)].map(|s| Rectangle::new(corners, s));
+            chart.draw_series(cell).map_err(err)?;
             if write_values {
                 let text = v.map_or("–".to_string(), |v| format!("{v:.0}"));
                 let ink = match v {

@@ -84,33 +84,27 @@ pub(super) fn sentences(results: &BenchResults, rec: &Recommendation) -> Vec<Str
             p.cpu_pct,
         );
         if let Some((m, score, cpu)) = &p.alternative {
-            let _ = std::fmt::Write::write_fmt(
-                &mut s,
-                format_args!(
-                    " To leave the CPU free: **{m}**, {:+.0}% read + latency, {cpu:.0}% CPU.",
-                    (score - 1.0) * 100.0
-                ),
-            );
+            s.push_str(&format!(
+                " To leave the CPU free: **{m}**, {:+.0}% read + latency, {cpu:.0}% CPU.",
+                (score - 1.0) * 100.0
+            ));
         }
         if !p.tied.is_empty() {
             let mut all: Vec<&str> = std::iter::once(p.best_measured.as_str())
                 .chain(p.tied.iter().map(String::as_str))
                 .collect();
             all.sort_by_key(|m| ModeInfo::rank(m));
-            let _ = std::fmt::Write::write_fmt(
-                &mut s,
-                format_args!(
-                    " Within noise: {} — pick by CPU cost; **{}** is named as the cheapest, \
-                     most ordinary of them{}.",
-                    all.join(", "),
-                    p.mode,
-                    if p.best_measured != p.mode {
-                        format!(" ({} measured lowest, within noise)", p.best_measured)
-                    } else {
-                        String::new()
-                    }
-                ),
-            );
+            s.push_str(&format!(
+                " Within noise: {} — pick by CPU cost; **{}** is named as the cheapest, most \
+                 ordinary of them{}.",
+                all.join(", "),
+                p.mode,
+                if p.best_measured != p.mode {
+                    format!(" ({} measured lowest, within noise)", p.best_measured)
+                } else {
+                    String::new()
+                }
+            ));
         }
         out.push(s);
     }
