@@ -233,11 +233,6 @@ impl ExchangeConfig {
         }
         Ok(())
     }
-
-    /// Total repetitions per run, warm-up included.
-    pub fn total_reps(&self) -> u32 {
-        self.reps + self.warmup
-    }
 }
 
 #[cfg(test)]

@@ -87,7 +87,7 @@ fn worker_body(args: &[String]) -> Result<(), BenchError> {
 
 /// One measured configuration: one record of the results (and one entry of the report
 /// plan in `results.json`).
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Point {
     pub mode: Mode,
     /// Block bytes.
@@ -115,6 +115,11 @@ impl Point {
             self.consumer_core,
             if self.flush { " flushed" } else { "" }
         )
+    }
+
+    /// Repetitions per run, warm-up included.
+    pub fn total_reps(&self) -> usize {
+        self.reps as usize + self.warmup as usize
     }
 }
 
@@ -165,28 +170,22 @@ pub struct Env<'a> {
     pub launcher: (PathBuf, Vec<OsString>),
     /// Set by Ctrl-C: stop as soon as possible.
     pub cancel: &'a AtomicBool,
-    pub clock: Clock,
-    /// Its calibration (converts the workers' ticks).
-    pub calibration: Calibration,
-    /// Placement classes.
-    pub topology: &'a Topology,
-    /// `--file-dir`.
-    pub file_dir: PathBuf,
-    /// Slow-producer delay per repetition, microseconds.
-    pub producer_delay_us: u64,
+    pub rig: &'a Rig,
+    /// What the points' runs read of the configuration: `--file-dir`, the slow producer's
+    /// delay, the test fault (hidden `--fault`; see [`fault`]).
+    pub cfg: &'a ExchangeConfig,
     /// The fill and sum kernel (`--kernel`).
     pub kernel: crate::kernels::Kernel,
     /// Measures the c2c floor of a CPU pair just before each cross-CPU record (normally
     /// [`super::floor::adjacent_c2c`]; a test double in tests); `None` when it could not.
     pub adjacent_floor: fn(usize, usize) -> Option<f64>,
-    /// Test fault injected by the producer (hidden `--fault`; see [`fault`]).
-    pub fault: Option<fault::Fault>,
 }
 
 /// Everything an exchange measurement needs from the machine: the clock, its calibration
 /// and the topology (`bench exchange` and `handoff report`).
 pub struct Rig {
     pub clock: Clock,
+    /// Its calibration (converts the workers' ticks).
     pub calibration: Calibration,
     /// Placement classes.
     pub topology: Topology,
@@ -207,20 +206,16 @@ impl Rig {
     /// Ctrl-C arrives through `cancel`.
     pub fn env<'a>(
         &'a self,
-        cfg: &ExchangeConfig,
+        cfg: &'a ExchangeConfig,
         cancel: &'a AtomicBool,
         launcher: (PathBuf, Vec<OsString>),
     ) -> Result<Env<'a>, crate::kernels::KernelError> {
         Ok(Env {
             launcher,
             cancel,
-            clock: self.clock,
-            calibration: self.calibration,
-            topology: &self.topology,
-            file_dir: cfg.file_dir.clone(),
-            producer_delay_us: cfg.producer_delay_us,
+            rig: self,
+            cfg,
             kernel: crate::kernels::Kernel::choose(&cfg.kernel)?,
-            fault: cfg.fault,
             adjacent_floor: super::floor::adjacent_c2c,
         })
     }
@@ -270,7 +265,7 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
         BenchError::failed(record::NAME, format!("{}, run {run}: {e}", p.label()))
     };
     let same_cpu = p.producer_core == p.consumer_core;
-    let cal = &env.calibration;
+    let cal = &env.rig.calibration;
     let w = p.warmup as usize;
     let (mut read, mut latency, mut write, mut flush) = (vec![], vec![], vec![], vec![]);
     let mut anomalies = 0u64;
@@ -312,7 +307,7 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
         time_metric(s, spread, zero_ok).map_err(|e| failed(p.runs, RunError::from(e)))
     };
     let two_party = !p.mode.is_single_thread();
-    let placement = env.topology.placement(p.producer_core, p.consumer_core);
+    let placement = env.rig.topology.placement(p.producer_core, p.consumer_core);
     let key = PointKey {
         mode: p.mode.as_str(),
         size_bytes: p.size as u64,
@@ -343,7 +338,7 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
     info.insert("consumer_cpu_pct".into(), cpu.into());
     info.insert("kernel".into(), env.kernel.name().into());
     if let Some(fs) = (p.mode == Mode::File)
-        .then(|| handoff_probe::fsinfo::filesystem_type(&env.file_dir).ok())
+        .then(|| handoff_probe::fsinfo::filesystem_type(&env.cfg.file_dir).ok())
         .flatten()
     {
         info.insert("filesystem".into(), fs.into());
@@ -356,7 +351,7 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
 
 /// A deadline for one run: generous, so only a stuck run hits it.
 fn run_deadline(p: &Point, delay_us: u64) -> Deadline {
-    let reps = (p.reps + p.warmup) as u64;
+    let reps = p.total_reps() as u64;
     // 50 MB/s is far below any memory or pipe bandwidth; plus a fixed 30 s for start-up.
     let per_rep_us = p.size as u64 / 50 + delay_us + 1000;
     Deadline::after(Duration::from_secs(30) + Duration::from_micros(reps * per_rep_us))
@@ -408,12 +403,11 @@ fn party(
 }
 
 fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {
-    let total = (p.reps + p.warmup) as usize;
-    let layout = samples::Layout::new(total);
+    let layout = samples::Layout::new(p.total_reps());
     let seg = Segment::anonymous(layout.payload_len())?;
     let slots = layout.slots(&seg)?;
     let (mut tx, mut rx) = Channel::anonymous(block_channel(p.size))?.split()?;
-    let deadline = run_deadline(p, env.producer_delay_us);
+    let deadline = run_deadline(p, env.cfg.producer_delay_us);
     let same_cpu = p.producer_core == p.consumer_core;
     let wait = if same_cpu {
         Wait::SpinYield
@@ -422,7 +416,7 @@ fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {
     };
     let failed = AtomicBool::new(false);
     let (full, free) = (OneShot::default(), OneShot::default());
-    let clock = env.clock;
+    let clock = env.rig.clock;
     let sync = || -> Box<dyn LockStep + Send + '_> {
         match p.mode {
             Mode::ThreadsBlocking => Box::new(CondvarLockStep {
@@ -453,9 +447,9 @@ fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {
                 ProducerLoop {
                     clock: &clock,
                     flush: p.flush,
-                    delay_us: env.producer_delay_us,
+                    delay_us: env.cfg.producer_delay_us,
                     kernel: env.kernel,
-                    fault: env.fault,
+                    fault: env.cfg.fault,
                 }
                 .run(&mut tx, &mut *sync_p, slots)
             })
@@ -512,8 +506,9 @@ pub fn run(
     let mut c2c = known.to_vec();
     if !pairs.is_empty() {
         let opts = handoff_probe::floor::C2cOptions::default();
-        let measured = super::c2c::measure(&pairs, &opts, env.topology, env.cancel, ctx.progress)
-            .map_err(|e| failed(&e))?;
+        let measured =
+            super::c2c::measure(&pairs, &opts, &env.rig.topology, env.cancel, ctx.progress)
+                .map_err(|e| failed(&e))?;
         c2c.extend(measured.into_iter().map(|m| m.pair));
     }
     let mut res = ctx.run_points(record::NAME, config, points, |_, res, p| {

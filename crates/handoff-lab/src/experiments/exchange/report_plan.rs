@@ -154,43 +154,39 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
         .collect();
 
     let mut points: Vec<Point> = Vec::new();
-    let mut add = |mode: Mode, size: usize, consumer_core: usize, flush: bool| {
+    // Modes innermost: the modes a figure compares are measured next to each other in time,
+    // so a change on the host (vCPUs moved) between them cannot pass for a mode difference.
+    let mut add = |size: usize, consumer_core: usize, flush: bool| {
         let reps = flags
             .reps
             .unwrap_or_else(|| scaled_reps(cfg.reps, min_reps, size));
-        let p = Point {
-            mode,
-            size,
-            producer_core: producer,
-            consumer_core,
-            flush,
-            reps,
-            warmup: (reps / 10).max(2),
-            runs: cfg.runs,
-        };
-        super::push_point(&mut points, p);
+        for &mode in &cfg.modes {
+            let p = Point {
+                mode,
+                size,
+                producer_core: producer,
+                consumer_core,
+                flush,
+                reps,
+                warmup: (reps / 10).max(2),
+                runs: cfg.runs,
+            };
+            super::push_point(&mut points, p);
+        }
     };
-    // Modes innermost: the modes a figure compares are measured next to each other in time,
-    // so a change on the host (vCPUs moved) between them cannot pass for a mode difference.
     // 2. per CPU at 1 MiB (Figs. 1-4)
     for &c in &cfg.consumer_cores {
-        for &mode in &cfg.modes {
-            add(mode, per_cpu_size, c, false);
-        }
+        add(per_cpu_size, c, false);
     }
     // 3. size sweep (Figs. 5-6)
     for &s in &sizes {
         for &c in &sweep_consumers {
-            for &mode in &cfg.modes {
-                add(mode, s, c, false);
-            }
+            add(s, c, false);
         }
     }
     // 4. cached vs flushed (Fig. 7)
     for &c in &sweep_consumers {
-        for &mode in &cfg.modes {
-            add(mode, per_cpu_size, c, true);
-        }
+        add(per_cpu_size, c, true);
     }
     let c2c_pairs = if per_class {
         c2c::representative_pairs(topology, producer, allowed)
@@ -384,11 +380,8 @@ pub fn speed(ctx: &mut RunCtx<'_>) -> f64 {
         },
     ];
     let Ok(rig) = Rig::detect() else { return 1.0 };
-    let Ok(env) = rig.env(
-        &ExchangeConfig::default(),
-        ctx.cancel,
-        (ctx.exe.clone(), ctx.args.clone()),
-    ) else {
+    let cfg = ExchangeConfig::default();
+    let Ok(env) = rig.env(&cfg, ctx.cancel, (ctx.exe.clone(), ctx.args.clone())) else {
         return 1.0;
     };
     // The floor beside each record is not wanted here: a stand-in keeps it from being measured.
