@@ -404,24 +404,19 @@ fn proc_vs_threads_table(rec: &Recommendation) -> Block {
         "processes-spin / threads-spin read time",
         "verdict",
     ];
-    let mut rows: Vec<(u64, u8, Vec<String>)> = rec
-        .proc_vs_threads
-        .iter()
+    let mut ratios: Vec<_> = rec.proc_vs_threads.iter().collect();
+    ratios.sort_by_key(|r| (placement::rank(&r.placement), r.size_bytes));
+    let rows = (ratios.into_iter())
         .map(|r| {
-            (
-                r.size_bytes,
-                placement::rank(&r.placement),
-                vec![
-                    fmt_size(r.size_bytes),
-                    r.placement.clone(),
-                    fmt_ratio(&r.ratio),
-                    ratio_verdict(&r.ratio),
-                ],
-            )
+            vec![
+                fmt_size(r.size_bytes),
+                r.placement.clone(),
+                fmt_ratio(&r.ratio),
+                ratio_verdict(&r.ratio),
+            ]
         })
         .collect();
-    rows.sort_by_key(|r| (r.1, r.0));
-    Block::table(&header, rows.into_iter().map(|r| r.2).collect())
+    Block::table(&header, rows)
 }
 
 fn method(results: &BenchResults) -> Vec<Block> {
