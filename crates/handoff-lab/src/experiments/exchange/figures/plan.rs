@@ -93,12 +93,9 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
 
     // Per CPU: the (size, producer) with the most distinct consumer CPUs (at least 2).
     let mut by_size: BTreeMap<(u64, usize), BTreeSet<usize>> = BTreeMap::new();
-    for &i in &cached {
-        let r = &recs[i];
-        by_size
-            .entry((r.size_bytes(), r.producer_core()))
-            .or_default()
-            .insert(r.consumer_core());
+    for r in cached.iter().map(|&i| &recs[i]) {
+        let key = (r.size_bytes(), r.producer_core());
+        by_size.entry(key).or_default().insert(r.consumer_core());
     }
     let best = by_size
         .iter()

@@ -69,12 +69,8 @@ fn vs_size_chart<DB: DrawingBackend>(
     let cache_sizes = (1..=4u8)
         .filter_map(|level| {
             let size = m.cache_size(level)?;
-            let name = if level == 1 {
-                "L1d".to_string()
-            } else {
-                format!("L{level}")
-            };
-            Some((size as f64, format!("{name} {}", fmt_size(size))))
+            let data = if level == 1 { "d" } else { "" };
+            Some((size as f64, format!("L{level}{data} {}", fmt_size(size))))
         })
         .collect();
     LineChart {
