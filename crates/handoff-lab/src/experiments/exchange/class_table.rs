@@ -79,11 +79,7 @@ pub(super) fn per_class_table(results: &BenchResults, fig: &Figure, metric: Metr
                     floors.insert(r.consumer_core(), f);
                 }
             }
-            row.push(if floors.is_empty() {
-                "–".to_string()
-            } else {
-                class_cell(floors.into_values().collect(), fmt_ns)
-            });
+            row.push(class_cell(floors.into_values().collect(), fmt_ns));
         }
         rows.push(row);
     }

@@ -134,9 +134,7 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
                     cell(f, Metric::Read),
                     ratio,
                     f.flush_us()
-                        .as_ref()
-                        .map(|s| fmt_us(s.median))
-                        .unwrap_or_else(|| "–".to_string()),
+                        .map_or_else(|| "–".to_string(), |s| fmt_us(s.median)),
                 ]);
             }
             let mut out = vec![Block::table(&header, rows), dagger_note];
@@ -166,23 +164,16 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             }
             let mut header = vec!["from \\ to".to_string()];
             header.extend(cpus.iter().map(|c| format!("CPU {c}")));
-            let rows = cpus
-                .iter()
-                .map(|&a| {
-                    let mut row = vec![format!("CPU {a}")];
-                    for &b in &cpus {
-                        row.push(
-                            // Either direction, as the heatmap draws it (one-way latency is
-                            // measured as half a round trip, the same both ways).
-                            results
-                                .c2c_pair(a, b)
-                                .map(|p| format!("{} ({})", fmt_ns(p.one_way_ns), p.placement))
-                                .unwrap_or_else(|| "–".to_string()),
-                        );
-                    }
-                    row
-                })
-                .collect();
+            // Either direction, as the heatmap draws it (one-way latency is measured as half a
+            // round trip, the same both ways).
+            let pair = |a, b| match results.c2c_pair(a, b) {
+                Some(p) => format!("{} ({})", fmt_ns(p.one_way_ns), p.placement),
+                None => "–".to_string(),
+            };
+            let row = |a| {
+                std::iter::once(format!("CPU {a}")).chain(cpus.iter().map(move |&b| pair(a, b)))
+            };
+            let rows = cpus.iter().map(|&a| row(a).collect()).collect();
             vec![Block::Table { header, rows }]
         }
     }
@@ -292,38 +283,18 @@ pub(super) fn machine_table(results: &BenchResults) -> Block {
         ]);
     }
     rows.push(vec!["kernel".to_string(), m.kernel.clone()]);
-    rows.push(vec![
-        "clock".to_string(),
-        format!(
-            "{}{}, one read costs {}",
-            m.clock.source,
-            m.clock
-                .ticks_per_ns
-                .map(|t| format!(" at {t:.3} ticks/ns"))
-                .unwrap_or_default(),
-            fmt_ns(m.clock.read_cost_ns)
-        ),
-    ]);
-    rows.push(vec![
-        "virtualized".to_string(),
-        if m.virtualized {
-            format!(
-                "yes{}",
-                m.hypervisor
-                    .as_deref()
-                    .map(|h| format!(" ({h})"))
-                    .unwrap_or_default()
-            )
-        } else {
-            "no".to_string()
-        },
-    ]);
-    rows.push(vec![
-        "frequency governor".to_string(),
-        m.governor
-            .clone()
-            .unwrap_or_else(|| "not readable".to_string()),
-    ]);
+    let ticks = (m.clock.ticks_per_ns).map_or(String::new(), |t| format!(" at {t:.3} ticks/ns"));
+    let cost = fmt_ns(m.clock.read_cost_ns);
+    let clock = format!("{}{ticks}, one read costs {cost}", m.clock.source);
+    rows.push(vec!["clock".to_string(), clock]);
+    let virtualized = match (m.virtualized, &m.hypervisor) {
+        (false, _) => "no".to_string(),
+        (true, Some(h)) => format!("yes ({h})"),
+        (true, None) => "yes".to_string(),
+    };
+    rows.push(vec!["virtualized".to_string(), virtualized]);
+    let governor = m.governor.as_deref().unwrap_or("not readable");
+    rows.push(vec!["frequency governor".to_string(), governor.to_string()]);
     rows.push(vec!["host name".to_string(), m.hostname.clone()]);
     Block::table(&["", ""], rows)
 }
