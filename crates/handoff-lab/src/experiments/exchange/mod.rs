@@ -251,12 +251,6 @@ impl RunData {
     }
 }
 
-/// Extra facts a run learns about its mode (recorded in the record).
-#[derive(Default)]
-pub(crate) struct RunFacts {
-    pipe_size: Option<u64>,
-}
-
 /// Measures one point: `runs` fresh pairs, each `warmup + reps` repetitions; `None` when
 /// Ctrl-C (or a stop request) cut it short. A failed run (a worker died, a sum was wrong, a
 /// deadline passed) is an error naming the point and the run.
@@ -270,7 +264,8 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
     let (mut read, mut latency, mut write, mut flush) = (vec![], vec![], vec![], vec![]);
     let mut anomalies = 0u64;
     let mut cpu_pct = Vec::new();
-    let mut facts = RunFacts::default();
+    // What a run learns about its mode: the pipe's capacity (pipe mode).
+    let mut pipe_size = None;
     // The blocks whose sum the consumer checked, and those it did not reach (a failed check
     // ends the run with an error; this catches a consumer that stopped checking).
     let mut checks = crate::bench::Checks::of("blocks");
@@ -278,7 +273,7 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
         if env.cancel.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        let data = match run_once(p, env, &mut facts) {
+        let data = match run_once(p, env, &mut pipe_size) {
             Ok(data) => data,
             Err(_) if env.cancel.load(Ordering::Relaxed) => return Ok(None),
             Err(e) => return Err(failed(run, e)),
@@ -343,7 +338,7 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
     {
         info.insert("filesystem".into(), fs.into());
     }
-    if let Some(size) = facts.pipe_size {
+    if let Some(size) = pipe_size {
         info.insert("pipe_size_bytes".into(), size.into());
     }
     Ok(Some(b))
@@ -357,11 +352,11 @@ fn run_deadline(p: &Point, delay_us: u64) -> Deadline {
     Deadline::after(Duration::from_secs(30) + Duration::from_micros(reps * per_rep_us))
 }
 
-fn run_once(p: &Point, env: &Env<'_>, facts: &mut RunFacts) -> Result<RunData, RunError> {
+fn run_once(p: &Point, env: &Env<'_>, pipe_size: &mut Option<u64>) -> Result<RunData, RunError> {
     match p.mode {
         Mode::SingleThread | Mode::File => single::single_thread(p, env),
         Mode::ThreadsSpin | Mode::ThreadsBlocking => threads(p, env),
-        _ => worker::run_processes(p, env, facts),
+        _ => worker::run_processes(p, env, pipe_size),
     }
 }
 

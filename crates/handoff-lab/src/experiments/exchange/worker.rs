@@ -5,7 +5,7 @@
 use super::lockstep::{ChannelLockStep, SemLockStep};
 use super::roles::{ConsumerLoop, LockStep, ProducerLoop};
 use super::samples::Layout;
-use super::{block_channel, next_id, run_deadline, Env, Mode, Point, RunData, RunError, RunFacts};
+use super::{block_channel, next_id, run_deadline, Env, Mode, Point, RunData, RunError};
 use crate::experiments::launcher;
 use handoff::channel::Channel;
 use handoff::shm::Segment;
@@ -148,7 +148,7 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
 pub(crate) fn run_processes(
     p: &Point,
     env: &Env<'_>,
-    facts: &mut RunFacts,
+    pipe_size: &mut Option<u64>,
 ) -> Result<RunData, RunError> {
     let layout = Layout::new(p.total_reps());
     let id = next_id();
@@ -169,7 +169,7 @@ pub(crate) fn run_processes(
     if p.mode == Mode::Pipe {
         let (dr, dw, size) = handoff_probe::pipe::pipe_with_size(p.size)?;
         let (ar, aw, _) = handoff_probe::pipe::pipe_with_size(0)?;
-        facts.pipe_size = Some(size as u64);
+        *pipe_size = Some(size as u64);
         pipe_ends = vec![dr, dw, ar, aw];
         for fd in &pipe_ends {
             handoff_probe::pipe::clear_cloexec(fd)?;
