@@ -36,7 +36,7 @@ pub const MAX_BLOCK: usize = 1 << 30;
 const BYTES_PER_BLOCK_BYTE: u64 = 3;
 
 /// The exchange's points for one step of the ladder.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ExchangePlan {
     /// The configuration (the flags applied).
     pub cfg: ExchangeConfig,
@@ -267,9 +267,7 @@ impl ExchangePlan {
         Ok(ExchangePlan {
             cfg,
             points,
-            c2c_pairs: Vec::new(),
-            rep_scaling: String::new(),
-            notes: Vec::new(),
+            ..Default::default()
         })
     }
 
@@ -319,21 +317,18 @@ fn describe(plan: &ExchangePlan, topology: &Topology, allowed: &[usize]) -> Vec<
     ];
     let consumers = distinct(plan.points.iter().map(|p| p.consumer_core));
     for (class, cpus) in topology.representatives_per_class(producer, allowed, usize::MAX) {
-        let picked: Vec<usize> = cpus
-            .iter()
-            .copied()
+        let picked: Vec<usize> = (cpus.iter().copied())
             .filter(|c| consumers.contains(c))
             .collect();
+        let list = match picked.is_empty() {
+            true => "-".to_string(),
+            false => handoff_probe::topology::format_cpu_list(&picked),
+        };
+        let class = class.as_str();
         out.push(format!(
-            "  {:<13} {} of {} CPUs: {}",
-            class.as_str(),
+            "  {class:<13} {} of {} CPUs: {list}",
             picked.len(),
-            cpus.len(),
-            if picked.is_empty() {
-                "-".to_string()
-            } else {
-                handoff_probe::topology::format_cpu_list(&picked)
-            }
+            cpus.len()
         ));
     }
     let sizes = distinct(plan.points.iter().map(|p| p.size));
