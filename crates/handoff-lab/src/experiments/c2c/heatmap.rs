@@ -73,14 +73,11 @@ pub(crate) fn draw_heatmap<DB: DrawingBackend>(
             0.5
         }
     };
-    let ticks: Vec<(f64, String)> = cpus
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (i as f64 + 0.5, c.to_string()))
-        .collect();
     // Label every CPU up to 32, then thin out.
     let stride = n.div_ceil(32).max(1);
-    let shown: Vec<(f64, String)> = ticks.iter().step_by(stride).cloned().collect();
+    let shown: Vec<(f64, String)> = (cpus.iter().enumerate().step_by(stride))
+        .map(|(i, c)| (i as f64 + 0.5, c.to_string()))
+        .collect();
     let x = Axis {
         log: false,
         lo: 0.0,

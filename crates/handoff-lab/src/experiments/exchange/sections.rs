@@ -3,7 +3,7 @@
 //! screen ([`Lead`]), then the recommendation, the machine, the method, one section per
 //! figure with its table, the run-to-run disagreements and the data checks, and its files.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::figures::{plan_figures, Figure, FigureKind};
 use super::recommend::{self, fmt_ratio, ratio_verdict, Answer, Pick, Recommendation};
@@ -245,15 +245,12 @@ fn beside(best: &Pick, two: Option<&Pick>) -> String {
     if two.mode == best.mode {
         return format!("the same: **{}**", best.mode);
     }
-    let head = if two.at_size == best.at_size {
-        format!(
-            "**{}** {}",
-            best.mode,
-            fmt_us(best.read_us + best.latency_us)
-        )
+    let quoted = if two.at_size == best.at_size {
+        fmt_us(best.read_us + best.latency_us)
     } else {
-        format!("**{}** {}", best.mode, cost(best))
+        cost(best)
     };
+    let head = format!("**{}** {quoted}", best.mode);
     if two.mode == best.best_measured || best.tied.contains(&two.mode) {
         return format!("{head} — {} within noise", two.mode);
     }
@@ -438,24 +435,20 @@ fn method(results: &BenchResults) -> Vec<Block> {
         )),
     }
     // reps and runs per size, as recorded.
-    let mut per_size: BTreeMap<u64, (Vec<u64>, Vec<u64>)> = BTreeMap::new();
+    let mut per_size: BTreeMap<u64, (BTreeSet<u64>, BTreeSet<u64>)> = BTreeMap::new();
     for r in &results.records {
         let e = per_size.entry(r.size_bytes()).or_default();
-        e.0.push(r.reps);
-        e.1.push(r.runs);
+        e.0.insert(r.reps);
+        e.1.insert(r.runs);
     }
-    let span = |v: &mut Vec<u64>| {
-        v.sort_unstable();
-        v.dedup();
-        match v.as_slice() {
-            [one] => one.to_string(),
-            [first, .., last] => format!("{first}–{last}"),
-            [] => "-".to_string(),
-        }
+    let span = |v: &BTreeSet<u64>| match (v.first(), v.last()) {
+        (Some(first), Some(last)) if first != last => format!("{first}–{last}"),
+        (Some(one), _) => one.to_string(),
+        _ => "-".to_string(),
     };
     let rows = per_size
         .into_iter()
-        .map(|(size, (mut reps, mut runs))| vec![fmt_size(size), span(&mut reps), span(&mut runs)])
+        .map(|(size, (reps, runs))| vec![fmt_size(size), span(&reps), span(&runs)])
         .collect();
     b.push(Block::table(
         &["block size", "repetitions per run", "runs"],

@@ -138,12 +138,12 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
 
     // Vs size: per placement, the core pair with the most sizes (at least 2).
     let mut by_pair: BTreeMap<(usize, usize), (String, BTreeSet<u64>)> = BTreeMap::new();
-    for &i in &cached {
-        let r = &recs[i];
-        let e = by_pair
-            .entry((r.producer_core(), r.consumer_core()))
-            .or_insert_with(|| (r.placement().to_string(), BTreeSet::new()));
-        e.1.insert(r.size_bytes());
+    for r in cached.iter().map(|&i| &recs[i]) {
+        let e = by_pair.entry((r.producer_core(), r.consumer_core()));
+        let sizes = &mut e
+            .or_insert_with(|| (r.placement().to_string(), BTreeSet::new()))
+            .1;
+        sizes.insert(r.size_bytes());
     }
     let mut per_placement: PerPlacement = BTreeMap::new();
     for (pair, (pl, sizes)) in &by_pair {
