@@ -161,12 +161,8 @@ impl ExchangeConfig {
                 }
             }
         }
-        if let Some(r) = o.reps {
-            self.reps = r;
-        }
-        if let Some(r) = o.runs {
-            self.runs = r;
-        }
+        self.reps = o.reps.unwrap_or(self.reps);
+        self.runs = o.runs.unwrap_or(self.runs);
         if let Some(k) = &o.kernel {
             self.kernel = k.clone();
         }
