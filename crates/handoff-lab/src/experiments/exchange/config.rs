@@ -148,14 +148,10 @@ impl ExchangeConfig {
             let producer = self.producer_core;
             if self.modes.iter().all(|m| m.is_single_thread()) {
                 if let Some(&cpu) = self.consumer_cores.iter().find(|&&c| c != producer) {
+                    let modes: Vec<&str> = self.modes.iter().map(|m| m.as_str()).collect();
                     return Err(ConfigError::OneThreadConsumer {
                         cpu,
-                        modes: self
-                            .modes
-                            .iter()
-                            .map(|m| m.as_str())
-                            .collect::<Vec<_>>()
-                            .join(" and "),
+                        modes: modes.join(" and "),
                         producer,
                     });
                 }

@@ -288,15 +288,14 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
             .map(|i| cal.delta_ns(data.done[i], data.start[i]) / 1e3)
             .collect();
         anomalies += lat.iter().filter(|&&l| l < 0.0).count() as u64;
-        let (r, wr, fl) = (us(&data.read), us(&data.write), us(&data.flush));
         let wall_ns = cal.to_ns(data.wall_ticks);
         if wall_ns > 0.0 {
             cpu_pct.push(100.0 * data.cpu_ns as f64 / wall_ns);
         }
-        read.push(r);
+        read.push(us(&data.read));
         latency.push(lat);
-        write.push(wr);
-        flush.push(fl);
+        write.push(us(&data.write));
+        flush.push(us(&data.flush));
     }
     let timed = |s: &[Vec<f64>], spread, zero_ok| {
         time_metric(s, spread, zero_ok).map_err(|e| failed(p.runs, RunError::from(e)))

@@ -139,18 +139,16 @@ pub fn lead(results: &BenchResults, rec: &Recommendation, figure: Option<&Figure
         .records
         .iter()
         .any(|r| r.load.as_ref().is_some_and(|l| l.is_busy()));
-    let answers = if rec.answers.is_empty() {
-        vec![if busy {
-            "**Not answered:** the exchange ran on a busy machine, so no ratio is drawn from \
-             it (see the warning above)."
-                .to_string()
-        } else {
-            "**Not answered:** processes-spin and threads-spin were not both measured on one \
-             core pair (run the exchange with both modes)."
-                .to_string()
-        }]
+    let not_answered = if busy {
+        "**Not answered:** the exchange ran on a busy machine, so no ratio is drawn from it \
+         (see the warning above)."
     } else {
-        rec.answers.iter().map(answer_line).collect()
+        "**Not answered:** processes-spin and threads-spin were not both measured on one core \
+         pair (run the exchange with both modes)."
+    };
+    let answers = match rec.answers.is_empty() {
+        true => vec![not_answered.to_string()],
+        false => rec.answers.iter().map(answer_line).collect(),
     };
     let picks = rec
         .picks

@@ -132,17 +132,13 @@ pub(super) fn sentences(results: &BenchResults, rec: &Recommendation) -> Vec<Str
             }
         ));
     }
-    let flagged = results
-        .records
-        .iter()
-        .filter(|r| !record_disagreements(r).is_empty())
-        .count();
+    // Disagreeing metrics per record.
+    let per_record: Vec<usize> = (results.records.iter())
+        .map(|r| record_disagreements(r).len())
+        .collect();
+    let flagged = per_record.iter().filter(|&&n| n > 0).count();
     if flagged > 0 {
-        let metrics: usize = results
-            .records
-            .iter()
-            .map(|r| record_disagreements(r).len())
-            .sum();
+        let metrics: usize = per_record.iter().sum();
         out.push(format!(
             "**Run-to-run disagreement:** {flagged} record(s) ({metrics} record–metric \
              pair(s)) have runs whose means disagree (listed under \"Run-to-run \
