@@ -191,18 +191,19 @@ pub(super) fn record_name(r: &BenchRecord) -> String {
 }
 
 pub(super) fn disagreements(results: &BenchResults) -> Block {
-    let mut items = Vec::new();
+    let (mut items, mut records) = (Vec::new(), 0);
     for r in &results.records {
-        for (metric, d) in record_disagreements(r) {
+        let flagged = record_disagreements(r);
+        records += usize::from(!flagged.is_empty());
+        for (metric, d) in flagged {
             let means: Vec<String> = d.run_means.iter().map(|m| fmt_us(*m)).collect();
-            let which = if d.outside.is_empty() {
-                String::new()
-            } else {
-                let runs: Vec<String> = d.outside.iter().map(|i| (i + 1).to_string()).collect();
-                format!(
+            let runs: Vec<String> = d.outside.iter().map(|i| (i + 1).to_string()).collect();
+            let which = match runs.is_empty() {
+                true => String::new(),
+                false => format!(
                     "; run(s) {} stand apart from every other run",
                     runs.join(", ")
-                )
+                ),
             };
             items.push(format!(
                 "**{}**, {}: run means {} disagree (spread {:.0}% of the median{which}).",
@@ -220,11 +221,6 @@ pub(super) fn disagreements(results: &BenchResults) -> Block {
                 .to_string(),
         )
     } else {
-        let records = results
-            .records
-            .iter()
-            .filter(|r| !record_disagreements(r).is_empty())
-            .count();
         items.insert(
             0,
             format!(

@@ -178,21 +178,21 @@ pub(crate) fn run_processes(
     let pipe_fds =
         (!pipe_ends.is_empty()).then(|| std::array::from_fn(|i| pipe_ends[i].as_raw_fd()));
 
-    let spec = |role: Role| WorkerSpec {
-        role,
-        point: p.clone(),
-        segment: seg.name().unwrap_or_default().to_string(),
-        channel: chan.as_ref().and_then(|c| c.name()).map(str::to_string),
-        delay_us: env.cfg.producer_delay_us,
-        deadline_ns: deadline.as_ns(),
-        tsc: env.rig.clock.source() == ClockSource::Tsc,
-        semaphores: sems.as_ref().map(Semaphores::names),
-        pipe_fds,
-        kernel: env.kernel.name().to_string(),
-        fault: env.cfg.fault,
-    };
-    let spawn = |s: WorkerSpec| -> Result<ChildGuard, RunError> {
-        let json = serde_json::to_string(&s)?;
+    let spawn = |role: Role| -> Result<ChildGuard, RunError> {
+        let spec = WorkerSpec {
+            role,
+            point: p.clone(),
+            segment: seg.name().unwrap_or_default().to_string(),
+            channel: chan.as_ref().and_then(|c| c.name()).map(str::to_string),
+            delay_us: env.cfg.producer_delay_us,
+            deadline_ns: deadline.as_ns(),
+            tsc: env.rig.clock.source() == ClockSource::Tsc,
+            semaphores: sems.as_ref().map(Semaphores::names),
+            pipe_fds,
+            kernel: env.kernel.name().to_string(),
+            fault: env.cfg.fault,
+        };
+        let json = serde_json::to_string(&spec)?;
         let io = launcher::Io {
             stdin: false,
             stdout: false,
@@ -202,8 +202,8 @@ pub(crate) fn run_processes(
         launcher::spawn_worker(exe, args, super::record::NAME, &[json], io).map_err(RunError::Spawn)
     };
     let mut workers = [
-        ("consumer worker".to_string(), spawn(spec(Role::Consumer))?),
-        ("producer worker".to_string(), spawn(spec(Role::Producer))?),
+        ("consumer worker".to_string(), spawn(Role::Consumer)?),
+        ("producer worker".to_string(), spawn(Role::Producer)?),
     ];
     // The workers hold their own copies now; ours would keep a dead peer's pipe open.
     drop(pipe_ends);
