@@ -86,7 +86,6 @@ pub fn sweep_max(llc_bytes: Option<u64>, memory: Option<u64>) -> usize {
 pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
     let (flags, step, topology, allowed) = (ask.flags, ask.step, ask.topology, ask.allowed);
     let llc_bytes = topology.last_level_cache_bytes();
-    let quick = ask.quick;
     let mut cfg = ExchangeConfig {
         runs: step.runs,
         reps: step.max_reps,
@@ -122,12 +121,12 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
     let max_size = sweep_max(llc_bytes, memory);
     let sizes = if user_sizes {
         cfg.sizes.clone()
-    } else if quick {
+    } else if ask.quick {
         sweep_sizes(16 * MIB, 2)
     } else {
         sweep_sizes(max_size, step.sweep_step)
     };
-    if !user_sizes && !quick && max_size < 2 * llc_bytes.unwrap_or(0) as usize {
+    if !user_sizes && !ask.quick && max_size < 2 * llc_bytes.unwrap_or(0) as usize {
         notes.push(format!(
             "the sweep stops at {}, under twice the last-level cache: {}",
             crate::units::format_size(max_size),
@@ -213,8 +212,7 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
 /// The `config` of `results.json`: the exchange settings with every size of the plan and the
 /// real warm-up rule, and the whole plan, one entry per point.
 pub fn plan_config(plan: &ExchangePlan) -> serde_json::Value {
-    let cfg = &plan.cfg;
-    let mut exchange = serde_json::to_value(cfg).unwrap_or_default();
+    let mut exchange = serde_json::to_value(&plan.cfg).unwrap_or_default();
     let sizes = distinct(plan.points.iter().map(|p| p.size));
     if let Some(o) = exchange.as_object_mut() {
         o.insert("sizes".into(), serde_json::json!(sizes));

@@ -108,11 +108,9 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
         })
         .map(|(k, _)| *k);
     if let Some((size, producer)) = best {
-        let idx: Vec<usize> = cached
-            .iter()
-            .copied()
-            .filter(|&i| recs[i].size_bytes() == size && recs[i].producer_core() == producer)
-            .collect();
+        let idx = select(recs, &cached, |r| {
+            r.size_bytes() == size && r.producer_core() == producer
+        });
         for (metric, id, _) in METRICS {
             let log_y = metric == Metric::Latency && spread(recs, &idx, metric) > LOG_SPREAD;
             let what = match metric {
@@ -162,11 +160,9 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
         figures.insert(0, f);
     }
     for ((_, pl), ((p, c), _)) in &per_placement {
-        let idx: Vec<usize> = cached
-            .iter()
-            .copied()
-            .filter(|&i| recs[i].producer_core() == *p && recs[i].consumer_core() == *c)
-            .collect();
+        let idx = select(recs, &cached, |r| {
+            (r.producer_core(), r.consumer_core()) == (*p, *c)
+        });
         for (metric, id, what) in METRICS {
             figures.push(Figure {
                 id: format!("{id}_vs_size_{}", file_safe(pl)),
@@ -258,16 +254,10 @@ fn processes_vs_threads(
     let mut panels = Vec::new();
     let mut records = Vec::new();
     for ((_, pl), ((p, c), _)) in per_placement {
-        let idx: Vec<usize> = cached
-            .iter()
-            .copied()
-            .filter(|&i| {
-                let r = &recs[i];
-                r.producer_core() == *p
-                    && r.consumer_core() == *c
-                    && HEADLINE_MODES.contains(&r.mode())
-            })
-            .collect();
+        let idx = select(recs, cached, |r| {
+            let pair = (r.producer_core(), r.consumer_core()) == (*p, *c);
+            pair && HEADLINE_MODES.contains(&r.mode())
+        });
         let sizes = |mode: &str| {
             idx.iter()
                 .filter(|&&i| recs[i].mode() == mode)
@@ -289,6 +279,15 @@ fn processes_vs_threads(
         kind: FigureKind::ProcessesVsThreads { panels },
         records,
     })
+}
+
+/// The indices of `idx` whose records `keep` keeps.
+pub(super) fn select(
+    recs: &[BenchRecord],
+    idx: &[usize],
+    keep: impl Fn(&BenchRecord) -> bool,
+) -> Vec<usize> {
+    idx.iter().copied().filter(|&i| keep(&recs[i])).collect()
 }
 
 pub(super) fn file_safe(s: &str) -> String {

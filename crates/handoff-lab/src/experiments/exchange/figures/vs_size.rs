@@ -104,12 +104,9 @@ pub(super) fn draw_processes_vs_threads<DB: DrawingBackend>(
     let recs = &results.records;
     let (mut entries, mut notes): Legend = (Vec::new(), Vec::new());
     for (row, (pl, p, c)) in panels.iter().enumerate() {
-        let idx: Vec<usize> = fig
-            .records
-            .iter()
-            .copied()
-            .filter(|&i| recs[i].producer_core() == *p && recs[i].consumer_core() == *c)
-            .collect();
+        let idx = super::plan::select(recs, &fig.records, |r| {
+            (r.producer_core(), r.consumer_core()) == (*p, *c)
+        });
         for (col, (metric, _, what)) in super::plan::METRICS.into_iter().enumerate() {
             let cell = &cells[row * 2 + col];
             let (cw, _) = cell.dim_in_pixel();
