@@ -247,11 +247,9 @@ impl Mode {
 
     /// The wait the consumer uses in this mode for a given placement.
     pub fn wait_kind(self, same_cpu: bool) -> WaitKind {
-        let i = self.info();
-        if same_cpu {
-            i.wait_same_cpu
-        } else {
-            i.wait
+        match same_cpu {
+            true => self.info().wait_same_cpu,
+            false => self.info().wait,
         }
     }
 }
