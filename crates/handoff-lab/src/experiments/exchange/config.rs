@@ -89,12 +89,7 @@ pub enum ConfigError {
         "--reps {reps} plus --warmup {warmup} is more than {MAX_REPS_PER_RUN} repetitions per \
          run: use fewer repetitions and more --runs"
     )]
-    TooManyReps {
-        /// `--reps`.
-        reps: u32,
-        /// `--warmup`.
-        warmup: u32,
-    },
+    TooManyReps { reps: u32, warmup: u32 },
     /// More runs than a point may have.
     #[error("--runs {0} is more than {MAX_RUNS}: use fewer runs")]
     TooManyRuns(u32),
