@@ -29,16 +29,11 @@ fn class_cell(mut values: Vec<f64>, fmt: fn(f64) -> String) -> String {
     }
     let n = values.len();
     values.sort_by(f64::total_cmp);
-    let m = quantile_sorted(&values, 0.5);
-    if n == 1 {
-        fmt(m)
-    } else {
-        format!(
-            "{} ({}–{}, {n} CPUs)",
-            fmt(m),
-            fmt(values[0]),
-            fmt(values[n - 1])
-        )
+    let m = fmt(quantile_sorted(&values, 0.5));
+    let (lo, hi) = (fmt(values[0]), fmt(values[n - 1]));
+    match n {
+        1 => m,
+        _ => format!("{m} ({lo}–{hi}, {n} CPUs)"),
     }
 }
 

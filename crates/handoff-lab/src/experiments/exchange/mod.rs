@@ -258,7 +258,6 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
     let failed = |run: u32, e: RunError| {
         BenchError::failed(record::NAME, format!("{}, run {run}: {e}", p.label()))
     };
-    let same_cpu = p.producer_core == p.consumer_core;
     let cal = &env.rig.calibration;
     let w = p.warmup as usize;
     let (mut read, mut latency, mut write, mut flush) = (vec![], vec![], vec![], vec![]);
@@ -300,7 +299,6 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
     let timed = |s: &[Vec<f64>], spread, zero_ok| {
         time_metric(s, spread, zero_ok).map_err(|e| failed(p.runs, RunError::from(e)))
     };
-    let two_party = !p.mode.is_single_thread();
     let placement = env.rig.topology.placement(p.producer_core, p.consumer_core);
     let key = PointKey {
         mode: p.mode.as_str(),
@@ -322,9 +320,10 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
     }
     b.checks = Some(checks);
     let info = &mut b.info;
-    info.insert("wait".into(), p.mode.wait_kind(same_cpu).as_str().into());
+    let wait = p.mode.wait_kind(p.producer_core == p.consumer_core);
+    info.insert("wait".into(), wait.as_str().into());
     info.insert("clock_anomalies".into(), anomalies.into());
-    let cpu = if two_party && !cpu_pct.is_empty() {
+    let cpu = if !p.mode.is_single_thread() && !cpu_pct.is_empty() {
         stats::mean(&cpu_pct)
     } else {
         100.0
@@ -402,11 +401,10 @@ fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {
     let slots = layout.slots(&seg)?;
     let (mut tx, mut rx) = Channel::anonymous(block_channel(p.size))?.split()?;
     let deadline = run_deadline(p, env.cfg.producer_delay_us);
-    let same_cpu = p.producer_core == p.consumer_core;
-    let wait = if same_cpu {
-        Wait::SpinYield
-    } else {
-        Wait::Spin
+    // The consumer's wait in the channel: spin, or spin-yield when both share a CPU.
+    let wait = match p.mode.wait_kind(p.producer_core == p.consumer_core) {
+        WaitKind::SpinYield => Wait::SpinYield,
+        _ => Wait::Spin,
     };
     let failed = AtomicBool::new(false);
     let (full, free) = (OneShot::default(), OneShot::default());

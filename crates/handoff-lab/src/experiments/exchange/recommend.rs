@@ -493,11 +493,8 @@ fn ratios(
     let mut out = Vec::new();
     let find = |mode: &str, size: u64, p: usize, c: usize| {
         results.records.iter().find(|r| {
-            !r.flush_cache()
-                && r.mode() == mode
-                && r.size_bytes() == size
-                && r.producer_core() == p
-                && r.consumer_core() == c
+            let point = (r.size_bytes(), r.producer_core(), r.consumer_core());
+            !r.flush_cache() && r.mode() == mode && point == (size, p, c)
         })
     };
     let mut seen: BTreeSet<(u8, String, u64)> = BTreeSet::new();

@@ -112,10 +112,8 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             let mut rows = Vec::new();
             let mut flushed_faster = Vec::new();
             for m in &modes {
-                let (Some(c), Some(f)) = (
-                    find(&|r| r.mode() == m && !r.flush_cache()),
-                    find(&|r| r.mode() == m && r.flush_cache()),
-                ) else {
+                let state = |flush| find(&|r| r.mode() == m && r.flush_cache() == flush);
+                let (Some(c), Some(f)) = (state(false), state(true)) else {
                     continue;
                 };
                 let r = ratio_of_means(
