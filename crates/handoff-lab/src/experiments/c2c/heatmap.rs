@@ -73,14 +73,11 @@ pub(crate) fn draw_heatmap<DB: DrawingBackend>(
             0.5
         }
     };
-    let ticks: Vec<(f64, String)> = cpus
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (i as f64 + 0.5, c.to_string()))
-        .collect();
     // Label every CPU up to 32, then thin out.
     let stride = n.div_ceil(32).max(1);
-    let shown: Vec<(f64, String)> = ticks.iter().step_by(stride).cloned().collect();
+    let shown: Vec<(f64, String)> = (cpus.iter().enumerate().step_by(stride))
+        .map(|(i, c)| (i as f64 + 0.5, c.to_string()))
+        .collect();
     let x = Axis {
         log: false,
         lo: 0.0,
@@ -119,30 +116,19 @@ pub(crate) fn draw_heatmap<DB: DrawingBackend>(
         .draw()
         .map_err(err)?;
     let write_values = n <= 16;
-    let text_size = if n <= 4 {
-        26
-    } else if n <= 8 {
-        20
-    } else {
-        14
+    let text_size = match n {
+        0..=4 => 26,
+        5..=8 => 20,
+        _ => 14,
     };
     for (i, &a) in cpus.iter().enumerate() {
         for (j, &b) in cpus.iter().enumerate() {
             let (x0, y0) = (j as f64, (n - i - 1) as f64);
             let v = value(a, b);
             let color = v.map_or(RGBColor(0xee, 0xee, 0xee), |v| viridis(norm(v)));
-            chart
-                .draw_series([Rectangle::new(
-                    [(x0, y0), (x0 + 1.0, y0 + 1.0)],
-                    color.filled(),
-                )])
-                .map_err(err)?;
-            chart
-                .draw_series([Rectangle::new(
-                    [(x0, y0), (x0 + 1.0, y0 + 1.0)],
-                    WHITE.stroke_width(1),
-                )])
-                .map_err(err)?;
+            let corners = [(x0, y0), (x0 + 1.0, y0 + 1.0)];
+            let cell = [color.filled(), WHITE.stroke_width(1)].map(|s| Rectangle::new(corners, s));
+            chart.draw_series(cell).map_err(err)?;
             if write_values {
                 let text = v.map_or("–".to_string(), |v| format!("{v:.0}"));
                 let ink = match v {

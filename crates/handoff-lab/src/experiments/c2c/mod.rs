@@ -20,13 +20,8 @@ pub const NAME: &str = "c2c";
 
 /// Every unordered pair of distinct CPUs in `cpus` (one-way latency is symmetric).
 pub fn all_pairs(cpus: &[usize]) -> Vec<(usize, usize)> {
-    let mut pairs = Vec::new();
-    for (i, &a) in cpus.iter().enumerate() {
-        for &b in &cpus[i + 1..] {
-            pairs.push((a, b));
-        }
-    }
-    pairs
+    let after = |(i, &a): (usize, &usize)| cpus[i + 1..].iter().map(move |&b| (a, b));
+    cpus.iter().enumerate().flat_map(after).collect()
 }
 
 /// On a large machine, one pair per placement class from `from` instead of all pairs.

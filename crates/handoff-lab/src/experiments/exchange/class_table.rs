@@ -29,16 +29,11 @@ fn class_cell(mut values: Vec<f64>, fmt: fn(f64) -> String) -> String {
     }
     let n = values.len();
     values.sort_by(f64::total_cmp);
-    let m = quantile_sorted(&values, 0.5);
-    if n == 1 {
-        fmt(m)
-    } else {
-        format!(
-            "{} ({}–{}, {n} CPUs)",
-            fmt(m),
-            fmt(values[0]),
-            fmt(values[n - 1])
-        )
+    let m = fmt(quantile_sorted(&values, 0.5));
+    let (lo, hi) = (fmt(values[0]), fmt(values[n - 1]));
+    match n {
+        1 => m,
+        _ => format!("{m} ({lo}–{hi}, {n} CPUs)"),
     }
 }
 
@@ -73,17 +68,10 @@ pub(super) fn per_class_table(results: &BenchResults, fig: &Figure, metric: Metr
             row.push(class_cell(v, fmt_us));
         }
         if metric == Metric::Latency {
-            let mut floors: BTreeMap<usize, f64> = BTreeMap::new();
-            for r in members {
-                if let Some(f) = results.floor_for(r) {
-                    floors.insert(r.consumer_core(), f);
-                }
-            }
-            row.push(if floors.is_empty() {
-                "–".to_string()
-            } else {
-                class_cell(floors.into_values().collect(), fmt_ns)
-            });
+            let floors: BTreeMap<usize, f64> = (members.iter())
+                .filter_map(|r| Some((r.consumer_core(), results.floor_for(r)?)))
+                .collect();
+            row.push(class_cell(floors.into_values().collect(), fmt_ns));
         }
         rows.push(row);
     }

@@ -72,35 +72,24 @@ impl Default for ExchangeConfig {
 /// says what to change.
 #[derive(Debug, Error)]
 pub enum ConfigError {
-    /// No `--mode`.
-    #[error("no mode selected")]
-    NoMode,
-    /// No `--size`.
-    #[error("no size selected")]
-    NoSize,
+    /// An empty list: no mode, size, cache state or consumer core.
+    #[error("no {0} selected")]
+    Nothing(&'static str),
     /// A size of 0 bytes.
     #[error("size 0 is not allowed: the block needs at least one 4-byte integer")]
     ZeroSize,
     /// A size that is not a whole number of 32-bit integers.
     #[error("size {0} B is not a multiple of 4: the block is an array of 32-bit integers")]
     SizeNotMultipleOf4(usize),
-    /// `--reps 0`.
-    #[error("--reps must be at least 1")]
-    NoReps,
-    /// `--runs 0`.
-    #[error("--runs must be at least 1")]
-    NoRuns,
+    /// `--reps 0` or `--runs 0`.
+    #[error("{0} must be at least 1")]
+    Zero(&'static str),
     /// More repetitions per run than the sample arrays hold.
     #[error(
         "--reps {reps} plus --warmup {warmup} is more than {MAX_REPS_PER_RUN} repetitions per \
          run: use fewer repetitions and more --runs"
     )]
-    TooManyReps {
-        /// `--reps`.
-        reps: u32,
-        /// `--warmup`.
-        warmup: u32,
-    },
+    TooManyReps { reps: u32, warmup: u32 },
     /// More runs than a point may have.
     #[error("--runs {0} is more than {MAX_RUNS}: use fewer runs")]
     TooManyRuns(u32),
@@ -110,9 +99,6 @@ pub enum ConfigError {
     /// A fault that kills a process, with a mode that has none of its own.
     #[error("--fault {0} kills the producer's process: use it with process modes only")]
     FaultNeedsProcesses(Fault),
-    /// No cache state.
-    #[error("no cache state selected")]
-    NoCacheState,
     /// A CPU outside this process's affinity mask.
     #[error("CPU {cpu} is not available: this process may use CPUs {allowed}")]
     CpuNotAllowed {
@@ -121,9 +107,6 @@ pub enum ConfigError {
         /// The CPUs this process may use, as a list.
         allowed: String,
     },
-    /// No consumer CPU.
-    #[error("no consumer core selected")]
-    NoConsumer,
     /// `--consumer-core` names a CPU only one-thread modes would use (they run on the
     /// producer's CPU).
     #[error(
@@ -160,40 +143,30 @@ impl ExchangeConfig {
             let producer = self.producer_core;
             if self.modes.iter().all(|m| m.is_single_thread()) {
                 if let Some(&cpu) = self.consumer_cores.iter().find(|&&c| c != producer) {
+                    let modes: Vec<&str> = self.modes.iter().map(|m| m.as_str()).collect();
                     return Err(ConfigError::OneThreadConsumer {
                         cpu,
-                        modes: self
-                            .modes
-                            .iter()
-                            .map(|m| m.as_str())
-                            .collect::<Vec<_>>()
-                            .join(" and "),
+                        modes: modes.join(" and "),
                         producer,
                     });
                 }
             }
         }
-        if let Some(r) = o.reps {
-            self.reps = r;
-        }
-        if let Some(r) = o.runs {
-            self.runs = r;
-        }
+        self.reps = o.reps.unwrap_or(self.reps);
+        self.runs = o.runs.unwrap_or(self.runs);
         if let Some(k) = &o.kernel {
             self.kernel = k.clone();
         }
         Ok(())
     }
-}
 
-impl ExchangeConfig {
     /// Checks the configuration against this machine; the error is one line for the user.
     pub fn validate(&self, allowed_cpus: &[usize]) -> Result<(), ConfigError> {
         if self.modes.is_empty() {
-            return Err(ConfigError::NoMode);
+            return Err(ConfigError::Nothing("mode"));
         }
         if self.sizes.is_empty() {
-            return Err(ConfigError::NoSize);
+            return Err(ConfigError::Nothing("size"));
         }
         for &s in &self.sizes {
             if s == 0 {
@@ -204,10 +177,10 @@ impl ExchangeConfig {
             }
         }
         if self.reps == 0 {
-            return Err(ConfigError::NoReps);
+            return Err(ConfigError::Zero("--reps"));
         }
         if self.runs == 0 {
-            return Err(ConfigError::NoRuns);
+            return Err(ConfigError::Zero("--runs"));
         }
         if self
             .reps
@@ -229,7 +202,7 @@ impl ExchangeConfig {
             }
         }
         if self.flush_cache.is_empty() {
-            return Err(ConfigError::NoCacheState);
+            return Err(ConfigError::Nothing("cache state"));
         }
         for &cpu in std::iter::once(&self.producer_core).chain(&self.consumer_cores) {
             if !allowed_cpus.contains(&cpu) {
@@ -240,17 +213,12 @@ impl ExchangeConfig {
             }
         }
         if self.consumer_cores.is_empty() {
-            return Err(ConfigError::NoConsumer);
+            return Err(ConfigError::Nothing("consumer core"));
         }
         if self.modes.contains(&Mode::File) && !self.file_dir.is_dir() {
             return Err(ConfigError::FileDir(self.file_dir.clone()));
         }
         Ok(())
-    }
-
-    /// Total repetitions per run, warm-up included.
-    pub fn total_reps(&self) -> u32 {
-        self.reps + self.warmup
     }
 }
 

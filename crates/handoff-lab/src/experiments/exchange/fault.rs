@@ -71,12 +71,8 @@ pub fn before_fill(fault: Option<Fault>, rep: u32) -> bool {
     match fault {
         None => false,
         Some(Fault::SkipFill { rep: r }) => r == rep,
-        Some(Fault::ProducerSigbus { rep: r }) => {
-            if r == rep {
-                die_of_sigbus();
-            }
-            false
-        }
+        Some(Fault::ProducerSigbus { rep: r }) if r == rep => die_of_sigbus(),
+        Some(Fault::ProducerSigbus { .. }) => false,
     }
 }
 

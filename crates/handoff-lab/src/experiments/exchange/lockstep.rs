@@ -11,9 +11,7 @@
 use super::roles::LockStep;
 use super::RunError;
 use handoff::channel::{ChannelError, Consumer, Loan, Producer, Received};
-use handoff::sync::PeerWatch;
-use handoff::sync::WaitError;
-use handoff::sync::{Patience, Wait};
+use handoff::sync::{Patience, PeerWatch, Wait, WaitError};
 use handoff::sys::Deadline;
 use handoff_probe::posix_sem::NamedSemaphore;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -48,18 +46,10 @@ impl LockStep for ChannelLockStep {
             .map_err(|e| RunError::from_channel_wait(WAIT_FREE, e))
     }
     #[inline]
-    fn notify_full(&mut self, _rep: u32) -> Result<(), RunError> {
-        Ok(()) // `Loan::publish` did
-    }
-    #[inline]
     fn recv<'c>(&mut self, rx: &'c mut Consumer, _rep: u32) -> Result<Received<'c>, RunError> {
         rx.set_patience(self.patience);
         rx.recv()
             .map_err(|e| RunError::from_channel_wait(WAIT_FULL, e))
-    }
-    #[inline]
-    fn notify_free(&mut self, _rep: u32) -> Result<(), RunError> {
-        Ok(()) // dropping the `Received` did
     }
 }
 

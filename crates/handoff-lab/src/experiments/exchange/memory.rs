@@ -46,9 +46,8 @@ pub fn mem_available(meminfo: &str) -> Option<u64> {
 /// What one run of `p` needs (repetitions as validated: at most
 /// [`super::config::MAX_REPS_PER_RUN`]).
 pub fn need(p: &Point) -> Need {
-    let total = (p.reps as usize).saturating_add(p.warmup as usize);
     let block = p.size as u64;
-    let samples = Layout::new(total).payload_len() as u64;
+    let samples = Layout::new(p.total_reps()).payload_len() as u64;
     // The block's 1-block channel: a header page, then the block padded to whole pages (an
     // upper bound of `handoff::channel`'s geometry, which pads small blocks to 128 bytes).
     let channel = |block_bytes: usize| (block_bytes as u64).div_ceil(4096).saturating_add(1) * 4096;
@@ -131,7 +130,7 @@ pub fn check(points: &[Point], room: &Room) -> Result<(), MemoryError> {
                 "{} of {} ({} repetitions)",
                 p.mode,
                 crate::units::format_size(p.size),
-                p.reps as u64 + p.warmup as u64
+                p.total_reps()
             )
         };
         if !fits(n.memory, room.memory) {

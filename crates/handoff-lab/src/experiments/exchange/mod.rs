@@ -87,7 +87,7 @@ fn worker_body(args: &[String]) -> Result<(), BenchError> {
 
 /// One measured configuration: one record of the results (and one entry of the report
 /// plan in `results.json`).
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Point {
     pub mode: Mode,
     /// Block bytes.
@@ -115,6 +115,11 @@ impl Point {
             self.consumer_core,
             if self.flush { " flushed" } else { "" }
         )
+    }
+
+    /// Repetitions per run, warm-up included.
+    pub fn total_reps(&self) -> usize {
+        self.reps as usize + self.warmup as usize
     }
 }
 
@@ -165,28 +170,22 @@ pub struct Env<'a> {
     pub launcher: (PathBuf, Vec<OsString>),
     /// Set by Ctrl-C: stop as soon as possible.
     pub cancel: &'a AtomicBool,
-    pub clock: Clock,
-    /// Its calibration (converts the workers' ticks).
-    pub calibration: Calibration,
-    /// Placement classes.
-    pub topology: &'a Topology,
-    /// `--file-dir`.
-    pub file_dir: PathBuf,
-    /// Slow-producer delay per repetition, microseconds.
-    pub producer_delay_us: u64,
+    pub rig: &'a Rig,
+    /// What the points' runs read of the configuration: `--file-dir`, the slow producer's
+    /// delay, the test fault (hidden `--fault`; see [`fault`]).
+    pub cfg: &'a ExchangeConfig,
     /// The fill and sum kernel (`--kernel`).
     pub kernel: crate::kernels::Kernel,
     /// Measures the c2c floor of a CPU pair just before each cross-CPU record (normally
     /// [`super::floor::adjacent_c2c`]; a test double in tests); `None` when it could not.
     pub adjacent_floor: fn(usize, usize) -> Option<f64>,
-    /// Test fault injected by the producer (hidden `--fault`; see [`fault`]).
-    pub fault: Option<fault::Fault>,
 }
 
 /// Everything an exchange measurement needs from the machine: the clock, its calibration
 /// and the topology (`bench exchange` and `handoff report`).
 pub struct Rig {
     pub clock: Clock,
+    /// Its calibration (converts the workers' ticks).
     pub calibration: Calibration,
     /// Placement classes.
     pub topology: Topology,
@@ -207,20 +206,16 @@ impl Rig {
     /// Ctrl-C arrives through `cancel`.
     pub fn env<'a>(
         &'a self,
-        cfg: &ExchangeConfig,
+        cfg: &'a ExchangeConfig,
         cancel: &'a AtomicBool,
         launcher: (PathBuf, Vec<OsString>),
     ) -> Result<Env<'a>, crate::kernels::KernelError> {
         Ok(Env {
             launcher,
             cancel,
-            clock: self.clock,
-            calibration: self.calibration,
-            topology: &self.topology,
-            file_dir: cfg.file_dir.clone(),
-            producer_delay_us: cfg.producer_delay_us,
+            rig: self,
+            cfg,
             kernel: crate::kernels::Kernel::choose(&cfg.kernel)?,
-            fault: cfg.fault,
             adjacent_floor: super::floor::adjacent_c2c,
         })
     }
@@ -256,12 +251,6 @@ impl RunData {
     }
 }
 
-/// Extra facts a run learns about its mode (recorded in the record).
-#[derive(Default)]
-pub(crate) struct RunFacts {
-    pipe_size: Option<u64>,
-}
-
 /// Measures one point: `runs` fresh pairs, each `warmup + reps` repetitions; `None` when
 /// Ctrl-C (or a stop request) cut it short. A failed run (a worker died, a sum was wrong, a
 /// deadline passed) is an error naming the point and the run.
@@ -269,13 +258,13 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
     let failed = |run: u32, e: RunError| {
         BenchError::failed(record::NAME, format!("{}, run {run}: {e}", p.label()))
     };
-    let same_cpu = p.producer_core == p.consumer_core;
-    let cal = &env.calibration;
+    let cal = &env.rig.calibration;
     let w = p.warmup as usize;
     let (mut read, mut latency, mut write, mut flush) = (vec![], vec![], vec![], vec![]);
     let mut anomalies = 0u64;
     let mut cpu_pct = Vec::new();
-    let mut facts = RunFacts::default();
+    // What a run learns about its mode: the pipe's capacity (pipe mode).
+    let mut pipe_size = None;
     // The blocks whose sum the consumer checked, and those it did not reach (a failed check
     // ends the run with an error; this catches a consumer that stopped checking).
     let mut checks = crate::bench::Checks::of("blocks");
@@ -283,7 +272,7 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
         if env.cancel.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        let data = match run_once(p, env, &mut facts) {
+        let data = match run_once(p, env, &mut pipe_size) {
             Ok(data) => data,
             Err(_) if env.cancel.load(Ordering::Relaxed) => return Ok(None),
             Err(e) => return Err(failed(run, e)),
@@ -298,21 +287,19 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
             .map(|i| cal.delta_ns(data.done[i], data.start[i]) / 1e3)
             .collect();
         anomalies += lat.iter().filter(|&&l| l < 0.0).count() as u64;
-        let (r, wr, fl) = (us(&data.read), us(&data.write), us(&data.flush));
         let wall_ns = cal.to_ns(data.wall_ticks);
         if wall_ns > 0.0 {
             cpu_pct.push(100.0 * data.cpu_ns as f64 / wall_ns);
         }
-        read.push(r);
+        read.push(us(&data.read));
         latency.push(lat);
-        write.push(wr);
-        flush.push(fl);
+        write.push(us(&data.write));
+        flush.push(us(&data.flush));
     }
     let timed = |s: &[Vec<f64>], spread, zero_ok| {
         time_metric(s, spread, zero_ok).map_err(|e| failed(p.runs, RunError::from(e)))
     };
-    let two_party = !p.mode.is_single_thread();
-    let placement = env.topology.placement(p.producer_core, p.consumer_core);
+    let placement = env.rig.topology.placement(p.producer_core, p.consumer_core);
     let key = PointKey {
         mode: p.mode.as_str(),
         size_bytes: p.size as u64,
@@ -333,9 +320,10 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
     }
     b.checks = Some(checks);
     let info = &mut b.info;
-    info.insert("wait".into(), p.mode.wait_kind(same_cpu).as_str().into());
+    let wait = p.mode.wait_kind(p.producer_core == p.consumer_core);
+    info.insert("wait".into(), wait.as_str().into());
     info.insert("clock_anomalies".into(), anomalies.into());
-    let cpu = if two_party && !cpu_pct.is_empty() {
+    let cpu = if !p.mode.is_single_thread() && !cpu_pct.is_empty() {
         stats::mean(&cpu_pct)
     } else {
         100.0
@@ -343,12 +331,12 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
     info.insert("consumer_cpu_pct".into(), cpu.into());
     info.insert("kernel".into(), env.kernel.name().into());
     if let Some(fs) = (p.mode == Mode::File)
-        .then(|| handoff_probe::fsinfo::filesystem_type(&env.file_dir).ok())
+        .then(|| handoff_probe::fsinfo::filesystem_type(&env.cfg.file_dir).ok())
         .flatten()
     {
         info.insert("filesystem".into(), fs.into());
     }
-    if let Some(size) = facts.pipe_size {
+    if let Some(size) = pipe_size {
         info.insert("pipe_size_bytes".into(), size.into());
     }
     Ok(Some(b))
@@ -356,17 +344,17 @@ pub fn run_point(p: &Point, env: &Env<'_>) -> Result<Option<BenchRecord>, BenchE
 
 /// A deadline for one run: generous, so only a stuck run hits it.
 fn run_deadline(p: &Point, delay_us: u64) -> Deadline {
-    let reps = (p.reps + p.warmup) as u64;
+    let reps = p.total_reps() as u64;
     // 50 MB/s is far below any memory or pipe bandwidth; plus a fixed 30 s for start-up.
     let per_rep_us = p.size as u64 / 50 + delay_us + 1000;
     Deadline::after(Duration::from_secs(30) + Duration::from_micros(reps * per_rep_us))
 }
 
-fn run_once(p: &Point, env: &Env<'_>, facts: &mut RunFacts) -> Result<RunData, RunError> {
+fn run_once(p: &Point, env: &Env<'_>, pipe_size: &mut Option<u64>) -> Result<RunData, RunError> {
     match p.mode {
         Mode::SingleThread | Mode::File => single::single_thread(p, env),
         Mode::ThreadsSpin | Mode::ThreadsBlocking => threads(p, env),
-        _ => worker::run_processes(p, env, facts),
+        _ => worker::run_processes(p, env, pipe_size),
     }
 }
 
@@ -408,21 +396,19 @@ fn party(
 }
 
 fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {
-    let total = (p.reps + p.warmup) as usize;
-    let layout = samples::Layout::new(total);
+    let layout = samples::Layout::new(p.total_reps());
     let seg = Segment::anonymous(layout.payload_len())?;
     let slots = layout.slots(&seg)?;
     let (mut tx, mut rx) = Channel::anonymous(block_channel(p.size))?.split()?;
-    let deadline = run_deadline(p, env.producer_delay_us);
-    let same_cpu = p.producer_core == p.consumer_core;
-    let wait = if same_cpu {
-        Wait::SpinYield
-    } else {
-        Wait::Spin
+    let deadline = run_deadline(p, env.cfg.producer_delay_us);
+    // The consumer's wait in the channel: spin, or spin-yield when both share a CPU.
+    let wait = match p.mode.wait_kind(p.producer_core == p.consumer_core) {
+        WaitKind::SpinYield => Wait::SpinYield,
+        _ => Wait::Spin,
     };
     let failed = AtomicBool::new(false);
     let (full, free) = (OneShot::default(), OneShot::default());
-    let clock = env.clock;
+    let clock = env.rig.clock;
     let sync = || -> Box<dyn LockStep + Send + '_> {
         match p.mode {
             Mode::ThreadsBlocking => Box::new(CondvarLockStep {
@@ -453,9 +439,9 @@ fn threads(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {
                 ProducerLoop {
                     clock: &clock,
                     flush: p.flush,
-                    delay_us: env.producer_delay_us,
+                    delay_us: env.cfg.producer_delay_us,
                     kernel: env.kernel,
-                    fault: env.fault,
+                    fault: env.cfg.fault,
                 }
                 .run(&mut tx, &mut *sync_p, slots)
             })
@@ -512,8 +498,9 @@ pub fn run(
     let mut c2c = known.to_vec();
     if !pairs.is_empty() {
         let opts = handoff_probe::floor::C2cOptions::default();
-        let measured = super::c2c::measure(&pairs, &opts, env.topology, env.cancel, ctx.progress)
-            .map_err(|e| failed(&e))?;
+        let measured =
+            super::c2c::measure(&pairs, &opts, &env.rig.topology, env.cancel, ctx.progress)
+                .map_err(|e| failed(&e))?;
         c2c.extend(measured.into_iter().map(|m| m.pair));
     }
     let mut res = ctx.run_points(record::NAME, config, points, |_, res, p| {

@@ -50,8 +50,6 @@ pub enum Parties {
 pub struct ModeInfo {
     pub mode: Mode,
     pub name: &'static str,
-    /// One line of what the mode does, for help and reports.
-    pub label: &'static str,
     pub parties: Parties,
     /// The consumer's wait when producer and consumer have CPUs of their own.
     pub wait: WaitKind,
@@ -69,7 +67,6 @@ pub struct ModeInfo {
 const fn info(
     mode: Mode,
     name: &'static str,
-    label: &'static str,
     parties: Parties,
     wait: WaitKind,
     colour: (u8, u8, u8),
@@ -78,7 +75,6 @@ const fn info(
     ModeInfo {
         mode,
         name,
-        label,
         parties,
         wait,
         wait_same_cpu: if spins { WaitKind::SpinYield } else { wait },
@@ -97,7 +93,6 @@ pub const MODES: [ModeInfo; 9] = [
     info(
         Mode::SingleThread,
         "single-thread",
-        "write then read on one thread: the baseline",
         Parties::OneThread,
         WaitKind::None,
         (0x6e, 0x6e, 0x6e),
@@ -105,7 +100,6 @@ pub const MODES: [ModeInfo; 9] = [
     info(
         Mode::File,
         "file",
-        "write a file, close, reopen, read, on one thread (no fsync)",
         Parties::OneThread,
         WaitKind::None,
         (0x8c, 0x56, 0x4b),
@@ -113,7 +107,6 @@ pub const MODES: [ModeInfo; 9] = [
     info(
         Mode::ThreadsSpin,
         "threads-spin",
-        "two threads, release/acquire flags, spinning",
         Parties::Threads,
         WaitKind::Spin,
         (0x1f, 0x77, 0xb4),
@@ -121,7 +114,6 @@ pub const MODES: [ModeInfo; 9] = [
     info(
         Mode::ProcessesSpin,
         "processes-spin",
-        "two processes, release/acquire flags in a shared segment, spinning",
         Parties::Processes,
         WaitKind::Spin,
         (0xff, 0x7f, 0x0e),
@@ -129,7 +121,6 @@ pub const MODES: [ModeInfo; 9] = [
     info(
         Mode::ThreadsBlocking,
         "threads-blocking",
-        "two threads, a Mutex + Condvar one-shot pair (the paper's promises)",
         Parties::Threads,
         WaitKind::Condvar,
         (0x2c, 0xa0, 0x2c),
@@ -137,7 +128,6 @@ pub const MODES: [ModeInfo; 9] = [
     info(
         Mode::ProcessesSemaphore,
         "processes-semaphore",
-        "two processes, a pair of POSIX named semaphores (the paper's method)",
         Parties::Processes,
         WaitKind::Semaphore,
         (0xd6, 0x27, 0x28),
@@ -145,7 +135,6 @@ pub const MODES: [ModeInfo; 9] = [
     info(
         Mode::ProcessesFutex,
         "processes-futex",
-        "two processes, handoff's futex Block wait",
         Parties::Processes,
         WaitKind::Futex,
         (0x94, 0x67, 0xbd),
@@ -153,7 +142,6 @@ pub const MODES: [ModeInfo; 9] = [
     info(
         Mode::ProcessesAdaptive,
         "processes-adaptive",
-        "two processes, handoff's Adaptive wait (spin, then futex)",
         Parties::Processes,
         WaitKind::Adaptive,
         (0xe3, 0x77, 0xc2),
@@ -161,7 +149,6 @@ pub const MODES: [ModeInfo; 9] = [
     info(
         Mode::Pipe,
         "pipe",
-        "two processes, the block copied through a pipe",
         Parties::Processes,
         WaitKind::Pipe,
         (0x17, 0xbe, 0xcf),
@@ -260,11 +247,9 @@ impl Mode {
 
     /// The wait the consumer uses in this mode for a given placement.
     pub fn wait_kind(self, same_cpu: bool) -> WaitKind {
-        let i = self.info();
-        if same_cpu {
-            i.wait_same_cpu
-        } else {
-            i.wait
+        match same_cpu {
+            true => self.info().wait_same_cpu,
+            false => self.info().wait,
         }
     }
 }
@@ -364,7 +349,6 @@ mod tests {
             );
             assert_eq!(row.name, NAMES[i]);
             assert_eq!(Mode::all()[i].info(), row);
-            assert!(!row.label.is_empty());
         }
         assert_eq!(MODES.map(|i| i.name), NAMES);
         let mut colours: Vec<_> = MODES.iter().map(|r| r.colour).collect();

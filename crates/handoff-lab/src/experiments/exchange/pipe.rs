@@ -27,24 +27,20 @@ impl ProducerLoop<'_> {
         slots: &SampleSlots<'_>,
     ) -> Result<(), RunError> {
         let mut buf = vec![0i32; elems];
+        let mut wait_ack = |what| {
+            ack.read_exact(&mut [0u8; 1])
+                .map_err(pipe_error(what, CONSUMER_GONE))
+        };
         for rep in 0..slots.write.len() as u32 {
             if rep > 0 {
-                let mut b = [0u8; 1];
-                ack.read_exact(&mut b).map_err(pipe_error(
-                    "producer waiting for the consumer's ack",
-                    CONSUMER_GONE,
-                ))?;
+                wait_ack("producer waiting for the consumer's ack")?;
             }
             slots.produced(rep, self.produce(&mut buf, rep));
             data.write_all(as_bytes(&buf))
                 .map_err(pipe_error("producer writing the block", CONSUMER_GONE))?;
         }
         // The last acknowledgement: the consumer checked the last block before we leave.
-        let mut b = [0u8; 1];
-        ack.read_exact(&mut b).map_err(pipe_error(
-            "producer waiting for the final ack",
-            CONSUMER_GONE,
-        ))
+        wait_ack("producer waiting for the final ack")
     }
 }
 

@@ -103,11 +103,15 @@ impl SizeClass {
 /// The size classes of `machine`: one per distinct data-cache size, plus "beyond".
 pub fn size_classes(machine: &Machine) -> Vec<SizeClass> {
     let llc = machine.llc_size();
-    let mut bounds: Vec<(String, u64)> = Vec::new();
+    let mut classes = Vec::new();
+    let mut above = 0;
     for level in 1..=4u8 {
         let Some(size) = machine.cache_size(level) else {
             continue;
         };
+        if !classes.is_empty() && size <= above {
+            continue;
+        }
         let name = if Some(size) == llc && level > 1 {
             "fits the last-level cache".to_string()
         } else if level == 1 {
@@ -115,18 +119,8 @@ pub fn size_classes(machine: &Machine) -> Vec<SizeClass> {
         } else {
             format!("fits L{level}")
         };
-        if bounds.last().is_none_or(|(_, s)| *s < size) {
-            bounds.push((name, size));
-        }
-    }
-    let mut classes = Vec::new();
-    let mut above = 0;
-    for (name, size) in bounds {
-        classes.push(SizeClass {
-            name,
-            above,
-            up_to: Some(size),
-        });
+        let up_to = Some(size);
+        classes.push(SizeClass { name, above, up_to });
         above = size;
     }
     classes.push(SizeClass {
@@ -218,14 +212,6 @@ pub struct Recommendation {
     pub sentences: Vec<String>,
 }
 
-fn candidates(results: &BenchResults) -> Vec<&BenchRecord> {
-    results
-        .records
-        .iter()
-        .filter(|r| !r.flush_cache() && r.verified && ModeInfo::is_two_party(r.mode()))
-        .collect()
-}
-
 /// Builds the recommendation from `results` (see the module docs for the method). Records
 /// measured on a busy machine ([`crate::bench::busy`]) name no winner: the one sentence says
 /// "machine busy: rerun" and why.
@@ -240,7 +226,9 @@ pub fn recommend(results: &BenchResults) -> Recommendation {
             ..Recommendation::default()
         };
     }
-    let cands = candidates(results);
+    let cands: Vec<&BenchRecord> = (results.records.iter())
+        .filter(|r| !r.flush_cache() && r.verified && ModeInfo::is_two_party(r.mode()))
+        .collect();
     let mut placements: Vec<String> = cands.iter().map(|r| r.placement().to_string()).collect();
     placements.sort_by_key(|p| (placement::rank(p), p.clone()));
     placements.dedup();
@@ -333,30 +321,31 @@ fn pick(
         return None;
     }
     // Sums over the consumer CPUs of one placement, per (mode, size).
-    #[derive(Default, Clone, Copy)]
+    #[derive(Default)]
     struct Acc {
         read: f64,
         latency: f64,
         cpu: f64,
         floor: f64,
         n: usize,
+        /// Per-run costs (read + latency), over the placement's consumer CPUs.
+        runs: Vec<f64>,
     }
     let mut cost: BTreeMap<(String, u64), Acc> = BTreeMap::new();
-    // Per-run costs (read + latency) per (mode, size), over the placement's consumer CPUs.
-    let mut run_costs: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
     for r in &recs {
-        let key = (r.mode().to_string(), r.size_bytes());
         let (read, latency) = (r.timed(Metric::Read), r.timed(Metric::Latency));
-        let runs = run_costs.entry(key.clone()).or_default();
+        let e = cost
+            .entry((r.mode().to_string(), r.size_bytes()))
+            .or_default();
         if latency.run_means.is_empty() {
-            runs.push(read.summary.mean + latency.summary.mean);
+            e.runs.push(read.summary.mean + latency.summary.mean);
         } else {
-            runs.extend(latency.run_means.iter().enumerate().map(|(i, l)| {
-                // A file from before every metric kept its run means: the read's mean.
-                read.run_means.get(i).copied().unwrap_or(read.summary.mean) + l
-            }));
+            e.runs
+                .extend(latency.run_means.iter().enumerate().map(|(i, l)| {
+                    // A file from before every metric kept its run means: the read's mean.
+                    read.run_means.get(i).copied().unwrap_or(read.summary.mean) + l
+                }));
         }
-        let e = cost.entry(key).or_default();
         e.read += r.read_us().mean;
         e.latency += r.latency_us().mean;
         e.cpu += r.consumer_cpu_pct();
@@ -403,8 +392,8 @@ fn pick(
             let pairs: Vec<(&[f64], &[f64])> = sizes
                 .iter()
                 .filter_map(|&s| {
-                    let best = run_costs.get(&(best_measured.clone(), s))?;
-                    let other = run_costs.get(&(m.clone(), s))?;
+                    let best = &cost.get(&(best_measured.clone(), s))?.runs;
+                    let other = &cost.get(&(m.clone(), s))?.runs;
                     Some((best.as_slice(), other.as_slice()))
                 })
                 .collect();
@@ -504,11 +493,8 @@ fn ratios(
     let mut out = Vec::new();
     let find = |mode: &str, size: u64, p: usize, c: usize| {
         results.records.iter().find(|r| {
-            !r.flush_cache()
-                && r.mode() == mode
-                && r.size_bytes() == size
-                && r.producer_core() == p
-                && r.consumer_core() == c
+            let point = (r.size_bytes(), r.producer_core(), r.consumer_core());
+            !r.flush_cache() && r.mode() == mode && point == (size, p, c)
         })
     };
     let mut seen: BTreeSet<(u8, String, u64)> = BTreeSet::new();

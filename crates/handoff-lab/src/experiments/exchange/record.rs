@@ -13,6 +13,8 @@
 
 use std::path::Path;
 
+use serde_json::Value;
+
 use crate::bench::busy::MachineLoad;
 use crate::bench::load::LoadError;
 use crate::bench::schema::C2cPair;
@@ -91,30 +93,69 @@ pub fn time_metric(
 /// exchange makes and every file [`checked`] accepts; the accessors of the metrics panic on
 /// a record that has not been through either.
 pub trait ExchangeRecord {
+    /// The record the accessors read.
+    fn record(&self) -> &BenchRecord;
+    /// Its parameter `name` (`null` when it has none).
+    fn param_value(&self, name: &str) -> &Value {
+        self.record().params.get(name).unwrap_or(&Value::Null)
+    }
+    /// Its `info` entry `name` (`null` when it has none).
+    fn info_value(&self, name: &str) -> &Value {
+        self.record().info.get(name).unwrap_or(&Value::Null)
+    }
     /// Exchange mode (see [`super::mode::MODES`]).
-    fn mode(&self) -> &str;
+    fn mode(&self) -> &str {
+        self.param_value("mode").as_str().unwrap_or("")
+    }
     /// Block size in bytes.
-    fn size_bytes(&self) -> u64;
+    fn size_bytes(&self) -> u64 {
+        self.param_value("size_bytes").as_u64().unwrap_or(0)
+    }
     /// CPU the producer was pinned to.
-    fn producer_core(&self) -> usize;
+    fn producer_core(&self) -> usize {
+        self.param_value("producer_core").as_u64().unwrap_or(0) as usize
+    }
     /// CPU the consumer was pinned to.
-    fn consumer_core(&self) -> usize;
+    fn consumer_core(&self) -> usize {
+        self.param_value("consumer_core").as_u64().unwrap_or(0) as usize
+    }
     /// Placement class of the pair (see [`crate::machine::placement`]).
-    fn placement(&self) -> &str;
+    fn placement(&self) -> &str {
+        self.param_value("placement").as_str().unwrap_or("")
+    }
     /// Whether the block was flushed from every cache before `t_done`.
-    fn flush_cache(&self) -> bool;
+    fn flush_cache(&self) -> bool {
+        self.param_value("flush_cache").as_bool().unwrap_or(false)
+    }
     /// What the consumer actually did to wait:
     /// `none|spin|spin-yield|futex|adaptive|semaphore|condvar|pipe`.
-    fn wait(&self) -> &str;
+    fn wait(&self) -> &str {
+        self.info_value("wait").as_str().unwrap_or("")
+    }
     /// The fill and sum kernel that ran (`avx512`, `avx2`, `sse2`, `neon`, `scalar`); `None`
     /// in files written before kernels were chosen at run time (those ran `sse2` on x86-64).
-    fn kernel(&self) -> Option<&str>;
+    fn kernel(&self) -> Option<&str> {
+        self.info_value("kernel").as_str()
+    }
     /// Repetitions whose latency came out negative (counted, never clamped).
-    fn clock_anomalies(&self) -> u64;
+    fn clock_anomalies(&self) -> u64 {
+        self.info_value("clock_anomalies").as_u64().unwrap_or(0)
+    }
     /// Consumer CPU time divided by wall time, in percent.
-    fn consumer_cpu_pct(&self) -> f64;
+    fn consumer_cpu_pct(&self) -> f64 {
+        self.info_value("consumer_cpu_pct").as_f64().unwrap_or(0.0)
+    }
     /// The read time or the latency metric, with its runs.
-    fn timed(&self, metric: Metric) -> &MetricRecord;
+    fn timed(&self, metric: Metric) -> &MetricRecord {
+        let name = match metric {
+            Metric::Read => READ,
+            Metric::Latency => LATENCY,
+        };
+        match self.record().metrics.get(name) {
+            Some(m) => m,
+            None => panic!("an exchange record without {name} (not made or checked by the lab)"),
+        }
+    }
     /// Read (sum) time.
     fn read_us(&self) -> &Summary {
         &self.timed(Metric::Read).summary
@@ -124,73 +165,14 @@ pub trait ExchangeRecord {
         &self.timed(Metric::Latency).summary
     }
     /// Cache flush time, when flushing.
-    fn flush_us(&self) -> Option<&Summary>;
-}
-
-fn info_str<'a>(r: &'a BenchRecord, k: &str) -> Option<&'a str> {
-    r.info.get(k).and_then(|v| v.as_str())
-}
-
-fn param_str<'a>(r: &'a BenchRecord, k: &str) -> &'a str {
-    r.params.get(k).and_then(|v| v.as_str()).unwrap_or("")
-}
-
-fn param_u64(r: &BenchRecord, k: &str) -> Option<u64> {
-    r.params.get(k).and_then(|v| v.as_u64())
+    fn flush_us(&self) -> Option<&Summary> {
+        self.record().metrics.get(FLUSH).map(|m| &m.summary)
+    }
 }
 
 impl ExchangeRecord for BenchRecord {
-    fn mode(&self) -> &str {
-        param_str(self, "mode")
-    }
-    fn size_bytes(&self) -> u64 {
-        param_u64(self, "size_bytes").unwrap_or(0)
-    }
-    fn producer_core(&self) -> usize {
-        param_u64(self, "producer_core").unwrap_or(0) as usize
-    }
-    fn consumer_core(&self) -> usize {
-        param_u64(self, "consumer_core").unwrap_or(0) as usize
-    }
-    fn placement(&self) -> &str {
-        param_str(self, "placement")
-    }
-    fn flush_cache(&self) -> bool {
-        self.params
-            .get("flush_cache")
-            .and_then(|v| v.as_bool())
-            .unwrap_or(false)
-    }
-    fn wait(&self) -> &str {
-        info_str(self, "wait").unwrap_or("")
-    }
-    fn kernel(&self) -> Option<&str> {
-        info_str(self, "kernel")
-    }
-    fn clock_anomalies(&self) -> u64 {
-        self.info
-            .get("clock_anomalies")
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0)
-    }
-    fn consumer_cpu_pct(&self) -> f64 {
-        self.info
-            .get("consumer_cpu_pct")
-            .and_then(|v| v.as_f64())
-            .unwrap_or(0.0)
-    }
-    fn timed(&self, metric: Metric) -> &MetricRecord {
-        let name = match metric {
-            Metric::Read => READ,
-            Metric::Latency => LATENCY,
-        };
-        match self.metrics.get(name) {
-            Some(m) => m,
-            None => panic!("an exchange record without {name} (not made or checked by the lab)"),
-        }
-    }
-    fn flush_us(&self) -> Option<&Summary> {
-        self.metrics.get(FLUSH).map(|m| &m.summary)
+    fn record(&self) -> &BenchRecord {
+        self
     }
 }
 
@@ -218,30 +200,20 @@ pub fn record_disagreements(record: &BenchRecord) -> Vec<(Metric, Disagreement)>
 
 /// Typed accessors of an exchange (or c2c) results file.
 pub trait ExchangeResults {
+    /// The results the accessors read.
+    fn results(&self) -> &BenchResults;
     /// The c2c pair of `a` and `b` in either direction, if measured.
-    fn c2c_pair(&self, a: usize, b: usize) -> Option<&C2cPair>;
+    fn c2c_pair(&self, a: usize, b: usize) -> Option<&C2cPair> {
+        let c2c = &self.results().c2c;
+        (c2c.iter().find(|p| p.cpu_a == a && p.cpu_b == b))
+            .or_else(|| c2c.iter().find(|p| p.cpu_a == b && p.cpu_b == a))
+    }
     /// The one-way c2c latency between `a` and `b` in either direction, if measured.
     fn c2c_between(&self, a: usize, b: usize) -> Option<f64> {
         self.c2c_pair(a, b).map(|p| p.one_way_ns)
     }
     /// The c2c floor beside a record: the one measured next to it, else the run's matrix
     /// value for its CPU pair; `None` on one CPU.
-    fn floor_for(&self, r: &BenchRecord) -> Option<f64>;
-    /// The CPUs of the c2c matrix, sorted.
-    fn c2c_cpus(&self) -> Vec<usize>;
-    /// What else the machine did while the records were measured (one piece of evidence
-    /// for the whole run); `None` in files from before.
-    fn machine_load(&self) -> Option<&MachineLoad>;
-}
-
-impl ExchangeResults for BenchResults {
-    fn c2c_pair(&self, a: usize, b: usize) -> Option<&C2cPair> {
-        self.c2c
-            .iter()
-            .find(|p| p.cpu_a == a && p.cpu_b == b)
-            .or_else(|| self.c2c.iter().find(|p| p.cpu_a == b && p.cpu_b == a))
-    }
-
     fn floor_for(&self, r: &BenchRecord) -> Option<f64> {
         r.c2c_one_way_ns.or_else(|| {
             (r.producer_core() != r.consumer_core())
@@ -249,13 +221,20 @@ impl ExchangeResults for BenchResults {
                 .flatten()
         })
     }
-
+    /// The CPUs of the c2c matrix, sorted.
     fn c2c_cpus(&self) -> Vec<usize> {
-        distinct(self.c2c.iter().flat_map(|p| [p.cpu_a, p.cpu_b]))
+        distinct(self.results().c2c.iter().flat_map(|p| [p.cpu_a, p.cpu_b]))
     }
-
+    /// What else the machine did while the records were measured (one piece of evidence
+    /// for the whole run); `None` in files from before.
     fn machine_load(&self) -> Option<&MachineLoad> {
-        self.records.first().and_then(|r| r.load.as_ref())
+        self.results().records.first().and_then(|r| r.load.as_ref())
+    }
+}
+
+impl ExchangeResults for BenchResults {
+    fn results(&self) -> &BenchResults {
+        self
     }
 }
 
@@ -284,7 +263,7 @@ fn missing(r: &BenchRecord) -> Option<&'static str> {
         return Some("an exchange record needs read_us, latency_us and write_us");
     }
     let nums = ["size_bytes", "producer_core", "consumer_core"];
-    if nums.iter().any(|k| param_u64(r, k).is_none()) {
+    if nums.iter().any(|k| !r.param_value(k).is_u64()) {
         return Some("an exchange record needs mode, size_bytes, producer_core and consumer_core");
     }
     None

@@ -36,7 +36,7 @@ pub const MAX_BLOCK: usize = 1 << 30;
 const BYTES_PER_BLOCK_BYTE: u64 = 3;
 
 /// The exchange's points for one step of the ladder.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ExchangePlan {
     /// The configuration (the flags applied).
     pub cfg: ExchangeConfig,
@@ -46,8 +46,6 @@ pub struct ExchangePlan {
     pub c2c_pairs: Vec<(usize, usize)>,
     /// How repetitions were chosen, one sentence.
     pub rep_scaling: String,
-    /// `--reps` fixed the repetitions (else they scale with the size).
-    pub fixed_reps: bool,
     /// What the reader must know about the plan.
     pub notes: Vec<String>,
 }
@@ -88,7 +86,6 @@ pub fn sweep_max(llc_bytes: Option<u64>, memory: Option<u64>) -> usize {
 pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
     let (flags, step, topology, allowed) = (ask.flags, ask.step, ask.topology, ask.allowed);
     let llc_bytes = topology.last_level_cache_bytes();
-    let quick = ask.quick;
     let mut cfg = ExchangeConfig {
         runs: step.runs,
         reps: step.max_reps,
@@ -124,12 +121,12 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
     let max_size = sweep_max(llc_bytes, memory);
     let sizes = if user_sizes {
         cfg.sizes.clone()
-    } else if quick {
+    } else if ask.quick {
         sweep_sizes(16 * MIB, 2)
     } else {
         sweep_sizes(max_size, step.sweep_step)
     };
-    if !user_sizes && !quick && max_size < 2 * llc_bytes.unwrap_or(0) as usize {
+    if !user_sizes && !ask.quick && max_size < 2 * llc_bytes.unwrap_or(0) as usize {
         notes.push(format!(
             "the sweep stops at {}, under twice the last-level cache: {}",
             crate::units::format_size(max_size),
@@ -156,43 +153,39 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
         .collect();
 
     let mut points: Vec<Point> = Vec::new();
-    let mut add = |mode: Mode, size: usize, consumer_core: usize, flush: bool| {
+    // Modes innermost: the modes a figure compares are measured next to each other in time,
+    // so a change on the host (vCPUs moved) between them cannot pass for a mode difference.
+    let mut add = |size: usize, consumer_core: usize, flush: bool| {
         let reps = flags
             .reps
             .unwrap_or_else(|| scaled_reps(cfg.reps, min_reps, size));
-        let p = Point {
-            mode,
-            size,
-            producer_core: producer,
-            consumer_core,
-            flush,
-            reps,
-            warmup: (reps / 10).max(2),
-            runs: cfg.runs,
-        };
-        super::push_point(&mut points, p);
+        for &mode in &cfg.modes {
+            let p = Point {
+                mode,
+                size,
+                producer_core: producer,
+                consumer_core,
+                flush,
+                reps,
+                warmup: (reps / 10).max(2),
+                runs: cfg.runs,
+            };
+            super::push_point(&mut points, p);
+        }
     };
-    // Modes innermost: the modes a figure compares are measured next to each other in time,
-    // so a change on the host (vCPUs moved) between them cannot pass for a mode difference.
     // 2. per CPU at 1 MiB (Figs. 1-4)
     for &c in &cfg.consumer_cores {
-        for &mode in &cfg.modes {
-            add(mode, per_cpu_size, c, false);
-        }
+        add(per_cpu_size, c, false);
     }
     // 3. size sweep (Figs. 5-6)
     for &s in &sizes {
         for &c in &sweep_consumers {
-            for &mode in &cfg.modes {
-                add(mode, s, c, false);
-            }
+            add(s, c, false);
         }
     }
     // 4. cached vs flushed (Fig. 7)
     for &c in &sweep_consumers {
-        for &mode in &cfg.modes {
-            add(mode, per_cpu_size, c, true);
-        }
+        add(per_cpu_size, c, true);
     }
     let c2c_pairs = if per_class {
         c2c::representative_pairs(topology, producer, allowed)
@@ -212,7 +205,6 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
         points,
         c2c_pairs,
         rep_scaling,
-        fixed_reps: flags.reps.is_some(),
         notes,
     })
 }
@@ -220,8 +212,7 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
 /// The `config` of `results.json`: the exchange settings with every size of the plan and the
 /// real warm-up rule, and the whole plan, one entry per point.
 pub fn plan_config(plan: &ExchangePlan) -> serde_json::Value {
-    let cfg = &plan.cfg;
-    let mut exchange = serde_json::to_value(cfg).unwrap_or_default();
+    let mut exchange = serde_json::to_value(&plan.cfg).unwrap_or_default();
     let sizes = distinct(plan.points.iter().map(|p| p.size));
     if let Some(o) = exchange.as_object_mut() {
         o.insert("sizes".into(), serde_json::json!(sizes));
@@ -260,7 +251,7 @@ pub fn report_plan(ask: &PlanAsk<'_>) -> Result<ReportPlan, BenchError> {
         ],
         lines: describe(&plan, ask.topology, ask.allowed),
         notes: plan.notes.clone(),
-        reps: Some((plan.fixed_reps, plan.rep_scaling.clone())),
+        reps: Some((ask.flags.reps.is_some(), plan.rep_scaling.clone())),
         run: Box::new(move |ctx| plan.run(ctx, &plan_config(&plan), stop_after)),
     })
 }
@@ -274,10 +265,7 @@ impl ExchangePlan {
         Ok(ExchangePlan {
             cfg,
             points,
-            c2c_pairs: Vec::new(),
-            rep_scaling: String::new(),
-            fixed_reps: true,
-            notes: Vec::new(),
+            ..Default::default()
         })
     }
 
@@ -327,21 +315,18 @@ fn describe(plan: &ExchangePlan, topology: &Topology, allowed: &[usize]) -> Vec<
     ];
     let consumers = distinct(plan.points.iter().map(|p| p.consumer_core));
     for (class, cpus) in topology.representatives_per_class(producer, allowed, usize::MAX) {
-        let picked: Vec<usize> = cpus
-            .iter()
-            .copied()
+        let picked: Vec<usize> = (cpus.iter().copied())
             .filter(|c| consumers.contains(c))
             .collect();
+        let list = match picked.is_empty() {
+            true => "-".to_string(),
+            false => handoff_probe::topology::format_cpu_list(&picked),
+        };
+        let class = class.as_str();
         out.push(format!(
-            "  {:<13} {} of {} CPUs: {}",
-            class.as_str(),
+            "  {class:<13} {} of {} CPUs: {list}",
             picked.len(),
-            cpus.len(),
-            if picked.is_empty() {
-                "-".to_string()
-            } else {
-                handoff_probe::topology::format_cpu_list(&picked)
-            }
+            cpus.len()
         ));
     }
     let sizes = distinct(plan.points.iter().map(|p| p.size));
@@ -388,11 +373,8 @@ pub fn speed(ctx: &mut RunCtx<'_>) -> f64 {
         },
     ];
     let Ok(rig) = Rig::detect() else { return 1.0 };
-    let Ok(env) = rig.env(
-        &ExchangeConfig::default(),
-        ctx.cancel,
-        (ctx.exe.clone(), ctx.args.clone()),
-    ) else {
+    let cfg = ExchangeConfig::default();
+    let Ok(env) = rig.env(&cfg, ctx.cancel, (ctx.exe.clone(), ctx.args.clone())) else {
         return 1.0;
     };
     // The floor beside each record is not wanted here: a stand-in keeps it from being measured.

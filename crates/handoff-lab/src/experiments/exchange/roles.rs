@@ -65,13 +65,17 @@ pub trait LockStep {
     /// Producer: wait until the block was released (rep 0 proceeds at once) and loan it.
     fn loan<'p>(&mut self, tx: &'p mut Producer, rep: u32) -> Result<Loan<'p>, RunError>;
     /// Producer: block `rep` was published; wake the consumer if the mode has its own
-    /// notification.
-    fn notify_full(&mut self, rep: u32) -> Result<(), RunError>;
+    /// notification (the channel modes' `Loan::publish` did).
+    fn notify_full(&mut self, _rep: u32) -> Result<(), RunError> {
+        Ok(())
+    }
     /// Consumer: wait until block `rep` was published and receive it.
     fn recv<'c>(&mut self, rx: &'c mut Consumer, rep: u32) -> Result<Received<'c>, RunError>;
     /// Consumer: block `rep` was released; wake the producer if the mode has its own
-    /// notification.
-    fn notify_free(&mut self, rep: u32) -> Result<(), RunError>;
+    /// notification (in the channel modes, dropping the `Received` did).
+    fn notify_free(&mut self, _rep: u32) -> Result<(), RunError> {
+        Ok(())
+    }
 }
 
 /// Producer side of one run.

@@ -3,7 +3,7 @@
 //! screen ([`Lead`]), then the recommendation, the machine, the method, one section per
 //! figure with its table, the run-to-run disagreements and the data checks, and its files.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::figures::{plan_figures, Figure, FigureKind};
 use super::recommend::{self, fmt_ratio, ratio_verdict, Answer, Pick, Recommendation};
@@ -139,18 +139,16 @@ pub fn lead(results: &BenchResults, rec: &Recommendation, figure: Option<&Figure
         .records
         .iter()
         .any(|r| r.load.as_ref().is_some_and(|l| l.is_busy()));
-    let answers = if rec.answers.is_empty() {
-        vec![if busy {
-            "**Not answered:** the exchange ran on a busy machine, so no ratio is drawn from \
-             it (see the warning above)."
-                .to_string()
-        } else {
-            "**Not answered:** processes-spin and threads-spin were not both measured on one \
-             core pair (run the exchange with both modes)."
-                .to_string()
-        }]
+    let not_answered = if busy {
+        "**Not answered:** the exchange ran on a busy machine, so no ratio is drawn from it \
+         (see the warning above)."
     } else {
-        rec.answers.iter().map(answer_line).collect()
+        "**Not answered:** processes-spin and threads-spin were not both measured on one core \
+         pair (run the exchange with both modes)."
+    };
+    let answers = match rec.answers.is_empty() {
+        true => vec![not_answered.to_string()],
+        false => rec.answers.iter().map(answer_line).collect(),
     };
     let picks = rec
         .picks
@@ -245,15 +243,12 @@ fn beside(best: &Pick, two: Option<&Pick>) -> String {
     if two.mode == best.mode {
         return format!("the same: **{}**", best.mode);
     }
-    let head = if two.at_size == best.at_size {
-        format!(
-            "**{}** {}",
-            best.mode,
-            fmt_us(best.read_us + best.latency_us)
-        )
+    let quoted = if two.at_size == best.at_size {
+        fmt_us(best.read_us + best.latency_us)
     } else {
-        format!("**{}** {}", best.mode, cost(best))
+        cost(best)
     };
+    let head = format!("**{}** {quoted}", best.mode);
     if two.mode == best.best_measured || best.tied.contains(&two.mode) {
         return format!("{head} — {} within noise", two.mode);
     }
@@ -404,24 +399,19 @@ fn proc_vs_threads_table(rec: &Recommendation) -> Block {
         "processes-spin / threads-spin read time",
         "verdict",
     ];
-    let mut rows: Vec<(u64, u8, Vec<String>)> = rec
-        .proc_vs_threads
-        .iter()
+    let mut ratios: Vec<_> = rec.proc_vs_threads.iter().collect();
+    ratios.sort_by_key(|r| (placement::rank(&r.placement), r.size_bytes));
+    let rows = (ratios.into_iter())
         .map(|r| {
-            (
-                r.size_bytes,
-                placement::rank(&r.placement),
-                vec![
-                    fmt_size(r.size_bytes),
-                    r.placement.clone(),
-                    fmt_ratio(&r.ratio),
-                    ratio_verdict(&r.ratio),
-                ],
-            )
+            vec![
+                fmt_size(r.size_bytes),
+                r.placement.clone(),
+                fmt_ratio(&r.ratio),
+                ratio_verdict(&r.ratio),
+            ]
         })
         .collect();
-    rows.sort_by_key(|r| (r.1, r.0));
-    Block::table(&header, rows.into_iter().map(|r| r.2).collect())
+    Block::table(&header, rows)
 }
 
 fn method(results: &BenchResults) -> Vec<Block> {
@@ -443,24 +433,20 @@ fn method(results: &BenchResults) -> Vec<Block> {
         )),
     }
     // reps and runs per size, as recorded.
-    let mut per_size: BTreeMap<u64, (Vec<u64>, Vec<u64>)> = BTreeMap::new();
+    let mut per_size: BTreeMap<u64, (BTreeSet<u64>, BTreeSet<u64>)> = BTreeMap::new();
     for r in &results.records {
         let e = per_size.entry(r.size_bytes()).or_default();
-        e.0.push(r.reps);
-        e.1.push(r.runs);
+        e.0.insert(r.reps);
+        e.1.insert(r.runs);
     }
-    let span = |v: &mut Vec<u64>| {
-        v.sort_unstable();
-        v.dedup();
-        match v.as_slice() {
-            [one] => one.to_string(),
-            [first, .., last] => format!("{first}–{last}"),
-            [] => "-".to_string(),
-        }
+    let span = |v: &BTreeSet<u64>| match (v.first(), v.last()) {
+        (Some(first), Some(last)) if first != last => format!("{first}–{last}"),
+        (Some(one), _) => one.to_string(),
+        _ => "-".to_string(),
     };
     let rows = per_size
         .into_iter()
-        .map(|(size, (mut reps, mut runs))| vec![fmt_size(size), span(&mut reps), span(&mut runs)])
+        .map(|(size, (reps, runs))| vec![fmt_size(size), span(&reps), span(&runs)])
         .collect();
     b.push(Block::table(
         &["block size", "repetitions per run", "runs"],

@@ -6,7 +6,7 @@ use handoff::channel::Channel;
 use handoff::shm::Segment;
 
 pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, RunError> {
-    let total = (p.reps + p.warmup) as usize;
+    let total = p.total_reps();
     let layout = samples::Layout::new(total);
     let seg = Segment::anonymous(layout.payload_len())?;
     let slots = layout.slots(&seg)?;
@@ -14,9 +14,10 @@ pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, RunErro
     // once for the whole run, since one thread plays both roles.
     let (mut tx, _rx) = Channel::anonymous(block_channel(p.size))?.split()?;
     let mut loan = tx.try_loan()?; // a new channel's block is free
-    let clock = env.clock;
+    let clock = env.rig.clock;
     let file = (p.mode == Mode::File).then(|| {
-        env.file_dir
+        env.cfg
+            .file_dir
             .join(format!("handoff-exchange-{}.bin", std::process::id()))
     });
     let result = on_cpu(p.producer_core, || {
@@ -25,7 +26,7 @@ pub(super) fn single_thread(p: &Point, env: &Env<'_>) -> Result<RunData, RunErro
         let usage = samples::UsageMeter::start(&clock);
         for rep in 0..total as u32 {
             let t0 = clock.now();
-            if !fault::before_fill(env.fault, rep) {
+            if !fault::before_fill(env.cfg.fault, rep) {
                 roles::fill(env.kernel, b, roles::fill_value(rep));
             }
             if let Some(path) = &file {

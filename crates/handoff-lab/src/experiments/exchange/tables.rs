@@ -35,19 +35,26 @@ fn cell(r: &BenchRecord, metric: Metric) -> String {
     }
 }
 
-/// One row per mode, its name then a cell per column (`–` where `cell` has none).
-fn mode_rows<T: Copy>(
+/// A figure's table: a column per value of `columns` (headed `titles`), a row per mode, its
+/// name then its `cell`s (`–` where there is none), then the c2c floor's row when `floors`
+/// holds one.
+fn mode_table<T: Copy>(
     modes: &[String],
-    columns: &[T],
+    (columns, titles): (&[T], impl Iterator<Item = String>),
     cell: impl Fn(&str, T) -> Option<String>,
-) -> Vec<Vec<String>> {
+    floors: Option<Vec<String>>,
+    note: Block,
+) -> Vec<Block> {
+    let header = std::iter::once("mode".to_string()).chain(titles).collect();
     let row = |m: &String| {
         let cells = columns
             .iter()
             .map(|&c| cell(m, c).unwrap_or_else(|| "–".into()));
         std::iter::once(m.clone()).chain(cells).collect()
     };
-    modes.iter().map(row).collect()
+    let mut rows: Vec<Vec<String>> = modes.iter().map(row).collect();
+    rows.extend(floors.map(|f| [vec!["**c2c floor** (one-way)".to_string()], f].concat()));
+    vec![Block::Table { header, rows }, note]
 }
 
 pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
@@ -68,45 +75,31 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             if super::class_table::wanted(results, cpus.len()) {
                 return super::class_table::per_class_table(results, fig, *metric);
             }
-            let mut header = vec!["mode".to_string()];
-            for &c in &cpus {
-                let pl = find(&|r| r.consumer_core() == c)
-                    .map(|r| r.placement().to_string())
-                    .unwrap_or_default();
-                header.push(format!("CPU {c} ({pl})"));
-            }
-            let mut rows = mode_rows(&modes, &cpus, |m, c| {
-                find(&|r| r.mode() == m && r.consumer_core() == c).map(|r| cell(r, *metric))
+            let of_cpu = |c: usize| find(&|r| r.consumer_core() == c);
+            let titles = (cpus.iter())
+                .map(|&c| format!("CPU {c} ({})", of_cpu(c).map_or("", |r| r.placement())));
+            let floors = (*metric == Metric::Latency).then(|| {
+                let floor = |c| of_cpu(c).and_then(|r| results.floor_for(r));
+                let same_cpu = || "– (same CPU)".to_string();
+                cpus.iter()
+                    .map(|&c| floor(c).map_or_else(same_cpu, fmt_ns))
+                    .collect()
             });
-            if *metric == Metric::Latency {
-                let mut row = vec!["**c2c floor** (one-way)".to_string()];
-                for &c in &cpus {
-                    row.push(
-                        find(&|r| r.consumer_core() == c)
-                            .and_then(|r| results.floor_for(r))
-                            .map(fmt_ns)
-                            .unwrap_or_else(|| "– (same CPU)".to_string()),
-                    );
-                }
-                rows.push(row);
-            }
-            vec![Block::Table { header, rows }, dagger_note]
+            let at = |m: &str, c| {
+                find(&|r| r.mode() == m && r.consumer_core() == c).map(|r| cell(r, *metric))
+            };
+            mode_table(&modes, (&cpus, titles), at, floors, dagger_note)
         }
         FigureKind::VsSize { metric, .. } => {
             let sizes = fig.distinct(recs, |r| r.size_bytes());
-            let mut header = vec!["mode".to_string()];
-            header.extend(sizes.iter().map(|&s| fmt_size(s)));
-            let mut rows = mode_rows(&modes, &sizes, |m, s| {
+            let floor = fig.records.iter().find_map(|&i| recs[i].c2c_one_way_ns);
+            let floors = (floor.filter(|_| *metric == Metric::Latency))
+                .map(|f| sizes.iter().map(|_| fmt_ns(f)).collect());
+            let titles = sizes.iter().map(|&s| fmt_size(s));
+            let at = |m: &str, s| {
                 find(&|r| r.mode() == m && r.size_bytes() == s).map(|r| cell(r, *metric))
-            });
-            if *metric == Metric::Latency {
-                if let Some(f) = fig.records.iter().find_map(|&i| recs[i].c2c_one_way_ns) {
-                    let mut row = vec!["**c2c floor** (one-way)".to_string()];
-                    row.extend(sizes.iter().map(|_| fmt_ns(f)));
-                    rows.push(row);
-                }
-            }
-            vec![Block::Table { header, rows }, dagger_note]
+            };
+            mode_table(&modes, (&sizes, titles), at, floors, dagger_note)
         }
         FigureKind::CachedVsFlushed { .. } => {
             let header = [
@@ -119,10 +112,8 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             let mut rows = Vec::new();
             let mut flushed_faster = Vec::new();
             for m in &modes {
-                let (Some(c), Some(f)) = (
-                    find(&|r| r.mode() == m && !r.flush_cache()),
-                    find(&|r| r.mode() == m && r.flush_cache()),
-                ) else {
+                let state = |flush| find(&|r| r.mode() == m && r.flush_cache() == flush);
+                let (Some(c), Some(f)) = (state(false), state(true)) else {
                     continue;
                 };
                 let r = ratio_of_means(
@@ -141,9 +132,7 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
                     cell(f, Metric::Read),
                     ratio,
                     f.flush_us()
-                        .as_ref()
-                        .map(|s| fmt_us(s.median))
-                        .unwrap_or_else(|| "–".to_string()),
+                        .map_or_else(|| "–".to_string(), |s| fmt_us(s.median)),
                 ]);
             }
             let mut out = vec![Block::table(&header, rows), dagger_note];
@@ -173,23 +162,16 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
             }
             let mut header = vec!["from \\ to".to_string()];
             header.extend(cpus.iter().map(|c| format!("CPU {c}")));
-            let rows = cpus
-                .iter()
-                .map(|&a| {
-                    let mut row = vec![format!("CPU {a}")];
-                    for &b in &cpus {
-                        row.push(
-                            // Either direction, as the heatmap draws it (one-way latency is
-                            // measured as half a round trip, the same both ways).
-                            results
-                                .c2c_pair(a, b)
-                                .map(|p| format!("{} ({})", fmt_ns(p.one_way_ns), p.placement))
-                                .unwrap_or_else(|| "–".to_string()),
-                        );
-                    }
-                    row
-                })
-                .collect();
+            // Either direction, as the heatmap draws it (one-way latency is measured as half a
+            // round trip, the same both ways).
+            let pair = |a, b| match results.c2c_pair(a, b) {
+                Some(p) => format!("{} ({})", fmt_ns(p.one_way_ns), p.placement),
+                None => "–".to_string(),
+            };
+            let row = |a| {
+                std::iter::once(format!("CPU {a}")).chain(cpus.iter().map(move |&b| pair(a, b)))
+            };
+            let rows = cpus.iter().map(|&a| row(a).collect()).collect();
             vec![Block::Table { header, rows }]
         }
     }
@@ -207,18 +189,19 @@ pub(super) fn record_name(r: &BenchRecord) -> String {
 }
 
 pub(super) fn disagreements(results: &BenchResults) -> Block {
-    let mut items = Vec::new();
+    let (mut items, mut records) = (Vec::new(), 0);
     for r in &results.records {
-        for (metric, d) in record_disagreements(r) {
+        let flagged = record_disagreements(r);
+        records += usize::from(!flagged.is_empty());
+        for (metric, d) in flagged {
             let means: Vec<String> = d.run_means.iter().map(|m| fmt_us(*m)).collect();
-            let which = if d.outside.is_empty() {
-                String::new()
-            } else {
-                let runs: Vec<String> = d.outside.iter().map(|i| (i + 1).to_string()).collect();
-                format!(
+            let runs: Vec<String> = d.outside.iter().map(|i| (i + 1).to_string()).collect();
+            let which = match runs.is_empty() {
+                true => String::new(),
+                false => format!(
                     "; run(s) {} stand apart from every other run",
                     runs.join(", ")
-                )
+                ),
             };
             items.push(format!(
                 "**{}**, {}: run means {} disagree (spread {:.0}% of the median{which}).",
@@ -236,11 +219,6 @@ pub(super) fn disagreements(results: &BenchResults) -> Block {
                 .to_string(),
         )
     } else {
-        let records = results
-            .records
-            .iter()
-            .filter(|r| !record_disagreements(r).is_empty())
-            .count();
         items.insert(
             0,
             format!(
@@ -299,38 +277,18 @@ pub(super) fn machine_table(results: &BenchResults) -> Block {
         ]);
     }
     rows.push(vec!["kernel".to_string(), m.kernel.clone()]);
-    rows.push(vec![
-        "clock".to_string(),
-        format!(
-            "{}{}, one read costs {}",
-            m.clock.source,
-            m.clock
-                .ticks_per_ns
-                .map(|t| format!(" at {t:.3} ticks/ns"))
-                .unwrap_or_default(),
-            fmt_ns(m.clock.read_cost_ns)
-        ),
-    ]);
-    rows.push(vec![
-        "virtualized".to_string(),
-        if m.virtualized {
-            format!(
-                "yes{}",
-                m.hypervisor
-                    .as_deref()
-                    .map(|h| format!(" ({h})"))
-                    .unwrap_or_default()
-            )
-        } else {
-            "no".to_string()
-        },
-    ]);
-    rows.push(vec![
-        "frequency governor".to_string(),
-        m.governor
-            .clone()
-            .unwrap_or_else(|| "not readable".to_string()),
-    ]);
+    let ticks = (m.clock.ticks_per_ns).map_or(String::new(), |t| format!(" at {t:.3} ticks/ns"));
+    let cost = fmt_ns(m.clock.read_cost_ns);
+    let clock = format!("{}{ticks}, one read costs {cost}", m.clock.source);
+    rows.push(vec!["clock".to_string(), clock]);
+    let virtualized = match (m.virtualized, &m.hypervisor) {
+        (false, _) => "no".to_string(),
+        (true, Some(h)) => format!("yes ({h})"),
+        (true, None) => "yes".to_string(),
+    };
+    rows.push(vec!["virtualized".to_string(), virtualized]);
+    let governor = m.governor.as_deref().unwrap_or("not readable");
+    rows.push(vec!["frequency governor".to_string(), governor.to_string()]);
     rows.push(vec!["host name".to_string(), m.hostname.clone()]);
     Block::table(&["", ""], rows)
 }

@@ -41,21 +41,20 @@ fn point(mode: Mode, size: usize, consumer_core: usize) -> Point {
 }
 
 fn with_env<T>(fault: Option<fault::Fault>, f: impl FnOnce(&Env<'_>) -> T) -> T {
-    let topology = Topology::detect().unwrap();
-    let clock = Clock::detect();
+    let rig = Rig::detect().unwrap();
+    let cfg = ExchangeConfig {
+        fault,
+        ..Default::default()
+    };
     let launcher = (std::env::current_exe().unwrap(), vec![]);
     let cancel = AtomicBool::new(false);
     let env = Env {
         launcher,
         cancel: &cancel,
-        clock,
-        calibration: clock.calibration(),
-        topology: &topology,
-        file_dir: std::env::temp_dir(),
-        producer_delay_us: 0,
+        rig: &rig,
+        cfg: &cfg,
         kernel: Kernel::best(),
         adjacent_floor: counting_floor,
-        fault,
     };
     f(&env)
 }

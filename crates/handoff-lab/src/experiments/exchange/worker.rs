@@ -5,7 +5,7 @@
 use super::lockstep::{ChannelLockStep, SemLockStep};
 use super::roles::{ConsumerLoop, LockStep, ProducerLoop};
 use super::samples::Layout;
-use super::{block_channel, next_id, run_deadline, Env, Mode, Point, RunData, RunError, RunFacts};
+use super::{block_channel, next_id, run_deadline, Env, Mode, Point, RunData, RunError};
 use crate::experiments::launcher;
 use handoff::channel::Channel;
 use handoff::shm::Segment;
@@ -33,22 +33,13 @@ pub enum Role {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WorkerSpec {
     pub role: Role,
-    pub mode: Mode,
+    /// The point measured (the worker's CPU is its role's).
+    pub point: Point,
     /// Full name of the segment of samples.
     pub segment: String,
     /// Full name of the channel that holds the block (every mode but pipe).
     #[serde(default)]
     pub channel: Option<String>,
-    pub size: usize,
-    /// Measured repetitions.
-    pub reps: u32,
-    /// Warm-up repetitions.
-    pub warmup: u32,
-    pub core: usize,
-    /// The other worker's CPU (spin mode yields when both share one).
-    pub peer_core: usize,
-    /// Whether the producer flushes the block.
-    pub flush: bool,
     /// Slow-producer delay, microseconds.
     pub delay_us: u64,
     /// Absolute CLOCK_MONOTONIC deadline of the run, ns.
@@ -71,8 +62,7 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
     handoff_probe::proc::die_with_parent()?;
     let spec: WorkerSpec =
         serde_json::from_str(spec_json).map_err(|e| RunError::BadSpec(e.to_string()))?;
-    let mode = spec.mode;
-    let role = spec.role;
+    let (p, role) = (&spec.point, spec.role);
     let kernel = crate::kernels::Kernel::choose(&spec.kernel)?;
     let clock = Clock::detect();
     if (clock.source() == ClockSource::Tsc) != spec.tsc {
@@ -82,14 +72,8 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
     // death shows as end-of-file instead of a hang).
     let pipes = match spec.pipe_fds {
         Some(fds) => {
-            let mut owned: Vec<OwnedFd> = fds
-                .iter()
-                .map(|&fd| handoff_probe::pipe::adopt_inherited_fd(fd))
-                .collect::<Result<_, _>>()?;
-            let ack_w = owned.pop().expect("4 fds");
-            let ack_r = owned.pop().expect("4 fds");
-            let data_w = owned.pop().expect("4 fds");
-            let data_r = owned.pop().expect("4 fds");
+            let [data_r, data_w, ack_r, ack_w] = fds.map(handoff_probe::pipe::adopt_inherited_fd);
+            let (data_r, data_w, ack_r, ack_w) = (data_r?, data_w?, ack_r?, ack_w?);
             Some(match role {
                 Role::Producer => (File::from(data_w), File::from(ack_r)),
                 Role::Consumer => (File::from(data_r), File::from(ack_w)),
@@ -97,26 +81,28 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
         }
         None => None,
     };
-    handoff::sys::pin_current_thread(spec.core)?;
+    handoff::sys::pin_current_thread(match role {
+        Role::Producer => p.producer_core,
+        Role::Consumer => p.consumer_core,
+    })?;
     let deadline = Deadline::at_ns(spec.deadline_ns);
     let open_deadline = Deadline::after(Duration::from_secs(10)).min(deadline);
     let seg = Segment::open(&spec.segment, open_deadline).map_err(RunError::OpenSegment)?;
-    let total = (spec.reps + spec.warmup) as usize;
-    let slots = Layout::new(total).slots(&seg)?;
+    let slots = Layout::new(p.total_reps()).slots(&seg)?;
     let mut producer = ProducerLoop {
         clock: &clock,
-        flush: spec.flush,
+        flush: p.flush,
         delay_us: spec.delay_us,
         kernel,
         fault: spec.fault,
     };
     let mut consumer = ConsumerLoop {
         clock: &clock,
-        warmup: spec.warmup,
+        warmup: p.warmup,
         kernel,
     };
     if let Some((mut data, mut ack)) = pipes {
-        let elems = spec.size / 4;
+        let elems = p.size / 4;
         return match role {
             Role::Producer => producer.run_pipe(&mut data, &mut ack, elems, &slots),
             Role::Consumer => consumer.run_pipe(&mut data, &mut ack, elems, &slots),
@@ -124,13 +110,13 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
     }
     let chan = Channel::open(
         spec.channel.as_deref().unwrap_or_default(),
-        block_channel(spec.size),
+        block_channel(p.size),
         open_deadline,
     )
     .map_err(RunError::OpenChannel)?;
     let mut flags;
     let mut sems;
-    let sync: &mut dyn LockStep = match mode {
+    let sync: &mut dyn LockStep = match p.mode {
         Mode::ProcessesSemaphore => {
             let (full, free) = spec.semaphores.as_ref().ok_or(RunError::NoSemaphores)?;
             sems = SemLockStep {
@@ -142,10 +128,10 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
             &mut sems
         }
         _ => {
-            let wait = match mode {
+            let wait = match p.mode {
                 Mode::ProcessesFutex => Wait::Block,
                 Mode::ProcessesAdaptive => Wait::ADAPTIVE,
-                _ if spec.core == spec.peer_core => Wait::SpinYield,
+                _ if p.producer_core == p.consumer_core => Wait::SpinYield,
                 _ => Wait::Spin,
             };
             flags = ChannelLockStep::new(wait, deadline);
@@ -162,10 +148,9 @@ pub fn worker_main(spec_json: &str) -> Result<(), RunError> {
 pub(crate) fn run_processes(
     p: &Point,
     env: &Env<'_>,
-    facts: &mut RunFacts,
+    pipe_size: &mut Option<u64>,
 ) -> Result<RunData, RunError> {
-    let total = (p.reps + p.warmup) as usize;
-    let layout = Layout::new(total);
+    let layout = Layout::new(p.total_reps());
     let id = next_id();
     let seg = Segment::create(&format!("ex{id}"), layout.payload_len())?;
     seg.publish_ready();
@@ -174,54 +159,40 @@ pub(crate) fn run_processes(
         Mode::Pipe => None,
         _ => Some(Channel::create(&format!("exb{id}"), block_channel(p.size))?),
     };
-    let deadline = run_deadline(p, env.producer_delay_us);
+    let deadline = run_deadline(p, env.cfg.producer_delay_us);
 
-    let mut sem_names = None;
-    let mut _sems = None;
-    if p.mode == Mode::ProcessesSemaphore {
-        let sems = Semaphores::create()?;
-        sem_names = Some(sems.names());
-        _sems = Some(sems);
-    }
+    let sems = (p.mode == Mode::ProcessesSemaphore)
+        .then(Semaphores::create)
+        .transpose()?;
+    // Pipe mode: (data read, data write, ack read, ack write), inherited by the workers.
     let mut pipe_ends: Vec<OwnedFd> = Vec::new();
-    let mut pipe_fds = None;
     if p.mode == Mode::Pipe {
         let (dr, dw, size) = handoff_probe::pipe::pipe_with_size(p.size)?;
         let (ar, aw, _) = handoff_probe::pipe::pipe_with_size(0)?;
-        facts.pipe_size = Some(size as u64);
-        for fd in [&dr, &dw, &ar, &aw] {
+        *pipe_size = Some(size as u64);
+        pipe_ends = vec![dr, dw, ar, aw];
+        for fd in &pipe_ends {
             handoff_probe::pipe::clear_cloexec(fd)?;
         }
-        pipe_fds = Some([
-            dr.as_raw_fd(),
-            dw.as_raw_fd(),
-            ar.as_raw_fd(),
-            aw.as_raw_fd(),
-        ]);
-        pipe_ends = vec![dr, dw, ar, aw];
     }
+    let pipe_fds =
+        (!pipe_ends.is_empty()).then(|| std::array::from_fn(|i| pipe_ends[i].as_raw_fd()));
 
-    let spec = |role: Role, core: usize, peer_core: usize| WorkerSpec {
-        role,
-        peer_core,
-        mode: p.mode,
-        segment: seg.name().unwrap_or_default().to_string(),
-        channel: chan.as_ref().and_then(|c| c.name()).map(str::to_string),
-        size: p.size,
-        reps: p.reps,
-        warmup: p.warmup,
-        core,
-        flush: p.flush,
-        delay_us: env.producer_delay_us,
-        deadline_ns: deadline.as_ns(),
-        tsc: env.clock.source() == ClockSource::Tsc,
-        semaphores: sem_names.clone(),
-        pipe_fds,
-        kernel: env.kernel.name().to_string(),
-        fault: env.fault,
-    };
-    let spawn = |s: WorkerSpec| -> Result<ChildGuard, RunError> {
-        let json = serde_json::to_string(&s)?;
+    let spawn = |role: Role| -> Result<ChildGuard, RunError> {
+        let spec = WorkerSpec {
+            role,
+            point: p.clone(),
+            segment: seg.name().unwrap_or_default().to_string(),
+            channel: chan.as_ref().and_then(|c| c.name()).map(str::to_string),
+            delay_us: env.cfg.producer_delay_us,
+            deadline_ns: deadline.as_ns(),
+            tsc: env.rig.clock.source() == ClockSource::Tsc,
+            semaphores: sems.as_ref().map(Semaphores::names),
+            pipe_fds,
+            kernel: env.kernel.name().to_string(),
+            fault: env.cfg.fault,
+        };
+        let json = serde_json::to_string(&spec)?;
         let io = launcher::Io {
             stdin: false,
             stdout: false,
@@ -231,14 +202,8 @@ pub(crate) fn run_processes(
         launcher::spawn_worker(exe, args, super::record::NAME, &[json], io).map_err(RunError::Spawn)
     };
     let mut workers = [
-        (
-            "consumer worker".to_string(),
-            spawn(spec(Role::Consumer, p.consumer_core, p.producer_core))?,
-        ),
-        (
-            "producer worker".to_string(),
-            spawn(spec(Role::Producer, p.producer_core, p.consumer_core))?,
-        ),
+        ("consumer worker".to_string(), spawn(Role::Consumer)?),
+        ("producer worker".to_string(), spawn(Role::Producer)?),
     ];
     // The workers hold their own copies now; ours would keep a dead peer's pipe open.
     drop(pipe_ends);
@@ -260,13 +225,10 @@ impl Semaphores {
     fn create() -> Result<Semaphores, RunError> {
         let id = next_id();
         let full = NamedSemaphore::create_unique(&format!("sem{id}-full"), 0)?;
-        let free = match NamedSemaphore::create_unique(&format!("sem{id}-free"), 1) {
-            Ok(free) => free,
-            Err(e) => {
+        let free =
+            NamedSemaphore::create_unique(&format!("sem{id}-free"), 1).inspect_err(|_| {
                 let _ = NamedSemaphore::unlink(full.name());
-                return Err(e.into());
-            }
-        };
+            })?;
         Ok(Semaphores { full, free })
     }
 

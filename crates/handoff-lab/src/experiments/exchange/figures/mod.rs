@@ -2,7 +2,7 @@
 //! to the report and `handoff plot` through the registry ([`draw`]).
 //!
 //! [`plan_figures`] decides which figures the data supports (a figure needs records that vary
-//! on its axis); [`render_png`] and [`render_svg`] draw one. The figures:
+//! on its axis); [`draw`] draws each as PNG and SVG. The figures:
 //!
 //! | id | shows |
 //! |---|---|
@@ -48,10 +48,11 @@ pub fn draw(res: &BenchResults, source: Option<&Path>) -> Result<Vec<Drawn>, Plo
     plan_figures(&ex)
         .iter()
         .map(|fig| {
+            let size = figure_size(fig);
             Ok(Drawn {
                 id: fig.id.clone(),
-                png: render_png(&ex, fig)?,
-                svg: render_svg(&ex, fig)?,
+                png: png_of(&fig.id, size, |root| draw_one(root, &ex, fig))?,
+                svg: svg_of(&fig.id, size, |root| draw_one(root, &ex, fig))?,
                 csv: Some(figure_csv(&ex, fig)),
             })
         })
@@ -59,7 +60,7 @@ pub fn draw(res: &BenchResults, source: Option<&Path>) -> Result<Vec<Drawn>, Plo
 }
 
 /// The CSV of one figure's data: its records flattened (or the c2c pairs for the heatmap).
-pub fn figure_csv(results: &BenchResults, fig: &Figure) -> String {
+fn figure_csv(results: &BenchResults, fig: &Figure) -> String {
     match fig.kind {
         FigureKind::C2cHeatmap => c2c_csv(&results.c2c),
         _ => {
@@ -79,20 +80,6 @@ fn figure_size(fig: &Figure) -> (u32, u32) {
         ),
         _ => FIGURE_SIZE,
     }
-}
-
-/// Draws one figure as PNG bytes.
-pub fn render_png(results: &BenchResults, fig: &Figure) -> Result<Vec<u8>, PlotError> {
-    png_of(&fig.id, figure_size(fig), |root| {
-        draw_one(root, results, fig)
-    })
-}
-
-/// Draws one figure as SVG text.
-pub fn render_svg(results: &BenchResults, fig: &Figure) -> Result<String, PlotError> {
-    svg_of(&fig.id, figure_size(fig), |root| {
-        draw_one(root, results, fig)
-    })
 }
 
 fn draw_one<DB: DrawingBackend>(

@@ -27,13 +27,9 @@ pub(super) fn draw_per_cpu<DB: DrawingBackend>(
             .map(|&i| &recs[i])
             .filter(move |r| r.consumer_core() == c)
     };
+    let floor_us = |c| Some(results.floor_for(of_cpu(c).next()?)? / 1e3);
     let floors = (cpus.iter())
-        .map(|&c| {
-            let floor = of_cpu(c).next().and_then(|r| results.floor_for(r));
-            floor
-                .filter(|_| metric == Metric::Latency)
-                .map(|ns| ns / 1e3)
-        })
+        .map(|&c| floor_us(c).filter(|_| metric == Metric::Latency))
         .collect();
     let groups = (sorted_modes(recs, &fig.records).into_iter())
         .map(|m| {

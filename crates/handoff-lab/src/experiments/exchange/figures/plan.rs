@@ -10,6 +10,11 @@ use crate::stats::Metric;
 
 /// Spread (max / min of the plotted values) above which a latency axis is logarithmic.
 pub const LOG_SPREAD: f64 = 30.0;
+/// The metrics a figure draws: each with the start of its figures' ids and of their titles.
+pub(super) const METRICS: [(Metric, &str, &str); 2] = [
+    (Metric::Read, "read", "Read time"),
+    (Metric::Latency, "latency", "Latency"),
+];
 /// The block size per-CPU and cache figures prefer when it was measured.
 pub const PREFERRED_SIZE: u64 = 1 << 20;
 
@@ -88,12 +93,9 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
 
     // Per CPU: the (size, producer) with the most distinct consumer CPUs (at least 2).
     let mut by_size: BTreeMap<(u64, usize), BTreeSet<usize>> = BTreeMap::new();
-    for &i in &cached {
-        let r = &recs[i];
-        by_size
-            .entry((r.size_bytes(), r.producer_core()))
-            .or_default()
-            .insert(r.consumer_core());
+    for r in cached.iter().map(|&i| &recs[i]) {
+        let key = (r.size_bytes(), r.producer_core());
+        by_size.entry(key).or_default().insert(r.consumer_core());
     }
     let best = by_size
         .iter()
@@ -106,19 +108,17 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
         })
         .map(|(k, _)| *k);
     if let Some((size, producer)) = best {
-        let idx: Vec<usize> = cached
-            .iter()
-            .copied()
-            .filter(|&i| recs[i].size_bytes() == size && recs[i].producer_core() == producer)
-            .collect();
-        for metric in [Metric::Read, Metric::Latency] {
+        let idx = select(recs, &cached, |r| {
+            r.size_bytes() == size && r.producer_core() == producer
+        });
+        for (metric, id, _) in METRICS {
             let log_y = metric == Metric::Latency && spread(recs, &idx, metric) > LOG_SPREAD;
             let what = match metric {
                 Metric::Read => "Read time",
                 Metric::Latency => "Latency (producer done → consumer starts)",
             };
             figures.push(Figure {
-                id: format!("{}_per_cpu", metric_id(metric)),
+                id: format!("{id}_per_cpu"),
                 title: format!(
                     "{what} of a {} block by consumer CPU (producer on CPU {producer})",
                     fmt_size(size)
@@ -136,12 +136,12 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
 
     // Vs size: per placement, the core pair with the most sizes (at least 2).
     let mut by_pair: BTreeMap<(usize, usize), (String, BTreeSet<u64>)> = BTreeMap::new();
-    for &i in &cached {
-        let r = &recs[i];
-        let e = by_pair
-            .entry((r.producer_core(), r.consumer_core()))
-            .or_insert_with(|| (r.placement().to_string(), BTreeSet::new()));
-        e.1.insert(r.size_bytes());
+    for r in cached.iter().map(|&i| &recs[i]) {
+        let e = by_pair.entry((r.producer_core(), r.consumer_core()));
+        let sizes = &mut e
+            .or_insert_with(|| (r.placement().to_string(), BTreeSet::new()))
+            .1;
+        sizes.insert(r.size_bytes());
     }
     let mut per_placement: PerPlacement = BTreeMap::new();
     for (pair, (pl, sizes)) in &by_pair {
@@ -160,18 +160,12 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
         figures.insert(0, f);
     }
     for ((_, pl), ((p, c), _)) in &per_placement {
-        let idx: Vec<usize> = cached
-            .iter()
-            .copied()
-            .filter(|&i| recs[i].producer_core() == *p && recs[i].consumer_core() == *c)
-            .collect();
-        for metric in [Metric::Read, Metric::Latency] {
-            let what = match metric {
-                Metric::Read => "Read time",
-                Metric::Latency => "Latency",
-            };
+        let idx = select(recs, &cached, |r| {
+            (r.producer_core(), r.consumer_core()) == (*p, *c)
+        });
+        for (metric, id, what) in METRICS {
             figures.push(Figure {
-                id: format!("{}_vs_size_{}", metric_id(metric), file_safe(pl)),
+                id: format!("{id}_vs_size_{}", file_safe(pl)),
                 title: format!(
                     "{what} vs block size, consumer {} (CPU {p} → {c})",
                     placement::describe(pl)
@@ -188,58 +182,54 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
     }
 
     // Cached vs flushed: per placement, the (size, pair) with the most modes having both.
-    let mut flushed_keys: BTreeMap<(String, u64, usize, usize), Vec<usize>> = BTreeMap::new();
+    let mut by_point: BTreeMap<(u64, usize, usize), Vec<usize>> = BTreeMap::new();
     for (i, r) in recs.iter().enumerate() {
-        flushed_keys
-            .entry((
-                r.mode().to_string(),
-                r.size_bytes(),
-                r.producer_core(),
-                r.consumer_core(),
-            ))
-            .or_default()
-            .push(i);
+        let key = (r.size_bytes(), r.producer_core(), r.consumer_core());
+        by_point.entry(key).or_default().push(i);
     }
-    let mut both: BTreeMap<(u64, usize, usize), Vec<usize>> = BTreeMap::new();
-    for ((_, size, p, c), idx) in &flushed_keys {
-        let has_cached = idx.iter().any(|&i| !recs[i].flush_cache());
-        let has_flushed = idx.iter().any(|&i| recs[i].flush_cache());
-        if has_cached && has_flushed {
-            both.entry((*size, *p, *c)).or_default().extend(idx);
-        }
-    }
-    // (placement rank, placement) → ((size, producer, consumer), modes with both states)
-    type Best = ((u64, usize, usize), usize);
+    // (placement rank, placement) → ((size, producer, consumer), records of the modes with both)
+    type Best = ((u64, usize, usize), Vec<usize>);
     let mut cvf: BTreeMap<(u8, String), Best> = BTreeMap::new();
-    for (key, idx) in &both {
-        let pl = recs[idx[0]].placement().to_string();
+    for (key, idx) in by_point {
+        let has = |m: &str, flush| {
+            (idx.iter()).any(|&i| recs[i].mode() == m && recs[i].flush_cache() == flush)
+        };
+        let mut both: Vec<usize> = (idx.iter().copied())
+            .filter(|&i| has(recs[i].mode(), false) && has(recs[i].mode(), true))
+            .collect();
+        // Grouped by mode (stable: each mode's records in file order).
+        both.sort_by_key(|&i| recs[i].mode());
+        let Some(&first) = both.first() else {
+            continue;
+        };
+        let pl = recs[first].placement().to_string();
         let k = (placement::rank(&pl), pl);
-        let n = idx.len();
         let better = match cvf.get(&k) {
             None => true,
-            Some((old, old_n)) => {
-                n > *old_n || (n == *old_n && size_distance(key.0) < size_distance(old.0))
+            Some((old, old_idx)) => {
+                let (n, old_n) = (both.len(), old_idx.len());
+                n > old_n || (n == old_n && size_distance(key.0) < size_distance(old.0))
             }
         };
         if better {
-            cvf.insert(k, (*key, n));
+            cvf.insert(k, (key, both));
         }
     }
-    for ((_, pl), ((size, p, c), _)) in &cvf {
+    for ((_, pl), ((size, p, c), records)) in cvf {
         figures.push(Figure {
-            id: format!("cached_vs_flushed_{}", file_safe(pl)),
+            id: format!("cached_vs_flushed_{}", file_safe(&pl)),
             title: format!(
                 "Read time of a {} block, cached vs flushed, consumer {} (CPU {p} → {c})",
-                fmt_size(*size),
-                placement::describe(pl)
+                fmt_size(size),
+                placement::describe(&pl)
             ),
             kind: FigureKind::CachedVsFlushed {
-                size_bytes: *size,
-                placement: pl.clone(),
-                producer_core: *p,
-                consumer_core: *c,
+                size_bytes: size,
+                placement: pl,
+                producer_core: p,
+                consumer_core: c,
             },
-            records: both[&(*size, *p, *c)].clone(),
+            records,
         });
     }
 
@@ -264,16 +254,10 @@ fn processes_vs_threads(
     let mut panels = Vec::new();
     let mut records = Vec::new();
     for ((_, pl), ((p, c), _)) in per_placement {
-        let idx: Vec<usize> = cached
-            .iter()
-            .copied()
-            .filter(|&i| {
-                let r = &recs[i];
-                r.producer_core() == *p
-                    && r.consumer_core() == *c
-                    && HEADLINE_MODES.contains(&r.mode())
-            })
-            .collect();
+        let idx = select(recs, cached, |r| {
+            let pair = (r.producer_core(), r.consumer_core()) == (*p, *c);
+            pair && HEADLINE_MODES.contains(&r.mode())
+        });
         let sizes = |mode: &str| {
             idx.iter()
                 .filter(|&&i| recs[i].mode() == mode)
@@ -297,11 +281,13 @@ fn processes_vs_threads(
     })
 }
 
-pub(super) fn metric_id(metric: Metric) -> &'static str {
-    match metric {
-        Metric::Read => "read",
-        Metric::Latency => "latency",
-    }
+/// The indices of `idx` whose records `keep` keeps.
+pub(super) fn select(
+    recs: &[BenchRecord],
+    idx: &[usize],
+    keep: impl Fn(&BenchRecord) -> bool,
+) -> Vec<usize> {
+    idx.iter().copied().filter(|&i| keep(&recs[i])).collect()
 }
 
 pub(super) fn file_safe(s: &str) -> String {

@@ -69,12 +69,8 @@ fn vs_size_chart<DB: DrawingBackend>(
     let cache_sizes = (1..=4u8)
         .filter_map(|level| {
             let size = m.cache_size(level)?;
-            let name = if level == 1 {
-                "L1d".to_string()
-            } else {
-                format!("L{level}")
-            };
-            Some((size as f64, format!("{name} {}", fmt_size(size))))
+            let data = if level == 1 { "d" } else { "" };
+            Some((size as f64, format!("L{level}{data} {}", fmt_size(size))))
         })
         .collect();
     LineChart {
@@ -108,16 +104,10 @@ pub(super) fn draw_processes_vs_threads<DB: DrawingBackend>(
     let recs = &results.records;
     let (mut entries, mut notes): Legend = (Vec::new(), Vec::new());
     for (row, (pl, p, c)) in panels.iter().enumerate() {
-        let idx: Vec<usize> = fig
-            .records
-            .iter()
-            .copied()
-            .filter(|&i| recs[i].producer_core() == *p && recs[i].consumer_core() == *c)
-            .collect();
-        for (col, (metric, what)) in [(Metric::Read, "Read time"), (Metric::Latency, "Latency")]
-            .into_iter()
-            .enumerate()
-        {
+        let idx = super::plan::select(recs, &fig.records, |r| {
+            (r.producer_core(), r.consumer_core()) == (*p, *c)
+        });
+        for (col, (metric, _, what)) in super::plan::METRICS.into_iter().enumerate() {
             let cell = &cells[row * 2 + col];
             let (cw, _) = cell.dim_in_pixel();
             let (top, chart_area) = cell.split_vertically(PANEL_TITLE_HEIGHT);

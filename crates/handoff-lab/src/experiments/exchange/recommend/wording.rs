@@ -84,33 +84,27 @@ pub(super) fn sentences(results: &BenchResults, rec: &Recommendation) -> Vec<Str
             p.cpu_pct,
         );
         if let Some((m, score, cpu)) = &p.alternative {
-            let _ = std::fmt::Write::write_fmt(
-                &mut s,
-                format_args!(
-                    " To leave the CPU free: **{m}**, {:+.0}% read + latency, {cpu:.0}% CPU.",
-                    (score - 1.0) * 100.0
-                ),
-            );
+            s.push_str(&format!(
+                " To leave the CPU free: **{m}**, {:+.0}% read + latency, {cpu:.0}% CPU.",
+                (score - 1.0) * 100.0
+            ));
         }
         if !p.tied.is_empty() {
             let mut all: Vec<&str> = std::iter::once(p.best_measured.as_str())
                 .chain(p.tied.iter().map(String::as_str))
                 .collect();
             all.sort_by_key(|m| ModeInfo::rank(m));
-            let _ = std::fmt::Write::write_fmt(
-                &mut s,
-                format_args!(
-                    " Within noise: {} — pick by CPU cost; **{}** is named as the cheapest, \
-                     most ordinary of them{}.",
-                    all.join(", "),
-                    p.mode,
-                    if p.best_measured != p.mode {
-                        format!(" ({} measured lowest, within noise)", p.best_measured)
-                    } else {
-                        String::new()
-                    }
-                ),
-            );
+            s.push_str(&format!(
+                " Within noise: {} — pick by CPU cost; **{}** is named as the cheapest, most \
+                 ordinary of them{}.",
+                all.join(", "),
+                p.mode,
+                if p.best_measured != p.mode {
+                    format!(" ({} measured lowest, within noise)", p.best_measured)
+                } else {
+                    String::new()
+                }
+            ));
         }
         out.push(s);
     }
@@ -138,17 +132,13 @@ pub(super) fn sentences(results: &BenchResults, rec: &Recommendation) -> Vec<Str
             }
         ));
     }
-    let flagged = results
-        .records
-        .iter()
-        .filter(|r| !record_disagreements(r).is_empty())
-        .count();
+    // Disagreeing metrics per record.
+    let per_record: Vec<usize> = (results.records.iter())
+        .map(|r| record_disagreements(r).len())
+        .collect();
+    let flagged = per_record.iter().filter(|&&n| n > 0).count();
     if flagged > 0 {
-        let metrics: usize = results
-            .records
-            .iter()
-            .map(|r| record_disagreements(r).len())
-            .sum();
+        let metrics: usize = per_record.iter().sum();
         out.push(format!(
             "**Run-to-run disagreement:** {flagged} record(s) ({metrics} record–metric \
              pair(s)) have runs whose means disagree (listed under \"Run-to-run \
