@@ -110,14 +110,8 @@ impl LineChart<'_> {
             }
             any_mark = true;
             let line = vec![(p, y.lo), (p, y.hi)];
-            chart
-                .draw_series(DashedLineSeries::new(
-                    line,
-                    10,
-                    6,
-                    CACHE_MARK.stroke_width(2),
-                ))
-                .map_err(err)?;
+            let dashed = DashedLineSeries::new(line, 10, 6, CACHE_MARK.stroke_width(2));
+            chart.draw_series(dashed).map_err(err)?;
             let (px, py) = chart.backend_coord(&(p, y.hi));
             let (bx, by) = area.get_base_pixel();
             let at = anchored(16, HPos::Left, VPos::Top);
@@ -150,9 +144,8 @@ impl LineChart<'_> {
 
 /// The series a figure draws: those starting with its prefix that have its metric.
 pub fn figure_series(results: &BenchResults, spec: &FigureSpec) -> Vec<String> {
-    results
-        .series_names()
-        .into_iter()
+    let names = results.records.iter().map(|r| r.series.clone());
+    (crate::stats::first_seen(names).into_iter())
         .filter(|s| s.starts_with(spec.series_prefix))
         .filter(|s| {
             results

@@ -148,12 +148,8 @@ pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, 
     let machine = crate::machine::detect(&calibration);
     let tool = crate::machine::tool();
     let estimate = plan.estimate().total_s();
-    let mut settings = plan.settings(
-        o.protocol == Protocol::Quick,
-        o.command_line.clone(),
-        started_at,
-        0.0,
-    );
+    let quick = o.protocol == Protocol::Quick;
+    let mut settings = plan.settings(quick, o.command_line.clone(), started_at);
     let mut parts = plan.parts.into_iter();
     let (_, lead_part) = parts.next().expect("a plan has its lead");
     let mut ctx = run_ctx(o, false, (&machine, &tool), progress);
@@ -182,7 +178,9 @@ pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, 
             .iter()
             .map(|f| format!("left out after a failure: {f}")),
     );
-    settings.busy = BenchResults::busy_parts(std::iter::once(&res).chain(experiments.iter()));
+    // The busy parts in order (exchange and c2c first).
+    let all = std::iter::once(&res).chain(&experiments);
+    settings.busy = all.filter_map(BenchResults::busy_part).collect();
     res.report = Some(settings);
     let files = super::write_full_report(&res, &experiments, &out)
         .map_err(|e| failed(format!("writing the report: {e}")))?;
