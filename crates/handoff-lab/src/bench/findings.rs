@@ -84,19 +84,14 @@ pub fn judge(claim: &str, what: &str, ratio: Option<Ratio>, threshold: f64) -> F
         ),
         Some(r) => match (r.ci95_low, r.ci95_high) {
             (Some(lo), Some(hi)) => {
-                let holds = if lo >= threshold {
-                    Holds::Yes
+                let (holds, why) = if lo >= threshold {
+                    let why = format!("the whole 95% interval is at or above {threshold}");
+                    (Holds::Yes, why)
                 } else if hi < threshold {
-                    Holds::No
+                    (Holds::No, format!("the whole 95% interval is below {threshold}"))
                 } else {
-                    Holds::Inconclusive
-                };
-                let why = match holds {
-                    Holds::Yes => format!("the whole 95% interval is at or above {threshold}"),
-                    Holds::No => format!("the whole 95% interval is below {threshold}"),
-                    Holds::Inconclusive => {
-                        format!("the 95% interval straddles {threshold}: more runs could tell")
-                    }
+                    let why = "more runs could tell";
+                    (Holds::Inconclusive, format!("the 95% interval straddles {threshold}: {why}"))
                 };
                 (
                     holds,
