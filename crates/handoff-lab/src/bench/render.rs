@@ -18,30 +18,30 @@ pub fn render(results: &BenchResults, format: Format) -> String {
 
 /// Every parameter name used by some record, sorted.
 fn param_names(results: &BenchResults) -> Vec<String> {
-    distinct(
-        results
-            .records
-            .iter()
-            .flat_map(|r| r.params.keys().cloned()),
-    )
+    let names = results.records.iter().flat_map(|r| r.params.keys());
+    distinct(names.cloned())
 }
 
 /// Every metric name used by some record, sorted.
 pub fn metric_names(results: &BenchResults) -> Vec<String> {
-    distinct(
-        results
-            .records
-            .iter()
-            .flat_map(|r| r.metrics.keys().cloned()),
-    )
+    let names = results.records.iter().flat_map(|r| r.metrics.keys());
+    distinct(names.cloned())
+}
+
+/// How many of a time `unit` make a µs (`None`: not a time).
+fn per_us(unit: &str) -> Option<f64> {
+    match unit {
+        "µs" | "us" => Some(1.0),
+        "ns" => Some(1e3),
+        _ => None,
+    }
 }
 
 /// A value in its unit, times scaled like the exchange tables ("12.3 µs", "850 ns").
 pub fn fmt_value(v: f64, unit: &str) -> String {
-    match unit {
-        "µs" | "us" => fmt_us(v),
-        "ns" => fmt_us(v / 1e3),
-        _ => format!("{} {unit}", sig3(v)),
+    match per_us(unit) {
+        Some(k) => fmt_us(v / k),
+        None => format!("{} {unit}", sig3(v)),
     }
 }
 
@@ -57,13 +57,8 @@ pub fn fmt_metric(m: &MetricRecord) -> String {
         ));
     }
     // The modes are described in µs: only for times.
-    let scale = match m.unit.as_str() {
-        "µs" | "us" => Some(1.0),
-        "ns" => Some(1e-3),
-        _ => None,
-    };
-    if let Some(k) = scale {
-        let us: Vec<f64> = m.run_means.iter().map(|v| v * k).collect();
+    if let Some(k) = per_us(&m.unit) {
+        let us: Vec<f64> = m.run_means.iter().map(|v| v / k).collect();
         if let Some(modes) = run_modes(&us) {
             cell.push_str(&format!(" [{}]", modes.describe()));
         }
@@ -73,25 +68,18 @@ pub fn fmt_metric(m: &MetricRecord) -> String {
 
 // The low end of an interval in the same scale fmt_value picks for the high end.
 fn scaled(v: f64, unit: &str, reference: f64) -> f64 {
-    match unit {
-        "µs" | "us" | "ns" => {
-            let us = if unit == "ns" {
-                reference / 1e3
-            } else {
-                reference
-            };
-            let vu = if unit == "ns" { v / 1e3 } else { v };
-            if us < 1.0 {
-                vu * 1e3
-            } else if us >= 1e6 {
-                vu / 1e6
-            } else if us >= 1e3 {
-                vu / 1e3
-            } else {
-                vu
-            }
-        }
-        _ => v,
+    let Some(k) = per_us(unit) else {
+        return v;
+    };
+    let (vu, us) = (v / k, reference / k);
+    if us < 1.0 {
+        vu * 1e3
+    } else if us >= 1e6 {
+        vu / 1e6
+    } else if us >= 1e3 {
+        vu / 1e3
+    } else {
+        vu
     }
 }
 
@@ -185,12 +173,11 @@ pub fn csv(results: &BenchResults) -> String {
     }
     // Last, so older readers' column positions hold: the data checks and the busy flag.
     header.extend(["checked", "wrong", "machine_busy"].map(String::from));
-    let mut out = header
-        .iter()
-        .map(|h| csv_field(h))
-        .collect::<Vec<_>>()
-        .join(",");
-    out.push('\n');
+    let line = |cells: &[String]| {
+        let cells: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
+        cells.join(",") + "\n"
+    };
+    let mut out = line(&header);
     let opt = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
     for r in &results.records {
         let mut row = vec![
@@ -198,11 +185,7 @@ pub fn csv(results: &BenchResults) -> String {
             r.series.clone(),
             r.x.to_string(),
         ];
-        row.extend(params.iter().map(|p| match r.params.get(p) {
-            Some(serde_json::Value::String(s)) => s.clone(),
-            Some(v) => v.to_string(),
-            None => String::new(),
-        }));
+        row.extend(params.iter().map(|p| r.param_text(p)));
         row.push(r.runs.to_string());
         row.push(r.reps.to_string());
         row.push(r.verified.to_string());
@@ -233,13 +216,7 @@ pub fn csv(results: &BenchResults) -> String {
                 .as_ref()
                 .map_or(String::new(), |l| l.is_busy().to_string()),
         );
-        out.push_str(
-            &row.iter()
-                .map(|c| csv_field(c))
-                .collect::<Vec<_>>()
-                .join(","),
-        );
-        out.push('\n');
+        out.push_str(&line(&row));
     }
     out
 }
