@@ -447,17 +447,16 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
                 }
             }
             Swatch::ErrorBar => {
-                let xm = x0 + 11;
-                let st = INK.stroke_width(2);
-                area.draw(&PathElement::new(vec![(xm, y), (xm, y + 18)], st))
-                    .map_err(err)?;
-                area.draw(&PathElement::new(vec![(xm - 5, y), (xm + 5, y)], st))
-                    .map_err(err)?;
-                area.draw(&PathElement::new(
-                    vec![(xm - 5, y + 18), (xm + 5, y + 18)],
-                    st,
-                ))
-                .map_err(err)?;
+                let (xm, st) = (x0 + 11, INK.stroke_width(2));
+                let bar = [(xm, y), (xm, y + 18)];
+                let caps = [
+                    [(xm - 5, y), (xm + 5, y)],
+                    [(xm - 5, y + 18), (xm + 5, y + 18)],
+                ];
+                for stroke in std::iter::once(bar).chain(caps) {
+                    area.draw(&PathElement::new(stroke.to_vec(), st))
+                        .map_err(err)?;
+                }
             }
         }
         area.draw(&Text::new(
@@ -521,27 +520,6 @@ pub(crate) fn draw_line_series<DB: DrawingBackend>(
             if hi - lo > (y.hi - y.lo) * 0.012 {
                 error_bar(chart, *px, lo, hi, half)?;
             }
-        }
-    }
-    Ok(())
-}
-
-/// Draws category labels under the x axis at plot x positions; a label may hold `\n`.
-pub(crate) fn draw_x_categories<DB: DrawingBackend>(
-    root: &Area<DB>,
-    chart: &Chart<'_, DB>,
-    y_axis: &Axis,
-    cats: &[(f64, String)],
-) -> DrawResult {
-    for (x, label) in cats {
-        let (px, py) = chart.backend_coord(&(*x, y_axis.lo));
-        for (k, line) in label.split('\n').enumerate() {
-            root.draw(&Text::new(
-                line.to_string(),
-                (px, py + 8 + 20 * k as i32),
-                anchored(16, HPos::Center, VPos::Top),
-            ))
-            .map_err(err)?;
         }
     }
     Ok(())
