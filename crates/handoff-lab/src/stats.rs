@@ -29,7 +29,7 @@
 /// change hold a plain Student-t interval); `median`, `min`, `max` and `p99` are over all
 /// repetitions of all runs pooled, the median with its own distribution-free interval. See
 /// [`crate::stats`] and [`crate::stats::interval`].
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     /// Mean of the per-run means.
     pub mean: f64,

@@ -233,8 +233,12 @@ pub fn c2c_footer(pairs: &[C2cPair]) -> String {
         if distinct.iter().any(|d| (d.0, d.1) == (a, b)) {
             continue;
         }
-        let ns = pairs_mean(pairs, a, b).unwrap_or(p.one_way_ns);
-        distinct.push((a, b, p.placement.as_str(), ns));
+        // Both directions of the pair, averaged.
+        let both: Vec<f64> = (pairs.iter())
+            .filter(|q| (q.cpu_a.min(q.cpu_b), q.cpu_a.max(q.cpu_b)) == (a, b))
+            .map(|q| q.one_way_ns)
+            .collect();
+        distinct.push((a, b, p.placement.as_str(), crate::stats::mean(&both)));
     }
     if distinct.is_empty() {
         return "c2c floor: not measured\n".to_string();
@@ -246,16 +250,11 @@ pub fn c2c_footer(pairs: &[C2cPair]) -> String {
             .map(|(a, b, pl, ns)| format!("cpu {a}↔{b} ({pl}) {}", fmt_ns(*ns)))
             .collect()
     } else {
-        let mut classes: Vec<(&str, Vec<f64>)> = Vec::new();
-        for (_, _, pl, ns) in &distinct {
-            match classes.iter_mut().find(|c| c.0 == *pl) {
-                Some(c) => c.1.push(*ns),
-                None => classes.push((pl, vec![*ns])),
-            }
-        }
+        let classes = crate::stats::first_seen(distinct.iter().map(|d| d.2));
         classes
             .into_iter()
-            .map(|(pl, mut v)| {
+            .map(|pl| {
+                let mut v: Vec<f64> = distinct.iter().filter(|d| d.2 == pl).map(|d| d.3).collect();
                 v.sort_by(f64::total_cmp);
                 format!(
                     "{pl} {}–{} (median {}, {} pairs)",
@@ -271,16 +270,6 @@ pub fn c2c_footer(pairs: &[C2cPair]) -> String {
         "c2c floor (one-way cache-line transfer): {}\n",
         parts.join("; ")
     )
-}
-
-/// Mean of the one-way latencies measured between `a` and `b` in both directions.
-fn pairs_mean(pairs: &[C2cPair], a: usize, b: usize) -> Option<f64> {
-    let v: Vec<f64> = pairs
-        .iter()
-        .filter(|p| (p.cpu_a == a && p.cpu_b == b) || (p.cpu_a == b && p.cpu_b == a))
-        .map(|p| p.one_way_ns)
-        .collect();
-    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }
 
 /// The c2c pairs as CSV: `cpu_a,cpu_b,placement,one_way_ns`.
@@ -364,5 +353,30 @@ mod tests {
         assert!(t.contains("64 B"), "{t}");
         assert!(t.contains("2.00 µs"), "{t}");
         assert!(t.contains("FAILED"), "{t}");
+    }
+
+    #[test]
+    fn the_c2c_footer_averages_both_directions_and_summarizes_many_pairs() {
+        let pair = |cpu_a, cpu_b, placement: &str, one_way_ns| C2cPair {
+            cpu_a,
+            cpu_b,
+            placement: placement.into(),
+            one_way_ns,
+        };
+        let two = [pair(0, 1, "shared-l3", 40.0), pair(1, 0, "shared-l3", 60.0)];
+        assert_eq!(
+            c2c_footer(&two),
+            "c2c floor (one-way cache-line transfer): cpu 0↔1 (shared-l3) 50.0 ns\n"
+        );
+        // Seven pairs: a range per class, the nearest class first.
+        let mut many: Vec<C2cPair> = (1..=4)
+            .map(|b| pair(0, b, "cross-numa", 100.0 * b as f64))
+            .collect();
+        many.extend((5..=7).map(|b| pair(b, 0, "shared-l3", 10.0 * b as f64)));
+        assert_eq!(
+            c2c_footer(&many),
+            "c2c floor (one-way cache-line transfer): shared-l3 50.0 ns–70.0 ns (median 60.0 ns, \
+             3 pairs); cross-numa 100 ns–400 ns (median 300 ns, 4 pairs)\n"
+        );
     }
 }

@@ -172,7 +172,7 @@ impl Checks {
 }
 
 /// One metric of one record: its unit, direction and the lab's statistics.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct MetricRecord {
     /// Unit as printed: "µs", "ns", "MB/s", "msg/s", "MFLOP/s".
     pub unit: String,
@@ -208,9 +208,7 @@ impl MetricRecord {
             higher_is_better,
             summary,
             run_means: per_run_samples.iter().map(|s| stats::mean(s)).collect(),
-            run_iqrs: None,
-            run_medians: None,
-            zero_ok: false,
+            ..MetricRecord::default()
         })
     }
 }

@@ -62,10 +62,6 @@ pub enum ConductError {
     Bench(#[from] BenchError),
 }
 
-fn usage(e: impl std::fmt::Display) -> ConductError {
-    ConductError::Usage(e.to_string())
-}
-
 fn failed(e: impl std::fmt::Display) -> ConductError {
     ConductError::Failed(e.to_string())
 }
@@ -122,19 +118,16 @@ pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, 
     }
     progress.say(&plan.estimate_line());
     let started_at = plan::rfc3339(plan::now_unix());
-    let out = match &o.out {
-        Some(d) => d.clone(),
-        None => {
-            let host = handoff_probe::topology::MachineInfo::detect().hostname;
-            let date = plan::civil_date(plan::now_unix());
-            plan::default_out_dir(std::path::Path::new("."), &host, &date)
-        }
-    };
+    let out = o.out.clone().unwrap_or_else(|| {
+        let host = handoff_probe::topology::MachineInfo::detect().hostname;
+        let date = plan::civil_date(plan::now_unix());
+        plan::default_out_dir(std::path::Path::new("."), &host, &date)
+    });
     // A folder this run creates goes again if the run fails before writing into it.
     let _made = RemoveIfEmpty((!out.exists()).then(|| out.clone()));
     // --out names a folder holding an earlier report: its generated files go, so no stale plot
     // survives beside the new results.json.
-    let cleared = plan::prepare_out_dir(&out).map_err(usage)?;
+    let cleared = plan::prepare_out_dir(&out).map_err(|e| ConductError::Usage(e.to_string()))?;
     if !cleared.is_empty() {
         progress.say(&format!(
             "{} holds an earlier report: removed its {} generated file(s) (results.json, \

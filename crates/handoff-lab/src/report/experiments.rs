@@ -15,13 +15,8 @@ use crate::plot::lines;
 /// (experiments the registry does not know come last, as plain tables).
 pub fn blocks(all: &[BenchResults]) -> Vec<Block> {
     let mut out = Vec::new();
-    let mut sections: Vec<&str> = Vec::new();
-    for info in registry::EXPERIMENTS {
-        if all.iter().any(|r| r.experiment == info.name) && !sections.contains(&info.section) {
-            sections.push(info.section);
-        }
-    }
-    for section in sections {
+    let ran = (registry::EXPERIMENTS.iter()).filter(|i| all.iter().any(|r| r.experiment == i.name));
+    for section in crate::stats::first_seen(ran.map(|i| i.section)) {
         out.push(Block::Heading(2, section.to_string()));
         for info in registry::EXPERIMENTS
             .iter()
