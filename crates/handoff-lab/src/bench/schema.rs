@@ -297,17 +297,6 @@ impl BenchResults {
         }
     }
 
-    /// Tests: an empty results file of `experiment` on a default machine, config `{}`.
-    #[cfg(test)]
-    pub fn empty(experiment: &str) -> Self {
-        Self::new(
-            experiment,
-            Machine::default(),
-            Tool::default(),
-            serde_json::json!({}),
-        )
-    }
-
     /// Parses a results file from JSON text, checking the schema string.
     pub fn from_json_str(text: &str) -> Result<Self, LoadError> {
         schema::from_json_checked(text, BENCH_SCHEMA, None)
@@ -538,6 +527,18 @@ fn broken_rule(v: f64, (ok, why): (fn(f64) -> bool, &'static str)) -> Option<&'s
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl BenchResults {
+        /// Tests: an empty results file of `experiment` on a default machine, config `{}`.
+        pub(crate) fn empty(experiment: &str) -> Self {
+            Self::new(
+                experiment,
+                Machine::default(),
+                Tool::default(),
+                serde_json::json!({}),
+            )
+        }
+    }
 
     #[test]
     fn metric_from_runs_keeps_run_means_and_the_summary() {
