@@ -184,10 +184,8 @@ pub fn compare_bench(
     if a.is_empty() || b.is_empty() {
         return Err(CompareError::NoFiles);
     }
-    if let Some(f) = fail_above {
-        if !(f.is_finite() && f > 0.0) {
-            return Err(CompareError::BadThreshold(f));
-        }
+    if let Some(f) = fail_above.filter(|f| !(f.is_finite() && *f > 0.0)) {
+        return Err(CompareError::BadThreshold(f));
     }
     if !(noise.is_finite() && (0.0..1.0).contains(&noise)) {
         return Err(CompareError::BadNoise(noise));

@@ -278,17 +278,8 @@ pub(crate) fn nice_step(raw: f64) -> f64 {
         return 1.0;
     }
     let p = 10f64.powf(raw.log10().floor());
-    let f = raw / p;
-    let m = if f <= 1.0 {
-        1.0
-    } else if f <= 2.0 {
-        2.0
-    } else if f <= 5.0 {
-        5.0
-    } else {
-        10.0
-    };
-    m * p
+    let m = [1.0, 2.0, 5.0].into_iter().find(|&m| raw / p <= m);
+    m.unwrap_or(10.0) * p
 }
 
 pub(crate) fn fmt_tick(v: f64) -> String {
@@ -505,13 +496,9 @@ pub(crate) fn draw_line_series<DB: DrawingBackend>(
     half: f64,
     (color, shape): (RGBColor, Shape),
 ) -> DrawResult {
-    chart
-        .draw_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, p.1)),
-            color.stroke_width(3),
-        ))
-        .map_err(err)?;
     let xy: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
+    let line = LineSeries::new(xy.clone(), color.stroke_width(3));
+    chart.draw_series(line).map_err(err)?;
     draw_markers(chart, &xy, shape, color)?;
     for (px, _, s) in pts {
         if let (Some(lo), Some(hi)) = (s.ci95_low, s.ci95_high) {
