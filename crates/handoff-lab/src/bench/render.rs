@@ -106,17 +106,11 @@ pub fn table(results: &BenchResults) -> String {
     cols.push(("data", Align::Left));
     let mut t = TextTable::new(&cols);
     for r in &results.records {
+        let param = |p: &String| r.params.get(p).map_or("-".into(), |v| fmt_param(p, v));
+        let metric = |m: &String| r.metrics.get(m).map_or("-".into(), fmt_metric);
         let mut row = vec![r.series.clone()];
-        row.extend(
-            params
-                .iter()
-                .map(|p| r.params.get(p).map_or("-".into(), |v| fmt_param(p, v))),
-        );
-        row.extend(
-            metrics
-                .iter()
-                .map(|m| r.metrics.get(m).map_or("-".into(), fmt_metric)),
-        );
+        row.extend(params.iter().map(param));
+        row.extend(metrics.iter().map(metric));
         row.push(r.runs.to_string());
         row.push(r.data_text());
         t.row(row);
