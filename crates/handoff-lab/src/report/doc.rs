@@ -114,11 +114,8 @@ pub fn to_markdown(blocks: &[Block]) -> String {
                 csv,
             } => {
                 let _ = writeln!(out, "![{alt}]({id}.png)\n");
-                let data = if *csv {
-                    format!(", data: [{id}.csv]({id}.csv)")
-                } else {
-                    String::new()
-                };
+                let data = csv.then(|| format!(", data: [{id}.csv]({id}.csv)"));
+                let data = data.unwrap_or_default();
                 writeln!(out, "*{caption}* (vector: [{id}.svg]({id}.svg){data})\n")
             }
         };
@@ -200,11 +197,9 @@ pub fn to_html(title: &str, blocks: &[Block], pngs: &HashMap<String, Vec<u8>>) -
                         escape(alt)
                     );
                 }
-                let data = if *csv {
-                    format!(", data: <a href=\"{0}.csv\">{0}.csv</a>", escape(id))
-                } else {
-                    String::new()
-                };
+                let data =
+                    csv.then(|| format!(", data: <a href=\"{0}.csv\">{0}.csv</a>", escape(id)));
+                let data = data.unwrap_or_default();
                 writeln!(
                     out,
                     "<figcaption>{} (vector: <a href=\"{1}.svg\">{1}.svg</a>{data})</figcaption>\n</figure>",
