@@ -205,11 +205,8 @@ pub fn csv(results: &BenchResults) -> String {
         let c = r.checks.as_ref();
         row.push(c.map_or(String::new(), |c| c.checked.to_string()));
         row.push(c.map_or(String::new(), |c| c.wrong.to_string()));
-        row.push(
-            r.load
-                .as_ref()
-                .map_or(String::new(), |l| l.is_busy().to_string()),
-        );
+        let busy = r.load.as_ref().map(|l| l.is_busy().to_string());
+        row.push(busy.unwrap_or_default());
         out.push_str(&line(&row));
     }
     out

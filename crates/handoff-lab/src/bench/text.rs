@@ -68,10 +68,8 @@ pub fn check_output_path(path: &Path) -> Result<(), OutputError> {
     if path.is_dir() {
         return Err(OutputError::IsDirectory(path.to_path_buf()));
     }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let parent = parent.unwrap_or(Path::new("."));
     if !parent.is_dir() {
         return Err(OutputError::MissingDirectory(parent.to_path_buf()));
     }

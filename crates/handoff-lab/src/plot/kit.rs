@@ -373,8 +373,7 @@ pub(crate) fn layout<DB: DrawingBackend>(
 ) -> Result<(Area<DB>, Area<DB>), DrawError> {
     let body = draw_title(root, title)?;
     let (w, _) = body.dim_in_pixel();
-    let (chart, legend) = body.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
-    Ok((chart, legend))
+    Ok(body.split_horizontally(w.saturating_sub(LEGEND_WIDTH)))
 }
 
 /// Draws the title centered at the top; returns the area below it.

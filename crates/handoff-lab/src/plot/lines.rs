@@ -68,7 +68,12 @@ impl LineChart<'_> {
             lo = lo.min(f);
             hi = hi.max(f);
         }
-        let (x, y) = (&self.x, &self.y_axis(lo, hi));
+        let y = if self.log_y {
+            Axis::log(lo, hi)
+        } else {
+            Axis::linear(0.0, hi)
+        };
+        let (x, y) = (&self.x, &y);
         let mut chart = frame(area, x, y, &self.x_desc, &self.y_desc, false)?;
         let mut entries: Vec<(String, Swatch)> = Vec::new();
         let mut omitted = 0usize;
@@ -131,14 +136,6 @@ impl LineChart<'_> {
             notes.push("not drawn on the log axis".to_string());
         }
         Ok((entries, notes))
-    }
-
-    fn y_axis(&self, lo: f64, hi: f64) -> Axis {
-        if self.log_y {
-            Axis::log(lo, hi)
-        } else {
-            Axis::linear(0.0, hi)
-        }
     }
 }
 
