@@ -9,26 +9,21 @@ pub fn detect(calibration: &Calibration) -> Machine {
     let info = MachineInfo::detect();
     let topo = ProbeTopology::detect().ok();
     let first_cpu = info.allowed_cpus.first().copied().unwrap_or(0);
-    let caches = match &topo {
-        Some(t) => t
-            .cpu(first_cpu)
-            .map(|cpu| {
-                cpu.caches
-                    .iter()
-                    .filter(|c| c.kind != CacheKind::Instruction)
-                    .filter_map(|c| {
-                        Some(Cache {
-                            level: c.level,
-                            kind: c.kind.as_str().to_string(),
-                            size_bytes: c.size_bytes?,
-                            shared_by: c.shared_cpus.clone(),
-                        })
+    let caches = (topo.as_ref().and_then(|t| t.cpu(first_cpu)))
+        .map(|cpu| {
+            (cpu.caches.iter())
+                .filter(|c| c.kind != CacheKind::Instruction)
+                .filter_map(|c| {
+                    Some(Cache {
+                        level: c.level,
+                        kind: c.kind.as_str().to_string(),
+                        size_bytes: c.size_bytes?,
+                        shared_by: c.shared_cpus.clone(),
                     })
-                    .collect()
-            })
-            .unwrap_or_default(),
-        None => Vec::new(),
-    };
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let topology = match &topo {
         Some(t) => Topology {
             packages: t.packages(),

@@ -29,7 +29,7 @@
 /// change hold a plain Student-t interval); `median`, `min`, `max` and `p99` are over all
 /// repetitions of all runs pooled, the median with its own distribution-free interval. See
 /// [`crate::stats`] and [`crate::stats::interval`].
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     /// Mean of the per-run means.
     pub mean: f64,
@@ -114,9 +114,7 @@ impl Summary {
             }
             run_means.push(mean(samples));
             pooled.extend_from_slice(samples);
-            let mut sorted = samples.clone();
-            sorted.sort_by(f64::total_cmp);
-            runs_sorted.push(sorted);
+            runs_sorted.push(sorted(samples));
         }
         pooled.sort_by(f64::total_cmp);
         let ci = interval::mean_interval(&run_means);
@@ -263,27 +261,22 @@ pub fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
     }
 }
 
+/// A sorted copy of `xs`.
+fn sorted(xs: &[f64]) -> Vec<f64> {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
 /// Interquartile range [p25, p75] of (unsorted) samples; `None` when empty.
 pub fn iqr(samples: &[f64]) -> Option<[f64; 2]> {
-    if samples.is_empty() {
-        return None;
-    }
-    let mut sorted = samples.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    Some([
-        quantile_sorted(&sorted, 0.25),
-        quantile_sorted(&sorted, 0.75),
-    ])
+    let s = (!samples.is_empty()).then(|| sorted(samples))?;
+    Some([quantile_sorted(&s, 0.25), quantile_sorted(&s, 0.75)])
 }
 
 /// Median of (unsorted) samples; `None` when empty.
 pub fn median(samples: &[f64]) -> Option<f64> {
-    if samples.is_empty() {
-        return None;
-    }
-    let mut sorted = samples.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    Some(quantile_sorted(&sorted, 0.5))
+    (!samples.is_empty()).then(|| quantile_sorted(&sorted(samples), 0.5))
 }
 
 /// A small, fast, well-mixed 64-bit generator (Steele, Lea & Flood's SplitMix64): enough for
@@ -353,12 +346,13 @@ pub fn ratio_of_means(a_run_means: &[f64], b_run_means: &[f64]) -> Option<Ratio>
         return None;
     }
     let ratio = mean(b_run_means) / ma;
+    let no_interval = Ratio {
+        ratio,
+        ci95_low: None,
+        ci95_high: None,
+    };
     if a_run_means.len() < 2 || b_run_means.len() < 2 {
-        return Some(Ratio {
-            ratio,
-            ci95_low: None,
-            ci95_high: None,
-        });
+        return Some(no_interval);
     }
     if a_run_means.iter().chain(b_run_means).all(|&v| v > 0.0) {
         // Welch's interval of one pair (exp(d) is the ratio of geometric means), widened to
@@ -371,25 +365,20 @@ pub fn ratio_of_means(a_run_means: &[f64], b_run_means: &[f64]) -> Option<Ratio>
         });
     }
     let mut rng = SplitMix64::new(BOOTSTRAP_SEED);
+    // The mean of `v`'s values drawn with replacement.
+    let mut resampled = |v: &[f64]| {
+        let sum: f64 = (0..v.len()).map(|_| v[rng.below(v.len())]).sum();
+        sum / v.len() as f64
+    };
     let mut ratios = Vec::with_capacity(BOOTSTRAP_RESAMPLES);
     for _ in 0..BOOTSTRAP_RESAMPLES {
-        let sa: f64 = (0..a_run_means.len())
-            .map(|_| a_run_means[rng.below(a_run_means.len())])
-            .sum();
-        let sb: f64 = (0..b_run_means.len())
-            .map(|_| b_run_means[rng.below(b_run_means.len())])
-            .sum();
-        let (ma, mb) = (sa / a_run_means.len() as f64, sb / b_run_means.len() as f64);
+        let (ma, mb) = (resampled(a_run_means), resampled(b_run_means));
         if ma > 0.0 {
             ratios.push(mb / ma);
         }
     }
     if ratios.is_empty() {
-        return Some(Ratio {
-            ratio,
-            ci95_low: None,
-            ci95_high: None,
-        });
+        return Some(no_interval);
     }
     ratios.sort_by(f64::total_cmp);
     Some(Ratio {
@@ -482,8 +471,7 @@ pub fn disagreement(run_means: &[f64], iqrs: Option<&[[f64; 2]]>) -> Option<Disa
     if run_means.len() < 2 || !run_means.iter().all(|m| m.is_finite()) {
         return None;
     }
-    let mut sorted = run_means.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    let sorted = sorted(run_means);
     let median = quantile_sorted(&sorted, 0.5);
     let spread = sorted[sorted.len() - 1] - sorted[0];
     let relative_spread = if median.abs() > 0.0 {

@@ -150,30 +150,24 @@ impl MachineLoad {
     pub fn busy_reasons(&self) -> Vec<String> {
         let mut why = Vec::new();
         let accounted = self.others_cpus.is_some() && self.elapsed_s >= MIN_ELAPSED_S;
-        if let Some(o) = self.others_cpus {
-            if o > OTHERS_CPU_LIMIT && accounted && self.mpi_ranks.is_none() {
-                why.push(format!(
-                    "other processes used {o:.2} CPU on average (limit {OTHERS_CPU_LIMIT})"
-                ));
-            }
+        let others = (self.others_cpus).filter(|&o| o > OTHERS_CPU_LIMIT && accounted);
+        if let Some(o) = others.filter(|_| self.mpi_ranks.is_none()) {
+            why.push(format!(
+                "other processes used {o:.2} CPU on average (limit {OTHERS_CPU_LIMIT})"
+            ));
         }
-        if let Some(s) = self.steal_fraction {
-            if s > STEAL_LIMIT {
-                why.push(format!(
-                    "steal time {:.1}% (limit {:.0}%)",
-                    s * 100.0,
-                    STEAL_LIMIT * 100.0
-                ));
-            }
+        if let Some(s) = self.steal_fraction.filter(|&s| s > STEAL_LIMIT) {
+            let limit = STEAL_LIMIT * 100.0;
+            why.push(format!("steal time {:.1}% (limit {limit:.0}%)", s * 100.0));
         }
         let lab_quiet = self.lab_quiet_before_s.is_none_or(|q| q >= LOAD_MEMORY_S);
-        if let Some(l) = self.load1_before.filter(|_| !accounted && lab_quiet) {
-            if self.cpus > 0 && l > self.cpus as f64 {
-                why.push(format!(
-                    "load average {l:.2} on {} CPUs before the run",
-                    self.cpus
-                ));
-            }
+        let judged = !accounted && lab_quiet && self.cpus > 0;
+        if let Some(l) = self
+            .load1_before
+            .filter(|&l| judged && l > self.cpus as f64)
+        {
+            let cpus = self.cpus;
+            why.push(format!("load average {l:.2} on {cpus} CPUs before the run"));
         }
         why
     }

@@ -104,15 +104,14 @@ impl BenchComparison {
         let mut reasons = Vec::new();
         for m in &self.matched {
             for c in &m.metrics {
-                let ratio = match &c.ratio {
-                    Some(r) => match (r.ci95_low, r.ci95_high) {
+                let ratio = c
+                    .ratio
+                    .map_or("-".to_string(), |r| match (r.ci95_low, r.ci95_high) {
                         (Some(l), Some(h)) => {
                             format!("{} ({}–{})", sig3(r.ratio), sig3(l), sig3(h))
                         }
                         _ => format!("{} (no CI)", sig3(r.ratio)),
-                    },
-                    None => "-".to_string(),
-                };
+                    });
                 let mut verdict = c.verdict.as_str().to_string();
                 if c.exceeds {
                     verdict.push_str(" FAIL");
@@ -185,10 +184,8 @@ pub fn compare_bench(
     if a.is_empty() || b.is_empty() {
         return Err(CompareError::NoFiles);
     }
-    if let Some(f) = fail_above {
-        if !(f.is_finite() && f > 0.0) {
-            return Err(CompareError::BadThreshold(f));
-        }
+    if let Some(f) = fail_above.filter(|f| !(f.is_finite() && *f > 0.0)) {
+        return Err(CompareError::BadThreshold(f));
     }
     if !(noise.is_finite() && (0.0..1.0).contains(&noise)) {
         return Err(CompareError::BadNoise(noise));
@@ -227,11 +224,7 @@ pub fn compare_bench(
     let mut unmatched_a = Vec::new();
     for k in &order_a {
         match sb.get(k) {
-            Some(y) => {
-                let (x, y): (Vec<&BenchRecord>, Vec<&BenchRecord>) =
-                    (sa[k].iter().collect(), y.iter().collect());
-                matched.push(pair(k, &x, &y, (fail_above, noise, drift)))
-            }
+            Some(y) => matched.push(pair(k, &sa[k], y, (fail_above, noise, drift))),
             None => unmatched_a.push(k.clone()),
         }
     }
@@ -306,12 +299,12 @@ fn file_floor(f: &BenchResults) -> Option<f64> {
 
 fn pair(
     key: &str,
-    x: &[&BenchRecord],
-    y: &[&BenchRecord],
+    x: &[BenchRecord],
+    y: &[BenchRecord],
     (fail_above, noise, drift): (Option<f64>, f64, f64),
 ) -> BenchMatched {
     let over_invocations = x.len() >= 2 && y.len() >= 2;
-    let floors = |s: &[&BenchRecord]| -> Option<Vec<f64>> {
+    let floors = |s: &[BenchRecord]| -> Option<Vec<f64>> {
         s.iter()
             .map(|r| r.c2c_one_way_ns.filter(|v| v.is_finite() && *v > 0.0))
             .collect()
@@ -338,12 +331,10 @@ fn pair(
         .unwrap_or("none");
     let mut metrics = Vec::new();
     for (name, ma) in &x[0].metrics {
-        if !y.iter().all(|r| r.metrics.contains_key(name))
-            || !x.iter().all(|r| r.metrics.contains_key(name))
-        {
+        if !x.iter().chain(y).all(|r| r.metrics.contains_key(name)) {
             continue;
         }
-        let values = |s: &[&BenchRecord]| -> Vec<f64> {
+        let values = |s: &[BenchRecord]| -> Vec<f64> {
             if over_invocations {
                 s.iter().map(|r| mean(&r.metrics[name].run_means)).collect()
             } else {
@@ -361,32 +352,24 @@ fn pair(
             ratio
         };
         let mut verdict = Verdict::of(judged.as_ref(), noise);
-        let mut reason = None;
-        if let Some(why) = &moved {
+        let reason = moved
+            .clone()
+            .or_else(|| wake_up_rule(wait, name, over_invocations, verdict, (&va[..], &vb[..])))
+            .or_else(|| {
+                let differs = matches!(verdict, Verdict::Slower | Verdict::Faster);
+                (!over_invocations && differs && !beyond_drift(judged.as_ref(), drift))
+                    .then(|| single_invocation_reason(drift))
+            });
+        if reason.is_some() {
             verdict = Verdict::Inconclusive;
-            reason = Some(why.clone());
-        } else if let Some(why) =
-            wake_up_rule(wait, name, over_invocations, verdict, (&va[..], &vb[..]))
-        {
-            verdict = Verdict::Inconclusive;
-            reason = Some(why);
-        } else if !over_invocations
-            && matches!(verdict, Verdict::Slower | Verdict::Faster)
-            && !beyond_drift(judged.as_ref(), drift)
-        {
-            verdict = Verdict::Inconclusive;
-            reason = Some(single_invocation_reason(drift));
         }
         let exceeds = match (fail_above, &judged) {
             (Some(f), Some(r)) => verdict == Verdict::Slower && r.ci95_low.is_some_and(|l| l > f),
             _ => false,
         };
-        let means = |s: &[&BenchRecord]| {
-            mean(
-                &s.iter()
-                    .map(|r| r.metrics[name].summary.mean)
-                    .collect::<Vec<_>>(),
-            )
+        let means = |s: &[BenchRecord]| {
+            let v: Vec<f64> = s.iter().map(|r| r.metrics[name].summary.mean).collect();
+            mean(&v)
         };
         metrics.push(BenchMetricComparison {
             metric: name.clone(),

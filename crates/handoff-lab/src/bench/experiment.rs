@@ -159,39 +159,8 @@ impl BenchError {
     }
 }
 
-/// Tests: one change that makes a valid configuration invalid.
 #[cfg(test)]
-pub(crate) type Break<C> = fn(&mut C);
-
-/// Tests of a `validate`: each change in `breaks`, made alone to a copy of `ok`, is refused.
-#[cfg(test)]
-pub(crate) fn assert_each_refused<C: Clone + std::fmt::Debug>(
-    ok: &C,
-    validate: impl Fn(&C) -> Result<(), BenchError>,
-    breaks: &[Break<C>],
-) {
-    for brk in breaks {
-        let mut bad = ok.clone();
-        brk(&mut bad);
-        assert!(validate(&bad).is_err(), "{bad:?}");
-    }
-}
-
-/// [`assert_each_refused`], each refusal a usage error naming `needle` (what to fix).
-#[cfg(test)]
-pub(crate) fn assert_each_refused_naming<C: Clone>(
-    ok: &C,
-    validate: impl Fn(&C) -> Result<(), BenchError>,
-    breaks: &[(Break<C>, &str)],
-) {
-    for (brk, needle) in breaks {
-        let mut bad = ok.clone();
-        brk(&mut bad);
-        let e = validate(&bad).unwrap_err();
-        assert!(matches!(e, BenchError::Usage { .. }), "{e}");
-        assert!(e.to_string().contains(needle), "{e}");
-    }
-}
+pub(crate) use testing::{assert_each_refused, assert_each_refused_naming};
 
 /// One figure of an experiment: a metric against the records' x, one line per series.
 #[derive(Debug, Clone, Copy)]
@@ -525,5 +494,42 @@ impl TransportKind {
             }
         }
         Ok(out)
+    }
+}
+
+/// Tests of `validate`s: each change that makes a valid configuration invalid is refused.
+#[cfg(test)]
+mod testing {
+    use super::BenchError;
+
+    /// Tests: one change that makes a valid configuration invalid.
+    pub(crate) type Break<C> = fn(&mut C);
+
+    /// Tests of a `validate`: each change in `breaks`, made alone to a copy of `ok`, is refused.
+    pub(crate) fn assert_each_refused<C: Clone + std::fmt::Debug>(
+        ok: &C,
+        validate: impl Fn(&C) -> Result<(), BenchError>,
+        breaks: &[Break<C>],
+    ) {
+        for brk in breaks {
+            let mut bad = ok.clone();
+            brk(&mut bad);
+            assert!(validate(&bad).is_err(), "{bad:?}");
+        }
+    }
+
+    /// [`assert_each_refused`], each refusal a usage error naming `needle` (what to fix).
+    pub(crate) fn assert_each_refused_naming<C: Clone>(
+        ok: &C,
+        validate: impl Fn(&C) -> Result<(), BenchError>,
+        breaks: &[(Break<C>, &str)],
+    ) {
+        for (brk, needle) in breaks {
+            let mut bad = ok.clone();
+            brk(&mut bad);
+            let e = validate(&bad).unwrap_err();
+            assert!(matches!(e, BenchError::Usage { .. }), "{e}");
+            assert!(e.to_string().contains(needle), "{e}");
+        }
     }
 }

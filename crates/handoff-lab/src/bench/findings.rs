@@ -84,19 +84,14 @@ pub fn judge(claim: &str, what: &str, ratio: Option<Ratio>, threshold: f64) -> F
         ),
         Some(r) => match (r.ci95_low, r.ci95_high) {
             (Some(lo), Some(hi)) => {
-                let holds = if lo >= threshold {
-                    Holds::Yes
+                let (holds, why) = if lo >= threshold {
+                    let why = format!("the whole 95% interval is at or above {threshold}");
+                    (Holds::Yes, why)
                 } else if hi < threshold {
-                    Holds::No
+                    (Holds::No, format!("the whole 95% interval is below {threshold}"))
                 } else {
-                    Holds::Inconclusive
-                };
-                let why = match holds {
-                    Holds::Yes => format!("the whole 95% interval is at or above {threshold}"),
-                    Holds::No => format!("the whole 95% interval is below {threshold}"),
-                    Holds::Inconclusive => {
-                        format!("the 95% interval straddles {threshold}: more runs could tell")
-                    }
+                    let why = "more runs could tell";
+                    (Holds::Inconclusive, format!("the 95% interval straddles {threshold}: {why}"))
                 };
                 (
                     holds,
@@ -155,23 +150,25 @@ pub fn run_means_of(
     r.metrics.get(metric).map(|m| m.run_means.clone())
 }
 
-/// Tests: a record of `series` at `x` (3 runs, 1 iteration each, verified) whose `metric`
-/// (in `unit`) has one sample per run, the given run means.
 #[cfg(test)]
-pub fn record_of_runs(
-    series: impl Into<String>,
-    x: f64,
-    (metric, unit, higher_is_better): (&str, &str, bool),
-    run_means: &[f64],
-) -> super::BenchRecord {
-    let runs: Vec<Vec<f64>> = run_means.iter().map(|&m| vec![m]).collect();
-    let m = super::MetricRecord::from_runs(unit, higher_is_better, &runs).unwrap();
-    super::BenchRecord::new(series, x, 3, 1, true).metric(metric, m)
-}
+pub(crate) use tests::record_of_runs;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Tests: a record of `series` at `x` (3 runs, 1 iteration each, verified) whose `metric`
+    /// (in `unit`) has one sample per run, the given run means.
+    pub(crate) fn record_of_runs(
+        series: impl Into<String>,
+        x: f64,
+        (metric, unit, higher_is_better): (&str, &str, bool),
+        run_means: &[f64],
+    ) -> BenchRecord {
+        let runs: Vec<Vec<f64>> = run_means.iter().map(|&m| vec![m]).collect();
+        let m = crate::bench::MetricRecord::from_runs(unit, higher_is_better, &runs).unwrap();
+        BenchRecord::new(series, x, 3, 1, true).metric(metric, m)
+    }
 
     #[test]
     fn most_threads_with_a_cpu_stays_within_the_cpus_and_from_2() {

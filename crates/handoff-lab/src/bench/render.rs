@@ -18,30 +18,30 @@ pub fn render(results: &BenchResults, format: Format) -> String {
 
 /// Every parameter name used by some record, sorted.
 fn param_names(results: &BenchResults) -> Vec<String> {
-    distinct(
-        results
-            .records
-            .iter()
-            .flat_map(|r| r.params.keys().cloned()),
-    )
+    let names = results.records.iter().flat_map(|r| r.params.keys());
+    distinct(names.cloned())
 }
 
 /// Every metric name used by some record, sorted.
 pub fn metric_names(results: &BenchResults) -> Vec<String> {
-    distinct(
-        results
-            .records
-            .iter()
-            .flat_map(|r| r.metrics.keys().cloned()),
-    )
+    let names = results.records.iter().flat_map(|r| r.metrics.keys());
+    distinct(names.cloned())
+}
+
+/// How many of a time `unit` make a µs (`None`: not a time).
+fn per_us(unit: &str) -> Option<f64> {
+    match unit {
+        "µs" | "us" => Some(1.0),
+        "ns" => Some(1e3),
+        _ => None,
+    }
 }
 
 /// A value in its unit, times scaled like the exchange tables ("12.3 µs", "850 ns").
 pub fn fmt_value(v: f64, unit: &str) -> String {
-    match unit {
-        "µs" | "us" => fmt_us(v),
-        "ns" => fmt_us(v / 1e3),
-        _ => format!("{} {unit}", sig3(v)),
+    match per_us(unit) {
+        Some(k) => fmt_us(v / k),
+        None => format!("{} {unit}", sig3(v)),
     }
 }
 
@@ -57,13 +57,8 @@ pub fn fmt_metric(m: &MetricRecord) -> String {
         ));
     }
     // The modes are described in µs: only for times.
-    let scale = match m.unit.as_str() {
-        "µs" | "us" => Some(1.0),
-        "ns" => Some(1e-3),
-        _ => None,
-    };
-    if let Some(k) = scale {
-        let us: Vec<f64> = m.run_means.iter().map(|v| v * k).collect();
+    if let Some(k) = per_us(&m.unit) {
+        let us: Vec<f64> = m.run_means.iter().map(|v| v / k).collect();
         if let Some(modes) = run_modes(&us) {
             cell.push_str(&format!(" [{}]", modes.describe()));
         }
@@ -73,25 +68,18 @@ pub fn fmt_metric(m: &MetricRecord) -> String {
 
 // The low end of an interval in the same scale fmt_value picks for the high end.
 fn scaled(v: f64, unit: &str, reference: f64) -> f64 {
-    match unit {
-        "µs" | "us" | "ns" => {
-            let us = if unit == "ns" {
-                reference / 1e3
-            } else {
-                reference
-            };
-            let vu = if unit == "ns" { v / 1e3 } else { v };
-            if us < 1.0 {
-                vu * 1e3
-            } else if us >= 1e6 {
-                vu / 1e6
-            } else if us >= 1e3 {
-                vu / 1e3
-            } else {
-                vu
-            }
-        }
-        _ => v,
+    let Some(k) = per_us(unit) else {
+        return v;
+    };
+    let (vu, us) = (v / k, reference / k);
+    if us < 1.0 {
+        vu * 1e3
+    } else if us >= 1e6 {
+        vu / 1e6
+    } else if us >= 1e3 {
+        vu / 1e3
+    } else {
+        vu
     }
 }
 
@@ -118,17 +106,11 @@ pub fn table(results: &BenchResults) -> String {
     cols.push(("data", Align::Left));
     let mut t = TextTable::new(&cols);
     for r in &results.records {
+        let param = |p: &String| r.params.get(p).map_or("-".into(), |v| fmt_param(p, v));
+        let metric = |m: &String| r.metrics.get(m).map_or("-".into(), fmt_metric);
         let mut row = vec![r.series.clone()];
-        row.extend(
-            params
-                .iter()
-                .map(|p| r.params.get(p).map_or("-".into(), |v| fmt_param(p, v))),
-        );
-        row.extend(
-            metrics
-                .iter()
-                .map(|m| r.metrics.get(m).map_or("-".into(), fmt_metric)),
-        );
+        row.extend(params.iter().map(param));
+        row.extend(metrics.iter().map(metric));
         row.push(r.runs.to_string());
         row.push(r.data_text());
         t.row(row);
@@ -185,12 +167,11 @@ pub fn csv(results: &BenchResults) -> String {
     }
     // Last, so older readers' column positions hold: the data checks and the busy flag.
     header.extend(["checked", "wrong", "machine_busy"].map(String::from));
-    let mut out = header
-        .iter()
-        .map(|h| csv_field(h))
-        .collect::<Vec<_>>()
-        .join(",");
-    out.push('\n');
+    let line = |cells: &[String]| {
+        let cells: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
+        cells.join(",") + "\n"
+    };
+    let mut out = line(&header);
     let opt = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
     for r in &results.records {
         let mut row = vec![
@@ -198,11 +179,7 @@ pub fn csv(results: &BenchResults) -> String {
             r.series.clone(),
             r.x.to_string(),
         ];
-        row.extend(params.iter().map(|p| match r.params.get(p) {
-            Some(serde_json::Value::String(s)) => s.clone(),
-            Some(v) => v.to_string(),
-            None => String::new(),
-        }));
+        row.extend(params.iter().map(|p| r.param_text(p)));
         row.push(r.runs.to_string());
         row.push(r.reps.to_string());
         row.push(r.verified.to_string());
@@ -228,18 +205,9 @@ pub fn csv(results: &BenchResults) -> String {
         let c = r.checks.as_ref();
         row.push(c.map_or(String::new(), |c| c.checked.to_string()));
         row.push(c.map_or(String::new(), |c| c.wrong.to_string()));
-        row.push(
-            r.load
-                .as_ref()
-                .map_or(String::new(), |l| l.is_busy().to_string()),
-        );
-        out.push_str(
-            &row.iter()
-                .map(|c| csv_field(c))
-                .collect::<Vec<_>>()
-                .join(","),
-        );
-        out.push('\n');
+        let busy = r.load.as_ref().map(|l| l.is_busy().to_string());
+        row.push(busy.unwrap_or_default());
+        out.push_str(&line(&row));
     }
     out
 }
@@ -256,8 +224,12 @@ pub fn c2c_footer(pairs: &[C2cPair]) -> String {
         if distinct.iter().any(|d| (d.0, d.1) == (a, b)) {
             continue;
         }
-        let ns = pairs_mean(pairs, a, b).unwrap_or(p.one_way_ns);
-        distinct.push((a, b, p.placement.as_str(), ns));
+        // Both directions of the pair, averaged.
+        let both: Vec<f64> = (pairs.iter())
+            .filter(|q| (q.cpu_a.min(q.cpu_b), q.cpu_a.max(q.cpu_b)) == (a, b))
+            .map(|q| q.one_way_ns)
+            .collect();
+        distinct.push((a, b, p.placement.as_str(), crate::stats::mean(&both)));
     }
     if distinct.is_empty() {
         return "c2c floor: not measured\n".to_string();
@@ -269,16 +241,11 @@ pub fn c2c_footer(pairs: &[C2cPair]) -> String {
             .map(|(a, b, pl, ns)| format!("cpu {a}↔{b} ({pl}) {}", fmt_ns(*ns)))
             .collect()
     } else {
-        let mut classes: Vec<(&str, Vec<f64>)> = Vec::new();
-        for (_, _, pl, ns) in &distinct {
-            match classes.iter_mut().find(|c| c.0 == *pl) {
-                Some(c) => c.1.push(*ns),
-                None => classes.push((pl, vec![*ns])),
-            }
-        }
+        let classes = crate::stats::first_seen(distinct.iter().map(|d| d.2));
         classes
             .into_iter()
-            .map(|(pl, mut v)| {
+            .map(|pl| {
+                let mut v: Vec<f64> = distinct.iter().filter(|d| d.2 == pl).map(|d| d.3).collect();
                 v.sort_by(f64::total_cmp);
                 format!(
                     "{pl} {}–{} (median {}, {} pairs)",
@@ -294,16 +261,6 @@ pub fn c2c_footer(pairs: &[C2cPair]) -> String {
         "c2c floor (one-way cache-line transfer): {}\n",
         parts.join("; ")
     )
-}
-
-/// Mean of the one-way latencies measured between `a` and `b` in both directions.
-fn pairs_mean(pairs: &[C2cPair], a: usize, b: usize) -> Option<f64> {
-    let v: Vec<f64> = pairs
-        .iter()
-        .filter(|p| (p.cpu_a == a && p.cpu_b == b) || (p.cpu_a == b && p.cpu_b == a))
-        .map(|p| p.one_way_ns)
-        .collect();
-    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }
 
 /// The c2c pairs as CSV: `cpu_a,cpu_b,placement,one_way_ns`.
@@ -387,5 +344,30 @@ mod tests {
         assert!(t.contains("64 B"), "{t}");
         assert!(t.contains("2.00 µs"), "{t}");
         assert!(t.contains("FAILED"), "{t}");
+    }
+
+    #[test]
+    fn the_c2c_footer_averages_both_directions_and_summarizes_many_pairs() {
+        let pair = |cpu_a, cpu_b, placement: &str, one_way_ns| C2cPair {
+            cpu_a,
+            cpu_b,
+            placement: placement.into(),
+            one_way_ns,
+        };
+        let two = [pair(0, 1, "shared-l3", 40.0), pair(1, 0, "shared-l3", 60.0)];
+        assert_eq!(
+            c2c_footer(&two),
+            "c2c floor (one-way cache-line transfer): cpu 0↔1 (shared-l3) 50.0 ns\n"
+        );
+        // Seven pairs: a range per class, the nearest class first.
+        let mut many: Vec<C2cPair> = (1..=4)
+            .map(|b| pair(0, b, "cross-numa", 100.0 * b as f64))
+            .collect();
+        many.extend((5..=7).map(|b| pair(b, 0, "shared-l3", 10.0 * b as f64)));
+        assert_eq!(
+            c2c_footer(&many),
+            "c2c floor (one-way cache-line transfer): shared-l3 50.0 ns–70.0 ns (median 60.0 ns, \
+             3 pairs); cross-numa 100 ns–400 ns (median 300 ns, 4 pairs)\n"
+        );
     }
 }

@@ -61,7 +61,7 @@ pub struct ReportSettings {
 pub const BENCH_SCHEMA: &str = "handoff.bench/1";
 
 /// The results of one `handoff bench NAME` run (or of one experiment inside `handoff report`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct BenchResults {
     /// Always [`BENCH_SCHEMA`].
     pub schema: String,
@@ -101,7 +101,7 @@ pub struct BenchResults {
 }
 
 /// One measured point of an experiment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct BenchRecord {
     /// The line the point belongs to in plots and tables, e.g. "put-signal, other core".
     pub series: String,
@@ -172,7 +172,7 @@ impl Checks {
 }
 
 /// One metric of one record: its unit, direction and the lab's statistics.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct MetricRecord {
     /// Unit as printed: "µs", "ns", "MB/s", "msg/s", "MFLOP/s".
     pub unit: String,
@@ -208,9 +208,7 @@ impl MetricRecord {
             higher_is_better,
             summary,
             run_means: per_run_samples.iter().map(|s| stats::mean(s)).collect(),
-            run_iqrs: None,
-            run_medians: None,
-            zero_ok: false,
+            ..MetricRecord::default()
         })
     }
 }
@@ -220,16 +218,11 @@ impl BenchRecord {
     pub fn new(series: impl Into<String>, x: f64, runs: u64, reps: u64, verified: bool) -> Self {
         BenchRecord {
             series: series.into(),
-            params: BTreeMap::new(),
             x,
             runs,
             reps,
             verified,
-            checks: None,
-            c2c_one_way_ns: None,
-            metrics: BTreeMap::new(),
-            info: BTreeMap::new(),
-            load: None,
+            ..BenchRecord::default()
         }
     }
 
@@ -300,26 +293,8 @@ impl BenchResults {
             machine,
             tool,
             config,
-            c2c: Vec::new(),
-            records: Vec::new(),
-            notes: Vec::new(),
-            partial: false,
-            stopped_early: None,
-            elapsed_s: None,
-            models: Vec::new(),
-            report: None,
+            ..BenchResults::default()
         }
-    }
-
-    /// Tests: an empty results file of `experiment` on a default machine, config `{}`.
-    #[cfg(test)]
-    pub fn empty(experiment: &str) -> Self {
-        Self::new(
-            experiment,
-            Machine::default(),
-            Tool::default(),
-            serde_json::json!({}),
-        )
     }
 
     /// Parses a results file from JSON text, checking the schema string.
@@ -328,11 +303,13 @@ impl BenchResults {
     }
 
     /// Reads and parses a results file, checking the schema string and every number
-    /// ([`BenchResults::check_domain`]: the first problem is the error).
+    /// ([`BenchResults::problems`]: the first problem is the error).
     pub fn load(path: &Path) -> Result<Self, LoadError> {
         let r = Self::load_unchecked(path)?;
-        r.check_domain(Some(path))?;
-        Ok(r)
+        match r.problems(Some(path)).into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(r),
+        }
     }
 
     /// Reads and parses a results file, checking the schema string only: for a reader that
@@ -343,14 +320,6 @@ impl BenchResults {
             source,
         })?;
         schema::from_json_checked(&text, BENCH_SCHEMA, Some(path))
-    }
-
-    /// [`BenchResults::problems`]' first, as the error.
-    pub fn check_domain(&self, path: Option<&Path>) -> Result<(), LoadError> {
-        match self.problems(path).into_iter().next() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
     }
 
     /// What no measurement writes, each as a [`LoadError::Domain`] naming the number (one
@@ -417,18 +386,19 @@ impl BenchResults {
                 let before = out.len();
                 for (field, v) in values {
                     // The min is one sample (the fastest): clock skew may put it at or below 0.
-                    let (ok, why) = if field == "min" {
+                    let domain = if field == "min" {
                         schema::SAMPLE
                     } else if m.higher_is_better || m.zero_ok {
                         schema::RATE
                     } else {
                         schema::TIME
                     };
-                    let what = || format!("{}: {name} {field}", record());
-                    if !ok(v) {
-                        out.push(problem(what(), Some(v), why));
-                    } else if v.abs() > schema::ABSURD.0 {
-                        out.push(problem(what(), Some(v), schema::ABSURD.1));
+                    if let Some(why) = broken_rule(v, domain) {
+                        out.push(problem(
+                            format!("{}: {name} {field}", record()),
+                            Some(v),
+                            why,
+                        ));
                     }
                 }
                 if out.len() > before {
@@ -466,12 +436,9 @@ impl BenchResults {
             }
         }
         for p in &self.c2c {
-            let v = p.one_way_ns;
-            let what = format!("c2c pair {}-{}: one-way ns", p.cpu_a, p.cpu_b);
-            if !(schema::RATE.0)(v) {
-                out.push(problem(what, Some(v), schema::RATE.1));
-            } else if v > schema::ABSURD.0 {
-                out.push(problem(what, Some(v), schema::ABSURD.1));
+            if let Some(why) = broken_rule(p.one_way_ns, schema::RATE) {
+                let what = format!("c2c pair {}-{}: one-way ns", p.cpu_a, p.cpu_b);
+                out.push(problem(what, Some(p.one_way_ns), why));
             }
         }
         out
@@ -489,11 +456,6 @@ impl BenchResults {
         v
     }
 
-    /// The series names, in first-appearance order.
-    pub fn series_names(&self) -> Vec<String> {
-        stats::first_seen(self.records.iter().map(|r| r.series.clone()))
-    }
-
     /// The busy-machine warning of this file's records ([`super::busy::warning`]).
     pub fn busy_warning(&self) -> Option<String> {
         super::busy::warning(self.records.iter().map(|r| r.load.as_ref()))
@@ -507,15 +469,6 @@ impl BenchResults {
         )
     }
 
-    /// The busy parts of a report's results, in order (exchange and c2c first).
-    pub fn busy_parts<'a>(
-        all: impl IntoIterator<Item = &'a BenchResults>,
-    ) -> Vec<super::busy::BusyPart> {
-        all.into_iter()
-            .filter_map(BenchResults::busy_part)
-            .collect()
-    }
-
     /// Puts `load` on every record that has no evidence of its own.
     pub fn fill_load(&mut self, load: &super::busy::MachineLoad) {
         for r in self.records.iter_mut().filter(|r| r.load.is_none()) {
@@ -527,9 +480,7 @@ impl BenchResults {
     pub fn all_verified(&self) -> bool {
         self.records.iter().all(|r| r.verified)
     }
-}
 
-impl BenchResults {
     /// Fits `metric` of `series` (each record's mean at its x) to `form`; `None` when
     /// there are too few distinct x.
     pub fn fit_series(
@@ -565,9 +516,29 @@ impl BenchResults {
     }
 }
 
+/// The rule `v` breaks: its `domain`'s ([`schema::TIME`], …), else [`schema::ABSURD`]'s.
+fn broken_rule(v: f64, (ok, why): (fn(f64) -> bool, &'static str)) -> Option<&'static str> {
+    if !ok(v) {
+        return Some(why);
+    }
+    (v.abs() > schema::ABSURD.0).then_some(schema::ABSURD.1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl BenchResults {
+        /// Tests: an empty results file of `experiment` on a default machine, config `{}`.
+        pub(crate) fn empty(experiment: &str) -> Self {
+            Self::new(
+                experiment,
+                Machine::default(),
+                Tool::default(),
+                serde_json::json!({}),
+            )
+        }
+    }
 
     #[test]
     fn metric_from_runs_keeps_run_means_and_the_summary() {

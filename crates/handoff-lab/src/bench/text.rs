@@ -68,26 +68,24 @@ pub fn check_output_path(path: &Path) -> Result<(), OutputError> {
     if path.is_dir() {
         return Err(OutputError::IsDirectory(path.to_path_buf()));
     }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let parent = parent.unwrap_or(Path::new("."));
     if !parent.is_dir() {
         return Err(OutputError::MissingDirectory(parent.to_path_buf()));
     }
     let existed = path.exists();
-    OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-        .map_err(|source| OutputError::Write {
-            path: path.to_path_buf(),
-            source,
-        })?;
+    (OpenOptions::new().append(true).create(true).open(path)).map_err(write_error(path))?;
     if !existed {
         let _ = std::fs::remove_file(path);
     }
     Ok(())
+}
+
+fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError + '_ {
+    |source| OutputError::Write {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// Writes `text` to `path`, or to stdout when `path` is `None`.
@@ -97,10 +95,7 @@ pub fn write_output(text: &str, path: Option<&Path>) -> Result<(), OutputError> 
             if path.is_dir() {
                 return Err(OutputError::IsDirectory(path.to_path_buf()));
             }
-            std::fs::write(path, text).map_err(|source| OutputError::Write {
-                path: path.to_path_buf(),
-                source,
-            })
+            std::fs::write(path, text).map_err(write_error(path))
         }
         None => {
             let mut out = std::io::stdout().lock();
@@ -216,16 +211,6 @@ impl TextTable {
     /// Appends a row (missing cells are blank, extra cells ignored).
     pub fn row(&mut self, cells: Vec<String>) {
         self.rows.push(cells);
-    }
-
-    /// Number of rows.
-    pub fn len(&self) -> usize {
-        self.rows.len()
-    }
-
-    /// True without rows.
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
     }
 
     /// The table as text, a rule under the header, each line ending in a newline.

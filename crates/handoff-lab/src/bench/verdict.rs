@@ -187,10 +187,6 @@ pub fn separated(a: &[f64], b: &[f64], slower: bool) -> bool {
     for i in 0..na.min(nb) {
         c = c.saturating_mul(na + nb - i) / (i + 1);
     }
-    let apart = if slower {
-        b.iter().all(|y| a.iter().all(|x| y > x))
-    } else {
-        b.iter().all(|y| a.iter().all(|x| y < x))
-    };
-    apart && c > 40
+    let beyond_all_of_a = |y: &f64| a.iter().all(|x| if slower { y > x } else { y < x });
+    b.iter().all(beyond_all_of_a) && c > 40
 }

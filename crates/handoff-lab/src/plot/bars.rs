@@ -3,10 +3,11 @@
 //! exchange's per-CPU and cached-vs-flushed figures draw with it.
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
 
 use super::kit::{
-    draw_markers, draw_x_categories, err, error_bar, frame, value_range, Area, Axis, DrawError,
-    Shape, Swatch, INK,
+    anchored, draw_markers, err, error_bar, frame, value_range, Area, Axis, DrawError, Shape,
+    Swatch, INK,
 };
 use crate::stats::Summary;
 
@@ -101,10 +102,16 @@ impl Bars<'_> {
         if self.floors.iter().any(Option::is_some) {
             entries.push(("c2c one-way floor".to_string(), Swatch::Dashed(INK)));
         }
-        let cats: Vec<(f64, String)> = (self.categories.iter().enumerate())
-            .map(|(i, c)| (i as f64, c.clone()))
-            .collect();
-        draw_x_categories(root, &chart, &y, &cats)?;
+        // The category labels under the x axis, a line per `\n`.
+        for (i, label) in self.categories.iter().enumerate() {
+            let (px, py) = chart.backend_coord(&(i as f64, y.lo));
+            for (k, line) in label.split('\n').enumerate() {
+                let at = (px, py + 8 + 20 * k as i32);
+                let style = anchored(16, HPos::Center, VPos::Top);
+                root.draw(&Text::new(line.to_string(), at, style))
+                    .map_err(err)?;
+            }
+        }
         Ok((entries, omitted))
     }
 }

@@ -278,17 +278,8 @@ pub(crate) fn nice_step(raw: f64) -> f64 {
         return 1.0;
     }
     let p = 10f64.powf(raw.log10().floor());
-    let f = raw / p;
-    let m = if f <= 1.0 {
-        1.0
-    } else if f <= 2.0 {
-        2.0
-    } else if f <= 5.0 {
-        5.0
-    } else {
-        10.0
-    };
-    m * p
+    let m = [1.0, 2.0, 5.0].into_iter().find(|&m| raw / p <= m);
+    m.unwrap_or(10.0) * p
 }
 
 pub(crate) fn fmt_tick(v: f64) -> String {
@@ -382,8 +373,7 @@ pub(crate) fn layout<DB: DrawingBackend>(
 ) -> Result<(Area<DB>, Area<DB>), DrawError> {
     let body = draw_title(root, title)?;
     let (w, _) = body.dim_in_pixel();
-    let (chart, legend) = body.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
-    Ok((chart, legend))
+    Ok(body.split_horizontally(w.saturating_sub(LEGEND_WIDTH)))
 }
 
 /// Draws the title centered at the top; returns the area below it.
@@ -447,17 +437,16 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
                 }
             }
             Swatch::ErrorBar => {
-                let xm = x0 + 11;
-                let st = INK.stroke_width(2);
-                area.draw(&PathElement::new(vec![(xm, y), (xm, y + 18)], st))
-                    .map_err(err)?;
-                area.draw(&PathElement::new(vec![(xm - 5, y), (xm + 5, y)], st))
-                    .map_err(err)?;
-                area.draw(&PathElement::new(
-                    vec![(xm - 5, y + 18), (xm + 5, y + 18)],
-                    st,
-                ))
-                .map_err(err)?;
+                let (xm, st) = (x0 + 11, INK.stroke_width(2));
+                let bar = [(xm, y), (xm, y + 18)];
+                let caps = [
+                    [(xm - 5, y), (xm + 5, y)],
+                    [(xm - 5, y + 18), (xm + 5, y + 18)],
+                ];
+                for stroke in std::iter::once(bar).chain(caps) {
+                    area.draw(&PathElement::new(stroke.to_vec(), st))
+                        .map_err(err)?;
+                }
             }
         }
         area.draw(&Text::new(
@@ -506,13 +495,9 @@ pub(crate) fn draw_line_series<DB: DrawingBackend>(
     half: f64,
     (color, shape): (RGBColor, Shape),
 ) -> DrawResult {
-    chart
-        .draw_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, p.1)),
-            color.stroke_width(3),
-        ))
-        .map_err(err)?;
     let xy: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
+    let line = LineSeries::new(xy.clone(), color.stroke_width(3));
+    chart.draw_series(line).map_err(err)?;
     draw_markers(chart, &xy, shape, color)?;
     for (px, _, s) in pts {
         if let (Some(lo), Some(hi)) = (s.ci95_low, s.ci95_high) {
@@ -521,27 +506,6 @@ pub(crate) fn draw_line_series<DB: DrawingBackend>(
             if hi - lo > (y.hi - y.lo) * 0.012 {
                 error_bar(chart, *px, lo, hi, half)?;
             }
-        }
-    }
-    Ok(())
-}
-
-/// Draws category labels under the x axis at plot x positions; a label may hold `\n`.
-pub(crate) fn draw_x_categories<DB: DrawingBackend>(
-    root: &Area<DB>,
-    chart: &Chart<'_, DB>,
-    y_axis: &Axis,
-    cats: &[(f64, String)],
-) -> DrawResult {
-    for (x, label) in cats {
-        let (px, py) = chart.backend_coord(&(*x, y_axis.lo));
-        for (k, line) in label.split('\n').enumerate() {
-            root.draw(&Text::new(
-                line.to_string(),
-                (px, py + 8 + 20 * k as i32),
-                anchored(16, HPos::Center, VPos::Top),
-            ))
-            .map_err(err)?;
         }
     }
     Ok(())

@@ -68,7 +68,12 @@ impl LineChart<'_> {
             lo = lo.min(f);
             hi = hi.max(f);
         }
-        let (x, y) = (&self.x, &self.y_axis(lo, hi));
+        let y = if self.log_y {
+            Axis::log(lo, hi)
+        } else {
+            Axis::linear(0.0, hi)
+        };
+        let (x, y) = (&self.x, &y);
         let mut chart = frame(area, x, y, &self.x_desc, &self.y_desc, false)?;
         let mut entries: Vec<(String, Swatch)> = Vec::new();
         let mut omitted = 0usize;
@@ -110,14 +115,8 @@ impl LineChart<'_> {
             }
             any_mark = true;
             let line = vec![(p, y.lo), (p, y.hi)];
-            chart
-                .draw_series(DashedLineSeries::new(
-                    line,
-                    10,
-                    6,
-                    CACHE_MARK.stroke_width(2),
-                ))
-                .map_err(err)?;
+            let dashed = DashedLineSeries::new(line, 10, 6, CACHE_MARK.stroke_width(2));
+            chart.draw_series(dashed).map_err(err)?;
             let (px, py) = chart.backend_coord(&(p, y.hi));
             let (bx, by) = area.get_base_pixel();
             let at = anchored(16, HPos::Left, VPos::Top);
@@ -138,21 +137,12 @@ impl LineChart<'_> {
         }
         Ok((entries, notes))
     }
-
-    fn y_axis(&self, lo: f64, hi: f64) -> Axis {
-        if self.log_y {
-            Axis::log(lo, hi)
-        } else {
-            Axis::linear(0.0, hi)
-        }
-    }
 }
 
 /// The series a figure draws: those starting with its prefix that have its metric.
 pub fn figure_series(results: &BenchResults, spec: &FigureSpec) -> Vec<String> {
-    results
-        .series_names()
-        .into_iter()
+    let names = results.records.iter().map(|r| r.series.clone());
+    (crate::stats::first_seen(names).into_iter())
         .filter(|s| s.starts_with(spec.series_prefix))
         .filter(|s| {
             results

@@ -52,11 +52,7 @@ pub fn register_font() -> Result<(), PlotError> {
         plotters::style::register_font(FONT_FAMILY, FontStyle::Normal, FONT_BYTES).is_ok()
             && plotters::style::register_font(FONT_FAMILY, FontStyle::Bold, FONT_BYTES).is_ok()
     });
-    if ok {
-        Ok(())
-    } else {
-        Err(PlotError::Font)
-    }
+    ok.then_some(()).ok_or(PlotError::Font)
 }
 
 /// One figure drawn by an experiment: its file stem, PNG and SVG, and its data as CSV when

@@ -62,10 +62,6 @@ pub enum ConductError {
     Bench(#[from] BenchError),
 }
 
-fn usage(e: impl std::fmt::Display) -> ConductError {
-    ConductError::Usage(e.to_string())
-}
-
 fn failed(e: impl std::fmt::Display) -> ConductError {
     ConductError::Failed(e.to_string())
 }
@@ -122,19 +118,16 @@ pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, 
     }
     progress.say(&plan.estimate_line());
     let started_at = plan::rfc3339(plan::now_unix());
-    let out = match &o.out {
-        Some(d) => d.clone(),
-        None => {
-            let host = handoff_probe::topology::MachineInfo::detect().hostname;
-            let date = plan::civil_date(plan::now_unix());
-            plan::default_out_dir(std::path::Path::new("."), &host, &date)
-        }
-    };
+    let out = o.out.clone().unwrap_or_else(|| {
+        let host = handoff_probe::topology::MachineInfo::detect().hostname;
+        let date = plan::civil_date(plan::now_unix());
+        plan::default_out_dir(std::path::Path::new("."), &host, &date)
+    });
     // A folder this run creates goes again if the run fails before writing into it.
     let _made = RemoveIfEmpty((!out.exists()).then(|| out.clone()));
     // --out names a folder holding an earlier report: its generated files go, so no stale plot
     // survives beside the new results.json.
-    let cleared = plan::prepare_out_dir(&out).map_err(usage)?;
+    let cleared = plan::prepare_out_dir(&out).map_err(|e| ConductError::Usage(e.to_string()))?;
     if !cleared.is_empty() {
         progress.say(&format!(
             "{} holds an earlier report: removed its {} generated file(s) (results.json, \
@@ -148,12 +141,8 @@ pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, 
     let machine = crate::machine::detect(&calibration);
     let tool = crate::machine::tool();
     let estimate = plan.estimate().total_s();
-    let mut settings = plan.settings(
-        o.protocol == Protocol::Quick,
-        o.command_line.clone(),
-        started_at,
-        0.0,
-    );
+    let quick = o.protocol == Protocol::Quick;
+    let mut settings = plan.settings(quick, o.command_line.clone(), started_at);
     let mut parts = plan.parts.into_iter();
     let (_, lead_part) = parts.next().expect("a plan has its lead");
     let mut ctx = run_ctx(o, false, (&machine, &tool), progress);
@@ -182,7 +171,9 @@ pub fn conduct(o: &Options<'_>, progress: &mut dyn Progress) -> Result<Outcome, 
             .iter()
             .map(|f| format!("left out after a failure: {f}")),
     );
-    settings.busy = BenchResults::busy_parts(std::iter::once(&res).chain(experiments.iter()));
+    // The busy parts in order (exchange and c2c first).
+    let all = std::iter::once(&res).chain(&experiments);
+    settings.busy = all.filter_map(BenchResults::busy_part).collect();
     res.report = Some(settings);
     let files = super::write_full_report(&res, &experiments, &out)
         .map_err(|e| failed(format!("writing the report: {e}")))?;

@@ -76,28 +76,19 @@ impl Block {
 pub fn to_markdown(blocks: &[Block]) -> String {
     let mut out = String::new();
     for b in blocks {
-        match b {
-            Block::Banner(text) => {
-                let _ = writeln!(out, "> ⚠ **{}**\n", text.replace('\n', " "));
-            }
-            Block::Notice(text) => {
-                let _ = writeln!(out, "> ⚠ {}\n", text.replace('\n', " "));
-            }
+        let _ = match b {
+            Block::Banner(text) => writeln!(out, "> ⚠ **{}**\n", text.replace('\n', " ")),
+            Block::Notice(text) => writeln!(out, "> ⚠ {}\n", text.replace('\n', " ")),
             Block::Heading(level, text) => {
-                let _ = writeln!(
-                    out,
-                    "{} {text}\n",
-                    "#".repeat((*level).clamp(1, 6) as usize)
-                );
+                let hashes = "#".repeat((*level).clamp(1, 6) as usize);
+                writeln!(out, "{hashes} {text}\n")
             }
-            Block::Para(text) => {
-                let _ = writeln!(out, "{text}\n");
-            }
+            Block::Para(text) => writeln!(out, "{text}\n"),
             Block::List(items) => {
                 for item in items {
                     let _ = writeln!(out, "- {item}");
                 }
-                out.push('\n');
+                writeln!(out)
             }
             Block::Table { header, rows } => {
                 let line = |cells: &[String]| {
@@ -114,7 +105,7 @@ pub fn to_markdown(blocks: &[Block]) -> String {
                 for r in rows {
                     out.push_str(&line(r));
                 }
-                out.push('\n');
+                writeln!(out)
             }
             Block::Figure {
                 id,
@@ -123,14 +114,11 @@ pub fn to_markdown(blocks: &[Block]) -> String {
                 csv,
             } => {
                 let _ = writeln!(out, "![{alt}]({id}.png)\n");
-                let data = if *csv {
-                    format!(", data: [{id}.csv]({id}.csv)")
-                } else {
-                    String::new()
-                };
-                let _ = writeln!(out, "*{caption}* (vector: [{id}.svg]({id}.svg){data})\n");
+                let data = csv.then(|| format!(", data: [{id}.csv]({id}.csv)"));
+                let data = data.unwrap_or_default();
+                writeln!(out, "*{caption}* (vector: [{id}.svg]({id}.svg){data})\n")
             }
-        }
+        };
     }
     out
 }
@@ -148,26 +136,20 @@ pub fn to_html(title: &str, blocks: &[Block], pngs: &HashMap<String, Vec<u8>>) -
         escape(title)
     );
     for b in blocks {
-        match b {
-            Block::Banner(text) => {
-                let _ = writeln!(out, "<div class=\"banner\">⚠ {}</div>", inline(text));
-            }
-            Block::Notice(text) => {
-                let _ = writeln!(out, "<div class=\"notice\">⚠ {}</div>", inline(text));
-            }
+        let _ = match b {
+            Block::Banner(text) => writeln!(out, "<div class=\"banner\">⚠ {}</div>", inline(text)),
+            Block::Notice(text) => writeln!(out, "<div class=\"notice\">⚠ {}</div>", inline(text)),
             Block::Heading(level, text) => {
                 let l = (*level).clamp(1, 6);
-                let _ = writeln!(out, "<h{l} id=\"{}\">{}</h{l}>", anchor(text), inline(text));
+                writeln!(out, "<h{l} id=\"{}\">{}</h{l}>", anchor(text), inline(text))
             }
-            Block::Para(text) => {
-                let _ = writeln!(out, "<p>{}</p>", inline(text));
-            }
+            Block::Para(text) => writeln!(out, "<p>{}</p>", inline(text)),
             Block::List(items) => {
                 out.push_str("<ul>\n");
                 for item in items {
                     let _ = writeln!(out, "<li>{}</li>", inline(item));
                 }
-                out.push_str("</ul>\n");
+                writeln!(out, "</ul>")
             }
             Block::Table { header, rows } => {
                 // A column of sentences (claims) wraps its cells; the others keep one line
@@ -198,7 +180,7 @@ pub fn to_html(title: &str, blocks: &[Block], pngs: &HashMap<String, Vec<u8>>) -
                     }
                     out.push_str("</tr>\n");
                 }
-                out.push_str("</tbody></table></div>\n");
+                writeln!(out, "</tbody></table></div>")
             }
             Block::Figure {
                 id,
@@ -215,19 +197,17 @@ pub fn to_html(title: &str, blocks: &[Block], pngs: &HashMap<String, Vec<u8>>) -
                         escape(alt)
                     );
                 }
-                let data = if *csv {
-                    format!(", data: <a href=\"{0}.csv\">{0}.csv</a>", escape(id))
-                } else {
-                    String::new()
-                };
-                let _ = writeln!(
+                let data =
+                    csv.then(|| format!(", data: <a href=\"{0}.csv\">{0}.csv</a>", escape(id)));
+                let data = data.unwrap_or_default();
+                writeln!(
                     out,
                     "<figcaption>{} (vector: <a href=\"{1}.svg\">{1}.svg</a>{data})</figcaption>\n</figure>",
                     inline(caption),
                     escape(id)
-                );
+                )
             }
-        }
+        };
     }
     out.push_str("</body>\n</html>\n");
     out

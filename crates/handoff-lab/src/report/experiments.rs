@@ -15,13 +15,8 @@ use crate::plot::lines;
 /// (experiments the registry does not know come last, as plain tables).
 pub fn blocks(all: &[BenchResults]) -> Vec<Block> {
     let mut out = Vec::new();
-    let mut sections: Vec<&str> = Vec::new();
-    for info in registry::EXPERIMENTS {
-        if all.iter().any(|r| r.experiment == info.name) && !sections.contains(&info.section) {
-            sections.push(info.section);
-        }
-    }
-    for section in sections {
+    let ran = (registry::EXPERIMENTS.iter()).filter(|i| all.iter().any(|r| r.experiment == i.name));
+    for section in crate::stats::first_seen(ran.map(|i| i.section)) {
         out.push(Block::Heading(2, section.to_string()));
         for info in registry::EXPERIMENTS
             .iter()
@@ -75,8 +70,8 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
                 id: spec.id.to_string(),
                 alt: spec.title.to_string(),
                 caption: format!(
-                    "{} — data: `{}.csv` / `{}.json`.",
-                    spec.title, res.experiment, res.experiment
+                    "{} — data: `{1}.csv` / `{1}.json`.",
+                    spec.title, res.experiment
                 ),
                 csv: false,
             });
@@ -90,9 +85,7 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
             models::R2_FOLLOWS,
             models::FLAT_WITHIN * 100.0
         )));
-        let rows = res
-            .models
-            .iter()
+        let rows = (res.models.iter())
             .map(|m| {
                 vec![
                     m.formula(),
@@ -115,16 +108,11 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
     header.extend(metrics.iter().map(|m| format!("{m}: mean (95% CI)")));
     header.push("runs".into());
     header.push("data".into());
-    let rows = res
-        .records
-        .iter()
+    let rows = (res.records.iter())
         .map(|r| {
+            let metric = |m: &String| r.metrics.get(m).map_or("-".to_string(), fmt_metric);
             let mut row = vec![r.series.clone(), crate::bench::text::sig3(r.x)];
-            row.extend(
-                metrics
-                    .iter()
-                    .map(|m| r.metrics.get(m).map_or("-".to_string(), fmt_metric)),
-            );
+            row.extend(metrics.iter().map(metric));
             row.push(r.runs.to_string());
             row.push(if r.verified { "verified" } else { "FAILED" }.to_string());
             row

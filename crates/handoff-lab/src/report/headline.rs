@@ -1,7 +1,8 @@
 //! The report's first screen: the answers before any detail. In order:
 //!
 //! 1. one warning, once, when any experiment ran on a busy machine: which ones and why (the
-//!    reasons each record's [`MachineLoad`] gives; nothing per experiment below repeats it);
+//!    reasons each record's [`crate::bench::busy::MachineLoad`] gives; nothing per
+//!    experiment below repeats it);
 //! 2. the paper's question (are two processes as fast as two threads?) answered in one line
 //!    per placement class: processes-spin / threads-spin read time over every size measured
 //!    there, its 95% interval and the verdict, "inconclusive" included;
@@ -18,7 +19,6 @@
 //! `report.md` and `index.html` render [`FirstScreen::blocks`]; the terminal prints
 //! [`FirstScreen::terminal`] (no Markdown).
 
-use crate::bench::busy::MachineLoad;
 use crate::bench::findings::{Finding, Holds};
 use crate::bench::registry;
 use crate::bench::BenchResults;
@@ -61,7 +61,7 @@ pub fn first_screen_of(
     let mut held = [0usize; 3];
     let mut claims = Vec::new();
     for res in experiments {
-        let busy = first_busy(res).is_some();
+        let busy = res.busy_part().is_some();
         for f in registry::findings(res) {
             held[f.holds as usize] += 1;
             claims.push(claim_row(&res.experiment, &f, busy));
@@ -157,17 +157,6 @@ impl FirstScreen {
     }
 }
 
-/// The first busy evidence among `res`'s records, and how many of them were busy.
-fn first_busy(res: &BenchResults) -> Option<(&MachineLoad, usize)> {
-    let busy: Vec<&MachineLoad> = res
-        .records
-        .iter()
-        .filter_map(|r| r.load.as_ref())
-        .filter(|l| l.is_busy())
-        .collect();
-    Some((*busy.first()?, busy.len()))
-}
-
 /// The run's one busy warning: which experiments ran on a busy machine (with how many of
 /// their records, when not all) and why: each kind of reason once, as the first busy record
 /// that gave it said it (a kind: the reason's words before its first figure); `None` when
@@ -177,19 +166,16 @@ fn busy_warning(results: &BenchResults, experiments: &[BenchResults]) -> Option<
     let mut names = Vec::new();
     let mut why: Vec<(String, String)> = Vec::new();
     for res in &all {
-        let Some((load, n)) = first_busy(res) else {
+        let Some(part) = res.busy_part() else {
             continue;
         };
-        names.push(if n < res.records.len() {
-            format!(
-                "`{}` ({n} of {} records)",
-                res.experiment,
-                res.records.len()
-            )
+        names.push(if part.busy_records < part.records {
+            let (n, all) = (part.busy_records, part.records);
+            format!("`{}` ({n} of {all} records)", res.experiment)
         } else {
             format!("`{}`", res.experiment)
         });
-        for reason in load.busy_reasons() {
+        for reason in part.reasons {
             let kind: String = reason.chars().take_while(|c| !c.is_ascii_digit()).collect();
             if !why.iter().any(|(k, _)| *k == kind) {
                 why.push((kind, format!("{reason} (`{}`)", res.experiment)));
@@ -221,11 +207,11 @@ fn claim_row(experiment: &str, f: &Finding, busy: bool) -> [String; 5] {
             _ => format!("{:.2}× (one run, no interval)", r.ratio),
         },
     };
-    let verdict = if busy {
-        format!("{} (machine busy)", f.holds.as_str())
-    } else {
-        f.holds.as_str().to_string()
-    };
+    let verdict = format!(
+        "{}{}",
+        f.holds.as_str(),
+        if busy { " (machine busy)" } else { "" }
+    );
     [
         format!("`{experiment}`"),
         f.claim.clone(),

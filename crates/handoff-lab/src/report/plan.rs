@@ -220,20 +220,15 @@ impl Plan {
         line
     }
 
-    /// The `report` block of `results.json`: how this plan was run.
-    pub fn settings(
-        &self,
-        quick: bool,
-        command: String,
-        started: String,
-        elapsed_s: f64,
-    ) -> ReportSettings {
+    /// The `report` block of `results.json`: how this plan was run (the run's elapsed time
+    /// still to be filled in).
+    pub fn settings(&self, quick: bool, command: String, started: String) -> ReportSettings {
         let (fixed, reps) = self.lead().reps.clone().unwrap_or_default();
         ReportSettings {
             quick,
             command,
             started: Some(started),
-            elapsed_s: Some(elapsed_s),
+            elapsed_s: None,
             rep_scaling: if fixed { "fixed" } else { "by-size" }.to_string(),
             rep_scaling_description: reps,
             notes: std::iter::once(format!("protocol: {}", self.protocol()))

@@ -39,22 +39,10 @@ pub struct Step {
 }
 
 /// The seeds' protocol: 100 repetitions x 5 runs at every point (`--full`).
-pub const FULL: Step = Step {
-    max_reps: 100,
-    min_reps: 100,
-    runs: 5,
-    sweep_step: 1,
-    others_quick: false,
-};
+pub const FULL: Step = step(100, 100, 5, 1, false);
 
 /// `--quick`: 30 repetitions (5 at 16 MiB) x 3 runs, other experiments quick.
-pub const QUICK: Step = Step {
-    max_reps: 30,
-    min_reps: 5,
-    runs: 3,
-    sweep_step: 2,
-    others_quick: true,
-};
+pub const QUICK: Step = step(30, 5, 3, 2, true);
 
 /// A budget's choices, richest first.
 pub const LADDER: [Step; 8] = [
@@ -68,6 +56,8 @@ pub const LADDER: [Step; 8] = [
     step(5, 2, 3, 2, true),
 ];
 
+/// A step of `max_reps`-`min_reps` repetitions x `runs` runs, sweeping every power of
+/// `4^sweep_step`, the other experiments quick when `quick`.
 const fn step(max_reps: u32, min_reps: u32, runs: u32, sweep_step: u32, quick: bool) -> Step {
     Step {
         max_reps,
