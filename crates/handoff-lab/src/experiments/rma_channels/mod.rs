@@ -121,8 +121,7 @@ pub fn consumer_cpu(cpus: &[usize], n: usize, c: usize) -> Option<usize> {
 }
 
 /// How the payload moves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
     /// Messages: copy in, copy out.
     Msg,
@@ -285,35 +284,22 @@ impl Config {
 
     pub fn validate(&self) -> Result<(), BenchError> {
         let bad = |m: String| BenchError::usage(NAME, m);
-        if self.sizes.is_empty()
-            || self
-                .sizes
-                .iter()
-                .chain(&self.crossover_sizes)
-                .any(|&s| s == 0 || s > MAX_SIZE)
-        {
+        if !all_of(&self.sizes, &self.crossover_sizes, |s| {
+            (1..=MAX_SIZE).contains(&s)
+        }) {
             return Err(bad(format!(
                 "--sizes: payloads from 1 byte to {} MiB, e.g. 8,4K,1M",
                 MAX_SIZE >> 20
             )));
         }
-        if self.granularities.is_empty()
-            || self
-                .granularities
-                .iter()
-                .any(|&g| g == 0 || !g.is_power_of_two() || g > 1 << 20)
-        {
+        if !all_of(&self.granularities, &[], |g| {
+            g.is_power_of_two() && g <= 1 << 20
+        }) {
             return Err(bad(
                 "--rma-granularity: powers of two from 1 byte to 1 MiB, e.g. 8,4K".into(),
             ));
         }
-        if self.n.is_empty()
-            || self
-                .n
-                .iter()
-                .chain(&self.processes_n)
-                .any(|&n| n == 0 || n > MAX_N)
-        {
+        if !all_of(&self.n, &self.processes_n, |n| (1..=MAX_N).contains(&n)) {
             return Err(bad(format!("--n: counts from 1 to {MAX_N}, e.g. 1,2,4,6")));
         }
         if self.layouts.is_empty() {
@@ -401,6 +387,11 @@ impl Config {
     }
 }
 
+/// Whether `list` has a value and every value of it and of `more` passes `ok`.
+fn all_of(list: &[usize], more: &[usize], ok: impl Fn(usize) -> bool) -> bool {
+    !list.is_empty() && list.iter().chain(more).all(|&v| ok(v))
+}
+
 /// What the runs of one point measured so far.
 #[derive(Default)]
 struct Acc {
@@ -465,11 +456,11 @@ impl Acc {
 }
 
 fn one_run(pt: &Point, cfg: &Config, ctx: &RunCtx<'_>) -> Result<RunOut, BenchError> {
-    if pt.processes {
-        processes::run(pt, ctx, &cfg.cpus)
-    } else {
-        threads::run(pt, &cfg.cpus)
-            .map_err(|e| BenchError::failed(NAME, format!("{}: {e}", pt.series())))
+    match (pt.processes, pt.method) {
+        (true, Method::Msg) => processes::run_msg(pt, ctx, &cfg.cpus),
+        (true, Method::Rma) => processes::run_rma(pt, ctx, &cfg.cpus),
+        (false, _) => threads::run(pt, &cfg.cpus)
+            .map_err(|e| BenchError::failed(NAME, format!("{}: {e}", pt.series()))),
     }
 }
 
@@ -486,19 +477,11 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     // The points of one (mode, layout, n, size) run in turns, one run of each per round, so
     // a change of the machine's load falls on messages and puts alike (their ratio is then
     // judged per round, see `findings`).
-    let mut i = 0;
-    while i < points.len() {
+    let key = |p: &Point| (p.processes, p.layout, p.n, p.size);
+    for group in points.chunk_by(|a, b| key(a) == key(b)) {
         if ctx.stopped(&mut res, points.len()) {
             break;
         }
-        let p0 = &points[i];
-        let len = points[i..]
-            .iter()
-            .take_while(|p| {
-                (p.processes, p.layout, p.n, p.size) == (p0.processes, p0.layout, p0.n, p0.size)
-            })
-            .count();
-        let group = &points[i..i + len];
         let mut acc: Vec<Acc> = group.iter().map(|_| Acc::default()).collect();
         for _ in 0..cfg.runs {
             for (pt, a) in group.iter().zip(&mut acc) {
@@ -511,7 +494,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             ctx.progress
                 .advance(&format!("{} {} B", pt.series(), pt.size));
         }
-        i += len;
     }
     ctx.progress.end();
     let most = 2 * cfg.n.iter().max().copied().unwrap_or(1);

@@ -24,18 +24,11 @@ use super::super::rt_common::{arg, join_all, open_deadline, pin, run_id, POINT_D
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{tag, Seen};
 use super::transfer::{self, produce, put_len, send_msg, STUCK};
-use super::{consumer_cpu, producer_cpu, Layout, Method, Point, RunOut, NAME};
+use super::{consumer_cpu, producer_cpu, Layout, Point, RunOut, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 
-/// Runs `pt` with producer processes.
-pub fn run(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
-    match pt.method {
-        Method::Msg => run_msg(pt, ctx, cpus),
-        Method::Rma => run_rma(pt, ctx, cpus),
-    }
-}
-
-fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
+/// Runs a message point with producer processes.
+pub fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
     let n = pt.n;
     let xpyc = pt.layout == Layout::Xpyc;
     // XConn: a queue, a producer process and a consumer thread per connection; XPYC: one
@@ -188,19 +181,12 @@ pub struct PeSpec {
     /// Transfers per producer.
     pub per: u64,
     /// Test only: producer 0 flips the last byte of its transfer `corrupt_at`.
-    #[serde(default)]
     pub corrupt_at: Option<u64>,
     /// XConn: `2n` PEs of one thread; XPYC: 2 PEs of `n` threads each.
-    #[serde(default = "xconn")]
     pub layout: Layout,
     /// XPYC: producer thread `t` runs on [`producer_cpu`], consumer thread `t` on
     /// [`consumer_cpu`] of these (empty: where its PE runs).
-    #[serde(default)]
     pub cpus: Vec<usize>,
-}
-
-fn xconn() -> Layout {
-    Layout::Xconn
 }
 
 team_run::pe_body!(PeSpec, pe_main, STUCK);
@@ -280,10 +266,6 @@ pub fn xpyc_worker(spec: &PeSpec) -> Result<(), BenchError> {
     team_run::finish(NAME, team, &out)
 }
 
-/// XPYC between two PEs: PE 0's `n` producer threads → one connection → PE 1's `n` consumer
-/// threads. A window slot is the transfer's 8-byte tag followed by its `put_len` bytes;
-/// ticket `g` (taken in turn by the threads of each side) uses slot `g % depth`. Producer
-/// samples: [mean µs, p99 µs] per thread; consumer samples as [`pe_main`]'s.
 /// Why a PE of the XPYC run failed: a team operation, or one of its threads panicked.
 #[derive(Debug, thiserror::Error)]
 enum XpycError {
@@ -293,6 +275,10 @@ enum XpycError {
     ThreadPanicked(&'static str),
 }
 
+/// XPYC between two PEs: PE 0's `n` producer threads → one connection → PE 1's `n` consumer
+/// threads. A window slot is the transfer's 8-byte tag followed by its `put_len` bytes;
+/// ticket `g` (taken in turn by the threads of each side) uses slot `g % depth`. Producer
+/// samples: [mean µs, p99 µs] per thread; consumer samples as [`pe_main`]'s.
 fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycError> {
     let me = team.rank();
     let (n, depth) = (spec.n, spec.depth as u64);
@@ -381,7 +367,8 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
     Ok(out)
 }
 
-fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
+/// Runs an RMA point with producer PEs.
+pub fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
     let n = pt.n;
     let xpyc = pt.layout == Layout::Xpyc;
     let len = put_len(pt.size, pt.granularity);
