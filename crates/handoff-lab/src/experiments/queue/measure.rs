@@ -22,14 +22,11 @@ use crossbeam_queue::ArrayQueue;
 use handoff::queue::{ArrayMpsc, LaneMpsc, QueueError, Spsc};
 use handoff::sync::{Patience, Wait};
 
-use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, TransferError, Tx};
+use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, TransferError, Tx, CAPACITY};
 use super::{Config, Kind, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 use crate::experiments::launcher::{gate_wait, Workers};
 use crate::experiments::rt_common::{arg, open_deadline, pin, run_id, POINT_DEADLINE};
-
-/// Slots of every queue.
-pub const CAPACITY: usize = 1024;
 
 /// What one run gives: per-repetition samples and the messages checked and found wrong.
 pub type Samples = (Vec<f64>, [u64; 2]);
@@ -46,6 +43,11 @@ pub const STOP_SEQ: u64 = (1 << 48) - 1;
 fn stopping(stop: &AtomicBool, i: u64) -> bool {
     // Relaxed: a flag with no data behind it (set by the Ctrl-C/SIGTERM handler).
     i.is_multiple_of(CHECK_EVERY) && stop.load(Ordering::Relaxed)
+}
+
+/// The experiment's failure with `e`'s message.
+fn failed(e: impl std::fmt::Display) -> BenchError {
+    BenchError::failed(NAME, e)
 }
 
 /// Runs `f` on a fresh thread pinned to `cpu` (the caller's own affinity stays as it was).
@@ -213,15 +215,12 @@ type Ends<const W: usize> = (Vec<Box<dyn Tx<Msg<W>>>>, Box<dyn Rx<Msg<W>>>);
 fn ends<const W: usize>(kind: Kind, producers: usize) -> Result<Ends<W>, QueueError> {
     let mut txs: Vec<Box<dyn Tx<Msg<W>>>> = Vec::new();
     let rx: Box<dyn Rx<Msg<W>>> = match kind {
-        Kind::Spsc => {
-            let (tx, rx) = Spsc::<Msg<W>>::new(CAPACITY)?;
-            txs.push(Box::new(tx));
-            Box::new(rx)
-        }
-        Kind::SpscSpin => {
+        Kind::Spsc | Kind::SpscSpin => {
             let (mut tx, mut rx) = Spsc::<Msg<W>>::new(CAPACITY)?;
-            tx.set_patience(Patience::new(Wait::Spin));
-            rx.set_patience(Patience::new(Wait::Spin));
+            if kind == Kind::SpscSpin {
+                tx.set_patience(Patience::new(Wait::Spin));
+                rx.set_patience(Patience::new(Wait::Spin));
+            }
             txs.push(Box::new(tx));
             Box::new(rx)
         }
@@ -254,12 +253,9 @@ fn ends<const W: usize>(kind: Kind, producers: usize) -> Result<Ends<W>, QueueEr
         Kind::Locked => {
             let q = Arc::new(Mutex::new(VecDeque::with_capacity(CAPACITY)));
             for _ in 0..producers {
-                txs.push(Box::new(Locked {
-                    q: q.clone(),
-                    cap: CAPACITY,
-                }));
+                txs.push(Box::new(Locked(q.clone())));
             }
-            Box::new(Locked { q, cap: CAPACITY })
+            Box::new(Locked(q))
         }
     };
     Ok((txs, rx))
@@ -273,7 +269,7 @@ pub fn stream_threads<const W: usize>(
     producers: usize,
     stop: &AtomicBool,
 ) -> Result<Option<Samples>, BenchError> {
-    let (txs, mut rx) = ends::<W>(kind, producers).map_err(|e| BenchError::failed(NAME, e))?;
+    let (txs, mut rx) = ends::<W>(kind, producers).map_err(failed)?;
     let blocks = cfg.reps + 1;
     let per_producer = cfg.count / producers as u64 * blocks;
     let per_block = cfg.count / producers as u64 * producers as u64;
@@ -298,9 +294,9 @@ pub fn stream_threads<const W: usize>(
         for h in hs {
             h.join()
                 .map_err(|_| BenchError::failed(NAME, "a producer thread panicked"))?
-                .map_err(|e| BenchError::failed(NAME, e))?;
+                .map_err(failed)?;
         }
-        got.map_err(|e| BenchError::failed(NAME, e))
+        got.map_err(failed)
     })
 }
 
@@ -310,8 +306,8 @@ pub fn rtt_threads<const W: usize>(
     kind: Kind,
     stop: &AtomicBool,
 ) -> Result<Option<Samples>, BenchError> {
-    let (mut txa, mut rxa) = ends::<W>(kind, 1).map_err(|e| BenchError::failed(NAME, e))?;
-    let (mut txb, mut rxb) = ends::<W>(kind, 1).map_err(|e| BenchError::failed(NAME, e))?;
+    let (mut txa, mut rxa) = ends::<W>(kind, 1).map_err(failed)?;
+    let (mut txb, mut rxb) = ends::<W>(kind, 1).map_err(failed)?;
     let (mut ta, mut tb) = (txa.remove(0), txb.remove(0));
     let blocks = cfg.reps + 1;
     let cpus = &cfg.cpus;
@@ -325,8 +321,8 @@ pub fn rtt_threads<const W: usize>(
         });
         h.join()
             .map_err(|_| BenchError::failed(NAME, "the echo thread panicked"))?
-            .map_err(|e| BenchError::failed(NAME, e))?;
-        got.map_err(|e| BenchError::failed(NAME, e))
+            .map_err(failed)?;
+        got.map_err(failed)
     })
 }
 
@@ -338,7 +334,6 @@ pub fn stream_processes<const W: usize>(
     producers: usize,
     ctx: &RunCtx<'_>,
 ) -> Result<Option<Samples>, BenchError> {
-    let qe = |e: QueueError| BenchError::failed(NAME, e);
     let id = run_id();
     let name = format!("q{id}");
     let blocks = cfg.reps + 1;
@@ -348,8 +343,8 @@ pub fn stream_processes<const W: usize>(
     // workers are done.
     macro_rules! created {
         ($q:expr) => {{
-            let q = $q.map_err(qe)?;
-            let rx: Box<dyn Rx<Msg<W>>> = Box::new(q.consumer().map_err(qe)?);
+            let q = $q.map_err(failed)?;
+            let rx: Box<dyn Rx<Msg<W>>> = Box::new(q.consumer().map_err(failed)?);
             let name: String = q.name().unwrap_or_default().into();
             (name, rx, Box::new(q) as Box<dyn std::any::Any>)
         }};
@@ -394,7 +389,7 @@ pub fn stream_processes<const W: usize>(
         return Ok(None);
     }
     w.finish(Instant::now() + POINT_DEADLINE)?;
-    got.map_err(|e| BenchError::failed(NAME, e))
+    got.map_err(failed)
 }
 
 /// Round trip with an echo process over two SPSC queues in segments; `None` on
@@ -403,10 +398,9 @@ pub fn rtt_processes<const W: usize>(
     cfg: &Config,
     ctx: &RunCtx<'_>,
 ) -> Result<Option<Samples>, BenchError> {
-    let qe = |e: QueueError| BenchError::failed(NAME, e);
     let id = run_id();
-    let a = Spsc::<Msg<W>>::create(&format!("q{id}a"), CAPACITY).map_err(qe)?;
-    let b = Spsc::<Msg<W>>::create(&format!("q{id}b"), CAPACITY).map_err(qe)?;
+    let a = Spsc::<Msg<W>>::create(&format!("q{id}a"), CAPACITY).map_err(failed)?;
+    let b = Spsc::<Msg<W>>::create(&format!("q{id}b"), CAPACITY).map_err(failed)?;
     let blocks = cfg.reps + 1;
     let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
     let cpu = cfg.cpus[1 % cfg.cpus.len()];
@@ -421,8 +415,8 @@ pub fn rtt_processes<const W: usize>(
         b.name().unwrap_or_default(),
     ];
     w.spawn(&args.map(String::from))?;
-    let mut tx = a.producer().map_err(qe)?;
-    let mut rx = b.consumer().map_err(qe)?;
+    let mut tx = a.producer().map_err(failed)?;
+    let mut rx = b.consumer().map_err(failed)?;
     let stop = ctx.cancel;
     let got = on_cpu(cfg.cpus[0], move || {
         let got = ping::<W>(&mut tx, &mut rx, cfg.rtt_iters, blocks, stop);
@@ -433,7 +427,7 @@ pub fn rtt_processes<const W: usize>(
         return Ok(None);
     }
     w.finish(Instant::now() + POINT_DEADLINE)?;
-    got.map_err(|e| BenchError::failed(NAME, e))
+    got.map_err(failed)
 }
 
 /// A worker's stop flag: never set (the parent kills its workers when it stops).
@@ -449,24 +443,22 @@ pub fn worker_body<const W: usize>(args: &[String]) -> Result<(), BenchError> {
     let pid: u64 = arg(NAME, args, 4)?;
     pin(arg::<usize>(NAME, args, 5)?);
     let name: String = arg(NAME, args, 6)?;
-    let qe = |e: QueueError| BenchError::failed(NAME, e);
-    let fe = |e: TransferError| BenchError::failed(NAME, e);
     if role == "echo" {
         let out: String = arg(NAME, args, 7)?;
-        let a = Spsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(qe)?;
-        let b = Spsc::<Msg<W>>::open(&out, CAPACITY, open_deadline()).map_err(qe)?;
-        let (mut rx, mut tx) = (a.consumer().map_err(qe)?, b.producer().map_err(qe)?);
-        return echo::<W>(&mut rx, &mut tx, n).map_err(fe);
+        let a = Spsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(failed)?;
+        let b = Spsc::<Msg<W>>::open(&out, CAPACITY, open_deadline()).map_err(failed)?;
+        let (mut rx, mut tx) = (a.consumer().map_err(failed)?, b.producer().map_err(failed)?);
+        return echo::<W>(&mut rx, &mut tx, n).map_err(failed);
     }
     let fault = args.get(7).is_some_and(|f| f == "fault");
     let producers: usize = arg(NAME, args, 8)?;
     // Opens the queue, joins as a producer, waits for the start and sends.
     macro_rules! produce_into {
         ($q:expr) => {{
-            let q = $q.map_err(qe)?;
-            let mut tx = q.producer().map_err(qe)?;
+            let q = $q.map_err(failed)?;
+            let mut tx = q.producer().map_err(failed)?;
             gate_wait(NAME)?;
-            produce::<W>(&mut tx, pid, n, fault, &NEVER).map_err(fe)
+            produce::<W>(&mut tx, pid, n, fault, &NEVER).map_err(failed)
         }};
     }
     let open = open_deadline();

@@ -333,15 +333,15 @@ fn shm_need<const W: usize>(cfg: &Config) -> u64 {
             .and_then(|p| handoff::shm::SegmentOptions::new().object_size(p).ok())
             .map_or(u64::MAX, |b| b as u64)
     };
-    let spsc = object(Spsc::<ends::Msg<W>>::memory_size(measure::CAPACITY));
+    let spsc = object(Spsc::<ends::Msg<W>>::memory_size(ends::CAPACITY));
     let mut need = 0;
     for line in cfg.lines().into_iter().filter(|l| l.processes) {
         let stream = match line.kind {
             Kind::Lanes => object(LaneMpsc::<ends::Msg<W>>::memory_size(
                 cfg.producers,
-                measure::CAPACITY,
+                ends::CAPACITY,
             )),
-            Kind::Array => object(ArrayMpsc::<ends::Msg<W>>::memory_size(measure::CAPACITY)),
+            Kind::Array => object(ArrayMpsc::<ends::Msg<W>>::memory_size(ends::CAPACITY)),
             _ => spsc,
         };
         let rtt = if line.mpsc { 0 } else { spsc.saturating_mul(2) };
@@ -437,64 +437,54 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     Ok(res)
 }
 
-/// The run means of `metric` of the record of `series` at the smallest size.
-fn smallest(res: &BenchResults, series: &str, metric: &str) -> Option<(f64, Vec<f64>)> {
-    res.series(series)
-        .first()
-        .and_then(|r| r.metrics.get(metric).map(|m| (r.x, m.run_means.clone())))
+/// The smallest size of `series` and its run means of messages/s there.
+fn smallest(res: &BenchResults, series: &str) -> Option<(f64, Vec<f64>)> {
+    let r = res.series(series).into_iter().next()?;
+    Some((r.x, r.metrics.get("msgs_per_s")?.run_means.clone()))
 }
 
-fn findings(res: &BenchResults) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let pair =
-        |a: &str, b: &str, metric: &str| match (smallest(res, a, metric), smallest(res, b, metric))
-        {
-            (Some((xa, ra)), Some((xb, rb))) if xa == xb => Some((xa, ra, rb)),
-            _ => None,
-        };
-    if let Some((x, lanes, locked)) = pair(
+/// Each claim: messages/s of one series over another's at least a threshold, judged at the
+/// smallest size when both have it (`{x}` in the claim: that size).
+const CLAIMS: [(&str, &str, &str, &str, f64); 4] = [
+    (
+        "a queue per producer beats a locked shared queue ({x} B messages; seed: Charm++ removed the locks)",
+        "LaneMpsc / Mutex<VecDeque> messages/s",
         "mpsc: handoff LaneMpsc",
         "mpsc: Mutex<VecDeque>",
-        "msgs_per_s",
-    ) {
-        out.push(at_least(
-            &format!("a queue per producer beats a locked shared queue ({x} B messages; seed: Charm++ removed the locks)"),
-            "LaneMpsc / Mutex<VecDeque> messages/s",
-            &lanes,
-            &locked,
-            1.0,
-        ));
-    }
-    for (other, label) in [
-        ("spsc: rtrb", "rtrb"),
-        ("spsc: crossbeam ArrayQueue", "crossbeam ArrayQueue"),
-    ] {
-        if let Some((x, ours, theirs)) = pair("spsc: handoff Spsc", other, "msgs_per_s") {
-            out.push(at_least(
-                &format!(
-                    "handoff's SPSC streams at least as fast as {label} ({x} B messages, same run)"
-                ),
-                &format!("handoff Spsc / {label} messages/s"),
-                &ours,
-                &theirs,
-                1.0,
-            ));
-        }
-    }
-    if let Some((x, procs, threads)) = pair(
+        1.0,
+    ),
+    (
+        "handoff's SPSC streams at least as fast as rtrb ({x} B messages, same run)",
+        "handoff Spsc / rtrb messages/s",
+        "spsc: handoff Spsc",
+        "spsc: rtrb",
+        1.0,
+    ),
+    (
+        "handoff's SPSC streams at least as fast as crossbeam ArrayQueue ({x} B messages, same run)",
+        "handoff Spsc / crossbeam ArrayQueue messages/s",
+        "spsc: handoff Spsc",
+        "spsc: crossbeam ArrayQueue",
+        1.0,
+    ),
+    (
+        "between processes the SPSC ring keeps at least 80% of its thread throughput ({x} B)",
+        "processes / threads messages/s",
         "spsc: handoff Spsc, processes",
         "spsc: handoff Spsc",
-        "msgs_per_s",
-    ) {
-        out.push(at_least(
-            &format!("between processes the SPSC ring keeps at least 80% of its thread throughput ({x} B)"),
-            "processes / threads messages/s",
-            &procs,
-            &threads,
-            0.8,
-        ));
-    }
-    out
+        0.8,
+    ),
+];
+
+fn findings(res: &BenchResults) -> Vec<Finding> {
+    CLAIMS
+        .iter()
+        .filter_map(|&(claim, what, ours, theirs, threshold)| {
+            let ((x, a), (xb, b)) = (smallest(res, ours)?, smallest(res, theirs)?);
+            let claim = claim.replace("{x}", &x.to_string());
+            (x == xb).then(|| at_least(&claim, what, &a, &b, threshold))
+        })
+        .collect()
 }
 
 #[cfg(test)]
