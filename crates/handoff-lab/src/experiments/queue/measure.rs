@@ -84,16 +84,21 @@ pub fn produce<const W: usize>(
     Ok(())
 }
 
-/// Receives `blocks` blocks of `per_block` messages from `producers` producers, checking
-/// each one's sequence; messages/s of every block after the first (the warm-up). On `stop`
-/// (the flag, or a producer's [`STOP_SEQ`]): `None`, after draining until each producer
-/// sent [`STOP_SEQ`] or its last message (`per_producer - 1`), when `drain`; at once when
-/// not (worker processes, which are killed).
+/// Messages each of `producers` sends in a stream of `cfg`: its share of every block (the
+/// warm-up and `reps` timed ones).
+fn per_producer(cfg: &Config, producers: usize) -> u64 {
+    cfg.count / producers as u64 * (cfg.reps + 1)
+}
+
+/// Receives a stream of `cfg` from `producers` producers: a warm-up block and `reps` timed
+/// ones of `count` messages (rounded down to a multiple of the producers), checking each
+/// one's sequence; messages/s of every timed block. On `stop` (the flag, or a producer's
+/// [`STOP_SEQ`]): `None`, after draining until each producer sent [`STOP_SEQ`] or its last
+/// message, when `drain`; at once when not (worker processes, which are killed).
 pub fn consume<const W: usize>(
     rx: &mut dyn Rx<Msg<W>>,
+    cfg: &Config,
     producers: usize,
-    per_block: u64,
-    blocks: u64,
     stop: &AtomicBool,
     drain: bool,
 ) -> Result<Option<Samples>, TransferError> {
@@ -101,7 +106,8 @@ pub fn consume<const W: usize>(
     let (mut checked, mut wrong) = (0, 0);
     let mut samples = Vec::new();
     let mut last = None;
-    let per_producer = per_block / producers as u64 * blocks;
+    let (blocks, per_producer) = (cfg.reps + 1, per_producer(cfg, producers));
+    let per_block = cfg.count / producers as u64 * producers as u64;
     let mut stopped = vec![false; producers];
     for _ in 0..blocks {
         for i in 0..per_block {
@@ -161,15 +167,15 @@ fn drain_until_stopped<const W: usize>(
     Ok(())
 }
 
-/// Round trips: µs per round trip of each block of `iters` after the first (warm-up). On
-/// `stop`: sends [`STOP_SEQ`] (the echo returns) and returns `None`.
+/// Round trips: µs per round trip of each of `cfg`'s `reps` blocks of `rtt_iters` after a
+/// warm-up block. On `stop`: sends [`STOP_SEQ`] (the echo returns) and returns `None`.
 pub fn ping<const W: usize>(
     tx: &mut dyn Tx<Msg<W>>,
     rx: &mut dyn Rx<Msg<W>>,
-    iters: u64,
-    blocks: u64,
+    cfg: &Config,
     stop: &AtomicBool,
 ) -> Result<Option<Samples>, TransferError> {
+    let (iters, blocks) = (cfg.rtt_iters, cfg.reps + 1);
     let (mut checked, mut wrong) = (0, 0);
     let mut samples = Vec::new();
     let mut seq = 0;
@@ -270,9 +276,7 @@ pub fn stream_threads<const W: usize>(
     stop: &AtomicBool,
 ) -> Result<Option<Samples>, BenchError> {
     let (txs, mut rx) = ends::<W>(kind, producers).map_err(failed)?;
-    let blocks = cfg.reps + 1;
-    let per_producer = cfg.count / producers as u64 * blocks;
-    let per_block = cfg.count / producers as u64 * producers as u64;
+    let per_producer = per_producer(cfg, producers);
     let cpus = &cfg.cpus;
     std::thread::scope(|s| {
         let hs: Vec<_> = txs
@@ -286,10 +290,9 @@ pub fn stream_threads<const W: usize>(
                 })
             })
             .collect();
+        // The receiving end closes on its thread when the stream is done (the closure owns it).
         let got = on_cpu(cpus[0], move || {
-            let got = consume::<W>(rx.as_mut(), producers, per_block, blocks, stop, true);
-            drop(rx);
-            got
+            consume::<W>(rx.as_mut(), cfg, producers, stop, true)
         });
         for h in hs {
             h.join()
@@ -309,15 +312,14 @@ pub fn rtt_threads<const W: usize>(
     let (mut txa, mut rxa) = ends::<W>(kind, 1).map_err(failed)?;
     let (mut txb, mut rxb) = ends::<W>(kind, 1).map_err(failed)?;
     let (mut ta, mut tb) = (txa.remove(0), txb.remove(0));
-    let blocks = cfg.reps + 1;
     let cpus = &cfg.cpus;
     std::thread::scope(|s| {
         let h = s.spawn(move || {
             pin(cpus[1 % cpus.len()]);
-            echo::<W>(rxa.as_mut(), tb.as_mut(), cfg.rtt_iters * blocks)
+            echo::<W>(rxa.as_mut(), tb.as_mut(), cfg.rtt_iters * (cfg.reps + 1))
         });
         let got = on_cpu(cpus[0], move || {
-            ping::<W>(ta.as_mut(), rxb.as_mut(), cfg.rtt_iters, blocks, stop)
+            ping::<W>(ta.as_mut(), rxb.as_mut(), cfg, stop)
         });
         h.join()
             .map_err(|_| BenchError::failed(NAME, "the echo thread panicked"))?
@@ -336,9 +338,7 @@ pub fn stream_processes<const W: usize>(
 ) -> Result<Option<Samples>, BenchError> {
     let id = run_id();
     let name = format!("q{id}");
-    let blocks = cfg.reps + 1;
-    let per_producer = cfg.count / producers as u64 * blocks;
-    let per_block = cfg.count / producers as u64 * producers as u64;
+    let per_producer = per_producer(cfg, producers);
     // The segment's full name, its receiving end, and the queue handle, kept alive until the
     // workers are done.
     macro_rules! created {
@@ -380,9 +380,7 @@ pub fn stream_processes<const W: usize>(
     w.gate()?;
     let stop = ctx.cancel;
     let got = on_cpu(cfg.cpus[0], move || {
-        let got = consume::<W>(rx.as_mut(), producers, per_block, blocks, stop, false);
-        drop(rx);
-        got
+        consume::<W>(rx.as_mut(), cfg, producers, stop, false)
     });
     // Stopped (or a worker killed by the same Ctrl-C): dropping `w` kills the workers.
     if stop.load(Ordering::Relaxed) {
@@ -401,14 +399,13 @@ pub fn rtt_processes<const W: usize>(
     let id = run_id();
     let a = Spsc::<Msg<W>>::create(&format!("q{id}a"), CAPACITY).map_err(failed)?;
     let b = Spsc::<Msg<W>>::create(&format!("q{id}b"), CAPACITY).map_err(failed)?;
-    let blocks = cfg.reps + 1;
     let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
     let cpu = cfg.cpus[1 % cfg.cpus.len()];
     let args = [
         "echo",
         "spsc",
         &(W * 8).to_string(),
-        &(cfg.rtt_iters * blocks).to_string(),
+        &(cfg.rtt_iters * (cfg.reps + 1)).to_string(),
         "0",
         &cpu.to_string(),
         a.name().unwrap_or_default(),
@@ -418,11 +415,7 @@ pub fn rtt_processes<const W: usize>(
     let mut tx = a.producer().map_err(failed)?;
     let mut rx = b.consumer().map_err(failed)?;
     let stop = ctx.cancel;
-    let got = on_cpu(cfg.cpus[0], move || {
-        let got = ping::<W>(&mut tx, &mut rx, cfg.rtt_iters, blocks, stop);
-        drop((tx, rx));
-        got
-    });
+    let got = on_cpu(cfg.cpus[0], move || ping::<W>(&mut tx, &mut rx, cfg, stop));
     if stop.load(Ordering::Relaxed) {
         return Ok(None);
     }
