@@ -385,16 +385,13 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             m[4].push(vec![quantile(&all, 0.99)]);
             m[5].push(vec![quantile(&all, 0.999)]);
         }
-        let series = format!(
-            "{}, {}",
-            layout.name(),
-            if processes { "processes" } else { "threads" }
-        );
+        let mode = if processes { "processes" } else { "threads" };
+        let series = format!("{}, {mode}", layout.name());
         res.records.push(
             BenchRecord::new(series.clone(), n as f64, cfg.runs, 1, false)
                 .checked(checks)
                 .param("layout", layout.name())
-                .param("mode", if processes { "processes" } else { "threads" })
+                .param("mode", mode)
                 .param("n", n)
                 .metric("msgs_per_s", metric(NAME, "msg/s", true, &m[0])?)
                 .metric("thread_lat_min_us", metric(NAME, "µs", false, &m[1])?)

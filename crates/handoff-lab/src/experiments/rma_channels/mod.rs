@@ -193,19 +193,19 @@ impl Point {
         (self.per * self.n as u64 * self.size as u64) as f64
     }
 
+    /// "threads" or "processes".
+    pub fn mode(&self) -> &'static str {
+        if self.processes {
+            "processes"
+        } else {
+            "threads"
+        }
+    }
+
     /// "threads, XConn×1, msg".
     pub fn series(&self) -> String {
-        format!(
-            "{}, {}×{}, {}",
-            if self.processes {
-                "processes"
-            } else {
-                "threads"
-            },
-            self.layout.name(),
-            self.n,
-            self.method_label()
-        )
+        let (mode, layout, n) = (self.mode(), self.layout.name(), self.n);
+        format!("{mode}, {layout}×{n}, {}", self.method_label())
     }
 }
 
@@ -429,7 +429,7 @@ impl Acc {
         let m = &self.m;
         Ok(
             BenchRecord::new(pt.series(), pt.size as f64, runs, pt.per, verified)
-                .param("mode", if pt.processes { "processes" } else { "threads" })
+                .param("mode", pt.mode())
                 .param("layout", pt.layout.name())
                 .param("n", pt.n)
                 .param("method", pt.method_label())
