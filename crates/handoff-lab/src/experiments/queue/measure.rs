@@ -31,6 +31,10 @@ use crate::experiments::rt_common::{arg, open_deadline, pin, run_id, POINT_DEADL
 /// What one run gives: per-repetition samples and the messages checked and found wrong.
 pub type Samples = (Vec<f64>, [u64; 2]);
 
+/// One run of a point: its samples, `None` when Ctrl-C or SIGTERM stopped it (it measured
+/// nothing), or why it failed.
+pub type Run = Result<Option<Samples>, BenchError>;
+
 /// Messages between two looks at the stop flag (about 50 µs at 50 ns a message).
 const CHECK_EVERY: u64 = 1024;
 
@@ -274,7 +278,7 @@ pub fn stream_threads<const W: usize>(
     kind: Kind,
     producers: usize,
     stop: &AtomicBool,
-) -> Result<Option<Samples>, BenchError> {
+) -> Run {
     let (txs, mut rx) = ends::<W>(kind, producers).map_err(failed)?;
     let per_producer = per_producer(cfg, producers);
     let cpus = &cfg.cpus;
@@ -296,7 +300,7 @@ pub fn stream_threads<const W: usize>(
         });
         for h in hs {
             h.join()
-                .map_err(|_| BenchError::failed(NAME, "a producer thread panicked"))?
+                .map_err(|_| failed("a producer thread panicked"))?
                 .map_err(failed)?;
         }
         got.map_err(failed)
@@ -304,11 +308,7 @@ pub fn stream_threads<const W: usize>(
 }
 
 /// Round trip between two threads over two queues of `kind`; `None` when `stop` was set.
-pub fn rtt_threads<const W: usize>(
-    cfg: &Config,
-    kind: Kind,
-    stop: &AtomicBool,
-) -> Result<Option<Samples>, BenchError> {
+pub fn rtt_threads<const W: usize>(cfg: &Config, kind: Kind, stop: &AtomicBool) -> Run {
     let (mut txa, mut rxa) = ends::<W>(kind, 1).map_err(failed)?;
     let (mut txb, mut rxb) = ends::<W>(kind, 1).map_err(failed)?;
     let (mut ta, mut tb) = (txa.remove(0), txb.remove(0));
@@ -322,7 +322,7 @@ pub fn rtt_threads<const W: usize>(
             ping::<W>(ta.as_mut(), rxb.as_mut(), cfg, stop)
         });
         h.join()
-            .map_err(|_| BenchError::failed(NAME, "the echo thread panicked"))?
+            .map_err(|_| failed("the echo thread panicked"))?
             .map_err(failed)?;
         got.map_err(failed)
     })
@@ -335,7 +335,7 @@ pub fn stream_processes<const W: usize>(
     kind: Kind,
     producers: usize,
     ctx: &RunCtx<'_>,
-) -> Result<Option<Samples>, BenchError> {
+) -> Run {
     let id = run_id();
     let name = format!("q{id}");
     let per_producer = per_producer(cfg, producers);
@@ -353,12 +353,7 @@ pub fn stream_processes<const W: usize>(
         Kind::Spsc => created!(Spsc::<Msg<W>>::create(&name, CAPACITY)),
         Kind::Lanes => created!(LaneMpsc::<Msg<W>>::create(&name, producers, CAPACITY)),
         Kind::Array => created!(ArrayMpsc::<Msg<W>>::create(&name, CAPACITY)),
-        _ => {
-            return Err(BenchError::failed(
-                NAME,
-                format!("{} has no cross-process form", kind.name()),
-            ))
-        }
+        _ => return Err(failed(format!("{} has no cross-process form", kind.name()))),
     };
     let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
     for i in 0..producers {
@@ -392,10 +387,7 @@ pub fn stream_processes<const W: usize>(
 
 /// Round trip with an echo process over two SPSC queues in segments; `None` on
 /// `ctx.cancel`.
-pub fn rtt_processes<const W: usize>(
-    cfg: &Config,
-    ctx: &RunCtx<'_>,
-) -> Result<Option<Samples>, BenchError> {
+pub fn rtt_processes<const W: usize>(cfg: &Config, ctx: &RunCtx<'_>) -> Run {
     let id = run_id();
     let a = Spsc::<Msg<W>>::create(&format!("q{id}a"), CAPACITY).map_err(failed)?;
     let b = Spsc::<Msg<W>>::create(&format!("q{id}b"), CAPACITY).map_err(failed)?;
@@ -431,7 +423,7 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 pub fn worker_body<const W: usize>(args: &[String]) -> Result<(), BenchError> {
     let role: String = arg(NAME, args, 0)?;
     let kind = Kind::parse(&arg::<String>(NAME, args, 1)?)
-        .ok_or_else(|| BenchError::failed(NAME, "worker: unknown kind"))?;
+        .ok_or_else(|| failed("worker: unknown kind"))?;
     let n: u64 = arg(NAME, args, 3)?;
     let pid: u64 = arg(NAME, args, 4)?;
     pin(arg::<usize>(NAME, args, 5)?);
@@ -459,9 +451,6 @@ pub fn worker_body<const W: usize>(args: &[String]) -> Result<(), BenchError> {
         Kind::Spsc => produce_into!(Spsc::<Msg<W>>::open(&name, CAPACITY, open)),
         Kind::Lanes => produce_into!(LaneMpsc::<Msg<W>>::open(&name, producers, CAPACITY, open)),
         Kind::Array => produce_into!(ArrayMpsc::<Msg<W>>::open(&name, CAPACITY, open)),
-        _ => Err(BenchError::failed(
-            NAME,
-            "worker: this kind has no cross-process form",
-        )),
+        _ => Err(failed("worker: this kind has no cross-process form")),
     }
 }

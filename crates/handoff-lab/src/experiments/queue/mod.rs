@@ -17,7 +17,7 @@ use crate::bench::experiment::{
 };
 use crate::bench::findings::at_least;
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
-use measure::Samples;
+use measure::Run;
 
 const NAME: &str = "queue";
 
@@ -274,36 +274,19 @@ macro_rules! by_size {
     };
 }
 
-/// One stream run; `None` when Ctrl-C or SIGTERM stopped it (it measured nothing).
-fn stream(
-    cfg: &Config,
-    line: Line,
-    size: usize,
-    ctx: &RunCtx<'_>,
-) -> Result<Option<Samples>, BenchError> {
+/// One stream run.
+fn stream(cfg: &Config, line: Line, size: usize, ctx: &RunCtx<'_>) -> Run {
+    let (kind, stop) = (line.kind, ctx.cancel);
     let producers = if line.mpsc { cfg.producers } else { 1 };
     if line.processes {
-        by_size!(
-            size,
-            measure::stream_processes,
-            (cfg, line.kind, producers, ctx)
-        )
+        by_size!(size, measure::stream_processes, (cfg, kind, producers, ctx))
     } else {
-        by_size!(
-            size,
-            measure::stream_threads,
-            (cfg, line.kind, producers, ctx.cancel)
-        )
+        by_size!(size, measure::stream_threads, (cfg, kind, producers, stop))
     }
 }
 
-/// One round-trip run; `None` when stopped.
-fn rtt(
-    cfg: &Config,
-    line: Line,
-    size: usize,
-    ctx: &RunCtx<'_>,
-) -> Result<Option<Samples>, BenchError> {
+/// One round-trip run.
+fn rtt(cfg: &Config, line: Line, size: usize, ctx: &RunCtx<'_>) -> Run {
     if line.processes {
         by_size!(size, measure::rtt_processes, (cfg, ctx))
     } else {
@@ -422,10 +405,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         res.records.push(rec);
         Ok(Some(format!("{}, {size} B", line.series())))
     })?;
-    // Stopped inside the last point: partial all the same.
-    if !res.partial {
-        ctx.stopped(&mut res, points.len());
-    }
     res.notes.push(format!(
         "consumer on CPU {}, producers round-robin from the next CPU; MPSC lines have {} producers{}; \
          rtrb, crossbeam and the locked queue spin then yield when full or empty, handoff's queues \
