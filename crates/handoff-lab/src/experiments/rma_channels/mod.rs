@@ -283,11 +283,11 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::usage(NAME, m);
+        let bad = |m: &str| BenchError::usage(NAME, m);
         if !all_of(&self.sizes, &self.crossover_sizes, |s| {
             (1..=MAX_SIZE).contains(&s)
         }) {
-            return Err(bad(format!(
+            return Err(bad(&format!(
                 "--sizes: payloads from 1 byte to {} MiB, e.g. 8,4K,1M",
                 MAX_SIZE >> 20
             )));
@@ -296,27 +296,25 @@ impl Config {
             g.is_power_of_two() && g <= 1 << 20
         }) {
             return Err(bad(
-                "--rma-granularity: powers of two from 1 byte to 1 MiB, e.g. 8,4K".into(),
+                "--rma-granularity: powers of two from 1 byte to 1 MiB, e.g. 8,4K",
             ));
         }
         if !all_of(&self.n, &self.processes_n, |n| (1..=MAX_N).contains(&n)) {
-            return Err(bad(format!("--n: counts from 1 to {MAX_N}, e.g. 1,2,4,6")));
+            return Err(bad(&format!("--n: counts from 1 to {MAX_N}, e.g. 1,2,4,6")));
         }
         if self.layouts.is_empty() {
-            return Err(bad("--layout: xpyc, xconn or both".into()));
+            return Err(bad("--layout: xpyc, xconn or both"));
         }
         if !self.threads && !self.processes {
             return Err(bad(
-                "--threads-only and --processes-only exclude each other".into(),
+                "--threads-only and --processes-only exclude each other",
             ));
         }
         if self.runs == 0 || self.max_transfers == 0 || self.bytes == 0 {
-            return Err(bad(
-                "--runs, --transfers and --bytes must be at least 1".into()
-            ));
+            return Err(bad("--runs, --transfers and --bytes must be at least 1"));
         }
         if self.cpus.is_empty() {
-            return Err(bad("no CPU to run on".into()));
+            return Err(bad("no CPU to run on"));
         }
         Ok(())
     }
@@ -335,11 +333,10 @@ impl Config {
         let mut v = Vec::new();
         let grans = distinct(self.granularities.iter().copied());
         let plain = grans.iter().any(|&g| g <= 8);
-        let modes: Vec<bool> = [(false, self.threads), (true, self.processes)]
-            .into_iter()
-            .filter_map(|(p, on)| on.then_some(p))
-            .collect();
-        for processes in modes {
+        for (processes, on) in [(false, self.threads), (true, self.processes)] {
+            if !on {
+                continue;
+            }
             for &layout in &self.layouts {
                 let ns = if processes && !self.processes_n.is_empty() {
                     &self.processes_n

@@ -12,7 +12,7 @@
 //!   its free counts), every consumer thread of PE 1 the next transfer to check.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
 use handoff::queue::{FrameQueue, QueueError};
@@ -23,6 +23,7 @@ use super::super::launcher::{gate_wait, Workers};
 use super::super::rt_common::{arg, join_all, open_deadline, pin, run_id, POINT_DEADLINE};
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{tag, Seen};
+use super::threads;
 use super::transfer::{self, produce, put_len, send_msg, STUCK};
 use super::{consumer_cpu, producer_cpu, Layout, Point, RunOut, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
@@ -62,35 +63,19 @@ pub fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, B
     }
     w.gate()?;
     let start = Instant::now();
-    let taken = Mutex::new(0);
-    let total = pt.per * n as u64;
-    let results: Vec<Result<(Seen, Instant), super::threads::RunError>> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..n)
-            .map(|c| {
-                let (taken, rx) = (&taken, &rxs[c % conns]);
-                s.spawn(move || {
-                    pin(consumer_cpu(cpus, n, c));
-                    // XConn: producer p writes only to queue p, tagging its transfers as
-                    // sender p. XPYC: the consumers take turns until `total` are taken.
-                    let quota = (!xpyc).then_some(pt.per);
-                    super::threads::consume_msg(rx, n, pt.size, quota, taken, total)
-                        .map(|seen| (seen, Instant::now()))
-                })
-            })
-            .collect();
-        join_all(hs, || super::threads::RunError::Panicked("consumer"))
+    let (taken, total) = (Mutex::new(0), pt.per * n as u64);
+    // XConn: producer p writes only to queue p, tagging its transfers as sender p. XPYC: the
+    // consumers take turns until `total` are taken.
+    let quota = (!xpyc).then_some(pt.per);
+    let got = threads::consumers(pt, cpus, &Barrier::new(n + 1), |c| {
+        threads::consume_msg(&rxs[c % conns], n, pt.size, quota, &taken, total)
     });
     let outs = w.finish(Instant::now() + POINT_DEADLINE)?;
+    let (seen, end) = got.map_err(|e| BenchError::failed(NAME, e))?;
     let mut out = RunOut {
-        seen: Seen::new(n),
+        seen,
         ..RunOut::default()
     };
-    let mut end = start;
-    for r in results {
-        let (s, t) = r.map_err(|e| BenchError::failed(NAME, e))?;
-        out.seen.merge(&s);
-        end = end.max(t);
-    }
     for (p, text) in outs.iter().enumerate() {
         let v: Vec<f64> = text
             .split_whitespace()
