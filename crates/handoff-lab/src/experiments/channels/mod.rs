@@ -352,17 +352,13 @@ fn verify(seen: &[Seen], n: usize, per: u64, checks: &mut Checks) {
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let modes: &[bool] = if cfg.processes {
-        &[false, true]
-    } else {
-        &[false]
-    };
     let mut points = Vec::new();
-    for &processes in modes {
+    for processes in [false, true] {
+        if processes && !cfg.processes {
+            continue;
+        }
         for layout in [Layout::Xpyc, Layout::Xconn] {
-            for &n in &cfg.n {
-                points.push((processes, layout, n));
-            }
+            points.extend(cfg.n.iter().map(|&n| (processes, layout, n)));
         }
     }
     let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(processes, layout, n)| {
