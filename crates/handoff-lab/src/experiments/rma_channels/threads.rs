@@ -63,16 +63,10 @@ fn run_pairs(
                     let mut buf = vec![0u8; len];
                     barrier.wait();
                     let started = Instant::now();
-                    let (p64, corrupt) = (p as u64, pt.corrupt_at);
-                    let lat = produce(
-                        &mut buf,
-                        false,
-                        pt.size,
-                        p64,
-                        pt.per,
-                        corrupt,
-                        |k, b, until| send(p, k, b, until),
-                    )?;
+                    let (p64, size, per, corrupt) = (p as u64, pt.size, pt.per, pt.corrupt_at);
+                    let lat = produce(&mut buf, false, size, p64, per, corrupt, |k, b, until| {
+                        send(p, k, b, until)
+                    })?;
                     Ok::<_, RunError>((started, lat))
                 })
             })
