@@ -108,18 +108,18 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::usage(NAME, m);
+        let bad = |m: &str| BenchError::usage(NAME, m);
         if self.n.is_empty() || self.n.iter().any(|&n| n == 0 || n > 64) {
-            return Err(bad("--n: counts from 1 to 64, e.g. 1,2,4,6".into()));
+            return Err(bad("--n: counts from 1 to 64, e.g. 1,2,4,6"));
         }
         let max = self.n.iter().max().copied().unwrap_or(1) as u64;
         if self.count < max || self.count >= 1 << 47 || self.runs == 0 {
             return Err(bad(
-                "--count needs at least one message per producer; --runs at least 1".into(),
+                "--count needs at least one message per producer; --runs at least 1",
             ));
         }
         if self.cpus.is_empty() {
-            return Err(bad("no CPU to run on".into()));
+            return Err(bad("no CPU to run on"));
         }
         Ok(())
     }

@@ -211,20 +211,19 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::usage(NAME, m);
+        let bad = |m: &str| BenchError::usage(NAME, m);
         if self.kinds.is_empty() {
             return Err(bad(
-                "no queue: use --queues spsc,rtrb,crossbeam,lanes,array,locked (or spsc-spin)"
-                    .into(),
+                "no queue: use --queues spsc,rtrb,crossbeam,lanes,array,locked (or spsc-spin)",
             ));
         }
         if self.sizes.is_empty() || self.sizes.iter().any(|s| !SIZES.contains(s)) {
-            return Err(bad(format!(
+            return Err(bad(&format!(
                 "--sizes: each one of {SIZES:?} bytes (the typed queues' message sizes)"
             )));
         }
         if self.producers == 0 || self.producers > 64 {
-            return Err(bad("--producers: 1 to 64".into()));
+            return Err(bad("--producers: 1 to 64"));
         }
         if self.count < self.producers as u64
             || self.rtt_iters == 0
@@ -232,23 +231,22 @@ impl Config {
             || self.runs == 0
         {
             return Err(bad(
-                "--count (at least one message per producer), --rtt-iters, --reps and --runs must be at least 1"
-                    .into(),
+                "--count (at least one message per producer), --rtt-iters, --reps and --runs must be at least 1",
             ));
         }
         // A timed block stays a few seconds (Ctrl-C and SIGTERM are seen inside it, every
         // 1024 messages: `measure`'s "Stopping").
         if self.count > MAX_COUNT || self.rtt_iters > MAX_COUNT {
-            return Err(bad(format!(
+            return Err(bad(&format!(
                 "--count and --rtt-iters: at most {MAX_COUNT} per timed block (a few \
                      seconds; use --reps for more)"
             )));
         }
         if self.reps > MAX_REPS || self.runs > MAX_REPS {
-            return Err(bad(format!("--reps and --runs: at most {MAX_REPS}")));
+            return Err(bad(&format!("--reps and --runs: at most {MAX_REPS}")));
         }
         if self.cpus.is_empty() {
-            return Err(bad("no CPU to run on".into()));
+            return Err(bad("no CPU to run on"));
         }
         Ok(())
     }
