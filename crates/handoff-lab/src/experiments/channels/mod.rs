@@ -15,7 +15,7 @@ use handoff::queue::{ArrayMpmc, QueueError, Spsc};
 use handoff::sys::monotonic_ns;
 
 use super::launcher::{gate_wait, Workers};
-use super::queue::ends::{Rx, TransferError, Tx};
+use super::queue::ends::{Rx, TransferError, Tx, CAPACITY};
 use super::rma_channels::Layout;
 use super::rt_common::{
     arg, join_all, open_deadline, pin, quantile, run_id, POINT_DEADLINE, SECTION,
@@ -26,7 +26,6 @@ use crate::bench::experiment::{
 use crate::bench::{BenchRecord, BenchResults, Checks};
 
 const NAME: &str = "channels";
-const CAPACITY: usize = 1024;
 
 /// A message: producer << 48 | seq, send time, and a check word.
 type Msg = [u64; 4];
@@ -54,24 +53,15 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            the sum of sequence numbers, are checked.",
     figures: &[
         FigureSpec {
-            x_label: "producers = consumers (n)",
-            x_is_size: false,
-            log_x: false,
             log_y: false,
-            ..FigureSpec::vs_size("channels-throughput", "Channels: total messages/s vs n", "msgs_per_s")
+            ..vs_n("channels-throughput", "Channels: total messages/s vs n", "msgs_per_s")
         },
-        FigureSpec {
-            x_label: "producers = consumers (n)",
-            x_is_size: false,
-            log_x: false,
-            ..FigureSpec::vs_size("channels-p999", "Channels: p99.9 latency (µs) vs n", "lat_p999_us")
-        },
-        FigureSpec {
-            x_label: "producers = consumers (n)",
-            x_is_size: false,
-            log_x: false,
-            ..FigureSpec::vs_size("channels-thread-max", "Channels: slowest consumer's mean latency (µs) vs n", "thread_lat_max_us")
-        },
+        vs_n("channels-p999", "Channels: p99.9 latency (µs) vs n", "lat_p999_us"),
+        vs_n(
+            "channels-thread-max",
+            "Channels: slowest consumer's mean latency (µs) vs n",
+            "thread_lat_max_us",
+        ),
     ],
     findings,
     run: Some(|ctx| run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)),
@@ -80,6 +70,16 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     draw: None,
     report: None,
 };
+
+/// A figure of `metric` against n (linear x).
+const fn vs_n(id: &'static str, title: &'static str, metric: &'static str) -> FigureSpec {
+    FigureSpec {
+        x_label: "producers = consumers (n)",
+        x_is_size: false,
+        log_x: false,
+        ..FigureSpec::vs_size(id, title, metric)
+    }
+}
 
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Config {
@@ -108,18 +108,18 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::usage(NAME, m);
+        let bad = |m: &str| BenchError::usage(NAME, m);
         if self.n.is_empty() || self.n.iter().any(|&n| n == 0 || n > 64) {
-            return Err(bad("--n: counts from 1 to 64, e.g. 1,2,4,6".into()));
+            return Err(bad("--n: counts from 1 to 64, e.g. 1,2,4,6"));
         }
         let max = self.n.iter().max().copied().unwrap_or(1) as u64;
         if self.count < max || self.count >= 1 << 47 || self.runs == 0 {
             return Err(bad(
-                "--count needs at least one message per producer; --runs at least 1".into(),
+                "--count needs at least one message per producer; --runs at least 1",
             ));
         }
         if self.cpus.is_empty() {
-            return Err(bad("no CPU to run on".into()));
+            return Err(bad("no CPU to run on"));
         }
         Ok(())
     }
@@ -165,11 +165,11 @@ fn produce(tx: &mut dyn Tx<Msg>, pid: u64, n: u64) -> Result<(), TransferError> 
     Ok(())
 }
 
-/// Consumers of one run; producers are started by `start_producers` (threads or processes)
-/// before the consumers begin. Returns total messages/s and what each consumer saw.
+/// The `n` consumers of one run, once its producers are started: XConn: consumer `c` takes
+/// its `per` messages from `spsc[c]`; XPYC: each takes from `array` until it is closed and
+/// drained. Returns total messages/s and what each consumer saw.
 fn consume(
     cfg: &Config,
-    layout: Layout,
     n: usize,
     per: u64,
     spsc: Vec<handoff::queue::Consumer<Msg>>,
@@ -182,11 +182,7 @@ fn consume(
         let mut spsc = spsc.into_iter();
         for c in 0..n {
             let cpu = cfg.cpus[(n + c) % cfg.cpus.len()];
-            let mine = if layout == Layout::Xconn {
-                spsc.next()
-            } else {
-                None
-            };
+            let mine = spsc.next();
             // Each XPYC consumer joins the one queue (a clone is another consumer).
             let shared = array.clone();
             hs.push(s.spawn(move || -> Result<Seen, TransferError> {
@@ -234,58 +230,44 @@ fn one_run(
 ) -> Result<(f64, Vec<Seen>), BenchError> {
     let per = cfg.count / n as u64;
     let qe = |e: QueueError| BenchError::failed(NAME, e);
+    let cpu = |p: usize| cfg.cpus[p % cfg.cpus.len()];
     if processes {
         let id = run_id();
         let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
-        let (names, spsc, array, _keep_s, _keep_a) = match layout {
+        // XConn: n SPSC queues; XPYC: one ArrayMpmc, open to the consumers until all n
+        // producer processes joined and left. They stay open until the workers are done.
+        let (kind, spsc, array) = match layout {
             Layout::Xconn => {
                 let qs = (0..n)
                     .map(|i| Spsc::<Msg>::create(&format!("ch{id}-{i}"), CAPACITY))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(qe)?;
-                let rxs = qs
-                    .iter()
-                    .map(|q| q.consumer())
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(qe)?;
-                let names: Vec<String> = qs
-                    .iter()
-                    .map(|q| q.name().unwrap_or_default().to_string())
-                    .collect();
-                (names, rxs, None, qs, None)
+                    .collect::<Result<Vec<_>, _>>();
+                ("spsc", qs.map_err(qe)?, None)
             }
             Layout::Xpyc => {
                 let q = ArrayMpmc::<Msg>::create(&format!("ch{id}"), CAPACITY).map_err(qe)?;
-                // Open to the consumers until all n producer processes joined and left.
                 q.expect_producers(n as u64);
-                let rx = q.consumer().map_err(qe)?;
-                (
-                    vec![q.name().unwrap_or_default().to_string(); n],
-                    Vec::new(),
-                    Some(rx),
-                    Vec::new(),
-                    Some(q),
-                )
+                ("array", Vec::new(), Some(q))
             }
         };
-        for (p, name) in names.iter().enumerate() {
-            let kind = if layout == Layout::Xconn {
-                "spsc"
-            } else {
-                "array"
-            };
-            let cpu = cfg.cpus[p % cfg.cpus.len()];
+        let rxs = spsc.iter().map(|q| q.consumer()).collect::<Result<_, _>>();
+        let rx = array.as_ref().map(|q| q.consumer()).transpose();
+        let (rxs, rx) = (rxs.map_err(qe)?, rx.map_err(qe)?);
+        let names: Vec<Option<&str>> = match &array {
+            Some(q) => vec![q.name(); n],
+            None => spsc.iter().map(|q| q.name()).collect(),
+        };
+        for (p, name) in names.into_iter().enumerate() {
             w.spawn(&[
                 kind.into(),
-                name.clone(),
+                name.unwrap_or_default().into(),
                 per.to_string(),
                 p.to_string(),
-                cpu.to_string(),
+                cpu(p).to_string(),
             ])?;
         }
         // Every producer joins before any starts (a queue whose producers all left is closed).
         w.gate()?;
-        let out = consume(cfg, layout, n, per, spsc, array)?;
+        let out = consume(cfg, n, per, rxs, rx)?;
         w.finish(Instant::now() + POINT_DEADLINE)?;
         return Ok(out);
     }
@@ -309,13 +291,12 @@ fn one_run(
     std::thread::scope(|s| {
         let mut hs = Vec::new();
         for (p, mut tx) in txs.into_iter().enumerate() {
-            let cpu = cfg.cpus[p % cfg.cpus.len()];
             hs.push(s.spawn(move || {
-                pin(cpu);
+                pin(cpu(p));
                 produce(&mut *tx, p as u64, per)
             }));
         }
-        let out = consume(cfg, layout, n, per, rxs_s, rx_a);
+        let out = consume(cfg, n, per, rxs_s, rx_a);
         for h in hs {
             h.join()
                 .map_err(|_| BenchError::failed(NAME, "a producer panicked"))?
@@ -371,17 +352,13 @@ fn verify(seen: &[Seen], n: usize, per: u64, checks: &mut Checks) {
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let modes: &[bool] = if cfg.processes {
-        &[false, true]
-    } else {
-        &[false]
-    };
     let mut points = Vec::new();
-    for &processes in modes {
+    for processes in [false, true] {
+        if processes && !cfg.processes {
+            continue;
+        }
         for layout in [Layout::Xpyc, Layout::Xconn] {
-            for &n in &cfg.n {
-                points.push((processes, layout, n));
-            }
+            points.extend(cfg.n.iter().map(|&n| (processes, layout, n)));
         }
     }
     let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(processes, layout, n)| {
@@ -404,16 +381,13 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             m[4].push(vec![quantile(&all, 0.99)]);
             m[5].push(vec![quantile(&all, 0.999)]);
         }
-        let series = format!(
-            "{}, {}",
-            layout.name(),
-            if processes { "processes" } else { "threads" }
-        );
+        let mode = if processes { "processes" } else { "threads" };
+        let series = format!("{}, {mode}", layout.name());
         res.records.push(
             BenchRecord::new(series.clone(), n as f64, cfg.runs, 1, false)
                 .checked(checks)
                 .param("layout", layout.name())
-                .param("mode", if processes { "processes" } else { "threads" })
+                .param("mode", mode)
                 .param("n", n)
                 .metric("msgs_per_s", metric(NAME, "msg/s", true, &m[0])?)
                 .metric("thread_lat_min_us", metric(NAME, "µs", false, &m[1])?)

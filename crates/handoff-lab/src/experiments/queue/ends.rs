@@ -9,6 +9,9 @@ use crossbeam_queue::ArrayQueue;
 use handoff::queue::{self, QueueError};
 use handoff::sync::Wait;
 
+/// Slots of every queue.
+pub const CAPACITY: usize = 1024;
+
 /// How long any one send or receive may wait before the run is declared stuck.
 pub const STUCK: Duration = Duration::from_secs(30);
 
@@ -162,20 +165,16 @@ impl<M: Send> Rx<M> for Crossbeam<M> {
     }
 }
 
-/// A bounded `VecDeque` behind a `Mutex`: the locked shared queue Charm++ started from.
-pub struct Locked<M> {
-    /// The queue.
-    pub q: Arc<Mutex<VecDeque<M>>>,
-    /// Its bound.
-    pub cap: usize,
-}
+/// A `VecDeque` of at most [`CAPACITY`] behind a `Mutex`: the locked shared queue Charm++
+/// started from.
+pub struct Locked<M>(pub Arc<Mutex<VecDeque<M>>>);
 
 impl<M: Send> Tx<M> for Locked<M> {
     fn send(&mut self, m: M) -> Result<(), TransferError> {
         let mut m = Some(m);
         poll(|| {
-            let mut q = self.q.lock().unwrap_or_else(|e| e.into_inner());
-            if q.len() < self.cap {
+            let mut q = self.0.lock().unwrap_or_else(|e| e.into_inner());
+            if q.len() < CAPACITY {
                 q.push_back(m.take()?);
                 Some(())
             } else {
@@ -186,7 +185,7 @@ impl<M: Send> Tx<M> for Locked<M> {
 }
 impl<M: Send> Rx<M> for Locked<M> {
     fn recv(&mut self) -> Result<M, TransferError> {
-        poll(|| self.q.lock().unwrap_or_else(|e| e.into_inner()).pop_front())
+        poll(|| self.0.lock().unwrap_or_else(|e| e.into_inner()).pop_front())
     }
 }
 

@@ -22,17 +22,18 @@ use crossbeam_queue::ArrayQueue;
 use handoff::queue::{ArrayMpsc, LaneMpsc, QueueError, Spsc};
 use handoff::sync::{Patience, Wait};
 
-use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, TransferError, Tx};
+use super::ends::{make, read, Crossbeam, Locked, Msg, Rx, TransferError, Tx, CAPACITY};
 use super::{Config, Kind, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 use crate::experiments::launcher::{gate_wait, Workers};
 use crate::experiments::rt_common::{arg, open_deadline, pin, run_id, POINT_DEADLINE};
 
-/// Slots of every queue.
-pub const CAPACITY: usize = 1024;
-
 /// What one run gives: per-repetition samples and the messages checked and found wrong.
 pub type Samples = (Vec<f64>, [u64; 2]);
+
+/// One run of a point: its samples, `None` when Ctrl-C or SIGTERM stopped it (it measured
+/// nothing), or why it failed.
+pub type Run = Result<Option<Samples>, BenchError>;
 
 /// Messages between two looks at the stop flag (about 50 µs at 50 ns a message).
 const CHECK_EVERY: u64 = 1024;
@@ -46,6 +47,11 @@ pub const STOP_SEQ: u64 = (1 << 48) - 1;
 fn stopping(stop: &AtomicBool, i: u64) -> bool {
     // Relaxed: a flag with no data behind it (set by the Ctrl-C/SIGTERM handler).
     i.is_multiple_of(CHECK_EVERY) && stop.load(Ordering::Relaxed)
+}
+
+/// The experiment's failure with `e`'s message.
+fn failed(e: impl std::fmt::Display) -> BenchError {
+    BenchError::failed(NAME, e)
 }
 
 /// Runs `f` on a fresh thread pinned to `cpu` (the caller's own affinity stays as it was).
@@ -82,16 +88,21 @@ pub fn produce<const W: usize>(
     Ok(())
 }
 
-/// Receives `blocks` blocks of `per_block` messages from `producers` producers, checking
-/// each one's sequence; messages/s of every block after the first (the warm-up). On `stop`
-/// (the flag, or a producer's [`STOP_SEQ`]): `None`, after draining until each producer
-/// sent [`STOP_SEQ`] or its last message (`per_producer - 1`), when `drain`; at once when
-/// not (worker processes, which are killed).
+/// Messages each of `producers` sends in a stream of `cfg`: its share of every block (the
+/// warm-up and `reps` timed ones).
+fn per_producer(cfg: &Config, producers: usize) -> u64 {
+    cfg.count / producers as u64 * (cfg.reps + 1)
+}
+
+/// Receives a stream of `cfg` from `producers` producers: a warm-up block and `reps` timed
+/// ones of `count` messages (rounded down to a multiple of the producers), checking each
+/// one's sequence; messages/s of every timed block. On `stop` (the flag, or a producer's
+/// [`STOP_SEQ`]): `None`, after draining until each producer sent [`STOP_SEQ`] or its last
+/// message, when `drain`; at once when not (worker processes, which are killed).
 pub fn consume<const W: usize>(
     rx: &mut dyn Rx<Msg<W>>,
+    cfg: &Config,
     producers: usize,
-    per_block: u64,
-    blocks: u64,
     stop: &AtomicBool,
     drain: bool,
 ) -> Result<Option<Samples>, TransferError> {
@@ -99,7 +110,8 @@ pub fn consume<const W: usize>(
     let (mut checked, mut wrong) = (0, 0);
     let mut samples = Vec::new();
     let mut last = None;
-    let per_producer = per_block / producers as u64 * blocks;
+    let (blocks, per_producer) = (cfg.reps + 1, per_producer(cfg, producers));
+    let per_block = cfg.count / producers as u64 * producers as u64;
     let mut stopped = vec![false; producers];
     for _ in 0..blocks {
         for i in 0..per_block {
@@ -159,15 +171,15 @@ fn drain_until_stopped<const W: usize>(
     Ok(())
 }
 
-/// Round trips: µs per round trip of each block of `iters` after the first (warm-up). On
-/// `stop`: sends [`STOP_SEQ`] (the echo returns) and returns `None`.
+/// Round trips: µs per round trip of each of `cfg`'s `reps` blocks of `rtt_iters` after a
+/// warm-up block. On `stop`: sends [`STOP_SEQ`] (the echo returns) and returns `None`.
 pub fn ping<const W: usize>(
     tx: &mut dyn Tx<Msg<W>>,
     rx: &mut dyn Rx<Msg<W>>,
-    iters: u64,
-    blocks: u64,
+    cfg: &Config,
     stop: &AtomicBool,
 ) -> Result<Option<Samples>, TransferError> {
+    let (iters, blocks) = (cfg.rtt_iters, cfg.reps + 1);
     let (mut checked, mut wrong) = (0, 0);
     let mut samples = Vec::new();
     let mut seq = 0;
@@ -213,15 +225,12 @@ type Ends<const W: usize> = (Vec<Box<dyn Tx<Msg<W>>>>, Box<dyn Rx<Msg<W>>>);
 fn ends<const W: usize>(kind: Kind, producers: usize) -> Result<Ends<W>, QueueError> {
     let mut txs: Vec<Box<dyn Tx<Msg<W>>>> = Vec::new();
     let rx: Box<dyn Rx<Msg<W>>> = match kind {
-        Kind::Spsc => {
-            let (tx, rx) = Spsc::<Msg<W>>::new(CAPACITY)?;
-            txs.push(Box::new(tx));
-            Box::new(rx)
-        }
-        Kind::SpscSpin => {
+        Kind::Spsc | Kind::SpscSpin => {
             let (mut tx, mut rx) = Spsc::<Msg<W>>::new(CAPACITY)?;
-            tx.set_patience(Patience::new(Wait::Spin));
-            rx.set_patience(Patience::new(Wait::Spin));
+            if kind == Kind::SpscSpin {
+                tx.set_patience(Patience::new(Wait::Spin));
+                rx.set_patience(Patience::new(Wait::Spin));
+            }
             txs.push(Box::new(tx));
             Box::new(rx)
         }
@@ -254,12 +263,9 @@ fn ends<const W: usize>(kind: Kind, producers: usize) -> Result<Ends<W>, QueueEr
         Kind::Locked => {
             let q = Arc::new(Mutex::new(VecDeque::with_capacity(CAPACITY)));
             for _ in 0..producers {
-                txs.push(Box::new(Locked {
-                    q: q.clone(),
-                    cap: CAPACITY,
-                }));
+                txs.push(Box::new(Locked(q.clone())));
             }
-            Box::new(Locked { q, cap: CAPACITY })
+            Box::new(Locked(q))
         }
     };
     Ok((txs, rx))
@@ -272,11 +278,9 @@ pub fn stream_threads<const W: usize>(
     kind: Kind,
     producers: usize,
     stop: &AtomicBool,
-) -> Result<Option<Samples>, BenchError> {
-    let (txs, mut rx) = ends::<W>(kind, producers).map_err(|e| BenchError::failed(NAME, e))?;
-    let blocks = cfg.reps + 1;
-    let per_producer = cfg.count / producers as u64 * blocks;
-    let per_block = cfg.count / producers as u64 * producers as u64;
+) -> Run {
+    let (txs, mut rx) = ends::<W>(kind, producers).map_err(failed)?;
+    let per_producer = per_producer(cfg, producers);
     let cpus = &cfg.cpus;
     std::thread::scope(|s| {
         let hs: Vec<_> = txs
@@ -290,43 +294,37 @@ pub fn stream_threads<const W: usize>(
                 })
             })
             .collect();
+        // The receiving end closes on its thread when the stream is done (the closure owns it).
         let got = on_cpu(cpus[0], move || {
-            let got = consume::<W>(rx.as_mut(), producers, per_block, blocks, stop, true);
-            drop(rx);
-            got
+            consume::<W>(rx.as_mut(), cfg, producers, stop, true)
         });
         for h in hs {
             h.join()
-                .map_err(|_| BenchError::failed(NAME, "a producer thread panicked"))?
-                .map_err(|e| BenchError::failed(NAME, e))?;
+                .map_err(|_| failed("a producer thread panicked"))?
+                .map_err(failed)?;
         }
-        got.map_err(|e| BenchError::failed(NAME, e))
+        got.map_err(failed)
     })
 }
 
 /// Round trip between two threads over two queues of `kind`; `None` when `stop` was set.
-pub fn rtt_threads<const W: usize>(
-    cfg: &Config,
-    kind: Kind,
-    stop: &AtomicBool,
-) -> Result<Option<Samples>, BenchError> {
-    let (mut txa, mut rxa) = ends::<W>(kind, 1).map_err(|e| BenchError::failed(NAME, e))?;
-    let (mut txb, mut rxb) = ends::<W>(kind, 1).map_err(|e| BenchError::failed(NAME, e))?;
+pub fn rtt_threads<const W: usize>(cfg: &Config, kind: Kind, stop: &AtomicBool) -> Run {
+    let (mut txa, mut rxa) = ends::<W>(kind, 1).map_err(failed)?;
+    let (mut txb, mut rxb) = ends::<W>(kind, 1).map_err(failed)?;
     let (mut ta, mut tb) = (txa.remove(0), txb.remove(0));
-    let blocks = cfg.reps + 1;
     let cpus = &cfg.cpus;
     std::thread::scope(|s| {
         let h = s.spawn(move || {
             pin(cpus[1 % cpus.len()]);
-            echo::<W>(rxa.as_mut(), tb.as_mut(), cfg.rtt_iters * blocks)
+            echo::<W>(rxa.as_mut(), tb.as_mut(), cfg.rtt_iters * (cfg.reps + 1))
         });
         let got = on_cpu(cpus[0], move || {
-            ping::<W>(ta.as_mut(), rxb.as_mut(), cfg.rtt_iters, blocks, stop)
+            ping::<W>(ta.as_mut(), rxb.as_mut(), cfg, stop)
         });
         h.join()
-            .map_err(|_| BenchError::failed(NAME, "the echo thread panicked"))?
-            .map_err(|e| BenchError::failed(NAME, e))?;
-        got.map_err(|e| BenchError::failed(NAME, e))
+            .map_err(|_| failed("the echo thread panicked"))?
+            .map_err(failed)?;
+        got.map_err(failed)
     })
 }
 
@@ -337,19 +335,16 @@ pub fn stream_processes<const W: usize>(
     kind: Kind,
     producers: usize,
     ctx: &RunCtx<'_>,
-) -> Result<Option<Samples>, BenchError> {
-    let qe = |e: QueueError| BenchError::failed(NAME, e);
+) -> Run {
     let id = run_id();
     let name = format!("q{id}");
-    let blocks = cfg.reps + 1;
-    let per_producer = cfg.count / producers as u64 * blocks;
-    let per_block = cfg.count / producers as u64 * producers as u64;
+    let per_producer = per_producer(cfg, producers);
     // The segment's full name, its receiving end, and the queue handle, kept alive until the
     // workers are done.
     macro_rules! created {
         ($q:expr) => {{
-            let q = $q.map_err(qe)?;
-            let rx: Box<dyn Rx<Msg<W>>> = Box::new(q.consumer().map_err(qe)?);
+            let q = $q.map_err(failed)?;
+            let rx: Box<dyn Rx<Msg<W>>> = Box::new(q.consumer().map_err(failed)?);
             let name: String = q.name().unwrap_or_default().into();
             (name, rx, Box::new(q) as Box<dyn std::any::Any>)
         }};
@@ -358,12 +353,7 @@ pub fn stream_processes<const W: usize>(
         Kind::Spsc => created!(Spsc::<Msg<W>>::create(&name, CAPACITY)),
         Kind::Lanes => created!(LaneMpsc::<Msg<W>>::create(&name, producers, CAPACITY)),
         Kind::Array => created!(ArrayMpsc::<Msg<W>>::create(&name, CAPACITY)),
-        _ => {
-            return Err(BenchError::failed(
-                NAME,
-                format!("{} has no cross-process form", kind.name()),
-            ))
-        }
+        _ => return Err(failed(format!("{} has no cross-process form", kind.name()))),
     };
     let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
     for i in 0..producers {
@@ -385,55 +375,44 @@ pub fn stream_processes<const W: usize>(
     w.gate()?;
     let stop = ctx.cancel;
     let got = on_cpu(cfg.cpus[0], move || {
-        let got = consume::<W>(rx.as_mut(), producers, per_block, blocks, stop, false);
-        drop(rx);
-        got
+        consume::<W>(rx.as_mut(), cfg, producers, stop, false)
     });
     // Stopped (or a worker killed by the same Ctrl-C): dropping `w` kills the workers.
     if stop.load(Ordering::Relaxed) {
         return Ok(None);
     }
     w.finish(Instant::now() + POINT_DEADLINE)?;
-    got.map_err(|e| BenchError::failed(NAME, e))
+    got.map_err(failed)
 }
 
 /// Round trip with an echo process over two SPSC queues in segments; `None` on
 /// `ctx.cancel`.
-pub fn rtt_processes<const W: usize>(
-    cfg: &Config,
-    ctx: &RunCtx<'_>,
-) -> Result<Option<Samples>, BenchError> {
-    let qe = |e: QueueError| BenchError::failed(NAME, e);
+pub fn rtt_processes<const W: usize>(cfg: &Config, ctx: &RunCtx<'_>) -> Run {
     let id = run_id();
-    let a = Spsc::<Msg<W>>::create(&format!("q{id}a"), CAPACITY).map_err(qe)?;
-    let b = Spsc::<Msg<W>>::create(&format!("q{id}b"), CAPACITY).map_err(qe)?;
-    let blocks = cfg.reps + 1;
+    let a = Spsc::<Msg<W>>::create(&format!("q{id}a"), CAPACITY).map_err(failed)?;
+    let b = Spsc::<Msg<W>>::create(&format!("q{id}b"), CAPACITY).map_err(failed)?;
     let mut w = Workers::new(NAME, &ctx.exe, &ctx.args);
     let cpu = cfg.cpus[1 % cfg.cpus.len()];
     let args = [
         "echo",
         "spsc",
         &(W * 8).to_string(),
-        &(cfg.rtt_iters * blocks).to_string(),
+        &(cfg.rtt_iters * (cfg.reps + 1)).to_string(),
         "0",
         &cpu.to_string(),
         a.name().unwrap_or_default(),
         b.name().unwrap_or_default(),
     ];
     w.spawn(&args.map(String::from))?;
-    let mut tx = a.producer().map_err(qe)?;
-    let mut rx = b.consumer().map_err(qe)?;
+    let mut tx = a.producer().map_err(failed)?;
+    let mut rx = b.consumer().map_err(failed)?;
     let stop = ctx.cancel;
-    let got = on_cpu(cfg.cpus[0], move || {
-        let got = ping::<W>(&mut tx, &mut rx, cfg.rtt_iters, blocks, stop);
-        drop((tx, rx));
-        got
-    });
+    let got = on_cpu(cfg.cpus[0], move || ping::<W>(&mut tx, &mut rx, cfg, stop));
     if stop.load(Ordering::Relaxed) {
         return Ok(None);
     }
     w.finish(Instant::now() + POINT_DEADLINE)?;
-    got.map_err(|e| BenchError::failed(NAME, e))
+    got.map_err(failed)
 }
 
 /// A worker's stop flag: never set (the parent kills its workers when it stops).
@@ -444,29 +423,27 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 pub fn worker_body<const W: usize>(args: &[String]) -> Result<(), BenchError> {
     let role: String = arg(NAME, args, 0)?;
     let kind = Kind::parse(&arg::<String>(NAME, args, 1)?)
-        .ok_or_else(|| BenchError::failed(NAME, "worker: unknown kind"))?;
+        .ok_or_else(|| failed("worker: unknown kind"))?;
     let n: u64 = arg(NAME, args, 3)?;
     let pid: u64 = arg(NAME, args, 4)?;
     pin(arg::<usize>(NAME, args, 5)?);
     let name: String = arg(NAME, args, 6)?;
-    let qe = |e: QueueError| BenchError::failed(NAME, e);
-    let fe = |e: TransferError| BenchError::failed(NAME, e);
     if role == "echo" {
         let out: String = arg(NAME, args, 7)?;
-        let a = Spsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(qe)?;
-        let b = Spsc::<Msg<W>>::open(&out, CAPACITY, open_deadline()).map_err(qe)?;
-        let (mut rx, mut tx) = (a.consumer().map_err(qe)?, b.producer().map_err(qe)?);
-        return echo::<W>(&mut rx, &mut tx, n).map_err(fe);
+        let a = Spsc::<Msg<W>>::open(&name, CAPACITY, open_deadline()).map_err(failed)?;
+        let b = Spsc::<Msg<W>>::open(&out, CAPACITY, open_deadline()).map_err(failed)?;
+        let (mut rx, mut tx) = (a.consumer().map_err(failed)?, b.producer().map_err(failed)?);
+        return echo::<W>(&mut rx, &mut tx, n).map_err(failed);
     }
     let fault = args.get(7).is_some_and(|f| f == "fault");
     let producers: usize = arg(NAME, args, 8)?;
     // Opens the queue, joins as a producer, waits for the start and sends.
     macro_rules! produce_into {
         ($q:expr) => {{
-            let q = $q.map_err(qe)?;
-            let mut tx = q.producer().map_err(qe)?;
+            let q = $q.map_err(failed)?;
+            let mut tx = q.producer().map_err(failed)?;
             gate_wait(NAME)?;
-            produce::<W>(&mut tx, pid, n, fault, &NEVER).map_err(fe)
+            produce::<W>(&mut tx, pid, n, fault, &NEVER).map_err(failed)
         }};
     }
     let open = open_deadline();
@@ -474,9 +451,6 @@ pub fn worker_body<const W: usize>(args: &[String]) -> Result<(), BenchError> {
         Kind::Spsc => produce_into!(Spsc::<Msg<W>>::open(&name, CAPACITY, open)),
         Kind::Lanes => produce_into!(LaneMpsc::<Msg<W>>::open(&name, producers, CAPACITY, open)),
         Kind::Array => produce_into!(ArrayMpsc::<Msg<W>>::open(&name, CAPACITY, open)),
-        _ => Err(BenchError::failed(
-            NAME,
-            "worker: this kind has no cross-process form",
-        )),
+        _ => Err(failed("worker: this kind has no cross-process form")),
     }
 }

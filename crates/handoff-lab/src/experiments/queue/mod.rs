@@ -17,7 +17,7 @@ use crate::bench::experiment::{
 };
 use crate::bench::findings::at_least;
 use crate::bench::{BenchRecord, BenchResults, Checks, Finding};
-use measure::Samples;
+use measure::Run;
 
 const NAME: &str = "queue";
 
@@ -211,20 +211,19 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::usage(NAME, m);
+        let bad = |m: &str| BenchError::usage(NAME, m);
         if self.kinds.is_empty() {
             return Err(bad(
-                "no queue: use --queues spsc,rtrb,crossbeam,lanes,array,locked (or spsc-spin)"
-                    .into(),
+                "no queue: use --queues spsc,rtrb,crossbeam,lanes,array,locked (or spsc-spin)",
             ));
         }
         if self.sizes.is_empty() || self.sizes.iter().any(|s| !SIZES.contains(s)) {
-            return Err(bad(format!(
+            return Err(bad(&format!(
                 "--sizes: each one of {SIZES:?} bytes (the typed queues' message sizes)"
             )));
         }
         if self.producers == 0 || self.producers > 64 {
-            return Err(bad("--producers: 1 to 64".into()));
+            return Err(bad("--producers: 1 to 64"));
         }
         if self.count < self.producers as u64
             || self.rtt_iters == 0
@@ -232,23 +231,22 @@ impl Config {
             || self.runs == 0
         {
             return Err(bad(
-                "--count (at least one message per producer), --rtt-iters, --reps and --runs must be at least 1"
-                    .into(),
+                "--count (at least one message per producer), --rtt-iters, --reps and --runs must be at least 1",
             ));
         }
         // A timed block stays a few seconds (Ctrl-C and SIGTERM are seen inside it, every
         // 1024 messages: `measure`'s "Stopping").
         if self.count > MAX_COUNT || self.rtt_iters > MAX_COUNT {
-            return Err(bad(format!(
+            return Err(bad(&format!(
                 "--count and --rtt-iters: at most {MAX_COUNT} per timed block (a few \
                      seconds; use --reps for more)"
             )));
         }
         if self.reps > MAX_REPS || self.runs > MAX_REPS {
-            return Err(bad(format!("--reps and --runs: at most {MAX_REPS}")));
+            return Err(bad(&format!("--reps and --runs: at most {MAX_REPS}")));
         }
         if self.cpus.is_empty() {
-            return Err(bad("no CPU to run on".into()));
+            return Err(bad("no CPU to run on"));
         }
         Ok(())
     }
@@ -274,36 +272,19 @@ macro_rules! by_size {
     };
 }
 
-/// One stream run; `None` when Ctrl-C or SIGTERM stopped it (it measured nothing).
-fn stream(
-    cfg: &Config,
-    line: Line,
-    size: usize,
-    ctx: &RunCtx<'_>,
-) -> Result<Option<Samples>, BenchError> {
+/// One stream run.
+fn stream(cfg: &Config, line: Line, size: usize, ctx: &RunCtx<'_>) -> Run {
+    let (kind, stop) = (line.kind, ctx.cancel);
     let producers = if line.mpsc { cfg.producers } else { 1 };
     if line.processes {
-        by_size!(
-            size,
-            measure::stream_processes,
-            (cfg, line.kind, producers, ctx)
-        )
+        by_size!(size, measure::stream_processes, (cfg, kind, producers, ctx))
     } else {
-        by_size!(
-            size,
-            measure::stream_threads,
-            (cfg, line.kind, producers, ctx.cancel)
-        )
+        by_size!(size, measure::stream_threads, (cfg, kind, producers, stop))
     }
 }
 
-/// One round-trip run; `None` when stopped.
-fn rtt(
-    cfg: &Config,
-    line: Line,
-    size: usize,
-    ctx: &RunCtx<'_>,
-) -> Result<Option<Samples>, BenchError> {
+/// One round-trip run.
+fn rtt(cfg: &Config, line: Line, size: usize, ctx: &RunCtx<'_>) -> Run {
     if line.processes {
         by_size!(size, measure::rtt_processes, (cfg, ctx))
     } else {
@@ -333,15 +314,15 @@ fn shm_need<const W: usize>(cfg: &Config) -> u64 {
             .and_then(|p| handoff::shm::SegmentOptions::new().object_size(p).ok())
             .map_or(u64::MAX, |b| b as u64)
     };
-    let spsc = object(Spsc::<ends::Msg<W>>::memory_size(measure::CAPACITY));
+    let spsc = object(Spsc::<ends::Msg<W>>::memory_size(ends::CAPACITY));
     let mut need = 0;
     for line in cfg.lines().into_iter().filter(|l| l.processes) {
         let stream = match line.kind {
             Kind::Lanes => object(LaneMpsc::<ends::Msg<W>>::memory_size(
                 cfg.producers,
-                measure::CAPACITY,
+                ends::CAPACITY,
             )),
-            Kind::Array => object(ArrayMpsc::<ends::Msg<W>>::memory_size(measure::CAPACITY)),
+            Kind::Array => object(ArrayMpsc::<ends::Msg<W>>::memory_size(ends::CAPACITY)),
             _ => spsc,
         };
         let rtt = if line.mpsc { 0 } else { spsc.saturating_mul(2) };
@@ -422,10 +403,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         res.records.push(rec);
         Ok(Some(format!("{}, {size} B", line.series())))
     })?;
-    // Stopped inside the last point: partial all the same.
-    if !res.partial {
-        ctx.stopped(&mut res, points.len());
-    }
     res.notes.push(format!(
         "consumer on CPU {}, producers round-robin from the next CPU; MPSC lines have {} producers{}; \
          rtrb, crossbeam and the locked queue spin then yield when full or empty, handoff's queues \
@@ -437,64 +414,54 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     Ok(res)
 }
 
-/// The run means of `metric` of the record of `series` at the smallest size.
-fn smallest(res: &BenchResults, series: &str, metric: &str) -> Option<(f64, Vec<f64>)> {
-    res.series(series)
-        .first()
-        .and_then(|r| r.metrics.get(metric).map(|m| (r.x, m.run_means.clone())))
+/// The smallest size of `series` and its run means of messages/s there.
+fn smallest(res: &BenchResults, series: &str) -> Option<(f64, Vec<f64>)> {
+    let r = res.series(series).into_iter().next()?;
+    Some((r.x, r.metrics.get("msgs_per_s")?.run_means.clone()))
 }
 
-fn findings(res: &BenchResults) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let pair =
-        |a: &str, b: &str, metric: &str| match (smallest(res, a, metric), smallest(res, b, metric))
-        {
-            (Some((xa, ra)), Some((xb, rb))) if xa == xb => Some((xa, ra, rb)),
-            _ => None,
-        };
-    if let Some((x, lanes, locked)) = pair(
+/// Each claim: messages/s of one series over another's at least a threshold, judged at the
+/// smallest size when both have it (`{x}` in the claim: that size).
+const CLAIMS: [(&str, &str, &str, &str, f64); 4] = [
+    (
+        "a queue per producer beats a locked shared queue ({x} B messages; seed: Charm++ removed the locks)",
+        "LaneMpsc / Mutex<VecDeque> messages/s",
         "mpsc: handoff LaneMpsc",
         "mpsc: Mutex<VecDeque>",
-        "msgs_per_s",
-    ) {
-        out.push(at_least(
-            &format!("a queue per producer beats a locked shared queue ({x} B messages; seed: Charm++ removed the locks)"),
-            "LaneMpsc / Mutex<VecDeque> messages/s",
-            &lanes,
-            &locked,
-            1.0,
-        ));
-    }
-    for (other, label) in [
-        ("spsc: rtrb", "rtrb"),
-        ("spsc: crossbeam ArrayQueue", "crossbeam ArrayQueue"),
-    ] {
-        if let Some((x, ours, theirs)) = pair("spsc: handoff Spsc", other, "msgs_per_s") {
-            out.push(at_least(
-                &format!(
-                    "handoff's SPSC streams at least as fast as {label} ({x} B messages, same run)"
-                ),
-                &format!("handoff Spsc / {label} messages/s"),
-                &ours,
-                &theirs,
-                1.0,
-            ));
-        }
-    }
-    if let Some((x, procs, threads)) = pair(
+        1.0,
+    ),
+    (
+        "handoff's SPSC streams at least as fast as rtrb ({x} B messages, same run)",
+        "handoff Spsc / rtrb messages/s",
+        "spsc: handoff Spsc",
+        "spsc: rtrb",
+        1.0,
+    ),
+    (
+        "handoff's SPSC streams at least as fast as crossbeam ArrayQueue ({x} B messages, same run)",
+        "handoff Spsc / crossbeam ArrayQueue messages/s",
+        "spsc: handoff Spsc",
+        "spsc: crossbeam ArrayQueue",
+        1.0,
+    ),
+    (
+        "between processes the SPSC ring keeps at least 80% of its thread throughput ({x} B)",
+        "processes / threads messages/s",
         "spsc: handoff Spsc, processes",
         "spsc: handoff Spsc",
-        "msgs_per_s",
-    ) {
-        out.push(at_least(
-            &format!("between processes the SPSC ring keeps at least 80% of its thread throughput ({x} B)"),
-            "processes / threads messages/s",
-            &procs,
-            &threads,
-            0.8,
-        ));
-    }
-    out
+        0.8,
+    ),
+];
+
+fn findings(res: &BenchResults) -> Vec<Finding> {
+    CLAIMS
+        .iter()
+        .filter_map(|&(claim, what, ours, theirs, threshold)| {
+            let ((x, a), (xb, b)) = (smallest(res, ours)?, smallest(res, theirs)?);
+            let claim = claim.replace("{x}", &x.to_string());
+            (x == xb).then(|| at_least(&claim, what, &a, &b, threshold))
+        })
+        .collect()
 }
 
 #[cfg(test)]

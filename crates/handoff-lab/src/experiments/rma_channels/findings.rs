@@ -4,7 +4,7 @@
 //! connections help, four are enough), and the crossover size: "below N bytes send
 //! messages, above it put".
 
-use crate::bench::findings::{at_least, run_means, Holds};
+use crate::bench::findings::{at_least, at_least_if, run_means, Holds};
 use crate::bench::{BenchResults, Finding};
 use crate::stats::{distinct, ratio_of_means, Ratio};
 use crate::units::format_size;
@@ -188,18 +188,6 @@ impl Crossover {
         }
     }
 
-    /// The size N of "below N send messages, above it put", when the data name one: the
-    /// interpolated crossing between the largest message win and the smallest size of the
-    /// put wins that last; the smallest size when puts win everywhere they win at all;
-    /// `None` when messages win everywhere or it is inconclusive.
-    pub fn size(&self) -> Option<usize> {
-        match self.verdict() {
-            Verdict::Between { estimate, .. } => Some(estimate),
-            Verdict::RmaFrom(n) => Some(n),
-            _ => None,
-        }
-    }
-
     /// The verdict as a finding.
     pub fn finding(&self) -> Finding {
         let claim = format!("message-vs-RMA crossover ({})", self.on);
@@ -368,69 +356,50 @@ pub fn findings(res: &BenchResults) -> Vec<Finding> {
     // processes: n threads in each of the two PEs sharing the team).
     for mode in ["threads", "processes"] {
         let prefix = format!("{mode}, XPYC");
-        let xpyc = ns(res, &prefix, "rma");
-        let (Some(&one), Some(&many)) = (xpyc.first(), xpyc.last()) else {
+        let series = |n: usize| format!("{prefix}×{n}, rma");
+        let [1, .., many] = ns(res, &prefix, "rma")[..] else {
             continue;
         };
-        if one != 1 || many == 1 {
-            continue;
-        }
-        let s1 = format!("{prefix}×1, rma");
-        let sn = format!("{prefix}×{many}, rma");
-        let Some(&size) = sizes(res, &sn).last() else {
+        let Some(&size) = sizes(res, &series(many)).last() else {
             continue;
         };
-        if let (Some(a), Some(b)) = (runs(res, &s1, size), runs(res, &sn, size)) {
-            out.push(at_least(
-                &format!("more threads on one RMA connection do not help: {many} producers and consumers gain under 20% over one ({mode}, {}; seed Finding 5)", format_size(size)),
-                &format!("RMA bytes/s of XPYC at 1 / at {many}"),
-                &a,
-                &b,
-                0.83,
-            ));
-        }
+        out.extend(at_least_if(
+            &format!("more threads on one RMA connection do not help: {many} producers and consumers gain under 20% over one ({mode}, {}; seed Finding 5)", format_size(size)),
+            &format!("RMA bytes/s of XPYC at 1 / at {many}"),
+            runs(res, &series(1), size),
+            runs(res, &series(many), size),
+            0.83,
+        ));
     }
     // Finding 6: more RMA connections help, and four are enough.
     for mode in ["processes", "threads"] {
         let prefix = format!("{mode}, XConn");
+        let series = |n: usize| format!("{prefix}×{n}, rma");
         let conns = ns(res, &prefix, "rma");
-        let Some(&first) = conns.first() else {
+        let [1, .., _] = conns[..] else {
             continue;
         };
-        if first != 1 || conns.len() < 2 {
-            continue;
-        }
         let four = conns.iter().copied().filter(|&n| n <= 4).max().unwrap_or(1);
-        let series = |n: usize| format!("{prefix}×{n}, rma");
         let Some(&size) = sizes(res, &series(1)).last() else {
             continue;
         };
         if four > 1 {
-            if let (Some(a), Some(b)) =
-                (runs(res, &series(four), size), runs(res, &series(1), size))
-            {
-                out.push(at_least(
-                    &format!("more RMA connections improve throughput: {four} move at least 10% more than one ({mode}, {}; seed Finding 6)", format_size(size)),
-                    &format!("RMA bytes/s with {four} connections / with 1"),
-                    &a,
-                    &b,
-                    1.1,
-                ));
-            }
+            out.extend(at_least_if(
+                &format!("more RMA connections improve throughput: {four} move at least 10% more than one ({mode}, {}; seed Finding 6)", format_size(size)),
+                &format!("RMA bytes/s with {four} connections / with 1"),
+                runs(res, &series(four), size),
+                runs(res, &series(1), size),
+                1.1,
+            ));
         }
         if let Some(&more) = conns.iter().filter(|&&n| n > 4).max() {
-            if let (Some(a), Some(b)) = (
+            out.extend(at_least_if(
+                &format!("four RMA connections suffice: {more} gain under 10% over {four} ({mode}, {}; seed Finding 6)", format_size(size)),
+                &format!("RMA bytes/s with {four} connections / with {more}"),
                 runs(res, &series(four), size),
                 runs(res, &series(more), size),
-            ) {
-                out.push(at_least(
-                    &format!("four RMA connections suffice: {more} gain under 10% over {four} ({mode}, {}; seed Finding 6)", format_size(size)),
-                    &format!("RMA bytes/s with {four} connections / with {more}"),
-                    &a,
-                    &b,
-                    0.91,
-                ));
-            }
+                0.91,
+            ));
         }
     }
     out

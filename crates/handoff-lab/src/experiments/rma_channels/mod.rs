@@ -121,8 +121,7 @@ pub fn consumer_cpu(cpus: &[usize], n: usize, c: usize) -> Option<usize> {
 }
 
 /// How the payload moves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
     /// Messages: copy in, copy out.
     Msg,
@@ -194,19 +193,19 @@ impl Point {
         (self.per * self.n as u64 * self.size as u64) as f64
     }
 
+    /// "threads" or "processes".
+    pub fn mode(&self) -> &'static str {
+        if self.processes {
+            "processes"
+        } else {
+            "threads"
+        }
+    }
+
     /// "threads, XConn×1, msg".
     pub fn series(&self) -> String {
-        format!(
-            "{}, {}×{}, {}",
-            if self.processes {
-                "processes"
-            } else {
-                "threads"
-            },
-            self.layout.name(),
-            self.n,
-            self.method_label()
-        )
+        let (mode, layout, n) = (self.mode(), self.layout.name(), self.n);
+        format!("{mode}, {layout}×{n}, {}", self.method_label())
     }
 }
 
@@ -284,53 +283,38 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), BenchError> {
-        let bad = |m: String| BenchError::usage(NAME, m);
-        if self.sizes.is_empty()
-            || self
-                .sizes
-                .iter()
-                .chain(&self.crossover_sizes)
-                .any(|&s| s == 0 || s > MAX_SIZE)
-        {
-            return Err(bad(format!(
+        let bad = |m: &str| BenchError::usage(NAME, m);
+        if !all_of(&self.sizes, &self.crossover_sizes, |s| {
+            (1..=MAX_SIZE).contains(&s)
+        }) {
+            return Err(bad(&format!(
                 "--sizes: payloads from 1 byte to {} MiB, e.g. 8,4K,1M",
                 MAX_SIZE >> 20
             )));
         }
-        if self.granularities.is_empty()
-            || self
-                .granularities
-                .iter()
-                .any(|&g| g == 0 || !g.is_power_of_two() || g > 1 << 20)
-        {
+        if !all_of(&self.granularities, &[], |g| {
+            g.is_power_of_two() && g <= 1 << 20
+        }) {
             return Err(bad(
-                "--rma-granularity: powers of two from 1 byte to 1 MiB, e.g. 8,4K".into(),
+                "--rma-granularity: powers of two from 1 byte to 1 MiB, e.g. 8,4K",
             ));
         }
-        if self.n.is_empty()
-            || self
-                .n
-                .iter()
-                .chain(&self.processes_n)
-                .any(|&n| n == 0 || n > MAX_N)
-        {
-            return Err(bad(format!("--n: counts from 1 to {MAX_N}, e.g. 1,2,4,6")));
+        if !all_of(&self.n, &self.processes_n, |n| (1..=MAX_N).contains(&n)) {
+            return Err(bad(&format!("--n: counts from 1 to {MAX_N}, e.g. 1,2,4,6")));
         }
         if self.layouts.is_empty() {
-            return Err(bad("--layout: xpyc, xconn or both".into()));
+            return Err(bad("--layout: xpyc, xconn or both"));
         }
         if !self.threads && !self.processes {
             return Err(bad(
-                "--threads-only and --processes-only exclude each other".into(),
+                "--threads-only and --processes-only exclude each other",
             ));
         }
         if self.runs == 0 || self.max_transfers == 0 || self.bytes == 0 {
-            return Err(bad(
-                "--runs, --transfers and --bytes must be at least 1".into()
-            ));
+            return Err(bad("--runs, --transfers and --bytes must be at least 1"));
         }
         if self.cpus.is_empty() {
-            return Err(bad("no CPU to run on".into()));
+            return Err(bad("no CPU to run on"));
         }
         Ok(())
     }
@@ -349,11 +333,10 @@ impl Config {
         let mut v = Vec::new();
         let grans = distinct(self.granularities.iter().copied());
         let plain = grans.iter().any(|&g| g <= 8);
-        let modes: Vec<bool> = [(false, self.threads), (true, self.processes)]
-            .into_iter()
-            .filter_map(|(p, on)| on.then_some(p))
-            .collect();
-        for processes in modes {
+        for (processes, on) in [(false, self.threads), (true, self.processes)] {
+            if !on {
+                continue;
+            }
             for &layout in &self.layouts {
                 let ns = if processes && !self.processes_n.is_empty() {
                     &self.processes_n
@@ -401,6 +384,11 @@ impl Config {
     }
 }
 
+/// Whether `list` has a value and every value of it and of `more` passes `ok`.
+fn all_of(list: &[usize], more: &[usize], ok: impl Fn(usize) -> bool) -> bool {
+    !list.is_empty() && list.iter().chain(more).all(|&v| ok(v))
+}
+
 /// What the runs of one point measured so far.
 #[derive(Default)]
 struct Acc {
@@ -438,7 +426,7 @@ impl Acc {
         let m = &self.m;
         Ok(
             BenchRecord::new(pt.series(), pt.size as f64, runs, pt.per, verified)
-                .param("mode", if pt.processes { "processes" } else { "threads" })
+                .param("mode", pt.mode())
                 .param("layout", pt.layout.name())
                 .param("n", pt.n)
                 .param("method", pt.method_label())
@@ -465,11 +453,11 @@ impl Acc {
 }
 
 fn one_run(pt: &Point, cfg: &Config, ctx: &RunCtx<'_>) -> Result<RunOut, BenchError> {
-    if pt.processes {
-        processes::run(pt, ctx, &cfg.cpus)
-    } else {
-        threads::run(pt, &cfg.cpus)
-            .map_err(|e| BenchError::failed(NAME, format!("{}: {e}", pt.series())))
+    match (pt.processes, pt.method) {
+        (true, Method::Msg) => processes::run_msg(pt, ctx, &cfg.cpus),
+        (true, Method::Rma) => processes::run_rma(pt, ctx, &cfg.cpus),
+        (false, _) => threads::run(pt, &cfg.cpus)
+            .map_err(|e| BenchError::failed(NAME, format!("{}: {e}", pt.series()))),
     }
 }
 
@@ -486,19 +474,11 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     // The points of one (mode, layout, n, size) run in turns, one run of each per round, so
     // a change of the machine's load falls on messages and puts alike (their ratio is then
     // judged per round, see `findings`).
-    let mut i = 0;
-    while i < points.len() {
+    let key = |p: &Point| (p.processes, p.layout, p.n, p.size);
+    for group in points.chunk_by(|a, b| key(a) == key(b)) {
         if ctx.stopped(&mut res, points.len()) {
             break;
         }
-        let p0 = &points[i];
-        let len = points[i..]
-            .iter()
-            .take_while(|p| {
-                (p.processes, p.layout, p.n, p.size) == (p0.processes, p0.layout, p0.n, p0.size)
-            })
-            .count();
-        let group = &points[i..i + len];
         let mut acc: Vec<Acc> = group.iter().map(|_| Acc::default()).collect();
         for _ in 0..cfg.runs {
             for (pt, a) in group.iter().zip(&mut acc) {
@@ -511,7 +491,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             ctx.progress
                 .advance(&format!("{} {} B", pt.series(), pt.size));
         }
-        i += len;
     }
     ctx.progress.end();
     let most = 2 * cfg.n.iter().max().copied().unwrap_or(1);

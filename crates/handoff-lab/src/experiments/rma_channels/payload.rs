@@ -8,11 +8,6 @@ pub fn tag(sender: u64, seq: u64) -> u64 {
     (sender << 40) | seq
 }
 
-/// The sender and sequence number of a tag.
-pub fn untag(tag: u64) -> (u64, u64) {
-    (tag >> 40, tag & ((1 << 40) - 1))
-}
-
 /// Word `k` of the pattern of `tag` (splitmix64 of the two).
 #[inline]
 fn word(tag: u64, k: u64) -> u64 {
@@ -71,10 +66,10 @@ impl Seen {
         }
     }
 
-    /// Checks one received payload whose header said `tag`.
+    /// Checks one received payload whose header said `tag` (sender and sequence, see [`tag`]).
     pub fn take(&mut self, tag: u64, payload: &[u8]) {
         self.checked += 1;
-        let (s, seq) = untag(tag);
+        let (s, seq) = (tag >> 40, tag & ((1 << 40) - 1));
         if !check(payload, tag) || s as usize >= self.per_sender.len() {
             self.wrong += 1;
             return;

@@ -12,7 +12,7 @@
 //!   its free counts), every consumer thread of PE 1 the next transfer to check.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
 use handoff::queue::{FrameQueue, QueueError};
@@ -23,19 +23,13 @@ use super::super::launcher::{gate_wait, Workers};
 use super::super::rt_common::{arg, join_all, open_deadline, pin, run_id, POINT_DEADLINE};
 use super::super::team_run::{self, PeOutput, TeamSpec};
 use super::payload::{tag, Seen};
+use super::threads;
 use super::transfer::{self, produce, put_len, send_msg, STUCK};
-use super::{consumer_cpu, producer_cpu, Layout, Method, Point, RunOut, NAME};
+use super::{consumer_cpu, producer_cpu, Layout, Point, RunOut, NAME};
 use crate::bench::experiment::{BenchError, RunCtx};
 
-/// Runs `pt` with producer processes.
-pub fn run(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
-    match pt.method {
-        Method::Msg => run_msg(pt, ctx, cpus),
-        Method::Rma => run_rma(pt, ctx, cpus),
-    }
-}
-
-fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
+/// Runs a message point with producer processes.
+pub fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
     let n = pt.n;
     let xpyc = pt.layout == Layout::Xpyc;
     // XConn: a queue, a producer process and a consumer thread per connection; XPYC: one
@@ -69,35 +63,19 @@ fn run_msg(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, Bench
     }
     w.gate()?;
     let start = Instant::now();
-    let taken = Mutex::new(0);
-    let total = pt.per * n as u64;
-    let results: Vec<Result<(Seen, Instant), super::threads::RunError>> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..n)
-            .map(|c| {
-                let (taken, rx) = (&taken, &rxs[c % conns]);
-                s.spawn(move || {
-                    pin(consumer_cpu(cpus, n, c));
-                    // XConn: producer p writes only to queue p, tagging its transfers as
-                    // sender p. XPYC: the consumers take turns until `total` are taken.
-                    let quota = (!xpyc).then_some(pt.per);
-                    super::threads::consume_msg(rx, n, pt.size, quota, taken, total)
-                        .map(|seen| (seen, Instant::now()))
-                })
-            })
-            .collect();
-        join_all(hs, || super::threads::RunError::Panicked("consumer"))
+    let (taken, total) = (Mutex::new(0), pt.per * n as u64);
+    // XConn: producer p writes only to queue p, tagging its transfers as sender p. XPYC: the
+    // consumers take turns until `total` are taken.
+    let quota = (!xpyc).then_some(pt.per);
+    let got = threads::consumers(pt, cpus, &Barrier::new(n + 1), |c| {
+        threads::consume_msg(&rxs[c % conns], n, pt.size, quota, &taken, total)
     });
     let outs = w.finish(Instant::now() + POINT_DEADLINE)?;
+    let (seen, end) = got.map_err(|e| BenchError::failed(NAME, e))?;
     let mut out = RunOut {
-        seen: Seen::new(n),
+        seen,
         ..RunOut::default()
     };
-    let mut end = start;
-    for r in results {
-        let (s, t) = r.map_err(|e| BenchError::failed(NAME, e))?;
-        out.seen.merge(&s);
-        end = end.max(t);
-    }
     for (p, text) in outs.iter().enumerate() {
         let v: Vec<f64> = text
             .split_whitespace()
@@ -188,19 +166,12 @@ pub struct PeSpec {
     /// Transfers per producer.
     pub per: u64,
     /// Test only: producer 0 flips the last byte of its transfer `corrupt_at`.
-    #[serde(default)]
     pub corrupt_at: Option<u64>,
     /// XConn: `2n` PEs of one thread; XPYC: 2 PEs of `n` threads each.
-    #[serde(default = "xconn")]
     pub layout: Layout,
     /// XPYC: producer thread `t` runs on [`producer_cpu`], consumer thread `t` on
     /// [`consumer_cpu`] of these (empty: where its PE runs).
-    #[serde(default)]
     pub cpus: Vec<usize>,
-}
-
-fn xconn() -> Layout {
-    Layout::Xconn
 }
 
 team_run::pe_body!(PeSpec, pe_main, STUCK);
@@ -280,10 +251,6 @@ pub fn xpyc_worker(spec: &PeSpec) -> Result<(), BenchError> {
     team_run::finish(NAME, team, &out)
 }
 
-/// XPYC between two PEs: PE 0's `n` producer threads → one connection → PE 1's `n` consumer
-/// threads. A window slot is the transfer's 8-byte tag followed by its `put_len` bytes;
-/// ticket `g` (taken in turn by the threads of each side) uses slot `g % depth`. Producer
-/// samples: [mean µs, p99 µs] per thread; consumer samples as [`pe_main`]'s.
 /// Why a PE of the XPYC run failed: a team operation, or one of its threads panicked.
 #[derive(Debug, thiserror::Error)]
 enum XpycError {
@@ -293,6 +260,10 @@ enum XpycError {
     ThreadPanicked(&'static str),
 }
 
+/// XPYC between two PEs: PE 0's `n` producer threads → one connection → PE 1's `n` consumer
+/// threads. A window slot is the transfer's 8-byte tag followed by its `put_len` bytes;
+/// ticket `g` (taken in turn by the threads of each side) uses slot `g % depth`. Producer
+/// samples: [mean µs, p99 µs] per thread; consumer samples as [`pe_main`]'s.
 fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycError> {
     let me = team.rank();
     let (n, depth) = (spec.n, spec.depth as u64);
@@ -381,7 +352,8 @@ fn pe_xpyc(team: &Team<ShmTransport>, spec: &PeSpec) -> Result<PeOutput, XpycErr
     Ok(out)
 }
 
-fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
+/// Runs an RMA point with producer PEs.
+pub fn run_rma(pt: &Point, ctx: &RunCtx<'_>, cpus: &[usize]) -> Result<RunOut, BenchError> {
     let n = pt.n;
     let xpyc = pt.layout == Layout::Xpyc;
     let len = put_len(pt.size, pt.granularity);

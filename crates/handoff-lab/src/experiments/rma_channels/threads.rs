@@ -2,7 +2,7 @@
 //! consumer threads of a message run whose producers are processes.
 
 use std::sync::{Barrier, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use handoff::queue::{FrameConsumer, FrameQueue, QueueError};
 
@@ -24,9 +24,9 @@ pub enum RunError {
     /// The message queue failed (creating it, or a loan or receive timed out).
     #[error("message queue: {0}")]
     Queue(#[from] QueueError),
-    /// A producer found no free window slot before its deadline.
-    #[error("producer {producer}: no free window slot in {after:?}")]
-    NoFreeSlot { producer: usize, after: Duration },
+    /// A producer found no free window slot before its deadline ([`STUCK`]).
+    #[error("producer {0}: no free window slot in {STUCK:?}")]
+    NoFreeSlot(usize),
     /// A consumer waited past its deadline for a transfer.
     #[error("consumer {consumer}: transfer {transfer} never arrived")]
     NeverArrived { consumer: usize, transfer: u64 },
@@ -42,9 +42,9 @@ pub fn run(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
 
 /// Runs `n` producer and `n` consumer threads, pinned and let go together: producer `p`
 /// sends its transfers from a buffer of `len` bytes by `send(p, k, buffer, deadline)`
-/// ([`produce`]), consumer `c` takes its share by `consume(c)`. Throughput is from the
-/// first producer's start to the last consumer's end, both taken by the threads themselves
-/// (a third thread's clock read could be descheduled past them).
+/// ([`produce`]), consumer `c` takes its share by `consume(c)` ([`consumers`]). Throughput
+/// is from the first producer's start to the last consumer's end, both taken by the threads
+/// themselves (a third thread's clock read could be descheduled past them).
 fn run_pairs(
     pt: &Point,
     cpus: &[usize],
@@ -55,7 +55,7 @@ fn run_pairs(
     let n = pt.n;
     let barrier = Barrier::new(2 * n + 1);
     std::thread::scope(|s| {
-        let (barrier, send, consume) = (&barrier, &send, &consume);
+        let (barrier, send) = (&barrier, &send);
         let producers: Vec<_> = (0..n)
             .map(|p| {
                 s.spawn(move || {
@@ -63,51 +63,60 @@ fn run_pairs(
                     let mut buf = vec![0u8; len];
                     barrier.wait();
                     let started = Instant::now();
-                    let (p64, corrupt) = (p as u64, pt.corrupt_at);
-                    let lat = produce(
-                        &mut buf,
-                        false,
-                        pt.size,
-                        p64,
-                        pt.per,
-                        corrupt,
-                        |k, b, until| send(p, k, b, until),
-                    )?;
+                    let (p64, size, per, corrupt) = (p as u64, pt.size, pt.per, pt.corrupt_at);
+                    let lat = produce(&mut buf, false, size, p64, per, corrupt, |k, b, until| {
+                        send(p, k, b, until)
+                    })?;
                     Ok::<_, RunError>((started, lat))
                 })
             })
             .collect();
-        let consumers: Vec<_> = (0..n)
-            .map(|c| {
-                s.spawn(move || {
-                    pin(consumer_cpu(cpus, n, c));
-                    barrier.wait();
-                    Ok::<_, RunError>((consume(c)?, Instant::now()))
-                })
-            })
-            .collect();
-        barrier.wait();
+        let (seen, end) = consumers(pt, cpus, barrier, consume)?;
         let mut out = RunOut {
-            seen: Seen::new(n),
+            seen,
             ..RunOut::default()
         };
-        let mut ends = Vec::new();
-        for r in join_all(consumers, || RunError::Panicked("consumer")) {
-            let (s, t) = r?;
-            out.seen.merge(&s);
-            ends.push(t);
-        }
         let mut starts = Vec::new();
         for r in join_all(producers, || RunError::Panicked("producer")) {
             let (t, lat) = r?;
             starts.push(t);
             out.lat_us.push(lat);
         }
-        let (Some(start), Some(end)) = (starts.into_iter().min(), ends.into_iter().max()) else {
-            return Err(RunError::NothingRan);
-        };
+        let start = starts.into_iter().min().ok_or(RunError::NothingRan)?;
         out.bytes_per_s = pt.bytes() / end.duration_since(start).as_secs_f64().max(1e-9);
         Ok(out)
+    })
+}
+
+/// Runs consumer `c` of `pt.n` by `consume(c)` on a thread of its own, pinned as
+/// [`consumer_cpu`] and let go by `go` (which this thread passes too, after starting them):
+/// what they saw, merged, and when the last one ended (by its own clock).
+pub fn consumers(
+    pt: &Point,
+    cpus: &[usize],
+    go: &Barrier,
+    consume: impl Fn(usize) -> Result<Seen, RunError> + Sync,
+) -> Result<(Seen, Instant), RunError> {
+    let n = pt.n;
+    std::thread::scope(|s| {
+        let consume = &consume;
+        let hs: Vec<_> = (0..n)
+            .map(|c| {
+                s.spawn(move || {
+                    pin(consumer_cpu(cpus, n, c));
+                    go.wait();
+                    Ok::<_, RunError>((consume(c)?, Instant::now()))
+                })
+            })
+            .collect();
+        go.wait();
+        let (mut seen, mut end) = (Seen::new(n), None);
+        for r in join_all(hs, || RunError::Panicked("consumer")) {
+            let (s, t) = r?;
+            seen.merge(&s);
+            end = end.max(Some(t));
+        }
+        Ok((seen, end.ok_or(RunError::NothingRan)?))
     })
 }
 
@@ -192,10 +201,7 @@ fn run_rma(pt: &Point, cpus: &[usize]) -> Result<RunOut, RunError> {
             let w = &windows[p % conns];
             let g = if shared { w.next_send_ticket() } else { k };
             w.put_signal(g, buf, tag(p as u64, k), until)
-                .map_err(|_| RunError::NoFreeSlot {
-                    producer: p,
-                    after: STUCK,
-                })
+                .map_err(|_| RunError::NoFreeSlot(p))
         },
         |c| {
             let w = &windows[c % conns];
