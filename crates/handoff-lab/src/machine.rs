@@ -9,9 +9,12 @@ pub fn detect(calibration: &Calibration) -> Machine {
     let info = MachineInfo::detect();
     let topo = ProbeTopology::detect().ok();
     let first_cpu = info.allowed_cpus.first().copied().unwrap_or(0);
-    let caches = (topo.as_ref().and_then(|t| t.cpu(first_cpu)))
+    let caches = topo
+        .as_ref()
+        .and_then(|t| t.cpu(first_cpu))
         .map(|cpu| {
-            (cpu.caches.iter())
+            cpu.caches
+                .iter()
                 .filter(|c| c.kind != CacheKind::Instruction)
                 .filter_map(|c| {
                     Some(Cache {

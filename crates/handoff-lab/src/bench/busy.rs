@@ -150,7 +150,9 @@ impl MachineLoad {
     pub fn busy_reasons(&self) -> Vec<String> {
         let mut why = Vec::new();
         let accounted = self.others_cpus.is_some() && self.elapsed_s >= MIN_ELAPSED_S;
-        let others = (self.others_cpus).filter(|&o| o > OTHERS_CPU_LIMIT && accounted);
+        let others = self
+            .others_cpus
+            .filter(|&o| o > OTHERS_CPU_LIMIT && accounted);
         if let Some(o) = others.filter(|_| self.mpi_ranks.is_none()) {
             why.push(format!(
                 "other processes used {o:.2} CPU on average (limit {OTHERS_CPU_LIMIT})"

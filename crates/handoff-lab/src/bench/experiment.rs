@@ -363,7 +363,7 @@ pub struct PlanAsk<'a> {
 impl PlanAsk<'_> {
     /// The placement classes seen from the first allowed CPU.
     pub fn classes(&self) -> usize {
-        (self.topology)
+        self.topology
             .representatives_per_class(self.allowed[0], self.allowed, 1)
             .len()
     }

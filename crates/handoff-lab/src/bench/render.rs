@@ -225,7 +225,8 @@ pub fn c2c_footer(pairs: &[C2cPair]) -> String {
             continue;
         }
         // Both directions of the pair, averaged.
-        let both: Vec<f64> = (pairs.iter())
+        let both: Vec<f64> = pairs
+            .iter()
             .filter(|q| (q.cpu_a.min(q.cpu_b), q.cpu_a.max(q.cpu_b)) == (a, b))
             .map(|q| q.one_way_ns)
             .collect();

@@ -74,7 +74,11 @@ pub fn check_output_path(path: &Path) -> Result<(), OutputError> {
         return Err(OutputError::MissingDirectory(parent.to_path_buf()));
     }
     let existed = path.exists();
-    (OpenOptions::new().append(true).create(true).open(path)).map_err(write_error(path))?;
+    OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(write_error(path))?;
     if !existed {
         let _ = std::fs::remove_file(path);
     }

@@ -74,7 +74,9 @@ impl Bars<'_> {
                     line_pts.push((cx, top));
                 } else {
                     let corners = [(cx - bar_w * 0.44, base), (cx + bar_w * 0.44, top)];
-                    (chart.draw_series([Rectangle::new(corners, color.filled())])).map_err(err)?;
+                    chart
+                        .draw_series([Rectangle::new(corners, color.filled())])
+                        .map_err(err)?;
                 }
                 if let (Some(lo), Some(hi)) = (s.ci95_low, s.ci95_high) {
                     error_bar(&mut chart, cx, y.clamp(lo), y.clamp(hi), bar_w * 0.2)?;

@@ -142,7 +142,8 @@ impl LineChart<'_> {
 /// The series a figure draws: those starting with its prefix that have its metric.
 pub fn figure_series(results: &BenchResults, spec: &FigureSpec) -> Vec<String> {
     let names = results.records.iter().map(|r| r.series.clone());
-    (crate::stats::first_seen(names).into_iter())
+    crate::stats::first_seen(names)
+        .into_iter()
         .filter(|s| s.starts_with(spec.series_prefix))
         .filter(|s| {
             results
@@ -170,7 +171,9 @@ pub fn render_svg(results: &BenchResults, spec: &FigureSpec) -> Result<String, P
 /// The chart of `spec`: a line per series, its model when one was fitted, the smallest c2c
 /// floor of its records when asked.
 fn chart<'a>(results: &'a BenchResults, spec: &FigureSpec) -> LineChart<'a> {
-    let lines: Vec<Line<'a>> = (figure_series(results, spec).into_iter().enumerate())
+    let lines: Vec<Line<'a>> = figure_series(results, spec)
+        .into_iter()
+        .enumerate()
         .map(|(k, name)| Line {
             style: (PALETTE[k % PALETTE.len()], SHAPES[k % SHAPES.len()]),
             points: (results.series(&name).into_iter())
@@ -182,7 +185,9 @@ fn chart<'a>(results: &'a BenchResults, spec: &FigureSpec) -> LineChart<'a> {
         .collect();
     let recs = || {
         let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
-        (results.records.iter())
+        results
+            .records
+            .iter()
             .filter(move |r| names.contains(&r.series.as_str()))
             .filter_map(|r| Some((r, r.metrics.get(spec.metric)?)))
     };
@@ -198,7 +203,8 @@ fn chart<'a>(results: &'a BenchResults, spec: &FigureSpec) -> LineChart<'a> {
     } else {
         Axis::linear(first.unwrap_or(0.0).min(0.0), last.unwrap_or(1.0))
     };
-    let floor = (spec.floor)
+    let floor = spec
+        .floor
         .then(|| {
             recs()
                 .filter_map(|(r, _)| r.c2c_one_way_ns)

@@ -92,7 +92,8 @@ pub fn to_markdown(blocks: &[Block]) -> String {
             }
             Block::Table { header, rows } => {
                 let line = |cells: &[String]| {
-                    let cells: Vec<String> = (cells.iter())
+                    let cells: Vec<String> = cells
+                        .iter()
                         .map(|s| s.replace('|', "\\|").replace('\n', " "))
                         .collect();
                     format!("| {} |\n", cells.join(" | "))

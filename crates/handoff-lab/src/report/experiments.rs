@@ -15,7 +15,9 @@ use crate::plot::lines;
 /// (experiments the registry does not know come last, as plain tables).
 pub fn blocks(all: &[BenchResults]) -> Vec<Block> {
     let mut out = Vec::new();
-    let ran = (registry::EXPERIMENTS.iter()).filter(|i| all.iter().any(|r| r.experiment == i.name));
+    let ran = registry::EXPERIMENTS
+        .iter()
+        .filter(|i| all.iter().any(|r| r.experiment == i.name));
     for section in crate::stats::first_seen(ran.map(|i| i.section)) {
         out.push(Block::Heading(2, section.to_string()));
         for info in registry::EXPERIMENTS
@@ -85,7 +87,9 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
             models::R2_FOLLOWS,
             models::FLAT_WITHIN * 100.0
         )));
-        let rows = (res.models.iter())
+        let rows = res
+            .models
+            .iter()
             .map(|m| {
                 vec![
                     m.formula(),
@@ -108,7 +112,9 @@ fn experiment_blocks(res: &BenchResults, info: Option<&ExperimentInfo>) -> Vec<B
     header.extend(metrics.iter().map(|m| format!("{m}: mean (95% CI)")));
     header.push("runs".into());
     header.push("data".into());
-    let rows = (res.records.iter())
+    let rows = res
+        .records
+        .iter()
         .map(|r| {
             let metric = |m: &String| r.metrics.get(m).map_or("-".to_string(), fmt_metric);
             let mut row = vec![r.series.clone(), crate::bench::text::sig3(r.x)];

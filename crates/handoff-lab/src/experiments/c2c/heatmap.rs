@@ -75,7 +75,10 @@ pub(crate) fn draw_heatmap<DB: DrawingBackend>(
     };
     // Label every CPU up to 32, then thin out.
     let stride = n.div_ceil(32).max(1);
-    let shown: Vec<(f64, String)> = (cpus.iter().enumerate().step_by(stride))
+    let shown: Vec<(f64, String)> = cpus
+        .iter()
+        .enumerate()
+        .step_by(stride)
         .map(|(i, c)| (i as f64 + 0.5, c.to_string()))
         .collect();
     let x = Axis {
@@ -178,7 +181,9 @@ pub(crate) fn draw_heatmap<DB: DrawingBackend>(
     }
     for (dy, word) in [(16, "one-way"), (34, "latency")] {
         let at = (left, top + height + dy);
-        (bar_area.draw(&Text::new(word.to_string(), at, font(15)))).map_err(err)?;
+        bar_area
+            .draw(&Text::new(word.to_string(), at, font(15)))
+            .map_err(err)?;
     }
     Ok(())
 }

@@ -68,7 +68,8 @@ pub(super) fn per_class_table(results: &BenchResults, fig: &Figure, metric: Metr
             row.push(class_cell(v, fmt_us));
         }
         if metric == Metric::Latency {
-            let floors: BTreeMap<usize, f64> = (members.iter())
+            let floors: BTreeMap<usize, f64> = members
+                .iter()
                 .filter_map(|r| Some((r.consumer_core(), results.floor_for(r)?)))
                 .collect();
             row.push(class_cell(floors.into_values().collect(), fmt_ns));

@@ -491,7 +491,10 @@ pub fn run(
     let ordered = |a: usize, b: usize| (a.min(b), a.max(b));
     let known_pairs: Vec<_> = known.iter().map(|k| ordered(k.cpu_a, k.cpu_b)).collect();
     let pairs = stats::distinct(
-        (matrix.iter().copied().chain(cross))
+        matrix
+            .iter()
+            .copied()
+            .chain(cross)
             .map(|(a, b)| ordered(a, b))
             .filter(|p| !known_pairs.contains(p)),
     );

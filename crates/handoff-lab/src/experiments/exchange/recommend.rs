@@ -226,7 +226,9 @@ pub fn recommend(results: &BenchResults) -> Recommendation {
             ..Recommendation::default()
         };
     }
-    let cands: Vec<&BenchRecord> = (results.records.iter())
+    let cands: Vec<&BenchRecord> = results
+        .records
+        .iter()
         .filter(|r| !r.flush_cache() && r.verified && ModeInfo::is_two_party(r.mode()))
         .collect();
     let mut placements: Vec<String> = cands.iter().map(|r| r.placement().to_string()).collect();

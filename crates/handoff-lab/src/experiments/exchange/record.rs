@@ -205,7 +205,8 @@ pub trait ExchangeResults {
     /// The c2c pair of `a` and `b` in either direction, if measured.
     fn c2c_pair(&self, a: usize, b: usize) -> Option<&C2cPair> {
         let c2c = &self.results().c2c;
-        (c2c.iter().find(|p| p.cpu_a == a && p.cpu_b == b))
+        c2c.iter()
+            .find(|p| p.cpu_a == a && p.cpu_b == b)
             .or_else(|| c2c.iter().find(|p| p.cpu_a == b && p.cpu_b == a))
     }
     /// The one-way c2c latency between `a` and `b` in either direction, if measured.

@@ -140,7 +140,8 @@ pub fn plan(ask: &PlanAsk<'_>) -> Result<ExchangePlan, ConfigError> {
     let per_cpu_size = if user_sizes { cfg.sizes[0] } else { MIB };
     // The cross-core placement of the sweep: the nearest class that is another core.
     let classes = topology.representatives(producer, allowed);
-    let cross = (classes.iter())
+    let cross = classes
+        .iter()
         .find(|(p, _)| !matches!(p, Placement::SameCore | Placement::SmtSibling))
         .or_else(|| classes.iter().find(|(p, _)| *p != Placement::SameCore))
         .map(|&(_, c)| c);
@@ -279,7 +280,8 @@ impl ExchangePlan {
     ) -> Result<BenchResults, BenchError> {
         let failed = |e: String| BenchError::failed(record::NAME, e);
         let rig = Rig::detect().map_err(|e| failed(format!("reading the CPU topology: {e}")))?;
-        let env = (rig.env(&self.cfg, ctx.cancel, (ctx.exe.clone(), ctx.args.clone())))
+        let env = rig
+            .env(&self.cfg, ctx.cancel, (ctx.exe.clone(), ctx.args.clone()))
             .map_err(|e| BenchError::usage(record::NAME, e.to_string()))?;
         let matrix = (&self.c2c_pairs[..], &[][..]);
         super::run(ctx, config, &self.points, &env, matrix, stop_after)
@@ -315,7 +317,9 @@ fn describe(plan: &ExchangePlan, topology: &Topology, allowed: &[usize]) -> Vec<
     ];
     let consumers = distinct(plan.points.iter().map(|p| p.consumer_core));
     for (class, cpus) in topology.representatives_per_class(producer, allowed, usize::MAX) {
-        let picked: Vec<usize> = (cpus.iter().copied())
+        let picked: Vec<usize> = cpus
+            .iter()
+            .copied()
             .filter(|c| consumers.contains(c))
             .collect();
         let list = match picked.is_empty() {

@@ -28,7 +28,8 @@ pub fn part(results: &BenchResults, experiments: &[BenchResults]) -> Part {
     b.push(Block::Heading(2, "Recommendation".to_string()));
     // Messages or puts by size, when `rma-channels` ran (its crossover): a recommendation
     // here and a note of the first screen.
-    let rma: Vec<String> = (experiments.iter())
+    let rma: Vec<String> = experiments
+        .iter()
         .filter_map(crate::experiments::rma_channels::recommendation)
         .collect();
     b.push(Block::List([&rec.sentences[..], &rma].concat()));
@@ -401,7 +402,8 @@ fn proc_vs_threads_table(rec: &Recommendation) -> Block {
     ];
     let mut ratios: Vec<_> = rec.proc_vs_threads.iter().collect();
     ratios.sort_by_key(|r| (placement::rank(&r.placement), r.size_bytes));
-    let rows = (ratios.into_iter())
+    let rows = ratios
+        .into_iter()
         .map(|r| {
             vec![
                 fmt_size(r.size_bytes),

@@ -76,7 +76,8 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
                 return super::class_table::per_class_table(results, fig, *metric);
             }
             let of_cpu = |c: usize| find(&|r| r.consumer_core() == c);
-            let titles = (cpus.iter())
+            let titles = cpus
+                .iter()
                 .map(|&c| format!("CPU {c} ({})", of_cpu(c).map_or("", |r| r.placement())));
             let floors = (*metric == Metric::Latency).then(|| {
                 let floor = |c| of_cpu(c).and_then(|r| results.floor_for(r));
@@ -93,7 +94,8 @@ pub(super) fn figure_table(results: &BenchResults, fig: &Figure) -> Vec<Block> {
         FigureKind::VsSize { metric, .. } => {
             let sizes = fig.distinct(recs, |r| r.size_bytes());
             let floor = fig.records.iter().find_map(|&i| recs[i].c2c_one_way_ns);
-            let floors = (floor.filter(|_| *metric == Metric::Latency))
+            let floors = floor
+                .filter(|_| *metric == Metric::Latency)
                 .map(|f| sizes.iter().map(|_| fmt_ns(f)).collect());
             let titles = sizes.iter().map(|&s| fmt_size(s));
             let at = |m: &str, s| {
@@ -277,7 +279,10 @@ pub(super) fn machine_table(results: &BenchResults) -> Block {
         ]);
     }
     rows.push(vec!["kernel".to_string(), m.kernel.clone()]);
-    let ticks = (m.clock.ticks_per_ns).map_or(String::new(), |t| format!(" at {t:.3} ticks/ns"));
+    let ticks = m
+        .clock
+        .ticks_per_ns
+        .map_or(String::new(), |t| format!(" at {t:.3} ticks/ns"));
     let cost = fmt_ns(m.clock.read_cost_ns);
     let clock = format!("{}{ticks}, one read costs {cost}", m.clock.source);
     rows.push(vec!["clock".to_string(), clock]);

@@ -18,11 +18,14 @@ pub(super) fn draw_cached_vs_flushed<DB: DrawingBackend>(
     let recs = &results.records;
     let (chart_area, legend_area) = layout(root, &fig.title)?;
     let read = |m: &str, flush: bool| {
-        (fig.records.iter().map(|&i| &recs[i]))
+        fig.records
+            .iter()
+            .map(|&i| &recs[i])
             .find(|r| r.mode() == m && r.flush_cache() == flush)
             .map(|r| *r.read_us())
     };
-    let modes: Vec<String> = (sorted_modes(recs, &fig.records).into_iter())
+    let modes: Vec<String> = sorted_modes(recs, &fig.records)
+        .into_iter()
         .filter(|m| read(m, true).is_some() && read(m, false).is_some())
         .collect();
     let group = |name: &str, color, flush| {

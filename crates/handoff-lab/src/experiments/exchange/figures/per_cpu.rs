@@ -28,12 +28,15 @@ pub(super) fn draw_per_cpu<DB: DrawingBackend>(
             .filter(move |r| r.consumer_core() == c)
     };
     let floor_us = |c| Some(results.floor_for(of_cpu(c).next()?)? / 1e3);
-    let floors = (cpus.iter())
+    let floors = cpus
+        .iter()
         .map(|&c| floor_us(c).filter(|_| metric == Metric::Latency))
         .collect();
-    let groups = (sorted_modes(recs, &fig.records).into_iter())
+    let groups = sorted_modes(recs, &fig.records)
+        .into_iter()
         .map(|m| {
-            let values = (cpus.iter())
+            let values = cpus
+                .iter()
                 .map(|&c| {
                     of_cpu(c)
                         .find(|r| r.mode() == m)
@@ -44,7 +47,8 @@ pub(super) fn draw_per_cpu<DB: DrawingBackend>(
         })
         .collect();
     let many = cpus.len() > 8;
-    let categories = (cpus.iter())
+    let categories = cpus
+        .iter()
         .map(|&cpu| match of_cpu(cpu).next().filter(|_| !many) {
             Some(r) => format!("CPU {cpu}\n({})", short_placement(r.placement())),
             None => format!("{cpu}"),

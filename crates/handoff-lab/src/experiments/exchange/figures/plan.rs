@@ -192,9 +192,12 @@ pub fn plan_figures(results: &BenchResults) -> Vec<Figure> {
     let mut cvf: BTreeMap<(u8, String), Best> = BTreeMap::new();
     for (key, idx) in by_point {
         let has = |m: &str, flush| {
-            (idx.iter()).any(|&i| recs[i].mode() == m && recs[i].flush_cache() == flush)
+            idx.iter()
+                .any(|&i| recs[i].mode() == m && recs[i].flush_cache() == flush)
         };
-        let mut both: Vec<usize> = (idx.iter().copied())
+        let mut both: Vec<usize> = idx
+            .iter()
+            .copied()
             .filter(|&i| has(recs[i].mode(), false) && has(recs[i].mode(), true))
             .collect();
         // Grouped by mode (stable: each mode's records in file order).

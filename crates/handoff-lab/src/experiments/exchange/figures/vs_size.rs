@@ -54,7 +54,8 @@ fn vs_size_chart<DB: DrawingBackend>(
     } else {
         None
     };
-    let lines = (sorted_modes(recs, idx).into_iter())
+    let lines = sorted_modes(recs, idx)
+        .into_iter()
         .map(|mode| Line {
             style: (mode_color(&mode), mode_shape(&mode)),
             points: (idx.iter().map(|&i| &recs[i]))

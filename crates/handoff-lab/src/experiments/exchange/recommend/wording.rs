@@ -133,7 +133,9 @@ pub(super) fn sentences(results: &BenchResults, rec: &Recommendation) -> Vec<Str
         ));
     }
     // Disagreeing metrics per record.
-    let per_record: Vec<usize> = (results.records.iter())
+    let per_record: Vec<usize> = results
+        .records
+        .iter()
         .map(|r| record_disagreements(r).len())
         .collect();
     let flagged = per_record.iter().filter(|&&n| n > 0).count();
