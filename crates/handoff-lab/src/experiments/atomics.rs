@@ -201,21 +201,16 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         let label = format!("{} p={p} s={s}", mode.name());
         let team = TeamSpec {
             wait,
-            ..TeamSpec::new(ctx, NAME, &spec, p, label.clone())
+            ..TeamSpec::new(ctx, NAME, &spec, p, label)
         };
-        let Some(runs) =
-            launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "values", &mut res.notes)?
-        else {
-            return Ok(None);
-        };
-        res.records.push(
-            runs.record(mode.name(), x as f64, cfg.reps)
+        cfg.team.point(ctx, res, &team, "values", |runs, _| {
+            Ok(runs
+                .record(mode.name(), x as f64, cfg.reps)
                 .param("mode", mode.name())
                 .param("pes", p)
                 .param("elements", s)
-                .metric(METRIC, metric(NAME, "µs", false, &runs.per_run)?),
-        );
-        Ok(Some(label))
+                .metric(METRIC, metric(NAME, "µs", false, &runs.per_run)?))
+        })
     })?;
     for m in [Mode::AccSum, Mode::AccMin] {
         if let Some(f) = res.fit_series(m.name(), METRIC, ModelForm::Linear, "s") {

@@ -491,6 +491,8 @@ pub struct Runs {
     pub route: String,
     /// Rank 0's floors per sample ([`PeOutput::floors`]), one list per run.
     pub floors_per_run: Vec<Vec<[f64; 2]>>,
+    /// The transport the team was asked for.
+    pub transport: TransportKind,
 }
 
 impl Runs {
@@ -499,6 +501,14 @@ impl Runs {
     pub fn record(&self, series: impl Into<String>, x: f64, reps: u64) -> BenchRecord {
         BenchRecord::new(series, x, self.per_run.len() as u64, reps, false)
             .checked(self.checks.clone())
+    }
+
+    /// [`Runs::record`] of an experiment with a choice of transports: `series` named with the
+    /// transport asked for ([`super::team_run::series`]), and the `transport` param.
+    pub fn record_on(&self, series: String, x: f64, reps: u64) -> BenchRecord {
+        let series = super::team_run::series(series, self.transport.name());
+        self.record(series, x, reps)
+            .param("transport", self.route.clone())
     }
 
     /// Rank 0's samples in another unit: `f` of each.
@@ -525,6 +535,7 @@ pub fn run_teams(
         checks: Checks::of(items),
         route: team.transport.name().to_string(),
         floors_per_run: Vec::new(),
+        transport: team.transport,
     };
     for _ in 0..runs {
         let outs = match run_team(team) {

@@ -107,24 +107,18 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             reps: cfg.reps,
             fault: cfg.team.fault,
         };
-        let label = format!("{mode} {size} B");
         let team = TeamSpec {
             wait,
-            ..TeamSpec::new(ctx, NAME, &spec, 2, label)
+            ..TeamSpec::new(ctx, NAME, &spec, 2, format!("{mode} {size} B"))
         };
-        let Some(runs) =
-            launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "bytes", &mut res.notes)?
-        else {
-            return Ok(None);
-        };
-        let ns = runs.scaled(|us| us * 1e3);
-        res.records.push(
-            runs.record(mode, size as f64, cfg.reps)
+        cfg.team.point(ctx, res, &team, "bytes", |runs, _| {
+            let ns = runs.scaled(|us| us * 1e3);
+            Ok(runs
+                .record(mode, size as f64, cfg.reps)
                 .param("mode", mode)
                 .param("bytes", size)
-                .metric(METRIC, metric(NAME, "ns", false, &ns)?),
-        );
-        Ok(Some(format!("{mode} {size} B")))
+                .metric(METRIC, metric(NAME, "ns", false, &ns)?))
+        })
     })?;
     for mode in ["put-nbi", "put"] {
         if let Some(f) = res.fit_series(mode, METRIC, ModelForm::Linear, "bytes") {

@@ -113,17 +113,12 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             heap: size + (1 << 20),
             ..TeamSpec::new(ctx, NAME, &spec, 2, format!("put-nbi {size} B"))
         };
-        let Some(runs) =
-            launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "bytes", &mut res.notes)?
-        else {
-            return Ok(None);
-        };
-        res.records.push(
-            runs.record("put-nbi", size as f64, cfg.reps)
+        cfg.team.point(ctx, res, &team, "bytes", |runs, _| {
+            Ok(runs
+                .record("put-nbi", size as f64, cfg.reps)
                 .param("bytes", size)
-                .metric(METRIC, metric(NAME, "ratio", true, &runs.per_run)?),
-        );
-        Ok(Some(format!("{size} B")))
+                .metric(METRIC, metric(NAME, "ratio", true, &runs.per_run)?))
+        })
     })?;
     res.notes.push(
         "on one node put_nbi copies the data before it returns (no NIC to hand it to), so \

@@ -3,8 +3,10 @@
 
 use serde::Serialize;
 
-use super::team_run::{self, Fault};
+use super::launcher::{self, Runs};
+use super::team_run::{self, Fault, TeamSpec};
 use crate::bench::experiment::{BenchError, RunCtx, TransportKind};
+use crate::bench::{BenchRecord, BenchResults};
 
 /// The team experiments' common configuration; `F` is their fault's type.
 #[derive(Debug, Clone, Serialize)]
@@ -67,6 +69,30 @@ impl<F: FaultSetting> TeamConfig<F> {
     /// The transports every point runs over.
     pub fn transports(&self) -> &[TransportKind] {
         self.transports.as_deref().unwrap_or(&[TransportKind::Shm])
+    }
+
+    /// One point: `runs` fresh teams of `team` ([`launcher::run_teams`], checking `items`),
+    /// and the record `record` makes of them (given the results' notes) added to `res`.
+    /// Returns the point's progress line, the team's label (and transport, when the
+    /// experiment has a choice); `None` when stopped before a run finished.
+    pub fn point(
+        &self,
+        ctx: &RunCtx<'_>,
+        res: &mut BenchResults,
+        team: &TeamSpec,
+        items: &str,
+        record: impl FnOnce(&Runs, &mut Vec<String>) -> Result<BenchRecord, BenchError>,
+    ) -> Result<Option<String>, BenchError> {
+        let Some(runs) = launcher::run_teams(team, self.runs, ctx.cancel, items, &mut res.notes)?
+        else {
+            return Ok(None);
+        };
+        let rec = record(&runs, &mut res.notes)?;
+        res.records.push(rec);
+        Ok(Some(match self.transports {
+            Some(_) => format!("{} {}", team.label, team.transport.name()),
+            None => team.label.clone(),
+        }))
     }
 
     /// Checks the wait, and that the transports can run here.

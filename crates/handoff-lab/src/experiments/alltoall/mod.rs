@@ -328,34 +328,20 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     format!("{} {size} B {p} PEs", method.name()),
                 )
             };
-            let Some(runs) =
-                launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "slots", &mut res.notes)?
-            else {
-                return Ok(None);
-            };
-            let sent = ((p - 1) * size) as f64;
-            let bw = |scale: f64| runs.scaled(|us| scale * sent / us);
-            let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
-            let series = format!("{}, {p} PEs", method.name());
-            res.records.push(
-                runs.record(
-                    team_run::series(series, transport.name()),
-                    size as f64,
-                    cfg.samples * rounds,
-                )
-                .param("method", method.name())
-                .param("size_bytes", size)
-                .param("pes", p)
-                .param("transport", runs.route.clone())
-                .metric("round_us", metric("µs", false, &runs.per_run)?)
-                .metric("bandwidth_pe_mbps", metric("MB/s", true, &bw(1.0))?)
-                .metric("bandwidth_node_mbps", metric("MB/s", true, &bw(p as f64))?),
-            );
-            Ok(Some(format!(
-                "{} {size} B {p} PEs {}",
-                method.name(),
-                transport.name()
-            )))
+            cfg.team.point(ctx, res, &team, "slots", |runs, _| {
+                let sent = ((p - 1) * size) as f64;
+                let bw = |scale: f64| runs.scaled(|us| scale * sent / us);
+                let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
+                let series = format!("{}, {p} PEs", method.name());
+                Ok(runs
+                    .record_on(series, size as f64, cfg.samples * rounds)
+                    .param("method", method.name())
+                    .param("size_bytes", size)
+                    .param("pes", p)
+                    .metric("round_us", metric("µs", false, &runs.per_run)?)
+                    .metric("bandwidth_pe_mbps", metric("MB/s", true, &bw(1.0))?)
+                    .metric("bandwidth_node_mbps", metric("MB/s", true, &bw(p as f64))?))
+            })
         },
     )?;
     res.notes.push(

@@ -104,6 +104,22 @@ pub struct PairPlacement {
 /// The placement class under `mpirun`, which places and pins the ranks itself.
 pub const MPIRUN: &str = "mpirun";
 
+impl PairPlacement {
+    /// Whether the PEs run on two CPUs we pinned them to (not one, not `mpirun`'s): where
+    /// their floors are measured.
+    fn two_cpus(&self) -> bool {
+        self.cpus[0] != self.cpus[1] && self.class != MPIRUN
+    }
+
+    /// The pair's c2c floor probed now ([`super::floor::adjacent_c2c`]); `None` unless on
+    /// [`PairPlacement::two_cpus`].
+    fn c2c(&self) -> Option<f64> {
+        self.two_cpus()
+            .then(|| super::floor::adjacent_c2c(self.cpus[0], self.cpus[1]))
+            .flatten()
+    }
+}
+
 /// One CPU pair per placement class among `cpus` (same core first), or the first two CPUs as
 /// `other-core` when the topology cannot be read.
 pub fn placements(cpus: &[usize]) -> Vec<PairPlacement> {
@@ -460,19 +476,18 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         .into_iter()
         .flat_map(|pt| pairs.iter().map(move |&j| (pt, j)))
         .collect();
-    let mut c2c = Vec::new();
-    for p in &cfg.placements {
-        if p.cpus[0] != p.cpus[1] && p.class != MPIRUN {
-            if let Some(ns) = super::floor::adjacent_c2c(p.cpus[0], p.cpus[1]) {
-                c2c.push(C2cPair {
-                    cpu_a: p.cpus[0],
-                    cpu_b: p.cpus[1],
-                    placement: p.class.clone(),
-                    one_way_ns: ns,
-                });
-            }
-        }
-    }
+    let c2c: Vec<C2cPair> = cfg
+        .placements
+        .iter()
+        .filter_map(|p| {
+            Some(C2cPair {
+                cpu_a: p.cpus[0],
+                cpu_b: p.cpus[1],
+                placement: p.class.clone(),
+                one_way_ns: p.c2c()?,
+            })
+        })
+        .collect();
     let mut res = ctx.run_points(
         NAME,
         cfg,
@@ -485,7 +500,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 samples: cfg.samples,
                 warmup: cfg.warmup.min(cfg.round_trips_at(size)),
                 fault: cfg.team.fault.clone(),
-                floors: p.cpus[0] != p.cpus[1] && p.class != MPIRUN,
+                floors: p.two_cpus(),
             };
             let team = TeamSpec {
                 cpus: p.cpus.to_vec(),
@@ -503,73 +518,59 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             };
             // The floor before and after the runs: a record whose host changed state in
             // between carries none (`floor::Around`).
-            let probe = || {
-                (p.cpus[0] != p.cpus[1] && p.class != MPIRUN)
-                    .then(|| super::floor::adjacent_c2c(p.cpus[0], p.cpus[1]))
-                    .flatten()
-            };
-            let before = probe();
-            let Some(runs) =
-                launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "messages", &mut res.notes)?
-            else {
-                return Ok(None);
-            };
-            let after = before.and_then(|_| probe());
-            let around = super::floor::Around::of(before, after);
-            let floors = SampleRatios::of(&runs.per_run, &runs.floors_per_run);
-            let m = metric(NAME, "µs", false, &runs.per_run)?;
-            let series = series_name(method, &p.class, &runs.route);
-            let series = match world > 2 {
-                true => format!("{series} (0-{peer})"),
-                false => series,
-            };
-            let mut rec = runs
-                .record(series, size as f64, spec.samples * spec.round_trips * 2)
-                .param("method", method.name())
-                .param("size_bytes", size)
-                .param("placement", p.class.clone())
-                .param(
-                    "cpus",
-                    if p.class == MPIRUN {
-                        MPIRUN.to_string()
-                    } else {
-                        format!("{},{}", p.cpus[0], p.cpus[1])
-                    },
-                )
-                .param("transport", runs.route.clone())
-                .metric("latency_us", m);
-            if let Some(f) = &floors {
-                rec = rec
-                    .metric("over_c2c_floor", metric(NAME, "×", false, &f.over_c2c)?)
-                    .metric("over_store_floor", metric(NAME, "×", false, &f.over_store)?);
-                rec.info.insert("c2c_in_team_ns".into(), f.c2c_ns.into());
-                rec.info.insert("store_floor_ns".into(), f.store_ns.into());
-            }
-            if super::team_session::active() {
-                // Under mpirun: which ranks were the pair (rank 0 with each other in turn).
-                rec = rec.param("pair", format!("0-{peer}"));
-            }
-            rec.c2c_one_way_ns = around.floor();
-            for (key, ns) in [("c2c_before_ns", before), ("c2c_after_ns", after)] {
-                if let Some(ns) = ns {
-                    rec.info.insert(key.into(), ns.into());
+            let before = p.c2c();
+            cfg.team.point(ctx, res, &team, "messages", |runs, notes| {
+                let after = before.and_then(|_| p.c2c());
+                let around = super::floor::Around::of(before, after);
+                let floors = SampleRatios::of(&runs.per_run, &runs.floors_per_run);
+                let m = metric(NAME, "µs", false, &runs.per_run)?;
+                let series = series_name(method, &p.class, &runs.route);
+                let series = match world > 2 {
+                    true => format!("{series} (0-{peer})"),
+                    false => series,
+                };
+                let mut rec = runs
+                    .record(series, size as f64, spec.samples * spec.round_trips * 2)
+                    .param("method", method.name())
+                    .param("size_bytes", size)
+                    .param("placement", p.class.clone())
+                    .param(
+                        "cpus",
+                        if p.class == MPIRUN {
+                            MPIRUN.to_string()
+                        } else {
+                            format!("{},{}", p.cpus[0], p.cpus[1])
+                        },
+                    )
+                    .param("transport", runs.route.clone())
+                    .metric("latency_us", m);
+                if let Some(f) = &floors {
+                    rec = rec
+                        .metric("over_c2c_floor", metric(NAME, "×", false, &f.over_c2c)?)
+                        .metric("over_store_floor", metric(NAME, "×", false, &f.over_store)?);
+                    rec.info.insert("c2c_in_team_ns".into(), f.c2c_ns.into());
+                    rec.info.insert("store_floor_ns".into(), f.store_ns.into());
                 }
-            }
-            let what = format!("{} {size} B {}", method.name(), p.class);
-            res.notes.extend(around.note(&what).map(|n| match floors {
-                Some(_) => format!(
-                    "{n}; its over_c2c_floor still compares each sample with the floor its PEs \
-                     measured just before it"
-                ),
-                None => n,
-            }));
-            res.records.push(rec);
-            Ok(Some(format!(
-                "{} {size} B {} {}",
-                method.name(),
-                p.class,
-                transport.name()
-            )))
+                if super::team_session::active() {
+                    // Under mpirun: which ranks were the pair (rank 0 with each other in turn).
+                    rec = rec.param("pair", format!("0-{peer}"));
+                }
+                rec.c2c_one_way_ns = around.floor();
+                for (key, ns) in [("c2c_before_ns", before), ("c2c_after_ns", after)] {
+                    if let Some(ns) = ns {
+                        rec.info.insert(key.into(), ns.into());
+                    }
+                }
+                let what = format!("{} {size} B {}", method.name(), p.class);
+                notes.extend(around.note(&what).map(|n| match floors {
+                    Some(_) => format!(
+                        "{n}; its over_c2c_floor still compares each sample with the floor its \
+                         PEs measured just before it"
+                    ),
+                    None => n,
+                }));
+                Ok(rec)
+            })
         },
     )?;
     res.c2c = c2c;

@@ -89,10 +89,10 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     ],
     findings,
     run: Some(|ctx| {
-let mut cfg = Config::for_report(ctx.quick);
-cfg.team.plan_transports(ctx);
-run(ctx, &cfg)
-}),
+        let mut cfg = Config::for_report(ctx.quick);
+        cfg.team.plan_transports(ctx);
+        run(ctx, &cfg)
+    }),
     worker: Some(launcher::worker_main::<worker::WorkerSpec>),
     report_cost: ReportCost::fixed(25.0, 0.5),
     draw: None,
@@ -263,27 +263,16 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             let team = TeamSpec {
                 wait,
                 transport,
-                ..TeamSpec::new(ctx, NAME, &spec, p, format!("{} with {p} PEs", mode.name()))
+                ..TeamSpec::new(ctx, NAME, &spec, p, format!("{} p={p} k={k}", mode.name()))
             };
-            let Some(runs) =
-                launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "values", &mut res.notes)?
-            else {
-                return Ok(None);
-            };
-            let series = team_run::series(mode.name().to_string(), transport.name());
-            res.records.push(
-                runs.record(series, x as f64, cfg.reps)
+            cfg.team.point(ctx, res, &team, "values", |runs, _| {
+                Ok(runs
+                    .record_on(mode.name().to_string(), x as f64, cfg.reps)
                     .param("mode", mode.name())
                     .param("pes", p)
                     .param("k", k)
-                    .param("transport", runs.route.clone())
-                    .metric(METRIC, metric(NAME, "µs", false, &runs.per_run)?),
-            );
-            Ok(Some(format!(
-                "{} p={p} k={k} {}",
-                mode.name(),
-                transport.name()
-            )))
+                    .metric(METRIC, metric(NAME, "µs", false, &runs.per_run)?))
+            })
         },
     )?;
     for &mode in &cfg.modes {

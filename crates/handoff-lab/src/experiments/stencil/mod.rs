@@ -290,40 +290,23 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 transport,
                 ..TeamSpec::new(ctx, NAME, &spec, g.pes, label)
             };
-            let Some(runs) =
-                launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "values", &mut res.notes)?
-            else {
-                return Ok(None);
-            };
-            let flops = 2.0 * (g.m - 1) as f64 * (g.n - 1) as f64;
-            let ms = runs.scaled(|us| us / 1e3);
-            let mflops = runs.scaled(|us| flops / us);
-            let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
-            let x = if kind == "strong" { g.pes } else { g.m };
-            let series = format!("{kind}: {}", method.name());
-            res.records.push(
-                runs.record(
-                    team_run::series(series, transport.name()),
-                    x as f64,
-                    cfg.iterations - 1,
-                )
-                .param("scaling", kind)
-                .param("method", method.name())
-                .param("m", g.m)
-                .param("n", g.n)
-                .param("pes", g.pes)
-                .param("transport", runs.route.clone())
-                .metric("mflops", metric("MFLOP/s", true, &mflops)?)
-                .metric("time_ms", metric("ms", false, &ms)?),
-            );
-            Ok(Some(format!(
-                "{kind} {} {}×{} {} PEs {}",
-                method.name(),
-                g.m,
-                g.n,
-                g.pes,
-                transport.name()
-            )))
+            cfg.team.point(ctx, res, &team, "values", |runs, _| {
+                let flops = 2.0 * (g.m - 1) as f64 * (g.n - 1) as f64;
+                let ms = runs.scaled(|us| us / 1e3);
+                let mflops = runs.scaled(|us| flops / us);
+                let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
+                let x = if kind == "strong" { g.pes } else { g.m };
+                let series = format!("{kind}: {}", method.name());
+                Ok(runs
+                    .record_on(series, x as f64, cfg.iterations - 1)
+                    .param("scaling", kind)
+                    .param("method", method.name())
+                    .param("m", g.m)
+                    .param("n", g.n)
+                    .param("pes", g.pes)
+                    .metric("mflops", metric("MFLOP/s", true, &mflops)?)
+                    .metric("time_ms", metric("ms", false, &ms)?))
+            })
         },
     )?;
     if let Some(p) = cfg
@@ -381,18 +364,13 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
         ) {
             (Some(c), Some(f)) => {
                 let why = if over.is_empty() {
-                    "each row sends one 8-byte value to the right neighbour; "
-                } else {
-                    ""
-                };
-                let why = format!(
-                    "{why}{}",
-                    if over.is_empty() {
+                    format!(
+                        "each row sends one 8-byte value to the right neighbour; {}",
                         team_run::SAME_WORK
-                    } else {
-                        team_run::OVERSUBSCRIBED
-                    }
-                );
+                    )
+                } else {
+                    team_run::OVERSUBSCRIBED.to_string()
+                };
                 out.push(team_run::because(at_least(&claim, what, &c, &f, 2.0), &why))
             }
             (None, None) => {}
