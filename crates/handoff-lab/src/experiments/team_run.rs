@@ -117,7 +117,6 @@ pub struct TeamSpec {
     pub pes: usize,
     /// PE `r` runs on `cpus[r % cpus.len()]`; empty: unpinned.
     pub cpus: Vec<usize>,
-    /// The PEs' wait strategy.
     pub wait: Wait,
     /// Symmetric heap bytes per PE.
     pub heap: usize,
@@ -185,7 +184,6 @@ pub enum OutputError {
     /// No line starts with `{`.
     #[error("PE {rank} printed no result line (stdout: {text:?})")]
     Missing {
-        /// The PE.
         rank: usize,
         /// Its whole stdout.
         text: String,
@@ -193,9 +191,7 @@ pub enum OutputError {
     /// The last `{` line is not a [`PeOutput`].
     #[error("PE {rank} printed a bad result line ({source}): {line:?}")]
     Bad {
-        /// The PE.
         rank: usize,
-        /// The line.
         line: String,
         /// What serde_json said.
         source: serde_json::Error,
@@ -203,7 +199,6 @@ pub enum OutputError {
     /// The line names another rank (outputs were mixed up).
     #[error("PE {rank}'s result line says it is rank {claimed}")]
     WrongRank {
-        /// The PE.
         rank: usize,
         /// The rank its line claims.
         claimed: usize,
@@ -236,7 +231,6 @@ pub fn parse_output(rank: usize, text: &str) -> Result<PeOutput, OutputError> {
 
 /// What a PE of a counting-puts experiment runs, on any transport: the worker's JSON spec.
 pub trait PeBody: serde::de::DeserializeOwned {
-    /// The experiment.
     const NAME: &'static str;
     /// What a PE's part can fail with (a team call's error).
     type Error: std::fmt::Display;
@@ -437,6 +431,17 @@ pub const SAME_WORK: &str = "on one node a put is a memcpy and a counting put (o
 pub const OVERSUBSCRIBED: &str = "with more PEs than CPUs a wait that is not already \
     satisfied costs a scheduler hand-off (tens of µs), which dwarfs the message costs the \
     claim is about; which method wins depends on how often a PE must sleep.";
+
+/// ", oversubscribed" when a team of `pes` PEs had more PEs than `res`'s machine has CPUs
+/// (else ""), for a finding's claim.
+pub fn oversubscribed(res: &crate::bench::BenchResults, pes: usize) -> &'static str {
+    let cpus = res.machine.allowed_cpus.len();
+    if cpus > 0 && pes > cpus {
+        ", oversubscribed"
+    } else {
+        ""
+    }
+}
 
 /// Parses a wait strategy flag.
 pub fn parse_wait(experiment: &'static str, text: &str) -> Result<Wait, BenchError> {

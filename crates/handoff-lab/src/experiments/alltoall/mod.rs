@@ -191,7 +191,6 @@ pub struct WorkerSpec {
     /// Rounds per sample.
     pub rounds: u64,
     pub samples: u64,
-    /// The injected fault.
     pub fault: Option<team_run::Fault>,
 }
 
@@ -295,9 +294,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     for &p in &cfg.pes {
         for &size in &cfg.sizes {
             for &m in &cfg.methods {
-                for &t in cfg.team.transports() {
-                    points.push((p, size, m, t));
-                }
+                points.extend(cfg.team.transports().iter().map(|&t| (p, size, m, t)));
             }
         }
     }
@@ -382,14 +379,9 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
             .iter()
             .filter_map(|r| r.param_f64("pes").map(|p| p as usize)),
     );
-    let cpus = res.machine.allowed_cpus.len();
     let mut out = Vec::new();
     for p in pes {
-        let over = if cpus > 0 && p > cpus {
-            ", oversubscribed"
-        } else {
-            ""
-        };
+        let over = team_run::oversubscribed(res, p);
         for base in [Method::FenceFlags, Method::Barrier] {
             let claim = format!(
                 "counting puts give ≥ 2× the all-to-all bandwidth of {} at {size} B \

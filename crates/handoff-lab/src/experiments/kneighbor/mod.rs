@@ -39,12 +39,11 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            size, per placement (compact, spread, a CPU list, or unpinned) and mode (threads or \
            processes). Messages go through handoff's frame queues with adaptive waits; every \
            byte is checked against its (iteration, sender, receiver) pattern.",
-    figures: &[FigureSpec {
-        id: "kneighbor",
-        title: "kNeighbor: µs per iteration vs message size",
-        metric: "iter_us",
-        ..FigureSpec::vs_size("", "", "")
-    }],
+    figures: &[FigureSpec::vs_size(
+        "kneighbor",
+        "kNeighbor: µs per iteration vs message size",
+        "iter_us",
+    )],
     findings,
     run: Some(|ctx| run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)),
     worker: Some(worker),

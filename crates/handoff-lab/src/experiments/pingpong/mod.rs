@@ -261,7 +261,6 @@ pub struct WorkerSpec {
     pub samples: u64,
     /// Warm-up round trips.
     pub warmup: u64,
-    /// The injected fault.
     pub fault: Option<team_run::Fault>,
     /// Whether the PEs measure their floors before each sample ([`super::team_floor`]): on
     /// two CPUs of their own only (the floors spin).
@@ -463,9 +462,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     for p in &cfg.placements {
         for &size in &cfg.sizes {
             for &m in cfg.methods.iter().filter(|m| m.fits(size)) {
-                for &t in cfg.team.transports() {
-                    points.push((p, size, m, t));
-                }
+                points.extend(cfg.team.transports().iter().map(|&t| (p, size, m, t)));
             }
         }
     }

@@ -265,9 +265,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     let mut points = Vec::new();
     for (kind, g) in cfg.points() {
         for &method in &cfg.methods {
-            for &t in cfg.team.transports() {
-                points.push((kind, g, method, t));
-            }
+            points.extend(cfg.team.transports().iter().map(|&t| (kind, g, method, t)));
         }
     }
     let mut res = ctx.run_points(
@@ -345,14 +343,9 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
             .filter_map(|r| r.param_f64("pes").map(|p| p as usize))
             .filter(|&p| p >= 2),
     );
-    let cpus = res.machine.allowed_cpus.len();
     let mut out = Vec::new();
     for p in pes {
-        let over = if cpus > 0 && p > cpus {
-            ", oversubscribed"
-        } else {
-            ""
-        };
+        let over = team_run::oversubscribed(res, p);
         let claim = format!(
             "counting puts make the pipelined stencil more than 2× faster than fence + flag \
              [{p} PEs{over}] (seed: > 2×)"

@@ -16,7 +16,6 @@ pub struct WorkerSpec {
     /// The grid (and PEs).
     pub grid: Grid,
     pub iterations: u64,
-    /// The injected fault.
     pub fault: Option<team_run::Fault>,
 }
 
