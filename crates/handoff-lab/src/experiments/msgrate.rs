@@ -94,7 +94,7 @@ impl Config {
 
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
+    team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
     let points: Vec<(&str, usize)> = ["put-nbi", "put"]
         .into_iter()
         .flat_map(|m| cfg.sizes.iter().map(move |&s| (m, s)))
@@ -107,11 +107,8 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             reps: cfg.reps,
             fault: cfg.team.fault,
         };
-        let team = TeamSpec {
-            wait,
-            ..TeamSpec::new(ctx, NAME, &spec, 2, format!("{mode} {size} B"))
-        };
-        cfg.team.point(ctx, res, &team, "bytes", |runs, _| {
+        let team = TeamSpec::new(ctx, NAME, &spec, 2, format!("{mode} {size} B"));
+        cfg.team.point(ctx, res, team, "bytes", |runs, _| {
             let ns = runs.scaled(|us| us * 1e3);
             Ok(runs
                 .record(mode, size as f64, cfg.reps)

@@ -100,7 +100,7 @@ pub fn overlap_ratio(t_op: f64, t_comp: f64, t_both: f64) -> f64 {
 
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
+    team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
     let mut res = ctx.run_points(NAME, cfg, &cfg.sizes, |ctx, res, &size| {
         let spec = WorkerSpec {
             size,
@@ -109,11 +109,10 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             fault: cfg.team.fault,
         };
         let team = TeamSpec {
-            wait,
             heap: size + (1 << 20),
             ..TeamSpec::new(ctx, NAME, &spec, 2, format!("put-nbi {size} B"))
         };
-        cfg.team.point(ctx, res, &team, "bytes", |runs, _| {
+        cfg.team.point(ctx, res, team, "bytes", |runs, _| {
             Ok(runs
                 .record("put-nbi", size as f64, cfg.reps)
                 .param("bytes", size)

@@ -71,19 +71,23 @@ impl<F: FaultSetting> TeamConfig<F> {
         self.transports.as_deref().unwrap_or(&[TransportKind::Shm])
     }
 
-    /// One point: `runs` fresh teams of `team` ([`launcher::run_teams`], checking `items`),
-    /// and the record `record` makes of them (given the results' notes) added to `res`.
-    /// Returns the point's progress line, the team's label (and transport, when the
-    /// experiment has a choice); `None` when stopped before a run finished.
+    /// One point: `runs` fresh teams of `team` with this wait ([`launcher::run_teams`],
+    /// checking `items`), and the record `record` makes of them (given the results' notes)
+    /// added to `res`. Returns the point's progress line, the team's label (and transport,
+    /// when the experiment has a choice); `None` when stopped before a run finished.
     pub fn point(
         &self,
         ctx: &RunCtx<'_>,
         res: &mut BenchResults,
-        team: &TeamSpec,
+        team: TeamSpec,
         items: &str,
         record: impl FnOnce(&Runs, &mut Vec<String>) -> Result<BenchRecord, BenchError>,
     ) -> Result<Option<String>, BenchError> {
-        let Some(runs) = launcher::run_teams(team, self.runs, ctx.cancel, items, &mut res.notes)?
+        let team = TeamSpec {
+            wait: team_run::parse_wait(team.experiment, &self.wait)?,
+            ..team
+        };
+        let Some(runs) = launcher::run_teams(&team, self.runs, ctx.cancel, items, &mut res.notes)?
         else {
             return Ok(None);
         };

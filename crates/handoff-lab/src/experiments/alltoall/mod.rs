@@ -289,7 +289,6 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.team.wait)?;
     let mut points = Vec::new();
     for &p in &cfg.pes {
         for &size in &cfg.sizes {
@@ -313,7 +312,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             };
             let team = TeamSpec {
                 cpus: cfg.cpus.clone(),
-                wait,
                 heap: 2 * p * size + (1 << 20),
                 deadline: Duration::from_secs(180),
                 transport,
@@ -325,7 +323,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     format!("{} {size} B {p} PEs", method.name()),
                 )
             };
-            cfg.team.point(ctx, res, &team, "slots", |runs, _| {
+            cfg.team.point(ctx, res, team, "slots", |runs, _| {
                 let sent = ((p - 1) * size) as f64;
                 let bw = |scale: f64| runs.scaled(|us| scale * sent / us);
                 let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);

@@ -456,7 +456,6 @@ fn wrong(out: &mut PeOutput, received: &[u64], salt: u64, m: u64, i: usize) {
 /// Runs `cfg` from `exe args`; stops early (partial) when `cancel` is set.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.team.wait)?;
     let started = Instant::now();
     let mut points = Vec::new();
     for p in &cfg.placements {
@@ -501,7 +500,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             };
             let team = TeamSpec {
                 cpus: p.cpus.to_vec(),
-                wait,
                 heap: size + (1 << 20),
                 transport,
                 members: if world > 2 { vec![0, peer] } else { Vec::new() },
@@ -516,7 +514,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             // The floor before and after the runs: a record whose host changed state in
             // between carries none (`floor::Around`).
             let before = p.c2c();
-            cfg.team.point(ctx, res, &team, "messages", |runs, notes| {
+            cfg.team.point(ctx, res, team, "messages", |runs, notes| {
                 let after = before.and_then(|_| p.c2c());
                 let around = super::floor::Around::of(before, after);
                 let floors = SampleRatios::of(&runs.per_run, &runs.floors_per_run);

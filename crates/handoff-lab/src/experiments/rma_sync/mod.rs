@@ -242,7 +242,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
     if ctx.allowed_cpus.is_empty() {
         return Err(BenchError::usage(NAME, "no CPU to run on"));
     }
-    let wait = cfg.check_wait(ctx.allowed_cpus)?;
+    cfg.check_wait(ctx.allowed_cpus)?;
     let points: Vec<_> = cfg
         .points()
         .into_iter()
@@ -261,11 +261,10 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
                 fault: cfg.team.fault,
             };
             let team = TeamSpec {
-                wait,
                 transport,
                 ..TeamSpec::new(ctx, NAME, &spec, p, format!("{} p={p} k={k}", mode.name()))
             };
-            cfg.team.point(ctx, res, &team, "values", |runs, _| {
+            cfg.team.point(ctx, res, team, "values", |runs, _| {
                 Ok(runs
                     .record_on(mode.name().to_string(), x as f64, cfg.reps)
                     .param("mode", mode.name())

@@ -261,7 +261,6 @@ pub use pe::WorkerSpec;
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.team.wait)?;
     let mut points = Vec::new();
     for (kind, g) in cfg.points() {
         for &method in &cfg.methods {
@@ -282,13 +281,12 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             let label = format!("{kind} {} {}×{} on {} PEs", method.name(), g.m, g.n, g.pes);
             let team = TeamSpec {
                 cpus: cfg.cpus.clone(),
-                wait,
                 heap: 8 * g.m + (1 << 20),
                 deadline: Duration::from_secs(300),
                 transport,
                 ..TeamSpec::new(ctx, NAME, &spec, g.pes, label)
             };
-            cfg.team.point(ctx, res, &team, "values", |runs, _| {
+            cfg.team.point(ctx, res, team, "values", |runs, _| {
                 let flops = 2.0 * (g.m - 1) as f64 * (g.n - 1) as f64;
                 let ms = runs.scaled(|us| us / 1e3);
                 let mflops = runs.scaled(|us| flops / us);
