@@ -76,6 +76,15 @@ impl PeOutput {
         }
     }
 
+    /// Counts one item checked: a wrong one (`ok` false) fails ([`PeOutput::fail`]) with
+    /// "PE {rank}: " and `why()`.
+    pub fn verify(&mut self, ok: bool, why: impl FnOnce() -> String) {
+        self.checked += 1;
+        if !ok {
+            self.fail(format!("PE {}: {}", self.rank, why()));
+        }
+    }
+
     /// Records a failed check: `verified` becomes false; the first three failures are kept
     /// in `failure`, joined by "; ".
     pub fn fail(&mut self, why: String) {

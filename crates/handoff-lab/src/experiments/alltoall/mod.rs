@@ -208,7 +208,6 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
     fill(&mut src[0], me as u64 + 1, 0);
     fill(&mut src[1], me as u64 + 1, 1);
     let mut out = PeOutput::of(me);
-    let fail = |out: &mut PeOutput, why: String| out.fail(format!("PE {me}: {why}"));
     let mut k: u64 = 0;
     let mut round = |out: &mut PeOutput, k: u64| -> Result<(), TeamError> {
         team_run::maybe_exit(&spec.fault, me, k);
@@ -248,13 +247,9 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         let got = team.local(&recv);
         for i in (0..p).filter(|&i| i != me) {
             let stamp = got[slot(parity, i)];
-            out.checked += 1;
-            if stamp != k {
-                fail(
-                    out,
-                    format!("round {k}: the slot of PE {i} has stamp {stamp}"),
-                );
-            }
+            out.verify(stamp == k, || {
+                format!("round {k}: the slot of PE {i} has stamp {stamp}")
+            });
         }
         Ok(())
     };
@@ -277,10 +272,10 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         let got = team.local(&recv);
         for i in (0..p).filter(|&i| i != me) {
             let at = slot(last % 2, i);
-            out.checked += 1;
-            if let Some(why) = check(&got[at..at + words], i as u64 + 1, last) {
-                fail(&mut out, format!("from PE {i}: {why}"));
-            }
+            let why = check(&got[at..at + words], i as u64 + 1, last);
+            out.verify(why.is_none(), || {
+                format!("from PE {i}: {}", why.unwrap_or_default())
+            });
         }
     }
     Ok(out)

@@ -457,21 +457,18 @@ fn wrong(out: &mut PeOutput, received: &[u64], salt: u64, m: u64, i: usize) {
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
     let started = Instant::now();
+    // Under mpirun: rank 0 with each other rank in turn (the job's ranks as pairs).
+    let world = super::team_session::world().map_or(2, |(_, w)| w);
     let mut points = Vec::new();
     for p in &cfg.placements {
         for &size in &cfg.sizes {
             for &m in cfg.methods.iter().filter(|m| m.fits(size)) {
-                points.extend(cfg.team.transports().iter().map(|&t| (p, size, m, t)));
+                for &t in cfg.team.transports() {
+                    points.extend((1..world).map(|j| ((p, size, m, t), j)));
+                }
             }
         }
     }
-    // Under mpirun: rank 0 with each other rank in turn (the job's ranks as pairs).
-    let world = super::team_session::world().map_or(2, |(_, w)| w);
-    let pairs: Vec<usize> = (1..world).collect();
-    let points: Vec<_> = points
-        .into_iter()
-        .flat_map(|pt| pairs.iter().map(move |&j| (pt, j)))
-        .collect();
     let c2c: Vec<C2cPair> = cfg
         .placements
         .iter()
