@@ -210,14 +210,12 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         })
     })?;
     for m in [Mode::AccSum, Mode::AccMin] {
-        if let Some(f) = res.fit_series(m.name(), METRIC, ModelForm::Linear, "s") {
-            res.models.push(f);
-        }
+        let fit = res.fit_series(m.name(), METRIC, ModelForm::Linear, "s");
+        res.models.extend(fit);
     }
     for m in [Mode::FetchAddContended, Mode::CasContended] {
-        if let Some(f) = res.fit_series(m.name(), METRIC, ModelForm::Linear, "p") {
-            res.models.push(f);
-        }
+        let fit = res.fit_series(m.name(), METRIC, ModelForm::Linear, "p");
+        res.models.extend(fit);
     }
     let cpus = ctx.allowed_cpus.len();
     if cfg.pes.iter().any(|&p| p > cpus) {

@@ -118,9 +118,8 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
         })
     })?;
     for mode in ["put-nbi", "put"] {
-        if let Some(f) = res.fit_series(mode, METRIC, ModelForm::Linear, "bytes") {
-            res.models.push(f);
-        }
+        let fit = res.fit_series(mode, METRIC, ModelForm::Linear, "bytes");
+        res.models.extend(fit);
     }
     res.notes.push(
         "on one node a put is a copy into the target's mapped memory, so put_nbi and put cost \

@@ -276,9 +276,8 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
     )?;
     for &mode in &cfg.modes {
         let (form, x) = mode.model();
-        if let Some(f) = res.fit_series(mode.name(), METRIC, form, x) {
-            res.models.push(f);
-        }
+        let fit = res.fit_series(mode.name(), METRIC, form, x);
+        res.models.extend(fit);
     }
     let cpus = ctx.allowed_cpus.len();
     if cfg.pes.iter().any(|&p| p > cpus) {
