@@ -265,7 +265,7 @@ fn one_run(
     // queues[from][j] carries from → neighbours(from)[j].
     let per_pe: Vec<PeRun> = match mode {
         Mode::Threads => {
-            let mut txs: Vec<Vec<Option<FrameProducer>>> = Vec::new();
+            let mut txs: Vec<Vec<FrameProducer>> = Vec::new();
             let mut rxs: Vec<Vec<Option<FrameConsumer>>> = (0..p)
                 .map(|_| (0..2 * cfg.k).map(|_| None).collect())
                 .collect();
@@ -273,23 +273,21 @@ fn one_run(
                 let mut row = Vec::new();
                 for (j, to) in neighbours(from, p, cfg.k).into_iter().enumerate() {
                     let (tx, rx) = FrameQueue::new(capacity_for(size)).map_err(qerr)?;
-                    row.push(Some(tx));
+                    row.push(tx);
                     // `from` is `to`'s neighbour at the mirrored offset.
                     rxs[to][2 * cfg.k - 1 - j] = Some(rx);
                 }
                 txs.push(row);
             }
             let results: Vec<Result<PeRun, QueueError>> = std::thread::scope(|s| {
-                let handles: Vec<_> = (0..p)
-                    .map(|rank| {
-                        let mut outs: Vec<FrameProducer> = txs[rank]
-                            .iter_mut()
-                            .map(|t| t.take().expect("each end once"))
-                            .collect();
-                        let mut ins: Vec<FrameConsumer> = rxs[rank]
-                            .iter_mut()
-                            .map(|r| r.take().expect("each end once"))
-                            .collect();
+                let handles: Vec<_> = txs
+                    .into_iter()
+                    .zip(rxs)
+                    .enumerate()
+                    .map(|(rank, (mut outs, ins))| {
+                        // Every receiving end was set above (a neighbour's queue to this PE).
+                        let mut ins: Vec<FrameConsumer> =
+                            ins.into_iter().map(|r| r.expect("each end once")).collect();
                         let cpu = cpu_map[rank];
                         s.spawn(move || {
                             pin(cpu);
