@@ -432,9 +432,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     let mut points = Vec::new();
     for &mode in &cfg.modes {
         for placement in &cfg.placements {
-            for &size in &cfg.sizes {
-                points.push((mode, placement, size));
-            }
+            points.extend(cfg.sizes.iter().map(|&size| (mode, placement, size)));
         }
     }
     let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(mode, placement, size)| {

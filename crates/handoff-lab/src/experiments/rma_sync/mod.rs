@@ -331,10 +331,7 @@ pub fn advice(res: &BenchResults) -> Vec<String> {
         res.series(s)
             .into_iter()
             .filter_map(|r| r.metrics.get(METRIC).map(|m| (r.x, m.summary.mean)))
-            .fold(None, |b: Option<(f64, f64)>, v| match b {
-                Some(b) if b.0 <= v.0 => Some(b),
-                _ => Some(v),
-            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
     };
     if let (Some((p, lock)), Some((_, flush))) = (smallest("lock-exclusive"), smallest("flush")) {
         out.push(format!(
@@ -369,16 +366,9 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
         at("pscw-ring", p_max),
         1.0,
     ));
-    let p_min = res
-        .series("lock-exclusive")
-        .iter()
-        .map(|r| r.x)
-        .fold(f64::INFINITY, f64::min);
-    let p_top = res
-        .series("lock-exclusive")
-        .iter()
-        .map(|r| r.x)
-        .fold(0.0, f64::max);
+    let lock_ps: Vec<f64> = res.series("lock-exclusive").iter().map(|r| r.x).collect();
+    let p_min = lock_ps.iter().copied().fold(f64::INFINITY, f64::min);
+    let p_top = lock_ps.iter().copied().fold(0.0, f64::max);
     if p_top > p_min {
         out.extend(at_least_if(
             &format!(

@@ -183,16 +183,8 @@ impl Config {
                 v.push(("strong", Grid { m, n, pes }));
             }
         }
-        for &m in &self.weak_m {
-            v.push((
-                "weak",
-                Grid {
-                    m,
-                    n: self.weak_n,
-                    pes: self.weak_pes,
-                },
-            ));
-        }
+        let (n, pes) = (self.weak_n, self.weak_pes);
+        v.extend(self.weak_m.iter().map(|&m| ("weak", Grid { m, n, pes })));
         v
     }
 
