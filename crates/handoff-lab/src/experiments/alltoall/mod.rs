@@ -115,9 +115,7 @@ impl Config {
         let sizes = if quick {
             vec![8, 4 << 10, 64 << 10]
         } else {
-            let mut v: Vec<usize> = (0..6).map(|k| 8usize << (3 * k)).collect();
-            v.push(1 << 20);
-            v
+            (0..6).map(|k| 8usize << (3 * k)).chain([1 << 20]).collect()
         };
         Config {
             methods: Method::ALL.to_vec(),

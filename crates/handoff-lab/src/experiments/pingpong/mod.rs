@@ -132,19 +132,14 @@ pub fn placements(cpus: &[usize]) -> Vec<PairPlacement> {
                 cpus: [a, b],
             })
             .collect(),
-        Err(_) => {
-            let mut v = vec![PairPlacement {
-                class: "same-core".into(),
-                cpus: [cpus[0], cpus[0]],
-            }];
-            if cpus.len() > 1 {
-                v.push(PairPlacement {
-                    class: "other-core".into(),
-                    cpus: [cpus[0], cpus[1]],
-                });
-            }
-            v
-        }
+        Err(_) => [("same-core", 0), ("other-core", 1)]
+            .into_iter()
+            .filter(|&(_, i)| i < cpus.len())
+            .map(|(class, i)| PairPlacement {
+                class: class.into(),
+                cpus: [cpus[0], cpus[i]],
+            })
+            .collect(),
     }
 }
 

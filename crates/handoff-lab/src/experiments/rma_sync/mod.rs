@@ -156,24 +156,21 @@ impl Config {
     /// The report's plan: p = 2, 3, 4, 6, 8 (quick: 2, 4), k = 1 … p − 1 at the largest p
     /// (quick: 1, 2, 3), every mode. p above the CPU count is oversubscribed (noted).
     pub fn for_report(quick: bool) -> Config {
-        if quick {
-            Config {
-                modes: Mode::ALL.to_vec(),
-                pes: vec![2, 4],
-                ks: vec![1, 2, 3],
-                iters: 200,
-                reps: 4,
-                team: TeamConfig::plan(2, true),
-            }
-        } else {
-            Config {
-                modes: Mode::ALL.to_vec(),
-                pes: vec![2, 3, 4, 6, 8],
-                ks: (1..=7).collect(),
-                iters: 1000,
-                reps: 8,
-                team: TeamConfig::plan(3, true),
-            }
+        Config {
+            modes: Mode::ALL.to_vec(),
+            pes: if quick {
+                vec![2, 4]
+            } else {
+                vec![2, 3, 4, 6, 8]
+            },
+            ks: if quick {
+                vec![1, 2, 3]
+            } else {
+                (1..=7).collect()
+            },
+            iters: if quick { 200 } else { 1000 },
+            reps: if quick { 4 } else { 8 },
+            team: TeamConfig::plan(if quick { 2 } else { 3 }, true),
         }
     }
 
