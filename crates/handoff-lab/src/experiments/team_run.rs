@@ -316,11 +316,10 @@ pub fn pattern(i: usize, salt: u64, m: u64) -> u64 {
     ((i as u64) ^ (salt << 40) ^ ((m & 1) << 63)).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1
 }
 
-/// Fills `buf` with message `m`'s pattern of `salt` (word 0 is then stamped by the sender).
-pub fn fill(buf: &mut [u64], salt: u64, m: u64) {
-    for (i, w) in buf.iter_mut().enumerate() {
-        *w = pattern(i, salt, m);
-    }
+/// The `words`-word payloads of `salt` for messages of parity 0 and 1 (word 0 is then
+/// stamped by the sender with the message's number).
+pub fn payloads(words: usize, salt: u64) -> [Vec<u64>; 2] {
+    [0, 1].map(|m| (0..words).map(|i| pattern(i, salt, m)).collect())
 }
 
 /// Checks a received payload of message `m` from `salt`: word 0 must be the stamp `m`, and
@@ -488,13 +487,10 @@ mod tests {
 
     #[test]
     fn check_catches_stale_torn_and_misplaced_payloads() {
-        let mut b = vec![0u64; 64];
-        fill(&mut b, 3, 5);
+        let [mut stale, mut b] = payloads(64, 3);
         b[0] = 5;
         assert_eq!(check(&b, 3, 5), None);
         // Stale: the previous message (other parity), stamp and all.
-        let mut stale = vec![0u64; 64];
-        fill(&mut stale, 3, 4);
         stale[0] = 4;
         assert!(check(&stale, 3, 5).unwrap().contains("stamp"));
         // Torn: the stamp is new but the second half is the previous message's.
@@ -502,8 +498,7 @@ mod tests {
         torn[32..].copy_from_slice(&stale[32..]);
         assert!(check(&torn, 3, 5).unwrap().contains("word 32"));
         // From another sender.
-        let mut other = vec![0u64; 64];
-        fill(&mut other, 4, 5);
+        let [_, mut other] = payloads(64, 4);
         other[0] = 5;
         assert!(check(&other, 3, 5).is_some());
         // One word: only the stamp.
@@ -512,8 +507,7 @@ mod tests {
         assert_eq!(first_wrong(&[], 0, 7), None);
         // Two words and a line's seven: the last word is tested, and the stamp first.
         for n in [2, 7] {
-            let mut w = vec![0u64; n];
-            fill(&mut w, 3, 5);
+            let [_, mut w] = payloads(n, 3);
             w[0] = 5;
             assert_eq!(first_wrong(&w, 3, 5), None, "{n} words");
             w[n - 1] ^= 1;

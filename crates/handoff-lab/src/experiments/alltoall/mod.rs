@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::launcher;
 use super::team_config::TeamConfig;
-use super::team_run::{self, check, fill, PeOutput, TeamSpec};
+use super::team_run::{self, check, payloads, PeOutput, TeamSpec};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -202,9 +202,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
     let flags = team.alloc::<u64>(2)?;
     let cts = [team.ct_create()?, team.ct_create()?];
     let slot = |parity: u64, sender: usize| (parity as usize * p + sender) * words;
-    let mut src = [vec![0u64; words], vec![0u64; words]];
-    fill(&mut src[0], me as u64 + 1, 0);
-    fill(&mut src[1], me as u64 + 1, 1);
+    let mut src = payloads(words, me as u64 + 1);
     let mut out = PeOutput::of(me);
     let mut k: u64 = 0;
     let mut round = |out: &mut PeOutput, k: u64| -> Result<(), TeamError> {

@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use super::launcher;
 use super::team_config::TeamConfig;
 use super::team_floor::{SampleRatios, TeamFloor};
-use super::team_run::{self, fill, PeOutput, TeamSpec};
+use super::team_run::{self, payloads, PeOutput, TeamSpec};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -289,9 +289,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         false => None,
     };
     // Two source buffers, message parity 0 and 1; salt = rank + 1.
-    let mut src = [vec![0u64; words], vec![0u64; words]];
-    fill(&mut src[0], me as u64 + 1, 0);
-    fill(&mut src[1], me as u64 + 1, 1);
+    let src = payloads(words, me as u64 + 1);
     let mut pe = Pe {
         team,
         spec,
