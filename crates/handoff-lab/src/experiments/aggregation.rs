@@ -137,6 +137,7 @@ impl Config {
 }
 
 /// One run's samples: messages/s per timed block, and latencies in µs of the timed blocks.
+#[derive(Default)]
 struct RunOut {
     rates: Vec<f64>,
     lat_us: Vec<f64>,
@@ -185,12 +186,7 @@ fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError>
         });
         let c = s.spawn(move || -> Result<RunOut, QueueError> {
             super::rt_common::pin(ccpu);
-            let mut out = RunOut {
-                rates: Vec::new(),
-                lat_us: Vec::new(),
-                checked: 0,
-                wrong: 0,
-            };
+            let mut out = RunOut::default();
             let mut seq = 0u64;
             let mut mark: Option<Instant> = None;
             while seq < total {
@@ -221,7 +217,9 @@ fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError>
                         mark = Some(t);
                     }
                 }
-                out.wrong += u64::from(ms.is_malformed()) + u64::from(m_len_zero(&f));
+                // A frame with no message in it is never sent by the aggregator.
+                let empty = f.messages().next().is_none();
+                out.wrong += u64::from(ms.is_malformed()) + u64::from(empty);
             }
             Ok(out)
         });
@@ -234,11 +232,6 @@ fn one_run(cfg: &Config, msg: usize, frame: usize) -> Result<RunOut, BenchError>
             .map_err(|e| BenchError::failed(NAME, e))?;
         Ok(out)
     })
-}
-
-/// A frame with no message in it is never sent by the aggregator.
-fn m_len_zero(f: &handoff::queue::Frame<'_>) -> bool {
-    f.messages().next().is_none()
 }
 
 /// Runs `cfg`; stops early (partial) on `ctx.cancel`.

@@ -17,7 +17,7 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use handoff::team::{AccOp, AtomicOp, Team, Transport};
+use handoff::team::{AccOp, Team, Transport};
 use serde::{Deserialize, Serialize};
 
 use super::launcher;
@@ -179,7 +179,7 @@ impl Config {
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::team_wait(
+    team_run::team_wait(
         NAME,
         &cfg.team.wait,
         cfg.pes.iter().copied(),
@@ -199,33 +199,23 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             fault: cfg.team.fault,
         };
         let label = format!("{} p={p} s={s}", mode.name());
-        let team = TeamSpec {
-            wait,
-            ..TeamSpec::new(ctx, NAME, &spec, p, label.clone())
-        };
-        let Some(runs) =
-            launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "values", &mut res.notes)?
-        else {
-            return Ok(None);
-        };
-        res.records.push(
-            runs.record(mode.name(), x as f64, cfg.reps)
+        let team = TeamSpec::new(ctx, NAME, &spec, p, label);
+        cfg.team.point(ctx, res, team, "values", |runs, _| {
+            Ok(runs
+                .record(mode.name(), x as f64, cfg.reps)
                 .param("mode", mode.name())
                 .param("pes", p)
                 .param("elements", s)
-                .metric(METRIC, metric(NAME, "µs", false, &runs.per_run)?),
-        );
-        Ok(Some(label))
+                .metric(METRIC, metric(NAME, "µs", false, &runs.per_run)?))
+        })
     })?;
     for m in [Mode::AccSum, Mode::AccMin] {
-        if let Some(f) = res.fit_series(m.name(), METRIC, ModelForm::Linear, "s") {
-            res.models.push(f);
-        }
+        let fit = res.fit_series(m.name(), METRIC, ModelForm::Linear, "s");
+        res.models.extend(fit);
     }
     for m in [Mode::FetchAddContended, Mode::CasContended] {
-        if let Some(f) = res.fit_series(m.name(), METRIC, ModelForm::Linear, "p") {
-            res.models.push(f);
-        }
+        let fit = res.fit_series(m.name(), METRIC, ModelForm::Linear, "p");
+        res.models.extend(fit);
     }
     let cpus = ctx.allowed_cpus.len();
     if cfg.pes.iter().any(|&p| p > cpus) {
@@ -334,14 +324,7 @@ fn pe<X: Transport>(
                     Mode::Cas | Mode::CasContended if !skip => {
                         let mut old = team.atomic_fetch(word, target)?;
                         loop {
-                            let seen = team.atomic(
-                                word,
-                                AtomicOp::CompareSwap {
-                                    expected: old,
-                                    new: old + 1,
-                                },
-                                target,
-                            )?;
+                            let seen = team.atomic_compare_swap(word, old, old + 1, target)?;
                             if seen == old {
                                 break;
                             }

@@ -1,5 +1,5 @@
 //! The lab's launcher of worker processes (`handoff __worker NAME ARGS...`):
-//! - a team of `p` PEs ([`run_team`], [`run_teams`]) through the core's
+//! - a team of `p` PEs ([`run_team`]) through the core's
 //!   [`handoff::team::Launch`] (pinned, heap, wait strategy, each PE's stdout captured,
 //!   killed at the run's deadline) — or, for an MPI transport, through `mpiexec` (its
 //!   process group killed at the deadline; what it is given: [`super::team_mpi`]), or,
@@ -30,7 +30,7 @@ use handoff::team::{Launch, Placement, Team, TeamError, Transport};
 use handoff_probe::proc::ChildGuard;
 
 use super::team_mpi::{self, TransportKind};
-use super::team_run::{add_checks, finish, parse_output, run_body, PeBody, PeOutput, TeamSpec};
+use super::team_run::{finish, parse_output, run_body, PeBody, PeOutput, TeamSpec};
 use super::team_session;
 use crate::bench::experiment::{BenchError, EXIT_PEER_GONE};
 use crate::bench::{BenchRecord, Checks};
@@ -480,17 +480,19 @@ pub fn run_team(spec: &TeamSpec) -> Result<Vec<PeOutput>, BenchError> {
         .collect()
 }
 
-/// What the runs of one point gave ([`run_teams`]).
+/// What the runs of one point gave ([`super::team_config::TeamConfig::point`]).
 #[derive(Debug)]
 pub struct Runs {
     /// Rank 0's samples, one list per run that finished (at least one).
     pub per_run: Vec<Vec<f64>>,
-    /// Every PE's counted checks over all runs ([`add_checks`]).
+    /// Every PE's counted checks over all runs ([`super::team_run::add_checks`]).
     pub checks: Checks,
     /// The `transport` param: the routes the PEs reported ([`transport_of`]).
     pub route: String,
     /// Rank 0's floors per sample ([`PeOutput::floors`]), one list per run.
     pub floors_per_run: Vec<Vec<[f64; 2]>>,
+    /// The transport the team was asked for.
+    pub transport: TransportKind,
 }
 
 impl Runs {
@@ -501,48 +503,19 @@ impl Runs {
             .checked(self.checks.clone())
     }
 
+    /// [`Runs::record`] of an experiment with a choice of transports: `series` named with the
+    /// transport asked for ([`super::team_run::series`]), and the `transport` param.
+    pub fn record_on(&self, series: String, x: f64, reps: u64) -> BenchRecord {
+        let series = super::team_run::series(series, self.transport.name());
+        self.record(series, x, reps)
+            .param("transport", self.route.clone())
+    }
+
     /// Rank 0's samples in another unit: `f` of each.
     pub fn scaled(&self, f: impl Fn(f64) -> f64) -> Vec<Vec<f64>> {
         let run = |s: &Vec<f64>| s.iter().map(|&v| f(v)).collect();
         self.per_run.iter().map(run).collect()
     }
-}
-
-/// Runs `runs` fresh teams of `team` one after the other ([`run_team`]) and gathers rank 0's
-/// samples and every PE's checks of `items` ("messages", "bytes", …); each PE that did not
-/// verify becomes a line of `notes` ("LABEL: data failed verification: WHY"). When a run
-/// fails after `cancel` was set (Ctrl-C), the runs so far are returned, `None` when there
-/// are none; any other failure is the error.
-pub fn run_teams(
-    team: &TeamSpec,
-    runs: u64,
-    cancel: &AtomicBool,
-    items: &str,
-    notes: &mut Vec<String>,
-) -> Result<Option<Runs>, BenchError> {
-    let mut r = Runs {
-        per_run: Vec::new(),
-        checks: Checks::of(items),
-        route: team.transport.name().to_string(),
-        floors_per_run: Vec::new(),
-    };
-    for _ in 0..runs {
-        let outs = match run_team(team) {
-            Ok(o) => o,
-            Err(_) if cancel.load(Ordering::Relaxed) => break,
-            Err(e) => return Err(e),
-        };
-        notes.extend(
-            outs.iter()
-                .filter(|o| !o.verified)
-                .map(|o| format!("{}: data failed verification: {}", team.label, o.failure)),
-        );
-        add_checks(&mut r.checks, &outs);
-        r.route = transport_of(&outs, team.transport);
-        r.per_run.push(outs[0].samples.clone());
-        r.floors_per_run.push(outs[0].floors.clone());
-    }
-    Ok((!r.per_run.is_empty()).then_some(r))
 }
 
 /// The body of a worker process (`handoff __worker NAME SPEC`): parses the spec, joins the

@@ -213,7 +213,6 @@ pub enum ChurnError {
         block: usize,
         /// The first wrong byte.
         at: usize,
-        /// The block's size.
         size: usize,
         /// What it held.
         found: u8,
@@ -336,17 +335,14 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
         let mut checks = Checks::of("blocks");
         for _ in 0..cfg.runs {
             let (s, bad, [c, w]) = one_run(cfg, a, threads)?;
-            let first = checks.wrong == 0;
-            checks.add(c, w);
-            if let Some(b) = bad {
-                // The first bad block of this point is enough to say what went wrong.
-                if first {
-                    res.notes.push(format!(
-                        "FAILED verification: {} × {threads} threads: {b}",
-                        a.name()
-                    ));
-                }
+            // The first bad block of this point is enough to say what went wrong.
+            if let Some(b) = bad.filter(|_| checks.wrong == 0) {
+                res.notes.push(format!(
+                    "FAILED verification: {} × {threads} threads: {b}",
+                    a.name()
+                ));
             }
+            checks.add(c, w);
             per_run.push(s);
         }
         res.records.push(

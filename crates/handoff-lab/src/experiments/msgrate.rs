@@ -94,7 +94,7 @@ impl Config {
 
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
+    team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
     let points: Vec<(&str, usize)> = ["put-nbi", "put"]
         .into_iter()
         .flat_map(|m| cfg.sizes.iter().map(move |&s| (m, s)))
@@ -107,29 +107,19 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             reps: cfg.reps,
             fault: cfg.team.fault,
         };
-        let label = format!("{mode} {size} B");
-        let team = TeamSpec {
-            wait,
-            ..TeamSpec::new(ctx, NAME, &spec, 2, label)
-        };
-        let Some(runs) =
-            launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "bytes", &mut res.notes)?
-        else {
-            return Ok(None);
-        };
-        let ns = runs.scaled(|us| us * 1e3);
-        res.records.push(
-            runs.record(mode, size as f64, cfg.reps)
+        let team = TeamSpec::new(ctx, NAME, &spec, 2, format!("{mode} {size} B"));
+        cfg.team.point(ctx, res, team, "bytes", |runs, _| {
+            let ns = runs.scaled(|us| us * 1e3);
+            Ok(runs
+                .record(mode, size as f64, cfg.reps)
                 .param("mode", mode)
                 .param("bytes", size)
-                .metric(METRIC, metric(NAME, "ns", false, &ns)?),
-        );
-        Ok(Some(format!("{mode} {size} B")))
+                .metric(METRIC, metric(NAME, "ns", false, &ns)?))
+        })
     })?;
     for mode in ["put-nbi", "put"] {
-        if let Some(f) = res.fit_series(mode, METRIC, ModelForm::Linear, "bytes") {
-            res.models.push(f);
-        }
+        let fit = res.fit_series(mode, METRIC, ModelForm::Linear, "bytes");
+        res.models.extend(fit);
     }
     res.notes.push(
         "on one node a put is a copy into the target's mapped memory, so put_nbi and put cost \

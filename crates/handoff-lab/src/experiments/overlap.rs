@@ -100,7 +100,7 @@ pub fn overlap_ratio(t_op: f64, t_comp: f64, t_both: f64) -> f64 {
 
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
+    team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
     let mut res = ctx.run_points(NAME, cfg, &cfg.sizes, |ctx, res, &size| {
         let spec = WorkerSpec {
             size,
@@ -109,21 +109,15 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
             fault: cfg.team.fault,
         };
         let team = TeamSpec {
-            wait,
             heap: size + (1 << 20),
             ..TeamSpec::new(ctx, NAME, &spec, 2, format!("put-nbi {size} B"))
         };
-        let Some(runs) =
-            launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "bytes", &mut res.notes)?
-        else {
-            return Ok(None);
-        };
-        res.records.push(
-            runs.record("put-nbi", size as f64, cfg.reps)
+        cfg.team.point(ctx, res, team, "bytes", |runs, _| {
+            Ok(runs
+                .record("put-nbi", size as f64, cfg.reps)
                 .param("bytes", size)
-                .metric(METRIC, metric(NAME, "ratio", true, &runs.per_run)?),
-        );
-        Ok(Some(format!("{size} B")))
+                .metric(METRIC, metric(NAME, "ratio", true, &runs.per_run)?))
+        })
     })?;
     res.notes.push(
         "on one node put_nbi copies the data before it returns (no NIC to hand it to), so \

@@ -183,36 +183,28 @@ fn one_run(
             let cpu = cfg.cpus[t % cfg.cpus.len()];
             s.spawn(move || {
                 super::rt_common::pin(cpu);
-                TLS_COUNTER.with(|c| c.store(0, Ordering::Relaxed));
-                for _ in 0..cfg.reps {
-                    start.wait();
-                    match method {
-                        Method::Tls => {
-                            TLS_COUNTER.with(|c| bump_until_cancelled(c, cfg.accesses, cancel))
-                        }
-                        Method::SharedArray => {
-                            bump_until_cancelled(&shared[t], cfg.accesses, cancel)
-                        }
-                        Method::PaddedArray => {
-                            bump_until_cancelled(&padded[t].0, cfg.accesses, cancel)
-                        }
+                TLS_COUNTER.with(|tls| {
+                    tls.store(0, Ordering::Relaxed);
+                    // This thread's counter: its thread-local's, or its slot of an array.
+                    let c = match method {
+                        Method::Tls => tls,
+                        Method::SharedArray => &shared[t],
+                        Method::PaddedArray => &padded[t].0,
+                    };
+                    for _ in 0..cfg.reps {
+                        start.wait();
+                        bump_until_cancelled(c, cfg.accesses, cancel);
+                        done.wait();
                     }
-                    done.wait();
-                }
-                let want = cfg.accesses * cfg.reps;
-                let got = match method {
-                    Method::Tls => TLS_COUNTER.with(|c| c.load(Ordering::Relaxed)),
-                    Method::SharedArray => shared[t].load(Ordering::Relaxed),
-                    Method::PaddedArray => padded[t].0.load(Ordering::Relaxed),
-                };
-                // A cancelled run stops short: its counts are not checked.
-                if cancel.load(Ordering::Relaxed) {
-                    return;
-                }
-                checked.fetch_add(1, Ordering::Relaxed);
-                if got != want {
-                    wrong.fetch_add(1, Ordering::Relaxed);
-                }
+                    // A cancelled run stops short: its counts are not checked.
+                    if cancel.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    checked.fetch_add(1, Ordering::Relaxed);
+                    if c.load(Ordering::Relaxed) != cfg.accesses * cfg.reps {
+                        wrong.fetch_add(1, Ordering::Relaxed);
+                    }
+                })
             });
         }
         for _ in 0..cfg.reps {

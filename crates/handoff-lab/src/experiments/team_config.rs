@@ -1,10 +1,14 @@
 //! What the team experiments' configurations share (runs, wait, transports, the fault tests
 //! inject), flattened into each one's `config`: the results files keep their keys.
 
+use std::sync::atomic::Ordering;
+
 use serde::Serialize;
 
-use super::team_run::{self, Fault};
+use super::launcher::{self, Runs};
+use super::team_run::{self, Fault, TeamSpec};
 use crate::bench::experiment::{BenchError, RunCtx, TransportKind};
+use crate::bench::{BenchRecord, BenchResults, Checks};
 
 /// The team experiments' common configuration; `F` is their fault's type.
 #[derive(Debug, Clone, Serialize)]
@@ -67,6 +71,59 @@ impl<F: FaultSetting> TeamConfig<F> {
     /// The transports every point runs over.
     pub fn transports(&self) -> &[TransportKind] {
         self.transports.as_deref().unwrap_or(&[TransportKind::Shm])
+    }
+
+    /// One point: `runs` fresh teams of `team` with this wait, one after the other
+    /// ([`launcher::run_team`]), gathering rank 0's samples and every PE's checks of `items`
+    /// ("messages", "bytes", …); each PE that did not verify becomes a note ("LABEL: data
+    /// failed verification: WHY"). The record `record` makes of the runs (given the results'
+    /// notes) is added to `res`. Returns the point's progress line, the team's label (and
+    /// transport, when the experiment has a choice). When a run fails after Ctrl-C, the runs
+    /// so far make the record, `None` when there are none; any other failure is the error.
+    pub fn point(
+        &self,
+        ctx: &RunCtx<'_>,
+        res: &mut BenchResults,
+        team: TeamSpec,
+        items: &str,
+        record: impl FnOnce(&Runs, &mut Vec<String>) -> Result<BenchRecord, BenchError>,
+    ) -> Result<Option<String>, BenchError> {
+        let team = TeamSpec {
+            wait: team_run::parse_wait(team.experiment, &self.wait)?,
+            ..team
+        };
+        let mut runs = Runs {
+            per_run: Vec::new(),
+            checks: Checks::of(items),
+            route: team.transport.name().to_string(),
+            floors_per_run: Vec::new(),
+            transport: team.transport,
+        };
+        for _ in 0..self.runs {
+            let outs = match launcher::run_team(&team) {
+                Ok(o) => o,
+                Err(_) if ctx.cancel.load(Ordering::Relaxed) => break,
+                Err(e) => return Err(e),
+            };
+            res.notes.extend(
+                outs.iter()
+                    .filter(|o| !o.verified)
+                    .map(|o| format!("{}: data failed verification: {}", team.label, o.failure)),
+            );
+            team_run::add_checks(&mut runs.checks, &outs);
+            runs.route = launcher::transport_of(&outs, team.transport);
+            runs.per_run.push(outs[0].samples.clone());
+            runs.floors_per_run.push(outs[0].floors.clone());
+        }
+        if runs.per_run.is_empty() {
+            return Ok(None);
+        }
+        let rec = record(&runs, &mut res.notes)?;
+        res.records.push(rec);
+        Ok(Some(match self.transports {
+            Some(_) => format!("{} {}", team.label, team.transport.name()),
+            None => team.label.clone(),
+        }))
     }
 
     /// Checks the wait, and that the transports can run here.

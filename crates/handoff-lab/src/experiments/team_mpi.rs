@@ -68,20 +68,20 @@ pub fn mpiexec(experiment: &'static str) -> Result<PathBuf, BenchError> {
 /// The world size when this process runs under `mpirun`/`mpiexec` (MPICH's `PMI_SIZE`,
 /// Open MPI's `OMPI_COMM_WORLD_SIZE`), else `None`.
 pub fn mpi_world_size() -> Option<usize> {
-    ["PMI_SIZE", "OMPI_COMM_WORLD_SIZE"]
-        .iter()
-        .find_map(|v| std::env::var(v).ok())
-        .and_then(|s| s.trim().parse().ok())
+    env_number(["PMI_SIZE", "OMPI_COMM_WORLD_SIZE"])
 }
 
 /// This process's rank in its MPI job (MPICH's `PMI_RANK`, Open MPI's
 /// `OMPI_COMM_WORLD_RANK`), 0 outside one.
 pub fn mpi_world_rank() -> usize {
-    ["PMI_RANK", "OMPI_COMM_WORLD_RANK"]
-        .iter()
+    env_number(["PMI_RANK", "OMPI_COMM_WORLD_RANK"]).unwrap_or(0)
+}
+
+/// The number in the first of `vars` that is set (MPICH's name, then Open MPI's).
+fn env_number(vars: [&str; 2]) -> Option<usize> {
+    vars.iter()
         .find_map(|v| std::env::var(v).ok())
         .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(0)
 }
 
 /// Every rank's result line from mpiexec's merged stdout, by rank: the last line of each

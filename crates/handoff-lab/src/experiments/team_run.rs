@@ -76,6 +76,15 @@ impl PeOutput {
         }
     }
 
+    /// Counts one item checked: a wrong one (`ok` false) fails ([`PeOutput::fail`]) with
+    /// "PE {rank}: " and `why()`.
+    pub fn verify(&mut self, ok: bool, why: impl FnOnce() -> String) {
+        self.checked += 1;
+        if !ok {
+            self.fail(format!("PE {}: {}", self.rank, why()));
+        }
+    }
+
     /// Records a failed check: `verified` becomes false; the first three failures are kept
     /// in `failure`, joined by "; ".
     pub fn fail(&mut self, why: String) {
@@ -117,7 +126,6 @@ pub struct TeamSpec {
     pub pes: usize,
     /// PE `r` runs on `cpus[r % cpus.len()]`; empty: unpinned.
     pub cpus: Vec<usize>,
-    /// The PEs' wait strategy.
     pub wait: Wait,
     /// Symmetric heap bytes per PE.
     pub heap: usize,
@@ -185,7 +193,6 @@ pub enum OutputError {
     /// No line starts with `{`.
     #[error("PE {rank} printed no result line (stdout: {text:?})")]
     Missing {
-        /// The PE.
         rank: usize,
         /// Its whole stdout.
         text: String,
@@ -193,9 +200,7 @@ pub enum OutputError {
     /// The last `{` line is not a [`PeOutput`].
     #[error("PE {rank} printed a bad result line ({source}): {line:?}")]
     Bad {
-        /// The PE.
         rank: usize,
-        /// The line.
         line: String,
         /// What serde_json said.
         source: serde_json::Error,
@@ -203,7 +208,6 @@ pub enum OutputError {
     /// The line names another rank (outputs were mixed up).
     #[error("PE {rank}'s result line says it is rank {claimed}")]
     WrongRank {
-        /// The PE.
         rank: usize,
         /// The rank its line claims.
         claimed: usize,
@@ -236,7 +240,6 @@ pub fn parse_output(rank: usize, text: &str) -> Result<PeOutput, OutputError> {
 
 /// What a PE of a counting-puts experiment runs, on any transport: the worker's JSON spec.
 pub trait PeBody: serde::de::DeserializeOwned {
-    /// The experiment.
     const NAME: &'static str;
     /// What a PE's part can fail with (a team call's error).
     type Error: std::fmt::Display;
@@ -313,11 +316,10 @@ pub fn pattern(i: usize, salt: u64, m: u64) -> u64 {
     ((i as u64) ^ (salt << 40) ^ ((m & 1) << 63)).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1
 }
 
-/// Fills `buf` with message `m`'s pattern of `salt` (word 0 is then stamped by the sender).
-pub fn fill(buf: &mut [u64], salt: u64, m: u64) {
-    for (i, w) in buf.iter_mut().enumerate() {
-        *w = pattern(i, salt, m);
-    }
+/// The `words`-word payloads of `salt` for messages of parity 0 and 1 (word 0 is then
+/// stamped by the sender with the message's number).
+pub fn payloads(words: usize, salt: u64) -> [Vec<u64>; 2] {
+    [0, 1].map(|m| (0..words).map(|i| pattern(i, salt, m)).collect())
 }
 
 /// Checks a received payload of message `m` from `salt`: word 0 must be the stamp `m`, and
@@ -438,6 +440,17 @@ pub const OVERSUBSCRIBED: &str = "with more PEs than CPUs a wait that is not alr
     satisfied costs a scheduler hand-off (tens of µs), which dwarfs the message costs the \
     claim is about; which method wins depends on how often a PE must sleep.";
 
+/// ", oversubscribed" when a team of `pes` PEs had more PEs than `res`'s machine has CPUs
+/// (else ""), for a finding's claim.
+pub fn oversubscribed(res: &crate::bench::BenchResults, pes: usize) -> &'static str {
+    let cpus = res.machine.allowed_cpus.len();
+    if cpus > 0 && pes > cpus {
+        ", oversubscribed"
+    } else {
+        ""
+    }
+}
+
 /// Parses a wait strategy flag.
 pub fn parse_wait(experiment: &'static str, text: &str) -> Result<Wait, BenchError> {
     text.parse::<Wait>()
@@ -474,13 +487,10 @@ mod tests {
 
     #[test]
     fn check_catches_stale_torn_and_misplaced_payloads() {
-        let mut b = vec![0u64; 64];
-        fill(&mut b, 3, 5);
+        let [mut stale, mut b] = payloads(64, 3);
         b[0] = 5;
         assert_eq!(check(&b, 3, 5), None);
         // Stale: the previous message (other parity), stamp and all.
-        let mut stale = vec![0u64; 64];
-        fill(&mut stale, 3, 4);
         stale[0] = 4;
         assert!(check(&stale, 3, 5).unwrap().contains("stamp"));
         // Torn: the stamp is new but the second half is the previous message's.
@@ -488,8 +498,7 @@ mod tests {
         torn[32..].copy_from_slice(&stale[32..]);
         assert!(check(&torn, 3, 5).unwrap().contains("word 32"));
         // From another sender.
-        let mut other = vec![0u64; 64];
-        fill(&mut other, 4, 5);
+        let [_, mut other] = payloads(64, 4);
         other[0] = 5;
         assert!(check(&other, 3, 5).is_some());
         // One word: only the stamp.
@@ -498,8 +507,7 @@ mod tests {
         assert_eq!(first_wrong(&[], 0, 7), None);
         // Two words and a line's seven: the last word is tested, and the stamp first.
         for n in [2, 7] {
-            let mut w = vec![0u64; n];
-            fill(&mut w, 3, 5);
+            let [_, mut w] = payloads(n, 3);
             w[0] = 5;
             assert_eq!(first_wrong(&w, 3, 5), None, "{n} words");
             w[n - 1] ^= 1;

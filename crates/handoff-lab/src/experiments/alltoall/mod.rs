@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::launcher;
 use super::team_config::TeamConfig;
-use super::team_run::{self, check, fill, PeOutput, TeamSpec};
+use super::team_run::{self, check, payloads, PeOutput, TeamSpec};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -115,9 +115,7 @@ impl Config {
         let sizes = if quick {
             vec![8, 4 << 10, 64 << 10]
         } else {
-            let mut v: Vec<usize> = (0..6).map(|k| 8usize << (3 * k)).collect();
-            v.push(1 << 20);
-            v
+            (0..6).map(|k| 8usize << (3 * k)).chain([1 << 20]).collect()
         };
         Config {
             methods: Method::ALL.to_vec(),
@@ -191,7 +189,6 @@ pub struct WorkerSpec {
     /// Rounds per sample.
     pub rounds: u64,
     pub samples: u64,
-    /// The injected fault.
     pub fault: Option<team_run::Fault>,
 }
 
@@ -205,11 +202,8 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
     let flags = team.alloc::<u64>(2)?;
     let cts = [team.ct_create()?, team.ct_create()?];
     let slot = |parity: u64, sender: usize| (parity as usize * p + sender) * words;
-    let mut src = [vec![0u64; words], vec![0u64; words]];
-    fill(&mut src[0], me as u64 + 1, 0);
-    fill(&mut src[1], me as u64 + 1, 1);
+    let mut src = payloads(words, me as u64 + 1);
     let mut out = PeOutput::of(me);
-    let fail = |out: &mut PeOutput, why: String| out.fail(format!("PE {me}: {why}"));
     let mut k: u64 = 0;
     let mut round = |out: &mut PeOutput, k: u64| -> Result<(), TeamError> {
         team_run::maybe_exit(&spec.fault, me, k);
@@ -249,13 +243,9 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         let got = team.local(&recv);
         for i in (0..p).filter(|&i| i != me) {
             let stamp = got[slot(parity, i)];
-            out.checked += 1;
-            if stamp != k {
-                fail(
-                    out,
-                    format!("round {k}: the slot of PE {i} has stamp {stamp}"),
-                );
-            }
+            out.verify(stamp == k, || {
+                format!("round {k}: the slot of PE {i} has stamp {stamp}")
+            });
         }
         Ok(())
     };
@@ -278,10 +268,10 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         let got = team.local(&recv);
         for i in (0..p).filter(|&i| i != me) {
             let at = slot(last % 2, i);
-            out.checked += 1;
-            if let Some(why) = check(&got[at..at + words], i as u64 + 1, last) {
-                fail(&mut out, format!("from PE {i}: {why}"));
-            }
+            let why = check(&got[at..at + words], i as u64 + 1, last);
+            out.verify(why.is_none(), || {
+                format!("from PE {i}: {}", why.unwrap_or_default())
+            });
         }
     }
     Ok(out)
@@ -290,14 +280,11 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.team.wait)?;
     let mut points = Vec::new();
     for &p in &cfg.pes {
         for &size in &cfg.sizes {
             for &m in &cfg.methods {
-                for &t in cfg.team.transports() {
-                    points.push((p, size, m, t));
-                }
+                points.extend(cfg.team.transports().iter().map(|&t| (p, size, m, t)));
             }
         }
     }
@@ -316,7 +303,6 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             };
             let team = TeamSpec {
                 cpus: cfg.cpus.clone(),
-                wait,
                 heap: 2 * p * size + (1 << 20),
                 deadline: Duration::from_secs(180),
                 transport,
@@ -328,34 +314,20 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                     format!("{} {size} B {p} PEs", method.name()),
                 )
             };
-            let Some(runs) =
-                launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "slots", &mut res.notes)?
-            else {
-                return Ok(None);
-            };
-            let sent = ((p - 1) * size) as f64;
-            let bw = |scale: f64| runs.scaled(|us| scale * sent / us);
-            let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
-            let series = format!("{}, {p} PEs", method.name());
-            res.records.push(
-                runs.record(
-                    team_run::series(series, transport.name()),
-                    size as f64,
-                    cfg.samples * rounds,
-                )
-                .param("method", method.name())
-                .param("size_bytes", size)
-                .param("pes", p)
-                .param("transport", runs.route.clone())
-                .metric("round_us", metric("µs", false, &runs.per_run)?)
-                .metric("bandwidth_pe_mbps", metric("MB/s", true, &bw(1.0))?)
-                .metric("bandwidth_node_mbps", metric("MB/s", true, &bw(p as f64))?),
-            );
-            Ok(Some(format!(
-                "{} {size} B {p} PEs {}",
-                method.name(),
-                transport.name()
-            )))
+            cfg.team.point(ctx, res, team, "slots", |runs, _| {
+                let sent = ((p - 1) * size) as f64;
+                let bw = |scale: f64| runs.scaled(|us| scale * sent / us);
+                let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
+                let series = format!("{}, {p} PEs", method.name());
+                Ok(runs
+                    .record_on(series, size as f64, cfg.samples * rounds)
+                    .param("method", method.name())
+                    .param("size_bytes", size)
+                    .param("pes", p)
+                    .metric("round_us", metric("µs", false, &runs.per_run)?)
+                    .metric("bandwidth_pe_mbps", metric("MB/s", true, &bw(1.0))?)
+                    .metric("bandwidth_node_mbps", metric("MB/s", true, &bw(p as f64))?))
+            })
         },
     )?;
     res.notes.push(
@@ -396,14 +368,9 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
             .iter()
             .filter_map(|r| r.param_f64("pes").map(|p| p as usize)),
     );
-    let cpus = res.machine.allowed_cpus.len();
     let mut out = Vec::new();
     for p in pes {
-        let over = if cpus > 0 && p > cpus {
-            ", oversubscribed"
-        } else {
-            ""
-        };
+        let over = team_run::oversubscribed(res, p);
         for base in [Method::FenceFlags, Method::Barrier] {
             let claim = format!(
                 "counting puts give ≥ 2× the all-to-all bandwidth of {} at {size} B \

@@ -39,12 +39,11 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
            size, per placement (compact, spread, a CPU list, or unpinned) and mode (threads or \
            processes). Messages go through handoff's frame queues with adaptive waits; every \
            byte is checked against its (iteration, sender, receiver) pattern.",
-    figures: &[FigureSpec {
-        id: "kneighbor",
-        title: "kNeighbor: µs per iteration vs message size",
-        metric: "iter_us",
-        ..FigureSpec::vs_size("", "", "")
-    }],
+    figures: &[FigureSpec::vs_size(
+        "kneighbor",
+        "kNeighbor: µs per iteration vs message size",
+        "iter_us",
+    )],
     findings,
     run: Some(|ctx| run(&Config::for_report(ctx.quick, ctx.allowed_cpus), ctx)),
     worker: Some(worker),
@@ -266,7 +265,7 @@ fn one_run(
     // queues[from][j] carries from → neighbours(from)[j].
     let per_pe: Vec<PeRun> = match mode {
         Mode::Threads => {
-            let mut txs: Vec<Vec<Option<FrameProducer>>> = Vec::new();
+            let mut txs: Vec<Vec<FrameProducer>> = Vec::new();
             let mut rxs: Vec<Vec<Option<FrameConsumer>>> = (0..p)
                 .map(|_| (0..2 * cfg.k).map(|_| None).collect())
                 .collect();
@@ -274,23 +273,21 @@ fn one_run(
                 let mut row = Vec::new();
                 for (j, to) in neighbours(from, p, cfg.k).into_iter().enumerate() {
                     let (tx, rx) = FrameQueue::new(capacity_for(size)).map_err(qerr)?;
-                    row.push(Some(tx));
+                    row.push(tx);
                     // `from` is `to`'s neighbour at the mirrored offset.
                     rxs[to][2 * cfg.k - 1 - j] = Some(rx);
                 }
                 txs.push(row);
             }
             let results: Vec<Result<PeRun, QueueError>> = std::thread::scope(|s| {
-                let handles: Vec<_> = (0..p)
-                    .map(|rank| {
-                        let mut outs: Vec<FrameProducer> = txs[rank]
-                            .iter_mut()
-                            .map(|t| t.take().expect("each end once"))
-                            .collect();
-                        let mut ins: Vec<FrameConsumer> = rxs[rank]
-                            .iter_mut()
-                            .map(|r| r.take().expect("each end once"))
-                            .collect();
+                let handles: Vec<_> = txs
+                    .into_iter()
+                    .zip(rxs)
+                    .enumerate()
+                    .map(|(rank, (mut outs, ins))| {
+                        // Every receiving end was set above (a neighbour's queue to this PE).
+                        let mut ins: Vec<FrameConsumer> =
+                            ins.into_iter().map(|r| r.expect("each end once")).collect();
                         let cpu = cpu_map[rank];
                         s.spawn(move || {
                             pin(cpu);
@@ -435,9 +432,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
     let mut points = Vec::new();
     for &mode in &cfg.modes {
         for placement in &cfg.placements {
-            for &size in &cfg.sizes {
-                points.push((mode, placement, size));
-            }
+            points.extend(cfg.sizes.iter().map(|&size| (mode, placement, size)));
         }
     }
     let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(mode, placement, size)| {

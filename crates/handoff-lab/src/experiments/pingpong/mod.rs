@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use super::launcher;
 use super::team_config::TeamConfig;
 use super::team_floor::{SampleRatios, TeamFloor};
-use super::team_run::{self, fill, PeOutput, TeamSpec};
+use super::team_run::{self, payloads, PeOutput, TeamSpec};
 use crate::bench::experiment::{
     metric, BenchError, ExperimentInfo, FigureSpec, ReportCost, RunCtx,
 };
@@ -104,6 +104,22 @@ pub struct PairPlacement {
 /// The placement class under `mpirun`, which places and pins the ranks itself.
 pub const MPIRUN: &str = "mpirun";
 
+impl PairPlacement {
+    /// Whether the PEs run on two CPUs we pinned them to (not one, not `mpirun`'s): where
+    /// their floors are measured.
+    fn two_cpus(&self) -> bool {
+        self.cpus[0] != self.cpus[1] && self.class != MPIRUN
+    }
+
+    /// The pair's c2c floor probed now ([`super::floor::adjacent_c2c`]); `None` unless on
+    /// [`PairPlacement::two_cpus`].
+    fn c2c(&self) -> Option<f64> {
+        self.two_cpus()
+            .then(|| super::floor::adjacent_c2c(self.cpus[0], self.cpus[1]))
+            .flatten()
+    }
+}
+
 /// One CPU pair per placement class among `cpus` (same core first), or the first two CPUs as
 /// `other-core` when the topology cannot be read.
 pub fn placements(cpus: &[usize]) -> Vec<PairPlacement> {
@@ -116,19 +132,14 @@ pub fn placements(cpus: &[usize]) -> Vec<PairPlacement> {
                 cpus: [a, b],
             })
             .collect(),
-        Err(_) => {
-            let mut v = vec![PairPlacement {
-                class: "same-core".into(),
-                cpus: [cpus[0], cpus[0]],
-            }];
-            if cpus.len() > 1 {
-                v.push(PairPlacement {
-                    class: "other-core".into(),
-                    cpus: [cpus[0], cpus[1]],
-                });
-            }
-            v
-        }
+        Err(_) => [("same-core", 0), ("other-core", 1)]
+            .into_iter()
+            .filter(|&(_, i)| i < cpus.len())
+            .map(|(class, i)| PairPlacement {
+                class: class.into(),
+                cpus: [cpus[0], cpus[i]],
+            })
+            .collect(),
     }
 }
 
@@ -245,7 +256,6 @@ pub struct WorkerSpec {
     pub samples: u64,
     /// Warm-up round trips.
     pub warmup: u64,
-    /// The injected fault.
     pub fault: Option<team_run::Fault>,
     /// Whether the PEs measure their floors before each sample ([`super::team_floor`]): on
     /// two CPUs of their own only (the floors spin).
@@ -279,9 +289,7 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         false => None,
     };
     // Two source buffers, message parity 0 and 1; salt = rank + 1.
-    let mut src = [vec![0u64; words], vec![0u64; words]];
-    fill(&mut src[0], me as u64 + 1, 0);
-    fill(&mut src[1], me as u64 + 1, 1);
+    let src = payloads(words, me as u64 + 1);
     let mut pe = Pe {
         team,
         spec,
@@ -441,38 +449,31 @@ fn wrong(out: &mut PeOutput, received: &[u64], salt: u64, m: u64, i: usize) {
 /// Runs `cfg` from `exe args`; stops early (partial) when `cancel` is set.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.team.wait)?;
     let started = Instant::now();
+    // Under mpirun: rank 0 with each other rank in turn (the job's ranks as pairs).
+    let world = super::team_session::world().map_or(2, |(_, w)| w);
     let mut points = Vec::new();
     for p in &cfg.placements {
         for &size in &cfg.sizes {
             for &m in cfg.methods.iter().filter(|m| m.fits(size)) {
                 for &t in cfg.team.transports() {
-                    points.push((p, size, m, t));
+                    points.extend((1..world).map(|j| ((p, size, m, t), j)));
                 }
             }
         }
     }
-    // Under mpirun: rank 0 with each other rank in turn (the job's ranks as pairs).
-    let world = super::team_session::world().map_or(2, |(_, w)| w);
-    let pairs: Vec<usize> = (1..world).collect();
-    let points: Vec<_> = points
-        .into_iter()
-        .flat_map(|pt| pairs.iter().map(move |&j| (pt, j)))
+    let c2c: Vec<C2cPair> = cfg
+        .placements
+        .iter()
+        .filter_map(|p| {
+            Some(C2cPair {
+                cpu_a: p.cpus[0],
+                cpu_b: p.cpus[1],
+                placement: p.class.clone(),
+                one_way_ns: p.c2c()?,
+            })
+        })
         .collect();
-    let mut c2c = Vec::new();
-    for p in &cfg.placements {
-        if p.cpus[0] != p.cpus[1] && p.class != MPIRUN {
-            if let Some(ns) = super::floor::adjacent_c2c(p.cpus[0], p.cpus[1]) {
-                c2c.push(C2cPair {
-                    cpu_a: p.cpus[0],
-                    cpu_b: p.cpus[1],
-                    placement: p.class.clone(),
-                    one_way_ns: ns,
-                });
-            }
-        }
-    }
     let mut res = ctx.run_points(
         NAME,
         cfg,
@@ -485,11 +486,10 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 samples: cfg.samples,
                 warmup: cfg.warmup.min(cfg.round_trips_at(size)),
                 fault: cfg.team.fault.clone(),
-                floors: p.cpus[0] != p.cpus[1] && p.class != MPIRUN,
+                floors: p.two_cpus(),
             };
             let team = TeamSpec {
                 cpus: p.cpus.to_vec(),
-                wait,
                 heap: size + (1 << 20),
                 transport,
                 members: if world > 2 { vec![0, peer] } else { Vec::new() },
@@ -503,73 +503,59 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             };
             // The floor before and after the runs: a record whose host changed state in
             // between carries none (`floor::Around`).
-            let probe = || {
-                (p.cpus[0] != p.cpus[1] && p.class != MPIRUN)
-                    .then(|| super::floor::adjacent_c2c(p.cpus[0], p.cpus[1]))
-                    .flatten()
-            };
-            let before = probe();
-            let Some(runs) =
-                launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "messages", &mut res.notes)?
-            else {
-                return Ok(None);
-            };
-            let after = before.and_then(|_| probe());
-            let around = super::floor::Around::of(before, after);
-            let floors = SampleRatios::of(&runs.per_run, &runs.floors_per_run);
-            let m = metric(NAME, "µs", false, &runs.per_run)?;
-            let series = series_name(method, &p.class, &runs.route);
-            let series = match world > 2 {
-                true => format!("{series} (0-{peer})"),
-                false => series,
-            };
-            let mut rec = runs
-                .record(series, size as f64, spec.samples * spec.round_trips * 2)
-                .param("method", method.name())
-                .param("size_bytes", size)
-                .param("placement", p.class.clone())
-                .param(
-                    "cpus",
-                    if p.class == MPIRUN {
-                        MPIRUN.to_string()
-                    } else {
-                        format!("{},{}", p.cpus[0], p.cpus[1])
-                    },
-                )
-                .param("transport", runs.route.clone())
-                .metric("latency_us", m);
-            if let Some(f) = &floors {
-                rec = rec
-                    .metric("over_c2c_floor", metric(NAME, "×", false, &f.over_c2c)?)
-                    .metric("over_store_floor", metric(NAME, "×", false, &f.over_store)?);
-                rec.info.insert("c2c_in_team_ns".into(), f.c2c_ns.into());
-                rec.info.insert("store_floor_ns".into(), f.store_ns.into());
-            }
-            if super::team_session::active() {
-                // Under mpirun: which ranks were the pair (rank 0 with each other in turn).
-                rec = rec.param("pair", format!("0-{peer}"));
-            }
-            rec.c2c_one_way_ns = around.floor();
-            for (key, ns) in [("c2c_before_ns", before), ("c2c_after_ns", after)] {
-                if let Some(ns) = ns {
-                    rec.info.insert(key.into(), ns.into());
+            let before = p.c2c();
+            cfg.team.point(ctx, res, team, "messages", |runs, notes| {
+                let after = before.and_then(|_| p.c2c());
+                let around = super::floor::Around::of(before, after);
+                let floors = SampleRatios::of(&runs.per_run, &runs.floors_per_run);
+                let m = metric(NAME, "µs", false, &runs.per_run)?;
+                let series = series_name(method, &p.class, &runs.route);
+                let series = match world > 2 {
+                    true => format!("{series} (0-{peer})"),
+                    false => series,
+                };
+                let mut rec = runs
+                    .record(series, size as f64, spec.samples * spec.round_trips * 2)
+                    .param("method", method.name())
+                    .param("size_bytes", size)
+                    .param("placement", p.class.clone())
+                    .param(
+                        "cpus",
+                        if p.class == MPIRUN {
+                            MPIRUN.to_string()
+                        } else {
+                            format!("{},{}", p.cpus[0], p.cpus[1])
+                        },
+                    )
+                    .param("transport", runs.route.clone())
+                    .metric("latency_us", m);
+                if let Some(f) = &floors {
+                    rec = rec
+                        .metric("over_c2c_floor", metric(NAME, "×", false, &f.over_c2c)?)
+                        .metric("over_store_floor", metric(NAME, "×", false, &f.over_store)?);
+                    rec.info.insert("c2c_in_team_ns".into(), f.c2c_ns.into());
+                    rec.info.insert("store_floor_ns".into(), f.store_ns.into());
                 }
-            }
-            let what = format!("{} {size} B {}", method.name(), p.class);
-            res.notes.extend(around.note(&what).map(|n| match floors {
-                Some(_) => format!(
-                    "{n}; its over_c2c_floor still compares each sample with the floor its PEs \
-                     measured just before it"
-                ),
-                None => n,
-            }));
-            res.records.push(rec);
-            Ok(Some(format!(
-                "{} {size} B {} {}",
-                method.name(),
-                p.class,
-                transport.name()
-            )))
+                if super::team_session::active() {
+                    // Under mpirun: which ranks were the pair (rank 0 with each other in turn).
+                    rec = rec.param("pair", format!("0-{peer}"));
+                }
+                rec.c2c_one_way_ns = around.floor();
+                for (key, ns) in [("c2c_before_ns", before), ("c2c_after_ns", after)] {
+                    if let Some(ns) = ns {
+                        rec.info.insert(key.into(), ns.into());
+                    }
+                }
+                let what = format!("{} {size} B {}", method.name(), p.class);
+                notes.extend(around.note(&what).map(|n| match floors {
+                    Some(_) => format!(
+                        "{n}; its over_c2c_floor still compares each sample with the floor its \
+                         PEs measured just before it"
+                    ),
+                    None => n,
+                }));
+                Ok(rec)
+            })
         },
     )?;
     res.c2c = c2c;

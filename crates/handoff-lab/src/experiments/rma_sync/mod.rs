@@ -89,10 +89,10 @@ pub static INFO: ExperimentInfo = ExperimentInfo {
     ],
     findings,
     run: Some(|ctx| {
-let mut cfg = Config::for_report(ctx.quick);
-cfg.team.plan_transports(ctx);
-run(ctx, &cfg)
-}),
+        let mut cfg = Config::for_report(ctx.quick);
+        cfg.team.plan_transports(ctx);
+        run(ctx, &cfg)
+    }),
     worker: Some(launcher::worker_main::<worker::WorkerSpec>),
     report_cost: ReportCost::fixed(25.0, 0.5),
     draw: None,
@@ -156,24 +156,21 @@ impl Config {
     /// The report's plan: p = 2, 3, 4, 6, 8 (quick: 2, 4), k = 1 … p − 1 at the largest p
     /// (quick: 1, 2, 3), every mode. p above the CPU count is oversubscribed (noted).
     pub fn for_report(quick: bool) -> Config {
-        if quick {
-            Config {
-                modes: Mode::ALL.to_vec(),
-                pes: vec![2, 4],
-                ks: vec![1, 2, 3],
-                iters: 200,
-                reps: 4,
-                team: TeamConfig::plan(2, true),
-            }
-        } else {
-            Config {
-                modes: Mode::ALL.to_vec(),
-                pes: vec![2, 3, 4, 6, 8],
-                ks: (1..=7).collect(),
-                iters: 1000,
-                reps: 8,
-                team: TeamConfig::plan(3, true),
-            }
+        Config {
+            modes: Mode::ALL.to_vec(),
+            pes: if quick {
+                vec![2, 4]
+            } else {
+                vec![2, 3, 4, 6, 8]
+            },
+            ks: if quick {
+                vec![1, 2, 3]
+            } else {
+                (1..=7).collect()
+            },
+            iters: if quick { 200 } else { 1000 },
+            reps: if quick { 4 } else { 8 },
+            team: TeamConfig::plan(if quick { 2 } else { 3 }, true),
         }
     }
 
@@ -242,7 +239,7 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
     if ctx.allowed_cpus.is_empty() {
         return Err(BenchError::usage(NAME, "no CPU to run on"));
     }
-    let wait = cfg.check_wait(ctx.allowed_cpus)?;
+    cfg.check_wait(ctx.allowed_cpus)?;
     let points: Vec<_> = cfg
         .points()
         .into_iter()
@@ -261,36 +258,23 @@ pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchErro
                 fault: cfg.team.fault,
             };
             let team = TeamSpec {
-                wait,
                 transport,
-                ..TeamSpec::new(ctx, NAME, &spec, p, format!("{} with {p} PEs", mode.name()))
+                ..TeamSpec::new(ctx, NAME, &spec, p, format!("{} p={p} k={k}", mode.name()))
             };
-            let Some(runs) =
-                launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "values", &mut res.notes)?
-            else {
-                return Ok(None);
-            };
-            let series = team_run::series(mode.name().to_string(), transport.name());
-            res.records.push(
-                runs.record(series, x as f64, cfg.reps)
+            cfg.team.point(ctx, res, team, "values", |runs, _| {
+                Ok(runs
+                    .record_on(mode.name().to_string(), x as f64, cfg.reps)
                     .param("mode", mode.name())
                     .param("pes", p)
                     .param("k", k)
-                    .param("transport", runs.route.clone())
-                    .metric(METRIC, metric(NAME, "µs", false, &runs.per_run)?),
-            );
-            Ok(Some(format!(
-                "{} p={p} k={k} {}",
-                mode.name(),
-                transport.name()
-            )))
+                    .metric(METRIC, metric(NAME, "µs", false, &runs.per_run)?))
+            })
         },
     )?;
     for &mode in &cfg.modes {
         let (form, x) = mode.model();
-        if let Some(f) = res.fit_series(mode.name(), METRIC, form, x) {
-            res.models.push(f);
-        }
+        let fit = res.fit_series(mode.name(), METRIC, form, x);
+        res.models.extend(fit);
     }
     let cpus = ctx.allowed_cpus.len();
     if cfg.pes.iter().any(|&p| p > cpus) {
@@ -344,10 +328,7 @@ pub fn advice(res: &BenchResults) -> Vec<String> {
         res.series(s)
             .into_iter()
             .filter_map(|r| r.metrics.get(METRIC).map(|m| (r.x, m.summary.mean)))
-            .fold(None, |b: Option<(f64, f64)>, v| match b {
-                Some(b) if b.0 <= v.0 => Some(b),
-                _ => Some(v),
-            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
     };
     if let (Some((p, lock)), Some((_, flush))) = (smallest("lock-exclusive"), smallest("flush")) {
         out.push(format!(
@@ -382,16 +363,9 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
         at("pscw-ring", p_max),
         1.0,
     ));
-    let p_min = res
-        .series("lock-exclusive")
-        .iter()
-        .map(|r| r.x)
-        .fold(f64::INFINITY, f64::min);
-    let p_top = res
-        .series("lock-exclusive")
-        .iter()
-        .map(|r| r.x)
-        .fold(0.0, f64::max);
+    let lock_ps: Vec<f64> = res.series("lock-exclusive").iter().map(|r| r.x).collect();
+    let p_min = lock_ps.iter().copied().fold(f64::INFINITY, f64::min);
+    let p_top = lock_ps.iter().copied().fold(0.0, f64::max);
     if p_top > p_min {
         out.extend(at_least_if(
             &format!(

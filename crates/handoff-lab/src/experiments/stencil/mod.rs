@@ -183,16 +183,8 @@ impl Config {
                 v.push(("strong", Grid { m, n, pes }));
             }
         }
-        for &m in &self.weak_m {
-            v.push((
-                "weak",
-                Grid {
-                    m,
-                    n: self.weak_n,
-                    pes: self.weak_pes,
-                },
-            ));
-        }
+        let (n, pes) = (self.weak_n, self.weak_pes);
+        v.extend(self.weak_m.iter().map(|&m| ("weak", Grid { m, n, pes })));
         v
     }
 
@@ -261,13 +253,10 @@ pub use pe::WorkerSpec;
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
 pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    let wait = team_run::parse_wait(NAME, &cfg.team.wait)?;
     let mut points = Vec::new();
     for (kind, g) in cfg.points() {
         for &method in &cfg.methods {
-            for &t in cfg.team.transports() {
-                points.push((kind, g, method, t));
-            }
+            points.extend(cfg.team.transports().iter().map(|&t| (kind, g, method, t)));
         }
     }
     let mut res = ctx.run_points(
@@ -284,46 +273,28 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
             let label = format!("{kind} {} {}×{} on {} PEs", method.name(), g.m, g.n, g.pes);
             let team = TeamSpec {
                 cpus: cfg.cpus.clone(),
-                wait,
                 heap: 8 * g.m + (1 << 20),
                 deadline: Duration::from_secs(300),
                 transport,
                 ..TeamSpec::new(ctx, NAME, &spec, g.pes, label)
             };
-            let Some(runs) =
-                launcher::run_teams(&team, cfg.team.runs, ctx.cancel, "values", &mut res.notes)?
-            else {
-                return Ok(None);
-            };
-            let flops = 2.0 * (g.m - 1) as f64 * (g.n - 1) as f64;
-            let ms = runs.scaled(|us| us / 1e3);
-            let mflops = runs.scaled(|us| flops / us);
-            let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
-            let x = if kind == "strong" { g.pes } else { g.m };
-            let series = format!("{kind}: {}", method.name());
-            res.records.push(
-                runs.record(
-                    team_run::series(series, transport.name()),
-                    x as f64,
-                    cfg.iterations - 1,
-                )
-                .param("scaling", kind)
-                .param("method", method.name())
-                .param("m", g.m)
-                .param("n", g.n)
-                .param("pes", g.pes)
-                .param("transport", runs.route.clone())
-                .metric("mflops", metric("MFLOP/s", true, &mflops)?)
-                .metric("time_ms", metric("ms", false, &ms)?),
-            );
-            Ok(Some(format!(
-                "{kind} {} {}×{} {} PEs {}",
-                method.name(),
-                g.m,
-                g.n,
-                g.pes,
-                transport.name()
-            )))
+            cfg.team.point(ctx, res, team, "values", |runs, _| {
+                let flops = 2.0 * (g.m - 1) as f64 * (g.n - 1) as f64;
+                let ms = runs.scaled(|us| us / 1e3);
+                let mflops = runs.scaled(|us| flops / us);
+                let metric = |unit, hib, v: &[Vec<f64>]| metric(NAME, unit, hib, v);
+                let x = if kind == "strong" { g.pes } else { g.m };
+                let series = format!("{kind}: {}", method.name());
+                Ok(runs
+                    .record_on(series, x as f64, cfg.iterations - 1)
+                    .param("scaling", kind)
+                    .param("method", method.name())
+                    .param("m", g.m)
+                    .param("n", g.n)
+                    .param("pes", g.pes)
+                    .metric("mflops", metric("MFLOP/s", true, &mflops)?)
+                    .metric("time_ms", metric("ms", false, &ms)?))
+            })
         },
     )?;
     if let Some(p) = cfg
@@ -362,14 +333,9 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
             .filter_map(|r| r.param_f64("pes").map(|p| p as usize))
             .filter(|&p| p >= 2),
     );
-    let cpus = res.machine.allowed_cpus.len();
     let mut out = Vec::new();
     for p in pes {
-        let over = if cpus > 0 && p > cpus {
-            ", oversubscribed"
-        } else {
-            ""
-        };
+        let over = team_run::oversubscribed(res, p);
         let claim = format!(
             "counting puts make the pipelined stencil more than 2× faster than fence + flag \
              [{p} PEs{over}] (seed: > 2×)"
@@ -381,18 +347,13 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
         ) {
             (Some(c), Some(f)) => {
                 let why = if over.is_empty() {
-                    "each row sends one 8-byte value to the right neighbour; "
-                } else {
-                    ""
-                };
-                let why = format!(
-                    "{why}{}",
-                    if over.is_empty() {
+                    format!(
+                        "each row sends one 8-byte value to the right neighbour; {}",
                         team_run::SAME_WORK
-                    } else {
-                        team_run::OVERSUBSCRIBED
-                    }
-                );
+                    )
+                } else {
+                    team_run::OVERSUBSCRIBED.to_string()
+                };
                 out.push(team_run::because(at_least(&claim, what, &c, &f, 2.0), &why))
             }
             (None, None) => {}

@@ -16,7 +16,6 @@ pub struct WorkerSpec {
     /// The grid (and PEs).
     pub grid: Grid,
     pub iterations: u64,
-    /// The injected fault.
     pub fault: Option<team_run::Fault>,
 }
 
@@ -100,7 +99,6 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         }
     }
     let mut out = PeOutput::of(r);
-    let fail = |out: &mut PeOutput, why: String| out.fail(format!("PE {r}: {why}"));
     let mut stamps = Vec::with_capacity(spec.iterations as usize);
     let k_corner = |k: u64| corner(m, n, k);
     team.barrier_all()?;
@@ -108,16 +106,12 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         if r == 0 && it > 0 && p > 1 {
             let v = feedback.recv(team, spec.method, 0, it)?;
             stamps.push(Instant::now());
-            out.checked += 1;
-            if v != -k_corner(it) {
-                fail(
-                    &mut out,
-                    format!(
-                        "iteration {it}: A(0,0) arrived as {v}, expected {}",
-                        -k_corner(it)
-                    ),
-                );
-            }
+            out.verify(v == -k_corner(it), || {
+                format!(
+                    "iteration {it}: A(0,0) arrived as {v}, expected {}",
+                    -k_corner(it)
+                )
+            });
             a[0] = v;
         }
         for i in 1..m {
@@ -125,16 +119,12 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
             if r > 0 {
                 let v = ghost.recv(team, spec.method, i, it * (m as u64 - 1) + i as u64)?;
                 let want = cell(m, n, it + 1, i, lo - 1);
-                out.checked += 1;
-                if v != want {
-                    fail(
-                        &mut out,
-                        format!(
-                            "iteration {}, row {i}: boundary value {v}, expected {want}",
-                            it + 1
-                        ),
-                    );
-                }
+                out.verify(v == want, || {
+                    format!(
+                        "iteration {}, row {i}: boundary value {v}, expected {want}",
+                        it + 1
+                    )
+                });
                 a[i * w] = v;
             }
             let (up, row) = a[(i - 1) * w..(i + 1) * w].split_at_mut(w);
@@ -151,17 +141,13 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
         }
         if r + 1 == p {
             let c = a[m * w - 1];
-            out.checked += 1;
-            if c != k_corner(it + 1) {
-                fail(
-                    &mut out,
-                    format!(
-                        "iteration {}: corner {c}, expected {}",
-                        it + 1,
-                        k_corner(it + 1)
-                    ),
-                );
-            }
+            out.verify(c == k_corner(it + 1), || {
+                format!(
+                    "iteration {}: corner {c}, expected {}",
+                    it + 1,
+                    k_corner(it + 1)
+                )
+            });
             if p == 1 {
                 stamps.push(Instant::now());
                 a[0] = -c;
@@ -173,10 +159,9 @@ fn pe_main<X: Transport>(team: &Team<X>, spec: &WorkerSpec) -> Result<PeOutput, 
     if r == 0 && p > 1 {
         let v = feedback.recv(team, spec.method, 0, spec.iterations)?;
         stamps.push(Instant::now());
-        out.checked += 1;
-        if v != -k_corner(spec.iterations) {
-            fail(&mut out, format!("last iteration: A(0,0) arrived as {v}"));
-        }
+        out.verify(v == -k_corner(spec.iterations), || {
+            format!("last iteration: A(0,0) arrived as {v}")
+        });
     }
     out.samples = stamps
         .windows(2)
