@@ -93,11 +93,7 @@ pub fn rec(mode: &str, size: u64, same_core: bool, cpu: f64, read_runs: &[f64]) 
         .metric(READ, timed(mean, read_runs.to_vec()))
         .metric(LATENCY, timed(0.1, vec![0.1; read_runs.len()]))
         .metric(WRITE, timed(mean, read_runs.to_vec()));
-    let wait = if same_core {
-        info.wait_same_cpu
-    } else {
-        info.wait
-    };
+    let wait = info.mode.wait_kind(same_core);
     r.info.insert("wait".into(), wait.as_str().into());
     r.info.insert("consumer_cpu_pct".into(), cpu.into());
     r

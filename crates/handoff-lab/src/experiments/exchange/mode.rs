@@ -51,11 +51,9 @@ pub struct ModeInfo {
     pub mode: Mode,
     pub name: &'static str,
     pub parties: Parties,
-    /// The consumer's wait when producer and consumer have CPUs of their own.
+    /// The consumer's wait when producer and consumer have CPUs of their own (on one CPU a
+    /// spin mode yields: see [`Mode::wait_kind`]).
     pub wait: WaitKind,
-    /// The consumer's wait when producer and consumer share one CPU (spinning against a peer on
-    /// the same CPU burns a scheduler tick per hand-off, so spin modes yield).
-    pub wait_same_cpu: WaitKind,
     /// The consumer polls while waiting (keeps its CPU busy however fast the producer is).
     pub busy_waits: bool,
     /// Colour in every figure, RGB.
@@ -71,14 +69,12 @@ const fn info(
     wait: WaitKind,
     colour: (u8, u8, u8),
 ) -> ModeInfo {
-    let spins = matches!(wait, WaitKind::Spin);
     ModeInfo {
         mode,
         name,
         parties,
         wait,
-        wait_same_cpu: if spins { WaitKind::SpinYield } else { wait },
-        busy_waits: spins,
+        busy_waits: matches!(wait, WaitKind::Spin),
         colour,
         shape: match parties {
             Parties::Threads => Shape::Circle,
@@ -245,11 +241,12 @@ impl Mode {
         Ok(modes)
     }
 
-    /// The wait the consumer uses in this mode for a given placement.
+    /// The wait the consumer uses in this mode for a given placement: spinning against a peer
+    /// on the same CPU burns a scheduler tick per hand-off, so there spin modes yield.
     pub fn wait_kind(self, same_cpu: bool) -> WaitKind {
-        match same_cpu {
-            true => self.info().wait_same_cpu,
-            false => self.info().wait,
+        match self.info().wait {
+            WaitKind::Spin if same_cpu => WaitKind::SpinYield,
+            wait => wait,
         }
     }
 }
