@@ -152,6 +152,11 @@ impl Crossover {
                     .map(|(s, r, _)| ratio_text(*s, r))
                     .collect();
                 return Verdict::Inconclusive(match last_msg {
+                    Some(i) if ties.is_empty() => format!(
+                        "messages win at the largest size measured ({}) but not at every size, so \
+                         no size from which puts win",
+                        format_size(v[i].0)
+                    ),
                     Some(i) => format!(
                         "messages win up to {}, but above it the 95% intervals contain 1 ({}), so no size where puts win clearly",
                         format_size(v[i].0),

@@ -295,6 +295,21 @@ fn the_crossover_is_inconclusive_only_with_a_reason() {
         f.sentence
     );
     assert_eq!(named_size(&c), None);
+    // A tie at 64 B, messages win at the largest size: no size above it to name.
+    let mut recs = vec![
+        rec("threads, XConn×1, msg", 64, 1.0),
+        wide_rec("threads, XConn×1, rma", 64),
+    ];
+    recs.extend(pairs(&[(64 << 10, 2.0, 1.0)]));
+    let f = crossover(&results(recs)).unwrap().finding();
+    assert_eq!(f.holds, Holds::Inconclusive, "{}", f.sentence);
+    assert!(
+        f.sentence
+            .contains("messages win at the largest size measured (64KiB)")
+            && !f.sentence.contains("()"),
+        "{}",
+        f.sentence
+    );
     // Every interval contains 1.
     let mut recs = Vec::new();
     for size in [64, 4096] {
