@@ -481,11 +481,8 @@ pub fn disagreement(run_means: &[f64], iqrs: Option<&[[f64; 2]]>) -> Option<Disa
     } else {
         0.0
     };
-    match iqrs {
+    let (outside, basis) = match iqrs {
         Some(iqrs) if iqrs.len() == run_means.len() => {
-            if relative_spread <= DISAGREEMENT_MIN_SPREAD {
-                return None;
-            }
             let outside: Vec<usize> = (0..run_means.len())
                 .filter(|&i| {
                     (0..run_means.len()).filter(|&j| j != i).all(|j| {
@@ -495,20 +492,18 @@ pub fn disagreement(run_means: &[f64], iqrs: Option<&[[f64; 2]]>) -> Option<Disa
                     })
                 })
                 .collect();
-            (!outside.is_empty()).then(|| Disagreement {
-                run_means: run_means.to_vec(),
-                outside,
-                relative_spread,
-                basis: DisagreementBasis::Iqr,
-            })
+            let apart = relative_spread > DISAGREEMENT_MIN_SPREAD && !outside.is_empty();
+            apart.then_some((outside, DisagreementBasis::Iqr))?
         }
-        _ => (relative_spread > DISAGREEMENT_SPREAD_WITHOUT_IQR).then(|| Disagreement {
-            run_means: run_means.to_vec(),
-            outside: Vec::new(),
-            relative_spread,
-            basis: DisagreementBasis::Spread,
-        }),
-    }
+        _ => (relative_spread > DISAGREEMENT_SPREAD_WITHOUT_IQR)
+            .then_some((Vec::new(), DisagreementBasis::Spread))?,
+    };
+    Some(Disagreement {
+        run_means: run_means.to_vec(),
+        outside,
+        relative_spread,
+        basis,
+    })
 }
 
 /// The metrics of a record the disagreement check looks at.

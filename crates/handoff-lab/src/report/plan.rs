@@ -115,12 +115,10 @@ fn plan_step(
         stop_after_records: req.stop_after_records,
         for_run: req.for_run,
     };
-    let mut parts = Vec::new();
-    for info in std::iter::once(registry::lead()).chain(req.experiments.iter().copied()) {
-        if let Some(part) = info.report_plan(&ask) {
-            parts.push((info.name, part?));
-        }
-    }
+    let infos = std::iter::once(registry::lead()).chain(req.experiments.iter().copied());
+    let parts = infos
+        .filter_map(|info| Some(info.report_plan(&ask)?.map(|part| (info.name, part))))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Plan {
         notes: parts.iter().flat_map(|p| p.1.notes.clone()).collect(),
         parts,

@@ -78,10 +78,10 @@ fn worker_body(args: &[String]) -> Result<(), BenchError> {
     };
     match args {
         [spec] => worker::worker_main(spec).map_err(failed),
-        _ => Err(BenchError::Usage {
-            experiment: record::NAME,
-            message: "the exchange worker takes one JSON spec".to_string(),
-        }),
+        _ => Err(BenchError::usage(
+            record::NAME,
+            "the exchange worker takes one JSON spec",
+        )),
     }
 }
 

@@ -33,7 +33,7 @@ use super::figures::plan::size_distance;
 use super::mode::{ModeInfo, Parties};
 use crate::bench::text::fmt_size;
 use crate::machine::{placement, Machine};
-use crate::stats::{pooled_log_ratio, ratio_of_means, Metric, Ratio};
+use crate::stats::{self, first_seen, pooled_log_ratio, ratio_of_means, Metric, Ratio};
 
 mod wording;
 use wording::sentences;
@@ -114,8 +114,6 @@ pub fn size_classes(machine: &Machine) -> Vec<SizeClass> {
         }
         let name = if Some(size) == llc && level > 1 {
             "fits the last-level cache".to_string()
-        } else if level == 1 {
-            "fits L1".to_string()
         } else {
             format!("fits L{level}")
         };
@@ -235,16 +233,14 @@ pub fn recommend(results: &BenchResults) -> Recommendation {
     placements.sort_by_key(|p| (placement::rank(p), p.clone()));
     placements.dedup();
 
-    let picks_among = |cands: &[&BenchRecord]| {
-        let mut picks = Vec::new();
-        for class in size_classes(&results.machine) {
-            for pl in &placements {
-                if let Some(p) = pick(results, cands, &class, pl) {
-                    picks.push(p);
-                }
-            }
-        }
-        picks
+    let classes = size_classes(&results.machine);
+    let picks_among = |cands: &[&BenchRecord]| -> Vec<Pick> {
+        let at = |class| {
+            placements
+                .iter()
+                .filter_map(move |pl| pick(results, cands, class, pl))
+        };
+        classes.iter().flat_map(at).collect()
     };
     let picks = picks_among(&cands);
     let processes: Vec<&BenchRecord> = cands
@@ -279,33 +275,26 @@ pub fn recommend(results: &BenchResults) -> Recommendation {
 
 /// One [`Answer`] per placement of `per_size` (in its order: nearest placement first).
 fn answers(per_size: &[ProcVsThreads]) -> Vec<Answer> {
-    let mut out: Vec<Answer> = Vec::new();
-    for r in per_size {
-        if !out.iter().any(|a| a.placement == r.placement) {
-            let here: Vec<&ProcVsThreads> = per_size
-                .iter()
-                .filter(|x| x.placement == r.placement)
-                .collect();
-            let pairs: Vec<(&[f64], &[f64])> = here
-                .iter()
-                .map(|x| (x.runs.0.as_slice(), x.runs.1.as_slice()))
-                .collect();
-            out.push(Answer {
-                placement: r.placement.clone(),
-                sizes: here.iter().map(|x| x.size_bytes).collect(),
-                pooled: pooled_log_ratio(&pairs),
-                slower_at: here
-                    .iter()
-                    .filter(|x| x.ratio.ci95_low.is_some_and(|l| l > 1.0))
-                    .count(),
-                faster_at: here
-                    .iter()
-                    .filter(|x| x.ratio.ci95_high.is_some_and(|h| h < 1.0))
-                    .count(),
-            });
+    let placements = first_seen(per_size.iter().map(|r| &r.placement));
+    let answer = |placement: &String| {
+        let here: Vec<&ProcVsThreads> = per_size
+            .iter()
+            .filter(|x| &x.placement == placement)
+            .collect();
+        let pairs: Vec<(&[f64], &[f64])> = here
+            .iter()
+            .map(|x| (x.runs.0.as_slice(), x.runs.1.as_slice()))
+            .collect();
+        let count = |clear: fn(&Ratio) -> bool| here.iter().filter(|x| clear(&x.ratio)).count();
+        Answer {
+            placement: placement.clone(),
+            sizes: here.iter().map(|x| x.size_bytes).collect(),
+            pooled: pooled_log_ratio(&pairs),
+            slower_at: count(|r| r.ci95_low.is_some_and(|l| l > 1.0)),
+            faster_at: count(|r| r.ci95_high.is_some_and(|h| h < 1.0)),
         }
-    }
-    out
+    };
+    placements.into_iter().map(answer).collect()
 }
 
 fn pick(
@@ -369,18 +358,15 @@ fn pick(
             (s, costs.fold(f64::INFINITY, f64::min))
         })
         .collect();
-    let mut ranking: Vec<(String, f64)> = Vec::new();
-    for m in &modes {
+    let score = |m: &String| {
         let rel: Vec<f64> = sizes
             .iter()
             .filter_map(|&s| avg(m, s).map(|a| (a.0 + a.1).max(1e-9) / best_at[&s].max(1e-9)))
             .collect();
-        if rel.is_empty() || rel.len() * 2 < sizes.len() {
-            continue;
-        }
         let score = (rel.iter().map(|x| x.ln()).sum::<f64>() / rel.len() as f64).exp();
-        ranking.push((m.clone(), score));
-    }
+        (!rel.is_empty() && rel.len() * 2 >= sizes.len()).then(|| (m.clone(), score))
+    };
+    let mut ranking: Vec<(String, f64)> = modes.iter().filter_map(score).collect();
     ranking.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
     let (best_measured, _) = ranking.first()?.clone();
     // Ties: modes not measurably and materially costlier than the best over the class's
@@ -414,12 +400,8 @@ fn pick(
         })
         .collect();
     let mode_cpu = |m: &str| {
-        let v: Vec<f64> = sizes
-            .iter()
-            .filter_map(|&s| avg(m, s))
-            .map(|a| a.2)
-            .collect();
-        v.iter().sum::<f64>() / v.len().max(1) as f64
+        let v: Vec<f64> = sizes.iter().filter_map(|&s| Some(avg(m, s)?.2)).collect();
+        stats::mean(&v)
     };
     // A mode busy-waits when its consumer keeps the CPU busy or it polls (spin, spin-yield:
     // on a shared core the yield loop takes turns with the producer): the mode registry says
@@ -444,28 +426,22 @@ fn pick(
         .copied()
         .find(|&s| avg(&mode, s).is_some())?;
     let (read_us, latency_us, cpu_pct, floor) = avg(&mode, at_size)?;
-    let floor_ns = if floor.is_finite() {
-        Some(floor)
-    } else {
+    let floor_ns = floor.is_finite().then_some(floor).or_else(|| {
         results
             .c2c
             .iter()
             .filter(|p| p.placement == pl && p.cpu_a != p.cpu_b)
             .map(|p| p.one_way_ns)
             .reduce(f64::min)
+    });
+    let light = |m: &String| {
+        let c = mode_cpu(m);
+        *m != mode && c < BUSY_CPU_PCT && c <= cpu_pct / 2.0
     };
-    let alternative = if cpu_pct >= BUSY_CPU_PCT {
-        ranking
-            .iter()
-            .filter(|(m, _)| *m != mode)
-            .find(|(m, _)| {
-                let c = mode_cpu(m);
-                c < BUSY_CPU_PCT && c <= cpu_pct / 2.0
-            })
-            .map(|(m, s)| (m.clone(), *s, mode_cpu(m)))
-    } else {
-        None
-    };
+    let alternative = (cpu_pct >= BUSY_CPU_PCT)
+        .then(|| ranking.iter().find(|(m, _)| light(m)))
+        .flatten()
+        .map(|(m, s)| (m.clone(), *s, mode_cpu(m)));
     Some(Pick {
         class: class.clone(),
         placement: pl.to_string(),

@@ -59,14 +59,8 @@ pub fn scaled_reps(max_reps: u32, min_reps: u32, size: usize) -> u32 {
 
 /// Sizes of the sweep: powers of 4 from 4 KiB up to `max`, plus `max` itself.
 pub fn sweep_sizes(max: usize, step_pow4: u32) -> Vec<usize> {
-    let mut sizes = Vec::new();
-    let mut s = 4096usize;
-    while s < max {
-        sizes.push(s);
-        s <<= 2 * step_pow4;
-    }
-    sizes.push(max);
-    sizes
+    let powers = std::iter::successors(Some(4096usize), |s| Some(s << (2 * step_pow4)));
+    powers.take_while(|&s| s < max).chain([max]).collect()
 }
 
 /// The largest block of the sweep: past the last-level cache (twice it, at least 64 MiB),

@@ -192,14 +192,12 @@ pub fn lead(results: &BenchResults, rec: &Recommendation, figure: Option<&Figure
 /// One placement's answer: the pooled ratio, its interval, the verdict and the per-size tally.
 fn answer_line(a: &Answer) -> String {
     let sizes = match (a.sizes.first(), a.sizes.last()) {
-        (Some(lo), Some(hi)) if a.sizes.len() > 1 => {
-            format!(
-                "{} sizes, {}–{}",
-                a.sizes.len(),
-                fmt_size(*lo),
-                fmt_size(*hi)
-            )
-        }
+        (Some(lo), Some(hi)) if a.sizes.len() > 1 => format!(
+            "{} sizes, {}–{}",
+            a.sizes.len(),
+            fmt_size(*lo),
+            fmt_size(*hi)
+        ),
         (Some(one), _) => fmt_size(*one),
         _ => "no size".to_string(),
     };

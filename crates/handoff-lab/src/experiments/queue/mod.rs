@@ -185,25 +185,20 @@ impl Config {
     pub fn lines(&self) -> Vec<Line> {
         let mut v = Vec::new();
         for mpsc in [false, true] {
-            for processes in [false, true] {
-                if processes && !self.processes {
-                    continue;
-                }
+            for processes in [false, true].into_iter().filter(|&p| !p || self.processes) {
                 for &kind in &self.kinds {
                     // SPSC lines: the SPSC rings and crossbeam; MPSC lines: the rest and crossbeam.
-                    let spsc_line = kind.single_producer() || kind == Kind::Crossbeam;
-                    let mpsc_line = !kind.single_producer();
-                    if (mpsc && !mpsc_line) || (!mpsc && !spsc_line) {
-                        continue;
+                    let on_line = match mpsc {
+                        false => kind.single_producer() || kind == Kind::Crossbeam,
+                        true => !kind.single_producer(),
+                    };
+                    if on_line && (kind.shared() || !processes) {
+                        v.push(Line {
+                            kind,
+                            mpsc,
+                            processes,
+                        });
                     }
-                    if processes && !kind.shared() {
-                        continue;
-                    }
-                    v.push(Line {
-                        kind,
-                        mpsc,
-                        processes,
-                    });
                 }
             }
         }
@@ -383,18 +378,16 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 rt.push(s);
             }
         }
+        let mode = if line.processes {
+            "processes"
+        } else {
+            "threads"
+        };
         let mut rec = BenchRecord::new(line.series(), size as f64, cfg.runs, cfg.reps, false)
             .checked(checks)
             .param("queue", line.kind.name())
             .param("producers", if line.mpsc { cfg.producers } else { 1 })
-            .param(
-                "mode",
-                if line.processes {
-                    "processes"
-                } else {
-                    "threads"
-                },
-            )
+            .param("mode", mode)
             .param("size_bytes", size)
             .metric("msgs_per_s", metric(NAME, "msg/s", true, &tput)?);
         if !rt.is_empty() {

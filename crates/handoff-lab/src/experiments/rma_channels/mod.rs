@@ -333,10 +333,8 @@ impl Config {
         let mut v = Vec::new();
         let grans = distinct(self.granularities.iter().copied());
         let plain = grans.iter().any(|&g| g <= 8);
-        for (processes, on) in [(false, self.threads), (true, self.processes)] {
-            if !on {
-                continue;
-            }
+        let modes = [(false, self.threads), (true, self.processes)];
+        for (processes, _) in modes.into_iter().filter(|&(_, on)| on) {
             for &layout in &self.layouts {
                 let ns = if processes && !self.processes_n.is_empty() {
                     &self.processes_n
