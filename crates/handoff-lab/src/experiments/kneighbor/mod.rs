@@ -247,8 +247,7 @@ fn pe_loop(
             samples.push(t0.elapsed().as_secs_f64() * 1e6 / n as f64);
         }
     }
-    let ok = [checked, wrong];
-    Ok((samples, ok))
+    Ok((samples, [checked, wrong]))
 }
 
 /// One run of one point: per repetition, µs per iteration of the slowest PE; verified.
