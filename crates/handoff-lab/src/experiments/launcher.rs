@@ -171,7 +171,7 @@ pub fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHand
 }
 
 /// Which of a worker's standard streams are piped to us.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum Io {
     /// Stdin (the start gate's "go") and stdout (its result lines); stderr inherited.
     Gated,
@@ -189,20 +189,18 @@ pub fn spawn_worker(
     worker_args: &[String],
     io: Io,
 ) -> handoff_probe::Result<ChildGuard> {
-    let gated = io == Io::Gated;
-    let pipe = |p: bool| if p { Stdio::piped() } else { Stdio::null() };
+    let (stdin, stdout, stderr) = match io {
+        Io::Gated => (Stdio::piped(), Stdio::piped(), Stdio::inherit()),
+        Io::Stderr => (Stdio::null(), Stdio::null(), Stdio::piped()),
+    };
     ChildGuard::spawn(
         Command::new(exe)
             .args(args)
             .arg(experiment)
             .args(worker_args)
-            .stdin(pipe(gated))
-            .stdout(pipe(gated))
-            .stderr(if gated {
-                Stdio::inherit()
-            } else {
-                Stdio::piped()
-            }),
+            .stdin(stdin)
+            .stdout(stdout)
+            .stderr(stderr),
     )
 }
 
