@@ -326,12 +326,7 @@ fn findings(res: &BenchResults) -> Vec<Finding> {
     if base.x == agg.x {
         return out;
     }
-    let runs = |r: &crate::bench::BenchRecord, m: &str| {
-        r.metrics
-            .get(m)
-            .map(|m| m.run_means.clone())
-            .unwrap_or_default()
-    };
+    let runs = |r: &BenchRecord, m: &str| r.metrics.get(m).map_or(vec![], |m| m.run_means.clone());
     out.push(at_least(
         &format!(
             "aggregating {msg} B messages into {} B frames raises throughput (seed: up to 512 B)",

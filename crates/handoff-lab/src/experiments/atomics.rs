@@ -179,12 +179,8 @@ impl Config {
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    team_run::team_wait(
-        NAME,
-        &cfg.team.wait,
-        cfg.pes.iter().copied(),
-        ctx.allowed_cpus,
-    )?;
+    cfg.team
+        .wait_for(NAME, cfg.pes.iter().copied(), ctx.allowed_cpus)?;
     let points = cfg.points();
     let mut res = ctx.run_points(NAME, cfg, &points, |ctx, res, &(mode, p, s, x)| {
         let spec = WorkerSpec {

@@ -170,16 +170,13 @@ pub fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHand
     })
 }
 
-/// Which of a worker's standard streams are piped to us (the others: stdin and stdout
-/// closed, stderr inherited).
+/// Which of a worker's standard streams are piped to us.
 #[derive(Debug, Clone, Copy)]
-pub struct Io {
-    /// Piped stdin (the start gate's "go").
-    pub stdin: bool,
-    /// Piped stdout (its result lines).
-    pub stdout: bool,
-    /// Piped stderr (to explain its death).
-    pub stderr: bool,
+pub enum Io {
+    /// Stdin (the start gate's "go") and stdout (its result lines); stderr inherited.
+    Gated,
+    /// Only stderr (to explain its death); stdin and stdout closed.
+    Stderr,
 }
 
 /// The one way the lab starts a worker process: `exe args... experiment worker_args...`
@@ -192,19 +189,18 @@ pub fn spawn_worker(
     worker_args: &[String],
     io: Io,
 ) -> handoff_probe::Result<ChildGuard> {
-    let pipe = |p: bool| if p { Stdio::piped() } else { Stdio::null() };
+    let (stdin, stdout, stderr) = match io {
+        Io::Gated => (Stdio::piped(), Stdio::piped(), Stdio::inherit()),
+        Io::Stderr => (Stdio::null(), Stdio::null(), Stdio::piped()),
+    };
     ChildGuard::spawn(
         Command::new(exe)
             .args(args)
             .arg(experiment)
             .args(worker_args)
-            .stdin(pipe(io.stdin))
-            .stdout(pipe(io.stdout))
-            .stderr(if io.stderr {
-                Stdio::piped()
-            } else {
-                Stdio::inherit()
-            }),
+            .stdin(stdin)
+            .stdout(stdout)
+            .stderr(stderr),
     )
 }
 
@@ -233,14 +229,9 @@ impl<'a> Workers<'a> {
 
     /// Starts a worker with `worker_args`, its stdin and stdout piped.
     pub fn spawn(&mut self, worker_args: &[String]) -> Result<(), BenchError> {
-        let io = Io {
-            stdin: true,
-            stdout: true,
-            stderr: false,
-        };
         let experiment = self.experiment;
-        let mut child =
-            spawn_worker(self.exe, self.args, experiment, worker_args, io).map_err(|e| {
+        let mut child = spawn_worker(self.exe, self.args, experiment, worker_args, Io::Gated)
+            .map_err(|e| {
                 BenchError::failed(experiment, format!("starting a worker process: {e}"))
             })?;
         let out = child.child_mut().stdout.take().map(BufReader::new);
@@ -647,12 +638,7 @@ mod tests {
     fn reaped_deaths_are_typed_by_exit_code() {
         let spawn = |script: &str| {
             let (exe, args) = sh(script);
-            let io = Io {
-                stdin: false,
-                stdout: false,
-                stderr: true,
-            };
-            spawn_worker(&exe, &args, "t", &[], io).unwrap()
+            spawn_worker(&exe, &args, "t", &[], Io::Stderr).unwrap()
         };
         let mut children = [
             ("noticing worker".to_string(), spawn("exit 4")),

@@ -150,13 +150,12 @@ impl Config {
         if self.cpus.is_empty() {
             return Err(bad("no CPU to run on".into()));
         }
-        if let Some(f) = &self.fault {
-            if f.kind != "corrupt" || f.at >= self.count as u64 {
-                return Err(bad(format!(
-                    "--fault {}@{}: expected corrupt@N with N below --count ({})",
-                    f.kind, f.at, self.count
-                )));
-            }
+        let bad_fault = |f: &&Fault| f.kind != "corrupt" || f.at >= self.count as u64;
+        if let Some(f) = self.fault.as_ref().filter(bad_fault) {
+            return Err(bad(format!(
+                "--fault {}@{}: expected corrupt@N with N below --count ({})",
+                f.kind, f.at, self.count
+            )));
         }
         Ok(())
     }
@@ -314,11 +313,10 @@ fn one_run(cfg: &Config, a: Allocator, threads: usize) -> Result<RunOut, BenchEr
             samples.push(t0.elapsed().as_secs_f64() * 1e6 / cfg.count as f64);
         }
     });
-    let [c, w] = counts;
     Ok((
         samples,
         bad.into_inner().unwrap_or_else(|p| p.into_inner()),
-        [c.into_inner(), w.into_inner()],
+        counts.map(AtomicU64::into_inner),
     ))
 }
 

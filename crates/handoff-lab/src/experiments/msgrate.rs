@@ -94,7 +94,7 @@ impl Config {
 
 pub fn run(ctx: &mut RunCtx<'_>, cfg: &Config) -> Result<BenchResults, BenchError> {
     cfg.validate()?;
-    team_run::team_wait(NAME, &cfg.team.wait, [2], ctx.allowed_cpus)?;
+    cfg.team.wait_for(NAME, [2], ctx.allowed_cpus)?;
     let points: Vec<(&str, usize)> = ["put-nbi", "put"]
         .into_iter()
         .flat_map(|m| cfg.sizes.iter().map(move |&s| (m, s)))

@@ -217,8 +217,7 @@ fn one_run(
             }
         }
     });
-    let counts = [checked.into_inner(), wrong.into_inner()];
-    (samples, counts)
+    (samples, [checked.into_inner(), wrong.into_inner()])
 }
 
 /// Runs `cfg`; stops early (partial) when `ctx.cancel` is set.

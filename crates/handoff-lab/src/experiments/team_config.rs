@@ -3,6 +3,7 @@
 
 use std::sync::atomic::Ordering;
 
+use handoff::sync::Wait;
 use serde::Serialize;
 
 use super::launcher::{self, Runs};
@@ -129,9 +130,32 @@ impl<F: FaultSetting> TeamConfig<F> {
     /// Checks the wait, and that the transports can run here.
     pub fn check(&self, experiment: &'static str) -> Result<(), BenchError> {
         team_run::parse_wait(experiment, &self.wait)?;
-        match &self.transports {
-            Some(t) => super::team_mpi::check_available(experiment, t),
-            None => Ok(()),
+        self.transports
+            .as_ref()
+            .map_or(Ok(()), |t| super::team_mpi::check_available(experiment, t))
+    }
+
+    /// This wait strategy ([`team_run::parse_wait`]) for teams of each of `pes` PEs pinned
+    /// as [`TeamSpec`] pins them (PE `r` on `cpus[r % cpus.len()]`, unpinned when `cpus` is
+    /// empty). Refuses `--wait spin` where it cannot work (PEs sharing a CPU, more PEs than
+    /// CPUs): a usage error in one line offering `spin-yield`/`adaptive`, instead of a run
+    /// that pays a scheduler tick per hand-off until its deadline. Every lab run that
+    /// launches a team with a chosen wait makes this check before it runs anything.
+    pub fn wait_for(
+        &self,
+        experiment: &'static str,
+        pes: impl IntoIterator<Item = usize>,
+        cpus: &[usize],
+    ) -> Result<Wait, BenchError> {
+        let wait = team_run::parse_wait(experiment, &self.wait)?;
+        let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+        for pes in pes {
+            let pinned: Vec<Option<usize>> = (0..pes)
+                .map(|r| (!cpus.is_empty()).then(|| cpus[r % cpus.len()]))
+                .collect();
+            handoff::implementor::check_spin(wait, pes, &pinned, available)
+                .map_err(|e| BenchError::usage(experiment, format!("a team of {pes} PEs: {e}")))?;
         }
+        Ok(wait)
     }
 }

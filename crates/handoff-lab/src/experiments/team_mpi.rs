@@ -50,19 +50,17 @@ pub fn check_available(
 /// `mpiexec` (or `mpirun`) on `PATH`.
 pub fn mpiexec(experiment: &'static str) -> Result<PathBuf, BenchError> {
     let path = std::env::var_os("PATH").unwrap_or_default();
-    for name in ["mpiexec", "mpirun"] {
-        for dir in std::env::split_paths(&path) {
-            let p = dir.join(name);
-            if p.is_file() {
-                return Ok(p);
-            }
-        }
-    }
-    Err(BenchError::usage(
-        experiment,
-        "--transport mpi-*: no mpiexec or mpirun on PATH; install an MPI library \
+    ["mpiexec", "mpirun"]
+        .into_iter()
+        .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
+            BenchError::usage(
+                experiment,
+                "--transport mpi-*: no mpiexec or mpirun on PATH; install an MPI library \
                   (Debian: apt-get install mpich) or run with --transport shm",
-    ))
+            )
+        })
 }
 
 /// The world size when this process runs under `mpirun`/`mpiexec` (MPICH's `PMI_SIZE`,
@@ -95,15 +93,10 @@ pub fn parse_merged(pes: usize, text: &str) -> Result<Vec<PeOutput>, OutputError
             source,
         })?;
         let rank = o.rank;
-        match outs.get_mut(rank) {
-            Some(slot) => *slot = Some(o),
-            None => {
-                return Err(OutputError::WrongRank {
-                    rank: pes,
-                    claimed: rank,
-                })
-            }
-        }
+        *outs.get_mut(rank).ok_or(OutputError::WrongRank {
+            rank: pes,
+            claimed: rank,
+        })? = Some(o);
     }
     outs.into_iter()
         .enumerate()

@@ -90,15 +90,10 @@ impl PeOutput {
     pub fn fail(&mut self, why: String) {
         self.verified = false;
         self.wrong += 1;
-        let kept = if self.failure.is_empty() {
-            0
-        } else {
-            self.failure.matches("; ").count() + 1
-        };
-        if kept < 3 {
-            if kept > 0 {
-                self.failure.push_str("; ");
-            }
+        if self.failure.is_empty() {
+            self.failure = why;
+        } else if self.failure.matches("; ").count() < 2 {
+            self.failure.push_str("; ");
             self.failure.push_str(&why);
         }
     }
@@ -455,30 +450,6 @@ pub fn oversubscribed(res: &crate::bench::BenchResults, pes: usize) -> &'static 
 pub fn parse_wait(experiment: &'static str, text: &str) -> Result<Wait, BenchError> {
     text.parse::<Wait>()
         .map_err(|e| BenchError::usage(experiment, format!("--wait {text}: {e}")))
-}
-
-/// The wait strategy `text` ([`parse_wait`]) for teams of each of `pes` PEs pinned as
-/// [`TeamSpec`] pins them (PE `r` on `cpus[r % cpus.len()]`, unpinned when `cpus` is
-/// empty). Refuses `--wait spin` where it cannot work (PEs sharing a CPU, more PEs than
-/// CPUs): a usage error in one line offering `spin-yield`/`adaptive`, instead of a run that
-/// pays a scheduler tick per hand-off until its deadline. Every lab run that launches a
-/// team with a chosen wait makes this check before it runs anything.
-pub fn team_wait(
-    experiment: &'static str,
-    text: &str,
-    pes: impl IntoIterator<Item = usize>,
-    cpus: &[usize],
-) -> Result<Wait, BenchError> {
-    let wait = parse_wait(experiment, text)?;
-    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    for pes in pes {
-        let pinned: Vec<Option<usize>> = (0..pes)
-            .map(|r| (!cpus.is_empty()).then(|| cpus[r % cpus.len()]))
-            .collect();
-        handoff::implementor::check_spin(wait, pes, &pinned, available)
-            .map_err(|e| BenchError::usage(experiment, format!("a team of {pes} PEs: {e}")))?;
-    }
-    Ok(wait)
 }
 
 #[cfg(test)]

@@ -168,7 +168,8 @@ impl Config {
                 "--rounds, --samples and --runs must be at least 1".into()
             ));
         }
-        team_run::team_wait(NAME, &self.team.wait, self.pes.iter().copied(), &self.cpus)?;
+        self.team
+            .wait_for(NAME, self.pes.iter().copied(), &self.cpus)?;
         self.team.check(NAME)
     }
 

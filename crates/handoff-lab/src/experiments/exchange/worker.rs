@@ -193,12 +193,8 @@ pub(crate) fn run_processes(
             fault: env.cfg.fault,
         };
         let json = serde_json::to_string(&spec)?;
-        let io = launcher::Io {
-            stdin: false,
-            stdout: false,
-            stderr: true,
-        };
         let (exe, args) = (&env.launcher.0, &env.launcher.1);
+        let io = launcher::Io::Stderr;
         launcher::spawn_worker(exe, args, super::record::NAME, &[json], io).map_err(RunError::Spawn)
     };
     let mut workers = [

@@ -247,8 +247,7 @@ fn pe_loop(
             samples.push(t0.elapsed().as_secs_f64() * 1e6 / n as f64);
         }
     }
-    let ok = [checked, wrong];
-    Ok((samples, ok))
+    Ok((samples, [checked, wrong]))
 }
 
 /// One run of one point: per repetition, µs per iteration of the slowest PE; verified.
@@ -397,9 +396,8 @@ fn worker(args: &[String]) -> Result<(), BenchError> {
     pin(args.get(6).and_then(|s| s.parse::<usize>().ok()));
     let qerr = |e: QueueError| BenchError::failed(NAME, e);
     let open = |list: Option<&String>| -> Result<Vec<FrameQueue>, BenchError> {
-        list.map(|l| l.split(',').collect::<Vec<_>>())
-            .unwrap_or_default()
-            .into_iter()
+        list.into_iter()
+            .flat_map(|l| l.split(','))
             .map(|n| FrameQueue::open(n, capacity_for(size), open_deadline()).map_err(qerr))
             .collect()
     };

@@ -224,7 +224,7 @@ impl Config {
             ));
         }
         for p in &self.placements {
-            team_run::team_wait(NAME, &self.team.wait, [2], &p.cpus)?;
+            self.team.wait_for(NAME, [2], &p.cpus)?;
         }
         if !self
             .sizes
@@ -488,18 +488,13 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                 fault: cfg.team.fault.clone(),
                 floors: p.two_cpus(),
             };
+            let label = format!("{} {size} B {}", method.name(), p.class);
             let team = TeamSpec {
                 cpus: p.cpus.to_vec(),
                 heap: size + (1 << 20),
                 transport,
                 members: if world > 2 { vec![0, peer] } else { Vec::new() },
-                ..TeamSpec::new(
-                    ctx,
-                    NAME,
-                    &spec,
-                    2,
-                    format!("{} {size} B {}", method.name(), p.class),
-                )
+                ..TeamSpec::new(ctx, NAME, &spec, 2, label.clone())
             };
             // The floor before and after the runs: a record whose host changed state in
             // between carries none (`floor::Around`).
@@ -546,8 +541,7 @@ pub fn run(cfg: &Config, ctx: &mut RunCtx<'_>) -> Result<BenchResults, BenchErro
                         rec.info.insert(key.into(), ns.into());
                     }
                 }
-                let what = format!("{} {size} B {}", method.name(), p.class);
-                notes.extend(around.note(&what).map(|n| match floors {
+                notes.extend(around.note(&label).map(|n| match floors {
                     Some(_) => format!(
                         "{n}; its over_c2c_floor still compares each sample with the floor its \
                          PEs measured just before it"

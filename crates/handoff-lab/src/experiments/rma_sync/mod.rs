@@ -17,7 +17,7 @@ mod worker;
 
 use super::launcher;
 use super::team_config::TeamConfig;
-use super::team_run::{self, TeamSpec};
+use super::team_run::TeamSpec;
 use handoff::sync::Wait;
 
 use crate::bench::experiment::{
@@ -216,7 +216,7 @@ impl Config {
     /// `cpus[r % n]`, more PEs than CPUs): up front in one line (issue #23), not a run that
     /// pays a scheduler tick per hand-off until its deadline.
     pub fn check_wait(&self, cpus: &[usize]) -> Result<Wait, BenchError> {
-        team_run::team_wait(NAME, &self.team.wait, self.pes.iter().copied(), cpus)
+        self.team.wait_for(NAME, self.pes.iter().copied(), cpus)
     }
 
     /// Every point: (mode, p, k, x).

@@ -1,7 +1,7 @@
 use super::*;
 use crate::bench::models::ModelFit;
 use crate::bench::{BenchRecord, Checks, MetricRecord};
-use crate::experiments::team_run::PeOutput;
+use crate::experiments::team_run::{self, PeOutput};
 
 #[test]
 fn report_plans_and_points() {

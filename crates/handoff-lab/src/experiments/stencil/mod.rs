@@ -237,12 +237,8 @@ impl Config {
         if self.cpus.is_empty() {
             return Err(bad("no CPU to run on".into()));
         }
-        team_run::team_wait(
-            NAME,
-            &self.team.wait,
-            points.iter().map(|(_, g)| g.pes),
-            &self.cpus,
-        )?;
+        self.team
+            .wait_for(NAME, points.iter().map(|(_, g)| g.pes), &self.cpus)?;
         self.team.check(NAME)
     }
 }
