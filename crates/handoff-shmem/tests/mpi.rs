@@ -452,7 +452,9 @@ fn global_exit_ends_the_mpi_job_with_its_status() {
 
 /// A rank that exits before `shmem_init` (never joins): the other rank, blocked in MPI's
 /// start-up, ends within the join timeout with one line naming its rank and node, and the
-/// job exits non-zero (it used to hang there for good under MPICH).
+/// job exits non-zero (it used to hang there for good under MPICH). Open MPI's launcher may
+/// see the rank leave first and end the job itself, with its own message naming the rank
+/// that exited "improperly": as clear, and no hang either.
 #[test]
 fn a_rank_that_never_joins_ends_the_job_with_a_line() {
     let test = "a_rank_that_never_joins_ends_the_job_with_a_line";
@@ -460,10 +462,13 @@ fn a_rank_that_never_joins_ends_the_job_with_a_line() {
     let Some(job) = mpiexec(test, &prog, &[], 2, &[("HANDOFF_JOIN_TIMEOUT", "3s")]) else {
         return;
     };
+    let ours = job.output.contains("handoff-mpi: rank 0 on node ")
+        && job.output.contains("a rank never joined");
+    let launchers =
+        job.output.contains("process rank 1 with PID") && job.output.contains("exiting improperly");
     assert!(
         job.code.is_some_and(|c| c != 0)
-            && job.output.contains("handoff-mpi: rank 0 on node ")
-            && job.output.contains("a rank never joined")
+            && (ours || launchers)
             && !job.output.contains("not reached"),
         "exit {:?}, printed:\n{}",
         job.code,
