@@ -5,8 +5,10 @@
 #   1. the default shmem_barrier_all's spread: RUNS separate `handoff run -n 2` runs of
 #      barrier_lat (this folder) and of OSU's osu_oshm_barrier, each run's median, then the
 #      median, min and max over the runs, max/min and max/median, and handoff / Open MPI;
-#   2. OSU's point-to-point benchmarks: put, get, put_nb, get_nb (latency, µs) and put_mr
-#      (messages/s) at every size, the median over ROUNDS rounds per size and the ratio
+#      then the same in units of the host's c2c floor measured around each run (`handoff
+#      bench c2c`), which tells a spread of the host's state from one of the wait policy;
+#   2. OSU's point-to-point benchmarks: put, get, put_nb, get_nb (latency, µs), put_mr,
+#      put_mr_nb, get_mr_nb (messages/s) at every size, and atomics (per operation), the median over ROUNDS rounds per size and the ratio
 #      handoff / Open MPI (latency: at or below 1 is at or below Open MPI's; rate: at or
 #      above 1 is at or above);
 #   3. with PRK_DIR, the ParRes Kernels' SHMEM Stencil and Synch_p2p (time per iteration,
@@ -18,8 +20,10 @@
 # repository: fetch them, e.g. github.com/paklui/osu-micro-benchmarks at v6.1); without it
 # only barrier_lat runs. PRK_DIR (optional) holds ParRes Kernels' SHMEM/ and common/.
 # OUT (default /tmp/handoff-osu-p2p) keeps the binaries and every raw line. ONLY=barrier or
-# ONLY=p2p or ONLY=prk runs one part; P2P="put_mr" (default "put get put_nb get_nb put_mr")
-# picks part 2's benchmarks. BASE_LIB=dir with another build's libhandoff_shmem.so
+# ONLY=p2p or ONLY=prk runs one part; P2P="put_mr" (default "put get put_nb get_nb put_mr
+# put_mr_nb get_mr_nb atomics": every OSU OpenSHMEM point-to-point program but put_overlap)
+# picks part 2's benchmarks; atomics gives two rows per operation, atomics_rate (Mops/s) and
+# atomics_lat (µs). BASE_LIB=dir with another build's libhandoff_shmem.so
 # adds "base" (the same programs run with that library through LD_LIBRARY_PATH: oshcc links
 # with a RUNPATH), alternating with the others, for before/after. Needs `cargo build --release -p handoff-shmem -p
 # handoff-cli`, and /usr/bin/oshcc + /usr/bin/oshrun for the comparison (without them,
@@ -113,13 +117,29 @@ if [ -z "$only" ] || [ "$only" = barrier ]; then
     run2 "$impl" "$out/barrier_lat.$impl" 1000 1 >/dev/null
     if [ -n "$osu" ]; then run2 "$impl" "$out/osu_oshm_barrier.$impl" >/dev/null; fi
   done
+  # The host's c2c floor (one cache line bounced between CPUs 0 and 1, 0.05 s; ns): a VM's
+  # floor moves with where the host puts its vCPUs, and every barrier with it. Measured just
+  # before and just after each run; the run's floor is their mean.
+  floor() {
+    "$handoff" bench c2c --cores 0,1 --samples 20 -q --format json 2>/dev/null |
+      sed -n 's/.*"one_way_ns": *\([0-9.]*\).*/\1/p' | head -n 1
+  }
+  # record NAME IMPL V F0: the run's line "NAME IMPL R median_us" and its floor's, "c2c NAME
+  # IMPL R before after" (R from the loop).
+  record() {
+    f1=$(floor)
+    echo "$1 $2 $r ${3:-nan}" | tee -a "$raw"
+    echo "c2c $1 $2 $r ${4:-nan} ${f1:-nan}" >>"$raw"
+  }
   for r in $(seq 1 "$runs"); do
     for impl in $(rotated); do
+      f0=$(floor)
       v=$(run2 "$impl" "$out/barrier_lat.$impl" 10000 7 | sed -n 's/.*median_us=\([0-9.]*\).*/\1/p')
-      echo "barrier_lat $impl $r ${v:-nan}" | tee -a "$raw"
+      record barrier_lat "$impl" "$v" "$f0"
       if [ -n "$osu" ]; then
+        f0=$(floor)
         v=$(run2 "$impl" "$out/osu_oshm_barrier.$impl" | awk '/^[0-9 ]*[0-9.]+ *$/ {v=$NF} /^[^#]/ && NF>=1 && $1+0==$1 {v=$1} END {print v}')
-        echo "osu_oshm_barrier $impl $r ${v:-nan}" | tee -a "$raw"
+        record osu_oshm_barrier "$impl" "$v" "$f0"
       fi
     done
   done
@@ -138,11 +158,28 @@ if [ -z "$only" ] || [ "$only" = barrier ]; then
         "$out/med.$b.handoff" "$out/med.$b.peer"
     fi
   done
+  # The same runs in units of the c2c floor measured around each: a spread that the
+  # floor explains (the host's state) shrinks here; one of the wait policy's does not.
+  echo "# the same over each run's c2c floor (barrier µs / one-way c2c µs, the floor measured before and after the run): median min max max/median; then every floor measured (ns)"
+  for b in barrier_lat osu_oshm_barrier; do
+    for impl in $impls; do
+      # Two passes: a run's floor line follows its result.
+      awk -v b="$b" -v i="$impl" 'NR==FNR {if ($1=="c2c" && $2==b && $3==i && $5!="nan" && $6!="nan") f[$4]=($5+$6)/2; next}
+        $1==b && $2==i && $4!="nan" && f[$3] > 0 {print $4 * 1000 / f[$3]}' \
+        "$raw" "$raw" | sort -g >"$out/n.txt"
+      [ -s "$out/n.txt" ] || continue
+      awk -v b="$b" -v i="$impl" '{v[NR]=$1} END {
+        m = (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2;
+        printf "%-18s %-8s median %.2f min %.2f max %.2f max/median %.2f\n", b, i, m, v[1], v[NR], v[NR]/m }' "$out/n.txt"
+    done
+  done
+  awk '$1=="c2c" {for (k = 5; k <= 6; k++) if ($k!="nan") print $k}' "$raw" | sort -g | awk '{v[NR]=$1} END {
+    if (NR) printf "c2c floor (ns) median %.1f min %.1f max %.1f\n", (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2, v[1], v[NR] }'
 fi
 
 # ---- 2. OSU point-to-point -------------------------------------------------------------
 if [ -n "$osu" ] && { [ -z "$only" ] || [ "$only" = p2p ]; }; then
-  p2p=${P2P:-put get put_nb get_nb put_mr}
+  p2p=${P2P:-put get put_nb get_nb put_mr put_mr_nb get_mr_nb atomics}
   for b in $p2p; do
     # shellcheck disable=SC2086
     build "osu_oshm_$b" -I"$osu/c/util" -DPACKAGE_VERSION='"6.x"' \
@@ -152,13 +189,16 @@ if [ -n "$osu" ] && { [ -z "$only" ] || [ "$only" = p2p ]; }; then
     for b in $p2p; do
       for impl in $(rotated); do
         run2 "$impl" "$out/osu_oshm_$b.$impl" heap |
-          awk -v b="$b" -v i="$impl" -v r="$r" '$1 ~ /^[0-9]+$/ && NF == 2 {print "p2p", b, i, r, $1, $2}' |
+          awk -v b="$b" -v i="$impl" -v r="$r" '
+            $1 ~ /^[0-9]+$/ && NF == 2 {print "p2p", b, i, r, $1, $2}
+            # osu_oshm_atomics: one line per operation, "shmem_int_fadd  Mops/s  latency_us".
+            $1 ~ /^shmem_/ && NF == 3 {print "p2p", "atomics_rate", i, r, $1, $2; print "p2p", "atomics_lat", i, r, $1, $3}' |
           tee -a "$raw" >/dev/null
       done
     done
     echo "# round $r of $rounds done"
   done
-  echo "# OSU p2p, 2 PEs, median of $rounds rounds: size handoff peer handoff/peer (latency µs: <= 1 is good; put_mr messages/s: >= 1 is good)"
+  echo "# OSU p2p, 2 PEs, median of $rounds rounds: size handoff peer handoff/peer (latency µs: <= 1 is good; rates, *_mr* in messages/s and atomics_rate in Mops/s: >= 1 is good)"
   awk '$1=="p2p" {k=$2" "$5; v[k, $3, ++n[k, $3]] = $6; if (!(k in seen)) {seen[k]=1; order[++m]=k}}
     function med(k, i,   c, j, a, t, x) {
       c = n[k, i]; if (!c) return "nan";
