@@ -8,9 +8,9 @@
 #      then the same in units of the host's c2c floor measured around each run (`handoff
 #      bench c2c`), which tells a spread of the host's state from one of the wait policy;
 #   2. OSU's point-to-point benchmarks: put, get, put_nb, get_nb (latency, µs), put_mr,
-#      put_mr_nb, get_mr_nb (messages/s) at every size, and atomics (per operation), the median over ROUNDS rounds per size and the ratio
-#      handoff / Open MPI (latency: at or below 1 is at or below Open MPI's; rate: at or
-#      above 1 is at or above);
+#      put_mr_nb, get_mr_nb (messages/s) at every size, and atomics (per operation), the
+#      median over ROUNDS rounds per size and the ratio handoff / Open MPI (latency: at or
+#      below 1 is at or below Open MPI's; rate: at or above 1 is at or above);
 #   3. with PRK_DIR, the ParRes Kernels' SHMEM Stencil and Synch_p2p (time per iteration,
 #      median over ROUNDS, ratio).
 #
@@ -119,7 +119,9 @@ if [ -z "$only" ] || [ "$only" = barrier ]; then
   done
   # The host's c2c floor (one cache line bounced between CPUs 0 and 1, 0.05 s; ns): a VM's
   # floor moves with where the host puts its vCPUs, and every barrier with it. Measured just
-  # before and just after each run; the run's floor is their mean.
+  # before and just after each run; the run's floor is their mean. CPUs 0 and 1 are where
+  # the two PEs run on a 2-CPU VM; on a larger machine the floor is one pair's, and "nan"
+  # (the normalized lines left out) where CPU 0 or 1 is not allowed.
   floor() {
     "$handoff" bench c2c --cores 0,1 --samples 20 -q --format json 2>/dev/null |
       sed -n 's/.*"one_way_ns": *\([0-9.]*\).*/\1/p' | head -n 1
